@@ -1,0 +1,56 @@
+"""Typed errors raised by bb-edge's compiler, codec and tools.
+
+Every error carries a message that says what was wrong and how to fix it.
+The engine never raises these for bytes that came off the wire: it turns
+them into events (see :mod:`bb_edge.engine.events`).
+"""
+
+from __future__ import annotations
+
+
+class BBError(Exception):
+    """Base class of every error bb-edge raises on purpose."""
+
+
+class WireError(BBError):
+    """An envelope or frame could not be decoded.
+
+    ``code`` is one of the names listed in docs/wire.md (``TRUNCATED``,
+    ``BAD_MAGIC``, ...), shared with the C runtime's error codes.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
+class ModelError(BBError):
+    """The input model is invalid (fails onnx.checker or shape inference)."""
+
+
+class UnsupportedOpError(ModelError):
+    """The model uses an operator bb-edge (or the chosen backend) cannot run."""
+
+
+class PlacementError(BBError):
+    """Placement is missing, inconsistent, or cannot be satisfied."""
+
+
+class CutNotFoundError(PlacementError):
+    """A tensor named in a cut list does not exist in the model."""
+
+
+class CrossNodeCycleError(PlacementError):
+    """The placement makes data flow back and forth between nodes in a cycle."""
+
+
+class NoFeasiblePlacementError(PlacementError):
+    """Automatic placement found no split that fits the per-node limits."""
+
+
+class DeploymentError(BBError):
+    """A compiled deployment directory is missing files or is inconsistent."""
+
+
+class RecordingError(BBError):
+    """A Module's forward could not be recorded into ONNX."""

@@ -1,0 +1,245 @@
+"""Envelope v1: encode and decode the fixed binary layout of docs/wire.md."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bb_edge.errors import WireError
+from bb_edge.wire.dtypes import CODE_TO_NUMPY, code_of
+
+MAGIC = b"\xbb\xe1"
+VERSION = 1
+HEADER_SIZE = 64
+MAX_RANK = 8
+KIND_DATA = 0
+KIND_CONTROL = 1
+PROTO_DATAFLOW = 0
+PROTO_CONTROL = 1
+FLAG_QUANT = 1 << 0
+FLAG_RESPONSE = 1 << 1
+FLAG_ERROR = 1 << 2
+KNOWN_FLAGS = FLAG_QUANT | FLAG_RESPONSE | FLAG_ERROR
+BROADCAST = 0xFFFFFFFF
+DEFAULT_MAX_PAYLOAD = 64 * 1024 * 1024
+
+# magic, version, kind, flags, protocol, sender, receiver, seq, request_id,
+# response_to, edge, dtype, rank, reserved0, scale, zero_point, payload_len,
+# reserved1
+_HEADER = struct.Struct("<2sBBHHIIQQQIBBHfiII")
+assert _HEADER.size == HEADER_SIZE
+
+_U32_MAX = 0xFFFFFFFF
+_U64_MAX = 0xFFFFFFFFFFFFFFFF
+
+
+def data_offset(rank: int) -> int:
+    """Byte offset of the tensor data for an envelope of the given rank."""
+    return HEADER_SIZE + 8 * ((rank + 1) // 2)
+
+
+@dataclass
+class Envelope:
+    """One decoded (or to-be-encoded) envelope.
+
+    ``data`` holds the raw little-endian payload; after :func:`decode` it is a
+    zero-copy memoryview into the buffer that was decoded.
+    """
+
+    sender: int
+    receiver: int
+    seq: int
+    request_id: int = 0
+    edge: int = 0
+    kind: int = KIND_DATA
+    protocol: int = PROTO_DATAFLOW
+    flags: int = 0
+    response_to: int = 0
+    dtype: int = 2
+    dims: tuple[int, ...] = (0,)
+    scale: float = 0.0
+    zero_point: int = 0
+    data: bytes | memoryview = field(default=b"", repr=False)
+
+    @classmethod
+    def for_array(
+        cls,
+        array: np.ndarray,
+        *,
+        sender: int,
+        receiver: int,
+        seq: int,
+        request_id: int = 0,
+        edge: int = 0,
+        kind: int = KIND_DATA,
+        protocol: int = PROTO_DATAFLOW,
+        quant: tuple[float, int] | None = None,
+    ) -> Envelope:
+        """Build a data envelope around a numpy array (C-contiguous copy if needed)."""
+        arr = np.ascontiguousarray(array)
+        if arr.dtype.byteorder == ">":
+            arr = arr.astype(arr.dtype.newbyteorder("<"))
+        flags = 0
+        scale, zp = 0.0, 0
+        if quant is not None:
+            flags |= FLAG_QUANT
+            scale, zp = float(quant[0]), int(quant[1])
+        return cls(
+            sender=sender,
+            receiver=receiver,
+            seq=seq,
+            request_id=request_id,
+            edge=edge,
+            kind=kind,
+            protocol=protocol,
+            flags=flags,
+            dtype=code_of(arr.dtype),
+            dims=tuple(int(d) for d in arr.shape),
+            scale=scale,
+            zero_point=zp,
+            data=memoryview(arr).cast("B") if arr.size else b"",
+        )
+
+    @classmethod
+    def for_bytes(
+        cls,
+        payload: bytes,
+        *,
+        sender: int,
+        receiver: int,
+        seq: int,
+        kind: int = KIND_CONTROL,
+        protocol: int = PROTO_CONTROL,
+        edge: int = 0,
+        request_id: int = 0,
+        flags: int = 0,
+        response_to: int = 0,
+    ) -> Envelope:
+        """Build an envelope whose payload is opaque bytes (dtype UINT8, rank 1)."""
+        return cls(
+            sender=sender,
+            receiver=receiver,
+            seq=seq,
+            request_id=request_id,
+            edge=edge,
+            kind=kind,
+            protocol=protocol,
+            flags=flags,
+            response_to=response_to,
+            dtype=2,
+            dims=(len(payload),),
+            data=payload,
+        )
+
+    def array(self) -> np.ndarray:
+        """The payload as a numpy array (zero-copy view, read-only after decode)."""
+        dt = CODE_TO_NUMPY[self.dtype]
+        return np.frombuffer(self.data, dtype=dt).reshape(self.dims)
+
+    def payload_bytes(self) -> bytes:
+        """The payload as bytes (a copy)."""
+        return bytes(self.data)
+
+    @property
+    def is_quantized(self) -> bool:
+        """True when scale/zero_point are meaningful."""
+        return bool(self.flags & FLAG_QUANT)
+
+
+def _check_header_fields(env: Envelope) -> None:
+    if env.kind not in (KIND_DATA, KIND_CONTROL):
+        raise WireError("BAD_KIND", f"kind {env.kind} is not 0 (data) or 1 (control)")
+    if env.flags & ~KNOWN_FLAGS:
+        raise WireError("BAD_FIELD", f"unknown flag bits 0x{env.flags & ~KNOWN_FLAGS:04x}")
+    if env.dtype not in CODE_TO_NUMPY:
+        raise WireError("BAD_DTYPE", f"dtype code {env.dtype} is not in the wire dtype table")
+    if len(env.dims) > MAX_RANK:
+        raise WireError("BAD_RANK", f"rank {len(env.dims)} exceeds {MAX_RANK}")
+    if env.flags & FLAG_QUANT and env.dtype not in (2, 3):
+        raise WireError("BAD_FIELD", "QUANT flag is only valid for INT8/UINT8 payloads")
+
+
+def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
+    """Encode an envelope to bytes; raise WireError if it breaks a rule of v1."""
+    _check_header_fields(env)
+    for value, name, limit in (
+        (env.sender, "sender", _U32_MAX),
+        (env.receiver, "receiver", _U32_MAX),
+        (env.edge, "edge", _U32_MAX),
+        (env.seq, "seq", _U64_MAX),
+        (env.request_id, "request_id", _U64_MAX),
+        (env.response_to, "response_to", _U64_MAX),
+        (env.protocol, "protocol", 0xFFFF),
+    ):
+        if not 0 <= value <= limit:
+            raise WireError("BAD_FIELD", f"{name}={value} out of range")
+    if any(d < 0 or d > _U32_MAX for d in env.dims):
+        raise WireError("BAD_FIELD", f"dims {env.dims} out of u32 range")
+    n = len(env.data)
+    if n > max_payload:
+        raise WireError("TOO_LARGE", f"payload {n} bytes exceeds the maximum {max_payload}")
+    expected = CODE_TO_NUMPY[env.dtype].itemsize
+    for d in env.dims:
+        expected *= d
+    if expected != n:
+        raise WireError("BAD_LENGTH", f"payload is {n} bytes but dims {env.dims} need {expected}")
+    rank = len(env.dims)
+    off = data_offset(rank)
+    out = bytearray(off + n)
+    _HEADER.pack_into(
+        out, 0, MAGIC, VERSION, env.kind, env.flags, env.protocol, env.sender, env.receiver,
+        env.seq, env.request_id, env.response_to, env.edge, env.dtype, rank, 0,
+        env.scale if env.flags & FLAG_QUANT else 0.0,
+        env.zero_point if env.flags & FLAG_QUANT else 0, n, 0,
+    )
+    struct.pack_into(f"<{rank}I", out, HEADER_SIZE, *env.dims)
+    out[off:] = env.data
+    return bytes(out)
+
+
+def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_PAYLOAD) -> Envelope:
+    """Decode one envelope; the payload is a zero-copy view into ``buf``.
+
+    Applies every validation step of docs/wire.md in order and raises
+    WireError with the step's code on the first that fails.
+    """
+    mv = memoryview(buf).cast("B") if not isinstance(buf, bytes) else memoryview(buf)
+    if len(mv) < HEADER_SIZE:
+        raise WireError("TRUNCATED", f"{len(mv)} bytes is shorter than the {HEADER_SIZE}-byte header")
+    (magic, version, kind, flags, protocol, sender, receiver, seq, request_id, response_to,
+     edge, dtype, rank, res0, scale, zp, plen, res1) = _HEADER.unpack_from(mv, 0)
+    if magic != MAGIC:
+        raise WireError("BAD_MAGIC", f"magic {magic.hex()} is not bbe1")
+    if version != VERSION:
+        raise WireError("BAD_VERSION", f"version {version} is not supported (only {VERSION})")
+    if kind not in (KIND_DATA, KIND_CONTROL):
+        raise WireError("BAD_KIND", f"kind {kind} is not 0 (data) or 1 (control)")
+    if flags & ~KNOWN_FLAGS or res0 or res1:
+        raise WireError("BAD_FIELD", "unknown flag bits or non-zero reserved field")
+    if dtype not in CODE_TO_NUMPY:
+        raise WireError("BAD_DTYPE", f"dtype code {dtype} is not in the wire dtype table")
+    if rank > MAX_RANK:
+        raise WireError("BAD_RANK", f"rank {rank} exceeds {MAX_RANK}")
+    if flags & FLAG_QUANT and dtype not in (2, 3):
+        raise WireError("BAD_FIELD", "QUANT flag is only valid for INT8/UINT8 payloads")
+    if plen > max_payload:
+        raise WireError("TOO_LARGE", f"payload {plen} bytes exceeds the maximum {max_payload}")
+    off = data_offset(rank)
+    total = off + plen
+    if len(mv) < total:
+        raise WireError("TRUNCATED", f"{len(mv)} bytes but the envelope declares {total}")
+    if len(mv) > total:
+        raise WireError("BAD_LENGTH", f"{len(mv) - total} trailing bytes after the payload")
+    dims = struct.unpack_from(f"<{rank}I", mv, HEADER_SIZE)
+    expected = CODE_TO_NUMPY[dtype].itemsize
+    for d in dims:
+        expected *= d  # Python ints do not overflow; the C decoder checks explicitly
+    if expected != plen:
+        raise WireError("BAD_LENGTH", f"payload is {plen} bytes but dims {dims} need {expected}")
+    return Envelope(
+        sender=sender, receiver=receiver, seq=seq, request_id=request_id, edge=edge, kind=kind,
+        protocol=protocol, flags=flags, response_to=response_to, dtype=dtype, dims=tuple(dims),
+        scale=scale, zero_point=zp, data=mv[off:total],
+    )
