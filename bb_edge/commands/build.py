@@ -1,0 +1,104 @@
+"""``bb-edge build DIR --target T [--target NODE=T ...] -o DIST``: per-node bundles."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+
+from bb_edge.build import BuildError, BuildRequest, BuildResult, builder_for
+from bb_edge.compiler.manifest import load_deployment
+from bb_edge.targets import load_target
+
+
+def assign_targets(node_names: list[str], preset: dict[str, str | None], specs: list[str]) -> dict[str, str]:
+    """Map every node to a target name.
+
+    ``NODE=T`` assigns one node; a bare ``T`` applies to every node not assigned
+    otherwise; a node with neither keeps its manifest target. Nodes left without
+    a target are not built.
+    """
+    explicit: dict[str, str] = {}
+    default: str | None = None
+    for spec in specs:
+        if "=" in spec:
+            node, target = spec.split("=", 1)
+            if node not in node_names:
+                raise BuildError(f"--target {spec}: no node {node!r}; nodes: {', '.join(node_names)}")
+            explicit[node] = target
+        else:
+            if default is not None:
+                raise BuildError(
+                    f"two default targets ({default}, {spec}); use NODE=TARGET to give nodes different targets"
+                )
+            default = spec
+    out: dict[str, str] = {}
+    for n in node_names:
+        t = explicit.get(n) or default or preset.get(n)
+        if t:
+            out[n] = t
+    return out
+
+
+def build_all(
+    deployment_dir: Path,
+    specs: list[str],
+    out: Path,
+    calib: Path | None = None,
+    options: dict[str, object] | None = None,
+    console: Console | None = None,
+) -> list[BuildResult]:
+    """Build every assigned node; each bundle appears only once it is complete."""
+    console = console or Console()
+    dep = load_deployment(deployment_dir)
+    mapping = assign_targets(dep.node_names, {n.name: n.target for n in dep.nodes}, specs)
+    if not mapping:
+        raise BuildError("no node has a target: pass --target T (all nodes) or --target NODE=T")
+    profiles = {n: load_target(t) for n, t in mapping.items()}
+    out.mkdir(parents=True, exist_ok=True)
+    results: list[BuildResult] = []
+    for node, profile in profiles.items():
+        final = out / node
+        tmp = Path(tempfile.mkdtemp(prefix=f".{node}.partial-", dir=out))
+        try:
+            console.print(f"[bold]building[/] {node} for {profile.name} ({profile.builder})")
+            req = BuildRequest(deployment_dir=Path(deployment_dir), node=node, profile=profile,
+                               out_dir=tmp, calib=calib, options=dict(options or {}))
+            res = builder_for(profile)(req)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        if final.exists():
+            shutil.rmtree(final)
+        tmp.rename(final)
+        res.out_dir = final
+        res.artifacts = {k: final / Path(v).relative_to(tmp) if Path(v).is_relative_to(tmp) else Path(v)
+                         for k, v in res.artifacts.items()}
+        results.append(res)
+    return results
+
+
+def _run(args: argparse.Namespace) -> int:
+    results = build_all(Path(args.dir), args.target, Path(args.output),
+                        Path(args.calib) if args.calib else None,
+                        {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision})
+    for r in results:
+        Console().print(f"[green]built[/] {r.node} -> {r.out_dir} ({r.target})")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``build`` subcommand."""
+    p = sub.add_parser("build", help="build per-node bundles for target profiles")
+    p.add_argument("dir", help="a compiled deployment directory")
+    p.add_argument("--target", action="append", default=[], metavar="[NODE=]TARGET",
+                   help="target profile for every node, or NODE=TARGET for one node (repeatable)")
+    p.add_argument("-o", "--output", default="dist", help="output directory (one bundle per node)")
+    p.add_argument("--calib", help="calibration inputs (.npz keyed by graph input / tensor name)")
+    p.add_argument("--precision", help="override the profile's precision (fp32, fp16, int8, int8-dynamic)")
+    p.add_argument("--max-accuracy-drop", type=float, default=None,
+                   help="fail if a quantized node's error against float exceeds this")
+    p.set_defaults(func=_run)

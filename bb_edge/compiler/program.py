@@ -1,0 +1,92 @@
+"""Per-node programs: read their bb.wire Send/Recv ops and strip them for a backend.
+
+A per-node program (see docs/architecture.md) is an ONNX model whose cross-node
+edges are ``bb.wire.Send`` / ``bb.wire.Recv`` ops. Backends and quantizers
+cannot load custom-domain ops, so :func:`compute_model` turns a program into a
+standard ONNX model: every Recv output becomes a graph input and every Send
+input becomes a graph output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import onnx
+from onnx import helper
+
+WIRE_DOMAIN = "bb.wire"
+WIRE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class WirePort:
+    """One end of a cross-node edge inside a node program."""
+
+    op: str  # "Send" or "Recv"
+    edge_id: int
+    peer: str
+    tensor: str
+    elem_type: int
+    shape: tuple[int, ...]  # -1 marks a symbolic dimension
+
+
+def _attr(node: onnx.NodeProto, name: str) -> object:
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    raise KeyError(f"{node.op_type} {node.name!r} has no attribute {name!r}")
+
+
+def wire_ports(model: onnx.ModelProto) -> list[WirePort]:
+    """All Send and Recv ports of a per-node program, in graph order."""
+    ports: list[WirePort] = []
+    for node in model.graph.node:
+        if node.domain != WIRE_DOMAIN:
+            continue
+        peer = _attr(node, "peer")
+        ports.append(
+            WirePort(
+                op=node.op_type,
+                edge_id=int(_attr(node, "edge_id")),  # type: ignore[call-overload]
+                peer=peer.decode() if isinstance(peer, bytes) else str(peer),
+                tensor=node.input[0] if node.op_type == "Send" else node.output[0],
+                elem_type=int(_attr(node, "elem_type")),  # type: ignore[call-overload]
+                shape=tuple(int(d) for d in _attr(node, "shape")),  # type: ignore[attr-defined]
+            )
+        )
+    return ports
+
+
+def value_info(name: str, elem_type: int, shape: tuple[int, ...]) -> onnx.ValueInfoProto:
+    """A ValueInfoProto for a contract shape, -1 dims becoming symbolic."""
+    dims: list[int | str] = [d if d >= 0 else f"{name}_d{i}" for i, d in enumerate(shape)]
+    return helper.make_tensor_value_info(name, elem_type, dims)
+
+
+def compute_model(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A standard-ONNX copy of a node program: Recv outputs -> inputs, Send inputs -> outputs."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    g = out.graph
+    ports = wire_ports(model)
+    keep = [n for n in g.node if n.domain != WIRE_DOMAIN]
+    del g.node[:]
+    g.node.extend(keep)
+    existing_inputs = {i.name for i in g.input}
+    existing_outputs = {o.name for o in g.output}
+    for p in ports:
+        if p.op == "Recv" and p.tensor not in existing_inputs:
+            g.input.append(value_info(p.tensor, p.elem_type, p.shape))
+            existing_inputs.add(p.tensor)
+        elif p.op == "Send" and p.tensor not in existing_outputs:
+            if p.tensor in existing_inputs:
+                continue  # a pass-through input: the host already holds it
+            g.output.append(value_info(p.tensor, p.elem_type, p.shape))
+            existing_outputs.add(p.tensor)
+    vi = [v for v in g.value_info if v.name not in existing_inputs | existing_outputs]
+    del g.value_info[:]
+    g.value_info.extend(vi)
+    imports = [o for o in out.opset_import if o.domain != WIRE_DOMAIN]
+    del out.opset_import[:]
+    out.opset_import.extend(imports)
+    return out
