@@ -186,17 +186,15 @@ def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
     if expected != n:
         raise WireError("BAD_LENGTH", f"payload is {n} bytes but dims {env.dims} need {expected}")
     rank = len(env.dims)
-    off = data_offset(rank)
-    out = bytearray(off + n)
-    _HEADER.pack_into(
-        out, 0, MAGIC, VERSION, env.kind, env.flags, env.protocol, env.sender, env.receiver,
+    header = _HEADER.pack(
+        MAGIC, VERSION, env.kind, env.flags, env.protocol, env.sender, env.receiver,
         env.seq, env.request_id, env.response_to, env.edge, env.dtype, rank, 0,
         env.scale if env.flags & FLAG_QUANT else 0.0,
         env.zero_point if env.flags & FLAG_QUANT else 0, n, 0,
     )
-    struct.pack_into(f"<{rank}I", out, HEADER_SIZE, *env.dims)
-    out[off:] = env.data
-    return bytes(out)
+    dims = struct.pack(f"<{rank}I", *env.dims) + (b"\x00\x00\x00\x00" if rank % 2 else b"")
+    # one copy of the payload, done by join
+    return b"".join((header, dims, env.data))
 
 
 def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_PAYLOAD) -> Envelope:

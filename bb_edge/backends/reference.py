@@ -1,0 +1,36 @@
+"""Reference backend on onnx.reference.ReferenceEvaluator (slow, exact, no native deps)."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx.reference import ReferenceEvaluator
+
+from bb_edge.wire.envelope import Envelope
+
+
+class ReferenceSegment:
+    """One ReferenceEvaluator computing one segment."""
+
+    def __init__(self, model: onnx.ModelProto) -> None:
+        self.evaluator = ReferenceEvaluator(model)
+        self.output_names = [o.name for o in model.graph.output]
+
+    def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Evaluate; outputs by name."""
+        values = self.evaluator.run(None, inputs)
+        return {n: np.asarray(v) for n, v in zip(self.output_names, values)}
+
+
+class ReferenceBackend:
+    """Backend on onnx's own reference evaluator."""
+
+    name = "reference"
+
+    def prepare(self, model: onnx.ModelProto, key: str) -> ReferenceSegment:
+        """Build an evaluator for ``model``."""
+        return ReferenceSegment(model)
+
+    def materialize_from_wire(self, env: Envelope) -> np.ndarray:
+        """A writable copy of the payload (the evaluator may write in place)."""
+        return np.array(env.array())

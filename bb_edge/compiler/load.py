@@ -1,0 +1,188 @@
+"""Load and normalise an input model: check, fold constants, infer shapes.
+
+Every later pass assumes what this module guarantees: the graph passes
+onnx.checker, every node has a unique name, initializers are not listed as
+graph inputs, constant-only subgraphs are folded into initializers, and every
+tensor has an inferred type.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, shape_inference
+from onnx.reference import ReferenceEvaluator
+
+from bb_edge.errors import ModelError, UnsupportedOpError
+
+#: Ops bb-edge never places on a node (they need a runtime or control flow the
+#: engine does not model); everything else with a standard schema is accepted.
+UNSUPPORTED_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
+
+MIN_IR_VERSION = 7
+
+
+def load_model(source: str | Path | onnx.ModelProto) -> onnx.ModelProto:
+    """Read a model from a path (or copy a proto) and normalise it; raise typed errors."""
+    if isinstance(source, onnx.ModelProto):
+        model = onnx.ModelProto()
+        model.CopyFrom(source)
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise ModelError(f"{path}: no such model file")
+        try:
+            model = onnx.load(str(path))
+        except Exception as exc:  # protobuf raises DecodeError and friends
+            raise ModelError(f"{path} is not a readable ONNX model: {exc}") from exc
+    return normalise(model)
+
+
+def check_ops(model: onnx.ModelProto) -> None:
+    """Raise UnsupportedOpError for any op without a standard schema or on the deny list."""
+    opsets = {o.domain or "": o.version for o in model.opset_import}
+    for node in model.graph.node:
+        domain = node.domain or ""
+        if domain.startswith("bb."):
+            continue
+        if domain not in ("", "ai.onnx"):
+            raise UnsupportedOpError(
+                f"node {node.name!r} uses {domain}::{node.op_type}; bb-edge runs only standard ONNX "
+                f"ops. Export the model without custom/contrib ops (e.g. disable graph optimisations "
+                f"that fuse into {domain} ops)."
+            )
+        version = opsets.get(domain, opsets.get("ai.onnx", 0))
+        if not onnx.defs.has(node.op_type, domain) or (
+            version and _schema_missing(node.op_type, version)
+        ):
+            raise UnsupportedOpError(
+                f"node {node.name!r} uses unknown op {node.op_type!r} (opset {version}); check the "
+                f"op name or convert the model to a standard opset with onnx.version_converter."
+            )
+        if node.op_type in UNSUPPORTED_OPS:
+            raise UnsupportedOpError(
+                f"node {node.name!r} is a {node.op_type}; control-flow ops cannot be partitioned. "
+                f"Unroll or inline it before compiling."
+            )
+
+
+def _schema_missing(op: str, version: int) -> bool:
+    try:
+        onnx.defs.get_schema(op, version, "")
+    except onnx.defs.SchemaError:
+        return True
+    return False
+
+
+def normalise(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Apply the guarantees listed in the module docstring to ``model`` (in place)."""
+    try:
+        onnx.checker.check_model(model)
+    except onnx.checker.ValidationError as exc:
+        raise ModelError(f"the model fails onnx.checker: {exc}") from exc
+    check_ops(model)
+    g = model.graph
+    if model.ir_version < MIN_IR_VERSION:
+        model.ir_version = MIN_IR_VERSION
+    init_names = {i.name for i in g.initializer}
+    real_inputs = [i for i in g.input if i.name not in init_names]
+    del g.input[:]
+    g.input.extend(real_inputs)
+    _name_nodes(g)
+    fold_constants(model)
+    try:
+        inferred = shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
+    except Exception as exc:
+        raise ModelError(f"ONNX shape inference failed: {exc}") from exc
+    model.CopyFrom(inferred)
+    _check_types(model)
+    return model
+
+
+def _name_nodes(g: onnx.GraphProto) -> None:
+    seen: set[str] = set()
+    for i, node in enumerate(g.node):
+        name = node.name or f"{node.op_type}_{i}"
+        while name in seen:
+            name = f"{name}_{i}"
+        node.name = name
+        seen.add(name)
+
+
+def fold_constants(model: onnx.ModelProto) -> int:
+    """Evaluate ops whose inputs are all constants and store their outputs as initializers.
+
+    Models often build weights with ConstantOfShape/Constant ops; folding them
+    makes parameter bytes visible to placement and keeps every node program
+    self-contained. Returns the number of ops folded.
+    """
+    g = model.graph
+    consts: dict[str, np.ndarray] = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    graph_inputs = {i.name for i in g.input}
+    folded: list[onnx.NodeProto] = []
+    keep: list[onnx.NodeProto] = []
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
+    for node in g.node:
+        ins = [x for x in node.input if x]
+        if (node.domain in ("", "ai.onnx") and all(x in consts for x in ins)
+                and not any(x in graph_inputs for x in ins) and node.op_type not in UNSUPPORTED_OPS
+                and node.op_type not in ("RandomNormal", "RandomUniform", "RandomNormalLike",
+                                         "RandomUniformLike", "Multinomial")):
+            sub = helper.make_graph(
+                [node], "fold",
+                [helper.make_tensor_value_info(x, helper.np_dtype_to_tensor_dtype(consts[x].dtype),
+                                               consts[x].shape) for x in dict.fromkeys(ins)],
+                [helper.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None)
+                 for o in node.output if o],
+            )
+            m = helper.make_model(sub, opset_imports=[helper.make_opsetid("", opset)])
+            try:
+                outs = ReferenceEvaluator(m).run(None, {x: consts[x] for x in dict.fromkeys(ins)})
+            except Exception:
+                keep.append(node)
+                continue
+            for name, value in zip([o for o in node.output if o], outs):
+                consts[name] = np.asarray(value)
+            folded.append(node)
+        else:
+            keep.append(node)
+    if not folded:
+        return 0
+    used = {x for n in keep for x in n.input} | {o.name for o in g.output}
+    new_inits = [numpy_helper.from_array(consts[name], name) for name in consts if name in used]
+    del g.node[:]
+    g.node.extend(keep)
+    del g.initializer[:]
+    g.initializer.extend(new_inits)
+    vi = [v for v in g.value_info if v.name not in consts]
+    del g.value_info[:]
+    g.value_info.extend(vi)
+    return len(folded)
+
+
+def _check_types(model: onnx.ModelProto) -> None:
+    g = model.graph
+    typed = {v.name for v in list(g.value_info) + list(g.input) + list(g.output)}
+    typed |= {i.name for i in g.initializer}
+    for node in g.node:
+        for o in node.output:
+            if o and o not in typed:
+                raise ModelError(
+                    f"shape inference gave no type for {o!r} (output of {node.name!r}); "
+                    f"give the graph inputs concrete types or run onnx.shape_inference first"
+                )
+
+
+def tensor_types(model: onnx.ModelProto) -> dict[str, tuple[int, tuple[int, ...]]]:
+    """Every tensor's (elem_type, shape) after normalisation; symbolic dims are -1."""
+    g = model.graph
+    out: dict[str, tuple[int, tuple[int, ...]]] = {}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        tt = v.type.tensor_type
+        dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
+        out[v.name] = (tt.elem_type, dims)
+    for i in g.initializer:
+        out[i.name] = (i.data_type, tuple(int(d) for d in i.dims))
+    return out

@@ -1,0 +1,222 @@
+"""Typed events the engine emits instead of raising.
+
+Three families: :class:`NodeEvent` (lifecycle, peers), :class:`InfraEvent`
+(wire, limits, faults: something was refused or dropped) and
+:class:`AppEvent` (results the application consumes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every engine event."""
+
+    @property
+    def family(self) -> str:
+        """``node``, ``infra`` or ``app``."""
+        return "event"
+
+
+@dataclass(frozen=True)
+class NodeEvent(Event):
+    """Lifecycle and membership."""
+
+    @property
+    def family(self) -> str:
+        """Always ``node``."""
+        return "node"
+
+
+@dataclass(frozen=True)
+class InfraEvent(Event):
+    """Something on the wire or at a limit was refused, dropped or failed."""
+
+    @property
+    def family(self) -> str:
+        """Always ``infra``."""
+        return "infra"
+
+
+@dataclass(frozen=True)
+class AppEvent(Event):
+    """A result for the application."""
+
+    @property
+    def family(self) -> str:
+        """Always ``app``."""
+        return "app"
+
+
+# --- node -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProgramInstalled(NodeEvent):
+    """A node program was installed; ``segments`` backend calls per request."""
+
+    program: str
+    segments: int
+
+
+@dataclass(frozen=True)
+class PeerUp(NodeEvent):
+    """A peer was seen (HELLO or first envelope) or came back."""
+
+    peer: str
+
+
+@dataclass(frozen=True)
+class PeerDown(NodeEvent):
+    """A peer was reported gone (by the adapter's liveness or a BYE)."""
+
+    peer: str
+    reason: str = ""
+
+
+# --- infra ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EnvelopeRejected(InfraEvent):
+    """Bytes from ``peer`` did not decode; ``code`` is the wire error code."""
+
+    peer: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class EnvelopeTooLarge(InfraEvent):
+    """An envelope exceeded the per-envelope cap and was dropped at the boundary."""
+
+    peer: str
+    size: int
+    cap: int
+
+
+@dataclass(frozen=True)
+class SourceCapExceeded(InfraEvent):
+    """A peer has too many bytes queued; its envelope was dropped (a flood)."""
+
+    peer: str
+    queued: int
+    cap: int
+
+
+@dataclass(frozen=True)
+class IngressBudgetExceeded(InfraEvent):
+    """The node's total ingress budget is full; the envelope was dropped."""
+
+    peer: str
+    size: int
+    budget: int
+
+
+@dataclass(frozen=True)
+class DuplicateDropped(InfraEvent):
+    """An envelope with an already-seen (sender, seq) was dropped (e.g. QoS 1 redelivery)."""
+
+    peer: str
+    sender: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class UnknownEdge(InfraEvent):
+    """A data envelope named an edge (or protocol) this node has no handler for."""
+
+    peer: str
+    edge: int
+    protocol: int = 0
+
+
+@dataclass(frozen=True)
+class Misaddressed(InfraEvent):
+    """An envelope's receiver or sender does not match what the edge declares."""
+
+    peer: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class ContractViolation(InfraEvent):
+    """A tensor's dtype or shape broke its edge's contract."""
+
+    peer: str
+    edge: int
+    expected: str
+    got: str
+
+
+@dataclass(frozen=True)
+class StaleEnvelope(InfraEvent):
+    """An envelope arrived for a request that already completed or was evicted."""
+
+    peer: str
+    request_id: int
+
+
+@dataclass(frozen=True)
+class RequestEvicted(InfraEvent):
+    """Too many requests open at once; the oldest unfinished one was dropped."""
+
+    request_id: int
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ComputeFailed(InfraEvent):
+    """A backend call failed; the request cannot complete."""
+
+    request_id: int
+    segment: str
+    error: str
+
+
+@dataclass(frozen=True)
+class HandlerFailed(InfraEvent):
+    """A protocol component raised while handling an envelope or tick."""
+
+    protocol: int
+    error: str
+
+
+# --- app ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OutputReady(AppEvent):
+    """A graph output of request ``request_id`` was computed on this node."""
+
+    request_id: int
+    name: str
+    value: np.ndarray = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class RequestCompleted(AppEvent):
+    """Everything this node does for ``request_id`` is done (all sends queued)."""
+
+    request_id: int
+
+
+@dataclass(frozen=True)
+class ControlReceived(AppEvent):
+    """A core control message (HELLO, PING, BYE, ERROR ...) arrived."""
+
+    peer: str
+    code: int
+    payload: bytes
+
+
+@dataclass(frozen=True)
+class Custom(AppEvent):
+    """An application-defined event emitted by a protocol component."""
+
+    name: str
+    data: dict[str, object] = field(default_factory=dict, compare=False)

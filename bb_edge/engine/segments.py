@@ -1,0 +1,99 @@
+"""Split a node program's standard ops into segments: one backend call each.
+
+A segment is the set of ops that depend on exactly the same set of *sources*
+(graph inputs and Recv tensors). All of a segment's sources arrive before it
+can run, and everything it needs from other segments comes from segments
+with a subset of its sources, so running segments as their sources complete
+never deadlocks, even when data flows A -> B -> A between nodes. A plain
+pipeline stage is one segment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import onnx
+from onnx import helper
+
+from bb_edge.compiler.program import WIRE_DOMAIN, value_info, wire_ports
+
+
+@dataclass
+class Segment:
+    """Ops that run as one backend call."""
+
+    index: int
+    key: str
+    sources: frozenset[str]
+    inputs: list[str]
+    outputs: list[str]
+    model: onnx.ModelProto
+
+
+def split_segments(program: onnx.ModelProto) -> list[Segment]:
+    """Segments of ``program`` in an order where every segment's inputs come earlier."""
+    g = program.graph
+    ports = wire_ports(program)
+    inits = {i.name for i in g.initializer}
+    sources = {i.name for i in g.input} | {p.tensor for p in ports if p.op == "Recv"}
+    deps: dict[str, frozenset[str]] = {s: frozenset([s]) for s in sources}
+    ops = [n for n in g.node if n.domain != WIRE_DOMAIN]
+    groups: dict[frozenset[str], list[onnx.NodeProto]] = {}
+    order: list[frozenset[str]] = []
+    for op in ops:
+        d: frozenset[str] = frozenset().union(*(deps.get(x, frozenset()) for x in op.input if x and x not in inits))
+        for o in op.output:
+            deps[o] = d
+        if d not in groups:
+            groups[d] = []
+            order.append(d)
+        groups[d].append(op)
+    # order groups so that a group runs after every group it consumes from
+    first_seen = {k: i for i, k in enumerate(order)}
+    order.sort(key=lambda s: (len(s), first_seen[s]))
+    needed_outside: set[str] = {o.name for o in g.output} | {p.tensor for p in ports if p.op == "Send"}
+    types = _types(program)
+    produced_in = {o: k for k, grp in groups.items() for op in grp for o in op.output}
+    segments: list[Segment] = []
+    for idx, key in enumerate(order):
+        grp = groups[key]
+        produced = {o for op in grp for o in op.output if o}
+        consumed = [x for op in grp for x in op.input if x and x not in inits]
+        inputs = list(dict.fromkeys(x for x in consumed if x not in produced))
+        consumers_elsewhere = {x for k, other in groups.items() if k != key for op in other for x in op.input}
+        outputs = [o for op in grp for o in op.output
+                   if o and (o in needed_outside or o in consumers_elsewhere)]
+        for x in inputs:
+            if x in produced_in and order.index(produced_in[x]) > idx:
+                raise AssertionError("segment order violates a dependency")  # cannot happen: subset rule
+        used_inits = [i for i in g.initializer if i.name in {x for op in grp for x in op.input}]
+        graph = helper.make_graph(
+            [_copy(op) for op in grp], f"{g.name}.seg{idx}",
+            [value_info(x, *types[x]) for x in inputs],
+            [value_info(o, *types[o]) for o in outputs],
+            initializer=used_inits,
+        )
+        model = helper.make_model(
+            graph, opset_imports=[o for o in program.opset_import if o.domain != WIRE_DOMAIN],
+            ir_version=program.ir_version,
+        )
+        segments.append(Segment(idx, f"seg{idx}", key, inputs, outputs, model))
+    return segments
+
+
+def _copy(op: onnx.NodeProto) -> onnx.NodeProto:
+    c = onnx.NodeProto()
+    c.CopyFrom(op)
+    return c
+
+
+def _types(program: onnx.ModelProto) -> dict[str, tuple[int, tuple[int, ...]]]:
+    g = program.graph
+    out: dict[str, tuple[int, tuple[int, ...]]] = {}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        tt = v.type.tensor_type
+        out[v.name] = (tt.elem_type, tuple(d.dim_value if d.HasField("dim_value") else -1
+                                           for d in tt.shape.dim))
+    for p in wire_ports(program):
+        out.setdefault(p.tensor, (p.elem_type, p.shape))
+    return out

@@ -1,0 +1,61 @@
+"""Roles as typing.Protocols, and the Component contract.
+
+A Component is a class implementing one or more roles, with a stable
+``type_id`` and state to/from bytes so that an engine snapshot includes it.
+Learning strategies (bb_edge.learn) are compositions of components bound to
+an engine; the engine itself never changes for a new strategy. The Backend
+role lives in :mod:`bb_edge.backends`; the learning roles (Aggregator,
+PeerSelector, Codec, DataSource) in :mod:`bb_edge.learn.roles`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from bb_edge.engine.context import Context
+    from bb_edge.wire.envelope import Envelope
+
+
+@runtime_checkable
+class Component(Protocol):
+    """Anything bound to an engine by name: stable type id, snapshot and restore."""
+
+    type_id: str
+
+    def snapshot(self) -> bytes:
+        """Serialize the component's state."""
+        ...
+
+    def restore(self, state: bytes) -> None:
+        """Replace the component's state with a snapshot."""
+        ...
+
+
+@runtime_checkable
+class ProtocolHandler(Protocol):
+    """The Protocol role: handles envelopes of one protocol id and periodic ticks.
+
+    It acts only through the :class:`~bb_edge.engine.context.Context` it is
+    given (send envelopes, emit events, read bindings, run compute), so it
+    stays sans-IO like the engine.
+    """
+
+    protocol_id: int
+
+    def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
+        """Handle one decoded, validated envelope addressed to this protocol."""
+        ...
+
+    def on_tick(self, now: float, ctx: Context) -> None:
+        """Called once per engine poll with the caller's clock."""
+        ...
+
+
+@runtime_checkable
+class Index(Protocol):
+    """Maps keys (names, ids) to values a component looks up."""
+
+    def lookup(self, key: str) -> Any:
+        """The value for ``key``."""
+        ...
