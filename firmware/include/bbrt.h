@@ -1,0 +1,296 @@
+/*
+ * bbrt: the bb-edge no-heap C runtime.
+ *
+ * C99, no malloc/free, no global constructors. Every buffer is given by the
+ * caller or has a compile-time size. See docs/bbrt.md (program format, node
+ * protocol) and docs/wire.md (envelope v1, COBS + CRC-32 framing).
+ */
+#ifndef BBRT_H
+#define BBRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ limits */
+#ifndef BBRT_MAX_PAYLOAD
+#define BBRT_MAX_PAYLOAD 4096u /* wire payload bytes (docs/wire.md) */
+#endif
+#define BBRT_HEADER_SIZE 64u
+#define BBRT_MAX_RANK 8u
+#define BBRT_MAX_ENVELOPE (96u + BBRT_MAX_PAYLOAD)
+/* decoded frame = envelope + crc32 */
+#define BBRT_RX_BUFFER_SIZE (BBRT_MAX_ENVELOPE + 4u)
+
+/* ------------------------------------------------------------ error codes */
+typedef enum {
+    BBRT_OK = 0,
+    /* envelope (docs/wire.md validation order) */
+    BBRT_E_TRUNCATED = 1,
+    BBRT_E_BAD_MAGIC = 2,
+    BBRT_E_BAD_VERSION = 3,
+    BBRT_E_BAD_KIND = 4,
+    BBRT_E_BAD_FIELD = 5,
+    BBRT_E_BAD_DTYPE = 6,
+    BBRT_E_BAD_RANK = 7,
+    BBRT_E_TOO_LARGE = 8,
+    BBRT_E_BAD_LENGTH = 9,
+    /* framing */
+    BBRT_E_BAD_FRAME = 10,
+    BBRT_E_BAD_CRC = 11,
+    BBRT_E_NO_SPACE = 12, /* output buffer too small */
+    /* program loader */
+    BBRT_E_PROG_MAGIC = 20,
+    BBRT_E_PROG_VERSION = 21,
+    BBRT_E_PROG_TRUNCATED = 22,
+    BBRT_E_PROG_CRC = 23,
+    BBRT_E_PROG_ALIGN = 24,
+    BBRT_E_PROG_BOUNDS = 25,  /* a table, constant or tensor lies outside its region */
+    BBRT_E_PROG_OPCODE = 26,  /* unknown opcode */
+    BBRT_E_PROG_UNSUPPORTED = 27, /* opcode not linked into this firmware */
+    BBRT_E_PROG_TENSOR = 28,  /* bad tensor record (dtype, rank, size) */
+    BBRT_E_PROG_SHAPE = 29,   /* shapes/dtypes of an op inconsistent */
+    BBRT_E_PROG_PARAM = 30,   /* bad op parameter */
+    BBRT_E_PROG_EDGE = 31,    /* bad edge record */
+    BBRT_E_ARENA_SMALL = 32,  /* caller's arena is smaller than the program needs */
+    BBRT_E_NOT_LITTLE_ENDIAN = 33,
+    /* node */
+    BBRT_E_UNKNOWN_EDGE = 40,
+    BBRT_E_EDGE_MISMATCH = 41, /* dtype/shape of an envelope differs from the edge contract */
+    BBRT_E_WRONG_RECEIVER = 42
+} bbrt_status_t;
+
+const char *bbrt_status_name(bbrt_status_t s);
+
+/* ------------------------------------------------------------ wire dtypes */
+enum {
+    BBRT_DT_FLOAT = 1, BBRT_DT_UINT8 = 2, BBRT_DT_INT8 = 3, BBRT_DT_UINT16 = 4,
+    BBRT_DT_INT16 = 5, BBRT_DT_INT32 = 6, BBRT_DT_INT64 = 7, BBRT_DT_BOOL = 9,
+    BBRT_DT_FLOAT16 = 10, BBRT_DT_DOUBLE = 11, BBRT_DT_UINT32 = 12, BBRT_DT_UINT64 = 13
+};
+/* bytes per element, 0 for a code not in the wire table */
+uint32_t bbrt_dtype_size(uint32_t code);
+
+/* --------------------------------------------------------------- envelope */
+#define BBRT_FLAG_QUANT 0x1u
+#define BBRT_FLAG_RESPONSE 0x2u
+#define BBRT_FLAG_ERROR 0x4u
+#define BBRT_KIND_DATA 0u
+#define BBRT_KIND_CONTROL 1u
+#define BBRT_PROTO_DATAFLOW 0u
+#define BBRT_PROTO_CONTROL 1u
+#define BBRT_CTRL_HELLO 1u
+#define BBRT_CTRL_PING 2u
+#define BBRT_CTRL_PONG 3u
+#define BBRT_CTRL_BYE 4u
+#define BBRT_CTRL_ERROR 5u
+#define BBRT_BROADCAST 0xFFFFFFFFu
+
+typedef struct {
+    uint8_t kind;
+    uint8_t dtype;
+    uint8_t rank;
+    uint16_t flags;
+    uint16_t protocol;
+    uint32_t sender;
+    uint32_t receiver;
+    uint64_t seq;
+    uint64_t request_id;
+    uint64_t response_to;
+    uint32_t edge;
+    float scale;
+    int32_t zero_point;
+    uint32_t payload_len;
+    uint32_t dims[BBRT_MAX_RANK];
+    const uint8_t *data; /* points into the decoded buffer (in place) */
+} bbrt_envelope_t;
+
+/* data offset of an envelope of this rank: 64 + 8*ceil(rank/2) */
+uint32_t bbrt_env_data_offset(uint32_t rank);
+/* Decode in place; validation exactly as docs/wire.md, in the same order. */
+bbrt_status_t bbrt_env_decode(const uint8_t *buf, size_t len, size_t max_payload,
+                              bbrt_envelope_t *out);
+/* Write header + dims + padding (data_offset bytes); checks the header rules. */
+bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *env, uint8_t *out, size_t cap,
+                                     size_t *written);
+/* Encode a full envelope (header, dims, env->data payload). */
+bbrt_status_t bbrt_env_encode(const bbrt_envelope_t *env, uint8_t *out, size_t cap,
+                              size_t *written);
+
+/* ---------------------------------------------------------------- framing */
+uint32_t bbrt_crc32_update(uint32_t crc, const uint8_t *p, size_t n); /* crc starts at 0 */
+
+/* COBS(envelope || crc32_le) || 0x00 into out. */
+bbrt_status_t bbrt_frame_encode(const uint8_t *env, size_t len, uint8_t *out, size_t cap,
+                                size_t *written);
+
+/* Streaming frame writer: feed envelope bytes in pieces, output goes to put().
+ * Needs no buffer for the envelope, only its 255-byte COBS block. */
+typedef void (*bbrt_put_fn)(void *ctx, const uint8_t *p, size_t n);
+typedef struct {
+    bbrt_put_fn put;
+    void *ctx;
+    uint32_t crc;
+    uint32_t n;          /* bytes in block[1..] */
+    uint8_t block[256];
+} bbrt_frame_writer_t;
+void bbrt_fw_begin(bbrt_frame_writer_t *w, bbrt_put_fn put, void *ctx);
+void bbrt_fw_write(bbrt_frame_writer_t *w, const uint8_t *p, size_t n);
+void bbrt_fw_end(bbrt_frame_writer_t *w);
+
+/* Incremental COBS + CRC deframer decoding into a caller buffer. */
+typedef struct {
+    uint32_t frames_ok, bad_crc, bad_cobs, too_long, too_short, bytes_in;
+} bbrt_frame_stats_t;
+typedef struct {
+    uint8_t *buf;
+    size_t cap;
+    size_t len;
+    uint32_t left;       /* bytes left in the current COBS block */
+    uint8_t pending_zero;
+    uint8_t started;
+    uint8_t overflow;
+    uint8_t bad;
+    bbrt_frame_stats_t stats;
+} bbrt_deframer_t;
+void bbrt_deframer_init(bbrt_deframer_t *d, uint8_t *buf, size_t cap);
+/* Push one byte. Returns 1 and sets env and env_len (inside d->buf, CRC stripped)
+ * when the byte completes a valid frame, else 0. */
+int bbrt_deframer_push(bbrt_deframer_t *d, uint8_t byte, const uint8_t **env, size_t *env_len);
+/* Decode one complete frame (without or with its trailing 0x00) into out. */
+bbrt_status_t bbrt_frame_decode(const uint8_t *frame, size_t len, uint8_t *out, size_t cap,
+                                size_t *env_len);
+
+/* ---------------------------------------------------------------- program */
+#define BBRT_PROG_MAGIC 0x54524242u /* "BBRT" little-endian */
+#define BBRT_PROG_VERSION 1u
+#define BBRT_PROG_HEADER_SIZE 64u
+#define BBRT_TENSOR_RECORD 56u
+#define BBRT_OP_RECORD 96u
+#define BBRT_EDGE_RECORD 16u
+#define BBRT_MAX_OP_IN 8u
+#define BBRT_MAX_OP_OUT 2u
+#define BBRT_OP_PARAMS 16u
+#define BBRT_MAX_EDGES 32u
+
+enum { BBRT_STORE_ARENA = 0, BBRT_STORE_CONST = 1 };
+enum { BBRT_EDGE_RECV = 0, BBRT_EDGE_SEND = 1 };
+
+typedef enum {
+    BBRT_OP_CONV_F32 = 1, BBRT_OP_CONV_I8 = 2,
+    BBRT_OP_FC_F32 = 3, BBRT_OP_FC_I8 = 4,
+    BBRT_OP_MAXPOOL_F32 = 5, BBRT_OP_MAXPOOL_I8 = 6,
+    BBRT_OP_AVGPOOL_F32 = 7, BBRT_OP_AVGPOOL_I8 = 8,
+    BBRT_OP_GAP_F32 = 9, BBRT_OP_GAP_I8 = 10,
+    BBRT_OP_ADD_F32 = 11, BBRT_OP_ADD_I8 = 12,
+    BBRT_OP_MUL_F32 = 13, BBRT_OP_MUL_I8 = 14,
+    BBRT_OP_RELU_F32 = 15, BBRT_OP_CLIP_F32 = 16,
+    BBRT_OP_SIGMOID_F32 = 17, BBRT_OP_TANH_F32 = 18,
+    BBRT_OP_LUT_I8 = 19,
+    BBRT_OP_SOFTMAX_F32 = 20, BBRT_OP_SOFTMAX_I8 = 21,
+    BBRT_OP_COPY = 22, BBRT_OP_CONCAT = 23,
+    BBRT_OP_QUANTIZE = 24, BBRT_OP_DEQUANTIZE = 25,
+    BBRT_OP_MATMUL_F32 = 26,
+    BBRT_OP__COUNT = 27
+} bbrt_opcode_t;
+
+typedef struct {
+    uint8_t dtype;
+    uint8_t rank;
+    uint8_t storage;
+    uint32_t dims[BBRT_MAX_RANK];
+    uint32_t count; /* elements */
+    uint32_t nbytes;
+    float scale;
+    int32_t zero_point;
+    uint8_t *data; /* arena or constant memory (constants are never written) */
+} bbrt_tensor_t;
+
+typedef struct {
+    uint16_t opcode;
+    uint8_t n_in, n_out;
+    uint16_t in[BBRT_MAX_OP_IN];
+    uint16_t out[BBRT_MAX_OP_OUT];
+    int32_t p[BBRT_OP_PARAMS];
+} bbrt_op_t;
+
+typedef struct {
+    uint32_t edge_id;
+    uint32_t peer;
+    uint8_t dir;
+    uint8_t elem_type;
+    uint16_t tensor;
+} bbrt_edge_t;
+
+typedef struct {
+    const uint8_t *blob;
+    uint32_t size;
+    uint32_t node_id;
+    uint32_t n_tensors, n_ops, n_edges;
+    uint32_t arena_size;
+    uint32_t tensors_off, ops_off, edges_off, consts_off, consts_size;
+    uint8_t *arena;
+} bbrt_program_t;
+
+typedef struct bbrt_ctx bbrt_ctx_t;
+typedef bbrt_status_t (*bbrt_kernel_fn)(const bbrt_program_t *prog, const bbrt_op_t *op);
+typedef bbrt_status_t (*bbrt_check_fn)(const bbrt_program_t *prog, const bbrt_op_t *op);
+
+/* The op resolver: generated per program (only used kernels are linked). */
+extern const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT];
+
+/* Validate a program completely and bind it to the caller's arena.
+ * blob must be 8-byte aligned and stay valid while the program is used. */
+bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *blob, size_t size,
+                                uint8_t *arena, size_t arena_size);
+/* Tensor i of a loaded program (i < n_tensors). */
+void bbrt_program_tensor(const bbrt_program_t *prog, uint32_t i, bbrt_tensor_t *t);
+void bbrt_program_op(const bbrt_program_t *prog, uint32_t i, bbrt_op_t *op);
+void bbrt_program_edge(const bbrt_program_t *prog, uint32_t i, bbrt_edge_t *e);
+/* Run every op once (inputs already in the arena). */
+bbrt_status_t bbrt_program_run(const bbrt_program_t *prog);
+/* Shape/param check of one op, used by the loader (kernels.c). */
+bbrt_status_t bbrt_op_check(const bbrt_program_t *prog, const bbrt_op_t *op);
+
+/* ------------------------------------------------------------------- node */
+typedef struct {
+    uint32_t frames_ok, bad_frames, bad_envelopes, unknown_edge, edge_mismatch,
+        not_for_me, inferences, run_errors, pings, evicted;
+} bbrt_node_stats_t;
+
+typedef struct {
+    bbrt_program_t prog;
+    bbrt_deframer_t rx;
+    bbrt_frame_writer_t tx;
+    bbrt_put_fn put;
+    void *put_ctx;
+    uint64_t seq;
+    uint64_t pending_req;
+    uint32_t have_mask; /* bit i: recv edge i arrived for pending_req */
+    uint32_t need_mask;
+    uint8_t pending;
+    bbrt_node_stats_t stats;
+} bbrt_node_t;
+
+/* rxbuf must hold BBRT_RX_BUFFER_SIZE bytes (or the caller's own maximum). */
+bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t program_len,
+                             uint8_t *arena, size_t arena_size, uint8_t *rxbuf, size_t rxcap,
+                             bbrt_put_fn put, void *put_ctx);
+/* Feed bytes from the serial link; complete frames are handled immediately. */
+void bbrt_node_feed(bbrt_node_t *node, const uint8_t *p, size_t n);
+/* Handle one decoded envelope (used by feed; also for packet transports). */
+bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *env, size_t len);
+/* Send a HELLO control envelope with the given name. */
+void bbrt_node_hello(bbrt_node_t *node, const char *name);
+
+/* -------------------------------------------------------------- utilities */
+void bbrt_memcpy(void *dst, const void *src, size_t n);
+void bbrt_memset(void *dst, int v, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BBRT_H */

@@ -1,0 +1,67 @@
+/* Main loop shared by the MCU ports: load the program from its flash region,
+ * then serve frames from the serial link forever. Static memory only. */
+#include "bbrt.h"
+#include "port.h"
+
+#ifndef BBRT_ARENA_SIZE
+#define BBRT_ARENA_SIZE 65536u
+#endif
+
+static uint64_t arena[(BBRT_ARENA_SIZE + 7u) / 8u];
+static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
+static bbrt_node_t node;
+
+static void put(void *ctx, const uint8_t *p, size_t n) {
+    (void)ctx;
+    port_write(p, n);
+}
+
+static void report_error(bbrt_status_t st) {
+    /* a node without a valid program still answers with one ERROR envelope per frame */
+    static uint8_t env[160];
+    static uint8_t fr[200];
+    bbrt_envelope_t e;
+    size_t n = 0, m = 0;
+    const char *msg = bbrt_status_name(st);
+    uint32_t len = 0;
+    while (msg[len]) len++;
+    bbrt_memset(&e, 0, sizeof(e));
+    e.kind = BBRT_KIND_CONTROL;
+    e.protocol = BBRT_PROTO_CONTROL;
+    e.flags = BBRT_FLAG_ERROR;
+    e.edge = BBRT_CTRL_ERROR;
+    e.dtype = BBRT_DT_UINT8;
+    e.rank = 1;
+    e.dims[0] = len;
+    e.payload_len = len;
+    e.data = (const uint8_t *)msg;
+    if (bbrt_env_encode(&e, env, sizeof(env), &n) == BBRT_OK &&
+        bbrt_frame_encode(env, n, fr, sizeof(fr), &m) == BBRT_OK)
+        port_write(fr, m);
+}
+
+int main(void) {
+    const uint8_t *prog;
+    size_t size, max;
+    bbrt_status_t st;
+    port_init();
+    prog = port_program();
+    max = port_program_max();
+    /* total_size from the header, bounded by the region; the loader validates the rest */
+    size = (size_t)prog[8] | ((size_t)prog[9] << 8) | ((size_t)prog[10] << 16) | ((size_t)prog[11] << 24);
+    if (size > max) size = max;
+    st = bbrt_node_init(&node, prog, size, (uint8_t *)arena, sizeof(arena), (uint8_t *)rxbuf,
+                        BBRT_RX_BUFFER_SIZE, put, 0);
+    if (st != BBRT_OK) {
+        report_error(st);
+        for (;;) {
+            if (port_getc() == 0u) report_error(st);
+        }
+    }
+    bbrt_node_hello(&node, "bbrt");
+    for (;;) {
+        uint8_t c = port_getc();
+        bbrt_node_feed(&node, &c, 1u);
+    }
+    return 0;
+}

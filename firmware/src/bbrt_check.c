@@ -1,0 +1,249 @@
+/* Per-op shape, dtype and parameter checks: the loader runs these on every op,
+ * so a kernel may assume its tensors are consistent and in bounds. */
+#include "bbrt.h"
+#include "bbrt_internal.h"
+
+#define FAIL_SHAPE return BBRT_E_PROG_SHAPE
+#define FAIL_PARAM return BBRT_E_PROG_PARAM
+
+static void T(const bbrt_program_t *p, uint16_t i, bbrt_tensor_t *t) { bbrt_program_tensor(p, i, t); }
+
+static int is_q(const bbrt_tensor_t *t) { return t->dtype == BBRT_DT_INT8; }
+static int is_f(const bbrt_tensor_t *t) { return t->dtype == BBRT_DT_FLOAT; }
+
+static int64_t out_dim(int64_t in, int64_t pa, int64_t pb, int64_t k, int64_t s, int64_t d) {
+    int64_t span = d * (k - 1) + 1;
+    if (in + pa + pb < span) return -1;
+    return (in + pa + pb - span) / s + 1;
+}
+
+static bbrt_status_t check_window(const int32_t *p, int dil) {
+    int i;
+    for (i = 0; i < 2; i++)
+        if (p[i] < 1 || p[i] > 65535) FAIL_PARAM; /* strides */
+    for (i = 2; i < 6; i++)
+        if (p[i] < 0 || p[i] > 65535) FAIL_PARAM; /* pads */
+    if (dil && (p[6] < 1 || p[6] > 65535 || p[7] < 1 || p[7] > 65535)) FAIL_PARAM;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
+    bbrt_tensor_t x, w, b, y, rq;
+    int32_t g = op->p[8];
+    int64_t oh, ow;
+    if (q ? op->n_in != 4u : (op->n_in != 2u && op->n_in != 3u)) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &w);
+    T(pr, op->out[0], &y);
+    if (check_window(op->p, 1) != BBRT_OK) FAIL_PARAM;
+    if (x.rank != 4u || w.rank != 4u || y.rank != 4u) FAIL_SHAPE;
+    if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
+    if (w.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+    if (g < 1 || x.dims[1] % (uint32_t)g != 0u || w.dims[0] % (uint32_t)g != 0u) FAIL_PARAM;
+    if (w.dims[1] * (uint32_t)g != x.dims[1] || w.dims[0] != y.dims[1] || x.dims[0] != y.dims[0])
+        FAIL_SHAPE;
+    if (w.dims[2] < 1u || w.dims[3] < 1u) FAIL_SHAPE;
+    oh = out_dim(x.dims[2], op->p[2], op->p[4], w.dims[2], op->p[0], op->p[6]);
+    ow = out_dim(x.dims[3], op->p[3], op->p[5], w.dims[3], op->p[1], op->p[7]);
+    if (oh < 1 || ow < 1 || (uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
+    if (op->n_in >= 3u) {
+        T(pr, op->in[2], &b);
+        if (b.rank != 1u || b.dims[0] != w.dims[0]) FAIL_SHAPE;
+        if (q ? b.dtype != BBRT_DT_INT32 : !is_f(&b)) FAIL_SHAPE;
+    }
+    if (q) {
+        T(pr, op->in[3], &rq);
+        if (rq.dtype != BBRT_DT_INT32 || rq.count != 2u * w.dims[0] || rq.storage != BBRT_STORE_CONST)
+            FAIL_SHAPE;
+        if (w.zero_point != 0 || op->p[9] < -128 || op->p[10] > 127 || op->p[9] > op->p[10]) FAIL_PARAM;
+    }
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_fc(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
+    bbrt_tensor_t x, w, b, y, rq;
+    uint32_t k, n, rows;
+    if (q ? op->n_in != 4u : (op->n_in != 2u && op->n_in != 3u)) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &w);
+    T(pr, op->out[0], &y);
+    if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
+    if (w.rank != 2u || x.rank < 1u || y.rank < 1u || w.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+    n = w.dims[0];
+    k = w.dims[1];
+    if (k == 0u || n == 0u || x.dims[x.rank - 1u] != k || y.dims[y.rank - 1u] != n) FAIL_SHAPE;
+    rows = x.count / k;
+    if ((uint64_t)rows * n != y.count) FAIL_SHAPE;
+    if (op->n_in >= 3u) {
+        T(pr, op->in[2], &b);
+        if (b.count != n || (q ? b.dtype != BBRT_DT_INT32 : !is_f(&b))) FAIL_SHAPE;
+    }
+    if (q) {
+        T(pr, op->in[3], &rq);
+        if (rq.dtype != BBRT_DT_INT32 || rq.count != 2u * n || rq.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+        if (w.zero_point != 0 || op->p[0] < -128 || op->p[1] > 127 || op->p[0] > op->p[1]) FAIL_PARAM;
+    }
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_pool(const bbrt_program_t *pr, const bbrt_op_t *op, int q, int avg) {
+    bbrt_tensor_t x, y;
+    int64_t oh, ow;
+    int32_t p[8];
+    if (op->n_in != 1u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (x.rank != 4u || y.rank != 4u || x.dims[0] != y.dims[0] || x.dims[1] != y.dims[1]) FAIL_SHAPE;
+    if (q ? !(is_q(&x) && is_q(&y)) : !(is_f(&x) && is_f(&y))) FAIL_SHAPE;
+    if (op->p[0] < 1 || op->p[1] < 1 || op->p[0] > 65535 || op->p[1] > 65535) FAIL_PARAM;
+    p[0] = op->p[2]; p[1] = op->p[3]; p[2] = op->p[4]; p[3] = op->p[5];
+    p[4] = op->p[6]; p[5] = op->p[7];
+    if (check_window(p, 0) != BBRT_OK) FAIL_PARAM;
+    /* every window must hold at least one real element */
+    if (op->p[4] >= op->p[0] || op->p[6] >= op->p[0] || op->p[5] >= op->p[1] || op->p[7] >= op->p[1])
+        FAIL_PARAM;
+    oh = out_dim(x.dims[2], op->p[4], op->p[6], op->p[0], op->p[2], 1);
+    ow = out_dim(x.dims[3], op->p[5], op->p[7], op->p[1], op->p[3], 1);
+    if (oh < 1 || ow < 1 || (uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
+    if (q && !avg && (x.scale != y.scale || x.zero_point != y.zero_point)) FAIL_PARAM;
+    if (avg && (op->p[8] < 0 || op->p[8] > 1)) FAIL_PARAM;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_gap(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
+    bbrt_tensor_t x, y;
+    if (op->n_in != 1u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (q ? !(is_q(&x) && is_q(&y)) : !(is_f(&x) && is_f(&y))) FAIL_SHAPE;
+    if (x.rank < 3u || x.dims[2] == 0u) FAIL_SHAPE;
+    if ((uint64_t)x.dims[0] * x.dims[1] != y.count || y.count == 0u || x.count / y.count == 0u)
+        FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_binary(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
+    bbrt_tensor_t a, b, y;
+    uint32_t i, k;
+    if (op->n_in != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &a);
+    T(pr, op->in[1], &b);
+    T(pr, op->out[0], &y);
+    if (q ? !(is_q(&a) && is_q(&b) && is_q(&y)) : !(is_f(&a) && is_f(&b) && is_f(&y))) FAIL_SHAPE;
+    if (a.rank > y.rank || b.rank > y.rank) FAIL_SHAPE;
+    for (i = 0; i < y.rank; i++) {
+        uint32_t d = y.dims[i], da = 1u, db = 1u;
+        k = y.rank - a.rank;
+        if (i >= k) da = a.dims[i - k];
+        k = y.rank - b.rank;
+        if (i >= k) db = b.dims[i - k];
+        if ((da != d && da != 1u) || (db != d && db != 1u)) FAIL_SHAPE;
+        if ((da == 1u && db == 1u) && d != 1u) FAIL_SHAPE;
+    }
+    if (q) {
+        int lo = (op->opcode == BBRT_OP_ADD_I8) ? 7 : 2;
+        if (op->p[lo] < -128 || op->p[lo + 1] > 127 || op->p[lo] > op->p[lo + 1]) FAIL_PARAM;
+        if (op->opcode == BBRT_OP_ADD_I8 && (op->p[0] < 0 || op->p[0] > 20)) FAIL_PARAM;
+    }
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_unary(const bbrt_program_t *pr, const bbrt_op_t *op, uint8_t din,
+                                 uint8_t dout, uint32_t n_in) {
+    bbrt_tensor_t x, y;
+    if (op->n_in != n_in) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (x.dtype != din || y.dtype != dout || x.count != y.count) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_softmax(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
+    bbrt_tensor_t x, y;
+    uint32_t i;
+    uint8_t dt = q ? BBRT_DT_INT8 : BBRT_DT_FLOAT;
+    if (check_unary(pr, op, dt, dt, 1u) != BBRT_OK) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (x.rank < 1u || x.rank != y.rank || x.dims[x.rank - 1u] == 0u) FAIL_SHAPE;
+    for (i = 0; i < x.rank; i++)
+        if (x.dims[i] != y.dims[i]) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_concat(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, y;
+    uint32_t i, k, axis = (uint32_t)op->p[0];
+    uint64_t sum = 0;
+    T(pr, op->out[0], &y);
+    if (op->p[0] < 0 || axis >= y.rank) FAIL_PARAM;
+    for (i = 0; i < op->n_in; i++) {
+        T(pr, op->in[i], &x);
+        if (x.dtype != y.dtype || x.rank != y.rank) FAIL_SHAPE;
+        if (!(is_q(&y) || is_f(&y))) FAIL_SHAPE;
+        for (k = 0; k < y.rank; k++)
+            if (k != axis && x.dims[k] != y.dims[k]) FAIL_SHAPE;
+        sum += x.dims[axis];
+    }
+    if (sum != y.dims[axis]) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_matmul(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t a, b, y;
+    uint32_t m, k, n, ba, bb;
+    if (op->n_in != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &a);
+    T(pr, op->in[1], &b);
+    T(pr, op->out[0], &y);
+    if (!(is_f(&a) && is_f(&b) && is_f(&y))) FAIL_SHAPE;
+    if (a.rank < 2u || b.rank < 2u || y.rank < 2u) FAIL_SHAPE;
+    m = a.dims[a.rank - 2u];
+    k = a.dims[a.rank - 1u];
+    n = b.dims[b.rank - 1u];
+    if (b.dims[b.rank - 2u] != k || y.dims[y.rank - 2u] != m || y.dims[y.rank - 1u] != n) FAIL_SHAPE;
+    if (m == 0u || k == 0u || n == 0u) FAIL_SHAPE;
+    ba = a.count / (m * k);
+    bb = b.count / (k * n);
+    if (bb != 1u && bb != ba) FAIL_SHAPE;
+    if ((uint64_t)ba * m * n != y.count) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_op_check(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, y;
+    switch (op->opcode) {
+    case BBRT_OP_CONV_F32: return check_conv(pr, op, 0);
+    case BBRT_OP_CONV_I8: return check_conv(pr, op, 1);
+    case BBRT_OP_FC_F32: return check_fc(pr, op, 0);
+    case BBRT_OP_FC_I8: return check_fc(pr, op, 1);
+    case BBRT_OP_MAXPOOL_F32: return check_pool(pr, op, 0, 0);
+    case BBRT_OP_MAXPOOL_I8: return check_pool(pr, op, 1, 0);
+    case BBRT_OP_AVGPOOL_F32: return check_pool(pr, op, 0, 1);
+    case BBRT_OP_AVGPOOL_I8: return check_pool(pr, op, 1, 1);
+    case BBRT_OP_GAP_F32: return check_gap(pr, op, 0);
+    case BBRT_OP_GAP_I8: return check_gap(pr, op, 1);
+    case BBRT_OP_ADD_F32: case BBRT_OP_MUL_F32: return check_binary(pr, op, 0);
+    case BBRT_OP_ADD_I8: case BBRT_OP_MUL_I8: return check_binary(pr, op, 1);
+    case BBRT_OP_RELU_F32: case BBRT_OP_CLIP_F32: case BBRT_OP_SIGMOID_F32: case BBRT_OP_TANH_F32:
+        return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u);
+    case BBRT_OP_LUT_I8:
+        if (check_unary(pr, op, BBRT_DT_INT8, BBRT_DT_INT8, 2u) != BBRT_OK) FAIL_SHAPE;
+        T(pr, op->in[1], &x);
+        if (x.dtype != BBRT_DT_INT8 || x.count != 256u) FAIL_SHAPE;
+        return BBRT_OK;
+    case BBRT_OP_SOFTMAX_F32: return check_softmax(pr, op, 0);
+    case BBRT_OP_SOFTMAX_I8: return check_softmax(pr, op, 1);
+    case BBRT_OP_COPY:
+        if (op->n_in != 1u) FAIL_SHAPE;
+        T(pr, op->in[0], &x);
+        T(pr, op->out[0], &y);
+        if (x.dtype != y.dtype || x.nbytes != y.nbytes) FAIL_SHAPE;
+        return BBRT_OK;
+    case BBRT_OP_CONCAT: return check_concat(pr, op);
+    case BBRT_OP_QUANTIZE: return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_INT8, 1u);
+    case BBRT_OP_DEQUANTIZE: return check_unary(pr, op, BBRT_DT_INT8, BBRT_DT_FLOAT, 1u);
+    case BBRT_OP_MATMUL_F32: return check_matmul(pr, op);
+    default: return BBRT_E_PROG_OPCODE;
+    }
+}

@@ -1,0 +1,649 @@
+/* Kernels, float32 and int8, NCHW like ONNX. Each is a separate function so the
+ * linker drops the ones the generated op resolver does not reference
+ * (-ffunction-sections -Wl,--gc-sections). The loader has run bbrt_op_check on
+ * every op: kernels rely on consistent shapes. */
+#include "bbrt.h"
+#include "bbrt_internal.h"
+#include "bbrt_kernels.h"
+
+/* ------------------------------------------------------------------- math */
+float bbrt_expf(float x) {
+    float k, r, p, s;
+    int32_t ki;
+    union { uint32_t u; float f; } v;
+    if (x > 88.72f) return 3.4028235e38f;
+    if (x < -103.0f) return 0.0f;
+    k = x * 1.44269504f;
+    ki = (int32_t)(k < 0.0f ? k - 0.5f : k + 0.5f);
+    r = x - (float)ki * 0.693145752f - (float)ki * 1.42860677e-6f;
+    p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666679f +
+        r * (0.00833333377f + r * (0.00138888892f + r * 0.000198412701f))))));
+    if (ki < -126) { /* subnormal range: two steps */
+        v.u = (uint32_t)(ki + 126 + 127) << 23;
+        s = v.f;
+        return p * s * 1.17549435e-38f;
+    }
+    v.u = (uint32_t)(ki + 127) << 23;
+    return p * v.f;
+}
+
+float bbrt_tanhf(float x) {
+    float e;
+    if (x > 9.0f) return 1.0f;
+    if (x < -9.0f) return -1.0f;
+    if (x > -0.01f && x < 0.01f) return x - x * x * x / 3.0f;
+    e = bbrt_expf(2.0f * x);
+    return (e - 1.0f) / (e + 1.0f);
+}
+
+int32_t bbrt_roundf_even(float x) {
+    int32_t r;
+    float f;
+    if (!(x == x)) return 0; /* NaN */
+    if (x > 1073741824.0f) return 1073741824;
+    if (x < -1073741824.0f) return -1073741824;
+    r = (int32_t)x;
+    f = x - (float)r;
+    if (f > 0.5f) r++;
+    else if (f < -0.5f) r--;
+    else if (f == 0.5f) r += (r & 1);
+    else if (f == -0.5f) r -= (r & 1);
+    return r;
+}
+
+static int32_t mbqm(int32_t x, int32_t m, int32_t shift) {
+    int32_t total = 31 - shift;
+    int64_t p, r;
+    if (total < 1) total = 1;
+    if (total > 62) total = 62;
+    p = (int64_t)x * (int64_t)m;
+    r = (p + ((int64_t)1 << (total - 1))) >> total;
+    if (r > 2147483647) r = 2147483647;
+    if (r < -2147483647) r = -2147483647;
+    return (int32_t)r;
+}
+
+static int8_t sat8(int32_t v, int32_t lo, int32_t hi) {
+    if (v < lo) v = lo;
+    if (v > hi) v = hi;
+    return (int8_t)v;
+}
+
+static int8_t quant8(float x, float scale, int32_t zp) {
+    return sat8(bbrt_roundf_even(x / scale) + zp, -128, 127);
+}
+
+static float fclamp(float v, float lo, float hi) {
+    if (v < lo) v = lo;
+    if (v > hi) v = hi;
+    return v;
+}
+
+#define TN(i) bbrt_program_tensor(pr, op->in[i], &t[i])
+#define TOUT bbrt_program_tensor(pr, op->out[0], &y)
+
+/* ------------------------------------------------------------------- conv */
+bbrt_status_t bbrt_k_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[3], y;
+    const float *x, *w, *b = 0;
+    float *o;
+    uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, n, g, oc, oy, ox, ic, ky, kx;
+    int32_t sh = op->p[0], sw = op->p[1], pt = op->p[2], pl = op->p[3], dh = op->p[6], dw = op->p[7];
+    float lo = bbrt_i2f(op->p[9]), hi = bbrt_i2f(op->p[10]);
+    TN(0); TN(1); TOUT;
+    if (op->n_in > 2u) { TN(2); b = (const float *)(const void *)t[2].data; }
+    x = (const float *)(const void *)t[0].data;
+    w = (const float *)(const void *)t[1].data;
+    o = (float *)(void *)y.data;
+    N = t[0].dims[0]; C = t[0].dims[1]; H = t[0].dims[2]; W = t[0].dims[3];
+    M = t[1].dims[0]; KH = t[1].dims[2]; KW = t[1].dims[3];
+    OH = y.dims[2]; OW = y.dims[3];
+    G = (uint32_t)op->p[8]; Cg = C / G; Mg = M / G;
+    for (n = 0; n < N; n++)
+        for (g = 0; g < G; g++)
+            for (oc = g * Mg; oc < (g + 1u) * Mg; oc++) {
+                const float *wk = w + (size_t)oc * Cg * KH * KW;
+                for (oy = 0; oy < OH; oy++)
+                    for (ox = 0; ox < OW; ox++) {
+                        float acc = b ? b[oc] : 0.0f;
+                        int32_t iy0 = (int32_t)oy * sh - pt, ix0 = (int32_t)ox * sw - pl;
+                        for (ic = 0; ic < Cg; ic++) {
+                            const float *xp = x + ((size_t)n * C + g * Cg + ic) * H * W;
+                            const float *wp = wk + (size_t)ic * KH * KW;
+                            for (ky = 0; ky < KH; ky++) {
+                                int32_t iy = iy0 + (int32_t)ky * dh;
+                                if (iy < 0 || iy >= (int32_t)H) continue;
+                                for (kx = 0; kx < KW; kx++) {
+                                    int32_t ix = ix0 + (int32_t)kx * dw;
+                                    if (ix < 0 || ix >= (int32_t)W) continue;
+                                    acc += xp[(uint32_t)iy * W + (uint32_t)ix] * wp[ky * KW + kx];
+                                }
+                            }
+                        }
+                        o[(((size_t)n * M + oc) * OH + oy) * OW + ox] = fclamp(acc, lo, hi);
+                    }
+            }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[4], y;
+    const int8_t *x, *w;
+    const int32_t *b, *rq;
+    int8_t *o;
+    uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, n, g, oc, oy, ox, ic, ky, kx;
+    int32_t sh = op->p[0], sw = op->p[1], pt = op->p[2], pl = op->p[3], dh = op->p[6], dw = op->p[7];
+    int32_t zx, zy;
+    TN(0); TN(1); TN(2); TN(3); TOUT;
+    x = (const int8_t *)t[0].data;
+    w = (const int8_t *)t[1].data;
+    b = (const int32_t *)(const void *)t[2].data;
+    rq = (const int32_t *)(const void *)t[3].data;
+    o = (int8_t *)y.data;
+    zx = t[0].zero_point;
+    zy = y.zero_point;
+    N = t[0].dims[0]; C = t[0].dims[1]; H = t[0].dims[2]; W = t[0].dims[3];
+    M = t[1].dims[0]; KH = t[1].dims[2]; KW = t[1].dims[3];
+    OH = y.dims[2]; OW = y.dims[3];
+    G = (uint32_t)op->p[8]; Cg = C / G; Mg = M / G;
+    for (n = 0; n < N; n++)
+        for (g = 0; g < G; g++)
+            for (oc = g * Mg; oc < (g + 1u) * Mg; oc++) {
+                const int8_t *wk = w + (size_t)oc * Cg * KH * KW;
+                int32_t mult = rq[2u * oc], shift = rq[2u * oc + 1u];
+                for (oy = 0; oy < OH; oy++)
+                    for (ox = 0; ox < OW; ox++) {
+                        int32_t acc = b[oc];
+                        int32_t iy0 = (int32_t)oy * sh - pt, ix0 = (int32_t)ox * sw - pl;
+                        for (ic = 0; ic < Cg; ic++) {
+                            const int8_t *xp = x + ((size_t)n * C + g * Cg + ic) * H * W;
+                            const int8_t *wp = wk + (size_t)ic * KH * KW;
+                            for (ky = 0; ky < KH; ky++) {
+                                int32_t iy = iy0 + (int32_t)ky * dh;
+                                if (iy < 0 || iy >= (int32_t)H) continue;
+                                for (kx = 0; kx < KW; kx++) {
+                                    int32_t ix = ix0 + (int32_t)kx * dw;
+                                    if (ix < 0 || ix >= (int32_t)W) continue;
+                                    acc += ((int32_t)xp[(uint32_t)iy * W + (uint32_t)ix] - zx) *
+                                           (int32_t)wp[ky * KW + kx];
+                                }
+                            }
+                        }
+                        o[(((size_t)n * M + oc) * OH + oy) * OW + ox] =
+                            sat8(mbqm(acc, mult, shift) + zy, op->p[9], op->p[10]);
+                    }
+            }
+    return BBRT_OK;
+}
+
+/* --------------------------------------------------------------------- fc */
+bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[3], y;
+    const float *x, *w, *b = 0;
+    float *o;
+    uint32_t rows, K, Nn, r, n, k;
+    float lo = bbrt_i2f(op->p[0]), hi = bbrt_i2f(op->p[1]);
+    TN(0); TN(1); TOUT;
+    if (op->n_in > 2u) { TN(2); b = (const float *)(const void *)t[2].data; }
+    x = (const float *)(const void *)t[0].data;
+    w = (const float *)(const void *)t[1].data;
+    o = (float *)(void *)y.data;
+    Nn = t[1].dims[0];
+    K = t[1].dims[1];
+    rows = t[0].count / K;
+    for (r = 0; r < rows; r++)
+        for (n = 0; n < Nn; n++) {
+            float acc = b ? b[n] : 0.0f;
+            const float *xr = x + (size_t)r * K, *wr = w + (size_t)n * K;
+            for (k = 0; k < K; k++) acc += xr[k] * wr[k];
+            o[(size_t)r * Nn + n] = fclamp(acc, lo, hi);
+        }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[4], y;
+    const int8_t *x, *w;
+    const int32_t *b, *rq;
+    int8_t *o;
+    uint32_t rows, K, Nn, r, n, k;
+    int32_t zx, zy;
+    TN(0); TN(1); TN(2); TN(3); TOUT;
+    x = (const int8_t *)t[0].data;
+    w = (const int8_t *)t[1].data;
+    b = (const int32_t *)(const void *)t[2].data;
+    rq = (const int32_t *)(const void *)t[3].data;
+    o = (int8_t *)y.data;
+    zx = t[0].zero_point;
+    zy = y.zero_point;
+    Nn = t[1].dims[0];
+    K = t[1].dims[1];
+    rows = t[0].count / K;
+    for (r = 0; r < rows; r++)
+        for (n = 0; n < Nn; n++) {
+            int32_t acc = b[n];
+            const int8_t *xr = x + (size_t)r * K, *wr = w + (size_t)n * K;
+            for (k = 0; k < K; k++) acc += ((int32_t)xr[k] - zx) * (int32_t)wr[k];
+            o[(size_t)r * Nn + n] = sat8(mbqm(acc, rq[2u * n], rq[2u * n + 1u]) + zy, op->p[0], op->p[1]);
+        }
+    return BBRT_OK;
+}
+
+/* ------------------------------------------------------------------ pools */
+typedef struct {
+    uint32_t NC, H, W, OH, OW, KH, KW;
+    int32_t sh, sw, pt, pl;
+} pool_geo_t;
+
+static void pool_geo(const bbrt_tensor_t *x, const bbrt_tensor_t *y, const bbrt_op_t *op, pool_geo_t *g) {
+    g->NC = x->dims[0] * x->dims[1];
+    g->H = x->dims[2]; g->W = x->dims[3];
+    g->OH = y->dims[2]; g->OW = y->dims[3];
+    g->KH = (uint32_t)op->p[0]; g->KW = (uint32_t)op->p[1];
+    g->sh = op->p[2]; g->sw = op->p[3]; g->pt = op->p[4]; g->pl = op->p[5];
+}
+
+/* window [y0,y1) x [x0,x1) clipped to the input */
+static void pool_win(const pool_geo_t *g, uint32_t oy, uint32_t ox, int32_t *y0, int32_t *y1, int32_t *x0,
+                     int32_t *x1) {
+    *y0 = (int32_t)oy * g->sh - g->pt;
+    *x0 = (int32_t)ox * g->sw - g->pl;
+    *y1 = *y0 + (int32_t)g->KH;
+    *x1 = *x0 + (int32_t)g->KW;
+}
+
+#define CLIPWIN                                  \
+    if (y0 < 0) y0 = 0;                          \
+    if (x0 < 0) x0 = 0;                          \
+    if (y1 > (int32_t)g.H) y1 = (int32_t)g.H;    \
+    if (x1 > (int32_t)g.W) x1 = (int32_t)g.W;
+
+bbrt_status_t bbrt_k_maxpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    pool_geo_t g;
+    uint32_t c, oy, ox;
+    TN(0); TOUT;
+    pool_geo(&t[0], &y, op, &g);
+    for (c = 0; c < g.NC; c++)
+        for (oy = 0; oy < g.OH; oy++)
+            for (ox = 0; ox < g.OW; ox++) {
+                int32_t y0, y1, x0, x1, iy, ix;
+                const float *xp = (const float *)(const void *)t[0].data + (size_t)c * g.H * g.W;
+                float m = -3.4028235e38f;
+                pool_win(&g, oy, ox, &y0, &y1, &x0, &x1);
+                CLIPWIN
+                for (iy = y0; iy < y1; iy++)
+                    for (ix = x0; ix < x1; ix++)
+                        if (xp[iy * (int32_t)g.W + ix] > m) m = xp[iy * (int32_t)g.W + ix];
+                ((float *)(void *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = m;
+            }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_maxpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    pool_geo_t g;
+    uint32_t c, oy, ox;
+    TN(0); TOUT;
+    pool_geo(&t[0], &y, op, &g);
+    for (c = 0; c < g.NC; c++)
+        for (oy = 0; oy < g.OH; oy++)
+            for (ox = 0; ox < g.OW; ox++) {
+                int32_t y0, y1, x0, x1, iy, ix;
+                const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * g.H * g.W;
+                int8_t m = -128;
+                pool_win(&g, oy, ox, &y0, &y1, &x0, &x1);
+                CLIPWIN
+                for (iy = y0; iy < y1; iy++)
+                    for (ix = x0; ix < x1; ix++)
+                        if (xp[iy * (int32_t)g.W + ix] > m) m = xp[iy * (int32_t)g.W + ix];
+                ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = m;
+            }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_avgpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    pool_geo_t g;
+    uint32_t c, oy, ox;
+    TN(0); TOUT;
+    pool_geo(&t[0], &y, op, &g);
+    for (c = 0; c < g.NC; c++)
+        for (oy = 0; oy < g.OH; oy++)
+            for (ox = 0; ox < g.OW; ox++) {
+                int32_t y0, y1, x0, x1, iy, ix, cnt;
+                const float *xp = (const float *)(const void *)t[0].data + (size_t)c * g.H * g.W;
+                float s = 0.0f;
+                pool_win(&g, oy, ox, &y0, &y1, &x0, &x1);
+                cnt = (y1 - y0) * (x1 - x0);
+                {
+                    /* count_include_pad counts the padded window, clipped to input+pads */
+                    int32_t py1 = y1 > (int32_t)g.H + op->p[6] ? (int32_t)g.H + op->p[6] : y1;
+                    int32_t px1 = x1 > (int32_t)g.W + op->p[7] ? (int32_t)g.W + op->p[7] : x1;
+                    cnt = (py1 - y0) * (px1 - x0);
+                }
+                CLIPWIN
+                if (!op->p[8]) cnt = (y1 - y0) * (x1 - x0);
+                for (iy = y0; iy < y1; iy++)
+                    for (ix = x0; ix < x1; ix++) s += xp[iy * (int32_t)g.W + ix];
+                ((float *)(void *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = s / (float)cnt;
+            }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    pool_geo_t g;
+    uint32_t c, oy, ox;
+    float sx, sy;
+    int32_t zx, zy;
+    TN(0); TOUT;
+    pool_geo(&t[0], &y, op, &g);
+    sx = t[0].scale; zx = t[0].zero_point; sy = y.scale; zy = y.zero_point;
+    for (c = 0; c < g.NC; c++)
+        for (oy = 0; oy < g.OH; oy++)
+            for (ox = 0; ox < g.OW; ox++) {
+                int32_t y0, y1, x0, x1, iy, ix, cnt, s = 0, cin;
+                const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * g.H * g.W;
+                pool_win(&g, oy, ox, &y0, &y1, &x0, &x1);
+                {
+                    int32_t py1 = y1 > (int32_t)g.H + op->p[6] ? (int32_t)g.H + op->p[6] : y1;
+                    int32_t px1 = x1 > (int32_t)g.W + op->p[7] ? (int32_t)g.W + op->p[7] : x1;
+                    cnt = (py1 - y0) * (px1 - x0);
+                }
+                CLIPWIN
+                cin = (y1 - y0) * (x1 - x0);
+                if (!op->p[8]) cnt = cin;
+                for (iy = y0; iy < y1; iy++)
+                    for (ix = x0; ix < x1; ix++) s += (int32_t)xp[iy * (int32_t)g.W + ix] - zx;
+                /* padded positions hold real 0, i.e. contribute nothing */
+                ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] =
+                    quant8((float)s * sx / (float)cnt, sy, zy);
+            }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_gap_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t c, i, hw;
+    TN(0); TOUT;
+    hw = t[0].count / y.count;
+    for (c = 0; c < y.count; c++) {
+        const float *xp = (const float *)(const void *)t[0].data + (size_t)c * hw;
+        float s = 0.0f;
+        for (i = 0; i < hw; i++) s += xp[i];
+        ((float *)(void *)y.data)[c] = s / (float)hw;
+    }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_gap_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t c, i, hw;
+    TN(0); TOUT;
+    hw = t[0].count / y.count;
+    for (c = 0; c < y.count; c++) {
+        const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * hw;
+        int32_t s = 0;
+        for (i = 0; i < hw; i++) s += (int32_t)xp[i] - t[0].zero_point;
+        ((int8_t *)y.data)[c] = quant8((float)s * t[0].scale / (float)hw, y.scale, y.zero_point);
+    }
+    return BBRT_OK;
+}
+
+/* ------------------------------------------------------------ elementwise */
+/* numpy broadcasting: walk the output, keep input offsets via strides */
+typedef struct {
+    uint32_t rank, dims[BBRT_MAX_RANK], sa[BBRT_MAX_RANK], sb[BBRT_MAX_RANK];
+} bcast_t;
+
+static void bstrides(const bbrt_tensor_t *t, const bbrt_tensor_t *y, uint32_t *st) {
+    uint32_t i, s = 1u, off = y->rank - t->rank;
+    for (i = y->rank; i-- > 0u;) {
+        if (i < off) { st[i] = 0u; continue; }
+        st[i] = (t->dims[i - off] == 1u) ? 0u : s;
+        s *= t->dims[i - off];
+    }
+}
+
+typedef void (*bin_fn)(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b,
+                       bbrt_tensor_t *y, uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa,
+                       uint32_t sb);
+
+static void bin_walk(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                     bin_fn fn) {
+    bcast_t c;
+    uint32_t idx[BBRT_MAX_RANK] = {0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u};
+    uint32_t r = y->rank, inner, outer, o, ia = 0u, ib = 0u, k;
+    if (y->count == 0u) return;
+    if (r == 0u) {
+        fn(op, a, b, y, 0u, 0u, 0u, 1u, 0u, 0u);
+        return;
+    }
+    c.rank = r;
+    bstrides(a, y, c.sa);
+    bstrides(b, y, c.sb);
+    inner = y->dims[r - 1u];
+    outer = y->count / inner;
+    for (o = 0; o < outer; o++) {
+        fn(op, a, b, y, ia, ib, o * inner, inner, c.sa[r - 1u], c.sb[r - 1u]);
+        /* advance the odometer over dims [0, r-1) */
+        for (k = r - 1u; k-- > 0u;) {
+            idx[k]++;
+            ia += c.sa[k];
+            ib += c.sb[k];
+            if (idx[k] < y->dims[k]) break;
+            ia -= c.sa[k] * idx[k];
+            ib -= c.sb[k] * idx[k];
+            idx[k] = 0u;
+        }
+    }
+}
+
+static void add_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                        uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const float *pa = (const float *)(const void *)a->data + ia, *pb = (const float *)(const void *)b->data + ib;
+    float *py = (float *)(void *)y->data + iy;
+    float lo = bbrt_i2f(op->p[0]), hi = bbrt_i2f(op->p[1]);
+    uint32_t i;
+    for (i = 0; i < n; i++) py[i] = fclamp(pa[i * sa] + pb[i * sb], lo, hi);
+}
+
+static void mul_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                        uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const float *pa = (const float *)(const void *)a->data + ia, *pb = (const float *)(const void *)b->data + ib;
+    float *py = (float *)(void *)y->data + iy;
+    float lo = bbrt_i2f(op->p[0]), hi = bbrt_i2f(op->p[1]);
+    uint32_t i;
+    for (i = 0; i < n; i++) py[i] = fclamp(pa[i * sa] * pb[i * sb], lo, hi);
+}
+
+static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                       uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const int8_t *pa = (const int8_t *)a->data + ia, *pb = (const int8_t *)b->data + ib;
+    int8_t *py = (int8_t *)y->data + iy;
+    uint32_t i;
+    int32_t ls = op->p[0];
+    for (i = 0; i < n; i++) {
+        int32_t va = ((int32_t)pa[i * sa] - a->zero_point) * (1 << ls);
+        int32_t vb = ((int32_t)pb[i * sb] - b->zero_point) * (1 << ls);
+        int32_t s = mbqm(va, op->p[1], op->p[2]) + mbqm(vb, op->p[3], op->p[4]);
+        py[i] = sat8(mbqm(s, op->p[5], op->p[6]) + y->zero_point, op->p[7], op->p[8]);
+    }
+}
+
+static void mul_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                       uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const int8_t *pa = (const int8_t *)a->data + ia, *pb = (const int8_t *)b->data + ib;
+    int8_t *py = (int8_t *)y->data + iy;
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        int32_t p = ((int32_t)pa[i * sa] - a->zero_point) * ((int32_t)pb[i * sb] - b->zero_point);
+        py[i] = sat8(mbqm(p, op->p[0], op->p[1]) + y->zero_point, op->p[2], op->p[3]);
+    }
+}
+
+#define BINARY_KERNEL(name, fn)                                                   \
+    bbrt_status_t name(const bbrt_program_t *pr, const bbrt_op_t *op) {           \
+        bbrt_tensor_t t[2], y;                                                    \
+        TN(0); TN(1); TOUT;                                                       \
+        bin_walk(op, &t[0], &t[1], &y, fn);                                       \
+        return BBRT_OK;                                                           \
+    }
+BINARY_KERNEL(bbrt_k_add_f32, add_f32_run)
+BINARY_KERNEL(bbrt_k_mul_f32, mul_f32_run)
+BINARY_KERNEL(bbrt_k_add_i8, add_i8_run)
+BINARY_KERNEL(bbrt_k_mul_i8, mul_i8_run)
+
+#define UNARY_F32(name, expr)                                                     \
+    bbrt_status_t name(const bbrt_program_t *pr, const bbrt_op_t *op) {           \
+        bbrt_tensor_t t[1], y;                                                    \
+        uint32_t i;                                                               \
+        const float *x;                                                           \
+        float *o;                                                                 \
+        TN(0); TOUT;                                                              \
+        x = (const float *)(const void *)t[0].data;                               \
+        o = (float *)(void *)y.data;                                              \
+        for (i = 0; i < y.count; i++) {                                           \
+            float v = x[i];                                                       \
+            o[i] = (expr);                                                        \
+        }                                                                         \
+        return BBRT_OK;                                                           \
+    }
+UNARY_F32(bbrt_k_relu_f32, v > 0.0f ? v : 0.0f)
+UNARY_F32(bbrt_k_clip_f32, fclamp(v, bbrt_i2f(op->p[0]), bbrt_i2f(op->p[1])))
+UNARY_F32(bbrt_k_sigmoid_f32, 1.0f / (1.0f + bbrt_expf(-v)))
+UNARY_F32(bbrt_k_tanh_f32, bbrt_tanhf(v))
+
+bbrt_status_t bbrt_k_lut_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    uint32_t i;
+    const int8_t *x, *lut;
+    TN(0); TN(1); TOUT;
+    x = (const int8_t *)t[0].data;
+    lut = (const int8_t *)t[1].data;
+    for (i = 0; i < y.count; i++) ((int8_t *)y.data)[i] = lut[(int32_t)x[i] + 128];
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_softmax_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t r, i, n, rows;
+    TN(0); TOUT;
+    n = t[0].dims[t[0].rank - 1u];
+    rows = t[0].count / n;
+    for (r = 0; r < rows; r++) {
+        const float *x = (const float *)(const void *)t[0].data + (size_t)r * n;
+        float *o = (float *)(void *)y.data + (size_t)r * n;
+        float m = x[0], s = 0.0f;
+        for (i = 1; i < n; i++)
+            if (x[i] > m) m = x[i];
+        for (i = 0; i < n; i++) {
+            o[i] = bbrt_expf(x[i] - m);
+            s += o[i];
+        }
+        for (i = 0; i < n; i++) o[i] /= s;
+    }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t r, i, n, rows;
+    TN(0); TOUT;
+    n = t[0].dims[t[0].rank - 1u];
+    rows = t[0].count / n;
+    for (r = 0; r < rows; r++) {
+        const int8_t *x = (const int8_t *)t[0].data + (size_t)r * n;
+        int8_t *o = (int8_t *)y.data + (size_t)r * n;
+        int8_t m = x[0];
+        float s = 0.0f;
+        for (i = 1; i < n; i++)
+            if (x[i] > m) m = x[i];
+        for (i = 0; i < n; i++) s += bbrt_expf((float)((int32_t)x[i] - m) * t[0].scale);
+        for (i = 0; i < n; i++)
+            o[i] = quant8(bbrt_expf((float)((int32_t)x[i] - m) * t[0].scale) / s, y.scale, y.zero_point);
+    }
+    return BBRT_OK;
+}
+
+/* -------------------------------------------------------- data movement */
+bbrt_status_t bbrt_k_copy(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    TN(0); TOUT;
+    if (y.data != t[0].data) bbrt_memcpy(y.data, t[0].data, y.nbytes);
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_concat(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, y;
+    uint32_t axis = (uint32_t)op->p[0], k, i, outer = 1u, inner = 1u, isz, off = 0u, o;
+    TOUT;
+    isz = bbrt_dtype_size(y.dtype);
+    for (k = 0; k < axis; k++) outer *= y.dims[k];
+    for (k = axis + 1u; k < y.rank; k++) inner *= y.dims[k];
+    for (i = 0; i < op->n_in; i++) {
+        uint32_t chunk;
+        int same;
+        bbrt_program_tensor(pr, op->in[i], &x);
+        chunk = x.dims[axis] * inner;
+        same = (y.dtype != BBRT_DT_INT8) || (x.scale == y.scale && x.zero_point == y.zero_point);
+        for (o = 0; o < outer; o++) {
+            const uint8_t *src = x.data + (size_t)o * chunk * isz;
+            uint8_t *dst = y.data + ((size_t)o * y.dims[axis] * inner + off) * isz;
+            if (same) {
+                bbrt_memcpy(dst, src, (size_t)chunk * isz);
+            } else {
+                uint32_t j;
+                for (j = 0; j < chunk; j++)
+                    ((int8_t *)dst)[j] =
+                        quant8((float)((int32_t)((const int8_t *)src)[j] - x.zero_point) * x.scale, y.scale,
+                               y.zero_point);
+            }
+        }
+        off += chunk;
+    }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_quantize(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t i;
+    TN(0); TOUT;
+    for (i = 0; i < y.count; i++)
+        ((int8_t *)y.data)[i] = quant8(((const float *)(const void *)t[0].data)[i], y.scale, y.zero_point);
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t i;
+    TN(0); TOUT;
+    for (i = 0; i < y.count; i++)
+        ((float *)(void *)y.data)[i] =
+            (float)((int32_t)((const int8_t *)t[0].data)[i] - t[0].zero_point) * t[0].scale;
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    uint32_t m, k, n, ba, bb, bi, i, j, l;
+    TN(0); TN(1); TOUT;
+    m = t[0].dims[t[0].rank - 2u];
+    k = t[0].dims[t[0].rank - 1u];
+    n = t[1].dims[t[1].rank - 1u];
+    ba = t[0].count / (m * k);
+    bb = t[1].count / (k * n);
+    for (bi = 0; bi < ba; bi++) {
+        const float *A = (const float *)(const void *)t[0].data + (size_t)bi * m * k;
+        const float *B = (const float *)(const void *)t[1].data + (size_t)(bb == 1u ? 0u : bi) * k * n;
+        float *Y = (float *)(void *)y.data + (size_t)bi * m * n;
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                float acc = 0.0f;
+                for (l = 0; l < k; l++) acc += A[i * k + l] * B[l * n + j];
+                Y[i * n + j] = acc;
+            }
+    }
+    return BBRT_OK;
+}

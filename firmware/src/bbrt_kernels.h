@@ -1,0 +1,33 @@
+/* Kernel entry points (one per opcode). Generated resolvers reference a subset. */
+#ifndef BBRT_KERNELS_H
+#define BBRT_KERNELS_H
+#include "bbrt.h"
+
+bbrt_status_t bbrt_k_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_maxpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_maxpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_avgpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_gap_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_gap_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_add_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_add_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_mul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_mul_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_relu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_clip_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_sigmoid_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_tanh_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_lut_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_softmax_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_copy(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_concat(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_quantize(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+
+#endif

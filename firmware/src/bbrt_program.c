@@ -1,0 +1,212 @@
+/* .bbrt program loader: validate everything before anything runs (docs/bbrt.md). */
+#include "bbrt.h"
+#include "bbrt_internal.h"
+
+#define T_REC(prog, i) ((prog)->blob + (prog)->tensors_off + (uint32_t)(i) * BBRT_TENSOR_RECORD)
+#define O_REC(prog, i) ((prog)->blob + (prog)->ops_off + (uint32_t)(i) * BBRT_OP_RECORD)
+#define E_REC(prog, i) ((prog)->blob + (prog)->edges_off + (uint32_t)(i) * BBRT_EDGE_RECORD)
+
+void bbrt_program_tensor(const bbrt_program_t *prog, uint32_t i, bbrt_tensor_t *t) {
+    const uint8_t *r = T_REC(prog, i);
+    uint32_t k, off;
+    t->dtype = r[0];
+    t->rank = r[1];
+    t->storage = r[2];
+    t->count = 1u;
+    for (k = 0; k < BBRT_MAX_RANK; k++) {
+        t->dims[k] = bbrt_rd_u32(r + 4u + 4u * k);
+        if (k < t->rank) t->count *= t->dims[k];
+    }
+    off = bbrt_rd_u32(r + 36);
+    t->nbytes = bbrt_rd_u32(r + 40);
+    t->scale = bbrt_rd_f32(r + 44);
+    t->zero_point = (int32_t)bbrt_rd_u32(r + 48);
+    if (t->storage == BBRT_STORE_CONST)
+        t->data = (uint8_t *)(uintptr_t)(prog->blob + prog->consts_off + off);
+    else
+        t->data = prog->arena + off;
+}
+
+void bbrt_program_op(const bbrt_program_t *prog, uint32_t i, bbrt_op_t *op) {
+    const uint8_t *r = O_REC(prog, i);
+    uint32_t k;
+    op->opcode = bbrt_rd_u16(r);
+    op->n_in = r[2];
+    op->n_out = r[3];
+    for (k = 0; k < BBRT_MAX_OP_IN; k++) op->in[k] = bbrt_rd_u16(r + 4u + 2u * k);
+    for (k = 0; k < BBRT_MAX_OP_OUT; k++) op->out[k] = bbrt_rd_u16(r + 20u + 2u * k);
+    for (k = 0; k < BBRT_OP_PARAMS; k++) op->p[k] = (int32_t)bbrt_rd_u32(r + 32u + 4u * k);
+}
+
+void bbrt_program_edge(const bbrt_program_t *prog, uint32_t i, bbrt_edge_t *e) {
+    const uint8_t *r = E_REC(prog, i);
+    e->edge_id = bbrt_rd_u32(r);
+    e->peer = bbrt_rd_u32(r + 4);
+    e->dir = r[8];
+    e->elem_type = r[9];
+    e->tensor = bbrt_rd_u16(r + 10);
+}
+
+static int table_ok(uint32_t off, uint32_t n, uint32_t rec, uint32_t size) {
+    uint64_t end = (uint64_t)off + (uint64_t)n * rec;
+    return off >= BBRT_PROG_HEADER_SIZE && (off & 7u) == 0u && end <= size;
+}
+
+static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
+    const uint8_t *r = T_REC(prog, i);
+    uint32_t k, isz, off, nbytes;
+    uint64_t count = 1u;
+    uint8_t dtype = r[0], rank = r[1], storage = r[2];
+    float scale;
+    int32_t zp;
+    if (dtype != BBRT_DT_FLOAT && dtype != BBRT_DT_INT8 && dtype != BBRT_DT_UINT8 &&
+        dtype != BBRT_DT_INT32)
+        return BBRT_E_PROG_TENSOR;
+    if (rank > BBRT_MAX_RANK || storage > BBRT_STORE_CONST || r[3] != 0u) return BBRT_E_PROG_TENSOR;
+    isz = bbrt_dtype_size(dtype);
+    for (k = 0; k < rank; k++) {
+        count *= bbrt_rd_u32(r + 4u + 4u * k);
+        if (count > 0x7FFFFFFFull) return BBRT_E_PROG_TENSOR;
+    }
+    for (k = rank; k < BBRT_MAX_RANK; k++)
+        if (bbrt_rd_u32(r + 4u + 4u * k) != 0u) return BBRT_E_PROG_TENSOR;
+    off = bbrt_rd_u32(r + 36);
+    nbytes = bbrt_rd_u32(r + 40);
+    if ((uint64_t)nbytes != count * isz) return BBRT_E_PROG_TENSOR;
+    if ((off & 7u) != 0u) return BBRT_E_PROG_ALIGN;
+    if (storage == BBRT_STORE_CONST) {
+        if ((uint64_t)off + nbytes > prog->consts_size) return BBRT_E_PROG_BOUNDS;
+    } else {
+        if ((uint64_t)off + nbytes > prog->arena_size) return BBRT_E_PROG_BOUNDS;
+    }
+    scale = bbrt_rd_f32(r + 44);
+    zp = (int32_t)bbrt_rd_u32(r + 48);
+    if (dtype == BBRT_DT_INT8) {
+        if (!(scale > 0.0f) || scale > 3.0e38f || zp < -128 || zp > 127) return BBRT_E_PROG_TENSOR;
+    } else if (dtype == BBRT_DT_UINT8) {
+        if (!(scale > 0.0f) || scale > 3.0e38f || zp < 0 || zp > 255) return BBRT_E_PROG_TENSOR;
+    }
+    if (bbrt_rd_u32(r + 52) != 0u) return BBRT_E_PROG_TENSOR;
+    return BBRT_OK;
+}
+
+static bbrt_status_t check_edge(const bbrt_program_t *prog, uint32_t i) {
+    bbrt_edge_t e, o;
+    bbrt_tensor_t t;
+    uint32_t j;
+    bbrt_program_edge(prog, i, &e);
+    if (e.dir > BBRT_EDGE_SEND || e.tensor >= prog->n_tensors) return BBRT_E_PROG_EDGE;
+    if (bbrt_rd_u32(E_REC(prog, i) + 12) != 0u) return BBRT_E_PROG_EDGE;
+    bbrt_program_tensor(prog, e.tensor, &t);
+    if (t.dtype != e.elem_type) return BBRT_E_PROG_EDGE;
+    if (t.nbytes > BBRT_MAX_PAYLOAD) return BBRT_E_PROG_EDGE;
+    if (e.dir == BBRT_EDGE_RECV) {
+        if (t.storage != BBRT_STORE_ARENA) return BBRT_E_PROG_EDGE;
+        for (j = 0; j < i; j++) {
+            bbrt_program_edge(prog, j, &o);
+            if (o.dir == BBRT_EDGE_RECV && o.edge_id == e.edge_id) return BBRT_E_PROG_EDGE;
+        }
+    }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *b, size_t size,
+                                uint8_t *arena, size_t arena_size) {
+    uint32_t i, total, crc, n;
+    bbrt_status_t st;
+    union { uint32_t u; uint8_t c[4]; } endian;
+    endian.u = 1u;
+    if (endian.c[0] != 1u) return BBRT_E_NOT_LITTLE_ENDIAN;
+    if (prog == 0 || b == 0) return BBRT_E_PROG_TRUNCATED;
+    bbrt_memset(prog, 0, sizeof(*prog));
+    if (size < BBRT_PROG_HEADER_SIZE) return BBRT_E_PROG_TRUNCATED;
+    if (((uintptr_t)b & 7u) != 0u || ((uintptr_t)arena & 7u) != 0u) return BBRT_E_PROG_ALIGN;
+    if (bbrt_rd_u32(b) != BBRT_PROG_MAGIC) return BBRT_E_PROG_MAGIC;
+    if (bbrt_rd_u16(b + 4) != BBRT_PROG_VERSION) return BBRT_E_PROG_VERSION;
+    if (bbrt_rd_u16(b + 6) != 0u) return BBRT_E_PROG_VERSION; /* no flags defined in v1 */
+    total = bbrt_rd_u32(b + 8);
+    if (total < BBRT_PROG_HEADER_SIZE || (size_t)total > size) return BBRT_E_PROG_TRUNCATED;
+    /* CRC over the whole program with the crc field taken as zero */
+    {
+        static const uint8_t zero4[4] = {0u, 0u, 0u, 0u};
+        crc = bbrt_crc32_update(0u, b, 12u);
+        crc = bbrt_crc32_update(crc, zero4, 4u);
+        crc = bbrt_crc32_update(crc, b + 16, total - 16u);
+        if (crc != bbrt_rd_u32(b + 12)) return BBRT_E_PROG_CRC;
+    }
+    prog->blob = b;
+    prog->size = total;
+    prog->node_id = bbrt_rd_u32(b + 16);
+    prog->n_tensors = bbrt_rd_u16(b + 20);
+    prog->n_ops = bbrt_rd_u16(b + 22);
+    prog->n_edges = bbrt_rd_u16(b + 24);
+    prog->arena_size = bbrt_rd_u32(b + 28);
+    prog->tensors_off = bbrt_rd_u32(b + 32);
+    prog->ops_off = bbrt_rd_u32(b + 36);
+    prog->edges_off = bbrt_rd_u32(b + 40);
+    prog->consts_off = bbrt_rd_u32(b + 44);
+    prog->consts_size = bbrt_rd_u32(b + 48);
+    prog->arena = arena;
+    if (bbrt_rd_u16(b + 26) != 0u) return BBRT_E_PROG_VERSION;
+    if (!table_ok(prog->tensors_off, prog->n_tensors, BBRT_TENSOR_RECORD, total) ||
+        !table_ok(prog->ops_off, prog->n_ops, BBRT_OP_RECORD, total) ||
+        !table_ok(prog->edges_off, prog->n_edges, BBRT_EDGE_RECORD, total) ||
+        !table_ok(prog->consts_off, prog->consts_size, 1u, total))
+        return BBRT_E_PROG_BOUNDS;
+    if (prog->n_edges > BBRT_MAX_EDGES) return BBRT_E_PROG_EDGE;
+    if ((size_t)prog->arena_size > arena_size || (prog->arena_size > 0u && arena == 0))
+        return BBRT_E_ARENA_SMALL;
+    for (i = 0; i < prog->n_tensors; i++) {
+        st = check_tensor(prog, i);
+        if (st != BBRT_OK) return st;
+    }
+    for (i = 0; i < prog->n_edges; i++) {
+        st = check_edge(prog, i);
+        if (st != BBRT_OK) return st;
+    }
+    n = prog->n_ops;
+    for (i = 0; i < n; i++) {
+        bbrt_op_t op;
+        uint32_t k;
+        const uint8_t *r = O_REC(prog, i);
+        bbrt_program_op(prog, i, &op);
+        if (op.opcode == 0u || op.opcode >= BBRT_OP__COUNT) return BBRT_E_PROG_OPCODE;
+        if (bbrt_op_kernels[op.opcode] == 0) return BBRT_E_PROG_UNSUPPORTED;
+        if (op.n_in < 1u || op.n_in > BBRT_MAX_OP_IN || op.n_out != 1u) return BBRT_E_PROG_SHAPE;
+        if (bbrt_rd_u32(r + 24) != 0u || bbrt_rd_u32(r + 28) != 0u) return BBRT_E_PROG_PARAM;
+        for (k = 0; k < op.n_in; k++)
+            if (op.in[k] >= prog->n_tensors) return BBRT_E_PROG_BOUNDS;
+        for (k = 0; k < op.n_out; k++) {
+            bbrt_tensor_t t;
+            if (op.out[k] >= prog->n_tensors) return BBRT_E_PROG_BOUNDS;
+            bbrt_program_tensor(prog, op.out[k], &t);
+            if (t.storage != BBRT_STORE_ARENA) return BBRT_E_PROG_SHAPE; /* never write constants */
+        }
+        st = bbrt_op_check(prog, &op);
+        if (st != BBRT_OK) return st;
+    }
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_program_run(const bbrt_program_t *prog) {
+    uint32_t i;
+    for (i = 0; i < prog->n_ops; i++) {
+        bbrt_op_t op;
+        bbrt_status_t st;
+        bbrt_program_op(prog, i, &op);
+        st = bbrt_op_kernels[op.opcode](prog, &op);
+        if (st != BBRT_OK) return st;
+    }
+    return BBRT_OK;
+}
+
+void bbrt_memcpy(void *dst, const void *src, size_t n) {
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    while (n--) *d++ = *s++;
+}
+
+void bbrt_memset(void *dst, int v, size_t n) {
+    uint8_t *d = (uint8_t *)dst;
+    while (n--) *d++ = (uint8_t)v;
+}
