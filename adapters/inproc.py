@@ -112,6 +112,7 @@ class InProcFleet:
         self._tie = itertools.count()
         self.stats = LinkStats()
         self.events: list[tuple[str, events.Event]] = []
+        self._next_request = 1  # request ids are never reused within a fleet
 
     # ------------------------------------------------------------- routing
 
@@ -189,20 +190,22 @@ class InProcFleet:
         """Run many requests (at most ``window`` in flight); outputs in request order."""
         want = {o.name for o in self.deployment.outputs}
         results: dict[int, dict[str, np.ndarray]] = {}
+        base = self._next_request
+        self._next_request += len(requests)
         next_req = 0
         done = 0
         start = time.monotonic()
         while done < len(requests):
             while next_req < len(requests) and next_req - done < window:
-                self.submit(next_req + 1, requests[next_req])
-                results[next_req + 1] = {}
+                self.submit(base + next_req, requests[next_req])
+                results[base + next_req] = {}
                 next_req += 1
             mark = len(self.events)
             moved = self.step()
             for _, e in self.events[mark:]:
                 if isinstance(e, events.OutputReady) and e.request_id in results:
                     results[e.request_id][e.name] = e.value
-            done = sum(1 for r in range(1, next_req + 1) if want <= set(results[r]))
+            done = sum(1 for r in range(base, base + next_req) if want <= set(results[r]))
             if moved:
                 continue
             if self.advance():
@@ -215,7 +218,7 @@ class InProcFleet:
                 f"fleet stalled with {done}/{len(requests)} requests complete "
                 f"(lost envelopes: {self.stats.lost}); recent problems: {problems or 'none'}"
             )
-        return [results[i + 1] for i in range(len(requests))]
+        return [results[base + i] for i in range(len(requests))]
 
     def infer(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Run one request through the fleet and return the graph outputs."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field
 
@@ -149,6 +150,8 @@ class Envelope:
 
 
 def _check_header_fields(env: Envelope) -> None:
+    if env.flags & FLAG_QUANT and not (math.isfinite(env.scale) and env.scale > 0.0):
+        raise WireError("BAD_FIELD", f"quantization scale {env.scale} must be finite and > 0")
     if env.kind not in (KIND_DATA, KIND_CONTROL):
         raise WireError("BAD_KIND", f"kind {env.kind} is not 0 (data) or 1 (control)")
     if env.flags & ~KNOWN_FLAGS:
@@ -222,6 +225,11 @@ def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_P
         raise WireError("BAD_RANK", f"rank {rank} exceeds {MAX_RANK}")
     if flags & FLAG_QUANT and dtype not in (2, 3):
         raise WireError("BAD_FIELD", "QUANT flag is only valid for INT8/UINT8 payloads")
+    if flags & FLAG_QUANT:
+        if not (math.isfinite(scale) and scale > 0.0):
+            raise WireError("BAD_FIELD", f"quantization scale {scale} must be finite and > 0")
+    elif mv[48:56] != b"\x00" * 8:
+        raise WireError("BAD_FIELD", "scale/zero_point must be 0 without the QUANT flag")
     if plen > max_payload:
         raise WireError("TOO_LARGE", f"payload {plen} bytes exceeds the maximum {max_payload}")
     off = data_offset(rank)
@@ -231,6 +239,8 @@ def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_P
     if len(mv) > total:
         raise WireError("BAD_LENGTH", f"{len(mv) - total} trailing bytes after the payload")
     dims = struct.unpack_from(f"<{rank}I", mv, HEADER_SIZE)
+    if rank % 2 and mv[HEADER_SIZE + 4 * rank: off] != b"\x00\x00\x00\x00":
+        raise WireError("BAD_FIELD", "dims padding must be zero")
     expected = CODE_TO_NUMPY[dtype].itemsize
     for d in dims:
         expected *= d  # Python ints do not overflow; the C decoder checks explicitly

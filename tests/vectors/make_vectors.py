@@ -79,6 +79,24 @@ def invalid(valid: bytes) -> dict[str, tuple[bytes, str]]:
     ovf = bytearray(valid)
     struct.pack_into("<II", ovf, 64, 0xFFFFFFFF, 0xFFFFFFFF)
     out["dims_overflow"] = (bytes(ovf), "BAD_LENGTH")
+    stray = bytearray(valid)
+    struct.pack_into("<f", stray, 48, 1.0)  # scale set without the QUANT flag
+    out["scale_without_quant"] = (bytes(stray), "BAD_FIELD")
+    return out
+
+
+def invalid_quant(valid_quant: bytes, valid_odd_rank: bytes) -> dict[str, tuple[bytes, str]]:
+    """Malformed quantized / odd-rank envelopes."""
+    out: dict[str, tuple[bytes, str]] = {}
+    neg = bytearray(valid_quant)
+    struct.pack_into("<f", neg, 48, -0.5)
+    out["quant_negative_scale"] = (bytes(neg), "BAD_FIELD")
+    nan = bytearray(valid_quant)
+    struct.pack_into("<I", nan, 48, 0x7FC00000)
+    out["quant_nan_scale"] = (bytes(nan), "BAD_FIELD")
+    pad = bytearray(valid_odd_rank)
+    pad[64 + 4 * 3] = 1  # rank 3: padding bytes 76..79 must be zero
+    out["nonzero_dims_padding"] = (bytes(pad), "BAD_FIELD")
     return out
 
 
@@ -99,7 +117,9 @@ def main() -> None:
             "payload_hex": bytes(env.data).hex(), "length": len(raw),
         }
     base = encode(vectors()["f32_rank2"])
-    for name, (raw, code) in invalid(base).items():
+    bad = invalid(base)
+    bad.update(invalid_quant(encode(vectors()["int8_quant"]), encode(vectors()["int64_rank3_odd"])))
+    for name, (raw, code) in bad.items():
         (HERE / "invalid" / f"{name}.bin").write_bytes(raw)
         desc["invalid"][name] = code  # type: ignore[index]
     (HERE / "vectors.json").write_text(json.dumps(desc, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,272 @@
+"""Mosquitto for a deployment: generated config, passwords, ACL, and the broker process.
+
+:func:`write_broker_files` writes everything a Mosquitto 2.x broker needs to
+carry one deployment under the topic layout of :mod:`adapters.mqtt_topics`:
+
+- ``mosquitto.conf``: one loopback (or given) listener, persistence on (so a
+  node's queued QoS-1 messages survive a broker restart), no anonymous access,
+  ``use_username_as_clientid`` so a client can never take over another node's
+  session;
+- ``passwd``: one user per node plus ``_host``, PBKDF2-SHA512 hashes in
+  Mosquitto's ``$7$`` format (no ``mosquitto_passwd`` binary needed);
+- ``acl``: each node may publish only as itself (``in/<dst>/<self>`` for the
+  peers it has an edge with, its own presence and broadcast topics) and read
+  only its own inbox (plus presence, broadcast and control);
+- ``credentials.json``: the plaintext passwords, for ``?creds=FILE`` in a
+  transport URL. Keep it private (mode 0600).
+
+:class:`Broker` starts ``mosquitto -c`` on those files, waits until the port
+accepts connections, and stops (or restarts on the same port) by pid.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adapters.mqtt_topics import Topics
+from bb_edge.compiler.manifest import HOST_NAME, Deployment
+from bb_edge.errors import BBError
+
+
+class BrokerError(BBError):
+    """Mosquitto could not be configured, started or stopped."""
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def password_hash(password: str, salt: bytes | None = None, iterations: int = 101) -> str:
+    """Mosquitto 2.x ``$7$`` password hash (PBKDF2-HMAC-SHA512, 12-byte salt)."""
+    salt = salt if salt is not None else secrets.token_bytes(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, iterations)
+    return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
+    """For every endpoint (nodes and ``_host``), the endpoints it may send to.
+
+    A node may send to the nodes it shares an edge with (either direction, so
+    a PONG can answer a PING) and to the host if it owns a graph input or
+    output; the host may send to every input/output owner.
+    """
+    peers: dict[str, set[str]] = {n: set() for n in dep.node_names}
+    peers[HOST_NAME] = set()
+    for e in dep.edges:
+        peers[e.src].add(e.dst)
+        peers[e.dst].add(e.src)
+    for io in list(dep.inputs) + list(dep.outputs):
+        peers[io.node].add(HOST_NAME)
+        peers[HOST_NAME].add(io.node)
+    return peers
+
+
+def acl_text(dep: Deployment, topics: Topics) -> str:
+    """The Mosquitto ACL file for ``dep`` (see the module docstring)."""
+    lines = [f"# bb-edge ACL for deployment {dep.name!r}; generated, do not edit", ""]
+    for me, allowed in sorted(deployment_peers(dep).items()):
+        lines.append(f"user {me}")
+        for dst in sorted(allowed):
+            lines.append(f"topic write {topics.inbox(dst, me)}")
+        lines.append(f"topic read {topics.inbox_filter(me)}")
+        lines.append(f"topic write {topics.presence(me)}")
+        lines.append(f"topic read {topics.presence('+')}")
+        lines.append(f"topic write {topics.broadcast(me)}")
+        lines.append(f"topic read {topics.broadcast('+')}")
+        lines.append(f"topic {'readwrite' if me == HOST_NAME else 'read'} {topics.control()}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+@dataclass
+class TlsFiles:
+    """Server-side TLS material for the broker listener (PEM paths)."""
+
+    cafile: str
+    certfile: str
+    keyfile: str
+
+
+@dataclass
+class BrokerFiles:
+    """Paths of a generated broker configuration."""
+
+    directory: Path
+    conf: Path
+    passwd: Path | None
+    acl: Path | None
+    credentials: Path | None
+    port: int
+    host: str
+    tls: bool = False
+    passwords: dict[str, str] = field(default_factory=dict)
+
+    def url(self, user: str | None = None) -> str:
+        """The transport URL clients use for this broker (``?creds=`` when passwords exist)."""
+        scheme = "mqtts" if self.tls else "mqtt"
+        q = f"?creds={self.credentials}" if self.credentials else ""
+        auth = f"{user}@" if user else ""
+        return f"{scheme}://{auth}{self.host}:{self.port}{q}"
+
+
+def write_broker_files(
+    directory: str | Path,
+    dep: Deployment | None = None,
+    port: int | None = None,
+    host: str = "127.0.0.1",
+    prefix: str = "bb",
+    persistence: bool = True,
+    tls: TlsFiles | None = None,
+    passwords: dict[str, str] | None = None,
+    max_inflight: int = 100,
+) -> BrokerFiles:
+    """Write mosquitto.conf (+ passwd, acl, credentials.json when ``dep`` is given).
+
+    Without a deployment the broker is anonymous and unrestricted (benchmarks,
+    quick trials).
+    """
+    d = Path(directory).resolve()
+    d.mkdir(parents=True, exist_ok=True)
+    port = port if port is not None else free_port(host)
+    conf = [
+        "# generated by bb-edge (adapters/broker.py)",
+        "per_listener_settings false",
+        f"listener {port} {host}",
+        f"max_inflight_messages {max_inflight}",
+        "max_queued_messages 1000000",
+        "max_queued_bytes 0",
+        "persistent_client_expiration 1d",
+        f"log_dest file {d / 'mosquitto.log'}",
+        "log_type error",
+        "log_type warning",
+        "log_type notice",
+        "log_type information",
+        "connection_messages true",
+        "log_timestamp true",
+    ]
+    if tls is not None:
+        conf += [f"cafile {tls.cafile}", f"certfile {tls.certfile}", f"keyfile {tls.keyfile}",
+                 "tls_version tlsv1.2"]
+    if persistence:
+        (d / "data").mkdir(exist_ok=True)
+        conf += ["persistence true", f"persistence_location {d / 'data'}/", "persistence_file mosquitto.db",
+                 "autosave_interval 30"]
+    else:
+        conf.append("persistence false")
+    files = BrokerFiles(d, d / "mosquitto.conf", None, None, None, port, host, tls is not None)
+    if dep is None:
+        conf.append("allow_anonymous true")
+    else:
+        topics = Topics(dep.name, prefix)
+        users = [*dep.node_names, HOST_NAME]
+        pw = dict(passwords or {})
+        for u in users:
+            pw.setdefault(u, secrets.token_urlsafe(18))
+        files.passwords = pw
+        files.passwd = d / "passwd"
+        files.passwd.write_text("".join(f"{u}:{password_hash(pw[u])}\n" for u in users))
+        files.acl = d / "acl"
+        files.acl.write_text(acl_text(dep, topics))
+        files.credentials = d / "credentials.json"
+        files.credentials.write_text(json.dumps({u: pw[u] for u in users}, indent=1) + "\n")
+        for p in (files.passwd, files.credentials):
+            os.chmod(p, 0o600)
+        conf += ["allow_anonymous false", f"password_file {files.passwd}", f"acl_file {files.acl}",
+                 "use_username_as_clientid true"]
+    files.conf.write_text("\n".join(conf) + "\n")
+    return files
+
+
+def mosquitto_binary() -> str:
+    """Path of the mosquitto executable (PATH, then /usr/sbin)."""
+    found = shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.path.exists(p)), None)
+    if not found:
+        raise BrokerError("mosquitto not found; install it (Debian: apt-get install mosquitto)")
+    return found
+
+
+class Broker:
+    """A Mosquitto process on a generated config, managed by pid."""
+
+    def __init__(self, files: BrokerFiles) -> None:
+        self.files = files
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def port(self) -> int:
+        """The listener port."""
+        return self.files.port
+
+    @property
+    def pid(self) -> int | None:
+        """Pid of the running broker, if any."""
+        return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
+
+    def start(self, timeout: float = 10.0) -> Broker:
+        """Start mosquitto and wait until it accepts TCP connections."""
+        if self.pid is not None:
+            return self
+        self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.files.conf)],
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                raise BrokerError(f"mosquitto exited with {self.proc.returncode}: {err.strip()} "
+                                  f"(log: {self.files.directory / 'mosquitto.log'})")
+            try:
+                with socket.create_connection((self.files.host, self.files.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.02)
+        self.stop()
+        raise BrokerError(f"mosquitto did not listen on {self.files.host}:{self.files.port} within {timeout}s")
+
+    def stop(self, timeout: float = 10.0, sig: int = signal.SIGTERM) -> None:
+        """Stop the broker by pid (SIGTERM saves the persistence database), then reap it."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            os.kill(proc.pid, sig)
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.kill(proc.pid, signal.SIGKILL)
+                proc.wait(timeout)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+    def restart(self, down_for: float = 0.0) -> None:
+        """Stop, optionally stay down for ``down_for`` seconds, start again on the same port."""
+        self.stop()
+        if down_for:
+            time.sleep(down_for)
+        self.start()
+
+    def log(self) -> str:
+        """The broker's log file so far."""
+        p = self.files.directory / "mosquitto.log"
+        return p.read_text(errors="replace") if p.exists() else ""
+
+    def __enter__(self) -> Broker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,82 @@
+"""``bb-edge inspect DIR|MODEL.onnx [--png FILE] [--tensors]``: who runs what, bytes per cut."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bb_edge.compiler.load import load_model, tensor_types
+from bb_edge.compiler.manifest import load_deployment
+from bb_edge.viz.partition import draw_partition, human_bytes
+
+
+def inspect_model(path: Path, console: Console, show_tensors: bool) -> None:
+    """Summarise a single .onnx model (ops and, optionally, every tensor)."""
+    model = load_model(path)
+    types = tensor_types(model)
+    ops: dict[str, int] = {}
+    for n in model.graph.node:
+        ops[n.op_type] = ops.get(n.op_type, 0) + 1
+    console.print(f"{path}: {len(model.graph.node)} ops " + ", ".join(f"{k}x{v}" for k, v in sorted(ops.items())))
+    if show_tensors:
+        t = Table(title="tensors (usable as --cut names)")
+        for col in ("op", "output", "dtype", "shape"):
+            t.add_column(col)
+        for n in model.graph.node:
+            for o in n.output:
+                et, shp = types.get(o, (0, ()))
+                t.add_row(n.name, o, str(et), str(list(shp)))
+        console.print(t)
+
+
+def inspect_deployment(directory: Path, console: Console, png: str | None) -> None:
+    """Tables of nodes and cuts, plus the partition picture."""
+    dep = load_deployment(directory)
+    t = Table(title=f"deployment {dep.name}")
+    for col in ("node", "id", "ops", "params", "MFLOP", "peak activations", "inputs", "outputs", "target"):
+        t.add_column(col)
+    for n in dep.nodes:
+        t.add_row(n.name, str(n.id), str(n.ops), human_bytes(n.param_bytes), f"{n.flops / 1e6:.1f}",
+                  human_bytes(n.peak_activation_bytes), ",".join(n.inputs), ",".join(n.outputs), n.target or "-")
+    console.print(t)
+    c = Table(title="cuts (cross-node edges)")
+    for col in ("edge", "tensor", "from", "to", "dtype", "shape", "bytes/inference"):
+        c.add_column(col)
+    for e in dep.edges:
+        c.add_row(str(e.id), e.tensor, e.src, e.dst, e.dtype, str(e.shape), human_bytes(e.bytes_per_inference))
+    console.print(c)
+    console.print(f"total bytes crossing cuts per inference: "
+                  f"{human_bytes(sum(e.bytes_per_inference for e in dep.edges))}")
+    if png:
+        console.print(f"partition picture: {draw_partition(dep, png)}")
+
+
+def _run(args: argparse.Namespace) -> int:
+    console = Console()
+    path = Path(args.path)
+    if path.is_file() and path.suffix == ".onnx":
+        inspect_model(path, console, args.tensors)
+        return 0
+    # MCU builds (bb_edge.bbrt) carry their own memory report
+    try:
+        bbrt = importlib.import_module("bb_edge.bbrt.report")
+    except ModuleNotFoundError:
+        bbrt = None
+    if bbrt is not None and hasattr(bbrt, "is_mcu_build") and bbrt.is_mcu_build(path):
+        bbrt.print_report(path, console, args.png)
+        return 0
+    inspect_deployment(path, console, args.png)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``inspect`` subcommand."""
+    p = sub.add_parser("inspect", help="show nodes, cuts and memory of a deployment, build or model")
+    p.add_argument("path", help="deployment directory, MCU build directory, or MODEL.onnx")
+    p.add_argument("--png", help="write the partition (or memory map) picture here")
+    p.add_argument("--tensors", action="store_true", help="with MODEL.onnx: list every tensor")
+    p.set_defaults(func=_run)

@@ -1,0 +1,67 @@
+"""``bb-edge run DIR --inputs IN.npz --outputs OUT.npz [--backend] [--transport]``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+
+from bb_edge.commands._io import load_requests, save_outputs
+from bb_edge.compiler.manifest import Deployment, load_deployment
+from bb_edge.errors import BBError
+
+
+def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], transport: str = "inproc",
+                   backend: str = "ort", processes: bool = False) -> list[dict[str, np.ndarray]]:
+    """Run every request through the fleet over ``transport``; graph outputs per request.
+
+    ``inproc`` runs all engines in this process; any other URL scheme is
+    handled by ``adapters.fleet_<scheme>.run_deployment``.
+    """
+    scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
+    if scheme == "inproc":
+        from adapters.inproc import InProcFleet
+
+        if processes:
+            raise BBError("--processes needs a network transport such as mqtt://HOST:PORT")
+        return InProcFleet(dep, backend=backend).run(requests)
+    mod_name = f"adapters.fleet_{scheme.rstrip('s') if scheme == 'mqtts' else scheme}"
+    try:
+        mod = importlib.import_module(mod_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != mod_name:
+            raise
+        raise BBError(f"unknown transport {transport!r}; use inproc or mqtt://HOST:PORT") from exc
+    result: list[dict[str, np.ndarray]] = mod.run_deployment(dep, requests, transport, backend=backend,
+                                                             processes=processes)
+    return result
+
+
+def _run(args: argparse.Namespace) -> int:
+    dep = load_deployment(args.dir)
+    requests = load_requests(dep, args.inputs, count=args.count)
+    outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
+    console = Console()
+    if args.outputs:
+        save_outputs(Path(args.outputs), outs)
+        console.print(f"wrote {len(outs)} request(s) of outputs {sorted(outs[0])} to {args.outputs}")
+    else:
+        for k, v in outs[0].items():
+            console.print(f"{k}: shape {list(v.shape)} {v.dtype}, first values {v.ravel()[:5]}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``run`` subcommand."""
+    p = sub.add_parser("run", help="run a compiled deployment (whole fleet)")
+    p.add_argument("dir", help="compiled deployment directory")
+    p.add_argument("--inputs", help=".npz keyed by graph input name (random if omitted)")
+    p.add_argument("--outputs", help=".npz to write the graph outputs to")
+    p.add_argument("--backend", default="ort", choices=["ort", "reference"])
+    p.add_argument("--transport", default="inproc", help="inproc (default) or mqtt://HOST:PORT")
+    p.add_argument("--processes", action="store_true", help="one OS process per node (network transports)")
+    p.add_argument("--count", type=int, default=1, help="random requests to run when --inputs is omitted")
+    p.set_defaults(func=_run)

@@ -1,0 +1,474 @@
+"""Aggregators (plain, server-optimizer, robust) and pre-aggregators.
+
+Every class is a registered :class:`~bb_edge.learn.roles.Component`
+implementing :class:`~bb_edge.learn.roles.Aggregator` or
+:class:`~bb_edge.learn.roles.PreAggregator`. ``f`` is always the number of
+Byzantine updates the rule must tolerate; a rule whose bound does not hold
+raises :class:`~bb_edge.learn.roles.RobustnessBoundError`.
+
+Definitions (``x_1..x_n`` updates, per coordinate where noted):
+
+* ``mean``: weighted average (FedAvg).
+* ``median``: coordinate-wise median.
+* ``trimmed_mean(f)``: per coordinate drop the f largest and f smallest, average the rest (n > 2f).
+* ``mean_around_median(f)`` (Mean-of-Medians, Xie et al. 2018 "MeaMed"): per coordinate
+  average the n-f values closest to the median.
+* ``krum(f)``: the x_i minimising the sum of squared distances to its n-f-2 nearest others
+  (n > 2f+2); ``multi_krum(f, m)`` averages the m best-scored (default n-f).
+* ``geometric_median``: smoothed Weiszfeld iterations (weighted).
+* ``bulyan(f)``: iteratively select theta = n-2f updates with Krum, then per coordinate
+  average the beta = theta-2f values closest to the median (n >= 4f+3).
+* ``centered_clipping(tau, iters)``: v <- v + mean_i clip_tau(x_i - v), started from the
+  previous round's result (state).
+* server optimizers ``fedavgm``, ``fedadam``, ``fedyogi`` (Reddi et al. 2021): apply
+  momentum / adaptive steps to the base rule's aggregate (the pseudo-gradient).
+* pre-aggregators ``bucketing(s)``, ``norm_clipping(tau)``, ``nnm(f)``; ``pipeline``
+  chains pre-aggregators and a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bb_edge.learn.roles import (
+    Component,
+    ConfigError,
+    RobustnessBoundError,
+    as_matrix,
+    normalize_weights,
+    register,
+)
+
+__all__ = [
+    "Mean", "Median", "TrimmedMean", "MeanAroundMedian", "Krum", "MultiKrum", "GeometricMedian",
+    "Bulyan", "CenteredClipping", "FedAvgM", "FedAdam", "FedYogi", "Bucketing", "NormClipping",
+    "NearestNeighborMixing", "Pipeline", "pairwise_sq_distances", "krum_scores",
+]
+
+
+def pairwise_sq_distances(mat: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances between the rows of ``mat`` (float64, exact zeros on the diagonal)."""
+    m = mat.astype(np.float64, copy=False)
+    sq = np.einsum("ij,ij->i", m, m)
+    d = sq[:, None] + sq[None, :] - 2.0 * (m @ m.T)
+    np.maximum(d, 0.0, out=d)
+    np.fill_diagonal(d, 0.0)
+    return d
+
+
+def krum_scores(dist: np.ndarray, f: int) -> np.ndarray:
+    """Krum score of each row: sum of its n-f-2 smallest distances to the other rows."""
+    n = dist.shape[0]
+    k = n - f - 2
+    if k < 1:
+        raise RobustnessBoundError("Krum", n, f, "n > 2f + 2")
+    others = np.sort(dist + np.diag(np.full(n, np.inf)), axis=1)[:, :k]
+    return np.asarray(others.sum(axis=1))
+
+
+def _closest_to_median_mean(mat: np.ndarray, keep: int) -> np.ndarray:
+    med = np.median(mat, axis=0)
+    idx = np.argsort(np.abs(mat - med), axis=0, kind="stable")[:keep]
+    return np.asarray(np.take_along_axis(mat, idx, axis=0).mean(axis=0))
+
+
+@register
+@dataclass
+class Mean(Component):
+    """Weighted average (FedAvg's rule)."""
+
+    type_id: ClassVar[str] = "mean"
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Weighted mean of the updates."""
+        mat = as_matrix(updates)
+        w = normalize_weights(weights, len(mat))
+        return np.asarray((w @ mat).astype(mat.dtype))
+
+
+@register
+@dataclass
+class Median(Component):
+    """Coordinate-wise median (weights ignored)."""
+
+    type_id: ClassVar[str] = "median"
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Coordinate-wise median of the updates."""
+        mat = as_matrix(updates)
+        return np.asarray(np.median(mat, axis=0).astype(mat.dtype))
+
+
+@register
+@dataclass
+class TrimmedMean(Component):
+    """Coordinate-wise mean after dropping the ``f`` largest and ``f`` smallest values."""
+
+    type_id: ClassVar[str] = "trimmed_mean"
+    f: int = 1
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Trimmed mean (weights ignored); needs n > 2f."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if n <= 2 * f:
+            raise RobustnessBoundError("TrimmedMean", n, f, "n > 2f")
+        if f == 0:
+            return np.asarray(mat.mean(axis=0))
+        part = np.partition(mat, (f, n - f - 1), axis=0)
+        return np.asarray(part[f:n - f].mean(axis=0, dtype=np.float64).astype(mat.dtype))
+
+
+@register
+@dataclass
+class MeanAroundMedian(Component):
+    """Mean-of-Medians / MeaMed: per coordinate, mean of the n-f values closest to the median."""
+
+    type_id: ClassVar[str] = "mean_around_median"
+    f: int = 1
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Mean around the median (weights ignored); needs n > 2f."""
+        mat = as_matrix(updates)
+        if len(mat) <= 2 * self.f:
+            raise RobustnessBoundError("MeanAroundMedian", len(mat), self.f, "n > 2f")
+        return _closest_to_median_mean(mat, len(mat) - self.f).astype(mat.dtype)
+
+
+@register
+@dataclass
+class Krum(Component):
+    """Krum (Blanchard et al. 2017): the update with the smallest Krum score."""
+
+    type_id: ClassVar[str] = "krum"
+    f: int = 1
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Select one update; ``last_selected`` records its index."""
+        mat = as_matrix(updates)
+        scores = krum_scores(pairwise_sq_distances(mat), self.f)
+        i = int(np.argmin(scores))
+        self.last_selected = [i]
+        return np.asarray(mat[i].copy())
+
+
+@register
+@dataclass
+class MultiKrum(Component):
+    """Multi-Krum: weighted mean of the ``m`` updates with the best Krum scores (default n-f)."""
+
+    type_id: ClassVar[str] = "multi_krum"
+    f: int = 1
+    m: int | None = None
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Mean of the selected updates; ``last_selected`` records their indices."""
+        mat = as_matrix(updates)
+        n = len(mat)
+        m = self.m if self.m is not None else n - self.f
+        if not 1 <= m <= n:
+            raise ConfigError(f"MultiKrum m={m} must be in 1..{n}")
+        scores = krum_scores(pairwise_sq_distances(mat), self.f)
+        sel = np.argsort(scores, kind="stable")[:m]
+        self.last_selected = sorted(int(i) for i in sel)
+        w = normalize_weights(weights, n)[sel]
+        w = w / w.sum() if w.sum() > 0 else np.full(m, 1.0 / m)
+        return np.asarray((w @ mat[sel]).astype(mat.dtype))
+
+
+@register
+@dataclass
+class GeometricMedian(Component):
+    """Weighted geometric median by smoothed Weiszfeld iterations (Pillutla et al. RFA)."""
+
+    type_id: ClassVar[str] = "geometric_median"
+    max_iter: int = 100
+    tol: float = 1e-6
+    nu: float = 1e-8
+    last_iterations: int = field(default=0, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Point minimising the weighted sum of Euclidean distances to the updates."""
+        mat = as_matrix(updates).astype(np.float64)
+        w = normalize_weights(weights, len(mat))
+        z = w @ mat
+        it = 0
+        for it in range(1, self.max_iter + 1):  # noqa: B007 - recorded below
+            d = np.sqrt(((mat - z) ** 2).sum(axis=1))
+            beta = w / np.maximum(d, self.nu)
+            z_new = (beta @ mat) / beta.sum()
+            moved = float(np.linalg.norm(z_new - z))
+            z = z_new
+            if moved <= self.tol * max(1.0, float(np.linalg.norm(z))):
+                break
+        self.last_iterations = it
+        return np.asarray(z.astype(np.float32))
+
+
+@register
+@dataclass
+class Bulyan(Component):
+    """Bulyan (El Mhamdi et al. 2018) over Krum; needs n >= 4f+3."""
+
+    type_id: ClassVar[str] = "bulyan"
+    f: int = 1
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Krum-select n-2f updates, then per coordinate average the n-4f closest to the median."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if n < 4 * f + 3:
+            raise RobustnessBoundError("Bulyan", n, f, "n >= 4f + 3")
+        dist = pairwise_sq_distances(mat)
+        remaining = list(range(n))
+        selected: list[int] = []
+        theta = n - 2 * f
+        while len(selected) < theta:
+            sub = dist[np.ix_(remaining, remaining)]
+            k = len(remaining) - f - 2
+            if k >= 1:
+                scores = krum_scores(sub, f)
+            else:  # fewer than f+3 left: plain sum of distances
+                scores = sub.sum(axis=1)
+            pick = remaining[int(np.argmin(scores))]
+            selected.append(pick)
+            remaining.remove(pick)
+        self.last_selected = sorted(selected)
+        beta = theta - 2 * f
+        return _closest_to_median_mean(mat[selected], beta).astype(mat.dtype)
+
+
+@register
+@dataclass
+class CenteredClipping(Component):
+    """Centered clipping (Karimireddy et al. 2021): iterative clipping around the previous center."""
+
+    type_id: ClassVar[str] = "centered_clipping"
+    tau: float = 1.0
+    iters: int = 3
+    center: np.ndarray | None = field(default=None, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Clip each update's distance to the center at ``tau`` and move the center; keeps it as state."""
+        mat = as_matrix(updates).astype(np.float64)
+        w = normalize_weights(weights, len(mat))
+        v = (np.zeros(mat.shape[1]) if self.center is None or self.center.shape != (mat.shape[1],)
+             else self.center.astype(np.float64))
+        for _ in range(self.iters):
+            diff = mat - v
+            norms = np.sqrt((diff**2).sum(axis=1))
+            scale = np.minimum(1.0, self.tau / np.maximum(norms, 1e-12))
+            v = v + (w * scale) @ diff
+        self.center = v.astype(np.float32)
+        return np.asarray(self.center.copy())
+
+
+def _base_rule(base: Any) -> Any:
+    if base is None:
+        return Mean()
+    if not hasattr(base, "aggregate"):
+        raise ConfigError(f"base must be an aggregator component, got {type(base).__name__}")
+    return base
+
+
+class _WithBase(Component):
+    """Mixin: a server optimizer whose ``base`` rule's snapshot is part of its state."""
+
+    base: Any
+
+    def get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Own state plus the base rule's snapshot."""
+        meta, arrays = super().get_state()
+        arrays["base"] = np.frombuffer(self.base.snapshot(), dtype=np.uint8)
+        return meta, arrays
+
+    def set_state(self, meta: Any, arrays: Any) -> None:
+        """Restore own state and the base rule."""
+        arrays = dict(arrays)
+        base = arrays.pop("base", None)
+        super().set_state(meta, arrays)
+        if base is not None:
+            self.base.restore(base.tobytes())
+
+
+@register
+@dataclass
+class FedAvgM(_WithBase):
+    """Server momentum (Hsu et al. 2019): v <- beta*v + agg; step = lr * v."""
+
+    type_id: ClassVar[str] = "fedavgm"
+    lr: float = 1.0
+    momentum: float = 0.9
+    base: Any = None
+    velocity: np.ndarray | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.base = _base_rule(self.base)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """The server step to add to the global model."""
+        agg = self.base.aggregate(updates, weights).astype(np.float64)
+        v = agg if self.velocity is None else self.momentum * self.velocity + agg
+        self.velocity = v.astype(np.float32)
+        return np.asarray((self.lr * v).astype(np.float32))
+
+
+@register
+@dataclass
+class FedAdam(_WithBase):
+    """FedAdam (Reddi et al. 2021): m, v moments of the aggregate; step = lr*m/(sqrt(v)+tau)."""
+
+    type_id: ClassVar[str] = "fedadam"
+    lr: float = 0.01
+    beta1: float = 0.9
+    beta2: float = 0.99
+    tau: float = 1e-3
+    base: Any = None
+    m: np.ndarray | None = field(default=None, init=False)
+    v: np.ndarray | None = field(default=None, init=False)
+    rounds: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self.base = _base_rule(self.base)
+
+    def _second(self, v: np.ndarray, g2: np.ndarray) -> np.ndarray:
+        return np.asarray(self.beta2 * v + (1 - self.beta2) * g2)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """The server step to add to the global model."""
+        g = self.base.aggregate(updates, weights).astype(np.float64)
+        m = np.zeros_like(g) if self.m is None else self.m.astype(np.float64)
+        v = np.full_like(g, self.tau**2) if self.v is None else self.v.astype(np.float64)
+        m = self.beta1 * m + (1 - self.beta1) * g
+        v = self._second(v, g * g)
+        self.m, self.v = m.astype(np.float32), v.astype(np.float32)
+        self.rounds += 1
+        return np.asarray((self.lr * m / (np.sqrt(v) + self.tau)).astype(np.float32))
+
+
+@register
+@dataclass
+class FedYogi(FedAdam):
+    """FedYogi (Reddi et al. 2021): v <- v - (1-beta2) * g^2 * sign(v - g^2)."""
+
+    type_id: ClassVar[str] = "fedyogi"
+
+    def _second(self, v: np.ndarray, g2: np.ndarray) -> np.ndarray:
+        return np.asarray(v - (1 - self.beta2) * g2 * np.sign(v - g2))
+
+
+# ---------------------------------------------------------------------------
+# pre-aggregators
+# ---------------------------------------------------------------------------
+
+
+@register
+@dataclass
+class Bucketing(Component):
+    """Bucketing (Karimireddy et al. 2022): shuffle, average buckets of size ``s``."""
+
+    type_id: ClassVar[str] = "bucketing"
+    s: int = 2
+    seed: int = 0
+    calls: int = field(default=0, init=False)
+
+    def transform(
+        self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None
+    ) -> tuple[list[np.ndarray], list[float]]:
+        """Bucket means and the summed weights of each bucket."""
+        mat = as_matrix(updates)
+        n = len(mat)
+        w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        perm = np.random.default_rng([self.seed, self.calls]).permutation(n)
+        self.calls += 1
+        out: list[np.ndarray] = []
+        ws: list[float] = []
+        for i in range(0, n, self.s):
+            idx = perm[i:i + self.s]
+            out.append(np.asarray(mat[idx].mean(axis=0)))
+            ws.append(float(w[idx].sum()))
+        return out, ws
+
+
+@register
+@dataclass
+class NormClipping(Component):
+    """Scale each update to L2 norm at most ``tau``."""
+
+    type_id: ClassVar[str] = "norm_clipping"
+    tau: float = 1.0
+
+    def transform(
+        self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None
+    ) -> tuple[list[np.ndarray], list[float]]:
+        """Clipped updates, weights unchanged."""
+        mat = as_matrix(updates)
+        norms = np.linalg.norm(mat.astype(np.float64), axis=1)
+        scale = np.minimum(1.0, self.tau / np.maximum(norms, 1e-12))
+        ws = [1.0] * len(mat) if weights is None else [float(x) for x in weights]
+        return [np.asarray((u * s).astype(mat.dtype)) for u, s in zip(mat, scale, strict=True)], ws
+
+
+@register
+@dataclass
+class NearestNeighborMixing(Component):
+    """NNM (Allouah et al. 2023): replace each update by the mean of its n-f nearest (itself included)."""
+
+    type_id: ClassVar[str] = "nnm"
+    f: int = 1
+
+    def transform(
+        self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None
+    ) -> tuple[list[np.ndarray], list[float]]:
+        """Mixed updates, weights unchanged."""
+        mat = as_matrix(updates)
+        n = len(mat)
+        if n <= self.f:
+            raise RobustnessBoundError("NNM", n, self.f, "n > f")
+        dist = pairwise_sq_distances(mat)
+        nn = np.argsort(dist, axis=1, kind="stable")[:, : n - self.f]
+        ws = [1.0] * n if weights is None else [float(x) for x in weights]
+        return [np.asarray(mat[idx].mean(axis=0)) for idx in nn], ws
+
+
+@register
+@dataclass
+class Pipeline(Component):
+    """Pre-aggregators applied in order, then a rule: ``Pipeline([Bucketing(2)], Median())``."""
+
+    type_id: ClassVar[str] = "pipeline"
+    pre: list[Any] = field(default_factory=list)
+    rule: Any = None
+
+    def __post_init__(self) -> None:
+        self.rule = _base_rule(self.rule)
+        for p in self.pre:
+            if not hasattr(p, "transform"):
+                raise ConfigError(f"pre-aggregator {type(p).__name__} has no transform()")
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Run the pre-aggregators, then the rule."""
+        ups: list[np.ndarray] = list(updates)
+        ws: list[float] | None = None if weights is None else list(weights)
+        for p in self.pre:
+            ups, ws = p.transform(ups, ws)
+        return np.asarray(self.rule.aggregate(ups, ws))
+
+    def get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Children's snapshots."""
+        arrays = {f"pre{i}": np.frombuffer(p.snapshot(), dtype=np.uint8) for i, p in enumerate(self.pre)}
+        arrays["rule"] = np.frombuffer(self.rule.snapshot(), dtype=np.uint8)
+        return {}, arrays
+
+    def set_state(self, meta: Any, arrays: Any) -> None:
+        """Restore the children from their snapshots."""
+        for i, p in enumerate(self.pre):
+            p.restore(arrays[f"pre{i}"].tobytes())
+        self.rule.restore(arrays["rule"].tobytes())

@@ -1,0 +1,1 @@
+"""Pictures people would rather see than read (partition graphs)."""
