@@ -151,6 +151,8 @@ class Krum(Component):
     def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
         """Select one update; ``last_selected`` records its index."""
         mat = as_matrix(updates)
+        if len(mat) <= 2 * self.f + 2:
+            raise RobustnessBoundError("Krum", len(mat), self.f, "n > 2f + 2")
         scores = krum_scores(pairwise_sq_distances(mat), self.f)
         i = int(np.argmin(scores))
         self.last_selected = [i]
@@ -172,6 +174,8 @@ class MultiKrum(Component):
         mat = as_matrix(updates)
         n = len(mat)
         m = self.m if self.m is not None else n - self.f
+        if n <= 2 * self.f + 2:
+            raise RobustnessBoundError("MultiKrum", n, self.f, "n > 2f + 2")
         if not 1 <= m <= n:
             raise ConfigError(f"MultiKrum m={m} must be in 1..{n}")
         scores = krum_scores(pairwise_sq_distances(mat), self.f)
