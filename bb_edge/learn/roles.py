@@ -40,6 +40,7 @@ __all__ = [
     "REGISTRY",
     "register",
     "create",
+    "load_builtin_components",
     "from_snapshot",
     "pack_state",
     "unpack_state",
@@ -216,8 +217,21 @@ class Component:
         self.set_state(meta["state"], arrays)
 
 
+BUILTIN_MODULES = ("aggregators", "attacks", "peers", "codecs", "data", "liveness")
+
+
+def load_builtin_components() -> None:
+    """Import the built-in component modules so that their classes are registered."""
+    import importlib
+
+    for mod in BUILTIN_MODULES:
+        importlib.import_module(f"bb_edge.learn.{mod}")
+
+
 def create(type_id: str, **config: Any) -> Component:
     """Instantiate a registered component from its ``type_id`` and config."""
+    if type_id not in REGISTRY:
+        load_builtin_components()
     if type_id not in REGISTRY:
         raise ConfigError(f"unknown component type_id {type_id!r}; known: {sorted(REGISTRY)}")
     return REGISTRY[type_id](**{k: _decode_config(v) for k, v in config.items()})
