@@ -35,13 +35,15 @@ from bb_edge.learn.roles import (
     Codec,
     ConfigError,
     DataSource,
-    PeerSelector as PeerSelectorRole,
     from_snapshot,
     load_builtin_components,
     pack_state,
     unpack_state,
 )
-from bb_edge.learn.validation import Accepted, RejectReason, Rejection, UpdateValidator
+from bb_edge.learn.roles import (
+    PeerSelector as PeerSelectorRole,
+)
+from bb_edge.learn.validation import Accepted, Rejection, RejectReason, UpdateValidator
 
 RNG = np.random.default_rng(7)
 
@@ -57,7 +59,8 @@ def test_attacks_definitions():
     # s = 25//2 + 1 - 5 = 8 ; z = Phi^-1(17/25) ~= 0.4677
     assert T.alie_z(25, 5) == pytest.approx(0.46769, abs=1e-4)
     np.testing.assert_allclose(alie.craft(own, honest), mean - T.alie_z(25, 5) * std, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(T.InnerProductManipulation(eps=0.5).craft(own, honest), -0.5 * mean, rtol=1e-5, atol=1e-6)
+    ipm = T.InnerProductManipulation(eps=0.5).craft(own, honest)
+    np.testing.assert_allclose(ipm, -0.5 * mean, rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(T.Mimic(target=2).craft(own, honest), honest[2])
     assert np.isnan(T.NonFinite().craft(own, honest)).all()
     assert np.isposinf(T.NonFinite("inf").craft(own, honest)).all()
