@@ -1,0 +1,299 @@
+"""MQTT transport (paho-mqtt 2.x): one envelope per message, one client per node.
+
+URL: ``mqtt://[user[:password]@]host[:port][?options]`` or ``mqtts://...`` (TLS,
+default port 8883). Options:
+
+==================  ==========================================================
+``creds=FILE``      JSON ``{name: password}`` (``bb-edge broker`` writes it);
+                    the username is the node name unless the URL gives one
+``ca=FILE``         CA bundle for TLS (``mqtts``); system CAs otherwise
+``cert=``/``key=``  client certificate and key (TLS)
+``insecure=1``      do not verify the broker's host name (TLS)
+``qos=0|1``         QoS of envelopes (default 1)
+``prefix=bb``       first topic segment
+``keepalive=10``    seconds; a dead node's last will fires after 1.5x this
+``clean=0``         1 for a clean session (nothing queued while away)
+``inflight=100``    QoS-1 messages in flight per client
+==================  ==========================================================
+
+Topics are laid out by :class:`adapters.mqtt_topics.Topics`. The session is
+persistent (``clean_session=False``, client id = node name), so a node that
+reconnects, or restarts, receives what the broker queued for it. Inbound
+messages are acknowledged by hand after the envelope has been handed to the
+engine; after :meth:`MqttTransport.stop_inbound` they are left unacknowledged
+and the broker redelivers them to the node's next session. QoS-1 redelivery
+can duplicate an envelope: the engine's ``(sender, seq)`` filter drops it
+(``DuplicateDropped``). An envelope whose header ``sender`` is not the node
+named in its topic is counted (``stats.spoofed``) and dropped here.
+"""
+
+from __future__ import annotations
+
+import json
+import ssl
+import struct
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from adapters.hostloop import DeliverFn, PeerFn
+from adapters.mqtt_topics import Topics
+from bb_edge.errors import BBError
+from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE
+
+PRESENCE_UP = b"up"
+PRESENCE_DOWN = b"down"
+
+
+class MqttError(BBError):
+    """The MQTT transport could not connect or was refused."""
+
+
+@dataclass
+class MqttConfig:
+    """Broker address, security and session settings (parsed from a transport URL)."""
+
+    host: str = "127.0.0.1"
+    port: int = 1883
+    tls: bool = False
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    insecure: bool = False
+    username: str | None = None
+    password: str | None = None
+    creds: str | None = None
+    qos: int = 1
+    prefix: str = "bb"
+    keepalive: int = 10
+    clean: bool = False
+    inflight: int = 100
+    reconnect_min: float = 0.05
+    reconnect_max: float = 2.0
+
+    @classmethod
+    def from_url(cls, url: str) -> MqttConfig:
+        """Parse ``mqtt://`` / ``mqtts://`` URLs (see the module docstring)."""
+        u = urlsplit(url)
+        if u.scheme not in ("mqtt", "mqtts"):
+            raise MqttError(f"not an MQTT URL: {url!r} (use mqtt://HOST:PORT or mqtts://HOST:PORT)")
+        q = {k: v[-1] for k, v in parse_qs(u.query).items()}
+        tls = u.scheme == "mqtts"
+        cfg = cls(host=u.hostname or "127.0.0.1", port=u.port or (8883 if tls else 1883), tls=tls,
+                  username=unquote(u.username) if u.username else None,
+                  password=unquote(u.password) if u.password else None)
+        cfg.ca, cfg.cert, cfg.key, cfg.creds = q.get("ca"), q.get("cert"), q.get("key"), q.get("creds")
+        cfg.insecure = q.get("insecure", "0") in ("1", "true", "yes")
+        cfg.clean = q.get("clean", "0") in ("1", "true", "yes")
+        cfg.prefix = q.get("prefix", cfg.prefix)
+        try:
+            cfg.qos = int(q.get("qos", cfg.qos))
+            cfg.keepalive = int(q.get("keepalive", cfg.keepalive))
+            cfg.inflight = int(q.get("inflight", cfg.inflight))
+        except ValueError as exc:
+            raise MqttError(f"bad number in {url!r}: {exc}") from exc
+        if cfg.qos not in (0, 1):
+            raise MqttError(f"qos must be 0 or 1, not {cfg.qos}")
+        return cfg
+
+    def for_node(self, name: str) -> MqttConfig:
+        """This config with the credentials of ``name`` (from ``creds=`` unless the URL has a user)."""
+        if self.username is not None:
+            return replace(self)
+        password = self.password
+        if self.creds:
+            try:
+                table = json.loads(open(self.creds).read())
+            except (OSError, ValueError) as exc:
+                raise MqttError(f"cannot read credentials {self.creds}: {exc}") from exc
+            if name not in table:
+                raise MqttError(f"{self.creds} has no password for {name!r}")
+            password = table[name]
+        return replace(self, username=name if (password is not None) else None, password=password)
+
+
+@dataclass
+class MqttStats:
+    """Counters of one MQTT transport."""
+
+    sent: int = 0
+    confirmed: int = 0
+    received: int = 0
+    spoofed: int = 0
+    foreign: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    refused: list[str] = field(default_factory=list)
+    subscribe_failures: list[str] = field(default_factory=list)
+
+
+class MqttTransport:
+    """One node's MQTT client (implements :class:`adapters.hostloop.Transport`)."""
+
+    def __init__(self, config: MqttConfig, deployment: str, node: str, ids: dict[str, int]) -> None:
+        self.cfg = config.for_node(node)
+        self.node = node
+        self.topics = Topics(deployment, self.cfg.prefix)
+        self.ids = dict(ids)
+        self.stats = MqttStats()
+        self.peers_up: dict[str, bool] = {}
+        self._deliver: DeliverFn | None = None
+        self._on_peer: PeerFn | None = None
+        self._on_control: Any = None
+        self._inbound = True
+        self._connected = threading.Event()
+        self._lock = threading.Condition()
+        self._pending = 0
+        self._closed = False
+        self._topic_cache: dict[str, str] = {}
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=node, clean_session=self.cfg.clean,
+                        protocol=paho.MQTTv311, manual_ack=True)
+        if self.cfg.username is not None:
+            c.username_pw_set(self.cfg.username, self.cfg.password)
+        if self.cfg.tls:
+            c.tls_set(ca_certs=self.cfg.ca, certfile=self.cfg.cert, keyfile=self.cfg.key,
+                      cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            if self.cfg.insecure:
+                c.tls_insecure_set(True)
+        c.will_set(self.topics.presence(node), PRESENCE_DOWN, qos=1, retain=True)
+        c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)  # type: ignore[arg-type]
+        c.max_inflight_messages_set(self.cfg.inflight)
+        c.max_queued_messages_set(0)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.on_publish = self._on_publish
+        c.on_subscribe = self._on_subscribe
+        self.client = c
+
+    # ---------------------------------------------------------- callbacks
+
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        if rc.is_failure:
+            self.stats.refused.append(str(rc))
+            return
+        self.stats.connects += 1
+        qos = self.cfg.qos
+        client.subscribe([(self.topics.inbox_filter(self.node), qos), (self.topics.presence("+"), 1),
+                          (self.topics.broadcast("+"), qos), (self.topics.control(), 1)])
+        self.publish(self.topics.presence(self.node), PRESENCE_UP, qos=1, retain=True)
+        self._connected.set()
+
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        self.stats.disconnects += 1
+        self._connected.clear()
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+        for code in codes:
+            if code.is_failure:
+                self.stats.subscribe_failures.append(str(code))
+
+    def _on_publish(self, client: paho.Client, userdata: Any, mid: int, rc: Any, props: Any) -> None:
+        with self._lock:
+            self._pending -= 1
+            self.stats.confirmed += 1
+            if self._pending <= 0:
+                self._lock.notify_all()
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        if not self._inbound:
+            return  # unacknowledged: the broker keeps it for the next session
+        parsed = self.topics.parse(msg.topic)
+        payload = msg.payload
+        if parsed is None:
+            self.stats.foreign += 1
+        elif parsed[0] in ("in", "bcast"):
+            src = parsed[2] if parsed[0] == "in" else parsed[1]
+            if parsed[0] == "in" and parsed[1] != self.node:
+                self.stats.foreign += 1
+            elif src != self.node:
+                self._envelope(src, bytes(payload))
+        elif parsed[0] == "presence":
+            name = parsed[1]
+            up = payload == PRESENCE_UP
+            if name != self.node and self.peers_up.get(name) != up:
+                self.peers_up[name] = up
+                if self._on_peer is not None:
+                    self._on_peer(name, up, "" if up else "last will / offline")
+        elif parsed[0] == "ctl" and self._on_control is not None:
+            self._on_control(bytes(payload))
+        if msg.qos > 0:
+            client.ack(msg.mid, msg.qos)
+
+    def _envelope(self, src: str, payload: bytes) -> None:
+        want = self.ids.get(src)
+        if len(payload) < HEADER_SIZE or want is None or struct.unpack_from("<I", payload, 8)[0] != want:
+            self.stats.spoofed += 1
+            return
+        self.stats.received += 1
+        if self._deliver is not None:
+            self._deliver(src, payload)
+
+    # ----------------------------------------------------------- transport
+
+    def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
+        """Connect (asynchronously, reconnecting with back-off) and start the network thread."""
+        self._deliver, self._on_peer, self._on_control = deliver, on_peer, on_control
+        self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
+        self.client.loop_start()
+
+    def wait_connected(self, timeout: float) -> None:
+        """Block until the first connection is up; MqttError if refused or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        while not self._connected.wait(0.05):
+            if self.stats.refused:
+                raise MqttError(f"{self.node}: broker refused the connection: {self.stats.refused[-1]}")
+            if time.monotonic() > deadline:
+                raise MqttError(f"{self.node}: no connection to {self.cfg.host}:{self.cfg.port} "
+                                f"in {timeout}s")
+
+    def topic_for(self, peer: str, receiver: int) -> str:
+        """Topic an envelope for ``peer`` is published on."""
+        if receiver == BROADCAST or peer == "*":
+            return self.topics.broadcast(self.node)
+        t = self._topic_cache.get(peer)
+        if t is None:
+            t = self._topic_cache[peer] = self.topics.inbox(peer, self.node)
+        return t
+
+    def send(self, peer: str, receiver: int, data: bytes) -> None:
+        """Publish one envelope (queued by paho while disconnected, resent after reconnect)."""
+        self.stats.sent += 1
+        self.publish(self.topic_for(peer, receiver), data)
+
+    def publish(self, topic: str, data: bytes, qos: int | None = None, retain: bool = False) -> None:
+        """Publish raw bytes on ``topic``, tracking confirmation for :meth:`flush`."""
+        with self._lock:
+            self._pending += 1
+        self.client.publish(topic, data, qos=self.cfg.qos if qos is None else qos, retain=retain)
+
+    def stop_inbound(self) -> None:
+        """Stop delivering (and acknowledging) inbound envelopes."""
+        self._inbound = False
+
+    def flush(self, timeout: float) -> int:
+        """Wait for PUBACKs of everything published; return how many are still missing."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._pending > 0:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._lock.wait(left)
+            return max(self._pending, 0)
+
+    def close(self, announce: bool = True) -> None:
+        """Announce ``down`` (retained), disconnect and stop the network thread."""
+        if self._closed:
+            return
+        self._closed = True
+        if announce and self._connected.is_set():
+            self.publish(self.topics.presence(self.node), PRESENCE_DOWN, qos=1, retain=True)
+            self.flush(2.0)
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,73 @@
+"""``bb-edge node DIR --node NAME --transport URL``: run one node of a deployment in this process.
+
+The transport is ``mqtt://HOST:PORT[?creds=FILE]``, ``mqtts://...`` or a
+serial port (``serial:///dev/ttyUSB0?baud=115200``, ``serial:loop://``); see
+docs/transports.md. The node runs until SIGINT/SIGTERM (or a ``stop`` on the
+fleet control topic), then flushes in-flight envelopes and prints a shutdown
+report. Node events (peers up/down, dropped envelopes, completed requests)
+are printed one per line as ``event <Type> key=value ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import fields
+
+from bb_edge.compiler.manifest import load_deployment
+from bb_edge.engine import events
+
+
+def format_event(e: events.Event) -> str:
+    """One line for an event: ``event <Type> field=value ...`` (arrays shown by shape)."""
+    parts = [f"event {type(e).__name__}"]
+    for f in fields(e):
+        v = getattr(e, f.name)
+        if hasattr(v, "shape"):
+            v = f"<{v.dtype}{list(v.shape)}>"
+        elif isinstance(v, bytes):
+            v = v[:32]
+        parts.append(f"{f.name}={v}")
+    return " ".join(parts)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from adapters.hostloop import HostLoop, seed_sequence, transport_for
+    from bb_edge.engine import Engine
+
+    dep = load_deployment(args.dir)
+    engine = Engine.for_node(dep, args.node, backend=args.backend,
+                             outputs_to_host=not args.no_outputs_to_host)
+    seed_sequence(engine)
+    quiet = {events.OutputReady} if args.quiet else set()
+
+    def show(evs: list[events.Event]) -> None:
+        for e in evs:
+            if type(e) not in quiet and not (args.quiet and isinstance(e, events.RequestCompleted)):
+                print(format_event(e), flush=True)
+
+    loop = HostLoop(engine, transport_for(args.transport, dep, args.node), on_events=show,
+                    flush_timeout=args.flush_timeout)
+    loop.install_signal_handlers()
+    print(f"node {args.node} (id {engine.node_id}) of {dep.name!r} on {args.transport.split('?')[0]}",
+          flush=True)
+    report = loop.run()
+    print(f"shutdown {report}", flush=True)
+    sys.stdout.flush()
+    return 0 if report.unconfirmed == 0 else 3
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``node`` subcommand."""
+    p = sub.add_parser("node", help="run one node of a compiled deployment over a transport")
+    p.add_argument("dir", help="compiled deployment directory")
+    p.add_argument("--node", required=True, help="node name from deployment.json")
+    p.add_argument("--transport", required=True,
+                   help="mqtt://HOST:PORT[?creds=FILE], mqtts://..., or serial:PORT[?baud=N]")
+    p.add_argument("--backend", default="ort", choices=["ort", "reference"])
+    p.add_argument("--no-outputs-to-host", action="store_true",
+                   help="keep graph outputs local instead of sending them to the host endpoint")
+    p.add_argument("--flush-timeout", type=float, default=10.0,
+                   help="seconds to wait for in-flight envelopes at shutdown")
+    p.add_argument("--quiet", action="store_true", help="do not print per-request events")
+    p.set_defaults(func=_run)
