@@ -70,8 +70,28 @@ def krum_scores(dist: np.ndarray, f: int) -> np.ndarray:
     return np.asarray(others.sum(axis=1))
 
 
+def _sorted_columns(mat: np.ndarray) -> np.ndarray:
+    """``(d, n)`` array whose row j holds coordinate j of every update, sorted.
+
+    A contiguous transpose then a row sort is several times faster than
+    sorting or partitioning along axis 0 (numpy's vectorised sort needs
+    contiguous rows).
+    """
+    mt = np.ascontiguousarray(mat.T)
+    mt.sort(axis=1)
+    return mt
+
+
+def _median(mat: np.ndarray) -> np.ndarray:
+    st = _sorted_columns(mat)
+    n = mat.shape[0]
+    if n % 2:
+        return np.asarray(st[:, n // 2])
+    return np.asarray((st[:, n // 2 - 1].astype(np.float64) + st[:, n // 2]) / 2.0)
+
+
 def _closest_to_median_mean(mat: np.ndarray, keep: int) -> np.ndarray:
-    med = np.median(mat, axis=0)
+    med = _median(mat)
     idx = np.argsort(np.abs(mat - med), axis=0, kind="stable")[:keep]
     return np.asarray(np.take_along_axis(mat, idx, axis=0).mean(axis=0))
 
@@ -100,7 +120,7 @@ class Median(Component):
     def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
         """Coordinate-wise median of the updates."""
         mat = as_matrix(updates)
-        return np.asarray(np.median(mat, axis=0).astype(mat.dtype))
+        return _median(mat).astype(mat.dtype)
 
 
 @register
@@ -119,8 +139,8 @@ class TrimmedMean(Component):
             raise RobustnessBoundError("TrimmedMean", n, f, "n > 2f")
         if f == 0:
             return np.asarray(mat.mean(axis=0))
-        part = np.partition(mat, (f, n - f - 1), axis=0)
-        return np.asarray(part[f:n - f].mean(axis=0, dtype=np.float64).astype(mat.dtype))
+        st = _sorted_columns(mat)
+        return np.asarray(st[:, f:n - f].mean(axis=1, dtype=np.float64).astype(mat.dtype))
 
 
 @register
