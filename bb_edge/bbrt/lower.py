@@ -1,0 +1,515 @@
+"""Lower a per-node ONNX program (with bb.wire Send/Recv) to a .bbrt program.
+
+Steps: strip the wire ops (:func:`bb_edge.compiler.program.compute_model`),
+run calibration samples through ONNX Runtime to learn every tensor's shape and
+range, map ONNX ops to bbrt opcodes (fusing Relu/Clip into the op before),
+quantize (int8: per-channel symmetric weights, per-tensor asymmetric
+activations; float32 kept for ops named in ``float_ops`` or without an int8
+kernel), then plan the arena. See docs/bbrt.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from bb_edge.bbrt import planner
+from bb_edge.bbrt.errors import BbrtError
+from bb_edge.bbrt.format import (
+    DT_FLOAT,
+    DT_INT8,
+    DT_INT32,
+    RECV,
+    SEND,
+    STORE_ARENA,
+    STORE_CONST,
+    EdgeRecord,
+    Op,
+    OpRecord,
+    Program,
+    Tensor,
+)
+from bb_edge.bbrt.quant import (
+    affine_params,
+    dequantize,
+    intermediate_values,
+    per_channel_weights,
+    quantize,
+    quantize_multiplier,
+    ranges,
+)
+from bb_edge.compiler.program import compute_model, wire_ports
+
+NEG_INF_BITS = int(np.array([-np.inf], np.float32).view(np.int32)[0])
+POS_INF_BITS = int(np.array([np.inf], np.float32).view(np.int32)[0])
+
+COPY_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"}
+UNARY_ACT = {"Relu", "Clip", "Sigmoid", "Tanh"}
+
+
+def f32_bits(x: float) -> int:
+    """The int32 bit pattern of a float32 (op params carry floats this way)."""
+    return int(np.array([x], np.float32).view(np.int32)[0])
+
+
+@dataclass
+class Lowered:
+    """The result of lowering one node program."""
+
+    program: Program
+    blob: bytes
+    precision: str
+    qparams: dict[str, tuple[float, int]] = field(default_factory=dict)  # int8 activations by ONNX name
+    weights: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # per ONNX node name
+    fused: set[str] = field(default_factory=set)  # ONNX tensors folded away (pre-activation outputs)
+    float_nodes: set[str] = field(default_factory=set)  # ONNX nodes kept float32 in an int8 program
+    index: dict[str, int] = field(default_factory=dict)  # ONNX name -> tensor index (int8 version if any)
+    float_index: dict[str, int] = field(default_factory=dict)  # ONNX name -> float tensor index if any
+    compute: onnx.ModelProto | None = None
+    ops_used: set[Op] = field(default_factory=set)
+    synthetic_calibration: bool = False
+
+
+def _attrs(node: onnx.NodeProto) -> dict[str, object]:
+    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+
+
+def _opset(model: onnx.ModelProto) -> int:
+    for o in model.opset_import:
+        if o.domain in ("", "ai.onnx"):
+            return int(o.version)
+    return 13
+
+
+def random_samples(model: onnx.ModelProto, n: int = 8, seed: int = 0) -> list[dict[str, np.ndarray]]:
+    """Synthetic calibration inputs (standard normal) for a standard ONNX model."""
+    rng = np.random.default_rng(seed)
+    init = {i.name for i in model.graph.initializer}
+    out = []
+    for _ in range(n):
+        feed = {}
+        for inp in model.graph.input:
+            if inp.name in init:
+                continue
+            dims = [d.dim_value if d.dim_value > 0 else 1 for d in inp.type.tensor_type.shape.dim]
+            feed[inp.name] = rng.standard_normal(dims).astype(np.float32)
+        out.append(feed)
+    return out
+
+
+class _Builder:
+    def __init__(self, lowered: Lowered) -> None:
+        self.L = lowered
+        self.tensors: list[Tensor] = []
+        self.ops: list[OpRecord] = []
+
+    def add(self, t: Tensor) -> int:
+        self.tensors.append(t)
+        return len(self.tensors) - 1
+
+    def const(self, name: str, arr: np.ndarray, dtype: int, scale: float = 0.0, zp: int = 0) -> int:
+        return self.add(Tensor(name, dtype, tuple(int(d) for d in arr.shape), STORE_CONST, scale=scale,
+                               zero_point=zp, data=arr))
+
+    def op(self, code: Op, ins: list[int], outs: list[int], params: list[int] | None = None, name: str = "") -> None:
+        self.ops.append(OpRecord(code, ins, outs, list(params or []), name))
+        self.L.ops_used.add(code)
+
+
+def lower(
+    program: onnx.ModelProto,
+    *,
+    node_id: int = 1,
+    node_ids: dict[str, int] | None = None,
+    io_edges: dict[str, int] | None = None,
+    precision: str = "int8",
+    calib: list[dict[str, np.ndarray]] | None = None,
+    float_ops: set[str] | None = None,
+) -> Lowered:
+    """Lower a node program to bbrt.
+
+    ``node_ids`` maps peer node names to ids (the host is 0); ``io_edges`` maps
+    this node's graph inputs/outputs to their edge ids from deployment.json
+    (by default numbered 1000+). ``calib`` are sample feeds keyed by the inputs
+    of the compute model (Recv tensors and graph inputs); without them,
+    standard normal samples are used.
+    """
+    if precision not in ("int8", "fp32"):
+        raise BbrtError(f"bbrt supports precision int8 or fp32, not {precision!r}")
+    node_ids = dict(node_ids or {})
+    float_ops = set(float_ops or ())
+    ports = wire_ports(program)
+    cm = compute_model(program)
+    # symbolic dims -> 1 (batch)
+    for vi in list(cm.graph.input) + list(cm.graph.output):
+        for d in vi.type.tensor_type.shape.dim:
+            if not d.dim_value:
+                d.dim_value = 1
+    init = {i.name: numpy_helper.to_array(i) for i in cm.graph.initializer}
+    for node in cm.graph.node:
+        if node.op_type == "Constant":
+            init[node.output[0]] = numpy_helper.to_array(_attrs(node)["value"])  # type: ignore[arg-type]
+    L = Lowered(program=Program(node_id, [], [], []), blob=b"", precision=precision, compute=cm)
+    synthetic = calib is None
+    samples = calib if calib is not None else random_samples(cm)
+    L.synthetic_calibration = synthetic
+    graph_inputs = [i.name for i in cm.graph.input if i.name not in init]
+    samples = [{k: np.asarray(v, np.float32) for k, v in s.items() if k in graph_inputs} for s in samples]
+    values = intermediate_values(cm, samples)
+    shapes = {k: tuple(int(d) for d in v.shape) for k, v in values[0].items()}
+    rng_ = ranges(values)
+    q8 = precision == "int8"
+    B = _Builder(L)
+    consumers: dict[str, list[onnx.NodeProto]] = {}
+    for node in cm.graph.node:
+        for i in node.input:
+            consumers.setdefault(i, []).append(node)
+    send_tensors = {p.tensor for p in ports if p.op == "Send"} | {o.name for o in cm.graph.output}
+
+    fidx: dict[str, int] = {}  # float tensors
+    qidx: dict[str, int] = {}  # int8 tensors
+
+    def qp(name: str) -> tuple[float, int]:
+        if name not in L.qparams:
+            lo, hi = rng_.get(name, (-1.0, 1.0))
+            L.qparams[name] = affine_params(lo, hi)
+        return L.qparams[name]
+
+    def shape_of(name: str) -> tuple[int, ...]:
+        if name in shapes:
+            return shapes[name]
+        if name in init:
+            return tuple(int(d) for d in init[name].shape)
+        raise BbrtError(f"no shape known for tensor {name!r}")
+
+    def new_act(name: str, dtype: int, qpar: tuple[float, int] | None = None) -> int:
+        s, z = qpar if qpar is not None else ((qp(name) if dtype == DT_INT8 else (0.0, 0)))
+        idx = B.add(Tensor(name, dtype, shape_of(name), STORE_ARENA, scale=s, zero_point=z))
+        (qidx if dtype == DT_INT8 else fidx)[name] = idx
+        return idx
+
+    def get_f(name: str) -> int:
+        """Float version of a tensor (dequantizing or making a constant if needed)."""
+        if name in fidx:
+            return fidx[name]
+        if name in init:
+            fidx[name] = B.const(name, np.asarray(init[name], np.float32), DT_FLOAT)
+            return fidx[name]
+        if name in qidx:
+            f = B.add(Tensor(name + "__f", DT_FLOAT, shape_of(name)))
+            B.op(Op.DEQUANTIZE, [qidx[name]], [f], name=name + "__dq")
+            fidx[name] = f
+            return f
+        raise BbrtError(f"tensor {name!r} is used before it is produced")
+
+    def get_q(name: str) -> int:
+        """Int8 version of a tensor (quantizing or making a constant if needed)."""
+        if name in qidx:
+            return qidx[name]
+        if name in init:
+            s, z = qp(name) if name in L.qparams else affine_params(float(init[name].min()), float(init[name].max()))
+            L.qparams[name] = (s, z)
+            qidx[name] = B.const(name, quantize(init[name], s, z), DT_INT8, s, z)
+            return qidx[name]
+        if name in fidx:
+            s, z = qp(name)
+            q = B.add(Tensor(name + "__q", DT_INT8, shape_of(name), scale=s, zero_point=z))
+            B.op(Op.QUANTIZE, [fidx[name]], [q], name=name + "__q")
+            qidx[name] = q
+            return q
+        raise BbrtError(f"tensor {name!r} is used before it is produced")
+
+    # Recv tensors and graph inputs: arena tensors written by the node loop
+    live_in: set[int] = set()
+    recv_edges: list[EdgeRecord] = []
+    recv_ports = {p.tensor: p for p in ports if p.op == "Recv"}
+    io_edges = dict(io_edges or {})
+    next_edge = 1000
+    for name in graph_inputs:
+        p = recv_ports.get(name)
+        if p is not None:
+            et, edge, peer, peer_name = p.elem_type, p.edge_id, node_ids.get(p.peer, 0), p.peer
+        else:
+            if name not in io_edges:
+                io_edges[name] = next_edge
+                next_edge += 1
+            et, edge, peer, peer_name = DT_FLOAT, io_edges[name], 0, "host"
+        if et == DT_FLOAT:
+            idx = new_act(name, DT_FLOAT)
+        elif et == DT_INT8 and q8:
+            idx = new_act(name, DT_INT8)
+        else:
+            raise BbrtError(f"edge {edge} ({name}) has elem_type {et}; bbrt {precision} nodes take float32 "
+                            f"edges{' or int8' if q8 else ''}")
+        live_in.add(idx)
+        recv_edges.append(EdgeRecord(edge, peer, RECV, et, idx, peer_name))
+
+    def fusable_act(out: str) -> onnx.NodeProto | None:
+        cons = consumers.get(out, [])
+        if len(cons) == 1 and out not in send_tensors and cons[0].op_type in ("Relu", "Clip") \
+                and cons[0].name not in float_ops:
+            return cons[0]
+        return None
+
+    def clip_bounds(node: onnx.NodeProto) -> tuple[float, float]:
+        if node.op_type == "Relu":
+            return 0.0, float("inf")
+        a = _attrs(node)
+        lo, hi = float(a.get("min", -np.inf)), float(a.get("max", np.inf))  # type: ignore[arg-type]
+        if len(node.input) > 1 and node.input[1]:
+            lo = float(init[node.input[1]])
+        if len(node.input) > 2 and node.input[2]:
+            hi = float(init[node.input[2]])
+        return lo, hi
+
+    skip: set[str] = set()
+    opset = _opset(cm)
+    for node in cm.graph.node:
+        if node.name in skip or node.op_type == "Constant":
+            continue
+        t = node.op_type
+        a = _attrs(node)
+        out = node.output[0]
+        use_q = q8 and node.name not in float_ops
+        act = fusable_act(out) if t in ("Conv", "Gemm", "MatMul", "Add") else None
+        final = out
+        lo_f, hi_f = -np.inf, np.inf
+        if act is not None:
+            skip.add(act.name)
+            L.fused.add(out)
+            final = act.output[0]
+            lo_f, hi_f = clip_bounds(act)
+
+        def qclamp(name: str) -> tuple[int, int]:
+            s, z = qp(name)
+            lo = -128 if not np.isfinite(lo_f) else max(-128, int(quantize(np.array([lo_f]), s, z)[0]))
+            hi = 127 if not np.isfinite(hi_f) else min(127, int(quantize(np.array([hi_f]), s, z)[0]))
+            return lo, hi
+
+        if t == "Conv":
+            w = np.asarray(init.get(node.input[1]), np.float32) if node.input[1] in init else None
+            if w is None or w.ndim != 4:
+                raise BbrtError(f"Conv {node.name!r}: only 2-D convolution with constant weights is supported")
+            bias = np.asarray(init[node.input[2]], np.float32) if len(node.input) > 2 and node.input[2] else None
+            xs = shape_of(node.input[0])
+            kh, kw = w.shape[2], w.shape[3]
+            strides = list(a.get("strides", [1, 1]))  # type: ignore[call-overload]
+            dil = list(a.get("dilations", [1, 1]))  # type: ignore[call-overload]
+            pads = list(a.get("pads", [0, 0, 0, 0]))  # type: ignore[call-overload]
+            auto = a.get("auto_pad", b"NOTSET")
+            auto = auto.decode() if isinstance(auto, bytes) else str(auto)
+            if auto in ("SAME_UPPER", "SAME_LOWER"):
+                pads = [0, 0, 0, 0]
+                for i, (n_in, k, s, d) in enumerate(zip(xs[2:], (kh, kw), strides, dil, strict=True)):
+                    o = -(-n_in // s)
+                    total = max(0, (o - 1) * s + (k - 1) * d + 1 - n_in)
+                    small, big = total // 2, total - total // 2
+                    pads[i], pads[i + 2] = (small, big) if auto == "SAME_UPPER" else (big, small)
+            geo = [strides[0], strides[1], pads[0], pads[1], pads[2], pads[3], dil[0], dil[1], int(a.get("group", 1))]  # type: ignore[call-overload]
+            if use_q:
+                x = get_q(node.input[0])
+                sx = L.qparams[node.input[0]][0]
+                wq, ws = per_channel_weights(w, 0)
+                sy, zy = qp(final)
+                b = np.zeros(w.shape[0], np.float32) if bias is None else bias
+                bq = np.clip(np.rint(b / (np.float32(sx) * ws)), -2**31, 2**31 - 1).astype(np.int32)
+                rq = np.array([quantize_multiplier(float(np.float32(sx) * s / np.float32(sy))) for s in ws],
+                              np.int32).reshape(-1)
+                L.weights[node.name] = {"w": wq, "w_scale": ws, "b": bq, "axis": np.array(0)}
+                y = new_act(final, DT_INT8)
+                lo, hi = qclamp(final)
+                B.op(Op.CONV_I8, [x, B.const(node.input[1], wq, DT_INT8, 1.0, 0),
+                                  B.const(f"{node.name}__bias", bq, DT_INT32),
+                                  B.const(f"{node.name}__rq", rq, DT_INT32)], [y], geo + [lo, hi], node.name)
+            else:
+                x = get_f(node.input[0])
+                ins = [x, B.const(node.input[1], w, DT_FLOAT)]
+                if bias is not None:
+                    ins.append(B.const(node.input[2], bias, DT_FLOAT))
+                y = new_act(final, DT_FLOAT)
+                B.op(Op.CONV_F32, ins, [y], geo + [f32_bits(lo_f), f32_bits(hi_f)], node.name)
+        elif t in ("Gemm", "MatMul") and node.input[1] in init:
+            wsrc = np.asarray(init[node.input[1]], np.float32)
+            bias = None
+            if t == "Gemm":
+                if int(a.get("transA", 0)):  # type: ignore[call-overload]
+                    raise BbrtError(f"Gemm {node.name!r}: transA=1 is not supported")
+                wmat = (wsrc if int(a.get("transB", 0)) else wsrc.T) * np.float32(a.get("alpha", 1.0))  # type: ignore[call-overload,arg-type]
+                if len(node.input) > 2 and node.input[2]:
+                    c = np.asarray(init[node.input[2]], np.float32) * np.float32(a.get("beta", 1.0))  # type: ignore[arg-type]
+                    if c.size not in (1, wmat.shape[0]):
+                        raise BbrtError(f"Gemm {node.name!r}: bias C must broadcast along N")
+                    bias = np.broadcast_to(c.reshape(-1), (wmat.shape[0],)).astype(np.float32)
+            else:
+                if wsrc.ndim != 2:
+                    raise BbrtError(f"MatMul {node.name!r}: constant B must be 2-D")
+                wmat = wsrc.T
+            wmat = np.ascontiguousarray(wmat, np.float32)
+            if use_q:
+                x = get_q(node.input[0])
+                sx = L.qparams[node.input[0]][0]
+                wq, ws = per_channel_weights(wmat, 0)
+                sy, zy = qp(final)
+                b = np.zeros(wmat.shape[0], np.float32) if bias is None else bias
+                bq = np.clip(np.rint(b / (np.float32(sx) * ws)), -2**31, 2**31 - 1).astype(np.int32)
+                rq = np.array([quantize_multiplier(float(np.float32(sx) * s / np.float32(sy))) for s in ws],
+                              np.int32).reshape(-1)
+                L.weights[node.name] = {"w": wq, "w_scale": ws, "b": bq, "axis": np.array(0)}
+                y = new_act(final, DT_INT8)
+                lo, hi = qclamp(final)
+                B.op(Op.FC_I8, [x, B.const(f"{node.name}__w", wq, DT_INT8, 1.0, 0),
+                                B.const(f"{node.name}__bias", bq, DT_INT32),
+                                B.const(f"{node.name}__rq", rq, DT_INT32)], [y], [lo, hi], node.name)
+            else:
+                ins = [get_f(node.input[0]), B.const(f"{node.name}__w", wmat, DT_FLOAT)]
+                if bias is not None:
+                    ins.append(B.const(f"{node.name}__bias", bias, DT_FLOAT))
+                y = new_act(final, DT_FLOAT)
+                B.op(Op.FC_F32, ins, [y], [f32_bits(lo_f), f32_bits(hi_f)], node.name)
+        elif t in ("MaxPool", "AveragePool"):
+            if int(a.get("ceil_mode", 0)) or any(d != 1 for d in a.get("dilations", [1, 1])):  # type: ignore[call-overload,attr-defined]
+                raise BbrtError(f"{t} {node.name!r}: ceil_mode and dilations are not supported")
+            k = list(a["kernel_shape"])  # type: ignore[call-overload]
+            s = list(a.get("strides", [1, 1]))  # type: ignore[call-overload]
+            pads = list(a.get("pads", [0, 0, 0, 0]))  # type: ignore[call-overload]
+            params = [k[0], k[1], s[0], s[1], pads[0], pads[1], pads[2], pads[3]]
+            if t == "AveragePool":
+                params.append(int(a.get("count_include_pad", 0)))  # type: ignore[call-overload]
+            if use_q:
+                x = get_q(node.input[0])
+                if t == "MaxPool":
+                    L.qparams[out] = L.qparams[node.input[0]]
+                y = new_act(out, DT_INT8)
+                B.op(Op.MAXPOOL_I8 if t == "MaxPool" else Op.AVGPOOL_I8, [x], [y], params, node.name)
+            else:
+                y = new_act(out, DT_FLOAT)
+                B.op(Op.MAXPOOL_F32 if t == "MaxPool" else Op.AVGPOOL_F32, [get_f(node.input[0])], [y], params,
+                     node.name)
+        elif t == "GlobalAveragePool":
+            if use_q:
+                x = get_q(node.input[0])
+                B.op(Op.GAP_I8, [x], [new_act(out, DT_INT8)], [], node.name)
+            else:
+                B.op(Op.GAP_F32, [get_f(node.input[0])], [new_act(out, DT_FLOAT)], [], node.name)
+        elif t in ("Add", "Mul"):
+            if use_q:
+                xa, xb = get_q(node.input[0]), get_q(node.input[1])
+                (sa, za), (sb, zb) = L.qparams[node.input[0]], L.qparams[node.input[1]]
+                sy, zy = qp(final)
+                lo, hi = qclamp(final)
+                y = new_act(final, DT_INT8)
+                if t == "Add":
+                    ls = 20
+                    twice = 2.0 * max(sa, sb)
+                    ma, sha = quantize_multiplier(sa / twice)
+                    mb, shb = quantize_multiplier(sb / twice)
+                    mo, sho = quantize_multiplier(twice / ((1 << ls) * sy))
+                    B.op(Op.ADD_I8, [xa, xb], [y], [ls, ma, sha, mb, shb, mo, sho, lo, hi], node.name)
+                else:
+                    m, sh = quantize_multiplier(float(np.float32(sa) * np.float32(sb) / np.float32(sy)))
+                    B.op(Op.MUL_I8, [xa, xb], [y], [m, sh, lo, hi], node.name)
+            else:
+                y = new_act(final, DT_FLOAT)
+                B.op(Op.ADD_F32 if t == "Add" else Op.MUL_F32, [get_f(node.input[0]), get_f(node.input[1])], [y],
+                     [f32_bits(lo_f), f32_bits(hi_f)], node.name)
+        elif t in UNARY_ACT:
+            if use_q:
+                x = get_q(node.input[0])
+                sx, zx = L.qparams[node.input[0]]
+                sy, zy = qp(out)
+                real = dequantize(np.arange(-128, 128, dtype=np.int32).astype(np.int8), sx, zx)
+                if t == "Relu":
+                    f = np.maximum(real, 0)
+                elif t == "Clip":
+                    lo_c, hi_c = clip_bounds(node)
+                    f = np.clip(real, lo_c, hi_c)
+                elif t == "Sigmoid":
+                    f = (1.0 / (1.0 + np.exp(-real.astype(np.float32)))).astype(np.float32)
+                else:
+                    f = np.tanh(real.astype(np.float32)).astype(np.float32)
+                lut = quantize(f, sy, zy)
+                B.op(Op.LUT_I8, [x, B.const(f"{node.name}__lut", lut, DT_INT8, 1.0, 0)], [new_act(out, DT_INT8)],
+                     [], node.name)
+            else:
+                x = get_f(node.input[0])
+                y = new_act(out, DT_FLOAT)
+                if t == "Relu":
+                    B.op(Op.RELU_F32, [x], [y], [], node.name)
+                elif t == "Clip":
+                    lo_c, hi_c = clip_bounds(node)
+                    B.op(Op.CLIP_F32, [x], [y], [f32_bits(lo_c), f32_bits(hi_c)], node.name)
+                else:
+                    B.op(Op.SIGMOID_F32 if t == "Sigmoid" else Op.TANH_F32, [x], [y], [], node.name)
+        elif t == "Softmax":
+            rank = len(shape_of(node.input[0]))
+            axis = int(a.get("axis", -1 if opset >= 13 else 1))  # type: ignore[call-overload]
+            if axis % rank != rank - 1:
+                raise BbrtError(f"Softmax {node.name!r}: only the last axis is supported")
+            if use_q:
+                B.op(Op.SOFTMAX_I8, [get_q(node.input[0])], [new_act(out, DT_INT8)], [], node.name)
+            else:
+                B.op(Op.SOFTMAX_F32, [get_f(node.input[0])], [new_act(out, DT_FLOAT)], [], node.name)
+        elif t in COPY_OPS:
+            src = node.input[0]
+            if use_q and src not in fidx:
+                x = get_q(src)
+                y = new_act(out, DT_INT8, L.qparams[src])
+                L.qparams[out] = L.qparams[src]
+            else:
+                x = get_f(src)
+                y = new_act(out, DT_FLOAT)
+            B.op(Op.COPY, [x], [y], [], node.name)
+        elif t == "Concat":
+            rank = len(shape_of(out))
+            axis = int(a["axis"]) % rank  # type: ignore[call-overload]
+            if len(node.input) > 8:
+                raise BbrtError(f"Concat {node.name!r}: at most 8 inputs")
+            if use_q:
+                ins = [get_q(i) for i in node.input]
+                B.op(Op.CONCAT, ins, [new_act(out, DT_INT8)], [axis], node.name)
+            else:
+                B.op(Op.CONCAT, [get_f(i) for i in node.input], [new_act(out, DT_FLOAT)], [axis], node.name)
+        elif t == "MatMul":
+            L.float_nodes.add(node.name)
+            B.op(Op.MATMUL_F32, [get_f(node.input[0]), get_f(node.input[1])], [new_act(out, DT_FLOAT)], [],
+                 node.name)
+        else:
+            raise BbrtError(f"op {t} ({node.name!r}) has no bbrt kernel; supported: Conv, Gemm, MatMul, MaxPool, "
+                            f"AveragePool, GlobalAveragePool, Add, Mul, Relu, Clip, Sigmoid, Tanh, Softmax, "
+                            f"Reshape/Flatten/Squeeze/Unsqueeze, Concat")
+        if q8 and not use_q:
+            L.float_nodes.add(node.name)
+
+    # Send ports and graph outputs
+    send_edges: list[EdgeRecord] = []
+    live_out: set[int] = set()
+    send_ports = [p for p in ports if p.op == "Send"]
+    outs = [(p.tensor, p.elem_type, p.edge_id, node_ids.get(p.peer, 0), p.peer) for p in send_ports]
+    for o in cm.graph.output:
+        if o.name not in {p.tensor for p in send_ports}:
+            if o.name not in io_edges:
+                io_edges[o.name] = next_edge
+                next_edge += 1
+            outs.append((o.name, DT_FLOAT, io_edges[o.name], 0, "host"))
+    for name, et, edge, peer, peer_name in outs:
+        if name in graph_inputs and name not in fidx and name not in qidx:
+            continue
+        if et == DT_FLOAT:
+            idx = get_f(name)
+        elif et == DT_INT8 and q8:
+            idx = get_q(name)
+        else:
+            raise BbrtError(f"edge {edge} ({name}) has elem_type {et}; not supported by bbrt {precision}")
+        live_out.add(idx)
+        send_edges.append(EdgeRecord(edge, peer, SEND, et, idx, peer_name))
+
+    prog = Program(node_id, B.tensors, B.ops, recv_edges + send_edges)
+    planner.assign(prog, live_in, live_out)
+    L.program = prog
+    L.index = {**fidx, **qidx}
+    L.float_index = dict(fidx)
+    L.blob = prog.to_bytes()
+    return L

@@ -1,0 +1,105 @@
+"""Int8 quantization for bbrt: calibration ranges, affine params, fixed-point multipliers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import helper, shape_inference
+
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    """(m, shift) with real ~= m * 2**(shift - 31), m in [2**30, 2**31) (TFLite convention)."""
+    if real <= 0.0 or not math.isfinite(real):
+        return 0, 0
+    frac, exp = math.frexp(real)
+    m = int(round(frac * (1 << 31)))
+    if m == 1 << 31:
+        m //= 2
+        exp += 1
+    if exp < -31:
+        return 0, 0
+    return m, exp
+
+
+def affine_params(lo: float, hi: float) -> tuple[float, int]:
+    """Asymmetric int8 (scale, zero_point) for a real range; the range always includes 0."""
+    lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
+    if hi - lo < 1e-8:
+        hi = lo + 1e-8
+    scale = (hi - lo) / 255.0
+    zp = int(round(-128 - lo / scale))
+    return float(np.float32(scale)), int(min(127, max(-128, zp)))
+
+
+def quantize(x: np.ndarray, scale: float, zp: int) -> np.ndarray:
+    """Float -> int8 like ONNX QuantizeLinear (round half to even, saturate)."""
+    q = np.rint(np.asarray(x, np.float32) / np.float32(scale)) + zp
+    return np.clip(q, -128, 127).astype(np.int8)
+
+
+def dequantize(q: np.ndarray, scale: float, zp: int) -> np.ndarray:
+    """Int8 -> float like ONNX DequantizeLinear."""
+    return ((q.astype(np.int32) - zp).astype(np.float32) * np.float32(scale)).astype(np.float32)
+
+
+def per_channel_weights(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Symmetric per-channel int8 weights: (int8 weights, float32 scales along axis)."""
+    w = np.asarray(w, np.float32)
+    moved = np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)
+    amax = np.abs(moved).max(axis=1) if moved.size else np.zeros(w.shape[axis], np.float32)
+    scales = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
+    shape = [1] * w.ndim
+    shape[axis] = -1
+    q = np.clip(np.rint(w / scales.reshape(shape)), -127, 127).astype(np.int8)
+    return q, scales
+
+
+def intermediate_values(model: onnx.ModelProto, samples: Iterable[dict[str, np.ndarray]]) -> list[dict[str, np.ndarray]]:
+    """Run a standard ONNX model with ORT, returning every float tensor (inputs, node outputs) per sample."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    try:
+        inferred = shape_inference.infer_shapes(m)
+    except Exception:  # noqa: BLE001 - shape inference is best effort here
+        inferred = m
+    known = {v.name: v for v in list(inferred.graph.value_info) + list(inferred.graph.output)}
+    outs = {o.name for o in m.graph.output}
+    for node in m.graph.node:
+        for name in node.output:
+            if name and name not in outs:
+                vi = known.get(name)
+                if vi is not None and vi.type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
+                    continue
+                m.graph.output.append(vi if vi is not None else helper.make_tensor_value_info(
+                    name, onnx.TensorProto.FLOAT, None))
+                outs.add(name)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    names = [o.name for o in sess.get_outputs()]
+    result = []
+    for feed in samples:
+        vals = sess.run(names, feed)
+        d = {k: np.asarray(v) for k, v in feed.items()}
+        d.update({n: np.asarray(v) for n, v in zip(names, vals, strict=True)})
+        result.append(d)
+    return result
+
+
+def ranges(values: list[dict[str, np.ndarray]]) -> dict[str, tuple[float, float]]:
+    """Min/max of every float tensor over all samples."""
+    out: dict[str, tuple[float, float]] = {}
+    for d in values:
+        for k, v in d.items():
+            if v.dtype != np.float32 or v.size == 0:
+                continue
+            lo, hi = float(v.min()), float(v.max())
+            if k in out:
+                lo, hi = min(lo, out[k][0]), max(hi, out[k][1])
+            out[k] = (lo, hi)
+    return out
