@@ -39,6 +39,7 @@ def _run(args: argparse.Namespace) -> int:
     engine = Engine.for_node(dep, args.node, backend=args.backend,
                              outputs_to_host=not args.no_outputs_to_host)
     seed_sequence(engine)
+    engine.hello()  # announces the node (the serial hub waits for it; MQTT peers log PeerUp)
     quiet = {events.OutputReady} if args.quiet else set()
 
     def show(evs: list[events.Event]) -> None:

@@ -1,0 +1,575 @@
+"""Serial transport (pyserial): COBS + CRC-32 frames of docs/wire.md, with link-level ARQ.
+
+URL (``--transport``): ``serial:<port>[?baud=N&rto=S&retries=N&arq=0|1]`` where
+``<port>`` is
+
+- a device path: ``serial:///dev/ttyUSB0`` or ``serial:/dev/ttyUSB0``;
+- any pyserial URL: ``serial:loop://``, ``serial:socket://HOST:PORT``,
+  ``serial:rfc2217://HOST:PORT`` (pyserial's own query options pass through).
+
+``baud`` (default 115200) is the line rate; ``rto`` (default 0.2 s) the base
+retransmission timeout, to which the line time of the frame is added.
+
+Framing is exactly docs/wire.md: every envelope travels as
+``0x00 || COBS(envelope || crc32_le) || 0x00`` (the leading zero flushes a
+receiver's partial frame after line noise). The frame decoder counts and
+drops empty, overlong, badly stuffed and CRC-failing frames and resynchronises
+at the next zero, so nothing corrupt reaches the engine.
+
+Reliability (``arq=1``, the default): the receiver of a valid envelope frame
+answers with an *ack frame*, ``COBS(0xBB 0xAC || u32 sender || u64 seq ||
+crc32) || 0x00`` (14 bytes before stuffing; its magic can never start an
+envelope). The sender keeps every unacknowledged frame and retransmits it
+after ``rto`` (doubling up to 16x) until acked or ``retries`` is exhausted
+(counted in ``stats.given_up`` and reported by ``flush``). The receiver drops
+repeated ``(sender, seq)`` pairs (lost acks) before they reach the engine, so
+every envelope is applied exactly once. A peer without ARQ (``arq=0``) sees
+ack frames as envelopes with a bad magic and ignores them.
+
+A serial link is point to point. A node on a serial port talks to a *hub*
+(:class:`SerialHub`, the gateway or the ``bb-edge run --transport
+serial://pty`` runner) that forwards each envelope to the link of its
+``receiver`` and hands envelopes for node id 0 to the host endpoint.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import queue
+import select
+import struct
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import parse_qsl, urlencode
+
+import numpy as np
+import serial
+
+from adapters.hostloop import DedupFilter, DeliverFn, PeerFn
+from bb_edge.errors import BBError
+from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE, KIND_CONTROL, MAGIC, PROTO_CONTROL
+from bb_edge.wire.framing import FrameDecoder, frame
+
+ACK_MAGIC = b"\xbb\xac"
+_ACK = struct.Struct("<2sIQ")
+_IDS = struct.Struct("<IIQ")  # sender, receiver, seq at offset 8
+CTRL_HELLO = 1
+
+
+class SerialError(BBError):
+    """A serial port could not be opened or a URL is malformed."""
+
+
+class Port(Protocol):
+    """The part of a pyserial ``Serial`` a link uses."""
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes ready to read."""
+        ...
+
+    def read(self, size: int = 1) -> bytes:
+        """Up to ``size`` bytes (returns early on timeout)."""
+        ...
+
+    def write(self, data: bytes) -> int | None:
+        """Write every byte of ``data``."""
+        ...
+
+    def close(self) -> None:
+        """Release the port."""
+        ...
+
+
+# ------------------------------------------------------------------ ports
+
+
+class FdPort:
+    """A raw file descriptor (a pty master) with the pyserial calls a link needs."""
+
+    def __init__(self, fd: int, timeout: float = 0.05) -> None:
+        self.fd = fd
+        self.timeout = timeout
+        self._closed = False
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes ready to read (FIONREAD)."""
+        buf = fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0")
+        return int(struct.unpack("<I", buf)[0])
+
+    def read(self, size: int = 1) -> bytes:
+        """Whatever is available, up to ``size`` bytes, waiting at most ``timeout``."""
+        if self._closed:
+            return b""
+        r, _, _ = select.select([self.fd], [], [], self.timeout)
+        if not r:
+            return b""
+        try:
+            return os.read(self.fd, max(size, 1))
+        except OSError as exc:
+            if exc.errno in (errno.EIO, errno.EBADF):  # other side closed
+                time.sleep(self.timeout)
+                return b""
+            raise
+
+    def write(self, data: bytes) -> int:
+        """Write everything (blocking)."""
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+        return len(data)
+
+    def close(self) -> None:
+        """Close the descriptor."""
+        if not self._closed:
+            self._closed = True
+            os.close(self.fd)
+
+
+class FaultyPort:
+    """Wrap a port and damage the bytes it writes (seeded, for fault tests).
+
+    ``byte_rate``: probability that each byte is replaced by a different
+    random byte; ``frame_rate``: probability that a write (one frame) gets
+    1-3 corrupted bytes; ``noise_rate``: probability that a burst of 1-32
+    random bytes is written before a write.
+    """
+
+    def __init__(self, port: Port, byte_rate: float = 0.0, frame_rate: float = 0.0,
+                 noise_rate: float = 0.0, seed: int = 0) -> None:
+        self.port = port
+        self.byte_rate = byte_rate
+        self.frame_rate = frame_rate
+        self.noise_rate = noise_rate
+        self.rng = np.random.default_rng(seed)
+        self.bytes_corrupted = 0
+        self.noise_bursts = 0
+        self._lock = threading.Lock()
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes ready to read on the wrapped port."""
+        return self.port.in_waiting
+
+    def read(self, size: int = 1) -> bytes:
+        """Read from the wrapped port (undamaged)."""
+        return self.port.read(size)
+
+    def damage(self, data: bytes) -> bytes:
+        """``data`` with the configured corruption applied."""
+        with self._lock:
+            buf = np.frombuffer(data, dtype=np.uint8).copy()
+            hits = np.zeros(0, dtype=np.int64)
+            if self.byte_rate:
+                hits = np.flatnonzero(self.rng.random(buf.size) < self.byte_rate)
+            if self.frame_rate and self.rng.random() < self.frame_rate and buf.size:
+                hits = np.concatenate([hits, self.rng.integers(0, buf.size, int(self.rng.integers(1, 4)))])
+            if hits.size:
+                buf[hits] ^= self.rng.integers(1, 256, hits.size, dtype=np.uint8)
+                self.bytes_corrupted += int(hits.size)
+            out = buf.tobytes()
+            if self.noise_rate and self.rng.random() < self.noise_rate:
+                self.noise_bursts += 1
+                out = self.rng.integers(0, 256, int(self.rng.integers(1, 33)), dtype=np.uint8).tobytes() + out
+            return out
+
+    def write(self, data: bytes) -> int | None:
+        """Write a damaged copy of ``data``."""
+        return self.port.write(self.damage(data))
+
+    def close(self) -> None:
+        """Close the wrapped port."""
+        self.port.close()
+
+
+@dataclass
+class PtyPair:
+    """A pseudo-terminal in raw mode: ``master`` fd (hub side) and ``slave_path`` (node side)."""
+
+    master: int
+    slave: int
+    slave_path: str
+
+    @classmethod
+    def open(cls) -> PtyPair:
+        """Open a pty pair, both ends raw (no echo, no line editing, 8-bit clean)."""
+        master, slave = os.openpty()
+        tty.setraw(master)
+        tty.setraw(slave)
+        return cls(master, slave, os.ttyname(slave))
+
+    def close(self) -> None:
+        """Close both ends."""
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+@dataclass
+class SerialSpec:
+    """A parsed ``serial:`` URL."""
+
+    port: str
+    baud: int = 115200
+    rto: float = 0.2
+    retries: int = 200
+    arq: bool = True
+
+    @classmethod
+    def parse(cls, url: str) -> SerialSpec:
+        """Parse ``serial:<port>[?options]`` (see the module docstring)."""
+        if not url.startswith("serial:"):
+            raise SerialError(f"not a serial URL: {url!r} (use serial:///dev/ttyUSB0 or serial:loop://)")
+        rest = url[len("serial:"):]
+        base, _, query = rest.partition("?")
+        ours: dict[str, str] = {}
+        theirs: list[tuple[str, str]] = []
+        for k, v in parse_qsl(query, keep_blank_values=True):
+            (ours.__setitem__(k, v) if k in ("baud", "rto", "retries", "arq") else theirs.append((k, v)))
+        if base.startswith("//") and "://" not in base[2:]:
+            base = base[2:]  # serial:///dev/ttyUSB0 -> /dev/ttyUSB0
+        if not base:
+            raise SerialError(f"{url!r} names no port")
+        port = base + ("?" + urlencode(theirs) if theirs else "")
+        try:
+            return cls(port, int(ours.get("baud", 115200)), float(ours.get("rto", 0.2)),
+                       int(ours.get("retries", 200)), ours.get("arq", "1") not in ("0", "false", "no"))
+        except ValueError as exc:
+            raise SerialError(f"bad option in {url!r}: {exc}") from exc
+
+    def open_port(self, timeout: float = 0.05) -> Port:
+        """Open the port with pyserial (raw, 8N1, no flow control)."""
+        try:
+            p: Port = serial.serial_for_url(self.port, baudrate=self.baud, timeout=timeout)
+        except (serial.SerialException, ValueError, OSError) as exc:
+            raise SerialError(f"cannot open serial port {self.port!r}: {exc}") from exc
+        return p
+
+
+# ------------------------------------------------------------------- link
+
+
+@dataclass
+class LinkStats:
+    """Counters of one serial link."""
+
+    frames_out: int = 0
+    bytes_out: int = 0
+    envelopes_in: int = 0
+    acks_in: int = 0
+    acks_out: int = 0
+    retransmits: int = 0
+    duplicates: int = 0
+    not_envelopes: int = 0
+    given_up: int = 0
+
+
+class SerialLink:
+    """One end of a serial line: frames out, deframes in, acknowledges and retransmits."""
+
+    def __init__(self, port: Port, baud: int = 115200, rto: float = 0.2, retries: int = 200,
+                 arq: bool = True, name: str = "serial") -> None:
+        self.port = port
+        self.baud = baud
+        self.rto = rto
+        self.retries = retries
+        self.arq = arq
+        self.name = name
+        self.decoder = FrameDecoder()
+        self.stats = LinkStats()
+        self._on_envelope: Callable[[bytes], None] | None = None
+        self._inbound = True
+        self._dedup = DedupFilter(1 << 17)
+        self._wq: queue.Queue[tuple[tuple[int, int] | None, bytes] | None] = queue.Queue()
+        self._unacked: dict[tuple[int, int], list[Any]] = {}  # key -> [frame, deadline, tries]
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._queued = 0
+
+    @classmethod
+    def from_spec(cls, spec: SerialSpec, name: str = "serial") -> SerialLink:
+        """Open the port of a parsed URL."""
+        return cls(spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq, name)
+
+    def start(self, on_envelope: Callable[[bytes], None]) -> None:
+        """Start the reader, writer and retransmission threads."""
+        self._on_envelope = on_envelope
+        targets: list[Callable[[], None]] = [self._reader, self._writer]
+        if self.arq:
+            targets.append(self._retransmitter)
+        for t in targets:
+            th = threading.Thread(target=t, name=f"{self.name}-{t.__name__.strip('_')}", daemon=True)
+            th.start()
+            self._threads.append(th)
+
+    # ------------------------------------------------------------- sending
+
+    def _line_time(self, nbytes: int) -> float:
+        return nbytes * 10.0 / self.baud if self.baud else 0.0
+
+    def send(self, envelope: bytes) -> None:
+        """Queue one envelope for the line (returns at once)."""
+        data = b"\x00" + frame(envelope)
+        key: tuple[int, int] | None = None
+        if self.arq and len(envelope) >= HEADER_SIZE:
+            sender, _, seq = _IDS.unpack_from(envelope, 8)
+            key = (sender, seq)
+            with self._cond:
+                self._unacked[key] = [data, float("inf"), 0]
+        with self._cond:
+            self._queued += 1
+        self._wq.put((key, data))
+
+    def _writer(self) -> None:
+        while True:
+            item = self._wq.get()
+            if item is None:
+                return
+            key, data = item
+            try:
+                self.port.write(data)
+            except (OSError, serial.SerialException):
+                if self._stop.is_set():
+                    return
+            self.stats.frames_out += 1
+            self.stats.bytes_out += len(data)
+            with self._cond:
+                self._queued -= 1
+                if key is not None:
+                    entry = self._unacked.get(key)
+                    if entry is not None and entry[0] is data:
+                        entry[1] = time.monotonic() + self.rto * (2 ** min(entry[2], 4)) \
+                            + 2 * self._line_time(len(data))
+                self._cond.notify_all()
+
+    def _retransmitter(self) -> None:
+        tick = max(0.005, min(self.rto / 4, 0.05))
+        while not self._stop.wait(tick):
+            now = time.monotonic()
+            again: list[tuple[tuple[int, int], bytes]] = []
+            with self._cond:
+                for key, entry in list(self._unacked.items()):
+                    if entry[1] <= now:
+                        if entry[2] >= self.retries:
+                            del self._unacked[key]
+                            self.stats.given_up += 1
+                            self._cond.notify_all()
+                            continue
+                        entry[2] += 1
+                        entry[1] = float("inf")  # re-armed when written
+                        again.append((key, entry[0]))
+                self._queued += len(again)
+            for key, data in again:
+                self.stats.retransmits += 1
+                self._wq.put((key, data))
+
+    # ----------------------------------------------------------- receiving
+
+    def _reader(self) -> None:
+        port = self.port
+        while not self._stop.is_set():
+            try:
+                n = port.in_waiting
+                data = port.read(n if n > 0 else 1)
+                if data and n == 0:
+                    more = port.in_waiting
+                    if more:
+                        data += port.read(more)
+            except (OSError, serial.SerialException, TypeError):
+                if self._stop.is_set():
+                    return
+                time.sleep(0.05)
+                continue
+            if data:
+                for body in self.decoder.feed(data):
+                    self._on_frame(body)
+
+    def _on_frame(self, body: bytes) -> None:
+        if len(body) == _ACK.size and body[:2] == ACK_MAGIC:
+            _, sender, seq = _ACK.unpack(body)
+            self.stats.acks_in += 1
+            with self._cond:
+                if self._unacked.pop((sender, seq), None) is not None:
+                    self._cond.notify_all()
+            return
+        if len(body) < HEADER_SIZE or body[:2] != MAGIC:
+            self.stats.not_envelopes += 1
+            return
+        if not self._inbound:
+            return  # not acknowledged: the sender will retransmit to whoever listens next
+        sender, _, seq = _IDS.unpack_from(body, 8)
+        if self.arq:
+            self.stats.acks_out += 1
+            with self._cond:
+                self._queued += 1
+            self._wq.put((None, b"\x00" + frame(_ACK.pack(ACK_MAGIC, sender, seq))))
+        if not self._dedup.first_time(sender, seq):
+            self.stats.duplicates += 1
+            return
+        self.stats.envelopes_in += 1
+        if self._on_envelope is not None:
+            self._on_envelope(body)
+
+    # ------------------------------------------------------------ shutdown
+
+    @property
+    def unacked(self) -> int:
+        """Envelopes sent and not yet acknowledged."""
+        with self._cond:
+            return len(self._unacked)
+
+    def stop_inbound(self) -> None:
+        """Stop accepting (and acknowledging) inbound envelopes."""
+        self._inbound = False
+
+    def flush(self, timeout: float) -> int:
+        """Wait until everything is written (and acked with ARQ); return envelopes still pending."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._queued > 0 or (self.arq and self._unacked):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(min(left, 0.05))
+            return len(self._unacked) if self.arq else max(self._queued, 0)
+
+    def close(self) -> None:
+        """Stop the threads and close the port."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._wq.put(None)
+        for th in self._threads:
+            th.join(2.0)
+        try:
+            self.port.close()
+        except (OSError, serial.SerialException):
+            pass
+
+    @property
+    def frames_dropped(self) -> int:
+        """Frames the decoder dropped (bad CRC, bad stuffing, overlong, too short)."""
+        return self.decoder.dropped
+
+
+def _is_hello(env: bytes) -> bool:
+    kind, _flags, proto = struct.unpack_from("<BHH", env, 3)
+    edge = struct.unpack_from("<I", env, 40)[0]
+    return kind == KIND_CONTROL and proto == PROTO_CONTROL and edge == CTRL_HELLO
+
+
+# -------------------------------------------------------------- transport
+
+
+class SerialTransport:
+    """A node's transport over one serial link to a hub (implements ``hostloop.Transport``)."""
+
+    def __init__(self, link: SerialLink, ids: dict[str, int], node: str) -> None:
+        self.link = link
+        self.node = node
+        self.names = {v: k for k, v in ids.items()}
+
+    @classmethod
+    def from_url(cls, url: str, ids: dict[str, int], node: str) -> SerialTransport:
+        """Open the port named by a ``serial:`` URL."""
+        return cls(SerialLink.from_spec(SerialSpec.parse(url), name=node), ids, node)
+
+    def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
+        """Start the link; inbound envelopes go to ``deliver(sender name, bytes)``."""
+        names = self.names
+
+        def got(env: bytes) -> None:
+            sender = _IDS.unpack_from(env, 8)[0]
+            deliver(names.get(sender, "serial"), env)
+
+        self.link.start(got)
+
+    def send(self, peer: str, receiver: int, data: bytes) -> None:
+        """Every envelope goes down the one line; the hub routes it by ``receiver``."""
+        self.link.send(data)
+
+    def stop_inbound(self) -> None:
+        """Stop delivering inbound envelopes."""
+        self.link.stop_inbound()
+
+    def flush(self, timeout: float) -> int:
+        """Wait for acks; return envelopes not acknowledged."""
+        return self.link.flush(timeout)
+
+    def close(self) -> None:
+        """Close the line."""
+        self.link.close()
+
+
+class SerialHub:
+    """Routes envelopes between serial links by receiver id; the host endpoint's transport.
+
+    Envelopes for node id 0 go to the host's ``deliver``; a HELLO from a node
+    marks it up for the host (``on_peer``); broadcasts go to every other link.
+    """
+
+    def __init__(self, links: dict[str, SerialLink], ids: dict[str, int]) -> None:
+        self.links = links
+        self.ids = ids
+        self.names = {v: k for k, v in ids.items()}
+        self.unroutable = 0
+        self._deliver: DeliverFn | None = None
+        self._on_peer: PeerFn | None = None
+
+    def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
+        """Start every link."""
+        self._deliver, self._on_peer = deliver, on_peer
+        for name, link in self.links.items():
+            link.start(self._router(name))
+
+    def _router(self, src: str) -> Callable[[bytes], None]:
+        return lambda env: self._route(src, env)
+
+    def _route(self, src: str, env: bytes) -> None:
+        _, receiver, _ = _IDS.unpack_from(env, 8)
+        if receiver == 0:
+            if self._deliver is not None:
+                self._deliver(src, env)
+        elif receiver == BROADCAST:
+            if _is_hello(env) and self._on_peer is not None:
+                self._on_peer(src, True, "hello")
+            for name, link in self.links.items():
+                if name != src:
+                    link.send(env)
+        else:
+            dst = self.names.get(receiver)
+            if dst in self.links:
+                self.links[dst].send(env)
+            else:
+                self.unroutable += 1
+
+    def send(self, peer: str, receiver: int, data: bytes) -> None:
+        """Send an envelope from the host to node ``peer``."""
+        self.links[peer].send(data)
+
+    def stop_inbound(self) -> None:
+        """Stop accepting inbound envelopes on every link."""
+        for link in self.links.values():
+            link.stop_inbound()
+
+    def flush(self, timeout: float) -> int:
+        """Wait for every link's acks; return envelopes still unacknowledged."""
+        deadline = time.monotonic() + timeout
+        return sum(link.flush(max(0.0, deadline - time.monotonic())) for link in self.links.values())
+
+    def close(self) -> None:
+        """Close every link."""
+        for link in self.links.values():
+            link.close()

@@ -1,0 +1,59 @@
+"""``bb-edge broker DIR``: a local Mosquitto with generated config, passwords and ACL for a deployment.
+
+Writes ``mosquitto.conf``, ``passwd``, ``acl`` and ``credentials.json`` into
+``--out`` (default ``DIR/broker``), prints the transport URL to pass to
+``bb-edge run`` / ``bb-edge node``, and runs the broker until SIGINT/SIGTERM
+(``--write-only`` just writes the files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from pathlib import Path
+
+from bb_edge.compiler.manifest import load_deployment
+
+
+def _run(args: argparse.Namespace) -> int:
+    from adapters.broker import Broker, TlsFiles, write_broker_files
+
+    dep = load_deployment(args.dir)
+    out = Path(args.out) if args.out else Path(args.dir) / "broker"
+    tls = TlsFiles(args.tls_ca, args.tls_cert, args.tls_key) if args.tls_cert else None
+    files = write_broker_files(out, dep, port=args.port, host=args.host, prefix=args.prefix,
+                               persistence=not args.no_persistence, tls=tls)
+    print(f"wrote {files.conf}, {files.passwd}, {files.acl}, {files.credentials}")
+    print(f"transport URL: {files.url()}" + (f"&ca={args.tls_ca}" if tls else ""))
+    if args.write_only:
+        return 0
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    broker = Broker(files).start()
+    print(f"mosquitto running (pid {broker.pid}) on {files.host}:{files.port}; Ctrl-C stops it", flush=True)
+    try:
+        while not stop.wait(0.5):
+            if broker.pid is None:
+                print("mosquitto exited; see", files.directory / "mosquitto.log")
+                return 1
+    finally:
+        broker.stop()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``broker`` subcommand."""
+    p = sub.add_parser("broker", help="run a local Mosquitto with generated ACLs for a deployment")
+    p.add_argument("dir", help="compiled deployment directory")
+    p.add_argument("-o", "--out", help="directory for the generated files (default DIR/broker)")
+    p.add_argument("--host", default="127.0.0.1", help="listen address (default loopback)")
+    p.add_argument("--port", type=int, default=1883)
+    p.add_argument("--prefix", default="bb", help="first topic segment")
+    p.add_argument("--no-persistence", action="store_true", help="do not keep sessions across restarts")
+    p.add_argument("--tls-ca", help="CA certificate (PEM) for TLS")
+    p.add_argument("--tls-cert", help="server certificate (PEM); enables TLS (mqtts://)")
+    p.add_argument("--tls-key", help="server key (PEM)")
+    p.add_argument("--write-only", action="store_true", help="write the files, do not start mosquitto")
+    p.set_defaults(func=_run)
