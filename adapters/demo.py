@@ -58,7 +58,8 @@ class DemoCNN(Module):
             return {"probabilities": ops.softmax(self.fc2(x))}
 
 
-def run_demo(out_dir: Path | None = None, requests: int = 16, seed: int = 0, console: Console | None = None) -> dict[str, float]:
+def run_demo(out_dir: Path | None = None, requests: int = 16, seed: int = 0,
+             console: Console | None = None) -> dict[str, float]:
     """Run the demo; return its figures (max abs error, bytes on the links, wall seconds)."""
     console = console or Console()
     out = out_dir or Path(tempfile.mkdtemp(prefix="bb-edge-demo-"))

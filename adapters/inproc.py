@@ -206,7 +206,7 @@ class InProcFleet:
                 if isinstance(e, events.OutputReady) and e.request_id in results:
                     results[e.request_id][e.name] = e.value
             done = sum(1 for r in range(base, base + next_req) if want <= set(results[r]))
-            if moved:
+            if moved or done >= len(requests):
                 continue
             if self.advance():
                 continue

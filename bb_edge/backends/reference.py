@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
+from onnx import version_converter
 from onnx.reference import ReferenceEvaluator
 
 from bb_edge.wire.envelope import Envelope
+
+MIN_REFERENCE_OPSET = 13
 
 
 class ReferenceSegment:
     """One ReferenceEvaluator computing one segment."""
 
     def __init__(self, model: onnx.ModelProto) -> None:
+        opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+        if opset < MIN_REFERENCE_OPSET:
+            # the evaluator implements some ops (e.g. Softmax's 2-D coercion before opset 13)
+            # only with their newest semantics; converting keeps the model's meaning
+            model = version_converter.convert_version(model, MIN_REFERENCE_OPSET)
         self.evaluator = ReferenceEvaluator(model)
         self.output_names = [o.name for o in model.graph.output]
 

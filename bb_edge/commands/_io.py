@@ -10,7 +10,8 @@ from bb_edge.compiler.manifest import Deployment
 from bb_edge.errors import BBError
 
 
-def load_requests(dep: Deployment, path: str | Path | None, count: int = 1, seed: int = 0) -> list[dict[str, np.ndarray]]:
+def load_requests(dep: Deployment, path: str | Path | None, count: int = 1,
+                  seed: int = 0) -> list[dict[str, np.ndarray]]:
     """Requests from an .npz keyed by graph input name, or random inputs if no file.
 
     An array whose leading dimension is one more than the contract's rank is

@@ -68,7 +68,8 @@ def partition(
             producer[i] = nodes[0]  # unused input: owned by the first node
     for o in g.output:
         if o.name not in producer:
-            raise PlacementError(f"graph output {o.name!r} is not produced by any op (constant outputs are unsupported)")
+            raise PlacementError(
+                f"graph output {o.name!r} is not produced by any op (constant outputs are unsupported)")
 
     # edges: (tensor, src, dst), in first-use order
     edge_keys: list[tuple[str, str, str]] = []
@@ -104,7 +105,8 @@ def partition(
     programs: dict[str, onnx.ModelProto] = {}
     specs: list[NodeSpec] = []
     for n in nodes:
-        prog = _program(model, placement, n, edges, types, name)
+        owned = {i.name for i in inputs if i.node == n}
+        prog = _program(model, placement, n, edges, types, name, owned)
         programs[n] = prog
         my_ops = [op for op in g.node if placement[op.name] == n]
         used_inits = {x for op in my_ops for x in op.input if x in inits}
@@ -123,7 +125,7 @@ def partition(
 
 def _program(
     model: onnx.ModelProto, placement: Placement, node: str, edges: list[EdgeSpec],
-    types: dict[str, tuple[int, tuple[int, ...]]], dep_name: str,
+    types: dict[str, tuple[int, tuple[int, ...]]], dep_name: str, owned_inputs: set[str],
 ) -> onnx.ModelProto:
     g = model.graph
     my_ops = [op for op in g.node if placement[op.name] == node]
@@ -142,8 +144,8 @@ def _program(
         for e in sends
     ]
     recv_names = {e.tensor for e in recvs}
-    graph_inputs = [vi for vi in g.input if vi.name in (used | {e.tensor for e in sends})
-                    and vi.name not in recv_names]
+    # every graph input this node owns stays part of its interface, even if unused here
+    graph_inputs = [vi for vi in g.input if vi.name in owned_inputs and vi.name not in recv_names]
     graph_outputs = [vo for vo in g.output if vo.name in produced]
     inits = [i for i in g.initializer if i.name in used]
     vinfo = [value_info(t, *types[t]) for t in sorted((produced | recv_names) - {o.name for o in graph_outputs})

@@ -63,6 +63,8 @@ def split_segments(program: onnx.ModelProto) -> list[Segment]:
         consumers_elsewhere = {x for k, other in groups.items() if k != key for op in other for x in op.input}
         outputs = [o for op in grp for o in op.output
                    if o and (o in needed_outside or o in consumers_elsewhere)]
+        if not outputs:
+            continue  # dead ops: nothing outside the group needs them
         for x in inputs:
             if x in produced_in and order.index(produced_in[x]) > idx:
                 raise AssertionError("segment order violates a dependency")  # cannot happen: subset rule
@@ -77,7 +79,7 @@ def split_segments(program: onnx.ModelProto) -> list[Segment]:
             graph, opset_imports=[o for o in program.opset_import if o.domain != WIRE_DOMAIN],
             ir_version=program.ir_version,
         )
-        segments.append(Segment(idx, f"seg{idx}", key, inputs, outputs, model))
+        segments.append(Segment(len(segments), f"seg{len(segments)}", key, inputs, outputs, model))
     return segments
 
 

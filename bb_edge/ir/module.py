@@ -50,6 +50,7 @@ class Module:
         raise NotImplementedError
 
     def __call__(self, *args: Any) -> Any:
+        """Record ``forward`` on the arguments."""
         return self.forward(*args)
 
     def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Parameter]]:

@@ -124,12 +124,12 @@ def flatten(x: Value, axis: int = 1) -> Value:
 
 def reshape(x: Value, shape: Sequence[int]) -> Value:
     """Reshape to ``shape``."""
-    return _v(x).reshape(tuple(shape))
+    return _v(x).reshape(*shape)
 
 
 def transpose(x: Value, perm: Sequence[int]) -> Value:
     """Permute axes."""
-    return _v(x).transpose(tuple(perm))
+    return _v(x).transpose(*perm)
 
 
 def concat(values: Sequence[Value], axis: int) -> Value:

@@ -46,7 +46,7 @@ def draw_partition(dep: Deployment, path: str | Path) -> Path:
         ax.text(x + 1.1, y + 0.08, f"peak act {human_bytes(node.peak_activation_bytes)}", ha="center",
                 fontsize=7, color="white")
     for k, e in enumerate(dep.edges):
-        (x0, y0), (x1, y1) = pos[e.src], pos[e.dst]
+        (x0, y0), (x1, _) = pos[e.src], pos[e.dst]
         forward = x1 > x0
         lane = (k % 3) * 0.25
         sy = y0 + 1.4 + 0.1 + lane if forward else y0 - 0.1 - lane

@@ -100,7 +100,7 @@ class Envelope:
             dims=tuple(int(d) for d in arr.shape),
             scale=scale,
             zero_point=zp,
-            data=memoryview(arr).cast("B") if arr.size else b"",
+            data=memoryview(arr).cast("B") if arr.size else b"",  # type: ignore[arg-type]
         )
 
     @classmethod

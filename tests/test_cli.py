@@ -1,0 +1,76 @@
+"""The CLI contract: compile, inspect, run, demo, targets (through the real console script)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+from bb_edge.cli import main
+from bb_edge.compiler import load_model
+from tests._models import light, monolithic
+
+
+def bb(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bb_edge.cli", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_compile_inspect_run_roundtrip(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    r = bb("compile", str(light("squeezenet")), "--nodes", "3", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["deployment.json", "n0.onnx", "n1.onnx", "n2.onnx"]
+    r = bb("inspect", str(out), "--png", str(tmp_path / "p.png"))
+    assert r.returncode == 0 and "bytes/inference" in r.stdout
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    model = load_model(light("squeezenet"))
+    x = np.random.default_rng(0).standard_normal((1, 3, 224, 224)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", data_0=x)
+    for backend in ("ort", "reference"):
+        r = bb("run", str(out), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(tmp_path / "o.npz"),
+               "--backend", backend)
+        assert r.returncode == 0, r.stderr
+        got = np.load(tmp_path / "o.npz")
+        ref = monolithic(model, {"data_0": x})
+        assert set(got.files) == set(ref)
+        assert all(np.abs(got[k] - v).max() <= 1e-5 for k, v in ref.items())
+
+
+def test_compile_by_cut_and_by_place_file(tmp_path: Path) -> None:
+    assert bb("compile", str(light("squeezenet")), "--cut", "r9", "-o", str(tmp_path / "c")).returncode == 0
+    model = onnx.load(str(light("squeezenet")))
+    place = tmp_path / "place.json"
+    place.write_text('{"*": "big", "%s": "small"}' % load_model(model).graph.node[0].name)
+    r = bb("compile", str(light("squeezenet")), "--place", str(place), "-o", str(tmp_path / "p"))
+    assert r.returncode == 0, r.stderr
+
+
+def test_errors_are_reported_not_raised(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["compile", str(light("squeezenet")), "--cut", "nope", "-o", str(tmp_path)]) == 1
+    assert "CutNotFoundError" in capsys.readouterr().err
+    assert main(["run", str(tmp_path / "missing")]) == 1
+    assert main(["inspect", str(tmp_path / "missing")]) == 1
+
+
+def test_inspect_model_lists_tensors() -> None:
+    r = bb("inspect", str(light("squeezenet")), "--tensors")
+    assert r.returncode == 0 and "r9" in r.stdout
+
+
+def test_demo_runs_and_checks_itself(tmp_path: Path) -> None:
+    r = bb("demo", "-o", str(tmp_path / "demo"), "--requests", "8")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "identical within 1e-5" in r.stdout
+    assert (tmp_path / "demo" / "partition.png").exists()
+    assert (tmp_path / "demo" / "deployment.json").exists()
+
+
+def test_console_script_is_installed() -> None:
+    r = subprocess.run(["bb-edge", "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0
+    for cmd in ("compile", "inspect", "run", "demo", "build", "targets"):
+        assert cmd in r.stdout
