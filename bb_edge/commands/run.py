@@ -42,6 +42,11 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
 
 def _run(args: argparse.Namespace) -> int:
     dep = load_deployment(args.dir)
+    if "learning" in dep.extra:
+        # a learning deployment (bb_edge.learn) runs rounds, not inference requests
+        from adapters.learnsim import run_learning  # type: ignore[import-not-found]
+
+        return int(run_learning(dep, args))
     requests = load_requests(dep, args.inputs, count=args.count)
     outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
     console = Console()
@@ -64,4 +69,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transport", default="inproc", help="inproc (default) or mqtt://HOST:PORT")
     p.add_argument("--processes", action="store_true", help="one OS process per node (network transports)")
     p.add_argument("--count", type=int, default=1, help="random requests to run when --inputs is omitted")
+    learn = p.add_argument_group("learning deployments")
+    learn.add_argument("--summary", help="write the final figures as JSON here")
+    learn.add_argument("--rounds", type=int, help="rounds to run (default: the deployment's)")
+    learn.add_argument("--virtual-nodes", type=int, help="number of simulated clients (default: the deployment's)")
+    learn.add_argument("--seed", type=int, default=0, help="seed for data, churn and links")
+    learn.add_argument("--churn", type=float, default=0.0, help="fraction of clients that leave mid-run")
+    learn.add_argument("--latency", type=float, default=0.0, help="link latency in seconds (simulated)")
+    learn.add_argument("--bandwidth", type=float, default=0.0, help="link bandwidth in bytes/s (0 = unlimited)")
+    learn.add_argument("--curves", help="write training curves (PNG) here")
     p.set_defaults(func=_run)

@@ -233,6 +233,10 @@ class Engine:
         """Prepare a standard ONNX model that protocol components run via ``ctx.compute``."""
         self._compute_keys[key] = self.backend.prepare(model, key)
 
+    def attach_compute(self, key: str, prepared: PreparedSegment) -> None:
+        """Share an already prepared model (e.g. one session for many simulated nodes)."""
+        self._compute_keys[key] = prepared
+
     # ------------------------------------------------------ thread-safe entry
 
     def deliver(self, peer: str, data: bytes | bytearray | memoryview) -> None:
