@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
 
 from bb_edge.bbrt.errors import BbrtError

@@ -186,7 +186,7 @@ def lower(
         raise BbrtError(f"no shape known for tensor {name!r}")
 
     def new_act(name: str, dtype: int, qpar: tuple[float, int] | None = None) -> int:
-        s, z = qpar if qpar is not None else ((qp(name) if dtype == DT_INT8 else (0.0, 0)))
+        s, z = qpar if qpar is not None else (qp(name) if dtype == DT_INT8 else (0.0, 0))
         idx = B.add(Tensor(name, dtype, shape_of(name), STORE_ARENA, scale=s, zero_point=z))
         (qidx if dtype == DT_INT8 else fidx)[name] = idx
         return idx

@@ -70,7 +70,7 @@ def cached_build(goal: str, **variables: str) -> Path:
 
 def host_executable(max_payload: int = 65536) -> Path:
     """The posix node executable (built and cached)."""
-    return cached_build("host", MAX_PAYLOAD=str(max_payload)) / "bbrt-host"
+    return cached_build("host", MAX_PAYLOAD=str(max_payload), ARENA=str(8 << 20)) / "bbrt-host"
 
 
 class EnvelopeStruct(ctypes.Structure):

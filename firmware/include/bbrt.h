@@ -272,6 +272,7 @@ typedef struct {
     uint32_t have_mask; /* bit i: recv edge i arrived for pending_req */
     uint32_t need_mask;
     uint8_t pending;
+    uint8_t unframed; /* 1: put() gets bare envelopes, ending with put(0, 0) (packet transports) */
     bbrt_node_stats_t stats;
 } bbrt_node_t;
 

@@ -28,6 +28,12 @@ static void send_env(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *pay
     env->seq = ++node->seq;
     env->sender = node->prog.node_id;
     if (bbrt_env_encode_header(env, hdr, sizeof(hdr), &n) != BBRT_OK) return;
+    if (node->unframed) {
+        node->put(node->put_ctx, hdr, n);
+        if (env->payload_len) node->put(node->put_ctx, payload, env->payload_len);
+        node->put(node->put_ctx, 0, 0u);
+        return;
+    }
     bbrt_fw_begin(&node->tx, node->put, node->put_ctx);
     bbrt_fw_write(&node->tx, hdr, n);
     if (env->payload_len) bbrt_fw_write(&node->tx, payload, env->payload_len);

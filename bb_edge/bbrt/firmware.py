@@ -1,0 +1,127 @@
+"""Build a bbrt node for a target: program + generated resolver + firmware (ELF, executable or ESP-IDF project).
+
+Writes into ``out_dir``::
+
+    program.bbrt          the node program (flashed to its own region/partition)
+    src/bbrt_resolver.c   the generated op resolver (only the kernels used)
+    bbrt.elf | bbrt-host  QEMU/host builds
+    esp-idf/              ESP targets: a complete ESP-IDF project
+    run.sh                how to start the node (QEMU / host)
+    bbrt-build.json       the memory report and build facts (read by `bb-edge inspect`)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from bb_edge.bbrt import native
+from bb_edge.bbrt.device import qemu_command
+from bb_edge.bbrt.errors import FitError, NativeBuildError
+from bb_edge.bbrt.format import RECV, SEND
+from bb_edge.bbrt.lower import Lowered
+from bb_edge.bbrt.resolver import resolver_source
+from bb_edge.targets import TargetProfile
+
+#: builder target kind -> (make goal, nm/size tool prefix)
+KINDS = {
+    "qemu-cortex-m3": ("cortex-m3", "arm-none-eabi-"),
+    "qemu-rv32": ("rv32", "riscv64-unknown-elf-"),
+    "host": ("host", ""),
+}
+STACK_RESERVE = 4096
+BUILD_JSON = "bbrt-build.json"
+
+
+def max_payload(L: Lowered) -> int:
+    """The largest edge payload of the program (the firmware's BBRT_MAX_PAYLOAD), at least 64."""
+    sizes = [L.program.tensors[e.tensor].nbytes for e in L.program.edges]
+    return max([64, *sizes])
+
+
+def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
+    """text/data/bss of an ELF (``size`` Berkeley format)."""
+    tool = f"{prefix}size"
+    if shutil.which(tool) is None:
+        raise NativeBuildError(f"{tool} is not installed")
+    out = subprocess.run([tool, "-B", "-d", str(elf)], capture_output=True, text=True, check=True).stdout
+    text, data, bss = (int(x) for x in out.splitlines()[1].split()[:3])
+    return {"text": text, "data": data, "bss": bss}
+
+
+def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile,
+                   deployment: str = "", peers: dict[int, str] | None = None) -> dict[str, Any]:
+    """Build the node for ``kind`` into ``out_dir``; check it fits; return the build facts."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    prog_path = out_dir / "program.bbrt"
+    prog_path.write_bytes(L.blob)
+    src = out_dir / "src"
+    src.mkdir(exist_ok=True)
+    resolver = src / "bbrt_resolver.c"
+    resolver.write_text(resolver_source(L.ops_used))
+    mp = max_payload(L)
+    arena = max(8, L.program.arena_size)
+    facts: dict[str, Any] = {
+        "format": "bb-edge/bbrt-build", "version": 1, "node": node, "node_id": L.program.node_id,
+        "target": profile.name, "kind": kind, "precision": L.precision, "max_payload": mp,
+        "program": "program.bbrt", "program_bytes": len(L.blob),
+        "arena_bytes": L.program.arena_size, "arena_lower_bound": L.program.arena_lower_bound,
+        "const_bytes": L.program.const_bytes(), "rx_buffer_bytes": 96 + mp + 4,
+        "ops": [op.opcode.name for op in L.program.ops],
+        "kernels": sorted(op.name for op in L.ops_used),
+        "edges": [{"edge_id": e.edge_id, "peer": e.peer, "dir": "recv" if e.direction == RECV else "send",
+                   "elem_type": e.elem_type, "bytes": L.program.tensors[e.tensor].nbytes}
+                  for e in L.program.edges if e.direction in (RECV, SEND)],
+        "synthetic_calibration": L.synthetic_calibration,
+        "ram_bytes": profile.ram_bytes, "flash_bytes": profile.flash_bytes,
+    }
+    artifacts: dict[str, str] = {"program": "program.bbrt", "resolver": "src/bbrt_resolver.c"}
+    if kind in KINDS:
+        goal, prefix = KINDS[kind]
+        build = out_dir / "build"
+        native.make(goal, build, RESOLVER=str(resolver), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os")
+        name = "bbrt-host" if kind == "host" else "bbrt.elf"
+        shutil.copy2(build / name, out_dir / name)
+        if (build / "bbrt.map").exists():
+            shutil.copy2(build / "bbrt.map", out_dir / "bbrt.map")
+        shutil.rmtree(build, ignore_errors=True)
+        artifacts["firmware"] = name
+        sizes = elf_sizes(out_dir / name, prefix)
+        facts["elf"] = sizes
+        facts["code_bytes"] = sizes["text"]
+        facts["code_size_source"] = name
+        facts["static_ram_bytes"] = sizes["data"] + sizes["bss"]
+        if kind == "host":
+            run = f'exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" "$@"\n'
+        else:
+            cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))
+            run = 'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n'
+        (out_dir / "run.sh").write_text("#!/bin/sh\n# start this node; its serial link is printed as a pty\n" + run)
+        (out_dir / "run.sh").chmod(0o755)
+        artifacts["run"] = "run.sh"
+    else:
+        from bb_edge.bbrt.espidf import generate_project
+
+        facts.update(generate_project(L, out_dir / "esp-idf", profile=profile, node=node, deployment=deployment,
+                                      peers=peers or {}, resolver=resolver, max_payload=mp, arena=arena))
+        artifacts["esp-idf"] = "esp-idf"
+    facts["ram_need"] = facts["static_ram_bytes"] + STACK_RESERVE + int(profile.get("reserved_ram_bytes", 0))
+    facts["flash_need"] = facts["code_bytes"] + len(L.blob) + int(profile.get("reserved_flash_bytes", 0))
+    facts["artifacts"] = artifacts
+    (out_dir / BUILD_JSON).write_text(json.dumps(facts, indent=1) + "\n")
+    check_fit(facts, node, profile)
+    return facts
+
+
+def check_fit(facts: dict[str, Any], node: str, profile: TargetProfile) -> None:
+    """Raise FitError if the node needs more RAM or flash than the target has."""
+    if profile.ram_bytes and facts["ram_need"] > profile.ram_bytes:
+        raise FitError(node, profile.name, "ram", int(facts["ram_need"]), profile.ram_bytes)
+    if profile.flash_bytes and facts["flash_need"] > profile.flash_bytes:
+        raise FitError(node, profile.name, "flash", int(facts["flash_need"]), profile.flash_bytes)
+    part = int(profile.get("program_partition_bytes", 0))
+    if part and facts["program_bytes"] > part:
+        raise FitError(node, profile.name, "flash (program partition)", int(facts["program_bytes"]), part)

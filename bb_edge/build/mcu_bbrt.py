@@ -1,0 +1,39 @@
+"""Builder for profiles whose ``builder`` is ``mcu-bbrt``: a node on the no-heap C runtime.
+
+Lowers the node program to .bbrt (int8 by default, calibrated on ``--calib``
+or synthetic inputs), generates the op resolver, then builds the firmware:
+an ELF for QEMU targets, an executable for ``host``, an ESP-IDF project for
+ESP32 chips. Refuses a node that does not fit its target (FitError).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bb_edge.bbrt.deploy import load_calibration, lower_node
+from bb_edge.bbrt.firmware import build_firmware
+from bb_edge.build import BuildRequest, BuildResult
+from bb_edge.compiler.manifest import load_deployment
+
+KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host": "host",
+           "esp32": "esp-idf", "esp32s3": "esp-idf", "esp32c3": "esp-idf"}
+
+
+def build(request: BuildRequest) -> BuildResult:
+    """Build one MCU node bundle into ``request.out_dir``."""
+    dep = load_deployment(request.deployment_dir)
+    prof = request.profile
+    precision = str(request.options.get("precision") or prof.precision or "int8")
+    samples, _synthetic = load_calibration(request.calib, dep)
+    float_ops = set(request.options.get("float_ops") or ())  # type: ignore[arg-type]
+    L = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops)
+    L.synthetic_calibration = request.calib is None
+    kind = str(prof.get("kind", KIND_OF.get(prof.name, "esp-idf")))
+    peers = {n.id: n.name for n in dep.nodes}
+    facts = build_firmware(L, kind, Path(request.out_dir), node=request.node, profile=prof,
+                           deployment=dep.name, peers=peers)
+    out = Path(request.out_dir)
+    artifacts = {k: out / v for k, v in facts["artifacts"].items()}
+    figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",
+                                     "program_bytes", "ram_need", "flash_need")}
+    return BuildResult(node=request.node, target=prof.name, out_dir=out, artifacts=artifacts, figures=figures)

@@ -1,0 +1,57 @@
+"""A real model split across Python, QEMU Cortex-M3 and QEMU RV32 nodes over serial ptys.
+
+n0 (Python) -> n1 (QEMU mps2-an385, Cortex-M3) -> n2 (QEMU virt, rv32imc) -> n3 (Python).
+The device nodes run the built firmware ELFs; the rest of the fleet is
+``adapters.inproc.InProcFleet``. The end-to-end output must stay within the
+int8 tolerance of the float reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from adapters.inproc import InProcFleet
+from bb_edge.bbrt.device import QemuDevice
+from bb_edge.bbrt.examples import sample_inputs, small_cnn
+from bb_edge.commands.build import build_all
+from bb_edge.compiler.compile import compile_model
+from bb_edge.compiler.manifest import load_deployment
+
+INT8_TOL = 0.05  # max abs error on the class probabilities
+
+
+@pytest.fixture(scope="module")
+def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("dep")
+    dist = tmp_path_factory.mktemp("dist")
+    compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
+    calib = sample_inputs(16, seed=7)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
+    build_all(d, ["n1=qemu-cortex-m3", "n2=qemu-rv32"], dist, calib=d / "calib.npz")
+    return d, dist
+
+
+def test_split_over_qemu_cortex_m3_and_rv32(fleet_dirs: tuple[Path, Path]) -> None:
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    ids = dep.ids()
+    ref_sess = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    with QemuDevice("cortex-m3", dist / "n1" / "bbrt.elf", dist / "n1" / "program.bbrt", ids["n1"]) as m3, \
+            QemuDevice("rv32", dist / "n2" / "bbrt.elf", dist / "n2" / "program.bbrt", ids["n2"]) as rv:
+        fleet = InProcFleet(dep, external={"n1": m3, "n2": rv})
+        worst = 0.0
+        agree = 0
+        samples = sample_inputs(4, seed=99)
+        for s in samples:
+            out = fleet.infer(s)["prob"]
+            ref = ref_sess.run(None, s)[0]
+            worst = max(worst, float(np.abs(out - ref).max()))
+            agree += int(out.argmax() == ref.argmax())
+        assert not m3.errors and not rv.errors
+        assert m3.bytes_in > 0 and rv.bytes_in > 0
+    assert worst <= INT8_TOL, f"end-to-end error {worst:.4f} exceeds the int8 tolerance {INT8_TOL}"
+    assert agree >= len(samples) - 1
