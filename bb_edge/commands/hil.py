@@ -1,0 +1,26 @@
+"""``bb-edge hil DIR --device NODE=SPEC``: run device nodes on a board, QEMU or the host build, the rest in-process."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bb_edge.bbrt.hil import parse_devices, run_hil
+
+    run_hil(Path(args.dir), parse_devices(args.device), requests=args.requests, build_dir=args.build_dir,
+            calib=Path(args.calib) if args.calib else None)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``hil`` subcommand."""
+    p = sub.add_parser("hil", help="hardware-in-the-loop: some nodes on devices/emulators, the rest in-process")
+    p.add_argument("dir", help="a compiled deployment directory")
+    p.add_argument("--device", action="append", default=[], required=True, metavar="NODE=SPEC",
+                   help="SPEC: a serial port (flashed board), qemu:cortex-m3, qemu:rv32 or host (repeatable)")
+    p.add_argument("-n", "--requests", type=int, default=8, help="inferences to run (default 8)")
+    p.add_argument("--calib", help="inputs (.npz keyed by graph input) for calibration and the run")
+    p.add_argument("--build-dir", help="where device builds go (default DIR/hil-build)")
+    p.set_defaults(func=_run)
