@@ -1,0 +1,120 @@
+"""Pipeline and codec benchmarks for the core substrate (ratios against in-process baselines).
+
+1. Throughput of a 3-node split of a real model (onnx's squeezenet, batch 32)
+   over the in-process adapter, as a ratio to the same model in one ONNX
+   Runtime session in this process (goal >= 0.8).
+2. Envelope encode + decode of a 1 MiB tensor as a ratio to a plain bytes
+   copy of the same buffer (goal >= 0.5).
+
+Run: python bench/bench_pipeline.py [--requests N] [--model squeezenet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+from adapters.inproc import InProcFleet
+from bb_edge.compiler import compile_model, load_model
+from bb_edge.wire import Envelope, decode, encode
+
+LIGHT = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
+
+
+def with_batch(model: onnx.ModelProto, batch: int) -> onnx.ModelProto:
+    """The same model with its leading input dimension set to ``batch`` (shapes re-inferred)."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for vi in list(m.graph.input) + list(m.graph.output):
+        dims = vi.type.tensor_type.shape.dim
+        if dims:
+            dims[0].ClearField("dim_param")
+            dims[0].dim_value = batch
+    del m.graph.value_info[:]
+    return load_model(m)
+
+
+def best_of(fn, repeats: int = 3) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def bench_pipeline(model_name: str, batch: int, requests: int) -> float:
+    model = with_batch(load_model(os.path.join(LIGHT, f"light_{model_name}.onnx")), batch)
+    dep, programs = compile_model(model, nodes=3)
+    rng = np.random.default_rng(0)
+    name = model.graph.input[0].name
+    xs = [rng.standard_normal([d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim])
+          .astype(np.float32) for _ in range(requests)]
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    fleet = InProcFleet(dep, programs)
+    fleet.run([{name: xs[0]}])  # warm up both
+    sess.run(None, {name: xs[0]})
+
+    def mono() -> None:
+        for x in xs:
+            sess.run(None, {name: x})
+
+    def split() -> None:
+        fleet.run([{name: x} for x in xs], window=4)
+
+    # interleave the two so that load from other processes hits both alike
+    t_mono, t_split = float("inf"), float("inf")
+    for _ in range(3):
+        t_mono = min(t_mono, best_of(mono, 1))
+        t_split = min(t_split, best_of(split, 1))
+    ratio = t_mono / t_split
+    cut_bytes = sum(e.bytes_per_inference for e in dep.edges)
+    print(f"pipeline: {model_name} batch {batch}, 3 nodes ({', '.join(str(n.ops) for n in dep.nodes)} ops), "
+          f"{cut_bytes / 2**20:.1f} MiB across cuts per request")
+    print(f"  monolithic ORT: {requests / t_mono:8.2f} req/s   3-node in-process: {requests / t_split:8.2f} req/s")
+    print(f"  throughput ratio split/monolithic = {ratio:.3f}  (goal >= 0.8)")
+    return ratio
+
+
+def bench_codec(size: int = 1 << 20, repeats: int = 200) -> float:
+    arr = np.random.default_rng(1).standard_normal(size // 4).astype(np.float32)
+    raw_bytes = arr.tobytes()
+
+    def codec() -> None:
+        for i in range(repeats):
+            data = encode(Envelope.for_array(arr, sender=1, receiver=2, seq=i + 1, edge=1))
+            out = decode(data)
+            out.array()
+
+    def copy() -> None:
+        for _ in range(repeats):
+            bytes(bytearray(raw_bytes))
+
+    t_codec = statistics.median(best_of(codec, 1) for _ in range(5))
+    t_copy = statistics.median(best_of(copy, 1) for _ in range(5))
+    ratio = t_copy / t_codec
+    mib = size / 2**20 * repeats
+    print(f"codec: 1 MiB float32 tensor, encode+decode {mib / t_codec:8.0f} MiB/s, "
+          f"bytes copy {mib / t_copy:8.0f} MiB/s")
+    print(f"  codec/copy throughput ratio = {ratio:.3f}  (goal >= 0.5)")
+    return ratio
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--model", default="squeezenet")
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--requests", type=int, default=6)
+    args = ap.parse_args()
+    bench_pipeline(args.model, args.batch, args.requests)
+    bench_codec()
+
+
+if __name__ == "__main__":
+    main()
