@@ -8,10 +8,12 @@ pseudo-terminal per node and routes frames between them
 pyserial, as a thread here or, with ``processes=True``, as ``bb-edge node DIR
 --node NAME --transport serial:///dev/pts/N`` in its own OS process.
 
-Options: ``baud`` (default 4000000: ptys ignore it but it sizes the
-retransmission timeout), ``rto``, and for fault injection on the hub side of
-every line ``corrupt`` (per-byte rate), ``corrupt_frames`` (per-frame rate),
-``noise`` (burst rate per frame) and ``seed``.
+Options: ``baud`` (default 921600; ptys ignore it), ``rate`` (bytes/s the
+retransmission timeout assumes, default 100 MB/s for ptys), ``rto``, and for fault injection on every line
+(both directions when the nodes are threads, hub to node with processes)
+``corrupt`` (per-byte rate), ``corrupt_frames`` (per-frame rate), ``noise``
+(burst rate per frame), ``corrupt_every`` / ``noise_every`` (every N-th
+frame, deterministic) and ``seed``.
 """
 
 from __future__ import annotations
@@ -46,12 +48,25 @@ from bb_edge.errors import BBError
 class PtyFleetOptions:
     """Options of a pty-wired fleet (parsed from ``serial://pty?...``)."""
 
-    baud: int = 4_000_000
+    baud: int = 921_600
+    rate: float = 100e6
     rto: float = 0.2
     corrupt: float = 0.0
     corrupt_frames: float = 0.0
     noise: float = 0.0
+    corrupt_every: int = 0
+    noise_every: int = 0
     seed: int = 0
+
+    @property
+    def faulty(self) -> bool:
+        """True when any fault injection is configured."""
+        return bool(self.corrupt or self.corrupt_frames or self.noise or self.corrupt_every or self.noise_every)
+
+    def wrap(self, port: Port, seed: int) -> FaultyPort:
+        """``port`` behind the configured fault injection."""
+        return FaultyPort(port, self.corrupt, self.corrupt_frames, self.noise, self.seed + seed,
+                          self.corrupt_every, self.noise_every)
 
     @classmethod
     def parse(cls, url: str) -> PtyFleetOptions:
@@ -87,15 +102,15 @@ class PtyFleet:
         for i, name in enumerate(self.dep.node_names):
             pty = self.ptys[name] = PtyPair.open()
             port: Port = FdPort(pty.master)
-            if o.corrupt or o.corrupt_frames or o.noise:
-                port = self.faulty[name] = FaultyPort(port, o.corrupt, o.corrupt_frames, o.noise, o.seed + i)
-            self.hub_links[name] = SerialLink(port, o.baud, o.rto, name=f"hub-{name}")
+            if o.faulty:
+                port = self.faulty[f"hub-{name}"] = o.wrap(port, 2 * i)
+            self.hub_links[name] = SerialLink(port, o.baud, o.rto, name=f"hub-{name}", rate=o.rate)
         self.hub = SerialHub(self.hub_links, self.dep.ids())
 
     def node_url(self, name: str) -> str:
         """The ``serial:`` URL node ``name`` opens."""
         o = self.options
-        return f"serial://{self.ptys[name].slave_path}?baud={o.baud}&rto={o.rto}"
+        return f"serial://{self.ptys[name].slave_path}?baud={o.baud}&rto={o.rto}&rate={o.rate}"
 
     def start_threads(self) -> None:
         """Run every node as a host loop thread in this process."""
@@ -109,7 +124,11 @@ class PtyFleet:
                 if self.on_events is not None:
                     self.on_events(name, evs)
 
-            tr = SerialTransport(SerialLink.from_spec(SerialSpec.parse(self.node_url(name)), name=name),
+            spec = SerialSpec.parse(self.node_url(name))
+            port = spec.open_port()
+            if self.options.faulty:
+                port = self.faulty[name] = self.options.wrap(port, 2 * self.dep.node_names.index(name) + 1)
+            tr = SerialTransport(SerialLink(port, spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate),
                                  self.dep.ids(), name)
             loop = self.loops[name] = HostLoop(eng, tr, on_events=sink)
             eng.hello()

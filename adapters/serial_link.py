@@ -8,7 +8,9 @@ URL (``--transport``): ``serial:<port>[?baud=N&rto=S&retries=N&arq=0|1]`` where
   ``serial:rfc2217://HOST:PORT`` (pyserial's own query options pass through).
 
 ``baud`` (default 115200) is the line rate; ``rto`` (default 0.2 s) the base
-retransmission timeout, to which the line time of the frame is added.
+retransmission timeout, to which twice the line time of the frame is added;
+``rate`` (bytes/s, default baud/10) overrides the rate that line time is
+computed from (a pty moves hundreds of MB/s whatever its nominal baud).
 
 Framing is exactly docs/wire.md: every envelope travels as
 ``0x00 || COBS(envelope || crc32_le) || 0x00`` (the leading zero flushes a
@@ -20,7 +22,7 @@ Reliability (``arq=1``, the default): the receiver of a valid envelope frame
 answers with an *ack frame*, ``COBS(0xBB 0xAC || u32 sender || u64 seq ||
 crc32) || 0x00`` (14 bytes before stuffing; its magic can never start an
 envelope). The sender keeps every unacknowledged frame and retransmits it
-after ``rto`` (doubling up to 16x) until acked or ``retries`` is exhausted
+after ``rto`` (doubling up to ``2**backoff`` times, 16x by default) until acked or ``retries`` is exhausted
 (counted in ``stats.given_up`` and reported by ``flush``). The receiver drops
 repeated ``(sender, seq)`` pairs (lost acks) before they reach the engine, so
 every envelope is applied exactly once. A peer without ARQ (``arq=0``) sees
@@ -141,15 +143,19 @@ class FaultyPort:
     ``byte_rate``: probability that each byte is replaced by a different
     random byte; ``frame_rate``: probability that a write (one frame) gets
     1-3 corrupted bytes; ``noise_rate``: probability that a burst of 1-32
-    random bytes is written before a write.
+    random bytes is written before a write. ``frame_every`` / ``noise_every``
+    do the same deterministically to every N-th write.
     """
 
     def __init__(self, port: Port, byte_rate: float = 0.0, frame_rate: float = 0.0,
-                 noise_rate: float = 0.0, seed: int = 0) -> None:
+                 noise_rate: float = 0.0, seed: int = 0, frame_every: int = 0, noise_every: int = 0) -> None:
         self.port = port
         self.byte_rate = byte_rate
         self.frame_rate = frame_rate
         self.noise_rate = noise_rate
+        self.frame_every = frame_every
+        self.noise_every = noise_every
+        self.writes = 0
         self.rng = np.random.default_rng(seed)
         self.bytes_corrupted = 0
         self.noise_bursts = 0
@@ -167,17 +173,22 @@ class FaultyPort:
     def damage(self, data: bytes) -> bytes:
         """``data`` with the configured corruption applied."""
         with self._lock:
+            self.writes += 1
             buf = np.frombuffer(data, dtype=np.uint8).copy()
             hits = np.zeros(0, dtype=np.int64)
             if self.byte_rate:
                 hits = np.flatnonzero(self.rng.random(buf.size) < self.byte_rate)
-            if self.frame_rate and self.rng.random() < self.frame_rate and buf.size:
+            hit_frame = bool(self.frame_every and self.writes % self.frame_every == 0)
+            if self.frame_rate and self.rng.random() < self.frame_rate:
+                hit_frame = True
+            if hit_frame and buf.size:
                 hits = np.concatenate([hits, self.rng.integers(0, buf.size, int(self.rng.integers(1, 4)))])
             if hits.size:
                 buf[hits] ^= self.rng.integers(1, 256, hits.size, dtype=np.uint8)
                 self.bytes_corrupted += int(hits.size)
             out = buf.tobytes()
-            if self.noise_rate and self.rng.random() < self.noise_rate:
+            if (self.noise_rate and self.rng.random() < self.noise_rate) or (
+                    self.noise_every and self.writes % self.noise_every == 0):
                 self.noise_bursts += 1
                 out = self.rng.integers(0, 256, int(self.rng.integers(1, 33)), dtype=np.uint8).tobytes() + out
             return out
@@ -225,6 +236,7 @@ class SerialSpec:
     rto: float = 0.2
     retries: int = 200
     arq: bool = True
+    rate: float = 0.0
 
     @classmethod
     def parse(cls, url: str) -> SerialSpec:
@@ -236,7 +248,7 @@ class SerialSpec:
         ours: dict[str, str] = {}
         theirs: list[tuple[str, str]] = []
         for k, v in parse_qsl(query, keep_blank_values=True):
-            (ours.__setitem__(k, v) if k in ("baud", "rto", "retries", "arq") else theirs.append((k, v)))
+            (ours.__setitem__(k, v) if k in ("baud", "rto", "retries", "arq", "rate") else theirs.append((k, v)))
         if base.startswith("//") and "://" not in base[2:]:
             base = base[2:]  # serial:///dev/ttyUSB0 -> /dev/ttyUSB0
         if not base:
@@ -244,7 +256,8 @@ class SerialSpec:
         port = base + ("?" + urlencode(theirs) if theirs else "")
         try:
             return cls(port, int(ours.get("baud", 115200)), float(ours.get("rto", 0.2)),
-                       int(ours.get("retries", 200)), ours.get("arq", "1") not in ("0", "false", "no"))
+                       int(ours.get("retries", 200)), ours.get("arq", "1") not in ("0", "false", "no"),
+                       float(ours.get("rate", 0.0)))
         except ValueError as exc:
             raise SerialError(f"bad option in {url!r}: {exc}") from exc
 
@@ -279,9 +292,11 @@ class SerialLink:
     """One end of a serial line: frames out, deframes in, acknowledges and retransmits."""
 
     def __init__(self, port: Port, baud: int = 115200, rto: float = 0.2, retries: int = 200,
-                 arq: bool = True, name: str = "serial") -> None:
+                 arq: bool = True, name: str = "serial", rate: float = 0.0, backoff: int = 4) -> None:
         self.port = port
+        self.backoff = backoff
         self.baud = baud
+        self.rate = rate if rate > 0 else baud / 10.0
         self.rto = rto
         self.retries = retries
         self.arq = arq
@@ -301,7 +316,7 @@ class SerialLink:
     @classmethod
     def from_spec(cls, spec: SerialSpec, name: str = "serial") -> SerialLink:
         """Open the port of a parsed URL."""
-        return cls(spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq, name)
+        return cls(spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate)
 
     def start(self, on_envelope: Callable[[bytes], None]) -> None:
         """Start the reader, writer and retransmission threads."""
@@ -317,7 +332,7 @@ class SerialLink:
     # ------------------------------------------------------------- sending
 
     def _line_time(self, nbytes: int) -> float:
-        return nbytes * 10.0 / self.baud if self.baud else 0.0
+        return nbytes / self.rate if self.rate else 0.0
 
     def send(self, envelope: bytes) -> None:
         """Queue one envelope for the line (returns at once)."""
@@ -350,7 +365,7 @@ class SerialLink:
                 if key is not None:
                     entry = self._unacked.get(key)
                     if entry is not None and entry[0] is data:
-                        entry[1] = time.monotonic() + self.rto * (2 ** min(entry[2], 4)) \
+                        entry[1] = time.monotonic() + self.rto * (2 ** min(entry[2], self.backoff)) \
                             + 2 * self._line_time(len(data))
                 self._cond.notify_all()
 
