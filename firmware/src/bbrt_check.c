@@ -27,6 +27,17 @@ static bbrt_status_t check_window(const int32_t *p, int dil) {
     return BBRT_OK;
 }
 
+/* int8 accumulators stay in int32: reduction length <= 2^15, |bias| <= 2^30 */
+static bbrt_status_t check_acc(const bbrt_tensor_t *b, uint64_t k) {
+    uint32_t i;
+    if (k > 32768u) FAIL_SHAPE;
+    for (i = 0; i < b->count; i++) {
+        int32_t v = ((const int32_t *)(const void *)b->data)[i];
+        if (v > 1073741824 || v < -1073741824) FAIL_PARAM;
+    }
+    return BBRT_OK;
+}
+
 static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
     bbrt_tensor_t x, w, b, y, rq;
     int32_t g = op->p[8];
@@ -56,6 +67,8 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
         if (rq.dtype != BBRT_DT_INT32 || rq.count != 2u * w.dims[0] || rq.storage != BBRT_STORE_CONST)
             FAIL_SHAPE;
         if (w.zero_point != 0 || op->p[9] < -128 || op->p[10] > 127 || op->p[9] > op->p[10]) FAIL_PARAM;
+        if (b.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+        return check_acc(&b, (uint64_t)w.dims[1] * w.dims[2] * w.dims[3]);
     }
     return BBRT_OK;
 }
@@ -82,6 +95,8 @@ static bbrt_status_t check_fc(const bbrt_program_t *pr, const bbrt_op_t *op, int
         T(pr, op->in[3], &rq);
         if (rq.dtype != BBRT_DT_INT32 || rq.count != 2u * n || rq.storage != BBRT_STORE_CONST) FAIL_SHAPE;
         if (w.zero_point != 0 || op->p[0] < -128 || op->p[1] > 127 || op->p[0] > op->p[1]) FAIL_PARAM;
+        if (b.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+        return check_acc(&b, k);
     }
     return BBRT_OK;
 }
@@ -107,6 +122,7 @@ static bbrt_status_t check_pool(const bbrt_program_t *pr, const bbrt_op_t *op, i
     if (oh < 1 || ow < 1 || (uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
     if (q && !avg && (x.scale != y.scale || x.zero_point != y.zero_point)) FAIL_PARAM;
     if (avg && (op->p[8] < 0 || op->p[8] > 1)) FAIL_PARAM;
+    if ((uint64_t)op->p[0] * (uint64_t)op->p[1] > (1u << 23)) FAIL_PARAM; /* int8 window sums fit */
     return BBRT_OK;
 }
 
@@ -119,6 +135,7 @@ static bbrt_status_t check_gap(const bbrt_program_t *pr, const bbrt_op_t *op, in
     if (x.rank < 3u || x.dims[2] == 0u) FAIL_SHAPE;
     if ((uint64_t)x.dims[0] * x.dims[1] != y.count || y.count == 0u || x.count / y.count == 0u)
         FAIL_SHAPE;
+    if (x.count / y.count > (1u << 23)) FAIL_SHAPE;
     return BBRT_OK;
 }
 

@@ -11,6 +11,7 @@ float bbrt_expf(float x) {
     float k, r, p, s;
     int32_t ki;
     union { uint32_t u; float f; } v;
+    if (!(x == x)) return x; /* NaN */
     if (x > 88.72f) return 3.4028235e38f;
     if (x < -103.0f) return 0.0f;
     k = x * 1.44269504f;
@@ -52,14 +53,16 @@ int32_t bbrt_roundf_even(float x) {
 }
 
 static int32_t mbqm(int32_t x, int32_t m, int32_t shift) {
-    int32_t total = 31 - shift;
+    int32_t total;
     int64_t p, r;
-    if (total < 1) total = 1;
-    if (total > 62) total = 62;
+    if (shift > 30) shift = 30;
+    if (shift < -31) shift = -31;
+    total = 31 - shift; /* 1..62 */
     p = (int64_t)x * (int64_t)m;
     r = (p + ((int64_t)1 << (total - 1))) >> total;
-    if (r > 2147483647) r = 2147483647;
-    if (r < -2147483647) r = -2147483647;
+    /* +-(2^30 - 1): a sum of two results plus a zero point never overflows */
+    if (r > 1073741823) r = 1073741823;
+    if (r < -1073741823) r = -1073741823;
     return (int32_t)r;
 }
 

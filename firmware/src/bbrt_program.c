@@ -66,7 +66,7 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
     isz = bbrt_dtype_size(dtype);
     for (k = 0; k < rank; k++) {
         count *= bbrt_rd_u32(r + 4u + 4u * k);
-        if (count > 0x7FFFFFFFull) return BBRT_E_PROG_TENSOR;
+        if (count > 0x10000000ull) return BBRT_E_PROG_TENSOR; /* 2^28 elements */
     }
     for (k = rank; k < BBRT_MAX_RANK; k++)
         if (bbrt_rd_u32(r + 4u + 4u * k) != 0u) return BBRT_E_PROG_TENSOR;

@@ -36,11 +36,18 @@ bbrt_status_t bbrt_env_decode(const uint8_t *b, size_t len, size_t max_payload,
     if (e->rank > BBRT_MAX_RANK) return BBRT_E_BAD_RANK;
     if ((e->flags & BBRT_FLAG_QUANT) && e->dtype != BBRT_DT_INT8 && e->dtype != BBRT_DT_UINT8)
         return BBRT_E_BAD_FIELD;
+    if (e->flags & BBRT_FLAG_QUANT) {
+        float sc = bbrt_rd_f32(b + 48);
+        if (!(sc > 0.0f) || sc > 3.4028235e38f) return BBRT_E_BAD_FIELD; /* NaN, <= 0, inf */
+    } else if (bbrt_rd_u32(b + 48) != 0u || bbrt_rd_u32(b + 52) != 0u) {
+        return BBRT_E_BAD_FIELD;
+    }
     plen = bbrt_rd_u32(b + 56);
     if ((size_t)plen > max_payload) return BBRT_E_TOO_LARGE;
     off = bbrt_env_data_offset(e->rank);
     if (len < (size_t)off + (size_t)plen) return BBRT_E_TRUNCATED;
     if (len > (size_t)off + (size_t)plen) return BBRT_E_BAD_LENGTH;
+    if ((e->rank & 1u) && bbrt_rd_u32(b + 64u + 4u * e->rank) != 0u) return BBRT_E_BAD_FIELD; /* padding */
     expected = isz;
     for (i = 0; i < e->rank; i++) {
         uint32_t d = bbrt_rd_u32(b + 64u + 4u * i);
@@ -83,6 +90,7 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_
     if (e->rank > BBRT_MAX_RANK) return BBRT_E_BAD_RANK;
     quant = (e->flags & BBRT_FLAG_QUANT) != 0u;
     if (quant && e->dtype != BBRT_DT_INT8 && e->dtype != BBRT_DT_UINT8) return BBRT_E_BAD_FIELD;
+    if (quant && (!(e->scale > 0.0f) || e->scale > 3.4028235e38f)) return BBRT_E_BAD_FIELD;
     expected = isz;
     for (i = 0; i < e->rank; i++) {
         expected *= e->dims[i];

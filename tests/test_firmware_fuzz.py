@@ -1,0 +1,50 @@
+"""Fuzz the program loader and the envelope decoder / node loop (libFuzzer, ASan + UBSan).
+
+A fixed budget per target; seeds are the golden vectors and real lowered programs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bb_edge.bbrt.examples import small_cnn
+from bb_edge.bbrt.lower import lower
+from bb_edge.bbrt.native import cached_build
+
+BUDGET_S = 20
+VEC = Path(__file__).parent / "vectors"
+
+
+@pytest.fixture(scope="module")
+def fuzzers() -> Path:
+    assert shutil.which("clang"), "clang missing: bash .ci/test.sh installs it"
+    return cached_build("fuzz")
+
+
+def run(binary: Path, corpus: Path, tmp: Path) -> None:
+    proc = subprocess.run([str(binary), f"-max_total_time={BUDGET_S}", "-max_len=65536", "-timeout=10",
+                           "-rss_limit_mb=1024", f"-artifact_prefix={tmp}/", str(corpus)],
+                          capture_output=True, text=True, timeout=BUDGET_S + 120)
+    tail = "\n".join(proc.stderr.splitlines()[-25:])
+    assert proc.returncode == 0, f"{binary.name} found a crash:\n{tail}"
+    assert "Done" in proc.stderr, tail
+
+
+def test_fuzz_program_loader(fuzzers: Path, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for p in ("int8", "fp32"):
+        (corpus / f"cnn_{p}.bbrt").write_bytes(lower(small_cnn(size=8), precision=p).blob)
+    run(fuzzers / "fuzz_program", corpus, tmp_path)
+
+
+def test_fuzz_envelope_decoder_and_node(fuzzers: Path, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for f in list(VEC.glob("*.bin")) + list(VEC.glob("*.frame")) + list((VEC / "invalid").glob("*.bin")):
+        shutil.copy(f, corpus / f.name)
+    run(fuzzers / "fuzz_envelope", corpus, tmp_path)
