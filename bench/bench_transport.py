@@ -1,0 +1,208 @@
+"""Transport throughput, as ratios to the raw medium measured in the same run.
+
+MQTT: envelopes/s from one MqttTransport to another (QoS 1, persistent
+sessions, manual acks, sender check) divided by messages/s of two raw
+paho-mqtt clients (same QoS, same in-flight window, same payload sizes) on the
+same Mosquitto. Serial: envelope bytes/s from one SerialLink to another over a
+pty (COBS + CRC framing, ARQ acks, deframing, duplicate filter) divided by the
+raw bytes/s the same pty carries. Goal: >= 0.8. Prints figures, asserts none.
+
+    python bench/bench_transport.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from adapters.broker import Broker, write_broker_files  # noqa: E402
+from adapters.mqtt import MqttConfig, MqttTransport  # noqa: E402
+from adapters.serial_link import FdPort, PtyPair, SerialLink, SerialSpec  # noqa: E402
+from bb_edge.wire import Envelope, encode  # noqa: E402
+
+INFLIGHT = 100
+
+
+def envelopes(size: int, n: int, sender: int = 1, receiver: int = 2) -> list[bytes]:
+    """``n`` encoded envelopes of exactly ``size`` bytes."""
+    payload = np.random.default_rng(0).integers(0, 256, size - 64, dtype=np.uint8)
+    return [encode(Envelope.for_array(payload, sender=sender, receiver=receiver, seq=i + 1, edge=1))
+            for i in range(n)]
+
+
+# ------------------------------------------------------------------- MQTT
+
+
+def raw_paho(port: int, size: int, n: int, tag: str) -> float:
+    """Messages/s between two plain paho clients (QoS 1)."""
+    done = threading.Event()
+    count = [0]
+
+    def on_message(c: paho.Client, u: object, m: paho.MQTTMessage) -> None:
+        count[0] += 1
+        c.ack(m.mid, m.qos)
+        if count[0] == n:
+            done.set()
+
+    sub = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"rawsub{tag}", clean_session=False,
+                      manual_ack=True)
+    sub.on_message = on_message
+    subscribed = threading.Event()
+    sub.on_subscribe = lambda *a: subscribed.set()
+    sub.on_connect = lambda c, *a: c.subscribe(f"raw/{tag}", qos=1)
+    sub.max_inflight_messages_set(INFLIGHT)
+    sub.connect("127.0.0.1", port)
+    sub.loop_start()
+    pub = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"rawpub{tag}", clean_session=False)
+    pub.max_inflight_messages_set(INFLIGHT)
+    pub.max_queued_messages_set(0)
+    pub.connect("127.0.0.1", port)
+    pub.loop_start()
+    subscribed.wait(10)
+    payload = envelopes(size, 1)[0]
+    t0 = time.perf_counter()
+    for _ in range(n):
+        pub.publish(f"raw/{tag}", payload, qos=1)
+    done.wait(120)
+    dt = time.perf_counter() - t0
+    for c in (pub, sub):
+        c.disconnect()
+        c.loop_stop()
+    return n / dt
+
+
+def adapter_mqtt(port: int, size: int, n: int, tag: str) -> float:
+    """Envelopes/s from one MqttTransport to another."""
+    ids = {"a": 1, "b": 2}
+    cfg = MqttConfig.from_url(f"mqtt://127.0.0.1:{port}?inflight={INFLIGHT}")
+    dep = f"bench{tag}"
+    a, b = MqttTransport(cfg, dep, "a", ids), MqttTransport(cfg, dep, "b", ids)
+    done = threading.Event()
+    count = [0]
+
+    def deliver(peer: str, data: bytes) -> None:
+        count[0] += 1
+        if count[0] == n:
+            done.set()
+
+    b.open(deliver)
+    a.open(lambda p, d: None)
+    a.wait_connected(10)
+    b.wait_connected(10)
+    time.sleep(0.2)  # b's subscription is in place
+    envs = envelopes(size, n)
+    t0 = time.perf_counter()
+    for e in envs:
+        a.send("b", 2, e)
+    done.wait(120)
+    dt = time.perf_counter() - t0
+    a.close()
+    b.close()
+    return n / dt
+
+
+def bench_mqtt(quick: bool) -> dict[int, float]:
+    """Ratios adapter/raw at 1 KiB and 64 KiB."""
+    ratios = {}
+    with tempfile.TemporaryDirectory() as d:
+        files = write_broker_files(d, None, persistence=False, max_inflight=INFLIGHT)
+        with Broker(files) as broker:
+            for size, n in ((1024, 2000 if quick else 6000), (65536, 300 if quick else 1000)):
+                raw, ad = [], []
+                for rep in range(2 if quick else 3):
+                    raw.append(raw_paho(broker.port, size, n, f"{size}r{rep}"))
+                    ad.append(adapter_mqtt(broker.port, size, n, f"{size}a{rep}"))
+                ratios[size] = max(ad) / max(raw)
+                print(f"MQTT {size // 1024:>3} KiB: raw paho {max(raw):9.0f} msg/s, adapter {max(ad):9.0f} env/s, "
+                      f"ratio {ratios[size]:.2f}")
+    return ratios
+
+
+# ----------------------------------------------------------------- serial
+
+
+def raw_pty(total: int, chunk: int = 65536) -> float:
+    """Bytes/s through a raw pty (master writes, pyserial reads the slave)."""
+    pty = PtyPair.open()
+    rd = SerialSpec.parse(f"serial://{pty.slave_path}").open_port()
+    wr = FdPort(pty.master)
+    got = [0]
+
+    def reader() -> None:
+        while got[0] < total:
+            k = rd.in_waiting
+            got[0] += len(rd.read(k if k else 1))
+
+    th = threading.Thread(target=reader, daemon=True)
+    data = bytes(chunk)
+    t0 = time.perf_counter()
+    th.start()
+    for _ in range(total // chunk):
+        wr.write(data)
+    th.join(120)
+    dt = time.perf_counter() - t0
+    rd.close()
+    pty.close()
+    return total / dt
+
+
+def adapter_serial(size: int, n: int) -> float:
+    """Envelope bytes/s from a SerialLink on the master to one on the slave (ARQ on)."""
+    pty = PtyPair.open()
+    a = SerialLink(FdPort(pty.master), rate=100e6, name="a")
+    b = SerialLink(SerialSpec.parse(f"serial://{pty.slave_path}").open_port(), rate=100e6, name="b")
+    done = threading.Event()
+    count = [0]
+
+    def deliver(env: bytes) -> None:
+        count[0] += 1
+        if count[0] == n:
+            done.set()
+
+    a.start(lambda e: None)
+    b.start(deliver)
+    envs = envelopes(size, n)
+    t0 = time.perf_counter()
+    for e in envs:
+        a.send(e)
+    done.wait(120)
+    a.flush(30)
+    dt = time.perf_counter() - t0
+    a.close()
+    b.close()
+    pty.close()
+    return n * size / dt
+
+
+def bench_serial(quick: bool) -> float:
+    """Ratio of envelope bytes/s to raw pty bytes/s (64 KiB envelopes)."""
+    size, n = 65536, 200 if quick else 600
+    raw = max(raw_pty(size * n) for _ in range(2))
+    ad = max(adapter_serial(size, n) for _ in range(2))
+    ratio = ad / raw
+    print(f"serial 64 KiB: raw pty {raw / 1e6:8.1f} MB/s, adapter {ad / 1e6:8.1f} MB/s, ratio {ratio:.2f}")
+    return ratio
+
+
+def main() -> None:
+    """Run both benchmarks and print the ratios."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    m = bench_mqtt(args.quick)
+    s = bench_serial(args.quick)
+    print(f"ratios (goal >= 0.8): mqtt 1KiB {m[1024]:.2f}, mqtt 64KiB {m[65536]:.2f}, serial {s:.2f}")
+
+
+if __name__ == "__main__":
+    main()
