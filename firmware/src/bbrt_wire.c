@@ -93,9 +93,11 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_
     if (quant && (!(e->scale > 0.0f) || e->scale > 3.4028235e38f)) return BBRT_E_BAD_FIELD;
     expected = isz;
     for (i = 0; i < e->rank; i++) {
+        if (expected > 0xFFFFFFFFull) break;
         expected *= e->dims[i];
-        if (expected > 0xFFFFFFFFull) return BBRT_E_BAD_LENGTH;
     }
+    for (i = 0; i < e->rank; i++)
+        if (e->dims[i] == 0u) expected = 0u; /* a zero dim wins over an overflow, as in the decoder */
     if (expected != (uint64_t)e->payload_len) return BBRT_E_BAD_LENGTH;
     off = bbrt_env_data_offset(e->rank);
     if (cap < off) return BBRT_E_NO_SPACE;

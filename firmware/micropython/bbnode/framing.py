@@ -1,0 +1,154 @@
+"""Serial framing: COBS(envelope || crc32_le(envelope)) || 0x00 (docs/wire.md)."""
+try:
+    from binascii import crc32 as _crc32
+except ImportError:  # a port without binascii.crc32: table-driven fallback
+    _crc32 = None
+
+_TABLE = None
+
+
+def crc32(data, crc=0):
+    """IEEE 802.3 CRC-32 (zlib's crc32) of ``data``, continuing from ``crc``."""
+    global _TABLE
+    if _crc32 is not None:
+        return _crc32(data, crc) & 0xFFFFFFFF
+    if _TABLE is None:
+        _TABLE = []
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+            _TABLE.append(c)
+    c = crc ^ 0xFFFFFFFF
+    for b in data:
+        c = _TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def max_frame(max_envelope):
+    """Largest encoded frame for envelopes up to ``max_envelope`` bytes."""
+    n = max_envelope + 4
+    return n + (n + 253) // 254 + 1
+
+
+def cobs_encode_into(src, n, out, pos):
+    """COBS-encode ``src[:n]`` into ``out`` at ``pos``; return the new position (no delimiter)."""
+    code_pos = pos
+    pos += 1
+    code = 1
+    for i in range(n):
+        b = src[i]
+        if b == 0:
+            out[code_pos] = code
+            code_pos = pos
+            pos += 1
+            code = 1
+        else:
+            out[pos] = b
+            pos += 1
+            code += 1
+            if code == 0xFF:
+                out[code_pos] = code
+                code_pos = pos
+                pos += 1
+                code = 1
+    out[code_pos] = code
+    return pos
+
+
+def encode(envelope, leading_zero=False):
+    """One frame (bytes) for an envelope."""
+    n = len(envelope)
+    body = bytearray(n + 4)
+    body[:n] = envelope
+    c = crc32(envelope)
+    body[n] = c & 0xFF
+    body[n + 1] = (c >> 8) & 0xFF
+    body[n + 2] = (c >> 16) & 0xFF
+    body[n + 3] = (c >> 24) & 0xFF
+    out = bytearray(max_frame(n) + 1)
+    pos = 0
+    if leading_zero:
+        out[0] = 0
+        pos = 1
+    pos = cobs_encode_into(body, n + 4, out, pos)
+    out[pos] = 0
+    return bytes(out[:pos + 1])
+
+
+def cobs_decode_into(src, n, out):
+    """COBS-decode ``src[:n]`` into ``out``; return the length or -1 on a malformed block."""
+    i = 0
+    o = 0
+    cap = len(out)
+    while i < n:
+        code = src[i]
+        i += 1
+        if code == 0 or i + code - 1 > n:
+            return -1
+        for _ in range(code - 1):
+            if o >= cap:
+                return -1
+            b = src[i]
+            if b == 0:
+                return -1
+            out[o] = b
+            o += 1
+            i += 1
+        if code < 0xFF and i < n:
+            if o >= cap:
+                return -1
+            out[o] = 0
+            o += 1
+    return o
+
+
+class Deframer:
+    """Accumulates serial bytes into preallocated buffers; ``push`` returns an envelope length when one is complete.
+
+    The envelope is then ``self.env[:length]`` (valid until the next push). Bad frames are counted and dropped.
+    """
+
+    def __init__(self, max_envelope):
+        self.cap = max_frame(max_envelope)
+        self.raw = bytearray(self.cap)
+        self.env = bytearray(max_envelope + 4)
+        self.n = 0
+        self.overflow = False
+        self.frames_ok = 0
+        self.bad_crc = 0
+        self.bad_cobs = 0
+        self.too_long = 0
+        self.too_short = 0
+
+    def push(self, b):
+        """Feed one byte; return the decoded envelope length (>= 0) or -1."""
+        if b != 0:
+            if self.n < self.cap:
+                self.raw[self.n] = b
+                self.n += 1
+            else:
+                self.overflow = True
+            return -1
+        n = self.n
+        self.n = 0
+        if self.overflow:
+            self.overflow = False
+            self.too_long += 1
+            return -1
+        if n == 0:
+            return -1
+        m = cobs_decode_into(self.raw, n, self.env)
+        if m < 0:
+            self.bad_cobs += 1
+            return -1
+        if m < 5:
+            self.too_short += 1
+            return -1
+        e = self.env
+        got = e[m - 4] | e[m - 3] << 8 | e[m - 2] << 16 | e[m - 1] << 24
+        if crc32(memoryview(e)[:m - 4]) != got:
+            self.bad_crc += 1
+            return -1
+        self.frames_ok += 1
+        return m - 4
