@@ -1,0 +1,247 @@
+"""Simulate a learning deployment: N engines in one process on the in-process fleet, virtual clock.
+
+``simulate(learning, ...)`` builds one :class:`~bb_edge.engine.Engine` per
+node (the strategy module binds its components and registers its protocol
+handlers), prepares every training program ONCE and attaches it to all
+engines (``attach_compute``), wires them with :class:`InProcFleet` and a
+seeded :class:`LinkModel` (latency, jitter, loss, bandwidth), and drives the
+virtual clock. Churn: a seeded fraction of clients leaves at a round (their
+engines stop being polled and envelopes to them are dropped), another joins
+late (their engines start then and fetch the current model first).
+``run_learning`` is the ``bb-edge run DIR`` entry point for deployments with
+a ``learning`` object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from adapters.inproc import InProcFleet, LinkModel
+from bb_edge.backends.base import get_backend
+from bb_edge.compiler.manifest import Deployment, NodeSpec
+from bb_edge.engine import Engine
+from bb_edge.learn import events as lev
+from bb_edge.learn.deployment import build_setup
+from bb_edge.learn.strategies.modules import StrategyModule, module_for
+
+
+class SimulationError(RuntimeError):
+    """The simulation could not make progress (virtual-time limit reached)."""
+
+
+@dataclass
+class RoundRecord:
+    """Figures after one round."""
+
+    round: int
+    accuracy: float
+    virtual_time: float
+    wall_time: float
+    bytes_total: int
+    bytes_per_node: float
+    live_nodes: int
+
+
+@dataclass
+class SimResult:
+    """What a simulation produced: per-round records and counted events."""
+
+    strategy: str
+    nodes: int
+    records: list[RoundRecord] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    rejections: dict[str, int] = field(default_factory=dict)
+    departed: list[str] = field(default_factory=list)
+    joined: list[str] = field(default_factory=list)
+    wall_time: float = 0.0
+    bytes_total: int = 0
+    bytes_per_node: float = 0.0
+    peak_memory_mb: float | None = None
+
+    @property
+    def final_accuracy(self) -> float:
+        """Accuracy after the last round."""
+        return self.records[-1].accuracy if self.records else float("nan")
+
+    def summary(self) -> dict[str, Any]:
+        """The final figures as a JSON-ready dict."""
+        rounds = len(self.records)
+        return {
+            "strategy": self.strategy, "nodes": self.nodes, "rounds": rounds,
+            "final_accuracy": self.final_accuracy,
+            "best_accuracy": max((r.accuracy for r in self.records), default=float("nan")),
+            "accuracy_per_round": [round(r.accuracy, 4) for r in self.records],
+            "bytes_total": self.bytes_total, "bytes_per_node": self.bytes_per_node,
+            "bytes_per_round": [r.bytes_total for r in self.records],
+            "wall_time_s": self.wall_time, "seconds_per_round": self.wall_time / max(rounds, 1),
+            "virtual_time_s": self.records[-1].virtual_time if self.records else 0.0,
+            "events": self.counts, "rejections": self.rejections,
+            "departed": len(self.departed), "joined_late": len(self.joined),
+            "peak_memory_mb": self.peak_memory_mb,
+        }
+
+
+def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, rounds: int | None = None,
+             clients: int | None = None, seed: int | None = None, churn: float | None = None,
+             latency: float = 0.0, jitter: float = 0.0, bandwidth: float = 0.0, loss: float = 0.0,
+             tick: float = 0.25, progress: bool = False, measure_memory: bool = False,
+             max_virtual_time: float | None = None) -> SimResult:
+    """Run a learning config to the end on the in-process fleet (see the module docstring)."""
+    cfg = dict(learning)
+    if rounds is not None:
+        cfg["rounds"] = int(rounds)
+    if churn:
+        cfg["churn"] = {**cfg.get("churn", {}), "leave": float(churn)}
+    if measure_memory:
+        tracemalloc.start()
+    wall0 = time.perf_counter()
+    setup = build_setup(cfg, directory, clients=clients, seed=seed)
+    module = module_for(setup)
+    seed_ = int(setup.cfg["seed"])
+    names = module.clients()
+    churn_cfg = dict(setup.cfg.get("churn") or {})
+    rng = np.random.default_rng([seed_, 99])
+    order = [names[int(i)] for i in rng.permutation(len(names))]
+    n_leave = int(round(float(churn_cfg.get("leave", 0.0)) * len(names)))
+    n_late = int(round(float(churn_cfg.get("late_join", 0.0)) * len(names)))
+    leaving = set(order[:n_leave])
+    late = set(order[n_leave:n_leave + n_late])
+    leave_round = int(churn_cfg.get("at_round", max(module.rounds // 2, 1)))
+    join_round = int(churn_cfg.get("join_round", max(module.rounds // 4, 1)))
+
+    backend = get_backend("ort")
+    prepared = {k: backend.prepare(m, k) for k, m in module.compute().items()}
+    all_nodes = module.nodes()
+    engines: dict[str, Engine] = {}
+    for name, nid in all_nodes:
+        eng = Engine(name, nid, module.peers_of(name), backend=backend)
+        for k, p in prepared.items():
+            eng.attach_compute(k, p)
+        module.install(eng, name, late=name in late)
+        engines[name] = eng
+    dep = Deployment(name=f"learn-{module.name}", nodes=[NodeSpec(n, i, "") for n, i in all_nodes], edges=[],
+                     inputs=[], outputs=[])
+    link = LinkModel(latency=latency, jitter=jitter, bandwidth=bandwidth, loss=loss, seed=seed_)
+    active = {n: e for n, e in engines.items() if n not in late}
+    fleet = InProcFleet(dep, link=link, engines=active)
+    result = SimResult(module.name, len(names))
+    done_rounds = 0
+    limit = max_virtual_time or (module.rounds + 5) * max(float(setup.cfg["round_timeout"]),
+                                                           float(setup.cfg["period"])) * 4 + 60.0
+    bar: Any = None
+    if progress:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        bar.add_task(f"{module.name} x{len(names)}", total=module.rounds)
+    try:
+        while not module.finished(fleet.now, fleet.engines):
+            moved = fleet.step()
+            for _, e in fleet.events:
+                key = type(e).__name__
+                if isinstance(e, lev.UpdateRejected):
+                    result.rejections[e.reason] = result.rejections.get(e.reason, 0) + 1
+                if isinstance(e, lev.LocalTrainingDone | lev.ModelMerged | lev.RoundStarted):
+                    key = "_" + key
+                result.counts[key] = result.counts.get(key, 0) + 1
+            fleet.events.clear()
+            done_rounds = _record(module, fleet, result, done_rounds, wall0, bar, leaving, late, engines,
+                                  leave_round, join_round)
+            if moved:
+                continue
+            t0 = fleet.now
+            if not fleet.advance() or fleet.now > t0 + tick:
+                fleet.now = t0 + tick
+            if fleet.now > limit:
+                raise SimulationError(f"{module.name}: no end after {fleet.now:.1f} virtual seconds "
+                                      f"({done_rounds}/{module.rounds} rounds)")
+        _record(module, fleet, result, done_rounds, wall0, bar, leaving, late, engines, leave_round, join_round)
+    finally:
+        if bar is not None:
+            bar.stop()
+    result.wall_time = time.perf_counter() - wall0
+    result.bytes_total = sum(fleet.stats.bytes.values())
+    result.bytes_per_node = result.bytes_total / max(len(engines), 1)
+    if measure_memory:
+        result.peak_memory_mb = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return result
+
+
+def _record(module: StrategyModule, fleet: InProcFleet, result: SimResult, done_rounds: int, wall0: float,
+            bar: Any, leaving: set[str], late: set[str], engines: dict[str, Engine], leave_round: int,
+            join_round: int) -> int:
+    """Evaluate every round completed since the last call; apply churn at its round."""
+    p = min(module.progress(fleet.now, fleet.engines), module.rounds)
+    while done_rounds < p:
+        done_rounds += 1
+        total = sum(fleet.stats.bytes.values())
+        result.records.append(RoundRecord(done_rounds, module.evaluate(fleet.engines), fleet.now,
+                                          time.perf_counter() - wall0, total,
+                                          total / max(len(fleet.engines), 1), len(fleet.engines)))
+        if bar is not None:
+            bar.update(bar.task_ids[0], completed=done_rounds,
+                       description=f"{module.name} x{result.nodes} acc {result.records[-1].accuracy:.3f}")
+        if done_rounds == leave_round:
+            for n in sorted(leaving):
+                fleet.engines.pop(n, None)
+                result.departed.append(n)
+        if done_rounds == join_round:
+            for n in sorted(late):
+                fleet.engines[n] = engines[n]
+                result.joined.append(n)
+    return done_rounds
+
+
+def write_curves(results: dict[str, SimResult], path: str | Path) -> None:
+    """Accuracy per round and against MB sent, one line per run, as a PNG (matplotlib, Agg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    for label, res in results.items():
+        xs = [r.round for r in res.records]
+        ys = [r.accuracy for r in res.records]
+        a.plot(xs, ys, marker=".", label=label)
+        b.plot([r.bytes_total / 2**20 for r in res.records], ys, marker=".", label=label)
+    a.set_xlabel("round")
+    a.set_ylabel("held-out accuracy")
+    b.set_xlabel("MB sent (all nodes)")
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(str(path), dpi=100)
+    plt.close(fig)
+
+
+def run_learning(dep: Deployment, args: argparse.Namespace) -> int:
+    """``bb-edge run DIR`` for a learning deployment: simulate, print, write summary/curves."""
+    from rich.console import Console
+
+    console = Console()
+    learning = dict(dep.extra["learning"])
+    res = simulate(learning, dep.directory, rounds=getattr(args, "rounds", None),
+                   clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
+                   churn=getattr(args, "churn", 0.0) or None, latency=getattr(args, "latency", 0.0) or 0.0,
+                   bandwidth=getattr(args, "bandwidth", 0.0) or 0.0, progress=console.is_terminal)
+    s = res.summary()
+    console.print(f"{s['strategy']}: {s['nodes']} virtual nodes, {s['rounds']} rounds, "
+                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} KiB/node, "
+                  f"{s['wall_time_s']:.2f} s wall ({s['seconds_per_round']:.3f} s/round)")
+    if getattr(args, "summary", None):
+        Path(args.summary).write_text(json.dumps(s, indent=1) + "\n")
+    if getattr(args, "curves", None):
+        write_curves({s["strategy"]: res}, args.curves)
+    return 0

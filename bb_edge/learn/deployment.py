@@ -1,0 +1,129 @@
+"""Learning deployments: a deployment.json with a top-level ``learning`` object, and what it builds.
+
+``write_learning_deployment(dir, learning, model=None)`` writes
+``dir/deployment.json`` (format ``bb-edge/deployment`` v1, an empty node list:
+the runner generates the nodes) plus the forward model as ``dir/model.onnx``.
+``bb-edge run DIR`` then simulates it (``adapters.learnsim``).
+
+The ``learning`` object (every key optional except ``strategy``)::
+
+    {"strategy": "fedavg" | "diloco" | "gossip" | "pushsum" | "split" | "splitfed",
+     "model": "model.onnx", "cut": "h0",
+     "data": {"source": "digits", "test_fraction": 0.25,
+              "partition": {"type": "partition.dirichlet", "alpha": 0.5}},
+     "clients": 20, "rounds": 30, "epochs": 1, "local_steps": 0, "batch_size": 16,
+     "optimizer": {"kind": "sgd", "lr": 0.05, "momentum": 0.9},
+     "aggregator": {"type": "mean"}, "codec": null | {"type": "codec.int8"},
+     "attack": null | {"type": "attack.alie", "malicious": 5, ...},
+     "min_clients": 1, "clients_per_round": 0, "round_timeout": 5.0, "heartbeat": 1.0,
+     "period": 1.0, "churn": {"leave": 0.3, "at_round": 10, "late_join": 0.0, "join_round": 5}}
+
+Component specs are ``{"type": <type_id>, **config}`` (nested components as
+``{"$component": type_id, "config": {...}}``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from bb_edge.compiler.manifest import Deployment
+from bb_edge.learn.autodiff import ForwardRunner, SoftmaxCrossEntropy, TrainingProgram, build_training_step
+from bb_edge.learn.data import SklearnSource, Subset, train_test_split
+from bb_edge.learn.models import mlp
+from bb_edge.learn.optim import SGD, Adam
+from bb_edge.learn.roles import ConfigError, create
+
+__all__ = ["write_learning_deployment", "component", "optimizer", "LearningSetup", "build_setup", "DEFAULTS"]
+
+DEFAULTS: dict[str, Any] = {
+    "model": "model.onnx", "cut": "h0", "clients": 10, "rounds": 10, "epochs": 1, "local_steps": 0,
+    "batch_size": 16, "optimizer": {"kind": "sgd", "lr": 0.05, "momentum": 0.9},
+    "data": {"source": "digits", "test_fraction": 0.25, "partition": {"type": "partition.iid"}},
+    "aggregator": {"type": "mean"}, "codec": None, "attack": None, "min_clients": 1, "clients_per_round": 0,
+    "round_timeout": 5.0, "heartbeat": 1.0, "period": 1.0, "churn": {}, "seed": 0,
+}
+
+
+def write_learning_deployment(directory: str | Path, learning: dict[str, Any],
+                              model: onnx.ModelProto | None = None, name: str = "learning") -> Path:
+    """Write ``deployment.json`` (with ``learning``) and ``model.onnx`` (default: a 64-32-10 MLP)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    cfg = dict(learning)
+    if "strategy" not in cfg:
+        raise ConfigError("a learning deployment needs a 'strategy'")
+    cfg.setdefault("model", "model.onnx")
+    onnx.save(model if model is not None else mlp([64, 32, 10], seed=int(cfg.get("seed", 0))), str(d / cfg["model"]))
+    dep = Deployment(name=name, nodes=[], edges=[], inputs=[], outputs=[], extra={"learning": cfg})
+    return dep.save(d)
+
+
+def component(spec: Any) -> Any:
+    """A component from ``{"type": id, **config}`` (or a bare type id); ``None`` stays ``None``."""
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        return create(spec)
+    if not isinstance(spec, dict) or "type" not in spec:
+        raise ConfigError(f"component spec needs a 'type': {spec!r}")
+    return create(spec["type"], **{k: v for k, v in spec.items() if k not in ("type", "malicious")})
+
+
+def optimizer(spec: dict[str, Any]) -> Any:
+    """SGD or Adam from ``{"kind": "sgd"|"adam", "lr": ..., ...}``."""
+    kw = {k: v for k, v in spec.items() if k != "kind"}
+    kind = spec.get("kind", "sgd")
+    if kind == "sgd":
+        return SGD(**kw)
+    if kind == "adam":
+        return Adam(**kw)
+    raise ConfigError(f"unknown optimizer {kind!r}; use sgd or adam")
+
+
+@dataclass
+class LearningSetup:
+    """Everything a learning run shares: config, forward model, training program, data, evaluator."""
+
+    cfg: dict[str, Any]
+    forward: onnx.ModelProto
+    program: TrainingProgram
+    parts: list[Subset]
+    x_test: np.ndarray
+    y_test: np.ndarray
+    runner: ForwardRunner
+
+    def accuracy(self, params: np.ndarray | dict[str, np.ndarray]) -> float:
+        """Held-out accuracy of a parameter vector (or dict) of the forward model."""
+        return self.runner.accuracy(self.x_test, self.y_test, params)
+
+
+def build_setup(learning: dict[str, Any], directory: str | Path | None = None, clients: int | None = None,
+                seed: int | None = None) -> LearningSetup:
+    """Resolve defaults, load the model, build the training program and partition the data."""
+    cfg = {**DEFAULTS, **learning}
+    if clients is not None:
+        cfg["clients"] = int(clients)
+    if seed is not None:
+        cfg["seed"] = int(seed)
+    path = Path(directory or ".") / cfg["model"]
+    forward = onnx.load(str(path)) if path.is_file() else mlp([64, 32, 10], seed=int(cfg["seed"]))
+    program = build_training_step(forward, None, SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
+    data = {**DEFAULTS["data"], **cfg["data"]}
+    x, y = SklearnSource(data.get("source", "digits")).arrays()
+    xtr, ytr, xte, yte = train_test_split(x, y, float(data.get("test_fraction", 0.25)), seed=int(cfg["seed"]))
+    part_spec = dict(data.get("partition") or {"type": "partition.iid"})
+    part_spec.setdefault("seed", int(cfg["seed"]))
+    n_parts = 1 if cfg["strategy"] == "split" else int(cfg["clients"])
+    parts = component(part_spec).subsets(xtr, ytr, n_parts)
+    return LearningSetup(cfg, forward, program, parts, xte, yte, ForwardRunner(forward))
+
+
+def dump(cfg: dict[str, Any]) -> str:
+    """The config as stable JSON (for summaries)."""
+    return json.dumps(cfg, sort_keys=True, default=str)

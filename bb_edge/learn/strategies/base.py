@@ -1,0 +1,160 @@
+"""What every strategy shares: protocol ids, message codes, the model binding, local training.
+
+Message layout (all strategies, one wire): protocol id = the *receiving*
+role (table below), ``edge`` = the message code (:class:`Msg`),
+``request_id`` = the round (gossip: the sender's model age; split: the
+step). A model or update is one float32 vector envelope of the
+:class:`~bb_edge.learn.autodiff.ParamLayout` size, or, when a ``codec`` is
+bound, the codec's bytes as one UINT8 envelope. Everything else is small:
+``JOIN`` carries ``int64 [samples]``, ``HEARTBEAT`` and ``FETCH`` are empty.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bb_edge.engine.context import Context
+from bb_edge.learn.autodiff import TrainingProgram
+from bb_edge.learn.roles import Component, register
+from bb_edge.wire.envelope import Envelope
+
+__all__ = [
+    "PROTO_FEDAVG_SERVER", "PROTO_FEDAVG_CLIENT", "PROTO_GOSSIP", "PROTO_SPLIT_SERVER",
+    "PROTO_SPLIT_CLIENT", "PROTO_PUSHSUM", "PROTO_DILOCO_SERVER", "PROTO_DILOCO_WORKER",
+    "Msg", "ModelState", "CtxSession", "send_vector", "read_vector", "run_step", "local_train",
+]
+
+PROTO_FEDAVG_SERVER = 16
+PROTO_FEDAVG_CLIENT = 17
+PROTO_GOSSIP = 18
+PROTO_SPLIT_SERVER = 19
+PROTO_SPLIT_CLIENT = 20
+PROTO_PUSHSUM = 21
+PROTO_DILOCO_SERVER = 22
+PROTO_DILOCO_WORKER = 23
+
+UINT8 = 2
+FLOAT = 1
+
+
+class Msg(enum.IntEnum):
+    """Message codes carried in the envelope's ``edge`` field."""
+
+    JOIN = 1  # client -> server: int64 [samples]; answered by MODEL_FULL
+    MODEL = 2  # server -> cohort: global model of round request_id (vector or codec bytes)
+    UPDATE = 3  # client -> server: delta of round request_id (vector or codec bytes)
+    HEARTBEAT = 4  # any -> server: empty; feeds the phi-accrual detector
+    FETCH = 5  # late joiner -> peer: empty; answered by MODEL_FULL
+    MODEL_FULL = 6  # float32 current model (request_id = round or age)
+    ACTIVATIONS = 7  # split client -> server: float32 [B, cut] (request_id = step)
+    LABELS = 8  # split client -> server: int64 [B] (request_id = step)
+    GRADIENTS = 9  # split server -> client: float32 [B, cut] (request_id = step)
+    CLIENT_MODEL = 10  # SplitFed: client half up / averaged client half down (request_id = round)
+    GOSSIP = 11  # gossip: model, request_id = age
+    PUSH = 12  # push-sum: float32 [s..., w]
+
+
+@register
+@dataclass
+class ModelState(Component):
+    """A node's model binding: the flat parameter vector, its round and (gossip) age.
+
+    ``pinned`` is set by a server target: a client target installed on the
+    same node then trains on copies and leaves the binding to the server.
+    """
+
+    type_id: ClassVar[str] = "learn.model"
+    vector: np.ndarray | None = field(default=None, init=False)
+    round: int = field(default=0, init=False)
+    age: float = field(default=0.0, init=False)
+    pinned: bool = field(default=False, init=False)
+
+    def set(self, vec: np.ndarray, round: int | None = None) -> None:
+        """Replace the vector (copied, float32) and optionally the round."""
+        self.vector = np.array(vec, dtype=np.float32)
+        if round is not None:
+            self.round = int(round)
+
+
+class CtxSession:
+    """A session-like view (``run(names, feeds)``) of a program prepared on the engine (``ctx.compute``)."""
+
+    def __init__(self, ctx: Context, key: str) -> None:
+        self.ctx, self.key = ctx, key
+
+    def run(self, output_names: Any, feeds: Any, /) -> Any:
+        """Run the shared prepared program; outputs in the order of ``output_names``."""
+        out = self.ctx.compute(self.key, dict(feeds))
+        return [out[n] for n in output_names]
+
+
+def send_vector(ctx: Context, peer: str, vec: np.ndarray, *, protocol: int, msg: Msg, request_id: int,
+                codec: Any = None) -> None:
+    """Send a model/update: codec bytes (UINT8) when a codec is given, else one float32 vector."""
+    if codec is not None:
+        ctx.send_bytes(peer, codec.encode(vec), protocol=protocol, edge=int(msg), request_id=request_id)
+    else:
+        ctx.send_array(peer, np.ascontiguousarray(vec, dtype=np.float32), protocol=protocol,
+                       edge=int(msg), request_id=request_id)
+
+
+def read_vector(env: Envelope, codec: Any = None) -> tuple[np.ndarray | None, str]:
+    """The vector an envelope carries (codec bytes or a tensor) or ``(None, why)`` if undecodable."""
+    if env.dtype == UINT8 and len(env.dims) == 1 and codec is not None:
+        try:
+            return np.asarray(codec.decode(env.payload_bytes())), ""
+        except Exception as exc:  # any codec complaint means the update is unusable
+            return None, f"codec {getattr(codec, 'type_id', '?')} could not decode: {exc}"
+    try:
+        return np.array(env.array()), ""
+    except Exception as exc:
+        return None, f"payload is not a tensor: {exc}"
+
+
+def run_step(ctx: Context, key: str, program: TrainingProgram, data: Mapping[str, np.ndarray],
+             params: Mapping[str, np.ndarray], state: Mapping[str, np.ndarray],
+             extra_outputs: tuple[str, ...] = ()) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray],
+                                                           dict[str, np.ndarray]]:
+    """One training step of ``program`` on the engine: returns (new params, new state, extra outputs)."""
+    feeds: dict[str, np.ndarray] = dict(data)
+    feeds.update(params)
+    feeds.update({"opt/" + k: v for k, v in state.items()})
+    out = ctx.compute(key, feeds)
+    new_p = {s.name: np.asarray(out["next/" + s.name]) for s in program.params}
+    new_s = {s.name[len("opt/"):]: np.asarray(out["next/" + s.name]) for s in program.state}
+    return new_p, new_s, {k: np.asarray(out[k]) for k in extra_outputs}
+
+
+def local_train(ctx: Context, key: str, program: TrainingProgram, start: np.ndarray, x: np.ndarray,
+                y: np.ndarray, *, epochs: int, batch_size: int, rng: np.random.Generator, steps: int = 0,
+                state: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray], float, int]:
+    """Train from ``start`` on ``(x, y)``: ``steps`` mini-batches if > 0, else ``epochs`` passes.
+
+    Returns (final vector, optimizer state, mean loss, steps run).
+    """
+    layout = program.layout
+    params = layout.unflatten(start)
+    st = dict(state) if state is not None else program.initial_state()
+    losses: list[float] = []
+    data_name = program.data_inputs[0].name
+    label_dtype = program.labels.dtype if program.labels is not None else "int64"
+
+    def batches() -> Any:
+        while True:
+            order = rng.permutation(len(x))
+            for i in range(0, len(x), batch_size):
+                yield order[i:i + batch_size]
+
+    total = steps if steps > 0 else epochs * -(-len(x) // batch_size)
+    it = batches()
+    for _ in range(total if len(x) else 0):
+        idx = next(it)
+        params, st, extra = run_step(ctx, key, program, {data_name: x[idx], "labels": y[idx].astype(label_dtype)},
+                                     params, st, ("loss",))
+        losses.append(float(extra["loss"]))
+    return layout.flatten(params), st, float(np.mean(losses)) if losses else float("nan"), len(losses)

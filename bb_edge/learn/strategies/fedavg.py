@@ -1,0 +1,386 @@
+"""FedAvg (and DiLoCo) as protocol components: a server target and a client target.
+
+Server (protocol 16) bindings: ``model`` (:class:`ModelState`, the global
+model), ``aggregator`` (any Aggregator; robust rules and server optimizers
+included), ``liveness`` (:class:`~bb_edge.learn.liveness.LivenessTable`),
+optional ``codec``. Client (protocol 17) bindings: ``data`` (DataSource),
+``model``, optional ``codec``, ``attack`` and ``collusion`` (simulated
+Byzantine clients).
+
+Round protocol: clients ``JOIN`` (sample count) and get ``MODEL_FULL`` back
+(a late joiner starts from the current model). The server opens round r
+with the live clients (phi-accrual), sends ``MODEL`` (request_id r), and
+sets a deadline from ``ctx.now``. Each ``UPDATE`` is decoded and run through
+:class:`~bb_edge.learn.validation.UpdateValidator`; refusals become
+:class:`~bb_edge.learn.events.UpdateRejected` and never reach the
+aggregator. The round closes when the whole cohort answered, or at the
+deadline with a partial aggregate if at least ``min_clients`` did, otherwise
+with :class:`~bb_edge.learn.events.RoundAborted`.
+
+DiLoCo (Douillard et al. 2023) is the same composition with other defaults:
+workers keep their inner optimizer state across rounds and run ``local_steps``
+steps; the outer optimizer is the server's aggregator (e.g. ``fedavgm``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bb_edge.engine.context import Context
+from bb_edge.learn import events as lev
+from bb_edge.learn.autodiff import TrainingProgram
+from bb_edge.learn.roles import Component, LearnError, register
+from bb_edge.learn.strategies.base import (
+    PROTO_DILOCO_SERVER,
+    PROTO_DILOCO_WORKER,
+    PROTO_FEDAVG_CLIENT,
+    PROTO_FEDAVG_SERVER,
+    ModelState,
+    Msg,
+    local_train,
+    read_vector,
+    send_vector,
+)
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
+from bb_edge.wire.envelope import Envelope
+
+__all__ = ["FedAvgServer", "FedAvgClient", "DiLoCoServer", "DiLoCoWorker", "Collusion"]
+
+
+def _opt(ctx: Context, name: str) -> Any:
+    try:
+        return ctx.binding(name)
+    except KeyError:
+        return None
+
+
+@register
+@dataclass
+class Collusion(Component):
+    """Simulation only: the channel colluding Byzantine clients share their honest updates through.
+
+    Bound (one shared object) on the malicious clients only; ALIE/IPM then
+    estimate the honest statistics from the colluders' own honest updates
+    (Baruch et al.'s non-omniscient setting).
+    """
+
+    type_id: ClassVar[str] = "attack.collusion"
+    members: int = 1
+    posted: dict[int, dict[int, np.ndarray]] = field(default_factory=dict, init=False)
+
+    def post(self, round: int, node: int, update: np.ndarray) -> None:
+        """Share one colluder's honest update of ``round``."""
+        self.posted.setdefault(round, {})[node] = np.array(update)
+        for r in [r for r in self.posted if r < round - 2]:
+            del self.posted[r]
+
+    def ready(self, round: int) -> bool:
+        """Every colluder has posted for ``round``."""
+        return len(self.posted.get(round, {})) >= self.members
+
+    def honest(self, round: int) -> list[np.ndarray]:
+        """The honest updates posted for ``round`` (in node order)."""
+        got = self.posted.get(round, {})
+        return [got[k] for k in sorted(got)]
+
+    def get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Nothing persistent: the posts are per-round scratch."""
+        return {}, {}
+
+
+@dataclass
+class FedAvgServer:
+    """Server target of FedAvg: cohorts, deadlines, validation, (robust) aggregation."""
+
+    size: int
+    rounds: int
+    min_clients: int = 1
+    clients_per_round: int = 0
+    round_timeout: float = 10.0
+    start_after: float = 0.0
+    start_clients: int = 1
+    max_norm: float | None = None
+    seed: int = 0
+    strategy: str = "fedavg"
+    protocol_id: int = PROTO_FEDAVG_SERVER
+    client_protocol: int = PROTO_FEDAVG_CLIENT
+    round: int = field(default=0, init=False)
+    open: bool = field(default=False, init=False)
+    finished: bool = field(default=False, init=False)
+    deadline: float = field(default=0.0, init=False)
+    next_start: float = field(default=0.0, init=False)
+    cohort: set[int] = field(default_factory=set, init=False)
+    clients: dict[int, int] = field(default_factory=dict, init=False)  # id -> samples
+    received: dict[int, np.ndarray] = field(default_factory=dict, init=False)
+    suspected: set[int] = field(default_factory=set, init=False)
+    rejected: int = field(default=0, init=False)
+    aborted: int = field(default=0, init=False)
+
+    # ------------------------------------------------------------ envelopes
+
+    def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
+        """JOIN, UPDATE and HEARTBEAT from clients."""
+        liveness = _opt(ctx, "liveness")
+        known = env.sender in self.clients or env.edge == Msg.JOIN
+        if liveness is not None and known:
+            liveness.heartbeat(env.sender, ctx.now)
+            self.suspected.discard(env.sender)
+        if env.edge == Msg.JOIN:
+            try:
+                samples = int(np.asarray(env.array()).reshape(-1)[0])
+            except Exception:
+                samples = 1
+            if env.sender not in ctx.peers.values():
+                self._reject(ctx, env.sender, env.request_id, RejectReason.UNKNOWN_PEER, "JOIN from a non-member")
+                return
+            self.clients[env.sender] = max(samples, 1)
+            ctx.emit(lev.PeerJoined(self.strategy, env.sender, samples))
+            model: ModelState = ctx.binding("model")
+            assert model.vector is not None
+            send_vector(ctx, peer, model.vector, protocol=self.client_protocol, msg=Msg.MODEL_FULL,
+                        request_id=self.round if self.open else model.round)
+        elif env.edge == Msg.UPDATE:
+            self._on_update(env, ctx)
+
+    def _reject(self, ctx: Context, sender: int, round: int, reason: RejectReason, detail: str) -> None:
+        self.rejected += 1
+        ctx.emit(lev.UpdateRejected(self.strategy, sender, round, reason.value, detail))
+
+    def _on_update(self, env: Envelope, ctx: Context) -> None:
+        sender, rnd = env.sender, env.request_id
+        if sender not in self.clients:
+            self._reject(ctx, sender, rnd, RejectReason.UNKNOWN_PEER, f"node {sender} never joined")
+            return
+        if not self.open or rnd != self.round:
+            self._reject(ctx, sender, rnd, RejectReason.STALE_ROUND,
+                         f"update for round {rnd}; round {self.round} is {'open' if self.open else 'closed'}")
+            return
+        if sender not in self.cohort:
+            self._reject(ctx, sender, rnd, RejectReason.UNKNOWN_PEER, f"node {sender} is not in round {rnd}'s cohort")
+            return
+        if sender in self.received:
+            self._reject(ctx, sender, rnd, RejectReason.DUPLICATE, "second update in this round")
+            return
+        vec, why = read_vector(env, _opt(ctx, "codec"))
+        if vec is None:
+            self._reject(ctx, sender, rnd, RejectReason.WRONG_DTYPE, why)
+            return
+        validator = UpdateValidator(self.size, set(self.clients), max_norm=self.max_norm)
+        res = validator.check(sender, vec.reshape(-1) if vec.ndim == 1 else vec)
+        if isinstance(res, Rejection):
+            self._reject(ctx, sender, rnd, res.reason, res.detail)
+            return
+        self.received[sender] = res.update
+        if set(self.received) >= self.cohort:
+            self._close(ctx)
+
+    # ---------------------------------------------------------------- ticks
+
+    def on_tick(self, now: float, ctx: Context) -> None:
+        """Start rounds, enforce deadlines, track suspected peers."""
+        model: ModelState = ctx.binding("model")
+        model.pinned = True
+        liveness = _opt(ctx, "liveness")
+        if liveness is not None:
+            for p in liveness.suspected(now):
+                if p not in self.suspected:
+                    self.suspected.add(p)
+                    ctx.emit(lev.PeerSuspected(self.strategy, p, float(liveness.phi(p, now))))
+        if self.finished:
+            return
+        if self.open:
+            if now >= self.deadline:
+                self._close(ctx)
+            return
+        if self.round >= self.rounds:
+            self.finished = True
+            ctx.emit(lev.TrainingFinished(self.strategy, self.round))
+            return
+        if now < self.next_start or not self.clients:
+            return
+        if self.round == 0 and len(self.clients) < self.start_clients and now < self.start_after:
+            return  # wait for every expected client, but not past start_after
+        self._start(ctx)
+
+    def _live(self, ctx: Context) -> list[int]:
+        liveness = _opt(ctx, "liveness")
+        ids = sorted(self.clients)
+        if liveness is None:
+            return ids
+        return [c for c in ids if liveness.phi(c, ctx.now) < liveness.threshold]
+
+    def _start(self, ctx: Context) -> None:
+        self.round += 1
+        live = self._live(ctx)
+        if self.clients_per_round and len(live) > self.clients_per_round:
+            rng = np.random.default_rng([self.seed, self.round])
+            live = sorted(int(c) for c in rng.choice(live, self.clients_per_round, replace=False))
+        if len(live) < self.min_clients:
+            self.aborted += 1
+            ctx.emit(lev.RoundAborted(self.strategy, self.round, len(live), self.min_clients,
+                                      f"only {len(live)} live clients at the start, minimum {self.min_clients}"))
+            self.next_start = ctx.now + self.round_timeout
+            return
+        self.cohort = set(live)
+        self.received = {}
+        self.open = True
+        self.deadline = ctx.now + self.round_timeout
+        model: ModelState = ctx.binding("model")
+        assert model.vector is not None
+        names = {v: k for k, v in ctx.peers.items()}
+        names[ctx.node_id] = ctx.node
+        codec = _opt(ctx, "codec")
+        payload_vec = model.vector
+        for c in sorted(self.cohort):
+            send_vector(ctx, names[c], payload_vec, protocol=self.client_protocol, msg=Msg.MODEL,
+                        request_id=self.round, codec=codec)
+        ctx.emit(lev.RoundStarted(self.strategy, self.round, len(self.cohort), self.deadline))
+
+    def _close(self, ctx: Context) -> None:
+        self.open = False
+        ids = sorted(self.received)
+        if len(ids) < self.min_clients:
+            self.aborted += 1
+            ctx.emit(lev.RoundAborted(self.strategy, self.round, len(ids), self.min_clients,
+                                      f"deadline passed with {len(ids)} of {len(self.cohort)} updates"))
+            return
+        model: ModelState = ctx.binding("model")
+        assert model.vector is not None
+        agg = ctx.binding("aggregator")
+        try:
+            step = agg.aggregate([self.received[i] for i in ids], [float(self.clients[i]) for i in ids])
+        except LearnError as exc:
+            self.aborted += 1
+            ctx.emit(lev.RoundAborted(self.strategy, self.round, len(ids), self.min_clients,
+                                      f"aggregator {agg.type_id} refused: {exc}"))
+            return
+        if not np.isfinite(step).all():
+            self.aborted += 1
+            ctx.emit(lev.RoundAborted(self.strategy, self.round, len(ids), self.min_clients,
+                                      "aggregate is not finite"))
+            return
+        model.set(model.vector + np.asarray(step, dtype=np.float32), self.round)
+        ctx.emit(lev.RoundCompleted(self.strategy, self.round, len(ids), len(self.cohort),
+                                    len(ids) < len(self.cohort)))
+        self.received = {}
+
+
+@dataclass
+class FedAvgClient:
+    """Client target of FedAvg: join, train on each round's model, send the (codec'd) delta."""
+
+    program: TrainingProgram
+    server: str
+    train_key: str = "train"
+    epochs: int = 1
+    batch_size: int = 16
+    local_steps: int = 0
+    keep_optimizer_state: bool = False
+    heartbeat_interval: float = 1.0
+    collusion_patience: float = 1.0
+    seed: int = 0
+    strategy: str = "fedavg"
+    protocol_id: int = PROTO_FEDAVG_CLIENT
+    server_protocol: int = PROTO_FEDAVG_SERVER
+    joined: bool = field(default=False, init=False)
+    last_sent: float = field(default=-math.inf, init=False)
+    opt_state: dict[str, np.ndarray] | None = field(default=None, init=False)
+    pending: tuple[int, np.ndarray, float] | None = field(default=None, init=False)
+    rounds_trained: int = field(default=0, init=False)
+
+    def on_tick(self, now: float, ctx: Context) -> None:
+        """Join once, heartbeat while idle, release a colluding update when ready."""
+        if not self.joined:
+            x, _ = ctx.binding("data").arrays()
+            ctx.send_array(self.server, np.array([len(x)], dtype=np.int64), protocol=self.server_protocol,
+                           edge=int(Msg.JOIN))
+            self.joined, self.last_sent = True, now
+        if self.pending is not None:
+            rnd, own, since = self.pending
+            coll = _opt(ctx, "collusion")
+            if coll is None or coll.ready(rnd) or now - since >= self.collusion_patience:
+                self._send_update(ctx, rnd, own, coll.honest(rnd) if coll is not None else [own])
+        if now - self.last_sent >= self.heartbeat_interval:
+            ctx.send_bytes(self.server, b"", protocol=self.server_protocol, edge=int(Msg.HEARTBEAT))
+            self.last_sent = now
+
+    def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
+        """MODEL (train and answer) and MODEL_FULL (take the current model)."""
+        if peer != self.server:
+            return
+        model: ModelState = ctx.binding("model")
+        if env.edge == Msg.MODEL_FULL:
+            vec, _ = read_vector(env)
+            if vec is not None and vec.dtype == np.float32 and vec.size == self.program.layout.size:
+                if not model.pinned:
+                    model.set(vec.reshape(-1), env.request_id)
+                if env.request_id > 0:
+                    ctx.emit(lev.ModelFetched(self.strategy, peer, env.request_id))
+            return
+        if env.edge != Msg.MODEL:
+            return
+        vec, _ = read_vector(env, _opt(ctx, "codec"))
+        if vec is None or vec.size != self.program.layout.size or not np.isfinite(vec).all():
+            return
+        start = vec.reshape(-1).astype(np.float32)
+        x, y = ctx.binding("data").arrays()
+        attack = _opt(ctx, "attack")
+        if attack is not None:
+            x, y = attack.poison(x, y)
+        rng = np.random.default_rng([self.seed, ctx.node_id, env.request_id])
+        state = self.opt_state if self.keep_optimizer_state else None
+        trained, st, loss, steps = local_train(ctx, self.train_key, self.program, start, x, y, epochs=self.epochs,
+                                               batch_size=self.batch_size, rng=rng, steps=self.local_steps,
+                                               state=state)
+        self.opt_state = st
+        self.rounds_trained += 1
+        if not model.pinned:
+            model.set(trained, env.request_id)
+        ctx.emit(lev.LocalTrainingDone(self.strategy, env.request_id, loss, steps))
+        delta = trained - start
+        if attack is not None:
+            coll = _opt(ctx, "collusion")
+            if coll is not None:
+                coll.post(env.request_id, ctx.node_id, delta)
+                self.pending = (env.request_id, delta, ctx.now)
+                self.on_tick(ctx.now, ctx)
+                return
+            self._send_update(ctx, env.request_id, delta, [delta])
+            return
+        self._send_update(ctx, env.request_id, delta, [])
+
+    def _send_update(self, ctx: Context, rnd: int, own: np.ndarray, honest: list[np.ndarray]) -> None:
+        self.pending = None
+        attack = _opt(ctx, "attack")
+        vec = attack.craft(own, honest or [own]) if attack is not None else own
+        codec = _opt(ctx, "codec")
+        vec = np.asarray(vec)
+        if codec is not None and not np.isfinite(vec).all():
+            codec = None  # a codec refuses non-finite values; send them raw so the server sees them
+        send_vector(ctx, self.server, vec, protocol=self.server_protocol, msg=Msg.UPDATE, request_id=rnd,
+                    codec=codec)
+        self.last_sent = ctx.now
+
+
+@dataclass
+class DiLoCoServer(FedAvgServer):
+    """DiLoCo outer loop: FedAvgServer whose aggregator is the outer optimizer (e.g. ``fedavgm``)."""
+
+    strategy: str = "diloco"
+    protocol_id: int = PROTO_DILOCO_SERVER
+    client_protocol: int = PROTO_DILOCO_WORKER
+
+
+@dataclass
+class DiLoCoWorker(FedAvgClient):
+    """DiLoCo inner loop: ``local_steps`` steps with the inner optimizer state kept across rounds."""
+
+    local_steps: int = 50
+    keep_optimizer_state: bool = True
+    strategy: str = "diloco"
+    protocol_id: int = PROTO_DILOCO_WORKER
+    server_protocol: int = PROTO_DILOCO_SERVER

@@ -1,0 +1,314 @@
+"""Strategies as Modules: which targets each node installs, with which bound components.
+
+A module turns a :class:`~bb_edge.learn.deployment.LearningSetup` into
+nodes: for each node it binds components to roles (``model``, ``data``,
+``aggregator``, ``codec``, ``peers``, ``liveness``, ``attack``) and registers
+the strategy's protocol handlers on an ordinary :class:`Engine`. A runner
+(``adapters.learnsim``) only calls the methods of :class:`StrategyModule`,
+so a new strategy is a new module here: no engine or adapter change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import onnx
+
+from bb_edge.engine import Engine
+from bb_edge.learn.aggregators import FedAvgM
+from bb_edge.learn.data import ArraySource
+from bb_edge.learn.deployment import LearningSetup, component
+from bb_edge.learn.liveness import LivenessTable
+from bb_edge.learn.peers import PeerSelector
+from bb_edge.learn.strategies.base import ModelState
+from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
+from bb_edge.learn.strategies.gossip import GossipNode
+from bb_edge.learn.strategies.pushsum import PushSumNode
+from bb_edge.learn.strategies.split import SplitClient, SplitPrograms, SplitServer
+
+__all__ = ["StrategyModule", "FedAvgModule", "DiLoCoModule", "GossipModule", "PushSumModule", "SplitModule",
+           "STRATEGIES", "module_for"]
+
+
+def _model(vec: np.ndarray) -> ModelState:
+    m = ModelState()
+    m.set(vec)
+    return m
+
+
+@dataclass
+class StrategyModule:
+    """Base of the strategy modules (the runner's whole interface to a strategy)."""
+
+    setup: LearningSetup
+    name: str = "strategy"
+    malicious: set[str] = field(default_factory=set, init=False)
+
+    @property
+    def cfg(self) -> dict[str, Any]:
+        """The resolved learning config."""
+        return self.setup.cfg
+
+    @property
+    def rounds(self) -> int:
+        """Rounds (or periods, or epochs) to run."""
+        return int(self.cfg["rounds"])
+
+    def nodes(self) -> list[tuple[str, int]]:
+        """Every node (name, wire id)."""
+        return [(c, i + 1) for i, c in enumerate(self.clients())]
+
+    def clients(self) -> list[str]:
+        """The nodes that may leave or join late (never the server)."""
+        return [f"n{i}" for i in range(int(self.cfg["clients"]))]
+
+    def peers_of(self, name: str) -> dict[str, int]:
+        """The peer table of ``name``'s engine."""
+        return dict(self.nodes())
+
+    def compute(self) -> dict[str, onnx.ModelProto]:
+        """Programs to prepare once and share (``attach_compute``) across every engine."""
+        return {"train": self.setup.program.model}
+
+    def install(self, engine: Engine, name: str, late: bool = False) -> None:
+        """Bind components and register protocol handlers on ``name``'s engine."""
+        raise NotImplementedError
+
+    def progress(self, now: float, engines: dict[str, Engine]) -> int:
+        """Completed rounds so far."""
+        raise NotImplementedError
+
+    def finished(self, now: float, engines: dict[str, Engine]) -> bool:
+        """True when the run is over."""
+        return self.progress(now, engines) >= self.rounds
+
+    def evaluate(self, engines: dict[str, Engine]) -> float:
+        """Held-out accuracy of the current model(s)."""
+        raise NotImplementedError
+
+    def _data(self, name: str) -> ArraySource:
+        i = self.clients().index(name)
+        p = self.setup.parts[i]
+        return ArraySource(p.x, p.y)
+
+    def _mean_acc(self, engines: dict[str, Engine], k: int = 10) -> float:
+        names = [n for n in self.clients() if n in engines]
+        if not names:
+            return float("nan")
+        pick = [names[int(i)] for i in np.linspace(0, len(names) - 1, min(k, len(names))).round()]
+        return float(np.mean([self.setup.accuracy(engines[n].bindings["model"].vector) for n in pick]))
+
+
+@dataclass
+class FedAvgModule(StrategyModule):
+    """FedAvg: one ``server`` node (server target) and clients ``c0..`` (client target)."""
+
+    name: str = "fedavg"
+    server_cls: type[FedAvgServer] = FedAvgServer
+    client_cls: type[FedAvgClient] = FedAvgClient
+
+    def __post_init__(self) -> None:
+        att = self.cfg.get("attack")
+        if att:
+            n = int(att.get("malicious", 0))
+            rng = np.random.default_rng([int(self.cfg["seed"]), 7])
+            self.malicious = {self.clients()[int(i)] for i in rng.choice(len(self.clients()), n, replace=False)}
+            self._collusion = Collusion(members=max(n, 1))
+
+    def clients(self) -> list[str]:
+        """Client node names."""
+        return [f"c{i}" for i in range(int(self.cfg["clients"]))]
+
+    def nodes(self) -> list[tuple[str, int]]:
+        """``server`` (id 1) and the clients (ids 2..)."""
+        return [("server", 1)] + [(c, i + 2) for i, c in enumerate(self.clients())]
+
+    def peers_of(self, name: str) -> dict[str, int]:
+        """Clients know only the server; the server knows everyone."""
+        return dict(self.nodes()) if name == "server" else {"server": 1, name: dict(self.nodes())[name]}
+
+    def install(self, engine: Engine, name: str, late: bool = False) -> None:
+        """Server target on ``server``, client target on the clients."""
+        cfg, prog = self.cfg, self.setup.program
+        init = prog.layout.flatten(prog.initial_params)
+        engine.bind("model", _model(init))
+        codec = component(cfg.get("codec"))
+        if codec is not None:
+            engine.bind("codec", codec)
+        hb = float(cfg["heartbeat"])
+        if name == "server":
+            engine.bind("aggregator", self._aggregator())
+            engine.bind("liveness", LivenessTable(threshold=8.0, min_std=0.5 * hb, acceptable_pause=hb,
+                                                  first_interval=hb))
+            engine.register_protocol(self.server_cls(
+                size=prog.layout.size, rounds=self.rounds, min_clients=int(cfg["min_clients"]),
+                clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
+                start_clients=int(cfg.get("start_clients", cfg["clients"])),
+                start_after=float(cfg.get("start_after", 2 * hb)),
+                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"])))
+            return
+        engine.bind("data", self._data(name))
+        if name in self.malicious:
+            engine.bind("attack", component(cfg["attack"]))
+            engine.bind("collusion", self._collusion)
+        kw: dict[str, Any] = {"local_steps": int(cfg["local_steps"])} if cfg.get("local_steps") else {}
+        engine.register_protocol(self.client_cls(
+            program=prog, server="server", epochs=int(cfg["epochs"]), batch_size=int(cfg["batch_size"]),
+            heartbeat_interval=hb, seed=int(cfg["seed"]), **kw))
+
+    def _aggregator(self) -> Any:
+        return component(self.cfg["aggregator"])
+
+    def _server(self, engines: dict[str, Engine]) -> FedAvgServer:
+        return next(h for h in engines["server"].protocols.values() if isinstance(h, FedAvgServer))
+
+    def progress(self, now: float, engines: dict[str, Engine]) -> int:
+        """Rounds closed by the server (completed or aborted)."""
+        s = self._server(engines)
+        return s.round - (1 if s.open else 0)
+
+    def finished(self, now: float, engines: dict[str, Engine]) -> bool:
+        """The server has run all its rounds."""
+        return self._server(engines).finished
+
+    def evaluate(self, engines: dict[str, Engine]) -> float:
+        """Accuracy of the global model."""
+        return self.setup.accuracy(engines["server"].bindings["model"].vector)
+
+
+@dataclass
+class DiLoCoModule(FedAvgModule):
+    """DiLoCo: FedAvg's composition with DiLoCo targets and an outer momentum optimizer."""
+
+    name: str = "diloco"
+    server_cls: type[FedAvgServer] = DiLoCoServer
+    client_cls: type[FedAvgClient] = DiLoCoWorker
+
+    def _aggregator(self) -> Any:
+        spec = self.cfg.get("aggregator")
+        if spec and spec.get("type") != "mean":
+            return component(spec)
+        return FedAvgM(lr=0.7, momentum=0.9)
+
+
+@dataclass
+class GossipModule(StrategyModule):
+    """Gossip learning: nodes ``n0..`` all running :class:`GossipNode`; a round is one ``period``."""
+
+    name: str = "gossip"
+
+    def install(self, engine: Engine, name: str, late: bool = False) -> None:
+        """Model, data, a random-peer selector and the gossip target."""
+        cfg, prog = self.cfg, self.setup.program
+        engine.bind("model", _model(prog.layout.flatten(prog.initial_params)))
+        engine.bind("data", self._data(name))
+        ids = [i for _, i in self.nodes()]
+        engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
+                                          k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
+        codec = component(cfg.get("codec"))
+        if codec is not None:
+            engine.bind("codec", codec)
+        engine.register_protocol(GossipNode(program=prog, period=float(cfg["period"]), epochs=int(cfg["epochs"]),
+                                            local_steps=int(cfg["local_steps"]), batch_size=int(cfg["batch_size"]),
+                                            fetch_on_join=late, seed=int(cfg["seed"])))
+
+    def progress(self, now: float, engines: dict[str, Engine]) -> int:
+        """Whole periods of virtual time elapsed."""
+        return int(now / float(self.cfg["period"]) + 1e-9)
+
+    def evaluate(self, engines: dict[str, Engine]) -> float:
+        """Mean accuracy of (up to 10, evenly spread) live nodes' models."""
+        return self._mean_acc(engines)
+
+
+@dataclass
+class PushSumModule(GossipModule):
+    """Push-sum averaging (with local SGD when ``train`` is true, the default)."""
+
+    name: str = "pushsum"
+
+    def install(self, engine: Engine, name: str, late: bool = False) -> None:
+        """Model, data, peers and the push-sum target."""
+        cfg, prog = self.cfg, self.setup.program
+        engine.bind("model", _model(prog.layout.flatten(prog.initial_params)))
+        engine.bind("data", self._data(name))
+        ids = [i for _, i in self.nodes()]
+        engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
+                                          k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
+        engine.register_protocol(PushSumNode(program=prog, train=bool(cfg.get("train", True)),
+                                             period=float(cfg["period"]),
+                                             local_steps=int(cfg["local_steps"]) or 4,
+                                             batch_size=int(cfg["batch_size"]), seed=int(cfg["seed"])))
+
+
+@dataclass
+class SplitModule(StrategyModule):
+    """Split learning (``split``: one client) and SplitFed (``splitfed``: many, client halves averaged)."""
+
+    name: str = "split"
+    programs: SplitPrograms = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from bb_edge.learn.autodiff import SoftmaxCrossEntropy
+        from bb_edge.learn.deployment import optimizer
+
+        self.programs = SplitPrograms(self.setup.forward, str(self.cfg["cut"]), SoftmaxCrossEntropy(),
+                                      optimizer(self.cfg["optimizer"]))
+
+    def clients(self) -> list[str]:
+        """Client names (one for plain split learning)."""
+        return [f"c{i}" for i in range(len(self.setup.parts))]
+
+    def nodes(self) -> list[tuple[str, int]]:
+        """``server`` (id 1) and the clients."""
+        return [("server", 1)] + [(c, i + 2) for i, c in enumerate(self.clients())]
+
+    def compute(self) -> dict[str, onnx.ModelProto]:
+        """Client forward, client step and server step."""
+        return self.programs.compute()
+
+    def install(self, engine: Engine, name: str, late: bool = False) -> None:
+        """Server half on ``server``, client halves on the clients."""
+        cfg = self.cfg
+        fed = self.name == "splitfed"
+        if name == "server":
+            sp = self.programs.server
+            engine.bind("model", _model(sp.layout.flatten(sp.initial_params)))
+            engine.register_protocol(SplitServer(self.programs, splitfed=fed, fed_timeout=float(cfg["round_timeout"]),
+                                                 strategy=self.name))
+            return
+        cp = self.programs.client
+        engine.bind("model", _model(cp.layout.flatten(cp.initial_params)))
+        engine.bind("data", self._data(name))
+        engine.register_protocol(SplitClient(self.programs, "server", epochs=self.rounds,
+                                             batch_size=int(cfg["batch_size"]), splitfed=fed, seed=int(cfg["seed"]),
+                                             strategy=self.name))
+
+    def progress(self, now: float, engines: dict[str, Engine]) -> int:
+        """Epochs completed by the slowest live client."""
+        rounds = [engines[c].bindings["model"].round for c in self.clients() if c in engines]
+        return min(rounds) if rounds else self.rounds
+
+    def evaluate(self, engines: dict[str, Engine]) -> float:
+        """Accuracy of the first live client's half joined with the server half."""
+        c = next((c for c in self.clients() if c in engines), None)
+        if c is None:
+            return float("nan")
+        params = self.programs.joined(engines[c].bindings["model"].vector, engines["server"].bindings["model"].vector)
+        return self.setup.accuracy(params)
+
+
+STRATEGIES: dict[str, type[StrategyModule]] = {
+    "fedavg": FedAvgModule, "diloco": DiLoCoModule, "gossip": GossipModule, "pushsum": PushSumModule,
+    "split": SplitModule, "splitfed": SplitModule,
+}
+
+
+def module_for(setup: LearningSetup) -> StrategyModule:
+    """The module of ``setup.cfg['strategy']``."""
+    name = str(setup.cfg["strategy"])
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown strategy {name!r}; known: {sorted(STRATEGIES)}")
+    return STRATEGIES[name](setup, name=name)

@@ -1,0 +1,283 @@
+"""Split learning and SplitFed: cut-layer activations forward, gradients back, over the wire.
+
+:func:`split_forward` cuts a forward model at a tensor into a client half
+(data -> cut) and a server half (cut -> logits); :class:`SplitPrograms`
+builds the three programs the targets run on the engine (client forward,
+client step taking ``grad/<cut>``, server step returning ``grad/<cut>``).
+
+Per mini-batch a :class:`SplitClient` (protocol 20) sends ``LABELS`` (int64
+``[B]``) and ``ACTIVATIONS`` (float32 ``[B, cut]``) with request_id = its
+step; the :class:`SplitServer` (protocol 19) runs its half's training step
+and answers ``GRADIENTS`` (float32 ``[B, cut]``, same request_id); the client
+then runs its own step. Chained, the two steps are exactly the whole model's
+step. With ``splitfed`` the clients (training in parallel against one server
+half) also send their client half after every epoch (``CLIENT_MODEL``,
+request_id = epoch); the server averages the halves it got by the deadline and
+sends the average back (SplitFed, Thapa et al. 2022).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import onnx
+from onnx import helper
+
+from bb_edge.engine.context import Context
+from bb_edge.learn import events as lev
+from bb_edge.learn.autodiff import (
+    LossSpec,
+    OptimizerSpec,
+    ParamLayout,
+    TrainingProgram,
+    build_training_step,
+    parameterized_forward,
+)
+from bb_edge.learn.strategies.base import PROTO_SPLIT_CLIENT, PROTO_SPLIT_SERVER, ModelState, Msg, run_step
+from bb_edge.wire.envelope import Envelope
+
+__all__ = ["split_forward", "SplitPrograms", "SplitServer", "SplitClient"]
+
+
+def split_forward(model: onnx.ModelProto, cut: str) -> tuple[onnx.ModelProto, onnx.ModelProto]:
+    """Cut ``model`` at tensor ``cut``: (client half: inputs -> cut, server half: cut -> outputs)."""
+    inferred = onnx.shape_inference.infer_shapes(model)
+    g = inferred.graph
+    vis = {v.name: v for v in list(g.value_info) + list(g.output) + list(g.input)}
+    if cut not in vis:
+        raise ValueError(f"cut tensor {cut!r} is not in the graph (or has no inferred type)")
+    producers = {o: n for n in g.node for o in n.output}
+    needed: set[str] = set()
+    stack = [cut]
+    while stack:
+        t = stack.pop()
+        n = producers.get(t)
+        if n is None or n.name in needed:
+            continue
+        needed.add(n.name)
+        stack.extend(n.input)
+    inits = {t.name: t for t in g.initializer}
+
+    def half(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto],
+             outputs: list[onnx.ValueInfoProto], name: str) -> onnx.ModelProto:
+        used = {i for n in nodes for i in n.input}
+        graph = helper.make_graph(nodes, name, inputs, outputs,
+                                  initializer=[inits[k] for k in inits if k in used])
+        m = helper.make_model(graph, opset_imports=list(model.opset_import))
+        m.ir_version = model.ir_version
+        return m
+
+    client_nodes = [n for n in g.node if n.name in needed]
+    server_nodes = [n for n in g.node if n.name not in needed]
+    client = half(client_nodes, [i for i in g.input if i.name not in inits], [vis[cut]], "client")
+    server = half(server_nodes, [vis[cut]], list(g.output), "server")
+    return client, server
+
+
+@dataclass
+class SplitPrograms:
+    """The programs of one split: client forward, client step, server step, and the joined layout."""
+
+    forward: onnx.ModelProto
+    cut: str
+    loss: LossSpec
+    optimizer: OptimizerSpec
+    client_fwd: onnx.ModelProto = field(init=False, repr=False)
+    client: TrainingProgram = field(init=False, repr=False)
+    server: TrainingProgram = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        c, s = split_forward(self.forward, self.cut)
+        self.client_fwd, _ = parameterized_forward(c)
+        self.client = build_training_step(c, self.cut, None, self.optimizer)
+        self.server = build_training_step(s, None, self.loss, self.optimizer, input_grads=(self.cut,))
+
+    def compute(self) -> dict[str, onnx.ModelProto]:
+        """Key -> model to prepare once and attach to every engine."""
+        return {"split.fwd": self.client_fwd, "split.client": self.client.model, "split.server": self.server.model}
+
+    def joined(self, client_vec: np.ndarray, server_vec: np.ndarray) -> dict[str, np.ndarray]:
+        """Whole-model parameters from the two halves' vectors."""
+        return {**self.client.layout.unflatten(client_vec), **self.server.layout.unflatten(server_vec)}
+
+    @property
+    def client_layout(self) -> ParamLayout:
+        """Layout of the client half's vector."""
+        return self.client.layout
+
+
+@dataclass
+class SplitServer:
+    """Server half of split learning / SplitFed (protocol 19). Bindings: ``model`` (server half)."""
+
+    programs: SplitPrograms
+    splitfed: bool = False
+    fed_timeout: float = 10.0
+    strategy: str = "split"
+    protocol_id: int = PROTO_SPLIT_SERVER
+    client_protocol: int = PROTO_SPLIT_CLIENT
+    opt_state: dict[str, np.ndarray] | None = field(default=None, init=False)
+    clients: dict[int, str] = field(default_factory=dict, init=False)
+    pending: dict[tuple[int, int], dict[str, np.ndarray]] = field(default_factory=dict, init=False)
+    fed_round: int = field(default=0, init=False)
+    fed_got: dict[int, np.ndarray] = field(default_factory=dict, init=False)
+    fed_deadline: float | None = field(default=None, init=False)
+    steps: int = field(default=0, init=False)
+
+    def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
+        """JOIN, LABELS + ACTIVATIONS (answered with GRADIENTS) and CLIENT_MODEL (SplitFed)."""
+        if env.edge == Msg.JOIN:
+            self.clients[env.sender] = peer
+            return
+        if env.sender not in self.clients:
+            ctx.emit(lev.UpdateRejected(self.strategy, env.sender, env.request_id, "unknown_peer",
+                                        "split message from a node that never joined"))
+            return
+        if env.edge in (Msg.LABELS, Msg.ACTIVATIONS):
+            key = (env.sender, env.request_id)
+            slot = self.pending.setdefault(key, {})
+            slot["labels" if env.edge == Msg.LABELS else "acts"] = np.array(env.array())
+            if len(slot) == 2:
+                del self.pending[key]
+                self._step(ctx, peer, env.request_id, slot["acts"], slot["labels"])
+        elif env.edge == Msg.CLIENT_MODEL and self.splitfed:
+            vec = np.array(env.array()).reshape(-1)
+            if vec.dtype != np.float32 or vec.size != self.programs.client.layout.size or not np.isfinite(vec).all():
+                ctx.emit(lev.UpdateRejected(self.strategy, env.sender, env.request_id, "wrong_shape",
+                                            f"client half of {vec.size} {vec.dtype}"))
+                return
+            if env.request_id != self.fed_round + 1:
+                ctx.emit(lev.UpdateRejected(self.strategy, env.sender, env.request_id, "stale_round",
+                                            f"SplitFed round {self.fed_round + 1} is open"))
+                return
+            self.fed_got[env.sender] = vec
+            if self.fed_deadline is None:
+                self.fed_deadline = ctx.now + self.fed_timeout
+            if set(self.fed_got) >= set(self.clients):
+                self._fed_close(ctx)
+
+    def _step(self, ctx: Context, peer: str, rid: int, acts: np.ndarray, labels: np.ndarray) -> None:
+        prog = self.programs.server
+        model: ModelState = ctx.binding("model")
+        assert model.vector is not None
+        if acts.dtype != np.float32 or acts.ndim != 2 or len(acts) != len(labels):
+            ctx.emit(lev.UpdateRejected(self.strategy, 0, rid, "wrong_shape",
+                                        f"activations {acts.dtype} {acts.shape}, labels {labels.shape}"))
+            return
+        state = self.opt_state if self.opt_state is not None else prog.initial_state()
+        gname = "grad/" + self.programs.cut
+        params, self.opt_state, extra = run_step(
+            ctx, "split.server", prog, {self.programs.cut: acts, "labels": labels.astype(np.int64)},
+            prog.layout.unflatten(model.vector), state, (gname,))
+        model.set(prog.layout.flatten(params))
+        self.steps += 1
+        ctx.send_array(peer, extra[gname].astype(np.float32), protocol=self.client_protocol,
+                       edge=int(Msg.GRADIENTS), request_id=rid)
+
+    def _fed_close(self, ctx: Context) -> None:
+        self.fed_round += 1
+        avg = np.mean(np.stack(list(self.fed_got.values())), axis=0).astype(np.float32)
+        for sender in sorted(self.fed_got):
+            ctx.send_array(self.clients[sender], avg, protocol=self.client_protocol, edge=int(Msg.CLIENT_MODEL),
+                           request_id=self.fed_round)
+        ctx.emit(lev.RoundCompleted(self.strategy, self.fed_round, len(self.fed_got), len(self.clients),
+                                    len(self.fed_got) < len(self.clients)))
+        self.fed_got, self.fed_deadline = {}, None
+
+    def on_tick(self, now: float, ctx: Context) -> None:
+        """SplitFed deadline: average what arrived (partial round)."""
+        if self.fed_deadline is not None and now >= self.fed_deadline and self.fed_got:
+            self._fed_close(ctx)
+
+
+@dataclass
+class SplitClient:
+    """Client half of split learning / SplitFed (protocol 20). Bindings: ``data``, ``model`` (client half)."""
+
+    programs: SplitPrograms
+    server: str
+    epochs: int = 1
+    batch_size: int = 32
+    splitfed: bool = False
+    seed: int = 0
+    strategy: str = "split"
+    protocol_id: int = PROTO_SPLIT_CLIENT
+    server_protocol: int = PROTO_SPLIT_SERVER
+    joined: bool = field(default=False, init=False)
+    epoch: int = field(default=0, init=False)
+    step: int = field(default=0, init=False)
+    cursor: int = field(default=0, init=False)
+    order: np.ndarray | None = field(default=None, init=False)
+    waiting: str = field(default="", init=False)  # "", "grad", "fed", "done"
+    opt_state: dict[str, np.ndarray] | None = field(default=None, init=False)
+    batch: np.ndarray | None = field(default=None, init=False)
+    losses: list[float] = field(default_factory=list, init=False)
+
+    def on_tick(self, now: float, ctx: Context) -> None:
+        """Join, then keep one mini-batch in flight."""
+        if not self.joined:
+            x, _ = ctx.binding("data").arrays()
+            ctx.send_array(self.server, np.array([len(x)], dtype=np.int64), protocol=self.server_protocol,
+                           edge=int(Msg.JOIN))
+            self.joined = True
+        if self.waiting == "":
+            self._send_batch(ctx)
+
+    def _send_batch(self, ctx: Context) -> None:
+        x, y = ctx.binding("data").arrays()
+        if self.order is None or self.cursor >= len(self.order):
+            self.order = np.random.default_rng([self.seed, ctx.node_id, self.epoch]).permutation(len(x))
+            self.cursor = 0
+        idx = self.order[self.cursor:self.cursor + self.batch_size]
+        self.cursor += len(idx)
+        self.batch = idx
+        model: ModelState = ctx.binding("model")
+        assert model.vector is not None
+        params = self.programs.client.layout.unflatten(model.vector)
+        h = ctx.compute("split.fwd", {self.programs.client.data_inputs[0].name: x[idx], **params})[self.programs.cut]
+        self.step += 1
+        ctx.send_array(self.server, y[idx].astype(np.int64), protocol=self.server_protocol, edge=int(Msg.LABELS),
+                       request_id=self.step)
+        ctx.send_array(self.server, np.asarray(h, dtype=np.float32), protocol=self.server_protocol,
+                       edge=int(Msg.ACTIVATIONS), request_id=self.step)
+        self.waiting = "grad"
+
+    def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
+        """GRADIENTS (finish the step) and CLIENT_MODEL (adopt the SplitFed average)."""
+        if peer != self.server:
+            return
+        model: ModelState = ctx.binding("model")
+        prog = self.programs.client
+        if env.edge == Msg.GRADIENTS and self.waiting == "grad" and env.request_id == self.step:
+            assert model.vector is not None and self.batch is not None
+            x, _ = ctx.binding("data").arrays()
+            g = np.array(env.array())
+            state = self.opt_state if self.opt_state is not None else prog.initial_state()
+            params, self.opt_state, _ = run_step(
+                ctx, "split.client", prog, {prog.data_inputs[0].name: x[self.batch], "grad/" + self.programs.cut: g},
+                prog.layout.unflatten(model.vector), state)
+            model.set(prog.layout.flatten(params))
+            self.waiting = ""
+            assert self.order is not None
+            if self.cursor >= len(self.order):
+                self.epoch += 1
+                model.round = self.epoch
+                if self.splitfed:
+                    ctx.send_array(self.server, model.vector, protocol=self.server_protocol,
+                                   edge=int(Msg.CLIENT_MODEL), request_id=self.epoch)
+                    self.waiting = "fed"
+                elif self.epoch >= self.epochs:
+                    self.waiting = "done"
+                    ctx.emit(lev.TrainingFinished(self.strategy, self.epoch))
+                else:
+                    ctx.emit(lev.LocalTrainingDone(self.strategy, self.epoch, float("nan"), self.step))
+        elif env.edge == Msg.CLIENT_MODEL and self.waiting == "fed":
+            vec = np.array(env.array()).reshape(-1)
+            if vec.dtype == np.float32 and vec.size == prog.layout.size:
+                model.set(vec, self.epoch)
+            if self.epoch >= self.epochs:
+                self.waiting = "done"
+                ctx.emit(lev.TrainingFinished(self.strategy, self.epoch))
+            else:
+                self.waiting = ""
