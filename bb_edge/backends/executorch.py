@@ -1,0 +1,67 @@
+"""ExecuTorch backend: run segments as .pte programs through ``executorch.runtime``.
+
+A segment is either given as a ready ``.pte`` (``ExecuTorchBackend(programs={key: path})``,
+as in an android bundle) or converted from its ONNX compute model on prepare
+(:func:`bb_edge.convert.pte.export_pte`). Needs ``pip install bb-edge[executorch]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from bb_edge.wire.envelope import Envelope
+
+
+class PteSegment:
+    """One loaded ExecuTorch method computing one segment."""
+
+    def __init__(self, pte: bytes, input_names: list[str], output_names: list[str]) -> None:
+        import torch
+        from executorch.runtime import Runtime
+
+        self._torch = torch
+        self.program = Runtime.get().load_program(pte)
+        self.method = self.program.load_method("forward")
+        self.input_names = input_names
+        self.output_names = output_names
+
+    @classmethod
+    def from_file(cls, path: str | Path, input_names: list[str], output_names: list[str]) -> PteSegment:
+        """Load a .pte file whose forward takes ``input_names`` in order."""
+        return cls(Path(path).read_bytes(), input_names, output_names)
+
+    def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Execute the method; outputs by name as numpy arrays."""
+        args = [self._torch.from_numpy(np.ascontiguousarray(inputs[n])) for n in self.input_names]
+        outs: Any = self.method.execute(args)
+        return {n: np.asarray(o.detach().numpy() if hasattr(o, "detach") else o)
+                for n, o in zip(self.output_names, outs)}
+
+
+class ExecuTorchBackend:
+    """Backend running every segment as an XNNPACK-lowered ExecuTorch program."""
+
+    name = "executorch"
+
+    def __init__(self, programs: Any = None) -> None:
+        """``programs``: optional ``{segment key: .pte path}`` to load instead of converting."""
+        self.programs = {k: Path(v) for k, v in (programs or {}).items()}
+
+    def prepare(self, model: onnx.ModelProto, key: str) -> PteSegment:
+        """A PteSegment for ``model``: the given .pte for ``key`` or a fresh export."""
+        from bb_edge.convert.pte import export_pte
+
+        inits = {t.name for t in model.graph.initializer}
+        ins = [i.name for i in model.graph.input if i.name not in inits]
+        outs = [o.name for o in model.graph.output]
+        if key in self.programs:
+            return PteSegment.from_file(self.programs[key], ins, outs)
+        return PteSegment(export_pte(model), ins, outs)
+
+    def materialize_from_wire(self, env: Envelope) -> np.ndarray:
+        """A writable copy of the payload (torch.from_numpy needs writable memory)."""
+        return np.array(env.array())

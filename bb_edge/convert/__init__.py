@@ -1,0 +1,1 @@
+"""Model converters (ONNX compute models to other runtimes' source forms)."""

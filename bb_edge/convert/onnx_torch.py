@@ -1,0 +1,257 @@
+"""A standard-ONNX compute model as a ``torch.nn.Module``, for ``torch.export`` and ExecuTorch.
+
+Why not onnx2torch: it imports torchvision, and PyPI's torchvision is a CUDA
+build that does not import next to the CPU torch wheel (``torch==2.13.0+cpu``).
+This converter needs only torch: the module interprets the ONNX graph node by
+node with ``torch.nn.functional`` calls, initializers become (frozen)
+parameters, and ``torch.export`` traces it into a clean ATen graph that the
+XNNPACK partitioner lowers. Ops outside :data:`SUPPORTED_OPS` raise
+:class:`~bb_edge.errors.UnsupportedOpError` naming the op and the node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import helper, numpy_helper
+
+from bb_edge.errors import UnsupportedOpError
+
+Tensor = torch.Tensor
+OpFn = Callable[[list[Any], dict[str, Any]], list[Tensor]]
+
+
+def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for a in node.attribute:
+        v = helper.get_attribute_value(a)
+        if isinstance(v, bytes):
+            v = v.decode()
+        elif isinstance(v, onnx.TensorProto):
+            v = numpy_helper.to_array(v)
+        out[a.name] = v
+    return out
+
+
+def _pads2d(a: dict[str, Any], rank: int) -> tuple[list[int], list[int] | None]:
+    """(symmetric padding per spatial dim, explicit F.pad list or None)."""
+    auto = a.get("auto_pad", "NOTSET")
+    if auto not in ("NOTSET", "VALID"):
+        raise UnsupportedOpError(f"auto_pad={auto} is not supported by the torch converter; "
+                                 "re-export the model with explicit pads")
+    pads = list(a.get("pads", [0] * (2 * rank))) if auto == "NOTSET" else [0] * (2 * rank)
+    begin, end = pads[:rank], pads[rank:]
+    if begin == end:
+        return begin, None
+    fpad: list[int] = []
+    for b, e in zip(reversed(begin), reversed(end)):
+        fpad += [b, e]
+    return [0] * rank, fpad
+
+
+def _conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    w = x[1]
+    rank = w.dim() - 2
+    pad, fpad = _pads2d(a, rank)
+    inp = F.pad(x[0], fpad) if fpad else x[0]
+    fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
+    b = x[2] if len(x) > 2 and x[2] is not None else None
+    return [fn(inp, w, b, stride=a.get("strides", [1] * rank), padding=pad,
+               dilation=a.get("dilations", [1] * rank), groups=a.get("group", 1))]
+
+
+def _pool(kind: str) -> OpFn:
+    def run(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+        k = list(a["kernel_shape"])
+        rank = len(k)
+        pad, fpad = _pads2d(a, rank)
+        inp = x[0]
+        if fpad:
+            inp = F.pad(inp, fpad, value=float("-inf") if kind == "max" else 0.0)
+        strides = a.get("strides", [1] * rank)
+        ceil = bool(a.get("ceil_mode", 0))
+        if kind == "max":
+            fn = {1: F.max_pool1d, 2: F.max_pool2d}[rank]
+            return [fn(inp, k, strides, pad, a.get("dilations", [1] * rank), ceil)]
+        fn2 = {1: F.avg_pool1d, 2: F.avg_pool2d}[rank]
+        return [fn2(inp, k, strides, pad, ceil, bool(a.get("count_include_pad", 0)))]
+    return run
+
+
+def _gemm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    A = x[0].transpose(0, 1) if a.get("transA", 0) else x[0]
+    B = x[1].transpose(0, 1) if a.get("transB", 0) else x[1]
+    y = torch.matmul(A, B) * a.get("alpha", 1.0)
+    if len(x) > 2 and x[2] is not None:
+        y = y + x[2] * a.get("beta", 1.0)
+    return [y]
+
+
+def _softmax(x: list[Any], a: dict[str, Any], opset: int) -> list[Tensor]:
+    axis = a.get("axis", -1 if opset >= 13 else 1)
+    t = x[0]
+    if opset < 13 and t.dim() > 2:  # old semantics: flatten from axis, softmax, restore
+        ax = axis % t.dim()
+        shape = t.shape
+        return [torch.softmax(t.reshape(int(np.prod(shape[:ax])), -1), dim=1).reshape(shape)]
+    return [torch.softmax(t, dim=axis)]
+
+
+def _reshape(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    shape = [int(s) for s in x[1].tolist()]
+    if not a.get("allowzero", 0):
+        shape = [x[0].shape[i] if s == 0 else s for i, s in enumerate(shape)]
+    return [x[0].reshape(shape)]
+
+
+def _flatten(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    ax = a.get("axis", 1) % max(x[0].dim(), 1)
+    lead = int(np.prod(x[0].shape[:ax])) if ax else 1
+    return [x[0].reshape(lead, -1)]
+
+
+def _bn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    return [F.batch_norm(x[0], x[3], x[4], x[1], x[2], False, 0.0, a.get("epsilon", 1e-5))]
+
+
+def _clip(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    lo = x[1] if len(x) > 1 and x[1] is not None else a.get("min")
+    hi = x[2] if len(x) > 2 and x[2] is not None else a.get("max")
+    lo_f = float(lo) if lo is not None else None
+    hi_f = float(hi) if hi is not None else None
+    return [torch.clamp(x[0], lo_f, hi_f)]
+
+
+def _axes(x: list[Any], a: dict[str, Any]) -> list[int]:
+    if "axes" in a:
+        return [int(v) for v in a["axes"]]
+    return [int(v) for v in x[1].tolist()] if len(x) > 1 and x[1] is not None else []
+
+
+def _squeeze(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    axes = _axes(x, a)
+    t = x[0]
+    if not axes:
+        return [t.squeeze()]
+    for ax in sorted((v % t.dim() for v in axes), reverse=True):
+        t = t.squeeze(ax)
+    return [t]
+
+
+def _unsqueeze(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t = x[0]
+    rank = t.dim() + len(_axes(x, a))
+    for ax in sorted(v % rank for v in _axes(x, a)):
+        t = t.unsqueeze(ax)
+    return [t]
+
+
+def _reduce_mean(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    axes = _axes(x, a) or list(range(x[0].dim()))
+    return [torch.mean(x[0], dim=axes, keepdim=bool(a.get("keepdims", 1)))]
+
+
+def _lrn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    return [F.local_response_norm(x[0], int(a["size"]), a.get("alpha", 1e-4), a.get("beta", 0.75), a.get("bias", 1.0))]
+
+
+_SIMPLE: dict[str, OpFn] = {
+    "Conv": _conv,
+    "Relu": lambda x, a: [torch.relu(x[0])],
+    "LeakyRelu": lambda x, a: [F.leaky_relu(x[0], a.get("alpha", 0.01))],
+    "Sigmoid": lambda x, a: [torch.sigmoid(x[0])],
+    "Tanh": lambda x, a: [torch.tanh(x[0])],
+    "Identity": lambda x, a: [x[0]],
+    "Dropout": lambda x, a: [x[0]],
+    "MaxPool": _pool("max"),
+    "AveragePool": _pool("avg"),
+    "GlobalAveragePool": lambda x, a: [torch.mean(x[0], dim=list(range(2, x[0].dim())), keepdim=True)],
+    "GlobalMaxPool": lambda x, a: [torch.amax(x[0], dim=list(range(2, x[0].dim())), keepdim=True)],
+    "Concat": lambda x, a: [torch.cat(list(x), dim=a["axis"])],
+    "Gemm": _gemm,
+    "MatMul": lambda x, a: [torch.matmul(x[0], x[1])],
+    "Add": lambda x, a: [x[0] + x[1]],
+    "Sub": lambda x, a: [x[0] - x[1]],
+    "Mul": lambda x, a: [x[0] * x[1]],
+    "Div": lambda x, a: [x[0] / x[1]],
+    "Flatten": _flatten,
+    "Reshape": _reshape,
+    "BatchNormalization": _bn,
+    "Clip": _clip,
+    "Transpose": lambda x, a: [x[0].permute(*(a.get("perm") or reversed(range(x[0].dim()))))],
+    "Squeeze": _squeeze,
+    "Unsqueeze": _unsqueeze,
+    "ReduceMean": _reduce_mean,
+    "LRN": _lrn,
+}
+SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant"}
+# inputs read as Python values at conversion time (shapes/axes), not traced tensors
+_STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}}
+
+
+def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
+    """(op_type, node name) of every node the converter cannot translate."""
+    return [(n.op_type, n.name) for n in model.graph.node
+            if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx")]
+
+
+class OnnxModule(torch.nn.Module):
+    """Interprets one ONNX graph with torch ops; ``forward`` takes the graph inputs in order."""
+
+    def __init__(self, model: onnx.ModelProto) -> None:
+        super().__init__()
+        bad = unsupported_ops(model)
+        if bad:
+            ops = sorted({o for o, _ in bad})
+            raise UnsupportedOpError(
+                f"the ExecuTorch converter lacks op(s) {', '.join(ops)} (first at node {bad[0][1]!r}); "
+                f"supported: {', '.join(sorted(SUPPORTED_OPS))}. Place these ops on a node with an ONNX Runtime "
+                f"target (e.g. --target NODE=linux-vm-arm64) or replace them in the model")
+        g = model.graph
+        self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
+        self.input_names = [i.name for i in g.input if i.name not in {t.name for t in g.initializer}]
+        self.output_names = [o.name for o in g.output]
+        self._consts: dict[str, np.ndarray] = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+        for n in g.node:
+            if n.op_type == "Constant":
+                self._consts[n.output[0]] = np.asarray(_attrs(n)["value"])
+        self._slots: dict[str, str] = {}
+        self.weights = torch.nn.ParameterList()
+        used = {x for n in g.node for i, x in enumerate(n.input)
+                if x in self._consts and i not in _STATIC_INPUTS.get(n.op_type, set())}
+        for name in sorted(used):
+            arr = self._consts[name]
+            self._slots[name] = str(len(self.weights))
+            t = torch.from_numpy(np.ascontiguousarray(arr).copy())
+            self.weights.append(torch.nn.Parameter(t, requires_grad=False))
+        self._nodes = [(n.op_type, list(n.input), list(n.output), _attrs(n)) for n in g.node if n.op_type != "Constant"]
+
+    def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:
+        """Run the graph; returns the graph outputs in order."""
+        env: dict[str, Any] = dict(zip(self.input_names, inputs))
+        for op, ins, outs, attrs in self._nodes:
+            static = _STATIC_INPUTS.get(op, set())
+            args: list[Any] = []
+            for i, name in enumerate(ins):
+                if not name:
+                    args.append(None)
+                elif name in env:
+                    args.append(env[name])
+                elif i in static:
+                    args.append(torch.from_numpy(np.asarray(self._consts[name])))
+                else:
+                    args.append(self.weights[int(self._slots[name])])
+            res = _softmax(args, attrs, self.opset) if op == "Softmax" else _SIMPLE[op](args, attrs)
+            for name, val in zip(outs, res):
+                env[name] = val
+        return tuple(env[o] for o in self.output_names)
+
+
+def to_torch(model: onnx.ModelProto) -> OnnxModule:
+    """Convert a standard-ONNX compute model (no bb.wire ops) to a torch module in eval mode."""
+    return OnnxModule(model).eval()

@@ -1,0 +1,72 @@
+"""ExecuTorch programs (.pte) from standard-ONNX compute models.
+
+Route: ONNX -> :mod:`bb_edge.convert.onnx_torch` (torch only, no torchvision)
+-> ``torch.export`` -> optional PT2E int8 (XNNPACKQuantizer, calibrated on the
+node's samples) -> ``to_edge_transform_and_lower`` with the XNNPACK
+partitioner -> ``.pte`` bytes. Needs ``pip install bb-edge[executorch]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+
+from bb_edge.build import BuildError
+from bb_edge.errors import UnsupportedOpError
+
+
+class PteExportError(BuildError):
+    """A compute model could not be exported to an ExecuTorch program."""
+
+
+def example_inputs(model: onnx.ModelProto) -> list[np.ndarray]:
+    """Zero arrays of the model's input shapes (symbolic dims = 1)."""
+    inits = {t.name for t in model.graph.initializer}
+    out = []
+    for i in model.graph.input:
+        if i.name in inits:
+            continue
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in i.type.tensor_type.shape.dim]
+        out.append(np.zeros(dims, dtype=onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)))
+    return out
+
+
+def export_pte(compute: onnx.ModelProto, int8: bool = False,
+               samples: list[dict[str, np.ndarray]] | None = None) -> bytes:
+    """The .pte bytes of a compute model, lowered to XNNPACK (PT2E int8 when ``int8``)."""
+    try:
+        import torch
+        from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+        from executorch.exir import to_edge_transform_and_lower
+    except ImportError as exc:
+        raise PteExportError(f".pte export needs `pip install bb-edge[executorch]` ({exc})") from exc
+    from bb_edge.convert.onnx_torch import to_torch
+
+    module = to_torch(compute)
+    ex = tuple(torch.from_numpy(a) for a in example_inputs(compute))
+    try:
+        if int8:
+            from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+                XNNPACKQuantizer,
+                get_symmetric_quantization_config,
+            )
+            from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+            if not samples:
+                raise PteExportError("PT2E int8 needs calibration data: pass --calib FILE.npz")
+            graph = torch.export.export(module, ex).module()
+            quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+            prepared = prepare_pt2e(graph, quantizer)  # type: ignore[arg-type]
+            for s in samples:
+                prepared(*(torch.from_numpy(np.asarray(s[n])) for n in module.input_names))
+            module_q = convert_pt2e(prepared)
+            ep = torch.export.export(module_q, ex)
+        else:
+            ep = torch.export.export(module, ex)
+        prog = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
+    except (UnsupportedOpError, PteExportError):
+        raise
+    except Exception as exc:
+        raise PteExportError(f"ExecuTorch export failed: {type(exc).__name__}: {exc}; "
+                             f"build this node for an ONNX Runtime target instead") from exc
+    return bytes(prog.buffer)
