@@ -285,3 +285,33 @@ def test_acl_refuses_impostors(squeeze_dep: Deployment, broker: Broker, broker_f
             c.close()
         for tr in victims.values():
             tr.close()
+
+
+def test_broker_command(squeeze_dir: Path, squeeze_dep: Deployment, tmp_path: Path) -> None:
+    """`bb-edge broker DIR`: generated config, a node connects with its credentials, SIGTERM stops it."""
+    from adapters.broker import free_port
+
+    port = free_port()
+    out = tmp_path / "brk"
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "bb_edge.cli", "broker", str(squeeze_dir), "-o", str(out),
+                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, PYTHONPATH=str(root)), cwd=root, start_new_session=True)
+    log = LineCollector(proc)
+    try:
+        wait_until(lambda: log.has("mosquitto running"), 20, "the broker to start")
+        url = next(x for x in log.lines if x.startswith("transport URL: ")).split(": ", 1)[1]
+        assert url == f"mqtt://127.0.0.1:{port}?creds={out / 'credentials.json'}"
+        assert (out / "acl").read_text() == acl_text(squeeze_dep, Topics(squeeze_dep.name))
+        tr = MqttTransport(MqttConfig.from_url(url), squeeze_dep.name, "n2", squeeze_dep.ids())
+        tr.open(lambda p, d: None)
+        tr.wait_connected(10)
+        tr.close()
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        code = proc.wait(20)
+    assert code == 0, log.lines
+    with pytest.raises(OSError):
+        import socket
+
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
