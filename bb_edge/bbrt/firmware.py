@@ -95,7 +95,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         facts["code_size_source"] = name
         facts["static_ram_bytes"] = sizes["data"] + sizes["bss"]
         if kind == "host":
-            run = f'exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" "$@"\n'
+            run = 'exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" "$@"\n'
         else:
             cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))
             run = 'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n'

@@ -36,16 +36,18 @@ def estimate_sizes(core: Path, chip: str, tmp: Path, *, max_payload: int, arena:
 
     compile_check(core, "gcc", ["-Os"], tmp / "host")
     if chip == "esp32c3":
-        compile_check(core, "riscv64-unknown-elf-gcc", ["-Os", "-ffreestanding", "-march=rv32imc", "-mabi=ilp32"], tmp / "rv32")
+        rv_flags = ["-Os", "-ffreestanding", "-march=rv32imc", "-mabi=ilp32"]
+        compile_check(core, "riscv64-unknown-elf-gcc", rv_flags, tmp / "rv32")
         goal, prefix, source = "rv32", "riscv64-unknown-elf-", "rv32imc build (same ISA as the ESP32-C3)"
     else:
         compile_check(core, "arm-none-eabi-gcc", ["-Os", "-ffreestanding", "-mcpu=cortex-m3", "-mthumb"], tmp / "thumb")
         goal, prefix, source = "cortex-m3", "arm-none-eabi-", "Cortex-M3 build (proxy: no Xtensa compiler here)"
+    cross = prefix + "gcc"
     build = tmp / goal
     native.make(goal, build, RESOLVER=str(core / "bbrt_resolver.c"), MAX_PAYLOAD=str(max_payload),
                 ARENA=str(arena), OPT="-Os")
     sizes = elf_sizes(build / "bbrt.elf", prefix)
     return {"elf": sizes, "code_bytes": sizes["text"], "code_size_source": source,
             "static_ram_bytes": sizes["data"] + sizes["bss"],
-            "portable_c_checked_with": ["gcc", "riscv64-unknown-elf-gcc" if chip == "esp32c3" else "arm-none-eabi-gcc"],
+            "portable_c_checked_with": ["gcc", cross],
             "idf_build": "not run: ESP-IDF is not available from the package registries"}

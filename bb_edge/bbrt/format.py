@@ -68,7 +68,9 @@ class Op(IntEnum):
 KERNEL_NAME = {op: op.name.lower() for op in Op}
 
 DT_FLOAT, DT_UINT8, DT_INT8, DT_INT32 = 1, 2, 3, 6
-NP_OF = {DT_FLOAT: np.dtype("<f4"), DT_UINT8: np.dtype("u1"), DT_INT8: np.dtype("i1"), DT_INT32: np.dtype("<i4")}
+NP_OF: dict[int, np.dtype] = {
+    DT_FLOAT: np.dtype("<f4"), DT_UINT8: np.dtype("u1"), DT_INT8: np.dtype("i1"), DT_INT32: np.dtype("<i4"),
+}
 
 
 def align(n: int, a: int = ALIGN) -> int:
@@ -191,7 +193,7 @@ def parse(blob: bytes) -> Program:
         f = struct.unpack_from("<BBBB8IIIfiI", blob, t_off + i * TENSOR_RECORD)
         dtype, rank, storage = f[0], f[1], f[2]
         shape = tuple(f[4:4 + rank])
-        off, nbytes, scale, zp = f[12], f[13], f[14], f[15]
+        off, scale, zp = f[12], f[14], f[15]
         t = Tensor(f"t{i}", dtype, shape, storage, off, scale, zp)
         if storage == STORE_CONST:
             t.data = np.frombuffer(blob, NP_OF[dtype], t.count, c_off + off).reshape(shape)

@@ -44,7 +44,8 @@ def parse_devices(specs: list[str]) -> dict[str, str]:
     out = {}
     for s in specs:
         if "=" not in s:
-            raise BbrtError(f"--device {s!r}: expected NODE=SPEC (SPEC: a serial port, qemu:cortex-m3, qemu:rv32, host)")
+            raise BbrtError(f"--device {s!r}: expected NODE=SPEC "
+                            "(SPEC: a serial port, qemu:cortex-m3, qemu:rv32, host)")
         node, spec = s.split("=", 1)
         out[node] = spec
     return out

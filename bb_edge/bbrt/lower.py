@@ -283,7 +283,7 @@ def lower(
             final = act.output[0]
             lo_f, hi_f = clip_bounds(act)
 
-        def qclamp(name: str) -> tuple[int, int]:
+        def qclamp(name: str, lo_f: float = lo_f, hi_f: float = hi_f) -> tuple[int, int]:
             s, z = qp(name)
             lo = -128 if not np.isfinite(lo_f) else max(-128, int(quantize(np.array([lo_f]), s, z)[0]))
             hi = 127 if not np.isfinite(hi_f) else min(127, int(quantize(np.array([hi_f]), s, z)[0]))
@@ -337,9 +337,9 @@ def lower(
             if t == "Gemm":
                 if int(a.get("transA", 0)):  # type: ignore[call-overload]
                     raise BbrtError(f"Gemm {node.name!r}: transA=1 is not supported")
-                wmat = (wsrc if int(a.get("transB", 0)) else wsrc.T) * np.float32(a.get("alpha", 1.0))  # type: ignore[call-overload,arg-type]
+                wmat = (wsrc if int(a.get("transB", 0)) else wsrc.T) * np.float32(a.get("alpha", 1.0))  # type: ignore[call-overload,arg-type,operator]
                 if len(node.input) > 2 and node.input[2]:
-                    c = np.asarray(init[node.input[2]], np.float32) * np.float32(a.get("beta", 1.0))  # type: ignore[arg-type]
+                    c = np.asarray(init[node.input[2]], np.float32) * np.float32(a.get("beta", 1.0))  # type: ignore[call-overload,arg-type,operator]
                     if c.size not in (1, wmat.shape[0]):
                         raise BbrtError(f"Gemm {node.name!r}: bias C must broadcast along N")
                     bias = np.broadcast_to(c.reshape(-1), (wmat.shape[0],)).astype(np.float32)
@@ -397,7 +397,7 @@ def lower(
         elif t in ("Add", "Mul"):
             if use_q:
                 xa, xb = get_q(node.input[0]), get_q(node.input[1])
-                (sa, za), (sb, zb) = L.qparams[node.input[0]], L.qparams[node.input[1]]
+                sa, sb = L.qparams[node.input[0]][0], L.qparams[node.input[1]][0]
                 sy, zy = qp(final)
                 lo, hi = qclamp(final)
                 y = new_act(final, DT_INT8)

@@ -58,7 +58,8 @@ def per_channel_weights(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.nd
     return q, scales
 
 
-def intermediate_values(model: onnx.ModelProto, samples: Iterable[dict[str, np.ndarray]]) -> list[dict[str, np.ndarray]]:
+def intermediate_values(model: onnx.ModelProto,
+                        samples: Iterable[dict[str, np.ndarray]]) -> list[dict[str, np.ndarray]]:
     """Run a standard ONNX model with ORT, returning every float tensor (inputs, node outputs) per sample."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
