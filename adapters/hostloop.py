@@ -67,14 +67,13 @@ class Transport(Protocol):
 def seed_sequence(engine: Engine, base: int | None = None) -> int:
     """Start ``engine``'s outbound sequence numbers at a wall-clock base (ns since the epoch).
 
-    Works around the engine numbering every fresh instance from 1: peers keep
-    ``(sender, seq)`` in their duplicate filter, so a restarted node that
-    counted from 1 again would have its first envelopes dropped as
+    Peers keep ``(sender, seq)`` in their duplicate filter, so a restarted
+    node that counted from 1 again would have its first envelopes dropped as
     duplicates. A nanosecond clock base is larger than any sequence number an
     earlier incarnation of the node could have reached.
     """
     base = time.time_ns() if base is None else base
-    engine._seq = max(engine._seq, base)  # noqa: SLF001 - see the docstring
+    engine.start_sequence_at(base)
     return base
 
 

@@ -219,6 +219,17 @@ class Engine:
             self._edge_table[e] = (name, "input")
         self._emit(ev.ProgramInstalled(name, len(segments)))
 
+    def start_sequence_at(self, base: int) -> None:
+        """Number outbound envelopes from above ``base`` (never backwards).
+
+        Peers drop ``(sender, seq)`` pairs they have seen, so a restarted node
+        must not count from 1 again; its host loop passes a base no earlier
+        incarnation can have reached (e.g. a wall-clock reading in ns).
+        """
+        if not 0 <= base < 2**63:
+            raise EngineError(f"sequence base {base} out of range")
+        self._seq = max(self._seq, base)
+
     def bind(self, name: str, component: Any) -> None:
         """Bind a named component (shared by every program and protocol on this node)."""
         self.bindings[name] = component
