@@ -1,0 +1,1 @@
+"""Bundle templates (package data): launchers, service units, ROS 2 and Android skeletons."""
