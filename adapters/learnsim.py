@@ -130,8 +130,9 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
     dep = Deployment(name=f"learn-{module.name}", nodes=[NodeSpec(n, i, "") for n, i in all_nodes], edges=[],
                      inputs=[], outputs=[])
     link = LinkModel(latency=latency, jitter=jitter, bandwidth=bandwidth, loss=loss, seed=seed_)
-    active = {n: e for n, e in engines.items() if n not in late}
-    fleet = InProcFleet(dep, link=link, engines=active)
+    fleet = InProcFleet(dep, link=link, engines=dict(engines))
+    for n in late:  # late joiners are built now but polled only from their join round
+        fleet.engines.pop(n)
     result = SimResult(module.name, len(names))
     done_rounds = 0
     limit = max_virtual_time or (module.rounds + 5) * max(float(setup.cfg["round_timeout"]),

@@ -262,7 +262,8 @@ class SplitClient:
             assert self.order is not None
             if self.cursor >= len(self.order):
                 self.epoch += 1
-                model.round = self.epoch
+                if not self.splitfed:
+                    model.round = self.epoch  # SplitFed: once the averaged half is back
                 if self.splitfed:
                     ctx.send_array(self.server, model.vector, protocol=self.server_protocol,
                                    edge=int(Msg.CLIENT_MODEL), request_id=self.epoch)
@@ -275,7 +276,8 @@ class SplitClient:
         elif env.edge == Msg.CLIENT_MODEL and self.waiting == "fed":
             vec = np.array(env.array()).reshape(-1)
             if vec.dtype == np.float32 and vec.size == prog.layout.size:
-                model.set(vec, self.epoch)
+                model.set(vec)
+            model.round = self.epoch
             if self.epoch >= self.epochs:
                 self.waiting = "done"
                 ctx.emit(lev.TrainingFinished(self.strategy, self.epoch))
