@@ -1,0 +1,41 @@
+"""Shared by the examples: argument parsing, writing a learning deployment, running it like `bb-edge run`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from adapters.learnsim import SimResult, simulate, write_curves  # noqa: E402
+from bb_edge.learn.deployment import write_learning_deployment  # noqa: E402
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--summary", help="write the final figures as JSON here")
+    p.add_argument("--curves", help="write training curves (PNG) here")
+    p.add_argument("--out", help="directory for the learning deployment (default: a temporary one)")
+    p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def run(learning: dict[str, Any], args: argparse.Namespace, **kw: Any) -> SimResult:
+    """Write the deployment (deployment.json + model.onnx) and simulate it as `bb-edge run DIR` would."""
+    d = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bb-learn-"))
+    write_learning_deployment(d, learning)
+    print(f"deployment: {d} (also runnable as `bb-edge run {d} --summary s.json`)")
+    return simulate(learning, d, seed=args.seed, **kw)
+
+
+def finish(args: argparse.Namespace, summary: dict[str, Any], curves: dict[str, SimResult]) -> None:
+    if args.summary:
+        Path(args.summary).write_text(json.dumps(summary, indent=1) + "\n")
+        print(f"summary: {args.summary}")
+    if args.curves:
+        write_curves(curves, args.curves)
+        print(f"curves: {args.curves}")
