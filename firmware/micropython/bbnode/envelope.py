@@ -17,7 +17,7 @@ class EnvelopeError(ValueError):
     """A refused envelope; ``code`` is the docs/wire.md error name (TRUNCATED, BAD_MAGIC, ...)."""
 
     def __init__(self, code):
-        ValueError.__init__(self, code)
+        super().__init__(code)
         self.code = code
 
 

