@@ -78,6 +78,11 @@ def samples_for(req: BuildRequest, dep: Deployment, count: int = 16) -> tuple[li
     return fleet_tensors(dep, random_calibration(dep, count=count)), "random"
 
 
+def classifier_outputs(nb_dep: Deployment) -> set[str]:
+    """Graph outputs of the deployment whose top-1 agreement is meaningful (rank 2, >= 2 classes)."""
+    return {o.name for o in nb_dep.outputs if len(o.shape) == 2 and o.shape[1] >= 2}
+
+
 def prepare_node(req: BuildRequest, precision: str | None = None) -> NodeBuild:
     """Quantize and check one node program for ``req.profile`` (see module docstring)."""
     dep = load_deployment(req.deployment_dir)
@@ -95,7 +100,7 @@ def prepare_node(req: BuildRequest, precision: str | None = None) -> NodeBuild:
     q_program, q_compute = quantize_program(program, prec, samples)
     acc: AccuracyReport | None = None
     if prec != "fp32":
-        acc = check_accuracy(compute, q_compute, samples, prec)
+        acc = check_accuracy(compute, q_compute, samples, prec, classifier_outputs(nb_dep=dep))
         limit = req.options.get("max_accuracy_drop")
         enforce_max_drop(req.node, acc, float(limit) if limit is not None else None)
     spec = dep.node(req.node)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bb_edge.build import BuildRequest, BuildResult
 from bb_edge.build.artifacts import (
+    classifier_outputs,
     figures,
     prepare_node,
     render,
@@ -36,7 +37,8 @@ def build(request: BuildRequest) -> BuildResult:
         q = nb.q_compute if prec == nb.precision else quantize_compute(nb.compute, prec, nb.samples)
         arts[f"onnx.{prec}"] = write_onnx(q, out / f"model.{prec}.onnx")
         if prec != "fp32":
-            variants[prec] = check_accuracy(nb.compute, q, nb.samples, prec).to_json()
+            acc = check_accuracy(nb.compute, q, nb.samples, prec, classifier_outputs(nb.deployment))
+            variants[prec] = acc.to_json()
     if f"onnx.{nb.precision}" not in arts:
         arts[f"onnx.{nb.precision}"] = write_onnx(nb.q_compute, out / f"model.{nb.precision}.onnx")
     (out / "trt_cache").mkdir()
