@@ -21,27 +21,12 @@ from pathlib import Path
 from types import TracebackType
 
 from bb_edge.bbrt.errors import BbrtError
+from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.wire import Envelope, decode, encode, frame
 from bb_edge.wire.envelope import KIND_CONTROL
 from bb_edge.wire.framing import FrameDecoder
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_ERROR = 1, 2, 3, 5
-
-#: QEMU facts per emulated target: binary, machine arguments, program load address
-QEMU = {
-    "cortex-m3": ("qemu-system-arm", ["-M", "mps2-an385", "-cpu", "cortex-m3"], 0x00100000),
-    "rv32": ("qemu-system-riscv32", ["-M", "virt", "-bios", "none"], 0x80800000),
-}
-
-
-def qemu_command(kind: str, elf: Path, program: Path) -> list[str]:
-    """The QEMU command line that boots ``elf`` with ``program`` in its flash region, serial on a pty."""
-    if kind not in QEMU:
-        raise BbrtError(f"no QEMU machine for {kind!r}; known: {', '.join(QEMU)}")
-    binary, machine, addr = QEMU[kind]
-    return [binary, *machine, "-display", "none", "-monitor", "none", "-serial", "pty", "-kernel", str(elf),
-            "-device", f"loader,file={program},addr=0x{addr:08x}"]
-
 
 class SerialDevice:
     """Common framing, control handling and statistics over a byte stream."""

@@ -18,8 +18,8 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from adapters.devices import HostDevice, PortDevice, QemuDevice, SerialDevice
 from bb_edge.bbrt.deploy import float_fleet_values, load_calibration
-from bb_edge.bbrt.device import HostDevice, PortDevice, QemuDevice, SerialDevice
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.report import print_report
 from bb_edge.compiler.manifest import load_deployment

@@ -15,7 +15,7 @@ import onnxruntime as ort
 import pytest
 
 from adapters.inproc import InProcFleet
-from bb_edge.bbrt.device import QemuDevice
+from adapters.devices import QemuDevice
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model

@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 import pytest
 
-from bb_edge.bbrt.device import HostDevice
+from adapters.devices import HostDevice
 from bb_edge.bbrt.examples import small_cnn
 from bb_edge.bbrt.format import HEADER_SIZE, TENSOR_RECORD, parse
 from bb_edge.bbrt.host import aligned

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from bb_edge.bbrt import native
-from bb_edge.bbrt.device import qemu_command
 from bb_edge.bbrt.errors import FitError, NativeBuildError
 from bb_edge.bbrt.format import RECV, SEND
 from bb_edge.bbrt.lower import Lowered
+from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.bbrt.resolver import resolver_source
 from bb_edge.targets import TargetProfile
 
