@@ -21,7 +21,7 @@ import onnx
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
 from bb_edge.errors import BBError
-from bb_edge.wire.envelope import BROADCAST, decode
+from bb_edge.wire.envelope import BROADCAST, Envelope, decode, encode
 
 
 class FleetStalled(BBError):
@@ -113,6 +113,8 @@ class InProcFleet:
         self.stats = LinkStats()
         self.events: list[tuple[str, events.Event]] = []
         self._next_request = 1  # request ids are never reused within a fleet
+        self._host_seq = 0
+        self._output_edges = {o.edge_id: o.name for o in deployment.outputs}
 
     # ------------------------------------------------------------- routing
 
@@ -125,12 +127,23 @@ class InProcFleet:
             targets = [self.names.get(receiver, peer)]
         for t in targets:
             if t == HOST_NAME:
+                self._to_host(sender, data)
                 continue
             delay = self.link.delay(len(data)) if self.link else 0.0
             if delay is None:
                 self.stats.lost += 1
                 continue
             heapq.heappush(self._heap, (self.now + delay, next(self._tie), sender, t, data))
+
+    def _to_host(self, sender: str, data: bytes) -> None:
+        """Graph outputs sent to the host endpoint (device nodes do this) become OutputReady events."""
+        try:
+            env = decode(data)
+        except BBError:
+            return
+        name = self._output_edges.get(env.edge)
+        if name is not None and env.kind == 0:
+            self.events.append((sender, events.OutputReady(env.request_id, name, np.array(env.array()))))
 
     def _deliver_due(self) -> int:
         n = 0
@@ -180,9 +193,16 @@ class InProcFleet:
                 raise BBError(f"missing graph input {spec.name!r}; inputs are "
                               f"{[i.name for i in self.deployment.inputs]}")
             by_node.setdefault(spec.node, {})[spec.name] = inputs[spec.name]
+        edge_of = {i.name: i.edge_id for i in self.deployment.inputs}
         for node, values in by_node.items():
             if node in self.external:
-                raise BBError(f"graph input owned by external node {node!r} cannot be submitted here")
+                # a device node owns this input: send it as the host endpoint (id 0) would
+                for name, value in values.items():
+                    self._host_seq += 1
+                    env = Envelope.for_array(np.asarray(value), sender=0, receiver=self.ids[node],
+                                             seq=self._host_seq, request_id=request_id, edge=edge_of[name])
+                    self._route(HOST_NAME, node, self.ids[node], encode(env))
+                continue
             self.engines[node].submit(request_id, values)
 
     def run(self, requests: Sequence[dict[str, np.ndarray]], window: int = 4,

@@ -55,3 +55,26 @@ def test_split_over_qemu_cortex_m3_and_rv32(fleet_dirs: tuple[Path, Path]) -> No
         assert m3.bytes_in > 0 and rv.bytes_in > 0
     assert worst <= INT8_TOL, f"end-to-end error {worst:.4f} exceeds the int8 tolerance {INT8_TOL}"
     assert agree >= len(samples) - 1
+
+
+def test_device_nodes_own_the_graph_input_and_output(tmp_path: Path) -> None:
+    """Sensor-style split: the device reads the graph input from the host and the last device
+    sends the graph output to the host; only the middle runs in Python."""
+    from adapters.devices import HostDevice
+
+    d, dist = tmp_path / "dep", tmp_path / "dist"
+    compile_model(small_cnn(), cuts=["p1", "g"], node_names=["sensor", "mid", "head"], out_dir=d)
+    calib = sample_inputs(16, seed=7)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
+    build_all(d, ["sensor=host", "head=host"], dist, calib=d / "calib.npz")
+    dep = load_deployment(d)
+    ids = dep.ids()
+    assert {i.node for i in dep.inputs} == {"sensor"} and {o.node for o in dep.outputs} == {"head"}
+    ref_sess = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    with HostDevice(dist / "sensor" / "bbrt-host", dist / "sensor" / "program.bbrt", ids["sensor"]).start() as s, \
+            HostDevice(dist / "head" / "bbrt-host", dist / "head" / "program.bbrt", ids["head"]).start() as h:
+        fleet = InProcFleet(dep, external={"sensor": s, "head": h})
+        for sample in sample_inputs(3, seed=5):
+            out = fleet.infer(sample)["prob"]
+            assert np.abs(out - ref_sess.run(None, sample)[0]).max() <= INT8_TOL
+        assert not s.errors and not h.errors
