@@ -82,3 +82,13 @@ open('out/y.bin', 'wb').write(b''.join(P.read_bytes(i) for i in {sends}))
     h = HostProgram(blob, prog)
     h.run({recv[0].tensor: x})
     assert (tmp_path / "out" / "y.bin").read_bytes() == b"".join(h.view(i).tobytes() for i in sends)
+
+
+def test_cli_flash_dry_run_detects_micropython_bundles(bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bb_edge.cli import main
+
+    assert main(["flash", str(bundle), "--port", "/dev/ttyUSB0", "--dry-run"]) == 0
+    auto = capsys.readouterr().out
+    assert main(["flash", str(bundle), "--port", "/dev/ttyUSB0", "--dry-run", "--target", "esp32-micropython"]) == 0
+    explicit = capsys.readouterr().out
+    assert auto == explicit and "mpremote connect /dev/ttyUSB0" in auto and "esptool" not in auto

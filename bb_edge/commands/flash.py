@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 from rich.console import Console
 
 
-def _run(args: argparse.Namespace) -> int:
-    from bb_edge.bbrt.flash import flash
+def _is_micropython_bundle(build: str) -> bool:
+    info = Path(build) / "build.json"
+    if not info.is_file():
+        return False
+    try:
+        return bool(json.loads(info.read_text()).get("builder") == "micropython")
+    except (OSError, json.JSONDecodeError):
+        return False
 
-    lines = flash(args.build, args.port, program_only=args.program_only, dry_run=args.dry_run, baud=args.baud)
+
+def _run(args: argparse.Namespace) -> int:
+    if args.target == "esp32-micropython" or (args.target is None and _is_micropython_bundle(args.build)):
+        from bb_edge.mpy.flash import flash as mpy_flash
+
+        lines = mpy_flash(args.build, args.port, dry_run=args.dry_run)
+    else:
+        from bb_edge.bbrt.flash import flash
+
+        lines = flash(args.build, args.port, program_only=args.program_only, dry_run=args.dry_run,
+                      baud=args.baud)
     for line in lines:
         print(line) if args.dry_run else Console().print(f"[green]flashed[/] {line}")
     return 0
@@ -25,4 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write only the .bbrt program partition (a new model, same firmware)")
     p.add_argument("--dry-run", action="store_true", help="print the exact esptool commands, run nothing")
     p.add_argument("--baud", type=int, help="flashing baud rate (default: the target profile's)")
+    p.add_argument("--target", help="esp32-micropython: copy a MicroPython bundle with mpremote "
+                                    "(detected from the bundle's build.json when omitted)")
     p.set_defaults(func=_run)
