@@ -133,3 +133,25 @@ def test_bad_inputs_give_typed_errors_with_fixes(digits: dict, tmp_path: Path) -
         build_all(tmp_path / "erf", ["android-arm64"], tmp_path / "e")
     assert not (tmp_path / "e" / "n0").exists()
     assert issubclass(CalibrationShapeError, BuildError)
+
+
+def test_cli_build_writes_report_and_lists_targets(digits: dict, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from bb_edge.cli import main
+
+    d: Path = digits["dir"]  # type: ignore[assignment]
+    from bb_edge.targets import list_targets, load_target
+
+    assert main(["targets"]) == 0
+    assert "target profiles" in capsys.readouterr().out
+    for t in ("linux-vm-x86_64", "linux-vm-arm64", "jetson-orin-nano", "jetson-agx-orin", "ros2-humble",
+              "ros2-jazzy", "android-arm64", "esp32"):
+        p = load_target(t)
+        assert t in list_targets() and p.summary and p.get("execution_providers") is not None or p.runtime == "bbrt"
+        assert p.ram_bytes > 0 and p.get("packaging") and p.get("transport")
+    assert main(["build", str(d / "two"), "--target", "n0=jetson-agx-orin", "--target", "n1=linux-vm-x86_64",
+                 "--calib", str(d / "calib.npz"), "--transport", "mqtt://broker.lan:1883",
+                 "-o", str(tmp_path / "dist")]) == 0
+    md = (tmp_path / "dist" / "build-report.md").read_text()
+    assert "| n0 | jetson-agx-orin | int8 | `onnx.int8` |" in md and "| n1 | linux-vm-x86_64 |" in md
+    assert (tmp_path / "dist" / "build-report.png").stat().st_size > 1000
+    assert "BB_TRANSPORT=mqtt://broker.lan:1883" in (tmp_path / "dist" / "n1" / "node.env").read_text()

@@ -8,10 +8,11 @@ import tempfile
 from pathlib import Path
 
 from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from bb_edge.build import BuildError, BuildRequest, BuildResult, builder_for
 from bb_edge.compiler.manifest import load_deployment
-from bb_edge.targets import load_target
+from bb_edge.targets import TargetProfile, load_target
 
 
 def assign_targets(node_names: list[str], preset: dict[str, str | None], specs: list[str]) -> dict[str, str]:
@@ -60,31 +61,64 @@ def build_all(
     profiles = {n: load_target(t) for n, t in mapping.items()}
     out.mkdir(parents=True, exist_ok=True)
     results: list[BuildResult] = []
-    for node, profile in profiles.items():
-        final = out / node
-        tmp = Path(tempfile.mkdtemp(prefix=f".{node}.partial-", dir=out))
-        try:
+    progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                        console=console, transient=True, disable=not console.is_terminal)
+    with progress:
+        task = progress.add_task("building", total=len(profiles))
+        for node, profile in profiles.items():
+            progress.update(task, description=f"building {node} for {profile.name} ({profile.builder})")
             console.print(f"[bold]building[/] {node} for {profile.name} ({profile.builder})")
-            req = BuildRequest(deployment_dir=Path(deployment_dir), node=node, profile=profile,
-                               out_dir=tmp, calib=calib, options=dict(options or {}))
-            res = builder_for(profile)(req)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        if final.exists():
-            shutil.rmtree(final)
-        tmp.rename(final)
-        res.out_dir = final
-        res.artifacts = {k: final / Path(v).relative_to(tmp) if Path(v).is_relative_to(tmp) else Path(v)
-                         for k, v in res.artifacts.items()}
-        results.append(res)
+            results.append(_build_one(Path(deployment_dir), node, profile, out, calib, options))
+            progress.advance(task)
     return results
 
 
+def _build_one(deployment_dir: Path, node: str, profile: TargetProfile, out: Path, calib: Path | None,
+               options: dict[str, object] | None) -> BuildResult:
+    """Build one bundle in a hidden temp dir and rename it into place only when complete."""
+    final = out / node
+    tmp = Path(tempfile.mkdtemp(prefix=f".{node}.partial-", dir=out))
+    try:
+        req = BuildRequest(deployment_dir=deployment_dir, node=node, profile=profile,
+                           out_dir=tmp, calib=calib, options=dict(options or {}))
+        res = builder_for(profile)(req)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if final.exists():
+        shutil.rmtree(final)
+    tmp.rename(final)
+    res.out_dir = final
+    res.artifacts = {k: final / Path(v).relative_to(tmp) if Path(v).is_relative_to(tmp) else Path(v)
+                     for k, v in res.artifacts.items()}
+    return res
+
+
+def add_latency(results: list[BuildResult]) -> None:
+    """Measure every model artifact's latency on this host (adapters.measure) into the figures."""
+    import json
+
+    from adapters.measure import measure_bundle
+
+    for r in results:
+        shapes = None
+        if "pte" in r.artifacts:
+            man = json.loads((r.out_dir / "manifest.json").read_text())
+            shapes = [i["shape"] for i in man["inputs"]]
+        r.figures["latency_ms"] = measure_bundle(r.artifacts, shapes)
+
+
 def _run(args: argparse.Namespace) -> int:
+    from bb_edge.build.report import write_report
+
     results = build_all(Path(args.dir), args.target, Path(args.output),
                         Path(args.calib) if args.calib else None,
-                        {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision})
+                        {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
+                         "transport": args.transport})
+    if not args.no_report:
+        add_latency(results)
+        md, png = write_report(results, Path(args.output))
+        Console().print(f"report: {md} {png}")
     for r in results:
         Console().print(f"[green]built[/] {r.node} -> {r.out_dir} ({r.target})")
     return 0
@@ -100,5 +134,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", help="calibration inputs (.npz keyed by graph input / tensor name)")
     p.add_argument("--precision", help="override the profile's precision (fp32, fp16, int8, int8-dynamic)")
     p.add_argument("--max-accuracy-drop", type=float, default=None,
-                   help="fail if a quantized node's error against float exceeds this")
+                   help="fail if a quantized node's error against float exceeds this (top-1 disagreement "
+                        "for classifier outputs, else max error relative to the float output's magnitude)")
+    p.add_argument("--transport", help="transport URL written to the bundles' env files (e.g. mqtt://broker:1883)")
+    p.add_argument("--no-report", action="store_true", help="skip latency measurement and the build report")
     p.set_defaults(func=_run)

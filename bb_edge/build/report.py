@@ -1,0 +1,82 @@
+"""The build report: markdown + PNG with per-node sizes, precision, error against float, latency, memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bb_edge.build import BuildResult
+
+
+def _fmt_bytes(n: float | None) -> str:
+    if n is None:
+        return "-"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def report_markdown(results: list[BuildResult], title: str = "bb-edge build report") -> str:
+    """One table row per node artifact: size, ratio to float, error figures, latency on this host."""
+    lines = [f"# {title}", "", "| node | target | precision | artifact | size | vs float | max abs err | "
+             "rel err | top-1 agree | latency (ms, this host) | memory est. |", "|---" * 11 + "|"]
+    for r in results:
+        f: dict[str, Any] = r.figures
+        acc = f.get("accuracy") or {}
+        variants = f.get("variants") or {}
+        lat = f.get("latency_ms") or {}
+        fb = f.get("float_bytes") or 0
+        for key, size in (f.get("sizes") or {}).items():
+            if not key.startswith(("onnx", "pte", "ort")) or key == "ort_config":
+                continue
+            prec = key.split(".", 1)[1] if key.startswith("onnx.") else f.get("precision", "")
+            a = variants.get(prec) or (acc if prec == f.get("precision") else {})
+            top1 = a.get("top1_agreement")
+            lines.append(
+                f"| {r.node} | {r.target} | {prec} | `{key}` | {_fmt_bytes(size)} | "
+                f"{size / fb:.2f}x | {a.get('max_abs_error', 0.0):.3g} | {a.get('rel_max_error', 0.0):.3g} | "
+                f"{'-' if top1 is None else f'{top1:.3f}'} | "
+                f"{lat.get(key, float('nan')):.2f} | {_fmt_bytes(f.get('memory_bytes'))} |")
+    lines += ["", "Errors are against the float node program on the calibration data "
+              "(or seeded random inputs when no --calib was given). Latency is the median of repeated "
+              "single-threaded runs on the build host, not the target.", ""]
+    return "\n".join(lines)
+
+
+def report_png(results: list[BuildResult], path: Path) -> Path:
+    """Bar charts: artifact size and latency per node artifact."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels, sizes, lats = [], [], []
+    for r in results:
+        for key, size in (r.figures.get("sizes") or {}).items():
+            if key.startswith(("onnx", "pte", "ort")) and key != "ort_config":
+                labels.append(f"{r.node}\n{key}")
+                sizes.append(size / 1024)
+                lats.append((r.figures.get("latency_ms") or {}).get(key, 0.0))
+    fig, axes = plt.subplots(1, 2, figsize=(max(6, 1.2 * len(labels) + 2), 4))
+    axes[0].bar(range(len(labels)), sizes, color="tab:blue")
+    axes[0].set_ylabel("KiB")
+    axes[0].set_title("artifact size")
+    axes[1].bar(range(len(labels)), lats, color="tab:orange")
+    axes[1].set_ylabel("ms (this host)")
+    axes[1].set_title("latency")
+    for ax in axes:
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def write_report(results: list[BuildResult], out: Path) -> tuple[Path, Path]:
+    """``out/build-report.md`` and ``out/build-report.png``."""
+    md = out / "build-report.md"
+    md.write_text(report_markdown(results))
+    return md, report_png(results, out / "build-report.png")
