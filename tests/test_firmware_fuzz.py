@@ -26,8 +26,8 @@ def fuzzers() -> Path:
 
 
 def run(binary: Path, corpus: Path, tmp: Path) -> None:
-    proc = subprocess.run([str(binary), f"-max_total_time={BUDGET_S}", "-max_len=65536", "-timeout=10",
-                           "-rss_limit_mb=1024", f"-artifact_prefix={tmp}/", str(corpus)],
+    proc = subprocess.run([str(binary), f"-max_total_time={BUDGET_S}", "-max_len=16384", "-timeout=10",
+                           "-rss_limit_mb=3072", f"-artifact_prefix={tmp}/", str(corpus)],
                           capture_output=True, text=True, timeout=BUDGET_S + 120)
     tail = "\n".join(proc.stderr.splitlines()[-25:])
     assert proc.returncode == 0, f"{binary.name} found a crash:\n{tail}"
