@@ -12,6 +12,7 @@ Bundle layout::
       src/main/cpp/{CMakeLists.txt,bbedge_jni.c,bbrt/}     C runtime (envelope, framing, node loop)
       src/main/assets/{model.pte,model.ort,manifest.json}
       src/test/java/org/bbedge/BbWireTest.java             host-JVM test over golden vectors
+      src/test/java/org/bbedge/BbNodeTest.java             host-JVM test of the node loop (.bbrt program)
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def write_gradle_module(out: Path, node: str, deployment: str, abi: str, min_sdk
     for f in ("BbWire.java", "BbNode.java"):
         shutil.copy(TEMPLATES / f, java / f)
     (mod / "src/test/java/org/bbedge").mkdir(parents=True)
-    shutil.copy(TEMPLATES / "BbWireTest.java", mod / "src/test/java/org/bbedge/BbWireTest.java")
+    for f in ("BbWireTest.java", "BbNodeTest.java"):
+        shutil.copy(TEMPLATES / f, mod / "src/test/java/org/bbedge" / f)
     cpp = mod / "src/main/cpp"
     (cpp / "bbrt").mkdir(parents=True)
     shutil.copy(TEMPLATES / "bbedge_jni.c", cpp / "bbedge_jni.c")

@@ -27,6 +27,15 @@ public final class BbNode implements AutoCloseable {
         return nativeHello(handle, name);
     }
 
+    /** Stats indices of {@link #stats} (the C runtime's bbrt_node_stats_t, in order). */
+    public static final int FRAMES_OK = 0, BAD_FRAMES = 1, BAD_ENVELOPES = 2, UNKNOWN_EDGE = 3, EDGE_MISMATCH = 4,
+            NOT_FOR_ME = 5, INFERENCES = 6, RUN_ERRORS = 7, PINGS = 8, EVICTED = 9;
+
+    /** The node's counters (frames, bad frames and envelopes, inferences, pings ...), by the index constants. */
+    public int[] stats() {
+        return nativeStats(handle);
+    }
+
     @Override
     public void close() {
         nativeFree(handle);
@@ -38,6 +47,8 @@ public final class BbNode implements AutoCloseable {
     private static native byte[] nativeFeed(long handle, byte[] bytes);
 
     private static native byte[] nativeHello(long handle, String name);
+
+    private static native int[] nativeStats(long handle);
 
     private static native void nativeFree(long handle);
 }

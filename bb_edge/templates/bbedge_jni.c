@@ -165,6 +165,20 @@ JNIEXPORT jbyteArray JNICALL Java_org_bbedge_BbNode_nativeHello(JNIEnv *env, jcl
     return drain(env, j);
 }
 
+/* [frames_ok, bad_frames, bad_envelopes, unknown_edge, edge_mismatch, not_for_me, inferences, run_errors,
+ *  pings, evicted] (bbrt_node_stats_t order) */
+JNIEXPORT jintArray JNICALL Java_org_bbedge_BbNode_nativeStats(JNIEnv *env, jclass cls, jlong h) {
+    (void)cls;
+    jni_node_t *j = (jni_node_t *)(intptr_t)h;
+    const bbrt_node_stats_t *s = &j->node.stats;
+    jint v[10] = {(jint)s->frames_ok, (jint)s->bad_frames, (jint)s->bad_envelopes, (jint)s->unknown_edge,
+                  (jint)s->edge_mismatch, (jint)s->not_for_me, (jint)s->inferences, (jint)s->run_errors,
+                  (jint)s->pings, (jint)s->evicted};
+    jintArray out = (*env)->NewIntArray(env, 10);
+    if (out) (*env)->SetIntArrayRegion(env, out, 0, 10, v);
+    return out;
+}
+
 JNIEXPORT void JNICALL Java_org_bbedge_BbNode_nativeFree(JNIEnv *env, jclass cls, jlong h) {
     (void)env; (void)cls;
     jni_node_t *j = (jni_node_t *)(intptr_t)h;
