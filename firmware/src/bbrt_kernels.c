@@ -82,61 +82,157 @@ static float fclamp(float v, float lo, float hi) {
     return v;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define BBRT_RESTRICT __restrict__
+#else
+#define BBRT_RESTRICT restrict
+#endif
+
 #define TN(i) bbrt_program_tensor(pr, op->in[i], &t[i])
 #define TOUT bbrt_program_tensor(pr, op->out[0], &y)
 
 /* ------------------------------------------------------------------- conv */
+/* Row-wise direct convolution: for one output channel and one output row, a
+ * chunk of int32/float accumulators (on the stack) collects every valid tap
+ * (ic, ky, kx) in the same order as the reference loop, so results are
+ * bit-identical. Padding never reaches the inner loop: for each kx the range of
+ * output columns whose input column is inside the image is computed once per
+ * op, for each ky the row is checked once. The inner loop is a plain
+ * pointer walk (unit stride when stride_w == 1) the compiler can vectorize. */
+#ifndef BBRT_CONV_CHUNK
+#define BBRT_CONV_CHUNK 64u /* accumulators per row chunk (stack: 4 bytes each) */
+#endif
+#define BBRT_CONV_KX_CACHE 16u /* kernel columns whose ranges are precomputed */
+
+typedef struct {
+    uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg;
+    int32_t sh, sw, pt, pl, dh, dw;
+    int32_t xlo[BBRT_CONV_KX_CACHE], xhi[BBRT_CONV_KX_CACHE];
+} conv_geo_t;
+
+/* output columns [lo, hi) whose tap kx reads an input column inside [0, W) */
+static void conv_kx_range(const conv_geo_t *g, int32_t kx, int32_t *lo, int32_t *hi) {
+    int32_t a = g->pl - kx * g->dw, b = (int32_t)g->W - 1 + a;
+    int32_t l = a > 0 ? (a + g->sw - 1) / g->sw : 0, h = b < 0 ? 0 : b / g->sw + 1;
+    if (h > (int32_t)g->OW) h = (int32_t)g->OW;
+    *lo = l;
+    *hi = h > l ? h : l;
+}
+
+static void conv_geo(const bbrt_tensor_t *x, const bbrt_tensor_t *w, const bbrt_tensor_t *y, const bbrt_op_t *op,
+                     conv_geo_t *g) {
+    uint32_t k;
+    g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3];
+    g->M = w->dims[0]; g->KH = w->dims[2]; g->KW = w->dims[3];
+    g->OH = y->dims[2]; g->OW = y->dims[3];
+    g->G = (uint32_t)op->p[8]; g->Cg = g->C / g->G; g->Mg = g->M / g->G;
+    g->sh = op->p[0]; g->sw = op->p[1]; g->pt = op->p[2]; g->pl = op->p[3]; g->dh = op->p[6]; g->dw = op->p[7];
+    for (k = 0; k < BBRT_CONV_KX_CACHE && k < g->KW; k++) conv_kx_range(g, (int32_t)k, &g->xlo[k], &g->xhi[k]);
+}
+
+/* the [lo, hi) of tap kx clipped to the chunk [c0, c1); 0 when empty */
+static int conv_cols(const conv_geo_t *g, uint32_t kx, int32_t c0, int32_t c1, int32_t *lo, int32_t *hi) {
+    int32_t l, h;
+    if (kx < BBRT_CONV_KX_CACHE) {
+        l = g->xlo[kx];
+        h = g->xhi[kx];
+    } else {
+        conv_kx_range(g, (int32_t)kx, &l, &h);
+    }
+    if (l < c0) l = c0;
+    if (h > c1) h = c1;
+    *lo = l;
+    *hi = h;
+    return h > l;
+}
+
 bbrt_status_t bbrt_k_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[3], y;
+    conv_geo_t g;
     const float *x, *w, *b = 0;
     float *o;
-    uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, n, g, oc, oy, ox, ic, ky, kx;
-    int32_t sh = op->p[0], sw = op->p[1], pt = op->p[2], pl = op->p[3], dh = op->p[6], dw = op->p[7];
+    float acc[BBRT_CONV_CHUNK];
+    uint32_t n, gi, oc, oy, ic, ky, kx, KK;
     float lo = bbrt_i2f(op->p[9]), hi = bbrt_i2f(op->p[10]);
     TN(0); TN(1); TOUT;
     if (op->n_in > 2u) { TN(2); b = (const float *)(const void *)t[2].data; }
     x = (const float *)(const void *)t[0].data;
     w = (const float *)(const void *)t[1].data;
     o = (float *)(void *)y.data;
-    N = t[0].dims[0]; C = t[0].dims[1]; H = t[0].dims[2]; W = t[0].dims[3];
-    M = t[1].dims[0]; KH = t[1].dims[2]; KW = t[1].dims[3];
-    OH = y.dims[2]; OW = y.dims[3];
-    G = (uint32_t)op->p[8]; Cg = C / G; Mg = M / G;
-    for (n = 0; n < N; n++)
-        for (g = 0; g < G; g++)
-            for (oc = g * Mg; oc < (g + 1u) * Mg; oc++) {
-                const float *wk = w + (size_t)oc * Cg * KH * KW;
-                for (oy = 0; oy < OH; oy++)
-                    for (ox = 0; ox < OW; ox++) {
-                        float acc = b ? b[oc] : 0.0f;
-                        int32_t iy0 = (int32_t)oy * sh - pt, ix0 = (int32_t)ox * sw - pl;
-                        for (ic = 0; ic < Cg; ic++) {
-                            const float *xp = x + ((size_t)n * C + g * Cg + ic) * H * W;
-                            const float *wp = wk + (size_t)ic * KH * KW;
-                            for (ky = 0; ky < KH; ky++) {
-                                int32_t iy = iy0 + (int32_t)ky * dh;
-                                if (iy < 0 || iy >= (int32_t)H) continue;
-                                for (kx = 0; kx < KW; kx++) {
-                                    int32_t ix = ix0 + (int32_t)kx * dw;
-                                    if (ix < 0 || ix >= (int32_t)W) continue;
-                                    acc += xp[(uint32_t)iy * W + (uint32_t)ix] * wp[ky * KW + kx];
+    conv_geo(&t[0], &t[1], &y, op, &g);
+    KK = g.KH * g.KW;
+    for (n = 0; n < g.N; n++)
+        for (gi = 0; gi < g.G; gi++)
+            for (oc = gi * g.Mg; oc < (gi + 1u) * g.Mg; oc++) {
+                const float *wk = w + (size_t)oc * g.Cg * KK;
+                const float *xg = x + ((size_t)n * g.C + gi * g.Cg) * g.H * g.W;
+                float bias = b ? b[oc] : 0.0f;
+                float *orow = o + ((size_t)n * g.M + oc) * g.OH * g.OW;
+                for (oy = 0; oy < g.OH; oy++, orow += g.OW) {
+                    int32_t iy0 = (int32_t)oy * g.sh - g.pt, c0;
+                    for (c0 = 0; c0 < (int32_t)g.OW; c0 += (int32_t)BBRT_CONV_CHUNK) {
+                        int32_t c1 = c0 + (int32_t)BBRT_CONV_CHUNK, j;
+                        if (c1 > (int32_t)g.OW) c1 = (int32_t)g.OW;
+                        for (j = 0; j < c1 - c0; j++) acc[j] = bias;
+                        for (ic = 0; ic < g.Cg; ic++) {
+                            const float *xp = xg + (size_t)ic * g.H * g.W;
+                            const float *wp = wk + (size_t)ic * KK;
+                            for (ky = 0; ky < g.KH; ky++) {
+                                int32_t iy = iy0 + (int32_t)ky * g.dh;
+                                const float *xrow;
+                                if (iy < 0 || iy >= (int32_t)g.H) continue;
+                                xrow = xp + (size_t)iy * g.W;
+                                for (kx = 0; kx < g.KW; kx++) {
+                                    int32_t cl, ch, k, cnt;
+                                    float wv = wp[ky * g.KW + kx];
+                                    float *ap;
+                                    const float *xs;
+                                    if (!conv_cols(&g, kx, c0, c1, &cl, &ch)) continue;
+                                    ap = acc + (cl - c0);
+                                    xs = xrow + (cl * g.sw - g.pl + (int32_t)kx * g.dw);
+                                    cnt = ch - cl;
+                                    if (g.sw == 1) {
+                                        for (k = 0; k < cnt; k++) ap[k] += xs[k] * wv;
+                                    } else {
+                                        for (k = 0; k < cnt; k++, xs += g.sw) ap[k] += *xs * wv;
+                                    }
                                 }
                             }
                         }
-                        o[(((size_t)n * M + oc) * OH + oy) * OW + ox] = fclamp(acc, lo, hi);
+                        for (j = 0; j < c1 - c0; j++) orow[c0 + j] = fclamp(acc[j], lo, hi);
                     }
+                }
             }
     return BBRT_OK;
 }
 
+/* acc[k] += (x[k * sw] - zx) * wv for k in [0, n): one tap over a column range */
+static void conv_tap_i8(int32_t *BBRT_RESTRICT ap, const int8_t *BBRT_RESTRICT xs, int32_t n, int32_t sw, int32_t zx,
+                        int32_t wv) {
+    int32_t k;
+    if (sw == 1) {
+        for (k = 0; k < n; k++) ap[k] += ((int32_t)xs[k] - zx) * wv;
+    } else {
+        for (k = 0; k < n; k++, xs += sw) ap[k] += ((int32_t)*xs - zx) * wv;
+    }
+}
+
+/* acc[k] += sum_kx (x[k + kx] - zx) * w[kx], kx < 3: a 3-wide kernel row, stride 1 */
+static void conv_row3_i8(int32_t *BBRT_RESTRICT ap, int32_t n, const int8_t *BBRT_RESTRICT xs,
+                         const int8_t *BBRT_RESTRICT wr, int32_t zx) {
+    int32_t k, w0 = wr[0], w1 = wr[1], w2 = wr[2], zs = zx * (w0 + w1 + w2);
+    for (k = 0; k < n; k++) ap[k] += (int32_t)xs[k] * w0 + (int32_t)xs[k + 1] * w1 + (int32_t)xs[k + 2] * w2 - zs;
+}
+
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
+    conv_geo_t g;
     const int8_t *x, *w;
     const int32_t *b, *rq;
     int8_t *o;
-    uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, n, g, oc, oy, ox, ic, ky, kx;
-    int32_t sh = op->p[0], sw = op->p[1], pt = op->p[2], pl = op->p[3], dh = op->p[6], dw = op->p[7];
-    int32_t zx, zy;
+    int32_t acc[BBRT_CONV_CHUNK];
+    uint32_t n, gi, oc, oy, ic, ky, kx, KK;
+    int32_t zx, zy, amin = op->p[9], amax = op->p[10], L = 0, R = 0x7fffffff;
     TN(0); TN(1); TN(2); TN(3); TOUT;
     x = (const int8_t *)t[0].data;
     w = (const int8_t *)t[1].data;
@@ -145,36 +241,68 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     o = (int8_t *)y.data;
     zx = t[0].zero_point;
     zy = y.zero_point;
-    N = t[0].dims[0]; C = t[0].dims[1]; H = t[0].dims[2]; W = t[0].dims[3];
-    M = t[1].dims[0]; KH = t[1].dims[2]; KW = t[1].dims[3];
-    OH = y.dims[2]; OW = y.dims[3];
-    G = (uint32_t)op->p[8]; Cg = C / G; Mg = M / G;
-    for (n = 0; n < N; n++)
-        for (g = 0; g < G; g++)
-            for (oc = g * Mg; oc < (g + 1u) * Mg; oc++) {
-                const int8_t *wk = w + (size_t)oc * Cg * KH * KW;
-                int32_t mult = rq[2u * oc], shift = rq[2u * oc + 1u];
-                for (oy = 0; oy < OH; oy++)
-                    for (ox = 0; ox < OW; ox++) {
-                        int32_t acc = b[oc];
-                        int32_t iy0 = (int32_t)oy * sh - pt, ix0 = (int32_t)ox * sw - pl;
-                        for (ic = 0; ic < Cg; ic++) {
-                            const int8_t *xp = x + ((size_t)n * C + g * Cg + ic) * H * W;
-                            const int8_t *wp = wk + (size_t)ic * KH * KW;
-                            for (ky = 0; ky < KH; ky++) {
-                                int32_t iy = iy0 + (int32_t)ky * dh;
-                                if (iy < 0 || iy >= (int32_t)H) continue;
-                                for (kx = 0; kx < KW; kx++) {
-                                    int32_t ix = ix0 + (int32_t)kx * dw;
-                                    if (ix < 0 || ix >= (int32_t)W) continue;
-                                    acc += ((int32_t)xp[(uint32_t)iy * W + (uint32_t)ix] - zx) *
-                                           (int32_t)wp[ky * KW + kx];
+    conv_geo(&t[0], &t[1], &y, op, &g);
+    KK = g.KH * g.KW;
+    /* interior columns [L, R): every kx reads inside the image */
+    for (kx = 0; kx < g.KW; kx++) {
+        int32_t l, h;
+        conv_kx_range(&g, (int32_t)kx, &l, &h);
+        if (l > L) L = l;
+        if (h < R) R = h;
+    }
+    if (R < L) R = L;
+    for (n = 0; n < g.N; n++)
+        for (gi = 0; gi < g.G; gi++)
+            for (oc = gi * g.Mg; oc < (gi + 1u) * g.Mg; oc++) {
+                const int8_t *wk = w + (size_t)oc * g.Cg * KK;
+                const int8_t *xg = x + ((size_t)n * g.C + gi * g.Cg) * g.H * g.W;
+                int32_t mult = rq[2u * oc], shift = rq[2u * oc + 1u], bias = b[oc];
+                int8_t *orow = o + ((size_t)n * g.M + oc) * g.OH * g.OW;
+                for (oy = 0; oy < g.OH; oy++, orow += g.OW) {
+                    int32_t iy0 = (int32_t)oy * g.sh - g.pt, c0;
+                    for (c0 = 0; c0 < (int32_t)g.OW; c0 += (int32_t)BBRT_CONV_CHUNK) {
+                        int32_t c1 = c0 + (int32_t)BBRT_CONV_CHUNK, j, il, ir;
+                        if (c1 > (int32_t)g.OW) c1 = (int32_t)g.OW;
+                        il = L > c0 ? L : c0;
+                        ir = R < c1 ? R : c1;
+                        if (ir < il) il = ir = c0;
+                        for (j = 0; j < c1 - c0; j++) acc[j] = bias;
+                        for (ic = 0; ic < g.Cg; ic++) {
+                            const int8_t *xp = xg + (size_t)ic * g.H * g.W;
+                            const int8_t *wp = wk + (size_t)ic * KK;
+                            for (ky = 0; ky < g.KH; ky++) {
+                                int32_t iy = iy0 + (int32_t)ky * g.dh, k;
+                                const int8_t *xrow, *wr = wp + ky * g.KW;
+                                if (iy < 0 || iy >= (int32_t)g.H) continue;
+                                xrow = xp + (size_t)iy * g.W;
+                                /* border columns (padding): one checked pixel at a time */
+                                for (k = c0; k < c1; k++) {
+                                    int32_t a = 0, ix;
+                                    if (k == il) k = ir; /* skip the interior */
+                                    if (k >= c1) break;
+                                    ix = k * g.sw - g.pl;
+                                    for (kx = 0; kx < g.KW; kx++, ix += g.dw)
+                                        if (ix >= 0 && ix < (int32_t)g.W) a += ((int32_t)xrow[ix] - zx) * wr[kx];
+                                    acc[k - c0] += a;
+                                }
+                                /* interior columns: the whole kernel row, accumulated in a register */
+                                if (g.KW == 3u && g.dw == 1 && g.sw == 1) {
+                                    conv_row3_i8(acc + (il - c0), ir - il, xrow + (il - g.pl), wr, zx);
+                                } else if (g.KW == 1u) {
+                                    conv_tap_i8(acc + (il - c0), xrow + (il * g.sw - g.pl), ir - il, g.sw, zx, wr[0]);
+                                } else {
+                                    for (k = il; k < ir; k++) {
+                                        const int8_t *xs = xrow + (k * g.sw - g.pl);
+                                        int32_t a = 0;
+                                        for (kx = 0; kx < g.KW; kx++, xs += g.dw) a += ((int32_t)*xs - zx) * wr[kx];
+                                        acc[k - c0] += a;
+                                    }
                                 }
                             }
                         }
-                        o[(((size_t)n * M + oc) * OH + oy) * OW + ox] =
-                            sat8(mbqm(acc, mult, shift) + zy, op->p[9], op->p[10]);
+                        for (j = 0; j < c1 - c0; j++) orow[c0 + j] = sat8(mbqm(acc[j], mult, shift) + zy, amin, amax);
                     }
+                }
             }
     return BBRT_OK;
 }
