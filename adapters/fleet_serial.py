@@ -13,11 +13,15 @@ retransmission timeout assumes, default 100 MB/s for ptys), ``rto``, and for fau
 (both directions when the nodes are threads, hub to node with processes)
 ``corrupt`` (per-byte rate), ``corrupt_frames`` (per-frame rate), ``noise``
 (burst rate per frame), ``corrupt_every`` / ``noise_every`` (every N-th
-frame, deterministic) and ``seed``.
+frame, deterministic) and ``seed``. Liveness: ``hb`` (heartbeat interval, s,
+default 0.25; 0 disables) and ``miss`` (heartbeats missed before a node is
+down, default 4) apply to the hub's links and the nodes' (docs/transports.md).
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -51,6 +55,8 @@ class PtyFleetOptions:
     baud: int = 921_600
     rate: float = 100e6
     rto: float = 0.2
+    hb: float = 0.25
+    miss: int = 4
     corrupt: float = 0.0
     corrupt_frames: float = 0.0
     noise: float = 0.0
@@ -104,13 +110,15 @@ class PtyFleet:
             port: Port = FdPort(pty.master)
             if o.faulty:
                 port = self.faulty[f"hub-{name}"] = o.wrap(port, 2 * i)
-            self.hub_links[name] = SerialLink(port, o.baud, o.rto, name=f"hub-{name}", rate=o.rate)
+            self.hub_links[name] = SerialLink(port, o.baud, o.rto, name=f"hub-{name}", rate=o.rate,
+                                              heartbeat=o.hb, miss=o.miss)
         self.hub = SerialHub(self.hub_links, self.dep.ids())
 
     def node_url(self, name: str) -> str:
         """The ``serial:`` URL node ``name`` opens."""
         o = self.options
-        return f"serial://{self.ptys[name].slave_path}?baud={o.baud}&rto={o.rto}&rate={o.rate}"
+        return (f"serial://{self.ptys[name].slave_path}?baud={o.baud}&rto={o.rto}&rate={o.rate}"
+                f"&hb={o.hb}&miss={o.miss}")
 
     def start_threads(self) -> None:
         """Run every node as a host loop thread in this process."""
@@ -128,19 +136,34 @@ class PtyFleet:
             port = spec.open_port()
             if self.options.faulty:
                 port = self.faulty[name] = self.options.wrap(port, 2 * self.dep.node_names.index(name) + 1)
-            tr = SerialTransport(SerialLink(port, spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate),
-                                 self.dep.ids(), name)
+            tr = SerialTransport(SerialLink(port, spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate,
+                                            heartbeat=spec.hb, miss=spec.miss), self.dep.ids(), name)
             loop = self.loops[name] = HostLoop(eng, tr, on_events=sink)
             eng.hello()
             loop.start_thread()
 
-    def start_processes(self) -> None:
-        """Run every node as ``bb-edge node`` in its own process."""
+    def start_processes(self, stdout: int | None = subprocess.DEVNULL) -> None:
+        """Run every node as ``bb-edge node`` in its own process (``stdout``: e.g. ``subprocess.PIPE``)."""
+        for name in self.dep.node_names:
+            self.start_process(name, stdout)
+
+    def start_process(self, name: str, stdout: int | None = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+        """Start (or restart, on the same pty) node ``name`` as a ``bb-edge node`` process."""
         if self.dep.directory is None:
             raise BBError("--processes needs a deployment loaded from a directory")
-        for name in self.dep.node_names:
-            self.procs[name] = spawn_node(self.dep.directory, name, self.node_url(name), self.backend,
-                                          stdout=subprocess.DEVNULL)
+        old = self.procs.get(name)
+        if old is not None and old.poll() is None:
+            raise BBError(f"node {name!r} is still running (pid {old.pid})")
+        proc = self.procs[name] = spawn_node(self.dep.directory, name, self.node_url(name), self.backend,
+                                             stdout=stdout)
+        return proc
+
+    def kill_process(self, name: str, timeout: float = 10.0) -> int:
+        """SIGKILL node ``name``'s process by pid (a crash: nothing is flushed); return its exit status."""
+        proc = self.procs[name]
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        return int(proc.wait(timeout))
 
     def host(self) -> HostEndpoint:
         """The host endpoint on the hub, opened."""

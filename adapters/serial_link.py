@@ -55,11 +55,15 @@ import numpy as np
 import serial
 
 from adapters.hostloop import DedupFilter, DeliverFn, PeerFn
+from bb_edge.compiler.manifest import HOST_NAME
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE, KIND_CONTROL, MAGIC, PROTO_CONTROL
 from bb_edge.wire.framing import FrameDecoder, frame
 
 ACK_MAGIC = b"\xbb\xac"
+HB_MAGIC = b"\xbb\xab"
+_PRESENCE = struct.Struct("<IB")  # node id, 1 up / 0 down (the hub's heartbeat payload)
+WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
 _ACK = struct.Struct("<2sIQ")
 _IDS = struct.Struct("<IIQ")  # sender, receiver, seq at offset 8
 CTRL_HELLO = 1
@@ -227,6 +231,9 @@ class PtyPair:
                 pass
 
 
+_OURS = ("baud", "rto", "retries", "arq", "rate", "hb", "miss")
+
+
 @dataclass
 class SerialSpec:
     """A parsed ``serial:`` URL."""
@@ -237,6 +244,8 @@ class SerialSpec:
     retries: int = 200
     arq: bool = True
     rate: float = 0.0
+    hb: float = 0.5
+    miss: int = 4
 
     @classmethod
     def parse(cls, url: str) -> SerialSpec:
@@ -248,7 +257,7 @@ class SerialSpec:
         ours: dict[str, str] = {}
         theirs: list[tuple[str, str]] = []
         for k, v in parse_qsl(query, keep_blank_values=True):
-            (ours.__setitem__(k, v) if k in ("baud", "rto", "retries", "arq", "rate") else theirs.append((k, v)))
+            (ours.__setitem__(k, v) if k in _OURS else theirs.append((k, v)))
         if base.startswith("//") and "://" not in base[2:]:
             base = base[2:]  # serial:///dev/ttyUSB0 -> /dev/ttyUSB0
         if not base:
@@ -257,7 +266,7 @@ class SerialSpec:
         try:
             return cls(port, int(ours.get("baud", 115200)), float(ours.get("rto", 0.2)),
                        int(ours.get("retries", 200)), ours.get("arq", "1") not in ("0", "false", "no"),
-                       float(ours.get("rate", 0.0)))
+                       float(ours.get("rate", 0.0)), float(ours.get("hb", 0.5)), int(ours.get("miss", 4)))
         except ValueError as exc:
             raise SerialError(f"bad option in {url!r}: {exc}") from exc
 
@@ -279,6 +288,7 @@ class LinkStats:
 
     frames_out: int = 0
     bytes_out: int = 0
+    writes: int = 0
     envelopes_in: int = 0
     acks_in: int = 0
     acks_out: int = 0
@@ -286,13 +296,31 @@ class LinkStats:
     duplicates: int = 0
     not_envelopes: int = 0
     given_up: int = 0
+    heartbeats_in: int = 0
+    heartbeats_out: int = 0
+    downs: int = 0
+    ups: int = 0
 
 
 class SerialLink:
-    """One end of a serial line: frames out, deframes in, acknowledges and retransmits."""
+    """One end of a serial line: frames out, deframes in, acknowledges, retransmits, heartbeats.
+
+    Liveness (``heartbeat`` > 0): the link writes a heartbeat frame
+    ``COBS(0xBB 0xAB || payload || crc32) || 0x00`` whenever it has written
+    nothing for ``heartbeat`` seconds. Any byte read counts as a sign of life
+    (a long frame on a slow line is not mistaken for silence). A peer is
+    *monitored* from its first heartbeat on (a peer that never sends one,
+    e.g. firmware without liveness, is never declared down); a monitored peer
+    silent for ``heartbeat * miss`` seconds is reported down through
+    :attr:`on_liveness` ``(False)``, and up again ``(True)`` at its next valid
+    frame, when every unacknowledged envelope is retransmitted at once.
+    :attr:`heartbeat_payload` supplies the payload of outgoing heartbeats (the
+    hub sends its presence table), :attr:`on_heartbeat` receives incoming ones.
+    """
 
     def __init__(self, port: Port, baud: int = 115200, rto: float = 0.2, retries: int = 200,
-                 arq: bool = True, name: str = "serial", rate: float = 0.0, backoff: int = 4) -> None:
+                 arq: bool = True, name: str = "serial", rate: float = 0.0, backoff: int = 4,
+                 heartbeat: float = 0.0, miss: int = 4) -> None:
         self.port = port
         self.backoff = backoff
         self.baud = baud
@@ -301,8 +329,18 @@ class SerialLink:
         self.retries = retries
         self.arq = arq
         self.name = name
+        self.heartbeat = heartbeat
+        self.miss = max(1, miss)
         self.decoder = FrameDecoder()
         self.stats = LinkStats()
+        self.on_liveness: Callable[[bool], None] | None = None
+        self.on_heartbeat: Callable[[bytes], None] | None = None
+        self.heartbeat_payload: Callable[[], bytes] | None = None
+        self.peer_alive = False
+        self._monitored = False
+        self._last_heard = 0.0
+        self._last_write = 0.0
+        self._hb_payload = b""
         self._on_envelope: Callable[[bytes], None] | None = None
         self._inbound = True
         self._dedup = DedupFilter(1 << 17)
@@ -316,14 +354,16 @@ class SerialLink:
     @classmethod
     def from_spec(cls, spec: SerialSpec, name: str = "serial") -> SerialLink:
         """Open the port of a parsed URL."""
-        return cls(spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate)
+        return cls(spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate,
+                   heartbeat=spec.hb, miss=spec.miss)
 
     def start(self, on_envelope: Callable[[bytes], None]) -> None:
-        """Start the reader, writer and retransmission threads."""
+        """Start the reader, writer and (with ARQ or heartbeats) ticker threads."""
         self._on_envelope = on_envelope
+        self._last_heard = self._last_write = time.monotonic()
         targets: list[Callable[[], None]] = [self._reader, self._writer]
-        if self.arq:
-            targets.append(self._retransmitter)
+        if self.arq or self.heartbeat > 0:
+            targets.append(self._ticker)
         for t in targets:
             th = threading.Thread(target=t, name=f"{self.name}-{t.__name__.strip('_')}", daemon=True)
             th.start()
@@ -338,57 +378,106 @@ class SerialLink:
         """Queue one envelope for the line (returns at once)."""
         data = b"\x00" + frame(envelope)
         key: tuple[int, int] | None = None
-        if self.arq and len(envelope) >= HEADER_SIZE:
-            sender, _, seq = _IDS.unpack_from(envelope, 8)
-            key = (sender, seq)
-            with self._cond:
-                self._unacked[key] = [data, float("inf"), 0]
         with self._cond:
+            if self.arq and len(envelope) >= HEADER_SIZE:
+                sender, _, seq = _IDS.unpack_from(envelope, 8)
+                key = (sender, seq)
+                self._unacked[key] = [data, float("inf"), 0]
             self._queued += 1
         self._wq.put((key, data))
 
+    def _put_control(self, body: bytes) -> None:
+        """Queue an unacknowledged link frame (ack, heartbeat)."""
+        with self._cond:
+            self._queued += 1
+        self._wq.put((None, b"\x00" + frame(body)))
+
     def _writer(self) -> None:
+        """Write queued frames, joining whatever is queued (up to WRITE_COALESCE bytes) into one write."""
+        wq = self._wq
         while True:
-            item = self._wq.get()
+            item = wq.get()
             if item is None:
                 return
-            key, data = item
+            batch = [item]
+            size = len(item[1])
+            stop = False
+            while size < WRITE_COALESCE:
+                try:
+                    nxt = wq.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+                size += len(nxt[1])
+            data = batch[0][1] if len(batch) == 1 else b"".join(d for _, d in batch)
             try:
                 self.port.write(data)
             except (OSError, serial.SerialException):
                 if self._stop.is_set():
                     return
-            self.stats.frames_out += 1
-            self.stats.bytes_out += len(data)
+            now = time.monotonic()
+            self._last_write = now
+            st = self.stats
+            st.writes += 1
+            st.frames_out += len(batch)
+            st.bytes_out += size
             with self._cond:
-                self._queued -= 1
-                if key is not None:
-                    entry = self._unacked.get(key)
-                    if entry is not None and entry[0] is data:
-                        entry[1] = time.monotonic() + self.rto * (2 ** min(entry[2], self.backoff)) \
-                            + 2 * self._line_time(len(data))
+                self._queued -= len(batch)
+                for key, frm in batch:
+                    if key is not None:
+                        entry = self._unacked.get(key)
+                        if entry is not None and entry[0] is frm:
+                            entry[1] = now + self.rto * (2 ** min(entry[2], self.backoff)) \
+                                + 2 * self._line_time(len(frm))
                 self._cond.notify_all()
+            if stop:
+                return
 
-    def _retransmitter(self) -> None:
+    def _ticker(self) -> None:
+        """Retransmit overdue envelopes (ARQ), send heartbeats and watch the peer's (liveness)."""
         tick = max(0.005, min(self.rto / 4, 0.05))
+        if self.heartbeat > 0:
+            tick = min(tick, max(0.005, self.heartbeat / 4))
         while not self._stop.wait(tick):
             now = time.monotonic()
-            again: list[tuple[tuple[int, int], bytes]] = []
-            with self._cond:
-                for key, entry in list(self._unacked.items()):
-                    if entry[1] <= now:
-                        if entry[2] >= self.retries:
-                            del self._unacked[key]
-                            self.stats.given_up += 1
-                            self._cond.notify_all()
-                            continue
-                        entry[2] += 1
-                        entry[1] = float("inf")  # re-armed when written
-                        again.append((key, entry[0]))
-                self._queued += len(again)
-            for key, data in again:
-                self.stats.retransmits += 1
-                self._wq.put((key, data))
+            if self.heartbeat > 0:
+                self._liveness(now)
+            if self.arq:
+                self._retransmit(now)
+
+    def _liveness(self, now: float) -> None:
+        payload = self.heartbeat_payload() if self.heartbeat_payload is not None else b""
+        if (now - self._last_write >= self.heartbeat and self._wq.empty()) or payload != self._hb_payload:
+            self._last_write = now
+            self._hb_payload = payload  # a changed presence table goes out at once, busy or not
+            self.stats.heartbeats_out += 1
+            self._put_control(HB_MAGIC + payload)
+        if self._monitored and self.peer_alive and now - self._last_heard > self.heartbeat * self.miss:
+            self.peer_alive = False
+            self.stats.downs += 1
+            if self.on_liveness is not None:
+                self.on_liveness(False)
+
+    def _retransmit(self, now: float) -> None:
+        again: list[tuple[tuple[int, int], bytes]] = []
+        with self._cond:
+            for key, entry in list(self._unacked.items()):
+                if entry[1] <= now:
+                    if entry[2] >= self.retries:
+                        del self._unacked[key]
+                        self.stats.given_up += 1
+                        self._cond.notify_all()
+                        continue
+                    entry[2] += 1
+                    entry[1] = float("inf")  # re-armed when written
+                    again.append((key, entry[0]))
+            self._queued += len(again)
+        for key, data in again:
+            self.stats.retransmits += 1
+            self._wq.put((key, data))
 
     # ----------------------------------------------------------- receiving
 
@@ -408,10 +497,32 @@ class SerialLink:
                 time.sleep(0.05)
                 continue
             if data:
+                self._last_heard = time.monotonic()
                 for body in self.decoder.feed(data):
                     self._on_frame(body)
 
+    def _alive(self) -> None:
+        """A valid frame arrived from a peer believed down (or never heard): it is up."""
+        self.peer_alive = True
+        self.stats.ups += 1
+        if self.arq:
+            with self._cond:  # resend what it missed at once instead of after a backed-off timeout
+                for entry in self._unacked.values():
+                    if entry[1] != float("inf"):
+                        entry[1] = 0.0
+                        entry[2] = max(0, entry[2] - 1)
+        if self.on_liveness is not None:
+            self.on_liveness(True)
+
     def _on_frame(self, body: bytes) -> None:
+        if not self.peer_alive:
+            self._alive()
+        if body[:2] == HB_MAGIC:
+            self.stats.heartbeats_in += 1
+            self._monitored = True
+            if self.on_heartbeat is not None:
+                self.on_heartbeat(body[2:])
+            return
         if len(body) == _ACK.size and body[:2] == ACK_MAGIC:
             _, sender, seq = _ACK.unpack(body)
             self.stats.acks_in += 1
@@ -427,9 +538,7 @@ class SerialLink:
         sender, _, seq = _IDS.unpack_from(body, 8)
         if self.arq:
             self.stats.acks_out += 1
-            with self._cond:
-                self._queued += 1
-            self._wq.put((None, b"\x00" + frame(_ACK.pack(ACK_MAGIC, sender, seq))))
+            self._put_control(_ACK.pack(ACK_MAGIC, sender, seq))
         if not self._dedup.first_time(sender, seq):
             self.stats.duplicates += 1
             return
@@ -479,6 +588,12 @@ class SerialLink:
         return self.decoder.dropped
 
 
+def presence_table(payload: bytes) -> dict[int, bool]:
+    """Decode a hub heartbeat payload: ``{node id: up}``."""
+    n = len(payload) - len(payload) % _PRESENCE.size
+    return {nid: bool(up) for nid, up in _PRESENCE.iter_unpack(payload[:n])}
+
+
 def _is_hello(env: bytes) -> bool:
     kind, _flags, proto = struct.unpack_from("<BHH", env, 3)
     edge = struct.unpack_from("<I", env, 40)[0]
@@ -489,26 +604,52 @@ def _is_hello(env: bytes) -> bool:
 
 
 class SerialTransport:
-    """A node's transport over one serial link to a hub (implements ``hostloop.Transport``)."""
+    """A node's transport over one serial link to a hub (implements ``hostloop.Transport``).
+
+    Peer presence comes from the hub's heartbeats (a table of node states):
+    every change becomes ``on_peer(name, up, reason)``, which the host loop
+    turns into ``PeerUp`` / ``PeerDown`` engine events. Silence of the hub
+    itself is reported as the host (``_host``) going down.
+    """
 
     def __init__(self, link: SerialLink, ids: dict[str, int], node: str) -> None:
         self.link = link
         self.node = node
         self.names = {v: k for k, v in ids.items()}
+        self.peers_up: dict[str, bool] = {}
+        self._on_peer: PeerFn | None = None
 
     @classmethod
     def from_url(cls, url: str, ids: dict[str, int], node: str) -> SerialTransport:
         """Open the port named by a ``serial:`` URL."""
         return cls(SerialLink.from_spec(SerialSpec.parse(url), name=node), ids, node)
 
+    def _peer(self, name: str, up: bool, reason: str) -> None:
+        if name != self.node and self.peers_up.get(name) != up:
+            self.peers_up[name] = up
+            if self._on_peer is not None:
+                self._on_peer(name, up, reason)
+
+    def _hub_heartbeat(self, payload: bytes) -> None:
+        for nid, up in presence_table(payload).items():
+            name = self.names.get(nid)
+            if name is not None:
+                self._peer(name, up, "" if up else "serial heartbeat lost (hub)")
+
+    def _hub_liveness(self, up: bool) -> None:
+        self._peer(HOST_NAME, up, "" if up else "serial heartbeat lost")
+
     def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
         """Start the link; inbound envelopes go to ``deliver(sender name, bytes)``."""
         names = self.names
+        self._on_peer = on_peer
 
         def got(env: bytes) -> None:
             sender = _IDS.unpack_from(env, 8)[0]
             deliver(names.get(sender, "serial"), env)
 
+        self.link.on_heartbeat = self._hub_heartbeat
+        self.link.on_liveness = self._hub_liveness
         self.link.start(got)
 
     def send(self, peer: str, receiver: int, data: bytes) -> None:
@@ -531,8 +672,11 @@ class SerialTransport:
 class SerialHub:
     """Routes envelopes between serial links by receiver id; the host endpoint's transport.
 
-    Envelopes for node id 0 go to the host's ``deliver``; a HELLO from a node
-    marks it up for the host (``on_peer``); broadcasts go to every other link.
+    Envelopes for node id 0 go to the host's ``deliver``; broadcasts go to
+    every other link. Liveness: a node is *up* from its HELLO or its first
+    valid frame, and *down* when its link's heartbeats stop (see
+    :class:`SerialLink`). Each change goes to the host (``on_peer``) and, as
+    the presence table carried by every hub heartbeat, to every node.
     """
 
     def __init__(self, links: dict[str, SerialLink], ids: dict[str, int]) -> None:
@@ -540,6 +684,9 @@ class SerialHub:
         self.ids = ids
         self.names = {v: k for k, v in ids.items()}
         self.unroutable = 0
+        self.state: dict[str, bool] = {}
+        self._lock = threading.Lock()
+        self._table = b""
         self._deliver: DeliverFn | None = None
         self._on_peer: PeerFn | None = None
 
@@ -547,7 +694,26 @@ class SerialHub:
         """Start every link."""
         self._deliver, self._on_peer = deliver, on_peer
         for name, link in self.links.items():
+            link.on_liveness = self._liveness(name)
+            link.heartbeat_payload = self._presence
             link.start(self._router(name))
+
+    def _presence(self) -> bytes:
+        return self._table
+
+    def _liveness(self, name: str) -> Callable[[bool], None]:
+        return lambda up: self.mark(name, up, "" if up else "serial heartbeat lost")
+
+    def mark(self, name: str, up: bool, reason: str) -> None:
+        """Record node ``name`` up or down; tell the host and (next heartbeat) every node."""
+        with self._lock:
+            if self.state.get(name) == up:
+                return
+            self.state[name] = up
+            self._table = b"".join(_PRESENCE.pack(self.ids[n], int(u)) for n, u in sorted(self.state.items())
+                                   if n in self.ids)
+        if self._on_peer is not None:
+            self._on_peer(name, up, reason)
 
     def _router(self, src: str) -> Callable[[bytes], None]:
         return lambda env: self._route(src, env)
@@ -558,8 +724,8 @@ class SerialHub:
             if self._deliver is not None:
                 self._deliver(src, env)
         elif receiver == BROADCAST:
-            if _is_hello(env) and self._on_peer is not None:
-                self._on_peer(src, True, "hello")
+            if _is_hello(env):
+                self.mark(src, True, "hello")
             for name, link in self.links.items():
                 if name != src:
                     link.send(env)
