@@ -14,7 +14,8 @@ The ``learning`` object (every key optional except ``strategy``)::
      "clients": 20, "rounds": 30, "epochs": 1, "local_steps": 0, "batch_size": 16,
      "optimizer": {"kind": "sgd", "lr": 0.05, "momentum": 0.9},
      "aggregator": {"type": "mean"}, "codec": null | {"type": "codec.int8"},
-     "attack": null | {"type": "attack.alie", "malicious": 5, ...},
+     "attack": null | {"type": "attack.alie", "malicious": 5,
+                       "knowledge": "colluders" | "omniscient", ...},
      "min_clients": 1, "clients_per_round": 0, "round_timeout": 5.0, "heartbeat": 1.0,
      "period": 1.0, "churn": {"leave": 0.3, "at_round": 10, "late_join": 0.0, "join_round": 5}}
 
@@ -72,7 +73,7 @@ def component(spec: Any) -> Any:
         return create(spec)
     if not isinstance(spec, dict) or "type" not in spec:
         raise ConfigError(f"component spec needs a 'type': {spec!r}")
-    return create(spec["type"], **{k: v for k, v in spec.items() if k not in ("type", "malicious")})
+    return create(spec["type"], **{k: v for k, v in spec.items() if k not in ("type", "malicious", "knowledge")})
 
 
 def optimizer(spec: dict[str, Any]) -> Any:

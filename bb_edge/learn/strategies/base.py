@@ -11,6 +11,7 @@ bound, the codec's bytes as one UINT8 envelope. Everything else is small:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,13 +21,14 @@ import numpy as np
 
 from bb_edge.engine.context import Context
 from bb_edge.learn.autodiff import TrainingProgram
-from bb_edge.learn.roles import Component, register
+from bb_edge.learn.roles import Component, ConfigError, pack_state, register, unpack_state
 from bb_edge.wire.envelope import Envelope
 
 __all__ = [
     "PROTO_FEDAVG_SERVER", "PROTO_FEDAVG_CLIENT", "PROTO_GOSSIP", "PROTO_SPLIT_SERVER",
     "PROTO_SPLIT_CLIENT", "PROTO_PUSHSUM", "PROTO_DILOCO_SERVER", "PROTO_DILOCO_WORKER",
-    "Msg", "ModelState", "CtxSession", "send_vector", "read_vector", "run_step", "local_train",
+    "Msg", "ModelState", "HandlerState", "install_handler", "handler_binding", "CtxSession", "send_vector",
+    "read_vector", "run_step", "local_train",
 ]
 
 PROTO_FEDAVG_SERVER = 16
@@ -79,6 +81,107 @@ class ModelState(Component):
         self.vector = np.array(vec, dtype=np.float32)
         if round is not None:
             self.round = int(round)
+
+
+def _encode(value: Any, arrays: dict[str, np.ndarray]) -> Any:
+    """JSON-able form of a handler field; arrays go to ``arrays`` (tagged containers keep their types)."""
+    if isinstance(value, np.ndarray):
+        key = f"a{len(arrays)}"
+        arrays[key] = value
+        return {"$a": key}
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, set | frozenset):
+        return {"$set": [_encode(v, arrays) for v in sorted(value)]}
+    if isinstance(value, tuple):
+        return {"$tuple": [_encode(v, arrays) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v, arrays) for v in value]
+    if isinstance(value, dict):  # insertion order kept: iteration order can change float sums
+        return {"$dict": [[_encode(k, arrays), _encode(v, arrays)] for k, v in value.items()]}
+    raise ConfigError(f"handler state of type {type(value).__name__} cannot be snapshotted")
+
+
+def _decode(value: Any, arrays: Mapping[str, np.ndarray]) -> Any:
+    """Inverse of :func:`_encode`."""
+    if isinstance(value, list):
+        return [_decode(v, arrays) for v in value]
+    if isinstance(value, dict):
+        if "$a" in value:
+            return np.array(arrays[value["$a"]])
+        if "$set" in value:
+            return {_decode(v, arrays) for v in value["$set"]}
+        if "$tuple" in value:
+            return tuple(_decode(v, arrays) for v in value["$tuple"])
+        if "$dict" in value:
+            return {_hashable(_decode(k, arrays)): _decode(v, arrays) for k, v in value["$dict"]}
+    return value
+
+
+def _hashable(key: Any) -> Any:
+    return tuple(_hashable(k) for k in key) if isinstance(key, list | tuple) else key
+
+
+class HandlerState(Component):
+    """Mixin making a protocol handler (a dataclass) a snapshot-able :class:`Component`.
+
+    A handler's ``init=True`` fields are how the strategy module built it
+    (programs, peer names, periods): a restored node is built the same way, so
+    they are not in the snapshot. Its ``init=False`` fields (round
+    bookkeeping, received updates, optimizer state, push-sum ``s``/``w``,
+    ...) are: numpy arrays, scalars, and lists, tuples, sets and dicts of
+    them (dict insertion order is kept). :func:`install_handler` registers
+    the handler *and* binds it as ``protocol.<id>``, so
+    :meth:`bb_edge.engine.Engine.snapshot` includes it like any bound
+    component. Handler classes are not in the component registry (they
+    cannot be built from JSON alone).
+    """
+
+    type_id: ClassVar[str] = "learn.handler"
+
+    def get_config(self) -> dict[str, Any]:
+        """Nothing: a handler's construction arguments are not JSON (programs); the node is rebuilt."""
+        return {}
+
+    def get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Every ``init=False`` field, encoded."""
+        arrays: dict[str, np.ndarray] = {}
+        meta = {f.name: _encode(getattr(self, f.name), arrays)
+                for f in dataclasses.fields(self) if not f.init}  # type: ignore[arg-type]
+        return meta, arrays
+
+    def set_state(self, meta: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
+        """Restore the ``init=False`` fields."""
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if not f.init:
+                if f.name not in meta:
+                    raise ConfigError(f"{self.type_id} snapshot has no field {f.name!r}")
+                setattr(self, f.name, _decode(meta[f.name], arrays))
+
+    def snapshot(self) -> bytes:
+        """State as bytes (``BBC1``, ``type_id`` included, no config)."""
+        meta, arrays = self.get_state()
+        return pack_state({"type_id": self.type_id, "state": meta}, arrays)
+
+    def restore(self, data: bytes) -> None:
+        """Replace the state with :meth:`snapshot` bytes of the same ``type_id``."""
+        meta, arrays = unpack_state(data)
+        if meta.get("type_id") != self.type_id:
+            raise ConfigError(f"snapshot is of {meta.get('type_id')!r}, not {self.type_id!r}")
+        self.set_state(meta["state"], arrays)
+
+
+def handler_binding(protocol_id: int) -> str:
+    """The binding name under which a handler of ``protocol_id`` is snapshotted."""
+    return f"protocol.{protocol_id}"
+
+
+def install_handler(engine: Any, handler: Any) -> None:
+    """Register ``handler`` on ``engine`` and bind it as ``protocol.<id>`` (so snapshots include its state)."""
+    engine.register_protocol(handler)
+    engine.bind(handler_binding(handler.protocol_id), handler)
 
 
 class CtxSession:

@@ -39,6 +39,7 @@ from bb_edge.learn.strategies.base import (
     PROTO_DILOCO_WORKER,
     PROTO_FEDAVG_CLIENT,
     PROTO_FEDAVG_SERVER,
+    HandlerState,
     ModelState,
     Msg,
     local_train,
@@ -61,30 +62,43 @@ def _opt(ctx: Context, name: str) -> Any:
 @register
 @dataclass
 class Collusion(Component):
-    """Simulation only: the channel colluding Byzantine clients share their honest updates through.
+    """Simulation only: the channel colluding Byzantine clients learn honest updates through.
 
-    Bound (one shared object) on the malicious clients only; ALIE/IPM then
-    estimate the honest statistics from the colluders' own honest updates
-    (Baruch et al.'s non-omniscient setting).
+    Bound (one shared object) on the malicious clients. With
+    ``omniscient=False`` ALIE/IPM estimate the honest statistics from the
+    colluders' own honest updates (Baruch et al.'s non-omniscient setting);
+    with ``omniscient=True`` it is also bound on the honest clients, which
+    post their updates too, and the colluders use every honest update of the
+    round (the setting most robustness papers evaluate, e.g. Karimireddy et
+    al. 2022, Allouah et al. 2023).
     """
 
     type_id: ClassVar[str] = "attack.collusion"
     members: int = 1
+    omniscient: bool = False
+    honest_members: int = 0
     posted: dict[int, dict[int, np.ndarray]] = field(default_factory=dict, init=False)
+    posted_honest: dict[int, dict[int, np.ndarray]] = field(default_factory=dict, init=False)
 
-    def post(self, round: int, node: int, update: np.ndarray) -> None:
-        """Share one colluder's honest update of ``round``."""
-        self.posted.setdefault(round, {})[node] = np.array(update)
-        for r in [r for r in self.posted if r < round - 2]:
-            del self.posted[r]
+    def post(self, round: int, node: int, update: np.ndarray, honest: bool = False) -> None:
+        """Share one update of ``round``: a colluder's own honest update, or (``honest``) an honest client's."""
+        book = self.posted_honest if honest else self.posted
+        book.setdefault(round, {})[node] = np.array(update)
+        for b in (self.posted, self.posted_honest):
+            for r in [r for r in b if r < round - 2]:
+                del b[r]
 
     def ready(self, round: int) -> bool:
-        """Every colluder has posted for ``round``."""
-        return len(self.posted.get(round, {})) >= self.members
+        """Every colluder (and, omniscient, every honest member) has posted for ``round``."""
+        if len(self.posted.get(round, {})) < self.members:
+            return False
+        return not self.omniscient or len(self.posted_honest.get(round, {})) >= self.honest_members
 
     def honest(self, round: int) -> list[np.ndarray]:
-        """The honest updates posted for ``round`` (in node order)."""
-        got = self.posted.get(round, {})
+        """The honest updates the colluders know for ``round`` (in node order)."""
+        got = self.posted_honest.get(round, {}) if self.omniscient else self.posted.get(round, {})
+        if not got:
+            got = self.posted.get(round, {})
         return [got[k] for k in sorted(got)]
 
     def get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -93,8 +107,10 @@ class Collusion(Component):
 
 
 @dataclass
-class FedAvgServer:
+class FedAvgServer(HandlerState):
     """Server target of FedAvg: cohorts, deadlines, validation, (robust) aggregation."""
+
+    type_id: ClassVar[str] = "learn.handler.fedavg_server"
 
     size: int
     rounds: int
@@ -270,8 +286,10 @@ class FedAvgServer:
 
 
 @dataclass
-class FedAvgClient:
+class FedAvgClient(HandlerState):
     """Client target of FedAvg: join, train on each round's model, send the (codec'd) delta."""
+
+    type_id: ClassVar[str] = "learn.handler.fedavg_client"
 
     program: TrainingProgram
     server: str
@@ -342,6 +360,10 @@ class FedAvgClient:
             model.set(trained, env.request_id)
         ctx.emit(lev.LocalTrainingDone(self.strategy, env.request_id, loss, steps))
         delta = trained - start
+        if attack is None:
+            coll = _opt(ctx, "collusion")
+            if coll is not None:  # omniscient simulation: honest updates are visible to the colluders
+                coll.post(env.request_id, ctx.node_id, delta, honest=True)
         if attack is not None:
             coll = _opt(ctx, "collusion")
             if coll is not None:
@@ -370,6 +392,8 @@ class FedAvgClient:
 class DiLoCoServer(FedAvgServer):
     """DiLoCo outer loop: FedAvgServer whose aggregator is the outer optimizer (e.g. ``fedavgm``)."""
 
+    type_id: ClassVar[str] = "learn.handler.diloco_server"
+
     strategy: str = "diloco"
     protocol_id: int = PROTO_DILOCO_SERVER
     client_protocol: int = PROTO_DILOCO_WORKER
@@ -378,6 +402,8 @@ class DiLoCoServer(FedAvgServer):
 @dataclass
 class DiLoCoWorker(FedAvgClient):
     """DiLoCo inner loop: ``local_steps`` steps with the inner optimizer state kept across rounds."""
+
+    type_id: ClassVar[str] = "learn.handler.diloco_worker"
 
     local_steps: int = 50
     keep_optimizer_state: bool = True

@@ -14,21 +14,32 @@ Bindings: ``model`` (:class:`ModelState`), ``data``, ``peers``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
 from bb_edge.learn import events as lev
 from bb_edge.learn.autodiff import TrainingProgram
-from bb_edge.learn.strategies.base import PROTO_GOSSIP, ModelState, Msg, local_train, read_vector, send_vector
+from bb_edge.learn.strategies.base import (
+    PROTO_GOSSIP,
+    HandlerState,
+    ModelState,
+    Msg,
+    local_train,
+    read_vector,
+    send_vector,
+)
 from bb_edge.wire.envelope import Envelope
 
 __all__ = ["GossipNode"]
 
 
 @dataclass
-class GossipNode:
+class GossipNode(HandlerState):
     """One gossip-learning node (protocol 18)."""
+
+    type_id: ClassVar[str] = "learn.handler.gossip"
 
     program: TrainingProgram
     period: float = 1.0

@@ -22,7 +22,7 @@ from bb_edge.learn.data import ArraySource
 from bb_edge.learn.deployment import LearningSetup, component
 from bb_edge.learn.liveness import LivenessTable
 from bb_edge.learn.peers import PeerSelector
-from bb_edge.learn.strategies.base import ModelState
+from bb_edge.learn.strategies.base import ModelState, install_handler
 from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
 from bb_edge.learn.strategies.gossip import GossipNode
 from bb_edge.learn.strategies.pushsum import PushSumNode
@@ -115,7 +115,9 @@ class FedAvgModule(StrategyModule):
             n = int(att.get("malicious", 0))
             rng = np.random.default_rng([int(self.cfg["seed"]), 7])
             self.malicious = {self.clients()[int(i)] for i in rng.choice(len(self.clients()), n, replace=False)}
-            self._collusion = Collusion(members=max(n, 1))
+            omni = str(att.get("knowledge", "colluders")) == "omniscient"
+            self._collusion = Collusion(members=max(n, 1), omniscient=omni,
+                                        honest_members=len(self.clients()) - n if omni else 0)
 
     def clients(self) -> list[str]:
         """Client node names."""
@@ -142,7 +144,7 @@ class FedAvgModule(StrategyModule):
             engine.bind("aggregator", self._aggregator())
             engine.bind("liveness", LivenessTable(threshold=8.0, min_std=0.5 * hb, acceptable_pause=hb,
                                                   first_interval=hb))
-            engine.register_protocol(self.server_cls(
+            install_handler(engine, self.server_cls(
                 size=prog.layout.size, rounds=self.rounds, min_clients=int(cfg["min_clients"]),
                 clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
                 start_clients=int(cfg.get("start_clients", cfg["clients"])),
@@ -153,8 +155,10 @@ class FedAvgModule(StrategyModule):
         if name in self.malicious:
             engine.bind("attack", component(cfg["attack"]))
             engine.bind("collusion", self._collusion)
+        elif self.malicious and self._collusion.omniscient:
+            engine.bind("collusion", self._collusion)
         kw: dict[str, Any] = {"local_steps": int(cfg["local_steps"])} if cfg.get("local_steps") else {}
-        engine.register_protocol(self.client_cls(
+        install_handler(engine, self.client_cls(
             program=prog, server="server", epochs=int(cfg["epochs"]), batch_size=int(cfg["batch_size"]),
             heartbeat_interval=hb, seed=int(cfg["seed"]), **kw))
 
@@ -210,7 +214,7 @@ class GossipModule(StrategyModule):
         codec = component(cfg.get("codec"))
         if codec is not None:
             engine.bind("codec", codec)
-        engine.register_protocol(GossipNode(program=prog, period=float(cfg["period"]), epochs=int(cfg["epochs"]),
+        install_handler(engine, GossipNode(program=prog, period=float(cfg["period"]), epochs=int(cfg["epochs"]),
                                             local_steps=int(cfg["local_steps"]), batch_size=int(cfg["batch_size"]),
                                             fetch_on_join=late, seed=int(cfg["seed"])))
 
@@ -237,7 +241,7 @@ class PushSumModule(GossipModule):
         ids = [i for _, i in self.nodes()]
         engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
                                           k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
-        engine.register_protocol(PushSumNode(program=prog, train=bool(cfg.get("train", True)),
+        install_handler(engine, PushSumNode(program=prog, train=bool(cfg.get("train", True)),
                                              period=float(cfg["period"]),
                                              local_steps=int(cfg["local_steps"]) or 4,
                                              batch_size=int(cfg["batch_size"]), seed=int(cfg["seed"])))
@@ -276,13 +280,13 @@ class SplitModule(StrategyModule):
         if name == "server":
             sp = self.programs.server
             engine.bind("model", _model(sp.layout.flatten(sp.initial_params)))
-            engine.register_protocol(SplitServer(self.programs, splitfed=fed, fed_timeout=float(cfg["round_timeout"]),
+            install_handler(engine, SplitServer(self.programs, splitfed=fed, fed_timeout=float(cfg["round_timeout"]),
                                                  strategy=self.name))
             return
         cp = self.programs.client
         engine.bind("model", _model(cp.layout.flatten(cp.initial_params)))
         engine.bind("data", self._data(name))
-        engine.register_protocol(SplitClient(self.programs, "server", epochs=self.rounds,
+        install_handler(engine, SplitClient(self.programs, "server", epochs=self.rounds,
                                              batch_size=int(cfg["batch_size"]), splitfed=fed, seed=int(cfg["seed"]),
                                              strategy=self.name))
 

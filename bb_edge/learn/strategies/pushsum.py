@@ -14,21 +14,24 @@ Bindings: ``model`` (:class:`ModelState`: ``vector`` = z, ``age`` = w),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
 from bb_edge.learn import events as lev
 from bb_edge.learn.autodiff import TrainingProgram
-from bb_edge.learn.strategies.base import PROTO_PUSHSUM, ModelState, Msg, local_train
+from bb_edge.learn.strategies.base import PROTO_PUSHSUM, HandlerState, ModelState, Msg, local_train
 from bb_edge.wire.envelope import Envelope
 
 __all__ = ["PushSumNode"]
 
 
 @dataclass
-class PushSumNode:
+class PushSumNode(HandlerState):
     """One push-sum node (protocol 21)."""
+
+    type_id: ClassVar[str] = "learn.handler.pushsum"
 
     program: TrainingProgram | None = None
     train: bool = False

@@ -19,6 +19,7 @@ sends the average back (SplitFed, Thapa et al. 2022).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import onnx
@@ -34,7 +35,14 @@ from bb_edge.learn.autodiff import (
     build_training_step,
     parameterized_forward,
 )
-from bb_edge.learn.strategies.base import PROTO_SPLIT_CLIENT, PROTO_SPLIT_SERVER, ModelState, Msg, run_step
+from bb_edge.learn.strategies.base import (
+    PROTO_SPLIT_CLIENT,
+    PROTO_SPLIT_SERVER,
+    HandlerState,
+    ModelState,
+    Msg,
+    run_step,
+)
 from bb_edge.wire.envelope import Envelope
 
 __all__ = ["split_forward", "SplitPrograms", "SplitServer", "SplitClient"]
@@ -108,8 +116,10 @@ class SplitPrograms:
 
 
 @dataclass
-class SplitServer:
+class SplitServer(HandlerState):
     """Server half of split learning / SplitFed (protocol 19). Bindings: ``model`` (server half)."""
+
+    type_id: ClassVar[str] = "learn.handler.split_server"
 
     programs: SplitPrograms
     splitfed: bool = False
@@ -192,8 +202,10 @@ class SplitServer:
 
 
 @dataclass
-class SplitClient:
+class SplitClient(HandlerState):
     """Client half of split learning / SplitFed (protocol 20). Bindings: ``data``, ``model`` (client half)."""
+
+    type_id: ClassVar[str] = "learn.handler.split_client"
 
     programs: SplitPrograms
     server: str
