@@ -1,5 +1,6 @@
-"""ros2 bundle over DDS without rclpy: a publisher participant feeds the bundle's node, a subscriber
-participant receives its outputs; package.xml is a valid format 3 manifest."""
+"""ros2 bundle over DDS without rclpy: a publisher participant feeds the bundle's node (a one-node deployment,
+no fleet link), a subscriber participant receives its outputs; package.xml is a valid format 3 manifest.
+The fleet case (MQTT edges between bundles) is tests/test_targets_ros2_fleet.py."""
 
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ from tests.test_targets_quant import digits_model
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     d = tmp_path_factory.mktemp("ros")
     m, _, _, _ = digits_model()
-    compile_model(m, cuts=["h0"], out_dir=d / "comp")
-    build_all(d / "comp", ["n1=ros2-humble"], d / "dist")
-    return d / "comp", d / "dist" / "n1"
+    compile_model(m, nodes=1, out_dir=d / "comp")
+    node = load_deployment(d / "comp").nodes[0].name
+    build_all(d / "comp", [f"{node}=ros2-humble"], d / "dist", options={"transport": "none"})
+    return d / "comp", d / "dist" / node
 
 
 def test_package_xml_format3_and_layout(bundle: tuple[Path, Path]) -> None:
@@ -46,6 +48,10 @@ def test_package_xml_format3_and_layout(bundle: tuple[Path, Path]) -> None:
               "config/params.yaml"]:
         assert (b / f).exists(), f
     assert man["topics"]["inputs"][0]["msg"] == "std_msgs/Float32MultiArray"
+    assert [t["name"] for t in man["topics"]["inputs"]] == ["x"]
+    assert [t["name"] for t in man["topics"]["outputs"]] == ["probs"]
+    params = (b / "config" / "params.yaml").read_text()
+    assert 'transport: "none"' in params and f'node: "{man["node"]}"' in params
 
 
 def test_dds_publisher_to_bundle_node_to_subscriber(bundle: tuple[Path, Path]) -> None:
@@ -77,9 +83,9 @@ def test_dds_publisher_to_bundle_node_to_subscriber(bundle: tuple[Path, Path]) -
         assert tin["topic"].startswith("/bb/")
         writer = DataWriter(dp, Topic(dp, "rt/" + tin["topic"].lstrip("/"), msgs.Float32MultiArray), qos=qos)
         reader = DataReader(dp, Topic(dp, "rt/" + tout["topic"].lstrip("/"), msgs.Float32MultiArray), qos=qos)
-        x = np.abs(np.random.default_rng(1).standard_normal((1, 384))).astype(np.float32)
-        msg = msgs.Float32MultiArray(layout=msgs.MultiArrayLayout(dim=[msgs.MultiArrayDimension("d0", 1, 384),
-                                                                       msgs.MultiArrayDimension("d1", 384, 384)]),
+        x = np.abs(np.random.default_rng(1).standard_normal((1, 64))).astype(np.float32)
+        msg = msgs.Float32MultiArray(layout=msgs.MultiArrayLayout(dim=[msgs.MultiArrayDimension("d0", 1, 64),
+                                                                       msgs.MultiArrayDimension("d1", 64, 64)]),
                                      data=x.ravel().tolist())
         got = None
         deadline = time.monotonic() + 60
@@ -90,7 +96,7 @@ def test_dds_publisher_to_bundle_node_to_subscriber(bundle: tuple[Path, Path]) -
             for m in reader.take(N=10):
                 got = m
         assert got is not None, log.lines
-        sess = ort.InferenceSession(compute_model(load_deployment(comp).program("n1")).SerializeToString(),
+        sess = ort.InferenceSession(compute_model(load_deployment(comp).program(man["node"])).SerializeToString(),
                                     providers=["CPUExecutionProvider"])
         (ref,) = sess.run(None, {tin["name"]: x})
         np.testing.assert_allclose(np.array(got.data, np.float32).reshape(ref.shape), ref, atol=1e-6)
@@ -98,4 +104,5 @@ def test_dds_publisher_to_bundle_node_to_subscriber(bundle: tuple[Path, Path]) -
         assert any("ros2-dds" in ln for ln in log.lines)
     finally:
         os.kill(proc.pid, 15)
-        proc.wait(10)
+        assert proc.wait(10) == 0, log.lines
+    assert any("shutdown" in ln and "0 unconfirmed" in ln for ln in log.lines), log.lines

@@ -3,14 +3,23 @@
 Package layout (the bundle directory is the package root)::
 
     package.xml (format 3), setup.py, setup.cfg, resource/<pkg>
-    <pkg>/node.py     subscribes input topics, computes, publishes outputs (rclpy, or Cyclone DDS without ROS)
+    <pkg>/node.py     the fleet node: engine + host loop on the deployment's transport (MQTT), graph
+                      inputs from subscribed topics, graph outputs published (rclpy, or Cyclone DDS without ROS)
     <pkg>/msgs.py     std_msgs/sensor_msgs types in DDS form for the no-ROS path
-    launch/<pkg>.launch.py, config/params.yaml (topics, message types, program)
-    program/          deployment.json + the node program;  lib/  vendored bb_edge;  manifest.json
+    launch/<pkg>.launch.py, config/params.yaml (transport, topics, message types, program directory)
+    program/          deployment.json + the node program;  lib/  vendored bb_edge + adapters;  manifest.json
 
-Message mapping, per tensor of the node's compute model: an image-like input
-(``[1, C, H, W]`` with C in 1/3/4, or uint8 ``[H, W, C]``) is ``sensor_msgs/Image``;
-everything else is ``std_msgs/Float32MultiArray`` (one layout dim per axis).
+The node is a full fleet member: cross-node edges travel over the transport as
+envelopes (as with ``bb-edge node``); only the *graph* inputs and outputs the
+node owns are mapped to ROS topics. The transport URL is ``--transport``, else
+``$BB_TRANSPORT``, else ``transport`` in params.yaml (``bb-edge build
+--transport``, default ``mqtt://localhost:1883``; ``none`` for a one-node
+deployment without a fleet).
+
+Message mapping, per graph input/output of the node: an image-like input
+(``[1, C, H, W]`` with C in 1/3/4, or uint8 ``[H, W, C]``) is ``sensor_msgs/Image``
+(``32FC*`` or 8-bit encodings, HWC pixels, values as sent); everything else is
+``std_msgs/Float32MultiArray`` (one layout dim per axis).
 """
 
 from __future__ import annotations
@@ -24,7 +33,6 @@ from bb_edge.build import BuildRequest, BuildResult
 from bb_edge.build.artifacts import (
     copy_runtime,
     figures,
-    io_contract,
     pinned_requirements,
     prepare_node,
     render,
@@ -32,6 +40,7 @@ from bb_edge.build.artifacts import (
     write_program_dir,
     write_text,
 )
+from bb_edge.compiler.manifest import Deployment, IOSpec
 
 
 def message_type(spec: dict[str, Any], is_input: bool) -> str:
@@ -53,19 +62,35 @@ def package_name(deployment: str, node: str) -> str:
     return re.sub(r"[^a-z0-9_]", "_", f"bb_{deployment}_{node}".lower())
 
 
+def graph_ports(dep: Deployment, node: str) -> dict[str, list[dict[str, Any]]]:
+    """The graph inputs/outputs ``node`` owns, each with its ROS topic and message type."""
+    def port(s: IOSpec, is_input: bool) -> dict[str, Any]:
+        spec: dict[str, Any] = {"name": s.name, "dtype": s.dtype, "shape": list(s.shape), "edge": s.edge_id}
+        return {**spec, "topic": topic_name(dep.name, s.name), "msg": message_type(spec, is_input)}
+    return {"inputs": [port(s, True) for s in dep.inputs if s.node == node],
+            "outputs": [port(s, False) for s in dep.outputs if s.node == node]}
+
+
+def fleet_transport(request: BuildRequest) -> str:
+    """The fleet transport URL written to params.yaml (``--transport``, else a local MQTT broker)."""
+    url = str(request.options.get("transport") or "")
+    return url if url.split(":", 1)[0] in ("mqtt", "mqtts", "serial") or url == "none" else "mqtt://localhost:1883"
+
+
 def build(request: BuildRequest) -> BuildResult:
     """Build a ros2 package bundle (see module docstring)."""
     nb = prepare_node(request)
     out = request.out_dir
     prof = request.profile
     pkg = package_name(nb.deployment.name, nb.node)
-    io = io_contract(nb)
-    ports = {k: [{**s, "topic": topic_name(nb.deployment.name, s["name"]),
-                  "msg": message_type(s, k == "inputs")} for s in v] for k, v in io.items()}
+    ports = graph_ports(nb.deployment, nb.node)
     program = write_program_dir(nb, out) / nb.deployment.node(nb.node).program
     vals = {"PACKAGE": pkg, "NODE": nb.node, "DEPLOYMENT": nb.deployment.name}
     params = (f"{pkg}:\n  ros__parameters:\n"
-              f"    program: {json.dumps(str(program.relative_to(out)))}\n"
+              f"    node: {json.dumps(nb.node)}\n"
+              f"    program_dir: {json.dumps(str(program.parent.relative_to(out)))}\n"
+              f"    transport: {json.dumps(fleet_transport(request))}\n"
+              f"    outputs_to_host: true\n"
               f"    domain_id: {int(prof.get('dds_domain', 0))}\n"
               f"    ros_distro: {json.dumps(prof.get('ros_distro', 'humble'))}\n"
               f"    inputs: {json.dumps(ports['inputs'])}\n"
@@ -85,5 +110,5 @@ def build(request: BuildRequest) -> BuildResult:
     write_text(out / pkg / "__init__.py", f'"""bb-edge node {nb.node} of {nb.deployment.name} (ROS 2)."""\n')
     copy_runtime(out)
     arts["manifest"] = write_manifest(request, nb, arts, ros_package=pkg, topics=ports,
-                                      ros_distro=prof.get("ros_distro"))
+                                      ros_distro=prof.get("ros_distro"), fleet_transport=fleet_transport(request))
     return BuildResult(nb.node, prof.name, out, arts, figures(nb, arts))
