@@ -20,7 +20,7 @@ from typing import Any
 
 from bb_edge.bbrt import native
 from bb_edge.bbrt.errors import FitError, NativeBuildError
-from bb_edge.bbrt.format import RECV, SEND
+from bb_edge.bbrt.format import RECV, REQUEST_SLOTS, SEND
 from bb_edge.bbrt.lower import Lowered
 from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.bbrt.resolver import resolver_source
@@ -63,12 +63,15 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     resolver = src / "bbrt_resolver.c"
     resolver.write_text(resolver_source(L.ops_used))
     mp = max_payload(L)
-    arena = max(8, L.program.arena_size)
+    # the program's arena plus the request slots that stage Recv payloads (docs/bbrt.md)
+    arena = max(8, L.program.node_arena_bytes(REQUEST_SLOTS))
     facts: dict[str, Any] = {
         "format": "bb-edge/bbrt-build", "version": 1, "node": node, "node_id": L.program.node_id,
         "target": profile.name, "kind": kind, "precision": L.precision, "max_payload": mp,
         "program": "program.bbrt", "program_bytes": len(L.blob),
         "arena_bytes": L.program.arena_size, "arena_lower_bound": L.program.arena_lower_bound,
+        "request_slots": REQUEST_SLOTS, "slot_bytes": REQUEST_SLOTS * L.program.request_bytes(),
+        "node_arena_bytes": arena,
         "const_bytes": L.program.const_bytes(), "rx_buffer_bytes": 96 + mp + 4,
         "ops": [op.opcode.name for op in L.program.ops],
         "kernels": sorted(op.name for op in L.ops_used),

@@ -73,6 +73,9 @@ NP_OF: dict[int, np.dtype] = {
 }
 
 
+REQUEST_SLOTS = 4  # BBRT_REQUEST_SLOTS, the C default: requests assembled at once on a node
+
+
 def align(n: int, a: int = ALIGN) -> int:
     """Round n up to a multiple of a."""
     return (n + a - 1) // a * a
@@ -139,6 +142,19 @@ class Program:
     def const_bytes(self) -> int:
         """Bytes of constants (aligned)."""
         return sum(align(t.nbytes) for t in self.tensors if t.storage == STORE_CONST)
+
+    def request_bytes(self) -> int:
+        """Staged bytes of one request slot: the 8-aligned Recv payloads, 0 with at most one Recv edge.
+
+        Mirrors ``request_bytes`` in firmware/src/bbrt_node.c: a request with one Recv edge is
+        complete with its first envelope and never waits in a slot.
+        """
+        recv = [align(self.tensors[e.tensor].nbytes) for e in self.edges if e.direction == RECV]
+        return sum(recv) if len(recv) > 1 else 0
+
+    def node_arena_bytes(self, slots: int = REQUEST_SLOTS) -> int:
+        """Arena a node needs: the program's (8-aligned) plus ``slots`` request slots (``bbrt_node_arena_size``)."""
+        return align(self.arena_size) + slots * self.request_bytes()
 
     def to_bytes(self) -> bytes:
         """Serialize (assigns constant offsets)."""

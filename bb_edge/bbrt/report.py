@@ -30,6 +30,9 @@ def memory_report(build_dir: str | Path) -> dict[str, Any]:
     facts: dict[str, Any] = json.loads((d / BUILD_JSON).read_text())
     prog = parse((d / facts["program"]).read_bytes())
     facts["arena_ratio"] = (facts["arena_bytes"] / facts["arena_lower_bound"]) if facts["arena_lower_bound"] else 1.0
+    facts.setdefault("request_slots", 1)  # builds from before request slots
+    facts.setdefault("slot_bytes", 0)
+    facts.setdefault("node_arena_bytes", facts["arena_bytes"])
     facts["tensors"] = [{"index": i, "offset": t.offset, "bytes": t.nbytes, "dtype": t.dtype,
                          "shape": list(t.shape)} for i, t in enumerate(prog.tensors) if t.storage == STORE_ARENA]
     facts["ram_free"] = facts["ram_bytes"] - facts["ram_need"] if facts["ram_bytes"] else None
@@ -55,9 +58,13 @@ def render_memory_map(build_dir: str | Path, png_path: str | Path) -> Path:
     for name, size, color in bars:
         ax0.bar(["flash"], [size], bottom=bottom, color=color, label=f"{name} {_kib(size)}")
         bottom += size
-    other = r["static_ram_bytes"] - r["arena_bytes"]
+    slots = int(r["slot_bytes"])
+    other = r["static_ram_bytes"] - r["arena_bytes"] - slots
     ax0.bar(["RAM"], [r["arena_bytes"]], color="tab:green", label=f"arena {_kib(r['arena_bytes'])}")
-    ax0.bar(["RAM"], [max(0, other)], bottom=r["arena_bytes"], color="tab:gray",
+    if slots:
+        ax0.bar(["RAM"], [slots], bottom=r["arena_bytes"], color="tab:olive",
+                label=f"{r['request_slots']} request slots {_kib(slots)}")
+    ax0.bar(["RAM"], [max(0, other)], bottom=r["arena_bytes"] + slots, color="tab:gray",
             label=f"rx buffer + runtime {_kib(max(0, other))}")
     ax0.set_ylabel("bytes")
     ax0.legend(fontsize=7)
@@ -87,6 +94,9 @@ def print_report(path: str | Path, console: Console | None = None, png: str | No
     t.add_column("note")
     t.add_row("arena (planned)", str(r["arena_bytes"]), f"{r['arena_ratio']:.3f} x lower bound")
     t.add_row("arena lower bound", str(r["arena_lower_bound"]), "largest set of tensors alive at once")
+    if "slot_bytes" in r:
+        t.add_row("request slots", str(r["slot_bytes"]),
+                  f"{r['request_slots']} x staged Recv payloads (node arena {r['node_arena_bytes']})")
     t.add_row("constants", str(r["const_bytes"]), "weights, biases, requant tables, LUTs")
     t.add_row("program (.bbrt)", str(r["program_bytes"]), "flashed to its own region")
     t.add_row("rx buffer", str(r["rx_buffer_bytes"]), f"max payload {r['max_payload']}")

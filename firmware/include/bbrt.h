@@ -261,6 +261,20 @@ typedef struct {
         not_for_me, inferences, run_errors, pings, evicted;
 } bbrt_node_stats_t;
 
+/* Requests assembled at once (several request_ids in flight). Each slot stages
+ * the Recv payloads of one request in the caller's arena, after the program's
+ * own arena bytes: see bbrt_node_arena_size(). */
+#ifndef BBRT_REQUEST_SLOTS
+#define BBRT_REQUEST_SLOTS 4u
+#endif
+
+typedef struct {
+    uint64_t request_id;
+    uint32_t have_mask; /* bit i: recv edge i arrived */
+    uint32_t age;       /* order of arrival of the request's first edge (oldest = smallest) */
+    uint8_t used;
+} bbrt_request_slot_t;
+
 typedef struct {
     bbrt_program_t prog;
     bbrt_deframer_t rx;
@@ -268,15 +282,27 @@ typedef struct {
     bbrt_put_fn put;
     void *put_ctx;
     uint64_t seq;
-    uint64_t pending_req;
-    uint32_t have_mask; /* bit i: recv edge i arrived for pending_req */
     uint32_t need_mask;
-    uint8_t pending;
+    uint32_t slot_bytes;  /* staged bytes of one request (0: inputs go straight to the arena) */
+    uint32_t n_slots;     /* usable slots: 1..BBRT_REQUEST_SLOTS */
+    uint32_t age;
+    uint8_t *slot_base;   /* staging area inside the caller's arena (slot_bytes != 0) */
+    uint32_t recv_off[BBRT_MAX_EDGES]; /* offset of recv edge i inside a slot */
+    bbrt_request_slot_t slots[BBRT_REQUEST_SLOTS];
     uint8_t unframed; /* 1: put() gets bare envelopes, ending with put(0, 0) (packet transports) */
     bbrt_node_stats_t stats;
 } bbrt_node_t;
 
-/* rxbuf must hold BBRT_RX_BUFFER_SIZE bytes (or the caller's own maximum). */
+/* Arena bytes a node needs for a loaded program with `slots` request slots:
+ * the program's arena (8-aligned) plus slots x the 8-aligned Recv payloads, or
+ * just the program's arena when it has at most one Recv edge (a request is
+ * then complete with its first envelope and never waits). */
+uint32_t bbrt_node_arena_size(const bbrt_program_t *prog, uint32_t slots);
+
+/* rxbuf must hold BBRT_RX_BUFFER_SIZE bytes (or the caller's own maximum).
+ * The node uses as many request slots (<= BBRT_REQUEST_SLOTS) as the arena
+ * beyond the program's own bytes can stage; with none it assembles one request
+ * at a time directly in the program's arena (a newer request evicts it). */
 bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t program_len,
                              uint8_t *arena, size_t arena_size, uint8_t *rxbuf, size_t rxcap,
                              bbrt_put_fn put, void *put_ctx);

@@ -88,6 +88,13 @@ static float fclamp(float v, float lo, float hi) {
 #define BBRT_RESTRICT restrict
 #endif
 
+/* keeps hot inner loops in their own function: no register spills from the caller */
+#if defined(__GNUC__) || defined(__clang__)
+#define BBRT_NOINLINE __attribute__((noinline))
+#else
+#define BBRT_NOINLINE
+#endif
+
 #define TN(i) bbrt_program_tensor(pr, op->in[i], &t[i])
 #define TOUT bbrt_program_tensor(pr, op->out[0], &y)
 
@@ -218,7 +225,7 @@ static void conv_tap_i8(int32_t *BBRT_RESTRICT ap, const int8_t *BBRT_RESTRICT x
 }
 
 /* acc[k] += sum_kx (x[k + kx] - zx) * w[kx], kx < 3: a 3-wide kernel row, stride 1 */
-static void conv_row3_i8(int32_t *BBRT_RESTRICT ap, int32_t n, const int8_t *BBRT_RESTRICT xs,
+BBRT_NOINLINE static void conv_row3_i8(int32_t *BBRT_RESTRICT ap, int32_t n, const int8_t *BBRT_RESTRICT xs,
                          const int8_t *BBRT_RESTRICT wr, int32_t zx) {
     int32_t k, w0 = wr[0], w1 = wr[1], w2 = wr[2], zs = zx * (w0 + w1 + w2);
     for (k = 0; k < n; k++) ap[k] += (int32_t)xs[k] * w0 + (int32_t)xs[k + 1] * w1 + (int32_t)xs[k + 2] * w2 - zs;

@@ -85,10 +85,11 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr,
             "bbrt: frames_ok=%u bad_frames=%u bad_envelopes=%u unknown_edge=%u edge_mismatch=%u "
-            "inferences=%u run_errors=%u pings=%u\n",
+            "inferences=%u run_errors=%u pings=%u evicted=%u slots=%u\n",
             (unsigned)node.stats.frames_ok, (unsigned)node.stats.bad_frames,
             (unsigned)node.stats.bad_envelopes, (unsigned)node.stats.unknown_edge,
             (unsigned)node.stats.edge_mismatch, (unsigned)node.stats.inferences,
-            (unsigned)node.stats.run_errors, (unsigned)node.stats.pings);
+            (unsigned)node.stats.run_errors, (unsigned)node.stats.pings,
+            (unsigned)node.stats.evicted, (unsigned)node.n_slots);
     return 0;
 }
