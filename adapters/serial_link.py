@@ -361,6 +361,9 @@ class SerialLink:
         """Start the reader, writer and (with ARQ or heartbeats) ticker threads."""
         self._on_envelope = on_envelope
         self._last_heard = self._last_write = time.monotonic()
+        if self.heartbeat > 0:  # first on the line: the peer monitors us before our first envelope (HELLO)
+            self.stats.heartbeats_out += 1
+            self._put_control(HB_MAGIC + (self.heartbeat_payload() if self.heartbeat_payload is not None else b""))
         targets: list[Callable[[], None]] = [self._reader, self._writer]
         if self.arq or self.heartbeat > 0:
             targets.append(self._ticker)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -18,7 +19,7 @@ from bb_edge.commands.run import run_deployment
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.engine import events
 from bb_edge.wire import Envelope, encode, frame
-from tests._transport_helpers import assert_same_outputs, wait_until
+from tests._transport_helpers import LineCollector, assert_same_outputs, wait_until
 
 pytest_plugins = ["tests._transport_fixtures"]
 
@@ -191,3 +192,98 @@ def test_model_over_corrupted_lines(squeeze_dep: Deployment, squeeze_requests: l
     assert host.stats.outputs == n and host.stats.duplicates == 0
     link_dups = sum(link.stats.duplicates for link in fleet.hub_links.values())
     print(f"corrupted serial fleet: frames dropped {dropped}, duplicates filtered at the hub {link_dups}")
+
+
+# ----------------------------------------------------------- liveness
+
+
+def test_heartbeat_liveness_down_and_up() -> None:
+    """Two links on a pty with heartbeats: closing one end's link is seen as down within
+    heartbeat x miss; a new link on the same pty is seen as up at its first frame."""
+    pty = PtyPair.open()
+    hub = SerialLink(FdPort(pty.master), rto=0.05, name="hub", rate=1e8, heartbeat=0.05, miss=4)
+    states: list[bool] = []
+    hub.on_liveness = states.append
+    hub.start(lambda env: None)
+    url = f"serial://{pty.slave_path}?rto=0.05&rate=1e8&hb=0.05&miss=4"
+    node = SerialLink.from_spec(SerialSpec.parse(url), name="node")
+    node.start(lambda env: None)
+    try:
+        wait_until(lambda: states == [True], 5, "the node to be seen up")
+        node.close()
+        t0 = time.monotonic()
+        wait_until(lambda: states == [True, False], 5, "the node to be seen down")
+        assert time.monotonic() - t0 < 1.0
+        node = SerialLink.from_spec(SerialSpec.parse(url), name="node2")
+        node.start(lambda env: None)
+        wait_until(lambda: states == [True, False, True], 5, "the node to be seen up again")
+        wait_until(lambda: node.stats.heartbeats_in > 0, 5, "the hub's heartbeats at the new link")
+        assert hub.stats.downs == 1 and hub.stats.heartbeats_in > 0
+    finally:
+        node.close()
+        hub.close()
+        pty.close()
+
+
+def test_node_process_killed_and_restarted(squeeze_dep: Deployment, squeeze_requests: list,
+                                           squeeze_reference: list) -> None:
+    """SIGKILL a node process of a pty-wired fleet mid-run: the hub's heartbeats stop, the other nodes
+    get a typed PeerDown (and the host sees it down); what is routed to it meanwhile stays
+    unacknowledged at the hub; restarted on the same pty it rejoins (PeerUp), the run completes with
+    identical outputs, every envelope applied exactly once (no DuplicateDropped, each request completed
+    once per node)."""
+    fleet = PtyFleet(squeeze_dep, PtyFleetOptions(hb=0.1, miss=5))
+    host = fleet.host()
+    logs: dict[str, LineCollector] = {}
+    base = time.time_ns() // 1000
+    rids = [base + i for i in range(len(squeeze_requests))]
+    got: list[dict[str, np.ndarray]] = []
+    t0 = time.monotonic()
+    try:
+        fleet.start_processes(stdout=subprocess.PIPE)
+        logs = {n: LineCollector(p) for n, p in fleet.procs.items()}
+        fleet.wait_up(host, 20)
+        host.submit(rids[0], squeeze_requests[0])
+        got.append(host.wait(rids[0], 20))
+        marks = {n: len(log.lines) for n, log in logs.items()}
+        assert fleet.kill_process("n1") == -signal.SIGKILL
+        logs["n1-dead"] = logs.pop("n1")
+        for n in ("n0", "n2"):
+            wait_until(lambda n=n: logs[n].has("event PeerDown peer=n1", marks[n]), 10, f"{n} to see n1 down")
+        wait_until(lambda: "n1" not in host.up, 10, "the host to see n1 down")
+        host.submit(rids[1], squeeze_requests[1])  # n0 computes; its envelope for n1 waits at the hub
+        wait_until(lambda: logs["n0"].has(f"event RequestCompleted request_id={rids[1]}"), 10,
+                   "n0 to finish its part of request 2")
+        assert not host.done(rids[1])
+        marks = {n: len(log.lines) for n, log in logs.items()}
+        logs["n1"] = LineCollector(fleet.start_process("n1", stdout=subprocess.PIPE))
+        got.append(host.wait(rids[1], 20))
+        for n in ("n0", "n2"):
+            wait_until(lambda n=n: logs[n].has("event PeerUp peer=n1", marks[n]), 10, f"{n} to see n1 rejoin")
+        assert "n1" in host.up
+        host.submit(rids[2], squeeze_requests[2])
+        got.append(host.wait(rids[2], 20))
+        peer_events = list(host.stats.peer_events)  # nodes stopping below are (rightly) reported down too
+    finally:
+        fleet.stop()  # SIGTERM by pid (clean shutdown), then the hub and the ptys
+    elapsed = time.monotonic() - t0
+    assert_same_outputs(got, squeeze_reference)
+    assert {n: p.returncode for n, p in fleet.procs.items()} == {"n0": 0, "n1": 0, "n2": 0}
+    for n, log in logs.items():
+        if n != "n1-dead":
+            wait_until(lambda log=log: log.has("shutdown "), 10, f"{n} shutdown report")
+            line = next(x for x in log.lines if x.startswith("shutdown "))
+            assert " 0 unconfirmed" in line, line
+        assert not log.has("event DuplicateDropped"), (n, log.lines)
+        assert not log.has("event Stale") and not log.has("event Misaddressed"), (n, log.lines)
+    done = {rid: {n: sum(f"event RequestCompleted request_id={rid}" in x for x in log.lines)
+                  for n, log in logs.items()} for rid in rids}
+    assert done[rids[0]] == {"n0": 1, "n1-dead": 1, "n1": 0, "n2": 1}, done
+    for rid in rids[1:]:
+        assert done[rid] == {"n0": 1, "n1-dead": 0, "n1": 1, "n2": 1}, done
+    assert host.stats.outputs == 3 and host.stats.duplicates == 0
+    assert all(link.stats.given_up == 0 for link in fleet.hub_links.values())
+    downs = [e for e in peer_events if not e[1]]
+    assert downs == [("n1", False, "serial heartbeat lost")], peer_events
+    print(f"serial node restart: {elapsed:.1f}s, hub retransmissions to n1 "
+          f"{fleet.hub_links['n1'].stats.retransmits}")
