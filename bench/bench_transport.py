@@ -19,10 +19,12 @@ prints every run, and the figure reported is best adapter run / best raw run.
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import sys
 import tempfile
 import threading
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import numpy as np
@@ -137,6 +139,76 @@ def bench_mqtt(quick: bool) -> dict[int, float]:
 # ----------------------------------------------------------------- serial
 
 
+def _raw_reader_proc(path: str, total: int, conn: Connection) -> None:
+    rd = SerialSpec.parse(f"serial://{path}").open_port()
+    conn.send("ready")
+    got = 0
+    while got < total:
+        k = rd.in_waiting
+        got += len(rd.read(k if k else 1))
+    conn.send("done")
+    rd.close()
+
+
+def _link_reader_proc(path: str, n: int, conn: Connection) -> None:
+    b = SerialLink(SerialSpec.parse(f"serial://{path}").open_port(), rate=100e6, name="b")
+    done = threading.Event()
+    count = [0]
+
+    def deliver(env: bytes) -> None:
+        count[0] += 1
+        if count[0] == n:
+            done.set()
+
+    b.start(deliver)
+    conn.send("ready")
+    done.wait(120)
+    conn.send("done")
+    time.sleep(0.5)  # let the last acks out before closing
+    b.close()
+
+
+def raw_pty_processes(total: int, chunk: int = 65536) -> float:
+    """Bytes/s through a raw pty, the reader in its own process (as the far end of a line is)."""
+    pty = PtyPair.open()
+    parent, child = mp.get_context("fork").Pipe()
+    proc = mp.get_context("fork").Process(target=_raw_reader_proc, args=(pty.slave_path, total, child))
+    proc.start()
+    parent.recv()
+    wr = FdPort(pty.master)
+    data = bytes(chunk)
+    t0 = time.perf_counter()
+    for _ in range(total // chunk):
+        wr.write(data)
+    parent.recv()
+    dt = time.perf_counter() - t0
+    proc.join(30)
+    pty.close()
+    return total / dt
+
+
+def adapter_serial_processes(size: int, n: int) -> float:
+    """Envelope bytes/s from a SerialLink here to one in another process (ARQ on)."""
+    pty = PtyPair.open()
+    parent, child = mp.get_context("fork").Pipe()
+    proc = mp.get_context("fork").Process(target=_link_reader_proc, args=(pty.slave_path, n, child))
+    proc.start()
+    parent.recv()
+    a = SerialLink(FdPort(pty.master), rate=100e6, name="a")
+    a.start(lambda e: None)
+    envs = envelopes(size, n)
+    t0 = time.perf_counter()
+    for e in envs:
+        a.send(e)
+    parent.recv()
+    dt = time.perf_counter() - t0
+    a.flush(30)
+    a.close()
+    proc.join(30)
+    pty.close()
+    return n * size / dt
+
+
 def raw_pty(total: int, chunk: int = 65536) -> float:
     """Bytes/s through a raw pty (master writes, pyserial reads the slave)."""
     pty = PtyPair.open()
@@ -190,20 +262,28 @@ def adapter_serial(size: int, n: int) -> float:
     return n * size / dt
 
 
-def bench_serial(quick: bool, runs: int = 2) -> float:
-    """Ratio of envelope bytes/s to raw pty bytes/s (64 KiB envelopes), raw and adapter runs interleaved."""
+def bench_serial(quick: bool, runs: int = 2, processes: bool = False) -> float:
+    """Ratio of envelope bytes/s to raw pty bytes/s (64 KiB envelopes), raw and adapter runs interleaved.
+
+    With ``processes`` the receiving end (raw reader or SerialLink) runs in its
+    own process, as the node at the far end of a serial line does; otherwise
+    both ends share this process and its GIL.
+    """
     size, n = 65536, 200 if quick else 600
     raws: list[float] = []
     ads: list[float] = []
+    raw_fn, ad_fn = (raw_pty_processes, adapter_serial_processes) if processes else (raw_pty, adapter_serial)
     for i in range(runs):
-        raws.append(raw_pty(size * n))
-        ads.append(adapter_serial(size, n))
+        raws.append(raw_fn(size * n))
+        ads.append(ad_fn(size, n))
         if runs > 2:
             print(f"  run {i + 1}: raw {raws[-1] / 1e6:6.1f} MB/s, adapter {ads[-1] / 1e6:6.1f} MB/s, "
                   f"ratio {ads[-1] / raws[-1]:.2f}")
     raw, ad = max(raws), max(ads)
     ratio = ad / raw
-    print(f"serial 64 KiB: raw pty {raw / 1e6:8.1f} MB/s, adapter {ad / 1e6:8.1f} MB/s, ratio {ratio:.2f}")
+    where = "ends in two processes" if processes else "both ends in one process"
+    print(f"serial 64 KiB ({where}): raw pty {raw / 1e6:8.1f} MB/s, adapter {ad / 1e6:8.1f} MB/s, "
+          f"ratio {ratio:.2f}")
     return ratio
 
 
@@ -215,11 +295,15 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=2, help="serial runs (raw and adapter interleaved)")
     args = ap.parse_args()
     if args.serial_only:
-        print(f"ratio (goal >= 0.8): serial {bench_serial(args.quick, args.runs):.2f}")
+        s1 = bench_serial(args.quick, args.runs)
+        s2 = bench_serial(args.quick, args.runs, processes=True)
+        print(f"ratios (goal >= 0.8): serial one process {s1:.2f}, serial two processes {s2:.2f}")
         return
     m = bench_mqtt(args.quick)
-    s = bench_serial(args.quick, args.runs)
-    print(f"ratios (goal >= 0.8): mqtt 1KiB {m[1024]:.2f}, mqtt 64KiB {m[65536]:.2f}, serial {s:.2f}")
+    s1 = bench_serial(args.quick, args.runs)
+    s2 = bench_serial(args.quick, args.runs, processes=True)
+    print(f"ratios (goal >= 0.8): mqtt 1KiB {m[1024]:.2f}, mqtt 64KiB {m[65536]:.2f}, "
+          f"serial one process {s1:.2f}, serial two processes {s2:.2f}")
 
 
 if __name__ == "__main__":
