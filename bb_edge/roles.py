@@ -3,9 +3,10 @@
 A Component is a class implementing one or more roles, with a stable
 ``type_id`` and state to/from bytes so that an engine snapshot includes it.
 Learning strategies (bb_edge.learn) are compositions of components bound to
-an engine; the engine itself never changes for a new strategy. The Backend
-role lives in :mod:`bb_edge.backends`; the learning roles (Aggregator,
-PeerSelector, Codec, DataSource) in :mod:`bb_edge.learn.roles`.
+an engine; the engine itself never changes for a new strategy. All roles are
+importable from here: Backend is defined in :mod:`bb_edge.backends`, the
+learning roles (Aggregator, PreAggregator, Attack, PeerSelector, Codec,
+DataSource) in :mod:`bb_edge.learn.roles`, and re-exported below.
 """
 
 from __future__ import annotations
@@ -59,3 +60,20 @@ class Index(Protocol):
     def lookup(self, key: str) -> Any:
         """The value for ``key``."""
         ...
+
+
+# re-exported so that every role has one import path (bb_edge.roles)
+from bb_edge.backends.base import Backend  # noqa: E402
+from bb_edge.learn.roles import (  # noqa: E402
+    Aggregator,
+    Attack,
+    Codec,
+    DataSource,
+    PeerSelector,
+    PreAggregator,
+)
+
+__all__ = [
+    "Aggregator", "Attack", "Backend", "Codec", "Component", "DataSource", "Index", "PeerSelector",
+    "PreAggregator", "ProtocolHandler",
+]
