@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from bb_edge.errors import WireError
 from bb_edge.wire import Envelope, FrameDecoder, StreamDecoder, decode, encode, frame, length_prefix
 from bb_edge.wire.dtypes import CODE_TO_NUMPY
-from bb_edge.wire.framing import cobs_decode, cobs_encode
+from bb_edge.wire import framing
+from bb_edge.wire.framing import cobs_decode, cobs_decode_py, cobs_encode, cobs_encode_py
 
 VECTORS = Path(__file__).parent / "vectors"
 SPEC = json.loads((VECTORS / "vectors.json").read_text())
@@ -202,3 +203,49 @@ def test_fuzz_cobs_roundtrip(data: bytes) -> None:
     assert 0 not in enc
     assert cobs_decode(enc) == data
     assert zlib.crc32(data) == zlib.crc32(cobs_decode(enc))
+
+
+def _runs() -> st.SearchStrategy[bytes]:
+    """Byte strings built from zero-free runs near multiples of 254 (the COBS block edges)."""
+    run = st.builds(lambda n, b: bytes([b]) * n,
+                    st.sampled_from([0, 1, 2, 253, 254, 255, 507, 508, 509, 762, 1016]), st.integers(1, 255))
+    return st.lists(st.one_of(run, st.binary(max_size=40)), max_size=6).map(lambda parts: b"\x00".join(parts))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.binary(max_size=2000), _runs(), _runs().map(lambda b: b + b"\x00")))
+def test_cobs_encoder_is_byte_identical_to_the_reference(data: bytes) -> None:
+    """The fast encoder (C extension when installed) produces exactly the pure-Python reference's bytes,
+    including the final 0x01 code after a trailing zero-free run of a multiple of 254 bytes."""
+    ref = cobs_encode_py(data)
+    assert cobs_encode(data) == ref
+    assert cobs_encode(bytearray(data)) == ref and cobs_encode(memoryview(data)) == ref
+    assert cobs_decode(ref) == data == cobs_decode_py(ref)
+    assert framing.frame(data) == cobs_encode_py(data + struct.pack("<I", zlib.crc32(data))) + b"\x00"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.binary(max_size=600).map(lambda b: b.replace(b"\x00", b"\x01")))
+def test_cobs_decoder_accepts_and_refuses_like_the_reference(block: bytes) -> None:
+    """On any zero-free block the fast decoder returns the reference's bytes or both refuse it."""
+    try:
+        ref: bytes | None = cobs_decode_py(block)
+    except WireError:
+        ref = None
+    try:
+        got: bytes | None = cobs_decode(block)
+    except WireError:
+        got = None
+    assert got == ref
+
+
+def test_cobs_block_edges_keep_the_final_code_byte() -> None:
+    for n in (254, 508, 762):
+        assert cobs_encode(b"\x07" * n).endswith(b"\x01")
+        assert cobs_encode(b"\x00" + b"\x07" * n) == cobs_encode_py(b"\x00" + b"\x07" * n)
+    assert cobs_encode(b"") == b"\x01" == cobs_encode_py(b"")
+
+
+def test_c_cobs_extension_is_in_use() -> None:
+    """The base dependency ``cobs`` is installed, so framing uses the C codec (the pure Python is fallback)."""
+    assert framing._cobs_ext is not None

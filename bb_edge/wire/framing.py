@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 from bb_edge.errors import WireError
 
+try:  # C COBS codec (PyPI ``cobs``); the pure-Python functions below are the reference and fallback
+    from cobs import cobs as _cobs_ext
+except ImportError:  # pragma: no cover - exercised only without the extension
+    _cobs_ext = None
+
 DEFAULT_MAX_ENVELOPE = 64 * 1024 * 1024 + 96
 _CRC = struct.Struct("<I")
 
@@ -20,8 +25,8 @@ _CODE = [bytes([i]) for i in range(256)]
 _ZERO = b"\x00"
 
 
-def cobs_encode(data: bytes | bytearray | memoryview) -> bytes:
-    """COBS-encode ``data``: the result contains no zero byte.
+def cobs_encode_py(data: bytes | bytearray | memoryview) -> bytes:
+    """COBS-encode ``data`` in pure Python (the reference encoder): the result contains no zero byte.
 
     Works segment by segment (split at zeros, in C) and joins zero-copy views
     of the segments once, so a 64 KiB frame costs a few hundred list appends.
@@ -64,18 +69,63 @@ def _cobs_decode_zero_free(buf: bytes | bytearray) -> bytes:
     return b"".join(parts)
 
 
-def cobs_decode(data: bytes | bytearray | memoryview) -> bytes:
-    """Decode one COBS block (without its 0x00 delimiter); raise WireError if malformed."""
+def cobs_decode_py(data: bytes | bytearray | memoryview) -> bytes:
+    """Decode one COBS block in pure Python (the reference decoder); raise WireError if malformed."""
     buf = data if isinstance(data, (bytes, bytearray)) else bytes(data)
     if 0 in buf:
         raise WireError("BAD_FRAME", "zero byte inside a COBS block")
     return _cobs_decode_zero_free(buf)
 
 
+def _tail_run(data: bytes | bytearray) -> int:
+    """Length of the run of non-zero bytes that ends ``data``."""
+    return len(data) - 1 - data.rfind(_ZERO)
+
+
+if _cobs_ext is not None:
+    _ext_encode = _cobs_ext.encode
+    _ext_decode = _cobs_ext.decode
+    _ExtError = _cobs_ext.DecodeError
+
+    def cobs_encode(data: bytes | bytearray | memoryview) -> bytes:
+        """COBS-encode ``data`` (C extension): byte-identical to :func:`cobs_encode_py`.
+
+        The one difference of the extension: data ending in a non-zero run whose
+        length is a positive multiple of 254 gets no final 0x01 code byte there;
+        docs/wire.md (and the C runtime) has it, so it is appended.
+        """
+        buf = data if isinstance(data, (bytes, bytearray)) else bytes(data)
+        out = _ext_encode(buf)
+        run = _tail_run(buf)
+        if run and run % 254 == 0:
+            out += b"\x01"
+        return out
+
+    def _decode_block(buf: bytes | bytearray) -> bytes:
+        try:
+            return _ext_decode(buf)
+        except _ExtError as exc:
+            raise WireError("BAD_FRAME", f"bad COBS block: {exc}") from None
+
+    def cobs_decode(data: bytes | bytearray | memoryview) -> bytes:
+        """Decode one COBS block (without its 0x00 delimiter); raise WireError if malformed."""
+        return _decode_block(data if isinstance(data, (bytes, bytearray)) else bytes(data))
+
+else:  # pragma: no cover
+    cobs_encode = cobs_encode_py
+    cobs_decode = cobs_decode_py
+    _decode_block = _cobs_decode_zero_free
+
+
 def frame(envelope: bytes | bytearray | memoryview) -> bytes:
     """Serial-frame one envelope: COBS(envelope || crc32_le) || 0x00."""
+    return b"".join((frame_body(envelope), _ZERO))
+
+
+def frame_body(envelope: bytes | bytearray | memoryview) -> bytes:
+    """COBS(envelope || crc32_le), without the 0x00 delimiter."""
     crc = zlib.crc32(envelope) & 0xFFFFFFFF
-    return cobs_encode(b"".join((envelope, _CRC.pack(crc)))) + _ZERO
+    return cobs_encode(b"".join((envelope, _CRC.pack(crc))))
 
 
 def length_prefix(envelope: bytes) -> bytes:
@@ -155,7 +205,7 @@ class FrameDecoder:
             self.stats.too_long += 1
             return None
         try:
-            raw = _cobs_decode_zero_free(body)
+            raw = _decode_block(body)
         except WireError:
             self.stats.bad_cobs += 1
             return None
