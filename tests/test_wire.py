@@ -13,9 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bb_edge.errors import WireError
-from bb_edge.wire import Envelope, FrameDecoder, StreamDecoder, decode, encode, frame, length_prefix
+from bb_edge.wire import Envelope, FrameDecoder, StreamDecoder, decode, encode, frame, framing, length_prefix
 from bb_edge.wire.dtypes import CODE_TO_NUMPY
-from bb_edge.wire import framing
 from bb_edge.wire.framing import cobs_decode, cobs_decode_py, cobs_encode, cobs_encode_py
 
 VECTORS = Path(__file__).parent / "vectors"
