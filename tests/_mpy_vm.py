@@ -50,3 +50,103 @@ def cnn_without_softmax() -> onnx.ModelProto:
     del g.output[:]
     g.output.append(onnx.helper.make_tensor_value_info("logits", onnx.TensorProto.FLOAT, [1, 10]))
     return m
+
+
+# ------------------------------------------------------------- umqtt under CPython
+
+UMQTT_VERSION = "1.3.4"
+UMQTT_CACHE = MPY_DIR / ".umqtt"
+
+# The few MicroPython module names umqtt.simple and main.py import, for running them under CPython.
+# usocket keeps MicroPython's stream API on a real TCP socket (read(n) blocks until n bytes or EOF and
+# returns None when non-blocking with nothing to read; write(buf[, n]) writes all); nothing MQTT here.
+CPYTHON_SHIMS = {
+    "ustruct.py": "from struct import *  # noqa: F403\n",
+    "ubinascii.py": "from binascii import *  # noqa: F403\n",
+    "usocket.py": '''import socket as _socket
+from socket import AF_INET, SOCK_STREAM, getaddrinfo  # noqa: F401
+
+
+class socket(_socket.socket):
+    """A TCP socket with MicroPython's stream methods."""
+
+    def __init__(self, af=AF_INET, type=SOCK_STREAM, proto=0):
+        super().__init__(af, type, proto)
+
+    def read(self, n):
+        buf = b""
+        while len(buf) < n:
+            try:
+                chunk = self.recv(n - len(buf))
+            except BlockingIOError:
+                if not buf:
+                    return None
+                self.setblocking(True)
+                continue
+            if not chunk:
+                break
+            buf += chunk
+        return buf
+
+    def write(self, data, n=None):
+        if isinstance(data, str):
+            data = data.encode()
+        data = memoryview(data)[:n] if n is not None else memoryview(data)
+        self.sendall(data)
+        return len(data)
+''',
+    "network.py": '''STA_IF = 0
+
+
+class WLAN:
+    """The host's network is already up."""
+
+    def __init__(self, iface):
+        pass
+
+    def active(self, on=None):
+        return True
+
+    def connect(self, ssid, password):
+        pass
+
+    def isconnected(self):
+        return True
+''',
+}
+
+
+def fetch_umqtt(version: str = UMQTT_VERSION) -> Path:
+    """micropython-lib's umqtt.simple from PyPI (``micropython-umqtt.simple``), cached under firmware/micropython.
+
+    The sdist has no setup.py, so pip cannot install it; ``pip download --no-clean`` still fetches and
+    unpacks it, and the unpacked ``umqtt/simple.py`` is copied out. Returns the directory to put on sys.path.
+    """
+    import os
+    import sys
+    import tempfile
+
+    dst = UMQTT_CACHE / version
+    if (dst / "umqtt" / "simple.py").is_file():
+        return dst
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-clean", "-d", f"{tmp}/dl",
+                        f"micropython-umqtt.simple=={version}"], capture_output=True, timeout=180,
+                       env=dict(os.environ, TMPDIR=tmp))
+        found = sorted(Path(tmp).glob("pip-*/*/umqtt/simple.py"))
+        assert found, f"pip download of micropython-umqtt.simple=={version} did not unpack umqtt/simple.py"
+        (dst / "umqtt").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(found[0], dst / "umqtt" / "simple.py")
+        pkg = found[0].parent.parent.glob("*.egg-info/PKG-INFO")
+        for p in pkg:
+            shutil.copyfile(p, dst / "PKG-INFO")
+        (dst / "umqtt" / "__init__.py").write_text("")
+    return dst
+
+
+def write_shims(dst: Path) -> Path:
+    """Write :data:`CPYTHON_SHIMS` into ``dst``; return it."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for name, text in CPYTHON_SHIMS.items():
+        (dst / name).write_text(text)
+    return dst

@@ -10,20 +10,30 @@ with open(CFG.get("program", "program.bbrt"), "rb") as f:
     PROG = Program(f.read())
 
 if CFG.get("transport", "serial") == "mqtt":
+    import time
+
     import network
     from bbnode.mqtt import MqttLink
 
     wlan = network.WLAN(network.STA_IF)
     wlan.active(True)
-    if CFG.get("wifi"):
+    if CFG.get("wifi") and CFG["wifi"].get("ssid"):
         wlan.connect(CFG["wifi"]["ssid"], CFG["wifi"]["password"])
         while not wlan.isconnected():
-            pass
+            time.sleep(0.1)
+    try:  # peers drop (sender, seq) pairs they have seen: start above any earlier incarnation's numbers
+        import ntptime
+
+        ntptime.settime()
+    except Exception:  # noqa: BLE001 - no NTP: the RTC's time, still increasing across soft resets
+        pass
     peers = {int(k): v for k, v in CFG.get("peers", {}).items()}
     link = MqttLink(CFG["mqtt"], CFG.get("name", "node"), peers)
     node = Node(PROG, max_payload=CFG.get("max_payload", 4096), send=link.send)
+    node.seq = time.time_ns() if hasattr(time, "time_ns") else int(time.time()) * 1000000000
+    link.start(node)
     node.hello(CFG.get("name", "node"))
-    link.serve(node)
+    link.serve()
 else:
     from machine import UART
 
