@@ -2,8 +2,8 @@
 
 Covered in the VM: envelope codec (golden vectors), serial framing, .bbrt executor (int8 and
 float32, bit-identical to the C host runtime), the node loop over an in-memory UART (frame for
-frame identical to the C node), and the allocation-free int8 inference loop. Not covered: the
-MQTT transport (umqtt is not in the WebAssembly VM) and machine.UART (device only).
+frame identical to the C node), and the allocation-free int8 inference loop. Not covered: umqtt
+itself (the MQTT transport runs against Mosquitto in tests/test_micropython_mqtt.py) and machine.UART.
 """
 
 from __future__ import annotations

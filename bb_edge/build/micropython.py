@@ -34,7 +34,8 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
                            "peers": {str(k): v for k, v in sorted(peers.items())}}
     if transport == "mqtt":
         cfg["mqtt"] = {"host": str(request.options.get("mqtt_host", "192.168.1.10")), "port": 1883,
-                       "deployment": deployment, "prefix": "bb"}
+                       "deployment": deployment, "prefix": "bb", "keepalive": 30,
+                       "password": None}  # fill in from the broker's credentials.json (user = node name)
         cfg["wifi"] = {"ssid": "", "password": ""}
     else:
         cfg["uart"] = dict(prof.get("uart", {"id": 1, "baud": 921600}))
