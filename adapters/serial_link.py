@@ -58,12 +58,15 @@ from adapters.hostloop import DedupFilter, DeliverFn, PeerFn
 from bb_edge.compiler.manifest import HOST_NAME
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE, KIND_CONTROL, MAGIC, PROTO_CONTROL
-from bb_edge.wire.framing import FrameDecoder, frame
+from bb_edge.wire.framing import FrameDecoder, frame_body
 
 ACK_MAGIC = b"\xbb\xac"
 HB_MAGIC = b"\xbb\xab"
 _PRESENCE = struct.Struct("<IB")  # node id, 1 up / 0 down (the hub's heartbeat payload)
 WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
+ACK_BATCH = 16  # acks held back while more bytes are waiting on the line (sent at once when it goes quiet)
+READ_SIZE = 1 << 20  # bytes asked for per read on a descriptor
+_DELIM = b"\x00"
 _ACK = struct.Struct("<2sIQ")
 _IDS = struct.Struct("<IIQ")  # sender, receiver, seq at offset 8
 CTRL_HELLO = 1
@@ -104,6 +107,10 @@ class FdPort:
         self.fd = fd
         self.timeout = timeout
         self._closed = False
+
+    def fileno(self) -> int:
+        """The descriptor (the link reads it directly)."""
+        return self.fd
 
     @property
     def in_waiting(self) -> int:
@@ -350,6 +357,7 @@ class SerialLink:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._queued = 0
+        self._acks: list[bytes] = []  # ack frames not yet queued (reader thread only)
 
     @classmethod
     def from_spec(cls, spec: SerialSpec, name: str = "serial") -> SerialLink:
@@ -379,7 +387,7 @@ class SerialLink:
 
     def send(self, envelope: bytes) -> None:
         """Queue one envelope for the line (returns at once)."""
-        data = b"\x00" + frame(envelope)
+        data = b"".join((_DELIM, frame_body(envelope), _DELIM))
         key: tuple[int, int] | None = None
         with self._cond:
             if self.arq and len(envelope) >= HEADER_SIZE:
@@ -393,7 +401,16 @@ class SerialLink:
         """Queue an unacknowledged link frame (ack, heartbeat)."""
         with self._cond:
             self._queued += 1
-        self._wq.put((None, b"\x00" + frame(body)))
+        self._wq.put((None, b"".join((_DELIM, frame_body(body), _DELIM))))
+
+    def _flush_acks(self) -> None:
+        """Queue the held-back acks as one item (one write, one wake-up of the writer)."""
+        acks = self._acks
+        if acks:
+            self._acks = []
+            with self._cond:
+                self._queued += 1
+            self._wq.put((None, b"".join(acks)))
 
     def _writer(self) -> None:
         """Write queued frames, joining whatever is queued (up to WRITE_COALESCE bytes) into one write."""
@@ -415,6 +432,8 @@ class SerialLink:
                     break
                 batch.append(nxt)
                 size += len(nxt[1])
+            # one big write: each write is a GIL release and re-acquire, which costs far more under
+            # contention than joining (copying) the frames (measured: 64 KiB writes ~0.55x raw, joined ~0.8x)
             data = batch[0][1] if len(batch) == 1 else b"".join(d for _, d in batch)
             try:
                 self.port.write(data)
@@ -485,6 +504,54 @@ class SerialLink:
     # ----------------------------------------------------------- receiving
 
     def _reader(self) -> None:
+        fd = -1
+        if isinstance(self.port, (FdPort, serial.Serial)):  # a plain descriptor (not rfc2217://, socket://...)
+            try:
+                fd = self.port.fileno()
+            except (OSError, ValueError, AttributeError, serial.SerialException):
+                fd = -1
+        if fd >= 0:
+            self._read_fd(fd)
+        else:
+            self._read_port()
+
+    def _got(self, data: bytes) -> None:
+        self._last_heard = time.monotonic()
+        for body in self.decoder.feed(data):
+            self._on_frame(body)
+        if len(self._acks) >= ACK_BATCH:
+            self._flush_acks()
+
+    def _read_fd(self, fd: int) -> None:
+        """Read the port's descriptor directly: one poll and one read per chunk, no staging copies.
+
+        Acks are held back while more bytes are already waiting and go out
+        together (one write) once the line is quiet or ACK_BATCH are pending.
+        """
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        wait_ms = 50
+        while not self._stop.is_set():
+            if self._acks and not poller.poll(0):
+                self._flush_acks()
+            if not poller.poll(wait_ms):
+                continue
+            try:
+                data = os.read(fd, READ_SIZE)
+            except BlockingIOError:
+                continue
+            except OSError:  # other side closed (EIO on a pty), port closed under us
+                if self._stop.is_set():
+                    return
+                time.sleep(0.05)
+                continue
+            if not data:
+                time.sleep(0.05)
+                continue
+            self._got(data)
+        self._flush_acks()
+
+    def _read_port(self) -> None:
         port = self.port
         while not self._stop.is_set():
             try:
@@ -500,9 +567,14 @@ class SerialLink:
                 time.sleep(0.05)
                 continue
             if data:
-                self._last_heard = time.monotonic()
-                for body in self.decoder.feed(data):
-                    self._on_frame(body)
+                self._got(data)
+            if self._acks:
+                try:
+                    quiet = not data or not port.in_waiting
+                except (OSError, serial.SerialException, TypeError):
+                    quiet = True
+                if quiet:
+                    self._flush_acks()
 
     def _alive(self) -> None:
         """A valid frame arrived from a peer believed down (or never heard): it is up."""
@@ -541,7 +613,7 @@ class SerialLink:
         sender, _, seq = _IDS.unpack_from(body, 8)
         if self.arq:
             self.stats.acks_out += 1
-            self._put_control(_ACK.pack(ACK_MAGIC, sender, seq))
+            self._acks.append(b"".join((_DELIM, frame_body(_ACK.pack(ACK_MAGIC, sender, seq)), _DELIM)))
         if not self._dedup.first_time(sender, seq):
             self.stats.duplicates += 1
             return
