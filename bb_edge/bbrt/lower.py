@@ -119,6 +119,20 @@ class _Builder:
         self.L.ops_used.add(code)
 
 
+
+def _quantized_weights(w: np.ndarray, bias: np.ndarray | None, sx: float,
+                       sy: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """int8 per-output-channel weights, their scales, int32 bias and requant multipliers.
+
+    Shared by Conv and FC: ``sx``/``sy`` are the input/output activation scales.
+    """
+    wq, ws = per_channel_weights(w, 0)
+    b = np.zeros(w.shape[0], np.float32) if bias is None else bias
+    bq = np.clip(np.rint(b / (np.float32(sx) * ws)), -2**31, 2**31 - 1).astype(np.int32)
+    rq = np.array([quantize_multiplier(float(np.float32(sx) * s / np.float32(sy))) for s in ws],
+                  np.int32).reshape(-1)
+    return wq, ws, bq, rq
+
 def lower(
     program: onnx.ModelProto,
     *,
@@ -312,12 +326,7 @@ def lower(
             if use_q:
                 x = get_q(node.input[0])
                 sx = L.qparams[node.input[0]][0]
-                wq, ws = per_channel_weights(w, 0)
-                sy, zy = qp(final)
-                b = np.zeros(w.shape[0], np.float32) if bias is None else bias
-                bq = np.clip(np.rint(b / (np.float32(sx) * ws)), -2**31, 2**31 - 1).astype(np.int32)
-                rq = np.array([quantize_multiplier(float(np.float32(sx) * s / np.float32(sy))) for s in ws],
-                              np.int32).reshape(-1)
+                wq, ws, bq, rq = _quantized_weights(w, bias, sx, qp(final)[0])
                 L.weights[node.name] = {"w": wq, "w_scale": ws, "b": bq, "axis": np.array(0)}
                 y = new_act(final, DT_INT8)
                 lo, hi = qclamp(final)
@@ -351,12 +360,7 @@ def lower(
             if use_q:
                 x = get_q(node.input[0])
                 sx = L.qparams[node.input[0]][0]
-                wq, ws = per_channel_weights(wmat, 0)
-                sy, zy = qp(final)
-                b = np.zeros(wmat.shape[0], np.float32) if bias is None else bias
-                bq = np.clip(np.rint(b / (np.float32(sx) * ws)), -2**31, 2**31 - 1).astype(np.int32)
-                rq = np.array([quantize_multiplier(float(np.float32(sx) * s / np.float32(sy))) for s in ws],
-                              np.int32).reshape(-1)
+                wq, ws, bq, rq = _quantized_weights(wmat, bias, sx, qp(final)[0])
                 L.weights[node.name] = {"w": wq, "w_scale": ws, "b": bq, "axis": np.array(0)}
                 y = new_act(final, DT_INT8)
                 lo, hi = qclamp(final)

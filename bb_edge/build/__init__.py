@@ -57,3 +57,22 @@ def builder_for(profile: TargetProfile) -> Callable[[BuildRequest], BuildResult]
         ) from exc
     fn: Callable[[BuildRequest], BuildResult] = mod.build
     return fn
+
+
+def lower_request(request: BuildRequest) -> tuple[Any, Any, str]:
+    """Load the request's deployment and lower its node to a .bbrt program.
+
+    Shared by the builders of bbrt-based targets (C runtime, MicroPython):
+    precision from ``--precision`` or the profile, calibration from ``--calib``
+    (seeded random inputs without it), ``float_ops`` kept in float32.
+    Returns ``(deployment, Lowered, precision)``.
+    """
+    from bb_edge.bbrt.deploy import load_calibration, lower_node
+    from bb_edge.compiler.manifest import load_deployment
+
+    dep = load_deployment(request.deployment_dir)
+    precision = str(request.options.get("precision") or request.profile.precision or "int8")
+    samples, _synthetic = load_calibration(request.calib, dep)
+    float_ops = set(request.options.get("float_ops") or ())  # type: ignore[call-overload]
+    lowered = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops)
+    return dep, lowered, precision

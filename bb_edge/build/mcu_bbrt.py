@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bb_edge.bbrt.deploy import load_calibration, lower_node
 from bb_edge.bbrt.firmware import build_firmware
-from bb_edge.build import BuildRequest, BuildResult
-from bb_edge.compiler.manifest import load_deployment
+from bb_edge.build import BuildRequest, BuildResult, lower_request
 
 KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host": "host",
            "esp32": "esp-idf", "esp32s3": "esp-idf", "esp32c3": "esp-idf"}
@@ -21,12 +19,8 @@ KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host":
 
 def build(request: BuildRequest) -> BuildResult:
     """Build one MCU node bundle into ``request.out_dir``."""
-    dep = load_deployment(request.deployment_dir)
+    dep, L, precision = lower_request(request)
     prof = request.profile
-    precision = str(request.options.get("precision") or prof.precision or "int8")
-    samples, _synthetic = load_calibration(request.calib, dep)
-    float_ops = set(request.options.get("float_ops") or ())  # type: ignore[arg-type]
-    L = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops)
     L.synthetic_calibration = request.calib is None
     kind = str(prof.get("kind", KIND_OF.get(prof.name, "esp-idf")))
     peers = {n.id: n.name for n in dep.nodes}

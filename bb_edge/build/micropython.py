@@ -16,9 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from bb_edge.bbrt.deploy import load_calibration, lower_node
-from bb_edge.build import BuildError, BuildRequest, BuildResult
-from bb_edge.compiler.manifest import load_deployment
+from bb_edge.build import BuildError, BuildRequest, BuildResult, lower_request
 from bb_edge.mpy.cross import MARCH, compile_package, runtime_dir
 
 BUILD_JSON = "build.json"
@@ -44,12 +42,8 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
 
 def build(request: BuildRequest) -> BuildResult:
     """Build one MicroPython node bundle into ``request.out_dir``."""
-    dep = load_deployment(request.deployment_dir)
+    dep, L, precision = lower_request(request)
     prof = request.profile
-    precision = str(request.options.get("precision") or prof.precision or "int8")
-    samples, _synthetic = load_calibration(request.calib, dep)
-    float_ops = set(request.options.get("float_ops") or ())  # type: ignore[arg-type]
-    L = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops)
     march = str(prof.get("mpy_march", MARCH.get(prof.arch, "")))
     if march not in ("", "xtensawin", "rv32imc", "armv7emsp", "armv6m", "x64"):
         raise BuildError(f"target {prof.name!r}: unsupported mpy_march {march!r}")
