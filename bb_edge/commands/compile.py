@@ -37,12 +37,13 @@ def _run(args: argparse.Namespace) -> int:
     limits = [int(x) for x in args.memory_limit.split(",")] if args.memory_limit else None
     if limits and len(limits) == 1 and args.nodes:
         limits = limits * args.nodes
-    dep, _ = compile_model(
-        source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
-        node_names=names, memory_limits=limits, out_dir=args.output, name=args.name,
-        allow_cycles=not args.pipeline,
-    )
     c = Console()
+    with c.status(f"compiling {args.model}: check, fold constants, infer shapes, place, partition"):
+        dep, _ = compile_model(
+            source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
+            node_names=names, memory_limits=limits, out_dir=args.output, name=args.name,
+            allow_cycles=not args.pipeline,
+        )
     c.print(f"[green]compiled[/] {dep.name}: {len(dep.nodes)} nodes, {len(dep.edges)} cross-node edges "
             f"-> {args.output}")
     for n in dep.nodes:

@@ -48,8 +48,9 @@ def _run(args: argparse.Namespace) -> int:
 
         return int(run_learning(dep, args))
     requests = load_requests(dep, args.inputs, count=args.count)
-    outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
     console = Console()
+    with console.status(f"running {len(requests)} request(s) through {len(dep.nodes)} nodes over {args.transport}"):
+        outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
     if args.outputs:
         save_outputs(Path(args.outputs), outs)
         console.print(f"wrote {len(outs)} request(s) of outputs {sorted(outs[0])} to {args.outputs}")
