@@ -408,6 +408,8 @@ class FcI8(K):
                 for k in range(Kk):
                     acc += (x[xr + k] - zx) * w[wr + k]
                 tb = n << 8
+                # requantize by binary search in the output-code thresholds; inlined on purpose
+                # (a call per output element costs more than the search itself in MicroPython)
                 lo = 0
                 hi = 255
                 while lo < hi:
@@ -433,7 +435,9 @@ class Pool(K):
 
 
 class MaxPoolI8(Pool):
-    """MAXPOOL_I8."""
+    """MAXPOOL_I8 (MaxPoolF32 shares the loop; only the starting minimum differs)."""
+
+    LOWEST = -128
 
     def run(self):
         """Execute."""
@@ -441,6 +445,7 @@ class MaxPoolI8(Pool):
         xb = self.ti[0].base
         o = self.ty.buf
         ob = self.ty.base
+        lowest = self.LOWEST
         NC, H, W, OH, OW, KH, KW, sh, sw, pt, pl, _pb, _pr, _inc = self.geo
         for c in range(NC):
             xp = xb + c * H * W
@@ -458,7 +463,7 @@ class MaxPoolI8(Pool):
                         x0 = 0
                     if x1 > W:
                         x1 = W
-                    m = -128
+                    m = lowest
                     for iy in range(y0, y1):
                         r = xp + iy * W
                         for ix in range(x0, x1):
@@ -468,40 +473,10 @@ class MaxPoolI8(Pool):
                     o[ob + (c * OH + oy) * OW + ox] = m
 
 
-class MaxPoolF32(Pool):
+class MaxPoolF32(MaxPoolI8):
     """MAXPOOL_F32."""
 
-    def run(self):
-        """Execute."""
-        x = self.ti[0].buf
-        xb = self.ti[0].base
-        o = self.ty.buf
-        ob = self.ty.base
-        NC, H, W, OH, OW, KH, KW, sh, sw, pt, pl, _pb, _pr, _inc = self.geo
-        for c in range(NC):
-            xp = xb + c * H * W
-            for oy in range(OH):
-                y0 = oy * sh - pt
-                y1 = y0 + KH
-                if y0 < 0:
-                    y0 = 0
-                if y1 > H:
-                    y1 = H
-                for ox in range(OW):
-                    x0 = ox * sw - pl
-                    x1 = x0 + KW
-                    if x0 < 0:
-                        x0 = 0
-                    if x1 > W:
-                        x1 = W
-                    m = -3.4028234663852886e38
-                    for iy in range(y0, y1):
-                        r = xp + iy * W
-                        for ix in range(x0, x1):
-                            v = x[r + ix]
-                            if v > m:
-                                m = v
-                    o[ob + (c * OH + oy) * OW + ox] = m
+    LOWEST = -3.4028234663852886e38
 
 
 def _avg_counts(geo):
