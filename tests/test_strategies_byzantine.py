@@ -13,38 +13,11 @@ not degrade FedAvg visibly in any setting measured (IID and Dirichlet 0.3 /
 from __future__ import annotations
 
 from adapters.learnsim import simulate
-
-BASE = {"strategy": "fedavg", "clients": 25, "rounds": 20, "epochs": 2, "batch_size": 8}
-M = {"malicious": 5}
-ATTACKS = {"none": None,
-           "sign_flip": {"type": "attack.sign_flip", "scale": 4.0, **M},
-           "alie": {"type": "attack.alie", "n": 25, "f": 5, "knowledge": "omniscient", **M},
-           "ipm": {"type": "attack.ipm", "eps": 0.5, "knowledge": "omniscient", **M},
-           "label_flip": {"type": "attack.label_flip", **M},
-           "gaussian": {"type": "attack.gaussian", "sigma": 1.0, **M}}
-
-
-def _c(type_id: str, **config) -> dict:
-    return {"$component": type_id, "config": config}
-
-
-def _b(rule: dict) -> dict:
-    return {"type": "pipeline", "pre": [_c("bucketing", s=2)], "rule": rule}
-
-
-AGGS = {"mean": {"type": "mean"},
-        "median": {"type": "median"}, "b+median": _b(_c("median")),
-        "trimmed": {"type": "trimmed_mean", "f": 5}, "b+trimmed": _b(_c("trimmed_mean", f=5)),
-        "krum": {"type": "krum", "f": 5}, "b+krum": _b(_c("krum", f=5)),
-        "cclip": {"type": "centered_clipping", "tau": 1.0}, "b+cclip": _b(_c("centered_clipping", tau=1.0))}
-
+from bb_edge.learn.byzantine import AGGREGATORS, ATTACKS, format_matrix, scenario
 
 def test_attack_aggregator_matrix():
-    acc = {(a, g): simulate({**BASE, "attack": ATTACKS[a], "aggregator": AGGS[g]}, seed=0).final_accuracy
-           for a in ATTACKS for g in AGGS}
-    print("\n" + " " * 11 + "".join(f"{g:>10}" for g in AGGS))
-    for a in ATTACKS:
-        print(f"{a:<11}" + "".join(f"{acc[a, g]:>10.4f}" for g in AGGS))
+    acc = {(a, g): simulate(scenario(a, g), seed=0).final_accuracy for a in ATTACKS for g in AGGREGATORS}
+    print("\n" + format_matrix(acc))
     for a in ("sign_flip", "alie"):
         for g in ("b+median", "b+trimmed"):
             assert acc[a, g] >= 0.88, (a, g, acc[a, g])

@@ -206,17 +206,22 @@ class GossipModule(StrategyModule):
     def install(self, engine: Engine, name: str, late: bool = False) -> None:
         """Model, data, a random-peer selector and the gossip target."""
         cfg, prog = self.cfg, self.setup.program
-        engine.bind("model", _model(prog.layout.flatten(prog.initial_params)))
-        engine.bind("data", self._data(name))
-        ids = [i for _, i in self.nodes()]
-        engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
-                                          k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
+        self._bind_peer_roles(engine, name)
         codec = component(cfg.get("codec"))
         if codec is not None:
             engine.bind("codec", codec)
         install_handler(engine, GossipNode(program=prog, period=float(cfg["period"]), epochs=int(cfg["epochs"]),
                                             local_steps=int(cfg["local_steps"]), batch_size=int(cfg["batch_size"]),
                                             fetch_on_join=late, seed=int(cfg["seed"])))
+
+    def _bind_peer_roles(self, engine: Engine, name: str) -> None:
+        """The roles every decentralised node binds: its model, its data and a peer selector."""
+        cfg, prog = self.cfg, self.setup.program
+        engine.bind("model", _model(prog.layout.flatten(prog.initial_params)))
+        engine.bind("data", self._data(name))
+        ids = [i for _, i in self.nodes()]
+        engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
+                                          k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
 
     def progress(self, now: float, engines: dict[str, Engine]) -> int:
         """Whole periods of virtual time elapsed."""
@@ -236,11 +241,7 @@ class PushSumModule(GossipModule):
     def install(self, engine: Engine, name: str, late: bool = False) -> None:
         """Model, data, peers and the push-sum target."""
         cfg, prog = self.cfg, self.setup.program
-        engine.bind("model", _model(prog.layout.flatten(prog.initial_params)))
-        engine.bind("data", self._data(name))
-        ids = [i for _, i in self.nodes()]
-        engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
-                                          k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
+        self._bind_peer_roles(engine, name)
         install_handler(engine, PushSumNode(program=prog, train=bool(cfg.get("train", True)),
                                              period=float(cfg["period"]),
                                              local_steps=int(cfg["local_steps"]) or 4,
