@@ -59,7 +59,3 @@ def get_backend(name: str, **options: object) -> Backend:
         return ExecuTorchBackend(**options)  # type: ignore[no-any-return]
     raise UnknownBackendError(f"unknown backend {name!r}; choose ort or reference")
 
-
-def wire_array(env: Envelope) -> np.ndarray:
-    """Zero-copy read-only numpy view of an envelope's payload."""
-    return env.array()

@@ -162,26 +162,6 @@ def fold_constants(model: onnx.ModelProto) -> int:
     return len(folded)
 
 
-def remove_dead_ops(model: onnx.ModelProto) -> int:
-    """Drop ops whose outputs never reach a graph output; returns how many were dropped."""
-    g = model.graph
-    needed = {o.name for o in g.output}
-    keep: list[onnx.NodeProto] = []
-    for node in reversed(g.node):
-        if any(o in needed for o in node.output if o):
-            keep.append(node)
-            needed.update(x for x in node.input if x)
-    dropped = len(g.node) - len(keep)
-    if dropped:
-        keep.reverse()
-        del g.node[:]
-        g.node.extend(keep)
-        inits = [i for i in g.initializer if i.name in needed]
-        del g.initializer[:]
-        g.initializer.extend(inits)
-    return dropped
-
-
 def _check_types(model: onnx.ModelProto) -> None:
     g = model.graph
     typed = {v.name for v in list(g.value_info) + list(g.input) + list(g.output)}
