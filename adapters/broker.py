@@ -1,7 +1,7 @@
 """Mosquitto for a deployment: generated config, passwords, ACL, and the broker process.
 
 :func:`write_broker_files` writes everything a Mosquitto 2.x broker needs to
-carry one deployment under the topic layout of :mod:`adapters.mqtt_topics`:
+carry one deployment under the topic layout of :mod:`bb_edge.adapters.mqtt_topics`:
 
 - ``mosquitto.conf``: one loopback (or given) listener, persistence on (so a
   node's queued QoS-1 messages survive a broker restart), no anonymous access,
@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adapters.mqtt_topics import Topics
+from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
 from bb_edge.errors import BBError
 

@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.progress import Progress
 from rich.table import Table
 
-from adapters.inproc import InProcFleet, LinkModel
+from bb_edge.adapters.inproc import InProcFleet, LinkModel
 from bb_edge.compiler.compile import compile_model
 from bb_edge.engine import events
 from bb_edge.ir import BatchNorm2d, Conv2d, Linear, Module, on, ops, record

@@ -1,6 +1,6 @@
 """Devices that run a bbrt node behind a serial link: QEMU on a pty, the host build, a real port.
 
-Each device is an ``ExternalNode`` for ``adapters.inproc.InProcFleet``:
+Each device is an ``ExternalNode`` for ``bb_edge.adapters.inproc.InProcFleet``:
 ``send(envelope)`` frames and writes one envelope, ``receive()`` returns the
 data envelopes the device produced since the last call (non-blocking).
 Control traffic (HELLO, PONG) is consumed here. Processes are started by the

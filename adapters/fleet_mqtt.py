@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from adapters.hostloop import HostEndpoint, HostLoop, ShutdownReport, seed_sequence
-from adapters.mqtt import MqttConfig, MqttTransport
+import bb_edge
+from bb_edge.adapters.hostloop import HostEndpoint, HostLoop, ShutdownReport, seed_sequence
+from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
 from bb_edge.errors import BBError
@@ -112,7 +113,7 @@ def spawn_node(directory: str | Path, node: str, url: str, backend: str = "ort",
                extra: list[str] | None = None, **popen: Any) -> subprocess.Popen[bytes]:
     """Start ``bb-edge node`` for ``node`` as a child process (its own session)."""
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(bb_edge.__file__).resolve().parent.parent)  # where bb_edge imports from
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.setdefault("OMP_NUM_THREADS", "1")
     return subprocess.Popen(node_command(directory, node, url, backend, extra), env=env,

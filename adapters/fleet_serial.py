@@ -3,7 +3,7 @@
 ``bb-edge run DIR --transport serial://pty[?options] [--processes]`` lands in
 :func:`run_deployment`. This process owns the hub end (the pty master) of one
 pseudo-terminal per node and routes frames between them
-(:class:`adapters.serial_link.SerialHub`); it is also the host endpoint (id
+(:class:`bb_edge.adapters.serial_link.SerialHub`); it is also the host endpoint (id
 0). Each node opens the other end, a real tty at ``/dev/pts/N``, through
 pyserial, as a thread here or, with ``processes=True``, as ``bb-edge node DIR
 --node NAME --transport serial:///dev/pts/N`` in its own OS process.
@@ -31,9 +31,9 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 
-from adapters.fleet_mqtt import spawn_node, stop_process
-from adapters.hostloop import HostEndpoint, HostLoop, ShutdownReport, seed_sequence
-from adapters.serial_link import (
+from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process
+from bb_edge.adapters.hostloop import HostEndpoint, HostLoop, ShutdownReport, seed_sequence
+from bb_edge.adapters.serial_link import (
     FaultyPort,
     FdPort,
     Port,

@@ -2,7 +2,7 @@
 
 ``bb-edge hil DIR --device n1=qemu:cortex-m3 --device n2=/dev/ttyUSB0`` builds
 the emulated/host nodes (a board must already be flashed with its build),
-starts them, runs requests through ``adapters.inproc.InProcFleet`` and reports
+starts them, runs requests through ``bb_edge.adapters.inproc.InProcFleet`` and reports
 per-inference latency, bytes on each serial link and the output error against
 the float reference.
 """
@@ -18,7 +18,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from adapters.devices import HostDevice, PortDevice, QemuDevice, SerialDevice
+from bb_edge.adapters.devices import HostDevice, PortDevice, QemuDevice, SerialDevice
 from bb_edge.bbrt.deploy import float_fleet_values, load_calibration
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.report import print_report
@@ -93,7 +93,7 @@ def stop_devices(devs: dict[str, SerialDevice]) -> None:
 def run_hil(dep_dir: str | Path, devices: dict[str, str], *, requests: int = 8, build_dir: str | Path | None = None,
             calib: Path | None = None, console: Console | None = None) -> HilResult:
     """Run ``requests`` inferences with ``devices`` on hardware/emulators; return the figures."""
-    from adapters.inproc import InProcFleet
+    from bb_edge.adapters.inproc import InProcFleet
 
     console = console or Console()
     dep_dir = Path(dep_dir)

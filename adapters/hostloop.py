@@ -399,11 +399,11 @@ def transport_for(url: str, deployment: Deployment, node: str) -> Transport:
     """The transport of ``node`` for a URL: ``mqtt://``, ``mqtts://`` or ``serial:...``."""
     scheme = url.split(":", 1)[0]
     if scheme in ("mqtt", "mqtts"):
-        from adapters.mqtt import MqttConfig, MqttTransport
+        from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
 
         return MqttTransport(MqttConfig.from_url(url), deployment.name, node, deployment.ids())
     if scheme == "serial":
-        from adapters.serial_link import SerialTransport
+        from bb_edge.adapters.serial_link import SerialTransport
 
         return SerialTransport.from_url(url, deployment.ids(), node)
     raise BBError(f"unknown transport {url!r}; use mqtt://HOST:PORT, mqtts://HOST:PORT or serial:PORT")

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.inproc import InProcFleet, LinkModel
+from bb_edge.adapters.inproc import InProcFleet, LinkModel
 from bb_edge.backends.base import get_backend
 from bb_edge.compiler.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine

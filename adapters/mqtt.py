@@ -16,7 +16,7 @@ default port 8883). Options:
 ``inflight=100``    QoS-1 messages in flight per client
 ==================  ==========================================================
 
-Topics are laid out by :class:`adapters.mqtt_topics.Topics`. The session is
+Topics are laid out by :class:`bb_edge.adapters.mqtt_topics.Topics`. The session is
 persistent (``clean_session=False``, client id = node name), so a node that
 reconnects, or restarts, receives what the broker queued for it. Inbound
 messages are acknowledged by hand after the envelope has been handed to the
@@ -41,8 +41,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from adapters.hostloop import DeliverFn, PeerFn
-from adapters.mqtt_topics import Topics
+from bb_edge.adapters.hostloop import DeliverFn, PeerFn
+from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE
 
@@ -133,7 +133,7 @@ class MqttStats:
 
 
 class MqttTransport:
-    """One node's MQTT client (implements :class:`adapters.hostloop.Transport`)."""
+    """One node's MQTT client (implements :class:`bb_edge.adapters.hostloop.Transport`)."""
 
     def __init__(self, config: MqttConfig, deployment: str, node: str, ids: dict[str, int]) -> None:
         self.cfg = config.for_node(node)

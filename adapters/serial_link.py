@@ -54,7 +54,7 @@ from urllib.parse import parse_qsl, urlencode
 import numpy as np
 import serial
 
-from adapters.hostloop import DedupFilter, DeliverFn, PeerFn
+from bb_edge.adapters.hostloop import DedupFilter, DeliverFn, PeerFn
 from bb_edge.compiler.manifest import HOST_NAME
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE, KIND_CONTROL, MAGIC, PROTO_CONTROL

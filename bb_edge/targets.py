@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bb_edge.errors import BBError
+from bb_edge.resources import package_data
 
 
 class UnknownTargetError(BBError):
@@ -29,14 +30,11 @@ class UnknownTargetError(BBError):
 
 
 def targets_dir() -> Path:
-    """Where profiles live: $BB_EDGE_TARGETS, the repo's targets/, or the installed copy."""
+    """Where profiles live: $BB_EDGE_TARGETS, else the package's ``_targets`` (the repository's targets/)."""
     env = os.environ.get("BB_EDGE_TARGETS")
     if env:
         return Path(env)
-    repo = Path(__file__).resolve().parent.parent / "targets"
-    if repo.is_dir():
-        return repo
-    return Path(__file__).resolve().parent / "_targets"
+    return package_data("_targets")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adapters.learnsim import simulate  # noqa: E402
+from bb_edge.adapters.learnsim import simulate  # noqa: E402
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()

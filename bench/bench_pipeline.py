@@ -20,7 +20,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-from adapters.inproc import InProcFleet
+from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.wire import Envelope, decode, encode
 

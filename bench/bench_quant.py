@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adapters.measure import onnx_latency_ms  # noqa: E402
+from bb_edge.adapters.measure import onnx_latency_ms  # noqa: E402
 from bb_edge.compiler import compile_model  # noqa: E402
 from bb_edge.compiler.program import compute_model  # noqa: E402
 from bb_edge.quant import quantize_compute  # noqa: E402

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adapters.broker import Broker, BrokerFiles, write_broker_files
-from adapters.inproc import InProcFleet
+from bb_edge.adapters.broker import Broker, BrokerFiles, write_broker_files
+from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.commands._io import load_requests
 from bb_edge.compiler import compile_model
 from bb_edge.compiler.manifest import Deployment, load_deployment

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from adapters.broker import TlsFiles
+from bb_edge.adapters.broker import TlsFiles
 
 
 def assert_same_outputs(got: list[dict[str, np.ndarray]], want: list[dict[str, np.ndarray]]) -> None:

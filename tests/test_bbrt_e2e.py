@@ -2,7 +2,7 @@
 
 n0 (Python) -> n1 (QEMU mps2-an385, Cortex-M3) -> n2 (QEMU virt, rv32imc) -> n3 (Python).
 The device nodes run the built firmware ELFs; the rest of the fleet is
-``adapters.inproc.InProcFleet``. The end-to-end output must stay within the
+``bb_edge.adapters.inproc.InProcFleet``. The end-to-end output must stay within the
 int8 tolerance of the float reference.
 """
 
@@ -14,8 +14,8 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from adapters.inproc import InProcFleet
-from adapters.devices import QemuDevice
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.adapters.devices import QemuDevice
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model
@@ -60,7 +60,7 @@ def test_split_over_qemu_cortex_m3_and_rv32(fleet_dirs: tuple[Path, Path]) -> No
 def test_device_nodes_own_the_graph_input_and_output(tmp_path: Path) -> None:
     """Sensor-style split: the device reads the graph input from the host and the last device
     sends the graph output to the host; only the middle runs in Python."""
-    from adapters.devices import HostDevice
+    from bb_edge.adapters.devices import HostDevice
 
     d, dist = tmp_path / "dep", tmp_path / "dist"
     compile_model(small_cnn(), cuts=["p1", "g"], node_names=["sensor", "mid", "head"], out_dir=d)

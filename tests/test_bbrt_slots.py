@@ -13,8 +13,8 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from adapters.devices import HostDevice, QemuDevice
-from adapters.inproc import InProcFleet
+from bb_edge.adapters.devices import HostDevice, QemuDevice
+from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.bbrt.format import REQUEST_SLOTS, parse
 from bb_edge.bbrt.report import memory_report

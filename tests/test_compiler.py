@@ -9,7 +9,7 @@ import onnx
 import pytest
 from onnx import helper
 
-from adapters.inproc import InProcFleet
+from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.compiler import compile_model, load_deployment, load_model
 from bb_edge.compiler.program import WIRE_DOMAIN, compute_model, wire_ports
 from bb_edge.errors import (

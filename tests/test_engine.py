@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adapters.inproc import InProcFleet, LinkModel
+from bb_edge.adapters.inproc import InProcFleet, LinkModel
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.engine import Engine, Limits, events
 from bb_edge.ir import Linear, Module, on, ops, record

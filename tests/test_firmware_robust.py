@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 import pytest
 
-from adapters.devices import HostDevice
+from bb_edge.adapters.devices import HostDevice
 from bb_edge.bbrt.examples import small_cnn
 from bb_edge.bbrt.format import HEADER_SIZE, TENSOR_RECORD, parse
 from bb_edge.bbrt.host import aligned

@@ -8,7 +8,7 @@ import numpy as np
 import onnx
 import pytest
 
-from adapters.inproc import InProcFleet
+from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.compiler import compile_model
 from bb_edge.errors import RecordingError
 from bb_edge.ir import BatchNorm2d, Conv2d, Linear, Module, Parameter, on, ops, record

@@ -11,7 +11,7 @@ import pytest
 from bb_edge.bbrt.examples import small_cnn
 from bb_edge.bbrt.format import parse
 from bb_edge.bbrt.host import HostProgram
-from bb_edge.build import BuildError
+from bb_edge.bundle import BuildError
 from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model
 from bb_edge.mpy.cross import mpy_header

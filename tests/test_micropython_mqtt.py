@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adapters.broker import Broker, write_broker_files
-from adapters.fleet_mqtt import MqttFleet, host_endpoint, stop_process
-from adapters.inproc import InProcFleet
-from adapters.mqtt_topics import Topics
+from bb_edge.adapters.broker import Broker, write_broker_files
+from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, stop_process
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.bbrt.host import aligned
 from bb_edge.bbrt.native import load_host_library

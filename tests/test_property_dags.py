@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onnx import helper, numpy_helper
 
-from adapters.inproc import InProcFleet
+from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.compiler import compile_model
 from tests._models import monolithic
 

@@ -12,7 +12,7 @@ not degrade FedAvg visibly in any setting measured (IID and Dirichlet 0.3 /
 
 from __future__ import annotations
 
-from adapters.learnsim import simulate
+from bb_edge.adapters.learnsim import simulate
 from bb_edge.learn.byzantine import AGGREGATORS, ATTACKS, format_matrix, scenario
 
 def test_attack_aggregator_matrix():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from adapters.inproc import InProcFleet
-from adapters.learnsim import simulate
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.adapters.learnsim import simulate
 from bb_edge.compiler.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
 from bb_edge.learn.peers import PeerSelector

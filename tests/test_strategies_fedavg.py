@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from adapters.learnsim import simulate
+from bb_edge.adapters.learnsim import simulate
 from bb_edge.engine import Engine
 from bb_edge.learn import events as lev
 from bb_edge.learn.aggregators import Mean

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from adapters.learnsim import simulate
+from bb_edge.adapters.learnsim import simulate
 from bb_edge.learn.autodiff import SoftmaxCrossEntropy, Trainer, build_training_step, make_session
 from bb_edge.learn.data import SklearnSource, train_test_split
 from bb_edge.learn.models import mlp

@@ -12,8 +12,8 @@ import numpy as np
 import onnx
 import pytest
 
-from adapters.broker import Broker, write_broker_files
-from adapters.fleet_mqtt import host_endpoint, stop_process
+from bb_edge.adapters.broker import Broker, write_broker_files
+from bb_edge.adapters.fleet_mqtt import host_endpoint, stop_process
 from bb_edge.commands.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
 from tests._models import light, monolithic

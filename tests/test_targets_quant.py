@@ -14,8 +14,8 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from sklearn.neural_network import MLPClassifier
 
-from bb_edge.build import BuildError
-from bb_edge.build.artifacts import NodeMemoryError
+from bb_edge.bundle import BuildError
+from bb_edge.bundle.artifacts import NodeMemoryError
 from bb_edge.commands.build import build_all
 from bb_edge.compiler import compile_model
 from bb_edge.errors import UnsupportedOpError

@@ -20,8 +20,8 @@ import numpy as np
 import onnx
 import pytest
 
-from adapters.broker import Broker, write_broker_files
-from adapters.fleet_mqtt import host_endpoint, stop_process
+from bb_edge.adapters.broker import Broker, write_broker_files
+from bb_edge.adapters.fleet_mqtt import host_endpoint, stop_process
 from bb_edge.commands.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
 from tests._models import light, monolithic
@@ -60,7 +60,7 @@ def test_ros2_bundles_map_graph_ports_only(dist: tuple[Path, Path]) -> None:
     assert m0["fleet_transport"].startswith("mqtt://")
     for b in (out / "n0", out / "n2"):
         assert "transport:" in (b / "config" / "params.yaml").read_text()
-        assert (b / "lib" / "adapters" / "hostloop.py").is_file()
+        assert (b / "lib" / "bb_edge" / "adapters" / "hostloop.py").is_file()
 
 
 def _launch(out: Path, node: str, env: dict[str, str], domain: int) -> subprocess.Popen[bytes]:

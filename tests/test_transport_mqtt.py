@@ -15,10 +15,10 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from adapters.broker import Broker, BrokerFiles, acl_text, password_hash, write_broker_files
-from adapters.fleet_mqtt import MqttFleet, host_endpoint, spawn_node, stop_process
-from adapters.mqtt import MqttConfig, MqttError, MqttTransport
-from adapters.mqtt_topics import Topics
+from bb_edge.adapters.broker import Broker, BrokerFiles, acl_text, password_hash, write_broker_files
+from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, spawn_node, stop_process
+from bb_edge.adapters.mqtt import MqttConfig, MqttError, MqttTransport
+from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.commands.run import run_deployment
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.engine import events
@@ -289,7 +289,7 @@ def test_acl_refuses_impostors(squeeze_dep: Deployment, broker: Broker, broker_f
 
 def test_broker_command(squeeze_dir: Path, squeeze_dep: Deployment, tmp_path: Path) -> None:
     """`bb-edge broker DIR`: generated config, a node connects with its credentials, SIGTERM stops it."""
-    from adapters.broker import free_port
+    from bb_edge.adapters.broker import free_port
 
     port = free_port()
     out = tmp_path / "brk"

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adapters.fleet_serial import PtyFleet, PtyFleetOptions
-from adapters.serial_link import FaultyPort, FdPort, PtyPair, SerialError, SerialLink, SerialSpec
+from bb_edge.adapters.fleet_serial import PtyFleet, PtyFleetOptions
+from bb_edge.adapters.serial_link import FaultyPort, FdPort, PtyPair, SerialError, SerialLink, SerialSpec
 from bb_edge.commands.run import run_deployment
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.engine import events

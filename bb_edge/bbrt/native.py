@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from bb_edge.bbrt.errors import NativeBuildError
+from bb_edge.resources import package_data
 
 
 def firmware_dir() -> Path:
@@ -17,7 +18,7 @@ def firmware_dir() -> Path:
     env = os.environ.get("BB_EDGE_FIRMWARE")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "firmware"
+    return package_data("_firmware")
 
 
 def sources_hash(extra: bytes = b"") -> str:

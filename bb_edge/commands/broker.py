@@ -17,7 +17,7 @@ from bb_edge.compiler.manifest import load_deployment
 
 
 def _run(args: argparse.Namespace) -> int:
-    from adapters.broker import Broker, TlsFiles, write_broker_files
+    from bb_edge.adapters.broker import Broker, TlsFiles, write_broker_files
 
     dep = load_deployment(args.dir)
     out = Path(args.out) if args.out else Path(args.dir) / "broker"

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from bb_edge.build import BuildError, BuildRequest, BuildResult, builder_for
+from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.targets import TargetProfile, load_target
 
@@ -95,10 +95,10 @@ def _build_one(deployment_dir: Path, node: str, profile: TargetProfile, out: Pat
 
 
 def add_latency(results: list[BuildResult]) -> None:
-    """Measure every model artifact's latency on this host (adapters.measure) into the figures."""
+    """Measure every model artifact's latency on this host (bb_edge.adapters.measure) into the figures."""
     import json
 
-    from adapters.measure import measure_bundle
+    from bb_edge.adapters.measure import measure_bundle
 
     for r in results:
         shapes = None
@@ -109,7 +109,7 @@ def add_latency(results: list[BuildResult]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.build.report import write_report
+    from bb_edge.bundle.report import write_report
 
     results = build_all(Path(args.dir), args.target, Path(args.output),
                         Path(args.calib) if args.calib else None,

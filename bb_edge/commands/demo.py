@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def _run(args: argparse.Namespace) -> int:
-    from adapters.demo import run_demo
+    from bb_edge.adapters.demo import run_demo
 
     figures = run_demo(Path(args.output) if args.output else None, requests=args.requests)
     return 0 if figures["max_abs_error"] <= 1e-5 else 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def _run(args: argparse.Namespace) -> int:
-    from adapters.hil import parse_devices, run_hil
+    from bb_edge.adapters.hil import parse_devices, run_hil
 
     run_hil(Path(args.dir), parse_devices(args.device), requests=args.requests, build_dir=args.build_dir,
             calib=Path(args.calib) if args.calib else None)

@@ -32,7 +32,7 @@ def format_event(e: events.Event) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from adapters.hostloop import HostLoop, seed_sequence, transport_for
+    from bb_edge.adapters.hostloop import HostLoop, seed_sequence, transport_for
     from bb_edge.engine import Engine
 
     dep = load_deployment(args.dir)

@@ -19,16 +19,16 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
     """Run every request through the fleet over ``transport``; graph outputs per request.
 
     ``inproc`` runs all engines in this process; any other URL scheme is
-    handled by ``adapters.fleet_<scheme>.run_deployment``.
+    handled by ``bb_edge.adapters.fleet_<scheme>.run_deployment``.
     """
     scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
     if scheme == "inproc":
-        from adapters.inproc import InProcFleet
+        from bb_edge.adapters.inproc import InProcFleet
 
         if processes:
             raise BBError("--processes needs a network transport such as mqtt://HOST:PORT")
         return InProcFleet(dep, backend=backend).run(requests)
-    mod_name = f"adapters.fleet_{scheme.rstrip('s') if scheme == 'mqtts' else scheme}"
+    mod_name = f"bb_edge.adapters.fleet_{scheme.rstrip('s') if scheme == 'mqtts' else scheme}"
     try:
         mod = importlib.import_module(mod_name)
     except ModuleNotFoundError as exc:
@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     dep = load_deployment(args.dir)
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
-        from adapters.learnsim import run_learning  # type: ignore[import-not-found]
+        from bb_edge.adapters.learnsim import run_learning  # type: ignore[import-not-found]
 
         return int(run_learning(dep, args))
     requests = load_requests(dep, args.inputs, count=args.count)

@@ -3,7 +3,7 @@
 ``write_learning_deployment(dir, learning, model=None)`` writes
 ``dir/deployment.json`` (format ``bb-edge/deployment`` v1, an empty node list:
 the runner generates the nodes) plus the forward model as ``dir/model.onnx``.
-``bb-edge run DIR`` then simulates it (``adapters.learnsim``).
+``bb-edge run DIR`` then simulates it (``bb_edge.adapters.learnsim``).
 
 The ``learning`` object (every key optional except ``strategy``)::
 

@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bb_edge.build import BuildError
+from bb_edge.bundle import BuildError
+from bb_edge.resources import package_data
 
 MPY_VERSION = 6
 MPY_SUB_VERSION = 3
@@ -24,8 +25,8 @@ MARCH = {"xtensa-lx6": "xtensawin", "xtensa-lx7": "xtensawin", "xtensawin": "xte
 
 
 def runtime_dir() -> Path:
-    """The MicroPython sources: firmware/micropython in the repository."""
-    return Path(__file__).resolve().parent.parent.parent / "firmware" / "micropython"
+    """The MicroPython sources: the package's ``_firmware/micropython`` (firmware/micropython in the repository)."""
+    return package_data("_firmware") / "micropython"
 
 
 def package_sources() -> list[Path]:

@@ -8,7 +8,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-from bb_edge.build import BuildError
+from bb_edge.bundle import BuildError
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.compiler.program import compute_model
 

@@ -10,7 +10,7 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from bb_edge.build import BuildError
+from bb_edge.bundle import BuildError
 from bb_edge.compiler.program import WIRE_DOMAIN, WIRE_VERSION, compute_model, wire_ports
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-dynamic")

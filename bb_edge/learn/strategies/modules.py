@@ -4,7 +4,7 @@ A module turns a :class:`~bb_edge.learn.deployment.LearningSetup` into
 nodes: for each node it binds components to roles (``model``, ``data``,
 ``aggregator``, ``codec``, ``peers``, ``liveness``, ``attack``) and registers
 the strategy's protocol handlers on an ordinary :class:`Engine`. A runner
-(``adapters.learnsim``) only calls the methods of :class:`StrategyModule`,
+(``bb_edge.adapters.learnsim``) only calls the methods of :class:`StrategyModule`,
 so a new strategy is a new module here: no engine or adapter change.
 """
 

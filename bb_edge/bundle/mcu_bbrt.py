@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bb_edge.bbrt.firmware import build_firmware
-from bb_edge.build import BuildRequest, BuildResult, lower_request
+from bb_edge.bundle import BuildRequest, BuildResult, lower_request
 
 KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host": "host",
            "esp32": "esp-idf", "esp32s3": "esp-idf", "esp32c3": "esp-idf"}

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from bb_edge.build import BuildError, BuildRequest
+from bb_edge.bundle import BuildError, BuildRequest
 from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.compiler.program import compute_model
 from bb_edge.errors import UnsupportedOpError
@@ -149,13 +149,15 @@ def write_ort(compute: onnx.ModelProto, path: Path) -> tuple[Path, Path]:
 
 
 def copy_runtime(out: Path) -> Path:
-    """Vendor bb_edge and adapters into ``out/lib`` so the bundle runs without installing bb-edge."""
-    root = Path(__file__).resolve().parent.parent.parent
+    """Vendor the bb_edge package (adapters included) into ``out/lib`` so the bundle runs without installing it.
+
+    The C firmware sources and target profiles stay behind: a Linux-class bundle never builds firmware.
+    """
+    src = Path(__file__).resolve().parent.parent
     lib = out / "lib"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "templates")
-    for pkg in ("bb_edge", "adapters"):
-        src = root / pkg if (root / pkg).is_dir() else Path(__import__(pkg).__file__ or "").parent
-        shutil.copytree(src, lib / pkg, ignore=ignore)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "_firmware", "_targets")
+    # symlinks=False: in a checkout bb_edge/adapters links to the repository's adapters/
+    shutil.copytree(src, lib / "bb_edge", ignore=ignore, symlinks=False)
     return lib
 
 

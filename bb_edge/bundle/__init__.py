@@ -1,6 +1,6 @@
 """Bundle builders: one module per ``builder`` named in a target profile.
 
-``bb_edge.build.<builder>`` (dashes become underscores) defines
+``bb_edge.bundle.<builder>`` (dashes become underscores) defines
 ``build(request: BuildRequest) -> BuildResult``. :func:`builder_for` finds it.
 """
 
@@ -45,7 +45,7 @@ class BuildResult:
 
 def builder_for(profile: TargetProfile) -> Callable[[BuildRequest], BuildResult]:
     """The build function for a profile's ``builder``; BuildError if none exists."""
-    mod_name = f"bb_edge.build.{profile.builder.replace('-', '_')}"
+    mod_name = f"bb_edge.bundle.{profile.builder.replace('-', '_')}"
     try:
         mod = importlib.import_module(mod_name)
     except ModuleNotFoundError as exc:

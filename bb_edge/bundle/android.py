@@ -21,8 +21,8 @@ import importlib.metadata
 import shutil
 from pathlib import Path
 
-from bb_edge.build import BuildError, BuildRequest, BuildResult
-from bb_edge.build.artifacts import TEMPLATES, figures, prepare_node, render, write_manifest, write_ort, write_text
+from bb_edge.bundle import BuildError, BuildRequest, BuildResult
+from bb_edge.bundle.artifacts import TEMPLATES, figures, prepare_node, render, write_manifest, write_ort, write_text
 from bb_edge.convert.pte import export_pte
 
 

@@ -1,6 +1,6 @@
 """Builder ``jetson``: the linux bundle plus fp16/int8 artifacts and a TensorRT > CUDA > CPU launcher.
 
-On top of :mod:`bb_edge.build.linux`: ``model.fp32.onnx``, ``model.fp16.onnx``
+On top of :mod:`bb_edge.bundle.linux`: ``model.fp32.onnx``, ``model.fp16.onnx``
 and ``model.int8.onnx`` (each checked against float, figures in the manifest),
 ``trt_cache/`` for TensorRT engines, and a launcher (``jetson_node.py``) that
 asks ONNX Runtime for the profile's providers in order and, where CUDA or
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bb_edge.build import BuildRequest, BuildResult
-from bb_edge.build.artifacts import (
+from bb_edge.bundle import BuildRequest, BuildResult
+from bb_edge.bundle.artifacts import (
     classifier_outputs,
     figures,
     prepare_node,
@@ -22,7 +22,7 @@ from bb_edge.build.artifacts import (
     write_program_dir,
     write_text,
 )
-from bb_edge.build.linux import write_readme, write_service_files
+from bb_edge.bundle.linux import write_readme, write_service_files
 from bb_edge.quant import check_accuracy, quantize_compute
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bb_edge.build import BuildResult
+from bb_edge.bundle import BuildResult
 
 
 def _fmt_bytes(n: float | None) -> str:

@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from bb_edge.build import BuildError, BuildRequest, BuildResult, lower_request
+from bb_edge.bundle import BuildError, BuildRequest, BuildResult, lower_request
 from bb_edge.mpy.cross import MARCH, compile_package, runtime_dir
 
 BUILD_JSON = "build.json"

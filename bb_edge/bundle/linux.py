@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bb_edge.build import BuildRequest, BuildResult
-from bb_edge.build.artifacts import (
+from bb_edge.bundle import BuildRequest, BuildResult
+from bb_edge.bundle.artifacts import (
     NodeBuild,
     copy_runtime,
     default_transport,

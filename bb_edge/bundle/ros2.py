@@ -29,8 +29,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bb_edge.build import BuildRequest, BuildResult
-from bb_edge.build.artifacts import (
+from bb_edge.bundle import BuildRequest, BuildResult
+from bb_edge.bundle.artifacts import (
     copy_runtime,
     figures,
     pinned_requirements,
