@@ -85,7 +85,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     if kind in KINDS:
         goal, prefix = KINDS[kind]
         build = out_dir / "build"
-        native.make(goal, build, RESOLVER=str(resolver), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os")
+        native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os")
         name = "bbrt-host" if kind == "host" else "bbrt.elf"
         shutil.copy2(build / name, out_dir / name)
         if (build / "bbrt.map").exists():

@@ -39,7 +39,13 @@ def cache_dir() -> Path:
 
 
 def make(goal: str, build: Path, **variables: str) -> Path:
-    """Run ``make GOAL`` in firmware/ with BUILD=build; raise NativeBuildError on failure."""
+    """Run ``make GOAL`` in firmware/ with BUILD=build; raise NativeBuildError on failure.
+
+    make runs with firmware/ as its working directory (``-C``), so ``build`` is made
+    absolute here and path variables (``RESOLVER``) must be absolute: a relative
+    ``-o dist/`` would otherwise be looked up under firmware/.
+    """
+    build = build.resolve()
     build.mkdir(parents=True, exist_ok=True)
     if shutil.which("make") is None:
         raise NativeBuildError("`make` is not installed (apt-get install make)")
