@@ -38,15 +38,20 @@ def cache_dir() -> Path:
     return base / "bbrt"
 
 
+#: make variables that name files (resolved against the caller's directory, not firmware/)
+PATH_VARIABLES = frozenset({"RESOLVER"})
+
+
 def make(goal: str, build: Path, **variables: str) -> Path:
     """Run ``make GOAL`` in firmware/ with BUILD=build; raise NativeBuildError on failure.
 
-    make runs with firmware/ as its working directory (``-C``), so ``build`` is made
-    absolute here and path variables (``RESOLVER``) must be absolute: a relative
+    make runs with firmware/ as its working directory (``-C``), so ``build`` and the
+    path variables (:data:`PATH_VARIABLES`) are made absolute here: a relative
     ``-o dist/`` would otherwise be looked up under firmware/.
     """
     build = build.resolve()
     build.mkdir(parents=True, exist_ok=True)
+    variables = {k: str(Path(v).resolve()) if k in PATH_VARIABLES and v else v for k, v in variables.items()}
     if shutil.which("make") is None:
         raise NativeBuildError("`make` is not installed (apt-get install make)")
     cmd = ["make", "-s", "-C", str(firmware_dir()), goal, f"BUILD={build}"]
