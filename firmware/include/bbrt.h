@@ -60,7 +60,10 @@ typedef enum {
     /* node */
     BBRT_E_UNKNOWN_EDGE = 40,
     BBRT_E_EDGE_MISMATCH = 41, /* dtype/shape of an envelope differs from the edge contract */
-    BBRT_E_WRONG_RECEIVER = 42
+    BBRT_E_WRONG_RECEIVER = 42,
+    BBRT_E_DUPLICATE = 43,     /* (sender, seq) already applied */
+    BBRT_E_STALE_EPOCH = 44,   /* seq from a boot epoch older than the one kept for the sender */
+    BBRT_E_UNAUTHORISED = 45   /* edge not produced by this sender / graph input not from the host */
 } bbrt_status_t;
 
 const char *bbrt_status_name(bbrt_status_t s);
@@ -259,7 +262,35 @@ bbrt_status_t bbrt_op_check(const bbrt_program_t *prog, const bbrt_op_t *op);
 typedef struct {
     uint32_t frames_ok, bad_frames, bad_envelopes, unknown_edge, edge_mismatch,
         not_for_me, inferences, run_errors, pings, evicted;
+    /* validation-first seq window and edge authorisation (docs/bbrt.md) */
+    uint32_t duplicates, stale_epoch, unauthorised;
+    /* link layer (docs/wire.md): envelopes a full window or a down link kept from leaving */
+    uint32_t tx_dropped;
 } bbrt_node_stats_t;
+
+/* Per-sender duplicate filter: one boot epoch per sender, a 64-envelope sliding window
+ * below the highest n applied. Only an applied envelope moves it (validation first). */
+#ifndef BBRT_SEQ_SENDERS
+#define BBRT_SEQ_SENDERS 8u
+#endif
+#define BBRT_SEQ_WINDOW 64u
+typedef struct {
+    uint32_t sender;
+    uint32_t epoch;
+    uint32_t hi;   /* highest n (low 32 bits of seq) applied in this epoch */
+    uint64_t mask; /* bit i: n = hi - i applied */
+    uint32_t age;
+    uint8_t used;
+} bbrt_seqwin_t;
+/* BBRT_OK (new), BBRT_E_DUPLICATE or BBRT_E_STALE_EPOCH; changes nothing. */
+bbrt_status_t bbrt_seqwin_check(const bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq);
+/* Record (sender, seq) as applied (after bbrt_seqwin_check said BBRT_OK). */
+void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq, uint32_t *clock);
+
+/* port I/O a node with a link layer needs: a millisecond clock and a read that waits at most wait_ms */
+typedef uint32_t (*bbrt_now_fn)(void *ctx);
+typedef size_t (*bbrt_read_fn)(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms);
+struct bbrt_link_s;
 
 /* Requests assembled at once (several request_ids in flight). Each slot stages
  * the Recv payloads of one request in the caller's arena, after the program's
@@ -291,6 +322,17 @@ typedef struct {
     bbrt_request_slot_t slots[BBRT_REQUEST_SLOTS];
     uint8_t unframed; /* 1: put() gets bare envelopes, ending with put(0, 0) (packet transports) */
     bbrt_node_stats_t stats;
+    uint32_t boot_epoch;  /* outbound seq = (boot_epoch << 32) | n */
+    bbrt_seqwin_t senders[BBRT_SEQ_SENDERS];
+    uint32_t seq_clock;
+    /* link layer (NULL: bare v1 envelopes, the behaviour before the link layer) */
+    struct bbrt_link_s *link;
+    bbrt_now_fn now;
+    bbrt_read_fn read;
+    void *io_ctx;
+    uint8_t bare_peer;     /* the peer sent bare envelopes: answer it bare while no link is up */
+    const uint8_t *feed_p; /* bytes being fed: a send that waits for window space drains them first */
+    size_t feed_n, feed_i;
 } bbrt_node_t;
 
 /* Arena bytes a node needs for a loaded program with `slots` request slots:
@@ -312,6 +354,15 @@ void bbrt_node_feed(bbrt_node_t *node, const uint8_t *p, size_t n);
 bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *env, size_t len);
 /* Send a HELLO control envelope with the given name. */
 void bbrt_node_hello(bbrt_node_t *node, const char *name);
+/* Speak the link layer (docs/wire.md) on the node's serial line: link is caller storage,
+ * rasm/rasm_cap the reassembly buffer (its size is the byte budget), boot_epoch >= 1 from
+ * the port's non-volatile storage. Sends the first HELLO. now/read are the port's clock and
+ * a bounded read, used while an envelope waits for window space. */
+bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, struct bbrt_link_s *link, uint8_t *rasm, size_t rasm_cap,
+                                    uint32_t boot_epoch, const char *name, bbrt_now_fn now, bbrt_read_fn read,
+                                    void *io_ctx);
+/* Run the link timers (retransmission, HELLO repeat, heartbeat); call when idle. */
+void bbrt_node_poll(bbrt_node_t *node);
 
 /* -------------------------------------------------------------- utilities */
 void bbrt_memcpy(void *dst, const void *src, size_t n);

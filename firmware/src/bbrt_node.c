@@ -2,6 +2,7 @@
  * edges joined per request_id, program run in the arena, Send edges framed out. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
+#include "bbrt_link.h"
 
 #define ALIGN8(n) (((n) + 7u) & ~7u)
 
@@ -56,12 +57,169 @@ bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t p
     return BBRT_OK;
 }
 
+/* ------------------------------------------------------------ seq window */
+static bbrt_seqwin_t *seqwin_find(bbrt_seqwin_t *w, size_t n, uint32_t sender) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (w[i].used && w[i].sender == sender) return &w[i];
+    return 0;
+}
+
+bbrt_status_t bbrt_seqwin_check(const bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq) {
+    uint32_t epoch = (uint32_t)(seq >> 32), k = (uint32_t)seq;
+    const bbrt_seqwin_t *s = seqwin_find((bbrt_seqwin_t *)(uintptr_t)w, n, sender);
+    if (!s || epoch > s->epoch) return BBRT_OK; /* a new sender or a restarted one */
+    if (epoch < s->epoch) return BBRT_E_STALE_EPOCH;
+    if (k > s->hi) return BBRT_OK;
+    if (s->hi - k >= BBRT_SEQ_WINDOW) return BBRT_E_DUPLICATE; /* below the window: treated as seen */
+    return ((s->mask >> (s->hi - k)) & 1u) ? BBRT_E_DUPLICATE : BBRT_OK;
+}
+
+void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq, uint32_t *clock) {
+    uint32_t epoch = (uint32_t)(seq >> 32), k = (uint32_t)seq;
+    bbrt_seqwin_t *s = seqwin_find(w, n, sender);
+    if (!s) { /* a free entry, else the least recently used sender gives way */
+        size_t i, pick = 0;
+        for (i = 0; i < n; i++) {
+            if (!w[i].used) { pick = i; break; }
+            if (w[i].age < w[pick].age) pick = i;
+        }
+        s = &w[pick];
+        s->used = 1u;
+        s->sender = sender;
+        s->epoch = epoch;
+        s->hi = k;
+        s->mask = 1u;
+    } else if (epoch > s->epoch) {
+        s->epoch = epoch;
+        s->hi = k;
+        s->mask = 1u;
+    } else if (k > s->hi) {
+        uint32_t d = k - s->hi;
+        s->mask = d >= BBRT_SEQ_WINDOW ? 1u : (s->mask << d) | 1u;
+        s->hi = k;
+    } else {
+        s->mask |= (uint64_t)1u << (s->hi - k);
+    }
+    s->age = ++*clock;
+}
+
+/* ------------------------------------------------------------ link glue */
+static void link_emit(void *ctx, const uint8_t *a, size_t na, const uint8_t *b, size_t nb) {
+    bbrt_node_t *node = (bbrt_node_t *)ctx;
+    bbrt_fw_begin(&node->tx, node->put, node->put_ctx);
+    bbrt_fw_write(&node->tx, a, na);
+    if (nb) bbrt_fw_write(&node->tx, b, nb);
+    bbrt_fw_end(&node->tx);
+}
+
+static void link_deliver(void *ctx, const uint8_t *env, size_t len) {
+    (void)bbrt_node_handle((bbrt_node_t *)ctx, env, len);
+}
+
+static void link_event(void *ctx, bbrt_link_event_t ev, uint32_t arg) {
+    bbrt_node_t *node = (bbrt_node_t *)ctx;
+    (void)arg;
+    if (ev == BBRT_LEV_BARE_ENVELOPE) node->bare_peer = 1u;
+    if (ev == BBRT_LEV_LINK_UP) node->bare_peer = 0u;
+}
+
+static uint32_t node_now(bbrt_node_t *node) { return node->now ? node->now(node->io_ctx) : 0u; }
+
+/* one received byte: deframed, then through the link (or straight to the node without one) */
+static void push_byte(bbrt_node_t *node, uint8_t byte) {
+    const uint8_t *env = 0;
+    size_t len = 0;
+    uint32_t bad_before = node->rx.stats.bad_crc + node->rx.stats.bad_cobs + node->rx.stats.too_long +
+                          node->rx.stats.too_short;
+    if (bbrt_deframer_push(&node->rx, byte, &env, &len)) {
+        node->stats.frames_ok++;
+        if (node->link) bbrt_link_receive(node->link, env, len, node_now(node));
+        else (void)bbrt_node_handle(node, env, len);
+    } else if (byte == 0u) {
+        uint32_t bad_after = node->rx.stats.bad_crc + node->rx.stats.bad_cobs + node->rx.stats.too_long +
+                             node->rx.stats.too_short;
+        node->stats.bad_frames += bad_after - bad_before;
+    }
+}
+
+/* Wait until the window has `need` free slots: the link keeps taking ACKs and HELLOs but holds
+ * DATA (not acked, so the peer sends it again later). Bytes already given to bbrt_node_feed are
+ * consumed first, so the stream stays in order. Returns 1 when there is room. */
+static int wait_for_window(bbrt_node_t *node, uint32_t need) {
+    bbrt_link_t *l = node->link;
+    uint32_t start = node_now(node);
+    uint8_t buf[64];
+    if (!node->read || !node->now) return 0;
+    l->hold = 1u;
+    while (bbrt_link_free_slots(l) < need && l->state == BBRT_LINK_S_UP &&
+           (uint32_t)(node_now(node) - start) < 60000u) {
+        if (node->feed_i < node->feed_n) {
+            push_byte(node, node->feed_p[node->feed_i++]);
+        } else {
+            uint32_t wait = bbrt_link_next_deadline(l, node_now(node));
+            size_t n = node->read(node->io_ctx, buf, sizeof(buf), wait > 50u ? 50u : wait), i;
+            for (i = 0; i < n && i < sizeof(buf); i++) push_byte(node, buf[i]);
+        }
+        bbrt_link_poll(l, node_now(node));
+    }
+    l->hold = 0u;
+    return bbrt_link_free_slots(l) >= need && l->state == BBRT_LINK_S_UP;
+}
+
+static void link_send(bbrt_node_t *node, const uint8_t *hdr, size_t n, const uint8_t *payload, size_t plen) {
+    bbrt_link_t *l = node->link;
+    bbrt_link_status_t st = bbrt_link_send(l, hdr, n, payload, plen, node_now(node));
+    if (st == BBRT_LINK_E_BUSY && wait_for_window(node, bbrt_link_slots_needed(l, n + plen)))
+        st = bbrt_link_send(l, hdr, n, payload, plen, node_now(node));
+    if (st != BBRT_LINK_OK) node->stats.tx_dropped++;
+}
+
+bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_t *rasm, size_t rasm_cap,
+                                    uint32_t boot_epoch, const char *name, bbrt_now_fn now, bbrt_read_fn read,
+                                    void *io_ctx) {
+    bbrt_hello_t h;
+    uint32_t len = 0;
+    if (boot_epoch < 1u) return BBRT_E_BAD_FIELD;
+    bbrt_memset(&h, 0, sizeof(h));
+    h.min_version = BBRT_LINK_VERSION_MIN;
+    h.max_version = BBRT_LINK_VERSION_MAX;
+    h.caps = BBRT_CAP_ARQ | BBRT_CAP_FRAG;
+    h.boot_epoch = boot_epoch;
+    h.node_id = node->prog.node_id;
+    h.max_frame = BBRT_LINK_MTU;
+    h.window = BBRT_LINK_WINDOW;
+    while (name && name[len] && len < BBRT_HELLO_MAX_NAME) {
+        h.name[len] = (uint8_t)name[len];
+        len++;
+    }
+    h.name_len = (uint16_t)len;
+    node->boot_epoch = boot_epoch;
+    node->seq = 0u;
+    node->link = link;
+    node->now = now;
+    node->read = read;
+    node->io_ctx = io_ctx;
+    bbrt_link_init(link, &h, 0, rasm, rasm_cap, link_emit, link_deliver, link_event, node);
+    bbrt_link_start(link, node_now(node));
+    return BBRT_OK;
+}
+
+void bbrt_node_poll(bbrt_node_t *node) {
+    if (node->link) bbrt_link_poll(node->link, node_now(node));
+}
+
 static void send_env(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *payload) {
     uint8_t hdr[96];
     size_t n = 0;
-    env->seq = ++node->seq;
+    node->seq = (node->seq + 1u) & 0xFFFFFFFFu;
+    env->seq = ((uint64_t)node->boot_epoch << 32) | node->seq;
     env->sender = node->prog.node_id;
     if (bbrt_env_encode_header(env, hdr, sizeof(hdr), &n) != BBRT_OK) return;
+    if (node->link && !(node->bare_peer && node->link->state != BBRT_LINK_S_UP)) {
+        link_send(node, hdr, n, payload, env->payload_len);
+        return;
+    }
     if (node->unframed) {
         node->put(node->put_ctx, hdr, n);
         if (env->payload_len) node->put(node->put_ctx, payload, env->payload_len);
@@ -192,6 +350,11 @@ static bbrt_status_t accept_data(bbrt_node_t *node, const bbrt_envelope_t *env) 
         bbrt_program_edge(&node->prog, i, &e);
         if (e.dir != BBRT_EDGE_RECV || e.edge_id != env->edge) continue;
         bbrt_program_tensor(&node->prog, e.tensor, &t);
+        /* only the edge's declared producer may send on it (peer 0: a graph input, from the host) */
+        if (env->sender != e.peer) {
+            node->stats.unauthorised++;
+            return BBRT_E_UNAUTHORISED;
+        }
         if (env->dtype != t.dtype || env->payload_len != t.nbytes) {
             node->stats.edge_mismatch++;
             return BBRT_E_EDGE_MISMATCH;
@@ -236,31 +399,36 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         node->stats.not_for_me++;
         return BBRT_E_WRONG_RECEIVER;
     }
+    /* validation first: the window moves only for an envelope that was applied */
+    st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq);
+    if (st != BBRT_OK) {
+        if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
+        else node->stats.stale_epoch++;
+        return st;
+    }
     if (env.kind == BBRT_KIND_CONTROL) {
         if (env.protocol == BBRT_PROTO_CONTROL && env.edge == BBRT_CTRL_PING) {
             node->stats.pings++;
+            bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
             send_control(node, BBRT_CTRL_PONG, env.sender, env.seq, env.request_id, 0);
         }
         return BBRT_OK;
     }
     if (env.protocol != BBRT_PROTO_DATAFLOW) return BBRT_OK; /* other protocols: ignored */
-    return accept_data(node, &env);
+    st = accept_data(node, &env);
+    /* refused envelopes leave the window alone; a run error still consumed its envelope
+     * (it was answered with ERROR), so a copy of it is a duplicate */
+    if (st != BBRT_E_UNKNOWN_EDGE && st != BBRT_E_EDGE_MISMATCH && st != BBRT_E_UNAUTHORISED)
+        bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
+    return st;
 }
 
 void bbrt_node_feed(bbrt_node_t *node, const uint8_t *p, size_t n) {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        const uint8_t *env = 0;
-        size_t len = 0;
-        uint32_t bad_before = node->rx.stats.bad_crc + node->rx.stats.bad_cobs + node->rx.stats.too_long +
-                              node->rx.stats.too_short;
-        if (bbrt_deframer_push(&node->rx, p[i], &env, &len)) {
-            node->stats.frames_ok++;
-            (void)bbrt_node_handle(node, env, len);
-        } else if (p[i] == 0u) {
-            uint32_t bad_after = node->rx.stats.bad_crc + node->rx.stats.bad_cobs + node->rx.stats.too_long +
-                                 node->rx.stats.too_short;
-            node->stats.bad_frames += bad_after - bad_before;
-        }
-    }
+    /* the cursor lives in the node: a send waiting for window space consumes these bytes first */
+    node->feed_p = p;
+    node->feed_n = n;
+    node->feed_i = 0u;
+    while (node->feed_i < node->feed_n) push_byte(node, node->feed_p[node->feed_i++]);
+    node->feed_p = 0;
+    node->feed_n = node->feed_i = 0u;
 }

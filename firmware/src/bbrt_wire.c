@@ -353,6 +353,9 @@ const char *bbrt_status_name(bbrt_status_t s) {
     case BBRT_E_UNKNOWN_EDGE: return "UNKNOWN_EDGE";
     case BBRT_E_EDGE_MISMATCH: return "EDGE_MISMATCH";
     case BBRT_E_WRONG_RECEIVER: return "WRONG_RECEIVER";
+    case BBRT_E_DUPLICATE: return "DUPLICATE";
+    case BBRT_E_STALE_EPOCH: return "STALE_EPOCH";
+    case BBRT_E_UNAUTHORISED: return "UNAUTHORISED";
     default: return "UNKNOWN";
     }
 }
