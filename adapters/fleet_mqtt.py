@@ -6,6 +6,12 @@ publishes graph inputs to the owning nodes' inboxes on the input edge ids and
 collects the graph outputs that the nodes (``outputs_to_host=True``) publish
 to ``_host``. With ``processes=True`` each node is ``bb-edge node DIR --node
 NAME --transport URL`` in its own OS process, stopped with SIGTERM at the end.
+
+The host retries a request whose outputs are late (``retry`` on the control
+topic, every node resends what it kept with the same sequence numbers), gives
+a request up when a node reports it failed (ERROR envelope) or after
+``timeout``, and then raises :class:`~bb_edge.adapters.hostloop.RunIncomplete`
+carrying every output that did arrive (docs/transports.md).
 """
 
 from __future__ import annotations
@@ -134,8 +140,12 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: str,
                    backend: str = "ort", processes: bool = False, window: int = 4,
-                   timeout: float = 120.0) -> list[dict[str, np.ndarray]]:
-    """Run every request through the fleet over the broker at ``url``; graph outputs per request."""
+                   timeout: float = 120.0, retry_after: float = 5.0) -> list[dict[str, np.ndarray]]:
+    """Run every request through the fleet over the broker at ``url``; graph outputs per request.
+
+    Raises :class:`~bb_edge.adapters.hostloop.RunIncomplete` (with the outputs
+    that arrived) when a request fails at a node or misses ``timeout``.
+    """
     host = host_endpoint(dep, url)
     fleet: MqttFleet | None = None
     procs: list[subprocess.Popen[bytes]] = []
@@ -158,7 +168,7 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: 
                 if dead or time.monotonic() > deadline:
                     raise BBError(f"nodes did not come up: {sorted(set(dep.node_names) - host.up)}"
                                   + (f"; {len(dead)} node process(es) exited" if dead else "")) from None
-        return host.run(requests, window=window, timeout=timeout)
+        return host.run(requests, window=window, timeout=timeout, retry_after=retry_after)
     finally:
         if fleet is not None:
             fleet.stop()

@@ -1,100 +1,192 @@
 """The host loop: the I/O driver that owns one sans-IO Engine.
 
-A :class:`HostLoop` feeds inbound bytes from a :class:`Transport` into its
-engine, calls ``poll`` with the current time, ships every outbound envelope,
-runs timers and dispatches engine events. On SIGINT/SIGTERM (or
+A :class:`HostLoop` takes inbound bytes from a :class:`Transport` through a
+queue (transports call ``deliver`` on their own threads; only the loop thread
+touches the engine), calls ``poll`` with the current time, ships every
+outbound envelope, confirms inbound messages to the link once the engine has
+applied them, runs timers and dispatches engine events. On SIGINT/SIGTERM (or
 :meth:`HostLoop.request_stop`) it shuts down in order:
 
 1. the transport stops accepting inbound envelopes (MQTT withholds the
    PUBACK, so the broker redelivers them to the next incarnation of the node);
-2. a final ``poll`` runs everything already received and ships the results;
+2. final polls run everything already received and ship the results;
 3. the transport waits (bounded) for every outbound envelope to be confirmed;
 4. a :class:`ShutdownReport` says how many were confirmed and how many were
    not: in-flight envelopes are flushed or reported, never silently lost.
 
+Exactly-once end to end (docs/transports.md): every loop keeps the data
+envelopes it sent per request (bounded, :class:`RetransmitBuffer`); when the
+host's deadline for a request passes it sends ``retry <ids>`` on the fleet
+control topic and every node resends what it kept for those requests with the
+*same* ``(sender, seq)``, so a receiver that already applied one drops it as a
+duplicate and one that lost it (a wiped broker queue, a killed process)
+applies it now.
+
 :class:`HostEndpoint` is the other end of a deployment: the *host* (node id
 0, ``_host``) that sends graph inputs and collects graph outputs over any
-transport.
+transport, accepting an output only from its declared producer with its
+declared dtype and shape.
 """
 
 from __future__ import annotations
 
+import logging
+import math
+import os
 import signal
-import struct
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from bb_edge.compiler.manifest import HOST_ID, Deployment
+from bb_edge.adapters.transport_types import (
+    AckFn,
+    DedupFilter,
+    DeliverFn,
+    EventFn,
+    Impostor,
+    OutputRefused,
+    PeerFn,
+    RequestFailed,
+    ShutdownReport,
+    Transport,
+    envelope_ids,
+    envelope_request,
+)
+from bb_edge.compiler.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 
-DeliverFn = Callable[[str, bytes], None]
-PeerFn = Callable[[str, bool, str], None]
+__all__ = [
+    "AckFn", "DedupFilter", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor",
+    "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete", "ShutdownReport",
+    "Transport", "boot_epoch", "envelope_ids", "envelope_request", "parse_control", "seed_sequence",
+    "transport_for",
+]
+
+log = logging.getLogger("bb_edge.hostloop")
+
+CTRL_ERROR = 5  # core control code of an error result (docs/wire.md)
 
 
-class Transport(Protocol):
-    """What a host loop needs from a link (MQTT client, serial port ...)."""
-
-    def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None,
-             on_control: Callable[[bytes], None] | None = None) -> None:
-        """Start I/O; call ``deliver(peer, envelope)`` for each inbound envelope (any thread)."""
-        ...
-
-    def send(self, peer: str, receiver: int, data: bytes) -> None:
-        """Ship one encoded envelope to ``peer`` (node id ``receiver``); must not block for long."""
-        ...
-
-    def stop_inbound(self) -> None:
-        """Stop handing inbound envelopes to ``deliver`` (they stay with the link/broker)."""
-        ...
-
-    def flush(self, timeout: float) -> int:
-        """Wait up to ``timeout`` s until every sent envelope is confirmed; return how many are not."""
-        ...
-
-    def close(self) -> None:
-        """Release every resource (after :meth:`flush`)."""
-        ...
+# ------------------------------------------------------------ boot epochs
 
 
-def seed_sequence(engine: Engine, base: int | None = None) -> int:
-    """Start ``engine``'s outbound sequence numbers at a wall-clock base (ns since the epoch).
+def boot_epoch(state_file: str | Path | None = None, now: float | None = None) -> int:
+    """A boot epoch for this incarnation: seconds since 1970, strictly above the last one recorded.
 
-    Peers keep ``(sender, seq)`` in their duplicate filter, so a restarted
-    node that counted from 1 again would have its first envelopes dropped as
-    duplicates. A nanosecond clock base is larger than any sequence number an
-    earlier incarnation of the node could have reached.
+    With ``state_file`` the previous epoch is read and the new one (at least
+    previous + 1, so two boots in one second still differ) written back
+    atomically before it is used. Without it the epoch is the wall clock in
+    seconds (monotone across restarts as long as the clock is).
     """
-    base = time.time_ns() if base is None else base
-    engine.start_sequence_at(base)
-    return base
+    t = int(time.time() if now is None else now)
+    if state_file is None:
+        return t
+    p = Path(state_file)
+    last = 0
+    try:
+        last = int(p.read_text().strip() or 0)
+    except (OSError, ValueError):
+        last = 0  # a missing or unreadable file starts from the clock
+    epoch = max(t, last + 1)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    with open(tmp, "w") as f:
+        f.write(f"{epoch}\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, p)
+    return epoch
 
 
-@dataclass
-class ShutdownReport:
-    """What happened to in-flight work when a loop stopped."""
+def seed_sequence(engine: Engine, base: int | None = None, epoch: int | None = None,
+                  state_file: str | Path | None = None) -> int:
+    """Number ``engine``'s outbound envelopes ``(epoch << 32) | n``; return the first base used.
 
-    node: str
-    envelopes_sent: int
-    unconfirmed: int
-    open_requests: int
-    pending_ingress: int
+    ``base`` (old API) starts the counter at that raw value. Otherwise the
+    epoch is ``epoch`` or :func:`boot_epoch` (``state_file``). Without a
+    state file ``n`` starts at the microsecond within the boot second, so a
+    node restarted within the same second still counts upward from anything
+    its earlier incarnation can have sent (peers' duplicate windows).
+    """
+    if base is not None:
+        engine.start_sequence_at(base)
+        return base
+    if epoch is None:
+        epoch = boot_epoch(state_file)
+        n = 0 if state_file is not None else int(time.time() * 1e6) % 1_000_000
+    else:
+        n = 0
+    epoch &= 0x7FFFFFFF  # seq < 2**63 (the engine's bound); fits until 2038 for clock epochs
+    set_epoch = getattr(engine, "set_boot_epoch", None)
+    if callable(set_epoch):
+        set_epoch(epoch)
+    value = (epoch << 32) | n
+    engine.start_sequence_at(value)
+    return value
 
-    @property
-    def clean(self) -> bool:
-        """True when every sent envelope was confirmed and nothing was left unprocessed."""
-        return self.unconfirmed == 0 and self.pending_ingress == 0
 
-    def __str__(self) -> str:
-        return (f"{self.node}: sent {self.envelopes_sent} envelope(s), {self.unconfirmed} unconfirmed, "
-                f"{self.open_requests} open request(s), {self.pending_ingress} unprocessed inbound")
+# ------------------------------------------------------------- retransmit
+
+
+class RetransmitBuffer:
+    """Data envelopes sent per request, kept for an end-to-end ``retry`` (bounded, oldest dropped first)."""
+
+    def __init__(self, max_requests: int = 4096, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.max_requests = max_requests
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self.dropped = 0
+        self._by_request: OrderedDict[int, list[tuple[str, int, bytes]]] = OrderedDict()
+
+    def keep(self, request_id: int, peer: str, receiver: int, data: bytes) -> None:
+        """Remember one envelope of ``request_id``."""
+        self._by_request.setdefault(request_id, []).append((peer, receiver, data))
+        self.bytes += len(data)
+        while self._by_request and (len(self._by_request) > self.max_requests or self.bytes > self.max_bytes):
+            _, old = self._by_request.popitem(last=False)
+            self.bytes -= sum(len(d) for _, _, d in old)
+            self.dropped += 1
+
+    def get(self, request_id: int) -> list[tuple[str, int, bytes]]:
+        """What was kept for ``request_id`` (possibly nothing)."""
+        return list(self._by_request.get(request_id, ()))
+
+    def forget(self, request_id: int) -> None:
+        """Drop what was kept for ``request_id`` (it completed end to end)."""
+        old = self._by_request.pop(request_id, None)
+        if old:
+            self.bytes -= sum(len(d) for _, _, d in old)
+
+    def __len__(self) -> int:
+        return len(self._by_request)
+
+
+def parse_control(payload: bytes) -> tuple[str, list[int]] | None:
+    """``(verb, request ids)`` of a fleet control message (``stop``, ``retry 7 9``, ``done 7``); None if bad."""
+    try:
+        parts = payload.decode("ascii").split()
+    except UnicodeDecodeError:
+        return None
+    if not parts or parts[0] not in ("stop", "retry", "done") or len(parts) > 4097:
+        return None
+    try:
+        ids = [int(x) for x in parts[1:]]
+    except ValueError:
+        return None
+    if any(not 0 <= i < 2**64 for i in ids):
+        return None
+    return parts[0], ids
+
+
+# --------------------------------------------------------------- host loop
 
 
 @dataclass
@@ -115,6 +207,7 @@ class HostLoop:
         idle: float = 0.05,
         on_events: Callable[[list[events.Event]], None] | None = None,
         flush_timeout: float = 10.0,
+        retransmit: RetransmitBuffer | None = None,
     ) -> None:
         self.engine = engine
         self.transport = transport
@@ -122,8 +215,13 @@ class HostLoop:
         self.idle = idle
         self.on_events = on_events
         self.flush_timeout = flush_timeout
+        self.retransmit = retransmit if retransmit is not None else RetransmitBuffer()
         self.sent = 0
+        self.resent = 0
+        self.acked = 0
         self.report: ShutdownReport | None = None
+        # everything from transport threads comes through here; only the loop thread drains it
+        self._inbox: deque[tuple[Any, ...]] = deque()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._timers: list[_Timer] = []
@@ -131,23 +229,36 @@ class HostLoop:
 
     # ------------------------------------------------------------ inbound
 
-    def _deliver(self, peer: str, data: bytes) -> None:
-        self.engine.deliver(peer, data)
+    def _deliver(self, peer: str, data: bytes, ack: AckFn | None = None) -> None:
+        self._inbox.append(("env", peer, bytes(data), ack))
         self._wake.set()
 
     def _peer(self, name: str, up: bool, reason: str) -> None:
-        self.engine.push_event(events.PeerUp(name) if up else events.PeerDown(name, reason))
+        self._inbox.append(("event", events.PeerUp(name) if up else events.PeerDown(name, reason)))
+        self._wake.set()
+
+    def _transport_event(self, event: events.Event) -> None:
+        self._inbox.append(("event", event))
         self._wake.set()
 
     def _control(self, payload: bytes) -> None:
-        if payload.strip() == b"stop":
+        parsed = parse_control(payload)
+        if parsed is None:
+            return  # garbage on the control topic changes nothing
+        if parsed[0] == "stop":
             self.request_stop()
+            return
+        self._inbox.append(("ctl", parsed[0], parsed[1]))
+        self._wake.set()
 
     # ----------------------------------------------------------- control
 
     def open(self) -> None:
         """Open the transport (idempotent)."""
         if not self._opened:
+            sink = getattr(self.transport, "set_event_sink", None)
+            if callable(sink):
+                sink(self._transport_event)
             self.transport.open(self._deliver, self._peer, self._control)
             self._opened = True
 
@@ -181,22 +292,55 @@ class HostLoop:
 
     # --------------------------------------------------------------- loop
 
+    def _drain_inbox(self) -> list[AckFn]:
+        acks: list[AckFn] = []
+        while self._inbox:
+            item = self._inbox.popleft()
+            if item[0] == "env":
+                _, peer, data, ack = item
+                self.engine.deliver(peer, data)
+                if ack is not None:
+                    acks.append(ack)
+            elif item[0] == "event":
+                self.engine.push_event(item[1])
+            elif item[0] == "ctl":
+                self._on_ctl(item[1], item[2])
+        return acks
+
+    def _on_ctl(self, verb: str, ids: list[int]) -> None:
+        for rid in ids:
+            if verb == "done":
+                self.retransmit.forget(rid)
+                continue
+            for peer, receiver, data in self.retransmit.get(rid):
+                # the same bytes (same seq): a receiver that applied it drops it as a duplicate
+                self.transport.send(peer, receiver, data)
+                self.resent += 1
+
     def step(self) -> int:
-        """Run due timers, poll the engine once, ship its output; return envelopes shipped."""
+        """Run due timers, apply inbound, poll the engine once, ship its output; return envelopes shipped."""
         now = self.clock()
         for t in self._timers:
             if now >= t.due:
                 t.due = now + t.interval
                 t.fn(now)
+        acks = self._drain_inbox()
         out = self.engine.poll(now)
         out += self.engine.flush_outbound()
         for o in out:
             self.transport.send(o.peer, o.receiver, o.data)
+            if o.kind == wire.KIND_DATA and o.protocol == wire.PROTO_DATAFLOW and o.request_id:
+                self.retransmit.keep(o.request_id, o.peer, o.receiver, o.data)
         self.sent += len(out)
+        # confirm to the link only now: poll applied (or refused) every envelope drained above, and
+        # what it produced is handed to the transport, so a crash before this line loses nothing
+        for ack in acks:
+            ack()
+        self.acked += len(acks)
         evs = self.engine.drain_events()
         if evs and self.on_events is not None:
             self.on_events(evs)
-        return len(out)
+        return len(out) + len(acks)
 
     def _timeout(self) -> float:
         if not self._timers:
@@ -207,7 +351,8 @@ class HostLoop:
         """Loop until a stop is requested, then shut down cleanly and return the report."""
         self.open()
         while not self._stop.is_set():
-            self._wake.wait(self._timeout())
+            if not self._inbox:
+                self._wake.wait(self._timeout())
             self._wake.clear()
             self.step()
         return self.shutdown()
@@ -217,7 +362,7 @@ class HostLoop:
         if self.report is not None:
             return self.report
         self.transport.stop_inbound()
-        while self.step() or self.engine.pending_ingress:
+        while self.step() or self.engine.pending_ingress or self._inbox:
             pass
         unconfirmed = self.transport.flush(self.flush_timeout)
         self.transport.close()
@@ -236,32 +381,15 @@ class HostLoop:
 # ---------------------------------------------------------------- host end
 
 
-def envelope_ids(data: bytes) -> tuple[int, int, int]:
-    """``(sender, receiver, seq)`` read straight from an envelope header (no validation)."""
-    if len(data) < wire.HEADER_SIZE:
-        raise WireError("TRUNCATED", f"{len(data)} bytes is shorter than an envelope header")
-    sender, receiver, seq = struct.unpack_from("<IIQ", data, 8)
-    return sender, receiver, seq
+class RunIncomplete(BBError):
+    """Some requests of a run did not finish; ``outputs[i]`` is None for those, ``missing`` names why."""
 
-
-class DedupFilter:
-    """Bounded memory of seen ``(sender, seq)`` pairs."""
-
-    def __init__(self, size: int = 1 << 16) -> None:
-        self.size = size
-        self._seen: OrderedDict[tuple[int, int], None] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def first_time(self, sender: int, seq: int) -> bool:
-        """True the first time a pair is seen, False for a repeat."""
-        key = (sender, seq)
-        with self._lock:
-            if key in self._seen:
-                return False
-            self._seen[key] = None
-            if len(self._seen) > self.size:
-                self._seen.popitem(last=False)
-            return True
+    def __init__(self, outputs: list[dict[str, np.ndarray] | None], missing: dict[int, str]) -> None:
+        self.outputs = outputs
+        self.missing = missing
+        shown = "; ".join(f"request {i}: {why}" for i, why in list(missing.items())[:3])
+        more = f"; and {len(missing) - 3} more" if len(missing) > 3 else ""
+        super().__init__(f"{len(missing)} of {len(outputs)} request(s) did not finish: {shown}{more}")
 
 
 @dataclass
@@ -269,32 +397,89 @@ class HostStats:
     """Counters of a host endpoint."""
 
     inputs_sent: int = 0
+    inputs_resent: int = 0
+    retries: int = 0
     outputs: int = 0
     duplicates: int = 0
     rejected: int = 0
+    refused: int = 0
     unexpected: int = 0
+    errors: int = 0
     peer_events: list[tuple[str, bool, str]] = field(default_factory=list)
 
 
-class HostEndpoint:
-    """The host (id 0): sends graph inputs to their owners, collects graph outputs."""
+@dataclass
+class _OutSpec:
+    name: str
+    producer: str
+    producer_id: int
+    elem_type: int
+    shape: tuple[int, ...]
 
-    def __init__(self, deployment: Deployment, transport: Transport, seq_base: int | None = None) -> None:
+
+def _shape_problem(env: wire.Envelope, spec: _OutSpec) -> str | None:
+    """Why ``env`` does not match ``spec`` (dtype, rank, fixed dims, element count), or None."""
+    if env.dtype != spec.elem_type:
+        return f"elem_type {env.dtype}, expected {spec.elem_type}"
+    if len(env.dims) != len(spec.shape):
+        return f"shape {list(env.dims)}, expected {list(spec.shape)}"
+    for d, s in zip(env.dims, spec.shape):
+        if s > 0 and d != s:
+            return f"shape {list(env.dims)}, expected {list(spec.shape)}"
+    # bound the element count before numpy sees the dims: (0, 2**32-1, 2**32-1) is 0 elements but
+    # makes numpy raise "array is too big"
+    if math.prod(d for d in env.dims if d) > 1 << 40:
+        return f"shape {list(env.dims)} is too large"
+    return None
+
+
+class HostEndpoint:
+    """The host (id 0): sends graph inputs to their owners, collects graph outputs (see the module docstring)."""
+
+    def __init__(self, deployment: Deployment, transport: Transport, seq_base: int | None = None,
+                 epoch: int | None = None) -> None:
         self.dep = deployment
         self.transport = transport
         self.ids = deployment.ids()
-        self._seq = time.time_ns() if seq_base is None else seq_base
-        self._out_names = {o.edge_id: o.name for o in deployment.outputs}
+        self.names = {v: k for k, v in self.ids.items()}
+        if seq_base is None:
+            ep = boot_epoch() if epoch is None else epoch
+            seq_base = ((ep & 0x7FFFFFFF) << 32) | (int(time.time() * 1e6) % 1_000_000 if epoch is None else 0)
+        self._seq = seq_base
+        self._outs: dict[int, _OutSpec] = {
+            o.edge_id: _OutSpec(o.name, o.node, self.ids[o.node], o.elem_type, tuple(o.shape))
+            for o in deployment.outputs}
         self._want = {o.name for o in deployment.outputs}
         self._results: dict[int, dict[str, np.ndarray]] = {}
+        self._failed: dict[int, str] = {}
+        self._kept: dict[int, list[tuple[str, int, bytes]]] = {}
         self._cond = threading.Condition()
         self._dedup = DedupFilter()
+        self._logged: set[tuple[str, int, str]] = set()
+        self.events: deque[events.Event] = deque(maxlen=10_000)
         self.up: set[str] = set()
         self.stats = HostStats()
 
     def open(self) -> None:
         """Open the transport."""
+        sink = getattr(self.transport, "set_event_sink", None)
+        if callable(sink):
+            sink(self._event)
         self.transport.open(self._on_envelope, self._on_peer)
+
+    def _event(self, e: events.Event) -> None:
+        with self._cond:
+            self.events.append(e)
+
+    def _refuse(self, peer: str, env: wire.Envelope, reason: str) -> None:
+        """Count, record and log (once per sender and kind of refusal) a refused output envelope."""
+        self.stats.refused += 1
+        self._event(OutputRefused(peer, env.sender, env.edge, env.request_id, reason))
+        key = (peer, env.sender, reason.split(" ", 1)[0])
+        if key not in self._logged:
+            self._logged.add(key)
+            log.warning("host refused an envelope from %s (sender id %d) on edge %d: %s "
+                        "(logged once per sender)", peer, env.sender, env.edge, reason)
 
     def _on_peer(self, name: str, up: bool, reason: str) -> None:
         with self._cond:
@@ -302,28 +487,81 @@ class HostEndpoint:
             (self.up.add if up else self.up.discard)(name)
             self._cond.notify_all()
 
-    def _on_envelope(self, peer: str, data: bytes) -> None:
+    def _on_envelope(self, peer: str, data: bytes, ack: AckFn | None = None) -> None:
+        try:
+            self._handle(peer, bytes(data))
+        except Exception as exc:  # never let a peer's bytes kill the transport thread (and its ack)
+            self.stats.rejected += 1
+            log.exception("host: unexpected %s handling an envelope from %s", type(exc).__name__, peer)
+        finally:
+            if ack is not None:
+                ack()  # a poison message is acknowledged and dropped, never redelivered forever
+
+    def _handle(self, peer: str, data: bytes) -> None:
         try:
             env = wire.decode(data)
-        except WireError:
+        except WireError as exc:
             self.stats.rejected += 1
+            self._event(events.EnvelopeRejected(peer, exc.code, str(exc)))
             return
-        if not self._dedup.first_time(env.sender, env.seq):
+        if self._dedup.seen(env.sender, env.seq):
             self.stats.duplicates += 1
             return
-        name = self._out_names.get(env.edge)
-        if env.kind != wire.KIND_DATA or name is None or env.receiver != HOST_ID:
+        if env.receiver != HOST_ID:
+            self._refuse(peer, env, f"receiver {env.receiver} is not the host")
+            return
+        sender_name = self.names.get(env.sender)
+        if sender_name is None or sender_name == HOST_NAME:
+            self._refuse(peer, env, f"unknown sender id {env.sender}")
+            return
+        if env.flags & wire.FLAG_ERROR or (env.kind == wire.KIND_CONTROL and env.edge == CTRL_ERROR):
+            self._on_error(sender_name, env)
+            return
+        spec = self._outs.get(env.edge)
+        if env.kind != wire.KIND_DATA or env.protocol != wire.PROTO_DATAFLOW or spec is None:
             self.stats.unexpected += 1
             return
-        value = np.array(env.array())
+        if env.sender != spec.producer_id:
+            self._refuse(peer, env, f"forged: output {spec.name!r} is produced by {spec.producer!r}, "
+                                    f"not {sender_name!r}")
+            return
+        problem = _shape_problem(env, spec)
+        if problem is not None:
+            self._refuse(peer, env, f"contract: output {spec.name!r} has {problem}")
+            return
+        try:
+            value = np.array(env.array())
+        except (ValueError, TypeError) as exc:
+            self._refuse(peer, env, f"contract: {exc}")
+            return
         with self._cond:
+            self._dedup.first_time(env.sender, env.seq)  # only now, after every check passed
             slot = self._results.get(env.request_id)
             if slot is None:
-                self.stats.unexpected += 1  # an output of an earlier run
+                self.stats.unexpected += 1  # an output of an earlier run, or of a finished request
                 return
-            slot[name] = value
+            if spec.name in slot:
+                self.stats.duplicates += 1  # recomputed after a retry: the first one stands
+                return
+            slot[spec.name] = value
             self.stats.outputs += 1
             self._cond.notify_all()
+
+    def _on_error(self, node: str, env: wire.Envelope) -> None:
+        text = bytes(env.payload_bytes()[:1024]).decode("utf-8", errors="replace").strip()
+        kind, _, detail = text.partition(":")
+        reason = (f"{kind.strip()} at {node} for request {env.request_id}"
+                  + (f": {detail.strip()}" if detail.strip() else "")) if kind.strip() else \
+            f"error at {node} for request {env.request_id}"
+        with self._cond:
+            self._dedup.first_time(env.sender, env.seq)
+            self.stats.errors += 1
+            self.events.append(RequestFailed(node, env.request_id, reason))
+            if env.request_id in self._results and env.request_id not in self._failed:
+                self._failed[env.request_id] = reason
+                self._cond.notify_all()
+
+    # -------------------------------------------------------------- requests
 
     def wait_for_peers(self, names: list[str], timeout: float) -> None:
         """Block until every node in ``names`` announced itself up; BBError after ``timeout``."""
@@ -336,9 +574,8 @@ class HostEndpoint:
                 self._cond.wait(left)
 
     def submit(self, request_id: int, inputs: dict[str, np.ndarray]) -> None:
-        """Send every graph input of one request to the node that owns it."""
-        with self._cond:
-            self._results.setdefault(request_id, {})
+        """Send every graph input of one request to the node that owns it (kept for :meth:`retry`)."""
+        envs: list[tuple[str, int, bytes]] = []
         for spec in self.dep.inputs:
             if spec.name not in inputs:
                 raise BBError(f"missing graph input {spec.name!r}")
@@ -346,43 +583,116 @@ class HostEndpoint:
             env = wire.Envelope.for_array(np.asarray(inputs[spec.name], dtype=spec.dtype), sender=HOST_ID,
                                           receiver=self.ids[spec.node], seq=self._seq,
                                           request_id=request_id, edge=spec.edge_id)
-            self.transport.send(spec.node, self.ids[spec.node], wire.encode(env))
+            envs.append((spec.node, self.ids[spec.node], wire.encode(env)))
+        with self._cond:
+            self._results.setdefault(request_id, {})
+            self._failed.pop(request_id, None)
+            self._kept[request_id] = envs
+        for peer, receiver, data in envs:
+            self.transport.send(peer, receiver, data)
             self.stats.inputs_sent += 1
+
+    def retry(self, request_ids: list[int]) -> None:
+        """Ask every node to resend what it kept for ``request_ids`` and resend the inputs (same seq)."""
+        if not request_ids:
+            return
+        self.stats.retries += len(request_ids)
+        control = getattr(self.transport, "control", None)
+        if callable(control):
+            for i in range(0, len(request_ids), 256):
+                control(("retry " + " ".join(str(r) for r in request_ids[i:i + 256])).encode())
+        for rid in request_ids:
+            with self._cond:
+                envs = list(self._kept.get(rid, ()))
+            for peer, receiver, data in envs:
+                self.transport.send(peer, receiver, data)
+                self.stats.inputs_resent += 1
 
     def done(self, request_id: int) -> bool:
         """True when every graph output of ``request_id`` arrived."""
         with self._cond:
             return self._want <= set(self._results.get(request_id, {}))
 
+    def failure(self, request_id: int) -> str | None:
+        """The reason a node gave for failing ``request_id`` (ERROR envelope), if any."""
+        with self._cond:
+            return self._failed.get(request_id)
+
+    def _take(self, request_id: int) -> dict[str, np.ndarray]:
+        self._kept.pop(request_id, None)
+        self._failed.pop(request_id, None)
+        return self._results.pop(request_id)
+
     def wait(self, request_id: int, timeout: float) -> dict[str, np.ndarray]:
-        """Block until every graph output of ``request_id`` arrived; BBError after ``timeout``."""
+        """Block until every graph output of ``request_id`` arrived; BBError on failure or after ``timeout``."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while not self._want <= set(self._results.get(request_id, {})):
+                if request_id in self._failed:
+                    raise BBError(self._failed[request_id])
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise BBError(f"request {request_id}: outputs "
                                   f"{sorted(self._want - set(self._results.get(request_id, {})))} "
                                   f"did not arrive within {timeout}s")
                 self._cond.wait(left)
-            return self._results.pop(request_id)
+            return self._take(request_id)
 
     def run(self, requests: list[dict[str, np.ndarray]], window: int = 4, timeout: float = 120.0,
-            request_base: int | None = None) -> list[dict[str, np.ndarray]]:
+            request_base: int | None = None, retry_after: float = 5.0,
+            max_retry_interval: float = 30.0) -> list[dict[str, np.ndarray]]:
         """Run requests (at most ``window`` in flight); outputs in request order.
 
-        Request ids start at a clock-derived base so long-running nodes never
-        mistake a new run's requests for completed ones of an earlier run.
+        A request without all its outputs ``retry_after`` s after it was sent
+        is retried (the interval doubles up to ``max_retry_interval``); one
+        that a node reports failed (ERROR envelope) or that is still missing
+        after ``timeout`` s is given up. If any is given up,
+        :class:`RunIncomplete` carries every output that did arrive and the
+        reason per missing request. Request ids start at a clock-derived base
+        so long-running nodes never mistake a new run's requests for
+        completed ones of an earlier run.
         """
         base = (time.time_ns() // 1000) if request_base is None else request_base
-        out: list[dict[str, np.ndarray]] = []
+        outputs: list[dict[str, np.ndarray] | None] = [None] * len(requests)
+        missing: dict[int, str] = {}
+        inflight: dict[int, list[float]] = {}  # index -> [first sent, next retry, interval]
         nxt = 0
-        while len(out) < len(requests):
-            while nxt < len(requests) and nxt - len(out) < window:
+        finished = 0
+        while finished < len(requests):
+            now = time.monotonic()
+            while nxt < len(requests) and len(inflight) < window:
                 self.submit(base + nxt, requests[nxt])
+                inflight[nxt] = [now, now + retry_after, retry_after]
                 nxt += 1
-            out.append(self.wait(base + len(out), timeout))
-        return out
+            due: list[int] = []
+            with self._cond:
+                for i, (first, next_retry, interval) in list(inflight.items()):
+                    rid = base + i
+                    if self._want <= set(self._results.get(rid, {})):
+                        outputs[i] = self._take(rid)
+                    elif rid in self._failed:
+                        missing[i] = self._failed[rid]
+                        self._take(rid)
+                    elif now - first > timeout:
+                        got = set(self._results.get(rid, {}))
+                        missing[i] = (f"outputs {sorted(self._want - got)} did not arrive within {timeout}s "
+                                      f"(request id {rid})")
+                        self._take(rid)
+                    else:
+                        if now >= next_retry:
+                            due.append(rid)
+                            inflight[i][2] = min(interval * 2, max_retry_interval)
+                            inflight[i][1] = now + inflight[i][2]
+                        continue
+                    del inflight[i]
+                    finished += 1
+                if finished < len(requests) and not due and (nxt >= len(requests) or len(inflight) >= window):
+                    wake = min((v[1] for v in inflight.values()), default=now + 0.5)
+                    self._cond.wait(max(0.0, min(wake - now, 0.5)))
+            self.retry(due)
+        if missing:
+            raise RunIncomplete(outputs, dict(sorted(missing.items())))
+        return [o for o in outputs if o is not None]
 
     def close(self, timeout: float = 10.0) -> int:
         """Flush and close the transport; return envelopes left unconfirmed."""
@@ -390,9 +700,6 @@ class HostEndpoint:
         left = self.transport.flush(timeout)
         self.transport.close()
         return left
-
-
-
 
 
 def transport_for(url: str, deployment: Deployment, node: str) -> Transport:

@@ -14,22 +14,30 @@ default port 8883). Options:
 ``keepalive=10``    seconds; a dead node's last will fires after 1.5x this
 ``clean=0``         1 for a clean session (nothing queued while away)
 ``inflight=100``    QoS-1 messages in flight per client
+``connect_timeout`` seconds :meth:`MqttTransport.wait_connected` waits by
+                    default (30); ``bb-edge node`` exits non-zero after it
 ==================  ==========================================================
 
 Topics are laid out by :class:`bb_edge.adapters.mqtt_topics.Topics`. The session is
 persistent (``clean_session=False``, client id = node name), so a node that
 reconnects, or restarts, receives what the broker queued for it. Inbound
-messages are acknowledged by hand after the envelope has been handed to the
-engine; after :meth:`MqttTransport.stop_inbound` they are left unacknowledged
-and the broker redelivers them to the node's next session. QoS-1 redelivery
-can duplicate an envelope: the engine's ``(sender, seq)`` filter drops it
+messages are acknowledged by hand (paho ``manual_ack``): the transport passes
+an ``ack`` to ``deliver`` and the host loop calls it on its own thread after
+the engine's ``poll`` applied the envelope (an ack from an earlier connection
+is not sent: the broker redelivers that message anyway). After
+:meth:`MqttTransport.stop_inbound` messages are left unacknowledged and the
+broker redelivers them to the node's next session. QoS-1 redelivery can
+duplicate an envelope: the engine's ``(sender, seq)`` filter drops it
 (``DuplicateDropped``). An envelope whose header ``sender`` is not the node
-named in its topic is counted (``stats.spoofed``) and dropped here.
+named in its topic is counted (``stats.spoofed``), reported as an
+:class:`~bb_edge.adapters.transport_types.Impostor` event, logged once per
+topic sender and dropped (acknowledged) here.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import ssl
 import struct
 import threading
@@ -41,13 +49,15 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from bb_edge.adapters.hostloop import DeliverFn, PeerFn
 from bb_edge.adapters.mqtt_topics import Topics
+from bb_edge.adapters.transport_types import AckFn, DeliverFn, EventFn, Impostor, PeerFn
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE
 
 PRESENCE_UP = b"up"
 PRESENCE_DOWN = b"down"
+
+log = logging.getLogger("bb_edge.mqtt")
 
 
 class MqttError(BBError):
@@ -73,6 +83,7 @@ class MqttConfig:
     keepalive: int = 10
     clean: bool = False
     inflight: int = 100
+    connect_timeout: float = 30.0
     reconnect_min: float = 0.05
     reconnect_max: float = 2.0
 
@@ -95,6 +106,7 @@ class MqttConfig:
             cfg.qos = int(q.get("qos", cfg.qos))
             cfg.keepalive = int(q.get("keepalive", cfg.keepalive))
             cfg.inflight = int(q.get("inflight", cfg.inflight))
+            cfg.connect_timeout = float(q.get("connect_timeout", cfg.connect_timeout))
         except ValueError as exc:
             raise MqttError(f"bad number in {url!r}: {exc}") from exc
         if cfg.qos not in (0, 1):
@@ -145,6 +157,9 @@ class MqttTransport:
         self._deliver: DeliverFn | None = None
         self._on_peer: PeerFn | None = None
         self._on_control: Any = None
+        self._on_event: EventFn | None = None
+        self._generation = 0  # connection number: a held ack is only valid on the connection it came in on
+        self._logged: set[tuple[str, int]] = set()
         self._inbound = True
         self._connected = threading.Event()
         self._lock = threading.Condition()
@@ -178,6 +193,7 @@ class MqttTransport:
             self.stats.refused.append(str(rc))
             return
         self.stats.connects += 1
+        self._generation += 1
         qos = self.cfg.qos
         client.subscribe([(self.topics.inbox_filter(self.node), qos), (self.topics.presence("+"), 1),
                           (self.topics.broadcast("+"), qos), (self.topics.control(), 1)])
@@ -200,6 +216,15 @@ class MqttTransport:
             if self._pending <= 0:
                 self._lock.notify_all()
 
+    def _ack_fn(self, mid: int, qos: int) -> AckFn:
+        gen = self._generation
+
+        def ack() -> None:
+            # after a reconnect the broker resends unacknowledged messages (and may reuse the mid)
+            if gen == self._generation and not self._closed:
+                self.client.ack(mid, qos)
+        return ack
+
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         if not self._inbound:
             return  # unacknowledged: the broker keeps it for the next session
@@ -211,8 +236,9 @@ class MqttTransport:
             src = parsed[2] if parsed[0] == "in" else parsed[1]
             if parsed[0] == "in" and parsed[1] != self.node:
                 self.stats.foreign += 1
-            elif src != self.node:
-                self._envelope(src, bytes(payload))
+            elif src != self.node and self._envelope(src, bytes(payload),
+                                                     self._ack_fn(msg.mid, msg.qos) if msg.qos > 0 else None):
+                return  # handed over with its ack: the receiver confirms it once applied
         elif parsed[0] == "presence":
             name = parsed[1]
             up = payload == PRESENCE_UP
@@ -225,14 +251,29 @@ class MqttTransport:
         if msg.qos > 0:
             client.ack(msg.mid, msg.qos)
 
-    def _envelope(self, src: str, payload: bytes) -> None:
+    def _envelope(self, src: str, payload: bytes, ack: AckFn | None) -> bool:
+        """Hand one envelope to ``deliver`` (True) or drop an impostor (False: the caller acks it)."""
         want = self.ids.get(src)
-        if len(payload) < HEADER_SIZE or want is None or struct.unpack_from("<I", payload, 8)[0] != want:
+        sender = struct.unpack_from("<I", payload, 8)[0] if len(payload) >= HEADER_SIZE else -1
+        if want is None or sender != want:
             self.stats.spoofed += 1
-            return
+            detail = (f"topic names {src!r} (id {want}) but the header says sender {sender}"
+                      if sender >= 0 else f"{len(payload)} bytes is shorter than an envelope header")
+            if self._on_event is not None:
+                self._on_event(Impostor(src, sender, detail))
+            if (src, sender) not in self._logged and len(self._logged) < 4096:
+                self._logged.add((src, sender))
+                log.warning("%s: dropped an impostor envelope: %s (logged once per sender)", self.node, detail)
+            return False
         self.stats.received += 1
-        if self._deliver is not None:
-            self._deliver(src, payload)
+        if self._deliver is None:
+            return False
+        self._deliver(src, payload, ack)
+        return True
+
+    def set_event_sink(self, on_event: EventFn | None) -> None:
+        """Report refusals seen by the transport itself (impostors) as typed events to ``on_event``."""
+        self._on_event = on_event
 
     # ----------------------------------------------------------- transport
 
@@ -242,8 +283,12 @@ class MqttTransport:
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
         self.client.loop_start()
 
-    def wait_connected(self, timeout: float) -> None:
-        """Block until the first connection is up; MqttError if refused or ``timeout`` passes."""
+    def wait_connected(self, timeout: float | None = None) -> None:
+        """Block until the first connection is up; MqttError if refused or ``timeout`` passes.
+
+        ``timeout`` defaults to the URL's ``connect_timeout``.
+        """
+        timeout = self.cfg.connect_timeout if timeout is None else timeout
         deadline = time.monotonic() + timeout
         while not self._connected.wait(0.05):
             if self.stats.refused:
@@ -271,6 +316,10 @@ class MqttTransport:
         with self._lock:
             self._pending += 1
         self.client.publish(topic, data, qos=self.cfg.qos if qos is None else qos, retain=retain)
+
+    def control(self, payload: bytes) -> None:
+        """Publish on the fleet control topic (only ``_host`` may: the ACL drops it for nodes)."""
+        self.publish(self.topics.control(), payload, qos=1)
 
     def stop_inbound(self) -> None:
         """Stop delivering (and acknowledging) inbound envelopes."""

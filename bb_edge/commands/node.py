@@ -16,6 +16,7 @@ from dataclasses import fields
 
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.engine import events
+from bb_edge.errors import BBError
 
 
 def format_event(e: events.Event) -> str:
@@ -38,7 +39,7 @@ def _run(args: argparse.Namespace) -> int:
     dep = load_deployment(args.dir)
     engine = Engine.for_node(dep, args.node, backend=args.backend,
                              outputs_to_host=not args.no_outputs_to_host)
-    seed_sequence(engine)
+    seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
     engine.hello()  # announces the node (the serial hub waits for it; MQTT peers log PeerUp)
     quiet = {events.OutputReady} if args.quiet else set()
 
@@ -47,9 +48,17 @@ def _run(args: argparse.Namespace) -> int:
             if type(e) not in quiet and not (args.quiet and isinstance(e, events.RequestCompleted)):
                 print(format_event(e), flush=True)
 
-    loop = HostLoop(engine, transport_for(args.transport, dep, args.node), on_events=show,
-                    flush_timeout=args.flush_timeout)
+    transport = transport_for(args.transport, dep, args.node)
+    loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout)
     loop.install_signal_handlers()
+    wait_connected = getattr(transport, "wait_connected", None)
+    if callable(wait_connected):
+        loop.open()
+        try:  # a bounded first connect: an unreachable broker is a one-line error, not a silent retry loop
+            wait_connected(args.connect_timeout)
+        except BBError:
+            transport.close()
+            raise
     print(f"node {args.node} (id {engine.node_id}) of {dep.name!r} on {args.transport.split('?')[0]}",
           flush=True)
     report = loop.run()
@@ -70,5 +79,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="keep graph outputs local instead of sending them to the host endpoint")
     p.add_argument("--flush-timeout", type=float, default=10.0,
                    help="seconds to wait for in-flight envelopes at shutdown")
+    p.add_argument("--connect-timeout", type=float, default=None,
+                   help="seconds to wait for the first broker connection (default: the URL's "
+                        "connect_timeout, 30); then exit with status 1")
+    p.add_argument("--epoch-file", default=None,
+                   help="file keeping this node's boot epoch (seq = epoch << 32 | n); default: the clock")
     p.add_argument("--quiet", action="store_true", help="do not print per-request events")
     p.set_defaults(func=_run)

@@ -40,6 +40,16 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
     return result
 
 
+def _save_partial(path: Path, outputs: list[dict[str, np.ndarray] | None]) -> None:
+    """Outputs of the requests that finished, stacked, plus ``request_index`` (their positions)."""
+    done = [(i, o) for i, o in enumerate(outputs) if o is not None]
+    if not done:
+        return
+    arrays = {k: np.stack([o[k] for _, o in done]) for k in done[0][1]}
+    arrays["request_index"] = np.array([i for i, _ in done], dtype=np.int64)
+    np.savez(str(path), **arrays)  # type: ignore[arg-type]
+
+
 def _run(args: argparse.Namespace) -> int:
     dep = load_deployment(args.dir)
     if "learning" in dep.extra:
@@ -49,8 +59,17 @@ def _run(args: argparse.Namespace) -> int:
         return int(run_learning(dep, args))
     requests = load_requests(dep, args.inputs, count=args.count)
     console = Console()
-    with console.status(f"running {len(requests)} request(s) through {len(dep.nodes)} nodes over {args.transport}"):
-        outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
+    try:
+        with console.status(f"running {len(requests)} request(s) through {len(dep.nodes)} nodes over "
+                            f"{args.transport}"):
+            outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
+    except BBError as exc:
+        partial = getattr(exc, "outputs", None)  # RunIncomplete: keep what did arrive
+        if args.outputs and partial:
+            _save_partial(Path(args.outputs), partial)
+            console.print(f"wrote {sum(o is not None for o in partial)} of {len(partial)} request(s) "
+                          f"of outputs to {args.outputs} (request_index names them)")
+        raise
     if args.outputs:
         save_outputs(Path(args.outputs), outs)
         console.print(f"wrote {len(outs)} request(s) of outputs {sorted(outs[0])} to {args.outputs}")
