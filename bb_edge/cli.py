@@ -3,28 +3,50 @@
 Each module there defines ``register(subparsers)`` which adds its parser and
 sets ``func`` to a callable taking the parsed namespace and returning an exit
 code. Adding a command is adding a file.
+
+Errors: every failure is ONE line on stderr,
+``error: <ErrorType>: <what went wrong>; <how to fix>``, and a non-zero exit
+(2 for a bad command line, 1 for anything found while working, 130 when
+interrupted). ``--debug`` (anywhere on the command line) or ``BB_EDGE_DEBUG=1``
+adds the traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
-
-from rich.console import Console
+import traceback
+from typing import NoReturn
 
 import bb_edge.commands
 from bb_edge.errors import BBError
 
+#: longest error line printed without --debug (a compiler log can be long; --debug shows all of it)
+MAX_ERROR_CHARS = 1200
+
+
+class UsageError(BBError):
+    """The command line itself is wrong (unknown option, bad option value)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and raise :class:`UsageError` (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise instead of printing the usage block, so main() formats it like every other error."""
+        raise UsageError(f"{self.prog}: {message}; see `{self.prog} --help`")
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every discovered subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="bb-edge", description="Run one ML workload across a mixed edge fleet."
-    )
+    parser = Parser(prog="bb-edge", description="Run one ML workload across a mixed edge fleet.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an error, also print the traceback (accepted anywhere on the command line)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for info in sorted(pkgutil.iter_modules(bb_edge.commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
@@ -33,23 +55,73 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line (newlines and runs of spaces collapsed), shortened in the middle if very long."""
+    flat = " ".join(text.split())
+    if len(flat) > MAX_ERROR_CHARS:
+        keep = MAX_ERROR_CHARS // 2
+        flat = f"{flat[:keep]} ... {flat[-keep:]} (--debug shows the whole message)"
+    return flat
+
+
+def _fix_for(exc: BaseException) -> str:
+    """How to proceed after an error that is not one of bb-edge's own (those carry their fix)."""
+    if isinstance(exc, FileNotFoundError):
+        return "check the path"
+    if isinstance(exc, PermissionError):
+        return "check the permissions of the path, or choose another"
+    if isinstance(exc, (IsADirectoryError, NotADirectoryError)):
+        return "check which paths are files and which are directories"
+    if isinstance(exc, MemoryError):
+        return "free memory or use a smaller model / fewer requests"
+    return "bb-edge did not expect this; rerun with --debug and report the traceback"
+
+
+def format_error(exc: BaseException) -> str:
+    """The one-line report of ``exc``: ``error: <Type>: <message>[; <fix>]``."""
+    msg = str(exc) or repr(exc)
+    if not isinstance(exc, BBError):
+        msg = f"{msg}; {_fix_for(exc)}"
+    return f"error: {type(exc).__name__}: {one_line(msg)}"
+
+
+def _split_debug(argv: list[str]) -> tuple[list[str], bool]:
+    """Remove every ``--debug`` before a ``--`` separator; report whether there was one."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    debug = "--debug" in argv[:end]
+    return [a for i, a in enumerate(argv) if not (i < end and a == "--debug")], debug
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``bb-edge`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.version:
-        from bb_edge import __version__
-
-        print(__version__)
-        return 0
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    args_list, debug = _split_debug(list(sys.argv[1:] if argv is None else argv))
+    debug = debug or os.environ.get("BB_EDGE_DEBUG", "") not in ("", "0")
+    code = 1
+    err: BaseException
     try:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        if args.version:
+            from bb_edge import __version__
+
+            print(__version__)
+            return 0
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         return int(args.func(args) or 0)
-    except BBError as exc:
-        Console(stderr=True).print(f"[bold red]error[/]: {type(exc).__name__}: {exc}")
-        return 1
+    except UsageError as exc:
+        code, err = 2, exc
+    except KeyboardInterrupt as exc:
+        code, err = 130, BBError("interrupted; run the command again to finish")
+        err.__cause__ = exc
+    except Exception as exc:  # every failure becomes one line; --debug keeps the traceback
+        err = exc
+    if debug:
+        traceback.print_exception(err, file=sys.stderr)
+    sys.stdout.flush()
+    print(format_error(err), file=sys.stderr, flush=True)
+    return code
 
 
 if __name__ == "__main__":

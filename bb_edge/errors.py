@@ -54,3 +54,11 @@ class DeploymentError(BBError):
 
 class RecordingError(BBError):
     """A Module's forward could not be recorded into ONNX."""
+
+
+class InputFileError(BBError):
+    """A file given on the command line (``--inputs``, ``--calib``, ``--place`` ...) is missing or malformed."""
+
+
+class OutputPathError(BBError):
+    """An output location cannot be written (it is a file, lies under a file, or is not writable)."""

@@ -24,6 +24,9 @@ from typing import Any
 from bb_edge.errors import BBError
 from bb_edge.resources import package_data
 
+#: the bundle builders of this version (modules of :mod:`bb_edge.bundle`)
+BUILDERS = ("mcu-bbrt", "linux", "jetson", "ros2", "android", "micropython")
+
 
 class UnknownTargetError(BBError):
     """A target name matches no profile file."""
@@ -61,20 +64,58 @@ def list_targets() -> list[str]:
     return sorted(p.stem for p in targets_dir().glob("*.json"))
 
 
-def load_target(name: str) -> TargetProfile:
-    """Load a profile by name; UnknownTargetError suggests the closest names."""
+class TargetProfileError(BBError):
+    """A target profile file is not valid (not JSON, not an object, a missing ``builder``, a bad value)."""
+
+
+def _target_path(name: str) -> Path | None:
+    """The file ``name`` refers to: a profile in :func:`targets_dir`, or a path to a ``.json`` file."""
+    if name.endswith(".json") or os.sep in name or "/" in name:
+        path = Path(name)
+        return path if path.is_file() else None
     path = targets_dir() / f"{name}.json"
-    if not path.is_file():
+    return path if path.is_file() else None
+
+
+def _read_profile(path: Path) -> dict[str, Any]:
+    """The profile's JSON object, with the keys every builder relies on checked."""
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TargetProfileError(f"target file {path}: not readable JSON ({exc}); fix the file "
+                                 f"(see docs/targets.md for the keys)") from None
+    if not isinstance(raw, dict):
+        raise TargetProfileError(f"target file {path}: must hold a JSON object, not {type(raw).__name__}; "
+                                 f"see docs/targets.md for the keys")
+    if not isinstance(raw.get("builder"), str) or not raw["builder"]:
+        raise TargetProfileError(
+            f"target file {path}: has no \"builder\" key; add one of {', '.join(BUILDERS)} "
+            f"(copy a profile from `bb-edge targets` as a start)")
+    for key in ("ram_bytes", "flash_bytes"):
+        value = raw.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise TargetProfileError(f"target file {path}: {key!r} must be a whole number of bytes >= 0, "
+                                     f"not {value!r}; fix the file")
+    for key in ("name", "summary", "runtime", "arch", "precision"):
+        if key in raw and not isinstance(raw[key], str):
+            raise TargetProfileError(f"target file {path}: {key!r} must be a string, not {raw[key]!r}; fix the file")
+    return raw
+
+
+def load_target(name: str) -> TargetProfile:
+    """Load a profile by name or ``.json`` path; UnknownTargetError suggests the closest names."""
+    path = _target_path(name)
+    if path is None:
         names = list_targets()
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.4)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        hint = f"did you mean {', '.join(close)}? " if close else ""
         raise UnknownTargetError(
-            f"no target profile named {name!r}.{hint} Run `bb-edge targets` to list them "
-            f"(profiles are JSON files in {targets_dir()})."
+            f"no target profile named {name!r}; {hint}run `bb-edge targets` to list them "
+            f"(profiles are JSON files in {targets_dir()}; a path to your own .json file works too)"
         )
-    raw = json.loads(path.read_text())
+    raw = _read_profile(path)
     return TargetProfile(
-        name=raw.get("name", name),
+        name=raw.get("name", path.stem),
         summary=raw.get("summary", ""),
         builder=raw["builder"],
         runtime=raw.get("runtime", "onnxruntime"),

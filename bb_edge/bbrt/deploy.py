@@ -64,7 +64,12 @@ def load_calibration(path: Path | None, dep: Deployment, n_random: int = 8,
             for i, r in enumerate(rows):
                 if len(samples) <= i:
                     samples.append({})
-                samples[i][spec.name] = r.reshape([d if d > 0 else 1 for d in spec.shape])
+                if r.size != per:  # reshape would raise a bare ValueError naming neither input nor file
+                    raise BbrtError(
+                        f"calibration array {spec.name!r} in {path} has shape {list(arr.shape)}, which does not "
+                        f"split into samples of input {spec.name!r}'s shape {shape}; save one sample of that "
+                        f"shape or a stack [N, {', '.join(map(str, shape))}]")
+                samples[i][spec.name] = r.reshape(shape)
         return samples, False
     rng = np.random.default_rng(seed)
     return [{s.name: rng.standard_normal([d if d > 0 else 1 for d in s.shape]).astype(np.float32)

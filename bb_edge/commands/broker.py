@@ -13,14 +13,22 @@ import signal
 import threading
 from pathlib import Path
 
+from bb_edge.commands._args import check_input_path, check_output_dir, tcp_port
 from bb_edge.compiler.manifest import load_deployment
+from bb_edge.errors import InputFileError
 
 
 def _run(args: argparse.Namespace) -> int:
     from bb_edge.adapters.broker import Broker, TlsFiles, write_broker_files
 
-    dep = load_deployment(args.dir)
     out = Path(args.out) if args.out else Path(args.dir) / "broker"
+    check_output_dir(out, "-o")  # before any work: a bad -o fails in one line
+    for option, value in (("--tls-ca", args.tls_ca), ("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
+        if value:
+            check_input_path(value, option)
+    if args.tls_cert and not args.tls_key:
+        raise InputFileError("--tls-cert needs --tls-key (the server key in PEM); pass both")
+    dep = load_deployment(args.dir)
     tls = TlsFiles(args.tls_ca, args.tls_cert, args.tls_key) if args.tls_cert else None
     files = write_broker_files(out, dep, port=args.port, host=args.host, prefix=args.prefix,
                                persistence=not args.no_persistence, tls=tls)
@@ -49,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="compiled deployment directory")
     p.add_argument("-o", "--out", help="directory for the generated files (default DIR/broker)")
     p.add_argument("--host", default="127.0.0.1", help="listen address (default loopback)")
-    p.add_argument("--port", type=int, default=1883)
+    p.add_argument("--port", type=tcp_port, default=1883, help="listen port (default 1883)")
     p.add_argument("--prefix", default="bb", help="first topic segment")
     p.add_argument("--no-persistence", action="store_true", help="do not keep sessions across restarts")
     p.add_argument("--tls-ca", help="CA certificate (PEM) for TLS")

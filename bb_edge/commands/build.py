@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
+from bb_edge.commands._args import bundle_transport, check_output_dir, non_negative_float
+from bb_edge.commands._io import check_calibration
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.targets import TargetProfile, load_target
 
@@ -59,6 +61,10 @@ def build_all(
     if not mapping:
         raise BuildError("no node has a target: pass --target T (all nodes) or --target NODE=T")
     profiles = {n: load_target(t) for n, t in mapping.items()}
+    # inputs and the output location are checked before any (minutes-long) build starts
+    if calib is not None:
+        check_calibration(dep, calib)
+    check_output_dir(out, "-o")
     out.mkdir(parents=True, exist_ok=True)
     results: list[BuildResult] = []
     progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -111,6 +117,8 @@ def add_latency(results: list[BuildResult]) -> None:
 def _run(args: argparse.Namespace) -> int:
     from bb_edge.bundle.report import write_report
 
+    check_output_dir(args.output, "-o")
+
     results = build_all(Path(args.dir), args.target, Path(args.output),
                         Path(args.calib) if args.calib else None,
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
@@ -133,9 +141,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", default="dist", help="output directory (one bundle per node)")
     p.add_argument("--calib", help="calibration inputs (.npz keyed by graph input / tensor name)")
     p.add_argument("--precision", help="override the profile's precision (fp32, fp16, int8, int8-dynamic)")
-    p.add_argument("--max-accuracy-drop", type=float, default=None,
+    p.add_argument("--max-accuracy-drop", type=non_negative_float, default=None,
                    help="fail if a quantized node's error against float exceeds this (top-1 disagreement "
                         "for classifier outputs, else max error relative to the float output's magnitude)")
-    p.add_argument("--transport", help="transport URL written to the bundles' env files (e.g. mqtt://broker:1883)")
+    p.add_argument("--transport", type=bundle_transport,
+                   help="transport URL written to the bundles' env files (e.g. mqtt://broker:1883)")
     p.add_argument("--no-report", action="store_true", help="skip latency measurement and the build report")
     p.set_defaults(func=_run)

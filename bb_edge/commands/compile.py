@@ -9,8 +9,9 @@ from pathlib import Path
 import onnx
 from rich.console import Console
 
+from bb_edge.commands._args import byte_sizes, check_input_path, check_output_dir, name_list, positive_int
 from bb_edge.compiler.compile import compile_model
-from bb_edge.errors import BBError
+from bb_edge.errors import InputFileError
 
 
 def load_source(spec: str) -> onnx.ModelProto | Path:
@@ -21,20 +22,28 @@ def load_source(spec: str) -> onnx.ModelProto | Path:
         return record_from_file(spec)
     path = Path(spec)
     if not path.is_file():
-        raise BBError(f"{spec}: not a file; give MODEL.onnx or FILE.py:ModuleClass")
+        what = "is a directory" if path.is_dir() else "no such file"
+        raise InputFileError(f"{spec}: {what}; give MODEL.onnx or FILE.py:ModuleClass")
     return path
 
 
 def _run(args: argparse.Namespace) -> int:
-    source = load_source(args.model)
+    check_output_dir(args.output, "-o")  # before any work: a bad -o fails in one line
     place = None
     if args.place:
+        check_input_path(args.place, "--place")
         try:
             place = json.loads(Path(args.place).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise BBError(f"--place {args.place}: cannot read a JSON op->node map ({exc})") from exc
-    names = args.names.split(",") if args.names else None
-    limits = [int(x) for x in args.memory_limit.split(",")] if args.memory_limit else None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputFileError(f"--place {args.place}: cannot read a JSON op->node map ({exc}); "
+                                 f'write {{"op name": "node", "*": "default node"}}') from exc
+        if not isinstance(place, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in place.items()):
+            raise InputFileError(f"--place {args.place}: must be a JSON object of op name -> node name; "
+                                 f'write {{"op name": "node", "*": "default node"}}')
+    source = load_source(args.model)
+    names = args.names
+    limits = args.memory_limit
     if limits and len(limits) == 1 and args.nodes:
         limits = limits * args.nodes
     c = Console()
@@ -56,11 +65,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compile", help="partition a model into per-node programs")
     p.add_argument("model", help="MODEL.onnx or FILE.py:ModuleClass")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--nodes", type=int, help="split automatically into N nodes")
+    g.add_argument("--nodes", type=positive_int, help="split automatically into N nodes")
     g.add_argument("--cut", help="comma-separated tensor names where pipeline stages meet")
     g.add_argument("--place", help="JSON file mapping op names to node names ('*' = default)")
-    p.add_argument("--names", help="comma-separated node names (default n0,n1,...)")
-    p.add_argument("--memory-limit", help="per-node memory limit in bytes (one value or one per node)")
+    p.add_argument("--names", type=name_list, help="comma-separated distinct node names (default n0,n1,...)")
+    p.add_argument("--memory-limit", type=byte_sizes,
+                   help="per-node memory limit in bytes, e.g. 65536 or 256KiB (one value or one per node)")
     p.add_argument("--name", help="deployment name (default: model file stem)")
     p.add_argument("--pipeline", action="store_true",
                    help="refuse placements where data flows around a cycle of nodes")

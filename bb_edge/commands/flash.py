@@ -8,6 +8,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from bb_edge.commands._args import check_input_path, positive_int
+
 
 def _is_micropython_bundle(build: str) -> bool:
     info = Path(build) / "build.json"
@@ -20,6 +22,7 @@ def _is_micropython_bundle(build: str) -> bool:
 
 
 def _run(args: argparse.Namespace) -> int:
+    check_input_path(args.build, "flash", want_dir=True)
     if args.target == "esp32-micropython" or (args.target is None and _is_micropython_bundle(args.build)):
         from bb_edge.mpy.flash import flash as mpy_flash
 
@@ -42,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--program-only", action="store_true",
                    help="write only the .bbrt program partition (a new model, same firmware)")
     p.add_argument("--dry-run", action="store_true", help="print the exact esptool commands, run nothing")
-    p.add_argument("--baud", type=int, help="flashing baud rate (default: the target profile's)")
+    p.add_argument("--baud", type=positive_int, help="flashing baud rate (default: the target profile's)")
     p.add_argument("--target", help="esp32-micropython: copy a MicroPython bundle with mpremote "
                                     "(detected from the bundle's build.json when omitted)")
     p.set_defaults(func=_run)

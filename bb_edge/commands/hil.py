@@ -5,9 +5,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bb_edge.commands._args import check_output_dir, positive_int
+
 
 def _run(args: argparse.Namespace) -> int:
     from bb_edge.adapters.hil import parse_devices, run_hil
+    from bb_edge.commands._io import check_calibration
+    from bb_edge.compiler.manifest import load_deployment
+
+    if args.build_dir:
+        check_output_dir(args.build_dir, "--build-dir")
+    if args.calib:
+        check_calibration(load_deployment(args.dir), args.calib)
 
     run_hil(Path(args.dir), parse_devices(args.device), requests=args.requests, build_dir=args.build_dir,
             calib=Path(args.calib) if args.calib else None)
@@ -20,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="a compiled deployment directory")
     p.add_argument("--device", action="append", default=[], required=True, metavar="NODE=SPEC",
                    help="SPEC: a serial port (flashed board), qemu:cortex-m3, qemu:rv32 or host (repeatable)")
-    p.add_argument("-n", "--requests", type=int, default=8, help="inferences to run (default 8)")
+    p.add_argument("-n", "--requests", type=positive_int, default=8, help="inferences to run (default 8)")
     p.add_argument("--calib", help="inputs (.npz keyed by graph input) for calibration and the run")
     p.add_argument("--build-dir", help="where device builds go (default DIR/hil-build)")
     p.set_defaults(func=_run)

@@ -9,8 +9,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from bb_edge.commands._args import check_output_file
 from bb_edge.compiler.load import load_model, tensor_types
 from bb_edge.compiler.manifest import load_deployment
+from bb_edge.errors import InputFileError
 from bb_edge.viz.partition import draw_partition, human_bytes
 
 
@@ -58,6 +60,12 @@ def inspect_deployment(directory: Path, console: Console, png: str | None) -> No
 def _run(args: argparse.Namespace) -> int:
     console = Console()
     path = Path(args.path)
+    if args.png:  # before any work: a bad --png fails in one line
+        check_output_file(args.png, "--png")
+        Path(args.png).parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        raise InputFileError(f"{path}: no such file or directory; give a deployment directory, a build "
+                             f"directory (DIST/<node>) or MODEL.onnx")
     if path.is_file() and path.suffix == ".onnx":
         inspect_model(path, console, args.tensors)
         return 0

@@ -14,9 +14,10 @@ import argparse
 import sys
 from dataclasses import fields
 
+from bb_edge.commands._args import node_transport, non_negative_float
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.engine import events
-from bb_edge.errors import BBError
+from bb_edge.errors import BBError, DeploymentError
 
 
 def format_event(e: events.Event) -> str:
@@ -37,6 +38,8 @@ def _run(args: argparse.Namespace) -> int:
     from bb_edge.engine import Engine
 
     dep = load_deployment(args.dir)
+    if args.node not in dep.node_names:
+        raise DeploymentError(f"--node {args.node}: no such node in {args.dir}; nodes: {', '.join(dep.node_names)}")
     engine = Engine.for_node(dep, args.node, backend=args.backend,
                              outputs_to_host=not args.no_outputs_to_host)
     seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
@@ -72,12 +75,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("node", help="run one node of a compiled deployment over a transport")
     p.add_argument("dir", help="compiled deployment directory")
     p.add_argument("--node", required=True, help="node name from deployment.json")
-    p.add_argument("--transport", required=True,
+    p.add_argument("--transport", required=True, type=node_transport,
                    help="mqtt://HOST:PORT[?creds=FILE], mqtts://..., or serial:PORT[?baud=N]")
     p.add_argument("--backend", default="ort", choices=["ort", "reference"])
     p.add_argument("--no-outputs-to-host", action="store_true",
                    help="keep graph outputs local instead of sending them to the host endpoint")
-    p.add_argument("--flush-timeout", type=float, default=10.0,
+    p.add_argument("--flush-timeout", type=non_negative_float, default=10.0,
                    help="seconds to wait for in-flight envelopes at shutdown")
     p.add_argument("--connect-timeout", type=float, default=None,
                    help="seconds to wait for the first broker connection (default: the URL's "

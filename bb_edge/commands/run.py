@@ -9,6 +9,14 @@ from pathlib import Path
 import numpy as np
 from rich.console import Console
 
+from bb_edge.commands._args import (
+    check_output_file,
+    fleet_transport,
+    fraction,
+    non_negative_float,
+    non_negative_int,
+    positive_int,
+)
 from bb_edge.commands._io import load_requests, save_outputs
 from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.errors import BBError
@@ -51,6 +59,10 @@ def _save_partial(path: Path, outputs: list[dict[str, np.ndarray] | None]) -> No
 
 
 def _run(args: argparse.Namespace) -> int:
+    # every output location is checked before work starts
+    for option, value in (("--outputs", args.outputs), ("--summary", args.summary), ("--curves", args.curves)):
+        if value:
+            check_output_file(value, option)
     dep = load_deployment(args.dir)
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
@@ -86,16 +98,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inputs", help=".npz keyed by graph input name (random if omitted)")
     p.add_argument("--outputs", help=".npz to write the graph outputs to")
     p.add_argument("--backend", default="ort", choices=["ort", "reference"])
-    p.add_argument("--transport", default="inproc", help="inproc (default) or mqtt://HOST:PORT")
+    p.add_argument("--transport", default="inproc", type=fleet_transport,
+                   help="inproc (default), mqtt://HOST:PORT[?creds=FILE] or serial://pty[?corrupt=RATE...]")
     p.add_argument("--processes", action="store_true", help="one OS process per node (network transports)")
-    p.add_argument("--count", type=int, default=1, help="random requests to run when --inputs is omitted")
+    p.add_argument("--count", type=positive_int, default=1, help="random requests to run when --inputs is omitted")
     learn = p.add_argument_group("learning deployments")
     learn.add_argument("--summary", help="write the final figures as JSON here")
-    learn.add_argument("--rounds", type=int, help="rounds to run (default: the deployment's)")
-    learn.add_argument("--virtual-nodes", type=int, help="number of simulated clients (default: the deployment's)")
-    learn.add_argument("--seed", type=int, default=0, help="seed for data, churn and links")
-    learn.add_argument("--churn", type=float, default=0.0, help="fraction of clients that leave mid-run")
-    learn.add_argument("--latency", type=float, default=0.0, help="link latency in seconds (simulated)")
-    learn.add_argument("--bandwidth", type=float, default=0.0, help="link bandwidth in bytes/s (0 = unlimited)")
+    learn.add_argument("--rounds", type=positive_int, help="rounds to run (default: the deployment's)")
+    learn.add_argument("--virtual-nodes", type=positive_int,
+                       help="number of simulated clients (default: the deployment's)")
+    learn.add_argument("--seed", type=non_negative_int, default=0, help="seed for data, churn and links")
+    learn.add_argument("--churn", type=fraction, default=0.0, help="fraction of clients that leave mid-run")
+    learn.add_argument("--latency", type=non_negative_float, default=0.0, help="link latency in seconds (simulated)")
+    learn.add_argument("--bandwidth", type=non_negative_float, default=0.0,
+                       help="link bandwidth in bytes/s (0 = unlimited)")
     learn.add_argument("--curves", help="write training curves (PNG) here")
     p.set_defaults(func=_run)

@@ -1,0 +1,218 @@
+"""Argument checks shared by the CLI commands.
+
+Two kinds:
+
+- ``type=`` validators for argparse (:func:`positive_int`, :func:`byte_sizes`,
+  :func:`fleet_transport` ...): a bad option value is a usage error (exit 2)
+  before any command code runs;
+- output-location checks (:func:`check_output_dir`, :func:`check_output_file`)
+  that a command calls first thing, so a path that is a file, lies under a
+  file or cannot be written fails in one line before minutes of work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from bb_edge.errors import BBError, OutputPathError
+
+_SIZE = re.compile(r"(?i)^\s*(\d+)\s*(k|m|g|ki|mi|gi|kb|mb|gb|kib|mib|gib)?\s*$")
+_UNIT = {"": 1, "k": 1000, "kb": 1000, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+         "ki": 1 << 10, "kib": 1 << 10, "mi": 1 << 20, "mib": 1 << 20, "gi": 1 << 30, "gib": 1 << 30}
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (counts, node numbers)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer; give a whole number >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not >= 1; give a whole number >= 1")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer; give a whole number >= 0") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; give a whole number >= 0")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """A finite number >= 0 (seconds, rates, tolerances)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a number >= 0") from None
+    if not value >= 0 or value == float("inf"):  # also rejects nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number >= 0")
+    return value
+
+
+def fraction(text: str) -> float:
+    """A number in [0, 1]."""
+    value = non_negative_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is above 1; give a fraction between 0 and 1")
+    return value
+
+
+def tcp_port(text: str) -> int:
+    """A TCP port number, 1..65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number; give 1..65535") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number; give 1..65535")
+    return value
+
+
+def byte_size(text: str) -> int:
+    """A byte count: ``65536``, ``64KiB``, ``512k``, ``2MiB``, ``1G`` (k/M/G = 1000s, Ki/Mi/Gi = 1024s)."""
+    m = _SIZE.match(text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a byte size; give bytes as a whole number, optionally with k, M, G, KiB, MiB, GiB")
+    value = int(m.group(1)) * _UNIT[(m.group(2) or "").lower()]
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is zero; give a positive byte size")
+    return value
+
+
+def byte_sizes(text: str) -> list[int]:
+    """Comma-separated byte sizes (one value, or one per node)."""
+    return [byte_size(part) for part in text.split(",")]
+
+
+def name_list(text: str) -> list[str]:
+    """Comma-separated distinct, non-empty names."""
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise argparse.ArgumentTypeError(f"{text!r} has an empty name; separate names with single commas")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise argparse.ArgumentTypeError(f"{text!r} repeats {', '.join(dup)}; every name must be distinct")
+    return names
+
+
+def _check_url(text: str, allowed: tuple[str, ...], usage: str) -> str:
+    """Parse ``text`` with the adapter that will use it, so a bad URL fails at the command line."""
+    scheme = text.split(":", 1)[0] if ":" in text else text
+    if scheme not in allowed:
+        raise argparse.ArgumentTypeError(f"{text!r}: unknown transport {scheme!r}; use {usage}")
+    try:
+        if scheme in ("mqtt", "mqtts"):
+            from bb_edge.adapters.mqtt import MqttConfig
+
+            cfg = MqttConfig.from_url(text)
+            if not 1 <= cfg.port <= 65535:
+                raise ValueError(f"port {cfg.port} is out of range 1..65535")
+        elif scheme == "serial" and "fleet" in allowed:
+            from bb_edge.adapters.fleet_serial import PtyFleetOptions
+
+            PtyFleetOptions.parse(text)
+        elif scheme == "serial":
+            from bb_edge.adapters.serial_link import SerialSpec
+
+            SerialSpec.parse(text)
+    except (BBError, ValueError, TypeError) as exc:
+        # urlsplit raises ValueError for mqtt://host:abc; the adapters raise their typed errors
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}; use {usage}") from None
+    return text
+
+
+def fleet_transport(text: str) -> str:
+    """A whole-fleet transport for ``run``: ``inproc``, ``mqtt(s)://HOST:PORT[?...]`` or ``serial://pty[?...]``."""
+    return _check_url(text, ("inproc", "mqtt", "mqtts", "serial", "fleet"),
+                      "inproc, mqtt://HOST:PORT, mqtts://HOST:PORT or serial://pty[?corrupt=0.01...]")
+
+
+def node_transport(text: str) -> str:
+    """One node's transport for ``node``: ``mqtt(s)://HOST:PORT[?...]`` or ``serial:PORT[?baud=N]``."""
+    return _check_url(text, ("mqtt", "mqtts", "serial"),
+                      "mqtt://HOST:PORT, mqtts://HOST:PORT or serial:///dev/ttyUSB0[?baud=N]")
+
+
+def bundle_transport(text: str) -> str:
+    """A transport written into bundles by ``build``: ``none`` (one-node fleets) or a node transport URL."""
+    return text if text == "none" else node_transport(text)
+
+
+def _first_existing(path: Path) -> Path:
+    """``path`` or its nearest existing ancestor."""
+    p = path
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    return p
+
+
+def _probe_writable(directory: Path, option: str, target: Path) -> None:
+    """Create and remove a file in ``directory``: the one test of writability that root and read-only mounts obey."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".bb-edge-probe-", dir=directory)
+    except OSError as exc:
+        raise OutputPathError(f"{option} {target}: cannot write in {directory} ({exc.strerror}); "
+                              f"choose a directory you can write to") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def _check_ancestors(path: Path, option: str) -> Path:
+    """The nearest existing ancestor of ``path``; OutputPathError if it is a file."""
+    anc = _first_existing(path.parent if path.parent != path else path)
+    if not anc.is_dir():
+        raise OutputPathError(f"{option} {path}: {anc} is a file, so nothing can be created under it; "
+                              f"choose a path whose parent is a directory")
+    return anc
+
+
+def check_output_dir(path: str | Path, option: str = "-o") -> Path:
+    """Check that ``path`` can be (or already is) a writable directory; return it. Creates nothing."""
+    p = Path(path)
+    if p.exists():
+        if not p.is_dir():
+            raise OutputPathError(f"{option} {p}: is a file, not a directory; remove it or choose another "
+                                  f"output directory")
+        _probe_writable(p, option, p)
+        return p
+    _probe_writable(_check_ancestors(p, option), option, p)
+    return p
+
+
+def check_output_file(path: str | Path, option: str) -> Path:
+    """Check that a file can be written at ``path`` (parents may be missing and are made later); return it."""
+    p = Path(path)
+    if p.is_dir():
+        raise OutputPathError(f"{option} {p}: is a directory; give a file name (e.g. {p / 'out'}"
+                              f"{'.png' if 'png' in option else '.npz'})")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise OutputPathError(f"{option} {p}: the file is not writable; change its permissions or choose "
+                              f"another name")
+    _probe_writable(_check_ancestors(p, option), option, p)
+    return p
+
+
+def check_input_path(path: str | Path, option: str, want_dir: bool = False) -> Path:
+    """An existing, readable file (or directory when ``want_dir``); InputFileError otherwise."""
+    from bb_edge.errors import InputFileError
+
+    p = Path(path)
+    if not p.exists():
+        raise InputFileError(f"{option} {p}: no such {'directory' if want_dir else 'file'}; check the path")
+    if want_dir and not p.is_dir():
+        raise InputFileError(f"{option} {p}: is a file, not a directory; give a directory")
+    if not want_dir and p.is_dir():
+        raise InputFileError(f"{option} {p}: is a directory, not a file; give a file")
+    if not os.access(p, os.R_OK):
+        raise InputFileError(f"{option} {p}: is not readable; change its permissions")
+    return p
