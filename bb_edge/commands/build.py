@@ -12,8 +12,6 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
 from bb_edge.commands._args import bundle_transport, check_output_dir, non_negative_float
-from bb_edge.commands._io import check_calibration
-from bb_edge.compiler.manifest import load_deployment
 from bb_edge.targets import TargetProfile, load_target
 
 
@@ -55,6 +53,9 @@ def build_all(
     console: Console | None = None,
 ) -> list[BuildResult]:
     """Build every assigned node; each bundle appears only once it is complete."""
+    from bb_edge.commands._io import check_calibration
+    from bb_edge.compiler.manifest import load_deployment
+
     console = console or Console()
     dep = load_deployment(deployment_dir)
     mapping = assign_targets(dep.node_names, {n.name: n.target for n in dep.nodes}, specs)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import onnx
 from rich.console import Console
 
 from bb_edge.commands._args import byte_sizes, check_input_path, check_output_dir, name_list, positive_int
-from bb_edge.compiler.compile import compile_model
 from bb_edge.errors import InputFileError
+
+if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI parses its arguments
+    import onnx
 
 
 def load_source(spec: str) -> onnx.ModelProto | Path:
@@ -41,6 +43,8 @@ def _run(args: argparse.Namespace) -> int:
                                                   for k, v in place.items()):
             raise InputFileError(f"--place {args.place}: must be a JSON object of op name -> node name; "
                                  f'write {{"op name": "node", "*": "default node"}}')
+    from bb_edge.compiler.compile import compile_model
+
     source = load_source(args.model)
     names = args.names
     limits = args.memory_limit

@@ -10,14 +10,15 @@ from rich.console import Console
 from rich.table import Table
 
 from bb_edge.commands._args import check_output_file
-from bb_edge.compiler.load import load_model, tensor_types
-from bb_edge.compiler.manifest import load_deployment
 from bb_edge.errors import InputFileError
-from bb_edge.viz.partition import draw_partition, human_bytes
+
+# the compiler (onnx) and the picture (matplotlib) are imported when used: the CLI starts fast
 
 
 def inspect_model(path: Path, console: Console, show_tensors: bool) -> None:
     """Summarise a single .onnx model (ops and, optionally, every tensor)."""
+    from bb_edge.compiler.load import load_model, tensor_types
+
     model = load_model(path)
     types = tensor_types(model)
     ops: dict[str, int] = {}
@@ -37,6 +38,9 @@ def inspect_model(path: Path, console: Console, show_tensors: bool) -> None:
 
 def inspect_deployment(directory: Path, console: Console, png: str | None) -> None:
     """Tables of nodes and cuts, plus the partition picture."""
+    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.viz.partition import draw_partition, human_bytes
+
     dep = load_deployment(directory)
     t = Table(title=f"deployment {dep.name}")
     for col in ("node", "id", "ops", "params", "MFLOP", "peak activations", "inputs", "outputs", "target"):

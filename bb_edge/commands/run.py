@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.console import Console
@@ -17,9 +18,10 @@ from bb_edge.commands._args import (
     non_negative_int,
     positive_int,
 )
-from bb_edge.commands._io import load_requests, save_outputs
-from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.errors import BBError
+
+if TYPE_CHECKING:  # the compiler (onnx) is imported when a command runs, not when the CLI parses
+    from bb_edge.compiler.manifest import Deployment
 
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], transport: str = "inproc",
@@ -59,6 +61,9 @@ def _save_partial(path: Path, outputs: list[dict[str, np.ndarray] | None]) -> No
 
 
 def _run(args: argparse.Namespace) -> int:
+    from bb_edge.commands._io import load_requests, save_outputs
+    from bb_edge.compiler.manifest import load_deployment
+
     # every output location is checked before work starts
     for option, value in (("--outputs", args.outputs), ("--summary", args.summary), ("--curves", args.curves)):
         if value:
