@@ -13,10 +13,19 @@ QEMU = {
 }
 
 
-def qemu_command(kind: str, elf: Path, program: Path) -> list[str]:
-    """The QEMU command line that boots ``elf`` with ``program`` in its flash region, serial on a pty."""
+def qemu_command(kind: str, elf: Path, program: Path, epoch_file: Path | None = None) -> list[str]:
+    """The QEMU command line that boots ``elf`` with ``program`` in its flash region, serial on a pty.
+
+    The firmware keeps its boot epoch in ``epoch_file`` (default: next to the program,
+    ``program.bbrt.epoch``) through semihosting: it reads, increments and writes the file itself
+    at every boot (firmware/ports/common/semihost.c).
+    """
     if kind not in QEMU:
         raise BbrtError(f"no QEMU machine for {kind!r}; known: {', '.join(QEMU)}")
     binary, machine, addr = QEMU[kind]
+    epoch = epoch_file if epoch_file is not None else program.with_name(program.name + ".epoch")
+    if "," in str(epoch) or " " in str(epoch):
+        raise BbrtError(f"epoch file path {epoch} may not contain ',' or ' ' (QEMU option syntax)")
     return [binary, *machine, "-display", "none", "-monitor", "none", "-serial", "pty", "-kernel", str(elf),
-            "-device", f"loader,file={program},addr=0x{addr:08x}"]
+            "-device", f"loader,file={program},addr=0x{addr:08x}",
+            "-semihosting-config", f"enable=on,target=native,arg=bbrt,arg={epoch}"]

@@ -1,6 +1,8 @@
 /* Main loop shared by the MCU ports: load the program from its flash region,
- * then serve frames from the serial link forever. Static memory only. */
+ * take a new boot epoch from non-volatile storage, then serve the serial link
+ * with the link layer (docs/wire.md) forever. Static memory only. */
 #include "bbrt.h"
+#include "bbrt_link.h"
 #include "port.h"
 
 #ifndef BBRT_ARENA_SIZE
@@ -10,6 +12,29 @@
 static uint64_t arena[(BBRT_ARENA_SIZE + 7u) / 8u];
 static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
 static bbrt_node_t node;
+static bbrt_link_t link_state;
+/* reassembly: one whole envelope of this node's largest payload */
+static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+
+static uint32_t now_ms(void *ctx) {
+    (void)ctx;
+    return port_now_ms();
+}
+
+static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
+    uint32_t t0 = port_now_ms();
+    size_t n = 0;
+    (void)ctx;
+    while (n < cap) {
+        uint8_t c;
+        if (port_trygetc(&c)) {
+            buf[n++] = c;
+            continue;
+        }
+        if (n > 0u || (uint32_t)(port_now_ms() - t0) >= wait_ms) break;
+    }
+    return n;
+}
 
 static void put(void *ctx, const uint8_t *p, size_t n) {
     (void)ctx;
@@ -58,10 +83,16 @@ int main(void) {
             if (port_getc() == 0u) report_error(st);
         }
     }
-    bbrt_node_hello(&node, "bbrt");
+    {
+        /* no storage for the epoch: 1 (peers then see EpochRegressed or a repeat, never a silent reuse) */
+        uint32_t epoch = port_boot_epoch();
+        (void)bbrt_node_link_attach(&node, &link_state, (uint8_t *)rasm, sizeof(rasm), epoch ? epoch : 1u, "bbrt",
+                                    now_ms, read_wait, 0);
+    }
     for (;;) {
-        uint8_t c = port_getc();
-        bbrt_node_feed(&node, &c, 1u);
+        uint8_t c;
+        if (port_trygetc(&c)) bbrt_node_feed(&node, &c, 1u);
+        else bbrt_node_poll(&node);
     }
     return 0;
 }

@@ -7,9 +7,22 @@
 void port_init(void);
 /* blocking read of one byte from the serial link */
 uint8_t port_getc(void);
+/* non-blocking read: 1 and the byte in *c when one is waiting, else 0 */
+int port_trygetc(uint8_t *c);
 void port_write(const uint8_t *p, size_t n);
 /* where the .bbrt program lives (a flash region / data partition) and its size limit */
 const uint8_t *port_program(void);
 size_t port_program_max(void);
+/* a free-running millisecond clock (wraps at 2^32) */
+uint32_t port_now_ms(void);
+/* the boot epoch from non-volatile storage, incremented and stored back by this call (>= 1);
+ * 0 when the storage cannot be read or written */
+uint32_t port_boot_epoch(void);
+
+/* ARM/RISC-V semihosting (QEMU -semihosting-config enable=on,target=native): the QEMU ports keep
+ * their boot epoch in a host file through it (semihost.c). op and the argument block per the
+ * semihosting specification; returns the host's result. */
+int32_t port_semihost(uint32_t op, void *arg);
+uint32_t port_semihost_epoch(void);
 
 #endif

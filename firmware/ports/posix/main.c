@@ -1,14 +1,23 @@
 /* posix port: a bbrt node on stdin/stdout or a serial device/pty.
- *   bbrt-host PROGRAM.bbrt [--serial PATH] [--hello NAME]
- * Static program buffer and arena: no heap. Exits on end of input. */
+ *   bbrt-host PROGRAM.bbrt [--serial PATH] [--hello NAME] [--epoch-file PATH] [--name NAME]
+ * With --epoch-file the node speaks the link layer (docs/wire.md): the file holds
+ * the boot epoch in decimal; the port increments it and writes it back (fsync)
+ * before the first HELLO, so every start is a new epoch. Without it the node
+ * speaks bare v1 envelopes. Static program buffer and arena: no heap. Exits on
+ * end of input. */
 #define _DEFAULT_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bbrt.h"
+#include "bbrt_link.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -22,6 +31,53 @@ static uint64_t arena[BBRT_HOST_ARENA / 8u];
 static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
 static bbrt_node_t node;
 static int out_fd = 1;
+static bbrt_link_t link_state;
+static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+
+static uint32_t now_ms(void *ctx) {
+    struct timespec ts;
+    (void)ctx;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
+}
+
+static int in_fd_g = 0;
+static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
+    struct pollfd pfd;
+    ssize_t r;
+    (void)ctx;
+    pfd.fd = in_fd_g;
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    if (poll(&pfd, 1, (int)wait_ms) <= 0) return 0u;
+    r = read(in_fd_g, buf, cap);
+    return r > 0 ? (size_t)r : 0u;
+}
+
+/* the boot epoch: read, +1, written back and synced before it is used (0 on failure) */
+static uint32_t bump_epoch(const char *path) {
+    char text[32];
+    unsigned long e = 0;
+    ssize_t r;
+    int len;
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (fd < 0) return 0u;
+    r = read(fd, text, sizeof(text) - 1u);
+    if (r > 0) {
+        text[r] = 0;
+        e = strtoul(text, NULL, 10);
+    }
+    if (e >= 0xFFFFFFFEul) e = 0; /* wrapped: start again (a peer sees EpochRegressed once) */
+    e += 1u;
+    len = snprintf(text, sizeof(text), "%lu\n", e);
+    if (lseek(fd, 0, SEEK_SET) != 0 || ftruncate(fd, 0) != 0 || write(fd, text, (size_t)len) != len ||
+        fsync(fd) != 0) {
+        close(fd);
+        return 0u;
+    }
+    close(fd);
+    return (uint32_t)e;
+}
 
 static void put(void *ctx, const uint8_t *p, size_t n) {
     (void)ctx;
@@ -36,7 +92,8 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
 int main(int argc, char **argv) {
     int fd, in_fd = 0, i;
     size_t len = 0;
-    const char *serial = NULL, *hello = NULL;
+    const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt";
+    uint32_t epoch = 0;
     uint8_t buf[512];
     bbrt_status_t st;
     if (argc < 2) {
@@ -46,6 +103,8 @@ int main(int argc, char **argv) {
     for (i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--serial") == 0) serial = argv[i + 1];
         else if (strcmp(argv[i], "--hello") == 0) hello = argv[i + 1];
+        else if (strcmp(argv[i], "--epoch-file") == 0) epoch_file = argv[i + 1];
+        else if (strcmp(argv[i], "--name") == 0) name = argv[i + 1];
     }
     fd = open(argv[1], O_RDONLY);
     if (fd < 0) {
@@ -77,11 +136,37 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bbrt: program refused: %s (%d)\n", bbrt_status_name(st), (int)st);
         return 3;
     }
+    in_fd_g = in_fd;
+    if (epoch_file) {
+        epoch = bump_epoch(epoch_file);
+        if (epoch == 0u) {
+            fprintf(stderr, "bbrt: cannot update the boot epoch in %s: %s\n", epoch_file, strerror(errno));
+            return 2;
+        }
+        bbrt_node_link_attach(&node, &link_state, (uint8_t *)rasm, sizeof(rasm), epoch, name, now_ms, read_wait,
+                              NULL);
+    }
     if (hello) bbrt_node_hello(&node, hello);
     for (;;) {
-        ssize_t r = read(in_fd, buf, sizeof(buf));
-        if (r <= 0) break;
+        ssize_t r;
+        if (node.link) {
+            struct pollfd pfd;
+            uint32_t wait = bbrt_link_next_deadline(node.link, now_ms(NULL));
+            pfd.fd = in_fd;
+            pfd.events = POLLIN;
+            pfd.revents = 0;
+            if (poll(&pfd, 1, wait > 1000u ? 1000 : (int)wait) <= 0) {
+                bbrt_node_poll(&node);
+                continue;
+            }
+        }
+        r = read(in_fd, buf, sizeof(buf));
+        if (r <= 0) {
+            if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+            break;
+        }
         bbrt_node_feed(&node, buf, (size_t)r);
+        bbrt_node_poll(&node);
     }
     fprintf(stderr,
             "bbrt: frames_ok=%u bad_frames=%u bad_envelopes=%u unknown_edge=%u edge_mismatch=%u "
@@ -91,5 +176,22 @@ int main(int argc, char **argv) {
             (unsigned)node.stats.edge_mismatch, (unsigned)node.stats.inferences,
             (unsigned)node.stats.run_errors, (unsigned)node.stats.pings,
             (unsigned)node.stats.evicted, (unsigned)node.n_slots);
+    fprintf(stderr, "bbrt: duplicates=%u stale_epoch=%u unauthorised=%u tx_dropped=%u epoch=%u\n",
+            (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised,
+            (unsigned)node.stats.tx_dropped, (unsigned)epoch);
+    if (node.link) {
+        unsigned k;
+        fprintf(stderr, "bbrt-link: frames_in=%u frames_out=%u data_in=%u data_out=%u retransmits=%u "
+                        "delivered=%u rtt_samples=%u srtt_ms=%u rto_ms=%u",
+                (unsigned)link_state.stats.frames_in, (unsigned)link_state.stats.frames_out,
+                (unsigned)link_state.stats.data_in, (unsigned)link_state.stats.data_out,
+                (unsigned)link_state.stats.retransmits, (unsigned)link_state.stats.delivered,
+                (unsigned)link_state.stats.rtt_samples, (unsigned)(link_state.srtt8 / 8u),
+                (unsigned)link_state.rto);
+        for (k = 1; k < BBRT_LEV__COUNT; k++)
+            fprintf(stderr, " %s=%u", bbrt_link_event_name((bbrt_link_event_t)k),
+                    (unsigned)link_state.stats.events[k]);
+        fprintf(stderr, "\n");
+    }
     return 0;
 }

@@ -7,14 +7,18 @@ extern uint32_t __data_load, __data_start, __data_end, __bss_start, __bss_end, _
 extern const uint8_t __program_start[], __program_size[];
 int main(void);
 void reset_handler(void);
+void systick_handler(void);
 static void hang(void) { for (;;) {} }
+static volatile uint32_t ticks_ms;
 
 typedef void (*handler_t)(void);
 __attribute__((section(".vectors"), used)) static const struct {
     const uint32_t *sp;
     handler_t fn[15];
 } vectors = {&__stack_top,
-             {reset_handler, hang, hang, hang, hang, hang, 0, 0, 0, 0, hang, hang, 0, hang, hang}};
+             {reset_handler, hang, hang, hang, hang, hang, 0, 0, 0, 0, hang, hang, 0, hang, systick_handler}};
+
+void systick_handler(void) { ticks_ms++; }
 
 void reset_handler(void) {
     uint32_t *s = &__data_load, *d = &__data_start;
@@ -30,10 +34,35 @@ void reset_handler(void) {
 #define UART_CTRL (*(volatile uint32_t *)(UART0 + 0x08u))
 #define UART_BAUDDIV (*(volatile uint32_t *)(UART0 + 0x10u))
 
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+#define CPU_HZ 25000000u /* mps2-an385 system clock */
+
 void port_init(void) {
     UART_BAUDDIV = 16u;
     UART_CTRL = 0x3u; /* TX and RX enable */
+    SYST_RVR = CPU_HZ / 1000u - 1u; /* 1 ms */
+    SYST_CVR = 0u;
+    SYST_CSR = 0x7u; /* processor clock, interrupt, enable */
 }
+
+uint32_t port_now_ms(void) { return ticks_ms; }
+
+int port_trygetc(uint8_t *c) {
+    if ((UART_STATE & 0x2u) == 0u) return 0;
+    *c = (uint8_t)UART_DATA;
+    return 1;
+}
+
+int32_t port_semihost(uint32_t op, void *arg) {
+    register uint32_t r0 __asm__("r0") = op;
+    register void *r1 __asm__("r1") = arg;
+    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+    return (int32_t)r0;
+}
+
+uint32_t port_boot_epoch(void) { return port_semihost_epoch(); }
 
 uint8_t port_getc(void) {
     while ((UART_STATE & 0x2u) == 0u) {}

@@ -16,3 +16,17 @@ _start:
 2:  call main
 3:  wfi
     j 3b
+
+/* int32_t port_semihost(uint32_t op, void *arg): the RISC-V semihosting sequence
+ * (uncompressed, in one page: QEMU checks the instructions around the ebreak). */
+    .section .text.semihost
+    .globl port_semihost
+    .balign 16
+port_semihost:
+    .option push
+    .option norvc
+    slli zero, zero, 0x1f
+    ebreak
+    srai zero, zero, 7
+    .option pop
+    ret

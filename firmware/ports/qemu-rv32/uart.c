@@ -13,6 +13,26 @@ void port_init(void) {
     REG(3) = 0x03u; /* 8N1 */
 }
 
+int port_trygetc(uint8_t *c) {
+    if ((REG(5) & 0x01u) == 0u) return 0;
+    *c = REG(0);
+    return 1;
+}
+
+/* CLINT mtime of QEMU virt: 10 MHz */
+#define MTIME_LO (*(volatile uint32_t *)0x0200BFF8u)
+#define MTIME_HI (*(volatile uint32_t *)0x0200BFFCu)
+uint32_t port_now_ms(void) {
+    uint32_t hi, lo;
+    do {
+        hi = MTIME_HI;
+        lo = MTIME_LO;
+    } while (hi != MTIME_HI);
+    return (uint32_t)((((uint64_t)hi << 32) | lo) / 10000u);
+}
+
+uint32_t port_boot_epoch(void) { return port_semihost_epoch(); }
+
 uint8_t port_getc(void) {
     while ((REG(5) & 0x01u) == 0u) {}
     return REG(0);

@@ -1,0 +1,86 @@
+/* The boot epoch of the QEMU ports, in a host file reached through semihosting.
+ *
+ * Why semihosting: QEMU's emulated flash of mps2-an385 and virt is RAM that is
+ * lost when QEMU exits, so a "flash region the port bumps" would need the
+ * launcher to save it back after every run (and a killed QEMU never does).
+ * Semihosting file I/O lets the firmware itself read, increment and write the
+ * epoch before it says HELLO, exactly as a board increments a counter in its
+ * own flash/NVS, and a SIGKILLed QEMU keeps the new value. The file name is
+ * the second word of the semihosting command line (the launcher passes
+ * `-semihosting-config enable=on,target=native,arg=bbrt,arg=FILE`). */
+#include "port.h"
+
+#define SYS_OPEN 0x01u
+#define SYS_CLOSE 0x02u
+#define SYS_WRITE 0x05u
+#define SYS_READ 0x06u
+#define SYS_GET_CMDLINE 0x15u
+#define MODE_R 0u
+#define MODE_W 4u
+
+static char cmdline[256];
+
+static uint32_t text_len(const char *s) {
+    uint32_t n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+/* the epoch file name: the second word of the command line */
+static const char *epoch_path(void) {
+    uint32_t args[2];
+    char *p = cmdline;
+    args[0] = (uint32_t)(uintptr_t)cmdline;
+    args[1] = sizeof(cmdline) - 1u;
+    if (port_semihost(SYS_GET_CMDLINE, args) != 0) return 0;
+    cmdline[sizeof(cmdline) - 1u] = 0;
+    while (*p && *p != ' ') p++;
+    while (*p == ' ') p++;
+    return *p ? p : 0;
+}
+
+uint32_t port_semihost_epoch(void) {
+    const char *path = epoch_path();
+    uint32_t args[3], e = 0;
+    int32_t h;
+    char text[16];
+    uint32_t i, n, len;
+    if (!path) return 0u;
+    len = text_len(path);
+    args[0] = (uint32_t)(uintptr_t)path;
+    args[1] = MODE_R;
+    args[2] = len;
+    h = port_semihost(SYS_OPEN, args);
+    if (h >= 0) {
+        args[0] = (uint32_t)h;
+        args[1] = (uint32_t)(uintptr_t)text;
+        args[2] = sizeof(text) - 1u;
+        n = sizeof(text) - 1u - (uint32_t)port_semihost(SYS_READ, args); /* returns bytes NOT read */
+        if (n > sizeof(text) - 1u) n = 0u;
+        for (i = 0; i < n && text[i] >= '0' && text[i] <= '9' && e < 400000000u; i++)
+            e = e * 10u + (uint32_t)(text[i] - '0');
+        args[0] = (uint32_t)h;
+        (void)port_semihost(SYS_CLOSE, args);
+    }
+    e += 1u; /* a missing or unreadable file starts at epoch 1 */
+    n = 0;
+    {   /* decimal, newline */
+        char rev[12];
+        uint32_t v = e, k = 0;
+        do { rev[k++] = (char)('0' + v % 10u); v /= 10u; } while (v && k < sizeof(rev));
+        while (k) text[n++] = rev[--k];
+        text[n++] = '\n';
+    }
+    args[0] = (uint32_t)(uintptr_t)path;
+    args[1] = MODE_W;
+    args[2] = len;
+    h = port_semihost(SYS_OPEN, args);
+    if (h < 0) return 0u;
+    args[0] = (uint32_t)h;
+    args[1] = (uint32_t)(uintptr_t)text;
+    args[2] = n;
+    if (port_semihost(SYS_WRITE, args) != 0) e = 0u; /* returns bytes NOT written */
+    args[0] = (uint32_t)h;
+    (void)port_semihost(SYS_CLOSE, args);
+    return e;
+}
