@@ -2,12 +2,23 @@
 import json
 
 from bbnode.executor import Program
-from bbnode.node import Node, serve_uart
+from bbnode.node import Node, boot_epoch, serve_uart
 
 with open("config.json") as f:
     CFG = json.load(f)
 with open(CFG.get("program", "program.bbrt"), "rb") as f:
-    PROG = Program(f.read())
+    BLOB = f.read()
+PROG = Program(BLOB)
+try:  # the hello record carries the program's SHA-256 (zeros where hashlib is missing)
+    import hashlib
+
+    PHASH = hashlib.sha256(BLOB).digest()
+except (ImportError, AttributeError):
+    PHASH = b"\x00" * 32
+del BLOB
+# envelope seq = (boot_epoch << 32) | n: a rebooted node is never taken for a duplicate by its peers
+EPOCH = boot_epoch(CFG.get("epoch_file", "boot_epoch"))
+NAME = CFG.get("name", "node")
 
 if CFG.get("transport", "serial") == "mqtt":
     import time
@@ -21,18 +32,12 @@ if CFG.get("transport", "serial") == "mqtt":
         wlan.connect(CFG["wifi"]["ssid"], CFG["wifi"]["password"])
         while not wlan.isconnected():
             time.sleep(0.1)
-    try:  # peers drop (sender, seq) pairs they have seen: start above any earlier incarnation's numbers
-        import ntptime
-
-        ntptime.settime()
-    except Exception:  # noqa: BLE001 - no NTP: the RTC's time, still increasing across soft resets
-        pass
     peers = {int(k): v for k, v in CFG.get("peers", {}).items()}
-    link = MqttLink(CFG["mqtt"], CFG.get("name", "node"), peers)
-    node = Node(PROG, max_payload=CFG.get("max_payload", 4096), send=link.send)
-    node.seq = time.time_ns() if hasattr(time, "time_ns") else int(time.time()) * 1000000000
+    link = MqttLink(CFG["mqtt"], NAME, peers)
+    node = Node(PROG, max_payload=CFG.get("max_payload", 4096), send=link.send, boot_epoch=EPOCH, name=NAME,
+                program_hash=PHASH)
     link.start(node)
-    node.hello(CFG.get("name", "node"))
+    node.hello(NAME)
     link.serve()
 else:
     from machine import UART
@@ -40,6 +45,8 @@ else:
     u = CFG.get("uart", {})
     uart = UART(u.get("id", 1), baudrate=u.get("baud", 921600), tx=u.get("tx"), rx=u.get("rx"),
                 rxbuf=u.get("rxbuf", 8192))
-    node = Node(PROG, uart, max_payload=CFG.get("max_payload", 4096))
-    node.hello(CFG.get("name", "node"))
+    lk = CFG.get("link", {})
+    node = Node(PROG, uart, max_payload=CFG.get("max_payload", 4096), boot_epoch=EPOCH, name=NAME,
+                program_hash=PHASH, link_layer=lk.get("enabled", True),
+                link_opts={k: v for k, v in lk.items() if k != "enabled"})
     serve_uart(node, uart)

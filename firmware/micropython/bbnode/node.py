@@ -1,15 +1,42 @@
 """A fleet node: frames in, envelopes decoded, Recv edges joined per request_id, program run, Send edges out.
 
-Mirrors firmware/src/bbrt_node.c message for message (same replies, same seq numbering), so a
-MicroPython node and a C node are interchangeable on a link. ``link`` is anything with
-``write(bytes)`` (a ``machine.UART``, or an in-memory object in tests); received bytes are fed
-with :meth:`Node.feed` (from ``uart.read()``) or whole envelopes with :meth:`Node.handle` (MQTT).
+Mirrors firmware/src/bbrt_node.c message for message (same replies), so a MicroPython node and a C node are
+interchangeable on a link. ``link`` is anything with ``write(bytes)`` (a ``machine.UART``, or an in-memory
+object in tests); received bytes are fed with :meth:`Node.feed` (from ``uart.read()``) or whole envelopes with
+:meth:`Node.handle` (MQTT).
+
+On a serial line with ``link_layer=True`` the node speaks the link layer of docs/wire.md through
+:class:`bbnode.link.Link` (HELLO with the boot epoch, acks and retransmission, fragmentation, heartbeats);
+:meth:`Node.poll` runs its timers. Envelope ``seq`` is ``(boot_epoch << 32) | n`` with ``n`` from 1 at boot.
+Every data envelope passes the engine's rules (bbnode/rules.py) before it changes anything: receiver, known
+edge, declared producer (graph inputs only from the host), contract, then the per-sender seq window; the
+window records it only once it was applied.
 """
 from bbnode import envelope as E
 from bbnode import framing
+from bbnode import rules
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
 PROTO_DATAFLOW, PROTO_CONTROL = 0, 1
+
+
+def boot_epoch(path="boot_epoch"):
+    """Increment and return the boot epoch kept in the file ``path`` (1 on the first boot).
+
+    Written before the node sends anything, so every boot gets a larger epoch than the last one
+    (a file that cannot be read counts as epoch 0; one that cannot be written raises, as a node that
+    cannot keep its epoch must not reuse one).
+    """
+    epoch = 0
+    try:
+        with open(path) as f:
+            epoch = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        epoch = 0
+    epoch = (epoch + 1) & 0xFFFFFFFF or 1
+    with open(path, "w") as f:
+        f.write(str(epoch))
+    return epoch
 
 
 class Stats:
@@ -26,19 +53,30 @@ class Stats:
         self.edge_mismatch = 0
         self.evicted = 0
         self.run_errors = 0
+        self.unauthorised = 0
+        self.duplicates = 0
+        self.stale_epoch = 0
+        self.tx_dropped = 0
+        self.link_events = {}
 
 
 class Node:
-    """One node running one program; output goes to ``send(envelope_bytes)`` or, framed, to ``link.write``."""
+    """One node running one program; output goes to ``send(envelope_bytes)``, or over the link layer, or
+    framed to ``link.write``."""
 
-    def __init__(self, program, link=None, max_payload=4096, send=None):
+    def __init__(self, program, link=None, max_payload=4096, send=None, boot_epoch=1, name="node",
+                 link_layer=False, link_opts=None, program_hash=b"\x00" * 32, seq_window=1024, seq_epochs=4):
         self.prog = program
         self.link = link
         self.max_payload = max_payload
         self._send = send
-        self.rx = framing.Deframer(96 + max_payload)
+        self.boot_epoch = boot_epoch
+        self.name = name
+        self.program_hash = program_hash
         self.stats = Stats()
-        self.seq = 0
+        self.seq = 0  # n of the last envelope sent; the wire seq is (boot_epoch << 32) | n
+        self.seqf = rules.SeqFilter(seq_window, seq_epochs)
+        self.now = 0
         self.pending = False
         self.pending_req = 0
         self.have = 0
@@ -48,13 +86,40 @@ class Node:
             if e.direction == 0:
                 self.need |= 1 << i
                 self.recv[e.edge_id] = (i, e)
-        self.txbuf = bytearray(96 + max_payload + 4)
-        self.frame = bytearray(framing.max_frame(96 + max_payload))
+        max_env = 96 + max_payload
+        self.txbuf = bytearray(max_env + 4)
+        self.ll = None
+        if link_layer:
+            from bbnode.link import Hello, Link
+            opts = dict(link_opts or {})
+            mtu = opts.pop("max_frame", 4096)
+            window = opts.pop("window", 8)
+            opts.setdefault("reassembly_budget", 2 * max_env)
+            self.ll = Link(self.hello_record(mtu, window), self._write_frame, self.handle, **opts)
+            cap = mtu if mtu > max_env else max_env
+            self.fbody = bytearray(mtu + 4)
+        else:
+            cap = max_env
+        self.rx = framing.Deframer(cap)
+        self.frame = bytearray(framing.max_frame(cap))
+
+    def hello_record(self, max_frame=None, window=8):
+        """This node's hello record (docs/wire.md) as a :class:`bbnode.link.Hello`."""
+        from bbnode.link import CAP_ARQ, CAP_FRAG, Hello
+        return Hello(1, 1, CAP_ARQ | CAP_FRAG, self.boot_epoch, self.prog.node_id,
+                     max_frame or 96 + self.max_payload, window, self.name, self.program_hash)
 
     # ------------------------------------------------------------------ output
+    def _write_frame(self, mv):
+        """The link layer's frame body out: COBS + CRC framed onto the line."""
+        n = len(mv)
+        self.fbody[:n] = mv
+        m = framing.frame_into(self.fbody, n, self.frame)
+        self.link.write(memoryview(self.frame)[:m])
+
     def _emit(self, env, payload):
         self.seq += 1
-        env.seq = self.seq
+        env.seq = (self.boot_epoch << 32) | self.seq
         env.sender = self.prog.node_id
         n = len(payload)
         doff = E.header_into(self.txbuf, env, n)
@@ -64,16 +129,16 @@ class Node:
         if self._send is not None:
             self._send(bytes(self.txbuf[:total]))
             return
-        c = framing.crc32(memoryview(self.txbuf)[:total])
-        for k in range(4):
-            self.txbuf[total + k] = (c >> (8 * k)) & 0xFF
-        pos = framing.cobs_encode_into(self.txbuf, total + 4, self.frame, 0)
-        self.frame[pos] = 0
-        self.link.write(memoryview(self.frame)[:pos + 1])
+        if self.ll is not None:
+            if not self.ll.send(memoryview(self.txbuf)[:total], self.now):
+                self.stats.tx_dropped += 1
+            return
+        m = framing.frame_into(self.txbuf, total, self.frame)
+        self.link.write(memoryview(self.frame)[:m])
 
     def control(self, code, receiver, response_to=0, request_id=0, text=b""):
         """Send a control message (HELLO, PONG, ERROR, ...)."""
-        text = bytes(text[:200])
+        text = bytes(text[:200])  # a hello record is at most 116 bytes
         env = E.Envelope(kind=E.KIND_CONTROL, protocol=PROTO_CONTROL, receiver=receiver, edge=code, dtype=2,
                          dims=(len(text),), request_id=request_id)
         if code == CTRL_PONG:
@@ -83,9 +148,15 @@ class Node:
             env.flags = E.ERROR
         self._emit(env, text)
 
-    def hello(self, name):
-        """Announce the node (HELLO, broadcast)."""
-        self.control(CTRL_HELLO, E.BROADCAST, text=name.encode() if isinstance(name, str) else name)
+    def hello(self, name=None):
+        """Announce the node: the control envelope HELLO (broadcast) carrying the hello record."""
+        from bbnode.link import hello_into
+        if name is not None:
+            self.name = name
+        h = self.hello_record()
+        rec = bytearray(52 + len(h.name))
+        hello_into(h, rec)
+        self.control(CTRL_HELLO, E.BROADCAST, text=rec)
 
     def _send_outputs(self, request_id):
         for e in self.prog.edges:
@@ -107,10 +178,25 @@ class Node:
             self.stats.unknown_edge += 1
             return "UNKNOWN_EDGE"
         i, e = hit
+        if not rules.authorised(e.peer, env.sender):
+            self.stats.unauthorised += 1
+            return "UNAUTHORISED"
         t = self.prog.tensors[e.tensor]
         if env.dtype != t.dtype or len(env.payload) != t.nbytes:
             self.stats.edge_mismatch += 1
             return "EDGE_MISMATCH"
+        if env.flags & E.QUANT and t.dtype == 3 and (env.scale != t.scale or env.zero_point != t.zp) and (
+                not env.scale > 0.0 or env.scale > 3.0e38):
+            self.stats.edge_mismatch += 1
+            return "EDGE_MISMATCH"
+        verdict = self.seqf.check(env.sender, env.seq)
+        if verdict == rules.DUPLICATE:
+            self.stats.duplicates += 1
+            return "DUPLICATE"
+        if verdict == rules.STALE_EPOCH:
+            self.stats.stale_epoch += 1
+            return "STALE_EPOCH"
+        # every check passed: from here on the envelope is applied, and only then recorded as seen
         if self.pending and self.pending_req != env.request_id:
             self.stats.evicted += 1
             self.have = 0
@@ -118,9 +204,6 @@ class Node:
         self.pending_req = env.request_id
         if env.flags & E.QUANT and t.dtype == 3 and (env.scale != t.scale or env.zero_point != t.zp):
             from bbnode.executor import f32, roundeven, sat
-            if not env.scale > 0.0 or env.scale > 3.0e38:
-                self.stats.edge_mismatch += 1
-                return "EDGE_MISMATCH"
             s = f32(env.scale / t.scale)
             p = env.payload
             for j in range(t.count):
@@ -128,6 +211,7 @@ class Node:
                 t.buf[t.base + j] = sat(roundeven(f32(f32(float(q - env.zero_point)) * s)) + t.zp, -128, 127)
         elif t.nbytes:
             t.bytes[t.byte_base:t.byte_base + t.nbytes] = env.payload
+        self.seqf.record(env.sender, env.seq)
         self.have |= 1 << i
         if self.have & self.need == self.need:
             self.pending = False
@@ -161,25 +245,63 @@ class Node:
             return "OK"
         return self._accept(env)
 
-    def feed(self, data):
-        """Feed received serial bytes."""
+    def feed(self, data, now=None):
+        """Feed received serial bytes (bytes or bytearray); ``now`` in ms drives the link layer's timers."""
+        if now is not None:
+            self.now = now
+        if not isinstance(data, (bytes, bytearray)):
+            data = bytes(data)
         rx = self.rx
-        for b in data:
-            bad0 = rx.bad_crc + rx.bad_cobs + rx.too_long + rx.too_short
-            n = rx.push(b)
-            if n >= 0:
-                self.stats.frames_ok += 1
-                self.handle(memoryview(rx.env)[:n])
-            elif b == 0:
-                self.stats.bad_frames += rx.bad_crc + rx.bad_cobs + rx.too_long + rx.too_short - bad0
+        rx.feed(data, self._on_frame)
+        self.stats.bad_frames = rx.bad_crc + rx.bad_cobs + rx.too_long + rx.too_short
+
+    def _on_frame(self, body):
+        self.stats.frames_ok += 1
+        if self.ll is not None:
+            self.ll.receive(body, self.now)
+            self._link_events()
+        else:
+            self.handle(body)
+
+    def poll(self, now):
+        """Run the link layer's timers (HELLO repeats, retransmission, heartbeats, reassembly timeouts)."""
+        self.now = now
+        if self.ll is not None:
+            self.ll.poll(now)
+            self._link_events()
+
+    def next_deadline(self):
+        """When :meth:`poll` next has work (ms), or None."""
+        return self.ll.next_deadline() if self.ll is not None else None
+
+    def _link_events(self):
+        ll = self.ll
+        if not ll.events:
+            return
+        for name, detail in ll.take_events():
+            c = self.stats.link_events
+            c[name] = c.get(name, 0) + 1
+            if (name == "LinkUp" or name == "PeerRestarted") and ll.peer is not None:
+                self.seqf.start_epoch(ll.peer.node_id, ll.peer.boot_epoch)
 
 
 def serve_uart(node, uart, poll_ms=1):
-    """Forever: read the UART, feed the node (on the device)."""
+    """Forever: read the UART, feed the node, run its link timers (on the device).
+
+    ``time.ticks_ms`` wraps, so the node gets a monotonic ms count built from ``ticks_diff``.
+    """
     import time
+    last = time.ticks_ms()
+    now = 0
+    if node.ll is not None:
+        node.ll.start(now)
     while True:
+        t = time.ticks_ms()
+        now += time.ticks_diff(t, last)
+        last = t
         data = uart.read()
         if data:
-            node.feed(data)
-        else:
+            node.feed(data, now)
+        node.poll(now)
+        if not data:
             time.sleep_ms(poll_ms)
