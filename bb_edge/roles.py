@@ -62,16 +62,34 @@ class Index(Protocol):
         ...
 
 
-# re-exported so that every role has one import path (bb_edge.roles)
+# re-exported so that every role has one import path (bb_edge.roles). The
+# learning roles load on first use only: the engine imports this module, and
+# the core must not pull in bb_edge.learn at run time.
 from bb_edge.backends.base import Backend  # noqa: E402
-from bb_edge.learn.roles import (  # noqa: E402
-    Aggregator,
-    Attack,
-    Codec,
-    DataSource,
-    PeerSelector,
-    PreAggregator,
-)
+
+_LEARN_ROLES = ("Aggregator", "Attack", "Codec", "DataSource", "PeerSelector", "PreAggregator")
+
+if TYPE_CHECKING:
+    from bb_edge.learn.roles import (  # noqa: F401
+        Aggregator,
+        Attack,
+        Codec,
+        DataSource,
+        PeerSelector,
+        PreAggregator,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """Load a learning role from :mod:`bb_edge.learn.roles` when it is first asked for."""
+    if name in _LEARN_ROLES:
+        from bb_edge.learn import roles as learn_roles
+
+        value = getattr(learn_roles, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Aggregator", "Attack", "Backend", "Codec", "Component", "DataSource", "Index", "PeerSelector",

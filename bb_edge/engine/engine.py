@@ -2,23 +2,31 @@
 
 One Engine per node. It is driven entirely from outside:
 
-- :meth:`Engine.deliver` (any thread) hands it bytes from a peer; the only
-  thread-safe entry points are those that append to the ingress queue
-  (``deliver``, ``submit``, ``push_event``, ``complete``);
-- :meth:`Engine.poll` (the host loop's thread) drains the ingress queue, runs
-  every ready segment to a fixed point and returns outbound envelopes;
+- :meth:`Engine.deliver`, :meth:`Engine.submit`, :meth:`Engine.push_event`
+  and :meth:`Engine.complete` may be called from any thread: each only
+  appends one item to the ingress deque (an atomic operation in CPython), so
+  the engine needs no lock;
+- :meth:`Engine.poll` (the loop thread) drains the ingress deque and does
+  everything else there: byte accounting and budgets, validation, event
+  emission, running every ready segment, deadlines; it returns outbound
+  envelopes;
 - time enters only as ``poll(now)``.
 
 Nothing here opens a socket, starts a thread or reads a clock. Every problem
-with what came off the wire becomes a typed event, never an exception.
+with what came off the wire becomes a typed event, never an exception, and
+an envelope changes state only after it passed every check: decode,
+receiver, authorisation (the edge's producer; graph inputs only from the
+host), contract, freshness (the per-sender, per-epoch duplicate window of
+:mod:`bb_edge.engine.dedup`) and byte budgets.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import math
 import struct
-import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,19 +36,22 @@ import numpy as np
 import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
-from bb_edge.compiler.manifest import HOST_NAME, Deployment
+from bb_edge.compiler.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.compiler.program import WirePort, wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
+from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import Component, ProtocolHandler
 from bb_edge.wire import envelope as wire
+from bb_edge.wire import hello as hello_record
 from bb_edge.wire.dtypes import CODE_TO_NUMPY
 from bb_edge.wire.framing import StreamDecoder, length_prefix
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
 SNAPSHOT_MAGIC = b"BBSNAP1\n"
+DEFAULT_DEADLINE_S = 30.0
 
 
 class EngineError(BBError):
@@ -49,7 +60,14 @@ class EngineError(BBError):
 
 @dataclass
 class Limits:
-    """Per-node caps; exceeding one drops the envelope with a typed event."""
+    """Per-node caps; exceeding one drops the envelope (or evicts a request) with a typed event.
+
+    ``ingress_budget`` bounds, in bytes, both what one poll admits from the
+    ingress queue and the wire payload held by open requests; past it the
+    oldest open request is evicted. ``dedup_window`` is the bitmap width of
+    each per-epoch duplicate window, ``dedup_epochs`` how many recent epochs
+    are kept per sender.
+    """
 
     max_envelope: int = wire.DEFAULT_MAX_PAYLOAD + 96
     max_payload: int = wire.DEFAULT_MAX_PAYLOAD
@@ -57,8 +75,24 @@ class Limits:
     ingress_budget: int = 512 * 1024 * 1024
     max_open_requests: int = 4096
     dedup_window: int = 1 << 16
+    dedup_epochs: int = 4
+    max_senders: int = 4096
     max_events: int = 100_000
     completed_memory: int = 8192
+
+    @classmethod
+    def from_manifest(cls, values: dict[str, Any]) -> Limits:
+        """Limits from a deployment.json ``limits`` object (unknown keys are left to schema validation).
+
+        A ``max_payload`` without ``max_envelope`` also sets the envelope cap
+        (payload + the largest header), so one number states the limit.
+        """
+        known = {f for f in cls.__dataclass_fields__}
+        picked = {k: int(v) for k, v in values.items() if k in known and isinstance(v, int)
+                  and not isinstance(v, bool) and v > 0}
+        if "max_payload" in picked and "max_envelope" not in picked:
+            picked["max_envelope"] = picked["max_payload"] + wire.data_offset(wire.MAX_RANK)
+        return cls(**picked)
 
 
 @dataclass
@@ -109,6 +143,9 @@ class _Request:
     sent: set[int] = field(default_factory=set)
     emitted: set[str] = field(default_factory=set)
     failed: bool = False
+    created: float = 0.0  # poll clock when the request opened on this node
+    touched: float = 0.0  # last time one of its inputs arrived (per-hop budget)
+    held: int = 0  # wire/input payload bytes it holds (counts against the ingress budget)
 
 
 class Engine:
@@ -123,7 +160,14 @@ class Engine:
         limits: Limits | None = None,
         inline_compute: bool = True,
         outputs_to_host: bool = False,
+        boot_epoch: int | None = None,
+        deadline_s: float = DEFAULT_DEADLINE_S,
+        hop_budget_s: float | None = None,
     ) -> None:
+        if not (math.isfinite(deadline_s) and deadline_s > 0):
+            raise EngineError(f"deadline_s must be a positive number of seconds, not {deadline_s}")
+        if hop_budget_s is not None and not (math.isfinite(hop_budget_s) and hop_budget_s > 0):
+            raise EngineError(f"hop_budget_s must be a positive number of seconds, not {hop_budget_s}")
         self.node = node
         self.node_id = node_id
         self.peers: dict[str, int] = dict(peers or {})
@@ -139,10 +183,9 @@ class Engine:
         self.protocols: dict[int, ProtocolHandler] = {}
         self._edge_table: dict[int, tuple[str, str]] = {}  # edge -> (program, "recv"|"input")
         self._compute_keys: dict[str, PreparedSegment] = {}
+        # the only structure other threads touch: deque.append/popleft are atomic in CPython
         self._ingress: deque[tuple[Any, ...]] = deque()
-        self._lock = threading.Lock()  # guards the byte accounting shared with deliver()
-        self._queued_by_peer: dict[str, int] = {}
-        self._queued_total = 0
+        self._held = 0  # payload bytes held by open requests
         self._events: deque[ev.Event] = deque()
         self._events_dropped = 0
         self._subscribers: list[tuple[type, Callable[[ev.Event], None]]] = []
@@ -155,12 +198,24 @@ class Engine:
         self._inflight: dict[int, tuple[str, int, int]] = {}
         self._cmd_ids = itertools.count(1)
         self._seq = 0
-        self._dedup: dict[int, tuple[int, set[int]]] = {}
+        self.boot_epoch = 0
+        if boot_epoch is not None:
+            self.set_boot_epoch(boot_epoch)
+        self.deadline_s = float(deadline_s)
+        self.hop_budget_s = float(hop_budget_s) if hop_budget_s is not None else self.deadline_s
+        self._next_deadline = math.inf
+        self._dedup = SeqFilter(self.limits.dedup_window, self.limits.dedup_epochs, self.limits.max_senders)
+        self._peer_epochs: dict[int, int] = {}  # sender id -> boot epoch from its latest HELLO
+        self._version_refused: set[int] = set()  # senders whose HELLO had no common version
+        self.peer_hellos: dict[str, hello_record.HelloRecord] = {}
+        self.program_hash = b"\x00" * hello_record.HASH_SIZE
+        self._refusals_logged: set[int] = set()  # senders already reported once (telemetry)
         self._seen_peers: set[str] = set()
         self.now = 0.0
         self.counters: dict[str, int] = {
             "envelopes_in": 0, "envelopes_out": 0, "bytes_in": 0, "bytes_out": 0,
             "dropped": 0, "duplicates": 0, "segments_run": 0, "requests_completed": 0,
+            "unauthorised": 0, "stale_epoch": 0, "timed_out": 0, "evicted": 0,
         }
 
     # ------------------------------------------------------------------ setup
@@ -172,14 +227,31 @@ class Engine:
         node: str,
         programs: dict[str, onnx.ModelProto] | None = None,
         backend: Backend | str = "ort",
+        limits: Limits | None = None,
+        deadline_s: float | None = None,
+        hop_budget_s: float | None = None,
         **kwargs: Any,
     ) -> Engine:
-        """An engine for ``node`` of a deployment with its program installed."""
+        """An engine for ``node`` of a deployment with its program installed.
+
+        ``limits`` and the request deadline come from deployment.json
+        (``limits``, ``deadline_s``, ``hop_budget_s``) unless given here,
+        which overrides them for this run.
+        """
         spec = deployment.node(node)
-        eng = cls(node, spec.id, deployment.ids(), backend=backend, **kwargs)
-        eng.install(deployment.program(node, programs), name=node,
+        if limits is None:
+            limits = Limits.from_manifest(deployment.limits_for(node))
+        if deadline_s is None:
+            deadline_s = deployment.deadline_s or DEFAULT_DEADLINE_S
+        if hop_budget_s is None:
+            hop_budget_s = deployment.hop_budget_s
+        eng = cls(node, spec.id, deployment.ids(), backend=backend, limits=limits, deadline_s=deadline_s,
+                  hop_budget_s=hop_budget_s, **kwargs)
+        program = deployment.program(node, programs)
+        eng.install(program, name=node,
                     input_edges={i.edge_id: i.name for i in deployment.inputs if i.node == node},
                     output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == node})
+        eng.program_hash = hashlib.sha256(program.SerializeToString(deterministic=True)).digest()
         return eng
 
     def install(
@@ -229,6 +301,20 @@ class Engine:
         if not 0 <= base < 2**63:
             raise EngineError(f"sequence base {base} out of range")
         self._seq = max(self._seq, base)
+        # a clock reading in ns is (epoch << 32) | n with a time-derived epoch: announce it in HELLO
+        self.boot_epoch = max(self.boot_epoch, self._seq >> 32)
+
+    def set_boot_epoch(self, epoch: int) -> None:
+        """Number outbound envelopes ``(epoch << 32) | n``, ``n`` from 1 (docs/wire.md).
+
+        The epoch goes up at every boot (a persisted counter, or a clock
+        reading in seconds); it is announced in :meth:`hello`. Never moves the
+        sequence backwards.
+        """
+        if not 1 <= epoch <= 0xFFFFFFFF:
+            raise EngineError(f"boot epoch {epoch} is not in 1..2**32-1")
+        self.boot_epoch = max(self.boot_epoch, epoch)
+        self._seq = max(self._seq, self.boot_epoch << 32)
 
     def bind(self, name: str, component: Any) -> None:
         """Bind a named component (shared by every program and protocol on this node)."""
@@ -251,32 +337,18 @@ class Engine:
     # ------------------------------------------------------ thread-safe entry
 
     def deliver(self, peer: str, data: bytes | bytearray | memoryview) -> None:
-        """Hand the engine one envelope received from ``peer`` (thread-safe).
+        """Hand the engine one envelope received from ``peer`` (any thread).
 
-        Mutable buffers are copied here so the caller may reuse them; caps are
-        enforced before anything is queued.
+        Only appends to the ingress deque; every check, count and event
+        happens in :meth:`poll`. Mutable buffers are copied here so the caller
+        may reuse them; an envelope above ``max_envelope`` is not kept at all,
+        only its size (poll reports it).
         """
         size = len(data)
         if size > self.limits.max_envelope:
-            self._emit(ev.EnvelopeTooLarge(peer, size, self.limits.max_envelope))
-            self._count("dropped")
+            self._ingress.append(("too_large", peer, size))
             return
-        with self._lock:
-            queued = self._queued_by_peer.get(peer, 0)
-            if queued + size > self.limits.per_source_bytes:
-                drop: ev.Event | None = ev.SourceCapExceeded(peer, queued, self.limits.per_source_bytes)
-            elif self._queued_total + size > self.limits.ingress_budget:
-                drop = ev.IngressBudgetExceeded(peer, size, self.limits.ingress_budget)
-            else:
-                drop = None
-                self._queued_by_peer[peer] = queued + size
-                self._queued_total += size
-        if drop is not None:
-            self._emit(drop)
-            self._count("dropped")
-            return
-        payload = data if isinstance(data, bytes) else bytes(data)
-        self._ingress.append(("env", peer, payload))
+        self._ingress.append(("env", peer, data if isinstance(data, bytes) else bytes(data)))
 
     def submit(self, request_id: int, inputs: dict[str, np.ndarray], program: str | None = None) -> None:
         """Provide graph inputs this node owns for one request (thread-safe; arrays are copied)."""
@@ -296,17 +368,18 @@ class Engine:
     # ------------------------------------------------------------------- poll
 
     def poll(self, now: float) -> list[Outbound]:
-        """Drain ingress, run ready work to a fixed point, return outbound envelopes."""
+        """Drain ingress, run ready work to a fixed point, expire late requests, return outbound envelopes.
+
+        What is queued when the poll starts is admitted as one batch: a peer
+        with more than ``per_source_bytes`` queued, or a batch above
+        ``ingress_budget``, has the excess dropped with an event.
+        """
         self.now = now
-        while self._ingress:
-            item = self._ingress.popleft()
+        batch = [self._ingress.popleft() for _ in range(len(self._ingress))]
+        for item in self._admit(batch):
             tag = item[0]
             if tag == "env":
-                _, peer, payload = item
-                with self._lock:
-                    self._queued_by_peer[peer] = self._queued_by_peer.get(peer, 0) - len(payload)
-                    self._queued_total -= len(payload)
-                self._on_envelope(peer, payload)
+                self._on_envelope(item[1], item[2])
             elif tag == "input":
                 self._on_input(item[1], item[2], item[3])
             elif tag == "event":
@@ -319,10 +392,36 @@ class Engine:
                 self._on_complete(item[1], item[2])
             self._run_frontier()
         self._run_frontier()
+        self._expire(now)
         for h in list(self.protocols.values()):
             self._guard(h.protocol_id, h.on_tick, now, Context(self, now))
         out, self._outbound = self._outbound, []
         return out
+
+    def _admit(self, batch: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        queued: dict[str, int] = {}
+        total = 0
+        admitted = []
+        for item in batch:
+            if item[0] == "too_large":
+                self._emit(ev.EnvelopeTooLarge(item[1], item[2], self.limits.max_envelope))
+                self._count("dropped")
+                continue
+            if item[0] == "env":
+                peer, size = item[1], len(item[2])
+                q = queued.get(peer, 0)
+                if q + size > self.limits.per_source_bytes:
+                    self._emit(ev.SourceCapExceeded(peer, q, self.limits.per_source_bytes))
+                    self._count("dropped")
+                    continue
+                if total + size > self.limits.ingress_budget:
+                    self._emit(ev.IngressBudgetExceeded(peer, size, self.limits.ingress_budget))
+                    self._count("dropped")
+                    continue
+                queued[peer] = q + size
+                total += size
+            admitted.append(item)
+        return admitted
 
     def take_commands(self) -> list[ComputeCommand]:
         """Compute commands issued since the last call (only with ``inline_compute=False``)."""
@@ -367,6 +466,8 @@ class Engine:
         self._count("bytes_in", len(payload))
         try:
             env = wire.decode(payload, max_payload=self.limits.max_payload)
+            # an empty tensor may name any dims: bound them before anything makes an array
+            wire.check_shape(env, self.limits.max_payload)
         except WireError as exc:
             self._emit(ev.EnvelopeRejected(peer, exc.code, str(exc)))
             self._count("dropped")
@@ -375,54 +476,128 @@ class Engine:
             self._emit(ev.Misaddressed(peer, f"receiver {env.receiver} is not this node ({self.node_id})"))
             self._count("dropped")
             return
-        if self._is_duplicate(env.sender, env.seq):
-            self._emit(ev.DuplicateDropped(peer, env.sender, env.seq))
-            self._count("duplicates")
+        is_control = env.kind == wire.KIND_CONTROL and env.protocol == wire.PROTO_CONTROL
+        if env.sender in self._version_refused and not (is_control and env.edge == CTRL_HELLO):
+            # a HELLO still goes through: the peer may have been upgraded
+            self._refuse(peer, env, "no common wire version (see its HELLO)")
             return
-        sender_name = self._names_by_id.get(env.sender)
-        if sender_name is not None and sender_name not in self._seen_peers and sender_name != self.node:
-            self._seen_peers.add(sender_name)
-            self._emit(ev.PeerUp(sender_name))
-        if env.kind == wire.KIND_CONTROL and env.protocol == wire.PROTO_CONTROL:
+        if is_control:
             self._on_control(peer, env)
         elif env.protocol == wire.PROTO_DATAFLOW and env.kind == wire.KIND_DATA:
-            self._on_data(peer, env)
+            self._on_data(peer, env, len(payload))
         elif env.protocol in self.protocols:
+            if not self._fresh(peer, env):
+                return
             h = self.protocols[env.protocol]
-            self._guard(h.protocol_id, h.on_envelope, env, peer, Context(self, self.now))
+            if self._guard(h.protocol_id, h.on_envelope, env, peer, Context(self, self.now)):
+                self._accepted(env)
         else:
             self._emit(ev.UnknownEdge(peer, env.edge, env.protocol))
             self._count("dropped")
 
-    def _is_duplicate(self, sender: int, seq: int) -> bool:
-        high, seen = self._dedup.get(sender, (0, set()))
-        window = self.limits.dedup_window
-        if seq in seen or (high > window and seq <= high - window):
+    def _refuse(self, peer: str, env: wire.Envelope, reason: str) -> None:
+        """An authorisation refusal: a typed event, counted, flagged ``first`` once per sender."""
+        first = env.sender not in self._refusals_logged
+        if first and len(self._refusals_logged) < self.limits.max_senders:
+            self._refusals_logged.add(env.sender)
+        self._emit(ev.Unauthorised(peer, env.sender, env.edge, reason, first))
+        self._count("unauthorised")
+        self._count("dropped")
+
+    def _fresh(self, peer: str, env: wire.Envelope) -> bool:
+        """The duplicate/epoch check (read only); False after emitting why the envelope is dropped."""
+        verdict = self._dedup.check(env.sender, env.seq)
+        if verdict == FRESH:
             return True
-        seen.add(seq)
-        if seq > high:
-            high = seq
-            if len(seen) > 2 * window:
-                seen = {s for s in seen if s > high - window}
-        self._dedup[sender] = (high, seen)
+        if verdict == DUPLICATE:
+            self._emit(ev.DuplicateDropped(peer, env.sender, env.seq))
+            self._count("duplicates")
+        else:
+            oldest = self._dedup.oldest_epoch(env.sender)
+            self._emit(ev.StaleEpoch(peer, env.sender, split_seq(env.seq)[0], oldest if oldest is not None else 0))
+            self._count("stale_epoch")
+            self._count("dropped")
         return False
 
+    def _accepted(self, env: wire.Envelope) -> None:
+        """The envelope passed every check and was applied: only now does the window move."""
+        self._dedup.record(env.sender, env.seq)
+        name = self._names_by_id.get(env.sender)
+        if name is not None and name not in self._seen_peers and name != self.node:
+            self._seen_peers.add(name)
+            self._emit(ev.PeerUp(name))
+
     def _on_control(self, peer: str, env: wire.Envelope) -> None:
+        sender = self._names_by_id.get(env.sender)
+        if sender is None:
+            self._refuse(peer, env, f"control message from node id {env.sender}, which is not in the deployment")
+            return
+        if env.edge == CTRL_HELLO:
+            self._on_hello(peer, sender, env)
+            return
+        if not self._fresh(peer, env):
+            return
+        self._accepted(env)
         payload = env.payload_bytes()
         self._emit(ev.ControlReceived(peer, env.edge, payload))
         if env.edge == CTRL_PING:
-            sender = self._names_by_id.get(env.sender)
-            if sender is not None:
-                reply = wire.Envelope.for_bytes(b"", sender=self.node_id, receiver=env.sender, seq=0,
-                                                edge=CTRL_PONG, flags=wire.FLAG_RESPONSE,
-                                                response_to=env.seq)
-                self._queue_outbound(sender, reply)
+            reply = wire.Envelope.for_bytes(b"", sender=self.node_id, receiver=env.sender, seq=0,
+                                            edge=CTRL_PONG, flags=wire.FLAG_RESPONSE, response_to=env.seq)
+            self._queue_outbound(sender, reply)
         elif env.edge == CTRL_BYE:
-            name = self._names_by_id.get(env.sender, peer)
-            self._seen_peers.discard(name)
-            self._emit(ev.PeerDown(name, "bye"))
+            self._seen_peers.discard(sender)
+            self._emit(ev.PeerDown(sender, "bye"))
 
-    def _on_data(self, peer: str, env: wire.Envelope) -> None:
+    def _on_hello(self, peer: str, sender: str, env: wire.Envelope) -> None:
+        payload = env.payload_bytes()
+        rec: hello_record.HelloRecord | None = None
+        if len(payload) < hello_record.RECORD_SIZE and env.dtype == 2 and len(env.dims) == 1:
+            # the v1 form: just the node name (older C and MicroPython nodes); no epoch, version 1
+            try:
+                payload.decode("utf-8")
+            except UnicodeDecodeError:
+                self._emit(ev.BadHello(peer, "BAD_FIELD", "HELLO payload is neither a hello record nor a name"))
+                self._count("dropped")
+                return
+        else:
+            try:
+                rec = hello_record.decode(payload)
+            except WireError as exc:
+                self._emit(ev.BadHello(peer, exc.code, str(exc)))
+                self._count("dropped")
+                return
+            if rec.node_id != env.sender:
+                self._emit(ev.BadHello(peer, "BAD_FIELD", f"record names node id {rec.node_id}, "
+                                                          f"the envelope sender is {env.sender}"))
+                self._count("dropped")
+                return
+            known = self._peer_epochs.get(env.sender)
+            if known is not None and rec.boot_epoch < known:
+                self._emit(ev.EpochRegressed(peer, env.sender, known, rec.boot_epoch))
+                self._count("dropped")
+                return
+        if not self._fresh(peer, env):
+            return
+        answer = not env.flags & wire.FLAG_RESPONSE
+        self._accepted(env)
+        if rec is not None:
+            self.peer_hellos[sender] = rec
+            if rec.version_with(self._own_hello()) is None:
+                self._version_refused.add(env.sender)
+                self._emit(ev.VersionMismatch(peer, env.sender,
+                                              (hello_record.OWN_MIN_VERSION, hello_record.OWN_MAX_VERSION),
+                                              (rec.min_version, rec.max_version)))
+            else:
+                self._version_refused.discard(env.sender)
+            known = self._peer_epochs.get(env.sender)
+            if known is None or rec.boot_epoch > known:
+                self._peer_epochs[env.sender] = rec.boot_epoch
+                self._dedup.start_epoch(env.sender, rec.boot_epoch)  # a reboot: a new, empty window
+        self._emit(ev.ControlReceived(peer, env.edge, payload))
+        if answer:  # a HELLO is answered (flag RESPONSE) so the sender learns our epoch and versions
+            self.hello(sender, response_to=env.seq)
+
+    def _on_data(self, peer: str, env: wire.Envelope, size: int) -> None:
         entry = self._edge_table.get(env.edge)
         if entry is None:
             self._emit(ev.UnknownEdge(peer, env.edge))
@@ -432,30 +607,54 @@ class Engine:
         prog = self.programs[prog_name]
         if role == "recv":
             port = prog.recv[env.edge]
-            expected_sender = self.peers.get(port.peer)
-            if expected_sender is not None and env.sender != expected_sender:
-                self._emit(ev.Misaddressed(peer, f"edge {env.edge} comes from {port.peer!r}, "
-                                                 f"not node id {env.sender}"))
-                self._count("dropped")
+            if env.sender != self.peers.get(port.peer):
+                self._refuse(peer, env, f"edge {env.edge} is produced by {port.peer!r} "
+                                        f"(id {self.peers.get(port.peer)}), not by node id {env.sender}")
                 return
             tensor, contract = port.tensor, (port.elem_type, port.shape)
         else:
+            if env.sender != HOST_ID:
+                self._refuse(peer, env, f"edge {env.edge} is a graph input: only the host (id {HOST_ID}) sends it")
+                return
             tensor = prog.input_edges[env.edge]
             contract = prog.input_types[tensor]
         problem = _contract_problem(env, contract)
         if problem:
             self._emit(ev.ContractViolation(peer, env.edge, problem[0], problem[1]))
             self._count("dropped")
+            if role == "input":  # the host's own input is wrong: tell it, naming the request
+                self._report(env.request_id, f"ContractViolation: input {tensor!r} of request {env.request_id} "
+                                             f"at {self.node}: expected {problem[0]}, got {problem[1]}")
+            return
+        if not self._fresh(peer, env):
             return
         key = (prog_name, env.request_id)
         if key in self._completed_set:
             self._emit(ev.StaleEnvelope(peer, env.request_id))
             return
-        req = self._request(key)
-        if req is None:
+        if not self._make_room(size, key):
+            self._emit(ev.IngressBudgetExceeded(peer, size, self.limits.ingress_budget))
+            self._count("dropped")
             return
+        req = self._request(key)
+        self._accepted(env)
+        req.touched = self.now
+        if tensor in req.values:
+            return  # a resend with a new seq: the first copy stands
         req.values[tensor] = self.backend.materialize_from_wire(env)
+        req.held += size  # a zero-copy view keeps the whole envelope alive
+        self._held += size
         self._dirty[key] = None
+
+    def _make_room(self, size: int, keep: tuple[str, int]) -> bool:
+        """Evict the oldest open requests until ``size`` more bytes fit the ingress budget."""
+        budget = self.limits.ingress_budget
+        while self._held + size > budget:
+            victim = next((k for k in self._requests if k != keep), None)
+            if victim is None:
+                return False
+            self._evict(victim, "ingress byte budget")
+        return True
 
     def _on_input(self, program: str | None, request_id: int, inputs: dict[str, np.ndarray]) -> None:
         for name, value in inputs.items():
@@ -463,10 +662,15 @@ class Engine:
             if prog is None:
                 continue  # checked in submit(); a snapshot from another build may not match
             key = (prog.name, request_id)
-            req = self._request(key)
-            if req is None:
+            if key in self._completed_set or not self._make_room(value.nbytes, key):
                 return
+            req = self._request(key)
+            req.touched = self.now
+            if name in req.values:
+                continue
             req.values[name] = value
+            req.held += value.nbytes
+            self._held += value.nbytes
             self._dirty[key] = None
 
     def _program_for_input(self, program: str | None, name: str) -> _Program | None:
@@ -475,18 +679,65 @@ class Engine:
             return p if p and name in p.local_inputs else None
         return next((p for p in self.programs.values() if name in p.local_inputs), None)
 
-    def _request(self, key: tuple[str, int]) -> _Request | None:
+    def _request(self, key: tuple[str, int]) -> _Request:
         req = self._requests.get(key)
         if req is None:
-            if len(self._requests) >= self.limits.max_open_requests:
-                old_key = next(iter(self._requests))
-                old = self._requests.pop(old_key)
-                self._dirty.pop(old_key, None)
-                missing = tuple(sorted(self._missing_inputs(old_key[0], old)))
-                self._emit(ev.RequestEvicted(old_key[1], missing))
-                self._remember_completed(old_key)
-            req = self._requests[key] = _Request()
+            while len(self._requests) >= self.limits.max_open_requests:
+                self._evict(next(iter(self._requests)), "open request limit")
+            req = self._requests[key] = _Request(created=self.now, touched=self.now)
+            self._next_deadline = min(self._next_deadline, self.now + min(self.deadline_s, self.hop_budget_s))
         return req
+
+    def _close(self, key: tuple[str, int]) -> _Request | None:
+        """Forget an open request (completed, failed, evicted or timed out) and release its bytes."""
+        req = self._requests.pop(key, None)
+        self._dirty.pop(key, None)
+        if req is not None:
+            self._held -= req.held
+        self._remember_completed(key)
+        return req
+
+    def _evict(self, key: tuple[str, int], reason: str) -> None:
+        req = self._requests[key]
+        missing = tuple(sorted(self._missing_inputs(key[0], req)))
+        self._close(key)
+        self._count("evicted")
+        self._emit(ev.RequestEvicted(key[1], missing, reason))
+        self._report(key[1], f"RequestEvicted: request {key[1]} at {self.node} ({reason}); "
+                             f"missing {', '.join(missing) or 'nothing'}")
+
+    def _expire(self, now: float) -> None:
+        """Drop every request past its deadline or per-hop budget (RequestTimedOut + an error to the host)."""
+        if now < self._next_deadline:
+            return
+        nxt = math.inf
+        for key, req in list(self._requests.items()):
+            due = min(req.created + self.deadline_s, req.touched + self.hop_budget_s)
+            if due > now:
+                nxt = min(nxt, due)
+                continue
+            waiting = self._waiting_for(key[0], req)
+            self._close(key)
+            self._count("timed_out")
+            self._emit(ev.RequestTimedOut(key[1], self.node, waiting))
+            self._report(key[1], f"RequestTimedOut: request {key[1]} at {self.node} "
+                                 f"waiting for {', '.join(waiting) or 'nothing'}")
+        self._next_deadline = nxt
+
+    def _waiting_for(self, prog_name: str, req: _Request) -> tuple[str, ...]:
+        prog = self.programs[prog_name]
+        out = [f"{p.tensor} from {p.peer}" for p in prog.recv.values() if p.tensor not in req.values]
+        out += [f"{n} (graph input)" for n in prog.local_inputs if n not in req.values]
+        out += [f"segment {prog.segments[i].key} computing" for i in sorted(req.running)]
+        return tuple(out)
+
+    def _report(self, request_id: int, text: str) -> None:
+        """Send the host an error result for ``request_id`` (docs/wire.md, "Error results")."""
+        if self.node_id == HOST_ID:
+            return
+        env = wire.Envelope.for_bytes(text.encode("utf-8", "replace"), sender=self.node_id, receiver=HOST_ID,
+                                      seq=0, edge=CTRL_ERROR, request_id=request_id, flags=wire.FLAG_ERROR)
+        self._queue_outbound(HOST_NAME, env)
 
     def _missing_inputs(self, prog_name: str, req: _Request) -> set[str]:
         prog = self.programs[prog_name]
@@ -550,9 +801,10 @@ class Engine:
 
     def _fail(self, key: tuple[str, int], req: _Request, segment: str, exc: BaseException) -> None:
         req.failed = True
-        self._emit(ev.ComputeFailed(key[1], segment, f"{type(exc).__name__}: {exc}"))
-        self._requests.pop(key, None)
-        self._remember_completed(key)
+        error = f"{type(exc).__name__}: {exc}"
+        self._emit(ev.ComputeFailed(key[1], segment, error))
+        self._close(key)
+        self._report(key[1], f"ComputeFailed: request {key[1]} at {self.node}, segment {segment}: {error}")
 
     def _compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self._compute_keys[key].run(inputs)
@@ -576,8 +828,7 @@ class Engine:
                     self._queue_outbound(HOST_NAME, env)
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
                 and len(req.emitted) == len(prog.outputs)):
-            del self._requests[key]
-            self._remember_completed(key)
+            self._close(key)
             self._count("requests_completed")
             self._emit(ev.RequestCompleted(key[1]))
 
@@ -597,19 +848,40 @@ class Engine:
         self._outbound.append(Outbound(peer, env.receiver, data, env.kind, env.protocol, env.edge,
                                        env.request_id, env.seq))
 
-    def _guard(self, protocol: int, fn: Callable[..., Any], *args: Any) -> None:
+    def _guard(self, protocol: int, fn: Callable[..., Any], *args: Any) -> bool:
         try:
             fn(*args)
         except Exception as exc:  # a faulty component must not take the node down
             self._emit(ev.HandlerFailed(protocol, f"{type(exc).__name__}: {exc}"))
+            return False
+        return True
 
     # ------------------------------------------------------------ control API
 
-    def hello(self, peer: str = "*") -> None:
-        """Queue a HELLO (this node's name) to ``peer`` or everyone."""
+    def hello(self, peer: str = "*", response_to: int = 0) -> None:
+        """Queue a HELLO carrying this node's hello record (docs/wire.md) to ``peer`` or everyone.
+
+        The record announces the wire versions spoken, the boot epoch, the
+        node id and name and the program hash. An engine never seeded
+        (:meth:`set_boot_epoch`, :meth:`start_sequence_at`) announces epoch 1
+        and moves its sequence into it, so what it sends next is in the epoch
+        its peers expect. ``response_to`` marks an answer to a peer's HELLO.
+        """
+        rec = self._own_hello()
+        self.boot_epoch = rec.boot_epoch
+        self._seq = max(self._seq, rec.boot_epoch << 32)
         rid = wire.BROADCAST if peer == "*" else self.peers[peer]
-        self._queue_outbound(peer, wire.Envelope.for_bytes(self.node.encode(), sender=self.node_id,
-                                                           receiver=rid, seq=0, edge=CTRL_HELLO))
+        self._queue_outbound(peer, wire.Envelope.for_bytes(
+            rec.encode(), sender=self.node_id, receiver=rid, seq=0, edge=CTRL_HELLO,
+            flags=wire.FLAG_RESPONSE if response_to else 0, response_to=response_to))
+
+    def _own_hello(self) -> hello_record.HelloRecord:
+        name = self.node.encode("utf-8")[:hello_record.MAX_NAME].decode("utf-8", "ignore")
+        return hello_record.HelloRecord(
+            min_version=hello_record.OWN_MIN_VERSION, max_version=hello_record.OWN_MAX_VERSION, caps=0,
+            boot_epoch=min(0xFFFFFFFF, max(1, self.boot_epoch, self._seq >> 32)), node_id=self.node_id,
+            max_frame=min(0xFFFFFFFF, max(hello_record.MIN_FRAME, self.limits.max_envelope)), window=1,
+            name=name, program_hash=self.program_hash)
 
     def ping(self, peer: str) -> None:
         """Queue a PING to ``peer``; its PONG arrives as a ControlReceived event."""
@@ -633,11 +905,14 @@ class Engine:
 
     # --------------------------------------------------------------- snapshot
 
-    def snapshot(self) -> bytes:
-        """Serialize all state (requests, dedup, seq, undrained ingress, components) to bytes.
+    def snapshot(self, telemetry: bool = True) -> bytes:
+        """Serialize all state (requests, dedup, seq, epochs, undrained ingress, components) to bytes.
 
         Programs are not included: restore into an engine built the same way
-        (``Engine.for_node``) with :meth:`restore`.
+        (``Engine.for_node``) with :meth:`restore`. ``telemetry=False`` leaves
+        out counters and the refusal log, which describe what happened rather
+        than what the node will do; two runs that differ only in refused input
+        give identical snapshots then.
         """
         tensors: list[np.ndarray] = []
 
@@ -651,7 +926,8 @@ class Engine:
                 "program": prog, "request_id": rid,
                 "values": {k: put(v) for k, v in req.values.items()},
                 "done": sorted(req.done | req.running), "sent": sorted(req.sent),
-                "emitted": sorted(req.emitted),
+                "emitted": sorted(req.emitted), "created": req.created, "touched": req.touched,
+                "held": req.held,
             })
         ingress: list[Any] = []
         for item in self._ingress:
@@ -659,18 +935,24 @@ class Engine:
                 ingress.append(["env", item[1], put(np.frombuffer(item[2], dtype=np.uint8))])
             elif item[0] == "input":
                 ingress.append(["input", item[1], item[2], {k: put(v) for k, v in item[3].items()}])
+            elif item[0] == "too_large":
+                ingress.append(["too_large", item[1], item[2]])
         components = {}
         for name, comp in self.bindings.items():
             if isinstance(comp, Component):
                 components[name] = [comp.type_id, put(np.frombuffer(comp.snapshot(), dtype=np.uint8))]
-        meta = {
-            "node": self.node, "node_id": self.node_id, "seq": self._seq,
-            "programs": sorted(self.programs),
-            "dedup": {str(s): [h, sorted(seen)] for s, (h, seen) in self._dedup.items()},
+        meta: dict[str, Any] = {
+            "node": self.node, "node_id": self.node_id, "seq": self._seq, "boot_epoch": self.boot_epoch,
+            "programs": sorted(self.programs), "dedup": self._dedup.to_json(),
+            "peer_epochs": {str(k): v for k, v in self._peer_epochs.items()},
+            "version_refused": sorted(self._version_refused),
             "requests": requests, "completed": [list(k) for k in self._completed],
-            "ingress": ingress, "components": components, "counters": self.counters,
+            "ingress": ingress, "components": components,
             "seen_peers": sorted(self._seen_peers), "now": self.now,
         }
+        if telemetry:
+            meta["counters"] = self.counters
+            meta["refusals_logged"] = sorted(self._refusals_logged)
         blob = json.dumps(meta, sort_keys=True).encode()
         parts = [SNAPSHOT_MAGIC, struct.pack("<I", len(blob)), blob]
         for i, t in enumerate(tensors):
@@ -692,14 +974,27 @@ class Engine:
         tensors = [np.array(wire.decode(raw, max_payload=len(raw)).array())
                    for raw in StreamDecoder(max_envelope=len(data)).feed(data[off + 4 + n:])]
         self._seq = meta["seq"]
-        self._dedup = {int(s): (h, set(seen)) for s, (h, seen) in meta["dedup"].items()}
+        self.boot_epoch = meta.get("boot_epoch", self._seq >> 32)
+        self._dedup = SeqFilter(self.limits.dedup_window, self.limits.dedup_epochs, self.limits.max_senders)
+        for sender, state in meta["dedup"].items():
+            if isinstance(state, list):  # an older snapshot: [high-water mark, seen seqs]
+                for seq in state[1]:
+                    self._dedup.record(int(sender), seq)
+            else:
+                self._dedup.load_json({sender: state})
+        self._peer_epochs = {int(k): v for k, v in meta.get("peer_epochs", {}).items()}
+        self._version_refused = set(meta.get("version_refused", []))
         self._requests = {}
+        self._held = 0
         self._dirty = {}
         self._inflight = {}
         self._commands = []
         for r in meta["requests"]:
             req = _Request(values={k: tensors[i] for k, i in r["values"].items()},
-                           done=set(r["done"]), sent=set(r["sent"]), emitted=set(r["emitted"]))
+                           done=set(r["done"]), sent=set(r["sent"]), emitted=set(r["emitted"]),
+                           created=r.get("created", meta["now"]), touched=r.get("touched", meta["now"]),
+                           held=r.get("held", 0))
+            self._held += req.held
             key = (r["program"], r["request_id"])
             self._requests[key] = req
             prog = self.programs[key[0]]
@@ -708,12 +1003,13 @@ class Engine:
             self._dirty[key] = None
         self._completed = deque(tuple(k) for k in meta["completed"])  # type: ignore[misc]
         self._completed_set = set(self._completed)
+        self._next_deadline = -math.inf  # the first poll recomputes it
         self._ingress = deque()
-        self._queued_by_peer = {}
-        self._queued_total = 0
         for item in meta["ingress"]:
             if item[0] == "env":
                 self.deliver(item[1], tensors[item[2]].tobytes())
+            elif item[0] == "too_large":
+                self._ingress.append(("too_large", item[1], item[2]))
             else:
                 self._ingress.append(("input", item[1], item[2], {k: tensors[i] for k, i in item[3].items()}))
         for name, (type_id, idx) in meta["components"].items():
@@ -721,7 +1017,9 @@ class Engine:
             if comp is None or getattr(comp, "type_id", None) != type_id:
                 raise EngineError(f"snapshot binds {name!r} as {type_id}; bind the same component first")
             comp.restore(tensors[idx].tobytes())
-        self.counters = dict(meta["counters"])
+        if "counters" in meta:
+            self.counters = dict(meta["counters"])
+            self._refusals_logged = set(meta.get("refusals_logged", []))
         self._seen_peers = set(meta["seen_peers"])
         self.now = meta["now"]
 

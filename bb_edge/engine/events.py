@@ -163,10 +163,77 @@ class StaleEnvelope(InfraEvent):
 
 @dataclass(frozen=True)
 class RequestEvicted(InfraEvent):
-    """Too many requests open at once; the oldest unfinished one was dropped."""
+    """Too many requests (or request bytes) open at once; the oldest unfinished one was dropped."""
 
     request_id: int
     missing: tuple[str, ...]
+    reason: str = "open request limit"
+
+
+@dataclass(frozen=True)
+class RequestTimedOut(InfraEvent):
+    """A request missed its deadline (or its per-hop budget) on ``node`` and was dropped.
+
+    ``waiting_for`` names what had not arrived, e.g. ``"relu_out from s"``.
+    """
+
+    request_id: int
+    node: str
+    waiting_for: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Unauthorised(InfraEvent):
+    """``sender`` may not send this envelope (not the edge's producer, graph input not from the host ...).
+
+    ``first`` is True for the first refusal of this sender, so an adapter can
+    log once per sender and count the rest.
+    """
+
+    peer: str
+    sender: int
+    edge: int
+    reason: str
+    first: bool = True
+
+
+@dataclass(frozen=True)
+class StaleEpoch(InfraEvent):
+    """An envelope's boot epoch (``seq >> 32``) is older than every epoch kept for its sender."""
+
+    peer: str
+    sender: int
+    epoch: int
+    oldest_kept: int
+
+
+@dataclass(frozen=True)
+class EpochRegressed(InfraEvent):
+    """A HELLO announced a boot epoch lower than the one known for that node; nothing changed."""
+
+    peer: str
+    sender: int
+    known: int
+    got: int
+
+
+@dataclass(frozen=True)
+class VersionMismatch(InfraEvent):
+    """A peer's HELLO version range has nothing in common with ours; its traffic is refused."""
+
+    peer: str
+    sender: int
+    ours: tuple[int, int]
+    theirs: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class BadHello(InfraEvent):
+    """A HELLO payload broke a rule of the hello record (``code`` as in docs/wire.md); nothing changed."""
+
+    peer: str
+    code: str
+    message: str
 
 
 @dataclass(frozen=True)

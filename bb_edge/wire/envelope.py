@@ -79,7 +79,8 @@ class Envelope:
         quant: tuple[float, int] | None = None,
     ) -> Envelope:
         """Build a data envelope around a numpy array (C-contiguous copy if needed)."""
-        arr = np.ascontiguousarray(array)
+        # ascontiguousarray turns a 0-d array into shape (1,): keep the rank (scalar edges, e.g. If's cond)
+        arr = np.ascontiguousarray(array).reshape(np.shape(array))
         if arr.dtype.byteorder == ">":
             arr = arr.astype(arr.dtype.newbyteorder("<"))
         flags = 0
@@ -97,7 +98,7 @@ class Envelope:
             protocol=protocol,
             flags=flags,
             dtype=code_of(arr.dtype),
-            dims=tuple(int(d) for d in arr.shape),
+            dims=tuple(map(int, arr.shape)),
             scale=scale,
             zero_point=zp,
             data=memoryview(arr).cast("B") if arr.size else b"",  # type: ignore[arg-type]
@@ -135,7 +136,12 @@ class Envelope:
         )
 
     def array(self) -> np.ndarray:
-        """The payload as a numpy array (zero-copy view, read-only after decode)."""
+        """The payload as a numpy array (zero-copy view, read-only after decode).
+
+        Raises WireError ``TOO_LARGE`` (never a bare ValueError) for a shape
+        numpy cannot represent, e.g. the empty ``(0, 2**32-1, 2**32-1)``.
+        """
+        check_shape(self, _NUMPY_MAX_BYTES)
         dt = CODE_TO_NUMPY[self.dtype]
         return np.frombuffer(self.data, dtype=dt).reshape(self.dims)
 
@@ -147,6 +153,26 @@ class Envelope:
     def is_quantized(self) -> bool:
         """True when scale/zero_point are meaningful."""
         return bool(self.flags & FLAG_QUANT)
+
+
+# numpy refuses a shape whose non-zero dims times the itemsize overflow its index type
+_NUMPY_MAX_BYTES = 2**62
+
+
+def check_shape(env: Envelope, max_bytes: int) -> None:
+    """Bound the element count an envelope's dims imply, before any array is made.
+
+    For a non-empty tensor decode already tied ``payload_len`` to the dims;
+    an empty one (a zero dim) can name any other dims, so the product of the
+    non-zero dims times the itemsize must also stay within ``max_bytes``
+    (the receiver's payload limit). WireError ``TOO_LARGE`` otherwise.
+    """
+    total = CODE_TO_NUMPY[env.dtype].itemsize if env.dtype in CODE_TO_NUMPY else 1
+    for d in env.dims:
+        if d:
+            total *= d
+            if total > max_bytes:  # stop early: Python ints would not overflow, but stay cheap
+                raise WireError("TOO_LARGE", f"dims {tuple(env.dims)} imply more than {max_bytes} bytes")
 
 
 def _check_header_fields(env: Envelope) -> None:
