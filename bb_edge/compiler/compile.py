@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 import onnx
 
-from bb_edge.compiler.load import load_model
-from bb_edge.compiler.manifest import Deployment
+from bb_edge.compiler.cost import tensor_bytes
+from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
+from bb_edge.compiler.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.compiler.partition import partition
 from bb_edge.compiler.placement import (
+    BALANCE_CAP,
     annotation,
-    place_auto,
+    place_auto_report,
     place_by_annotation,
     place_by_cuts,
     place_by_map,
 )
 from bb_edge.errors import PlacementError
+from bb_edge.wire.envelope import DEFAULT_MAX_PAYLOAD
+
+
+class PlacementWarning(UserWarning):
+    """Automatic placement could not meet its documented balance; the message says why."""
+
+
+class EdgeTooLargeError(PlacementError):
+    """A cross-node edge (or graph input) carries more bytes per inference than its receiver accepts."""
 
 
 def compile_model(
@@ -31,18 +43,37 @@ def compile_model(
     name: str | None = None,
     out_dir: str | Path | None = None,
     allow_cycles: bool = True,
+    input_shapes: InputShapes | None = None,
+    max_payload: int = DEFAULT_MAX_PAYLOAD,
 ) -> tuple[Deployment, dict[str, onnx.ModelProto]]:
     """Compile a model into per-node programs and a manifest (written to ``out_dir`` if given).
 
     Exactly one of ``nodes``, ``cuts`` or ``place`` may be given; with none, the
     model's ``bb.place`` annotations (from a recorded Module) are used.
+    ``input_shapes`` pins dynamic input dims before shape inference;
+    ``max_payload`` is every node's ``limits.max_payload`` and no edge may
+    exceed it (EdgeTooLargeError). Automatic placement that cannot meet its
+    balance cap says why in a PlacementWarning (also kept in the manifest's
+    ``placement.warnings``).
     """
     chosen = sum(x is not None for x in (nodes, cuts, place))
     if chosen > 1:
         raise PlacementError("give only one of --nodes, --cut and --place")
-    model = load_model(source)
+    if node_names is not None:
+        dupes = sorted({n for n in node_names if list(node_names).count(n) > 1})
+        if dupes:
+            raise PlacementError(f"node names must be distinct; {', '.join(dupes)} given more than once")
+    if max_payload < 1:
+        raise PlacementError(f"max_payload must be a positive number of bytes, not {max_payload}")
+    model = load_model(source, input_shapes)
+    report: dict[str, object] = {}
     if nodes is not None:
-        placement = place_auto(model, nodes, node_names, memory_limits)
+        auto = place_auto_report(model, nodes, node_names, memory_limits)
+        placement = auto.placement
+        report = {"method": "auto", "balance_cap": BALANCE_CAP, "max_share": round(auto.cap, 6),
+                  "shares": [round(x, 6) for x in auto.shares], "warnings": auto.warnings}
+        for w in auto.warnings:
+            warnings.warn(w, PlacementWarning, stacklevel=2)
     elif cuts is not None:
         placement = place_by_cuts(model, cuts, node_names)
     elif place is not None:
@@ -58,6 +89,18 @@ def compile_model(
         name = Path(str(source)).stem if not isinstance(source, onnx.ModelProto) else (model.graph.name or "model")
     order = list(node_names) if node_names else None
     dep, programs = partition(model, placement, name=_safe(name), node_order=order, allow_cycles=allow_cycles)
+    for spec in dep.nodes:
+        spec.limits = {**spec.limits, "max_payload": int(max_payload)}
+    _check_payloads(dep)
+    dep.extra["pipeline"] = not allow_cycles
+    dyn = dynamic_inputs(model)
+    if dyn:
+        dep.extra["dynamic_inputs"] = dyn
+    if report:
+        dep.extra["placement"] = report
+    problems = validate_manifest(dep.to_json())
+    if problems:  # e.g. an edge of a dtype the wire cannot carry
+        raise InvalidDeploymentError(f"the compiled deployment of {name}", problems)
     if out_dir is not None:
         write_deployment(dep, programs, Path(out_dir))
     return dep, programs
@@ -69,6 +112,20 @@ def write_deployment(dep: Deployment, programs: dict[str, onnx.ModelProto], out_
     for spec in dep.nodes:
         onnx.save(programs[spec.name], str(out_dir / spec.program))
     dep.save(out_dir)
+
+
+def _check_payloads(dep: Deployment) -> None:
+    """EdgeTooLargeError naming every edge (and graph input) larger than its receiver's max_payload."""
+    limit = {n.name: n.limits.get("max_payload", DEFAULT_MAX_PAYLOAD) for n in dep.nodes}
+    big = [f"edge {e.id} {e.tensor!r} {e.src}->{e.dst}: {e.bytes_per_inference} bytes > {limit[e.dst]}"
+           for e in dep.edges if e.bytes_per_inference > limit[e.dst]]
+    big += [f"input {i.name!r} -> {i.node}: {b} bytes > {limit[i.node]}"
+            for i in dep.inputs if (b := tensor_bytes(i.elem_type, i.shape)) > limit[i.node]]
+    if big:
+        raise EdgeTooLargeError(
+            f"{len(big)} tensor(s) exceed the receiving node's payload limit (limits.max_payload): "
+            f"{'; '.join(big[:4])}. Cut where tensors are smaller (--cut, --place), use more nodes, pin smaller "
+            f"dims with --input-shape, or raise --max-payload if every receiver can take it")
 
 
 def _safe(name: str) -> str:

@@ -15,17 +15,30 @@ import onnx
 from onnx import helper, numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
+from bb_edge.compiler.program import node_reads
 from bb_edge.errors import ModelError, UnsupportedOpError
 
-#: Ops bb-edge never places on a node (they need a runtime or control flow the
-#: engine does not model); everything else with a standard schema is accepted.
-UNSUPPORTED_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
+#: Ops bb-edge never places on a node (they map over sequences, which no edge
+#: contract can describe); everything else with a standard schema is accepted.
+UNSUPPORTED_OPS = frozenset({"SequenceMap"})
+
+#: Control-flow ops: each is placed whole on one node; the tensors its
+#: subgraphs read from the enclosing graph reach that node like inputs
+#: (see :func:`bb_edge.compiler.program.node_reads`).
+CONTROL_FLOW_OPS = frozenset({"If", "Loop", "Scan"})
+
+#: ``{graph input name: pinned shape}`` as given by ``compile --input-shape``.
+InputShapes = dict[str, list[int]]
 
 MIN_IR_VERSION = 7
 
 
-def load_model(source: str | Path | onnx.ModelProto) -> onnx.ModelProto:
-    """Read a model from a path (or copy a proto) and normalise it; raise typed errors."""
+def load_model(source: str | Path | onnx.ModelProto, input_shapes: InputShapes | None = None) -> onnx.ModelProto:
+    """Read a model from a path (or copy a proto) and normalise it; raise typed errors.
+
+    ``input_shapes`` pins graph-input dims (``--input-shape``) before shape
+    inference, so that costs and edge contracts use real sizes.
+    """
     if isinstance(source, onnx.ModelProto):
         model = onnx.ModelProto()
         model.CopyFrom(source)
@@ -37,13 +50,65 @@ def load_model(source: str | Path | onnx.ModelProto) -> onnx.ModelProto:
             model = onnx.load(str(path))
         except Exception as exc:  # protobuf raises DecodeError and friends
             raise ModelError(f"{path} is not a readable ONNX model: {exc}") from exc
-    return normalise(model)
+    return normalise(model, input_shapes)
+
+
+def parse_input_shape(spec: str) -> tuple[str, list[int]]:
+    """``NAME=1,3,640,640`` -> ``("NAME", [1, 3, 640, 640])``; ModelError saying the form otherwise."""
+    name, sep, dims = spec.rpartition("=")
+    try:
+        shape = [int(d) for d in dims.split(",")] if dims.strip() else []
+    except ValueError:
+        shape = []
+        sep = ""
+    if not sep or not name or any(d < 1 for d in shape):
+        raise ModelError(f"--input-shape {spec!r}: expected NAME=D1,D2,... with positive integer dims "
+                         f"(e.g. x=1,3,640,640)")
+    return name, shape
+
+
+def pin_input_shapes(model: onnx.ModelProto, input_shapes: InputShapes) -> None:
+    """Overwrite graph-input dims with ``input_shapes``; ModelError if a name, rank or fixed dim disagrees."""
+    inputs = {i.name: i for i in model.graph.input}
+    inits = {i.name for i in model.graph.initializer}
+    problems: list[str] = []
+    for name, shape in input_shapes.items():
+        vi = inputs.get(name)
+        if vi is None or name in inits:
+            known = [n for n in inputs if n not in inits]
+            problems.append(f"no graph input {name!r} (inputs: {', '.join(known)})")
+            continue
+        dims = vi.type.tensor_type.shape.dim
+        if vi.type.tensor_type.HasField("shape") and len(dims) != len(shape):
+            problems.append(f"{name} has rank {len(dims)}, --input-shape gives {len(shape)} dims")
+            continue
+        clashes = [f"{name} dim {i} is fixed at {d.dim_value}, --input-shape gives {shape[i]}"
+                   for i, d in enumerate(dims) if d.dim_value > 0 and d.dim_value != shape[i]]
+        if clashes:
+            problems.extend(clashes)
+            continue
+        shape_proto = vi.type.tensor_type.shape
+        del shape_proto.dim[:]
+        for d_val in shape:
+            shape_proto.dim.add().dim_value = d_val
+    if problems:
+        raise ModelError("--input-shape: " + "; ".join(problems))
+    # inferred types from the export may carry the old symbolic dims: infer them afresh
+    del model.graph.value_info[:]
+
+
+def dynamic_inputs(model: onnx.ModelProto) -> dict[str, list[int]]:
+    """Graph inputs with a symbolic dim (-1), whose costs are therefore estimates (a symbolic dim counts as 1)."""
+    types = tensor_types(model)
+    inits = {i.name for i in model.graph.initializer}
+    return {i.name: list(types[i.name][1]) for i in model.graph.input
+            if i.name not in inits and any(d < 0 for d in types[i.name][1])}
 
 
 def check_ops(model: onnx.ModelProto) -> None:
     """Raise UnsupportedOpError for any op without a standard schema or on the deny list."""
     opsets = {o.domain or "": o.version for o in model.opset_import}
-    for node in model.graph.node:
+    for node in _all_nodes(model.graph):
         domain = node.domain or ""
         if domain.startswith("bb."):
             continue
@@ -63,9 +128,21 @@ def check_ops(model: onnx.ModelProto) -> None:
             )
         if node.op_type in UNSUPPORTED_OPS:
             raise UnsupportedOpError(
-                f"node {node.name!r} is a {node.op_type}; control-flow ops cannot be partitioned. "
-                f"Unroll or inline it before compiling."
+                f"node {node.name!r} is a {node.op_type}; sequence ops cannot be partitioned. "
+                f"Rewrite it as a Loop or unroll it before compiling."
             )
+
+
+def _all_nodes(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+    """Every node of ``graph`` and, recursively, of its control-flow subgraphs."""
+    out: list[onnx.NodeProto] = []
+    for node in graph.node:
+        out.append(node)
+        for a in node.attribute:
+            subs = [a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)
+            for sub in subs:
+                out.extend(_all_nodes(sub))
+    return out
 
 
 def _schema_missing(op: str, version: int) -> bool:
@@ -76,7 +153,7 @@ def _schema_missing(op: str, version: int) -> bool:
     return False
 
 
-def normalise(model: onnx.ModelProto) -> onnx.ModelProto:
+def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -> onnx.ModelProto:
     """Apply the guarantees listed in the module docstring to ``model`` (in place)."""
     try:
         onnx.checker.check_model(model)
@@ -91,6 +168,8 @@ def normalise(model: onnx.ModelProto) -> onnx.ModelProto:
     del g.input[:]
     g.input.extend(real_inputs)
     _name_nodes(g)
+    if input_shapes:
+        pin_input_shapes(model, input_shapes)
     fold_constants(model)
     try:
         inferred = shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
@@ -128,6 +207,7 @@ def fold_constants(model: onnx.ModelProto) -> int:
         ins = [x for x in node.input if x]
         if (node.domain in ("", "ai.onnx") and all(x in consts for x in ins)
                 and not any(x in graph_inputs for x in ins) and node.op_type not in UNSUPPORTED_OPS
+                and node.op_type not in CONTROL_FLOW_OPS
                 and node.op_type not in ("RandomNormal", "RandomUniform", "RandomNormalLike",
                                          "RandomUniformLike", "Multinomial")):
             sub = helper.make_graph(
@@ -150,7 +230,8 @@ def fold_constants(model: onnx.ModelProto) -> int:
             keep.append(node)
     if not folded:
         return 0
-    used = {x for n in keep for x in n.input} | {o.name for o in g.output}
+    # subgraphs of kept control-flow ops may read folded values from the outer scope
+    used = {x for n in keep for x in node_reads(n)} | {o.name for o in g.output}
     new_inits = [numpy_helper.from_array(consts[name], name) for name in consts if name in used]
     del g.node[:]
     g.node.extend(keep)
@@ -173,6 +254,17 @@ def _check_types(model: onnx.ModelProto) -> None:
                     f"shape inference gave no type for {o!r} (output of {node.name!r}); "
                     f"give the graph inputs concrete types or run onnx.shape_inference first"
                 )
+
+
+def unknown_rank(model: onnx.ModelProto) -> set[str]:
+    """Tensors whose rank shape inference could not tell (e.g. an If whose branches differ in rank).
+
+    :func:`tensor_types` reports them with shape ``()``; they can stay inside a
+    node but cannot cross one, since an edge contract states the rank.
+    """
+    g = model.graph
+    return {v.name for v in list(g.input) + list(g.value_info) + list(g.output)
+            if v.type.HasField("tensor_type") and not v.type.tensor_type.HasField("shape")}
 
 
 def tensor_types(model: onnx.ModelProto) -> dict[str, tuple[int, tuple[int, ...]]]:

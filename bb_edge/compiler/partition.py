@@ -7,10 +7,10 @@ import onnx
 from onnx import helper
 
 from bb_edge.compiler.cost import op_costs, tensor_bytes
-from bb_edge.compiler.load import tensor_types
+from bb_edge.compiler.load import tensor_types, unknown_rank
 from bb_edge.compiler.manifest import Deployment, EdgeSpec, IOSpec, NodeSpec
 from bb_edge.compiler.placement import Placement, check_no_cross_node_cycle
-from bb_edge.compiler.program import WIRE_DOMAIN, WIRE_VERSION, value_info
+from bb_edge.compiler.program import WIRE_DOMAIN, WIRE_VERSION, node_reads, value_info
 from bb_edge.errors import PlacementError
 
 
@@ -60,7 +60,7 @@ def partition(
                 producer[o] = placement[node.name]
     input_names = [i.name for i in g.input]
     for node in g.node:
-        for x in node.input:
+        for x in node_reads(node):
             if x in input_names and x not in producer:
                 producer[x] = placement[node.name]
     for i in input_names:
@@ -75,7 +75,7 @@ def partition(
     edge_keys: list[tuple[str, str, str]] = []
     for node in g.node:
         dst = placement[node.name]
-        for x in node.input:
+        for x in node_reads(node):
             if not x or x in inits:
                 continue
             src = producer.get(x)
@@ -83,6 +83,12 @@ def partition(
                 raise PlacementError(f"tensor {x!r} used by {node.name!r} has no producer")
             if src != dst and (x, src, dst) not in edge_keys:
                 edge_keys.append((x, src, dst))
+    open_rank = unknown_rank(model)
+    bad = [f"{t} ({s} -> {d})" for t, s, d in edge_keys if t in open_rank]
+    if bad:
+        raise PlacementError(
+            f"tensors of unknown rank would cross nodes: {', '.join(bad[:3])}; an edge contract needs a rank. "
+            f"Place their producer and consumers on one node, or pin input dims with --input-shape")
     ids = {n: i + 1 for i, n in enumerate(nodes)}
     edges = [
         EdgeSpec(id=i + 1, tensor=t, src=s, dst=d, elem_type=types[t][0], dtype=_dtype_name(types[t][0]),
@@ -109,7 +115,7 @@ def partition(
         prog = _program(model, placement, n, edges, types, name, owned)
         programs[n] = prog
         my_ops = [op for op in g.node if placement[op.name] == n]
-        used_inits = {x for op in my_ops for x in op.input if x in inits}
+        used_inits = {x for op in my_ops for x in node_reads(op) if x in inits}
         specs.append(NodeSpec(
             name=n, id=ids[n], program=f"{n}.onnx", ops=len(my_ops),
             param_bytes=sum(tensor_bytes(*types[x]) for x in used_inits),
@@ -129,27 +135,22 @@ def _program(
 ) -> onnx.ModelProto:
     g = model.graph
     my_ops = [op for op in g.node if placement[op.name] == node]
-    used = {x for op in my_ops for x in op.input if x}
+    used = {x for op in my_ops for x in node_reads(op) if x}
     produced = {o for op in my_ops for o in op.output if o}
     recvs = [e for e in edges if e.dst == node]
     sends = [e for e in edges if e.src == node]
-    wire_nodes_in = [
-        helper.make_node("Recv", [], [e.tensor], name=f"recv_{e.id}", domain=WIRE_DOMAIN,
-                         edge_id=e.id, peer=e.src, elem_type=e.elem_type, shape=e.shape)
-        for e in recvs
-    ]
-    wire_nodes_out = [
-        helper.make_node("Send", [e.tensor], [], name=f"send_{e.id}", domain=WIRE_DOMAIN,
-                         edge_id=e.id, peer=e.dst, elem_type=e.elem_type, shape=e.shape)
-        for e in sends
-    ]
+    wire_nodes_in = [_wire_op("Recv", [], [e.tensor], e, e.src) for e in recvs]
+    wire_nodes_out = [_wire_op("Send", [e.tensor], [], e, e.dst) for e in sends]
     recv_names = {e.tensor for e in recvs}
     # every graph input this node owns stays part of its interface, even if unused here
     graph_inputs = [vi for vi in g.input if vi.name in owned_inputs and vi.name not in recv_names]
     graph_outputs = [vo for vo in g.output if vo.name in produced]
     inits = [i for i in g.initializer if i.name in used]
-    vinfo = [value_info(t, *types[t]) for t in sorted((produced | recv_names) - {o.name for o in graph_outputs})
-             if t in types]
+    # tensors made here keep the source model's inferred type (which may leave the rank open); Recv
+    # outputs take the edge contract
+    source_vi = {v.name: v for v in g.value_info}
+    vinfo = [source_vi[t] if t in source_vi and t not in recv_names else value_info(t, *types[t])
+             for t in sorted((produced | recv_names) - {o.name for o in graph_outputs}) if t in types]
     graph = helper.make_graph(
         wire_nodes_in + [_copy(op) for op in my_ops] + wire_nodes_out,
         f"{dep_name}.{node}", list(graph_inputs), list(graph_outputs), initializer=inits, value_info=vinfo,
@@ -164,6 +165,14 @@ def _program(
     return prog
 
 
+def _wire_op(op: str, inputs: list[str], outputs: list[str], e: EdgeSpec, peer: str) -> onnx.NodeProto:
+    """A bb.wire Send/Recv stamped with the edge contract (``shape`` typed explicitly: scalars have none)."""
+    node = helper.make_node(op, inputs, outputs, name=f"{op.lower()}_{e.id}", domain=WIRE_DOMAIN,
+                            edge_id=e.id, peer=peer, elem_type=e.elem_type)
+    node.attribute.append(helper.make_attribute("shape", list(e.shape), attr_type=onnx.AttributeProto.INTS))
+    return node
+
+
 def _copy(op: onnx.NodeProto) -> onnx.NodeProto:
     c = onnx.NodeProto()
     c.CopyFrom(op)
@@ -175,13 +184,13 @@ def _peak_activation(ops: list[onnx.NodeProto], types: dict[str, tuple[int, tupl
     """Largest total of activation bytes alive at once when running ``ops`` in order."""
     last: dict[str, int] = {}
     for i, op in enumerate(ops):
-        for x in op.input:
+        for x in node_reads(op):
             if x and x not in inits:
                 last[x] = i
     alive: dict[str, int] = {}
     peak = 0
     for i, op in enumerate(ops):
-        for x in op.input:
+        for x in node_reads(op):
             if x and x not in inits and x not in alive and x in types:
                 alive[x] = tensor_bytes(*types[x])
         for o in op.output:

@@ -6,19 +6,21 @@ Four ways, all returning ``{op name: node name}``:
   ``with on("node"):`` blocks while recording a Module;
 - :func:`place_by_map` takes an explicit op -> node map (``"*"`` = default);
 - :func:`place_by_cuts` takes the tensors where pipeline stages meet;
-- :func:`place_auto` splits into N stages balancing compute and parameter
-  bytes under per-node memory limits while minimising bytes crossing cuts.
+- :func:`place_auto` splits into N stages balancing compute under per-node
+  memory limits while minimising bytes crossing cuts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import onnx
 
 from bb_edge.compiler.cost import op_costs, tensor_bytes
-from bb_edge.compiler.load import tensor_types
+from bb_edge.compiler.load import tensor_types, unknown_rank
+from bb_edge.compiler.program import node_reads
 from bb_edge.errors import CrossNodeCycleError, CutNotFoundError, NoFeasiblePlacementError, PlacementError
 
 PLACE_KEY = "bb.place"
@@ -52,14 +54,14 @@ def place_by_annotation(model: onnx.ModelProto, default: str | None = None) -> P
         if a:
             placed[node.name] = a
             continue
-        for x in node.input:
+        for x in node_reads(node):
             p = producer_op.get(x)
             if p and p in placed:
                 placed[node.name] = placed[p]
                 break
     consumers: dict[str, list[str]] = {}
     for node in g.node:
-        for x in node.input:
+        for x in node_reads(node):
             consumers.setdefault(x, []).append(node.name)
     for node in reversed(g.node):
         if node.name in placed:
@@ -120,7 +122,7 @@ def place_by_cuts(model: onnx.ModelProto, cuts: Sequence[str], node_names: Seque
     op_stage: dict[str, int] = {}
     for node in g.node:
         s = 0
-        for x in node.input:
+        for x in node_reads(node):
             if not x:
                 continue
             base = stage_of.get(x, 0)
@@ -142,20 +144,46 @@ def place_by_cuts(model: onnx.ModelProto, cuts: Sequence[str], node_names: Seque
     return {op: names[remap[s]] for op, s in op_stage.items()}
 
 
+#: Documented balance: every stage's share of the compute stays within this
+#: fraction over a perfect split (docs/architecture.md, "Loading and placement").
+BALANCE_CAP = 0.15
+
+
+@dataclass
+class AutoPlacement:
+    """What automatic placement chose and why: per-node compute shares and any balance warnings."""
+
+    placement: Placement
+    shares: list[float]  # each node's share of the model's FLOPs, in node order
+    cap: float  # the share every node had to stay within
+    warnings: list[str] = field(default_factory=list)
+
+
 def place_auto(
     model: onnx.ModelProto,
     n_nodes: int,
     node_names: Sequence[str] | None = None,
     memory_limits: Sequence[int] | None = None,
-    compute_weight: float = 0.5,
 ) -> Placement:
-    """Split the op sequence into ``n_nodes`` contiguous stages.
+    """Split the op sequence into ``n_nodes`` contiguous stages (see :func:`place_auto_report`)."""
+    return place_auto_report(model, n_nodes, node_names, memory_limits).placement
 
-    Minimises bytes crossing the cuts subject to every stage's load (a mix of
-    its FLOP share and parameter-byte share) staying within a balance cap, and
-    to each stage's parameters + peak activations fitting its memory limit.
-    The cap starts at 15 % over a perfect split and is relaxed until a split
-    exists; NoFeasiblePlacementError if none does.
+
+def place_auto_report(
+    model: onnx.ModelProto,
+    n_nodes: int,
+    node_names: Sequence[str] | None = None,
+    memory_limits: Sequence[int] | None = None,
+) -> AutoPlacement:
+    """Split the op sequence into ``n_nodes`` contiguous stages, balanced in compute.
+
+    Minimises bytes crossing the cuts subject to every stage's FLOP share
+    staying within :data:`BALANCE_CAP` over a perfect split (1/N), and to each
+    stage's parameters + peak activations fitting its memory limit. When no
+    split can meet the cap (one op is larger than it, or the ops are too
+    coarse), the cap becomes the best achievable bottleneck and a warning says
+    why; memory limits relax it further, stepwise. NoFeasiblePlacementError if
+    nothing fits. Tensors of unknown rank are never cut.
     """
     g = model.graph
     L = len(g.node)
@@ -167,34 +195,111 @@ def place_auto(
     costs = op_costs(model)
     flops = np.array([c.flops for c in costs], dtype=np.float64)
     params = np.array([c.param_bytes for c in costs], dtype=np.float64)
-    load = compute_weight * flops / max(flops.sum(), 1.0) + (1 - compute_weight) * params / max(params.sum(), 1.0)
-    cum_load = np.concatenate([[0.0], np.cumsum(load)])
+    share = flops / flops.sum() if flops.sum() > 0 else np.full(L, 1.0 / L)
+    cum_load = np.concatenate([[0.0], np.cumsum(share)])
     cum_params = np.concatenate([[0.0], np.cumsum(params)])
-    cross, live = _interval_bytes(model)
+    cross, live, forbidden = _interval_bytes(model)
     limits = list(memory_limits) if memory_limits else [0] * n_nodes
     if n_nodes == 1:
-        return {n.name: names[0] for n in g.node}
+        return AutoPlacement({n.name: names[0] for n in g.node}, [1.0], 1.0)
+    blocks = _blocks(share, forbidden)
+    if len(blocks) < n_nodes:
+        raise NoFeasiblePlacementError(
+            f"cannot split {L} ops into {n_nodes} nodes: only {len(blocks)} places to cut "
+            f"(tensors of unknown rank cannot cross nodes); use fewer nodes or pin input dims with --input-shape")
+    documented = (1.0 + BALANCE_CAP) / n_nodes
+    best = _min_bottleneck(blocks, n_nodes)
+    warnings: list[str] = []
+    if best > documented + 1e-12:
+        warnings.append(_why_unbalanced(g, share, blocks, best, documented, n_nodes))
+    cap = max(documented, best) * (1 + 1e-9)
     cross_n = cross / max(cross.max(), 1.0)
-    for tol in (0.15, 0.3, 0.5, 1.0, 2.0, float("inf")):
-        cap = (1.0 / n_nodes) * (1 + tol)
-        cuts = _dp(L, n_nodes, cum_load, cum_params, live, cross_n, cap, limits)
+    cuts = None
+    for relax in (1.0, 1.3, 1.5, 2.0, 3.0, float("inf")):
+        cuts = _dp(L, n_nodes, cum_load, cum_params, live, cross_n, cap * relax, limits, forbidden)
         if cuts is not None:
+            if relax > 1.0:
+                warnings.append(
+                    f"the memory limits {limits} leave no split within {cap:.0%} of the compute per node; "
+                    f"the cap was relaxed to {min(cap * relax, 1.0):.0%} (raise the limits or add nodes)")
             break
-    else:
+    if cuts is None:
         raise NoFeasiblePlacementError(
             f"no split of {L} ops into {n_nodes} nodes fits the memory limits {limits}; "
             f"add nodes, raise limits or quantize the model"
         )
     placement: Placement = {}
     bounds = [0, *[c + 1 for c in cuts], L]
+    shares = []
     for k in range(n_nodes):
+        shares.append(float(cum_load[bounds[k + 1]] - cum_load[bounds[k]]))
         for i in range(bounds[k], bounds[k + 1]):
             placement[g.node[i].name] = names[k]
-    return placement
+    return AutoPlacement(placement, shares, cap, warnings)
 
 
-def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray]:
-    """cross[i]: bytes live across a cut after op i; live[i]: bytes live at op i."""
+def _blocks(share: np.ndarray, forbidden: np.ndarray) -> list[tuple[int, int, float]]:
+    """Maximal op runs ``(first, last, share)`` that no allowed cut divides."""
+    out: list[tuple[int, int, float]] = []
+    start = 0
+    for i in range(len(share)):
+        if i == len(share) - 1 or not forbidden[i]:
+            out.append((start, i, float(share[start:i + 1].sum())))
+            start = i + 1
+    return out
+
+
+def _stages_needed(blocks: list[tuple[int, int, float]], cap: float) -> int:
+    """Fewest contiguous stages with every stage's share <= cap (greedy is optimal for this)."""
+    count, acc = 1, 0.0
+    for _, _, b in blocks:
+        if b > cap:
+            return len(blocks) + 1
+        if acc + b > cap:
+            count, acc = count + 1, b
+        else:
+            acc += b
+    return count
+
+
+def _min_bottleneck(blocks: list[tuple[int, int, float]], n: int) -> float:
+    """Smallest achievable largest-stage share over splits into ``n`` contiguous stages (bisection)."""
+    lo = max(b for _, _, b in blocks)
+    hi = max(lo, sum(b for _, _, b in blocks))
+    if _stages_needed(blocks, lo) <= n:
+        return lo
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if _stages_needed(blocks, mid) <= n:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _why_unbalanced(g: onnx.GraphProto, share: np.ndarray, blocks: list[tuple[int, int, float]],
+                    best: float, documented: float, n: int) -> str:
+    """One sentence on why no split meets the documented cap."""
+    head = (f"automatic placement cannot keep every node within {BALANCE_CAP:.0%} of an even split "
+            f"({documented:.1%} of the compute each for {n} nodes)")
+    big = int(np.argmax(share))
+    if share[big] > documented:
+        op = g.node[big]
+        return (f"{head}: op {op.name!r} ({op.op_type}) alone is {share[big]:.1%} of the compute and runs whole "
+                f"on one node; the busiest node gets {best:.1%}. Use fewer nodes or place by hand (--place)")
+    first, last, b = max(blocks, key=lambda t: t[2])
+    if b > documented:
+        return (f"{head}: ops {g.node[first].name!r}..{g.node[last].name!r} ({b:.1%} of the compute) pass a "
+                f"tensor of unknown rank and cannot be cut; pin input dims with --input-shape")
+    return (f"{head}: the ops are too coarse for {n} contiguous stages, the best split puts {best:.1%} on "
+            f"one node. Use fewer nodes or a cut list (--cut)")
+
+
+def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """cross[i]: bytes live across a cut after op i; live[i]: bytes live at op i; forbidden[i]: no cut there.
+
+    A cut after op i is forbidden when a tensor of unknown rank is live across it.
+    """
     g = model.graph
     types = tensor_types(model)
     L = len(g.node)
@@ -204,12 +309,14 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray]:
     for i, node in enumerate(g.node):
         for o in node.output:
             first.setdefault(o, i)
-        for x in node.input:
+        for x in node_reads(node):
             if x and x not in inits:
                 first.setdefault(x, i)  # graph inputs start at their first consumer
                 last[x] = i
     diff_cross = np.zeros(L + 1)
     diff_live = np.zeros(L + 1)
+    diff_forbid = np.zeros(L + 1)
+    open_rank = unknown_rank(model)
     for t, p in first.items():
         q = last.get(t, p)
         b = tensor_bytes(*types[t]) if t in types else 0
@@ -218,12 +325,15 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray]:
         if q > p:
             diff_cross[p] += b
             diff_cross[q] -= b
-    return np.cumsum(diff_cross)[:L], np.cumsum(diff_live)[:L]
+            if t in open_rank:
+                diff_forbid[p] += 1
+                diff_forbid[q] -= 1
+    return np.cumsum(diff_cross)[:L], np.cumsum(diff_live)[:L], np.cumsum(diff_forbid)[:L] > 0
 
 
 def _dp(
     L: int, N: int, cum_load: np.ndarray, cum_params: np.ndarray, live: np.ndarray,
-    cross: np.ndarray, cap: float, limits: list[int],
+    cross: np.ndarray, cap: float, limits: list[int], forbidden: np.ndarray,
 ) -> list[int] | None:
     """Cut positions (after op index) minimising total normalised cross bytes, or None."""
     inf = float("inf")
@@ -245,7 +355,7 @@ def _dp(
                 peak = max(peak, live[b - 1])
                 if lim and (cum_params[b] - cum_params[a]) + peak > lim:
                     break
-                if k == N and b != L:
+                if (k == N and b != L) or (b != L and forbidden[b - 1]):
                     continue
                 if base < best[k][b]:
                     best[k][b] = base
@@ -269,7 +379,7 @@ def check_no_cross_node_cycle(model: onnx.ModelProto, placement: Placement) -> N
     edges: dict[str, set[str]] = {}
     for node in g.node:
         dst = placement[node.name]
-        for x in node.input:
+        for x in node_reads(node):
             src = producer.get(x)
             if src and src != dst:
                 edges.setdefault(src, set()).add(dst)

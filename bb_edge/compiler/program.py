@@ -57,6 +57,42 @@ def wire_ports(model: onnx.ModelProto) -> list[WirePort]:
     return ports
 
 
+def outer_reads(graph: onnx.GraphProto) -> list[str]:
+    """Names a (sub)graph reads from enclosing scopes: used but not defined inside it, in first-use order.
+
+    A control-flow op's branches and bodies may use any tensor of the graph
+    around them without listing it as an input; these are those names,
+    including what nested subgraphs read through this one.
+    """
+    defined = {i.name for i in graph.input} | {i.name for i in graph.initializer}
+    defined |= {i.values.name for i in graph.sparse_initializer}
+    reads: list[str] = []
+    for node in graph.node:
+        for x in node_reads(node):
+            if x and x not in defined:
+                reads.append(x)
+        defined.update(o for o in node.output if o)
+    defined_in_outputs = {o.name for o in graph.output} - defined  # outputs may pass an outer name through
+    return list(dict.fromkeys(reads + sorted(defined_in_outputs)))
+
+
+def node_reads(node: onnx.NodeProto) -> list[str]:
+    """Every tensor an op reads: its inputs, then what its subgraphs read from the enclosing graph.
+
+    Placement, partitioning and segmenting use this instead of ``node.input``
+    so that an If/Loop/Scan gets the outer-scope tensors its subgraphs use
+    (as graph inputs, initializers or Recv ports of its node).
+    """
+    names = [x for x in node.input if x]
+    for a in node.attribute:
+        if a.type == onnx.AttributeProto.GRAPH:
+            names.extend(outer_reads(a.g))
+        elif a.type == onnx.AttributeProto.GRAPHS:
+            for sub in a.graphs:
+                names.extend(outer_reads(sub))
+    return list(dict.fromkeys(names))
+
+
 def value_info(name: str, elem_type: int, shape: tuple[int, ...]) -> onnx.ValueInfoProto:
     """A ValueInfoProto for a contract shape, -1 dims becoming symbolic."""
     dims: list[int | str] = [d if d >= 0 else f"{name}_d{i}" for i, d in enumerate(shape)]

@@ -5,7 +5,8 @@ A segment is the set of ops that depend on exactly the same set of *sources*
 can run, and everything it needs from other segments comes from segments
 with a subset of its sources, so running segments as their sources complete
 never deadlocks, even when data flows A -> B -> A between nodes. A plain
-pipeline stage is one segment.
+pipeline stage is one segment. An op "depends on" everything it reads,
+including what an If/Loop/Scan's subgraphs read from the program's scope.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import onnx
 from onnx import helper
 
-from bb_edge.compiler.program import WIRE_DOMAIN, value_info, wire_ports
+from bb_edge.compiler.program import WIRE_DOMAIN, node_reads, value_info, wire_ports
 
 
 @dataclass
@@ -41,7 +42,8 @@ def split_segments(program: onnx.ModelProto) -> list[Segment]:
     groups: dict[frozenset[str], list[onnx.NodeProto]] = {}
     order: list[frozenset[str]] = []
     for op in ops:
-        d: frozenset[str] = frozenset().union(*(deps.get(x, frozenset()) for x in op.input if x and x not in inits))
+        d: frozenset[str] = frozenset().union(
+            *(deps.get(x, frozenset()) for x in node_reads(op) if x and x not in inits))
         for o in op.output:
             deps[o] = d
         if d not in groups:
@@ -53,14 +55,16 @@ def split_segments(program: onnx.ModelProto) -> list[Segment]:
     order.sort(key=lambda s: (len(s), first_seen[s]))
     needed_outside: set[str] = {o.name for o in g.output} | {p.tensor for p in ports if p.op == "Send"}
     types = _types(program)
+    declared = {v.name: v for v in list(g.input) + list(g.value_info) + list(g.output)}
     produced_in = {o: k for k, grp in groups.items() for op in grp for o in op.output}
     segments: list[Segment] = []
     for idx, key in enumerate(order):
         grp = groups[key]
         produced = {o for op in grp for o in op.output if o}
-        consumed = [x for op in grp for x in op.input if x and x not in inits]
+        consumed = [x for op in grp for x in node_reads(op) if x and x not in inits]
         inputs = list(dict.fromkeys(x for x in consumed if x not in produced))
-        consumers_elsewhere = {x for k, other in groups.items() if k != key for op in other for x in op.input}
+        consumers_elsewhere = {x for k, other in groups.items() if k != key
+                               for op in other for x in node_reads(op)}
         outputs = [o for op in grp for o in op.output
                    if o and (o in needed_outside or o in consumers_elsewhere)]
         if not outputs:
@@ -68,11 +72,11 @@ def split_segments(program: onnx.ModelProto) -> list[Segment]:
         for x in inputs:
             if x in produced_in and order.index(produced_in[x]) > idx:
                 raise AssertionError("segment order violates a dependency")  # cannot happen: subset rule
-        used_inits = [i for i in g.initializer if i.name in {x for op in grp for x in op.input}]
+        used_inits = [i for i in g.initializer if i.name in {x for op in grp for x in node_reads(op)}]
         graph = helper.make_graph(
             [_copy(op) for op in grp], f"{g.name}.seg{idx}",
-            [value_info(x, *types[x]) for x in inputs],
-            [value_info(o, *types[o]) for o in outputs],
+            [_typed(x, declared, types) for x in inputs],
+            [_typed(o, declared, types) for o in outputs],
             initializer=used_inits,
         )
         model = helper.make_model(
@@ -81,6 +85,16 @@ def split_segments(program: onnx.ModelProto) -> list[Segment]:
         )
         segments.append(Segment(len(segments), f"seg{len(segments)}", key, inputs, outputs, model))
     return segments
+
+
+def _typed(name: str, declared: dict[str, onnx.ValueInfoProto],
+           types: dict[str, tuple[int, tuple[int, ...]]]) -> onnx.ValueInfoProto:
+    """The program's own declaration of ``name`` (it may leave the rank open), else one from its contract."""
+    if name in declared:
+        vi = onnx.ValueInfoProto()
+        vi.CopyFrom(declared[name])
+        return vi
+    return value_info(name, *types[name])
 
 
 def _copy(op: onnx.NodeProto) -> onnx.NodeProto:
