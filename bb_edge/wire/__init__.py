@@ -1,4 +1,4 @@
-"""Wire envelope v1 codec and framing (see docs/wire.md)."""
+"""Wire envelope v1 codec, framing and the sans-IO link layer (see docs/wire.md)."""
 
 from bb_edge.wire.envelope import (
     BROADCAST,
@@ -16,6 +16,7 @@ from bb_edge.wire.envelope import (
     encode,
 )
 from bb_edge.wire.framing import FrameDecoder, StreamDecoder, frame, length_prefix
+from bb_edge.wire.link import Link, LinkConfig
 
 __all__ = [
     "BROADCAST",
@@ -30,6 +31,8 @@ __all__ = [
     "PROTO_DATAFLOW",
     "Envelope",
     "FrameDecoder",
+    "Link",
+    "LinkConfig",
     "StreamDecoder",
     "decode",
     "encode",
