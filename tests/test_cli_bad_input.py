@@ -1,0 +1,223 @@
+"""Bad input to every CLI command: one typed line on stderr, a non-zero exit, a traceback only with --debug.
+
+Each case runs the real console entry point (``python -m bb_edge.cli``) as a
+subprocess against one tiny compiled deployment shared by the module. The
+table says which error type the line must name and which exit code to expect
+(2: the command line itself, checked by argparse ``type=`` validators; 1: a
+problem found while working). Also here: a relative ``-o`` on a bbrt target,
+which once failed because make runs inside firmware/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+TIMEOUT = 120
+
+
+def bb(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the CLI as a user would, with the environment's debug switch cleared."""
+    env = {k: v for k, v in os.environ.items() if k != "BB_EDGE_DEBUG"}
+    return subprocess.run([sys.executable, "-m", "bb_edge.cli", *args], capture_output=True, text=True,
+                          timeout=TIMEOUT, cwd=cwd, env=env)
+
+
+def tiny_model() -> onnx.ModelProto:
+    """x[1,8] -> Gemm -> Relu -> MatMul -> y[1,4]: small enough to compile and build in a second."""
+    rng = np.random.default_rng(0)
+    inits = [numpy_helper.from_array(rng.standard_normal(s).astype(np.float32), n)
+             for n, s in (("W1", (8, 16)), ("B1", (16,)), ("W2", (16, 4)))]
+    nodes = [helper.make_node("Gemm", ["x", "W1", "B1"], ["h"], name="fc1"),
+             helper.make_node("Relu", ["h"], ["r"], name="relu"),
+             helper.make_node("MatMul", ["r", "W2"], ["y"], name="fc2")]
+    graph = helper.make_graph(nodes, "tiny", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _unwritable_dir(base: Path) -> Path | None:
+    """A directory this process cannot create files in: chmod 0500 for a normal user, /sys for root."""
+    d = base / "readonly"
+    d.mkdir()
+    d.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    for cand in (d, Path("/sys"), Path("/proc")):
+        try:
+            fd, probe = tempfile.mkstemp(dir=cand)
+        except OSError:
+            return cand
+        os.close(fd)
+        os.unlink(probe)
+    return None
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """One compiled 2-node deployment and every kind of bad file, as format values for the table."""
+    from bb_edge.compiler.compile import compile_model
+
+    root = tmp_path_factory.mktemp("badinput")
+    model = root / "tiny.onnx"
+    onnx.save(tiny_model(), str(model))
+    compile_model(model, cuts=["h"], out_dir=root / "dep")
+    np.savez(root / "good.npz", x=np.ones((1, 8), np.float32))
+    np.savez(root / "object.npz", x=np.array([{"a": 1}], dtype=object))
+    np.savez(root / "strings.npz", x=np.array([["a"] * 8]))
+    np.savez(root / "shape9.npz", x=np.ones((1, 9), np.float32))  # reshape (1,8) once failed untyped
+    np.savez(root / "noinput.npz", z=np.ones((1, 8), np.float32))
+    np.save(root / "plain.npy", np.ones((1, 8), np.float32))
+    (root / "text.npz").write_text("not a zip archive\n")
+    (root / "afile").write_text("a regular file\n")
+    (root / "adir").mkdir()
+    (root / "nobuilder.json").write_text('{"name": "mine", "ram_bytes": 1048576}')
+    (root / "notjson.json").write_text("{builder: ")
+    (root / "place.json").write_text("[1, 2]")
+    ro = _unwritable_dir(root)
+    return {"t": str(root), "model": str(model), "dep": str(root / "dep"), "file": str(root / "afile"),
+            "dir": str(root / "adir"), "ro": str(ro) if ro else ""}
+
+
+# (case id, argv with {placeholders} from the ws fixture, error type named on the line, exit code)
+CASES: list[tuple[str, str, str, int]] = [
+    # output locations: a file, under a file, not writable; checked before any work
+    ("compile-o-is-file", "compile {model} --cut h -o {file}", "OutputPathError", 1),
+    ("compile-o-under-file", "compile {model} --cut h -o {file}/sub", "OutputPathError", 1),
+    ("compile-o-unwritable", "compile {model} --cut h -o {ro}/out", "OutputPathError", 1),
+    ("build-o-is-file", "build {dep} --target n1=host -o {file}", "OutputPathError", 1),
+    ("build-o-under-file", "build {dep} --target n1=host -o {file}/dist", "OutputPathError", 1),
+    ("build-o-unwritable", "build {dep} --target n1=host -o {ro}/dist", "OutputPathError", 1),
+    ("broker-o-is-file", "broker {dep} -o {file} --write-only", "OutputPathError", 1),
+    ("broker-o-under-file", "broker {dep} -o {file}/b --write-only", "OutputPathError", 1),
+    ("broker-o-unwritable", "broker {dep} -o {ro}/b --write-only", "OutputPathError", 1),
+    ("run-outputs-is-dir", "run {dep} --outputs {dir}", "OutputPathError", 1),
+    ("run-outputs-under-file", "run {dep} --outputs {file}/o.npz", "OutputPathError", 1),
+    ("run-outputs-unwritable", "run {dep} --outputs {ro}/o.npz", "OutputPathError", 1),
+    ("inspect-png-is-dir", "inspect {dep} --png {dir}", "OutputPathError", 1),
+    ("inspect-png-under-file", "inspect {dep} --png {file}/p.png", "OutputPathError", 1),
+    ("inspect-png-unwritable", "inspect {dep} --png {ro}/p.png", "OutputPathError", 1),
+    # --inputs
+    ("inputs-missing", "run {dep} --inputs {t}/missing.npz", "InputFileError", 1),
+    ("inputs-directory", "run {dep} --inputs {dir}", "InputFileError", 1),
+    ("inputs-not-zip", "run {dep} --inputs {t}/text.npz", "InputFileError", 1),
+    ("inputs-npy-not-npz", "run {dep} --inputs {t}/plain.npy", "InputFileError", 1),
+    ("inputs-object-array", "run {dep} --inputs {t}/object.npz", "InputFileError", 1),
+    ("inputs-string-dtype", "run {dep} --inputs {t}/strings.npz", "InputFileError", 1),
+    ("inputs-wrong-shape", "run {dep} --inputs {t}/shape9.npz", "InputFileError", 1),
+    ("inputs-no-such-input", "run {dep} --inputs {t}/noinput.npz", "InputFileError", 1),
+    # --calib
+    ("calib-missing", "build {dep} --target n1=host --calib {t}/missing.npz -o {t}/d", "InputFileError", 1),
+    ("calib-directory", "build {dep} --target n1=host --calib {dir} -o {t}/d", "InputFileError", 1),
+    ("calib-not-zip", "build {dep} --target n1=host --calib {t}/text.npz -o {t}/d", "InputFileError", 1),
+    ("calib-object-array", "build {dep} --target n1=host --calib {t}/object.npz -o {t}/d", "InputFileError", 1),
+    ("calib-string-dtype", "build {dep} --target n1=host --calib {t}/strings.npz -o {t}/d", "InputFileError", 1),
+    ("calib-wrong-shape", "build {dep} --target n1=host --calib {t}/shape9.npz -o {t}/d", "InputFileError", 1),
+    ("hil-calib-wrong-shape", "hil {dep} --device n1=host --calib {t}/shape9.npz", "InputFileError", 1),
+    # targets
+    ("target-json-no-builder", "build {dep} --target n1={t}/nobuilder.json -o {t}/d", "TargetProfileError", 1),
+    ("target-json-not-json", "build {dep} --target n1={t}/notjson.json -o {t}/d", "TargetProfileError", 1),
+    ("target-unknown", "build {dep} --target n1=no-such-board -o {t}/d", "UnknownTargetError", 1),
+    ("target-unknown-node", "build {dep} --target n9=host -o {t}/d", "BuildError", 1),
+    # option values: argparse type= validators, exit 2
+    ("memory-limit-not-a-size", "compile {model} --nodes 2 --memory-limit abc -o {t}/c", "UsageError", 2),
+    ("nodes-zero", "compile {model} --nodes 0 -o {t}/c", "UsageError", 2),
+    ("names-repeated", "compile {model} --nodes 2 --names a,a -o {t}/c", "UsageError", 2),
+    ("count-negative", "run {dep} --count -5", "UsageError", 2),
+    ("mqtt-port-not-a-number", "run {dep} --transport mqtt://host:abc", "UsageError", 2),
+    ("serial-corrupt-not-a-number", "run {dep} --transport serial://pty?corrupt=abc", "UsageError", 2),
+    ("transport-unknown-scheme", "run {dep} --transport foo://bar", "UsageError", 2),
+    ("node-transport-http", "node {dep} --node n1 --transport http://x", "UsageError", 2),
+    ("node-mqtt-port-range", "node {dep} --node n1 --transport mqtt://h:70000", "UsageError", 2),
+    ("broker-port-zero", "broker {dep} --port 0 --write-only", "UsageError", 2),
+    ("build-accuracy-drop-negative", "build {dep} --target host --max-accuracy-drop -1 -o {t}/d", "UsageError", 2),
+    ("hil-requests-zero", "hil {dep} --device n1=host -n 0", "UsageError", 2),
+    ("unknown-command", "frobnicate", "UsageError", 2),
+    ("unknown-option", "run {dep} --no-such-option", "UsageError", 2),
+    # files and directories that must exist
+    ("compile-model-missing", "compile {t}/missing.onnx --nodes 2 -o {t}/c", "InputFileError", 1),
+    ("compile-model-is-dir", "compile {dir} --nodes 2 -o {t}/c", "InputFileError", 1),
+    ("compile-place-not-a-map", "compile {model} --place {t}/place.json -o {t}/c", "InputFileError", 1),
+    ("run-no-deployment", "run {t}/missing", "DeploymentError", 1),
+    ("inspect-missing", "inspect {t}/missing", "InputFileError", 1),
+    ("node-unknown-node", "node {dep} --node n9 --transport mqtt://127.0.0.1:1883", "DeploymentError", 1),
+    ("flash-missing-build", "flash {t}/missing --port /dev/null --dry-run", "InputFileError", 1),
+]
+
+#: one case per error type is also run with --debug (each run costs about a second)
+DEBUG_CASES = ["compile-o-under-file", "inputs-wrong-shape", "target-json-no-builder", "target-unknown",
+               "count-negative", "run-no-deployment"]
+
+
+def _argv(template: str, ws: dict[str, str]) -> list[str]:
+    if "{ro}" in template and not ws["ro"]:
+        pytest.skip("every directory is writable for this user; no unwritable location to test")
+    return [part.format(**ws) for part in template.split()]
+
+
+def _assert_one_line(r: subprocess.CompletedProcess[str], etype: str, code: int) -> str:
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr, r.stderr
+    assert len(lines) == 1 and lines[0] == r.stderr.strip(), r.stderr
+    assert lines[0].startswith(f"error: {etype}: "), lines[0]
+    assert "; " in lines[0], f"no fix after the problem: {lines[0]}"
+    return lines[0]
+
+
+@pytest.mark.parametrize("case,template,etype,code", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_typed_line(ws: dict[str, str], case: str, template: str, etype: str, code: int) -> None:
+    r = bb(*_argv(template, ws))
+    _assert_one_line(r, etype, code)
+
+
+@pytest.mark.parametrize("case", DEBUG_CASES)
+def test_debug_shows_the_traceback(ws: dict[str, str], case: str) -> None:
+    _, template, etype, code = next(c for c in CASES if c[0] == case)
+    argv = _argv(template, ws)
+    r = bb(*argv, "--debug")  # accepted anywhere on the command line
+    assert r.returncode == code
+    assert "Traceback (most recent call last)" in r.stderr, r.stderr
+    assert r.stderr.strip().splitlines()[-1].startswith(f"error: {etype}: ")
+
+
+def test_messages_name_what_to_fix(ws: dict[str, str]) -> None:
+    """The reshape case names the input and the shape it expects; output errors name the blocking file."""
+    template = next(c[1] for c in CASES if c[0] == "calib-wrong-shape")
+    line = _assert_one_line(bb(*_argv(template, ws)), "InputFileError", 1)
+    assert "'x'" in line and "[1, 9]" in line and "[1, 8]" in line and "cannot reshape" not in line
+    line = _assert_one_line(bb("run", ws["dep"], "--outputs", ws["file"] + "/o.npz"), "OutputPathError", 1)
+    assert f"{ws['file']} is a file" in line
+
+
+def test_bad_output_fails_before_work(ws: dict[str, str]) -> None:
+    """A bad -o is reported before compiling: the model does not even have to exist."""
+    r = bb("compile", ws["t"] + "/missing.onnx", "--nodes", "2", "-o", ws["file"])
+    _assert_one_line(r, "OutputPathError", 1)
+
+
+def test_relative_output_on_a_bbrt_target(ws: dict[str, str], tmp_path: Path) -> None:
+    """``build DIR -o dist/`` relative to the working directory on the host C runtime (make runs in firmware/)."""
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        pytest.skip("make and a C compiler are needed for a bbrt build")
+    shutil.copytree(ws["dep"], tmp_path / "build")
+    np.savez(tmp_path / "calib.npz", x=np.random.default_rng(1).standard_normal((4, 1, 8)).astype(np.float32))
+    r = bb("build", "build/", "--target", "n1=host", "--calib", "calib.npz", "-o", "dist/", "--no-report",
+           cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    node = tmp_path / "dist" / "n1"
+    assert (node / "bbrt-host").read_bytes()[:4] == b"\x7fELF"
+    assert (node / "program.bbrt").stat().st_size > 0
+    assert not list((tmp_path / "dist").glob(".n1.partial-*")), "the temporary build dir was left behind"
+    # the relative location inspects like an absolute one
+    r = bb("inspect", "dist/n1", "--png", "mem/map.png", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "mem" / "map.png").read_bytes()[:4] == b"\x89PNG"
