@@ -31,7 +31,6 @@ declared dtype and shape.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import signal
 import threading
@@ -50,6 +49,7 @@ from bb_edge.adapters.transport_types import (
     DeliverFn,
     EventFn,
     Impostor,
+    OutputContract,
     OutputRefused,
     PeerFn,
     RequestFailed,
@@ -57,6 +57,8 @@ from bb_edge.adapters.transport_types import (
     Transport,
     envelope_ids,
     envelope_request,
+    output_contracts,
+    output_problem,
 )
 from bb_edge.compiler.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
@@ -65,7 +67,7 @@ from bb_edge.wire import envelope as wire
 
 __all__ = [
     "AckFn", "DedupFilter", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor",
-    "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete", "ShutdownReport",
+    "OutputContract", "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete", "ShutdownReport",
     "Transport", "boot_epoch", "envelope_ids", "envelope_request", "parse_control", "seed_sequence",
     "transport_for",
 ]
@@ -408,31 +410,6 @@ class HostStats:
     peer_events: list[tuple[str, bool, str]] = field(default_factory=list)
 
 
-@dataclass
-class _OutSpec:
-    name: str
-    producer: str
-    producer_id: int
-    elem_type: int
-    shape: tuple[int, ...]
-
-
-def _shape_problem(env: wire.Envelope, spec: _OutSpec) -> str | None:
-    """Why ``env`` does not match ``spec`` (dtype, rank, fixed dims, element count), or None."""
-    if env.dtype != spec.elem_type:
-        return f"elem_type {env.dtype}, expected {spec.elem_type}"
-    if len(env.dims) != len(spec.shape):
-        return f"shape {list(env.dims)}, expected {list(spec.shape)}"
-    for d, s in zip(env.dims, spec.shape):
-        if s > 0 and d != s:
-            return f"shape {list(env.dims)}, expected {list(spec.shape)}"
-    # bound the element count before numpy sees the dims: (0, 2**32-1, 2**32-1) is 0 elements but
-    # makes numpy raise "array is too big"
-    if math.prod(d for d in env.dims if d) > 1 << 40:
-        return f"shape {list(env.dims)} is too large"
-    return None
-
-
 class HostEndpoint:
     """The host (id 0): sends graph inputs to their owners, collects graph outputs (see the module docstring)."""
 
@@ -446,9 +423,7 @@ class HostEndpoint:
             ep = boot_epoch() if epoch is None else epoch
             seq_base = ((ep & 0x7FFFFFFF) << 32) | (int(time.time() * 1e6) % 1_000_000 if epoch is None else 0)
         self._seq = seq_base
-        self._outs: dict[int, _OutSpec] = {
-            o.edge_id: _OutSpec(o.name, o.node, self.ids[o.node], o.elem_type, tuple(o.shape))
-            for o in deployment.outputs}
+        self._outs: dict[int, OutputContract] = output_contracts(deployment)
         self._want = {o.name for o in deployment.outputs}
         self._results: dict[int, dict[str, np.ndarray]] = {}
         self._failed: dict[int, str] = {}
@@ -521,17 +496,13 @@ class HostEndpoint:
         if env.kind != wire.KIND_DATA or env.protocol != wire.PROTO_DATAFLOW or spec is None:
             self.stats.unexpected += 1
             return
-        if env.sender != spec.producer_id:
-            self._refuse(peer, env, f"forged: output {spec.name!r} is produced by {spec.producer!r}, "
-                                    f"not {sender_name!r}")
-            return
-        problem = _shape_problem(env, spec)
+        problem = output_problem(env, spec, self.names)
         if problem is not None:
-            self._refuse(peer, env, f"contract: output {spec.name!r} has {problem}")
+            self._refuse(peer, env, problem)
             return
         try:
             value = np.array(env.array())
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, WireError) as exc:
             self._refuse(peer, env, f"contract: {exc}")
             return
         with self._cond:

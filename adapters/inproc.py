@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 import onnx
 
+from bb_edge.adapters.transport_types import OutputRefused, output_contracts, output_problem
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
 from bb_edge.errors import BBError
@@ -114,7 +115,7 @@ class InProcFleet:
         self.events: list[tuple[str, events.Event]] = []
         self._next_request = 1  # request ids are never reused within a fleet
         self._host_seq = 0
-        self._output_edges = {o.edge_id: o.name for o in deployment.outputs}
+        self._outputs = output_contracts(deployment)
 
     # ------------------------------------------------------------- routing
 
@@ -136,14 +137,24 @@ class InProcFleet:
             heapq.heappush(self._heap, (self.now + delay, next(self._tie), sender, t, data))
 
     def _to_host(self, sender: str, data: bytes) -> None:
-        """Graph outputs sent to the host endpoint (device nodes do this) become OutputReady events."""
+        """Graph outputs sent to the host endpoint (device nodes do this) become OutputReady events.
+
+        As on a real host, an output is accepted only from its declared producer
+        with its declared dtype and shape; anything else is an OutputRefused event.
+        """
         try:
             env = decode(data)
         except BBError:
             return
-        name = self._output_edges.get(env.edge)
-        if name is not None and env.kind == 0:
-            self.events.append((sender, events.OutputReady(env.request_id, name, np.array(env.array()))))
+        spec = self._outputs.get(env.edge)
+        if spec is None or env.kind != 0:
+            return
+        problem = output_problem(env, spec, self.names)
+        if problem is not None or env.sender != self.ids.get(sender):
+            self.events.append((sender, OutputRefused(sender, env.sender, env.edge, env.request_id,
+                                                      problem or f"header sender {env.sender} is not {sender!r}")))
+            return
+        self.events.append((sender, events.OutputReady(env.request_id, spec.name, np.array(env.array()))))
 
     def _deliver_due(self) -> int:
         n = 0

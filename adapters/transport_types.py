@@ -8,6 +8,7 @@ transports lazily): ``hostloop -> mqtt -> hostloop`` was an import cycle.
 
 from __future__ import annotations
 
+import math
 import struct
 import threading
 from collections import OrderedDict
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from bb_edge.compiler.manifest import Deployment
 from bb_edge.engine import events
 from bb_edge.errors import WireError
 from bb_edge.wire import envelope as wire
@@ -125,6 +127,45 @@ class DedupFilter:
             if len(self._seen) > self.size:
                 self._seen.popitem(last=False)
             return True
+
+
+# ------------------------------------------------------- output contracts
+
+
+@dataclass(frozen=True)
+class OutputContract:
+    """What the host accepts on one output edge: its producer, dtype (ONNX elem type) and shape."""
+
+    name: str
+    producer: str
+    producer_id: int
+    elem_type: int
+    shape: tuple[int, ...]
+
+
+def output_contracts(dep: Deployment) -> dict[int, OutputContract]:
+    """Output edge id -> contract, from the deployment."""
+    ids = dep.ids()
+    return {o.edge_id: OutputContract(o.name, o.node, ids[o.node], o.elem_type, tuple(o.shape))
+            for o in dep.outputs}
+
+
+def output_problem(env: wire.Envelope, spec: OutputContract, names: dict[int, str]) -> str | None:
+    """Why the host must refuse ``env`` on ``spec``'s edge (producer, dtype, shape, size), or None."""
+    if env.sender != spec.producer_id:
+        return (f"forged: output {spec.name!r} is produced by {spec.producer!r}, "
+                f"not {names.get(env.sender, f'id {env.sender}')!r}")
+    want = f"elem_type {spec.elem_type} shape {list(spec.shape)}"
+    if env.dtype != spec.elem_type or len(env.dims) != len(spec.shape):
+        return f"contract: output {spec.name!r} has elem_type {env.dtype} shape {list(env.dims)}, expected {want}"
+    for d, s in zip(env.dims, spec.shape):
+        if s > 0 and d != s:
+            return f"contract: output {spec.name!r} has shape {list(env.dims)}, expected {want}"
+    # bound the element count before numpy sees the dims: (0, 2**32-1, 2**32-1) is 0 elements but
+    # makes numpy raise "array is too big"
+    if math.prod(d for d in env.dims if d) > 1 << 40:
+        return f"contract: output {spec.name!r} has shape {list(env.dims)}, too large"
+    return None
 
 
 # ------------------------------------------------- events raised by adapters

@@ -70,3 +70,48 @@ def make_tls(directory: Path) -> TlsFiles:
     for f in ("ca.key", "server.key"):
         os.chmod(d / f, 0o600)
     return TlsFiles(str(d / "ca.crt"), str(d / "server.crt"), str(d / "server.key"))
+
+
+class RawClient:
+    """A plain paho client with a node's credentials (an attacker, or a tool misusing them)."""
+
+    def __init__(self, host: str, port: int, user: str | None, password: str | None, clean: bool = True,
+                 client_id: str = "raw") -> None:
+        import paho.mqtt.client as paho
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.connected = threading.Event()
+        self.connect_rc: object = None
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean,
+                        protocol=paho.MQTTv311)
+        if user is not None:
+            c.username_pw_set(user, password)
+        c.on_connect = lambda cl, u, f, rc, p: (setattr(self, "connect_rc", rc), self.connected.set())
+        c.connect(host, port, keepalive=5)
+        c.loop_start()
+        self.c = c
+        if not self.connected.wait(10):
+            raise AssertionError("raw client did not connect")
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        """QoS-1 publish, waiting for the PUBACK."""
+        self.c.publish(topic, payload, qos=1).wait_for_publish(10)
+
+    def close(self) -> None:
+        """Disconnect and stop the network thread."""
+        self.c.disconnect()
+        self.c.loop_stop()
+
+
+def forged_envelope(sender: int, receiver: int, seq: int, request_id: int, edge: int,
+                    dims: tuple[int, ...], dtype: int = 1, data: bytes = b"") -> bytes:
+    """Encode an envelope header + dims by hand (any dims, including ones numpy cannot hold)."""
+    import struct
+
+    from bb_edge.wire import envelope as wire
+
+    rank = len(dims)
+    header = struct.pack("<2sBBHHIIQQQIBBHfiII", wire.MAGIC, wire.VERSION, wire.KIND_DATA, 0, 0, sender,
+                         receiver, seq, request_id, 0, edge, dtype, rank, 0, 0.0, 0, len(data), 0)
+    body = struct.pack(f"<{rank}I", *dims) + (b"\x00" * 4 if rank % 2 else b"")
+    return header + body + data
