@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from bb_edge.commands._args import byte_sizes, check_input_path, check_output_dir, name_list, positive_int
+from bb_edge.commands._args import (
+    byte_size,
+    byte_sizes,
+    check_input_path,
+    check_output_dir,
+    name_list,
+    positive_int,
+)
 from bb_edge.errors import InputFileError
 
 if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI parses its arguments
@@ -27,6 +35,19 @@ def load_source(spec: str) -> onnx.ModelProto | Path:
         what = "is a directory" if path.is_dir() else "no such file"
         raise InputFileError(f"{spec}: {what}; give MODEL.onnx or FILE.py:ModuleClass")
     return path
+
+
+def input_shape(text: str) -> tuple[str, list[int]]:
+    """``NAME=1,3,640,640`` for ``--input-shape`` (argparse type: a bad value is a one-line usage error)."""
+    name, sep, dims = text.rpartition("=")
+    try:
+        shape = [int(d) for d in dims.split(",")]
+    except ValueError:
+        shape = []
+    if not sep or not name or not shape or any(d < 1 for d in shape):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not NAME=D1,D2,...; give a graph input name and positive dims, e.g. x=1,3,640,640")
+    return name, shape
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -51,17 +72,35 @@ def _run(args: argparse.Namespace) -> int:
     if limits and len(limits) == 1 and args.nodes:
         limits = limits * args.nodes
     c = Console()
-    with c.status(f"compiling {args.model}: check, fold constants, infer shapes, place, partition"):
+    from bb_edge.compiler.compile import PlacementWarning
+
+    with c.status(f"compiling {args.model}: check, fold constants, infer shapes, place, partition"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", PlacementWarning)  # printed below from the manifest, once
         dep, _ = compile_model(
             source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
             node_names=names, memory_limits=limits, out_dir=args.output, name=args.name,
-            allow_cycles=not args.pipeline,
+            allow_cycles=not args.pipeline, input_shapes=dict(args.input_shape or []) or None,
+            **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
     c.print(f"[green]compiled[/] {dep.name}: {len(dep.nodes)} nodes, {len(dep.edges)} cross-node edges "
             f"-> {args.output}")
+    dynamic = dep.extra.get("dynamic_inputs") or {}
+    mark = " (estimate)" if dynamic else ""
     for n in dep.nodes:
-        c.print(f"  {n.name}: {n.ops} ops, {n.param_bytes / 1e6:.2f} MB params, {n.flops / 1e6:.1f} MFLOP")
+        c.print(f"  {n.name}: {n.ops} ops, {n.param_bytes / 1e6:.2f} MB params, {n.flops / 1e6:.1f} MFLOP{mark}")
+    if dynamic:
+        c.print(f"[yellow]costs are estimates[/]: dynamic dims of {estimate_note(dynamic)}")
+    for w in (dep.extra.get("placement") or {}).get("warnings", []):
+        c.print(f"[yellow]warning[/]: {w}")
     return 0
+
+
+def estimate_note(dynamic: dict[str, list[int]]) -> str:
+    """Which inputs have dynamic dims and how to pin them (shared with ``inspect``)."""
+    shown = ", ".join(f"{k} {v}" for k, v in dynamic.items())
+    example = next(iter(dynamic))
+    return f"{shown} count as 1; pin them with --input-shape {example}=..."
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -78,5 +117,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", help="deployment name (default: model file stem)")
     p.add_argument("--pipeline", action="store_true",
                    help="refuse placements where data flows around a cycle of nodes")
+    p.add_argument("--input-shape", type=input_shape, action="append", metavar="NAME=D1,D2,...",
+                   help="pin a graph input's dynamic dims before shape inference (repeatable), "
+                        "e.g. x=1,3,640,640; without it costs from dynamic dims are estimates")
+    p.add_argument("--max-payload", type=byte_size, metavar="BYTES",
+                   help="largest tensor a node accepts per envelope (limits.max_payload; default 64MiB); "
+                        "compile refuses a larger edge")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.set_defaults(func=_run)

@@ -25,6 +25,12 @@ def inspect_model(path: Path, console: Console, show_tensors: bool) -> None:
     for n in model.graph.node:
         ops[n.op_type] = ops.get(n.op_type, 0) + 1
     console.print(f"{path}: {len(model.graph.node)} ops " + ", ".join(f"{k}x{v}" for k, v in sorted(ops.items())))
+    from bb_edge.commands.compile import estimate_note
+    from bb_edge.compiler.load import dynamic_inputs
+
+    dynamic = dynamic_inputs(model)
+    if dynamic:
+        console.print(f"[yellow]dynamic input dims[/]: {estimate_note(dynamic)} (sizes and costs are estimates)")
     if show_tensors:
         t = Table(title="tensors (usable as --cut names)")
         for col in ("op", "output", "dtype", "shape"):
@@ -43,12 +49,18 @@ def inspect_deployment(directory: Path, console: Console, png: str | None) -> No
 
     dep = load_deployment(directory)
     t = Table(title=f"deployment {dep.name}")
-    for col in ("node", "id", "ops", "params", "MFLOP", "peak activations", "inputs", "outputs", "target"):
+    dynamic = dep.extra.get("dynamic_inputs") or {}
+    mflop = "MFLOP (estimate)" if dynamic else "MFLOP"
+    for col in ("node", "id", "ops", "params", mflop, "peak activations", "inputs", "outputs", "target"):
         t.add_column(col)
     for n in dep.nodes:
         t.add_row(n.name, str(n.id), str(n.ops), human_bytes(n.param_bytes), f"{n.flops / 1e6:.1f}",
                   human_bytes(n.peak_activation_bytes), ",".join(n.inputs), ",".join(n.outputs), n.target or "-")
     console.print(t)
+    if dynamic:
+        from bb_edge.commands.compile import estimate_note
+
+        console.print(f"[yellow]costs are estimates[/]: dynamic dims of {estimate_note(dynamic)} when compiling")
     c = Table(title="cuts (cross-node edges)")
     for col in ("edge", "tensor", "from", "to", "dtype", "shape", "bytes/inference"):
         c.add_column(col)
