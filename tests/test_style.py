@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -53,3 +54,58 @@ def test_bb_edge_is_sans_io() -> None:
                 if re.search(pattern, line):
                     problems.append(f"{rel}:{lineno}: {what}: {line.strip()}")
     assert not problems, "\n".join(problems)
+
+
+# the sans-IO core: not even an import of these, in any form (the engine is fed by adapters' threads
+# through a deque, and time enters only as poll(now))
+CORE_DIRS = ("bb_edge/engine", "bb_edge/wire")
+CORE_FORBIDDEN = {"threading", "socket", "subprocess", "time", "_thread", "asyncio", "selectors"}
+
+
+def forbidden_imports(source: str) -> list[tuple[int, str]]:
+    """(line, module) for every import of a CORE_FORBIDDEN module in ``source``, in any form.
+
+    Catches ``import time``, ``import os, time as t``, ``from threading import Lock``,
+    ``from time import *``, imports inside functions, ``__import__("socket")`` and
+    ``importlib.import_module("subprocess")``.
+    """
+    hits = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            f = node.func
+            fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if fname in ("__import__", "import_module") and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        hits += [(node.lineno, n) for n in names if n.split(".")[0] in CORE_FORBIDDEN]
+    return hits
+
+
+def test_engine_and_wire_import_no_threads_sockets_processes_or_clocks() -> None:
+    problems = []
+    for d in CORE_DIRS:
+        for path in sorted((ROOT / d).rglob("*.py")):
+            for lineno, mod in forbidden_imports(path.read_text()):
+                problems.append(f"{path.relative_to(ROOT)}:{lineno}: imports {mod}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_core_import_check_catches_every_form() -> None:
+    bad = ["import time", "import os, threading", "from socket import socket", "import subprocess as sp",
+           "from time import *", "def f():\n    import time\n", "x = __import__('threading')",
+           "import importlib\nm = importlib.import_module('socket')", "import time.something"]
+    for src in bad:
+        assert forbidden_imports(src), src
+    assert not forbidden_imports("import timeit_like_name as t\nfrom bb_edge.wire import framing\n"
+                                 "x = 'import time'\n")
+
+
+def test_the_core_does_not_load_the_learning_layer() -> None:
+    code = ("import sys, bb_edge.engine, bb_edge.roles, bb_edge.wire.hello; "
+            "print(sorted(m for m in sys.modules if m.startswith('bb_edge.learn')))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
