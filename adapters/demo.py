@@ -1,118 +1,324 @@
-"""`bb-edge demo`: a self-explaining split-inference run, all in-process.
+"""`bb-edge demo`: train a digits classifier, split it over three nodes, show real predictions.
 
-It records a small CNN written as a Module with three placement blocks
-(camera -> gateway -> cloud), compiles it into per-node programs, runs a
-batch of images through three engines connected by simulated links, and
-checks every output against one monolithic ONNX Runtime session.
+Everything runs in this process except the optional C runtime node:
+
+1. load the 1797 handwritten 8x8 digits shipped inside the package (``bb_edge/_data/digits.npz``,
+   the UCI set as scikit-learn distributes it; no scikit-learn needed) and hold out a quarter;
+2. train an MLP 64-64-32-10 with the project's own training program (reverse-mode autodiff and SGD
+   written as one ONNX graph, :mod:`bb_edge.learn.autodiff`) on ONNX Runtime;
+3. compile the trained model into three node programs: ``sensor`` (first layer), ``gateway``
+   (second layer), ``cloud`` (classifier head and softmax);
+4. run every held-out digit through the float fleet and check it against one monolithic ONNX
+   Runtime session (the split must be exact) and against the labels (accuracy);
+5. when ``make`` and a C compiler are present, build ``sensor`` as an int8 ``.bbrt`` program on the
+   host build of the no-heap C runtime (``bb-edge build --target sensor=host``), start it as a
+   process and run the held-out set again through the mixed fleet (C runtime + two ORT engines).
 """
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import onnx
 import onnxruntime as ort
-from rich.console import Console
+from onnx import TensorProto, helper
+from rich.console import Console, Group
 from rich.panel import Panel
-from rich.progress import Progress
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from bb_edge.adapters.inproc import InProcFleet, LinkModel
 from bb_edge.compiler.compile import compile_model
-from bb_edge.engine import events
-from bb_edge.ir import BatchNorm2d, Conv2d, Linear, Module, on, ops, record
+from bb_edge.compiler.manifest import Deployment
+from bb_edge.errors import BBError
+from bb_edge.learn.autodiff import SoftmaxCrossEntropy, Trainer, build_training_step, with_params
+from bb_edge.learn.data import train_test_split
+from bb_edge.learn.models import mlp
+from bb_edge.learn.optim import SGD
+from bb_edge.resources import package_data
 from bb_edge.viz.partition import draw_partition, human_bytes
 
-
-class DemoCNN(Module):
-    """A small image classifier split across a camera, a gateway and the cloud."""
-
-    inputs = {"image": ((1, 3, 32, 32), "float32")}
-
-    def __init__(self) -> None:
-        self.conv1 = Conv2d(3, 16, 3, padding=1, seed=1)
-        self.bn1 = BatchNorm2d(16, seed=2)
-        self.conv2 = Conv2d(16, 32, 3, padding=1, seed=3)
-        self.dw = Conv2d(32, 32, 3, padding=1, groups=32, seed=4)
-        self.conv3 = Conv2d(32, 64, 1, seed=5)
-        self.fc1 = Linear(64, 32, seed=6)
-        self.fc2 = Linear(32, 10, seed=7)
-
-    def forward(self, image):  # type: ignore[no-untyped-def, override]
-        """Features on the camera, more features on the gateway, the head in the cloud."""
-        with on("camera"):
-            x = ops.relu(self.bn1(self.conv1(image)))
-            x = ops.max_pool(x, 2)
-        with on("gateway"):
-            x = ops.relu(self.conv2(x))
-            x = ops.relu(self.dw(x))
-            x = ops.avg_pool(x, 2)
-            x = ops.relu(self.conv3(x))
-            x = ops.global_avg_pool(x)
-        with on("cloud"):
-            x = ops.flatten(x)
-            x = ops.tanh(self.fc1(x))
-            return {"probabilities": ops.softmax(self.fc2(x))}
+#: node names of the demo fleet, in pipeline order; SENSOR is the one the C runtime can take
+NODES = ("sensor", "gateway", "cloud")
+SENSOR = NODES[0]
+INPUT, OUTPUT = "pixels", "probabilities"
+#: the exactness bound between the float fleet and one ORT session (same kernels, same order)
+EXACT = 1e-5
 
 
-def run_demo(out_dir: Path | None = None, requests: int = 16, seed: int = 0,
-             console: Console | None = None) -> dict[str, float]:
-    """Run the demo; return its figures (max abs error, bytes on the links, wall seconds)."""
-    console = console or Console()
-    out = out_dir or Path(tempfile.mkdtemp(prefix="bb-edge-demo-"))
-    console.print(Panel.fit(
-        "bb-edge demo: one workload, three nodes, one envelope format.\n"
-        "1. record a CNN written as a Module, with `with on(node):` placement blocks\n"
-        "2. compile: per-node ONNX programs + bb.wire Send/Recv on every cross-node edge\n"
-        "3. run: three sans-IO engines in this process, links with 2 ms latency\n"
-        "4. check: every output against one monolithic ONNX Runtime session",
-        title="bb-edge"))
-    model = record(DemoCNN(), name="demo_cnn")
-    console.print(f"[bold]1. recorded[/] DemoCNN: {len(model.graph.node)} ONNX ops, "
-                  f"{len(model.graph.initializer)} parameter tensors")
-    dep, programs = compile_model(model, out_dir=out, name="demo")
-    t = Table(title="2. compiled: who runs what")
-    for col in ("node", "ops", "params", "MFLOP", "sends", "receives"):
+def load_digits() -> tuple[np.ndarray, np.ndarray]:
+    """The 1797 digits shipped with the package: pixels scaled to [0, 1] (float32 [N, 64]), labels int64."""
+    with np.load(package_data("_data") / "digits.npz", allow_pickle=False) as data:
+        images, labels = data["images"], data["labels"]
+    # pixel values are counts of set bits in 4x4 blocks (0..16); /16 keeps them in [0, 1] for every column
+    return (images.reshape(len(images), 64).astype(np.float32) / 16.0), labels.astype(np.int64)
+
+
+def train_classifier(x: np.ndarray, y: np.ndarray, epochs: int, seed: int,
+                     progress: Progress | None = None) -> tuple[onnx.ModelProto, list[float]]:
+    """Train MLP 64-64-32-10 with the autodiff training program on ORT; return the trained forward model.
+
+    The returned model takes ``pixels`` [1, 64] and outputs ``probabilities`` [1, 10] (softmax of the
+    trained logits), ready to be compiled into node programs.
+    """
+    forward = mlp([64, 64, 32, 10], seed=seed)
+    trainer = Trainer(build_training_step(forward, None, SoftmaxCrossEntropy(), SGD(0.05, momentum=0.9)))
+    rng = np.random.default_rng(seed)
+    losses: list[float] = []
+    task = progress.add_task("training (loss -)", total=epochs) if progress else None
+    for ep in range(epochs):
+        losses.append(trainer.epoch(x, y, batch_size=16, rng=rng))
+        if progress is not None and task is not None:
+            progress.update(task, advance=1, description=f"training (epoch {ep + 1}, loss {losses[-1]:.3f})")
+    return _deployable(with_params(forward, trainer.params)), losses
+
+
+def _deployable(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Rename the input to ``pixels`` and append a softmax named ``probabilities`` (what a user reads)."""
+    g = model.graph
+    old = g.input[0].name
+    g.input[0].name = INPUT
+    for node in g.node:
+        node.input[:] = [INPUT if i == old else i for i in node.input]
+    logits = g.output[0].name
+    g.node.append(helper.make_node("Softmax", [logits], [OUTPUT], name="softmax", axis=-1))
+    del g.output[:]
+    g.output.append(helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, [1, 10]))
+    g.name = "digits"
+    onnx.checker.check_model(model)
+    return model
+
+
+def native_tools() -> str | None:
+    """None when the host C runtime can be built here, else what is missing (for the printed note)."""
+    missing = [t for t in ("make", "cc") if shutil.which(t) is None]
+    return f"no {' or '.join(missing)} on PATH" if missing else None
+
+
+def digit_art(image: np.ndarray) -> Text:
+    """An 8x8 digit (values in [0, 1]) as 4 lines of half blocks: each character is two pixel rows."""
+    on = np.asarray(image).reshape(8, 8) >= 0.35
+    glyph = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+    rows = ["".join(glyph[bool(on[r, c]), bool(on[r + 1, c])] for c in range(8)) for r in range(0, 8, 2)]
+    return Text("\n".join(rows), style="bold")
+
+
+@dataclass
+class FleetRun:
+    """Outputs of one pass over the held-out digits through a fleet."""
+
+    probabilities: np.ndarray
+    seconds: float
+    bytes: int
+
+    @property
+    def predictions(self) -> np.ndarray:
+        """Top-1 class per digit."""
+        return np.argmax(self.probabilities, axis=1)
+
+
+@dataclass
+class DemoResult:
+    """Figures of a demo run (returned by :func:`run_demo`, checked by the CLI and the tests)."""
+
+    samples: int
+    train_seconds: float
+    accuracy_monolithic: float
+    accuracy_float_fleet: float
+    max_abs_error: float
+    native: bool
+    native_note: str = ""
+    accuracy_native_fleet: float | None = None
+    native_agreement: float | None = None
+    native_max_abs_error: float | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def accuracy(self) -> float:
+        """The accuracy of the fleet the demo ends with (mixed with the C runtime when it ran)."""
+        return self.accuracy_native_fleet if self.accuracy_native_fleet is not None else self.accuracy_float_fleet
+
+    @property
+    def ok(self) -> bool:
+        """The split is exact and the classifier is useful (held-out accuracy >= 0.9)."""
+        return self.max_abs_error <= EXACT and self.accuracy >= 0.9
+
+    def figures(self) -> dict[str, Any]:
+        """Every figure as a plain dict."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__} | {"accuracy": self.accuracy}
+
+
+def _run_fleet(fleet: InProcFleet, xs: np.ndarray, progress: Progress, label: str) -> FleetRun:
+    """Run every digit through ``fleet`` (4 requests in flight), with a progress bar."""
+    task = progress.add_task(label, total=len(xs))
+    out: list[np.ndarray] = []
+    start = time.perf_counter()
+    for i in range(0, len(xs), 32):
+        chunk = xs[i:i + 32]
+        res = fleet.run([{INPUT: row[None, :]} for row in chunk], window=4)
+        out += [np.asarray(r[OUTPUT], np.float32).reshape(10) for r in res]
+        progress.update(task, advance=len(chunk))
+    return FleetRun(np.stack(out), time.perf_counter() - start, int(sum(fleet.stats.bytes.values())))
+
+
+def _progress(console: Console) -> Progress:
+    """A fresh transient progress display (one per phase, so finished bars do not come back)."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+def _node_table(dep: Deployment, placement: dict[str, str]) -> Table:
+    t = Table(title="compiled: who runs what")
+    for col in ("node", "runs on", "ops", "params", "sends", "receives"):
         t.add_column(col)
     for n in dep.nodes:
-        t.add_row(n.name, str(n.ops), human_bytes(n.param_bytes), f"{n.flops / 1e6:.2f}",
-                  ", ".join(f"#{e.id}->{e.dst}" for e in dep.edges if e.src == n.name) or "-",
-                  ", ".join(f"#{e.id}<-{e.src}" for e in dep.edges if e.dst == n.name) or "-")
-    console.print(t)
-    for e in dep.edges:
-        console.print(f"   edge #{e.id}: {e.tensor} {e.dtype}{e.shape} {e.src} -> {e.dst}, "
-                      f"{human_bytes(e.bytes_per_inference)} per inference")
-    png = draw_partition(dep, out / "partition.png")
-    console.print(f"   programs and deployment.json in {out}; partition picture {png}")
+        t.add_row(n.name, placement[n.name], str(n.ops), human_bytes(n.param_bytes),
+                  ", ".join(f"{e.tensor} -> {e.dst}" for e in dep.edges if e.src == n.name) or OUTPUT,
+                  ", ".join(f"{e.tensor} <- {e.src}" for e in dep.edges if e.dst == n.name) or INPUT)
+    return t
 
-    rng = np.random.default_rng(seed)
-    # brightness and colour cast vary per image, so the classifier has something to tell apart
-    images = [(rng.standard_normal((1, 3, 32, 32)) + rng.uniform(-2, 2, (1, 3, 1, 1))).astype(np.float32)
-              for _ in range(requests)]
-    fleet = InProcFleet(dep, programs, link=LinkModel(latency=0.002, jitter=0.001, seed=seed))
-    results = []
-    start = time.perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("3. running requests through the fleet", total=requests)
-        for i in range(0, requests, 4):
-            results += fleet.run([{"image": im} for im in images[i:i + 4]])
-            progress.update(task, advance=len(images[i:i + 4]))
-    wall = time.perf_counter() - start
-    session = ort.InferenceSession(model.SerializeToString())
-    err = max(float(np.abs(r["probabilities"] - session.run(None, {"image": im})[0]).max())
-              for r, im in zip(results, images))
-    completed = sum(1 for _, e in fleet.events if isinstance(e, events.RequestCompleted))
-    infra = [e for _, e in fleet.events if e.family == "infra"]
-    console.print(f"[bold]3. ran[/] {requests} requests in {wall * 1e3:.0f} ms wall, "
-                  f"{fleet.now * 1e3:.1f} ms of simulated link time; {completed} node-level completions, "
-                  f"{len(infra)} infra events")
-    for node, nbytes in sorted(fleet.stats.bytes.items()):
-        console.print(f"   {node} sent {fleet.stats.envelopes[node]} envelopes, {human_bytes(nbytes)}")
-    top = [int(np.argmax(r["probabilities"])) for r in results]
-    console.print(f"[bold]4. checked[/] max |fleet - monolithic ORT| = {err:.2e} "
-                  f"({'[green]identical within 1e-5[/]' if err <= 1e-5 else '[red]MISMATCH[/]'}); "
-                  f"top classes {top} (untrained weights: the point is that the split is exact)")
-    return {"max_abs_error": err, "bytes": float(sum(fleet.stats.bytes.values())), "wall_seconds": wall,
-            "requests": float(requests)}
+
+def _predictions_table(x: np.ndarray, y: np.ndarray, float_run: FleetRun, native_run: FleetRun | None,
+                       count: int = 10) -> Table:
+    """``count`` held-out digits with label and predictions; misclassified ones are included, not hidden."""
+    final = native_run or float_run
+    wrong = [int(i) for i in np.nonzero(final.predictions != y)[0][:2]]
+    right = [int(i) for i in np.nonzero(final.predictions == y)[0][:count - len(wrong)]]
+    picks = sorted(wrong + right)
+    t = Table(title="held-out digits through the fleet", show_lines=False)
+    for i in picks:
+        t.add_column(f"#{i}", justify="center")
+    t.add_row(*[digit_art(x[i]) for i in picks])
+    t.add_row(*[f"label {y[i]}" for i in picks])
+
+    def cell(run: FleetRun, i: int) -> str:
+        p = int(run.predictions[i])
+        colour = "green" if p == y[i] else "red"
+        return f"[{colour}]{p}[/] {run.probabilities[i, p]:.2f}"
+
+    t.add_row(*[cell(float_run, i) for i in picks])
+    if native_run is not None:
+        t.add_row(*[cell(native_run, i) for i in picks])
+    t.caption = ("rows: digit, label, float fleet prediction and confidence"
+                 + (", fleet with the int8 C-runtime sensor" if native_run is not None else ""))
+    return t
+
+
+def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs: int = 12, seed: int = 0,
+             native: bool = True, console: Console | None = None) -> DemoResult:
+    """Train, split, run and check; print as it goes and return the figures.
+
+    ``out_dir`` keeps ``digits.onnx`` (the trained model), ``calib.npz`` (training samples for
+    ``bb-edge build --calib``), ``inputs.npz``/``labels.npy`` (held-out digits for ``bb-edge run``),
+    ``deployment/`` (the compiled split) and, with the C runtime, ``dist/sensor`` (its host build).
+    """
+    from bb_edge.adapters.devices import HostDevice
+    from bb_edge.commands.build import build_all
+
+    console = console or Console()
+    out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="bb-edge-demo-"))
+    out.mkdir(parents=True, exist_ok=True)
+    note = native_tools() if native else "--no-native given"
+    console.print(Panel.fit(
+        "bb-edge demo: train a digits classifier, split it over three nodes, check it.\n"
+        "1. train an MLP on 8x8 handwritten digits with bb-edge's own ONNX training program (on ORT)\n"
+        "2. compile the trained model into sensor -> gateway -> cloud node programs\n"
+        "3. run the held-out digits through three sans-IO engines and compare with one ORT session\n"
+        "4. " + ("rebuild the sensor as an int8 .bbrt program on the no-heap C runtime and run again"
+                 if note is None else f"(the int8 C-runtime sensor is skipped: {note})"),
+        title="bb-edge"))
+
+    x, y = load_digits()
+    xtr, ytr, xte, yte = train_test_split(x, y, 0.25, seed=seed)
+    if requests is not None:
+        xte, yte = xte[:requests], yte[:requests]
+    console.print(f"[bold]data[/] {len(x)} digits (8x8, UCI via scikit-learn, shipped in the package): "
+                  f"{len(xtr)} to train on, {len(xte)} held out")
+    with _progress(console) as progress:
+        t0 = time.perf_counter()
+        model, losses = train_classifier(xtr, ytr, epochs, seed, progress)
+        train_s = time.perf_counter() - t0
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    reference = np.concatenate([session.run(None, {INPUT: row[None, :]})[0] for row in xte])
+    acc_mono = float(np.mean(np.argmax(reference, axis=1) == yte))
+    console.print(f"[bold]1. trained[/] {epochs} epochs in {train_s:.1f} s (loss {losses[0]:.3f} -> "
+                  f"{losses[-1]:.3f}); one ORT session: held-out accuracy {acc_mono:.3f}")
+
+    onnx.save(model, out / "digits.onnx")
+    # keyed by the graph input's name, stacked [N, 1, 64]: what `--calib` and `--inputs` read
+    np.savez(out / "calib.npz", pixels=xtr[:256].reshape(-1, 1, 64))
+    np.savez(out / "inputs.npz", pixels=xte.reshape(-1, 1, 64))
+    np.save(out / "labels.npy", yte)
+    dep_dir = out / "deployment"
+    dep, programs = compile_model(model, cuts=["h0", "h1"], node_names=list(NODES), name="digits", out_dir=dep_dir)
+    placement = {n: "ORT (float32)" for n in NODES}
+    if note is None:
+        placement[SENSOR] = "C runtime, int8 (after step 4)"
+    console.print(_node_table(dep, placement))
+    png = draw_partition(dep, dep_dir / "partition.png")
+    console.print(f"   programs and deployment.json in {dep_dir}; partition picture {png}")
+
+    with _progress(console) as progress:
+        fleet = InProcFleet(dep, programs, link=LinkModel(latency=0.002, jitter=0.001, seed=seed))
+        float_run = _run_fleet(fleet, xte, progress, "3. float fleet")
+    err = float(np.abs(float_run.probabilities - reference).max())
+    acc_float = float(np.mean(float_run.predictions == yte))
+    verdict = f"[green]exact within {EXACT:g}[/]" if err <= EXACT else "[red]MISMATCH[/]"
+    console.print(f"[bold]3. ran[/] {len(xte)} digits through 3 engines in {float_run.seconds:.2f} s "
+                  f"({human_bytes(float_run.bytes)} of envelopes on the links): max |fleet - one ORT session| = "
+                  f"{err:.1e} ({verdict}); held-out accuracy {acc_float:.3f}")
+
+    result = DemoResult(samples=len(xte), train_seconds=train_s, accuracy_monolithic=acc_mono,
+                        accuracy_float_fleet=acc_float, max_abs_error=err, native=False,
+                        files={"model": str(out / "digits.onnx"), "deployment": str(dep_dir),
+                               "calib": str(out / "calib.npz"), "inputs": str(out / "inputs.npz")})
+    native_run: FleetRun | None = None
+    if note is None:
+        dist = (out / "dist").resolve()
+        try:
+            with console.status("4. building the sensor for the host C runtime (int8, calibrated on training digits)"):
+                build_all(dep_dir.resolve(), [f"{SENSOR}=host"], dist, calib=(out / "calib.npz").resolve(),
+                          console=Console(quiet=True))
+        except BBError as exc:
+            note = f"the host build failed ({type(exc).__name__}: {exc})"
+    if note is None:
+        bundle = out / "dist" / SENSOR
+        device = HostDevice(bundle / "bbrt-host", bundle / "program.bbrt", dep.ids()[SENSOR]).start()
+        try:
+            with _progress(console) as progress:
+                mixed = InProcFleet(dep, programs, external={SENSOR: device})
+                native_run = _run_fleet(mixed, xte, progress, "4. fleet with the C-runtime sensor")
+        finally:
+            stats = device.stop()
+        result.native = True
+        result.accuracy_native_fleet = float(np.mean(native_run.predictions == yte))
+        result.native_agreement = float(np.mean(native_run.predictions == float_run.predictions))
+        result.native_max_abs_error = float(np.abs(native_run.probabilities - float_run.probabilities).max())
+        result.files["sensor_bundle"] = str(bundle)
+        size = (bundle / "program.bbrt").stat().st_size
+        console.print(f"[bold]4. ran[/] the same digits with {SENSOR} as a {size}-byte int8 program on the C "
+                      f"runtime ({bundle / 'bbrt-host'}): held-out accuracy {result.accuracy_native_fleet:.3f}, "
+                      f"top-1 agreement with float {result.native_agreement:.1%}, max |int8 - float| "
+                      f"{result.native_max_abs_error:.3f}")
+        console.print(f"   C runtime counters: {stats.strip() or '-'}")
+    else:
+        result.native_note = note
+        console.print(f"[yellow]note:[/] step 4 skipped, {note}; every node ran on ONNX Runtime "
+                      "(install make and gcc for the int8 C-runtime sensor)")
+
+    console.print(_predictions_table(xte, yte, float_run, native_run))
+    summary = Group(
+        Text.from_markup(f"held-out accuracy [bold]{result.accuracy:.3f}[/] over {len(xte)} digits "
+                         f"({'sensor on the C runtime, int8' if result.native else 'all nodes float'}); "
+                         f"split exact: {'yes' if err <= EXACT else 'NO'}"),
+        Text(f"try: bb-edge run {dep_dir} --inputs {out / 'inputs.npz'} --outputs out.npz"),
+    )
+    console.print(Panel.fit(summary, title="result", border_style="green" if result.ok else "red"))
+    return result
