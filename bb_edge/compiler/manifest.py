@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -214,8 +215,9 @@ def _dims(shape: list[int | None]) -> list[int]:
     return [-1 if d is None else int(d) for d in shape]
 
 
+@functools.lru_cache(maxsize=1)
 def manifest_schema() -> dict[str, Any]:
-    """The JSON Schema of deployment.json (shipped as package data)."""
+    """The JSON Schema of deployment.json (shipped as package data; do not modify the returned dict)."""
     path = Path(__file__).resolve().parent.parent / "schemas" / "deployment.schema.json"
     schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return schema
@@ -254,17 +256,30 @@ def _short(err: Any) -> str:
     if err.validator in ("type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum"):
         inst = json.dumps(err.instance)
         inst = inst if len(inst) <= 40 else inst[:37] + "..."
-        expected = {"type": lambda v: f"a {v if isinstance(v, str) else ' or '.join(v)}",
+        expected = {"type": lambda v: " or ".join(_describe({"type": t}) for t in ([v] if isinstance(v, str) else v)),
                     "enum": lambda v: "one of " + ", ".join(map(str, v)),
                     "const": lambda v: json.dumps(v), "pattern": lambda v: f"a name matching {v}",
                     "minimum": lambda v: f">= {v}", "maximum": lambda v: f"<= {v}",
                     "exclusiveMinimum": lambda v: f"> {v}"}[err.validator](err.validator_value)
         return f"{inst} should be {expected}"
+    if err.validator == "anyOf":
+        inst = json.dumps(err.instance)
+        inst = inst if len(inst) <= 40 else inst[:37] + "..."
+        return f"{inst} should be " + " or ".join(_describe(sub) for sub in err.validator_value)
     if err.validator == "minItems":
         return "must not be empty" if err.validator_value == 1 else f"needs at least {err.validator_value} items"
     if err.validator == "additionalProperties":
         return err.message.replace(" were unexpected", " not allowed").replace(" was unexpected", " not allowed")
     return str(err.message if len(err.message) <= 120 else err.message[:117] + "...")
+
+
+def _describe(schema: dict[str, Any]) -> str:
+    """A few words for a simple subschema, e.g. ``an integer >= -1`` or ``null``."""
+    kind = schema.get("type", "value")
+    words = "null" if kind == "null" else f"a{'n' if str(kind)[0] in 'aeiou' else ''} {kind}"
+    if "minimum" in schema:
+        words += f" >= {schema['minimum']}"
+    return words
 
 
 def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
@@ -299,9 +314,10 @@ def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
         for k, x in enumerate(group):
             if isinstance(x.get("node"), str) and x["node"] not in known:
                 problems.append(f"{key}[{k}] ({x.get('name')!r}) is on unknown node {x['node']!r}")
+    dtypes = set(manifest_schema()["$defs"]["dtype"]["enum"])  # others are reported by the schema already
     for x in edges + ins + outs:
         et, dt = x.get("elem_type"), x.get("dtype")
-        if isinstance(et, int) and isinstance(dt, str) and _dtype_of(et) not in (None, dt):
+        if isinstance(et, int) and dt in dtypes and _dtype_of(et) not in (None, dt):
             what = x.get("tensor") or x.get("name")
             problems.append(f"{what!r} has dtype {dt!r} but elem_type {et} is {_dtype_of(et)!r}")
     declared = {"inputs": {x.get("name") for x in ins}, "outputs": {x.get("name") for x in outs}}
