@@ -482,6 +482,9 @@ class HostEndpoint:
         if self._dedup.seen(env.sender, env.seq):
             self.stats.duplicates += 1
             return
+        if env.receiver == wire.BROADCAST:
+            self.stats.unexpected += 1  # a node's HELLO to everyone: nothing for the host to do
+            return
         if env.receiver != HOST_ID:
             self._refuse(peer, env, f"receiver {env.receiver} is not the host")
             return

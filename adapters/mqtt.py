@@ -261,8 +261,9 @@ class MqttTransport:
                       if sender >= 0 else f"{len(payload)} bytes is shorter than an envelope header")
             if self._on_event is not None:
                 self._on_event(Impostor(src, sender, detail))
-            if (src, sender) not in self._logged and len(self._logged) < 4096:
-                self._logged.add((src, sender))
+            key = (src, sender if sender in self.ids.values() else -2)  # garbage senders share one line
+            if key not in self._logged:
+                self._logged.add(key)
                 log.warning("%s: dropped an impostor envelope: %s (logged once per sender)", self.node, detail)
             return False
         self.stats.received += 1
