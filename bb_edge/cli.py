@@ -22,14 +22,10 @@ import traceback
 from typing import NoReturn
 
 import bb_edge.commands
-from bb_edge.errors import BBError
+from bb_edge.errors import BBError, UsageError
 
 #: longest error line printed without --debug (a compiler log can be long; --debug shows all of it)
 MAX_ERROR_CHARS = 1200
-
-
-class UsageError(BBError):
-    """The command line itself is wrong (unknown option, bad option value)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -77,11 +73,34 @@ def _fix_for(exc: BaseException) -> str:
     return "bb-edge did not expect this; rerun with --debug and report the traceback"
 
 
+#: the fix for a bb-edge error whose message names none (found by walking the error's class hierarchy)
+FIX_BY_TYPE: tuple[tuple[str, str], ...] = (
+    ("UnsupportedOpError", "place that op on another node (bb-edge compile --place) or replace it in the model"),
+    ("ModelError", "check the file with onnx.checker.check_model, or export the model again"),
+    ("PlacementError", "list the model's ops and tensors with `bb-edge inspect MODEL.onnx --tensors` and adjust "
+                       "--nodes, --cut or --place"),
+    ("DeploymentError", "compile the deployment again (bb-edge compile MODEL -o DIR)"),
+    ("RecordingError", "fix the Module (docs/architecture.md shows how forward is recorded)"),
+    ("BbrtError", "see docs/bbrt.md for what the C runtime supports"),
+    ("BuildError", "see docs/targets.md for targets, precisions and builders"),
+    ("BBError", "see `bb-edge COMMAND --help`"),
+)
+
+
+def _has_fix(message: str) -> bool:
+    """Whether a message already says how to proceed (``what; how`` or a suggestion)."""
+    return "; " in message or " run `" in message.lower() or "did you mean" in message.lower()
+
+
 def format_error(exc: BaseException) -> str:
-    """The one-line report of ``exc``: ``error: <Type>: <message>[; <fix>]``."""
+    """The one-line report of ``exc``: ``error: <Type>: <what went wrong>; <how to fix>``."""
     msg = str(exc) or repr(exc)
     if not isinstance(exc, BBError):
         msg = f"{msg}; {_fix_for(exc)}"
+    elif not _has_fix(msg):
+        names = [c.__name__ for c in type(exc).__mro__]
+        fix = next((f for n, f in FIX_BY_TYPE if n in names), FIX_BY_TYPE[-1][1])
+        msg = f"{msg}; {fix}"
     return f"error: {type(exc).__name__}: {one_line(msg)}"
 
 

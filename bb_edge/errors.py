@@ -62,3 +62,7 @@ class InputFileError(BBError):
 
 class OutputPathError(BBError):
     """An output location cannot be written (it is a file, lies under a file, or is not writable)."""
+
+
+class UsageError(BBError):
+    """The command line itself is wrong (unknown option, bad option value, values that contradict each other)."""

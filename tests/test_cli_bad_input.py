@@ -82,6 +82,7 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (root / "nobuilder.json").write_text('{"name": "mine", "ram_bytes": 1048576}')
     (root / "notjson.json").write_text("{builder: ")
     (root / "place.json").write_text("[1, 2]")
+    (root / "boom.py").write_text("raise RuntimeError('a bug in the user module')\n")
     ro = _unwritable_dir(root)
     return {"t": str(root), "model": str(model), "dep": str(root / "dep"), "file": str(root / "afile"),
             "dir": str(root / "adir"), "ro": str(ro) if ro else ""}
@@ -140,11 +141,15 @@ CASES: list[tuple[str, str, str, int]] = [
     ("broker-port-zero", "broker {dep} --port 0 --write-only", "UsageError", 2),
     ("build-accuracy-drop-negative", "build {dep} --target host --max-accuracy-drop -1 -o {t}/d", "UsageError", 2),
     ("hil-requests-zero", "hil {dep} --device n1=host -n 0", "UsageError", 2),
+    ("hil-device-not-a-port", "hil {dep} --device n1=no-such-port", "UsageError", 2),
+    ("memory-limits-per-node-count", "compile {model} --nodes 2 --memory-limit 1,2,3 -o {t}/c", "UsageError", 2),
     ("unknown-command", "frobnicate", "UsageError", 2),
     ("unknown-option", "run {dep} --no-such-option", "UsageError", 2),
     # files and directories that must exist
     ("compile-model-missing", "compile {t}/missing.onnx --nodes 2 -o {t}/c", "InputFileError", 1),
     ("compile-model-is-dir", "compile {dir} --nodes 2 -o {t}/c", "InputFileError", 1),
+    ("compile-module-raises", "compile {t}/boom.py:Net --nodes 2 -o {t}/c", "RecordingError", 1),
+    ("compile-not-onnx", "compile {t}/text.npz --nodes 2 -o {t}/c", "ModelError", 1),
     ("compile-place-not-a-map", "compile {model} --place {t}/place.json -o {t}/c", "InputFileError", 1),
     ("run-no-deployment", "run {t}/missing", "DeploymentError", 1),
     ("inspect-missing", "inspect {t}/missing", "InputFileError", 1),

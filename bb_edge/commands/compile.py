@@ -18,7 +18,7 @@ from bb_edge.commands._args import (
     name_list,
     positive_int,
 )
-from bb_edge.errors import InputFileError
+from bb_edge.errors import InputFileError, UsageError
 
 if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI parses its arguments
     import onnx
@@ -27,9 +27,16 @@ if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI pars
 def load_source(spec: str) -> onnx.ModelProto | Path:
     """An .onnx path, or ``FILE.py:ModuleClass`` recorded into a ModelProto."""
     if ":" in spec and spec.split(":", 1)[0].endswith(".py"):
+        from bb_edge.errors import BBError, RecordingError
         from bb_edge.ir.load import record_from_file
 
-        return record_from_file(spec)
+        try:
+            return record_from_file(spec)
+        except BBError:
+            raise
+        except Exception as exc:  # the user's module raised while importing or recording: say whose code it was
+            raise RecordingError(f"{spec}: the module raised {type(exc).__name__}: {exc}; fix the module "
+                                 f"(bb-edge --debug shows where)") from exc
     path = Path(spec)
     if not path.is_file():
         what = "is a directory" if path.is_dir() else "no such file"
@@ -69,6 +76,9 @@ def _run(args: argparse.Namespace) -> int:
     source = load_source(args.model)
     names = args.names
     limits = args.memory_limit
+    if limits and args.nodes and len(limits) not in (1, args.nodes):
+        raise UsageError(f"--memory-limit has {len(limits)} values for --nodes {args.nodes}; give one value "
+                         f"(used for every node) or {args.nodes} values")
     if limits and len(limits) == 1 and args.nodes:
         limits = limits * args.nodes
     c = Console()

@@ -7,6 +7,21 @@ from pathlib import Path
 
 from bb_edge.commands._args import check_output_dir, positive_int
 
+#: device specs that are not serial ports (adapters/hil.py builds and starts them)
+EMULATED = ("qemu:cortex-m3", "qemu:rv32", "host")
+
+
+def device_spec(text: str) -> str:
+    """argparse type: ``NODE=SPEC`` with SPEC an emulator/host name, a pyserial URL or an existing port."""
+    node, sep, spec = text.partition("=")
+    usage = "give NODE=SPEC with SPEC a serial port (e.g. /dev/ttyUSB0), qemu:cortex-m3, qemu:rv32 or host"
+    if not sep or not node or not spec:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NODE=SPEC; {usage}")
+    if spec not in EMULATED and "://" not in spec and not Path(spec).exists():
+        raise argparse.ArgumentTypeError(f"{text!r}: {spec!r} is neither a known emulator nor an existing "
+                                         f"serial port; {usage}")
+    return text
+
 
 def _run(args: argparse.Namespace) -> int:
     from bb_edge.adapters.hil import parse_devices, run_hil
@@ -27,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``hil`` subcommand."""
     p = sub.add_parser("hil", help="hardware-in-the-loop: some nodes on devices/emulators, the rest in-process")
     p.add_argument("dir", help="a compiled deployment directory")
-    p.add_argument("--device", action="append", default=[], required=True, metavar="NODE=SPEC",
+    p.add_argument("--device", action="append", default=[], required=True, metavar="NODE=SPEC", type=device_spec,
                    help="SPEC: a serial port (flashed board), qemu:cortex-m3, qemu:rv32 or host (repeatable)")
     p.add_argument("-n", "--requests", type=positive_int, default=8, help="inferences to run (default 8)")
     p.add_argument("--calib", help="inputs (.npz keyed by graph input) for calibration and the run")
