@@ -1,0 +1,160 @@
+"""What a user installs is the wheel: build it, install it in a fresh venv far from the checkout, use it.
+
+The wheel is built with ``python -m build --wheel`` from a copy of the working tree (so the shared checkout
+gets no build/ or egg-info litter), installed with its ``quant`` extra (fp16 for the Jetson builder) and
+*no* test extras into a new venv under the temp dir, and driven only through the venv's ``bb-edge`` script
+from a scratch directory: ``targets``, ``demo``, ``compile``, ``build`` for host, qemu-cortex-m3,
+esp32-micropython and jetson-orin-nano, ``run`` and ``hil`` (the host and QEMU builds answering over serial).
+
+Offline-friendly: dependencies install from a wheelhouse (``$BB_EDGE_CACHE/wheelhouse``, default
+``~/.cache/bb-edge/wheelhouse``) with ``--no-index``; only when that fails is the wheelhouse filled once with
+``pip wheel`` through pip's configured index. Oracles: the checkout's targets/*.json names, a fresh ONNX
+Runtime session in this process on the model the venv wrote, the bundle file lists the builders document.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WHEELHOUSE = Path(os.environ.get("BB_EDGE_CACHE", Path.home() / ".cache" / "bb-edge")) / "wheelhouse"
+#: working-tree litter and what the wheel never carries
+IGNORE = shutil.ignore_patterns(".git", "node_modules", "__pycache__", "build", "dist", "*.egg-info", ".mypy_cache",
+                                ".ruff_cache", ".hypothesis", ".pytest_cache", "*.whl", "tests", "bench", "*.o")
+TARGETS = ("host", "qemu-cortex-m3", "esp32-micropython", "jetson-orin-nano")
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _check(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 0, f"{proc.args}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return " ".join(proc.stdout.split())
+
+
+class Venv:
+    """A fresh venv with the wheel installed, and a scratch directory to run it from."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.python = base / "venv" / "bin" / "python"
+        self.scratch = base / "scratch"
+        self.scratch.mkdir()
+        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+        self.env.update(PATH=f"{base / 'venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+                        VIRTUAL_ENV=str(base / "venv"), COLUMNS="200", OMP_NUM_THREADS="1")
+
+    def bb_edge(self, *args: str, timeout: float = 180) -> str:
+        """Run the venv's console script in the scratch dir; its stdout, whitespace-normalised."""
+        exe = self.base / "venv" / "bin" / "bb-edge"
+        return _check(_run([str(exe), *args], self.scratch, self.env, timeout))
+
+
+def _build_wheel(base: Path) -> Path:
+    src = base / "src"
+    shutil.copytree(ROOT, src, symlinks=True, ignore=IGNORE)
+    cmd = [sys.executable, "-m", "build", "--wheel", "--outdir", str(base / "wheel")]
+    try:  # the installed setuptools is enough when it is recent: no isolated env to download
+        from importlib.metadata import version
+
+        if int(version("setuptools").split(".")[0]) >= 77:
+            cmd.append("--no-isolation")
+    except Exception:  # noqa: BLE001 - no setuptools here: let build make its isolated env
+        pass
+    _check(_run([*cmd, str(src)], base, dict(os.environ), 300))
+    wheels = sorted((base / "wheel").glob("bb_edge-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+def _install(venv: Venv, wheel: Path) -> None:
+    _check(_run([sys.executable, "-m", "venv", str(venv.base / "venv")], venv.base, venv.env, 120))
+    req = f"{wheel}[quant]"
+    pip = [str(venv.python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    offline = _run([*pip, "--no-index", "--find-links", str(WHEELHOUSE), req], venv.base, venv.env, 300)
+    if offline.returncode != 0:
+        # first run on this machine: fill the wheelhouse once through pip's configured index, then offline
+        WHEELHOUSE.mkdir(parents=True, exist_ok=True)
+        _check(_run([sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--wheel-dir",
+                     str(WHEELHOUSE), req], venv.base, dict(os.environ), 900))
+        for stale in WHEELHOUSE.glob("bb_edge-*.whl"):
+            stale.unlink()  # the project itself always comes from the freshly built wheel
+        _check(_run([*pip, "--no-index", "--find-links", str(WHEELHOUSE), req], venv.base, venv.env, 300))
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
+    base = tmp_path_factory.mktemp("wheel-install")
+    assert not base.resolve().is_relative_to(ROOT), "the venv must live far from the checkout"
+    v = Venv(base)
+    _install(v, _build_wheel(base))
+    return v
+
+
+def test_installed_package_is_the_wheel_not_the_checkout(venv: Venv) -> None:
+    code = ("import json, sys, importlib.util as u, bb_edge, bb_edge.adapters.demo as d; "
+            "print(json.dumps({'file': bb_edge.__file__, 'demo': d.__file__, 'path': sys.path, "
+            "'adapters': u.find_spec('adapters') is not None, 'sklearn': u.find_spec('sklearn') is not None}))")
+    info = json.loads(_check(_run([str(venv.python), "-c", code], venv.scratch, venv.env, 60)))
+    site = venv.base / "venv"
+    assert Path(info["file"]).resolve().is_relative_to(site.resolve()), info["file"]
+    assert Path(info["demo"]).resolve().is_relative_to(site.resolve()), info["demo"]
+    assert not [p for p in info["path"] if p and Path(p).resolve().is_relative_to(ROOT)], info["path"]
+    assert not info["adapters"], "a top-level `adapters` package was installed"
+    assert not info["sklearn"], "test extras leaked into the venv (scikit-learn)"
+
+
+def test_wheel_carries_every_target_profile(venv: Venv) -> None:
+    out = venv.bb_edge("targets")
+    names = sorted(p.stem for p in (ROOT / "targets").glob("*.json"))
+    assert set(TARGETS) <= set(names)
+    missing = [n for n in names if not re.search(rf"(^|\s|│){re.escape(n)}(\s|│|$)", out)]
+    assert not missing, f"bb-edge targets from the wheel lacks {missing}:\n{out[:2000]}"
+
+
+def test_compile_build_run_from_the_wheel(venv: Venv) -> None:
+    # the demo trains and writes the model, calibration and inputs the later commands use (relative paths)
+    demo = venv.bb_edge("demo", "-o", "demo", "--requests", "120", timeout=300)
+    assert re.search(r"held-out accuracy 0\.9\d\d over 120 digits", demo), demo[-1500:]
+    venv.bb_edge("compile", "demo/digits.onnx", "--nodes", "3", "-o", "build")
+    assert (venv.scratch / "build" / "deployment.json").is_file()
+
+    venv.bb_edge("build", "build", "--target", "n0=host", "--target", "n1=qemu-cortex-m3",
+                 "--target", "n2=esp32-micropython", "--calib", "demo/calib.npz", "-o", "dist", timeout=300)
+    dist = venv.scratch / "dist"
+    for node, files in (("n0", ["bbrt-host", "program.bbrt", "bbrt-build.json"]),
+                        ("n1", ["bbrt.elf", "program.bbrt", "run.sh"]),
+                        ("n2", ["main.py", "program.bbrt", "config.json", "lib"])):
+        for f in files:
+            assert (dist / node / f).exists(), f"{node}: {f}"
+    venv.bb_edge("build", "build", "--target", "n0=jetson-orin-nano", "--calib", "demo/calib.npz",
+                 "-o", "dist-jetson", timeout=300)
+    jetson = venv.scratch / "dist-jetson" / "n0"
+    for f in ["manifest.json", "jetson_node.py", "model.fp16.onnx", "model.int8.onnx", "run.sh",
+              "program/deployment.json", "lib/bb_edge/cli.py"]:
+        assert (jetson / f).exists(), f"jetson: {f}"
+    assert json.loads((jetson / "manifest.json").read_text())["precision"] == "fp16"
+
+    venv.bb_edge("run", "build", "--inputs", "demo/inputs.npz", "--outputs", "out.npz")
+    got = np.load(venv.scratch / "out.npz")["probabilities"].reshape(-1, 10)
+    xs = np.load(venv.scratch / "demo" / "inputs.npz")["pixels"]
+    sess = ort.InferenceSession(str(venv.scratch / "demo" / "digits.onnx"), providers=["CPUExecutionProvider"])
+    want = np.concatenate([sess.run(None, {"pixels": row})[0] for row in xs])
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+    # the host and Cortex-M3 builds, compiled from the firmware sources inside the wheel, answer over serial
+    hil = venv.bb_edge("hil", "build", "--device", "n0=host", "--device", "n1=qemu:cortex-m3",
+                       "--calib", "demo/calib.npz", timeout=300)
+    agree = re.search(r"top-1 agreement with float │? *(\d+\.\d+)%", hil)
+    assert agree and float(agree.group(1)) >= 87.5, hil[-2000:]
