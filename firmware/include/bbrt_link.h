@@ -49,31 +49,41 @@ enum { BBRT_LINK_HELLO = 1, BBRT_LINK_DATA = 2, BBRT_LINK_ACK = 3, BBRT_LINK_HEA
 #define BBRT_CAP_ARQ 0x1u
 #define BBRT_CAP_FRAG 0x2u
 
-/* Typed events. The names (bbrt_link_event_name) are those of bb_edge/wire/link.py. */
+/* Typed events, named as the classes of bb_edge/wire/link.py (bbrt_link_event_name).
+ * The event callback gets two arguments a, b: */
 typedef enum {
     BBRT_LEV_NONE = 0,
-    BBRT_LEV_LINK_UP = 1,            /* arg: negotiated version */
-    BBRT_LEV_VERSION_MISMATCH = 2,   /* arg: peer max_version */
-    BBRT_LEV_EPOCH_REGRESSED = 3,    /* arg: the regressed epoch */
-    BBRT_LEV_PEER_RESTARTED = 4,     /* arg: the new epoch */
-    BBRT_LEV_BAD_HELLO = 5,          /* arg: bbrt_hello_status_t */
-    BBRT_LEV_BAD_LINK_FRAME = 6,     /* arg: 1 magic/type, 2 flags, 3 length, 4 lseq */
-    BBRT_LEV_ACK_UNKNOWN = 7,        /* arg: cumulative ack */
-    BBRT_LEV_FRAGMENT_REJECTED = 8,  /* arg: bbrt_frag_reason_t */
-    BBRT_LEV_REASSEMBLY_TIMEOUT = 9, /* arg: msg_id */
-    BBRT_LEV_GAVE_UP = 10,           /* arg: lseq */
+    BBRT_LEV_LINK_UP = 1,            /* a: version, b: peer boot epoch */
+    BBRT_LEV_VERSION_MISMATCH = 2,   /* a: peer min_version, b: peer max_version */
+    BBRT_LEV_EPOCH_REGRESSED = 3,    /* a: known epoch, b: the lower one received */
+    BBRT_LEV_PEER_RESTARTED = 4,     /* a: old epoch, b: new epoch */
+    BBRT_LEV_BAD_HELLO = 5,          /* a: bbrt_hello_status_t */
+    BBRT_LEV_BAD_LINK_FRAME = 6,     /* a: bbrt_lf_code_t */
+    BBRT_LEV_ACK_UNKNOWN = 7,        /* a: cum, b: mask */
+    BBRT_LEV_FRAGMENT_REJECTED = 8,  /* a: msg_id, b: bbrt_frag_code_t */
+    BBRT_LEV_REASSEMBLY_TIMEOUT = 9, /* a: msg_id, b: bytes received */
+    BBRT_LEV_GAVE_UP = 10,           /* a: first lseq of the envelope, b: 1 RETRIES, 2 TOO_LARGE */
     BBRT_LEV_PEER_DOWN = 11,
     BBRT_LEV_PEER_UP = 12,
-    BBRT_LEV_NOT_READY = 13,         /* DATA before the handshake (answered with HELLO) */
-    BBRT_LEV_DUPLICATE = 14,         /* DATA already received (acked again, not delivered) */
-    BBRT_LEV_BARE_ENVELOPE = 15,     /* a frame without the link layer (v1 peer) */
+    BBRT_LEV_HEARTBEAT = 13,         /* HeartbeatReceived; a: presence records */
+    BBRT_LEV_DUPLICATE = 14,         /* C only: DATA already received (acked again, not handed up) */
+    BBRT_LEV_BARE_ENVELOPE = 15,     /* C only: a frame without the link layer (v1 peer), handed up */
     BBRT_LEV__COUNT = 16
 } bbrt_link_event_t;
 
+/* BadLinkFrame codes (the `code` strings of link.py) */
 typedef enum {
-    BBRT_FRAG_OUT_OF_RANGE = 1, BBRT_FRAG_TOTAL_CHANGED = 2, BBRT_FRAG_OVERLAP = 3, BBRT_FRAG_BUDGET = 4,
-    BBRT_FRAG_BUSY = 5, BBRT_FRAG_TOO_MANY = 6
-} bbrt_frag_reason_t;
+    BBRT_LF_TRUNCATED = 1, BBRT_LF_BAD_MAGIC = 2, BBRT_LF_BAD_TYPE = 3, BBRT_LF_TOO_LARGE = 4,
+    BBRT_LF_BAD_FIELD = 5, BBRT_LF_BAD_LENGTH = 6, BBRT_LF_NO_SESSION = 7, BBRT_LF_VERSION = 8,
+    BBRT_LF_OUT_OF_WINDOW = 9
+} bbrt_lf_code_t;
+
+/* FragmentRejected codes. This port reassembles one message at a time in the caller's buffer:
+ * a fragment of another message while one is held is refused as BUDGET (not acked, sent again). */
+typedef enum {
+    BBRT_FRAG_OUT_OF_RANGE = 1, BBRT_FRAG_LENGTH_MISMATCH = 2, BBRT_FRAG_OVERLAP = 3, BBRT_FRAG_BUDGET = 4,
+    BBRT_FRAG_BAD_FIELD = 5
+} bbrt_frag_code_t;
 
 typedef enum {
     BBRT_HELLO_OK = 0, BBRT_HELLO_TRUNCATED = 1, BBRT_HELLO_BAD_VERSION = 2, BBRT_HELLO_BAD_FIELD = 3,
@@ -81,8 +91,7 @@ typedef enum {
 } bbrt_hello_status_t;
 
 typedef enum {
-    BBRT_LINK_OK = 0, BBRT_LINK_E_BUSY = 1, BBRT_LINK_E_DOWN = 2, BBRT_LINK_E_TOO_LARGE = 3,
-    BBRT_LINK_E_NO_SPACE = 4
+    BBRT_LINK_OK = 0, BBRT_LINK_E_BUSY = 1, BBRT_LINK_E_DOWN = 2, BBRT_LINK_E_TOO_LARGE = 3
 } bbrt_link_status_t;
 
 /* The hello record (docs/wire.md "HELLO (type 1): the hello record"). */
@@ -101,22 +110,28 @@ bbrt_hello_status_t bbrt_hello_decode(const uint8_t *p, size_t n, bbrt_hello_t *
 bbrt_hello_status_t bbrt_hello_encode(const bbrt_hello_t *h, uint8_t *out, size_t cap, size_t *written);
 const char *bbrt_link_event_name(bbrt_link_event_t ev);
 
+/* Timers in ms (0 disables hb_interval / dead_after), as LinkConfig of link.py. */
 typedef struct {
-    uint32_t rto_initial, rto_min, rto_max; /* ms */
-    uint32_t max_retries;                   /* transmissions before GaveUp */
-    uint32_t hb_interval, dead_after;       /* ms */
-    uint32_t reassembly_timeout;            /* ms */
+    uint32_t rto_initial, rto_min, rto_max, granularity;
+    uint32_t max_retries; /* transmissions of one frame before the session is given up */
+    uint32_t hb_interval, dead_after;
+    uint32_t reassembly_timeout;
 } bbrt_link_config_t;
 void bbrt_link_default_config(bbrt_link_config_t *cfg);
 
 /* A frame body in two pieces (header, payload): the caller frames it (COBS + CRC). */
 typedef void (*bbrt_link_emit_fn)(void *ctx, const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
 typedef void (*bbrt_link_deliver_fn)(void *ctx, const uint8_t *env, size_t len);
-typedef void (*bbrt_link_event_fn)(void *ctx, bbrt_link_event_t ev, uint32_t arg);
+typedef void (*bbrt_link_event_fn)(void *ctx, bbrt_link_event_t ev, uint32_t a, uint32_t b);
 
+/* One outbound DATA frame, kept until every frame of its envelope is acknowledged
+ * (a new link session sends the whole envelope again). */
 typedef struct {
-    uint32_t lseq, len, sent_at, tx_count;
-    uint8_t used;
+    uint32_t lseq;     /* 0: not transmitted yet in this session */
+    uint32_t order;    /* queue order (envelopes and their fragments, as sent) */
+    uint32_t msg;      /* the envelope this frame belongs to (order of its first frame) */
+    uint32_t len, sent_at, deadline, tries, tx;
+    uint8_t used, acked;
     uint8_t body[BBRT_LINK_MTU];
 } bbrt_link_slot_t;
 
@@ -126,11 +141,10 @@ typedef struct {
 
 typedef struct {
     uint32_t frames_in, frames_out, data_in, data_out, retransmits, acks_in, acks_out, delivered,
-        duplicates, rtt_samples;
+        duplicates, rtt_samples, heartbeats_out;
     uint32_t events[BBRT_LEV__COUNT];
 } bbrt_link_stats_t;
 
-enum { BBRT_LINK_S_HELLO = 0, BBRT_LINK_S_UP = 1, BBRT_LINK_S_MISMATCH = 2 };
 
 typedef struct bbrt_link_s {
     bbrt_hello_t local, peer;
@@ -139,23 +153,23 @@ typedef struct bbrt_link_s {
     bbrt_link_deliver_fn deliver;
     bbrt_link_event_fn event;
     void *ctx;
-    uint8_t state;     /* BBRT_LINK_S_* */
-    uint8_t have_peer; /* a valid peer HELLO was seen */
-    uint8_t peer_up;   /* heartbeat view */
+    uint8_t have_peer; /* a valid peer HELLO was accepted */
+    uint8_t up;        /* a link session: DATA flows */
+    uint8_t mismatch;  /* versions do not meet: DATA refused both ways */
     uint8_t hold;      /* 1: DATA is neither accepted nor acked (the owner is busy sending) */
-    uint8_t started;
+    uint8_t started, peer_down, monitored, ack_due;
     uint32_t version;
     /* outbound */
-    uint32_t next_lseq, next_msg_id;
-    uint32_t srtt8, rttvar4, rto; /* RFC 6298 in ms, srtt x8 and rttvar x4 (Jacobson) */
+    uint32_t next_lseq, next_order, next_msg_id, tx;
+    uint32_t srtt8, rttvar4, rto; /* RFC 6298 in ms: srtt x8, rttvar x4 */
     uint8_t have_rtt;
-    uint32_t last_tx, last_rx, hello_at;
+    uint32_t last_sent, last_heard, hello_due;
     bbrt_link_slot_t slots[BBRT_LINK_WINDOW];
     /* inbound */
-    uint32_t rx_cum, rx_mask;
+    uint32_t cum, mask;
     uint8_t *rasm;
     uint32_t rasm_cap;
-    uint32_t rasm_msg, rasm_total, rasm_have, rasm_started, rasm_n;
+    uint32_t rasm_msg, rasm_total, rasm_have, rasm_first, rasm_n;
     bbrt_link_chunk_t chunks[BBRT_LINK_MAX_CHUNKS];
     bbrt_link_stats_t stats;
 } bbrt_link_t;
@@ -169,12 +183,13 @@ void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_c
 void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms);
 /* One received frame body (CRC already checked and stripped). */
 void bbrt_link_receive(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now_ms);
-/* Queue and transmit one envelope given in two pieces (fragmented above the peer's max_frame).
- * BBRT_LINK_E_BUSY: not enough free window slots now (poll/receive ACKs, then retry);
- * BBRT_LINK_E_DOWN: no handshake yet or versions do not meet. */
+/* Queue one envelope given in two pieces (fragmented above the peer's max_frame); its frames
+ * go out as the window allows. BBRT_LINK_E_BUSY: not enough free slots now (receive ACKs /
+ * poll, then retry); BBRT_LINK_E_DOWN: no link session; BBRT_LINK_E_TOO_LARGE: it needs more
+ * frames than the window has slots. */
 bbrt_link_status_t bbrt_link_send(bbrt_link_t *l, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                                   uint32_t now_ms);
-/* Window slots an envelope of n bytes needs now (0 if the link is not up). */
+/* Slots an envelope of n bytes needs now (0 if the link is not up). */
 uint32_t bbrt_link_slots_needed(const bbrt_link_t *l, size_t n);
 uint32_t bbrt_link_free_slots(const bbrt_link_t *l);
 /* Timers: retransmission, HELLO repeat, heartbeat, peer-down, reassembly timeout. */

@@ -9,21 +9,23 @@
 
 static const char *const EVENT_NAMES[BBRT_LEV__COUNT] = {
     "None", "LinkUp", "VersionMismatch", "EpochRegressed", "PeerRestarted", "BadHello", "BadLinkFrame",
-    "AckUnknown", "FragmentRejected", "ReassemblyTimeout", "GaveUp", "PeerDown", "PeerUp", "NotReady",
-    "Duplicate", "BareEnvelope"};
+    "AckUnknown", "FragmentRejected", "ReassemblyTimeout", "GaveUp", "PeerDown", "PeerUp",
+    "HeartbeatReceived", "Duplicate", "BareEnvelope"};
 
 const char *bbrt_link_event_name(bbrt_link_event_t ev) {
     return (unsigned)ev < BBRT_LEV__COUNT ? EVENT_NAMES[ev] : "?";
 }
 
+/* the defaults of LinkConfig in bb_edge/wire/link.py, in ms */
 void bbrt_link_default_config(bbrt_link_config_t *cfg) {
-    cfg->rto_initial = 1000u;
-    cfg->rto_min = 200u;
-    cfg->rto_max = 8000u;
-    cfg->max_retries = 12u;
-    cfg->hb_interval = 1000u;
-    cfg->dead_after = 3500u;
-    cfg->reassembly_timeout = 10000u;
+    cfg->rto_initial = 200u;
+    cfg->rto_min = 20u;
+    cfg->rto_max = 2000u;
+    cfg->granularity = 1u;
+    cfg->max_retries = 100u;
+    cfg->hb_interval = 500u;
+    cfg->dead_after = 2000u;
+    cfg->reassembly_timeout = 30000u;
 }
 
 /* ------------------------------------------------------------ hello record */
@@ -122,36 +124,47 @@ size_t bbrt_link_hello_body(const bbrt_hello_t *h, int reply, uint8_t *out, size
 }
 
 /* ------------------------------------------------------------------ helpers */
-static void raise_ev(bbrt_link_t *l, bbrt_link_event_t ev, uint32_t arg) {
+static void raise_ev(bbrt_link_t *l, bbrt_link_event_t ev, uint32_t a, uint32_t b) {
     l->stats.events[ev]++;
-    if (l->event) l->event(l->ctx, ev, arg);
+    if (l->event) l->event(l->ctx, ev, a, b);
 }
 
-static void emit(bbrt_link_t *l, const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint32_t now) {
+static void emit_raw(bbrt_link_t *l, const uint8_t *a, size_t na, const uint8_t *b, size_t nb) {
     l->stats.frames_out++;
-    l->last_tx = now;
     l->emit(l->ctx, a, na, b, nb);
+}
+
+/* An ACK that is due goes out before any other frame (as link.py's take_frames puts it first). */
+static void flush_ack(bbrt_link_t *l) {
+    uint8_t body[12];
+    if (!l->ack_due) return;
+    l->ack_due = 0u;
+    wr_header(body, BBRT_LINK_ACK, 0u, l->cum);
+    bbrt_wr_u32(body + 8, l->mask);
+    l->stats.acks_out++;
+    emit_raw(l, body, sizeof(body), 0, 0u);
+}
+
+static void emit(bbrt_link_t *l, const uint8_t *a, size_t na, uint32_t now) {
+    flush_ack(l);
+    l->last_sent = now;
+    emit_raw(l, a, na, 0, 0u);
+}
+
+static uint32_t clamp(uint32_t v, uint32_t lo, uint32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+static uint32_t computed_rto(const bbrt_link_t *l) {
+    uint32_t var;
+    if (!l->have_rtt) return l->cfg.rto_initial;
+    var = l->rttvar4 > l->cfg.granularity ? l->rttvar4 : l->cfg.granularity;
+    return clamp((l->srtt8 + 4u) / 8u + var, l->cfg.rto_min, l->cfg.rto_max);
 }
 
 static void send_hello(bbrt_link_t *l, int reply, uint32_t now) {
     uint8_t body[BBRT_HELLO_MAX_BODY];
     size_t n = bbrt_link_hello_body(&l->local, reply, body, sizeof(body));
-    if (n) emit(l, body, n, 0, 0u, now);
-    if (!reply) l->hello_at = now;
-}
-
-static void send_ack(bbrt_link_t *l, uint32_t now) {
-    uint8_t body[12];
-    wr_header(body, BBRT_LINK_ACK, 0u, l->rx_cum);
-    bbrt_wr_u32(body + 8, l->rx_mask);
-    l->stats.acks_out++;
-    emit(l, body, sizeof(body), 0, 0u, now);
-}
-
-static uint32_t clamp_rto(const bbrt_link_t *l, uint32_t rto) {
-    if (rto < l->cfg.rto_min) rto = l->cfg.rto_min;
-    if (rto > l->cfg.rto_max) rto = l->cfg.rto_max;
-    return rto;
+    if (n) emit(l, body, n, now);
+    if (!reply) l->hello_due = now + l->rto;
 }
 
 static uint32_t window(const bbrt_link_t *l) {
@@ -173,6 +186,8 @@ static void rasm_clear(bbrt_link_t *l) {
     l->rasm_n = 0u;
 }
 
+static int time_reached(uint32_t now, uint32_t t) { return (int32_t)(now - t) >= 0; }
+
 void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_config_t *cfg, uint8_t *rasm,
                     size_t rasm_cap, bbrt_link_emit_fn emit_fn, bbrt_link_deliver_fn deliver,
                     bbrt_link_event_fn event, void *ctx) {
@@ -182,6 +197,7 @@ void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_c
     if (l->local.window > BBRT_LINK_WINDOW || l->local.window == 0u) l->local.window = BBRT_LINK_WINDOW;
     if (cfg) l->cfg = *cfg;
     else bbrt_link_default_config(&l->cfg);
+    if (l->cfg.rto_max < l->cfg.rto_min) l->cfg.rto_max = l->cfg.rto_min;
     l->emit = emit_fn;
     l->deliver = deliver;
     l->event = event;
@@ -189,233 +205,333 @@ void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_c
     l->rasm = rasm;
     l->rasm_cap = rasm_cap > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)rasm_cap;
     l->next_lseq = 1u;
+    l->next_order = 1u;
     l->next_msg_id = 1u;
-    l->rto = clamp_rto(l, l->cfg.rto_initial);
+    l->rto = l->cfg.rto_initial;
 }
 
 void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms) {
     l->started = 1u;
-    l->last_rx = now_ms;
+    l->last_heard = l->last_sent = now_ms;
     send_hello(l, 0, now_ms);
+    flush_ack(l);
+}
+
+/* --------------------------------------------------------------- outbound */
+static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retransmit) {
+    s->tries++;
+    s->tx = ++l->tx;
+    s->sent_at = now;
+    s->deadline = now + l->rto;
+    if (retransmit) l->stats.retransmits++;
+    l->stats.data_out++;
+    emit(l, s->body, s->len, now);
+}
+
+/* the lowest lseq sent and not acknowledged, else next_lseq */
+static uint32_t low_unacked(const bbrt_link_t *l) {
+    uint32_t i, low = l->next_lseq;
+    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+        const bbrt_link_slot_t *s = &l->slots[i];
+        if (s->used && s->lseq && !s->acked && s->lseq < low) low = s->lseq;
+    }
+    return low;
+}
+
+/* send queued frames in order while the window (span of lseq above the oldest unacked) allows */
+static void pump(bbrt_link_t *l, uint32_t now) {
+    if (!l->up) return;
+    for (;;) {
+        uint32_t i, best = BBRT_LINK_WINDOW;
+        bbrt_link_slot_t *s;
+        for (i = 0; i < BBRT_LINK_WINDOW; i++)
+            if (l->slots[i].used && !l->slots[i].lseq &&
+                (best == BBRT_LINK_WINDOW || l->slots[i].order < l->slots[best].order))
+                best = i;
+        if (best == BBRT_LINK_WINDOW) return;
+        if (l->next_lseq > low_unacked(l) + window(l) - 1u) return;
+        s = &l->slots[best];
+        s->lseq = l->next_lseq++;
+        bbrt_wr_u32(s->body + 4, s->lseq);
+        transmit(l, s, now, 0);
+    }
+}
+
+/* Clear receive state; every envelope not fully acknowledged is sent again from lseq 1, in order,
+ * with message ids renumbered from 1 (link.py re-queues the whole envelopes the same way). */
+static void new_session(bbrt_link_t *l) {
+    uint32_t i, msg_prev = 0u, msg_id = 0u, round;
+    l->cum = 0u;
+    l->mask = 0u;
+    l->ack_due = 0u;
+    rasm_clear(l);
+    l->next_lseq = 1u;
+    /* walk the slots in queue order (selection by order; n <= 32) */
+    for (round = 0; round < BBRT_LINK_WINDOW; round++) {
+        bbrt_link_slot_t *s = 0;
+        for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+            bbrt_link_slot_t *c = &l->slots[i];
+            if (!c->used || c->tries == 0xFFFFFFFFu) continue;
+            if (!s || c->order < s->order) s = c;
+        }
+        if (!s) break;
+        s->tries = 0xFFFFFFFFu; /* visited */
+        if (s->msg != msg_prev) {
+            msg_prev = s->msg;
+            if (s->body[3] & BBRT_LINK_FLAG_FRAG) msg_id++;
+        }
+        if (s->body[3] & BBRT_LINK_FLAG_FRAG) bbrt_wr_u32(s->body + 8, msg_id);
+    }
+    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+        bbrt_link_slot_t *s = &l->slots[i];
+        if (!s->used) continue;
+        s->tries = 0u;
+        s->lseq = 0u;
+        s->acked = 0u;
+    }
+    l->next_msg_id = msg_id + 1u;
+}
+
+/* Drop every frame of envelope `msg` (GaveUp once for it). */
+static void give_up_msg(bbrt_link_t *l, uint32_t msg, uint32_t code) {
+    uint32_t i, first = 0u;
+    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+        bbrt_link_slot_t *s = &l->slots[i];
+        if (!s->used || s->msg != msg) continue;
+        if (!first || (s->lseq && s->lseq < first)) first = s->lseq ? s->lseq : first;
+        s->used = 0u;
+    }
+    raise_ev(l, BBRT_LEV_GAVE_UP, first, code);
+}
+
+/* A frame ran out of retries: give up every queued envelope and start over with the next epoch,
+ * so the peer clears its receive state too (link.py _abandon). */
+static void abandon(bbrt_link_t *l, uint32_t now) {
+    uint32_t i;
+    for (;;) {
+        uint32_t msg = 0u;
+        for (i = 0; i < BBRT_LINK_WINDOW && !msg; i++)
+            if (l->slots[i].used) msg = l->slots[i].msg;
+        if (!msg) break;
+        /* in queue order: the smallest msg first */
+        for (i = 0; i < BBRT_LINK_WINDOW; i++)
+            if (l->slots[i].used && l->slots[i].msg < msg) msg = l->slots[i].msg;
+        give_up_msg(l, msg, 1u);
+    }
+    new_session(l);
+    l->local.boot_epoch = l->local.boot_epoch + 1u ? l->local.boot_epoch + 1u : 1u;
+    l->have_peer = 0u;
+    l->up = 0u;
+    l->version = 0u;
+    l->mismatch = 0u;
+    l->rto = computed_rto(l);
+    send_hello(l, 0, now);
+}
+
+/* ------------------------------------------------------------------ liveness */
+static void heard(bbrt_link_t *l, uint32_t now, int monitor) {
+    uint32_t i;
+    l->last_heard = now;
+    if (monitor) l->monitored = 1u;
+    if (l->peer_down) {
+        l->peer_down = 0u;
+        raise_ev(l, BBRT_LEV_PEER_UP, 0u, 0u);
+        for (i = 0; i < BBRT_LINK_WINDOW; i++) /* resend at once what it missed */
+            if (l->slots[i].used && l->slots[i].lseq && !l->slots[i].acked) l->slots[i].deadline = now;
+        l->rto = computed_rto(l);
+    }
 }
 
 /* ------------------------------------------------------------------ HELLO */
-static void new_session(bbrt_link_t *l, uint32_t now) {
-    uint32_t i, n = 0, order[BBRT_LINK_WINDOW];
-    /* receive state goes; unacked outbound frames are renumbered from 1 in their original order */
-    l->rx_cum = 0u;
-    l->rx_mask = 0u;
-    rasm_clear(l);
-    for (i = 0; i < BBRT_LINK_WINDOW; i++)
-        if (l->slots[i].used) order[n++] = i;
-    for (i = 1; i < n; i++) { /* insertion sort by old lseq (n <= 32) */
-        uint32_t k = order[i], j = i;
-        while (j > 0 && l->slots[order[j - 1]].lseq > l->slots[k].lseq) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = k;
-    }
-    for (i = 0; i < n; i++) {
-        bbrt_link_slot_t *s = &l->slots[order[i]];
-        s->lseq = i + 1u;
-        bbrt_wr_u32(s->body + 4, s->lseq);
-        s->tx_count = 0u; /* sent again below; a fresh frame for Karn's rule in the new session */
-    }
-    l->next_lseq = n + 1u;
-    for (i = 0; i < n; i++) {
-        bbrt_link_slot_t *s = &l->slots[order[i]];
-        if (s->len > l->peer.max_frame) { /* the new peer takes smaller frames: give it up */
-            s->used = 0u;
-            raise_ev(l, BBRT_LEV_GAVE_UP, s->lseq);
-            continue;
-        }
-        s->tx_count = 1u;
-        s->sent_at = now;
-        l->stats.data_out++;
-        emit(l, s->body, s->len, 0, 0u, now);
-    }
-}
-
-static void on_hello(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) {
+static int on_hello(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) {
     bbrt_hello_t h;
     bbrt_hello_status_t st;
     uint32_t v;
-    int reply;
+    int reply, had = l->have_peer;
+    uint32_t old_epoch = l->peer.boot_epoch;
     if (body[3] & (uint8_t)~BBRT_LINK_FLAG_REPLY || bbrt_rd_u32(body + 4) != 0u) {
-        raise_ev(l, BBRT_LEV_BAD_HELLO, BBRT_HELLO_BAD_FIELD);
-        return;
+        raise_ev(l, BBRT_LEV_BAD_HELLO, BBRT_HELLO_BAD_FIELD, 0u);
+        return 0;
     }
     st = bbrt_hello_decode(body + BBRT_LINK_HEADER, n - BBRT_LINK_HEADER, &h);
     if (st != BBRT_HELLO_OK) {
-        raise_ev(l, BBRT_LEV_BAD_HELLO, (uint32_t)st);
-        return;
+        raise_ev(l, BBRT_LEV_BAD_HELLO, (uint32_t)st, 0u);
+        return 0;
     }
     reply = (body[3] & BBRT_LINK_FLAG_REPLY) != 0u;
-    if (l->have_peer && h.boot_epoch < l->peer.boot_epoch) {
-        raise_ev(l, BBRT_LEV_EPOCH_REGRESSED, h.boot_epoch);
-        return;
+    if (had && h.node_id == l->peer.node_id && h.boot_epoch < l->peer.boot_epoch) {
+        raise_ev(l, BBRT_LEV_EPOCH_REGRESSED, l->peer.boot_epoch, h.boot_epoch);
+        return 0;
     }
+    heard(l, now, 1);
     if (!reply) send_hello(l, 1, now); /* every HELLO without REPLY is answered, even on a mismatch */
-    if (l->have_peer && h.boot_epoch == l->peer.boot_epoch) return; /* a repeat */
-    {
-        int restarted = l->have_peer;
-        l->peer = h;
-        l->have_peer = 1u;
-        v = h.max_version < l->local.max_version ? h.max_version : l->local.max_version;
-        if (v < h.min_version || v < l->local.min_version) {
-            l->state = BBRT_LINK_S_MISMATCH;
-            l->version = 0u;
-            raise_ev(l, BBRT_LEV_VERSION_MISMATCH, h.max_version);
-            return;
-        }
-        l->version = v;
-        l->state = BBRT_LINK_S_UP;
-        if (restarted) raise_ev(l, BBRT_LEV_PEER_RESTARTED, h.boot_epoch);
-        new_session(l, now);
-        raise_ev(l, BBRT_LEV_LINK_UP, v);
+    if (had && h.node_id == l->peer.node_id && h.boot_epoch == l->peer.boot_epoch) return 1; /* a repeat */
+    l->peer = h;
+    l->have_peer = 1u;
+    if (had) raise_ev(l, BBRT_LEV_PEER_RESTARTED, old_epoch, h.boot_epoch);
+    new_session(l);
+    v = h.max_version < l->local.max_version ? h.max_version : l->local.max_version;
+    if (v < h.min_version || v < l->local.min_version) {
+        l->up = 0u;
+        l->version = 0u;
+        l->mismatch = 1u;
+        raise_ev(l, BBRT_LEV_VERSION_MISMATCH, h.min_version, h.max_version);
+        return 1;
     }
+    l->version = v;
+    l->up = 1u;
+    l->mismatch = 0u;
+    {   /* frames too big for this peer cannot be sent in this session */
+        uint32_t i;
+        for (i = 0; i < BBRT_LINK_WINDOW; i++)
+            if (l->slots[i].used && l->slots[i].len > frame_cap(l)) give_up_msg(l, l->slots[i].msg, 2u);
+    }
+    raise_ev(l, BBRT_LEV_LINK_UP, v, h.boot_epoch);
+    return 1;
 }
 
 /* ------------------------------------------------------------------- ACK */
-static void on_ack(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) {
-    uint32_t cum, mask, last, i;
-    if (n != 12u || body[3] != 0u) {
-        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 3u);
-        return;
+static int bit_length(uint32_t m) {
+    int n = 0;
+    while (m) {
+        n++;
+        m >>= 1;
     }
-    if (l->state != BBRT_LINK_S_UP) return;
-    cum = bbrt_rd_u32(body + 4);
-    mask = bbrt_rd_u32(body + 8);
-    last = l->next_lseq - 1u; /* highest lseq sent in this session */
-    /* an ACK that covers a frame never sent changes nothing */
-    if (cum > last) {
-        raise_ev(l, BBRT_LEV_ACK_UNKNOWN, cum);
-        return;
+    return n;
+}
+
+static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
+    uint32_t highest = l->up ? l->next_lseq - 1u : 0u, i, newest_tx = 0u;
+    bbrt_link_slot_t *sample = 0;
+    int any = 0;
+    /* an ACK that claims a frame never sent in this session changes nothing */
+    if ((uint64_t)cum + (uint64_t)bit_length(mask) > (uint64_t)highest) {
+        raise_ev(l, BBRT_LEV_ACK_UNKNOWN, cum, mask);
+        return 0;
     }
-    if (mask) {
-        uint32_t room = last - cum; /* frames above cum that exist */
-        if (room < 32u && (mask >> room) != 0u) {
-            raise_ev(l, BBRT_LEV_ACK_UNKNOWN, cum);
-            return;
-        }
-    }
+    heard(l, now, 1);
     l->stats.acks_in++;
     for (i = 0; i < BBRT_LINK_WINDOW; i++) {
         bbrt_link_slot_t *s = &l->slots[i];
         uint32_t d;
-        int acked;
-        if (!s->used) continue;
+        if (!s->used || !s->lseq || s->acked) continue;
         d = s->lseq - cum - 1u;
-        acked = s->lseq <= cum || (s->lseq > cum && d < 32u && ((mask >> d) & 1u));
-        if (!acked) continue;
-        if (s->tx_count == 1u) { /* Karn: a retransmitted frame gives no RTT sample */
-            uint32_t r = ELAPSED(now, s->sent_at);
-            if (!l->have_rtt) {
-                l->srtt8 = r * 8u;
-                l->rttvar4 = r * 2u; /* rttvar = r/2 */
-                l->have_rtt = 1u;
-            } else {
-                uint32_t srtt = l->srtt8 / 8u;
-                uint32_t err = r > srtt ? r - srtt : srtt - r;
-                /* rttvar = 3/4 rttvar + 1/4 |srtt - r| ; srtt = 7/8 srtt + 1/8 r */
-                l->rttvar4 = l->rttvar4 - l->rttvar4 / 4u + err;
-                l->srtt8 = l->srtt8 - l->srtt8 / 8u + r;
-            }
-            {
-                uint32_t var = l->rttvar4; /* 4 * rttvar */
-                l->rto = clamp_rto(l, l->srtt8 / 8u + (var > 1u ? var : 1u));
-            }
-            l->stats.rtt_samples++;
-        }
-        s->used = 0u;
+        if (!(s->lseq <= cum || (d < 32u && ((mask >> d) & 1u)))) continue;
+        s->acked = 1u;
+        any = 1;
+        if (s->tx > newest_tx) newest_tx = s->tx;
+        /* Karn's rule: only a frame sent once gives an RTT sample; the newest such frame gives it */
+        if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) sample = s;
     }
+    if (!any) return 1;
+    if (sample) {
+        uint32_t r = now - sample->sent_at;
+        l->stats.rtt_samples++;
+        if (!l->have_rtt) {
+            l->srtt8 = r * 8u;
+            l->rttvar4 = r * 2u;
+            l->have_rtt = 1u;
+        } else {
+            uint32_t srtt = (l->srtt8 + 4u) / 8u;
+            uint32_t err = r > srtt ? r - srtt : srtt - r;
+            l->rttvar4 = l->rttvar4 - l->rttvar4 / 4u + err;   /* rttvar = 3/4 rttvar + 1/4 |srtt - r| */
+            l->srtt8 = l->srtt8 - l->srtt8 / 8u + r;           /* srtt = 7/8 srtt + 1/8 r */
+        }
+        l->rto = computed_rto(l);
+    }
+    /* release envelopes whose frames are all acknowledged */
+    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+        bbrt_link_slot_t *s = &l->slots[i];
+        uint32_t k;
+        int done = 1;
+        if (!s->used || !s->acked) continue;
+        for (k = 0; k < BBRT_LINK_WINDOW; k++)
+            if (l->slots[k].used && l->slots[k].msg == s->msg && !l->slots[k].acked) done = 0;
+        if (!done) continue;
+        for (k = 0; k < BBRT_LINK_WINDOW; k++)
+            if (l->slots[k].used && l->slots[k].msg == s->msg) l->slots[k].used = 0u;
+    }
+    /* a frame sent before one now acknowledged and still unacked was lost: resend it now, in lseq order */
+    for (;;) {
+        bbrt_link_slot_t *next = 0;
+        for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+            bbrt_link_slot_t *s = &l->slots[i];
+            if (s->used && s->lseq && !s->acked && s->tx < newest_tx && (!next || s->lseq < next->lseq)) next = s;
+        }
+        if (!next) break;
+        transmit(l, next, now, 1); /* its tx becomes the newest: not picked again */
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------------------ DATA */
-static int rx_seen(const bbrt_link_t *l, uint32_t lseq) {
-    uint32_t d;
-    if (lseq <= l->rx_cum) return 1;
-    d = lseq - l->rx_cum - 1u;
-    return d < 32u && ((l->rx_mask >> d) & 1u);
-}
-
-static void rx_mark(bbrt_link_t *l, uint32_t lseq) {
-    uint32_t d = lseq - l->rx_cum - 1u;
-    l->rx_mask |= (1u << d);
-    while (l->rx_mask & 1u) { /* slide the cumulative ack over every contiguous frame */
-        l->rx_cum++;
-        l->rx_mask >>= 1;
-    }
-}
-
-/* Validate one fragment completely; returns 0 (accepted: copied) or a bbrt_frag_reason_t. */
+/* Validate one fragment completely; 0 when accepted (copied), else a bbrt_frag_code_t. */
 static uint32_t frag_accept(bbrt_link_t *l, uint32_t msg, uint32_t off, uint32_t total, const uint8_t *chunk,
                             uint32_t len, uint32_t now, int *complete) {
     uint32_t i;
-    int same = 0;
     *complete = 0;
-    if (len == 0u || total <= len || off >= total || len > total - off) return BBRT_FRAG_OUT_OF_RANGE;
-    if (total > l->rasm_cap) return BBRT_FRAG_BUDGET;
-    if (l->rasm_n && msg != l->rasm_msg) return BBRT_FRAG_BUSY; /* one message at a time: not acked, retried */
-    if (l->rasm_n) {
-        if (total != l->rasm_total) return BBRT_FRAG_TOTAL_CHANGED;
+    if (msg == 0u) return BBRT_FRAG_BAD_FIELD;
+    if ((uint64_t)off + len > total || total <= len) return BBRT_FRAG_OUT_OF_RANGE;
+    if (!l->rasm_n || msg != l->rasm_msg) {
+        /* one message at a time in the caller's buffer: another one does not fit the budget now */
+        if (l->rasm_n || total > l->rasm_cap) return BBRT_FRAG_BUDGET;
+    } else {
+        if (total != l->rasm_total) return BBRT_FRAG_LENGTH_MISMATCH;
         for (i = 0; i < l->rasm_n; i++) {
             const bbrt_link_chunk_t *c = &l->chunks[i];
-            if (c->off == off && c->len == len) same = 1;
-            else if (off < c->off + c->len && c->off < off + len) return BBRT_FRAG_OVERLAP;
+            if (c->off == off && c->len == len) return 0u; /* the same chunk again: nothing new */
         }
-        if (!same && l->rasm_n >= BBRT_LINK_MAX_CHUNKS) return BBRT_FRAG_TOO_MANY;
+        for (i = 0; i < l->rasm_n; i++) {
+            const bbrt_link_chunk_t *c = &l->chunks[i];
+            if (off < c->off + c->len && c->off < off + len) return BBRT_FRAG_OVERLAP;
+        }
+        if (l->rasm_n >= BBRT_LINK_MAX_CHUNKS) return BBRT_FRAG_BUDGET;
     }
     if (!l->rasm_n) {
         l->rasm_msg = msg;
         l->rasm_total = total;
         l->rasm_have = 0u;
-        l->rasm_started = now;
+        l->rasm_first = now;
     }
-    if (!same) {
-        bbrt_memcpy(l->rasm + off, chunk, len);
-        l->chunks[l->rasm_n].off = off;
-        l->chunks[l->rasm_n].len = len;
-        l->rasm_n++;
-        l->rasm_have += len;
-    }
+    bbrt_memcpy(l->rasm + off, chunk, len);
+    l->chunks[l->rasm_n].off = off;
+    l->chunks[l->rasm_n].len = len;
+    l->rasm_n++;
+    l->rasm_have += len;
     *complete = l->rasm_have == l->rasm_total;
     return 0u;
 }
 
-static void on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) {
+static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) {
     uint32_t lseq = bbrt_rd_u32(body + 4);
-    uint8_t flags = body[3];
-    int frag = (flags & BBRT_LINK_FLAG_FRAG) != 0u;
-    if ((flags & (uint8_t)~BBRT_LINK_FLAG_FRAG) || lseq == 0u || (frag && n <= BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER) ||
-        (!frag && n <= BBRT_LINK_HEADER)) {
-        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 2u);
-        return;
+    int frag = (body[3] & BBRT_LINK_FLAG_FRAG) != 0u;
+    if (!l->up) {
+        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, l->mismatch ? BBRT_LF_VERSION : BBRT_LF_NO_SESSION, 0u);
+        if (!l->mismatch) send_hello(l, 0, now);
+        return 0;
     }
-    if (n > BBRT_LINK_MTU || (l->have_peer && n > l->local.max_frame)) {
-        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 3u);
-        return;
-    }
-    if (l->state != BBRT_LINK_S_UP) {
-        raise_ev(l, BBRT_LEV_NOT_READY, lseq);
-        if (l->state == BBRT_LINK_S_HELLO) send_hello(l, 0, now);
-        return;
-    }
-    if (l->hold) return; /* not acked: the sender retransmits when we can take it */
+    if (l->hold) return 0; /* not acked: the sender sends it again when we can take it */
     l->stats.data_in++;
-    if (rx_seen(l, lseq)) {
+    if (lseq <= l->cum || (lseq - l->cum <= 32u && ((l->mask >> (lseq - l->cum - 1u)) & 1u))) {
+        heard(l, now, 1);
         l->stats.duplicates++;
-        raise_ev(l, BBRT_LEV_DUPLICATE, lseq);
-        send_ack(l, now);
-        return;
+        raise_ev(l, BBRT_LEV_DUPLICATE, lseq, 0u);
+        l->ack_due = 1u;
+        return 1;
     }
-    if (lseq - l->rx_cum - 1u >= 32u) { /* beyond what the mask can acknowledge */
-        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 4u);
-        return;
+    if (lseq - l->cum > l->local.window) {
+        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_OUT_OF_WINDOW, lseq);
+        return 0;
     }
+    /* record lseq (set its bit, slide cum over the received prefix) and owe an ACK: it goes out
+     * before anything the envelope's handling sends, after the envelope was handed up and applied */
     if (!frag) {
-        rx_mark(l, lseq);
+        l->mask |= 1u << (lseq - l->cum - 1u);
+        while (l->mask & 1u) {
+            l->mask >>= 1;
+            l->cum++;
+        }
+        l->ack_due = 1u;
         l->stats.delivered++;
         if (l->deliver) l->deliver(l->ctx, body + BBRT_LINK_HEADER, n - BBRT_LINK_HEADER);
     } else {
@@ -423,10 +539,15 @@ static void on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now)
         int complete = 0;
         uint32_t why = frag_accept(l, msg, off, total, body + 20, (uint32_t)(n - 20u), now, &complete);
         if (why) {
-            raise_ev(l, BBRT_LEV_FRAGMENT_REJECTED, why);
-            return;
+            raise_ev(l, BBRT_LEV_FRAGMENT_REJECTED, msg, why);
+            return 0;
         }
-        rx_mark(l, lseq);
+        l->mask |= 1u << (lseq - l->cum - 1u);
+        while (l->mask & 1u) {
+            l->mask >>= 1;
+            l->cum++;
+        }
+        l->ack_due = 1u;
         if (complete) {
             uint32_t len = l->rasm_total;
             rasm_clear(l);
@@ -434,72 +555,97 @@ static void on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now)
             if (l->deliver) l->deliver(l->ctx, l->rasm, len);
         }
     }
-    send_ack(l, now); /* after the envelope was handed up (and applied) */
+    heard(l, now, 1);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ receive */
+/* structure checks of one frame body (link.py parse_frame, same order); 0 or the event raised */
+static int check_frame(bbrt_link_t *l, const uint8_t *b, size_t n) {
+    uint32_t limit = l->local.max_frame > BBRT_HELLO_MAX_BODY ? l->local.max_frame : BBRT_HELLO_MAX_BODY;
+    uint8_t type, flags;
+    uint32_t lseq;
+    if (n < BBRT_LINK_HEADER) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_TRUNCATED, 0u), 1;
+    if (b[0] != 0xBBu || b[1] != 0xA1u) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_MAGIC, 0u), 1;
+    type = b[2];
+    flags = b[3];
+    lseq = bbrt_rd_u32(b + 4);
+    if (type == BBRT_LINK_HELLO) return 0; /* on_hello checks it */
+    if (type != BBRT_LINK_DATA && type != BBRT_LINK_ACK && type != BBRT_LINK_HEARTBEAT)
+        return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_TYPE, type), 1;
+    if (type != BBRT_LINK_ACK && n > limit) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_TOO_LARGE, 0u), 1;
+    if (type == BBRT_LINK_DATA) {
+        if (flags & (uint8_t)~BBRT_LINK_FLAG_FRAG || lseq == 0u)
+            return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_FIELD, 0u), 1;
+        if ((!(flags & BBRT_LINK_FLAG_FRAG) && n == BBRT_LINK_HEADER) ||
+            ((flags & BBRT_LINK_FLAG_FRAG) && n <= BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER))
+            return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_LENGTH, 0u), 1;
+        return 0;
+    }
+    if (flags) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_FIELD, 0u), 1;
+    if (type == BBRT_LINK_ACK) {
+        if (n != 12u) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_LENGTH, 0u), 1;
+        return 0;
+    }
+    if (lseq != 0u) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_FIELD, 0u), 1;
+    if ((n - BBRT_LINK_HEADER) % 5u) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_LENGTH, 0u), 1;
+    {
+        size_t k;
+        for (k = BBRT_LINK_HEADER; k < n; k += 5u)
+            if (b[k + 4] > 1u) return raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_BAD_FIELD, 0u), 1;
+    }
+    return 0;
 }
 
 void bbrt_link_receive(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now_ms) {
-    uint8_t type;
+    int ok = 0;
+    l->stats.frames_in++;
     if (n >= 2u && body[0] == 0xBBu && body[1] == 0xE1u) { /* bare v1 envelope: handed up, never acked */
-        raise_ev(l, BBRT_LEV_BARE_ENVELOPE, 0u);
-        if (l->deliver && !l->hold) l->deliver(l->ctx, body, n);
-        return;
-    }
-    if (n < BBRT_LINK_HEADER || body[0] != 0xBBu || body[1] != 0xA1u) {
-        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 1u);
-        return;
-    }
-    type = body[2];
-    switch (type) {
-    case BBRT_LINK_HELLO:
-        on_hello(l, body, n, now_ms);
-        break;
-    case BBRT_LINK_DATA:
-        on_data(l, body, n, now_ms);
-        break;
-    case BBRT_LINK_ACK:
-        on_ack(l, body, n, now_ms);
-        break;
-    case BBRT_LINK_HEARTBEAT:
-        if (body[3] != 0u || bbrt_rd_u32(body + 4) != 0u || (n - BBRT_LINK_HEADER) % 5u != 0u) {
-            raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 2u);
+        if (l->mismatch) {
+            raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_VERSION, 0u);
             return;
         }
-        break;
-    default:
-        raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, 1u);
+        if (l->hold) return;
+        heard(l, now_ms, 0);
+        raise_ev(l, BBRT_LEV_BARE_ENVELOPE, 0u, 0u);
+        if (l->deliver) l->deliver(l->ctx, body, n);
+        flush_ack(l);
         return;
     }
-    /* a frame that passed its checks shows the peer is alive (a refused one returned above,
-     * except HELLO/ACK refusals, which still come from a live peer) */
-    l->stats.frames_in++;
-    l->last_rx = now_ms;
-    if (!l->peer_up && l->have_peer) {
-        l->peer_up = 1u;
-        raise_ev(l, BBRT_LEV_PEER_UP, l->peer.node_id);
+    if (check_frame(l, body, n)) return;
+    switch (body[2]) {
+    case BBRT_LINK_HELLO:
+        ok = on_hello(l, body, n, now_ms);
+        break;
+    case BBRT_LINK_DATA:
+        ok = on_data(l, body, n, now_ms);
+        break;
+    case BBRT_LINK_ACK:
+        ok = on_ack(l, bbrt_rd_u32(body + 4), bbrt_rd_u32(body + 8), now_ms);
+        break;
+    default: /* HEARTBEAT */
+        heard(l, now_ms, 1);
+        raise_ev(l, BBRT_LEV_HEARTBEAT, (uint32_t)((n - BBRT_LINK_HEADER) / 5u), 0u);
+        ok = 1;
+        break;
     }
+    if (ok) pump(l, now_ms);
+    flush_ack(l);
 }
 
 /* ------------------------------------------------------------------ send */
 uint32_t bbrt_link_free_slots(const bbrt_link_t *l) {
-    uint32_t i, n = 0, used = 0;
-    for (i = 0; i < BBRT_LINK_WINDOW; i++) used += l->slots[i].used;
-    n = window(l);
-    return used >= n ? 0u : n - used;
+    uint32_t i, n = 0;
+    for (i = 0; i < BBRT_LINK_WINDOW; i++) n += !l->slots[i].used;
+    return n;
 }
 
 uint32_t bbrt_link_slots_needed(const bbrt_link_t *l, size_t n) {
     uint32_t cap = frame_cap(l), chunk;
-    if (l->state != BBRT_LINK_S_UP) return 0u;
+    if (!l->up) return 0u;
     if (n + BBRT_LINK_HEADER <= cap) return 1u;
     chunk = cap - (BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER);
     return (uint32_t)((n + chunk - 1u) / chunk);
-}
-
-static bbrt_link_slot_t *free_slot(bbrt_link_t *l) {
-    uint32_t i;
-    for (i = 0; i < BBRT_LINK_WINDOW; i++)
-        if (!l->slots[i].used) return &l->slots[i];
-    return 0;
 }
 
 /* copy bytes [off, off+len) of the two-piece envelope a|b into dst */
@@ -517,104 +663,117 @@ static void gather(uint8_t *dst, const uint8_t *a, size_t na, const uint8_t *b, 
 bbrt_link_status_t bbrt_link_send(bbrt_link_t *l, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                                   uint32_t now_ms) {
     size_t total = na + nb, off = 0;
-    uint32_t need, cap, chunk, msg = 0;
-    if (l->state != BBRT_LINK_S_UP) return BBRT_LINK_E_DOWN;
-    if (total == 0u || total > 0xFFFFFFFFu - 64u) return BBRT_LINK_E_TOO_LARGE;
+    uint32_t need, cap, chunk, msg, msg_id = 0u, i;
+    if (!l->up) return BBRT_LINK_E_DOWN;
+    if (total == 0u || total > 0xFFFFFF00u) return BBRT_LINK_E_TOO_LARGE;
     need = bbrt_link_slots_needed(l, total);
-    if (need > window(l)) return BBRT_LINK_E_TOO_LARGE; /* could never fit the window at once */
+    if (need > BBRT_LINK_WINDOW || (need > 1u && !((l->peer.caps & BBRT_CAP_FRAG) && (l->local.caps & BBRT_CAP_FRAG))))
+        return BBRT_LINK_E_TOO_LARGE;
     if (need > bbrt_link_free_slots(l)) return BBRT_LINK_E_BUSY;
     cap = frame_cap(l);
     chunk = cap - (BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER);
-    if (need > 1u) msg = l->next_msg_id++;
-    while (off < total || (need == 1u && off == 0u)) {
-        bbrt_link_slot_t *s = free_slot(l);
+    msg = l->next_order;
+    if (need > 1u) { /* message ids count the fragmented envelopes of this session from 1 */
+        msg_id = l->next_msg_id;
+        l->next_msg_id = l->next_msg_id == 0xFFFFFFFFu ? 1u : l->next_msg_id + 1u;
+    }
+    for (i = 0; i < need; i++) {
+        bbrt_link_slot_t *s = 0;
+        uint32_t k;
         size_t len;
-        if (!s) return BBRT_LINK_E_BUSY; /* unreachable: checked above */
+        for (k = 0; k < BBRT_LINK_WINDOW && !s; k++)
+            if (!l->slots[k].used) s = &l->slots[k];
+        if (!s) return BBRT_LINK_E_BUSY; /* unreachable: counted above */
+        bbrt_memset(s, 0, offsetof(bbrt_link_slot_t, body));
         s->used = 1u;
-        s->lseq = l->next_lseq++;
+        s->order = l->next_order++;
+        s->msg = msg;
         if (need == 1u) {
-            wr_header(s->body, BBRT_LINK_DATA, 0u, s->lseq);
+            wr_header(s->body, BBRT_LINK_DATA, 0u, 0u);
             gather(s->body + BBRT_LINK_HEADER, a, na, b, 0u, total);
             s->len = (uint32_t)(BBRT_LINK_HEADER + total);
-            off = total;
         } else {
             len = total - off < chunk ? total - off : chunk;
-            wr_header(s->body, BBRT_LINK_DATA, BBRT_LINK_FLAG_FRAG, s->lseq);
-            bbrt_wr_u32(s->body + 8, msg);
+            wr_header(s->body, BBRT_LINK_DATA, BBRT_LINK_FLAG_FRAG, 0u);
+            bbrt_wr_u32(s->body + 8, msg_id);
             bbrt_wr_u32(s->body + 12, (uint32_t)off);
             bbrt_wr_u32(s->body + 16, (uint32_t)total);
             gather(s->body + 20, a, na, b, off, len);
             s->len = (uint32_t)(20u + len);
             off += len;
         }
-        s->tx_count = 1u;
-        s->sent_at = now_ms;
-        l->stats.data_out++;
-        emit(l, s->body, s->len, 0, 0u, now_ms);
-        if (need == 1u) break;
     }
+    pump(l, now_ms);
+    flush_ack(l);
     return BBRT_LINK_OK;
 }
 
 /* ------------------------------------------------------------------ timers */
 void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
     uint32_t i;
-    int expired = 0;
     if (!l->started) return;
-    if (l->state == BBRT_LINK_S_HELLO && ELAPSED(now_ms, l->hello_at) >= l->rto) {
-        send_hello(l, 0, now_ms);
-        l->rto = clamp_rto(l, l->rto * 2u); /* back off the HELLO repeat as well */
+    if (!l->have_peer && time_reached(now_ms, l->hello_due)) send_hello(l, 0, now_ms);
+    if (l->cfg.dead_after && l->monitored && !l->peer_down && now_ms - l->last_heard >= l->cfg.dead_after) {
+        l->peer_down = 1u;
+        raise_ev(l, BBRT_LEV_PEER_DOWN, 0u, 0u);
     }
-    if (l->state == BBRT_LINK_S_UP) {
-        for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-            bbrt_link_slot_t *s = &l->slots[i];
-            if (!s->used || ELAPSED(now_ms, s->sent_at) < l->rto) continue;
-            if (s->tx_count >= l->cfg.max_retries) {
-                s->used = 0u;
-                raise_ev(l, BBRT_LEV_GAVE_UP, s->lseq);
-                continue;
-            }
-            s->tx_count++;
-            s->sent_at = now_ms;
-            l->stats.retransmits++;
-            emit(l, s->body, s->len, 0, 0u, now_ms);
-            expired = 1;
-        }
-        if (expired) l->rto = clamp_rto(l, l->rto > l->cfg.rto_max / 2u ? l->cfg.rto_max : l->rto * 2u);
-        if (ELAPSED(now_ms, l->last_tx) >= l->cfg.hb_interval) {
-            uint8_t hb[BBRT_LINK_HEADER];
-            wr_header(hb, BBRT_LINK_HEARTBEAT, 0u, 0u);
-            emit(l, hb, sizeof(hb), 0, 0u, now_ms);
-        }
-    }
-    if (l->peer_up && ELAPSED(now_ms, l->last_rx) >= l->cfg.dead_after) {
-        l->peer_up = 0u;
-        raise_ev(l, BBRT_LEV_PEER_DOWN, l->peer.node_id);
-    }
-    if (l->rasm_n && ELAPSED(now_ms, l->rasm_started) >= l->cfg.reassembly_timeout) {
-        uint32_t msg = l->rasm_msg;
+    if (l->rasm_n && now_ms - l->rasm_first >= l->cfg.reassembly_timeout) {
+        uint32_t msg = l->rasm_msg, got = l->rasm_have;
         rasm_clear(l);
-        raise_ev(l, BBRT_LEV_REASSEMBLY_TIMEOUT, msg);
+        raise_ev(l, BBRT_LEV_REASSEMBLY_TIMEOUT, msg, got);
     }
+    if (!l->peer_down) {
+        int expired = 0;
+        for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+            const bbrt_link_slot_t *s = &l->slots[i];
+            if (s->used && s->lseq && !s->acked && time_reached(now_ms, s->deadline)) expired = 1;
+        }
+        if (expired) {
+            uint32_t tx_before = l->tx;
+            l->rto = l->rto > l->cfg.rto_max / 2u ? l->cfg.rto_max : l->rto * 2u; /* one back-off per expiry */
+            for (;;) { /* expired frames in lseq order, each once */
+                bbrt_link_slot_t *next = 0;
+                for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+                    bbrt_link_slot_t *s = &l->slots[i];
+                    if (s->used && s->lseq && !s->acked && time_reached(now_ms, s->deadline) &&
+                        s->tx <= tx_before && (!next || s->lseq < next->lseq))
+                        next = s;
+                }
+                if (!next) break;
+                if (next->tries >= l->cfg.max_retries) {
+                    abandon(l, now_ms);
+                    flush_ack(l);
+                    return;
+                }
+                transmit(l, next, now_ms, 1); /* its tx is now newer than tx_before: not picked again */
+            }
+        }
+    }
+    pump(l, now_ms);
+    if (l->cfg.hb_interval && now_ms - l->last_sent >= l->cfg.hb_interval) {
+        uint8_t hb[BBRT_LINK_HEADER];
+        wr_header(hb, BBRT_LINK_HEARTBEAT, 0u, 0u);
+        l->stats.heartbeats_out++;
+        emit(l, hb, sizeof(hb), now_ms);
+    }
+    flush_ack(l);
 }
 
 uint32_t bbrt_link_next_deadline(const bbrt_link_t *l, uint32_t now_ms) {
     uint32_t best = 0xFFFFFFFFu, i;
-#define CONSIDER(t0, span)                                              \
+#define AT(t)                                                           \
     do {                                                                \
-        uint32_t e_ = ELAPSED(now_ms, (t0));                            \
-        uint32_t left_ = e_ >= (span) ? 0u : (span) - e_;               \
+        uint32_t left_ = time_reached(now_ms, (t)) ? 0u : (t) - now_ms; \
         if (left_ < best) best = left_;                                 \
     } while (0)
     if (!l->started) return best;
-    if (l->state == BBRT_LINK_S_HELLO) CONSIDER(l->hello_at, l->rto);
-    if (l->state == BBRT_LINK_S_UP) {
+    if (!l->have_peer) AT(l->hello_due);
+    if (l->cfg.hb_interval) AT(l->last_sent + l->cfg.hb_interval);
+    if (l->cfg.dead_after && l->monitored && !l->peer_down) AT(l->last_heard + l->cfg.dead_after);
+    if (!l->peer_down)
         for (i = 0; i < BBRT_LINK_WINDOW; i++)
-            if (l->slots[i].used) CONSIDER(l->slots[i].sent_at, l->rto);
-        CONSIDER(l->last_tx, l->cfg.hb_interval);
-    }
-    if (l->peer_up) CONSIDER(l->last_rx, l->cfg.dead_after);
-    if (l->rasm_n) CONSIDER(l->rasm_started, l->cfg.reassembly_timeout);
-#undef CONSIDER
+            if (l->slots[i].used && l->slots[i].lseq && !l->slots[i].acked) AT(l->slots[i].deadline);
+    if (l->rasm_n) AT(l->rasm_first + l->cfg.reassembly_timeout);
+#undef AT
     return best;
 }

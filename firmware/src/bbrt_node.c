@@ -117,9 +117,10 @@ static void link_deliver(void *ctx, const uint8_t *env, size_t len) {
     (void)bbrt_node_handle((bbrt_node_t *)ctx, env, len);
 }
 
-static void link_event(void *ctx, bbrt_link_event_t ev, uint32_t arg) {
+static void link_event(void *ctx, bbrt_link_event_t ev, uint32_t a, uint32_t b) {
     bbrt_node_t *node = (bbrt_node_t *)ctx;
-    (void)arg;
+    (void)a;
+    (void)b;
     if (ev == BBRT_LEV_BARE_ENVELOPE) node->bare_peer = 1u;
     if (ev == BBRT_LEV_LINK_UP) node->bare_peer = 0u;
 }
@@ -152,7 +153,7 @@ static int wait_for_window(bbrt_node_t *node, uint32_t need) {
     uint8_t buf[64];
     if (!node->read || !node->now) return 0;
     l->hold = 1u;
-    while (bbrt_link_free_slots(l) < need && l->state == BBRT_LINK_S_UP &&
+    while (bbrt_link_free_slots(l) < need && l->up &&
            (uint32_t)(node_now(node) - start) < 60000u) {
         if (node->feed_i < node->feed_n) {
             push_byte(node, node->feed_p[node->feed_i++]);
@@ -164,7 +165,7 @@ static int wait_for_window(bbrt_node_t *node, uint32_t need) {
         bbrt_link_poll(l, node_now(node));
     }
     l->hold = 0u;
-    return bbrt_link_free_slots(l) >= need && l->state == BBRT_LINK_S_UP;
+    return bbrt_link_free_slots(l) >= need && l->up;
 }
 
 static void link_send(bbrt_node_t *node, const uint8_t *hdr, size_t n, const uint8_t *payload, size_t plen) {
@@ -216,7 +217,7 @@ static void send_env(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *pay
     env->seq = ((uint64_t)node->boot_epoch << 32) | node->seq;
     env->sender = node->prog.node_id;
     if (bbrt_env_encode_header(env, hdr, sizeof(hdr), &n) != BBRT_OK) return;
-    if (node->link && !(node->bare_peer && node->link->state != BBRT_LINK_S_UP)) {
+    if (node->link && !(node->bare_peer && !node->link->up)) {
         link_send(node, hdr, n, payload, env->payload_len);
         return;
     }

@@ -79,12 +79,13 @@ static void py_ldeliver(void *ctx, const uint8_t *env, size_t len) {
     (void)ctx;
     py_rec(2u, env, len, 0, 0u);
 }
-static void py_levent(void *ctx, bbrt_link_event_t ev, uint32_t arg) {
-    uint8_t b[8];
+static void py_levent(void *ctx, bbrt_link_event_t ev, uint32_t a, uint32_t b) {
+    uint8_t r[12];
     (void)ctx;
-    b[0] = (uint8_t)ev; b[1] = 0; b[2] = 0; b[3] = 0;
-    b[4] = (uint8_t)arg; b[5] = (uint8_t)(arg >> 8); b[6] = (uint8_t)(arg >> 16); b[7] = (uint8_t)(arg >> 24);
-    py_rec(3u, b, 8u, 0, 0u);
+    r[0] = (uint8_t)ev; r[1] = 0; r[2] = 0; r[3] = 0;
+    r[4] = (uint8_t)a; r[5] = (uint8_t)(a >> 8); r[6] = (uint8_t)(a >> 16); r[7] = (uint8_t)(a >> 24);
+    r[8] = (uint8_t)b; r[9] = (uint8_t)(b >> 8); r[10] = (uint8_t)(b >> 16); r[11] = (uint8_t)(b >> 24);
+    py_rec(3u, r, 12u, 0, 0u);
 }
 
 void bbrtpy_link_out(uint8_t *out, size_t cap) {
@@ -95,16 +96,16 @@ void bbrtpy_link_out(uint8_t *out, size_t cap) {
 }
 long bbrtpy_link_out_len(void) { return py_loverflow ? -1L : (long)py_llen; }
 
-/* local hello from its record bytes; cfg: rto_initial, rto_min, rto_max, max_retries, hb_interval,
- * dead_after, reassembly_timeout (ms); rasm_cap: reassembly budget (<= 128 KiB) */
+/* local hello from its record bytes; cfg: rto_initial, rto_min, rto_max, granularity, max_retries,
+ * hb_interval, dead_after, reassembly_timeout (ms); rasm_cap: reassembly budget (<= 128 KiB) */
 int bbrtpy_link_init(const uint8_t *record, size_t n, const uint32_t *cfg, size_t rasm_cap) {
     bbrt_hello_t h;
     bbrt_link_config_t c;
     int st = (int)bbrt_hello_decode(record, n, &h);
     if (st != 0) return st;
     if (rasm_cap > sizeof(py_rasm)) return 100;
-    c.rto_initial = cfg[0]; c.rto_min = cfg[1]; c.rto_max = cfg[2]; c.max_retries = cfg[3];
-    c.hb_interval = cfg[4]; c.dead_after = cfg[5]; c.reassembly_timeout = cfg[6];
+    c.rto_initial = cfg[0]; c.rto_min = cfg[1]; c.rto_max = cfg[2]; c.granularity = cfg[3];
+    c.max_retries = cfg[4]; c.hb_interval = cfg[5]; c.dead_after = cfg[6]; c.reassembly_timeout = cfg[7];
     bbrt_link_init(&py_link, &h, &c, (uint8_t *)py_rasm, rasm_cap, py_lemit, py_ldeliver, py_levent, 0);
     return 0;
 }
@@ -115,9 +116,9 @@ int bbrtpy_link_send(const uint8_t *env, size_t n, uint32_t now) {
 }
 void bbrtpy_link_poll(uint32_t now) { bbrt_link_poll(&py_link, now); }
 uint32_t bbrtpy_link_next_deadline(uint32_t now) { return bbrt_link_next_deadline(&py_link, now); }
-/* state: [state, version, rx_cum, rx_mask, next_lseq, rto, srtt_ms, free slots, peer epoch, rtt_samples] */
+/* state: [up, version, rx_cum, rx_mask, next_lseq, rto, srtt_ms, free slots, peer epoch, rtt_samples] */
 void bbrtpy_link_state(uint32_t *out10) {
-    out10[0] = py_link.state; out10[1] = py_link.version; out10[2] = py_link.rx_cum; out10[3] = py_link.rx_mask;
+    out10[0] = py_link.up; out10[1] = py_link.version; out10[2] = py_link.cum; out10[3] = py_link.mask;
     out10[4] = py_link.next_lseq; out10[5] = py_link.rto; out10[6] = py_link.srtt8 / 8u;
     out10[7] = bbrt_link_free_slots(&py_link); out10[8] = py_link.have_peer ? py_link.peer.boot_epoch : 0u;
     out10[9] = py_link.stats.rtt_samples;

