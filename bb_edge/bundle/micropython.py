@@ -40,9 +40,9 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
         # the link layer of docs/wire.md (bbnode/link.py): times in ms, sizes in bytes
         max_env = 96 + int(cfg["max_payload"])
         cfg["link"] = {"enabled": True, "max_frame": min(4096, max_env + 8), "window": 8,
-                       "rto_initial": 1000, "rto_min": 100, "rto_max": 8000, "max_retries": 10,
-                       "hb_interval": 1000, "dead_after": 3500, "reassembly_budget": 2 * max_env,
-                       "reassembly_timeout": 10000}
+                       "rto_initial": 200, "rto_min": 20, "rto_max": 2000, "max_retries": 100,
+                       "hb_interval": 500, "dead_after": 2000, "reassembly_budget": 2 * max_env,
+                       "reassembly_timeout": 30000}
     return cfg
 
 

@@ -17,7 +17,8 @@ except (ImportError, AttributeError):
     PHASH = b"\x00" * 32
 del BLOB
 # envelope seq = (boot_epoch << 32) | n: a rebooted node is never taken for a duplicate by its peers
-EPOCH = boot_epoch(CFG.get("epoch_file", "boot_epoch"))
+EPOCH_FILE = CFG.get("epoch_file", "boot_epoch")
+EPOCH = boot_epoch(EPOCH_FILE)
 NAME = CFG.get("name", "node")
 
 if CFG.get("transport", "serial") == "mqtt":
@@ -47,6 +48,6 @@ else:
                 rxbuf=u.get("rxbuf", 8192))
     lk = CFG.get("link", {})
     node = Node(PROG, uart, max_payload=CFG.get("max_payload", 4096), boot_epoch=EPOCH, name=NAME,
-                program_hash=PHASH, link_layer=lk.get("enabled", True),
+                program_hash=PHASH, link_layer=lk.get("enabled", True), epoch_file=EPOCH_FILE,
                 link_opts={k: v for k, v in lk.items() if k != "enabled"})
     serve_uart(node, uart)

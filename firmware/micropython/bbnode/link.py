@@ -1,19 +1,25 @@
 """The link layer of docs/wire.md ("Link layer") for MicroPython, sans-IO.
 
-Time (``now``, integer milliseconds from any monotonic origin) and received frame bodies go in; frame bodies
-(to ``write``), whole envelopes (to ``deliver``) and typed events (``events``, ``(name, detail)`` tuples) come
-out. Nothing here reads a clock, touches a UART or sleeps: the node loop (bbnode/node.py) does that, so the
-same state machine replays the golden vectors in tests.
+The same state machine as bb_edge/wire/link.py, held to the same golden vectors (tests/vectors/link/):
+time (``now``, integer milliseconds from any monotonic origin) and received frame bodies go in; frame
+bodies (to ``write``), envelopes (to ``deliver``) and typed events (``events``: ``(name, fields)`` tuples,
+``fields`` a dict named as in the vectors) come out. Nothing here reads a clock, touches a UART or sleeps:
+the node loop (bbnode/node.py) does that, so a test replays whole sessions with a scripted ``now``.
 
-Memory is preallocated at construction: ``window`` slots of ``max_frame + 4`` bytes for unacknowledged frames
-(the 4 spare bytes let the serial framer append the CRC in place), a queue of ``queue_bytes`` for envelopes
-waiting for a window slot, and a reassembly arena of ``reassembly_budget`` bytes shared by at most
-``max_msgs`` messages of at most ``max_chunks`` fragments each. Bookkeeping lives in preallocated lists of
-small ints. The steady state allocates only per frame (a few memoryview objects, a CRC that is a big int on
-32-bit ports), never per byte; nothing grows with traffic.
+Memory is preallocated at construction:
 
-Bad input (a truncated or forged HELLO, an ACK for a frame never sent, overlapping or out-of-range fragments,
-a reassembly budget overrun, an epoch going backwards) gives an event and changes nothing else.
+- ``window`` slots of ``frame`` bytes for DATA frames in flight (``frame``: the ``mtu`` option, else this
+  end's ``max_frame``; a DATA frame never exceeds it nor the peer's ``max_frame``);
+- a queue of ``queue_bytes`` holding every envelope until it is fully acknowledged, so a new link session
+  (the peer rebooted) sends again, from lseq 1, every envelope not yet acknowledged, as the spec says;
+- a reassembly arena of ``reassembly_budget`` bytes shared by at most ``max_msgs`` messages of at most
+  ``max_chunks`` fragments each (compacted when its free space is split).
+
+Bookkeeping lives in preallocated lists of small ints, so the steady state allocates per frame only (a few
+memoryview objects, a big-int CRC on 32-bit ports), never per byte, and nothing grows with traffic.
+
+Bad input (a truncated or forged HELLO, an ACK for a frame never sent, overlapping or out-of-range
+fragments, a reassembly budget overrun, an epoch going backwards) gives an event and changes nothing else.
 """
 import struct
 
@@ -29,33 +35,21 @@ CAP_ARQ = 1
 CAP_FRAG = 2
 HDR = 8
 FRAG_HDR = 20  # link header + msg_id, offset, total_len
-HELLO_FIXED = 60  # link header + the 52-byte hello record
-RECORD = 52
+RECORD = 52  # the hello record before its name
 MAX_NAME = 64
+MAX_HELLO = HDR + RECORD + MAX_NAME  # 124: a HELLO is always accepted, whatever max_frame says
 MIN_FRAME = 64
-MAX_WINDOW = 30  # the receive mask is kept in a small int (31 bits on 32-bit ports)
 OWN_MIN_VERSION = 1
 OWN_MAX_VERSION = 1
 
-# event names (the typed events of bb_edge/wire/link.py)
-LINK_UP = "LinkUp"
-VERSION_MISMATCH = "VersionMismatch"
-EPOCH_REGRESSED = "EpochRegressed"
-PEER_RESTARTED = "PeerRestarted"
-BAD_HELLO = "BadHello"
-BAD_LINK_FRAME = "BadLinkFrame"
-ACK_UNKNOWN = "AckUnknown"
-FRAGMENT_REJECTED = "FragmentRejected"
-REASSEMBLY_TIMEOUT = "ReassemblyTimeout"
-GAVE_UP = "GaveUp"
-PEER_DOWN = "PeerDown"
-PEER_UP = "PeerUp"
-
 _REC = "<BBHIIIHH"  # the hello record's fixed fields before program_hash
+_QH = 12  # queue entry header: u32 length, u16 frames made, u16 frames acked, u32 state
+_FRAMED = 1  # every frame of the entry was made
+_DONE = 2  # every frame acknowledged (or given up): never sent again
 
 
 class LinkError(ValueError):
-    """A refused link frame or hello record; ``code`` is TRUNCATED, BAD_VERSION, BAD_FIELD, BAD_LENGTH, ..."""
+    """A refused hello record; ``code`` is TRUNCATED, BAD_VERSION, BAD_FIELD or BAD_LENGTH."""
 
     def __init__(self, code):
         super().__init__(code)
@@ -111,13 +105,105 @@ def hello_into(h, out, pos=0):
     return pos + 52 + len(h.name)
 
 
-def header_into(out, ftype, flags, lseq):
-    """Write the 8-byte link header into ``out``."""
-    out[0] = MAGIC0
-    out[1] = MAGIC1
-    out[2] = ftype
-    out[3] = flags
-    struct.pack_into("<I", out, 4, lseq)
+def header_into(out, pos, ftype, flags, lseq):
+    """Write the 8-byte link header into ``out`` at ``pos``."""
+    out[pos] = MAGIC0
+    out[pos + 1] = MAGIC1
+    out[pos + 2] = ftype
+    out[pos + 3] = flags
+    struct.pack_into("<I", out, pos + 4, lseq)
+
+
+def check(body, n, lim):
+    """The structural rules of a link frame body of ``n`` bytes, in the order of bb_edge/wire/link.py's
+    ``parse_frame``: ``(None, None, hello_or_None)`` if it passes, else ``(event, code, None)``.
+
+    ``lim`` is this end's limit on DATA and HEARTBEAT bodies (its max_frame, at least 124). A bare
+    envelope (envelope magic) is the caller's to recognise first.
+    """
+    if n < HDR:
+        return "BadLinkFrame", "TRUNCATED", None
+    if body[0] != MAGIC0 or body[1] != MAGIC1:
+        return "BadLinkFrame", "BAD_MAGIC", None
+    t = body[2]
+    fl = body[3]
+    lseq0 = not (body[4] or body[5] or body[6] or body[7])
+    if t == T_HELLO:
+        if fl & ~F_REPLY or not lseq0:
+            return "BadHello", "BAD_FIELD", None
+        try:
+            return None, None, hello_decode(memoryview(body)[HDR:n])
+        except LinkError as exc:
+            return "BadHello", exc.code, None
+    code = None
+    if t != T_DATA and t != T_ACK and t != T_HEARTBEAT:
+        code = "BAD_TYPE"
+    elif n > lim and t != T_ACK:
+        code = "TOO_LARGE"
+    elif t == T_DATA:
+        if fl & ~F_FRAG or lseq0:
+            code = "BAD_FIELD"
+        elif n <= (FRAG_HDR if fl & F_FRAG else HDR):
+            code = "BAD_LENGTH"
+    elif fl:
+        code = "BAD_FIELD"
+    elif t == T_ACK:
+        if n != 12:
+            code = "BAD_LENGTH"
+    elif not lseq0:
+        code = "BAD_FIELD"
+    elif (n - HDR) % 5:
+        code = "BAD_LENGTH"
+    else:
+        for p in range(HDR + 4, n, 5):
+            if body[p] > 1:
+                code = "BAD_FIELD"
+    return ("BadLinkFrame", code, None) if code is not None else _PASS
+
+
+_PASS = (None, None, None)
+
+
+def encode_hello(h, reply=False):
+    """A HELLO frame body (bytes) carrying the record of ``h``."""
+    out = bytearray(HDR + RECORD + len(h.name))
+    header_into(out, 0, T_HELLO, F_REPLY if reply else 0, 0)
+    hello_into(h, out, HDR)
+    return bytes(out)
+
+
+def encode_data(lseq, env):
+    """A whole-envelope DATA frame body."""
+    out = bytearray(HDR + len(env))
+    header_into(out, 0, T_DATA, 0, lseq)
+    out[HDR:] = env
+    return bytes(out)
+
+
+def encode_fragment(lseq, msg_id, offset, total_len, chunk):
+    """A DATA frame body with FRAG set: fragment header, then the chunk."""
+    out = bytearray(FRAG_HDR + len(chunk))
+    header_into(out, 0, T_DATA, F_FRAG, lseq)
+    struct.pack_into("<III", out, HDR, msg_id, offset, total_len)
+    out[FRAG_HDR:] = chunk
+    return bytes(out)
+
+
+def encode_ack(cum, mask):
+    """An ACK frame body: cumulative ack and the 32-bit mask of frames received beyond it."""
+    out = bytearray(12)
+    header_into(out, 0, T_ACK, 0, cum)
+    struct.pack_into("<I", out, HDR, mask)
+    return bytes(out)
+
+
+def encode_heartbeat(presence=()):
+    """A HEARTBEAT frame body with presence records ``(node_id, up)``."""
+    out = bytearray(HDR + 5 * len(presence))
+    header_into(out, 0, T_HEARTBEAT, 0, 0)
+    for i, (nid, up) in enumerate(presence):
+        struct.pack_into("<IB", out, HDR + 5 * i, nid, 1 if up else 0)
+    return bytes(out)
 
 
 def negotiate(min_a, max_a, min_b, max_b):
@@ -130,46 +216,47 @@ def negotiate(min_a, max_a, min_b, max_b):
 class Link:
     """One end of a point-to-point link; see the module docstring.
 
-    ``write(mv)`` gets each frame body as a memoryview of a buffer with 4 spare bytes after it (valid during
-    the call); ``deliver(mv)`` gets each received envelope (valid during the call). Times are integer ms.
+    ``write(mv)`` gets each frame body (a memoryview valid during the call); ``deliver(mv, bare)`` gets each
+    received envelope (valid during the call; ``bare``: it came without a link header). Times are ms.
     """
 
-    def __init__(self, hello, write, deliver, rto_initial=1000, rto_min=100, rto_max=8000, max_retries=10,
-                 hb_interval=1000, dead_after=3500, reassembly_budget=65536, reassembly_timeout=10000,
-                 queue_bytes=None, max_msgs=4, max_chunks=64, granularity=1):
-        if hello.window > MAX_WINDOW:
-            raise ValueError("window above %d" % MAX_WINDOW)
+    def __init__(self, hello, write, deliver, rto_initial=200, rto_min=20, rto_max=2000, granularity=1,
+                 max_retries=100, hb_interval=500, dead_after=2000, reassembly_budget=65536,
+                 reassembly_timeout=30000, mtu=0, queue_bytes=0, max_msgs=4, max_chunks=128):
         self.hello = hello
         self.write = write
         self.deliver = deliver
         self.rto_initial = rto_initial
         self.rto_min = rto_min
         self.rto_max = rto_max
+        self.granularity = granularity
         self.max_retries = max_retries
         self.hb_interval = hb_interval
         self.dead_after = dead_after
         self.budget = reassembly_budget
         self.reassembly_timeout = reassembly_timeout
-        self.granularity = granularity
         self.events = []
-        mf = hello.max_frame
-        self.slots = bytearray(hello.window * (mf + 4))
-        self.smv = memoryview(self.slots)
-        self.stride = mf + 4
+        fb = hello.max_frame if not mtu or mtu > hello.max_frame else mtu
+        self.fbytes = fb if fb > FRAG_HDR + 1 else FRAG_HDR + 1
         w = hello.window
+        self.slots = bytearray(w * self.fbytes)
+        self.smv = memoryview(self.slots)
         self.s_lseq = [0] * w  # 0: free
         self.s_len = [0] * w
-        self.s_tx = [0] * w
+        self.s_tries = [0] * w
         self.s_sent = [0] * w
-        self.ctl = bytearray(HELLO_FIXED + MAX_NAME + 4)  # HELLO, ACK, HEARTBEAT
+        self.s_dead = [0] * w
+        self.s_txo = [0] * w  # order of the latest transmission
+        self.s_entry = [0] * w  # queue position of the envelope the frame belongs to
+        self.ctl = bytearray(MAX_HELLO)  # HELLO, ACK, HEARTBEAT
         self.cmv = memoryview(self.ctl)
-        qb = queue_bytes if queue_bytes is not None else 2 * reassembly_budget + 64
-        self.q = bytearray(qb)
+        self.q = bytearray(queue_bytes or (2 * reassembly_budget + 4 * _QH))
         self.qmv = memoryview(self.q)
-        self.q_start = 0  # first byte of the head entry (its 4-byte length)
+        self.q_start = 0
         self.q_end = 0
-        self.q_off = 0  # bytes of the head envelope already put into frames
-        self.q_msg = 0  # msg_id of the head envelope while it is being fragmented
+        self.f_pos = 0  # the entry being cut into frames
+        self.f_off = 0  # its bytes already in frames
+        self.f_msg = 0  # its msg_id when fragmented
         self.arena = bytearray(reassembly_budget)
         self.amv = memoryview(self.arena)
         self.max_chunks = max_chunks
@@ -181,327 +268,380 @@ class Link:
         self.r_n = [0] * max_msgs
         self.r_off = [0] * (max_msgs * max_chunks)
         self.r_len = [0] * (max_msgs * max_chunks)
-        self.stats_retransmits = 0
-        self.stats_dropped = 0
-        self.stats_acks_sent = 0
-        self._reset_peer()
         self.started = False
-        self.last_tx = 0
-        self.last_rx = 0
-        self.hello_at = 0
-
-    def _reset_peer(self):
         self.peer = None
-        self.peer_epoch = 0
-        self.version = 0
-        self.up = False
+        self.up = False  # a link session: DATA flows
         self.mismatch = False
-        self.peer_alive = False
-        self.win = 1
-        self.frame_cap = self.hello.max_frame
+        self.version = 0
+        self.hello_due = 0
+        self.peer_down = False
+        self.monitored = False
+        self.last_heard = 0
+        self.last_sent = 0
+        self.srtt = -1  # 1/64 ms; -1: no sample yet
+        self.rttvar = 0
+        self.rto = rto_initial
         self.next_lseq = 1
         self.next_msg = 1
+        self.txo = 0
         self.cum = 0
         self.mask = 0
-        self.srtt = -1  # units of 1/64 ms; -1: no sample yet
-        self.rttvar = 0
-        self.rto = self.rto_initial
+        self.retransmits = 0
+        self.rtt_samples = 0
 
     # ------------------------------------------------------------------ events
-    def _event(self, name, detail=None):
-        self.events.append((name, detail))
+    def _event(self, name, fields=None):
+        self.events.append((name, fields))
 
     def take_events(self):
-        """The events since the last call (a list of ``(name, detail)``)."""
+        """The events since the last call: a list of ``(name, fields)``."""
         ev = self.events
         self.events = []
         return ev
 
     # ---------------------------------------------------------------- output
-    def _send_hello(self, now, reply):
+    def _emit(self, mv, now):
+        self.last_sent = now
+        self.write(mv)
+
+    def _send_hello(self, reply, now):
         c = self.ctl
-        header_into(c, T_HELLO, F_REPLY if reply else 0, 0)
+        header_into(c, 0, T_HELLO, F_REPLY if reply else 0, 0)
         n = hello_into(self.hello, c, HDR)
-        self._out(self.cmv[:n], now)
+        self._emit(self.cmv[:n], now)
+        if not reply:
+            self.hello_due = now + self.rto
 
     def _send_ack(self, now):
         c = self.ctl
-        header_into(c, T_ACK, 0, self.cum)
+        header_into(c, 0, T_ACK, 0, self.cum)
         struct.pack_into("<I", c, 8, self.mask)
-        self.stats_acks_sent += 1
-        self._out(self.cmv[:12], now)
-
-    def _send_heartbeat(self, now):
-        header_into(self.ctl, T_HEARTBEAT, 0, 0)
-        self._out(self.cmv[:HDR], now)
-
-    def _out(self, mv, now):
-        self.last_tx = now
-        self.write(mv)
+        self._emit(self.cmv[:12], now)
 
     def start(self, now):
         """Begin: send HELLO (repeated every RTO until the peer's arrives)."""
         self.started = True
-        self.last_rx = now
-        self._send_hello(now, False)
-        self.hello_at = now + self.rto
+        self.last_heard = now
+        self.last_sent = now
+        self._send_hello(False, now)
 
     # ------------------------------------------------------------------ send
-    def queued(self):
-        """Bytes waiting in the queue (not yet all in window slots)."""
-        return self.q_end - self.q_start
-
     def room(self):
-        """Largest envelope :meth:`send` accepts now."""
-        free = len(self.q) - (self.q_end - self.q_start) - 4
+        """Largest envelope :meth:`send` accepts now (the queue keeps envelopes until acknowledged)."""
+        free = len(self.q) - (self.q_end - self.q_start) - _QH
         return free if free > 0 else 0
 
-    def in_flight(self):
-        """Unacknowledged DATA frames."""
-        n = 0
-        for v in self.s_lseq:
-            if v:
-                n += 1
-        return n
+    def unacked(self):
+        """Bytes of envelopes queued or in flight and not yet acknowledged."""
+        return self.q_end - self.q_start
 
     def send(self, env, now):
-        """Queue one envelope (bytes-like); return False if the queue has no room or versions mismatch."""
+        """Queue one envelope (bytes-like); it goes out, whole or fragmented, as the window allows.
+
+        Return False (nothing queued) if the queue has no room for it: the caller retries later.
+        """
         n = len(env)
-        if self.mismatch or n == 0 or n > self.room():
+        if n == 0 or n > self.room():
             return False
         q = self.q
-        if self.q_end + 4 + n > len(q):  # compact: the head entry moves to the front
-            used = self.q_end - self.q_start
-            if used:
-                q[0:used] = self.qmv[self.q_start:self.q_end]
+        if self.q_end + _QH + n > len(q):  # compact: entries slide to the front, positions follow
+            s = self.q_start
+            used = self.q_end - s
+            q[0:used] = self.qmv[s:self.q_end]
             self.q_start = 0
             self.q_end = used
-        struct.pack_into("<I", q, self.q_end, n)
-        q[self.q_end + 4:self.q_end + 4 + n] = env
-        self.q_end += 4 + n
+            self.f_pos -= s
+            for i in range(len(self.s_lseq)):
+                if self.s_lseq[i]:
+                    self.s_entry[i] -= s
+        e = self.q_end
+        struct.pack_into("<IHHI", q, e, n, 0, 0, 0)
+        q[e + _QH:e + _QH + n] = env
+        self.q_end = e + _QH + n
         self._pump(now)
         return True
 
-    def _free_slot(self):
-        base = 0
-        free = -1
-        for i in range(len(self.s_lseq)):
-            v = self.s_lseq[i]
-            if v == 0:
-                if free < 0:
-                    free = i
-            elif base == 0 or v < base:
-                base = v
-        return free, base
+    def _limit(self):
+        lim = self.peer.max_frame
+        if lim > self.fbytes:
+            lim = self.fbytes
+        return lim if lim > FRAG_HDR + 1 else FRAG_HDR + 1
+
+    def _low(self):
+        low = 0
+        for v in self.s_lseq:
+            if v and (low == 0 or v < low):
+                low = v
+        return low if low else self.next_lseq
 
     def _pump(self, now):
-        """Move queued envelopes into window slots as DATA frames and transmit them."""
-        while self.up and self.q_end > self.q_start:
-            slot, base = self._free_slot()
-            if slot < 0 or (base and self.next_lseq >= base + self.win):
+        """Cut queued envelopes into DATA frames and send what the window allows."""
+        if not self.up:
+            return
+        pw = self.peer.window
+        window = pw if pw < self.hello.window else self.hello.window
+        limit = self._limit()
+        q = self.q
+        while self.f_pos < self.q_end:
+            p = self.f_pos
+            n, _fr, _ak, st = struct.unpack_from("<IHHI", q, p)
+            if st & (_FRAMED | _DONE):
+                self.f_pos = p + _QH + n
+                self.f_off = 0
+                continue
+            whole = self.f_off == 0 and HDR + n <= limit
+            if self.f_off == 0 and not whole:
+                if not (self.peer.caps & CAP_FRAG and self.hello.caps & CAP_FRAG):
+                    struct.pack_into("<I", q, p + 8, _FRAMED | _DONE)
+                    self._event("GaveUp", {"envelope": bytes(self.qmv[p + _QH:p + _QH + n]), "code": "TOO_LARGE"})
+                    self._trim()
+                    continue
+                if not self.f_msg:
+                    self.f_msg = self.next_msg
+                    self.next_msg = self.next_msg % 0xFFFFFFFF + 1
+            if self.next_lseq > self._low() + window - 1:
                 return
-            qs = self.q_start
-            n = struct.unpack_from("<I", self.q, qs)[0]
-            so = slot * self.stride
-            cap = self.frame_cap
+            slot = self.s_lseq.index(0)
+            so = slot * self.fbytes
             s = self.slots
             lseq = self.next_lseq
-            if self.q_off == 0 and n + HDR <= cap:
-                header_into(self.smv[so:so + HDR], T_DATA, 0, lseq)
-                s[so + HDR:so + HDR + n] = self.qmv[qs + 4:qs + 4 + n]
+            if whole:
+                header_into(s, so, T_DATA, 0, lseq)
+                s[so + HDR:so + HDR + n] = self.qmv[p + _QH:p + _QH + n]
                 flen = HDR + n
                 done = True
             else:
-                if self.q_off == 0:
-                    self.q_msg = self.next_msg
-                    self.next_msg += 1
-                k = n - self.q_off
-                if k > cap - FRAG_HDR:
-                    k = cap - FRAG_HDR
-                header_into(self.smv[so:so + HDR], T_DATA, F_FRAG, lseq)
-                struct.pack_into("<III", s, so + HDR, self.q_msg, self.q_off, n)
-                a = qs + 4 + self.q_off
+                k = n - self.f_off
+                if k > limit - FRAG_HDR:
+                    k = limit - FRAG_HDR
+                header_into(s, so, T_DATA, F_FRAG, lseq)
+                struct.pack_into("<III", s, so + HDR, self.f_msg, self.f_off, n)
+                a = p + _QH + self.f_off
                 s[so + FRAG_HDR:so + FRAG_HDR + k] = self.qmv[a:a + k]
                 flen = FRAG_HDR + k
-                self.q_off += k
-                done = self.q_off == n
+                self.f_off += k
+                done = self.f_off == n
+            frames = struct.unpack_from("<H", q, p + 4)[0] + 1
+            struct.pack_into("<H", q, p + 4, frames)
             if done:
-                self.q_off = 0
-                self.q_start = qs + 4 + n
-                if self.q_start == self.q_end:
-                    self.q_start = self.q_end = 0
+                struct.pack_into("<I", q, p + 8, _FRAMED)
+                self.f_pos = p + _QH + n
+                self.f_off = 0
+                self.f_msg = 0
             self.next_lseq = lseq + 1
             self.s_lseq[slot] = lseq
             self.s_len[slot] = flen
-            self.s_tx[slot] = 1
-            self.s_sent[slot] = now
-            self._out(self.smv[so:so + flen], now)
+            self.s_entry[slot] = p
+            self.s_tries[slot] = 0
+            self._transmit(slot, now, False)
+
+    def _transmit(self, i, now, retransmit):
+        self.s_tries[i] += 1
+        self.txo += 1
+        self.s_txo[i] = self.txo
+        self.s_sent[i] = now
+        self.s_dead[i] = now + self.rto
+        if retransmit:
+            self.retransmits += 1
+        so = i * self.fbytes
+        self._emit(self.smv[so:so + self.s_len[i]], now)
+
+    def _trim(self):
+        """Drop fully acknowledged entries from the front of the queue."""
+        q = self.q
+        while self.q_start < self.q_end:
+            n, _fr, _ak, st = struct.unpack_from("<IHHI", q, self.q_start)
+            if not st & _DONE:
+                break
+            self.q_start += _QH + n
+        if self.f_pos < self.q_start:
+            self.f_pos = self.q_start
+            self.f_off = 0
+        if self.q_start == self.q_end:
+            self.q_start = self.q_end = self.f_pos = 0
+            self.f_off = 0
 
     # --------------------------------------------------------------- receive
     def receive(self, body, now):
         """Handle one received frame body (bytes-like, CRC already checked by the framer)."""
         n = len(body)
         if n >= 2 and body[0] == 0xBB and body[1] == 0xE1:
-            self.deliver(body)  # a bare v1 envelope: no link layer, handed up unacknowledged
+            if self.mismatch:
+                self._event("BadLinkFrame", {"code": "VERSION"})
+                return
+            self._heard(now, False)
+            self.deliver(body, True)  # a bare v1 envelope: no link layer, handed up unacknowledged
             return
-        if n < HDR or body[0] != MAGIC0 or body[1] != MAGIC1:
-            self._event(BAD_LINK_FRAME, "BAD_MAGIC" if n >= 2 else "TRUNCATED")
+        lim = self.hello.max_frame if self.hello.max_frame > MAX_HELLO else MAX_HELLO
+        ev, code, rec = check(body, n, lim)
+        if ev is not None:
+            self._event(ev, {"code": code})
             return
         t = body[2]
         if t == T_HELLO:
-            self._on_hello(body, n, now)
+            ok = self._on_hello(rec, body, now)
         elif t == T_DATA:
-            self._on_data(body, n, now)
+            ok = self._on_data(body, n, now)
         elif t == T_ACK:
-            self._on_ack(body, n, now)
-        elif t == T_HEARTBEAT:
-            if body[3] or body[4] or body[5] or body[6] or body[7] or (n - HDR) % 5:
-                self._event(BAD_LINK_FRAME, "BAD_FIELD")
-                return
-            self._alive(now)
+            ok = self._on_ack(body, now)
         else:
-            self._event(BAD_LINK_FRAME, "BAD_TYPE")
+            ok = True
+            self._heard(now, True)
+            pres = []
+            for p in range(HDR, n, 5):
+                pres.append([struct.unpack_from("<I", body, p)[0], body[p + 4]])
+            self._event("HeartbeatReceived", {"presence": pres})
+        if ok:
+            self._pump(now)
 
-    def _alive(self, now):
-        self.last_rx = now
-        if not self.peer_alive:
-            self.peer_alive = True
-            if self.peer is not None:
-                self._event(PEER_UP, self.peer.node_id)
+    def _heard(self, now, monitor):
+        self.last_heard = now
+        if monitor:
+            self.monitored = True
+        if self.peer_down:
+            self.peer_down = False
+            self._event("PeerUp")
+            for i in range(len(self.s_lseq)):  # resend at once what it missed, not after a backed-off timer
+                if self.s_lseq[i]:
+                    self.s_dead[i] = now
+            self.rto = self._computed_rto()
 
-    def _on_hello(self, body, n, now):
-        if body[3] & ~F_REPLY or body[4] or body[5] or body[6] or body[7]:
-            self._event(BAD_HELLO, "BAD_FIELD")
-            return
-        try:
-            h = hello_decode(memoryview(body)[HDR:n])
-        except LinkError as exc:
-            self._event(BAD_HELLO, exc.code)
-            return
-        if h.boot_epoch < self.peer_epoch:
-            self._event(EPOCH_REGRESSED, h.boot_epoch)
-            return
-        if h.boot_epoch > self.peer_epoch:
-            restarted = self.peer_epoch != 0
-            self._new_session(h, now)
-            if restarted:
-                self._event(PEER_RESTARTED, h.boot_epoch)
-            if self.mismatch:
-                self._event(VERSION_MISMATCH, (h.min_version, h.max_version))
-            else:
-                self._event(LINK_UP, self.version)
-        self._alive(now)
+    def _on_hello(self, rec, body, now):
+        old = self.peer
+        if old is not None and rec.node_id == old.node_id and rec.boot_epoch < old.boot_epoch:
+            self._event("EpochRegressed", {"known": old.boot_epoch, "got": rec.boot_epoch})
+            return False
+        self._heard(now, True)
         if not body[3] & F_REPLY:
-            self._send_hello(now, True)
-        self._pump(now)
+            self._send_hello(True, now)
+        if old is not None and rec.node_id == old.node_id and rec.boot_epoch == old.boot_epoch:
+            return True  # a repeat
+        self.peer = rec
+        if old is not None:
+            self._event("PeerRestarted", {"old_epoch": old.boot_epoch, "new_epoch": rec.boot_epoch})
+        self._new_session()
+        v = negotiate(self.hello.min_version, self.hello.max_version, rec.min_version, rec.max_version)
+        if not v:
+            self.version = 0
+            self.up = False
+            self.mismatch = True
+            self._event("VersionMismatch", {"node_id": rec.node_id, "peer_min": rec.min_version,
+                                            "peer_max": rec.max_version})
+            return True
+        self.version = v
+        self.up = True
+        self.mismatch = False
+        self._event("LinkUp", {"node_id": rec.node_id, "boot_epoch": rec.boot_epoch, "version": v})
+        return True
 
-    def _new_session(self, h, now):
-        """A newer boot epoch: clear receive state, renumber unacknowledged frames from lseq 1 and resend."""
-        self.peer = h
-        self.peer_epoch = h.boot_epoch
-        self.version = negotiate(OWN_MIN_VERSION, OWN_MAX_VERSION, h.min_version, h.max_version)
-        self.mismatch = self.version == 0
-        self.up = not self.mismatch
-        self.win = h.window if h.window < self.hello.window else self.hello.window
-        cap = h.max_frame if h.max_frame < self.hello.max_frame else self.hello.max_frame
-        self.frame_cap = cap
+    def _new_session(self):
+        """Clear receive state; every envelope not fully acknowledged goes again, in order, from lseq 1."""
         self.cum = 0
         self.mask = 0
         for k in range(len(self.r_id)):
             self.r_id[k] = 0
-        # renumber the unacknowledged frames from lseq 1 in their original order and send them again
-        order = [i for i in range(len(self.s_lseq)) if self.s_lseq[i]]
-        order.sort(key=lambda i: self.s_lseq[i])
-        for j in range(len(order)):
-            i = order[j]
-            so = i * self.stride
-            self.s_lseq[i] = j + 1
-            struct.pack_into("<I", self.slots, so + 4, j + 1)
-            if self.up and j < self.win and self.s_len[i] <= cap:
-                self.s_tx[i] += 1  # sent more than once: Karn's rule keeps it out of the RTT estimate
-                self.s_sent[i] = now
-                self._out(self.smv[so:so + self.s_len[i]], now)
-        self.next_lseq = len(order) + 1
+        for i in range(len(self.s_lseq)):
+            self.s_lseq[i] = 0
+        q = self.q
+        p = self.q_start
+        while p < self.q_end:
+            n, _fr, _ak, st = struct.unpack_from("<IHHI", q, p)
+            if not st & _DONE:
+                struct.pack_into("<HHI", q, p + 4, 0, 0, 0)
+            p += _QH + n
+        self.f_pos = self.q_start
+        self.f_off = 0
+        self.f_msg = 0
+        self.next_lseq = 1
+        self.next_msg = 1
+
+    def _abandon(self, now):
+        """A frame ran out of retries: give up every queued envelope and start a new session (next epoch)."""
+        q = self.q
+        p = self.q_start
+        while p < self.q_end:
+            n, _fr, _ak, st = struct.unpack_from("<IHHI", q, p)
+            if not st & _DONE:
+                self._event("GaveUp", {"envelope": bytes(self.qmv[p + _QH:p + _QH + n]), "code": "RETRIES"})
+            p += _QH + n
+        self.q_start = self.q_end = 0
+        self._new_session()
+        self.hello.boot_epoch = (self.hello.boot_epoch + 1) & 0xFFFFFFFF or 1  # the peer must start over too
+        self.peer = None
+        self.up = False
+        self.version = 0
+        self.mismatch = False
+        self.rto = self._computed_rto()
+        self._send_hello(False, now)
 
     def _on_data(self, body, n, now):
-        if body[3] & ~F_FRAG:
-            self._event(BAD_LINK_FRAME, "BAD_FIELD")
-            return
         if not self.up:
-            self.stats_dropped += 1
+            self._event("BadLinkFrame", {"code": "VERSION" if self.mismatch else "NO_SESSION"})
             if not self.mismatch:
-                self._send_hello(now, False)
-            return
+                self._send_hello(False, now)
+            return False
         lseq = struct.unpack_from("<I", body, 4)[0]
-        frag = body[3] & F_FRAG
-        if lseq == 0 or n <= (FRAG_HDR if frag else HDR):
-            self._event(BAD_LINK_FRAME, "BAD_LENGTH" if lseq else "BAD_FIELD")
-            return
         d = lseq - self.cum
-        if d <= 0 or (d <= 31 and self.mask >> (d - 1) & 1):
-            self._alive(now)
+        if d <= 0 or (d <= 32 and self.mask >> (d - 1) & 1):
+            self._heard(now, True)
             self._send_ack(now)  # a duplicate: its ack was lost
-            return
+            return True
         if d > self.hello.window:
-            self.stats_dropped += 1  # beyond the window we advertised: the sender resends in order
-            return
-        if frag:
+            self._event("BadLinkFrame", {"code": "OUT_OF_WINDOW"})
+            return False
+        k = -1
+        if body[3] & F_FRAG:
             k = self._reassemble(body, n, now)
             if k < 0:
-                return  # refused: not acknowledged, nothing changed
-        self._alive(now)
+                return False  # refused: not acknowledged, nothing changed
         self.mask |= 1 << (d - 1)
         while self.mask & 1:
             self.mask >>= 1
             self.cum += 1
-        if not frag:
-            self.deliver(memoryview(body)[HDR:n])
-        elif self.r_got[k] == self.r_total[k]:
+        self._send_ack(now)  # before anything the delivery makes the node send
+        self._heard(now, True)
+        if k < 0:
+            self.deliver(memoryview(body)[HDR:n], False)
+        elif k < len(self.r_id) and self.r_got[k] == self.r_total[k]:
             s = self.r_start[k]
             self.r_id[k] = 0
-            self.deliver(self.amv[s:s + self.r_total[k]])
-        self._send_ack(now)
+            self.deliver(self.amv[s:s + self.r_total[k]], False)
+        return True
 
     # ---------------------------------------------------------- reassembly
     def _reassemble(self, body, n, now):
-        """Place one fragment; return its message slot, or -1 after a FragmentRejected event."""
-        msg_id, off, total = struct.unpack_from("<III", body, HDR)
+        """Place one fragment; return its message slot (len(r_id) for a repeat), or -1 after FragmentRejected."""
+        mid, off, total = struct.unpack_from("<III", body, HDR)
         clen = n - FRAG_HDR
-        if total <= clen or total > self.budget or off + clen > total or msg_id == 0:
-            self._event(FRAGMENT_REJECTED, "RANGE")
-            return -1
+        if mid == 0:
+            return self._refuse(mid, "BAD_FIELD")
+        if off + clen > total or total <= clen:
+            return self._refuse(mid, "OUT_OF_RANGE")
         k = -1
         for i in range(len(self.r_id)):
-            if self.r_id[i] == msg_id:
+            if self.r_id[i] == mid:
                 k = i
                 break
         mc = self.max_chunks
         if k >= 0:
             if self.r_total[k] != total:
-                self._event(FRAGMENT_REJECTED, "TOTAL_LEN")
-                return -1
+                return self._refuse(mid, "LENGTH_MISMATCH")
             b = k * mc
             for j in range(b, b + self.r_n[k]):
                 o = self.r_off[j]
                 ln = self.r_len[j]
                 if o == off and ln == clen:
-                    return k  # the same chunk again (already held): nothing to add
+                    return len(self.r_id)  # the same chunk again (already held): nothing new
                 if off < o + ln and o < off + clen:
-                    self._event(FRAGMENT_REJECTED, "OVERLAP")
-                    return -1
+                    return self._refuse(mid, "OVERLAP")
             if self.r_n[k] >= mc:
-                self._event(FRAGMENT_REJECTED, "TOO_MANY_CHUNKS")
-                return -1
+                return self._refuse(mid, "BUDGET")  # more pieces than this end keeps track of
         else:
             start = self._alloc(total)
             if start < 0:
-                self._event(FRAGMENT_REJECTED, "BUDGET")
-                return -1
-            for i in range(len(self.r_id)):
-                if self.r_id[i] == 0:
-                    k = i
-                    break
-            self.r_id[k] = msg_id
+                return self._refuse(mid, "BUDGET")
+            k = self.r_id.index(0)
+            self.r_id[k] = mid
             self.r_start[k] = start
             self.r_total[k] = total
             self.r_got[k] = 0
@@ -516,100 +656,117 @@ class Link:
         self.arena[a:a + clen] = memoryview(body)[FRAG_HDR:n]
         return k
 
+    def _refuse(self, mid, code):
+        self._event("FragmentRejected", {"msg_id": mid, "code": code})
+        return -1
+
     def _alloc(self, total):
         """Start of a free region of ``total`` bytes in the arena (compacting if needed), or -1."""
         used = 0
-        free_slot = False
         for i in range(len(self.r_id)):
             if self.r_id[i]:
                 used += self.r_total[i]
-            else:
-                free_slot = True
-        if not free_slot or used + total > self.budget:
+        if total > self.budget - used or 0 not in self.r_id:
             return -1
         pos = 0
-        while True:  # first fit: the lowest held region that starts below pos + total pushes pos past it
+        moved = True
+        while moved:  # first fit: a held region overlapping [pos, pos + total) pushes pos past it
             moved = False
             for i in range(len(self.r_id)):
                 if self.r_id[i] and self.r_start[i] < pos + total and pos < self.r_start[i] + self.r_total[i]:
                     pos = self.r_start[i] + self.r_total[i]
                     moved = True
-            if not moved:
-                break
         if pos + total <= self.budget:
             return pos
-        # compact: slide held messages down in address order, then the free space is at the end
-        pos = 0
+        pos = 0  # compact: slide held messages down in address order; the free space is then at the end
         while True:
             best = -1
             for i in range(len(self.r_id)):
                 if self.r_id[i] and self.r_start[i] >= pos and (best < 0 or self.r_start[i] < self.r_start[best]):
                     best = i
             if best < 0:
-                break
+                return pos
             s = self.r_start[best]
             t = self.r_total[best]
             if s != pos:
                 self.arena[pos:pos + t] = self.amv[s:s + t]
                 self.r_start[best] = pos
             pos += t
-        return pos
 
     # ------------------------------------------------------------------ acks
-    def _on_ack(self, body, n, now):
-        if n != 12 or body[3]:
-            self._event(BAD_LINK_FRAME, "BAD_LENGTH" if n != 12 else "BAD_FIELD")
-            return
+    def _on_ack(self, body, now):
         cum = struct.unpack_from("<I", body, 4)[0]
-        last = self.next_lseq - 1
-        if cum > last:
-            self._event(ACK_UNKNOWN, cum)
-            return
-        # the mask byte by byte: bit i means lseq cum + 1 + i (no 32-bit int on the way)
-        for bi in range(4):
+        highest = self.next_lseq - 1 if self.up else 0
+        top = cum
+        for bi in range(3, -1, -1):  # cum + bit_length(mask), the mask read byte by byte (no 32-bit int)
             m = body[8 + bi]
-            if m and cum + 1 + 8 * bi + _top_bit(m) > last:
-                self._event(ACK_UNKNOWN, cum)
-                return
-        if self.peer is None:
-            return
-        self._alive(now)
+            if m:
+                top = cum + 8 * bi + _bit_length(m)
+                break
+        if top > highest:
+            self._event("AckUnknown", {"cum": cum, "mask": struct.unpack_from("<I", body, 8)[0]})
+            return False
+        self._heard(now, True)
+        newest = 0
         sample = -1
-        for i in range(len(self.s_lseq)):
+        w = len(self.s_lseq)
+        q = self.q
+        for i in range(w):
             v = self.s_lseq[i]
             if not v:
                 continue
-            acked = v <= cum
-            if not acked:
+            if v > cum:
                 d = v - cum - 1
-                if d < 32 and body[8 + (d >> 3)] >> (d & 7) & 1:
-                    acked = True
-            if acked:
-                if self.s_tx[i] == 1:  # Karn's rule: only a frame sent once gives an RTT sample
-                    r = now - self.s_sent[i]
-                    if r > sample:
-                        sample = r
-                self.s_lseq[i] = 0
+                if d >= 32 or not body[8 + (d >> 3)] >> (d & 7) & 1:
+                    continue
+            if self.s_txo[i] > newest:
+                newest = self.s_txo[i]
+            if self.s_tries[i] == 1 and (sample < 0 or v > self.s_lseq[sample]):  # Karn: sent once only
+                sample = i
+            p = self.s_entry[i]
+            n, fr, ak, st = struct.unpack_from("<IHHI", q, p)
+            ak += 1
+            struct.pack_into("<H", q, p + 6, ak)
+            if st & _FRAMED and ak == fr:
+                struct.pack_into("<I", q, p + 8, _FRAMED | _DONE)
+        if not newest:
+            return True
         if sample >= 0:
-            self._rtt_sample(sample)
-        self._pump(now)
+            self._rtt_sample(now - self.s_sent[sample])
+        for i in range(w):  # free what was acknowledged (after the sample read its send time)
+            v = self.s_lseq[i]
+            if v and (v <= cum or (v - cum - 1 < 32 and body[8 + ((v - cum - 1) >> 3)] >> ((v - cum - 1) & 7) & 1)):
+                self.s_lseq[i] = 0
+        self._trim()
+        # a frame sent before one now acknowledged and still unacked was lost: resend it now, in lseq order
+        for v in range(self._low(), self.next_lseq):
+            for i in range(w):
+                if self.s_lseq[i] == v:
+                    if self.s_txo[i] < newest:
+                        self._transmit(i, now, True)
+                    break
+        return True
 
     def _rtt_sample(self, r):
-        """RFC 6298 with alpha 1/8, beta 1/4; SRTT and RTTVAR kept in 1/64 ms."""
-        r64 = r * 64
+        """RFC 6298 (2.2, 2.3): alpha 1/8, beta 1/4, SRTT and RTTVAR in 1/64 ms; any back-off is dropped."""
+        self.rtt_samples += 1
+        r64 = (r if r > 0 else 0) * 64
         if self.srtt < 0:
             self.srtt = r64
             self.rttvar = r64 // 2
         else:
             d = self.srtt - r64
-            if d < 0:
-                d = -d
-            self.rttvar = (3 * self.rttvar + d) // 4
+            self.rttvar = (3 * self.rttvar + (d if d >= 0 else -d)) // 4
             self.srtt = (7 * self.srtt + r64) // 8
+        self.rto = self._computed_rto()
+
+    def _computed_rto(self):
+        if self.srtt < 0:
+            return self.rto_initial
         k = 4 * self.rttvar
         g = self.granularity * 64
         rto = (self.srtt + (k if k > g else g) + 63) // 64
-        self.rto = self.rto_min if rto < self.rto_min else self.rto_max if rto > self.rto_max else rto
+        return self.rto_min if rto < self.rto_min else self.rto_max if rto > self.rto_max else rto
 
     def srtt_ms(self):
         """The smoothed RTT in ms (-1 before the first sample)."""
@@ -617,72 +774,66 @@ class Link:
 
     # ------------------------------------------------------------------ time
     def poll(self, now):
-        """Timers: HELLO repeats, retransmission, reassembly timeouts, heartbeats, peer liveness."""
+        """Run the timers due at ``now``: HELLO repeat, liveness, reassembly, retransmission, heartbeat."""
         if not self.started:
-            self.start(now)
-        if self.peer is None:
-            if now >= self.hello_at:
-                self._send_hello(now, False)
-                self.hello_at = now + self.rto
             return
-        expired = False
-        for i in range(len(self.s_lseq)):
-            v = self.s_lseq[i]
-            if v and now - self.s_sent[i] >= self.rto:
-                if self.s_tx[i] >= self.max_retries:
-                    self.s_lseq[i] = 0
-                    self._event(GAVE_UP, v)
-                    continue
-                if not self.up:
-                    continue
-                so = i * self.stride
-                self.s_tx[i] += 1
-                self.s_sent[i] = now
-                self.stats_retransmits += 1
-                self._out(self.smv[so:so + self.s_len[i]], now)
-                expired = True
-        if expired:  # exponential back-off, once per expiry round
-            r = self.rto * 2
-            self.rto = r if r < self.rto_max else self.rto_max
+        if self.peer is None and now >= self.hello_due:
+            self._send_hello(False, now)
+        if self.dead_after > 0 and self.monitored and not self.peer_down and \
+                now - self.last_heard >= self.dead_after:
+            self.peer_down = True
+            self._event("PeerDown")
         for k in range(len(self.r_id)):
             if self.r_id[k] and now - self.r_t0[k] >= self.reassembly_timeout:
-                self._event(REASSEMBLY_TIMEOUT, self.r_id[k])
+                self._event("ReassemblyTimeout", {"msg_id": self.r_id[k], "received": self.r_got[k],
+                                                  "total_len": self.r_total[k]})
                 self.r_id[k] = 0
-        if self.peer_alive and now - self.last_rx >= self.dead_after:
-            self.peer_alive = False
-            self._event(PEER_DOWN, self.peer.node_id)
-        if self.up and now - self.last_tx >= self.hb_interval:
-            self._send_heartbeat(now)
+        if not self.peer_down:
+            first = True
+            for v in range(self._low(), self.next_lseq):  # expired frames, in lseq order
+                for i in range(len(self.s_lseq)):
+                    if self.s_lseq[i] == v:
+                        if self.s_dead[i] <= now:
+                            if first:  # one back-off per expiry round (RFC 6298 5.5)
+                                first = False
+                                r = self.rto * 2
+                                self.rto = r if r < self.rto_max else self.rto_max
+                            if self.s_tries[i] >= self.max_retries:
+                                self._abandon(now)
+                                return
+                            self._transmit(i, now, True)
+                        break
         self._pump(now)
+        if self.hb_interval > 0 and now - self.last_sent >= self.hb_interval:
+            header_into(self.ctl, 0, T_HEARTBEAT, 0, 0)
+            self._emit(self.cmv[:HDR], now)
 
     def next_deadline(self):
         """The earliest time (ms) :meth:`poll` has something to do, or None."""
         if not self.started:
             return None
-        if self.peer is None:
-            return self.hello_at
-        t = self.last_tx + self.hb_interval if self.up else None
-        if self.peer_alive:
-            d = self.last_rx + self.dead_after
-            if t is None or d < t:
-                t = d
-        for i in range(len(self.s_lseq)):
-            if self.s_lseq[i]:
-                d = self.s_sent[i] + self.rto
-                if t is None or d < t:
-                    t = d
+        t = self.hello_due if self.peer is None else -1
+        if self.hb_interval > 0:
+            d = self.last_sent + self.hb_interval
+            t = d if t < 0 or d < t else t
+        if self.dead_after > 0 and self.monitored and not self.peer_down:
+            d = self.last_heard + self.dead_after
+            t = d if t < 0 or d < t else t
+        if not self.peer_down:
+            for i in range(len(self.s_lseq)):
+                if self.s_lseq[i] and (t < 0 or self.s_dead[i] < t):
+                    t = self.s_dead[i]
         for k in range(len(self.r_id)):
             if self.r_id[k]:
                 d = self.r_t0[k] + self.reassembly_timeout
-                if t is None or d < t:
-                    t = d
-        return t
+                t = d if t < 0 or d < t else t
+        return None if t < 0 else t
 
 
-def _top_bit(m):
-    """Index of the highest set bit of a byte (m > 0)."""
+def _bit_length(m):
+    """Bits needed for a byte value m > 0."""
     i = 0
-    while m > 1:
+    while m:
         m >>= 1
         i += 1
     return i

@@ -65,12 +65,15 @@ class Node:
     framed to ``link.write``."""
 
     def __init__(self, program, link=None, max_payload=4096, send=None, boot_epoch=1, name="node",
-                 link_layer=False, link_opts=None, program_hash=b"\x00" * 32, seq_window=1024, seq_epochs=4):
+                 link_layer=False, link_opts=None, program_hash=b"\x00" * 32, seq_window=1024, seq_epochs=4,
+                 epoch_file=None):
         self.prog = program
         self.link = link
         self.max_payload = max_payload
         self._send = send
         self.boot_epoch = boot_epoch
+        self.link_epoch = boot_epoch
+        self.epoch_file = epoch_file
         self.name = name
         self.program_hash = program_hash
         self.stats = Stats()
@@ -95,7 +98,7 @@ class Node:
             mtu = opts.pop("max_frame", 4096)
             window = opts.pop("window", 8)
             opts.setdefault("reassembly_budget", 2 * max_env)
-            self.ll = Link(self.hello_record(mtu, window), self._write_frame, self.handle, **opts)
+            self.ll = Link(self.hello_record(mtu, window), self._write_frame, self._deliver, **opts)
             cap = mtu if mtu > max_env else max_env
             self.fbody = bytearray(mtu + 4)
         else:
@@ -116,6 +119,10 @@ class Node:
         self.fbody[:n] = mv
         m = framing.frame_into(self.fbody, n, self.frame)
         self.link.write(memoryview(self.frame)[:m])
+
+    def _deliver(self, mv, bare):
+        """An envelope from the link layer (``bare``: it came without a link header)."""
+        self.handle(mv)
 
     def _emit(self, env, payload):
         self.seq += 1
@@ -278,11 +285,18 @@ class Node:
         ll = self.ll
         if not ll.events:
             return
-        for name, detail in ll.take_events():
+        for name, _fields in ll.take_events():
             c = self.stats.link_events
             c[name] = c.get(name, 0) + 1
-            if (name == "LinkUp" or name == "PeerRestarted") and ll.peer is not None:
+            if name == "LinkUp" and ll.peer is not None:
                 self.seqf.start_epoch(ll.peer.node_id, ll.peer.boot_epoch)
+        if ll.hello.boot_epoch != self.link_epoch:
+            # the link gave up a session and moved to the next epoch: keep the file ahead of it, so the
+            # next boot does not reuse an epoch the peer has already seen
+            self.link_epoch = ll.hello.boot_epoch
+            if self.epoch_file:
+                with open(self.epoch_file, "w") as f:
+                    f.write(str(self.link_epoch))
 
 
 def serve_uart(node, uart, poll_ms=1):
