@@ -83,6 +83,12 @@ FIX_BY_TYPE: tuple[tuple[str, str], ...] = (
     ("RecordingError", "fix the Module (docs/architecture.md shows how forward is recorded)"),
     ("BbrtError", "see docs/bbrt.md for what the C runtime supports"),
     ("BuildError", "see docs/targets.md for targets, precisions and builders"),
+    ("MqttError", "start a broker (`bb-edge broker DIR`) or check HOST:PORT and credentials in the URL"),
+    ("BrokerError", "check that mosquitto is installed and the port is free (see docs/transports.md)"),
+    ("SerialError", "check the port name, that it exists and that no other program holds it"),
+    ("RunIncomplete", "check that every node is running and reachable (docs/transports.md)"),
+    ("FleetStalled", "check that every node is running and reachable (docs/transports.md)"),
+    ("LearnError", "see docs/learning.md for the learning options"),
     ("BBError", "see `bb-edge COMMAND --help`"),
 )
 

@@ -74,3 +74,33 @@ def test_console_script_is_installed() -> None:
     assert r.returncode == 0
     for cmd in ("compile", "inspect", "run", "demo", "build", "targets"):
         assert cmd in r.stdout
+
+
+def test_option_value_types() -> None:
+    """argparse validators: sizes in the documented units, and nothing below the documented minimum."""
+    import argparse
+
+    import pytest
+
+    from bb_edge.commands._args import byte_sizes, fleet_transport, name_list, positive_int
+
+    assert byte_sizes("65536,64KiB,512k,2MiB,1G") == [65536, 64 * 1024, 512_000, 2 * 1024 * 1024, 10**9]
+    assert positive_int("3") == 3
+    assert name_list("cam,gw") == ["cam", "gw"]
+    assert fleet_transport("mqtt://127.0.0.1:1883?creds=c.json") == "mqtt://127.0.0.1:1883?creds=c.json"
+    assert fleet_transport("serial://pty?corrupt=0.01") == "serial://pty?corrupt=0.01"
+    for fn, bad in ((byte_sizes, "12 apples"), (byte_sizes, "0"), (positive_int, "0"), (name_list, "a,,b"),
+                    (fleet_transport, "mqtt://h:99999"), (fleet_transport, "serial://pty?nosuch=1")):
+        with pytest.raises(argparse.ArgumentTypeError):
+            fn(bad)
+
+
+def test_usage_errors_exit_2_and_debug_env(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    assert main(["compile", "m.onnx", "--nodes", "-1", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: UsageError: bb-edge compile: argument --nodes")
+    monkeypatch.setenv("BB_EDGE_DEBUG", "1")
+    assert main(["run", str(tmp_path / "missing")]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err
+    assert err.strip().splitlines()[-1].startswith("error: ") and "Deployment" in err.strip().splitlines()[-1]

@@ -68,6 +68,7 @@ def _run(args: argparse.Namespace) -> int:
     for option, value in (("--outputs", args.outputs), ("--summary", args.summary), ("--curves", args.curves)):
         if value:
             check_output_file(value, option)
+            Path(value).parent.mkdir(parents=True, exist_ok=True)
     dep = load_deployment(args.dir)
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
