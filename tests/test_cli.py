@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +45,7 @@ def test_compile_by_cut_and_by_place_file(tmp_path: Path) -> None:
     assert bb("compile", str(light("squeezenet")), "--cut", "r9", "-o", str(tmp_path / "c")).returncode == 0
     model = onnx.load(str(light("squeezenet")))
     place = tmp_path / "place.json"
-    place.write_text('{"*": "big", "%s": "small"}' % load_model(model).graph.node[0].name)
+    place.write_text(json.dumps({"*": "big", load_model(model).graph.node[0].name: "small"}))
     r = bb("compile", str(light("squeezenet")), "--place", str(place), "-o", str(tmp_path / "p"))
     assert r.returncode == 0, r.stderr
 
