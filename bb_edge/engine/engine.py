@@ -208,6 +208,8 @@ class Engine:
         self._peer_epochs: dict[int, int] = {}  # sender id -> boot epoch from its latest HELLO
         self._version_refused: set[int] = set()  # senders whose HELLO had no common version
         self.peer_hellos: dict[str, hello_record.HelloRecord] = {}
+        # the wire versions this node speaks, announced in HELLO (a test may narrow them)
+        self.versions = (hello_record.OWN_MIN_VERSION, hello_record.OWN_MAX_VERSION)
         self.program_hash = b"\x00" * hello_record.HASH_SIZE
         self._refusals_logged: set[int] = set()  # senders already reported once (telemetry)
         self._seen_peers: set[str] = set()
@@ -551,14 +553,8 @@ class Engine:
     def _on_hello(self, peer: str, sender: str, env: wire.Envelope) -> None:
         payload = env.payload_bytes()
         rec: hello_record.HelloRecord | None = None
-        if len(payload) < hello_record.RECORD_SIZE and env.dtype == 2 and len(env.dims) == 1:
-            # the v1 form: just the node name (older C and MicroPython nodes); no epoch, version 1
-            try:
-                payload.decode("utf-8")
-            except UnicodeDecodeError:
-                self._emit(ev.BadHello(peer, "BAD_FIELD", "HELLO payload is neither a hello record nor a name"))
-                self._count("dropped")
-                return
+        if _legacy_name(payload):
+            pass  # the v1 form: just the node name (older C and MicroPython nodes); no epoch, version 1
         else:
             try:
                 rec = hello_record.decode(payload)
@@ -584,8 +580,7 @@ class Engine:
             self.peer_hellos[sender] = rec
             if rec.version_with(self._own_hello()) is None:
                 self._version_refused.add(env.sender)
-                self._emit(ev.VersionMismatch(peer, env.sender,
-                                              (hello_record.OWN_MIN_VERSION, hello_record.OWN_MAX_VERSION),
+                self._emit(ev.VersionMismatch(peer, env.sender, self.versions,
                                               (rec.min_version, rec.max_version)))
             else:
                 self._version_refused.discard(env.sender)
@@ -839,6 +834,9 @@ class Engine:
             self._completed_set.discard(self._completed.popleft())
 
     def _queue_outbound(self, peer: str, env: wire.Envelope) -> None:
+        if env.receiver in self._version_refused and not (env.kind == wire.KIND_CONTROL and env.edge == CTRL_HELLO):
+            self._count("refused_out")  # no common version: only HELLOs go to that peer
+            return
         self._seq += 1
         env.seq = self._seq
         env.sender = self.node_id
@@ -878,7 +876,7 @@ class Engine:
     def _own_hello(self) -> hello_record.HelloRecord:
         name = self.node.encode("utf-8")[:hello_record.MAX_NAME].decode("utf-8", "ignore")
         return hello_record.HelloRecord(
-            min_version=hello_record.OWN_MIN_VERSION, max_version=hello_record.OWN_MAX_VERSION, caps=0,
+            min_version=self.versions[0], max_version=self.versions[1], caps=0,
             boot_epoch=min(0xFFFFFFFF, max(1, self.boot_epoch, self._seq >> 32)), node_id=self.node_id,
             max_frame=min(0xFFFFFFFF, max(hello_record.MIN_FRAME, self.limits.max_envelope)), window=1,
             name=name, program_hash=self.program_hash)
@@ -897,6 +895,11 @@ class Engine:
     def open_requests(self) -> int:
         """Requests with work still pending on this node."""
         return len(self._requests)
+
+    @property
+    def held_bytes(self) -> int:
+        """Payload bytes held by open requests (bounded by ``limits.ingress_budget``)."""
+        return self._held
 
     @property
     def pending_ingress(self) -> int:
@@ -1022,6 +1025,16 @@ class Engine:
             self._refusals_logged = set(meta.get("refusals_logged", []))
         self._seen_peers = set(meta["seen_peers"])
         self.now = meta["now"]
+
+
+def _legacy_name(payload: bytes) -> bool:
+    """A bare printable UTF-8 node name, shorter than a hello record: the HELLO payload before records."""
+    if not 0 < len(payload) < hello_record.RECORD_SIZE:
+        return False
+    try:
+        return payload.decode("utf-8").isprintable()
+    except UnicodeDecodeError:
+        return False
 
 
 def _contract_problem(env: wire.Envelope, contract: tuple[int, tuple[int, ...]]) -> tuple[str, str] | None:
