@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -109,7 +108,7 @@ class CLink:
         return frames, [e for e in events if e["event"] != "Duplicate"]
 
     def state(self) -> list[int]:
-        """[up, version, cum, mask, next_lseq, rto, srtt, free slots, peer epoch, rtt samples]."""
+        """[up, version, cum, mask, next_lseq, rto, srtt, unacked envelopes, peer epoch, rtt samples]."""
         out = (ctypes.c_uint32 * 10)()
         self.lib.bbrtpy_link_state(out)
         return list(out)

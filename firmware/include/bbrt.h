@@ -355,12 +355,13 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *env, size_t len
 /* Send a HELLO control envelope with the given name. */
 void bbrt_node_hello(bbrt_node_t *node, const char *name);
 /* Speak the link layer (docs/wire.md) on the node's serial line: link is caller storage,
- * rasm/rasm_cap the reassembly buffer (its size is the byte budget), boot_epoch >= 1 from
- * the port's non-volatile storage. Sends the first HELLO. now/read are the port's clock and
- * a bounded read, used while an envelope waits for window space. */
-bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, struct bbrt_link_s *link, uint8_t *rasm, size_t rasm_cap,
-                                    uint32_t boot_epoch, const char *name, bbrt_now_fn now, bbrt_read_fn read,
-                                    void *io_ctx);
+ * txbuf/txcap the transmit buffer (at least one largest envelope; two let one wait for its ACKs
+ * while the next is queued), rasm/rasm_cap the reassembly buffer (its size is the byte budget),
+ * boot_epoch >= 1 from the port's non-volatile storage. Sends the first HELLO. now/read are
+ * the port's clock and a bounded read, used while an envelope waits for transmit room. */
+bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, struct bbrt_link_s *link, uint8_t *txbuf, size_t txcap,
+                                    uint8_t *rasm, size_t rasm_cap, uint32_t boot_epoch, const char *name,
+                                    bbrt_now_fn now, bbrt_read_fn read, void *io_ctx);
 /* Run the link timers (retransmission, HELLO repeat, heartbeat); call when idle. */
 void bbrt_node_poll(bbrt_node_t *node);
 

@@ -3,11 +3,14 @@
  *
  * Frame bodies and `now_ms` go in; frame bodies (through emit), delivered
  * envelopes (through deliver) and typed events (through event) come out. No
- * heap, no clock, no I/O: outbound frames waiting for their ACK live in a
- * window of BBRT_LINK_WINDOW slots of BBRT_LINK_MTU bytes inside the link
- * object; reassembly uses a caller-owned buffer whose size is the reassembly
- * byte budget. Every input is validated before it changes any state: a frame
- * that breaks a rule raises one event and changes nothing else.
+ * heap, no clock, no I/O. Outbound envelopes wait in a caller-owned transmit
+ * buffer (a ring, up to BBRT_LINK_MAX_MSGS envelopes) until every frame of
+ * them is acknowledged; frames are cut from it when the window allows and
+ * re-cut for a retransmission, so the window (BBRT_LINK_WINDOW frames) costs
+ * a few words per frame whatever the frame size. Reassembly uses a second
+ * caller-owned buffer whose size is the reassembly byte budget. Every input is
+ * validated before it changes any state: a frame that breaks a rule raises
+ * one event and changes nothing else.
  */
 #ifndef BBRT_LINK_H
 #define BBRT_LINK_H
@@ -20,10 +23,13 @@ extern "C" {
 #endif
 
 #ifndef BBRT_LINK_WINDOW
-#define BBRT_LINK_WINDOW 4u /* unacknowledged DATA frames this end keeps (1..32) */
+#define BBRT_LINK_WINDOW 16u /* unacknowledged DATA frames in flight, each way (1..32) */
 #endif
 #ifndef BBRT_LINK_MTU
 #define BBRT_LINK_MTU 4096u /* largest link frame body sent or accepted (>= 64) */
+#endif
+#ifndef BBRT_LINK_MAX_MSGS
+#define BBRT_LINK_MAX_MSGS 8u /* envelopes queued or unacknowledged at once */
 #endif
 #ifndef BBRT_LINK_MAX_CHUNKS
 #define BBRT_LINK_MAX_CHUNKS 64u /* distinct fragments held for one message */
@@ -124,15 +130,20 @@ typedef void (*bbrt_link_emit_fn)(void *ctx, const uint8_t *a, size_t na, const 
 typedef void (*bbrt_link_deliver_fn)(void *ctx, const uint8_t *env, size_t len);
 typedef void (*bbrt_link_event_fn)(void *ctx, bbrt_link_event_t ev, uint32_t a, uint32_t b);
 
-/* One outbound DATA frame, kept until every frame of its envelope is acknowledged
- * (a new link session sends the whole envelope again). */
+/* One outbound envelope in the transmit buffer. */
 typedef struct {
-    uint32_t lseq;     /* 0: not transmitted yet in this session */
-    uint32_t order;    /* queue order (envelopes and their fragments, as sent) */
-    uint32_t msg;      /* the envelope this frame belongs to (order of its first frame) */
-    uint32_t len, sent_at, deadline, tries, tx;
-    uint8_t used, acked;
-    uint8_t body[BBRT_LINK_MTU];
+    uint32_t off, len;  /* where it lies in the transmit buffer */
+    uint32_t order;     /* queue order */
+    uint32_t msg_id;    /* FRAG message id in this session (0: sent whole) */
+    uint32_t cut;       /* bytes already cut into frames in this session */
+    uint32_t frames, acked;
+    uint8_t used, done;
+} bbrt_link_msg_t;
+
+/* One DATA frame in flight: a piece of a queued envelope (re-cut to retransmit). */
+typedef struct {
+    uint32_t lseq, msg, off, len, sent_at, deadline, tries, tx;
+    uint8_t used, frag;
 } bbrt_link_slot_t;
 
 typedef struct {
@@ -164,6 +175,9 @@ typedef struct bbrt_link_s {
     uint32_t srtt8, rttvar4, rto; /* RFC 6298 in ms: srtt x8, rttvar x4 */
     uint8_t have_rtt;
     uint32_t last_sent, last_heard, hello_due;
+    uint8_t *txbuf;
+    uint32_t txcap;
+    bbrt_link_msg_t msgs[BBRT_LINK_MAX_MSGS];
     bbrt_link_slot_t slots[BBRT_LINK_WINDOW];
     /* inbound */
     uint32_t cum, mask;
@@ -175,23 +189,26 @@ typedef struct bbrt_link_s {
 } bbrt_link_t;
 
 /* local->max_frame is capped at BBRT_LINK_MTU and local->window at BBRT_LINK_WINDOW.
- * rasm/rasm_cap: the reassembly buffer; its size is the reassembly byte budget. */
-void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_config_t *cfg, uint8_t *rasm,
-                    size_t rasm_cap, bbrt_link_emit_fn emit, bbrt_link_deliver_fn deliver,
-                    bbrt_link_event_fn event, void *ctx);
+ * txbuf/txcap: the transmit buffer (the largest envelope sent must fit; twice that lets one
+ * envelope be queued while another waits for its ACKs). rasm/rasm_cap: the reassembly buffer;
+ * its size is the reassembly byte budget. */
+void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_config_t *cfg, uint8_t *txbuf,
+                    size_t txcap, uint8_t *rasm, size_t rasm_cap, bbrt_link_emit_fn emit,
+                    bbrt_link_deliver_fn deliver, bbrt_link_event_fn event, void *ctx);
 /* Send the first HELLO. */
 void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms);
 /* One received frame body (CRC already checked and stripped). */
 void bbrt_link_receive(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now_ms);
-/* Queue one envelope given in two pieces (fragmented above the peer's max_frame); its frames
- * go out as the window allows. BBRT_LINK_E_BUSY: not enough free slots now (receive ACKs /
- * poll, then retry); BBRT_LINK_E_DOWN: no link session; BBRT_LINK_E_TOO_LARGE: it needs more
- * frames than the window has slots. */
+/* Queue one envelope given in two pieces (copied into the transmit buffer; fragmented above
+ * the peer's max_frame); its frames go out as the window allows. BBRT_LINK_E_BUSY: no room in
+ * the transmit buffer now (receive ACKs / poll, then retry); BBRT_LINK_E_DOWN: no link
+ * session; BBRT_LINK_E_TOO_LARGE: larger than the transmit buffer. */
 bbrt_link_status_t bbrt_link_send(bbrt_link_t *l, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                                   uint32_t now_ms);
-/* Slots an envelope of n bytes needs now (0 if the link is not up). */
-uint32_t bbrt_link_slots_needed(const bbrt_link_t *l, size_t n);
-uint32_t bbrt_link_free_slots(const bbrt_link_t *l);
+/* 1 when bbrt_link_send of n bytes would not be BUSY now. */
+int bbrt_link_can_send(const bbrt_link_t *l, size_t n);
+/* Envelopes queued or not fully acknowledged. */
+uint32_t bbrt_link_unacked(const bbrt_link_t *l);
 /* Timers: retransmission, HELLO repeat, heartbeat, peer-down, reassembly timeout. */
 void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms);
 /* Milliseconds until the next timer is due (0: now). */

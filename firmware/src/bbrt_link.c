@@ -173,6 +173,7 @@ static uint32_t window(const bbrt_link_t *l) {
     return w;
 }
 
+/* largest DATA frame body to send: the peer's max_frame, under our own MTU */
 static uint32_t frame_cap(const bbrt_link_t *l) {
     uint32_t cap = BBRT_LINK_MTU;
     if (l->have_peer && l->peer.max_frame < cap) cap = l->peer.max_frame;
@@ -188,9 +189,9 @@ static void rasm_clear(bbrt_link_t *l) {
 
 static int time_reached(uint32_t now, uint32_t t) { return (int32_t)(now - t) >= 0; }
 
-void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_config_t *cfg, uint8_t *rasm,
-                    size_t rasm_cap, bbrt_link_emit_fn emit_fn, bbrt_link_deliver_fn deliver,
-                    bbrt_link_event_fn event, void *ctx) {
+void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_config_t *cfg, uint8_t *txbuf,
+                    size_t txcap, uint8_t *rasm, size_t rasm_cap, bbrt_link_emit_fn emit_fn,
+                    bbrt_link_deliver_fn deliver, bbrt_link_event_fn event, void *ctx) {
     bbrt_memset(l, 0, sizeof(*l));
     l->local = *local;
     if (l->local.max_frame > BBRT_LINK_MTU) l->local.max_frame = BBRT_LINK_MTU;
@@ -202,6 +203,8 @@ void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_c
     l->deliver = deliver;
     l->event = event;
     l->ctx = ctx;
+    l->txbuf = txbuf;
+    l->txcap = txcap > 0xFFFFFF00u ? 0xFFFFFF00u : (uint32_t)txcap;
     l->rasm = rasm;
     l->rasm_cap = rasm_cap > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)rasm_cap;
     l->next_lseq = 1u;
@@ -219,105 +222,146 @@ void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms) {
 
 /* --------------------------------------------------------------- outbound */
 static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retransmit) {
+    const bbrt_link_msg_t *m = &l->msgs[s->msg];
+    uint8_t hdr[BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER];
+    size_t nh = BBRT_LINK_HEADER;
     s->tries++;
     s->tx = ++l->tx;
     s->sent_at = now;
     s->deadline = now + l->rto;
     if (retransmit) l->stats.retransmits++;
     l->stats.data_out++;
-    emit(l, s->body, s->len, now);
+    wr_header(hdr, BBRT_LINK_DATA, s->frag ? (uint8_t)BBRT_LINK_FLAG_FRAG : 0u, s->lseq);
+    if (s->frag) {
+        bbrt_wr_u32(hdr + 8, m->msg_id);
+        bbrt_wr_u32(hdr + 12, s->off);
+        bbrt_wr_u32(hdr + 16, m->len);
+        nh += BBRT_LINK_FRAG_HEADER;
+    }
+    flush_ack(l);
+    l->last_sent = now;
+    emit_raw(l, hdr, nh, l->txbuf + m->off + s->off, s->len);
 }
 
-/* the lowest lseq sent and not acknowledged, else next_lseq */
+/* the lowest lseq in flight, else next_lseq */
 static uint32_t low_unacked(const bbrt_link_t *l) {
     uint32_t i, low = l->next_lseq;
-    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-        const bbrt_link_slot_t *s = &l->slots[i];
-        if (s->used && s->lseq && !s->acked && s->lseq < low) low = s->lseq;
-    }
+    for (i = 0; i < BBRT_LINK_WINDOW; i++)
+        if (l->slots[i].used && l->slots[i].lseq < low) low = l->slots[i].lseq;
     return low;
 }
 
-/* send queued frames in order while the window (span of lseq above the oldest unacked) allows */
+/* the oldest envelope with bytes not yet cut into frames (BBRT_LINK_MAX_MSGS: none) */
+static uint32_t next_to_cut(const bbrt_link_t *l) {
+    uint32_t i, best = BBRT_LINK_MAX_MSGS;
+    for (i = 0; i < BBRT_LINK_MAX_MSGS; i++) {
+        const bbrt_link_msg_t *m = &l->msgs[i];
+        if (!m->used || m->done || (m->frames && m->cut >= m->len)) continue;
+        if (best == BBRT_LINK_MAX_MSGS || m->order < l->msgs[best].order) best = i;
+    }
+    return best;
+}
+
+static void give_up_msg(bbrt_link_t *l, uint32_t i, uint32_t code);
+
+/* Cut and send frames while the window (lseq span above the oldest frame in flight) allows. */
 static void pump(bbrt_link_t *l, uint32_t now) {
     if (!l->up) return;
     for (;;) {
-        uint32_t i, best = BBRT_LINK_WINDOW;
-        bbrt_link_slot_t *s;
-        for (i = 0; i < BBRT_LINK_WINDOW; i++)
-            if (l->slots[i].used && !l->slots[i].lseq &&
-                (best == BBRT_LINK_WINDOW || l->slots[i].order < l->slots[best].order))
-                best = i;
-        if (best == BBRT_LINK_WINDOW) return;
+        uint32_t mi = next_to_cut(l), k, cap = frame_cap(l);
+        bbrt_link_msg_t *m;
+        bbrt_link_slot_t *s = 0;
+        if (mi == BBRT_LINK_MAX_MSGS) return;
         if (l->next_lseq > low_unacked(l) + window(l) - 1u) return;
-        s = &l->slots[best];
+        for (k = 0; k < BBRT_LINK_WINDOW && !s; k++)
+            if (!l->slots[k].used) s = &l->slots[k];
+        if (!s) return;
+        m = &l->msgs[mi];
+        if (m->frames == 0u) { /* first frame: whole, or the start of a fragmented message */
+            if (BBRT_LINK_HEADER + m->len > cap) {
+                if (!((l->peer.caps & BBRT_CAP_FRAG) && (l->local.caps & BBRT_CAP_FRAG))) {
+                    give_up_msg(l, mi, 2u);
+                    continue;
+                }
+                m->msg_id = l->next_msg_id;
+                l->next_msg_id = l->next_msg_id == 0xFFFFFFFFu ? 1u : l->next_msg_id + 1u;
+            } else {
+                m->msg_id = 0u;
+            }
+        }
+        bbrt_memset(s, 0, sizeof(*s));
+        s->used = 1u;
+        s->msg = mi;
+        s->frag = m->msg_id != 0u;
+        s->off = m->cut;
+        if (s->frag) {
+            uint32_t chunk = cap - (BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER);
+            s->len = m->len - m->cut < chunk ? m->len - m->cut : chunk;
+        } else {
+            s->len = m->len;
+        }
+        m->cut += s->len;
+        m->frames++;
         s->lseq = l->next_lseq++;
-        bbrt_wr_u32(s->body + 4, s->lseq);
         transmit(l, s, now, 0);
     }
 }
 
-/* Clear receive state; every envelope not fully acknowledged is sent again from lseq 1, in order,
- * with message ids renumbered from 1 (link.py re-queues the whole envelopes the same way). */
+/* Clear receive state and what is in flight; every envelope not fully acknowledged is cut and
+ * sent again from lseq 1, in order, message ids from 1 (link.py re-queues whole envelopes so). */
 static void new_session(bbrt_link_t *l) {
-    uint32_t i, msg_prev = 0u, msg_id = 0u, round;
+    uint32_t i;
     l->cum = 0u;
     l->mask = 0u;
     l->ack_due = 0u;
     rasm_clear(l);
     l->next_lseq = 1u;
-    /* walk the slots in queue order (selection by order; n <= 32) */
-    for (round = 0; round < BBRT_LINK_WINDOW; round++) {
-        bbrt_link_slot_t *s = 0;
-        for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-            bbrt_link_slot_t *c = &l->slots[i];
-            if (!c->used || c->tries == 0xFFFFFFFFu) continue;
-            if (!s || c->order < s->order) s = c;
-        }
-        if (!s) break;
-        s->tries = 0xFFFFFFFFu; /* visited */
-        if (s->msg != msg_prev) {
-            msg_prev = s->msg;
-            if (s->body[3] & BBRT_LINK_FLAG_FRAG) msg_id++;
-        }
-        if (s->body[3] & BBRT_LINK_FLAG_FRAG) bbrt_wr_u32(s->body + 8, msg_id);
+    l->next_msg_id = 1u;
+    bbrt_memset(l->slots, 0, sizeof(l->slots));
+    for (i = 0; i < BBRT_LINK_MAX_MSGS; i++) {
+        bbrt_link_msg_t *m = &l->msgs[i];
+        if (!m->used || m->done) continue;
+        m->cut = 0u;
+        m->frames = 0u;
+        m->acked = 0u;
+        m->msg_id = 0u;
     }
-    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-        bbrt_link_slot_t *s = &l->slots[i];
-        if (!s->used) continue;
-        s->tries = 0u;
-        s->lseq = 0u;
-        s->acked = 0u;
-    }
-    l->next_msg_id = msg_id + 1u;
 }
 
-/* Drop every frame of envelope `msg` (GaveUp once for it). */
-static void give_up_msg(bbrt_link_t *l, uint32_t msg, uint32_t code) {
-    uint32_t i, first = 0u;
-    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-        bbrt_link_slot_t *s = &l->slots[i];
-        if (!s->used || s->msg != msg) continue;
-        if (!first || (s->lseq && s->lseq < first)) first = s->lseq ? s->lseq : first;
-        s->used = 0u;
+/* the transmit buffer is a ring in queue order: release done envelopes from its head */
+static void release_done(bbrt_link_t *l) {
+    for (;;) {
+        uint32_t i, head = BBRT_LINK_MAX_MSGS;
+        for (i = 0; i < BBRT_LINK_MAX_MSGS; i++)
+            if (l->msgs[i].used && (head == BBRT_LINK_MAX_MSGS || l->msgs[i].order < l->msgs[head].order)) head = i;
+        if (head == BBRT_LINK_MAX_MSGS || !l->msgs[head].done) return;
+        l->msgs[head].used = 0u;
     }
-    raise_ev(l, BBRT_LEV_GAVE_UP, first, code);
+}
+
+/* Drop envelope i and its frames in flight (GaveUp once for it). */
+static void give_up_msg(bbrt_link_t *l, uint32_t i, uint32_t code) {
+    uint32_t k;
+    for (k = 0; k < BBRT_LINK_WINDOW; k++)
+        if (l->slots[k].used && l->slots[k].msg == i) l->slots[k].used = 0u;
+    l->msgs[i].done = 1u;
+    release_done(l);
+    raise_ev(l, BBRT_LEV_GAVE_UP, l->msgs[i].order, code);
 }
 
 /* A frame ran out of retries: give up every queued envelope and start over with the next epoch,
  * so the peer clears its receive state too (link.py _abandon). */
 static void abandon(bbrt_link_t *l, uint32_t now) {
-    uint32_t i;
     for (;;) {
-        uint32_t msg = 0u;
-        for (i = 0; i < BBRT_LINK_WINDOW && !msg; i++)
-            if (l->slots[i].used) msg = l->slots[i].msg;
-        if (!msg) break;
-        /* in queue order: the smallest msg first */
-        for (i = 0; i < BBRT_LINK_WINDOW; i++)
-            if (l->slots[i].used && l->slots[i].msg < msg) msg = l->slots[i].msg;
-        give_up_msg(l, msg, 1u);
+        uint32_t i, first = BBRT_LINK_MAX_MSGS;
+        for (i = 0; i < BBRT_LINK_MAX_MSGS; i++)
+            if (l->msgs[i].used && !l->msgs[i].done &&
+                (first == BBRT_LINK_MAX_MSGS || l->msgs[i].order < l->msgs[first].order))
+                first = i;
+        if (first == BBRT_LINK_MAX_MSGS) break;
+        give_up_msg(l, first, 1u);
     }
+    bbrt_memset(l->msgs, 0, sizeof(l->msgs));
     new_session(l);
     l->local.boot_epoch = l->local.boot_epoch + 1u ? l->local.boot_epoch + 1u : 1u;
     l->have_peer = 0u;
@@ -337,7 +381,7 @@ static void heard(bbrt_link_t *l, uint32_t now, int monitor) {
         l->peer_down = 0u;
         raise_ev(l, BBRT_LEV_PEER_UP, 0u, 0u);
         for (i = 0; i < BBRT_LINK_WINDOW; i++) /* resend at once what it missed */
-            if (l->slots[i].used && l->slots[i].lseq && !l->slots[i].acked) l->slots[i].deadline = now;
+            if (l->slots[i].used) l->slots[i].deadline = now;
         l->rto = computed_rto(l);
     }
 }
@@ -381,11 +425,6 @@ static int on_hello(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now)
     l->version = v;
     l->up = 1u;
     l->mismatch = 0u;
-    {   /* frames too big for this peer cannot be sent in this session */
-        uint32_t i;
-        for (i = 0; i < BBRT_LINK_WINDOW; i++)
-            if (l->slots[i].used && l->slots[i].len > frame_cap(l)) give_up_msg(l, l->slots[i].msg, 2u);
-    }
     raise_ev(l, BBRT_LEV_LINK_UP, v, h.boot_epoch);
     return 1;
 }
@@ -403,6 +442,7 @@ static int bit_length(uint32_t m) {
 static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
     uint32_t highest = l->up ? l->next_lseq - 1u : 0u, i, newest_tx = 0u;
     bbrt_link_slot_t *sample = 0;
+    uint32_t sample_sent = 0u;
     int any = 0;
     /* an ACK that claims a frame never sent in this session changes nothing */
     if ((uint64_t)cum + (uint64_t)bit_length(mask) > (uint64_t)highest) {
@@ -413,19 +453,27 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
     l->stats.acks_in++;
     for (i = 0; i < BBRT_LINK_WINDOW; i++) {
         bbrt_link_slot_t *s = &l->slots[i];
+        bbrt_link_msg_t *m;
         uint32_t d;
-        if (!s->used || !s->lseq || s->acked) continue;
+        if (!s->used) continue;
         d = s->lseq - cum - 1u;
         if (!(s->lseq <= cum || (d < 32u && ((mask >> d) & 1u)))) continue;
-        s->acked = 1u;
         any = 1;
         if (s->tx > newest_tx) newest_tx = s->tx;
         /* Karn's rule: only a frame sent once gives an RTT sample; the newest such frame gives it */
-        if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) sample = s;
+        if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) {
+            sample = s;
+            sample_sent = s->sent_at;
+        }
+        s->used = 0u;
+        m = &l->msgs[s->msg];
+        m->acked++;
+        if (m->cut >= m->len && m->acked == m->frames) m->done = 1u;
     }
     if (!any) return 1;
+    release_done(l);
     if (sample) {
-        uint32_t r = now - sample->sent_at;
+        uint32_t r = now - sample_sent;
         l->stats.rtt_samples++;
         if (!l->have_rtt) {
             l->srtt8 = r * 8u;
@@ -439,24 +487,12 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         }
         l->rto = computed_rto(l);
     }
-    /* release envelopes whose frames are all acknowledged */
-    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-        bbrt_link_slot_t *s = &l->slots[i];
-        uint32_t k;
-        int done = 1;
-        if (!s->used || !s->acked) continue;
-        for (k = 0; k < BBRT_LINK_WINDOW; k++)
-            if (l->slots[k].used && l->slots[k].msg == s->msg && !l->slots[k].acked) done = 0;
-        if (!done) continue;
-        for (k = 0; k < BBRT_LINK_WINDOW; k++)
-            if (l->slots[k].used && l->slots[k].msg == s->msg) l->slots[k].used = 0u;
-    }
-    /* a frame sent before one now acknowledged and still unacked was lost: resend it now, in lseq order */
+    /* a frame sent before one now acknowledged and still in flight was lost: resend it now, in lseq order */
     for (;;) {
         bbrt_link_slot_t *next = 0;
         for (i = 0; i < BBRT_LINK_WINDOW; i++) {
             bbrt_link_slot_t *s = &l->slots[i];
-            if (s->used && s->lseq && !s->acked && s->tx < newest_tx && (!next || s->lseq < next->lseq)) next = s;
+            if (s->used && s->tx < newest_tx && (!next || s->lseq < next->lseq)) next = s;
         }
         if (!next) break;
         transmit(l, next, now, 1); /* its tx becomes the newest: not picked again */
@@ -634,75 +670,61 @@ void bbrt_link_receive(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t n
 }
 
 /* ------------------------------------------------------------------ send */
-uint32_t bbrt_link_free_slots(const bbrt_link_t *l) {
+uint32_t bbrt_link_unacked(const bbrt_link_t *l) {
     uint32_t i, n = 0;
-    for (i = 0; i < BBRT_LINK_WINDOW; i++) n += !l->slots[i].used;
+    for (i = 0; i < BBRT_LINK_MAX_MSGS; i++) n += l->msgs[i].used && !l->msgs[i].done;
     return n;
 }
 
-uint32_t bbrt_link_slots_needed(const bbrt_link_t *l, size_t n) {
-    uint32_t cap = frame_cap(l), chunk;
-    if (!l->up) return 0u;
-    if (n + BBRT_LINK_HEADER <= cap) return 1u;
-    chunk = cap - (BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER);
-    return (uint32_t)((n + chunk - 1u) / chunk);
+/* where an envelope of n bytes would go in the transmit ring (0xFFFFFFFF: no room now) */
+static uint32_t tx_place(const bbrt_link_t *l, uint32_t n, uint32_t *entry) {
+    uint32_t i, head = BBRT_LINK_MAX_MSGS, tail = BBRT_LINK_MAX_MSGS, free_entry = BBRT_LINK_MAX_MSGS;
+    uint32_t head_off, tail_end;
+    for (i = 0; i < BBRT_LINK_MAX_MSGS; i++) {
+        const bbrt_link_msg_t *m = &l->msgs[i];
+        if (!m->used) {
+            if (free_entry == BBRT_LINK_MAX_MSGS) free_entry = i;
+            continue;
+        }
+        if (head == BBRT_LINK_MAX_MSGS || m->order < l->msgs[head].order) head = i;
+        if (tail == BBRT_LINK_MAX_MSGS || m->order > l->msgs[tail].order) tail = i;
+    }
+    *entry = free_entry;
+    if (free_entry == BBRT_LINK_MAX_MSGS || n > l->txcap) return 0xFFFFFFFFu;
+    if (head == BBRT_LINK_MAX_MSGS) return 0u;
+    head_off = l->msgs[head].off;
+    tail_end = l->msgs[tail].off + l->msgs[tail].len;
+    if (tail_end > head_off || (tail_end == head_off && tail == head)) { /* not wrapped: [head, tail_end) in use */
+        if (l->txcap - tail_end >= n) return tail_end;
+        if (head_off >= n) return 0u;
+        return 0xFFFFFFFFu;
+    }
+    return head_off - tail_end >= n ? tail_end : 0xFFFFFFFFu; /* wrapped: the gap between */
 }
 
-/* copy bytes [off, off+len) of the two-piece envelope a|b into dst */
-static void gather(uint8_t *dst, const uint8_t *a, size_t na, const uint8_t *b, size_t off, size_t len) {
-    if (off < na) {
-        size_t k = na - off < len ? na - off : len;
-        bbrt_memcpy(dst, a + off, k);
-        dst += k;
-        len -= k;
-        off = na;
-    }
-    if (len) bbrt_memcpy(dst, b + (off - na), len);
+int bbrt_link_can_send(const bbrt_link_t *l, size_t n) {
+    uint32_t entry;
+    if (!l->up || n == 0u || n > l->txcap) return 0;
+    return tx_place(l, (uint32_t)n, &entry) != 0xFFFFFFFFu;
 }
 
 bbrt_link_status_t bbrt_link_send(bbrt_link_t *l, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                                   uint32_t now_ms) {
-    size_t total = na + nb, off = 0;
-    uint32_t need, cap, chunk, msg, msg_id = 0u, i;
+    size_t total = na + nb;
+    uint32_t off, entry;
+    bbrt_link_msg_t *m;
     if (!l->up) return BBRT_LINK_E_DOWN;
-    if (total == 0u || total > 0xFFFFFF00u) return BBRT_LINK_E_TOO_LARGE;
-    need = bbrt_link_slots_needed(l, total);
-    if (need > BBRT_LINK_WINDOW || (need > 1u && !((l->peer.caps & BBRT_CAP_FRAG) && (l->local.caps & BBRT_CAP_FRAG))))
-        return BBRT_LINK_E_TOO_LARGE;
-    if (need > bbrt_link_free_slots(l)) return BBRT_LINK_E_BUSY;
-    cap = frame_cap(l);
-    chunk = cap - (BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER);
-    msg = l->next_order;
-    if (need > 1u) { /* message ids count the fragmented envelopes of this session from 1 */
-        msg_id = l->next_msg_id;
-        l->next_msg_id = l->next_msg_id == 0xFFFFFFFFu ? 1u : l->next_msg_id + 1u;
-    }
-    for (i = 0; i < need; i++) {
-        bbrt_link_slot_t *s = 0;
-        uint32_t k;
-        size_t len;
-        for (k = 0; k < BBRT_LINK_WINDOW && !s; k++)
-            if (!l->slots[k].used) s = &l->slots[k];
-        if (!s) return BBRT_LINK_E_BUSY; /* unreachable: counted above */
-        bbrt_memset(s, 0, offsetof(bbrt_link_slot_t, body));
-        s->used = 1u;
-        s->order = l->next_order++;
-        s->msg = msg;
-        if (need == 1u) {
-            wr_header(s->body, BBRT_LINK_DATA, 0u, 0u);
-            gather(s->body + BBRT_LINK_HEADER, a, na, b, 0u, total);
-            s->len = (uint32_t)(BBRT_LINK_HEADER + total);
-        } else {
-            len = total - off < chunk ? total - off : chunk;
-            wr_header(s->body, BBRT_LINK_DATA, BBRT_LINK_FLAG_FRAG, 0u);
-            bbrt_wr_u32(s->body + 8, msg_id);
-            bbrt_wr_u32(s->body + 12, (uint32_t)off);
-            bbrt_wr_u32(s->body + 16, (uint32_t)total);
-            gather(s->body + 20, a, na, b, off, len);
-            s->len = (uint32_t)(20u + len);
-            off += len;
-        }
-    }
+    if (total == 0u || total > l->txcap) return BBRT_LINK_E_TOO_LARGE;
+    off = tx_place(l, (uint32_t)total, &entry);
+    if (off == 0xFFFFFFFFu) return BBRT_LINK_E_BUSY;
+    m = &l->msgs[entry];
+    bbrt_memset(m, 0, sizeof(*m));
+    m->used = 1u;
+    m->off = off;
+    m->len = (uint32_t)total;
+    m->order = l->next_order++;
+    if (na) bbrt_memcpy(l->txbuf + off, a, na);
+    if (nb) bbrt_memcpy(l->txbuf + off + na, b, nb);
     pump(l, now_ms);
     flush_ack(l);
     return BBRT_LINK_OK;
@@ -724,10 +746,8 @@ void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
     }
     if (!l->peer_down) {
         int expired = 0;
-        for (i = 0; i < BBRT_LINK_WINDOW; i++) {
-            const bbrt_link_slot_t *s = &l->slots[i];
-            if (s->used && s->lseq && !s->acked && time_reached(now_ms, s->deadline)) expired = 1;
-        }
+        for (i = 0; i < BBRT_LINK_WINDOW; i++)
+            if (l->slots[i].used && time_reached(now_ms, l->slots[i].deadline)) expired = 1;
         if (expired) {
             uint32_t tx_before = l->tx;
             l->rto = l->rto > l->cfg.rto_max / 2u ? l->cfg.rto_max : l->rto * 2u; /* one back-off per expiry */
@@ -735,8 +755,8 @@ void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
                 bbrt_link_slot_t *next = 0;
                 for (i = 0; i < BBRT_LINK_WINDOW; i++) {
                     bbrt_link_slot_t *s = &l->slots[i];
-                    if (s->used && s->lseq && !s->acked && time_reached(now_ms, s->deadline) &&
-                        s->tx <= tx_before && (!next || s->lseq < next->lseq))
+                    if (s->used && time_reached(now_ms, s->deadline) && s->tx <= tx_before &&
+                        (!next || s->lseq < next->lseq))
                         next = s;
                 }
                 if (!next) break;
@@ -772,7 +792,7 @@ uint32_t bbrt_link_next_deadline(const bbrt_link_t *l, uint32_t now_ms) {
     if (l->cfg.dead_after && l->monitored && !l->peer_down) AT(l->last_heard + l->cfg.dead_after);
     if (!l->peer_down)
         for (i = 0; i < BBRT_LINK_WINDOW; i++)
-            if (l->slots[i].used && l->slots[i].lseq && !l->slots[i].acked) AT(l->slots[i].deadline);
+            if (l->slots[i].used) AT(l->slots[i].deadline);
     if (l->rasm_n) AT(l->rasm_first + l->cfg.reassembly_timeout);
 #undef AT
     return best;

@@ -144,17 +144,16 @@ static void push_byte(bbrt_node_t *node, uint8_t byte) {
     }
 }
 
-/* Wait until the window has `need` free slots: the link keeps taking ACKs and HELLOs but holds
- * DATA (not acked, so the peer sends it again later). Bytes already given to bbrt_node_feed are
- * consumed first, so the stream stays in order. Returns 1 when there is room. */
-static int wait_for_window(bbrt_node_t *node, uint32_t need) {
+/* Wait until the transmit buffer has room for n bytes: the link keeps taking ACKs and HELLOs
+ * but holds DATA (not acked, so the peer sends it again later). Bytes already given to
+ * bbrt_node_feed are consumed first, so the stream stays in order. Returns 1 when there is room. */
+static int wait_for_room(bbrt_node_t *node, size_t need) {
     bbrt_link_t *l = node->link;
     uint32_t start = node_now(node);
     uint8_t buf[64];
     if (!node->read || !node->now) return 0;
     l->hold = 1u;
-    while (bbrt_link_free_slots(l) < need && l->up &&
-           (uint32_t)(node_now(node) - start) < 60000u) {
+    while (!bbrt_link_can_send(l, need) && l->up && (uint32_t)(node_now(node) - start) < 60000u) {
         if (node->feed_i < node->feed_n) {
             push_byte(node, node->feed_p[node->feed_i++]);
         } else {
@@ -165,20 +164,20 @@ static int wait_for_window(bbrt_node_t *node, uint32_t need) {
         bbrt_link_poll(l, node_now(node));
     }
     l->hold = 0u;
-    return bbrt_link_free_slots(l) >= need && l->up;
+    return bbrt_link_can_send(l, need);
 }
 
 static void link_send(bbrt_node_t *node, const uint8_t *hdr, size_t n, const uint8_t *payload, size_t plen) {
     bbrt_link_t *l = node->link;
     bbrt_link_status_t st = bbrt_link_send(l, hdr, n, payload, plen, node_now(node));
-    if (st == BBRT_LINK_E_BUSY && wait_for_window(node, bbrt_link_slots_needed(l, n + plen)))
+    if (st == BBRT_LINK_E_BUSY && wait_for_room(node, n + plen))
         st = bbrt_link_send(l, hdr, n, payload, plen, node_now(node));
     if (st != BBRT_LINK_OK) node->stats.tx_dropped++;
 }
 
-bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_t *rasm, size_t rasm_cap,
-                                    uint32_t boot_epoch, const char *name, bbrt_now_fn now, bbrt_read_fn read,
-                                    void *io_ctx) {
+bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_t *txbuf, size_t txcap,
+                                    uint8_t *rasm, size_t rasm_cap, uint32_t boot_epoch, const char *name,
+                                    bbrt_now_fn now, bbrt_read_fn read, void *io_ctx) {
     bbrt_hello_t h;
     uint32_t len = 0;
     if (boot_epoch < 1u) return BBRT_E_BAD_FIELD;
@@ -201,7 +200,7 @@ bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_
     node->now = now;
     node->read = read;
     node->io_ctx = io_ctx;
-    bbrt_link_init(link, &h, 0, rasm, rasm_cap, link_emit, link_deliver, link_event, node);
+    bbrt_link_init(link, &h, 0, txbuf, txcap, rasm, rasm_cap, link_emit, link_deliver, link_event, node);
     bbrt_link_start(link, node_now(node));
     return BBRT_OK;
 }

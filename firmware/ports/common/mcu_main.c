@@ -15,6 +15,8 @@ static bbrt_node_t node;
 static bbrt_link_t link_state;
 /* reassembly: one whole envelope of this node's largest payload */
 static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+/* transmit ring: two largest envelopes (one waits for its ACKs while the next is queued) */
+static uint64_t txbuf[(2u * BBRT_MAX_ENVELOPE + 7u) / 8u];
 
 static uint32_t now_ms(void *ctx) {
     (void)ctx;
@@ -86,7 +88,8 @@ int main(void) {
     {
         /* no storage for the epoch: 1 (peers then see EpochRegressed or a repeat, never a silent reuse) */
         uint32_t epoch = port_boot_epoch();
-        (void)bbrt_node_link_attach(&node, &link_state, (uint8_t *)rasm, sizeof(rasm), epoch ? epoch : 1u, "bbrt",
+        (void)bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm,
+                              sizeof(rasm), epoch ? epoch : 1u, "bbrt",
                                     now_ms, read_wait, 0);
     }
     for (;;) {

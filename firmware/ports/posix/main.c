@@ -33,6 +33,8 @@ static bbrt_node_t node;
 static int out_fd = 1;
 static bbrt_link_t link_state;
 static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+/* transmit ring: two largest envelopes (one waits for its ACKs while the next is queued) */
+static uint64_t txbuf[(2u * BBRT_MAX_ENVELOPE + 7u) / 8u];
 
 static uint32_t now_ms(void *ctx) {
     struct timespec ts;
@@ -143,7 +145,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bbrt: cannot update the boot epoch in %s: %s\n", epoch_file, strerror(errno));
             return 2;
         }
-        bbrt_node_link_attach(&node, &link_state, (uint8_t *)rasm, sizeof(rasm), epoch, name, now_ms, read_wait,
+        bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm,
+                              sizeof(rasm), epoch, name, now_ms, read_wait,
                               NULL);
     }
     if (hello) bbrt_node_hello(&node, hello);

@@ -52,6 +52,7 @@ unsigned bbrtpy_max_payload(void) { return BBRT_MAX_PAYLOAD; }
 
 static bbrt_link_t py_link;
 static uint64_t py_rasm[(1u << 17) / 8u];
+static uint64_t py_txbuf[(1u << 17) / 8u];
 static uint8_t *py_lout;
 static size_t py_lcap, py_llen;
 static int py_loverflow;
@@ -106,7 +107,8 @@ int bbrtpy_link_init(const uint8_t *record, size_t n, const uint32_t *cfg, size_
     if (rasm_cap > sizeof(py_rasm)) return 100;
     c.rto_initial = cfg[0]; c.rto_min = cfg[1]; c.rto_max = cfg[2]; c.granularity = cfg[3];
     c.max_retries = cfg[4]; c.hb_interval = cfg[5]; c.dead_after = cfg[6]; c.reassembly_timeout = cfg[7];
-    bbrt_link_init(&py_link, &h, &c, (uint8_t *)py_rasm, rasm_cap, py_lemit, py_ldeliver, py_levent, 0);
+    bbrt_link_init(&py_link, &h, &c, (uint8_t *)py_txbuf, sizeof(py_txbuf), (uint8_t *)py_rasm, rasm_cap, py_lemit,
+                   py_ldeliver, py_levent, 0);
     return 0;
 }
 void bbrtpy_link_start(uint32_t now) { bbrt_link_start(&py_link, now); }
@@ -116,11 +118,11 @@ int bbrtpy_link_send(const uint8_t *env, size_t n, uint32_t now) {
 }
 void bbrtpy_link_poll(uint32_t now) { bbrt_link_poll(&py_link, now); }
 uint32_t bbrtpy_link_next_deadline(uint32_t now) { return bbrt_link_next_deadline(&py_link, now); }
-/* state: [up, version, rx_cum, rx_mask, next_lseq, rto, srtt_ms, free slots, peer epoch, rtt_samples] */
+/* state: [up, version, rx_cum, rx_mask, next_lseq, rto, srtt_ms, unacked envelopes, peer epoch, rtt_samples] */
 void bbrtpy_link_state(uint32_t *out10) {
     out10[0] = py_link.up; out10[1] = py_link.version; out10[2] = py_link.cum; out10[3] = py_link.mask;
     out10[4] = py_link.next_lseq; out10[5] = py_link.rto; out10[6] = py_link.srtt8 / 8u;
-    out10[7] = bbrt_link_free_slots(&py_link); out10[8] = py_link.have_peer ? py_link.peer.boot_epoch : 0u;
+    out10[7] = bbrt_link_unacked(&py_link); out10[8] = py_link.have_peer ? py_link.peer.boot_epoch : 0u;
     out10[9] = py_link.stats.rtt_samples;
 }
 /* decode a hello record and encode it again: status, and the re-encoded bytes in out */
