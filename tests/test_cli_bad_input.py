@@ -75,6 +75,7 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     np.savez(root / "strings.npz", x=np.array([["a"] * 8]))
     np.savez(root / "shape9.npz", x=np.ones((1, 9), np.float32))  # reshape (1,8) once failed untyped
     np.savez(root / "noinput.npz", z=np.ones((1, 8), np.float32))
+    np.savez(root / "nan.npz", x=np.full((1, 8), np.nan, np.float32))
     np.save(root / "plain.npy", np.ones((1, 8), np.float32))
     (root / "text.npz").write_text("not a zip archive\n")
     (root / "afile").write_text("a regular file\n")
@@ -122,6 +123,7 @@ CASES: list[tuple[str, str, str, int]] = [
     ("calib-object-array", "build {dep} --target n1=host --calib {t}/object.npz -o {t}/d", "InputFileError", 1),
     ("calib-string-dtype", "build {dep} --target n1=host --calib {t}/strings.npz -o {t}/d", "InputFileError", 1),
     ("calib-wrong-shape", "build {dep} --target n1=host --calib {t}/shape9.npz -o {t}/d", "InputFileError", 1),
+    ("calib-not-finite", "build {dep} --target n1=host --calib {t}/nan.npz -o {t}/d", "InputFileError", 1),
     ("hil-calib-wrong-shape", "hil {dep} --device n1=host --calib {t}/shape9.npz", "InputFileError", 1),
     # targets
     ("target-json-no-builder", "build {dep} --target n1={t}/nobuilder.json -o {t}/d", "TargetProfileError", 1),

@@ -84,6 +84,9 @@ def check_calibration(dep: Deployment, path: str | Path, option: str = "--calib"
         ok = (_fits(arr.shape, shape) or (arr.ndim == len(shape) + 1 and _fits(arr.shape[1:], shape))
               or (bool(shape) and shape[0] in (1, 0, -1) and arr.ndim == len(shape)
                   and _fits(arr.shape[1:], shape[1:])))
+        if arr.dtype.kind == "f" and not np.isfinite(arr).all():  # NaN/inf would poison every quantization scale
+            raise InputFileError(f"{option} {p}: array {spec.name!r} holds NaN or infinite values; calibrate on "
+                                 f"real inputs (np.nan_to_num, or drop those samples)")
         if not ok or arr.size == 0:
             raise InputFileError(
                 f"{option} {p}: array {spec.name!r} has shape {list(arr.shape)} but input {spec.name!r} expects "

@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import fields
+from typing import TYPE_CHECKING
 
 from bb_edge.commands._args import node_transport, non_negative_float
-from bb_edge.compiler.manifest import load_deployment
-from bb_edge.engine import events
 from bb_edge.errors import BBError, DeploymentError
+
+if TYPE_CHECKING:  # the engine and compiler (onnx) load when the command runs, not when the CLI parses
+    from bb_edge.engine import events
 
 
 def format_event(e: events.Event) -> str:
@@ -35,7 +37,8 @@ def format_event(e: events.Event) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     from bb_edge.adapters.hostloop import HostLoop, seed_sequence, transport_for
-    from bb_edge.engine import Engine
+    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.engine import Engine, events
 
     dep = load_deployment(args.dir)
     if args.node not in dep.node_names:
