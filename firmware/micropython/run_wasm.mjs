@@ -1,14 +1,16 @@
 // Run a MicroPython script in the MicroPython WebAssembly VM (npm @micropython/micropython-webassembly-pyscript).
-// usage: node run_wasm.mjs LIB_DIR DATA_DIR SCRIPT [HEAP_MB]
+// usage: node run_wasm.mjs LIB_DIR DATA_DIR SCRIPT [HEAP_MB] [--lines]
 //   LIB_DIR is copied to /lib (on sys.path; holds bbnode/*.mpy), DATA_DIR to /data (the cwd);
 //   files the script writes under /data/out are copied back to DATA_DIR/out.
+//   --lines: after the script, every line read from stdin is passed to the script's on_line(str) (a pipe
+//   protocol for tests that drive the VM step by step); the VM exits at EOF or when on_line returns True.
 import fs from "fs";
 import path from "path";
 import { fileURLToPath } from "url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { loadMicroPython } = await import(
   path.join(here, "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs"));
-const [lib, data, script, heapMb] = process.argv.slice(2);
+const [lib, data, script, heapMb, mode] = process.argv.slice(2);
 const mp = await loadMicroPython({
   heapsize: (Number(heapMb) || 16) * 1024 * 1024,
   stdout: (l) => process.stdout.write(l + "\n"),
@@ -37,6 +39,14 @@ let rc = 0;
 try {
   mp.runPython("import sys, os\nsys.path.insert(0, '/lib')\nos.chdir('/data')\n");
   mp.runPython(fs.readFileSync(script, "utf8"));
+  if (mode === "--lines") {
+    const onLine = mp.globals.get("on_line");
+    const readline = await import("readline");
+    const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const line of rl) {
+      if (onLine(line) === true) break;
+    }
+  }
 } catch (e) {
   process.stderr.write("MicroPython error: " + String(e && e.message ? e.message : e).slice(0, 4000) + "\n");
   rc = 1;
