@@ -13,7 +13,8 @@ retransmission timeout assumes, default 100 MB/s for ptys), ``rto``, and for fau
 (both directions when the nodes are threads, hub to node with processes)
 ``corrupt`` (per-byte rate), ``corrupt_frames`` (per-frame rate), ``noise``
 (burst rate per frame), ``corrupt_every`` / ``noise_every`` (every N-th
-frame, deterministic) and ``seed``. Liveness: ``hb`` (heartbeat interval, s,
+frame, deterministic), ``drop`` (per-byte loss rate) and ``seed``; ``mtu``
+caps the link frames every end sends (small frames for noisy lines). Liveness: ``hb`` (heartbeat interval, s,
 default 0.25; 0 disables) and ``miss`` (heartbeats missed before a node is
 down, default 4) apply to the hub's links and the nodes' (docs/transports.md).
 """
@@ -62,17 +63,20 @@ class PtyFleetOptions:
     noise: float = 0.0
     corrupt_every: int = 0
     noise_every: int = 0
+    drop: float = 0.0
+    mtu: int = 0
     seed: int = 0
 
     @property
     def faulty(self) -> bool:
         """True when any fault injection is configured."""
-        return bool(self.corrupt or self.corrupt_frames or self.noise or self.corrupt_every or self.noise_every)
+        return bool(self.corrupt or self.corrupt_frames or self.noise or self.corrupt_every or self.noise_every
+                    or self.drop)
 
     def wrap(self, port: Port, seed: int) -> FaultyPort:
         """``port`` behind the configured fault injection."""
         return FaultyPort(port, self.corrupt, self.corrupt_frames, self.noise, self.seed + seed,
-                          self.corrupt_every, self.noise_every)
+                          self.corrupt_every, self.noise_every, self.drop)
 
     @classmethod
     def parse(cls, url: str) -> PtyFleetOptions:
@@ -111,14 +115,15 @@ class PtyFleet:
             if o.faulty:
                 port = self.faulty[f"hub-{name}"] = o.wrap(port, 2 * i)
             self.hub_links[name] = SerialLink(port, o.baud, o.rto, name=f"hub-{name}", rate=o.rate,
-                                              heartbeat=o.hb, miss=o.miss)
+                                              heartbeat=o.hb, miss=o.miss, node_id=0, node_name="hub",
+                                              mtu=o.mtu)
         self.hub = SerialHub(self.hub_links, self.dep.ids())
 
     def node_url(self, name: str) -> str:
         """The ``serial:`` URL node ``name`` opens."""
         o = self.options
         return (f"serial://{self.ptys[name].slave_path}?baud={o.baud}&rto={o.rto}&rate={o.rate}"
-                f"&hb={o.hb}&miss={o.miss}")
+                f"&hb={o.hb}&miss={o.miss}" + (f"&mtu={o.mtu}" if o.mtu else ""))
 
     def start_threads(self) -> None:
         """Run every node as a host loop thread in this process."""
@@ -137,7 +142,8 @@ class PtyFleet:
             if self.options.faulty:
                 port = self.faulty[name] = self.options.wrap(port, 2 * self.dep.node_names.index(name) + 1)
             tr = SerialTransport(SerialLink(port, spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate,
-                                            heartbeat=spec.hb, miss=spec.miss), self.dep.ids(), name)
+                                            heartbeat=spec.hb, miss=spec.miss, node_id=self.dep.ids()[name],
+                                            node_name=name, mtu=spec.mtu), self.dep.ids(), name)
             loop = self.loops[name] = HostLoop(eng, tr, on_events=sink)
             eng.hello()
             loop.start_thread()

@@ -1,43 +1,46 @@
-"""Serial transport (pyserial): COBS + CRC-32 frames of docs/wire.md, with link-level ARQ.
+"""Serial transport (pyserial, ptys): a thin driver of the sans-IO link layer.
 
-URL (``--transport``): ``serial:<port>[?baud=N&rto=S&retries=N&arq=0|1]`` where
-``<port>`` is
+URL (``--transport``): ``serial:<port>[?baud=N&rto=S&retries=N&arq=0|1&hb=S&miss=N&mtu=N&window=N]``
+where ``<port>`` is
 
 - a device path: ``serial:///dev/ttyUSB0`` or ``serial:/dev/ttyUSB0``;
 - any pyserial URL: ``serial:loop://``, ``serial:socket://HOST:PORT``,
   ``serial:rfc2217://HOST:PORT`` (pyserial's own query options pass through).
 
-``baud`` (default 115200) is the line rate; ``rto`` (default 0.2 s) the base
-retransmission timeout, to which twice the line time of the frame is added;
-``rate`` (bytes/s, default baud/10) overrides the rate that line time is
-computed from (a pty moves hundreds of MB/s whatever its nominal baud).
+``baud`` (default 115200) is the line rate; ``rto`` (default 0.2 s) the
+retransmission timeout before the first RTT sample; ``retries`` the
+transmissions of one frame before the link session is given up; ``hb`` the
+heartbeat interval and ``miss`` the heartbeats missed before the peer is down;
+``mtu`` caps the DATA frames this end sends (small frames survive a noisy line);
+``window`` the unacknowledged frames this end accepts (1..32).
 
-Framing is exactly docs/wire.md: every envelope travels as
-``0x00 || COBS(envelope || crc32_le) || 0x00`` (the leading zero flushes a
-receiver's partial frame after line noise). The frame decoder counts and
-drops empty, overlong, badly stuffed and CRC-failing frames and resynchronises
-at the next zero, so nothing corrupt reaches the engine.
+Everything the line protocol decides -- handshake and boot epochs, ACKs,
+RTT/RTO, retransmission, fragmentation, heartbeats and liveness -- is
+:class:`bb_edge.wire.link.Link` (docs/wire.md, "Link layer"). This module owns
+what a state machine must not: the port, three threads (reader, writer,
+timer), the clock and the COBS + CRC-32 framing (every frame body travels as
+``COBS(body || crc32_le) || 0x00``, a write starts with 0x00 to flush a
+receiver's partial frame after line noise).
 
-Reliability (``arq=1``, the default): the receiver of a valid envelope frame
-answers with an *ack frame*, ``COBS(0xBB 0xAC || u32 sender || u64 seq ||
-crc32) || 0x00`` (14 bytes before stuffing; its magic can never start an
-envelope). The sender keeps every unacknowledged frame and retransmits it
-after ``rto`` (doubling up to ``2**backoff`` times, 16x by default) until acked or ``retries`` is exhausted
-(counted in ``stats.given_up`` and reported by ``flush``). The receiver drops
-repeated ``(sender, seq)`` pairs (lost acks) before they reach the engine, so
-every envelope is applied exactly once. A peer without ARQ (``arq=0``) sees
-ack frames as envelopes with a bad magic and ignores them.
+``arq=0`` turns the link layer off: envelopes go out as bare frames and bare
+frames come in (the v1 behaviour, e.g. a device runtime without the link
+layer). With it on, bare envelopes from the peer are still handed up.
 
 A serial link is point to point. A node on a serial port talks to a *hub*
 (:class:`SerialHub`, the gateway or the ``bb-edge run --transport
 serial://pty`` runner) that forwards each envelope to the link of its
-``receiver`` and hands envelopes for node id 0 to the host endpoint.
+``receiver`` and hands envelopes for node id 0 to the host endpoint. The hub
+binds each line to the node on it: an envelope whose header ``sender`` is not
+that node is dropped, reported as an
+:class:`~bb_edge.adapters.transport_types.Impostor` event and logged once per
+line and sender.
 """
 
 from __future__ import annotations
 
 import errno
 import fcntl
+import logging
 import os
 import queue
 import select
@@ -54,22 +57,32 @@ from urllib.parse import parse_qsl, urlencode
 import numpy as np
 import serial
 
-from bb_edge.adapters.hostloop import DedupFilter, DeliverFn, PeerFn
+from bb_edge.adapters.transport_types import DeliverFn, EventFn, Impostor, PeerFn
 from bb_edge.compiler.manifest import HOST_NAME
 from bb_edge.errors import BBError
-from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE, KIND_CONTROL, MAGIC, PROTO_CONTROL
+from bb_edge.wire import link as L
+from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE, KIND_CONTROL, PROTO_CONTROL
 from bb_edge.wire.framing import FrameDecoder, frame_body
+from bb_edge.wire.hello import CAP_ARQ, CAP_FRAG, OWN_MAX_VERSION, OWN_MIN_VERSION, HelloRecord
 
-ACK_MAGIC = b"\xbb\xac"
-HB_MAGIC = b"\xbb\xab"
-_PRESENCE = struct.Struct("<IB")  # node id, 1 up / 0 down (the hub's heartbeat payload)
+log = logging.getLogger("bb_edge.serial")
+
 WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
-ACK_BATCH = 16  # acks held back while more bytes are waiting on the line (sent at once when it goes quiet)
 READ_SIZE = 1 << 16  # bytes asked for per read on a descriptor (os.read allocates this much first)
+DEFAULT_MAX_FRAME = 1 << 16  # largest DATA frame body a Python end accepts (bigger envelopes are fragmented)
 _DELIM = b"\x00"
-_ACK = struct.Struct("<2sIQ")
 _IDS = struct.Struct("<IIQ")  # sender, receiver, seq at offset 8
 CTRL_HELLO = 1
+_last_epoch = 0
+_epoch_lock = threading.Lock()
+
+
+def next_epoch() -> int:
+    """A link boot epoch for a new link in this process: wall-clock seconds, strictly increasing here."""
+    global _last_epoch
+    with _epoch_lock:
+        _last_epoch = max(int(time.time()) & 0xFFFFFFFF, _last_epoch + 1)
+        return _last_epoch
 
 
 class SerialError(BBError):
@@ -155,13 +168,17 @@ class FaultyPort:
     random byte; ``frame_rate``: probability that a write (one frame) gets
     1-3 corrupted bytes; ``noise_rate``: probability that a burst of 1-32
     random bytes is written before a write. ``frame_every`` / ``noise_every``
-    do the same deterministically to every N-th write.
+    do the same deterministically to every N-th write. ``drop_rate``:
+    probability that each byte is left out (a UART overrun).
     """
 
     def __init__(self, port: Port, byte_rate: float = 0.0, frame_rate: float = 0.0,
-                 noise_rate: float = 0.0, seed: int = 0, frame_every: int = 0, noise_every: int = 0) -> None:
+                 noise_rate: float = 0.0, seed: int = 0, frame_every: int = 0, noise_every: int = 0,
+                 drop_rate: float = 0.0) -> None:
         self.port = port
         self.byte_rate = byte_rate
+        self.drop_rate = drop_rate
+        self.bytes_dropped = 0
         self.frame_rate = frame_rate
         self.noise_rate = noise_rate
         self.frame_every = frame_every
@@ -197,6 +214,10 @@ class FaultyPort:
             if hits.size:
                 buf[hits] ^= self.rng.integers(1, 256, hits.size, dtype=np.uint8)
                 self.bytes_corrupted += int(hits.size)
+            if self.drop_rate:
+                keep = self.rng.random(buf.size) >= self.drop_rate
+                self.bytes_dropped += int(buf.size - keep.sum())
+                buf = buf[keep]
             out = buf.tobytes()
             if (self.noise_rate and self.rng.random() < self.noise_rate) or (
                     self.noise_every and self.writes % self.noise_every == 0):
@@ -238,7 +259,7 @@ class PtyPair:
                 pass
 
 
-_OURS = ("baud", "rto", "retries", "arq", "rate", "hb", "miss")
+_OURS = ("baud", "rto", "retries", "arq", "rate", "hb", "miss", "mtu", "window")
 
 
 @dataclass
@@ -253,6 +274,8 @@ class SerialSpec:
     rate: float = 0.0
     hb: float = 0.5
     miss: int = 4
+    mtu: int = 0
+    window: int = 32
 
     @classmethod
     def parse(cls, url: str) -> SerialSpec:
@@ -273,7 +296,8 @@ class SerialSpec:
         try:
             return cls(port, int(ours.get("baud", 115200)), float(ours.get("rto", 0.2)),
                        int(ours.get("retries", 200)), ours.get("arq", "1") not in ("0", "false", "no"),
-                       float(ours.get("rate", 0.0)), float(ours.get("hb", 0.5)), int(ours.get("miss", 4)))
+                       float(ours.get("rate", 0.0)), float(ours.get("hb", 0.5)), int(ours.get("miss", 4)),
+                       int(ours.get("mtu", 0)), int(ours.get("window", 32)))
         except ValueError as exc:
             raise SerialError(f"bad option in {url!r}: {exc}") from exc
 
@@ -291,7 +315,7 @@ class SerialSpec:
 
 @dataclass
 class LinkStats:
-    """Counters of one serial link."""
+    """Counters of one serial link (the link layer's and the driver's)."""
 
     frames_out: int = 0
     bytes_out: int = 0
@@ -307,121 +331,159 @@ class LinkStats:
     heartbeats_out: int = 0
     downs: int = 0
     ups: int = 0
+    rtt_samples: int = 0
 
 
 class SerialLink:
-    """One end of a serial line: frames out, deframes in, acknowledges, retransmits, heartbeats.
+    """One end of a serial line: drives a :class:`bb_edge.wire.link.Link` with a port, threads and a clock.
 
-    Liveness (``heartbeat`` > 0): the link writes a heartbeat frame
-    ``COBS(0xBB 0xAB || payload || crc32) || 0x00`` whenever it has written
-    nothing for ``heartbeat`` seconds. Any byte read counts as a sign of life
-    (a long frame on a slow line is not mistaken for silence). A peer is
-    *monitored* from its first heartbeat on (a peer that never sends one,
-    e.g. firmware without liveness, is never declared down); a monitored peer
-    silent for ``heartbeat * miss`` seconds is reported down through
-    :attr:`on_liveness` ``(False)``, and up again ``(True)`` at its next valid
-    frame, when every unacknowledged envelope is retransmitted at once.
-    :attr:`heartbeat_payload` supplies the payload of outgoing heartbeats (the
-    hub sends its presence table), :attr:`on_heartbeat` receives incoming ones.
+    The reader thread deframes what arrives and hands each frame body to the
+    link; the timer thread calls ``poll`` at the link's next deadline; the
+    writer thread frames and writes what the link puts out (joining whatever
+    is queued into one write). Every call into the link holds one lock;
+    callbacks run outside it, on the thread that produced the event.
+
+    Callbacks: ``on_envelope`` (given to :meth:`start`) gets each inbound
+    envelope; :attr:`on_liveness` ``(up)`` the peer's state (up at its
+    handshake, down after ``heartbeat * miss`` of silence, up again at its
+    next frame); :attr:`on_heartbeat` the presence records of each heartbeat
+    received (a hub's table); :attr:`on_link_event` every other link event
+    (VersionMismatch, EpochRegressed, BadHello, GaveUp, ...).
     """
 
     def __init__(self, port: Port, baud: int = 115200, rto: float = 0.2, retries: int = 200,
                  arq: bool = True, name: str = "serial", rate: float = 0.0, backoff: int = 4,
-                 heartbeat: float = 0.0, miss: int = 4) -> None:
+                 heartbeat: float = 0.0, miss: int = 4, *, node_id: int = 0, node_name: str = "",
+                 boot_epoch: int | None = None, mtu: int = 0, window: int = 32,
+                 max_frame: int = DEFAULT_MAX_FRAME, config: L.LinkConfig | None = None,
+                 versions: tuple[int, int] = (OWN_MIN_VERSION, OWN_MAX_VERSION)) -> None:
         self.port = port
-        self.backoff = backoff
         self.baud = baud
         self.rate = rate if rate > 0 else baud / 10.0
-        self.rto = rto
-        self.retries = retries
         self.arq = arq
         self.name = name
         self.heartbeat = heartbeat
-        self.miss = max(1, miss)
-        self.decoder = FrameDecoder()
-        self.stats = LinkStats()
+        if config is None:
+            # rto_max: the old fixed back-off cap (rto * 2**backoff), at least 1 s so a slow line settles
+            config = L.LinkConfig(rto_initial=rto, rto_min=min(rto, 0.02), rto_max=max(rto * 2 ** backoff, 1.0),
+                                  max_retries=retries, hb_interval=heartbeat,
+                                  dead_after=heartbeat * max(1, miss) if heartbeat > 0 else 0.0, mtu=mtu)
+        hello = HelloRecord(versions[0], versions[1], CAP_ARQ | CAP_FRAG,
+                            next_epoch() if boot_epoch is None else boot_epoch, node_id, max_frame, window,
+                            node_name or name[:64])
+        self.link = L.Link(hello, config)
+        self.decoder = FrameDecoder(max(max_frame, L.MAX_HELLO))
         self.on_liveness: Callable[[bool], None] | None = None
-        self.on_heartbeat: Callable[[bytes], None] | None = None
-        self.heartbeat_payload: Callable[[], bytes] | None = None
+        self.on_heartbeat: Callable[[tuple[tuple[int, bool], ...]], None] | None = None
+        self.on_link_event: Callable[[L.LinkEvent], None] | None = None
         self.peer_alive = False
-        self._monitored = False
-        self._last_heard = 0.0
-        self._last_write = 0.0
-        self._hb_payload = b""
         self._on_envelope: Callable[[bytes], None] | None = None
         self._inbound = True
-        self._dedup = DedupFilter(1 << 17)
-        self._wq: queue.Queue[tuple[tuple[int, int] | None, bytes] | None] = queue.Queue()
-        self._unacked: dict[tuple[int, int], list[Any]] = {}  # key -> [frame, deadline, tries]
-        self._cond = threading.Condition()
+        self._lock = threading.Condition()  # guards the link; the timer thread waits on it
+        self._wq: queue.SimpleQueue[list[bytes] | None] = queue.SimpleQueue()
+        self._queued = 0  # frames handed to the writer and not yet written (under _lock)
+        self._sleep_until = 0.0  # when the timer thread wakes up by itself (0: it is not asleep)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._queued = 0
-        self._acks: list[bytes] = []  # ack frames not yet queued (reader thread only)
+        self._w = LinkStats()  # driver-side counters (writes, bytes, liveness, non-envelopes)
 
     @classmethod
-    def from_spec(cls, spec: SerialSpec, name: str = "serial") -> SerialLink:
-        """Open the port of a parsed URL."""
+    def from_spec(cls, spec: SerialSpec, name: str = "serial", **kw: Any) -> SerialLink:
+        """Open the port of a parsed URL (``kw``: node_id, node_name, boot_epoch, ...)."""
         return cls(spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq, name, spec.rate,
-                   heartbeat=spec.hb, miss=spec.miss)
+                   heartbeat=spec.hb, miss=spec.miss, mtu=spec.mtu, window=spec.window, **kw)
 
     def start(self, on_envelope: Callable[[bytes], None]) -> None:
-        """Start the reader, writer and (with ARQ or heartbeats) ticker threads."""
+        """Start the reader, writer and (with the link layer) timer threads; the link sends its HELLO."""
         self._on_envelope = on_envelope
-        self._last_heard = self._last_write = time.monotonic()
-        if self.heartbeat > 0:  # first on the line: the peer monitors us before our first envelope (HELLO)
-            self.stats.heartbeats_out += 1
-            self._put_control(HB_MAGIC + (self.heartbeat_payload() if self.heartbeat_payload is not None else b""))
         targets: list[Callable[[], None]] = [self._reader, self._writer]
-        if self.arq or self.heartbeat > 0:
-            targets.append(self._ticker)
+        if self.arq:
+            with self._lock:
+                self.link.start(time.monotonic())
+                self._flush_link()
+            targets.append(self._timer)
         for t in targets:
             th = threading.Thread(target=t, name=f"{self.name}-{t.__name__.strip('_')}", daemon=True)
             th.start()
             self._threads.append(th)
 
-    # ------------------------------------------------------------- sending
+    # ------------------------------------------------------------ the link
 
-    def _line_time(self, nbytes: int) -> float:
-        return nbytes / self.rate if self.rate else 0.0
+    def _flush_link(self) -> list[L.LinkEvent]:
+        """Hand the link's frames to the writer and return its events (caller holds the lock)."""
+        frames = self.link.take_frames()
+        if frames:
+            self._queued += len(frames)
+            self._wq.put(frames)
+        dl = self.link.next_deadline()
+        if self.link.unacked == 0 or (dl is not None and dl < self._sleep_until):
+            self._lock.notify_all()  # flush() waiters, or the timer: its next deadline moved earlier
+        return self.link.take_events()
+
+    def _dispatch(self, evs: list[L.LinkEvent]) -> None:
+        """Run callbacks for link events (no lock held: a callback may send on another link)."""
+        for ev in evs:
+            if isinstance(ev, L.EnvelopeReceived):
+                self._w.envelopes_in += 1
+                if self._on_envelope is not None:
+                    self._on_envelope(ev.envelope)
+            elif isinstance(ev, (L.LinkUp, L.PeerUp)):
+                self._liveness(True)
+            elif isinstance(ev, L.PeerDown):
+                self._liveness(False)
+            elif isinstance(ev, L.HeartbeatReceived):
+                if self.on_heartbeat is not None:
+                    self.on_heartbeat(ev.presence)
+            else:
+                if isinstance(ev, (L.BadLinkFrame, L.BadHello)):
+                    self._w.not_envelopes += 1
+                if isinstance(ev, (L.VersionMismatch, L.EpochRegressed, L.GaveUp)):
+                    log.warning("%s: %s", self.name, _describe(ev))
+                if self.on_link_event is not None:
+                    self.on_link_event(ev)
+
+    def _liveness(self, up: bool) -> None:
+        if up == self.peer_alive:
+            return
+        self.peer_alive = up
+        if up:
+            self._w.ups += 1
+        else:
+            self._w.downs += 1
+        if self.on_liveness is not None:
+            self.on_liveness(up)
+
+    def set_presence(self, presence: list[tuple[int, bool]]) -> None:
+        """Presence records carried by this end's heartbeats (a hub's table); a change goes out at once."""
+        with self._lock:
+            self.link.set_presence(presence)
+            self._lock.notify_all()
+
+    # ------------------------------------------------------------- sending
 
     def send(self, envelope: bytes) -> None:
         """Queue one envelope for the line (returns at once)."""
-        data = b"".join((_DELIM, frame_body(envelope), _DELIM))
-        key: tuple[int, int] | None = None
-        with self._cond:
-            if self.arq and len(envelope) >= HEADER_SIZE:
-                sender, _, seq = _IDS.unpack_from(envelope, 8)
-                key = (sender, seq)
-                self._unacked[key] = [data, float("inf"), 0]
-            self._queued += 1
-        self._wq.put((key, data))
-
-    def _put_control(self, body: bytes) -> None:
-        """Queue an unacknowledged link frame (ack, heartbeat)."""
-        with self._cond:
-            self._queued += 1
-        self._wq.put((None, b"".join((_DELIM, frame_body(body), _DELIM))))
-
-    def _flush_acks(self) -> None:
-        """Queue the held-back acks as one item (one write, one wake-up of the writer)."""
-        acks = self._acks
-        if acks:
-            self._acks = []
-            with self._cond:
+        if not self.arq:
+            with self._lock:
                 self._queued += 1
-            self._wq.put((None, b"".join(acks)))
+            self._wq.put([bytes(envelope)])
+            return
+        with self._lock:
+            self.link.send(envelope, time.monotonic())
+            evs = self._flush_link()
+        if evs:
+            self._dispatch(evs)
 
     def _writer(self) -> None:
-        """Write queued frames, joining whatever is queued (up to WRITE_COALESCE bytes) into one write."""
+        """Frame and write queued frame bodies, joining what is queued (up to WRITE_COALESCE bytes)."""
         wq = self._wq
         while True:
             item = wq.get()
             if item is None:
                 return
-            batch = [item]
-            size = len(item[1])
+            bodies = list(item)
             stop = False
+            size = sum(len(b) for b in bodies)
             while size < WRITE_COALESCE:
                 try:
                     nxt = wq.get_nowait()
@@ -430,76 +492,51 @@ class SerialLink:
                 if nxt is None:
                     stop = True
                     break
-                batch.append(nxt)
-                size += len(nxt[1])
+                bodies.extend(nxt)
+                size += sum(len(b) for b in nxt)
             # one big write: each write is a GIL release and re-acquire, which costs far more under
-            # contention than joining (copying) the frames (measured: 64 KiB writes ~0.55x raw, joined ~0.8x)
-            data = batch[0][1] if len(batch) == 1 else b"".join(d for _, d in batch)
+            # contention than joining (copying) the frames
+            parts = [_DELIM]
+            for b in bodies:
+                parts.append(frame_body(b))
+                parts.append(_DELIM)
+            data = b"".join(parts)
             try:
                 self.port.write(data)
             except (OSError, serial.SerialException):
                 if self._stop.is_set():
                     return
-            now = time.monotonic()
-            self._last_write = now
-            st = self.stats
+            st = self._w
             st.writes += 1
-            st.frames_out += len(batch)
-            st.bytes_out += size
-            with self._cond:
-                self._queued -= len(batch)
-                for key, frm in batch:
-                    if key is not None:
-                        entry = self._unacked.get(key)
-                        if entry is not None and entry[0] is frm:
-                            entry[1] = now + self.rto * (2 ** min(entry[2], self.backoff)) \
-                                + 2 * self._line_time(len(frm))
-                self._cond.notify_all()
+            st.frames_out += len(bodies)
+            st.bytes_out += len(data)
+            with self._lock:
+                self._queued -= len(bodies)
+                self._lock.notify_all()
             if stop:
                 return
 
-    def _ticker(self) -> None:
-        """Retransmit overdue envelopes (ARQ), send heartbeats and watch the peer's (liveness)."""
-        tick = max(0.005, min(self.rto / 4, 0.05))
-        if self.heartbeat > 0:
-            tick = min(tick, max(0.005, self.heartbeat / 4))
-        while not self._stop.wait(tick):
-            now = time.monotonic()
-            if self.heartbeat > 0:
-                self._liveness(now)
-            if self.arq:
-                self._retransmit(now)
-
-    def _liveness(self, now: float) -> None:
-        payload = self.heartbeat_payload() if self.heartbeat_payload is not None else b""
-        if (now - self._last_write >= self.heartbeat and self._wq.empty()) or payload != self._hb_payload:
-            self._last_write = now
-            self._hb_payload = payload  # a changed presence table goes out at once, busy or not
-            self.stats.heartbeats_out += 1
-            self._put_control(HB_MAGIC + payload)
-        if self._monitored and self.peer_alive and now - self._last_heard > self.heartbeat * self.miss:
-            self.peer_alive = False
-            self.stats.downs += 1
-            if self.on_liveness is not None:
-                self.on_liveness(False)
-
-    def _retransmit(self, now: float) -> None:
-        again: list[tuple[tuple[int, int], bytes]] = []
-        with self._cond:
-            for key, entry in list(self._unacked.items()):
-                if entry[1] <= now:
-                    if entry[2] >= self.retries:
-                        del self._unacked[key]
-                        self.stats.given_up += 1
-                        self._cond.notify_all()
-                        continue
-                    entry[2] += 1
-                    entry[1] = float("inf")  # re-armed when written
-                    again.append((key, entry[0]))
-            self._queued += len(again)
-        for key, data in again:
-            self.stats.retransmits += 1
-            self._wq.put((key, data))
+    def _timer(self) -> None:
+        """Call the link's ``poll`` at its next deadline (woken early by any call that moves it)."""
+        with self._lock:
+            while not self._stop.is_set():
+                self.link.poll(time.monotonic())
+                evs = self._flush_link()
+                if evs:
+                    self._lock.release()
+                    try:
+                        self._dispatch(evs)
+                    finally:
+                        self._lock.acquire()
+                    continue
+                dl = self.link.next_deadline()
+                now = time.monotonic()
+                wait = 0.5 if dl is None else dl - now
+                if wait > 0:
+                    wait = min(max(wait, 0.001), 0.5)
+                    self._sleep_until = now + wait
+                    self._lock.wait(wait)
+                    self._sleep_until = 0.0
 
     # ----------------------------------------------------------- receiving
 
@@ -516,25 +553,35 @@ class SerialLink:
             self._read_port()
 
     def _got(self, data: bytes) -> None:
-        self._last_heard = time.monotonic()
-        for body in self.decoder.feed(data):
-            self._on_frame(body)
-        if len(self._acks) >= ACK_BATCH:
-            self._flush_acks()
+        """Deframe ``data`` and hand every frame body to the link (one lock, one ACK for the chunk)."""
+        bodies = self.decoder.feed(data)
+        if not bodies:
+            return
+        if not self.arq:
+            for b in bodies:
+                if b[:2] == MAGIC_ENVELOPE and self._inbound:
+                    self._w.envelopes_in += 1
+                    if self._on_envelope is not None:
+                        self._on_envelope(b)
+                else:
+                    self._w.not_envelopes += 1
+            return
+        if not self._inbound:  # DATA and bare envelopes stay unacknowledged: the sender retries later
+            bodies = [b for b in bodies if b[:2] == L.LINK_MAGIC and (len(b) < 3 or b[2] != L.T_DATA)]
+        now = time.monotonic()
+        with self._lock:
+            for b in bodies:
+                self.link.receive(b, now)
+            evs = self._flush_link()
+        if evs:
+            self._dispatch(evs)
 
     def _read_fd(self, fd: int) -> None:
-        """Read the port's descriptor directly: one poll and one read per chunk, no staging copies.
-
-        Acks are held back while more bytes are already waiting and go out
-        together (one write) once the line is quiet or ACK_BATCH are pending.
-        """
+        """Read the port's descriptor directly: one poll and one read per chunk, no staging copies."""
         poller = select.poll()
         poller.register(fd, select.POLLIN)
-        wait_ms = 50
         while not self._stop.is_set():
-            if self._acks and not poller.poll(0):
-                self._flush_acks()
-            if not poller.poll(wait_ms):
+            if not poller.poll(50):
                 continue
             try:
                 data = os.read(fd, READ_SIZE)
@@ -549,7 +596,6 @@ class SerialLink:
                 time.sleep(0.05)
                 continue
             self._got(data)
-        self._flush_acks()
 
     def _read_port(self) -> None:
         port = self.port
@@ -568,81 +614,46 @@ class SerialLink:
                 continue
             if data:
                 self._got(data)
-            if self._acks:
-                try:
-                    quiet = not data or not port.in_waiting
-                except (OSError, serial.SerialException, TypeError):
-                    quiet = True
-                if quiet:
-                    self._flush_acks()
 
-    def _alive(self) -> None:
-        """A valid frame arrived from a peer believed down (or never heard): it is up."""
-        self.peer_alive = True
-        self.stats.ups += 1
-        if self.arq:
-            with self._cond:  # resend what it missed at once instead of after a backed-off timeout
-                for entry in self._unacked.values():
-                    if entry[1] != float("inf"):
-                        entry[1] = 0.0
-                        entry[2] = max(0, entry[2] - 1)
-        if self.on_liveness is not None:
-            self.on_liveness(True)
+    # ------------------------------------------------------------ state
 
-    def _on_frame(self, body: bytes) -> None:
-        if not self.peer_alive:
-            self._alive()
-        if body[:2] == HB_MAGIC:
-            self.stats.heartbeats_in += 1
-            self._monitored = True
-            if self.on_heartbeat is not None:
-                self.on_heartbeat(body[2:])
-            return
-        if len(body) == _ACK.size and body[:2] == ACK_MAGIC:
-            _, sender, seq = _ACK.unpack(body)
-            self.stats.acks_in += 1
-            with self._cond:
-                if self._unacked.pop((sender, seq), None) is not None:
-                    self._cond.notify_all()
-            return
-        if len(body) < HEADER_SIZE or body[:2] != MAGIC:
-            self.stats.not_envelopes += 1
-            return
-        if not self._inbound:
-            return  # not acknowledged: the sender will retransmit to whoever listens next
-        sender, _, seq = _IDS.unpack_from(body, 8)
-        if self.arq:
-            self.stats.acks_out += 1
-            self._acks.append(b"".join((_DELIM, frame_body(_ACK.pack(ACK_MAGIC, sender, seq)), _DELIM)))
-        if not self._dedup.first_time(sender, seq):
-            self.stats.duplicates += 1
-            return
-        self.stats.envelopes_in += 1
-        if self._on_envelope is not None:
-            self._on_envelope(body)
+    @property
+    def stats(self) -> LinkStats:
+        """A snapshot of the counters."""
+        c = self.link.counters
+        w = self._w
+        return LinkStats(frames_out=w.frames_out, bytes_out=w.bytes_out, writes=w.writes,
+                         envelopes_in=w.envelopes_in, acks_in=c.acks_in, acks_out=c.acks_out,
+                         retransmits=c.retransmits, duplicates=c.duplicates, not_envelopes=w.not_envelopes,
+                         given_up=c.given_up, heartbeats_in=c.heartbeats_in, heartbeats_out=c.heartbeats_out,
+                         downs=w.downs, ups=w.ups, rtt_samples=c.rtt_samples)
 
-    # ------------------------------------------------------------ shutdown
+    @property
+    def srtt(self) -> float | None:
+        """The link's smoothed round-trip time (None before the first sample)."""
+        with self._lock:
+            return self.link.srtt
 
     @property
     def unacked(self) -> int:
-        """Envelopes sent and not yet acknowledged."""
-        with self._cond:
-            return len(self._unacked)
+        """Envelopes queued or sent and not yet acknowledged."""
+        with self._lock:
+            return self.link.unacked if self.arq else 0
 
     def stop_inbound(self) -> None:
         """Stop accepting (and acknowledging) inbound envelopes."""
         self._inbound = False
 
     def flush(self, timeout: float) -> int:
-        """Wait until everything is written (and acked with ARQ); return envelopes still pending."""
+        """Wait until everything is written (and acked with the link layer); return envelopes still pending."""
         deadline = time.monotonic() + timeout
-        with self._cond:
-            while self._queued > 0 or (self.arq and self._unacked):
+        with self._lock:
+            while self._queued > 0 or (self.arq and self.link.unacked):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
-                self._cond.wait(min(left, 0.05))
-            return len(self._unacked) if self.arq else max(self._queued, 0)
+                self._lock.wait(min(left, 0.05))
+            return self.link.unacked if self.arq else max(self._queued, 0)
 
     def close(self) -> None:
         """Stop the threads and close the port."""
@@ -650,6 +661,8 @@ class SerialLink:
             return
         self._stop.set()
         self._wq.put(None)
+        with self._lock:
+            self._lock.notify_all()
         for th in self._threads:
             th.join(2.0)
         try:
@@ -663,10 +676,25 @@ class SerialLink:
         return self.decoder.dropped
 
 
+MAGIC_ENVELOPE = b"\xbb\xe1"
+
+
+def _describe(ev: L.LinkEvent) -> str:
+    """One line for a log."""
+    if isinstance(ev, L.VersionMismatch):
+        return (f"version mismatch: peer {ev.peer.name or ev.peer.node_id} speaks "
+                f"{ev.peer.min_version}..{ev.peer.max_version}, we speak {ev.local_min}..{ev.local_max}")
+    if isinstance(ev, L.EpochRegressed):
+        return f"peer boot epoch went back from {ev.known} to {ev.got} (HELLO ignored)"
+    if isinstance(ev, L.GaveUp):
+        return f"gave up an envelope of {len(ev.envelope)} bytes ({ev.code})"
+    return type(ev).__name__
+
+
 def presence_table(payload: bytes) -> dict[int, bool]:
-    """Decode a hub heartbeat payload: ``{node id: up}``."""
-    n = len(payload) - len(payload) % _PRESENCE.size
-    return {nid: bool(up) for nid, up in _PRESENCE.iter_unpack(payload[:n])}
+    """Decode presence records (``u32 node_id, u8 up`` repeated): ``{node id: up}``."""
+    n = len(payload) - len(payload) % L.PRESENCE.size
+    return {nid: bool(up) for nid, up in L.PRESENCE.iter_unpack(payload[:n])}
 
 
 def _is_hello(env: bytes) -> bool:
@@ -681,10 +709,11 @@ def _is_hello(env: bytes) -> bool:
 class SerialTransport:
     """A node's transport over one serial link to a hub (implements ``hostloop.Transport``).
 
-    Peer presence comes from the hub's heartbeats (a table of node states):
-    every change becomes ``on_peer(name, up, reason)``, which the host loop
-    turns into ``PeerUp`` / ``PeerDown`` engine events. Silence of the hub
-    itself is reported as the host (``_host``) going down.
+    The link's HELLO names this node (``ids[node]``). Peer presence comes from
+    the hub's heartbeats (a table of node states): every change becomes
+    ``on_peer(name, up, reason)``, which the host loop turns into ``PeerUp`` /
+    ``PeerDown`` engine events. Silence of the hub itself is reported as the
+    host (``_host``) going down.
     """
 
     def __init__(self, link: SerialLink, ids: dict[str, int], node: str) -> None:
@@ -695,9 +724,11 @@ class SerialTransport:
         self._on_peer: PeerFn | None = None
 
     @classmethod
-    def from_url(cls, url: str, ids: dict[str, int], node: str) -> SerialTransport:
+    def from_url(cls, url: str, ids: dict[str, int], node: str, boot_epoch: int | None = None) -> SerialTransport:
         """Open the port named by a ``serial:`` URL."""
-        return cls(SerialLink.from_spec(SerialSpec.parse(url), name=node), ids, node)
+        link = SerialLink.from_spec(SerialSpec.parse(url), name=node, node_id=ids.get(node, 0), node_name=node,
+                                    boot_epoch=boot_epoch)
+        return cls(link, ids, node)
 
     def _peer(self, name: str, up: bool, reason: str) -> None:
         if name != self.node and self.peers_up.get(name) != up:
@@ -705,8 +736,8 @@ class SerialTransport:
             if self._on_peer is not None:
                 self._on_peer(name, up, reason)
 
-    def _hub_heartbeat(self, payload: bytes) -> None:
-        for nid, up in presence_table(payload).items():
+    def _hub_heartbeat(self, presence: tuple[tuple[int, bool], ...]) -> None:
+        for nid, up in presence:
             name = self.names.get(nid)
             if name is not None:
                 self._peer(name, up, "" if up else "serial heartbeat lost (hub)")
@@ -720,7 +751,7 @@ class SerialTransport:
         self._on_peer = on_peer
 
         def got(env: bytes) -> None:
-            sender = _IDS.unpack_from(env, 8)[0]
+            sender = _IDS.unpack_from(env, 8)[0] if len(env) >= HEADER_SIZE else -1
             deliver(names.get(sender, "serial"), env)
 
         self.link.on_heartbeat = self._hub_heartbeat
@@ -744,49 +775,89 @@ class SerialTransport:
         self.link.close()
 
 
+@dataclass
+class HubStats:
+    """Counters of a hub."""
+
+    routed: int = 0
+    unroutable: int = 0
+    impostors: int = 0
+
+
 class SerialHub:
     """Routes envelopes between serial links by receiver id; the host endpoint's transport.
 
-    Envelopes for node id 0 go to the host's ``deliver``; broadcasts go to
-    every other link. Liveness: a node is *up* from its HELLO or its first
-    valid frame, and *down* when its link's heartbeats stop (see
-    :class:`SerialLink`). Each change goes to the host (``on_peer``) and, as
-    the presence table carried by every hub heartbeat, to every node.
+    Each link is bound to the node of the deployment on that line (its
+    ``ids`` entry): an envelope whose header ``sender`` is not that node is
+    dropped with an :class:`~bb_edge.adapters.transport_types.Impostor` event
+    (counted in ``stats.impostors``, logged once per line and sender), and so
+    is a link HELLO naming another node id. Envelopes for node id 0 go to the
+    host's ``deliver``; broadcasts go to every other link. Liveness: a node is
+    *up* from its link handshake (or its envelope HELLO), and *down* when its
+    link's heartbeats stop (see :class:`SerialLink`). Each change goes to the
+    host (``on_peer``) and, as the presence table carried by every hub
+    heartbeat, to every node.
     """
 
     def __init__(self, links: dict[str, SerialLink], ids: dict[str, int]) -> None:
         self.links = links
         self.ids = ids
         self.names = {v: k for k, v in ids.items()}
-        self.unroutable = 0
+        self.stats = HubStats()
         self.state: dict[str, bool] = {}
         self._lock = threading.Lock()
-        self._table = b""
         self._deliver: DeliverFn | None = None
         self._on_peer: PeerFn | None = None
+        self._on_event: EventFn | None = None
+        self._logged: set[tuple[str, int]] = set()
+
+    @property
+    def unroutable(self) -> int:
+        """Envelopes for a receiver with no link."""
+        return self.stats.unroutable
+
+    def set_event_sink(self, on_event: EventFn | None) -> None:
+        """Report refusals seen by the hub (impostors) as typed events to ``on_event``."""
+        self._on_event = on_event
 
     def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
         """Start every link."""
         self._deliver, self._on_peer = deliver, on_peer
         for name, link in self.links.items():
             link.on_liveness = self._liveness(name)
-            link.heartbeat_payload = self._presence
+            link.on_link_event = self._link_event(name)
             link.start(self._router(name))
-
-    def _presence(self) -> bytes:
-        return self._table
 
     def _liveness(self, name: str) -> Callable[[bool], None]:
         return lambda up: self.mark(name, up, "" if up else "serial heartbeat lost")
 
+    def _link_event(self, name: str) -> Callable[[L.LinkEvent], None]:
+        def f(ev: L.LinkEvent) -> None:
+            if isinstance(ev, (L.LinkUp, L.VersionMismatch)) and ev.peer.node_id != self.ids.get(name):
+                self._impostor(name, ev.peer.node_id, f"link HELLO on {name!r}'s line names node id "
+                                                      f"{ev.peer.node_id}, not {self.ids.get(name)}")
+        return f
+
+    def _impostor(self, line: str, sender: int, detail: str) -> None:
+        self.stats.impostors += 1
+        if self._on_event is not None:
+            self._on_event(Impostor(line, sender, detail))
+        with self._lock:
+            first = (line, sender) not in self._logged and len(self._logged) < 4096
+            if first:
+                self._logged.add((line, sender))
+        if first:
+            log.warning("serial hub: dropped an impostor on %s's line: %s (logged once per sender)", line, detail)
+
     def mark(self, name: str, up: bool, reason: str) -> None:
-        """Record node ``name`` up or down; tell the host and (next heartbeat) every node."""
+        """Record node ``name`` up or down; tell the host and (next heartbeat, at once) every node."""
         with self._lock:
             if self.state.get(name) == up:
                 return
             self.state[name] = up
-            self._table = b"".join(_PRESENCE.pack(self.ids[n], int(u)) for n, u in sorted(self.state.items())
-                                   if n in self.ids)
+            table = [(self.ids[n], u) for n, u in sorted(self.state.items()) if n in self.ids]
+        for link in self.links.values():
+            link.set_presence(table)
         if self._on_peer is not None:
             self._on_peer(name, up, reason)
 
@@ -794,7 +865,15 @@ class SerialHub:
         return lambda env: self._route(src, env)
 
     def _route(self, src: str, env: bytes) -> None:
-        _, receiver, _ = _IDS.unpack_from(env, 8)
+        want = self.ids.get(src)
+        if len(env) < HEADER_SIZE:
+            self._impostor(src, -1, f"{len(env)} bytes is shorter than an envelope header")
+            return
+        sender, receiver, _ = _IDS.unpack_from(env, 8)
+        if sender != want:
+            self._impostor(src, sender, f"line of {src!r} (id {want}) carried an envelope from sender {sender}")
+            return
+        self.stats.routed += 1
         if receiver == 0:
             if self._deliver is not None:
                 self._deliver(src, env)
@@ -809,7 +888,7 @@ class SerialHub:
             if dst in self.links:
                 self.links[dst].send(env)
             else:
-                self.unroutable += 1
+                self.stats.unroutable += 1
 
     def send(self, peer: str, receiver: int, data: bytes) -> None:
         """Send an envelope from the host to node ``peer``."""
