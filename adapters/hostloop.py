@@ -571,16 +571,24 @@ class HostEndpoint:
         if not request_ids:
             return
         self.stats.retries += len(request_ids)
-        control = getattr(self.transport, "control", None)
-        if callable(control):
-            for i in range(0, len(request_ids), 256):
-                control(("retry " + " ".join(str(r) for r in request_ids[i:i + 256])).encode())
+        self._control("retry", request_ids)
         for rid in request_ids:
             with self._cond:
                 envs = list(self._kept.get(rid, ()))
             for peer, receiver, data in envs:
                 self.transport.send(peer, receiver, data)
                 self.stats.inputs_resent += 1
+
+    def _control(self, verb: str, request_ids: list[int]) -> None:
+        control = getattr(self.transport, "control", None)
+        if callable(control):
+            for i in range(0, len(request_ids), 256):
+                control((verb + " " + " ".join(str(r) for r in request_ids[i:i + 256])).encode())
+
+    def finished(self, request_ids: list[int]) -> None:
+        """Tell the nodes (``done <ids>``) they may forget what they kept to resend for these requests."""
+        if request_ids:
+            self._control("done", request_ids)
 
     def done(self, request_id: int) -> bool:
         """True when every graph output of ``request_id`` arrived."""
@@ -632,6 +640,7 @@ class HostEndpoint:
         inflight: dict[int, list[float]] = {}  # index -> [first sent, next retry, interval]
         nxt = 0
         finished = 0
+        completed: list[int] = []  # request ids to announce as done (batched)
         while finished < len(requests):
             now = time.monotonic()
             while nxt < len(requests) and len(inflight) < window:
@@ -644,6 +653,7 @@ class HostEndpoint:
                     rid = base + i
                     if self._want <= set(self._results.get(rid, {})):
                         outputs[i] = self._take(rid)
+                        completed.append(rid)
                     elif rid in self._failed:
                         missing[i] = self._failed[rid]
                         self._take(rid)
@@ -664,6 +674,10 @@ class HostEndpoint:
                     wake = min((v[1] for v in inflight.values()), default=now + 0.5)
                     self._cond.wait(max(0.0, min(wake - now, 0.5)))
             self.retry(due)
+            if len(completed) >= 64:
+                self.finished(completed)
+                completed = []
+        self.finished(completed)
         if missing:
             raise RunIncomplete(outputs, dict(sorted(missing.items())))
         return [o for o in outputs if o is not None]

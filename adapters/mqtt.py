@@ -36,6 +36,7 @@ topic sender and dropped (acknowledged) here.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import ssl
@@ -144,6 +145,19 @@ class MqttStats:
     subscribe_failures: list[str] = field(default_factory=list)
 
 
+def _accepts_ack(fn: Any) -> bool:
+    """Whether a deliver callback takes the third ``ack`` argument (callbacks from before it do not)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind == p.VAR_POSITIONAL for p in params) or any(p.name == "ack" for p in params):
+        return True
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                  and p.default is p.empty]
+    return len(positional) >= 3
+
+
 class MqttTransport:
     """One node's MQTT client (implements :class:`bb_edge.adapters.hostloop.Transport`)."""
 
@@ -158,6 +172,7 @@ class MqttTransport:
         self._on_peer: PeerFn | None = None
         self._on_control: Any = None
         self._on_event: EventFn | None = None
+        self._takes_ack = False
         self._generation = 0  # connection number: a held ack is only valid on the connection it came in on
         self._logged: set[tuple[str, int]] = set()
         self._inbound = True
@@ -269,8 +284,11 @@ class MqttTransport:
         self.stats.received += 1
         if self._deliver is None:
             return False
-        self._deliver(src, payload, ack)
-        return True
+        if self._takes_ack:
+            self._deliver(src, payload, ack)
+            return True
+        self._deliver(src, payload)  # an older two-argument callback: confirmed once handed over
+        return False
 
     def set_event_sink(self, on_event: EventFn | None) -> None:
         """Report refusals seen by the transport itself (impostors) as typed events to ``on_event``."""
@@ -281,6 +299,7 @@ class MqttTransport:
     def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
         """Connect (asynchronously, reconnecting with back-off) and start the network thread."""
         self._deliver, self._on_peer, self._on_control = deliver, on_peer, on_control
+        self._takes_ack = _accepts_ack(deliver)
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
         self.client.loop_start()
 

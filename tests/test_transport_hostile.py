@@ -388,3 +388,23 @@ def test_url_connect_timeout() -> None:
     """connect_timeout is parsed from the URL."""
     assert MqttConfig.from_url("mqtt://h:1?connect_timeout=2.5").connect_timeout == 2.5
     assert MqttConfig.from_url("mqtt://h:1").connect_timeout == 30.0
+
+
+def test_retransmit_buffer_and_control_parsing() -> None:
+    """The per-request resend buffer is bounded (oldest requests go first) and forgets on `done`; control
+    messages that are not `stop`/`retry ids`/`done ids` are ignored, not half-applied."""
+    from bb_edge.adapters.hostloop import RetransmitBuffer, parse_control
+
+    buf = RetransmitBuffer(max_requests=3, max_bytes=100)
+    for rid in range(1, 5):
+        buf.keep(rid, "n1", 2, bytes([rid]) * 10)
+    assert len(buf) == 3 and buf.get(1) == [] and buf.get(4) == [("n1", 2, bytes([4]) * 10)]
+    buf.keep(5, "n1", 2, b"x" * 95)  # over the byte cap: older requests are dropped until it fits
+    assert buf.bytes <= 100 and buf.get(5) and not buf.get(2)
+    buf.forget(5)
+    assert buf.bytes == 0 and len(buf) == 0
+    assert parse_control(b"retry 7 9") == ("retry", [7, 9])
+    assert parse_control(b"done 1") == ("done", [1])
+    assert parse_control(b" stop\n") == ("stop", [])
+    for bad in (b"retry not-a-number", b"\xff\xfe", b"", b"retry -1", b"reboot 1", b"retry " + str(2**64).encode()):
+        assert parse_control(bad) is None, bad

@@ -201,7 +201,9 @@ def test_node_killed_and_restarted(squeeze_dir: Path, squeeze_dep: Deployment, b
         wait_until(lambda n=n: logs[n].has("shutdown "), 10, f"{n} shutdown report")
         line = next(x for x in logs[n].lines if x.startswith("shutdown "))
         assert " 0 unconfirmed" in line, line
-        assert not logs[n].has("event Stale") and not logs[n].has("event Misaddressed"), logs[n].lines
+        # StaleEnvelope is allowed: a node killed after computing but before its ack reached the broker gets
+        # that input again, recomputes, and the next node drops the repeat for its completed request
+        assert not logs[n].has("event StaleEpoch") and not logs[n].has("event Misaddressed"), logs[n].lines
     assert host.stats.outputs == 3 and host.stats.duplicates >= 0
 
 
