@@ -143,6 +143,7 @@ CASES: list[tuple[str, str, str, int]] = [
     ("broker-port-zero", "broker {dep} --port 0 --write-only", "UsageError", 2),
     ("build-accuracy-drop-negative", "build {dep} --target host --max-accuracy-drop -1 -o {t}/d", "UsageError", 2),
     ("hil-requests-zero", "hil {dep} --device n1=host -n 0", "UsageError", 2),
+    ("hil-device-not-serial", "hil {dep} --device n1=/dev/null -n 1", "SerialException", 1),
     ("hil-device-not-a-port", "hil {dep} --device n1=no-such-port", "UsageError", 2),
     ("memory-limits-per-node-count", "compile {model} --nodes 2 --memory-limit 1,2,3 -o {t}/c", "UsageError", 2),
     ("unknown-command", "frobnicate", "UsageError", 2),
