@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
 import struct
 from pathlib import Path
 from typing import Any
@@ -245,3 +246,61 @@ def test_scripted_sessions_replay_identically() -> None:
             where = f"{sess['name']} step {i} ({st['op']} at {st['t_ms']} ms)"
             assert frames == st["out"], f"{where}: frames {frames} != {st['out']}"
             assert events == [comparable(e) for e in st["events"]], f"{where}: events {events}"
+
+
+# ------------------------------------------------------------ engine rules (seq window, authorisation)
+
+VERDICT = {0: "accept", 43: "duplicate", 44: "stale_epoch", 45: "unauthorised", 41: "contract",
+           40: "unknown_edge"}
+
+
+def rules_program(dep: dict[str, Any]) -> bytes:
+    """A bbrt program for the vectors' receiving node: each consumed edge is a Recv edge from its
+    producer, copied by a RELU op to a Send edge to the host (only the Recv side matters here)."""
+    from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor
+
+    tensors: list[Tensor] = []
+    ops: list[OpRecord] = []
+    edges: list[EdgeRecord] = []
+    off = 0
+    for k, e in enumerate(dep["edges"]):
+        assert e["elem_type"] == 1, "float edges only"
+        shape = tuple(e["shape"])
+        nbytes = 4 * math.prod(shape)
+        tin = Tensor(f"in{k}", 1, shape, STORE_ARENA, off)
+        tout = Tensor(f"out{k}", 1, shape, STORE_ARENA, off + ((nbytes + 7) // 8) * 8)
+        off += 2 * ((nbytes + 7) // 8) * 8
+        tensors += [tin, tout]
+        ops.append(OpRecord(Op.RELU_F32, [2 * k], [2 * k + 1]))
+        edges.append(EdgeRecord(e["id"], e["producer_id"], RECV, 1, 2 * k))
+        edges.append(EdgeRecord(1000 + k, 0, SEND, 1, 2 * k + 1))
+    return Program(dep["node_id"], tensors, ops, edges, arena_size=off).to_bytes()
+
+
+def test_c_node_applies_the_engine_rules() -> None:
+    """tests/vectors/engine_rules.json: every envelope gets the verdict the engine gives it."""
+    path = VEC / "engine_rules.json"
+    if not path.exists():
+        pytest.skip("tests/vectors/engine_rules.json not there yet")
+    from bb_edge.bbrt.host import aligned
+
+    v = json.loads(path.read_text())
+    dep = v["deployment"]
+    assert dep["window"] == 64 and dep["epochs"] == 4, "the C window is 64 bits x 4 epochs"
+    lib = load_host_library()
+    lib.bbrtpy_node_handle.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+    blob = rules_program(dep)
+    buf = aligned(len(blob))
+    buf[:] = list(blob)
+    out = ctypes.create_string_buffer(1 << 16)
+    n = 0
+    for case in v["cases"]:
+        arena = aligned(1 << 16)
+        assert lib.bbrtpy_node_init(buf.ctypes.data, len(blob), arena.ctypes.data, len(arena)) == 0
+        for i, env in enumerate(case["envelopes"]):
+            raw = bytes.fromhex(env["hex"])
+            st = lib.bbrtpy_node_handle(raw, len(raw), out, len(out))
+            got = VERDICT.get(st, f"status {st}")
+            assert got == env["expect"], f"{case['name']} #{i} ({env['note']}): {got} != {env['expect']}"
+            n += 1
+    assert n >= 20

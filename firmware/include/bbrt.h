@@ -268,21 +268,29 @@ typedef struct {
     uint32_t tx_dropped;
 } bbrt_node_stats_t;
 
-/* Per-sender duplicate filter: one boot epoch per sender, a 64-envelope sliding window
- * below the highest n applied. Only an applied envelope moves it (validation first). */
+/* Per-sender duplicate filter (docs/wire.md "Sequence numbers and boot epochs", the rules of
+ * tests/vectors/engine_rules.json): up to BBRT_SEQ_EPOCHS windows per sender, one per boot
+ * epoch, each the highest n applied (top) and a bitmap of the BBRT_SEQ_WINDOW numbers below
+ * it. Only an applied envelope moves a window (validation first). */
 #ifndef BBRT_SEQ_SENDERS
 #define BBRT_SEQ_SENDERS 8u
 #endif
+#ifndef BBRT_SEQ_EPOCHS
+#define BBRT_SEQ_EPOCHS 4u
+#endif
 #define BBRT_SEQ_WINDOW 64u
 typedef struct {
-    uint32_t sender;
-    uint32_t epoch;
-    uint32_t hi;   /* highest n (low 32 bits of seq) applied in this epoch */
-    uint64_t mask; /* bit i: n = hi - i applied */
-    uint32_t age;
+    uint32_t epoch, top;
+    uint64_t mask; /* bit i: n = top - i - 1 applied */
     uint8_t used;
+} bbrt_epochwin_t;
+typedef struct {
+    uint32_t sender;
+    uint32_t age; /* least recently used sender gives way when the table is full */
+    uint8_t used;
+    bbrt_epochwin_t w[BBRT_SEQ_EPOCHS];
 } bbrt_seqwin_t;
-/* BBRT_OK (new), BBRT_E_DUPLICATE or BBRT_E_STALE_EPOCH; changes nothing. */
+/* BBRT_OK (fresh), BBRT_E_DUPLICATE or BBRT_E_STALE_EPOCH; changes nothing. */
 bbrt_status_t bbrt_seqwin_check(const bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq);
 /* Record (sender, seq) as applied (after bbrt_seqwin_check said BBRT_OK). */
 void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq, uint32_t *clock);

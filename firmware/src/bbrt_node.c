@@ -58,7 +58,7 @@ bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t p
 }
 
 /* ------------------------------------------------------------ seq window */
-static bbrt_seqwin_t *seqwin_find(bbrt_seqwin_t *w, size_t n, uint32_t sender) {
+static const bbrt_seqwin_t *seqwin_find(const bbrt_seqwin_t *w, size_t n, uint32_t sender) {
     size_t i;
     for (i = 0; i < n; i++)
         if (w[i].used && w[i].sender == sender) return &w[i];
@@ -66,42 +66,65 @@ static bbrt_seqwin_t *seqwin_find(bbrt_seqwin_t *w, size_t n, uint32_t sender) {
 }
 
 bbrt_status_t bbrt_seqwin_check(const bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq) {
-    uint32_t epoch = (uint32_t)(seq >> 32), k = (uint32_t)seq;
-    const bbrt_seqwin_t *s = seqwin_find((bbrt_seqwin_t *)(uintptr_t)w, n, sender);
-    if (!s || epoch > s->epoch) return BBRT_OK; /* a new sender or a restarted one */
-    if (epoch < s->epoch) return BBRT_E_STALE_EPOCH;
-    if (k > s->hi) return BBRT_OK;
-    if (s->hi - k >= BBRT_SEQ_WINDOW) return BBRT_E_DUPLICATE; /* below the window: treated as seen */
-    return ((s->mask >> (s->hi - k)) & 1u) ? BBRT_E_DUPLICATE : BBRT_OK;
+    uint32_t epoch = (uint32_t)(seq >> 32), k = (uint32_t)seq, i, oldest = 0xFFFFFFFFu;
+    const bbrt_seqwin_t *s = seqwin_find(w, n, sender);
+    int any = 0;
+    if (!s) return BBRT_OK;
+    for (i = 0; i < BBRT_SEQ_EPOCHS; i++) {
+        const bbrt_epochwin_t *e = &s->w[i];
+        if (!e->used) continue;
+        any = 1;
+        if (e->epoch < oldest) oldest = e->epoch;
+        if (e->epoch != epoch) continue;
+        if (k == e->top) return BBRT_E_DUPLICATE;
+        if (k > e->top) return BBRT_OK;
+        if (e->top - k > BBRT_SEQ_WINDOW) return BBRT_E_DUPLICATE; /* below the window: treated as seen */
+        return ((e->mask >> (e->top - k - 1u)) & 1u) ? BBRT_E_DUPLICATE : BBRT_OK;
+    }
+    return any && epoch < oldest ? BBRT_E_STALE_EPOCH : BBRT_OK;
 }
 
 void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t seq, uint32_t *clock) {
-    uint32_t epoch = (uint32_t)(seq >> 32), k = (uint32_t)seq;
-    bbrt_seqwin_t *s = seqwin_find(w, n, sender);
+    uint32_t epoch = (uint32_t)(seq >> 32), k = (uint32_t)seq, i;
+    bbrt_seqwin_t *s = (bbrt_seqwin_t *)(uintptr_t)seqwin_find(w, n, sender);
+    bbrt_epochwin_t *e = 0;
     if (!s) { /* a free entry, else the least recently used sender gives way */
-        size_t i, pick = 0;
-        for (i = 0; i < n; i++) {
-            if (!w[i].used) { pick = i; break; }
-            if (w[i].age < w[pick].age) pick = i;
+        size_t j, pick = 0;
+        for (j = 0; j < n; j++) {
+            if (!w[j].used) { pick = j; break; }
+            if (w[j].age < w[pick].age) pick = j;
         }
         s = &w[pick];
+        bbrt_memset(s, 0, sizeof(*s));
         s->used = 1u;
         s->sender = sender;
-        s->epoch = epoch;
-        s->hi = k;
-        s->mask = 1u;
-    } else if (epoch > s->epoch) {
-        s->epoch = epoch;
-        s->hi = k;
-        s->mask = 1u;
-    } else if (k > s->hi) {
-        uint32_t d = k - s->hi;
-        s->mask = d >= BBRT_SEQ_WINDOW ? 1u : (s->mask << d) | 1u;
-        s->hi = k;
-    } else {
-        s->mask |= (uint64_t)1u << (s->hi - k);
     }
     s->age = ++*clock;
+    for (i = 0; i < BBRT_SEQ_EPOCHS && !e; i++)
+        if (s->w[i].used && s->w[i].epoch == epoch) e = &s->w[i];
+    if (!e) { /* a new epoch: a free window, else the smallest epoch is forgotten */
+        for (i = 0; i < BBRT_SEQ_EPOCHS && !e; i++)
+            if (!s->w[i].used) e = &s->w[i];
+        if (!e) {
+            e = &s->w[0];
+            for (i = 1; i < BBRT_SEQ_EPOCHS; i++)
+                if (s->w[i].epoch < e->epoch) e = &s->w[i];
+        }
+        e->used = 1u;
+        e->epoch = epoch;
+        e->top = k;
+        e->mask = 0u;
+        return;
+    }
+    if (k > e->top) { /* slide up: the old top becomes bit d - 1 */
+        uint32_t d = k - e->top;
+        if (d > BBRT_SEQ_WINDOW) e->mask = 0u;
+        else if (d == BBRT_SEQ_WINDOW) e->mask = (uint64_t)1u << (BBRT_SEQ_WINDOW - 1u);
+        else e->mask = (e->mask << d) | ((uint64_t)1u << (d - 1u));
+        e->top = k;
+    } else if (k < e->top && e->top - k <= BBRT_SEQ_WINDOW) {
+        e->mask |= (uint64_t)1u << (e->top - k - 1u);
+    }
 }
 
 /* ------------------------------------------------------------ link glue */
@@ -339,53 +362,77 @@ static bbrt_status_t run_request(bbrt_node_t *node, bbrt_request_slot_t *slot, u
     return BBRT_OK;
 }
 
-static bbrt_status_t accept_data(bbrt_node_t *node, const bbrt_envelope_t *env) {
-    uint32_t i;
+/* The engine's checks on a data envelope, in its order (docs/wire.md): the edge is one of this
+ * node's Recv edges, it comes from the edge's producer (peer 0: a graph input, only from the
+ * host), its dtype, rank, dims and bytes are the contract's. Changes nothing but a counter. */
+static bbrt_status_t check_data(bbrt_node_t *node, const bbrt_envelope_t *env, uint32_t *index) {
+    uint32_t i, k;
     for (i = 0; i < node->prog.n_edges; i++) {
         bbrt_edge_t e;
         bbrt_tensor_t t;
-        bbrt_request_slot_t *slot;
-        uint32_t si;
-        uint8_t *dst;
         bbrt_program_edge(&node->prog, i, &e);
         if (e.dir != BBRT_EDGE_RECV || e.edge_id != env->edge) continue;
         bbrt_program_tensor(&node->prog, e.tensor, &t);
-        /* only the edge's declared producer may send on it (peer 0: a graph input, from the host) */
         if (env->sender != e.peer) {
             node->stats.unauthorised++;
             return BBRT_E_UNAUTHORISED;
         }
-        if (env->dtype != t.dtype || env->payload_len != t.nbytes) {
+        if (env->dtype != t.dtype || env->payload_len != t.nbytes || env->rank != t.rank) {
             node->stats.edge_mismatch++;
             return BBRT_E_EDGE_MISMATCH;
         }
+        for (k = 0; k < t.rank; k++)
+            if (env->dims[k] != t.dims[k]) {
+                node->stats.edge_mismatch++;
+                return BBRT_E_EDGE_MISMATCH;
+            }
         if ((env->flags & BBRT_FLAG_QUANT) && t.dtype == BBRT_DT_INT8 &&
             (env->scale != t.scale || env->zero_point != t.zero_point) &&
             (!(env->scale > 0.0f) || env->scale > 3.0e38f)) {
             node->stats.edge_mismatch++;
             return BBRT_E_EDGE_MISMATCH;
         }
-        slot = find_slot(node, env->request_id, &si);
-        dst = node->slot_bytes ? node->slot_base + (size_t)si * node->slot_bytes + node->recv_off[i] : t.data;
-        if ((env->flags & BBRT_FLAG_QUANT) && t.dtype == BBRT_DT_INT8 &&
-            (env->scale != t.scale || env->zero_point != t.zero_point)) {
-            /* requantize to the program's parameters */
-            uint32_t j;
-            float s = env->scale / t.scale;
-            for (j = 0; j < t.count; j++) {
-                int32_t q = bbrt_roundf_even((float)((int32_t)(int8_t)env->data[j] - env->zero_point) * s) +
-                            t.zero_point;
-                ((int8_t *)dst)[j] = (int8_t)(q < -128 ? -128 : (q > 127 ? 127 : q));
-            }
-        } else if (t.nbytes) {
-            bbrt_memcpy(dst, env->data, t.nbytes);
-        }
-        slot->have_mask |= (1u << i);
-        if ((slot->have_mask & node->need_mask) == node->need_mask) return run_request(node, slot, si);
+        *index = i;
         return BBRT_OK;
     }
     node->stats.unknown_edge++;
     return BBRT_E_UNKNOWN_EDGE;
+}
+
+/* Stage a checked envelope on Recv edge i; run the request when it is complete. */
+static bbrt_status_t apply_data(bbrt_node_t *node, const bbrt_envelope_t *env, uint32_t i) {
+    bbrt_edge_t e;
+    bbrt_tensor_t t;
+    bbrt_request_slot_t *slot;
+    uint32_t si;
+    uint8_t *dst;
+    bbrt_program_edge(&node->prog, i, &e);
+    bbrt_program_tensor(&node->prog, e.tensor, &t);
+    slot = find_slot(node, env->request_id, &si);
+    dst = node->slot_bytes ? node->slot_base + (size_t)si * node->slot_bytes + node->recv_off[i] : t.data;
+    if ((env->flags & BBRT_FLAG_QUANT) && t.dtype == BBRT_DT_INT8 &&
+        (env->scale != t.scale || env->zero_point != t.zero_point)) {
+        /* requantize to the program's parameters */
+        uint32_t j;
+        float s = env->scale / t.scale;
+        for (j = 0; j < t.count; j++) {
+            int32_t q = bbrt_roundf_even((float)((int32_t)(int8_t)env->data[j] - env->zero_point) * s) +
+                        t.zero_point;
+            ((int8_t *)dst)[j] = (int8_t)(q < -128 ? -128 : (q > 127 ? 127 : q));
+        }
+    } else if (t.nbytes) {
+        bbrt_memcpy(dst, env->data, t.nbytes);
+    }
+    slot->have_mask |= (1u << i);
+    if ((slot->have_mask & node->need_mask) == node->need_mask) return run_request(node, slot, si);
+    return BBRT_OK;
+}
+
+static bbrt_status_t fresh(bbrt_node_t *node, const bbrt_envelope_t *env) {
+    bbrt_status_t st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq);
+    if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
+    if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
+    return st;
 }
 
 bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len) {
@@ -399,15 +446,11 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         node->stats.not_for_me++;
         return BBRT_E_WRONG_RECEIVER;
     }
-    /* validation first: the window moves only for an envelope that was applied */
-    st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq);
-    if (st != BBRT_OK) {
-        if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
-        else node->stats.stale_epoch++;
-        return st;
-    }
+    /* validation first: the window moves only for an envelope that passed every check and was applied */
     if (env.kind == BBRT_KIND_CONTROL) {
         if (env.protocol == BBRT_PROTO_CONTROL && env.edge == BBRT_CTRL_PING) {
+            st = fresh(node, &env);
+            if (st != BBRT_OK) return st;
             node->stats.pings++;
             bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
             send_control(node, BBRT_CTRL_PONG, env.sender, env.seq, env.request_id, 0);
@@ -415,12 +458,16 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         return BBRT_OK;
     }
     if (env.protocol != BBRT_PROTO_DATAFLOW) return BBRT_OK; /* other protocols: ignored */
-    st = accept_data(node, &env);
-    /* refused envelopes leave the window alone; a run error still consumed its envelope
-     * (it was answered with ERROR), so a copy of it is a duplicate */
-    if (st != BBRT_E_UNKNOWN_EDGE && st != BBRT_E_EDGE_MISMATCH && st != BBRT_E_UNAUTHORISED)
+    {
+        uint32_t index = 0;
+        st = check_data(node, &env, &index);
+        if (st != BBRT_OK) return st;
+        st = fresh(node, &env);
+        if (st != BBRT_OK) return st;
         bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
-    return st;
+        /* a run error still consumed the envelope (answered with ERROR): a copy is a duplicate */
+        return apply_data(node, &env, index);
+    }
 }
 
 void bbrt_node_feed(bbrt_node_t *node, const uint8_t *p, size_t n) {

@@ -142,3 +142,11 @@ int bbrtpy_seqwin_check(uint32_t sender, uint64_t seq) {
 void bbrtpy_seqwin_commit(uint32_t sender, uint64_t seq) {
     bbrt_seqwin_commit(py_win, BBRT_SEQ_SENDERS, sender, seq, &py_win_clock);
 }
+/* one envelope straight into the node (no framing): its verdict as a bbrt_status_t */
+int bbrtpy_node_handle(const uint8_t *env, size_t n, uint8_t *out, size_t cap) {
+    py_out = out;
+    py_cap = cap;
+    py_len = 0;
+    py_overflow = 0;
+    return (int)bbrt_node_handle(&py_node, env, n);
+}
