@@ -19,7 +19,8 @@ import os
 import pkgutil
 import sys
 import traceback
-from typing import NoReturn
+import warnings
+from typing import NoReturn, TextIO
 
 import bb_edge.commands
 from bb_edge.errors import BBError, UsageError
@@ -102,7 +103,7 @@ def _has_fix(message: str) -> bool:
 
 def format_error(exc: BaseException) -> str:
     """The one-line report of ``exc``: ``error: <Type>: <what went wrong>; <how to fix>``."""
-    msg = str(exc) or repr(exc)
+    msg = (str(exc) or repr(exc)).strip().rstrip(".")
     if not isinstance(exc, BBError):
         msg = f"{msg}; {_fix_for(exc)}"
     elif not _has_fix(msg):
@@ -110,6 +111,12 @@ def format_error(exc: BaseException) -> str:
         fix = next((f for n, f in FIX_BY_TYPE if n in names), FIX_BY_TYPE[-1][1])
         msg = f"{msg}; {fix}"
     return f"error: {type(exc).__name__}: {one_line(msg)}"
+
+
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                      file: TextIO | None = None, line: str | None = None) -> None:
+    """warnings.showwarning without the source line: ``warning: <Category>: <message>`` (--debug keeps Python's)."""
+    print(f"warning: {category.__name__}: {one_line(str(message))}", file=file or sys.stderr, flush=True)
 
 
 def _split_debug(argv: list[str]) -> tuple[list[str], bool]:
@@ -123,8 +130,24 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``bb-edge`` console script."""
     args_list, debug = _split_debug(list(sys.argv[1:] if argv is None else argv))
     debug = debug or os.environ.get("BB_EDGE_DEBUG", "") not in ("", "0")
-    code = 1
-    err: BaseException
+    shown = warnings.showwarning
+    if not debug:
+        warnings.showwarning = _one_line_warning
+    try:
+        code, err = _dispatch(args_list)
+    finally:
+        warnings.showwarning = shown  # a caller running main() in-process gets its own handler back
+    if err is None:
+        return code
+    if debug:
+        traceback.print_exception(err, file=sys.stderr)
+    sys.stdout.flush()
+    print(format_error(err), file=sys.stderr, flush=True)
+    return code
+
+
+def _dispatch(args_list: list[str]) -> tuple[int, BaseException | None]:
+    """Parse and run one command: (exit code, the error that ended it or None)."""
     try:
         parser = build_parser()
         args = parser.parse_args(args_list)
@@ -132,23 +155,19 @@ def main(argv: list[str] | None = None) -> int:
             from bb_edge import __version__
 
             print(__version__)
-            return 0
+            return 0, None
         if not getattr(args, "func", None):
             parser.print_help()
-            return 2
-        return int(args.func(args) or 0)
+            return 2, None
+        return int(args.func(args) or 0), None
     except UsageError as exc:
-        code, err = 2, exc
+        return 2, exc
     except KeyboardInterrupt as exc:
-        code, err = 130, BBError("interrupted; run the command again to finish")
+        err = BBError("interrupted; run the command again to finish")
         err.__cause__ = exc
+        return 130, err
     except Exception as exc:  # every failure becomes one line; --debug keeps the traceback
-        err = exc
-    if debug:
-        traceback.print_exception(err, file=sys.stderr)
-    sys.stdout.flush()
-    print(format_error(err), file=sys.stderr, flush=True)
-    return code
+        return 1, exc
 
 
 if __name__ == "__main__":
