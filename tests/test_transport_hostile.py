@@ -258,6 +258,41 @@ def test_sigkill_node_under_load_exactly_once(squeeze_dir: Path, squeeze_dep: De
           f"{host.stats.duplicates} duplicate outputs dropped by the host")
 
 
+def test_node_acks_only_after_apply(squeeze_dep: Deployment, broker: Broker, broker_files: BrokerFiles,
+                                    squeeze_requests: list, squeeze_reference: list) -> None:
+    """An envelope a node received but did not apply yet (its loop has not polled) is not acknowledged: the
+    node's next session gets it again and completes the request. Once applied, it is acknowledged."""
+    edge, owner = _in(squeeze_dep)
+    host, tr = _host(squeeze_dep, broker_files.url())
+    first = MqttFleet(squeeze_dep, broker_files.url(), nodes=[owner])
+    loop = first.loops[owner]
+    loop.open()  # connected, but no loop thread: nothing is polled, so nothing is applied
+    first.transport(owner).wait_connected(10)
+    try:
+        host.submit(11, squeeze_requests[0])
+        wait_until(lambda: first.transport(owner).stats.received == 1, 10, f"{owner} to receive the input")
+        time.sleep(0.3)
+        assert loop.acked == 0
+    finally:
+        first.transport(owner).close(announce=False)  # the process "dies" holding an unapplied envelope
+    second = MqttFleet(squeeze_dep, broker_files.url(), nodes=[owner])
+    second.start()
+    try:
+        wait_until(lambda: any(isinstance(e, events.RequestCompleted) and e.request_id == 11
+                               for e in second.events[owner]), 20, "the redelivered input to be applied")
+        assert second.loops[owner].acked == 1
+    finally:
+        second.stop()
+    third = MqttFleet(squeeze_dep, broker_files.url(), nodes=[owner])
+    third.start()
+    try:
+        time.sleep(1.0)
+        assert third.transport(owner).stats.received == 0  # applied and acknowledged: not delivered again
+    finally:
+        third.stop()
+        host.close()
+
+
 def test_clean_session_connect_with_node_credentials(squeeze_dep: Deployment, broker: Broker,
                                                      broker_files: BrokerFiles, squeeze_requests: list,
                                                      squeeze_reference: list) -> None:
