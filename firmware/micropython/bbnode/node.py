@@ -189,9 +189,13 @@ class Node:
             self.stats.unauthorised += 1
             return "UNAUTHORISED"
         t = self.prog.tensors[e.tensor]
-        if env.dtype != t.dtype or len(env.payload) != t.nbytes:
+        if env.dtype != t.dtype or len(env.payload) != t.nbytes or len(env.dims) != t.rank:
             self.stats.edge_mismatch += 1
             return "EDGE_MISMATCH"
+        for k in range(t.rank):  # the contract is the shape, not only the byte count
+            if env.dims[k] != t.dims[k]:
+                self.stats.edge_mismatch += 1
+                return "EDGE_MISMATCH"
         if env.flags & E.QUANT and t.dtype == 3 and (env.scale != t.scale or env.zero_point != t.zp) and (
                 not env.scale > 0.0 or env.scale > 3.0e38):
             self.stats.edge_mismatch += 1
