@@ -10,6 +10,9 @@ A profile is ``targets/<name>.json``. Adding a board is adding a file. Keys:
 - ``ram_bytes``, ``flash_bytes`` (limits a node must fit)
 - ``packaging``, ``transport`` (default transport URL scheme), plus any
   builder-specific keys (``chip``, ``qemu_machine``, ``toolchain`` ...).
+- ``family`` (``jetson``, ``esp32``, ``ros2``, ``android``, ``linux-vm``,
+  ``qemu``, ``host``) and ``family_default`` (true on exactly one profile of
+  each family): ``--target jetson`` means that family's default profile.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class TargetProfile:
     ram_bytes: int
     flash_bytes: int
     precision: str = "fp32"
+    family: str = ""
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -62,6 +66,50 @@ class TargetProfile:
 def list_targets() -> list[str]:
     """Names of every profile, sorted."""
     return sorted(p.stem for p in targets_dir().glob("*.json"))
+
+
+def families() -> dict[str, list[str]]:
+    """Family name -> its profile names (the default first, then by name)."""
+    members: dict[str, list[tuple[bool, str]]] = {}
+    for name in list_targets():
+        raw = _read_profile(targets_dir() / f"{name}.json")
+        if raw.get("family"):
+            members.setdefault(str(raw["family"]), []).append((not raw.get("family_default"), name))
+    return {fam: [n for _, n in sorted(ms)] for fam, ms in sorted(members.items())}
+
+
+def family_default(family: str) -> str | None:
+    """The default profile of ``family`` (None if no profile belongs to it).
+
+    TargetProfileError if the family has no default or more than one: the
+    choice must not depend on file order.
+    """
+    defaults, members = [], []
+    for name in list_targets():
+        raw = _read_profile(targets_dir() / f"{name}.json")
+        if raw.get("family") == family:
+            members.append(name)
+            if raw.get("family_default") is True:
+                defaults.append(name)
+    if not members:
+        return None
+    if len(defaults) != 1:
+        raise TargetProfileError(
+            f"target family {family!r} has {len(defaults)} default profiles ({', '.join(defaults) or 'none'}) "
+            f"among {', '.join(members)}; set \"family_default\": true on exactly one of them in {targets_dir()}")
+    return defaults[0]
+
+
+def resolve_target(name: str) -> tuple[str, str | None]:
+    """``(profile, family)``: a profile name or path is itself; a family name is its default profile.
+
+    A profile named like a family (``esp32``, ``host``) wins, which is why each
+    of those is also its family's default.
+    """
+    if _target_path(name) is not None:
+        return name, None
+    chosen = family_default(name)
+    return (chosen, name) if chosen else (name, None)
 
 
 class TargetProfileError(BBError):
@@ -96,22 +144,26 @@ def _read_profile(path: Path) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise TargetProfileError(f"target file {path}: {key!r} must be a whole number of bytes >= 0, "
                                      f"not {value!r}; fix the file")
-    for key in ("name", "summary", "runtime", "arch", "precision"):
+    if "family_default" in raw and not isinstance(raw["family_default"], bool):
+        raise TargetProfileError(f"target file {path}: 'family_default' must be true or false, not "
+                                 f"{raw['family_default']!r}; fix the file")
+    for key in ("name", "summary", "runtime", "arch", "precision", "family"):
         if key in raw and not isinstance(raw[key], str):
             raise TargetProfileError(f"target file {path}: {key!r} must be a string, not {raw[key]!r}; fix the file")
     return raw
 
 
 def load_target(name: str) -> TargetProfile:
-    """Load a profile by name or ``.json`` path; UnknownTargetError suggests the closest names."""
+    """Load a profile by name, family or ``.json`` path; UnknownTargetError suggests the closest names."""
+    name, _family = resolve_target(name)
     path = _target_path(name)
     if path is None:
-        names = list_targets()
+        names = list_targets() + list(families())
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.4)
         hint = f"did you mean {', '.join(close)}? " if close else ""
         raise UnknownTargetError(
-            f"no target profile named {name!r}; {hint}run `bb-edge targets` to list them "
-            f"(profiles are JSON files in {targets_dir()}; a path to your own .json file works too)"
+            f"no target profile or family named {name!r}; {hint}run `bb-edge targets` to list profiles and "
+            f"families (profiles are JSON files in {targets_dir()}; a path to your own .json file works too)"
         )
     raw = _read_profile(path)
     return TargetProfile(
@@ -123,5 +175,6 @@ def load_target(name: str) -> TargetProfile:
         ram_bytes=int(raw.get("ram_bytes", 0)),
         flash_bytes=int(raw.get("flash_bytes", 0)),
         precision=raw.get("precision", "fp32"),
+        family=str(raw.get("family", "")),
         raw=raw,
     )

@@ -229,3 +229,71 @@ def test_relative_output_on_a_bbrt_target(ws: dict[str, str], tmp_path: Path) ->
     r = bb("inspect", "dist/n1", "--png", "mem/map.png", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "mem" / "map.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def _profiles_on_disk() -> dict[str, dict[str, object]]:
+    """The oracle for families: the profile files themselves, read with json (not bb_edge.targets)."""
+    import json
+
+    from bb_edge.resources import package_data
+
+    return {p.stem: json.loads(p.read_text()) for p in sorted(package_data("_targets").glob("*.json"))}
+
+
+def test_every_family_has_one_default_and_resolves_to_it() -> None:
+    from bb_edge.targets import load_target, resolve_target
+
+    profiles = _profiles_on_disk()
+    fams: dict[str, list[str]] = {}
+    for name, raw in profiles.items():
+        if raw.get("family"):
+            fams.setdefault(str(raw["family"]), []).append(name)
+    assert {"jetson", "esp32", "ros2", "android", "linux-vm"} <= set(fams)  # the documented families
+    for fam, members in fams.items():
+        defaults = [m for m in members if profiles[m].get("family_default") is True]
+        assert len(defaults) == 1, (fam, defaults)
+        assert resolve_target(fam)[0] == defaults[0]
+        assert load_target(fam).name == defaults[0]
+    for name in profiles:  # a profile name is never shadowed by a family
+        assert load_target(name).name == name
+
+
+def test_family_default_must_be_unique(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from bb_edge.targets import TargetProfileError, load_target
+
+    for n in ("a1", "a2"):
+        (tmp_path / f"{n}.json").write_text(json.dumps({"name": n, "builder": "linux", "family": "fam",
+                                                        "family_default": True}))
+    monkeypatch.setenv("BB_EDGE_TARGETS", str(tmp_path))
+    with pytest.raises(TargetProfileError, match="2 default profiles"):
+        load_target("fam")
+
+
+def test_build_with_a_family_prints_the_chosen_profile(ws: dict[str, str], tmp_path: Path) -> None:
+    """``--target NODE=FAMILY`` builds the family's default and says so (linux-vm: no compiler needed)."""
+    default = next(n for n, raw in _profiles_on_disk().items()
+                   if raw.get("family") == "linux-vm" and raw.get("family_default") is True)
+    r = bb("build", ws["dep"], "--target", "n0=linux-vm", "-o", str(tmp_path / "dist"), "--no-report")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"target family linux-vm -> {default}" in r.stdout
+    assert f"built n0 -> {tmp_path / 'dist' / 'n0'} ({default})" in " ".join(r.stdout.split())
+    assert (tmp_path / "dist" / "n0" / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_targets_table_never_shortens_a_name(columns: int) -> None:
+    env = {**os.environ, "COLUMNS": str(columns)}
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "targets"], capture_output=True, text=True,
+                       timeout=TIMEOUT, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert all(len(ln) <= columns for ln in lines)
+    cells = [ln.split() for ln in lines]
+    profiles = _profiles_on_disk()
+    for name, raw in profiles.items():  # every name whole at the start of its row, with its family next to it
+        row = next((c for c in cells if c and c[0] == name), None)
+        assert row is not None, f"{name} not shown whole in\n{r.stdout}"
+        assert row[1].rstrip("*") == raw.get("family", "-")
+        assert row[1].endswith("*") == (raw.get("family_default") is True)

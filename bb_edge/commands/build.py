@@ -12,7 +12,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
 from bb_edge.commands._args import bundle_transport, check_output_dir, non_negative_float
-from bb_edge.targets import TargetProfile, load_target
+from bb_edge.targets import TargetProfile, load_target, resolve_target
 
 
 def assign_targets(node_names: list[str], preset: dict[str, str | None], specs: list[str]) -> dict[str, str]:
@@ -61,7 +61,14 @@ def build_all(
     mapping = assign_targets(dep.node_names, {n.name: n.target for n in dep.nodes}, specs)
     if not mapping:
         raise BuildError("no node has a target: pass --target T (all nodes) or --target NODE=T")
-    profiles = {n: load_target(t) for n, t in mapping.items()}
+    profiles: dict[str, TargetProfile] = {}
+    announced: set[str] = set()
+    for n, t in mapping.items():
+        chosen, family = resolve_target(t)
+        if family and family not in announced:  # say which board a family name stands for
+            announced.add(family)
+            console.print(f"target family {family} -> {chosen} (its default; others: bb-edge targets)")
+        profiles[n] = load_target(chosen)
     # inputs and the output location are checked before any (minutes-long) build starts
     if calib is not None:
         check_calibration(dep, calib)
