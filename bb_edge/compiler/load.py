@@ -176,8 +176,41 @@ def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -
     except Exception as exc:
         raise ModelError(f"ONNX shape inference failed: {exc}") from exc
     model.CopyFrom(inferred)
+    if _type_loop_carries(model):
+        model.CopyFrom(shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True))
     _check_types(model)
     return model
+
+
+def _type_loop_carries(model: onnx.ModelProto) -> bool:
+    """Type Loop-carried outputs that ONNX inference leaves without a rank; True if any was typed.
+
+    ONNX does not assume a loop-carried value keeps its shape across
+    iterations. When the body declares that value with one fully static
+    shape on both its input and its output, every iteration keeps it, so the
+    Loop's output has that shape too (and may then cross nodes).
+    """
+    g = model.graph
+    typed = {v.name for v in list(g.value_info) + list(g.output) if v.type.tensor_type.HasField("shape")}
+    changed = False
+    for node in g.node:
+        if node.op_type != "Loop":
+            continue
+        body = next((a.g for a in node.attribute if a.name == "body"), None)
+        if body is None:
+            continue
+        for k, out in enumerate(list(node.output)[: max(len(node.input) - 2, 0)]):
+            if not out or out in typed or 2 + k >= len(body.input) or 1 + k >= len(body.output):
+                continue
+            b_in, b_out = body.input[2 + k].type.tensor_type, body.output[1 + k].type.tensor_type
+            dims_in = [d.dim_value if d.HasField("dim_value") else -1 for d in b_in.shape.dim]
+            dims_out = [d.dim_value if d.HasField("dim_value") else -1 for d in b_out.shape.dim]
+            if (b_out.HasField("shape") and b_in.HasField("shape") and dims_in == dims_out
+                    and all(d >= 0 for d in dims_out) and b_out.elem_type == b_in.elem_type):
+                vi = next((v for v in g.value_info if v.name == out), None) or g.value_info.add()
+                vi.CopyFrom(helper.make_tensor_value_info(out, b_out.elem_type, dims_out))
+                changed = True
+    return changed
 
 
 def _name_nodes(g: onnx.GraphProto) -> None:
