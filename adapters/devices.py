@@ -1,14 +1,24 @@
 """Devices that run a bbrt node behind a serial link: QEMU on a pty, the host build, a real port.
 
 Each device is an ``ExternalNode`` for ``bb_edge.adapters.inproc.InProcFleet``:
-``send(envelope)`` frames and writes one envelope, ``receive()`` returns the
+``send(envelope)`` hands one envelope to the link, ``receive()`` returns the
 data envelopes the device produced since the last call (non-blocking).
-Control traffic (HELLO, PONG) is consumed here. Processes are started by the
-device and stopped by pid.
+Control traffic (HELLO, PONG, ERROR) is consumed here. Processes are started
+by the device and stopped by pid.
+
+The serial line speaks the link layer of docs/wire.md: this end drives the
+sans-IO :class:`bb_edge.wire.link.Link` itself (no threads: every ``send``,
+``receive`` and wait reads what arrived, runs the link's timers and writes
+what it puts out), so envelopes are acknowledged, retransmitted, fragmented to
+the device's ``max_frame`` and reassembled, and a device that reboots says
+HELLO with a new boot epoch and gets every unacknowledged envelope again.
+``link=False`` speaks bare v1 envelopes (a board whose firmware predates the
+link layer).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import select
@@ -19,28 +29,63 @@ import time
 import tty
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.wire import Envelope, decode, encode, frame
+from bb_edge.wire import link as L
 from bb_edge.wire.envelope import KIND_CONTROL
 from bb_edge.wire.framing import FrameDecoder
+from bb_edge.wire.hello import CAP_ARQ, CAP_FRAG, OWN_MAX_VERSION, OWN_MIN_VERSION, HelloRecord
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_ERROR = 1, 2, 3, 5
+#: sender id of this end's own PINGs: a sequence space apart from the host's (id 0), so the
+#: device's duplicate window for the host never sees the probe's numbers
+PROBE_ID = 0xFFFFFFFE
+#: the largest link frame body this end sends or takes (the C runtime's BBRT_LINK_MTU)
+DEVICE_MTU = 4096
+
+_last_epoch = 0
+
+
+def host_epoch() -> int:
+    """A boot epoch for a new link end in this process: wall-clock seconds, strictly increasing."""
+    global _last_epoch
+    _last_epoch = max(int(time.time()) & 0xFFFFFFFF, _last_epoch + 1)
+    return _last_epoch
+
+
+def device_link_config() -> L.LinkConfig:
+    """Timers for a device line: an emulator or a UART answers within tens of ms, a reboot takes seconds."""
+    return L.LinkConfig(rto_initial=0.3, rto_min=0.05, rto_max=2.0, max_retries=200, hb_interval=0.5,
+                        dead_after=3.0, reassembly_timeout=30.0)
+
 
 class SerialDevice:
-    """Common framing, control handling and statistics over a byte stream."""
+    """The link layer (or bare framing), control handling and statistics over a byte stream."""
 
-    def __init__(self, node_id: int, host_id: int = 0, max_envelope: int = 1 << 20) -> None:
+    def __init__(self, node_id: int, host_id: int = 0, max_envelope: int = 1 << 20, *, link: bool = True,
+                 max_frame: int = DEVICE_MTU, window: int = 32,
+                 versions: tuple[int, int] = (OWN_MIN_VERSION, OWN_MAX_VERSION),
+                 config: L.LinkConfig | None = None) -> None:
         self.node_id = node_id
         self.host_id = host_id
-        self.decoder = FrameDecoder(max_envelope)
+        self.decoder = FrameDecoder(max(max_envelope, L.MAX_HELLO))
         self.bytes_out = 0
         self.bytes_in = 0
         self.control: list[Envelope] = []
         self.errors: list[str] = []
-        self._seq = 1 << 40  # the probe's own sequence space
+        #: link events other than envelopes (LinkUp, PeerRestarted, VersionMismatch, GaveUp, ...)
+        self.link_events: list[L.LinkEvent] = []
+        self._probe_epoch = host_epoch()
+        self._seq = 0
         self._pending: list[bytes] = []
+        self.link: L.Link | None = None
+        if link:
+            hello = HelloRecord(versions[0], versions[1], CAP_ARQ | CAP_FRAG, host_epoch(), host_id, max_frame,
+                                window, "host")
+            self.link = L.Link(hello, config or device_link_config())
 
     # byte transport: subclasses implement
     def write(self, data: bytes) -> None:  # pragma: no cover - abstract
@@ -51,30 +96,84 @@ class SerialDevice:
         """Bytes available on the link (waiting at most ``timeout`` for the first)."""
         raise NotImplementedError
 
+    # the link layer
+    def start_link(self) -> None:
+        """Send this end's first HELLO (a no-op without the link layer)."""
+        if self.link is not None:
+            self.link.start(time.monotonic())
+            self._flush()
+
+    def _flush(self) -> None:
+        """Frame and write what the link put out; hand up what it delivered."""
+        assert self.link is not None
+        frames = self.link.take_frames()
+        if frames:
+            data = b"".join(frame(f) for f in frames)
+            self.bytes_out += len(data)
+            self.write(data)
+        for ev in self.link.take_events():
+            if isinstance(ev, L.EnvelopeReceived):
+                self._on_envelope(ev.envelope)
+            elif not isinstance(ev, L.HeartbeatReceived):
+                self.link_events.append(ev)
+
+    @property
+    def link_up(self) -> bool:
+        """A link session with the device is established (always True without the link layer)."""
+        return self.link is None or self.link.up
+
+    def wait_link(self, timeout: float) -> None:
+        """Pump until the device's HELLO arrived and the link is up; BbrtError on a mismatch or timeout."""
+        deadline = time.monotonic() + timeout
+        while not self.link_up and time.monotonic() < deadline:
+            self._pump(min(0.05, max(0.0, deadline - time.monotonic())))
+            if any(isinstance(e, L.VersionMismatch) for e in self.link_events):
+                raise BbrtError(f"device node {self.node_id}: link versions do not meet ({self.link_events[-1]})")
+        if not self.link_up:
+            raise BbrtError(f"device node {self.node_id} sent no link HELLO within {timeout:.0f} s "
+                            f"(errors: {self.errors or 'none'})")
+
     # ExternalNode
     def send(self, envelope: bytes) -> None:
-        """Frame and write one envelope."""
-        data = frame(envelope)
-        self.bytes_out += len(data)
-        self.write(data)
+        """Hand one envelope to the link (or frame and write it bare)."""
+        if self.link is None:
+            data = frame(envelope)
+            self.bytes_out += len(data)
+            self.write(data)
+            return
+        self.link.send(envelope, time.monotonic())
+        self._flush()
+
+    def _on_envelope(self, env: bytes) -> None:
+        try:
+            e = decode(env)
+        except Exception:  # noqa: BLE001 - a bad envelope from the device is counted, not fatal
+            self.errors.append("undecodable envelope from device")
+            return
+        if e.kind == KIND_CONTROL:
+            self.control.append(e)
+            if e.edge == CTRL_ERROR:
+                self.errors.append(bytes(e.data).decode(errors="replace"))
+            return
+        self._pending.append(env)
 
     def _pump(self, timeout: float = 0.0) -> None:
+        if self.link is not None:  # wait no longer than the link's next timer
+            dl = self.link.next_deadline()
+            if dl is not None:
+                timeout = max(0.0, min(timeout, dl - time.monotonic()))
         raw = self.read_available(timeout)
-        if not raw:
-            return
         self.bytes_in += len(raw)
-        for env in self.decoder.feed(raw):
-            try:
-                e = decode(env)
-            except Exception:  # noqa: BLE001 - a bad envelope from the device is counted, not fatal
-                self.errors.append("undecodable envelope from device")
-                continue
-            if e.kind == KIND_CONTROL:
-                self.control.append(e)
-                if e.edge == CTRL_ERROR:
-                    self.errors.append(bytes(e.data).decode(errors="replace"))
-                continue
-            self._pending.append(env)
+        bodies = self.decoder.feed(raw) if raw else []
+        if self.link is None:
+            for body in bodies:
+                self._on_envelope(body)
+            return
+        now = time.monotonic()
+        for body in bodies:
+            self.link.receive(body, now)
+        self.link.poll(time.monotonic())
+        self._flush()
 
     def receive(self) -> list[bytes]:
         """Data envelopes produced by the device since the last call."""
@@ -90,15 +189,24 @@ class SerialDevice:
         out, self._pending = self._pending, []
         return out
 
+    def pump_for(self, seconds: float) -> None:
+        """Keep the link running (ACKs, retransmissions, heartbeats) for ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self._pump(min(0.05, max(0.0, deadline - time.monotonic())))
+
     def ping(self, timeout: float = 10.0) -> float:
         """Send PING until a PONG answers; return the round-trip seconds."""
         deadline = time.monotonic() + timeout
-        self.write(b"\x00")  # flush any partial frame in the device's receiver
+        if self.link is None:
+            self.write(b"\x00")  # flush any partial frame in the device's receiver
+        else:
+            self.wait_link(timeout)
         while time.monotonic() < deadline:
             self._seq += 1
-            seq = self._seq
+            seq = (self._probe_epoch << 32) | self._seq
             t0 = time.monotonic()
-            self.send(encode(Envelope.for_bytes(b"", sender=self.host_id, receiver=self.node_id, seq=seq,
+            self.send(encode(Envelope.for_bytes(b"", sender=PROBE_ID, receiver=self.node_id, seq=seq,
                                                 edge=CTRL_PING)))
             until = min(deadline, time.monotonic() + 1.0)
             while time.monotonic() < until:
@@ -115,20 +223,32 @@ class _FdDevice(SerialDevice):
     """A device reached through one read/write file descriptor."""
 
     fd: int = -1
+    #: seconds a write may wait for the line (a dead device must not hang the host)
+    write_timeout = 2.0
 
     def write(self, data: bytes) -> None:
-        """Write all bytes (blocking until the kernel took them)."""
+        """Write all bytes; what the line does not take within ``write_timeout`` is dropped (the link resends)."""
         view = memoryview(data)
-        while view:
+        deadline = time.monotonic() + self.write_timeout
+        while view and self.fd >= 0:
             try:
                 n = os.write(self.fd, view)
             except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return
                 select.select([], [self.fd], [], 0.05)
                 continue
+            except OSError as exc:
+                if exc.errno == errno.EIO:  # no one on the other side (a device restarting)
+                    return
+                raise
             view = view[n:]
 
     def read_available(self, timeout: float = 0.0) -> bytes:
         """Everything readable now (after waiting up to ``timeout`` for the first byte)."""
+        if self.fd < 0:
+            time.sleep(timeout)
+            return b""
         r, _, _ = select.select([self.fd], [], [], timeout)
         if not r:
             return b""
@@ -136,7 +256,10 @@ class _FdDevice(SerialDevice):
         while True:
             try:
                 b = os.read(self.fd, 65536)
-            except (BlockingIOError, OSError):
+            except BlockingIOError:
+                break
+            except OSError:  # EIO: the other side is closed (a device restarting); do not spin
+                time.sleep(min(timeout, 0.02))
                 break
             if not b:
                 break
@@ -147,20 +270,67 @@ class _FdDevice(SerialDevice):
         return b"".join(chunks)
 
 
-class QemuDevice(_FdDevice):
-    """A bbrt ELF under QEMU with its UART on a pty; stopped by pid."""
+def _stop_pid(proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:
+    """Stop one child by its pid (``sig``, then SIGKILL after 5 s) and reap it."""
+    if proc is None:
+        return
+    if proc.poll() is None:
+        os.kill(proc.pid, sig)
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(5)
 
-    def __init__(self, kind: str, elf: Path, program: Path, node_id: int, **kw: int) -> None:
+
+class _OwnPty:
+    """A pty pair this process keeps open across device restarts: the device gets the slave path."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.master)
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        self.slave_path = os.ttyname(self.slave)
+
+    def close(self) -> None:
+        """Close both ends."""
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class QemuDevice(_FdDevice):
+    """A bbrt ELF under QEMU with its UART on a pty; stopped by pid.
+
+    The firmware keeps its boot epoch in ``epoch_file`` through semihosting
+    (default: ``<program>.epoch``). With ``own_pty`` this process creates the
+    pty and keeps it across :meth:`kill` / :meth:`restart`, so a restarted
+    device comes back on the same line, as a rebooted board does.
+    """
+
+    def __init__(self, kind: str, elf: Path, program: Path, node_id: int, *, epoch_file: Path | None = None,
+                 own_pty: bool = False, **kw: Any) -> None:
         super().__init__(node_id, **kw)
         self.kind = kind
-        self.cmd = qemu_command(kind, Path(elf), Path(program))
+        self.cmd = qemu_command(kind, Path(elf), Path(program), epoch_file)
         self.proc: subprocess.Popen[bytes] | None = None
         self.pty: str | None = None
+        self._own = _OwnPty() if own_pty else None
 
-    def start(self, timeout: float = 20.0) -> QemuDevice:
-        """Start QEMU, open its pty in raw mode and wait for the node to answer PING."""
+    def _launch(self, timeout: float) -> None:
         if shutil.which(self.cmd[0]) is None:
             raise BbrtError(f"{self.cmd[0]} is not installed (apt-get install qemu-system-arm qemu-system-misc)")
+        if self._own is not None:
+            cmd = list(self.cmd)
+            cmd[cmd.index("-serial") + 1] = self._own.slave_path
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True)
+            self.pty = self._own.slave_path
+            self.fd = self._own.master
+            return
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         assert self.proc.stdout is not None
@@ -182,24 +352,46 @@ class QemuDevice(_FdDevice):
             raise BbrtError(f"QEMU did not report its pty: {out.decode(errors='replace')}")
         self.fd = os.open(self.pty, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
         tty.setraw(self.fd)
+
+    def start(self, timeout: float = 20.0) -> QemuDevice:
+        """Start QEMU, open its pty in raw mode, do the link handshake and wait for PING to be answered."""
+        deadline = time.monotonic() + timeout
+        self._launch(timeout)
+        self.start_link()
         self.ping(timeout=max(1.0, deadline - time.monotonic()))
         return self
 
-    def stop(self) -> None:
-        """Close the pty and stop QEMU by its pid."""
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
+    def kill(self) -> None:
+        """SIGKILL QEMU by its pid (a power cut); the pty stays open with ``own_pty``."""
+        _stop_pid(self.proc, signal.SIGKILL)
         if self.proc is not None and self.proc.stdout is not None:
             self.proc.stdout.close()
         self.proc = None
+
+    def restart(self, timeout: float = 20.0) -> None:
+        """Boot the device again on the same pty (``own_pty``) and wait for its new HELLO."""
+        if self._own is None:
+            raise BbrtError("restart needs own_pty=True (the same line across the reboot)")
+        self.kill()
+        known = self.link.peer.boot_epoch if self.link is not None and self.link.peer is not None else 0
+        self._launch(timeout)
+        deadline = time.monotonic() + timeout
+        while self.link is not None and time.monotonic() < deadline:
+            self._pump(0.05)
+            if self.link.up and self.link.peer is not None and self.link.peer.boot_epoch > known:
+                return
+        if self.link is not None:
+            raise BbrtError(f"device node {self.node_id} did not say HELLO with a new epoch after restart")
+
+    def stop(self) -> None:
+        """Close the pty and stop QEMU by its pid."""
+        if self._own is None and self.fd >= 0:
+            os.close(self.fd)
+        self.fd = -1
+        self.kill()
+        if self._own is not None:
+            self._own.close()
+            self._own = None
 
     def __enter__(self) -> QemuDevice:
         return self.start() if self.proc is None else self
@@ -208,20 +400,29 @@ class QemuDevice(_FdDevice):
         self.stop()
 
 
+def _epoch_args(link: bool, program: Path, epoch_file: Path | None) -> list[str]:
+    """bbrt-host arguments for the link layer: the boot epoch file (default ``<program>.epoch``)."""
+    if not link:
+        return []
+    return ["--epoch-file", str(epoch_file or program.with_name(program.name + ".epoch"))]
+
+
 class HostDevice(SerialDevice):
     """The posix build (bbrt-host) as a child process on stdin/stdout pipes."""
 
-    def __init__(self, exe: Path, program: Path, node_id: int, **kw: int) -> None:
+    def __init__(self, exe: Path, program: Path, node_id: int, *, epoch_file: Path | None = None,
+                 **kw: Any) -> None:
         super().__init__(node_id, **kw)
-        self.cmd = [str(exe), str(program)]
+        self.cmd = [str(exe), str(program), *_epoch_args(self.link is not None, Path(program), epoch_file)]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> HostDevice:
-        """Start the process and wait for PONG."""
+        """Start the process, do the link handshake and wait for PONG."""
         self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         assert self.proc.stdout is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
+        self.start_link()
         self.ping(timeout)
         return self
 
@@ -271,11 +472,68 @@ class HostDevice(SerialDevice):
         self.stop()
 
 
+class PtyHostDevice(_FdDevice):
+    """The posix build on a pty (``bbrt-host --serial``), the way a board sits on a UART.
+
+    The pty is this process's and outlives :meth:`kill` / :meth:`restart`.
+    """
+
+    def __init__(self, exe: Path, program: Path, node_id: int, *, epoch_file: Path | None = None,
+                 **kw: Any) -> None:
+        super().__init__(node_id, **kw)
+        self._own = _OwnPty()
+        self.fd = self._own.master
+        self.cmd = [str(exe), str(program), "--serial", self._own.slave_path,
+                    *_epoch_args(self.link is not None, Path(program), epoch_file)]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _launch(self) -> None:
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+
+    def start(self, timeout: float = 10.0) -> PtyHostDevice:
+        """Start the node on the pty, do the link handshake and wait for PONG."""
+        self._launch()
+        self.start_link()
+        self.ping(timeout)
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL the node by its pid."""
+        _stop_pid(self.proc, signal.SIGKILL)
+        if self.proc is not None and self.proc.stderr is not None:
+            self.proc.stderr.close()
+        self.proc = None
+
+    def stop(self) -> str:
+        """Close the pty (the node reads EIO and exits); return its stderr (statistics)."""
+        err = ""
+        self._own.close()
+        self.fd = -1
+        if self.proc is not None:
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+            if self.proc.stderr is not None:
+                err = self.proc.stderr.read().decode(errors="replace")
+                self.proc.stderr.close()
+            self.proc = None
+        return err
+
+    def __enter__(self) -> PtyHostDevice:
+        return self.start() if self.proc is None else self
+
+    def __exit__(self, t: type[BaseException] | None, v: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+
+
 class PortDevice(_FdDevice):
     """A real board on a serial port (pyserial), e.g. an ESP32 flashed with `bb-edge flash`."""
 
-    def __init__(self, port: str, node_id: int, baud: int = 921600, **kw: int) -> None:
-        super().__init__(node_id, **kw)
+    def __init__(self, port: str, node_id: int, baud: int = 921600, *, link: bool = False, **kw: Any) -> None:
+        super().__init__(node_id, link=link, **kw)
         self.port, self.baud = port, baud
         self._ser: object | None = None
 
@@ -286,6 +544,7 @@ class PortDevice(_FdDevice):
         ser = serial.Serial(self.port, self.baud, timeout=0)
         self._ser = ser
         self.fd = ser.fileno()
+        self.start_link()
         self.ping(timeout)
         return self
 

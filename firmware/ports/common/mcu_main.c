@@ -15,8 +15,8 @@ static bbrt_node_t node;
 static bbrt_link_t link_state;
 /* reassembly: one whole envelope of this node's largest payload */
 static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
-/* transmit ring: two largest envelopes (one waits for its ACKs while the next is queued) */
-static uint64_t txbuf[(2u * BBRT_MAX_ENVELOPE + 7u) / 8u];
+/* transmit ring: one largest envelope (RAM is tight on an MCU: the next output waits for the ACKs) */
+static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 
 static uint32_t now_ms(void *ctx) {
     (void)ctx;
