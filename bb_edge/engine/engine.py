@@ -933,7 +933,7 @@ class Engine:
                 "held": req.held,
             })
         ingress: list[Any] = []
-        for item in self._ingress:
+        for item in list(self._ingress):  # one C-level copy: adapter threads may append meanwhile
             if item[0] == "env":
                 ingress.append(["env", item[1], put(np.frombuffer(item[2], dtype=np.uint8))])
             elif item[0] == "input":
