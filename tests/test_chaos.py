@@ -133,7 +133,10 @@ def test_chaos_every_request_exactly_once(squeeze_dir: Path, squeeze_dep: Deploy
             got += host.run(reqs, window=6, timeout=SECONDS + 120, retry_after=3.0)
     finally:
         chaos.stop()
-        codes = {n: stop_process(p) for n, p in procs.items()}
+        try:  # a node respawned just now has no SIGTERM handler until it is up: wait for that first
+            host.wait_for_peers(squeeze_dep.node_names, 60)
+        finally:
+            codes = {n: stop_process(p) for n, p in procs.items()}
         host.close()
     took = time.monotonic() - t0
     print(f"chaos seed {SEED}, {took:.1f}s: {len(got)} requests, {host.stats.retries} retries, "
