@@ -31,8 +31,11 @@ extern "C" {
 #ifndef BBRT_LINK_MAX_MSGS
 #define BBRT_LINK_MAX_MSGS 8u /* envelopes queued or unacknowledged at once */
 #endif
+#ifndef BBRT_LINK_RASM_MSGS
+#define BBRT_LINK_RASM_MSGS 4u /* fragmented messages reassembled at once */
+#endif
 #ifndef BBRT_LINK_MAX_CHUNKS
-#define BBRT_LINK_MAX_CHUNKS 64u /* distinct fragments held for one message */
+#define BBRT_LINK_MAX_CHUNKS 16u /* separate received ranges per message (adjacent chunks merge) */
 #endif
 #if BBRT_LINK_WINDOW < 1u || BBRT_LINK_WINDOW > 32u
 #error "BBRT_LINK_WINDOW must be 1..32"
@@ -150,6 +153,13 @@ typedef struct {
     uint32_t off, len;
 } bbrt_link_chunk_t;
 
+/* One fragmented message being reassembled in its region of the reassembly buffer. */
+typedef struct {
+    uint32_t msg_id, total, have, first_at, base, n;
+    uint8_t used;
+    bbrt_link_chunk_t iv[BBRT_LINK_MAX_CHUNKS]; /* received byte ranges, sorted, merged when adjacent */
+} bbrt_link_rasm_t;
+
 typedef struct {
     uint32_t frames_in, frames_out, data_in, data_out, retransmits, acks_in, acks_out, delivered,
         duplicates, rtt_samples, heartbeats_out;
@@ -183,8 +193,7 @@ typedef struct bbrt_link_s {
     uint32_t cum, mask;
     uint8_t *rasm;
     uint32_t rasm_cap;
-    uint32_t rasm_msg, rasm_total, rasm_have, rasm_first, rasm_n;
-    bbrt_link_chunk_t chunks[BBRT_LINK_MAX_CHUNKS];
+    bbrt_link_rasm_t rx[BBRT_LINK_RASM_MSGS];
     bbrt_link_stats_t stats;
 } bbrt_link_t;
 

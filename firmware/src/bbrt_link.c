@@ -180,12 +180,7 @@ static uint32_t frame_cap(const bbrt_link_t *l) {
     return cap;
 }
 
-static void rasm_clear(bbrt_link_t *l) {
-    l->rasm_msg = 0u;
-    l->rasm_total = 0u;
-    l->rasm_have = 0u;
-    l->rasm_n = 0u;
-}
+static void rasm_clear(bbrt_link_t *l) { bbrt_memset(l->rx, 0, sizeof(l->rx)); }
 
 static int time_reached(uint32_t now, uint32_t t) { return (int32_t)(now - t) >= 0; }
 
@@ -501,40 +496,89 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
 }
 
 /* ------------------------------------------------------------------ DATA */
-/* Validate one fragment completely; 0 when accepted (copied), else a bbrt_frag_code_t. */
+/* a free region of `total` bytes in the reassembly buffer (first fit), or 0xFFFFFFFF */
+static uint32_t rasm_place(const bbrt_link_t *l, uint32_t total) {
+    uint32_t at = 0u;
+    for (;;) {
+        uint32_t i, clash_end = 0u;
+        int clash = 0;
+        if (total > l->rasm_cap || at > l->rasm_cap - total) return 0xFFFFFFFFu;
+        for (i = 0; i < BBRT_LINK_RASM_MSGS; i++) {
+            const bbrt_link_rasm_t *r = &l->rx[i];
+            if (r->used && at < r->base + r->total && r->base < at + total) {
+                clash = 1;
+                if (r->base + r->total > clash_end) clash_end = r->base + r->total;
+            }
+        }
+        if (!clash) return at;
+        at = clash_end;
+    }
+}
+
+/* Validate one fragment completely (link.py _on_fragment, same order); 0 when accepted
+ * (copied; *done set to the message when it is complete), else a bbrt_frag_code_t. */
 static uint32_t frag_accept(bbrt_link_t *l, uint32_t msg, uint32_t off, uint32_t total, const uint8_t *chunk,
-                            uint32_t len, uint32_t now, int *complete) {
-    uint32_t i;
-    *complete = 0;
+                            uint32_t len, uint32_t now, bbrt_link_rasm_t **done) {
+    uint32_t i, k, end = off + len, in_use = 0u;
+    bbrt_link_rasm_t *r = 0;
+    *done = 0;
     if (msg == 0u) return BBRT_FRAG_BAD_FIELD;
     if ((uint64_t)off + len > total || total <= len) return BBRT_FRAG_OUT_OF_RANGE;
-    if (!l->rasm_n || msg != l->rasm_msg) {
-        /* one message at a time in the caller's buffer: another one does not fit the budget now */
-        if (l->rasm_n || total > l->rasm_cap) return BBRT_FRAG_BUDGET;
+    for (i = 0; i < BBRT_LINK_RASM_MSGS; i++) {
+        if (!l->rx[i].used) continue;
+        in_use += l->rx[i].total;
+        if (l->rx[i].msg_id == msg) r = &l->rx[i];
+    }
+    if (!r) {
+        uint32_t base;
+        bbrt_link_rasm_t *slot = 0;
+        if (total > l->rasm_cap - in_use) return BBRT_FRAG_BUDGET;
+        for (i = 0; i < BBRT_LINK_RASM_MSGS && !slot; i++)
+            if (!l->rx[i].used) slot = &l->rx[i];
+        base = rasm_place(l, total);
+        if (!slot || base == 0xFFFFFFFFu) return BBRT_FRAG_BUDGET; /* fits the budget, not this buffer now */
+        bbrt_memset(slot, 0, sizeof(*slot));
+        r = slot;
+        r->msg_id = msg;
+        r->total = total;
+        r->first_at = now;
+        r->base = base;
     } else {
-        if (total != l->rasm_total) return BBRT_FRAG_LENGTH_MISMATCH;
-        for (i = 0; i < l->rasm_n; i++) {
-            const bbrt_link_chunk_t *c = &l->chunks[i];
-            if (c->off == off && c->len == len) return 0u; /* the same chunk again: nothing new */
+        if (total != r->total) return BBRT_FRAG_LENGTH_MISMATCH;
+        for (i = 0; i < r->n; i++) {
+            if (r->iv[i].off == off && r->iv[i].len == len) return 0u; /* the same chunk again: nothing new */
+            if (off < r->iv[i].off + r->iv[i].len && r->iv[i].off < end) return BBRT_FRAG_OVERLAP;
         }
-        for (i = 0; i < l->rasm_n; i++) {
-            const bbrt_link_chunk_t *c = &l->chunks[i];
-            if (off < c->off + c->len && c->off < off + len) return BBRT_FRAG_OVERLAP;
+    }
+    /* insert [off, end) in order, merging with adjacent ranges */
+    for (i = 0; i < r->n && r->iv[i].off < off; i++) {}
+    {
+        int left = i > 0 && r->iv[i - 1].off + r->iv[i - 1].len == off;
+        int right = i < r->n && r->iv[i].off == end;
+        if (!left && !right && r->n >= BBRT_LINK_MAX_CHUNKS) {
+            if (r->n == 0u) r->used = 0u;
+            return BBRT_FRAG_BUDGET; /* too scattered to track now: not acked, sent again */
         }
-        if (l->rasm_n >= BBRT_LINK_MAX_CHUNKS) return BBRT_FRAG_BUDGET;
+        r->used = 1u;
+        bbrt_memcpy(l->rasm + r->base + off, chunk, len);
+        r->have += len;
+        if (left && right) {
+            r->iv[i - 1].len += len + r->iv[i].len;
+            for (k = i; k + 1 < r->n; k++) r->iv[k] = r->iv[k + 1];
+            r->n--;
+        } else if (left) {
+            r->iv[i - 1].len += len;
+        } else if (right) {
+            r->iv[i].off = off;
+            r->iv[i].len += len;
+        } else {
+            for (k = r->n; k > i; k--) r->iv[k] = r->iv[k - 1];
+            r->iv[i].off = off;
+            r->iv[i].len = len;
+            r->n++;
+        }
     }
-    if (!l->rasm_n) {
-        l->rasm_msg = msg;
-        l->rasm_total = total;
-        l->rasm_have = 0u;
-        l->rasm_first = now;
-    }
-    bbrt_memcpy(l->rasm + off, chunk, len);
-    l->chunks[l->rasm_n].off = off;
-    l->chunks[l->rasm_n].len = len;
-    l->rasm_n++;
-    l->rasm_have += len;
-    *complete = l->rasm_have == l->rasm_total;
+    if (r->have == r->total) *done = r;
     return 0u;
 }
 
@@ -572,8 +616,8 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
         if (l->deliver) l->deliver(l->ctx, body + BBRT_LINK_HEADER, n - BBRT_LINK_HEADER);
     } else {
         uint32_t msg = bbrt_rd_u32(body + 8), off = bbrt_rd_u32(body + 12), total = bbrt_rd_u32(body + 16);
-        int complete = 0;
-        uint32_t why = frag_accept(l, msg, off, total, body + 20, (uint32_t)(n - 20u), now, &complete);
+        bbrt_link_rasm_t *done = 0;
+        uint32_t why = frag_accept(l, msg, off, total, body + 20, (uint32_t)(n - 20u), now, &done);
         if (why) {
             raise_ev(l, BBRT_LEV_FRAGMENT_REJECTED, msg, why);
             return 0;
@@ -584,11 +628,12 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
             l->cum++;
         }
         l->ack_due = 1u;
-        if (complete) {
-            uint32_t len = l->rasm_total;
-            rasm_clear(l);
+        if (done) {
+            /* freed before it is handed up: the envelope stays intact in the buffer until the next
+             * fragment is accepted, which cannot happen during the (synchronous) delivery */
+            done->used = 0u;
             l->stats.delivered++;
-            if (l->deliver) l->deliver(l->ctx, l->rasm, len);
+            if (l->deliver) l->deliver(l->ctx, l->rasm + done->base, done->total);
         }
     }
     heard(l, now, 1);
@@ -739,10 +784,12 @@ void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
         l->peer_down = 1u;
         raise_ev(l, BBRT_LEV_PEER_DOWN, 0u, 0u);
     }
-    if (l->rasm_n && now_ms - l->rasm_first >= l->cfg.reassembly_timeout) {
-        uint32_t msg = l->rasm_msg, got = l->rasm_have;
-        rasm_clear(l);
-        raise_ev(l, BBRT_LEV_REASSEMBLY_TIMEOUT, msg, got);
+    for (i = 0; i < BBRT_LINK_RASM_MSGS; i++) {
+        bbrt_link_rasm_t *r = &l->rx[i];
+        if (r->used && now_ms - r->first_at >= l->cfg.reassembly_timeout) {
+            r->used = 0u;
+            raise_ev(l, BBRT_LEV_REASSEMBLY_TIMEOUT, r->msg_id, r->have);
+        }
     }
     if (!l->peer_down) {
         int expired = 0;
@@ -793,7 +840,8 @@ uint32_t bbrt_link_next_deadline(const bbrt_link_t *l, uint32_t now_ms) {
     if (!l->peer_down)
         for (i = 0; i < BBRT_LINK_WINDOW; i++)
             if (l->slots[i].used) AT(l->slots[i].deadline);
-    if (l->rasm_n) AT(l->rasm_first + l->cfg.reassembly_timeout);
+    for (i = 0; i < BBRT_LINK_RASM_MSGS; i++)
+        if (l->rx[i].used) AT(l->rx[i].first_at + l->cfg.reassembly_timeout);
 #undef AT
     return best;
 }
