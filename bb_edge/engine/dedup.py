@@ -28,6 +28,66 @@ def split_seq(seq: int) -> tuple[int, int]:
     return seq >> 32, seq & _N_MASK
 
 
+class _Window:
+    """One epoch's window: ``top`` and the ``window`` numbers below it as a ring of bits.
+
+    A bytearray ring (number k at bit k % (window + 1)) makes every update
+    O(1) amortised however wide the window is; a Python int bitmap would be
+    copied whole on every shift.
+    """
+
+    __slots__ = ("top", "ring", "size")
+
+    def __init__(self, window: int, top: int) -> None:
+        self.size = window + 1  # top itself and the window below it
+        self.ring = bytearray((self.size + 7) // 8)
+        self.top = top
+        self._set(top)
+
+    def _set(self, k: int) -> None:
+        i = k % self.size
+        self.ring[i >> 3] |= 1 << (i & 7)
+
+    def _clear(self, k: int) -> None:
+        i = k % self.size
+        self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+
+    def has(self, k: int) -> bool:
+        """Whether ``k`` (within the window) was recorded."""
+        i = k % self.size
+        return bool(self.ring[i >> 3] >> (i & 7) & 1)
+
+    def advance(self, n: int) -> None:
+        """Move ``top`` up to ``n``: the slots of numbers that leave the window are cleared for reuse."""
+        if n - self.top >= self.size:
+            self.ring[:] = bytes(len(self.ring))
+        else:
+            for k in range(self.top + 1, n + 1):
+                self._clear(k)
+        self.top = n
+        self._set(n)
+
+    def mask(self) -> int:
+        """The window as the bitmap of docs/wire.md: bit i set = ``top - 1 - i`` recorded."""
+        size, window = self.size, self.size - 1
+        ring = int.from_bytes(self.ring, "little") & ((1 << size) - 1)
+        r = (size - 1 - self.top % size) % size  # rotate so that top lands on bit `window`
+        rotated = ((ring << r) | (ring >> (size - r))) & ((1 << size) - 1)
+        low = rotated & ((1 << window) - 1)  # bit window-1-i = top-1-i
+        return int(format(low, f"0{window}b")[::-1], 2) if window else 0
+
+    @classmethod
+    def from_mask(cls, window: int, top: int, mask: int) -> _Window:
+        """Rebuild a window from :meth:`mask` output."""
+        w = cls(window, top)
+        mask &= (1 << window) - 1
+        while mask:
+            i = (mask & -mask).bit_length() - 1
+            w._set(top - 1 - i)
+            mask &= mask - 1
+        return w
+
+
 class SeqFilter:
     """Sliding-window duplicate filter keyed by sender, then epoch (see the module docstring)."""
 
@@ -37,8 +97,8 @@ class SeqFilter:
         self.window = window
         self.epochs = epochs
         self.max_senders = max_senders
-        # sender -> {epoch: [top, mask]}; dict order = least recently recorded sender first
-        self._senders: dict[int, dict[int, list[int]]] = {}
+        # sender -> {epoch: window}; dict order = least recently recorded sender first
+        self._senders: dict[int, dict[int, _Window]] = {}
 
     def check(self, sender: int, seq: int) -> str:
         """``fresh``, ``duplicate`` or ``stale_epoch``; changes nothing."""
@@ -49,10 +109,9 @@ class SeqFilter:
         w = wins.get(epoch)
         if w is None:
             return STALE_EPOCH if epoch < min(wins) else FRESH
-        top, mask = w
-        if n > top:
+        if n > w.top:
             return FRESH
-        if n == top or top - n > self.window or mask >> (top - n - 1) & 1:
+        if w.top - n > self.window or w.has(n):
             return DUPLICATE
         return FRESH
 
@@ -69,26 +128,21 @@ class SeqFilter:
         if w is None:
             if wins and epoch < min(wins):
                 return  # check() calls this stale; never let it displace a newer epoch
-            wins[epoch] = [n, 0]
+            wins[epoch] = _Window(self.window, n)
             self._trim(wins)
-            return
-        top, mask = w
-        if n > top:
-            shift = n - top
-            # the old top becomes bit shift-1; bits pushed past the window are forgotten
-            mask = ((mask << shift) | (1 << (shift - 1))) if shift <= self.window else 0
-            w[0], w[1] = n, mask & ((1 << self.window) - 1)
-        elif n < top and top - n <= self.window:
-            w[1] = mask | (1 << (top - n - 1))
+        elif n > w.top:
+            w.advance(n)
+        elif w.top - n <= self.window:
+            w._set(n)
 
     def start_epoch(self, sender: int, epoch: int) -> None:
         """Open an empty window for a newly announced epoch (a HELLO); evicts the oldest past ``epochs``."""
         wins = self._touch(sender)
         if epoch not in wins:
-            wins[epoch] = [0, 0]  # n counts from 1, so nothing is a duplicate yet
+            wins[epoch] = _Window(self.window, 0)  # n counts from 1, so nothing is a duplicate yet
             self._trim(wins)
 
-    def _touch(self, sender: int) -> dict[int, list[int]]:
+    def _touch(self, sender: int) -> dict[int, _Window]:
         wins = self._senders.pop(sender, None)
         if wins is None:
             wins = {}
@@ -97,16 +151,17 @@ class SeqFilter:
         self._senders[sender] = wins
         return wins
 
-    def _trim(self, wins: dict[int, list[int]]) -> None:
+    def _trim(self, wins: dict[int, _Window]) -> None:
         while len(wins) > self.epochs:
             del wins[min(wins)]
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready state (for engine snapshots)."""
-        return {str(s): {str(e): [t, format(m, "x")] for e, (t, m) in wins.items()}
+        return {str(s): {str(e): [w.top, format(w.mask(), "x")] for e, w in wins.items()}
                 for s, wins in self._senders.items()}
 
     def load_json(self, data: dict[str, Any]) -> None:
-        """Replace the state with :meth:`to_json` output."""
-        self._senders = {int(s): {int(e): [int(t), int(m, 16)] for e, (t, m) in wins.items()}
-                         for s, wins in data.items()}
+        """Load :meth:`to_json` output (senders in ``data`` replace any state kept for them)."""
+        for s, wins in data.items():
+            self._senders[int(s)] = {int(e): _Window.from_mask(self.window, int(t), int(m, 16))
+                                     for e, (t, m) in wins.items()}
