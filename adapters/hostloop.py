@@ -53,6 +53,7 @@ from bb_edge.adapters.transport_types import (
     OutputRefused,
     PeerFn,
     RequestFailed,
+    SessionReset,
     ShutdownReport,
     Transport,
     envelope_ids,
@@ -67,9 +68,9 @@ from bb_edge.wire import envelope as wire
 
 __all__ = [
     "AckFn", "DedupFilter", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor",
-    "OutputContract", "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete", "ShutdownReport",
-    "Transport", "boot_epoch", "envelope_ids", "envelope_request", "parse_control", "seed_sequence",
-    "transport_for",
+    "OutputContract", "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete",
+    "SessionReset", "ShutdownReport", "Transport", "boot_epoch", "envelope_ids", "envelope_request",
+    "parse_control", "seed_sequence", "transport_for",
 ]
 
 log = logging.getLogger("bb_edge.hostloop")

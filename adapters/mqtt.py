@@ -51,7 +51,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bb_edge.adapters.mqtt_topics import Topics
-from bb_edge.adapters.transport_types import AckFn, DeliverFn, EventFn, Impostor, PeerFn
+from bb_edge.adapters.transport_types import AckFn, DeliverFn, EventFn, Impostor, PeerFn, SessionReset
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, HEADER_SIZE
 
@@ -141,6 +141,7 @@ class MqttStats:
     foreign: int = 0
     connects: int = 0
     disconnects: int = 0
+    session_resets: int = 0
     refused: list[str] = field(default_factory=list)
     subscribe_failures: list[str] = field(default_factory=list)
 
@@ -209,6 +210,14 @@ class MqttTransport:
             return
         self.stats.connects += 1
         self._generation += 1
+        if self.stats.connects > 1 and not self.cfg.clean and not getattr(flags, "session_present", True):
+            # our persistent session vanished while we were away (a clean-session connect with our
+            # credentials, or a broker that lost its database): say so, the host's retry recovers the queue
+            self.stats.session_resets += 1
+            detail = "the broker had no session on reconnect: messages queued for this node were discarded"
+            log.warning("%s: %s", self.node, detail)
+            if self._on_event is not None:
+                self._on_event(SessionReset(self.node, detail))
         qos = self.cfg.qos
         client.subscribe([(self.topics.inbox_filter(self.node), qos), (self.topics.presence("+"), 1),
                           (self.topics.broadcast("+"), qos), (self.topics.control(), 1)])

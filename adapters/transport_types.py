@@ -198,3 +198,15 @@ class RequestFailed(events.InfraEvent):
     node: str
     request_id: int
     reason: str
+
+
+@dataclass(frozen=True)
+class SessionReset(events.InfraEvent):
+    """The broker had no session for this client on a reconnect: whatever was queued for it is gone.
+
+    Someone connected with this node's credentials and a clean session (or
+    the broker lost its database). Recovery is the host's deadline retry.
+    """
+
+    node: str
+    detail: str

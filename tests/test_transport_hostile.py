@@ -27,6 +27,7 @@ from bb_edge.adapters.hostloop import (
     Impostor,
     OutputRefused,
     RunIncomplete,
+    SessionReset,
     boot_epoch,
     seed_sequence,
 )
@@ -337,6 +338,33 @@ def test_clean_session_connect_with_node_credentials(squeeze_dep: Deployment, br
     assert host.stats.outputs == len(squeeze_requests)
     infra = [e for e in fleet.events[victim] if e.family == "infra" and not isinstance(e, events.DuplicateDropped)]
     assert infra == [], infra
+
+
+def test_session_reset_while_connected_is_reported(squeeze_dep: Deployment, broker: Broker,
+                                                   broker_files: BrokerFiles, squeeze_requests: list,
+                                                   squeeze_reference: list) -> None:
+    """A clean-session connect with a running node's credentials takes its client id over and discards its
+    session; the node, reconnecting, finds no session (CONNACK session_present=0) and reports SessionReset
+    instead of carrying on silently. The fleet keeps working (subscriptions are renewed on every connect)."""
+    victim = squeeze_dep.node_names[-1]
+    fleet = MqttFleet(squeeze_dep, broker_files.url())
+    fleet.start()
+    host, tr = _host(squeeze_dep, broker_files.url())
+    try:
+        host.wait_for_peers(squeeze_dep.node_names, TIMEOUT)
+        assert_same_outputs(host.run(squeeze_requests[:1], timeout=TIMEOUT), squeeze_reference[:1])
+        wiper = RawClient(broker_files.host, broker_files.port, victim, broker_files.passwords[victim],
+                          clean=True)
+        wiper.close()
+        wait_until(lambda: any(isinstance(e, SessionReset) for e in fleet.events[victim]), 20,
+                   f"{victim} to report its lost session")
+        assert fleet.transport(victim).stats.session_resets == 1
+        assert all(fleet.transport(n).stats.session_resets == 0 for n in squeeze_dep.node_names if n != victim)
+        got = host.run(squeeze_requests, timeout=TIMEOUT, retry_after=2.0)
+        assert_same_outputs(got, squeeze_reference)
+    finally:
+        fleet.stop()
+        host.close()
 
 
 # ------------------------------------------------------------ fail fast
