@@ -400,3 +400,21 @@ def test_edges_larger_than_max_payload_are_refused_with_the_fix(tmp_path) -> Non
     assert isinstance(info.value, PlacementError)
     with pytest.raises(EdgeTooLargeError, match="input 't0'"):
         compile_model(model, nodes=3, max_payload=63)
+
+
+def test_tensors_the_wire_cannot_carry_are_never_cut() -> None:
+    from bb_edge.compiler.manifest import InvalidDeploymentError
+
+    nodes = [helper.make_node("Relu", ["x"], ["a"], name="r"),
+             helper.make_node("Cast", ["a"], ["h"], to=onnx.TensorProto.BFLOAT16, name="c"),
+             helper.make_node("Cast", ["h"], ["y0"], to=onnx.TensorProto.FLOAT, name="d"),
+             helper.make_node("Neg", ["y0"], ["y"], name="n")]
+    g = helper.make_graph(nodes, "bf", [helper.make_tensor_value_info("x", 1, [1, 4])],
+                          [helper.make_tensor_value_info("y", 1, [1, 4])])
+    model = load_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))
+    dep, programs = compile_model(model, nodes=3)
+    assert "h" not in {e.tensor for e in dep.edges}  # the bfloat16 tensor stays on one node
+    x = np.array([[1, -2, 3, 4]], np.float32)
+    assert np.array_equal(InProcFleet(dep, programs).infer({"x": x})["y"], monolithic(model, {"x": x})["y"])
+    with pytest.raises(InvalidDeploymentError, match="bfloat16.*the wire carries"):
+        compile_model(model, place={"c": "p", "*": "q"})

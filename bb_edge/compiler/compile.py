@@ -100,7 +100,10 @@ def compile_model(
         dep.extra["placement"] = report
     problems = validate_manifest(dep.to_json())
     if problems:  # e.g. an edge of a dtype the wire cannot carry
-        raise InvalidDeploymentError(f"the compiled deployment of {name}", problems)
+        raise InvalidDeploymentError(
+            f"the deployment compiled from {name}", problems,
+            "the wire carries bool, 8/16/32/64-bit integers and float16/32/64 tensors only: place the ops "
+            "around other tensor types on one node, or cast them in the model")
     if out_dir is not None:
         write_deployment(dep, programs, Path(out_dir))
     return dep, programs

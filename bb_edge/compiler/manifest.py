@@ -196,14 +196,14 @@ def load_deployment(directory: str | Path) -> Deployment:
 class InvalidDeploymentError(DeploymentError):
     """deployment.json fails its schema or cross-reference checks; ``problems`` lists every one."""
 
-    def __init__(self, path: Path | str, problems: list[str]) -> None:
+    def __init__(self, path: Path | str, problems: list[str], fix: str | None = None) -> None:
         self.path = Path(path)
         self.problems = list(problems)
         n = len(self.problems)
         shown = self.problems[:MAX_LISTED]
         more = f"; and {n - len(shown)} more" if n > len(shown) else ""
-        super().__init__(f"{path} has {n} problem{'s' if n != 1 else ''}: {'; '.join(shown)}{more}; "
-                         f"fix {'them' if n != 1 else 'it'} or recompile with `bb-edge compile`")
+        fix = fix or f"fix {'them' if n != 1 else 'it'} or recompile with `bb-edge compile`"
+        super().__init__(f"{path} has {n} problem{'s' if n != 1 else ''}: {'; '.join(shown)}{more}; {fix}")
 
 
 #: Problems spelled out in the one-line message (the ``problems`` attribute has them all).

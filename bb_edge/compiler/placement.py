@@ -22,6 +22,7 @@ from bb_edge.compiler.cost import op_costs, tensor_bytes
 from bb_edge.compiler.load import tensor_types, unknown_rank
 from bb_edge.compiler.program import node_reads
 from bb_edge.errors import CrossNodeCycleError, CutNotFoundError, NoFeasiblePlacementError, PlacementError
+from bb_edge.wire.envelope import CODE_TO_NUMPY
 
 PLACE_KEY = "bb.place"
 Placement = dict[str, str]
@@ -183,7 +184,8 @@ def place_auto_report(
     split can meet the cap (one op is larger than it, or the ops are too
     coarse), the cap becomes the best achievable bottleneck and a warning says
     why; memory limits relax it further, stepwise. NoFeasiblePlacementError if
-    nothing fits. Tensors of unknown rank are never cut.
+    nothing fits. Tensors of unknown rank or of a dtype the wire cannot carry
+    are never cut.
     """
     g = model.graph
     L = len(g.node)
@@ -205,8 +207,8 @@ def place_auto_report(
     blocks = _blocks(share, forbidden)
     if len(blocks) < n_nodes:
         raise NoFeasiblePlacementError(
-            f"cannot split {L} ops into {n_nodes} nodes: only {len(blocks)} places to cut "
-            f"(tensors of unknown rank cannot cross nodes); use fewer nodes or pin input dims with --input-shape")
+            f"cannot split {L} ops into {n_nodes} nodes: only {len(blocks) - 1} places to cut (tensors of unknown "
+            f"rank or of a dtype the wire cannot carry never cross nodes); use fewer nodes")
     documented = (1.0 + BALANCE_CAP) / n_nodes
     best = _min_bottleneck(blocks, n_nodes)
     warnings: list[str] = []
@@ -290,7 +292,8 @@ def _why_unbalanced(g: onnx.GraphProto, share: np.ndarray, blocks: list[tuple[in
     first, last, b = max(blocks, key=lambda t: t[2])
     if b > documented:
         return (f"{head}: ops {g.node[first].name!r}..{g.node[last].name!r} ({b:.1%} of the compute) pass a "
-                f"tensor of unknown rank and cannot be cut; pin input dims with --input-shape")
+                f"tensor that cannot cross nodes (unknown rank or a dtype the wire cannot carry), so they stay "
+                f"together; use fewer nodes or place by hand (--place)")
     return (f"{head}: the ops are too coarse for {n} contiguous stages, the best split puts {best:.1%} on "
             f"one node. Use fewer nodes or a cut list (--cut)")
 
@@ -298,7 +301,8 @@ def _why_unbalanced(g: onnx.GraphProto, share: np.ndarray, blocks: list[tuple[in
 def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """cross[i]: bytes live across a cut after op i; live[i]: bytes live at op i; forbidden[i]: no cut there.
 
-    A cut after op i is forbidden when a tensor of unknown rank is live across it.
+    A cut after op i is forbidden when a tensor no edge can carry (unknown rank, or a
+    dtype the wire has no code for) is live across it.
     """
     g = model.graph
     types = tensor_types(model)
@@ -316,7 +320,8 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.
     diff_cross = np.zeros(L + 1)
     diff_live = np.zeros(L + 1)
     diff_forbid = np.zeros(L + 1)
-    open_rank = unknown_rank(model)
+    # tensors no edge can carry: rank unknown, or a dtype the wire has no code for (bfloat16, strings)
+    stuck = unknown_rank(model) | {t for t, (et, _) in types.items() if et not in CODE_TO_NUMPY}
     for t, p in first.items():
         q = last.get(t, p)
         b = tensor_bytes(*types[t]) if t in types else 0
@@ -325,7 +330,7 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.
         if q > p:
             diff_cross[p] += b
             diff_cross[q] -= b
-            if t in open_rank:
+            if t in stuck:
                 diff_forbid[p] += 1
                 diff_forbid[q] -= 1
     return np.cumsum(diff_cross)[:L], np.cumsum(diff_live)[:L], np.cumsum(diff_forbid)[:L] > 0
