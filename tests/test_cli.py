@@ -105,3 +105,25 @@ def test_usage_errors_exit_2_and_debug_env(tmp_path: Path, capsys, monkeypatch) 
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err
     assert err.strip().splitlines()[-1].startswith("error: ") and "Deployment" in err.strip().splitlines()[-1]
+
+
+def test_executorch_backend_is_selectable(tmp_path: Path) -> None:
+    """``run --backend executorch`` runs every segment as a .pte and matches ONNX Runtime; node accepts it too."""
+    import pytest
+
+    from bb_edge.cli import build_parser
+    from tests.test_cli_bad_input import tiny_model
+
+    args = build_parser().parse_args(["node", "d", "--node", "n0", "--transport", "mqtt://h:1883",
+                                      "--backend", "executorch"])
+    assert args.backend == "executorch"
+    pytest.importorskip("executorch.runtime")
+    onnx.save(tiny_model(), str(tmp_path / "tiny.onnx"))
+    assert bb("compile", str(tmp_path / "tiny.onnx"), "--cut", "h", "-o", str(tmp_path / "dep")).returncode == 0
+    x = np.random.default_rng(3).standard_normal((1, 8)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    r = bb("run", str(tmp_path / "dep"), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(tmp_path / "et.npz"),
+           "--backend", "executorch")
+    assert r.returncode == 0, r.stderr
+    ref = monolithic(tiny_model(), {"x": x})["y"]
+    assert np.abs(np.load(tmp_path / "et.npz")["y"] - ref).max() <= 1e-5

@@ -80,7 +80,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--node", required=True, help="node name from deployment.json")
     p.add_argument("--transport", required=True, type=node_transport,
                    help="mqtt://HOST:PORT[?creds=FILE], mqtts://..., or serial:PORT[?baud=N]")
-    p.add_argument("--backend", default="ort", choices=["ort", "reference"])
+    p.add_argument("--backend", default="ort", choices=["ort", "reference", "executorch"],
+                   help="ort: ONNX Runtime (default); reference: onnx.reference; executorch: every segment "
+                        "exported to a .pte and run by ExecuTorch (pip install bb-edge[executorch])")
     p.add_argument("--no-outputs-to-host", action="store_true",
                    help="keep graph outputs local instead of sending them to the host endpoint")
     p.add_argument("--flush-timeout", type=non_negative_float, default=10.0,

@@ -103,7 +103,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="compiled deployment directory")
     p.add_argument("--inputs", help=".npz keyed by graph input name (random if omitted)")
     p.add_argument("--outputs", help=".npz to write the graph outputs to")
-    p.add_argument("--backend", default="ort", choices=["ort", "reference"])
+    p.add_argument("--backend", default="ort", choices=["ort", "reference", "executorch"],
+                   help="ort: ONNX Runtime (default); reference: onnx.reference; executorch: every segment "
+                        "exported to a .pte and run by ExecuTorch (pip install bb-edge[executorch])")
     p.add_argument("--transport", default="inproc", type=fleet_transport,
                    help="inproc (default), mqtt://HOST:PORT[?creds=FILE] or serial://pty[?corrupt=RATE...]")
     p.add_argument("--processes", action="store_true", help="one OS process per node (network transports)")
