@@ -367,6 +367,31 @@ def test_session_reset_while_connected_is_reported(squeeze_dep: Deployment, brok
         host.close()
 
 
+def test_engine_events_only_on_the_loop_thread(squeeze_dep: Deployment, broker: Broker,
+                                               broker_files: BrokerFiles, squeeze_requests: list) -> None:
+    """Transports run on their own threads, but every engine event (peer news, impostors, refusals,
+    results) is emitted on the node's loop thread: the adapter only queues bytes for it."""
+    ids = squeeze_dep.ids()
+    edge, owner = _in(squeeze_dep)
+    fleet = MqttFleet(squeeze_dep, broker_files.url(), nodes=[owner])
+    seen: list[tuple[str, str]] = []
+    fleet.loops[owner].engine.subscribe(lambda e: seen.append((type(e).__name__, threading.current_thread().name)))
+    fleet.start()
+    host, tr = _host(squeeze_dep, broker_files.url())
+    try:
+        other = next(n for n in squeeze_dep.node_names if n != owner)
+        tr.send(owner, ids[owner], encode(Envelope.for_array(np.zeros(3, np.float32), sender=ids[other],
+                                                             receiver=ids[owner], seq=1, edge=edge)))
+        tr.send(owner, ids[owner], b"\x00" * 80)  # undecodable
+        host.submit(31, squeeze_requests[0])
+        wait_until(lambda: {"Impostor", "EnvelopeRejected", "RequestCompleted", "PeerUp"}
+                   <= {k for k, _ in seen}, 20, "the events")
+    finally:
+        fleet.stop()
+        host.close()
+    assert {t for _, t in seen} == {f"hostloop-{owner}"}, seen
+
+
 # ------------------------------------------------------------ fail fast
 
 
