@@ -496,3 +496,32 @@ def test_retransmit_buffer_and_control_parsing() -> None:
     assert parse_control(b" stop\n") == ("stop", [])
     for bad in (b"retry not-a-number", b"\xff\xfe", b"", b"retry -1", b"reboot 1", b"retry " + str(2**64).encode()):
         assert parse_control(bad) is None, bad
+
+
+def test_inproc_host_applies_the_same_output_contract(squeeze_dep: Deployment) -> None:
+    """The in-process fleet's host side (outputs device nodes send to id 0) refuses forged producers, wrong
+    dtypes and the (0, 2**32-1, 2**32-1) dims, and accepts the real producer's output."""
+    from bb_edge.adapters.inproc import InProcFleet
+
+    ids = squeeze_dep.ids()
+    edge, producer = _out(squeeze_dep)
+    liar = next(n for n in squeeze_dep.node_names if n != producer)
+    shape = tuple(squeeze_dep.outputs[0].shape)
+    fleet = InProcFleet(squeeze_dep, backend="reference")
+    value = np.full(shape, 0.25, np.float32)
+
+    def env(sender: str, arr: np.ndarray) -> bytes:
+        return encode(Envelope.for_array(arr, sender=ids[sender], receiver=0, seq=1, request_id=3, edge=edge))
+
+    fleet._to_host(liar, env(liar, value))
+    fleet._to_host(producer, env(producer, np.arange(3, dtype=np.int64)))
+    fleet._to_host(producer, forged_envelope(ids[producer], 0, 2, 3, edge, POISON_DIMS))
+    fleet._to_host(liar, env(producer, value))  # header claims the producer, the link says otherwise
+    fleet._to_host(producer, env(producer, value))
+    refused = [e for _, e in fleet.events if isinstance(e, OutputRefused)]
+    ready = [e for _, e in fleet.events if isinstance(e, events.OutputReady)]
+    assert len(refused) == 4, refused
+    assert refused[0].reason.startswith("forged") and refused[1].reason.startswith("contract")
+    assert str(list(POISON_DIMS)) in refused[2].reason
+    assert len(ready) == 1 and ready[0].request_id == 3
+    np.testing.assert_array_equal(ready[0].value, value)
