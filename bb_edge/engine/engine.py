@@ -1038,15 +1038,11 @@ def _legacy_name(payload: bytes) -> bool:
 
 
 def _contract_problem(env: wire.Envelope, contract: tuple[int, tuple[int, ...]]) -> tuple[str, str] | None:
+    """(expected, got) when the envelope's dtype or shape breaks the edge contract, else None."""
     elem_type, shape = contract
-    got_dtype = CODE_TO_NUMPY.get(env.dtype)
-    want = f"elem_type {elem_type} shape {list(shape)}"
-    got = f"elem_type {env.dtype} shape {list(env.dims)}"
-    if env.dtype != elem_type or got_dtype is None:
-        return want, got
-    if len(env.dims) != len(shape):
-        return want, got
-    for d, s in zip(env.dims, shape):
-        if s >= 0 and d != s:
-            return want, got
-    return None
+    ok = (env.dtype == elem_type and env.dtype in CODE_TO_NUMPY and len(env.dims) == len(shape)
+          and all(s < 0 or d == s for d, s in zip(env.dims, shape)))
+    if ok:
+        return None
+    # the messages are built only for a refusal
+    return f"elem_type {elem_type} shape {list(shape)}", f"elem_type {env.dtype} shape {list(env.dims)}"
