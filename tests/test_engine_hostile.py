@@ -56,6 +56,7 @@ def _run(eng: Engine, *items: bytes, now: float = 0.0, peer: str = "wire") -> tu
 
 
 def _kinds(evs: list[events.Event]) -> list[str]:
+    assert not [e for e in evs if isinstance(e, events.EnvelopeRejected) and e.code == "INTERNAL"], evs
     return [type(e).__name__ for e in evs if e.family == "infra"]
 
 
@@ -498,7 +499,9 @@ def _play(dep: Any, programs: Any, script: list[tuple[bool, bytes]]) -> tuple[by
             clock += 0.5
             outs += [o.data for o in eng.poll(clock)]
     outs += [o.data for o in eng.poll(clock + 0.5)]
-    values = [(e.request_id, e.value.tobytes()) for e in eng.drain_events() if isinstance(e, events.OutputReady)]
+    evs = eng.drain_events()
+    _kinds(evs)  # no engine bug surfaced as INTERNAL
+    values = [(e.request_id, e.value.tobytes()) for e in evs if isinstance(e, events.OutputReady)]
     return eng.snapshot(telemetry=False), outs, values
 
 

@@ -381,7 +381,7 @@ class Engine:
         for item in self._admit(batch):
             tag = item[0]
             if tag == "env":
-                self._on_envelope(item[1], item[2])
+                self._on_envelope_guarded(item[1], item[2])
             elif tag == "input":
                 self._on_input(item[1], item[2], item[3])
             elif tag == "event":
@@ -462,6 +462,14 @@ class Engine:
         self.counters[key] = self.counters.get(key, 0) + n
 
     # --------------------------------------------------------------- ingress
+
+    def _on_envelope_guarded(self, peer: str, payload: bytes) -> None:
+        """Wire input never raises out of poll; an engine bug shows up as EnvelopeRejected ``INTERNAL``."""
+        try:
+            self._on_envelope(peer, payload)
+        except Exception as exc:  # the tests assert this never happens; a deployed node must keep serving
+            self._emit(ev.EnvelopeRejected(peer, "INTERNAL", f"{type(exc).__name__}: {exc}"))
+            self._count("dropped")
 
     def _on_envelope(self, peer: str, payload: bytes) -> None:
         self._count("envelopes_in")
