@@ -247,3 +247,48 @@ def test_cli_names_duplicate_refused(tmp_path: Path) -> None:
     r = _cli("compile", str(model), "--nodes", "2", "--names", "a,a", "-o", str(tmp_path / "out"))
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert not (tmp_path / "out" / "deployment.json").exists()
+
+
+def test_mutated_manifests_never_raise_anything_but_the_typed_error(
+        tmp_path: Path, compiled: tuple[Path, dict[str, Any]]) -> None:
+    """Seeded random edits anywhere in a valid manifest: each loads, or fails as InvalidDeploymentError."""
+    import random
+
+    src, base = compiled
+    values: list[Any] = [None, 0, -1, 1.5, "", "x", "../x", [], {}, [None], [1, "a"], {"a": 1}, True, 2**40,
+                         "a", "b", "/abs", 1, 2, 3]
+
+    def paths(o: Any, p: tuple[Any, ...] = ()) -> Any:
+        yield p
+        if isinstance(o, dict):
+            for k, v in o.items():
+                yield from paths(v, (*p, k))
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                yield from paths(v, (*p, i))
+
+    where = list(paths(base))[1:]
+    d = _write(tmp_path, src, base)
+    rng = random.Random(7)
+    refused = 0
+    for _ in range(int(os.environ.get("BB_EDGE_MANIFEST_MUTATIONS", "400"))):
+        raw = copy.deepcopy(base)
+        for _ in range(rng.randint(1, 3)):
+            p = rng.choice(where)
+            try:
+                o = raw
+                for k in p[:-1]:
+                    o = o[k]
+                if rng.random() < 0.2 and isinstance(o, dict):
+                    del o[p[-1]]
+                else:
+                    o[p[-1]] = rng.choice(values)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier edit removed this path
+        (d / "deployment.json").write_text(json.dumps(raw))
+        try:
+            json.dumps(load_deployment(d).to_json())
+        except InvalidDeploymentError as exc:
+            refused += 1
+            assert "\n" not in str(exc) and exc.problems
+    assert refused > 300

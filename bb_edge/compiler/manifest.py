@@ -317,15 +317,16 @@ def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
     dtypes = set(manifest_schema()["$defs"]["dtype"]["enum"])  # others are reported by the schema already
     for x in edges + ins + outs:
         et, dt = x.get("elem_type"), x.get("dtype")
-        if isinstance(et, int) and dt in dtypes and _dtype_of(et) not in (None, dt):
+        if isinstance(et, int) and isinstance(dt, str) and dt in dtypes and _dtype_of(et) not in (None, dt):
             what = x.get("tensor") or x.get("name")
             problems.append(f"{what!r} has dtype {dt!r} but elem_type {et} is {_dtype_of(et)!r}")
-    declared = {"inputs": {x.get("name") for x in ins}, "outputs": {x.get("name") for x in outs}}
+    declared = {"inputs": {x.get("name") for x in ins if isinstance(x.get("name"), str)},
+                "outputs": {x.get("name") for x in outs if isinstance(x.get("name"), str)}}
     for k, n in enumerate(nodes):
         for key in ("inputs", "outputs"):
             lst = n.get(key)
             for x in lst if isinstance(lst, list) else []:
-                if x not in declared[key]:
+                if isinstance(x, str) and x not in declared[key]:  # non-strings: the schema reports them
                     problems.append(f"nodes[{k}] ({n.get('name')!r}) lists {key[:-1]} {x!r}, which is not in "
                                     f"the deployment's {key}")
         prog = n.get("program")
