@@ -1,5 +1,6 @@
 """android bundle: .pte runs under executorch.runtime and matches ONNX Runtime; .ort loads; the JNI binding
-compiles with the host JDK's headers and gcc and a Java test on the host JVM gets the golden bytes back; the node
+compiles with the host JDK's headers and gcc and a Java test on the host JVM gets the golden bytes back (envelopes
+and the link layer's frame bodies); the node
 loop (BbNode) runs a real .bbrt program on the host JVM and sends the same bytes as the C posix build."""
 
 from __future__ import annotations
@@ -94,6 +95,10 @@ def test_jni_binding_compiles_and_java_test_passes(jvm: tuple[Path, Path, Path])
     assert r.returncode == 0, r.stdout + r.stderr
     n = len(list(VECTORS.glob("*.bin")))
     assert f"OK {n} vectors" in r.stdout and "BAD_CRC" in r.stdout
+    # the link layer's frame bodies (tests/vectors/link) get the same serial framing, byte for byte
+    links = len(list((VECTORS / "link").glob("*.bin")))
+    assert links >= 12 and f"OK {links} link frames" in r.stdout, r.stdout
+    assert "corrupt link frame rejected" in r.stdout
 
 
 def c_node_output(blob: bytes, arena_size: int, stream: bytes, chunk: int = 37) -> bytes:

@@ -56,7 +56,8 @@ def write_gradle_module(out: Path, node: str, deployment: str, abi: str, min_sdk
     (cpp / "bbrt").mkdir(parents=True)
     shutil.copy(TEMPLATES / "bbedge_jni.c", cpp / "bbedge_jni.c")
     shutil.copy(TEMPLATES / "android_CMakeLists.txt", cpp / "CMakeLists.txt")
-    shutil.copy(fw / "include" / "bbrt.h", cpp / "bbrt" / "bbrt.h")
+    for hdr in sorted((fw / "include").glob("*.h")):  # bbrt.h and the headers it pulls in (bbrt_link.h)
+        shutil.copy(hdr, cpp / "bbrt" / hdr.name)
     for src in sorted((fw / "src").iterdir()):
         if src.suffix in (".c", ".h"):
             shutil.copy(src, cpp / "bbrt" / src.name)

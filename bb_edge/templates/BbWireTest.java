@@ -6,8 +6,10 @@ import java.util.Arrays;
 
 /**
  * Host-JVM test of the JNI binding (no JUnit needed): every golden envelope of tests/vectors frames to its
- * golden frame, unframes back, decodes and re-encodes to the same bytes; a framed ping through a node
- * returns a pong. Usage: java -Djava.library.path=DIR org.bbedge.BbWireTest VECTORS_DIR [PROGRAM.bbrt]
+ * golden frame, unframes back, decodes and re-encodes to the same bytes; every link frame body of
+ * tests/vectors/link (docs/wire.md, "Link layer") frames to its golden serial frame and unframes back, and a
+ * corrupted link frame is refused; a framed ping through a node returns a pong.
+ * Usage: java -Djava.library.path=DIR org.bbedge.BbWireTest VECTORS_DIR [PROGRAM.bbrt]
  */
 public final class BbWireTest {
     private BbWireTest() {}
@@ -28,6 +30,30 @@ public final class BbWireTest {
                 if (!Arrays.equals(again, env)) throw new AssertionError("re-encode " + bin);
                 n++;
             }
+        }
+        int links = 0;
+        Path linkDir = dir.resolve("link");
+        if (Files.isDirectory(linkDir)) {
+            // link frame bodies travel in the same COBS + CRC-32 serial frames as envelopes
+            try (var files = Files.list(linkDir)) {
+                for (Path bin : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".bin")).sorted()::iterator) {
+                    byte[] body = Files.readAllBytes(bin);
+                    byte[] want = Files.readAllBytes(Path.of(bin.toString().replace(".bin", ".frame")));
+                    byte[] frame = BbWire.frame(body);
+                    if (!Arrays.equals(frame, want)) throw new AssertionError("link frame mismatch " + bin);
+                    if (!Arrays.equals(BbWire.unframe(want), body)) throw new AssertionError("link unframe " + bin);
+                    links++;
+                }
+            }
+            byte[] badLink = BbWire.frame(Files.readAllBytes(linkDir.resolve("hello_request.bin")));
+            badLink[5] ^= 0x01;
+            try {
+                BbWire.unframe(badLink);
+                throw new AssertionError("corrupted link frame accepted");
+            } catch (IllegalArgumentException expected) {
+                System.out.println("corrupt link frame rejected: " + expected.getMessage());
+            }
+            System.out.println("OK " + links + " link frames");
         }
         byte[] bad = BbWire.frame(Files.readAllBytes(dir.resolve("control_hello.bin")));
         bad[3] ^= 0x40;
