@@ -224,6 +224,7 @@ def place_auto_report(
                 warnings.append(
                     f"the memory limits {limits} leave no split within {cap:.0%} of the compute per node; "
                     f"the cap was relaxed to {min(cap * relax, 1.0):.0%} (raise the limits or add nodes)")
+                cap = min(cap * relax, 1.0)
             break
     if cuts is None:
         raise NoFeasiblePlacementError(
