@@ -117,14 +117,14 @@ CASES: list[tuple[str, str, str, int]] = [
     ("inputs-wrong-shape", "run {dep} --inputs {t}/shape9.npz", "InputFileError", 1),
     ("inputs-no-such-input", "run {dep} --inputs {t}/noinput.npz", "InputFileError", 1),
     # --calib
-    ("calib-missing", "build {dep} --target n1=host --calib {t}/missing.npz -o {t}/d", "InputFileError", 1),
-    ("calib-directory", "build {dep} --target n1=host --calib {dir} -o {t}/d", "InputFileError", 1),
-    ("calib-not-zip", "build {dep} --target n1=host --calib {t}/text.npz -o {t}/d", "InputFileError", 1),
-    ("calib-object-array", "build {dep} --target n1=host --calib {t}/object.npz -o {t}/d", "InputFileError", 1),
-    ("calib-string-dtype", "build {dep} --target n1=host --calib {t}/strings.npz -o {t}/d", "InputFileError", 1),
-    ("calib-wrong-shape", "build {dep} --target n1=host --calib {t}/shape9.npz -o {t}/d", "InputFileError", 1),
-    ("calib-not-finite", "build {dep} --target n1=host --calib {t}/nan.npz -o {t}/d", "InputFileError", 1),
-    ("hil-calib-wrong-shape", "hil {dep} --device n1=host --calib {t}/shape9.npz", "InputFileError", 1),
+    ("calib-missing", "build {dep} --target n1=host --calib {t}/missing.npz -o {t}/d", "CalibrationFileError", 1),
+    ("calib-directory", "build {dep} --target n1=host --calib {dir} -o {t}/d", "CalibrationFileError", 1),
+    ("calib-not-zip", "build {dep} --target n1=host --calib {t}/text.npz -o {t}/d", "CalibrationFileError", 1),
+    ("calib-object-array", "build {dep} --target n1=host --calib {t}/object.npz -o {t}/d", "CalibrationFileError", 1),
+    ("calib-string-dtype", "build {dep} --target n1=host --calib {t}/strings.npz -o {t}/d", "CalibrationFileError", 1),
+    ("calib-wrong-shape", "build {dep} --target n1=host --calib {t}/shape9.npz -o {t}/d", "CalibrationFileError", 1),
+    ("calib-not-finite", "build {dep} --target n1=host --calib {t}/nan.npz -o {t}/d", "CalibrationFileError", 1),
+    ("hil-calib-wrong-shape", "hil {dep} --device n1=host --calib {t}/shape9.npz", "CalibrationFileError", 1),
     # targets
     ("target-json-no-builder", "build {dep} --target n1={t}/nobuilder.json -o {t}/d", "TargetProfileError", 1),
     ("target-json-not-json", "build {dep} --target n1={t}/notjson.json -o {t}/d", "TargetProfileError", 1),
@@ -200,7 +200,7 @@ def test_debug_shows_the_traceback(ws: dict[str, str], case: str) -> None:
 def test_messages_name_what_to_fix(ws: dict[str, str]) -> None:
     """The reshape case names the input and the shape it expects; output errors name the blocking file."""
     template = next(c[1] for c in CASES if c[0] == "calib-wrong-shape")
-    line = _assert_one_line(bb(*_argv(template, ws)), "InputFileError", 1)
+    line = _assert_one_line(bb(*_argv(template, ws)), "CalibrationFileError", 1)
     assert "'x'" in line and "[1, 9]" in line and "[1, 8]" in line and "cannot reshape" not in line
     line = _assert_one_line(bb("run", ws["dep"], "--outputs", ws["file"] + "/o.npz"), "OutputPathError", 1)
     assert f"{ws['file']} is a file" in line

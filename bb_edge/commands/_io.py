@@ -17,6 +17,11 @@ import numpy as np
 from bb_edge.commands._args import check_input_path
 from bb_edge.compiler.manifest import Deployment, IOSpec
 from bb_edge.errors import BBError, InputFileError
+from bb_edge.quant.calib import CalibrationShapeError
+
+
+class CalibrationFileError(InputFileError, CalibrationShapeError):
+    """A ``--calib`` file is unusable: an input-file problem that is also a calibration-shape problem."""
 
 
 def read_npz(path: str | Path, option: str) -> dict[str, np.ndarray]:
@@ -74,7 +79,13 @@ def check_calibration(dep: Deployment, path: str | Path, option: str = "--calib"
     one sample of the contract shape, a stack ``[N, *shape]``, or, when the
     contract's batch dimension is 1, ``[N, *shape[1:]]``.
     """
-    p = Path(path)
+    try:
+        _check_calibration(dep, Path(path), option)
+    except InputFileError as exc:  # callers that catch the builders' CalibrationShapeError catch this too
+        raise CalibrationFileError(str(exc)) from None
+
+
+def _check_calibration(dep: Deployment, p: Path, option: str) -> None:
     arrays = read_npz(p, option)
     _missing(dep, arrays, option, p)
     for spec in dep.inputs:
