@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from bb_edge.compiler import compile_model, load_deployment
 from bb_edge.engine import Engine, Limits, events
-from bb_edge.engine.engine import CTRL_ERROR, CTRL_HELLO
+from bb_edge.engine.engine import CTRL_ERROR, CTRL_HELLO, SNAPSHOT_MAGIC
 from bb_edge.errors import WireError
 from bb_edge.ir import record
 from bb_edge.wire import FLAG_ERROR, FLAG_RESPONSE, KIND_CONTROL, PROTO_CONTROL, Envelope, decode, encode
@@ -527,3 +528,28 @@ def test_hostile_envelopes_change_nothing(pair, script: list[tuple[bool, bytes]]
     assert with_hostile[0] == without[0]  # the whole engine state
     assert with_hostile[1] == without[1]  # every outbound envelope, byte for byte
     assert with_hostile[2] == without[2]  # every output value
+
+
+def test_snapshot_keeps_windows_epochs_and_deadlines_and_reads_the_old_dedup_format(pair) -> None:  # type: ignore[no-untyped-def]
+    dep, programs, edge, _ = pair
+    a = Engine.for_node(dep, "m", programs, deadline_s=5.0)
+    _run(a, _env(S, (4 << 32) | 1, edge, rid=1), _env(S, (4 << 32) | 3, edge, rid=3), now=1.0)
+    snap = a.snapshot()
+    b = Engine.for_node(dep, "m", programs, deadline_s=5.0)
+    b.restore(snap)
+    assert b.snapshot() == snap
+    _, evs = _run(b, _env(S, (4 << 32) | 3, edge, rid=3), _env(S, (4 << 32) | 2, edge, rid=2), now=2.0)
+    assert _kinds(evs) == ["DuplicateDropped"]
+    _, evs = _run(b, now=6.0)  # requests 1 and 3 opened at t=1: due at 6
+    assert sorted(e.request_id for e in evs if isinstance(e, events.RequestTimedOut)) == [1, 3]
+    # a snapshot written before per-epoch windows: {"sender": [high-water mark, [seen seqs]]}
+    off = len(SNAPSHOT_MAGIC)
+    (n,) = struct.unpack_from("<I", snap, off)
+    meta = json.loads(snap[off + 4: off + 4 + n])
+    meta["dedup"] = {str(S): [(4 << 32) | 3, [(4 << 32) | 1, (4 << 32) | 3]]}
+    blob = json.dumps(meta).encode()
+    old = snap[:off] + struct.pack("<I", len(blob)) + blob + snap[off + 4 + n:]
+    c = Engine.for_node(dep, "m", programs)
+    c.restore(old)
+    _, evs = _run(c, _env(S, (4 << 32) | 1, edge, rid=1), _env(S, (4 << 32) | 2, edge, rid=2), now=2.0)
+    assert _kinds(evs) == ["DuplicateDropped"]
