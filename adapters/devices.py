@@ -225,9 +225,14 @@ class _FdDevice(SerialDevice):
     fd: int = -1
     #: seconds a write may wait for the line (a dead device must not hang the host)
     write_timeout = 2.0
+    _backlog: bytes = b""
 
     def write(self, data: bytes) -> None:
-        """Write all bytes; what the line does not take within ``write_timeout`` is dropped (the link resends)."""
+        """Write all bytes; what the line does not take within ``write_timeout`` is dropped (the link resends).
+
+        While the line is full, what the device sends is read into a backlog: a device blocked
+        writing to us cannot drain its input, so both ends would otherwise wait on each other.
+        """
         view = memoryview(data)
         deadline = time.monotonic() + self.write_timeout
         while view and self.fd >= 0:
@@ -236,7 +241,9 @@ class _FdDevice(SerialDevice):
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     return
-                select.select([], [self.fd], [], 0.05)
+                r, _, _ = select.select([self.fd], [self.fd], [], 0.05)
+                if r:
+                    self._backlog += self._read_now()
                 continue
             except OSError as exc:
                 if exc.errno == errno.EIO:  # no one on the other side (a device restarting)
@@ -246,12 +253,19 @@ class _FdDevice(SerialDevice):
 
     def read_available(self, timeout: float = 0.0) -> bytes:
         """Everything readable now (after waiting up to ``timeout`` for the first byte)."""
+        if self._backlog:
+            out, self._backlog = self._backlog, b""
+            return out + self._read_now() if self.fd >= 0 else out
         if self.fd < 0:
             time.sleep(timeout)
             return b""
         r, _, _ = select.select([self.fd], [], [], timeout)
         if not r:
             return b""
+        return self._read_now(timeout)
+
+    def _read_now(self, timeout: float = 0.0) -> bytes:
+        """What can be read without waiting."""
         chunks = []
         while True:
             try:
