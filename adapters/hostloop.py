@@ -70,7 +70,7 @@ __all__ = [
     "AckFn", "DedupFilter", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor",
     "OutputContract", "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete",
     "SessionReset", "ShutdownReport", "Transport", "boot_epoch", "envelope_ids", "envelope_request",
-    "parse_control", "seed_sequence", "transport_for",
+    "parse_control", "seed_sequence", "sequence_base", "transport_for",
 ]
 
 log = logging.getLogger("bb_edge.hostloop")
@@ -122,18 +122,23 @@ def seed_sequence(engine: Engine, base: int | None = None, epoch: int | None = N
     if base is not None:
         engine.start_sequence_at(base)
         return base
-    if epoch is None:
-        epoch = boot_epoch(state_file)
-        n = 0 if state_file is not None else int(time.time() * 1e6) % 1_000_000
-    else:
-        n = 0
-    epoch &= 0x7FFFFFFF  # seq < 2**63 (the engine's bound); fits until 2038 for clock epochs
+    value = sequence_base(epoch, state_file)
     set_epoch = getattr(engine, "set_boot_epoch", None)
     if callable(set_epoch):
-        set_epoch(epoch)
-    value = (epoch << 32) | n
+        set_epoch(value >> 32)
     engine.start_sequence_at(value)
     return value
+
+
+def sequence_base(epoch: int | None = None, state_file: str | Path | None = None) -> int:
+    """``(epoch << 32) | n0``: the first sequence number of an incarnation (see :func:`seed_sequence`)."""
+    if epoch is None:
+        epoch = boot_epoch(state_file)
+        n0 = 0 if state_file is not None else int(time.time() * 1e6) % 1_000_000
+    else:
+        n0 = 0
+    epoch &= 0x7FFFFFFF  # seq < 2**63 (the engine's bound); fits until 2038 for clock epochs
+    return (epoch << 32) | n0
 
 
 # ------------------------------------------------------------- retransmit
@@ -420,10 +425,8 @@ class HostEndpoint:
         self.transport = transport
         self.ids = deployment.ids()
         self.names = {v: k for k, v in self.ids.items()}
-        if seq_base is None:
-            ep = boot_epoch() if epoch is None else epoch
-            seq_base = ((ep & 0x7FFFFFFF) << 32) | (int(time.time() * 1e6) % 1_000_000 if epoch is None else 0)
-        self._seq = seq_base
+        # the host numbers its envelopes like a node: (boot epoch << 32) | n
+        self._seq = sequence_base(epoch) if seq_base is None else seq_base
         self._outs: dict[int, OutputContract] = output_contracts(deployment)
         self._want = {o.name for o in deployment.outputs}
         self._results: dict[int, dict[str, np.ndarray]] = {}
@@ -451,7 +454,7 @@ class HostEndpoint:
         """Count, record and log (once per sender and kind of refusal) a refused output envelope."""
         self.stats.refused += 1
         self._event(OutputRefused(peer, env.sender, env.edge, env.request_id, reason))
-        key = (peer, env.sender, reason.split(" ", 1)[0])
+        key = (peer, env.sender if env.sender in self.names else -1, reason.split(" ", 1)[0])  # bounded
         if key not in self._logged:
             self._logged.add(key)
             log.warning("host refused an envelope from %s (sender id %d) on edge %d: %s "
