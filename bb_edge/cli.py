@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import pkgutil
 import sys
@@ -131,12 +132,27 @@ def main(argv: list[str] | None = None) -> int:
     args_list, debug = _split_debug(list(sys.argv[1:] if argv is None else argv))
     debug = debug or os.environ.get("BB_EDGE_DEBUG", "") not in ("", "0")
     shown = warnings.showwarning
+    root = logging.getLogger()
+    root_level, ours = root.level, logging.getLogger("bb_edge")
+    our_level = ours.level
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(name)s: %(message)s"))
     if not debug:
         warnings.showwarning = _one_line_warning
+        # libraries' advice on the root logger (ORT's quantizer) is noise here; bb-edge's own warnings stay
+        root.setLevel(logging.ERROR)
+        ours.setLevel(logging.WARNING)
+        if not root.handlers:
+            root.addHandler(handler)
     try:
         code, err = _dispatch(args_list)
     finally:
-        warnings.showwarning = shown  # a caller running main() in-process gets its own handler back
+        # a caller running main() in-process gets its own handlers and levels back
+        warnings.showwarning = shown
+        root.setLevel(root_level)
+        ours.setLevel(our_level)
+        if handler in root.handlers:
+            root.removeHandler(handler)
     if err is None:
         return code
     if debug:

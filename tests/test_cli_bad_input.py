@@ -297,3 +297,87 @@ def test_targets_table_never_shortens_a_name(columns: int) -> None:
         assert row is not None, f"{name} not shown whole in\n{r.stdout}"
         assert row[1].rstrip("*") == raw.get("family", "-")
         assert row[1].endswith("*") == (raw.get("family_default") is True)
+
+
+@pytest.fixture(scope="module")
+def lossy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A model int8 quantization ruins: one weight row of 1000 on an input that is always 0 in the data.
+
+    Per-tensor int8 weights then get a step of about 8, every other weight rounds to 0, and the output
+    loses everything the input carried. A target profile like linux-vm-arm64 (default int8-dynamic).
+    """
+    import json
+
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.resources import package_data
+
+    root = tmp_path_factory.mktemp("lossy")
+    rng = np.random.default_rng(0)
+    w1 = rng.standard_normal((8, 16)).astype(np.float32)
+    w1[0, :] = 1000.0
+    w2 = rng.standard_normal((16, 1)).astype(np.float32)
+    nodes = [helper.make_node("MatMul", ["x", "W1"], ["h"], name="fc1"),
+             helper.make_node("Relu", ["h"], ["r"], name="relu"),
+             helper.make_node("MatMul", ["r", "W2"], ["y"], name="fc2")]
+    graph = helper.make_graph(nodes, "lossy", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1])],
+                              [numpy_helper.from_array(w1, "W1"), numpy_helper.from_array(w2, "W2")])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(root / "lossy.onnx"))
+    compile_model(root / "lossy.onnx", nodes=1, out_dir=root / "dep")
+    x = rng.standard_normal((16, 1, 8)).astype(np.float32)
+    x[:, :, 0] = 0.0
+    np.savez(root / "calib.npz", x=x)
+    prof = json.loads((package_data("_targets") / "linux-vm-arm64.json").read_text())
+    prof.update(name="lossy-vm", family_default=False)
+    (root / "lossy-vm.json").write_text(json.dumps(prof))
+    return {"root": root, "dep": root / "dep", "calib": root / "calib.npz", "target": root / "lossy-vm.json"}
+
+
+def _rel_error(model: Path, calib: Path, quantized: Path) -> float:
+    """The oracle: relative max error of ``quantized`` against the float model, computed here with ORT."""
+    import onnxruntime as ort
+
+    xs = np.load(calib)["x"]
+    run = {p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]) for p in (model, quantized)}
+    ref = np.stack([run[model].run(None, {run[model].get_inputs()[0].name: x})[0] for x in xs])
+    got = np.stack([run[quantized].run(None, {run[quantized].get_inputs()[0].name: x})[0] for x in xs])
+    return float(np.abs(ref - got).max() / np.abs(ref).max())
+
+
+def test_inaccurate_default_precision_is_refused_then_flagged_when_asked(lossy: dict[str, Path],
+                                                                         tmp_path: Path) -> None:
+    from bb_edge.bundle.artifacts import TOLERANCE
+
+    base = ["build", str(lossy["dep"]), "--target", str(lossy["target"]), "--calib", str(lossy["calib"])]
+    r = bb(*base, "-o", str(tmp_path / "refused"), "--no-report")
+    line = _assert_one_line(r, "AccuracyError", 1)
+    assert "node 'n0'" in line and "int8-dynamic" in line and f"tolerance {TOLERANCE['int8-dynamic']:g}" in line
+    assert "--accept-inaccurate" in line and not (tmp_path / "refused" / "n0").exists()
+
+    r = bb(*base, "--precision", "int8-dynamic", "-o", str(tmp_path / "asked"))  # named explicitly: built
+    assert r.returncode == 0, r.stderr
+    node = tmp_path / "asked" / "n0"
+    err = _rel_error(lossy["root"] / "lossy.onnx", lossy["calib"], node / "model.int8-dynamic.onnx")
+    assert err > TOLERANCE["int8-dynamic"], err  # the flag below is about a real loss
+    assert "warning: node n0 (lossy-vm) artifact onnx.int8-dynamic" in " ".join(r.stdout.split())
+    md = (tmp_path / "asked" / "build-report.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| n0 |"))
+    assert "**NO** (> 0.15)" in row and "## Over tolerance" in md
+
+    r = bb(*base, "--accept-inaccurate", "-o", str(tmp_path / "accepted"), "--no-report")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "accepted" / "n0" / "model.int8-dynamic.onnx").is_file()
+
+
+def test_accurate_default_precision_is_built_and_not_flagged(lossy: dict[str, Path], tmp_path: Path) -> None:
+    """The control: with data that uses input 0, int8-dynamic is within tolerance and builds as the default."""
+    x = np.random.default_rng(5).standard_normal((16, 1, 8)).astype(np.float32)
+    np.savez(tmp_path / "calib.npz", x=x)  # input 0 varies: the 1000-row dominates float and int8 alike
+    r = bb("build", str(lossy["dep"]), "--target", str(lossy["target"]), "--calib", str(tmp_path / "calib.npz"),
+           "-o", str(tmp_path / "d"))
+    assert r.returncode == 0, r.stderr
+    err = _rel_error(lossy["root"] / "lossy.onnx", tmp_path / "calib.npz",
+                     tmp_path / "d" / "n0" / "model.int8-dynamic.onnx")
+    assert err <= 0.15, err
+    row = next(ln for ln in (tmp_path / "d" / "build-report.md").read_text().splitlines() if ln.startswith("| n0 |"))
+    assert "| yes |" in row and "warning:" not in r.stdout

@@ -43,6 +43,31 @@ class PrecisionError(BuildError):
     """The requested precision is not one the target supports."""
 
 
+#: the largest accuracy drop (:attr:`bb_edge.quant.AccuracyReport.drop`: top-1 disagreement for
+#: classifier outputs, else max error relative to the float output's magnitude) a precision may show
+#: before a build-report row is flagged and the precision is refused as a node's default (docs/targets.md)
+TOLERANCE: dict[str, float] = {"fp32": 1e-4, "fp16": 0.02, "int8": 0.15, "int8-dynamic": 0.15}
+
+
+class AccuracyError(BuildError):
+    """A target's default precision loses more accuracy on a node than that precision's tolerance allows."""
+
+    def __init__(self, node: str, target: str, acc: AccuracyReport, tolerance: float) -> None:
+        super().__init__(
+            f"node {node!r}: {acc.drop_name} = {acc.drop:.3g} at {acc.precision} (the default precision of "
+            f"target {target!r}) exceeds the {acc.precision} tolerance {tolerance:g}; "
+            f"give representative --calib data, choose a wider precision (--precision fp16 or fp32), "
+            f"or keep {acc.precision} explicitly (--precision {acc.precision} or --accept-inaccurate)")
+        self.node, self.target, self.precision = node, target, acc.precision
+        self.value, self.tolerance = acc.drop, tolerance
+
+
+def over_tolerance(precision: str, drop: float | None) -> float | None:
+    """The tolerance ``drop`` exceeds at ``precision``, or None when it is within (or unmeasured)."""
+    tol = TOLERANCE.get(precision)
+    return tol if tol is not None and drop is not None and drop > tol else None
+
+
 @dataclass
 class NodeBuild:
     """One node's programs at the chosen precision, with calibration samples and figures."""
@@ -88,6 +113,8 @@ def prepare_node(req: BuildRequest, precision: str | None = None) -> NodeBuild:
     dep = load_deployment(req.deployment_dir)
     prof = req.profile
     prec = precision or str(req.options.get("precision") or prof.precision)
+    # a precision the user named (or --accept-inaccurate) is kept even when over tolerance: it is only flagged
+    explicit = bool(precision or req.options.get("precision") or req.options.get("accept_inaccurate"))
     allowed = list(prof.get("precisions", [prof.precision]))
     if prec not in allowed:
         raise PrecisionError(f"target {prof.name!r} does not support precision {prec!r} for node {req.node!r}; "
@@ -103,6 +130,9 @@ def prepare_node(req: BuildRequest, precision: str | None = None) -> NodeBuild:
         acc = check_accuracy(compute, q_compute, samples, prec, classifier_outputs(nb_dep=dep))
         limit = req.options.get("max_accuracy_drop")
         enforce_max_drop(req.node, acc, float(limit) if limit is not None else None)
+        tol = over_tolerance(prec, acc.drop)
+        if tol is not None and not explicit:
+            raise AccuracyError(req.node, prof.name, acc, tol)
     spec = dep.node(req.node)
     mem = q_compute.ByteSize() + int(spec.peak_activation_bytes or 0) + RUNTIME_OVERHEAD.get(prof.runtime, 0)
     if prof.ram_bytes and mem > prof.ram_bytes:

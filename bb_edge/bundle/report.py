@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from bb_edge.bundle import BuildResult
+from bb_edge.bundle.artifacts import TOLERANCE, over_tolerance
 
 
 def _fmt_bytes(n: float | None) -> str:
@@ -18,30 +19,60 @@ def _fmt_bytes(n: float | None) -> str:
     return str(n)
 
 
-def report_markdown(results: list[BuildResult], title: str = "bb-edge build report") -> str:
-    """One table row per node artifact: size, ratio to float, error figures, latency on this host."""
-    lines = [f"# {title}", "", "| node | target | precision | artifact | size | vs float | max abs err | "
-             "rel err | top-1 agree | latency (ms, this host) | memory est. |", "|---" * 11 + "|"]
+def _rows(results: list[BuildResult]) -> list[tuple[BuildResult, str, int, str, dict[str, Any]]]:
+    """(result, artifact key, size, precision, accuracy figures) for every model artifact of the build."""
+    rows = []
     for r in results:
         f: dict[str, Any] = r.figures
         acc = f.get("accuracy") or {}
         variants = f.get("variants") or {}
-        lat = f.get("latency_ms") or {}
-        fb = f.get("float_bytes") or 0
         for key, size in (f.get("sizes") or {}).items():
             if not key.startswith(("onnx", "pte", "ort")) or key == "ort_config":
                 continue
             prec = key.split(".", 1)[1] if key.startswith("onnx.") else f.get("precision", "")
             a = variants.get(prec) or (acc if prec == f.get("precision") else {})
-            top1 = a.get("top1_agreement")
-            lines.append(
-                f"| {r.node} | {r.target} | {prec} | `{key}` | {_fmt_bytes(size)} | "
-                f"{size / fb:.2f}x | {a.get('max_abs_error', 0.0):.3g} | {a.get('rel_max_error', 0.0):.3g} | "
-                f"{'-' if top1 is None else f'{top1:.3f}'} | "
-                f"{lat.get(key, float('nan')):.2f} | {_fmt_bytes(f.get('memory_bytes'))} |")
+            rows.append((r, key, size, prec, a))
+    return rows
+
+
+def flagged(results: list[BuildResult]) -> list[str]:
+    """One line per artifact whose error exceeds its precision's tolerance (:data:`TOLERANCE`)."""
+    out = []
+    for r, key, _size, prec, a in _rows(results):
+        tol = over_tolerance(prec, a.get("drop"))
+        if tol is not None:
+            out.append(f"node {r.node} ({r.target}) artifact {key}: {a.get('drop_name', 'error')} "
+                       f"{a['drop']:.3g} exceeds the {prec} tolerance {tol:g}")
+    return out
+
+
+def report_markdown(results: list[BuildResult], title: str = "bb-edge build report") -> str:
+    """One table row per node artifact: size, ratio to float, error figures, tolerance flag, latency on this host."""
+    lines = [f"# {title}", "", "| node | target | precision | artifact | size | vs float | max abs err | "
+             "rel err | top-1 agree | within tolerance | latency (ms, this host) | memory est. |",
+             "|---" * 12 + "|"]
+    for r, key, size, prec, a in _rows(results):
+        f: dict[str, Any] = r.figures
+        lat = f.get("latency_ms") or {}
+        fb = f.get("float_bytes") or 0
+        top1 = a.get("top1_agreement")
+        tol = over_tolerance(prec, a.get("drop"))
+        within = "-" if a.get("drop") is None else (f"**NO** (> {tol:g})" if tol is not None else "yes")
+        lines.append(
+            f"| {r.node} | {r.target} | {prec} | `{key}` | {_fmt_bytes(size)} | "
+            f"{size / fb:.2f}x | {a.get('max_abs_error', 0.0):.3g} | {a.get('rel_max_error', 0.0):.3g} | "
+            f"{'-' if top1 is None else f'{top1:.3f}'} | {within} | "
+            f"{lat.get(key, float('nan')):.2f} | {_fmt_bytes(f.get('memory_bytes'))} |")
+    tols = ", ".join(f"{p} {t:g}" for p, t in TOLERANCE.items())
     lines += ["", "Errors are against the float node program on the calibration data "
               "(or seeded random inputs when no --calib was given). Latency is the median of repeated "
-              "single-threaded runs on the build host, not the target.", ""]
+              "single-threaded runs on the build host, not the target.",
+              "", f"Tolerances (top-1 disagreement for classifier outputs, else relative max error): {tols}. "
+              "A row over its tolerance is flagged; such a precision is only built as a node's default "
+              "when asked for explicitly (--precision P or --accept-inaccurate).", ""]
+    flags = flagged(results)
+    if flags:
+        lines += ["## Over tolerance", "", *(f"- {line}" for line in flags), ""]
     return "\n".join(lines)
 
 

@@ -123,20 +123,23 @@ def add_latency(results: list[BuildResult]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.bundle.report import write_report
+    from bb_edge.bundle.report import flagged, write_report
 
     check_output_dir(args.output, "-o")
 
     results = build_all(Path(args.dir), args.target, Path(args.output),
                         Path(args.calib) if args.calib else None,
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
-                         "transport": args.transport})
+                         "transport": args.transport, "accept_inaccurate": args.accept_inaccurate})
+    console = Console()
     if not args.no_report:
         add_latency(results)
         md, png = write_report(results, Path(args.output))
-        Console().print(f"report: {md} {png}")
+        console.print(f"report: {md} {png}")
     for r in results:
-        Console().print(f"[green]built[/] {r.node} -> {r.out_dir} ({r.target})")
+        console.print(f"[green]built[/] {r.node} -> {r.out_dir} ({r.target})")
+    for line in flagged(results):  # kept because asked for, or an extra artifact: say so where it is seen
+        console.print(f"[bold yellow]warning[/]: {line}", soft_wrap=True)
     return 0
 
 
@@ -154,5 +157,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "for classifier outputs, else max error relative to the float output's magnitude)")
     p.add_argument("--transport", type=bundle_transport,
                    help="transport URL written to the bundles' env files (e.g. mqtt://broker:1883)")
+    p.add_argument("--accept-inaccurate", action="store_true",
+                   help="build a target's default precision even when its error exceeds that precision's "
+                        "tolerance (the build report still flags it)")
     p.add_argument("--no-report", action="store_true", help="skip latency measurement and the build report")
     p.set_defaults(func=_run)
