@@ -157,9 +157,9 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(body)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    # `bb-edge` is the console script of the interpreter running the tests
-    env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", COLUMNS="200",
-               OMP_NUM_THREADS="1")
+    # `bb-edge` is the console script of the interpreter running the tests; /usr/sbin holds Debian's mosquitto
+    env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", ""), "/usr/sbin"]),
+               COLUMNS="200", OMP_NUM_THREADS="1")
     # a log file, not a pipe: background commands keep their stdout open after the script ends
     log_path = tmp_path.parent / f"{tmp_path.name}.log"
     with open(log_path, "w") as log_file:
