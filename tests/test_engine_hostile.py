@@ -295,8 +295,11 @@ def test_deadline_gives_request_timed_out_within_one_poll_interval(pair, interva
     (err,) = errors
     assert err.edge == CTRL_ERROR and err.request_id == 7 and err.flags & FLAG_ERROR
     assert err.payload_bytes().decode() == "RequestTimedOut: request 7 at m waiting for y (graph input)"
-    # a late input for the timed-out request does not reopen it
-    _, evs = _run(eng, _env(HOST, 1, y, rid=7), now=t)
+    # the host retries request 7 (new seqs): the timed-out request opens afresh and completes
+    _, evs = _run(eng, _env(S, 2, edge, rid=7), _env(HOST, 1, y, rid=7), now=t)
+    assert _kinds(evs) == [] and [e.request_id for e in evs if isinstance(e, events.OutputReady)] == [7]
+    # once completed, a straggler for it is stale
+    _, evs = _run(eng, _env(S, 3, edge, rid=7), now=t)
     assert _kinds(evs) == ["StaleEnvelope"] and eng.open_requests == 0
 
 

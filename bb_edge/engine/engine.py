@@ -691,19 +691,25 @@ class Engine:
             self._next_deadline = min(self._next_deadline, self.now + min(self.deadline_s, self.hop_budget_s))
         return req
 
-    def _close(self, key: tuple[str, int]) -> _Request | None:
-        """Forget an open request (completed, failed, evicted or timed out) and release its bytes."""
+    def _close(self, key: tuple[str, int], finished: bool = True) -> _Request | None:
+        """Forget an open request and release its bytes.
+
+        A finished one (completed or failed) is remembered, so late envelopes
+        for it are StaleEnvelope. One dropped unfinished (evicted, timed out)
+        is not: the host's retry of that request opens it afresh.
+        """
         req = self._requests.pop(key, None)
         self._dirty.pop(key, None)
         if req is not None:
             self._held -= req.held
-        self._remember_completed(key)
+        if finished:
+            self._remember_completed(key)
         return req
 
     def _evict(self, key: tuple[str, int], reason: str) -> None:
         req = self._requests[key]
         missing = tuple(sorted(self._missing_inputs(key[0], req)))
-        self._close(key)
+        self._close(key, finished=False)
         self._count("evicted")
         self._emit(ev.RequestEvicted(key[1], missing, reason))
         self._report(key[1], f"RequestEvicted: request {key[1]} at {self.node} ({reason}); "
@@ -720,7 +726,7 @@ class Engine:
                 nxt = min(nxt, due)
                 continue
             waiting = self._waiting_for(key[0], req)
-            self._close(key)
+            self._close(key, finished=False)
             self._count("timed_out")
             self._emit(ev.RequestTimedOut(key[1], self.node, waiting))
             self._report(key[1], f"RequestTimedOut: request {key[1]} at {self.node} "
