@@ -17,6 +17,7 @@ Everything runs in this process except the optional C runtime node:
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import time
@@ -130,7 +131,7 @@ class DemoResult:
 
     samples: int
     train_seconds: float
-    accuracy_monolithic: float
+    accuracy_monolithic: float  # one ORT session over the whole held-out set
     accuracy_float_fleet: float
     max_abs_error: float
     native: bool
@@ -147,8 +148,14 @@ class DemoResult:
 
     @property
     def ok(self) -> bool:
-        """The split is exact and the classifier is useful (held-out accuracy >= 0.9)."""
-        return self.max_abs_error <= EXACT and self.accuracy >= 0.9
+        """The split is exact, the classifier is useful and the int8 sensor agrees with float.
+
+        Usefulness is judged on the whole held-out set (one ORT session, >= 0.9), so a short
+        ``--requests`` run is not failed by one unlucky digit; the int8 fleet must pick the float
+        fleet's class for >= 90% of the digits it ran.
+        """
+        agrees = self.native_agreement is None or self.native_agreement >= 0.9
+        return self.max_abs_error <= EXACT and self.accuracy_monolithic >= 0.9 and agrees
 
     def figures(self) -> dict[str, Any]:
         """Every figure as a plain dict."""
@@ -186,28 +193,29 @@ def _node_table(dep: Deployment, placement: dict[str, str]) -> Table:
 
 
 def _predictions_table(x: np.ndarray, y: np.ndarray, float_run: FleetRun, native_run: FleetRun | None,
-                       count: int = 10) -> Table:
+                       count: int = 6) -> Table:
     """``count`` held-out digits with label and predictions; misclassified ones are included, not hidden."""
     final = native_run or float_run
     wrong = [int(i) for i in np.nonzero(final.predictions != y)[0][:2]]
     right = [int(i) for i in np.nonzero(final.predictions == y)[0][:count - len(wrong)]]
     picks = sorted(wrong + right)
     t = Table(title="held-out digits through the fleet", show_lines=False)
+    t.add_column("")
     for i in picks:
-        t.add_column(f"#{i}", justify="center")
-    t.add_row(*[digit_art(x[i]) for i in picks])
-    t.add_row(*[f"label {y[i]}" for i in picks])
+        t.add_column(f"#{i}", justify="center", no_wrap=True)
+    t.add_row("", *[digit_art(x[i]) for i in picks])
+    t.add_row("label", *[str(y[i]) for i in picks])
 
     def cell(run: FleetRun, i: int) -> str:
         p = int(run.predictions[i])
         colour = "green" if p == y[i] else "red"
         return f"[{colour}]{p}[/] {run.probabilities[i, p]:.2f}"
 
-    t.add_row(*[cell(float_run, i) for i in picks])
+    t.add_row("float", *[cell(float_run, i) for i in picks])
     if native_run is not None:
-        t.add_row(*[cell(native_run, i) for i in picks])
-    t.caption = ("rows: digit, label, float fleet prediction and confidence"
-                 + (", fleet with the int8 C-runtime sensor" if native_run is not None else ""))
+        t.add_row("int8 C", *[cell(native_run, i) for i in picks])
+    t.caption = ("prediction and confidence of the float fleet"
+                 + (" and of the fleet with the int8 C-runtime sensor" if native_run is not None else ""))
     return t
 
 
@@ -215,9 +223,10 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
              native: bool = True, console: Console | None = None) -> DemoResult:
     """Train, split, run and check; print as it goes and return the figures.
 
-    ``out_dir`` keeps ``digits.onnx`` (the trained model), ``calib.npz`` (training samples for
-    ``bb-edge build --calib``), ``inputs.npz``/``labels.npy`` (held-out digits for ``bb-edge run``),
-    ``deployment/`` (the compiled split) and, with the C runtime, ``dist/sensor`` (its host build).
+    ``out_dir`` is the compiled deployment (``deployment.json``, one program per node, ``partition.png``)
+    and keeps next to it ``digits.onnx`` (the trained model), ``calib.npz`` (training samples for
+    ``bb-edge build --calib``), ``inputs.npz``/``labels.npy`` (held-out digits for ``bb-edge run``) and,
+    with the C runtime, ``dist/sensor`` (the sensor's host build).
     """
     from bb_edge.adapters.devices import HostDevice
     from bb_edge.commands.build import build_all
@@ -237,8 +246,6 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
 
     x, y = load_digits()
     xtr, ytr, xte, yte = train_test_split(x, y, 0.25, seed=seed)
-    if requests is not None:
-        xte, yte = xte[:requests], yte[:requests]
     console.print(f"[bold]data[/] {len(x)} digits (8x8, UCI via scikit-learn, shipped in the package): "
                   f"{len(xtr)} to train on, {len(xte)} held out")
     with _progress(console) as progress:
@@ -249,14 +256,16 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
     reference = np.concatenate([session.run(None, {INPUT: row[None, :]})[0] for row in xte])
     acc_mono = float(np.mean(np.argmax(reference, axis=1) == yte))
     console.print(f"[bold]1. trained[/] {epochs} epochs in {train_s:.1f} s (loss {losses[0]:.3f} -> "
-                  f"{losses[-1]:.3f}); one ORT session: held-out accuracy {acc_mono:.3f}")
+                  f"{losses[-1]:.3f}); one ORT session: held-out accuracy {acc_mono:.3f} ({len(xte)} digits)")
+    if requests is not None:  # the fleets run the first `requests` held-out digits
+        xte, yte, reference = xte[:requests], yte[:requests], reference[:requests]
 
     onnx.save(model, out / "digits.onnx")
     # keyed by the graph input's name, stacked [N, 1, 64]: what `--calib` and `--inputs` read
     np.savez(out / "calib.npz", pixels=xtr[:256].reshape(-1, 1, 64))
     np.savez(out / "inputs.npz", pixels=xte.reshape(-1, 1, 64))
     np.save(out / "labels.npy", yte)
-    dep_dir = out / "deployment"
+    dep_dir = out
     dep, programs = compile_model(model, cuts=["h0", "h1"], node_names=list(NODES), name="digits", out_dir=dep_dir)
     placement = {n: "ORT (float32)" for n in NODES}
     if note is None:
@@ -270,7 +279,7 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
         float_run = _run_fleet(fleet, xte, progress, "3. float fleet")
     err = float(np.abs(float_run.probabilities - reference).max())
     acc_float = float(np.mean(float_run.predictions == yte))
-    verdict = f"[green]exact within {EXACT:g}[/]" if err <= EXACT else "[red]MISMATCH[/]"
+    verdict = "[green]identical within 1e-5[/]" if err <= EXACT else "[red]MISMATCH[/]"
     console.print(f"[bold]3. ran[/] {len(xte)} digits through 3 engines in {float_run.seconds:.2f} s "
                   f"({human_bytes(float_run.bytes)} of envelopes on the links): max |fleet - one ORT session| = "
                   f"{err:.1e} ({verdict}); held-out accuracy {acc_float:.3f}")
@@ -307,7 +316,10 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
                       f"runtime ({bundle / 'bbrt-host'}): held-out accuracy {result.accuracy_native_fleet:.3f}, "
                       f"top-1 agreement with float {result.native_agreement:.1%}, max |int8 - float| "
                       f"{result.native_max_abs_error:.3f}")
-        console.print(f"   C runtime counters: {stats.strip() or '-'}")
+        counters = dict(re.findall(r"(\w+)=(\d+)", stats))
+        shown = [f"{k}={counters[k]}" for k in ("frames_ok", "inferences", "bad_frames", "run_errors", "evicted")
+                 if k in counters]  # the process prints many more; these say whether it served cleanly
+        console.print(f"   C runtime counters: {' '.join(shown) or stats.strip() or '-'}")
     else:
         result.native_note = note
         console.print(f"[yellow]note:[/] step 4 skipped, {note}; every node ran on ONNX Runtime "
