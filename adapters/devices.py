@@ -414,11 +414,18 @@ class QemuDevice(_FdDevice):
         self.stop()
 
 
-def _epoch_args(link: bool, program: Path, epoch_file: Path | None) -> list[str]:
-    """bbrt-host arguments for the link layer: the boot epoch file (default ``<program>.epoch``)."""
+def _epoch_args(link: bool, program: Path, epoch_file: Path | None,
+                c_timers: tuple[int, ...] | None = None) -> list[str]:
+    """bbrt-host arguments for the link layer: the boot epoch file (default ``<program>.epoch``) and,
+    optionally, the C end's timers in ms (rto_initial, rto_min, rto_max, max_retries, hb, dead, reasm)."""
     if not link:
         return []
-    return ["--epoch-file", str(epoch_file or program.with_name(program.name + ".epoch"))]
+    args = ["--epoch-file", str(epoch_file or program.with_name(program.name + ".epoch"))]
+    if c_timers is not None:
+        if len(c_timers) != 7:
+            raise BbrtError(f"c_timers needs 7 values in ms, got {c_timers}")
+        args += ["--link", ",".join(str(int(v)) for v in c_timers)]
+    return args
 
 
 class HostDevice(SerialDevice):
@@ -493,12 +500,12 @@ class PtyHostDevice(_FdDevice):
     """
 
     def __init__(self, exe: Path, program: Path, node_id: int, *, epoch_file: Path | None = None,
-                 **kw: Any) -> None:
+                 c_timers: tuple[int, ...] | None = None, **kw: Any) -> None:
         super().__init__(node_id, **kw)
         self._own = _OwnPty()
         self.fd = self._own.master
         self.cmd = [str(exe), str(program), "--serial", self._own.slave_path,
-                    *_epoch_args(self.link is not None, Path(program), epoch_file)]
+                    *_epoch_args(self.link is not None, Path(program), epoch_file, c_timers)]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def _launch(self) -> None:

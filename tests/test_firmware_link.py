@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import json
 import math
+import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -304,3 +305,200 @@ def test_c_node_applies_the_engine_rules() -> None:
             assert got == env["expect"], f"{case['name']} #{i} ({env['note']}): {got} != {env['expect']}"
             n += 1
     assert n >= 20
+
+
+# ------------------------------------------------------------ Python link <-> posix C node on a pty
+
+ECHO_N = 4096  # float32 elements: a 16 KiB payload each way
+
+
+def echo_program(node_id: int, n: int = ECHO_N) -> bytes:
+    """Relu on [1, n] float32: graph input edge 1 from the host, output edge 2 to the host."""
+    from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor
+
+    tensors = [Tensor("x", 1, (1, n), STORE_ARENA, 0), Tensor("y", 1, (1, n), STORE_ARENA, 4 * n)]
+    edges = [EdgeRecord(1, 0, RECV, 1, 0), EdgeRecord(2, 0, SEND, 1, 1)]
+    return Program(node_id, tensors, [OpRecord(Op.RELU_F32, [0], [1])], edges, arena_size=8 * n).to_bytes()
+
+
+def c_stats(stderr: str) -> dict[str, int]:
+    """The counters the posix node prints at exit (name=value)."""
+    import re
+
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", stderr)}
+
+
+@pytest.fixture()
+def echo(tmp_path: Path) -> tuple[Path, Path]:
+    from bb_edge.bbrt.native import host_executable
+
+    prog = tmp_path / "echo.bbrt"
+    prog.write_bytes(echo_program(5))
+    return host_executable(), prog
+
+
+def request(i: int, seq: int, rng: Any) -> tuple[bytes, Any]:
+    import numpy as np
+
+    from bb_edge.wire import Envelope, encode
+
+    x = rng.standard_normal((1, ECHO_N)).astype(np.float32)
+    env = encode(Envelope.for_array(x, sender=0, receiver=5, seq=seq, request_id=i, edge=1))
+    return env, np.maximum(x, 0)
+
+
+def test_16k_envelopes_fragmented_over_the_4k_device_mtu_both_ways(echo: tuple[Path, Path], tmp_path: Path) -> None:
+    import numpy as np
+
+    from bb_edge.adapters.devices import PtyHostDevice
+    from bb_edge.wire import decode
+
+    exe, prog = echo
+    dev = PtyHostDevice(exe, prog, 5, epoch_file=tmp_path / "epoch").start(20)
+    rng = np.random.default_rng(3)
+    want = {}
+    try:
+        assert dev.link is not None and dev.link.peer is not None and dev.link.peer.max_frame == 4096
+        for i in range(1, 9):
+            env, ref = request(i, (7 << 32) | i, rng)
+            assert len(env) > 16384
+            want[i] = ref
+            dev.send(env)
+        got = dev.wait_data(len(want), 30)
+        frames_in = dev.link.counters.frames_in
+    finally:
+        err = dev.stop()
+    outs = {decode(e).request_id: decode(e).array() for e in got}
+    assert sorted(outs) == sorted(want)
+    for i, ref in want.items():
+        np.testing.assert_array_equal(outs[i], ref)
+    st = c_stats(err)
+    # 16,456-byte envelopes in frames of at most 4,096 bytes: 5 fragments each way per envelope
+    assert st["inferences"] == len(want) and st["data_in"] >= 5 * len(want), err
+    assert frames_in >= 5 * len(want)
+    assert st["FragmentRejected"] == 0 and st["tx_dropped"] == 0, err
+
+
+class LossyPtyDevice:
+    """Damage on a device line, both ways: each byte corrupted with p=corrupt, dropped with p=drop."""
+
+    def __init__(self, corrupt: float, drop: float, seed: int) -> None:
+        import numpy as np
+
+        self.rng = np.random.default_rng(seed)
+        self.corrupt, self.drop = corrupt, drop
+        self.corrupted = self.dropped = 0
+
+    def damage(self, data: bytes) -> bytes:
+        import numpy as np
+
+        buf = np.frombuffer(data, np.uint8).copy()
+        hits = np.flatnonzero(self.rng.random(buf.size) < self.corrupt)
+        buf[hits] ^= self.rng.integers(1, 256, hits.size, dtype=np.uint8)
+        keep = self.rng.random(buf.size) >= self.drop
+        self.corrupted += int(hits.size)
+        self.dropped += int(buf.size - keep.sum())
+        return buf[keep].tobytes()
+
+
+def lossy_device(exe: Path, prog: Path, epoch: Path, noise: LossyPtyDevice, frame: int) -> Any:
+    from bb_edge.adapters.devices import PtyHostDevice
+    from bb_edge.wire.link import LinkConfig
+
+    class Lossy(PtyHostDevice):
+        def write(self, data: bytes) -> None:
+            super().write(noise.damage(data))
+
+        def read_available(self, timeout: float = 0.0) -> bytes:
+            raw = super().read_available(timeout)
+            return noise.damage(raw) if raw else raw
+
+    # a pty answers in ms: short timers on both ends (a timeout, not an RTT, paces a lossy line)
+    cfg = LinkConfig(rto_initial=0.02, rto_min=0.005, rto_max=0.025, max_retries=100000, hb_interval=0.1,
+                     dead_after=10.0, reassembly_timeout=120.0, mtu=frame)
+    return Lossy(exe, prog, 5, epoch_file=epoch, max_frame=frame, config=cfg,
+                 c_timers=(20, 5, 25, 100000, 100, 10000, 120000))
+
+
+def test_lossy_pty_python_to_c_exactly_once(echo: tuple[Path, Path], tmp_path: Path) -> None:
+    """1% of bytes corrupted and 0.5% dropped on both directions of a real pty: 1,000 envelopes
+    (PINGs and 16 KiB tensors) from Python to the C node, each applied once there and answered once."""
+    import numpy as np
+
+    from bb_edge.adapters.devices import CTRL_PING, CTRL_PONG, PROBE_ID
+    from bb_edge.wire import Envelope, decode, encode
+
+    long = bool(os.environ.get("BB_EDGE_LONG"))
+    total, big_every = (5000, 50) if long else (1000, 100)
+    exe, prog = echo
+    noise = LossyPtyDevice(0.01, 0.005, seed=11)
+    # frames of 96 bytes: at 1.5% damaged bytes a 4 KiB frame would never arrive intact
+    dev = lossy_device(exe, prog, tmp_path / "epoch", noise, 96).start(60)
+    rng = np.random.default_rng(5)
+    want_data: dict[int, Any] = {}
+    want_pong: set[int] = set()
+    pongs: list[int] = []
+    outs: dict[int, list[Any]] = {}
+    try:
+        for i in range(1, total + 1):
+            if i % big_every == 0:
+                env, ref = request(i, (9 << 32) | i, rng)
+                want_data[i] = ref
+            else:
+                dev._seq += 1
+                seq = (dev._probe_epoch << 32) | dev._seq
+                want_pong.add(seq)
+                env = encode(Envelope.for_bytes(b"", sender=PROBE_ID, receiver=5, seq=seq, edge=CTRL_PING))
+            dev.send(env)
+            if i % 20 == 0:
+                dev._pump(0.0)
+        deadline = __import__("time").monotonic() + (600 if long else 240)
+        while __import__("time").monotonic() < deadline:
+            dev._pump(0.05)
+            pongs += [e.response_to for e in dev.control if e.edge == CTRL_PONG and e.response_to in want_pong]
+            dev.control.clear()
+            for e in dev.receive():
+                d = decode(e)
+                outs.setdefault(d.request_id, []).append(d.array())
+            if len(set(pongs)) == len(want_pong) and len(outs) == len(want_data):
+                break
+        dev.pump_for(1.0)  # last ACKs to the node
+        probes = dev._seq
+    finally:
+        err = dev.stop()
+    st = c_stats(err)
+    assert len(pongs) == len(set(pongs)) == len(want_pong), f"{len(set(pongs))}/{len(want_pong)} PONGs; {err}"
+    assert sorted(outs) == sorted(want_data), f"{len(outs)}/{len(want_data)} outputs; {err}"
+    for i, arrs in outs.items():
+        assert len(arrs) == 1, f"request {i} answered {len(arrs)} times"
+        np.testing.assert_array_equal(arrs[0], want_data[i])
+    # the device applied every envelope exactly once: one PONG per probe ever sent, one run per tensor
+    assert st["pings"] == probes and st["inferences"] == len(want_data), err
+    assert st["duplicates"] == 0 and st["tx_dropped"] == 0, err
+    assert noise.corrupted > 0 and noise.dropped > 0 and st["bad_frames"] > 0
+    print(f"lossy pty: {total} envelopes ({len(want_data)} of 16 KiB) exactly once; {noise.corrupted} bytes "
+          f"corrupted, {noise.dropped} dropped; C retransmits {st['retransmits']}, bad frames {st['bad_frames']}")
+
+
+def test_v2_only_hello_meets_the_v1_only_c_node(echo: tuple[Path, Path], tmp_path: Path) -> None:
+    """Both ends report VersionMismatch; neither crashes; nothing passes."""
+    from bb_edge.adapters.devices import PtyHostDevice
+    from bb_edge.wire.link import LinkUp, VersionMismatch
+
+    exe, prog = echo
+    dev = PtyHostDevice(exe, prog, 5, epoch_file=tmp_path / "epoch", versions=(2, 2))
+    dev._launch()
+    dev.start_link()
+    try:
+        dev.pump_for(1.5)
+        dev.send(b"\xbb\xe1" + b"\x00" * 62)  # queued, never sent: no session
+        dev.pump_for(0.5)
+        proc = dev.proc
+        assert proc is not None and proc.poll() is None, "the C node died"
+    finally:
+        err = dev.stop()
+    assert any(isinstance(e, VersionMismatch) for e in dev.link_events), dev.link_events
+    assert not any(isinstance(e, LinkUp) for e in dev.link_events)
+    st = c_stats(err)
+    assert proc.returncode == 0, err
+    assert st["VersionMismatch"] >= 1 and st["LinkUp"] == 0 and st["delivered"] == 0, err

@@ -1,5 +1,6 @@
 /* posix port: a bbrt node on stdin/stdout or a serial device/pty.
  *   bbrt-host PROGRAM.bbrt [--serial PATH] [--hello NAME] [--epoch-file PATH] [--name NAME]
+ *             [--link RTO0,RTOMIN,RTOMAX,RETRIES,HB,DEAD,REASM]   (link timers in ms)
  * With --epoch-file the node speaks the link layer (docs/wire.md): the file holds
  * the boot epoch in decimal; the port increments it and writes it back (fsync)
  * before the first HELLO, so every start is a new epoch. Without it the node
@@ -94,7 +95,7 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
 int main(int argc, char **argv) {
     int fd, in_fd = 0, i;
     size_t len = 0;
-    const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt";
+    const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt", *timers = NULL;
     uint32_t epoch = 0;
     uint8_t buf[512];
     bbrt_status_t st;
@@ -107,6 +108,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--hello") == 0) hello = argv[i + 1];
         else if (strcmp(argv[i], "--epoch-file") == 0) epoch_file = argv[i + 1];
         else if (strcmp(argv[i], "--name") == 0) name = argv[i + 1];
+        else if (strcmp(argv[i], "--link") == 0) timers = argv[i + 1];
     }
     fd = open(argv[1], O_RDONLY);
     if (fd < 0) {
@@ -148,6 +150,22 @@ int main(int argc, char **argv) {
         bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm,
                               sizeof(rasm), epoch, name, now_ms, read_wait,
                               NULL);
+        if (timers) { /* the link's timers for this line (a noisy pty wants a small rto_max) */
+            unsigned long v[7];
+            if (sscanf(timers, "%lu,%lu,%lu,%lu,%lu,%lu,%lu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 ||
+                v[1] > v[2] || v[3] == 0u) {
+                fprintf(stderr, "bbrt: --link wants RTO0,RTOMIN,RTOMAX,RETRIES,HB,DEAD,REASM (ms), got %s\n", timers);
+                return 2;
+            }
+            link_state.cfg.rto_initial = (uint32_t)v[0];
+            link_state.cfg.rto_min = (uint32_t)v[1];
+            link_state.cfg.rto_max = (uint32_t)v[2];
+            link_state.cfg.max_retries = (uint32_t)v[3];
+            link_state.cfg.hb_interval = (uint32_t)v[4];
+            link_state.cfg.dead_after = (uint32_t)v[5];
+            link_state.cfg.reassembly_timeout = (uint32_t)v[6];
+            link_state.rto = link_state.cfg.rto_initial;
+        }
     }
     if (hello) bbrt_node_hello(&node, hello);
     for (;;) {
