@@ -13,6 +13,7 @@ Writes into ``out_dir``::
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -31,7 +32,10 @@ KINDS = {
     "qemu-cortex-m3": ("cortex-m3", "arm-none-eabi-"),
     "qemu-rv32": ("rv32", "riscv64-unknown-elf-"),
     "host": ("host", ""),
+    "host-mqtt": ("host-mqtt", ""),  # the posix node on MQTT (firmware/ports/posix-mqtt, links libmosquitto)
 }
+#: executables of the posix kinds (every other kind builds bbrt.elf)
+EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
 BUILD_JSON = "bbrt-build.json"
 
@@ -86,7 +90,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         goal, prefix = KINDS[kind]
         build = out_dir / "build"
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os")
-        name = "bbrt-host" if kind == "host" else "bbrt.elf"
+        name = EXECUTABLES.get(kind, "bbrt.elf")
         shutil.copy2(build / name, out_dir / name)
         if (build / "bbrt.map").exists():
             shutil.copy2(build / "bbrt.map", out_dir / "bbrt.map")
@@ -97,7 +101,12 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         facts["code_bytes"] = sizes["text"]
         facts["code_size_source"] = name
         facts["static_ram_bytes"] = sizes["data"] + sizes["bss"]
-        if kind == "host":
+        if kind == "host-mqtt":  # names and peers baked in; broker, credentials, TLS come as arguments
+            args = ["--name", node, "--deployment", deployment,
+                    *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}"))]
+            run = ('exec "$(dirname "$0")/bbrt-mqtt" "$(dirname "$0")/program.bbrt" '
+                   + " ".join(shlex.quote(a) for a in args) + ' "$@"\n')
+        elif kind == "host":
             run = 'exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" "$@"\n'
         else:
             cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))

@@ -1,0 +1,539 @@
+/* posix-mqtt port: the bbrt node loop (src/bbrt_node.c, unchanged) on an MQTT broker, with libmosquitto.
+ *
+ *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]
+ *             [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]
+ *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S]
+ *
+ * Topic layout of adapters/mqtt_topics.py (docs/transports.md):
+ *   {prefix}/{dep}/in/{dst}/{src}   one envelope per message, QoS 1 (reads in/{NODE}/+)
+ *   {prefix}/{dep}/bcast/{src}      broadcast envelopes (the HELLO)
+ *   {prefix}/{dep}/presence/{name}  retained "up" / "down" (the last will)
+ *   {prefix}/{dep}/ctl              fleet control: "stop" ends the node
+ * Behaviour of firmware/micropython/bbnode/mqtt.py and adapters/mqtt.py: persistent session
+ * (clean_session=false, client id = user = node name), QoS 1 both ways, retained last will "down",
+ * subscribe before announcing "up", reconnect with capped back-off. The password comes from
+ * --password-file, --creds (the broker's credentials.json, entry NODE) or $BBRT_MQTT_PASSWORD.
+ *
+ * The node, its program, arena and receive buffer are static: the runtime never allocates.
+ * libmosquitto itself does allocate (its packets and queued messages): this binary links it.
+ *
+ * Exit codes: 0 stopped ("stop" on the control topic or SIGTERM/SIGINT), 2 bad arguments or
+ * files, 3 program refused, 4 the broker refused the credentials, 5 no connection within
+ * --connect-timeout. */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mosquitto.h>
+
+#include "bbrt.h"
+
+#ifndef BBRT_HOST_PROGRAM_MAX
+#define BBRT_HOST_PROGRAM_MAX (4u << 20)
+#endif
+#ifndef BBRT_HOST_ARENA
+#define BBRT_HOST_ARENA (8u << 20)
+#endif
+#define MAX_PEERS 64u
+#define NAME_MAX_LEN 64u
+#define TOPIC_MAX 320u
+#define SECRET_MAX 256u
+
+static uint64_t program[BBRT_HOST_PROGRAM_MAX / 8u];
+static uint64_t arena[BBRT_HOST_ARENA / 8u];
+static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
+/* one outgoing envelope, assembled from the node's put() chunks (unframed mode) */
+static uint8_t txbuf[BBRT_MAX_ENVELOPE];
+static size_t txlen;
+static int tx_overflow;
+static bbrt_node_t node;
+
+static struct {
+    uint32_t id;
+    char name[NAME_MAX_LEN];
+} peers[MAX_PEERS];
+static unsigned n_peers;
+
+static char me[NAME_MAX_LEN];
+static char base[2u * NAME_MAX_LEN + 8u]; /* {prefix}/{deployment} */
+static char t_inbox[TOPIC_MAX];           /* {base}/in/{me}/+ */
+static char t_inbox_prefix[TOPIC_MAX];    /* {base}/in/{me}/ */
+static char t_presence[TOPIC_MAX];        /* {base}/presence/{me} */
+static char t_ctl[TOPIC_MAX];
+static char t_bcast_me[TOPIC_MAX];
+static char t_bcast_all[TOPIC_MAX];
+static char t_bcast_prefix[TOPIC_MAX];
+
+static volatile sig_atomic_t stop_signal;
+static int running = 1;
+static int connected;
+static int refused_rc = -1;
+static int hello_sent;
+
+static struct {
+    unsigned connects, reconnects, session_resumed, session_resets, sent, received, spoofed, foreign,
+        publish_errors, oversize;
+} st;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_signal = 1;
+}
+
+/* a topic segment as adapters/mqtt_topics.safe_segment makes it: "/+#", NUL and blanks become "_" */
+static void safe_segment(char *dst, size_t cap, const char *src) {
+    size_t i = 0;
+    for (; src[i] && i + 1u < cap; i++)
+        dst[i] = strchr("/+#\t\n\v\f\r ", src[i]) ? '_' : src[i];
+    if (i == 0u && cap > 1u) dst[i++] = '_';
+    dst[i] = 0;
+}
+
+static const char *peer_name(uint32_t id) {
+    unsigned i;
+    for (i = 0; i < n_peers; i++)
+        if (peers[i].id == id) return peers[i].name;
+    return id == 0u ? "_host" : NULL;
+}
+
+/* the node id a topic's {src} names (-1: not a deployment member) */
+static long peer_id(const char *name) {
+    unsigned i;
+    for (i = 0; i < n_peers; i++)
+        if (strcmp(peers[i].name, name) == 0) return (long)peers[i].id;
+    return strcmp(name, "_host") == 0 ? 0 : -1;
+}
+
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static struct mosquitto *mosq;
+
+/* the node's output: chunks of one envelope, then put(0, 0); published to the receiver's inbox */
+static void put(void *ctx, const uint8_t *p, size_t n) {
+    char topic[TOPIC_MAX];
+    const char *dst;
+    uint32_t receiver;
+    int rc;
+    (void)ctx;
+    if (p != NULL) {
+        if (n > sizeof(txbuf) - txlen) tx_overflow = 1;
+        else {
+            memcpy(txbuf + txlen, p, n);
+            txlen += n;
+        }
+        return;
+    }
+    if (tx_overflow || txlen < 16u) {
+        st.oversize++;
+        txlen = 0;
+        tx_overflow = 0;
+        return;
+    }
+    receiver = le32(txbuf + 12);
+    if (receiver == BBRT_BROADCAST) {
+        snprintf(topic, sizeof(topic), "%s", t_bcast_me);
+    } else {
+        dst = peer_name(receiver);
+        if (dst == NULL) { /* no name for that id: nowhere to publish (counted, never guessed) */
+            st.publish_errors++;
+            txlen = 0;
+            return;
+        }
+        snprintf(topic, sizeof(topic), "%s/in/%s/%s", base, dst, me);
+    }
+    /* QoS 1: libmosquitto keeps the message until its PUBACK and resends it after a reconnect */
+    rc = mosquitto_publish(mosq, NULL, topic, (int)txlen, txbuf, 1, false);
+    if (rc == MOSQ_ERR_SUCCESS || rc == MOSQ_ERR_NO_CONN) st.sent++;
+    else st.publish_errors++;
+    txlen = 0;
+}
+
+static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const mosquitto_property *props) {
+    (void)ud;
+    (void)props;
+    if (rc != 0) {
+        refused_rc = rc;
+        fprintf(stderr, "bbrt-mqtt: %s: the broker refused the connection: %s (%d)\n", me,
+                mosquitto_connack_string(rc), rc);
+        return;
+    }
+    st.connects++;
+    if (st.connects > 1u) {
+        st.reconnects++;
+        if (flags & 1) st.session_resumed++;
+        else {
+            st.session_resets++;
+            fprintf(stderr, "bbrt-mqtt: %s: the broker had no session on reconnect: messages queued for "
+                            "this node were discarded\n", me);
+        }
+    }
+    connected = 1;
+    /* subscribe before announcing: peers start sending on "up", and the broker queues only for
+     * subscriptions that exist (the first session of a node has none) */
+    mosquitto_subscribe(m, NULL, t_inbox, 1);
+    mosquitto_subscribe(m, NULL, t_bcast_all, 1);
+    mosquitto_subscribe(m, NULL, t_ctl, 1);
+    mosquitto_publish(m, NULL, t_presence, 2, "up", 1, true);
+    if (!hello_sent) {
+        hello_sent = 1;
+        bbrt_node_hello(&node, me);
+    }
+}
+
+static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
+    (void)m;
+    (void)ud;
+    (void)rc;
+    connected = 0;
+}
+
+static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
+    const char *src;
+    long want;
+    (void)m;
+    (void)ud;
+    if (strcmp(msg->topic, t_ctl) == 0) {
+        if (msg->payloadlen == 4 && memcmp(msg->payload, "stop", 4) == 0) running = 0;
+        return;
+    }
+    if (strncmp(msg->topic, t_inbox_prefix, strlen(t_inbox_prefix)) == 0)
+        src = msg->topic + strlen(t_inbox_prefix);
+    else if (strncmp(msg->topic, t_bcast_prefix, strlen(t_bcast_prefix)) == 0)
+        src = msg->topic + strlen(t_bcast_prefix);
+    else {
+        st.foreign++;
+        return;
+    }
+    if (strcmp(src, me) == 0) return; /* our own broadcast */
+    /* validation first: the header's sender must be the node the topic names (the broker's ACL pins
+     * who may write that topic), and the envelope must fit the aligned receive buffer */
+    want = peer_id(src);
+    if (msg->payloadlen < 16 || want < 0 || le32((const uint8_t *)msg->payload + 8) != (uint32_t)want) {
+        st.spoofed++;
+        return;
+    }
+    if ((size_t)msg->payloadlen > sizeof(rxbuf)) {
+        st.oversize++;
+        return;
+    }
+    st.received++;
+    /* envelopes are decoded in place and need 8-byte alignment: copy into the static buffer */
+    memcpy(rxbuf, msg->payload, (size_t)msg->payloadlen);
+    (void)bbrt_node_handle(&node, (const uint8_t *)rxbuf, (size_t)msg->payloadlen);
+}
+
+static int read_file(const char *path, uint8_t *dst, size_t cap, size_t *len) {
+    int fd = open(path, O_RDONLY);
+    *len = 0;
+    if (fd < 0) return -1;
+    for (;;) {
+        ssize_t r = read(fd, dst + *len, cap - *len);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        *len += (size_t)r;
+        if (*len == cap) break;
+    }
+    close(fd);
+    return 0;
+}
+
+/* the password of `name` in a credentials.json ({"name": "password", ...}, as `bb-edge broker`
+ * writes it): a flat object of plain strings; escapes are refused rather than half-decoded */
+static int creds_lookup(const char *text, const char *name, char *out, size_t cap) {
+    const char *p = text;
+    size_t nl = strlen(name);
+    while ((p = strchr(p, '"')) != NULL) {
+        const char *k = p + 1, *ke = strchr(k, '"'), *v, *ve;
+        if (ke == NULL) return -1;
+        p = ke + 1;
+        if ((size_t)(ke - k) != nl || strncmp(k, name, nl) != 0) {
+            /* skip this key's value too, so a password equal to a node name is never read as a key */
+            v = p;
+            while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
+            if (*v == ':') {
+                v++;
+                while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
+                if (*v == '"') {
+                    ve = strchr(v + 1, '"');
+                    if (ve == NULL) return -1;
+                    p = ve + 1;
+                }
+            }
+            continue;
+        }
+        v = p;
+        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
+        if (*v != ':') continue;
+        v++;
+        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
+        if (*v != '"') return -1;
+        v++;
+        ve = strchr(v, '"');
+        if (ve == NULL || (size_t)(ve - v) >= cap || memchr(v, '\\', (size_t)(ve - v)) != NULL) return -1;
+        memcpy(out, v, (size_t)(ve - v));
+        out[ve - v] = 0;
+        return 0;
+    }
+    return -1;
+}
+
+/* the boot epoch: read, +1, written back and synced before it is used (0 on failure) */
+static uint32_t bump_epoch(const char *path) {
+    char text[32];
+    unsigned long e = 0;
+    ssize_t r;
+    int len;
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (fd < 0) return 0u;
+    r = read(fd, text, sizeof(text) - 1u);
+    if (r > 0) {
+        text[r] = 0;
+        e = strtoul(text, NULL, 10);
+    }
+    if (e >= 0xFFFFFFFEul) e = 0;
+    e += 1u;
+    len = snprintf(text, sizeof(text), "%lu\n", e);
+    if (lseek(fd, 0, SEEK_SET) != 0 || ftruncate(fd, 0) != 0 || write(fd, text, (size_t)len) != len ||
+        fsync(fd) != 0) {
+        close(fd);
+        return 0u;
+    }
+    close(fd);
+    return (uint32_t)e;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)s;
+    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+    nanosleep(&ts, NULL);
+}
+
+static int add_peer(const char *spec) {
+    const char *eq = strchr(spec, '=');
+    char *end;
+    unsigned long id;
+    unsigned i;
+    if (eq == NULL || eq == spec || eq[1] == 0 || strlen(eq + 1) >= NAME_MAX_LEN) return -1;
+    id = strtoul(spec, &end, 10);
+    if (end != eq || id > 0xFFFFFFFEul) return -1;
+    /* a later --peer for the same id wins (run.sh bakes the build's table in; "$@" comes after it) */
+    for (i = 0; i < n_peers && peers[i].id != (uint32_t)id; i++) {
+    }
+    if (i == n_peers) {
+        if (n_peers >= MAX_PEERS) return -1;
+        n_peers++;
+    }
+    peers[i].id = (uint32_t)id;
+    safe_segment(peers[i].name, sizeof(peers[i].name), eq + 1);
+    return 0;
+}
+
+static int usage(const char *argv0) {
+    fprintf(stderr,
+            "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]\n"
+            "       [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]\n"
+            "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S]\n",
+            argv0);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    const char *host = "127.0.0.1", *prefix = "bb", *deployment = NULL, *name = NULL, *user = NULL;
+    const char *password_file = NULL, *creds = NULL, *ca = NULL, *epoch_file = NULL;
+    static char password[SECRET_MAX];
+    static char text[65536];
+    static char dep_seg[NAME_MAX_LEN];
+    int port = 1883, keepalive = 10, insecure = 0, have_password = 0, said_why = 0, i, rc;
+    double connect_timeout = 30.0, backoff = 0.05, t0;
+    uint32_t epoch = 0;
+    size_t len = 0;
+    bbrt_status_t bst;
+    struct sigaction sa;
+
+    if (argc < 2) return usage(argv[0]);
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--insecure") == 0) {
+            insecure = 1;
+            continue;
+        }
+        if (i + 1 >= argc) return usage(argv[0]);
+        if (strcmp(a, "--host") == 0) host = argv[++i];
+        else if (strcmp(a, "--port") == 0) port = atoi(argv[++i]);
+        else if (strcmp(a, "--prefix") == 0) prefix = argv[++i];
+        else if (strcmp(a, "--deployment") == 0) deployment = argv[++i];
+        else if (strcmp(a, "--name") == 0) name = argv[++i];
+        else if (strcmp(a, "--user") == 0) user = argv[++i];
+        else if (strcmp(a, "--password-file") == 0) password_file = argv[++i];
+        else if (strcmp(a, "--creds") == 0) creds = argv[++i];
+        else if (strcmp(a, "--ca") == 0) ca = argv[++i];
+        else if (strcmp(a, "--keepalive") == 0) keepalive = atoi(argv[++i]);
+        else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
+        else if (strcmp(a, "--connect-timeout") == 0) connect_timeout = atof(argv[++i]);
+        else if (strcmp(a, "--peer") == 0) {
+            if (add_peer(argv[++i]) != 0) {
+                fprintf(stderr, "bbrt-mqtt: bad --peer %s (want ID=NAME, at most %u)\n", argv[i], MAX_PEERS);
+                return 2;
+            }
+        } else return usage(argv[0]);
+    }
+    /* libmosquitto 2.0 refuses a keepalive below 5 s (0 turns keepalive off) */
+    if (keepalive > 0 && keepalive < 5) keepalive = 5;
+    if (name == NULL || deployment == NULL || port <= 0 || port > 65535 || keepalive < 0 ||
+        strlen(name) >= NAME_MAX_LEN || strlen(deployment) >= NAME_MAX_LEN || strlen(prefix) >= NAME_MAX_LEN)
+        return usage(argv[0]);
+    safe_segment(me, sizeof(me), name);
+    safe_segment(dep_seg, sizeof(dep_seg), deployment);
+    snprintf(base, sizeof(base), "%s/%s", prefix, dep_seg);
+    snprintf(t_inbox, sizeof(t_inbox), "%s/in/%s/+", base, me);
+    snprintf(t_inbox_prefix, sizeof(t_inbox_prefix), "%s/in/%s/", base, me);
+    snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
+    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
+    snprintf(t_bcast_me, sizeof(t_bcast_me), "%s/bcast/%s", base, me);
+    snprintf(t_bcast_all, sizeof(t_bcast_all), "%s/bcast/+", base);
+    snprintf(t_bcast_prefix, sizeof(t_bcast_prefix), "%s/bcast/", base);
+
+    /* the password: a file holding it, the broker's credentials.json, or the environment */
+    if (password_file != NULL) {
+        if (read_file(password_file, (uint8_t *)password, sizeof(password) - 1u, &len) != 0) {
+            perror(password_file);
+            return 2;
+        }
+        password[len] = 0;
+        password[strcspn(password, "\r\n")] = 0;
+        have_password = 1;
+    } else if (creds != NULL) {
+        if (read_file(creds, (uint8_t *)text, sizeof(text) - 1u, &len) != 0) {
+            perror(creds);
+            return 2;
+        }
+        text[len] = 0;
+        if (creds_lookup(text, name, password, sizeof(password)) != 0) {
+            fprintf(stderr, "bbrt-mqtt: %s has no password for %s\n", creds, name);
+            return 2;
+        }
+        have_password = 1;
+    } else if (getenv("BBRT_MQTT_PASSWORD") != NULL) {
+        snprintf(password, sizeof(password), "%s", getenv("BBRT_MQTT_PASSWORD"));
+        have_password = 1;
+    }
+    if (have_password && user == NULL) user = me;
+
+    if (read_file(argv[1], (uint8_t *)program, sizeof(program), &len) != 0) {
+        perror(argv[1]);
+        return 2;
+    }
+    bst = bbrt_node_init(&node, (const uint8_t *)program, len, (uint8_t *)arena, sizeof(arena),
+                         (uint8_t *)rxbuf, BBRT_RX_BUFFER_SIZE, put, NULL);
+    if (bst != BBRT_OK) {
+        fprintf(stderr, "bbrt-mqtt: program refused: %s (%d)\n", bbrt_status_name(bst), (int)bst);
+        return 3;
+    }
+    node.unframed = 1u; /* MQTT carries one bare envelope per message */
+    /* a boot epoch per start (docs/wire.md): a restarted node's seq never repeats an earlier one */
+    if (epoch_file != NULL) {
+        epoch = bump_epoch(epoch_file);
+        if (epoch == 0u) {
+            fprintf(stderr, "bbrt-mqtt: cannot update the boot epoch in %s: %s\n", epoch_file, strerror(errno));
+            return 2;
+        }
+    } else {
+        epoch = (uint32_t)time(NULL); /* wall-clock seconds: grows across restarts unless the clock goes back */
+    }
+    node.boot_epoch = epoch;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+
+    mosquitto_lib_init();
+    /* persistent session: clean_session=false under a stable client id (the node name; the generated
+     * broker also forces client id = user name) */
+    mosq = mosquitto_new(me, false, NULL);
+    if (mosq == NULL) {
+        fprintf(stderr, "bbrt-mqtt: mosquitto_new failed: %s\n", strerror(errno));
+        return 2;
+    }
+    mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+    if (user != NULL && mosquitto_username_pw_set(mosq, user, have_password ? password : NULL) != 0) return 2;
+    if (ca != NULL) {
+        rc = mosquitto_tls_set(mosq, ca, NULL, NULL, NULL, NULL);
+        if (rc == MOSQ_ERR_SUCCESS && insecure) rc = mosquitto_tls_insecure_set(mosq, true);
+        if (rc != MOSQ_ERR_SUCCESS) {
+            fprintf(stderr, "bbrt-mqtt: TLS setup with %s failed: %s\n", ca, mosquitto_strerror(rc));
+            return 2;
+        }
+    }
+    /* the last will: the broker publishes retained "down" when this node vanishes */
+    mosquitto_will_set(mosq, t_presence, 4, "down", 1, true);
+    mosquitto_connect_v5_callback_set(mosq, on_connect);
+    mosquitto_disconnect_callback_set(mosq, on_disconnect);
+    mosquitto_message_callback_set(mosq, on_message);
+    mosquitto_max_inflight_messages_set(mosq, 100);
+
+    t0 = now_s();
+    rc = mosquitto_connect(mosq, host, port, keepalive);
+    while (running && !stop_signal) {
+        if (rc == MOSQ_ERR_SUCCESS) rc = mosquitto_loop(mosq, 200, 1);
+        if (refused_rc >= 0) break;
+        if (rc == MOSQ_ERR_SUCCESS) {
+            if (connected) backoff = 0.05;
+            else if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
+            continue;
+        }
+        /* connection lost or not made: reconnect with capped exponential back-off */
+        if (connected || (st.connects == 0u && !said_why)) {
+            said_why = 1;
+            fprintf(stderr, "bbrt-mqtt: %s: %s:%d: %s; retrying\n", me, host, port,
+                    rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
+        }
+        connected = 0;
+        if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
+        sleep_s(backoff);
+        backoff = backoff * 2.0 > 2.0 ? 2.0 : backoff * 2.0;
+        rc = mosquitto_reconnect(mosq);
+    }
+    if (connected) {
+        /* a clean stop: announce "down" (the will is only for a vanished node) and let it leave */
+        mosquitto_publish(mosq, NULL, t_presence, 4, "down", 1, true);
+        for (i = 0; i < 10; i++) mosquitto_loop(mosq, 50, 1);
+        mosquitto_disconnect(mosq);
+        mosquitto_loop(mosq, 50, 1);
+    }
+    fprintf(stderr,
+            "bbrt-mqtt: connects=%u reconnects=%u session_resumed=%u session_resets=%u sent=%u received=%u "
+            "spoofed=%u foreign=%u publish_errors=%u oversize=%u epoch=%u\n",
+            st.connects, st.reconnects, st.session_resumed, st.session_resets, st.sent, st.received, st.spoofed,
+            st.foreign, st.publish_errors, st.oversize, (unsigned)epoch);
+    fprintf(stderr,
+            "bbrt: frames_ok=%u bad_frames=%u bad_envelopes=%u unknown_edge=%u edge_mismatch=%u "
+            "inferences=%u run_errors=%u pings=%u evicted=%u duplicates=%u stale_epoch=%u unauthorised=%u\n",
+            (unsigned)node.stats.frames_ok, (unsigned)node.stats.bad_frames, (unsigned)node.stats.bad_envelopes,
+            (unsigned)node.stats.unknown_edge, (unsigned)node.stats.edge_mismatch, (unsigned)node.stats.inferences,
+            (unsigned)node.stats.run_errors, (unsigned)node.stats.pings, (unsigned)node.stats.evicted,
+            (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised);
+    mosquitto_destroy(mosq);
+    mosquitto_lib_cleanup();
+    if (refused_rc >= 0) return 4;
+    if (st.connects == 0u && !stop_signal && running) {
+        fprintf(stderr, "bbrt-mqtt: %s: no connection to %s:%d within %.0f s\n", me, host, port, connect_timeout);
+        return 5;
+    }
+    return 0;
+}

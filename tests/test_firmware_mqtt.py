@@ -1,0 +1,308 @@
+"""The C runtime's node loop on a secured broker: firmware/ports/posix-mqtt (libmosquitto) against a real
+Mosquitto running `bb-edge broker`'s generated config (allow_anonymous false, per-node passwords, ACL,
+use_username_as_clientid) on a free loopback port.
+
+small_cnn is split n0 (Python) -> n1 (C, the built ``host-mqtt`` bundle, launched by
+adapters/c_mqtt_node.py) -> n2 (Python); the host and the Python nodes are adapters/mqtt.py clients with
+their own credentials. Every process is stopped by pid.
+
+BB_EDGE_LONG_TESTS=1 runs more requests per phase (CI default: 2).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from bb_edge.adapters.broker import Broker, BrokerFiles, write_broker_files
+from bb_edge.adapters.c_mqtt_node import (
+    EXIT_BROKER_REFUSED,
+    EXIT_NO_CONNECTION,
+    parse_counters,
+    spawn_c_mqtt_node,
+)
+from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, stop_process
+from bb_edge.adapters.hostloop import RunIncomplete
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.adapters.mqtt_topics import Topics
+from bb_edge.bbrt.examples import sample_inputs, small_cnn
+from bb_edge.bbrt.format import parse
+from bb_edge.bbrt.host import aligned
+from bb_edge.bbrt.native import load_host_library
+from bb_edge.commands.build import build_all
+from bb_edge.compiler.compile import compile_model
+from bb_edge.compiler.manifest import Deployment, load_deployment
+from bb_edge.engine import events
+from bb_edge.wire.framing import FrameDecoder, frame
+from tests._transport_helpers import RawClient, assert_same_outputs, make_tls
+
+INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/test_bbrt_e2e.py)
+PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG_TESTS") else 2
+
+
+def _have_libmosquitto() -> bool:
+    return Path("/usr/include/mosquitto.h").exists()
+
+
+if not _have_libmosquitto():  # pragma: no cover - CI installs it (.ci/apt-packages.txt)
+    pytest.skip("libmosquitto-dev is not installed", allow_module_level=True)
+
+
+class CNode:
+    """The C runtime's node loop (host build via ctypes) as an InProcFleet external node: the reference."""
+
+    def __init__(self, blob: bytes, arena_size: int) -> None:
+        self.lib = load_host_library()
+        self.blob = aligned(len(blob))
+        self.blob[:] = np.frombuffer(blob, np.uint8)
+        self.arena = aligned(max(8, arena_size))
+        assert self.lib.bbrtpy_node_init(self.blob.ctypes.data, len(blob), self.arena.ctypes.data,
+                                         len(self.arena)) == 0
+        self.outbuf = ctypes.create_string_buffer(1 << 20)
+        self.dec = FrameDecoder()
+        self.out: list[bytes] = []
+
+    def send(self, envelope: bytes) -> None:
+        f = frame(envelope)
+        n = self.lib.bbrtpy_node_feed(f, len(f), self.outbuf, len(self.outbuf))
+        assert n >= 0
+        self.out += self.dec.feed(self.outbuf.raw[:n])
+
+    def receive(self) -> list[bytes]:
+        out, self.out = self.out, []
+        return out
+
+
+@pytest.fixture(scope="module")
+def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """small_cnn split n0 (Python) -> n1 (host-mqtt bundle: bbrt-mqtt + program.bbrt + run.sh) -> n2."""
+    d = tmp_path_factory.mktemp("dep")
+    dist = tmp_path_factory.mktemp("dist")
+    compile_model(small_cnn(), cuts=["p1", "g"], node_names=["n0", "n1", "n2"], out_dir=d)
+    calib = sample_inputs(16, seed=7)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
+    build_all(d, ["n1=host-mqtt"], dist, calib=d / "calib.npz")
+    return d, dist
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> str:
+    """Stop a node process by pid; its stderr."""
+    stop_process(proc, timeout=10)
+    return proc.stderr.read().decode(errors="replace") if proc.stderr is not None else ""
+
+
+def _fleet(dep: Deployment, url: str) -> MqttFleet:
+    fleet = MqttFleet(dep, url, nodes=["n0", "n2"])
+    fleet.start()
+    return fleet
+
+
+def test_bundle_layout(fleet_dirs: tuple[Path, Path]) -> None:
+    """The host-mqtt build is the posix MQTT node: its run.sh carries the node's name, deployment and the
+    deployment's node ids; the executable links libmosquitto (the node runtime itself is static)."""
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    b = dist / "n1"
+    run = (b / "run.sh").read_text()
+    assert "bbrt-mqtt" in run and f"--deployment {dep.name}" in run and "--name n1" in run
+    for name, i in dep.ids().items():
+        if name in dep.node_names:
+            assert f"--peer {i}={name}" in run
+    ldd = subprocess.run(["ldd", str(b / "bbrt-mqtt")], capture_output=True, text=True, timeout=20).stdout
+    assert "libmosquitto" in ldd
+
+
+def test_c_node_joins_secured_fleet(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """n1 (C) joins with its generated credentials; outputs equal the fleet with the same C runtime run
+    in-process, bit for bit, and the float reference within int8 tolerance: before and after a broker
+    restart (it reconnects to its persistent session), and for a request sent while n1 was stopped (the
+    broker queued it in n1's session; the restarted node's new boot epoch keeps its seq fresh)."""
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    files = write_broker_files(tmp_path / "broker", dep)
+    url = files.url()
+    requests = [{"x": s["x"]} for s in sample_inputs(2 * PER_PHASE + 1, seed=5)]
+    blob = (dist / "n1" / "program.bbrt").read_bytes()
+    ref = InProcFleet(dep, external={"n1": CNode(blob, parse(blob).arena_size)}).run(requests)
+    sess = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    floats = [sess.run(None, r)[0] for r in requests]
+
+    broker = Broker(files).start()
+    procs: list[subprocess.Popen[bytes]] = []
+    fleet = host = None
+    errs: list[str] = []
+    try:
+        fleet = _fleet(dep, url)
+        procs.append(spawn_c_mqtt_node(dist / "n1", url, keepalive=5, stderr=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL))
+        host = host_endpoint(dep, url)
+        host.wait_for_peers(["n0", "n1", "n2"], 15)
+        got = host.run(requests[:PER_PHASE], timeout=20)
+        broker.restart(down_for=0.3)
+        host.transport.wait_connected(10)  # type: ignore[attr-defined]
+        got += host.run(requests[PER_PHASE:2 * PER_PHASE], timeout=20)
+        time.sleep(1.0)  # the C node reconnects within its back-off cap (2 s) of the restart
+        errs.append(_stop(procs[0]))
+        # a request while n1 is away: n0 publishes into n1's persistent session; a new n1 process gets it
+        late: list[dict[str, np.ndarray]] = []
+        th = threading.Thread(target=lambda: late.extend(host.run(requests[2 * PER_PHASE:], timeout=30)))
+        th.start()
+        time.sleep(1.0)
+        assert th.is_alive()  # nothing can answer it yet
+        procs.append(spawn_c_mqtt_node(dist / "n1", url, keepalive=5, stderr=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL))
+        th.join(40)
+        assert not th.is_alive()
+        got += late
+        host.transport.publish(Topics(dep.name).control(), b"stop", qos=1)  # type: ignore[attr-defined]
+        procs[1].wait(10)
+        assert procs[1].returncode == 0
+        errs.append(procs[1].stderr.read().decode(errors="replace") if procs[1].stderr else "")
+        reports = fleet.stop()
+        fleet_events = fleet.events
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                print("C node:", _stop(p)[-3000:])
+        print("broker log:", broker.log()[-2000:])
+        if fleet is not None:
+            fleet.stop()
+        if host is not None:
+            host.close()
+        broker.stop()
+    assert_same_outputs(got, ref)
+    worst = max(float(np.abs(g["prob"] - f).max()) for g, f in zip(got, floats, strict=True))
+    assert worst <= INT8_TOL, worst
+    first, second = parse_counters(errs[0]), parse_counters(errs[1])
+    assert first["inferences"] == 2 * PER_PHASE and second["inferences"] == 1, errs
+    # the broker restart: a reconnect that found its session (CONNACK session present), none lost
+    assert first["reconnects"] >= 1 and first["session_resumed"] >= 1 and first["session_resets"] == 0, errs[0]
+    assert second["session_resumed"] == 0 and second["connects"] == 1, errs[1]
+    assert second["epoch"] > first["epoch"] >= 1, errs  # boot-epoch file bumped per start
+    for c in (first, second):
+        assert c["spoofed"] == c["foreign"] == c["publish_errors"] == c["oversize"] == 0, errs
+        assert c["bad_envelopes"] == c["unknown_edge"] == c["edge_mismatch"] == c["run_errors"] == 0, errs
+    assert all(r.unconfirmed == 0 for r in reports.values()), reports
+    for name, evs in fleet_events.items():
+        bad = [e for e in evs if e.family == "infra" and not isinstance(e, events.DuplicateDropped)]
+        assert bad == [], (name, bad)
+
+
+def test_wrong_password_is_refused(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A wrong password, or none, is refused at CONNECT: the C node says so and exits 4 at once (no retry
+    loop, no hang); an unreachable broker ends with exit 5 after --connect-timeout."""
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    files = write_broker_files(tmp_path / "broker", dep)
+    with Broker(files):
+        for url in (f"mqtt://n1:wrong@127.0.0.1:{files.port}", f"mqtt://127.0.0.1:{files.port}",
+                    f"mqtt://n1:{files.passwords['n0']}@127.0.0.1:{files.port}"):  # another node's password
+            t0 = time.monotonic()
+            p = spawn_c_mqtt_node(dist / "n1", url, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+            try:
+                _, err = p.communicate(timeout=10)
+            finally:
+                if p.poll() is None:
+                    stop_process(p)
+            text = err.decode(errors="replace")
+            assert p.returncode == EXIT_BROKER_REFUSED, (url, text)
+            assert "the broker refused the connection" in text and "connects=0" in text, text
+            assert time.monotonic() - t0 < 5
+    port = files.port  # the broker is gone: nothing listens there now
+    p = spawn_c_mqtt_node(dist / "n1", f"mqtt://n1:x@127.0.0.1:{port}", connect_timeout=1.0,
+                          stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    _, err = p.communicate(timeout=15)
+    assert p.returncode == EXIT_NO_CONNECTION and b"no connection" in err, err
+
+
+def _misrouted(files: BrokerFiles, dep: Deployment, dist: Path, observer: tuple[str | None, str | None]) -> int:
+    """Run one request with n1 told that n2's id is ``_host``: n1 publishes its output on in/_host/n1, a
+    topic its ACL does not grant (n1 owns no graph input or output). Returns how many envelopes a _host
+    subscriber saw there within 3 s; asserts the C node did compute and publish."""
+    url = files.url()
+    ids = dep.ids()
+    broker = Broker(files).start()
+    fleet = host = watch = None
+    proc = None
+    seen: list[bytes] = []
+    try:
+        fleet = _fleet(dep, url)
+        proc = spawn_c_mqtt_node(dist / "n1", url, extra=["--peer", f"{ids['n2']}=_host"],
+                                 stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        watch = RawClient("127.0.0.1", files.port, observer[0], observer[1], client_id="_watch")
+        watch.c.on_message = lambda c, u, m: seen.append(bytes(m.payload))
+        watch.c.subscribe(Topics(dep.name).inbox_filter("_host"), qos=1)
+        host = host_endpoint(dep, url)
+        host.wait_for_peers(["n0", "n1", "n2"], 15)
+        with pytest.raises(RunIncomplete):  # the output never reaches n2: the run gives up
+            host.run([{"x": sample_inputs(1, seed=3)[0]["x"]}], timeout=3, retry_after=10)
+        time.sleep(0.5)
+        err = _stop(proc)
+    finally:
+        if proc is not None and proc.poll() is None:
+            _stop(proc)
+        if watch is not None:
+            watch.close()
+        if fleet is not None:
+            fleet.stop()
+        if host is not None:
+            host.close()
+        broker.stop()
+    c = parse_counters(err)
+    assert c["inferences"] == 1 and c["sent"] >= 2 and c["publish_errors"] == 0, err  # HELLO + the output
+    return len([s for s in seen if int.from_bytes(s[8:12], "little") == ids["n1"]])
+
+
+def test_acl_stops_a_publish_to_a_peer_without_an_edge(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """Under the generated ACL the misrouted envelope never arrives; on an open broker (no ACL, the
+    oracle) the very same run delivers it, so it is the ACL that stops it."""
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    secured = write_broker_files(tmp_path / "secured", dep)
+    assert _misrouted(secured, dep, dist, ("_host", secured.passwords["_host"])) == 0
+    open_files = write_broker_files(tmp_path / "open", None)
+    assert _misrouted(open_files, dep, dist, (None, None)) == 1
+
+
+def test_c_node_over_tls(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """mqtts:// with the CA file: the C node verifies the broker's certificate and serves a request; with a
+    CA that did not sign it the TLS handshake fails and the node gives up after its connect timeout."""
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    tls = make_tls(tmp_path / "tls")
+    files = write_broker_files(tmp_path / "broker", dep, tls=tls)
+    url = files.url() + f"&ca={tls.cafile}"
+    req = [{"x": sample_inputs(1, seed=11)[0]["x"]}]
+    blob = (dist / "n1" / "program.bbrt").read_bytes()
+    ref = InProcFleet(dep, external={"n1": CNode(blob, parse(blob).arena_size)}).run(req)
+    other = make_tls(tmp_path / "other")
+    broker = Broker(files).start()
+    fleet = host = proc = None
+    try:
+        fleet = _fleet(dep, url)
+        proc = spawn_c_mqtt_node(dist / "n1", url, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        host = host_endpoint(dep, url)
+        host.wait_for_peers(["n0", "n1", "n2"], 15)
+        assert_same_outputs(host.run(req, timeout=20), ref)
+        err = _stop(proc)
+        assert parse_counters(err)["inferences"] == 1, err
+        bad = spawn_c_mqtt_node(dist / "n1", files.url() + f"&ca={other.cafile}", connect_timeout=1.5,
+                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        _, e2 = bad.communicate(timeout=15)
+        assert bad.returncode == EXIT_NO_CONNECTION, e2
+    finally:
+        if proc is not None and proc.poll() is None:
+            _stop(proc)
+        if fleet is not None:
+            fleet.stop()
+        if host is not None:
+            host.close()
+        broker.stop()
