@@ -123,38 +123,90 @@ def test_wheel_carries_every_target_profile(venv: Venv) -> None:
     assert not missing, f"bb-edge targets from the wheel lacks {missing}:\n{out[:2000]}"
 
 
-def test_compile_build_run_from_the_wheel(venv: Venv) -> None:
+@pytest.fixture(scope="module")
+def built(venv: Venv) -> Path:
+    """demo -> compile -> build for the four targets, all from the venv; the scratch dir."""
     # the demo trains and writes the model, calibration and inputs the later commands use (relative paths)
     demo = venv.bb_edge("demo", "-o", "demo", "--requests", "120", timeout=300)
     assert re.search(r"held-out accuracy 0\.9\d\d over 120 digits", demo), demo[-1500:]
     venv.bb_edge("compile", "demo/digits.onnx", "--nodes", "3", "-o", "build")
-    assert (venv.scratch / "build" / "deployment.json").is_file()
-
     venv.bb_edge("build", "build", "--target", "n0=host", "--target", "n1=qemu-cortex-m3",
                  "--target", "n2=esp32-micropython", "--calib", "demo/calib.npz", "-o", "dist", timeout=300)
-    dist = venv.scratch / "dist"
+    venv.bb_edge("build", "build", "--target", "n0=jetson-orin-nano", "--calib", "demo/calib.npz",
+                 "-o", "dist-jetson", timeout=300)
+    return venv.scratch
+
+
+def _reference(scratch: Path) -> np.ndarray:
+    """Probabilities of the demo's trained model on its inputs, from a fresh ORT session in this process."""
+    xs = np.load(scratch / "demo" / "inputs.npz")["pixels"]
+    sess = ort.InferenceSession(str(scratch / "demo" / "digits.onnx"), providers=["CPUExecutionProvider"])
+    return np.concatenate([sess.run(None, {"pixels": row})[0] for row in xs])
+
+
+def test_bundles_for_four_targets(built: Path) -> None:
+    assert (built / "build" / "deployment.json").is_file()
+    dist = built / "dist"
     for node, files in (("n0", ["bbrt-host", "program.bbrt", "bbrt-build.json"]),
                         ("n1", ["bbrt.elf", "program.bbrt", "run.sh"]),
                         ("n2", ["main.py", "program.bbrt", "config.json", "lib"])):
         for f in files:
             assert (dist / node / f).exists(), f"{node}: {f}"
-    venv.bb_edge("build", "build", "--target", "n0=jetson-orin-nano", "--calib", "demo/calib.npz",
-                 "-o", "dist-jetson", timeout=300)
-    jetson = venv.scratch / "dist-jetson" / "n0"
-    for f in ["manifest.json", "jetson_node.py", "model.fp16.onnx", "model.int8.onnx", "run.sh",
+    jetson = built / "dist-jetson" / "n0"
+    for f in ["manifest.json", "jetson_node.py", "model.fp16.onnx", "model.int8.onnx", "run.sh", "node.env",
               "program/deployment.json", "lib/bb_edge/cli.py"]:
         assert (jetson / f).exists(), f"jetson: {f}"
     assert json.loads((jetson / "manifest.json").read_text())["precision"] == "fp16"
 
-    venv.bb_edge("run", "build", "--inputs", "demo/inputs.npz", "--outputs", "out.npz")
-    got = np.load(venv.scratch / "out.npz")["probabilities"].reshape(-1, 10)
-    xs = np.load(venv.scratch / "demo" / "inputs.npz")["pixels"]
-    sess = ort.InferenceSession(str(venv.scratch / "demo" / "digits.onnx"), providers=["CPUExecutionProvider"])
-    want = np.concatenate([sess.run(None, {"pixels": row})[0] for row in xs])
-    np.testing.assert_allclose(got, want, atol=1e-5)
 
-    # the host and Cortex-M3 builds, compiled from the firmware sources inside the wheel, answer over serial
+def test_run_from_the_wheel_matches_ort(venv: Venv, built: Path) -> None:
+    venv.bb_edge("run", "build", "--inputs", "demo/inputs.npz", "--outputs", "out.npz")
+    got = np.load(built / "out.npz")["probabilities"].reshape(-1, 10)
+    np.testing.assert_allclose(got, _reference(built), atol=1e-5)
+
+
+def test_host_and_qemu_builds_from_the_wheel_serve(venv: Venv, built: Path) -> None:
+    # compiled from the firmware sources inside the wheel, they answer over serial
     hil = venv.bb_edge("hil", "build", "--device", "n0=host", "--device", "n1=qemu:cortex-m3",
                        "--calib", "demo/calib.npz", timeout=300)
     agree = re.search(r"top-1 agreement with float │? *(\d+\.\d+)%", hil)
     assert agree and float(agree.group(1)) >= 87.5, hil[-2000:]
+
+
+def test_jetson_bundle_joins_a_fleet_over_mqtt(venv: Venv, built: Path) -> None:
+    """n0 from its Jetson bundle (run.sh, vendored lib), n1 and n2 as `bb-edge node` from the venv."""
+    from bb_edge.adapters.broker import Broker, write_broker_files
+    from bb_edge.adapters.fleet_mqtt import host_endpoint, stop_process
+    from bb_edge.compiler import load_deployment
+    from tests._transport_helpers import LineCollector, wait_until
+
+    dep = load_deployment(built / "build")
+    files = write_broker_files(built / "broker", dep)
+    broker = Broker(files).start()
+    procs: list[subprocess.Popen[bytes]] = []
+    host = None
+    try:
+        env = dict(venv.env, BB_TRANSPORT=files.url())
+        procs.append(subprocess.Popen([str(built / "dist-jetson" / "n0" / "run.sh"), "--quiet"], cwd=built, env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True))
+        for node in ("n1", "n2"):
+            procs.append(subprocess.Popen(
+                [str(venv.base / "venv" / "bin" / "bb-edge"), "node", "build", "--node", node, "--quiet",
+                 "--transport", files.url()], cwd=built, env=env, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, start_new_session=True))
+        logs = [LineCollector(p) for p in procs]
+        host = host_endpoint(dep, files.url())
+        wait_until(lambda: {"n0", "n1", "n2"} <= host.up or any(p.poll() is not None for p in procs), 90,
+                   "nodes up")
+        assert all(p.poll() is None for p in procs), [lg.lines for lg in logs]
+        xs = np.load(built / "demo" / "inputs.npz")["pixels"][:16]
+        got = np.concatenate([g["probabilities"] for g in host.run([{"pixels": x} for x in xs], timeout=60)])
+        want = _reference(built)[:16]
+        np.testing.assert_allclose(got, want, atol=1e-2)  # n0 runs its fp16 model
+        assert np.array_equal(np.argmax(got, axis=1), np.argmax(want, axis=1))
+    finally:
+        if host is not None:
+            host.close()
+        for p in procs:
+            stop_process(p)
+        broker.stop()
