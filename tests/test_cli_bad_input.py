@@ -142,6 +142,7 @@ CASES: list[tuple[str, str, str, int]] = [
     ("node-mqtt-port-range", "node {dep} --node n1 --transport mqtt://h:70000", "UsageError", 2),
     ("broker-port-zero", "broker {dep} --port 0 --write-only", "UsageError", 2),
     ("build-accuracy-drop-negative", "build {dep} --target host --max-accuracy-drop -1 -o {t}/d", "UsageError", 2),
+    ("build-precision-unknown", "build {dep} --target host --precision int3 -o {t}/d", "UsageError", 2),
     ("hil-requests-zero", "hil {dep} --device n1=host -n 0", "UsageError", 2),
     ("hil-device-not-serial", "hil {dep} --device n1=/dev/null -n 1", "SerialException", 1),
     ("hil-device-not-a-port", "hil {dep} --device n1=no-such-port", "UsageError", 2),

@@ -148,10 +148,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="build per-node bundles for target profiles")
     p.add_argument("dir", help="a compiled deployment directory")
     p.add_argument("--target", action="append", default=[], metavar="[NODE=]TARGET",
-                   help="target profile for every node, or NODE=TARGET for one node (repeatable)")
+                   help="target profile, family (jetson, esp32, ros2, android, linux-vm, qemu, host: its "
+                        "default profile) or profile .json file, for every node, or NODE=TARGET for one node "
+                        "(repeatable; `bb-edge targets` lists them)")
     p.add_argument("-o", "--output", default="dist", help="output directory (one bundle per node)")
     p.add_argument("--calib", help="calibration inputs (.npz keyed by graph input / tensor name)")
-    p.add_argument("--precision", help="override the profile's precision (fp32, fp16, int8, int8-dynamic)")
+    p.add_argument("--precision", choices=["fp32", "fp16", "int8", "int8-dynamic"],
+                   help="override the profile's precision (the target must support it); a precision named "
+                        "here is built even when over its tolerance, and flagged")
     p.add_argument("--max-accuracy-drop", type=non_negative_float, default=None,
                    help="fail if a quantized node's error against float exceeds this (top-1 disagreement "
                         "for classifier outputs, else max error relative to the float output's magnitude)")
