@@ -909,7 +909,7 @@ from binascii import unhexlify
 from bbnode import link as L
 spec = json.load(open('link/link.json'))
 setup = spec['setup']
-names = list(spec['valid']) 
+names = list(spec['valid'])
 bodies = [open('link/%s.bin' % n, 'rb').read() for n in names]
 bodies += [open('link/invalid/%s.bin' % n, 'rb').read() for n in spec['invalid']]
 random.seed(7)
@@ -962,3 +962,172 @@ def test_link_fuzzed_frames_give_events_never_exceptions(vm: tuple[Path, Path], 
     rounds = 200 if LONG else 40
     res = _last_json(run_vm(driver, lib, tmp_path, FUZZ_VM.replace("ROUNDS", str(rounds))))
     assert res["count"] >= 40 * 50 and res["n_crashes"] == 0, res
+
+
+# ------------------------------------------- the bundle's main.py on a real pty
+
+UART_SHIM = '''"""machine.UART on a pseudo-terminal (raw mode), for running a bundle's main.py under CPython."""
+import os
+import tty
+
+
+class UART:
+    """The serial port the bundle's config names; here the pty slave whose path is in BB_UART_PATH."""
+
+    def __init__(self, uart_id, baudrate=0, tx=None, rx=None, rxbuf=0):
+        self.fd = os.open(os.environ["BB_UART_PATH"], os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.fd)
+
+    def read(self):
+        try:
+            return os.read(self.fd, 65536) or None
+        except BlockingIOError:
+            return None
+
+    def write(self, data):
+        view = memoryview(bytes(data))
+        while view:
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                import select
+                select.select([], [self.fd], [], 0.05)
+        return len(data)
+'''
+
+PTY_LAUNCH = """import runpy, sys, time
+sys.path[:0] = {paths!r}
+# MicroPython's time functions that serve_uart uses, on CPython's monotonic clock
+time.ticks_ms = lambda: int(time.monotonic() * 1000)
+time.ticks_diff = lambda a, b: a - b
+time.sleep_ms = lambda ms: time.sleep(ms / 1000)
+runpy.run_path("main.py", run_name="__main__")
+"""
+
+
+def test_bundle_main_over_a_pty_survives_a_reset(tmp_path: Path) -> None:
+    """The esp32-micropython bundle's own main.py, config.json (link section) and program.bbrt run under
+    CPython with bbnode's sources and machine.UART on a real pty (raw mode), real time. A Python host link
+    sends n1's inputs from its producer n0: outputs equal the C runtime's. The node process is SIGKILLed
+    and started again on the same pty: its epoch file gives the next epoch, the host link reports
+    PeerRestarted, later requests complete, and the engine's filter takes no output for a duplicate."""
+    import os
+    import select
+    import sys
+    import time
+
+    import numpy as np
+
+    from bb_edge.bbrt.examples import small_cnn
+    from bb_edge.bbrt.format import parse
+    from bb_edge.bbrt.host import HostProgram
+    from bb_edge.commands.build import build_all
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.engine.dedup import FRESH, SeqFilter
+    from bb_edge.mpy.cross import runtime_dir
+    from bb_edge.wire import envelope as wire
+    from bb_edge.wire.framing import FrameDecoder, frame
+    from bb_edge.wire.hello import HelloRecord
+    from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig, LinkUp, PeerRestarted
+    from tests._mpy_vm import write_shims
+
+    compile_model(small_cnn(), cuts=["r3"], node_names=["n0", "n1"], out_dir=tmp_path / "dep")
+    build_all(tmp_path / "dep", ["n1=esp32-micropython"], tmp_path / "dist")
+    bundle = tmp_path / "dist" / "n1"
+    cfg = json.loads((bundle / "config.json").read_text())
+    assert cfg["transport"] == "serial" and cfg["link"]["enabled"]
+    node_dir = tmp_path / "node"
+    node_dir.mkdir()
+    for f in ("main.py", "config.json", "program.bbrt"):
+        shutil.copyfile(bundle / f, node_dir / f)
+    shims = write_shims(tmp_path / "shims")
+    (shims / "machine.py").write_text(UART_SHIM)
+    (node_dir / "_launch.py").write_text(PTY_LAUNCH.format(paths=[str(shims), str(runtime_dir())]))
+
+    blob = (bundle / "program.bbrt").read_bytes()
+    prog = parse(blob)
+    recv = next(e for e in prog.edges if e.direction == 0)
+    sends = [e for e in prog.edges if e.direction == 1]
+    t_in = prog.tensors[recv.tensor]
+    assert recv.elem_type == 1 and recv.peer != 0  # a float edge from n0
+    rng = np.random.default_rng(8)
+    xs = [np.maximum(rng.standard_normal(t_in.shape), 0).astype(np.float32) for _ in range(6)]
+    h = HostProgram(blob, prog)
+    ref = []
+    for x in xs:
+        h.run({recv.tensor: x})
+        ref.append([h.view(e.tensor).tobytes() for e in sends])
+
+    master, slave = os.openpty()
+    os.set_blocking(master, False)
+    env = dict(os.environ, BB_UART_PATH=os.ttyname(slave))
+    host = Link(HelloRecord(1, 1, 3, 1, recv.peer, 4096, 8, "n0"),
+                LinkConfig(rto_initial=0.3, rto_min=0.05, rto_max=2.0, hb_interval=0.5, dead_after=5.0))
+    dec = FrameDecoder(1 << 16)
+    dedup = SeqFilter()
+    outputs: dict[int, list[bytes]] = {}
+    verdicts: list[str] = []
+    events: list[object] = []
+    host.start(time.monotonic())
+
+    def pump(until: float, done) -> None:  # type: ignore[no-untyped-def]
+        while time.monotonic() < until and not done():
+            now = time.monotonic()
+            host.poll(now)
+            for body in host.take_frames():
+                os.write(master, frame(body))
+            r, _, _ = select.select([master], [], [], 0.01)
+            if r:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    data = b""
+                for body in dec.feed(data):
+                    host.receive(body, time.monotonic())
+            for ev in host.take_events():
+                events.append(ev)
+                if isinstance(ev, EnvelopeReceived):
+                    e = wire.decode(ev.envelope)
+                    v = dedup.check(e.sender, e.seq)
+                    verdicts.append(v)
+                    if v == FRESH:
+                        dedup.record(e.sender, e.seq)
+                        outputs.setdefault(e.request_id, []).append(bytes(e.data))
+
+    def request(k: int) -> None:
+        e = wire.Envelope(kind=0, protocol=0, sender=recv.peer, receiver=prog.node_id, seq=(1 << 32) | (k + 1),
+                          request_id=500 + k, edge=recv.edge_id, dtype=1, dims=t_in.shape, data=xs[k].tobytes())
+        host.send(wire.encode(e), time.monotonic())
+
+    def start() -> subprocess.Popen:  # type: ignore[type-arg]
+        return subprocess.Popen([sys.executable, "_launch.py"], cwd=node_dir, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    procs = [start()]
+    try:
+        pump(time.monotonic() + 30, lambda: host.up)
+        assert host.up, procs[0].stderr.read() if procs[0].poll() is not None else "no link"
+        for k in range(3):
+            request(k)
+        pump(time.monotonic() + 60, lambda: all(500 + k in outputs for k in range(3)))
+        assert sorted(outputs) == [500, 501, 502], (outputs.keys(), events[-5:])
+        procs[0].kill()  # mid-stream: the node dies, the pty stays
+        procs[0].wait(timeout=10)
+        request(3)  # sent while the node is dead: queued by the host link, resent in the new session
+        procs.append(start())
+        pump(time.monotonic() + 30, lambda: any(isinstance(e, PeerRestarted) for e in events))
+        for k in (4, 5):
+            request(k)
+        pump(time.monotonic() + 60, lambda: all(500 + k in outputs for k in range(6)))
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait(timeout=10)
+        os.close(master)
+        os.close(slave)
+    assert (node_dir / "boot_epoch").read_text().strip() == "2"
+    restarted = [e for e in events if isinstance(e, PeerRestarted)]
+    assert [(e.old_epoch, e.new_epoch) for e in restarted] == [(1, 2)], restarted
+    assert sum(isinstance(e, LinkUp) for e in events) == 2
+    assert verdicts == [FRESH] * len(verdicts) and len(verdicts) == 6 * len(sends), verdicts
+    assert outputs == {500 + k: ref[k] for k in range(6)}

@@ -181,14 +181,14 @@ class Uart:
     def write(self, b):
         self.out.extend(b)
 u = Uart()
-n = Node(Program(open('prog.bbrt', 'rb').read()), u, max_payload=65536, boot_epoch=%d)
+n = Node(Program(open('prog.bbrt', 'rb').read()), u, max_payload=65536, boot_epoch=EPOCH)
 data = open('stream.bin', 'rb').read()
 for i in range(0, len(data), 37):
     n.feed(data[i:i + 37])
 os.mkdir('out')
 open('out/frames.bin', 'wb').write(u.out)
 print('STATS', n.stats.inferences, n.stats.pings, n.stats.bad_frames)
-""" % epoch)
+""".replace("EPOCH", str(epoch)))
     got = (tmp_path / "out" / "frames.bin").read_bytes()
     assert ref.count(b"\x00") == 3  # two outputs and a PONG
     assert got == ref
