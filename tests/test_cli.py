@@ -90,6 +90,12 @@ def test_option_value_types() -> None:
     assert name_list("cam,gw") == ["cam", "gw"]
     assert fleet_transport("mqtt://127.0.0.1:1883?creds=c.json") == "mqtt://127.0.0.1:1883?creds=c.json"
     assert fleet_transport("serial://pty?corrupt=0.01") == "serial://pty?corrupt=0.01"
+    from bb_edge.commands._args import bundle_transport, node_transport
+
+    remote = "mqtts://broker.lan:8883?ca=/etc/bb-edge/ca.pem"  # a file on the target, not on the build host
+    assert bundle_transport(remote) == remote and bundle_transport("none") == "none"
+    with pytest.raises(argparse.ArgumentTypeError, match="ca=/etc/bb-edge/ca.pem is not a file"):
+        node_transport(remote)
     for fn, bad in ((byte_sizes, "12 apples"), (byte_sizes, "0"), (positive_int, "0"), (name_list, "a,,b"),
                     (fleet_transport, "mqtt://h:99999"), (fleet_transport, "serial://pty?nosuch=1")):
         with pytest.raises(argparse.ArgumentTypeError):

@@ -139,6 +139,7 @@ CASES: list[tuple[str, str, str, int]] = [
     ("serial-corrupt-not-a-number", "run {dep} --transport serial://pty?corrupt=abc", "UsageError", 2),
     ("transport-unknown-scheme", "run {dep} --transport foo://bar", "UsageError", 2),
     ("node-transport-http", "node {dep} --node n1 --transport http://x", "UsageError", 2),
+    ("mqtt-creds-missing", "run {dep} --transport mqtt://127.0.0.1:1883?creds={t}/missing.json", "UsageError", 2),
     ("node-mqtt-port-range", "node {dep} --node n1 --transport mqtt://h:70000", "UsageError", 2),
     ("broker-port-zero", "broker {dep} --port 0 --write-only", "UsageError", 2),
     ("build-accuracy-drop-negative", "build {dep} --target host --max-accuracy-drop -1 -o {t}/d", "UsageError", 2),

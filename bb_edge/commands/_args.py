@@ -105,8 +105,11 @@ def name_list(text: str) -> list[str]:
     return names
 
 
-def _check_url(text: str, allowed: tuple[str, ...], usage: str) -> str:
-    """Parse ``text`` with the adapter that will use it, so a bad URL fails at the command line."""
+def _check_url(text: str, allowed: tuple[str, ...], usage: str, local: bool = True) -> str:
+    """Parse ``text`` with the adapter that will use it, so a bad URL fails at the command line.
+
+    ``local``: the URL is used on this machine, so files it names (``ca=``, ``creds=`` ...) must exist.
+    """
     scheme = text.split(":", 1)[0] if ":" in text else text
     if scheme not in allowed:
         raise argparse.ArgumentTypeError(f"{text!r}: unknown transport {scheme!r}; use {usage}")
@@ -117,6 +120,10 @@ def _check_url(text: str, allowed: tuple[str, ...], usage: str) -> str:
             cfg = MqttConfig.from_url(text)
             if not 1 <= cfg.port <= 65535:
                 raise ValueError(f"port {cfg.port} is out of range 1..65535")
+            for key in ("ca", "cert", "key", "creds"):  # files named in the URL must exist before connecting
+                value = getattr(cfg, key)
+                if local and value and not Path(value).is_file():
+                    raise ValueError(f"{key}={value} is not a file")
         elif scheme == "serial" and "fleet" in allowed:
             from bb_edge.adapters.fleet_serial import PtyFleetOptions
 
@@ -144,8 +151,14 @@ def node_transport(text: str) -> str:
 
 
 def bundle_transport(text: str) -> str:
-    """A transport written into bundles by ``build``: ``none`` (one-node fleets) or a node transport URL."""
-    return text if text == "none" else node_transport(text)
+    """A transport written into bundles by ``build``: ``none`` (one-node fleets) or a node transport URL.
+
+    Files it names live on the target, not here, so only the URL's form is checked.
+    """
+    if text == "none":
+        return text
+    return _check_url(text, ("mqtt", "mqtts", "serial"),
+                      "none, mqtt://HOST:PORT, mqtts://HOST:PORT or serial:///dev/ttyUSB0[?baud=N]", local=False)
 
 
 def _first_existing(path: Path) -> Path:
