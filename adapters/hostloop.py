@@ -30,9 +30,11 @@ declared dtype and shape.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
+import struct
 import threading
 import time
 from collections import OrderedDict, deque
@@ -70,7 +72,8 @@ __all__ = [
     "AckFn", "DedupFilter", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor",
     "OutputContract", "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete",
     "SessionReset", "ShutdownReport", "Transport", "boot_epoch", "envelope_ids", "envelope_request",
-    "parse_control", "seed_sequence", "sequence_base", "transport_for",
+    "NodeState", "StateFileError", "load_node_state", "parse_control", "restore_node_state", "save_node_state",
+    "seed_sequence", "sequence_base", "transport_for",
 ]
 
 log = logging.getLogger("bb_edge.hostloop")
@@ -192,6 +195,119 @@ def parse_control(payload: bytes) -> tuple[str, list[int]] | None:
     if any(not 0 <= i < 2**64 for i in ids):
         return None
     return parts[0], ids
+
+
+# ------------------------------------------------------------- node state
+
+NODE_STATE_MAGIC = b"BBNODE1\n"
+
+
+class StateFileError(BBError):
+    """A node state file (``bb-edge node --state``) is unreadable, truncated or of another node."""
+
+
+@dataclass
+class NodeState:
+    """What ``bb-edge node --state FILE`` keeps across restarts.
+
+    ``engine`` is :meth:`Engine.snapshot` (sequence, boot epoch, duplicate
+    windows, open requests, component state); ``retransmit`` what the node
+    keeps to resend per request. ``clean`` is True when the file was written
+    at the end of an orderly shutdown (after the final flush), so its
+    sequence number is the last one the node sent; a periodic snapshot is not
+    clean, envelopes may have left after it.
+    """
+
+    node: str
+    clean: bool
+    engine: bytes
+    retransmit: list[tuple[int, str, int, bytes]] = field(default_factory=list)
+    saved_at: float = 0.0
+
+
+def save_node_state(path: str | Path, engine: Engine, retransmit: RetransmitBuffer | None = None,
+                    clean: bool = False) -> int:
+    """Write ``engine``'s state (and ``retransmit``) to ``path`` atomically (temp + fsync + rename); bytes."""
+    kept: list[tuple[int, str, int, bytes]] = []
+    if retransmit is not None:
+        for rid, entries in retransmit._by_request.items():
+            kept.extend((rid, peer, receiver, data) for peer, receiver, data in entries)
+    snap = engine.snapshot()
+    head = json.dumps({"node": engine.node, "clean": clean, "saved_at": time.time(),
+                       "engine": len(snap),
+                       "retransmit": [[rid, peer, receiver, len(data)] for rid, peer, receiver, data in kept]},
+                      sort_keys=True).encode()
+    blob = b"".join([NODE_STATE_MAGIC, struct.pack("<I", len(head)), head, snap] + [d for *_, d in kept])
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(blob)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, p)  # a crash mid-write leaves the previous state file intact
+    return len(blob)
+
+
+def load_node_state(path: str | Path) -> NodeState:
+    """Read a state file written by :func:`save_node_state`; :class:`StateFileError` if it is not one."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise StateFileError(f"cannot read node state {path}: {exc}") from exc
+    if not data.startswith(NODE_STATE_MAGIC) or len(data) < len(NODE_STATE_MAGIC) + 4:
+        raise StateFileError(f"{path} is not a bb-edge node state file")
+    off = len(NODE_STATE_MAGIC)
+    (n,) = struct.unpack_from("<I", data, off)
+    try:
+        head = json.loads(data[off + 4: off + 4 + n])
+        node, clean, size = str(head["node"]), bool(head["clean"]), int(head["engine"])
+        entries = [(int(r), str(p), int(rc), int(ln)) for r, p, rc, ln in head["retransmit"]]
+        saved_at = float(head.get("saved_at", 0.0))
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise StateFileError(f"{path}: corrupt node state header: {exc}") from exc
+    pos = off + 4 + n
+    if size < 0 or any(ln < 0 for *_, ln in entries) or \
+            pos + size + sum(ln for *_, ln in entries) != len(data):
+        raise StateFileError(f"{path}: truncated or padded node state ({len(data)} bytes)")
+    engine_blob = data[pos: pos + size]
+    pos += size
+    kept = []
+    for rid, peer, receiver, ln in entries:
+        kept.append((rid, peer, receiver, data[pos: pos + ln]))
+        pos += ln
+    return NodeState(node, clean, engine_blob, kept, saved_at)
+
+
+def restore_node_state(state: NodeState, engine: Engine, retransmit: RetransmitBuffer | None = None,
+                       now: float | None = None, epoch_file: str | Path | None = None) -> int:
+    """Load ``state`` into a freshly built ``engine`` (and ``retransmit``); return the boot epoch to run in.
+
+    After a clean shutdown the node continues in the same epoch, one above
+    the last sequence number it sent, so peers see neither a duplicate nor a
+    gap. After a periodic snapshot (the node was killed) envelopes may have
+    left after the snapshot, so the node moves to a new epoch above the
+    restored one (a new, empty duplicate window at every peer). Request times
+    are moved onto this process's clock (``now``): the downtime does not
+    count against their deadlines.
+    """
+    if state.node != engine.node:
+        raise StateFileError(f"state file is of node {state.node!r}, not {engine.node!r}")
+    try:
+        engine.restore(state.engine)
+    except (BBError, ValueError, KeyError, TypeError, struct.error) as exc:
+        raise StateFileError(f"cannot restore node state: {type(exc).__name__}: {exc}") from exc
+    if now is not None:
+        engine.shift_clock(now - engine.now)
+    if retransmit is not None:
+        for rid, peer, receiver, data in state.retransmit:
+            retransmit.keep(rid, peer, receiver, data)
+    if not state.clean:
+        epoch = max(boot_epoch(epoch_file), engine.boot_epoch + 1)
+        engine.set_boot_epoch(min(epoch, 0x7FFFFFFF))
+    elif epoch_file is not None:
+        boot_epoch(epoch_file)  # keep the epoch file above every epoch used so far
+    return engine.boot_epoch
 
 
 # --------------------------------------------------------------- host loop

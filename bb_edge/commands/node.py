@@ -22,6 +22,17 @@ if TYPE_CHECKING:  # the engine and compiler (onnx) load when the command runs, 
     from bb_edge.engine import events
 
 
+def positive_float(text: str) -> float:
+    """argparse type: a finite number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"{text} must be a positive number of seconds")
+    return value
+
+
 def format_event(e: events.Event) -> str:
     """One line for an event: ``event <Type> field=value ...`` (arrays shown by shape)."""
     parts = [f"event {type(e).__name__}"]
@@ -36,7 +47,17 @@ def format_event(e: events.Event) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.hostloop import HostLoop, seed_sequence, transport_for
+    import time
+    from pathlib import Path
+
+    from bb_edge.adapters.hostloop import (
+        HostLoop,
+        load_node_state,
+        restore_node_state,
+        save_node_state,
+        seed_sequence,
+        transport_for,
+    )
     from bb_edge.compiler.manifest import load_deployment
     from bb_edge.engine import Engine, events
 
@@ -45,8 +66,10 @@ def _run(args: argparse.Namespace) -> int:
         raise DeploymentError(f"--node {args.node}: no such node in {args.dir}; nodes: {', '.join(dep.node_names)}")
     engine = Engine.for_node(dep, args.node, backend=args.backend,
                              outputs_to_host=not args.no_outputs_to_host)
-    seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
-    engine.hello()  # announces the node (the serial hub waits for it; MQTT peers log PeerUp)
+    state = load_node_state(args.state) if args.state and Path(args.state).exists() else None
+    if state is None:
+        seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
+        engine.hello()  # announces the node (the serial hub waits for it; MQTT peers log PeerUp)
     quiet = {events.OutputReady} if args.quiet else set()
 
     def show(evs: list[events.Event]) -> None:
@@ -56,6 +79,20 @@ def _run(args: argparse.Namespace) -> int:
 
     transport = transport_for(args.transport, dep, args.node)
     loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout)
+    if state is not None:
+        # restore before the HELLO: it must announce the restored (or next) epoch
+        epoch = restore_node_state(state, engine, loop.retransmit, now=time.monotonic(),
+                                   epoch_file=args.epoch_file)
+        engine.hello()
+        print(f"restored {args.state}: epoch {epoch} seq {engine._seq} open requests {engine.open_requests} "
+              f"({'clean shutdown' if state.clean else 'periodic snapshot: new epoch'})", flush=True)
+    if args.state:
+        state_path = args.state
+
+        def snapshot(now: float) -> None:
+            save_node_state(state_path, engine, loop.retransmit, clean=False)
+
+        loop.call_every(args.state_interval, snapshot)
     loop.install_signal_handlers()
     wait_connected = getattr(transport, "wait_connected", None)
     if callable(wait_connected):
@@ -68,6 +105,9 @@ def _run(args: argparse.Namespace) -> int:
     print(f"node {args.node} (id {engine.node_id}) of {dep.name!r} on {args.transport.split('?')[0]}",
           flush=True)
     report = loop.run()
+    if args.state:  # after the final flush: the sequence number saved is the last one sent
+        save_node_state(args.state, engine, loop.retransmit, clean=True)
+        print(f"saved {args.state}: epoch {engine.boot_epoch} seq {engine._seq}", flush=True)
     print(f"shutdown {report}", flush=True)
     sys.stdout.flush()
     return 0 if report.unconfirmed == 0 else 3
@@ -92,5 +132,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "connect_timeout, 30); then exit with status 1")
     p.add_argument("--epoch-file", default=None,
                    help="file keeping this node's boot epoch (seq = epoch << 32 | n); default: the clock")
+    p.add_argument("--state", default=None, metavar="FILE",
+                   help="keep node state (sequence, epoch, duplicate windows, open requests, resend buffer, "
+                        "component state) in FILE: restored at start, saved periodically and at shutdown")
+    p.add_argument("--state-interval", type=positive_float, default=5.0,
+                   help="seconds between periodic state snapshots (default 5)")
     p.add_argument("--quiet", action="store_true", help="do not print per-request events")
     p.set_defaults(func=_run)

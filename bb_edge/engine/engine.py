@@ -1040,6 +1040,21 @@ class Engine:
         self._seen_peers = set(meta["seen_peers"])
         self.now = meta["now"]
 
+    def shift_clock(self, delta: float) -> None:
+        """Move every poll-clock time by ``delta`` s (a restored snapshot taken on another clock).
+
+        Request creation and last-input times shift with the clock, so each
+        open request keeps the deadline budget it had left when the snapshot
+        was taken.
+        """
+        if not math.isfinite(delta):
+            raise EngineError(f"clock shift must be finite, not {delta}")
+        self.now += delta
+        for req in self._requests.values():
+            req.created += delta
+            req.touched += delta
+        self._next_deadline = -math.inf  # the next poll recomputes it
+
 
 def _legacy_name(payload: bytes) -> bool:
     """A bare printable UTF-8 node name, shorter than a hello record: the HELLO payload before records."""
