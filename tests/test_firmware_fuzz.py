@@ -1,6 +1,6 @@
-"""Fuzz the program loader and the envelope decoder / node loop (libFuzzer, ASan + UBSan).
+"""Fuzz the program loader, the envelope decoder / node loop and the link layer (libFuzzer, ASan + UBSan).
 
-A fixed budget per target; seeds are the golden vectors and real lowered programs.
+A fixed budget per target; seeds are the golden vectors (envelope and link) and real lowered programs.
 """
 
 from __future__ import annotations
@@ -47,4 +47,18 @@ def test_fuzz_envelope_decoder_and_node(fuzzers: Path, tmp_path: Path) -> None:
     corpus.mkdir()
     for f in list(VEC.glob("*.bin")) + list(VEC.glob("*.frame")) + list((VEC / "invalid").glob("*.bin")):
         shutil.copy(f, corpus / f.name)
+    for f in (VEC / "link").glob("*.frame"):  # the node with the link layer attached takes these
+        shutil.copy(f, corpus / f"link_{f.name}")
     run(fuzzers / "fuzz_envelope", corpus, tmp_path)
+
+
+def test_fuzz_link_layer(fuzzers: Path, tmp_path: Path) -> None:
+    """bbrt_link.c fed arbitrary frame bodies, sends, clock steps and peer HELLOs (fuzz_link.c)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    link = VEC / "link"
+    for f in list(link.glob("*.bin")) + list((link / "invalid").glob("*.bin")):
+        body = f.read_bytes()[:255]
+        # one "receive" record per vector, after a clock step: the script format of fuzz_link.c
+        (corpus / f.name).write_bytes(bytes([2, 5]) + bytes([0, len(body)]) + body)
+    run(fuzzers / "fuzz_link", corpus, tmp_path)

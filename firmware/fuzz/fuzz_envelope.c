@@ -1,6 +1,8 @@
-/* libFuzzer harness: envelope decoder, deframer and the node loop fed arbitrary serial bytes. */
+/* libFuzzer harness: envelope decoder, deframer and the node loop fed arbitrary serial bytes,
+ * bare (v1) and with the link layer attached (frames go through bbrt_link.c first). */
 #include <string.h>
 #include "bbrt.h"
+#include "bbrt_link.h"
 
 static uint64_t program[(1u << 16) / 8u];
 static size_t program_len;
@@ -8,6 +10,18 @@ static uint64_t arena[(1u << 16) / 8u];
 static uint64_t rx[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
 static bbrt_node_t node;
 static size_t out_bytes;
+static uint64_t arena2[(1u << 16) / 8u];
+static uint64_t rx2[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
+static uint64_t tx2[(2u * BBRT_MAX_ENVELOPE + 7u) / 8u];
+static uint64_t rasm2[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+static bbrt_node_t lnode;
+static bbrt_link_t lnk;
+static uint32_t clock_ms;
+
+static uint32_t now_ms(void *ctx) {
+    (void)ctx;
+    return clock_ms;
+}
 
 static void put(void *ctx, const uint8_t *p, size_t n) {
     (void)ctx;
@@ -63,6 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                            (uint8_t *)rx, BBRT_RX_BUFFER_SIZE, put, 0) != BBRT_OK)
             __builtin_trap();
     }
+    /* a fresh linked node per input (its link state would otherwise make inputs depend on history) */
+    if (bbrt_node_init(&lnode, (const uint8_t *)program, program_len, (uint8_t *)arena2, sizeof(arena2),
+                       (uint8_t *)rx2, BBRT_RX_BUFFER_SIZE, put, 0) != BBRT_OK ||
+        bbrt_node_link_attach(&lnode, &lnk, (uint8_t *)tx2, sizeof(tx2), (uint8_t *)rasm2, sizeof(rasm2), 1u, "f",
+                              now_ms, 0, 0) != BBRT_OK)
+        __builtin_trap();
     /* 1. the decoder on the raw bytes, and re-encoding what it accepts must round-trip */
     if (size <= sizeof(buf)) {
         memcpy(buf, data, size);
@@ -78,5 +98,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint8_t z = 0;
         bbrt_node_feed(&node, &z, 1u);
     }
+    /* 3. the same bytes to a node speaking the link layer, in two halves with its timers between */
+    clock_ms += 5000u;
+    bbrt_node_feed(&lnode, data, size / 2u);
+    bbrt_node_poll(&lnode);
+    clock_ms += 700u;
+    bbrt_node_feed(&lnode, data + size / 2u, size - size / 2u);
+    bbrt_node_poll(&lnode);
     return 0;
 }
