@@ -140,6 +140,9 @@ def test_extractor_follows_the_convention() -> None:
 
 def test_readme_names_the_ci_command() -> None:
     text = README.read_text()
+    # the convention is documented in the README itself, in comments that open and close in pairs
+    assert "tests/test_readme_commands.py runs every block" in text
+    assert text.count("<!--") == text.count("-->")
     assert "\n    bash .ci/test.sh\n" in text
     run = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()
            if ln.strip() and not ln.lstrip().startswith("#")]
