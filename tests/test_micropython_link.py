@@ -1131,3 +1131,36 @@ def test_bundle_main_over_a_pty_survives_a_reset(tmp_path: Path) -> None:
     assert sum(isinstance(e, LinkUp) for e in events) == 2
     assert verdicts == [FRESH] * len(verdicts) and len(verdicts) == 6 * len(sends), verdicts
     assert outputs == {500 + k: ref[k] for k in range(6)}
+
+
+HELLO_VM = r"""
+import json
+from bbnode.executor import Program
+from bbnode.node import Node
+from bbnode import envelope as E, link as L
+spec = json.load(open('engine_rules.json'))
+dep = spec['deployment']
+node = Node(Program(open('rules.bbrt', 'rb').read()), send=lambda b: None, seq_window=dep['window'],
+            seq_epochs=dep['epochs'])
+def hello(sender, epoch, node_id=None, seq=1):
+    rec = bytearray(52 + 1)
+    L.hello_into(L.Hello(boot_epoch=epoch, node_id=sender if node_id is None else node_id, name=b's'), rec)
+    env = E.Envelope(kind=1, protocol=1, sender=sender, receiver=E.BROADCAST, seq=seq, edge=1, dtype=2,
+                     dims=(len(rec),), payload=rec)
+    return node.handle(E.encode(env))
+res = [hello(1, 3), hello(1, 2), hello(1, 3, node_id=9), node.stats.bad_hello, node.stats.epoch_regressed,
+       [w.epoch for w in node.seqf.senders[1]]]
+print(json.dumps(res))
+"""
+
+
+def test_node_control_hello_epochs(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """A control HELLO (MQTT) carrying a hello record opens the sender's epoch window; an older epoch is
+    refused (EpochRegressed) and a record naming another node than the sender is a bad HELLO, as in the
+    engine (bb_edge/engine/engine.py _on_hello)."""
+    driver, lib = vm
+    v = json.loads((VECTORS / "engine_rules.json").read_text())
+    (tmp_path / "rules.bbrt").write_bytes(rules_program(v["deployment"]))
+    shutil.copyfile(VECTORS / "engine_rules.json", tmp_path / "engine_rules.json")
+    res = _last_json_list(run_vm(driver, lib, tmp_path, HELLO_VM))
+    assert res == ["OK", "EPOCH_REGRESSED", "BAD_HELLO", 1, 1, [3]], res

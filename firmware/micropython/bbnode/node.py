@@ -57,6 +57,8 @@ class Stats:
         self.duplicates = 0
         self.stale_epoch = 0
         self.tx_dropped = 0
+        self.bad_hello = 0
+        self.epoch_regressed = 0
         self.link_events = {}
 
 
@@ -79,6 +81,7 @@ class Node:
         self.stats = Stats()
         self.seq = 0  # n of the last envelope sent; the wire seq is (boot_epoch << 32) | n
         self.seqf = rules.SeqFilter(seq_window, seq_epochs)
+        self.peer_epochs = {}  # sender -> boot epoch of its last HELLO
         self.now = 0
         self.pending = False
         self.pending_req = 0
@@ -251,6 +254,23 @@ class Node:
             if env.protocol == PROTO_CONTROL and env.edge == CTRL_PING:
                 self.stats.pings += 1
                 self.control(CTRL_PONG, env.sender, env.seq, env.request_id)
+            elif env.protocol == PROTO_CONTROL and env.edge == CTRL_HELLO:
+                from bbnode.link import LinkError, hello_decode
+                try:
+                    h = hello_decode(env.payload)
+                except LinkError:
+                    self.stats.bad_hello += 1
+                    return "BAD_HELLO"
+                if h.node_id != env.sender:
+                    self.stats.bad_hello += 1
+                    return "BAD_HELLO"
+                known = self.peer_epochs.get(env.sender)
+                if known is not None and h.boot_epoch < known:
+                    self.stats.epoch_regressed += 1  # as the engine: an older epoch changes nothing
+                    return "EPOCH_REGRESSED"
+                if known is None or h.boot_epoch > known:
+                    self.peer_epochs[env.sender] = h.boot_epoch
+                    self.seqf.start_epoch(env.sender, h.boot_epoch)  # a reboot: a new, empty window
             return "OK"
         if env.protocol != PROTO_DATAFLOW:
             return "OK"
