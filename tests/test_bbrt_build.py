@@ -72,6 +72,13 @@ def test_esp_idf_project_structure(built: tuple[Path, Path]) -> None:
         assert data and data[0][1].strip() == "data"
         assert "esp_partition_mmap" in (p / "main" / "main.c").read_text()
         assert "mqtt_client.h" in (p / "main" / "main.c").read_text()
+        # built without --transport: a UART node, no broker credentials; the MQTT options exist in Kconfig
+        assert "CONFIG_BBRT_TRANSPORT_UART=y" in (p / "sdkconfig.defaults").read_text()
+        assert not (p / "sdkconfig.credentials").exists()
+        kconfig = (p / "main" / "Kconfig.projbuild").read_text()
+        for key in ("BBRT_MQTT_USERNAME", "BBRT_MQTT_PASSWORD", "BBRT_MQTT_KEEPALIVE", "BBRT_MQTT_TLS_BUNDLE",
+                    "BBRT_MQTT_TLS_CA_PEM"):
+            assert f"config {key}\n" in kconfig, key
         facts = json.loads((dist / node / "bbrt-build.json").read_text())
         assert facts["esp_chip"] == chip and facts["code_bytes"] > 0
         assert "not run" in facts["idf_build"]

@@ -57,8 +57,13 @@ def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
 
 
 def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile,
-                   deployment: str = "", peers: dict[int, str] | None = None) -> dict[str, Any]:
-    """Build the node for ``kind`` into ``out_dir``; check it fits; return the build facts."""
+                   deployment: str = "", peers: dict[int, str] | None = None,
+                   transport: str | None = None) -> dict[str, Any]:
+    """Build the node for ``kind`` into ``out_dir``; check it fits; return the build facts.
+
+    ``transport`` (``bb-edge build --transport``): an ``mqtt[s]://`` URL puts an ESP-IDF
+    node on that broker with its credentials (bb_edge.bbrt.espidf.mqtt_settings).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     prog_path = out_dir / "program.bbrt"
     prog_path.write_bytes(L.blob)
@@ -118,7 +123,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         from bb_edge.bbrt.espidf import generate_project
 
         facts.update(generate_project(L, out_dir / "esp-idf", profile=profile, node=node, deployment=deployment,
-                                      peers=peers or {}, resolver=resolver, max_payload=mp, arena=arena))
+                                      peers=peers or {}, resolver=resolver, max_payload=mp, arena=arena,
+                                      transport=transport))
         artifacts["esp-idf"] = "esp-idf"
     facts["ram_need"] = facts["static_ram_bytes"] + STACK_RESERVE + int(profile.get("reserved_ram_bytes", 0))
     facts["flash_need"] = facts["code_bytes"] + len(L.blob) + int(profile.get("reserved_flash_bytes", 0))

@@ -24,8 +24,10 @@ def build(request: BuildRequest) -> BuildResult:
     L.synthetic_calibration = request.calib is None
     kind = str(prof.get("kind", KIND_OF.get(prof.name, "esp-idf")))
     peers = {n.id: n.name for n in dep.nodes}
+    url = str(request.options.get("transport") or "")
     facts = build_firmware(L, kind, Path(request.out_dir), node=request.node, profile=prof,
-                           deployment=dep.name, peers=peers)
+                           deployment=dep.name, peers=peers,
+                           transport=url if url.startswith(("mqtt://", "mqtts://")) else None)
     out = Path(request.out_dir)
     artifacts = {k: out / v for k, v in facts["artifacts"].items()}
     figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",
