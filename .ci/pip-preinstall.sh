@@ -15,3 +15,16 @@ case "$have" in
   *) echo "installing torch==$TORCH_VERSION (CPU)"
      python -m pip install -q --disable-pip-version-check "torch==$TORCH_VERSION" ;;
 esac
+
+# ByzPy 0.1.4 is the oracle of tests/test_learn_byzpy_parity.py. Its metadata pins
+# torch<2.6 and numpy<2.1, so a plain requirement would replace the CPU torch above
+# with torch 2.5.1 and the nvidia-* CUDA wheels. Its aggregators, pre-aggregators
+# and attacks run on torch 2.13 CPU and numpy 2.x unchanged, and import only torch,
+# numpy and cloudpickle: install it without its declared dependencies, plus cloudpickle.
+BYZPY_VERSION=0.1.4
+have_byzpy="$(python -c 'import importlib.metadata as m; print(m.version("byzpy"))' 2>/dev/null || true)"
+if [ "$have_byzpy" != "$BYZPY_VERSION" ]; then
+  echo "installing byzpy==$BYZPY_VERSION (no deps) and cloudpickle"
+  python -m pip install -q --disable-pip-version-check --no-deps "byzpy==$BYZPY_VERSION"
+  python -m pip install -q --disable-pip-version-check "cloudpickle>=2.2,<4"
+fi

@@ -22,12 +22,23 @@ Definitions (``x_1..x_n`` updates, per coordinate where noted):
   previous round's result (state).
 * server optimizers ``fedavgm``, ``fedadam``, ``fedyogi`` (Reddi et al. 2021): apply
   momentum / adaptive steps to the base rule's aggregate (the pseudo-gradient).
-* pre-aggregators ``bucketing(s)``, ``norm_clipping(tau)``, ``nnm(f)``; ``pipeline``
+* ``mda(f)``: mean of the (n-f)-subset of smallest diameter (exact search).
+* ``monna(f, reference)``: mean of the n-f updates nearest the trusted ``updates[reference]``.
+* ``smea(f)``: mean of the (n-f)-subset whose covariance has the smallest top eigenvalue.
+* ``cge(f)``: mean of the n-f smallest-norm updates.
+* ``caf(f)``: covariance-bound agnostic filter (soft down-weighting along the top eigenvector).
+* pre-aggregators ``bucketing(s)``, ``norm_clipping(tau)``, ``nnm(f)``, ``arc(f)``; ``pipeline``
   chains pre-aggregators and a rule.
+
+Each of these matches ByzPy 0.1.4 on the same inputs and parameters
+(tests/test_learn_byzpy_parity.py; conventions that differ are parameters:
+Krum's ``neighbours="byzpy"``, ALIE's ``direction=1``).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -47,6 +58,7 @@ __all__ = [
     "Mean", "Median", "TrimmedMean", "MeanAroundMedian", "Krum", "MultiKrum", "GeometricMedian",
     "Bulyan", "CenteredClipping", "FedAvgM", "FedAdam", "FedYogi", "Bucketing", "NormClipping",
     "NearestNeighborMixing", "Pipeline", "pairwise_sq_distances", "krum_scores",
+    "MinimumDiameterAveraging", "MoNNA", "SMEA", "ComparativeGradientElimination", "CAF", "ARC",
 ]
 
 
@@ -60,14 +72,25 @@ def pairwise_sq_distances(mat: np.ndarray) -> np.ndarray:
     return d
 
 
-def krum_scores(dist: np.ndarray, f: int) -> np.ndarray:
-    """Krum score of each row: sum of its n-f-2 smallest distances to the other rows."""
+def krum_scores(dist: np.ndarray, f: int, neighbours: int | None = None) -> np.ndarray:
+    """Krum score of each row: sum of its ``neighbours`` (default n-f-2) smallest distances to the other rows."""
     n = dist.shape[0]
-    k = n - f - 2
-    if k < 1:
+    k = n - f - 2 if neighbours is None else neighbours
+    if k < 1 or k > n - 1:
         raise RobustnessBoundError("Krum", n, f, "n > 2f + 2")
-    others = np.sort(dist + np.diag(np.full(n, np.inf)), axis=1)[:, :k]
+    # partition, not a full sort: only the k smallest of each row are summed
+    masked = dist + np.diag(np.full(n, np.inf))
+    others = np.partition(masked, k - 1, axis=1)[:, :k]
     return np.asarray(others.sum(axis=1))
+
+
+def _krum_neighbours(n: int, f: int, convention: str) -> int:
+    """Neighbours summed in a Krum score: ``"paper"`` n-f-2 (Blanchard et al.), ``"byzpy"`` n-f-1."""
+    if convention == "paper":
+        return n - f - 2
+    if convention == "byzpy":
+        return n - f - 1
+    raise ConfigError(f"Krum neighbours must be 'paper' (n-f-2) or 'byzpy' (n-f-1), got {convention!r}")
 
 
 def _sorted_columns(mat: np.ndarray) -> np.ndarray:
@@ -166,6 +189,7 @@ class Krum(Component):
 
     type_id: ClassVar[str] = "krum"
     f: int = 1
+    neighbours: str = "paper"
     last_selected: list[int] = field(default_factory=list, init=False)
 
     def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
@@ -173,7 +197,8 @@ class Krum(Component):
         mat = as_matrix(updates)
         if len(mat) <= 2 * self.f + 2:
             raise RobustnessBoundError("Krum", len(mat), self.f, "n > 2f + 2")
-        scores = krum_scores(pairwise_sq_distances(mat), self.f)
+        k = _krum_neighbours(len(mat), self.f, self.neighbours)
+        scores = krum_scores(pairwise_sq_distances(mat), self.f, k)
         i = int(np.argmin(scores))
         self.last_selected = [i]
         return np.asarray(mat[i].copy())
@@ -187,6 +212,7 @@ class MultiKrum(Component):
     type_id: ClassVar[str] = "multi_krum"
     f: int = 1
     m: int | None = None
+    neighbours: str = "paper"
     last_selected: list[int] = field(default_factory=list, init=False)
 
     def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
@@ -198,7 +224,7 @@ class MultiKrum(Component):
             raise RobustnessBoundError("MultiKrum", n, self.f, "n > 2f + 2")
         if not 1 <= m <= n:
             raise ConfigError(f"MultiKrum m={m} must be in 1..{n}")
-        scores = krum_scores(pairwise_sq_distances(mat), self.f)
+        scores = krum_scores(pairwise_sq_distances(mat), self.f, _krum_neighbours(n, self.f, self.neighbours))
         sel = np.argsort(scores, kind="stable")[:m]
         self.last_selected = sorted(int(i) for i in sel)
         w = normalize_weights(weights, n)[sel]
@@ -215,13 +241,24 @@ class GeometricMedian(Component):
     max_iter: int = 100
     tol: float = 1e-6
     nu: float = 1e-8
+    init: str = "mean"
     last_iterations: int = field(default=0, init=False)
 
     def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
-        """Point minimising the weighted sum of Euclidean distances to the updates."""
+        """Point minimising the weighted sum of Euclidean distances to the updates.
+
+        ``init`` is the starting point: ``"mean"`` (weighted) or ``"median"``
+        (coordinate-wise); both converge to the same point, the choice only
+        changes the iterations needed.
+        """
         mat = as_matrix(updates).astype(np.float64)
         w = normalize_weights(weights, len(mat))
-        z = w @ mat
+        if self.init == "mean":
+            z = w @ mat
+        elif self.init == "median":
+            z = _median(mat)
+        else:
+            raise ConfigError(f"GeometricMedian init must be 'mean' or 'median', got {self.init!r}")
         it = 0
         for it in range(1, self.max_iter + 1):  # noqa: B007 - recorded below
             d = np.sqrt(((mat - z) ** 2).sum(axis=1))
@@ -292,6 +329,214 @@ class CenteredClipping(Component):
             v = v + (w * scale) @ diff
         self.center = v.astype(np.float32)
         return np.asarray(self.center.copy())
+
+
+def _check_subsets(rule: str, n: int, m: int, limit: int) -> None:
+    """Refuse an exhaustive subset search larger than ``limit`` subsets (typed, before any work)."""
+    count = math.comb(n, m)
+    if count > limit:
+        raise ConfigError(f"{rule} would search C({n},{m}) = {count} subsets (> max_subsets={limit}); "
+                          "lower n or f, or raise max_subsets")
+
+
+@register
+@dataclass
+class MinimumDiameterAveraging(Component):
+    """MDA (El Mhamdi et al. 2020): mean of the n-f updates whose set has the smallest diameter.
+
+    Exact search with branch and bound in lexicographic order; among equal
+    diameters the lexicographically first subset wins (as ByzPy). Weights ignored.
+    """
+
+    type_id: ClassVar[str] = "mda"
+    f: int = 1
+    max_subsets: int = 1_000_000
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Mean of the minimum-diameter (n-f)-subset; needs 0 <= f < n."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if not 0 <= f < n:
+            raise RobustnessBoundError("MDA", n, f, "0 <= f < n")
+        m = n - f
+        _check_subsets("MDA", n, m, self.max_subsets)
+        d = pairwise_sq_distances(mat)
+        best: list[float] = [math.inf]
+        best_set: list[int] = []
+        chosen: list[int] = []
+
+        def dfs(start: int, diam: float) -> None:
+            if len(chosen) == m:
+                if diam < best[0]:  # strict: the first subset reaching a diameter keeps it
+                    best[0] = diam
+                    best_set[:] = chosen
+                return
+            for i in range(start, n - (m - len(chosen)) + 1):
+                nd = max(diam, float(d[i, chosen].max())) if chosen else diam
+                if nd >= best[0]:  # cannot beat (or tie earlier) the best found
+                    continue
+                chosen.append(i)
+                dfs(i + 1, nd)
+                chosen.pop()
+
+        dfs(0, 0.0)
+        self.last_selected = list(best_set)
+        return np.asarray(mat[best_set].mean(axis=0))
+
+
+@register
+@dataclass
+class MoNNA(Component):
+    """MoNNA (Farhadkhani et al. 2023): mean of the n-f updates nearest to a trusted reference update.
+
+    ``reference`` is the index of the trusted update (e.g. the server's own). Weights ignored.
+    """
+
+    type_id: ClassVar[str] = "monna"
+    f: int = 1
+    reference: int = 0
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Mean of the n-f nearest neighbours of ``updates[reference]``; needs n > 2f."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if n <= 2 * f:
+            raise RobustnessBoundError("MoNNA", n, f, "n > 2f")
+        if not 0 <= self.reference < n:
+            raise ConfigError(f"MoNNA reference={self.reference} must be in 0..{n - 1}")
+        diff = mat.astype(np.float64) - mat[self.reference].astype(np.float64)
+        dist = np.einsum("ij,ij->i", diff, diff)
+        sel = np.argsort(dist, kind="stable")[: n - f]
+        self.last_selected = sorted(int(i) for i in sel)
+        return np.asarray(mat[sel].mean(axis=0))
+
+
+@register
+@dataclass
+class SMEA(Component):
+    """SMEA (Allouah et al. 2023): mean of the n-f subset whose covariance has the smallest top eigenvalue.
+
+    Exact search over all (n-f)-subsets via the subset's centred Gram matrix
+    (an m x m eigenproblem); the lexicographically first minimum wins (as ByzPy).
+    Weights ignored.
+    """
+
+    type_id: ClassVar[str] = "smea"
+    f: int = 1
+    max_subsets: int = 200_000
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Mean of the smallest-maximum-eigenvalue subset; needs n > 2f."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if n <= 2 * f:
+            raise RobustnessBoundError("SMEA", n, f, "n > 2f")
+        m = n - f
+        _check_subsets("SMEA", n, m, self.max_subsets)
+        flat = mat.astype(np.float64)
+        gram = flat @ flat.T
+        centre = np.eye(m) - np.full((m, m), 1.0 / m)
+        best, best_set = math.inf, list(range(m))
+        for combo in itertools.combinations(range(n), m):
+            sub = gram[np.ix_(combo, combo)]
+            top = max(float(np.linalg.eigvalsh(centre @ sub @ centre)[-1]), 0.0) / m
+            if top < best:
+                best, best_set = top, list(combo)
+        self.last_selected = best_set
+        return np.asarray(mat[best_set].mean(axis=0))
+
+
+@register
+@dataclass
+class ComparativeGradientElimination(Component):
+    """CGE (Gupta et al. 2021): mean of the n-f updates with the smallest L2 norms. Weights ignored."""
+
+    type_id: ClassVar[str] = "cge"
+    f: int = 1
+    last_selected: list[int] = field(default_factory=list, init=False)
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """Drop the f largest-norm updates, average the rest; needs 0 <= f < n."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if not 0 <= f < n:
+            raise RobustnessBoundError("CGE", n, f, "0 <= f < n")
+        norms = np.einsum("ij,ij->i", mat.astype(np.float64), mat.astype(np.float64))
+        sel = np.argsort(norms, kind="stable")[: n - f]
+        self.last_selected = sorted(int(i) for i in sel)
+        return np.asarray(mat[sel].mean(axis=0))
+
+
+def _dominant_eigenpair(diffs: np.ndarray, weights: np.ndarray, iters: int) -> tuple[float, np.ndarray]:
+    """Top eigenpair of the weighted covariance of ``diffs`` by ``iters`` power iterations.
+
+    The start vector is ``default_rng(0)`` normal draws, as ByzPy's CAF, so
+    results match it bit for bit in the same dtype.
+    """
+    vec = np.asarray(np.random.default_rng(0).normal(size=diffs.shape[1])).astype(diffs.dtype, copy=False)
+    norm = np.linalg.norm(vec)
+    if norm == 0:
+        vec = np.ones(diffs.shape[1], dtype=diffs.dtype)
+        norm = np.linalg.norm(vec)
+    vec /= norm
+    for _ in range(iters):
+        proj = diffs @ vec
+        # the same summation order as ByzPy (row-scaled then summed), for equal floats
+        nxt = ((weights * proj)[:, None] * diffs).sum(axis=0)
+        nn = np.linalg.norm(nxt)
+        if nn <= 1e-12:
+            break
+        vec = nxt / nn
+    proj = diffs @ vec
+    return float(np.sum(weights * proj**2) / max(1e-12, float(weights.sum()))), vec
+
+
+@register
+@dataclass
+class CAF(Component):
+    """CAF, covariance-bound agnostic filter (Allouah et al. 2024): soft-filter along the top eigenvector.
+
+    Weights start at 1; while their total exceeds n-2f, each update's weight is
+    scaled by ``1 - tau_i / max tau`` (tau_i its squared projection on the top
+    eigenvector of the weighted covariance); the weighted mean with the smallest
+    top eigenvalue seen is returned. Client weights are ignored.
+    """
+
+    type_id: ClassVar[str] = "caf"
+    f: int = 1
+    power_iters: int = 3
+
+    def aggregate(self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None) -> np.ndarray:
+        """The filtered mean; needs n > 2f."""
+        mat = as_matrix(updates)
+        n, f = len(mat), self.f
+        if n <= 2 * f:
+            raise RobustnessBoundError("CAF", n, f, "n > 2f")
+        if self.power_iters < 1:
+            raise ConfigError("CAF power_iters must be >= 1")
+        data = mat if np.issubdtype(mat.dtype, np.floating) else mat.astype(np.float32)
+        w = np.ones(n, dtype=data.dtype)
+        total = float(w.sum())
+        best_mu = np.mean(data, axis=0, dtype=data.dtype)
+        best_lam = math.inf
+        while total > n - 2 * f:
+            mu = np.sum(w[:, None] * data, axis=0, dtype=data.dtype) / total
+            diffs = data - mu
+            lam, vec = _dominant_eigenpair(diffs, w, self.power_iters)
+            if lam < best_lam:
+                best_lam, best_mu = lam, mu.copy()
+            tau = (diffs @ vec) ** 2
+            tau_max = float(tau.max())
+            if tau_max <= 1e-12:
+                break
+            w = np.clip(w * (1.0 - tau / tau_max), 0.0, None)
+            total = float(w.sum())
+            if total <= 0:
+                break
+        return np.asarray(best_mu.astype(mat.dtype, copy=False))
 
 
 def _base_rule(base: Any) -> Any:
@@ -402,6 +647,7 @@ class Bucketing(Component):
     s: int = 2
     seed: int = 0
     calls: int = field(default=0, init=False)
+    last_perm: list[int] = field(default_factory=list, init=False)
 
     def transform(
         self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None
@@ -412,6 +658,7 @@ class Bucketing(Component):
         w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
         perm = np.random.default_rng([self.seed, self.calls]).permutation(n)
         self.calls += 1
+        self.last_perm = [int(i) for i in perm]
         out: list[np.ndarray] = []
         ws: list[float] = []
         for i in range(0, n, self.s):
@@ -460,6 +707,34 @@ class NearestNeighborMixing(Component):
         nn = np.argsort(dist, axis=1, kind="stable")[:, : n - self.f]
         ws = [1.0] * n if weights is None else [float(x) for x in weights]
         return [np.asarray(mat[idx].mean(axis=0)) for idx in nn], ws
+
+
+@register
+@dataclass
+class ARC(Component):
+    """ARC, adaptive robust clipping (Allouah et al. 2024).
+
+    The k = floor(2f/n * (n-f)) largest-norm updates are clipped to the norm of
+    the largest remaining one; weights unchanged.
+    """
+
+    type_id: ClassVar[str] = "arc"
+    f: int = 1
+
+    def transform(
+        self, updates: Sequence[np.ndarray], weights: Sequence[float] | None = None
+    ) -> tuple[list[np.ndarray], list[float]]:
+        """Clipped updates, weights unchanged; needs 0 <= f <= n."""
+        mat = as_matrix(updates)
+        n = len(mat)
+        if not 0 <= self.f <= n:
+            raise RobustnessBoundError("ARC", n, self.f, "0 <= f <= n")
+        norms = np.linalg.norm(mat, axis=1)
+        k = max(0, min(int(math.floor((2.0 * self.f / n) * (n - self.f))), n - 1))
+        threshold = float(np.sort(norms)[max(0, n - k - 1)])
+        scale = np.minimum(1.0, threshold / np.maximum(norms, 1e-12))
+        ws = [1.0] * n if weights is None else [float(x) for x in weights]
+        return [np.asarray((u * s).astype(mat.dtype)) for u, s in zip(mat, scale, strict=True)], ws
 
 
 @register

@@ -81,13 +81,19 @@ class GaussianNoise(_ModelAttack):
     sigma: float = 1.0
     replace: bool = True
     seed: int = 0
+    mu: float = 0.0
+    fixed_noise: bool = False
     calls: int = field(default=0, init=False)
 
     def craft(self, own: np.ndarray, honest: Sequence[np.ndarray]) -> np.ndarray:
-        """Noise (seeded by ``seed`` and the call counter)."""
-        rng = np.random.default_rng([self.seed, self.calls])
+        """Noise ``N(mu, sigma^2)`` seeded by ``seed`` and the call counter.
+
+        ``fixed_noise=True`` draws from ``default_rng(seed)`` on every call, so
+        every round sends the same vector (ByzPy's ``GaussianAttack(seed=...)``).
+        """
+        rng = np.random.default_rng(self.seed if self.fixed_noise else [self.seed, self.calls])
         self.calls += 1
-        noise = rng.normal(0.0, self.sigma, size=np.shape(own))
+        noise = rng.normal(self.mu, self.sigma, size=np.shape(own))
         base = 0.0 if self.replace else np.asarray(own, dtype=np.float64)
         return np.asarray((base + noise).astype(np.float32))
 
@@ -120,18 +126,25 @@ def alie_z(n: int, f: int) -> float:
 @register
 @dataclass
 class ALIE(_ModelAttack):
-    """A Little Is Enough: ``mean - z * std`` of the honest updates (coordinate-wise)."""
+    """A Little Is Enough: ``mean + direction * z * std`` of the honest updates (coordinate-wise).
+
+    ``direction=-1`` (default) moves against the honest spread as bb-edge always
+    did; ``direction=1`` is ByzPy's ``LittleAttack`` (``mu + z * sigma``).
+    """
 
     type_id: ClassVar[str] = "attack.alie"
     n: int = 25
     f: int = 5
     z: float | None = None
+    direction: int = -1
 
     def craft(self, own: np.ndarray, honest: Sequence[np.ndarray]) -> np.ndarray:
         """The ALIE update."""
+        if self.direction not in (-1, 1):
+            raise ConfigError(f"ALIE direction must be -1 or 1, got {self.direction!r}")
         mat = as_matrix(honest).astype(np.float64)
         z = self.z if self.z is not None else alie_z(self.n, self.f)
-        return np.asarray((mat.mean(axis=0) - z * mat.std(axis=0)).astype(np.float32))
+        return np.asarray((mat.mean(axis=0) + self.direction * z * mat.std(axis=0)).astype(np.float32))
 
 
 @register
