@@ -39,10 +39,11 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
         cfg["uart"] = dict(prof.get("uart", {"id": 1, "baud": 921600}))
         # the link layer of docs/wire.md (bbnode/link.py): times in ms, sizes in bytes
         max_env = 96 + int(cfg["max_payload"])
-        cfg["link"] = {"enabled": True, "max_frame": min(4096, max_env + 8), "window": 8,
+        # RAM: window x max_frame (frames in flight) + queue_bytes + reassembly_budget, ~33 KB at 4 KiB
+        cfg["link"] = {"enabled": True, "max_frame": min(4096, max_env + 8), "window": 4,
                        "rto_initial": 200, "rto_min": 20, "rto_max": 2000, "max_retries": 100,
                        "hb_interval": 500, "dead_after": 2000, "reassembly_budget": 2 * max_env,
-                       "reassembly_timeout": 30000}
+                       "reassembly_timeout": 30000, "queue_bytes": 2 * max_env}
     return cfg
 
 
