@@ -43,17 +43,10 @@ from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.engine import events
 from bb_edge.wire.framing import FrameDecoder, frame
 from tests._transport_helpers import RawClient, assert_same_outputs, make_tls
+from tests.test_firmware_nm import FORBIDDEN as HEAP_SYMBOLS
 
 INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/test_bbrt_e2e.py)
 PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG_TESTS") else 2
-
-
-def _have_libmosquitto() -> bool:
-    return Path("/usr/include/mosquitto.h").exists()
-
-
-if not _have_libmosquitto():  # pragma: no cover - CI installs it (.ci/apt-packages.txt)
-    pytest.skip("libmosquitto-dev is not installed", allow_module_level=True)
 
 
 class CNode:
@@ -84,6 +77,7 @@ class CNode:
 @pytest.fixture(scope="module")
 def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """small_cnn split n0 (Python) -> n1 (host-mqtt bundle: bbrt-mqtt + program.bbrt + run.sh) -> n2."""
+    assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
     d = tmp_path_factory.mktemp("dep")
     dist = tmp_path_factory.mktemp("dist")
     compile_model(small_cnn(), cuts=["p1", "g"], node_names=["n0", "n1", "n2"], out_dir=d)
@@ -118,6 +112,12 @@ def test_bundle_layout(fleet_dirs: tuple[Path, Path]) -> None:
             assert f"--peer {i}={name}" in run
     ldd = subprocess.run(["ldd", str(b / "bbrt-mqtt")], capture_output=True, text=True, timeout=20).stdout
     assert "libmosquitto" in ldd
+    # the node runtime and the port call no allocator: every heap call is inside libmosquitto.so
+    imported = {ln.split()[-1].split("@")[0] for ln in subprocess.run(
+        ["nm", "-D", "--undefined-only", str(b / "bbrt-mqtt")], capture_output=True, text=True, check=True,
+        timeout=20).stdout.splitlines() if ln.strip()}
+    assert "mosquitto_will_set" in imported and "mosquitto_username_pw_set" in imported
+    assert not imported & HEAP_SYMBOLS, sorted(imported & HEAP_SYMBOLS)
 
 
 def test_c_node_joins_secured_fleet(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
