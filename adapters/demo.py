@@ -182,7 +182,7 @@ def _progress(console: Console) -> Progress:
 
 
 def _node_table(dep: Deployment, placement: dict[str, str]) -> Table:
-    t = Table(title="compiled: who runs what")
+    t = Table(title="2. compiled: who runs what")
     for col in ("node", "runs on", "ops", "params", "sends", "receives"):
         t.add_column(col)
     for n in dep.nodes:
@@ -194,9 +194,9 @@ def _node_table(dep: Deployment, placement: dict[str, str]) -> Table:
 
 def _predictions_table(x: np.ndarray, y: np.ndarray, float_run: FleetRun, native_run: FleetRun | None,
                        count: int = 6) -> Table:
-    """``count`` held-out digits with label and predictions; misclassified ones are included, not hidden."""
+    """``count`` held-out digits with label and predictions; the first misclassified one is included."""
     final = native_run or float_run
-    wrong = [int(i) for i in np.nonzero(final.predictions != y)[0][:2]]
+    wrong = [int(i) for i in np.nonzero(final.predictions != y)[0][:1]]  # one miss, shown not hidden
     right = [int(i) for i in np.nonzero(final.predictions == y)[0][:count - len(wrong)]]
     picks = sorted(wrong + right)
     t = Table(title="held-out digits through the fleet", show_lines=False)
