@@ -1,7 +1,10 @@
-"""Aggregator time vs a plain numpy implementation of the same rule.
+"""Aggregator time vs a plain numpy implementation of the same rule, and vs ByzPy 0.1.4.
 
-Prints, per rule, the bb-edge time, the plain-numpy time and their ratio
-(< 1 means bb-edge is faster). No assertions: timings depend on the machine.
+Prints, per rule, the bb-edge time, the baseline's time and their ratio
+(< 1 means bb-edge is faster). The ByzPy table runs ByzPy's own aggregators
+on torch CPU tensors (its only backend) for trimmed mean, Krum and the
+geometric median, with the parameters under which the two agree
+(tests/test_learn_byzpy_parity.py). No assertions: timings depend on the machine.
 
     python bench/bench_aggregators.py [--n 64] [--d 65536] [--repeat 5]
 """
@@ -45,6 +48,37 @@ def best_of(fn, repeat: int) -> float:
     return best
 
 
+def byzpy_table(mat: np.ndarray, f: int, repeat: int) -> None:
+    """Time ratio bb-edge / ByzPy on the same updates (skipped when ByzPy is not installed)."""
+    try:
+        import torch
+        from byzpy.aggregators.coordinate_wise.trimmed_mean import CoordinateWiseTrimmedMean
+        from byzpy.aggregators.geometric_wise.geometric_median import GeometricMedian
+        from byzpy.aggregators.geometric_wise.krum import Krum
+    except ImportError as exc:
+        print(f"ByzPy not installed ({exc}); see .ci/pip-preinstall.sh")
+        return
+    ups = list(mat)
+    tups = [torch.from_numpy(r.copy()) for r in mat]
+    gm_ours = A.GeometricMedian(init="median", max_iter=100, tol=1e-6)
+    cases = [
+        (f"trimmed_mean(f={f})", lambda: A.TrimmedMean(f=f).aggregate(ups),
+         lambda: CoordinateWiseTrimmedMean(f=f).aggregate(tups), 1e-5),
+        (f"krum(f={f})", lambda: A.Krum(f=f, neighbours="byzpy").aggregate(ups),
+         lambda: Krum(f=f).aggregate(tups), 0.0),
+        ("geometric_median", lambda: gm_ours.aggregate(ups),
+         lambda: GeometricMedian(init="median", max_iter=100, tol=1e-6).aggregate(tups), 1e-3),
+    ]
+    print(f"\nvs ByzPy 0.1.4 (torch {torch.__version__}, {torch.get_num_threads()} threads)")
+    print(f"{'rule':<22}{'bb-edge ms':>12}{'ByzPy ms':>12}{'ratio':>8}  same result")
+    for name, ours, theirs, tol in cases:
+        a, b = np.asarray(ours(), np.float64), theirs().numpy().astype(np.float64)
+        ok = np.array_equal(a, b) if tol == 0.0 else np.allclose(a, b, atol=tol, rtol=tol)
+        t_ours = best_of(ours, repeat)
+        t_theirs = best_of(theirs, repeat)
+        print(f"{name:<22}{t_ours * 1e3:>12.1f}{t_theirs * 1e3:>12.1f}{t_ours / t_theirs:>8.2f}  {ok}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=64)
@@ -73,6 +107,7 @@ def main() -> None:
         t_ours = best_of(ours, args.repeat)
         t_plain = best_of(plain, args.repeat)
         print(f"{name:<22}{t_ours * 1e3:>12.1f}{t_plain * 1e3:>12.1f}{t_ours / t_plain:>8.2f}  {ok}")
+    byzpy_table(mat, f, args.repeat)
 
 
 if __name__ == "__main__":
