@@ -39,11 +39,13 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
         cfg["uart"] = dict(prof.get("uart", {"id": 1, "baud": 921600}))
         # the link layer of docs/wire.md (bbnode/link.py): times in ms, sizes in bytes
         max_env = 96 + int(cfg["max_payload"])
-        # RAM: window x max_frame (frames in flight) + queue_bytes + reassembly_budget, ~33 KB at 4 KiB
+        # RAM: window x max_frame (frames in flight) + queue_bytes + reassembly_budget, ~33 KB at 4 KiB;
+        # the queue holds every output envelope until it is acknowledged (build() sizes it for two
+        # inferences' outputs: 12 bytes of queue header + 96 of envelope header + data per Send edge)
         cfg["link"] = {"enabled": True, "max_frame": min(4096, max_env + 8), "window": 4,
                        "rto_initial": 200, "rto_min": 20, "rto_max": 2000, "max_retries": 100,
                        "hb_interval": 500, "dead_after": 2000, "reassembly_budget": 2 * max_env,
-                       "reassembly_timeout": 30000, "queue_bytes": 2 * max_env}
+                       "reassembly_timeout": 30000, "queue_bytes": 2 * (max_env + 12)}
     return cfg
 
 
@@ -62,6 +64,9 @@ def build(request: BuildRequest) -> BuildResult:
     node_id = L.program.node_id
     peers = {n.id: n.name for n in dep.nodes}
     cfg = node_config(request, node_id, peers, dep.name)
+    if "link" in cfg:
+        outs = sum(12 + 96 + L.program.tensors[e.tensor].nbytes for e in L.program.edges if e.direction == 1)
+        cfg["link"]["queue_bytes"] = max(cfg["link"]["queue_bytes"], 2 * outs)
     (out / "config.json").write_text(json.dumps(cfg, indent=1) + "\n")
     files = ["main.py", "config.json", "program.bbrt"] + [str(p.relative_to(out)) for p in mpys]
     code_bytes = sum(p.stat().st_size for p in mpys)
