@@ -16,6 +16,7 @@ import os
 import subprocess
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +42,7 @@ from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model
 from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.engine import events
+from bb_edge.wire import envelope as wire
 from bb_edge.wire.framing import FrameDecoder, frame
 from tests._transport_helpers import RawClient, assert_same_outputs, make_tls
 from tests.test_firmware_nm import FORBIDDEN as HEAP_SYMBOLS
@@ -306,3 +308,83 @@ def test_c_node_over_tls(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
         if host is not None:
             host.close()
         broker.stop()
+
+
+class RecordingCNode(CNode):
+    """The reference C node that also keeps the envelopes it was sent and sent back (n0 -> n1 -> n2)."""
+
+    def __init__(self, blob: bytes, arena_size: int) -> None:
+        super().__init__(blob, arena_size)
+        self.inbound: list[bytes] = []
+        self.outbound: list[bytes] = []
+
+    def send(self, envelope: bytes) -> None:
+        self.inbound.append(bytes(envelope))
+        super().send(envelope)
+
+    def receive(self) -> list[bytes]:
+        out = super().receive()
+        self.outbound += out
+        return out
+
+
+def test_hostile_inbox_changes_nothing(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """What a peer with valid credentials publishes into n1's inbox is checked before it is used: short
+    garbage and an envelope whose header names another sender (impostor) are dropped by the port, a
+    corrupt envelope and a wrong edge by the node loop, a replay as a duplicate. Then n1 answers the real
+    input exactly as the in-process C node does (the state after the hostile messages equals the state
+    without them), and only once."""
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    ids = dep.ids()
+    blob = (dist / "n1" / "program.bbrt").read_bytes()
+    rec = RecordingCNode(blob, parse(blob).arena_size)
+    InProcFleet(dep, external={"n1": rec}).run([{"x": sample_inputs(1, seed=21)[0]["x"]}])
+    real = next(e for e in rec.inbound if wire.decode(e).kind == wire.KIND_DATA)
+    want = next(wire.decode(e) for e in rec.outbound if wire.decode(e).kind == wire.KIND_DATA)
+    files = write_broker_files(tmp_path / "broker", dep)
+    t = Topics(dep.name)
+    broker = Broker(files).start()
+    proc = None
+    n0 = n2 = None
+    got: list[bytes] = []
+    try:
+        n2 = RawClient("127.0.0.1", files.port, "n2", files.passwords["n2"], client_id="n2")
+        n2.c.on_message = lambda c, u, m: got.append(bytes(m.payload))
+        n2.c.subscribe(t.inbox_filter("n2"), qos=1)
+        proc = spawn_c_mqtt_node(dist / "n1", files.url(), stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        n0 = RawClient("127.0.0.1", files.port, "n0", files.passwords["n0"], client_id="n0")
+        n0.c.subscribe(t.presence("n1"), qos=1)
+        ready = threading.Event()
+        n0.c.on_message = lambda c, u, m: ready.set() if m.payload == b"up" else None
+        assert ready.wait(15)
+        env = wire.decode(real)
+        impostor = bytearray(real)
+        impostor[8:12] = ids["n2"].to_bytes(4, "little")  # header claims n2, topic (ACL) says n0
+        corrupt = bytearray(real[:40])
+        wrong_edge = wire.encode(replace(env, edge=env.edge + 1000, seq=env.seq + 1))
+        for bad in (b"\x00" * 7, bytes(impostor), bytes(corrupt), wrong_edge):
+            n0.publish(t.inbox("n1", "n0"), bad)
+        n0.publish(t.inbox("n1", "n0"), real)
+        n0.publish(t.inbox("n1", "n0"), real)  # a replay: same (sender, seq)
+        deadline = time.monotonic() + 10
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # a second answer, if any, would be here by now
+        err = _stop(proc)
+    finally:
+        if proc is not None and proc.poll() is None:
+            _stop(proc)
+        for c in (n0, n2):
+            if c is not None:
+                c.close()
+        broker.stop()
+    data = [wire.decode(g) for g in got if wire.decode(g).kind == wire.KIND_DATA]
+    assert len(data) == 1, err
+    out = data[0]
+    assert (out.sender, out.receiver, out.edge, out.request_id, out.dims) == \
+        (want.sender, want.receiver, want.edge, want.request_id, want.dims)
+    assert bytes(out.data) == bytes(want.data) and (out.scale, out.zero_point) == (want.scale, want.zero_point)
+    c = parse_counters(err)
+    assert c["spoofed"] == 2 and c["bad_envelopes"] == 1 and c["unknown_edge"] == 1, err
+    assert c["duplicates"] == 1 and c["inferences"] == 1 and c["received"] == 4, err
