@@ -39,6 +39,8 @@ from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
 from bb_edge.errors import BBError
 
+STATUS_USER = "_status"  # read-only user of ``bb-edge status``
+
 
 class BrokerError(BBError):
     """Mosquitto could not be configured, started or stopped."""
@@ -89,7 +91,12 @@ def acl_text(dep: Deployment, topics: Topics) -> str:
         lines.append(f"topic write {topics.broadcast(me)}")
         lines.append(f"topic read {topics.broadcast('+')}")
         lines.append(f"topic {'readwrite' if me == HOST_NAME else 'read'} {topics.control()}")
+        lines.append(f"topic write {topics.status(me)}")
+        lines.append(f"topic read {topics.status('+')}")
         lines.append("")
+    # the operator's view (bb-edge status): reads presence and status records of any deployment, writes nothing
+    lines += [f"user {STATUS_USER}", f"topic read {topics.prefix}/+/presence/+",
+              f"topic read {topics.prefix}/+/status/+", ""]
     return "\n".join(lines)
 
 
@@ -175,7 +182,7 @@ def write_broker_files(
         conf.append("allow_anonymous true")
     else:
         topics = Topics(dep.name, prefix)
-        users = [*dep.node_names, HOST_NAME]
+        users = [*dep.node_names, HOST_NAME, STATUS_USER]
         pw = dict(passwords or {})
         for u in users:
             pw.setdefault(u, secrets.token_urlsafe(18))

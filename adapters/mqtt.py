@@ -346,6 +346,11 @@ class MqttTransport:
             self._pending += 1
         self.client.publish(topic, data, qos=self.cfg.qos if qos is None else qos, retain=retain)
 
+    def publish_status(self, payload: bytes) -> None:
+        """Publish this node's status record (retained, QoS 1) on its status topic (adapters/telemetry.py)."""
+        if self._connected.is_set():  # a stale record is worse than none: skip while disconnected
+            self.publish(self.topics.status(self.node), payload, qos=1, retain=True)
+
     def control(self, payload: bytes) -> None:
         """Publish on the fleet control topic (only ``_host`` may: the ACL drops it for nodes)."""
         self.publish(self.topics.control(), payload, qos=1)

@@ -4,6 +4,8 @@
     {prefix}/{deployment}/bcast/{src}        broadcast envelopes (receiver 0xFFFFFFFF); all read
     {prefix}/{deployment}/presence/{name}    retained b"up" / b"down" (last will); all read
     {prefix}/{deployment}/ctl                control for the fleet (b"stop"); host writes, all read
+    {prefix}/{deployment}/status/{name}      retained JSON status record (adapters/telemetry.py); name writes,
+                                             all read (and the read-only ``_status`` user of ``bb-edge status``)
 
 Putting the sender in the topic lets the broker's ACL pin identities: a node
 may only write topics that end in its own name, and the adapter drops any
@@ -51,20 +53,25 @@ class Topics:
         """Retained presence of ``name`` (``+`` for the filter)."""
         return f"{self.base}/presence/{name}"
 
+    def status(self, name: str) -> str:
+        """Retained status record of ``name`` (``+`` for the filter)."""
+        return f"{self.base}/status/{name}"
+
     def control(self) -> str:
         """Fleet control topic."""
         return f"{self.base}/ctl"
 
     def parse(self, topic: str) -> tuple[str, str, str] | None:
         """``(kind, a, b)`` for a topic of this layout: ``("in", dst, src)``,
-        ``("bcast", src, "")``, ``("presence", name, "")``, ``("ctl", "", "")``; None otherwise."""
+        ``("bcast", src, "")``, ``("presence", name, "")``, ``("status", name, "")``, ``("ctl", "", "")``;
+        None otherwise."""
         base = self.base + "/"
         if not topic.startswith(base):
             return None
         parts = topic[len(base):].split("/")
         if parts[0] == "in" and len(parts) == 3:
             return "in", parts[1], parts[2]
-        if parts[0] in ("bcast", "presence") and len(parts) == 2:
+        if parts[0] in ("bcast", "presence", "status") and len(parts) == 2:
             return parts[0], parts[1], ""
         if parts == ["ctl"]:
             return "ctl", "", ""

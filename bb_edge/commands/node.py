@@ -70,7 +70,10 @@ def _run(args: argparse.Namespace) -> int:
     if state is None:
         seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
         engine.hello()  # announces the node (the serial hub waits for it; MQTT peers log PeerUp)
-    quiet = {events.OutputReady} if args.quiet else set()
+    # per-request telemetry events become spans (--otlp), not lines
+    quiet: set[type] = {events.RequestOpened, events.SegmentComputed}
+    if args.quiet:
+        quiet.add(events.OutputReady)
 
     def show(evs: list[events.Event]) -> None:
         for e in evs:
@@ -93,6 +96,11 @@ def _run(args: argparse.Namespace) -> int:
             save_node_state(state_path, engine, loop.retransmit, clean=False)
 
         loop.call_every(args.state_interval, snapshot)
+    from bb_edge.adapters.telemetry import Telemetry, providers
+
+    # OTLP only when an endpoint is configured (--otlp or OTEL_EXPORTER_OTLP_ENDPOINT); the status record always
+    tracer_provider, meter_provider = providers(args.otlp, service=f"bb-edge/{dep.name}/{args.node}")
+    Telemetry(engine, dep.name, tracer_provider, meter_provider).attach(loop, status_interval=args.status_interval)
     loop.install_signal_handlers()
     wait_connected = getattr(transport, "wait_connected", None)
     if callable(wait_connected):
@@ -108,6 +116,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.state:  # after the final flush: the sequence number saved is the last one sent
         save_node_state(args.state, engine, loop.retransmit, clean=True)
         print(f"saved {args.state}: epoch {engine.boot_epoch} seq {engine._seq}", flush=True)
+    for provider in (tracer_provider, meter_provider):
+        if provider is not None:
+            provider.shutdown()  # exports what is buffered
     print(f"shutdown {report}", flush=True)
     sys.stdout.flush()
     return 0 if report.unconfirmed == 0 else 3
@@ -137,5 +148,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "component state) in FILE: restored at start, saved periodically and at shutdown")
     p.add_argument("--state-interval", type=positive_float, default=5.0,
                    help="seconds between periodic state snapshots (default 5)")
+    p.add_argument("--otlp", default=None, metavar="URL",
+                   help="export OpenTelemetry traces and metrics over OTLP/HTTP to URL (default: "
+                        "$OTEL_EXPORTER_OTLP_ENDPOINT; none: no export); needs bb-edge[telemetry]")
+    p.add_argument("--status-interval", type=non_negative_float, default=1.0,
+                   help="seconds between status records on the status topic and neighbour PINGs "
+                        "(default 1; 0: none)")
     p.add_argument("--quiet", action="store_true", help="do not print per-request events")
     p.set_defaults(func=_run)

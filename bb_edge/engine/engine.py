@@ -688,6 +688,7 @@ class Engine:
             while len(self._requests) >= self.limits.max_open_requests:
                 self._evict(next(iter(self._requests)), "open request limit")
             req = self._requests[key] = _Request(created=self.now, touched=self.now)
+            self._emit(ev.RequestOpened(key[1], key[0]))
             self._next_deadline = min(self._next_deadline, self.now + min(self.deadline_s, self.hop_budget_s))
         return req
 
@@ -778,6 +779,7 @@ class Engine:
                                 self._fail(key, req, seg.key, exc)
                                 break
                             self._count("segments_run")
+                            self._emit(ev.SegmentComputed(key[1], seg.key))
                             req.values.update(outs)
                             req.done.add(seg.index)
                             progressed = True
@@ -804,6 +806,7 @@ class Engine:
             self._fail(key, req, seg.key, result)
             return
         self._count("segments_run")
+        self._emit(ev.SegmentComputed(rid, seg.key))
         req.values.update(result)
         req.done.add(seg_index)
         self._dirty[key] = None

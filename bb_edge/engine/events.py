@@ -266,6 +266,22 @@ class OutputReady(AppEvent):
 
 
 @dataclass(frozen=True)
+class RequestOpened(AppEvent):
+    """Work for ``request_id`` started on this node (its first input arrived); telemetry opens a hop span."""
+
+    request_id: int
+    program: str = ""
+
+
+@dataclass(frozen=True)
+class SegmentComputed(AppEvent):
+    """Segment ``segment`` of ``request_id`` ran on this node's backend (emitted right after it returns)."""
+
+    request_id: int
+    segment: str
+
+
+@dataclass(frozen=True)
 class RequestCompleted(AppEvent):
     """Everything this node does for ``request_id`` is done (all sends queued)."""
 
