@@ -388,3 +388,28 @@ def test_hostile_inbox_changes_nothing(fleet_dirs: tuple[Path, Path], tmp_path: 
     c = parse_counters(err)
     assert c["spoofed"] == 2 and c["bad_envelopes"] == 1 and c["unknown_edge"] == 1, err
     assert c["duplicates"] == 1 and c["inferences"] == 1 and c["received"] == 4, err
+
+
+def test_password_sources(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """run.sh takes the password from the broker's credentials.json (--creds, the node's entry) or a file
+    (--password-file); a credentials file without the node's entry is a usage error (exit 2)."""
+    d, dist = fleet_dirs
+    files = write_broker_files(tmp_path / "broker", load_deployment(d))
+    (tmp_path / "pw").write_text(files.passwords["n1"] + "\n")
+    (tmp_path / "other.json").write_text('{"n0": "x"}')
+    run = ["sh", str(dist / "n1" / "run.sh"), "--port", str(files.port), "--epoch-file", str(tmp_path / "ep")]
+    with Broker(files) as broker:
+        for extra in (["--creds", str(files.credentials)], ["--password-file", str(tmp_path / "pw")]):
+            before = broker.log().count(" as n1 (")
+            p = subprocess.Popen(run + extra, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                 start_new_session=True)
+            try:  # the broker logs each accepted CONNECT ("New client connected ... as n1 (...u'n1')")
+                deadline = time.monotonic() + 10
+                while broker.log().count(" as n1 (") == before and time.monotonic() < deadline:
+                    time.sleep(0.05)
+            finally:
+                err = _stop(p)
+            assert p.returncode == 0 and parse_counters(err)["connects"] == 1, err
+        bad = subprocess.run(run + ["--creds", str(tmp_path / "other.json")], capture_output=True, text=True,
+                             timeout=10)
+    assert bad.returncode == 2 and "has no password for n1" in bad.stderr
