@@ -18,7 +18,7 @@ from bb_edge.learn.roles import Component, ConfigError, as_matrix, register
 
 __all__ = [
     "NoAttack", "SignFlip", "LabelFlip", "GaussianNoise", "NonFinite", "ALIE", "InnerProductManipulation",
-    "Mimic", "alie_z",
+    "Mimic", "SampleCountLie", "alie_z",
 ]
 
 
@@ -173,3 +173,21 @@ class Mimic(_ModelAttack):
         if not honest:
             raise ConfigError("Mimic needs the honest updates of the round")
         return np.asarray(honest[self.target % len(honest)]).copy()
+
+
+@register
+@dataclass
+class SampleCountLie(_ModelAttack):
+    """Claim ``samples`` training samples at JOIN (to dominate weighted rules) and send ``-scale * own``."""
+
+    type_id: ClassVar[str] = "attack.sample_count_lie"
+    samples: int = 10**9
+    scale: float = 1.0
+
+    def claim_samples(self, actual: int) -> int:
+        """The sample count announced instead of ``actual``."""
+        return int(self.samples)
+
+    def craft(self, own: np.ndarray, honest: Sequence[np.ndarray]) -> np.ndarray:
+        """The negated (scaled) own update."""
+        return np.asarray((-self.scale * np.asarray(own)).astype(np.float32))

@@ -79,6 +79,16 @@ class PeerJoined(AppEvent):
 
 
 @dataclass(frozen=True)
+class SampleCountClamped(InfraEvent):
+    """A client claimed more samples than its cap; the server weighs it by the cap instead."""
+
+    strategy: str
+    peer: int
+    claimed: int
+    cap: int
+
+
+@dataclass(frozen=True)
 class PeerSuspected(NodeEvent):
     """The phi-accrual detector suspects ``peer`` (phi >= threshold); it leaves the cohorts."""
 

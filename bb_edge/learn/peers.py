@@ -155,6 +155,23 @@ class PeerSelector(Component):
         return [p for p in self.neighbours(node, round)
                 if self.mode(p) in ("rw", "ro") and not self.is_blocked(node, p)]
 
+    def refusal(self, node: int, sender: int) -> str | None:
+        """Why ``node`` must refuse what ``sender`` sends it (``None``: the modes and blocks allow it).
+
+        The receiving side of the sharing rules without the topology (a
+        receiver does not know the round the sender drew its targets in):
+        ``"unknown_peer"`` (not in the selector), ``"blocked"`` (the pair is
+        blocked), ``"sharing_mode"`` (the receiver does not read, or the
+        sender is a leech, ``ro``, or ``off``, and must not be sending).
+        """
+        if node not in self._index or sender not in self._index:
+            return "unknown_peer"
+        if self.is_blocked(node, sender):
+            return "blocked"
+        if self.mode(node) not in ("rw", "ro") or self.mode(sender) not in ("rw", "wo"):
+            return "sharing_mode"
+        return None
+
     def accepts(self, node: int, sender: int, round: int) -> bool:
         """Whether ``node`` takes ``sender``'s update this round."""
         if node not in self._index or sender not in self._index:

@@ -28,6 +28,10 @@ class RejectReason(enum.Enum):
     NORM_TOO_LARGE = "norm_too_large"
     DUPLICATE = "duplicate"
     STALE_ROUND = "stale_round"
+    BLOCKED = "blocked"
+    SHARING_MODE = "sharing_mode"
+    BAD_SAMPLE_COUNT = "bad_sample_count"
+    BAD_WEIGHT = "bad_weight"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,10 @@ Byzantine clients).
 Round protocol: clients ``JOIN`` (sample count) and get ``MODEL_FULL`` back
 (a late joiner starts from the current model). The server opens round r
 with the live clients (phi-accrual), sends ``MODEL`` (request_id r), and
-sets a deadline from ``ctx.now``. Each ``UPDATE`` is decoded and run through
+sets a deadline from ``ctx.now``. The JOIN's sample count (the client's
+aggregation weight) is validated and clamped to the client's cap
+(``sample_caps``, e.g. the partition size the deployment gave it, or one
+``sample_cap`` for all): see :meth:`FedAvgServer._join_samples`. Each ``UPDATE`` is decoded and run through
 :class:`~bb_edge.learn.validation.UpdateValidator`; refusals become
 :class:`~bb_edge.learn.events.UpdateRejected` and never reach the
 aggregator. The round closes when the whole cohort answered, or at the
@@ -121,6 +124,8 @@ class FedAvgServer(HandlerState):
     start_clients: int = 1
     max_norm: float | None = None
     seed: int = 0
+    sample_cap: int = 0
+    sample_caps: dict[int, int] = field(default_factory=dict)
     strategy: str = "fedavg"
     protocol_id: int = PROTO_FEDAVG_SERVER
     client_protocol: int = PROTO_FEDAVG_CLIENT
@@ -138,22 +143,55 @@ class FedAvgServer(HandlerState):
 
     # ------------------------------------------------------------ envelopes
 
+    def cap_for(self, node: int) -> int:
+        """The most samples ``node`` may be weighted by: its declared cap, else ``sample_cap``, else none (0)."""
+        caps = [c for c in (self.sample_caps.get(node, 0), self.sample_cap) if c > 0]
+        return min(caps) if caps else 0
+
+    def _join_samples(self, env: Envelope, ctx: Context) -> int | None:
+        """The validated sample count of a JOIN, clamped to the cap; ``None`` (after an event) if unusable.
+
+        A count that is not one positive integer refuses the JOIN (the client
+        is not admitted); a count above the cap is clamped to the cap with a
+        :class:`~bb_edge.learn.events.SampleCountClamped` event, so one client
+        claiming 10^9 samples weighs no more than its declared share.
+        """
+        try:
+            arr = np.asarray(env.array())
+        except Exception as exc:  # an undecodable payload is a refused JOIN, never a traceback
+            self._reject(ctx, env.sender, env.request_id, RejectReason.BAD_SAMPLE_COUNT, f"JOIN payload: {exc}")
+            return None
+        if arr.size != 1 or arr.dtype.kind not in "iu":
+            self._reject(ctx, env.sender, env.request_id, RejectReason.BAD_SAMPLE_COUNT,
+                         f"JOIN must carry one integer sample count, got {arr.dtype} x {arr.size}")
+            return None
+        claimed = int(arr.reshape(-1)[0])
+        if claimed < 1:
+            self._reject(ctx, env.sender, env.request_id, RejectReason.BAD_SAMPLE_COUNT,
+                         f"sample count {claimed} < 1")
+            return None
+        cap = self.cap_for(env.sender)
+        if cap and claimed > cap:
+            ctx.emit(lev.SampleCountClamped(self.strategy, env.sender, claimed, cap))
+            return cap
+        return claimed
+
     def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
         """JOIN, UPDATE and HEARTBEAT from clients."""
         liveness = _opt(ctx, "liveness")
-        known = env.sender in self.clients or env.edge == Msg.JOIN
+        # only members count as alive: a stranger's envelope must not create liveness state
+        known = env.sender in self.clients or (env.edge == Msg.JOIN and env.sender in ctx.peers.values())
         if liveness is not None and known:
             liveness.heartbeat(env.sender, ctx.now)
             self.suspected.discard(env.sender)
         if env.edge == Msg.JOIN:
-            try:
-                samples = int(np.asarray(env.array()).reshape(-1)[0])
-            except Exception:
-                samples = 1
             if env.sender not in ctx.peers.values():
                 self._reject(ctx, env.sender, env.request_id, RejectReason.UNKNOWN_PEER, "JOIN from a non-member")
                 return
-            self.clients[env.sender] = max(samples, 1)
+            samples = self._join_samples(env, ctx)
+            if samples is None:
+                return
+            self.clients[env.sender] = samples
             ctx.emit(lev.PeerJoined(self.strategy, env.sender, samples))
             model: ModelState = ctx.binding("model")
             assert model.vector is not None
@@ -314,7 +352,11 @@ class FedAvgClient(HandlerState):
         """Join once, heartbeat while idle, release a colluding update when ready."""
         if not self.joined:
             x, _ = ctx.binding("data").arrays()
-            ctx.send_array(self.server, np.array([len(x)], dtype=np.int64), protocol=self.server_protocol,
+            samples = len(x)
+            attack = _opt(ctx, "attack")
+            if attack is not None and hasattr(attack, "claim_samples"):  # simulated sample-count liar
+                samples = int(attack.claim_samples(samples))
+            ctx.send_array(self.server, np.array([samples], dtype=np.int64), protocol=self.server_protocol,
                            edge=int(Msg.JOIN))
             self.joined, self.last_sent = True, now
         if self.pending is not None:

@@ -2,7 +2,11 @@
 
 Every ``period`` seconds a node sends its model (``GOSSIP``, request_id = its
 age in samples trained) to one peer drawn from the bound ``peers`` selector.
-On receipt a node merges ``(a_l * m_l + a_r * m_r) / (a_l + a_r)`` with age
+On receipt the sender is checked against the receiver's sharing rules
+(:meth:`~bb_edge.learn.peers.PeerSelector.refusal`: blocked pairs and leech
+or offline senders are refused) and the model is validated (dtype, shape,
+finite); refusals are :class:`~bb_edge.learn.events.UpdateRejected`. Then it
+merges ``(a_l * m_l + a_r * m_r) / (a_l + a_r)`` with age
 ``max(a_l, a_r)``, trains on its local data and adds the samples it saw to
 the age. A node started with ``fetch_on_join`` first asks a peer for its
 current model (``FETCH`` -> ``MODEL_FULL``) and trains only after adopting it.
@@ -30,9 +34,28 @@ from bb_edge.learn.strategies.base import (
     read_vector,
     send_vector,
 )
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
 
-__all__ = ["GossipNode"]
+__all__ = ["GossipNode", "refuse_by_sharing"]
+
+
+def _reject(ctx: Context, strategy: str, env: Envelope, reason: RejectReason, detail: str) -> None:
+    ctx.emit(lev.UpdateRejected(strategy, env.sender, env.request_id, reason.value, detail))
+
+
+def refuse_by_sharing(ctx: Context, env: Envelope, strategy: str) -> bool:
+    """Receiver-side sharing rules: ``True`` if ``env``'s sender may send to this node.
+
+    Otherwise emits :class:`~bb_edge.learn.events.UpdateRejected` (``blocked``,
+    ``sharing_mode`` or ``unknown_peer``) and returns ``False``; the caller
+    drops the envelope before touching any state.
+    """
+    why = ctx.binding("peers").refusal(ctx.node_id, env.sender)
+    if why is None:
+        return True
+    _reject(ctx, strategy, env, RejectReason(why), f"node {ctx.node_id} refuses node {env.sender}: {why}")
+    return False
 
 
 @dataclass
@@ -115,9 +138,17 @@ class GossipNode(HandlerState):
             return
         if env.edge != Msg.GOSSIP or not self.started:
             return
-        vec, _ = read_vector(env, _codec(ctx))
-        if vec is None or vec.size != size or not np.isfinite(vec).all() or model.vector is None:
+        if not refuse_by_sharing(ctx, env, self.strategy):
             return
+        vec, why = read_vector(env, _codec(ctx))
+        if vec is None or model.vector is None:
+            _reject(ctx, self.strategy, env, RejectReason.WRONG_DTYPE, why or "no model yet")
+            return
+        res = UpdateValidator(size, {env.sender}).check(env.sender, vec.reshape(-1) if vec.ndim == 1 else vec)
+        if isinstance(res, Rejection):
+            _reject(ctx, self.strategy, env, res.reason, res.detail)
+            return
+        vec = res.update
         a_l, a_r = model.age, float(env.request_id)
         if self.merge == "age" and a_l + a_r > 0:
             merged = (a_l * model.vector + a_r * vec.reshape(-1)) / (a_l + a_r)

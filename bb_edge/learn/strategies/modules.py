@@ -22,6 +22,7 @@ from bb_edge.learn.data import ArraySource
 from bb_edge.learn.deployment import LearningSetup, component
 from bb_edge.learn.liveness import LivenessTable
 from bb_edge.learn.peers import PeerSelector
+from bb_edge.learn.roles import ConfigError
 from bb_edge.learn.strategies.base import ModelState, install_handler
 from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
 from bb_edge.learn.strategies.gossip import GossipNode
@@ -149,7 +150,7 @@ class FedAvgModule(StrategyModule):
                 clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
                 start_clients=int(cfg.get("start_clients", cfg["clients"])),
                 start_after=float(cfg.get("start_after", 2 * hb)),
-                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"])))
+                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), **self._sample_caps()))
             return
         engine.bind("data", self._data(name))
         if name in self.malicious:
@@ -164,6 +165,16 @@ class FedAvgModule(StrategyModule):
 
     def _aggregator(self) -> Any:
         return component(self.cfg["aggregator"])
+
+    def _sample_caps(self) -> dict[str, Any]:
+        """The server's sample-count caps: ``"sample_cap"`` from the config, else each client's partition size."""
+        spec = self.cfg.get("sample_cap", "partition")
+        if spec == "partition":
+            ids = dict(self.nodes())
+            return {"sample_caps": {ids[c]: len(p.x) for c, p in zip(self.clients(), self.setup.parts, strict=False)}}
+        if isinstance(spec, bool) or not isinstance(spec, int) or spec < 1:
+            raise ConfigError(f"sample_cap must be 'partition' or a positive integer, got {spec!r}")
+        return {"sample_cap": spec}
 
     def _server(self, engines: dict[str, Engine]) -> FedAvgServer:
         return next(h for h in engines["server"].protocols.values() if isinstance(h, FedAvgServer))

@@ -22,6 +22,8 @@ from bb_edge.engine.context import Context
 from bb_edge.learn import events as lev
 from bb_edge.learn.autodiff import TrainingProgram
 from bb_edge.learn.strategies.base import PROTO_PUSHSUM, HandlerState, ModelState, Msg, local_train
+from bb_edge.learn.strategies.gossip import _reject, refuse_by_sharing
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
 
 __all__ = ["PushSumNode"]
@@ -87,12 +89,26 @@ class PushSumNode(HandlerState):
 
     def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
         """PUSH: add the received half."""
-        if env.edge != Msg.PUSH or env.dtype != 1:
+        if env.edge != Msg.PUSH:
+            return
+        if not refuse_by_sharing(ctx, env, self.strategy):
             return
         model: ModelState = ctx.binding("model")
         self._sync(model)
-        vec = np.asarray(env.array(), dtype=np.float64).reshape(-1)
-        if self.s is None or vec.size != self.s.size + 1 or not np.isfinite(vec).all() or vec[-1] <= 0:
+        if self.s is None:
+            return
+        try:
+            raw = env.array()
+        except Exception as exc:  # undecodable payload: typed refusal, never a traceback
+            _reject(ctx, self.strategy, env, RejectReason.WRONG_DTYPE, f"payload is not a tensor: {exc}")
+            return
+        res = UpdateValidator(self.s.size + 1, {env.sender}).check(env.sender, np.asarray(raw).reshape(-1))
+        if isinstance(res, Rejection):
+            _reject(ctx, self.strategy, env, res.reason, res.detail)
+            return
+        vec = res.update.astype(np.float64)
+        if vec[-1] <= 0:
+            _reject(ctx, self.strategy, env, RejectReason.BAD_WEIGHT, f"push-sum weight {vec[-1]} <= 0")
             return
         self.s = self.s + vec[:-1]
         self.w = self.w + float(vec[-1])

@@ -1,0 +1,195 @@
+"""Trust on the wire, in the simulator: sample-count caps, receiver-side sharing modes, bad updates.
+
+Each test has a control run without the protection (a looser cap, or a
+receiver that allows everything) showing the attack does land there, so the
+test fails if the protection is removed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.adapters.learnsim import simulate
+from bb_edge.compiler.manifest import Deployment, NodeSpec
+from bb_edge.engine import Engine
+from bb_edge.learn import events as lev
+from bb_edge.learn.deployment import build_setup
+from bb_edge.learn.roles import ConfigError
+from bb_edge.learn.strategies.base import PROTO_FEDAVG_SERVER, PROTO_GOSSIP, PROTO_PUSHSUM, Msg
+from bb_edge.learn.strategies.fedavg import FedAvgServer
+from bb_edge.learn.strategies.modules import module_for
+from bb_edge.wire import envelope as wire
+
+LIAR = {"type": "attack.sample_count_lie", "samples": 10**9, "scale": 1.0, "malicious": 2}
+BASE: dict[str, Any] = {"strategy": "fedavg", "clients": 10, "rounds": 8, "epochs": 1, "batch_size": 16}
+
+
+# ------------------------------------------------------------------ sample counts
+
+
+@pytest.mark.parametrize("rule", ["mean", "geometric_median"])
+def test_sample_count_liar_is_clamped_to_its_partition(rule: str) -> None:
+    res = simulate({**BASE, "aggregator": {"type": rule}, "attack": LIAR}, seed=0)
+    assert res.counts.get("SampleCountClamped") == 2
+    assert res.final_accuracy >= 0.8, res.final_accuracy
+
+
+def test_sample_count_liar_dominates_without_a_tight_cap() -> None:
+    """Control: a cap above the lie lets the two liars (sign-flipped updates) own the mean."""
+    res = simulate({**BASE, "aggregator": {"type": "mean"}, "attack": LIAR, "sample_cap": 10**10}, seed=0)
+    assert "SampleCountClamped" not in res.counts
+    assert res.final_accuracy < 0.5, res.final_accuracy
+
+
+def test_server_weights_are_the_claims_clamped_to_the_partition_sizes() -> None:
+    setup = build_setup({**BASE, "attack": LIAR})
+    mod = module_for(setup)
+    engines = _engines(mod)
+    _pump(engines, 0.0)
+    srv = _server(engines)
+    ids = dict(mod.nodes())
+    sizes = {ids[c]: len(p.x) for c, p in zip(mod.clients(), setup.parts, strict=True)}
+    assert srv.clients == sizes  # honest clients claim their size, liars are clamped to it
+    clamped = [e for e in engines["server"].drain_events() if isinstance(e, lev.SampleCountClamped)]
+    assert sorted(e.peer for e in clamped) == sorted(ids[c] for c in mod.malicious)
+    assert all(e.claimed == 10**9 and e.cap == sizes[e.peer] for e in clamped)
+
+
+@pytest.mark.parametrize("payload,why", [
+    (np.array([0], np.int64), "< 1"),
+    (np.array([-5], np.int64), "< 1"),
+    (np.array([3.5], np.float32), "one integer"),
+    (np.array([1, 2], np.int64), "one integer"),
+])
+def test_bad_join_sample_count_is_refused_and_not_admitted(payload: np.ndarray, why: str) -> None:
+    mod = module_for(build_setup({**BASE, "clients": 2}))
+    engines = _engines(mod)
+    srv_engine = engines["server"]
+    env = wire.Envelope.for_array(payload, sender=2, receiver=1, seq=50_000, edge=int(Msg.JOIN),
+                                  protocol=PROTO_FEDAVG_SERVER)
+    srv_engine.deliver("c0", wire.encode(env))
+    srv_engine.poll(0.0)
+    rej = [e for e in srv_engine.drain_events() if isinstance(e, lev.UpdateRejected)]
+    assert [r.reason for r in rej] == ["bad_sample_count"] and why in rej[0].detail
+    assert 2 not in _server(engines).clients
+
+
+def test_sample_cap_must_be_partition_or_positive() -> None:
+    with pytest.raises(ConfigError, match="sample_cap"):
+        simulate({**BASE, "sample_cap": 0}, seed=0)
+
+
+# ------------------------------------------------------------------ sharing modes
+
+
+def _engines(mod: Any) -> dict[str, Engine]:
+    engines: dict[str, Engine] = {}
+    first: Engine | None = None
+    for name, nid in mod.nodes():
+        e = Engine(name, nid, mod.peers_of(name))
+        if first is None:
+            e.prepare_compute("train", mod.setup.program.model)
+            first = e
+        else:
+            e.attach_compute("train", first._compute_keys["train"])
+        mod.install(e, name)
+        engines[name] = e
+    return engines
+
+
+def _server(engines: dict[str, Engine]) -> FedAvgServer:
+    return next(h for h in engines["server"].protocols.values() if isinstance(h, FedAvgServer))
+
+
+def _pump(engines: dict[str, Engine], now: float) -> None:
+    for _ in range(3):
+        for name, e in list(engines.items()):
+            for o in e.poll(now):
+                for t in ([n for n in engines if n != name] if o.peer == "*" else [o.peer]):
+                    engines[t].deliver(name, o.data)
+
+
+def _run_decentralised(strategy: str, setup_peers: Any, periods: int = 12) -> list[tuple[str, Any]]:
+    """A small gossip/push-sum fleet; ``setup_peers(name, selector)`` edits each node's own selector."""
+    mod = module_for(build_setup({"strategy": strategy, "clients": 5, "rounds": periods, "batch_size": 16,
+                                  "local_steps": 2, "topology": "full"}))
+    engines = _engines(mod)
+    ids = dict(mod.nodes())
+    for name, e in engines.items():
+        setup_peers(name, e.bindings["peers"], ids)
+    dep = Deployment("t", [NodeSpec(n, i, "") for n, i in mod.nodes()], [], [], [])
+    fleet = InProcFleet(dep, engines=dict(engines))
+    events: list[tuple[str, Any]] = []
+    while fleet.now < periods:
+        fleet.step()
+        events += list(fleet.events)
+        fleet.events.clear()
+        fleet.now += 0.25
+    return events
+
+
+def _leech(name: str, sel: Any, ids: dict[str, int]) -> None:
+    # n0 is a leech (read-only) in everybody's table but its own: it keeps sending anyway
+    if name != "n0":
+        sel.set_mode(ids["n0"], "ro")
+
+
+def _block(name: str, sel: Any, ids: dict[str, int]) -> None:
+    # n1 blocked n2, but n2 does not know and keeps sending to it
+    if name == "n1":
+        sel.block(ids["n1"], ids["n2"])
+
+
+def _nothing(name: str, sel: Any, ids: dict[str, int]) -> None:
+    return None
+
+
+def _merged(events: list[tuple[str, Any]], at: str | None, peer: str) -> int:
+    return sum(1 for node, e in events
+               if isinstance(e, lev.ModelMerged) and e.peer == peer and at in (None, node))
+
+
+@pytest.mark.parametrize("strategy", ["gossip", "pushsum"])
+def test_receivers_refuse_leech_and_blocked_senders(strategy: str) -> None:
+    control = _run_decentralised(strategy, _nothing)
+    # control: without receiver rules the leech's and the blocked sender's models are merged
+    assert _merged(control, None, "n0") > 0 and _merged(control, "n1", "n2") > 0
+
+    leech = _run_decentralised(strategy, _leech)
+    assert _merged(leech, None, "n0") == 0
+    refused = [e for _, e in leech if isinstance(e, lev.UpdateRejected)]
+    assert refused and {e.reason for e in refused} == {"sharing_mode"} and {e.sender for e in refused} == {1}
+
+    blocked = _run_decentralised(strategy, _block)
+    assert _merged(blocked, "n1", "n2") == 0
+    refused_at = [(node, e.reason, e.sender) for node, e in blocked if isinstance(e, lev.UpdateRejected)]
+    assert refused_at and set(refused_at) == {("n1", "blocked", 3)}
+    assert _merged(blocked, "n1", "n3") > 0  # n1 still takes everybody else's
+
+
+@pytest.mark.parametrize("strategy,proto,edge", [("gossip", PROTO_GOSSIP, Msg.GOSSIP),
+                                                 ("pushsum", PROTO_PUSHSUM, Msg.PUSH)])
+def test_bad_decentralised_updates_are_typed_and_leave_the_model_alone(strategy: str, proto: int,
+                                                                        edge: Msg) -> None:
+    mod = module_for(build_setup({"strategy": strategy, "clients": 3, "rounds": 1, "topology": "full"}))
+    engines = _engines(mod)
+    for e in engines.values():
+        e.poll(0.0)  # start (no fetch on join)
+    target = engines["n1"]
+    before = np.array(target.bindings["model"].vector)
+    size = before.size + (1 if strategy == "pushsum" else 0)
+    nan = np.zeros(size, np.float32)
+    nan[0] = np.nan
+    bad = [nan, np.zeros(size - 1, np.float32), np.zeros(size, np.float64)]
+    for i, arr in enumerate(bad):
+        env = wire.Envelope.for_array(arr, sender=1, receiver=2, seq=70_000 + i, request_id=5, edge=int(edge),
+                                      protocol=proto)
+        target.deliver("n0", wire.encode(env))
+    target.poll(0.0)
+    rej = sorted(e.reason for e in target.drain_events() if isinstance(e, lev.UpdateRejected))
+    assert rej == ["non_finite", "wrong_dtype", "wrong_shape"]
+    np.testing.assert_array_equal(target.bindings["model"].vector, before)
