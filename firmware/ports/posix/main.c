@@ -44,11 +44,13 @@ static uint32_t now_ms(void *ctx) {
     return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
 }
 
+static void flush_out(void);
 static int in_fd_g = 0;
 static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
     struct pollfd pfd;
     ssize_t r;
     (void)ctx;
+    flush_out();
     pfd.fd = in_fd_g;
     pfd.events = POLLIN;
     pfd.revents = 0;
@@ -82,14 +84,35 @@ static uint32_t bump_epoch(const char *path) {
     return (uint32_t)e;
 }
 
-static void put(void *ctx, const uint8_t *p, size_t n) {
-    (void)ctx;
+/* output is gathered and written in large pieces (a frame arrives from the writer in 255-byte
+ * COBS blocks; one syscall each would dominate a pty); flushed before every wait for input */
+static uint8_t outbuf[65536];
+static size_t out_len;
+
+static void write_all(const uint8_t *p, size_t n) {
     while (n > 0u) {
         ssize_t w = write(out_fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return;
         p += (size_t)w;
         n -= (size_t)w;
     }
+}
+
+static void flush_out(void) {
+    write_all(outbuf, out_len);
+    out_len = 0;
+}
+
+static void put(void *ctx, const uint8_t *p, size_t n) {
+    (void)ctx;
+    if (n > sizeof(outbuf) - out_len) flush_out();
+    if (n > sizeof(outbuf)) {
+        write_all(p, n);
+        return;
+    }
+    memcpy(outbuf + out_len, p, n);
+    out_len += n;
 }
 
 int main(int argc, char **argv) {
@@ -97,7 +120,7 @@ int main(int argc, char **argv) {
     size_t len = 0;
     const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt", *timers = NULL;
     uint32_t epoch = 0;
-    uint8_t buf[512];
+    static uint8_t buf[65536]; /* large reads: a pty hands over what the writer queued in one call */
     bbrt_status_t st;
     if (argc < 2) {
         fprintf(stderr, "usage: %s PROGRAM.bbrt [--serial PATH] [--hello NAME]\n", argv[0]);
@@ -176,11 +199,13 @@ int main(int argc, char **argv) {
             pfd.fd = in_fd;
             pfd.events = POLLIN;
             pfd.revents = 0;
+            flush_out();
             if (poll(&pfd, 1, wait > 1000u ? 1000 : (int)wait) <= 0) {
                 bbrt_node_poll(&node);
                 continue;
             }
         }
+        flush_out();
         r = read(in_fd, buf, sizeof(buf));
         if (r <= 0) {
             if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -189,6 +214,7 @@ int main(int argc, char **argv) {
         bbrt_node_feed(&node, buf, (size_t)r);
         bbrt_node_poll(&node);
     }
+    flush_out();
     fprintf(stderr,
             "bbrt: frames_ok=%u bad_frames=%u bad_envelopes=%u unknown_edge=%u edge_mismatch=%u "
             "inferences=%u run_errors=%u pings=%u evicted=%u slots=%u\n",
