@@ -1164,3 +1164,45 @@ def test_node_control_hello_epochs(vm: tuple[Path, Path], tmp_path: Path) -> Non
     shutil.copyfile(VECTORS / "engine_rules.json", tmp_path / "engine_rules.json")
     res = _last_json_list(run_vm(driver, lib, tmp_path, HELLO_VM))
     assert res == ["OK", "EPOCH_REGRESSED", "BAD_HELLO", 1, 1, [3]], res
+
+
+MISMATCH_VM = r"""
+import json
+from binascii import hexlify, unhexlify
+from bbnode import link as L
+out = []
+lk = L.Link(L.Hello(node_id=1, boot_epoch=1, max_frame=256, window=4, name='mpy'), lambda mv: out.append(bytes(mv)),
+            lambda mv, bare: None)
+lk.start(0)
+lk.receive(unhexlify(open('py_hello.hex').read().strip()), 5)
+queued = lk.send(bytes(100), 10)
+lk.poll(5000)
+lk.receive(unhexlify(open('py_data.hex').read().strip()), 5010)
+print(json.dumps({'frames': [hexlify(f).decode() for f in out], 'events': [e[0] for e in lk.take_events()],
+                  'up': lk.up, 'queued': queued}))
+"""
+
+
+def test_version_mismatch_python_v2_meets_micropython_v1(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """A v2-only Python link meets the v1-only VM link: both report VersionMismatch, neither sends DATA (the
+    VM refuses the Python side's DATA with BadLinkFrame VERSION), HELLOs are still answered, nothing raises."""
+    from bb_edge.wire.hello import HelloRecord
+    from bb_edge.wire.link import Link, LinkConfig, VersionMismatch, encode_data, parse_frame
+
+    driver, lib = vm
+    py = Link(HelloRecord(2, 2, 3, 1, 0, 256, 4, "v2"), LinkConfig(hb_interval=0, dead_after=0))
+    py.start(0.0)
+    (tmp_path / "py_hello.hex").write_text(py.take_frames()[0].hex())
+    (tmp_path / "py_data.hex").write_text(encode_data(1, bytes(80)).hex())
+    res = _last_json(run_vm(driver, lib, tmp_path, MISMATCH_VM))
+    assert res["events"].count("VersionMismatch") == 1 and not res["up"], res
+    assert res["events"][-1] == "BadLinkFrame", res
+    frames = [parse_frame(bytes.fromhex(f)) for f in res["frames"]]
+    # its HELLO, the answer to ours, then only heartbeats (as the Python end): no DATA, ever
+    assert [f.type for f in frames][:2] == [1, 1] and all(f.type != 2 for f in frames), frames
+    for f in res["frames"]:
+        py.receive(bytes.fromhex(f), 0.01)
+    assert any(isinstance(e, VersionMismatch) for e in py.take_events())
+    py.send(bytes(100), 0.02)
+    py.poll(5.0)
+    assert all(parse_frame(b).type != 2 for b in py.take_frames())  # no DATA
