@@ -12,7 +12,12 @@ Checked against independent references:
 - a lossy link between a Python ``bb_edge.wire.link.Link`` and the VM's link: envelopes (some 16 KiB,
   fragmented over a 4 KiB MTU) arrive exactly once both ways through 1% corrupted and 0.5% truncated frames;
 - the node loop over the link layer: a Python host link feeds inputs, the VM node's outputs equal the C
-  runtime's, and a reboot with the next boot epoch is not taken for a duplicate.
+  runtime's, and a reboot with the next boot epoch is not taken for a duplicate;
+- RTT convergence over a delayed line, Karn's rule against RFC 6298 arithmetic, a v1/v2 version mismatch,
+  mutated frames (events, never exceptions), per-frame allocation;
+- the bundle's own main.py under CPython on a real pty, SIGKILLed and restarted mid-stream.
+
+BB_EDGE_LONG=1 runs the lossy link with 10,000 envelopes and the fuzz with more rounds.
 """
 
 from __future__ import annotations
