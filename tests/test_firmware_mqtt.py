@@ -6,7 +6,7 @@ small_cnn is split n0 (Python) -> n1 (C, the built ``host-mqtt`` bundle, launche
 adapters/c_mqtt_node.py) -> n2 (Python); the host and the Python nodes are adapters/mqtt.py clients with
 their own credentials. Every process is stopped by pid.
 
-BB_EDGE_LONG_TESTS=1 runs more requests per phase (CI default: 2).
+BB_EDGE_LONG=1 runs 8 requests per phase (CI default: 2).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from tests._transport_helpers import RawClient, assert_same_outputs, make_tls
 from tests.test_firmware_nm import FORBIDDEN as HEAP_SYMBOLS
 
 INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/test_bbrt_e2e.py)
-PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG_TESTS") else 2
+PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG") == "1" else 2
 
 
 class CNode:
