@@ -120,7 +120,8 @@ def run_hil(dep_dir: str | Path, devices: dict[str, str], *, requests: int = 8, 
         res.top1_agreement = agree / max(1, len(errs))
         for node, d in devs.items():
             res.link_bytes[node] = {"to_device": d.bytes_out, "from_device": d.bytes_in,
-                                    "bad_frames": d.decoder.dropped}
+                                    "bad_frames": d.decoder.dropped,
+                                    "retransmits": d.link.counters.retransmits if d.link is not None else 0}
             if d.errors:
                 console.print(f"[red]{node} reported errors:[/] {d.errors}")
     finally:
@@ -133,6 +134,7 @@ def run_hil(dep_dir: str | Path, devices: dict[str, str], *, requests: int = 8, 
     for node, b in res.link_bytes.items():
         t.add_row(f"{node} link bytes to / from device (per inference)",
                   f"{b['to_device'] / len(lat):.0f} / {b['from_device'] / len(lat):.0f}")
+        t.add_row(f"{node} bad frames / retransmissions", f"{b['bad_frames']} / {b['retransmits']}")
     t.add_row("output max / mean abs error vs float", f"{res.max_abs_error:.5f} / {res.mean_abs_error:.5f}")
     t.add_row("top-1 agreement with float", f"{res.top1_agreement:.2%}")
     console.print(t)
