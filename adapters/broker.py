@@ -32,6 +32,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,11 +142,17 @@ def write_broker_files(
     tls: TlsFiles | None = None,
     passwords: dict[str, str] | None = None,
     max_inflight: int = 100,
+    bridge_to: str | None = None,
+    site: str = "site",
+    accept_bridges: Sequence[str] = (),
 ) -> BrokerFiles:
     """Write mosquitto.conf (+ passwd, acl, credentials.json when ``dep`` is given).
 
     Without a deployment the broker is anonymous and unrestricted (benchmarks,
-    quick trials).
+    quick trials). ``bridge_to`` (``mqtt[s]://CORE:PORT[?creds=FILE]``) makes
+    this a *site* broker bridged to a core broker (:func:`bridge_text`);
+    ``accept_bridges`` names the sites a *core* broker accepts bridges from
+    (a ``_bridge_<site>`` user each, see :func:`bridge_user`).
     """
     d = Path(directory).resolve()
     d.mkdir(parents=True, exist_ok=True)
@@ -157,6 +164,8 @@ def write_broker_files(
         f"user {pwd.getpwuid(os.getuid()).pw_name}",
         f"listener {port} {host}",
         f"max_inflight_messages {max_inflight}",
+        # small envelopes go out at once: with Nagle a reply waits for the peer's delayed ACK (~40 ms a hop)
+        "set_tcp_nodelay true",
         "max_queued_messages 1000000",
         "max_queued_bytes 0",
         "persistent_client_expiration 1d",
@@ -182,7 +191,7 @@ def write_broker_files(
         conf.append("allow_anonymous true")
     else:
         topics = Topics(dep.name, prefix)
-        users = [*dep.node_names, HOST_NAME, STATUS_USER]
+        users = [*dep.node_names, HOST_NAME, STATUS_USER, *(bridge_user(x) for x in accept_bridges)]
         pw = dict(passwords or {})
         for u in users:
             pw.setdefault(u, secrets.token_urlsafe(18))
@@ -190,15 +199,73 @@ def write_broker_files(
         files.passwd = d / "passwd"
         files.passwd.write_text("".join(f"{u}:{password_hash(pw[u])}\n" for u in users))
         files.acl = d / "acl"
-        files.acl.write_text(acl_text(dep, topics))
+        files.acl.write_text(acl_text(dep, topics) + "".join(
+            f"user {bridge_user(x)}\ntopic readwrite {topics.base}/#\n\n" for x in accept_bridges))
         files.credentials = d / "credentials.json"
         files.credentials.write_text(json.dumps({u: pw[u] for u in users}, indent=1) + "\n")
         for p in (files.passwd, files.credentials):
             os.chmod(p, 0o600)
         conf += ["allow_anonymous false", f"password_file {files.passwd}", f"acl_file {files.acl}",
                  "use_username_as_clientid true"]
+    if bridge_to is not None:
+        if dep is None:
+            raise BrokerError("a bridge carries one deployment's topics: give the deployment")
+        conf.append(bridge_text(bridge_to, Topics(dep.name, prefix), site))
     files.conf.write_text("\n".join(conf) + "\n")
+    if bridge_to is not None:
+        os.chmod(files.conf, 0o600)  # it holds the bridge's password for the core broker
     return files
+
+
+def bridge_user(site: str) -> str:
+    """The core broker's user for the bridge of ``site`` (mosquitto pins client ids to user names)."""
+    if not site or not all(c.isalnum() or c in "-_" for c in site):
+        raise BrokerError(f"site name {site!r}: use letters, digits, - and _")
+    return f"_bridge_{site}"
+
+
+def bridge_text(url: str, topics: Topics, site: str) -> str:
+    """The mosquitto.conf ``connection`` section bridging this (site) broker to the core at ``url``.
+
+    Every topic of the deployment (``{prefix}/{deployment}/#``) travels both
+    ways at QoS 1 with a persistent bridge session, so nothing queued is lost
+    while the link is down. The topic layout is unchanged, so each broker's
+    ACL keeps pinning identities for its own clients: a site client can only
+    write what the site ACL allows, and only what it wrote crosses. The
+    bridge logs in to the core as ``_bridge_<site>`` (``bb-edge broker
+    --accept-bridge SITE`` on the core); its password comes from the URL or
+    from the core's ``credentials.json`` (``?creds=``).
+    """
+    from bb_edge.adapters.mqtt import MqttConfig, MqttError
+
+    try:
+        cfg = MqttConfig.from_url(url).for_node(bridge_user(site))
+    except MqttError as exc:
+        raise BrokerError(f"--bridge-to {url}: {exc}") from exc
+    lines = [
+        "",
+        f"# bridge: site {site!r} -> core {cfg.host}:{cfg.port}",
+        f"connection bb-{site}",
+        f"address {cfg.host}:{cfg.port}",
+        f"remote_clientid {bridge_user(site)}",
+        f"local_clientid {bridge_user(site)}-local",
+        "cleansession false",
+        "try_private true",  # mosquitto to mosquitto: nothing is echoed back over the bridge
+        "notifications false",  # no $SYS connection notices: the core's ACL would refuse them
+        "restart_timeout 1 10",
+        f"keepalive_interval {max(5, cfg.keepalive)}",
+        "bridge_protocol_version mqttv311",
+        f"topic {topics.base}/# both 1",
+    ]
+    if cfg.username is not None:
+        lines.append(f"remote_username {cfg.username}")
+    if cfg.password is not None:
+        lines.append(f"remote_password {cfg.password}")
+    if cfg.tls:
+        lines.append(f"bridge_cafile {cfg.ca}" if cfg.ca else "bridge_capath /etc/ssl/certs")
+        if cfg.insecure:
+            lines.append("bridge_insecure true")
+    return "\n".join(lines)
 
 
 def mosquitto_binary() -> str:

@@ -1,5 +1,9 @@
 """``bb-edge broker DIR``: a local Mosquitto with generated config, passwords and ACL for a deployment.
 
+``--bridge-to mqtt://CORE`` bridges it, as a site broker, to a core broker
+generated with ``--accept-bridge SITE`` (docs/transports.md, "Fleets across
+sites").
+
 Writes ``mosquitto.conf``, ``passwd``, ``acl`` and ``credentials.json`` into
 ``--out`` (default ``DIR/broker``), prints the transport URL to pass to
 ``bb-edge run`` / ``bb-edge node``, and runs the broker until SIGINT/SIGTERM
@@ -31,7 +35,10 @@ def _run(args: argparse.Namespace) -> int:
     dep = load_deployment(args.dir)
     tls = TlsFiles(args.tls_ca, args.tls_cert, args.tls_key) if args.tls_cert else None
     files = write_broker_files(out, dep, port=args.port, host=args.host, prefix=args.prefix,
-                               persistence=not args.no_persistence, tls=tls)
+                               persistence=not args.no_persistence, tls=tls, bridge_to=args.bridge_to,
+                               site=args.site, accept_bridges=args.accept_bridge or ())
+    if args.bridge_to:
+        print(f"bridge: site {args.site!r} -> {args.bridge_to.split('?')[0]} (topics bb/{dep.name}/# both ways)")
     print(f"wrote {files.conf}, {files.passwd}, {files.acl}, {files.credentials}")
     print(f"transport URL: {files.url()}" + (f"&ca={args.tls_ca}" if tls else ""))
     if args.write_only:
@@ -63,5 +70,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tls-ca", help="CA certificate (PEM) for TLS")
     p.add_argument("--tls-cert", help="server certificate (PEM); enables TLS (mqtts://)")
     p.add_argument("--tls-key", help="server key (PEM)")
+    p.add_argument("--bridge-to", metavar="URL", default=None,
+                   help="bridge this (site) broker to a core broker: mqtt[s]://CORE:PORT[?creds=FILE] with the "
+                        "core's credentials.json (user _bridge_SITE); topics and ACLs are kept")
+    p.add_argument("--site", default="site", help="this site's name for --bridge-to (default: site)")
+    p.add_argument("--accept-bridge", action="append", metavar="SITE",
+                   help="on the core broker: accept the bridge of SITE (adds user _bridge_SITE; repeatable)")
     p.add_argument("--write-only", action="store_true", help="write the files, do not start mosquitto")
     p.set_defaults(func=_run)
