@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from bb_edge.adapters.broker import Broker, BrokerFiles, free_port
 from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint
