@@ -22,15 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from bb_edge.adapters.inproc import InProcFleet, LinkModel
+from bb_edge.adapters.learn_node import build_engine, churn_plan, load_module, prepare_programs
 from bb_edge.backends.base import get_backend
 from bb_edge.compiler.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
 from bb_edge.learn import events as lev
-from bb_edge.learn.deployment import build_setup
-from bb_edge.learn.strategies.modules import StrategyModule, module_for
+from bb_edge.learn.strategies.modules import StrategyModule
 
 
 class SimulationError(RuntimeError):
@@ -103,30 +101,19 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
     if measure_memory:
         tracemalloc.start()
     wall0 = time.perf_counter()
-    setup = build_setup(cfg, directory, clients=clients, seed=seed)
-    module = module_for(setup)
+    module = load_module(cfg, directory, clients=clients, seed=seed)
+    setup = module.setup
     seed_ = int(setup.cfg["seed"])
     names = module.clients()
-    churn_cfg = dict(setup.cfg.get("churn") or {})
-    rng = np.random.default_rng([seed_, 99])
-    order = [names[int(i)] for i in rng.permutation(len(names))]
-    n_leave = int(round(float(churn_cfg.get("leave", 0.0)) * len(names)))
-    n_late = int(round(float(churn_cfg.get("late_join", 0.0)) * len(names)))
-    leaving = set(order[:n_leave])
-    late = set(order[n_leave:n_leave + n_late])
-    leave_round = int(churn_cfg.get("at_round", max(module.rounds // 2, 1)))
-    join_round = int(churn_cfg.get("join_round", max(module.rounds // 4, 1)))
+    plan = churn_plan(module)
+    leaving, late, leave_round, join_round = plan.leaving, plan.late, plan.leave_round, plan.join_round
 
     backend = get_backend("ort")
-    prepared = {k: backend.prepare(m, k) for k, m in module.compute().items()}
+    prepared = prepare_programs(module, backend)
     all_nodes = module.nodes()
-    engines: dict[str, Engine] = {}
-    for name, nid in all_nodes:
-        eng = Engine(name, nid, module.peers_of(name), backend=backend)
-        for k, p in prepared.items():
-            eng.attach_compute(k, p)
-        module.install(eng, name, late=name in late)
-        engines[name] = eng
+    # one code path with real nodes (bb-edge node): adapters/learn_node.py builds every engine
+    engines: dict[str, Engine] = {name: build_engine(module, name, prepared, backend, late=name in late)
+                                  for name, _ in all_nodes}
     dep = Deployment(name=f"learn-{module.name}", nodes=[NodeSpec(n, i, "") for n, i in all_nodes], edges=[],
                      inputs=[], outputs=[])
     link = LinkModel(latency=latency, jitter=jitter, bandwidth=bandwidth, loss=loss, seed=seed_)
