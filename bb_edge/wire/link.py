@@ -462,11 +462,12 @@ class Link:
         c = self.config
         if self.peer is None and now >= self._hello_due:
             self._send_hello(False, now)
-        if c.dead_after > 0 and self._monitored and not self.peer_down and now - self._last_heard >= c.dead_after:
+        # every test compares ``now`` with the very sum next_deadline() returns (no float drift between them)
+        if c.dead_after > 0 and self._monitored and not self.peer_down and now >= self._last_heard + c.dead_after:
             self.peer_down = True
             self._events.append(PeerDown())
         for mid, r in list(self._reasm.items()):
-            if now - r.first_at >= c.reassembly_timeout:
+            if now >= r.first_at + c.reassembly_timeout:
                 self._drop_reasm(mid)
                 self._events.append(ReassemblyTimeout(mid, r.received, r.total_len))
         if self._inflight and not self.peer_down:
@@ -479,7 +480,7 @@ class Link:
                 for f in expired:
                     self._transmit(f, now, retransmit=True)
         self._pump(now)
-        if c.hb_interval > 0 and (self._hb_now or now - self._last_sent >= c.hb_interval):
+        if c.hb_interval > 0 and (self._hb_now or now >= self._last_sent + c.hb_interval):
             self._hb_now = False
             self._emit(encode_heartbeat(self._presence_fitting()), now)
             self.counters.heartbeats_out += 1
