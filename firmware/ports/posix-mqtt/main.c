@@ -471,6 +471,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+    /* one envelope per packet, answered at once: Nagle would hold each answer for the peer's delayed ACK */
+    mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);
     if (user != NULL && mosquitto_username_pw_set(mosq, user, have_password ? password : NULL) != 0) return 2;
     if (ca != NULL) {
         rc = mosquitto_tls_set(mosq, ca, NULL, NULL, NULL, NULL);
