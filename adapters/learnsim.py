@@ -10,17 +10,28 @@ engines stop being polled and envelopes to them are dropped), another joins
 late (their engines start then and fetch the current model first).
 ``run_learning`` is the ``bb-edge run DIR`` entry point for deployments with
 a ``learning`` object.
+
+Accounting: every envelope is counted once as sent (by its sender) and once
+per receiver as received, by round (the round open when it was routed) and
+by message type (the learning ``Msg`` in the envelope's edge field). The
+per-node figure (``bytes_per_node``) is the mean over the clients/peers only
+(sent + received), never the server. ``measure_memory`` records the
+process's peak RSS (``VmHWM``) and the largest PSS sampled at each round
+from ``/proc`` (Linux), not tracemalloc (which slows the run and misses
+memory held outside the Python heap).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import struct
 import time
-import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from bb_edge.adapters.inproc import InProcFleet, LinkModel
 from bb_edge.adapters.learn_node import build_engine, churn_plan, load_module, prepare_programs
@@ -28,7 +39,79 @@ from bb_edge.backends.base import get_backend
 from bb_edge.compiler.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
 from bb_edge.learn import events as lev
+from bb_edge.learn.strategies.base import Msg
 from bb_edge.learn.strategies.modules import StrategyModule
+from bb_edge.wire.envelope import BROADCAST
+
+_EDGE = struct.Struct("<I")  # the envelope header's edge field, at byte 40 (docs/wire.md)
+_EDGE_OFFSET = 40
+
+
+def _msg_name(data: bytes) -> str:
+    """The learning message type of an encoded envelope (``edgeN`` when not a :class:`Msg`)."""
+    if len(data) < _EDGE_OFFSET + 4:
+        return "short"
+    edge = _EDGE.unpack_from(data, _EDGE_OFFSET)[0]
+    try:
+        return Msg(edge).name
+    except ValueError:
+        return f"edge{edge}"
+
+
+@dataclass
+class Traffic:
+    """Bytes by direction and node, by round and by message type."""
+
+    sent: dict[str, int] = field(default_factory=dict)
+    received: dict[str, int] = field(default_factory=dict)
+    by_type: dict[str, int] = field(default_factory=dict)
+    by_round: dict[int, int] = field(default_factory=dict)
+    by_round_type: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def add(self, sender: str, targets: list[str], n: int, kind: str, rnd: int) -> None:
+        """Count one envelope of ``n`` bytes sent by ``sender`` to ``targets``."""
+        self.sent[sender] = self.sent.get(sender, 0) + n
+        for t in targets:
+            self.received[t] = self.received.get(t, 0) + n
+        self.by_type[kind] = self.by_type.get(kind, 0) + n
+        self.by_round[rnd] = self.by_round.get(rnd, 0) + n
+        per = self.by_round_type.setdefault(rnd, {})
+        per[kind] = per.get(kind, 0) + n
+
+
+class _AccountingFleet(InProcFleet):
+    """The in-process fleet with :class:`Traffic` accounting (round set by the simulation loop)."""
+
+    def __init__(self, *args: Any, round_of: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.traffic = Traffic()
+        # the round open when an envelope is routed (after the handler that sent it ran)
+        self.round_of = round_of or (lambda: 1)
+
+    def _route(self, sender: str, peer: str, receiver: int, data: bytes) -> None:
+        if receiver == BROADCAST or peer == "*":
+            targets = [n for n in list(self.engines) + list(self.external) if n != sender]
+        else:
+            targets = [self.names.get(receiver, peer)]
+        self.traffic.add(sender, targets, len(data), _msg_name(data), int(self.round_of()))
+        super()._route(sender, peer, receiver, data)
+
+
+def _proc_memory_mb() -> tuple[float | None, float | None]:
+    """(peak RSS ``VmHWM``, current PSS) of this process in MiB from /proc; ``None`` where unavailable."""
+    def field_kb(path: str, key: str) -> float | None:
+        try:
+            with open(path) as fh:
+                for line in fh:
+                    if line.startswith(key):
+                        return float(line.split()[1])
+        except OSError:
+            return None
+        return None
+
+    hwm = field_kb("/proc/self/status", "VmHWM:")
+    pss = field_kb("/proc/self/smaps_rollup", "Pss:")
+    return (None if hwm is None else hwm / 1024, None if pss is None else pss / 1024)
 
 
 class SimulationError(RuntimeError):
@@ -63,6 +146,10 @@ class SimResult:
     bytes_total: int = 0
     bytes_per_node: float = 0.0
     peak_memory_mb: float | None = None
+    peak_pss_mb: float | None = None
+    traffic: Traffic = field(default_factory=Traffic)
+    server: str | None = None
+    model: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def final_accuracy(self) -> float:
@@ -81,9 +168,18 @@ class SimResult:
             "bytes_per_round": [r.bytes_total for r in self.records],
             "wall_time_s": self.wall_time, "seconds_per_round": self.wall_time / max(rounds, 1),
             "virtual_time_s": self.records[-1].virtual_time if self.records else 0.0,
+            "bytes_sent": dict(sorted(self.traffic.sent.items())),
+            "bytes_received": dict(sorted(self.traffic.received.items())),
+            "bytes_by_type": dict(sorted(self.traffic.by_type.items())),
+            "bytes_by_round_and_type": {str(r): dict(sorted(v.items()))
+                                        for r, v in sorted(self.traffic.by_round_type.items())},
+            "server": self.server,
+            "server_bytes_sent": self.traffic.sent.get(self.server, 0) if self.server else 0,
+            "server_bytes_received": self.traffic.received.get(self.server, 0) if self.server else 0,
             "events": self.counts, "rejections": self.rejections,
             "departed": len(self.departed), "joined_late": len(self.joined),
-            "peak_memory_mb": self.peak_memory_mb,
+            "peak_memory_mb": self.peak_memory_mb, "peak_rss_mb": self.peak_memory_mb,
+            "peak_pss_mb": self.peak_pss_mb,
         }
 
 
@@ -98,8 +194,6 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
         cfg["rounds"] = int(rounds)
     if churn:
         cfg["churn"] = {**cfg.get("churn", {}), "leave": float(churn)}
-    if measure_memory:
-        tracemalloc.start()
     wall0 = time.perf_counter()
     module = load_module(cfg, directory, clients=clients, seed=seed)
     setup = module.setup
@@ -117,10 +211,17 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
     dep = Deployment(name=f"learn-{module.name}", nodes=[NodeSpec(n, i, "") for n, i in all_nodes], edges=[],
                      inputs=[], outputs=[])
     link = LinkModel(latency=latency, jitter=jitter, bandwidth=bandwidth, loss=loss, seed=seed_)
-    fleet = InProcFleet(dep, link=link, engines=dict(engines))
+    fleet = _AccountingFleet(dep, link=link, engines=dict(engines))
+
+    def round_of() -> int:
+        return min(module.progress(fleet.now, fleet.engines), module.rounds) + 1
+
+    fleet.round_of = round_of
     for n in late:  # late joiners are built now but polled only from their join round
         fleet.engines.pop(n)
     result = SimResult(module.name, len(names))
+    result.server = next((n for n, _ in all_nodes if n not in set(names)), None)
+    pss_peak: list[float] = []
     done_rounds = 0
     limit = max_virtual_time or (module.rounds + 5) * max(float(setup.cfg["round_timeout"]),
                                                            float(setup.cfg["period"])) * 4 + 60.0
@@ -142,8 +243,13 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
                     key = "_" + key
                 result.counts[key] = result.counts.get(key, 0) + 1
             fleet.events.clear()
+            before = done_rounds
             done_rounds = _record(module, fleet, result, done_rounds, wall0, bar, leaving, late, engines,
                                   leave_round, join_round)
+            if measure_memory and done_rounds != before:
+                pss = _proc_memory_mb()[1]
+                if pss is not None:
+                    pss_peak.append(pss)
             if moved:
                 continue
             t0 = fleet.now
@@ -158,10 +264,14 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
             bar.stop()
     result.wall_time = time.perf_counter() - wall0
     result.bytes_total = sum(fleet.stats.bytes.values())
-    result.bytes_per_node = result.bytes_total / max(len(engines), 1)
+    result.traffic = fleet.traffic
+    t = fleet.traffic
+    result.bytes_per_node = sum(t.sent.get(n, 0) + t.received.get(n, 0) for n in names) / max(len(names), 1)
+    result.model = module.global_vector(engines)
     if measure_memory:
-        result.peak_memory_mb = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
+        hwm, pss = _proc_memory_mb()
+        result.peak_memory_mb = hwm
+        result.peak_pss_mb = max(pss_peak + ([pss] if pss is not None else []), default=None)
     return result
 
 
@@ -226,7 +336,8 @@ def run_learning(dep: Deployment, args: argparse.Namespace) -> int:
                    bandwidth=getattr(args, "bandwidth", 0.0) or 0.0, progress=console.is_terminal)
     s = res.summary()
     console.print(f"{s['strategy']}: {s['nodes']} virtual nodes, {s['rounds']} rounds, "
-                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} KiB/node, "
+                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} KiB/node "
+                  f"(sent + received, server excluded), "
                   f"{s['wall_time_s']:.2f} s wall ({s['seconds_per_round']:.3f} s/round)")
     if getattr(args, "summary", None):
         Path(args.summary).write_text(json.dumps(s, indent=1) + "\n")

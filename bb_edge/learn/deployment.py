@@ -19,6 +19,16 @@ The ``learning`` object (every key optional except ``strategy``)::
      "min_clients": 1, "clients_per_round": 0, "round_timeout": 5.0, "heartbeat": 1.0,
      "period": 1.0, "churn": {"leave": 0.3, "at_round": 10, "late_join": 0.0, "join_round": 5}}
 
+``data.source`` is a bundled set (``digits``, ``iris``, ``breast_cancer``,
+``wine``), ``"FILE.npz"`` (``x``, ``y``, optional ``x_test``, ``y_test``),
+``"FILE.py:function"`` or a source spec; ``data.test`` an explicit hold-out;
+``data.partition`` a partitioner spec, ``{"indices": "parts.npz" | [[...]]}``
+or ``"FILE.py:function"`` (called with ``x, y, n_clients``); ``data.shards``
+(``"shards/client{client}.npz"``) per-client files, each node reading only its
+own. Paths are relative to the deployment directory. ``sample_cap``
+(``"partition"``, the default, or an integer) bounds the sample count a
+FedAvg client may claim.
+
 Component specs are ``{"type": <type_id>, **config}`` (nested components as
 ``{"$component": type_id, "config": {...}}``).
 """
@@ -35,12 +45,13 @@ import onnx
 
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.learn.autodiff import ForwardRunner, SoftmaxCrossEntropy, TrainingProgram, build_training_step
-from bb_edge.learn.data import SklearnSource, Subset, train_test_split
+from bb_edge.learn.data import Subset, load_arrays, load_client_shard, partition_from_spec, train_test_split
 from bb_edge.learn.models import mlp
 from bb_edge.learn.optim import SGD, Adam
 from bb_edge.learn.roles import ConfigError, create
 
-__all__ = ["write_learning_deployment", "component", "optimizer", "LearningSetup", "build_setup", "DEFAULTS"]
+__all__ = ["write_learning_deployment", "component", "optimizer", "LearningSetup", "build_setup", "load_data",
+           "DEFAULTS"]
 
 DEFAULTS: dict[str, Any] = {
     "model": "model.onnx", "cut": "h0", "clients": 10, "rounds": 10, "epochs": 1, "local_steps": 0,
@@ -115,14 +126,44 @@ def build_setup(learning: dict[str, Any], directory: str | Path | None = None, c
     path = Path(directory or ".") / cfg["model"]
     forward = onnx.load(str(path)) if path.is_file() else mlp([64, 32, 10], seed=int(cfg["seed"]))
     program = build_training_step(forward, None, SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
-    data = {**DEFAULTS["data"], **cfg["data"]}
-    x, y = SklearnSource(data.get("source", "digits")).arrays()
-    xtr, ytr, xte, yte = train_test_split(x, y, float(data.get("test_fraction", 0.25)), seed=int(cfg["seed"]))
-    part_spec = dict(data.get("partition") or {"type": "partition.iid"})
-    part_spec.setdefault("seed", int(cfg["seed"]))
-    n_parts = 1 if cfg["strategy"] == "split" else int(cfg["clients"])
-    parts = component(part_spec).subsets(xtr, ytr, n_parts)
+    parts, xte, yte = load_data(cfg, directory)
     return LearningSetup(cfg, forward, program, parts, xte, yte, ForwardRunner(forward))
+
+
+def load_data(cfg: dict[str, Any], directory: str | Path | None = None) -> tuple[list[Subset], np.ndarray,
+                                                                                 np.ndarray]:
+    """Per-client subsets and the hold-out arrays of a resolved learning config (see the module docstring).
+
+    The hold-out is ``data.test`` if given, else the ``x_test``/``y_test`` the
+    source carries, else a stratified ``test_fraction`` split of the source.
+    With ``data.shards`` every client reads only its own shard file.
+    """
+    data = cfg.get("data") or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"'data' must be an object, got {type(data).__name__}")
+    data = {**DEFAULTS["data"], **data}
+    seed = int(cfg.get("seed", 0))
+    n_parts = 1 if cfg["strategy"] == "split" else int(cfg["clients"])
+    test_spec = data.get("test")
+    if data.get("shards") is not None:
+        if test_spec is None:
+            raise ConfigError('"shards" needs a hold-out: add "test": "test.npz" (or FILE.py:function)')
+        parts = [load_client_shard(str(data["shards"]), i, directory) for i in range(n_parts)]
+        xte, yte, _ = load_arrays(test_spec, directory)
+        return parts, xte, yte
+    x, y, carried = load_arrays(data.get("source", "digits"), directory)
+    if test_spec is not None:
+        xtr, ytr = x, y
+        xte, yte, _ = load_arrays(test_spec, directory)
+    elif carried is not None:
+        (xtr, ytr), (xte, yte) = (x, y), carried
+    else:
+        xtr, ytr, xte, yte = train_test_split(x, y, float(data.get("test_fraction", 0.25)), seed=seed)
+    if xte.shape[1:] != xtr.shape[1:]:
+        raise ConfigError(f"hold-out features {xte.shape[1:]} differ from training features {xtr.shape[1:]}")
+    parts = partition_from_spec(data.get("partition") or {"type": "partition.iid"}, xtr, ytr, n_parts, seed,
+                                directory)
+    return parts, xte, yte
 
 
 def dump(cfg: dict[str, Any]) -> str:

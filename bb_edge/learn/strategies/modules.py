@@ -89,6 +89,10 @@ class StrategyModule:
         """Held-out accuracy of the current model(s)."""
         raise NotImplementedError
 
+    def global_vector(self, engines: dict[str, Engine]) -> np.ndarray | None:
+        """The run's single global model (a copy), if the strategy has one (FedAvg's server); else None."""
+        return None
+
     def _data(self, name: str) -> ArraySource:
         i = self.clients().index(name)
         p = self.setup.parts[i]
@@ -191,6 +195,10 @@ class FedAvgModule(StrategyModule):
     def evaluate(self, engines: dict[str, Engine]) -> float:
         """Accuracy of the global model."""
         return self.setup.accuracy(engines["server"].bindings["model"].vector)
+
+    def global_vector(self, engines: dict[str, Engine]) -> np.ndarray | None:
+        """The server's model."""
+        return np.array(engines["server"].bindings["model"].vector)
 
 
 @dataclass
