@@ -9,6 +9,7 @@ adapters/mqtt_topics.py; the credentials are compared with the broker generator'
 
 from __future__ import annotations
 
+import json
 import re
 import stat
 import subprocess
@@ -133,3 +134,19 @@ def test_tls_choices_and_bad_urls(tmp_path: Path) -> None:
         node = "n9" if "creds.json" in url else "n1"
         with pytest.raises(EspIdfConfigError):
             mqtt_settings(url, node)
+
+
+def test_tls_project_embeds_the_ca(project: tuple[Path, Path, dict[str, str], int], tmp_path: Path) -> None:
+    """`--transport mqtts://...&ca=CA.pem`: the project embeds that CA as main/ca.pem and selects it."""
+    d, _, passwords, port = project
+    tls = make_tls(tmp_path / "tls")
+    creds = tmp_path / "credentials.json"
+    creds.write_text(json.dumps({"n1": passwords["n1"]}))
+    build_all(d, ["n1=esp32"], tmp_path / "dist", calib=d / "calib.npz",
+              options={"transport": f"mqtts://127.0.0.1:{port}?creds={creds}&ca={tls.cafile}"})
+    p = tmp_path / "dist" / "n1" / "esp-idf"
+    defaults = _sdkconfig(p / "sdkconfig.defaults")
+    assert defaults["CONFIG_BBRT_MQTT_URI"] == f'"mqtts://127.0.0.1:{port}"'
+    assert defaults["CONFIG_BBRT_MQTT_TLS_CA_PEM"] == "y" and "CONFIG_BBRT_MQTT_TLS_NONE" not in defaults
+    assert (p / "main" / "ca.pem").read_text() == Path(tls.cafile).read_text()
+    assert _sdkconfig(p / "sdkconfig.credentials") == {"CONFIG_BBRT_MQTT_PASSWORD": f'"{passwords["n1"]}"'}
