@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bb_edge.commands._args import node_transport, non_negative_float
 from bb_edge.errors import BBError, DeploymentError
@@ -47,7 +47,6 @@ def format_event(e: events.Event) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import time
     from pathlib import Path
 
     from bb_edge.adapters.hostloop import (
@@ -62,10 +61,17 @@ def _run(args: argparse.Namespace) -> int:
     from bb_edge.engine import Engine, events
 
     dep = load_deployment(args.dir)
-    if args.node not in dep.node_names:
+    learn = None
+    if "learning" in dep.extra:
+        # a learning deployment: the node's engine is built as the simulator builds it (adapters/learn_node.py)
+        learn = _learning_node(dep, args)
+        engine = learn.engine
+        dep = learn.deployment  # node names and ids for the transport
+    elif args.node not in dep.node_names:
         raise DeploymentError(f"--node {args.node}: no such node in {args.dir}; nodes: {', '.join(dep.node_names)}")
-    engine = Engine.for_node(dep, args.node, backend=args.backend,
-                             outputs_to_host=not args.no_outputs_to_host)
+    else:
+        engine = Engine.for_node(dep, args.node, backend=args.backend,
+                                 outputs_to_host=not args.no_outputs_to_host)
     state = load_node_state(args.state) if args.state and Path(args.state).exists() else None
     if state is None:
         seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
@@ -81,10 +87,11 @@ def _run(args: argparse.Namespace) -> int:
                 print(format_event(e), flush=True)
 
     transport = transport_for(args.transport, dep, args.node)
-    loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout)
+    loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout,
+                    **({"clock": learn.clock} if learn is not None else {}))
     if state is not None:
         # restore before the HELLO: it must announce the restored (or next) epoch
-        epoch = restore_node_state(state, engine, loop.retransmit, now=time.monotonic(),
+        epoch = restore_node_state(state, engine, loop.retransmit, now=loop.clock(),
                                    epoch_file=args.epoch_file)
         engine.hello()
         print(f"restored {args.state}: epoch {epoch} seq {engine._seq} open requests {engine.open_requests} "
@@ -112,7 +119,10 @@ def _run(args: argparse.Namespace) -> int:
             raise
     print(f"node {args.node} (id {engine.node_id}) of {dep.name!r} on {args.transport.split('?')[0]}",
           flush=True)
+    progress = _learning_progress(learn, loop, show, args)
     report = loop.run()
+    if progress is not None:
+        progress.final()
     if args.state:  # after the final flush: the sequence number saved is the last one sent
         save_node_state(args.state, engine, loop.retransmit, clean=True)
         print(f"saved {args.state}: epoch {engine.boot_epoch} seq {engine._seq}", flush=True)
@@ -122,6 +132,41 @@ def _run(args: argparse.Namespace) -> int:
     print(f"shutdown {report}", flush=True)
     sys.stdout.flush()
     return 0 if report.unconfirmed == 0 else 3
+
+
+def _learning_node(dep: Any, args: argparse.Namespace) -> Any:
+    """The :class:`~bb_edge.adapters.learn_node.LearningNode` of ``--node`` (``--learning`` overrides merged)."""
+    import json
+
+    from bb_edge.adapters.learn_node import LearningNode
+
+    try:
+        overrides = json.loads(args.learning) if args.learning else {}
+    except ValueError as exc:
+        raise DeploymentError(f"--learning is not a JSON object: {exc}") from None
+    if not isinstance(overrides, dict):
+        raise DeploymentError("--learning must be a JSON object of learning settings")
+    return LearningNode.load(dep, args.node, overrides=overrides, backend=args.backend, late=args.late,
+                             origin=args.clock_origin)
+
+
+def _learning_progress(learn: Any, loop: Any, show: Any, args: argparse.Namespace) -> Any:
+    """Attach a progress log (``--progress FILE``) to a learning node's loop; ``None`` otherwise."""
+    if learn is None or not args.progress:
+        return None
+    from bb_edge.adapters.learn_node import ProgressLog
+
+    log = ProgressLog(args.progress, learn)
+
+    def on_events(evs: list[Any]) -> None:
+        show(evs)
+        log.on_events(evs)
+        log.check(loop.clock())
+
+    loop.on_events = on_events
+    loop.call_every(0.05, log.check)  # progress that is not an event (a gossip period) is noticed too
+    loop.call_every(0.5, log.bytes)
+    return log
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -155,4 +200,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds between status records on the status topic and neighbour PINGs "
                         "(default 1; 0: none)")
     p.add_argument("--quiet", action="store_true", help="do not print per-request events")
+    learn = p.add_argument_group("learning deployments")
+    learn.add_argument("--learning", default=None, metavar="JSON",
+                       help="settings merged over the deployment's learning object, e.g. '{\"rounds\": 5}'")
+    learn.add_argument("--late", action="store_true", help="join late: fetch the current model first")
+    learn.add_argument("--clock-origin", type=float, default=None, metavar="UNIX_TIME",
+                       help="the fleet's time zero (round deadlines, start_after, gossip periods); "
+                            "default: when this process starts. Give the same value on every node and restart")
+    learn.add_argument("--progress", default=None, metavar="FILE",
+                       help="append JSON lines about this node's rounds, bytes and final model to FILE")
     p.set_defaults(func=_run)

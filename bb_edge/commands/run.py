@@ -72,6 +72,10 @@ def _run(args: argparse.Namespace) -> int:
     dep = load_deployment(args.dir)
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
+        if args.transport != "inproc":  # a real fleet: one bb-edge node process per node over the broker
+            from bb_edge.adapters.fleet_learn import run_learning_processes
+
+            return int(run_learning_processes(dep, args))
         from bb_edge.adapters.learnsim import run_learning  # type: ignore[import-not-found]
 
         return int(run_learning(dep, args))

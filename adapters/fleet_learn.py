@@ -1,0 +1,352 @@
+"""A learning deployment as a real fleet: one ``bb-edge node`` process per node over a broker.
+
+``bb-edge run LEARN_DIR --transport mqtt://HOST:PORT --processes`` lands in
+:func:`run_learning_fleet`. It resolves the deployment exactly as the
+simulator does (``adapters/learn_node.py``), starts the server-side nodes
+first and waits until they are connected (a client's JOIN must find the
+server subscribed), then every client, each as ``bb-edge node LEARN_DIR
+--node NAME --transport URL --learning JSON --clock-origin T --progress
+FILE`` in its own OS process. Every node shares one clock origin, so round
+deadlines and gossip periods mean the same everywhere. Churn follows the
+simulator's plan: leaving clients are SIGTERMed after ``at_round``, late
+joiners start at ``join_round`` with ``--late`` (they fetch the current model).
+
+Progress comes from the nodes' JSON-lines logs (:class:`~bb_edge.adapters.
+learn_node.ProgressLog`): the FedAvg/DiLoCo server records each closed round
+with its held-out accuracy; gossip and push-sum peers record each period with
+their own accuracy (a round's accuracy is the mean over the same evenly spread
+peers the simulator evaluates); split clients record their epochs and the
+final accuracy joins the final client and server halves. When every node that
+reports progress reports ``finished``, the fleet is stopped with SIGTERM (each
+node writes its final model and counts) and the result is a
+:class:`~bb_edge.adapters.learnsim.SimResult`, so ``--summary`` and
+``--curves`` are the simulator's. ``bytes_total`` is the sum of the bytes every
+node sent; ``bytes_per_node`` the mean a client sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+import bb_edge
+from bb_edge.adapters.learn_node import churn_plan, load_module
+from bb_edge.adapters.learnsim import RoundRecord, SimResult, write_curves
+from bb_edge.compiler.manifest import Deployment
+from bb_edge.errors import BBError
+from bb_edge.learn.strategies.base import ModelState
+from bb_edge.learn.strategies.modules import StrategyModule
+
+__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "node_argv", "run_learning_fleet",
+           "run_learning_processes"]
+
+
+class FleetRunError(BBError):
+    """The learning fleet did not finish (a node exited early, or the run passed its time limit)."""
+
+
+def node_argv(directory: str | Path, node: str, url: str, overrides: dict[str, Any], origin: float,
+              progress: str | Path, late: bool = False, extra: list[str] | None = None) -> list[str]:
+    """argv that runs one learning node in its own process (``bb-edge node``)."""
+    argv = [sys.executable, "-m", "bb_edge.cli", "node", str(directory), "--node", node, "--transport", url,
+            "--learning", json.dumps(overrides), "--clock-origin", repr(origin), "--progress", str(progress),
+            "--status-interval", "0", "--quiet"]
+    return argv + (["--late"] if late else []) + list(extra or [])
+
+
+@dataclass
+class _Proc:
+    name: str
+    popen: subprocess.Popen[bytes]
+    log: IO[bytes]
+
+
+@dataclass
+class LearningFleet:
+    """The node processes of one learning run and their progress logs (see the module docstring)."""
+
+    dep: Deployment
+    url: str
+    overrides: dict[str, Any]
+    workdir: Path
+    origin: float = field(default_factory=time.time)
+    procs: dict[str, _Proc] = field(default_factory=dict)
+    extra: dict[str, list[str]] = field(default_factory=dict)
+
+    def progress_file(self, name: str) -> Path:
+        """Where node ``name`` writes its progress lines."""
+        return self.workdir / f"{name}.progress.jsonl"
+
+    def log_file(self, name: str) -> Path:
+        """Where node ``name``'s stdout and stderr go."""
+        return self.workdir / f"{name}.log"
+
+    def spawn(self, name: str, late: bool = False) -> subprocess.Popen[bytes]:
+        """Start node ``name`` (its own session, so signals reach only it); its output goes to its log."""
+        assert self.dep.directory is not None
+        env = dict(os.environ)
+        root = str(Path(bb_edge.__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env.setdefault("OMP_NUM_THREADS", "1")  # 21 processes on a few cores: no thread pools each
+        log = open(self.log_file(name), "ab")
+        argv = node_argv(self.dep.directory, name, self.url, self.overrides, self.origin, self.progress_file(name),
+                         late, self.extra.get(name))
+        p = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+        self.procs[name] = _Proc(name, p, log)
+        return p
+
+    def wait_up(self, names: list[str], timeout: float) -> None:
+        """Wait until each node printed its ``node NAME (id N) ...`` line (its transport is connected)."""
+        deadline = time.monotonic() + timeout
+        for n in names:
+            while True:
+                text = self.log_file(n).read_text(errors="replace") if self.log_file(n).exists() else ""
+                if f"node {n} (id " in text:
+                    break
+                p = self.procs[n].popen
+                if p.poll() is not None:
+                    raise FleetRunError(f"node {n} exited with status {p.returncode} before connecting: "
+                                        f"{text.strip()[-800:]}")
+                if time.monotonic() > deadline:
+                    raise FleetRunError(f"node {n} did not connect within {timeout:.0f} s")
+                time.sleep(0.1)
+
+    def stop(self, name: str, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int | None:
+        """Signal node ``name`` by pid (SIGTERM: clean shutdown, SIGKILL after ``timeout``); its exit status."""
+        pr = self.procs.pop(name, None)
+        if pr is None:
+            return None
+        p = pr.popen
+        if p.poll() is None:
+            os.kill(p.pid, sig)
+            try:
+                p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.kill(p.pid, signal.SIGKILL)
+                p.wait(timeout)
+        pr.log.close()
+        return p.returncode
+
+    def stop_all(self) -> None:
+        """Stop every node still running (SIGTERM to all first, so they shut down in parallel)."""
+        for pr in self.procs.values():
+            if pr.popen.poll() is None:
+                os.kill(pr.popen.pid, signal.SIGTERM)
+        for n in list(self.procs):
+            self.stop(n)
+
+    def records(self, name: str) -> list[dict[str, Any]]:
+        """Every complete progress line node ``name`` wrote so far."""
+        f = self.progress_file(name)
+        if not f.exists():
+            return []
+        out = []
+        for line in f.read_text().splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue  # a line being written right now
+        return out
+
+
+@dataclass
+class FleetResult(SimResult):
+    """A :class:`SimResult` plus every node's final model vector (from its ``final`` progress record)."""
+
+    final_models: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class _Frozen:
+    """A stand-in engine for a strategy module's ``evaluate``: only the ``model`` binding, from a final record."""
+
+    def __init__(self, vector: list[float], round: int) -> None:
+        m = ModelState()
+        m.set(np.asarray(vector, dtype=np.float32), round)
+        self.bindings: dict[str, Any] = {"model": m}
+
+
+def _servers(module: StrategyModule) -> list[str]:
+    clients = set(module.clients())
+    return [n for n, _ in module.nodes() if n not in clients]
+
+
+def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, clients: int | None = None,
+                       seed: int | None = None, churn: float | None = None, timeout: float | None = None,
+                       workdir: str | Path | None = None, connect_timeout: float = 120.0,
+                       overrides: dict[str, Any] | None = None) -> FleetResult:
+    """Run the learning deployment ``dep`` as one process per node over ``url``; the simulator's result type."""
+    if dep.directory is None:
+        raise BBError("a learning fleet needs a deployment loaded from a directory")
+    ov: dict[str, Any] = dict(overrides or {})
+    if rounds is not None:
+        ov["rounds"] = int(rounds)
+    if clients is not None:
+        ov["clients"] = int(clients)
+    if seed is not None:
+        ov["seed"] = int(seed)
+    if churn:
+        ov["churn"] = {**dict(dep.extra["learning"].get("churn") or {}), "leave": float(churn)}
+    learning = dep.extra["learning"]
+    # real processes start seconds apart: the server waits for every expected client (as the simulator's
+    # start_after does on its virtual clock), bounded by the connect timeout
+    ov.setdefault("start_after", max(float(learning.get("start_after", 0.0)), connect_timeout))
+    module = load_module(learning, dep.directory, overrides=ov)
+    plan = churn_plan(module)
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="bb-edge-learn-")
+        workdir = tmp.name
+    wd = Path(workdir)
+    wd.mkdir(parents=True, exist_ok=True)
+    fleet = LearningFleet(dep, url, ov, wd)
+    for n, _ in module.nodes():
+        fleet.progress_file(n).unlink(missing_ok=True)
+    cfg = module.cfg
+    limit = timeout or connect_timeout + (module.rounds + 5) * max(float(cfg["round_timeout"]),
+                                                                   float(cfg["period"])) * 4 + 60.0
+    wall0 = time.perf_counter()
+    result = FleetResult(module.name, len(module.clients()))
+    try:
+        servers = _servers(module)
+        for n in servers:
+            fleet.spawn(n)
+        fleet.wait_up(servers, connect_timeout)
+        for n in module.clients():
+            if n not in plan.late:
+                fleet.spawn(n)
+        _watch(module, fleet, plan, result, wall0, time.monotonic() + limit)
+    finally:
+        fleet.stop_all()
+    _finish(module, fleet, result)
+    result.wall_time = time.perf_counter() - wall0
+    if tmp is not None:
+        tmp.cleanup()
+    return result
+
+
+def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimResult, wall0: float,
+           deadline: float) -> None:
+    """Follow the progress logs until the run is over; apply churn at its rounds; fill ``result.records``."""
+    names = [n for n, _ in module.nodes()]
+    departed: set[str] = set()
+    joined = False
+    done = 0
+    while True:
+        recs = {n: fleet.records(n) for n in names}
+        rounds = {n: [r for r in rs if r["kind"] == "round"] for n, rs in recs.items()}
+        reporting = [n for n in names if rounds[n] and n not in departed]
+        servers = [n for n in _servers(module) if rounds[n]]
+        if module.name in ("fedavg", "diloco") and servers:
+            progress = rounds[servers[0]][-1]["round"]
+        else:
+            live = [n for n in module.clients() if rounds[n] and n not in departed]
+            progress = min((rounds[n][-1]["round"] for n in live), default=0)
+        progress = min(progress, module.rounds)
+        while done < progress:
+            done += 1
+            result.records.append(_round_record(module, done, rounds, recs, departed, wall0))
+            if done == plan.leave_round:
+                for n in sorted(plan.leaving):
+                    fleet.stop(n)
+                    departed.add(n)
+                    result.departed.append(n)
+            if done == plan.join_round and not joined:
+                joined = True
+                for n in sorted(plan.late):
+                    fleet.spawn(n, late=True)
+                    result.joined.append(n)
+        finished = [n for n in reporting if rounds[n][-1]["finished"]]
+        if reporting and len(finished) == len(reporting) and done >= min(progress, module.rounds) and (
+                module.name not in ("fedavg", "diloco") or servers and servers[0] in finished):
+            return
+        dead = [n for n, pr in fleet.procs.items() if pr.popen.poll() is not None]
+        if dead:
+            raise FleetRunError(f"node(s) {', '.join(dead)} exited during the run; logs in {fleet.workdir}")
+        if time.monotonic() > deadline:
+            raise FleetRunError(f"{module.name}: no end in time ({done}/{module.rounds} rounds); "
+                                f"logs in {fleet.workdir}")
+        time.sleep(0.1)
+
+
+def _round_record(module: StrategyModule, k: int, rounds: dict[str, list[dict[str, Any]]],
+                  recs: dict[str, list[dict[str, Any]]], departed: set[str], wall0: float) -> RoundRecord:
+    """The figures of round ``k`` from the progress logs."""
+    at = {n: next((r for r in rs if r["round"] >= k), None) for n, rs in rounds.items()}
+    servers = [n for n in _servers(module) if (at.get(n) or {}).get("accuracy") is not None]
+    if module.name in ("fedavg", "diloco") and servers:
+        src = at[servers[0]]
+        assert src is not None
+        acc = float(src["accuracy"])
+    else:  # the simulator's _mean_acc: up to 10 evenly spread live peers
+        live = [n for n in module.clients() if at.get(n) is not None and n not in departed]
+        pick = [live[int(i)] for i in np.linspace(0, len(live) - 1, min(10, len(live))).round()] if live else []
+        got = [at[n] for n in pick]
+        accs = [float(r["accuracy"]) for r in got if r is not None and r["accuracy"] is not None]
+        acc = float(np.mean(accs)) if accs else float("nan")
+        src = at[pick[0]] if pick else None
+    wall = float(src["wall"]) if src is not None else time.time()
+    now = float(src["now"]) if src is not None else 0.0
+    total = 0
+    for rs in recs.values():  # every node's bytes sent up to this round's time
+        before = [r["bytes_out"] for r in rs if r["kind"] in ("round", "bytes") and r["wall"] <= wall]
+        total += before[-1] if before else 0
+    live_n = len([n for n in module.clients() if rounds.get(n) or n not in departed])
+    return RoundRecord(k, acc, now, time.perf_counter() - wall0, int(total), total / max(len(recs), 1), live_n)
+
+
+def _finish(module: StrategyModule, fleet: LearningFleet, result: FleetResult) -> None:
+    """Totals, counted events and (where rounds carry no accuracy, e.g. split) the final accuracy."""
+    finals: dict[str, dict[str, Any]] = {}
+    for n, _ in module.nodes():
+        fs = [r for r in fleet.records(n) if r["kind"] == "final"]
+        if fs:
+            finals[n] = fs[-1]
+    result.bytes_total = int(sum(f["bytes_out"] for f in finals.values()))
+    cl = [finals[n]["bytes_out"] for n in module.clients() if n in finals]
+    result.bytes_per_node = float(np.mean(cl)) if cl else 0.0
+    for f in finals.values():
+        for k, v in f["events"].items():
+            if k.startswith("rejected:"):
+                result.rejections[k[9:]] = result.rejections.get(k[9:], 0) + int(v)
+            else:
+                result.counts[k] = result.counts.get(k, 0) + int(v)
+    if result.records and not np.isfinite(result.records[-1].accuracy):
+        frozen: dict[str, Any] = {n: _Frozen(f["model"], f["model_round"]) for n, f in finals.items()
+                                  if f["model"] is not None}
+        try:
+            result.records[-1].accuracy = float(module.evaluate(frozen))
+        except (KeyError, StopIteration, AttributeError):
+            pass
+    result.final_models = {n: np.asarray(f["model"], dtype=np.float32)
+                           for n, f in finals.items() if f["model"] is not None}
+
+
+def run_learning_processes(dep: Deployment, args: argparse.Namespace) -> int:
+    """``bb-edge run LEARN_DIR --transport URL --processes``: run the fleet, print, write summary/curves."""
+    from rich.console import Console
+
+    console = Console()
+    res = run_learning_fleet(dep, args.transport, rounds=getattr(args, "rounds", None),
+                             clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
+                             churn=getattr(args, "churn", 0.0) or None)
+    s = res.summary()
+    console.print(f"{s['strategy']}: {s['nodes']} node processes, {s['rounds']} rounds, "
+                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} KiB sent/client, "
+                  f"{s['wall_time_s']:.2f} s wall ({s['seconds_per_round']:.3f} s/round)")
+    if getattr(args, "summary", None):
+        Path(args.summary).write_text(json.dumps(s, indent=1) + "\n")
+    if getattr(args, "curves", None):
+        write_curves({s["strategy"]: res}, args.curves)
+    return 0
