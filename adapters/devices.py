@@ -27,6 +27,7 @@ import signal
 import subprocess
 import time
 import tty
+from collections import deque
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -76,8 +77,8 @@ class SerialDevice:
         self.bytes_in = 0
         self.control: list[Envelope] = []
         self.errors: list[str] = []
-        #: link events other than envelopes (LinkUp, PeerRestarted, VersionMismatch, GaveUp, ...)
-        self.link_events: list[L.LinkEvent] = []
+        #: the latest link events other than envelopes (LinkUp, PeerRestarted, VersionMismatch, GaveUp, ...)
+        self.link_events: deque[L.LinkEvent] = deque(maxlen=4096)
         self._probe_epoch = host_epoch()
         self._seq = 0
         self._pending: list[bytes] = []
