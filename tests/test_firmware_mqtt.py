@@ -413,3 +413,44 @@ def test_password_sources(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None
         bad = subprocess.run(run + ["--creds", str(tmp_path / "other.json")], capture_output=True, text=True,
                              timeout=10)
     assert bad.returncode == 2 and "has no password for n1" in bad.stderr
+
+
+def test_last_will_and_clean_down(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A killed C node (SIGKILL: no chance to say goodbye) is announced "down" by the broker from its last
+    will, retained; a stopped one (SIGTERM) publishes "down" itself. "up" is retained while it runs."""
+    import signal
+
+    d, dist = fleet_dirs
+    dep = load_deployment(d)
+    files = write_broker_files(tmp_path / "broker", dep)
+    topic = Topics(dep.name).presence("n1")
+
+    def presence_now() -> bytes:
+        """The retained presence of n1, as a new subscriber gets it."""
+        seen: list[bytes] = []
+        c = RawClient("127.0.0.1", files.port, "_host", files.passwords["_host"], client_id="_host")
+        c.c.on_message = lambda cl, u, m: seen.append(bytes(m.payload))
+        c.c.subscribe(topic, qos=1)
+        deadline = time.monotonic() + 5
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.02)
+        c.close()
+        return seen[0] if seen else b""
+
+    with Broker(files):
+        for sig in (signal.SIGKILL, signal.SIGTERM):
+            p = spawn_c_mqtt_node(dist / "n1", files.url(), stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+            try:
+                deadline = time.monotonic() + 10
+                while presence_now() != b"up" and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                assert presence_now() == b"up"
+                os.kill(p.pid, sig)
+                p.wait(10)
+            finally:
+                if p.poll() is None:
+                    stop_process(p)
+            deadline = time.monotonic() + 5
+            while presence_now() != b"down" and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert presence_now() == b"down", sig
