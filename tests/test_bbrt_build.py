@@ -49,7 +49,8 @@ def test_memory_report_and_map(built: tuple[Path, Path], tmp_path: Path) -> None
     r = memory_report(dist / "n1")
     assert r["arena_bytes"] >= r["arena_lower_bound"] > 0
     assert r["arena_ratio"] <= 1.05
-    assert 0 < r["code_bytes"] < 16 * 1024  # Cortex-M3 -Os with this node's kernels
+    # Cortex-M3 -Os with this node's kernels, plus ~5 KiB of link layer (bbrt_link.c) and semihosting
+    assert 0 < r["code_bytes"] < 24 * 1024
     assert r["ram_need"] <= r["ram_bytes"] and r["const_bytes"] > 0
     png = render_memory_map(dist / "n1", tmp_path / "map.png")
     assert png.stat().st_size > 1000
