@@ -413,6 +413,11 @@ def test_password_sources(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None
         bad = subprocess.run(run + ["--creds", str(tmp_path / "other.json")], capture_output=True, text=True,
                              timeout=10)
     assert bad.returncode == 2 and "has no password for n1" in bad.stderr
+    exe = [str(dist / "n1" / "bbrt-mqtt"), str(dist / "n1" / "program.bbrt"), "--name", "n1", "--deployment", "d"]
+    for args in (["--port", "abc"], ["--port", "0"], ["--keepalive", "x"], ["--connect-timeout", "-1"],
+                 ["--peer", "7"], ["--peer", "x=n2"], ["--bogus", "1"], ["--port"]):
+        r = subprocess.run(exe + args, capture_output=True, text=True, timeout=10)
+        assert r.returncode == 2 and "connects=" not in r.stderr, (args, r.stderr)  # refused before any connect
 
 
 def test_last_will_and_clean_down(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:

@@ -343,6 +343,16 @@ static int add_peer(const char *spec) {
     return 0;
 }
 
+/* a whole decimal number in [lo, hi], else -1 (atoi would read "abc" as 0) */
+static long parse_num(const char *text, long lo, long hi) {
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != 0 || v < lo || v > hi) return -1;
+    return v;
+}
+
 static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]\n"
@@ -374,7 +384,7 @@ int main(int argc, char **argv) {
         }
         if (i + 1 >= argc) return usage(argv[0]);
         if (strcmp(a, "--host") == 0) host = argv[++i];
-        else if (strcmp(a, "--port") == 0) port = atoi(argv[++i]);
+        else if (strcmp(a, "--port") == 0) port = (int)parse_num(argv[++i], 1, 65535);
         else if (strcmp(a, "--prefix") == 0) prefix = argv[++i];
         else if (strcmp(a, "--deployment") == 0) deployment = argv[++i];
         else if (strcmp(a, "--name") == 0) name = argv[++i];
@@ -382,9 +392,13 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--password-file") == 0) password_file = argv[++i];
         else if (strcmp(a, "--creds") == 0) creds = argv[++i];
         else if (strcmp(a, "--ca") == 0) ca = argv[++i];
-        else if (strcmp(a, "--keepalive") == 0) keepalive = atoi(argv[++i]);
+        else if (strcmp(a, "--keepalive") == 0) keepalive = (int)parse_num(argv[++i], 0, 65535);
         else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
-        else if (strcmp(a, "--connect-timeout") == 0) connect_timeout = atof(argv[++i]);
+        else if (strcmp(a, "--connect-timeout") == 0) {
+            char *end;
+            connect_timeout = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != 0 || !(connect_timeout >= 0.0)) return usage(argv[0]);
+        }
         else if (strcmp(a, "--peer") == 0) {
             if (add_peer(argv[++i]) != 0) {
                 fprintf(stderr, "bbrt-mqtt: bad --peer %s (want ID=NAME, at most %u)\n", argv[i], MAX_PEERS);
