@@ -1,7 +1,12 @@
-"""Seconds per FedAvg round at 10, 100 and 1,000 virtual clients in one process, and peak memory.
+"""Seconds per FedAvg round at 10, 100 and 1,000 virtual clients in one process, and the process's memory.
 
 One ONNX Runtime session for the training program is shared by every
-simulated client (``attach_compute``). Prints figures; asserts nothing.
+simulated client (``attach_compute``). Each fleet size runs in a fresh
+Python process, so its peak RSS (``VmHWM``) and peak PSS (sampled from
+/proc at every round) belong to that run alone; no tracemalloc (it slows a
+1,000-client run several times and sees only the Python heap). Bytes per
+node are sent + received by the clients (the server excluded). Prints
+figures; asserts nothing.
 
     python bench/bench_learning.py [--sizes 10 100 1000] [--rounds 3]
 """
@@ -9,28 +14,47 @@ simulated client (``attach_compute``). Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.learnsim import simulate  # noqa: E402
+
+def one(n: int, rounds: int, strategy: str) -> dict[str, float]:
+    """Run one fleet size in this process and return its figures."""
+    from bb_edge.adapters.learnsim import simulate
+
+    cfg = {"strategy": strategy, "clients": n, "rounds": rounds, "epochs": 1, "batch_size": 16,
+           "data": {"partition": {"type": "partition.iid"}}}
+    res = simulate(cfg, seed=0, measure_memory=True)
+    walls = [r.wall_time for r in res.records]
+    per_round = (walls[-1] - walls[0]) / max(len(walls) - 1, 1)  # excludes setup and the first round
+    return {"clients": n, "s_per_round": per_round, "kib_per_node": res.bytes_per_node / 1024,
+            "peak_rss_mb": res.peak_memory_mb or 0.0, "peak_pss_mb": res.peak_pss_mb or 0.0,
+            "accuracy": res.final_accuracy}
+
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--strategy", default="fedavg")
+    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)  # child mode: one size, JSON on stdout
     args = ap.parse_args()
-    print(f"{'clients':>8} {'s/round':>9} {'s/client-round':>15} {'KiB/node':>9} {'peak MB':>8} {'accuracy':>9}")
+    if args.one is not None:
+        print(json.dumps(one(args.one, args.rounds, args.strategy)))
+        sys.exit(0)
+    print(f"{'clients':>8} {'s/round':>9} {'s/client-round':>15} {'KiB/node':>9} {'peak RSS MB':>12} "
+          f"{'peak PSS MB':>12} {'accuracy':>9}")
     base = None
     for n in args.sizes:
-        cfg = {"strategy": args.strategy, "clients": n, "rounds": args.rounds, "epochs": 1, "batch_size": 16,
-               "data": {"partition": {"type": "partition.iid"}}}
-        res = simulate(cfg, seed=0, measure_memory=True)
-        walls = [r.wall_time for r in res.records]
-        per_round = (walls[-1] - walls[0]) / max(len(walls) - 1, 1)  # excludes setup and the first round
+        out = subprocess.run([sys.executable, __file__, "--one", str(n), "--rounds", str(args.rounds),
+                              "--strategy", args.strategy], capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        per_round = r["s_per_round"]
         base = base or per_round / n
-        print(f"{n:>8} {per_round:>9.3f} {per_round / n * 1e3:>12.3f} ms {res.bytes_per_node / 1024:>9.1f} "
-              f"{res.peak_memory_mb or 0:>8.1f} {res.final_accuracy:>9.4f}  "
+        print(f"{n:>8} {per_round:>9.3f} {per_round / n * 1e3:>12.3f} ms {r['kib_per_node']:>9.1f} "
+              f"{r['peak_rss_mb']:>12.1f} {r['peak_pss_mb']:>12.1f} {r['accuracy']:>9.4f}  "
               f"(per-client cost x{per_round / n / base:.2f} of the smallest)")

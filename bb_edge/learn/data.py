@@ -28,6 +28,7 @@ relative to the deployment directory; see docs/learning.md):
 
 from __future__ import annotations
 
+import abc
 import importlib.util
 import sys
 from collections.abc import Callable, Sequence
@@ -134,10 +135,12 @@ def train_test_split(
     return x[mask], y[mask], x[te], y[te]
 
 
-class _Partitioner(Component):
+class _Partitioner(Component, abc.ABC):
+    """Base of the partitioners: :meth:`split` is theirs, :meth:`subsets` shared."""
+
+    @abc.abstractmethod
     def split(self, y: np.ndarray, n_clients: int) -> list[np.ndarray]:
         """Per-client index arrays (sorted)."""
-        raise NotImplementedError
 
     def subsets(self, x: np.ndarray, y: np.ndarray, n_clients: int) -> list[Subset]:
         """Per-client :class:`Subset` views of ``(x, y)``."""

@@ -10,6 +10,7 @@ so a new strategy is a new module here: no engine or adapter change.
 
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,8 +41,11 @@ def _model(vec: np.ndarray) -> ModelState:
 
 
 @dataclass
-class StrategyModule:
-    """Base of the strategy modules (the runner's whole interface to a strategy)."""
+class StrategyModule(abc.ABC):
+    """Base of the strategy modules (the runner's whole interface to a strategy).
+
+    Abstract: a strategy implements :meth:`install`, :meth:`progress` and :meth:`evaluate`.
+    """
 
     setup: LearningSetup
     name: str = "strategy"
@@ -73,21 +77,21 @@ class StrategyModule:
         """Programs to prepare once and share (``attach_compute``) across every engine."""
         return {"train": self.setup.program.model}
 
+    @abc.abstractmethod
     def install(self, engine: Engine, name: str, late: bool = False) -> None:
         """Bind components and register protocol handlers on ``name``'s engine."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def progress(self, now: float, engines: dict[str, Engine]) -> int:
         """Completed rounds so far."""
-        raise NotImplementedError
 
     def finished(self, now: float, engines: dict[str, Engine]) -> bool:
         """True when the run is over."""
         return self.progress(now, engines) >= self.rounds
 
+    @abc.abstractmethod
     def evaluate(self, engines: dict[str, Engine]) -> float:
         """Held-out accuracy of the current model(s)."""
-        raise NotImplementedError
 
     def global_vector(self, engines: dict[str, Engine]) -> np.ndarray | None:
         """The run's single global model (a copy), if the strategy has one (FedAvg's server); else None."""
