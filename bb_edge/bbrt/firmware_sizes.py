@@ -1,8 +1,12 @@
 """Compile the portable core of a generated ESP-IDF project and estimate its sizes.
 
 ESP32-C3 is rv32imc: the estimate comes from a real rv32imc build of the same
-sources. Xtensa (ESP32, ESP32-S3) has no compiler in the distribution: the
-Cortex-M3 (Thumb-2) build stands in, which the report marks as a proxy.
+sources. ESP32 and ESP32-S3 are Xtensa: the estimate comes from a real Xtensa
+build with Debian's gcc-xtensa-lx106 (the LX106 core of the ESP8266, the same
+base ISA and call0 code as the LX6/LX7 without their windowed registers), the
+same ELF that runs under ``qemu-system-xtensa -cpu lx106``
+(firmware/ports/qemu-xtensa). Only when that compiler is missing does the
+Cortex-M3 (Thumb-2) build stand in, which the report marks as a proxy.
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ def estimate_sizes(core: Path, chip: str, tmp: Path, *, max_payload: int, arena:
         rv_flags = ["-Os", "-ffreestanding", "-march=rv32imc", "-mabi=ilp32"]
         compile_check(core, "riscv64-unknown-elf-gcc", rv_flags, tmp / "rv32")
         goal, prefix, source = "rv32", "riscv64-unknown-elf-", "rv32imc build (same ISA as the ESP32-C3)"
+    elif shutil.which("xtensa-lx106-elf-gcc") is not None:
+        compile_check(core, "xtensa-lx106-elf-gcc", ["-Os", "-ffreestanding", "-mlongcalls"], tmp / "xtensa")
+        goal, prefix, source = "xtensa", "xtensa-lx106-elf-", "Xtensa LX106 build (gcc-xtensa-lx106, call0 ABI)"
     else:
         compile_check(core, "arm-none-eabi-gcc", ["-Os", "-ffreestanding", "-mcpu=cortex-m3", "-mthumb"], tmp / "thumb")
         goal, prefix, source = "cortex-m3", "arm-none-eabi-", "Cortex-M3 build (proxy: no Xtensa compiler here)"

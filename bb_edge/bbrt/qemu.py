@@ -10,6 +10,8 @@ from bb_edge.bbrt.errors import BbrtError
 QEMU = {
     "cortex-m3": ("qemu-system-arm", ["-M", "mps2-an385", "-cpu", "cortex-m3"], 0x00100000),
     "rv32": ("qemu-system-riscv32", ["-M", "virt", "-bios", "none"], 0x80800000),
+    # the ESP8266 core on QEMU's sim board: serial = the simulator console (firmware/ports/qemu-xtensa)
+    "xtensa": ("qemu-system-xtensa", ["-M", "sim", "-cpu", "lx106"], 0x3FF40000),
 }
 
 
