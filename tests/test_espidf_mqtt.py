@@ -110,6 +110,10 @@ def test_session_will_and_order_in_main_c(project: tuple[Path, Path, dict[str, s
     for sub in ("T_INBOX", "T_BCAST", "T_CTL"):
         assert connected.index(f"esp_mqtt_client_subscribe(mqtt, {sub}, 1);") < up
     assert 'EMBED_TXTFILES "ca.pem"' in (p / "main" / "CMakeLists.txt").read_text()
+    # every project option main.c reads is declared in its Kconfig (a typo would be an undefined macro)
+    declared = set(re.findall(r"^\s*config (\w+)", (p / "main" / "Kconfig.projbuild").read_text(), re.M))
+    used = set(re.findall(r"CONFIG_(BBRT_\w+)", c))
+    assert used and used <= declared, sorted(used - declared)
     assert (p / "main" / "ca.pem").is_file()
 
 
