@@ -663,3 +663,24 @@ def test_karn_no_rtt_sample_from_a_retransmitted_frame() -> None:
     link.step("send", 2000, env)
     link.step("receive", 2030, bytes.fromhex("bba103000200000000000000"))
     assert link.state()[9] == 1 and link.state()[6] == 30  # a frame sent once: sample of 30 ms
+
+
+def test_given_up_session_restarts_with_the_stored_epoch() -> None:
+    """After max_retries the C link gives every envelope up and says HELLO with the next epoch; with an
+    epoch source (the port's non-volatile counter) that epoch is the stored one, so a reboot later
+    still comes back with a greater epoch than any the peer has seen."""
+    v = vectors()
+    cfg = dict(v["setup"]["config"], max_retries=2)
+    link = CLink(hello_record(v["setup"]["local_hello"]), cfg)
+    link.step("start", 0)
+    link.step("receive", 0, bytes.fromhex(v["setup"]["peer_hello_hex"]))
+    link.lib.bbrtpy_link_epoch_source.argtypes = [ctypes.c_uint32]
+    link.lib.bbrtpy_link_epoch_source(77)
+    link.step("send", 10, bytes.fromhex(v["valid"]["data_whole"]["envelope_hex"]))
+    link.step("poll", 300)  # second transmission
+    frames, events = link.step("poll", 1300)  # out of retries
+    assert [e["event"] for e in events] == ["GaveUp"] and events[0]["code"] == "RETRIES"
+    assert len(frames) == 1 and frames[0][:8] == "bba10100"  # a HELLO, no REPLY
+    epoch = struct.unpack_from("<I", bytes.fromhex(frames[0]), 8 + 4)[0]
+    assert epoch == 77, epoch
+    assert link.state()[0] == 0  # no session until the peer answers

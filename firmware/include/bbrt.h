@@ -372,6 +372,9 @@ bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, struct bbrt_link_s *link,
                                     bbrt_now_fn now, bbrt_read_fn read, void *io_ctx);
 /* Run the link timers (retransmission, HELLO repeat, heartbeat); call when idle. */
 void bbrt_node_poll(bbrt_node_t *node);
+/* The port's epoch counter (read, +1, store; 0 on failure), used when the link gives a session
+ * up and starts over with a greater epoch, so the next boot's epoch is greater again. */
+void bbrt_node_epoch_source(bbrt_node_t *node, uint32_t (*next_epoch)(void *ctx));
 
 /* -------------------------------------------------------------- utilities */
 void bbrt_memcpy(void *dst, const void *src, size_t n);

@@ -174,6 +174,9 @@ typedef struct bbrt_link_s {
     bbrt_link_deliver_fn deliver;
     bbrt_link_event_fn event;
     void *ctx;
+    /* optional: the next boot epoch from non-volatile storage, called when a session is given up
+     * (the link says HELLO with a greater epoch; storing it keeps the next boot greater still) */
+    uint32_t (*next_epoch)(void *ctx);
     uint8_t have_peer; /* a valid peer HELLO was accepted */
     uint8_t up;        /* a link session: DATA flows */
     uint8_t mismatch;  /* versions do not meet: DATA refused both ways */

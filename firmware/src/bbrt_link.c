@@ -358,7 +358,11 @@ static void abandon(bbrt_link_t *l, uint32_t now) {
     }
     bbrt_memset(l->msgs, 0, sizeof(l->msgs));
     new_session(l);
-    l->local.boot_epoch = l->local.boot_epoch + 1u ? l->local.boot_epoch + 1u : 1u;
+    {
+        uint32_t next = l->local.boot_epoch + 1u ? l->local.boot_epoch + 1u : 1u;
+        uint32_t stored = l->next_epoch ? l->next_epoch(l->ctx) : 0u;
+        l->local.boot_epoch = stored > next ? stored : next;
+    }
     l->have_peer = 0u;
     l->up = 0u;
     l->version = 0u;

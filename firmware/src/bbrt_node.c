@@ -228,6 +228,10 @@ bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_
     return BBRT_OK;
 }
 
+void bbrt_node_epoch_source(bbrt_node_t *node, uint32_t (*next_epoch)(void *ctx)) {
+    if (node->link) node->link->next_epoch = next_epoch;
+}
+
 void bbrt_node_poll(bbrt_node_t *node) {
     if (node->link) bbrt_link_poll(node->link, node_now(node));
 }

@@ -18,6 +18,11 @@ static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 /* transmit ring: one largest envelope (RAM is tight on an MCU: the next output waits for the ACKs) */
 static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 
+static uint32_t next_epoch(void *ctx) {
+    (void)ctx;
+    return port_boot_epoch();
+}
+
 static uint32_t now_ms(void *ctx) {
     (void)ctx;
     return port_now_ms();
@@ -91,6 +96,7 @@ int main(void) {
         (void)bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm,
                               sizeof(rasm), epoch ? epoch : 1u, "bbrt",
                                     now_ms, read_wait, 0);
+        bbrt_node_epoch_source(&node, next_epoch);
     }
     for (;;) {
         uint8_t c;

@@ -46,6 +46,14 @@ static uint32_t now_ms(void *ctx) {
 
 static void flush_out(void);
 static int in_fd_g = 0;
+static const char *epoch_path;
+
+static uint32_t bump_epoch(const char *path);
+/* a given-up link session starts over with the next stored epoch */
+static uint32_t next_epoch(void *ctx) {
+    (void)ctx;
+    return epoch_path ? bump_epoch(epoch_path) : 0u;
+}
 static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
     struct pollfd pfd;
     ssize_t r;
@@ -173,6 +181,8 @@ int main(int argc, char **argv) {
         bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm,
                               sizeof(rasm), epoch, name, now_ms, read_wait,
                               NULL);
+        epoch_path = epoch_file;
+        bbrt_node_epoch_source(&node, next_epoch);
         if (timers) { /* the link's timers for this line (a noisy pty wants a small rto_max) */
             unsigned long v[7];
             if (sscanf(timers, "%lu,%lu,%lu,%lu,%lu,%lu,%lu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7 ||

@@ -150,3 +150,13 @@ int bbrtpy_node_handle(const uint8_t *env, size_t n, uint8_t *out, size_t cap) {
     py_overflow = 0;
     return (int)bbrt_node_handle(&py_node, env, n);
 }
+/* the link's stored-epoch source for the next link session after a give-up (0: none) */
+static uint32_t py_epoch_value;
+static uint32_t py_next_epoch(void *ctx) {
+    (void)ctx;
+    return py_epoch_value;
+}
+void bbrtpy_link_epoch_source(uint32_t value) {
+    py_epoch_value = value;
+    py_link.next_epoch = value ? py_next_epoch : 0;
+}
