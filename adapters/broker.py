@@ -76,6 +76,12 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
     for io in list(dep.inputs) + list(dep.outputs):
         peers[io.node].add(HOST_NAME)
         peers[HOST_NAME].add(io.node)
+    # a standby talks to whoever its stage talks to, and they to it (stage failover)
+    for stage, nodes in dep.standby.items():
+        for sb in nodes:
+            for other in list(peers.get(stage, ())):
+                peers[sb].add(other)
+                peers[other].add(sb)
     return peers
 
 

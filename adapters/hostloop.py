@@ -39,7 +39,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -342,6 +342,7 @@ class HostLoop:
         self.retransmit = retransmit if retransmit is not None else RetransmitBuffer()
         self.sent = 0
         self.resent = 0
+        self.failover_resent = 0
         self.acked = 0
         self.report: ShutdownReport | None = None
         # everything from transport threads comes through here; only the loop thread drains it
@@ -438,8 +439,43 @@ class HostLoop:
                 continue
             for peer, receiver, data in self.retransmit.get(rid):
                 # the same bytes (same seq): a receiver that applied it drops it as a duplicate
+                peer, receiver, data = self._routed(peer, receiver, data)
                 self.transport.send(peer, receiver, data)
                 self.resent += 1
+
+    def _routed(self, peer: str, receiver: int, data: bytes) -> tuple[str, int, bytes]:
+        """A kept envelope re-addressed to where its stage's traffic goes now (a standby after a failover).
+
+        Only the receiver changes; the sequence number stays, so a node that
+        already applied it drops the copy as a duplicate.
+        """
+        route = getattr(self.engine, "route", None)
+        if not callable(route):
+            return peer, receiver, data
+        stage = self.engine.stage_of(peer)
+        target = route(stage)
+        if target == peer:
+            return peer, receiver, data
+        try:
+            env = wire.decode(data)
+        except WireError:
+            return peer, receiver, data  # our own bytes: cannot happen; send as kept
+        env.receiver = self.engine.peers[target]
+        return target, env.receiver, wire.encode(env, max_payload=max(len(env.data), 1))
+
+    def _failover(self, stage: str, via: str) -> None:
+        """Resend every kept envelope for ``stage`` (or a standby no longer used) to ``via``: in-flight
+        requests continue from this, the last completed hop."""
+        for rid, entries in list(self.retransmit._by_request.items()):
+            moved = []
+            for peer, receiver, data in entries:
+                if self.engine.stage_of(peer) == stage and peer != via:
+                    peer, receiver, data = self._routed(peer, receiver, data)
+                    self.transport.send(peer, receiver, data)
+                    self.resent += 1
+                    self.failover_resent += 1
+                moved.append((peer, receiver, data))
+            self.retransmit._by_request[rid] = moved
 
     def step(self) -> int:
         """Run due timers, apply inbound, poll the engine once, ship its output; return envelopes shipped."""
@@ -456,12 +492,15 @@ class HostLoop:
             if o.kind == wire.KIND_DATA and o.protocol == wire.PROTO_DATAFLOW and o.request_id:
                 self.retransmit.keep(o.request_id, o.peer, o.receiver, o.data)
         self.sent += len(out)
+        evs = self.engine.drain_events()
+        for e in evs:
+            if isinstance(e, events.RouteChanged):
+                self._failover(e.stage, e.via)
         # confirm to the link only now: poll applied (or refused) every envelope drained above, and
         # what it produced is handed to the transport, so a crash before this line loses nothing
         for ack in acks:
             ack()
         self.acked += len(acks)
-        evs = self.engine.drain_events()
         if evs and self.on_events is not None:
             self.on_events(evs)
         return len(out) + len(acks)
@@ -619,6 +658,9 @@ class HostEndpoint:
         if env.kind != wire.KIND_DATA or env.protocol != wire.PROTO_DATAFLOW or spec is None:
             self.stats.unexpected += 1
             return
+        if env.sender != spec.producer_id and self.names.get(env.sender) in self.dep.standby.get(spec.producer, ()):
+            # the producer's standby took over (stage failover): the same contract, its own id
+            spec = replace(spec, producer=self.names[env.sender], producer_id=env.sender)
         problem = output_problem(env, spec, self.names)
         if problem is not None:
             self._refuse(peer, env, problem)
@@ -678,6 +720,7 @@ class HostEndpoint:
                                           receiver=self.ids[spec.node], seq=self._seq,
                                           request_id=request_id, edge=spec.edge_id)
             envs.append((spec.node, self.ids[spec.node], wire.encode(env)))
+        envs = [self._routed(*e) for e in envs]
         with self._cond:
             self._results.setdefault(request_id, {})
             self._failed.pop(request_id, None)
@@ -696,8 +739,24 @@ class HostEndpoint:
             with self._cond:
                 envs = list(self._kept.get(rid, ()))
             for peer, receiver, data in envs:
+                peer, receiver, data = self._routed(peer, receiver, data)
                 self.transport.send(peer, receiver, data)
                 self.stats.inputs_resent += 1
+
+    def _routed(self, peer: str, receiver: int, data: bytes) -> tuple[str, int, bytes]:
+        """An input envelope for a stage that is down re-addressed to a live standby of it (same seq)."""
+        stage = next((st for st, nodes in self.dep.standby.items() if peer in nodes), peer)
+        nodes = self.dep.standby.get(stage)
+        if not nodes:
+            return peer, receiver, data
+        with self._cond:
+            down = {name for name, up, _ in self.stats.peer_events if not up} - self.up
+        target = stage if stage not in down else next((n for n in nodes if n in self.up), stage)
+        if target == peer:
+            return peer, receiver, data
+        env = wire.decode(data)
+        env.receiver = self.ids[target]
+        return target, env.receiver, wire.encode(env, max_payload=max(len(env.data), 1))
 
     def _control(self, verb: str, request_ids: list[int]) -> None:
         control = getattr(self.transport, "control", None)
@@ -761,6 +820,7 @@ class HostEndpoint:
         nxt = 0
         finished = 0
         completed: list[int] = []  # request ids to announce as done (batched)
+        last_done = time.monotonic()
         while finished < len(requests):
             now = time.monotonic()
             while nxt < len(requests) and len(inflight) < window:
@@ -794,9 +854,12 @@ class HostEndpoint:
                     wake = min((v[1] for v in inflight.values()), default=now + 0.5)
                     self._cond.wait(max(0.0, min(wake - now, 0.5)))
             self.retry(due)
-            if len(completed) >= 64:
+            # announce completions soon, not only in large batches: the nodes' resend buffers (and what a
+            # stage failover resends to a standby) then hold only requests still in flight
+            if len(completed) >= 64 or (completed and time.monotonic() - last_done >= 0.2):
                 self.finished(completed)
                 completed = []
+                last_done = time.monotonic()
         self.finished(completed)
         if missing:
             raise RunIncomplete(outputs, dict(sorted(missing.items())))

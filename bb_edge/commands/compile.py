@@ -93,6 +93,10 @@ def _run(args: argparse.Namespace) -> int:
             allow_cycles=not args.pipeline, input_shapes=dict(args.input_shape or []) or None,
             **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
+    if args.standby:
+        for stage, node in args.standby:
+            dep.add_standby(stage, node)  # DeploymentError (one line) for an unknown stage or a taken name
+        dep.save(Path(args.output))
     c.print(f"[green]compiled[/] {dep.name}: {len(dep.nodes)} nodes, {len(dep.edges)} cross-node edges "
             f"-> {args.output}")
     dynamic = dep.extra.get("dynamic_inputs") or {}
@@ -101,9 +105,19 @@ def _run(args: argparse.Namespace) -> int:
         c.print(f"  {n.name}: {n.ops} ops, {n.param_bytes / 1e6:.2f} MB params, {n.flops / 1e6:.1f} MFLOP{mark}")
     if dynamic:
         c.print(f"[yellow]costs are estimates[/]: dynamic dims of {estimate_note(dynamic)}")
+    for stage, nodes in dep.standby.items():
+        c.print(f"  standby for {stage}: {', '.join(nodes)} (same program, own node ids)")
     for w in (dep.extra.get("placement") or {}).get("warnings", []):
         c.print(f"[yellow]warning[/]: {w}")
     return 0
+
+
+def standby_pair(text: str) -> tuple[str, str]:
+    """argparse type of ``--standby STAGE=NODE``."""
+    stage, sep, node = text.partition("=")
+    if not sep or not stage.strip() or not node.strip() or not all(c.isalnum() or c in "-_." for c in node):
+        raise argparse.ArgumentTypeError(f"{text!r}: give STAGE=NODE, e.g. n1=n1b (NODE: letters, digits, -_.)")
+    return stage.strip(), node.strip()
 
 
 def estimate_note(dynamic: dict[str, list[int]]) -> str:
@@ -133,5 +147,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-payload", type=byte_size, metavar="BYTES",
                    help="largest tensor a node accepts per envelope (limits.max_payload; default 64MiB); "
                         "compile refuses a larger edge")
+    p.add_argument("--standby", type=standby_pair, action="append", metavar="STAGE=NODE",
+                   help="declare NODE a standby of stage node STAGE: it runs STAGE's program under its own id, "
+                        "and upstream nodes re-route to it when STAGE is down (repeatable)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.set_defaults(func=_run)

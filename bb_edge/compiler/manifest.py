@@ -96,6 +96,33 @@ class Deployment:
         out[HOST_NAME] = HOST_ID
         return out
 
+    @property
+    def standby(self) -> dict[str, list[str]]:
+        """Stage node -> its standby nodes (``standby`` in deployment.json; empty when none)."""
+        raw = self.extra.get("standby")
+        return {k: list(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    def stage_of(self, name: str) -> str:
+        """The stage node ``name`` stands by for, or ``name`` itself when it is not a standby."""
+        return next((stage for stage, nodes in self.standby.items() if name in nodes), name)
+
+    def add_standby(self, stage: str, node: str) -> NodeSpec:
+        """Declare ``node`` (new, with the next free id) a standby of ``stage``: it runs the stage's program."""
+        spec = self.node(stage)
+        if self.stage_of(stage) != stage:
+            raise DeploymentError(f"--standby {stage}={node}: {stage!r} is itself a standby")
+        if node in self.node_names or node == HOST_NAME:
+            raise DeploymentError(f"--standby {stage}={node}: {node!r} is already a node name")
+        new = NodeSpec(name=node, id=max(n.id for n in self.nodes) + 1, program=spec.program, ops=spec.ops,
+                       param_bytes=spec.param_bytes, flops=spec.flops,
+                       peak_activation_bytes=spec.peak_activation_bytes, target=spec.target,
+                       limits=dict(spec.limits))
+        self.nodes.append(new)
+        table = self.standby
+        table.setdefault(stage, []).append(node)
+        self.extra["standby"] = table
+        return new
+
     def limits_for(self, name: str) -> dict[str, Any]:
         """The runtime limits of node ``name``: deployment-wide ``limits``, then the node's own on top."""
         merged: dict[str, Any] = {}
@@ -334,7 +361,14 @@ def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
             bad = _program_path_problem(prog, directory)
             if bad:
                 problems.append(f"nodes[{k}] ({n.get('name')!r}) program {prog!r} {bad}")
-    programs = [n.get("program") for n in nodes]
+    raw_standby = raw.get("standby")
+    standby: dict[str, Any] = raw_standby if isinstance(raw_standby, dict) else {}
+    problems += _standby_problems(standby, nodes, edges, ins + outs, known)
+    # a stage and its standbys share one program; any other sharing is a mistake
+    stage_of: dict[Any, str] = {sb: stage for stage, sbs in standby.items() if isinstance(sbs, list)
+                                for sb in sbs if isinstance(sb, str)}
+    programs = [n.get("program") for n in nodes
+                if not (isinstance(n.get("name"), str) and n.get("name") in stage_of)]
     problems += [f"program {p!r} is shared by {programs.count(p)} nodes" for p in _dupes(programs)]
     bindings = raw.get("bindings")
     if isinstance(bindings, dict):
@@ -343,6 +377,39 @@ def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
         cycle = _node_cycle(edges)
         if cycle:
             problems.append(f"pipeline deployment sends data around a cycle of nodes {' -> '.join(cycle)}")
+    return problems
+
+
+def _standby_problems(standby: dict[str, Any], nodes: list[dict[str, Any]], edges: list[dict[str, Any]],
+                      ios: list[dict[str, Any]], known: set[Any]) -> list[str]:
+    """Cross references of the ``standby`` map: known nodes, one role each, the stage's program."""
+    problems: list[str] = []
+    # names and programs of the wrong type are the schema's to report; only hashable strings are compared here
+    program = {n.get("name"): n.get("program") for n in nodes if isinstance(n.get("name"), str)}
+    seen: dict[str, str] = {}
+    for stage, sbs in standby.items():
+        if stage not in known:
+            problems.append(f"standby names unknown stage node {stage!r}")
+            continue
+        for sb in sbs if isinstance(sbs, list) else []:
+            if not isinstance(sb, str):
+                continue  # the schema reports it
+            if sb not in known:
+                problems.append(f"standby of {stage!r}: {sb!r} is not a node")
+                continue
+            if sb == stage:
+                problems.append(f"standby of {stage!r} is the stage itself")
+            if sb in seen and seen[sb] != stage:
+                problems.append(f"node {sb!r} stands by for two stages ({seen[sb]!r} and {stage!r})")
+            seen[sb] = stage
+            if sb in standby:
+                problems.append(f"node {sb!r} is a standby and has standbys of its own")
+            if program.get(sb) != program.get(stage):
+                problems.append(f"standby {sb!r} runs {program.get(sb)!r}, not its stage's program "
+                                f"{program.get(stage)!r}")
+            if any(sb in (e.get("src"), e.get("dst")) for e in edges) or any(x.get("node") == sb for x in ios):
+                problems.append(f"standby {sb!r} is an endpoint of edges or graph inputs/outputs; it takes "
+                                f"its stage {stage!r}'s")
     return problems
 
 

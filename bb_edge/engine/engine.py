@@ -180,6 +180,12 @@ class Engine:
         self.outputs_to_host = outputs_to_host
         self.programs: dict[str, _Program] = {}
         self.bindings: dict[str, Any] = {}
+        # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
+        # changed only by PeerDown/PeerUp events an adapter pushes (its failure detector owns the clock)
+        self.standby: dict[str, list[str]] = {}
+        self.routes: dict[str, str] = {}
+        self._down: set[str] = set()
+        self._up: set[str] = set()
         self.protocols: dict[int, ProtocolHandler] = {}
         self._edge_table: dict[int, tuple[str, str]] = {}  # edge -> (program, "recv"|"input")
         self._compute_keys: dict[str, PreparedSegment] = {}
@@ -249,10 +255,12 @@ class Engine:
             hop_budget_s = deployment.hop_budget_s
         eng = cls(node, spec.id, deployment.ids(), backend=backend, limits=limits, deadline_s=deadline_s,
                   hop_budget_s=hop_budget_s, **kwargs)
+        eng.standby = deployment.standby
+        stage = deployment.stage_of(node)  # a standby takes its stage's graph inputs and outputs
         program = deployment.program(node, programs)
         eng.install(program, name=node,
-                    input_edges={i.edge_id: i.name for i in deployment.inputs if i.node == node},
-                    output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == node})
+                    input_edges={i.edge_id: i.name for i in deployment.inputs if i.node == stage},
+                    output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == stage})
         eng.program_hash = hashlib.sha256(program.SerializeToString(deterministic=True)).digest()
         return eng
 
@@ -386,6 +394,7 @@ class Engine:
                 self._on_input(item[1], item[2], item[3])
             elif tag == "event":
                 self._emit(item[1])
+                self._on_peer_event(item[1])
                 for h in list(self.protocols.values()):
                     on_event = getattr(h, "on_event", None)
                     if on_event is not None:
@@ -424,6 +433,43 @@ class Engine:
                 total += size
             admitted.append(item)
         return admitted
+
+    # ---------------------------------------------------------------- routes
+
+    def stage_of(self, name: str) -> str:
+        """The stage node ``name`` stands by for, or ``name`` itself."""
+        return next((stage for stage, nodes in self.standby.items() if name in nodes), name)
+
+    def route(self, peer: str) -> str:
+        """Where envelopes for stage ``peer`` go now: the stage, or the standby that replaced it."""
+        return self.routes.get(peer, peer)
+
+    def _on_peer_event(self, event: ev.Event) -> None:
+        """Update liveness from an adapter's PeerDown/PeerUp and re-route stages (RouteChanged)."""
+        if isinstance(event, ev.PeerDown):
+            self._down.add(event.peer)
+            self._up.discard(event.peer)
+            reason = f"{event.peer} down ({event.reason})" if event.reason else f"{event.peer} down"
+        elif isinstance(event, ev.PeerUp):
+            self._down.discard(event.peer)
+            self._up.add(event.peer)
+            reason = f"{event.peer} up"
+        else:
+            return
+        for stage, nodes in self.standby.items():
+            if stage == self.node or self.node in nodes:
+                continue
+            if stage not in self._down:
+                want = stage  # the stage is back (or never left): fail back
+            else:
+                live = [n for n in nodes if n not in self._down]
+                want = next((n for n in live if n in self._up), live[0] if live else stage)
+            if want != self.route(stage):
+                if want == stage:
+                    self.routes.pop(stage, None)
+                else:
+                    self.routes[stage] = want
+                self._emit(ev.RouteChanged(stage, want, reason))
 
     def take_commands(self) -> list[ComputeCommand]:
         """Compute commands issued since the last call (only with ``inline_compute=False``)."""
@@ -610,7 +656,8 @@ class Engine:
         prog = self.programs[prog_name]
         if role == "recv":
             port = prog.recv[env.edge]
-            if env.sender != self.peers.get(port.peer):
+            if env.sender != self.peers.get(port.peer) and not any(
+                    env.sender == self.peers.get(n) for n in self.standby.get(port.peer, ())):
                 self._refuse(peer, env, f"edge {env.edge} is produced by {port.peer!r} "
                                         f"(id {self.peers.get(port.peer)}), not by node id {env.sender}")
                 return
@@ -824,10 +871,11 @@ class Engine:
     def _flush_request(self, key: tuple[str, int], prog: _Program, req: _Request) -> None:
         for port in prog.sends:
             if port.edge_id not in req.sent and port.tensor in req.values:
+                target = self.route(port.peer)  # the stage, or its standby after a failover
                 env = wire.Envelope.for_array(req.values[port.tensor], sender=self.node_id,
-                                              receiver=self.peers[port.peer], seq=0,
+                                              receiver=self.peers[target], seq=0,
                                               request_id=key[1], edge=port.edge_id)
-                self._queue_outbound(port.peer, env)
+                self._queue_outbound(target, env)
                 req.sent.add(port.edge_id)
         for name in prog.outputs:
             if name not in req.emitted and name in req.values:

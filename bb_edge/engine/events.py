@@ -78,6 +78,15 @@ class PeerDown(NodeEvent):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class RouteChanged(NodeEvent):
+    """Envelopes for stage ``stage`` now go to node ``via`` (a standby, or the stage itself again)."""
+
+    stage: str
+    via: str
+    reason: str = ""
+
+
 # --- infra ----------------------------------------------------------------
 
 

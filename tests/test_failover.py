@@ -1,0 +1,154 @@
+"""Stage failover: the middle node of a 3-node pipeline SIGKILLed under load, a standby configured.
+
+``bb-edge compile --standby n1=n1b`` declares the standby; the broker's generated ACL lets it talk to the
+stage's neighbours. The middle stage runs as a ``bb-edge node`` process, everything else (first and last
+stage, the standby) as threads on the same real Mosquitto. When the broker publishes the killed node's
+last will, the upstream engine re-routes the stage to the standby (RouteChanged) and resends what it kept
+for requests still in flight. Every request must complete exactly once with the outputs of the
+in-process reference, bit for bit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bb_edge.adapters.broker import Broker, write_broker_files
+from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, spawn_node, stop_process
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.commands._io import load_requests
+from bb_edge.compiler.manifest import Deployment, InvalidDeploymentError, load_deployment
+from bb_edge.engine import Engine, events
+from tests._models import light
+from tests._transport_helpers import LineCollector, assert_same_outputs, wait_until
+
+pytest_plugins = ["tests._transport_fixtures"]
+
+N_REQUESTS = int(os.environ.get("BB_EDGE_FAILOVER_REQUESTS", "60" if os.environ.get("BB_EDGE_LONG") else "24"))
+TIMEOUT = 120.0
+
+
+@pytest.fixture(scope="module")
+def standby_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("standby")
+    r = subprocess.run(["bb-edge", "compile", str(light("squeezenet")), "--nodes", "3", "--standby", "n1=n1b",
+                        "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_compile_standby_manifest(standby_dir: Path, tmp_path: Path) -> None:
+    dep = load_deployment(standby_dir)
+    assert dep.standby == {"n1": ["n1b"]}
+    assert dep.node("n1b").program == dep.node("n1").program and dep.node("n1b").id not in (
+        dep.node("n0").id, dep.node("n1").id, dep.node("n2").id)
+    raw = json.loads((standby_dir / "deployment.json").read_text())
+    for bad, why in ((lambda r: r["standby"].update({"nX": ["n1b"]}), "unknown stage"),
+                     (lambda r: r["standby"].update({"n1": ["n9"]}), "is not a node"),
+                     (lambda r: r["standby"].update({"n2": ["n1b"]}), "two stages"),
+                     (lambda r: r["standby"].update({"n1": ["n1"]}), "the stage itself")):
+        broken = json.loads(json.dumps(raw))
+        bad(broken)
+        d = tmp_path / why.replace(" ", "_")
+        d.mkdir()
+        (d / "deployment.json").write_text(json.dumps(broken))
+        for f in standby_dir.glob("*.onnx"):
+            (d / f.name).write_bytes(f.read_bytes())
+        with pytest.raises(InvalidDeploymentError, match=why):
+            load_deployment(d)
+
+
+def test_engine_route_table(standby_dir: Path) -> None:
+    """Sans-IO: PeerDown of the stage routes its envelopes to the standby; PeerUp routes them back."""
+    dep = load_deployment(standby_dir)
+    up = Engine.for_node(dep, "n0", outputs_to_host=True)
+    x = load_requests(dep, None, count=1, seed=3)[0]
+    up.push_event(events.PeerDown("n1", "last will"))
+    up.submit(1, {k: v for k, v in x.items()})
+    out = up.poll(0.0)
+    evs = up.drain_events()
+    assert events.RouteChanged("n1", "n1b", "n1 down (last will)") in evs
+    data = [o for o in out if o.kind == 0 or o.request_id == 1]
+    assert data and all(o.peer == "n1b" and o.receiver == dep.node("n1b").id for o in data)
+    # the standby's output is accepted downstream (producer or its standby), a stranger's is not
+    sb = Engine.for_node(dep, "n1b")
+    for o in data:
+        sb.deliver("n0", o.data)
+    sent = sb.poll(0.0)
+    down = Engine.for_node(dep, "n2")
+    for o in sent:
+        if o.peer == "n2":
+            down.deliver("n1b", o.data)
+    down.poll(0.0)
+    dev = down.drain_events()
+    assert not [e for e in dev if isinstance(e, events.Unauthorised)], dev
+    assert any(isinstance(e, events.RequestCompleted) and e.request_id == 1 for e in dev)
+    up.push_event(events.PeerUp("n1"))
+    up.poll(0.1)
+    assert events.RouteChanged("n1", "n1", "n1 up") in up.drain_events() and up.route("n1") == "n1"
+
+
+def test_sigkill_middle_stage_under_load(standby_dir: Path, tmp_path: Path, squeeze_dep: Deployment) -> None:
+    dep = load_deployment(standby_dir)
+    requests = load_requests(dep, None, count=N_REQUESTS, seed=5)
+    reference = InProcFleet(squeeze_dep).run(requests)  # the same model without a standby
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    fleet = MqttFleet(dep, url, nodes=["n0", "n2", "n1b"])
+    loops = dict(fleet.loops)
+    fleet.start()
+    proc = spawn_node(standby_dir, "n1", url, stdout=subprocess.PIPE)
+    log = LineCollector(proc)
+    host = host_endpoint(dep, url)
+    result: dict[str, object] = {}
+    try:
+        host.wait_for_peers(dep.node_names, TIMEOUT)
+
+        def run() -> None:
+            try:
+                result["outs"] = host.run(requests, window=4, timeout=TIMEOUT, retry_after=10.0)
+            except Exception as exc:  # reported below
+                result["error"] = exc
+
+        th = threading.Thread(target=run, daemon=True)
+        th.start()
+        wait_until(lambda: host.stats.outputs >= N_REQUESTS // 4, TIMEOUT, "a quarter of the outputs")
+        os.kill(proc.pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        before = host.stats.outputs
+        wait_until(lambda: host.stats.outputs > before, TIMEOUT, "an output after the kill")
+        gap = time.monotonic() - killed_at
+        th.join(TIMEOUT)
+        assert not th.is_alive()
+    finally:
+        stop_process(proc)
+        reports = fleet.stop()
+        host.close()
+        broker.stop()
+    assert "error" not in result, result.get("error")
+    outs = result["outs"]
+    assert isinstance(outs, list)
+    assert_same_outputs(outs, reference)
+    assert host.stats.outputs == N_REQUESTS * len(dep.outputs)  # one first copy per output, no more
+    n0 = fleet.events["n0"]
+    assert any(isinstance(e, events.RouteChanged) and (e.stage, e.via) == ("n1", "n1b") for e in n0), \
+        [e for e in n0 if isinstance(e, (events.PeerDown, events.RouteChanged))]
+    done_by_standby = {e.request_id for e in fleet.events["n1b"] if isinstance(e, events.RequestCompleted)}
+    assert done_by_standby, "the standby computed nothing"
+    assert not [e for e in fleet.events["n2"] if isinstance(e, events.Unauthorised)]
+    assert all(r.unconfirmed == 0 for r in reports.values()), reports
+    print(f"failover: first output {gap * 1000:.0f} ms after SIGKILL; {loops['n0'].failover_resent} envelope(s) "
+          f"resent to the standby, which completed {len(done_by_standby)} of {N_REQUESTS} requests; the host "
+          f"dropped {host.stats.duplicates} duplicate output(s)")
+    assert loops["n0"].failover_resent > 0  # in-flight requests continued from the upstream's resend buffer
+    assert np.isfinite(gap)
+    assert log.lines  # the killed node had started and printed
