@@ -1,0 +1,746 @@
+"""Over-the-air program updates: the sans-IO protocol, both ends (docs/wire.md, "Program updates").
+
+One protocol id (:data:`PROTO_OTA`), seven message types carried in the
+envelope's ``edge`` field, kind CONTROL:
+
+- the deployer (the host, id 0) sends OFFER, DATA, COMMIT and ABORT;
+- a node answers READY, NACK and SWITCHED.
+
+:class:`OtaNode` is a protocol handler registered on a node's engine. It
+stages an offered program chunk by chunk, verifies size, SHA-256, the
+signature and the node's own loader (a :class:`ProgramLoader`), and only
+then answers READY. A COMMIT makes it switch at the engine's next idle
+point (no open request), run the loader's health check on the new program
+and announce the new program hash in a HELLO; a failed health check puts
+the old program back. Every refusal is an :class:`OtaRefused` event plus a
+NACK to the deployer, and the node keeps serving its current program.
+
+:class:`OtaDeployer` is the other end, also sans-IO: it stages every node,
+commits only when all of them answered READY and sends ABORT to every node
+on the first refusal or timeout. Adapters move its bytes
+(adapters/ota_deploy.py); slot storage is injected (:class:`SlotStore`,
+adapters/ota_store.py keeps slots in files).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import onnx
+
+from bb_edge.compiler.manifest import HOST_ID, HOST_NAME
+from bb_edge.compiler.program import wire_ports
+from bb_edge.engine import events as ev
+from bb_edge.engine.context import Context
+from bb_edge.errors import BBError
+from bb_edge.wire import envelope as wire
+
+if TYPE_CHECKING:
+    from bb_edge.engine.engine import Engine
+
+PROTO_OTA = 24
+OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
+MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
+                 NACK: "NACK", SWITCHED: "SWITCHED"}
+
+TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
+TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
+SIG_ED25519, SIG_HMAC_SHA256 = 1, 2
+
+_OFFER = struct.Struct("<IIBBH32s")  # update id, size, target, signature kind, signature length, sha256
+_U32 = struct.Struct("<I")
+_DATA = struct.Struct("<II")  # update id, offset
+_NACK = struct.Struct("<IH")  # update id, code
+DATA_HEADER = _DATA.size
+MAX_SIGNATURE = 256
+MAX_REASON = 200
+DEFAULT_MAX_PROGRAM = 64 << 20
+DEFAULT_STAGE_TIMEOUT_S = 60.0
+
+# NACK codes (stable: they are on the wire)
+BAD_MESSAGE = 1  # malformed OFFER/DATA/COMMIT
+BUSY = 2  # a second update while one is in progress
+TOO_LARGE = 3  # declared size above the node's limit
+TRUNCATED = 4  # a gap in the chunks, more bytes than declared, or staging timed out
+CORRUPT = 5  # SHA-256 of the staged bytes differs from the OFFER's
+BAD_SIGNATURE = 6
+INVALID_PROGRAM = 7  # the node's loader refused it
+CONTRACT_MISMATCH = 8  # edges, dtypes or shapes differ from the deployment's
+WRONG_TARGET = 9  # e.g. a .bbrt offered to a Linux node
+UNKNOWN_UPDATE = 10  # DATA/COMMIT for an update this node is not staging
+ROLLED_BACK = 11  # switched, failed its health check, old program back
+NOT_AUTHORISED = 12  # OTA messages are accepted from the deployer (host) only
+NO_KEY = 13  # no verification key provisioned on this node
+UNKNOWN_NODE = 14  # deployer side: the node is not in the deployment
+TIMEOUT = 15  # deployer side: no answer in time
+ABORTED = 16  # deployer side: another node refused, every node keeps its program
+CODE_NAMES = {BAD_MESSAGE: "bad_message", BUSY: "busy", TOO_LARGE: "too_large", TRUNCATED: "truncated",
+              CORRUPT: "corrupt", BAD_SIGNATURE: "bad_signature", INVALID_PROGRAM: "invalid_program",
+              CONTRACT_MISMATCH: "contract_mismatch", WRONG_TARGET: "wrong_target",
+              UNKNOWN_UPDATE: "unknown_update", ROLLED_BACK: "rolled_back", NOT_AUTHORISED: "not_authorised",
+              NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted"}
+
+
+# refusals that end an update: its chunks still in flight are then dropped without a NACK each
+_ENDS_AN_UPDATE = frozenset({TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
+                             WRONG_TARGET, NO_KEY})
+
+
+class OtaError(BBError):
+    """An update was refused; ``code`` is one of the NACK codes (``CODE_NAMES``)."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(f"{CODE_NAMES.get(code, code)}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+# ------------------------------------------------------------------ events
+
+
+@dataclass(frozen=True)
+class OtaStaged(ev.Event):
+    """A node verified an offered program (hash, signature, loader) and answered READY."""
+
+    update_id: int
+    sha256: bytes
+    size: int
+
+
+@dataclass(frozen=True)
+class OtaRefused(ev.Event):
+    """An update message was refused (a NACK went to the deployer); the current program stays."""
+
+    peer: str
+    update_id: int
+    code: int
+    reason: str
+
+    @property
+    def code_name(self) -> str:
+        """The NACK code's name."""
+        return CODE_NAMES.get(self.code, str(self.code))
+
+
+@dataclass(frozen=True)
+class OtaSwitched(ev.Event):
+    """The node switched to the staged program at an idle point and passed its health check."""
+
+    update_id: int
+    old_hash: bytes
+    new_hash: bytes
+
+
+@dataclass(frozen=True)
+class OtaRolledBack(ev.Event):
+    """The switched program failed its health check; the old one runs again."""
+
+    update_id: int
+    reason: str
+
+
+# ----------------------------------------------------------- signatures
+
+
+def signed_message(node: str, target: int, size: int, sha256: bytes) -> bytes:
+    """What a deployer signs for one node: bound to the node name, so an image cannot be replayed elsewhere."""
+    return b"bb-edge/ota/1\0" + node.encode("utf-8") + b"\0" + struct.pack("<BI", target, size) + sha256
+
+
+Verifier = Callable[[bytes, bytes], bool]
+Signer = Callable[[bytes], bytes]
+
+
+def ed25519_verifier(public_key: bytes) -> Verifier:
+    """A verifier for raw 32-byte Ed25519 public keys (the ``cryptography`` package)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    key = Ed25519PublicKey.from_public_bytes(public_key)
+
+    def verify(message: bytes, signature: bytes) -> bool:
+        try:
+            key.verify(signature, message)
+        except (InvalidSignature, ValueError):
+            return False
+        return True
+
+    return verify
+
+
+def ed25519_signer(private_key: bytes) -> Signer:
+    """A signer for a raw 32-byte Ed25519 private key."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.from_private_bytes(private_key)
+    return key.sign
+
+
+def hmac_verifier(key: bytes) -> Verifier:
+    """HMAC-SHA-256 with a per-node key (C and MicroPython nodes); constant-time compare."""
+    def verify(message: bytes, signature: bytes) -> bool:
+        return hmac.compare_digest(hmac.new(key, message, hashlib.sha256).digest(), signature)
+
+    return verify
+
+
+def hmac_signer(key: bytes) -> Signer:
+    """The HMAC-SHA-256 counterpart of :func:`hmac_verifier`."""
+    return lambda message: hmac.new(key, message, hashlib.sha256).digest()
+
+
+# ------------------------------------------------------------ messages
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A decoded OFFER."""
+
+    update_id: int
+    size: int
+    target: int
+    sig_kind: int
+    sha256: bytes
+    signature: bytes
+
+    def encode(self) -> bytes:
+        """Wire bytes (docs/wire.md, "Program updates")."""
+        return _OFFER.pack(self.update_id, self.size, self.target, self.sig_kind, len(self.signature),
+                           self.sha256) + self.signature
+
+    @classmethod
+    def decode(cls, buf: bytes) -> Offer:
+        """Parse and bound-check an OFFER; OtaError(BAD_MESSAGE) when malformed."""
+        if len(buf) < _OFFER.size:
+            raise OtaError(BAD_MESSAGE, f"OFFER of {len(buf)} bytes, header needs {_OFFER.size}")
+        uid, size, target, sig_kind, sig_len, digest = _OFFER.unpack_from(buf)
+        if sig_len > MAX_SIGNATURE or len(buf) != _OFFER.size + sig_len:
+            raise OtaError(BAD_MESSAGE, f"OFFER signature length {sig_len} does not match its {len(buf)} bytes")
+        if size == 0:
+            raise OtaError(BAD_MESSAGE, "OFFER of an empty program")
+        return cls(uid, size, target, sig_kind, bytes(digest), bytes(buf[_OFFER.size:]))
+
+
+def encode_data(update_id: int, offset: int, chunk: bytes) -> bytes:
+    """A DATA payload."""
+    return _DATA.pack(update_id, offset) + chunk
+
+
+def encode_nack(update_id: int, code: int, reason: str) -> bytes:
+    """A NACK payload (reason clipped to MAX_REASON bytes of UTF-8)."""
+    return _NACK.pack(update_id, code) + reason.encode("utf-8")[:MAX_REASON]
+
+
+def decode_nack(buf: bytes) -> tuple[int, int, str]:
+    """``(update_id, code, reason)`` of a NACK; OtaError(BAD_MESSAGE) when malformed."""
+    if len(buf) < _NACK.size or len(buf) > _NACK.size + MAX_REASON:
+        raise OtaError(BAD_MESSAGE, f"NACK of {len(buf)} bytes")
+    uid, code = _NACK.unpack_from(buf)
+    return uid, code, bytes(buf[_NACK.size:]).decode("utf-8", "replace")
+
+
+def _u32(buf: bytes, what: str) -> int:
+    if len(buf) != _U32.size:
+        raise OtaError(BAD_MESSAGE, f"{what} of {len(buf)} bytes, expected {_U32.size}")
+    return int(_U32.unpack(buf)[0])
+
+
+def _u32_hash(buf: bytes, what: str) -> tuple[int, bytes]:
+    if len(buf) != _U32.size + 32:
+        raise OtaError(BAD_MESSAGE, f"{what} of {len(buf)} bytes, expected {_U32.size + 32}")
+    return int(_U32.unpack_from(buf)[0]), bytes(buf[_U32.size:])
+
+
+# ------------------------------------------------------- node-side pieces
+
+
+class SlotStore(Protocol):
+    """A/B program slots: ``stage`` writes the inactive slot, ``activate`` flips the active pointer."""
+
+    def stage(self, data: bytes) -> None:
+        """Write ``data`` to the inactive slot (the active one is never touched)."""
+        ...
+
+    def activate(self) -> None:
+        """Make the staged slot the active one (atomically)."""
+        ...
+
+    def discard(self) -> None:
+        """Forget the staged slot (after an abort or a rollback)."""
+        ...
+
+
+class MemorySlots:
+    """A :class:`SlotStore` in memory (tests, nodes without storage)."""
+
+    def __init__(self) -> None:
+        self.slots: list[bytes | None] = [None, None]
+        self.active = 0
+        self.staged: int | None = None
+
+    def stage(self, data: bytes) -> None:
+        """Keep ``data`` in the inactive slot."""
+        self.staged = 1 - self.active
+        self.slots[self.staged] = bytes(data)
+
+    def activate(self) -> None:
+        """Flip to the staged slot."""
+        if self.staged is not None:
+            self.active, self.staged = self.staged, None
+
+    def discard(self) -> None:
+        """Drop the staged slot."""
+        if self.staged is not None:
+            self.slots[self.staged] = None
+            self.staged = None
+
+
+class ProgramLoader(Protocol):
+    """The node's own loader: validate staged bytes, switch to them, check the result, switch back."""
+
+    target: int
+
+    def validate(self, data: bytes) -> Any:
+        """A staged program object, or OtaError(INVALID_PROGRAM / CONTRACT_MISMATCH)."""
+        ...
+
+    def switch(self, staged: Any) -> Any:
+        """Make ``staged`` the running program; returns a token that :meth:`restore` puts back."""
+        ...
+
+    def health(self, staged: Any) -> None:
+        """Raise (anything) if the now-running program is not healthy."""
+        ...
+
+    def restore(self, token: Any) -> None:
+        """Put back the program :meth:`switch` replaced."""
+        ...
+
+
+def _contract(model: onnx.ModelProto) -> tuple[Any, ...]:
+    """Everything peers and the host rely on: wire ports and graph inputs/outputs with dtypes and shapes."""
+    def typed(vis: Any) -> list[tuple[str, int, tuple[int, ...]]]:
+        out = []
+        for vi in vis:
+            tt = vi.type.tensor_type
+            out.append((vi.name, tt.elem_type, tuple(d.dim_value if d.HasField("dim_value") else -1
+                                                     for d in tt.shape.dim)))
+        return out
+
+    ports = sorted((p.op, p.edge_id, p.peer, p.elem_type, p.shape) for p in wire_ports(model))
+    return tuple(ports), tuple(typed(model.graph.input)), tuple(typed(model.graph.output))
+
+
+def contract_problem(old: onnx.ModelProto, new: onnx.ModelProto) -> str | None:
+    """Why ``new`` cannot replace ``old`` on the wire (edges, dtypes, shapes), or None."""
+    a, b = _contract(old), _contract(new)
+    for what, x, y in zip(("wire ports", "graph inputs", "graph outputs"), a, b):
+        if x != y:
+            return f"{what} differ: {list(y)} instead of {list(x)}"
+    return None
+
+
+class OnnxLoader:
+    """The Linux node's loader: onnx.checker, the contract check, every segment prepared and run once.
+
+    It switches the engine's installed program ``program`` (named after the
+    node by :meth:`Engine.for_node`) with the same input and output edges.
+    """
+
+    target = TARGET_ONNX
+
+    def __init__(self, engine: Engine, program: str | None = None) -> None:
+        self.engine = engine
+        self.program = program or engine.node
+
+    def validate(self, data: bytes) -> onnx.ModelProto:
+        """Parse, check and prepare ``data``; the running program is untouched."""
+        try:
+            model = onnx.load_from_string(data)
+            onnx.checker.check_model(model)
+        except Exception as exc:  # protobuf and checker errors alike: the image is refused, never raised
+            raise OtaError(INVALID_PROGRAM, f"not a valid ONNX program: {type(exc).__name__}: {exc}"[:MAX_REASON]) from None
+        problem = contract_problem(self.engine.programs[self.program].model, model)
+        if problem is not None:
+            raise OtaError(CONTRACT_MISMATCH, problem[:MAX_REASON])
+        try:  # the backend must accept every segment (ORT session creation) before READY
+            from bb_edge.engine.segments import split_segments
+
+            for seg in split_segments(model):
+                self.engine.backend.prepare(seg.model, f"{self.program}.ota.{seg.key}")
+        except Exception as exc:
+            raise OtaError(INVALID_PROGRAM, f"the backend refused it: {type(exc).__name__}: {exc}"[:MAX_REASON]) from None
+        return model
+
+    def switch(self, staged: onnx.ModelProto) -> Any:
+        """Swap the installed program (the engine is idle: no open request refers to it)."""
+        eng = self.engine
+        old = eng.programs.pop(self.program)
+        for e in list(old.recv) + list(old.input_edges):
+            eng._edge_table.pop(e, None)
+        try:
+            eng.install(staged, name=self.program, input_edges=old.input_edges, output_edges=old.output_edges)
+        except Exception:
+            self._put_back(old)
+            raise
+        token = (old, eng.program_hash)
+        eng.program_hash = hashlib.sha256(staged.SerializeToString(deterministic=True)).digest()
+        return token
+
+    def health(self, staged: onnx.ModelProto) -> None:
+        """Run every installed segment once on zeros of its declared input shapes."""
+        import numpy as np
+
+        from bb_edge.wire.dtypes import CODE_TO_NUMPY
+
+        prog = self.engine.programs[self.program]
+        for seg, prepared in zip(prog.segments, prog.prepared):
+            feeds = {}
+            for vi in seg.model.graph.input:
+                tt = vi.type.tensor_type
+                dims = [d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else 1 for d in tt.shape.dim]
+                feeds[vi.name] = np.zeros(dims, dtype=CODE_TO_NUMPY[tt.elem_type])
+            out = prepared.run(feeds)
+            for name, value in out.items():
+                if np.issubdtype(np.asarray(value).dtype, np.floating) and not np.all(np.isfinite(value)):
+                    raise OtaError(ROLLED_BACK, f"segment {seg.key} output {name} is not finite")
+
+    def restore(self, token: Any) -> None:
+        """Reinstall the program :meth:`switch` replaced."""
+        old, old_hash = token
+        eng = self.engine
+        cur = eng.programs.pop(self.program, None)
+        if cur is not None:
+            for e in list(cur.recv) + list(cur.input_edges):
+                eng._edge_table.pop(e, None)
+        self._put_back(old)
+        eng.program_hash = old_hash
+
+    def _put_back(self, old: Any) -> None:
+        eng = self.engine
+        eng.programs[self.program] = old
+        for e in old.recv:
+            eng._edge_table[e] = (self.program, "recv")
+        for e in old.input_edges:
+            eng._edge_table[e] = (self.program, "input")
+
+
+# ----------------------------------------------------------------- node
+
+
+@dataclass
+class _Staging:
+    offer: Offer
+    peer: str
+    started: float
+    buf: bytearray = field(default_factory=bytearray)
+    staged: Any = None
+    ready: bool = False
+    commit: bool = False
+
+
+class OtaNode:
+    """The node end of the update protocol (a :class:`~bb_edge.roles.ProtocolHandler`).
+
+    ``verifier`` checks signatures (:func:`ed25519_verifier` or
+    :func:`hmac_verifier`); without one every OFFER is refused (NO_KEY).
+    ``max_program`` bounds the declared size before a byte is buffered.
+    """
+
+    protocol_id = PROTO_OTA
+
+    def __init__(self, engine: Engine, loader: ProgramLoader, verifier: Verifier | None,
+                 sig_kind: int = SIG_ED25519, store: SlotStore | None = None,
+                 max_program: int = DEFAULT_MAX_PROGRAM, stage_timeout_s: float = DEFAULT_STAGE_TIMEOUT_S) -> None:
+        self.engine = engine
+        self.loader = loader
+        self.verifier = verifier
+        self.sig_kind = sig_kind
+        self.store: SlotStore = store if store is not None else MemorySlots()
+        self.max_program = max_program
+        self.stage_timeout_s = stage_timeout_s
+        self.current: _Staging | None = None
+        self.switched: list[int] = []  # update ids switched to, oldest first
+        self.refused_update: int | None = None  # its later chunks are dropped quietly: one NACK says it
+
+    # the handler interface -------------------------------------------------
+
+    def on_envelope(self, env: wire.Envelope, peer: str, ctx: Context) -> None:
+        """Validate one OTA message completely, then apply it; refusals are events + NACKs."""
+        payload = bytes(env.payload_bytes())
+        uid = _U32.unpack_from(payload)[0] if len(payload) >= 4 else 0
+        if env.sender != HOST_ID:
+            self._refuse(ctx, peer, uid, NOT_AUTHORISED, f"OTA messages come from the deployer, not id {env.sender}",
+                         reply=False)
+            return
+        try:
+            if env.edge == OFFER:
+                self._offer(Offer.decode(payload), peer, ctx)
+            elif env.edge == DATA:
+                self._data(payload, peer, ctx)
+            elif env.edge == COMMIT:
+                self._commit(_u32(payload, "COMMIT"), ctx)
+            elif env.edge == ABORT:
+                self._abort(_u32(payload, "ABORT"), ctx)
+            else:
+                raise OtaError(BAD_MESSAGE, f"message type {env.edge} is not for a node")
+        except OtaError as exc:
+            self._refuse(ctx, peer, uid, exc.code, exc.reason)
+
+    def on_tick(self, now: float, ctx: Context) -> None:
+        """Stage timeouts, and the switch itself once the engine is idle."""
+        st = self.current
+        if st is None:
+            return
+        if not st.ready and now - st.started > self.stage_timeout_s:
+            self.current = None
+            self.store.discard()
+            self._refuse(ctx, st.peer, st.offer.update_id, TRUNCATED,
+                         f"staging timed out with {len(st.buf)} of {st.offer.size} bytes")
+            return
+        if st.commit and self.engine.open_requests == 0:
+            self._switch(st, ctx)
+
+    # messages ---------------------------------------------------------------
+
+    def _offer(self, offer: Offer, peer: str, ctx: Context) -> None:
+        if self.current is not None:
+            if self.current.offer == offer:
+                return  # the same OFFER again (the deployer retried): nothing new
+            raise OtaError(BUSY, f"update {self.current.offer.update_id} is in progress")
+        if self.verifier is None:
+            raise OtaError(NO_KEY, "no update key is provisioned on this node")
+        if offer.target != self.loader.target:
+            raise OtaError(WRONG_TARGET, f"this node loads {TARGET_NAMES.get(self.loader.target)} programs, "
+                                         f"not {TARGET_NAMES.get(offer.target, offer.target)}")
+        if offer.sig_kind != self.sig_kind:
+            raise OtaError(BAD_SIGNATURE, f"signature kind {offer.sig_kind}, this node verifies {self.sig_kind}")
+        if offer.size > self.max_program:
+            raise OtaError(TOO_LARGE, f"{offer.size} bytes, this node takes at most {self.max_program}")
+        self.current = _Staging(offer, peer, ctx.now)
+
+    def _data(self, payload: bytes, peer: str, ctx: Context) -> None:
+        if len(payload) < _DATA.size:
+            raise OtaError(BAD_MESSAGE, f"DATA of {len(payload)} bytes")
+        uid, offset = _DATA.unpack_from(payload)
+        st = self.current
+        if st is None or st.offer.update_id != uid:
+            if uid == self.refused_update:
+                return
+            raise OtaError(UNKNOWN_UPDATE, f"no update {uid} is being staged")
+        if st.ready:
+            return  # a late duplicate of a chunk already verified
+        chunk = payload[_DATA.size:]
+        if offset != len(st.buf) or offset + len(chunk) > st.offer.size:
+            self.current = None  # a gap or an overrun: the image cannot be what was offered
+            raise OtaError(TRUNCATED, f"chunk at {offset}+{len(chunk)}, expected offset {len(st.buf)} "
+                                      f"of {st.offer.size}")
+        st.buf += chunk
+        if len(st.buf) == st.offer.size:
+            self._verify(st, ctx)
+
+    def _verify(self, st: _Staging, ctx: Context) -> None:
+        data = bytes(st.buf)
+        try:
+            if hashlib.sha256(data).digest() != st.offer.sha256:
+                raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
+            msg = signed_message(self.engine.node, st.offer.target, st.offer.size, st.offer.sha256)
+            assert self.verifier is not None  # checked at OFFER
+            if not self.verifier(msg, st.offer.signature):
+                raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
+            staged = self.loader.validate(data)
+        except OtaError:
+            self.current = None
+            raise
+        self.store.stage(data)
+        st.staged, st.ready, st.buf = staged, True, bytearray()
+        ctx.emit(OtaStaged(st.offer.update_id, st.offer.sha256, st.offer.size))
+        ctx.send_bytes(HOST_NAME, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,
+                       edge=READY, kind=wire.KIND_CONTROL)
+
+    def _commit(self, uid: int, ctx: Context) -> None:
+        st = self.current
+        if st is None or st.offer.update_id != uid:
+            if uid in self.switched:
+                return  # a repeated COMMIT of what already runs
+            raise OtaError(UNKNOWN_UPDATE, f"no update {uid} is staged")
+        if not st.ready:
+            raise OtaError(UNKNOWN_UPDATE, f"update {uid} is not verified yet")
+        st.commit = True
+        if self.engine.open_requests == 0:
+            self._switch(st, ctx)
+
+    def _abort(self, uid: int, ctx: Context) -> None:
+        st = self.current
+        if st is not None and st.offer.update_id == uid:
+            self.current = None
+            self.store.discard()
+
+    def _switch(self, st: _Staging, ctx: Context) -> None:
+        self.current = None
+        old_hash = self.engine.program_hash
+        uid = st.offer.update_id
+        try:
+            token = self.loader.switch(st.staged)
+        except Exception as exc:
+            self.store.discard()
+            self._refuse(ctx, st.peer, uid, ROLLED_BACK, f"switch failed: {type(exc).__name__}: {exc}")
+            return
+        try:
+            self.loader.health(st.staged)
+        except Exception as exc:
+            self.loader.restore(token)
+            self.store.discard()
+            reason = f"health check failed: {exc}"
+            ctx.emit(OtaRolledBack(uid, reason))
+            self._refuse(ctx, st.peer, uid, ROLLED_BACK, reason)
+            return
+        self.store.activate()
+        self.switched.append(uid)
+        del self.switched[:-8]
+        ctx.emit(OtaSwitched(uid, old_hash, self.engine.program_hash))
+        ctx.send_bytes(HOST_NAME, _U32.pack(uid) + self.engine.program_hash, protocol=PROTO_OTA,
+                       edge=SWITCHED, kind=wire.KIND_CONTROL)
+        self.engine.hello()  # peers and the host see the new program hash
+
+    def _refuse(self, ctx: Context, peer: str, uid: int, code: int, reason: str, reply: bool = True) -> None:
+        if reply and code in _ENDS_AN_UPDATE:
+            self.refused_update = uid
+        ctx.emit(OtaRefused(peer, uid, code, reason))
+        if reply:
+            ctx.send_bytes(HOST_NAME, encode_nack(uid, code, reason), protocol=PROTO_OTA, edge=NACK,
+                           kind=wire.KIND_CONTROL)
+
+
+# ------------------------------------------------------------- deployer
+
+
+@dataclass
+class NodeUpdate:
+    """One node's part of a deployment update: its new program image, target kind and signer."""
+
+    node: str
+    image: bytes
+    target: int
+    signer: Signer
+    sig_kind: int = SIG_ED25519
+    chunk: int = 16 << 10  # DATA payload bytes (<= the node's max payload minus the DATA header)
+
+
+@dataclass
+class Outgoing:
+    """One envelope the deployer wants sent: to ``peer`` (node name), id ``receiver``."""
+
+    peer: str
+    receiver: int
+    data: bytes
+
+
+class OtaDeployer:
+    """The deployer end (sans-IO): OFFER + DATA to every node, COMMIT only after every READY.
+
+    Feed it envelopes from nodes with :meth:`on_envelope`, drive it with
+    :meth:`poll` (returns what to send); ``state`` ends ``"done"`` or
+    ``"failed"`` (then ``failures`` says why and every node got ABORT).
+    ``next_seq`` numbers the envelopes (the host's sequence).
+    """
+
+    def __init__(self, ids: dict[str, int], updates: list[NodeUpdate], next_seq: Callable[[], int],
+                 update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None) -> None:
+        self.ids = ids
+        self.names = {v: k for k, v in ids.items()}
+        self.next_seq = next_seq
+        self.update_id = update_id & 0xFFFFFFFF
+        self.timeout_s = timeout_s
+        self.commit_gate = commit_gate or (lambda: True)
+        self.updates = {u.node: u for u in updates}
+        self.state = "new"
+        self.ready: set[str] = set()
+        self.switched: dict[str, bytes] = {}
+        self.failures: dict[str, tuple[int, str]] = {}
+        self.events: list[ev.Event] = []
+        self._out: list[Outgoing] = []
+        self._deadline = 0.0
+        for u in updates:
+            if u.node not in ids or u.node == HOST_NAME:
+                self.failures[u.node] = (UNKNOWN_NODE, f"{u.node!r} is not a node of the deployment")
+            if not 0 < u.chunk <= 1 << 24:
+                raise OtaError(BAD_MESSAGE, f"chunk size {u.chunk} for {u.node}")
+
+    def _send(self, node: str, edge: int, payload: bytes) -> None:
+        env = wire.Envelope.for_bytes(payload, sender=HOST_ID, receiver=self.ids[node], seq=self.next_seq(),
+                                      kind=wire.KIND_CONTROL, protocol=PROTO_OTA, edge=edge)
+        self._out.append(Outgoing(node, self.ids[node], wire.encode(env, max_payload=max(len(payload), 1))))
+
+    def start(self, now: float) -> list[Outgoing]:
+        """OFFER and every DATA chunk to every node (nothing if a node is unknown: refused up front)."""
+        if self.failures:
+            self.state = "failed"
+            return []
+        self.state = "staging"
+        self._deadline = now + self.timeout_s
+        for u in self.updates.values():
+            digest = hashlib.sha256(u.image).digest()
+            sig = u.signer(signed_message(u.node, u.target, len(u.image), digest))
+            self._send(u.node, OFFER, Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest,
+                                            sig).encode())
+            for off in range(0, len(u.image), u.chunk):
+                self._send(u.node, DATA, encode_data(self.update_id, off, u.image[off:off + u.chunk]))
+        return self.take()
+
+    def take(self) -> list[Outgoing]:
+        """Envelopes queued so far."""
+        out, self._out = self._out, []
+        return out
+
+    def on_envelope(self, env: wire.Envelope) -> None:
+        """An OTA reply from a node (anything else, or from a node not being updated, is ignored)."""
+        node = self.names.get(env.sender)
+        if env.protocol != PROTO_OTA or node not in self.updates:
+            return
+        try:
+            payload = bytes(env.payload_bytes())
+            if env.edge == NACK:
+                uid, code, reason = decode_nack(payload)
+                if uid == self.update_id and node not in self.failures:
+                    self.failures[node] = (code, reason)
+            elif env.edge == READY:
+                uid, digest = _u32_hash(payload, "READY")
+                if uid == self.update_id and digest == hashlib.sha256(self.updates[node].image).digest():
+                    self.ready.add(node)
+            elif env.edge == SWITCHED:
+                uid, digest = _u32_hash(payload, "SWITCHED")
+                if uid == self.update_id:
+                    self.switched[node] = digest
+        except OtaError:
+            return
+
+    def poll(self, now: float) -> list[Outgoing]:
+        """Advance: abort on a refusal or timeout, commit when all are READY, done when all switched."""
+        if self.state in ("staging", "committing") and self.failures:
+            self._fail()
+        elif self.state in ("staging", "committing") and now > self._deadline:
+            late = sorted(set(self.updates) - (self.ready if self.state == "staging" else set(self.switched)))
+            for n in late:
+                self.failures[n] = (TIMEOUT, f"no {'READY' if self.state == 'staging' else 'SWITCHED'} "
+                                             f"in {self.timeout_s}s")
+            self._fail()
+        elif self.state == "staging" and self.ready == set(self.updates) and self.commit_gate():
+            self.state = "committing"
+            self._deadline = now + self.timeout_s
+            for node in self.updates:  # every node is verified: the commits go out together
+                self._send(node, COMMIT, _U32.pack(self.update_id))
+        elif self.state == "committing" and set(self.switched) == set(self.updates):
+            self.state = "done"
+        return self.take()
+
+    def _fail(self) -> None:
+        for node in self.updates:
+            if node not in self.switched:
+                self._send(node, ABORT, _U32.pack(self.update_id))
+        self.state = "failed"

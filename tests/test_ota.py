@@ -1,0 +1,418 @@
+"""Over-the-air program updates (bb_edge/engine/ota.py, adapters/ota_*.py, ``bb-edge deploy``/``keygen``).
+
+Unit tests drive the real protocol both ends (an :class:`OtaDeployer` and an
+engine with :class:`OtaNode` and the real ONNX loader) in one process; every
+refusal is checked as an event, a NACK on the wire and an unchanged program
+(its outputs still equal ONNX Runtime on the old whole model). The fleet test
+runs three ``bb-edge node`` processes over a real Mosquitto and updates them
+mid-stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+
+from bb_edge.adapters.inproc import InProcFleet
+from bb_edge.compiler import compile_model
+from bb_edge.compiler.manifest import HOST_ID, Deployment
+from bb_edge.engine import Engine, ota
+from bb_edge.wire import envelope as wire
+from tests._models import monolithic, random_inputs
+
+KEY = bytes(range(32))
+OTHER_KEY = bytes(range(1, 33))
+
+
+def _scaled(model: onnx.ModelProto, factor: float) -> onnx.ModelProto:
+    """The same graph with every float initializer scaled: a retrained model with the same contract."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for init in m.graph.initializer:
+        a = numpy_helper.to_array(init)
+        if a.dtype == np.float32:
+            init.CopyFrom(numpy_helper.from_array((a * factor).astype(np.float32), init.name))
+    return m
+
+
+def small_cnn(seed: int = 0) -> onnx.ModelProto:
+    """A small CNN (conv, relu, conv, relu, pool, gemm) with seeded random weights.
+
+    onnx's light squeezenet generates constant weights (its softmax is uniform), so a retrained copy
+    could not be told apart; this one can, and it splits into 3 stages quickly on 2 cores.
+    """
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(seed)
+
+    def init(name: str, *shape: int) -> onnx.TensorProto:
+        return numpy_helper.from_array((rng.standard_normal(shape) * 0.3).astype(np.float32), name)
+
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c2"], ["r2"]),
+        helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c3"], ["r3"]),
+        helper.make_node("GlobalAveragePool", ["r3"], ["p"]),
+        helper.make_node("Flatten", ["p"], ["f"]),
+        helper.make_node("Gemm", ["f", "w4", "b4"], ["y"], transB=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "small_cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
+        [init("w1", 8, 3, 3, 3), init("b1", 8), init("w2", 16, 8, 3, 3), init("b2", 16),
+         init("w3", 16, 16, 3, 3), init("b3", 16), init("w4", 10, 16), init("b4", 10)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    return model
+
+
+@pytest.fixture(scope="module")
+def models() -> dict[str, onnx.ModelProto]:
+    """The old whole model and a new one with different weights."""
+    old = small_cnn()
+    return {"old": old, "new": _scaled(old, 1.25)}
+
+
+@pytest.fixture(scope="module")
+def compiled(models: dict[str, onnx.ModelProto]) -> dict[str, tuple[Deployment, dict[str, onnx.ModelProto]]]:
+    """Both models compiled for the same 3 nodes."""
+    with warnings.catch_warnings():  # the placement warning (one conv dominates) is expected here
+        warnings.simplefilter("ignore")
+        return {k: compile_model(m, nodes=3) for k, m in models.items()}
+
+
+def _inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
+    """Random graph inputs (initializers listed as inputs in this old-IR model are left out)."""
+    inits = {i.name for i in model.graph.initializer}
+    return {k: v for k, v in random_inputs(model, seed).items() if k not in inits}
+
+
+def _pub(private: bytes) -> bytes:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    return Ed25519PrivateKey.from_private_bytes(private).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+class Harness:
+    """One node's engine with the OTA handler, and a deployer; bytes pass between them in this process."""
+
+    def __init__(self, dep: Deployment, programs: dict[str, onnx.ModelProto], node: str = "n0",
+                 inline: bool = True) -> None:
+        self.dep = dep
+        self.engine = Engine.for_node(dep, node, programs, inline_compute=inline)
+        self.node = node
+        self.handler = ota.OtaNode(self.engine, ota.OnnxLoader(self.engine), ota.ed25519_verifier(_pub(KEY)))
+        self.engine.register_protocol(self.handler)
+        self.seq = (7 << 32)
+        self.now = 0.0
+        self.nacks: list[tuple[int, int, str]] = []
+        self.replies: list[wire.Envelope] = []
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def deployer(self, image: bytes, key: bytes = KEY, uid: int = 1, **kw: object) -> ota.OtaDeployer:
+        upd = ota.NodeUpdate(self.node, image, ota.TARGET_ONNX, ota.ed25519_signer(key), chunk=1024)
+        return ota.OtaDeployer(self.dep.ids(), [upd], self.next_seq, uid, **kw)  # type: ignore[arg-type]
+
+    def send(self, items: list[ota.Outgoing]) -> None:
+        for o in items:
+            self.engine.deliver("_host", o.data)
+
+    def pump(self, d: ota.OtaDeployer | None = None, rounds: int = 3) -> None:
+        for _ in range(rounds):
+            self.now += 0.01
+            for out in self.engine.poll(self.now):
+                env = wire.decode(out.data, max_payload=len(out.data))
+                if env.protocol == ota.PROTO_OTA:
+                    self.replies.append(env)
+                    if env.edge == ota.NACK:
+                        self.nacks.append(ota.decode_nack(bytes(env.payload_bytes())))
+                    if d is not None:
+                        d.on_envelope(env)
+            if d is not None:
+                self.send(d.poll(self.now))
+
+    def events(self, kind: type) -> list[object]:
+        return [e for e in self.engine.drain_events() if isinstance(e, kind)]
+
+
+def _image(programs: dict[str, onnx.ModelProto], node: str = "n0") -> bytes:
+    return programs[node].SerializeToString()
+
+
+def _refused(h: Harness, code: int) -> None:
+    evs = [e for e in h.engine.drain_events() if isinstance(e, ota.OtaRefused)]
+    assert [e.code for e in evs] == [code], evs
+    assert [n[1] for n in h.nacks] == [code]
+
+
+def _unchanged(h: Harness, old_programs: dict[str, onnx.ModelProto]) -> None:
+    want = hashlib.sha256(old_programs[h.node].SerializeToString(deterministic=True)).digest()
+    assert h.engine.program_hash == want
+    assert h.engine.programs[h.node].model is not None
+    assert h.handler.current is None
+
+
+def test_update_switches_and_announces_new_hash(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump(d, rounds=6)
+    assert d.state == "done", (d.state, d.failures)
+    want = hashlib.sha256(new["n0"].SerializeToString(deterministic=True)).digest()
+    assert h.engine.program_hash == want and d.switched["n0"] == want
+    assert h.handler.store.slots[h.handler.store.active] == _image(new)  # type: ignore[attr-defined]
+    hellos = [o for o in h.engine.flush_outbound()]
+    assert hellos == [] or all(o.protocol == wire.PROTO_CONTROL for o in hellos)
+
+
+def _hello_hashes(h: Harness) -> list[bytes]:
+    from bb_edge.wire import hello as hello_record
+
+    out = []
+    for env in h.replies:
+        if env.protocol == wire.PROTO_CONTROL:
+            out.append(hello_record.decode(bytes(env.payload_bytes())).program_hash)
+    return out
+
+
+def test_new_program_computes_new_outputs_in_process(compiled, models) -> None:  # type: ignore[no-untyped-def]
+    """Every node updated in-process: the fleet's outputs go from ORT(old) to ORT(new)."""
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    x = _inputs(models["old"], seed=3)
+    want_old, want_new = monolithic(models["old"], x), monolithic(models["new"], x)
+    key = next(iter(want_old))
+    assert not np.allclose(want_old[key], want_new[key], rtol=1e-3, atol=1e-4)  # distinguishable
+    fleet = InProcFleet(dep, programs=old)
+    got = fleet.run([x])[0]
+    np.testing.assert_allclose(got[key], want_old[key], rtol=1e-4, atol=1e-5)
+    for name, eng in fleet.engines.items():
+        loader = ota.OnnxLoader(eng)
+        loader.switch(loader.validate(_image(new, name)))
+    got = fleet.run([x])[0]
+    np.testing.assert_allclose(got[key], want_new[key], rtol=1e-4, atol=1e-5)
+
+
+def test_corrupt_image_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    image = _image(new)
+    d = h.deployer(image)
+    items = d.start(0.0)
+    # flip one byte of the last DATA chunk after the deployer hashed and signed the original
+    last = wire.decode(items[-1].data, max_payload=len(items[-1].data))
+    body = bytearray(last.payload_bytes())
+    body[-1] ^= 0xFF
+    env = wire.Envelope.for_bytes(bytes(body), sender=HOST_ID, receiver=last.receiver, seq=last.seq,
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=ota.DATA)
+    items[-1] = ota.Outgoing(items[-1].peer, items[-1].receiver, wire.encode(env, max_payload=len(body)))
+    h.send(items)
+    h.pump(d)
+    _refused(h, ota.CORRUPT)
+    assert d.state == "failed" and d.failures["n0"][0] == ota.CORRUPT
+    _unchanged(h, old)
+
+
+def test_bad_signature_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new), key=OTHER_KEY)
+    h.send(d.start(0.0))
+    h.pump(d)
+    _refused(h, ota.BAD_SIGNATURE)
+    _unchanged(h, old)
+
+
+def test_signature_is_bound_to_the_node(compiled) -> None:  # type: ignore[no-untyped-def]
+    """An image signed for n1 is refused by n0 even with the right key."""
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    image = _image(old)
+    digest = hashlib.sha256(image).digest()
+    sig = ota.ed25519_signer(KEY)(ota.signed_message("n1", ota.TARGET_ONNX, len(image), digest))
+    offer = ota.Offer(5, len(image), ota.TARGET_ONNX, ota.SIG_ED25519, digest, sig)
+    h.engine.deliver("_host", _ota_env(h, ota.OFFER, offer.encode()))
+    h.engine.deliver("_host", _ota_env(h, ota.DATA, ota.encode_data(5, 0, image)))
+    h.pump()
+    _refused(h, ota.BAD_SIGNATURE)
+
+
+def _ota_env(h: Harness, edge: int, payload: bytes, sender: int = HOST_ID) -> bytes:
+    env = wire.Envelope.for_bytes(payload, sender=sender, receiver=h.engine.node_id, seq=h.next_seq(),
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=edge)
+    return wire.encode(env, max_payload=max(1, len(payload)))
+
+
+def test_truncated_image_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new))
+    items = d.start(0.0)
+    del items[2]  # a chunk lost: the next one leaves a gap
+    h.send(items)
+    h.pump(d)
+    _refused(h, ota.TRUNCATED)
+    _unchanged(h, old)
+
+
+def test_stalled_staging_times_out(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new), timeout_s=1e9)
+    h.send(d.start(0.0)[:-1])  # the last chunk never comes
+    h.pump(d)
+    assert h.nacks == []
+    h.now += ota.DEFAULT_STAGE_TIMEOUT_S + 1
+    h.pump(d)
+    _refused(h, ota.TRUNCATED)
+    _unchanged(h, old)
+
+
+def test_contract_mismatch_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    """n1's program offered to n0: a valid signed ONNX program whose edges differ."""
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(old, "n1"))
+    h.send(d.start(0.0))
+    h.pump(d)
+    _refused(h, ota.CONTRACT_MISMATCH)
+    _unchanged(h, old)
+
+
+def test_invalid_program_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    d = h.deployer(b"\x08\x07 this is not a model")
+    h.send(d.start(0.0))
+    h.pump(d)
+    _refused(h, ota.INVALID_PROGRAM)
+    _unchanged(h, old)
+
+
+def test_second_update_while_one_is_in_progress(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d1 = h.deployer(_image(new), uid=1)
+    first = d1.start(0.0)
+    h.send(first[:2])  # OFFER and one chunk of update 1
+    d2 = h.deployer(_image(new), uid=2)
+    h.send(d2.start(0.0)[:1])  # OFFER of update 2
+    h.pump()
+    _refused(h, ota.BUSY)
+    assert h.handler.current is not None and h.handler.current.offer.update_id == 1
+    h.send(first[2:])  # update 1 still completes
+    h.pump(d1, rounds=6)
+    assert d1.state == "done"
+
+
+def test_unknown_node_is_refused_before_anything_is_sent(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    upd = ota.NodeUpdate("n9", b"x", ota.TARGET_ONNX, ota.ed25519_signer(KEY))
+    d = ota.OtaDeployer(dep.ids(), [upd], lambda: 1, 1)
+    assert d.start(0.0) == [] and d.state == "failed" and d.failures["n9"][0] == ota.UNKNOWN_NODE
+
+
+def test_only_the_host_may_update(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    offer = ota.Offer(1, 10, ota.TARGET_ONNX, ota.SIG_ED25519, b"\0" * 32, b"")
+    h.engine.deliver("n1", _ota_env(h, ota.OFFER, offer.encode(), sender=dep.ids()["n1"]))
+    h.pump()
+    evs = h.events(ota.OtaRefused)
+    assert [e.code for e in evs] == [ota.NOT_AUTHORISED]  # type: ignore[attr-defined]
+    assert h.handler.current is None
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x01\x00", b"\x00" * 43, b"\x00" * 44 + b"\x05",
+                                     b"\x01\x00\x00\x00\xff\xff\xff\xff"])
+def test_malformed_messages_are_typed_refusals(compiled, payload: bytes) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    for edge in (ota.OFFER, ota.DATA, ota.COMMIT, 99):
+        h.engine.deliver("_host", _ota_env(h, edge, payload))
+    h.pump()
+    evs = [e for e in h.engine.drain_events() if isinstance(e, ota.OtaRefused)]
+    assert len(evs) == 4 and all(e.code in (ota.BAD_MESSAGE, ota.UNKNOWN_UPDATE) for e in evs), evs
+    _unchanged(h, old)
+
+
+def test_abort_discards_a_staged_program(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump()
+    assert h.handler.current is not None and h.handler.current.ready
+    h.engine.deliver("_host", _ota_env(h, ota.ABORT, (1).to_bytes(4, "little")))
+    h.pump()
+    _unchanged(h, old)
+    h.engine.deliver("_host", _ota_env(h, ota.COMMIT, (1).to_bytes(4, "little")))
+    h.pump()
+    _refused(h, ota.UNKNOWN_UPDATE)
+
+
+def test_switch_waits_for_an_idle_point(compiled, models) -> None:  # type: ignore[no-untyped-def]
+    """A COMMIT while a request is open on n0 switches only after it finished; it ran on the old program."""
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old, inline=False)  # compute is handed out as commands: the request stays open
+    x = _inputs(models["old"], seed=5)
+    h.engine.submit(1, x)
+    h.pump()
+    cmds = h.engine.take_commands()
+    assert cmds and h.engine.open_requests == 1
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump(d, rounds=6)
+    assert d.state == "committing" and "n0" not in d.switched  # committed, waiting for the idle point
+    old_hash = h.engine.program_hash
+    for c in cmds:
+        h.engine.complete(c.cmd_id, h.engine.run_command(c))
+    h.pump(d, rounds=2)
+    while h.engine.open_requests:
+        for c in h.engine.take_commands():
+            h.engine.complete(c.cmd_id, h.engine.run_command(c))
+        h.pump(d, rounds=1)
+    h.pump(d, rounds=3)
+    assert d.state == "done" and h.engine.program_hash != old_hash
+
+
+def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+
+    class Broken(ota.OnnxLoader):
+        def health(self, staged: onnx.ModelProto) -> None:
+            raise ota.OtaError(ota.ROLLED_BACK, "first inference failed")
+
+    h.handler.loader = Broken(h.engine)
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump(d, rounds=6)
+    evs = h.engine.drain_events()
+    assert any(isinstance(e, ota.OtaRolledBack) for e in evs)
+    assert [e.code for e in evs if isinstance(e, ota.OtaRefused)] == [ota.ROLLED_BACK]
+    assert d.state == "failed"
+    _unchanged(h, old)
+    assert set(h.engine._edge_table) == {e for e, v in Engine.for_node(dep, "n0", old)._edge_table.items()}
