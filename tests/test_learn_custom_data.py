@@ -142,3 +142,16 @@ def test_memory_is_measured_from_the_process() -> None:
     assert res.peak_memory_mb is not None and 0 < res.peak_memory_mb <= hwm
     assert res.peak_memory_mb > 50  # the process holds ONNX Runtime and numpy: far above a traced heap
     assert res.peak_pss_mb is not None and 0 < res.peak_pss_mb <= hwm * 1.01
+
+
+def test_build_setup_for_one_client_reads_only_its_shard(tmp_path: Path) -> None:
+    full = build_setup({**BASE, "clients": 3})
+    write_client_shards(full.parts, tmp_path)
+    np.savez(tmp_path / "test.npz", x=full.x_test, y=full.y_test)
+    (tmp_path / "shards" / "client0.npz").unlink()  # another node's file: not needed by client 1
+    cfg = {**BASE, "clients": 3, "data": {"shards": "shards/client{client}.npz", "test": "test.npz"}}
+    mine = build_setup(cfg, tmp_path, only_client=1)
+    np.testing.assert_array_equal(mine.parts[1].x, full.parts[1].x)
+    assert len(mine.parts[0]) == 0 and len(mine.parts[2]) == 0
+    with pytest.raises(ConfigError, match="client0.npz"):
+        build_setup(cfg, tmp_path)  # the whole fleet's view needs every shard

@@ -116,8 +116,12 @@ class LearningSetup:
 
 
 def build_setup(learning: dict[str, Any], directory: str | Path | None = None, clients: int | None = None,
-                seed: int | None = None) -> LearningSetup:
-    """Resolve defaults, load the model, build the training program and partition the data."""
+                seed: int | None = None, only_client: int | None = None) -> LearningSetup:
+    """Resolve defaults, load the model, build the training program and partition the data.
+
+    ``only_client`` (with ``data.shards``): read only that client's shard
+    file, the other clients' subsets are empty (a real node's view).
+    """
     cfg = {**DEFAULTS, **learning}
     if clients is not None:
         cfg["clients"] = int(clients)
@@ -126,12 +130,12 @@ def build_setup(learning: dict[str, Any], directory: str | Path | None = None, c
     path = Path(directory or ".") / cfg["model"]
     forward = onnx.load(str(path)) if path.is_file() else mlp([64, 32, 10], seed=int(cfg["seed"]))
     program = build_training_step(forward, None, SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
-    parts, xte, yte = load_data(cfg, directory)
+    parts, xte, yte = load_data(cfg, directory, only_client=only_client)
     return LearningSetup(cfg, forward, program, parts, xte, yte, ForwardRunner(forward))
 
 
-def load_data(cfg: dict[str, Any], directory: str | Path | None = None) -> tuple[list[Subset], np.ndarray,
-                                                                                 np.ndarray]:
+def load_data(cfg: dict[str, Any], directory: str | Path | None = None,
+              only_client: int | None = None) -> tuple[list[Subset], np.ndarray, np.ndarray]:
     """Per-client subsets and the hold-out arrays of a resolved learning config (see the module docstring).
 
     The hold-out is ``data.test`` if given, else the ``x_test``/``y_test`` the
@@ -148,8 +152,12 @@ def load_data(cfg: dict[str, Any], directory: str | Path | None = None) -> tuple
     if data.get("shards") is not None:
         if test_spec is None:
             raise ConfigError('"shards" needs a hold-out: add "test": "test.npz" (or FILE.py:function)')
-        parts = [load_client_shard(str(data["shards"]), i, directory) for i in range(n_parts)]
         xte, yte, _ = load_arrays(test_spec, directory)
+        if only_client is not None and not 0 <= only_client < n_parts:
+            raise ConfigError(f"client {only_client} is not one of the {n_parts} clients")
+        empty = Subset(np.zeros((0,) + xte.shape[1:], np.float32), np.zeros(0, yte.dtype), np.zeros(0, np.int64))
+        parts = [load_client_shard(str(data["shards"]), i, directory) if only_client in (None, i) else empty
+                 for i in range(n_parts)]
         return parts, xte, yte
     x, y, carried = load_arrays(data.get("source", "digits"), directory)
     if test_spec is not None:
