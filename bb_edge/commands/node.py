@@ -72,6 +72,9 @@ def _run(args: argparse.Namespace) -> int:
     else:
         engine = Engine.for_node(dep, args.node, backend=args.backend,
                                  outputs_to_host=not args.no_outputs_to_host)
+        from bb_edge.adapters.ota_store import attach_ota
+
+        attach_ota(engine, dep, args.node, args.dir)  # program updates (docs/wire.md); the active A/B slot runs
     state = load_node_state(args.state) if args.state and Path(args.state).exists() else None
     if state is None:
         seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n

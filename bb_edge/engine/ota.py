@@ -364,7 +364,8 @@ class OnnxLoader:
             model = onnx.load_from_string(data)
             onnx.checker.check_model(model)
         except Exception as exc:  # protobuf and checker errors alike: the image is refused, never raised
-            raise OtaError(INVALID_PROGRAM, f"not a valid ONNX program: {type(exc).__name__}: {exc}"[:MAX_REASON]) from None
+            reason = f"not a valid ONNX program: {type(exc).__name__}: {exc}"
+            raise OtaError(INVALID_PROGRAM, reason[:MAX_REASON]) from None
         problem = contract_problem(self.engine.programs[self.program].model, model)
         if problem is not None:
             raise OtaError(CONTRACT_MISMATCH, problem[:MAX_REASON])
@@ -374,7 +375,8 @@ class OnnxLoader:
             for seg in split_segments(model):
                 self.engine.backend.prepare(seg.model, f"{self.program}.ota.{seg.key}")
         except Exception as exc:
-            raise OtaError(INVALID_PROGRAM, f"the backend refused it: {type(exc).__name__}: {exc}"[:MAX_REASON]) from None
+            reason = f"the backend refused it: {type(exc).__name__}: {exc}"
+            raise OtaError(INVALID_PROGRAM, reason[:MAX_REASON]) from None
         return model
 
     def switch(self, staged: onnx.ModelProto) -> Any:

@@ -1,0 +1,201 @@
+"""``bb-edge deploy DIST --fleet mqtt://...``: push new per-node programs to a live fleet.
+
+Checks first, before a byte is sent: every node of DIST exists in the running
+deployment with the same id, the wire format and version are the same, and
+every new program keeps its node's contract (edges, dtypes, shapes; see
+:func:`bb_edge.engine.ota.contract_problem`). Then the sans-IO
+:class:`~bb_edge.engine.ota.OtaDeployer` stages every node and commits only
+once all of them answered READY; the first refusal or timeout sends ABORT to
+every node, which keeps its old program.
+
+The deployer speaks as the host (id 0). :class:`OtaTap` lets it share an
+open host endpoint's transport (one ``_host`` client on the broker), so a
+running host can update its fleet between requests.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bb_edge.compiler.manifest import HOST_NAME, Deployment, load_deployment
+from bb_edge.engine import ota
+from bb_edge.errors import BBError, WireError
+from bb_edge.wire import envelope as wire
+from bb_edge.wire import hello as hello_record
+
+TARGET_BY_SUFFIX = {".onnx": ota.TARGET_ONNX, ".bbrt": ota.TARGET_BBRT, ".py": ota.TARGET_MPY,
+                    ".mpy": ota.TARGET_MPY}
+
+
+def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_kind: int = ota.SIG_ED25519,
+                chunk: int | None = None, nodes: list[str] | None = None) -> list[ota.NodeUpdate]:
+    """Check DIST against the running deployment and build one :class:`NodeUpdate` per changed node.
+
+    Raises :class:`~bb_edge.engine.ota.OtaError` (UNKNOWN_NODE, CONTRACT_MISMATCH, BAD_MESSAGE) before
+    anything is sent. Nodes whose program bytes did not change are left out.
+    """
+    if (new.to_json().get("format"), new.to_json().get("version")) != (current.to_json().get("format"),
+                                                                       current.to_json().get("version")):
+        raise ota.OtaError(ota.CONTRACT_MISMATCH, "DIST uses another deployment format/wire version")
+    ids = current.ids()
+    updates = []
+    for spec in new.nodes:
+        if nodes is not None and spec.name not in nodes:
+            continue
+        if ids.get(spec.name) != spec.id:
+            raise ota.OtaError(ota.UNKNOWN_NODE, f"{spec.name!r} (id {spec.id}) is not a node of the running "
+                                                 f"deployment {current.name!r}")
+        if new.directory is None or current.directory is None:
+            raise BBError("deploy needs both deployments loaded from directories")
+        path = new.directory / spec.program
+        target = TARGET_BY_SUFFIX.get(path.suffix)
+        if target is None:
+            raise ota.OtaError(ota.WRONG_TARGET, f"{path.name}: unknown program kind")
+        image = path.read_bytes()
+        old_path = current.directory / current.node(spec.name).program
+        if old_path.is_file() and old_path.read_bytes() == image:
+            continue
+        if target == ota.TARGET_ONNX:
+            problem = ota.contract_problem(current.program(spec.name), new.program(spec.name))
+            if problem is not None:
+                raise ota.OtaError(ota.CONTRACT_MISMATCH, f"{spec.name}: {problem}")
+        limit = int(current.limits_for(spec.name).get("max_payload", wire.DEFAULT_MAX_PAYLOAD))
+        size = min(chunk or 32 << 10, limit - ota.DATA_HEADER)
+        updates.append(ota.NodeUpdate(spec.name, image, target, signer, sig_kind, size))
+    return updates
+
+
+class OtaTap:
+    """Wraps a host transport: OTA replies and HELLOs go to the deployer, everything else on to the host."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.inbox: collections.deque[wire.Envelope] = collections.deque()
+        self.program_hashes: dict[int, bytes] = {}  # node id -> hash from its latest HELLO
+        self.listening = True
+
+    def open(self, deliver: Any, on_peer: Any = None, on_control: Any = None) -> None:
+        """Open the wrapped transport with a delivering function that looks at OTA traffic first."""
+        def tap(peer: str, data: bytes, ack: Any = None) -> None:
+            if self._take(bytes(data)):
+                if ack is not None:
+                    ack()
+                return
+            if ack is None:
+                deliver(peer, data)
+            else:
+                deliver(peer, data, ack)
+
+        self.inner.open(tap, on_peer, on_control) if on_control is not None else self.inner.open(tap, on_peer)
+
+    def _take(self, data: bytes) -> bool:
+        try:
+            env = wire.decode(data)
+        except WireError:
+            return False
+        if env.kind == wire.KIND_CONTROL and env.protocol == wire.PROTO_CONTROL and env.edge == 1:
+            try:
+                self.program_hashes[env.sender] = hello_record.decode(bytes(env.payload_bytes())).program_hash
+            except (WireError, ValueError):
+                pass
+            return False  # the host sees HELLOs as before
+        if env.protocol == ota.PROTO_OTA:
+            self.inbox.append(env)  # deque.append: safe from the transport's thread
+            return True
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+@dataclass
+class DeployReport:
+    """How a deployment update ended."""
+
+    state: str
+    nodes: list[str]
+    switched: dict[str, str] = field(default_factory=dict)  # node -> new program hash (hex)
+    failures: dict[str, str] = field(default_factory=dict)  # node -> "code_name: reason"
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Every node switched."""
+        return self.state == "done"
+
+
+class Deploy:
+    """Drive one :class:`OtaDeployer` over a tapped transport (call :meth:`step` or :meth:`run`)."""
+
+    def __init__(self, tap: OtaTap, ids: dict[str, int], updates: list[ota.NodeUpdate],
+                 next_seq: Callable[[], int], timeout_s: float = 60.0,
+                 commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
+                 update_id: int | None = None) -> None:
+        self.tap = tap
+        self.clock = clock
+        uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
+        self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate)
+        self.t0 = clock()
+
+    def _ship(self, out: list[ota.Outgoing]) -> None:
+        for o in out:
+            self.tap.send(o.peer, o.receiver, o.data)
+
+    def start(self) -> None:
+        """Send OFFER and every chunk."""
+        self.t0 = self.clock()
+        self._ship(self.deployer.start(self.clock()))
+
+    def step(self) -> str:
+        """Hand replies to the deployer and send what it answers; the deployer's state."""
+        while self.tap.inbox:
+            self.deployer.on_envelope(self.tap.inbox.popleft())
+        self._ship(self.deployer.poll(self.clock()))
+        return self.deployer.state
+
+    def run(self, interval: float = 0.01) -> DeployReport:
+        """Start, then step until done or failed."""
+        self.start()
+        while self.step() not in ("done", "failed"):
+            time.sleep(interval)
+        return self.report()
+
+    def report(self) -> DeployReport:
+        """The outcome so far."""
+        d = self.deployer
+        return DeployReport(d.state, sorted(d.updates), {n: h.hex() for n, h in d.switched.items()},
+                            {n: f"{ota.CODE_NAMES.get(c, c)}: {r}" for n, (c, r) in d.failures.items()},
+                            self.clock() - self.t0)
+
+
+def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
+                    sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0) -> DeployReport:
+    """``bb-edge deploy``: connect as the host to the broker at ``url`` and update every changed node."""
+    from bb_edge.adapters.hostloop import sequence_base
+    from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+
+    cur = load_deployment(current)
+    new = load_deployment(dist)
+    updates = plan_update(cur, new, signer, sig_kind)
+    if not updates:
+        return DeployReport("done", [])
+    tap = OtaTap(MqttTransport(MqttConfig.from_url(url), cur.name, HOST_NAME, cur.ids()))
+    tap.open(lambda peer, data, ack=None: None)
+    seq = [sequence_base()]
+
+    def next_seq() -> int:
+        seq[0] += 1
+        return seq[0]
+
+    try:
+        tap.inner.wait_connected(20.0)
+        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s).run()
+    finally:
+        tap.inner.flush(10.0)
+        tap.inner.close()
+

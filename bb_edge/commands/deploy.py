@@ -1,0 +1,62 @@
+"""``bb-edge deploy DIST --current DIR --fleet mqtt://HOST:PORT[?creds=FILE] --key KEYFILE``.
+
+Pushes DIST's per-node programs to the live fleet running DIR: checks node
+ids, wire version and every contract first, stages every changed node,
+commits only once all answered READY, and aborts everywhere on the first
+refusal (adapters/ota_deploy.py, docs/wire.md "Program updates"). The
+deployer connects as the host (``_host``); while a ``bb-edge run`` host is
+connected, update through its transport instead (``OtaTap``). Exit status 0
+when every node switched, 4 when the update was refused or aborted.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bb_edge.commands._args import _check_url, positive_int
+
+
+def mqtt_url(text: str) -> str:
+    """argparse type: the fleet's broker, ``mqtt(s)://HOST:PORT[?creds=FILE]``."""
+    return _check_url(text, ("mqtt", "mqtts"), "mqtt://HOST:PORT or mqtts://HOST:PORT")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bb_edge.adapters.ota_deploy import deploy_to_fleet
+    from bb_edge.engine import ota
+    from bb_edge.errors import UsageError
+
+    try:
+        key = bytes.fromhex(Path(args.key).read_text().strip())
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--key {args.key}: not a key written by `bb-edge keygen`: {exc}") from None
+    if args.hmac:
+        signer, kind = ota.hmac_signer(key), ota.SIG_HMAC_SHA256
+    else:
+        if len(key) != 32:
+            raise UsageError(f"--key {args.key}: an Ed25519 private key is 32 bytes, not {len(key)}")
+        signer, kind = ota.ed25519_signer(key), ota.SIG_ED25519
+    try:
+        report = deploy_to_fleet(args.dist, args.current, args.fleet, signer, kind, timeout_s=args.timeout)
+    except ota.OtaError as exc:
+        print(f"refused before sending: {exc}")
+        return 4
+    for node, digest in sorted(report.switched.items()):
+        print(f"{node}: switched to {digest[:16]}")
+    for node, why in sorted(report.failures.items()):
+        print(f"{node}: {why}")
+    print(f"deploy {report.state} ({len(report.nodes)} nodes, {report.seconds:.2f}s)")
+    return 0 if report.ok else 4
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``deploy`` subcommand."""
+    p = sub.add_parser("deploy", help="push new per-node programs to a live fleet (signed, A/B, all-or-none)")
+    p.add_argument("dist", help="compiled deployment directory with the new programs")
+    p.add_argument("--current", required=True, help="the deployment directory the fleet runs now")
+    p.add_argument("--fleet", required=True, type=mqtt_url, help="mqtt://HOST:PORT[?creds=FILE]")
+    p.add_argument("--key", required=True, help="private key file from `bb-edge keygen` (ota_ed25519.key)")
+    p.add_argument("--hmac", action="store_true", help="--key is a per-node HMAC key (C/MicroPython nodes)")
+    p.add_argument("--timeout", type=positive_int, default=60, help="seconds for every phase (default 60)")
+    p.set_defaults(func=_run)
