@@ -80,6 +80,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         "target": profile.name, "kind": kind, "precision": L.precision, "max_payload": mp,
         "program": "program.bbrt", "program_bytes": len(L.blob),
         "arena_bytes": L.program.arena_size, "arena_lower_bound": L.program.arena_lower_bound,
+        "model_lower_bound": L.model_lower_bound,
         "request_slots": REQUEST_SLOTS, "slot_bytes": REQUEST_SLOTS * L.program.request_bytes(),
         "node_arena_bytes": arena,
         "const_bytes": L.program.const_bytes(), "rx_buffer_bytes": 96 + mp + 4,

@@ -71,6 +71,8 @@ class Lowered:
     compute: onnx.ModelProto | None = None
     ops_used: set[Op] = field(default_factory=set)
     synthetic_calibration: bool = False
+    #: activation lower bound of the node's ONNX graph before lowering (planner.model_lower_bound)
+    model_lower_bound: int = 0
 
 
 def _attrs(node: onnx.NodeProto) -> dict[str, object]:
@@ -512,6 +514,11 @@ def lower(
 
     prog = Program(node_id, B.tensors, B.ops, recv_edges + send_edges)
     planner.assign(prog, live_in, live_out)
+    # the true bound: every activation of an int8 model at 1 byte (edges too, as an int8 runtime would
+    # hold them), float32 only for outputs of ops kept float; no QUANTIZE/DEQUANTIZE copies, views free
+    float_only = {o for n in cm.graph.node if n.name in L.float_nodes for o in n.output}
+    L.model_lower_bound = planner.model_lower_bound(
+        cm, shapes, lambda n: 1 if q8 and n not in float_only else 4, L.fused)
     L.program = prog
     L.index = {**fidx, **qidx}
     L.float_index = dict(fidx)

@@ -2,15 +2,27 @@
 
 A tensor is alive from the op that writes it (or the start, for Recv inputs)
 to the last op that reads it (or the end, for Send outputs). Two tensors whose
-lifetimes overlap never share bytes. The lower bound is the largest total size
-of tensors alive at one op: no plan can use less.
+lifetimes overlap never share bytes, except aliases: the output of a COPY
+(Reshape, Flatten, Squeeze, Unsqueeze, Identity) is its input's bytes viewed
+with another shape, so both get one offset and one merged lifetime, and the
+runtime's COPY kernel sees the same pointer and copies nothing. The lower bound
+is the largest total size of tensors (alias groups) alive at one op: no plan can
+use less. :func:`model_lower_bound` measures the same on the ONNX graph before
+lowering (no QUANTIZE/DEQUANTIZE copies, views free), the bound `inspect`
+reports the arena against.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from bb_edge.bbrt.format import ALIGN, STORE_ARENA, Program, align
+import onnx
+
+from bb_edge.bbrt.format import ALIGN, STORE_ARENA, Op, Program, align
+
+#: ONNX ops whose output is a view of their input (same bytes, another shape)
+VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"}
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,32 @@ def lifetimes(prog: Program, live_in: set[int], live_out: set[int]) -> list[Inte
     return out
 
 
+def aliases(prog: Program) -> dict[int, int]:
+    """Alias roots: for every COPY whose input and output are arena tensors of the same byte size,
+    the output maps to the root of its input (chains of views share one root)."""
+    root: dict[int, int] = {}
+    for op in prog.ops:
+        if op.opcode != Op.COPY or len(op.inputs) != 1:
+            continue
+        x, y = prog.tensors[op.inputs[0]], prog.tensors[op.outputs[0]]
+        if x.storage == STORE_ARENA and y.storage == STORE_ARENA and x.nbytes == y.nbytes and x.dtype == y.dtype:
+            root[op.outputs[0]] = root.get(op.inputs[0], op.inputs[0])
+    return root
+
+
+def merge(intervals: list[Interval], root: dict[int, int]) -> list[Interval]:
+    """One interval per alias group (tensor = the root): the union of lifetimes, the largest size."""
+    groups: dict[int, Interval] = {}
+    for iv in intervals:
+        r = root.get(iv.tensor, iv.tensor)
+        g = groups.get(r)
+        if g is None:
+            groups[r] = Interval(r, iv.first, iv.last, iv.size)
+        else:
+            groups[r] = Interval(r, min(g.first, iv.first), max(g.last, iv.last), max(g.size, iv.size))
+    return list(groups.values())
+
+
 def lower_bound(intervals: list[Interval]) -> int:
     """Largest sum of sizes of tensors alive at the same op index."""
     if not intervals:
@@ -81,11 +119,66 @@ def plan(intervals: list[Interval]) -> tuple[dict[int, int], int]:
     return offsets, size
 
 
-def assign(prog: Program, live_in: set[int], live_out: set[int]) -> None:
-    """Plan the arena of a program in place (offsets, arena_size, arena_lower_bound)."""
-    ivs = lifetimes(prog, live_in, live_out)
+def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool = True) -> None:
+    """Plan the arena of a program in place (offsets, arena_size, arena_lower_bound).
+
+    With ``alias`` (the default) COPY outputs share their input's bytes (:func:`aliases`).
+    """
+    root = aliases(prog) if alias else {}
+    ivs = merge(lifetimes(prog, live_in, live_out), root)
     offsets, size = plan(ivs)
     for t, off in offsets.items():
         prog.tensors[t].offset = off
+    for t, r in root.items():
+        if r in offsets:
+            prog.tensors[t].offset = offsets[r]
     prog.arena_size = align(size)
     prog.arena_lower_bound = lower_bound(ivs)
+
+
+def model_lower_bound(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]],
+                      itemsize: Callable[[str], int], fused: frozenset[str] | set[str] = frozenset()) -> int:
+    """The activation lower bound of an ONNX graph, measured before lowering.
+
+    Tensors are the graph's activations (not initializers or Constants), sized
+    ``prod(shape) * itemsize(name)`` rounded up to the runtime's 8-byte tensor alignment;
+    graph inputs are alive from the start, graph outputs to the end, every other tensor from
+    its producer to its last consumer (in node order); view ops (:data:`VIEW_OPS`) share
+    their input's storage, and so does an activation applied to a ``fused`` tensor (a Conv/Gemm
+    output whose Relu/Clip is folded into the op: one buffer, as in any fusing runtime). The
+    result is the largest total alive at one node: the least memory any runtime needs for
+    these activations at these element sizes.
+    """
+    consts = {i.name for i in model.graph.initializer}
+    consts |= {n.output[0] for n in model.graph.node if n.op_type == "Constant"}
+    nodes = [n for n in model.graph.node if n.op_type != "Constant"]
+    root: dict[str, str] = {}
+    for n in nodes:
+        if n.input and n.input[0] not in consts and (n.op_type in VIEW_OPS or n.input[0] in fused):
+            root[n.output[0]] = root.get(n.input[0], n.input[0])
+    end = len(nodes)
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    size: dict[str, int] = {}
+
+    def touch(name: str, at: int) -> None:
+        if not name or name in consts or name not in shapes:
+            return
+        r = root.get(name, name)
+        n_el = 1
+        for d in shapes[name]:
+            n_el *= int(d)
+        # a fused pre-activation tensor is the activation's buffer: its group takes the activation's size
+        size[r] = max(size.get(r, 0), 0 if name in fused else align(n_el * itemsize(name)))
+        first[r] = min(first.get(r, at), at)
+        last[r] = max(last.get(r, at), at)
+
+    for i in model.graph.input:
+        touch(i.name, -1)
+    for k, n in enumerate(nodes):
+        for name in list(n.input) + list(n.output):
+            touch(name, k)
+    for o in model.graph.output:
+        touch(o.name, end)
+    ivs = [Interval(0, first[r], last[r], size[r]) for r in size]
+    return lower_bound(ivs)
