@@ -684,3 +684,48 @@ def test_given_up_session_restarts_with_the_stored_epoch() -> None:
     epoch = struct.unpack_from("<I", bytes.fromhex(frames[0]), 8 + 4)[0]
     assert epoch == 77, epoch
     assert link.state()[0] == 0  # no session until the peer answers
+
+
+def test_qemu_cortex_m3_reset_inside_a_fleet(tmp_path: Path) -> None:
+    """The same reset inside a fleet: Python n0 -> QEMU Cortex-M3 n1 -> Python n2 -> n3. Requests are
+    in flight when n1 is SIGKILLed; after its new HELLO the Python engine behind it reports no
+    DuplicateDropped and every later request completes within int8 tolerance of the float model."""
+    import time
+
+    import numpy as np
+    import onnxruntime as ort
+
+    from bb_edge.adapters.devices import QemuDevice
+    from bb_edge.adapters.inproc import InProcFleet
+    from bb_edge.bbrt.examples import sample_inputs, small_cnn
+    from bb_edge.commands.build import build_all
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.engine import events
+
+    d, dist = tmp_path / "dep", tmp_path / "dist"
+    compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
+    build_all(d, ["n1=qemu-cortex-m3"], dist, calib=d / "calib.npz")
+    dep = load_deployment(d)
+    ref = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    samples = sample_inputs(12, seed=99)
+    dev = QemuDevice("cortex-m3", dist / "n1" / "bbrt.elf", dist / "n1" / "program.bbrt", dep.ids()["n1"],
+                     epoch_file=tmp_path / "epoch", own_pty=True)
+    with dev:
+        fleet = InProcFleet(dep, external={"n1": dev})
+        before = fleet.run(samples[:3], window=2)
+        for k in (900, 901):  # in flight when the device dies (they may be lost with it)
+            fleet.submit(k, samples[3 + k - 900])
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 0.3:
+            fleet.step()
+        dev.kill()
+        dev.restart(30)
+        mark = len(fleet.events)
+        after = fleet.run(samples[5:], window=4)
+        dups = [e for _, e in fleet.events[mark:] if isinstance(e, events.DuplicateDropped)]
+        assert not dev.errors
+    assert not dups, f"after the reset: {dups[:3]}"
+    for s, out in zip(samples[:3] + samples[5:], before + after, strict=True):
+        assert np.abs(out["prob"] - ref.run(None, s)[0]).max() <= 0.05
