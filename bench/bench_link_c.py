@@ -10,7 +10,9 @@ Lines: clean (frames up to the device MTU, 4 KiB), and 1% of bytes corrupted wit
 both directions (frames of 96 bytes: at 1.5% damaged bytes a frame of n bytes arrives intact with
 probability 0.985**n, so a 4 KiB frame never would). The issue's goal (>= 0.7 at 1% corruption) is
 stated for corrupted *frames*; the third line damages 1% of frames (1-3 bytes each) to show that
-reading. Prints figures, asserts none.
+reading. Last, the C end's RTT estimate: a delay line of D ms each way in this process (frames
+are held D ms before they are written, and D ms after they are read), SRTT as the C node reports it
+at exit against the configured round trip 2D. Prints figures, asserts none.
 
     python bench/bench_link_c.py [--requests N] [--quick]
 """
@@ -116,6 +118,58 @@ def device(prog: Path, epoch: Path, damage: Damage | None, frame: int) -> PtyHos
     return Dev(host_executable(), prog, 5, epoch_file=epoch, max_frame=frame, config=cfg, c_timers=timers)
 
 
+class DelayDevice(PtyHostDevice):
+    """A line with a fixed one-way delay in each direction (held here, written/handed up when due)."""
+
+    delay = 0.02
+    _out: list[tuple[float, bytes]]
+    _in: list[tuple[float, bytes]]
+
+    def write(self, data: bytes) -> None:
+        self._out = getattr(self, "_out", [])
+        self._out.append((time.monotonic() + self.delay, data))
+        self._release()
+
+    def _release(self) -> None:
+        now = time.monotonic()
+        while getattr(self, "_out", None) and self._out[0][0] <= now:
+            super().write(self._out.pop(0)[1])
+
+    def read_available(self, timeout: float = 0.0) -> bytes:
+        self._in = getattr(self, "_in", [])
+        self._release()
+        raw = super().read_available(min(timeout, 0.002))
+        now = time.monotonic()
+        if raw:
+            self._in.append((now + self.delay, raw))
+        out = b""
+        while self._in and self._in[0][0] <= now:
+            out += self._in.pop(0)[1]
+        return out
+
+
+def c_rtt(prog: Path, epoch: Path, delay: float, seconds: float = 6.0) -> tuple[float, int]:
+    """(C SRTT in s, its RTT samples) after `seconds` of PINGs over a line of `delay` each way."""
+    from bb_edge.adapters.devices import CTRL_PING, PROBE_ID
+
+    dev = DelayDevice(host_executable(), prog, 5, epoch_file=epoch, max_frame=4096,
+                      config=LinkConfig(rto_initial=0.5, rto_min=0.02, rto_max=2.0, hb_interval=0.1))
+    dev.delay = delay
+    dev.start(30)
+    try:
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < seconds:
+            dev._seq += 1
+            seq = (dev._probe_epoch << 32) | dev._seq
+            dev.send(encode(Envelope.for_bytes(b"", sender=PROBE_ID, receiver=5, seq=seq, edge=CTRL_PING)))
+            dev.pump_for(0.05)
+        dev.pump_for(2 * delay + 0.1)
+    finally:
+        err = dev.stop()
+    stats = dict(part.split("=") for part in err.split() if "=" in part)
+    return int(stats["srtt_ms"]) / 1000, int(stats["rtt_samples"])
+
+
 def goodput(prog: Path, epoch: Path, requests: int, damage: Damage | None, frame: int) -> dict[str, Any]:
     """Payload bytes/s of `requests` echo round trips, every reply checked once."""
     dev = device(prog, epoch, damage, frame).start(60)
@@ -163,6 +217,10 @@ def main() -> None:
             r = goodput(prog, Path(tmp) / "epoch", max(2, n // (8 if frame < 1024 else 1)), dmg, frame)
             print(f"{name:48s} goodput {r['goodput'] / 1e6:7.3f} MB/s   ratio to raw {r['goodput'] / raw:.4f}"
                   f"   ({r['s']:.2f} s)")
+        for d in (0.02, 0.05):
+            srtt, samples = c_rtt(prog, Path(tmp) / "epoch", d, 3.0 if a.quick else 6.0)
+            print(f"C end RTT estimate over a {2 * d * 1e3:.0f} ms round trip: SRTT {srtt * 1e3:.0f} ms "
+                  f"({samples} samples), error {abs(srtt - 2 * d) / (2 * d):.1%}")
 
 
 if __name__ == "__main__":
