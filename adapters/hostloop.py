@@ -70,6 +70,7 @@ from bb_edge.wire import envelope as wire
 
 __all__ = [
     "AckFn", "DedupFilter", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor",
+    "PeerWatch",
     "OutputContract", "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete",
     "SessionReset", "ShutdownReport", "Transport", "boot_epoch", "envelope_ids", "envelope_request",
     "NodeState", "StateFileError", "load_node_state", "parse_control", "restore_node_state", "save_node_state",
@@ -78,6 +79,7 @@ __all__ = [
 
 log = logging.getLogger("bb_edge.hostloop")
 
+CTRL_PONG = 3  # core control code of a PONG (docs/wire.md)
 CTRL_ERROR = 5  # core control code of an error result (docs/wire.md)
 
 
@@ -539,6 +541,66 @@ class HostLoop:
         th = threading.Thread(target=self.run, name=f"hostloop-{self.engine.node}", daemon=True)
         th.start()
         return th
+
+
+# ------------------------------------------------------------ peer watch
+
+
+class PeerWatch:
+    """The failure detector of stage failover: phi-accrual over PONGs from the stages a node sends to.
+
+    Every ``interval`` seconds it PINGs each watched peer (on the loop
+    thread, through the engine); each PONG is a heartbeat of a
+    :class:`~bb_edge.learn.liveness.PhiAccrualDetector`. When phi reaches
+    ``threshold`` the peer is declared down with a ``PeerDown`` event pushed
+    into the engine (which re-routes the stage to a standby); the next PONG
+    declares it up again. This catches a node that stops answering with its
+    connection still open (hung, stopped, partitioned), which the broker's
+    last will only reports after 1.5 keepalives. The clock is the loop's; the
+    engine only sees the events.
+    """
+
+    def __init__(self, loop: HostLoop, peers: list[str], interval: float = 0.5, threshold: float = 8.0,
+                 min_std: float = 0.1, acceptable_pause: float = 0.25) -> None:
+        from bb_edge.learn.liveness import PhiAccrualDetector
+
+        self.loop = loop
+        self.interval = interval
+        self.detectors = {p: PhiAccrualDetector(threshold=threshold, min_std=min_std,
+                                                acceptable_pause=acceptable_pause, first_interval=interval)
+                          for p in peers}
+        self.down: set[str] = set()
+        self.declared: list[tuple[str, bool, float]] = []  # (peer, up, phi) as declared, for reports
+        loop.engine.subscribe(self._on_event, events.ControlReceived)
+        loop.call_every(interval, self._tick)
+
+    @classmethod
+    def for_engine(cls, loop: HostLoop, **kw: Any) -> PeerWatch | None:
+        """A watch over the stages with standbys that ``loop``'s node sends to; None if there are none."""
+        eng = loop.engine
+        standby = getattr(eng, "standby", {})
+        sends = {p.peer for prog in eng.programs.values() for p in prog.sends}
+        peers = sorted(st for st in standby if st in sends)
+        return cls(loop, peers, **kw) if peers else None
+
+    def _on_event(self, e: events.Event) -> None:
+        if not (isinstance(e, events.ControlReceived) and e.code == CTRL_PONG and e.peer in self.detectors):
+            return
+        det = self.detectors[e.peer]
+        det.heartbeat(max(self.loop.clock(), det.last or 0.0))
+        if e.peer in self.down:
+            self.down.discard(e.peer)
+            self.declared.append((e.peer, True, 0.0))
+            self.loop.engine.push_event(events.PeerUp(e.peer))
+
+    def _tick(self, now: float) -> None:
+        for peer, det in self.detectors.items():
+            self.loop.engine.ping(peer)
+            phi = det.phi(now)
+            if det.last is not None and phi >= det.threshold and peer not in self.down:
+                self.down.add(peer)
+                self.declared.append((peer, False, phi))
+                self.loop.engine.push_event(events.PeerDown(peer, f"phi-accrual {min(phi, 99.0):.1f}"))
 
 
 # ---------------------------------------------------------------- host end

@@ -23,6 +23,7 @@ import pytest
 
 from bb_edge.adapters.broker import Broker, write_broker_files
 from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, spawn_node, stop_process
+from bb_edge.adapters.hostloop import PeerWatch
 from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.commands._io import load_requests
 from bb_edge.compiler.manifest import Deployment, InvalidDeploymentError, load_deployment
@@ -32,7 +33,7 @@ from tests._transport_helpers import LineCollector, assert_same_outputs, wait_un
 
 pytest_plugins = ["tests._transport_fixtures"]
 
-N_REQUESTS = int(os.environ.get("BB_EDGE_FAILOVER_REQUESTS", "60" if os.environ.get("BB_EDGE_LONG") else "24"))
+N_REQUESTS = int(os.environ.get("BB_EDGE_FAILOVER_REQUESTS", "200" if os.environ.get("BB_EDGE_LONG") else "60"))
 TIMEOUT = 120.0
 
 
@@ -96,7 +97,11 @@ def test_engine_route_table(standby_dir: Path) -> None:
     assert events.RouteChanged("n1", "n1", "n1 up") in up.drain_events() and up.route("n1") == "n1"
 
 
-def test_sigkill_middle_stage_under_load(standby_dir: Path, tmp_path: Path, squeeze_dep: Deployment) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP], ids=["sigkill", "sigstop"])
+def test_middle_stage_lost_under_load(standby_dir: Path, tmp_path: Path, squeeze_dep: Deployment,
+                                      sig: signal.Signals) -> None:
+    """SIGKILL: the broker's last will declares the stage down. SIGSTOP: the connection stays open (no will
+    for 1.5 keepalives), so the phi-accrual detector over PONGs has to."""
     dep = load_deployment(standby_dir)
     requests = load_requests(dep, None, count=N_REQUESTS, seed=5)
     reference = InProcFleet(squeeze_dep).run(requests)  # the same model without a standby
@@ -105,6 +110,8 @@ def test_sigkill_middle_stage_under_load(standby_dir: Path, tmp_path: Path, sque
     url = files.url()
     fleet = MqttFleet(dep, url, nodes=["n0", "n2", "n1b"])
     loops = dict(fleet.loops)
+    watch = PeerWatch.for_engine(loops["n0"], interval=0.25)
+    assert watch is not None and sorted(watch.detectors) == ["n1"]
     fleet.start()
     proc = spawn_node(standby_dir, "n1", url, stdout=subprocess.PIPE)
     log = LineCollector(proc)
@@ -112,6 +119,7 @@ def test_sigkill_middle_stage_under_load(standby_dir: Path, tmp_path: Path, sque
     result: dict[str, object] = {}
     try:
         host.wait_for_peers(dep.node_names, TIMEOUT)
+        wait_until(lambda: len(watch.detectors["n1"].intervals) >= 4, TIMEOUT, "PONGs from the stage")
 
         def run() -> None:
             try:
@@ -122,14 +130,17 @@ def test_sigkill_middle_stage_under_load(standby_dir: Path, tmp_path: Path, sque
         th = threading.Thread(target=run, daemon=True)
         th.start()
         wait_until(lambda: host.stats.outputs >= N_REQUESTS // 4, TIMEOUT, "a quarter of the outputs")
-        os.kill(proc.pid, signal.SIGKILL)
+        os.kill(proc.pid, sig)
         killed_at = time.monotonic()
         before = host.stats.outputs
+        assert before < N_REQUESTS, "every request finished before the kill: raise BB_EDGE_FAILOVER_REQUESTS"
         wait_until(lambda: host.stats.outputs > before, TIMEOUT, "an output after the kill")
         gap = time.monotonic() - killed_at
         th.join(TIMEOUT)
         assert not th.is_alive()
     finally:
+        if sig == signal.SIGSTOP:
+            os.kill(proc.pid, signal.SIGCONT)
         stop_process(proc)
         reports = fleet.stop()
         host.close()
@@ -140,13 +151,17 @@ def test_sigkill_middle_stage_under_load(standby_dir: Path, tmp_path: Path, sque
     assert_same_outputs(outs, reference)
     assert host.stats.outputs == N_REQUESTS * len(dep.outputs)  # one first copy per output, no more
     n0 = fleet.events["n0"]
-    assert any(isinstance(e, events.RouteChanged) and (e.stage, e.via) == ("n1", "n1b") for e in n0), \
-        [e for e in n0 if isinstance(e, (events.PeerDown, events.RouteChanged))]
+    routed = [e for e in n0 if isinstance(e, events.RouteChanged) and (e.stage, e.via) == ("n1", "n1b")]
+    assert routed, [e for e in n0 if isinstance(e, (events.PeerDown, events.RouteChanged))]
+    if sig == signal.SIGSTOP:
+        assert "phi-accrual" in routed[0].reason, routed
+        assert gap < 15.0  # well before the last will (1.5 x the 10 s keepalive) could have fired
     done_by_standby = {e.request_id for e in fleet.events["n1b"] if isinstance(e, events.RequestCompleted)}
     assert done_by_standby, "the standby computed nothing"
     assert not [e for e in fleet.events["n2"] if isinstance(e, events.Unauthorised)]
     assert all(r.unconfirmed == 0 for r in reports.values()), reports
-    print(f"failover: first output {gap * 1000:.0f} ms after SIGKILL; {loops['n0'].failover_resent} envelope(s) "
+    print(f"failover ({sig.name}, {routed[0].reason}): first output {gap * 1000:.0f} ms after the signal; "
+          f"{loops['n0'].failover_resent} envelope(s) "
           f"resent to the standby, which completed {len(done_by_standby)} of {N_REQUESTS} requests; the host "
           f"dropped {host.stats.duplicates} duplicate output(s)")
     assert loops["n0"].failover_resent > 0  # in-flight requests continued from the upstream's resend buffer

@@ -106,7 +106,11 @@ def _run(args: argparse.Namespace) -> int:
             save_node_state(state_path, engine, loop.retransmit, clean=False)
 
         loop.call_every(args.state_interval, snapshot)
+    from bb_edge.adapters.hostloop import PeerWatch
     from bb_edge.adapters.telemetry import Telemetry, providers
+
+    if args.heartbeat > 0:  # phi-accrual over PONGs from stages that have standbys (stage failover)
+        PeerWatch.for_engine(loop, interval=args.heartbeat)
 
     # OTLP only when an endpoint is configured (--otlp or OTEL_EXPORTER_OTLP_ENDPOINT); the status record always
     tracer_provider, meter_provider = providers(args.otlp, service=f"bb-edge/{dep.name}/{args.node}")
@@ -122,6 +126,8 @@ def _run(args: argparse.Namespace) -> int:
             raise
     print(f"node {args.node} (id {engine.node_id}) of {dep.name!r} on {args.transport.split('?')[0]}",
           flush=True)
+    if learn is not None and args.start_file:
+        learn.wait_start(args.start_file, lambda: loop.stopping)  # the fleet's common start (bb-edge run)
     progress = _learning_progress(learn, loop, show, args)
     report = loop.run()
     if progress is not None:
@@ -202,6 +208,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--status-interval", type=non_negative_float, default=1.0,
                    help="seconds between status records on the status topic and neighbour PINGs "
                         "(default 1; 0: none)")
+    p.add_argument("--heartbeat", type=non_negative_float, default=0.5,
+                   help="seconds between PINGs to downstream stages that have standbys; their PONGs feed the "
+                        "phi-accrual detector that triggers failover (default 0.5; 0: the broker's last will only)")
     p.add_argument("--quiet", action="store_true", help="do not print per-request events")
     learn = p.add_argument_group("learning deployments")
     learn.add_argument("--learning", default=None, metavar="JSON",
@@ -210,6 +219,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--clock-origin", type=float, default=None, metavar="UNIX_TIME",
                        help="the fleet's time zero (round deadlines, start_after, gossip periods); "
                             "default: when this process starts. Give the same value on every node and restart")
+    learn.add_argument("--start-file", default=None, metavar="FILE",
+                       help="once connected, wait until FILE exists and take the clock origin from it "
+                            "(how bb-edge run starts every node of a learning fleet at once)")
     learn.add_argument("--progress", default=None, metavar="FILE",
                        help="append JSON lines about this node's rounds, bytes and final model to FILE")
     p.set_defaults(func=_run)
