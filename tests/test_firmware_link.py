@@ -19,6 +19,7 @@ import json
 import math
 import os
 import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -452,8 +453,8 @@ def test_lossy_pty_python_to_c_exactly_once(echo: tuple[Path, Path], tmp_path: P
             dev.send(env)
             if i % 20 == 0:
                 dev._pump(0.0)
-        deadline = __import__("time").monotonic() + (600 if long else 240)
-        while __import__("time").monotonic() < deadline:
+        deadline = time.monotonic() + (600 if long else 240)
+        while time.monotonic() < deadline:
             dev._pump(0.05)
             pongs += [e.response_to for e in dev.control if e.edge == CTRL_PONG and e.response_to in want_pong]
             dev.control.clear()
@@ -564,8 +565,8 @@ def test_qemu_cortex_m3_reset_mid_stream(tmp_path: Path) -> None:
         for i in later:
             dev.send(encode(Envelope.for_array(samples[i]["x"], sender=0, receiver=1, seq=(3 << 32) | (i + 1),
                                                request_id=i, edge=1)))
-        deadline = __import__("time").monotonic() + 60
-        while not set(later) <= set(outputs) and __import__("time").monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while not set(later) <= set(outputs) and time.monotonic() < deadline:
             collect(dev, 1, 1.0, after_reset=True)
     finally:
         dev.stop()
@@ -690,8 +691,6 @@ def test_qemu_cortex_m3_reset_inside_a_fleet(tmp_path: Path) -> None:
     """The same reset inside a fleet: Python n0 -> QEMU Cortex-M3 n1 -> Python n2 -> n3. Requests are
     in flight when n1 is SIGKILLed; after its new HELLO the Python engine behind it reports no
     DuplicateDropped and every later request completes within int8 tolerance of the float model."""
-    import time
-
     import numpy as np
     import onnxruntime as ort
 
