@@ -218,7 +218,7 @@ class StatusClient:
                 c.tls_insecure_set(True)
         c.on_connect = self._on_connect
         c.on_message = self._on_message
-        c.reconnect_delay_set(0.1, 2)
+        c.reconnect_delay_set(1, 2)
         self.client = c
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
