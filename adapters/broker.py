@@ -82,6 +82,11 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
             for other in list(peers.get(stage, ())):
                 peers[sb].add(other)
                 peers[other].add(sb)
+    # program updates (bb-edge deploy, docs/wire.md): with an ota key the host reaches every node and back
+    if "ota" in dep.extra:
+        for n in dep.node_names:
+            peers[HOST_NAME].add(n)
+            peers[n].add(HOST_NAME)
     return peers
 
 

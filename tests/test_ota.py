@@ -11,7 +11,11 @@ mid-stream.
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -416,3 +420,138 @@ def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-un
     assert d.state == "failed"
     _unchanged(h, old)
     assert set(h.engine._edge_table) == {e for e, v in Engine.for_node(dep, "n0", old)._edge_table.items()}
+
+
+# ------------------------------------------------------------------- live fleet over real Mosquitto
+
+FLEET_TIMEOUT = float(os.environ.get("OTA_FLEET_TIMEOUT", "90"))
+# requests per phase; OTA_FLEET_REQUESTS=50 gives a longer run
+PER_PHASE = int(os.environ.get("OTA_FLEET_REQUESTS", "4"))
+
+
+def _tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoing]:
+    """Flip a byte in ``node``'s last DATA chunk (after the deployer hashed and signed the real image)."""
+    idx = max(i for i, o in enumerate(items) if o.peer == node)
+    env = wire.decode(items[idx].data, max_payload=len(items[idx].data))
+    body = bytearray(env.payload_bytes())
+    body[-1] ^= 0x5A
+    bad = wire.Envelope.for_bytes(bytes(body), sender=env.sender, receiver=env.receiver, seq=env.seq,
+                                  kind=env.kind, protocol=env.protocol, edge=env.edge)
+    items[idx] = ota.Outgoing(node, items[idx].receiver, wire.encode(bad, max_payload=len(body)))
+    return items
+
+
+def test_live_fleet_updated_mid_stream(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """3 ``bb-edge node`` processes over Mosquitto: staged while requests flow, switched between requests.
+
+    Every output is checked against ORT on the old or the new whole model; then a corrupt image and a
+    badly signed one are refused and the fleet keeps serving the new program.
+    """
+    from bb_edge.adapters.broker import Broker, write_broker_files
+    from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process
+    from bb_edge.adapters.hostloop import HostEndpoint
+    from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+    from bb_edge.adapters.ota_deploy import Deploy, OtaTap, plan_update
+    from bb_edge.commands.keygen import embed_public_key, make_keys
+    from bb_edge.compiler.manifest import HOST_NAME, load_deployment
+
+    old_dir, new_dir = tmp_path / "old", tmp_path / "new"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=old_dir)
+        compile_model(models["new"], nodes=3, out_dir=new_dir)
+    priv, pub = make_keys(tmp_path / "keys")
+    embed_public_key(old_dir, pub)
+    dep = load_deployment(old_dir)
+    assert dep.extra["ota"]["public_key"] == pub
+    updates = plan_update(dep, load_deployment(new_dir), ota.ed25519_signer(bytes.fromhex(priv)), chunk=2048)
+    assert sorted(u.node for u in updates) == dep.node_names
+
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    logs = {n: open(tmp_path / f"{n}.log", "wb") for n in dep.node_names}  # noqa: SIM115 (closed below)
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=logs[n],
+                        stderr=subprocess.STDOUT) for n in dep.node_names]
+    tr = MqttTransport(MqttConfig.from_url(files.url()), dep.name, HOST_NAME, dep.ids())
+    tap = OtaTap(tr)
+    host = HostEndpoint(dep, tap)
+    rid = [0]
+
+    def next_seq() -> int:  # the deployer numbers its envelopes in the host's sequence (same thread)
+        host._seq += 1
+        return host._seq
+
+    def one_request(seed: int) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        rid[0] += 1
+        x = _inputs(models["old"], seed)
+        host.submit(rid[0], x)
+        return x, host.wait(rid[0], FLEET_TIMEOUT)
+
+    def check(pairs: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]], which: str) -> None:
+        other = "new" if which == "old" else "old"
+        for x, got in pairs:
+            want, not_want = monolithic(models[which], x)["y"], monolithic(models[other], x)["y"]
+            np.testing.assert_allclose(got["y"], want, rtol=1e-4, atol=1e-5)
+            assert not np.allclose(got["y"], not_want, rtol=1e-3, atol=1e-4)
+
+    try:
+        host.open()
+        tr.wait_connected(20.0)
+        host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
+        before = [one_request(s) for s in range(PER_PHASE)]
+        old_hashes = dict(tap.program_hashes)
+
+        run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=41)
+        run.start()
+        staging = []
+        deadline = time.monotonic() + FLEET_TIMEOUT
+        while run.step() == "staging":  # requests keep flowing while every node stages
+            staging.append(one_request(100 + len(staging)))
+            assert time.monotonic() < deadline, (run.report(), _logs(tmp_path, dep.node_names))
+        while run.step() not in ("done", "failed"):
+            time.sleep(0.01)
+            assert time.monotonic() < deadline
+        report = run.report()
+        assert report.ok, report
+        assert staging  # requests were served while the nodes staged
+        after = [one_request(200 + s) for s in range(PER_PHASE)]
+        check(before + staging, "old")
+        check(after, "new")
+        # HELLOs announce the new program hash (what each node reported in SWITCHED)
+        ids = dep.ids()
+        wait_deadline = time.monotonic() + 10
+        while time.monotonic() < wait_deadline and any(
+                tap.program_hashes.get(ids[n]) != bytes.fromhex(report.switched[n]) for n in dep.node_names):
+            time.sleep(0.05)
+        for n in dep.node_names:
+            assert tap.program_hashes[ids[n]] == bytes.fromhex(report.switched[n]) != old_hashes.get(ids[n])
+        # the active slot on disk is the new program
+        assert (old_dir / "ota" / "n1" / "active").read_text().strip() in ("a", "b")
+
+        # a corrupt image and a badly signed one: refused, ABORT everywhere, the new program keeps serving
+        back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)), chunk=2048)
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42)
+        corrupt._ship(_tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
+        while corrupt.step() not in ("done", "failed"):
+            time.sleep(0.01)
+        assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
+        check([one_request(300)], "new")
+        forged = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(KEY), chunk=2048)
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43)
+        rep = bad.run()
+        assert rep.state == "failed" and {c for c, _ in bad.deployer.failures.values()} == {ota.BAD_SIGNATURE}
+        check([one_request(301), one_request(302)], "new")
+        assert all(p.poll() is None for p in procs)  # every node still running
+    finally:
+        for p in procs:
+            stop_process(p)
+        for f in logs.values():
+            f.close()
+        host.close()
+        broker.stop()
+
+
+def _logs(directory: Path, names: list[str]) -> str:
+    """The node processes' output (for a failure message)."""
+    return "\n".join(f"--- {n}\n" + (directory / f"{n}.log").read_text()[-3000:] for n in names)
