@@ -92,10 +92,12 @@ def _engines(mod: Any) -> dict[str, Engine]:
     for name, nid in mod.nodes():
         e = Engine(name, nid, mod.peers_of(name))
         if first is None:
-            e.prepare_compute("train", mod.setup.program.model)
+            for key, model in mod.compute().items():  # every program the strategy runs, prepared once
+                e.prepare_compute(key, model)
             first = e
         else:
-            e.attach_compute("train", first._compute_keys["train"])
+            for key in mod.compute():
+                e.attach_compute(key, first._compute_keys[key])
         mod.install(e, name)
         engines[name] = e
     return engines
@@ -193,3 +195,71 @@ def test_bad_decentralised_updates_are_typed_and_leave_the_model_alone(strategy:
     rej = sorted(e.reason for e in target.drain_events() if isinstance(e, lev.UpdateRejected))
     assert rej == ["non_finite", "wrong_dtype", "wrong_shape"]
     np.testing.assert_array_equal(target.bindings["model"].vector, before)
+
+
+# ------------------------------------------------------------------ split learning
+
+
+def _split_fleet() -> tuple[Any, dict[str, Engine]]:
+    mod = module_for(build_setup({"strategy": "split", "clients": 1, "rounds": 1, "batch_size": 8}))
+    return mod, _engines(mod)
+
+
+def _env(arr: np.ndarray, sender: int, receiver: int, edge: Msg, rid: int, seq: int, proto: int) -> bytes:
+    return wire.encode(wire.Envelope.for_array(arr, sender=sender, receiver=receiver, seq=seq, request_id=rid,
+                                               edge=int(edge), protocol=proto))
+
+
+def test_split_server_refuses_bad_cut_tensors_labels_strangers_and_floods() -> None:
+    from bb_edge.learn.strategies.base import PROTO_SPLIT_SERVER
+
+    mod, engines = _split_fleet()
+    ids = dict(mod.nodes())
+    server, client = "server", mod.clients()[0]
+    _pump(engines, 0.0)  # JOIN, first steps
+    srv = engines[server]
+    srv.poll(0.0)  # take what the client already sent; nothing new reaches the server after this
+    srv.drain_events()
+    before = np.array(srv.bindings["model"].vector)
+    cid, sid = ids[client], ids[server]
+    bad = [
+        (np.zeros((8, 31), np.float32), Msg.ACTIVATIONS),  # wrong width at the cut
+        (np.full((8, 32), np.nan, np.float32), Msg.ACTIVATIONS),
+        (np.zeros((8, 32), np.float64), Msg.ACTIVATIONS),
+        (np.zeros(8, np.float32), Msg.LABELS),  # labels must be integers
+    ]
+    for i, (arr, edge) in enumerate(bad):
+        srv.deliver(client, _env(arr, cid, sid, edge, 900 + i, 80_000 + i, PROTO_SPLIT_SERVER))
+    srv.deliver(client, _env(np.array([5], np.int64), 77, sid, Msg.JOIN, 0, 80_100, PROTO_SPLIT_SERVER))
+    for i in range(10):  # labels for ten different steps, activations never: bounded, then refused
+        srv.deliver(client, _env(np.zeros(8, np.int64), cid, sid, Msg.LABELS, 1_000 + i, 80_200 + i,
+                                 PROTO_SPLIT_SERVER))
+    srv.poll(0.0)
+    reasons = [e.reason for e in srv.drain_events() if isinstance(e, lev.UpdateRejected)]
+    assert sorted(reasons[:5]) == ["non_finite", "unknown_peer", "wrong_dtype", "wrong_dtype", "wrong_shape"]
+    assert reasons[5:] and set(reasons[5:]) == {"stale_round"}
+    handler = next(h for h in srv.protocols.values() if hasattr(h, "pending"))
+    assert len(handler.pending) <= 4 + 1 and 77 not in handler.clients
+    np.testing.assert_array_equal(srv.bindings["model"].vector, before)
+
+
+def test_split_client_refuses_bad_gradients_and_keeps_its_model() -> None:
+    from bb_edge.learn.strategies.base import PROTO_SPLIT_CLIENT
+
+    mod, engines = _split_fleet()
+    ids = dict(mod.nodes())
+    client = mod.clients()[0]
+    cli = engines[client]
+    cli.poll(0.0)  # JOIN + the first step's labels and activations; now waiting for GRADIENTS of step 1
+    handler = next(h for h in cli.protocols.values() if hasattr(h, "waiting"))
+    assert handler.waiting == "grad"
+    before = np.array(cli.bindings["model"].vector)
+    for i, g in enumerate([np.zeros((8, 31), np.float32), np.full((8, 32), np.inf, np.float32),
+                           np.zeros((3, 32), np.float32)]):
+        cli.deliver("server", _env(g, ids["server"], ids[client], Msg.GRADIENTS, handler.step, 90_000 + i,
+                                   PROTO_SPLIT_CLIENT))
+    cli.poll(0.0)
+    reasons = sorted(e.reason for e in cli.drain_events() if isinstance(e, lev.UpdateRejected))
+    assert reasons == ["non_finite", "wrong_shape", "wrong_shape"]
+    np.testing.assert_array_equal(cli.bindings["model"].vector, before)
+    assert handler.waiting == "grad"

@@ -43,9 +43,42 @@ from bb_edge.learn.strategies.base import (
     Msg,
     run_step,
 )
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
 
 __all__ = ["split_forward", "SplitPrograms", "SplitServer", "SplitClient"]
+
+#: at most this many half-received (labels, activations) steps per joined client
+_PENDING_PER_CLIENT = 4
+
+
+def _refuse(ctx: Context, strategy: str, env: Envelope, reason: RejectReason, detail: str) -> None:
+    ctx.emit(lev.UpdateRejected(strategy, env.sender, env.request_id, reason.value, detail))
+
+
+def _tensor(ctx: Context, strategy: str, env: Envelope) -> np.ndarray | None:
+    """The envelope's tensor, or ``None`` after a typed refusal (never a traceback)."""
+    try:
+        return np.array(env.array())
+    except Exception as exc:  # any decoding complaint: the message is unusable
+        _refuse(ctx, strategy, env, RejectReason.WRONG_DTYPE, f"payload is not a tensor: {exc}")
+        return None
+
+
+def _check_cut(ctx: Context, strategy: str, env: Envelope, arr: np.ndarray, width: int | None,
+               rows: int | None = None) -> bool:
+    """Activations / gradients at the cut: float32 ``(rows, width)``, finite; else a typed refusal."""
+    if arr.dtype != np.float32:
+        _refuse(ctx, strategy, env, RejectReason.WRONG_DTYPE, f"cut tensor is {arr.dtype}, expected float32")
+        return False
+    if arr.ndim != 2 or (width is not None and arr.shape[1] != width) or (rows is not None and len(arr) != rows):
+        _refuse(ctx, strategy, env, RejectReason.WRONG_SHAPE,
+                f"cut tensor {arr.shape}, expected ({rows if rows is not None else 'N'}, {width})")
+        return False
+    if not np.isfinite(arr).all():
+        _refuse(ctx, strategy, env, RejectReason.NON_FINITE, "cut tensor holds NaN or Inf")
+        return False
+    return True
 
 
 def split_forward(model: onnx.ModelProto, cut: str) -> tuple[onnx.ModelProto, onnx.ModelProto]:
@@ -138,6 +171,9 @@ class SplitServer(HandlerState):
     def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
         """JOIN, LABELS + ACTIVATIONS (answered with GRADIENTS) and CLIENT_MODEL (SplitFed)."""
         if env.edge == Msg.JOIN:
+            if env.sender not in ctx.peers.values():  # only deployment members may join
+                _refuse(ctx, self.strategy, env, RejectReason.UNKNOWN_PEER, "JOIN from a non-member")
+                return
             self.clients[env.sender] = peer
             return
         if env.sender not in self.clients:
@@ -145,18 +181,37 @@ class SplitServer(HandlerState):
                                         "split message from a node that never joined"))
             return
         if env.edge in (Msg.LABELS, Msg.ACTIVATIONS):
+            arr = _tensor(ctx, self.strategy, env)
+            if arr is None:
+                return
+            if env.edge == Msg.ACTIVATIONS:
+                if not _check_cut(ctx, self.strategy, env, arr, self.programs.server.data_inputs[0].shape[1]):
+                    return
+            elif arr.ndim != 1 or arr.dtype.kind not in "iu":
+                _refuse(ctx, self.strategy, env, RejectReason.WRONG_DTYPE,
+                        f"labels must be a 1-D integer array, got {arr.dtype} {arr.shape}")
+                return
             key = (env.sender, env.request_id)
+            if key not in self.pending and \
+                    sum(1 for s, _ in self.pending if s == env.sender) >= _PENDING_PER_CLIENT:
+                # a client never needs more open steps than this: refuse instead of growing without bound
+                _refuse(ctx, self.strategy, env, RejectReason.STALE_ROUND,
+                        f"more than {_PENDING_PER_CLIENT} unfinished steps from this client")
+                return
             slot = self.pending.setdefault(key, {})
-            slot["labels" if env.edge == Msg.LABELS else "acts"] = np.array(env.array())
+            slot["labels" if env.edge == Msg.LABELS else "acts"] = arr
             if len(slot) == 2:
                 del self.pending[key]
                 self._step(ctx, peer, env.request_id, slot["acts"], slot["labels"])
         elif env.edge == Msg.CLIENT_MODEL and self.splitfed:
-            vec = np.array(env.array()).reshape(-1)
-            if vec.dtype != np.float32 or vec.size != self.programs.client.layout.size or not np.isfinite(vec).all():
-                ctx.emit(lev.UpdateRejected(self.strategy, env.sender, env.request_id, "wrong_shape",
-                                            f"client half of {vec.size} {vec.dtype}"))
+            got = _tensor(ctx, self.strategy, env)
+            if got is None:
                 return
+            res = UpdateValidator(self.programs.client.layout.size, {env.sender}).check(env.sender, got.reshape(-1))
+            if isinstance(res, Rejection):
+                _refuse(ctx, self.strategy, env, res.reason, res.detail)
+                return
+            vec = res.update
             if env.request_id != self.fed_round + 1:
                 ctx.emit(lev.UpdateRejected(self.strategy, env.sender, env.request_id, "stale_round",
                                             f"SplitFed round {self.fed_round + 1} is open"))
@@ -264,7 +319,10 @@ class SplitClient(HandlerState):
         if env.edge == Msg.GRADIENTS and self.waiting == "grad" and env.request_id == self.step:
             assert model.vector is not None and self.batch is not None
             x, _ = ctx.binding("data").arrays()
-            g = np.array(env.array())
+            g = _tensor(ctx, self.strategy, env)
+            if g is None or not _check_cut(ctx, self.strategy, env, g, prog.grad_input.shape[1]
+                                           if prog.grad_input is not None else None, len(self.batch)):
+                return
             state = self.opt_state if self.opt_state is not None else prog.initial_state()
             params, self.opt_state, _ = run_step(
                 ctx, "split.client", prog, {prog.data_inputs[0].name: x[self.batch], "grad/" + self.programs.cut: g},
@@ -286,9 +344,14 @@ class SplitClient(HandlerState):
                 else:
                     ctx.emit(lev.LocalTrainingDone(self.strategy, self.epoch, float("nan"), self.step))
         elif env.edge == Msg.CLIENT_MODEL and self.waiting == "fed":
-            vec = np.array(env.array()).reshape(-1)
-            if vec.dtype == np.float32 and vec.size == prog.layout.size:
-                model.set(vec)
+            got = _tensor(ctx, self.strategy, env)
+            if got is None:
+                return
+            res = UpdateValidator(prog.layout.size, {env.sender}).check(env.sender, got.reshape(-1))
+            if isinstance(res, Rejection):  # a bad average is refused; the client keeps its own half
+                _refuse(ctx, self.strategy, env, res.reason, res.detail)
+            else:
+                model.set(res.update)
             model.round = self.epoch
             if self.epoch >= self.epochs:
                 self.waiting = "done"
