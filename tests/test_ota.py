@@ -11,6 +11,7 @@ mid-stream.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import time
@@ -555,3 +556,83 @@ def test_live_fleet_updated_mid_stream(models, tmp_path: Path) -> None:  # type:
 def _logs(directory: Path, names: list[str]) -> str:
     """The node processes' output (for a failure message)."""
     return "\n".join(f"--- {n}\n" + (directory / f"{n}.log").read_text()[-3000:] for n in names)
+
+
+def test_plan_refuses_a_contract_change_before_sending(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``plan_update``: a DIST whose n0 program has other edges is refused up front, as is an unknown node."""
+    import shutil
+
+    from bb_edge.adapters.ota_deploy import plan_update
+    from bb_edge.compiler.manifest import load_deployment
+
+    cur, bad = tmp_path / "cur", tmp_path / "bad"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=cur)
+    shutil.copytree(cur, bad)
+    shutil.copy(cur / "n1.onnx", bad / "n0.onnx")
+    signer = ota.ed25519_signer(KEY)
+    with pytest.raises(ota.OtaError) as err:
+        plan_update(load_deployment(cur), load_deployment(bad), signer)
+    assert err.value.code == ota.CONTRACT_MISMATCH and "n0" in str(err.value)
+    raw = json.loads((bad / "deployment.json").read_text())
+    shutil.copy(cur / "n0.onnx", bad / "n0.onnx")
+    raw["nodes"][0]["id"] = 77
+    (bad / "deployment.json").write_text(json.dumps(raw))
+    with pytest.raises(ota.OtaError) as err:
+        plan_update(load_deployment(cur), load_deployment(bad), signer)
+    assert err.value.code == ota.UNKNOWN_NODE
+    assert plan_update(load_deployment(cur), load_deployment(cur), signer) == []  # nothing changed
+
+
+def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``bb-edge keygen --deployment`` then ``bb-edge deploy`` against node processes; a refused DIST exits 4."""
+    import shutil
+    import sys
+
+    from bb_edge.adapters.broker import Broker, write_broker_files
+    from bb_edge.adapters.fleet_mqtt import host_endpoint, spawn_node, stop_process
+    from bb_edge.compiler.manifest import load_deployment
+
+    old_dir, new_dir = tmp_path / "old", tmp_path / "new"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=old_dir)
+        compile_model(models["new"], nodes=3, out_dir=new_dir)
+    cli = [sys.executable, "-m", "bb_edge.cli"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(old_dir)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "keys" / "ota_ed25519.key").stat().st_mode & 0o077 == 0
+    dep = load_deployment(old_dir)
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=subprocess.DEVNULL)
+             for n in dep.node_names]
+    host = None
+    try:
+        bad = tmp_path / "bad"
+        shutil.copytree(new_dir, bad)
+        shutil.copy(new_dir / "n2.onnx", bad / "n1.onnx")
+        deploy = [*cli, "deploy", "--current", str(old_dir), "--fleet", url,
+                  "--key", str(tmp_path / "keys" / "ota_ed25519.key")]
+        out = subprocess.run([*deploy, str(bad)], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 4 and "contract_mismatch" in out.stdout, (out.stdout, out.stderr)
+        time.sleep(1.0)  # the nodes come up while the first (refused) deploy ran
+        out = subprocess.run([*deploy, str(new_dir)], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, (out.stdout, out.stderr)
+        assert out.stdout.count("switched to") == 3 and "deploy done" in out.stdout
+        host = host_endpoint(dep, url)
+        host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
+        x = _inputs(models["old"], 9)
+        host.submit(1, x)
+        got = host.wait(1, FLEET_TIMEOUT)
+        np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
+    finally:
+        for p in procs:
+            stop_process(p)
+        if host is not None:
+            host.close()
+        broker.stop()
