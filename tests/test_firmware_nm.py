@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from bb_edge.bbrt.native import cached_build, host_executable
+from bb_edge.bbrt.native import cached_build, host_executable, make
 
 FORBIDDEN = {"malloc", "free", "realloc", "calloc", "sbrk", "_sbrk", "_malloc_r", "_free_r",
              "_realloc_r", "_calloc_r", "_sbrk_r", "aligned_alloc", "posix_memalign", "memalign"}
@@ -37,3 +38,66 @@ def test_host_executable_has_no_heap_symbols() -> None:
 def test_mcu_elves_have_no_heap_symbols(goal: str, nm: str) -> None:
     assert shutil.which(nm), f"{nm} missing: bash .ci/test.sh installs it"
     check(cached_build(goal) / "bbrt.elf", nm)
+
+
+# ---- int8-only programs (issue 16, code size) ----
+
+#: 64-bit division helpers (Cortex-M3 divides 32-bit in hardware; checks must never need these)
+DIV64 = {"__aeabi_ldivmod", "__aeabi_uldivmod", "__udivmoddi4", "__divdi3", "__udivdi3", "__moddi3", "__umoddi3"}
+#: the runtime code that is ours to keep float-free in an int8 program: program loader, checks, int8 kernels
+#: (the node's wire requantization and the envelope codec still compare float scales: bbrt_node.c/bbrt_wire.c)
+FLOAT_USERS_OUTSIDE_THE_RUNTIME_CORE = {"bbrt_env_decode", "bbrt_env_encode_header", "bbrt_node_handle",
+                                        "bbrt_roundf_even"}
+
+
+def soft_float_callers(elf: Path) -> dict[str, set[str]]:
+    """Functions of ``elf`` that call an ARM soft-float helper (from the disassembly)."""
+    out = subprocess.run(["arm-none-eabi-objdump", "-d", str(elf)], capture_output=True, text=True,
+                         check=True).stdout
+    callers: dict[str, set[str]] = {}
+    fn = ""
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <([A-Za-z0-9_.]+)>:$", line)
+        if m:
+            fn = m.group(1)
+            continue
+        c = re.search(r"\bbl\s+[0-9a-f]+ <(__aeabi_[a-z0-9]+|__[a-z]+sf[0-9]|bbrt_roundf_even|bbrt_expf)>", line)
+        if c and not fn.startswith("__"):
+            callers.setdefault(fn, set()).add(c.group(1))
+    return callers
+
+
+@pytest.fixture(scope="module")
+def int8_elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Cortex-M3 ELF whose generated resolver holds an int8 MLP/CNN's ops (no float op)."""
+    from bb_edge.bbrt.format import Op
+    from bb_edge.bbrt.resolver import resolver_source
+
+    assert shutil.which("arm-none-eabi-gcc"), "arm-none-eabi-gcc missing: bash .ci/test.sh installs it"
+    d = tmp_path_factory.mktemp("int8")
+    res = d / "bbrt_resolver.c"
+    res.write_text(resolver_source({Op.CONV_I8, Op.FC_I8, Op.MAXPOOL_I8, Op.ADD_I8, Op.MUL_I8, Op.LUT_I8, Op.COPY}))
+    return make("cortex-m3", d / "build", RESOLVER=str(res)) / "bbrt.elf"
+
+
+def test_int8_program_links_no_heap_and_no_64bit_division(int8_elf: Path) -> None:
+    syms = symbols(int8_elf, "arm-none-eabi-nm")
+    check(int8_elf, "arm-none-eabi-nm")
+    assert not syms & DIV64, sorted(syms & DIV64)
+
+
+def test_int8_program_links_only_its_ops_checks(int8_elf: Path) -> None:
+    syms = symbols(int8_elf, "arm-none-eabi-nm")
+    assert {"bbrt_c_conv_i8", "bbrt_c_fc_i8", "bbrt_c_copy"} <= syms
+    # the checks of ops the program does not use are gone, with their kernels
+    assert not {"bbrt_c_conv_f32", "bbrt_c_matmul_f32", "bbrt_c_softmax_i8", "bbrt_c_concat"} & syms
+    assert not {"bbrt_k_conv_f32", "bbrt_k_matmul_f32"} & syms
+
+
+def test_int8_runtime_core_calls_no_soft_float(int8_elf: Path) -> None:
+    callers = soft_float_callers(int8_elf)
+    core = {f: c for f, c in callers.items() if f not in FLOAT_USERS_OUTSIDE_THE_RUNTIME_CORE}
+    assert not core, f"soft-float called from the loader/checks/int8 kernels: {core}"
+    # the oracle is live: the all-kernels build (float ops linked) does call soft-float from its kernels
+    full = soft_float_callers(cached_build("cortex-m3") / "bbrt.elf")
+    assert "bbrt_k_conv_f32" in full or "bbrt_k_fc_f32" in full

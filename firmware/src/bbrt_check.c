@@ -2,6 +2,7 @@
  * so a kernel may assume its tensors are consistent and in bounds. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
+#include "bbrt_kernels.h"
 
 #define FAIL_SHAPE return BBRT_E_PROG_SHAPE
 #define FAIL_PARAM return BBRT_E_PROG_PARAM
@@ -11,10 +12,22 @@ static void T(const bbrt_program_t *p, uint16_t i, bbrt_tensor_t *t) { bbrt_prog
 static int is_q(const bbrt_tensor_t *t) { return t->dtype == BBRT_DT_INT8; }
 static int is_f(const bbrt_tensor_t *t) { return t->dtype == BBRT_DT_FLOAT; }
 
-static int64_t out_dim(int64_t in, int64_t pa, int64_t pb, int64_t k, int64_t s, int64_t d) {
-    int64_t span = d * (k - 1) + 1;
-    if (in + pa + pb < span) return -1;
-    return (in + pa + pb - span) / s + 1;
+/* Output length of a window op, or -1. Sums and products in 64 bits (no overflow for u32 dims and
+ * 16-bit params), the division in 32 bits: an input dim is <= 2^28 (count limit) so the numerator
+ * fits, and a Cortex-M3 divides that in hardware instead of calling __aeabi_ldivmod. */
+static int64_t out_dim(uint32_t in, int32_t pa, int32_t pb, uint32_t k, int32_t s, int32_t d) {
+    uint64_t total = (uint64_t)in + (uint32_t)pa + (uint32_t)pb;
+    uint64_t span = (uint64_t)(uint32_t)d * (k - 1u) + 1u;
+    if (k < 1u || s < 1 || pa < 0 || pb < 0 || d < 1 || total < span || total - span > 0xFFFFFFFFu) return -1;
+    return (int64_t)((uint32_t)(total - span) / (uint32_t)s) + 1;
+}
+
+/* equal float32 bit patterns (validated scales: finite and > 0, so bits equal <=> values equal) */
+static int same_f32(float a, float b) {
+    union { float f; uint32_t u; } x, y;
+    x.f = a;
+    y.f = b;
+    return x.u == y.u;
 }
 
 static bbrt_status_t check_window(const int32_t *p, int dil) {
@@ -120,7 +133,7 @@ static bbrt_status_t check_pool(const bbrt_program_t *pr, const bbrt_op_t *op, i
     oh = out_dim(x.dims[2], op->p[4], op->p[6], op->p[0], op->p[2], 1);
     ow = out_dim(x.dims[3], op->p[5], op->p[7], op->p[1], op->p[3], 1);
     if (oh < 1 || ow < 1 || (uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
-    if (q && !avg && (x.scale != y.scale || x.zero_point != y.zero_point)) FAIL_PARAM;
+    if (q && !avg && (!same_f32(x.scale, y.scale) || x.zero_point != y.zero_point)) FAIL_PARAM;
     if (avg && (op->p[8] < 0 || op->p[8] > 1)) FAIL_PARAM;
     if ((uint64_t)op->p[0] * (uint64_t)op->p[1] > (1u << 23)) FAIL_PARAM; /* int8 window sums fit */
     return BBRT_OK;
@@ -227,40 +240,124 @@ static bbrt_status_t check_matmul(const bbrt_program_t *pr, const bbrt_op_t *op)
     return BBRT_OK;
 }
 
-bbrt_status_t bbrt_op_check(const bbrt_program_t *pr, const bbrt_op_t *op) {
+/* One check per opcode: the op resolver (bbrt_op_checks, generated with the kernel table by
+ * bb_edge/bbrt/resolver.py) references only the checks of the ops a program uses, so
+ * -Wl,--gc-sections drops every other check and the helpers only they call. */
+bbrt_status_t bbrt_c_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_conv(pr, op, 0);
+}
+
+bbrt_status_t bbrt_c_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_conv(pr, op, 1);
+}
+
+bbrt_status_t bbrt_c_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_fc(pr, op, 0);
+}
+
+bbrt_status_t bbrt_c_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_fc(pr, op, 1);
+}
+
+bbrt_status_t bbrt_c_maxpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_pool(pr, op, 0, 0);
+}
+
+bbrt_status_t bbrt_c_maxpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_pool(pr, op, 1, 0);
+}
+
+bbrt_status_t bbrt_c_avgpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_pool(pr, op, 0, 1);
+}
+
+bbrt_status_t bbrt_c_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_pool(pr, op, 1, 1);
+}
+
+bbrt_status_t bbrt_c_gap_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_gap(pr, op, 0);
+}
+
+bbrt_status_t bbrt_c_gap_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_gap(pr, op, 1);
+}
+
+bbrt_status_t bbrt_c_add_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_binary(pr, op, 0);
+}
+
+bbrt_status_t bbrt_c_add_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_binary(pr, op, 1);
+}
+
+bbrt_status_t bbrt_c_mul_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_binary(pr, op, 0);
+}
+
+bbrt_status_t bbrt_c_mul_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_binary(pr, op, 1);
+}
+
+bbrt_status_t bbrt_c_relu_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u);
+}
+
+bbrt_status_t bbrt_c_clip_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u);
+}
+
+bbrt_status_t bbrt_c_sigmoid_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u);
+}
+
+bbrt_status_t bbrt_c_tanh_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u);
+}
+
+bbrt_status_t bbrt_c_lut_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x;
+    if (check_unary(pr, op, BBRT_DT_INT8, BBRT_DT_INT8, 2u) != BBRT_OK) FAIL_SHAPE;
+    T(pr, op->in[1], &x);
+    if (x.dtype != BBRT_DT_INT8 || x.count != 256u) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_c_softmax_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_softmax(pr, op, 0);
+}
+
+bbrt_status_t bbrt_c_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_softmax(pr, op, 1);
+}
+
+bbrt_status_t bbrt_c_copy(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t x, y;
-    switch (op->opcode) {
-    case BBRT_OP_CONV_F32: return check_conv(pr, op, 0);
-    case BBRT_OP_CONV_I8: return check_conv(pr, op, 1);
-    case BBRT_OP_FC_F32: return check_fc(pr, op, 0);
-    case BBRT_OP_FC_I8: return check_fc(pr, op, 1);
-    case BBRT_OP_MAXPOOL_F32: return check_pool(pr, op, 0, 0);
-    case BBRT_OP_MAXPOOL_I8: return check_pool(pr, op, 1, 0);
-    case BBRT_OP_AVGPOOL_F32: return check_pool(pr, op, 0, 1);
-    case BBRT_OP_AVGPOOL_I8: return check_pool(pr, op, 1, 1);
-    case BBRT_OP_GAP_F32: return check_gap(pr, op, 0);
-    case BBRT_OP_GAP_I8: return check_gap(pr, op, 1);
-    case BBRT_OP_ADD_F32: case BBRT_OP_MUL_F32: return check_binary(pr, op, 0);
-    case BBRT_OP_ADD_I8: case BBRT_OP_MUL_I8: return check_binary(pr, op, 1);
-    case BBRT_OP_RELU_F32: case BBRT_OP_CLIP_F32: case BBRT_OP_SIGMOID_F32: case BBRT_OP_TANH_F32:
-        return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u);
-    case BBRT_OP_LUT_I8:
-        if (check_unary(pr, op, BBRT_DT_INT8, BBRT_DT_INT8, 2u) != BBRT_OK) FAIL_SHAPE;
-        T(pr, op->in[1], &x);
-        if (x.dtype != BBRT_DT_INT8 || x.count != 256u) FAIL_SHAPE;
-        return BBRT_OK;
-    case BBRT_OP_SOFTMAX_F32: return check_softmax(pr, op, 0);
-    case BBRT_OP_SOFTMAX_I8: return check_softmax(pr, op, 1);
-    case BBRT_OP_COPY:
-        if (op->n_in != 1u) FAIL_SHAPE;
-        T(pr, op->in[0], &x);
-        T(pr, op->out[0], &y);
-        if (x.dtype != y.dtype || x.nbytes != y.nbytes) FAIL_SHAPE;
-        return BBRT_OK;
-    case BBRT_OP_CONCAT: return check_concat(pr, op);
-    case BBRT_OP_QUANTIZE: return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_INT8, 1u);
-    case BBRT_OP_DEQUANTIZE: return check_unary(pr, op, BBRT_DT_INT8, BBRT_DT_FLOAT, 1u);
-    case BBRT_OP_MATMUL_F32: return check_matmul(pr, op);
-    default: return BBRT_E_PROG_OPCODE;
-    }
+    if (op->n_in != 1u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (x.dtype != y.dtype || x.nbytes != y.nbytes) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_c_concat(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_concat(pr, op);
+}
+
+bbrt_status_t bbrt_c_quantize(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_INT8, 1u);
+}
+
+bbrt_status_t bbrt_c_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_unary(pr, op, BBRT_DT_INT8, BBRT_DT_FLOAT, 1u);
+}
+
+bbrt_status_t bbrt_c_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_matmul(pr, op);
+}
+
+bbrt_status_t bbrt_op_check(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    /* no check linked: the op is not in this build's resolver (the loader reports it first) */
+    if (op->opcode >= BBRT_OP__COUNT || bbrt_op_checks[op->opcode] == 0) return BBRT_E_PROG_OPCODE;
+    return bbrt_op_checks[op->opcode](pr, op);
 }

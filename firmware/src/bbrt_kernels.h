@@ -30,4 +30,35 @@ bbrt_status_t bbrt_k_quantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 
+
+/* Shape/dtype/param checks (bbrt_check.c), one per opcode, and the resolver's table of them
+ * (generated next to bbrt_op_kernels: only the used ops' checks are linked). */
+bbrt_status_t bbrt_c_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_maxpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_maxpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_avgpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_gap_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_gap_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_add_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_add_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_mul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_mul_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_relu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_clip_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_sigmoid_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_tanh_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_lut_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_softmax_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_copy(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_concat(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_quantize(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+extern const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT];
+
 #endif

@@ -57,7 +57,7 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
     uint32_t k, isz, off, nbytes;
     uint64_t count = 1u;
     uint8_t dtype = r[0], rank = r[1], storage = r[2];
-    float scale;
+    uint32_t scale;
     int32_t zp;
     if (dtype != BBRT_DT_FLOAT && dtype != BBRT_DT_INT8 && dtype != BBRT_DT_UINT8 &&
         dtype != BBRT_DT_INT32)
@@ -79,12 +79,15 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
     } else {
         if ((uint64_t)off + nbytes > prog->arena_size) return BBRT_E_PROG_BOUNDS;
     }
-    scale = bbrt_rd_f32(r + 44);
+    /* scale finite, > 0 and <= 3.0e38f, tested on its IEEE bits: a positive float orders as its
+     * bit pattern, sign/NaN/inf patterns are above 0x7F61B1E6 (3.0e38f), +0 is 0. No float
+     * compare: an int8-only program links no soft-float helper for it. */
+    scale = bbrt_rd_u32(r + 44);
     zp = (int32_t)bbrt_rd_u32(r + 48);
     if (dtype == BBRT_DT_INT8) {
-        if (!(scale > 0.0f) || scale > 3.0e38f || zp < -128 || zp > 127) return BBRT_E_PROG_TENSOR;
+        if (scale == 0u || scale > 0x7F61B1E6u || zp < -128 || zp > 127) return BBRT_E_PROG_TENSOR;
     } else if (dtype == BBRT_DT_UINT8) {
-        if (!(scale > 0.0f) || scale > 3.0e38f || zp < 0 || zp > 255) return BBRT_E_PROG_TENSOR;
+        if (scale == 0u || scale > 0x7F61B1E6u || zp < 0 || zp > 255) return BBRT_E_PROG_TENSOR;
     }
     if (bbrt_rd_u32(r + 52) != 0u) return BBRT_E_PROG_TENSOR;
     return BBRT_OK;

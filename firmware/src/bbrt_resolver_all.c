@@ -1,4 +1,4 @@
-/* Op resolver with every kernel (host tests, fuzzing). MCU builds generate their own
+/* Op resolver with every kernel and check (host tests, fuzzing). MCU builds generate their own
  * with only the kernels their program uses (bb_edge/bbrt/resolver.py). */
 #include "bbrt_kernels.h"
 
@@ -29,4 +29,33 @@ const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
     [BBRT_OP_QUANTIZE] = bbrt_k_quantize,
     [BBRT_OP_DEQUANTIZE] = bbrt_k_dequantize,
     [BBRT_OP_MATMUL_F32] = bbrt_k_matmul_f32,
+};
+
+const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT] = {
+    [BBRT_OP_CONV_F32] = bbrt_c_conv_f32,
+    [BBRT_OP_CONV_I8] = bbrt_c_conv_i8,
+    [BBRT_OP_FC_F32] = bbrt_c_fc_f32,
+    [BBRT_OP_FC_I8] = bbrt_c_fc_i8,
+    [BBRT_OP_MAXPOOL_F32] = bbrt_c_maxpool_f32,
+    [BBRT_OP_MAXPOOL_I8] = bbrt_c_maxpool_i8,
+    [BBRT_OP_AVGPOOL_F32] = bbrt_c_avgpool_f32,
+    [BBRT_OP_AVGPOOL_I8] = bbrt_c_avgpool_i8,
+    [BBRT_OP_GAP_F32] = bbrt_c_gap_f32,
+    [BBRT_OP_GAP_I8] = bbrt_c_gap_i8,
+    [BBRT_OP_ADD_F32] = bbrt_c_add_f32,
+    [BBRT_OP_ADD_I8] = bbrt_c_add_i8,
+    [BBRT_OP_MUL_F32] = bbrt_c_mul_f32,
+    [BBRT_OP_MUL_I8] = bbrt_c_mul_i8,
+    [BBRT_OP_RELU_F32] = bbrt_c_relu_f32,
+    [BBRT_OP_CLIP_F32] = bbrt_c_clip_f32,
+    [BBRT_OP_SIGMOID_F32] = bbrt_c_sigmoid_f32,
+    [BBRT_OP_TANH_F32] = bbrt_c_tanh_f32,
+    [BBRT_OP_LUT_I8] = bbrt_c_lut_i8,
+    [BBRT_OP_SOFTMAX_F32] = bbrt_c_softmax_f32,
+    [BBRT_OP_SOFTMAX_I8] = bbrt_c_softmax_i8,
+    [BBRT_OP_COPY] = bbrt_c_copy,
+    [BBRT_OP_CONCAT] = bbrt_c_concat,
+    [BBRT_OP_QUANTIZE] = bbrt_c_quantize,
+    [BBRT_OP_DEQUANTIZE] = bbrt_c_dequantize,
+    [BBRT_OP_MATMUL_F32] = bbrt_c_matmul_f32,
 };
