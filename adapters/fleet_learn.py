@@ -57,11 +57,14 @@ class FleetRunError(BBError):
 
 
 def node_argv(directory: str | Path, node: str, url: str, overrides: dict[str, Any], origin: float,
-              progress: str | Path, late: bool = False, extra: list[str] | None = None) -> list[str]:
+              progress: str | Path, late: bool = False, extra: list[str] | None = None,
+              start_file: str | Path | None = None) -> list[str]:
     """argv that runs one learning node in its own process (``bb-edge node``)."""
     argv = [sys.executable, "-m", "bb_edge.cli", "node", str(directory), "--node", node, "--transport", url,
             "--learning", json.dumps(overrides), "--clock-origin", repr(origin), "--progress", str(progress),
             "--status-interval", "0", "--quiet"]
+    if start_file is not None:
+        argv += ["--start-file", str(start_file)]
     return argv + (["--late"] if late else []) + list(extra or [])
 
 
@@ -84,6 +87,18 @@ class LearningFleet:
     procs: dict[str, _Proc] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)
 
+    @property
+    def start_file(self) -> Path:
+        """The file whose appearance starts every node's clock (it holds the origin)."""
+        return self.workdir / "start"
+
+    def go(self, lead: float = 0.5) -> None:
+        """Start the fleet: write the origin (now + ``lead``) to :attr:`start_file` (atomically)."""
+        self.origin = time.time() + lead
+        tmp = self.start_file.with_suffix(".tmp")
+        tmp.write_text(repr(self.origin))
+        os.replace(tmp, self.start_file)
+
     def progress_file(self, name: str) -> Path:
         """Where node ``name`` writes its progress lines."""
         return self.workdir / f"{name}.progress.jsonl"
@@ -101,7 +116,7 @@ class LearningFleet:
         env.setdefault("OMP_NUM_THREADS", "1")  # 21 processes on a few cores: no thread pools each
         log = open(self.log_file(name), "ab")
         argv = node_argv(self.dep.directory, name, self.url, self.overrides, self.origin, self.progress_file(name),
-                         late, self.extra.get(name))
+                         late, self.extra.get(name), self.start_file)
         p = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              start_new_session=True)
         self.procs[name] = _Proc(name, p, log)
@@ -219,13 +234,16 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
     wall0 = time.perf_counter()
     result = FleetResult(module.name, len(module.clients()))
     try:
+        fleet.start_file.unlink(missing_ok=True)
         servers = _servers(module)
         for n in servers:
             fleet.spawn(n)
-        fleet.wait_up(servers, connect_timeout)
-        for n in module.clients():
-            if n not in plan.late:
-                fleet.spawn(n)
+        fleet.wait_up(servers, connect_timeout)  # a client's first message must find the server subscribed
+        first = [n for n in module.clients() if n not in plan.late]
+        for n in first:
+            fleet.spawn(n)
+        fleet.wait_up(first, connect_timeout)
+        fleet.go()  # one common time zero: every node starts its rounds / periods now
         _watch(module, fleet, plan, result, wall0, time.monotonic() + limit)
     finally:
         fleet.stop_all()
@@ -246,7 +264,6 @@ def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimR
     while True:
         recs = {n: fleet.records(n) for n in names}
         rounds = {n: [r for r in rs if r["kind"] == "round"] for n, rs in recs.items()}
-        reporting = [n for n in names if rounds[n] and n not in departed]
         servers = [n for n in _servers(module) if rounds[n]]
         if module.name in ("fedavg", "diloco") and servers:
             progress = rounds[servers[0]][-1]["round"]
@@ -267,9 +284,11 @@ def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimR
                 for n in sorted(plan.late):
                     fleet.spawn(n, late=True)
                     result.joined.append(n)
-        finished = [n for n in reporting if rounds[n][-1]["finished"]]
-        if reporting and len(finished) == len(reporting) and done >= min(progress, module.rounds) and (
-                module.name not in ("fedavg", "diloco") or servers and servers[0] in finished):
+        if module.name in ("fedavg", "diloco"):  # the server alone says when the run is over
+            expect = _servers(module)
+        else:  # every running node reports its own progress
+            expect = [n for n in fleet.procs if n not in departed]
+        if expect and all(rounds[n] and rounds[n][-1]["finished"] for n in expect) and done >= module.rounds:
             return
         dead = [n for n, pr in fleet.procs.items() if pr.popen.poll() is not None]
         if dead:

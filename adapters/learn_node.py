@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -174,6 +174,23 @@ class LearningNode:
     def clock(self) -> float:
         """Seconds since the fleet's origin (wall clock: the same origin means the same time on every node)."""
         return time.time() - self.origin
+
+    def wait_start(self, path: str | Path, stopping: Callable[[], bool] = lambda: False,
+                   poll: float = 0.05) -> None:
+        """Wait until ``path`` holds the fleet's origin (a UNIX time), take it, then sleep until it.
+
+        A file that is not a number yet (being written) is read again; a stop
+        request ends the wait early.
+        """
+        p = Path(path)
+        while not stopping():
+            try:
+                self.origin = float(p.read_text().strip())
+                break
+            except (OSError, ValueError):
+                time.sleep(poll)
+        while not stopping() and self.clock() < 0:
+            time.sleep(min(poll, -self.clock()))
 
     def progress(self, now: float) -> tuple[int | None, bool]:
         """(rounds done, finished) as this node alone sees them; ``None`` if it cannot tell (a FedAvg client)."""
