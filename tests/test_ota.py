@@ -636,3 +636,203 @@ def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[
         if host is not None:
             host.close()
         broker.stop()
+
+
+# ------------------------------------------------------------------- the C node end (firmware/src/bbrt_ota.c)
+
+C_NODE = "n2"
+HMAC_KEY = bytes(range(100, 132))
+
+
+@pytest.fixture(scope="module")
+def c_ota(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """bbrt with bbrt_sha256.c and bbrt_ota.c as a shared library (C99, -Wall -Wextra -Werror -pedantic)."""
+    import ctypes
+    import shutil
+
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    fw = Path(__file__).resolve().parent.parent / "firmware"
+    out = tmp_path_factory.mktemp("ota_c") / "libbbrt_ota.so"
+    srcs = ["bbrt_sha256.c", "bbrt_ota.c", "bbrt_wire.c", "bbrt_program.c", "bbrt_check.c", "bbrt_kernels.c",
+            "bbrt_node.c", "bbrt_link.c", "bbrt_resolver_all.c"]
+    subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-cast-align", "-O2", "-fPIC",
+                    "-shared", f"-I{fw / 'include'}", *[str(fw / "src" / s) for s in srcs], "-o", str(out)],
+                   check=True, timeout=180)
+    lib = ctypes.CDLL(str(out))
+    lib.bbrt_ota_sizeof.restype = ctypes.c_size_t
+    lib.bbrt_ota_message.restype = ctypes.c_uint16
+    lib.bbrt_ota_poll.restype = ctypes.c_uint16
+    return lib
+
+
+@pytest.fixture(scope="module")
+def bbrt_blobs() -> dict[str, bytes]:
+    """n2 of bbrt's small_cnn lowered to .bbrt twice (different weights), and n1 (other edges)."""
+    from bb_edge.bbrt.examples import small_cnn as bbrt_cnn
+    from bb_edge.bbrt.lower import lower
+
+    out = {}
+    for key, seed, node in (("old", 0, "n2"), ("new", 1, "n2"), ("n1", 0, "n1")):
+        dep, progs = compile_model(bbrt_cnn(seed=seed), cuts=["r3", "c4"], node_names=["n0", "n1", "n2"])
+        io = {i.name: i.edge_id for i in dep.inputs} | {o.name: o.edge_id for o in dep.outputs}
+        out[key] = lower(progs[node], node_id=dep.ids()[node], node_ids=dep.ids(), io_edges=io,
+                         precision="fp32").blob
+    return out
+
+
+class COta:
+    """The C OTA state machine with an active program, a staging slot and an arena (all caller memory)."""
+
+    ARENA = 1 << 16
+
+    def __init__(self, lib, old: bytes, key: bytes | None = HMAC_KEY, slot_cap: int = 1 << 16) -> None:  # type: ignore[no-untyped-def]
+        import ctypes
+
+        self.lib, self.ct = lib, ctypes
+        self.state = ctypes.create_string_buffer(lib.bbrt_ota_sizeof())
+        self.active_blob = ctypes.create_string_buffer(old, len(old))
+        self.arena = ctypes.create_string_buffer(self.ARENA)
+        self.slot = ctypes.create_string_buffer(slot_cap)
+        self.active = ctypes.create_string_buffer(256)  # bbrt_program_t
+        self.key = ctypes.create_string_buffer(key, len(key)) if key else None
+        assert lib.bbrt_program_load(self.active, self.active_blob, ctypes.c_size_t(len(old)), self.arena,
+                                     ctypes.c_size_t(self.ARENA)) == 0
+        assert lib.bbrt_ota_init(self.state, C_NODE.encode(), self.slot, ctypes.c_size_t(slot_cap), self.arena,
+                                 ctypes.c_size_t(self.ARENA), self.key, ctypes.c_size_t(len(key) if key else 0)) == 0
+        self.reply = ctypes.create_string_buffer(ota.MAX_REASON)
+
+    def message(self, edge: int, payload: bytes) -> tuple[int, bytes]:
+        ct = self.ct
+        n = ct.c_size_t()
+        t = self.lib.bbrt_ota_message(self.state, self.active, ct.c_uint16(edge), payload, ct.c_size_t(len(payload)),
+                                      self.reply, ct.c_size_t(len(self.reply)), ct.byref(n))
+        return int(t), self.reply.raw[:n.value]
+
+    def poll(self, idle: bool) -> tuple[int, bytes]:
+        ct = self.ct
+        n = ct.c_size_t()
+        t = self.lib.bbrt_ota_poll(self.state, ct.c_int(int(idle)), self.active, self.reply,
+                                   ct.c_size_t(len(self.reply)), ct.byref(n))
+        return int(t), self.reply.raw[:n.value]
+
+    def running(self) -> int:
+        """Address of the running program's blob (bbrt_program_t.blob, its first field)."""
+        return int(self.ct.c_void_p.from_buffer(self.active).value or 0)
+
+    def send_update(self, image: bytes, key: bytes = HMAC_KEY, uid: int = 1, chunk: int = 500,
+                    target: int = ota.TARGET_BBRT) -> list[tuple[int, bytes]]:
+        """What the Python deployer sends (OtaDeployer), each message handed to the C node; its replies."""
+        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk)
+        d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, uid)
+        replies = []
+        for o in d.start(0.0):
+            env = wire.decode(o.data, max_payload=len(o.data))
+            t, body = self.message(env.edge, bytes(env.payload_bytes()))
+            if t:
+                replies.append((t, body))
+        return replies
+
+
+def test_c_sha256_and_hmac_match_hashlib(c_ota) -> None:  # type: ignore[no-untyped-def]
+    import ctypes
+    import hmac as pyhmac
+
+    rng = np.random.default_rng(0)
+    out = ctypes.create_string_buffer(32)
+    for n in [0, 1, 55, 56, 63, 64, 65, 119, 128, 1000, 4097]:
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        c_ota.bbrt_sha256(data, ctypes.c_size_t(n), out)
+        assert out.raw == hashlib.sha256(data).digest(), n
+        for key in (b"k", bytes(64), bytes(range(200))):
+            c_ota.bbrt_hmac_sha256(key, ctypes.c_size_t(len(key)), data, ctypes.c_size_t(n), out)
+            assert out.raw == pyhmac.new(key, data, hashlib.sha256).digest(), (n, len(key))
+
+
+def test_c_node_stages_verifies_and_switches_at_idle(c_ota, bbrt_blobs) -> None:  # type: ignore[no-untyped-def]
+    node = COta(c_ota, bbrt_blobs["old"])
+    before = node.running()
+    replies = node.send_update(bbrt_blobs["new"])
+    sha = hashlib.sha256(bbrt_blobs["new"]).digest()
+    assert replies == [(ota.READY, (1).to_bytes(4, "little") + sha)]
+    assert node.running() == before  # staged only
+    assert node.message(ota.COMMIT, (1).to_bytes(4, "little")) == (0, b"")
+    assert node.poll(idle=False) == (0, b"") and node.running() == before  # a request is in progress
+    t, body = node.poll(idle=True)
+    assert t == ota.SWITCHED and body[4:] == sha
+    assert node.running() == ctypes_addr(node.slot) != before
+
+
+def ctypes_addr(buf) -> int:  # type: ignore[no-untyped-def]
+    import ctypes
+
+    return ctypes.addressof(buf)
+
+
+@pytest.mark.parametrize("case", ["corrupt", "bad_signature", "contract", "invalid", "truncated", "too_large",
+                                  "wrong_target", "no_key"])
+def test_c_node_refusals_keep_the_running_program(c_ota, bbrt_blobs, case: str) -> None:  # type: ignore[no-untyped-def]
+    node = COta(c_ota, bbrt_blobs["old"], key=None if case == "no_key" else HMAC_KEY,
+                slot_cap=1000 if case == "too_large" else 1 << 16)
+    before = node.running()
+    image = bbrt_blobs["new"]
+    if case == "corrupt":
+        upd = ota.NodeUpdate(C_NODE, image, ota.TARGET_BBRT, ota.hmac_signer(HMAC_KEY), ota.SIG_HMAC_SHA256, 500)
+        d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1)
+        msgs = [wire.decode(o.data, max_payload=len(o.data)) for o in d.start(0.0)]
+        replies = []
+        for i, env in enumerate(msgs):
+            body = bytearray(env.payload_bytes())
+            if i == len(msgs) - 1:
+                body[-1] ^= 1
+            t, r = node.message(env.edge, bytes(body))
+            if t:
+                replies.append((t, r))
+        want = ota.CORRUPT
+    elif case == "truncated":
+        upd = ota.NodeUpdate(C_NODE, image, ota.TARGET_BBRT, ota.hmac_signer(HMAC_KEY), ota.SIG_HMAC_SHA256, 500)
+        d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1)
+        msgs = [wire.decode(o.data, max_payload=len(o.data)) for o in d.start(0.0)]
+        del msgs[2]
+        replies = [r for r in (node.message(e.edge, bytes(e.payload_bytes())) for e in msgs) if r[0]]
+        want = ota.TRUNCATED
+    else:
+        key = OTHER_KEY if case == "bad_signature" else HMAC_KEY
+        if case == "contract":
+            image = bbrt_blobs["n1"]
+        elif case == "invalid":
+            image = bytes(len(image))  # hash and signature are right: bbrt's loader refuses it
+        target = ota.TARGET_ONNX if case == "wrong_target" else ota.TARGET_BBRT
+        replies = node.send_update(image, key=key, target=target)
+        want = {"bad_signature": ota.BAD_SIGNATURE, "contract": ota.CONTRACT_MISMATCH,
+                "invalid": ota.INVALID_PROGRAM, "too_large": ota.TOO_LARGE, "wrong_target": ota.WRONG_TARGET,
+                "no_key": ota.NO_KEY}[case]
+    assert len(replies) == 1 and replies[0][0] == ota.NACK, replies
+    assert ota.decode_nack(replies[0][1])[1] == want
+    assert node.running() == before
+    assert node.message(ota.COMMIT, (1).to_bytes(4, "little"))[0] == ota.NACK  # nothing staged
+    assert node.poll(idle=True) == (0, b"") and node.running() == before
+    # the node takes the next, good update
+    again = node.send_update(bbrt_blobs["new"], uid=2)[0][0]
+    assert again == (ota.NACK if case in ("no_key", "too_large") else ota.READY)
+
+
+def test_c_node_refuses_a_second_update_and_malformed_messages(c_ota, bbrt_blobs) -> None:  # type: ignore[no-untyped-def]
+    node = COta(c_ota, bbrt_blobs["old"])
+    image = bbrt_blobs["new"]
+    digest = hashlib.sha256(image).digest()
+    sig = ota.hmac_signer(HMAC_KEY)(ota.signed_message(C_NODE, ota.TARGET_BBRT, len(image), digest))
+    assert node.message(ota.OFFER, ota.Offer(1, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
+                                             sig).encode()) == (0, b"")
+    t, body = node.message(ota.OFFER, ota.Offer(2, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
+                                                sig).encode())
+    assert t == ota.NACK and ota.decode_nack(body)[:2] == (2, ota.BUSY)
+    for edge, payload in ((ota.OFFER, b"\x01"), (ota.DATA, b"\x01\x00"), (ota.COMMIT, b""), (99, b"1234")):
+        t, body = node.message(edge, payload)
+        assert t == ota.NACK and ota.decode_nack(body)[1] == ota.BAD_MESSAGE
+    t, body = node.message(ota.DATA, ota.encode_data(7, 0, b"xx"))
+    assert ota.decode_nack(body)[1] == ota.UNKNOWN_UPDATE
+    # update 1 still completes
+    t, body = node.message(ota.DATA, ota.encode_data(1, 0, image))
+    assert t == ota.READY

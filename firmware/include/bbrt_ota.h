@@ -1,0 +1,77 @@
+/* Over-the-air program updates for C nodes (docs/wire.md "Program updates", protocol 24).
+ *
+ * No heap: the caller owns the staging slot (the inactive A/B program buffer, 8-byte aligned) and
+ * the per-node HMAC-SHA-256 key provisioned at build time. bbrt_ota_message() takes one OTA
+ * message (the envelope's edge = type, its payload) and writes at most one reply (READY, NACK or
+ * SWITCHED) into the caller's buffer; a COMMIT is applied by bbrt_ota_poll() at an idle point. */
+#ifndef BBRT_OTA_H
+#define BBRT_OTA_H
+#include <stddef.h>
+#include <stdint.h>
+#include "bbrt.h"
+
+/* ---- SHA-256 and HMAC-SHA-256 (FIPS 180-4, RFC 2104) ---- */
+typedef struct {
+    uint32_t h[8];
+    uint64_t len;      /* bytes hashed so far */
+    uint8_t buf[64];
+    uint32_t fill;
+} bbrt_sha256_t;
+
+void bbrt_sha256_init(bbrt_sha256_t *s);
+void bbrt_sha256_update(bbrt_sha256_t *s, const uint8_t *data, size_t n);
+void bbrt_sha256_final(bbrt_sha256_t *s, uint8_t out[32]);
+void bbrt_sha256(const uint8_t *data, size_t n, uint8_t out[32]);
+/* keys longer than 64 bytes are hashed first, as RFC 2104 says */
+void bbrt_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t n, uint8_t out[32]);
+/* constant-time comparison: 1 when equal */
+int bbrt_ct_equal(const uint8_t *a, const uint8_t *b, size_t n);
+
+/* ---- the update protocol ---- */
+enum { BBRT_OTA_PROTO = 24 };
+enum { BBRT_OTA_OFFER = 1, BBRT_OTA_DATA = 2, BBRT_OTA_COMMIT = 3, BBRT_OTA_ABORT = 4,
+       BBRT_OTA_READY = 5, BBRT_OTA_NACK = 6, BBRT_OTA_SWITCHED = 7 };
+/* NACK codes: the same numbers as bb_edge/engine/ota.py */
+enum { BBRT_OTA_BAD_MESSAGE = 1, BBRT_OTA_BUSY = 2, BBRT_OTA_TOO_LARGE = 3, BBRT_OTA_TRUNCATED = 4,
+       BBRT_OTA_CORRUPT = 5, BBRT_OTA_BAD_SIGNATURE = 6, BBRT_OTA_INVALID_PROGRAM = 7,
+       BBRT_OTA_CONTRACT_MISMATCH = 8, BBRT_OTA_WRONG_TARGET = 9, BBRT_OTA_UNKNOWN_UPDATE = 10,
+       BBRT_OTA_ROLLED_BACK = 11, BBRT_OTA_NO_KEY = 13 };
+enum { BBRT_OTA_TARGET_BBRT = 2, BBRT_OTA_SIG_HMAC = 2 };
+enum { BBRT_OTA_IDLE = 0, BBRT_OTA_RECEIVING = 1, BBRT_OTA_STAGED = 2, BBRT_OTA_COMMITTING = 3 };
+#define BBRT_OTA_REPLY_MAX 64u /* a reply never needs more (NACK reasons are not sent by C nodes) */
+#define BBRT_OTA_NAME_MAX 51u
+
+typedef struct {
+    /* given by the caller (bbrt_ota_init) */
+    uint8_t *slot;            /* the inactive program slot, 8-byte aligned */
+    size_t slot_cap;
+    uint8_t *arena;           /* the node's arena (the staged program is checked against it) */
+    size_t arena_size;
+    const uint8_t *key;       /* per-node HMAC-SHA-256 key; NULL: every OFFER is refused (NO_KEY) */
+    size_t key_len;
+    char node[BBRT_OTA_NAME_MAX + 1];
+    /* state */
+    uint32_t state, update_id, size, received, refused_update;
+    uint8_t sha[32], sig[32];
+    bbrt_sha256_t hash;       /* streamed over the chunks as they arrive */
+    bbrt_program_t staged;
+    uint32_t refusals, switches;
+    uint16_t last_code;
+} bbrt_ota_t;
+
+/* 0 on success, -1 when the slot is misaligned or the node name does not fit. */
+int bbrt_ota_init(bbrt_ota_t *o, const char *node, uint8_t *slot, size_t slot_cap, uint8_t *arena,
+                  size_t arena_size, const uint8_t *key, size_t key_len);
+/* One OTA message from the deployer. `active` is the running program (the contract reference).
+ * Returns the reply's type (READY/NACK) with its payload in `reply` (`*reply_len` bytes), or 0. */
+uint16_t bbrt_ota_message(bbrt_ota_t *o, const bbrt_program_t *active, uint16_t type, const uint8_t *p,
+                          size_t n, uint8_t *reply, size_t reply_cap, size_t *reply_len);
+/* Called by the node loop; `idle` = no request is in progress. When a COMMIT is pending and the
+ * node is idle, checks the staged program once more, copies its descriptor into `*active`
+ * (the caller then swaps its A/B slot buffers: the slot now holds the running program) and
+ * returns SWITCHED with the new program's SHA-256 in `reply`; else 0. */
+uint16_t bbrt_ota_poll(bbrt_ota_t *o, int idle, bbrt_program_t *active, uint8_t *reply, size_t reply_cap,
+                       size_t *reply_len);
+/* sizeof(bbrt_ota_t), for bindings that allocate it (tests use ctypes) */
+size_t bbrt_ota_sizeof(void);
+#endif
