@@ -263,3 +263,22 @@ def test_split_client_refuses_bad_gradients_and_keeps_its_model() -> None:
     assert reasons == ["non_finite", "wrong_shape", "wrong_shape"]
     np.testing.assert_array_equal(cli.bindings["model"].vector, before)
     assert handler.waiting == "grad"
+
+
+def test_gossip_fetch_from_a_blocked_peer_gets_no_model() -> None:
+    mod = module_for(build_setup({"strategy": "gossip", "clients": 3, "rounds": 1, "topology": "full"}))
+    engines = _engines(mod)
+    ids = dict(mod.nodes())
+    for e in engines.values():
+        e.poll(0.0)
+    n1 = engines["n1"]
+    n1.bindings["peers"].block(ids["n1"], ids["n0"])
+    for i, sender in enumerate(("n0", "n2")):
+        env = wire.Envelope.for_array(np.zeros(0, np.uint8), sender=ids[sender], receiver=ids["n1"], seq=60_000 + i,
+                                      edge=int(Msg.FETCH), protocol=PROTO_GOSSIP)
+        n1.deliver(sender, wire.encode(env))
+    out = n1.poll(0.0)
+    full = [o.peer for o in out if wire.decode(o.data).edge == Msg.MODEL_FULL]
+    assert full == ["n2"]  # the unblocked peer gets the model, the blocked one a typed refusal
+    rej = [(e.reason, e.sender) for e in n1.drain_events() if isinstance(e, lev.UpdateRejected)]
+    assert rej == [("blocked", ids["n0"])]

@@ -123,6 +123,12 @@ class GossipNode(HandlerState):
         model: ModelState = ctx.binding("model")
         size = self.program.layout.size
         if env.edge == Msg.FETCH:
+            # answering is sending: only to a peer this node may write to (the receiving rule, reversed)
+            why = ctx.binding("peers").refusal(env.sender, ctx.node_id)
+            if why is not None:
+                _reject(ctx, self.strategy, env, RejectReason(why),
+                        f"FETCH from node {env.sender}, which this node does not send to: {why}")
+                return
             if self.started and model.vector is not None:
                 ctx.send_array(peer, model.vector, protocol=self.protocol_id, edge=int(Msg.MODEL_FULL),
                                request_id=int(model.age))
