@@ -258,3 +258,32 @@ class StatusClient:
         """Disconnect and stop the network thread."""
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def run_view(url: str, interval: float = 1.0, threshold: float = 8.0, refresh: float = 0.25,
+             once: float | None = None, connect_timeout: float = 10.0) -> int:
+    """``bb-edge status``: a live rich view until SIGINT/SIGTERM, or one table after ``once`` seconds."""
+    import signal
+
+    from rich.console import Console
+    from rich.live import Live
+
+    model = StatusModel(interval=interval, threshold=threshold)
+    client = StatusClient(url, model)
+    client.start(connect_timeout)
+    title = f"bb-edge fleet on {url.split('?')[0]}"
+    console = Console()
+    try:
+        if once is not None:
+            time.sleep(once)
+            console.print(render(model, time.monotonic(), title))
+            return 0
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        with Live(render(model, time.monotonic(), title), console=console, refresh_per_second=4) as live:
+            while not stop.wait(refresh):
+                live.update(render(model, time.monotonic(), title))
+    finally:
+        client.stop()
+    return 0

@@ -12,39 +12,16 @@ table after S seconds and exits.
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
-import time
 
 from bb_edge.commands._args import non_negative_float
 
 
 def _run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.live import Live
+    from bb_edge.adapters.status_view import run_view
 
-    from bb_edge.adapters.status_view import StatusClient, StatusModel, render
-
-    model = StatusModel(interval=args.interval, threshold=args.threshold)
-    client = StatusClient(args.url, model)
-    client.start(args.connect_timeout)
-    title = f"bb-edge fleet on {args.url.split('?')[0]}"
-    console = Console()
-    try:
-        if args.once is not None:
-            time.sleep(args.once)
-            console.print(render(model, time.monotonic(), title))
-            return 0
-        stop = threading.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
-        with Live(render(model, time.monotonic(), title), console=console, refresh_per_second=4,
-                  screen=False) as live:
-            while not stop.wait(args.refresh):
-                live.update(render(model, time.monotonic(), title))
-    finally:
-        client.stop()
-    return 0
+    # the clock, the MQTT client and the redraw loop live in the adapter (bb_edge/ stays sans-IO)
+    return run_view(args.url, interval=args.interval, threshold=args.threshold, refresh=args.refresh,
+                    once=args.once, connect_timeout=args.connect_timeout)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
