@@ -58,7 +58,8 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
             raise ota.OtaError(ota.WRONG_TARGET, f"{path.name}: unknown program kind")
         image = path.read_bytes()
         old_path = current.directory / current.node(spec.name).program
-        if old_path.is_file() and old_path.read_bytes() == image:
+        previous = old_path.read_bytes() if old_path.is_file() else None
+        if previous == image:
             continue
         if target == ota.TARGET_ONNX:
             problem = ota.contract_problem(current.program(spec.name), new.program(spec.name))
@@ -66,7 +67,7 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
                 raise ota.OtaError(ota.CONTRACT_MISMATCH, f"{spec.name}: {problem}")
         limit = int(current.limits_for(spec.name).get("max_payload", wire.DEFAULT_MAX_PAYLOAD))
         size = min(chunk or 32 << 10, limit - ota.DATA_HEADER)
-        updates.append(ota.NodeUpdate(spec.name, image, target, signer, sig_kind, size))
+        updates.append(ota.NodeUpdate(spec.name, image, target, signer, sig_kind, size, previous))
     return updates
 
 
@@ -122,6 +123,7 @@ class DeployReport:
     switched: dict[str, str] = field(default_factory=dict)  # node -> new program hash (hex)
     failures: dict[str, str] = field(default_factory=dict)  # node -> "code_name: reason"
     seconds: float = 0.0
+    reverted: list[str] = field(default_factory=list)  # switched, then put back (another node failed)
 
     @property
     def ok(self) -> bool:
@@ -170,7 +172,7 @@ class Deploy:
         d = self.deployer
         return DeployReport(d.state, sorted(d.updates), {n: h.hex() for n, h in d.switched.items()},
                             {n: f"{ota.CODE_NAMES.get(c, c)}: {r}" for n, (c, r) in d.failures.items()},
-                            self.clock() - self.t0)
+                            self.clock() - self.t0, list(d.reverted))
 
 
 def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,

@@ -836,3 +836,45 @@ def test_c_node_refuses_a_second_update_and_malformed_messages(c_ota, bbrt_blobs
     # update 1 still completes
     t, body = node.message(ota.DATA, ota.encode_data(1, 0, image))
     assert t == ota.READY
+
+
+def test_a_rollback_after_commit_puts_switched_nodes_back(compiled) -> None:  # type: ignore[no-untyped-def]
+    """n0 switches, n1 fails its health check: the deployer re-installs n0's previous image."""
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h0, h1 = Harness(dep, old, "n0"), Harness(dep, old, "n1")
+
+    class Broken(ota.OnnxLoader):
+        def health(self, staged: onnx.ModelProto) -> None:
+            raise ota.OtaError(ota.ROLLED_BACK, "first inference failed")
+
+    h1.handler.loader = Broken(h1.engine)
+    seq = [9 << 32]
+
+    def next_seq() -> int:
+        seq[0] += 1
+        return seq[0]
+
+    signer = ota.ed25519_signer(KEY)
+    ups = [ota.NodeUpdate(n, _image(new, n), ota.TARGET_ONNX, signer, chunk=1024, previous=_image(old, n))
+           for n in ("n0", "n1")]
+    d = ota.OtaDeployer(dep.ids(), ups, next_seq, 10)
+    hs = {"n0": h0, "n1": h1}
+    pending = d.start(0.0)
+    now = 0.0
+    for _ in range(40):
+        for o in pending:
+            hs[o.peer].engine.deliver("_host", o.data)
+        now += 0.01
+        for h in hs.values():
+            for out in h.engine.poll(now):
+                env = wire.decode(out.data, max_payload=len(out.data))
+                if env.protocol == ota.PROTO_OTA:
+                    d.on_envelope(env)
+        pending = d.poll(now)
+        if d.state == "failed" and not pending:
+            break
+    assert d.state == "failed" and d.failures["n1"][0] == ota.ROLLED_BACK
+    assert d.reverted == ["n0"]
+    for n, h in hs.items():
+        assert h.engine.program_hash == hashlib.sha256(old[n].SerializeToString(deterministic=True)).digest(), n

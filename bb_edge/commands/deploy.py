@@ -46,6 +46,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{node}: switched to {digest[:16]}")
     for node, why in sorted(report.failures.items()):
         print(f"{node}: {why}")
+    for node in report.reverted:
+        print(f"{node}: put back on its previous program (another node failed after COMMIT)")
     print(f"deploy {report.state} ({len(report.nodes)} nodes, {report.seconds:.2f}s)")
     return 0 if report.ok else 4
 

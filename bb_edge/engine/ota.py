@@ -632,6 +632,7 @@ class NodeUpdate:
     signer: Signer
     sig_kind: int = SIG_ED25519
     chunk: int = 16 << 10  # DATA payload bytes (<= the node's max payload minus the DATA header)
+    previous: bytes | None = None  # the image it runs now: put back if another node fails after COMMIT
 
 
 @dataclass
@@ -650,6 +651,12 @@ class OtaDeployer:
     :meth:`poll` (returns what to send); ``state`` ends ``"done"`` or
     ``"failed"`` (then ``failures`` says why and every node got ABORT).
     ``next_seq`` numbers the envelopes (the host's sequence).
+
+    COMMIT can still fail on a node (its health check rolls it back) after
+    others switched. Then, for the nodes given a ``previous`` image, the
+    deployer runs a second update putting those images back (state
+    ``"reverting"``), so the fleet is not left half-switched; ``reverted``
+    lists them and ``state`` ends ``"failed"`` either way.
     """
 
     def __init__(self, ids: dict[str, int], updates: list[NodeUpdate], next_seq: Callable[[], int],
@@ -665,7 +672,8 @@ class OtaDeployer:
         self.ready: set[str] = set()
         self.switched: dict[str, bytes] = {}
         self.failures: dict[str, tuple[int, str]] = {}
-        self.events: list[ev.Event] = []
+        self.reverted: list[str] = []
+        self._revert: OtaDeployer | None = None
         self._out: list[Outgoing] = []
         self._deadline = 0.0
         for u in updates:
@@ -702,6 +710,9 @@ class OtaDeployer:
 
     def on_envelope(self, env: wire.Envelope) -> None:
         """An OTA reply from a node (anything else, or from a node not being updated, is ignored)."""
+        if self._revert is not None:
+            self._revert.on_envelope(env)
+            return
         node = self.names.get(env.sender)
         if env.protocol != PROTO_OTA or node not in self.updates:
             return
@@ -724,6 +735,13 @@ class OtaDeployer:
 
     def poll(self, now: float) -> list[Outgoing]:
         """Advance: abort on a refusal or timeout, commit when all are READY, done when all switched."""
+        if self.state == "reverting":
+            assert self._revert is not None
+            self._out += self._revert.poll(now)
+            if self._revert.state in ("done", "failed"):
+                self.reverted = sorted(self._revert.switched)
+                self.state = "failed"
+            return self.take()
         if self.state in ("staging", "committing") and self.failures:
             self._fail()
         elif self.state in ("staging", "committing") and now > self._deadline:
@@ -732,6 +750,8 @@ class OtaDeployer:
                 self.failures[n] = (TIMEOUT, f"no {'READY' if self.state == 'staging' else 'SWITCHED'} "
                                              f"in {self.timeout_s}s")
             self._fail()
+        if self.state == "failed" and self.switched and self._revert is None:
+            self._start_revert(now)
         elif self.state == "staging" and self.ready == set(self.updates) and self.commit_gate():
             self.state = "committing"
             self._deadline = now + self.timeout_s
@@ -740,6 +760,16 @@ class OtaDeployer:
         elif self.state == "committing" and set(self.switched) == set(self.updates):
             self.state = "done"
         return self.take()
+
+    def _start_revert(self, now: float) -> None:
+        """Put the previous images back on the nodes that already switched."""
+        back = [NodeUpdate(n, u.previous, u.target, u.signer, u.sig_kind, u.chunk)
+                for n, u in self.updates.items() if n in self.switched and u.previous is not None]
+        if not back:
+            return
+        self._revert = OtaDeployer(self.ids, back, self.next_seq, self.update_id + 1, self.timeout_s)
+        self._out += self._revert.start(now)
+        self.state = "reverting"
 
     def _fail(self) -> None:
         for node in self.updates:
