@@ -311,6 +311,11 @@ class PeerSelector(Protocol):
         """Whether ``node`` takes an update from ``sender`` in ``round``."""
         ...
 
+    def refusal(self, node: int, sender: int) -> str | None:
+        """Why ``node`` refuses anything from ``sender`` (``"blocked"``, ``"sharing_mode"``,
+        ``"unknown_peer"``), or ``None``: the receiver-side check, independent of the round."""
+        ...
+
 
 @runtime_checkable
 class Codec(Protocol):
