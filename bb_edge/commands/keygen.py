@@ -63,6 +63,10 @@ def make_keys(out: str | Path, hmac_nodes: list[str] | None = None) -> tuple[str
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.deployment and not (Path(args.deployment) / "deployment.json").is_file():
+        # refused before any key is written
+        raise DeploymentError(f"--deployment {args.deployment}: no deployment.json there; "
+                              "compile the deployment first (bb-edge compile MODEL -o DIR)")
     _, pub = make_keys(args.out, args.hmac_nodes)
     print(f"wrote {Path(args.out) / 'ota_ed25519.key'} (keep it secret) and ota_ed25519.pub: {pub}")
     if args.deployment:
