@@ -364,8 +364,9 @@ class SerialLink:
         self.name = name
         self.heartbeat = heartbeat
         if config is None:
-            # rto_max: the old fixed back-off cap (rto * 2**backoff), at least 1 s so a slow line settles
-            config = L.LinkConfig(rto_initial=rto, rto_min=min(rto, 0.02), rto_max=max(rto * 2 ** backoff, 1.0),
+            # rto_max: the back-off cap (rto * 2**backoff): a serial line loses frames to noise, not to
+            # congestion, so waiting longer does not help it
+            config = L.LinkConfig(rto_initial=rto, rto_min=min(rto, 0.02), rto_max=rto * 2 ** backoff,
                                   max_retries=retries, hb_interval=heartbeat,
                                   dead_after=heartbeat * max(1, miss) if heartbeat > 0 else 0.0, mtu=mtu)
         hello = HelloRecord(versions[0], versions[1], CAP_ARQ | CAP_FRAG,

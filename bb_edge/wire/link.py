@@ -353,6 +353,7 @@ class _Out:
     deadline: float = 0.0
     tries: int = 0
     tx: int = 0  # order of the latest transmission (loss detection: sent before something acked)
+    fast: bool = False  # its loss was detected from later frames getting through: resent on a 2 SRTT timer
 
 
 @dataclass(eq=False)
@@ -476,9 +477,13 @@ class Link:
                 if any(f.tries >= c.max_retries for f in expired):
                     self._abandon(now)
                     return
-                self.rto = min(self.rto * 2, c.rto_max)  # one back-off per expiry (RFC 6298 5.5)
+                # back off when the oldest frame's timer expires (RFC 6298 5.5: one timer, for the
+                # earliest frame); later frames expiring in its shadow do not compound it
+                oldest = next(iter(self._inflight.values()))
+                if expired[0] is oldest and not oldest.fast:
+                    self.rto = min(self.rto * 2, c.rto_max)
                 for f in expired:
-                    self._transmit(f, now, retransmit=True)
+                    self._transmit(f, now, retransmit=True, fast=f.fast)
         self._pump(now)
         if c.hb_interval > 0 and (self._hb_now or now >= self._last_sent + c.hb_interval):
             self._hb_now = False
@@ -678,6 +683,10 @@ class Link:
             if total > self.config.reassembly_budget - self._reasm_bytes:
                 return refuse("BUDGET", f"{total} bytes over the reassembly budget "
                                         f"({self._reasm_bytes} of {self.config.reassembly_budget} in use)")
+            # messages start in lseq order: a message held while an earlier one is refused would wait
+            # forever for fragments the window cannot reach (the refused frame pins the window)
+            if fr.lseq != self.cum + 1:
+                return refuse("ORDER", f"a new message at lseq {fr.lseq} while lseq {self.cum + 1} is missing")
         else:
             if total != r.total_len:
                 return refuse("LENGTH_MISMATCH", f"total_len {total}, earlier fragments said {r.total_len}")
@@ -719,7 +728,9 @@ class Link:
         acked = [f for s, f in self._inflight.items() if s <= cum or (mask >> (s - cum - 1)) & 1]
         if not acked:
             return True
-        newest_tx = max(f.tx for f in acked)
+        # loss detection needs to know what was delivered after what: only a frame sent once says so
+        # (the ACK of a resent frame may answer its first transmission)
+        newest_tx = max((f.tx for f in acked if f.tries == 1), default=0)
         sample: _Out | None = None
         for f in acked:
             del self._inflight[f.lseq]
@@ -735,7 +746,7 @@ class Link:
         # (sender policy, not wire format: a line does not reorder)
         for f in list(self._inflight.values()):
             if f.tx < newest_tx:
-                self._transmit(f, now, retransmit=True)
+                self._transmit(f, now, retransmit=True, fast=True)
         return True
 
     def _rtt_sample(self, r: float) -> None:
@@ -809,12 +820,18 @@ class Link:
         self._msgs[id(m)] = m
         self.counters.envelopes_out += 1
 
-    def _transmit(self, f: _Out, now: float, retransmit: bool) -> None:
+    def _transmit(self, f: _Out, now: float, retransmit: bool, fast: bool = False) -> None:
+        """Put one DATA frame out; its timer is the RTO, or for a loss-detected resend 2 SRTT if shorter
+        (a noisy line loses the resend too, and the window waits on it)."""
         f.tries += 1
+        f.fast = fast
         self._tx += 1
         f.tx = self._tx
         f.sent_at = now
-        f.deadline = now + self.rto
+        rto = self.rto
+        if fast and self.srtt is not None:
+            rto = min(rto, max(2 * self.srtt, self.config.rto_min))
+        f.deadline = now + rto
         if retransmit:
             self.counters.retransmits += 1
         self.counters.data_out += 1

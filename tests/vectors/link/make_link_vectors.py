@@ -246,6 +246,8 @@ def invalid_vectors() -> dict[str, tuple[bytes, str, str, bool]]:
                                 True),
         "frag_msg_id_zero": (L.encode_fragment(1, 0, 0, 300, b"\x11" * 60), "FragmentRejected", "BAD_FIELD", True),
         "frag_over_budget": (L.encode_fragment(1, 1, 0, 5000, b"\x11" * 60), "FragmentRejected", "BUDGET", True),
+        "frag_new_message_out_of_order": (L.encode_fragment(2, 1, 0, 300, b"\x11" * 60), "FragmentRejected", "ORDER",
+                                          True),
         "hello_epoch_regressed": (L.encode_hello(HelloRecord(1, 1, CAPS, 1, 1, 128, 4, "n1")), "EpochRegressed", "",
                                   True),
     }
@@ -367,7 +369,9 @@ def sessions() -> list[dict[str, Any]]:
         "fragments_refused_and_timeout",
         "Reassembly with a 1000-byte budget and a 1 s timeout: overlapping, length-changing, out-of-range and "
         "over-budget fragments are refused (not acked); a message left incomplete times out; then a message "
-        "that now fits is reassembled from fragments arriving out of order.",
+        "that now fits: its lseq 4 fragment arrives first and is refused (ORDER: a new message starts only at "
+        "lseq cum + 1), lseq 3 starts it (its chunk is the second half: offsets may come in any order), the "
+        "resent lseq 4 completes it.",
         hub8, fcfg,
         [(0.0, "start", b""),
          (0.010, "receive", L.encode_hello(n1)),
@@ -379,10 +383,11 @@ def sessions() -> list[dict[str, Any]]:
          (0.150, "receive", L.encode_fragment(2, 1, 100, 300, big[100:200])),
          (0.600, "poll", b""),
          (1.200, "poll", b""),
-         (1.300, "receive", L.encode_fragment(4, 2, 400, 800, big2[400:800])),
-         (1.310, "receive", L.encode_fragment(3, 2, 0, 800, big2[0:400]))],
+         (1.300, "receive", L.encode_fragment(4, 2, 0, 800, big2[0:400])),
+         (1.310, "receive", L.encode_fragment(3, 2, 400, 800, big2[400:800])),
+         (1.320, "receive", L.encode_fragment(4, 2, 0, 800, big2[0:400]))],
         [[], ["LinkUp"], [], ["FragmentRejected"], ["FragmentRejected"], ["FragmentRejected"],
-         ["FragmentRejected"], [], [], ["ReassemblyTimeout"], [], ["EnvelopeReceived"]]))
+         ["FragmentRejected"], [], [], ["ReassemblyTimeout"], ["FragmentRejected"], [], ["EnvelopeReceived"]]))
     hcfg = L.LinkConfig(rto_initial=0.2, rto_min=0.02, rto_max=1.0, granularity=0.001, max_retries=2,
                         hb_interval=1.0, dead_after=3.0, reassembly_budget=4096, reassembly_timeout=10.0)
     out.append(_session(
