@@ -33,8 +33,7 @@ class FileSlots:
     """A :class:`~bb_edge.engine.ota.SlotStore` of two files and an atomically written pointer."""
 
     def __init__(self, directory: str | Path) -> None:
-        self.dir = Path(directory)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.dir = Path(directory)  # created by the first stage: a node never updated writes nothing
         self.staged: str | None = None
 
     @property
@@ -54,6 +53,7 @@ class FileSlots:
     def stage(self, data: bytes) -> None:
         """Write the inactive slot (the active one is never touched)."""
         slot = "b" if self.active == "a" else "a"
+        self.dir.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.dir / f"slot_{slot}", data)
         self.staged = slot
 

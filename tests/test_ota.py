@@ -630,6 +630,14 @@ def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[
         host.submit(1, x)
         got = host.wait(1, FLEET_TIMEOUT)
         np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
+        # restarted, every node runs its active slot (the new program), not the compiled one
+        for p in procs:
+            assert stop_process(p) == 0
+        procs += [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"],
+                             stdout=subprocess.DEVNULL) for n in dep.node_names]
+        host.submit(2, x)
+        got = host.wait(2, FLEET_TIMEOUT)
+        np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
     finally:
         for p in procs:
             stop_process(p)
@@ -878,3 +886,23 @@ def test_a_rollback_after_commit_puts_switched_nodes_back(compiled) -> None:  # 
     assert d.reverted == ["n0"]
     for n, h in hs.items():
         assert h.engine.program_hash == hashlib.sha256(old[n].SerializeToString(deterministic=True)).digest(), n
+
+
+def test_file_slots_are_atomic_and_lazy(tmp_path: Path) -> None:
+    """FileSlots: nothing on disk until a stage; the active slot flips only on activate; discard removes."""
+    from bb_edge.adapters.ota_store import FileSlots
+
+    s = FileSlots(tmp_path / "ota" / "n0")
+    assert s.active is None and not (tmp_path / "ota").exists()
+    s.stage(b"one")
+    assert s.active is None and s.active_program() is None  # staged is not active
+    s.activate()
+    assert s.active == "a" and s.active_program() == b"one"
+    s.stage(b"two")  # the inactive slot: the running one is untouched
+    assert (tmp_path / "ota" / "n0" / "slot_a").read_bytes() == b"one"
+    s.discard()
+    assert s.active_program() == b"one" and not (tmp_path / "ota" / "n0" / "slot_b").exists()
+    s.stage(b"three")
+    s.activate()
+    assert s.active == "b" and FileSlots(tmp_path / "ota" / "n0").active_program() == b"three"
+    assert not list((tmp_path / "ota" / "n0").glob("*.tmp"))
