@@ -407,3 +407,31 @@ def test_lossy_pty_1000_envelopes_exactly_once() -> None:
     print(f"lossy pty: {len(to_b) + len(to_a)} envelopes in {elapsed:.1f}s, "
           f"{a.frames_dropped + b.frames_dropped} frames dropped, "
           f"{a.stats.retransmits + b.stats.retransmits} retransmissions, 0 lost, 0 duplicated")
+
+
+def test_forged_sender_on_a_line_is_dropped(squeeze_dep: Deployment, squeeze_requests: list,
+                                            squeeze_reference: list) -> None:
+    """Issue 11: an envelope on n2's line claiming to come from the host (sender 0), with a far-future seq,
+    addressed to n0. The hub binds each line to its node: it drops the envelope with a typed Impostor
+    event (counted, logged once) before any engine sees it, and the run is unaffected."""
+    from bb_edge.adapters.transport_types import Impostor
+    fleet = PtyFleet(squeeze_dep, PtyFleetOptions())
+    host = fleet.host()
+    try:
+        fleet.start_threads()
+        fleet.wait_up(host, TIMEOUT)
+        n0 = squeeze_dep.ids()["n0"]
+        forged = encode(Envelope.for_array(np.zeros(4, dtype=np.float32), sender=0, receiver=n0, seq=2**63,
+                                           request_id=1, edge=1))
+        for _ in range(3):
+            fleet.loops["n2"].transport.link.send(forged)  # type: ignore[attr-defined]
+        wait_until(lambda: fleet.hub.stats.impostors == 3, 10, "the hub to drop the forged envelopes")
+        got = host.run(squeeze_requests, window=2, timeout=TIMEOUT)
+    finally:
+        fleet.stop()
+    assert_same_outputs(got, squeeze_reference)
+    imp = [e for e in host.events if isinstance(e, Impostor)]
+    assert len(imp) == 3 and all(e.peer == "n2" and e.sender == 0 for e in imp), imp
+    for name in ("n0", "n1", "n2"):
+        assert not [e for e in fleet.events[name] if isinstance(e, events.DuplicateDropped)]
+    assert fleet.loops["n0"].engine.counters["duplicates"] == 0
