@@ -69,7 +69,7 @@ log = logging.getLogger("bb_edge.serial")
 
 WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
 READ_SIZE = 1 << 16  # bytes asked for per read on a descriptor (os.read allocates this much first)
-DEFAULT_MAX_FRAME = 1 << 16  # largest DATA frame body a Python end accepts (bigger envelopes are fragmented)
+DEFAULT_MAX_FRAME = 1 << 18  # largest DATA frame body a Python end accepts (bigger envelopes are fragmented)
 _DELIM = b"\x00"
 _IDS = struct.Struct("<IIQ")  # sender, receiver, seq at offset 8
 CTRL_HELLO = 1

@@ -232,7 +232,7 @@ def parse_frame(body: bytes | bytearray | memoryview, max_frame: int = 0) -> Lin
     Rules that need link state (session, window, reassembly) are the
     :class:`Link`'s.
     """
-    b = bytes(body)
+    b = body if isinstance(body, bytes) else bytes(body)  # no copy of a (large) frame that is bytes already
     if b[:2] == ENVELOPE_MAGIC:
         return LinkFrame(type=T_DATA, envelope=b, bare=True)
     if len(b) < HEADER_SIZE:
