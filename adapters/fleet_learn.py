@@ -73,6 +73,7 @@ class _Proc:
     name: str
     popen: subprocess.Popen[bytes]
     log: IO[bytes]
+    log_start: int = 0  # the log is appended to across restarts: this incarnation's lines start here
 
 
 @dataclass
@@ -86,6 +87,10 @@ class LearningFleet:
     origin: float = field(default_factory=time.time)
     procs: dict[str, _Proc] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.workdir = Path(self.workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
 
     @property
     def start_file(self) -> Path:
@@ -115,11 +120,12 @@ class LearningFleet:
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         env.setdefault("OMP_NUM_THREADS", "1")  # 21 processes on a few cores: no thread pools each
         log = open(self.log_file(name), "ab")
+        start = log.tell()
         argv = node_argv(self.dep.directory, name, self.url, self.overrides, self.origin, self.progress_file(name),
                          late, self.extra.get(name), self.start_file)
         p = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              start_new_session=True)
-        self.procs[name] = _Proc(name, p, log)
+        self.procs[name] = _Proc(name, p, log, start)
         return p
 
     def wait_up(self, names: list[str], timeout: float) -> None:
@@ -127,7 +133,9 @@ class LearningFleet:
         deadline = time.monotonic() + timeout
         for n in names:
             while True:
-                text = self.log_file(n).read_text(errors="replace") if self.log_file(n).exists() else ""
+                with open(self.log_file(n), "rb") as f:
+                    f.seek(self.procs[n].log_start)
+                    text = f.read().decode(errors="replace")
                 if f"node {n} (id " in text:
                     break
                 p = self.procs[n].popen
