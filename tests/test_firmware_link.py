@@ -35,7 +35,7 @@ EVENTS = {1: "LinkUp", 2: "VersionMismatch", 3: "EpochRegressed", 4: "PeerRestar
           11: "PeerDown", 12: "PeerUp", 13: "HeartbeatReceived", 14: "Duplicate", 15: "BareEnvelope"}
 LF_CODES = {1: "TRUNCATED", 2: "BAD_MAGIC", 3: "BAD_TYPE", 4: "TOO_LARGE", 5: "BAD_FIELD", 6: "BAD_LENGTH",
             7: "NO_SESSION", 8: "VERSION", 9: "OUT_OF_WINDOW"}
-FRAG_CODES = {1: "OUT_OF_RANGE", 2: "LENGTH_MISMATCH", 3: "OVERLAP", 4: "BUDGET", 5: "BAD_FIELD"}
+FRAG_CODES = {1: "OUT_OF_RANGE", 2: "LENGTH_MISMATCH", 3: "OVERLAP", 4: "BUDGET", 5: "BAD_FIELD", 6: "ORDER"}
 HELLO_CODES = {1: "TRUNCATED", 2: "BAD_VERSION", 3: "BAD_FIELD", 4: "BAD_LENGTH"}
 GAVE_UP = {1: "RETRIES", 2: "TOO_LARGE"}
 

@@ -91,7 +91,7 @@ typedef enum {
  * a fragment of another message while one is held is refused as BUDGET (not acked, sent again). */
 typedef enum {
     BBRT_FRAG_OUT_OF_RANGE = 1, BBRT_FRAG_LENGTH_MISMATCH = 2, BBRT_FRAG_OVERLAP = 3, BBRT_FRAG_BUDGET = 4,
-    BBRT_FRAG_BAD_FIELD = 5
+    BBRT_FRAG_BAD_FIELD = 5, BBRT_FRAG_ORDER = 6 /* a new message not at lseq = cum + 1 */
 } bbrt_frag_code_t;
 
 typedef enum {
@@ -147,6 +147,7 @@ typedef struct {
 typedef struct {
     uint32_t lseq, msg, off, len, sent_at, deadline, tries, tx;
     uint8_t used, frag;
+    uint8_t fast; /* resent because later frames got through: its timer is 2 SRTT, no back-off */
 } bbrt_link_slot_t;
 
 typedef struct {

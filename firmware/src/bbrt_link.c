@@ -216,14 +216,23 @@ void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms) {
 }
 
 /* --------------------------------------------------------------- outbound */
-static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retransmit) {
+/* Put one DATA frame out. Its timer is the RTO; for a loss-detected resend (fast) 2 SRTT if shorter
+ * (at least rto_min): the line is alive, a noisy one loses the resend too, and the window waits on it. */
+static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retransmit, int fast) {
     const bbrt_link_msg_t *m = &l->msgs[s->msg];
     uint8_t hdr[BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER];
     size_t nh = BBRT_LINK_HEADER;
+    uint32_t rto = l->rto;
     s->tries++;
+    s->fast = (uint8_t)(fast != 0);
     s->tx = ++l->tx;
     s->sent_at = now;
-    s->deadline = now + l->rto;
+    if (fast && l->have_rtt) {
+        uint32_t two_srtt = (l->srtt8 + 2u) / 4u;
+        if (two_srtt < l->cfg.rto_min) two_srtt = l->cfg.rto_min;
+        if (two_srtt < rto) rto = two_srtt;
+    }
+    s->deadline = now + rto;
     if (retransmit) l->stats.retransmits++;
     l->stats.data_out++;
     wr_header(hdr, BBRT_LINK_DATA, s->frag ? (uint8_t)BBRT_LINK_FLAG_FRAG : 0u, s->lseq);
@@ -298,7 +307,7 @@ static void pump(bbrt_link_t *l, uint32_t now) {
         m->cut += s->len;
         m->frames++;
         s->lseq = l->next_lseq++;
-        transmit(l, s, now, 0);
+        transmit(l, s, now, 0, 0);
     }
 }
 
@@ -458,7 +467,9 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         d = s->lseq - cum - 1u;
         if (!(s->lseq <= cum || (d < 32u && ((mask >> d) & 1u)))) continue;
         any = 1;
-        if (s->tx > newest_tx) newest_tx = s->tx;
+        /* what was delivered after what: only a frame sent once says so (the ACK of a resent frame
+         * may answer its first transmission) */
+        if (s->tries == 1u && s->tx > newest_tx) newest_tx = s->tx;
         /* Karn's rule: only a frame sent once gives an RTT sample; the newest such frame gives it */
         if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) {
             sample = s;
@@ -494,7 +505,7 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
             if (s->used && s->tx < newest_tx && (!next || s->lseq < next->lseq)) next = s;
         }
         if (!next) break;
-        transmit(l, next, now, 1); /* its tx becomes the newest: not picked again */
+        transmit(l, next, now, 1, 1); /* its tx becomes the newest: not picked again */
     }
     return 1;
 }
@@ -521,8 +532,8 @@ static uint32_t rasm_place(const bbrt_link_t *l, uint32_t total) {
 
 /* Validate one fragment completely (link.py _on_fragment, same order); 0 when accepted
  * (copied; *done set to the message when it is complete), else a bbrt_frag_code_t. */
-static uint32_t frag_accept(bbrt_link_t *l, uint32_t msg, uint32_t off, uint32_t total, const uint8_t *chunk,
-                            uint32_t len, uint32_t now, bbrt_link_rasm_t **done) {
+static uint32_t frag_accept(bbrt_link_t *l, uint32_t lseq, uint32_t msg, uint32_t off, uint32_t total,
+                            const uint8_t *chunk, uint32_t len, uint32_t now, bbrt_link_rasm_t **done) {
     uint32_t i, k, end = off + len, in_use = 0u;
     bbrt_link_rasm_t *r = 0;
     *done = 0;
@@ -537,6 +548,9 @@ static uint32_t frag_accept(bbrt_link_t *l, uint32_t msg, uint32_t off, uint32_t
         uint32_t base;
         bbrt_link_rasm_t *slot = 0;
         if (total > l->rasm_cap - in_use) return BBRT_FRAG_BUDGET;
+        /* messages start in lseq order: a message held while an earlier one is refused would wait
+         * forever for fragments the window cannot reach (the refused frame pins the window) */
+        if (lseq != l->cum + 1u) return BBRT_FRAG_ORDER;
         for (i = 0; i < BBRT_LINK_RASM_MSGS && !slot; i++)
             if (!l->rx[i].used) slot = &l->rx[i];
         base = rasm_place(l, total);
@@ -621,7 +635,7 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
     } else {
         uint32_t msg = bbrt_rd_u32(body + 8), off = bbrt_rd_u32(body + 12), total = bbrt_rd_u32(body + 16);
         bbrt_link_rasm_t *done = 0;
-        uint32_t why = frag_accept(l, msg, off, total, body + 20, (uint32_t)(n - 20u), now, &done);
+        uint32_t why = frag_accept(l, lseq, msg, off, total, body + 20, (uint32_t)(n - 20u), now, &done);
         if (why) {
             raise_ev(l, BBRT_LEV_FRAGMENT_REJECTED, msg, why);
             return 0;
@@ -801,7 +815,21 @@ void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
             if (l->slots[i].used && time_reached(now_ms, l->slots[i].deadline)) expired = 1;
         if (expired) {
             uint32_t tx_before = l->tx;
-            l->rto = l->rto > l->cfg.rto_max / 2u ? l->cfg.rto_max : l->rto * 2u; /* one back-off per expiry */
+            const bbrt_link_slot_t *oldest = 0;
+            for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+                const bbrt_link_slot_t *s = &l->slots[i];
+                if (!s->used) continue;
+                if (time_reached(now_ms, s->deadline) && s->tries >= l->cfg.max_retries) {
+                    abandon(l, now_ms);
+                    flush_ack(l);
+                    return;
+                }
+                if (!oldest || s->lseq < oldest->lseq) oldest = s;
+            }
+            /* back off when the oldest frame's timer expires (RFC 6298 5.5: one timer, for the earliest
+             * frame); later frames expiring in its shadow, and loss-detected resends, do not compound it */
+            if (oldest && time_reached(now_ms, oldest->deadline) && !oldest->fast)
+                l->rto = l->rto > l->cfg.rto_max / 2u ? l->cfg.rto_max : l->rto * 2u;
             for (;;) { /* expired frames in lseq order, each once */
                 bbrt_link_slot_t *next = 0;
                 for (i = 0; i < BBRT_LINK_WINDOW; i++) {
@@ -811,12 +839,7 @@ void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
                         next = s;
                 }
                 if (!next) break;
-                if (next->tries >= l->cfg.max_retries) {
-                    abandon(l, now_ms);
-                    flush_ack(l);
-                    return;
-                }
-                transmit(l, next, now_ms, 1); /* its tx is now newer than tx_before: not picked again */
+                transmit(l, next, now_ms, 1, next->fast); /* its tx is now newer than tx_before */
             }
         }
     }
