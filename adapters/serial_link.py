@@ -294,12 +294,19 @@ class SerialSpec:
             raise SerialError(f"{url!r} names no port")
         port = base + ("?" + urlencode(theirs) if theirs else "")
         try:
-            return cls(port, int(ours.get("baud", 115200)), float(ours.get("rto", 0.2)),
+            spec = cls(port, int(ours.get("baud", 115200)), float(ours.get("rto", 0.2)),
                        int(ours.get("retries", 200)), ours.get("arq", "1") not in ("0", "false", "no"),
                        float(ours.get("rate", 0.0)), float(ours.get("hb", 0.5)), int(ours.get("miss", 4)),
                        int(ours.get("mtu", 0)), int(ours.get("window", 32)))
         except ValueError as exc:
             raise SerialError(f"bad option in {url!r}: {exc}") from exc
+        if not 1 <= spec.window <= L.MAX_WINDOW:
+            raise SerialError(f"window={spec.window} in {url!r}: use 1..{L.MAX_WINDOW}")
+        if spec.mtu and spec.mtu < L.HEADER_SIZE + L.FRAG_HEADER_SIZE + 1:
+            raise SerialError(f"mtu={spec.mtu} in {url!r}: 0 (none) or at least 21 bytes")
+        if spec.rto <= 0 or spec.retries < 1:
+            raise SerialError(f"rto and retries in {url!r} must be positive")
+        return spec
 
     def open_port(self, timeout: float = 0.05) -> Port:
         """Open the port with pyserial (raw, 8N1, no flow control)."""

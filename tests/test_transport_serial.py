@@ -42,6 +42,11 @@ def test_url_parsing() -> None:
         SerialSpec.parse("mqtt://x")
     with pytest.raises(SerialError):
         SerialSpec.parse("serial:loop://?baud=fast")
+    s = SerialSpec.parse("serial:loop://?mtu=64&window=8")
+    assert (s.mtu, s.window) == (64, 8)
+    for bad in ("window=0", "window=33", "mtu=20", "rto=0", "retries=0"):
+        with pytest.raises(SerialError):
+            SerialSpec.parse(f"serial:loop://?{bad}")
     o = PtyFleetOptions.parse("serial://pty?corrupt=0.01&seed=3")
     assert (o.corrupt, o.seed) == (0.01, 3)
 
