@@ -28,6 +28,10 @@ from bb_edge.quant import check_accuracy, quantize_compute
 
 def build(request: BuildRequest) -> BuildResult:
     """Build a jetson bundle (see module docstring)."""
+    from bb_edge.bundle.learning import build_learning, is_learning
+
+    if is_learning(request.deployment_dir):  # a learning deployment: a node that trains (bundle/learning.py)
+        return build_learning(request)
     nb = prepare_node(request)
     out = request.out_dir
     prof = request.profile

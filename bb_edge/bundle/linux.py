@@ -66,6 +66,10 @@ def write_readme(req: BuildRequest, nb: NodeBuild, arts: dict[str, Path]) -> Pat
 
 def build(request: BuildRequest) -> BuildResult:
     """Build a linux-vm bundle (see module docstring)."""
+    from bb_edge.bundle.learning import build_learning, is_learning
+
+    if is_learning(request.deployment_dir):  # a learning deployment: a node that trains (bundle/learning.py)
+        return build_learning(request)
     nb = prepare_node(request)
     out = request.out_dir
     arts: dict[str, Path] = {"program": write_program_dir(nb, out) / nb.deployment.node(nb.node).program}

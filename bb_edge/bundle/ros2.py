@@ -79,6 +79,10 @@ def fleet_transport(request: BuildRequest) -> str:
 
 def build(request: BuildRequest) -> BuildResult:
     """Build a ros2 package bundle (see module docstring)."""
+    from bb_edge.bundle.learning import build_learning, is_learning
+
+    if is_learning(request.deployment_dir):  # a learning deployment: a node that trains (bundle/learning.py)
+        return build_learning(request)
     nb = prepare_node(request)
     out = request.out_dir
     prof = request.profile

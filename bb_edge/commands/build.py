@@ -58,7 +58,12 @@ def build_all(
 
     console = console or Console()
     dep = load_deployment(deployment_dir)
-    mapping = assign_targets(dep.node_names, {n.name: n.target for n in dep.nodes}, specs)
+    names = dep.node_names
+    if "learning" in dep.extra:  # a learning deployment: the strategy generates its nodes
+        from bb_edge.bundle.learning import learning_node_names
+
+        names = learning_node_names(Path(deployment_dir))
+    mapping = assign_targets(names, {n.name: n.target for n in dep.nodes}, specs)
     if not mapping:
         raise BuildError("no node has a target: pass --target T (all nodes) or --target NODE=T")
     profiles: dict[str, TargetProfile] = {}
