@@ -31,6 +31,7 @@ from bb_edge.targets import TargetProfile
 KINDS = {
     "qemu-cortex-m3": ("cortex-m3", "arm-none-eabi-"),
     "qemu-rv32": ("rv32", "riscv64-unknown-elf-"),
+    "qemu-cortex-m4": ("cortex-m4", "arm-none-eabi-"),  # CMSIS-style SMLAD kernels (BBRT_KERNELS_DSP)
     "qemu-xtensa": ("xtensa", "xtensa-lx106-elf-"),  # LX106 (ESP8266 core) under QEMU sim
     "host": ("host", ""),
     "host-mqtt": ("host-mqtt", ""),  # the posix node on MQTT (firmware/ports/posix-mqtt, links libmosquitto)

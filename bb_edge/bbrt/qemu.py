@@ -9,6 +9,8 @@ from bb_edge.bbrt.errors import BbrtError
 #: QEMU facts per emulated target: binary, machine arguments, program load address
 QEMU = {
     "cortex-m3": ("qemu-system-arm", ["-M", "mps2-an385", "-cpu", "cortex-m3"], 0x00100000),
+    # Cortex-M4 (DSP extension) with the AN385 memory map: the M4 build runs the SMLAD kernels
+    "cortex-m4": ("qemu-system-arm", ["-M", "mps2-an386", "-cpu", "cortex-m4"], 0x00100000),
     "rv32": ("qemu-system-riscv32", ["-M", "virt", "-bios", "none"], 0x80800000),
     # the ESP8266 core on QEMU's sim board: serial = the simulator console (firmware/ports/qemu-xtensa)
     "xtensa": ("qemu-system-xtensa", ["-M", "sim", "-cpu", "lx106"], 0x3FF40000),

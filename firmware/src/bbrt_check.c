@@ -108,6 +108,7 @@ static bbrt_status_t check_fc(const bbrt_program_t *pr, const bbrt_op_t *op, int
         T(pr, op->in[3], &rq);
         if (rq.dtype != BBRT_DT_INT32 || rq.count != 2u * n || rq.storage != BBRT_STORE_CONST) FAIL_SHAPE;
         if (w.zero_point != 0 || op->p[0] < -128 || op->p[1] > 127 || op->p[0] > op->p[1]) FAIL_PARAM;
+        if (op->p[2] != 0 && op->p[2] != 1) FAIL_PARAM; /* 1: -zx * sum(w) folded into the bias */
         if (b.storage != BBRT_STORE_CONST) FAIL_SHAPE;
         return check_acc(&b, k);
     }

@@ -37,19 +37,27 @@ float bbrt_tanhf(float x) {
     return (e - 1.0f) / (e + 1.0f);
 }
 
+/* round half to even, clamped to +-2^30, NaN -> 0; on the IEEE bits, integer only: a soft-float
+ * core (Cortex-M0/M3, LX106) would otherwise spend ~10 library calls per element here */
 int32_t bbrt_roundf_even(float x) {
-    int32_t r;
-    float f;
-    if (!(x == x)) return 0; /* NaN */
-    if (x > 1073741824.0f) return 1073741824;
-    if (x < -1073741824.0f) return -1073741824;
-    r = (int32_t)x;
-    f = x - (float)r;
-    if (f > 0.5f) r++;
-    else if (f < -0.5f) r--;
-    else if (f == 0.5f) r += (r & 1);
-    else if (f == -0.5f) r -= (r & 1);
-    return r;
+    union { uint32_t u; float f; } v;
+    uint32_t e, m, r, sh, rem, half;
+    v.f = x;
+    e = (v.u >> 23) & 0xFFu;
+    if (e == 0xFFu && (v.u & 0x7FFFFFu)) return 0; /* NaN */
+    if (e < 126u) return 0;                         /* |x| < 0.5, zero and subnormals */
+    if (e >= 157u) return (v.u >> 31) ? -1073741824 : 1073741824; /* |x| >= 2^30, infinities */
+    m = (v.u & 0x7FFFFFu) | 0x800000u;              /* |x| = m * 2^(e - 150) */
+    if (e >= 150u) {
+        r = m << (e - 150u);
+    } else {
+        sh = 150u - e; /* 1..24 */
+        r = m >> sh;
+        rem = m & ((1u << sh) - 1u);
+        half = 1u << (sh - 1u);
+        if (rem > half || (rem == half && (r & 1u))) r++;
+    }
+    return (v.u >> 31) ? -(int32_t)r : (int32_t)r;
 }
 
 static int32_t mbqm(int32_t x, int32_t m, int32_t shift) {
@@ -339,13 +347,111 @@ bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     return BBRT_OK;
 }
 
+/* Dot products of int8 rows: the FC inner loop. The zero point of x is not in the loop: the
+ * lowering folds -zx * sum(w) into the bias (FC_I8 param 2 = 1), or the kernel adds it once per
+ * output, so the loop is one multiply-accumulate per element and nothing spills.
+ *
+ * BBRT_KERNELS_DSP selects the CMSIS-NN-style path for Cortex-M4/M7 (targets with the DSP
+ * extension): 4 int8 pairs per step, unpacked with SXTB16 and accumulated with SMLAD (two 16x16
+ * multiplies and one add per instruction), two output rows sharing each unpacked x word. Off an
+ * ARM DSP core the same code runs with C versions of the three instructions (host tests compare
+ * it with the portable loop, bit for bit: integer sums in any order are exact). */
+#if defined(BBRT_KERNELS_DSP)
+#if defined(__ARM_FEATURE_DSP)
+static inline uint32_t dsp_sxtb16(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline uint32_t dsp_sxtb16_ror8(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t r;
+    __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+/* 4 bytes at any address (Cortex-M4/M7 LDR takes unaligned addresses) */
+static inline uint32_t dsp_read4(const int8_t *p) {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+#else
+static uint32_t dsp_sxtb16(uint32_t v) {
+    return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
+}
+static uint32_t dsp_sxtb16_ror8(uint32_t v) { return dsp_sxtb16((v >> 8) | (v << 24)); }
+static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
+    int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
+    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+static uint32_t dsp_read4(const int8_t *p) {
+    const uint8_t *u = (const uint8_t *)p;
+    return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
+}
+#endif
+
+/* a[0] += x . w0, a[1] += x . w1 over K elements */
+BBRT_NOINLINE static void dot2_i8(int32_t *a, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w0,
+                                  const int8_t *BBRT_RESTRICT w1, uint32_t K) {
+    int32_t s0 = a[0], s1 = a[1];
+    uint32_t k = 0;
+    for (; k + 4u <= K; k += 4u) {
+        uint32_t xv = dsp_read4(x + k), v0 = dsp_read4(w0 + k), v1 = dsp_read4(w1 + k);
+        uint32_t xe = dsp_sxtb16(xv), xo = dsp_sxtb16_ror8(xv);
+        s0 = dsp_smlad(xe, dsp_sxtb16(v0), s0);
+        s0 = dsp_smlad(xo, dsp_sxtb16_ror8(v0), s0);
+        s1 = dsp_smlad(xe, dsp_sxtb16(v1), s1);
+        s1 = dsp_smlad(xo, dsp_sxtb16_ror8(v1), s1);
+    }
+    for (; k < K; k++) {
+        s0 += (int32_t)x[k] * w0[k];
+        s1 += (int32_t)x[k] * w1[k];
+    }
+    a[0] = s0;
+    a[1] = s1;
+}
+
+static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t s = 0;
+    uint32_t k = 0;
+    for (; k + 4u <= K; k += 4u) {
+        uint32_t xv = dsp_read4(x + k), v = dsp_read4(w + k);
+        s = dsp_smlad(dsp_sxtb16(xv), dsp_sxtb16(v), s);
+        s = dsp_smlad(dsp_sxtb16_ror8(xv), dsp_sxtb16_ror8(v), s);
+    }
+    for (; k < K; k++) s += (int32_t)x[k] * w[k];
+    return s;
+}
+#else
+/* portable: 4 products per step (loads and multiply-accumulates only; -Os does not unroll) */
+BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t s = 0;
+    const int8_t *end4 = x + (K & ~3u), *end = x + K;
+    while (x != end4) {
+        s += (int32_t)x[0] * w[0];
+        s += (int32_t)x[1] * w[1];
+        s += (int32_t)x[2] * w[2];
+        s += (int32_t)x[3] * w[3];
+        x += 4;
+        w += 4;
+    }
+    while (x != end) s += (int32_t)*x++ * *w++;
+    return s;
+}
+#endif
+
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
     const int8_t *x, *w;
     const int32_t *b, *rq;
     int8_t *o;
-    uint32_t rows, K, Nn, r, n, k;
-    int32_t zx, zy;
+    uint32_t rows, K, Nn, r, n;
+    int32_t zx, zy, lo = op->p[0], hi = op->p[1], folded = op->p[2];
     TN(0); TN(1); TN(2); TN(3); TOUT;
     x = (const int8_t *)t[0].data;
     w = (const int8_t *)t[1].data;
@@ -357,13 +463,36 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     Nn = t[1].dims[0];
     K = t[1].dims[1];
     rows = t[0].count / K;
-    for (r = 0; r < rows; r++)
+    for (r = 0; r < rows; r++, x += K) {
         for (n = 0; n < Nn; n++) {
-            int32_t acc = b[n];
-            const int8_t *xr = x + (size_t)r * K, *wr = w + (size_t)n * K;
-            for (k = 0; k < K; k++) acc += ((int32_t)xr[k] - zx) * (int32_t)wr[k];
-            o[(size_t)r * Nn + n] = sat8(mbqm(acc, rq[2u * n], rq[2u * n + 1u]) + zy, op->p[0], op->p[1]);
+            const int8_t *wr = w + (size_t)n * K;
+            int32_t acc[2];
+            uint32_t j, m = 1u;
+            acc[0] = b[n];
+#if defined(BBRT_KERNELS_DSP)
+            if (n + 1u < Nn) {
+                m = 2u;
+                acc[1] = b[n + 1u];
+                dot2_i8(acc, x, wr, wr + K, K);
+            } else {
+                acc[0] += dot_i8(x, wr, K);
+            }
+#else
+            acc[0] += dot_i8(x, wr, K);
+#endif
+            for (j = 0; j < m; j++, wr += K) {
+                int32_t a = acc[j];
+                if (!folded && zx != 0) { /* a program from before the folding: subtract zx * sum(w) here */
+                    uint32_t k;
+                    int32_t sw = 0;
+                    for (k = 0; k < K; k++) sw += wr[k];
+                    a -= zx * sw;
+                }
+                *o++ = sat8(mbqm(a, rq[2u * (n + j)], rq[2u * (n + j) + 1u]) + zy, lo, hi);
+            }
+            n += m - 1u;
         }
+    }
     return BBRT_OK;
 }
 

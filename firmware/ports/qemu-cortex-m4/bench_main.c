@@ -1,0 +1,108 @@
+/* Instruction counter for QEMU mps2-an385 (Cortex-M3) and mps2-an386 (Cortex-M4) builds.
+ *
+ * Loads the .bbrt program from the flash region (0x00100000, as the node port), fills its Recv
+ * tensors with a fixed pseudo-random pattern, runs bbrt_program_run RUNS times and prints the
+ * SysTick ticks spent, through semihosting, then exits. Under `qemu-system-arm -icount shift=0`
+ * one instruction is one nanosecond of virtual time and SysTick counts the 25 MHz CPU clock of
+ * both boards, so instructions = ticks * 40 (bench/bench_bbrt.py does the arithmetic). */
+#include "bbrt.h"
+
+#ifndef BBRT_ARENA_SIZE
+#define BBRT_ARENA_SIZE 65536u
+#endif
+#ifndef BENCH_RUNS
+#define BENCH_RUNS 4u
+#endif
+
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+
+extern uint32_t __data_load, __data_start, __data_end, __bss_start, __bss_end, __stack_top;
+static uint64_t arena[(BBRT_ARENA_SIZE + 7u) / 8u];
+static bbrt_program_t prog;
+int main(void);
+void reset_handler(void);
+static void hang(void) { for (;;) {} }
+
+typedef void (*handler_t)(void);
+__attribute__((section(".vectors"), used)) static const struct {
+    const uint32_t *sp;
+    handler_t fn[15];
+} vectors = {&__stack_top, {reset_handler, hang, hang, hang, hang, hang, 0, 0, 0, 0, hang, hang, 0, hang, hang}};
+
+static int32_t semihost(uint32_t op, void *arg) {
+    register uint32_t r0 __asm__("r0") = op;
+    register void *r1 __asm__("r1") = arg;
+    __asm__ __volatile__("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    return (int32_t)r0;
+}
+
+static void say(const char *s) { (void)semihost(0x04u, (void *)(uintptr_t)s); }
+
+static void say_u32(const char *label, uint32_t v) {
+    char buf[16];
+    int i = 15;
+    buf[i] = 0;
+    do { buf[--i] = (char)('0' + v % 10u); v /= 10u; } while (v && i > 0);
+    say(label);
+    say(buf + i);
+    say("\n");
+}
+
+void reset_handler(void) {
+    uint32_t *s = &__data_load, *d = &__data_start;
+    while (d < &__data_end) *d++ = *s++;
+    for (d = &__bss_start; d < &__bss_end; d++) *d = 0u;
+    (void)main();
+    hang();
+}
+
+int main(void) {
+    const uint8_t *blob = (const uint8_t *)0x00100000u;
+    uint32_t size = (uint32_t)blob[8] | ((uint32_t)blob[9] << 8) | ((uint32_t)blob[10] << 16) |
+                    ((uint32_t)blob[11] << 24);
+    uint32_t i, t0, t1, seed = 12345u;
+    bbrt_status_t st;
+    if (size > (1u << 20)) size = 1u << 20;
+    st = bbrt_program_load(&prog, blob, size, (uint8_t *)arena, sizeof(arena));
+    say_u32("load ", (uint32_t)st);
+    if (st == BBRT_OK) {
+        bbrt_edge_t e;
+        bbrt_tensor_t t;
+        for (i = 0; i < prog.n_edges; i++) {
+            uint32_t k;
+            bbrt_program_edge(&prog, i, &e);
+            if (e.dir != BBRT_EDGE_RECV) continue;
+            bbrt_program_tensor(&prog, e.tensor, &t);
+            for (k = 0; k < t.nbytes; k++) {
+                seed = seed * 1103515245u + 12345u;
+                t.data[k] = (uint8_t)(seed >> 24);
+            }
+            if (t.dtype == BBRT_DT_FLOAT) /* small finite floats: exponent byte of each word cleared to 0x3f */
+                for (k = 3; k < t.nbytes; k += 4) t.data[k] = (uint8_t)(0x3eu | (t.data[k] & 0x80u));
+        }
+        (void)bbrt_program_run(&prog); /* warm: nothing to warm on an MCU, but the first run is not special */
+        SYST_RVR = 0x00FFFFFFu;
+        SYST_CVR = 0u;
+        SYST_CSR = 0x5u; /* processor clock, no interrupt, enable */
+        t0 = SYST_CVR;
+        for (i = 0; i < BENCH_RUNS; i++) (void)bbrt_program_run(&prog);
+        t1 = SYST_CVR;
+        say_u32("runs ", BENCH_RUNS);
+        say_u32("ticks ", (t0 - t1) & 0x00FFFFFFu); /* counts down; one wrap at most for these runs */
+        /* per op: the same kernels called one by one (opcode, ticks over BENCH_RUNS) */
+        for (i = 0; i < prog.n_ops; i++) {
+            bbrt_op_t op;
+            uint32_t r;
+            bbrt_program_op(&prog, i, &op);
+            t0 = SYST_CVR;
+            for (r = 0; r < BENCH_RUNS; r++) (void)bbrt_op_kernels[op.opcode](&prog, &op);
+            t1 = SYST_CVR;
+            say_u32("op ", op.opcode);
+            say_u32("opticks ", (t0 - t1) & 0x00FFFFFFu);
+        }
+    }
+    (void)semihost(0x18u, (void *)(uintptr_t)0x20026u); /* SYS_EXIT, ADP_Stopped_ApplicationExit (AArch32: by value) */
+    return 0;
+}
