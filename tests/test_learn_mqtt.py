@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -38,31 +39,41 @@ from bb_edge.learn.deployment import write_learning_deployment
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 
 
-@pytest.fixture
-def mqtt_url(tmp_path: Path) -> Iterator[str]:
-    """A real Mosquitto (anonymous, loopback, free port), stopped by pid afterwards."""
+def start_broker(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A real Mosquitto (anonymous, loopback, a free port) and its URL; the caller stops it by pid."""
     port = free_port()
-    conf = tmp_path / "mosquitto.conf"
+    directory.mkdir(parents=True, exist_ok=True)
+    conf = directory / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
     proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    import socket
-
     deadline = time.monotonic() + 10
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
+            return proc, f"mqtt://127.0.0.1:{port}"
         except OSError:
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
+                proc.wait(10)
                 raise RuntimeError("mosquitto did not start") from None
             time.sleep(0.05)
+
+
+def stop_broker(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the broker by pid and reap it."""
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.wait(10)
+
+
+@pytest.fixture
+def mqtt_url(tmp_path: Path) -> Iterator[str]:
+    """A real Mosquitto on a free port for one test, stopped by pid afterwards."""
+    proc, url = start_broker(tmp_path / "broker")
     try:
-        yield f"mqtt://127.0.0.1:{port}"
+        yield url
     finally:
-        os.kill(proc.pid, signal.SIGTERM)
-        proc.wait(10)
+        stop_broker(proc)
 
 
 def _digits(strategy: str, clients: int, rounds: int, **extra: Any) -> dict[str, Any]:
