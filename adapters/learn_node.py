@@ -26,6 +26,7 @@ record periodically and a ``final`` record at shutdown.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -48,10 +49,13 @@ __all__ = ["ChurnPlan", "LearningNode", "ProgressLog", "build_engine", "churn_pl
 
 def load_module(learning: Mapping[str, Any], directory: str | Path | None = None, *,
                 overrides: Mapping[str, Any] | None = None, clients: int | None = None,
-                seed: int | None = None) -> StrategyModule:
-    """The strategy module of a ``learning`` object with ``overrides`` (e.g. ``rounds``) merged over it."""
+                seed: int | None = None, only_client: int | None = None) -> StrategyModule:
+    """The strategy module of a ``learning`` object with ``overrides`` (e.g. ``rounds``) merged over it.
+
+    ``only_client`` (per-client ``data.shards``): this process is that client and reads only its shard.
+    """
     cfg = {**dict(learning), **dict(overrides or {})}
-    setup = build_setup(cfg, directory, clients=clients, seed=seed)
+    setup = build_setup(cfg, directory, clients=clients, seed=seed, only_client=only_client)
     return module_for(setup)
 
 
@@ -165,7 +169,13 @@ class LearningNode:
     def load(cls, dep: Deployment, name: str, *, overrides: Mapping[str, Any] | None = None,
              backend: str = "ort", late: bool = False, origin: float | None = None) -> LearningNode:
         """Build node ``name`` of the learning deployment ``dep`` (``overrides`` merged over its config)."""
-        module = load_module(dep.extra["learning"], dep.directory, overrides=overrides)
+        learning = dep.extra["learning"]
+        only = None
+        shards = isinstance(learning.get("data"), dict) and learning["data"].get("shards") is not None
+        m = re.fullmatch(r"[cn](\d+)", name)
+        if shards and m:  # a client node of a sharded data set reads only its own shard file
+            only = int(m.group(1))
+        module = load_module(learning, dep.directory, overrides=overrides, only_client=only)
         be = get_backend(backend)
         eng = build_engine(module, name, prepare_programs(module, be), be, late=late)
         return cls(module, name, eng, wire_deployment(module, dep.name),

@@ -228,3 +228,24 @@ def test_killed_clients_and_server_restart(tmp_path: Path, mqtt_url: str) -> Non
         fleet.stop_all()
     acc = _round_lines(fleet, "server")[-1]["accuracy"]
     assert acc is not None and np.isfinite(acc)
+
+
+def test_sharded_client_node_reads_only_its_shard(tmp_path: Path) -> None:
+    """A real client node of a sharded data set loads its own shard file; the others need not exist."""
+    from bb_edge.adapters.learn_node import LearningNode
+    from bb_edge.learn.data import Subset, write_client_shards
+
+    rng = np.random.default_rng(0)
+    parts = [Subset(rng.normal(size=(n, 64)).astype(np.float32), rng.integers(0, 10, n), np.arange(n))
+             for n in (7, 11, 13)]
+    d = tmp_path / "dep"
+    write_learning_deployment(d, {"strategy": "fedavg", "clients": 3, "rounds": 1, "sample_cap": 100,
+                                  "data": {"shards": "shards/client{client}.npz", "test": "test.npz"}})
+    write_client_shards(parts, d)
+    np.savez(d / "test.npz", x=parts[0].x, y=parts[0].y)
+    for i in (0, 2):  # this machine holds client 1's shard only
+        (d / "shards" / f"client{i}.npz").unlink()
+    node = LearningNode.load(load_deployment(d), "c1")
+    x, y = node.engine.bindings["data"].arrays()
+    np.testing.assert_array_equal(x, parts[1].x)
+    np.testing.assert_array_equal(y, parts[1].y)
