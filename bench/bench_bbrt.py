@@ -159,6 +159,11 @@ def measure(name: str, L: Lowered, d: Path) -> dict[str, float]:
     return r
 
 
+def vs(a: float, b: float) -> str:
+    """``a/b = ratio``."""
+    return f"{a:,.0f}/{b:,.0f} = {a / b:.2f}"
+
+
 def table(res: dict[str, dict[str, float]]) -> None:
     """Print the issue's table: bbrt figures, TFLM's recorded ones, ratios and goals."""
     rows: list[tuple[str, str, str]] = []
@@ -173,13 +178,11 @@ def table(res: dict[str, dict[str, float]]) -> None:
                  " | ".join(f"{res[k]['arena'] / res[k]['model_bound']:.2f}" for k in ("mlp", "cnn")), "<= 1.0"))
     row("program's own bound (float32 graph edges + QUANTIZE) (B)", "{m[program_bound]:,.0f}")
     rows.append(("static RAM, inference app / TFLM arena",
-                 " | ".join(f"{res[k]['app_ram']:,.0f}/{TFLM[k]['arena']:,} = {res[k]['app_ram'] / TFLM[k]['arena']:.2f}"
-                            for k in ("mlp", "cnn")), "<= 0.5"))
+                 " | ".join(vs(res[k]["app_ram"], TFLM[k]["arena"]) for k in ("mlp", "cnn")), "<= 0.5"))
     rows.append(("static RAM, serial node firmware (B)",
                  " | ".join(f"{res[k]['node_ram']:,.0f}" for k in ("mlp", "cnn")), "link buffers included"))
     rows.append(("M3 -Os code, inference app / TFLM",
-                 " | ".join(f"{res[k]['app_code']:,.0f}/{TFLM[k]['code']:,} = {res[k]['app_code'] / TFLM[k]['code']:.2f}"
-                            for k in ("mlp", "cnn")), "<= 0.4"))
+                 " | ".join(vs(res[k]["app_code"], TFLM[k]["code"]) for k in ("mlp", "cnn")), "<= 0.4"))
     rows.append(("M3 -Os code, serial node firmware (B)",
                  " | ".join(f"{res[k]['node_code']:,.0f}" for k in ("mlp", "cnn")), "wire + link + node"))
     rows.append(("M3 instructions / inference / TFLM",
