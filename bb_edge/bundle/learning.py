@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult
 from bb_edge.bundle.artifacts import copy_runtime, default_transport, pinned_requirements, render, write_text
@@ -44,11 +45,18 @@ def is_learning(deployment_dir: Path) -> bool:
 
 def learning_node_names(deployment_dir: Path) -> list[str]:
     """The node names of a learning deployment (the strategy module generates them)."""
-    from bb_edge.adapters.learn_node import load_module
     from bb_edge.compiler.manifest import load_deployment
 
     dep = load_deployment(deployment_dir)
-    return [n for n, _ in load_module(dep.extra["learning"], dep.directory).nodes()]
+    return [n for n, _ in _module(dep).nodes()]
+
+
+def _module(dep: Any) -> Any:
+    """The strategy module of a learning deployment (the library calls adapters/learn_node.py makes too)."""
+    from bb_edge.learn.deployment import build_setup
+    from bb_edge.learn.strategies.modules import module_for
+
+    return module_for(build_setup(dep.extra["learning"], dep.directory))
 
 
 def _copy_program(src: Path, dst: Path, skip: Path) -> None:
@@ -64,11 +72,10 @@ def _copy_program(src: Path, dst: Path, skip: Path) -> None:
 
 def build_learning(req: BuildRequest) -> BuildResult:
     """Build the learning bundle of ``req.node`` (see the module docstring)."""
-    from bb_edge.adapters.learn_node import load_module
     from bb_edge.compiler.manifest import load_deployment
 
     dep = load_deployment(req.deployment_dir)
-    module = load_module(dep.extra["learning"], dep.directory)
+    module = _module(dep)
     names = [n for n, _ in module.nodes()]
     if req.node not in names:
         raise BuildError(f"no node {req.node!r} in this {module.name} deployment; nodes: {', '.join(names)}")
