@@ -249,3 +249,23 @@ def test_sharded_client_node_reads_only_its_shard(tmp_path: Path) -> None:
     x, y = node.engine.bindings["data"].arrays()
     np.testing.assert_array_equal(x, parts[1].x)
     np.testing.assert_array_equal(y, parts[1].y)
+
+
+def test_sample_count_liar_contained_over_mqtt(tmp_path: Path, mqtt_url: str) -> None:
+    """A client process that claims 10^9 samples (and sends its negated update) is clamped by the server
+    process to its partition size: the fleet learns as the simulator does. Control (simulator): without
+    the clamp the liar dominates the weighted mean."""
+    learning = _digits("fedavg", 6, 8, attack={"type": "attack.sample_count_lie", "malicious": 1,
+                                                "samples": 10**9})
+    d = tmp_path / "dep"
+    write_learning_deployment(d, learning)
+    fleet_dir = tmp_path / "work"
+    res = run_learning_fleet(load_deployment(d), mqtt_url, workdir=fleet_dir)
+    sim = simulate(learning, d)
+    server_log = (fleet_dir / "server.log").read_text()
+    clamped = [ln for ln in server_log.splitlines() if ln.startswith("event SampleCountClamped ")]
+    assert len(clamped) == 1 and "claimed=1000000000" in clamped[0], clamped
+    assert abs(res.final_accuracy - sim.final_accuracy) <= 0.01, (res.final_accuracy, sim.final_accuracy)
+    assert res.final_accuracy > 0.5
+    control = simulate({**learning, "sample_cap": 10**9}, d)
+    assert control.final_accuracy < res.final_accuracy - 0.3, (control.final_accuracy, res.final_accuracy)
