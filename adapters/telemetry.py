@@ -141,6 +141,7 @@ class Telemetry:
         self.compute_ms: float | None = None
         self.drops: dict[str, int] = {}
         self.hops_done = 0
+        self.pings_sent = 0
         self._loop: Any = None
         self._meter_setup(meter_provider)
         self._instrument()
@@ -225,6 +226,7 @@ class Telemetry:
             if peer not in self._pings or now - self._pings[peer] > 10.0:
                 self._pings[peer] = time.monotonic()
                 self.engine.ping(peer)
+                self.pings_sent += 1
 
     # --------------------------------------------------------------- events
 
