@@ -428,17 +428,21 @@ static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT
     return s;
 }
 #else
-/* portable: 4 products per step (loads and multiply-accumulates only; -Os does not unroll) */
+/* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
 BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
     int32_t s = 0;
-    const int8_t *end4 = x + (K & ~3u), *end = x + K;
-    while (x != end4) {
+    const int8_t *end8 = x + (K & ~7u), *end = x + K;
+    while (x != end8) {
         s += (int32_t)x[0] * w[0];
         s += (int32_t)x[1] * w[1];
         s += (int32_t)x[2] * w[2];
         s += (int32_t)x[3] * w[3];
-        x += 4;
-        w += 4;
+        s += (int32_t)x[4] * w[4];
+        s += (int32_t)x[5] * w[5];
+        s += (int32_t)x[6] * w[6];
+        s += (int32_t)x[7] * w[7];
+        x += 8;
+        w += 8;
     }
     while (x != end) s += (int32_t)*x++ * *w++;
     return s;
