@@ -9,8 +9,9 @@ whom), split learning within one point.
 
 CI setting: FedAvg in the issue's setting (20 clients, Dirichlet 0.5, 30
 rounds: about 50 s on 2 cores), gossip with 4 peers x 6 periods, split with
-one client x 2 epochs, and the faults test with 6 clients.
-``BB_EDGE_LONG=1``: gossip with 8 peers x 15 periods.
+one client x 2 epochs, DiLoCo with 3 workers, the sample-count liar with 6
+clients and the faults test with 6 clients. ``BB_EDGE_LONG=1``: gossip with
+8 peers x 15 periods, SplitFed (3 clients) and push-sum (4 peers).
 """
 
 from __future__ import annotations
@@ -269,3 +270,20 @@ def test_sample_count_liar_contained_over_mqtt(tmp_path: Path, mqtt_url: str) ->
     assert res.final_accuracy > 0.5
     control = simulate({**learning, "sample_cap": 10**9}, d)
     assert control.final_accuracy < res.final_accuracy - 0.3, (control.final_accuracy, res.final_accuracy)
+
+
+@pytest.mark.parametrize("strategy,nodes,rounds,margin", [
+    ("diloco", 3, 3, 0.01),
+    pytest.param("splitfed", 3, 2, 0.01, marks=pytest.mark.skipif(not LONG, reason="BB_EDGE_LONG=1")),
+    pytest.param("pushsum", 4, 5, 0.05, marks=pytest.mark.skipif(not LONG, reason="BB_EDGE_LONG=1")),
+])
+def test_other_roles_close_to_simulator(tmp_path: Path, mqtt_url: str, strategy: str, nodes: int, rounds: int,
+                                        margin: float) -> None:
+    """DiLoCo workers (CI), SplitFed halves and push-sum peers (long) as processes match the simulator."""
+    learning = _digits(strategy, nodes, rounds)
+    d = tmp_path / "dep"
+    write_learning_deployment(d, learning)
+    res = run_learning_fleet(load_deployment(d), mqtt_url, workdir=tmp_path / "work")
+    sim = simulate(learning, d)
+    assert len(res.records) == rounds
+    assert abs(res.final_accuracy - sim.final_accuracy) <= margin, (res.final_accuracy, sim.final_accuracy)
