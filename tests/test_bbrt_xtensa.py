@@ -132,3 +132,26 @@ def test_port_soft_float_matches_the_host_fpu(rt: ctypes.CDLL) -> None:
         assert rt.xt_rt_i2f(int(i)) == int(np.float32(i).view(np.uint32)), i
     for u in rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32):
         assert rt.xt_rt_u2f(int(u)) == int(np.float32(u).view(np.uint32)), u
+
+
+def test_unaligned_access_faults_are_reported(tmp_path: Path) -> None:
+    """The oracle behind "no unaligned access faults": on QEMU's LX106 an unaligned l32i raises
+    LoadStoreAlignmentCause (9) and the port's vectors exit with 100 + 9; an aligned one does not."""
+    port = Path(str(package_data("_firmware"))) / "ports" / "qemu-xtensa"
+    status = {}
+    for name, offset in (("unaligned", 1), ("aligned", 4)):
+        src = tmp_path / f"{name}.c"
+        src.write_text("#include <stdint.h>\n"
+                       "static uint8_t buf[16] __attribute__((aligned(4)));\n"
+                       "int main(void) {\n"
+                       f"    uint32_t v;\n    uint8_t *p = buf + {offset};\n"
+                       '    __asm__ __volatile__("l32i %0, %1, 0" : "=a"(v) : "a"(p) : "memory");\n'
+                       "    return (int)v;\n}\n")
+        elf = tmp_path / f"{name}.elf"
+        subprocess.run(["xtensa-lx106-elf-gcc", "-Os", "-ffreestanding", "-nostdlib", "-mlongcalls",
+                        "-T", str(port / "link.ld"), str(src), str(port / "startup.S"), "-o", str(elf)],
+                       check=True, timeout=60)
+        status[name] = subprocess.run(["qemu-system-xtensa", "-M", "sim", "-cpu", "lx106", "-display", "none",
+                                       "-monitor", "none", "-serial", "null", "-kernel", str(elf),
+                                       "-semihosting-config", "enable=on,target=native"], timeout=30).returncode
+    assert status == {"unaligned": 109, "aligned": 0}
