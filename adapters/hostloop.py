@@ -655,6 +655,7 @@ class HostEndpoint:
         self.events: deque[events.Event] = deque(maxlen=10_000)
         self.up: set[str] = set()
         self.stats = HostStats()
+        self.failover_resent = 0
 
     def open(self) -> None:
         """Open the transport."""
@@ -682,6 +683,23 @@ class HostEndpoint:
             self.stats.peer_events.append((name, up, reason))
             (self.up.add if up else self.up.discard)(name)
             self._cond.notify_all()
+            pending = [rid for rid in self._kept if not self._want <= set(self._results.get(rid, {}))]
+        if not up and name in self.dep.standby and any(i.node == name for i in self.dep.inputs):
+            # a stage that owns graph inputs went down: its standby gets the inputs of every open request
+            # now (same seq), not only at the next retry
+            self.failover_resent += self._resend_inputs(pending)
+
+    def _resend_inputs(self, request_ids: list[int]) -> int:
+        sent = 0
+        for rid in request_ids:
+            with self._cond:
+                envs = list(self._kept.get(rid, ()))
+            for peer, receiver, data in envs:
+                routed = self._routed(peer, receiver, data)
+                if routed[0] != peer:
+                    self.transport.send(*routed)
+                    sent += 1
+        return sent
 
     def _on_envelope(self, peer: str, data: bytes, ack: AckFn | None = None) -> None:
         try:

@@ -41,6 +41,7 @@ TIMEOUT = 120.0
 def standby_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("standby")
     r = subprocess.run(["bb-edge", "compile", str(light("squeezenet")), "--nodes", "3", "--standby", "n1=n1b",
+                        "--standby", "n0=n0b",
                         "-o", str(out)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     return out
@@ -48,13 +49,14 @@ def standby_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_compile_standby_manifest(standby_dir: Path, tmp_path: Path) -> None:
     dep = load_deployment(standby_dir)
-    assert dep.standby == {"n1": ["n1b"]}
+    assert dep.standby == {"n1": ["n1b"], "n0": ["n0b"]}
     assert dep.node("n1b").program == dep.node("n1").program and dep.node("n1b").id not in (
         dep.node("n0").id, dep.node("n1").id, dep.node("n2").id)
     raw = json.loads((standby_dir / "deployment.json").read_text())
     for bad, why in ((lambda r: r["standby"].update({"nX": ["n1b"]}), "unknown stage"),
                      (lambda r: r["standby"].update({"n1": ["n9"]}), "is not a node"),
                      (lambda r: r["standby"].update({"n2": ["n1b"]}), "two stages"),
+                     (lambda r: r["standby"].update({"n0": ["n1b"]}), "runs"),
                      (lambda r: r["standby"].update({"n1": ["n1"]}), "the stage itself")):
         broken = json.loads(json.dumps(raw))
         bad(broken)
@@ -97,23 +99,26 @@ def test_engine_route_table(standby_dir: Path) -> None:
     assert events.RouteChanged("n1", "n1", "n1 up") in up.drain_events() and up.route("n1") == "n1"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP], ids=["sigkill", "sigstop"])
-def test_middle_stage_lost_under_load(standby_dir: Path, tmp_path: Path, squeeze_dep: Deployment,
-                                      sig: signal.Signals) -> None:
+@pytest.mark.parametrize("stage,sig", [("n1", signal.SIGKILL), ("n1", signal.SIGSTOP), ("n0", signal.SIGKILL)],
+                         ids=["middle-sigkill", "middle-sigstop", "first-sigkill"])
+def test_stage_lost_under_load(standby_dir: Path, tmp_path: Path, squeeze_dep: Deployment, stage: str,
+                               sig: signal.Signals) -> None:
     """SIGKILL: the broker's last will declares the stage down. SIGSTOP: the connection stays open (no will
-    for 1.5 keepalives), so the phi-accrual detector over PONGs has to."""
+    for 1.5 keepalives), so the phi-accrual detector over PONGs has to. The first stage owns the graph
+    input: there the host re-routes the inputs of open requests to its standby."""
     dep = load_deployment(standby_dir)
     requests = load_requests(dep, None, count=N_REQUESTS, seed=5)
     reference = InProcFleet(squeeze_dep).run(requests)  # the same model without a standby
     files = write_broker_files(tmp_path / "broker", dep)
     broker = Broker(files).start()
     url = files.url()
-    fleet = MqttFleet(dep, url, nodes=["n0", "n2", "n1b"])
+    fleet = MqttFleet(dep, url, nodes=[n for n in dep.node_names if n != stage])
     loops = dict(fleet.loops)
-    watch = PeerWatch.for_engine(loops["n0"], interval=0.25)
+    watcher = "n0" if stage == "n1" else "_host"
+    watch = PeerWatch.for_engine(loops["n0"] if stage == "n1" else loops["n0b"], interval=0.25)
     assert watch is not None and sorted(watch.detectors) == ["n1"]
     fleet.start()
-    proc = spawn_node(standby_dir, "n1", url, stdout=subprocess.PIPE)
+    proc = spawn_node(standby_dir, stage, url, stdout=subprocess.PIPE)
     log = LineCollector(proc)
     host = host_endpoint(dep, url)
     result: dict[str, object] = {}
@@ -150,16 +155,23 @@ def test_middle_stage_lost_under_load(standby_dir: Path, tmp_path: Path, squeeze
     assert isinstance(outs, list)
     assert_same_outputs(outs, reference)
     assert host.stats.outputs == N_REQUESTS * len(dep.outputs)  # one first copy per output, no more
+    standby = stage + "b"
+    done_by_standby = {e.request_id for e in fleet.events[standby] if isinstance(e, events.RequestCompleted)}
+    assert done_by_standby, "the standby computed nothing"
+    assert not [e for e in fleet.events["n2"] if isinstance(e, events.Unauthorised)]
+    assert all(r.unconfirmed == 0 for r in reports.values()), reports
+    if watcher == "_host":  # the host re-addressed the inputs of open requests to the first stage's standby
+        assert host.failover_resent + host.stats.inputs_resent > 0
+        print(f"failover (first stage, {sig.name}): first output {gap * 1000:.0f} ms after the signal; the host "
+              f"resent {host.failover_resent} input(s) to the standby, which completed {len(done_by_standby)} "
+              f"of {N_REQUESTS} requests; the host dropped {host.stats.duplicates} duplicate output(s)")
+        return
     n0 = fleet.events["n0"]
     routed = [e for e in n0 if isinstance(e, events.RouteChanged) and (e.stage, e.via) == ("n1", "n1b")]
     assert routed, [e for e in n0 if isinstance(e, (events.PeerDown, events.RouteChanged))]
     if sig == signal.SIGSTOP:
         assert "phi-accrual" in routed[0].reason, routed
         assert gap < 15.0  # well before the last will (1.5 x the 10 s keepalive) could have fired
-    done_by_standby = {e.request_id for e in fleet.events["n1b"] if isinstance(e, events.RequestCompleted)}
-    assert done_by_standby, "the standby computed nothing"
-    assert not [e for e in fleet.events["n2"] if isinstance(e, events.Unauthorised)]
-    assert all(r.unconfirmed == 0 for r in reports.values()), reports
     print(f"failover ({sig.name}, {routed[0].reason}): first output {gap * 1000:.0f} ms after the signal; "
           f"{loops['n0'].failover_resent} envelope(s) "
           f"resent to the standby, which completed {len(done_by_standby)} of {N_REQUESTS} requests; the host "
