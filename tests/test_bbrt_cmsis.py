@@ -97,6 +97,33 @@ def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int,
     assert run(unfolded(L), x) == portable
 
 
+def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:
+    """y = Relu(conv3x3(x)), stride 1: the kernel row the DSP path unrolls two outputs at a time."""
+    rng = np.random.default_rng(seed)
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "W", "B"], ["h"], name="conv", pads=[pad] * 4),
+         helper.make_node("Relu", ["h"], ["y"], name="act")], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, m, h - 2 + 2 * pad, w - 2 + 2 * pad])],
+        [numpy_helper.from_array((rng.standard_normal((m, c, 3, 3)) * 0.4).astype(np.float32), "W"),
+         numpy_helper.from_array((rng.standard_normal(m) * 0.2).astype(np.float32), "B")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 4), m=st.integers(1, 4), h=st.integers(3, 9), w=st.integers(3, 21), pad=st.integers(0, 1),
+       seed=st.integers(0, 2**16), shift=st.floats(-1.0, 1.0))
+def test_dsp_conv_is_bit_exact_with_portable(c: int, m: int, h: int, w: int, pad: int, seed: int,
+                                             shift: float) -> None:
+    model = conv3(c, m, h, w, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert any(op.opcode == Op.CONV_I8 for op in L.program.ops)
+    x = calib[0]["x"]
+    assert run(L, x, dsp_library()) == run(L, x)
+
+
 def test_roundf_even_is_exact() -> None:
     """The integer-only round-half-even against numpy's rint (clamped to +-2^30, NaN -> 0)."""
     lib = native.load_host_library()

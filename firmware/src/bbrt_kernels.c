@@ -232,12 +232,71 @@ static void conv_tap_i8(int32_t *BBRT_RESTRICT ap, const int8_t *BBRT_RESTRICT x
     }
 }
 
+#if defined(BBRT_KERNELS_DSP)
+#if defined(__ARM_FEATURE_DSP)
+static inline uint32_t dsp_sxtb16(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline uint32_t dsp_sxtb16_ror8(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t r;
+    __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+/* 4 bytes at any address (Cortex-M4/M7 LDR takes unaligned addresses) */
+static inline uint32_t dsp_read4(const int8_t *p) {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+#else
+static uint32_t dsp_sxtb16(uint32_t v) {
+    return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
+}
+static uint32_t dsp_sxtb16_ror8(uint32_t v) { return dsp_sxtb16((v >> 8) | (v << 24)); }
+static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
+    int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
+    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+static uint32_t dsp_read4(const int8_t *p) {
+    const uint8_t *u = (const uint8_t *)p;
+    return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
+}
+#endif
+#endif /* BBRT_KERNELS_DSP */
+
 /* acc[k] += sum_kx (x[k + kx] - zx) * w[kx], kx < 3: a 3-wide kernel row, stride 1 */
+#if defined(BBRT_KERNELS_DSP)
+/* two outputs per 4 input bytes: SXTB16 splits x[k..k+3] into (x0, x2) and (x1, x3); SMLAD with
+ * (w0, w2) gives x0 w0 + x2 w2 and x1 w0 + x3 w2, the middle taps x1 w1 and x2 w1 are single
+ * 16x16 products. Reads x[k .. n+1], as the portable loop. */
+BBRT_NOINLINE static void conv_row3_i8(int32_t *BBRT_RESTRICT ap, int32_t n, const int8_t *BBRT_RESTRICT xs,
+                         const int8_t *BBRT_RESTRICT wr, int32_t zx) {
+    int32_t k, w0 = wr[0], w1 = wr[1], w2 = wr[2], zs = zx * (w0 + w1 + w2);
+    uint32_t w02 = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w2 << 16);
+    for (k = 0; k + 2 <= n; k += 2) {
+        uint32_t xv = dsp_read4(xs + k), xe = dsp_sxtb16(xv), xo = dsp_sxtb16_ror8(xv);
+        int32_t a0 = dsp_smlad(xe, w02, ap[k] - zs) + (int32_t)(int16_t)(uint16_t)xo * w1;
+        int32_t a1 = dsp_smlad(xo, w02, ap[k + 1] - zs) + (int32_t)(int16_t)(uint16_t)(xe >> 16) * w1;
+        ap[k] = a0;
+        ap[k + 1] = a1;
+    }
+    if (k < n) ap[k] += (int32_t)xs[k] * w0 + (int32_t)xs[k + 1] * w1 + (int32_t)xs[k + 2] * w2 - zs;
+}
+#else
 BBRT_NOINLINE static void conv_row3_i8(int32_t *BBRT_RESTRICT ap, int32_t n, const int8_t *BBRT_RESTRICT xs,
                          const int8_t *BBRT_RESTRICT wr, int32_t zx) {
     int32_t k, w0 = wr[0], w1 = wr[1], w2 = wr[2], zs = zx * (w0 + w1 + w2);
     for (k = 0; k < n; k++) ap[k] += (int32_t)xs[k] * w0 + (int32_t)xs[k + 1] * w1 + (int32_t)xs[k + 2] * w2 - zs;
 }
+#endif
 
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
@@ -357,44 +416,6 @@ bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
  * ARM DSP core the same code runs with C versions of the three instructions (host tests compare
  * it with the portable loop, bit for bit: integer sums in any order are exact). */
 #if defined(BBRT_KERNELS_DSP)
-#if defined(__ARM_FEATURE_DSP)
-static inline uint32_t dsp_sxtb16(uint32_t v) {
-    uint32_t r;
-    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
-    return r;
-}
-static inline uint32_t dsp_sxtb16_ror8(uint32_t v) {
-    uint32_t r;
-    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
-    return r;
-}
-static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
-    int32_t r;
-    __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
-    return r;
-}
-/* 4 bytes at any address (Cortex-M4/M7 LDR takes unaligned addresses) */
-static inline uint32_t dsp_read4(const int8_t *p) {
-    uint32_t v;
-    __builtin_memcpy(&v, p, 4);
-    return v;
-}
-#else
-static uint32_t dsp_sxtb16(uint32_t v) {
-    return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
-}
-static uint32_t dsp_sxtb16_ror8(uint32_t v) { return dsp_sxtb16((v >> 8) | (v << 24)); }
-static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
-    int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
-    int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
-    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
-}
-static uint32_t dsp_read4(const int8_t *p) {
-    const uint8_t *u = (const uint8_t *)p;
-    return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
-}
-#endif
-
 /* a[0] += x . w0, a[1] += x . w1 over K elements */
 BBRT_NOINLINE static void dot2_i8(int32_t *a, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w0,
                                   const int8_t *BBRT_RESTRICT w1, uint32_t K) {
