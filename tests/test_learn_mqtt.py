@@ -287,3 +287,18 @@ def test_other_roles_close_to_simulator(tmp_path: Path, mqtt_url: str, strategy:
     sim = simulate(learning, d)
     assert len(res.records) == rounds
     assert abs(res.final_accuracy - sim.final_accuracy) <= margin, (res.final_accuracy, sim.final_accuracy)
+
+
+def test_learning_node_bad_input_is_one_line(tmp_path: Path) -> None:
+    """A wrong node name, a non-object --learning (usage: 2) and a mistyped setting: a typed one-line error."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, _digits("fedavg", 2, 1))
+    cases = [(["--node", "nope"], "DeploymentError: no node 'nope'", 1),
+             (["--node", "c0", "--learning", "[1]"], "UsageError: --learning must be a JSON object", 2),
+             (["--node", "server", "--learning", '{"rounds": "x"}'], "DeploymentError: learning deployment", 1)]
+    for extra, want, status in cases:
+        out = subprocess.run([sys.executable, "-m", "bb_edge.cli", "node", str(d), "--transport",
+                              "mqtt://127.0.0.1:1", "--connect-timeout", "1", *extra],
+                             capture_output=True, text=True, timeout=120)
+        text = out.stdout + out.stderr
+        assert out.returncode == status and want in text and "Traceback" not in text, text

@@ -16,7 +16,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from bb_edge.commands._args import node_transport, non_negative_float
-from bb_edge.errors import BBError, DeploymentError
+from bb_edge.errors import BBError, DeploymentError, UsageError
 
 if TYPE_CHECKING:  # the engine and compiler (onnx) load when the command runs, not when the CLI parses
     from bb_edge.engine import events
@@ -152,11 +152,17 @@ def _learning_node(dep: Any, args: argparse.Namespace) -> Any:
     try:
         overrides = json.loads(args.learning) if args.learning else {}
     except ValueError as exc:
-        raise DeploymentError(f"--learning is not a JSON object: {exc}") from None
+        raise UsageError(f"--learning is not a JSON object: {exc}") from None
     if not isinstance(overrides, dict):
-        raise DeploymentError("--learning must be a JSON object of learning settings")
-    return LearningNode.load(dep, args.node, overrides=overrides, backend=args.backend, late=args.late,
-                             origin=args.clock_origin)
+        raise UsageError("--learning must be a JSON object of learning settings, e.g. '{\"rounds\": 5}'")
+    try:
+        return LearningNode.load(dep, args.node, overrides=overrides, backend=args.backend, late=args.late,
+                                 origin=args.clock_origin)
+    except BBError:
+        raise  # typed already (ConfigError says the fix)
+    except (ValueError, TypeError, KeyError) as exc:  # a setting of the wrong type: one line, not a traceback
+        raise DeploymentError(f"learning deployment {args.dir}: bad setting ({type(exc).__name__}: {exc}); "
+                              "check its learning object and --learning") from None
 
 
 def _learning_progress(learn: Any, loop: Any, show: Any, args: argparse.Namespace) -> Any:
