@@ -9,7 +9,9 @@ server subscribed), then every client, each as ``bb-edge node LEARN_DIR
 FILE`` in its own OS process. Every node shares one clock origin, so round
 deadlines and gossip periods mean the same everywhere. Churn follows the
 simulator's plan: leaving clients are SIGTERMed after ``at_round``, late
-joiners start at ``join_round`` with ``--late`` (they fetch the current model).
+joiners are started with the others but with ``--late`` and their own start
+file, written at ``join_round``: connected already, they JOIN at once and
+fetch the current model.
 
 Progress comes from the nodes' JSON-lines logs (:class:`~bb_edge.adapters.
 learn_node.ProgressLog`): the FedAvg/DiLoCo server records each closed round
@@ -97,12 +99,22 @@ class LearningFleet:
         """The file whose appearance starts every node's clock (it holds the origin)."""
         return self.workdir / "start"
 
-    def go(self, lead: float = 0.5) -> None:
-        """Start the fleet: write the origin (now + ``lead``) to :attr:`start_file` (atomically)."""
-        self.origin = time.time() + lead
-        tmp = self.start_file.with_suffix(".tmp")
+    def late_start_file(self, name: str) -> Path:
+        """The start file of late joiner ``name`` (written at its join round, with the fleet's origin)."""
+        return self.workdir / f"start.{name}"
+
+    def go(self, lead: float = 0.5, name: str | None = None) -> None:
+        """Start the fleet: write the origin (now + ``lead``) to :attr:`start_file` (atomically).
+
+        With ``name``: release that late joiner (already running, connected and
+        waiting) now, on the fleet's origin.
+        """
+        if name is None:
+            self.origin = time.time() + lead
+        target = self.start_file if name is None else self.late_start_file(name)
+        tmp = target.with_suffix(".tmp")
         tmp.write_text(repr(self.origin))
-        os.replace(tmp, self.start_file)
+        os.replace(tmp, target)
 
     def progress_file(self, name: str) -> Path:
         """Where node ``name`` writes its progress lines."""
@@ -122,7 +134,7 @@ class LearningFleet:
         log = open(self.log_file(name), "ab")
         start = log.tell()
         argv = node_argv(self.dep.directory, name, self.url, self.overrides, self.origin, self.progress_file(name),
-                         late, self.extra.get(name), self.start_file)
+                         late, self.extra.get(name), self.late_start_file(name) if late else self.start_file)
         p = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              start_new_session=True)
         self.procs[name] = _Proc(name, p, log, start)
@@ -227,6 +239,8 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
     ov.setdefault("start_after", max(float(learning.get("start_after", 0.0)), connect_timeout))
     module = load_module(learning, dep.directory, overrides=ov)
     plan = churn_plan(module)
+    if plan.late and "start_clients" not in learning:  # round 1 starts without the late joiners
+        ov["start_clients"] = len(module.clients()) - len(plan.late)
     tmp = None
     if workdir is None:
         tmp = tempfile.TemporaryDirectory(prefix="bb-edge-learn-")
@@ -242,14 +256,15 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
     wall0 = time.perf_counter()
     result = FleetResult(module.name, len(module.clients()))
     try:
-        fleet.start_file.unlink(missing_ok=True)
+        for f in [fleet.start_file, *(fleet.late_start_file(n) for n in plan.late)]:
+            f.unlink(missing_ok=True)
         servers = _servers(module)
         for n in servers:
             fleet.spawn(n)
         fleet.wait_up(servers, connect_timeout)  # a client's first message must find the server subscribed
-        first = [n for n in module.clients() if n not in plan.late]
-        for n in first:
-            fleet.spawn(n)
+        first = module.clients()
+        for n in first:  # late joiners too: connected now, released at their round (no start-up delay then)
+            fleet.spawn(n, late=n in plan.late)
         fleet.wait_up(first, connect_timeout)
         fleet.go()  # one common time zero: every node starts its rounds / periods now
         _watch(module, fleet, plan, result, wall0, time.monotonic() + limit)
@@ -290,7 +305,7 @@ def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimR
             if done == plan.join_round and not joined:
                 joined = True
                 for n in sorted(plan.late):
-                    fleet.spawn(n, late=True)
+                    fleet.go(name=n)
                     result.joined.append(n)
         if module.name in ("fedavg", "diloco"):  # the server alone says when the run is over
             expect = _servers(module)
