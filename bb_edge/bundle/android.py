@@ -66,6 +66,10 @@ def write_gradle_module(out: Path, node: str, deployment: str, abi: str, min_sdk
 
 def build(request: BuildRequest) -> BuildResult:
     """Build an android bundle (see module docstring)."""
+    from bb_edge.bundle.learning import build_learning, is_learning
+
+    if is_learning(request.deployment_dir):  # says which targets can run a learning node
+        return build_learning(request)
     nb = prepare_node(request)
     out = request.out_dir
     prof = request.profile

@@ -19,6 +19,10 @@ KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host":
 
 def build(request: BuildRequest) -> BuildResult:
     """Build one MCU node bundle into ``request.out_dir``."""
+    from bb_edge.bundle.learning import build_learning, is_learning
+
+    if is_learning(request.deployment_dir):  # says which targets can run a learning node
+        return build_learning(request)
     dep, L, precision = lower_request(request)
     prof = request.profile
     L.synthetic_calibration = request.calib is None
