@@ -353,7 +353,8 @@ class _Out:
     deadline: float = 0.0
     tries: int = 0
     tx: int = 0  # order of the latest transmission (loss detection: sent before something acked)
-    fast: bool = False  # its loss was detected from later frames getting through: resent on a 2 SRTT timer
+    fast: bool = False  # resent because later frames got through: on a short timer of its own (see _transmit)
+    fast_n: int = 0  # fast resends in a row (each doubles that timer, up to the RTO)
 
 
 @dataclass(eq=False)
@@ -482,7 +483,7 @@ class Link:
                 oldest = next(iter(self._inflight.values()))
                 if expired[0] is oldest and not oldest.fast:
                     self.rto = min(self.rto * 2, c.rto_max)
-                for f in expired:
+                for f in expired:  # a fast frame stays fast, its own timer doubling (see _transmit)
                     self._transmit(f, now, retransmit=True, fast=f.fast)
         self._pump(now)
         if c.hb_interval > 0 and (self._hb_now or now >= self._last_sent + c.hb_interval):
@@ -821,16 +822,18 @@ class Link:
         self.counters.envelopes_out += 1
 
     def _transmit(self, f: _Out, now: float, retransmit: bool, fast: bool = False) -> None:
-        """Put one DATA frame out; its timer is the RTO, or for a loss-detected resend 2 SRTT if shorter
-        (a noisy line loses the resend too, and the window waits on it)."""
+        """Put one DATA frame out; its timer is the RTO, or for a loss-detected resend 2 SRTT (doubling
+        with each fast resend of it in a row) if shorter: a noisy line loses the resend too, and the window
+        waits on it, but a loaded end must not be flooded either."""
         f.tries += 1
         f.fast = fast
+        f.fast_n = f.fast_n + 1 if fast else 0
         self._tx += 1
         f.tx = self._tx
         f.sent_at = now
         rto = self.rto
         if fast and self.srtt is not None:
-            rto = min(rto, max(2 * self.srtt, self.config.rto_min))
+            rto = min(rto, max(2 * self.srtt, self.config.rto_min) * 2 ** min(f.fast_n - 1, 16))
         f.deadline = now + rto
         if retransmit:
             self.counters.retransmits += 1
