@@ -255,6 +255,7 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
                                                                    float(cfg["period"])) * 4 + 60.0
     wall0 = time.perf_counter()
     result = FleetResult(module.name, len(module.clients()))
+    previous = _exit_on_sigterm()
     try:
         for f in [fleet.start_file, *(fleet.late_start_file(n) for n in plan.late)]:
             f.unlink(missing_ok=True)
@@ -269,12 +270,27 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
         fleet.go()  # one common time zero: every node starts its rounds / periods now
         _watch(module, fleet, plan, result, wall0, time.monotonic() + limit)
     finally:
-        fleet.stop_all()
+        fleet.stop_all()  # also on SIGTERM of this runner: no node process is left behind
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     _finish(module, fleet, result)
     result.wall_time = time.perf_counter() - wall0
     if tmp is not None:
         tmp.cleanup()
     return result
+
+
+def _exit_on_sigterm() -> Any:
+    """Turn SIGTERM into SystemExit (so ``finally`` stops the node processes); the previous handler, or None."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, handler)
 
 
 def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimResult, wall0: float,

@@ -323,3 +323,40 @@ def test_churn_late_joiner_fetches_the_model(tmp_path: Path, mqtt_url: str) -> N
     # who trained in which round depends on wall-clock timing here, so only a sanity bound against the
     # simulator (the churn-free tests above compare to 1 point)
     assert res.final_accuracy > 0.7 and abs(res.final_accuracy - sim.final_accuracy) <= 0.15
+
+
+def _node_pids(directory: Path) -> list[int]:
+    """Pids of live ``bb-edge node`` processes of the deployment in ``directory`` (from /proc)."""
+    pids = []
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            argv = (p / "cmdline").read_bytes().split(b"\0")
+            state = (p / "stat").read_text().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if b"node" in argv and str(directory).encode() in argv and state != "Z":
+            pids.append(int(p.name))
+    return pids
+
+
+def test_sigterm_to_the_runner_stops_every_node(tmp_path: Path, mqtt_url: str) -> None:
+    """``bb-edge run --processes`` SIGTERMed mid-run leaves no node process behind."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, _digits("fedavg", 3, 100000))
+    runner = subprocess.Popen([sys.executable, "-m", "bb_edge.cli", "run", str(d), "--transport", mqtt_url,
+                               "--processes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        _wait(lambda: len(_node_pids(d)) == 4, 120, "four node processes")
+        time.sleep(2.0)
+        os.kill(runner.pid, signal.SIGTERM)
+        runner.wait(60)
+        _wait(lambda: not _node_pids(d), 30, "the node processes to exit")
+    finally:
+        for pid in _node_pids(d):  # only if the test failed: do not leave them running
+            os.kill(pid, signal.SIGKILL)
+        if runner.poll() is None:
+            os.kill(runner.pid, signal.SIGKILL)
+            runner.wait(10)
