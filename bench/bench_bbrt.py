@@ -31,6 +31,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from bb_edge.bbrt.examples import small_mlp
 from bb_edge.bbrt.firmware import elf_sizes, max_payload
 from bb_edge.bbrt.format import REQUEST_SLOTS, Op
 from bb_edge.bbrt.lower import Lowered, lower
@@ -41,26 +42,6 @@ from bb_edge.bbrt.resolver import resolver_source
 TFLM = {"mlp": {"arena": 1804, "code": 19640, "insns": 56600},
         "cnn": {"arena": 5404, "code": 30752, "insns": 3579736}}
 FLOAT_EDGE_OPS = {Op.QUANTIZE, Op.DEQUANTIZE}
-
-
-def mlp() -> onnx.ModelProto:
-    """MLP 64-48-32-10: Gemm+Relu, Gemm+Relu, Gemm."""
-    rng = np.random.default_rng(0)
-    dims = [64, 48, 32, 10]
-    inits, nodes, x = [], [], "x"
-    for i in range(3):
-        inits += [numpy_helper.from_array((rng.standard_normal((dims[i + 1], dims[i])) * 0.3).astype(np.float32),
-                                          f"W{i}"),
-                  numpy_helper.from_array((rng.standard_normal(dims[i + 1]) * 0.1).astype(np.float32), f"B{i}")]
-        y = f"h{i}" if i < 2 else "y"
-        nodes.append(helper.make_node("Gemm", [x, f"W{i}", f"B{i}"], [y + "_pre" if i < 2 else y], name=f"fc{i}",
-                                      transB=1))
-        if i < 2:
-            nodes.append(helper.make_node("Relu", [y + "_pre"], [y], name=f"relu{i}"))
-        x = y
-    g = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def cnn() -> onnx.ModelProto:
@@ -250,7 +231,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--callgrind", action="store_true", help="also count host instructions against ONNX Runtime")
     args = ap.parse_args()
-    models = {"mlp": lowered(mlp()), "cnn": lowered(cnn())}
+    models = {"mlp": lowered(small_mlp()), "cnn": lowered(cnn())}
     with tempfile.TemporaryDirectory() as tmp:
         res = {k: measure(k, L, Path(tmp) / k) for k, L in models.items()}
         table(res)

@@ -18,30 +18,10 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt import planner
-from bb_edge.bbrt.examples import sample_inputs, small_cnn
+from bb_edge.bbrt.examples import sample_inputs, small_cnn, small_mlp
 from bb_edge.bbrt.format import RECV, SEND, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
-
-
-def mlp() -> onnx.ModelProto:
-    """The issue's MLP 64-48-32-10 (Gemm+Relu, Gemm+Relu, Gemm)."""
-    rng = np.random.default_rng(0)
-    dims = [64, 48, 32, 10]
-    inits, nodes, x = [], [], "x"
-    for i in range(3):
-        inits += [numpy_helper.from_array((rng.standard_normal((dims[i + 1], dims[i])) * 0.3).astype(np.float32),
-                                          f"W{i}"),
-                  numpy_helper.from_array((rng.standard_normal(dims[i + 1]) * 0.1).astype(np.float32), f"B{i}")]
-        y = f"h{i}" if i < 2 else "y"
-        nodes.append(helper.make_node("Gemm", [x, f"W{i}", f"B{i}"], [y + "_pre" if i < 2 else y], name=f"fc{i}",
-                                      transB=1))
-        if i < 2:
-            nodes.append(helper.make_node("Relu", [y + "_pre"], [y], name=f"relu{i}"))
-        x = y
-    g = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def reshapes() -> onnx.ModelProto:
@@ -71,7 +51,7 @@ def feed_for(m: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
     return {i.name: np.random.default_rng(seed).standard_normal(shape).astype(np.float32)}
 
 
-MODELS = {"mlp": mlp, "cnn": small_cnn, "reshapes": reshapes}
+MODELS = {"mlp": small_mlp, "cnn": small_cnn, "reshapes": reshapes}
 
 
 def lowered(name: str, precision: str) -> tuple[onnx.ModelProto, Lowered]:

@@ -56,3 +56,23 @@ def sample_inputs(n: int, seed: int = 1, size: int = 16) -> list[dict[str, np.nd
     """``n`` random images for :func:`small_cnn`."""
     rng = np.random.default_rng(seed)
     return [{"x": rng.standard_normal((1, 3, size, size)).astype(np.float32)} for _ in range(n)]
+
+
+def small_mlp() -> onnx.ModelProto:
+    """The MLP 64-48-32-10 of the bbrt/TFLM comparison (Gemm+Relu, Gemm+Relu, Gemm), float32, fixed seed."""
+    rng = np.random.default_rng(0)
+    dims = [64, 48, 32, 10]
+    inits, nodes, x = [], [], "x"
+    for i in range(3):
+        inits += [numpy_helper.from_array((rng.standard_normal((dims[i + 1], dims[i])) * 0.3).astype(np.float32),
+                                          f"W{i}"),
+                  numpy_helper.from_array((rng.standard_normal(dims[i + 1]) * 0.1).astype(np.float32), f"B{i}")]
+        y = f"h{i}" if i < 2 else "y"
+        nodes.append(helper.make_node("Gemm", [x, f"W{i}", f"B{i}"], [y + "_pre" if i < 2 else y], name=f"fc{i}",
+                                      transB=1))
+        if i < 2:
+            nodes.append(helper.make_node("Relu", [y + "_pre"], [y], name=f"relu{i}"))
+        x = y
+    g = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
