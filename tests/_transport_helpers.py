@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import threading
@@ -12,6 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from bb_edge.adapters.broker import TlsFiles
+from bb_edge.bbrt.host import aligned
+from bb_edge.bbrt.native import load_host_library
+from bb_edge.wire.framing import FrameDecoder, frame
 
 
 def assert_same_outputs(got: list[dict[str, np.ndarray]], want: list[dict[str, np.ndarray]]) -> None:
@@ -115,3 +119,28 @@ def forged_envelope(sender: int, receiver: int, seq: int, request_id: int, edge:
                          receiver, seq, request_id, 0, edge, dtype, rank, 0, 0.0, 0, len(data), 0)
     body = struct.pack(f"<{rank}I", *dims) + (b"\x00" * 4 if rank % 2 else b"")
     return header + body + data
+
+
+class CNode:
+    """The C runtime's node loop (host build via ctypes) as an InProcFleet external node: the reference."""
+
+    def __init__(self, blob: bytes, arena_size: int) -> None:
+        self.lib = load_host_library()
+        self.blob = aligned(len(blob))
+        self.blob[:] = np.frombuffer(blob, np.uint8)
+        self.arena = aligned(max(8, arena_size))
+        assert self.lib.bbrtpy_node_init(self.blob.ctypes.data, len(blob), self.arena.ctypes.data,
+                                         len(self.arena)) == 0
+        self.outbuf = ctypes.create_string_buffer(1 << 20)
+        self.dec = FrameDecoder()
+        self.out: list[bytes] = []
+
+    def send(self, envelope: bytes) -> None:
+        f = frame(envelope)
+        n = self.lib.bbrtpy_node_feed(f, len(f), self.outbuf, len(self.outbuf))
+        assert n >= 0
+        self.out += self.dec.feed(self.outbuf.raw[:n])
+
+    def receive(self) -> list[bytes]:
+        out, self.out = self.out, []
+        return out

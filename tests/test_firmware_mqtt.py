@@ -11,7 +11,6 @@ BB_EDGE_LONG=1 runs 8 requests per phase (CI default: 2).
 
 from __future__ import annotations
 
-import ctypes
 import os
 import subprocess
 import threading
@@ -36,44 +35,16 @@ from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.bbrt.format import parse
-from bb_edge.bbrt.host import aligned
-from bb_edge.bbrt.native import load_host_library
 from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model
 from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.engine import events
 from bb_edge.wire import envelope as wire
-from bb_edge.wire.framing import FrameDecoder, frame
-from tests._transport_helpers import RawClient, assert_same_outputs, make_tls
+from tests._transport_helpers import CNode, RawClient, assert_same_outputs, make_tls
 from tests.test_firmware_nm import FORBIDDEN as HEAP_SYMBOLS
 
 INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/test_bbrt_e2e.py)
 PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG") == "1" else 2
-
-
-class CNode:
-    """The C runtime's node loop (host build via ctypes) as an InProcFleet external node: the reference."""
-
-    def __init__(self, blob: bytes, arena_size: int) -> None:
-        self.lib = load_host_library()
-        self.blob = aligned(len(blob))
-        self.blob[:] = np.frombuffer(blob, np.uint8)
-        self.arena = aligned(max(8, arena_size))
-        assert self.lib.bbrtpy_node_init(self.blob.ctypes.data, len(blob), self.arena.ctypes.data,
-                                         len(self.arena)) == 0
-        self.outbuf = ctypes.create_string_buffer(1 << 20)
-        self.dec = FrameDecoder()
-        self.out: list[bytes] = []
-
-    def send(self, envelope: bytes) -> None:
-        f = frame(envelope)
-        n = self.lib.bbrtpy_node_feed(f, len(f), self.outbuf, len(self.outbuf))
-        assert n >= 0
-        self.out += self.dec.feed(self.outbuf.raw[:n])
-
-    def receive(self) -> list[bytes]:
-        out, self.out = self.out, []
-        return out
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ the generated config (passwords, ACL, use_username_as_clientid) on a free loopba
 
 from __future__ import annotations
 
-import ctypes
 import json
 import shutil
 import subprocess
@@ -26,15 +25,12 @@ from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, stop_process
 from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.adapters.mqtt_topics import Topics
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
-from bb_edge.bbrt.host import aligned
-from bb_edge.bbrt.native import load_host_library
 from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.engine import events
-from bb_edge.wire.framing import FrameDecoder, frame
 from tests._mpy_vm import MPY_DIR, build_lib, ensure_vm, fetch_umqtt, run_vm, write_shims
-from tests._transport_helpers import assert_same_outputs
+from tests._transport_helpers import CNode, assert_same_outputs
 
 LAUNCH = """import json, runpy, sys
 sys.path[:0] = {paths!r}
@@ -54,31 +50,6 @@ try:
 except MQTTException as exc:
     print("REFUSED", exc.args[0])
 """
-
-
-class CNode:
-    """The C runtime's node loop (host build via ctypes) as an InProcFleet external node: the reference."""
-
-    def __init__(self, blob: bytes, arena_size: int) -> None:
-        self.lib = load_host_library()
-        self.blob = aligned(len(blob))
-        self.blob[:] = np.frombuffer(blob, np.uint8)
-        self.arena = aligned(max(8, arena_size))
-        assert self.lib.bbrtpy_node_init(self.blob.ctypes.data, len(blob), self.arena.ctypes.data,
-                                         len(self.arena)) == 0
-        self.outbuf = ctypes.create_string_buffer(1 << 20)
-        self.dec = FrameDecoder()
-        self.out: list[bytes] = []
-
-    def send(self, envelope: bytes) -> None:
-        f = frame(envelope)
-        n = self.lib.bbrtpy_node_feed(f, len(f), self.outbuf, len(self.outbuf))
-        assert n >= 0
-        self.out += self.dec.feed(self.outbuf.raw[:n])
-
-    def receive(self) -> list[bytes]:
-        out, self.out = self.out, []
-        return out
 
 
 @pytest.fixture(scope="module")
