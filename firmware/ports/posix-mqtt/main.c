@@ -33,6 +33,7 @@
 #include <mosquitto.h>
 
 #include "bbrt.h"
+#include "posix_epoch.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -283,31 +284,6 @@ static int creds_lookup(const char *text, const char *name, char *out, size_t ca
         return 0;
     }
     return -1;
-}
-
-/* the boot epoch: read, +1, written back and synced before it is used (0 on failure) */
-static uint32_t bump_epoch(const char *path) {
-    char text[32];
-    unsigned long e = 0;
-    ssize_t r;
-    int len;
-    int fd = open(path, O_RDWR | O_CREAT, 0644);
-    if (fd < 0) return 0u;
-    r = read(fd, text, sizeof(text) - 1u);
-    if (r > 0) {
-        text[r] = 0;
-        e = strtoul(text, NULL, 10);
-    }
-    if (e >= 0xFFFFFFFEul) e = 0;
-    e += 1u;
-    len = snprintf(text, sizeof(text), "%lu\n", e);
-    if (lseek(fd, 0, SEEK_SET) != 0 || ftruncate(fd, 0) != 0 || write(fd, text, (size_t)len) != len ||
-        fsync(fd) != 0) {
-        close(fd);
-        return 0u;
-    }
-    close(fd);
-    return (uint32_t)e;
 }
 
 static double now_s(void) {

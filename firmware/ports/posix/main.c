@@ -19,6 +19,7 @@
 
 #include "bbrt.h"
 #include "bbrt_link.h"
+#include "posix_epoch.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -48,7 +49,6 @@ static void flush_out(void);
 static int in_fd_g = 0;
 static const char *epoch_path;
 
-static uint32_t bump_epoch(const char *path);
 /* a given-up link session starts over with the next stored epoch */
 static uint32_t next_epoch(void *ctx) {
     (void)ctx;
@@ -65,31 +65,6 @@ static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
     if (poll(&pfd, 1, (int)wait_ms) <= 0) return 0u;
     r = read(in_fd_g, buf, cap);
     return r > 0 ? (size_t)r : 0u;
-}
-
-/* the boot epoch: read, +1, written back and synced before it is used (0 on failure) */
-static uint32_t bump_epoch(const char *path) {
-    char text[32];
-    unsigned long e = 0;
-    ssize_t r;
-    int len;
-    int fd = open(path, O_RDWR | O_CREAT, 0644);
-    if (fd < 0) return 0u;
-    r = read(fd, text, sizeof(text) - 1u);
-    if (r > 0) {
-        text[r] = 0;
-        e = strtoul(text, NULL, 10);
-    }
-    if (e >= 0xFFFFFFFEul) e = 0; /* wrapped: start again (a peer sees EpochRegressed once) */
-    e += 1u;
-    len = snprintf(text, sizeof(text), "%lu\n", e);
-    if (lseek(fd, 0, SEEK_SET) != 0 || ftruncate(fd, 0) != 0 || write(fd, text, (size_t)len) != len ||
-        fsync(fd) != 0) {
-        close(fd);
-        return 0u;
-    }
-    close(fd);
-    return (uint32_t)e;
 }
 
 /* output is gathered and written in large pieces (a frame arrives from the writer in 255-byte
