@@ -378,12 +378,15 @@ class ConvI8(K):
 
 
 class FcI8(K):
-    """FC_I8."""
+    """FC_I8: ``acc = bias + sum x*w``; param 2 = 1 means the lowering folded ``-zx * sum(w)`` into the
+    bias, else (a program from before the folding) the input zero point is subtracted here, as C does."""
 
     def prepare(self, pr, op):
         x, w, rq, y = self.ti[0], self.ti[1], self.ti[3], self.ty
         Nn, Kk = w.dims[0], w.dims[1]
         self.geo = (x.count // Kk, Kk, Nn)
+        # folded programs: the bias already holds -zx * sum(w), subtracting zx again would count it twice
+        self.zx = 0 if self.p[2] else x.zp
         self.thr = zeros("i", 256 * Nn)
         for n in range(Nn):
             thr_affine(self.thr, n << 8, rq.buf[2 * n], rq.buf[2 * n + 1], y.zp, self.p[0], self.p[1])
@@ -393,7 +396,7 @@ class FcI8(K):
         xt, yt = self.ti[0], self.ty
         x = xt.buf
         xb = xt.base
-        zx = xt.zp
+        zx = self.zx
         w = self.ti[1].buf
         b = self.ti[2].buf
         o = yt.buf
@@ -405,8 +408,12 @@ class FcI8(K):
             for n in range(Nn):
                 acc = b[n]
                 wr = n * Kk
-                for k in range(Kk):
-                    acc += (x[xr + k] - zx) * w[wr + k]
+                if zx == 0:  # folded (or a zero input zero point): a bare multiply-accumulate
+                    for k in range(Kk):
+                        acc += x[xr + k] * w[wr + k]
+                else:  # unfolded: sum (x - zx) * w == sum x*w - zx * sum w, exact on ints
+                    for k in range(Kk):
+                        acc += (x[xr + k] - zx) * w[wr + k]
                 tb = n << 8
                 # requantize by binary search in the output-code thresholds; inlined on purpose
                 # (a call per output element costs more than the search itself in MicroPython)
