@@ -37,8 +37,11 @@ def vectors() -> dict[str, Envelope]:
         quant=(0.5, 128))
     v["int64_rank3_odd"] = Envelope.for_array(
         np.array([[[1, -2, 3]]], dtype=np.int64), sender=1, receiver=4, seq=2**40, edge=5)
-    v["scalar_f32"] = Envelope.for_array(np.array(3.5, dtype=np.float32), sender=1,
+    # a one-element rank-1 tensor (pinned before for_array kept 0-d arrays at rank 0)
+    v["scalar_f32"] = Envelope.for_array(np.array([3.5], dtype=np.float32), sender=1,
                                          receiver=2, seq=3, edge=6)
+    v["rank0_f32"] = Envelope.for_array(np.array(-1.25, dtype=np.float32), sender=1,
+                                        receiver=2, seq=15, edge=6)
     v["empty_tensor"] = Envelope.for_array(np.zeros((0, 4), dtype=np.float32), sender=1,
                                            receiver=2, seq=4, edge=7)
     v["f16_rank8"] = Envelope.for_array(
