@@ -14,11 +14,14 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
+from bb_edge.bbrt.format import Op as FmtOp
 from bb_edge.bbrt.host import HostProgram, aligned
-from bb_edge.bbrt.lower import lower
+from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import load_host_library
 from bb_edge.wire.envelope import Envelope, encode
 from bb_edge.wire.envelope import decode as decode_envelope
@@ -95,6 +98,65 @@ def test_executor_outputs_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Path,
     for k, f in enumerate(feeds):
         (tmp_path / f"in{k}.bin").write_bytes(f["x"].astype("<f4").tobytes())
     sends = [e.tensor for e in L.program.edges if e.direction == 1]
+    run_vm(driver, lib, tmp_path, f"""
+from bbnode.executor import Program
+import os
+P = Program(open('prog.bbrt', 'rb').read())
+os.mkdir('out')
+for k in range({len(feeds)}):
+    P.write_bytes({xi}, open('in%d.bin' % k, 'rb').read())
+    P.run()
+    with open('out/out%d.bin' % k, 'wb') as f:
+        for t in {sends}:
+            f.write(P.read_bytes(t))
+""")
+    ref = _c_outputs(L.blob, L.program, xi, [f["x"] for f in feeds])
+    for k in range(len(feeds)):
+        assert (tmp_path / "out" / f"out{k}.bin").read_bytes() == b"".join(ref[k]), f"sample {k}"
+
+
+def _gemm_off_zero(rows: int, k: int, n: int, seed: int) -> tuple[onnx.ModelProto, list[dict[str, np.ndarray]]]:
+    """y = Relu(x W^T + b) with calibration inputs off zero (a nonzero input zero point for FC_I8)."""
+    rng = np.random.default_rng(seed)
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "W", "B"], ["h"], name="fc", transB=1),
+         helper.make_node("Relu", ["h"], ["y"], name="act")], "fc",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, n])],
+        [numpy_helper.from_array((rng.standard_normal((n, k)) * 0.5).astype(np.float32), "W"),
+         numpy_helper.from_array((rng.standard_normal(n) * 0.2).astype(np.float32), "B")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    return m, [{"x": (rng.standard_normal((rows, k)) + 0.8).astype(np.float32)} for _ in range(3)]
+
+
+def _unfold_fc(L: Lowered) -> Lowered:
+    """The program as lowered before the zero-point folding: raw bias, FC_I8 param 2 = 0."""
+    prog = L.program
+    for op in prog.ops:
+        if op.opcode == FmtOp.FC_I8:
+            op.params[2] = 0
+            zx = prog.tensors[op.inputs[0]].zero_point
+            w = prog.tensors[op.inputs[1]].data.astype(np.int64)
+            b = prog.tensors[op.inputs[2]]
+            b.data = (b.data.astype(np.int64) + zx * w.sum(axis=1)).astype(np.int32)
+    return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
+
+
+@pytest.mark.parametrize("folded", [True, False])
+def test_executor_fc_zero_point_equals_c_runtime(vm: tuple[Path, Path], tmp_path: Path, folded: bool) -> None:
+    """FC_I8 with a nonzero input zero point, folded into the bias (param 2 = 1) or not (older programs)."""
+    driver, lib = vm
+    m, feeds = _gemm_off_zero(3, 37, 9, 11)
+    L = lower(m, precision="int8", calib=feeds)
+    fc = [op for op in L.program.ops if op.opcode == FmtOp.FC_I8]
+    assert fc and fc[0].params[2] == 1 and L.program.tensors[fc[0].inputs[0]].zero_point != 0
+    if not folded:
+        L = _unfold_fc(L)
+    xi = next(e.tensor for e in L.program.edges if e.direction == 0)
+    sends = [e.tensor for e in L.program.edges if e.direction == 1]
+    (tmp_path / "prog.bbrt").write_bytes(L.blob)
+    for k, f in enumerate(feeds):
+        (tmp_path / f"in{k}.bin").write_bytes(f["x"].astype("<f4").tobytes())
     run_vm(driver, lib, tmp_path, f"""
 from bbnode.executor import Program
 import os
