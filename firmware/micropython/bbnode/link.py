@@ -247,6 +247,8 @@ class Link:
         self.s_sent = [0] * w
         self.s_dead = [0] * w
         self.s_txo = [0] * w  # order of the latest transmission
+        self.s_fast = [0] * w  # resent because later frames got through: on a short timer of its own
+        self.s_fast_n = [0] * w  # fast resends of it in a row (each doubles that timer, up to the RTO)
         self.s_entry = [0] * w  # queue position of the envelope the frame belongs to
         self.ctl = bytearray(MAX_HELLO)  # HELLO, ACK, HEARTBEAT
         self.cmv = memoryview(self.ctl)
@@ -433,14 +435,27 @@ class Link:
             self.s_len[slot] = flen
             self.s_entry[slot] = p
             self.s_tries[slot] = 0
+            self.s_fast_n[slot] = 0
             self._transmit(slot, now, False)
 
-    def _transmit(self, i, now, retransmit):
+    def _transmit(self, i, now, retransmit, fast=False):
+        """Put DATA slot ``i`` out. Its timer is the RTO; for a loss-detected (fast) resend 2 SRTT (at least
+        rto_min, doubling with each fast resend of it in a row) if shorter: a noisy line loses the resend too
+        and the window waits on it, but a loaded peer must not be flooded either."""
         self.s_tries[i] += 1
+        self.s_fast[i] = 1 if fast else 0
+        self.s_fast_n[i] = self.s_fast_n[i] + 1 if fast else 0
         self.txo += 1
         self.s_txo[i] = self.txo
         self.s_sent[i] = now
-        self.s_dead[i] = now + self.rto
+        rto = self.rto
+        if fast and self.srtt >= 0:
+            two = (self.srtt + 16) // 32  # 2 SRTT in ms, rounded (SRTT is kept in 1/64 ms)
+            fn = self.s_fast_n[i] - 1
+            t = (two if two > self.rto_min else self.rto_min) << (fn if fn < 16 else 16)
+            if t < rto:
+                rto = t
+        self.s_dead[i] = now + rto
         if retransmit:
             self.retransmits += 1
         so = i * self.fbytes
@@ -591,7 +606,7 @@ class Link:
             return False
         k = -1
         if body[3] & F_FRAG:
-            k = self._reassemble(body, n, now)
+            k = self._reassemble(body, n, lseq, now)
             if k < 0:
                 return False  # refused: not acknowledged, nothing changed
         self.mask |= 1 << (d - 1)
@@ -609,7 +624,7 @@ class Link:
         return True
 
     # ---------------------------------------------------------- reassembly
-    def _reassemble(self, body, n, now):
+    def _reassemble(self, body, n, lseq, now):
         """Place one fragment; return its message slot (len(r_id) for a repeat), or -1 after FragmentRejected."""
         mid, off, total = struct.unpack_from("<III", body, HDR)
         clen = n - FRAG_HDR
@@ -637,7 +652,17 @@ class Link:
             if self.r_n[k] >= mc:
                 return self._refuse(mid, "BUDGET")  # more pieces than this end keeps track of
         else:
-            start = self._alloc(total)
+            used = 0
+            for i in range(len(self.r_id)):
+                if self.r_id[i]:
+                    used += self.r_total[i]
+            if total > self.budget - used:
+                return self._refuse(mid, "BUDGET")
+            # messages start in lseq order: a message held while an earlier one is refused would wait
+            # forever for fragments the window cannot reach (the refused frame pins the window)
+            if lseq != self.cum + 1:
+                return self._refuse(mid, "ORDER")
+            start = self._alloc(total) if 0 in self.r_id else -1  # within the budget, but no free record
             if start < 0:
                 return self._refuse(mid, "BUDGET")
             k = self.r_id.index(0)
@@ -709,6 +734,7 @@ class Link:
         self._heard(now, True)
         newest = 0
         sample = -1
+        acked = False
         w = len(self.s_lseq)
         q = self.q
         for i in range(w):
@@ -719,7 +745,10 @@ class Link:
                 d = v - cum - 1
                 if d >= 32 or not body[8 + (d >> 3)] >> (d & 7) & 1:
                     continue
-            if self.s_txo[i] > newest:
+            acked = True
+            # loss detection needs to know what was delivered after what: only a frame sent once says so
+            # (the ACK of a resent frame may answer its first transmission)
+            if self.s_tries[i] == 1 and self.s_txo[i] > newest:
                 newest = self.s_txo[i]
             if self.s_tries[i] == 1 and (sample < 0 or v > self.s_lseq[sample]):  # Karn: sent once only
                 sample = i
@@ -729,7 +758,7 @@ class Link:
             struct.pack_into("<H", q, p + 6, ak)
             if st & _FRAMED and ak == fr:
                 struct.pack_into("<I", q, p + 8, _FRAMED | _DONE)
-        if not newest:
+        if not acked:
             return True
         if sample >= 0:
             self._rtt_sample(now - self.s_sent[sample])
@@ -743,7 +772,7 @@ class Link:
             for i in range(w):
                 if self.s_lseq[i] == v:
                     if self.s_txo[i] < newest:
-                        self._transmit(i, now, True)
+                        self._transmit(i, now, True, True)
                     break
         return True
 
@@ -779,32 +808,42 @@ class Link:
             return
         if self.peer is None and now >= self.hello_due:
             self._send_hello(False, now)
-        if self.dead_after > 0 and self.monitored and not self.peer_down and \
-                now - self.last_heard >= self.dead_after:
+        # every test compares ``now`` with the very sum next_deadline() returns
+        if self.dead_after > 0 and self.monitored and not self.peer_down and now >= self.last_heard + self.dead_after:
             self.peer_down = True
             self._event("PeerDown")
         for k in range(len(self.r_id)):
-            if self.r_id[k] and now - self.r_t0[k] >= self.reassembly_timeout:
+            if self.r_id[k] and now >= self.r_t0[k] + self.reassembly_timeout:
                 self._event("ReassemblyTimeout", {"msg_id": self.r_id[k], "received": self.r_got[k],
                                                   "total_len": self.r_total[k]})
                 self.r_id[k] = 0
         if not self.peer_down:
-            first = True
-            for v in range(self._low(), self.next_lseq):  # expired frames, in lseq order
-                for i in range(len(self.s_lseq)):
-                    if self.s_lseq[i] == v:
-                        if self.s_dead[i] <= now:
-                            if first:  # one back-off per expiry round (RFC 6298 5.5)
-                                first = False
-                                r = self.rto * 2
-                                self.rto = r if r < self.rto_max else self.rto_max
-                            if self.s_tries[i] >= self.max_retries:
-                                self._abandon(now)
-                                return
-                            self._transmit(i, now, True)
+            w = len(self.s_lseq)
+            expired = False
+            for i in range(w):  # a frame out of retries ends the session before anything is resent
+                if self.s_lseq[i] and self.s_dead[i] <= now:
+                    if self.s_tries[i] >= self.max_retries:
+                        self._abandon(now)
+                        return
+                    expired = True
+            if expired:
+                # back off when the oldest frame's timer expires (RFC 6298 5.5: one timer, for the earliest
+                # frame); later frames expiring in its shadow, and fast resends, do not compound it
+                low = self._low()
+                for i in range(w):
+                    if self.s_lseq[i] == low:
+                        if self.s_dead[i] <= now and not self.s_fast[i]:
+                            r = self.rto * 2
+                            self.rto = r if r < self.rto_max else self.rto_max
                         break
+                for v in range(low, self.next_lseq):  # expired frames, in lseq order
+                    for i in range(w):
+                        if self.s_lseq[i] == v:
+                            if self.s_dead[i] <= now:  # a fast frame stays fast, its own timer doubling
+                                self._transmit(i, now, True, self.s_fast[i])
+                            break
         self._pump(now)
-        if self.hb_interval > 0 and now - self.last_sent >= self.hb_interval:
+        if self.hb_interval > 0 and now >= self.last_sent + self.hb_interval:
             header_into(self.ctl, 0, T_HEARTBEAT, 0, 0)
             self._emit(self.cmv[:HDR], now)
 
