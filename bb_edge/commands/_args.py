@@ -25,26 +25,25 @@ _UNIT = {"": 1, "k": 1000, "kb": 1000, "m": 10**6, "mb": 10**6, "g": 10**9, "gb"
          "ki": 1 << 10, "kib": 1 << 10, "mi": 1 << 20, "mib": 1 << 20, "gi": 1 << 30, "gib": 1 << 30}
 
 
-def positive_int(text: str) -> int:
-    """An integer >= 1 (counts, node numbers)."""
+def _bounded_int(text: str, low: int, high: int | None, want: str) -> int:
+    """``text`` as an integer in ``low..high`` (``high`` None: no upper bound); the message names ``want``."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer; give a whole number >= 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not >= 1; give a whole number >= 1")
+        raise argparse.ArgumentTypeError(f"expected {want}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"expected {want}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (counts, node numbers)."""
+    return _bounded_int(text, 1, None, "a whole number >= 1")
 
 
 def non_negative_int(text: str) -> int:
     """An integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer; give a whole number >= 0") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; give a whole number >= 0")
-    return value
+    return _bounded_int(text, 0, None, "a whole number >= 0")
 
 
 def non_negative_float(text: str) -> float:
@@ -68,13 +67,7 @@ def fraction(text: str) -> float:
 
 def tcp_port(text: str) -> int:
     """A TCP port number, 1..65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number; give 1..65535") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port number; give 1..65535")
-    return value
+    return _bounded_int(text, 1, 65535, "a port number 1..65535")
 
 
 def byte_size(text: str) -> int:

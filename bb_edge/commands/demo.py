@@ -5,16 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-
-def _positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (the message says what was given)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
-    return value
+from bb_edge.commands._args import positive_int
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -36,9 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and a C compiler the sensor also runs as an int8 .bbrt program on the host C runtime.")
     p.add_argument("-o", "--output", help="keep the trained model, calibration/input files, the compiled "
                                           "deployment and the sensor build here (default: a temp dir)")
-    p.add_argument("--requests", type=_positive_int, default=None,
+    p.add_argument("--requests", type=positive_int, default=None,
                    help="held-out digits to run (default: all 450)")
-    p.add_argument("--epochs", type=_positive_int, default=12, help="training epochs (default 12)")
+    p.add_argument("--epochs", type=positive_int, default=12, help="training epochs (default 12)")
     p.add_argument("--seed", type=int, default=0, help="seed for the split, the weights and the batches")
     p.add_argument("--no-native", action="store_true",
                    help="keep every node on ONNX Runtime (skip the int8 C-runtime sensor)")
