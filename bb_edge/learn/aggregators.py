@@ -119,6 +119,22 @@ def _closest_to_median_mean(mat: np.ndarray, keep: int) -> np.ndarray:
     return np.asarray(np.take_along_axis(mat, idx, axis=0).mean(axis=0))
 
 
+def _mean_of_smallest(mat: np.ndarray, scores: np.ndarray, keep: int) -> tuple[np.ndarray, list[int]]:
+    """Mean of the ``keep`` rows with the smallest ``scores`` (ties: lower index first) and their sorted indices."""
+    sel = np.argsort(scores, kind="stable")[:keep]
+    return np.asarray(mat[sel].mean(axis=0)), sorted(int(i) for i in sel)
+
+
+def _passthrough_weights(weights: Sequence[float] | None, n: int) -> list[float]:
+    """A pre-aggregator's output weights when it keeps one update per input: the inputs' (1.0 each if none)."""
+    return [1.0] * n if weights is None else [float(x) for x in weights]
+
+
+def _scale_rows(mat: np.ndarray, scale: np.ndarray) -> list[np.ndarray]:
+    """Each row of ``mat`` times its factor in ``scale``, in ``mat``'s dtype (the clipping pre-aggregators)."""
+    return [np.asarray((u * s).astype(mat.dtype)) for u, s in zip(mat, scale, strict=True)]
+
+
 @register
 @dataclass
 class Mean(Component):
@@ -407,10 +423,8 @@ class MoNNA(Component):
         if not 0 <= self.reference < n:
             raise ConfigError(f"MoNNA reference={self.reference} must be in 0..{n - 1}")
         diff = mat.astype(np.float64) - mat[self.reference].astype(np.float64)
-        dist = np.einsum("ij,ij->i", diff, diff)
-        sel = np.argsort(dist, kind="stable")[: n - f]
-        self.last_selected = sorted(int(i) for i in sel)
-        return np.asarray(mat[sel].mean(axis=0))
+        mean, self.last_selected = _mean_of_smallest(mat, np.einsum("ij,ij->i", diff, diff), n - f)
+        return mean
 
 
 @register
@@ -464,10 +478,9 @@ class ComparativeGradientElimination(Component):
         n, f = len(mat), self.f
         if not 0 <= f < n:
             raise RobustnessBoundError("CGE", n, f, "0 <= f < n")
-        norms = np.einsum("ij,ij->i", mat.astype(np.float64), mat.astype(np.float64))
-        sel = np.argsort(norms, kind="stable")[: n - f]
-        self.last_selected = sorted(int(i) for i in sel)
-        return np.asarray(mat[sel].mean(axis=0))
+        flat = mat.astype(np.float64)
+        mean, self.last_selected = _mean_of_smallest(mat, np.einsum("ij,ij->i", flat, flat), n - f)
+        return mean
 
 
 def _dominant_eigenpair(diffs: np.ndarray, weights: np.ndarray, iters: int) -> tuple[float, np.ndarray]:
@@ -683,8 +696,8 @@ class NormClipping(Component):
         mat = as_matrix(updates)
         norms = np.linalg.norm(mat.astype(np.float64), axis=1)
         scale = np.minimum(1.0, self.tau / np.maximum(norms, 1e-12))
-        ws = [1.0] * len(mat) if weights is None else [float(x) for x in weights]
-        return [np.asarray((u * s).astype(mat.dtype)) for u, s in zip(mat, scale, strict=True)], ws
+        ws = _passthrough_weights(weights, len(mat))
+        return _scale_rows(mat, scale), ws
 
 
 @register
@@ -705,7 +718,7 @@ class NearestNeighborMixing(Component):
             raise RobustnessBoundError("NNM", n, self.f, "n > f")
         dist = pairwise_sq_distances(mat)
         nn = np.argsort(dist, axis=1, kind="stable")[:, : n - self.f]
-        ws = [1.0] * n if weights is None else [float(x) for x in weights]
+        ws = _passthrough_weights(weights, n)
         return [np.asarray(mat[idx].mean(axis=0)) for idx in nn], ws
 
 
@@ -733,8 +746,8 @@ class ARC(Component):
         k = max(0, min(int(math.floor((2.0 * self.f / n) * (n - self.f))), n - 1))
         threshold = float(np.sort(norms)[max(0, n - k - 1)])
         scale = np.minimum(1.0, threshold / np.maximum(norms, 1e-12))
-        ws = [1.0] * n if weights is None else [float(x) for x in weights]
-        return [np.asarray((u * s).astype(mat.dtype)) for u, s in zip(mat, scale, strict=True)], ws
+        ws = _passthrough_weights(weights, n)
+        return _scale_rows(mat, scale), ws
 
 
 @register
