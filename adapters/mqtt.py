@@ -130,6 +130,16 @@ class MqttConfig:
         return replace(self, username=name if (password is not None) else None, password=password)
 
 
+    def secure(self, client: paho.Client) -> None:
+        """Give a paho ``client`` this config's user/password and, for ``mqtts``, its TLS settings."""
+        if self.username is not None:
+            client.username_pw_set(self.username, self.password)
+        if self.tls:
+            client.tls_set(ca_certs=self.ca, certfile=self.cert, keyfile=self.key,
+                           cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            if self.insecure:  # mqtts with a self-signed broker certificate, by the user's choice
+                client.tls_insecure_set(True)
+
 @dataclass
 class MqttStats:
     """Counters of one MQTT transport."""
@@ -184,13 +194,7 @@ class MqttTransport:
         self._topic_cache: dict[str, str] = {}
         c = paho.Client(CallbackAPIVersion.VERSION2, client_id=node, clean_session=self.cfg.clean,
                         protocol=paho.MQTTv311, manual_ack=True)
-        if self.cfg.username is not None:
-            c.username_pw_set(self.cfg.username, self.cfg.password)
-        if self.cfg.tls:
-            c.tls_set(ca_certs=self.cfg.ca, certfile=self.cfg.cert, keyfile=self.cfg.key,
-                      cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-            if self.cfg.insecure:
-                c.tls_insecure_set(True)
+        self.cfg.secure(c)
         c.will_set(self.topics.presence(node), PRESENCE_DOWN, qos=1, retain=True)
         c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)  # type: ignore[arg-type]
         c.max_inflight_messages_set(self.cfg.inflight)

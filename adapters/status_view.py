@@ -207,15 +207,7 @@ class StatusClient:
         self.refused: list[str] = []
         c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"{user}-{id(self):x}", clean_session=True,
                         protocol=paho.MQTTv311)
-        if self.cfg.username is not None:
-            c.username_pw_set(self.cfg.username, self.cfg.password)
-        if self.cfg.tls:
-            import ssl
-
-            c.tls_set(ca_certs=self.cfg.ca, certfile=self.cfg.cert, keyfile=self.cfg.key,
-                      cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-            if self.cfg.insecure:
-                c.tls_insecure_set(True)
+        self.cfg.secure(c)
         c.on_connect = self._on_connect
         c.on_message = self._on_message
         c.reconnect_delay_set(1, 2)
