@@ -44,7 +44,7 @@ import numpy as np
 
 import bb_edge
 from bb_edge.adapters.learn_node import churn_plan, load_module
-from bb_edge.adapters.learnsim import RoundRecord, SimResult, write_curves
+from bb_edge.adapters.learnsim import RoundRecord, SimResult, report_run
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.errors import BBError
 from bb_edge.learn.strategies.base import ModelState
@@ -399,12 +399,4 @@ def run_learning_processes(dep: Deployment, args: argparse.Namespace) -> int:
     res = run_learning_fleet(dep, args.transport, rounds=getattr(args, "rounds", None),
                              clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
                              churn=getattr(args, "churn", 0.0) or None)
-    s = res.summary()
-    console.print(f"{s['strategy']}: {s['nodes']} node processes, {s['rounds']} rounds, "
-                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} KiB sent/client, "
-                  f"{s['wall_time_s']:.2f} s wall ({s['seconds_per_round']:.3f} s/round)")
-    if getattr(args, "summary", None):
-        Path(args.summary).write_text(json.dumps(s, indent=1) + "\n")
-    if getattr(args, "curves", None):
-        write_curves({s["strategy"]: res}, args.curves)
-    return 0
+    return report_run(console, res, args, "node processes", "KiB sent/client")

@@ -334,10 +334,18 @@ def run_learning(dep: Deployment, args: argparse.Namespace) -> int:
                    clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
                    churn=getattr(args, "churn", 0.0) or None, latency=getattr(args, "latency", 0.0) or 0.0,
                    bandwidth=getattr(args, "bandwidth", 0.0) or 0.0, progress=console.is_terminal)
+    return report_run(console, res, args, "virtual nodes", "KiB/node (sent + received, server excluded)")
+
+
+def report_run(console: Any, res: SimResult, args: argparse.Namespace, nodes: str, per_node: str) -> int:
+    """Print a learning run's one-line result and write ``--summary`` (JSON) / ``--curves`` if asked; 0.
+
+    ``nodes`` names what ran (``"virtual nodes"``, ``"node processes"``), ``per_node`` the unit of
+    the per-node byte figure: the simulator and the process fleet count bytes differently.
+    """
     s = res.summary()
-    console.print(f"{s['strategy']}: {s['nodes']} virtual nodes, {s['rounds']} rounds, "
-                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} KiB/node "
-                  f"(sent + received, server excluded), "
+    console.print(f"{s['strategy']}: {s['nodes']} {nodes}, {s['rounds']} rounds, "
+                  f"accuracy {s['final_accuracy']:.4f}, {s['bytes_per_node'] / 1024:.1f} {per_node}, "
                   f"{s['wall_time_s']:.2f} s wall ({s['seconds_per_round']:.3f} s/round)")
     if getattr(args, "summary", None):
         Path(args.summary).write_text(json.dumps(s, indent=1) + "\n")
