@@ -238,28 +238,36 @@ def raw_pty(total: int, chunk: int = 65536) -> float:
     return total / dt
 
 
+def _send_until_delivered(a: SerialLink, b: SerialLink, envs: list[bytes], timeout: float, flush: bool) -> float:
+    """Start both links, send ``envs`` from ``a``, wait (at most ``timeout`` s) until ``b`` delivered them all.
+
+    Returns the seconds from the first send; with ``flush`` also until ``a`` holds no unacknowledged envelope.
+    """
+    done = threading.Event()
+    got = [0]
+
+    def deliver(env: bytes) -> None:
+        got[0] += 1
+        if got[0] == len(envs):
+            done.set()
+
+    a.start(lambda e: None)
+    b.start(deliver)
+    t0 = time.perf_counter()
+    for e in envs:
+        a.send(e)
+    done.wait(timeout)
+    if flush:
+        a.flush(30)
+    return time.perf_counter() - t0
+
+
 def adapter_serial(size: int, n: int) -> float:
     """Envelope bytes/s from a SerialLink on the master to one on the slave (ARQ on)."""
     pty = PtyPair.open()
     a = SerialLink(FdPort(pty.master), rate=100e6, name="a")
     b = SerialLink(SerialSpec.parse(f"serial://{pty.slave_path}").open_port(), rate=100e6, name="b")
-    done = threading.Event()
-    count = [0]
-
-    def deliver(env: bytes) -> None:
-        count[0] += 1
-        if count[0] == n:
-            done.set()
-
-    a.start(lambda e: None)
-    b.start(deliver)
-    envs = envelopes(size, n)
-    t0 = time.perf_counter()
-    for e in envs:
-        a.send(e)
-    done.wait(120)
-    a.flush(30)
-    dt = time.perf_counter() - t0
+    dt = _send_until_delivered(a, b, envelopes(size, n), 120, flush=True)
     a.close()
     b.close()
     pty.close()
@@ -310,22 +318,7 @@ def link_goodput(size: int, n: int, byte_rate: float, drop_rate: float, mtu: int
                  backoff: int = 4) -> tuple[float, float]:
     """(envelope bytes/s delivered exactly once, fraction of wire bytes that were useful) over a noisy pty."""
     a, b, pty = _faulty_pair(byte_rate, drop_rate, mtu, rto, backoff)
-    done = threading.Event()
-    got = [0]
-
-    def deliver(env: bytes) -> None:
-        got[0] += 1
-        if got[0] == n:
-            done.set()
-
-    a.start(lambda e: None)
-    b.start(deliver)
-    envs = envelopes(size, n)
-    t0 = time.perf_counter()
-    for e in envs:
-        a.send(e)
-    done.wait(600)
-    dt = time.perf_counter() - t0
+    dt = _send_until_delivered(a, b, envelopes(size, n), 600, flush=False)
     wire = a.stats.bytes_out + b.stats.bytes_out
     a.close()
     b.close()
