@@ -326,6 +326,14 @@ def _payload(i: int) -> bytes:
     return ((base[r:] + base[:r]) * (s // 251 + 1))[:s]
 
 
+def _spawn_vm(vm: tuple[Path, Path], tmp_path: Path, script: Path) -> subprocess.Popen[str]:
+    """Run ``script`` in the MicroPython VM (node driver, 32 KiB heap) speaking lines on stdin/stdout."""
+    driver, lib = vm
+    return subprocess.Popen([shutil.which("node") or "node", str(driver), str(lib), str(tmp_path), str(script), "32",
+                             "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, bufsize=1)
+
+
 def test_lossy_link_python_to_micropython_exactly_once(vm: tuple[Path, Path], tmp_path: Path) -> None:
     """A Python Link (bb_edge/wire/link.py) and the VM's link exchange N_EACH envelopes each way over a lossy
     line (virtual clock, TICK_MS per step): every envelope arrives exactly once and intact, 16 KiB ones
@@ -335,13 +343,10 @@ def test_lossy_link_python_to_micropython_exactly_once(vm: tuple[Path, Path], tm
     from bb_edge.wire.hello import HelloRecord
     from bb_edge.wire.link import EnvelopeReceived, GaveUp, Link, LinkConfig
 
-    driver, lib = vm
     (tmp_path / "cfg.json").write_text(json.dumps({"n": N_EACH, "big": BIG, "big_every": BIG_EVERY, "mtu": MTU}))
     script = tmp_path / "_lossy.py"
     script.write_text(LOSSY_VM)
-    proc = subprocess.Popen([shutil.which("node") or "node", str(driver), str(lib), str(tmp_path), str(script), "32",
-                             "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, bufsize=1)
+    proc = _spawn_vm(vm, tmp_path, script)
     rng = random.Random(12)
     to_vm, to_py = Channel(rng), Channel(rng)
     py = Link(HelloRecord(1, 1, 3, 3, 0, MTU, 8, "host"),
@@ -706,7 +711,6 @@ def test_node_over_lossy_link_and_reboot(vm: tuple[Path, Path], tmp_path: Path) 
     from bb_edge.wire.hello import HelloRecord
     from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig, LinkUp, PeerRestarted
 
-    driver, lib = vm
     feeds = sample_inputs(6)
     L = lower(small_cnn(), precision="int8", calib=feeds, node_id=3)
     recv = next(e for e in L.program.edges if e.direction == 0)
@@ -746,9 +750,7 @@ def test_node_over_lossy_link_and_reboot(vm: tuple[Path, Path], tmp_path: Path) 
 
     def boot(first: int, last: int) -> dict:  # type: ignore[type-arg]
         nonlocal t
-        proc = subprocess.Popen([shutil.which("node") or "node", str(driver), str(lib), str(tmp_path), str(script),
-                                 "32", "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, bufsize=1)
+        proc = _spawn_vm(vm, tmp_path, script)
         sent = first
         res: dict = {}  # type: ignore[type-arg]
         try:
@@ -813,15 +815,12 @@ def test_rtt_estimate_converges_over_a_delayed_link(vm: tuple[Path, Path], tmp_p
     from bb_edge.wire.hello import HelloRecord
     from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig
 
-    driver, lib = vm
     n_each = 300
     (tmp_path / "cfg.json").write_text(json.dumps({"n": n_each, "big": BIG, "big_every": BIG_EVERY, "mtu": MTU,
                                                    "rto_initial": 20}))
     script = tmp_path / "_lossy.py"
     script.write_text(LOSSY_VM)
-    proc = subprocess.Popen([shutil.which("node") or "node", str(driver), str(lib), str(tmp_path), str(script), "32",
-                             "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, bufsize=1)
+    proc = _spawn_vm(vm, tmp_path, script)
     rng = random.Random(4)
     to_vm, to_py = Channel(rng), Channel(rng)
     py = Link(HelloRecord(1, 1, 3, 3, 0, MTU, 8, "host"),
