@@ -318,7 +318,7 @@ class Link:
         c = self.ctl
         header_into(c, 0, T_ACK, 0, self.cum)
         struct.pack_into("<I", c, 8, self.mask)
-        self._emit(self.cmv[:12], now)
+        self.write(self.cmv[:12])  # not _emit: an ACK does not put off a heartbeat (as link.py and the C port)
 
     def start(self, now):
         """Begin: send HELLO (repeated every RTO until the peer's arrives)."""
