@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import subprocess
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -144,3 +146,24 @@ class CNode:
     def receive(self) -> list[bytes]:
         out, self.out = self.out, []
         return out
+
+
+def rules_program(dep: dict[str, Any]) -> bytes:
+    """A bbrt program for the rule vectors' receiving node: each consumed edge a Recv edge from its producer,
+    copied by a RELU op to a Send edge to the host (only the Recv side matters here)."""
+    from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor
+
+    tensors: list[Tensor] = []
+    ops: list[OpRecord] = []
+    edges: list[EdgeRecord] = []
+    off = 0
+    for k, e in enumerate(dep["edges"]):
+        assert e["elem_type"] == 1, "float edges only"
+        shape = tuple(e["shape"])
+        size = ((4 * math.prod(shape) + 7) // 8) * 8
+        tensors += [Tensor(f"in{k}", 1, shape, STORE_ARENA, off), Tensor(f"out{k}", 1, shape, STORE_ARENA, off + size)]
+        off += 2 * size
+        ops.append(OpRecord(Op.RELU_F32, [2 * k], [2 * k + 1]))
+        edges.append(EdgeRecord(e["id"], e["producer_id"], RECV, 1, 2 * k))
+        edges.append(EdgeRecord(1000 + k, 0, SEND, 1, 2 * k + 1))
+    return Program(dep["node_id"], tensors, ops, edges, arena_size=off).to_bytes()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import math
 import os
 import struct
 import time
@@ -26,6 +25,7 @@ from typing import Any
 import pytest
 
 from bb_edge.bbrt.native import load_host_library
+from tests._transport_helpers import rules_program
 
 VEC = Path(__file__).parent / "vectors"
 LINK = VEC / "link"
@@ -254,29 +254,6 @@ def test_scripted_sessions_replay_identically() -> None:
 
 VERDICT = {0: "accept", 43: "duplicate", 44: "stale_epoch", 45: "unauthorised", 41: "contract",
            40: "unknown_edge"}
-
-
-def rules_program(dep: dict[str, Any]) -> bytes:
-    """A bbrt program for the vectors' receiving node: each consumed edge is a Recv edge from its
-    producer, copied by a RELU op to a Send edge to the host (only the Recv side matters here)."""
-    from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor
-
-    tensors: list[Tensor] = []
-    ops: list[OpRecord] = []
-    edges: list[EdgeRecord] = []
-    off = 0
-    for k, e in enumerate(dep["edges"]):
-        assert e["elem_type"] == 1, "float edges only"
-        shape = tuple(e["shape"])
-        nbytes = 4 * math.prod(shape)
-        tin = Tensor(f"in{k}", 1, shape, STORE_ARENA, off)
-        tout = Tensor(f"out{k}", 1, shape, STORE_ARENA, off + ((nbytes + 7) // 8) * 8)
-        off += 2 * ((nbytes + 7) // 8) * 8
-        tensors += [tin, tout]
-        ops.append(OpRecord(Op.RELU_F32, [2 * k], [2 * k + 1]))
-        edges.append(EdgeRecord(e["id"], e["producer_id"], RECV, 1, 2 * k))
-        edges.append(EdgeRecord(1000 + k, 0, SEND, 1, 2 * k + 1))
-    return Program(dep["node_id"], tensors, ops, edges, arena_size=off).to_bytes()
 
 
 def test_c_node_applies_the_engine_rules() -> None:

@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from tests._mpy_vm import build_lib, ensure_vm, run_vm
+from tests._transport_helpers import rules_program
 
 VECTORS = Path(__file__).parent / "vectors"
 LINK = VECTORS / "link"
@@ -542,29 +543,6 @@ for case in spec['cases']:
     res.append([VERDICT.get(node.handle(unhexlify(e['hex'])), '?') for e in case['envelopes']])
 print(json.dumps(res))
 """
-
-
-def rules_program(dep: dict) -> bytes:  # type: ignore[type-arg]
-    """A bbrt program for the rule vectors' receiving node: each consumed edge a Recv edge from its producer,
-    copied by a RELU op to a Send edge to the host (only the Recv side matters here)."""
-    import math
-
-    from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor
-
-    tensors: list[Tensor] = []
-    ops: list[OpRecord] = []
-    edges: list[EdgeRecord] = []
-    off = 0
-    for k, e in enumerate(dep["edges"]):
-        assert e["elem_type"] == 1, "float edges only"
-        shape = tuple(e["shape"])
-        size = ((4 * math.prod(shape) + 7) // 8) * 8
-        tensors += [Tensor(f"in{k}", 1, shape, STORE_ARENA, off), Tensor(f"out{k}", 1, shape, STORE_ARENA, off + size)]
-        off += 2 * size
-        ops.append(OpRecord(Op.RELU_F32, [2 * k], [2 * k + 1]))
-        edges.append(EdgeRecord(e["id"], e["producer_id"], RECV, 1, 2 * k))
-        edges.append(EdgeRecord(1000 + k, 0, SEND, 1, 2 * k + 1))
-    return Program(dep["node_id"], tensors, ops, edges, arena_size=off).to_bytes()
 
 
 def test_node_applies_the_engine_rule_vectors(vm: tuple[Path, Path], tmp_path: Path) -> None:
