@@ -30,6 +30,14 @@ def build_lib(dst: Path) -> Path:
     return dst
 
 
+def prepare_vm(dst: Path) -> tuple[Path, Path]:
+    """The VM driver and a bytecode-only bbnode library under ``dst``, as ``run_vm`` takes them."""
+    driver = ensure_vm()
+    lib = build_lib(dst)
+    assert not list(lib.rglob("*.py"))  # a .py would let the VM import source instead of the .mpy under test
+    return driver, lib
+
+
 def run_vm(driver: Path, lib: Path, data: Path, script: str, timeout: float = 240.0) -> str:
     """Run ``script`` in the VM with lib on sys.path and data as cwd; return stdout (fails on a Python error)."""
     sfile = data / "_script.py"

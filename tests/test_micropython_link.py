@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._mpy_vm import build_lib, ensure_vm, run_vm
+from tests._mpy_vm import prepare_vm, run_vm
 from tests._transport_helpers import rules_program
 
 VECTORS = Path(__file__).parent / "vectors"
@@ -41,10 +41,7 @@ LINK = VECTORS / "link"
 
 @pytest.fixture(scope="module")
 def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    driver = ensure_vm()
-    lib = build_lib(tmp_path_factory.mktemp("mpylib"))
-    assert not list(lib.rglob("*.py"))
-    return driver, lib
+    return prepare_vm(tmp_path_factory.mktemp("mpylib"))
 
 
 def _last_json(out: str) -> dict:  # type: ignore[type-arg]

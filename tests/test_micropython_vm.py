@@ -26,17 +26,14 @@ from bb_edge.bbrt.native import load_host_library
 from bb_edge.wire.envelope import Envelope, encode
 from bb_edge.wire.envelope import decode as decode_envelope
 from bb_edge.wire.framing import FrameDecoder, cobs_encode, frame
-from tests._mpy_vm import build_lib, cnn_without_softmax, ensure_vm, run_vm
+from tests._mpy_vm import cnn_without_softmax, prepare_vm, run_vm
 
 VECTORS = Path(__file__).parent / "vectors"
 
 
 @pytest.fixture(scope="module")
 def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    driver = ensure_vm()
-    lib = build_lib(tmp_path_factory.mktemp("mpylib"))
-    assert not list(lib.rglob("*.py"))
-    return driver, lib
+    return prepare_vm(tmp_path_factory.mktemp("mpylib"))
 
 
 def test_golden_vectors_decode_and_reencode_in_vm(vm: tuple[Path, Path], tmp_path: Path) -> None:
