@@ -40,15 +40,7 @@ static int32_t semihost(uint32_t op, void *arg) {
 
 static void say(const char *s) { (void)semihost(0x04u, (void *)(uintptr_t)s); }
 
-static void say_u32(const char *label, uint32_t v) {
-    char buf[16];
-    int i = 15;
-    buf[i] = 0;
-    do { buf[--i] = (char)('0' + v % 10u); v /= 10u; } while (v && i > 0);
-    say(label);
-    say(buf + i);
-    say("\n");
-}
+#include "bench_say.h"
 
 void reset_handler(void) {
     uint32_t *s = &__data_load, *d = &__data_start;

@@ -30,15 +30,7 @@ static void say(const char *s) {
     port_write((const uint8_t *)s, n);
 }
 
-static void say_u32(const char *label, uint32_t v) {
-    char buf[16];
-    int i = 15;
-    buf[i] = 0;
-    do { buf[--i] = (char)('0' + v % 10u); v /= 10u; } while (v && i > 0);
-    say(label);
-    say(buf + i);
-    say("\n");
-}
+#include "bench_say.h"
 
 int main(void) {
     const uint8_t *blob = port_program();
