@@ -112,33 +112,6 @@ def encode(envelope, leading_zero=False):
     return bytes(out[:pos + 1])
 
 
-def cobs_decode_into(src, n, out):
-    """COBS-decode ``src[:n]`` into ``out``; return the length or -1 on a malformed block."""
-    i = 0
-    o = 0
-    cap = len(out)
-    while i < n:
-        code = src[i]
-        i += 1
-        if code == 0 or i + code - 1 > n:
-            return -1
-        for _ in range(code - 1):
-            if o >= cap:
-                return -1
-            b = src[i]
-            if b == 0:
-                return -1
-            out[o] = b
-            o += 1
-            i += 1
-        if code < 0xFF and i < n:
-            if o >= cap:
-                return -1
-            out[o] = 0
-            o += 1
-    return o
-
-
 class Deframer:
     """Accumulates serial bytes into preallocated buffers; ``push`` returns an envelope length when one is complete.
 
@@ -166,28 +139,7 @@ class Deframer:
             else:
                 self.overflow = True
             return -1
-        n = self.n
-        self.n = 0
-        if self.overflow:
-            self.overflow = False
-            self.too_long += 1
-            return -1
-        if n == 0:
-            return -1
-        m = cobs_decode_into(self.raw, n, self.env)
-        if m < 0:
-            self.bad_cobs += 1
-            return -1
-        if m < 5:
-            self.too_short += 1
-            return -1
-        e = self.env
-        got = e[m - 4] | e[m - 3] << 8 | e[m - 2] << 16 | e[m - 1] << 24
-        if crc32(memoryview(e)[:m - 4]) != got:
-            self.bad_crc += 1
-            return -1
-        self.frames_ok += 1
-        return m - 4
+        return self._close()  # the delimiter: decode and check what was gathered, as feed() does
 
     def feed(self, data, cb):
         """Feed a chunk of bytes; call ``cb(memoryview)`` with each good frame body (valid during the call).
@@ -216,6 +168,7 @@ class Deframer:
                 cb(memoryview(self.env)[:m])
 
     def _close(self):
+        """End the gathered frame (a zero byte arrived): its envelope length in ``env``, or -1 (counted)."""
         n = self.n
         self.n = 0
         if self.overflow:
