@@ -1,4 +1,4 @@
-"""Shared helpers for tests: onnx's bundled real models and a monolithic reference run."""
+"""Shared helpers for tests: onnx's bundled real models, a monolithic reference run, small bbrt test graphs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.lower import Lowered
 
 LIGHT = Path(os.path.dirname(onnx.__file__)) / "backend" / "test" / "data" / "light"
 
@@ -32,3 +36,31 @@ def random_inputs(model: onnx.ModelProto, seed: int = 0) -> dict[str, np.ndarray
         dims = [d.dim_value if d.HasField("dim_value") else 1 for d in i.type.tensor_type.shape.dim]
         out[i.name] = rng.standard_normal(dims).astype(np.float32)
     return out
+
+
+def gemm_relu(rows: int, k: int, n: int, rng: np.random.Generator) -> onnx.ModelProto:
+    """y = Relu(x W^T + b), x [rows, k] (FC_I8 once lowered to int8); weights drawn from ``rng``."""
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "W", "B"], ["h"], name="fc", transB=1),
+         helper.make_node("Relu", ["h"], ["y"], name="act")], "fc",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, n])],
+        [numpy_helper.from_array((rng.standard_normal((n, k)) * 0.5).astype(np.float32), "W"),
+         numpy_helper.from_array((rng.standard_normal(n) * 0.2).astype(np.float32), "B")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def unfold_fc(L: Lowered) -> Lowered:
+    """The program as lowered before the zero-point folding: raw FC bias, FC_I8 param 2 = 0.
+
+    Older programs look like this; the kernels must then correct for the input zero point at run time.
+    """
+    prog = L.program
+    for op in prog.ops:
+        if op.opcode == Op.FC_I8:
+            op.params[2] = 0
+            zx = prog.tensors[op.inputs[0]].zero_point
+            w = prog.tensors[op.inputs[1]].data.astype(np.int64)
+            b = prog.tensors[op.inputs[2]]
+            b.data = (b.data.astype(np.int64) + zx * w.sum(axis=1)).astype(np.int32)
+    return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)

@@ -27,6 +27,7 @@ from bb_edge.bbrt import native
 from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from tests._models import gemm_relu, unfold_fc
 
 EXAMPLES = 60 if os.environ.get("BB_EDGE_LONG_TESTS") else 15
 SAN = "-fsanitize=undefined -fno-sanitize-recover=all"
@@ -54,37 +55,11 @@ def run(L: Lowered, x: np.ndarray, lib: ctypes.CDLL | None = None) -> bytes:
     return h.view(out).tobytes()
 
 
-def gemm(rows: int, k: int, n: int, seed: int) -> onnx.ModelProto:
-    """y = Relu(x W^T + b), x [rows, k]."""
-    rng = np.random.default_rng(seed)
-    g = helper.make_graph(
-        [helper.make_node("Gemm", ["x", "W", "B"], ["h"], name="fc", transB=1),
-         helper.make_node("Relu", ["h"], ["y"], name="act")], "fc",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, k])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, n])],
-        [numpy_helper.from_array((rng.standard_normal((n, k)) * 0.5).astype(np.float32), "W"),
-         numpy_helper.from_array((rng.standard_normal(n) * 0.2).astype(np.float32), "B")])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-
-
-def unfolded(L: Lowered) -> Lowered:
-    """The same program with the FC bias stored unfolded (param 2 = 0): the kernel corrects at run time."""
-    prog = L.program
-    for op in prog.ops:
-        if op.opcode == Op.FC_I8:
-            op.params[2] = 0
-            zx = prog.tensors[op.inputs[0]].zero_point
-            w = prog.tensors[op.inputs[1]].data.astype(np.int64)
-            b = prog.tensors[op.inputs[2]]
-            b.data = (b.data.astype(np.int64) + zx * w.sum(axis=1)).astype(np.int32)
-    return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
-
-
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=st.integers(1, 3), k=st.integers(1, 70), n=st.integers(1, 19), seed=st.integers(0, 2**16),
        shift=st.floats(-1.0, 1.0))
 def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int, shift: float) -> None:
-    m = gemm(rows, k, n, seed)
+    m = gemm_relu(rows, k, n, np.random.default_rng(seed))
     rng = np.random.default_rng(seed + 1)
     # an input range off zero: a nonzero input zero point, so the folding matters
     calib = [{"x": (rng.standard_normal((rows, k)) + shift).astype(np.float32)} for _ in range(3)]
@@ -94,7 +69,7 @@ def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int,
     x = calib[0]["x"]
     portable = run(L, x)
     assert run(L, x, dsp_library()) == portable
-    assert run(unfolded(L), x) == portable
+    assert run(unfold_fc(L), x) == portable
 
 
 def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:

@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.bbrt.format import Op as FmtOp
@@ -26,6 +25,7 @@ from bb_edge.bbrt.native import load_host_library
 from bb_edge.wire.envelope import Envelope, encode
 from bb_edge.wire.envelope import decode as decode_envelope
 from bb_edge.wire.framing import FrameDecoder, cobs_encode, frame
+from tests._models import gemm_relu, unfold_fc
 from tests._mpy_vm import cnn_without_softmax, prepare_vm, run_vm
 
 VECTORS = Path(__file__).parent / "vectors"
@@ -85,13 +85,12 @@ def _c_outputs(blob: bytes, program, feed_idx: int, xs: list[np.ndarray]) -> lis
     return outs
 
 
-@pytest.mark.parametrize("precision", ["int8", "fp32"])
-def test_executor_outputs_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Path, precision: str) -> None:
+def _assert_executor_equals_c(vm: tuple[Path, Path], tmp_path: Path, L: Lowered, xi: int,
+                              feeds: list[dict[str, np.ndarray]]) -> None:
+    """Run ``L`` on every feed (input tensor ``xi``) in bbnode's executor in the VM: its Send tensors' bytes
+    must equal the C runtime's (host build) for each sample."""
     driver, lib = vm
-    feeds = sample_inputs(3)
-    L = lower(small_cnn(), precision=precision, calib=feeds)
     (tmp_path / "prog.bbrt").write_bytes(L.blob)
-    xi = L.float_index["x"]
     for k, f in enumerate(feeds):
         (tmp_path / f"in{k}.bin").write_bytes(f["x"].astype("<f4").tobytes())
     sends = [e.tensor for e in L.program.edges if e.direction == 1]
@@ -110,65 +109,33 @@ for k in range({len(feeds)}):
     ref = _c_outputs(L.blob, L.program, xi, [f["x"] for f in feeds])
     for k in range(len(feeds)):
         assert (tmp_path / "out" / f"out{k}.bin").read_bytes() == b"".join(ref[k]), f"sample {k}"
+
+
+@pytest.mark.parametrize("precision", ["int8", "fp32"])
+def test_executor_outputs_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Path, precision: str) -> None:
+    """bbnode's executor and the C runtime give the same output bytes for small_cnn, int8 and float32."""
+    feeds = sample_inputs(3)
+    L = lower(small_cnn(), precision=precision, calib=feeds)
+    _assert_executor_equals_c(vm, tmp_path, L, L.float_index["x"], feeds)
 
 
 def _gemm_off_zero(rows: int, k: int, n: int, seed: int) -> tuple[onnx.ModelProto, list[dict[str, np.ndarray]]]:
     """y = Relu(x W^T + b) with calibration inputs off zero (a nonzero input zero point for FC_I8)."""
     rng = np.random.default_rng(seed)
-    g = helper.make_graph(
-        [helper.make_node("Gemm", ["x", "W", "B"], ["h"], name="fc", transB=1),
-         helper.make_node("Relu", ["h"], ["y"], name="act")], "fc",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, k])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, n])],
-        [numpy_helper.from_array((rng.standard_normal((n, k)) * 0.5).astype(np.float32), "W"),
-         numpy_helper.from_array((rng.standard_normal(n) * 0.2).astype(np.float32), "B")])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m = gemm_relu(rows, k, n, rng)
     return m, [{"x": (rng.standard_normal((rows, k)) + 0.8).astype(np.float32)} for _ in range(3)]
-
-
-def _unfold_fc(L: Lowered) -> Lowered:
-    """The program as lowered before the zero-point folding: raw bias, FC_I8 param 2 = 0."""
-    prog = L.program
-    for op in prog.ops:
-        if op.opcode == FmtOp.FC_I8:
-            op.params[2] = 0
-            zx = prog.tensors[op.inputs[0]].zero_point
-            w = prog.tensors[op.inputs[1]].data.astype(np.int64)
-            b = prog.tensors[op.inputs[2]]
-            b.data = (b.data.astype(np.int64) + zx * w.sum(axis=1)).astype(np.int32)
-    return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
 
 
 @pytest.mark.parametrize("folded", [True, False])
 def test_executor_fc_zero_point_equals_c_runtime(vm: tuple[Path, Path], tmp_path: Path, folded: bool) -> None:
     """FC_I8 with a nonzero input zero point, folded into the bias (param 2 = 1) or not (older programs)."""
-    driver, lib = vm
     m, feeds = _gemm_off_zero(3, 37, 9, 11)
     L = lower(m, precision="int8", calib=feeds)
     fc = [op for op in L.program.ops if op.opcode == FmtOp.FC_I8]
     assert fc and fc[0].params[2] == 1 and L.program.tensors[fc[0].inputs[0]].zero_point != 0
     if not folded:
-        L = _unfold_fc(L)
-    xi = next(e.tensor for e in L.program.edges if e.direction == 0)
-    sends = [e.tensor for e in L.program.edges if e.direction == 1]
-    (tmp_path / "prog.bbrt").write_bytes(L.blob)
-    for k, f in enumerate(feeds):
-        (tmp_path / f"in{k}.bin").write_bytes(f["x"].astype("<f4").tobytes())
-    run_vm(driver, lib, tmp_path, f"""
-from bbnode.executor import Program
-import os
-P = Program(open('prog.bbrt', 'rb').read())
-os.mkdir('out')
-for k in range({len(feeds)}):
-    P.write_bytes({xi}, open('in%d.bin' % k, 'rb').read())
-    P.run()
-    with open('out/out%d.bin' % k, 'wb') as f:
-        for t in {sends}:
-            f.write(P.read_bytes(t))
-""")
-    ref = _c_outputs(L.blob, L.program, xi, [f["x"] for f in feeds])
-    for k in range(len(feeds)):
-        assert (tmp_path / "out" / f"out{k}.bin").read_bytes() == b"".join(ref[k]), f"sample {k}"
+        L = unfold_fc(L)
+    _assert_executor_equals_c(vm, tmp_path, L, next(e.tensor for e in L.program.edges if e.direction == 0), feeds)
 
 
 def test_int8_inference_loop_allocates_nothing(vm: tuple[Path, Path], tmp_path: Path) -> None:
