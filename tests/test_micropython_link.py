@@ -332,6 +332,16 @@ def _spawn_vm(vm: tuple[Path, Path], tmp_path: Path, script: Path) -> subprocess
                             text=True, bufsize=1)
 
 
+def _vm_step(proc: subprocess.Popen[str], t: int, frames: list[bytes]) -> dict:  # type: ignore[type-arg]
+    """One step of a ``_spawn_vm`` process: send the time (ms) and the frames that reach it, read its JSON reply
+    (``d`` delivered, ``o`` frames out, ...); a VM that died fails with its stderr."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{t} {','.join(f.hex() for f in frames)}\n")
+    line = proc.stdout.readline()
+    assert line, proc.stderr.read() if proc.stderr else ""
+    return dict(json.loads(line))
+
+
 def test_lossy_link_python_to_micropython_exactly_once(vm: tuple[Path, Path], tmp_path: Path) -> None:
     """A Python Link (bb_edge/wire/link.py) and the VM's link exchange N_EACH envelopes each way over a lossy
     line (virtual clock, TICK_MS per step): every envelope arrives exactly once and intact, 16 KiB ones
@@ -370,11 +380,7 @@ def test_lossy_link_python_to_micropython_exactly_once(vm: tuple[Path, Path], tm
                 nxt += 1
             py.poll(t / 1000)
             frames = [to_vm(frame(b)) for b in py.take_frames()]
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(f"{t} {','.join(f.hex() for f in frames)}\n")
-            line = proc.stdout.readline()
-            assert line, proc.stderr.read() if proc.stderr else ""
-            res = json.loads(line)
+            res = _vm_step(proc, t, frames)
             for seq, crc, n in res["d"]:
                 at_vm[seq] = at_vm.get(seq, 0) + 1
                 want = wire.encode(wire.Envelope(kind=0, protocol=16, sender=0, receiver=1, seq=seq, request_id=seq,
@@ -403,8 +409,7 @@ def test_lossy_link_python_to_micropython_exactly_once(vm: tuple[Path, Path], tm
             t += TICK_MS
             py.poll(t / 1000)
             frames = [frame(b) for b in py.take_frames()]
-            proc.stdin.write(f"{t} {','.join(f.hex() for f in frames)}\n")
-            res = json.loads(proc.stdout.readline())
+            res = _vm_step(proc, t, frames)
             for seq, _crc, _n in res["d"]:
                 at_vm[seq] = at_vm.get(seq, 0) + 1
             for h in res["o"]:
@@ -735,11 +740,7 @@ def test_node_over_lossy_link_and_reboot(vm: tuple[Path, Path], tmp_path: Path) 
                     sent += 1
                 host.poll(t / 1000)
                 frames = [down(frame(b)) for b in host.take_frames()]
-                assert proc.stdin is not None and proc.stdout is not None
-                proc.stdin.write(f"{t} {','.join(f.hex() for f in frames)}\n")
-                line = proc.stdout.readline()
-                assert line, proc.stderr.read() if proc.stderr else ""
-                res = json.loads(line)
+                res = _vm_step(proc, t, frames)
                 for h in res["o"]:
                     for body in dec.feed(up(bytes.fromhex(h))):
                         host.receive(body, t / 1000)
@@ -820,9 +821,7 @@ def test_rtt_estimate_converges_over_a_delayed_link(vm: tuple[Path, Path], tmp_p
             in_flight_down += [(t + DELAY_MS, to_vm(frame(b))) for b in py.take_frames()]
             due = [f for d, f in in_flight_down if d <= t]
             in_flight_down = [(d, f) for d, f in in_flight_down if d > t]
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(f"{t} {','.join(f.hex() for f in due)}\n")
-            res = json.loads(proc.stdout.readline())
+            res = _vm_step(proc, t, due)
             at_vm |= {seq for seq, _c, _n in res["d"]}
             in_flight_up += [(t + DELAY_MS, to_py(bytes.fromhex(h))) for h in res["o"]]
             for f in [f for d, f in in_flight_up if d <= t]:
