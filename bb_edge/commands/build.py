@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
@@ -72,7 +73,7 @@ def build_all(
         chosen, family = resolve_target(t)
         if family and family not in announced:  # say which board a family name stands for
             announced.add(family)
-            console.print(f"target family {family} -> {chosen} (its default; others: bb-edge targets)")
+            console.print(escape(f"target family {family} -> {chosen} (its default; others: bb-edge targets)"))
         profiles[n] = load_target(chosen)
     # inputs and the output location are checked before any (minutes-long) build starts
     if calib is not None:
@@ -140,11 +141,11 @@ def _run(args: argparse.Namespace) -> int:
     if not args.no_report:
         add_latency(results)
         md, png = write_report(results, Path(args.output))
-        console.print(f"report: {md} {png}")
+        console.print(escape(f"report: {md} {png}"))
     for r in results:
-        console.print(f"[green]built[/] {r.node} -> {r.out_dir} ({r.target})")
+        console.print(f"[green]built[/] {escape(f'{r.node} -> {r.out_dir} ({r.target})')}")
     for line in flagged(results):  # kept because asked for, or an extra artifact: say so where it is seen
-        console.print(f"[bold yellow]warning[/]: {line}", soft_wrap=True)
+        console.print(f"[bold yellow]warning[/]: {escape(line)}", soft_wrap=True)
     return 0
 
 
