@@ -272,14 +272,16 @@ def test_sample_count_liar_contained_over_mqtt(tmp_path: Path, mqtt_url: str) ->
     assert control.final_accuracy < res.final_accuracy - 0.3, (control.final_accuracy, res.final_accuracy)
 
 
+# SplitFed joins the long setting only (collected, not skipped, with BB_EDGE_LONG=1): on a loaded 2-core
+# machine its 0.01 margin was missed once in four runs; plain split learning runs in CI above.
 @pytest.mark.parametrize("strategy,nodes,rounds,margin", [
     ("diloco", 3, 3, 0.01),
-    pytest.param("splitfed", 3, 2, 0.01, marks=pytest.mark.skipif(not LONG, reason="BB_EDGE_LONG=1")),
-    pytest.param("pushsum", 4, 5, 0.05, marks=pytest.mark.skipif(not LONG, reason="BB_EDGE_LONG=1")),
+    ("pushsum", 4, 5, 0.05),
+    *([("splitfed", 3, 2, 0.01)] if LONG else []),
 ])
 def test_other_roles_close_to_simulator(tmp_path: Path, mqtt_url: str, strategy: str, nodes: int, rounds: int,
                                         margin: float) -> None:
-    """DiLoCo workers (CI), SplitFed halves and push-sum peers (long) as processes match the simulator."""
+    """DiLoCo workers and push-sum peers (and SplitFed halves, long) as processes match the simulator."""
     learning = _digits(strategy, nodes, rounds)
     d = tmp_path / "dep"
     write_learning_deployment(d, learning)
