@@ -197,7 +197,11 @@ typedef enum {
     BBRT_OP_COPY = 22, BBRT_OP_CONCAT = 23,
     BBRT_OP_QUANTIZE = 24, BBRT_OP_DEQUANTIZE = 25,
     BBRT_OP_MATMUL_F32 = 26,
-    BBRT_OP__COUNT = 27
+    /* training-step float kernels (bbrt_train_kernels.c, include/bbrt_train.h) */
+    BBRT_OP_GEMM_F32 = 27, BBRT_OP_BINARY_F32 = 28, BBRT_OP_UNARY_F32 = 29,
+    BBRT_OP_LOGSOFTMAX_F32 = 30, BBRT_OP_ONEHOT_F32 = 31, BBRT_OP_REDUCE_F32 = 32,
+    BBRT_OP_TRANSPOSE_F32 = 33, BBRT_OP_GREATER_F32 = 34, BBRT_OP_WHERE_F32 = 35,
+    BBRT_OP__COUNT = 36
 } bbrt_opcode_t;
 
 typedef struct {
