@@ -3,12 +3,25 @@ import json
 
 from bbnode.executor import Program
 from bbnode.node import Node, boot_epoch, serve_uart
+from bbnode.ota import FileSlots, NodeLoader, OtaNode, load_key
 
 with open("config.json") as f:
     CFG = json.load(f)
-with open(CFG.get("program", "program.bbrt"), "rb") as f:
-    BLOB = f.read()
-PROG = Program(BLOB)
+# over-the-air updates (bbnode/ota.py): an activated A/B slot runs instead of the built program; one
+# that no longer loads falls back to it
+OTA_CFG = CFG.get("ota", {})
+SLOTS = FileSlots(OTA_CFG.get("slots", "ota"))
+BLOB = SLOTS.active_program()
+PROG = None
+if BLOB is not None:
+    try:
+        PROG = Program(BLOB)
+    except Exception as exc:  # noqa: BLE001 - any loader failure: run the program the bundle was built with
+        print("ota: active slot refused at boot:", exc)
+if PROG is None:
+    with open(CFG.get("program", "program.bbrt"), "rb") as f:
+        BLOB = f.read()
+    PROG = Program(BLOB)
 try:  # the hello record carries the program's SHA-256 (zeros where hashlib is missing)
     import hashlib
 
@@ -20,6 +33,13 @@ del BLOB
 EPOCH_FILE = CFG.get("epoch_file", "boot_epoch")
 EPOCH = boot_epoch(EPOCH_FILE)
 NAME = CFG.get("name", "node")
+
+
+def attach_ota(node):
+    """The OTA handler with the key provisioned at build time (none: every OFFER is refused, no_key)."""
+    node.ota = OtaNode(NAME, load_key(OTA_CFG.get("key_file")), SLOTS, NodeLoader(node),
+                       max_program=OTA_CFG.get("max_program", 65536))
+
 
 if CFG.get("transport", "serial") == "mqtt":
     import time
@@ -37,6 +57,8 @@ if CFG.get("transport", "serial") == "mqtt":
     link = MqttLink(CFG["mqtt"], NAME, peers)
     node = Node(PROG, max_payload=CFG.get("max_payload", 4096), send=link.send, boot_epoch=EPOCH, name=NAME,
                 program_hash=PHASH)
+    node.clock = lambda: int(time.time() * 1000)  # drives OTA stage timeouts (no poll loop over MQTT)
+    attach_ota(node)
     link.start(node)
     node.hello(NAME)
     link.serve()
@@ -50,4 +72,5 @@ else:
     node = Node(PROG, uart, max_payload=CFG.get("max_payload", 4096), boot_epoch=EPOCH, name=NAME,
                 program_hash=PHASH, link_layer=lk.get("enabled", True), epoch_file=EPOCH_FILE,
                 link_opts={k: v for k, v in lk.items() if k != "enabled"})
+    attach_ota(node)
     serve_uart(node, uart)

@@ -18,6 +18,7 @@ from bbnode import rules
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
 PROTO_DATAFLOW, PROTO_CONTROL = 0, 1
+PROTO_OTA = 24  # program updates (bbnode/ota.py)
 
 
 def boot_epoch(path="boot_epoch"):
@@ -86,12 +87,9 @@ class Node:
         self.pending = False
         self.pending_req = 0
         self.have = 0
-        self.need = 0
-        self.recv = {}
-        for i, e in enumerate(program.edges):
-            if e.direction == 0:
-                self.need |= 1 << i
-                self.recv[e.edge_id] = (i, e)
+        self.ota = None  # a bbnode.ota.OtaNode (main.py attaches one): over-the-air program updates
+        self.clock = None  # ms clock read per handled envelope where no poll(now) runs (MQTT)
+        self._bind(program)
         max_env = 96 + max_payload
         self.txbuf = bytearray(max_env + 4)
         self.ll = None
@@ -108,6 +106,37 @@ class Node:
             cap = max_env
         self.rx = framing.Deframer(cap)
         self.frame = bytearray(framing.max_frame(cap))
+
+    def _bind(self, program):
+        self.need = 0
+        self.recv = {}
+        for i, e in enumerate(program.edges):
+            if e.direction == 0:
+                self.need |= 1 << i
+                self.recv[e.edge_id] = (i, e)
+
+    def install(self, program, program_hash):
+        """Run ``program`` from now on (an update switching at an idle point); HELLOs carry its hash."""
+        self.prog = program
+        self.program_hash = bytes(program_hash)
+        self._bind(program)
+        self.pending = False
+        self.have = 0
+        if self.ll is not None:
+            self.ll.hello.program_hash = self.program_hash
+
+    def _ota_out(self, replies):
+        """Send the OTA replies to the deployer (host); a SWITCHED is followed by a HELLO with the new hash."""
+        for t, payload in replies:
+            env = E.Envelope(kind=E.KIND_CONTROL, protocol=PROTO_OTA, receiver=0, edge=t, dtype=2,
+                             dims=(len(payload),))
+            self._emit(env, payload)
+            if t == 7:  # SWITCHED
+                self.hello()
+
+    def _ota_poll(self):
+        if self.ota is not None and self.ota.busy:
+            self._ota_out(self.ota.poll(self.now, not self.pending))
 
     def hello_record(self, max_frame=None, window=8):
         """This node's hello record (docs/wire.md) as a :class:`bbnode.link.Hello`."""
@@ -238,6 +267,7 @@ class Node:
                 return "RUN_ERROR"
             self.stats.inferences += 1
             self._send_outputs(env.request_id)
+            self._ota_poll()  # an idle point: a committed update switches here
         return "OK"
 
     def handle(self, buf):
@@ -250,8 +280,13 @@ class Node:
         if env.receiver != self.prog.node_id and env.receiver != E.BROADCAST:
             self.stats.not_for_me += 1
             return "WRONG_RECEIVER"
+        if self.clock is not None:
+            self.now = self.clock()
         if env.kind == E.KIND_CONTROL:
-            if env.protocol == PROTO_CONTROL and env.edge == CTRL_PING:
+            if env.protocol == PROTO_OTA and self.ota is not None:
+                self._ota_out(self.ota.message(env.sender, env.edge, env.payload, self.now))
+                self._ota_poll()
+            elif env.protocol == PROTO_CONTROL and env.edge == CTRL_PING:
                 self.stats.pings += 1
                 self.control(CTRL_PONG, env.sender, env.seq, env.request_id)
             elif env.protocol == PROTO_CONTROL and env.edge == CTRL_HELLO:
@@ -300,6 +335,7 @@ class Node:
         if self.ll is not None:
             self.ll.poll(now)
             self._link_events()
+        self._ota_poll()
 
     def next_deadline(self):
         """When :meth:`poll` next has work (ms), or None."""
