@@ -1,6 +1,9 @@
 /* Op resolver with every kernel and check (host tests, fuzzing). MCU builds generate their own
  * with only the kernels their program uses (bb_edge/bbrt/resolver.py). */
 #include "bbrt_kernels.h"
+#ifdef BBRT_TRAIN /* training-step kernels (bbrt_train_kernels.c): only the training builds link them */
+#include "bbrt_train_kernels.h"
+#endif
 
 const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
     [BBRT_OP_CONV_F32] = bbrt_k_conv_f32,
@@ -29,6 +32,17 @@ const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
     [BBRT_OP_QUANTIZE] = bbrt_k_quantize,
     [BBRT_OP_DEQUANTIZE] = bbrt_k_dequantize,
     [BBRT_OP_MATMUL_F32] = bbrt_k_matmul_f32,
+#ifdef BBRT_TRAIN
+    [BBRT_OP_GEMM_F32] = bbrt_k_gemm_f32,
+    [BBRT_OP_BINARY_F32] = bbrt_k_binary_f32,
+    [BBRT_OP_UNARY_F32] = bbrt_k_unary_f32,
+    [BBRT_OP_LOGSOFTMAX_F32] = bbrt_k_logsoftmax_f32,
+    [BBRT_OP_ONEHOT_F32] = bbrt_k_onehot_f32,
+    [BBRT_OP_REDUCE_F32] = bbrt_k_reduce_f32,
+    [BBRT_OP_TRANSPOSE_F32] = bbrt_k_transpose_f32,
+    [BBRT_OP_GREATER_F32] = bbrt_k_greater_f32,
+    [BBRT_OP_WHERE_F32] = bbrt_k_where_f32,
+#endif
 };
 
 const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT] = {
@@ -58,4 +72,15 @@ const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT] = {
     [BBRT_OP_QUANTIZE] = bbrt_c_quantize,
     [BBRT_OP_DEQUANTIZE] = bbrt_c_dequantize,
     [BBRT_OP_MATMUL_F32] = bbrt_c_matmul_f32,
+#ifdef BBRT_TRAIN
+    [BBRT_OP_GEMM_F32] = bbrt_c_gemm_f32,
+    [BBRT_OP_BINARY_F32] = bbrt_c_binary_f32,
+    [BBRT_OP_UNARY_F32] = bbrt_c_unary_f32,
+    [BBRT_OP_LOGSOFTMAX_F32] = bbrt_c_logsoftmax_f32,
+    [BBRT_OP_ONEHOT_F32] = bbrt_c_onehot_f32,
+    [BBRT_OP_REDUCE_F32] = bbrt_c_reduce_f32,
+    [BBRT_OP_TRANSPOSE_F32] = bbrt_c_transpose_f32,
+    [BBRT_OP_GREATER_F32] = bbrt_c_greater_f32,
+    [BBRT_OP_WHERE_F32] = bbrt_c_where_f32,
+#endif
 };
