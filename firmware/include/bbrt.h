@@ -303,6 +303,7 @@ void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t se
 typedef uint32_t (*bbrt_now_fn)(void *ctx);
 typedef size_t (*bbrt_read_fn)(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms);
 struct bbrt_link_s;
+struct bbrt_node_ota_hooks_s;
 
 /* Requests assembled at once (several request_ids in flight). Each slot stages
  * the Recv payloads of one request in the caller's arena, after the program's
@@ -345,7 +346,22 @@ typedef struct {
     uint8_t bare_peer;     /* the peer sent bare envelopes: answer it bare while no link is up */
     const uint8_t *feed_p; /* bytes being fed: a send that waits for window space drains them first */
     size_t feed_n, feed_i;
+    /* over-the-air updates (bbrt_ota.h, bbrt_node_ota.c); NULL: protocol 24 is ignored */
+    const struct bbrt_node_ota_hooks_s *ota_hooks;
+    void *ota;
 } bbrt_node_t;
+
+/* What the node calls for over-the-air updates (set by bbrt_node_ota_attach): through pointers, so a
+ * build without bbrt_node_ota.c links and ignores protocol 24. */
+struct bbrt_node_ota_hooks_s {
+    bbrt_status_t (*on_envelope)(bbrt_node_t *node, const bbrt_envelope_t *env);
+    void (*on_idle)(bbrt_node_t *node); /* between requests: a committed update may switch */
+    void (*hello)(bbrt_node_t *node);   /* a HELLO record carrying the running program's hash */
+};
+/* Bind a loaded program to the node (request slots, Recv mask); an update switches with it at an idle point. */
+void bbrt_node_set_program(bbrt_node_t *node, const bbrt_program_t *prog, uint8_t *arena, size_t arena_size);
+/* Send one envelope (header fields set by the caller; seq and sender are the node's). */
+void bbrt_node_send(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *payload);
 
 /* Arena bytes a node needs for a loaded program with `slots` request slots:
  * the program's arena (8-aligned) plus slots x the 8-aligned Recv payloads, or

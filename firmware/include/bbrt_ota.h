@@ -74,4 +74,32 @@ uint16_t bbrt_ota_poll(bbrt_ota_t *o, int idle, bbrt_program_t *active, uint8_t 
                        size_t *reply_len);
 /* sizeof(bbrt_ota_t), for bindings that allocate it (tests use ctypes) */
 size_t bbrt_ota_sizeof(void);
+
+/* ---- the update protocol in a bbrt node (bbrt_node_ota.c) ----
+ * The node (bbrt_node.c) reaches this through its ota_hooks (bbrt.h), so a build without
+ * bbrt_node_ota.c still links and simply ignores protocol 24. A/B: the node runs the program in
+ * one caller-owned slot; an update is staged in the other; a switch at an idle point swaps them. */
+typedef struct bbrt_node_ota_s {
+    struct bbrt_node_ota_hooks_s hooks;
+    bbrt_ota_t ota;
+    uint8_t *slot[2];     /* A/B program slots, 8-byte aligned, slot_cap bytes each */
+    size_t slot_cap;
+    uint32_t active;      /* index of the slot holding the running program */
+    uint32_t program_len; /* bytes of the running program */
+    uint8_t hash[32];     /* SHA-256 of the running program: announced in HELLO */
+    uint32_t rollbacks, not_host;
+    char name[BBRT_OTA_NAME_MAX + 1];
+} bbrt_node_ota_t;
+
+/* Wire OTA into an initialised node. The node runs the program_len bytes at slot_a (it was
+ * bbrt_node_init'ed from there); slot_b takes updates. arena/arena_size are the node's arena (a
+ * staged program is validated against it), key/key_len the per-node HMAC-SHA-256 key provisioned
+ * at build time (NULL: every OFFER is refused with NO_KEY). 0 on success, -1 on bad arguments. */
+int bbrt_node_ota_attach(bbrt_node_t *node, bbrt_node_ota_t *o, const char *name, uint8_t *slot_a,
+                         uint8_t *slot_b, size_t slot_cap, size_t program_len, uint8_t *arena, size_t arena_size,
+                         const uint8_t *key, size_t key_len);
+/* Switch to a committed update if the node is idle (no request half-assembled); ports call it
+ * between requests (the node also calls it after each envelope). */
+void bbrt_node_ota_poll(bbrt_node_t *node);
+
 #endif

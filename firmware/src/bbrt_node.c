@@ -27,19 +27,17 @@ uint32_t bbrt_node_arena_size(const bbrt_program_t *prog, uint32_t slots) {
     return ALIGN8(prog->arena_size) + (per ? slots * per : 0u);
 }
 
-bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t program_len,
-                             uint8_t *arena, size_t arena_size, uint8_t *rxbuf, size_t rxcap,
-                             bbrt_put_fn put, void *put_ctx) {
-    bbrt_status_t st;
+/* Bind a loaded program to the node: Recv mask, request slots in the arena beyond the program's own
+ * bytes. Also used by an over-the-air switch (bbrt_node_ota.c) at an idle point. */
+void bbrt_node_set_program(bbrt_node_t *node, const bbrt_program_t *prog, uint8_t *arena, size_t arena_size) {
     uint32_t i, per;
     size_t base, spare;
-    bbrt_memset(node, 0, sizeof(*node));
-    node->put = put;
-    node->put_ctx = put_ctx;
+    node->prog = *prog;
+    node->need_mask = 0u;
     node->n_slots = 1u;
-    bbrt_deframer_init(&node->rx, rxbuf, rxcap);
-    st = bbrt_program_load(&node->prog, program, program_len, arena, arena_size);
-    if (st != BBRT_OK) return st;
+    node->slot_bytes = 0u;
+    node->slot_base = 0;
+    bbrt_memset(node->slots, 0, sizeof(node->slots));
     for (i = 0; i < node->prog.n_edges; i++) {
         bbrt_edge_t e;
         bbrt_program_edge(&node->prog, i, &e);
@@ -54,6 +52,21 @@ bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t p
         node->slot_bytes = per;
         node->slot_base = arena + base;
     }
+}
+
+bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t program_len,
+                             uint8_t *arena, size_t arena_size, uint8_t *rxbuf, size_t rxcap,
+                             bbrt_put_fn put, void *put_ctx) {
+    bbrt_status_t st;
+    bbrt_program_t prog;
+    bbrt_memset(node, 0, sizeof(*node));
+    node->put = put;
+    node->put_ctx = put_ctx;
+    node->n_slots = 1u;
+    bbrt_deframer_init(&node->rx, rxbuf, rxcap);
+    st = bbrt_program_load(&prog, program, program_len, arena, arena_size);
+    if (st != BBRT_OK) return st;
+    bbrt_node_set_program(node, &prog, arena, arena_size);
     return BBRT_OK;
 }
 
@@ -259,6 +272,8 @@ static void send_env(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *pay
     bbrt_fw_end(&node->tx);
 }
 
+void bbrt_node_send(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *payload) { send_env(node, env, payload); }
+
 static void send_control(bbrt_node_t *node, uint32_t code, uint32_t receiver, uint64_t response_to,
                          uint64_t request_id, const char *text) {
     bbrt_envelope_t env;
@@ -283,6 +298,10 @@ static void send_control(bbrt_node_t *node, uint32_t code, uint32_t receiver, ui
 }
 
 void bbrt_node_hello(bbrt_node_t *node, const char *name) {
+    if (node->ota_hooks && node->ota_hooks->hello) { /* a hello record with the running program's hash */
+        node->ota_hooks->hello(node);
+        return;
+    }
     send_control(node, BBRT_CTRL_HELLO, BBRT_BROADCAST, 0u, 0u, name);
 }
 
@@ -451,6 +470,8 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         return BBRT_E_WRONG_RECEIVER;
     }
     /* validation first: the window moves only for an envelope that passed every check and was applied */
+    if (env.protocol == 24u /* BBRT_OTA_PROTO */ && node->ota_hooks && node->ota_hooks->on_envelope)
+        return node->ota_hooks->on_envelope(node, &env); /* program updates (bbrt_node_ota.c) */
     if (env.kind == BBRT_KIND_CONTROL) {
         if (env.protocol == BBRT_PROTO_CONTROL && env.edge == BBRT_CTRL_PING) {
             st = fresh(node, &env);
@@ -470,7 +491,10 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         if (st != BBRT_OK) return st;
         bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
         /* a run error still consumed the envelope (answered with ERROR): a copy is a duplicate */
-        return apply_data(node, &env, index);
+        st = apply_data(node, &env, index);
+        /* a committed update waits for an idle point: this envelope may have completed a request */
+        if (node->ota_hooks && node->ota_hooks->on_idle) node->ota_hooks->on_idle(node);
+        return st;
     }
 }
 

@@ -2,7 +2,11 @@
  *
  *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]
  *             [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]
- *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S]
+ *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]
+ *
+ * --ota-key F: the node's HMAC-SHA-256 update key (hex, 16..64 bytes), written into the bundle at build
+ * time; with it the node accepts signed program updates (docs/wire.md "Program updates"), without it
+ * every OFFER is refused (NO_KEY).
  *
  * Topic layout of adapters/mqtt_topics.py (docs/transports.md):
  *   {prefix}/{dep}/in/{dst}/{src}   one envelope per message, QoS 1 (reads in/{NODE}/+)
@@ -33,6 +37,7 @@
 #include <mosquitto.h>
 
 #include "bbrt.h"
+#include "bbrt_ota.h"
 #include "posix_epoch.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
@@ -47,6 +52,11 @@
 #define SECRET_MAX 256u
 
 static uint64_t program[BBRT_HOST_PROGRAM_MAX / 8u];
+/* the inactive program slot (A/B): over-the-air updates are staged here, never over the running one */
+static uint64_t program_b[BBRT_HOST_PROGRAM_MAX / 8u];
+static bbrt_node_ota_t ota;
+static uint8_t ota_key[64];
+static size_t ota_key_len;
 static uint64_t arena[BBRT_HOST_ARENA / 8u];
 static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
 /* one outgoing envelope, assembled from the node's put() chunks (unframed mode) */
@@ -231,6 +241,13 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
     (void)bbrt_node_handle(&node, (const uint8_t *)rxbuf, (size_t)msg->payloadlen);
 }
 
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
 static int read_file(const char *path, uint8_t *dst, size_t cap, size_t *len) {
     int fd = open(path, O_RDONLY);
     *len = 0;
@@ -286,6 +303,24 @@ static int creds_lookup(const char *text, const char *name, char *out, size_t ca
     return -1;
 }
 
+/* the update key file: hex digits (whitespace around them ignored), 16..64 bytes once decoded */
+static int read_hex_key(const char *path) {
+    char text[2u * sizeof(ota_key) + 8u];
+    size_t len = 0, i, n = 0;
+    if (read_file(path, (uint8_t *)text, sizeof(text) - 1u, &len) != 0) return -1;
+    while (len > 0u && strchr(" \t\r\n", text[len - 1u]) != NULL) len--;
+    for (i = 0; i < len && strchr(" \t\r\n", text[i]) != NULL; i++) {
+    }
+    if ((len - i) % 2u != 0u || (len - i) / 2u < 16u || (len - i) / 2u > sizeof(ota_key)) return -1;
+    for (; i < len; i += 2u) {
+        int hi = hexval(text[i]), lo = hexval(text[i + 1u]);
+        if (hi < 0 || lo < 0) return -1;
+        ota_key[n++] = (uint8_t)(hi * 16 + lo);
+    }
+    ota_key_len = n;
+    return 0;
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -333,14 +368,14 @@ static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]\n"
-            "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S]\n",
+            "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]\n",
             argv0);
     return 2;
 }
 
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *prefix = "bb", *deployment = NULL, *name = NULL, *user = NULL;
-    const char *password_file = NULL, *creds = NULL, *ca = NULL, *epoch_file = NULL;
+    const char *password_file = NULL, *creds = NULL, *ca = NULL, *epoch_file = NULL, *ota_key_file = NULL;
     static char password[SECRET_MAX];
     static char text[65536];
     static char dep_seg[NAME_MAX_LEN];
@@ -370,6 +405,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--ca") == 0) ca = argv[++i];
         else if (strcmp(a, "--keepalive") == 0) keepalive = (int)parse_num(argv[++i], 0, 65535);
         else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
+        else if (strcmp(a, "--ota-key") == 0) ota_key_file = argv[++i];
         else if (strcmp(a, "--connect-timeout") == 0) {
             char *end;
             connect_timeout = strtod(argv[++i], &end);
@@ -435,6 +471,15 @@ int main(int argc, char **argv) {
         return 3;
     }
     node.unframed = 1u; /* MQTT carries one bare envelope per message */
+    if (ota_key_file != NULL && read_hex_key(ota_key_file) != 0) {
+        fprintf(stderr, "bbrt-mqtt: %s: not an update key (hex, 16..64 bytes)\n", ota_key_file);
+        return 2;
+    }
+    if (bbrt_node_ota_attach(&node, &ota, me, (uint8_t *)program, (uint8_t *)program_b, sizeof(program), len,
+                             (uint8_t *)arena, sizeof(arena), ota_key_len ? ota_key : NULL, ota_key_len) != 0) {
+        fprintf(stderr, "bbrt-mqtt: cannot attach the update handler\n");
+        return 2;
+    }
     /* a boot epoch per start (docs/wire.md): a restarted node's seq never repeats an earlier one */
     if (epoch_file != NULL) {
         epoch = bump_epoch(epoch_file);
@@ -515,11 +560,13 @@ int main(int argc, char **argv) {
             st.foreign, st.publish_errors, st.oversize, (unsigned)epoch);
     fprintf(stderr,
             "bbrt: frames_ok=%u bad_frames=%u bad_envelopes=%u unknown_edge=%u edge_mismatch=%u "
-            "inferences=%u run_errors=%u pings=%u evicted=%u duplicates=%u stale_epoch=%u unauthorised=%u\n",
+            "inferences=%u run_errors=%u pings=%u evicted=%u duplicates=%u stale_epoch=%u unauthorised=%u "
+            "ota_switches=%u ota_refusals=%u ota_rollbacks=%u\n",
             (unsigned)node.stats.frames_ok, (unsigned)node.stats.bad_frames, (unsigned)node.stats.bad_envelopes,
             (unsigned)node.stats.unknown_edge, (unsigned)node.stats.edge_mismatch, (unsigned)node.stats.inferences,
             (unsigned)node.stats.run_errors, (unsigned)node.stats.pings, (unsigned)node.stats.evicted,
-            (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised);
+            (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised,
+            (unsigned)ota.ota.switches, (unsigned)ota.ota.refusals, (unsigned)ota.rollbacks);
     mosquitto_destroy(mosq);
     mosquitto_lib_cleanup();
     if (refused_rc >= 0) return 4;

@@ -1,0 +1,178 @@
+/* Over-the-air updates in a bbrt node: bbrt_ota.c's state machine wired into bbrt_node.c.
+ *
+ * Validation first: an OTA envelope must be CONTROL, come from the deployer (the host, id 0) and be
+ * fresh in the host's sequence window before bbrt_ota_message() sees it; only then does the window
+ * move. The running program lives in one caller-owned slot and is never written: updates are staged
+ * in the other slot (A/B). A COMMIT is applied at an idle point (no request half-assembled): the
+ * staged program is bound to the node, run once on zero inputs as its health check (status OK and
+ * finite float outputs), and on success the slots swap roles, SWITCHED goes to the host and a HELLO
+ * announces the new program hash. A failed health check puts the old program back (ROLLED_BACK). */
+#include "bbrt_internal.h"
+#include "bbrt_link.h"
+#include "bbrt_ota.h"
+
+static int is_finite_f32(const uint8_t *p) {
+    uint32_t bits = bbrt_rd_u32(p);
+    return (bits & 0x7F800000u) != 0x7F800000u; /* exponent all ones: Inf or NaN */
+}
+
+static void send_ota(bbrt_node_t *node, uint16_t type, const uint8_t *payload, size_t n) {
+    bbrt_envelope_t env;
+    bbrt_memset(&env, 0, sizeof(env));
+    env.kind = BBRT_KIND_CONTROL;
+    env.protocol = BBRT_OTA_PROTO;
+    env.receiver = 0u; /* the deployer speaks as the host */
+    env.edge = type;
+    env.dtype = BBRT_DT_UINT8;
+    env.rank = 1u;
+    env.dims[0] = (uint32_t)n;
+    env.payload_len = (uint32_t)n;
+    bbrt_node_send(node, &env, payload);
+}
+
+/* The first health check: every Recv input zeroed, one run, every float Send output finite. */
+static int healthy(const bbrt_program_t *prog) {
+    uint32_t i, k;
+    for (i = 0; i < prog->n_edges; i++) {
+        bbrt_edge_t e;
+        bbrt_tensor_t t;
+        bbrt_program_edge(prog, i, &e);
+        if (e.dir != BBRT_EDGE_RECV) continue;
+        bbrt_program_tensor(prog, e.tensor, &t);
+        if (t.nbytes) bbrt_memset(t.data, 0, t.nbytes);
+    }
+    if (bbrt_program_run(prog) != BBRT_OK) return 0;
+    for (i = 0; i < prog->n_edges; i++) {
+        bbrt_edge_t e;
+        bbrt_tensor_t t;
+        bbrt_program_edge(prog, i, &e);
+        if (e.dir != BBRT_EDGE_SEND) continue;
+        bbrt_program_tensor(prog, e.tensor, &t);
+        if (t.dtype != BBRT_DT_FLOAT) continue;
+        for (k = 0; k < t.count; k++)
+            if (!is_finite_f32(t.data + 4u * k)) return 0;
+    }
+    return 1;
+}
+
+static void ota_hello(bbrt_node_t *node) {
+    bbrt_node_ota_t *o = (bbrt_node_ota_t *)node->ota;
+    bbrt_hello_t h;
+    bbrt_envelope_t env;
+    uint8_t rec[BBRT_HELLO_RECORD + BBRT_HELLO_MAX_NAME];
+    size_t len = 0, i;
+    bbrt_memset(&h, 0, sizeof(h));
+    h.min_version = BBRT_LINK_VERSION_MIN;
+    h.max_version = BBRT_LINK_VERSION_MAX;
+    h.boot_epoch = node->boot_epoch ? node->boot_epoch : 1u;
+    h.node_id = node->prog.node_id;
+    h.max_frame = BBRT_MAX_ENVELOPE;
+    h.window = 1u;
+    for (i = 0; o->name[i] != '\0' && i < BBRT_HELLO_MAX_NAME; i++) h.name[i] = (uint8_t)o->name[i];
+    h.name_len = (uint16_t)i;
+    for (i = 0; i < 32u; i++) h.program_hash[i] = o->hash[i];
+    if (bbrt_hello_encode(&h, rec, sizeof(rec), &len) != BBRT_HELLO_OK) return;
+    bbrt_memset(&env, 0, sizeof(env));
+    env.kind = BBRT_KIND_CONTROL;
+    env.protocol = BBRT_PROTO_CONTROL;
+    env.receiver = BBRT_BROADCAST;
+    env.edge = BBRT_CTRL_HELLO;
+    env.dtype = BBRT_DT_UINT8;
+    env.rank = 1u;
+    env.dims[0] = (uint32_t)len;
+    env.payload_len = (uint32_t)len;
+    bbrt_node_send(node, &env, rec);
+}
+
+static int node_idle(const bbrt_node_t *node) {
+    uint32_t s;
+    for (s = 0; s < BBRT_REQUEST_SLOTS; s++)
+        if (node->slots[s].used && node->slots[s].have_mask != 0u) return 0;
+    return 1;
+}
+
+void bbrt_node_ota_poll(bbrt_node_t *node) {
+    bbrt_node_ota_t *o = (bbrt_node_ota_t *)node->ota;
+    bbrt_program_t next, old;
+    uint8_t reply[BBRT_OTA_REPLY_MAX];
+    size_t n = 0;
+    uint16_t type;
+    if (o == 0 || o->ota.state != BBRT_OTA_COMMITTING) return;
+    type = bbrt_ota_poll(&o->ota, node_idle(node), &next, reply, sizeof(reply), &n);
+    if (type == BBRT_OTA_NACK) { /* the staged bytes no longer load: the old program keeps running */
+        o->rollbacks++;
+        send_ota(node, type, reply, n);
+        return;
+    }
+    if (type != BBRT_OTA_SWITCHED) return;
+    old = node->prog;
+    bbrt_node_set_program(node, &next, o->ota.arena, o->ota.arena_size);
+    if (!healthy(&node->prog)) {
+        uint8_t nack[6];
+        bbrt_node_set_program(node, &old, o->ota.arena, o->ota.arena_size);
+        o->rollbacks++;
+        o->ota.refusals++;
+        o->ota.last_code = BBRT_OTA_ROLLED_BACK;
+        o->ota.switches--;
+        bbrt_wr_u32(nack, bbrt_rd_u32(reply));
+        bbrt_wr_u16(nack + 4, BBRT_OTA_ROLLED_BACK);
+        send_ota(node, BBRT_OTA_NACK, nack, sizeof(nack));
+        return;
+    }
+    /* the staged slot now runs; the old one takes the next update */
+    o->active ^= 1u;
+    o->ota.slot = o->slot[o->active ^ 1u];
+    o->program_len = o->ota.size;
+    bbrt_memcpy(o->hash, o->ota.sha, 32u);
+    send_ota(node, type, reply, n);
+    ota_hello(node); /* peers and the host see the new program hash */
+}
+
+static void ota_idle(bbrt_node_t *node) { bbrt_node_ota_poll(node); }
+
+static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env) {
+    bbrt_node_ota_t *o = (bbrt_node_ota_t *)node->ota;
+    uint8_t reply[BBRT_OTA_REPLY_MAX];
+    size_t n = 0;
+    uint16_t type;
+    bbrt_status_t st;
+    if (env->kind != BBRT_KIND_CONTROL || env->sender != 0u) { /* only the deployer (host) may update */
+        o->not_host++;
+        node->stats.unauthorised++;
+        return BBRT_E_UNAUTHORISED;
+    }
+    st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq);
+    if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
+    if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
+    if (st != BBRT_OK) return st;
+    bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
+    type = bbrt_ota_message(&o->ota, &node->prog, (uint16_t)env->edge, env->data, env->payload_len, reply,
+                            sizeof(reply), &n);
+    if (type != 0u) send_ota(node, type, reply, n);
+    bbrt_node_ota_poll(node); /* a COMMIT switches at once when the node is idle */
+    return BBRT_OK;
+}
+
+int bbrt_node_ota_attach(bbrt_node_t *node, bbrt_node_ota_t *o, const char *name, uint8_t *slot_a,
+                         uint8_t *slot_b, size_t slot_cap, size_t program_len, uint8_t *arena, size_t arena_size,
+                         const uint8_t *key, size_t key_len) {
+    size_t i;
+    if (node == 0 || o == 0 || name == 0 || slot_a == 0 || slot_b == 0 || program_len == 0u ||
+        program_len > slot_cap || node->prog.blob != slot_a)
+        return -1;
+    bbrt_memset(o, 0, sizeof(*o));
+    if (bbrt_ota_init(&o->ota, name, slot_b, slot_cap, arena, arena_size, key, key_len) != 0) return -1;
+    for (i = 0; i < BBRT_OTA_NAME_MAX && name[i] != '\0'; i++) o->name[i] = name[i];
+    o->slot[0] = slot_a;
+    o->slot[1] = slot_b;
+    o->slot_cap = slot_cap;
+    o->active = 0u;
+    o->program_len = (uint32_t)program_len;
+    bbrt_sha256(slot_a, program_len, o->hash);
+    o->hooks.on_envelope = ota_envelope;
+    o->hooks.on_idle = ota_idle;
+    o->hooks.hello = ota_hello;
+    node->ota = o;
+    node->ota_hooks = &o->hooks;
+    return 0;
+}
