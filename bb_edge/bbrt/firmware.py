@@ -13,6 +13,7 @@ Writes into ``out_dir``::
 from __future__ import annotations
 
 import json
+import secrets
 import shlex
 import shutil
 import subprocess
@@ -40,6 +41,7 @@ KINDS = {
 EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
 BUILD_JSON = "bbrt-build.json"
+OTA_KEY_FILE = "ota_hmac.key"  # host-mqtt bundles: the node's update key (hex), mode 0600
 
 
 def max_payload(L: Lowered) -> int:
@@ -112,8 +114,15 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         if kind == "host-mqtt":  # names and peers baked in; broker, credentials, TLS come as arguments
             args = ["--name", node, "--deployment", deployment,
                     *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}"))]
+            # the node's HMAC-SHA-256 update key, provisioned now (docs/transports.md "Program updates");
+            # a rebuild into the same bundle keeps it, so the deployer's copy stays valid
+            key = out_dir / OTA_KEY_FILE
+            if not key.is_file():
+                key.touch(mode=0o600)
+                key.write_text(secrets.token_hex(32) + "\n")
+            artifacts["ota_key"] = OTA_KEY_FILE
             run = ('exec "$(dirname "$0")/bbrt-mqtt" "$(dirname "$0")/program.bbrt" '
-                   + " ".join(shlex.quote(a) for a in args) + ' "$@"\n')
+                   + " ".join(shlex.quote(a) for a in args) + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
         elif kind == "host":
             run = 'exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" "$@"\n'
         else:
