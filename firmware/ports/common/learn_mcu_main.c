@@ -1,0 +1,229 @@
+/* Main loop of the MCU training client (QEMU Cortex-M3 / RV32 ports): the learning image from the
+ * flash region, a new boot epoch, the round record in a host file through semihosting, then the
+ * serial link forever (bbrt_learn.h "learn node"). Static memory only, no heap.
+ *
+ * Why semihosting for the round record: QEMU's emulated flash of mps2-an385 and virt is RAM, lost
+ * when QEMU exits, so the record goes where the boot epoch goes (semihost.c): a host file the
+ * firmware itself writes, here as FILE.tmp then renamed over FILE, so a power cut (SIGKILL) in the
+ * middle of a write leaves the previous record whole. The file is the third word of the
+ * semihosting command line (`-semihosting-config enable=on,target=native,arg=bbrt,arg=EPOCH,arg=STATE`). */
+#include "bbrt.h"
+#include "bbrt_learn.h"
+#include "bbrt_link.h"
+#include "bbrt_train.h"
+#include "port.h"
+
+#ifndef BBRT_ARENA_SIZE
+#define BBRT_ARENA_SIZE 65536u
+#endif
+#ifndef BBRT_LEARN_WORK
+#define BBRT_LEARN_WORK 262144u
+#endif
+#ifndef BBRT_LEARN_MAX_PARAMS
+#define BBRT_LEARN_MAX_PARAMS (BBRT_MAX_PAYLOAD / 4u)
+#endif
+
+static uint64_t arena[(BBRT_ARENA_SIZE + 7u) / 8u];
+static uint64_t work[(BBRT_LEARN_WORK + 7u) / 8u];
+static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+/* transmit ring: one largest envelope plus room for control envelopes and heartbeats */
+static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 1024u + 7u) / 8u];
+static uint64_t saved[(sizeof(bbrt_learn_record_t) + 4u * BBRT_LEARN_MAX_PARAMS + 7u) / 8u];
+static bbrt_train_t train;
+static bbrt_link_t link_state;
+static bbrt_learn_node_t node;
+
+#define SYS_OPEN 0x01u
+#define SYS_CLOSE 0x02u
+#define SYS_WRITE 0x05u
+#define SYS_READ 0x06u
+#define SYS_FLEN 0x0Cu
+#define SYS_REMOVE 0x0Eu
+#define SYS_RENAME 0x0Fu
+#define SYS_GET_CMDLINE 0x15u
+#define MODE_RB 1u
+#define MODE_WB 5u
+
+static char cmdline[256];
+static char state_path[200], tmp_path[205];
+
+static uint32_t text_len(const char *s) {
+    uint32_t n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+/* the state file: the third word of the command line (none: no record is kept) */
+static void find_state_path(void) {
+    uint32_t args[2], i = 0, k;
+    char *p = cmdline;
+    args[0] = (uint32_t)(uintptr_t)cmdline;
+    args[1] = sizeof(cmdline) - 1u;
+    if (port_semihost(SYS_GET_CMDLINE, args) != 0) return;
+    cmdline[sizeof(cmdline) - 1u] = 0;
+    for (k = 0; k < 2u; k++) {
+        while (*p && *p != ' ') p++;
+        while (*p == ' ') p++;
+    }
+    while (p[i] && p[i] != ' ' && i < sizeof(state_path) - 1u) {
+        state_path[i] = p[i];
+        tmp_path[i] = p[i];
+        i++;
+    }
+    state_path[i] = 0;
+    tmp_path[i] = '.';
+    tmp_path[i + 1u] = 't';
+    tmp_path[i + 2u] = 'm';
+    tmp_path[i + 3u] = 'p';
+    tmp_path[i + 4u] = 0;
+}
+
+static int32_t sh_open(const char *path, uint32_t mode) {
+    uint32_t args[3];
+    args[0] = (uint32_t)(uintptr_t)path;
+    args[1] = mode;
+    args[2] = text_len(path);
+    return port_semihost(SYS_OPEN, args);
+}
+
+static void sh_close(int32_t h) {
+    uint32_t args[1];
+    args[0] = (uint32_t)h;
+    (void)port_semihost(SYS_CLOSE, args);
+}
+
+/* 0 when all n bytes were written */
+static int32_t sh_write(int32_t h, const void *p, uint32_t n) {
+    uint32_t args[3];
+    args[0] = (uint32_t)h;
+    args[1] = (uint32_t)(uintptr_t)p;
+    args[2] = n;
+    return port_semihost(SYS_WRITE, args);
+}
+
+static size_t load_record(void) {
+    uint32_t args[3];
+    int32_t h, len;
+    if (!state_path[0]) return 0u;
+    h = sh_open(state_path, MODE_RB);
+    if (h < 0) return 0u;
+    args[0] = (uint32_t)h;
+    len = port_semihost(SYS_FLEN, args);
+    if (len <= 0 || (uint32_t)len > sizeof(saved)) {
+        sh_close(h);
+        return 0u;
+    }
+    args[0] = (uint32_t)h;
+    args[1] = (uint32_t)(uintptr_t)saved;
+    args[2] = (uint32_t)len;
+    if (port_semihost(SYS_READ, args) != 0) len = 0; /* returns bytes NOT read */
+    sh_close(h);
+    return (size_t)len;
+}
+
+static int save_record(void *ctx, const bbrt_learn_record_t *rec, const float *model, uint32_t n) {
+    uint32_t args[4];
+    int32_t h;
+    int bad;
+    (void)ctx;
+    if (!state_path[0]) return 0;
+    h = sh_open(tmp_path, MODE_WB);
+    if (h < 0) return 1;
+    bad = sh_write(h, rec, sizeof(*rec)) != 0 || sh_write(h, model, n * 4u) != 0;
+    sh_close(h);
+    if (bad) return 1;
+    args[0] = (uint32_t)(uintptr_t)state_path; /* rename over an existing file: remove it first */
+    args[1] = text_len(state_path);
+    (void)port_semihost(SYS_REMOVE, args);
+    args[0] = (uint32_t)(uintptr_t)tmp_path;
+    args[1] = text_len(tmp_path);
+    args[2] = (uint32_t)(uintptr_t)state_path;
+    args[3] = text_len(state_path);
+    return port_semihost(SYS_RENAME, args) != 0;
+}
+
+static uint32_t now_ms(void *ctx) {
+    (void)ctx;
+    return port_now_ms();
+}
+
+static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
+    uint32_t t0 = port_now_ms();
+    size_t n = 0;
+    (void)ctx;
+    while (n < cap) {
+        uint8_t c;
+        if (port_trygetc(&c)) {
+            buf[n++] = c;
+            continue;
+        }
+        if (n > 0u || (uint32_t)(port_now_ms() - t0) >= wait_ms) break;
+    }
+    return n;
+}
+
+static void put(void *ctx, const uint8_t *p, size_t n) {
+    (void)ctx;
+    port_write(p, n);
+}
+
+static uint32_t next_epoch(void *ctx) {
+    (void)ctx;
+    return port_boot_epoch();
+}
+
+/* a client that cannot start says why once per received frame end, like mcu_main.c */
+static void refuse_forever(bbrt_status_t st) {
+    static uint8_t env[160], fr[200];
+    bbrt_envelope_t e;
+    size_t n = 0, m = 0;
+    const char *msg = bbrt_status_name(st);
+    uint32_t len = text_len(msg);
+    bbrt_memset(&e, 0, sizeof(e));
+    e.kind = BBRT_KIND_CONTROL;
+    e.protocol = BBRT_PROTO_CONTROL;
+    e.flags = BBRT_FLAG_ERROR;
+    e.edge = BBRT_CTRL_ERROR;
+    e.dtype = BBRT_DT_UINT8;
+    e.rank = 1;
+    e.dims[0] = len;
+    e.payload_len = len;
+    e.data = (const uint8_t *)msg;
+    if (bbrt_env_encode(&e, env, sizeof(env), &n) == BBRT_OK && bbrt_frame_encode(env, n, fr, sizeof(fr), &m) == BBRT_OK)
+        port_write(fr, m);
+    for (;;) {
+        if (port_getc() == 0u) port_write(fr, m);
+    }
+}
+
+int main(void) {
+    const uint8_t *img;
+    size_t size, max, have;
+    uint32_t epoch;
+    bbrt_learn_port_t port;
+    bbrt_status_t st;
+    port_init();
+    img = port_program();
+    max = port_program_max();
+    size = (size_t)img[8] | ((size_t)img[9] << 8) | ((size_t)img[10] << 16) | ((size_t)img[11] << 24);
+    if (size > max) size = max;
+    find_state_path();
+    have = load_record();
+    epoch = port_boot_epoch();
+    port.put = put;
+    port.read = read_wait;
+    port.now = now_ms;
+    port.save = save_record;
+    port.next_epoch = next_epoch;
+    port.ctx = 0;
+    st = bbrt_learn_node_init(&node, img, size, &train, (uint8_t *)arena, sizeof(arena), &link_state,
+                              (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm, sizeof(rasm), (uint8_t *)work,
+                              sizeof(work), epoch ? epoch : 1u, &port, have ? (const uint8_t *)saved : 0, have);
+    if (st != BBRT_OK) refuse_forever(st);
+    for (;;) {
+        uint8_t c;
+        if (port_trygetc(&c)) bbrt_learn_node_feed(&node, &c, 1u);
+        else bbrt_learn_node_poll(&node);
+    }
+    return 0;
+}
