@@ -1,0 +1,313 @@
+"""FedAvg client role for a MicroPython node: the wire contract of bb_edge/learn/strategies/fedavg.py.
+
+The Python server (protocol 16) and this client (protocol 17) exchange envelopes whose ``edge`` is the
+message code and whose ``request_id`` is the round:
+
+    client -> server   JOIN       int64 [samples]          once, answered by MODEL_FULL
+    server -> client   MODEL      float32 [size], round r   train E local epochs, answer UPDATE
+    client -> server   UPDATE     float32 [size], round r   the delta (trained - received), its weight is
+                                                            the JOIN's sample count
+    client -> server   HEARTBEAT  uint8 [0]                 while idle (the server's phi-accrual detector)
+    server -> client   MODEL_FULL float32 [size]            the current model (taken, not trained)
+
+Every model is validated before anything changes (sender is the server, protocol, float32, shape
+``(size,)``, a round newer than the last one trained, every value finite); a refusal is a typed event
+``("ModelRefused", {"reason": ..., "round": ..., "detail": ...})`` in :attr:`FedAvgClient.events` (reasons
+are bb_edge/learn/validation.py's ``RejectReason`` values) and the client keeps its model.
+
+Batch order: each epoch shuffles the shard with a Fisher-Yates pass driven by xorshift32 seeded from
+``(seed, node id, round)`` (:func:`round_seed`), the same sequence ``bb_edge.adapters.mpy_learn.batch_order``
+computes on the host, so ORT can run the very same batches as the reference.
+
+Shard file (``BBS1``, little-endian): ``b"BBS1" u32 n u32 n_in float32[n * n_in] uint16[n]``.
+"""
+import struct
+
+from bbnode import envelope as E
+from bbnode.train import Trainer, TrainError, f32_from, zeros
+
+PROTO_SERVER = 16
+PROTO_CLIENT = 17
+JOIN, MODEL, UPDATE, HEARTBEAT, MODEL_FULL = 1, 2, 3, 4, 6
+FLOAT32, UINT8, INT64 = 1, 2, 7
+SHARD_MAGIC = b"BBS1"
+INF = float("inf")
+
+
+def round_seed(seed, node_id, rnd):
+    """The xorshift32 state (never 0) that orders round ``rnd``'s batches on node ``node_id``."""
+    s = (seed * 0x9E3779B1 + node_id * 0x85EBCA77 + rnd * 0xC2B2AE3D + 0x27D4EB2F) & 0xFFFFFFFF
+    return s or 1
+
+
+def shuffle(order, n, state):
+    """Fisher-Yates on ``order[:n]`` in place, xorshift32 (13, 17, 5); returns the next state."""
+    for i in range(n):
+        order[i] = i
+    for i in range(n - 1, 0, -1):
+        state ^= (state << 13) & 0xFFFFFFFF
+        state ^= state >> 17
+        state ^= (state << 5) & 0xFFFFFFFF
+        j = state % (i + 1)
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+    return state
+
+
+class Shard:
+    """A client's training data: ``x`` (array('f'), n x n_in) and ``y`` (array('H'), n)."""
+
+    def __init__(self, blob):
+        if len(blob) < 12 or bytes(blob[:4]) != SHARD_MAGIC:
+            raise TrainError("BAD_SHARD", "magic")
+        n, n_in = struct.unpack_from("<II", blob, 4)
+        end = 12 + 4 * n * n_in
+        if n < 1 or n > 65535 or n_in < 1 or len(blob) != end + 2 * n:
+            raise TrainError("BAD_SHARD", "%d rows of %d, %d bytes" % (n, n_in, len(blob)))
+        self.n = n
+        self.n_in = n_in
+        self.x = f32_from(memoryview(blob)[12:end])
+        self.y = zeros("H", n)
+        for i in range(n):
+            self.y[i] = blob[end + 2 * i] | blob[end + 2 * i + 1] << 8
+
+
+class FedAvgClient:
+    """The FedAvg client target on a MicroPython node (see the module docstring).
+
+    ``send(envelope_bytes)`` publishes one envelope (``MqttLink.send``); :meth:`handle` takes a received
+    envelope, :meth:`tick` (ms) joins and sends heartbeats. ``boot_epoch`` numbers the envelopes
+    ``(boot_epoch << 32) | n`` as every bb-edge node does.
+    """
+
+    def __init__(self, trainer, shard, node_id, server_id=1, send=None, epochs=1, seed=0, boot_epoch=1,
+                 heartbeat_ms=1000, name="node", program_hash=b"\x00" * 32):
+        if shard.n_in != trainer.n_in:
+            raise TrainError("BAD_SHARD", "%d features, the model takes %d" % (shard.n_in, trainer.n_in))
+        for i in range(shard.n):
+            if shard.y[i] >= trainer.n_classes:
+                raise TrainError("BAD_SHARD", "label %d >= %d classes" % (shard.y[i], trainer.n_classes))
+        self.trainer = trainer
+        self.shard = shard
+        self.node_id = node_id
+        self.server_id = server_id
+        self._send = send
+        self.epochs = epochs
+        self.seed = seed
+        self.boot_epoch = boot_epoch
+        self.heartbeat_ms = heartbeat_ms
+        self.name = name
+        self.program_hash = program_hash
+        self.max_payload = 4 * trainer.size
+        self.start = zeros("f", trainer.size)  # the received model of the round (then the delta)
+        self.order = zeros("H", shard.n)
+        self.txbuf = bytearray(E.data_offset(1) + 4 * trainer.size)
+        self.seq = 0
+        self.round = 0  # the last round trained: a MODEL must be newer (the model's version)
+        self.joined = False
+        self.last_tx = None
+        self.events = []
+        self.rounds_trained = 0
+        self.last_loss = 0.0
+        self.log_path = None
+
+    # ------------------------------------------------------------------ output
+    def _emit(self, kind, protocol, edge, dtype, dims, request_id, payload):
+        self.seq += 1
+        env = E.Envelope(kind=kind, protocol=protocol, sender=self.node_id, receiver=self.server_id,
+                         seq=(self.boot_epoch << 32) | self.seq, request_id=request_id, edge=edge, dtype=dtype,
+                         dims=dims)
+        n = len(payload)
+        doff = E.header_into(self.txbuf, env, n)
+        if n:
+            self.txbuf[doff:doff + n] = payload
+        self._send(bytes(self.txbuf[:doff + n]))
+
+    def hello(self):
+        """The control HELLO (broadcast) with this node's hello record, as every bb-edge node sends at start."""
+        from bbnode.link import CAP_ARQ, CAP_FRAG, Hello, hello_into
+        h = Hello(1, 1, CAP_ARQ | CAP_FRAG, self.boot_epoch, self.node_id, 96 + self.max_payload, 8,
+                  self.name.encode() if isinstance(self.name, str) else self.name, self.program_hash)
+        rec = bytearray(52 + len(h.name))
+        hello_into(h, rec)
+        self.seq += 1
+        env = E.Envelope(kind=E.KIND_CONTROL, protocol=1, sender=self.node_id, receiver=E.BROADCAST,
+                         seq=(self.boot_epoch << 32) | self.seq, edge=1, dtype=UINT8, dims=(len(rec),))
+        out = bytearray(E.data_offset(1) + len(rec))
+        doff = E.header_into(out, env, len(rec))
+        out[doff:] = rec
+        self._send(bytes(out))
+
+    def tick(self, now_ms):
+        """JOIN once; a HEARTBEAT after ``heartbeat_ms`` without output."""
+        if not self.joined:
+            self._emit(E.KIND_DATA, PROTO_SERVER, JOIN, INT64, (1,), 0, struct.pack("<q", self.shard.n))
+            self.joined = True
+            self.last_tx = now_ms
+            return
+        if now_ms - self.last_tx >= self.heartbeat_ms:
+            self._emit(E.KIND_DATA, PROTO_SERVER, HEARTBEAT, UINT8, (0,), 0, b"")
+            self.last_tx = now_ms
+
+    # ------------------------------------------------------------------- input
+    def _refuse(self, reason, rnd, detail):
+        self.events.append(("ModelRefused", {"reason": reason, "round": rnd, "detail": detail}))
+        return reason
+
+    def flush_log(self):
+        """Append the pending events to ``log_path`` as JSON lines (when set), emptying :attr:`events`."""
+        if not self.log_path or not self.events:
+            return
+        import json
+        with open(self.log_path, "a") as f:
+            for ev_name, fields in self.take_events():
+                rec = dict(fields)
+                rec["event"] = ev_name
+                f.write(json.dumps(rec) + "\n")
+
+    def take_events(self):
+        """Every event since the last call."""
+        ev, self.events = self.events, []
+        return ev
+
+    def _load(self, payload):
+        """Decode the model into ``start`` (scratch, not the model); False if a value is not finite."""
+        st = self.start
+        unpack = struct.unpack_from
+        for i in range(self.trainer.size):
+            v = unpack("<f", payload, 4 * i)[0]
+            if v != v or v == INF or v == -INF:
+                return False
+            st[i] = v
+        return True
+
+    def handle(self, buf):
+        """Handle one envelope from the transport; returns a status name ("OK", "TRAINED" or a refusal)."""
+        try:
+            env = E.decode(buf, 96 + self.max_payload)
+        except E.EnvelopeError as exc:
+            return self._refuse("bad_envelope", 0, exc.code)
+        if env.receiver != self.node_id and env.receiver != E.BROADCAST:
+            return "WRONG_RECEIVER"
+        if env.kind != E.KIND_DATA or env.protocol != PROTO_CLIENT:
+            return "OK"  # control traffic (HELLO, ...) and other protocols are not this role's
+        if env.sender != self.server_id:
+            return self._refuse("unknown_peer", env.request_id, "model from node %d" % env.sender)
+        if env.edge != MODEL and env.edge != MODEL_FULL:
+            return "OK"
+        if env.dtype != FLOAT32:
+            return self._refuse("wrong_dtype", env.request_id, "dtype %d, want float32" % env.dtype)
+        if len(env.dims) != 1 or env.dims[0] != self.trainer.size:
+            return self._refuse("wrong_shape", env.request_id, "dims %r, want (%d,)" % (env.dims, self.trainer.size))
+        if env.edge == MODEL and env.request_id <= self.round:
+            return self._refuse("stale_round", env.request_id, "round %d, last trained %d" % (env.request_id,
+                                                                                              self.round))
+        if not self._load(env.payload):
+            return self._refuse("non_finite", env.request_id, "NaN or Inf in the model")
+        # validated: from here on the model changes
+        P = self.trainer.P
+        st = self.start
+        for i in range(self.trainer.size):
+            P[i] = st[i]
+        if env.edge == MODEL_FULL:
+            self.events.append(("ModelFetched", {"round": env.request_id}))
+            return "OK"
+        self.train_round(env.request_id)
+        # delta = trained - received, float32 like the Python client's ``trained - start``
+        for i in range(self.trainer.size):
+            st[i] = P[i] - st[i]
+        self._emit(E.KIND_DATA, PROTO_SERVER, UPDATE, FLOAT32, (self.trainer.size,), env.request_id, bytes(st))
+        self.round = env.request_id
+        self.rounds_trained += 1
+        self.events.append(("LocalTrainingDone", {"round": env.request_id, "loss": self.last_loss}))
+        return "TRAINED"
+
+    # ---------------------------------------------------------------- training
+    def load_batch(self, lo, nb):
+        """Rows ``order[lo:lo + nb]`` of the shard into the trainer's X and Y."""
+        T = self.trainer
+        X, Y, SX, SY, order, d = T.X, T.Y, self.shard.x, self.shard.y, self.order, T.n_in
+        for r in range(nb):
+            i = order[lo + r]
+            Y[r] = SY[i]
+            src = i * d
+            dst = r * d
+            for k in range(d):
+                X[dst + k] = SX[src + k]
+
+    def train_round(self, rnd):
+        """E epochs over the shard from the model in ``trainer.P`` (optimizer state reset, as the Python
+        client starts every round from ``program.initial_state()``)."""
+        T = self.trainer
+        T.reset_optimizer()
+        n = self.shard.n
+        B = T.batch
+        state = round_seed(self.seed, self.node_id, rnd)
+        total = 0.0
+        steps = 0
+        for _e in range(self.epochs):
+            state = shuffle(self.order, n, state)
+            lo = 0
+            while lo < n:
+                nb = B if n - lo > B else n - lo
+                self.load_batch(lo, nb)
+                T.step(nb)
+                total += T.loss[0]
+                steps += 1
+                lo += nb
+        self.last_loss = total / steps if steps else 0.0
+
+
+def serve_mqtt(client, link, poll_ms=100):
+    """Run the client over ``bbnode.mqtt.MqttLink`` until a ``stop`` on the control topic (on the device)."""
+    import time
+    link.start(client)
+    print("node %s (id %d) connected, FedAvg client of %d samples" % (client.name, client.node_id, client.shard.n))
+    client.hello()
+    t0 = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
+    while link.running:
+        now = (time.ticks_diff(time.ticks_ms(), t0) if hasattr(time, "ticks_ms") else
+               int(time.time() * 1000) - t0)
+        client.tick(now)
+        link.poll(poll_ms)
+        client.flush_log()
+    try:
+        link.client.publish(link.t.presence(link.name), b"down", retain=True, qos=1)
+        link.client.disconnect()
+    except (OSError, IndexError):
+        pass
+
+
+def main(cfg):
+    """Boot a training client from config.json's ``learn`` section (main.py calls this); serves until stopped.
+
+    ``learn``: ``program`` (the BBT1 description), ``shard`` (BBS1), ``epochs``, ``seed``, ``server_id``,
+    ``heartbeat_ms``, optional ``log`` (a file that gets one JSON line per trained round). Transport: MQTT
+    (``mqtt`` section, as an inference node's).
+    """
+    from bbnode.mqtt import MqttLink
+    from bbnode.node import boot_epoch
+    lc = cfg["learn"]
+    with open(lc.get("program", "train.bbt"), "rb") as f:
+        trainer = Trainer(f.read())
+    with open(lc.get("shard", "shard.bbs"), "rb") as f:
+        shard = Shard(f.read())
+    epoch = boot_epoch(cfg.get("epoch_file", "boot_epoch"))
+    name = cfg.get("name", "node")
+    if cfg.get("wifi") and cfg["wifi"].get("ssid"):
+        import time
+
+        import network
+        wlan = network.WLAN(network.STA_IF)
+        wlan.active(True)
+        wlan.connect(cfg["wifi"]["ssid"], cfg["wifi"]["password"])
+        while not wlan.isconnected():
+            time.sleep(0.1)
+    link = MqttLink(cfg["mqtt"], name, {int(k): v for k, v in cfg.get("peers", {}).items()})
+    client = FedAvgClient(trainer, shard, cfg["node_id"], lc.get("server_id", 1), link.send,
+                          epochs=lc.get("epochs", 1), seed=lc.get("seed", 0), boot_epoch=epoch,
+                          heartbeat_ms=lc.get("heartbeat_ms", 1000), name=name)
+    client.log_path = lc.get("log")
+    serve_mqtt(client, link)
+    return client, link
