@@ -160,12 +160,25 @@ class TopKCodec(Component):
 @register
 @dataclass
 class GaussianDPCodec(Component):
-    """Gaussian mechanism: clip to L2 norm ``clip``, add N(0, (sigma*clip)^2) per coordinate."""
+    """Gaussian mechanism: clip to L2 norm ``clip``, add N(0, (sigma*clip)^2) per coordinate.
+
+    Applied to client updates only (``applies_to_model`` is false: a server
+    broadcasts its model as is). The noise of call k on node ``node`` is drawn
+    from ``default_rng([seed, node, k])`` (``[seed, k]`` when ``node`` is 0),
+    so every client draws its own noise and a run can be replayed; ``seed``
+    ``None`` draws from fresh OS entropy (what a deployment that needs the
+    privacy guarantee uses: a seed in a shared config is known to the server).
+    The mean of k clients' updates then carries noise of standard deviation
+    ``sigma * clip * sqrt(sum(w_i^2))`` per coordinate (``w`` the
+    normalised aggregation weights; ``sigma * clip / sqrt(k)`` for equal ones).
+    """
 
     type_id: ClassVar[str] = "codec.dp_gaussian"
+    applies_to_model: ClassVar[bool] = False
     clip: float = 1.0
     sigma: float = 1.0
-    seed: int = 0
+    seed: int | None = 0
+    node: int = 0
     calls: int = field(default=0, init=False)
 
     def encode(self, vec: np.ndarray) -> bytes:
@@ -174,7 +187,10 @@ class GaussianDPCodec(Component):
         norm = float(np.linalg.norm(v))
         if norm > self.clip:
             v = v * (self.clip / norm)
-        rng = np.random.default_rng([self.seed, self.calls])
+        if self.seed is None:
+            rng = np.random.default_rng()
+        else:
+            rng = np.random.default_rng([self.seed, self.node, self.calls] if self.node else [self.seed, self.calls])
         self.calls += 1
         v = v + rng.normal(0.0, self.sigma * self.clip, size=v.shape)
         return Float32Codec().encode(v.astype(np.float32))

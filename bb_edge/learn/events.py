@@ -14,6 +14,7 @@ from bb_edge.engine.events import AppEvent, InfraEvent, NodeEvent
 __all__ = [
     "RoundStarted", "RoundCompleted", "RoundAborted", "UpdateRejected", "ModelFetched",
     "PeerJoined", "PeerSuspected", "LocalTrainingDone", "ModelMerged", "TrainingFinished",
+    "SecAggRecovered", "SecAggWithheld",
 ]
 
 
@@ -122,3 +123,21 @@ class TrainingFinished(AppEvent):
 
     strategy: str
     rounds: int
+
+
+@dataclass(frozen=True)
+class SecAggRecovered(AppEvent):
+    """Secure aggregation removed the masks of ``dropped`` clients with the shares of ``survivors``."""
+
+    strategy: str
+    round: int
+    dropped: int
+    survivors: int
+
+
+@dataclass(frozen=True)
+class SecAggWithheld(InfraEvent):
+    """Fault injection (``secagg.withhold``): this client shared its secret and withholds its masked update."""
+
+    strategy: str
+    round: int

@@ -32,6 +32,7 @@ class RejectReason(enum.Enum):
     SHARING_MODE = "sharing_mode"
     BAD_SAMPLE_COUNT = "bad_sample_count"
     BAD_WEIGHT = "bad_weight"
+    BAD_SHARE = "bad_share"  # a secure-aggregation key, share or reveal that fails its checks
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,15 @@ aggregator. The round closes when the whole cohort answered, or at the
 deadline with a partial aggregate if at least ``min_clients`` did, otherwise
 with :class:`~bb_edge.learn.events.RoundAborted`.
 
+Sharing modes (a ``peers`` :class:`~bb_edge.learn.peers.PeerSelector` bound
+on the server, from the config's ``blocked`` and ``sharing``): the server
+checks every JOIN and UPDATE on receipt. A blocked client's JOIN is refused
+(it never gets a model); a leech (``ro``) joins and reads every round's model
+but is never in a cohort, and its updates are refused; both refusals are
+:class:`~bb_edge.learn.events.UpdateRejected` (``blocked``, ``sharing_mode``).
+Secure aggregation (``secagg``) runs the same server and client with extra
+phases: :mod:`bb_edge.learn.strategies.secagg`.
+
 DiLoCo (Douillard et al. 2023) is the same composition with other defaults:
 workers keep their inner optimizer state across rounds and run ``local_steps``
 steps; the outer optimizer is the server's aggregator (e.g. ``fedavgm``).
@@ -188,6 +197,9 @@ class FedAvgServer(HandlerState):
             if env.sender not in ctx.peers.values():
                 self._reject(ctx, env.sender, env.request_id, RejectReason.UNKNOWN_PEER, "JOIN from a non-member")
                 return
+            if self._refusal(ctx, env.sender) == RejectReason.BLOCKED:  # a blocked client gets no model
+                self._reject(ctx, env.sender, env.request_id, RejectReason.BLOCKED, "JOIN from a blocked client")
+                return
             samples = self._join_samples(env, ctx)
             if samples is None:
                 return
@@ -200,12 +212,22 @@ class FedAvgServer(HandlerState):
         elif env.edge == Msg.UPDATE:
             self._on_update(env, ctx)
 
+    def _refusal(self, ctx: Context, sender: int) -> RejectReason | None:
+        """The receiver-side sharing rule (bound ``peers``): ``BLOCKED``, ``SHARING_MODE`` (a leech) or ``None``."""
+        peers = _opt(ctx, "peers")
+        why = peers.refusal(ctx.node_id, sender) if peers is not None else None
+        return None if why is None else RejectReason(why)
+
     def _reject(self, ctx: Context, sender: int, round: int, reason: RejectReason, detail: str) -> None:
         self.rejected += 1
         ctx.emit(lev.UpdateRejected(self.strategy, sender, round, reason.value, detail))
 
     def _on_update(self, env: Envelope, ctx: Context) -> None:
         sender, rnd = env.sender, env.request_id
+        refused = self._refusal(ctx, sender)
+        if refused is not None:  # checked first: a blocked or leech-only client's update is never looked at
+            self._reject(ctx, sender, rnd, refused, f"node {sender} may not contribute updates ({refused.value})")
+            return
         if sender not in self.clients:
             self._reject(ctx, sender, rnd, RejectReason.UNKNOWN_PEER, f"node {sender} never joined")
             return
@@ -263,6 +285,7 @@ class FedAvgServer(HandlerState):
     def _live(self, ctx: Context) -> list[int]:
         liveness = _opt(ctx, "liveness")
         ids = sorted(self.clients)
+        ids = [c for c in ids if self._refusal(ctx, c) is None]  # leeches read the model, never in a cohort
         if liveness is None:
             return ids
         return [c for c in ids if liveness.phi(c, ctx.now) < liveness.threshold]
@@ -288,8 +311,12 @@ class FedAvgServer(HandlerState):
         names = {v: k for k, v in ctx.peers.items()}
         names[ctx.node_id] = ctx.node
         codec = _opt(ctx, "codec")
+        if codec is not None and not getattr(codec, "applies_to_model", True):
+            codec = None  # an update-only codec (DP noise) never touches the broadcast model
         payload_vec = model.vector
-        for c in sorted(self.cohort):
+        peers = _opt(ctx, "peers")
+        leeches = [c for c in self.clients if peers is not None and c not in self.cohort and peers.mode(c) == "ro"]
+        for c in sorted(self.cohort) + sorted(leeches):  # a leech (ro) reads every round's model too
             send_vector(ctx, names[c], payload_vec, protocol=self.client_protocol, msg=Msg.MODEL,
                         request_id=self.round, codec=codec)
         ctx.emit(lev.RoundStarted(self.strategy, self.round, len(self.cohort), self.deadline))

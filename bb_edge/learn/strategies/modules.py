@@ -19,15 +19,17 @@ import onnx
 
 from bb_edge.engine import Engine
 from bb_edge.learn.aggregators import FedAvgM
+from bb_edge.learn.codecs import GaussianDPCodec
 from bb_edge.learn.data import ArraySource
 from bb_edge.learn.deployment import LearningSetup, component
 from bb_edge.learn.liveness import LivenessTable
-from bb_edge.learn.peers import PeerSelector
+from bb_edge.learn.peers import MODES, PeerSelector
 from bb_edge.learn.roles import ConfigError
 from bb_edge.learn.strategies.base import ModelState, install_handler
 from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
 from bb_edge.learn.strategies.gossip import GossipNode
 from bb_edge.learn.strategies.pushsum import PushSumNode
+from bb_edge.learn.strategies.secagg import SecAggFedClient, SecAggServer, check_secagg_config
 from bb_edge.learn.strategies.split import SplitClient, SplitPrograms, SplitServer
 
 __all__ = ["StrategyModule", "FedAvgModule", "DiLoCoModule", "GossipModule", "PushSumModule", "SplitModule",
@@ -146,19 +148,38 @@ class FedAvgModule(StrategyModule):
         init = prog.layout.flatten(prog.initial_params)
         engine.bind("model", _model(init))
         codec = component(cfg.get("codec"))
+        if isinstance(codec, GaussianDPCodec):
+            codec.node = engine.node_id  # every client draws its own noise
+        sa = self._secagg()
+        if sa is not None and codec is not None:
+            raise ConfigError("secagg and a codec do not combine: secure aggregation has its own encoding")
         if codec is not None:
             engine.bind("codec", codec)
         hb = float(cfg["heartbeat"])
+        blocked, sharing = self._sharing()
         if name == "server":
             engine.bind("aggregator", self._aggregator())
             engine.bind("liveness", LivenessTable(threshold=8.0, min_std=0.5 * hb, acceptable_pause=hb,
                                                   first_interval=hb))
-            install_handler(engine, self.server_cls(
+            server_cls: type[FedAvgServer] = self.server_cls
+            skw: dict[str, Any] = {}
+            if sa is not None:
+                server_cls, skw = SecAggServer, {"threshold": sa["threshold"], "frac_bits": sa["frac_bits"]}
+            if blocked or sharing:
+                ids = dict(self.nodes())
+                sel = PeerSelector(nodes=[i for _, i in self.nodes()], topology="full", seed=int(cfg["seed"]))
+                for c in blocked:
+                    sel.block(ids["server"], ids[c])
+                for c, mode in sharing.items():
+                    sel.set_mode(ids[c], mode)
+                engine.bind("peers", sel)
+            # a blocked client is never admitted: the first round does not wait for it
+            start = int(cfg.get("start_clients", cfg["clients"])) - len(blocked)
+            install_handler(engine, server_cls(
                 size=prog.layout.size, rounds=self.rounds, min_clients=int(cfg["min_clients"]),
                 clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
-                start_clients=int(cfg.get("start_clients", cfg["clients"])),
-                start_after=float(cfg.get("start_after", 2 * hb)),
-                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), **self._sample_caps()))
+                start_clients=max(start, 1), start_after=float(cfg.get("start_after", 2 * hb)),
+                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), **self._sample_caps(), **skw))
             return
         engine.bind("data", self._data(name))
         if name in self.malicious:
@@ -167,12 +188,43 @@ class FedAvgModule(StrategyModule):
         elif self.malicious and self._collusion.omniscient:
             engine.bind("collusion", self._collusion)
         kw: dict[str, Any] = {"local_steps": int(cfg["local_steps"])} if cfg.get("local_steps") else {}
-        install_handler(engine, self.client_cls(
+        client_cls: type[FedAvgClient] = self.client_cls
+        if sa is not None:
+            client_cls = SecAggFedClient
+            kw.update(threshold=sa["threshold"], frac_bits=sa["frac_bits"], withhold=name in sa["withhold"])
+        install_handler(engine, client_cls(
             program=prog, server="server", epochs=int(cfg["epochs"]), batch_size=int(cfg["batch_size"]),
             heartbeat_interval=hb, seed=int(cfg["seed"]), **kw))
 
     def _aggregator(self) -> Any:
         return component(self.cfg["aggregator"])
+
+    def _secagg(self) -> dict[str, Any] | None:
+        """The validated ``secagg`` settings, or ``None`` when the run does not use secure aggregation."""
+        spec = self.cfg.get("secagg")
+        if spec is None or spec is False:
+            return None
+        if self.name != "fedavg":
+            raise ConfigError(f"secagg runs with the fedavg strategy, not {self.name}")
+        sa = check_secagg_config(spec, len(self.clients()), self.cfg.get("aggregator"))
+        unknown = set(sa["withhold"]) - set(self.clients())
+        if unknown:
+            raise ConfigError(f"secagg.withhold names no client: {sorted(unknown)}")
+        return sa
+
+    def _sharing(self) -> tuple[list[str], dict[str, str]]:
+        """``blocked`` (client names the server refuses) and ``sharing`` (client -> mode), validated."""
+        blocked = self.cfg.get("blocked") or []
+        sharing = self.cfg.get("sharing") or {}
+        if not isinstance(blocked, list) or not isinstance(sharing, dict):
+            raise ConfigError("'blocked' is a list of client names, 'sharing' an object {client: mode}")
+        unknown = (set(blocked) | set(sharing)) - set(self.clients())
+        if unknown:
+            raise ConfigError(f"'blocked'/'sharing' name no client: {sorted(map(str, unknown))}")
+        bad = {k: v for k, v in sharing.items() if v not in MODES}
+        if bad:
+            raise ConfigError(f"unknown sharing modes {bad}; use one of {MODES}")
+        return [str(b) for b in blocked], {str(k): str(v) for k, v in sharing.items()}
 
     def _sample_caps(self) -> dict[str, Any]:
         """The server's sample-count caps: ``"sample_cap"`` from the config, else each client's partition size."""
