@@ -1,0 +1,306 @@
+"""Over-the-air updates of the MicroPython node (firmware/micropython/bbnode/ota.py).
+
+Golden vectors (tests/vectors/ota_micropython.json) pin the protocol bytes: every message is made by the
+Python deployer (bb_edge.engine.ota.OtaDeployer) for tiny .bbrt programs, every expected reply follows
+docs/wire.md "Program updates" (READY/SWITCHED carry the image's SHA-256 computed here by hashlib, NACKs
+the documented code). The .mpy build of bbnode runs them in the MicroPython WebAssembly VM, and its
+HMAC-SHA-256 (written on hashlib.sha256) is checked against Python's ``hmac``. The live test runs the
+built esp32-micropython bundle's main.py in an MQTT fleet (as tests/test_micropython_mqtt.py does) and
+updates it mid-stream with ``Deploy`` over the host's transport.
+
+Regenerate the vectors after a deliberate protocol change: ``python -m tests.test_ota_micropython``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, STORE_CONST, EdgeRecord, Op, OpRecord, Program, Tensor
+from bb_edge.engine import ota
+from bb_edge.wire import envelope as wire
+from bb_edge.wire import hello as hello_record
+
+VECTORS = Path(__file__).parent / "vectors" / "ota_micropython.json"
+NODE, NODE_ID = "n1", 1
+KEY = bytes(range(32))
+OTHER_KEY = bytes(range(100, 132))
+MAX_PROGRAM = 4096
+CHUNK = 100
+X = [1.0, -2.0, 0.5, 8.0]  # the request every case sends before and after its update
+CONSTS = {"old": [1.0, 2.0, 3.0, 4.0], "new": [10.0, 20.0, 30.0, 40.0], "nan": [float("nan")] * 4}
+
+
+def add_program(c: list[float], n: int = 4) -> bytes:
+    """A node-1 .bbrt program: Recv edge 10 (x, 1xn float) from the host, y = x + c, Send edge 11 to the host."""
+    inf = struct.unpack("<i", struct.pack("<f", float("inf")))[0]
+    ninf = struct.unpack("<i", struct.pack("<f", float("-inf")))[0]
+    tensors = [Tensor("x", 1, (1, n), STORE_ARENA, 0),
+               Tensor("c", 1, (1, n), STORE_CONST, data=np.array([c[:n] + [0.0] * (n - len(c))], np.float32)),
+               Tensor("y", 1, (1, n), STORE_ARENA, 32)]
+    ops = [OpRecord(Op.ADD_F32, [0, 1], [2], [ninf, inf])]
+    edges = [EdgeRecord(10, 0, RECV, 1, 0), EdgeRecord(11, 0, SEND, 1, 2)]
+    return Program(NODE_ID, tensors, ops, edges, arena_size=64).to_bytes()
+
+
+def programs() -> dict[str, bytes]:
+    """old/new (same contract), nan (loads, fails its first run's check), contract (1x5 edges), invalid."""
+    p = {k: add_program(c) for k, c in CONSTS.items()}
+    p["contract"] = add_program(CONSTS["new"] + [50.0], n=5)
+    p["invalid"] = bytes(len(p["new"]))  # right hash and MAC, the loader refuses it
+    return p
+
+
+class _Seq:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self) -> int:
+        self.n += 1
+        return self.n
+
+
+def _ota_env(seq: _Seq, edge: int, payload: bytes, sender: int = 0) -> str:
+    env = wire.Envelope.for_bytes(payload, sender=sender, receiver=NODE_ID, seq=seq(), kind=wire.KIND_CONTROL,
+                                  protocol=ota.PROTO_OTA, edge=edge)
+    return wire.encode(env, max_payload=max(len(payload), 1)).hex()
+
+
+def _request(seq: _Seq, rid: int) -> str:
+    env = wire.Envelope.for_array(np.array([X], np.float32), sender=0, receiver=NODE_ID, seq=seq(), request_id=rid,
+                                  edge=10)
+    return wire.encode(env).hex()
+
+
+def _update(seq: _Seq, image: bytes, uid: int, key: bytes = KEY, target: int = ota.TARGET_MPY,
+            sig_kind: int = ota.SIG_HMAC_SHA256) -> list[str]:
+    """OFFER and every DATA chunk exactly as the Python deployer sends them."""
+    upd = ota.NodeUpdate(NODE, image, target, ota.hmac_signer(key), sig_kind, CHUNK)
+    d = ota.OtaDeployer({NODE: NODE_ID, "_host": 0}, [upd], seq, uid)
+    return [o.data.hex() for o in d.start(0.0)]
+
+
+def _ready(uid: int, image: bytes) -> dict[str, Any]:
+    return {"type": ota.READY, "payload": (struct.pack("<I", uid) + hashlib.sha256(image).digest()).hex()}
+
+
+def _switched(uid: int, image: bytes) -> dict[str, Any]:
+    return {"type": ota.SWITCHED, "payload": (struct.pack("<I", uid) + hashlib.sha256(image).digest()).hex()}
+
+
+def _nack(uid: int, code: int) -> dict[str, Any]:
+    return {"type": ota.NACK, "update_id": uid, "code": ota.CODE_NAMES[code]}
+
+
+def make_vectors() -> dict[str, Any]:
+    """Every case: the envelopes the node gets (hex; an int is a poll at that ms), the replies it must send,
+    and which program answers the request sent after the update."""
+    p = programs()
+    cases: list[dict[str, Any]] = []
+
+    def case(name: str, steps: list[Any], replies: list[dict[str, Any]], runs: str, **kw: Any) -> None:
+        # "outputs": the program that must answer each request, in order (default: one request, ``runs``)
+        kw.setdefault("outputs", [runs])
+        cases.append({"name": name, "steps": steps, "replies": replies, "runs": runs, **kw})
+
+    s = _Seq()
+    steps = [_request(s, 1), *_update(s, p["new"], 1), _request(s, 2), _ota_env(s, ota.COMMIT, struct.pack("<I", 1)),
+             _ota_env(s, ota.COMMIT, struct.pack("<I", 1)), _request(s, 3)]
+    case("update", steps, [_ready(1, p["new"]), _switched(1, p["new"])], "new", outputs=["old", "old", "new"],
+         files=True,
+         hello=hashlib.sha256(p["new"]).hexdigest())
+    s = _Seq()
+    msgs = _update(s, p["new"], 2)
+    body = bytearray(bytes.fromhex(msgs[-1]))
+    body[-1] ^= 1  # the last byte of the image: the SHA-256 differs
+    msgs[-1] = body.hex()
+    case("corrupt", [*msgs, _ota_env(s, ota.COMMIT, struct.pack("<I", 2)), _request(s, 1)],
+         [_nack(2, ota.CORRUPT), _nack(2, ota.UNKNOWN_UPDATE)], "old")
+    s = _Seq()
+    case("bad_mac", [*_update(s, p["new"], 3, key=OTHER_KEY), _request(s, 1)], [_nack(3, ota.BAD_SIGNATURE)], "old")
+    s = _Seq()
+    case("ed25519_kind", [*_update(s, p["new"], 4, sig_kind=ota.SIG_ED25519), _request(s, 1)],
+         [_nack(4, ota.BAD_SIGNATURE)], "old")
+    s = _Seq()
+    case("contract", [*_update(s, p["contract"], 5), _request(s, 1)], [_nack(5, ota.CONTRACT_MISMATCH)], "old")
+    s = _Seq()
+    case("invalid", [*_update(s, p["invalid"], 6), _request(s, 1)], [_nack(6, ota.INVALID_PROGRAM)], "old")
+    s = _Seq()
+    msgs = _update(s, p["new"], 7)
+    del msgs[2]  # a lost chunk: one NACK, the later chunks are dropped quietly
+    case("truncated", [*msgs, _request(s, 1)], [_nack(7, ota.TRUNCATED)], "old")
+    s = _Seq()
+    case("wrong_target", [*_update(s, p["new"], 8, target=ota.TARGET_BBRT), _request(s, 1)],
+         [_nack(8, ota.WRONG_TARGET)], "old")
+    s = _Seq()
+    digest = hashlib.sha256(p["new"]).digest()
+    big = ota.Offer(9, MAX_PROGRAM + 1, ota.TARGET_MPY, ota.SIG_HMAC_SHA256, digest, bytes(32)).encode()
+    case("too_large", [_ota_env(s, ota.OFFER, big), _request(s, 1)], [_nack(9, ota.TOO_LARGE)], "old")
+    s = _Seq()
+    first = _update(s, p["new"], 10)
+    second = _update(s, p["new"], 11)
+    case("busy", [first[0], second[0], *first[1:], _ota_env(s, ota.COMMIT, struct.pack("<I", 10)), _request(s, 1)],
+         [_nack(11, ota.BUSY), _ready(10, p["new"]), _switched(10, p["new"])], "new")
+    s = _Seq()
+    case("not_authorised", [_ota_env(s, ota.OFFER, bytes.fromhex(first[0])[64 + 8:], sender=2),
+                            _ota_env(s, ota.ABORT, struct.pack("<I", 1), sender=2), _request(s, 1)], [], "old")
+    s = _Seq()
+    case("malformed", [_ota_env(s, ota.OFFER, b"\x01"), _ota_env(s, ota.DATA, b"\x01\x00"),
+                       _ota_env(s, ota.COMMIT, b""), _ota_env(s, 99, b"1234"), _request(s, 1)],
+         [_nack(0, ota.BAD_MESSAGE), _nack(0, ota.BAD_MESSAGE), _nack(0, ota.BAD_MESSAGE),
+          _nack(int.from_bytes(b"1234", "little"), ota.BAD_MESSAGE)], "old")
+    s = _Seq()
+    case("unknown_update", [_ota_env(s, ota.DATA, ota.encode_data(12, 0, b"xx")),
+                            _ota_env(s, ota.COMMIT, struct.pack("<I", 13)), _request(s, 1)],
+         [_nack(12, ota.UNKNOWN_UPDATE), _nack(13, ota.UNKNOWN_UPDATE)], "old")
+    s = _Seq()
+    case("rollback", [*_update(s, p["nan"], 14), _ota_env(s, ota.COMMIT, struct.pack("<I", 14)), _request(s, 1)],
+         [_ready(14, p["nan"]), _nack(14, ota.ROLLED_BACK)], "old")
+    s = _Seq()
+    case("abort", [*_update(s, p["new"], 15), _ota_env(s, ota.ABORT, struct.pack("<I", 15)),
+                   _ota_env(s, ota.COMMIT, struct.pack("<I", 15)), _request(s, 1)],
+         [_ready(15, p["new"]), _nack(15, ota.UNKNOWN_UPDATE)], "old")
+    s = _Seq()
+    msgs = _update(s, p["new"], 16)
+    case("stalled", [msgs[0], msgs[1], 61000, *msgs[2:], _request(s, 1)], [_nack(16, ota.TRUNCATED)], "old")
+    s = _Seq()
+    case("no_key", [*_update(s, p["new"], 17), _request(s, 1)], [_nack(17, ota.NO_KEY)], "old", key=False)
+    hmacs = []
+    for n in (0, 1, 55, 56, 63, 64, 65, 200):
+        for key in (b"k", KEY, bytes(range(64)), bytes(range(65)), bytes(range(200))):
+            data = bytes((i * 7 + n) & 0xFF for i in range(n))
+            hmacs.append({"key": key.hex(), "data": data.hex(), "mac": hmac.new(key, data, hashlib.sha256).hexdigest()})
+    return {"node": NODE, "node_id": NODE_ID, "key": KEY.hex(), "max_program": MAX_PROGRAM, "x": X,
+            "consts": {k: [None if v != v else v for v in c] for k, c in CONSTS.items()},
+            "programs": {k: v.hex() for k, v in p.items()}, "cases": cases, "hmac": hmacs}
+
+
+# ------------------------------------------------------------------ the VM run
+
+VM_MODULES = ("__init__", "envelope", "executor", "framing", "link", "node", "ota", "rules")
+VM_SCRIPT = """
+import binascii, hashlib, json
+from bbnode import ota
+from bbnode.executor import Program
+from bbnode.node import Node
+V = json.load(open("ota_micropython.json"))
+P = {k: binascii.unhexlify(v) for k, v in V["programs"].items()}
+key = binascii.unhexlify(V["key"])
+res = {"cases": {}, "hmac": []}
+for c in V["cases"]:
+    out = []
+    node = Node(Program(P["old"]), send=out.append, name=V["node"], program_hash=hashlib.sha256(P["old"]).digest())
+    store = ota.FileSlots("slot_" + c["name"]) if c.get("files") else ota.MemorySlots(V["max_program"])
+    node.ota = ota.OtaNode(V["node"], key if c.get("key", True) else None, store, ota.NodeLoader(node),
+                           max_program=V["max_program"])
+    for step in c["steps"]:
+        if isinstance(step, int):
+            node.poll(step)
+        else:
+            node.handle(binascii.unhexlify(step))
+    active = ota.FileSlots("slot_" + c["name"]).active_program() if c.get("files") else None
+    res["cases"][c["name"]] = {"sent": [binascii.hexlify(b).decode() for b in out], "log": node.ota.log,
+                               "active": binascii.hexlify(active).decode() if active else None,
+                               "refusals": node.ota.refusals}
+for h in V["hmac"]:
+    mac = ota.hmac_sha256(binascii.unhexlify(h["key"]), binascii.unhexlify(h["data"]))
+    res["hmac"].append(binascii.hexlify(mac).decode())
+res["equal"] = [ota.equal(b"abc", b"abc"), ota.equal(b"abc", b"abd"), ota.equal(b"abc", b"ab")]
+print("RESULT " + json.dumps(res))
+"""
+
+
+@pytest.fixture(scope="module")
+def vm_result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The pinned vectors replayed by the .mpy build of bbnode in the MicroPython VM (one VM run)."""
+    from bb_edge.mpy.cross import compile_file, runtime_dir
+    from tests._mpy_vm import ensure_vm, run_vm
+
+    d = tmp_path_factory.mktemp("mpy_ota")
+    driver = ensure_vm()
+    lib = d / "lib"
+    for mod in VM_MODULES:  # bytecode only (the VM cannot fall back to .py): the modules the node imports
+        compile_file(runtime_dir() / "bbnode" / f"{mod}.py", lib / "bbnode" / f"{mod}.mpy", "", f"bbnode/{mod}.py")
+    data = d / "data"
+    data.mkdir()
+    (data / "ota_micropython.json").write_bytes(VECTORS.read_bytes())
+    out = run_vm(driver, lib, data, VM_SCRIPT, timeout=120)
+    return dict(json.loads(next(x for x in out.splitlines() if x.startswith("RESULT "))[7:]))
+
+
+def test_vectors_are_what_the_python_deployer_sends() -> None:
+    """The pinned messages are byte for byte the Python deployer's (OFFER layout, signed message, HMAC)."""
+    assert json.loads(VECTORS.read_text()) == json.loads(json.dumps(make_vectors()))
+
+
+def test_hmac_sha256_on_micropython_hashlib_matches_python_hmac(vm_result: dict[str, Any]) -> None:
+    """bbnode.ota.hmac_sha256 in the VM equals hmac.new(key, data, sha256) for short, block-size and long keys."""
+    pinned = json.loads(VECTORS.read_text())["hmac"]
+    for h, got in zip(pinned, vm_result["hmac"], strict=True):
+        assert got == hmac.new(bytes.fromhex(h["key"]), bytes.fromhex(h["data"]), hashlib.sha256).hexdigest()
+    assert vm_result["equal"] == [True, False, False]
+
+
+def _outputs(sent: list[str]) -> tuple[list[dict[str, Any]], list[tuple[int, np.ndarray]], list[bytes]]:
+    """The node's envelopes, decoded by the Python codec: OTA replies, (position, output) pairs, HELLO hashes."""
+    replies: list[dict[str, Any]] = []
+    outs: list[tuple[int, np.ndarray]] = []
+    hellos: list[bytes] = []
+    for i, h in enumerate(sent):
+        env = wire.decode(bytes.fromhex(h))
+        assert env.sender == NODE_ID
+        if env.protocol == ota.PROTO_OTA:
+            assert env.kind == wire.KIND_CONTROL and env.receiver == 0 and env.dtype == 2
+            body = bytes(env.payload_bytes())
+            if env.edge == ota.NACK:
+                uid, code, reason = ota.decode_nack(body)
+                assert reason  # every refusal says why
+                replies.append({"type": ota.NACK, "update_id": uid, "code": ota.CODE_NAMES[code]})
+            else:
+                replies.append({"type": env.edge, "payload": body.hex()})
+        elif env.kind == wire.KIND_CONTROL and env.edge == 1:
+            hellos.append(hello_record.decode(bytes(env.payload_bytes())).program_hash)
+        else:
+            assert env.edge == 11
+            outs.append((len(replies), env.array()))
+    return replies, outs, hellos
+
+
+@pytest.mark.parametrize("name", [c["name"] for c in json.loads(VECTORS.read_text())["cases"]]
+                         if VECTORS.is_file() else [])
+def test_micropython_node_replays_the_vectors(vm_result: dict[str, Any], name: str) -> None:
+    """Each case's replies are the pinned ones; requests before the switch are answered by the old program
+    (y = x + c_old, computed here), after it by the new one; a refused update leaves the old one running."""
+    v = json.loads(VECTORS.read_text())
+    spec = next(c for c in v["cases"] if c["name"] == name)
+    got = vm_result["cases"][name]
+    replies, outs, hellos = _outputs(got["sent"])
+    assert replies == spec["replies"], got["log"]
+    x = np.array([v["x"]], np.float32)
+    want = {k: x + np.array([[np.nan if c is None else c for c in cs]], np.float32) for k, cs in v["consts"].items()}
+    assert len(outs) == len(spec["outputs"]), "every request was answered once"
+    switched_at = next((i for i, r in enumerate(replies) if r["type"] == ota.SWITCHED), None)
+    for (pos, y), which in zip(outs, spec["outputs"], strict=True):
+        np.testing.assert_array_equal(y, want[which])
+        # answered by the new program exactly when it came after SWITCHED
+        assert (which != "old") == (switched_at is not None and pos > switched_at)
+    if switched_at is not None:  # a HELLO announces the new program's SHA-256
+        assert hellos and hellos[-1] == hashlib.sha256(bytes.fromhex(v["programs"][spec["runs"]])).digest()
+    else:
+        assert hellos == []
+    if spec.get("files"):  # the A/B slot on the node's filesystem holds the new program, pointer flipped
+        assert got["active"] == v["programs"][spec["runs"]]
+    if name == "not_authorised":
+        assert got["refusals"] == 2 and replies == []
+
+
+if __name__ == "__main__":
+    VECTORS.write_text(json.dumps(make_vectors(), indent=1) + "\n")
+    print(f"wrote {VECTORS}")
