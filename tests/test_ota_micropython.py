@@ -253,7 +253,7 @@ def _outputs(sent: list[str]) -> tuple[list[dict[str, Any]], list[tuple[int, np.
     replies: list[dict[str, Any]] = []
     outs: list[tuple[int, np.ndarray]] = []
     hellos: list[bytes] = []
-    for i, h in enumerate(sent):
+    for h in sent:
         env = wire.decode(bytes.fromhex(h))
         assert env.sender == NODE_ID
         if env.protocol == ota.PROTO_OTA:
