@@ -62,9 +62,11 @@ from bb_edge.adapters.transport_types import (
     envelope_request,
     output_contracts,
     output_problem,
+    output_value,
 )
 from bb_edge.compiler.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
+from bb_edge.engine.edgequant import quant_of, to_wire
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 
@@ -746,7 +748,7 @@ class HostEndpoint:
             self._refuse(peer, env, problem)
             return
         try:
-            value = np.array(env.array())
+            value = output_value(env, spec)
         except (ValueError, TypeError, WireError) as exc:
             self._refuse(peer, env, f"contract: {exc}")
             return
@@ -796,7 +798,8 @@ class HostEndpoint:
             if spec.name not in inputs:
                 raise BBError(f"missing graph input {spec.name!r}")
             self._seq += 1
-            env = wire.Envelope.for_array(np.asarray(inputs[spec.name], dtype=spec.dtype), sender=HOST_ID,
+            arr, quant = to_wire(np.asarray(inputs[spec.name], dtype=spec.dtype), quant_of(spec))  # int8 on the wire?
+            env = wire.Envelope.for_array(arr, sender=HOST_ID, quant=quant,
                                           receiver=self.ids[spec.node], seq=self._seq,
                                           request_id=request_id, edge=spec.edge_id)
             envs.append((spec.node, self.ids[spec.node], wire.encode(env)))

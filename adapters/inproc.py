@@ -18,9 +18,10 @@ from typing import Any, Protocol
 import numpy as np
 import onnx
 
-from bb_edge.adapters.transport_types import OutputRefused, output_contracts, output_problem
+from bb_edge.adapters.transport_types import OutputRefused, output_contracts, output_problem, output_value
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
 from bb_edge.engine import Engine, events
+from bb_edge.engine.edgequant import quant_of, to_wire
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, Envelope, decode, encode
 
@@ -154,7 +155,7 @@ class InProcFleet:
             self.events.append((sender, OutputRefused(sender, env.sender, env.edge, env.request_id,
                                                       problem or f"header sender {env.sender} is not {sender!r}")))
             return
-        self.events.append((sender, events.OutputReady(env.request_id, spec.name, np.array(env.array()))))
+        self.events.append((sender, events.OutputReady(env.request_id, spec.name, output_value(env, spec))))
 
     def _deliver_due(self) -> int:
         n = 0
@@ -205,12 +206,14 @@ class InProcFleet:
                               f"{[i.name for i in self.deployment.inputs]}")
             by_node.setdefault(spec.node, {})[spec.name] = inputs[spec.name]
         edge_of = {i.name: i.edge_id for i in self.deployment.inputs}
+        quant = {i.name: quant_of(i) for i in self.deployment.inputs}  # int8 on the wire: the host quantizes
         for node, values in by_node.items():
             if node in self.external:
                 # a device node owns this input: send it as the host endpoint (id 0) would
                 for name, value in values.items():
                     self._host_seq += 1
-                    env = Envelope.for_array(np.asarray(value), sender=0, receiver=self.ids[node],
+                    arr, q = to_wire(value, quant[name])
+                    env = Envelope.for_array(arr, sender=0, receiver=self.ids[node], quant=q,
                                              seq=self._host_seq, request_id=request_id, edge=edge_of[name])
                     self._route(HOST_NAME, node, self.ids[node], encode(env))
                 continue

@@ -16,8 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.engine import events
+from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quant_problem
 from bb_edge.errors import WireError
 from bb_edge.wire import envelope as wire
 
@@ -141,13 +144,22 @@ class OutputContract:
     producer_id: int
     elem_type: int
     shape: tuple[int, ...]
+    #: an output carried as int8 (deployment.json ``quant``): its parameters; the host dequantizes
+    quant: tuple[float, int] | None = None
 
 
 def output_contracts(dep: Deployment) -> dict[int, OutputContract]:
-    """Output edge id -> contract, from the deployment."""
+    """Output edge id -> contract, from the deployment (an int8-carried output expects elem type 3)."""
     ids = dep.ids()
-    return {o.edge_id: OutputContract(o.name, o.node, ids[o.node], o.elem_type, tuple(o.shape))
+    return {o.edge_id: OutputContract(o.name, o.node, ids[o.node], o.elem_type if quant_of(o) is None else INT8,
+                                      tuple(o.shape), quant_of(o))
             for o in dep.outputs}
+
+
+def output_value(env: wire.Envelope, spec: OutputContract) -> np.ndarray:
+    """The output's float value: a copy of the payload, dequantized when the output is carried as int8."""
+    arr = np.array(env.array())
+    return arr if spec.quant is None else dequantize_edge(arr, spec.quant)
 
 
 def output_problem(env: wire.Envelope, spec: OutputContract, names: dict[int, str]) -> str | None:
@@ -161,6 +173,8 @@ def output_problem(env: wire.Envelope, spec: OutputContract, names: dict[int, st
     for d, s in zip(env.dims, spec.shape):
         if s > 0 and d != s:
             return f"contract: output {spec.name!r} has shape {list(env.dims)}, expected {want}"
+    if spec.quant is not None and (bad := quant_problem(env, spec.quant)) is not None:
+        return f"contract: output {spec.name!r} has {bad[1]}, expected {bad[0]}"
     # bound the element count before numpy sees the dims: (0, 2**32-1, 2**32-1) is 0 elements but
     # makes numpy raise "array is too big"
     if math.prod(d for d in env.dims if d) > 1 << 40:

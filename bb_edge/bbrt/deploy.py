@@ -80,7 +80,10 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
                samples: list[dict[str, np.ndarray]] | None = None,
                programs: dict[str, onnx.ModelProto] | None = None,
                float_ops: set[str] | None = None) -> Lowered:
-    """Lower ``node`` of a deployment, calibrating on the float fleet's values at its inputs."""
+    """Lower ``node`` of a deployment, calibrating on the float fleet's values at its inputs.
+
+    Int8 edges and int8 graph inputs/outputs (``quant`` in deployment.json) keep their parameters.
+    """
     ids = dep.ids()
     ids[HOST_NAME] = 0
     spec = dep.node(node)
@@ -94,7 +97,9 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
         names = [i.name for i in cm.graph.input]
         values = float_fleet_values(dep, samples, programs)
         calib = [{n: v[n] for n in names if n in v} for v in values]
+    io_quant = {s.name: (float(s.quant["scale"]), int(s.quant["zero_point"]))
+                for s in list(dep.inputs) + list(dep.outputs) if s.node == node and s.quant is not None}
     L = lower(program, node_id=spec.id, node_ids=ids, io_edges=io_edges, precision=precision, calib=calib,
-              float_ops=float_ops)
+              float_ops=float_ops, io_quant=io_quant)
     L.synthetic_calibration = L.synthetic_calibration or synthetic
     return L

@@ -144,6 +144,8 @@ def lower(
     precision: str = "int8",
     calib: list[dict[str, np.ndarray]] | None = None,
     float_ops: set[str] | None = None,
+    io_quant: dict[str, tuple[float, int]] | None = None,
+    pins: dict[str, tuple[float, int]] | None = None,
 ) -> Lowered:
     """Lower a node program to bbrt.
 
@@ -152,6 +154,14 @@ def lower(
     (by default numbered 1000+). ``calib`` are sample feeds keyed by the inputs
     of the compute model (Recv tensors and graph inputs); without them,
     standard normal samples are used.
+
+    Int8 edges: a Recv/Send port with ``scale``/``zero_point`` (an int8 edge of a float tensor,
+    :mod:`bb_edge.compiler.int8_edges`) and the graph inputs/outputs named in ``io_quant`` are
+    int8 edges of the program, their tensors quantized with exactly those parameters: no
+    QUANTIZE/DEQUANTIZE, no float buffer. ``pins`` fixes the parameters of further tensors
+    (the build uses it to learn a producer's parameters before the edges are rewritten).
+    BbrtError when a pinned tensor ends up with other parameters (e.g. a MaxPool output,
+    which keeps its input's).
     """
     if precision not in ("int8", "fp32"):
         raise BbrtError(f"bbrt supports precision int8 or fp32, not {precision!r}")
@@ -178,6 +188,15 @@ def lower(
     shapes = {k: tuple(int(d) for d in v.shape) for k, v in values[0].items()}
     rng_ = ranges(values)
     q8 = precision == "int8"
+    io_quant = dict(io_quant or {})
+    pinned: dict[str, tuple[float, int]] = {p.tensor: p.quant for p in ports if p.quant is not None}
+    pinned.update(io_quant)
+    pinned.update(pins or {})
+    if pinned and not q8:
+        raise BbrtError(f"int8 edges ({', '.join(sorted(pinned))}) need an int8 program, not {precision}; "
+                        f"build with --float-edges")
+    # the edge's parameters are the contract both ends share: seeded before any op asks for them
+    L.qparams.update({k: (float(v[0]), int(v[1])) for k, v in pinned.items()})
     B = _Builder(L)
     consumers: dict[str, list[onnx.NodeProto]] = {}
     for node in cm.graph.node:
@@ -252,7 +271,7 @@ def lower(
             if name not in io_edges:
                 io_edges[name] = next_edge
                 next_edge += 1
-            et, edge, peer, peer_name = DT_FLOAT, io_edges[name], 0, "host"
+            et, edge, peer, peer_name = DT_INT8 if name in io_quant else DT_FLOAT, io_edges[name], 0, "host"
         if et == DT_FLOAT:
             idx = new_act(name, DT_FLOAT)
         elif et == DT_INT8 and q8:
@@ -505,7 +524,7 @@ def lower(
             if o.name not in io_edges:
                 io_edges[o.name] = next_edge
                 next_edge += 1
-            outs.append((o.name, DT_FLOAT, io_edges[o.name], 0, "host"))
+            outs.append((o.name, DT_INT8 if o.name in io_quant else DT_FLOAT, io_edges[o.name], 0, "host"))
     for name, et, edge, peer, peer_name in outs:
         if name in graph_inputs and name not in fidx and name not in qidx:
             continue
@@ -518,6 +537,10 @@ def lower(
         live_out.add(idx)
         send_edges.append(EdgeRecord(edge, peer, SEND, et, idx, peer_name))
 
+    for name, q in pinned.items():
+        if name in L.qparams and L.qparams[name] != (float(q[0]), int(q[1])):
+            raise BbrtError(f"tensor {name!r}: its int8 edge has scale {q[0]}, zero point {q[1]}, but the program "
+                            f"quantizes it with {L.qparams[name]}; rebuild both ends of the edge together")
     prog = Program(node_id, B.tensors, B.ops, recv_edges + send_edges)
     planner.assign(prog, live_in, live_out)
     # the true bound: every activation of an int8 model at 1 byte (edges too, as an int8 runtime would

@@ -79,6 +79,10 @@ def build_all(
     if calib is not None:
         check_calibration(dep, calib)
     check_output_dir(out, "-o")
+    if "learning" not in dep.extra:  # int8 edges where a bbrt int8 node meets its peers (docs/bbrt.md)
+        from bb_edge.bbrt.edges import choose_for_build
+
+        choose_for_build(Path(deployment_dir), profiles, calib, dict(options or {}))
     out.mkdir(parents=True, exist_ok=True)
     results: list[BuildResult] = []
     progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -136,7 +140,8 @@ def _run(args: argparse.Namespace) -> int:
     results = build_all(Path(args.dir), args.target, Path(args.output),
                         Path(args.calib) if args.calib else None,
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
-                         "transport": args.transport, "accept_inaccurate": args.accept_inaccurate})
+                         "transport": args.transport, "accept_inaccurate": args.accept_inaccurate,
+                         "float_edges": args.float_edges})
     console = Console()
     if not args.no_report:
         add_latency(results)
@@ -171,4 +176,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="build a target's default precision even when its error exceeds that precision's "
                         "tolerance (the build report still flags it)")
     p.add_argument("--no-report", action="store_true", help="skip latency measurement and the build report")
+    p.add_argument("--float-edges", action="store_true",
+                   help="keep every edge of the nodes built float32 on the wire (default: int8 where an int8 "
+                        "bbrt node meets its peers; the Python ends quantize)")
     p.set_defaults(func=_run)

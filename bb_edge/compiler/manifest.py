@@ -49,6 +49,8 @@ class EdgeSpec:
     dtype: str
     shape: list[int]
     bytes_per_inference: int
+    #: an int8 edge of a float tensor: {"scale", "zero_point"} the sender quantizes with (docs/bbrt.md)
+    quant: dict[str, Any] | None = None
 
 
 @dataclass
@@ -61,6 +63,8 @@ class IOSpec:
     shape: list[int]
     node: str
     edge_id: int
+    #: the wire carries this float32 input/output as int8: the host quantizes/dequantizes with these
+    quant: dict[str, Any] | None = None
 
 
 @dataclass
@@ -160,9 +164,9 @@ class Deployment:
             "version": VERSION,
             "name": self.name,
             "nodes": [asdict(n) for n in self.nodes],
-            "inputs": [asdict(i) for i in self.inputs],
-            "outputs": [asdict(o) for o in self.outputs],
-            "edges": [asdict(e) for e in self.edges],
+            "inputs": [_without_none_quant(asdict(i)) for i in self.inputs],
+            "outputs": [_without_none_quant(asdict(o)) for o in self.outputs],
+            "edges": [_without_none_quant(asdict(e)) for e in self.edges],
             "bindings": self.bindings,
             **self.extra,
         }
@@ -174,6 +178,13 @@ class Deployment:
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
         self.directory = directory
         return path
+
+
+def _without_none_quant(d: dict[str, Any]) -> dict[str, Any]:
+    """A float edge writes no ``quant`` key: manifests without int8 edges stay as they were."""
+    if d.get("quant") is None:
+        d.pop("quant", None)
+    return d
 
 
 def _positive(value: Any) -> float | None:
@@ -347,6 +358,14 @@ def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
         if isinstance(et, int) and isinstance(dt, str) and dt in dtypes and _dtype_of(et) not in (None, dt):
             what = x.get("tensor") or x.get("name")
             problems.append(f"{what!r} has dtype {dt!r} but elem_type {et} is {_dtype_of(et)!r}")
+    for x in edges:  # an edge's quant parameters describe its int8 wire contract
+        if isinstance(x.get("quant"), dict) and x.get("elem_type") != 3:
+            problems.append(f"edge {x.get('id')} ({x.get('tensor')!r}) has quant parameters but elem_type "
+                            f"{x.get('elem_type')}, not 3 (int8)")
+    for x in ins + outs:  # a graph input/output's quant parameters quantize its float values on the wire
+        if isinstance(x.get("quant"), dict) and x.get("elem_type") != 1:
+            problems.append(f"{x.get('name')!r} has quant parameters but elem_type {x.get('elem_type')}, not 1 "
+                            f"(float32)")
     declared = {"inputs": {x.get("name") for x in ins if isinstance(x.get("name"), str)},
                 "outputs": {x.get("name") for x in outs if isinstance(x.get("name"), str)}}
     for k, n in enumerate(nodes):

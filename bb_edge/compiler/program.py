@@ -26,8 +26,20 @@ class WirePort:
     edge_id: int
     peer: str
     tensor: str
-    elem_type: int
+    elem_type: int  # the wire contract: what the envelope carries
     shape: tuple[int, ...]  # -1 marks a symbolic dimension
+    scale: float | None = None  # an int8 edge of a float tensor: the envelope's affine parameters
+    zero_point: int = 0
+
+    @property
+    def quant(self) -> tuple[float, int] | None:
+        """``(scale, zero_point)`` of an int8 edge carrying a float tensor, else None."""
+        return None if self.scale is None else (self.scale, self.zero_point)
+
+    @property
+    def compute_elem_type(self) -> int:
+        """The tensor's type inside the node's compute model (float32 for a quantized edge)."""
+        return onnx.TensorProto.FLOAT if self.scale is not None else self.elem_type
 
 
 def _attr(node: onnx.NodeProto, name: str) -> object:
@@ -37,6 +49,13 @@ def _attr(node: onnx.NodeProto, name: str) -> object:
     raise KeyError(f"{node.op_type} {node.name!r} has no attribute {name!r}")
 
 
+def _opt_attr(node: onnx.NodeProto, name: str) -> object:
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    return None
+
+
 def wire_ports(model: onnx.ModelProto) -> list[WirePort]:
     """All Send and Recv ports of a per-node program, in graph order."""
     ports: list[WirePort] = []
@@ -44,6 +63,8 @@ def wire_ports(model: onnx.ModelProto) -> list[WirePort]:
         if node.domain != WIRE_DOMAIN:
             continue
         peer = _attr(node, "peer")
+        scale = _opt_attr(node, "scale")  # set on int8 edges of float tensors (bb_edge.compiler.int8_edges)
+        zp = _opt_attr(node, "zero_point")
         ports.append(
             WirePort(
                 op=node.op_type,
@@ -52,6 +73,8 @@ def wire_ports(model: onnx.ModelProto) -> list[WirePort]:
                 tensor=node.input[0] if node.op_type == "Send" else node.output[0],
                 elem_type=int(_attr(node, "elem_type")),  # type: ignore[call-overload]
                 shape=tuple(int(d) for d in _attr(node, "shape")),  # type: ignore[attr-defined]
+                scale=None if scale is None else float(scale),  # type: ignore[arg-type]
+                zero_point=0 if zp is None else int(zp),  # type: ignore[call-overload]
             )
         )
     return ports
@@ -112,12 +135,12 @@ def compute_model(model: onnx.ModelProto) -> onnx.ModelProto:
     existing_outputs = {o.name for o in g.output}
     for p in ports:
         if p.op == "Recv" and p.tensor not in existing_inputs:
-            g.input.append(value_info(p.tensor, p.elem_type, p.shape))
+            g.input.append(value_info(p.tensor, p.compute_elem_type, p.shape))
             existing_inputs.add(p.tensor)
         elif p.op == "Send" and p.tensor not in existing_outputs:
             if p.tensor in existing_inputs:
                 continue  # a pass-through input: the host already holds it
-            g.output.append(value_info(p.tensor, p.elem_type, p.shape))
+            g.output.append(value_info(p.tensor, p.compute_elem_type, p.shape))
             existing_outputs.add(p.tensor)
     vi = [v for v in g.value_info if v.name not in existing_inputs | existing_outputs]
     del g.value_info[:]

@@ -41,6 +41,7 @@ from bb_edge.compiler.program import WirePort, wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
+from bb_edge.engine.edgequant import dequantize_edge, quant_problem, quantize_edge
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import Component, ProtocolHandler
@@ -669,6 +670,9 @@ class Engine:
             tensor = prog.input_edges[env.edge]
             contract = prog.input_types[tensor]
         problem = _contract_problem(env, contract)
+        quant = port.quant if role == "recv" else None
+        if not problem and quant is not None:  # an int8 edge: its scale and zero point are contract too
+            problem = quant_problem(env, quant)
         if problem:
             self._emit(ev.ContractViolation(peer, env.edge, problem[0], problem[1]))
             self._count("dropped")
@@ -691,7 +695,9 @@ class Engine:
         req.touched = self.now
         if tensor in req.values:
             return  # a resend with a new seq: the first copy stands
-        req.values[tensor] = self.backend.materialize_from_wire(env)
+        value = self.backend.materialize_from_wire(env)
+        # an int8 edge of a float tensor: this end dequantizes (the C end keeps the int8 bytes)
+        req.values[tensor] = value if quant is None else dequantize_edge(value, quant)
         req.held += size  # a zero-copy view keeps the whole envelope alive
         self._held += size
         self._dirty[key] = None
@@ -872,9 +878,12 @@ class Engine:
         for port in prog.sends:
             if port.edge_id not in req.sent and port.tensor in req.values:
                 target = self.route(port.peer)  # the stage, or its standby after a failover
-                env = wire.Envelope.for_array(req.values[port.tensor], sender=self.node_id,
+                value = req.values[port.tensor]
+                if port.quant is not None:  # an int8 edge: this end quantizes
+                    value = quantize_edge(value, port.quant)
+                env = wire.Envelope.for_array(value, sender=self.node_id,
                                               receiver=self.peers[target], seq=0,
-                                              request_id=key[1], edge=port.edge_id)
+                                              request_id=key[1], edge=port.edge_id, quant=port.quant)
                 self._queue_outbound(target, env)
                 req.sent.add(port.edge_id)
         for name in prog.outputs:

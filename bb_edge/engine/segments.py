@@ -111,5 +111,5 @@ def _types(program: onnx.ModelProto) -> dict[str, tuple[int, tuple[int, ...]]]:
         out[v.name] = (tt.elem_type, tuple(d.dim_value if d.HasField("dim_value") else -1
                                            for d in tt.shape.dim))
     for p in wire_ports(program):
-        out.setdefault(p.tensor, (p.elem_type, p.shape))
+        out.setdefault(p.tensor, (p.compute_elem_type, p.shape))
     return out

@@ -1,0 +1,152 @@
+"""Which edges of a deployment go int8, and with which parameters (``bb-edge build``).
+
+An edge goes int8 when one of its ends is built now as an int8 bbrt node (C runtime or
+MicroPython) and neither end is built now as a float32 bbrt node: the bbrt end holds int8
+activations anyway, and a Python engine end (ORT or any other backend) quantizes or
+dequantizes at its side (:mod:`bb_edge.engine.edgequant`). A graph input/output goes int8
+when its node is built now as an int8 bbrt node (the host converts). Edges with no end built
+now are left as they are, so nodes can be built in separate runs. ``float_edges``
+(``--float-edges``) turns every edge touching a node built now back to float32.
+
+Parameters: the producer decides. A tensor sent by an int8 bbrt node gets the parameters
+that node's lowering gives it (e.g. a MaxPool output keeps its input's), everything else
+the asymmetric parameters of its range over the calibration samples run through the float
+fleet, which is also what a lowering computes for it, so both ends agree bit for bit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bb_edge.bbrt.deploy import float_fleet_values
+from bb_edge.bbrt.lower import lower
+from bb_edge.bbrt.quant import affine_params, ranges
+from bb_edge.compiler.int8_edges import Quant, apply_int8_edges, float_program
+from bb_edge.compiler.manifest import HOST_NAME, Deployment
+from bb_edge.compiler.program import compute_model
+
+INT8_NODE, FLOAT_NODE, OTHER_NODE = "int8", "float", "other"
+
+
+def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[str, np.ndarray]], *,
+                    float_edges: bool = False,
+                    float_ops: set[str] | None = None) -> tuple[dict[int, Quant | None], dict[str, Quant | None]]:
+    """``(edges, io)`` for :func:`bb_edge.compiler.int8_edges.apply_int8_edges`.
+
+    ``kinds`` maps the nodes built now to :data:`INT8_NODE` (an int8 bbrt program),
+    :data:`FLOAT_NODE` (a float32 bbrt program) or :data:`OTHER_NODE` (a Python engine node).
+    """
+    edges: dict[int, Quant | None] = {}
+    io: dict[str, Quant | None] = {}
+    want: list[str] = []
+    for e in dep.edges:
+        ends = {kinds.get(e.src), kinds.get(e.dst)} - {None}
+        if not ends:
+            continue  # neither end built now: as it is
+        if float_edges or FLOAT_NODE in ends:
+            edges[e.id] = None
+            continue
+        if INT8_NODE not in ends:
+            continue  # only Python ends built now: as it is
+        if e.quant is None and e.elem_type != 1:
+            continue  # not a float32 tensor: stays as it is
+        edges[e.id] = (0.0, 0)
+        want.append(e.tensor)
+    for s in list(dep.inputs) + list(dep.outputs):
+        k = kinds.get(s.node)
+        if k is None:
+            continue
+        if k == INT8_NODE and not float_edges and s.elem_type == 1:
+            io[s.name] = (0.0, 0)
+            want.append(s.name)
+        else:
+            io[s.name] = None
+    if not want:
+        return edges, io
+    values = float_fleet_values(dep, samples)
+    rng = ranges(values)
+    chosen: dict[str, Quant] = {t: affine_params(*rng.get(t, (-1.0, 1.0))) for t in want}
+    # int8 bbrt producers decide their outputs' parameters; upstream nodes first, so a tensor a
+    # producer passes through (Reshape, MaxPool) keeps the parameters its own producer chose
+    for node in _node_order(dep):
+        if kinds.get(node) != INT8_NODE:
+            continue
+        sent = [e.tensor for e in dep.edges if e.src == node and e.tensor in chosen] + \
+               [o.name for o in dep.outputs if o.node == node and o.name in chosen]
+        if not sent:
+            continue
+        program = float_program(dep.program(node))  # the parameters of an earlier build do not count
+        cm = compute_model(program)
+        names = [i.name for i in cm.graph.input]
+        calib = [{n: v[n] for n in names if n in v} for v in values]
+        received = {e.tensor for e in dep.edges if e.dst == node} | {i.name for i in dep.inputs if i.node == node}
+        L = lower(program, precision="int8", calib=calib, float_ops=float_ops,
+                  pins={t: q for t, q in chosen.items() if t in received})
+        for t in sent:
+            chosen[t] = L.qparams[t]
+    for e in dep.edges:
+        if e.id in edges and edges[e.id] is not None:
+            edges[e.id] = chosen[e.tensor]
+    for name in list(io):
+        if io[name] is not None:
+            io[name] = chosen[name]
+    return edges, io
+
+
+def _node_order(dep: Deployment) -> list[str]:
+    """Nodes with every producer before its consumers (manifest order where a cycle leaves a choice)."""
+    names = dep.node_names
+    preds = {n: {e.src for e in dep.edges if e.dst == n and e.src != HOST_NAME} for n in names}
+    out: list[str] = []
+    while len(out) < len(names):
+        ready = [n for n in names if n not in out and preds[n] <= set(out)]
+        out.append(ready[0] if ready else next(n for n in names if n not in out))
+    return out
+
+
+def choose_int8_edges(directory: str | Path, kinds: dict[str, str], samples: list[dict[str, np.ndarray]], *,
+                      float_edges: bool = False, float_ops: set[str] | None = None) -> Deployment:
+    """Plan the int8 edges of the nodes built now and rewrite the deployment in place."""
+    from bb_edge.compiler.manifest import load_deployment
+
+    dep = load_deployment(directory)
+    edges, io = plan_int8_edges(dep, kinds, samples, float_edges=float_edges, float_ops=float_ops)
+    if not edges and not io:
+        return dep
+    return apply_int8_edges(directory, edges, io)
+
+
+#: builders whose nodes run the Python engine, which (de)quantizes int8 edges at its side
+PYTHON_ENGINE_BUILDERS = frozenset({"jetson", "linux", "ros2"})
+BBRT_BUILDERS = frozenset({"mcu-bbrt", "micropython"})
+
+
+def node_kind(builder: str, precision: str) -> str:
+    """:data:`INT8_NODE`, :data:`FLOAT_NODE` or :data:`OTHER_NODE` for a target's builder and precision.
+
+    A runtime not known to convert int8 edges (e.g. the Android module) counts as float32.
+    """
+    if builder in BBRT_BUILDERS:
+        return INT8_NODE if precision == "int8" else FLOAT_NODE
+    return OTHER_NODE if builder in PYTHON_ENGINE_BUILDERS else FLOAT_NODE
+
+
+def choose_for_build(directory: Path, profiles: dict[str, Any], calib: Path | None,
+                     options: dict[str, Any]) -> Deployment:
+    """``bb-edge build``'s step: the int8 edges of the nodes it builds (``profiles``: node -> TargetProfile)."""
+    from bb_edge.bbrt.deploy import load_calibration
+    from bb_edge.compiler.manifest import load_deployment
+
+    dep = load_deployment(directory)
+    kinds = {n: node_kind(str(p.builder), str(options.get("precision") or p.precision or "int8"))
+             for n, p in profiles.items()}
+    if INT8_NODE not in kinds.values() and not options.get("float_edges") and \
+            not any(e.quant is not None for e in dep.edges) and not any(
+                s.quant is not None for s in list(dep.inputs) + list(dep.outputs)):
+        return dep  # nothing int8 now or before: no calibration run, no rewrite
+    samples, _ = load_calibration(calib, dep)
+    return choose_int8_edges(directory, kinds, samples, float_edges=bool(options.get("float_edges")),
+                             float_ops=set(options.get("float_ops") or ()))
