@@ -28,17 +28,61 @@ from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
 
+OFFER_BYTES = 44 + 32  # an OFFER with an HMAC-SHA-256 signature
 TARGET_BY_SUFFIX = {".onnx": ota.TARGET_ONNX, ".bbrt": ota.TARGET_BBRT, ".py": ota.TARGET_MPY,
                     ".mpy": ota.TARGET_MPY}
 
 
+@dataclass(frozen=True)
+class BbrtBundle:
+    """One C node's build output (``bb-edge build --target NODE=host-mqtt``): program, update key, payload limit."""
+
+    program: Path
+    key: bytes | None  # the HMAC-SHA-256 key provisioned at build time (ota_hmac.key), None if absent
+    max_payload: int  # the firmware's BBRT_MAX_PAYLOAD: every OTA envelope must fit it
+
+
+def bbrt_bundles(directory: str | Path) -> dict[str, BbrtBundle]:
+    """The C node bundles under a ``bb-edge build -o DIR`` directory (``DIR/NODE/bbrt-build.json``), by node.
+
+    Raises :class:`~bb_edge.engine.ota.OtaError` (BAD_MESSAGE, NO_KEY) for a bundle whose files are unusable.
+    """
+    import json
+
+    from bb_edge.bbrt.firmware import BUILD_JSON, OTA_KEY_FILE
+
+    out: dict[str, BbrtBundle] = {}
+    for facts_path in sorted(Path(directory).glob(f"*/{BUILD_JSON}")):
+        b = facts_path.parent
+        try:
+            facts = json.loads(facts_path.read_text())
+            node, mp, prog = str(facts["node"]), int(facts["max_payload"]), b / str(facts["program"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ota.OtaError(ota.BAD_MESSAGE, f"{facts_path}: not a bbrt build report: {exc}") from None
+        key: bytes | None = None
+        if (b / OTA_KEY_FILE).is_file():
+            try:
+                key = bytes.fromhex((b / OTA_KEY_FILE).read_text().strip())
+            except ValueError:
+                raise ota.OtaError(ota.NO_KEY, f"{b / OTA_KEY_FILE}: not a hex key") from None
+        out[node] = BbrtBundle(prog, key, mp)
+    return out
+
+
 def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_kind: int = ota.SIG_ED25519,
-                chunk: int | None = None, nodes: list[str] | None = None) -> list[ota.NodeUpdate]:
+                chunk: int | None = None, nodes: list[str] | None = None, *,
+                bundles: dict[str, BbrtBundle] | None = None,
+                current_bundles: dict[str, BbrtBundle] | None = None) -> list[ota.NodeUpdate]:
     """Check DIST against the running deployment and build one :class:`NodeUpdate` per changed node.
 
-    Raises :class:`~bb_edge.engine.ota.OtaError` (UNKNOWN_NODE, CONTRACT_MISMATCH, BAD_MESSAGE) before
-    anything is sent. Nodes whose program bytes did not change are left out.
+    ``bundles`` (:func:`bbrt_bundles` of the new build) and ``current_bundles`` (of the build the fleet
+    runs) make their nodes C nodes: the new ``.bbrt`` program is offered, signed with HMAC-SHA-256
+    under the key provisioned in the *running* bundle, in chunks that fit the node's payload limit.
+    Raises :class:`~bb_edge.engine.ota.OtaError` (UNKNOWN_NODE, CONTRACT_MISMATCH, BAD_MESSAGE,
+    NO_KEY) before anything is sent. Nodes whose program bytes did not change are left out.
     """
+    bundles = bundles or {}
+    current_bundles = current_bundles or {}
     if (new.to_json().get("format"), new.to_json().get("version")) != (current.to_json().get("format"),
                                                                        current.to_json().get("version")):
         raise ota.OtaError(ota.CONTRACT_MISMATCH, "DIST uses another deployment format/wire version")
@@ -53,21 +97,36 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
         if new.directory is None or current.directory is None:
             raise BBError("deploy needs both deployments loaded from directories")
         path = new.directory / spec.program
+        old_path = current.directory / current.node(spec.name).program
+        node_signer, node_kind = signer, sig_kind
+        limit = int(current.limits_for(spec.name).get("max_payload", wire.DEFAULT_MAX_PAYLOAD))
+        if spec.name in bundles or spec.name in current_bundles:
+            if spec.name not in bundles or spec.name not in current_bundles:
+                raise ota.OtaError(ota.WRONG_TARGET, f"{spec.name}: a C node needs its bundle in both the new "
+                                                     f"and the running build")
+            running = current_bundles[spec.name]
+            if running.key is None:
+                raise ota.OtaError(ota.NO_KEY, f"{spec.name}: its running bundle has no update key "
+                                               f"(ota_hmac.key); rebuild it with `bb-edge build`")
+            path, old_path = bundles[spec.name].program, running.program
+            node_signer, node_kind = ota.hmac_signer(running.key), ota.SIG_HMAC_SHA256
+            limit = min(limit, running.max_payload)
+            if limit - ota.DATA_HEADER < 1 or limit < OFFER_BYTES:
+                raise ota.OtaError(ota.TOO_LARGE, f"{spec.name}: payload limit {limit} cannot carry an OFFER")
         target = TARGET_BY_SUFFIX.get(path.suffix)
         if target is None:
             raise ota.OtaError(ota.WRONG_TARGET, f"{path.name}: unknown program kind")
         image = path.read_bytes()
-        old_path = current.directory / current.node(spec.name).program
         previous = old_path.read_bytes() if old_path.is_file() else None
         if previous == image:
             continue
-        if target == ota.TARGET_ONNX:
+        # the deployment's ONNX contract (a C node's .bbrt is lowered from it; the node checks its own too)
+        if new.directory is not None and (new.directory / spec.program).suffix == ".onnx":
             problem = ota.contract_problem(current.program(spec.name), new.program(spec.name))
             if problem is not None:
                 raise ota.OtaError(ota.CONTRACT_MISMATCH, f"{spec.name}: {problem}")
-        limit = int(current.limits_for(spec.name).get("max_payload", wire.DEFAULT_MAX_PAYLOAD))
         size = min(chunk or 32 << 10, limit - ota.DATA_HEADER)
-        updates.append(ota.NodeUpdate(spec.name, image, target, signer, sig_kind, size, previous))
+        updates.append(ota.NodeUpdate(spec.name, image, target, node_signer, node_kind, size, previous))
     return updates
 
 

@@ -6,6 +6,8 @@ The bundle (``request.out_dir``):
     main.py            starts the node (config.json + program.bbrt) on boot
     config.json        node name/id, transport (serial UART pins or MQTT), payload limit
     program.bbrt       the node program, lowered like the C runtime's (same bytes, same outputs)
+    ota_hmac.key       the node's HMAC-SHA-256 update key (hex, 0600; kept when rebuilt into the same DIST)
+    ota_active         the A/B slot pointer reset to "built" (bb_edge/mpy/ota.py)
     build.json         what was built (read by ``bb-edge flash`` / :mod:`bb_edge.mpy.flash`)
 """
 
@@ -68,11 +70,16 @@ def build(request: BuildRequest) -> BuildResult:
     node_id = L.program.node_id
     peers = {n.id: n.name for n in dep.nodes}
     cfg = node_config(request, node_id, peers, dep.name)
+    # over-the-air updates: the per-node HMAC key and the slot pointer (bb_edge/mpy/ota.py)
+    from bb_edge.mpy.ota import ACTIVE_FILE, OTA_KEY_FILE, provision
+
+    cfg["ota"] = provision(out, out.parent / request.node, len(L.blob), prof.get("ota_max_program"))
     if "link" in cfg:
         outs = sum(12 + 96 + L.program.tensors[e.tensor].nbytes for e in L.program.edges if e.direction == 1)
         cfg["link"]["queue_bytes"] = max(cfg["link"]["queue_bytes"], 2 * outs)
     (out / "config.json").write_text(json.dumps(cfg, indent=1) + "\n")
-    files = ["main.py", "config.json", "program.bbrt"] + [str(p.relative_to(out)) for p in mpys]
+    files = ["main.py", "config.json", "program.bbrt", OTA_KEY_FILE, ACTIVE_FILE]
+    files += [str(p.relative_to(out)) for p in mpys]
     code_bytes = sum(p.stat().st_size for p in mpys)
     facts = {"target": prof.name, "node": request.node, "builder": "micropython", "mpy_march": march,
              "precision": precision, "files": files, "program_bytes": len(L.blob),

@@ -356,7 +356,9 @@ typedef struct {
 struct bbrt_node_ota_hooks_s {
     bbrt_status_t (*on_envelope)(bbrt_node_t *node, const bbrt_envelope_t *env);
     void (*on_idle)(bbrt_node_t *node); /* between requests: a committed update may switch */
-    void (*hello)(bbrt_node_t *node);   /* a HELLO record carrying the running program's hash */
+    /* a HELLO record carrying the running program's hash: to everyone (BBRT_BROADCAST, response_to 0)
+     * or as the answer to a peer's HELLO */
+    void (*hello)(bbrt_node_t *node, uint32_t receiver, uint64_t response_to);
 };
 /* Bind a loaded program to the node (request slots, Recv mask); an update switches with it at an idle point. */
 void bbrt_node_set_program(bbrt_node_t *node, const bbrt_program_t *prog, uint8_t *arena, size_t arena_size);

@@ -299,7 +299,7 @@ static void send_control(bbrt_node_t *node, uint32_t code, uint32_t receiver, ui
 
 void bbrt_node_hello(bbrt_node_t *node, const char *name) {
     if (node->ota_hooks && node->ota_hooks->hello) { /* a hello record with the running program's hash */
-        node->ota_hooks->hello(node);
+        node->ota_hooks->hello(node, BBRT_BROADCAST, 0u);
         return;
     }
     send_control(node, BBRT_CTRL_HELLO, BBRT_BROADCAST, 0u, 0u, name);
@@ -480,6 +480,11 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
             bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
             send_control(node, BBRT_CTRL_PONG, env.sender, env.seq, env.request_id, 0);
         }
+        /* a node that speaks hello records answers a peer's HELLO (not an answer) with its own, so a
+         * host that joins later learns its epoch and program hash */
+        if (env.protocol == BBRT_PROTO_CONTROL && env.edge == BBRT_CTRL_HELLO &&
+            !(env.flags & BBRT_FLAG_RESPONSE) && node->ota_hooks && node->ota_hooks->hello)
+            node->ota_hooks->hello(node, env.sender, env.seq);
         return BBRT_OK;
     }
     if (env.protocol != BBRT_PROTO_DATAFLOW) return BBRT_OK; /* other protocols: ignored */

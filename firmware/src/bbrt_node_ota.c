@@ -55,7 +55,7 @@ static int healthy(const bbrt_program_t *prog) {
     return 1;
 }
 
-static void ota_hello(bbrt_node_t *node) {
+static void ota_hello(bbrt_node_t *node, uint32_t receiver, uint64_t response_to) {
     bbrt_node_ota_t *o = (bbrt_node_ota_t *)node->ota;
     bbrt_hello_t h;
     bbrt_envelope_t env;
@@ -75,8 +75,12 @@ static void ota_hello(bbrt_node_t *node) {
     bbrt_memset(&env, 0, sizeof(env));
     env.kind = BBRT_KIND_CONTROL;
     env.protocol = BBRT_PROTO_CONTROL;
-    env.receiver = BBRT_BROADCAST;
+    env.receiver = receiver;
     env.edge = BBRT_CTRL_HELLO;
+    if (receiver != BBRT_BROADCAST) {
+        env.flags = BBRT_FLAG_RESPONSE;
+        env.response_to = response_to;
+    }
     env.dtype = BBRT_DT_UINT8;
     env.rank = 1u;
     env.dims[0] = (uint32_t)len;
@@ -125,7 +129,7 @@ void bbrt_node_ota_poll(bbrt_node_t *node) {
     o->program_len = o->ota.size;
     bbrt_memcpy(o->hash, o->ota.sha, 32u);
     send_ota(node, type, reply, n);
-    ota_hello(node); /* peers and the host see the new program hash */
+    ota_hello(node, BBRT_BROADCAST, 0u); /* peers and the host see the new program hash */
 }
 
 static void ota_idle(bbrt_node_t *node) { bbrt_node_ota_poll(node); }

@@ -1,0 +1,264 @@
+"""Over-the-air updates of a C node on a live fleet (firmware/src/bbrt_node_ota.c, adapters/ota_deploy.py).
+
+small_cnn (bb_edge.bbrt.examples) split n0 (``bb-edge node``, Python) -> n1 (the ``host-mqtt`` bundle:
+bbrt-mqtt, the no-heap C node, int8) -> n2 (Python) over a real Mosquitto with the generated passwords
+and ACL. The whole fleet moves from small_cnn(seed=0) to small_cnn(seed=1) mid-stream: the Python nodes
+verify Ed25519, the C node HMAC-SHA-256 under the key its bundle was built with. The oracle is ONNX
+Runtime on the old and the new whole float model (the C stage is int8: within INT8_TOL, and farther
+than that from the other model). Then the C node refuses a second OFFER during an update (BUSY), a
+corrupt image (CORRUPT) and a badly MACed one (BAD_SIGNATURE), and keeps serving the new program.
+
+Squeezenet is not used: its middle stage does not fit the C runtime's int8 kernels here (this is
+the model tests/test_firmware_mqtt.py runs on the C node). OTA_C_REQUESTS sets requests per phase
+(CI 2; BB_EDGE_LONG=1: 6).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from bb_edge.adapters.broker import Broker, write_broker_files
+from bb_edge.adapters.c_mqtt_node import parse_counters, spawn_c_mqtt_node
+from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process
+from bb_edge.adapters.hostloop import HostEndpoint
+from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+from bb_edge.adapters.ota_deploy import BbrtBundle, Deploy, OtaTap, bbrt_bundles, plan_update
+from bb_edge.bbrt.examples import sample_inputs, small_cnn
+from bb_edge.commands.build import build_all
+from bb_edge.commands.keygen import embed_public_key, make_keys
+from bb_edge.compiler.compile import compile_model
+from bb_edge.compiler.manifest import HOST_NAME, load_deployment
+from bb_edge.engine import ota
+from bb_edge.wire import envelope as wire
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
+PER_PHASE = int(os.environ.get("OTA_C_REQUESTS", "6" if LONG else "2"))
+TIMEOUT = 60.0
+INT8_TOL = 0.05  # max abs error of the int8 C stage on the class probabilities (tests/test_firmware_mqtt.py)
+CUTS = ["p1", "g"]
+NODES = ["n0", "n1", "n2"]
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """old/new deployments (seed 0/1, same contract), their C bundles for n1, Ed25519 keys for n0/n2."""
+    assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
+    root = tmp_path_factory.mktemp("ota_c")
+    calib = sample_inputs(16, seed=7)
+    for tag, seed in (("old", 0), ("new", 1)):
+        d = root / tag
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile_model(small_cnn(seed=seed), cuts=CUTS, node_names=NODES, out_dir=d)
+        np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
+        build_all(d, ["n1=host-mqtt"], root / f"dist-{tag}", calib=d / "calib.npz")
+    priv, pub = make_keys(root / "keys")
+    embed_public_key(root / "old", pub)
+    (root / "priv.hex").write_text(priv)
+    return {"root": root, "old": root / "old", "new": root / "new", "dist_old": root / "dist-old",
+            "dist_new": root / "dist-new"}
+
+
+def test_bundle_provisions_a_per_node_update_key(fleet: dict[str, Path]) -> None:
+    """The host-mqtt build wrote a 32-byte key (mode 0600) that run.sh hands to bbrt-mqtt; two builds differ."""
+    old, new = bbrt_bundles(fleet["dist_old"]), bbrt_bundles(fleet["dist_new"])
+    assert set(old) == set(new) == {"n1"}
+    assert old["n1"].key is not None and len(old["n1"].key) == 32 and old["n1"].key != new["n1"].key
+    key_file = fleet["dist_old"] / "n1" / "ota_hmac.key"
+    assert key_file.stat().st_mode & 0o077 == 0
+    assert "--ota-key" in (fleet["dist_old"] / "n1" / "run.sh").read_text()
+    assert old["n1"].program.read_bytes() != new["n1"].program.read_bytes()
+
+
+def test_plan_signs_the_c_node_with_its_hmac_key(fleet: dict[str, Path]) -> None:
+    """plan_update: .bbrt for n1 signed HMAC-SHA-256 with the running bundle's key, in chunks that fit its
+    payload limit; the Python nodes keep Ed25519. A C node without a key is refused before sending."""
+    cur, new = load_deployment(fleet["old"]), load_deployment(fleet["new"])
+    signer = ota.ed25519_signer(bytes.fromhex((fleet["root"] / "priv.hex").read_text()))
+    running = bbrt_bundles(fleet["dist_old"])
+    ups = {u.node: u for u in plan_update(cur, new, signer, bundles=bbrt_bundles(fleet["dist_new"]),
+                                          current_bundles=running)}
+    c = ups["n1"]
+    assert c.target == ota.TARGET_BBRT and c.sig_kind == ota.SIG_HMAC_SHA256
+    assert c.image == (fleet["dist_new"] / "n1" / "program.bbrt").read_bytes()
+    assert c.previous == (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
+    msg = ota.signed_message("n1", ota.TARGET_BBRT, len(c.image), hashlib.sha256(c.image).digest())
+    assert ota.hmac_verifier(running["n1"].key or b"")(msg, c.signer(msg))
+    assert c.chunk + ota.DATA_HEADER <= running["n1"].max_payload
+    assert ups["n0"].sig_kind == ups["n2"].sig_kind == ota.SIG_ED25519
+    keyless = {"n1": BbrtBundle(running["n1"].program, None, running["n1"].max_payload)}
+    with pytest.raises(ota.OtaError) as exc:
+        plan_update(cur, new, signer, bundles=bbrt_bundles(fleet["dist_new"]), current_bundles=keyless)
+    assert exc.value.code == ota.NO_KEY
+
+
+def _ort(model: onnx.ModelProto) -> ort.InferenceSession:
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+def _tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoing]:
+    """Flip a byte in ``node``'s last DATA chunk (after the deployer hashed and signed the real image)."""
+    idx = max(i for i, o in enumerate(items) if o.peer == node)
+    env = wire.decode(items[idx].data, max_payload=len(items[idx].data))
+    body = bytearray(env.payload_bytes())
+    body[-1] ^= 0x5A
+    bad = wire.Envelope.for_bytes(bytes(body), sender=env.sender, receiver=env.receiver, seq=env.seq,
+                                  kind=env.kind, protocol=env.protocol, edge=env.edge)
+    items[idx] = ota.Outgoing(node, items[idx].receiver, wire.encode(bad, max_payload=len(body)))
+    return items
+
+
+def _nacks(tap: OtaTap, sender: int, deadline: float) -> list[tuple[int, int]]:
+    """(update id, code) of the NACKs from ``sender`` that arrive before ``deadline`` (others are dropped)."""
+    out = []
+    while time.monotonic() < deadline and not out:
+        while tap.inbox:
+            env = tap.inbox.popleft()
+            if env.sender == sender and env.edge == ota.NACK:
+                uid, code, _ = ota.decode_nack(bytes(env.payload_bytes()))
+                out.append((uid, code))
+        time.sleep(0.02)
+    return out
+
+
+def test_c_node_updated_mid_stream(fleet: dict[str, Path], tmp_path: Path) -> None:
+    """The 3-node fleet (n1 in C) moves to the new programs while requests flow: before the switch every
+    output is ORT on the old model, after it ORT on the new one, none lost; n1's HELLO announces the new
+    program's SHA-256. Then n1 refuses a second update during one, a corrupt image and a bad MAC, and keeps
+    serving the new program."""
+    old_dir, new_dir = fleet["old"], fleet["new"]
+    dep = load_deployment(old_dir)
+    ids = dep.ids()
+    signer = ota.ed25519_signer(bytes.fromhex((fleet["root"] / "priv.hex").read_text()))
+    running, built = bbrt_bundles(fleet["dist_old"]), bbrt_bundles(fleet["dist_new"])
+    updates = plan_update(dep, load_deployment(new_dir), signer, bundles=built, current_bundles=running)
+    assert sorted(u.node for u in updates) == NODES
+    sessions = {"old": _ort(small_cnn(seed=0)), "new": _ort(small_cnn(seed=1))}
+
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    logs = {n: open(tmp_path / f"{n}.log", "wb") for n in ("n0", "n2")}  # noqa: SIM115 (closed below)
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=logs[n],
+                        stderr=subprocess.STDOUT) for n in ("n0", "n2")]
+    c_node = spawn_c_mqtt_node(fleet["dist_old"] / "n1", url, keepalive=5, stderr=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL)
+    tr = MqttTransport(MqttConfig.from_url(url), dep.name, HOST_NAME, ids)
+    tap = OtaTap(tr)
+    host = HostEndpoint(dep, tap)
+    rid = [0]
+    inputs = iter(sample_inputs(200, seed=11))
+
+    def next_seq() -> int:  # the deployer numbers its envelopes in the host's sequence (same thread)
+        host._seq += 1
+        return host._seq
+
+    def one_request() -> tuple[np.ndarray, np.ndarray]:
+        rid[0] += 1
+        x = next(inputs)["x"]
+        host.submit(rid[0], {"x": x})
+        return x, host.wait(rid[0], TIMEOUT)["prob"]
+
+    def check(pairs: list[tuple[np.ndarray, np.ndarray]], which: str) -> None:
+        other = "new" if which == "old" else "old"
+        for x, got in pairs:
+            want = sessions[which].run(None, {"x": x})[0]
+            not_want = sessions[other].run(None, {"x": x})[0]
+            assert float(np.abs(want - not_want).max()) > 3 * INT8_TOL  # the two models can be told apart
+            assert float(np.abs(got - want).max()) <= INT8_TOL, (which, got, want)
+
+    c_err = ""
+    try:
+        host.open()
+        tr.wait_connected(20.0)
+        host.wait_for_peers(NODES, TIMEOUT)
+        before = [one_request() for _ in range(PER_PHASE)]
+        old_image = (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
+        deadline = time.monotonic() + 10
+        while tap.program_hashes.get(ids["n1"]) != hashlib.sha256(old_image).digest():
+            assert time.monotonic() < deadline, tap.program_hashes  # the C node's HELLO record names its program
+            time.sleep(0.05)
+
+        run = Deploy(tap, ids, updates, next_seq, timeout_s=TIMEOUT, update_id=71)
+        run.start()
+        staging = []
+        deadline = time.monotonic() + TIMEOUT
+        while run.step() == "staging":  # requests keep flowing while every node stages
+            staging.append(one_request())
+            assert time.monotonic() < deadline, run.report()
+        while run.step() not in ("done", "failed"):
+            time.sleep(0.01)
+            assert time.monotonic() < deadline
+        report = run.report()
+        assert report.ok, report
+        assert staging
+        after = [one_request() for _ in range(PER_PHASE)]
+        check(before + staging, "old")
+        check(after, "new")
+        new_hash = hashlib.sha256((fleet["dist_new"] / "n1" / "program.bbrt").read_bytes()).digest()
+        assert report.switched["n1"] == new_hash.hex()
+        deadline = time.monotonic() + 10
+        while tap.program_hashes.get(ids["n1"]) != new_hash:
+            assert time.monotonic() < deadline, tap.program_hashes  # HELLO announces the new program
+            time.sleep(0.05)
+
+        # back to the old programs, only on n1 (from now on it runs the new one)
+        back = plan_update(load_deployment(new_dir), dep, signer, nodes=["n1"], bundles=running,
+                           current_bundles={"n1": BbrtBundle(built["n1"].program, running["n1"].key,
+                                                             running["n1"].max_payload)})
+        assert [u.node for u in back] == ["n1"]
+        # a second update while one is in progress: the first OFFER stages, the second is refused BUSY
+        first = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=80)
+        second = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=81)
+        tap.inbox.clear()
+        first._ship(first.deployer.start(time.monotonic())[:1])  # the OFFER alone: update 80 is open
+        second._ship(second.deployer.start(time.monotonic())[:1])
+        assert _nacks(tap, ids["n1"], time.monotonic() + 10) == [(81, ota.BUSY)]
+        first._ship([ota.Outgoing("n1", ids["n1"], _abort(80, ids["n1"], next_seq()))])
+        check([one_request()], "new")
+
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=82)
+        corrupt._ship(_tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
+        while corrupt.step() not in ("done", "failed"):
+            time.sleep(0.01)
+        assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
+        check([one_request()], "new")
+        forged = [ota.NodeUpdate(u.node, u.image, u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
+                  for u in back]
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=TIMEOUT, update_id=83)
+        rep = bad.run()
+        assert rep.state == "failed" and bad.deployer.failures["n1"][0] == ota.BAD_SIGNATURE, rep
+        check([one_request(), one_request()], "new")
+        assert c_node.poll() is None and all(p.poll() is None for p in procs)
+    finally:
+        stop_process(c_node, timeout=10)
+        c_err = c_node.stderr.read().decode(errors="replace") if c_node.stderr is not None else ""
+        for p in procs:
+            stop_process(p)
+        for f in logs.values():
+            f.close()
+        host.close()
+        broker.stop()
+    counters = parse_counters(c_err)
+    assert counters["ota_switches"] == 1 and counters["ota_rollbacks"] == 0, c_err
+    assert counters["ota_refusals"] == 3, c_err  # BUSY, CORRUPT, BAD_SIGNATURE
+    assert counters["inferences"] == 2 * PER_PHASE + len(staging) + 4, c_err  # every request, once
+    assert counters["run_errors"] == counters["bad_envelopes"] == counters["unauthorised"] == 0, c_err
+
+
+def _abort(update_id: int, receiver: int, seq: int) -> bytes:
+    """An ABORT envelope from the host for ``update_id``."""
+    payload = update_id.to_bytes(4, "little")
+    env = wire.Envelope.for_bytes(payload, sender=0, receiver=receiver, seq=seq, kind=wire.KIND_CONTROL,
+                                  protocol=ota.PROTO_OTA, edge=ota.ABORT)
+    return wire.encode(env, max_payload=len(payload))
