@@ -62,10 +62,24 @@ class Op(IntEnum):
     QUANTIZE = 24
     DEQUANTIZE = 25
     MATMUL_F32 = 26
+    # training-step kernels (firmware/src/bbrt_train_kernels.c, bb_edge/bbrt/train_lower.py)
+    GEMM_F32 = 27
+    BINARY_F32 = 28
+    UNARY_F32 = 29
+    LOGSOFTMAX_F32 = 30
+    ONEHOT_F32 = 31
+    REDUCE_F32 = 32
+    TRANSPOSE_F32 = 33
+    GREATER_F32 = 34
+    WHERE_F32 = 35
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)
 KERNEL_NAME = {op: op.name.lower() for op in Op}
+
+#: opcodes whose kernels live in firmware/src/bbrt_train_kernels.c (declared in bbrt_train_kernels.h)
+TRAIN_OPS = frozenset({Op.GEMM_F32, Op.BINARY_F32, Op.UNARY_F32, Op.LOGSOFTMAX_F32, Op.ONEHOT_F32, Op.REDUCE_F32,
+                       Op.TRANSPOSE_F32, Op.GREATER_F32, Op.WHERE_F32})
 
 DT_FLOAT, DT_UINT8, DT_INT8, DT_INT32 = 1, 2, 3, 6
 NP_OF: dict[int, np.dtype] = {

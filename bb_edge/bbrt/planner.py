@@ -182,3 +182,21 @@ def model_lower_bound(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]]
         touch(o.name, end)
     ivs = [Interval(0, first[r], last[r], size[r]) for r in size]
     return lower_bound(ivs)
+
+
+def assign_training(prog: Program, persistent: set[int], live_in: set[int], live_out: set[int]) -> None:
+    """Plan a training-step program: ``persistent`` tensors (parameters, optimizer state) live the whole
+    step and across steps, so each gets bytes of its own; everything else (batch, activations, gradients)
+    is planned by lifetime like any intermediate. A COPY never aliases a persistent tensor (its bytes
+    must survive the step), other COPYs alias as in :func:`assign`.
+    """
+    root = {t: r for t, r in aliases(prog).items() if t not in persistent and r not in persistent}
+    ivs = merge(lifetimes(prog, live_in | persistent, live_out | persistent), root)
+    offsets, size = plan(ivs)
+    for t, off in offsets.items():
+        prog.tensors[t].offset = off
+    for t, r in root.items():
+        if r in offsets:
+            prog.tensors[t].offset = offsets[r]
+    prog.arena_size = align(size)
+    prog.arena_lower_bound = lower_bound(ivs)
