@@ -40,10 +40,12 @@ class BbrtBundle:
     program: Path
     key: bytes | None  # the HMAC-SHA-256 key provisioned at build time (ota_hmac.key), None if absent
     max_payload: int  # the firmware's BBRT_MAX_PAYLOAD: every OTA envelope must fit it
+    target: int = ota.TARGET_BBRT  # TARGET_MPY for a MicroPython node (same .bbrt program, its own loader)
 
 
 def bbrt_bundles(directory: str | Path) -> dict[str, BbrtBundle]:
-    """The C node bundles under a ``bb-edge build -o DIR`` directory (``DIR/NODE/bbrt-build.json``), by node.
+    """The C node bundles under a ``bb-edge build -o DIR`` directory (``DIR/NODE/bbrt-build.json``), by node;
+    MicroPython bundles (``DIR/NODE/build.json``, bb_edge.mpy.ota.mpy_bundles) too, with target 3.
 
     Raises :class:`~bb_edge.engine.ota.OtaError` (BAD_MESSAGE, NO_KEY) for a bundle whose files are unusable.
     """
@@ -66,6 +68,10 @@ def bbrt_bundles(directory: str | Path) -> dict[str, BbrtBundle]:
             except ValueError:
                 raise ota.OtaError(ota.NO_KEY, f"{b / OTA_KEY_FILE}: not a hex key") from None
         out[node] = BbrtBundle(prog, key, mp)
+    from bb_edge.mpy.ota import mpy_bundles  # esp32-micropython bundles: the same key scheme, target 3
+
+    for node, m in mpy_bundles(directory).items():
+        out[node] = BbrtBundle(m.program, m.key, m.max_payload, ota.TARGET_MPY)
     return out
 
 
@@ -113,7 +119,7 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
             limit = min(limit, running.max_payload)
             if limit - ota.DATA_HEADER < 1 or limit < OFFER_BYTES:
                 raise ota.OtaError(ota.TOO_LARGE, f"{spec.name}: payload limit {limit} cannot carry an OFFER")
-        target = TARGET_BY_SUFFIX.get(path.suffix)
+        target = bundles[spec.name].target if spec.name in bundles else TARGET_BY_SUFFIX.get(path.suffix)
         if target is None:
             raise ota.OtaError(ota.WRONG_TARGET, f"{path.name}: unknown program kind")
         image = path.read_bytes()

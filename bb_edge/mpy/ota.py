@@ -7,9 +7,10 @@ the key and the A/B slots are, and an ``ota_active`` pointer that says "run the 
 bundle to a board therefore also resets a pointer left there by an earlier update). Rebuilding into the same
 output directory keeps the key, so the deployer's copy stays valid.
 
-At deploy time (:func:`mpy_bundles`) the MicroPython bundles of a build directory are found by their
-build.json; ``bb-edge deploy`` offers their ``program.bbrt`` as target 3 (MicroPython program), signed with
-the key of the bundle the fleet runs, in chunks that fit the node's ``max_payload``.
+At deploy time (:func:`mpy_bundles`, through adapters/ota_deploy.py ``bbrt_bundles``) the MicroPython
+bundles of a build directory are found by their build.json; the deployer offers their ``program.bbrt`` as
+target 3 (MicroPython program), signed with the key of the bundle the fleet runs, in chunks that fit the
+node's ``max_payload``.
 """
 
 from __future__ import annotations
@@ -98,37 +99,3 @@ def mpy_bundles(directory: str | Path) -> dict[str, MpyBundle]:
         out[node] = MpyBundle(prog, key, mp, limit)
     return out
 
-
-def plan_mpy_updates(new_build: str | Path, current_build: str | Path, chunk: int | None = None,
-                     nodes: list[str] | None = None) -> list[Any]:
-    """One :class:`~bb_edge.engine.ota.NodeUpdate` per MicroPython node whose program changed.
-
-    Signed with HMAC-SHA-256 under the key of the bundle the fleet runs (``current_build``); chunks fit
-    that bundle's ``max_payload``. OtaError (WRONG_TARGET, NO_KEY, TOO_LARGE) before anything is sent.
-    """
-    from bb_edge.engine import ota
-
-    new, cur = mpy_bundles(new_build), mpy_bundles(current_build)
-    updates = []
-    for name in sorted(set(new) | set(cur)):
-        if nodes is not None and name not in nodes:
-            continue
-        if name not in new or name not in cur:
-            raise ota.OtaError(ota.WRONG_TARGET, f"{name}: a MicroPython node needs its bundle in both the new "
-                                                 f"and the running build")
-        running = cur[name]
-        if running.key is None:
-            raise ota.OtaError(ota.NO_KEY, f"{name}: its running bundle has no update key ({OTA_KEY_FILE}); "
-                                           f"rebuild it with `bb-edge build`")
-        image, previous = new[name].program.read_bytes(), running.program.read_bytes()
-        if image == previous:
-            continue
-        if len(image) > running.max_program:
-            raise ota.OtaError(ota.TOO_LARGE, f"{name}: {len(image)} bytes, the node takes at most "
-                                              f"{running.max_program}")
-        size = min(chunk or 32 << 10, running.max_payload - ota.DATA_HEADER)
-        if size < 1 or running.max_payload < 44 + 32:
-            raise ota.OtaError(ota.TOO_LARGE, f"{name}: payload limit {running.max_payload} cannot carry an OFFER")
-        updates.append(ota.NodeUpdate(name, image, ota.TARGET_MPY, ota.hmac_signer(running.key),
-                                      ota.SIG_HMAC_SHA256, size, previous))
-    return updates
