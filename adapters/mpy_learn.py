@@ -28,7 +28,7 @@ from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, make_se
 from bb_edge.learn.optim import SGD
 
 __all__ = ["UnsupportedTrainingModel", "Layer", "describe", "export_description", "export_shard",
-           "round_seed", "batch_order", "reference_update", "MAGIC", "SHARD_MAGIC"]
+           "shard_ram", "trainer_ram", "round_seed", "batch_order", "reference_update", "MAGIC", "SHARD_MAGIC"]
 
 MAGIC = b"BBT1"
 SHARD_MAGIC = b"BBS1"
@@ -136,15 +136,38 @@ def export_description(program: TrainingProgram, forward: onnx.ModelProto, vecto
 
 
 def export_shard(x: np.ndarray, y: np.ndarray) -> bytes:
-    """A client's data as ``BBS1``: float32 rows and uint16 labels."""
+    """A client's data as ``BBS1`` (bbnode/learn_client.py): features with at most 256 distinct values
+    (digits has 60) as uint8 codes into a float32[256] table (exact, about a quarter of the device RAM),
+    else float32; uint16 labels."""
     x = np.asarray(x, np.float32).reshape(len(x), -1)
     y = np.asarray(y)
-    if len(y) != len(x) or not 1 <= len(x) <= MAX_DIM:
-        raise UnsupportedTrainingModel(f"shard of {len(x)} rows and {len(y)} labels (1..{MAX_DIM} rows)")
+    if len(y) != len(x) or not 1 <= len(x) <= MAX_DIM or not 1 <= x.shape[1] <= MAX_DIM:
+        raise UnsupportedTrainingModel(f"shard of {x.shape} rows and {len(y)} labels (1..{MAX_DIM} rows)")
     if y.dtype.kind not in "iu" or (y < 0).any() or (y > MAX_DIM).any():
         raise UnsupportedTrainingModel("shard labels must be integers in 0..65535")
-    return (SHARD_MAGIC + struct.pack("<II", x.shape[0], x.shape[1]) + x.astype("<f4").tobytes()
+    values, codes = np.unique(x, return_inverse=True)
+    coded = len(values) <= 256
+    if coded:
+        table = np.zeros(256, np.float32)
+        table[:len(values)] = values
+        feats = table.astype("<f4").tobytes() + codes.reshape(-1).astype(np.uint8).tobytes()
+    else:
+        feats = x.astype("<f4").tobytes()
+    return (SHARD_MAGIC + struct.pack("<IHBB", x.shape[0], x.shape[1], 1 if coded else 0, 0) + feats
             + y.astype("<u2").tobytes())
+
+
+def shard_ram(n: int, n_in: int, small: bool) -> int:
+    """Device bytes of a loaded shard (features + labels)."""
+    return (n * n_in + 1024 if small else 4 * n * n_in) + 2 * n
+
+
+def trainer_ram(layers: Sequence[Layer], batch_size: int, momentum: bool) -> int:
+    """Device bytes of the trainer's buffers (bbnode/train.py): P, G, M, the round's start model, X, Y and
+    per layer an output and its gradient."""
+    size = sum(L.n_in * L.n_out + L.n_out for L in layers)
+    acts = sum(L.n_out for L in layers)
+    return 4 * size * (3 + int(momentum)) + 4 * batch_size * (layers[0].n_in + 2 * acts) + 2 * batch_size
 
 
 def round_seed(seed: int, node_id: int, rnd: int) -> int:

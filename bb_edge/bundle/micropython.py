@@ -53,10 +53,12 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
 
 def build(request: BuildRequest) -> BuildResult:
     """Build one MicroPython node bundle into ``request.out_dir``."""
-    from bb_edge.bundle.learning import build_learning, is_learning
+    from bb_edge.bundle.learning import is_learning
 
-    if is_learning(request.deployment_dir):  # says which targets can run a learning node
-        return build_learning(request)
+    if is_learning(request.deployment_dir):  # a FedAvg client trains on the device; other roles are refused
+        from bb_edge.bundle.mpy_learning import build_training_client
+
+        return build_training_client(request)
     dep, L, precision = lower_request(request)
     prof = request.profile
     march = str(prof.get("mpy_march", MARCH.get(prof.arch, "")))

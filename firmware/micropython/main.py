@@ -7,6 +7,11 @@ from bbnode.ota import FileSlots, NodeLoader, OtaNode, load_key
 
 with open("config.json") as f:
     CFG = json.load(f)
+if "learn" in CFG:  # a FedAvg training client bundle (bbnode/learn_client.py): no .bbrt program
+    from bbnode.learn_client import main as learn_main
+
+    learn_main(CFG)
+    raise SystemExit(0)
 # over-the-air updates (bbnode/ota.py): an activated A/B slot runs instead of the built program; one
 # that no longer loads falls back to it
 OTA_CFG = CFG.get("ota", {})

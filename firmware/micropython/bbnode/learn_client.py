@@ -19,7 +19,8 @@ Batch order: each epoch shuffles the shard with a Fisher-Yates pass driven by xo
 ``(seed, node id, round)`` (:func:`round_seed`), the same sequence ``bb_edge.adapters.mpy_learn.batch_order``
 computes on the host, so ORT can run the very same batches as the reference.
 
-Shard file (``BBS1``, little-endian): ``b"BBS1" u32 n u32 n_in float32[n * n_in] uint16[n]``.
+Shard file (``BBS1``, little-endian): ``b"BBS1" u32 n u16 n_in u8 xtype u8 0`` then the features
+(xtype 0: float32[n * n_in]; 1: a float32[256] table and uint8[n * n_in] codes into it) and uint16[n] labels.
 """
 import struct
 
@@ -56,18 +57,21 @@ def shuffle(order, n, state):
 
 
 class Shard:
-    """A client's training data: ``x`` (array('f'), n x n_in) and ``y`` (array('H'), n)."""
+    """A client's training data: ``x`` (n x n_in: array('f'), or uint8 codes into ``table``, a float32[256],
+    for features with at most 256 distinct values: a quarter of the RAM, exact) and ``y`` (array('H'), n)."""
 
     def __init__(self, blob):
         if len(blob) < 12 or bytes(blob[:4]) != SHARD_MAGIC:
             raise TrainError("BAD_SHARD", "magic")
-        n, n_in = struct.unpack_from("<II", blob, 4)
-        end = 12 + 4 * n * n_in
-        if n < 1 or n > 65535 or n_in < 1 or len(blob) != end + 2 * n:
-            raise TrainError("BAD_SHARD", "%d rows of %d, %d bytes" % (n, n_in, len(blob)))
+        n, n_in, xtype = struct.unpack_from("<IHB", blob, 4)
+        start = 12 if xtype == 0 else 12 + 1024
+        end = start + (4 if xtype == 0 else 1) * n * n_in
+        if xtype > 1 or n < 1 or n > 65535 or n_in < 1 or len(blob) != end + 2 * n:
+            raise TrainError("BAD_SHARD", "%d rows of %d (type %d), %d bytes" % (n, n_in, xtype, len(blob)))
         self.n = n
         self.n_in = n_in
-        self.x = f32_from(memoryview(blob)[12:end])
+        self.table = None if xtype == 0 else f32_from(memoryview(blob)[12:12 + 1024])
+        self.x = f32_from(memoryview(blob)[start:end]) if xtype == 0 else bytearray(memoryview(blob)[start:end])
         self.y = zeros("H", n)
         for i in range(n):
             self.y[i] = blob[end + 2 * i] | blob[end + 2 * i + 1] << 8
@@ -228,13 +232,18 @@ class FedAvgClient:
         """Rows ``order[lo:lo + nb]`` of the shard into the trainer's X and Y."""
         T = self.trainer
         X, Y, SX, SY, order, d = T.X, T.Y, self.shard.x, self.shard.y, self.order, T.n_in
+        tab = self.shard.table
         for r in range(nb):
             i = order[lo + r]
             Y[r] = SY[i]
             src = i * d
             dst = r * d
-            for k in range(d):
-                X[dst + k] = SX[src + k]
+            if tab is None:
+                for k in range(d):
+                    X[dst + k] = SX[src + k]
+            else:
+                for k in range(d):
+                    X[dst + k] = tab[SX[src + k]]
 
     def train_round(self, rnd):
         """E epochs over the shard from the model in ``trainer.P`` (optimizer state reset, as the Python

