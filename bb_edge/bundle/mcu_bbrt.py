@@ -21,8 +21,10 @@ def build(request: BuildRequest) -> BuildResult:
     """Build one MCU node bundle into ``request.out_dir``."""
     from bb_edge.bundle.learning import build_learning, is_learning
 
-    if is_learning(request.deployment_dir):  # says which targets can run a learning node
-        return build_learning(request)
+    if is_learning(request.deployment_dir):  # a FedAvg client on the C runtime, or a refusal that says where to go
+        from bb_edge.bundle.mcu_learn import LEARN_KINDS, build_mcu_learning
+
+        return build_mcu_learning(request) if request.profile.name in LEARN_KINDS else build_learning(request)
     dep, L, precision = lower_request(request)
     prof = request.profile
     L.synthetic_calibration = request.calib is None

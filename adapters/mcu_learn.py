@@ -1,0 +1,367 @@
+"""MCU FedAvg clients in a learning fleet: the C training client (firmware/include/bbrt_learn.h) on a serial line.
+
+A microcontroller does not speak MQTT; it speaks the link layer (docs/wire.md)
+on a UART. :class:`McuLearnBridge` is the device's place in the fleet: it owns
+the device's line (a QEMU pty or the posix build on a pty, through
+:mod:`bb_edge.adapters.devices`), connects to the broker *as the device's
+node* and moves envelopes both ways without looking inside them. The learning
+protocol (JOIN, MODEL, UPDATE, HEARTBEAT; validation, training, the round
+record) runs on the device; this process only moves bytes, so the server sees
+the device exactly as it sees a Linux client.
+
+``python -m bb_edge.adapters.mcu_learn LEARN_DIR --node c2 --transport URL
+--bundle DIST/c2`` runs one bridge; it takes the ``bb-edge node`` arguments
+the fleet runner passes (``--learning``, ``--clock-origin``, ``--progress``,
+...) so :class:`~bb_edge.adapters.fleet_learn.LearningFleet` starts it like any
+node (its ``launchers``). ``--record DIR`` keeps every MODEL sent to the
+device and every UPDATE it sent (``.npy``, for the reference check);
+``--power-cut ROUND:SECONDS`` kills the device that long after it got
+ROUND's model and boots it again on the same line (fault injection: a reboot
+mid-round).
+
+The reference: :func:`round_batches` reproduces the device's batch order
+(:c:func:`bbrt_learn_batch_order`: xorshift32 Fisher-Yates, full batches) and
+:func:`reference_update` runs the same ONNX training program on ONNX Runtime
+over those batches, so a device's update can be checked against it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import struct
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bb_edge.adapters.devices import PtyHostDevice, QemuDevice, SerialDevice
+from bb_edge.errors import BBError
+
+__all__ = ["IMAGE_MAGIC", "McuLearnBridge", "batch_order", "device_for_bundle", "main", "reference_update",
+           "round_batches", "write_image"]
+
+IMAGE_MAGIC = 0x494C4242  # "BBLI"
+IMAGE_VERSION = 1
+IMAGE_HEADER = 96
+PROTO_FEDAVG_SERVER, PROTO_FEDAVG_CLIENT = 16, 17
+MSG_MODEL, MSG_UPDATE = 2, 3
+_M32 = 0xFFFFFFFF
+
+
+def _mix(h: int, v: int) -> int:
+    h = (h ^ v) & _M32
+    h = (h * 0x9E3779B1) & _M32
+    return h ^ (h >> 16)
+
+
+def batch_order(n: int, seed: int, node_id: int, rnd: int, pass_: int) -> np.ndarray:
+    """One pass's sample order exactly as the device draws it (``bbrt_learn_batch_order``)."""
+    x = _mix(_mix(_mix(_mix(0x6A09E667, seed & _M32), node_id & _M32), rnd & _M32), pass_ & _M32) or 1
+    order = list(range(n))
+    for i in range(n, 1, -1):
+        x ^= (x << 13) & _M32
+        x ^= x >> 17
+        x ^= (x << 5) & _M32
+        j = x % i
+        order[i - 1], order[j] = order[j], order[i - 1]
+    return np.asarray(order, dtype=np.int64)
+
+
+def round_batches(n: int, batch: int, epochs: int, steps: int, seed: int, node_id: int, rnd: int) -> list[np.ndarray]:
+    """The device's mini-batches of round ``rnd``: full batches only, a new order per pass."""
+    per_pass = n // batch
+    total = steps if steps > 0 else epochs * per_pass
+    out: list[np.ndarray] = []
+    order = np.zeros(0, np.int64)
+    at, p = n, 0
+    for _ in range(total):
+        if at + batch > n:
+            order, at, p = batch_order(n, seed, node_id, rnd, p), 0, p + 1
+        out.append(order[at:at + batch])
+        at += batch
+    return out
+
+
+def reference_update(program: Any, start: np.ndarray, x: np.ndarray, y: np.ndarray,
+                     batches: Sequence[np.ndarray]) -> np.ndarray:
+    """The float reference: ONNX Runtime runs ``program`` from ``start`` over ``batches``; returns trained - start.
+
+    Fresh optimizer state, as the device starts every round (and FedAvgClient without
+    ``keep_optimizer_state``).
+    """
+    from bb_edge.backends.base import get_backend
+
+    seg = get_backend("ort").prepare(program.model, "train")
+    layout = program.layout
+    params = layout.unflatten(np.asarray(start, np.float32))
+    state = program.initial_state()
+    data_name = program.data_inputs[0].name
+    label_dtype = program.labels.dtype if program.labels is not None else "int64"
+    for idx in batches:
+        feeds: dict[str, np.ndarray] = {data_name: np.ascontiguousarray(x[idx], np.float32),
+                                        "labels": y[idx].astype(label_dtype)}
+        feeds.update(params)
+        feeds.update({"opt/" + k: v for k, v in state.items()})
+        out = seg.run(feeds)
+        params = {s.name: np.asarray(out["next/" + s.name]) for s in program.params}
+        state = {s.name[len("opt/"):]: np.asarray(out["next/" + s.name]) for s in program.state}
+    return layout.flatten(params) - np.asarray(start, np.float32)
+
+
+def _align8(b: bytearray) -> None:
+    b.extend(b"\0" * (-len(b) % 8))
+
+
+def write_image(path: str | Path, *, node_id: int, server_id: int, x: np.ndarray, y: np.ndarray, epochs: int,
+                steps: int, batch: int, seed: int, heartbeat_ms: int, program: bytes, name: str) -> int:
+    """Write the learning image the device reads from flash (layout in bbrt_learn.h); returns its size."""
+    x = np.ascontiguousarray(x, dtype="<f4")
+    y = np.ascontiguousarray(y, dtype="<i4")
+    if x.ndim != 2 or y.shape != (x.shape[0],):
+        raise BBError(f"shard must be x [n, features] and y [n], got {x.shape} and {y.shape}")
+    body = bytearray(IMAGE_HEADER)
+    x_off = len(body)
+    body += x.tobytes()
+    _align8(body)
+    y_off = len(body)
+    body += y.tobytes()
+    _align8(body)
+    p_off = len(body)
+    body += program
+    _align8(body)
+    raw = name.encode()[:16]
+    struct.pack_into("<16I16s", body, 0, IMAGE_MAGIC, IMAGE_VERSION, len(body), node_id, server_id, x.shape[0],
+                     x.shape[1], epochs, steps, batch, seed & _M32, heartbeat_ms, x_off, y_off, p_off, len(program),
+                     raw)
+    Path(path).write_bytes(bytes(body))
+    return len(body)
+
+
+# ------------------------------------------------------------------ devices
+
+class QemuLearnDevice(QemuDevice):
+    """A training client ELF under QEMU: the image in its flash region, the round record in ``state_file``."""
+
+    def __init__(self, kind: str, elf: Path, image: Path, node_id: int, *, epoch_file: Path,
+                 state_file: Path, **kw: Any) -> None:
+        super().__init__(kind, elf, image, node_id, epoch_file=epoch_file, own_pty=True, **kw)
+        if "," in str(state_file) or " " in str(state_file):
+            raise BBError(f"state file path {state_file} may not contain ',' or ' ' (QEMU option syntax)")
+        i = self.cmd.index("-semihosting-config") + 1
+        self.cmd[i] += f",arg={state_file}"  # the third semihosting word: learn_mcu_main.c's record file
+
+
+class HostLearnDevice(PtyHostDevice):
+    """The posix training client (``bbrt-learn``) on a pty, its round record in ``state_file``."""
+
+    def __init__(self, exe: Path, image: Path, node_id: int, *, epoch_file: Path, state_file: Path,
+                 **kw: Any) -> None:
+        super().__init__(exe, image, node_id, epoch_file=epoch_file, **kw)
+        self.cmd += ["--state-file", str(state_file)]
+
+    def restart(self, timeout: float = 20.0) -> None:
+        """Kill the process and start it again on the same pty; wait for its HELLO with a new epoch."""
+        known = self.link.peer.boot_epoch if self.link is not None and self.link.peer is not None else 0
+        self.kill()
+        self._launch()
+        deadline = time.monotonic() + timeout
+        while self.link is not None and time.monotonic() < deadline:
+            self._pump(0.05)
+            if self.link.up and self.link.peer is not None and self.link.peer.boot_epoch > known:
+                return
+        raise BBError(f"device node {self.node_id} did not say HELLO with a new epoch after restart")
+
+
+def device_for_bundle(bundle: str | Path, state_dir: str | Path | None = None) -> SerialDevice:
+    """The (not yet started) device of an MCU learning bundle (``bb-edge build ... --target NODE=qemu-cortex-m3``)."""
+    b = Path(bundle)
+    try:
+        man = json.loads((b / "manifest.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise BBError(f"{b}: not an MCU learning bundle ({exc}); build one with "
+                      "bb-edge build LEARN_DIR --target NODE=qemu-cortex-m3") from None
+    if man.get("format") != "bb-edge/mcu-learning-bundle":
+        raise BBError(f"{b}: manifest format {man.get('format')!r} is not an MCU learning bundle")
+    sd = Path(state_dir) if state_dir is not None else b
+    sd.mkdir(parents=True, exist_ok=True)
+    node_id = int(man["node_id"])
+    image = b / man["artifacts"]["image"]
+    fw = b / man["artifacts"]["firmware"]
+    epoch, state = sd / f"{man['node']}.epoch", sd / f"{man['node']}.round"
+    if man["kind"] == "host":
+        return HostLearnDevice(fw, image, node_id, epoch_file=epoch, state_file=state)
+    return QemuLearnDevice(man["qemu"], fw, image, node_id, epoch_file=epoch, state_file=state)
+
+
+# ------------------------------------------------------------------ bridge
+
+class McuLearnBridge:
+    """Envelopes between a device's serial line and the broker, as the device's node (module docstring)."""
+
+    def __init__(self, device: SerialDevice, transport: Any, node: str, ids: dict[str, int],
+                 record: Path | None = None, power_cut: tuple[int, float] | None = None,
+                 log: Any = None) -> None:
+        self.device, self.transport, self.node, self.ids = device, transport, node, ids
+        self.names = {i: n for n, i in ids.items()}
+        self.record = record
+        self.power_cut = power_cut
+        self.log = log or sys.stdout
+        self.inbox: deque[tuple[bytes, Any]] = deque()
+        self.stopping = threading.Event()
+        self.bytes_out = 0
+        self.counts: dict[str, int] = {}
+        self._cut_at: float | None = None
+        if record is not None:
+            record.mkdir(parents=True, exist_ok=True)
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.log, flush=True)
+
+    def _deliver(self, peer: str, data: bytes, ack: Any = None) -> None:
+        """From the transport's thread: queue for the loop (the device line has one owner)."""
+        self.inbox.append((bytes(data), ack))
+
+    def _keep(self, kind: str, env: bytes) -> None:
+        """Record a MODEL / UPDATE payload (float32 vector) as ``<kind>-r<round>-<n>.npy``."""
+        if self.record is None or len(env) < 72:
+            return
+        rnd = struct.unpack_from("<Q", env, 24)[0]
+        rank = env[45]
+        plen = struct.unpack_from("<I", env, 56)[0]
+        off = 64 + 8 * ((rank + 1) // 2)
+        vec = np.frombuffer(env[off:off + plen], dtype="<f4")
+        n = len(list(self.record.glob(f"{kind}-r{rnd}-*.npy")))
+        np.save(self.record / f"{kind}-r{rnd}-{n}.npy", vec)
+        if kind == "model" and self.power_cut is not None and self.power_cut[0] == rnd and self._cut_at is None:
+            self._cut_at = time.monotonic() + self.power_cut[1]
+
+    @staticmethod
+    def _head(env: bytes) -> tuple[int, int, int] | None:
+        """(protocol, receiver, edge) of an envelope, or None if it is too short to be one."""
+        if len(env) < 64:
+            return None
+        protocol = struct.unpack_from("<H", env, 6)[0]
+        receiver = struct.unpack_from("<I", env, 12)[0]
+        edge = struct.unpack_from("<I", env, 40)[0]
+        return protocol, receiver, edge
+
+    def step(self, wait: float = 0.02) -> None:
+        """One loop turn: transport -> device, device -> transport, device control, power cut."""
+        while self.inbox:
+            env, ack = self.inbox.popleft()
+            h = self._head(env)
+            if h is not None and h[0] == PROTO_FEDAVG_CLIENT and h[2] == MSG_MODEL:
+                self._keep("model", env)
+            self.device.send(env)
+            if ack is not None:
+                ack()  # handed to the device's link, which delivers it (and resends it after a reboot)
+        for env in self.device.wait_data(1, wait):
+            h = self._head(env)
+            if h is None:
+                continue
+            protocol, receiver, edge = h
+            if protocol == PROTO_FEDAVG_SERVER and edge == MSG_UPDATE:
+                self._keep("update", env)
+            peer = self.names.get(receiver)
+            if peer is None:
+                self.counts["unroutable"] = self.counts.get("unroutable", 0) + 1
+                continue
+            self.transport.send(peer, receiver, env)
+            self.bytes_out += len(env)
+        for e in self.device.control:  # typed events of the device (ModelRefused ..., RoundResumed ...)
+            if e.edge == 5:
+                text = bytes(e.data).decode(errors="replace")
+                key = text.split(" ")[0] + (":" + text.split(" ")[1] if text.startswith("ModelRefused") else "")
+                self.counts[key] = self.counts.get(key, 0) + 1
+                self._say(f"device {self.node}: {text}")
+        self.device.control.clear()
+        self.device.errors.clear()
+        if self._cut_at is not None and time.monotonic() >= self._cut_at:
+            self._cut_at = -1.0
+            self._say(f"power cut: {self.node} restarts mid-round")
+            self.device.restart()  # type: ignore[attr-defined]
+            self._say(f"device {self.node} back with boot epoch "
+                      f"{self.device.link.peer.boot_epoch if self.device.link and self.device.link.peer else '?'}")
+
+    def run(self) -> None:
+        """Relay until :attr:`stopping` is set."""
+        while not self.stopping.is_set():
+            self.step()
+
+
+def _parse_cut(text: str) -> tuple[int, float]:
+    try:
+        r, s = text.split(":", 1)
+        return int(r), float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--power-cut wants ROUND:SECONDS, got {text!r}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bb_edge.adapters.mcu_learn LEARN_DIR --node N --transport URL --bundle DIR`` (module docstring)."""
+    p = argparse.ArgumentParser(prog="bb_edge.adapters.mcu_learn", description=__doc__.split("\n")[0])
+    p.add_argument("dir")
+    p.add_argument("--node", required=True)
+    p.add_argument("--transport", required=True)
+    p.add_argument("--bundle", required=True, help="the node's MCU learning bundle (bb-edge build)")
+    p.add_argument("--state-dir", default=None, help="boot epoch and round record files (default: the bundle)")
+    p.add_argument("--record", default=None, help="keep MODEL/UPDATE vectors here (.npy)")
+    p.add_argument("--power-cut", type=_parse_cut, default=None, metavar="ROUND:SECONDS")
+    p.add_argument("--progress", default=None)
+    # what the fleet runner passes every node; the device has its own clock and settings
+    for flag in ("--learning", "--clock-origin", "--start-file", "--status-interval", "--backend"):
+        p.add_argument(flag, default=None)
+    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--late", action="store_true")
+    args = p.parse_args(argv)
+    from bb_edge.adapters.learn_node import load_module
+    from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+    from bb_edge.compiler.manifest import load_deployment
+
+    try:
+        dep = load_deployment(args.dir)
+        ids = dict(load_module(dep.extra["learning"], dep.directory).nodes())
+        if args.node not in ids:
+            raise BBError(f"no node {args.node!r} in {args.dir}; nodes: {', '.join(ids)}")
+        device = device_for_bundle(args.bundle, args.state_dir)
+        if device.node_id != ids[args.node]:
+            raise BBError(f"bundle {args.bundle} is node id {device.node_id}, not {args.node} (id {ids[args.node]})")
+        device.start(timeout=60.0)  # type: ignore[attr-defined]
+    except BBError as exc:
+        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    transport = MqttTransport(MqttConfig.from_url(args.transport), dep.name, args.node, ids)
+    bridge = McuLearnBridge(device, transport, args.node, ids, Path(args.record) if args.record else None,
+                            args.power_cut)
+    signal.signal(signal.SIGTERM, lambda *_: bridge.stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: bridge.stopping.set())
+    try:
+        transport.open(bridge._deliver)
+        transport.wait_connected(30.0)
+        print(f"node {args.node} (id {ids[args.node]}) of {dep.name!r} on {args.transport.split('?')[0]} "
+              f"(device: {type(device).__name__})", flush=True)
+        bridge.run()
+    finally:
+        transport.stop_inbound()
+        transport.flush(2.0)
+        transport.close()
+        device.stop()  # type: ignore[attr-defined]
+        if args.progress:
+            with open(args.progress, "a") as f:
+                f.write(json.dumps({"kind": "final", "node": args.node, "wall": time.time(),
+                                    "bytes_out": bridge.bytes_out, "events": bridge.counts,
+                                    "model_round": 0, "model": None}) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""MCU learning bundles: a FedAvg client on the no-heap C runtime (firmware/include/bbrt_learn.h).
+
+``bb-edge build LEARN_DIR --target NODE=qemu-cortex-m3`` (or ``qemu-rv32``,
+``host``) on a client of a FedAvg learning deployment lands here
+(:mod:`bb_edge.bundle.mcu_bbrt` sends learning deployments on). The bundle::
+
+    learn.bin       the learning image the device reads from flash: its shard (x, y), settings
+                    (node and server ids, epochs / local steps, batch, seed, heartbeat) and the
+                    .bbrt training step (bb_edge/bbrt/train_lower.py); layout in bbrt_learn.h
+    bbrt.elf | bbrt-learn   the client firmware (QEMU) or the posix build (host)
+    run.sh          boots it (QEMU: the image in the flash region, boot epoch and round record
+                    files through semihosting)
+    manifest.json   node, ids, target, kind, the learning settings, figures, artifacts
+
+Refusals are typed and happen before anything is built: the server or a
+non-FedAvg node (``BuildError``), a codec (the client speaks raw float32),
+a shard smaller than one batch, an op without a C training kernel
+(``UnsupportedOpError``), a step or firmware that does not fit the target's RAM
+(``FitError``, by how many bytes).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from bb_edge.bundle import BuildError, BuildRequest, BuildResult
+
+__all__ = ["LEARN_KINDS", "build_mcu_learning", "work_bytes"]
+
+#: target profile -> (make goal, binutils prefix, QEMU machine kind or None for the posix build)
+LEARN_KINDS: dict[str, tuple[str, str, str | None]] = {
+    "qemu-cortex-m3": ("learn-cortex-m3", "arm-none-eabi-", "cortex-m3"),
+    "qemu-rv32": ("learn-rv32", "riscv64-unknown-elf-", "rv32"),
+    "host": ("learn-host", "", None),
+}
+IMAGE = "learn.bin"
+STACK_RESERVE = 4096
+
+
+def _up8(n: int) -> int:
+    return (n + 7) & ~7
+
+
+def work_bytes(param_count: int, n_samples: int, batch: int, features: int, max_payload: int) -> int:
+    """The client's work area (``bbrt_learn_node_work_size``): models, order, batch, pending and rx envelopes."""
+    env = 96 + max_payload
+    return (2 * _up8(4 * param_count) + _up8(2 * n_samples) + _up8(4 * batch * features) + _up8(4 * batch)
+            + _up8(env) + _up8(env + 4))
+
+
+def build_mcu_learning(req: BuildRequest) -> BuildResult:
+    """Build the MCU FedAvg client bundle of ``req.node`` (see the module docstring)."""
+    from bb_edge.adapters.mcu_learn import write_image
+    from bb_edge.bbrt import native
+    from bb_edge.bbrt.errors import FitError
+    from bb_edge.bbrt.firmware import elf_sizes
+    from bb_edge.bbrt.qemu import qemu_command
+    from bb_edge.bbrt.train_lower import check_training_fit, lower_training_step
+    from bb_edge.bundle.learning import _module
+    from bb_edge.compiler.manifest import load_deployment
+
+    prof = req.profile
+    if prof.name not in LEARN_KINDS:
+        raise BuildError(f"target {prof.name} cannot run a learning client; MCU learning clients build for "
+                         f"{', '.join(LEARN_KINDS)} (or a linux-vm-*, jetson-* or ros2-* target)")
+    goal, prefix, qemu = LEARN_KINDS[prof.name]
+    dep = load_deployment(req.deployment_dir)
+    module = _module(dep)
+    names = dict(module.nodes())
+    if req.node not in names:
+        raise BuildError(f"no node {req.node!r} in this {module.name} deployment; nodes: {', '.join(names)}")
+    if module.name != "fedavg":
+        raise BuildError(f"an MCU runs a FedAvg client; this deployment's strategy is {module.name}")
+    if req.node not in module.clients():
+        raise BuildError(f"{req.node} is the FedAvg server; an MCU target runs a client (c0, c1, ...): "
+                         "put the server on a linux-vm-* target")
+    cfg = module.cfg
+    if cfg.get("codec"):
+        raise BuildError(f"the MCU client sends raw float32 updates; remove codec {cfg['codec']!r} "
+                         "or run this client on a Linux target")
+    setup = module.setup
+    part = setup.parts[module.clients().index(req.node)]
+    batch = int(cfg["batch_size"])
+    if len(part.x) < batch:
+        raise BuildError(f"{req.node}'s shard has {len(part.x)} samples, fewer than one batch of {batch}: "
+                         "lower batch_size or give it more data")
+    if len(part.x) > 65535:
+        raise BuildError(f"{req.node}'s shard has {len(part.x)} samples; the MCU client takes at most 65535")
+    node_id = names[req.node]
+    lowered = lower_training_step(setup.program, batch, node_id)
+    if prof.ram_bytes:
+        check_training_fit(lowered, req.node, prof.name, prof.ram_bytes)
+    out = Path(req.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    x = part.x.reshape(len(part.x), -1)
+    image_bytes = write_image(out / IMAGE, node_id=node_id, server_id=names["server"], x=x, y=part.y,
+                              epochs=int(cfg["epochs"]), steps=int(cfg.get("local_steps") or 0), batch=batch,
+                              seed=int(cfg["seed"]), heartbeat_ms=max(1, int(float(cfg["heartbeat"]) * 1000)),
+                              program=lowered.blob, name=req.node)
+    payload = max(64, _up8(4 * lowered.param_count))
+    work = work_bytes(lowered.param_count, len(x), batch, x.shape[1], payload)
+    build = out / "build"
+    native.make(goal, build, LEARN_PAYLOAD=str(payload), ARENA=str(max(8, lowered.arena_bytes)),
+                LEARN_WORK=str(work), OPT="-Os")
+    fw = "bbrt-learn" if qemu is None else "bbrt.elf"
+    (out / fw).write_bytes((build / fw).read_bytes())
+    (out / fw).chmod(0o755)
+    sizes = elf_sizes(out / fw, prefix)
+    for f in build.iterdir():
+        f.unlink()
+    build.rmdir()
+    ram_need = sizes["data"] + sizes["bss"] + STACK_RESERVE
+    flash_need = sizes["text"] + sizes["data"] + image_bytes
+    if qemu is not None and prof.ram_bytes and ram_need > prof.ram_bytes:
+        raise FitError(req.node, prof.name, "ram (training client)", ram_need, prof.ram_bytes)
+    if qemu is not None and prof.flash_bytes and flash_need > prof.flash_bytes:
+        raise FitError(req.node, prof.name, "flash (training client + image)", flash_need, prof.flash_bytes)
+    if qemu is None:
+        run = ('exec "$(dirname "$0")/bbrt-learn" "$(dirname "$0")/learn.bin" --serial "$1" '
+               f'--epoch-file "$(dirname "$0")/{req.node}.epoch" --state-file "$(dirname "$0")/{req.node}.round"\n')
+    else:
+        cmd = qemu_command(qemu, Path(fw), Path(IMAGE), Path(f"{req.node}.epoch"))
+        cmd[-1] += f",arg={req.node}.round"
+        run = 'cd "$(dirname "$0")" && exec ' + " ".join(shlex.quote(c) for c in cmd) + ' "$@"\n'
+    (out / "run.sh").write_text("#!/bin/sh\n# boot the training client; its serial line is printed as a pty "
+                                "(host: give the pty as $1)\n" + run)
+    (out / "run.sh").chmod(0o755)
+    figures: dict[str, Any] = {"param_count": lowered.param_count, "shard_samples": len(x),
+                               "train_arena_bytes": lowered.arena_bytes, "train_arena_lower_bound": lowered.lower_bound,
+                               "image_bytes": image_bytes, "code_bytes": sizes["text"],
+                               "static_ram_bytes": sizes["data"] + sizes["bss"], "ram_need": ram_need,
+                               "flash_need": flash_need}
+    arts = {"image": IMAGE, "firmware": fw, "run": "run.sh", "manifest": "manifest.json"}
+    manifest = {"format": "bb-edge/mcu-learning-bundle", "version": 1, "node": req.node, "node_id": node_id,
+                "server_id": names["server"], "target": prof.name, "kind": "host" if qemu is None else "qemu",
+                "qemu": qemu, "strategy": module.name, "role": "client", "learning": dep.extra["learning"],
+                "figures": figures, "artifacts": arts}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, default=str) + "\n")
+    return BuildResult(req.node, prof.name, out, {k: out / v for k, v in arts.items()}, figures)
