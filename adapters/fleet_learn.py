@@ -89,6 +89,9 @@ class LearningFleet:
     origin: float = field(default_factory=time.time)
     procs: dict[str, _Proc] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)
+    # node -> its own argv instead of ``bb-edge node`` (e.g. a MicroPython training client, adapters/mpy_learn.py);
+    # it must print ``node NAME (id N)`` once connected
+    commands: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.workdir = Path(self.workdir)
@@ -135,6 +138,7 @@ class LearningFleet:
         start = log.tell()
         argv = node_argv(self.dep.directory, name, self.url, self.overrides, self.origin, self.progress_file(name),
                          late, self.extra.get(name), self.late_start_file(name) if late else self.start_file)
+        argv = self.commands.get(name, argv)
         p = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              start_new_session=True)
         self.procs[name] = _Proc(name, p, log, start)
@@ -220,7 +224,8 @@ def _servers(module: StrategyModule) -> list[str]:
 def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, clients: int | None = None,
                        seed: int | None = None, churn: float | None = None, timeout: float | None = None,
                        workdir: str | Path | None = None, connect_timeout: float = 120.0,
-                       overrides: dict[str, Any] | None = None) -> FleetResult:
+                       overrides: dict[str, Any] | None = None,
+                       commands: dict[str, list[str]] | None = None) -> FleetResult:
     """Run the learning deployment ``dep`` as one process per node over ``url``; the simulator's result type."""
     if dep.directory is None:
         raise BBError("a learning fleet needs a deployment loaded from a directory")
@@ -247,7 +252,7 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
         workdir = tmp.name
     wd = Path(workdir)
     wd.mkdir(parents=True, exist_ok=True)
-    fleet = LearningFleet(dep, url, ov, wd)
+    fleet = LearningFleet(dep, url, ov, wd, commands=dict(commands or {}))
     for n, _ in module.nodes():
         fleet.progress_file(n).unlink(missing_ok=True)
     cfg = module.cfg
