@@ -282,3 +282,59 @@ def test_gossip_fetch_from_a_blocked_peer_gets_no_model() -> None:
     assert full == ["n2"]  # the unblocked peer gets the model, the blocked one a typed refusal
     rej = [(e.reason, e.sender) for e in n1.drain_events() if isinstance(e, lev.UpdateRejected)]
     assert rej == [("blocked", ids["n0"])]
+
+
+# ------------------------------------------------------------------ FedAvg sharing modes, over MQTT
+
+
+def _without_peers(learning: dict[str, Any], keep: list[str]) -> dict[str, Any]:
+    """The same run with only the ``keep`` clients: their own index partitions, no sharing rules."""
+    parts = build_setup(learning).parts
+    idx = [[int(i) for i in parts[int(c[1:])].indices] for c in keep]
+    cfg = {k: v for k, v in learning.items() if k not in ("blocked", "sharing")}
+    return {**cfg, "clients": len(keep), "data": {**learning["data"], "partition": {"indices": idx}}}
+
+
+def test_fedavg_server_refuses_blocked_and_leech_clients_in_process() -> None:
+    """Simulator: the blocked client is never admitted, the leech's updates are refused every round, and the
+    model is the run of the other clients alone; control: without the rules every client counts."""
+    learning = {**BASE, "clients": 4, "rounds": 3, "seed": 5,
+                "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}
+    guarded = simulate({**learning, "blocked": ["c2"], "sharing": {"c3": "ro"}})
+    alone = simulate(_without_peers(learning, ["c0", "c1"]))
+    everyone = simulate(learning)
+    assert guarded.rejections == {"blocked": 1, "sharing_mode": 3}
+    assert guarded.model is not None and alone.model is not None and everyone.model is not None
+    np.testing.assert_array_equal(guarded.model, alone.model)
+    assert np.abs(everyone.model - alone.model).max() > 1e-3
+    with pytest.raises(ConfigError, match="sharing"):
+        simulate({**learning, "sharing": {"c3": "leech"}})
+    with pytest.raises(ConfigError, match="name no client"):
+        simulate({**learning, "blocked": ["c9"]})
+
+
+def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Any) -> None:
+    """One process per node over a real Mosquitto: the server process refuses the blocked client's JOIN and
+    the leech's updates with typed events (in the run's summary), and its final model equals the run of the
+    other two clients alone (the simulator on their own index partitions)."""
+    from bb_edge.adapters.fleet_learn import run_learning_fleet
+    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.learn.deployment import write_learning_deployment
+    from tests.test_learn_mqtt import start_broker, stop_broker
+
+    learning = {**BASE, "clients": 4, "rounds": 3, "seed": 5, "blocked": ["c2"], "sharing": {"c3": "ro"},
+                "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}
+    d = tmp_path / "dep"
+    write_learning_deployment(d, learning)
+    broker, url = start_broker(tmp_path / "broker")
+    try:
+        res = run_learning_fleet(load_deployment(d), url, workdir=tmp_path / "work")
+    finally:
+        stop_broker(broker)
+    assert res.rejections.get("blocked") == 1 and res.rejections.get("sharing_mode", 0) >= 1, res.rejections
+    log = (tmp_path / "work" / "server.log").read_text()
+    assert "event UpdateRejected strategy=fedavg sender=4 round=0 reason=blocked" in log
+    assert "sender=5" in log and "reason=sharing_mode" in log
+    alone = simulate(_without_peers(learning, ["c0", "c1"]), d)
+    assert alone.model is not None
+    np.testing.assert_allclose(res.final_models["server"], alone.model, atol=1e-6)
