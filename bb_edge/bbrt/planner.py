@@ -184,6 +184,62 @@ def model_lower_bound(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]]
     return lower_bound(ivs)
 
 
+#: placement orders :func:`plan_best` tries (greedy by size first, as :func:`plan`)
+ORDERS: tuple[Callable[[Interval], tuple[int, ...]], ...] = (
+    lambda v: (-v.size, v.first, v.tensor),
+    lambda v: (-(v.last - v.first), -v.size, v.tensor),
+    lambda v: (-v.size * (v.last - v.first + 1), v.tensor),
+    lambda v: (v.first, -v.size, v.tensor),
+)
+
+
+def plan_ordered(intervals: list[Interval], key: Callable[[Interval], tuple[int, ...]]) -> tuple[dict[int, int], int]:
+    """Like :func:`plan` with the placement order given by ``key``."""
+    placed: list[tuple[Interval, int]] = []
+    offsets: dict[int, int] = {}
+    for iv in sorted(intervals, key=key):
+        busy = sorted((off, off + p.size) for p, off in placed if not (p.last < iv.first or iv.last < p.first))
+        cand = 0
+        for lo, hi in busy:
+            if cand + iv.size <= lo:
+                break
+            cand = max(cand, align(hi, ALIGN))
+        offsets[iv.tensor] = cand
+        placed.append((iv, cand))
+    return offsets, max((off + iv.size for iv, off in placed), default=0)
+
+
+def plan_best(intervals: list[Interval]) -> tuple[dict[int, int], int]:
+    """The smallest of the greedy placements in :data:`ORDERS` (a training step has a few dozen tensors:
+    trying four orders costs nothing and the best is often the lower bound)."""
+    best = min((plan_ordered(intervals, k) for k in ORDERS), key=lambda r: r[1])
+    bound = align(lower_bound(intervals))
+    # then seeded random orders (deterministic: the same program always gets the same plan) until one
+    # reaches the lower bound
+    for seed in range(RANDOM_ORDERS):
+        if best[1] <= bound:
+            break
+        rank = {iv.tensor: r for r, iv in enumerate(_shuffled(intervals, seed))}
+        cand = plan_ordered(intervals, lambda v, rank=rank: (rank[v.tensor],))
+        if cand[1] < best[1]:
+            best = cand
+    return best
+
+
+RANDOM_ORDERS = 200
+
+
+def _shuffled(intervals: list[Interval], seed: int) -> list[Interval]:
+    """A deterministic pseudo-random permutation (an LCG: no global random state)."""
+    out = sorted(intervals, key=lambda v: v.tensor)
+    x = seed * 2654435761 + 1
+    for i in range(len(out) - 1, 0, -1):
+        x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        j = (x >> 33) % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def assign_training(prog: Program, persistent: set[int], live_in: set[int], live_out: set[int]) -> None:
     """Plan a training-step program: ``persistent`` tensors (parameters, optimizer state) live the whole
     step and across steps, so each gets bytes of its own; everything else (batch, activations, gradients)
@@ -192,7 +248,7 @@ def assign_training(prog: Program, persistent: set[int], live_in: set[int], live
     """
     root = {t: r for t, r in aliases(prog).items() if t not in persistent and r not in persistent}
     ivs = merge(lifetimes(prog, live_in | persistent, live_out | persistent), root)
-    offsets, size = plan(ivs)
+    offsets, size = plan_best(ivs)
     for t, off in offsets.items():
         prog.tensors[t].offset = off
     for t, r in root.items():

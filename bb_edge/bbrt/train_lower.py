@@ -30,7 +30,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from bb_edge.bbrt import planner
-from bb_edge.bbrt.errors import BbrtError, FitError
+from bb_edge.bbrt.errors import FitError
 from bb_edge.bbrt.format import (
     DT_FLOAT,
     DT_INT32,
@@ -46,6 +46,7 @@ from bb_edge.bbrt.format import (
 from bb_edge.errors import ModelError, UnsupportedOpError
 from bb_edge.learn.autodiff.program import SoftmaxCrossEntropy, TrainingProgram
 from bb_edge.learn.optim import SGD
+from bb_edge.targets import TargetProfile
 
 MAGIC = 0x52544242  # "BBTR", BBRT_TRAIN_MAGIC
 VERSION = 1
@@ -369,19 +370,26 @@ def lower_training_step(tp: TrainingProgram, batch: int, node_id: int = 0) -> Tr
                         tp.layout.size, index, {op.opcode for op in ops})
 
 
-def training_footprint(lowered: TrainLowered, profiles: dict[str, int]) -> list[dict[str, object]]:
-    """Per target (name -> RAM bytes): the step's arena, whether it fits, and by how many bytes it is over."""
-    need = lowered.arena_bytes
+def training_need(lowered: TrainLowered, profile: TargetProfile) -> int:
+    """RAM the training step needs on ``profile``: its arena plus the profile's reserved RAM
+    (what the port, its stack and its buffers keep for themselves)."""
+    return lowered.arena_bytes + int(profile.get("reserved_ram_bytes", 0))
+
+
+def training_footprint(lowered: TrainLowered, profiles: list[TargetProfile]) -> list[dict[str, object]]:
+    """Per target: the step's arena, its RAM need, the target's RAM, whether it fits and by how many
+    bytes it is over (0 when it fits; targets without a RAM size always fit)."""
     rows: list[dict[str, object]] = []
-    for name, ram in profiles.items():
-        rows.append({"target": name, "ram": ram, "arena": need, "fits": not ram or need <= ram,
-                     "over": max(0, need - ram) if ram else 0})
+    for p in profiles:
+        need = training_need(lowered, p)
+        over = max(0, need - p.ram_bytes) if p.ram_bytes else 0
+        rows.append({"target": p.name, "arena": lowered.arena_bytes, "need": need, "ram": p.ram_bytes,
+                     "fits": over == 0, "over": over})
     return rows
 
 
-def check_training_fit(lowered: TrainLowered, node: str, target: str, ram_bytes: int) -> None:
-    """Raise :class:`FitError` (need, have, over in bytes) if the step's arena exceeds ``ram_bytes``."""
-    if ram_bytes <= 0:
-        raise BbrtError(f"target {target!r} states no RAM size")
-    if lowered.arena_bytes > ram_bytes:
-        raise FitError(node, target, "ram (training step arena)", lowered.arena_bytes, ram_bytes)
+def check_training_fit(lowered: TrainLowered, node: str, profile: TargetProfile) -> None:
+    """Raise :class:`FitError` (need, have, ``over`` in bytes) if the step does not fit ``profile``'s RAM."""
+    need = training_need(lowered, profile)
+    if profile.ram_bytes and need > profile.ram_bytes:
+        raise FitError(node, profile.name, "ram (training step)", need, profile.ram_bytes)
