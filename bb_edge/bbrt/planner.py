@@ -219,14 +219,18 @@ def plan_best(intervals: list[Interval]) -> tuple[dict[int, int], int]:
     for seed in range(RANDOM_ORDERS):
         if best[1] <= bound:
             break
-        rank = {iv.tensor: r for r, iv in enumerate(_shuffled(intervals, seed))}
-        cand = plan_ordered(intervals, lambda v, rank=rank: (rank[v.tensor],))
+        cand = plan_ordered(intervals, _rank_key({iv.tensor: r for r, iv in enumerate(_shuffled(intervals, seed))}))
         if cand[1] < best[1]:
             best = cand
     return best
 
 
 RANDOM_ORDERS = 200
+
+
+def _rank_key(rank: dict[int, int]) -> Callable[[Interval], tuple[int, ...]]:
+    """A placement key putting tensors in the order ``rank`` gives."""
+    return lambda v: (rank[v.tensor],)
 
 
 def _shuffled(intervals: list[Interval], seed: int) -> list[Interval]:
