@@ -4,13 +4,33 @@ This adapter owns the (virtual) clock and routes every outbound envelope to
 its peer's ``deliver``. An optional seeded :class:`LinkModel` adds latency,
 jitter, loss and reordering. Device nodes that run elsewhere (a board or an
 emulator on a serial link) join through :class:`ExternalNode`.
+
+Two options make a pipeline of local nodes as fast as one session of the whole
+model (bench/bench_pipeline.py, docs/engine.md):
+
+- ``concurrent=True``: every node's segments run on a worker thread of its own
+  (the engines issue ComputeCommands, ``inline_compute=False``), so the stages
+  of a pipeline overlap on the host's cores. ONNX Runtime sessions then get
+  ``cores // nodes`` intra-op threads (at least 1) instead of all cores each.
+  Compute takes no virtual time, as inline: the clock does not move while a
+  segment is running.
+- ``zero_copy=True``: tensors pass between local engines as envelope objects
+  whose payload is a read-only view of the producer's output
+  (:mod:`bb_edge.engine.local`), and ``run`` hands graph inputs over as
+  read-only views; nothing is encoded, decoded or copied, and every check of
+  the receiving engine still applies. Envelopes to device nodes and to the host
+  are encoded as before.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import os
+import queue
+import threading
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -20,10 +40,14 @@ import onnx
 
 from bb_edge.adapters.transport_types import OutputRefused, output_contracts, output_problem, output_value
 from bb_edge.compiler.manifest import HOST_NAME, Deployment
-from bb_edge.engine import Engine, events
+from bb_edge.engine import ComputeCommand, Engine, events
 from bb_edge.engine.edgequant import quant_of, to_wire
+from bb_edge.engine.local import local_size
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, Envelope, decode, encode
+
+# what travels on a simulated link: encoded bytes, or an envelope object between local engines (zero_copy)
+Payload = bytes | Envelope
 
 
 class FleetStalled(BBError):
@@ -85,8 +109,48 @@ class LinkStats:
         self.bytes[sender] = self.bytes.get(sender, 0) + n
 
 
+def host_cores() -> int:
+    """CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None],
+                    finished: queue.SimpleQueue[str]) -> None:
+    """One node's compute thread: run each command, hand the result back through the engine's ingress.
+
+    It holds no reference to the fleet, so a fleet nobody keeps is collected and its
+    finalizer stops the workers. ONNX Runtime releases the GIL while a session runs.
+    """
+    while True:
+        cmd = work.get()
+        if cmd is None:
+            return
+        result: dict[str, np.ndarray] | BaseException
+        try:
+            result = engine.run_command(cmd)
+        except Exception as exc:  # the engine turns it into ComputeFailed for that request
+            result = exc
+        engine.complete(cmd.cmd_id, result)
+        finished.put(engine.node)
+
+
+def _stop_workers(queues: list[queue.SimpleQueue[ComputeCommand | None]]) -> None:
+    for q in queues:
+        q.put(None)
+
+
 class InProcFleet:
-    """Every node of a deployment as an Engine in this process."""
+    """Every node of a deployment as an Engine in this process.
+
+    ``concurrent`` runs each node's compute on a thread of its own and
+    ``zero_copy`` passes tensors between local nodes without copies (see the
+    module docstring); both keep outputs bit-identical to the sequential,
+    encoded run. A concurrent fleet holds threads: :meth:`close` it, or use it
+    as a context manager (a fleet that is garbage collected stops them too).
+    """
 
     def __init__(
         self,
@@ -96,6 +160,8 @@ class InProcFleet:
         link: LinkModel | None = None,
         external: dict[str, ExternalNode] | None = None,
         engines: dict[str, Engine] | None = None,
+        concurrent: bool = False,
+        zero_copy: bool = False,
         **engine_kwargs: Any,
     ) -> None:
         self.deployment = deployment
@@ -104,24 +170,89 @@ class InProcFleet:
         self.ids = deployment.ids()
         self.names = {v: k for k, v in self.ids.items()}
         self.engines: dict[str, Engine] = dict(engines or {})
-        for spec in deployment.nodes:
-            if spec.name in self.external or spec.name in self.engines:
-                continue
-            self.engines[spec.name] = Engine.for_node(deployment, spec.name, programs, backend=backend,
-                                                      **engine_kwargs)
+        self.concurrent = concurrent
+        self.zero_copy = zero_copy
+        local = [s.name for s in deployment.nodes if s.name not in self.external and s.name not in self.engines]
+        if concurrent:
+            engine_kwargs.setdefault("inline_compute", False)
+            if backend in ("ort", "onnxruntime"):
+                from bb_edge.backends.ort import OrtBackend
+
+                # one thread pool per stage, all overlapping: cores // stages threads each, so the
+                # stages share the cores instead of each pool claiming all of them (oversubscribed
+                # pools measured 0.80x one session on 2 cores, one thread per stage 0.97x+)
+                backend = OrtBackend(intra_op_threads=max(1, host_cores() // max(1, len(local))))
+        if zero_copy:
+            engine_kwargs.setdefault("local_payloads", True)
+        for name in local:
+            self.engines[name] = Engine.for_node(deployment, name, programs, backend=backend, **engine_kwargs)
         self.now = 0.0
-        self._heap: list[tuple[float, int, str, str, bytes]] = []
+        self._heap: list[tuple[float, int, str, str, Payload]] = []
         self._tie = itertools.count()
         self.stats = LinkStats()
         self.events: list[tuple[str, events.Event]] = []
         self._next_request = 1  # request ids are never reused within a fleet
         self._host_seq = 0
         self._outputs = output_contracts(deployment)
+        self._work: dict[str, queue.SimpleQueue[ComputeCommand | None]] = {}
+        self._finished: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._computing = 0  # commands handed to workers and not yet reported finished
+        self._finalizer: weakref.finalize | None = None
+
+    # ------------------------------------------------------------- workers
+
+    def _dispatch(self, name: str, cmds: list[ComputeCommand]) -> None:
+        """Queue ComputeCommands on the node's worker thread (started on first use)."""
+        work = self._work.get(name)
+        if work is None:
+            work = self._work[name] = queue.SimpleQueue()
+            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished),
+                             name=f"bb-edge-compute-{name}", daemon=True).start()
+            if self._finalizer is not None:
+                self._finalizer.detach()
+            self._finalizer = weakref.finalize(self, _stop_workers, list(self._work.values()))
+        for cmd in cmds:
+            work.put(cmd)
+            self._computing += 1
+
+    def _await_compute(self, timeout: float) -> bool:
+        """Block until a worker finishes a command (True) or ``timeout`` s pass (False)."""
+        try:
+            self._finished.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
+            return False
+        self._computing -= 1
+        while True:  # count every other finished command too: the next step polls them all
+            try:
+                self._finished.get_nowait()
+            except queue.Empty:
+                return True
+            self._computing -= 1
+
+    def close(self) -> None:
+        """Stop the compute threads (a concurrent fleet starts them on first use)."""
+        if self._finalizer is not None:
+            self._finalizer()
+            self._finalizer = None
+        self._work.clear()
+
+    def __enter__(self) -> InProcFleet:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # ------------------------------------------------------------- routing
 
     def _route(self, sender: str, peer: str, receiver: int, data: bytes) -> None:
-        self.stats.add(sender, len(data))
+        self._send(sender, peer, receiver, data)
+
+    def _route_local(self, sender: str, peer: str, receiver: int, env: Envelope) -> None:
+        """Route an envelope object of a ``zero_copy`` engine (encoded only if it leaves the process)."""
+        self._send(sender, peer, receiver, env)
+
+    def _send(self, sender: str, peer: str, receiver: int, data: Payload) -> None:
+        self.stats.add(sender, local_size(data) if isinstance(data, Envelope) else len(data))
         targets: Iterable[str]
         if receiver == BROADCAST or peer == "*":
             targets = [n for n in list(self.engines) + list(self.external) if n != sender]
@@ -129,9 +260,11 @@ class InProcFleet:
             targets = [self.names.get(receiver, peer)]
         for t in targets:
             if t == HOST_NAME:
-                self._to_host(sender, data)
+                self._to_host(sender, encode(data, max_payload=len(data.data)) if isinstance(data, Envelope)
+                              else data)
                 continue
-            delay = self.link.delay(len(data)) if self.link else 0.0
+            delay = (self.link.delay(local_size(data) if isinstance(data, Envelope) else len(data))
+                     if self.link else 0.0)
             if delay is None:
                 self.stats.lost += 1
                 continue
@@ -162,9 +295,14 @@ class InProcFleet:
         while self._heap and self._heap[0][0] <= self.now + 1e-12:
             _, _, sender, target, data = heapq.heappop(self._heap)
             if target in self.engines:
-                self.engines[target].deliver(sender, data)
+                if isinstance(data, Envelope):
+                    self.engines[target].deliver_local(sender, data)
+                else:
+                    self.engines[target].deliver(sender, data)
             elif target in self.external:
-                self.external[target].send(data)
+                # a device gets bytes: the one copy a real link makes anyway
+                self.external[target].send(encode(data, max_payload=len(data.data))
+                                           if isinstance(data, Envelope) else data)
             n += 1
         return n
 
@@ -182,10 +320,16 @@ class InProcFleet:
         for name, eng in self.engines.items():
             out = eng.poll(self.now)
             for o in out:
-                self._route(name, o.peer, o.receiver, o.data)
+                if o.envelope is not None:
+                    self._route_local(name, o.peer, o.receiver, o.envelope)
+                else:
+                    self._route(name, o.peer, o.receiver, o.data)
             for e in eng.drain_events():
                 self.events.append((name, e))
-            moved = moved or bool(out)
+            cmds = eng.take_commands() if not eng.inline_compute else []
+            if cmds:
+                self._dispatch(name, cmds)
+            moved = moved or bool(out) or bool(cmds)
         return moved
 
     def advance(self) -> bool:
@@ -197,8 +341,8 @@ class InProcFleet:
 
     # ---------------------------------------------------------------- runs
 
-    def submit(self, request_id: int, inputs: dict[str, np.ndarray]) -> None:
-        """Hand graph inputs to the nodes that own them."""
+    def submit(self, request_id: int, inputs: dict[str, np.ndarray], copy: bool = True) -> None:
+        """Hand graph inputs to the nodes that own them (copied unless ``copy=False``: see Engine.submit)."""
         by_node: dict[str, dict[str, np.ndarray]] = {}
         for spec in self.deployment.inputs:
             if spec.name not in inputs:
@@ -217,11 +361,15 @@ class InProcFleet:
                                              seq=self._host_seq, request_id=request_id, edge=edge_of[name])
                     self._route(HOST_NAME, node, self.ids[node], encode(env))
                 continue
-            self.engines[node].submit(request_id, values)
+            self.engines[node].submit(request_id, values, copy=copy)
 
     def run(self, requests: Sequence[dict[str, np.ndarray]], window: int = 4,
             real_timeout: float = 60.0) -> list[dict[str, np.ndarray]]:
-        """Run many requests (at most ``window`` in flight); outputs in request order."""
+        """Run many requests (at most ``window`` in flight); outputs in request order.
+
+        With ``zero_copy`` the input arrays are read in place: leave them alone
+        until this returns.
+        """
         want = {o.name for o in self.deployment.outputs}
         results: dict[int, dict[str, np.ndarray]] = {}
         base = self._next_request
@@ -231,7 +379,7 @@ class InProcFleet:
         start = time.monotonic()
         while done < len(requests):
             while next_req < len(requests) and next_req - done < window:
-                self.submit(base + next_req, requests[next_req])
+                self.submit(base + next_req, requests[next_req], copy=not self.zero_copy)
                 results[base + next_req] = {}
                 next_req += 1
             mark = len(self.events)
@@ -242,6 +390,12 @@ class InProcFleet:
             done = sum(1 for r in range(base, base + next_req) if want <= set(results[r]))
             if moved or done >= len(requests):
                 continue
+            if self._computing:
+                # compute takes no virtual time: wait for the workers before the clock moves
+                if self._await_compute(real_timeout - (time.monotonic() - start)):
+                    continue
+                raise FleetStalled(f"fleet stalled with {done}/{len(requests)} requests complete: "
+                                   f"{self._computing} segment runs still computing after {real_timeout} s")
             if self.advance():
                 continue
             if self.external and time.monotonic() - start < real_timeout:

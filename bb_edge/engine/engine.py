@@ -42,6 +42,7 @@ from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
 from bb_edge.engine.edgequant import dequantize_edge, quant_problem, quantize_edge
+from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import Component, ProtocolHandler
@@ -108,6 +109,14 @@ class Outbound:
     edge: int
     request_id: int
     seq: int
+    # set instead of ``data`` (which is then empty) for a data envelope of an engine with
+    # ``local_payloads``: the envelope object, its payload a read-only view of the tensor
+    envelope: wire.Envelope | None = None
+
+    @property
+    def size(self) -> int:
+        """Bytes on the wire: ``len(data)``, or what ``envelope`` would encode to."""
+        return local_size(self.envelope) if self.envelope is not None else len(self.data)
 
 
 @dataclass
@@ -164,6 +173,7 @@ class Engine:
         boot_epoch: int | None = None,
         deadline_s: float = DEFAULT_DEADLINE_S,
         hop_budget_s: float | None = None,
+        local_payloads: bool = False,
     ) -> None:
         if not (math.isfinite(deadline_s) and deadline_s > 0):
             raise EngineError(f"deadline_s must be a positive number of seconds, not {deadline_s}")
@@ -179,6 +189,9 @@ class Engine:
         self.limits = limits or Limits()
         self.inline_compute = inline_compute
         self.outputs_to_host = outputs_to_host
+        # dataflow tensors leave as Envelope objects sharing the tensor's memory (an in-process
+        # adapter delivers them with deliver_local); every other envelope is encoded as usual
+        self.local_payloads = local_payloads
         self.programs: dict[str, _Program] = {}
         self.bindings: dict[str, Any] = {}
         # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
@@ -361,12 +374,40 @@ class Engine:
             return
         self._ingress.append(("env", peer, data if isinstance(data, bytes) else bytes(data)))
 
-    def submit(self, request_id: int, inputs: dict[str, np.ndarray], program: str | None = None) -> None:
-        """Provide graph inputs this node owns for one request (thread-safe; arrays are copied)."""
+    def deliver_local(self, peer: str, env: wire.Envelope) -> None:
+        """Hand the engine one envelope object from an engine in this process (any thread; zero-copy).
+
+        The in-process counterpart of :meth:`deliver` (:mod:`bb_edge.engine.local`):
+        no bytes are encoded or decoded, and the payload stays the sender's
+        memory, which neither end writes to again. The header fields are
+        copied here, so the sender cannot change them after the fact; poll
+        checks the object with the rules of decode, then as any envelope.
+        """
+        if not isinstance(env, wire.Envelope):
+            self._ingress.append(("local", peer, env))  # poll refuses it with a typed event
+            return
+        data = env.data.toreadonly() if isinstance(env.data, memoryview) else env.data
+        copy = wire.Envelope(env.sender, env.receiver, env.seq, env.request_id, env.edge, env.kind, env.protocol,
+                             env.flags, env.response_to, env.dtype, env.dims, env.scale, env.zero_point, data)
+        size = _local_charge(copy)
+        if size > self.limits.max_envelope:
+            self._ingress.append(("too_large", peer, size))
+            return
+        self._ingress.append(("local", peer, copy))
+
+    def submit(self, request_id: int, inputs: dict[str, np.ndarray], program: str | None = None,
+               copy: bool = True) -> None:
+        """Provide graph inputs this node owns for one request (thread-safe).
+
+        Arrays are copied, so the caller may reuse them at once; with
+        ``copy=False`` the engine keeps a read-only view instead, and the
+        caller must leave the arrays alone until the request is done.
+        """
         for name in inputs:
             if self._program_for_input(program, name) is None:
                 raise EngineError(f"node {self.node!r} owns no graph input {name!r}")
-        self._ingress.append(("input", program, request_id, {k: np.array(v) for k, v in inputs.items()}))
+        self._ingress.append(("input", program, request_id,
+                              {k: np.array(v) if copy else _readonly(v) for k, v in inputs.items()}))
 
     def push_event(self, event: ev.Event) -> None:
         """Inject an external event (e.g. PeerDown from an adapter's liveness check)."""
@@ -391,6 +432,8 @@ class Engine:
             tag = item[0]
             if tag == "env":
                 self._on_envelope_guarded(item[1], item[2])
+            elif tag == "local":
+                self._on_local_guarded(item[1], item[2])
             elif tag == "input":
                 self._on_input(item[1], item[2], item[3])
             elif tag == "event":
@@ -419,8 +462,9 @@ class Engine:
                 self._emit(ev.EnvelopeTooLarge(item[1], item[2], self.limits.max_envelope))
                 self._count("dropped")
                 continue
-            if item[0] == "env":
-                peer, size = item[1], len(item[2])
+            if item[0] in ("env", "local"):
+                peer = item[1]
+                size = len(item[2]) if item[0] == "env" else _local_charge(item[2])
                 q = queued.get(peer, 0)
                 if q + size > self.limits.per_source_bytes:
                     self._emit(ev.SourceCapExceeded(peer, q, self.limits.per_source_bytes))
@@ -518,6 +562,24 @@ class Engine:
             self._emit(ev.EnvelopeRejected(peer, "INTERNAL", f"{type(exc).__name__}: {exc}"))
             self._count("dropped")
 
+    def _on_local_guarded(self, peer: str, env: wire.Envelope) -> None:
+        """An in-process envelope object: the checks decode makes on bytes, then the common path."""
+        try:
+            size = _local_charge(env)
+            self._count("envelopes_in")
+            self._count("bytes_in", size)
+            try:
+                check_local(env, self.limits.max_payload)
+                wire.check_shape(env, self.limits.max_payload)
+            except WireError as exc:
+                self._emit(ev.EnvelopeRejected(peer, exc.code, str(exc)))
+                self._count("dropped")
+                return
+            self._on_decoded(peer, env, size)
+        except Exception as exc:  # as for encoded envelopes: never out of poll
+            self._emit(ev.EnvelopeRejected(peer, "INTERNAL", f"{type(exc).__name__}: {exc}"))
+            self._count("dropped")
+
     def _on_envelope(self, peer: str, payload: bytes) -> None:
         self._count("envelopes_in")
         self._count("bytes_in", len(payload))
@@ -529,6 +591,10 @@ class Engine:
             self._emit(ev.EnvelopeRejected(peer, exc.code, str(exc)))
             self._count("dropped")
             return
+        self._on_decoded(peer, env, len(payload))
+
+    def _on_decoded(self, peer: str, env: wire.Envelope, size: int) -> None:
+        """Everything after decode, shared by encoded envelopes and in-process objects."""
         if env.receiver not in (self.node_id, wire.BROADCAST):
             self._emit(ev.Misaddressed(peer, f"receiver {env.receiver} is not this node ({self.node_id})"))
             self._count("dropped")
@@ -541,7 +607,7 @@ class Engine:
         if is_control:
             self._on_control(peer, env)
         elif env.protocol == wire.PROTO_DATAFLOW and env.kind == wire.KIND_DATA:
-            self._on_data(peer, env, len(payload))
+            self._on_data(peer, env, size)
         elif env.protocol in self.protocols:
             if not self._fresh(peer, env):
                 return
@@ -914,6 +980,16 @@ class Engine:
         self._seq += 1
         env.seq = self._seq
         env.sender = self.node_id
+        if (self.local_payloads and env.kind == wire.KIND_DATA and env.protocol == wire.PROTO_DATAFLOW
+                and peer != HOST_NAME):
+            if isinstance(env.data, memoryview):
+                env.data = env.data.toreadonly()  # the receiver gets a view it cannot write through
+            check_local(env, max(self.limits.max_payload, len(env.data)))  # what encode would refuse
+            self._count("envelopes_out")
+            self._count("bytes_out", local_size(env))
+            self._outbound.append(Outbound(peer, env.receiver, b"", env.kind, env.protocol, env.edge,
+                                           env.request_id, env.seq, envelope=env))
+            return
         data = wire.encode(env, max_payload=max(self.limits.max_payload, len(env.data)))
         self._count("envelopes_out")
         self._count("bytes_out", len(data))
@@ -1010,6 +1086,12 @@ class Engine:
         for item in list(self._ingress):  # one C-level copy: adapter threads may append meanwhile
             if item[0] == "env":
                 ingress.append(["env", item[1], put(np.frombuffer(item[2], dtype=np.uint8))])
+            elif item[0] == "local":
+                try:  # kept as the bytes it stands for; one poll would refuse what cannot encode
+                    raw = wire.encode(item[2], max_payload=max(self.limits.max_payload, len(item[2].data)))
+                except (WireError, AttributeError, TypeError, ValueError, struct.error):
+                    continue
+                ingress.append(["env", item[1], put(np.frombuffer(raw, dtype=np.uint8))])
             elif item[0] == "input":
                 ingress.append(["input", item[1], item[2], {k: put(v) for k, v in item[3].items()}])
             elif item[0] == "too_large":
@@ -1114,6 +1196,21 @@ class Engine:
             req.created += delta
             req.touched += delta
         self._next_deadline = -math.inf  # the next poll recomputes it
+
+
+def _readonly(value: np.ndarray) -> np.ndarray:
+    """A read-only view of ``value`` (no copy): the engine and its backends must not write to it."""
+    view = np.asarray(value).view()
+    view.flags.writeable = False
+    return view
+
+
+def _local_charge(env: Any) -> int:
+    """Bytes an in-process envelope counts against budgets before it is checked (0 if it has no form)."""
+    try:
+        return local_size(env)
+    except Exception:  # not an Envelope, or dims without a length: check_local refuses it next
+        return 0
 
 
 def _legacy_name(payload: bytes) -> bool:
