@@ -1,6 +1,8 @@
 """A learning deployment as a real fleet: one ``bb-edge node`` process per node over a broker.
 
-``bb-edge run LEARN_DIR --transport mqtt://HOST:PORT --processes`` lands in
+``bb-edge run LEARN_DIR --transport mqtt://HOST:PORT --processes`` (or
+``--transport serial://pty``: every node on its own pseudo-terminal, star-wired
+to a hub in this process, :func:`serial_hub`) lands in
 :func:`run_learning_fleet`. It resolves the deployment exactly as the
 simulator does (``adapters/learn_node.py``), starts the server-side nodes
 first and waits until they are connected (a client's JOIN must find the
@@ -36,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -43,15 +46,16 @@ from typing import IO, Any
 import numpy as np
 
 import bb_edge
-from bb_edge.adapters.learn_node import churn_plan, load_module
+from bb_edge.adapters.fleet_serial import PtyFleet, PtyFleetOptions
+from bb_edge.adapters.learn_node import churn_plan, load_module, wire_deployment
 from bb_edge.adapters.learnsim import RoundRecord, SimResult, report_run
 from bb_edge.compiler.manifest import Deployment
 from bb_edge.errors import BBError
 from bb_edge.learn.strategies.base import ModelState
 from bb_edge.learn.strategies.modules import StrategyModule
 
-__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "node_argv", "run_learning_fleet",
-           "run_learning_processes"]
+__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "is_serial_fleet", "node_argv", "run_learning_fleet",
+           "run_learning_processes", "serial_hub"]
 
 
 class FleetRunError(BBError):
@@ -92,6 +96,7 @@ class LearningFleet:
     # node -> its own argv instead of ``bb-edge node`` (e.g. a MicroPython training client, adapters/mpy_learn.py);
     # it must print ``node NAME (id N)`` once connected
     commands: dict[str, list[str]] = field(default_factory=dict)
+    urls: dict[str, str] = field(default_factory=dict)  # per-node transport URLs (serial: each node's pty)
 
     def __post_init__(self) -> None:
         self.workdir = Path(self.workdir)
@@ -136,8 +141,9 @@ class LearningFleet:
         env.setdefault("OMP_NUM_THREADS", "1")  # 21 processes on a few cores: no thread pools each
         log = open(self.log_file(name), "ab")
         start = log.tell()
-        argv = node_argv(self.dep.directory, name, self.url, self.overrides, self.origin, self.progress_file(name),
-                         late, self.extra.get(name), self.late_start_file(name) if late else self.start_file)
+        argv = node_argv(self.dep.directory, name, self.urls.get(name, self.url), self.overrides, self.origin,
+                         self.progress_file(name), late, self.extra.get(name),
+                         self.late_start_file(name) if late else self.start_file)
         argv = self.commands.get(name, argv)
         p = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              start_new_session=True)
@@ -238,6 +244,10 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
         ov["seed"] = int(seed)
     if churn:
         ov["churn"] = {**dict(dep.extra["learning"].get("churn") or {}), "leave": float(churn)}
+    if url.startswith("serial:") and not is_serial_fleet(url):
+        raise BBError(f"{url!r}: a whole learning fleet over serial needs serial://pty (one pty pair per node, "
+                      "a hub here); on real ports start each node with bb-edge node DIR --node NAME --transport "
+                      "serial:///dev/ttyUSB0 behind a hub")
     learning = dep.extra["learning"]
     # real processes start seconds apart: the server waits for every expected client (as the simulator's
     # start_after does on its virtual clock), bounded by the connect timeout
@@ -253,6 +263,9 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
     wd = Path(workdir)
     wd.mkdir(parents=True, exist_ok=True)
     fleet = LearningFleet(dep, url, ov, wd, commands=dict(commands or {}))
+    hub = serial_hub(module, dep.name, url) if is_serial_fleet(url) else None
+    if hub is not None:
+        fleet.urls = {n: hub.node_url(n) for n, _ in module.nodes()}
     for n, _ in module.nodes():
         fleet.progress_file(n).unlink(missing_ok=True)
     cfg = module.cfg
@@ -276,6 +289,8 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
         _watch(module, fleet, plan, result, wall0, time.monotonic() + limit)
     finally:
         fleet.stop_all()  # also on SIGTERM of this runner: no node process is left behind
+        if hub is not None:
+            hub.stop()  # after the nodes: the hub closes its links and the ptys
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     _finish(module, fleet, result)
@@ -283,6 +298,28 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
     if tmp is not None:
         tmp.cleanup()
     return result
+
+
+def is_serial_fleet(url: str) -> bool:
+    """Whether ``url`` asks for a pty-wired serial fleet (``serial://pty[?options]``)."""
+    return url.split("?", 1)[0] in ("serial://pty", "serial:pty")
+
+
+def serial_hub(module: StrategyModule, name: str, url: str) -> PtyFleet:
+    """One pty pair per learning node, star-wired to a hub routing between them (started, no node yet).
+
+    The hub (this process) is :class:`~bb_edge.adapters.fleet_serial.PtyFleet`'s: the same routing,
+    sender checks and heartbeats as an inference fleet over serial; ``url``'s options (``hb``, ``rto``,
+    ``corrupt`` ...) apply. Each node process opens its own pty (:meth:`PtyFleet.node_url`). Learning nodes
+    talk only to each other, so what the hub would deliver to the host (id 0) is dropped.
+    """
+    hub = PtyFleet(wire_deployment(module, name), PtyFleetOptions.parse(url))
+
+    def to_host(peer: str, data: bytes, ack: Callable[[], None] | None = None) -> None:
+        return None
+
+    hub.hub.open(to_host)
+    return hub
 
 
 def _exit_on_sigterm() -> Any:
