@@ -1,4 +1,5 @@
-"""No heap: no malloc/free/realloc/calloc/sbrk symbol in any built firmware ELF."""
+"""No heap: no malloc/free/realloc/calloc/sbrk symbol in any built firmware ELF; an int8 node
+(int8 edges) links no soft-float helper and no 64-bit division."""
 
 from __future__ import annotations
 
@@ -44,9 +45,11 @@ def test_mcu_elves_have_no_heap_symbols(goal: str, nm: str) -> None:
 
 #: 64-bit division helpers (Cortex-M3 divides 32-bit in hardware; checks must never need these)
 DIV64 = {"__aeabi_ldivmod", "__aeabi_uldivmod", "__udivmoddi4", "__divdi3", "__udivdi3", "__moddi3", "__umoddi3"}
-#: the runtime code that is ours to keep float-free in an int8 program: program loader, checks, int8 kernels
-#: (the node's wire requantization and the envelope codec still compare float scales: bbrt_node.c/bbrt_wire.c)
-FLOAT_USERS_OUTSIDE_THE_RUNTIME_CORE = {"bbrt_env_decode", "bbrt_env_encode_header", "bbrt_node_handle"}
+#: ARM EABI and libgcc soft-float helpers: float/double arithmetic, compares, conversions
+SOFT_FLOAT = re.compile(r"^__aeabi_[fd][a-z0-9]+$|^__aeabi_u?[il]2[fd]$|^__[a-z]+[sd]f[0-9]$"
+                        r"|^__fix(uns)?[sd]f[sd]i$|^__float(un)?[sd]i[sd]f$|^__extendsfdf2$|^__truncdfsf2$")
+#: the int8 ops of the MLP and of the bench CNN with int8 edges (what the int8_elf fixture links)
+INT8_OPS = {"CONV_I8", "FC_I8", "MAXPOOL_I8", "ADD_I8", "MUL_I8", "LUT_I8", "COPY"}
 
 
 def soft_float_callers(elf: Path) -> dict[str, set[str]]:
@@ -75,7 +78,7 @@ def int8_elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert shutil.which("arm-none-eabi-gcc"), "arm-none-eabi-gcc missing: bash .ci/test.sh installs it"
     d = tmp_path_factory.mktemp("int8")
     res = d / "bbrt_resolver.c"
-    res.write_text(resolver_source({Op.CONV_I8, Op.FC_I8, Op.MAXPOOL_I8, Op.ADD_I8, Op.MUL_I8, Op.LUT_I8, Op.COPY}))
+    res.write_text(resolver_source({Op[name] for name in INT8_OPS}))
     return make("cortex-m3", d / "build", RESOLVER=str(res)) / "bbrt.elf"
 
 
@@ -95,8 +98,37 @@ def test_int8_program_links_only_its_ops_checks(int8_elf: Path) -> None:
 
 def test_int8_runtime_core_calls_no_soft_float(int8_elf: Path) -> None:
     callers = soft_float_callers(int8_elf)
-    core = {f: c for f, c in callers.items() if f not in FLOAT_USERS_OUTSIDE_THE_RUNTIME_CORE}
-    assert not core, f"soft-float called from the loader/checks/int8 kernels: {core}"
+    assert not callers, f"soft-float called from the node firmware: {callers}"
     # the oracle is live: the all-kernels build (float ops linked) does call soft-float from its kernels
     full = soft_float_callers(cached_build("cortex-m3") / "bbrt.elf")
     assert "bbrt_k_conv_f32" in full or "bbrt_k_fc_f32" in full
+
+
+def test_int8_node_firmware_links_no_soft_float_helper(int8_elf: Path) -> None:
+    """The whole int8 node (wire codec, link, node loop, loader, checks, kernels): no soft-float symbol.
+
+    The node copies an int8 edge's payload as it is (its scale is contract, compared on its bits),
+    and the envelope codec validates scales on their bits, so nothing pulls in a float helper.
+    """
+    syms = symbols(int8_elf, "arm-none-eabi-nm")
+    assert not {s for s in syms if SOFT_FLOAT.match(s)}, sorted(s for s in syms if SOFT_FLOAT.match(s))
+    assert not syms & DIV64 and not syms & FORBIDDEN
+    full = symbols(cached_build("cortex-m3") / "bbrt.elf", "arm-none-eabi-nm")  # the pattern finds them
+    assert {"__aeabi_fmul", "__aeabi_fadd"} <= {s for s in full if SOFT_FLOAT.match(s)}
+
+
+def test_int8_edges_leave_only_int8_ops() -> None:
+    """With int8 edges the MLP's program is FC_I8 only (inside int8_elf's op set); float32 edges add
+    QUANTIZE/DEQUANTIZE, whose kernels are float code."""
+    import numpy as np
+
+    from bb_edge.bbrt.examples import small_mlp
+    from bb_edge.bbrt.lower import lower
+
+    m = small_mlp()
+    calib = [{"x": np.random.default_rng(s).standard_normal((1, 64)).astype(np.float32)} for s in range(4)]
+    floaty = lower(m, calib=calib)
+    y = m.graph.output[0].name
+    int8 = lower(m, calib=calib, io_quant={"x": floaty.qparams["x"], y: floaty.qparams[y]})
+    assert {op.name for op in int8.ops_used} <= INT8_OPS
+    assert {"QUANTIZE", "DEQUANTIZE"} <= {op.name for op in floaty.ops_used}

@@ -36,6 +36,12 @@ static inline void bbrt_wr_f32(uint8_t *p, float f) {
     v.f = f;
     bbrt_wr_u32(p, v.u);
 }
+/* a float's IEEE bits: int8-only code compares scales this way and links no soft-float helper */
+static inline uint32_t bbrt_f32_bits(float f) {
+    union { uint32_t u; float f; } v;
+    v.f = f;
+    return v.u;
+}
 static inline float bbrt_i2f(int32_t bits) {
     union { int32_t i; float f; } v;
     v.i = bits;

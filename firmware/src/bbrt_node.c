@@ -409,9 +409,12 @@ static bbrt_status_t check_data(bbrt_node_t *node, const bbrt_envelope_t *env, u
                 node->stats.edge_mismatch++;
                 return BBRT_E_EDGE_MISMATCH;
             }
+        /* an int8 edge's scale and zero point are contract: both ends quantize with the same ones
+         * (deployment.json "quant"), so a payload is copied as it is and never requantized (no
+         * soft-float in an int8 node); other parameters would be read as wrong numbers. Compared
+         * on the scale's bits: no float compare. */
         if ((env->flags & BBRT_FLAG_QUANT) && t.dtype == BBRT_DT_INT8 &&
-            (env->scale != t.scale || env->zero_point != t.zero_point) &&
-            (!(env->scale > 0.0f) || env->scale > 3.0e38f)) {
+            (bbrt_f32_bits(env->scale) != bbrt_f32_bits(t.scale) || env->zero_point != t.zero_point)) {
             node->stats.edge_mismatch++;
             return BBRT_E_EDGE_MISMATCH;
         }
@@ -432,20 +435,10 @@ static bbrt_status_t apply_data(bbrt_node_t *node, const bbrt_envelope_t *env, u
     bbrt_program_edge(&node->prog, i, &e);
     bbrt_program_tensor(&node->prog, e.tensor, &t);
     slot = find_slot(node, env->request_id, &si);
+    /* straight into the tensor's arena bytes (or its request slot): check_data proved the payload
+     * is exactly the contract's dtype, dims, bytes and quantization */
     dst = node->slot_bytes ? node->slot_base + (size_t)si * node->slot_bytes + node->recv_off[i] : t.data;
-    if ((env->flags & BBRT_FLAG_QUANT) && t.dtype == BBRT_DT_INT8 &&
-        (env->scale != t.scale || env->zero_point != t.zero_point)) {
-        /* requantize to the program's parameters */
-        uint32_t j;
-        float s = env->scale / t.scale;
-        for (j = 0; j < t.count; j++) {
-            int32_t q = bbrt_roundf_even((float)((int32_t)(int8_t)env->data[j] - env->zero_point) * s) +
-                        t.zero_point;
-            ((int8_t *)dst)[j] = (int8_t)(q < -128 ? -128 : (q > 127 ? 127 : q));
-        }
-    } else if (t.nbytes) {
-        bbrt_memcpy(dst, env->data, t.nbytes);
-    }
+    if (t.nbytes) bbrt_memcpy(dst, env->data, t.nbytes);
     slot->have_mask |= (1u << i);
     if ((slot->have_mask & node->need_mask) == node->need_mask) return run_request(node, slot, si);
     return BBRT_OK;

@@ -2,6 +2,10 @@
 #include "bbrt.h"
 #include "bbrt_internal.h"
 
+/* a quantization scale is finite and > 0: on its IEEE bits, +0 is 0 and sign, inf and NaN
+ * patterns are >= 0x7F800000 (no float compare, so int8 nodes link no soft-float helper) */
+static int scale_ok(uint32_t bits) { return bits != 0u && bits < 0x7F800000u; }
+
 uint32_t bbrt_dtype_size(uint32_t code) {
     switch (code) {
     case 1: case 6: case 12: return 4u;
@@ -37,8 +41,7 @@ bbrt_status_t bbrt_env_decode(const uint8_t *b, size_t len, size_t max_payload,
     if ((e->flags & BBRT_FLAG_QUANT) && e->dtype != BBRT_DT_INT8 && e->dtype != BBRT_DT_UINT8)
         return BBRT_E_BAD_FIELD;
     if (e->flags & BBRT_FLAG_QUANT) {
-        float sc = bbrt_rd_f32(b + 48);
-        if (!(sc > 0.0f) || sc > 3.4028235e38f) return BBRT_E_BAD_FIELD; /* NaN, <= 0, inf */
+        if (!scale_ok(bbrt_rd_u32(b + 48))) return BBRT_E_BAD_FIELD; /* NaN, <= 0, inf */
     } else if (bbrt_rd_u32(b + 48) != 0u || bbrt_rd_u32(b + 52) != 0u) {
         return BBRT_E_BAD_FIELD;
     }
@@ -90,7 +93,7 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_
     if (e->rank > BBRT_MAX_RANK) return BBRT_E_BAD_RANK;
     quant = (e->flags & BBRT_FLAG_QUANT) != 0u;
     if (quant && e->dtype != BBRT_DT_INT8 && e->dtype != BBRT_DT_UINT8) return BBRT_E_BAD_FIELD;
-    if (quant && (!(e->scale > 0.0f) || e->scale > 3.4028235e38f)) return BBRT_E_BAD_FIELD;
+    if (quant && !scale_ok(bbrt_f32_bits(e->scale))) return BBRT_E_BAD_FIELD;
     expected = isz;
     for (i = 0; i < e->rank; i++) {
         if (expected > 0xFFFFFFFFull) break;
@@ -116,7 +119,7 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_
     bbrt_wr_u32(o + 40, e->edge);
     o[44] = e->dtype;
     o[45] = e->rank;
-    bbrt_wr_f32(o + 48, quant ? e->scale : 0.0f);
+    bbrt_wr_u32(o + 48, quant ? bbrt_f32_bits(e->scale) : 0u); /* bits: no float compare or move */
     bbrt_wr_u32(o + 52, quant ? (uint32_t)e->zero_point : 0u);
     bbrt_wr_u32(o + 56, e->payload_len);
     for (i = 0; i < e->rank; i++) bbrt_wr_u32(o + 64u + 4u * i, e->dims[i]);
