@@ -326,7 +326,7 @@ class InProcFleet:
                     self._route(name, o.peer, o.receiver, o.data)
             for e in eng.drain_events():
                 self.events.append((name, e))
-            cmds = eng.take_commands() if not eng.inline_compute else []
+            cmds = eng.take_commands() if self.concurrent and not eng.inline_compute else []
             if cmds:
                 self._dispatch(name, cmds)
             moved = moved or bool(out) or bool(cmds)
