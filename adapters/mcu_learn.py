@@ -15,9 +15,9 @@ the fleet runner passes (``--learning``, ``--clock-origin``, ``--progress``,
 ...) so :class:`~bb_edge.adapters.fleet_learn.LearningFleet` starts it like any
 node (its ``launchers``). ``--record DIR`` keeps every MODEL sent to the
 device and every UPDATE it sent (``.npy``, for the reference check);
-``--power-cut ROUND:SECONDS`` kills the device that long after it got
-ROUND's model and boots it again on the same line (fault injection: a reboot
-mid-round).
+``--power-cut ROUND:SECONDS`` kills the device that long after it reported
+taking ROUND's model (``ModelTaken``, sent before it trains) and boots it again
+on the same line (fault injection: a reboot mid-round).
 
 The reference: :func:`round_batches` reproduces the device's batch order
 (:c:func:`bbrt_learn_batch_order`: xorshift32 Fisher-Yates, full batches) and
@@ -219,6 +219,7 @@ class McuLearnBridge:
         self.bytes_out = 0
         self.counts: dict[str, int] = {}
         self._cut_at: float | None = None
+        self._cut_done = False
         if record is not None:
             record.mkdir(parents=True, exist_ok=True)
 
@@ -240,8 +241,6 @@ class McuLearnBridge:
         vec = np.frombuffer(env[off:off + plen], dtype="<f4")
         n = len(list(self.record.glob(f"{kind}-r{rnd}-*.npy")))
         np.save(self.record / f"{kind}-r{rnd}-{n}.npy", vec)
-        if kind == "model" and self.power_cut is not None and self.power_cut[0] == rnd and self._cut_at is None:
-            self._cut_at = time.monotonic() + self.power_cut[1]
 
     @staticmethod
     def _head(env: bytes) -> tuple[int, int, int] | None:
@@ -282,10 +281,13 @@ class McuLearnBridge:
                 key = text.split(" ")[0] + (":" + text.split(" ")[1] if text.startswith("ModelRefused") else "")
                 self.counts[key] = self.counts.get(key, 0) + 1
                 self._say(f"device {self.node}: {text}")
+                cut = self.power_cut
+                if cut is not None and self._cut_at is None and text == f"ModelTaken round={cut[0]}":
+                    self._cut_at = time.monotonic() + cut[1]  # the device kept the round's model: now train
         self.device.control.clear()
         self.device.errors.clear()
-        if self._cut_at is not None and time.monotonic() >= self._cut_at:
-            self._cut_at = -1.0
+        if self._cut_at is not None and not self._cut_done and time.monotonic() >= self._cut_at:
+            self._cut_done = True  # one power cut per run
             self._say(f"power cut: {self.node} restarts mid-round")
             self.device.restart()  # type: ignore[attr-defined]
             self._say(f"device {self.node} back with boot epoch "

@@ -203,8 +203,8 @@ static char *put_uint(char *p, char *end, uint32_t v) {
 static void on_event(void *io, bbrt_learn_event_t ev, uint32_t a, uint32_t b) {
     bbrt_learn_node_t *n = (bbrt_learn_node_t *)io;
     char text[96], *p = text, *end = text + sizeof(text) - 1;
-    /* refusals and resumed rounds are reported off the device (typed: the event's name and reason) */
-    if (ev != BBRT_LEARN_EV_REFUSED && ev != BBRT_LEARN_EV_RESUMED) return;
+    /* refusals, taken models and resumed rounds are reported off the device (the event's name, reason) */
+    if (ev != BBRT_LEARN_EV_REFUSED && ev != BBRT_LEARN_EV_RESUMED && ev != BBRT_LEARN_EV_MODEL_TAKEN) return;
     p = put_text(p, end, bbrt_learn_event_name(ev));
     if (ev == BBRT_LEARN_EV_REFUSED) {
         p = put_text(p, end, " ");

@@ -45,7 +45,7 @@ static bbrt_learn_node_t node;
 #define MODE_WB 5u
 
 static char cmdline[256];
-static char state_path[200], tmp_path[205];
+static char epoch_path[200], state_path[200], tmp_path[205];
 
 static uint32_t text_len(const char *s) {
     uint32_t n = 0;
@@ -53,29 +53,34 @@ static uint32_t text_len(const char *s) {
     return n;
 }
 
-/* the state file: the third word of the command line (none: no record is kept) */
-static void find_state_path(void) {
-    uint32_t args[2], i = 0, k;
-    char *p = cmdline;
+/* word k (0-based) of the semihosting command line into out ("" if absent). The boot epoch file
+ * is word 1 and the round record word 2; each ends at a space (semihost.c's epoch_path() takes
+ * the rest of the line, which would swallow word 2: this port keeps its own epoch). */
+static void cmdline_word(uint32_t k, char *out, uint32_t cap) {
+    const char *p = cmdline;
+    uint32_t i = 0;
+    while (k--) {
+        while (*p && *p != ' ') p++;
+        while (*p == ' ') p++;
+    }
+    while (p[i] && p[i] != ' ' && i + 1u < cap) {
+        out[i] = p[i];
+        i++;
+    }
+    out[i] = 0;
+}
+
+static void find_paths(void) {
+    uint32_t args[2], n;
     args[0] = (uint32_t)(uintptr_t)cmdline;
     args[1] = sizeof(cmdline) - 1u;
     if (port_semihost(SYS_GET_CMDLINE, args) != 0) return;
     cmdline[sizeof(cmdline) - 1u] = 0;
-    for (k = 0; k < 2u; k++) {
-        while (*p && *p != ' ') p++;
-        while (*p == ' ') p++;
-    }
-    while (p[i] && p[i] != ' ' && i < sizeof(state_path) - 1u) {
-        state_path[i] = p[i];
-        tmp_path[i] = p[i];
-        i++;
-    }
-    state_path[i] = 0;
-    tmp_path[i] = '.';
-    tmp_path[i + 1u] = 't';
-    tmp_path[i + 2u] = 'm';
-    tmp_path[i + 3u] = 'p';
-    tmp_path[i + 4u] = 0;
+    cmdline_word(1u, epoch_path, sizeof(epoch_path));
+    cmdline_word(2u, state_path, sizeof(state_path));
+    n = text_len(state_path);
+    bbrt_memcpy(tmp_path, state_path, n);
+    bbrt_memcpy(tmp_path + n, ".tmp", 5u);
 }
 
 static int32_t sh_open(const char *path, uint32_t mode) {
@@ -142,6 +147,39 @@ static int save_record(void *ctx, const bbrt_learn_record_t *rec, const float *m
     return port_semihost(SYS_RENAME, args) != 0;
 }
 
+/* the boot epoch in its file: read, +1, write back before the first HELLO (0 on failure) */
+static uint32_t bump_epoch(void) {
+    char text[16];
+    uint32_t args[3], e = 0, i, n = 0;
+    int32_t h;
+    if (!epoch_path[0]) return 0u;
+    h = sh_open(epoch_path, MODE_RB);
+    if (h >= 0) {
+        args[0] = (uint32_t)h;
+        args[1] = (uint32_t)(uintptr_t)text;
+        args[2] = sizeof(text) - 1u;
+        n = sizeof(text) - 1u - (uint32_t)port_semihost(SYS_READ, args); /* returns bytes NOT read */
+        if (n > sizeof(text) - 1u) n = 0u;
+        for (i = 0; i < n && text[i] >= '0' && text[i] <= '9' && e < 400000000u; i++)
+            e = e * 10u + (uint32_t)(text[i] - '0');
+        sh_close(h);
+    }
+    e += 1u; /* a missing file starts at epoch 1 */
+    {
+        char rev[12];
+        uint32_t v = e, k = 0;
+        n = 0;
+        do { rev[k++] = (char)('0' + v % 10u); v /= 10u; } while (v && k < sizeof(rev));
+        while (k) text[n++] = rev[--k];
+        text[n++] = '\n';
+    }
+    h = sh_open(epoch_path, MODE_WB);
+    if (h < 0) return 0u;
+    if (sh_write(h, text, n) != 0) e = 0u;
+    sh_close(h);
+    return e;
+}
+
 static uint32_t now_ms(void *ctx) {
     (void)ctx;
     return port_now_ms();
@@ -169,7 +207,7 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
 
 static uint32_t next_epoch(void *ctx) {
     (void)ctx;
-    return port_boot_epoch();
+    return bump_epoch();
 }
 
 /* a client that cannot start says why once per received frame end, like mcu_main.c */
@@ -207,9 +245,9 @@ int main(void) {
     max = port_program_max();
     size = (size_t)img[8] | ((size_t)img[9] << 8) | ((size_t)img[10] << 16) | ((size_t)img[11] << 24);
     if (size > max) size = max;
-    find_state_path();
+    find_paths();
     have = load_record();
-    epoch = port_boot_epoch();
+    epoch = bump_epoch();
     port.put = put;
     port.read = read_wait;
     port.now = now_ms;
