@@ -1,0 +1,340 @@
+"""The MicroPython training client: bbnode/train.py and bbnode/learn_client.py.
+
+Oracles: ONNX Runtime running the deployment's own ONNX training program (build_training_step) on the
+same shard, start model, seed and batch order (adapters/mpy_learn.reference_update with the device's
+xorshift batch order), and the simulator (adapters/learnsim.py) for the fleet's accuracy.
+
+In the real MicroPython VM (npm WebAssembly port, bytecode .mpy only): a round's UPDATE envelope equals
+ORT's update within 1e-4 (MLP 64-32-10 with momentum; softmax regression; Nesterov + weight decay over two
+epochs); bad models are refused with typed events and leave the model untouched; the training step's
+buffers are allocated at load (live heap flat over 20 steps, same buffer objects).
+
+Over a real Mosquitto: a FedAvg digits run with the Python server and two Python clients as processes
+and the esp32-micropython training bundle's main.py as the third client (CPython hosting bbnode with
+micropython-lib's umqtt.simple, as tests/test_micropython_mqtt.py does): the final server model equals an
+independent FedAvg recomputation (ORT per client, the device's batch order for the MicroPython client)
+within 1e-4, and its accuracy is at least the simulator's minus one point. ``BB_EDGE_LONG=1`` runs more
+rounds and a bigger shard in the VM.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+import pytest
+
+from bb_edge.adapters.fleet_learn import run_learning_fleet
+from bb_edge.adapters.learn_node import load_module
+from bb_edge.adapters.learnsim import simulate
+from bb_edge.adapters.mpy_learn import (
+    UnsupportedTrainingModel,
+    batch_order,
+    describe,
+    export_description,
+    export_shard,
+    reference_update,
+)
+from bb_edge.bbrt.errors import FitError
+from bb_edge.bundle import BuildError
+from bb_edge.commands.build import build_all
+from bb_edge.compiler.manifest import load_deployment
+from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, build_training_step, make_session
+from bb_edge.learn.data import load_arrays
+from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.learn.models import mlp, small_cnn
+from bb_edge.learn.optim import SGD, Adam
+from bb_edge.wire.envelope import Envelope, decode, encode
+from tests._mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, run_vm, write_shims
+from tests.test_learn_mqtt import start_broker, stop_broker
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
+NODE_ID, SERVER_ID = 4, 1
+
+
+@pytest.fixture(scope="module")
+def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return prepare_vm(tmp_path_factory.mktemp("mpylib"))
+
+
+def _digits(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    x, y, _ = load_arrays("digits")
+    idx = np.random.default_rng(seed).permutation(len(x))[:n]
+    return np.asarray(x[idx], np.float32), np.asarray(y[idx], np.int64)
+
+
+def _program(kind: str) -> tuple[TrainingProgram, onnx.ModelProto]:
+    if kind == "softmax":
+        fwd, opt = mlp([64, 10], seed=2), SGD(lr=0.1)
+    elif kind == "mlp-nesterov":
+        fwd, opt = mlp([64, 32, 10], seed=3), SGD(lr=0.05, momentum=0.9, nesterov=True, weight_decay=1e-3)
+    else:  # the learning deployments' default: MLP 64-32-10, SGD lr 0.05 momentum 0.9
+        fwd, opt = mlp([64, 32, 10], seed=0), SGD(lr=0.05, momentum=0.9)
+    return build_training_step(fwd, None, SoftmaxCrossEntropy(), opt), fwd
+
+
+def _model_env(vec: np.ndarray, rnd: int, seq: int, *, edge: int = 2, sender: int = SERVER_ID) -> bytes:
+    """A FedAvg MODEL envelope as the Python server sends it (send_vector: protocol 17, edge = message)."""
+    return encode(Envelope.for_array(np.ascontiguousarray(vec), sender=sender, receiver=NODE_ID,
+                                     seq=(1 << 32) | seq, request_id=rnd, edge=edge, protocol=17))
+
+
+CLIENT_SCRIPT = """
+import json, os
+from bbnode.train import Trainer
+from bbnode.learn_client import FedAvgClient, Shard
+T = Trainer(open('t.bbt', 'rb').read())
+S = Shard(open('s.bbs', 'rb').read())
+sent = []
+c = FedAvgClient(T, S, %(node)d, %(server)d, send=sent.append, epochs=%(epochs)d, seed=%(seed)d)
+os.mkdir('out')
+res = {'status': [], 'events': [], 'unchanged': []}
+k = 0
+while True:
+    try:
+        env = open('m%%d.bin' %% k, 'rb').read()
+    except OSError:
+        break
+    before = bytes(T.P)
+    st = c.handle(env)
+    res['status'].append(st)
+    res['unchanged'].append(bytes(T.P) == before)
+    res['events'] += [[n, f.get('reason', ''), f.get('round', 0)] for n, f in c.take_events()]
+    k += 1
+for i, b in enumerate(sent):
+    open('out/sent%%d.bin' %% i, 'wb').write(b)
+print('RESULT ' + json.dumps(res))
+"""
+
+
+def _run_client(vm: tuple[Path, Path], d: Path, desc: bytes, shard: bytes, envs: list[bytes], *, epochs: int,
+                seed: int) -> tuple[dict[str, Any], list[Envelope]]:
+    (d / "t.bbt").write_bytes(desc)
+    (d / "s.bbs").write_bytes(shard)
+    for k, e in enumerate(envs):
+        (d / f"m{k}.bin").write_bytes(e)
+    out = run_vm(*vm, d, CLIENT_SCRIPT % {"node": NODE_ID, "server": SERVER_ID, "epochs": epochs, "seed": seed})
+    res = json.loads([s for s in out.splitlines() if s.startswith("RESULT ")][-1][7:])
+    sent = [decode((d / "out" / f"sent{i}.bin").read_bytes()) for i in range(len(list((d / "out").glob("sent*"))))]
+    return res, sent
+
+
+@pytest.mark.parametrize("kind,epochs,rows", [("mlp", 1, 40), ("softmax", 1, 40), ("mlp-nesterov", 2, 24)])
+def test_vm_update_equals_ort(vm: tuple[Path, Path], tmp_path: Path, kind: str, epochs: int, rows: int) -> None:
+    """One FedAvg round in the VM: MODEL in, UPDATE out; the delta equals ORT's on the device's batches."""
+    rows = rows * 4 if LONG else rows
+    prog, fwd = _program(kind)
+    x, y = _digits(rows, seed=len(kind))
+    rng = np.random.default_rng(7)
+    start = (prog.layout.flatten(prog.initial_params) + rng.normal(0, 0.05, prog.layout.size)).astype(np.float32)
+    rnd, seed = 3, 11
+    res, sent = _run_client(vm, tmp_path, export_description(prog, fwd, batch_size=16, epochs=epochs, seed=seed),
+                            export_shard(x, y), [_model_env(start, rnd, 9)], epochs=epochs, seed=seed)
+    assert res["status"] == ["TRAINED"], res
+    assert len(sent) == 1
+    up = sent[0]
+    assert (up.protocol, up.edge, up.request_id, up.sender, up.receiver) == (16, 3, rnd, NODE_ID, SERVER_ID)
+    assert up.dims == (prog.layout.size,) and up.seq == (1 << 32) | 1
+    delta = np.asarray(up.array(), np.float32)
+    batches = batch_order(len(x), batch_size=16, epochs=epochs, seed=seed, node_id=NODE_ID, rnd=rnd)
+    assert sum(len(b) for b in batches) == epochs * len(x)
+    trained, _losses = reference_update(prog, start, x, y, batches)
+    ref = trained - start
+    assert np.abs(ref).max() > 1e-2  # the round moved the model: the comparison is not between two zeros
+    np.testing.assert_allclose(delta, ref, rtol=0, atol=1e-4)
+    # the batch order matters at this tolerance: another order gives another update (the oracle is not loose)
+    other, _ = reference_update(prog, start, x, y, batch_order(len(x), batch_size=16, epochs=epochs, seed=seed + 1,
+                                                               node_id=NODE_ID, rnd=rnd))
+    assert np.abs((other - start) - delta).max() > 1e-4
+
+
+def test_vm_refuses_bad_models_and_keeps_its_model(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """Wrong shape, dtype, sender, a stale round and NaN are typed refusals; the model stays as it was."""
+    prog, fwd = _program("softmax")
+    x, y = _digits(16)
+    n = prog.layout.size
+    good = prog.layout.flatten(prog.initial_params)
+    nan = good.copy()
+    nan[5] = np.nan
+    envs = [
+        _model_env(good[:-1], 1, 1),  # wrong shape
+        _model_env(good.astype(np.float64), 1, 2),  # wrong dtype
+        _model_env(good, 1, 3, sender=7),  # not the server
+        _model_env(nan, 1, 4),  # not finite
+        _model_env(good, 2, 5),  # trained: round 2
+        _model_env(good + 1, 2, 6),  # round 2 again: stale
+        _model_env(good + 1, 1, 7),  # older: stale
+        b"\xbb\xe1\x01" + bytes(40),  # not an envelope
+    ]
+    res, sent = _run_client(vm, tmp_path, export_description(prog, fwd), export_shard(x, y), envs, epochs=1, seed=0)
+    assert res["status"] == ["wrong_shape", "wrong_dtype", "unknown_peer", "non_finite", "TRAINED", "stale_round",
+                             "stale_round", "bad_envelope"]
+    # every refusal left the model as it was (the trained round changed it)
+    assert res["unchanged"] == [True, True, True, True, False, True, True, True]
+    refused = [e for e in res["events"] if e[0] == "ModelRefused"]
+    assert [e[1] for e in refused] == ["wrong_shape", "wrong_dtype", "unknown_peer", "non_finite", "stale_round",
+                                       "stale_round", "bad_envelope"]
+    assert len(sent) == 1 and sent[0].request_id == 2 and sent[0].dims == (n,)
+
+
+def test_vm_training_step_allocations_flat(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """20 steps, each its own VM call: no buffer is replaced and nothing a step allocates outlives it (the
+    live heap after a collection is flat); the transient bytes of a step (GC disabled) are reported: boxed
+    float results on this port. (gc.collect() inside one VM call frees nothing here, so each step is a call.)"""
+    prog, fwd = _program("mlp")
+    x, y = _digits(32)
+    (tmp_path / "t.bbt").write_bytes(export_description(prog, fwd))
+    (tmp_path / "s.bbs").write_bytes(export_shard(x, y))
+    (tmp_path / "_script.py").write_text("""
+import gc
+from bbnode.train import Trainer
+from bbnode.learn_client import FedAvgClient, Shard, shuffle
+T = Trainer(open('t.bbt', 'rb').read())
+c = FedAvgClient(T, Shard(open('s.bbs', 'rb').read()), 4, send=lambda b: None)
+shuffle(c.order, c.shard.n, 99)
+c.load_batch(0, 16)
+def ids():
+    return [id(b) for b in [T.P, T.G, T.M, T.X, T.Y, T.loss] + T.H + T.D]
+IDS = ids()
+def on_line(s):
+    gc.collect()
+    live = gc.mem_alloc()  # the live heap after a collection, before this call's step
+    if s == 'END':
+        print('END', live, ids() == IDS, T.steps)
+        return True
+    gc.disable()
+    a0 = gc.mem_alloc()
+    T.step(16)
+    a1 = gc.mem_alloc()
+    gc.enable()
+    print('STEP', live, a1 - a0)  # printed, not stored: storing the samples would be measured too
+    return False
+""")
+    driver, lib = vm
+    proc = subprocess.run([shutil.which("node") or "node", str(driver), str(lib), str(tmp_path),
+                           str(tmp_path / "_script.py"), "16", "--lines"], input="step\n" * 21 + "END\n",
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    steps = [s.split() for s in proc.stdout.splitlines() if s.startswith("STEP ")]
+    end = [s.split() for s in proc.stdout.splitlines() if s.startswith("END ")][-1]
+    assert len(steps) == 21 and end[2] == "True" and end[3] == "21"  # same buffer objects after 21 steps
+    live = [int(s[1]) for s in steps[1:]] + [int(end[1])]  # from the end of step 1 (first call warms caches)
+    per = [int(s[2]) for s in steps[1:]]
+    print(f"bytes per step (float temporaries): {min(per)}..{max(per)}; live heap {live[0]}..{max(live)}")
+    assert len(live) == 21 and max(live) == min(live), live  # nothing a step allocates outlives it
+    assert all(p % 16 == 0 for p in per)  # GC blocks of boxed float results
+
+
+def test_describe_refuses_what_the_device_cannot_train() -> None:
+    """A conv model, Adam and FedProx are typed build-time refusals; the MLP's description round-trips."""
+    conv = small_cnn()
+    with pytest.raises(UnsupportedTrainingModel, match="Conv"):
+        describe(build_training_step(conv, None, SoftmaxCrossEntropy(), SGD(0.1)), conv)
+    fwd = mlp([64, 32, 10])
+    with pytest.raises(UnsupportedTrainingModel, match="Adam"):
+        describe(build_training_step(fwd, None, SoftmaxCrossEntropy(), Adam()), fwd)
+    with pytest.raises(UnsupportedTrainingModel, match="FedProx"):
+        describe(build_training_step(fwd, None, SoftmaxCrossEntropy(), SGD(0.1), proximal_mu=0.1), fwd)
+    prog = build_training_step(fwd, None, SoftmaxCrossEntropy(), SGD(0.1))
+    blob = export_description(prog, fwd)
+    hlen = struct.unpack_from("<I", blob, 4)[0]
+    hdr = json.loads(blob[8:8 + hlen])
+    assert [(L["in"], L["out"], L["act"]) for L in hdr["layers"]] == [(64, 32, "relu"), (32, 10, None)]
+    assert np.array_equal(np.frombuffer(blob[8 + hlen:], "<f4"), prog.layout.flatten(prog.initial_params))
+
+
+def _fedavg_learning(rounds: int) -> dict[str, Any]:
+    return {"strategy": "fedavg", "clients": 3, "rounds": rounds, "seed": 3, "round_timeout": 60.0,
+            "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
+
+
+def test_build_refuses_server_and_oversized_client(tmp_path: Path) -> None:
+    """The server is not a MicroPython role; a shard too big for the ESP32's RAM is a FitError by how much."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, _fedavg_learning(2))
+    with pytest.raises(BuildError, match="server"):
+        build_all(d, ["server=esp32-micropython"], tmp_path / "dist1")
+    big = tmp_path / "big"
+    write_learning_deployment(big, {**_fedavg_learning(2), "clients": 1})
+    with pytest.raises(FitError) as exc:
+        build_all(big, ["c0=esp32-micropython"], tmp_path / "dist2")
+    assert exc.value.over > 0 and exc.value.resource == "ram"
+
+
+LAUNCH = """import os, runpy, sys
+os.chdir({here!r})
+sys.path[:0] = {paths!r}
+runpy.run_path("main.py", run_name="__main__")
+"""
+
+
+def _fedavg_oracle(learning: dict[str, Any], d: Path, mpy_client: str, rounds: int) -> np.ndarray:
+    """FedAvg recomputed outside the engine: ORT per client (numpy batch order for Python clients, the
+    device's order for the MicroPython one), sample-weighted mean of the deltas, every round."""
+    module = load_module(learning, d)
+    prog = module.setup.program
+    sess = make_session(prog.model, "ort")
+    ids = dict(module.nodes())
+    cfg = module.cfg
+    B, E, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
+    vec = prog.layout.flatten(prog.initial_params)
+    for r in range(1, rounds + 1):
+        deltas, weights = [], []
+        for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            n = len(part.x)
+            if name == mpy_client:
+                batches = batch_order(n, batch_size=B, epochs=E, seed=seed, node_id=ids[name], rnd=r)
+            else:  # FedAvgClient + local_train: default_rng([seed, node id, round]), one permutation per epoch
+                rng = np.random.default_rng([seed, ids[name], r])
+                batches = []
+                for _ in range(E):
+                    order = rng.permutation(n)
+                    batches += [order[i:i + B] for i in range(0, n, B)]
+            trained, _ = reference_update(prog, vec, part.x, part.y, batches, sess)
+            deltas.append(trained - vec)
+            weights.append(n)
+        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    return vec
+
+
+def test_fedavg_fleet_with_micropython_client(tmp_path: Path) -> None:
+    """Python server + 2 Python clients + the MicroPython training bundle over Mosquitto, one process each."""
+    rounds = 8 if LONG else 3
+    learning = _fedavg_learning(rounds)
+    d = tmp_path / "dep"
+    write_learning_deployment(d, learning)
+    build_all(d, ["c2=esp32-micropython"], tmp_path / "dist")
+    broker, url = start_broker(tmp_path / "broker")
+    try:
+        node_dir = tmp_path / "c2"
+        shutil.copytree(tmp_path / "dist" / "c2", node_dir)
+        cfg = json.loads((node_dir / "config.json").read_text())
+        port = int(url.rsplit(":", 1)[1])
+        cfg["mqtt"].update({"host": "127.0.0.1", "port": port})
+        cfg["learn"]["log"] = "learn.log"
+        (node_dir / "config.json").write_text(json.dumps(cfg))
+        paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
+        (node_dir / "_launch.py").write_text(LAUNCH.format(here=str(node_dir), paths=paths))
+        res = run_learning_fleet(load_deployment(d), url, workdir=tmp_path / "work", connect_timeout=60,
+                                 commands={"c2": [sys.executable, "-u", str(node_dir / "_launch.py")]})
+    finally:
+        stop_broker(broker)
+    log = [json.loads(s) for s in (node_dir / "learn.log").read_text().splitlines()]
+    trained = [e["round"] for e in log if e["event"] == "LocalTrainingDone"]
+    assert trained == list(range(1, rounds + 1)), log  # the MicroPython client answered every round
+    assert not [e for e in log if e["event"] == "ModelRefused"]
+    assert res.counts.get("RoundCompleted") == rounds and not res.rejections, (res.counts, res.rejections)
+    oracle = _fedavg_oracle(learning, d, "c2", rounds)
+    np.testing.assert_allclose(res.final_models["server"], oracle, rtol=0, atol=1e-4)
+    sim = simulate(learning, d)
+    print(f"fleet with a MicroPython client {res.final_accuracy:.4f}, simulator {sim.final_accuracy:.4f}")
+    assert sim.final_accuracy > 0.5
+    assert res.final_accuracy >= sim.final_accuracy - 0.01, (res.final_accuracy, sim.final_accuracy)
