@@ -199,7 +199,7 @@ class DeployReport:
 class Deploy:
     """Drive one :class:`OtaDeployer` over a tapped transport (call :meth:`step` or :meth:`run`)."""
 
-    def __init__(self, tap: OtaTap, ids: dict[str, int], updates: list[ota.NodeUpdate],
+    def __init__(self, tap: OtaTap | SerialTap, ids: dict[str, int], updates: list[ota.NodeUpdate],
                  next_seq: Callable[[], int], timeout_s: float = 60.0,
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
                  update_id: int | None = None) -> None:
@@ -240,15 +240,104 @@ class Deploy:
                             self.clock() - self.t0, list(d.reverted))
 
 
-def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
-                    sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0) -> DeployReport:
-    """``bb-edge deploy``: connect as the host to the broker at ``url`` and update every changed node."""
+class SerialTap:
+    """The deployer's end of a serial link (``serial:`` URL): the host (id 0) facing the one node on the line.
+
+    The link layer (adapters/serial_link.py) carries the envelopes; OTA replies go to :attr:`inbox`, HELLO
+    records to :attr:`program_hashes`; the node at the other end is named by its link HELLO (node id).
+    """
+
+    def __init__(self, link: Any) -> None:
+        self.link = link
+        self.inbox: collections.deque[wire.Envelope] = collections.deque()
+        self.program_hashes: dict[int, bytes] = {}
+
+    def open(self) -> None:
+        """Start the link (its HELLO goes out at once)."""
+        self.link.start(self._on_envelope)
+
+    def _on_envelope(self, data: bytes) -> None:
+        try:
+            env = wire.decode(bytes(data))
+        except WireError:
+            return  # not an envelope: nothing a deployer acts on
+        if env.kind == wire.KIND_CONTROL and env.protocol == wire.PROTO_CONTROL and env.edge == 1:
+            try:
+                self.program_hashes[env.sender] = hello_record.decode(bytes(env.payload_bytes())).program_hash
+            except (WireError, ValueError):
+                pass
+        elif env.protocol == ota.PROTO_OTA:
+            self.inbox.append(env)
+
+    def peer_id(self, timeout: float) -> int:
+        """The node id of the link's peer, from its HELLO; OtaError(TIMEOUT) when none came in time."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            peer = self.link.link.peer
+            if peer is not None:
+                return int(peer.node_id)
+            time.sleep(0.02)
+        raise ota.OtaError(ota.TIMEOUT, f"no link HELLO from the node on the line in {timeout:.0f}s")
+
+    def send(self, peer: str, receiver: int, data: bytes) -> None:
+        """One envelope onto the line (``peer``/``receiver`` name the node at its other end)."""
+        self.link.send(data)
+
+    def close(self) -> None:
+        """Stop the link."""
+        self.link.close()
+
+
+def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
+                       sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
+                       bundles: str | Path | None = None, current_bundles: str | Path | None = None,
+                       hello_timeout: float = 20.0) -> DeployReport:
+    """``bb-edge deploy --fleet serial:PORT``: update the one node on a serial line (found by its HELLO)."""
     from bb_edge.adapters.hostloop import sequence_base
-    from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+    from bb_edge.adapters.serial_link import SerialLink, SerialSpec
 
     cur = load_deployment(current)
     new = load_deployment(dist)
-    updates = plan_update(cur, new, signer, sig_kind)
+    tap = SerialTap(SerialLink.from_spec(SerialSpec.parse(url), name="deploy", node_id=0, node_name=HOST_NAME))
+    seq = [sequence_base()]
+
+    def next_seq() -> int:
+        seq[0] += 1
+        return seq[0]
+
+    tap.open()
+    try:
+        nid = tap.peer_id(hello_timeout)
+        node = {i: n for n, i in cur.ids().items()}.get(nid)
+        if node is None or node == HOST_NAME:
+            raise ota.OtaError(ota.UNKNOWN_NODE, f"the node on {url} says it is id {nid}, which is not a node "
+                                                 f"of the running deployment {cur.name!r}")
+        updates = plan_update(cur, new, signer, sig_kind, nodes=[node],
+                              bundles=bbrt_bundles(bundles) if bundles else None,
+                              current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
+        if not updates:
+            return DeployReport("done", [])
+        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s).run()
+    finally:
+        tap.close()
+
+
+def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
+                    sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
+                    bundles: str | Path | None = None, current_bundles: str | Path | None = None) -> DeployReport:
+    """``bb-edge deploy``: connect as the host to the broker at ``url`` (or the serial line of a ``serial:``
+    URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
+    from bb_edge.adapters.hostloop import sequence_base
+    from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+
+    if url.startswith("serial:"):
+        return deploy_over_serial(dist, current, url, signer, sig_kind, timeout_s, bundles=bundles,
+                                  current_bundles=current_bundles)
+    cur = load_deployment(current)
+    new = load_deployment(dist)
+    updates = plan_update(cur, new, signer, sig_kind,
+                          bundles=bbrt_bundles(bundles) if bundles else None,
+                          current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
     if not updates:
         return DeployReport("done", [])
     tap = OtaTap(MqttTransport(MqttConfig.from_url(url), cur.name, HOST_NAME, cur.ids()))

@@ -151,11 +151,14 @@ def test_c_node_updated_mid_stream(fleet: dict[str, Path], tmp_path: Path) -> No
     logs = {n: open(tmp_path / f"{n}.log", "wb") for n in ("n0", "n2")}  # noqa: SIM115 (closed below)
     procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=logs[n],
                         stderr=subprocess.STDOUT) for n in ("n0", "n2")]
-    c_node = spawn_c_mqtt_node(fleet["dist_old"] / "n1", url, keepalive=5, stderr=subprocess.PIPE,
-                               stdout=subprocess.DEVNULL)
     tr = MqttTransport(MqttConfig.from_url(url), dep.name, HOST_NAME, ids)
     tap = OtaTap(tr)
     host = HostEndpoint(dep, tap)
+    host.open()
+    tr.wait_connected(20.0)
+    # started after the host subscribed: its HELLO record at connect (the host sends none) reaches the tap
+    c_node = spawn_c_mqtt_node(fleet["dist_old"] / "n1", url, keepalive=5, stderr=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL)
     rid = [0]
     inputs = iter(sample_inputs(200, seed=11))
 
@@ -179,8 +182,6 @@ def test_c_node_updated_mid_stream(fleet: dict[str, Path], tmp_path: Path) -> No
 
     c_err = ""
     try:
-        host.open()
-        tr.wait_connected(20.0)
         host.wait_for_peers(NODES, TIMEOUT)
         before = [one_request() for _ in range(PER_PHASE)]
         old_image = (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
@@ -262,3 +263,90 @@ def _abort(update_id: int, receiver: int, seq: int) -> bytes:
     env = wire.Envelope.for_bytes(payload, sender=0, receiver=receiver, seq=seq, kind=wire.KIND_CONTROL,
                                   protocol=ota.PROTO_OTA, edge=ota.ABORT)
     return wire.encode(env, max_payload=len(payload))
+
+
+# ------------------------------------------------------------------ the C node on a serial line (pty)
+
+
+@pytest.fixture(scope="module")
+def host_builds(fleet: dict[str, Path]) -> dict[str, Path]:
+    """n1 built for ``host`` (bbrt-host: the posix node on a serial line) from the old and the new deployment."""
+    out = {}
+    for tag in ("old", "new"):
+        out[tag] = fleet["root"] / f"host-{tag}"
+        build_all(fleet[tag], ["n1=host"], out[tag], calib=fleet[tag] / "calib.npz")
+    return out
+
+
+def _over_the_line(path: str, envelope: bytes, timeout: float = 20.0) -> list[bytes]:
+    """Open the line as n0 (id 1), send one envelope, return the data envelopes that come back."""
+    from bb_edge.adapters.serial_link import SerialLink, SerialSpec
+
+    got: list[bytes] = []
+    link = SerialLink.from_spec(SerialSpec.parse(f"serial:{path}"), name="n0", node_id=1, node_name="n0")
+    link.start(lambda data: got.append(bytes(data)))
+    try:
+        deadline = time.monotonic() + timeout
+        while link.link.peer is None:
+            assert time.monotonic() < deadline, "no link HELLO from the C node"
+            time.sleep(0.02)
+        link.send(envelope)
+        while not any(wire.decode(g).kind == wire.KIND_DATA for g in got):
+            assert time.monotonic() < deadline, got
+            time.sleep(0.02)
+        return [g for g in got if wire.decode(g).kind == wire.KIND_DATA]
+    finally:
+        link.close()
+
+
+def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str, Path], tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``bb-edge deploy --fleet serial:PTY`` updates the C node on the other end of a pty (found by its link
+    HELLO, signed with its bundle's key); a request before computes what the old program computes in-process
+    (the C runtime through ctypes), one after what the new program computes."""
+    from bb_edge.adapters.serial_link import PtyPair
+    from bb_edge.bbrt.format import RECV, parse
+    from bb_edge.cli import main
+    from tests._transport_helpers import CNode
+
+    blobs = {t: (host_builds[t] / "n1" / "program.bbrt").read_bytes() for t in ("old", "new")}
+    progs = {t: parse(b) for t, b in blobs.items()}
+    edge = next(e for e in progs["old"].edges if e.direction == RECV)
+    shape = progs["old"].tensors[edge.tensor].shape
+    x = np.random.default_rng(3).integers(-128, 128, shape).astype(np.int8)  # n1 takes int8 (quantized) input
+
+    def request(tag: str, rid: int, seq: int) -> bytes:
+        """The same int8 values, with the quantization the program ``tag`` expects (part of its contract)."""
+        t = progs[tag].tensors[edge.tensor]
+        return wire.encode(wire.Envelope.for_array(x, sender=edge.peer, receiver=progs[tag].node_id, seq=seq,
+                                                   request_id=rid, edge=edge.edge_id, quant=(t.scale, t.zero_point)))
+
+    def reference(tag: str, rid: int) -> bytes:
+        node = CNode(blobs[tag], progs[tag].arena_size)
+        node.send(request(tag, rid, (1 << 32) | 1))
+        return bytes(wire.decode(node.receive()[-1]).payload_bytes())
+
+    pty = PtyPair.open()
+    node = subprocess.Popen(["sh", str(host_builds["old"] / "n1" / "run.sh"), "--epoch-file", str(tmp_path / "ep")],
+                            stdin=pty.master, stdout=pty.master, stderr=subprocess.PIPE, start_new_session=True)
+    err = ""
+    try:
+        before = _over_the_line(pty.slave_path, request("old", 1, (5 << 32) | 1))
+        assert bytes(wire.decode(before[-1]).payload_bytes()) == reference("old", 1) != reference("new", 1)
+        rc = main(["deploy", str(fleet["new"]), "--current", str(fleet["old"]), "--fleet", f"serial:{pty.slave_path}",
+                   "--bundles", str(host_builds["new"]), "--current-bundles", str(host_builds["old"]),
+                   "--timeout", "60"])
+        out = capsys.readouterr().out
+        assert rc == 0, out
+        assert f"n1: switched to {hashlib.sha256(blobs['new']).hexdigest()[:16]}" in out
+        after = _over_the_line(pty.slave_path, request("new", 2, (6 << 32) | 1))
+        assert bytes(wire.decode(after[-1]).payload_bytes()) == reference("new", 2)
+        assert node.poll() is None
+    finally:
+        pty.close()  # the line's last slave end closes: bbrt-host reads EOF, prints its counters and exits
+        try:
+            node.wait(10)
+        except subprocess.TimeoutExpired:
+            stop_process(node, timeout=10)
+        err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
+    assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err, err

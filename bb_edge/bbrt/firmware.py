@@ -111,9 +111,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         facts["code_bytes"] = sizes["text"]
         facts["code_size_source"] = name
         facts["static_ram_bytes"] = sizes["data"] + sizes["bss"]
-        if kind == "host-mqtt":  # names and peers baked in; broker, credentials, TLS come as arguments
-            args = ["--name", node, "--deployment", deployment,
-                    *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}"))]
+        if kind in EXECUTABLES:
             # the node's HMAC-SHA-256 update key, provisioned now (docs/transports.md "Program updates");
             # a rebuild into the same bundle keeps it, so the deployer's copy stays valid
             key = out_dir / OTA_KEY_FILE
@@ -121,10 +119,14 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
                 key.touch(mode=0o600)
                 key.write_text(secrets.token_hex(32) + "\n")
             artifacts["ota_key"] = OTA_KEY_FILE
+        if kind == "host-mqtt":  # names and peers baked in; broker, credentials, TLS come as arguments
+            args = ["--name", node, "--deployment", deployment,
+                    *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}"))]
             run = ('exec "$(dirname "$0")/bbrt-mqtt" "$(dirname "$0")/program.bbrt" '
                    + " ".join(shlex.quote(a) for a in args) + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
         elif kind == "host":
-            run = 'exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" "$@"\n'
+            run = ('exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" --name ' + shlex.quote(node)
+                   + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
         else:
             cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))
             run = 'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n'

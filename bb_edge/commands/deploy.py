@@ -1,12 +1,15 @@
-"""``bb-edge deploy DIST --current DIR --fleet mqtt://HOST:PORT[?creds=FILE] --key KEYFILE``.
+"""``bb-edge deploy DIST --current DIR --fleet mqtt://HOST:PORT[?creds=FILE]|serial:PORT --key KEYFILE``.
 
 Pushes DIST's per-node programs to the live fleet running DIR: checks node
 ids, wire version and every contract first, stages every changed node,
 commits only once all answered READY, and aborts everywhere on the first
 refusal (adapters/ota_deploy.py, docs/wire.md "Program updates"). The
 deployer connects as the host (``_host``); while a ``bb-edge run`` host is
-connected, update through its transport instead (``OtaTap``). Exit status 0
-when every node switched, 4 when the update was refused or aborted.
+connected, update through its transport instead (``OtaTap``). ``serial:PORT``
+updates the one node on that line (named by its HELLO). C nodes are updated
+from their builds (``--bundles`` new, ``--current-bundles`` running: the
+running bundle's HMAC key signs). Exit status 0 when every node switched, 4
+when the update was refused or aborted.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from bb_edge.commands._args import _check_url, positive_int
 
 def mqtt_url(text: str) -> str:
     """argparse type: the fleet's broker, ``mqtt(s)://HOST:PORT[?creds=FILE]``."""
-    return _check_url(text, ("mqtt", "mqtts"), "mqtt://HOST:PORT or mqtts://HOST:PORT")
+    return _check_url(text, ("mqtt", "mqtts", "serial"), "mqtt://HOST:PORT, mqtts://HOST:PORT or serial:PORT")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -27,18 +30,29 @@ def _run(args: argparse.Namespace) -> int:
     from bb_edge.engine import ota
     from bb_edge.errors import UsageError
 
-    try:
-        key = bytes.fromhex(Path(args.key).read_text().strip())
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"--key {args.key}: not a key written by `bb-edge keygen`: {exc}") from None
-    if args.hmac:
-        signer, kind = ota.hmac_signer(key), ota.SIG_HMAC_SHA256
+    signer: ota.Signer
+    if args.key is None:
+        if not args.bundles:
+            raise UsageError("--key is needed (only C nodes, updated from --bundles, sign with their own keys)")
+
+        def no_key(message: bytes) -> bytes:
+            raise ota.OtaError(ota.NO_KEY, "a Linux node changed too: give its signing key with --key")
+
+        signer, kind = no_key, ota.SIG_ED25519
     else:
-        if len(key) != 32:
+        try:
+            key = bytes.fromhex(Path(args.key).read_text().strip())
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--key {args.key}: not a key written by `bb-edge keygen`: {exc}") from None
+        if args.hmac:
+            signer, kind = ota.hmac_signer(key), ota.SIG_HMAC_SHA256
+        elif len(key) != 32:
             raise UsageError(f"--key {args.key}: an Ed25519 private key is 32 bytes, not {len(key)}")
-        signer, kind = ota.ed25519_signer(key), ota.SIG_ED25519
+        else:
+            signer, kind = ota.ed25519_signer(key), ota.SIG_ED25519
     try:
-        report = deploy_to_fleet(args.dist, args.current, args.fleet, signer, kind, timeout_s=args.timeout)
+        report = deploy_to_fleet(args.dist, args.current, args.fleet, signer, kind, timeout_s=args.timeout,
+                                 bundles=args.bundles, current_bundles=args.current_bundles)
     except ota.OtaError as exc:
         print(f"refused before sending: {exc}")
         return 4
@@ -57,8 +71,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("deploy", help="push new per-node programs to a live fleet (signed, A/B, all-or-none)")
     p.add_argument("dist", help="compiled deployment directory with the new programs")
     p.add_argument("--current", required=True, help="the deployment directory the fleet runs now")
-    p.add_argument("--fleet", required=True, type=mqtt_url, help="mqtt://HOST:PORT[?creds=FILE]")
-    p.add_argument("--key", required=True, help="private key file from `bb-edge keygen` (ota_ed25519.key)")
+    p.add_argument("--fleet", required=True, type=mqtt_url,
+                   help="mqtt://HOST:PORT[?creds=FILE], or serial:PORT for the one node on a serial line")
+    p.add_argument("--key", default=None, help="private key file from `bb-edge keygen` (ota_ed25519.key)")
+    p.add_argument("--bundles", default=None, metavar="BUILD",
+                   help="`bb-edge build -o BUILD` output with the C nodes' new programs (.bbrt)")
+    p.add_argument("--current-bundles", default=None, metavar="BUILD",
+                   help="the C nodes' running builds (their ota_hmac.key signs the update)")
     p.add_argument("--hmac", action="store_true", help="--key is a per-node HMAC key (C/MicroPython nodes)")
     p.add_argument("--timeout", type=positive_int, default=60, help="seconds for every phase (default 60)")
     p.set_defaults(func=_run)

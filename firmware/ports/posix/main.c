@@ -1,6 +1,8 @@
 /* posix port: a bbrt node on stdin/stdout or a serial device/pty.
  *   bbrt-host PROGRAM.bbrt [--serial PATH] [--hello NAME] [--epoch-file PATH] [--name NAME]
- *             [--link RTO0,RTOMIN,RTOMAX,RETRIES,HB,DEAD,REASM]   (link timers in ms)
+ *             [--link RTO0,RTOMIN,RTOMAX,RETRIES,HB,DEAD,REASM]   (link timers in ms) [--ota-key FILE]
+ * --ota-key FILE: the node's HMAC-SHA-256 update key (hex, 16..64 bytes, provisioned at build time):
+ * the node then takes signed program updates (docs/wire.md "Program updates"; A/B slots below).
  * With --epoch-file the node speaks the link layer (docs/wire.md): the file holds
  * the boot epoch in decimal; the port increments it and writes it back (fsync)
  * before the first HELLO, so every start is a new epoch. Without it the node
@@ -19,6 +21,7 @@
 
 #include "bbrt.h"
 #include "bbrt_link.h"
+#include "bbrt_ota.h"
 #include "posix_epoch.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
@@ -29,6 +32,8 @@
 #endif
 
 static uint64_t program[BBRT_HOST_PROGRAM_MAX / 8u];
+static uint64_t program_b[BBRT_HOST_PROGRAM_MAX / 8u]; /* the inactive slot: updates are staged here */
+static bbrt_node_ota_t ota;
 static uint64_t arena[BBRT_HOST_ARENA / 8u];
 static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
 static bbrt_node_t node;
@@ -98,10 +103,42 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
     out_len += n;
 }
 
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* an update key file: hex digits, whitespace around them ignored, 16..cap bytes once decoded */
+static int read_hex_key(const char *path, uint8_t *key, size_t cap, size_t *key_len) {
+    char text[2u * 64u + 8u];
+    size_t len = 0, i = 0, n = 0;
+    int fd = open(path, O_RDONLY);
+    ssize_t r;
+    if (fd < 0) return -1;
+    r = read(fd, text, sizeof(text) - 1u);
+    close(fd);
+    if (r <= 0) return -1;
+    len = (size_t)r;
+    while (len > 0u && strchr(" \t\r\n", text[len - 1u]) != NULL) len--;
+    while (i < len && strchr(" \t\r\n", text[i]) != NULL) i++;
+    if ((len - i) % 2u != 0u || (len - i) / 2u < 16u || (len - i) / 2u > cap) return -1;
+    for (; i < len; i += 2u) {
+        int hi = hexval(text[i]), lo = hexval(text[i + 1u]);
+        if (hi < 0 || lo < 0) return -1;
+        key[n++] = (uint8_t)(hi * 16 + lo);
+    }
+    *key_len = n;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int fd, in_fd = 0, i;
     size_t len = 0;
-    const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt", *timers = NULL;
+    const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt", *timers = NULL, *key_file = NULL;
+    static uint8_t key[64];
+    size_t key_len = 0;
     uint32_t epoch = 0;
     static uint8_t buf[65536]; /* large reads: a pty hands over what the writer queued in one call */
     bbrt_status_t st;
@@ -115,6 +152,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--epoch-file") == 0) epoch_file = argv[i + 1];
         else if (strcmp(argv[i], "--name") == 0) name = argv[i + 1];
         else if (strcmp(argv[i], "--link") == 0) timers = argv[i + 1];
+        else if (strcmp(argv[i], "--ota-key") == 0) key_file = argv[i + 1];
     }
     fd = open(argv[1], O_RDONLY);
     if (fd < 0) {
@@ -147,6 +185,17 @@ int main(int argc, char **argv) {
         return 3;
     }
     in_fd_g = in_fd;
+    if (key_file != NULL) {
+        if (read_hex_key(key_file, key, sizeof(key), &key_len) != 0) {
+            fprintf(stderr, "bbrt: %s: not an update key (hex, 16..64 bytes)\n", key_file);
+            return 2;
+        }
+        if (bbrt_node_ota_attach(&node, &ota, hello ? hello : name, (uint8_t *)program, (uint8_t *)program_b,
+                                 sizeof(program), len, (uint8_t *)arena, sizeof(arena), key, key_len) != 0) {
+            fprintf(stderr, "bbrt: cannot attach the update handler\n");
+            return 2;
+        }
+    }
     if (epoch_file) {
         epoch = bump_epoch(epoch_file);
         if (epoch == 0u) {
@@ -211,6 +260,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bbrt: duplicates=%u stale_epoch=%u unauthorised=%u tx_dropped=%u epoch=%u\n",
             (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised,
             (unsigned)node.stats.tx_dropped, (unsigned)epoch);
+    if (node.ota)
+        fprintf(stderr, "bbrt-ota: ota_switches=%u ota_refusals=%u ota_rollbacks=%u\n", (unsigned)ota.ota.switches,
+                (unsigned)ota.ota.refusals, (unsigned)ota.rollbacks);
     if (node.link) {
         unsigned k;
         fprintf(stderr, "bbrt-link: frames_in=%u frames_out=%u data_in=%u data_out=%u retransmits=%u "
