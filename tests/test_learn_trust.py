@@ -316,13 +316,13 @@ def test_fedavg_server_refuses_blocked_and_leech_clients_in_process() -> None:
 def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Any) -> None:
     """One process per node over a real Mosquitto: the server process refuses the blocked client's JOIN and
     the leech's updates with typed events (in the run's summary), and its final model equals the run of the
-    other two clients alone (the simulator on their own index partitions)."""
+    other client alone (the simulator on its own index partition)."""
     from bb_edge.adapters.fleet_learn import run_learning_fleet
     from bb_edge.compiler.manifest import load_deployment
     from bb_edge.learn.deployment import write_learning_deployment
     from tests.test_learn_mqtt import start_broker, stop_broker
 
-    learning = {**BASE, "clients": 4, "rounds": 3, "seed": 5, "blocked": ["c2"], "sharing": {"c3": "ro"},
+    learning = {**BASE, "clients": 3, "rounds": 3, "seed": 5, "blocked": ["c1"], "sharing": {"c2": "ro"},
                 "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}
     d = tmp_path / "dep"
     write_learning_deployment(d, learning)
@@ -333,8 +333,8 @@ def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Any) -> None:
         stop_broker(broker)
     assert res.rejections.get("blocked") == 1 and res.rejections.get("sharing_mode", 0) >= 1, res.rejections
     log = (tmp_path / "work" / "server.log").read_text()
-    assert "event UpdateRejected strategy=fedavg sender=4 round=0 reason=blocked" in log
-    assert "sender=5" in log and "reason=sharing_mode" in log
-    alone = simulate(_without_peers(learning, ["c0", "c1"]), d)
+    assert "event UpdateRejected strategy=fedavg sender=3 round=0 reason=blocked" in log
+    assert "sender=4" in log and "reason=sharing_mode" in log
+    alone = simulate(_without_peers(learning, ["c0"]), d)
     assert alone.model is not None
     np.testing.assert_allclose(res.final_models["server"], alone.model, atol=1e-6)

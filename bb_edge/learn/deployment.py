@@ -27,7 +27,11 @@ or ``"FILE.py:function"`` (called with ``x, y, n_clients``); ``data.shards``
 (``"shards/client{client}.npz"``) per-client files, each node reading only its
 own. Paths are relative to the deployment directory. ``sample_cap``
 (``"partition"``, the default, or an integer) bounds the sample count a
-FedAvg client may claim.
+FedAvg client may claim. FedAvg also takes ``"blocked": [client, ...]`` and
+``"sharing": {client: "rw" | "ro" | "wo" | "off"}`` (the server refuses a
+blocked client's JOIN and a leech's updates) and ``"secagg": {"threshold": t,
+"frac_bits": 24}`` (secure aggregation with dropout recovery,
+:mod:`bb_edge.learn.strategies.secagg`).
 
 Component specs are ``{"type": <type_id>, **config}`` (nested components as
 ``{"$component": type_id, "config": {...}}``).
