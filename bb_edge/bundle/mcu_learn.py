@@ -38,6 +38,8 @@ LEARN_KINDS: dict[str, tuple[str, str, str | None]] = {
 }
 IMAGE = "learn.bin"
 STACK_RESERVE = 4096
+#: link layer state, deframer, training and client structs of the MCU main (a lower bound, for the early check)
+LINK_STATE_BYTES = 2048
 
 
 def _up8(n: int) -> int:
@@ -92,16 +94,22 @@ def build_mcu_learning(req: BuildRequest) -> BuildResult:
     node_id = names[req.node]
     lowered = lower_training_step(setup.program, batch, node_id)
     if prof.ram_bytes:
-        check_training_fit(lowered, req.node, prof.name, prof.ram_bytes)
+        check_training_fit(lowered, req.node, prof)
+    x = part.x.reshape(len(part.x), -1)
+    payload = max(64, _up8(4 * lowered.param_count))
+    work = work_bytes(lowered.param_count, len(x), batch, x.shape[1], payload)
+    if qemu is not None and prof.ram_bytes:  # refuse before a minute of compiling: the static buffers are known
+        env = 96 + payload
+        estimate = lowered.arena_bytes + work + 3 * env + 1024 + 32 + LINK_STATE_BYTES + STACK_RESERVE
+        if estimate > prof.ram_bytes:
+            raise FitError(req.node, prof.name, "ram (training client: step arena, model and update buffers, "
+                           "link buffers)", estimate, prof.ram_bytes)
     out = Path(req.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    x = part.x.reshape(len(part.x), -1)
     image_bytes = write_image(out / IMAGE, node_id=node_id, server_id=names["server"], x=x, y=part.y,
                               epochs=int(cfg["epochs"]), steps=int(cfg.get("local_steps") or 0), batch=batch,
                               seed=int(cfg["seed"]), heartbeat_ms=max(1, int(float(cfg["heartbeat"]) * 1000)),
                               program=lowered.blob, name=req.node)
-    payload = max(64, _up8(4 * lowered.param_count))
-    work = work_bytes(lowered.param_count, len(x), batch, x.shape[1], payload)
     build = out / "build"
     native.make(goal, build, LEARN_PAYLOAD=str(payload), ARENA=str(max(8, lowered.arena_bytes)),
                 LEARN_WORK=str(work), OPT="-Os")

@@ -1,0 +1,220 @@
+"""Microcontrollers that train: the C FedAvg client (firmware/include/bbrt_learn.h) on QEMU Cortex-M3.
+
+Real components only: the client is built by ``bb-edge build LEARN_DIR --target c2=qemu-cortex-m3``
+(the .bbrt training step of bb_edge/bbrt/train_lower.py, the shard baked into the learning image),
+runs under QEMU on a pty with the link layer, and joins a FedAvg run on a real Mosquitto next to
+Linux client processes through its serial bridge (adapters/mcu_learn.py).
+
+Oracles: ONNX Runtime running the same ONNX training program over the device's batches
+(:func:`reference_update`, the device's order reproduced independently in Python), and the
+in-process simulator for the final accuracy.
+
+CI: 3 clients (2 Linux, 1 M3), 3 rounds, 1 local epoch. ``BB_EDGE_LONG=1``: 5 clients (4 Linux,
+1 M3), 8 rounds, 2 local epochs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bb_edge.adapters.fleet_learn import run_learning_fleet
+from bb_edge.adapters.learn_node import load_module
+from bb_edge.adapters.learnsim import simulate
+from bb_edge.adapters.mcu_learn import device_for_bundle, reference_update, round_batches
+from bb_edge.bbrt.errors import FitError
+from bb_edge.bundle import BuildError
+from bb_edge.commands.build import build_all
+from bb_edge.compiler.manifest import load_deployment
+from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.learn.models import mlp
+from bb_edge.wire import Envelope, decode, encode
+from tests.test_learn_mqtt import start_broker, stop_broker
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
+CLIENTS, ROUNDS, EPOCHS = (5, 8, 2) if LONG else (3, 3, 1)
+MCU = f"c{CLIENTS - 1}"
+LEARNING: dict[str, Any] = {
+    "strategy": "fedavg", "clients": CLIENTS, "rounds": ROUNDS, "epochs": EPOCHS, "seed": 5, "round_timeout": 60.0,
+    "data": {"source": "digits", "partition": {"type": "partition.iid"}},
+}
+SERVER_ID = 1
+
+needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+                                reason="qemu-system-arm and arm-none-eabi-gcc are CI packages (.ci/apt-packages.txt)")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A softmax-regression digits deployment and its M3 client bundle (built once for the module)."""
+    root = tmp_path_factory.mktemp("mcu-learn")
+    d = root / "dep"
+    write_learning_deployment(d, LEARNING, model=mlp([64, 10], seed=5))
+    build_all(d, [f"{MCU}=qemu-cortex-m3"], root / "dist")
+    return d, root / "dist" / MCU
+
+
+def _shard(d: Path, node: str) -> tuple[Any, np.ndarray, np.ndarray, dict[str, int]]:
+    module = load_module(load_deployment(d).extra["learning"], d)
+    part = module.setup.parts[module.clients().index(node)]
+    return module, part.x.reshape(len(part.x), -1), part.y, dict(module.nodes())
+
+
+def _reference(module: Any, x: np.ndarray, y: np.ndarray, node_id: int, rnd: int, start: np.ndarray) -> np.ndarray:
+    cfg = module.cfg
+    batches = round_batches(len(x), int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["local_steps"]),
+                            int(cfg["seed"]), node_id, rnd)
+    return reference_update(module.setup.program, start, x, y, batches)
+
+
+def _model(vec: np.ndarray, node_id: int, rnd: int, seq: int, *, edge: int = 2, sender: int = SERVER_ID) -> bytes:
+    return encode(Envelope.for_array(vec, sender=sender, receiver=node_id, seq=(9 << 32) | seq, request_id=rnd,
+                                     edge=edge, protocol=17))
+
+
+def _wait(dev: Any, want: str | None, timeout: float = 30.0) -> tuple[list[Any], list[str]]:
+    """Data envelopes and device reports until a report starting with ``want`` (or ``timeout``)."""
+    envs: list[Any] = []
+    texts: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        envs += [decode(e) for e in dev.wait_data(1, 0.05)]
+        texts += [bytes(c.data).decode() for c in dev.control if c.edge == 5]
+        dev.control.clear()
+        if want is not None and any(t.startswith(want) for t in texts):
+            break
+    return envs, texts
+
+
+@needs_qemu
+def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """JOIN with its shard size; every bad model is a typed refusal that leaves the stored model as it was;
+    a good round's update equals ORT on the same program, shard and batch order within 1e-4."""
+    d, bundle = built
+    module, x, y, ids = _shard(d, MCU)
+    nid = ids[MCU]
+    n = module.setup.program.layout.size
+    dev = device_for_bundle(bundle, tmp_path)
+    record = tmp_path / f"{MCU}.round"
+    dev.start(timeout=60.0)  # type: ignore[attr-defined]
+    try:
+        envs, _ = _wait(dev, None, 2.0)
+        join = [e for e in envs if e.protocol == 16 and e.edge == 1]
+        assert join and np.asarray(join[0].array()).tolist() == [len(x)]  # JOIN carries the shard's sample count
+        start = (np.random.default_rng(1).normal(0, 0.1, n)).astype(np.float32)
+        dev.send(_model(start, nid, 0, 1, edge=6))  # MODEL_FULL: the device takes the current model
+        _wait(dev, "ModelTaken round=0")
+        kept = record.read_bytes()
+        bad = {"WRONG_SHAPE": _model(start[:-1], nid, 1, 2),
+               "WRONG_DTYPE": encode(Envelope.for_array(start.view(np.int32), sender=SERVER_ID, receiver=nid,
+                                                        seq=(9 << 32) | 3, request_id=1, edge=2, protocol=17)),
+               "WRONG_SENDER": _model(start, nid, 1, 4, sender=ids["c0"]),
+               "NOT_FINITE": _model(np.where(np.arange(n) == 7, np.nan, start).astype(np.float32), nid, 1, 5),
+               "STALE_ROUND": _model(start, nid, 0, 6)}
+        for reason, env in bad.items():
+            dev.send(env)
+            envs, texts = _wait(dev, "ModelRefused")
+            assert f"ModelRefused {reason}" in texts[-1], (reason, texts)
+            assert not [e for e in envs if e.edge == 3]  # no update for a refused model
+            assert record.read_bytes() == kept  # the device kept its model and round state
+        dev.send(_model(start, nid, 1, 7))
+        envs, _ = _wait(dev, None, 0.0)
+        deadline = time.monotonic() + 60
+        while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
+            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
+        upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+        assert upd and upd[0].request_id == 1
+        got = np.asarray(upd[0].array(), np.float32)
+        ref = _reference(module, x, y, nid, 1, start)
+        assert np.abs(ref).max() > 1e-3  # training moved the model: the comparison is not 0 == 0
+        np.testing.assert_allclose(got, ref, atol=1e-4, rtol=0)
+        # a wrong batch order is caught: the reference of another round's order differs by far more
+        assert np.abs(_reference(module, x, y, nid, 2, start) - got).max() > 1e-3
+        # answered: the record says round 1, with the trained model (start + update)
+        rec = record.read_bytes()
+        magic, _v, node_id, count, answered, model_round, pending, _crc = struct.unpack_from("<8I", rec)
+        assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
+        np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + got, atol=1e-6)
+        dev.send(_model(start, nid, 1, 8))  # round 1 again (a fresh seq): stale
+        _, texts = _wait(dev, "ModelRefused")
+        assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+        dev.send(_model(start, nid, 2, 7))  # the seq of the applied round-1 model: a duplicate, whatever it carries
+        _, texts = _wait(dev, "ModelRefused")
+        assert texts[-1] == "ModelRefused DUPLICATE round=2", texts
+        assert record.read_bytes() == rec
+    finally:
+        dev.stop()  # type: ignore[attr-defined]
+
+
+@needs_qemu
+def test_m3_training_firmware_has_no_heap(built: tuple[Path, Path]) -> None:
+    """nm: the training client links no allocator."""
+    _, bundle = built
+    out = subprocess.run(["arm-none-eabi-nm", str(bundle / "bbrt.elf")], capture_output=True, text=True, check=True)
+    names = {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+    assert "bbrt_learn_handle" in names and "bbrt_train_step" in names  # the right ELF
+    assert not names & {"malloc", "free", "calloc", "realloc", "_sbrk", "sbrk", "_malloc_r"}
+
+
+def test_build_refusals_are_typed(tmp_path: Path) -> None:
+    """The server on an MCU, a codec, and a step that does not fit 64 KiB are refused before compiling."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, {**LEARNING, "clients": 2}, model=mlp([64, 10], seed=5))
+    with pytest.raises(BuildError, match="FedAvg server"):
+        build_all(d, ["server=qemu-cortex-m3"], tmp_path / "d1")
+    dc = tmp_path / "codec"
+    write_learning_deployment(dc, {**LEARNING, "clients": 2, "codec": {"type": "codec.int8"}},
+                              model=mlp([64, 10], seed=5))
+    with pytest.raises(BuildError, match="codec"):
+        build_all(dc, ["c0=qemu-cortex-m3"], tmp_path / "d2")
+    dm = tmp_path / "mlp"
+    write_learning_deployment(dm, {**LEARNING, "clients": 2})  # the 64-32-10 MLP: 2410 parameters
+    with pytest.raises(FitError) as info:
+        build_all(dm, ["c0=qemu-cortex-m3"], tmp_path / "d3")
+    assert info.value.have == 65536 and info.value.over > 0 and "ram" in info.value.resource
+    assert not (tmp_path / "d3" / "c0" / "bbrt.elf").exists()
+
+
+@needs_qemu
+def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """FedAvg digits over Mosquitto: Linux client processes + the M3 client over its pty. The M3 loses power
+    while round 2 trains, resumes it from its round record and the run finishes; every M3 update equals the
+    ORT reference; the final accuracy is at least the simulator's minus 1 point."""
+    d, bundle = built
+    module, x, y, ids = _shard(d, MCU)
+    broker, url = start_broker(tmp_path / "broker")
+    rec, work = tmp_path / "rec", tmp_path / "work"
+    cmd = [sys.executable, "-m", "bb_edge.adapters.mcu_learn", str(d), "--node", MCU, "--transport", url,
+           "--bundle", str(bundle), "--state-dir", str(tmp_path / "state"), "--record", str(rec),
+           "--power-cut", "2:0", "--progress", str(work / f"{MCU}.progress.jsonl")]
+    try:
+        res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MCU: cmd}, timeout=600)
+    finally:
+        stop_broker(broker)
+    log = (work / f"{MCU}.log").read_text()
+    assert "power cut" in log and "back with boot epoch 2" in log, log[-2000:]
+    assert "RoundResumed round=2" in log, log[-2000:]  # it rebooted with round 2 taken and not answered
+    assert len(res.records) == ROUNDS and res.counts.get("RoundCompleted") == ROUNDS, (res.counts, log[-1500:])
+    assert not res.rejections, res.rejections  # every update (the M3's too) passed the server's validation
+    for r in range(1, ROUNDS + 1):
+        start = np.load(rec / f"model-r{r}-0.npy")
+        ups = sorted(rec.glob(f"update-r{r}-*.npy"))
+        assert ups, f"no update of round {r} from the M3 client"
+        ref = _reference(module, x, y, ids[MCU], r, start)
+        for u in ups:
+            np.testing.assert_allclose(np.load(u), ref, atol=1e-4, rtol=0)
+    sim = simulate(LEARNING, d)
+    assert sim.final_accuracy > 0.5
+    assert res.final_accuracy >= sim.final_accuracy - 0.01, (res.final_accuracy, sim.final_accuracy)
+    final = [json.loads(line) for line in (work / f"{MCU}.progress.jsonl").read_text().splitlines()]
+    assert final and final[-1]["bytes_out"] > ROUNDS * module.setup.program.layout.size * 4  # updates went out
