@@ -165,6 +165,11 @@ def test_malformed_secagg_messages_are_typed_refusals_that_change_nothing() -> N
         _pump(engines, now, _drop_shares_of("c2"))  # c2's shares are lost: the server waits in the shares phase
     srv = _server(engines)
     assert srv.phase == "shares" and sorted(srv.boxes) == [ids["c0"], ids["c1"]]
+    # mid-round state (keys, sealed boxes) survives a snapshot: a restored server is the same server
+    copy = _engines(mod)["server"]
+    twin = _server({"server": copy})
+    twin.restore(srv.snapshot())
+    assert (twin.phase, twin.keys, twin.holders, twin.boxes) == (srv.phase, srv.keys, srv.holders, srv.boxes)
     before = (dict(srv.boxes), dict(srv.keys), list(srv.holders))
     good = {h: bytes(sa.BOX_BYTES) for h in srv.holders}
     bad = [

@@ -99,6 +99,8 @@ def _encode(value: Any, arrays: dict[str, np.ndarray]) -> Any:
         return value.item()
     if value is None or isinstance(value, bool | int | float | str):
         return value
+    if isinstance(value, bytes):  # e.g. secure aggregation's masked updates and share boxes
+        return {"$b": value.hex()}
     if isinstance(value, set | frozenset):
         return {"$set": [_encode(v, arrays) for v in sorted(value)]}
     if isinstance(value, tuple):
@@ -117,6 +119,8 @@ def _decode(value: Any, arrays: Mapping[str, np.ndarray]) -> Any:
     if isinstance(value, dict):
         if "$a" in value:
             return np.array(arrays[value["$a"]])
+        if "$b" in value:
+            return bytes.fromhex(value["$b"])
         if "$set" in value:
             return {_decode(v, arrays) for v in value["$set"]}
         if "$tuple" in value:
@@ -137,8 +141,8 @@ class HandlerState(Component):
     (programs, peer names, periods): a restored node is built the same way, so
     they are not in the snapshot. Its ``init=False`` fields (round
     bookkeeping, received updates, optimizer state, push-sum ``s``/``w``,
-    ...) are: numpy arrays, scalars, and lists, tuples, sets and dicts of
-    them (dict insertion order is kept). :func:`install_handler` registers
+    ...) are: numpy arrays, scalars, bytes, and lists, tuples, sets and dicts
+    of them (dict insertion order is kept). :func:`install_handler` registers
     the handler *and* binds it as ``protocol.<id>``, so
     :meth:`bb_edge.engine.Engine.snapshot` includes it like any bound
     component. Handler classes are not in the component registry (they
