@@ -202,3 +202,23 @@ def test_training_firmware_has_no_heap_symbols() -> None:
     assert not names & FORBIDDEN, sorted(names & FORBIDDEN)
     out = subprocess.run([nm, "-u", str(elf)], capture_output=True, text=True, check=True).stdout
     assert not out.strip(), f"undefined symbols: {out}"
+
+
+def test_inspect_reports_the_training_footprint_and_refuses_a_target_it_does_not_fit(
+        tmp_path, capsys: pytest.CaptureFixture) -> None:  # type: ignore[no-untyped-def]
+    """`bb-edge inspect MODEL.onnx --train-batch N`: the arena per bbrt target; with --train-target a step
+    that does not fit is a one-line FitError (exit non-zero) giving the excess in bytes."""
+    import onnx
+
+    from bb_edge.cli import main as cli
+
+    path = tmp_path / "mlp.onnx"
+    onnx.save(mlp(MODELS["mlp"], seed=3), str(path))
+    assert cli(["inspect", str(path), "--train-batch", str(BATCH), "--train-target", "qemu-cortex-m3"]) == 0
+    out = capsys.readouterr().out
+    small = lower_training_step(program("mlp"), BATCH)
+    assert f"arena {small.arena_bytes} B" in out and "qemu-cortex-m3" in out
+    assert cli(["inspect", str(path), "--train-batch", "128", "--train-target", "qemu-cortex-m3"]) != 0
+    err = capsys.readouterr().err
+    over = lower_training_step(program("mlp"), 128).arena_bytes - 65536
+    assert "FitError" in err and f"over by {over} bytes" in err

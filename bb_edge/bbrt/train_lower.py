@@ -393,3 +393,29 @@ def check_training_fit(lowered: TrainLowered, node: str, profile: TargetProfile)
     need = training_need(lowered, profile)
     if profile.ram_bytes and need > profile.ram_bytes:
         raise FitError(node, profile.name, "ram (training step)", need, profile.ram_bytes)
+
+
+def bbrt_profiles() -> list[TargetProfile]:
+    """Every target profile whose runtime is bbrt (the targets a training step could be built for)."""
+    from bb_edge.targets import list_targets, load_target
+
+    return [p for p in (load_target(n) for n in list_targets()) if p.runtime == "bbrt"]
+
+
+def training_report(model: onnx.ModelProto, batch: int, momentum: float = 0.9,
+                    target: str | None = None) -> tuple[TrainLowered, list[dict[str, object]]]:
+    """Lower ``model``'s training step (SoftmaxCrossEntropy with index labels, SGD) at ``batch`` and
+    report its footprint on every bbrt target; with ``target``, raise :class:`FitError` if it does not fit
+    there (``bb-edge inspect MODEL.onnx --train-batch N [--train-target T]``)."""
+    from bb_edge.learn.autodiff import build_training_step
+    from bb_edge.targets import load_target
+
+    tp = build_training_step(model, loss=SoftmaxCrossEntropy(labels="index"), optimizer=SGD(lr=0.1, momentum=momentum))
+    lowered = lower_training_step(tp, batch)
+    profiles = bbrt_profiles()
+    if target is not None:
+        prof = load_target(target)
+        if prof.name not in {p.name for p in profiles}:
+            profiles.append(prof)
+        check_training_fit(lowered, "training step", prof)
+    return lowered, training_footprint(lowered, profiles)

@@ -73,6 +73,24 @@ def inspect_deployment(directory: Path, console: Console, png: str | None) -> No
         console.print(f"partition picture: {draw_partition(dep, png)}")
 
 
+def inspect_training(path: Path, console: Console, batch: int, target: str | None) -> None:
+    """The training step's arena on every bbrt target (FitError when it does not fit ``target``)."""
+    from bb_edge.bbrt.train_lower import training_report
+    from bb_edge.compiler.load import load_model
+
+    lowered, rows = training_report(load_model(path), batch, target=target)
+    bd = lowered.breakdown()
+    console.print(f"training step (batch {batch}, SGD momentum): arena {bd['arena']} B = params {bd['params']} "
+                  f"+ optimizer state {bd['optimizer_state']} + planned {bd['planned']}; "
+                  f"lower bound {bd['lower_bound']} B")
+    t = Table(title="training footprint per bbrt target")
+    for col in ("target", "need", "RAM", "fits", "over by"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(str(r["target"]), str(r["need"]), str(r["ram"]), "yes" if r["fits"] else "no", str(r["over"]))
+    console.print(t)
+
+
 def _run(args: argparse.Namespace) -> int:
     console = Console()
     path = Path(args.path)
@@ -84,6 +102,8 @@ def _run(args: argparse.Namespace) -> int:
                              f"directory (DIST/<node>) or MODEL.onnx")
     if path.is_file() and path.suffix == ".onnx":
         inspect_model(path, console, args.tensors)
+        if args.train_batch:  # the bbrt training step's footprint per target (docs/bbrt.md "Training")
+            inspect_training(path, console, args.train_batch, args.train_target)
         return 0
     # MCU builds (bb_edge.bbrt) carry their own memory report
     try:
@@ -103,4 +123,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", help="deployment directory, MCU build directory, or MODEL.onnx")
     p.add_argument("--png", help="write the partition (or memory map) picture here")
     p.add_argument("--tensors", action="store_true", help="with MODEL.onnx: list every tensor")
+    p.add_argument("--train-batch", type=int, default=0, metavar="N",
+                   help="with MODEL.onnx: the bbrt training step's footprint per target at batch N")
+    p.add_argument("--train-target", metavar="TARGET", help="with --train-batch: refuse (FitError) if it does not fit")
     p.set_defaults(func=_run)
