@@ -1,13 +1,23 @@
-"""Over-the-air update of a 1 MiB program over MQTT, as a ratio to the raw transfer of the same bytes.
+"""Over-the-air update of a 1 MiB program over MQTT, and of a C node's program over a 115200-baud pty,
+each as a ratio to the raw transfer of the same bytes.
 
-A one-node deployment whose program is a 512x512 Gemm (1 MiB of float32 weights) runs as a
+MQTT: a one-node deployment whose program is a 512x512 Gemm (1 MiB of float32 weights) runs as a
 ``bb-edge node`` process on a local Mosquitto (anonymous). The update (``bb_edge.engine.ota``:
 OFFER, DATA chunks, READY after SHA-256 + Ed25519 + onnx.checker + contract check + ORT session,
 COMMIT, switch, health check, SWITCHED) is timed from the first publish to SWITCHED. The baseline,
 measured in the same run on the same broker: a raw paho client publishing the same bytes in the same
 chunk sizes (QoS 1) to a paho subscriber, timed until the last byte arrived.
 
-    python bench/bench_ota.py [--repeat N] [--chunk BYTES]
+Serial: the C node (``bb-edge build --target n0=host``: bbrt-host, int8) on one end of a pty, the
+deployer (``adapters/ota_deploy.py``: SerialTap over the link layer, HMAC-SHA-256 with the bundle's
+key) on the other. A pty moves bytes as fast as the CPU, so the deployer's writes are paced at
+115200 baud (10 bits a byte, 11520 B/s; the node's ACKs and replies are not paced). Timed from the
+OFFER to SWITCHED (staged, SHA-256, HMAC, bbrt loader, contract, COMMIT, health check). Baseline:
+the same bytes written raw through the same pacing to a reader on the other end. The image is a
+Gemm whose int8 weights make it about --serial-size bytes: default 64 KiB (~6 s raw), since 1 MiB at
+115200 baud is ~91 s raw per run; ``--serial-size 1048576`` measures the 1 MiB update.
+
+    python bench/bench_ota.py [--repeat N] [--chunk BYTES] [--serial-size BYTES] [--no-mqtt]
 
 Prints figures, asserts none.
 """
@@ -15,6 +25,7 @@ Prints figures, asserts none.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -22,6 +33,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -89,12 +101,157 @@ def raw_transfer(port: int, chunks: list[bytes]) -> float:
     return dt
 
 
+BAUD = 115200
+
+
+class PacedPort:
+    """A port whose writes take as long as they would on a ``baud`` UART (8N1: 10 bits a byte)."""
+
+    def __init__(self, port: Any, baud: int = BAUD) -> None:
+        self.port = port
+        self.rate = baud / 10.0
+        self._free_at = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes ready to read."""
+        return int(self.port.in_waiting)
+
+    def read(self, size: int = 1) -> bytes:
+        """Read (not paced: the other end's bytes)."""
+        return bytes(self.port.read(size))
+
+    def write(self, data: bytes) -> int:
+        """Write, then wait until the line would have sent the bytes."""
+        with self._lock:
+            start = max(self._free_at, time.perf_counter())
+            self._free_at = start + len(data) / self.rate
+            n = int(self.port.write(data) or 0)
+            wait = self._free_at - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        return n
+
+    def close(self) -> None:
+        """Close the port."""
+        self.port.close()
+
+
+def int8_gemm(n: int, seed: int) -> onnx.ModelProto:
+    """y = x @ W^T + b, W n x n: about n*n bytes once lowered to int8."""
+    rng = np.random.default_rng(seed)
+    w = numpy_helper.from_array(rng.standard_normal((n, n)).astype(np.float32), "w")
+    b = numpy_helper.from_array(rng.standard_normal(n).astype(np.float32), "b")
+    g = helper.make_graph([helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)], "gemm_c",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])], [w, b])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def raw_serial(path: str, master: int, data: bytes, chunk: int) -> float:
+    """Seconds to get ``data`` through the paced pty (writes of ``chunk`` bytes) to a reader on the master."""
+    import serial
+
+    got = [0]
+    done = threading.Event()
+
+    def reader() -> None:
+        while got[0] < len(data):
+            try:
+                got[0] += len(os.read(master, 1 << 16))
+            except OSError:
+                return
+        done.set()
+
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+    port = PacedPort(serial.serial_for_url(path, baudrate=BAUD, timeout=0.05))
+    t0 = time.perf_counter()
+    for o in range(0, len(data), chunk):
+        port.write(data[o:o + chunk])
+    done.wait(600)
+    dt = time.perf_counter() - t0
+    port.close()
+    return dt
+
+
+def bench_serial(root: Path, size: int, repeat: int) -> None:
+    """The C node's update over a paced pty vs the raw paced transfer of the same bytes."""
+    from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles
+    from bb_edge.adapters.serial_link import PtyPair, SerialLink, SerialSpec
+    from bb_edge.commands.build import build_all
+
+    n = max(16, int(round(size ** 0.5)))
+    dirs, builds = [], []
+    for i in range(repeat + 1):
+        d, b = root / f"c{i}", root / f"cb{i}"
+        compile_model(int8_gemm(n, i), nodes=1, out_dir=d)
+        build_all(d, ["n0=host"], b)
+        dirs.append(d)
+        builds.append(b)
+    key = (builds[0] / "n0" / "ota_hmac.key").read_text()
+    for b in builds[1:]:  # one node, one key: each later build is an image for the running node
+        (b / "n0" / "ota_hmac.key").write_text(key)
+    pty = PtyPair.open()
+    node = subprocess.Popen(["sh", str(builds[0] / "n0" / "run.sh"), "--epoch-file", str(root / "epoch")],
+                            stdin=pty.master, stdout=pty.master, stderr=subprocess.DEVNULL, start_new_session=True)
+    ota_s, raw_s, image = [], [], b""
+    try:
+        spec = SerialSpec.parse(f"serial:{pty.slave_path}")
+        tap = SerialTap(SerialLink(PacedPort(spec.open_port()), BAUD, name="deploy", node_id=0, node_name=HOST_NAME))
+        tap.open()
+        seq = [sequence_base()]
+
+        def next_seq() -> int:
+            seq[0] += 1
+            return seq[0]
+
+        tap.peer_id(20)
+        dep = load_deployment(dirs[0])
+        for i in range(repeat):
+            updates = plan_update(load_deployment(dirs[i]), load_deployment(dirs[i + 1]), _no_key,
+                                  bundles=bbrt_bundles(builds[i + 1]), current_bundles=bbrt_bundles(builds[i]))
+            image, chunk = updates[0].image, updates[0].chunk
+            run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=600, update_id=200 + i)
+            t0 = time.perf_counter()
+            report = run.run(interval=0.001)
+            ota_s.append(time.perf_counter() - t0)
+            if not report.ok:
+                raise SystemExit(f"serial update failed: {report}")
+        tap.close()
+        stop_process(node)  # the raw baseline reads the master end itself
+        for _ in range(repeat):
+            raw_s.append(raw_serial(pty.slave_path, pty.master, image, chunk + ota.DATA_HEADER))
+    finally:
+        stop_process(node)
+        pty.close()
+    o, r = statistics.median(ota_s), statistics.median(raw_s)
+    print(f"C node program: {len(image) / 1024:.1f} KiB over a {BAUD}-baud pty, chunks of {chunk} B, {repeat} runs")
+    print(f"OTA update (stage + SHA-256 + HMAC + load + commit + switch): {o:.2f} s (median)")
+    print(f"raw paced transfer of the same bytes:                        {r:.2f} s (median)")
+    print(f"ratio OTA / raw: {o / r:.2f}x")
+
+
+def _no_key(message: bytes) -> bytes:
+    raise SystemExit("the serial bench updates only the C node (HMAC with its bundle's key)")
+
+
 def main() -> None:
     """Run the bench and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--chunk", type=int, default=32 << 10)
+    ap.add_argument("--serial-size", type=int, default=64 << 10,
+                    help="bytes of the C node's program over the pty (default 64 KiB; 1048576 for 1 MiB, ~91 s raw)")
+    ap.add_argument("--no-mqtt", action="store_true", help="only the serial bench")
+    ap.add_argument("--no-serial", action="store_true", help="only the MQTT bench")
     args = ap.parse_args()
+    if not args.no_serial:
+        with tempfile.TemporaryDirectory() as tmp:
+            bench_serial(Path(tmp), args.serial_size, args.repeat)
+    if args.no_mqtt:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         old_dir = root / "old"

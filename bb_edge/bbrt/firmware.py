@@ -41,6 +41,7 @@ KINDS = {
 EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
 BUILD_JSON = "bbrt-build.json"
+HOST_MIN_PAYLOAD = 4096  # BBRT_MAX_PAYLOAD floor of the posix builds (over-the-air update chunks)
 OTA_KEY_FILE = "ota_hmac.key"  # host-mqtt bundles: the node's update key (hex), mode 0600
 
 
@@ -76,6 +77,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     resolver = src / "bbrt_resolver.c"
     resolver.write_text(resolver_source(L.ops_used))
     mp = max_payload(L)
+    if kind in EXECUTABLES:  # posix nodes: RAM is no constraint, and OTA DATA chunks fill the payload limit
+        mp = max(mp, HOST_MIN_PAYLOAD)
     # the program's arena plus the request slots that stage Recv payloads (docs/bbrt.md)
     arena = max(8, L.program.node_arena_bytes(REQUEST_SLOTS))
     facts: dict[str, Any] = {
