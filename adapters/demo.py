@@ -37,7 +37,7 @@ from rich.text import Text
 
 from bb_edge.adapters.inproc import InProcFleet, LinkModel
 from bb_edge.compiler.compile import compile_model
-from bb_edge.compiler.manifest import Deployment
+from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.errors import BBError
 from bb_edge.learn.autodiff import SoftmaxCrossEntropy, Trainer, build_training_step, with_params
 from bb_edge.learn.data import train_test_split
@@ -299,6 +299,9 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
             note = f"the host build failed ({type(exc).__name__}: {exc})"
     if note is None:
         bundle = out / "dist" / SENSOR
+        # the build made the sensor's edges int8 (docs/bbrt.md "Int8 edges"): the fleet runs the rewritten contracts
+        dep = load_deployment(dep_dir)
+        programs = {n.name: dep.program(n.name) for n in dep.nodes}
         device = HostDevice(bundle / "bbrt-host", bundle / "program.bbrt", dep.ids()[SENSOR]).start()
         try:
             with _progress(console) as progress:

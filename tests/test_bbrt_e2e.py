@@ -2,8 +2,9 @@
 
 n0 (Python) -> n1 (QEMU mps2-an385, Cortex-M3) -> n2 (QEMU virt, rv32imc) -> n3 (Python).
 The device nodes run the built firmware ELFs; the rest of the fleet is
-``bb_edge.adapters.inproc.InProcFleet``. The end-to-end output must stay within the
-int8 tolerance of the float reference.
+``bb_edge.adapters.inproc.InProcFleet``. The build makes every edge that touches a device int8
+(the Python ends quantize/dequantize; the devices' programs hold no QUANTIZE/DEQUANTIZE). The
+end-to-end output must stay within the int8 tolerance of the float reference.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from bb_edge.adapters.inproc import InProcFleet
 from bb_edge.adapters.devices import QemuDevice
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
+from bb_edge.bbrt.format import Op, parse
 from bb_edge.commands.build import build_all
 from bb_edge.compiler.compile import compile_model
 from bb_edge.compiler.manifest import load_deployment
@@ -39,6 +41,13 @@ def test_split_over_qemu_cortex_m3_and_rv32(fleet_dirs: tuple[Path, Path]) -> No
     d, dist = fleet_dirs
     dep = load_deployment(d)
     ids = dep.ids()
+    # int8 edges end to end: Python -> M3 -> RV32 -> Python, one set of parameters per edge
+    assert [(e.src, e.dst, e.dtype) for e in dep.edges] == [("n0", "n1", "int8"), ("n1", "n2", "int8"),
+                                                            ("n2", "n3", "int8")]
+    for node in ("n1", "n2"):
+        prog = parse((dist / node / "program.bbrt").read_bytes())
+        assert not {Op.QUANTIZE, Op.DEQUANTIZE} & {op.opcode for op in prog.ops}
+        assert all(prog.tensors[e.tensor].dtype == 3 for e in prog.edges)
     ref_sess = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
     with QemuDevice("cortex-m3", dist / "n1" / "bbrt.elf", dist / "n1" / "program.bbrt", ids["n1"]) as m3, \
             QemuDevice("rv32", dist / "n2" / "bbrt.elf", dist / "n2" / "program.bbrt", ids["n2"]) as rv:

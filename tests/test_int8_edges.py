@@ -184,3 +184,29 @@ def test_edge_quantization_rounds_like_the_c_runtime() -> None:
     want = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
     np.testing.assert_array_equal(quantize_edge(x, q), want)
     np.testing.assert_allclose(dequantize_edge(want, q), (want.astype(np.float32) - q[1]) * np.float32(q[0]))
+
+
+def test_python_node_takes_an_int8_graph_input_from_the_host(tmp_path: Path) -> None:
+    """A graph input carried as int8 (its node later runs in Python, e.g. a standby or `bb-edge node`):
+    the engine takes the host's int8 envelope and refuses a float32 one on that edge."""
+    from bb_edge.engine import Engine
+
+    d = tmp_path / "dep"
+    _compile(d)
+    q = (0.03, 5)
+    dep = apply_int8_edges(d, {}, {"x": q})
+    spec = dep.inputs[0]
+    eng = Engine.for_node(dep, spec.node)
+    x = sample_inputs(1, seed=2)[0]["x"]
+
+    def deliver(arr: np.ndarray, quant: tuple[float, int] | None, seq: int) -> list[events.Event]:
+        eng.deliver("_host", encode(Envelope.for_array(arr, sender=0, receiver=dep.ids()[spec.node], quant=quant,
+                                                       seq=(3 << 32) | seq, request_id=seq, edge=spec.edge_id)))
+        eng.poll(0.0)
+        return eng.drain_events()
+
+    bad = deliver(x, None, 1)
+    assert any(isinstance(e, events.ContractViolation) for e in bad), bad
+    good = deliver(quantize_edge(x, q), q, 2)
+    assert not any(isinstance(e, events.ContractViolation) for e in good), good
+    assert any(isinstance(e, events.SegmentComputed) and e.request_id == 2 for e in good), good

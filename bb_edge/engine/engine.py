@@ -41,7 +41,7 @@ from bb_edge.compiler.program import WirePort, wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
-from bb_edge.engine.edgequant import dequantize_edge, quant_problem, quantize_edge
+from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quant_problem, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.errors import BBError, WireError
@@ -197,6 +197,8 @@ class Engine:
         # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
         # changed only by PeerDown/PeerUp events an adapter pushes (its failure detector owns the clock)
         self.standby: dict[str, list[str]] = {}
+        # graph inputs/outputs the host carries as int8 (deployment.json ``quant``): name -> (scale, zero point)
+        self.io_quant: dict[str, tuple[float, int]] = {}
         self.routes: dict[str, str] = {}
         self._down: set[str] = set()
         self._up: set[str] = set()
@@ -270,6 +272,8 @@ class Engine:
         eng = cls(node, spec.id, deployment.ids(), backend=backend, limits=limits, deadline_s=deadline_s,
                   hop_budget_s=hop_budget_s, **kwargs)
         eng.standby = deployment.standby
+        eng.io_quant = {s.name: q for s in list(deployment.inputs) + list(deployment.outputs)
+                        if (q := quant_of(s)) is not None}
         stage = deployment.stage_of(node)  # a standby takes its stage's graph inputs and outputs
         program = deployment.program(node, programs)
         eng.install(program, name=node,
@@ -735,8 +739,10 @@ class Engine:
                 return
             tensor = prog.input_edges[env.edge]
             contract = prog.input_types[tensor]
+        quant = port.quant if role == "recv" else self.io_quant.get(tensor)
+        if quant is not None:  # carried as int8: the sender quantized it
+            contract = (INT8, contract[1])
         problem = _contract_problem(env, contract)
-        quant = port.quant if role == "recv" else None
         if not problem and quant is not None:  # an int8 edge: its scale and zero point are contract too
             problem = quant_problem(env, quant)
         if problem:
@@ -958,7 +964,8 @@ class Engine:
                 self._emit(ev.OutputReady(key[1], name, value))
                 req.emitted.add(name)
                 if self.outputs_to_host and name in prog.output_edges:
-                    env = wire.Envelope.for_array(value, sender=self.node_id, receiver=0, seq=0,
+                    arr, quant = to_wire(value, self.io_quant.get(name))  # int8 on the wire: quantized here
+                    env = wire.Envelope.for_array(arr, sender=self.node_id, receiver=0, seq=0, quant=quant,
                                                   request_id=key[1], edge=prog.output_edges[name])
                     self._queue_outbound(HOST_NAME, env)
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
