@@ -16,7 +16,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import struct
+import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -299,6 +302,249 @@ def test_micropython_node_replays_the_vectors(vm_result: dict[str, Any], name: s
         assert got["active"] == v["programs"][spec["runs"]]
     if name == "not_authorised":
         assert got["refusals"] == 2 and replies == []
+
+
+# --------------------------------------------------------------- live fleet
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
+PER_PHASE = 6 if LONG else 2
+FLEET_TIMEOUT = 60.0
+
+LIVE_LAUNCH = """import json, runpy, sys
+sys.path[:0] = {paths!r}
+g = runpy.run_path("main.py", run_name="__main__")
+o = g["node"].ota
+print("STATS " + json.dumps({{"node": vars(g["node"].stats), "refusals": o.refusals, "switched": o.switched,
+                              "log": o.log}}), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def mpy_fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """small_cnn seed 0 / seed 1 split n0 -> n1 -> n2 (same contract); n1 built for esp32-micropython (MQTT,
+    int8 program, float32 edges)."""
+    from bb_edge.bbrt.examples import sample_inputs, small_cnn
+    from bb_edge.commands.build import build_all
+    from bb_edge.commands.keygen import embed_public_key, make_keys
+    from bb_edge.compiler.compile import compile_model
+
+    root = tmp_path_factory.mktemp("ota_mpy")
+    calib = sample_inputs(16, seed=7)
+    for tag, seed in (("old", 0), ("new", 1)):
+        d = root / tag
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile_model(small_cnn(seed=seed), cuts=["p1", "g"], node_names=["n0", "n1", "n2"], out_dir=d)
+        np.savez(d / "calib.npz", x=np.concatenate([c["x"] for c in calib]))
+        # float32 edges: an int8 edge's parameters are contract (the peers refuse others), and seed 1
+        # calibrates differently, so only float edges let the new n1 program keep the old contract
+        build_all(d, ["n1=esp32-micropython"], root / f"dist-{tag}", calib=d / "calib.npz",
+                  options={"transport": "mqtt", "float_edges": True})
+    # an ``ota`` section (bb-edge keygen --deployment) makes the broker's ACL let the deployer reach every node
+    _, pub = make_keys(root / "keys")
+    embed_public_key(root / "old", pub)
+    return {"old": root / "old", "new": root / "new", "dist_old": root / "dist-old", "dist_new": root / "dist-new"}
+
+
+def test_build_provisions_the_key_and_the_deployer_signs_with_it(mpy_fleet: dict[str, Path]) -> None:
+    """The esp32-micropython bundle carries its node's HMAC key (0600, copied to the board by flash) and the
+    config main.py reads; plan_update offers n1's program.bbrt as target 3 under that key."""
+    from bb_edge.adapters.ota_deploy import bbrt_bundles, plan_update
+    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.mpy.flash import bundle_files
+
+    b = mpy_fleet["dist_old"] / "n1"
+    key = bytes.fromhex((b / "ota_hmac.key").read_text().strip())
+    assert len(key) == 32 and (b / "ota_hmac.key").stat().st_mode & 0o077 == 0
+    cfg = json.loads((b / "config.json").read_text())
+    assert cfg["ota"]["key_file"] == "ota_hmac.key" and cfg["ota"]["max_program"] >= len(
+        (b / "program.bbrt").read_bytes())
+    assert {"ota_hmac.key", "ota_active", "lib/bbnode/ota.mpy"} <= set(bundle_files(b))
+    running, built = bbrt_bundles(mpy_fleet["dist_old"]), bbrt_bundles(mpy_fleet["dist_new"])
+    assert running["n1"].key == key != built["n1"].key  # every build provisions its own key
+    dep = load_deployment(mpy_fleet["old"])
+    ups = plan_update(dep, load_deployment(mpy_fleet["new"]), ota.hmac_signer(bytes(32)), ota.SIG_ED25519,
+                      nodes=["n1"], bundles=built, current_bundles=running)
+    (u,) = ups
+    assert u.target == ota.TARGET_MPY and u.sig_kind == ota.SIG_HMAC_SHA256
+    assert u.image == (mpy_fleet["dist_new"] / "n1" / "program.bbrt").read_bytes() != u.previous
+    msg = ota.signed_message("n1", ota.TARGET_MPY, len(u.image), hashlib.sha256(u.image).digest())
+    assert u.signer(msg) == hmac.new(key, msg, hashlib.sha256).digest()
+    assert u.chunk + ota.DATA_HEADER <= cfg["max_payload"]
+
+
+def _nacks(tap: Any, sender: int, deadline: float) -> list[tuple[int, int]]:
+    """(update id, code) of the NACKs from ``sender`` until one arrives or ``deadline``."""
+    out: list[tuple[int, int]] = []
+    while time.monotonic() < deadline and not out:
+        while tap.inbox:
+            env = tap.inbox.popleft()
+            if env.sender == sender and env.edge == ota.NACK:
+                uid, code, _ = ota.decode_nack(bytes(env.payload_bytes()))
+                out.append((uid, code))
+        time.sleep(0.02)
+    return out
+
+
+def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_path: Path) -> None:
+    """n1 runs the bundle's main.py (bbnode + umqtt.simple, as tests/test_micropython_mqtt.py runs it)
+    between two Python engines on Mosquitto. ``Deploy`` over the host's transport stages n1's new program
+    while requests flow and switches it: every output before the switch equals the fleet with the C runtime
+    running the old program as n1 (bit for bit), every output after it the new program, none lost; the HELLO
+    carries the new hash; the slot on the node's filesystem holds it. Then a second update during one
+    (busy), a corrupt image and a badly MACed one are refused and n1 keeps serving the new program; a
+    restarted node boots the activated slot."""
+    import subprocess
+    import sys
+
+    from bb_edge.adapters.broker import Broker, write_broker_files
+    from bb_edge.adapters.fleet_mqtt import MqttFleet, stop_process
+    from bb_edge.adapters.hostloop import HostEndpoint
+    from bb_edge.adapters.inproc import InProcFleet
+    from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
+    from bb_edge.adapters.mqtt_topics import Topics
+    from bb_edge.adapters.ota_deploy import BbrtBundle, Deploy, OtaTap, bbrt_bundles, plan_update
+    from bb_edge.bbrt.examples import sample_inputs
+    from bb_edge.bbrt.format import parse
+    from bb_edge.compiler.manifest import HOST_NAME, load_deployment
+    from tests._transport_helpers import CNode, assert_same_outputs
+    from tests.test_micropython_mqtt import _node_dir, _paths
+
+    dep = load_deployment(mpy_fleet["old"])
+    ids = dep.ids()
+    running, built = bbrt_bundles(mpy_fleet["dist_old"]), bbrt_bundles(mpy_fleet["dist_new"])
+    updates = plan_update(dep, load_deployment(mpy_fleet["new"]), ota.hmac_signer(bytes(32)), ota.SIG_ED25519,
+                          nodes=["n1"], bundles=built, current_bundles=running)
+    blobs = {k: (mpy_fleet[f"dist_{k}"] / "n1" / "program.bbrt").read_bytes() for k in ("old", "new")}
+    n_req = 2 * PER_PHASE + 64 + 6
+    requests = [{"x": s["x"]} for s in sample_inputs(n_req, seed=11)]
+    # the oracle: the same fleet in-process with the C runtime as n1, running the old or the new program
+    refs = {k: InProcFleet(dep, external={"n1": CNode(b, parse(b).arena_size)}).run(requests)
+            for k, b in blobs.items()}
+    files = write_broker_files(tmp_path / "broker", dep)
+    url = files.url()
+    node_dir = _node_dir(mpy_fleet["dist_old"] / "n1", tmp_path / "n1", {
+        "host": "127.0.0.1", "port": files.port, "password": files.passwords["n1"], "keepalive": 5})
+    (node_dir / "_launch.py").write_text(LIVE_LAUNCH.format(paths=_paths(tmp_path)))
+    broker = Broker(files).start()
+    fleet = MqttFleet(dep, url, nodes=["n0", "n2"])
+    tr = MqttTransport(MqttConfig.from_url(url), dep.name, HOST_NAME, ids)
+    tap = OtaTap(tr)
+    host = HostEndpoint(dep, tap)
+    got: dict[int, dict[str, np.ndarray]] = {}
+    phase: dict[int, str] = {}
+    procs: list[subprocess.Popen[str]] = []
+
+    def launch() -> subprocess.Popen[str]:
+        p = subprocess.Popen([sys.executable, "_launch.py"], cwd=node_dir, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+        procs.append(p)
+        return p
+
+    def next_seq() -> int:  # the deployer numbers its envelopes in the host's sequence (same thread)
+        host._seq += 1
+        return host._seq
+
+    def one(which: str) -> None:
+        i = len(got)
+        host.submit(i + 1, requests[i])
+        got[i] = host.wait(i + 1, FLEET_TIMEOUT)
+        phase[i] = which
+
+    def hello_hash(which: str) -> None:
+        deadline = time.monotonic() + 15
+        while tap.program_hashes.get(ids["n1"]) != hashlib.sha256(blobs[which]).digest():
+            assert time.monotonic() < deadline, tap.program_hashes
+            time.sleep(0.05)
+
+    def stop_node(p: subprocess.Popen[str]) -> dict[str, Any]:
+        tr.publish(Topics(dep.name).control(), b"stop", qos=1)
+        out, err = p.communicate(timeout=20)
+        assert p.returncode == 0, err[-3000:]
+        return dict(json.loads(next(x for x in out.splitlines() if x.startswith("STATS "))[6:]))
+
+    try:
+        fleet.start()
+        host.open()
+        tr.wait_connected(20.0)
+        first = launch()
+        host.wait_for_peers(["n0", "n1", "n2"], FLEET_TIMEOUT)
+        hello_hash("old")
+        for _ in range(PER_PHASE):
+            one("old")
+        run = Deploy(tap, ids, updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=91)
+        run.start()
+        deadline = time.monotonic() + FLEET_TIMEOUT
+        while run.step() == "staging":  # requests keep flowing while n1 stages
+            one("old")
+            assert time.monotonic() < deadline and len(got) < n_req - PER_PHASE - 6, run.report()
+        while run.step() not in ("done", "failed"):
+            time.sleep(0.01)
+            assert time.monotonic() < deadline
+        report = run.report()
+        assert report.ok, report
+        assert len(got) > PER_PHASE, "requests were served while n1 staged"
+        assert report.switched["n1"] == hashlib.sha256(blobs["new"]).hexdigest()
+        for _ in range(PER_PHASE):
+            one("new")
+        hello_hash("new")  # the HELLO after SWITCHED names the new program
+        active = (node_dir / "ota_active").read_text().strip()
+        assert (node_dir / f"ota_{active}.bbrt").read_bytes() == blobs["new"]
+
+        back = plan_update(load_deployment(mpy_fleet["new"]), dep, ota.hmac_signer(bytes(32)), ota.SIG_ED25519,
+                           nodes=["n1"], bundles=running, current_bundles={"n1": BbrtBundle(
+                               built["n1"].program, running["n1"].key, running["n1"].max_payload,
+                               ota.TARGET_MPY)})
+        # a second update while one is in progress: the first OFFER stages, the second is refused BUSY
+        busy1 = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=92)
+        busy2 = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=93)
+        tap.inbox.clear()
+        busy1._ship(busy1.deployer.start(time.monotonic())[:1])
+        busy2._ship(busy2.deployer.start(time.monotonic())[:1])
+        assert _nacks(tap, ids["n1"], time.monotonic() + 10) == [(93, ota.BUSY)]
+        busy1.deployer._fail()  # ABORT update 92
+        busy1._ship(busy1.deployer.take())
+        one("new")
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=94)
+        out = corrupt.deployer.start(time.monotonic())
+        bad = wire.decode(out[-1].data, max_payload=len(out[-1].data))
+        body = bytearray(bad.payload_bytes())
+        body[-1] ^= 0x5A  # after the deployer hashed and signed the real image
+        out[-1] = ota.Outgoing("n1", ids["n1"], wire.encode(wire.Envelope.for_bytes(
+            bytes(body), sender=0, receiver=ids["n1"], seq=bad.seq, kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA,
+            edge=ota.DATA), max_payload=len(body)))
+        corrupt._ship(out)
+        while corrupt.step() not in ("done", "failed"):
+            time.sleep(0.01)
+        assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
+        one("new")
+        forged = [ota.NodeUpdate(u.node, u.image, u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
+                  for u in back]
+        rep = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=95).run()
+        assert rep.state == "failed" and rep.failures["n1"].startswith("bad_signature"), rep
+        one("new")
+        assert first.poll() is None  # still serving
+        stats = stop_node(first)  # b"stop" on the control topic ends n0 and n2 as well
+        # a restart boots the activated slot: its first HELLO names the new program
+        tap.program_hashes.pop(ids["n1"], None)
+        second = launch()
+        hello_hash("new")
+        stop_node(second)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                stop_process(p)  # type: ignore[arg-type]
+                print("MicroPython node:", p.communicate()[1][-3000:])
+        fleet.stop()
+        host.close()
+        broker.stop()
+    for i, y in got.items():  # before the switch the old program, after it the new one, none lost
+        assert_same_outputs([y], [refs[phase[i]][i]])
+    assert sorted(got) == list(range(len(got))) and set(phase.values()) == {"old", "new"}
+    assert any(not np.array_equal(refs["old"][i]["prob"], refs["new"][i]["prob"]) for i in got)
+    assert stats["switched"] == [91] and stats["refusals"] == 3, stats  # busy, corrupt, bad_signature
+    assert [e[2] for e in stats["log"] if e[0] == "OtaRefused"] == [ota.BUSY, ota.CORRUPT, ota.BAD_SIGNATURE]
+    assert stats["node"]["inferences"] == len(got), stats  # every request ran once on n1
 
 
 if __name__ == "__main__":

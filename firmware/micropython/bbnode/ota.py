@@ -12,7 +12,8 @@ time, a key is provisioned, target 3 (MicroPython program), signature kind 2 (HM
 the slot. DATA continues exactly where the slot ends; the SHA-256 is streamed as chunks arrive. When the
 slot is full: the SHA-256, the HMAC over the signed message with this node's key, the program loader
 (``bbnode.executor.Program``: header, CRC, tensors, opcodes) and the contract (node id, and every edge's
-id, peer, direction, dtype and shape as the running program's) are checked, then READY. After COMMIT, at
+id, peer, direction, dtype and shape, an int8 edge's scale and zero point, as the running program's) are
+checked, then READY. After COMMIT, at
 the first idle point the node switches, runs the new program once (health: no exception, float outputs
 finite), flips the active slot and answers SWITCHED; a failed health check puts the old program back
 (NACK ``rolled_back``).
@@ -232,11 +233,13 @@ class FileSlots:
 
 # ----------------------------------------------------------------- loader
 def contract(prog):
-    """What peers rely on: node id and every edge's (id, peer, direction, dtype, dims), sorted."""
+    """What peers rely on: node id and every edge's (id, peer, direction, dtype, dims), sorted; an int8
+    edge's scale and zero point too (the C node and the Python engine refuse other parameters)."""
     out = []
     for e in prog.edges:
         t = prog.tensors[e.tensor]
-        out.append((e.edge_id, e.peer, e.direction, t.dtype, tuple(t.dims)))
+        q = (t.scale, t.zp) if t.dtype == 3 else (0.0, 0)
+        out.append((e.edge_id, e.peer, e.direction, t.dtype, tuple(t.dims), q))
     out.sort()
     return prog.node_id, out
 
