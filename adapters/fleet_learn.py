@@ -93,7 +93,7 @@ class LearningFleet:
     origin: float = field(default_factory=time.time)
     procs: dict[str, _Proc] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)
-    # node -> its own argv instead of ``bb-edge node`` (e.g. a MicroPython training client, adapters/mpy_learn.py);
+    # node -> its own argv instead of ``bb-edge node`` (e.g. the MicroPython training bundle, tests/test_micropython_train.py);
     # it must print ``node NAME (id N)`` once connected
     commands: dict[str, list[str]] = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict)  # per-node transport URLs (serial: each node's pty)

@@ -1,7 +1,7 @@
 """The MicroPython training client: bbnode/train.py and bbnode/learn_client.py.
 
 Oracles: ONNX Runtime running the deployment's own ONNX training program (build_training_step) on the
-same shard, start model, seed and batch order (adapters/mpy_learn.reference_update with the device's
+same shard, start model, seed and batch order (bb_edge/mpy/train.reference_update with the device's
 xorshift batch order), and the simulator (adapters/learnsim.py) for the fleet's accuracy.
 
 In the real MicroPython VM (npm WebAssembly port, bytecode .mpy only): a round's UPDATE envelope equals
@@ -35,14 +35,6 @@ import pytest
 from bb_edge.adapters.fleet_learn import run_learning_fleet
 from bb_edge.adapters.learn_node import load_module
 from bb_edge.adapters.learnsim import simulate
-from bb_edge.adapters.mpy_learn import (
-    UnsupportedTrainingModel,
-    batch_order,
-    describe,
-    export_description,
-    export_shard,
-    reference_update,
-)
 from bb_edge.bbrt.errors import FitError
 from bb_edge.bundle import BuildError
 from bb_edge.commands.build import build_all
@@ -52,6 +44,14 @@ from bb_edge.learn.data import load_arrays
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp, small_cnn
 from bb_edge.learn.optim import SGD, Adam
+from bb_edge.mpy.train import (
+    UnsupportedTrainingModel,
+    batch_order,
+    describe,
+    export_description,
+    export_shard,
+    reference_update,
+)
 from bb_edge.wire.envelope import Envelope, decode, encode
 from tests._mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, run_vm, write_shims
 from tests.test_learn_mqtt import start_broker, stop_broker

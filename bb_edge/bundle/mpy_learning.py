@@ -5,7 +5,7 @@ The micropython builder lands here for a learning deployment. The bundle::
     lib/bbnode/*.mpy   the node runtime, with train.py and learn_client.py (mpy-cross, the profile's -march)
     main.py            boot script: config.json's ``learn`` section starts the training client
     config.json        node name/id, the server's id, MQTT broker (fill in host/password) and Wi-Fi, ``learn``
-    train.bbt          the deployment's ONNX training program as a BBT1 description (adapters/mpy_learn.py)
+    train.bbt          the deployment's ONNX training program as a BBT1 description (bb_edge/mpy/train.py)
     shard.bbs          this client's partition of the training data (BBS1)
     build.json         what was built, with the device RAM the trainer and the shard take
 
@@ -33,21 +33,22 @@ __all__ = ["build_training_client"]
 
 def build_training_client(request: BuildRequest) -> BuildResult:
     """Build the MicroPython FedAvg client bundle of ``request.node`` (see the module docstring)."""
-    from bb_edge.adapters.learn_node import load_module
-    from bb_edge.adapters.mpy_learn import (
+    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.learn.deployment import build_setup
+    from bb_edge.learn.strategies.modules import module_for
+    from bb_edge.mpy.train import (
         describe,
         export_description,
         export_shard,
         shard_ram,
         trainer_ram,
     )
-    from bb_edge.compiler.manifest import load_deployment
 
     dep = load_deployment(request.deployment_dir)
     learning = dep.extra["learning"]
     m = re.fullmatch(r"c(\d+)", request.node)
     shards = isinstance(learning.get("data"), dict) and learning["data"].get("shards") is not None
-    module = load_module(learning, dep.directory, only_client=int(m.group(1)) if (m and shards) else None)
+    module = module_for(build_setup(learning, dep.directory, only_client=int(m.group(1)) if (m and shards) else None))
     ids = dict(module.nodes())
     if module.name != "fedavg":
         raise BuildError(f"target {request.profile.name}: a MicroPython node can be a FedAvg client only, this "

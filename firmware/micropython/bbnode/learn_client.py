@@ -16,7 +16,7 @@ Every model is validated before anything changes (sender is the server, protocol
 are bb_edge/learn/validation.py's ``RejectReason`` values) and the client keeps its model.
 
 Batch order: each epoch shuffles the shard with a Fisher-Yates pass driven by xorshift32 seeded from
-``(seed, node id, round)`` (:func:`round_seed`), the same sequence ``bb_edge.adapters.mpy_learn.batch_order``
+``(seed, node id, round)`` (:func:`round_seed`), the same sequence ``bb_edge.mpy.train.batch_order``
 computes on the host, so ORT can run the very same batches as the reference.
 
 Shard file (``BBS1``, little-endian): ``b"BBS1" u32 n u16 n_in u8 xtype u8 0`` then the features

@@ -1,7 +1,7 @@
 """On-device training: forward, backward and SGD for a chain of dense layers with softmax cross-entropy.
 
 The model comes as a *training description* (``BBT1``), the compact export of bb-edge's ONNX training
-program (``bb_edge.adapters.mpy_learn.export_description``): layer sizes, activations, the optimizer and the
+program (``bb_edge.mpy.train.export_description``): layer sizes, activations, the optimizer and the
 initial parameters. Covered: Gemm (``y = x W^T + b``) layers with an optional Relu between them, e.g.
 softmax regression 64->10 or the MLP 64-32-10; loss = mean softmax cross-entropy over the batch (integer
 labels), optimizer SGD with optional (Nesterov) momentum and weight decay -- the rules of
@@ -67,7 +67,7 @@ def parse(blob):
     try:
         hdr = json.loads(bytes(blob[8:8 + hlen]))
     except ValueError:
-        raise TrainError("BAD_HEADER", "not JSON")
+        raise TrainError("BAD_HEADER", "not JSON") from None
     if not isinstance(hdr, dict) or hdr.get("format") != FORMAT or hdr.get("version") != VERSION:
         raise TrainError("BAD_VERSION", "want %s v%d" % (FORMAT, VERSION))
     layers = hdr.get("layers")
