@@ -45,8 +45,8 @@ import numpy as np
 from bb_edge.adapters.devices import PtyHostDevice, QemuDevice, SerialDevice
 from bb_edge.errors import BBError
 
-__all__ = ["IMAGE_MAGIC", "McuLearnBridge", "batch_order", "device_for_bundle", "main", "reference_update",
-           "round_batches", "write_image"]
+__all__ = ["IMAGE_MAGIC", "McuLearnBridge", "batch_order", "device_for_bundle", "learn_link_config", "main",
+           "reference_update", "round_batches", "write_image"]
 
 IMAGE_MAGIC = 0x494C4242  # "BBLI"
 IMAGE_VERSION = 1
@@ -180,6 +180,19 @@ class HostLearnDevice(PtyHostDevice):
         raise BBError(f"device node {self.node_id} did not say HELLO with a new epoch after restart")
 
 
+def learn_link_config() -> Any:
+    """The host end's link timers for a training client's line.
+
+    An emulated UART takes input at ~10 KB/s (QEMU's CMSDK UART: one byte per main-loop turn), so a
+    whole 2.7 KB model frame outlived the default first RTO and went twice. Frames of at most 512 bytes
+    (the model arrives fragmented, reassembled by the device's link) and a 1 s first RTO keep one copy.
+    """
+    from bb_edge.wire import link as L
+
+    return L.LinkConfig(rto_initial=1.0, rto_min=0.2, rto_max=4.0, max_retries=200, hb_interval=0.5,
+                        dead_after=10.0, reassembly_timeout=30.0, mtu=512)
+
+
 def device_for_bundle(bundle: str | Path, state_dir: str | Path | None = None) -> SerialDevice:
     """The (not yet started) device of an MCU learning bundle (``bb-edge build ... --target NODE=qemu-cortex-m3``)."""
     b = Path(bundle)
@@ -197,8 +210,9 @@ def device_for_bundle(bundle: str | Path, state_dir: str | Path | None = None) -
     fw = b / man["artifacts"]["firmware"]
     epoch, state = sd / f"{man['node']}.epoch", sd / f"{man['node']}.round"
     if man["kind"] == "host":
-        return HostLearnDevice(fw, image, node_id, epoch_file=epoch, state_file=state)
-    return QemuLearnDevice(man["qemu"], fw, image, node_id, epoch_file=epoch, state_file=state)
+        return HostLearnDevice(fw, image, node_id, epoch_file=epoch, state_file=state, config=learn_link_config())
+    return QemuLearnDevice(man["qemu"], fw, image, node_id, epoch_file=epoch, state_file=state,
+                           config=learn_link_config())
 
 
 # ------------------------------------------------------------------ bridge

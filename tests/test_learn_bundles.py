@@ -53,9 +53,9 @@ def test_bundle_layout_and_refusals(tmp_path: Path) -> None:
     assert ros.returncode == 0, ros.stdout + ros.stderr
     man = json.loads((tmp_path / "d3" / "server" / "manifest.json").read_text())
     assert (man["builder"], man["role"]) == ("ros2", "server")
-    mcu = subprocess.run([sys.executable, "-m", "bb_edge.cli", "build", str(d), "--target", "c0=qemu-cortex-m3",
+    mcu = subprocess.run([sys.executable, "-m", "bb_edge.cli", "build", str(d), "--target", "server=qemu-cortex-m3",
                           "-o", str(tmp_path / "d4"), "--no-report"], capture_output=True, text=True, timeout=120)
-    assert mcu.returncode != 0 and "cannot run a learning node" in mcu.stdout + mcu.stderr
+    assert mcu.returncode != 0 and "FedAvg server" in mcu.stdout + mcu.stderr
     assert "Traceback" not in mcu.stdout + mcu.stderr
     bad = subprocess.run([sys.executable, "-m", "bb_edge.cli", "build", str(d), "--target", "c9=linux-vm-x86_64",
                           "-o", str(tmp_path / "d2"), "--no-report"], capture_output=True, text=True, timeout=120)

@@ -108,7 +108,10 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
     record = tmp_path / f"{MCU}.round"
     dev.start(timeout=60.0)  # type: ignore[attr-defined]
     try:
-        envs, _ = _wait(dev, None, 2.0)
+        envs: list[Any] = []
+        deadline = time.monotonic() + 10
+        while not [e for e in envs if e.protocol == 16 and e.edge == 1] and time.monotonic() < deadline:
+            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
         join = [e for e in envs if e.protocol == 16 and e.edge == 1]
         assert join and np.asarray(join[0].array()).tolist() == [len(x)]  # JOIN carries the shard's sample count
         start = (np.random.default_rng(1).normal(0, 0.1, n)).astype(np.float32)

@@ -38,6 +38,8 @@ LEARN_KINDS: dict[str, tuple[str, str, str | None]] = {
 }
 IMAGE = "learn.bin"
 STACK_RESERVE = 4096
+#: the link's largest frame body (BBRT_LINK_MTU of the MCU builds): the client's deframer holds one
+LINK_MTU = 4096
 #: link layer state, deframer, training and client structs of the MCU main (a lower bound, for the early check)
 LINK_STATE_BYTES = 2048
 
@@ -47,10 +49,10 @@ def _up8(n: int) -> int:
 
 
 def work_bytes(param_count: int, n_samples: int, batch: int, features: int, max_payload: int) -> int:
-    """The client's work area (``bbrt_learn_node_work_size``): models, order, batch, pending and rx envelopes."""
+    """The client's work area (``bbrt_learn_node_work_size``): models, order, batch, pending envelope, rx frame."""
     env = 96 + max_payload
     return (2 * _up8(4 * param_count) + _up8(2 * n_samples) + _up8(4 * batch * features) + _up8(4 * batch)
-            + _up8(env) + _up8(env + 4))
+            + _up8(env) + _up8(LINK_MTU + 4))
 
 
 def build_mcu_learning(req: BuildRequest) -> BuildResult:

@@ -227,11 +227,15 @@ static int save_record(void *io, const bbrt_learn_record_t *rec, const float *mo
 /* ---------------------------------------------------------------- init */
 static size_t up8(size_t v) { return (v + 7u) & ~(size_t)7u; }
 
+/* the deframer holds one link frame body and its CRC: a peer sends bodies up to our max_frame
+ * (BBRT_LINK_MTU), whatever the envelope size (larger envelopes come fragmented) */
+#define RX_BYTES (BBRT_LINK_MTU + 4u)
+
 size_t bbrt_learn_node_work_size(const bbrt_learn_image_t *img, uint32_t n_params) {
     if (!img || n_params == 0u) return 0u;
     return 2u * up8((size_t)n_params * 4u) + up8((size_t)img->n_samples * 2u) +
            up8((size_t)img->batch_size * img->features * 4u) + up8((size_t)img->batch_size * 4u) +
-           up8(BBRT_MAX_ENVELOPE) + up8(BBRT_RX_BUFFER_SIZE);
+           up8(BBRT_MAX_ENVELOPE) + up8(RX_BYTES);
 }
 
 bbrt_status_t bbrt_learn_node_init(bbrt_learn_node_t *n, const uint8_t *image, size_t image_size,
@@ -271,7 +275,7 @@ bbrt_status_t bbrt_learn_node_init(bbrt_learn_node_t *n, const uint8_t *image, s
     at += up8((size_t)n->img.batch_size * 4u);
     n->pending = work + at;
     at += up8(BBRT_MAX_ENVELOPE);
-    bbrt_deframer_init(&n->rx, work + at, BBRT_RX_BUFFER_SIZE);
+    bbrt_deframer_init(&n->rx, work + at, RX_BYTES);
     n->train = t;
     n->port = *port;
     n->link = link;
