@@ -17,7 +17,8 @@ the same bytes written raw through the same pacing to a reader on the other end.
 Gemm whose int8 weights make it about --serial-size bytes: default 64 KiB (~6 s raw), since 1 MiB at
 115200 baud is ~91 s raw per run; ``--serial-size 1048576`` measures the 1 MiB update.
 
-    python bench/bench_ota.py [--repeat N] [--chunk BYTES] [--serial-size BYTES] [--no-mqtt]
+    python bench/bench_ota.py [--repeat N] [--chunk BYTES] [--serial-size BYTES] [--serial-chunk BYTES]
+                               [--no-mqtt | --no-serial]
 
 Prints figures, asserts none.
 """
@@ -47,7 +48,7 @@ from bb_edge.adapters.broker import Broker, write_broker_files  # noqa: E402
 from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process  # noqa: E402
 from bb_edge.adapters.hostloop import HostEndpoint, sequence_base  # noqa: E402
 from bb_edge.adapters.mqtt import MqttConfig, MqttTransport  # noqa: E402
-from bb_edge.adapters.ota_deploy import Deploy, OtaTap, plan_update  # noqa: E402
+from bb_edge.adapters.ota_deploy import SERIAL_CHUNK, Deploy, OtaTap, plan_update  # noqa: E402
 from bb_edge.commands.keygen import embed_public_key, make_keys  # noqa: E402
 from bb_edge.compiler import compile_model  # noqa: E402
 from bb_edge.compiler.manifest import HOST_NAME, load_deployment  # noqa: E402
@@ -176,7 +177,7 @@ def raw_serial(path: str, master: int, data: bytes, chunk: int) -> float:
     return dt
 
 
-def bench_serial(root: Path, size: int, repeat: int) -> None:
+def bench_serial(root: Path, size: int, repeat: int, chunk_bytes: int) -> None:
     """The C node's update over a paced pty vs the raw paced transfer of the same bytes."""
     from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles
     from bb_edge.adapters.serial_link import PtyPair, SerialLink, SerialSpec
@@ -210,7 +211,7 @@ def bench_serial(root: Path, size: int, repeat: int) -> None:
         tap.peer_id(20)
         dep = load_deployment(dirs[0])
         for i in range(repeat):
-            updates = plan_update(load_deployment(dirs[i]), load_deployment(dirs[i + 1]), _no_key,
+            updates = plan_update(load_deployment(dirs[i]), load_deployment(dirs[i + 1]), _no_key, chunk=chunk_bytes,
                                   bundles=bbrt_bundles(builds[i + 1]), current_bundles=bbrt_bundles(builds[i]))
             image, chunk = updates[0].image, updates[0].chunk
             run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=600, update_id=200 + i)
@@ -244,12 +245,14 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=32 << 10)
     ap.add_argument("--serial-size", type=int, default=64 << 10,
                     help="bytes of the C node's program over the pty (default 64 KiB; 1048576 for 1 MiB, ~91 s raw)")
+    ap.add_argument("--serial-chunk", type=int, default=SERIAL_CHUNK,
+                    help=f"DATA bytes per envelope over the pty (default {SERIAL_CHUNK}: one link frame each)")
     ap.add_argument("--no-mqtt", action="store_true", help="only the serial bench")
     ap.add_argument("--no-serial", action="store_true", help="only the MQTT bench")
     args = ap.parse_args()
     if not args.no_serial:
         with tempfile.TemporaryDirectory() as tmp:
-            bench_serial(Path(tmp), args.serial_size, args.repeat)
+            bench_serial(Path(tmp), args.serial_size, args.repeat, args.serial_chunk)
     if args.no_mqtt:
         return
     with tempfile.TemporaryDirectory() as tmp:

@@ -350,3 +350,85 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
             stop_process(node, timeout=10)
         err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
     assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err, err
+
+
+def _gemm(n: int, seed: int, poison: bool = False) -> onnx.ModelProto:
+    """y = relu(x @ W^T + b); ``poison``: one weight is +inf (it loads, but a run on zeros gives NaN)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = np.random.default_rng(seed).standard_normal((n, n)).astype(np.float32)
+    if poison:
+        w[0, 0] = np.inf
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["g"], transB=1), helper.make_node("Relu", ["g"], ["y"])],
+        "gemm_c", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.zeros(n, np.float32), "b")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
+    """A program that passes the loader but fails its first health check (a run on zeros gives NaN) is
+    switched to, found unhealthy and rolled back: the deployer gets ROLLED_BACK, the node computes with
+    its old program (equal to the in-process C runtime on it) and counts one rollback."""
+    import json
+
+    from bb_edge.adapters.ota_deploy import deploy_over_serial
+    from bb_edge.adapters.serial_link import PtyPair
+    from bb_edge.bbrt.format import RECV, parse
+    from bb_edge.bbrt.lower import lower
+    from tests._transport_helpers import CNode
+
+    builds = {"old": tmp_path / "b-old", "bad": tmp_path / "b-bad"}
+    for tag, poison in (("old", False), ("bad", True)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            dep, progs = compile_model(_gemm(16, 0, poison), nodes=1, out_dir=tmp_path / tag)
+        if tag == "old":
+            build_all(tmp_path / tag, ["n0=host"], builds[tag], options={"precision": "fp32"})
+            continue
+        # the bad image needs no firmware: its program (lowered as the build does), build facts and the
+        # running node's key (one node, one key: it is signed correctly, only the health check can stop it)
+        io = {i.name: i.edge_id for i in dep.inputs} | {o.name: o.edge_id for o in dep.outputs}
+        b = builds[tag] / "n0"
+        b.mkdir(parents=True)
+        (b / "program.bbrt").write_bytes(lower(progs["n0"], node_id=dep.ids()["n0"], node_ids=dep.ids(),
+                                               io_edges=io, precision="fp32").blob)
+        facts = json.loads((builds["old"] / "n0" / "bbrt-build.json").read_text())
+        (b / "bbrt-build.json").write_text(json.dumps(facts))
+        (b / "ota_hmac.key").write_text((builds["old"] / "n0" / "ota_hmac.key").read_text())
+    blob = (builds["old"] / "n0" / "program.bbrt").read_bytes()
+    prog = parse(blob)
+    edge = next(e for e in prog.edges if e.direction == RECV)
+    x = np.random.default_rng(1).standard_normal(prog.tensors[edge.tensor].shape).astype(np.float32)
+
+    def request(seq: int) -> bytes:
+        return wire.encode(wire.Envelope.for_array(x, sender=0, receiver=prog.node_id, seq=seq, request_id=7,
+                                                   edge=edge.edge_id))
+
+    ref = CNode(blob, prog.arena_size)
+    ref.send(request((1 << 32) | 1))
+    want = bytes(wire.decode(ref.receive()[-1]).payload_bytes())
+
+    pty = PtyPair.open()
+    node = subprocess.Popen(["sh", str(builds["old"] / "n0" / "run.sh"), "--epoch-file", str(tmp_path / "ep")],
+                            stdin=pty.master, stdout=pty.master, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        report = deploy_over_serial(tmp_path / "bad", tmp_path / "old", f"serial:{pty.slave_path}", _no_ed25519,
+                                    timeout_s=60, bundles=builds["bad"], current_bundles=builds["old"])
+        assert report.state == "failed" and report.failures["n0"].startswith("rolled_back"), report
+        # the host's sequence after the deployer's (same sender id 0, a later epoch: fresh)
+        got = _over_the_line(pty.slave_path, request(((int(time.time()) + 10) & 0x7FFFFFFF) << 32 | 1))
+        assert bytes(wire.decode(got[-1]).payload_bytes()) == want
+    finally:
+        pty.close()
+        try:
+            node.wait(10)
+        except subprocess.TimeoutExpired:
+            stop_process(node, timeout=10)
+        err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
+    assert "ota_switches=0 ota_refusals=1 ota_rollbacks=1" in err, err
+
+
+def _no_ed25519(message: bytes) -> bytes:
+    raise AssertionError("only the C node is updated here (HMAC with its bundle's key)")
