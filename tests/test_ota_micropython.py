@@ -386,14 +386,16 @@ def _nacks(tap: Any, sender: int, deadline: float) -> list[tuple[int, int]]:
     return out
 
 
-def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_path: Path) -> None:
+def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     """n1 runs the bundle's main.py (bbnode + umqtt.simple, as tests/test_micropython_mqtt.py runs it)
     between two Python engines on Mosquitto. ``Deploy`` over the host's transport stages n1's new program
     while requests flow and switches it: every output before the switch equals the fleet with the C runtime
     running the old program as n1 (bit for bit), every output after it the new program, none lost; the HELLO
     carries the new hash; the slot on the node's filesystem holds it. Then a second update during one
     (busy), a corrupt image and a badly MACed one are refused and n1 keeps serving the new program; a
-    restarted node boots the activated slot."""
+    restarted node boots the activated slot, and ``bb-edge deploy --bundles`` puts the old program back."""
+    import shutil
     import subprocess
     import sys
 
@@ -406,6 +408,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
     from bb_edge.adapters.ota_deploy import BbrtBundle, Deploy, OtaTap, bbrt_bundles, plan_update
     from bb_edge.bbrt.examples import sample_inputs
     from bb_edge.bbrt.format import parse
+    from bb_edge.cli import main
     from bb_edge.compiler.manifest import HOST_NAME, load_deployment
     from tests._transport_helpers import CNode, assert_same_outputs
     from tests.test_micropython_mqtt import _node_dir, _paths
@@ -434,6 +437,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
     got: dict[int, dict[str, np.ndarray]] = {}
     phase: dict[int, str] = {}
     procs: list[subprocess.Popen[str]] = []
+    closed = False
 
     def launch() -> subprocess.Popen[str]:
         p = subprocess.Popen([sys.executable, "_launch.py"], cwd=node_dir, stdout=subprocess.PIPE,
@@ -529,14 +533,35 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         tap.program_hashes.pop(ids["n1"], None)
         second = launch()
         hello_hash("new")
-        stop_node(second)
+        # `bb-edge deploy --bundles` puts the old program back: the running build is the new program with
+        # the key n1 was flashed with (the key stays on the board across updates)
+        host.close()  # the CLI connects as _host itself
+        closed = True
+        shutil.copytree(mpy_fleet["dist_new"] / "n1", tmp_path / "running" / "n1")
+        shutil.copyfile(mpy_fleet["dist_old"] / "n1" / "ota_hmac.key", tmp_path / "running" / "n1" / "ota_hmac.key")
+        rc = main(["deploy", str(mpy_fleet["old"]), "--current", str(mpy_fleet["old"]), "--fleet", url,
+                   "--bundles", str(mpy_fleet["dist_old"]), "--current-bundles", str(tmp_path / "running"),
+                   "--timeout", "30"])
+        printed = capsys.readouterr().out
+        assert rc == 0 and f"n1: switched to {hashlib.sha256(blobs['old']).hexdigest()[:16]}" in printed, printed
+        ctl = MqttTransport(MqttConfig.from_url(url), dep.name, HOST_NAME, ids)
+        ctl.open(lambda *a: None)
+        ctl.wait_connected(20.0)
+        ctl.control(b"stop")
+        out2, err2 = second.communicate(timeout=20)
+        ctl.close()
+        assert second.returncode == 0, err2[-3000:]
+        stats2 = json.loads(next(x for x in out2.splitlines() if x.startswith("STATS "))[6:])
+        active = (node_dir / "ota_active").read_text().strip()
+        assert (node_dir / f"ota_{active}.bbrt").read_bytes() == blobs["old"]
     finally:
         for p in procs:
             if p.poll() is None:
                 stop_process(p)  # type: ignore[arg-type]
                 print("MicroPython node:", p.communicate()[1][-3000:])
         fleet.stop()
-        host.close()
+        if not closed:
+            host.close()
         broker.stop()
     for i, y in got.items():  # before the switch the old program, after it the new one, none lost
         assert_same_outputs([y], [refs[phase[i]][i]])
@@ -545,6 +570,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
     assert stats["switched"] == [91] and stats["refusals"] == 3, stats  # busy, corrupt, bad_signature
     assert [e[2] for e in stats["log"] if e[0] == "OtaRefused"] == [ota.BUSY, ota.CORRUPT, ota.BAD_SIGNATURE]
     assert stats["node"]["inferences"] == len(got), stats  # every request ran once on n1
+    assert len(stats2["switched"]) == 1 and stats2["refusals"] == 0, stats2
 
 
 if __name__ == "__main__":
