@@ -65,7 +65,8 @@ def test_posix_training_steps_equal_ort(name: str) -> None:
     loss, params = run_posix(L, xs, ys, timeout=300)
     assert params.shape == ref.shape
     assert np.abs(params - ref).max() <= TOL
-    assert np.abs(loss - ref_loss).max() <= TOL
+    # losses relative to their size: a misclassified sample's loss of ~2.4 carries ~2e-7 x 2.4 per rounding
+    assert np.allclose(loss, ref_loss, rtol=TOL, atol=TOL)
     # training happened: the parameters moved and the loss fell (else equal-to-init would pass too)
     init = tp.layout.flatten(tp.initial_params)
     assert np.abs(params - init).max() > 100 * TOL
@@ -82,7 +83,7 @@ def test_qemu_cortex_m3_training_steps_equal_ort(name: str) -> None:
     L = lower_training_step(tp, BATCH)
     loss, params, ticks = run_qemu_m3(L, xs, ys, timeout=600)
     assert np.abs(params - ref).max() <= TOL
-    assert np.abs(loss - ref_loss).max() <= TOL
+    assert np.allclose(loss, ref_loss, rtol=TOL, atol=TOL)
     assert len(ticks) == steps and min(ticks) > 0
 
 
