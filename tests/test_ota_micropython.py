@@ -406,6 +406,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
     from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
     from bb_edge.adapters.mqtt_topics import Topics
     from bb_edge.adapters.ota_deploy import BbrtBundle, Deploy, OtaTap, bbrt_bundles, plan_update
+    from bb_edge.adapters.status_view import NodeStatus, StatusClient, StatusModel
     from bb_edge.bbrt.examples import sample_inputs
     from bb_edge.bbrt.format import parse
     from bb_edge.cli import main
@@ -430,6 +431,8 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         "host": "127.0.0.1", "port": files.port, "password": files.passwords["n1"], "keepalive": 5})
     (node_dir / "_launch.py").write_text(LIVE_LAUNCH.format(paths=_paths(tmp_path)))
     broker = Broker(files).start()
+    model = StatusModel(interval=2.0)
+    watcher = StatusClient(url, model)
     fleet = MqttFleet(dep, url, nodes=["n0", "n2"])
     tr = MqttTransport(MqttConfig.from_url(url), dep.name, HOST_NAME, ids)
     tap = OtaTap(tr)
@@ -455,6 +458,17 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         got[i] = host.wait(i + 1, FLEET_TIMEOUT)
         phase[i] = which
 
+    def status_hash(which: str) -> dict[str, Any]:
+        """n1's latest status record (bb-edge status's model) once it names the program ``which``."""
+        deadline = time.monotonic() + 15
+        want = hashlib.sha256(blobs[which]).hexdigest()
+        while True:
+            rec = (model.nodes.get((dep.name, "n1")) or NodeStatus(dep.name, "n1")).record or {}
+            if rec.get("program_hash") == want:
+                return rec
+            assert time.monotonic() < deadline, rec
+            time.sleep(0.05)
+
     def hello_hash(which: str) -> None:
         deadline = time.monotonic() + 15
         while tap.program_hashes.get(ids["n1"]) != hashlib.sha256(blobs[which]).digest():
@@ -468,6 +482,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         return dict(json.loads(next(x for x in out.splitlines() if x.startswith("STATS "))[6:]))
 
     try:
+        watcher.start()
         fleet.start()
         host.open()
         tr.wait_connected(20.0)
@@ -476,6 +491,8 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         hello_hash("old")
         for _ in range(PER_PHASE):
             one("old")
+        rec = status_hash("old")  # the status record bb-edge status shows: up, epoch, requests
+        assert rec["epoch"] >= 1 and rec["ota"] == {"switched": 0, "refusals": 0, "busy": False}, rec
         run = Deploy(tap, ids, updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=91)
         run.start()
         deadline = time.monotonic() + FLEET_TIMEOUT
@@ -492,6 +509,9 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         for _ in range(PER_PHASE):
             one("new")
         hello_hash("new")  # the HELLO after SWITCHED names the new program
+        assert status_hash("new")["ota"]["switched"] == 1
+        assert model.rows(time.monotonic())[[r["node"] for r in model.rows(time.monotonic())].index("n1")][
+            "state"] == "up"
         active = (node_dir / "ota_active").read_text().strip()
         assert (node_dir / f"ota_{active}.bbrt").read_bytes() == blobs["new"]
 
@@ -559,6 +579,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
             if p.poll() is None:
                 stop_process(p)  # type: ignore[arg-type]
                 print("MicroPython node:", p.communicate()[1][-3000:])
+        watcher.stop()
         fleet.stop()
         if not closed:
             host.close()

@@ -64,6 +64,10 @@ if CFG.get("transport", "serial") == "mqtt":
                 program_hash=PHASH)
     node.clock = lambda: int(time.time() * 1000)  # drives OTA stage timeouts (no poll loop over MQTT)
     attach_ota(node)
+    from bbnode import status
+
+    # the status record bb-edge status shows (program hash, epoch, drops), retained on the status topic
+    link.status = lambda: status.encode(node, link.name, time.time(), link.stats.received)
     link.start(node)
     node.hello(NAME)
     link.serve()

@@ -6,6 +6,7 @@ Topic layout of adapters/mqtt_topics.py (docs/transports.md), names from config.
     {prefix}/{deployment}/bcast/{src}        broadcast envelopes
     {prefix}/{deployment}/presence/{name}    retained b"up" / b"down" (last will)
     {prefix}/{deployment}/ctl                fleet control (b"stop")
+    {prefix}/{deployment}/status/{name}      retained status record (bbnode/status.py), every status_interval s
 
 Like adapters/mqtt.py: persistent session (clean_session=False; the broker forces client id =
 user name), retained last will b"down", QoS 1 both ways, username = node name. Duplicates that
@@ -53,6 +54,10 @@ class Topics:
         """Fleet control topic."""
         return self.base + "/ctl"
 
+    def status(self, name):
+        """Retained status record of ``name`` (bb-edge status)."""
+        return "%s/status/%s" % (self.base, name)
+
 
 class LinkStats:
     """Counters of one link."""
@@ -95,6 +100,9 @@ class MqttLink:
         self.poller = None
         self.last_tx = time.time()
         self.stats = LinkStats()
+        self.status = None  # a callable returning the status record (bytes): published every status_interval s
+        self.status_interval = cfg.get("status_interval", 2)
+        self.last_status = 0
 
     # ------------------------------------------------------------ connection
     def connect(self):
@@ -180,6 +188,16 @@ class MqttLink:
             self.reconnect()
         while self.inbox and self.node is not None:
             self.node.handle(self.inbox.pop(0))
+        if self.status is not None and self.connected and time.time() - self.last_status >= self.status_interval:
+            self.publish_status()
+
+    def publish_status(self):
+        """Publish the status record (retained, QoS 1) on this node's status topic."""
+        self.last_status = time.time()
+        try:
+            self.client.publish(self.t.status(self.name), self.status(), retain=True, qos=1)
+        except (OSError, IndexError):
+            self.reconnect()
 
     def start(self, node):
         """Attach ``node`` and connect (retrying while the broker is unreachable)."""
