@@ -293,13 +293,15 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
         dist = (out / "dist").resolve()
         try:
             with console.status("4. building the sensor for the host C runtime (int8, calibrated on training digits)"):
+                # float32 edges: the demo's directory stays the exact float split for `bb-edge run` (an int8
+                # sensor's edges would otherwise go int8 in it, docs/bbrt.md "Int8 edges")
                 build_all(dep_dir.resolve(), [f"{SENSOR}=host"], dist, calib=(out / "calib.npz").resolve(),
-                          console=Console(quiet=True))
+                          options={"float_edges": True}, console=Console(quiet=True))
         except BBError as exc:
             note = f"the host build failed ({type(exc).__name__}: {exc})"
     if note is None:
         bundle = out / "dist" / SENSOR
-        # the build made the sensor's edges int8 (docs/bbrt.md "Int8 edges"): the fleet runs the rewritten contracts
+        # the fleet runs the contracts the build left in the directory
         dep = load_deployment(dep_dir)
         programs = {n.name: dep.program(n.name) for n in dep.nodes}
         device = HostDevice(bundle / "bbrt-host", bundle / "program.bbrt", dep.ids()[SENSOR]).start()

@@ -105,6 +105,7 @@ def run_hil(dep_dir: str | Path, devices: dict[str, str], *, requests: int = 8, 
     devs, memory = start_devices(dep_dir, devices, bdir, calib, console)
     res = HilResult(memory=memory)
     try:
+        dep = load_deployment(dep_dir)  # the build may have made the devices' edges int8 (docs/bbrt.md)
         fleet = InProcFleet(dep, external=devs)  # type: ignore[arg-type]
         errs, agree = [], 0
         for s, ref in zip(samples, refs, strict=True):
