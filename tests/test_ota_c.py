@@ -270,11 +270,10 @@ def _abort(update_id: int, receiver: int, seq: int) -> bytes:
 
 @pytest.fixture(scope="module")
 def host_builds(fleet: dict[str, Path]) -> dict[str, Path]:
-    """n1 built for ``host`` (bbrt-host: the posix node on a serial line) from the old and the new deployment."""
-    out = {}
-    for tag in ("old", "new"):
-        out[tag] = fleet["root"] / f"host-{tag}"
-        build_all(fleet[tag], ["n1=host"], out[tag], calib=fleet[tag] / "calib.npz")
+    """n1 built for ``host`` (bbrt-host: the posix node on a serial line) from the old deployment; the new
+    program is the host-mqtt build's (the same lowering and calibration give the same .bbrt bytes)."""
+    out = {"old": fleet["root"] / "host-old", "new": fleet["dist_new"]}
+    build_all(fleet["old"], ["n1=host"], out["old"], calib=fleet["old"] / "calib.npz")
     return out
 
 
@@ -432,3 +431,93 @@ def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
 
 def _no_ed25519(message: bytes) -> bytes:
     raise AssertionError("only the C node is updated here (HMAC with its bundle's key)")
+
+
+# ------------------------------------------------------------------ the C node under QEMU (Cortex-M3)
+
+
+def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_path: Path) -> None:
+    """The Cortex-M3 build (key compiled in at build time, A/B slots in RAM) under QEMU takes the new program
+    over its UART: a request before computes what the old program computes in-process, one after what the
+    new one computes; its HELLO record announces the new program's SHA-256; a badly MACed update is refused
+    and the new program keeps serving."""
+    from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles
+    from bb_edge.adapters.serial_link import FdPort, PtyPair, SerialLink
+    from bb_edge.bbrt.format import RECV, parse
+    from bb_edge.bbrt.qemu import qemu_command
+    from tests._transport_helpers import CNode
+
+    # the new program: the host-mqtt build's (the same lowering and calibration give the same .bbrt bytes)
+    builds = {"old": tmp_path / "m3-old", "new": fleet["dist_new"]}
+    build_all(fleet["old"], ["n1=qemu-cortex-m3"], builds["old"], calib=fleet["old"] / "calib.npz")
+    old_blob = (builds["old"] / "n1" / "program.bbrt").read_bytes()
+    assert old_blob == (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
+    blobs = {t: (builds[t] / "n1" / "program.bbrt").read_bytes() for t in ("old", "new")}
+    progs = {t: parse(b) for t, b in blobs.items()}
+    edge = next(e for e in progs["old"].edges if e.direction == RECV)
+    x = np.random.default_rng(4).integers(-128, 128, progs["old"].tensors[edge.tensor].shape).astype(np.int8)
+
+    def request(tag: str, rid: int, seq: int) -> bytes:
+        t = progs[tag].tensors[edge.tensor]
+        return wire.encode(wire.Envelope.for_array(x, sender=edge.peer, receiver=progs[tag].node_id, seq=seq,
+                                                   request_id=rid, edge=edge.edge_id, quant=(t.scale, t.zero_point)))
+
+    def reference(tag: str, rid: int) -> bytes:
+        node = CNode(blobs[tag], progs[tag].arena_size)
+        node.send(request(tag, rid, (1 << 32) | 1))
+        return bytes(wire.decode(node.receive()[-1]).payload_bytes())
+
+    pty = PtyPair.open()
+    cmd = qemu_command("cortex-m3", builds["old"] / "n1" / "bbrt.elf", builds["old"] / "n1" / "program.bbrt",
+                       tmp_path / "epoch")
+    cmd[cmd.index("-serial") + 1] = pty.slave_path
+    qemu = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    data: list[bytes] = []
+    link = SerialLink(FdPort(pty.master), name="deploy", node_id=0, node_name=HOST_NAME)
+    tap = SerialTap(link)
+    link.start(lambda d: (tap._on_envelope(d), data.append(bytes(d))))
+    seq = [(int(time.time()) & 0x7FFFFFFF) << 32]
+
+    def next_seq() -> int:
+        seq[0] += 1
+        return seq[0]
+
+    def answer(tag: str, rid: int) -> bytes:
+        data.clear()
+        link.send(request(tag, rid, ((7 + rid) << 32) | 1))
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            outs = [wire.decode(d) for d in data if wire.decode(d).kind == wire.KIND_DATA]
+            if outs:
+                return bytes(outs[-1].payload_bytes())
+            assert time.monotonic() < deadline, "no output from the QEMU node"
+            time.sleep(0.02)
+
+    try:
+        nid = tap.peer_id(TIMEOUT)
+        dep = load_deployment(fleet["old"])
+        assert nid == dep.ids()["n1"]
+        assert answer("old", 1) == reference("old", 1) != reference("new", 1)
+        running, built = bbrt_bundles(builds["old"]), bbrt_bundles(builds["new"])
+        updates = plan_update(dep, load_deployment(fleet["new"]), _no_ed25519, nodes=["n1"], bundles=built,
+                              current_bundles=running)
+        report = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=TIMEOUT, update_id=90).run()
+        assert report.ok, report
+        new_hash = hashlib.sha256(blobs["new"]).digest()
+        assert report.switched["n1"] == new_hash.hex()
+        deadline = time.monotonic() + 10
+        while tap.program_hashes.get(nid) != new_hash:
+            assert time.monotonic() < deadline, tap.program_hashes
+            time.sleep(0.05)
+        assert answer("new", 2) == reference("new", 2)
+        forged = [ota.NodeUpdate(u.node, u.previous or b"", u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
+                  for u in updates]
+        bad = Deploy(tap, dep.ids(), forged, next_seq, timeout_s=TIMEOUT, update_id=91)
+        rep = bad.run()
+        assert rep.state == "failed" and bad.deployer.failures["n1"][0] == ota.BAD_SIGNATURE, rep
+        assert answer("new", 3) == reference("new", 3)
+        assert qemu.poll() is None
+    finally:
+        link.close()  # closes the master end (FdPort)
+        stop_process(qemu, timeout=10)
+        os.close(pty.slave)

@@ -42,7 +42,8 @@ EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
 BUILD_JSON = "bbrt-build.json"
 HOST_MIN_PAYLOAD = 4096  # BBRT_MAX_PAYLOAD floor of the posix builds (over-the-air update chunks)
-OTA_KEY_FILE = "ota_hmac.key"  # host-mqtt bundles: the node's update key (hex), mode 0600
+OTA_KEY_FILE = "ota_hmac.key"  # the node's update key (hex), mode 0600: posix bundles and OTA_MCU_KINDS
+OTA_MCU_KINDS = {"qemu-cortex-m3"}  # MCU builds with over-the-air updates (key compiled in)
 
 
 def max_payload(L: Lowered) -> int:
@@ -102,7 +103,20 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     if kind in KINDS:
         goal, prefix = KINDS[kind]
         build = out_dir / "build"
-        native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os")
+        ota_vars: dict[str, str] = {}
+        if kind in EXECUTABLES or kind in OTA_MCU_KINDS:
+            # the node's HMAC-SHA-256 update key, provisioned now (docs/transports.md "Program updates");
+            # a rebuild into the same bundle keeps it, so the deployer's copy stays valid
+            key = out_dir / OTA_KEY_FILE
+            if not key.is_file():
+                key.touch(mode=0o600)
+                key.write_text(secrets.token_hex(32) + "\n")
+            artifacts["ota_key"] = OTA_KEY_FILE
+            if kind in OTA_MCU_KINDS:  # compiled in; A/B slots in RAM with room for a program twice this size
+                ota_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node,
+                            "OTA_SLOT": str(max(8192, (2 * len(L.blob) + 7) // 8 * 8))}
+        native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
+                    **ota_vars)
         name = EXECUTABLES.get(kind, "bbrt.elf")
         shutil.copy2(build / name, out_dir / name)
         if (build / "bbrt.map").exists():
@@ -114,14 +128,6 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         facts["code_bytes"] = sizes["text"]
         facts["code_size_source"] = name
         facts["static_ram_bytes"] = sizes["data"] + sizes["bss"]
-        if kind in EXECUTABLES:
-            # the node's HMAC-SHA-256 update key, provisioned now (docs/transports.md "Program updates");
-            # a rebuild into the same bundle keeps it, so the deployer's copy stays valid
-            key = out_dir / OTA_KEY_FILE
-            if not key.is_file():
-                key.touch(mode=0o600)
-                key.write_text(secrets.token_hex(32) + "\n")
-            artifacts["ota_key"] = OTA_KEY_FILE
         if kind == "host-mqtt":  # names and peers baked in; broker, credentials, TLS come as arguments
             args = ["--name", node, "--deployment", deployment,
                     *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}"))]

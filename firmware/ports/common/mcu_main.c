@@ -1,9 +1,45 @@
 /* Main loop shared by the MCU ports: load the program from its flash region,
  * take a new boot epoch from non-volatile storage, then serve the serial link
- * with the link layer (docs/wire.md) forever. Static memory only. */
+ * with the link layer (docs/wire.md) forever. Static memory only.
+ *
+ * Over-the-air updates (bbrt_ota.h) when built with BBRT_OTA_KEY_HEX (the node's HMAC-SHA-256 key,
+ * provisioned at build time), BBRT_OTA_NODE (its deployment name) and BBRT_OTA_SLOT_SIZE: the flash
+ * program is copied into RAM slot A at boot and updates are staged in slot B (A/B, both in RAM). */
 #include "bbrt.h"
 #include "bbrt_link.h"
 #include "port.h"
+#ifdef BBRT_OTA_KEY_HEX
+#include "bbrt_ota.h"
+#ifndef BBRT_OTA_SLOT_SIZE
+#define BBRT_OTA_SLOT_SIZE 65536u
+#endif
+#ifndef BBRT_OTA_NODE
+#define BBRT_OTA_NODE "bbrt"
+#endif
+static uint64_t ota_slots[2][(BBRT_OTA_SLOT_SIZE + 7u) / 8u];
+static bbrt_node_ota_t ota;
+static uint8_t ota_key[64];
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* the build-time key: hex, 16..64 bytes, else 0 (every OFFER is then refused NO_KEY) */
+static size_t ota_key_len(void) {
+    static const char hex[] = BBRT_OTA_KEY_HEX;
+    size_t i, n = sizeof(hex) - 1u;
+    if (n % 2u != 0u || n / 2u < 16u || n / 2u > sizeof(ota_key)) return 0u;
+    for (i = 0; i < n; i += 2u) {
+        int hi = hexval(hex[i]), lo = hexval(hex[i + 1u]);
+        if (hi < 0 || lo < 0) return 0u;
+        ota_key[i / 2u] = (uint8_t)(hi * 16 + lo);
+    }
+    return n / 2u;
+}
+#endif
 
 #ifndef BBRT_ARENA_SIZE
 #define BBRT_ARENA_SIZE 65536u
@@ -82,6 +118,12 @@ int main(void) {
     /* total_size from the header, bounded by the region; the loader validates the rest */
     size = (size_t)prog[8] | ((size_t)prog[9] << 8) | ((size_t)prog[10] << 16) | ((size_t)prog[11] << 24);
     if (size > max) size = max;
+#ifdef BBRT_OTA_KEY_HEX
+    if (size <= BBRT_OTA_SLOT_SIZE) { /* run from RAM slot A: the slots swap roles at every update */
+        bbrt_memcpy(ota_slots[0], prog, size);
+        prog = (const uint8_t *)ota_slots[0];
+    }
+#endif
     st = bbrt_node_init(&node, prog, size, (uint8_t *)arena, sizeof(arena), (uint8_t *)rxbuf,
                         BBRT_RX_BUFFER_SIZE, put, 0);
     if (st != BBRT_OK) {
@@ -98,6 +140,15 @@ int main(void) {
                                     now_ms, read_wait, 0);
         bbrt_node_epoch_source(&node, next_epoch);
     }
+#ifdef BBRT_OTA_KEY_HEX
+    {
+        size_t klen = ota_key_len();
+        /* refused (-1) when the program did not fit slot A: the node then serves without updates */
+        (void)bbrt_node_ota_attach(&node, &ota, BBRT_OTA_NODE, (uint8_t *)ota_slots[0], (uint8_t *)ota_slots[1],
+                                   sizeof(ota_slots[0]), size, (uint8_t *)arena, sizeof(arena),
+                                   klen ? ota_key : 0, klen);
+    }
+#endif
     for (;;) {
         uint8_t c;
         if (port_trygetc(&c)) bbrt_node_feed(&node, &c, 1u);
