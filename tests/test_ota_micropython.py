@@ -53,9 +53,23 @@ def add_program(c: list[float], n: int = 4) -> bytes:
     return Program(NODE_ID, tensors, ops, edges, arena_size=64).to_bytes()
 
 
+def add2_program(c: list[float]) -> bytes:
+    """A node-1 program with two Recv edges (10: a, 12: b) joined per request: y = (a + b) + c, Send edge 11."""
+    inf = struct.unpack("<i", struct.pack("<f", float("inf")))[0]
+    ninf = struct.unpack("<i", struct.pack("<f", float("-inf")))[0]
+    tensors = [Tensor("a", 1, (1, 4), STORE_ARENA, 0), Tensor("b", 1, (1, 4), STORE_ARENA, 32),
+               Tensor("c", 1, (1, 4), STORE_CONST, data=np.array([c], np.float32)),
+               Tensor("t", 1, (1, 4), STORE_ARENA, 64), Tensor("y", 1, (1, 4), STORE_ARENA, 96)]
+    ops = [OpRecord(Op.ADD_F32, [0, 1], [3], [ninf, inf]), OpRecord(Op.ADD_F32, [3, 2], [4], [ninf, inf])]
+    edges = [EdgeRecord(10, 0, RECV, 1, 0), EdgeRecord(12, 0, RECV, 1, 1), EdgeRecord(11, 0, SEND, 1, 4)]
+    return Program(NODE_ID, tensors, ops, edges, arena_size=128).to_bytes()
+
+
 def programs() -> dict[str, bytes]:
-    """old/new (same contract), nan (loads, fails its first run's check), contract (1x5 edges), invalid."""
+    """old/new (same contract), nan (loads, fails its first run's check), contract (1x5 edges), invalid;
+    old2/new2: two inputs per request (the idle point)."""
     p = {k: add_program(c) for k, c in CONSTS.items()}
+    p["old2"], p["new2"] = add2_program(CONSTS["old"]), add2_program(CONSTS["new"])
     p["contract"] = add_program(CONSTS["new"] + [50.0], n=5)
     p["invalid"] = bytes(len(p["new"]))  # right hash and MAC, the loader refuses it
     return p
@@ -76,9 +90,9 @@ def _ota_env(seq: _Seq, edge: int, payload: bytes, sender: int = 0) -> str:
     return wire.encode(env, max_payload=max(len(payload), 1)).hex()
 
 
-def _request(seq: _Seq, rid: int) -> str:
+def _request(seq: _Seq, rid: int, edge: int = 10) -> str:
     env = wire.Envelope.for_array(np.array([X], np.float32), sender=0, receiver=NODE_ID, seq=seq(), request_id=rid,
-                                  edge=10)
+                                  edge=edge)
     return wire.encode(env).hex()
 
 
@@ -173,6 +187,10 @@ def make_vectors() -> dict[str, Any]:
     s = _Seq()
     msgs = _update(s, p["new"], 16)
     case("stalled", [msgs[0], msgs[1], 61000, *msgs[2:], _request(s, 1)], [_nack(16, ota.TRUNCATED)], "old")
+    s = _Seq()  # COMMIT while a request is half received: the switch waits for the inference completing it
+    case("idle_point", [*_update(s, p["new2"], 18), _request(s, 1, 10), _ota_env(s, ota.COMMIT, struct.pack("<I", 18)),
+                        _request(s, 1, 12), _request(s, 2, 12), _request(s, 2, 10)],
+         [_ready(18, p["new2"]), _switched(18, p["new2"])], "new2", start="old2", outputs=["old2", "new2"])
     s = _Seq()
     case("no_key", [*_update(s, p["new"], 17), _request(s, 1)], [_nack(17, ota.NO_KEY)], "old", key=False)
     hmacs = []
@@ -180,8 +198,10 @@ def make_vectors() -> dict[str, Any]:
         for key in (b"k", KEY, bytes(range(64)), bytes(range(65)), bytes(range(200))):
             data = bytes((i * 7 + n) & 0xFF for i in range(n))
             hmacs.append({"key": key.hex(), "data": data.hex(), "mac": hmac.new(key, data, hashlib.sha256).hexdigest()})
+    consts = {k: [None if v != v else v for v in c] for k, c in CONSTS.items()}
+    consts["old2"], consts["new2"] = consts["old"], consts["new"]
     return {"node": NODE, "node_id": NODE_ID, "key": KEY.hex(), "max_program": MAX_PROGRAM, "x": X,
-            "consts": {k: [None if v != v else v for v in c] for k, c in CONSTS.items()},
+            "consts": consts, "inputs": {"old2": 2, "new2": 2},
             "programs": {k: v.hex() for k, v in p.items()}, "cases": cases, "hmac": hmacs}
 
 
@@ -199,7 +219,8 @@ key = binascii.unhexlify(V["key"])
 res = {"cases": {}, "hmac": []}
 for c in V["cases"]:
     out = []
-    node = Node(Program(P["old"]), send=out.append, name=V["node"], program_hash=hashlib.sha256(P["old"]).digest())
+    p0 = P[c.get("start", "old")]
+    node = Node(Program(p0), send=out.append, name=V["node"], program_hash=hashlib.sha256(p0).digest())
     store = ota.FileSlots("slot_" + c["name"]) if c.get("files") else ota.MemorySlots(V["max_program"])
     node.ota = ota.OtaNode(V["node"], key if c.get("key", True) else None, store, ota.NodeLoader(node),
                            max_program=V["max_program"])
@@ -287,13 +308,14 @@ def test_micropython_node_replays_the_vectors(vm_result: dict[str, Any], name: s
     replies, outs, hellos = _outputs(got["sent"])
     assert replies == spec["replies"], got["log"]
     x = np.array([v["x"]], np.float32)
-    want = {k: x + np.array([[np.nan if c is None else c for c in cs]], np.float32) for k, cs in v["consts"].items()}
+    want = {k: v["inputs"].get(k, 1) * x + np.array([[np.nan if c is None else c for c in cs]], np.float32)
+            for k, cs in v["consts"].items()}  # y = x + c, or (x + x) + c with two inputs
     assert len(outs) == len(spec["outputs"]), "every request was answered once"
     switched_at = next((i for i, r in enumerate(replies) if r["type"] == ota.SWITCHED), None)
     for (pos, y), which in zip(outs, spec["outputs"], strict=True):
         np.testing.assert_array_equal(y, want[which])
         # answered by the new program exactly when it came after SWITCHED
-        assert (which != "old") == (switched_at is not None and pos > switched_at)
+        assert (which != spec.get("start", "old")) == (switched_at is not None and pos > switched_at)
     if switched_at is not None:  # a HELLO announces the new program's SHA-256
         assert hellos and hellos[-1] == hashlib.sha256(bytes.fromhex(v["programs"][spec["runs"]])).digest()
     else:
