@@ -304,11 +304,15 @@ class SecAggClient(Component):
         """Masked fixed-point update: ``SAG1``, u32 node, u32 n, uint32 values."""
         if not self.peers:
             raise ConfigError("SecAggClient.set_peers must be called before encode")
-        fx = to_fixed(vec, self.frac_bits)
         secret = self._secret()
-        for other, pub in self.peers.items():
-            shared = pow(pub, secret, DH_PRIME)
-            fx = fx + _signed_mask(shared, self.node, int(other), fx.size)
+        return self.masked(vec, {int(o): pow(pub, secret, DH_PRIME) for o, pub in self.peers.items()})
+
+    def masked(self, vec: np.ndarray, shared: Mapping[int, int]) -> bytes:
+        """:meth:`encode` with the DH shared secrets (peer id -> ``pub^secret mod p``) already computed."""
+        fx = to_fixed(vec, self.frac_bits)
+        for other, sec in shared.items():
+            if int(other) != self.node:
+                fx = fx + _signed_mask(sec, self.node, int(other), fx.size)
         return b"SAG1" + struct.pack("<II", self.node, fx.size) + fx.astype("<u4").tobytes()
 
     def decode(self, data: bytes) -> np.ndarray:

@@ -496,6 +496,8 @@ class SecAggFedClient(FedAvgClient):
     withhold: bool = False  # fault injection: share, then never send the masked update (a dropout)
     sa_round: int = field(default=0, init=False)
     sa_seed: int = field(default=0, init=False)  # this round's secret seed (fresh entropy every round)
+    sa_key: int = field(default=0, init=False)  # this round's public key
+    shared: dict[int, int] = field(default_factory=dict, init=False)  # roster id -> DH shared secret (once)
     delta: np.ndarray | None = field(default=None, init=False)
     roster: dict[int, int] = field(default_factory=dict, init=False)
     held: dict[int, int] = field(default_factory=dict, init=False)  # owner -> the share this node holds
@@ -539,8 +541,9 @@ class SecAggFedClient(FedAvgClient):
         rnd = env.request_id
         # a fresh secret each round: masks never repeat, and nothing in the deployment derives them
         self.sa_round, self.sa_seed = rnd, int.from_bytes(os.urandom(7), "little")
-        self.roster, self.held, self.delta, self.sent_update = {}, {}, None, False
-        ctx.send_bytes(self.server, pack_key(self._me(ctx).public_key()), protocol=self.server_protocol,
+        self.sa_key = self._me(ctx).public_key()
+        self.roster, self.shared, self.held, self.delta, self.sent_update = {}, {}, {}, None, False
+        ctx.send_bytes(self.server, pack_key(self.sa_key), protocol=self.server_protocol,
                        edge=int(Msg.SA_KEY), request_id=rnd)
         start = vec.reshape(-1).astype(np.float32)
         x, y = ctx.binding("data").arrays()
@@ -561,7 +564,7 @@ class SecAggFedClient(FedAvgClient):
     def _on_roster(self, data: bytes, ctx: Context) -> None:
         roster = unpack_roster(data)
         me = self._me(ctx)
-        if roster.get(ctx.node_id) != me.public_key():
+        if roster.get(ctx.node_id) != self.sa_key:
             raise SecAggFormatError("the roster does not carry this node's key")
         if len(roster) < self.threshold:
             raise SecAggFormatError(f"a roster of {len(roster)} is below the threshold {self.threshold}")
@@ -570,9 +573,9 @@ class SecAggFedClient(FedAvgClient):
         holders = sorted(roster)
         shares = me.share_secret(holders, self.threshold)
         secret = me._secret()
-        boxes = {h: seal_share(shares[h], pow(roster[h], secret, DH_PRIME), ctx.node_id, h, self.sa_round)
-                 for h in holders}
-        self.roster = roster
+        shared = {h: pow(roster[h], secret, DH_PRIME) for h in holders}  # the round's only exponentiations
+        boxes = {h: seal_share(shares[h], shared[h], ctx.node_id, h, self.sa_round) for h in holders}
+        self.roster, self.shared = roster, shared
         ctx.send_bytes(self.server, pack_boxes(boxes), protocol=self.server_protocol, edge=int(Msg.SA_SHARES),
                        request_id=self.sa_round)
         self.last_sent = ctx.now
@@ -583,9 +586,7 @@ class SecAggFedClient(FedAvgClient):
             raise SecAggFormatError("shares forwarded out of order")
         if ctx.node_id not in boxes or not set(boxes) <= set(self.roster):
             raise SecAggFormatError("forwarded shares name nodes outside the roster (or not this node)")
-        secret = self._me(ctx)._secret()
-        held = {o: open_share(b, pow(self.roster[o], secret, DH_PRIME), o, ctx.node_id, self.sa_round)
-                for o, b in boxes.items()}
+        held = {o: open_share(b, self.shared[o], o, ctx.node_id, self.sa_round) for o, b in boxes.items()}
         assert self.delta is not None
         vec = self.delta.astype(np.float64) * weight
         limit = 2.0 ** (31 - self.frac_bits) / len(boxes)
@@ -596,9 +597,8 @@ class SecAggFedClient(FedAvgClient):
         if self.withhold:  # fault injection: this client drops out between sharing and masking
             ctx.emit(lev.SecAggWithheld(self.strategy, self.sa_round))
             return
-        me = self._me(ctx)
-        me.set_peers({o: self.roster[o] for o in boxes})
-        ctx.send_bytes(self.server, me.encode(vec), protocol=self.server_protocol, edge=int(Msg.UPDATE),
+        payload = self._me(ctx).masked(vec, {o: self.shared[o] for o in boxes})  # masks over U2 only
+        ctx.send_bytes(self.server, payload, protocol=self.server_protocol, edge=int(Msg.UPDATE),
                        request_id=self.sa_round)
         self.sent_update = True
         self.last_sent = ctx.now
