@@ -307,6 +307,10 @@ def test_fedavg_server_refuses_blocked_and_leech_clients_in_process() -> None:
     assert guarded.model is not None and alone.model is not None and everyone.model is not None
     np.testing.assert_array_equal(guarded.model, alone.model)
     assert np.abs(everyone.model - alone.model).max() > 1e-3
+    # the same rules hold in secure-aggregation rounds (the leech's key is refused, not just out of phase)
+    secure = simulate({**learning, "blocked": ["c2"], "sharing": {"c3": "ro"}, "secagg": {"threshold": 2}})
+    assert secure.rejections == {"blocked": 1, "sharing_mode": 3} and secure.model is not None
+    np.testing.assert_allclose(secure.model, alone.model, atol=1e-4)
     with pytest.raises(ConfigError, match="sharing"):
         simulate({**learning, "sharing": {"c3": "leech"}})
     with pytest.raises(ConfigError, match="name no client"):

@@ -279,6 +279,10 @@ class SecAggServer(FedAvgServer):
     def _check(self, env: Envelope, ctx: Context, phase: str, members: Any) -> bytes | None:
         """The payload of a phase message if its round, phase, sender and dtype fit; else a typed refusal."""
         sender, rnd = env.sender, env.request_id
+        refused = self._refusal(ctx, sender)  # a blocked or leech-only client takes no part (sharing modes)
+        if refused is not None:
+            self._reject(ctx, sender, rnd, refused, f"node {sender} may not contribute ({refused.value})")
+            return None
         if not self.open or rnd != self.round or self.phase != phase:
             self._reject(ctx, sender, rnd, RejectReason.STALE_ROUND,
                          f"{Msg(env.edge).name} for round {rnd} ({phase} phase); server is at round {self.round} "
