@@ -33,6 +33,7 @@ from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process
 from bb_edge.adapters.hostloop import HostEndpoint
 from bb_edge.adapters.mqtt import MqttConfig, MqttTransport
 from bb_edge.adapters.ota_deploy import BbrtBundle, Deploy, OtaTap, bbrt_bundles, plan_update
+from bb_edge.adapters.status_view import StatusClient, StatusModel
 from bb_edge.bbrt.examples import sample_inputs, small_cnn
 from bb_edge.commands.build import build_all
 from bb_edge.commands.keygen import embed_public_key, make_keys
@@ -212,6 +213,24 @@ def test_c_node_updated_mid_stream(fleet: dict[str, Path], tmp_path: Path) -> No
         while tap.program_hashes.get(ids["n1"]) != new_hash:
             assert time.monotonic() < deadline, tap.program_hashes  # HELLO announces the new program
             time.sleep(0.05)
+        # the C node's status record (bb-edge status, read as the _status user): up, new program, its counts
+        model = StatusModel(interval=1.0)
+        view = StatusClient(url, model)
+        view.start(10.0)
+        try:
+            deadline = time.monotonic() + 15
+            while True:
+                rows = {r["node"]: r for r in model.rows(time.monotonic())}  # the view's clock
+                rec = next((n.record for (_, name), n in model.nodes.items() if name == "n1"), None) or {}
+                if rec.get("program_hash") == new_hash.hex() and rec.get("requests") == 2 * PER_PHASE + len(staging):
+                    break
+                assert time.monotonic() < deadline, (rows, rec)
+                time.sleep(0.1)
+            assert rows["n1"]["state"] == "up" and rows["n1"]["program"] == new_hash.hex()[:12]
+            assert rec["version"] == "bbrt-c" and rec["ota_switches"] == 1 and rec["drops"] == 0, rec
+            assert isinstance(rec["compute_ms"], float) and rec["compute_ms"] > 0, rec
+        finally:
+            view.stop()
 
         # back to the old programs, only on n1 (from now on it runs the new one)
         back = plan_update(load_deployment(new_dir), dep, signer, nodes=["n1"], bundles=running,

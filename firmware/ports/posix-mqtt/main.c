@@ -3,6 +3,7 @@
  *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]
  *             [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]
  *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]
+ *             [--status-interval S]
  *
  * --ota-key F: the node's HMAC-SHA-256 update key (hex, 16..64 bytes), written into the bundle at build
  * time; with it the node accepts signed program updates (docs/wire.md "Program updates"), without it
@@ -13,6 +14,8 @@
  *   {prefix}/{dep}/bcast/{src}      broadcast envelopes (the HELLO)
  *   {prefix}/{dep}/presence/{name}  retained "up" / "down" (the last will)
  *   {prefix}/{dep}/ctl              fleet control: "stop" ends the node
+ *   {prefix}/{dep}/status/{name}    retained JSON status record every --status-interval s (default 2, 0: none),
+ *                                   the fields of adapters/telemetry.py, so `bb-edge status` shows the node
  * Behaviour of firmware/micropython/bbnode/mqtt.py and adapters/mqtt.py: persistent session
  * (clean_session=false, client id = user = node name), QoS 1 both ways, retained last will "down",
  * subscribe before announcing "up", reconnect with capped back-off. The password comes from
@@ -80,6 +83,8 @@ static char t_ctl[TOPIC_MAX];
 static char t_bcast_me[TOPIC_MAX];
 static char t_bcast_all[TOPIC_MAX];
 static char t_bcast_prefix[TOPIC_MAX];
+static char t_status[TOPIC_MAX];
+static double last_compute_ms = -1.0; /* the last request's compute time (-1: none yet) */
 
 static volatile sig_atomic_t stop_signal;
 static int running = 1;
@@ -206,6 +211,8 @@ static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
     connected = 0;
 }
 
+static double now_s(void);
+
 static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
     const char *src;
     long want;
@@ -238,7 +245,44 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
     st.received++;
     /* envelopes are decoded in place and need 8-byte alignment: copy into the static buffer */
     memcpy(rxbuf, msg->payload, (size_t)msg->payloadlen);
-    (void)bbrt_node_handle(&node, (const uint8_t *)rxbuf, (size_t)msg->payloadlen);
+    {
+        uint32_t before = node.stats.inferences;
+        double t = now_s();
+        (void)bbrt_node_handle(&node, (const uint8_t *)rxbuf, (size_t)msg->payloadlen);
+        if (node.stats.inferences != before) last_compute_ms = (now_s() - t) * 1e3;
+    }
+}
+
+/* The status record of adapters/telemetry.py (the fields `bb-edge status` reads; adapters/status_view.py
+ * refuses a record whose types differ). Drops: every envelope the node refused. */
+static void publish_status(uint32_t epoch) {
+    char rec[1024], hash[65], compute[32];
+    unsigned i;
+    unsigned drops = node.stats.bad_envelopes + node.stats.unknown_edge + node.stats.edge_mismatch +
+                     node.stats.duplicates + node.stats.stale_epoch + node.stats.unauthorised + st.spoofed +
+                     st.oversize;
+    int n;
+    struct timespec wall;
+    for (i = 0; i < 32u; i++) snprintf(hash + 2u * i, 3, "%02x", ota.hash[i]);
+    if (last_compute_ms < 0.0) snprintf(compute, sizeof(compute), "null");
+    else snprintf(compute, sizeof(compute), "%.3f", last_compute_ms);
+    clock_gettime(CLOCK_REALTIME, &wall);
+    n = snprintf(rec, sizeof(rec),
+                 "{\"v\": 1, \"node\": \"%s\", \"up\": true, \"version\": \"bbrt-c\", \"program_hash\": \"%s\", "
+                 "\"epoch\": %u, \"hop_ms\": null, \"compute_ms\": %s, \"rtt_ms\": {}, \"drops\": %u, "
+                 "\"drops_by_reason\": {\"bad_envelope\": %u, \"unknown_edge\": %u, \"edge_mismatch\": %u, "
+                 "\"duplicate\": %u, \"stale_epoch\": %u, \"unauthorised\": %u, \"spoofed\": %u, "
+                 "\"oversize\": %u}, \"requests\": %u, \"envelopes_in\": %u, \"envelopes_out\": %u, "
+                 "\"open_requests\": 0, \"ota_switches\": %u, \"ota_refusals\": %u, \"ota_rollbacks\": %u, "
+                 "\"time\": %.3f}",
+                 me, hash, (unsigned)epoch, compute, drops, (unsigned)node.stats.bad_envelopes,
+                 (unsigned)node.stats.unknown_edge, (unsigned)node.stats.edge_mismatch,
+                 (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch,
+                 (unsigned)node.stats.unauthorised, st.spoofed, st.oversize, (unsigned)node.stats.inferences,
+                 st.received, st.sent, (unsigned)ota.ota.switches, (unsigned)ota.ota.refusals,
+                 (unsigned)ota.rollbacks, (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9);
+    if (n <= 0 || (size_t)n >= sizeof(rec)) return;
+    mosquitto_publish(mosq, NULL, t_status, n, rec, 1, true);
 }
 
 static int hexval(char c) {
@@ -368,7 +412,8 @@ static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]\n"
-            "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]\n",
+            "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]\n"
+            "       [--status-interval S]\n",
             argv0);
     return 2;
 }
@@ -376,6 +421,7 @@ static int usage(const char *argv0) {
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *prefix = "bb", *deployment = NULL, *name = NULL, *user = NULL;
     const char *password_file = NULL, *creds = NULL, *ca = NULL, *epoch_file = NULL, *ota_key_file = NULL;
+    double status_interval = 2.0, last_status = 0.0;
     static char password[SECRET_MAX];
     static char text[65536];
     static char dep_seg[NAME_MAX_LEN];
@@ -406,6 +452,11 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--keepalive") == 0) keepalive = (int)parse_num(argv[++i], 0, 65535);
         else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
         else if (strcmp(a, "--ota-key") == 0) ota_key_file = argv[++i];
+        else if (strcmp(a, "--status-interval") == 0) {
+            char *end;
+            status_interval = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != 0 || !(status_interval >= 0.0)) return usage(argv[0]);
+        }
         else if (strcmp(a, "--connect-timeout") == 0) {
             char *end;
             connect_timeout = strtod(argv[++i], &end);
@@ -433,6 +484,7 @@ int main(int argc, char **argv) {
     snprintf(t_bcast_me, sizeof(t_bcast_me), "%s/bcast/%s", base, me);
     snprintf(t_bcast_all, sizeof(t_bcast_all), "%s/bcast/+", base);
     snprintf(t_bcast_prefix, sizeof(t_bcast_prefix), "%s/bcast/", base);
+    snprintf(t_status, sizeof(t_status), "%s/status/%s", base, me);
 
     /* the password: a file holding it, the broker's credentials.json, or the environment */
     if (password_file != NULL) {
@@ -530,6 +582,10 @@ int main(int argc, char **argv) {
         if (rc == MOSQ_ERR_SUCCESS) rc = mosquitto_loop(mosq, 200, 1);
         if (refused_rc >= 0) break;
         if (rc == MOSQ_ERR_SUCCESS) {
+            if (connected && status_interval > 0.0 && now_s() - last_status >= status_interval) {
+                last_status = now_s(); /* a stale record is worse than none: only while connected */
+                publish_status(epoch);
+            }
             if (connected) backoff = 0.05;
             else if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
             continue;
