@@ -3,14 +3,18 @@
 Real components only: the client is built by ``bb-edge build LEARN_DIR --target c2=qemu-cortex-m3``
 (the .bbrt training step of bb_edge/bbrt/train_lower.py, the shard baked into the learning image),
 runs under QEMU on a pty with the link layer, and joins a FedAvg run on a real Mosquitto next to
-Linux client processes through its serial bridge (adapters/mcu_learn.py).
+Linux client processes (``bb-edge node``) and the MicroPython training client (the
+``esp32-micropython`` bundle of bbnode/train.py + learn_client.py) through its serial bridge
+(adapters/mcu_learn.py).
 
 Oracles: ONNX Runtime running the same ONNX training program over the device's batches
-(:func:`reference_update`, the device's order reproduced independently in Python), and the
-in-process simulator for the final accuracy.
+(:func:`reference_update`, the device's order reproduced independently in Python), an independent
+FedAvg recomputation of the whole mixed run (ORT per client, each client kind's own batch order),
+and the in-process simulator for the final accuracy.
 
-CI: 3 clients (2 Linux, 1 M3), 3 rounds, 1 local epoch. ``BB_EDGE_LONG=1``: 5 clients (4 Linux,
-1 M3), 8 rounds, 2 local epochs.
+CI: 4 clients (2 Linux, the M3, MicroPython's bundle main.py hosted by CPython as
+tests/test_micropython_train.py's CI fleet does), 3 rounds, 2 local epochs. ``BB_EDGE_LONG=1``: 6 clients
+(4 Linux, the M3, MicroPython in the real VM), 8 rounds, 2 local epochs.
 """
 
 from __future__ import annotations
@@ -38,12 +42,15 @@ from bb_edge.commands.build import build_all
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
+from bb_edge.mpy import train as mpy_train
 from bb_edge.wire import Envelope, decode, encode
+from tests._mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, write_shims
 from tests.test_learn_mqtt import start_broker, stop_broker
+from tests.test_micropython_train import LAUNCH, VM_BRIDGE, VM_CLIENT, _client_dir
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
-CLIENTS, ROUNDS, EPOCHS = (5, 8, 2) if LONG else (3, 3, 1)
-MCU = f"c{CLIENTS - 1}"
+CLIENTS, ROUNDS, EPOCHS = (6, 8, 2) if LONG else (4, 3, 2)
+MCU, MPY = f"c{CLIENTS - 2}", f"c{CLIENTS - 1}"
 LEARNING: dict[str, Any] = {
     "strategy": "fedavg", "clients": CLIENTS, "rounds": ROUNDS, "epochs": EPOCHS, "seed": 5, "round_timeout": 60.0,
     "data": {"source": "digits", "partition": {"type": "partition.iid"}},
@@ -56,11 +63,11 @@ needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shuti
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A softmax-regression digits deployment and its M3 client bundle (built once for the module)."""
+    """A softmax-regression digits deployment, its M3 and MicroPython client bundles (built once)."""
     root = tmp_path_factory.mktemp("mcu-learn")
     d = root / "dep"
     write_learning_deployment(d, LEARNING, model=mlp([64, 10], seed=5))
-    build_all(d, [f"{MCU}=qemu-cortex-m3"], root / "dist")
+    build_all(d, [f"{MCU}=qemu-cortex-m3", f"{MPY}=esp32-micropython"], root / "dist")
     return d, root / "dist" / MCU
 
 
@@ -188,11 +195,52 @@ def test_build_refusals_are_typed(tmp_path: Path) -> None:
     assert not (tmp_path / "d3" / "c0" / "bbrt.elf").exists()
 
 
+def _fedavg_oracle(module: Any, rounds: int) -> np.ndarray:
+    """The mixed run recomputed outside every runtime: ORT per client over its own kind's batches (numpy's
+    order for the Linux clients, the C client's for the M3, bbnode's for MicroPython), the sample-weighted
+    mean of the deltas, every round."""
+    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
+    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
+    vec = prog.layout.flatten(prog.initial_params)
+    for r in range(1, rounds + 1):
+        deltas, weights = [], []
+        for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
+            if name == MCU:
+                batches = round_batches(n, b, e, 0, seed, ids[name], r)
+            elif name == MPY:
+                batches = mpy_train.batch_order(n, batch_size=b, epochs=e, seed=seed, node_id=ids[name], rnd=r)
+            else:  # FedAvgClient's local_train: default_rng([seed, node id, round]), one permutation per epoch
+                rng = np.random.default_rng([seed, ids[name], r])
+                batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
+            deltas.append(reference_update(prog, vec, x, y, batches))
+            weights.append(n)
+        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    return vec
+
+
+def _mpy_argv(dist: Path, tmp_path: Path, url: str) -> tuple[list[str], Path]:
+    """argv of the MicroPython client (its bundle directory, broker filled in): CI runs the bundle's main.py
+    hosted by CPython; the long setting trains in the real MicroPython VM behind bbnode/mqtt.py."""
+    paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
+    c = _client_dir(dist, tmp_path / MPY, int(url.rsplit(":", 1)[1]))
+    if not LONG:
+        (c / "_launch.py").write_text(LAUNCH.format(here=str(c), paths=paths))
+        return [sys.executable, "-u", str(c / "_launch.py")], c
+    driver, _ = prepare_vm(tmp_path / "mpylib")
+    (c / "_vm_client.py").write_text(VM_CLIENT)
+    vm_argv = [shutil.which("node") or "node", str(driver), str(c / "lib"), str(c), str(c / "_vm_client.py"),
+               "64", "--lines"]
+    (c / "_bridge.py").write_text(VM_BRIDGE.format(here=str(c), paths=paths, vm_argv=vm_argv))
+    return [sys.executable, "-u", str(c / "_bridge.py")], c
+
+
 @needs_qemu
 def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Path], tmp_path: Path) -> None:
-    """FedAvg digits over Mosquitto: Linux client processes + the M3 client over its pty. The M3 loses power
-    while round 2 trains, resumes it from its round record and the run finishes; every M3 update equals the
-    ORT reference; the final accuracy is at least the simulator's minus 1 point."""
+    """FedAvg digits over Mosquitto: Linux client processes, the M3 client over its pty and the MicroPython
+    client. The M3 loses power while round 2 trains, resumes it from its round record and the run finishes;
+    every M3 update equals the ORT reference; the server's model equals an independent recomputation of
+    the mixed run; the final accuracy is at least the simulator's minus 1 point."""
     d, bundle = built
     module, x, y, ids = _shard(d, MCU)
     broker, url = start_broker(tmp_path / "broker")
@@ -201,7 +249,9 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
            "--bundle", str(bundle), "--state-dir", str(tmp_path / "state"), "--record", str(rec),
            "--power-cut", "2:0", "--progress", str(work / f"{MCU}.progress.jsonl")]
     try:
-        res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MCU: cmd}, timeout=600)
+        mpy_cmd, mpy_dir = _mpy_argv(bundle.parent / MPY, tmp_path, url)
+        res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MCU: cmd, MPY: mpy_cmd},
+                                 timeout=900)
     finally:
         stop_broker(broker)
     log = (work / f"{MCU}.log").read_text()
@@ -216,6 +266,10 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
         ref = _reference(module, x, y, ids[MCU], r, start)
         for u in ups:
             np.testing.assert_allclose(np.load(u), ref, atol=1e-4, rtol=0)
+    mpy_log = [json.loads(line) for line in (mpy_dir / "learn.log").read_text().splitlines()]
+    assert [e["round"] for e in mpy_log if e["event"] == "LocalTrainingDone"] == list(range(1, ROUNDS + 1))
+    # the whole mixed run, recomputed independently (every round had every client: the cohort was whole)
+    np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, ROUNDS), atol=1e-4, rtol=0)
     sim = simulate(LEARNING, d)
     assert sim.final_accuracy > 0.5
     assert res.final_accuracy >= sim.final_accuracy - 0.01, (res.final_accuracy, sim.final_accuracy)
