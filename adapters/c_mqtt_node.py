@@ -11,6 +11,10 @@ URL) goes in the environment (``BBRT_MQTT_PASSWORD``), never on the command line
 Stop the process by pid with :func:`bb_edge.adapters.fleet_mqtt.stop_process`
 (SIGTERM: it announces ``down`` and prints its counters on stderr), or publish
 ``stop`` on the fleet control topic.
+
+The node takes signed program updates (``bb-edge deploy --bundles``; run.sh passes the
+``ota_hmac.key`` its build provisioned) and publishes the status record of
+adapters/telemetry.py every ``status_interval`` seconds, so ``bb-edge status`` shows it.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ _COUNTER = re.compile(r"(\w+)=(\d+)")
 
 
 def c_node_args(url: str, node: str, *, epoch_file: str | Path | None = None,
-                keepalive: int | None = None, connect_timeout: float | None = None) -> tuple[list[str], dict[str, str]]:
+                keepalive: int | None = None, connect_timeout: float | None = None,
+                status_interval: float | None = None) -> tuple[list[str], dict[str, str]]:
     """``(arguments after run.sh, extra environment)`` for ``node`` on the broker of ``url``.
 
     Raises :class:`~bb_edge.adapters.mqtt.MqttError` for a URL the C node cannot honour
@@ -54,6 +59,10 @@ def c_node_args(url: str, node: str, *, epoch_file: str | Path | None = None,
         args += ["--ca", cfg.ca] + (["--insecure"] if cfg.insecure else [])
     if epoch_file is not None:
         args += ["--epoch-file", str(epoch_file)]
+    if status_interval is not None:  # seconds between status records (0: none); the node's default is 2
+        if not status_interval >= 0:
+            raise MqttError(f"status_interval must be >= 0 seconds, got {status_interval}")
+        args += ["--status-interval", str(status_interval)]
     env = {"BBRT_MQTT_PASSWORD": cfg.password} if cfg.password is not None else {}
     return args, env
 
@@ -61,7 +70,7 @@ def c_node_args(url: str, node: str, *, epoch_file: str | Path | None = None,
 def spawn_c_mqtt_node(bundle: str | Path, url: str, node: str | None = None, *,
                       epoch_file: str | Path | None = None, keepalive: int | None = None,
                       connect_timeout: float | None = None, extra: list[str] | None = None,
-                      **popen: Any) -> subprocess.Popen[bytes]:
+                      status_interval: float | None = None, **popen: Any) -> subprocess.Popen[bytes]:
     """Start the ``host-mqtt`` bundle in ``bundle`` (its ``run.sh``) on the broker of ``url``.
 
     ``node`` defaults to the bundle's own node (its ``bbrt-build.json``); ``epoch_file``
@@ -78,7 +87,8 @@ def spawn_c_mqtt_node(bundle: str | Path, url: str, node: str | None = None, *,
 
         node = str(json.loads((b / "bbrt-build.json").read_text())["node"])
     args, env = c_node_args(url, node, epoch_file=epoch_file if epoch_file is not None else b / "boot-epoch",
-                            keepalive=keepalive, connect_timeout=connect_timeout)
+                            keepalive=keepalive, connect_timeout=connect_timeout,
+                            status_interval=status_interval)
     full_env = {**os.environ, **env, **popen.pop("env", {})}
     return subprocess.Popen(["sh", str(run), *args, *(extra or [])], env=full_env, start_new_session=True,
                             stdin=subprocess.DEVNULL, **popen)
@@ -88,6 +98,6 @@ def parse_counters(stderr: str) -> dict[str, int]:
     """The ``name=value`` counters the node prints on exit (``bbrt-mqtt:`` and ``bbrt:`` lines)."""
     out: dict[str, int] = {}
     for line in stderr.splitlines():
-        if line.startswith(("bbrt-mqtt: connects=", "bbrt: frames_ok=")):
+        if line.startswith(("bbrt-mqtt: connects=", "bbrt: frames_ok=", "bbrt: duplicates=", "bbrt-ota: ")):
             out.update({k: int(v) for k, v in _COUNTER.findall(line)})
     return out

@@ -158,8 +158,8 @@ def test_c_node_updated_mid_stream(fleet: dict[str, Path], tmp_path: Path) -> No
     host.open()
     tr.wait_connected(20.0)
     # started after the host subscribed: its HELLO record at connect (the host sends none) reaches the tap
-    c_node = spawn_c_mqtt_node(fleet["dist_old"] / "n1", url, keepalive=5, stderr=subprocess.PIPE,
-                               stdout=subprocess.DEVNULL)
+    c_node = spawn_c_mqtt_node(fleet["dist_old"] / "n1", url, keepalive=5, status_interval=0.5,
+                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
     rid = [0]
     inputs = iter(sample_inputs(200, seed=11))
 
