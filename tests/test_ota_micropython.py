@@ -616,6 +616,113 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
     assert len(stats2["switched"]) == 1 and stats2["refusals"] == 0, stats2
 
 
+# machine.UART on the pty master this process inherits as fd 0 (stdin) and fd 1 (stdout), for main.py
+# under CPython; the launcher moves print() to stderr, so only frames go on the line
+FD_UART_SHIM = '''import os
+
+
+class UART:
+    """The line: read fd 0, write fd 1 (a pty master; the other end is the slave path)."""
+
+    def __init__(self, *args, **kwargs):
+        os.set_blocking(0, False)
+
+    def read(self):
+        try:
+            return os.read(0, 65536) or None
+        except BlockingIOError:
+            return None
+
+    def write(self, data):
+        view = memoryview(bytes(data))
+        while view:
+            try:
+                view = view[os.write(1, view):]
+            except BlockingIOError:
+                import select
+                select.select([], [1], [], 0.05)
+        return len(data)
+'''
+
+SERIAL_LAUNCH = """import runpy, sys, time
+sys.path[:0] = {paths!r}
+sys.stdout = sys.stderr
+time.ticks_ms = lambda: int(time.monotonic() * 1000)
+time.ticks_diff = lambda a, b: a - b
+time.sleep_ms = lambda ms: time.sleep(ms / 1000)
+runpy.run_path("main.py", run_name="__main__")
+"""
+
+
+def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``bb-edge deploy --fleet serial:PTY`` (the deployer the C nodes use) updates the serial
+    esp32-micropython bundle's main.py (link layer on a pty): a request before the update gives the C
+    runtime's output on the old program, one after it the new program's; the file slot holds it."""
+    import shutil
+    import subprocess
+    import sys
+
+    from bb_edge.adapters.fleet_mqtt import stop_process
+    from bb_edge.adapters.serial_link import PtyPair
+    from bb_edge.bbrt.format import RECV, parse
+    from bb_edge.cli import main
+    from bb_edge.commands.build import build_all
+    from bb_edge.mpy.cross import runtime_dir
+    from tests._mpy_vm import write_shims
+    from tests._transport_helpers import CNode
+    from tests.test_ota_c import _over_the_line
+
+    build_all(mpy_fleet["old"], ["n1=esp32-micropython"], tmp_path / "dist-serial",
+              calib=mpy_fleet["old"] / "calib.npz", options={"float_edges": True})  # serial: link layer on
+    bundle = tmp_path / "dist-serial" / "n1"
+    blobs = {"old": (bundle / "program.bbrt").read_bytes(),
+             "new": (mpy_fleet["dist_new"] / "n1" / "program.bbrt").read_bytes()}
+    prog = parse(blobs["old"])
+    edge = next(e for e in prog.edges if e.direction == RECV)
+    x = np.maximum(np.random.default_rng(4).standard_normal(prog.tensors[edge.tensor].shape), 0).astype(np.float32)
+
+    def request(rid: int, seq: int) -> bytes:
+        return wire.encode(wire.Envelope.for_array(x, sender=edge.peer, receiver=prog.node_id, seq=seq,
+                                                   request_id=rid, edge=edge.edge_id))
+
+    def reference(tag: str, rid: int) -> bytes:
+        node = CNode(blobs[tag], parse(blobs[tag]).arena_size)
+        node.send(request(rid, (1 << 32) | 1))
+        return bytes(wire.decode(node.receive()[-1]).payload_bytes())
+
+    node_dir = tmp_path / "node"
+    shutil.copytree(bundle, node_dir)
+    shims = write_shims(tmp_path / "shims")
+    (shims / "machine.py").write_text(FD_UART_SHIM)
+    (node_dir / "_launch.py").write_text(SERIAL_LAUNCH.format(paths=[str(shims), str(runtime_dir())]))
+    pty = PtyPair.open()
+    proc = subprocess.Popen([sys.executable, "_launch.py"], cwd=node_dir, stdin=pty.master, stdout=pty.master,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    # the node opens a sequence window at each link session's boot epoch (wall-clock seconds): requests carry
+    # a later epoch, as a real n0 would after its own HELLO
+    epoch = int(time.time()) + 1000
+    try:
+        before = _over_the_line(pty.slave_path, request(1, (epoch << 32) | 1))
+        assert bytes(wire.decode(before[-1]).payload_bytes()) == reference("old", 1) != reference("new", 1)
+        rc = main(["deploy", str(mpy_fleet["old"]), "--current", str(mpy_fleet["old"]), "--fleet",
+                   f"serial:{pty.slave_path}", "--bundles", str(mpy_fleet["dist_new"]), "--current-bundles",
+                   str(tmp_path / "dist-serial"), "--timeout", "60"])
+        printed = capsys.readouterr().out
+        assert rc == 0, printed
+        assert f"n1: switched to {hashlib.sha256(blobs['new']).hexdigest()[:16]}" in printed, printed
+        after = _over_the_line(pty.slave_path, request(2, ((epoch + 1000) << 32) | 1))
+        assert bytes(wire.decode(after[-1]).payload_bytes()) == reference("new", 2)
+        assert proc.poll() is None
+        active = (node_dir / "ota_active").read_text().strip()
+        assert (node_dir / f"ota_{active}.bbrt").read_bytes() == blobs["new"]
+    finally:
+        stop_process(proc, timeout=10)  # type: ignore[arg-type]
+        err = proc.stderr.read().decode(errors="replace") if proc.stderr is not None else ""
+        pty.close()
+    assert "Traceback" not in err, err[-3000:]
+
+
 if __name__ == "__main__":
     VECTORS.write_text(json.dumps(make_vectors(), indent=1) + "\n")
     print(f"wrote {VECTORS}")
