@@ -233,3 +233,37 @@ def test_hostile_local_envelopes_are_refused_like_encoded_ones() -> None:
     small.deliver_local("s", _good(dep, "m"))
     small.poll(0.0)
     assert [type(e).__name__ for e in small.drain_events()] == ["EnvelopeTooLarge"]
+
+
+class EngineDevice:
+    """An ExternalNode that is a real engine behind encoded bytes, as a device on a link would be."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.got: list[bytes] = []
+
+    def send(self, envelope: bytes) -> None:
+        assert isinstance(envelope, bytes)  # a device only ever gets bytes, never an in-process object
+        self.got.append(envelope)
+        self.engine.deliver("fleet", envelope)
+
+    def receive(self) -> list[bytes]:
+        return [o.data for o in self.engine.poll(0.0)]
+
+
+@pytest.mark.parametrize("device", ["m", "e"])
+def test_zero_copy_fleet_encodes_for_devices_and_the_host(device: str) -> None:
+    model = record(Mlp())
+    dep, programs = compile_model(model)
+    reqs = [{"x": np.random.default_rng(s).standard_normal((1, 8)).astype(np.float32)} for s in range(5)]
+    plain = InProcFleet(dep, programs).run(reqs)
+    dev = EngineDevice(Engine.for_node(dep, device, programs, outputs_to_host=True))
+    with InProcFleet(dep, programs, external={device: dev}, concurrent=True, zero_copy=True) as fleet:
+        out = fleet.run(reqs, window=3, real_timeout=60)
+    assert len(dev.got) == len(reqs)  # one encoded envelope per request reached the device
+    for a, b, r in zip(plain, out, reqs):
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        want = monolithic(model, r)
+        assert set(b) == set(want)
+        for k in b:
+            np.testing.assert_allclose(b[k], want[k], rtol=1e-5, atol=1e-6)
