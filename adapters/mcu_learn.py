@@ -43,14 +43,12 @@ from typing import Any
 import numpy as np
 
 from bb_edge.adapters.devices import PtyHostDevice, QemuDevice, SerialDevice
+from bb_edge.bundle.mcu_learn import IMAGE_MAGIC, write_image
 from bb_edge.errors import BBError
 
 __all__ = ["IMAGE_MAGIC", "McuLearnBridge", "batch_order", "device_for_bundle", "learn_link_config", "main",
            "reference_update", "round_batches", "write_image"]
 
-IMAGE_MAGIC = 0x494C4242  # "BBLI"
-IMAGE_VERSION = 1
-IMAGE_HEADER = 96
 PROTO_FEDAVG_SERVER, PROTO_FEDAVG_CLIENT = 16, 17
 MSG_MODEL, MSG_UPDATE = 2, 3
 _M32 = 0xFFFFFFFF
@@ -114,35 +112,6 @@ def reference_update(program: Any, start: np.ndarray, x: np.ndarray, y: np.ndarr
         params = {s.name: np.asarray(out["next/" + s.name]) for s in program.params}
         state = {s.name[len("opt/"):]: np.asarray(out["next/" + s.name]) for s in program.state}
     return layout.flatten(params) - np.asarray(start, np.float32)
-
-
-def _align8(b: bytearray) -> None:
-    b.extend(b"\0" * (-len(b) % 8))
-
-
-def write_image(path: str | Path, *, node_id: int, server_id: int, x: np.ndarray, y: np.ndarray, epochs: int,
-                steps: int, batch: int, seed: int, heartbeat_ms: int, program: bytes, name: str) -> int:
-    """Write the learning image the device reads from flash (layout in bbrt_learn.h); returns its size."""
-    x = np.ascontiguousarray(x, dtype="<f4")
-    y = np.ascontiguousarray(y, dtype="<i4")
-    if x.ndim != 2 or y.shape != (x.shape[0],):
-        raise BBError(f"shard must be x [n, features] and y [n], got {x.shape} and {y.shape}")
-    body = bytearray(IMAGE_HEADER)
-    x_off = len(body)
-    body += x.tobytes()
-    _align8(body)
-    y_off = len(body)
-    body += y.tobytes()
-    _align8(body)
-    p_off = len(body)
-    body += program
-    _align8(body)
-    raw = name.encode()[:16]
-    struct.pack_into("<16I16s", body, 0, IMAGE_MAGIC, IMAGE_VERSION, len(body), node_id, server_id, x.shape[0],
-                     x.shape[1], epochs, steps, batch, seed & _M32, heartbeat_ms, x_off, y_off, p_off, len(program),
-                     raw)
-    Path(path).write_bytes(bytes(body))
-    return len(body)
 
 
 # ------------------------------------------------------------------ devices

@@ -275,3 +275,28 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
     assert res.final_accuracy >= sim.final_accuracy - 0.01, (res.final_accuracy, sim.final_accuracy)
     final = [json.loads(line) for line in (work / f"{MCU}.progress.jsonl").read_text().splitlines()]
     assert final and final[-1]["bytes_out"] > ROUNDS * module.setup.program.layout.size * 4  # updates went out
+
+
+if LONG:  # collected only in the long setting (a second firmware build): RV32 runs the same client
+
+    def test_rv32_client_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
+        """The client on QEMU RV32 (rv32imc, soft float): one round's update equals ORT within 1e-4."""
+        d, _ = built
+        build_all(d, ["c0=qemu-rv32"], tmp_path / "dist")
+        module, x, y, ids = _shard(d, "c0")
+        n = module.setup.program.layout.size
+        dev = device_for_bundle(tmp_path / "dist" / "c0", tmp_path)
+        dev.start(timeout=60.0)  # type: ignore[attr-defined]
+        try:
+            start = (np.random.default_rng(2).normal(0, 0.1, n)).astype(np.float32)
+            dev.send(_model(start, ids["c0"], 1, 1))
+            envs: list[Any] = []
+            deadline = time.monotonic() + 120
+            while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
+                envs += [decode(e) for e in dev.wait_data(1, 0.1)]
+            upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+            assert upd, "no update from the RV32 client"
+            np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
+                                       atol=1e-4, rtol=0)
+        finally:
+            dev.stop()  # type: ignore[attr-defined]

@@ -23,12 +23,21 @@ from __future__ import annotations
 
 import json
 import shlex
+import struct
 from pathlib import Path
 from typing import Any
 
-from bb_edge.bundle import BuildError, BuildRequest, BuildResult
+import numpy as np
 
-__all__ = ["LEARN_KINDS", "build_mcu_learning", "work_bytes"]
+from bb_edge.bundle import BuildError, BuildRequest, BuildResult
+from bb_edge.errors import BBError
+
+__all__ = ["IMAGE_MAGIC", "LEARN_KINDS", "build_mcu_learning", "work_bytes", "write_image"]
+
+IMAGE_MAGIC = 0x494C4242  # "BBLI"
+IMAGE_VERSION = 1
+IMAGE_HEADER = 96
+_M32 = 0xFFFFFFFF
 
 #: target profile -> (make goal, binutils prefix, QEMU machine kind or None for the posix build)
 LEARN_KINDS: dict[str, tuple[str, str, str | None]] = {
@@ -55,9 +64,37 @@ def work_bytes(param_count: int, n_samples: int, batch: int, features: int, max_
             + _up8(env) + _up8(LINK_MTU + 4))
 
 
+def _align8(b: bytearray) -> None:
+    b.extend(b"\0" * (-len(b) % 8))
+
+
+def write_image(path: str | Path, *, node_id: int, server_id: int, x: np.ndarray, y: np.ndarray, epochs: int,
+                steps: int, batch: int, seed: int, heartbeat_ms: int, program: bytes, name: str) -> int:
+    """Write the learning image the device reads from flash (layout in bbrt_learn.h); returns its size."""
+    x = np.ascontiguousarray(x, dtype="<f4")
+    y = np.ascontiguousarray(y, dtype="<i4")
+    if x.ndim != 2 or y.shape != (x.shape[0],):
+        raise BBError(f"shard must be x [n, features] and y [n], got {x.shape} and {y.shape}")
+    body = bytearray(IMAGE_HEADER)
+    x_off = len(body)
+    body += x.tobytes()
+    _align8(body)
+    y_off = len(body)
+    body += y.tobytes()
+    _align8(body)
+    p_off = len(body)
+    body += program
+    _align8(body)
+    raw = name.encode()[:16]
+    struct.pack_into("<16I16s", body, 0, IMAGE_MAGIC, IMAGE_VERSION, len(body), node_id, server_id, x.shape[0],
+                     x.shape[1], epochs, steps, batch, seed & _M32, heartbeat_ms, x_off, y_off, p_off, len(program),
+                     raw)
+    Path(path).write_bytes(bytes(body))
+    return len(body)
+
+
 def build_mcu_learning(req: BuildRequest) -> BuildResult:
     """Build the MCU FedAvg client bundle of ``req.node`` (see the module docstring)."""
-    from bb_edge.adapters.mcu_learn import write_image
     from bb_edge.bbrt import native
     from bb_edge.bbrt.errors import FitError
     from bb_edge.bbrt.firmware import elf_sizes
