@@ -211,7 +211,14 @@ class FileSlots:
         tmp = self.prefix + "_active.tmp"
         with open(tmp, "w") as f:
             f.write(self.staged)
-        os.rename(tmp, self.prefix + "_active")
+        try:
+            os.rename(tmp, self.prefix + "_active")  # littlefs (the ESP32 default) replaces the target
+        except OSError:  # FAT refuses an existing target: remove it first (a cut here boots program.bbrt)
+            try:
+                os.remove(self.prefix + "_active")
+            except OSError:
+                pass
+            os.rename(tmp, self.prefix + "_active")
         self.active, self.staged = self.staged, None
 
     def discard(self):
