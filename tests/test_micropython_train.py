@@ -187,6 +187,60 @@ def test_vm_refuses_bad_models_and_keeps_its_model(vm: tuple[Path, Path], tmp_pa
     assert len(sent) == 1 and sent[0].request_id == 2 and sent[0].dims == (n,)
 
 
+def test_vm_refuses_bad_descriptions_and_shards(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """Malformed BBT1/BBS1 files are TrainError codes on the device, never a traceback or a huge allocation."""
+    prog, fwd = _program("mlp")
+    good = export_description(prog, fwd)
+    hlen = struct.unpack_from("<I", good, 4)[0]
+    hdr = json.loads(good[8:8 + hlen])
+
+    def with_header(**kw: Any) -> bytes:
+        text = json.dumps({**hdr, **kw}).encode()
+        text += b" " * (-len(text) % 4)
+        return good[:4] + struct.pack("<I", len(text)) + text + good[8 + hlen:]
+
+    x, y = _digits(4)
+    shard = export_shard(x, y)
+    cases = {
+        "magic": b"BBT0" + good[4:], "truncated": good[:-4], "not_json": good[:8] + b"{" * hlen + good[8 + hlen:],
+        "version": with_header(version=2), "chain": with_header(layers=[{"in": 64, "out": 32, "act": "relu"},
+                                                                          {"in": 16, "out": 10, "act": None}]),
+        "size": with_header(size=5), "adam": with_header(optimizer={"kind": "adam"}),
+        "lr": with_header(optimizer={"kind": "sgd", "lr": "fast"}), "batch": with_header(batch_size=10**9),
+        "last_relu": with_header(layers=[{"in": 64, "out": 32, "act": "relu"}, {"in": 32, "out": 10, "act": "relu"}]),
+    }
+    shards = {"shard_magic": b"BBS0" + shard[4:], "shard_short": shard[:-1],
+              "shard_type": shard[:10] + b"\x07" + shard[11:]}
+    for k, v in {**cases, **shards}.items():
+        (tmp_path / f"{k}.bin").write_bytes(v)
+    (tmp_path / "t.bbt").write_bytes(good)
+    out = run_vm(*vm, tmp_path, """
+import json
+from bbnode.train import Trainer, TrainError
+from bbnode.learn_client import Shard
+res = {}
+for k in %r:
+    try:
+        (Shard if k.startswith('shard') else Trainer)(open(k + '.bin', 'rb').read())
+        res[k] = 'ACCEPTED'
+    except TrainError as exc:
+        res[k] = exc.code
+T = Trainer(open('t.bbt', 'rb').read())
+for nb in (0, T.batch + 1):
+    try:
+        T.step(nb)
+        res['step%%d' %% nb] = 'ACCEPTED'
+    except TrainError as exc:
+        res['step%%d' %% nb] = exc.code
+print('RESULT ' + json.dumps(res))
+""" % (sorted({**cases, **shards}),))
+    res = json.loads([s for s in out.splitlines() if s.startswith("RESULT ")][-1][7:])
+    assert res == {"magic": "BAD_MAGIC", "truncated": "TRUNCATED", "not_json": "BAD_HEADER", "version": "BAD_VERSION",
+                   "chain": "BAD_LAYERS", "size": "BAD_LAYERS", "adam": "BAD_OPTIMIZER", "lr": "BAD_OPTIMIZER",
+                   "batch": "BAD_HEADER", "last_relu": "BAD_LAYERS", "shard_magic": "BAD_SHARD",
+                   "shard_short": "BAD_SHARD", "shard_type": "BAD_SHARD", "step0": "BAD_BATCH", "step17": "BAD_BATCH"}
+
+
 def test_vm_training_step_allocations_flat(vm: tuple[Path, Path], tmp_path: Path) -> None:
     """20 steps, each its own VM call: no buffer is replaced and nothing a step allocates outlives it (the
     live heap after a collection is flat); the transient bytes of a step (GC disabled) are reported: boxed

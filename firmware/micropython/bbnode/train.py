@@ -93,6 +93,13 @@ def parse(blob):
     opt = hdr.get("optimizer")
     if not isinstance(opt, dict) or opt.get("kind") != "sgd":
         raise TrainError("BAD_OPTIMIZER", "only sgd")
+    for k in ("lr", "momentum", "weight_decay"):
+        v = opt.get(k, 0.0)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0.0 <= v < 1e6:
+            raise TrainError("BAD_OPTIMIZER", "%s %r" % (k, v))
+    b = hdr.get("batch_size", 16)
+    if not isinstance(b, int) or not 1 <= b <= 65535:
+        raise TrainError("BAD_HEADER", "batch_size %r" % (b,))
     off = 8 + hlen
     if len(blob) != off + 4 * size:
         raise TrainError("TRUNCATED", "parameters: %d bytes, want %d" % (len(blob) - off, 4 * size))
@@ -114,7 +121,9 @@ class Trainer:
         self.size = hdr["size"]
         self.n_in = self.layers[0][0]
         self.n_classes = self.layers[-1][1]
-        self.batch = batch or int(hdr.get("batch_size", 16))
+        self.batch = batch or hdr.get("batch_size", 16)
+        if not 1 <= self.batch <= 65535:
+            raise TrainError("BAD_BATCH", str(self.batch))
         opt = hdr["optimizer"]
         # hyper-parameters as float32 cells: the ONNX program holds them as float32 constants
         self.hyper = array("f", [float(opt.get("lr", 0.01)), float(opt.get("momentum", 0.0)),
@@ -277,6 +286,8 @@ class Trainer:
 
         The loss is in ``loss[0]``. Allocates no buffer (see the module docstring).
         """
+        if not 1 <= nb <= self.batch:
+            raise TrainError("BAD_BATCH", "%d rows, the buffers hold 1..%d" % (nb, self.batch))
         self.forward(nb)
         self._softmax_ce(nb)
         self.backward(nb)
