@@ -395,6 +395,27 @@ def test_build_provisions_the_key_and_the_deployer_signs_with_it(mpy_fleet: dict
     assert u.chunk + ota.DATA_HEADER <= cfg["max_payload"]
 
 
+def test_provision_keeps_the_key_of_the_bundle_it_replaces(tmp_path: Path) -> None:
+    """A rebuild into the same DIST keeps the node's key (the board and the deployer's copy stay valid); a
+    first build makes a new random one; the slot pointer always says "run the built program"."""
+    from bb_edge.mpy.ota import OTA_KEY_FILE, provision
+
+    final, tmp1, tmp2 = tmp_path / "dist" / "n1", tmp_path / "dist" / ".n1.partial-1", tmp_path / "dist" / ".n1.p2"
+    for d in (tmp1, tmp2):
+        d.mkdir(parents=True)
+    cfg = provision(tmp1, final, 1000)
+    assert cfg == {"key_file": OTA_KEY_FILE, "slots": "ota", "max_program": 64 << 10}
+    first = (tmp1 / OTA_KEY_FILE).read_text()
+    assert len(bytes.fromhex(first.strip())) == 32 and (tmp1 / OTA_KEY_FILE).stat().st_mode & 0o077 == 0
+    tmp1.rename(final)
+    assert provision(tmp2, final, 100_000)["max_program"] == 200_000
+    assert (tmp2 / OTA_KEY_FILE).read_text() == first and (tmp2 / OTA_KEY_FILE).stat().st_mode & 0o077 == 0
+    assert (tmp2 / "ota_active").read_text().strip() == "built"
+    other = tmp_path / "other"
+    other.mkdir()
+    assert provision(other, None, 10) and (other / OTA_KEY_FILE).read_text() != first
+
+
 def _nacks(tap: Any, sender: int, deadline: float) -> list[tuple[int, int]]:
     """(update id, code) of the NACKs from ``sender`` until one arrives or ``deadline``."""
     out: list[tuple[int, int]] = []
