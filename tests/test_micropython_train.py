@@ -219,7 +219,7 @@ import json
 from bbnode.train import Trainer, TrainError
 from bbnode.learn_client import Shard
 res = {}
-for k in %r:
+for k in NAMES:
     try:
         (Shard if k.startswith('shard') else Trainer)(open(k + '.bin', 'rb').read())
         res[k] = 'ACCEPTED'
@@ -229,11 +229,11 @@ T = Trainer(open('t.bbt', 'rb').read())
 for nb in (0, T.batch + 1):
     try:
         T.step(nb)
-        res['step%%d' %% nb] = 'ACCEPTED'
+        res['step' + str(nb)] = 'ACCEPTED'
     except TrainError as exc:
-        res['step%%d' %% nb] = exc.code
+        res['step' + str(nb)] = exc.code
 print('RESULT ' + json.dumps(res))
-""" % (sorted({**cases, **shards}),))
+""".replace("NAMES", repr(sorted({**cases, **shards}))))
     res = json.loads([s for s in out.splitlines() if s.startswith("RESULT ")][-1][7:])
     assert res == {"magic": "BAD_MAGIC", "truncated": "TRUNCATED", "not_json": "BAD_HEADER", "version": "BAD_VERSION",
                    "chain": "BAD_LAYERS", "size": "BAD_LAYERS", "adam": "BAD_OPTIMIZER", "lr": "BAD_OPTIMIZER",
