@@ -679,7 +679,8 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     """``bb-edge deploy --fleet serial:PTY`` (the deployer the C nodes use) updates the serial
     esp32-micropython bundle's main.py (link layer on a pty): a request before the update gives the C
-    runtime's output on the old program, one after it the new program's; the file slot holds it."""
+    runtime's output on the old program, one after it the new program's; the file slot holds it. A slot
+    that no longer loads makes the restarted node boot the built program.bbrt."""
     import shutil
     import subprocess
     import sys
@@ -718,8 +719,13 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
     (shims / "machine.py").write_text(FD_UART_SHIM)
     (node_dir / "_launch.py").write_text(SERIAL_LAUNCH.format(paths=[str(shims), str(runtime_dir())]))
     pty = PtyPair.open()
-    proc = subprocess.Popen([sys.executable, "_launch.py"], cwd=node_dir, stdin=pty.master, stdout=pty.master,
-                            stderr=subprocess.PIPE, start_new_session=True)
+
+    def launch() -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "_launch.py"], cwd=node_dir, stdin=pty.master, stdout=pty.master,
+                                stderr=subprocess.PIPE, start_new_session=True)
+
+    proc = launch()
+    errs: list[str] = []
     # the node opens a sequence window at each link session's boot epoch (wall-clock seconds): requests carry
     # a later epoch, as a real n0 would after its own HELLO
     epoch = int(time.time()) + 1000
@@ -737,11 +743,19 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
         assert proc.poll() is None
         active = (node_dir / "ota_active").read_text().strip()
         assert (node_dir / f"ota_{active}.bbrt").read_bytes() == blobs["new"]
+        # the active slot no longer loads (flash wear, a cut write): the node boots the built program
+        stop_process(proc, timeout=10)  # type: ignore[arg-type]
+        errs.append(proc.stderr.read().decode(errors="replace") if proc.stderr is not None else "")
+        (node_dir / f"ota_{active}.bbrt").write_bytes(blobs["new"][:100])
+        proc = launch()
+        again = _over_the_line(pty.slave_path, request(3, ((epoch + 2000) << 32) | 1))
+        assert bytes(wire.decode(again[-1]).payload_bytes()) == reference("old", 3)
     finally:
         stop_process(proc, timeout=10)  # type: ignore[arg-type]
-        err = proc.stderr.read().decode(errors="replace") if proc.stderr is not None else ""
+        errs.append(proc.stderr.read().decode(errors="replace") if proc.stderr is not None else "")
         pty.close()
-    assert "Traceback" not in err, err[-3000:]
+    assert "Traceback" not in "".join(errs), errs
+    assert "ota: active slot refused at boot" in errs[-1], errs[-1][-3000:]
 
 
 if __name__ == "__main__":
