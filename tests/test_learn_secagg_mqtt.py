@@ -254,11 +254,9 @@ def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mq
     fleet = LearningFleet(load_deployment(d), mqtt_url, {}, tmp_path / "work")
     names = [f"c{i}" for i in range(4)]
     try:
-        fleet.spawn("server")
-        fleet.wait_up(["server"], 120)
-        for n in names:
+        for n in ["server", *names]:  # all at once: each node connects, then waits for the start file
             fleet.spawn(n)
-        fleet.wait_up(names, 120)
+        fleet.wait_up(["server", *names], 120)
         fleet.go()
         for n in victims:  # it sent its shares and holds back its masked update: now it dies for real
             _wait(lambda n=n: _log_has(fleet, n, "event SecAggWithheld "), 60, f"{n} to share its secret")
