@@ -202,7 +202,6 @@ typedef struct {
     void *ctx;
 } bbrt_learn_port_t;
 
-struct bbrt_train_s;
 typedef struct {
     bbrt_learn_t client;
     bbrt_learn_image_t img;

@@ -212,7 +212,9 @@ bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *e
         save(c, c->model);
         return BBRT_LREF_NONE;
     }
-    /* MODEL of a new round: keep it (reboot-safe) before training on it */
+    /* MODEL of a new round: keep it (reboot-safe) before training on it; it supersedes a round
+     * restored at boot and not trained again yet (the server has moved on) */
+    c->resume_due = 0u;
     bbrt_memcpy(c->work, env->data, (size_t)k->n_params * 4u);
     c->pending_round = (uint32_t)round;
     c->stats.models_taken++;
@@ -233,7 +235,7 @@ void bbrt_learn_tick(bbrt_learn_t *c, uint32_t now_ms, int up) {
         c->stats.joins++;
         emit(c, BBRT_LEARN_EV_JOINED, v, 0u);
     }
-    if (c->resume_due) {
+    if (c->resume_due && c->pending_round) {
         c->resume_due = 0u;
         emit(c, BBRT_LEARN_EV_RESUMED, c->pending_round, 0u);
         train_round(c, c->pending_round, now_ms);
