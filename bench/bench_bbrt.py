@@ -30,9 +30,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
 
-from bb_edge.bbrt.examples import small_mlp
+from bb_edge.bbrt.examples import small_mlp, tflm_cnn
 from bb_edge.bbrt.firmware import elf_sizes, max_payload
 from bb_edge.bbrt.format import REQUEST_SLOTS, Op
 from bb_edge.bbrt.lower import Lowered, lower
@@ -45,29 +44,6 @@ TFLM = {"mlp": {"arena": 1804, "code": 19640, "insns": 56600},
 FLOAT_EDGE_OPS = {Op.QUANTIZE, Op.DEQUANTIZE}
 
 
-def cnn() -> onnx.ModelProto:
-    """conv 3x3 (3->8) + Relu, 1x1 conv (8->16) + Relu, 2x2 max pool, Flatten, FC 16*6*6 -> 10 on 12x12."""
-    rng = np.random.default_rng(1)
-
-    def w(*shape: int, s: float = 0.3) -> np.ndarray:
-        return (rng.standard_normal(shape) * s).astype(np.float32)
-
-    n = helper.make_node
-    inits = {"W1": w(8, 3, 3, 3), "B1": w(8, s=0.1), "W2": w(16, 8, 1, 1), "B2": w(16, s=0.1),
-             "Wf": w(10, 16 * 6 * 6, s=0.05), "Bf": w(10, s=0.1)}
-    nodes = [n("Conv", ["x", "W1", "B1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
-             n("Relu", ["c1"], ["r1"], name="relu1"),
-             n("Conv", ["r1", "W2", "B2"], ["c2"], name="pw2"),
-             n("Relu", ["c2"], ["r2"], name="relu2"),
-             n("MaxPool", ["r2"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
-             n("Flatten", ["p"], ["f"], name="flat", axis=1),
-             n("Gemm", ["f", "Wf", "Bf"], ["y"], name="fc", transB=1)]
-    g = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 12, 12])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
-                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-
-
 def lowered(model: onnx.ModelProto, float_edges: bool = False) -> Lowered:
     """The model as one int8 node with its graph input/output as host edges, calibrated on normal samples.
 
@@ -77,11 +53,12 @@ def lowered(model: onnx.ModelProto, float_edges: bool = False) -> Lowered:
     shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
     rng = np.random.default_rng(7)
     calib = [{"x": rng.standard_normal(shape).astype(np.float32)} for _ in range(8)]
-    L = lower(model, node_id=1, precision="int8", calib=calib, io_edges={"x": 1, "y": 2})
+    # fuse_pool: Conv + MaxPool as one CONV_POOL_I8, as the C-runtime builds lower them
+    L = lower(model, node_id=1, precision="int8", calib=calib, io_edges={"x": 1, "y": 2}, fuse_pool=True)
     if float_edges:
         return L
     return lower(model, node_id=1, precision="int8", calib=calib, io_edges={"x": 1, "y": 2},
-                 io_quant={"x": L.qparams["x"], "y": L.qparams["y"]})
+                 io_quant={"x": L.qparams["x"], "y": L.qparams["y"]}, fuse_pool=True)
 
 
 def qemu_arm(machine: str, cpu: str, elf: Path, prog: Path) -> tuple[float, dict[int, float]]:
@@ -245,7 +222,7 @@ def main() -> None:
     ap.add_argument("--float-edges", action="store_true",
                     help="float32 graph input/output edges (QUANTIZE/DEQUANTIZE inside the program)")
     args = ap.parse_args()
-    models = {"mlp": lowered(small_mlp(), args.float_edges), "cnn": lowered(cnn(), args.float_edges)}
+    models = {"mlp": lowered(small_mlp(), args.float_edges), "cnn": lowered(tflm_cnn(), args.float_edges)}
     print(f"edges: {'float32' if args.float_edges else 'int8'} graph input/output")
     with tempfile.TemporaryDirectory() as tmp:
         res = {k: measure(k, L, Path(tmp) / k) for k, L in models.items()}

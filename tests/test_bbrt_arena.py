@@ -20,11 +20,11 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt import planner
-from bb_edge.bbrt.examples import sample_inputs, small_cnn, small_mlp
+from bb_edge.bbrt.examples import sample_inputs, small_cnn, small_mlp, tflm_cnn
 from bb_edge.bbrt.format import RECV, SEND, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
-from bb_edge.bbrt.quant import affine_params
+from bb_edge.bbrt.quant import affine_params, quantize
 
 
 def reshapes() -> onnx.ModelProto:
@@ -125,3 +125,28 @@ def test_int8_edges_put_the_arena_at_the_models_bound(name: str) -> None:
     assert L.program.arena_size == L.program.arena_lower_bound == L.model_lower_bound == floaty.model_lower_bound
     if name == "mlp":  # the issue's figure, against 2.86x with a float32 input edge
         assert L.program.arena_size == 64 + 48 < floaty.program.arena_size
+
+
+def test_conv_pool_fusion_goes_below_the_graph_bound_with_the_same_bytes() -> None:
+    """CONV_POOL_I8 (lower(fuse_pool=True), the C builds' lowering) never holds the conv output: the bench
+    CNN's arena is its first conv output plus the pooled output, half the ONNX graph's bound, and the C
+    runtime computes the same bytes as CONV_I8 + MAXPOOL_I8 (the oracle: the unfused program)."""
+    m = tflm_cnn()
+    feeds = [feed_for(m, s) for s in range(4)]
+    floaty = lower(m, precision="int8", calib=feeds)
+    q = {"x": floaty.qparams["x"], "y": floaty.qparams["y"]}
+    plain = lower(m, precision="int8", calib=feeds, io_quant=q)
+    fused = lower(m, precision="int8", calib=feeds, io_quant=q, fuse_pool=True)
+    assert Op.CONV_POOL_I8 in {op.opcode for op in fused.program.ops}
+    assert Op.MAXPOOL_I8 not in {op.opcode for op in fused.program.ops}
+    assert plain.program.arena_size == plain.model_lower_bound == 8 * 144 + 16 * 144  # conv1 + 1x1 conv outputs
+    assert fused.program.arena_size == fused.program.arena_lower_bound == 8 * 144 + 16 * 36  # conv1 + pooled
+    for seed in range(4):
+        x = np.random.default_rng(50 + seed).standard_normal((1, 3, 12, 12)).astype(np.float32) * (1 + seed)
+        outs = []
+        for L in (plain, fused):
+            h = HostProgram(L.blob, L.program)
+            recv = h.recv_tensors()[0]
+            h.run({recv: quantize(x, *q["x"])})
+            outs.append(h.view(L.index["y"]).tobytes())
+        assert outs[0] == outs[1]

@@ -49,7 +49,7 @@ DIV64 = {"__aeabi_ldivmod", "__aeabi_uldivmod", "__udivmoddi4", "__divdi3", "__u
 SOFT_FLOAT = re.compile(r"^__aeabi_[fd][a-z0-9]+$|^__aeabi_u?[il]2[fd]$|^__[a-z]+[sd]f[0-9]$"
                         r"|^__fix(uns)?[sd]f[sd]i$|^__float(un)?[sd]i[sd]f$|^__extendsfdf2$|^__truncdfsf2$")
 #: the int8 ops of the MLP and of the bench CNN with int8 edges (what the int8_elf fixture links)
-INT8_OPS = {"CONV_I8", "FC_I8", "MAXPOOL_I8", "ADD_I8", "MUL_I8", "LUT_I8", "COPY"}
+INT8_OPS = {"CONV_I8", "CONV_POOL_I8", "FC_I8", "MAXPOOL_I8", "ADD_I8", "MUL_I8", "LUT_I8", "COPY"}
 
 
 def soft_float_callers(elf: Path) -> dict[str, set[str]]:

@@ -79,10 +79,11 @@ def load_calibration(path: Path | None, dep: Deployment, n_random: int = 8,
 def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
                samples: list[dict[str, np.ndarray]] | None = None,
                programs: dict[str, onnx.ModelProto] | None = None,
-               float_ops: set[str] | None = None) -> Lowered:
+               float_ops: set[str] | None = None, fuse_pool: bool = False) -> Lowered:
     """Lower ``node`` of a deployment, calibrating on the float fleet's values at its inputs.
 
-    Int8 edges and int8 graph inputs/outputs (``quant`` in deployment.json) keep their parameters.
+    Int8 edges and int8 graph inputs/outputs (``quant`` in deployment.json) keep their parameters;
+    ``fuse_pool`` as in :func:`bb_edge.bbrt.lower.lower` (C-runtime builds).
     """
     ids = dep.ids()
     ids[HOST_NAME] = 0
@@ -100,6 +101,6 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
     io_quant = {s.name: (float(s.quant["scale"]), int(s.quant["zero_point"]))
                 for s in list(dep.inputs) + list(dep.outputs) if s.node == node and s.quant is not None}
     L = lower(program, node_id=spec.id, node_ids=ids, io_edges=io_edges, precision=precision, calib=calib,
-              float_ops=float_ops, io_quant=io_quant)
+              float_ops=float_ops, io_quant=io_quant, fuse_pool=fuse_pool)
     L.synthetic_calibration = L.synthetic_calibration or synthetic
     return L

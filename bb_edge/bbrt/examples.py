@@ -76,3 +76,27 @@ def small_mlp() -> onnx.ModelProto:
     g = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def tflm_cnn() -> onnx.ModelProto:
+    """The bbrt/TFLM bench CNN: conv 3x3 (3->8) + Relu, 1x1 conv (8->16) + Relu, 2x2 max pool, Flatten, FC 16*6*6 -> 10
+    on a 12x12 image (the issue's layer structure; bench/bench_bbrt.py), float32, fixed seed."""
+    rng = np.random.default_rng(1)
+
+    def w(*shape: int, s: float = 0.3) -> np.ndarray:
+        return (rng.standard_normal(shape) * s).astype(np.float32)
+
+    n = helper.make_node
+    inits = {"W1": w(8, 3, 3, 3), "B1": w(8, s=0.1), "W2": w(16, 8, 1, 1), "B2": w(16, s=0.1),
+             "Wf": w(10, 16 * 6 * 6, s=0.05), "Bf": w(10, s=0.1)}
+    nodes = [n("Conv", ["x", "W1", "B1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+             n("Relu", ["c1"], ["r1"], name="relu1"),
+             n("Conv", ["r1", "W2", "B2"], ["c2"], name="pw2"),
+             n("Relu", ["c2"], ["r2"], name="relu2"),
+             n("MaxPool", ["r2"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+             n("Flatten", ["p"], ["f"], name="flat", axis=1),
+             n("Gemm", ["f", "Wf", "Bf"], ["y"], name="fc", transB=1)]
+    g = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 12, 12])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])

@@ -72,6 +72,8 @@ class Op(IntEnum):
     TRANSPOSE_F32 = 33
     GREATER_F32 = 34
     WHERE_F32 = 35
+    # CONV_I8 + MAXPOOL_I8 in one kernel that never holds the conv output (lower(fuse_pool=True))
+    CONV_POOL_I8 = 36
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)

@@ -11,6 +11,7 @@ kernel), then plan the arena. See docs/bbrt.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import onnx
@@ -43,6 +44,7 @@ from bb_edge.bbrt.quant import (
 )
 from bb_edge.compiler.program import compute_model, wire_ports
 
+CONV_POOL_MAX_W = 64  # firmware/src/bbrt_kernels.h BBRT_CONV_POOL_MAX_W: the conv output's widest row
 NEG_INF_BITS = int(np.array([-np.inf], np.float32).view(np.int32)[0])
 POS_INF_BITS = int(np.array([np.inf], np.float32).view(np.int32)[0])
 
@@ -146,6 +148,7 @@ def lower(
     float_ops: set[str] | None = None,
     io_quant: dict[str, tuple[float, int]] | None = None,
     pins: dict[str, tuple[float, int]] | None = None,
+    fuse_pool: bool = False,
 ) -> Lowered:
     """Lower a node program to bbrt.
 
@@ -162,6 +165,11 @@ def lower(
     (the build uses it to learn a producer's parameters before the edges are rewritten).
     BbrtError when a pinned tensor ends up with other parameters (e.g. a MaxPool output,
     which keeps its input's).
+
+    ``fuse_pool``: an int8 Conv (with its Relu/Clip) whose only consumer is a MaxPool without
+    padding lowers to one CONV_POOL_I8, which never holds the conv's output (the C runtime's
+    kernel; the MicroPython executor has none, so its builds leave this off). Same bytes as
+    CONV_I8 + MAXPOOL_I8; the arena can then go below the ONNX graph's bound.
     """
     if precision not in ("int8", "fp32"):
         raise BbrtError(f"bbrt supports precision int8 or fp32, not {precision!r}")
@@ -289,6 +297,21 @@ def lower(
             return cons[0]
         return None
 
+    def fusable_pool(t: str) -> onnx.NodeProto | None:
+        """The MaxPool CONV_POOL_I8 can take over after the conv output ``t``, else None."""
+        cons = consumers.get(t, [])
+        if not fuse_pool or len(cons) != 1 or t in send_tensors or cons[0].op_type != "MaxPool" \
+                or cons[0].name in float_ops:
+            return None
+        pa: dict[str, Any] = _attrs(cons[0])
+        k = list(pa.get("kernel_shape", []))
+        if len(k) != 2 or int(pa.get("ceil_mode", 0)) or any(int(v) for v in pa.get("pads", [0] * 4)) \
+                or any(int(v) != 1 for v in pa.get("dilations", [1, 1])) \
+                or pa.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID") \
+                or shape_of(t)[3] > CONV_POOL_MAX_W:
+            return None
+        return cons[0]
+
     def clip_bounds(node: onnx.NodeProto) -> tuple[float, float]:
         if node.op_type == "Relu":
             return 0.0, float("inf")
@@ -349,11 +372,20 @@ def lower(
                 sx = L.qparams[node.input[0]][0]
                 wq, ws, bq, rq = _quantized_weights(w, bias, sx, qp(final)[0])
                 L.weights[node.name] = {"w": wq, "w_scale": ws, "b": bq, "axis": np.array(0)}
-                y = new_act(final, DT_INT8)
                 lo, hi = qclamp(final)
-                B.op(Op.CONV_I8, [x, B.const(node.input[1], wq, DT_INT8, 1.0, 0),
-                                  B.const(f"{node.name}__bias", bq, DT_INT32),
-                                  B.const(f"{node.name}__rq", rq, DT_INT32)], [y], geo + [lo, hi], node.name)
+                ins = [x, B.const(node.input[1], wq, DT_INT8, 1.0, 0), B.const(f"{node.name}__bias", bq, DT_INT32),
+                       B.const(f"{node.name}__rq", rq, DT_INT32)]
+                pool = fusable_pool(final)
+                if pool is None:
+                    B.op(Op.CONV_I8, ins, [new_act(final, DT_INT8)], geo + [lo, hi], node.name)
+                else:  # the pool keeps the conv output's parameters, as MAXPOOL_I8 would
+                    skip.add(pool.name)
+                    pa = _attrs(pool)
+                    k = [int(v) for v in pa["kernel_shape"]]  # type: ignore[attr-defined]
+                    st = [int(v) for v in pa.get("strides", [1, 1])]  # type: ignore[attr-defined]
+                    L.qparams[pool.output[0]] = L.qparams[final]
+                    B.op(Op.CONV_POOL_I8, ins, [new_act(pool.output[0], DT_INT8)], geo + [lo, hi] + k + st,
+                         f"{node.name}+{pool.name}")
             else:
                 x = get_f(node.input[0])
                 ins = [x, B.const(node.input[1], w, DT_FLOAT)]

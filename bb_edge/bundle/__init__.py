@@ -74,5 +74,6 @@ def lower_request(request: BuildRequest) -> tuple[Any, Any, str]:
     precision = str(request.options.get("precision") or request.profile.precision or "int8")
     samples, _synthetic = load_calibration(request.calib, dep)
     float_ops = set(request.options.get("float_ops") or ())  # type: ignore[call-overload]
-    lowered = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops)
+    lowered = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops,
+                         fuse_pool=bool(request.options.get("fuse_pool")))  # C-runtime builders set it
     return dep, lowered, precision

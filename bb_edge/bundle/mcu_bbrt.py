@@ -25,6 +25,8 @@ def build(request: BuildRequest) -> BuildResult:
         from bb_edge.bundle.mcu_learn import LEARN_KINDS, build_mcu_learning
 
         return build_mcu_learning(request) if request.profile.name in LEARN_KINDS else build_learning(request)
+    # Conv + MaxPool in one C kernel (CONV_POOL_I8): the conv output is never held (docs/bbrt.md)
+    request.options.setdefault("fuse_pool", True)
     dep, L, precision = lower_request(request)
     prof = request.profile
     L.synthetic_calibration = request.calib is None

@@ -201,7 +201,8 @@ typedef enum {
     BBRT_OP_GEMM_F32 = 27, BBRT_OP_BINARY_F32 = 28, BBRT_OP_UNARY_F32 = 29,
     BBRT_OP_LOGSOFTMAX_F32 = 30, BBRT_OP_ONEHOT_F32 = 31, BBRT_OP_REDUCE_F32 = 32,
     BBRT_OP_TRANSPOSE_F32 = 33, BBRT_OP_GREATER_F32 = 34, BBRT_OP_WHERE_F32 = 35,
-    BBRT_OP__COUNT = 36
+    BBRT_OP_CONV_POOL_I8 = 36, /* CONV_I8 + MAXPOOL without the conv output (bb_edge/bbrt/lower.py fuse_pool) */
+    BBRT_OP__COUNT = 37
 } bbrt_opcode_t;
 
 typedef struct {

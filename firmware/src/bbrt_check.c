@@ -51,7 +51,7 @@ static bbrt_status_t check_acc(const bbrt_tensor_t *b, uint64_t k) {
     return BBRT_OK;
 }
 
-static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, int q) {
+static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, int q, int pool) {
     bbrt_tensor_t x, w, b, y, rq;
     int32_t g = op->p[8];
     int64_t oh, ow;
@@ -69,7 +69,17 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
     if (w.dims[2] < 1u || w.dims[3] < 1u) FAIL_SHAPE;
     oh = out_dim(x.dims[2], op->p[2], op->p[4], w.dims[2], op->p[0], op->p[6]);
     ow = out_dim(x.dims[3], op->p[3], op->p[5], w.dims[3], op->p[1], op->p[7]);
-    if (oh < 1 || ow < 1 || (uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
+    if (oh < 1 || ow < 1) FAIL_SHAPE;
+    if (pool) { /* CONV_POOL_I8: y is the max pool (window p[11] x p[12], stride p[13] x p[14]) of the conv */
+        int i;
+        for (i = 11; i < 15; i++)
+            if (op->p[i] < 1 || op->p[i] > 65535) FAIL_PARAM;
+        if (ow > (int64_t)BBRT_CONV_POOL_MAX_W || oh < op->p[11] || ow < op->p[12]) FAIL_SHAPE;
+        /* 32-bit division (no __aeabi_ldivmod): oh <= 2^32 and the window >= 1, so the difference fits */
+        oh = (int64_t)((uint32_t)(oh - op->p[11]) / (uint32_t)op->p[13]) + 1;
+        ow = (int64_t)((uint32_t)(ow - op->p[12]) / (uint32_t)op->p[14]) + 1;
+    }
+    if ((uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
     if (op->n_in >= 3u) {
         T(pr, op->in[2], &b);
         if (b.rank != 1u || b.dims[0] != w.dims[0]) FAIL_SHAPE;
@@ -81,6 +91,11 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
             FAIL_SHAPE;
         if (w.zero_point != 0 || op->p[9] < -128 || op->p[10] > 127 || op->p[9] > op->p[10]) FAIL_PARAM;
         if (b.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+        if (pool) { /* max-then-requantize = requantize-then-max needs non-negative multipliers */
+            uint32_t i;
+            for (i = 0; i < w.dims[0]; i++)
+                if (((const int32_t *)(const void *)rq.data)[2u * i] < 0) FAIL_PARAM;
+        }
         return check_acc(&b, (uint64_t)w.dims[1] * w.dims[2] * w.dims[3]);
     }
     return BBRT_OK;
@@ -245,11 +260,15 @@ static bbrt_status_t check_matmul(const bbrt_program_t *pr, const bbrt_op_t *op)
  * bb_edge/bbrt/resolver.py) references only the checks of the ops a program uses, so
  * -Wl,--gc-sections drops every other check and the helpers only they call. */
 bbrt_status_t bbrt_c_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
-    return check_conv(pr, op, 0);
+    return check_conv(pr, op, 0, 0);
 }
 
 bbrt_status_t bbrt_c_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
-    return check_conv(pr, op, 1);
+    return check_conv(pr, op, 1, 0);
+}
+
+bbrt_status_t bbrt_c_conv_pool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_conv(pr, op, 1, 1);
 }
 
 bbrt_status_t bbrt_c_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {

@@ -298,86 +298,158 @@ BBRT_NOINLINE static void conv_row3_i8(int32_t *BBRT_RESTRICT ap, int32_t n, con
 }
 #endif
 
-bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
-    bbrt_tensor_t t[4], y;
+/* int8 conv state shared by CONV_I8 and CONV_POOL_I8 */
+typedef struct {
     conv_geo_t g;
     const int8_t *x, *w;
     const int32_t *b, *rq;
-    int8_t *o;
-    int32_t acc[BBRT_CONV_CHUNK];
-    uint32_t n, gi, oc, oy, ic, ky, kx, KK;
-    int32_t zx, zy, amin = op->p[9], amax = op->p[10], L = 0, R = 0x7fffffff;
-    TN(0); TN(1); TN(2); TN(3); TOUT;
-    x = (const int8_t *)t[0].data;
-    w = (const int8_t *)t[1].data;
-    b = (const int32_t *)(const void *)t[2].data;
-    rq = (const int32_t *)(const void *)t[3].data;
-    o = (int8_t *)y.data;
-    zx = t[0].zero_point;
-    zy = y.zero_point;
-    conv_geo(&t[0], &t[1], &y, op, &g);
-    KK = g.KH * g.KW;
+    int32_t zx, zy, amin, amax, L, R;
+} conv_i8_t;
+
+static void conv_i8_setup(const bbrt_program_t *pr, const bbrt_op_t *op, const bbrt_tensor_t *y, conv_i8_t *c,
+                          uint32_t oh, uint32_t ow) {
+    bbrt_tensor_t t[4];
+    uint32_t kx;
+    TN(0); TN(1); TN(2); TN(3);
+    c->x = (const int8_t *)t[0].data;
+    c->w = (const int8_t *)t[1].data;
+    c->b = (const int32_t *)(const void *)t[2].data;
+    c->rq = (const int32_t *)(const void *)t[3].data;
+    c->zx = t[0].zero_point;
+    c->zy = y->zero_point;
+    c->amin = op->p[9];
+    c->amax = op->p[10];
+    conv_geo(&t[0], &t[1], y, op, &c->g);
+    c->g.OH = oh; /* the conv's own output (CONV_POOL_I8's y is the pooled one) */
+    c->g.OW = ow;
+    for (kx = 0; kx < BBRT_CONV_KX_CACHE && kx < c->g.KW; kx++)
+        conv_kx_range(&c->g, (int32_t)kx, &c->g.xlo[kx], &c->g.xhi[kx]);
     /* interior columns [L, R): every kx reads inside the image */
-    for (kx = 0; kx < g.KW; kx++) {
+    c->L = 0;
+    c->R = 0x7fffffff;
+    for (kx = 0; kx < c->g.KW; kx++) {
         int32_t l, h;
-        conv_kx_range(&g, (int32_t)kx, &l, &h);
-        if (l > L) L = l;
-        if (h < R) R = h;
+        conv_kx_range(&c->g, (int32_t)kx, &l, &h);
+        if (l > c->L) c->L = l;
+        if (h < c->R) c->R = h;
     }
-    if (R < L) R = L;
-    for (n = 0; n < g.N; n++)
-        for (gi = 0; gi < g.G; gi++)
-            for (oc = gi * g.Mg; oc < (gi + 1u) * g.Mg; oc++) {
-                const int8_t *wk = w + (size_t)oc * g.Cg * KK;
-                const int8_t *xg = x + ((size_t)n * g.C + gi * g.Cg) * g.H * g.W;
-                int32_t mult = rq[2u * oc], shift = rq[2u * oc + 1u], bias = b[oc];
-                int8_t *orow = o + ((size_t)n * g.M + oc) * g.OH * g.OW;
-                for (oy = 0; oy < g.OH; oy++, orow += g.OW) {
-                    int32_t iy0 = (int32_t)oy * g.sh - g.pt, c0;
-                    for (c0 = 0; c0 < (int32_t)g.OW; c0 += (int32_t)BBRT_CONV_CHUNK) {
-                        int32_t c1 = c0 + (int32_t)BBRT_CONV_CHUNK, j, il, ir;
-                        if (c1 > (int32_t)g.OW) c1 = (int32_t)g.OW;
-                        il = L > c0 ? L : c0;
-                        ir = R < c1 ? R : c1;
-                        if (ir < il) il = ir = c0;
-                        for (j = 0; j < c1 - c0; j++) acc[j] = bias;
-                        for (ic = 0; ic < g.Cg; ic++) {
-                            const int8_t *xp = xg + (size_t)ic * g.H * g.W;
-                            const int8_t *wp = wk + (size_t)ic * KK;
-                            for (ky = 0; ky < g.KH; ky++) {
-                                int32_t iy = iy0 + (int32_t)ky * g.dh, k;
-                                const int8_t *xrow, *wr = wp + ky * g.KW;
-                                if (iy < 0 || iy >= (int32_t)g.H) continue;
-                                xrow = xp + (size_t)iy * g.W;
-                                /* border columns (padding): one checked pixel at a time */
-                                for (k = c0; k < c1; k++) {
-                                    int32_t a = 0, ix;
-                                    if (k == il) k = ir; /* skip the interior */
-                                    if (k >= c1) break;
-                                    ix = k * g.sw - g.pl;
-                                    for (kx = 0; kx < g.KW; kx++, ix += g.dw)
-                                        if (ix >= 0 && ix < (int32_t)g.W) a += ((int32_t)xrow[ix] - zx) * wr[kx];
-                                    acc[k - c0] += a;
-                                }
-                                /* interior columns: the whole kernel row, accumulated in a register */
-                                if (g.KW == 3u && g.dw == 1 && g.sw == 1) {
-                                    conv_row3_i8(acc + (il - c0), ir - il, xrow + (il - g.pl), wr, zx);
-                                } else if (g.KW == 1u) {
-                                    conv_tap_i8(acc + (il - c0), xrow + (il * g.sw - g.pl), ir - il, g.sw, zx, wr[0]);
-                                } else {
-                                    for (k = il; k < ir; k++) {
-                                        const int8_t *xs = xrow + (k * g.sw - g.pl);
-                                        int32_t a = 0;
-                                        for (kx = 0; kx < g.KW; kx++, xs += g.dw) a += ((int32_t)*xs - zx) * wr[kx];
-                                        acc[k - c0] += a;
-                                    }
-                                }
-                            }
-                        }
-                        for (j = 0; j < c1 - c0; j++) orow[c0 + j] = sat8(mbqm(acc[j], mult, shift) + zy, amin, amax);
-                    }
+    if (c->R < c->L) c->R = c->L;
+}
+
+/* acc[0 .. c1-c0) = bias + the conv of output row oy, columns [c0, c1), channel oc of image n */
+static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy, int32_t c0, int32_t c1,
+                        int32_t *acc) {
+    const conv_geo_t *g = &c->g;
+    uint32_t gi = oc / g->Mg, KK = g->KH * g->KW, ic, ky, kx;
+    const int8_t *wk = c->w + (size_t)oc * g->Cg * KK;
+    const int8_t *xg = c->x + ((size_t)n * g->C + gi * g->Cg) * g->H * g->W;
+    int32_t iy0 = (int32_t)oy * g->sh - g->pt, j, il, ir, zx = c->zx, bias = c->b[oc];
+    il = c->L > c0 ? c->L : c0;
+    ir = c->R < c1 ? c->R : c1;
+    if (ir < il) il = ir = c0;
+    for (j = 0; j < c1 - c0; j++) acc[j] = bias;
+    for (ic = 0; ic < g->Cg; ic++) {
+        const int8_t *xp = xg + (size_t)ic * g->H * g->W;
+        const int8_t *wp = wk + (size_t)ic * KK;
+        for (ky = 0; ky < g->KH; ky++) {
+            int32_t iy = iy0 + (int32_t)ky * g->dh, k;
+            const int8_t *xrow, *wr = wp + ky * g->KW;
+            if (iy < 0 || iy >= (int32_t)g->H) continue;
+            xrow = xp + (size_t)iy * g->W;
+            /* border columns (padding): one checked pixel at a time */
+            for (k = c0; k < c1; k++) {
+                int32_t a = 0, ix;
+                if (k == il) k = ir; /* skip the interior */
+                if (k >= c1) break;
+                ix = k * g->sw - g->pl;
+                for (kx = 0; kx < g->KW; kx++, ix += g->dw)
+                    if (ix >= 0 && ix < (int32_t)g->W) a += ((int32_t)xrow[ix] - zx) * wr[kx];
+                acc[k - c0] += a;
+            }
+            /* interior columns: the whole kernel row, accumulated in a register */
+            if (g->KW == 3u && g->dw == 1 && g->sw == 1) {
+                conv_row3_i8(acc + (il - c0), ir - il, xrow + (il - g->pl), wr, zx);
+            } else if (g->KW == 1u) {
+                conv_tap_i8(acc + (il - c0), xrow + (il * g->sw - g->pl), ir - il, g->sw, zx, wr[0]);
+            } else {
+                for (k = il; k < ir; k++) {
+                    const int8_t *xs = xrow + (k * g->sw - g->pl);
+                    int32_t a = 0;
+                    for (kx = 0; kx < g->KW; kx++, xs += g->dw) a += ((int32_t)*xs - zx) * wr[kx];
+                    acc[k - c0] += a;
                 }
             }
+        }
+    }
+}
+
+bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t y;
+    conv_i8_t c;
+    int8_t *o;
+    int32_t acc[BBRT_CONV_CHUNK];
+    uint32_t n, oc, oy;
+    TOUT;
+    conv_i8_setup(pr, op, &y, &c, y.dims[2], y.dims[3]);
+    o = (int8_t *)y.data;
+    for (n = 0; n < c.g.N; n++)
+        for (oc = 0; oc < c.g.M; oc++) {
+            int32_t mult = c.rq[2u * oc], shift = c.rq[2u * oc + 1u];
+            int8_t *orow = o + ((size_t)n * c.g.M + oc) * c.g.OH * c.g.OW;
+            for (oy = 0; oy < c.g.OH; oy++, orow += c.g.OW) {
+                int32_t c0;
+                for (c0 = 0; c0 < (int32_t)c.g.OW; c0 += (int32_t)BBRT_CONV_CHUNK) {
+                    int32_t c1 = c0 + (int32_t)BBRT_CONV_CHUNK, j;
+                    if (c1 > (int32_t)c.g.OW) c1 = (int32_t)c.g.OW;
+                    conv_i8_row(&c, n, oc, oy, c0, c1, acc);
+                    for (j = 0; j < c1 - c0; j++) orow[c0 + j] = sat8(mbqm(acc[j], mult, shift) + c.zy, c.amin, c.amax);
+                }
+            }
+        }
+    return BBRT_OK;
+}
+
+/* CONV_POOL_I8: CONV_I8 then a max pool (window p[11] x p[12], stride p[13] x p[14], no padding)
+ * that never holds the conv's full output: per pooled row, the elementwise max of the accumulators
+ * of its conv rows, then of each column window, requantized once. Requantization and the
+ * activation clamp are monotonic (multipliers >= 0, checked), so max-then-requantize is
+ * requantize-then-max bit for bit: the same bytes as CONV_I8 + MAXPOOL_I8. */
+static uint32_t conv_out(uint32_t in, int32_t pa, int32_t pb, uint32_t k, int32_t s, int32_t d) {
+    return (in + (uint32_t)pa + (uint32_t)pb - ((uint32_t)d * (k - 1u) + 1u)) / (uint32_t)s + 1u;
+}
+
+bbrt_status_t bbrt_k_conv_pool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    conv_i8_t c;
+    int8_t *o;
+    int32_t acc[BBRT_CONV_POOL_MAX_W], mx[BBRT_CONV_POOL_MAX_W];
+    uint32_t n, oc, py, px, r, j, k, PH, PW;
+    uint32_t pkh = (uint32_t)op->p[11], pkw = (uint32_t)op->p[12], psh = (uint32_t)op->p[13], psw = (uint32_t)op->p[14];
+    TN(0); TN(1); TOUT;
+    conv_i8_setup(pr, op, &y, &c, conv_out(t[0].dims[2], op->p[2], op->p[4], t[1].dims[2], op->p[0], op->p[6]),
+                  conv_out(t[0].dims[3], op->p[3], op->p[5], t[1].dims[3], op->p[1], op->p[7]));
+    o = (int8_t *)y.data;
+    PH = y.dims[2];
+    PW = y.dims[3];
+    for (n = 0; n < c.g.N; n++)
+        for (oc = 0; oc < c.g.M; oc++) {
+            int32_t mult = c.rq[2u * oc], shift = c.rq[2u * oc + 1u];
+            int8_t *orow = o + ((size_t)n * c.g.M + oc) * PH * PW;
+            for (py = 0; py < PH; py++, orow += PW) {
+                for (r = 0; r < pkh; r++) {
+                    conv_i8_row(&c, n, oc, py * psh + r, 0, (int32_t)c.g.OW, acc);
+                    for (j = 0; j < c.g.OW; j++)
+                        if (r == 0u || acc[j] > mx[j]) mx[j] = acc[j];
+                }
+                for (px = 0; px < PW; px++) {
+                    const int32_t *win = mx + px * psw;
+                    int32_t m = win[0];
+                    for (k = 1; k < pkw; k++)
+                        if (win[k] > m) m = win[k];
+                    orow[px] = sat8(mbqm(m, mult, shift) + c.zy, c.amin, c.amax);
+                }
+            }
+        }
     return BBRT_OK;
 }
 

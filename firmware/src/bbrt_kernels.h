@@ -5,6 +5,9 @@
 
 bbrt_status_t bbrt_k_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+/* CONV_I8 + max pool in one pass; the conv output is at most this wide (a row of accumulators on the stack) */
+#define BBRT_CONV_POOL_MAX_W 64u
+bbrt_status_t bbrt_k_conv_pool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_maxpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
@@ -35,6 +38,7 @@ bbrt_status_t bbrt_k_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
  * (generated next to bbrt_op_kernels: only the used ops' checks are linked). */
 bbrt_status_t bbrt_c_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_conv_pool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_maxpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op);

@@ -8,6 +8,7 @@
 const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
     [BBRT_OP_CONV_F32] = bbrt_k_conv_f32,
     [BBRT_OP_CONV_I8] = bbrt_k_conv_i8,
+    [BBRT_OP_CONV_POOL_I8] = bbrt_k_conv_pool_i8,
     [BBRT_OP_FC_F32] = bbrt_k_fc_f32,
     [BBRT_OP_FC_I8] = bbrt_k_fc_i8,
     [BBRT_OP_MAXPOOL_F32] = bbrt_k_maxpool_f32,
@@ -48,6 +49,7 @@ const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
 const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT] = {
     [BBRT_OP_CONV_F32] = bbrt_c_conv_f32,
     [BBRT_OP_CONV_I8] = bbrt_c_conv_i8,
+    [BBRT_OP_CONV_POOL_I8] = bbrt_c_conv_pool_i8,
     [BBRT_OP_FC_F32] = bbrt_c_fc_f32,
     [BBRT_OP_FC_I8] = bbrt_c_fc_i8,
     [BBRT_OP_MAXPOOL_F32] = bbrt_c_maxpool_f32,
