@@ -412,7 +412,10 @@ class OtaNode:
             raise OtaError(BAD_SIGNATURE, "signature kind %d, this node verifies %d" % (sig_kind, SIG_HMAC_SHA256))
         if size > self.max_program:
             raise OtaError(TOO_LARGE, "%d bytes, this node takes at most %d" % (size, self.max_program))
-        self.store.begin(size)
+        try:
+            self.store.begin(size)
+        except (OSError, MemoryError) as exc:  # no room for the slot: refused, nothing staged
+            raise OtaError(TOO_LARGE, "cannot open the inactive slot: %s" % (exc,))
         self.current = st
 
     def _data(self, payload):
@@ -432,7 +435,12 @@ class OtaNode:
             self.store.discard()
             raise OtaError(TRUNCATED, "chunk at %d+%d, expected offset %d of %d" % (offset, n, st.got, st.size))
         chunk = memoryview(payload)[DATA_HEADER:]
-        self.store.write(offset, chunk)
+        try:
+            self.store.write(offset, chunk)
+        except (OSError, MemoryError) as exc:  # e.g. the filesystem is full: the image cannot be complete
+            self.current = None
+            self.store.discard()
+            raise OtaError(TRUNCATED, "writing the slot failed at %d: %s" % (offset, exc))
         st.h.update(chunk)
         st.got += n
         if st.got == st.size:
@@ -446,7 +454,12 @@ class OtaNode:
             mac = hmac_sha256(self.key, signed_message(self.name, st.target, st.size, st.sha))
             if not equal(mac, st.sig):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
-            st.staged = self.loader.validate(self.store.read())
+            try:
+                image = self.store.read()
+            except (OSError, MemoryError) as exc:
+                raise OtaError(INVALID_PROGRAM, "cannot read the staged image back: %s" % (exc,))
+            st.staged = self.loader.validate(image)
+            image = None  # the loader copied what it keeps: the image's RAM is free again
         except OtaError:
             self.current = None
             self.store.discard()
@@ -489,7 +502,12 @@ class OtaNode:
             reason = "health check failed: %s" % (exc.reason if isinstance(exc, OtaError) else exc,)
             self._note("OtaRolledBack", uid, ROLLED_BACK, reason)
             return [self._refuse(uid, ROLLED_BACK, reason)]
-        self.store.activate()
+        try:
+            self.store.activate()
+        except OSError as exc:  # the pointer did not flip: a reboot would run the old program, so do that now
+            self.loader.restore(token)
+            self.store.discard()
+            return [self._refuse(uid, ROLLED_BACK, "cannot switch the slot pointer: %s" % (exc,))]
         self.switched.append(uid)
         del self.switched[:-8]
         self.last_switch = (uid, old_hash, st.sha)
