@@ -162,6 +162,22 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
         _, texts = _wait(dev, "ModelRefused")
         assert texts[-1] == "ModelRefused DUPLICATE round=2", texts
         assert record.read_bytes() == rec
+        # the record survives a reboot: round 1 is still answered after a power cut
+        dev.restart()  # type: ignore[attr-defined]
+        dev.send(_model(start, nid, 1, 20))
+        _, texts = _wait(dev, "ModelRefused")
+        assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+        # a record that does not check out (one model byte flipped) is not restored: a fresh start trains round 1
+        record.write_bytes(rec[:40] + bytes([rec[40] ^ 0x40]) + rec[41:])
+        dev.restart()  # type: ignore[attr-defined]
+        dev.send(_model(start, nid, 1, 21))
+        envs, texts = _wait(dev, None, 0.0)
+        deadline = time.monotonic() + 60
+        while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
+            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
+        again = [e for e in envs if e.protocol == 16 and e.edge == 3]
+        assert again and again[0].request_id == 1
+        np.testing.assert_allclose(np.asarray(again[0].array()), ref, atol=1e-4, rtol=0)
     finally:
         dev.stop()  # type: ignore[attr-defined]
 
