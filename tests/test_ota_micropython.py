@@ -241,8 +241,69 @@ for h in V["hmac"]:
     mac = ota.hmac_sha256(binascii.unhexlify(h["key"]), binascii.unhexlify(h["data"]))
     res["hmac"].append(binascii.hexlify(mac).decode())
 res["equal"] = [ota.equal(b"abc", b"abc"), ota.equal(b"abc", b"abd"), ota.equal(b"abc", b"ab")]
+# hostile messages, one stateful node: every one must end as a reply or nothing, never an exception
+F = json.load(open("fuzz.json"))
+out = []
+node = Node(Program(P["old"]), send=out.append, name=V["node"], program_hash=hashlib.sha256(P["old"]).digest())
+node.ota = ota.OtaNode(V["node"], key, ota.MemorySlots(V["max_program"]), ota.NodeLoader(node),
+                       max_program=V["max_program"])
+errors = []
+for i, m in enumerate(F["messages"]):
+    try:
+        node.handle(binascii.unhexlify(m))
+    except Exception as exc:
+        errors.append((i, repr(exc)))
+node.poll(10 ** 9)  # any stage left open times out
+node.handle(binascii.unhexlify(F["request"]))
+res["fuzz"] = {"errors": errors, "sent": [binascii.hexlify(b).decode() for b in out], "refusals": node.ota.refusals}
 print("RESULT " + json.dumps(res))
 """
+
+
+def fuzz_messages(n: int = 400, seed: int = 5) -> dict[str, Any]:
+    """OTA envelopes from the host whose payloads are the vectors' own, cut short, extended, with bytes
+    flipped (often in the OFFER/DATA headers) or random; then one request (it must still be answered)."""
+    rng = np.random.default_rng(seed)
+    pool = []
+    for c in json.loads(VECTORS.read_text())["cases"]:
+        for step in c["steps"]:
+            if isinstance(step, str):
+                env = wire.decode(bytes.fromhex(step))
+                if env.protocol == ota.PROTO_OTA:
+                    pool.append((env.edge, bytes(env.payload_bytes())))
+    seq = _Seq()
+    msgs = []
+    for _ in range(n):
+        edge, body = pool[int(rng.integers(len(pool)))]
+        b = bytearray(body)
+        how = int(rng.integers(4))
+        if how == 0 and b:
+            b = b[:int(rng.integers(len(b)))]
+        elif how == 1:
+            b += rng.integers(0, 256, int(rng.integers(1, 64)), dtype=np.uint8).tobytes()
+        elif how == 2 and b:
+            for _ in range(int(rng.integers(1, 4))):
+                b[int(rng.integers(min(len(b), 48)))] ^= 1 << int(rng.integers(8))
+        elif how == 3:
+            b = bytearray(rng.integers(0, 256, int(rng.integers(0, 120)), dtype=np.uint8).tobytes())
+        if rng.random() < 0.1:
+            edge = int(rng.integers(0, 12))
+        msgs.append(_ota_env(seq, edge, bytes(b)))
+    return {"messages": msgs, "request": _request(seq, 1)}
+
+
+def test_hostile_update_messages_never_raise(vm_result: dict[str, Any]) -> None:
+    """400 mutated OTA messages into one node in the VM: no exception out of Node.handle, every reply a
+    well-formed READY/NACK/SWITCHED (decoded by the Python codec), and the node still answers a request."""
+    f = vm_result["fuzz"]
+    assert f["errors"] == []
+    replies, outs, _ = _outputs(f["sent"])
+    assert f["refusals"] > 100 and sum(r["type"] == ota.NACK for r in replies) > 100
+    assert all(r["type"] != ota.READY for r in replies)  # no mutated image carries a valid MAC
+    v = json.loads(VECTORS.read_text())
+    assert len(outs) == 1
+    np.testing.assert_array_equal(outs[0][1], np.array([v["x"]], np.float32) + np.array([v["consts"]["old"]],
+                                                                                       np.float32))
 
 
 @pytest.fixture(scope="module")
@@ -259,6 +320,7 @@ def vm_result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     data = d / "data"
     data.mkdir()
     (data / "ota_micropython.json").write_bytes(VECTORS.read_bytes())
+    (data / "fuzz.json").write_text(json.dumps(fuzz_messages()))
     out = run_vm(driver, lib, data, VM_SCRIPT, timeout=120)
     return dict(json.loads(next(x for x in out.splitlines() if x.startswith("RESULT "))[7:]))
 
