@@ -314,11 +314,16 @@ def _fedavg_learning(rounds: int, lr: float = 0.05) -> dict[str, Any]:
 
 
 def test_build_refuses_server_and_oversized_client(tmp_path: Path) -> None:
-    """The server is not a MicroPython role; a shard too big for the ESP32's RAM is a FitError by how much."""
+    """The server is not a MicroPython role, nor is a codec; a shard too big for the ESP32's RAM is a FitError by
+    how much."""
     d = tmp_path / "dep"
     write_learning_deployment(d, _fedavg_learning(2))
     with pytest.raises(BuildError, match="server"):
         build_all(d, ["server=esp32-micropython"], tmp_path / "dist1")
+    coded = tmp_path / "coded"
+    write_learning_deployment(coded, {**_fedavg_learning(2), "codec": {"type": "codec.int8"}})
+    with pytest.raises(BuildError, match="codec"):
+        build_all(coded, ["c0=esp32-micropython"], tmp_path / "dist3")
     big = tmp_path / "big"
     write_learning_deployment(big, {**_fedavg_learning(2), "clients": 1})
     with pytest.raises(FitError) as exc:

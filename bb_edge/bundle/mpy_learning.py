@@ -10,8 +10,9 @@ The micropython builder lands here for a learning deployment. The bundle::
     build.json         what was built, with the device RAM the trainer and the shard take
 
 Refused with a typed error: a node that is not a FedAvg client (the server and other strategies run on
-Linux-class targets), a training program the device cannot run (``UnsupportedTrainingModel``), and a
-client whose trainer + shard RAM exceeds the profile's ``ram_bytes`` (``FitError``, saying by how much).
+Linux-class targets), a codec or ``local_steps`` (the device exchanges raw float32 vectors and trains whole
+epochs), a training program the device cannot run (``UnsupportedTrainingModel``), and a client whose
+trainer + shard RAM exceeds the profile's ``ram_bytes`` (``FitError``, saying by how much).
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ def build_training_client(request: BuildRequest) -> BuildResult:
     if request.node not in module.clients():
         raise BuildError(f"{request.node} is the FedAvg server: build it for a linux-vm-*, jetson-* or ros2-* "
                          "target; MicroPython nodes are clients")
+    if module.cfg.get("codec"):
+        raise BuildError(f"codec {module.cfg['codec']!r}: the MicroPython client exchanges raw float32 models and "
+                         "updates; remove 'codec' from the learning config")
+    if int(module.cfg.get("local_steps") or 0):
+        raise BuildError("local_steps: the MicroPython client trains whole epochs; set 'epochs' instead")
     transport = str(request.options.get("transport") or "mqtt")
     if transport != "mqtt":
         raise BuildError(f"a MicroPython training client talks MQTT (got --transport {transport})")
