@@ -155,6 +155,23 @@ bbrt_status_t bbrt_k_gemm_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
                 for (j = 0; j < n; j++) yr[j] += av * br[j];
             }
         }
+    } else if (sak == 1u && sbk == 1u) {
+        /* both operands contiguous along k (Y = A B^T, the forward pass): four independent partial
+         * sums keep four multiply-adds in flight (the order differs from one running sum by float
+         * rounding only, as in any BLAS) */
+        for (i = 0; i < m; i++)
+            for (j = 0; j < n; j++) {
+                const float *ar = A + i * sam, *bc = B + j * sbn;
+                float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+                for (q = 0; q + 4u <= k; q += 4u) {
+                    s0 += ar[q] * bc[q];
+                    s1 += ar[q + 1u] * bc[q + 1u];
+                    s2 += ar[q + 2u] * bc[q + 2u];
+                    s3 += ar[q + 3u] * bc[q + 3u];
+                }
+                for (; q < k; q++) s0 += ar[q] * bc[q];
+                Y[i * n + j] = (s0 + s1) + (s2 + s3);
+            }
     } else {
         for (i = 0; i < m; i++)
             for (j = 0; j < n; j++) {
@@ -172,9 +189,16 @@ bbrt_status_t bbrt_k_gemm_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
         const float *C;
         T(pr, op->in[2], &c);
         C = F(&c);
-        in[0] = &c;
-        bwalk_init(&w, &y, in, 1u);
-        for (i = 0; i < m * n; i++, bwalk_next(&w)) Y[i] += beta * C[w.off[0]];
+        if (c.count == m * n) { /* the common layouts without the odometer */
+            for (i = 0; i < m * n; i++) Y[i] += beta * C[i];
+        } else if (c.count == n && (c.rank < 2u || c.dims[c.rank - 1u] == n)) {
+            for (i = 0; i < m; i++)
+                for (j = 0; j < n; j++) Y[i * n + j] += beta * C[j];
+        } else {
+            in[0] = &c;
+            bwalk_init(&w, &y, in, 1u);
+            for (i = 0; i < m * n; i++, bwalk_next(&w)) Y[i] += beta * C[w.off[0]];
+        }
     }
     return BBRT_OK;
 }
@@ -423,6 +447,11 @@ bbrt_status_t bbrt_k_greater_f32(const bbrt_program_t *pr, const bbrt_op_t *op) 
     T(pr, op->in[0], &a);
     T(pr, op->in[1], &b);
     T(pr, op->out[0], &y);
+    if (b.count == 1u) { /* x > constant (the Relu gradient's mask) */
+        float t = F(&b)[0];
+        for (i = 0; i < y.count; i++) y.data[i] = (uint8_t)(F(&a)[i] > t);
+        return BBRT_OK;
+    }
     in[0] = &a;
     in[1] = &b;
     bwalk_init(&w, &y, in, 2u);
@@ -460,6 +489,12 @@ bbrt_status_t bbrt_k_where_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     T(pr, op->in[1], &a);
     T(pr, op->in[2], &b);
     T(pr, op->out[0], &y);
+    if ((c.count == y.count || c.count == 1u) && (a.count == y.count || a.count == 1u) &&
+        (b.count == y.count || b.count == 1u)) { /* full or scalar operands: stride 1 or 0 */
+        uint32_t sc = c.count == 1u ? 0u : 1u, sa = a.count == 1u ? 0u : 1u, sb = b.count == 1u ? 0u : 1u;
+        for (i = 0; i < y.count; i++) F(&y)[i] = c.data[i * sc] ? F(&a)[i * sa] : F(&b)[i * sb];
+        return BBRT_OK;
+    }
     in[0] = &c;
     in[1] = &a;
     in[2] = &b;
