@@ -4,11 +4,11 @@
 ``--transport serial://pty``: every node on its own pseudo-terminal, star-wired
 to a hub in this process, :func:`serial_hub`) lands in
 :func:`run_learning_fleet`. It resolves the deployment exactly as the
-simulator does (``adapters/learn_node.py``), starts the server-side nodes
-first and waits until they are connected (a client's JOIN must find the
-server subscribed), then every client, each as ``bb-edge node LEARN_DIR
---node NAME --transport URL --learning JSON --clock-origin T --progress
-FILE`` in its own OS process. Every node shares one clock origin, so round
+simulator does (``adapters/learn_node.py``) and starts every node at once
+(a node with its own command, ``commands``, once the servers are connected),
+each as ``bb-edge node LEARN_DIR --node NAME --transport URL --learning JSON
+--clock-origin T --progress FILE`` in its own OS process; a node connects,
+then waits for the start file before it sends anything. Every node shares one clock origin, so round
 deadlines and gossip periods mean the same everywhere. Churn follows the
 simulator's plan: leaving clients are SIGTERMed after ``at_round``, late
 joiners are started with the others but with ``--late`` and their own start
@@ -93,8 +93,8 @@ class LearningFleet:
     origin: float = field(default_factory=time.time)
     procs: dict[str, _Proc] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)
-    # node -> its own argv instead of ``bb-edge node`` (e.g. the MicroPython training bundle, tests/test_micropython_train.py);
-    # it must print ``node NAME (id N)`` once connected
+    # node -> its own argv instead of ``bb-edge node`` (e.g. the MicroPython training bundle,
+    # tests/test_micropython_train.py); it must print ``node NAME (id N)`` once connected
     commands: dict[str, list[str]] = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict)  # per-node transport URLs (serial: each node's pty)
 
@@ -278,11 +278,15 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
         for f in [fleet.start_file, *(fleet.late_start_file(n) for n in plan.late)]:
             f.unlink(missing_ok=True)
         servers = _servers(module)
-        for n in servers:
-            fleet.spawn(n)
-        fleet.wait_up(servers, connect_timeout)  # a client's first message must find the server subscribed
         first = module.clients()
-        for n in first:  # late joiners too: connected now, released at their round (no start-up delay then)
+        # a bb-edge node sends nothing before the start file, so servers and clients start together (one
+        # start-up time, not two); a node with its own command may not wait, so it starts once the servers
+        # are connected (its first message must find them subscribed)
+        own = [n for n in first if n in fleet.commands]
+        for n in servers + [n for n in first if n not in own]:  # late joiners too: connected now, released later
+            fleet.spawn(n, late=n in plan.late)
+        fleet.wait_up(servers, connect_timeout)
+        for n in own:
             fleet.spawn(n, late=n in plan.late)
         fleet.wait_up(first, connect_timeout)
         fleet.go()  # one common time zero: every node starts its rounds / periods now
