@@ -291,17 +291,37 @@ class SerialTap:
         self.link.close()
 
 
+def line_link(spec: Any, port: Any = None, **kw: Any) -> Any:
+    """A host-end :class:`~adapters.serial_link.SerialLink` whose timers suit a bulk transfer at the line's baud.
+
+    A 4 KiB frame takes ~0.36 s at 115200 baud: the default window (32 frames, 11 s of line time) and
+    RTO (0.2 s) would resend frames still queued behind the others (measured: 6x the line time for
+    256 KiB). So the window holds about half a second of line time (at least 2 frames) and the RTO
+    floor is two windows' worth. ``port``: an already open port (default: the URL's).
+    """
+    from bb_edge.adapters.serial_link import SerialLink
+    from bb_edge.wire import link as L
+
+    frame_s = 4096 * 10 / spec.baud
+    window = max(2, min(spec.window, int(0.5 / frame_s) + 1))
+    rto = max(spec.rto, 2 * window * frame_s)
+    cfg = L.LinkConfig(rto_initial=rto, rto_min=rto, rto_max=4 * rto, max_retries=spec.retries,
+                       hb_interval=spec.hb, dead_after=max(spec.hb * max(1, spec.miss), 2 * rto), mtu=spec.mtu)
+    return SerialLink(port if port is not None else spec.open_port(), spec.baud, spec.rto, spec.retries, spec.arq,
+                      heartbeat=spec.hb, miss=spec.miss, mtu=spec.mtu, window=window, config=cfg, **kw)
+
+
 def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
                        sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
                        bundles: str | Path | None = None, current_bundles: str | Path | None = None,
                        hello_timeout: float = 20.0, chunk: int = SERIAL_CHUNK) -> DeployReport:
     """``bb-edge deploy --fleet serial:PORT``: update the one node on a serial line (found by its HELLO)."""
     from bb_edge.adapters.hostloop import sequence_base
-    from bb_edge.adapters.serial_link import SerialLink, SerialSpec
+    from bb_edge.adapters.serial_link import SerialSpec
 
     cur = load_deployment(current)
     new = load_deployment(dist)
-    tap = SerialTap(SerialLink.from_spec(SerialSpec.parse(url), name="deploy", node_id=0, node_name=HOST_NAME))
+    tap = SerialTap(line_link(SerialSpec.parse(url), name="deploy", node_id=0, node_name=HOST_NAME))
     seq = [sequence_base()]
 
     def next_seq() -> int:

@@ -13,7 +13,9 @@ deployer (``adapters/ota_deploy.py``: SerialTap over the link layer, HMAC-SHA-25
 key) on the other. A pty moves bytes as fast as the CPU, so the deployer's writes are paced at
 115200 baud (10 bits a byte, 11520 B/s; the node's ACKs and replies are not paced). Timed from the
 OFFER to SWITCHED (staged, SHA-256, HMAC, bbrt loader, contract, COMMIT, health check). Baseline:
-the same bytes written raw through the same pacing to a reader on the other end. The image is a
+the same bytes written raw through the same pacing to a reader on the other end. The deployer's link
+is ``ota_deploy.line_link``: a window of about half a second of line time and an RTO floor of two
+windows (the defaults, 32 frames and 0.2 s, resend frames still queued: ~6x slower). The image is a
 Gemm whose int8 weights make it about --serial-size bytes: default 64 KiB (~6 s raw), since 1 MiB at
 115200 baud is ~91 s raw per run; ``--serial-size 1048576`` measures the 1 MiB update.
 
@@ -179,8 +181,8 @@ def raw_serial(path: str, master: int, data: bytes, chunk: int) -> float:
 
 def bench_serial(root: Path, size: int, repeat: int, chunk_bytes: int) -> None:
     """The C node's update over a paced pty vs the raw paced transfer of the same bytes."""
-    from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles
-    from bb_edge.adapters.serial_link import PtyPair, SerialLink, SerialSpec
+    from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles, line_link
+    from bb_edge.adapters.serial_link import PtyPair, SerialSpec
     from bb_edge.commands.build import build_all
 
     n = max(16, int(round(size ** 0.5)))
@@ -200,7 +202,7 @@ def bench_serial(root: Path, size: int, repeat: int, chunk_bytes: int) -> None:
     ota_s, raw_s, image = [], [], b""
     try:
         spec = SerialSpec.parse(f"serial:{pty.slave_path}")
-        tap = SerialTap(SerialLink(PacedPort(spec.open_port()), BAUD, name="deploy", node_id=0, node_name=HOST_NAME))
+        tap = SerialTap(line_link(spec, PacedPort(spec.open_port()), name="deploy", node_id=0, node_name=HOST_NAME))
         tap.open()
         seq = [sequence_base()]
 
