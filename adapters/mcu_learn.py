@@ -333,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
         transport.wait_connected(30.0)
         print(f"node {args.node} (id {ids[args.node]}) of {dep.name!r} on {args.transport.split('?')[0]} "
               f"(device: {type(device).__name__})", flush=True)
+        # the fleet's common start: the device's link is kept alive, what it sends (its JOIN) waits here
+        while args.start_file and not Path(args.start_file).exists() and not bridge.stopping.is_set():
+            device.pump_for(0.05)
         bridge.run()
     finally:
         transport.stop_inbound()

@@ -263,7 +263,8 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
     rec, work = tmp_path / "rec", tmp_path / "work"
     cmd = [sys.executable, "-m", "bb_edge.adapters.mcu_learn", str(d), "--node", MCU, "--transport", url,
            "--bundle", str(bundle), "--state-dir", str(tmp_path / "state"), "--record", str(rec),
-           "--power-cut", "2:0", "--progress", str(work / f"{MCU}.progress.jsonl")]
+           "--power-cut", "2:0", "--progress", str(work / f"{MCU}.progress.jsonl"),
+           "--start-file", str(work / "start")]  # the fleet's common start (LearningFleet.start_file)
     try:
         mpy_cmd, mpy_dir = _mpy_argv(bundle.parent / MPY, tmp_path, url)
         res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MCU: cmd, MPY: mpy_cmd},
