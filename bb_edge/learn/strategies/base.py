@@ -248,8 +248,19 @@ def local_train(ctx: Context, key: str, program: TrainingProgram, start: np.ndar
                 state: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray], float, int]:
     """Train from ``start`` on ``(x, y)``: ``steps`` mini-batches if > 0, else ``epochs`` passes.
 
-    Returns (final vector, optimizer state, mean loss, steps run).
+    Returns (final vector, optimizer state, mean loss, steps run). A ``local_train_memo`` binding
+    (set by a simulator that ran this exact training elsewhere, e.g. adapters/learn_ray.py) may
+    answer instead; it answers only when the start vector, data, settings and seeded generator match.
     """
+    try:
+        memo = ctx.binding("local_train_memo")
+    except KeyError:
+        memo = None
+    if memo is not None:
+        hit = memo.take(ctx.node_id, start, x, y, epochs=epochs, batch_size=batch_size, rng=rng, steps=steps,
+                        state=state)
+        if hit is not None:
+            return tuple(hit)  # type: ignore[return-value]
     layout = program.layout
     params = layout.unflatten(start)
     st = dict(state) if state is not None else program.initial_state()
