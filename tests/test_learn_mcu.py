@@ -317,3 +317,30 @@ if LONG:  # collected only in the long setting (a second firmware build): RV32 r
                                        atol=1e-4, rtol=0)
         finally:
             dev.stop()  # type: ignore[attr-defined]
+
+    def test_posix_client_keeps_its_round_in_a_file(built: tuple[Path, Path], tmp_path: Path) -> None:
+        """The posix build (``--target c0=host``) on a pty: a round's update equals ORT, and after a restart the
+        round record from its --state-file makes the same round stale."""
+        d, _ = built
+        build_all(d, ["c0=host"], tmp_path / "dist")
+        module, x, y, ids = _shard(d, "c0")
+        n = module.setup.program.layout.size
+        dev = device_for_bundle(tmp_path / "dist" / "c0", tmp_path)
+        dev.start(timeout=30.0)  # type: ignore[attr-defined]
+        try:
+            start = (np.random.default_rng(3).normal(0, 0.1, n)).astype(np.float32)
+            dev.send(_model(start, ids["c0"], 1, 1))
+            envs: list[Any] = []
+            deadline = time.monotonic() + 60
+            while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
+                envs += [decode(e) for e in dev.wait_data(1, 0.1)]
+            upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+            assert upd, "no update from the posix client"
+            np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
+                                       atol=1e-4, rtol=0)
+            dev.restart()  # type: ignore[attr-defined]
+            dev.send(_model(start, ids["c0"], 1, 2))
+            _, texts = _wait(dev, "ModelRefused")
+            assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+        finally:
+            dev.stop()  # type: ignore[attr-defined]
