@@ -10,10 +10,10 @@ SGD momentum 0.9) the same ONNX training program runs three ways on the same dig
 * bbrt posix: the harness firmware/ports/posix/bbrt_train_main.c under valgrind callgrind with
   ``--toggle-collect=bbrt_train_step``: exactly the instructions inside the C training step
   (batch copy-in, every kernel, the in-place update), divided by the steps;
-* ORT: onnxruntime (1 thread) running the ONNX training program from Python under callgrind in
-  the same way: ``--dump-before`` on a marker function (called through ctypes just before and
-  just after the loop) splits the run, and the part between the markers is the steps' instructions
-  (session.run including its Python feed/fetch, which is how bb-edge's Trainer drives ORT);
+* ORT: onnxruntime (1 thread) running the ONNX training program from Python, counted by
+  callgrind too: two runs of one script, with 5 and 5 + steps steps; the difference divided by the
+  steps is one steady-state step (session.run with its Python feed/fetch, which is how bb-edge's
+  Trainer drives ORT; start-up and imports cancel out);
 * bbrt on QEMU Cortex-M3 (mps2-an385, soft float): the harness ELF under ``-icount shift=0``
   counts SysTick ticks per step (x40 = instructions).
 
@@ -26,6 +26,7 @@ Prints figures; asserts nothing about speed.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -46,26 +47,20 @@ from bb_edge.learn.optim import SGD
 from bb_edge.targets import load_target
 
 MODELS = {"softmax 64-10": (64, 10), "mlp 64-32-10": (64, 32, 10)}
-MARK = "bbrt_train_arena_size"  # an exported C function the ORT script calls only as a marker
 
-ORT_SCRIPT = f"""
-import ctypes, sys
+ORT_SCRIPT = """
+import sys
 import numpy as np, onnxruntime as ort
-mark = ctypes.CDLL(sys.argv[1]).{MARK}
-mark.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-d = np.load(sys.argv[3])
+d = np.load(sys.argv[2])
 so = ort.SessionOptions(); so.intra_op_num_threads = 1; so.inter_op_num_threads = 1
-s = ort.InferenceSession(sys.argv[2], so, providers=["CPUExecutionProvider"])
+s = ort.InferenceSession(sys.argv[1], so, providers=["CPUExecutionProvider"])
 pn = [n for n in d.files if n.startswith("p:")]
-feeds = {{n[2:]: d[n] for n in pn}}
+feeds = {n[2:]: d[n] for n in pn}
 outs = ["loss"] + ["next/" + n[2:] for n in pn]
 xs, ys = d["xs"], d["ys"]
-s.run(outs, dict(feeds, x=xs[0], labels=ys[0]))  # warm: the first run allocates and plans
-mark(None, 0)
-for i in range(len(ys)):
-    r = s.run(outs, dict(feeds, x=xs[i], labels=ys[i]))
+for i in range(int(sys.argv[3])):
+    r = s.run(outs, dict(feeds, x=xs[i % len(ys)], labels=ys[i % len(ys)]))
     feeds = dict(zip([o[5:] for o in outs[1:]], r[1:]))
-mark(None, 0)
 """
 
 
@@ -103,22 +98,36 @@ def c_posix(L: TrainLowered, xs: np.ndarray, ys: np.ndarray, d: Path) -> float:
 
 
 def ort_python(tp: TrainingProgram, xs: np.ndarray, ys: np.ndarray, d: Path) -> float:
-    """Instructions per step of ORT running the ONNX training program (callgrind, between two markers)."""
-    lib = cached_build("train-lib", SAN="") / "libbbrt_train.so"
-    model = onnx.ModelProto()
-    model.CopyFrom(tp.model)
-    onnx.save(model, str(d / "step.onnx"))
+    """Instructions per step of ORT running the ONNX training program: two callgrind runs of the same script,
+    5 and 5 + steps steps; the difference over the steps (start-up, imports and the first runs cancel)."""
+    onnx.save(tp.model, str(d / "step.onnx"))
     arrays = {"xs": xs.astype(np.float32), "ys": ys.astype(np.int64)}
     arrays.update({"p:" + k: v for k, v in tp.initial_params.items()})
     arrays.update({"p:opt/" + k: v for k, v in tp.initial_state().items()})
     np.savez(d / "data.npz", **arrays)
     (d / "ort.py").write_text(ORT_SCRIPT)
-    out = d / "ort.cg"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--dump-before={MARK}",
-                    sys.executable, str(d / "ort.py"), str(lib), str(d / "step.onnx"), str(d / "data.npz")],
-                   capture_output=True, check=True, timeout=3600)
-    # dump 1: start .. first marker; dump 2: first .. second marker (the steps); the last file: the rest
-    return callgrind_total(Path(f"{out}.2")) / len(ys)
+    env = dict(os.environ, PYTHONHASHSEED="0")  # the same interpreter work in both runs
+
+    def run(n: int) -> int:
+        out = d / f"ort{n}.cg"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                        str(d / "ort.py"), str(d / "step.onnx"), str(d / "data.npz"), str(n)],
+                       capture_output=True, check=True, timeout=3600, env=env)
+        return callgrind_total(out)
+
+    return (run(5 + len(ys)) - run(5)) / len(ys)
+
+
+def m3_code_bytes(L: TrainLowered, d: Path) -> int:
+    """.text of the M3 training harness linked with only this program's kernels (generated resolver, -Os)."""
+    from bb_edge.bbrt.firmware import elf_sizes
+    from bb_edge.bbrt.native import make
+    from bb_edge.bbrt.resolver import resolver_source
+
+    res = d / "resolver.c"
+    res.write_text(resolver_source(L.ops_used))
+    make("cortex-m3-train", d / "m3", RESOLVER=str(res), ARENA=str(L.arena_bytes), OPT="-Os")
+    return int(elf_sizes(d / "m3" / "train.elf", "arm-none-eabi-")["text"])
 
 
 def main() -> None:
@@ -145,7 +154,10 @@ def main() -> None:
                   + ("" if row["fits"] else f": over by {row['over']:,} B"))
         _, _, ticks = run_qemu_m3(L, xs[:min(args.steps, 20)], ys[:min(args.steps, 20)])
         m3 = float(np.median(ticks)) * 40
-        print(f"  Cortex-M3 (QEMU -icount, soft float): {m3:,.0f} instructions/step")
+        with tempfile.TemporaryDirectory() as tmp:
+            code = m3_code_bytes(L, Path(tmp))
+        print(f"  Cortex-M3 (QEMU -icount, soft float): {m3:,.0f} instructions/step; harness code {code:,} B "
+              f"(loader, checks, {len(L.ops_used)} kernels, soft float; -Os)")
         if not args.no_callgrind:
             with tempfile.TemporaryDirectory() as tmp:
                 c = c_posix(L, xs, ys, Path(tmp))
