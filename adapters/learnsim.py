@@ -88,6 +88,10 @@ class _AccountingFleet(InProcFleet):
         # the round open when an envelope is routed (after the handler that sent it ran)
         self.round_of = round_of or (lambda: 1)
 
+    def due_envelopes(self) -> list[tuple[str, Any]]:
+        """(target, envelope or bytes) of every delivery due at the current time (the next step's)."""
+        return [(t, d) for when, _, _, t, d in self._heap if when <= self.now + 1e-12]
+
     def _route(self, sender: str, peer: str, receiver: int, data: bytes) -> None:
         if receiver == BROADCAST or peer == "*":
             targets = [n for n in list(self.engines) + list(self.external) if n != sender]
@@ -150,6 +154,7 @@ class SimResult:
     traffic: Traffic = field(default_factory=Traffic)
     server: str | None = None
     model: np.ndarray | None = field(default=None, repr=False)
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. the Ray cluster a run used (learn_ray)
 
     @property
     def final_accuracy(self) -> float:
@@ -179,7 +184,7 @@ class SimResult:
             "events": self.counts, "rejections": self.rejections,
             "departed": len(self.departed), "joined_late": len(self.joined),
             "peak_memory_mb": self.peak_memory_mb, "peak_rss_mb": self.peak_memory_mb,
-            "peak_pss_mb": self.peak_pss_mb,
+            "peak_pss_mb": self.peak_pss_mb, **self.extra,
         }
 
 
@@ -187,8 +192,14 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
              clients: int | None = None, seed: int | None = None, churn: float | None = None,
              latency: float = 0.0, jitter: float = 0.0, bandwidth: float = 0.0, loss: float = 0.0,
              tick: float = 0.25, progress: bool = False, measure_memory: bool = False,
-             max_virtual_time: float | None = None) -> SimResult:
-    """Run a learning config to the end on the in-process fleet (see the module docstring)."""
+             max_virtual_time: float | None = None, client_compute: Any = None) -> SimResult:
+    """Run a learning config to the end on the in-process fleet (see the module docstring).
+
+    ``client_compute`` (e.g. :class:`adapters.learn_ray.RayClientCompute`) runs the clients' local
+    training elsewhere in batches: ``attach(module, engines)`` once, ``prefetch(fleet)`` before every
+    step (it trains the clients whose MODEL is about to be delivered), ``status()`` for the progress bar.
+    The handlers, aggregation and clock stay here, so the result is the in-process one.
+    """
     cfg = dict(learning)
     if rounds is not None:
         cfg["rounds"] = int(rounds)
@@ -217,12 +228,15 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
         return min(module.progress(fleet.now, fleet.engines), module.rounds) + 1
 
     fleet.round_of = round_of
+    if client_compute is not None:
+        client_compute.attach(module, engines)
     for n in late:  # late joiners are built now but polled only from their join round
         fleet.engines.pop(n)
     result = SimResult(module.name, len(names))
     result.server = next((n for n, _ in all_nodes if n not in set(names)), None)
     pss_peak: list[float] = []
     done_rounds = 0
+    result.extra["_status"] = client_compute.status if client_compute is not None else None
     limit = max_virtual_time or (module.rounds + 5) * max(float(setup.cfg["round_timeout"]),
                                                            float(setup.cfg["period"])) * 4 + 60.0
     bar: Any = None
@@ -234,6 +248,8 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
         bar.add_task(f"{module.name} x{len(names)}", total=module.rounds)
     try:
         while not module.finished(fleet.now, fleet.engines):
+            if client_compute is not None:
+                client_compute.prefetch(fleet)
             moved = fleet.step()
             for _, e in fleet.events:
                 key = type(e).__name__
@@ -262,6 +278,7 @@ def simulate(learning: dict[str, Any], directory: str | Path | None = None, *, r
     finally:
         if bar is not None:
             bar.stop()
+    result.extra.pop("_status", None)
     result.wall_time = time.perf_counter() - wall0
     result.bytes_total = sum(fleet.stats.bytes.values())
     result.traffic = fleet.traffic
@@ -288,7 +305,8 @@ def _record(module: StrategyModule, fleet: InProcFleet, result: SimResult, done_
                                           total / max(len(fleet.engines), 1), len(fleet.engines)))
         if bar is not None:
             bar.update(bar.task_ids[0], completed=done_rounds,
-                       description=f"{module.name} x{result.nodes} acc {result.records[-1].accuracy:.3f}")
+                       description=f"{module.name} x{result.nodes} acc {result.records[-1].accuracy:.3f}"
+                                   + (f" {result.extra['_status']()}" if result.extra.get("_status") else ""))
         if done_rounds == leave_round:
             for n in sorted(leaving):
                 fleet.engines.pop(n, None)
@@ -330,6 +348,10 @@ def run_learning(dep: Deployment, args: argparse.Namespace) -> int:
 
     console = Console()
     learning = dict(dep.extra["learning"])
+    if getattr(args, "ray", None):  # client compute on a Ray cluster (pip install bb-edge[ray])
+        from bb_edge.adapters.learn_ray import run_learning_ray
+
+        return run_learning_ray(dep, args, console)
     res = simulate(learning, dep.directory, rounds=getattr(args, "rounds", None),
                    clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
                    churn=getattr(args, "churn", 0.0) or None, latency=getattr(args, "latency", 0.0) or 0.0,

@@ -125,4 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--bandwidth", type=non_negative_float, default=0.0,
                        help="link bandwidth in bytes/s (0 = unlimited)")
     learn.add_argument("--curves", help="write training curves (PNG) here")
+    learn.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS|local",
+                       help="train the virtual clients on a Ray cluster at HOST:PORT, or one started here (local; "
+                            "the default when the flag has no value); pip install bb-edge[ray]")
     p.set_defaults(func=_run)
