@@ -28,7 +28,7 @@ from bb_edge.compiler.manifest import Deployment, load_deployment
 from bb_edge.compiler.program import wire_ports
 from bb_edge.engine import events
 from bb_edge.engine.edgequant import dequantize_edge, quantize_edge
-from bb_edge.wire import Envelope, encode
+from bb_edge.wire import Envelope, decode, encode
 
 INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/test_bbrt_e2e.py)
 DT_INT8 = 3
@@ -136,8 +136,6 @@ def test_c_node_refuses_other_parameters_before_using_them(built: tuple[Path, Pa
         out += dev.receive()
     finally:
         stats = dev.stop()
-    from bb_edge.wire import decode
-
     envs = [decode(o) for o in out]
     assert [e.request_id for e in envs if e.kind == 0] == [3]
     assert re.search(r"edge_mismatch=2\b", stats), stats
@@ -210,3 +208,59 @@ def test_python_node_takes_an_int8_graph_input_from_the_host(tmp_path: Path) -> 
     good = deliver(quantize_edge(x, q), q, 2)
     assert not any(isinstance(e, events.ContractViolation) for e in good), good
     assert any(isinstance(e, events.SegmentComputed) and e.request_id == 2 for e in good), good
+
+
+def test_micropython_node_takes_int8_edges_like_the_c_node(tmp_path: Path) -> None:
+    """The MicroPython node (bbnode/node.py in the WebAssembly VM) on an int8 graph input: other
+    parameters are refused (EDGE_MISMATCH), the contract's are copied as they are; its frames out
+    are byte-identical to the C node's on the same stream."""
+    import ctypes
+
+    from bb_edge.bbrt.host import aligned
+    from bb_edge.bbrt.lower import lower
+    from bb_edge.bbrt.native import load_host_library
+    from bb_edge.wire.framing import FrameDecoder, frame
+    from tests._mpy_vm import prepare_vm, run_vm
+
+    feeds = sample_inputs(2)
+    floaty = lower(small_cnn(), calib=feeds, node_id=3)
+    q = floaty.qparams["x"]
+    L = lower(small_cnn(), calib=feeds, node_id=3, io_quant={"x": q})
+    recv = next(e for e in L.program.edges if e.direction == RECV)
+    assert L.program.tensors[recv.tensor].dtype == DT_INT8
+    xq = quantize_edge(feeds[0]["x"], q)
+    stream = b""
+    for k, quant in enumerate([(q[0] * 2, q[1]), (q[0], q[1] - 1 if q[1] > -128 else q[1] + 1), q]):
+        stream += frame(encode(Envelope.for_array(xq, sender=0, receiver=3, seq=10 + k, request_id=100 + k,
+                                                  edge=recv.edge_id, quant=quant)))
+    lib_c = load_host_library()
+    blob = aligned(len(L.blob))
+    blob[:] = np.frombuffer(L.blob, np.uint8)
+    arena = aligned(max(8, L.program.arena_size))
+    assert lib_c.bbrtpy_node_init(blob.ctypes.data, len(L.blob), arena.ctypes.data, len(arena)) == 0
+    outbuf = ctypes.create_string_buffer(1 << 20)
+    n = lib_c.bbrtpy_node_feed(stream, len(stream), outbuf, len(outbuf))
+    ref = outbuf.raw[:n]
+    outs = [decode(f) for f in FrameDecoder().feed(ref)]
+    assert [e.request_id for e in outs] == [102]  # only the envelope with the contract's parameters ran
+    driver, lib = prepare_vm(tmp_path / "lib")
+    (tmp_path / "prog.bbrt").write_bytes(L.blob)
+    (tmp_path / "stream.bin").write_bytes(stream)
+    out = run_vm(driver, lib, tmp_path, """
+import os
+from bbnode.executor import Program
+from bbnode.node import Node
+class Uart:
+    def __init__(self):
+        self.out = bytearray()
+    def write(self, b):
+        self.out.extend(b)
+u = Uart()
+n = Node(Program(open('prog.bbrt', 'rb').read()), u, max_payload=65536, boot_epoch=EPOCH)
+n.feed(open('stream.bin', 'rb').read())
+os.mkdir('out')
+open('out/frames.bin', 'wb').write(u.out)
+print('STATS', n.stats.inferences, n.stats.edge_mismatch)
+""".replace("EPOCH", str(outs[0].seq >> 32)))
+    assert "STATS 1 2" in out, out
+    assert (tmp_path / "out" / "frames.bin").read_bytes() == ref
