@@ -264,3 +264,25 @@ print('STATS', n.stats.inferences, n.stats.edge_mismatch)
 """.replace("EPOCH", str(outs[0].seq >> 32)))
     assert "STATS 1 2" in out, out
     assert (tmp_path / "out" / "frames.bin").read_bytes() == ref
+
+
+def test_nodes_built_in_separate_runs_share_their_edge(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """n2 built later, alone: the n1 -> n2 edge keeps the parameters n1 was built with, and the fleet
+    with both C nodes (from the two runs) matches float."""
+    d, dist = built
+    d2, dist2 = tmp_path / "dep", tmp_path / "dist"
+    shutil.copytree(d, d2)
+    before = _edges(load_deployment(d2))[("n1", "n2")].quant  # type: ignore[attr-defined]
+    build_all(d2, ["n2=host"], dist2, calib=d2 / "calib.npz")
+    dep = load_deployment(d2)
+    e = _edges(dep)
+    assert e[("n1", "n2")].quant == before  # type: ignore[attr-defined]
+    assert e[("n2", "n3")].dtype == "int8" and e[("n0", "n1")].dtype == "int8"  # type: ignore[attr-defined]
+    ids = dep.ids()
+    ref = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    with HostDevice(dist / "n1" / "bbrt-host", dist / "n1" / "program.bbrt", ids["n1"]).start() as a, \
+            HostDevice(dist2 / "n2" / "bbrt-host", dist2 / "n2" / "program.bbrt", ids["n2"]).start() as b:
+        fleet = InProcFleet(dep, external={"n1": a, "n2": b})
+        for s in sample_inputs(2, seed=5):
+            assert np.abs(fleet.infer(s)["prob"] - ref.run(None, s)[0]).max() <= INT8_TOL
+        assert not a.errors and not b.errors

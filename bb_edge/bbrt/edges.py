@@ -8,7 +8,8 @@ when its node is built now as an int8 bbrt node (the host converts). Edges with 
 now are left as they are, so nodes can be built in separate runs. ``float_edges``
 (``--float-edges``) turns every edge touching a node built now back to float32.
 
-Parameters: the producer decides. A tensor sent by an int8 bbrt node gets the parameters
+Parameters: the producer decides (an edge whose other end is not built now keeps the ones that end
+was built with). A tensor sent by an int8 bbrt node gets the parameters
 that node's lowering gives it (e.g. a MaxPool output keeps its input's), everything else
 the asymmetric parameters of its range over the calibration samples run through the float
 fleet, which is also what a lowering computes for it, so both ends agree bit for bit.
@@ -42,6 +43,8 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
     edges: dict[int, Quant | None] = {}
     io: dict[str, Quant | None] = {}
     want: list[str] = []
+    # an int8 edge whose other end is not built now keeps its parameters: that end was built with them
+    keep: dict[str, Quant] = {}
     for e in dep.edges:
         ends = {kinds.get(e.src), kinds.get(e.dst)} - {None}
         if not ends:
@@ -55,6 +58,8 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
             continue  # not a float32 tensor: stays as it is
         edges[e.id] = (0.0, 0)
         want.append(e.tensor)
+        if e.quant is not None and None in (kinds.get(e.src), kinds.get(e.dst)):
+            keep[e.tensor] = (float(e.quant["scale"]), int(e.quant["zero_point"]))
     for s in list(dep.inputs) + list(dep.outputs):
         k = kinds.get(s.node)
         if k is None:
@@ -68,7 +73,7 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
         return edges, io
     values = float_fleet_values(dep, samples)
     rng = ranges(values)
-    chosen: dict[str, Quant] = {t: affine_params(*rng.get(t, (-1.0, 1.0))) for t in want}
+    chosen: dict[str, Quant] = {t: keep.get(t) or affine_params(*rng.get(t, (-1.0, 1.0))) for t in want}
     # int8 bbrt producers decide their outputs' parameters; upstream nodes first, so a tensor a
     # producer passes through (Reshape, MaxPool) keeps the parameters its own producer chose
     for node in _node_order(dep):
@@ -83,8 +88,9 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
         names = [i.name for i in cm.graph.input]
         calib = [{n: v[n] for n in names if n in v} for v in values]
         received = {e.tensor for e in dep.edges if e.dst == node} | {i.name for i in dep.inputs if i.node == node}
+        # kept outputs are pinned too: a producer that cannot quantize them so says BbrtError (rebuild both ends)
         L = lower(program, precision="int8", calib=calib, float_ops=float_ops,
-                  pins={t: q for t, q in chosen.items() if t in received})
+                  pins={t: q for t, q in chosen.items() if t in received or t in keep})
         for t in sent:
             chosen[t] = L.qparams[t]
     for e in dep.edges:
