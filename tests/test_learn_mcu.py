@@ -162,12 +162,8 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
         _, texts = _wait(dev, "ModelRefused")
         assert texts[-1] == "ModelRefused DUPLICATE round=2", texts
         assert record.read_bytes() == rec
-        # the record survives a reboot: round 1 is still answered after a power cut
-        dev.restart()  # type: ignore[attr-defined]
-        dev.send(_model(start, nid, 1, 20))
-        _, texts = _wait(dev, "ModelRefused")
-        assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
         # a record that does not check out (one model byte flipped) is not restored: a fresh start trains round 1
+        # (an intact one is: the mixed fleet's M3 resumes its round from it, and the posix test's round is stale)
         record.write_bytes(rec[:40] + bytes([rec[40] ^ 0x40]) + rec[41:])
         dev.restart()  # type: ignore[attr-defined]
         dev.send(_model(start, nid, 1, 21))
