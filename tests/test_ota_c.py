@@ -468,7 +468,8 @@ def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_p
 
     # the new program: the host-mqtt build's (the same lowering and calibration give the same .bbrt bytes)
     builds = {"old": tmp_path / "m3-old", "new": fleet["dist_new"]}
-    build_all(fleet["old"], ["n1=qemu-cortex-m3"], builds["old"], calib=fleet["old"] / "calib.npz")
+    build_all(fleet["old"], ["n1=qemu-cortex-m3"], builds["old"], calib=fleet["old"] / "calib.npz",
+              options={"ota": True})  # bb-edge build --ota
     old_blob = (builds["old"] / "n1" / "program.bbrt").read_bytes()
     assert old_blob == (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
     blobs = {t: (builds[t] / "n1" / "program.bbrt").read_bytes() for t in ("old", "new")}

@@ -43,7 +43,7 @@ STACK_RESERVE = 4096
 BUILD_JSON = "bbrt-build.json"
 HOST_MIN_PAYLOAD = 4096  # BBRT_MAX_PAYLOAD floor of the posix builds (over-the-air update chunks)
 OTA_KEY_FILE = "ota_hmac.key"  # the node's update key (hex), mode 0600: posix bundles and OTA_MCU_KINDS
-OTA_MCU_KINDS = {"qemu-cortex-m3"}  # MCU builds with over-the-air updates (key compiled in)
+OTA_MCU_KINDS = {"qemu-cortex-m3"}  # MCU builds that take over-the-air updates with --ota (key compiled in)
 
 
 def max_payload(L: Lowered) -> int:
@@ -64,8 +64,11 @@ def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
 
 def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile,
                    deployment: str = "", peers: dict[int, str] | None = None,
-                   transport: str | None = None) -> dict[str, Any]:
+                   transport: str | None = None, ota: bool = False) -> dict[str, Any]:
     """Build the node for ``kind`` into ``out_dir``; check it fits; return the build facts.
+
+    ``ota`` (``bb-edge build --ota``): an MCU kind of :data:`OTA_MCU_KINDS` gets a compiled-in update key
+    and A/B program slots in RAM; posix kinds always take updates (their key is a file in the bundle).
 
     ``transport`` (``bb-edge build --transport``): an ``mqtt[s]://`` URL puts an ESP-IDF
     node on that broker with its credentials (bb_edge.bbrt.espidf.mqtt_settings).
@@ -104,7 +107,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         goal, prefix = KINDS[kind]
         build = out_dir / "build"
         ota_vars: dict[str, str] = {}
-        if kind in EXECUTABLES or kind in OTA_MCU_KINDS:
+        if kind in EXECUTABLES or (ota and kind in OTA_MCU_KINDS):
             # the node's HMAC-SHA-256 update key, provisioned now (docs/transports.md "Program updates");
             # a rebuild into the same bundle keeps it, so the deployer's copy stays valid
             key = out_dir / OTA_KEY_FILE

@@ -35,7 +35,8 @@ def build(request: BuildRequest) -> BuildResult:
     url = str(request.options.get("transport") or "")
     facts = build_firmware(L, kind, Path(request.out_dir), node=request.node, profile=prof,
                            deployment=dep.name, peers=peers,
-                           transport=url if url.startswith(("mqtt://", "mqtts://")) else None)
+                           transport=url if url.startswith(("mqtt://", "mqtts://")) else None,
+                           ota=bool(request.options.get("ota")))
     out = Path(request.out_dir)
     artifacts = {k: out / v for k, v in facts["artifacts"].items()}
     figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",

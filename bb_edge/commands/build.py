@@ -141,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
                         Path(args.calib) if args.calib else None,
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
                          "transport": args.transport, "accept_inaccurate": args.accept_inaccurate,
-                         "float_edges": args.float_edges})
+                         "float_edges": args.float_edges, "ota": args.ota})
     console = Console()
     if not args.no_report:
         add_latency(results)
@@ -163,6 +163,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "default profile) or profile .json file, for every node, or NODE=TARGET for one node "
                         "(repeatable; `bb-edge targets` lists them)")
     p.add_argument("-o", "--output", default="dist", help="output directory (one bundle per node)")
+    p.add_argument("--ota", action="store_true",
+                   help="MCU targets (qemu-cortex-m3): compile in an update key and A/B program slots in RAM "
+                        "(two program copies; posix host builds always take updates)")
     p.add_argument("--calib", help="calibration inputs (.npz keyed by graph input / tensor name)")
     p.add_argument("--precision", choices=["fp32", "fp16", "int8", "int8-dynamic"],
                    help="override the profile's precision (the target must support it); a precision named "
