@@ -1014,7 +1014,8 @@ def test_bundle_main_over_a_pty_survives_a_reset(tmp_path: Path) -> None:
     from tests._mpy_vm import write_shims
 
     compile_model(small_cnn(), cuts=["r3"], node_names=["n0", "n1"], out_dir=tmp_path / "dep")
-    build_all(tmp_path / "dep", ["n1=esp32-micropython"], tmp_path / "dist")
+    # float edges: this test feeds the float32 tensors n0 would send (int8 edges have their own tests)
+    build_all(tmp_path / "dep", ["n1=esp32-micropython"], tmp_path / "dist", options={"float_edges": True})
     bundle = tmp_path / "dist" / "n1"
     cfg = json.loads((bundle / "config.json").read_text())
     assert cfg["transport"] == "serial" and cfg["link"]["enabled"]
