@@ -207,7 +207,9 @@ def connect(address: str = "local", num_cpus: int | None = None) -> dict[str, An
     except ImportError:
         raise RayClusterError("Ray is not installed; pip install 'bb-edge[ray]'") from None
     import logging
+    import os
 
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report leaves this machine unless asked
     if not ray.is_initialized():
         if address == "local":
             ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, logging_level=logging.ERROR,
@@ -246,6 +248,7 @@ class RayClientCompute:
         self.clients_remote = 0
         self.tasks = 0
         self.rounds = 0
+        self.last_round = 0
         self.seconds: list[float] = []  # wall seconds of each round's remote batches
         self.by_node: dict[str, int] = {}  # clients trained per Ray node id
         self.on_submit: Any = None  # test hook: called with the round number after its tasks are submitted
@@ -354,12 +357,21 @@ class RayClientCompute:
                                       (np.asarray(vec, dtype=np.float32), dict(st), float(loss), int(n))))
         self.clients_remote += len(results)
         self.rounds += 1
+        self.last_round = rnd
+        self._check_nodes(rnd)
+        self.seconds.append(time.perf_counter() - t0)
+
+    def _check_nodes(self, rnd: int) -> None:
+        """A :class:`RayNodeLost` event for every node alive at the last check and gone now."""
         alive = _alive_nodes()
         for nid_, addr in sorted(self._alive.items()):
             if nid_ not in alive:
                 self.events.append(RayNodeLost(rnd, nid_, addr))
         self._alive = alive
-        self.seconds.append(time.perf_counter() - t0)
+
+    def close(self) -> None:
+        """After the run: record a node lost during the last round but declared dead only since."""
+        self._check_nodes(self.last_round)
 
     def status(self) -> str:
         """One line for the progress bar: clients trained on Ray, seconds per round."""
@@ -405,7 +417,8 @@ def run_learning_ray(dep: Any, args: argparse.Namespace, console: Any) -> int:
                        churn=getattr(args, "churn", 0.0) or None, latency=getattr(args, "latency", 0.0) or 0.0,
                        bandwidth=getattr(args, "bandwidth", 0.0) or 0.0, progress=console.is_terminal,
                        client_compute=rc)
-        res.extra.update(rc.summary(cluster))
+        rc.close()
+        res.extra.update(rc.summary(cluster))  # the size the run started with; losses are events
     finally:
         ray.shutdown()
     console.print(f"ray cluster {address}: {cluster['nodes']} node(s), {cluster['cpus']} CPU(s); "
