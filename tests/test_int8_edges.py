@@ -286,3 +286,26 @@ def test_nodes_built_in_separate_runs_share_their_edge(built: tuple[Path, Path],
         for s in sample_inputs(2, seed=5):
             assert np.abs(fleet.infer(s)["prob"] - ref.run(None, s)[0]).max() <= INT8_TOL
         assert not a.errors and not b.errors
+
+
+def test_host_loop_over_serial_carries_graph_input_and_output_as_int8(tmp_path: Path) -> None:
+    """The host loop (bb-edge run --transport serial://pty, real ptys) on a deployment whose graph input
+    and output are int8 on the wire: it quantizes x, the Python nodes dequantize/quantize, it
+    dequantizes prob. Every output value sits on the int8 grid of the output's parameters."""
+    from bb_edge.commands.run import run_deployment
+
+    d = tmp_path / "dep"
+    compile_model(small_cnn(), cuts=["g"], node_names=["n0", "n1"], out_dir=d)
+    qx, qy = (0.02, 3), (1.0 / 256, -128)
+    dep = apply_int8_edges(d, {_edges(load_deployment(d))[("n0", "n1")].id: (0.01, -5)},  # type: ignore[attr-defined]
+                           {"x": qx, "prob": qy})
+    assert dep.inputs[0].quant and dep.outputs[0].quant and dep.inputs[0].dtype == "float32"
+    ref = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    requests = sample_inputs(3, seed=8)
+    outs = run_deployment(dep, requests, "serial://pty")
+    for s, o in zip(requests, outs, strict=True):
+        y = o["prob"]
+        assert y.dtype == np.float32
+        grid = y / np.float32(qy[0]) + qy[1]
+        np.testing.assert_allclose(grid, np.rint(grid), atol=1e-3)  # dequantized int8, not a float32 result
+        assert np.abs(y - ref.run(None, s)[0]).max() <= INT8_TOL
