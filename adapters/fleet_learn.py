@@ -184,6 +184,47 @@ class LearningFleet:
         pr.log.close()
         return p.returncode
 
+    def finish(self, servers: list[str], timeout: float = 10.0) -> None:
+        """End a finished run in causal order: clients first, then (once they saw them go) the servers.
+
+        A client may still have work in hand when the server finishes (on a
+        loaded machine a starved blocked client may not even have sent its
+        JOIN yet, or a leech its update): SIGTERMed, it runs what it already
+        received, sends what that produced and flushes it to the broker, then
+        publishes its ``down`` presence. Over MQTT a server is stopped only once
+        its log shows every stopped client's ``PeerDown`` (delivered after
+        that client's earlier messages, so everything it sent was applied and
+        counted), bounded by ``timeout``; over serial the order alone applies.
+        """
+        clients = [n for n in self.procs if n not in servers]
+        marks = {s: self._log_size(s) for s in servers if s in self.procs}
+        for n in clients:  # in parallel: each drains and flushes on its own
+            p = self.procs[n].popen
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGTERM)
+        for n in clients:
+            self.stop(n)
+        watched = [c for c in clients if c not in self.commands]  # a custom command may announce nothing
+        if self.url.split(":", 1)[0] in ("mqtt", "mqtts") and watched:
+            deadline = time.monotonic() + timeout
+            for s, mark in marks.items():
+                while not self._saw_down(s, mark, watched) and time.monotonic() < deadline:
+                    if self.procs[s].popen.poll() is not None:
+                        break  # it exited on its own: its own report says why
+                    time.sleep(0.05)
+        self.stop_all()
+
+    def _log_size(self, name: str) -> int:
+        f = self.log_file(name)
+        return f.stat().st_size if f.exists() else 0
+
+    def _saw_down(self, server: str, mark: int, clients: list[str]) -> bool:
+        """Whether ``server``'s log, past byte ``mark``, has a ``PeerDown`` line for each of ``clients``."""
+        with open(self.log_file(server), "rb") as f:
+            f.seek(mark)
+            text = f.read().decode(errors="replace")
+        return all(f"event PeerDown peer={c} " in text for c in clients)
+
     def stop_all(self) -> None:
         """Stop every node still running (SIGTERM to all first, so they shut down in parallel)."""
         for pr in self.procs.values():
@@ -291,6 +332,7 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
         fleet.wait_up(first, connect_timeout)
         fleet.go()  # one common time zero: every node starts its rounds / periods now
         _watch(module, fleet, plan, result, wall0, time.monotonic() + limit)
+        fleet.finish(servers)  # clients first: what they still send reaches the servers' final counts
     finally:
         fleet.stop_all()  # also on SIGTERM of this runner: no node process is left behind
         if hub is not None:
