@@ -200,7 +200,8 @@ def connect(address: str = "local", num_cpus: int | None = None) -> dict[str, An
     """Connect this process to the Ray cluster at ``address`` (``local``: start one here); its size.
 
     Raises :class:`RayClusterError` within about ``CONNECT_TIMEOUT`` seconds when the
-    address accepts no connection.
+    address accepts no connection. Already connected (``ray.init`` was called): that cluster is
+    used and ``"connected_here"`` is False (the caller then leaves the connection open).
     """
     try:
         import ray
@@ -210,7 +211,8 @@ def connect(address: str = "local", num_cpus: int | None = None) -> dict[str, An
     import os
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report leaves this machine unless asked
-    if not ray.is_initialized():
+    here = not ray.is_initialized()
+    if here:
         if address == "local":
             ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, logging_level=logging.ERROR,
                      log_to_driver=False)
@@ -221,7 +223,7 @@ def connect(address: str = "local", num_cpus: int | None = None) -> dict[str, An
             except (ConnectionError, TimeoutError, RuntimeError) as exc:
                 raise RayClusterError(f"cannot join the Ray cluster at {address}: {str(exc).splitlines()[0]}; "
                                       "check the address and that its Ray version is this one") from None
-    return cluster_size(address)
+    return {**cluster_size(address), "connected_here": here}
 
 
 def cluster_size(address: str = "") -> dict[str, Any]:
@@ -276,7 +278,9 @@ class RayClientCompute:
             self._clients[name] = (eng.node_id, cast(FedAvgClient, handler), x, y)
             data[eng.node_id] = (x, y)
         self._data_ref = ray.put(data)
-        self._remote = ray.remote(train_batch).options(max_retries=self.max_retries, num_cpus=1)
+        # SPREAD: a round's batches go to every node, not first to the driver's (Ray's default packs locally)
+        self._remote = ray.remote(train_batch).options(max_retries=self.max_retries, num_cpus=1,
+                                                       scheduling_strategy="SPREAD")
         self._alive = _alive_nodes()
 
     def prefetch(self, fleet: Any) -> None:
@@ -410,6 +414,7 @@ def run_learning_ray(dep: Any, args: argparse.Namespace, console: Any) -> int:
 
     address = str(args.ray)
     cluster = connect(address)
+    here = cluster.pop("connected_here")
     try:
         rc = RayClientCompute()
         res = simulate(dict(dep.extra["learning"]), dep.directory, rounds=getattr(args, "rounds", None),
@@ -420,7 +425,8 @@ def run_learning_ray(dep: Any, args: argparse.Namespace, console: Any) -> int:
         rc.close()
         res.extra.update(rc.summary(cluster))  # the size the run started with; losses are events
     finally:
-        ray.shutdown()
+        if here:  # a connection this command opened; an embedding caller's stays open
+            ray.shutdown()
     console.print(f"ray cluster {address}: {cluster['nodes']} node(s), {cluster['cpus']} CPU(s); "
                   f"{rc.clients_remote} client trainings on Ray in {rc.tasks} tasks, {rc.memo.misses} in the driver"
                   + (f"; events: {', '.join(e.type for e in rc.events)}" if rc.events else ""))
