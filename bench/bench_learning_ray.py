@@ -1,0 +1,144 @@
+"""Seconds per FedAvg round and peak PSS of the whole process tree: in-process simulator vs Ray local.
+
+Each (mode, fleet size) runs in a fresh child process. ``inproc`` is the plain
+simulator (adapters/learnsim.py); ``ray`` is the same simulator with the
+clients' training on a Ray cluster started inside the child (``ray.init``
+with ``--cpus`` CPUs, its own temp dir), batched by adapters/learn_ray.py.
+This script samples the PSS of the child and all its descendants (Ray's GCS,
+raylet, workers) from /proc every ``--sample`` seconds and keeps the peak.
+Seconds per round exclude set-up and the first round (worker start-up).
+Prints a table and the ratios against the in-process baseline; asserts
+nothing. Both modes give the same model bytes (tests/test_learn_ray.py).
+
+    python bench/bench_learning_ray.py [--sizes 1000 10000 100000] [--rounds 3] [--cpus 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def one(mode: str, n: int, rounds: int, cpus: int) -> dict[str, float]:
+    """Run one (mode, size) in this process; its figures."""
+    from bb_edge.adapters.learnsim import simulate
+
+    cfg = {"strategy": "fedavg", "clients": n, "rounds": rounds, "epochs": 1, "batch_size": 16,
+           "data": {"partition": {"type": "partition.iid"}}}
+    rc = None
+    if mode == "ray":
+        import ray
+
+        from bb_edge.adapters.learn_ray import RayClientCompute
+
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        tmp = tempfile.mkdtemp(prefix="bbray")
+        ray.init(address="local", num_cpus=cpus, include_dashboard=False, _temp_dir=tmp,
+                 object_store_memory=1 << 30, log_to_driver=False)
+        rc = RayClientCompute()
+    t0 = time.perf_counter()
+    res = simulate(cfg, seed=0, client_compute=rc)
+    total = time.perf_counter() - t0
+    walls = [r.wall_time for r in res.records]
+    out = {"clients": n, "s_per_round": (walls[-1] - walls[0]) / max(len(walls) - 1, 1), "total_s": total,
+           "accuracy": res.final_accuracy, "remote_s_per_round": 0.0, "tasks_per_round": 0.0}
+    if rc is not None:
+        s = rc.seconds[1:] or rc.seconds
+        out["remote_s_per_round"] = sum(s) / max(len(s), 1)
+        out["tasks_per_round"] = rc.tasks / max(rc.rounds, 1)
+        import ray
+
+        ray.shutdown()
+    return out
+
+
+def tree_pss_mb(root: int) -> float:
+    """PSS (MiB) of ``root`` and every descendant, from /proc."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        total += float(line.split()[1]) / 1024
+                        break
+        except OSError:
+            continue
+    return total
+
+
+def measure(mode: str, n: int, rounds: int, cpus: int, sample: float) -> dict[str, float]:
+    """Run a child for (mode, n), sampling its process tree's PSS; the child's figures plus the peak."""
+    proc = subprocess.Popen([sys.executable, __file__, "--one", mode, str(n), "--rounds", str(rounds),
+                             "--cpus", str(cpus)], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    peak = [0.0]
+
+    def sampler() -> None:
+        while proc.poll() is None:
+            peak[0] = max(peak[0], tree_pss_mb(proc.pid))
+            time.sleep(sample)
+
+    th = threading.Thread(target=sampler, daemon=True)
+    th.start()
+    out, _ = proc.communicate()
+    th.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"{mode} x{n} failed ({proc.returncode})")
+    r: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    r["peak_pss_mb"] = peak[0]
+    return r
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cpus", type=int, default=2, help="CPUs of the local Ray cluster")
+    ap.add_argument("--sample", type=float, default=0.5, help="PSS sampling period (s)")
+    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # child mode: MODE SIZE, JSON on stdout
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(one(args.one[0], int(args.one[1]), args.rounds, args.cpus)))
+        sys.exit(0)
+    print(f"{'clients':>8} {'mode':>7} {'s/round':>9} {'ms/client-round':>16} {'remote s/round':>15} "
+          f"{'tasks/round':>12} {'peak PSS MB':>12} {'accuracy':>9} {'s/round vs inproc':>18}")
+    crossover = None
+    for n in args.sizes:
+        base = measure("inproc", n, args.rounds, args.cpus, args.sample)
+        ray_ = measure("ray", n, args.rounds, args.cpus, args.sample)
+        for mode, r in (("inproc", base), ("ray", ray_)):
+            print(f"{n:>8} {mode:>7} {r['s_per_round']:>9.3f} {r['s_per_round'] / n * 1e3:>16.3f} "
+                  f"{r['remote_s_per_round']:>15.3f} {r['tasks_per_round']:>12.1f} {r['peak_pss_mb']:>12.1f} "
+                  f"{r['accuracy']:>9.4f} {r['s_per_round'] / base['s_per_round']:>17.2f}x", flush=True)
+        # per-client overhead of the Ray path: what it adds per client beyond the in-process round,
+        # and the driver's remaining per-client work (handlers, aggregation) outside the remote wait
+        extra = (ray_["s_per_round"] - base["s_per_round"]) / n * 1e3
+        driver = (ray_["s_per_round"] - ray_["remote_s_per_round"]) / n * 1e3
+        print(f"{'':>8} Ray - inproc: {extra:+.3f} ms per client-round; driver part of a Ray round "
+              f"{driver:.3f} ms per client; PSS x{ray_['peak_pss_mb'] / max(base['peak_pss_mb'], 1):.2f}")
+        if crossover is None and ray_["s_per_round"] < base["s_per_round"]:
+            crossover = n
+    print(f"crossover (Ray faster per round): {crossover if crossover else 'not reached at these sizes'}")
