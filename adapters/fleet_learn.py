@@ -21,8 +21,14 @@ with its held-out accuracy; gossip and push-sum peers record each period with
 their own accuracy (a round's accuracy is the mean over the same evenly spread
 peers the simulator evaluates); split clients record their epochs and the
 final accuracy joins the final client and server halves. When every node that
-reports progress reports ``finished``, the fleet is stopped with SIGTERM (each
-node writes its final model and counts) and the result is a
+reports progress reports ``finished`` (and every released late joiner has
+fetched the model: a ``fetched`` record), the fleet is stopped with SIGTERM in
+causal order (:meth:`LearningFleet.finish`): clients first, so what a slow
+client still sends (a starved blocked client's JOIN, a leech's update) reaches
+the servers, then the servers once they saw the clients go. Each node writes
+its final model and counts; a node that reported progress but left no final
+record is a :class:`FleetRunError`, never a summary silently missing its
+counts. The result is a
 :class:`~bb_edge.adapters.learnsim.SimResult`, so ``--summary`` and
 ``--curves`` are the simulator's. ``bytes_total`` is the sum of the bytes every
 node sent; ``bytes_per_node`` the mean a client sent.
@@ -97,6 +103,7 @@ class LearningFleet:
     # tests/test_micropython_train.py); it must print ``node NAME (id N)`` once connected
     commands: dict[str, list[str]] = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict)  # per-node transport URLs (serial: each node's pty)
+    exits: dict[str, int | None] = field(default_factory=dict)  # node -> exit status of its last stop
 
     def __post_init__(self) -> None:
         self.workdir = Path(self.workdir)
@@ -182,6 +189,7 @@ class LearningFleet:
                 os.kill(p.pid, signal.SIGKILL)
                 p.wait(timeout)
         pr.log.close()
+        self.exits[name] = p.returncode
         return p.returncode
 
     def finish(self, servers: list[str], timeout: float = 10.0) -> None:
@@ -382,12 +390,13 @@ def _exit_on_sigterm() -> Any:
 
 
 def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimResult, wall0: float,
-           deadline: float) -> None:
+           deadline: float, fetch_grace: float = 30.0) -> None:
     """Follow the progress logs until the run is over; apply churn at its rounds; fill ``result.records``."""
     names = [n for n, _ in module.nodes()]
     departed: set[str] = set()
     joined = False
     done = 0
+    over_at: float | None = None
     while True:
         recs = {n: fleet.records(n) for n in names}
         rounds = {n: [r for r in rs if r["kind"] == "round"] for n, rs in recs.items()}
@@ -416,7 +425,14 @@ def _watch(module: StrategyModule, fleet: LearningFleet, plan: Any, result: SimR
         else:  # every running node reports its own progress
             expect = [n for n in fleet.procs if n not in departed]
         if expect and all(rounds[n] and rounds[n][-1]["finished"] for n in expect) and done >= module.rounds:
-            return
+            # a released late joiner is part of the run until it took the current model: on a loaded machine
+            # its JOIN/FETCH may still be on its way when the others finish (bounded: it may never get one)
+            fetching = [n for n in result.joined if n in fleet.procs and n not in fleet.commands
+                        and not any(r["kind"] == "fetched" for r in recs[n])]
+            if over_at is None:
+                over_at = time.monotonic()
+            if not fetching or time.monotonic() > over_at + fetch_grace:
+                return
         dead = [n for n, pr in fleet.procs.items() if pr.popen.poll() is not None]
         if dead:
             raise FleetRunError(f"node(s) {', '.join(dead)} exited during the run; logs in {fleet.workdir}")
@@ -455,10 +471,19 @@ def _round_record(module: StrategyModule, k: int, rounds: dict[str, list[dict[st
 def _finish(module: StrategyModule, fleet: LearningFleet, result: FleetResult) -> None:
     """Totals, counted events and (where rounds carry no accuracy, e.g. split) the final accuracy."""
     finals: dict[str, dict[str, Any]] = {}
+    missing = []
     for n, _ in module.nodes():
-        fs = [r for r in fleet.records(n) if r["kind"] == "final"]
+        recs = fleet.records(n)
+        fs = [r for r in recs if r["kind"] == "final"]
         if fs:
             finals[n] = fs[-1]
+        elif n not in fleet.commands and (n in _servers(module) or any(r["kind"] == "round" for r in recs)):
+            missing.append(n)  # it reported progress but not its end: its counts and model are not in the summary
+    if missing:
+        tails = "; ".join(f"{n} (exit {fleet.exits.get(n)}): "
+                          f"{_tail(fleet.log_file(n))}" for n in missing)
+        raise FleetRunError(f"no final record from {', '.join(missing)}, so the summary would lack their counts "
+                            f"and models; logs in {fleet.workdir}: {tails}")
     result.bytes_total = int(sum(f["bytes_out"] for f in finals.values()))
     cl = [finals[n]["bytes_out"] for n in module.clients() if n in finals]
     result.bytes_per_node = float(np.mean(cl)) if cl else 0.0
@@ -477,6 +502,14 @@ def _finish(module: StrategyModule, fleet: LearningFleet, result: FleetResult) -
             pass
     result.final_models = {n: np.asarray(f["model"], dtype=np.float32)
                            for n, f in finals.items() if f["model"] is not None}
+
+
+def _tail(path: Path, chars: int = 400) -> str:
+    """The last ``chars`` characters of a node's log (for an error message)."""
+    try:
+        return path.read_text(errors="replace").strip()[-chars:]
+    except OSError:
+        return "(no log)"
 
 
 def run_learning_processes(dep: Deployment, args: argparse.Namespace) -> int:

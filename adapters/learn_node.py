@@ -19,13 +19,15 @@ wire deployment (node names and ids, for the transport) and a
 :class:`ProgressLog` that appends JSON lines to a file: a ``round`` record
 each time the node's view of the run progresses (with held-out accuracy when
 the node can evaluate it: the FedAvg server, every gossip peer), a ``bytes``
-record periodically and a ``final`` record at shutdown.
+record periodically, a ``fetched`` record when a late joiner took the current
+model and a ``final`` record at shutdown.
 ``adapters/fleet_learn.py`` reads these logs to write the simulator's summary.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Callable, Mapping
@@ -119,16 +121,28 @@ class ProgressLog:
         self.counts: dict[str, int] = {}
 
     def _write(self, record: dict[str, Any]) -> None:
-        with open(self.path, "a") as f:
-            f.write(json.dumps(record) + "\n")
+        # one O_APPEND write per line (the final record is ~15 KB): a reader polling the file never sees
+        # half a line from this writer, and a line is either all there or absent
+        data = (json.dumps(record) + "\n").encode()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
 
     def on_events(self, evs: list[ev.Event]) -> None:
-        """Count learning events (rejections by reason) for the summary."""
+        """Count learning events (rejections by reason) for the summary; a ``fetched`` record when a late
+        joiner took the current model (the fleet runner waits for it before ending the run)."""
         for e in evs:
             key = type(e).__name__
             if key == "UpdateRejected":
                 key = "rejected:" + str(getattr(e, "reason", "?"))
             self.counts[key] = self.counts.get(key, 0) + 1
+            if key == "ModelFetched":
+                self._write({"kind": "fetched", "node": self.node.name, "round": int(getattr(e, "round", 0)),
+                             "wall": time.time()})
 
     def check(self, now: float) -> None:
         """Append a ``round`` record when the node's progress or finished flag changed."""
