@@ -296,8 +296,8 @@ def host_builds(fleet: dict[str, Path]) -> dict[str, Path]:
     return out
 
 
-def _over_the_line(path: str, envelope: bytes, timeout: float = 20.0) -> list[bytes]:
-    """Open the line as n0 (id 1), send one envelope, return the data envelopes that come back."""
+def _over_the_line(path: str, envelope: bytes | list[bytes], timeout: float = 20.0) -> list[bytes]:
+    """Open the line as n0 (id 1), send the envelope(s), return the data envelopes that come back."""
     from bb_edge.adapters.serial_link import SerialLink, SerialSpec
 
     got: list[bytes] = []
@@ -308,7 +308,8 @@ def _over_the_line(path: str, envelope: bytes, timeout: float = 20.0) -> list[by
         while link.link.peer is None:
             assert time.monotonic() < deadline, "no link HELLO from the C node"
             time.sleep(0.02)
-        link.send(envelope)
+        for env in [envelope] if isinstance(envelope, bytes) else envelope:
+            link.send(env)
         while not any(wire.decode(g).kind == wire.KIND_DATA for g in got):
             assert time.monotonic() < deadline, got
             time.sleep(0.02)
@@ -357,7 +358,12 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
         out = capsys.readouterr().out
         assert rc == 0, out
         assert f"n1: switched to {hashlib.sha256(blobs['new']).hexdigest()[:16]}" in out
-        after = _over_the_line(pty.slave_path, request("new", 2, (6 << 32) | 1))
+        # an OFFER from a peer (n0), not the host: refused without a reply (unauthorised), nothing changes
+        offer = ota.Offer(99, len(blobs["old"]), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256,
+                          hashlib.sha256(blobs["old"]).digest(), bytes(32)).encode()
+        forged = wire.encode(wire.Envelope.for_bytes(offer, sender=edge.peer, receiver=progs["new"].node_id,
+                                                     seq=(6 << 32) | 1, protocol=ota.PROTO_OTA, edge=ota.OFFER))
+        after = _over_the_line(pty.slave_path, [forged, request("new", 2, (6 << 32) | 2)])
         assert bytes(wire.decode(after[-1]).payload_bytes()) == reference("new", 2)
         assert node.poll() is None
     finally:
@@ -367,7 +373,7 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
         except subprocess.TimeoutExpired:
             stop_process(node, timeout=10)
         err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
-    assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err, err
+    assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err and "unauthorised=1 " in err, err
 
 
 def _gemm(n: int, seed: int, poison: bool = False) -> onnx.ModelProto:
