@@ -70,6 +70,9 @@ def _run(args: argparse.Namespace) -> int:
             check_output_file(value, option)
             Path(value).parent.mkdir(parents=True, exist_ok=True)
     dep = load_deployment(args.dir)
+    if getattr(args, "ray", None) and ("learning" not in dep.extra or args.transport != "inproc"):
+        raise BBError("--ray trains the simulated clients of a learning deployment; use it without --transport "
+                      "on a directory written by write_learning_deployment")
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
         if args.transport != "inproc":  # a real fleet: one bb-edge node process per node over the broker
