@@ -150,8 +150,9 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
     if (st != BBRT_OK) return st;
     bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
-    type = bbrt_ota_message(&o->ota, &node->prog, (uint16_t)env->edge, env->data, env->payload_len, reply,
-                            sizeof(reply), &n);
+    /* the message type is the envelope's u32 edge: one above 0xFFFF must not alias a known type */
+    type = bbrt_ota_message(&o->ota, &node->prog, env->edge > 0xFFFFu ? 0u : (uint16_t)env->edge, env->data,
+                            env->payload_len, reply, sizeof(reply), &n);
     if (type != 0u) send_ota(node, type, reply, n);
     bbrt_node_ota_poll(node); /* a COMMIT switches at once when the node is idle */
     return BBRT_OK;
