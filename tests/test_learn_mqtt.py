@@ -22,8 +22,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ import pytest
 
 from bb_edge.adapters.broker import free_port, mosquitto_binary
 from bb_edge.adapters.fleet_learn import LearningFleet, run_learning_fleet
-from bb_edge.adapters.learn_node import load_module
+from bb_edge.adapters.learn_node import churn_plan, load_module
 from bb_edge.adapters.learnsim import simulate
 from bb_edge.compiler.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
@@ -308,11 +309,31 @@ def test_learning_node_bad_input_is_one_line(tmp_path: Path) -> None:
 
 def test_churn_late_joiner_fetches_the_model(tmp_path: Path, mqtt_url: str) -> None:
     """The simulator's churn plan on processes: a late joiner is released at its round and fetches the
-    current model (ModelFetched), a leaver is stopped after its round, the run completes."""
+    current model (ModelFetched), a leaver is stopped after its round, the run completes.
+
+    The late joiner is starved of CPU (SIGSTOP) from the fleet's start until 1.5 s after the server finished,
+    so it is released while stopped and JOINs after the last round: the run is not over before it fetched
+    (adapters/fleet_learn.py waits for its ``fetched`` record), so the fetch is counted however slow the
+    joiner is."""
     learning = _digits("fedavg", 4, 6, churn={"late_join": 0.25, "join_round": 2, "leave": 0.25, "at_round": 4})
     d = tmp_path / "dep"
     write_learning_deployment(d, learning)
-    res = run_learning_fleet(load_deployment(d), mqtt_url, workdir=tmp_path / "work")
+    work = tmp_path / "work"
+    (late,) = churn_plan(load_module(learning, d)).late
+    server_progress = work / "server.progress.jsonl"
+    cancel = threading.Event()
+
+    def started() -> bool:  # the fleet's common start: the late joiner waits for its own release now
+        return (work / "start").exists()
+
+    starver = threading.Thread(target=starve, args=(d, work, late, started, cancel), daemon=True)
+    starver.start()
+    try:
+        res = run_learning_fleet(load_deployment(d), mqtt_url, workdir=work)
+    finally:
+        cancel.set()
+        starver.join(10)
+    assert '"finished": true' in server_progress.read_text()
     sim = simulate(learning, d)
     assert (res.joined, res.departed) == (sim.joined, sim.departed) and res.joined and res.departed
     assert res.counts.get("ModelFetched") == 1  # the late joiner took the model of the round it joined at
@@ -341,6 +362,47 @@ def _node_pids(directory: Path) -> list[int]:
         if b"node" in argv and str(directory).encode() in argv and state != "Z":
             pids.append(int(p.name))
     return pids
+
+
+def node_pid(directory: Path, node: str) -> int | None:
+    """Pid of the live ``bb-edge node DIR --node NODE`` process of ``directory`` (from /proc), if any."""
+    for pid in _node_pids(directory):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--node" in argv and argv[argv.index(b"--node") + 1] == node.encode():
+            return pid
+    return None
+
+
+def starve(directory: Path, work: Path, node: str, ready: Callable[[], bool], cancel: threading.Event,
+           hold: float = 1.5) -> None:
+    """CPU starvation of one node process, for real: SIGSTOP it once ``ready()``, SIGCONT it ``hold``
+    seconds after the server's progress log (in ``work``) says finished, or as soon as the server process is
+    gone. For a helper thread; gives up (resuming the node) when ``cancel`` is set.
+
+    What a loaded 2-core CI machine does to a node now and then, made sure: the rest of the fleet finishes
+    the run without it, and whatever it still sends comes after the server's last round.
+    """
+    while not ready():
+        if cancel.is_set():
+            return
+        time.sleep(0.002)
+    pid = node_pid(directory, node)
+    server = node_pid(directory, "server")
+    if pid is None or server is None:
+        return
+    os.kill(pid, signal.SIGSTOP)
+    progress = work / "server.progress.jsonl"
+    try:
+        while not cancel.is_set() and not (progress.exists() and '"finished": true' in progress.read_text()):
+            time.sleep(0.01)
+        until = time.monotonic() + hold
+        while not cancel.is_set() and time.monotonic() < until and node_pid(directory, "server") == server:
+            time.sleep(0.01)
+    finally:
+        os.kill(pid, signal.SIGCONT)
 
 
 def test_sigterm_to_the_runner_stops_every_node(tmp_path: Path, mqtt_url: str) -> None:

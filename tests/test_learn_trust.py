@@ -7,11 +7,7 @@ test fails if the protection is removed.
 
 from __future__ import annotations
 
-import os
-import signal
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -323,56 +319,20 @@ def test_fedavg_server_refuses_blocked_and_leech_clients_in_process() -> None:
         simulate({**learning, "blocked": ["c9"]})
 
 
-def _node_pid(directory: Path, node: str) -> int | None:
-    """Pid of the live ``bb-edge node DIR --node NODE`` process of ``directory`` (from /proc), if any."""
-    from tests.test_learn_mqtt import _node_pids
-
-    for pid in _node_pids(directory):
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"--node" in argv and argv[argv.index(b"--node") + 1] == node.encode():
-            return pid
-    return None
-
-
-def _starve(directory: Path, work: Path, node: str, ready: Callable[[], bool], cancel: threading.Event,
-            hold: float = 3.0) -> None:
-    """CPU starvation of one node, for real: SIGSTOP it once ``ready()`` (after the fleet's start file), SIGCONT
-    it when the server process is gone or after ``hold`` seconds. Bounded throughout (a helper thread that
-    gives up when ``cancel`` is set)."""
-    while not ((work / "start").exists() and ready()):
-        if cancel.is_set():
-            return
-        time.sleep(0.002)
-    pid = _node_pid(directory, node)
-    server = _node_pid(directory, "server")
-    if pid is None:
-        return
-    os.kill(pid, signal.SIGSTOP)
-    try:
-        until = time.monotonic() + hold
-        while time.monotonic() < until and server is not None and _node_pid(directory, "server") == server:
-            time.sleep(0.01)
-    finally:
-        os.kill(pid, signal.SIGCONT)
-
-
 def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Path) -> None:
     """One process per node over a real Mosquitto: the server process refuses the blocked client's JOIN and
     the leech's updates with typed events (in the run's summary), and its final model equals the run of the
     other client alone (the simulator on its own index partition).
 
-    Both misbehaving clients are starved of CPU (SIGSTOP) while the three short rounds run: the blocked one
-    before its JOIN, the leech right after its own. The server finishes without them, so the refusals are
+    Both misbehaving clients are starved of CPU (SIGSTOP) until 1.5 s after the server finished: the blocked
+    one from before its JOIN, the leech from right after its own. So the refusals are
     counted only because the fleet ends in causal order (clients first, the server once it saw them go;
     adapters/fleet_learn.py ``LearningFleet.finish``): stopping everything at once lost them on a loaded
     machine."""
     from bb_edge.adapters.fleet_learn import run_learning_fleet
     from bb_edge.compiler.manifest import load_deployment
     from bb_edge.learn.deployment import write_learning_deployment
-    from tests.test_learn_mqtt import start_broker, stop_broker
+    from tests.test_learn_mqtt import start_broker, starve, stop_broker
 
     learning = {**BASE, "clients": 3, "rounds": 3, "seed": 5, "blocked": ["c1"], "sharing": {"c2": "ro"},
                 "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}
@@ -381,12 +341,15 @@ def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Path) -> None:
     work = tmp_path / "work"
     server_log = work / "server.log"
 
+    def started() -> bool:  # the fleet's start file: c1 is about to JOIN
+        return (work / "start").exists()
+
     def leech_joined() -> bool:
         return server_log.exists() and "event PeerJoined strategy=fedavg peer=4 " in server_log.read_text()
 
     cancel = threading.Event()
-    starvers = [threading.Thread(target=_starve, args=(d, work, "c1", lambda: True, cancel), daemon=True),
-                threading.Thread(target=_starve, args=(d, work, "c2", leech_joined, cancel), daemon=True)]
+    starvers = [threading.Thread(target=starve, args=(d, work, "c1", started, cancel), daemon=True),
+                threading.Thread(target=starve, args=(d, work, "c2", leech_joined, cancel), daemon=True)]
     broker, url = start_broker(tmp_path / "broker")
     try:
         for t in starvers:
