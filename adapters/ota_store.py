@@ -83,7 +83,11 @@ def verifier_for(dep: Deployment, node: str, hmac_key_file: str | Path | None = 
     """The node's signature verifier and kind: HMAC with a provisioned key file, else Ed25519, else None."""
     settings = ota_settings(dep)
     if hmac_key_file is not None:
-        return ota.hmac_verifier(Path(hmac_key_file).read_bytes().strip()), ota.SIG_HMAC_SHA256
+        try:  # the file holds hex, as bb-edge build provisions it and bb-edge deploy --hmac reads it
+            secret = bytes.fromhex(Path(hmac_key_file).read_text().strip())
+        except (OSError, ValueError) as exc:
+            raise DeploymentError(f"{hmac_key_file}: not a hex HMAC key as `bb-edge build` writes it: {exc}") from None
+        return ota.hmac_verifier(secret), ota.SIG_HMAC_SHA256
     key = settings.get("public_key")
     if key is None:
         return None, ota.SIG_ED25519  # every OFFER is refused with NO_KEY

@@ -906,3 +906,24 @@ def test_file_slots_are_atomic_and_lazy(tmp_path: Path) -> None:
     s.activate()
     assert s.active == "b" and FileSlots(tmp_path / "ota" / "n0").active_program() == b"three"
     assert not list((tmp_path / "ota" / "n0").glob("*.tmp"))
+
+
+def test_hmac_key_file_verifies_what_deploy_hmac_signs(compiled, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A provisioned ota_hmac.key (hex, as build writes it) verifies what `deploy --hmac` signs with that file;
+    a key file that is not hex is a typed DeploymentError."""
+    from bb_edge.adapters.ota_store import verifier_for
+    from bb_edge.errors import DeploymentError
+
+    dep = next(iter(compiled.values()))[0]
+    node = dep.nodes[0].name
+    secret = os.urandom(32)
+    key_file = tmp_path / "ota_hmac.key"
+    key_file.write_text(secret.hex() + "\n")
+    verify, kind = verifier_for(dep, node, key_file)
+    assert kind == ota.SIG_HMAC_SHA256 and verify is not None
+    signature = ota.hmac_signer(bytes.fromhex(key_file.read_text().strip()))(b"offer bytes")
+    assert verify(b"offer bytes", signature)
+    assert not verify(b"offer bytes", ota.hmac_signer(secret.hex().encode())(b"offer bytes"))
+    key_file.write_text("not hex")
+    with pytest.raises(DeploymentError, match="not a hex HMAC key"):
+        verifier_for(dep, node, key_file)
