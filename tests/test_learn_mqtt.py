@@ -405,6 +405,18 @@ def starve(directory: Path, work: Path, node: str, ready: Callable[[], bool], ca
         os.kill(pid, signal.SIGCONT)
 
 
+def _runner_workdir(directory: Path) -> Path:
+    """The work directory of the runner whose node processes run ``directory`` (from a node's argv)."""
+    for pid in _node_pids(directory):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--progress" in argv:
+            return Path(argv[argv.index(b"--progress") + 1].decode()).parent
+    raise AssertionError(f"no node process of {directory} with --progress")
+
+
 def test_sigterm_to_the_runner_stops_every_node(tmp_path: Path, mqtt_url: str) -> None:
     """``bb-edge run --processes`` SIGTERMed mid-run leaves no node process behind."""
     d = tmp_path / "dep"
@@ -414,7 +426,10 @@ def test_sigterm_to_the_runner_stops_every_node(tmp_path: Path, mqtt_url: str) -
                               start_new_session=True)
     try:
         _wait(lambda: len(_node_pids(d)) == 4, 120, "four node processes")
-        time.sleep(2.0)
+        # mid-run, not a guess of it: the runner's start file (in its temporary work directory, the
+        # parent of each node's --progress file) says every node is connected and the rounds are on
+        work = _runner_workdir(d)
+        _wait(lambda: (work / "start").exists(), 120, "the fleet's start")
         os.kill(runner.pid, signal.SIGTERM)
         runner.wait(60)
         _wait(lambda: not _node_pids(d), 30, "the node processes to exit")
