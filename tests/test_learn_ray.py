@@ -197,7 +197,7 @@ def _cli(args: list[str], cwd: Path, timeout: float = 120) -> subprocess.Complet
 
 
 def test_cli_run_with_ray_records_the_cluster_and_refuses_an_unreachable_address(
-        cluster: Cluster, in_process: Any, tmp_path: Path) -> None:
+        cluster: Cluster, in_process: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from bb_edge.cli import main
     from bb_edge.learn.deployment import write_learning_deployment
 
@@ -211,6 +211,12 @@ def test_cli_run_with_ray_records_the_cluster_and_refuses_an_unreachable_address
     assert s["ray"]["nodes"] == 2 and s["ray"]["cpus"] == 2 and s["ray"]["clients_remote"] == CLIENTS
     assert s["ray"]["address"] == cluster.address and s["ray"]["events"] == []
     assert s["accuracy_per_round"] == in_process.summary()["accuracy_per_round"][:1]
+
+    capsys.readouterr()
+    # --ray simulates clients: with a real transport it is a typed refusal before anything starts
+    assert main(["run", str(d), "--ray", cluster.address, "--transport", "mqtt://127.0.0.1:1"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--ray" in err[0] and "--transport" in err[0]
 
     (closed,) = _free_ports(1)  # nothing listens there
     t0 = time.monotonic()
