@@ -29,12 +29,30 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def one(mode: str, n: int, rounds: int, cpus: int) -> dict[str, float]:
+def digits_npz(path: Path, rows: int) -> None:
+    """Digits scaled to [0, 1], the training part tiled to ``rows`` rows with small noise (every
+    client gets the same number of samples at every fleet size); the held-out part kept as the test set."""
+    import numpy as np
+    from sklearn.datasets import load_digits
+
+    d = load_digits()
+    x, y = (d.data / 16.0).astype(np.float32), d.target.astype(np.int64)
+    rng = np.random.default_rng(0)
+    order = rng.permutation(len(y))
+    test, train = order[:450], order[450:]
+    idx = np.resize(train, rows)
+    xt = np.clip(x[idx] + rng.normal(0, 0.02, (rows, x.shape[1])).astype(np.float32), 0, 1)
+    np.savez(path, x=xt, y=y[idx], x_test=x[test], y_test=y[test])
+
+
+def one(mode: str, n: int, rounds: int, cpus: int, per_client: int) -> dict[str, float]:
     """Run one (mode, size) in this process; its figures."""
     from bb_edge.adapters.learnsim import simulate
 
+    data = Path(tempfile.mkdtemp(prefix="bbdata")) / "digits.npz"
+    digits_npz(data, per_client * n)
     cfg = {"strategy": "fedavg", "clients": n, "rounds": rounds, "epochs": 1, "batch_size": 16,
-           "data": {"partition": {"type": "partition.iid"}}}
+           "data": {"source": str(data), "partition": {"type": "partition.iid"}}}
     rc = None
     if mode == "ray":
         import ray
@@ -89,10 +107,10 @@ def tree_pss_mb(root: int) -> float:
     return total
 
 
-def measure(mode: str, n: int, rounds: int, cpus: int, sample: float) -> dict[str, float]:
+def measure(mode: str, n: int, rounds: int, cpus: int, sample: float, per_client: int) -> dict[str, float]:
     """Run a child for (mode, n), sampling its process tree's PSS; the child's figures plus the peak."""
     proc = subprocess.Popen([sys.executable, __file__, "--one", mode, str(n), "--rounds", str(rounds),
-                             "--cpus", str(cpus)], stdout=subprocess.PIPE, text=True,
+                             "--cpus", str(cpus), "--per-client", str(per_client)], stdout=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
     peak = [0.0]
 
@@ -117,18 +135,19 @@ if __name__ == "__main__":
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpus", type=int, default=2, help="CPUs of the local Ray cluster")
+    ap.add_argument("--per-client", type=int, default=2, help="training samples per client (digits, tiled)")
     ap.add_argument("--sample", type=float, default=0.5, help="PSS sampling period (s)")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # child mode: MODE SIZE, JSON on stdout
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(one(args.one[0], int(args.one[1]), args.rounds, args.cpus)))
+        print(json.dumps(one(args.one[0], int(args.one[1]), args.rounds, args.cpus, args.per_client)))
         sys.exit(0)
     print(f"{'clients':>8} {'mode':>7} {'s/round':>9} {'ms/client-round':>16} {'remote s/round':>15} "
           f"{'tasks/round':>12} {'peak PSS MB':>12} {'accuracy':>9} {'s/round vs inproc':>18}")
     crossover = None
     for n in args.sizes:
-        base = measure("inproc", n, args.rounds, args.cpus, args.sample)
-        ray_ = measure("ray", n, args.rounds, args.cpus, args.sample)
+        base = measure("inproc", n, args.rounds, args.cpus, args.sample, args.per_client)
+        ray_ = measure("ray", n, args.rounds, args.cpus, args.sample, args.per_client)
         for mode, r in (("inproc", base), ("ray", ray_)):
             print(f"{n:>8} {mode:>7} {r['s_per_round']:>9.3f} {r['s_per_round'] / n * 1e3:>16.3f} "
                   f"{r['remote_s_per_round']:>15.3f} {r['tasks_per_round']:>12.1f} {r['peak_pss_mb']:>12.1f} "
