@@ -10,10 +10,10 @@ SGD momentum 0.9) the same ONNX training program runs three ways on the same dig
 * bbrt posix: the harness firmware/ports/posix/bbrt_train_main.c under valgrind callgrind with
   ``--toggle-collect=bbrt_train_step``: exactly the instructions inside the C training step
   (batch copy-in, every kernel, the in-place update), divided by the steps;
-* ORT: onnxruntime (1 thread) running the ONNX training program from Python, counted by
-  callgrind too: two runs of one script, with 5 and 5 + steps steps; the difference divided by the
-  steps is one steady-state step (session.run with its Python feed/fetch, which is how bb-edge's
-  Trainer drives ORT; start-up and imports cancel out);
+* ORT: onnxruntime (1 thread, no spinning) running the ONNX training program from Python under
+  callgrind in the same run style: ``--dump-before=getppid`` splits the run at two ``os.getppid()``
+  markers around the steps (after a warm-up step), and the part between them over the steps is one
+  steady-state step (session.run with its Python feed/fetch, the way bb-edge's Trainer drives ORT);
 * bbrt on QEMU Cortex-M3 (mps2-an385, soft float): the harness ELF under ``-icount shift=0``
   counts SysTick ticks per step (x40 = instructions).
 
@@ -26,7 +26,6 @@ Prints figures; asserts nothing about speed.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -49,18 +48,25 @@ from bb_edge.targets import load_target
 MODELS = {"softmax 64-10": (64, 10), "mlp 64-32-10": (64, 32, 10)}
 
 ORT_SCRIPT = """
-import sys
+import os, sys
 import numpy as np, onnxruntime as ort
 d = np.load(sys.argv[2])
 so = ort.SessionOptions(); so.intra_op_num_threads = 1; so.inter_op_num_threads = 1
+so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+# no spin-waiting thread pools: spinning would count instructions that depend on scheduling
+so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+so.add_session_config_entry("session.inter_op.allow_spinning", "0")
 s = ort.InferenceSession(sys.argv[1], so, providers=["CPUExecutionProvider"])
 pn = [n for n in d.files if n.startswith("p:")]
 feeds = {n[2:]: d[n] for n in pn}
 outs = ["loss"] + ["next/" + n[2:] for n in pn]
 xs, ys = d["xs"], d["ys"]
-for i in range(int(sys.argv[3])):
-    r = s.run(outs, dict(feeds, x=xs[i % len(ys)], labels=ys[i % len(ys)]))
+s.run(outs, dict(feeds, x=xs[0], labels=ys[0]))  # warm: the first run plans and allocates
+os.getppid()  # marker: callgrind dumps here (--dump-before=getppid)
+for i in range(len(ys)):
+    r = s.run(outs, dict(feeds, x=xs[i], labels=ys[i]))
     feeds = dict(zip([o[5:] for o in outs[1:]], r[1:]))
+os.getppid()  # marker
 """
 
 
@@ -98,24 +104,23 @@ def c_posix(L: TrainLowered, xs: np.ndarray, ys: np.ndarray, d: Path) -> float:
 
 
 def ort_python(tp: TrainingProgram, xs: np.ndarray, ys: np.ndarray, d: Path) -> float:
-    """Instructions per step of ORT running the ONNX training program: two callgrind runs of the same script,
-    5 and 5 + steps steps; the difference over the steps (start-up, imports and the first runs cancel)."""
+    """Instructions per step of ORT running the ONNX training program: one callgrind run, split by
+    ``--dump-before=getppid`` at two markers the script calls around its steps (libc's getppid, which
+    nothing else in the run calls); the part between them, over the steps."""
     onnx.save(tp.model, str(d / "step.onnx"))
     arrays = {"xs": xs.astype(np.float32), "ys": ys.astype(np.int64)}
     arrays.update({"p:" + k: v for k, v in tp.initial_params.items()})
     arrays.update({"p:opt/" + k: v for k, v in tp.initial_state().items()})
     np.savez(d / "data.npz", **arrays)
     (d / "ort.py").write_text(ORT_SCRIPT)
-    env = dict(os.environ, PYTHONHASHSEED="0")  # the same interpreter work in both runs
-
-    def run(n: int) -> int:
-        out = d / f"ort{n}.cg"
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                        str(d / "ort.py"), str(d / "step.onnx"), str(d / "data.npz"), str(n)],
-                       capture_output=True, check=True, timeout=3600, env=env)
-        return callgrind_total(out)
-
-    return (run(5 + len(ys)) - run(5)) / len(ys)
+    out = d / "ort.cg"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-before=getppid",
+                    sys.executable, str(d / "ort.py"), str(d / "step.onnx"), str(d / "data.npz")],
+                   capture_output=True, check=True, timeout=3600)
+    parts = sorted(d.glob("ort.cg.*"))
+    if [p.name for p in parts] != ["ort.cg.1", "ort.cg.2"]:
+        raise RuntimeError(f"expected two marker dumps, got {[p.name for p in parts]}")
+    return callgrind_total(d / "ort.cg.2") / len(ys)
 
 
 def m3_code_bytes(L: TrainLowered, d: Path) -> int:
