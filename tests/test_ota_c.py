@@ -81,6 +81,19 @@ def test_bundle_provisions_a_per_node_update_key(fleet: dict[str, Path]) -> None
     assert old["n1"].program.read_bytes() != new["n1"].program.read_bytes()
 
 
+
+def test_rebuild_into_the_same_dist_keeps_the_update_key(fleet: dict[str, Path], tmp_path: Path) -> None:
+    """bb-edge build stages a bundle in a temp dir: a rebuild into the same DIST keeps the node's key (the
+    deployer's copy stays valid); a build into a new DIST gets a fresh one."""
+    dist = tmp_path / "dist"
+    build_all(fleet["old"], ["n1=host"], dist, calib=fleet["old"] / "calib.npz")
+    first = (dist / "n1" / "ota_hmac.key").read_text()
+    build_all(fleet["old"], ["n1=host"], dist, calib=fleet["old"] / "calib.npz")
+    key_file = dist / "n1" / "ota_hmac.key"
+    assert key_file.read_text() == first and key_file.stat().st_mode & 0o077 == 0
+    build_all(fleet["old"], ["n1=host"], tmp_path / "other", calib=fleet["old"] / "calib.npz")
+    assert (tmp_path / "other" / "n1" / "ota_hmac.key").read_text() != first
+
 def test_plan_signs_the_c_node_with_its_hmac_key(fleet: dict[str, Path]) -> None:
     """plan_update: .bbrt for n1 signed HMAC-SHA-256 with the running bundle's key, in chunks that fit its
     payload limit; the Python nodes keep Ed25519. A C node without a key is refused before sending."""

@@ -46,6 +46,15 @@ OTA_KEY_FILE = "ota_hmac.key"  # the node's update key (hex), mode 0600: posix b
 OTA_MCU_KINDS = {"qemu-cortex-m3"}  # MCU builds that take over-the-air updates with --ota (key compiled in)
 
 
+def _kept_key(path: Path) -> str | None:
+    """The key of the bundle this build replaces (``bb-edge build`` stages in a sibling temp dir), if valid."""
+    try:
+        text = path.read_text().strip()
+        return text + "\n" if len(bytes.fromhex(text)) == 32 else None
+    except (OSError, ValueError):
+        return None
+
+
 def max_payload(L: Lowered) -> int:
     """The largest edge payload of the program (the firmware's BBRT_MAX_PAYLOAD), at least 64."""
     sizes = [L.program.tensors[e.tensor].nbytes for e in L.program.edges]
@@ -113,7 +122,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
             key = out_dir / OTA_KEY_FILE
             if not key.is_file():
                 key.touch(mode=0o600)
-                key.write_text(secrets.token_hex(32) + "\n")
+                key.write_text(_kept_key(out_dir.parent / node / OTA_KEY_FILE) or secrets.token_hex(32) + "\n")
             artifacts["ota_key"] = OTA_KEY_FILE
             if kind in OTA_MCU_KINDS:  # compiled in; A/B slots in RAM with room for a program twice this size
                 ota_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node,
