@@ -223,3 +223,29 @@ def test_inspect_reports_the_training_footprint_and_refuses_a_target_it_does_not
     err = capsys.readouterr().err
     over = lower_training_step(program("mlp"), 128).arena_bytes - 65536
     assert "FitError" in err and f"over by {over} bytes" in err
+
+
+def test_training_op_checks_refuse_bad_params_and_shapes() -> None:
+    """The loader's per-op checks cover the training kernels: a bad GEMM transpose flag, an unknown
+    binary kind, a reduction whose sizes do not multiply out and a GEMM whose output has the wrong shape
+    are refused before anything runs."""
+    import copy
+
+    base = lower_training_step(program("mlp"), BATCH)
+
+    def refused(mutate) -> str:  # type: ignore[no-untyped-def]
+        L = copy.deepcopy(base)
+        mutate(L.program)
+        L.blob = L.program.to_bytes()
+        with pytest.raises(TrainError) as ei:
+            TrainHost(L)
+        return str(ei.value)
+
+    def first(prog, code: Op):  # type: ignore[no-untyped-def]
+        return next(op for op in prog.ops if op.opcode == code)
+
+    assert "PROG_PARAM" in refused(lambda p: first(p, Op.GEMM_F32).params.__setitem__(0, 2))
+    assert "PROG_PARAM" in refused(lambda p: first(p, Op.BINARY_F32).params.__setitem__(0, 7))
+    assert "PROG_SHAPE" in refused(lambda p: first(p, Op.REDUCE_F32).params.__setitem__(1, 3))
+    # the first GEMM (x . W0^T -> z0 [8, 32]) pointed at the logits tensor [8, 10]
+    assert "PROG_SHAPE" in refused(lambda p: first(p, Op.GEMM_F32).outputs.__setitem__(0, base.index["logits"]))
