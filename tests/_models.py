@@ -64,3 +64,36 @@ def unfold_fc(L: Lowered) -> Lowered:
             b = prog.tensors[op.inputs[2]]
             b.data = (b.data.astype(np.int64) + zx * w.sum(axis=1)).astype(np.int32)
     return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
+
+
+def seeded_squeezenet(seed: int) -> onnx.ModelProto:
+    """onnx's light squeezenet (the same graph, edges, dtypes and shapes) with seeded random weights.
+
+    The bundled model makes every weight with ConstantOfShape(0.02), so its softmax is uniform and two
+    copies cannot be told apart. Here each conv weight is an initializer drawn He-scaled (normal,
+    std sqrt(2 / fan_in)) so activations keep their scale through the 26 conv+relu layers, and each
+    bias normal(0, 0.05); ``seed`` picks the weights (old = 0, new = 1 in the OTA tests). The initializers
+    are no longer listed as graph inputs (IR 7), so the only input is ``data_0`` [1, 3, 224, 224].
+    """
+    src = onnx.load(str(light("squeezenet")))
+    rng = np.random.default_rng(seed)
+    shapes = {i.name: numpy_helper.to_array(i) for i in src.graph.initializer}
+    weights: dict[str, np.ndarray] = {}
+    nodes = []
+    for node in src.graph.node:
+        if node.op_type == "ConstantOfShape":  # weight = fill(shape): draw it instead (He init)
+            shape = tuple(int(d) for d in shapes[node.input[0]])
+            fan_in = int(np.prod(shape[1:]))
+            weights[node.output[0]] = (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+        else:
+            nodes.append(node)
+    for name, a in shapes.items():
+        if not name.endswith("__SHAPE"):
+            weights[name] = (rng.standard_normal(a.shape) * 0.05).astype(np.float32)
+    graph = helper.make_graph(
+        nodes, src.graph.name, [i for i in src.graph.input if i.name not in shapes], list(src.graph.output),
+        [numpy_helper.from_array(a, name) for name, a in sorted(weights.items())])
+    model = helper.make_model(graph, opset_imports=list(src.opset_import))
+    model.ir_version = 7
+    onnx.checker.check_model(model)
+    return model

@@ -507,14 +507,28 @@ def lower(
                 else:
                     B.op(Op.SIGMOID_F32 if t == "Sigmoid" else Op.TANH_F32, [x], [y], [], node.name)
         elif t == "Softmax":
-            rank = len(shape_of(node.input[0]))
-            axis = int(a.get("axis", -1 if opset >= 13 else 1))  # type: ignore[call-overload]
-            if axis % rank != rank - 1:
-                raise BbrtError(f"Softmax {node.name!r}: only the last axis is supported")
-            if use_q:
-                B.op(Op.SOFTMAX_I8, [get_q(node.input[0])], [new_act(out, DT_INT8)], [], node.name)
-            else:
-                B.op(Op.SOFTMAX_F32, [get_f(node.input[0])], [new_act(out, DT_FLOAT)], [], node.name)
+            xshape = shape_of(node.input[0])
+            rank = len(xshape)
+            axis = int(a.get("axis", -1 if opset >= 13 else 1)) % rank  # type: ignore[call-overload]
+            # the kernels normalise rows of the last dim. Opset < 13 normalises the input flattened to 2-D at
+            # `axis` (rows of prod(dims[axis:])); opset >= 13 normalises `axis` alone, the same rows when every
+            # dim after it is 1 (squeezenet's [1, 1000, 1, 1] at axis 1). Other axes would need a transpose.
+            if axis != rank - 1 and opset >= 13 and any(d != 1 for d in xshape[axis + 1:]):
+                raise BbrtError(f"Softmax {node.name!r}: only the last axis (or one followed by 1-dims) "
+                                f"is supported")
+            code, dt = (Op.SOFTMAX_I8, DT_INT8) if use_q else (Op.SOFTMAX_F32, DT_FLOAT)
+            x = get_q(node.input[0]) if use_q else get_f(node.input[0])
+            if axis == rank - 1:
+                B.op(code, [x], [new_act(out, dt)], [], node.name)
+            else:  # as rows: COPY into a 2-D view, SOFTMAX, COPY back (existing ops: same in every runtime)
+                rows = (int(np.prod(xshape[:axis], dtype=np.int64)), int(np.prod(xshape[axis:], dtype=np.int64)))
+                sm_xs, sm_xz = B.tensors[x].scale, B.tensors[x].zero_point
+                sm_ys, sm_yz = qp(out) if use_q else (0.0, 0)
+                x2 = B.add(Tensor(f"{out}__rows_in", dt, rows, STORE_ARENA, scale=sm_xs, zero_point=sm_xz))
+                y2 = B.add(Tensor(f"{out}__rows", dt, rows, STORE_ARENA, scale=sm_ys, zero_point=sm_yz))
+                B.op(Op.COPY, [x], [x2], [], f"{node.name}__rows_in")
+                B.op(code, [x2], [y2], [], node.name)
+                B.op(Op.COPY, [y2], [new_act(out, dt)], [], f"{node.name}__rows_out")
         elif t in COPY_OPS:
             src = node.input[0]
             if use_q and src not in fidx:
