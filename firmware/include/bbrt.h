@@ -22,8 +22,16 @@ extern "C" {
 #define BBRT_HEADER_SIZE 64u
 #define BBRT_MAX_RANK 8u
 #define BBRT_MAX_ENVELOPE (96u + BBRT_MAX_PAYLOAD)
-/* decoded frame = envelope + crc32 */
+/* decoded frame = envelope + crc32 (a node without the link layer: whole envelopes in one frame) */
 #define BBRT_RX_BUFFER_SIZE (BBRT_MAX_ENVELOPE + 4u)
+/* The largest non-tensor message a node takes whole (control text, HELLO records, PING). */
+#ifndef BBRT_CTL_PAYLOAD
+#define BBRT_CTL_PAYLOAD 256u
+#endif
+#define BBRT_CTL_ENVELOPE (96u + BBRT_CTL_PAYLOAD)
+/* A streaming node's receive buffer: one link frame (8-byte link header + the largest control
+ * envelope) + crc32. Tensors arrive in fragments of it, written straight into the arena. */
+#define BBRT_RX_FRAME_SIZE (8u + BBRT_CTL_ENVELOPE + 4u)
 
 /* ------------------------------------------------------------ error codes */
 typedef enum {
@@ -116,6 +124,11 @@ uint32_t bbrt_env_data_offset(uint32_t rank);
 /* Decode in place; validation exactly as docs/wire.md, in the same order. */
 bbrt_status_t bbrt_env_decode(const uint8_t *buf, size_t len, size_t max_payload,
                               bbrt_envelope_t *out);
+/* Validate an envelope of `len` bytes from its first `avail` bytes (at least its data offset:
+ * BBRT_E_TRUNCATED before that), the same rules and order as bbrt_env_decode; out->data points
+ * at the payload's start in buf, of which avail - data offset bytes are there (streaming receive). */
+bbrt_status_t bbrt_env_decode_header(const uint8_t *buf, size_t avail, size_t len, size_t max_payload,
+                                     bbrt_envelope_t *out);
 /* Write header + dims + padding (data_offset bytes); checks the header rules. */
 bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *env, uint8_t *out, size_t cap,
                                      size_t *written);
@@ -350,6 +363,17 @@ typedef struct {
     /* over-the-air updates (bbrt_ota.h, bbrt_node_ota.c); NULL: protocol 24 is ignored */
     const struct bbrt_node_ota_hooks_s *ota_hooks;
     void *ota;
+    /* streaming receive (docs/bbrt.md "Receive path"): the one fragmented message arriving now.
+     * A data envelope's payload goes straight to its arena slot; other messages (control, OTA
+     * chunks) are staged in ctl (the buffer bbrt_node_link_attach got as rasm). */
+    uint8_t *ctl;
+    uint32_t ctl_cap;
+    struct {
+        uint8_t mode;                 /* 0 none, 1 payload into the arena, 2 staged in ctl */
+        uint32_t edge, slot, data_off;
+        uint8_t *dst;                 /* the edge's bytes in the arena (tensor or request slot) */
+        bbrt_envelope_t env;          /* its validated header (data NULL) */
+    } in;
 } bbrt_node_t;
 
 /* What the node calls for over-the-air updates (set by bbrt_node_ota_attach): through pointers, so a
@@ -387,9 +411,13 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *env, size_t len
 void bbrt_node_hello(bbrt_node_t *node, const char *name);
 /* Speak the link layer (docs/wire.md) on the node's serial line: link is caller storage,
  * txbuf/txcap the transmit buffer (at least one largest envelope; two let one wait for its ACKs
- * while the next is queued), rasm/rasm_cap the reassembly buffer (its size is the byte budget),
- * boot_epoch >= 1 from the port's non-volatile storage. Sends the first HELLO. now/read are
- * the port's clock and a bounded read, used while an envelope waits for transmit room. */
+ * while the next is queued). Fragmented messages are received streaming: a data envelope's
+ * payload is written straight into its arena slot, fragment by fragment, and only a fragmented
+ * non-tensor message (control, an OTA chunk) is staged, in rasm/rasm_cap (BBRT_CTL_ENVELOPE, or
+ * BBRT_MAX_ENVELOPE for OTA chunks of the node's largest payload). The node announces as its
+ * max_frame what its receive buffer (rxcap of bbrt_node_init, minus the CRC) holds, at most
+ * BBRT_LINK_MTU. boot_epoch >= 1 from the port's non-volatile storage. Sends the first HELLO.
+ * now/read are the port's clock and a bounded read, used while an envelope waits for transmit room. */
 bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, struct bbrt_link_s *link, uint8_t *txbuf, size_t txcap,
                                     uint8_t *rasm, size_t rasm_cap, uint32_t boot_epoch, const char *name,
                                     bbrt_now_fn now, bbrt_read_fn read, void *io_ctx);

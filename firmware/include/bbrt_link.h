@@ -132,6 +132,21 @@ void bbrt_link_default_config(bbrt_link_config_t *cfg);
 typedef void (*bbrt_link_emit_fn)(void *ctx, const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
 typedef void (*bbrt_link_deliver_fn)(void *ctx, const uint8_t *env, size_t len);
 typedef void (*bbrt_link_event_fn)(void *ctx, bbrt_link_event_t ev, uint32_t a, uint32_t b);
+/* Streaming receive (bbrt_link_stream): the fragments of a message go to the owner as they are
+ * accepted (each one CRC-checked, in range, not overlapping), not into the reassembly buffer.
+ * op BEGIN: the fragment at offset 0 (the envelope's header: the owner validates it and says where
+ * the payload goes); PIECE: a later fragment at `off`; DONE: every byte arrived (total bytes);
+ * ABORT: the message will not complete (reassembly timeout, new session). BEGIN returns
+ * BBRT_LFRAG_TAKE, BBRT_LFRAG_DISCARD (acked, later fragments dropped: the owner refused the
+ * envelope and counted why) or a bbrt_frag_code_t (refused, not acked: sent again later);
+ * other ops return BBRT_LFRAG_TAKE. One message streams at a time: while one is open, a
+ * fragment of another is refused BUDGET and a whole DATA frame is not accepted (not acked),
+ * so nothing lands where the open message is being written. */
+enum { BBRT_LFRAG_BEGIN = 1, BBRT_LFRAG_PIECE = 2, BBRT_LFRAG_DONE = 3, BBRT_LFRAG_ABORT = 4 };
+#define BBRT_LFRAG_TAKE 0u
+#define BBRT_LFRAG_DISCARD 0x100u
+typedef uint32_t (*bbrt_link_frag_fn)(void *ctx, uint32_t op, uint32_t off, uint32_t total, const uint8_t *chunk,
+                                      uint32_t len);
 
 /* One outbound envelope in the transmit buffer. */
 typedef struct {
@@ -147,7 +162,8 @@ typedef struct {
 typedef struct {
     uint32_t lseq, msg, off, len, sent_at, deadline, tries, tx;
     uint8_t used, frag;
-    uint8_t fast; /* resent because later frames got through: its timer is 2 SRTT, no back-off */
+    uint8_t fast; /* resent because later frames got through: its timer is 2 SRTT, no RTO back-off */
+    uint8_t fast_n; /* fast resends of it in a row: each doubles that timer, up to the RTO (as link.py) */
 } bbrt_link_slot_t;
 
 typedef struct {
@@ -158,6 +174,7 @@ typedef struct {
 typedef struct {
     uint32_t msg_id, total, have, first_at, base, n;
     uint8_t used;
+    uint8_t discard; /* streaming: the owner refused its header; fragments acked and dropped */
     bbrt_link_chunk_t iv[BBRT_LINK_MAX_CHUNKS]; /* received byte ranges, sorted, merged when adjacent */
 } bbrt_link_rasm_t;
 
@@ -198,6 +215,7 @@ typedef struct bbrt_link_s {
     uint8_t *rasm;
     uint32_t rasm_cap;
     bbrt_link_rasm_t rx[BBRT_LINK_RASM_MSGS];
+    bbrt_link_frag_fn frag; /* streaming receive (bbrt_link_stream); NULL: reassembly buffer */
     bbrt_link_stats_t stats;
 } bbrt_link_t;
 
@@ -208,6 +226,9 @@ typedef struct bbrt_link_s {
 void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_config_t *cfg, uint8_t *txbuf,
                     size_t txcap, uint8_t *rasm, size_t rasm_cap, bbrt_link_emit_fn emit,
                     bbrt_link_deliver_fn deliver, bbrt_link_event_fn event, void *ctx);
+/* Receive fragmented messages through frag (see bbrt_link_frag_fn) instead of the reassembly
+ * buffer, which is then not used (init may pass 0, 0). Call after bbrt_link_init. */
+void bbrt_link_stream(bbrt_link_t *l, bbrt_link_frag_fn frag);
 /* Send the first HELLO. */
 void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms);
 /* One received frame body (CRC already checked and stripped). */

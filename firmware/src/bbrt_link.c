@@ -180,7 +180,28 @@ static uint32_t frame_cap(const bbrt_link_t *l) {
     return cap;
 }
 
-static void rasm_clear(bbrt_link_t *l) { bbrt_memset(l->rx, 0, sizeof(l->rx)); }
+/* a streamed message that will not complete: its owner hears so (its input is never marked ready) */
+static void rasm_abort(bbrt_link_t *l, bbrt_link_rasm_t *r) {
+    if (l->frag && r->used && !r->discard) (void)l->frag(l->ctx, BBRT_LFRAG_ABORT, 0u, r->total, 0, 0u);
+    r->used = 0u;
+}
+
+static void rasm_clear(bbrt_link_t *l) {
+    uint32_t i;
+    for (i = 0; i < BBRT_LINK_RASM_MSGS; i++) rasm_abort(l, &l->rx[i]);
+    bbrt_memset(l->rx, 0, sizeof(l->rx));
+}
+
+/* a streamed message is open: nothing else may land until it completes or is dropped */
+static int stream_open(const bbrt_link_t *l) {
+    uint32_t i;
+    if (!l->frag) return 0;
+    for (i = 0; i < BBRT_LINK_RASM_MSGS; i++)
+        if (l->rx[i].used) return 1;
+    return 0;
+}
+
+void bbrt_link_stream(bbrt_link_t *l, bbrt_link_frag_fn frag) { l->frag = frag; }
 
 static int time_reached(uint32_t now, uint32_t t) { return (int32_t)(now - t) >= 0; }
 
@@ -216,8 +237,10 @@ void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms) {
 }
 
 /* --------------------------------------------------------------- outbound */
-/* Put one DATA frame out. Its timer is the RTO; for a loss-detected resend (fast) 2 SRTT if shorter
- * (at least rto_min): the line is alive, a noisy one loses the resend too, and the window waits on it. */
+/* Put one DATA frame out. Its timer is the RTO; for a loss-detected resend (fast) 2 SRTT (at least
+ * rto_min, doubling with each fast resend of it in a row, as link.py and the MicroPython link) if shorter:
+ * the line is alive, a noisy one loses the resend too and the window waits on it, but a loaded peer must
+ * not be flooded either. */
 static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retransmit, int fast) {
     const bbrt_link_msg_t *m = &l->msgs[s->msg];
     uint8_t hdr[BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER];
@@ -225,12 +248,15 @@ static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retr
     uint32_t rto = l->rto;
     s->tries++;
     s->fast = (uint8_t)(fast != 0);
+    s->fast_n = fast ? (uint8_t)(s->fast_n < 255u ? s->fast_n + 1u : 255u) : 0u;
     s->tx = ++l->tx;
     s->sent_at = now;
     if (fast && l->have_rtt) {
         uint32_t two_srtt = (l->srtt8 + 2u) / 4u;
+        uint32_t shift = s->fast_n - 1u < 16u ? s->fast_n - 1u : 16u;
         if (two_srtt < l->cfg.rto_min) two_srtt = l->cfg.rto_min;
-        if (two_srtt < rto) rto = two_srtt;
+        /* doubled per fast resend in a row; a value past rto (or past 32 bits) is just rto */
+        if (two_srtt <= (rto >> shift)) rto = two_srtt << shift;
     }
     s->deadline = now + rto;
     if (retransmit) l->stats.retransmits++;
@@ -544,6 +570,27 @@ static uint32_t frag_accept(bbrt_link_t *l, uint32_t lseq, uint32_t msg, uint32_
         in_use += l->rx[i].total;
         if (l->rx[i].msg_id == msg) r = &l->rx[i];
     }
+    if (!r && l->frag) { /* streaming: the header fragment opens it, the owner validates the header */
+        uint32_t take;
+        if (lseq != l->cum + 1u) return BBRT_FRAG_ORDER;
+        if (in_use) return BBRT_FRAG_BUDGET; /* one streamed message at a time */
+        if (off != 0u) return BBRT_FRAG_ORDER; /* its header fragment went before (e.g. timed out) */
+        take = l->frag(l->ctx, BBRT_LFRAG_BEGIN, 0u, total, chunk, len);
+        if (take != BBRT_LFRAG_TAKE && take != BBRT_LFRAG_DISCARD) return take;
+        r = &l->rx[0];
+        bbrt_memset(r, 0, sizeof(*r));
+        r->used = 1u;
+        r->discard = (uint8_t)(take == BBRT_LFRAG_DISCARD);
+        r->msg_id = msg;
+        r->total = total;
+        r->first_at = now;
+        r->have = len;
+        r->n = 1u;
+        r->iv[0].off = 0u;
+        r->iv[0].len = len;
+        if (r->have == r->total) *done = r; /* cannot happen: total > len (checked above) */
+        return 0u;
+    }
     if (!r) {
         uint32_t base;
         bbrt_link_rasm_t *slot = 0;
@@ -578,7 +625,8 @@ static uint32_t frag_accept(bbrt_link_t *l, uint32_t lseq, uint32_t msg, uint32_
             return BBRT_FRAG_BUDGET; /* too scattered to track now: not acked, sent again */
         }
         r->used = 1u;
-        bbrt_memcpy(l->rasm + r->base + off, chunk, len);
+        if (!l->frag) bbrt_memcpy(l->rasm + r->base + off, chunk, len);
+        else if (!r->discard) (void)l->frag(l->ctx, BBRT_LFRAG_PIECE, off, total, chunk, len);
         r->have += len;
         if (left && right) {
             r->iv[i - 1].len += len + r->iv[i].len;
@@ -623,6 +671,7 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
     }
     /* record lseq (set its bit, slide cum over the received prefix) and owe an ACK: it goes out
      * before anything the envelope's handling sends, after the envelope was handed up and applied */
+    if (!frag && stream_open(l)) return 0; /* not acked: sent again once the open message is done */
     if (!frag) {
         l->mask |= 1u << (lseq - l->cum - 1u);
         while (l->mask & 1u) {
@@ -651,7 +700,11 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
              * fragment is accepted, which cannot happen during the (synchronous) delivery */
             done->used = 0u;
             l->stats.delivered++;
-            if (l->deliver) l->deliver(l->ctx, l->rasm + done->base, done->total);
+            if (l->frag) { /* the fragment set is complete: only now may the owner use the message */
+                if (!done->discard) (void)l->frag(l->ctx, BBRT_LFRAG_DONE, 0u, done->total, 0, 0u);
+            } else if (l->deliver) {
+                l->deliver(l->ctx, l->rasm + done->base, done->total);
+            }
         }
     }
     heard(l, now, 1);
@@ -805,7 +858,7 @@ void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms) {
     for (i = 0; i < BBRT_LINK_RASM_MSGS; i++) {
         bbrt_link_rasm_t *r = &l->rx[i];
         if (r->used && now_ms - r->first_at >= l->cfg.reassembly_timeout) {
-            r->used = 0u;
+            rasm_abort(l, r);
             raise_ev(l, BBRT_LEV_REASSEMBLY_TIMEOUT, r->msg_id, r->have);
         }
     }

@@ -161,6 +161,9 @@ static void link_event(void *ctx, bbrt_link_event_t ev, uint32_t a, uint32_t b) 
     if (ev == BBRT_LEV_LINK_UP) node->bare_peer = 0u;
 }
 
+static uint32_t link_frag(void *ctx, uint32_t op, uint32_t off, uint32_t total, const uint8_t *chunk,
+                          uint32_t len);
+
 static uint32_t node_now(bbrt_node_t *node) { return node->now ? node->now(node->io_ctx) : 0u; }
 
 /* one received byte: deframed, then through the link (or straight to the node without one) */
@@ -223,7 +226,11 @@ bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_
     h.caps = BBRT_CAP_ARQ | BBRT_CAP_FRAG;
     h.boot_epoch = boot_epoch;
     h.node_id = node->prog.node_id;
-    h.max_frame = BBRT_LINK_MTU;
+    /* what the receive buffer holds (frame body + CRC): a larger envelope comes fragmented, and its
+     * payload streams into the arena (link_frag), so the buffer need not hold the largest edge */
+    h.max_frame = node->rx.cap >= 4u && node->rx.cap - 4u < BBRT_LINK_MTU ? (uint32_t)(node->rx.cap - 4u)
+                                                                         : BBRT_LINK_MTU;
+    if (h.max_frame < BBRT_HELLO_MAX_BODY) h.max_frame = BBRT_HELLO_MAX_BODY;
     h.window = BBRT_LINK_WINDOW;
     while (name && name[len] && len < BBRT_HELLO_MAX_NAME) {
         h.name[len] = (uint8_t)name[len];
@@ -236,7 +243,11 @@ bbrt_status_t bbrt_node_link_attach(bbrt_node_t *node, bbrt_link_t *link, uint8_
     node->now = now;
     node->read = read;
     node->io_ctx = io_ctx;
-    bbrt_link_init(link, &h, 0, txbuf, txcap, rasm, rasm_cap, link_emit, link_deliver, link_event, node);
+    node->ctl = rasm;
+    node->ctl_cap = rasm_cap > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)rasm_cap;
+    node->in.mode = 0u;
+    bbrt_link_init(link, &h, 0, txbuf, txcap, 0, 0u, link_emit, link_deliver, link_event, node);
+    bbrt_link_stream(link, link_frag);
     bbrt_link_start(link, node_now(node));
     return BBRT_OK;
 }
@@ -444,6 +455,15 @@ static bbrt_status_t apply_data(bbrt_node_t *node, const bbrt_envelope_t *env, u
     return BBRT_OK;
 }
 
+/* the arena bytes of Recv edge i's tensor */
+static uint8_t *prog_tensor_data(bbrt_node_t *node, uint32_t i) {
+    bbrt_edge_t e;
+    bbrt_tensor_t t;
+    bbrt_program_edge(&node->prog, i, &e);
+    bbrt_program_tensor(&node->prog, e.tensor, &t);
+    return t.data;
+}
+
 static bbrt_status_t fresh(bbrt_node_t *node, const bbrt_envelope_t *env) {
     bbrt_status_t st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq);
     if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
@@ -494,6 +514,98 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         if (node->ota_hooks && node->ota_hooks->on_idle) node->ota_hooks->on_idle(node);
         return st;
     }
+}
+
+/* ------------------------------------------------------------ streaming receive */
+enum { IN_NONE = 0, IN_DATA = 1, IN_STAGE = 2 };
+
+/* envelope bytes [off, off + len) of the open message: its payload part goes to its arena bytes */
+static void stream_piece(bbrt_node_t *node, uint32_t off, const uint8_t *chunk, uint32_t len) {
+    if (node->in.mode == IN_DATA) {
+        uint32_t lo = node->in.data_off, hi = node->in.data_off + node->in.env.payload_len;
+        uint32_t a = off > lo ? off : lo, b = off + len < hi ? off + len : hi;
+        /* the link proved off + len <= total = data_off + payload_len; clipped again all the same */
+        if (b > a) bbrt_memcpy(node->in.dst + (a - lo), chunk + (a - off), b - a);
+    } else if (node->in.mode == IN_STAGE && off <= node->ctl_cap && len <= node->ctl_cap - off) {
+        bbrt_memcpy(node->ctl + off, chunk, len);
+    }
+}
+
+/* The header fragment of a message of `total` bytes: validated as bbrt_node_handle would (envelope
+ * rules, receiver, then for a data envelope the edge contract, sender and freshness), all before
+ * any payload byte is written. A refused envelope is counted and its fragments dropped (acked). */
+static uint32_t stream_begin(bbrt_node_t *node, uint32_t total, const uint8_t *chunk, uint32_t len) {
+    bbrt_envelope_t env;
+    bbrt_request_slot_t *slot;
+    uint32_t index = 0u, si = 0u;
+    bbrt_status_t st = bbrt_env_decode_header(chunk, len, total, BBRT_MAX_PAYLOAD, &env);
+    node->in.mode = IN_NONE;
+    if (st != BBRT_OK) { /* also a header split over two fragments: no sender of ours does that */
+        node->stats.bad_envelopes++;
+        return BBRT_LFRAG_DISCARD;
+    }
+    if (env.receiver != node->prog.node_id && env.receiver != BBRT_BROADCAST) {
+        node->stats.not_for_me++;
+        return BBRT_LFRAG_DISCARD;
+    }
+    if (env.kind == BBRT_KIND_CONTROL || env.protocol != BBRT_PROTO_DATAFLOW) {
+        /* control and OTA messages are staged whole and handled when complete (bbrt_node_handle) */
+        if (!node->ctl || total > node->ctl_cap) {
+            node->stats.bad_envelopes++;
+            return BBRT_LFRAG_DISCARD;
+        }
+        node->in.mode = IN_STAGE;
+        stream_piece(node, 0u, chunk, len);
+        return BBRT_LFRAG_TAKE;
+    }
+    if (check_data(node, &env, &index) != BBRT_OK || fresh(node, &env) != BBRT_OK) return BBRT_LFRAG_DISCARD;
+    slot = find_slot(node, env.request_id, &si);
+    /* a second copy of an edge replaces the first: not ready until this one completes, so a request
+     * never runs on a half-written input */
+    slot->have_mask &= ~(1u << index);
+    node->in.env = env;
+    node->in.env.data = 0;
+    node->in.edge = index;
+    node->in.slot = si;
+    node->in.data_off = bbrt_env_data_offset(env.rank);
+    node->in.dst = node->slot_bytes ? node->slot_base + (size_t)si * node->slot_bytes + node->recv_off[index]
+                                    : prog_tensor_data(node, index);
+    node->in.mode = IN_DATA;
+    stream_piece(node, 0u, chunk, len);
+    return BBRT_LFRAG_TAKE;
+}
+
+/* every fragment arrived (each CRC-checked by the framing): the input is ready, the request may run */
+static void stream_done(bbrt_node_t *node, uint32_t total) {
+    uint8_t mode = node->in.mode;
+    node->in.mode = IN_NONE;
+    if (mode == IN_STAGE) {
+        (void)bbrt_node_handle(node, node->ctl, total);
+    } else if (mode == IN_DATA) {
+        bbrt_request_slot_t *slot = &node->slots[node->in.slot];
+        const bbrt_envelope_t *env = &node->in.env;
+        /* the slot may have been given to another request meanwhile (a bare envelope): then dropped */
+        if (!slot->used || slot->request_id != env->request_id) {
+            node->stats.evicted++;
+            return;
+        }
+        if (fresh(node, env) != BBRT_OK) return;
+        bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
+        slot->have_mask |= (1u << node->in.edge);
+        if ((slot->have_mask & node->need_mask) == node->need_mask) (void)run_request(node, slot, node->in.slot);
+        if (node->ota_hooks && node->ota_hooks->on_idle) node->ota_hooks->on_idle(node);
+    }
+}
+
+static uint32_t link_frag(void *ctx, uint32_t op, uint32_t off, uint32_t total, const uint8_t *chunk,
+                          uint32_t len) {
+    bbrt_node_t *node = (bbrt_node_t *)ctx;
+    if (op == BBRT_LFRAG_BEGIN) return stream_begin(node, total, chunk, len);
+    if (op == BBRT_LFRAG_PIECE) stream_piece(node, off, chunk, len);
+    else if (op == BBRT_LFRAG_DONE) stream_done(node, total);
+    else node->in.mode = IN_NONE; /* ABORT: the input was never marked ready; its bytes are overwritten
+                                   * by the next envelope on that edge */
+    return BBRT_LFRAG_TAKE;
 }
 
 void bbrt_node_feed(bbrt_node_t *node, const uint8_t *p, size_t n) {

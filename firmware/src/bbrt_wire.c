@@ -18,13 +18,15 @@ uint32_t bbrt_dtype_size(uint32_t code) {
 
 uint32_t bbrt_env_data_offset(uint32_t rank) { return 64u + 8u * ((rank + 1u) / 2u); }
 
-bbrt_status_t bbrt_env_decode(const uint8_t *b, size_t len, size_t max_payload,
-                              bbrt_envelope_t *e) {
+/* The envelope of `len` bytes of which the first `avail` are in b (avail == len: all of it). Every
+ * rule of docs/wire.md is checked on the header alone (the payload's bytes are never read), so a
+ * streaming receiver validates the header before any payload byte lands (bbrt_env_decode_header). */
+static bbrt_status_t decode(const uint8_t *b, size_t avail, size_t len, size_t max_payload, bbrt_envelope_t *e) {
     uint32_t i, plen, off, isz;
     uint64_t expected;
     uint16_t res0;
     uint32_t res1;
-    if (b == 0 || e == 0 || len < 64u) return BBRT_E_TRUNCATED;
+    if (b == 0 || e == 0 || len < 64u || avail < 64u || avail > len) return BBRT_E_TRUNCATED;
     if (b[0] != 0xBBu || b[1] != 0xE1u) return BBRT_E_BAD_MAGIC;
     if (b[2] != 1u) return BBRT_E_BAD_VERSION;
     if (b[3] > 1u) return BBRT_E_BAD_KIND;
@@ -50,6 +52,7 @@ bbrt_status_t bbrt_env_decode(const uint8_t *b, size_t len, size_t max_payload,
     off = bbrt_env_data_offset(e->rank);
     if (len < (size_t)off + (size_t)plen) return BBRT_E_TRUNCATED;
     if (len > (size_t)off + (size_t)plen) return BBRT_E_BAD_LENGTH;
+    if (avail < (size_t)off) return BBRT_E_TRUNCATED; /* dims not here yet: the header is not complete */
     if ((e->rank & 1u) && bbrt_rd_u32(b + 64u + 4u * e->rank) != 0u) return BBRT_E_BAD_FIELD; /* padding */
     expected = isz;
     for (i = 0; i < e->rank; i++) {
@@ -78,6 +81,15 @@ bbrt_status_t bbrt_env_decode(const uint8_t *b, size_t len, size_t max_payload,
     e->payload_len = plen;
     e->data = b + off;
     return BBRT_OK;
+}
+
+bbrt_status_t bbrt_env_decode(const uint8_t *b, size_t len, size_t max_payload, bbrt_envelope_t *e) {
+    return decode(b, len, len, max_payload, e);
+}
+
+bbrt_status_t bbrt_env_decode_header(const uint8_t *b, size_t avail, size_t len, size_t max_payload,
+                                     bbrt_envelope_t *e) {
+    return decode(b, avail, len, max_payload, e);
 }
 
 bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_t cap,

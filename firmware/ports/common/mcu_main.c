@@ -46,11 +46,19 @@ static size_t ota_key_len(void) {
 #endif
 
 static uint64_t arena[(BBRT_ARENA_SIZE + 7u) / 8u];
-static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u];
+/* one link frame: a larger envelope comes fragmented and its payload is written straight into the
+ * arena as each fragment arrives (streaming receive), so no buffer holds the largest edge */
+static uint64_t rxbuf[(BBRT_RX_FRAME_SIZE + 7u) / 8u];
 static bbrt_node_t node;
 static bbrt_link_t link_state;
-/* reassembly: one whole envelope of this node's largest payload */
-static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+/* staging for a fragmented non-tensor message: an OTA chunk (up to the largest payload) when this
+ * build takes updates, else the largest control envelope */
+#ifdef BBRT_OTA_KEY_HEX
+#define NODE_CTL_BYTES BBRT_MAX_ENVELOPE
+#else
+#define NODE_CTL_BYTES BBRT_CTL_ENVELOPE
+#endif
+static uint64_t rasm[(NODE_CTL_BYTES + 7u) / 8u];
 /* transmit ring: one largest envelope (RAM is tight on an MCU: the next output waits for the ACKs) */
 static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 
@@ -125,7 +133,7 @@ int main(void) {
     }
 #endif
     st = bbrt_node_init(&node, prog, size, (uint8_t *)arena, sizeof(arena), (uint8_t *)rxbuf,
-                        BBRT_RX_BUFFER_SIZE, put, 0);
+                        BBRT_RX_FRAME_SIZE, put, 0);
     if (st != BBRT_OK) {
         report_error(st);
         for (;;) {
