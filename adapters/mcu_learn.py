@@ -176,8 +176,14 @@ def device_for_bundle(bundle: str | Path, state_dir: str | Path | None = None) -
     sd.mkdir(parents=True, exist_ok=True)
     node_id = int(man["node_id"])
     image = b / man["artifacts"]["image"]
-    fw = b / man["artifacts"]["firmware"]
     epoch, state = sd / f"{man['node']}.epoch", sd / f"{man['node']}.round"
+    if man["kind"] == "esp-idf":  # the generated ESP-IDF app on Linux (espidf_learn.build_host_app), NVS in a dir
+        from bb_edge.bundle.espidf_learn import build_host_app
+
+        exe = build_host_app(b / man["artifacts"]["project"], sd / f"{man['node']}-esp-app")
+        return HostLearnDevice(exe, image, node_id, epoch_file=epoch, state_file=sd / f"{man['node']}.nvs",
+                               config=learn_link_config())
+    fw = b / man["artifacts"]["firmware"]
     if man["kind"] == "host":
         return HostLearnDevice(fw, image, node_id, epoch_file=epoch, state_file=state, config=learn_link_config())
     return QemuLearnDevice(man["qemu"], fw, image, node_id, epoch_file=epoch, state_file=state,

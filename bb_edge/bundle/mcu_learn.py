@@ -44,6 +44,10 @@ LEARN_KINDS: dict[str, tuple[str, str, str | None]] = {
     "qemu-cortex-m3": ("learn-cortex-m3", "arm-none-eabi-", "cortex-m3"),
     "qemu-rv32": ("learn-rv32", "riscv64-unknown-elf-", "rv32"),
     "host": ("learn-host", "", None),
+    # ESP-IDF projects (bb_edge/bundle/espidf_learn.py): the goal and prefix of their size-proxy build
+    "esp32": ("learn-cortex-m3", "arm-none-eabi-", "esp-idf"),
+    "esp32s3": ("learn-cortex-m3", "arm-none-eabi-", "esp-idf"),
+    "esp32c3": ("learn-rv32", "riscv64-unknown-elf-", "esp-idf"),
 }
 IMAGE = "learn.bin"
 STACK_RESERVE = 4096
@@ -149,6 +153,11 @@ def build_mcu_learning(req: BuildRequest) -> BuildResult:
                               epochs=int(cfg["epochs"]), steps=int(cfg.get("local_steps") or 0), batch=batch,
                               seed=int(cfg["seed"]), heartbeat_ms=max(1, int(float(cfg["heartbeat"]) * 1000)),
                               program=lowered.blob, name=req.node)
+    if qemu == "esp-idf":
+        return _esp_bundle(req, out, module, dep, names, node_id, payload, max(8, lowered.arena_bytes), work,
+                           {"param_count": lowered.param_count, "shard_samples": len(x),
+                            "train_arena_bytes": lowered.arena_bytes, "train_arena_lower_bound": lowered.lower_bound,
+                            "image_bytes": image_bytes})
     build = out / "build"
     native.make(goal, build, LEARN_PAYLOAD=str(payload), ARENA=str(max(8, lowered.arena_bytes)),
                 LEARN_WORK=str(work), OPT="-Os")
@@ -187,3 +196,22 @@ def build_mcu_learning(req: BuildRequest) -> BuildResult:
                 "figures": figures, "artifacts": arts}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, default=str) + "\n")
     return BuildResult(req.node, prof.name, out, {k: out / v for k, v in arts.items()}, figures)
+
+
+def _esp_bundle(req: BuildRequest, out: Path, module: Any, dep: Any, names: dict[str, int], node_id: int,
+                payload: int, arena: int, work: int, figures: dict[str, Any]) -> BuildResult:
+    """The ESP-IDF project of an ESP32 training client next to its learning image (espidf_learn.py)."""
+    from bb_edge.bundle.espidf_learn import generate_learn_project
+
+    project = out / "esp-idf"
+    facts = generate_learn_project(project, profile=req.profile, node=req.node, node_id=node_id, image=out / IMAGE,
+                                   payload=payload, arena=arena, work=work)
+    figures = {**figures, **{k: facts[k] for k in ("code_bytes", "static_ram_bytes", "ram_need", "app_need",
+                                                  "record_bytes", "state_partition_bytes")}}
+    arts = {"image": IMAGE, "project": "esp-idf", "partitions": "esp-idf/partitions.csv", "manifest": "manifest.json"}
+    manifest = {"format": "bb-edge/mcu-learning-bundle", "version": 1, "node": req.node, "node_id": node_id,
+                "server_id": names["server"], "target": req.profile.name, "kind": "esp-idf", "qemu": None,
+                "strategy": module.name, "role": "client", "learning": dep.extra["learning"],
+                "figures": figures, "esp_idf": facts, "artifacts": arts}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, default=str) + "\n")
+    return BuildResult(req.node, req.profile.name, out, {k: out / v for k, v in arts.items()}, figures)
