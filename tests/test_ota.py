@@ -1,11 +1,12 @@
 """Over-the-air program updates (bb_edge/engine/ota.py, adapters/ota_*.py, ``bb-edge deploy``/``keygen``).
 
 Unit tests drive the real protocol both ends (an :class:`OtaDeployer` and an
-engine with :class:`OtaNode` and the real ONNX loader) in one process; every
-refusal is checked as an event, a NACK on the wire and an unchanged program
-(its outputs still equal ONNX Runtime on the old whole model). The fleet test
-runs three ``bb-edge node`` processes over a real Mosquitto and updates them
-mid-stream.
+engine with :class:`OtaNode` and the real ONNX loader) in one process on a
+small CNN; every refusal is checked as an event, a NACK on the wire and an
+unchanged program (its outputs still equal ONNX Runtime on the old whole
+model). The live-fleet test runs a 3-node squeezenet (seeded weights,
+tests/_models.seeded_squeezenet) as three ``bb-edge node`` processes over a
+real Mosquitto and updates them mid-stream.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from bb_edge.compiler import compile_model
 from bb_edge.compiler.manifest import HOST_ID, Deployment
 from bb_edge.engine import Engine, ota
 from bb_edge.wire import envelope as wire
-from tests._models import monolithic, random_inputs
+from tests._models import monolithic, random_inputs, seeded_squeezenet
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))
@@ -48,8 +49,8 @@ def _scaled(model: onnx.ModelProto, factor: float) -> onnx.ModelProto:
 def small_cnn(seed: int = 0) -> onnx.ModelProto:
     """A small CNN (conv, relu, conv, relu, pool, gemm) with seeded random weights.
 
-    onnx's light squeezenet generates constant weights (its softmax is uniform), so a retrained copy
-    could not be told apart; this one can, and it splits into 3 stages quickly on 2 cores.
+    The in-process unit tests use it (cheap to compile and run many times on 2 cores); the live-fleet
+    test uses squeezenet with seeded weights (tests/_models.seeded_squeezenet).
     """
     from onnx import TensorProto, helper
 
@@ -442,11 +443,22 @@ def _tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoin
     return items
 
 
-def test_live_fleet_updated_mid_stream(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """3 ``bb-edge node`` processes over Mosquitto: staged while requests flow, switched between requests.
+SQZ_OUT = "softmaxout_1"
 
-    Every output is checked against ORT on the old or the new whole model; then a corrupt image and a
-    badly signed one are refused and the fleet keeps serving the new program.
+
+@pytest.fixture(scope="module")
+def sqz_models() -> dict[str, onnx.ModelProto]:
+    """Squeezenet (onnx's light graph) with seeded weights: old = seed 0, new = seed 1, the same contract."""
+    return {"old": seeded_squeezenet(0), "new": seeded_squeezenet(1)}
+
+
+def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A 3-node squeezenet fleet (``compile --nodes 3``, three ``bb-edge node`` processes over Mosquitto) moves
+    from seed 0 to seed 1: staged while requests flow, switched between requests.
+
+    Every output is checked against ORT on the old or the new whole model (and not the other one), none
+    lost; then a corrupt image and a badly signed one are refused and the fleet keeps serving the new
+    program.
     """
     from bb_edge.adapters.broker import Broker, write_broker_files
     from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process
@@ -459,13 +471,13 @@ def test_live_fleet_updated_mid_stream(models, tmp_path: Path) -> None:  # type:
     old_dir, new_dir = tmp_path / "old", tmp_path / "new"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        compile_model(models["old"], nodes=3, out_dir=old_dir)
-        compile_model(models["new"], nodes=3, out_dir=new_dir)
+        compile_model(sqz_models["old"], nodes=3, out_dir=old_dir)
+        compile_model(sqz_models["new"], nodes=3, out_dir=new_dir)
     priv, pub = make_keys(tmp_path / "keys")
     embed_public_key(old_dir, pub)
     dep = load_deployment(old_dir)
     assert dep.extra["ota"]["public_key"] == pub
-    updates = plan_update(dep, load_deployment(new_dir), ota.ed25519_signer(bytes.fromhex(priv)), chunk=2048)
+    updates = plan_update(dep, load_deployment(new_dir), ota.ed25519_signer(bytes.fromhex(priv)))  # 32 KiB chunks
     assert sorted(u.node for u in updates) == dep.node_names
 
     files = write_broker_files(tmp_path / "broker", dep)
@@ -485,16 +497,16 @@ def test_live_fleet_updated_mid_stream(models, tmp_path: Path) -> None:  # type:
 
     def one_request(seed: int) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         rid[0] += 1
-        x = _inputs(models["old"], seed)
+        x = random_inputs(sqz_models["old"], seed)  # data_0 [1, 3, 224, 224]
         host.submit(rid[0], x)
         return x, host.wait(rid[0], FLEET_TIMEOUT)
 
     def check(pairs: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]], which: str) -> None:
         other = "new" if which == "old" else "old"
         for x, got in pairs:
-            want, not_want = monolithic(models[which], x)["y"], monolithic(models[other], x)["y"]
-            np.testing.assert_allclose(got["y"], want, rtol=1e-4, atol=1e-5)
-            assert not np.allclose(got["y"], not_want, rtol=1e-3, atol=1e-4)
+            want, not_want = monolithic(sqz_models[which], x)[SQZ_OUT], monolithic(sqz_models[other], x)[SQZ_OUT]
+            np.testing.assert_allclose(got[SQZ_OUT], want, rtol=1e-4, atol=1e-5)
+            assert float(np.abs(got[SQZ_OUT] - not_want).max()) > 0.1  # the seeds' outputs differ by ~0.8
 
     try:
         host.open()
@@ -531,14 +543,14 @@ def test_live_fleet_updated_mid_stream(models, tmp_path: Path) -> None:  # type:
         assert (old_dir / "ota" / "n1" / "active").read_text().strip() in ("a", "b")
 
         # a corrupt image and a badly signed one: refused, ABORT everywhere, the new program keeps serving
-        back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)), chunk=2048)
+        back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)))
         corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42)
         corrupt._ship(_tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
         assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
         check([one_request(300)], "new")
-        forged = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(KEY), chunk=2048)
+        forged = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(KEY))
         bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43)
         rep = bad.run()
         assert rep.state == "failed" and {c for c, _ in bad.deployer.failures.values()} == {ota.BAD_SIGNATURE}
