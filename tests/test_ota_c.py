@@ -85,10 +85,10 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def sqz_fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Squeezenet old/new deployments (seed 0/1, same contract), their host-mqtt C bundles for n1 (int8,
-    calibrated on 4 random images), Ed25519 keys for n0/n2."""
+    calibrated on 2 random images), Ed25519 keys for n0/n2."""
     assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
     root = tmp_path_factory.mktemp("ota_c_sqz")
-    calib = np.random.default_rng(7).standard_normal((4, 3, 224, 224)).astype(np.float32)
+    calib = np.random.default_rng(7).standard_normal((2, 3, 224, 224)).astype(np.float32)
     for tag, seed in (("old", 0), ("new", 1)):
         d = root / tag
         with warnings.catch_warnings():
