@@ -46,8 +46,8 @@ from bb_edge.adapters.devices import PtyHostDevice, QemuDevice, SerialDevice
 from bb_edge.bundle.mcu_learn import IMAGE_MAGIC, write_image
 from bb_edge.errors import BBError
 
-__all__ = ["IMAGE_MAGIC", "McuLearnBridge", "batch_order", "device_for_bundle", "learn_link_config", "main",
-           "reference_update", "round_batches", "write_image"]
+__all__ = ["IMAGE_MAGIC", "McuLearnBridge", "MpyHostedLearnDevice", "batch_order", "device_for_bundle",
+           "learn_link_config", "main", "reference_update", "round_batches", "write_image"]
 
 PROTO_FEDAVG_SERVER, PROTO_FEDAVG_CLIENT = 16, 17
 MSG_MODEL, MSG_UPDATE = 2, 3
@@ -149,6 +149,80 @@ class HostLearnDevice(PtyHostDevice):
         raise BBError(f"device node {self.node_id} did not say HELLO with a new epoch after restart")
 
 
+MPY_UART_SHIM = '''"""machine.UART on a pseudo-terminal (raw mode): a MicroPython bundle's main.py hosted by CPython."""
+import os
+import select
+import tty
+
+
+class UART:
+    """The bundle's UART; here the pty slave whose path is in BB_UART_PATH."""
+
+    def __init__(self, uart_id, baudrate=0, tx=None, rx=None, rxbuf=0):
+        self.fd = os.open(os.environ["BB_UART_PATH"], os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.fd)
+
+    def read(self):
+        try:
+            data = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return None
+        except OSError:  # the host closed the line: the board is switched off
+            raise SystemExit(0)
+        return data or None
+
+    def write(self, data):
+        view = memoryview(bytes(data))
+        while view:
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                select.select([], [self.fd], [], 0.05)
+        return len(data)
+'''
+
+MPY_LAUNCH = """import os, runpy, sys
+sys.path[:0] = {paths!r}
+os.chdir({here!r})
+runpy.run_path("main.py", run_name="__main__")
+"""
+
+
+class MpyHostedLearnDevice(HostLearnDevice):
+    """A MicroPython training client bundle (``--target cN=esp32-micropython --transport serial``) whose own
+    main.py runs under CPython with bbnode's sources, its UART a pty (:data:`MPY_UART_SHIM`).
+
+    The bundle's files are copied into ``node_dir`` (its flash: boot epoch, round record and log live there);
+    :meth:`restart` SIGKILLs the process and boots it again on the same pty, as a reset of the board.
+    """
+
+    def __init__(self, bundle: Path, node_dir: Path, node_id: int, **kw: Any) -> None:
+        import shutil
+
+        from bb_edge.mpy.cross import runtime_dir
+
+        node_dir.mkdir(parents=True, exist_ok=True)
+        for f in ("main.py", "config.json", "train.bbt", "shard.bbs"):
+            if not (node_dir / f).exists() or f == "main.py":
+                shutil.copyfile(bundle / f, node_dir / f)
+        shims = node_dir / "_shims"
+        shims.mkdir(exist_ok=True)
+        (shims / "machine.py").write_text(MPY_UART_SHIM)
+        launch = node_dir / "_launch.py"
+        launch.write_text(MPY_LAUNCH.format(paths=[str(shims), str(runtime_dir())], here=str(node_dir)))
+        super().__init__(Path(sys.executable), node_dir / "config.json", node_id,
+                         epoch_file=node_dir / "boot_epoch", state_file=node_dir / "round", **kw)
+        self.cmd = [sys.executable, str(launch)]
+        self.node_dir = node_dir
+
+    def _launch(self) -> None:
+        import subprocess
+
+        env = dict(os.environ, BB_UART_PATH=self._own.slave_path)
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, env=env, cwd=str(self.node_dir))
+
+
 def learn_link_config() -> Any:
     """The host end's link timers for a training client's line.
 
@@ -165,6 +239,16 @@ def learn_link_config() -> Any:
 def device_for_bundle(bundle: str | Path, state_dir: str | Path | None = None) -> SerialDevice:
     """The (not yet started) device of an MCU learning bundle (``bb-edge build ... --target NODE=qemu-cortex-m3``)."""
     b = Path(bundle)
+    if not (b / "manifest.json").exists() and (b / "shard.bbs").exists():  # a MicroPython training client
+        try:
+            cfg = json.loads((b / "config.json").read_text())
+        except (OSError, ValueError) as exc:
+            raise BBError(f"{b}: not a MicroPython training bundle ({exc})") from None
+        if cfg.get("transport") != "serial" or "learn" not in cfg:
+            raise BBError(f"{b}: a MicroPython training bundle on a serial line is built with "
+                          "bb-edge build LEARN_DIR --target NODE=esp32-micropython --transport serial")
+        sd = Path(state_dir) if state_dir is not None else b / "flash"
+        return MpyHostedLearnDevice(b, sd / str(cfg["name"]), int(cfg["node_id"]), config=learn_link_config())
     try:
         man = json.loads((b / "manifest.json").read_text())
     except (OSError, ValueError) as exc:

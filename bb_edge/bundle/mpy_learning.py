@@ -4,7 +4,9 @@ The micropython builder lands here for a learning deployment. The bundle::
 
     lib/bbnode/*.mpy   the node runtime, with train.py and learn_client.py (mpy-cross, the profile's -march)
     main.py            boot script: config.json's ``learn`` section starts the training client
-    config.json        node name/id, the server's id, MQTT broker (fill in host/password) and Wi-Fi, ``learn``
+    config.json        node name/id, the server's id, MQTT broker (fill in host/password) and Wi-Fi, or with
+                       ``--transport serial`` the UART and link-layer settings (a host bridge,
+                       adapters/mcu_learn.py, relays the line to the broker), and ``learn``
     train.bbt          the deployment's ONNX training program as a BBT1 description (bb_edge/mpy/train.py)
     shard.bbs          this client's partition of the training data (BBS1)
     build.json         what was built, with the device RAM the trainer and the shard take
@@ -65,8 +67,10 @@ def build_training_client(request: BuildRequest) -> BuildResult:
     if int(module.cfg.get("local_steps") or 0):
         raise BuildError("local_steps: the MicroPython client trains whole epochs; set 'epochs' instead")
     transport = str(request.options.get("transport") or "mqtt")
-    if transport != "mqtt":
-        raise BuildError(f"a MicroPython training client talks MQTT (got --transport {transport})")
+    if transport.startswith("serial"):
+        transport = "serial"
+    if transport not in ("mqtt", "serial"):
+        raise BuildError(f"a MicroPython training client talks MQTT or serial (got --transport {transport})")
     cfg = module.cfg
     setup = module.setup
     part = setup.parts[module.clients().index(request.node)]
@@ -91,15 +95,25 @@ def build_training_client(request: BuildRequest) -> BuildResult:
     (out / "train.bbt").write_bytes(desc)
     (out / "shard.bbs").write_bytes(shard)
     config: dict[str, Any] = {
-        "name": request.node, "node_id": ids[request.node], "deployment": dep.name, "transport": "mqtt",
+        "name": request.node, "node_id": ids[request.node], "deployment": dep.name, "transport": transport,
         "peers": {str(ids["server"]): "server"},
-        "mqtt": {"host": str(request.options.get("mqtt_host", "192.168.1.10")), "port": 1883,
-                 "deployment": dep.name, "prefix": "bb", "keepalive": 30,
-                 "password": None},  # fill in from the broker's credentials.json (user = node name)
-        "wifi": {"ssid": "", "password": ""},
         "learn": {"role": "fedavg-client", "program": "train.bbt", "shard": "shard.bbs",
                   "epochs": int(cfg["epochs"]), "seed": int(cfg["seed"]), "server_id": ids["server"],
                   "heartbeat_ms": int(round(1000 * float(cfg["heartbeat"])))}}
+    if transport == "mqtt":
+        config["mqtt"] = {"host": str(request.options.get("mqtt_host", "192.168.1.10")), "port": 1883,
+                          "deployment": dep.name, "prefix": "bb", "keepalive": 30,
+                          "password": None}  # fill in from the broker's credentials.json (user = node name)
+        config["wifi"] = {"ssid": "", "password": ""}
+    else:  # the UART and the link layer (bbnode/learn_client.SerialClient); a host bridge relays to the broker
+        max_env = 96 + 4 * int(setup.program.layout.size)
+        config["uart"] = dict(prof.get("uart", {"id": 1, "baud": 921600}))
+        # frames of at most 512 bytes (a model arrives in fragments); a round trains for seconds between
+        # link polls on a slow device, so the peer is declared dead only after 30 s of silence
+        config["link"] = {"enabled": True, "max_frame": 512, "window": 4, "rto_initial": 1000, "rto_min": 200,
+                          "rto_max": 4000, "max_retries": 200, "hb_interval": 500, "dead_after": 30000,
+                          "reassembly_budget": 2 * max_env, "reassembly_timeout": 30000,
+                          "queue_bytes": 3 * (max_env + 12) + 1024}
     (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
     files = ["main.py", "config.json", "train.bbt", "shard.bbs"] + [str(p.relative_to(out)) for p in mpys]
     code_bytes = sum(p.stat().st_size for p in mpys)

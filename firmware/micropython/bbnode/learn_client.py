@@ -115,6 +115,7 @@ class FedAvgClient:
         self.rounds_trained = 0
         self.last_loss = 0.0
         self.log_path = None
+        self.idle = None  # called between training steps (a serial link keeps acking and heartbeating)
 
     # ------------------------------------------------------------------ output
     def _emit(self, kind, protocol, edge, dtype, dims, request_id, payload):
@@ -262,6 +263,8 @@ class FedAvgClient:
                 nb = B if n - lo > B else n - lo
                 self.load_batch(lo, nb)
                 T.step(nb)
+                if self.idle is not None:
+                    self.idle()
                 total += T.loss[0]
                 steps += 1
                 lo += nb
@@ -288,12 +291,191 @@ def serve_mqtt(client, link, poll_ms=100):
         pass
 
 
+CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_ERROR = 1, 2, 3, 5
+PROTO_CONTROL = 1
+
+
+class SerialClient:
+    """A :class:`FedAvgClient` on a serial line (``machine.UART``): COBS + CRC-32 frames and the link layer of
+    docs/wire.md (bbnode/link.py: HELLO with the boot epoch, acks, retransmission, fragmentation), as an
+    inference node's ``Node(link_layer=True)``. The client JOINs once the link is up; PING is answered with
+    PONG; the client's events go to the host as control ERROR texts (``ModelRefused stale_round round=3``,
+    ``ModelTaken round=0``, ``LocalTrainingDone round=2``), as the C client reports them. While a round
+    trains, the link's timers run between steps (acks, heartbeats) and envelopes that arrive are handled
+    after the round."""
+
+    def __init__(self, client, uart, link_opts=None, epoch_file=None):
+        from bbnode import framing
+        from bbnode.link import CAP_ARQ, CAP_FRAG, Hello, Link
+        opts = dict(link_opts or {})
+        mtu = opts.pop("max_frame", 4096)
+        window = opts.pop("window", 4)
+        max_env = 96 + client.max_payload
+        opts.setdefault("reassembly_budget", 2 * max_env)
+        name = client.name.encode() if isinstance(client.name, str) else client.name
+        h = Hello(1, 1, CAP_ARQ | CAP_FRAG, client.boot_epoch, client.node_id, mtu, window, name,
+                  client.program_hash)
+        self.client = client
+        self.uart = uart
+        self.epoch_file = epoch_file
+        self.link_epoch = client.boot_epoch
+        self.ll = Link(h, self._write_frame, self._deliver, **opts)
+        cap = mtu if mtu > max_env else max_env
+        self.rx = framing.Deframer(cap)
+        self.fbody = bytearray(cap + 4)
+        self.frame = bytearray(framing.max_frame(cap))
+        self.now = 0
+        self.training = False
+        self.later = []  # envelopes that arrived while a round trained
+        self.reported = 0
+        self.tx_dropped = 0
+        self.t0 = None
+        client._send = self._send
+        client.idle = self._idle
+
+    # ---------------------------------------------------------------- line
+    def _write_frame(self, mv):
+        from bbnode import framing
+        n = len(mv)
+        self.fbody[:n] = mv
+        m = framing.frame_into(self.fbody, n, self.frame)
+        self.uart.write(memoryview(self.frame)[:m])
+
+    def _send(self, env):
+        if not self.ll.send(env, self.now):
+            self.tx_dropped += 1
+
+    def _deliver(self, mv, bare):
+        buf = bytes(mv)
+        if self.training:
+            self.later.append(buf)
+            return
+        self._handle(buf)
+
+    def _handle(self, buf):
+        if len(buf) >= 64 and buf[6] | buf[7] << 8 == PROTO_CONTROL:
+            try:
+                env = E.decode(buf, 256)
+            except E.EnvelopeError:
+                return
+            if env.edge == CTRL_PING and env.receiver == self.client.node_id:
+                self._control(CTRL_PONG, env.sender, env.seq, env.request_id, b"")
+            return
+        self.training = True
+        try:
+            self.client.handle(buf)
+        finally:
+            self.training = False
+        self._report()
+
+    def _control(self, code, receiver, response_to, request_id, text):
+        c = self.client
+        c.seq += 1
+        env = E.Envelope(kind=E.KIND_CONTROL, protocol=PROTO_CONTROL, sender=c.node_id, receiver=receiver,
+                         seq=(c.boot_epoch << 32) | c.seq, request_id=request_id, edge=code, dtype=UINT8,
+                         dims=(len(text),))
+        if code == CTRL_PONG:
+            env.flags = E.RESPONSE
+            env.response_to = response_to
+        if code == CTRL_ERROR:
+            env.flags = E.ERROR
+        out = bytearray(E.data_offset(1) + len(text))
+        doff = E.header_into(out, env, len(text))
+        out[doff:] = text
+        self._send(bytes(out))
+
+    def _report(self):
+        """The client's new events to the host, one control ERROR text each."""
+        evs = self.client.events
+        for i in range(self.reported, len(evs)):
+            name, f = evs[i]
+            if name == "ModelFetched":
+                text = "ModelTaken round=%d" % f["round"]
+            elif name == "ModelRefused":
+                text = "ModelRefused %s round=%d" % (f["reason"], f["round"])
+            else:
+                text = "%s round=%d" % (name, f.get("round", 0))
+            if self.ll.up:
+                self._control(CTRL_ERROR, 0, 0, 0, text.encode())
+        self.reported = len(evs)
+
+    # -------------------------------------------------------------- timers
+    def _clock(self):
+        import time
+        if hasattr(time, "ticks_ms"):
+            t = time.ticks_ms()
+            if self.t0 is None:
+                self.t0 = t
+            return time.ticks_diff(t, self.t0)
+        return int(time.time() * 1000)
+
+    def feed(self, data, now):
+        """Received serial bytes."""
+        self.now = now
+        self.rx.feed(data, self._on_frame)
+
+    def _on_frame(self, body):
+        self.ll.receive(body, self.now)
+        self._link_events()
+
+    def poll(self, now):
+        """Link timers, the client's JOIN / heartbeats once the link is up, envelopes kept during training."""
+        self.now = now
+        self.ll.poll(now)
+        self._link_events()
+        while self.later and not self.training:
+            self._handle(self.later.pop(0))
+        if self.ll.up:
+            self.client.tick(now)
+        self.client.flush_log()
+        if not self.client.log_path:
+            self.client.events = []  # reported already: nothing keeps them (RAM)
+        self.reported = len(self.client.events)
+
+    def _idle(self):
+        """Between training steps: read the line (acks; envelopes wait) and run the link's timers."""
+        self.now = self._clock()
+        data = self.uart.read()
+        if data:
+            self.rx.feed(data, self._on_frame)
+        self.ll.poll(self.now)
+        self._link_events()
+
+    def _link_events(self):
+        ll = self.ll
+        if ll.events:
+            ll.take_events()
+        if ll.hello.boot_epoch != self.link_epoch:
+            # the link moved to a new session epoch: keep the epoch file ahead of it (as Node does)
+            self.link_epoch = ll.hello.boot_epoch
+            if self.epoch_file:
+                with open(self.epoch_file, "w") as f:
+                    f.write(str(self.link_epoch))
+
+    def serve(self, poll_ms=1):
+        """Forever: read the UART, feed the link, run its timers and the client's (on the device)."""
+        import time
+        self.ll.start(self._clock())
+        while True:
+            now = self._clock()
+            data = self.uart.read()
+            if data:
+                self.feed(data, now)
+            self.poll(now)
+            if not data:
+                if hasattr(time, "sleep_ms"):
+                    time.sleep_ms(poll_ms)
+                else:
+                    time.sleep(poll_ms / 1000)
+
+
 def main(cfg):
     """Boot a training client from config.json's ``learn`` section (main.py calls this); serves until stopped.
 
     ``learn``: ``program`` (the BBT1 description), ``shard`` (BBS1), ``epochs``, ``seed``, ``server_id``,
     ``heartbeat_ms``, optional ``log`` (a file that gets one JSON line per trained round). Transport: MQTT
-    (``mqtt`` section, as an inference node's).
+    (``mqtt`` section, as an inference node's) or, with ``"transport": "serial"``, the ``uart`` and ``link``
+    sections (:class:`SerialClient`).
     """
     from bbnode.mqtt import MqttLink
     from bbnode.node import boot_epoch
@@ -302,8 +484,23 @@ def main(cfg):
         trainer = Trainer(f.read())
     with open(lc.get("shard", "shard.bbs"), "rb") as f:
         shard = Shard(f.read())
-    epoch = boot_epoch(cfg.get("epoch_file", "boot_epoch"))
+    epoch_file = cfg.get("epoch_file", "boot_epoch")
+    epoch = boot_epoch(epoch_file)
     name = cfg.get("name", "node")
+    if cfg.get("transport") == "serial":  # the UART with the link layer; a host bridge relays to the fleet
+        from machine import UART
+        u = cfg.get("uart", {})
+        uart = UART(u.get("id", 1), baudrate=u.get("baud", 921600), tx=u.get("tx"), rx=u.get("rx"),
+                    rxbuf=u.get("rxbuf", 8192))
+        client = FedAvgClient(trainer, shard, cfg["node_id"], lc.get("server_id", 1), None,
+                              epochs=lc.get("epochs", 1), seed=lc.get("seed", 0), boot_epoch=epoch,
+                              heartbeat_ms=lc.get("heartbeat_ms", 1000), name=name)
+        client.log_path = lc.get("log")
+        lk = {k: v for k, v in cfg.get("link", {}).items() if k != "enabled"}
+        line = SerialClient(client, uart, lk, epoch_file)
+        print("node %s (id %d) on its UART, FedAvg client of %d samples" % (name, client.node_id, shard.n))
+        line.serve()
+        return client, line
     if cfg.get("wifi") and cfg["wifi"].get("ssid"):
         import time
 
