@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 
 from tests.test_firmware_link import CLink, c_stats, echo_program, hello_record, vectors
 
