@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +113,12 @@ def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path,
         ref = _reference(d, MPY, 1, start)
         assert np.abs(ref).max() > 1e-3
         np.testing.assert_allclose(np.asarray(upd[0].array(), np.float32), ref, atol=1e-4, rtol=0)
+        # the round record (the C client's layout): round 1 answered with start + update, CRC-32 as zlib's
+        rec = (tmp_path / "flash" / MPY / "learn.state").read_bytes()
+        magic, _v, node_id, count, answered, model_round, pending, crc = struct.unpack_from("<8I", rec)
+        assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
+        assert crc == zlib.crc32(rec[:28] + rec[32:])
+        np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + ref, atol=1e-4)
         dev.send(model(start, 1, 3))  # round 1 again: stale
         texts: list[str] = []
         late: list[Any] = []
@@ -127,14 +135,17 @@ def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path,
 
 def test_fedavg_run_with_a_serial_micropython_client(built: tuple[Path, Path], tmp_path: Path) -> None:
     """FedAvg digits over Mosquitto: a Linux client process and the MicroPython client on its pty behind the
-    serial<->MQTT bridge. Every round completes with every client, no update is refused, and each of the
-    MicroPython client's updates equals ORT from the model it was sent, within 1e-4."""
+    serial<->MQTT bridge. The MicroPython process is SIGKILLed right after it kept the last round's model and
+    started again on the same pty: it resumes that round from its record file and the run finishes. Every
+    round completes with every client, no update is refused, and each of the MicroPython client's updates
+    equals ORT from the model it was sent, within 1e-4."""
     d, bundle = built
     broker, url = start_broker(tmp_path / "broker")
     rec, work = tmp_path / "rec", tmp_path / "work"
     cmd = [sys.executable, "-m", "bb_edge.adapters.mcu_learn", str(d), "--node", MPY, "--transport", url,
            "--bundle", str(bundle), "--state-dir", str(tmp_path / "flash"), "--record", str(rec),
-           "--progress", str(work / f"{MPY}.progress.jsonl"), "--start-file", str(work / "start")]
+           "--progress", str(work / f"{MPY}.progress.jsonl"), "--start-file", str(work / "start"),
+           "--power-cut", f"{ROUNDS}:0"]  # SIGKILL as soon as it took the last round's model; boot it again
     try:
         res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MPY: cmd}, timeout=300)
     finally:
@@ -142,6 +153,8 @@ def test_fedavg_run_with_a_serial_micropython_client(built: tuple[Path, Path], t
     log = (work / f"{MPY}.log").read_text()
     assert len(res.records) == ROUNDS and res.counts.get("RoundCompleted") == ROUNDS, (res.counts, log[-1500:])
     assert not res.rejections, res.rejections
+    assert "power cut" in log and "back with boot epoch 2" in log, log[-2000:]
+    assert f"RoundResumed round={ROUNDS}" in log, log[-2000:]  # trained again from its round record
     for r in range(1, ROUNDS + 1):
         start = np.load(rec / f"model-r{r}-0.npy")
         ups = sorted(rec.glob(f"update-r{r}-*.npy"))

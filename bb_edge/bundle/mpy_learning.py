@@ -99,6 +99,7 @@ def build_training_client(request: BuildRequest) -> BuildResult:
         "peers": {str(ids["server"]): "server"},
         "learn": {"role": "fedavg-client", "program": "train.bbt", "shard": "shard.bbs",
                   "epochs": int(cfg["epochs"]), "seed": int(cfg["seed"]), "server_id": ids["server"],
+                  "state": "learn.state",  # the round record (bbnode/learn_client.FedAvgClient.save_state)
                   "heartbeat_ms": int(round(1000 * float(cfg["heartbeat"])))}}
     if transport == "mqtt":
         config["mqtt"] = {"host": str(request.options.get("mqtt_host", "192.168.1.10")), "port": 1883,

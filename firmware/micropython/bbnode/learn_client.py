@@ -32,6 +32,7 @@ PROTO_CLIENT = 17
 JOIN, MODEL, UPDATE, HEARTBEAT, MODEL_FULL = 1, 2, 3, 4, 6
 FLOAT32, UINT8, INT64 = 1, 2, 7
 SHARD_MAGIC = b"BBS1"
+RECORD_MAGIC, RECORD_VERSION = 0x4E4C4242, 1  # "BBLN": the C client's bbrt_learn_record_t
 INF = float("inf")
 
 
@@ -116,6 +117,9 @@ class FedAvgClient:
         self.last_loss = 0.0
         self.log_path = None
         self.idle = None  # called between training steps (a serial link keeps acking and heartbeating)
+        self.taken = None  # called with the round once its model is validated and kept, before training
+        self.state_path = None  # the round record (see save_state); None: rounds are not kept across a reboot
+        self.pending = 0  # a round whose model was taken before a reboot and not answered: trained at tick
 
     # ------------------------------------------------------------------ output
     def _emit(self, kind, protocol, edge, dtype, dims, request_id, payload):
@@ -145,7 +149,14 @@ class FedAvgClient:
         self._send(bytes(out))
 
     def tick(self, now_ms):
-        """JOIN once; a HEARTBEAT after ``heartbeat_ms`` without output."""
+        """A round resumed from the record first, then JOIN once; a HEARTBEAT after ``heartbeat_ms`` without
+        output."""
+        if self.pending:
+            rnd = self.pending
+            self.pending = 0
+            self.events.append(("RoundResumed", {"round": rnd}))
+            self._train_and_answer(rnd)
+            self.last_tx = now_ms
         if not self.joined:
             self._emit(E.KIND_DATA, PROTO_SERVER, JOIN, INT64, (1,), 0, struct.pack("<q", self.shard.n))
             self.joined = True
@@ -218,15 +229,88 @@ class FedAvgClient:
         if env.edge == MODEL_FULL:
             self.events.append(("ModelFetched", {"round": env.request_id}))
             return "OK"
-        self.train_round(env.request_id)
+        self.pending = 0  # a newer model supersedes a round kept from before a reboot
+        # the round's model is kept before training: a reboot from here on trains this round again
+        self.save_state(self.round, env.request_id, env.request_id, P)
+        if self.taken is not None:
+            self.taken(env.request_id)
+        self._train_and_answer(env.request_id)
+        return "TRAINED"
+
+    def _train_and_answer(self, rnd):
+        """Train round ``rnd`` from the model in ``trainer.P``, send the UPDATE, keep the answered record."""
+        P = self.trainer.P
+        st = self.start
+        for i in range(self.trainer.size):
+            st[i] = P[i]
+        self.train_round(rnd)
         # delta = trained - received, float32 like the Python client's ``trained - start``
         for i in range(self.trainer.size):
             st[i] = P[i] - st[i]
-        self._emit(E.KIND_DATA, PROTO_SERVER, UPDATE, FLOAT32, (self.trainer.size,), env.request_id, bytes(st))
-        self.round = env.request_id
+        self._emit(E.KIND_DATA, PROTO_SERVER, UPDATE, FLOAT32, (self.trainer.size,), rnd, bytes(st))
+        self.round = rnd
         self.rounds_trained += 1
-        self.events.append(("LocalTrainingDone", {"round": env.request_id, "loss": self.last_loss}))
-        return "TRAINED"
+        self.save_state(rnd, rnd, 0, P)
+        self.events.append(("LocalTrainingDone", {"round": rnd, "loss": self.last_loss}))
+
+    # ------------------------------------------------------------ round state
+    def _record(self, answered, model_round, pending, model):
+        head = struct.pack("<7I", RECORD_MAGIC, RECORD_VERSION, self.node_id, self.trainer.size, answered,
+                           model_round, pending)
+        body = bytes(model)
+        from bbnode.framing import crc32
+        return head + struct.pack("<I", crc32(body, crc32(head))) + body
+
+    def save_state(self, answered, model_round, pending, model):
+        """Keep the round record in ``state_path``: the layout of the C client's (bbrt_learn_record_t: magic
+        "BBLN", version, node id, parameter count, last answered round, the model's round, the pending round,
+        CRC-32 of those fields and the model) then the float32 model. Written beside the file and renamed over
+        it, so a reset in the middle of a write leaves the previous record whole."""
+        if not self.state_path:
+            return
+        import os
+        tmp = self.state_path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(self._record(answered, model_round, pending, model))
+        try:
+            os.rename(tmp, self.state_path)
+        except OSError:  # a file system whose rename does not replace: remove first
+            try:
+                os.remove(self.state_path)
+            except OSError:
+                pass
+            os.rename(tmp, self.state_path)
+
+    def restore(self):
+        """Take the round record at boot; returns why not ("OK", "NONE", "BAD_RECORD"). A record that does not
+        check out (magic, version, node, size, CRC, finite values) changes nothing; a pending round is trained
+        at the next :meth:`tick`."""
+        if not self.state_path:
+            return "NONE"
+        try:
+            with open(self.state_path, "rb") as f:
+                blob = f.read()
+        except OSError:
+            return "NONE"
+        n = self.trainer.size
+        if len(blob) != 32 + 4 * n:
+            return "BAD_RECORD"
+        magic, version, node_id, count, answered, model_round, pending, crc = struct.unpack_from("<8I", blob)
+        from bbnode.framing import crc32
+        if (magic != RECORD_MAGIC or version != RECORD_VERSION or node_id != self.node_id or count != n
+                or crc32(memoryview(blob)[32:], crc32(memoryview(blob)[:28])) != crc):
+            return "BAD_RECORD"
+        if not self._load(memoryview(blob)[32:]):
+            return "BAD_RECORD"
+        # checked: from here on the record is the client's state
+        P = self.trainer.P
+        st = self.start
+        for i in range(n):
+            P[i] = st[i]
+        self.round = answered
+        self.pending = pending if pending > answered else 0
+        self.events.append(("StateRestored", {"round": answered, "pending": self.pending}))
+        return "OK"
 
     # ---------------------------------------------------------------- training
     def load_batch(self, lo, nb):
@@ -332,6 +416,7 @@ class SerialClient:
         self.t0 = None
         client._send = self._send
         client.idle = self._idle
+        client.taken = self._taken
 
     # ---------------------------------------------------------------- line
     def _write_frame(self, mv):
@@ -384,6 +469,12 @@ class SerialClient:
         out[doff:] = text
         self._send(bytes(out))
 
+    def _taken(self, rnd):
+        """Said before the round trains (the host's power-cut fault injection keys on it)."""
+        self._report()
+        if self.ll.up:
+            self._control(CTRL_ERROR, 0, 0, 0, ("ModelTaken round=%d" % rnd).encode())
+
     def _report(self):
         """The client's new events to the host, one control ERROR text each."""
         evs = self.client.events
@@ -425,8 +516,14 @@ class SerialClient:
         self._link_events()
         while self.later and not self.training:
             self._handle(self.later.pop(0))
-        if self.ll.up:
+        if not self.ll.up:
+            return
+        self.training = True  # tick may train a round resumed from the record
+        try:
             self.client.tick(now)
+        finally:
+            self.training = False
+        self._report()
         self.client.flush_log()
         if not self.client.log_path:
             self.client.events = []  # reported already: nothing keeps them (RAM)
@@ -473,7 +570,8 @@ def main(cfg):
     """Boot a training client from config.json's ``learn`` section (main.py calls this); serves until stopped.
 
     ``learn``: ``program`` (the BBT1 description), ``shard`` (BBS1), ``epochs``, ``seed``, ``server_id``,
-    ``heartbeat_ms``, optional ``log`` (a file that gets one JSON line per trained round). Transport: MQTT
+    ``heartbeat_ms``, optional ``log`` (a file that gets one JSON line per trained round), optional ``state``
+    (the round record file, :meth:`FedAvgClient.save_state`). Transport: MQTT
     (``mqtt`` section, as an inference node's) or, with ``"transport": "serial"``, the ``uart`` and ``link``
     sections (:class:`SerialClient`).
     """
@@ -496,6 +594,8 @@ def main(cfg):
                               epochs=lc.get("epochs", 1), seed=lc.get("seed", 0), boot_epoch=epoch,
                               heartbeat_ms=lc.get("heartbeat_ms", 1000), name=name)
         client.log_path = lc.get("log")
+        client.state_path = lc.get("state")
+        client.restore()
         lk = {k: v for k, v in cfg.get("link", {}).items() if k != "enabled"}
         line = SerialClient(client, uart, lk, epoch_file)
         print("node %s (id %d) on its UART, FedAvg client of %d samples" % (name, client.node_id, shard.n))
@@ -515,5 +615,7 @@ def main(cfg):
                           epochs=lc.get("epochs", 1), seed=lc.get("seed", 0), boot_epoch=epoch,
                           heartbeat_ms=lc.get("heartbeat_ms", 1000), name=name)
     client.log_path = lc.get("log")
+    client.state_path = lc.get("state")
+    client.restore()
     serve_mqtt(client, link)
     return client, link
