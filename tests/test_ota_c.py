@@ -642,3 +642,57 @@ def test_last_squeezenet_stage_lowers_its_softmax() -> None:
             tol = 1e-5 if precision == "fp32" else INT8_TOL
             assert float(np.abs(got - want).max()) <= tol, (precision, float(np.abs(got - want).max()))
             assert float(np.abs(got - not_want).max()) > 3 * INT8_TOL
+
+
+def test_rows_softmax_is_the_same_in_c_and_micropython(tmp_path: Path) -> None:
+    """A Softmax on a non-last axis whose rows are contiguous (opset 11: the dims from the axis flattened;
+    opset 13: an axis followed by 1-dims) lowers to COPY, SOFTMAX_I8, COPY: the C runtime and the
+    MicroPython executor (in the WebAssembly VM, one run for both programs) give the same bytes, and both
+    are ORT within int8 rounding."""
+    from onnx import TensorProto, helper
+
+    from bb_edge.bbrt.format import RECV, SEND, Op
+    from bb_edge.bbrt.host import HostProgram
+    from bb_edge.bbrt.lower import lower
+    from tests._mpy_vm import prepare_vm, run_vm
+
+    c_out: list[bytes] = []
+    runs: list[tuple[int, list[int]]] = []
+    for k, (opset, shape) in enumerate([(11, (2, 4, 5)), (13, (1, 10, 1, 1))]):
+        g = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], axis=1)], "rows_softmax",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(shape))])
+        model = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, progs = compile_model(model, nodes=1)
+        x = (np.random.default_rng(opset).standard_normal(shape) * 2).astype(np.float32)
+        L = lower(progs["n0"], precision="int8", calib=[{"x": x}])
+        assert Op.SOFTMAX_I8 in L.ops_used and Op.COPY in L.ops_used
+        (recv,) = [e.tensor for e in L.program.edges if e.direction == RECV]
+        sends = [e.tensor for e in L.program.edges if e.direction == SEND]
+        h = HostProgram(L.blob, L.program)
+        h.run({recv: x})
+        c_out.append(b"".join(h.view(i).tobytes() for i in sends))
+        want = _ort(model).run(None, {"x": x})[0]
+        got = h.view(sends[0]).astype(np.float32)
+        t = L.program.tensors[sends[0]]
+        if t.scale:  # int8 Send tensor
+            got = (got - t.zero_point) * t.scale
+        assert float(np.abs(got.reshape(want.shape) - want).max()) <= 0.02, (opset, got, want)  # int8 of [0, 1]
+        (tmp_path / f"prog{k}.bbrt").write_bytes(L.blob)
+        (tmp_path / f"in{k}.bin").write_bytes(x.tobytes())
+        runs.append((recv, sends))
+    driver, lib = prepare_vm(tmp_path / "lib")
+    run_vm(driver, lib, tmp_path, f"""
+import os
+from bbnode.executor import Program
+os.mkdir('out')  # the VM driver copies back what the script writes under out/
+for k, (recv, sends) in enumerate({runs}):
+    P = Program(open('prog%d.bbrt' % k, 'rb').read())
+    P.write_bytes(recv, open('in%d.bin' % k, 'rb').read())
+    P.run()
+    open('out/y%d.bin' % k, 'wb').write(b''.join(P.read_bytes(i) for i in sends))
+""")
+    for k, want_bytes in enumerate(c_out):
+        assert (tmp_path / "out" / f"y{k}.bin").read_bytes() == want_bytes
