@@ -3,6 +3,10 @@
     python bench/bench_bbrt.py              # the table (int8 graph input/output edges, as a build makes them)
     python bench/bench_bbrt.py --float-edges  # float32 graph input/output: QUANTIZE/DEQUANTIZE in the program
     python bench/bench_bbrt.py --callgrind  # plus host instructions vs ONNX Runtime int8 (valgrind)
+    python bench/bench_bbrt.py --before REV  # plus the node firmware's static RAM built from firmware/ at REV
+
+The node firmware's receive buffers (rxbuf: one link frame; rasm: staging, absent without updates) are
+read from its symbol table, next to the largest edge they would otherwise have to hold.
 
 Prints figures and ratios; asserts nothing about speed. The two models are the issue's MLP
 64-48-32-10 and a small CNN of the same structure as the issue's (conv, 1x1 conv, pool, FC).
@@ -92,7 +96,28 @@ def qemu_xtensa(elf: Path, prog: Path) -> float:
     return f["cycles"] * f["cal_insns"] / f["cal_cycles"] / f["runs"]
 
 
-def measure(name: str, L: Lowered, d: Path) -> dict[str, float]:
+def symbol_bytes(elf: Path, names: tuple[str, ...]) -> int:
+    """Total size of the named data symbols of an ARM ELF (0 for those it does not have)."""
+    out = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, check=True).stdout
+    return sum(int(p[1], 16) for p in (line.split() for line in out.splitlines()) if len(p) == 4 and p[3] in names)
+
+
+def node_ram_at(rev: str, d: Path, **variables: str) -> int:
+    """Static RAM (data + bss) of the Cortex-M3 node firmware built from firmware/ as it was at ``rev``."""
+    root = Path(__file__).resolve().parents[1]
+    src = d / "before"
+    if not (src / "firmware").is_dir():
+        src.mkdir(parents=True, exist_ok=True)
+        tar = subprocess.run(["git", "-C", str(root), "archive", rev, "firmware"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(src)], input=tar.stdout, check=True)
+    build = d / "m3-before"
+    subprocess.run(["make", "-s", "-C", str(src / "firmware"), "cortex-m3", f"BUILD={build}",
+                    *(f"{k}={v}" for k, v in variables.items())], capture_output=True, check=True)
+    sizes = elf_sizes(build / "bbrt.elf", "arm-none-eabi-")
+    return sizes["data"] + sizes["bss"]
+
+
+def measure(name: str, L: Lowered, d: Path, before: str | None = None) -> dict[str, float]:
     """Every figure of one model."""
     p = L.program
     d.mkdir(parents=True, exist_ok=True)
@@ -109,6 +134,11 @@ def measure(name: str, L: Lowered, d: Path) -> dict[str, float]:
     make("cortex-m3", d / "m3", RESOLVER=str(res), OPT="-Os", ARENA=node_arena, MAX_PAYLOAD=mp)
     node = elf_sizes(d / "m3" / "bbrt.elf", "arm-none-eabi-")
     r["node_code"], r["node_ram"] = node["text"], node["data"] + node["bss"]
+    r["node_rx"] = symbol_bytes(d / "m3" / "bbrt.elf", ("rxbuf", "rasm"))
+    r["largest_edge"] = float(mp)
+    if before:
+        r["node_ram_before"] = node_ram_at(before, d, RESOLVER=str(res.resolve()), OPT="-Os", ARENA=node_arena,
+                                           MAX_PAYLOAD=mp)
     make("cortex-m3-bench", d / "m3b", RESOLVER=str(res), OPT="-Os", ARENA=arena)
     app = elf_sizes(d / "m3b" / "bench.elf", "arm-none-eabi-")
     r["app_code"], r["app_ram"] = app["text"], app["data"] + app["bss"]
@@ -149,6 +179,14 @@ def table(res: dict[str, dict[str, float]]) -> None:
                  " | ".join(vs(res[k]["app_ram"], TFLM[k]["arena"]) for k in ("mlp", "cnn")), "<= 0.5"))
     rows.append(("static RAM, serial node firmware (B)",
                  " | ".join(f"{res[k]['node_ram']:,.0f}" for k in ("mlp", "cnn")), "link buffers included"))
+    rows.append(("  of which receive buffers (rx frame + staging) / largest edge",
+                 " | ".join(f"{res[k]['node_rx']:,.0f} / {res[k]['largest_edge']:,.0f}" for k in ("mlp", "cnn")),
+                 "no whole-envelope staging"))
+    if all("node_ram_before" in res[k] for k in ("mlp", "cnn")):
+        rows.append(("static RAM, serial node firmware: before / now",
+                     " | ".join(f"{res[k]['node_ram_before']:,.0f} -> {res[k]['node_ram']:,.0f}"
+                                for k in ("mlp", "cnn")),
+                     "--before REV"))
     rows.append(("M3 -Os code, inference app / TFLM",
                  " | ".join(vs(res[k]["app_code"], TFLM[k]["code"]) for k in ("mlp", "cnn")), "<= 0.4"))
     rows.append(("M3 -Os code, serial node firmware (B)",
@@ -222,11 +260,12 @@ def main() -> None:
     ap.add_argument("--callgrind", action="store_true", help="also count host instructions against ONNX Runtime")
     ap.add_argument("--float-edges", action="store_true",
                     help="float32 graph input/output edges (QUANTIZE/DEQUANTIZE inside the program)")
+    ap.add_argument("--before", metavar="REV", help="also build the node firmware from firmware/ at this git revision")
     args = ap.parse_args()
     models = {"mlp": lowered(small_mlp(), args.float_edges), "cnn": lowered(tflm_cnn(), args.float_edges)}
     print(f"edges: {'float32' if args.float_edges else 'int8'} graph input/output")
     with tempfile.TemporaryDirectory() as tmp:
-        res = {k: measure(k, L, Path(tmp) / k) for k, L in models.items()}
+        res = {k: measure(k, L, Path(tmp) / k, args.before) for k, L in models.items()}
         table(res)
         if args.callgrind:
             callgrind_section(models["cnn"], Path(tmp))

@@ -42,6 +42,9 @@ EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
 BUILD_JSON = "bbrt-build.json"
 HOST_MIN_PAYLOAD = 4096  # BBRT_MAX_PAYLOAD floor of the posix builds (over-the-air update chunks)
+#: an MCU node's receive buffer (bbrt.h BBRT_RX_FRAME_SIZE): one link frame of 8-byte header + the largest
+#: control envelope (96 + 128) + CRC; tensors arrive in fragments written straight into the arena
+MCU_RX_FRAME_BYTES = 8 + 96 + 128 + 4
 OTA_KEY_FILE = "ota_hmac.key"  # the node's update key (hex), mode 0600: posix bundles and OTA_MCU_KINDS
 OTA_MCU_KINDS = {"qemu-cortex-m3"}  # MCU builds that take over-the-air updates with --ota (key compiled in)
 
@@ -102,7 +105,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         "model_lower_bound": L.model_lower_bound,
         "request_slots": REQUEST_SLOTS, "slot_bytes": REQUEST_SLOTS * L.program.request_bytes(),
         "node_arena_bytes": arena,
-        "const_bytes": L.program.const_bytes(), "rx_buffer_bytes": 96 + mp + 4,
+        "const_bytes": L.program.const_bytes(),
+        "rx_buffer_bytes": 96 + mp + 4 if kind in EXECUTABLES else MCU_RX_FRAME_BYTES,
         "ops": [op.opcode.name for op in L.program.ops],
         "kernels": sorted(op.name for op in L.ops_used),
         "edges": [{"edge_id": e.edge_id, "peer": e.peer, "dir": "recv" if e.direction == RECV else "send",

@@ -24,9 +24,11 @@ extern "C" {
 #define BBRT_MAX_ENVELOPE (96u + BBRT_MAX_PAYLOAD)
 /* decoded frame = envelope + crc32 (a node without the link layer: whole envelopes in one frame) */
 #define BBRT_RX_BUFFER_SIZE (BBRT_MAX_ENVELOPE + 4u)
-/* The largest non-tensor message a node takes whole (control text, HELLO records, PING). */
+/* The largest non-tensor message payload a node takes (PING, a HELLO record of 52 + a name of up to
+ * 64 bytes). The peer fragments only above the node's max_frame, so such a message always arrives
+ * whole in one frame of BBRT_RX_FRAME_SIZE and needs no staging. */
 #ifndef BBRT_CTL_PAYLOAD
-#define BBRT_CTL_PAYLOAD 256u
+#define BBRT_CTL_PAYLOAD 128u
 #endif
 #define BBRT_CTL_ENVELOPE (96u + BBRT_CTL_PAYLOAD)
 /* A streaming node's receive buffer: one link frame (8-byte link header + the largest control
@@ -413,8 +415,8 @@ void bbrt_node_hello(bbrt_node_t *node, const char *name);
  * txbuf/txcap the transmit buffer (at least one largest envelope; two let one wait for its ACKs
  * while the next is queued). Fragmented messages are received streaming: a data envelope's
  * payload is written straight into its arena slot, fragment by fragment, and only a fragmented
- * non-tensor message (control, an OTA chunk) is staged, in rasm/rasm_cap (BBRT_CTL_ENVELOPE, or
- * BBRT_MAX_ENVELOPE for OTA chunks of the node's largest payload). The node announces as its
+ * non-tensor message (an OTA chunk) is staged, in rasm/rasm_cap (BBRT_MAX_ENVELOPE for OTA chunks
+ * of the node's largest payload; 0, 0 without updates: a control message then arrives whole). The node announces as its
  * max_frame what its receive buffer (rxcap of bbrt_node_init, minus the CRC) holds, at most
  * BBRT_LINK_MTU. boot_epoch >= 1 from the port's non-volatile storage. Sends the first HELLO.
  * now/read are the port's clock and a bounded read, used while an envelope waits for transmit room. */

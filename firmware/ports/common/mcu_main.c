@@ -52,13 +52,15 @@ static uint64_t rxbuf[(BBRT_RX_FRAME_SIZE + 7u) / 8u];
 static bbrt_node_t node;
 static bbrt_link_t link_state;
 /* staging for a fragmented non-tensor message: an OTA chunk (up to the largest payload) when this
- * build takes updates, else the largest control envelope */
+ * build takes updates; without, none (a control message arrives whole in one frame of rxbuf) */
 #ifdef BBRT_OTA_KEY_HEX
-#define NODE_CTL_BYTES BBRT_MAX_ENVELOPE
+static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+#define NODE_CTL ((uint8_t *)rasm)
+#define NODE_CTL_BYTES sizeof(rasm)
 #else
-#define NODE_CTL_BYTES BBRT_CTL_ENVELOPE
+#define NODE_CTL ((uint8_t *)0)
+#define NODE_CTL_BYTES 0u
 #endif
-static uint64_t rasm[(NODE_CTL_BYTES + 7u) / 8u];
 /* transmit ring: one largest envelope (RAM is tight on an MCU: the next output waits for the ACKs) */
 static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 
@@ -143,8 +145,8 @@ int main(void) {
     {
         /* no storage for the epoch: 1 (peers then see EpochRegressed or a repeat, never a silent reuse) */
         uint32_t epoch = port_boot_epoch();
-        (void)bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), (uint8_t *)rasm,
-                              sizeof(rasm), epoch ? epoch : 1u, "bbrt",
+        (void)bbrt_node_link_attach(&node, &link_state, (uint8_t *)txbuf, sizeof(txbuf), NODE_CTL,
+                                    NODE_CTL_BYTES, epoch ? epoch : 1u, "bbrt",
                                     now_ms, read_wait, 0);
         bbrt_node_epoch_source(&node, next_epoch);
     }
