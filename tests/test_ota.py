@@ -427,8 +427,8 @@ def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-un
 # ------------------------------------------------------------------- live fleet over real Mosquitto
 
 FLEET_TIMEOUT = float(os.environ.get("OTA_FLEET_TIMEOUT", "90"))
-# requests per phase; OTA_FLEET_REQUESTS=50 gives a longer run
-PER_PHASE = int(os.environ.get("OTA_FLEET_REQUESTS", "4"))
+# requests per phase (squeezenet: CI 2, BB_EDGE_LONG=1: 6); OTA_FLEET_REQUESTS=50 gives a longer run
+PER_PHASE = int(os.environ.get("OTA_FLEET_REQUESTS", "6" if os.environ.get("BB_EDGE_LONG") == "1" else "2"))
 
 
 def _tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoing]:
