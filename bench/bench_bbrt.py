@@ -102,8 +102,8 @@ def symbol_bytes(elf: Path, names: tuple[str, ...]) -> int:
     return sum(int(p[1], 16) for p in (line.split() for line in out.splitlines()) if len(p) == 4 and p[3] in names)
 
 
-def node_ram_at(rev: str, d: Path, **variables: str) -> int:
-    """Static RAM (data + bss) of the Cortex-M3 node firmware built from firmware/ as it was at ``rev``."""
+def node_sizes_at(rev: str, d: Path, **variables: str) -> dict[str, int]:
+    """text/data/bss of the Cortex-M3 node firmware built from firmware/ as it was at ``rev``."""
     root = Path(__file__).resolve().parents[1]
     src = d / "before"
     if not (src / "firmware").is_dir():
@@ -113,8 +113,7 @@ def node_ram_at(rev: str, d: Path, **variables: str) -> int:
     build = d / "m3-before"
     subprocess.run(["make", "-s", "-C", str(src / "firmware"), "cortex-m3", f"BUILD={build}",
                     *(f"{k}={v}" for k, v in variables.items())], capture_output=True, check=True)
-    sizes = elf_sizes(build / "bbrt.elf", "arm-none-eabi-")
-    return sizes["data"] + sizes["bss"]
+    return elf_sizes(build / "bbrt.elf", "arm-none-eabi-")
 
 
 def measure(name: str, L: Lowered, d: Path, before: str | None = None) -> dict[str, float]:
@@ -137,8 +136,8 @@ def measure(name: str, L: Lowered, d: Path, before: str | None = None) -> dict[s
     r["node_rx"] = symbol_bytes(d / "m3" / "bbrt.elf", ("rxbuf", "rasm"))
     r["largest_edge"] = float(mp)
     if before:
-        r["node_ram_before"] = node_ram_at(before, d, RESOLVER=str(res.resolve()), OPT="-Os", ARENA=node_arena,
-                                           MAX_PAYLOAD=mp)
+        old = node_sizes_at(before, d, RESOLVER=str(res.resolve()), OPT="-Os", ARENA=node_arena, MAX_PAYLOAD=mp)
+        r["node_ram_before"], r["node_code_before"] = old["data"] + old["bss"], old["text"]
     make("cortex-m3-bench", d / "m3b", RESOLVER=str(res), OPT="-Os", ARENA=arena)
     app = elf_sizes(d / "m3b" / "bench.elf", "arm-none-eabi-")
     r["app_code"], r["app_ram"] = app["text"], app["data"] + app["bss"]
@@ -187,6 +186,9 @@ def table(res: dict[str, dict[str, float]]) -> None:
                      " | ".join(f"{res[k]['node_ram_before']:,.0f} -> {res[k]['node_ram']:,.0f}"
                                 for k in ("mlp", "cnn")),
                      "--before REV"))
+        rows.append(("M3 -Os code, serial node firmware: before / now",
+                     " | ".join(f"{res[k]['node_code_before']:,.0f} -> {res[k]['node_code']:,.0f}"
+                                for k in ("mlp", "cnn")), "--before REV"))
     rows.append(("M3 -Os code, inference app / TFLM",
                  " | ".join(vs(res[k]["app_code"], TFLM[k]["code"]) for k in ("mlp", "cnn")), "<= 0.4"))
     rows.append(("M3 -Os code, serial node firmware (B)",

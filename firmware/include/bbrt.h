@@ -372,9 +372,9 @@ typedef struct {
     uint32_t ctl_cap;
     struct {
         uint8_t mode;                 /* 0 none, 1 payload into the arena, 2 staged in ctl */
-        uint32_t edge, slot, data_off;
+        uint32_t edge, slot, data_off, payload_len, sender;
+        uint64_t seq, request_id;     /* of its validated header: the seq window moves when it completes */
         uint8_t *dst;                 /* the edge's bytes in the arena (tensor or request slot) */
-        bbrt_envelope_t env;          /* its validated header (data NULL) */
     } in;
 } bbrt_node_t;
 

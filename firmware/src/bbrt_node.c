@@ -522,7 +522,7 @@ enum { IN_NONE = 0, IN_DATA = 1, IN_STAGE = 2 };
 /* envelope bytes [off, off + len) of the open message: its payload part goes to its arena bytes */
 static void stream_piece(bbrt_node_t *node, uint32_t off, const uint8_t *chunk, uint32_t len) {
     if (node->in.mode == IN_DATA) {
-        uint32_t lo = node->in.data_off, hi = node->in.data_off + node->in.env.payload_len;
+        uint32_t lo = node->in.data_off, hi = node->in.data_off + node->in.payload_len;
         uint32_t a = off > lo ? off : lo, b = off + len < hi ? off + len : hi;
         /* the link proved off + len <= total = data_off + payload_len; clipped again all the same */
         if (b > a) bbrt_memcpy(node->in.dst + (a - lo), chunk + (a - off), b - a);
@@ -563,8 +563,10 @@ static uint32_t stream_begin(bbrt_node_t *node, uint32_t total, const uint8_t *c
     /* a second copy of an edge replaces the first: not ready until this one completes, so a request
      * never runs on a half-written input */
     slot->have_mask &= ~(1u << index);
-    node->in.env = env;
-    node->in.env.data = 0;
+    node->in.payload_len = env.payload_len;
+    node->in.sender = env.sender;
+    node->in.seq = env.seq;
+    node->in.request_id = env.request_id;
     node->in.edge = index;
     node->in.slot = si;
     node->in.data_off = bbrt_env_data_offset(env.rank);
@@ -583,14 +585,17 @@ static void stream_done(bbrt_node_t *node, uint32_t total) {
         (void)bbrt_node_handle(node, node->ctl, total);
     } else if (mode == IN_DATA) {
         bbrt_request_slot_t *slot = &node->slots[node->in.slot];
-        const bbrt_envelope_t *env = &node->in.env;
+        bbrt_envelope_t env;
+        bbrt_memset(&env, 0, sizeof(env));
+        env.sender = node->in.sender;
+        env.seq = node->in.seq;
         /* the slot may have been given to another request meanwhile (a bare envelope): then dropped */
-        if (!slot->used || slot->request_id != env->request_id) {
+        if (!slot->used || slot->request_id != node->in.request_id) {
             node->stats.evicted++;
             return;
         }
-        if (fresh(node, env) != BBRT_OK) return;
-        bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
+        if (fresh(node, &env) != BBRT_OK) return;
+        bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
         slot->have_mask |= (1u << node->in.edge);
         if ((slot->have_mask & node->need_mask) == node->need_mask) (void)run_request(node, slot, node->in.slot);
         if (node->ota_hooks && node->ota_hooks->on_idle) node->ota_hooks->on_idle(node);
