@@ -395,6 +395,23 @@ class FedAvgClient(HandlerState):
             ctx.send_bytes(self.server, b"", protocol=self.server_protocol, edge=int(Msg.HEARTBEAT))
             self.last_sent = now
 
+    def _train_local(self, ctx: Context, start: np.ndarray, x: np.ndarray, y: np.ndarray, rnd: int,
+                     model: ModelState) -> np.ndarray:
+        """Train round `rnd` locally from `start` on (x, y): the seeded batch order, the kept optimizer state, the
+        local model (unless pinned) and the LocalTrainingDone event; returns the trained vector. One place for
+        every client that trains a round (FedAvg, SecAgg), so their updates stay the same for the same data."""
+        rng = np.random.default_rng([self.seed, ctx.node_id, rnd])
+        state = self.opt_state if self.keep_optimizer_state else None
+        trained, st, loss, steps = local_train(ctx, self.train_key, self.program, start, x, y, epochs=self.epochs,
+                                               batch_size=self.batch_size, rng=rng, steps=self.local_steps,
+                                               state=state)
+        self.opt_state = st
+        self.rounds_trained += 1
+        if not model.pinned:
+            model.set(trained, rnd)
+        ctx.emit(lev.LocalTrainingDone(self.strategy, rnd, loss, steps))
+        return trained
+
     def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
         """MODEL (train and answer) and MODEL_FULL (take the current model)."""
         if peer != self.server:
@@ -418,16 +435,7 @@ class FedAvgClient(HandlerState):
         attack = _opt(ctx, "attack")
         if attack is not None:
             x, y = attack.poison(x, y)
-        rng = np.random.default_rng([self.seed, ctx.node_id, env.request_id])
-        state = self.opt_state if self.keep_optimizer_state else None
-        trained, st, loss, steps = local_train(ctx, self.train_key, self.program, start, x, y, epochs=self.epochs,
-                                               batch_size=self.batch_size, rng=rng, steps=self.local_steps,
-                                               state=state)
-        self.opt_state = st
-        self.rounds_trained += 1
-        if not model.pinned:
-            model.set(trained, env.request_id)
-        ctx.emit(lev.LocalTrainingDone(self.strategy, env.request_id, loss, steps))
+        trained = self._train_local(ctx, start, x, y, env.request_id, model)
         delta = trained - start
         if attack is None:
             coll = _opt(ctx, "collusion")

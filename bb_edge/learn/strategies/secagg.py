@@ -59,7 +59,7 @@ from bb_edge.engine.context import Context
 from bb_edge.learn import events as lev
 from bb_edge.learn.codecs import DH_PRIME, FIELD_PRIME, CodecError, SecAggClient, secagg_unmask_sum
 from bb_edge.learn.roles import ConfigError, LearnError
-from bb_edge.learn.strategies.base import ModelState, Msg, local_train, read_vector
+from bb_edge.learn.strategies.base import ModelState, Msg, read_vector
 from bb_edge.learn.strategies.fedavg import FedAvgClient, FedAvgServer
 from bb_edge.learn.validation import RejectReason
 from bb_edge.wire.envelope import Envelope
@@ -551,17 +551,7 @@ class SecAggFedClient(FedAvgClient):
                        edge=int(Msg.SA_KEY), request_id=rnd)
         start = vec.reshape(-1).astype(np.float32)
         x, y = ctx.binding("data").arrays()
-        rng = np.random.default_rng([self.seed, ctx.node_id, rnd])
-        state = self.opt_state if self.keep_optimizer_state else None
-        trained, st, loss, steps = local_train(ctx, self.train_key, self.program, start, x, y, epochs=self.epochs,
-                                               batch_size=self.batch_size, rng=rng, steps=self.local_steps,
-                                               state=state)
-        self.opt_state = st
-        self.rounds_trained += 1
-        model: ModelState = ctx.binding("model")
-        if not model.pinned:
-            model.set(trained, rnd)
-        ctx.emit(lev.LocalTrainingDone(self.strategy, rnd, loss, steps))
+        trained = self._train_local(ctx, start, x, y, rnd, ctx.binding("model"))
         self.delta = (trained - start).astype(np.float32)
         self.last_sent = ctx.now
 
