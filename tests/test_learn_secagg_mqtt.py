@@ -21,7 +21,6 @@ import os
 import signal
 import struct
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,19 +39,11 @@ from bb_edge.learn.strategies import secagg as sa
 from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
 from bb_edge.learn.strategies.modules import module_for
 from bb_edge.wire import envelope as wire
-from tests.test_learn_mqtt import start_broker, stop_broker
+from tests import test_learn_mqtt
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
-
-
-@pytest.fixture
-def mqtt_url(tmp_path: Path) -> Iterator[str]:
-    """A real Mosquitto on a free port for one test, stopped by pid afterwards."""
-    proc, url = start_broker(tmp_path / "broker")
-    try:
-        yield url
-    finally:
-        stop_broker(proc)
+# one Mosquitto per test, stopped by pid: test_learn_mqtt's fixture, registered here under the same name
+mqtt_url = test_learn_mqtt.mqtt_url
 
 
 def _cfg(clients: int, rounds: int, **extra: Any) -> dict[str, Any]:
