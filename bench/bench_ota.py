@@ -59,14 +59,14 @@ from bb_edge.engine import ota  # noqa: E402
 N = 512
 
 
-def gemm_model(seed: int) -> onnx.ModelProto:
-    """y = x @ W^T + b with a 512x512 float32 W: a 1 MiB program."""
+def gemm_model(seed: int, n: int = N, name: str = "gemm1m") -> onnx.ModelProto:
+    """y = x @ W^T + b with an n x n float32 W (n=512: a 1 MiB program; about n*n bytes once lowered to int8)."""
     rng = np.random.default_rng(seed)
-    w = numpy_helper.from_array(rng.standard_normal((N, N)).astype(np.float32), "w")
-    b = numpy_helper.from_array(rng.standard_normal(N).astype(np.float32), "b")
-    g = helper.make_graph([helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)], "gemm1m",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, N])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, N])], [w, b])
+    w = numpy_helper.from_array(rng.standard_normal((n, n)).astype(np.float32), "w")
+    b = numpy_helper.from_array(rng.standard_normal(n).astype(np.float32), "b")
+    g = helper.make_graph([helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)], name,
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])], [w, b])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
@@ -141,17 +141,6 @@ class PacedPort:
         self.port.close()
 
 
-def int8_gemm(n: int, seed: int) -> onnx.ModelProto:
-    """y = x @ W^T + b, W n x n: about n*n bytes once lowered to int8."""
-    rng = np.random.default_rng(seed)
-    w = numpy_helper.from_array(rng.standard_normal((n, n)).astype(np.float32), "w")
-    b = numpy_helper.from_array(rng.standard_normal(n).astype(np.float32), "b")
-    g = helper.make_graph([helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)], "gemm_c",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])], [w, b])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-
-
 def raw_serial(path: str, master: int, data: bytes, chunk: int) -> float:
     """Seconds to get ``data`` through the paced pty (writes of ``chunk`` bytes) to a reader on the master."""
     import serial
@@ -189,7 +178,7 @@ def bench_serial(root: Path, size: int, repeat: int, chunk_bytes: int) -> None:
     dirs, builds = [], []
     for i in range(repeat + 1):
         d, b = root / f"c{i}", root / f"cb{i}"
-        compile_model(int8_gemm(n, i), nodes=1, out_dir=d)
+        compile_model(gemm_model(i, n, "gemm_c"), nodes=1, out_dir=d)
         build_all(d, ["n0=host"], b)
         dirs.append(d)
         builds.append(b)
