@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import re
 import struct
-import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from bb_edge.commands.build import build_all
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.targets import load_target
-from bb_edge.wire import decode
+from tests._learn_device import wait_learn
 from tests.test_learn_mcu import _model, _reference, _shard, _wait
 
 NODE = "c1"
@@ -98,14 +97,6 @@ def test_partition_table_and_sizes(built: tuple[Path, Path]) -> None:
     assert figs["static_ram_bytes"] > buffers
 
 
-def _updates(dev: Any, timeout: float = 60.0) -> list[Any]:
-    envs: list[Any] = []
-    deadline = time.monotonic() + timeout
-    while not [e for e in envs if e.protocol == 16 and e.edge == 3] and time.monotonic() < deadline:
-        envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-    return [e for e in envs if e.protocol == 16 and e.edge == 3]
-
-
 def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], tmp_path: Path) -> None:
     """The generated app on a pty: JOIN with its shard size; round 1's update equals ORT within 1e-4; the NVS
     record says round 1 answered with start + update (CRC-32 as zlib's); a record with round 2 pending, put in
@@ -118,17 +109,13 @@ def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], t
     nvs = tmp_path / f"{NODE}.nvs"
     dev.start(timeout=30.0)  # type: ignore[attr-defined]
     try:
-        envs: list[Any] = []
-        deadline = time.monotonic() + 10
-        while not [e for e in envs if e.protocol == 16 and e.edge == 1] and time.monotonic() < deadline:
-            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-        join = [e for e in envs if e.protocol == 16 and e.edge == 1]
+        join = wait_learn(dev, 1, 10)
         assert join and np.asarray(join[0].array()).tolist() == [len(x)]
         start = np.random.default_rng(1).normal(0, 0.1, n).astype(np.float32)
         dev.send(_model(start, nid, 0, 1, edge=6))
         _wait(dev, "ModelTaken round=0")
         dev.send(_model(start, nid, 1, 2))
-        upd = _updates(dev)
+        upd = wait_learn(dev, 3, 60)
         assert upd and upd[0].request_id == 1
         got = np.asarray(upd[0].array(), np.float32)
         ref = _reference(module, x, y, nid, 1, start)
@@ -149,7 +136,7 @@ def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], t
         dev.restart()  # type: ignore[attr-defined]  # waits for HELLO with a newer epoch
         assert struct.unpack("<I", (nvs / "bblearn.epoch").read_bytes())[0] == epoch + 1
         envs, texts = _wait(dev, "RoundResumed", 30.0)
-        upd2 = [e for e in envs if e.protocol == 16 and e.edge == 3] or _updates(dev)
+        upd2 = wait_learn(dev, 3, 60, envs)
         assert upd2 and upd2[0].request_id == 2, texts
         np.testing.assert_allclose(np.asarray(upd2[0].array()), _reference(module, x, y, nid, 2, start2),
                                    atol=1e-4, rtol=0)

@@ -44,6 +44,7 @@ from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.mpy import train as mpy_train
 from bb_edge.wire import Envelope, decode, encode
+from tests._learn_device import wait_learn
 from tests._mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, write_shims
 from tests.test_learn_mqtt import start_broker, stop_broker
 from tests.test_micropython_train import LAUNCH, VM_BRIDGE, VM_CLIENT, _client_dir
@@ -115,11 +116,7 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
     record = tmp_path / f"{MCU}.round"
     dev.start(timeout=60.0)  # type: ignore[attr-defined]
     try:
-        envs: list[Any] = []
-        deadline = time.monotonic() + 10
-        while not [e for e in envs if e.protocol == 16 and e.edge == 1] and time.monotonic() < deadline:
-            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-        join = [e for e in envs if e.protocol == 16 and e.edge == 1]
+        join = wait_learn(dev, 1, 10)
         assert join and np.asarray(join[0].array()).tolist() == [len(x)]  # JOIN carries the shard's sample count
         start = (np.random.default_rng(1).normal(0, 0.1, n)).astype(np.float32)
         dev.send(_model(start, nid, 0, 1, edge=6))  # MODEL_FULL: the device takes the current model
@@ -139,10 +136,7 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
             assert record.read_bytes() == kept  # the device kept its model and round state
         dev.send(_model(start, nid, 1, 7))
         envs, _ = _wait(dev, None, 0.0)
-        deadline = time.monotonic() + 60
-        while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
-            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-        upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+        upd = wait_learn(dev, 3, 60, envs)
         assert upd and upd[0].request_id == 1
         got = np.asarray(upd[0].array(), np.float32)
         ref = _reference(module, x, y, nid, 1, start)
@@ -168,10 +162,7 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
         dev.restart()  # type: ignore[attr-defined]
         dev.send(_model(start, nid, 1, 21))
         envs, texts = _wait(dev, None, 0.0)
-        deadline = time.monotonic() + 60
-        while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
-            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-        again = [e for e in envs if e.protocol == 16 and e.edge == 3]
+        again = wait_learn(dev, 3, 60, envs)
         assert again and again[0].request_id == 1
         np.testing.assert_allclose(np.asarray(again[0].array()), ref, atol=1e-4, rtol=0)
     finally:
@@ -303,11 +294,7 @@ if LONG:  # collected only in the long setting (a second firmware build): RV32 r
         try:
             start = (np.random.default_rng(2).normal(0, 0.1, n)).astype(np.float32)
             dev.send(_model(start, ids["c0"], 1, 1))
-            envs: list[Any] = []
-            deadline = time.monotonic() + 120
-            while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
-                envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-            upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+            upd = wait_learn(dev, 3, 120)
             assert upd, "no update from the RV32 client"
             np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
                                        atol=1e-4, rtol=0)
@@ -326,11 +313,7 @@ if LONG:  # collected only in the long setting (a second firmware build): RV32 r
         try:
             start = (np.random.default_rng(3).normal(0, 0.1, n)).astype(np.float32)
             dev.send(_model(start, ids["c0"], 1, 1))
-            envs: list[Any] = []
-            deadline = time.monotonic() + 60
-            while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
-                envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-            upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+            upd = wait_learn(dev, 3, 60)
             assert upd, "no update from the posix client"
             np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
                                        atol=1e-4, rtol=0)

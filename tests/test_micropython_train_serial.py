@@ -36,6 +36,7 @@ from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.mpy.train import batch_order, reference_update
 from bb_edge.wire import Envelope, decode, encode
+from tests._learn_device import wait_learn
 from tests.test_learn_mqtt import start_broker, stop_broker
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -90,11 +91,7 @@ def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path,
     dev = device_for_bundle(bundle, tmp_path / "flash")
     dev.start(timeout=30.0)  # type: ignore[attr-defined]  # link handshake and PING -> PONG
     try:
-        envs: list[Any] = []
-        deadline = time.monotonic() + 15
-        while not [e for e in envs if e.protocol == 16 and e.edge == 1] and time.monotonic() < deadline:
-            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-        join = [e for e in envs if e.protocol == 16 and e.edge == 1]
+        join = wait_learn(dev, 1, 15)
         assert join and np.asarray(join[0].array()).tolist() == [len(part.x)]
         start = np.random.default_rng(3).normal(0, 0.1, n).astype(np.float32)
 
@@ -104,11 +101,7 @@ def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path,
 
         dev.send(model(start, 0, 1, edge=6))
         dev.send(model(start, 1, 2))
-        envs = []
-        deadline = time.monotonic() + 60
-        while not [e for e in envs if e.edge == 3] and time.monotonic() < deadline:
-            envs += [decode(e) for e in dev.wait_data(1, 0.1)]
-        upd = [e for e in envs if e.protocol == 16 and e.edge == 3]
+        upd = wait_learn(dev, 3, 60)
         assert upd and upd[0].request_id == 1
         ref = _reference(d, MPY, 1, start)
         assert np.abs(ref).max() > 1e-3
