@@ -13,31 +13,10 @@
 #define DATA_ADDR 0x00200000u
 #define DATA_MAX 0x00100000u
 
-#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
-#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
-#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+#include "cm_harness.h"
 
-extern uint32_t __data_load, __data_start, __data_end, __bss_start, __bss_end, __stack_top;
 static uint64_t arena[(BBRT_ARENA_SIZE + 7u) / 8u];
 static bbrt_train_t tr;
-int main(void);
-void reset_handler(void);
-static void hang(void) { for (;;) {} }
-
-typedef void (*handler_t)(void);
-__attribute__((section(".vectors"), used)) static const struct {
-    const uint32_t *sp;
-    handler_t fn[15];
-} vectors = {&__stack_top, {reset_handler, hang, hang, hang, hang, hang, 0, 0, 0, 0, hang, hang, 0, hang, hang}};
-
-static int32_t semihost(uint32_t op, void *arg) {
-    register uint32_t r0 __asm__("r0") = op;
-    register void *r1 __asm__("r1") = arg;
-    __asm__ __volatile__("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
-    return (int32_t)r0;
-}
-
-static void say(const char *s) { (void)semihost(0x04u, (void *)(uintptr_t)s); }
 
 #include "bench_say.h"
 
@@ -55,14 +34,6 @@ static void say_hex(const char *tag, uint32_t v) {
     line[n++] = '\n';
     line[n] = 0;
     say(line);
-}
-
-void reset_handler(void) {
-    uint32_t *s = &__data_load, *d = &__data_start;
-    while (d < &__data_end) *d++ = *s++;
-    for (d = &__bss_start; d < &__bss_end; d++) *d = 0u;
-    (void)main();
-    hang();
 }
 
 static uint32_t rd(const uint8_t *p) {
