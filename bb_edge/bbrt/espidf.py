@@ -466,6 +466,21 @@ def partition_csv(profile: TargetProfile) -> str:
             f"bbrt,     data, 0x40,    0x{prog_off:x}, 0x{prog_size:x}\n")
 
 
+def sdkconfig_common(chip: str, profile: TargetProfile, *, main_stack: int) -> str:
+    """The sdkconfig.defaults lines every generated ESP-IDF project starts with (inference node and training
+    client): chip, the custom partitions.csv, the flash size (at least 2 MB), -Os, the main task's stack, no
+    console (the UART carries the link) and warnings-only logging."""
+    flash_mb = max(2, int(profile.flash_bytes) // (1 << 20))
+    return (f'CONFIG_IDF_TARGET="{chip}"\n'
+            "CONFIG_PARTITION_TABLE_CUSTOM=y\n"
+            'CONFIG_PARTITION_TABLE_CUSTOM_FILENAME="partitions.csv"\n'
+            f"CONFIG_ESPTOOLPY_FLASHSIZE_{flash_mb}MB=y\n"
+            "CONFIG_COMPILER_OPTIMIZATION_SIZE=y\n"
+            f"CONFIG_ESP_MAIN_TASK_STACK_SIZE={main_stack}\n"
+            "CONFIG_ESP_CONSOLE_NONE=y\n"
+            "CONFIG_LOG_DEFAULT_LEVEL_WARN=y\n")
+
+
 def sdkconfig_transport(mqtt: EspMqttSettings | None) -> str:
     """The sdkconfig.defaults lines of the transport (UART without MQTT settings); no password here."""
     if mqtt is None:
@@ -513,16 +528,8 @@ def generate_project(L: Lowered, out: Path, *, profile: TargetProfile, node: str
     (main / "Kconfig.projbuild").write_text(KCONFIG)
     (main / "main.c").write_text(MAIN_C)
     (out / "CMakeLists.txt").write_text(TOP_CMAKE.format(node=node, target=profile.name))
-    flash_mb = max(2, int(profile.flash_bytes) // (1 << 20))
     (out / "sdkconfig.defaults").write_text(
-        f'CONFIG_IDF_TARGET="{chip}"\n'
-        "CONFIG_PARTITION_TABLE_CUSTOM=y\n"
-        'CONFIG_PARTITION_TABLE_CUSTOM_FILENAME="partitions.csv"\n'
-        f"CONFIG_ESPTOOLPY_FLASHSIZE_{flash_mb}MB=y\n"
-        "CONFIG_COMPILER_OPTIMIZATION_SIZE=y\n"
-        "CONFIG_ESP_MAIN_TASK_STACK_SIZE=8192\n"
-        "CONFIG_ESP_CONSOLE_NONE=y\n"
-        "CONFIG_LOG_DEFAULT_LEVEL_WARN=y\n"
+        sdkconfig_common(chip, profile, main_stack=8192) +
         f"CONFIG_BBRT_UART_BAUD={int(profile.get('baud', 921600))}\n" + sdkconfig_transport(mqtt))
     # the CA the firmware embeds (EMBED_TXTFILES): a placeholder unless TLS verifies with it
     (main / "ca.pem").write_text(mqtt.ca_pem if mqtt is not None and mqtt.ca_pem else

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bb_edge.bbrt.errors import FitError
+from bb_edge.bbrt.espidf import sdkconfig_common
 from bb_edge.bundle import BuildError
 from bb_edge.targets import TargetProfile
 
@@ -160,17 +161,8 @@ def generate_learn_project(out: Path, *, profile: TargetProfile, node: str, node
     record = RECORD_HEADER + 4 * n_params
     table, rows = learn_partition_table(profile, image.stat().st_size, record, node)
     (out / "partitions.csv").write_text(table)
-    flash_mb = max(2, int(profile.flash_bytes) // (1 << 20))
-    (out / "sdkconfig.defaults").write_text(
-        f'CONFIG_IDF_TARGET="{chip}"\n'
-        "CONFIG_PARTITION_TABLE_CUSTOM=y\n"
-        'CONFIG_PARTITION_TABLE_CUSTOM_FILENAME="partitions.csv"\n'
-        f"CONFIG_ESPTOOLPY_FLASHSIZE_{flash_mb}MB=y\n"
-        "CONFIG_COMPILER_OPTIMIZATION_SIZE=y\n"
-        # the training step runs in app_main: its call depth (kernels inside the step) wants room
-        "CONFIG_ESP_MAIN_TASK_STACK_SIZE=16384\n"
-        "CONFIG_ESP_CONSOLE_NONE=y\n"
-        "CONFIG_LOG_DEFAULT_LEVEL_WARN=y\n")
+    # the training step runs in app_main: its call depth (kernels inside the step) wants room
+    (out / "sdkconfig.defaults").write_text(sdkconfig_common(chip, profile, main_stack=16384))
     shutil.copy2(image, out / "learn.bin")
     learn_off = rows[3][3]
     (out / "README.md").write_text(
