@@ -104,19 +104,7 @@ def plan(intervals: list[Interval]) -> tuple[dict[int, int], int]:
 
     Returns (offset per tensor, arena bytes).
     """
-    placed: list[tuple[Interval, int]] = []
-    offsets: dict[int, int] = {}
-    for iv in sorted(intervals, key=lambda v: (-v.size, v.first, v.tensor)):
-        busy = sorted((off, off + p.size) for p, off in placed if not (p.last < iv.first or iv.last < p.first))
-        cand = 0
-        for lo, hi in busy:
-            if cand + iv.size <= lo:
-                break
-            cand = max(cand, align(hi, ALIGN))
-        offsets[iv.tensor] = cand
-        placed.append((iv, cand))
-    size = max((off + iv.size for iv, off in placed), default=0)
-    return offsets, size
+    return plan_ordered(intervals, ORDERS[0])
 
 
 def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool = True) -> None:
