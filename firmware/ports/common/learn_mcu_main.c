@@ -180,30 +180,7 @@ static uint32_t bump_epoch(void) {
     return e;
 }
 
-static uint32_t now_ms(void *ctx) {
-    (void)ctx;
-    return port_now_ms();
-}
-
-static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
-    uint32_t t0 = port_now_ms();
-    size_t n = 0;
-    (void)ctx;
-    while (n < cap) {
-        uint8_t c;
-        if (port_trygetc(&c)) {
-            buf[n++] = c;
-            continue;
-        }
-        if (n > 0u || (uint32_t)(port_now_ms() - t0) >= wait_ms) break;
-    }
-    return n;
-}
-
-static void put(void *ctx, const uint8_t *p, size_t n) {
-    (void)ctx;
-    port_write(p, n);
-}
+#include "port_link_io.h" /* now_ms, read_wait, put: the link over the port console */
 
 static uint32_t next_epoch(void *ctx) {
     (void)ctx;
