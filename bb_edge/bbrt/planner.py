@@ -107,14 +107,9 @@ def plan(intervals: list[Interval]) -> tuple[dict[int, int], int]:
     return plan_ordered(intervals, ORDERS[0])
 
 
-def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool = True) -> None:
-    """Plan the arena of a program in place (offsets, arena_size, arena_lower_bound).
-
-    With ``alias`` (the default) COPY outputs share their input's bytes (:func:`aliases`).
-    """
-    root = aliases(prog) if alias else {}
-    ivs = merge(lifetimes(prog, live_in, live_out), root)
-    offsets, size = plan(ivs)
+def _apply(prog: Program, ivs: list[Interval], root: dict[int, int], offsets: dict[int, int], size: int) -> None:
+    """Write a plan into ``prog``: each planned tensor's offset, each alias at its root's offset, the arena
+    size (aligned) and the lower bound of ``ivs`` (one place for :func:`assign` and :func:`assign_training`)."""
     for t, off in offsets.items():
         prog.tensors[t].offset = off
     for t, r in root.items():
@@ -122,6 +117,16 @@ def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool 
             prog.tensors[t].offset = offsets[r]
     prog.arena_size = align(size)
     prog.arena_lower_bound = lower_bound(ivs)
+
+
+def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool = True) -> None:
+    """Plan the arena of a program in place (offsets, arena_size, arena_lower_bound).
+
+    With ``alias`` (the default) COPY outputs share their input's bytes (:func:`aliases`).
+    """
+    root = aliases(prog) if alias else {}
+    ivs = merge(lifetimes(prog, live_in, live_out), root)
+    _apply(prog, ivs, root, *plan(ivs))
 
 
 def model_lower_bound(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]],
@@ -240,11 +245,4 @@ def assign_training(prog: Program, persistent: set[int], live_in: set[int], live
     """
     root = {t: r for t, r in aliases(prog).items() if t not in persistent and r not in persistent}
     ivs = merge(lifetimes(prog, live_in | persistent, live_out | persistent), root)
-    offsets, size = plan_best(ivs)
-    for t, off in offsets.items():
-        prog.tensors[t].offset = off
-    for t, r in root.items():
-        if r in offsets:
-            prog.tensors[t].offset = offsets[r]
-    prog.arena_size = align(size)
-    prog.arena_lower_bound = lower_bound(ivs)
+    _apply(prog, ivs, root, *plan_best(ivs))
