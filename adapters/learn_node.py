@@ -70,7 +70,7 @@ def prepare_programs(module: StrategyModule, backend: Backend | str = "ort") -> 
 def build_engine(module: StrategyModule, name: str, prepared: Mapping[str, Any], backend: Backend | str = "ort",
                  late: bool = False) -> Engine:
     """``name``'s engine: its peer table, the shared programs, and the module's components and handlers."""
-    ids = dict(module.nodes())
+    ids = module.roster().ids  # built once per module, not per engine
     if name not in ids:
         raise DeploymentError(f"no node {name!r} in this {module.name} deployment; nodes: {', '.join(ids)}")
     eng = Engine(name, ids[name], module.peers_of(name), backend=backend)

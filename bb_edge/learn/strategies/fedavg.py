@@ -185,16 +185,27 @@ class FedAvgServer(HandlerState):
             return cap
         return claimed
 
+    def _member_ids(self, ctx: Context) -> frozenset[int]:
+        """The deployment members' wire ids, taken once from the engine's (fixed) peer table.
+
+        ``ctx.peers`` builds a new dict of every node on each call: testing a JOIN against it made a
+        join phase quadratic in the fleet size. Kept outside the dataclass fields, so not snapshotted.
+        """
+        ids = self.__dict__.get("_members")
+        if ids is None:
+            ids = self.__dict__["_members"] = frozenset(ctx.peers.values())
+        return ids
+
     def on_envelope(self, env: Envelope, peer: str, ctx: Context) -> None:
         """JOIN, UPDATE and HEARTBEAT from clients."""
         liveness = _opt(ctx, "liveness")
         # only members count as alive: a stranger's envelope must not create liveness state
-        known = env.sender in self.clients or (env.edge == Msg.JOIN and env.sender in ctx.peers.values())
+        known = env.sender in self.clients or (env.edge == Msg.JOIN and env.sender in self._member_ids(ctx))
         if liveness is not None and known:
             liveness.heartbeat(env.sender, ctx.now)
             self.suspected.discard(env.sender)
         if env.edge == Msg.JOIN:
-            if env.sender not in ctx.peers.values():
+            if env.sender not in self._member_ids(ctx):
                 self._reject(ctx, env.sender, env.request_id, RejectReason.UNKNOWN_PEER, "JOIN from a non-member")
                 return
             if self._refusal(ctx, env.sender) == RejectReason.BLOCKED:  # a blocked client gets no model

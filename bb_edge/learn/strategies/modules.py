@@ -11,7 +11,9 @@ so a new strategy is a new module here: no engine or adapter change.
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -33,13 +35,24 @@ from bb_edge.learn.strategies.secagg import SecAggFedClient, SecAggServer, check
 from bb_edge.learn.strategies.split import SplitClient, SplitPrograms, SplitServer
 
 __all__ = ["StrategyModule", "FedAvgModule", "DiLoCoModule", "GossipModule", "PushSumModule", "SplitModule",
-           "STRATEGIES", "module_for"]
+           "STRATEGIES", "module_for", "Roster"]
 
 
 def _model(vec: np.ndarray) -> ModelState:
     m = ModelState()
     m.set(vec)
     return m
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Who is in a run, computed once per strategy module (:meth:`StrategyModule.roster`); immutable."""
+
+    clients: tuple[str, ...]
+    nodes: tuple[tuple[str, int], ...]
+    ids: Mapping[str, int]  # node name -> wire id
+    client_set: frozenset[str]
+    client_index: Mapping[str, int]  # client name -> its partition index
 
 
 @dataclass
@@ -52,6 +65,7 @@ class StrategyModule(abc.ABC):
     setup: LearningSetup
     name: str = "strategy"
     malicious: set[str] = field(default_factory=set, init=False)
+    roster_builds: int = field(default=0, init=False)  # times roster() built its tables (once per module)
 
     @property
     def cfg(self) -> dict[str, Any]:
@@ -71,9 +85,26 @@ class StrategyModule(abc.ABC):
         """The nodes that may leave or join late (never the server)."""
         return [f"n{i}" for i in range(int(self.cfg["clients"]))]
 
+    def roster(self) -> Roster:
+        """The run's clients and nodes, built once per module and shared (read-only) by every engine.
+
+        :meth:`clients` and :meth:`nodes` build new lists on every call; building one engine per node
+        with them made set-up quadratic in the fleet size (the issue-17 profile), so per-node code
+        (``build_engine``, :meth:`peers_of`, :meth:`install`) reads this instead.
+        """
+        r = self.__dict__.get("_roster")
+        if r is None:
+            clients = tuple(self.clients())
+            nodes = tuple(self.nodes())
+            r = Roster(clients, nodes, MappingProxyType(dict(nodes)), frozenset(clients),
+                       MappingProxyType({c: i for i, c in enumerate(clients)}))
+            self.__dict__["_roster"] = r
+            self.roster_builds += 1
+        return r
+
     def peers_of(self, name: str) -> dict[str, int]:
         """The peer table of ``name``'s engine."""
-        return dict(self.nodes())
+        return dict(self.roster().ids)
 
     def compute(self) -> dict[str, onnx.ModelProto]:
         """Programs to prepare once and share (``attach_compute``) across every engine."""
@@ -100,8 +131,7 @@ class StrategyModule(abc.ABC):
         return None
 
     def _data(self, name: str) -> ArraySource:
-        i = self.clients().index(name)
-        p = self.setup.parts[i]
+        p = self.setup.parts[self.roster().client_index[name]]
         return ArraySource(p.x, p.y)
 
     def _mean_acc(self, engines: dict[str, Engine], k: int = 10) -> float:
@@ -140,7 +170,8 @@ class FedAvgModule(StrategyModule):
 
     def peers_of(self, name: str) -> dict[str, int]:
         """Clients know only the server; the server knows everyone."""
-        return dict(self.nodes()) if name == "server" else {"server": 1, name: dict(self.nodes())[name]}
+        ids = self.roster().ids
+        return dict(ids) if name == "server" else {"server": 1, name: ids[name]}
 
     def install(self, engine: Engine, name: str, late: bool = False) -> None:
         """Server target on ``server``, client target on the clients."""
@@ -206,8 +237,8 @@ class FedAvgModule(StrategyModule):
             return None
         if self.name != "fedavg":
             raise ConfigError(f"secagg runs with the fedavg strategy, not {self.name}")
-        sa = check_secagg_config(spec, len(self.clients()), self.cfg.get("aggregator"))
-        unknown = set(sa["withhold"]) - set(self.clients())
+        sa = check_secagg_config(spec, len(self.roster().clients), self.cfg.get("aggregator"))
+        unknown = set(sa["withhold"]) - self.roster().client_set
         if unknown:
             raise ConfigError(f"secagg.withhold names no client: {sorted(unknown)}")
         return sa
@@ -218,7 +249,7 @@ class FedAvgModule(StrategyModule):
         sharing = self.cfg.get("sharing") or {}
         if not isinstance(blocked, list) or not isinstance(sharing, dict):
             raise ConfigError("'blocked' is a list of client names, 'sharing' an object {client: mode}")
-        unknown = (set(blocked) | set(sharing)) - set(self.clients())
+        unknown = (set(blocked) | set(sharing)) - self.roster().client_set
         if unknown:
             raise ConfigError(f"'blocked'/'sharing' name no client: {sorted(map(str, unknown))}")
         bad = {k: v for k, v in sharing.items() if v not in MODES}
@@ -294,7 +325,7 @@ class GossipModule(StrategyModule):
         cfg, prog = self.cfg, self.setup.program
         engine.bind("model", _model(prog.layout.flatten(prog.initial_params)))
         engine.bind("data", self._data(name))
-        ids = [i for _, i in self.nodes()]
+        ids = [i for _, i in self.roster().nodes]
         engine.bind("peers", PeerSelector(nodes=ids, topology=cfg.get("topology", "random"),
                                           k=int(cfg.get("k", 1)), seed=int(cfg["seed"])))
 
