@@ -30,6 +30,7 @@ from bb_edge.compiler.manifest import HOST_ID, Deployment
 from bb_edge.engine import Engine, ota
 from bb_edge.wire import envelope as wire
 from tests._models import monolithic, random_inputs, seeded_squeezenet
+from tests._ota_helpers import tamper_last_chunk
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))
@@ -431,18 +432,6 @@ FLEET_TIMEOUT = float(os.environ.get("OTA_FLEET_TIMEOUT", "90"))
 PER_PHASE = int(os.environ.get("OTA_FLEET_REQUESTS", "6" if os.environ.get("BB_EDGE_LONG") == "1" else "2"))
 
 
-def _tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoing]:
-    """Flip a byte in ``node``'s last DATA chunk (after the deployer hashed and signed the real image)."""
-    idx = max(i for i, o in enumerate(items) if o.peer == node)
-    env = wire.decode(items[idx].data, max_payload=len(items[idx].data))
-    body = bytearray(env.payload_bytes())
-    body[-1] ^= 0x5A
-    bad = wire.Envelope.for_bytes(bytes(body), sender=env.sender, receiver=env.receiver, seq=env.seq,
-                                  kind=env.kind, protocol=env.protocol, edge=env.edge)
-    items[idx] = ota.Outgoing(node, items[idx].receiver, wire.encode(bad, max_payload=len(body)))
-    return items
-
-
 SQZ_OUT = "softmaxout_1"
 
 
@@ -545,7 +534,7 @@ def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # t
         # a corrupt image and a badly signed one: refused, ABORT everywhere, the new program keeps serving
         back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)))
         corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42)
-        corrupt._ship(_tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
+        corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
         assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()

@@ -51,6 +51,7 @@ from bb_edge.compiler.manifest import HOST_NAME, load_deployment
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
 from tests._models import seeded_squeezenet
+from tests._ota_helpers import nacks, tamper_last_chunk
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 PER_PHASE = int(os.environ.get("OTA_C_REQUESTS", "6" if LONG else "2"))
@@ -151,31 +152,6 @@ def test_plan_signs_the_c_node_with_its_hmac_key(fleet: dict[str, Path]) -> None
 
 def _ort(model: onnx.ModelProto) -> ort.InferenceSession:
     return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-
-
-def _tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoing]:
-    """Flip a byte in ``node``'s last DATA chunk (after the deployer hashed and signed the real image)."""
-    idx = max(i for i, o in enumerate(items) if o.peer == node)
-    env = wire.decode(items[idx].data, max_payload=len(items[idx].data))
-    body = bytearray(env.payload_bytes())
-    body[-1] ^= 0x5A
-    bad = wire.Envelope.for_bytes(bytes(body), sender=env.sender, receiver=env.receiver, seq=env.seq,
-                                  kind=env.kind, protocol=env.protocol, edge=env.edge)
-    items[idx] = ota.Outgoing(node, items[idx].receiver, wire.encode(bad, max_payload=len(body)))
-    return items
-
-
-def _nacks(tap: OtaTap, sender: int, deadline: float) -> list[tuple[int, int]]:
-    """(update id, code) of the NACKs from ``sender`` that arrive before ``deadline`` (others are dropped)."""
-    out = []
-    while time.monotonic() < deadline and not out:
-        while tap.inbox:
-            env = tap.inbox.popleft()
-            if env.sender == sender and env.edge == ota.NACK:
-                uid, code, _ = ota.decode_nack(bytes(env.payload_bytes()))
-                out.append((uid, code))
-        time.sleep(0.02)
-    return out
 
 
 def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -> None:
@@ -290,12 +266,12 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
         tap.inbox.clear()
         first._ship(first.deployer.start(time.monotonic())[:1])  # the OFFER alone: update 80 is open
         second._ship(second.deployer.start(time.monotonic())[:1])
-        assert _nacks(tap, ids["n1"], time.monotonic() + 10) == [(81, ota.BUSY)]
+        assert nacks(tap, ids["n1"], time.monotonic() + 10) == [(81, ota.BUSY)]
         first._ship([ota.Outgoing("n1", ids["n1"], _abort(80, ids["n1"], next_seq()))])
         check([one_request()], "new")
 
         corrupt = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=82)
-        corrupt._ship(_tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
+        corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
         assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()

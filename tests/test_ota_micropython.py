@@ -30,6 +30,7 @@ from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, STORE_CONST, EdgeRecord
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
+from tests._ota_helpers import nacks
 
 VECTORS = Path(__file__).parent / "vectors" / "ota_micropython.json"
 NODE, NODE_ID = "n1", 1
@@ -490,19 +491,6 @@ def test_provision_keeps_the_key_of_the_bundle_it_replaces(tmp_path: Path) -> No
     assert provision(other, None, 10) and (other / OTA_KEY_FILE).read_text() != first
 
 
-def _nacks(tap: Any, sender: int, deadline: float) -> list[tuple[int, int]]:
-    """(update id, code) of the NACKs from ``sender`` until one arrives or ``deadline``."""
-    out: list[tuple[int, int]] = []
-    while time.monotonic() < deadline and not out:
-        while tap.inbox:
-            env = tap.inbox.popleft()
-            if env.sender == sender and env.edge == ota.NACK:
-                uid, code, _ = ota.decode_nack(bytes(env.payload_bytes()))
-                out.append((uid, code))
-        time.sleep(0.02)
-    return out
-
-
 def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """n1 runs the bundle's main.py (bbnode + umqtt.simple, as tests/test_micropython_mqtt.py runs it)
@@ -646,7 +634,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         tap.inbox.clear()
         busy1._ship(busy1.deployer.start(time.monotonic())[:1])
         busy2._ship(busy2.deployer.start(time.monotonic())[:1])
-        assert _nacks(tap, ids["n1"], time.monotonic() + 10) == [(93, ota.BUSY)]
+        assert nacks(tap, ids["n1"], time.monotonic() + 10) == [(93, ota.BUSY)]
         busy1.deployer._fail()  # ABORT update 92
         busy1._ship(busy1.deployer.take())
         one("new")
