@@ -63,3 +63,37 @@ def test_roster_built_once_per_module_and_client_peer_tables_stay_small(n: int) 
         assert engines[c].peers == {"server": 1, c: ids[c], HOST_NAME: 0}
     with pytest.raises(TypeError):
         module.roster().ids["c0"] = 99  # type: ignore[index]  # shared by every engine: read-only
+
+
+def test_dedup_window_jump_clears_exactly_the_numbers_passed() -> None:
+    """The byte-wise clear of a window jump (a server's seq moves by the cohort size) equals a bit-by-bit clear."""
+    import random
+
+    from bb_edge.engine.dedup import _Window
+
+    def bitwise(w: _Window, n: int) -> None:  # the rule spelled out: every number passed leaves the window
+        if n - w.top >= w.size:
+            w.ring[:] = bytes(len(w.ring))
+        else:
+            for k in range(w.top + 1, n + 1):
+                i = k % w.size
+                w.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+        w.top = n
+        i = n % w.size
+        w.ring[i >> 3] |= 1 << (i & 7)
+
+    rng = random.Random(1)
+    for _ in range(600):
+        win = rng.choice([1, 3, 7, 8, 15, 16, 17, 63, 64, 100, 1024])
+        a = _Window(win, rng.randrange(50))
+        b = _Window(win, a.top)
+        for _ in range(30):
+            if rng.random() < 0.5:  # some late numbers inside the window, so there are bits to clear
+                k = a.top - rng.randrange(win + 1)
+                if k >= 0:
+                    a._set(k)
+                    b._set(k)
+            n = a.top + rng.randrange(1, 2 * win + 3)
+            a.advance(n)
+            bitwise(b, n)
+            assert (a.top, bytes(a.ring)) == (b.top, bytes(b.ring))

@@ -52,6 +52,28 @@ class _Window:
         i = k % self.size
         self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
 
+    def _clear_run(self, k: int, count: int) -> None:
+        """Clear the slots of the ``count`` (< size) consecutive numbers from ``k``: whole bytes at once.
+
+        A sender whose seq jumps by hundreds between two envelopes to this node (a server that
+        broadcast a model to 1,000 clients) cleared one bit per number, the simulator's top cost.
+        """
+        i = k % self.size
+        while count:
+            end = min(i + count, self.size)  # the run up to the ring's end; wraps to slot 0 after
+            count -= end - i
+            while i < end and i & 7:
+                self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+                i += 1
+            whole = end & ~7
+            if i < whole:
+                self.ring[i >> 3:whole >> 3] = bytes((whole - i) >> 3)
+                i = whole
+            while i < end:
+                self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+                i += 1
+            i = 0
+
     def has(self, k: int) -> bool:
         """Whether ``k`` (within the window) was recorded."""
         i = k % self.size
@@ -62,8 +84,7 @@ class _Window:
         if n - self.top >= self.size:
             self.ring[:] = bytes(len(self.ring))
         else:
-            for k in range(self.top + 1, n + 1):
-                self._clear(k)
+            self._clear_run(self.top + 1, n - self.top)
         self.top = n
         self._set(n)
 
