@@ -341,32 +341,46 @@ def _over_the_line(path: str, envelope: bytes | list[bytes], timeout: float = 20
         link.close()
 
 
+class _OldNew:
+    """n1's old and new programs (.bbrt bytes) and one int8 input (seeded): a request in the quantization
+    each program expects, and the answer the C runtime gives in-process (the oracle a live node must match)."""
+
+    def __init__(self, blobs: dict[str, bytes], seed: int) -> None:
+        from bb_edge.bbrt.format import RECV, parse
+
+        self.blobs = blobs
+        self.progs = {t: parse(b) for t, b in blobs.items()}
+        self.edge = next(e for e in self.progs["old"].edges if e.direction == RECV)
+        shape = self.progs["old"].tensors[self.edge.tensor].shape
+        self.x = np.random.default_rng(seed).integers(-128, 128, shape).astype(np.int8)  # n1 takes int8 input
+
+    def request(self, tag: str, rid: int, seq: int) -> bytes:
+        """The same int8 values, with the quantization the program ``tag`` expects (part of its contract)."""
+        t = self.progs[tag].tensors[self.edge.tensor]
+        return wire.encode(wire.Envelope.for_array(self.x, sender=self.edge.peer, receiver=self.progs[tag].node_id,
+                                                   seq=seq, request_id=rid, edge=self.edge.edge_id,
+                                                   quant=(t.scale, t.zero_point)))
+
+    def reference(self, tag: str, rid: int) -> bytes:
+        """What program ``tag`` answers to request ``rid`` on the C runtime through ctypes."""
+        from tests._transport_helpers import CNode
+
+        node = CNode(self.blobs[tag], self.progs[tag].arena_size)
+        node.send(self.request(tag, rid, (1 << 32) | 1))
+        return bytes(wire.decode(node.receive()[-1]).payload_bytes())
+
+
 def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str, Path], tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     """``bb-edge deploy --fleet serial:PTY`` updates the C node on the other end of a pty (found by its link
     HELLO, signed with its bundle's key); a request before computes what the old program computes in-process
     (the C runtime through ctypes), one after what the new program computes."""
     from bb_edge.adapters.serial_link import PtyPair
-    from bb_edge.bbrt.format import RECV, parse
     from bb_edge.cli import main
-    from tests._transport_helpers import CNode
 
     blobs = {t: (host_builds[t] / "n1" / "program.bbrt").read_bytes() for t in ("old", "new")}
-    progs = {t: parse(b) for t, b in blobs.items()}
-    edge = next(e for e in progs["old"].edges if e.direction == RECV)
-    shape = progs["old"].tensors[edge.tensor].shape
-    x = np.random.default_rng(3).integers(-128, 128, shape).astype(np.int8)  # n1 takes int8 (quantized) input
-
-    def request(tag: str, rid: int, seq: int) -> bytes:
-        """The same int8 values, with the quantization the program ``tag`` expects (part of its contract)."""
-        t = progs[tag].tensors[edge.tensor]
-        return wire.encode(wire.Envelope.for_array(x, sender=edge.peer, receiver=progs[tag].node_id, seq=seq,
-                                                   request_id=rid, edge=edge.edge_id, quant=(t.scale, t.zero_point)))
-
-    def reference(tag: str, rid: int) -> bytes:
-        node = CNode(blobs[tag], progs[tag].arena_size)
-        node.send(request(tag, rid, (1 << 32) | 1))
-        return bytes(wire.decode(node.receive()[-1]).payload_bytes())
+    pair = _OldNew(blobs, seed=3)
+    progs, edge, request, reference = pair.progs, pair.edge, pair.request, pair.reference
 
     pty = PtyPair.open()
     node = subprocess.Popen(["sh", str(host_builds["old"] / "n1" / "run.sh"), "--epoch-file", str(tmp_path / "ep")],
@@ -491,9 +505,7 @@ def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_p
     and the new program keeps serving."""
     from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles
     from bb_edge.adapters.serial_link import FdPort, PtyPair, SerialLink
-    from bb_edge.bbrt.format import RECV, parse
     from bb_edge.bbrt.qemu import qemu_command
-    from tests._transport_helpers import CNode
 
     # the new program: the host-mqtt build's (the same lowering and calibration give the same .bbrt bytes)
     builds = {"old": tmp_path / "m3-old", "new": fleet["dist_new"]}
@@ -502,19 +514,8 @@ def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_p
     old_blob = (builds["old"] / "n1" / "program.bbrt").read_bytes()
     assert old_blob == (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
     blobs = {t: (builds[t] / "n1" / "program.bbrt").read_bytes() for t in ("old", "new")}
-    progs = {t: parse(b) for t, b in blobs.items()}
-    edge = next(e for e in progs["old"].edges if e.direction == RECV)
-    x = np.random.default_rng(4).integers(-128, 128, progs["old"].tensors[edge.tensor].shape).astype(np.int8)
-
-    def request(tag: str, rid: int, seq: int) -> bytes:
-        t = progs[tag].tensors[edge.tensor]
-        return wire.encode(wire.Envelope.for_array(x, sender=edge.peer, receiver=progs[tag].node_id, seq=seq,
-                                                   request_id=rid, edge=edge.edge_id, quant=(t.scale, t.zero_point)))
-
-    def reference(tag: str, rid: int) -> bytes:
-        node = CNode(blobs[tag], progs[tag].arena_size)
-        node.send(request(tag, rid, (1 << 32) | 1))
-        return bytes(wire.decode(node.receive()[-1]).payload_bytes())
+    pair = _OldNew(blobs, seed=4)
+    request, reference = pair.request, pair.reference
 
     pty = PtyPair.open()
     cmd = qemu_command("cortex-m3", builds["old"] / "n1" / "bbrt.elf", builds["old"] / "n1" / "program.bbrt",
