@@ -29,6 +29,7 @@ import os
 import subprocess
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -63,24 +64,31 @@ SQZ_CUTS = ["r25", "r54"]  # n1 (C) gets fire4 .. fire9's squeeze, as compile --
 SQZ_IN, SQZ_OUT = "data_0", "softmaxout_1"
 
 
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """old/new deployments (seed 0/1, same contract), their C bundles for n1, Ed25519 keys for n0/n2."""
-    assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
-    root = tmp_path_factory.mktemp("ota_c")
-    calib = sample_inputs(16, seed=7)
+def _old_new_fleet(root: Path, model: Callable[[int], onnx.ModelProto], cuts: list[str],
+                   calib: dict[str, np.ndarray]) -> dict[str, Path]:
+    """Old/new deployments under ``root`` (``model(0)``/``model(1)``, same contract), their host-mqtt C
+    bundles for n1 calibrated on ``calib``, Ed25519 keys for n0/n2 (the old deployment embeds the public one)."""
     for tag, seed in (("old", 0), ("new", 1)):
         d = root / tag
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile_model(small_cnn(seed=seed), cuts=CUTS, node_names=NODES, out_dir=d)
-        np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
+            compile_model(model(seed), cuts=cuts, node_names=NODES, out_dir=d)
+        np.savez(d / "calib.npz", **calib)
         build_all(d, ["n1=host-mqtt"], root / f"dist-{tag}", calib=d / "calib.npz")
     priv, pub = make_keys(root / "keys")
     embed_public_key(root / "old", pub)
     (root / "priv.hex").write_text(priv)
     return {"root": root, "old": root / "old", "new": root / "new", "dist_old": root / "dist-old",
             "dist_new": root / "dist-new"}
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """old/new deployments (seed 0/1, same contract), their C bundles for n1, Ed25519 keys for n0/n2."""
+    assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
+    calib = sample_inputs(16, seed=7)
+    return _old_new_fleet(tmp_path_factory.mktemp("ota_c"), lambda seed: small_cnn(seed=seed), CUTS,
+                          {"x": np.concatenate([s["x"] for s in calib])})
 
 
 @pytest.fixture(scope="module")
@@ -88,20 +96,8 @@ def sqz_fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Squeezenet old/new deployments (seed 0/1, same contract), their host-mqtt C bundles for n1 (int8,
     calibrated on 2 random images), Ed25519 keys for n0/n2."""
     assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
-    root = tmp_path_factory.mktemp("ota_c_sqz")
     calib = np.random.default_rng(7).standard_normal((2, 3, 224, 224)).astype(np.float32)
-    for tag, seed in (("old", 0), ("new", 1)):
-        d = root / tag
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile_model(seeded_squeezenet(seed), cuts=SQZ_CUTS, node_names=NODES, out_dir=d)
-        np.savez(d / "calib.npz", **{SQZ_IN: calib})
-        build_all(d, ["n1=host-mqtt"], root / f"dist-{tag}", calib=d / "calib.npz")
-    priv, pub = make_keys(root / "keys")
-    embed_public_key(root / "old", pub)
-    (root / "priv.hex").write_text(priv)
-    return {"root": root, "old": root / "old", "new": root / "new", "dist_old": root / "dist-old",
-            "dist_new": root / "dist-new"}
+    return _old_new_fleet(tmp_path_factory.mktemp("ota_c_sqz"), seeded_squeezenet, SQZ_CUTS, {SQZ_IN: calib})
 
 
 def test_bundle_provisions_a_per_node_update_key(fleet: dict[str, Path]) -> None:
