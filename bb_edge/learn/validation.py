@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,7 +71,7 @@ class UpdateValidator:
     """Checks updates against the expected layout and the set of known peers."""
 
     size: int
-    known_peers: set[int] = field(default_factory=set)
+    known_peers: AbstractSet[int] = field(default_factory=set)  # only tested with `in` (a dict view will do)
     dtype: str = "float32"
     max_norm: float | None = None
 

@@ -256,13 +256,16 @@ class FedAvgServer(HandlerState):
         if vec is None:
             self._reject(ctx, sender, rnd, RejectReason.WRONG_DTYPE, why)
             return
-        validator = UpdateValidator(self.size, set(self.clients), max_norm=self.max_norm)
+        # the joined ids as a live view, not a new set per update (that made a round quadratic in the cohort)
+        validator = UpdateValidator(self.size, self.clients.keys(), max_norm=self.max_norm)
         res = validator.check(sender, vec.reshape(-1) if vec.ndim == 1 else vec)
         if isinstance(res, Rejection):
             self._reject(ctx, sender, rnd, res.reason, res.detail)
             return
         self.received[sender] = res.update
-        if set(self.received) >= self.cohort:
+        # every key of received passed `sender in self.cohort` above, so equal sizes = the whole cohort
+        # answered (a set of received per update made a round quadratic in the cohort)
+        if len(self.received) >= len(self.cohort):
             self._close(ctx)
 
     # ---------------------------------------------------------------- ticks
