@@ -130,9 +130,12 @@ def built(venv: Venv) -> Path:
     demo = venv.bb_edge("demo", "-o", "demo", "--requests", "120", timeout=300)
     assert re.search(r"held-out accuracy 0\.9\d\d over 120 digits", demo), demo[-1500:]
     venv.bb_edge("compile", "demo/digits.onnx", "--nodes", "3", "-o", "build")
+    # building int8 bbrt nodes writes their int8 edges into "build" (the fleet's contract), so the float
+    # fleet (the in-process run, the Jetson bundle with Python peers) gets a deployment of its own
+    venv.bb_edge("compile", "demo/digits.onnx", "--nodes", "3", "-o", "build-float")
     venv.bb_edge("build", "build", "--target", "n0=host", "--target", "n1=qemu-cortex-m3",
                  "--target", "n2=esp32-micropython", "--calib", "demo/calib.npz", "-o", "dist", timeout=300)
-    venv.bb_edge("build", "build", "--target", "n0=jetson-orin-nano", "--calib", "demo/calib.npz",
+    venv.bb_edge("build", "build-float", "--target", "n0=jetson-orin-nano", "--calib", "demo/calib.npz",
                  "-o", "dist-jetson", timeout=300)
     return venv.scratch
 
@@ -145,7 +148,11 @@ def _reference(scratch: Path) -> np.ndarray:
 
 
 def test_bundles_for_four_targets(built: Path) -> None:
-    assert (built / "build" / "deployment.json").is_file()
+    from bb_edge.compiler import load_deployment
+
+    # the int8 bbrt nodes' edges went int8 in "build"; the Jetson-only "build-float" stays float32
+    assert all(e.quant is not None for e in load_deployment(built / "build").edges)
+    assert all(e.quant is None for e in load_deployment(built / "build-float").edges)
     dist = built / "dist"
     for node, files in (("n0", ["bbrt-host", "program.bbrt", "bbrt-build.json"]),
                         ("n1", ["bbrt.elf", "program.bbrt", "run.sh"]),
@@ -160,7 +167,7 @@ def test_bundles_for_four_targets(built: Path) -> None:
 
 
 def test_run_from_the_wheel_matches_ort(venv: Venv, built: Path) -> None:
-    venv.bb_edge("run", "build", "--inputs", "demo/inputs.npz", "--outputs", "out.npz")
+    venv.bb_edge("run", "build-float", "--inputs", "demo/inputs.npz", "--outputs", "out.npz")
     got = np.load(built / "out.npz")["probabilities"].reshape(-1, 10)
     np.testing.assert_allclose(got, _reference(built), atol=1e-5)
 
@@ -180,7 +187,7 @@ def test_jetson_bundle_joins_a_fleet_over_mqtt(venv: Venv, built: Path) -> None:
     from bb_edge.compiler import load_deployment
     from tests._transport_helpers import LineCollector, wait_until
 
-    dep = load_deployment(built / "build")
+    dep = load_deployment(built / "build-float")
     files = write_broker_files(built / "broker", dep)
     broker = Broker(files).start()
     procs: list[subprocess.Popen[bytes]] = []
@@ -191,7 +198,7 @@ def test_jetson_bundle_joins_a_fleet_over_mqtt(venv: Venv, built: Path) -> None:
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True))
         for node in ("n1", "n2"):
             procs.append(subprocess.Popen(
-                [str(venv.base / "venv" / "bin" / "bb-edge"), "node", "build", "--node", node, "--quiet",
+                [str(venv.base / "venv" / "bin" / "bb-edge"), "node", "build-float", "--node", node, "--quiet",
                  "--transport", files.url()], cwd=built, env=env, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, start_new_session=True))
         logs = [LineCollector(p) for p in procs]
