@@ -5,6 +5,7 @@ A fixed budget per target; seeds are the golden vectors (envelope and link) and 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +16,7 @@ from bb_edge.bbrt.examples import small_cnn
 from bb_edge.bbrt.lower import lower
 from bb_edge.bbrt.native import cached_build
 
-BUDGET_S = 20
+BUDGET_S = 60 if os.environ.get("BB_EDGE_LONG") == "1" else 10  # seconds of libFuzzer per target (CI: 10)
 VEC = Path(__file__).parent / "vectors"
 
 

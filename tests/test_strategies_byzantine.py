@@ -12,12 +12,21 @@ not degrade FedAvg visibly in any setting measured (IID and Dirichlet 0.3 /
 
 from __future__ import annotations
 
+import os
+
 from bb_edge.adapters.learnsim import simulate
 from bb_edge.learn.byzantine import AGGREGATORS, ATTACKS, format_matrix, scenario
 
+#: the cells the assertions read; the whole matrix (every attack x aggregator) runs with BB_EDGE_LONG=1
+ASSERTED = [("sign_flip", "b+median"), ("sign_flip", "b+trimmed"), ("alie", "b+median"), ("alie", "b+trimmed"),
+            ("sign_flip", "mean"), ("none", "mean"), ("gaussian", "mean")]
+
+
 def test_attack_aggregator_matrix():
-    acc = {(a, g): simulate(scenario(a, g), seed=0).final_accuracy for a in ATTACKS for g in AGGREGATORS}
-    print("\n" + format_matrix(acc))
+    cells = [(a, g) for a in ATTACKS for g in AGGREGATORS] if os.environ.get("BB_EDGE_LONG") == "1" else ASSERTED
+    acc = {(a, g): simulate(scenario(a, g), seed=0).final_accuracy for a, g in cells}
+    if len(acc) == len(ATTACKS) * len(AGGREGATORS):
+        print("\n" + format_matrix(acc))
     for a in ("sign_flip", "alie"):
         for g in ("b+median", "b+trimmed"):
             assert acc[a, g] >= 0.88, (a, g, acc[a, g])
