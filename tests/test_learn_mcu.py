@@ -283,42 +283,40 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
 
 if LONG:  # collected only in the long setting (a second firmware build): RV32 runs the same client
 
-    def test_rv32_client_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
-        """The client on QEMU RV32 (rv32imc, soft float): one round's update equals ORT within 1e-4."""
-        d, _ = built
-        build_all(d, ["c0=qemu-rv32"], tmp_path / "dist")
+    def _device_round_matches_reference(d: Path, target: str, tmp_path: Path, seed: int, boot_s: float,
+                                        update_s: float) -> tuple[Any, np.ndarray, int]:
+        """Build c0 for ``target``, boot it on a pty and check one round's update against ORT within 1e-4.
+
+        Returns the running device (the caller stops it), the round's start vector and c0's id."""
+        build_all(d, [f"c0={target}"], tmp_path / "dist")
         module, x, y, ids = _shard(d, "c0")
         n = module.setup.program.layout.size
         dev = device_for_bundle(tmp_path / "dist" / "c0", tmp_path)
-        dev.start(timeout=60.0)  # type: ignore[attr-defined]
+        dev.start(timeout=boot_s)
         try:
-            start = (np.random.default_rng(2).normal(0, 0.1, n)).astype(np.float32)
+            start = (np.random.default_rng(seed).normal(0, 0.1, n)).astype(np.float32)
             dev.send(_model(start, ids["c0"], 1, 1))
-            upd = wait_learn(dev, 3, 120)
-            assert upd, "no update from the RV32 client"
+            upd = wait_learn(dev, 3, update_s)
+            assert upd, f"no update from the {target} client"
             np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
                                        atol=1e-4, rtol=0)
-        finally:
-            dev.stop()  # type: ignore[attr-defined]
+        except BaseException:
+            dev.stop()
+            raise
+        return dev, start, ids["c0"]
+
+    def test_rv32_client_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
+        """The client on QEMU RV32 (rv32imc, soft float): one round's update equals ORT within 1e-4."""
+        dev, _, _ = _device_round_matches_reference(built[0], "qemu-rv32", tmp_path, 2, 60.0, 120)
+        dev.stop()
 
     def test_posix_client_keeps_its_round_in_a_file(built: tuple[Path, Path], tmp_path: Path) -> None:
         """The posix build (``--target c0=host``) on a pty: a round's update equals ORT, and after a restart the
         round record from its --state-file makes the same round stale."""
-        d, _ = built
-        build_all(d, ["c0=host"], tmp_path / "dist")
-        module, x, y, ids = _shard(d, "c0")
-        n = module.setup.program.layout.size
-        dev = device_for_bundle(tmp_path / "dist" / "c0", tmp_path)
-        dev.start(timeout=30.0)  # type: ignore[attr-defined]
+        dev, start, c0 = _device_round_matches_reference(built[0], "host", tmp_path, 3, 30.0, 60)
         try:
-            start = (np.random.default_rng(3).normal(0, 0.1, n)).astype(np.float32)
-            dev.send(_model(start, ids["c0"], 1, 1))
-            upd = wait_learn(dev, 3, 60)
-            assert upd, "no update from the posix client"
-            np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
-                                       atol=1e-4, rtol=0)
-            dev.restart()  # type: ignore[attr-defined]
-            dev.send(_model(start, ids["c0"], 1, 2))
+            dev.restart()
+            dev.send(_model(start, c0, 1, 2))
             _, texts = _wait(dev, "ModelRefused")
             assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
         finally:
