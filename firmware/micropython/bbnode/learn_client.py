@@ -95,6 +95,10 @@ class FedAvgClient:
                 raise TrainError("BAD_SHARD", "label %d >= %d classes" % (shard.y[i], trainer.n_classes))
         self.trainer = trainer
         self.shard = shard
+        # the int trainer (bbnode/train_int.py) takes its inputs as f32int encodings: converted once, here
+        enc = trainer.encode_inputs if getattr(trainer, "arith", "") == "int" else None
+        self.sx = shard.x if enc is None or shard.table is not None else enc(shard.x)
+        self.stab = shard.table if enc is None or shard.table is None else enc(shard.table)
         self.node_id = node_id
         self.server_id = server_id
         self._send = send
@@ -221,11 +225,12 @@ class FedAvgClient:
                                                                                               self.round))
         if not self._load(env.payload):
             return self._refuse("non_finite", env.request_id, "NaN or Inf in the model")
-        # validated: from here on the model changes
-        P = self.trainer.P
-        st = self.start
-        for i in range(self.trainer.size):
-            P[i] = st[i]
+        try:  # the int trainer checks its range before it takes anything
+            self._set_model(self.start)
+        except TrainError as exc:
+            return self._refuse("norm_too_large", env.request_id, str(exc))
+        # validated and taken: from here on the model has changed
+        P = self._model_f32()
         if env.edge == MODEL_FULL:
             self.events.append(("ModelFetched", {"round": env.request_id}))
             return "OK"
@@ -237,13 +242,30 @@ class FedAvgClient:
         self._train_and_answer(env.request_id)
         return "TRAINED"
 
+    def _set_model(self, src):
+        """Copy a checked float32 vector into the trainer's model (the int trainer encodes it and raises
+        TrainError RANGE, unchanged, for a value beyond its range)."""
+        T = self.trainer
+        if getattr(T, "arith", "") == "int":
+            T.set_params(src)
+            return
+        P = T.P
+        for i in range(T.size):
+            P[i] = src[i]
+
+    def _model_f32(self):
+        """The trainer's model as an ``array('f')`` (the float trainer's ``P``; the int trainer decodes)."""
+        T = self.trainer
+        return T.params_f32() if getattr(T, "arith", "") == "int" else T.P
+
     def _train_and_answer(self, rnd):
         """Train round ``rnd`` from the model in ``trainer.P``, send the UPDATE, keep the answered record."""
-        P = self.trainer.P
+        P = self._model_f32()
         st = self.start
         for i in range(self.trainer.size):
             st[i] = P[i]
         self.train_round(rnd)
+        P = self._model_f32()
         # delta = trained - received, float32 like the Python client's ``trained - start``
         for i in range(self.trainer.size):
             st[i] = P[i] - st[i]
@@ -302,11 +324,11 @@ class FedAvgClient:
             return "BAD_RECORD"
         if not self._load(memoryview(blob)[32:]):
             return "BAD_RECORD"
+        try:
+            self._set_model(self.start)
+        except TrainError:
+            return "BAD_RECORD"
         # checked: from here on the record is the client's state
-        P = self.trainer.P
-        st = self.start
-        for i in range(n):
-            P[i] = st[i]
         self.round = answered
         self.pending = pending if pending > answered else 0
         self.events.append(("StateRestored", {"round": answered, "pending": self.pending}))
@@ -316,8 +338,8 @@ class FedAvgClient:
     def load_batch(self, lo, nb):
         """Rows ``order[lo:lo + nb]`` of the shard into the trainer's X and Y."""
         T = self.trainer
-        X, Y, SX, SY, order, d = T.X, T.Y, self.shard.x, self.shard.y, self.order, T.n_in
-        tab = self.shard.table
+        X, Y, SX, SY, order, d = T.X, T.Y, self.sx, self.shard.y, self.order, T.n_in
+        tab = self.stab
         for r in range(nb):
             i = order[lo + r]
             Y[r] = SY[i]
@@ -571,15 +593,20 @@ def main(cfg):
 
     ``learn``: ``program`` (the BBT1 description), ``shard`` (BBS1), ``epochs``, ``seed``, ``server_id``,
     ``heartbeat_ms``, optional ``log`` (a file that gets one JSON line per trained round), optional ``state``
-    (the round record file, :meth:`FedAvgClient.save_state`). Transport: MQTT
-    (``mqtt`` section, as an inference node's) or, with ``"transport": "serial"``, the ``uart`` and ``link``
-    sections (:class:`SerialClient`).
+    (the round record file, :meth:`FedAvgClient.save_state`), optional ``arith``: ``"int"`` trains with
+    bbnode/train_int.IntTrainer (float32 in small ints, no allocation per step), otherwise
+    bbnode/train.Trainer. Transport: MQTT (``mqtt`` section, as an inference node's) or, with
+    ``"transport": "serial"``, the ``uart`` and ``link`` sections (:class:`SerialClient`).
     """
     from bbnode.mqtt import MqttLink
     from bbnode.node import boot_epoch
     lc = cfg["learn"]
     with open(lc.get("program", "train.bbt"), "rb") as f:
-        trainer = Trainer(f.read())
+        if lc.get("arith") == "int":  # float32 in small ints: a step allocates nothing (bbnode/train_int.py)
+            from bbnode.train_int import IntTrainer
+            trainer = IntTrainer(f.read())
+        else:
+            trainer = Trainer(f.read())
     with open(lc.get("shard", "shard.bbs"), "rb") as f:
         shard = Shard(f.read())
     epoch_file = cfg.get("epoch_file", "boot_epoch")
