@@ -39,7 +39,7 @@ import numpy as np
 
 from bb_edge.backends.base import Backend, get_backend
 from bb_edge.compiler.manifest import Deployment, NodeSpec
-from bb_edge.engine import Engine
+from bb_edge.engine import Engine, Limits
 from bb_edge.engine import events as ev
 from bb_edge.errors import DeploymentError
 from bb_edge.learn.deployment import build_setup
@@ -73,7 +73,10 @@ def build_engine(module: StrategyModule, name: str, prepared: Mapping[str, Any],
     ids = module.roster().ids  # built once per module, not per engine
     if name not in ids:
         raise DeploymentError(f"no node {name!r} in this {module.name} deployment; nodes: {', '.join(ids)}")
-    eng = Engine(name, ids[name], module.peers_of(name), backend=backend)
+    # the duplicate filter remembers every node of the roster: past Limits' default (4,096 senders) a
+    # server of 10^4..10^5 clients would forget the earliest and take a late replay of theirs as fresh
+    limits = Limits(max_senders=max(Limits.max_senders, len(ids)))
+    eng = Engine(name, ids[name], module.peers_of(name), backend=backend, limits=limits)
     for k, p in prepared.items():
         eng.attach_compute(k, p)
     module.install(eng, name, late=late)

@@ -33,24 +33,32 @@ class _Window:
 
     A bytearray ring (number k at bit k % (window + 1)) makes every update
     O(1) amortised however wide the window is; a Python int bitmap would be
-    copied whole on every shift.
+    copied whole on every shift. The ring is allocated only up to the highest
+    slot set so far (bits past its end read as clear): a sender that sent a
+    few dozen envelopes costs a few bytes, not ``window / 8`` (8 KiB at the
+    engine's default), so a server can keep one window per client of a
+    100,000-client fleet.
     """
 
     __slots__ = ("top", "ring", "size")
 
     def __init__(self, window: int, top: int) -> None:
         self.size = window + 1  # top itself and the window below it
-        self.ring = bytearray((self.size + 7) // 8)
+        self.ring = bytearray()
         self.top = top
         self._set(top)
 
     def _set(self, k: int) -> None:
         i = k % self.size
-        self.ring[i >> 3] |= 1 << (i & 7)
+        b = i >> 3
+        if b >= len(self.ring):  # grow to this slot's byte; never past (size + 7) // 8
+            self.ring.extend(bytes(b + 1 - len(self.ring)))
+        self.ring[b] |= 1 << (i & 7)
 
     def _clear(self, k: int) -> None:
         i = k % self.size
-        self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+        if i >> 3 < len(self.ring):
+            self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
 
     def _clear_run(self, k: int, count: int) -> None:
         """Clear the slots of the ``count`` (< size) consecutive numbers from ``k``: whole bytes at once.
@@ -59,9 +67,11 @@ class _Window:
         broadcast a model to 1,000 clients) cleared one bit per number, the simulator's top cost.
         """
         i = k % self.size
+        held = len(self.ring) << 3  # slots past the allocated bytes are clear already
         while count:
             end = min(i + count, self.size)  # the run up to the ring's end; wraps to slot 0 after
             count -= end - i
+            end = min(end, held)
             while i < end and i & 7:
                 self.ring[i >> 3] &= ~(1 << (i & 7)) & 0xFF
                 i += 1
@@ -77,12 +87,12 @@ class _Window:
     def has(self, k: int) -> bool:
         """Whether ``k`` (within the window) was recorded."""
         i = k % self.size
-        return bool(self.ring[i >> 3] >> (i & 7) & 1)
+        return i >> 3 < len(self.ring) and bool(self.ring[i >> 3] >> (i & 7) & 1)
 
     def advance(self, n: int) -> None:
         """Move ``top`` up to ``n``: the slots of numbers that leave the window are cleared for reuse."""
         if n - self.top >= self.size:
-            self.ring[:] = bytes(len(self.ring))
+            self.ring = bytearray()  # every slot leaves the window
         else:
             self._clear_run(self.top + 1, n - self.top)
         self.top = n
