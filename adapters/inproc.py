@@ -24,6 +24,7 @@ model (bench/bench_pipeline.py, docs/engine.md):
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import os
@@ -117,8 +118,43 @@ def host_cores() -> int:
         return os.cpu_count() or 1
 
 
+class StageOccupancy:
+    """Which nodes of a concurrent fleet have segment runs queued or running, or finished runs whose
+    results the fleet has not routed yet (a routed result may start a run on the next node).
+
+    A stage may take every core (:class:`~bb_edge.backends.ort.WideningOrtSegment`) only when
+    :meth:`alone` says no other node computes and none is about to. The fleet holds ``lock`` while
+    it routes results and dispatches commands, so a worker never sees the moment between the two.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.active: dict[str, int] = {}
+        self.unrouted: dict[str, int] = {}
+
+    def alone(self, node: str) -> bool:
+        """True if no node other than ``node`` computes and no finished run awaits routing."""
+        with self.lock:
+            return (not any(self.unrouted.values())
+                    and not any(v for n, v in self.active.items() if n != node))
+
+    def dispatched(self, node: str) -> None:
+        """One more command queued on ``node`` (call with ``lock`` held)."""
+        self.active[node] = self.active.get(node, 0) + 1
+
+    def finished(self, node: str) -> None:
+        """A run on ``node`` finished; its result waits for the fleet to route it."""
+        with self.lock:
+            self.active[node] -= 1
+            self.unrouted[node] = self.unrouted.get(node, 0) + 1
+
+    def routed(self, node: str) -> None:
+        """The fleet polled ``node``'s engine after that run finished (call with ``lock`` held)."""
+        self.unrouted[node] -= 1
+
+
 def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None],
-                    finished: queue.SimpleQueue[str]) -> None:
+                    finished: queue.SimpleQueue[str], occupancy: StageOccupancy | None = None) -> None:
     """One node's compute thread: run each command, hand the result back through the engine's ingress.
 
     It holds no reference to the fleet, so a fleet nobody keeps is collected and its
@@ -134,6 +170,8 @@ def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | Non
         except Exception as exc:  # the engine turns it into ComputeFailed for that request
             result = exc
         engine.complete(cmd.cmd_id, result)
+        if occupancy is not None:
+            occupancy.finished(engine.node)
         finished.put(engine.node)
 
 
@@ -173,19 +211,26 @@ class InProcFleet:
         self.concurrent = concurrent
         self.zero_copy = zero_copy
         local = [s.name for s in deployment.nodes if s.name not in self.external and s.name not in self.engines]
+        self._occupancy: StageOccupancy | None = None
+        backends: dict[str, Any] = {}
         if concurrent:
             engine_kwargs.setdefault("inline_compute", False)
             if backend in ("ort", "onnxruntime"):
-                from bb_edge.backends.ort import OrtBackend
+                from bb_edge.backends.ort import WideningOrtBackend
 
                 # one thread pool per stage, all overlapping: cores // stages threads each, so the
                 # stages share the cores instead of each pool claiming all of them (oversubscribed
-                # pools measured 0.80x one session on 2 cores, one thread per stage 0.97x+)
-                backend = OrtBackend(intra_op_threads=max(1, host_cores() // max(1, len(local))))
+                # pools measured 0.80x one session on 2 cores, one thread per stage 0.97x+); a stage
+                # that computes alone (the pipeline filling or draining) takes every core instead
+                self._occupancy = StageOccupancy()
+                narrow = max(1, host_cores() // max(1, len(local)))
+                backends = {name: WideningOrtBackend(narrow, host_cores(), functools.partial(
+                    self._occupancy.alone, name)) for name in local}
         if zero_copy:
             engine_kwargs.setdefault("local_payloads", True)
         for name in local:
-            self.engines[name] = Engine.for_node(deployment, name, programs, backend=backend, **engine_kwargs)
+            self.engines[name] = Engine.for_node(deployment, name, programs, backend=backends.get(name, backend),
+                                                 **engine_kwargs)
         self.now = 0.0
         self._heap: list[tuple[float, int, str, str, Payload]] = []
         self._tie = itertools.count()
@@ -197,6 +242,7 @@ class InProcFleet:
         self._work: dict[str, queue.SimpleQueue[ComputeCommand | None]] = {}
         self._finished: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._computing = 0  # commands handed to workers and not yet reported finished
+        self._done_tokens: list[str] = []  # finished commands taken from the queue, not yet counted
         self._finalizer: weakref.finalize | None = None
 
     # ------------------------------------------------------------- workers
@@ -206,28 +252,37 @@ class InProcFleet:
         work = self._work.get(name)
         if work is None:
             work = self._work[name] = queue.SimpleQueue()
-            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished),
+            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished,
+                                                           self._occupancy),
                              name=f"bb-edge-compute-{name}", daemon=True).start()
             if self._finalizer is not None:
                 self._finalizer.detach()
             self._finalizer = weakref.finalize(self, _stop_workers, list(self._work.values()))
         for cmd in cmds:
+            if self._occupancy is not None:
+                self._occupancy.dispatched(name)
             work.put(cmd)
             self._computing += 1
 
     def _await_compute(self, timeout: float) -> bool:
-        """Block until a worker finishes a command (True) or ``timeout`` s pass (False)."""
+        """Block until a worker finishes a command (True) or ``timeout`` s pass (False).
+
+        The finished command is counted by the next :meth:`step`, which polls its engine.
+        """
         try:
-            self._finished.get(timeout=max(timeout, 0.0))
+            self._done_tokens.append(self._finished.get(timeout=max(timeout, 0.0)))
         except queue.Empty:
             return False
-        self._computing -= 1
-        while True:  # count every other finished command too: the next step polls them all
+        return True
+
+    def _take_finished(self) -> list[str]:
+        """Nodes of every command the workers finished so far (counted once each)."""
+        tokens, self._done_tokens = self._done_tokens, []
+        while True:
             try:
-                self._finished.get_nowait()
+                tokens.append(self._finished.get_nowait())
             except queue.Empty:
-                return True
-            self._computing -= 1
+                return tokens
 
     def close(self) -> None:
         """Stop the compute threads (a concurrent fleet starts them on first use)."""
@@ -308,6 +363,13 @@ class InProcFleet:
 
     def step(self) -> bool:
         """Deliver what is due, poll every engine once, route the results; True if anything moved."""
+        if self._occupancy is None:
+            return self._step()
+        with self._occupancy.lock:  # routing and dispatch look atomic to the workers' alone() check
+            return self._step()
+
+    def _step(self) -> bool:
+        finished = self._take_finished() if self.concurrent else []
         moved = self._deliver_due() > 0
         for name, ext in self.external.items():
             for data in ext.receive():
@@ -330,6 +392,10 @@ class InProcFleet:
             if cmds:
                 self._dispatch(name, cmds)
             moved = moved or bool(out) or bool(cmds)
+        for node in finished:  # their results were routed by the polls above
+            self._computing -= 1
+            if self._occupancy is not None:
+                self._occupancy.routed(node)
         return moved
 
     def advance(self) -> bool:

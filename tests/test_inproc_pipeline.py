@@ -130,6 +130,58 @@ def test_concurrent_stages_run_on_their_own_threads_and_match(squeeze) -> None: 
     assert not any(t.name in workers for t in threading.enumerate()), "close() left compute threads running"
 
 
+class _TimedSession:
+    """An ORT session that records when each run starts and ends, and whether it is the wide one."""
+
+    def __init__(self, inner: Any, node: str, wide: bool, log: list[tuple[str, bool, float, float]],
+                 lock: threading.Lock) -> None:
+        self.inner, self.node, self.wide, self.log, self.lock = inner, node, wide, log, lock
+
+    def run(self, names: list[str], feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        t0 = time.perf_counter()
+        out = self.inner.run(names, feeds)
+        with self.lock:
+            self.log.append((self.node, self.wide, t0, time.perf_counter()))
+        return out  # type: ignore[no-any-return]
+
+
+def test_a_stage_computing_alone_takes_every_core_and_never_overlaps(squeeze) -> None:  # type: ignore[no-untyped-def]
+    """The default concurrent ORT fleet gives each stage cores // stages threads, and the whole machine
+    to a stage that computes alone: the first stage's first run (the pipeline filling) and the last
+    stage's last run (draining) are wide, no wide run overlaps another run, and results are the
+    sequential fleet's bit for bit."""
+    from bb_edge.adapters.inproc import host_cores
+    from bb_edge.backends.ort import WideningOrtSegment
+
+    assert host_cores() >= 2, "this property needs a host with two cores or more"
+    model, dep, programs = squeeze
+    reqs = _requests(model, 5)
+    reference = InProcFleet(dep, programs).run(reqs)
+    log: list[tuple[str, bool, float, float]] = []
+    lock = threading.Lock()
+    with InProcFleet(dep, programs, concurrent=True, zero_copy=True) as fleet:
+        for name, eng in fleet.engines.items():
+            (prog,) = eng.programs.values()
+            for seg in prog.prepared:
+                assert isinstance(seg, WideningOrtSegment)
+                assert seg.session.get_session_options().intra_op_num_threads == max(1, host_cores() // 3)
+                assert seg.wide.get_session_options().intra_op_num_threads == host_cores()
+                seg.session = _TimedSession(seg.session, name, False, log, lock)  # type: ignore[assignment]
+                seg.wide = _TimedSession(seg.wide, name, True, log, lock)  # type: ignore[assignment]
+        out = fleet.run(reqs, window=4, real_timeout=120)
+    for a, b in zip(reference, out):
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+    first, last = dep.nodes[0].name, dep.nodes[-1].name
+    runs = {n.name: sorted((r for r in log if r[0] == n.name), key=lambda r: r[2]) for n in dep.nodes}
+    assert all(len(v) == len(reqs) for v in runs.values()), runs
+    assert runs[first][0][1] and runs[last][-1][1]  # filling and draining: wide
+    assert not all(r[1] for r in log)  # the stages shared the cores in between
+    for node, wide, t0, t1 in log:
+        if wide:  # while a wide run computed, nothing else did
+            others = [r for r in log if r[0] != node and r[2] < t1 and r[3] > t0]
+            assert not others, (node, others)
+
+
 def test_concurrent_backend_failure_is_a_typed_event_not_a_hang(squeeze) -> None:  # type: ignore[no-untyped-def]
     model, dep, programs = squeeze
     reqs = _requests(model, 2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -55,3 +57,48 @@ class OrtBackend:
     def materialize_from_wire(self, env: Envelope) -> np.ndarray:
         """Zero-copy view of the payload (ORT copies into its own buffers as needed)."""
         return env.array()
+
+
+class WideningOrtSegment(OrtSegment):
+    """A segment with a narrow session (few threads) and a wide one (all cores), chosen per run.
+
+    A pipeline stage that runs while other stages compute uses the narrow session,
+    so the stages share the cores; one that runs alone (a pipeline filling or
+    draining) uses the wide one instead of leaving cores idle. ``wide_ok`` is the
+    caller's answer to "is nothing else computing now?". Both sessions compute the
+    same graph with the same kernels, so outputs do not depend on the choice.
+    """
+
+    def __init__(self, narrow: ort.InferenceSession, wide: ort.InferenceSession,
+                 wide_ok: Callable[[], bool]) -> None:
+        super().__init__(narrow)
+        self.wide = wide
+        self.wide_ok = wide_ok
+        self.wide_runs = 0
+
+    def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Run on the wide session when ``wide_ok()`` says nothing else computes, else the narrow one."""
+        session = self.session
+        if self.wide_ok():
+            session = self.wide
+            self.wide_runs += 1
+        return dict(zip(self.output_names, session.run(self.output_names, inputs)))
+
+
+class WideningOrtBackend(OrtBackend):
+    """ORT backend for one stage of a concurrent pipeline: ``narrow`` threads per run, or ``wide``
+    when ``wide_ok()`` is true (see :class:`WideningOrtSegment`). Holds two sessions per segment."""
+
+    def __init__(self, narrow: int, wide: int, wide_ok: Callable[[], bool],
+                 providers: list[str] | None = None) -> None:
+        super().__init__(providers=providers, intra_op_threads=narrow)
+        self.wide_threads = wide
+        self.wide_ok = wide_ok
+
+    def prepare(self, model: onnx.ModelProto, key: str) -> OrtSegment:
+        """Build the narrow and the wide session for ``model``."""
+        narrow = super().prepare(model, key).session
+        if self.wide_threads <= self.intra_op_threads:
+            return OrtSegment(narrow)
+        wide = OrtBackend(self.providers, self.wide_threads, self.optimization, self.spin).prepare(model, key)
+        return WideningOrtSegment(narrow, wide.session, self.wide_ok)
