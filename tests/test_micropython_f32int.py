@@ -28,7 +28,7 @@ from bbnode import f32int as F  # noqa: E402
 
 LO, HI = 2.0**-63, 2.0**64
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
-SETTINGS = settings(max_examples=5000 if LONG else 250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=5000 if LONG else 150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def f32(bits: int) -> np.float32:

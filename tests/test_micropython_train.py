@@ -117,13 +117,18 @@ print('RESULT ' + json.dumps(res))
 """
 
 
+# the same client on bbnode/train_int.IntTrainer (float32 in small ints)
+INT_CLIENT_SCRIPT = CLIENT_SCRIPT.replace("from bbnode.train import Trainer",
+                                          "from bbnode.train_int import IntTrainer as Trainer")
+
+
 def _run_client(vm: tuple[Path, Path], d: Path, desc: bytes, shard: bytes, envs: list[bytes], *, epochs: int,
-                seed: int) -> tuple[dict[str, Any], list[Envelope]]:
+                seed: int, script: str = CLIENT_SCRIPT) -> tuple[dict[str, Any], list[Envelope]]:
     (d / "t.bbt").write_bytes(desc)
     (d / "s.bbs").write_bytes(shard)
     for k, e in enumerate(envs):
         (d / f"m{k}.bin").write_bytes(e)
-    out = run_vm(*vm, d, CLIENT_SCRIPT % {"node": NODE_ID, "server": SERVER_ID, "epochs": epochs, "seed": seed})
+    out = run_vm(*vm, d, script % {"node": NODE_ID, "server": SERVER_ID, "epochs": epochs, "seed": seed})
     res = json.loads([s for s in out.splitlines() if s.startswith("RESULT ")][-1][7:])
     sent = [decode((d / "out" / f"sent{i}.bin").read_bytes()) for i in range(len(list((d / "out").glob("sent*"))))]
     return res, sent
@@ -287,6 +292,107 @@ def on_line(s):
     print(f"bytes per step (float temporaries): {min(per)}..{max(per)}; live heap {live[0]}..{max(live)}")
     assert len(live) == 21 and max(live) == min(live), live  # nothing a step allocates outlives it
     assert all(p % 16 == 0 for p in per)  # GC blocks of boxed float results
+
+
+INT_STEPS_SCRIPT = """
+import gc, os
+from array import array
+from bbnode.train_int import IntTrainer
+from bbnode.learn_client import FedAvgClient, Shard, shuffle
+T = IntTrainer(open('t.bbt', 'rb').read(), NB)
+c = FedAvgClient(T, Shard(open('s.bbs', 'rb').read()), 4, send=lambda b: None)
+shuffle(c.order, c.shard.n, 99)
+per = array('i', [-1] * 20)
+loss = array('f', [0.0] * 20)
+def run():
+    c.load_batch(0, NB)
+    T.step(NB)  # one step first: the measured ones are 2..21
+    for i in range(20):
+        c.load_batch((i + 1) * NB % (c.shard.n - NB + 1), NB)
+        gc.collect()
+        gc.disable()
+        a0 = gc.mem_alloc()
+        T.step(NB)
+        a1 = gc.mem_alloc()
+        gc.enable()
+        per[i] = a1 - a0
+        loss[i] = T.loss[0]
+run()
+os.mkdir('out')
+open('out/p.bin', 'wb').write(bytes(T.params_f32()))
+print('PER', ' '.join(str(v) for v in per), 'LOSS', ' '.join(str(v) for v in loss))
+"""
+
+
+@pytest.mark.parametrize("kind", ["mlp", "softmax"])
+def test_vm_int_training_step_allocates_nothing(vm: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
+    """IntTrainer (bbnode/train_int.py, float32 in small ints) in the VM, GC disabled: gc.mem_alloc() is the
+    same before and after each of 20 steps (0 bytes a step, where the float Trainer allocates a boxed float
+    per result), and the 21 steps' model is bit for bit CPython's run of the same module (int arithmetic:
+    the VM's 31-bit small ints give the same bits) and moved from the start."""
+    nb = 16 if LONG else (2 if kind == "mlp" else 4)  # the property does not depend on it, the time does
+    prog, fwd = _program(kind)
+    x, y = _digits(48)
+    desc, shard = export_description(prog, fwd), export_shard(x, y)
+    (tmp_path / "t.bbt").write_bytes(desc)
+    (tmp_path / "s.bbs").write_bytes(shard)
+    script = INT_STEPS_SCRIPT.replace("NB", str(nb))
+    out = run_vm(*vm, tmp_path, script)
+    line = [s for s in out.splitlines() if s.startswith("PER ")][-1].split()
+    per = [int(v) for v in line[1:21]]
+    vm_loss = [float(v) for v in line[22:]]
+    assert per == [0] * 20, per  # strict: not one byte allocated by any of the 20 steps
+    # the oracle for what the steps computed: the same source under CPython
+    sys.path.insert(0, str(MPY_DIR))
+    try:
+        from bbnode.learn_client import FedAvgClient, Shard, shuffle
+        from bbnode.train_int import IntTrainer
+    finally:
+        sys.path.remove(str(MPY_DIR))
+    T = IntTrainer(desc, nb)
+    c = FedAvgClient(T, Shard(shard), 4, send=lambda b: None)
+    shuffle(c.order, c.shard.n, 99)
+    losses = []
+    for i in range(21):
+        c.load_batch(i * nb % (c.shard.n - nb + 1), nb)
+        T.step(nb)
+        losses.append(T.loss[0])
+    vm_p = (tmp_path / "out" / "p.bin").read_bytes()
+    assert vm_p == bytes(T.params_f32())
+    assert np.allclose(vm_loss, losses[1:], rtol=1e-6) and 0.5 < losses[0] < 5
+    start = prog.layout.flatten(prog.initial_params)
+    assert np.abs(np.frombuffer(vm_p, "<f4") - start).max() > 1e-3  # the 21 steps trained
+
+
+@pytest.mark.parametrize("kind,epochs,rows", [("mlp", 1, 36), ("mlp-nesterov", 2, 20)]
+                         + ([("softmax", 1, 40)] if LONG else []))  # CI time: softmax's steps are checked above
+def test_vm_int_update_equals_ort(vm: tuple[Path, Path], tmp_path: Path, kind: str, epochs: int, rows: int) -> None:
+    """The int-mode client (IntTrainer) in the VM: one round's UPDATE equals ORT running the same ONNX training
+    program on the device's batches within 1e-4; a model value beyond the int range (2**64) is refused
+    (norm_too_large) first, leaving the model unchanged."""
+    rows = rows * 4 if LONG else rows
+    prog, fwd = _program(kind)
+    x, y = _digits(rows, seed=len(kind))
+    rng = np.random.default_rng(7)
+    start = (prog.layout.flatten(prog.initial_params) + rng.normal(0, 0.05, prog.layout.size)).astype(np.float32)
+    huge = start.copy()
+    huge[3] = 3e19
+    rnd, seed = 3, 11
+    res, sent = _run_client(vm, tmp_path, export_description(prog, fwd, batch_size=16, epochs=epochs, seed=seed),
+                            export_shard(x, y), [_model_env(huge, 2, 8), _model_env(start, rnd, 9)], epochs=epochs,
+                            seed=seed, script=INT_CLIENT_SCRIPT)
+    assert res["status"] == ["norm_too_large", "TRAINED"], res
+    assert res["unchanged"] == [True, False]
+    assert len(sent) == 1 and sent[0].request_id == rnd and sent[0].dims == (prog.layout.size,)
+    delta = np.asarray(sent[0].array(), np.float32)
+    batches = batch_order(len(x), batch_size=16, epochs=epochs, seed=seed, node_id=NODE_ID, rnd=rnd)
+    trained, _losses = reference_update(prog, start, x, y, batches)
+    ref = trained - start
+    assert np.abs(ref).max() > 1e-2
+    np.testing.assert_allclose(delta, ref, rtol=0, atol=1e-4)
+    other, _ = reference_update(prog, start, x, y, batch_order(len(x), batch_size=16, epochs=epochs, seed=seed + 1,
+                                                               node_id=NODE_ID, rnd=rnd))
+    assert np.abs((other - start) - delta).max() > 1e-4
 
 
 def test_describe_refuses_what_the_device_cannot_train() -> None:
