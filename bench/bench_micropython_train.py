@@ -4,10 +4,12 @@
 
 The deployments' ONNX training program (MLP 64-32-10 and softmax regression 64->10, SGD momentum 0.9,
 batch 16, digits) runs one step at a time on ONNX Runtime in this process (the baseline) and, exported as
-its BBT1 description, in bbnode/train.py: in the MicroPython WebAssembly VM (bytecode .mpy under Node) and
-under CPython (the same source, as the MQTT tests host it). Prints ms per step, the ratio to ORT and the
-VM's transient bytes per step (boxed float results; nothing is retained). On an ESP32 at 240 MHz expect
-the VM figure to be roughly 20-50x higher again. Asserts nothing.
+its BBT1 description, in bbnode/train.py (boxed floats) and bbnode/train_int.py (int mode: float32 in small
+ints, bbnode/f32int.py): in the MicroPython WebAssembly VM (bytecode .mpy under Node) and under CPython (the
+same source, as the MQTT tests host it). Prints ms per step, the ratio to ORT, the VM's bytes allocated per
+step (boxed float results for train.py, nothing is retained; 0 for the int mode) and the int mode's time as
+a ratio to the boxed mode's. On an ESP32 at 240 MHz expect the VM figures to be roughly 20-50x higher
+again. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def ort_ms(prog, x, y, steps: int) -> float:  # type: ignore[no-untyped-def]
 
 SCRIPT = """
 import gc, time
-from bbnode.train import Trainer
+from bbnode.TRAINER_MODULE import TRAINER_CLASS as Trainer
 from bbnode.learn_client import FedAvgClient, Shard, shuffle
 T = Trainer(open('t.bbt', 'rb').read())
 c = FedAvgClient(T, Shard(open('s.bbs', 'rb').read()), 4, send=lambda b: None)
@@ -87,29 +89,37 @@ def main() -> None:
             work.mkdir()
             (work / "t.bbt").write_bytes(export_description(prog, fwd))
             (work / "s.bbs").write_bytes(export_shard(x, y))
-            script = SCRIPT.replace("STEPS", str(args.steps))
-            out = run_vm(driver, lib, work, script, timeout=900)
-            vm_ms, vm_bytes = (float(v) for v in out.split("RESULT")[-1].split())
-            if str(runtime_dir()) not in sys.path:
-                sys.path.insert(0, str(runtime_dir()))
-            cwd = os.getcwd()
-            os.chdir(work)
-            try:
-                ns: dict[str, object] = {}
-                exec(_cpython_script(args.steps), ns)  # the same bbnode source under CPython
-                cpy_ms = float(ns["MS"])  # type: ignore[arg-type]
-            finally:
-                os.chdir(cwd)
             base = ort_ms(prog, x, y, args.steps)
-            print(f"{name}, batch {BATCH}: ORT {base:.3f} ms/step (baseline); MicroPython VM {vm_ms:.1f} ms/step "
-                  f"({vm_ms / base:.0f}x), {vm_bytes / 1e6:.2f} MB transient/step; CPython-hosted bbnode "
-                  f"{cpy_ms:.1f} ms/step ({cpy_ms / base:.0f}x)")
+            vm_ms = {}
+            for mode, (module, cls) in MODES.items():
+                script = SCRIPT.replace("STEPS", str(args.steps)).replace("TRAINER_MODULE", module)
+                out = run_vm(driver, lib, work, script.replace("TRAINER_CLASS", cls), timeout=900)
+                ms, vm_bytes = (float(v) for v in out.split("RESULT")[-1].split())
+                vm_ms[mode] = ms
+                if str(runtime_dir()) not in sys.path:
+                    sys.path.insert(0, str(runtime_dir()))
+                cwd = os.getcwd()
+                os.chdir(work)
+                try:
+                    ns: dict[str, object] = {}
+                    exec(_cpython_script(args.steps, module, cls), ns)  # the same bbnode source under CPython
+                    cpy_ms = float(ns["MS"])  # type: ignore[arg-type]
+                finally:
+                    os.chdir(cwd)
+                print(f"{name}, batch {BATCH}, {mode}: ORT {base:.3f} ms/step (baseline); MicroPython VM "
+                      f"{ms:.1f} ms/step ({ms / base:.0f}x), {vm_bytes / 1e6:.2f} MB allocated/step "
+                      f"({vm_bytes:.0f} bytes); CPython-hosted bbnode {cpy_ms:.1f} ms/step ({cpy_ms / base:.0f}x)")
+            print(f"{name}, batch {BATCH}: int mode / boxed mode in the VM: {vm_ms['int'] / vm_ms['boxed']:.2f}x")
 
 
-def _cpython_script(steps: int) -> str:
+# mode -> (bbnode module, trainer class)
+MODES = {"boxed": ("train", "Trainer"), "int": ("train_int", "IntTrainer")}
+
+
+def _cpython_script(steps: int, module: str = "train", cls: str = "Trainer") -> str:
     return f"""
 import time
-from bbnode.train import Trainer
+from bbnode.{module} import {cls} as Trainer
 from bbnode.learn_client import FedAvgClient, Shard, shuffle
 T = Trainer(open('t.bbt', 'rb').read())
 c = FedAvgClient(T, Shard(open('s.bbs', 'rb').read()), 4, send=lambda b: None)

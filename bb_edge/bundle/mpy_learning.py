@@ -71,6 +71,9 @@ def build_training_client(request: BuildRequest) -> BuildResult:
         transport = "serial"
     if transport not in ("mqtt", "serial"):
         raise BuildError(f"a MicroPython training client talks MQTT or serial (got --transport {transport})")
+    arith = str(request.options.get("train_arith") or "float")
+    if arith not in ("float", "int"):
+        raise BuildError(f"--train-arith {arith}: 'float' (bbnode/train.py) or 'int' (bbnode/train_int.py)")
     cfg = module.cfg
     setup = module.setup
     part = setup.parts[module.clients().index(request.node)]
@@ -84,6 +87,8 @@ def build_training_client(request: BuildRequest) -> BuildResult:
     opt = setup.program.optimizer
     need = trainer_ram(layers, batch, bool(getattr(opt, "momentum", 0.0))) + shard_ram(len(part.x), part.x.shape[1],
                                                                                          small)
+    if arith == "int":  # IntTrainer: the model as float32 for the wire, the shard's features as encodings
+        need += 4 * int(setup.program.layout.size) + (4 * 256 if small else 4 * len(part.x) * part.x.shape[1])
     if prof.ram_bytes and need > prof.ram_bytes:
         # the trainer's buffers and the shard (more clients give smaller shards; a smaller batch or model)
         raise FitError(request.node, prof.name, "ram", need, int(prof.ram_bytes))
@@ -101,6 +106,8 @@ def build_training_client(request: BuildRequest) -> BuildResult:
                   "epochs": int(cfg["epochs"]), "seed": int(cfg["seed"]), "server_id": ids["server"],
                   "state": "learn.state",  # the round record (bbnode/learn_client.FedAvgClient.save_state)
                   "heartbeat_ms": int(round(1000 * float(cfg["heartbeat"])))}}
+    if arith == "int":  # bbnode/learn_client.main trains with bbnode/train_int.IntTrainer
+        config["learn"]["arith"] = "int"
     if transport == "mqtt":
         config["mqtt"] = {"host": str(request.options.get("mqtt_host", "192.168.1.10")), "port": 1883,
                           "deployment": dep.name, "prefix": "bb", "keepalive": 30,
@@ -122,7 +129,7 @@ def build_training_client(request: BuildRequest) -> BuildResult:
              "mpy_march": march, "files": files, "layers": [[L.n_in, L.n_out, L.relu] for L in layers],
              "params": int(setup.program.layout.size), "samples": len(part.x), "shard_uint8": small,
              "ram_need": need, "ram_bytes": prof.ram_bytes, "code_bytes": code_bytes,
-             "description_bytes": len(desc), "shard_bytes": len(shard),
+             "description_bytes": len(desc), "shard_bytes": len(shard), "train_arith": arith,
              "labels": np.bincount(np.asarray(part.y, np.int64), minlength=layers[-1].n_out).tolist()}
     (out / "build.json").write_text(json.dumps(facts, indent=1) + "\n")
     artifacts = {"main": out / "main.py", "config": out / "config.json", "program": out / "train.bbt",

@@ -141,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
                         Path(args.calib) if args.calib else None,
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
                          "transport": args.transport, "accept_inaccurate": args.accept_inaccurate,
-                         "float_edges": args.float_edges, "ota": args.ota})
+                         "float_edges": args.float_edges, "ota": args.ota, "train_arith": args.train_arith})
     console = Console()
     if not args.no_report:
         add_latency(results)
@@ -178,6 +178,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--accept-inaccurate", action="store_true",
                    help="build a target's default precision even when its error exceeds that precision's "
                         "tolerance (the build report still flags it)")
+    p.add_argument("--train-arith", choices=["float", "int"], default=None,
+                   help="MicroPython training clients: 'int' trains with float32 held in small ints "
+                        "(bbnode/train_int.py: a step allocates nothing, and is slower; docs/learning.md)")
     p.add_argument("--no-report", action="store_true", help="skip latency measurement and the build report")
     p.add_argument("--float-edges", action="store_true",
                    help="keep every edge of the nodes built float32 on the wire (default: int8 where an int8 "
