@@ -12,9 +12,14 @@ results (sorted by client id) land in a :class:`TrainMemo` bound on every
 client engine; the client's handler then runs as in-process and its
 ``local_train`` takes the memo's answer only when start vector, data,
 settings and seeded generator all match (``bb_edge.learn.strategies.base``).
-Anything the memo cannot answer (an attacker that poisons its data, a
-client with a codec, a failed batch) is trained in the driver instead, so
-a Ray run gives the in-process run's model bytes and summary.
+A client with a codec (int8, top-k, DP noise...) also encodes its update
+in the batch: the task gets the codec with its state, returns the encoded
+bytes and the codec's new state, and the client's bound codec is an
+:class:`EncodedMemoCodec` that hands those bytes to the handler (and takes
+the new state) only when the update and the codec's state match what the
+task started from. Anything the memos cannot answer (an attacker that
+poisons its data, a failed batch) is trained or encoded in the driver
+instead, so a Ray run gives the in-process run's model bytes and summary.
 
 Failure handling (documented in docs/learning.md): a task whose worker or
 node dies is re-run by Ray elsewhere (``max_retries``); a node that left the
@@ -44,10 +49,16 @@ from bb_edge.errors import BBError
 from bb_edge.learn.strategies.base import Msg, local_train, read_vector
 from bb_edge.learn.strategies.fedavg import DiLoCoWorker, FedAvgClient
 from bb_edge.learn.strategies.modules import StrategyModule
+from bb_edge.wire.dtypes import UINT8
 from bb_edge.wire.envelope import Envelope, decode
 
-__all__ = ["RayClusterError", "RayNodeLost", "RayBatchFailed", "TrainMemo", "RayClientCompute", "connect",
-           "run_learning_ray"]
+__all__ = ["RayClusterError", "RayNodeLost", "RayBatchFailed", "TrainMemo", "EncodedMemoCodec", "RayClientCompute",
+           "connect", "run_learning_ray"]
+
+# a batch job: (node id, round, seed, epochs, batch size, steps, optimizer state, codec with its state or None)
+Job = tuple[int, int, int, int, int, int, dict[str, np.ndarray] | None, Any]
+# a batch result: (node id, vector, optimizer state, loss, steps, encoded update or None, codec state after)
+Row = tuple[int, np.ndarray, dict[str, np.ndarray], float, int, bytes | None, Any]
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's GCS port before giving up
 
@@ -123,6 +134,61 @@ def _same_state(a: Mapping[str, np.ndarray] | None, b: Mapping[str, np.ndarray] 
     return set(a) == set(b) and all(np.array_equal(a[k], b[k]) for k in a)
 
 
+def _same_codec_state(a: tuple[dict[str, Any], dict[str, np.ndarray]],
+                      b: tuple[dict[str, Any], dict[str, np.ndarray]]) -> bool:
+    """Two ``Component.get_state()`` results are equal (scalars by ``==``, arrays by value)."""
+    return a[0] == b[0] and _same_state(a[1], b[1])
+
+
+@dataclass
+class _Encoded:
+    delta: np.ndarray
+    before: tuple[dict[str, Any], dict[str, np.ndarray]]
+    data: bytes
+    after: tuple[dict[str, Any], dict[str, np.ndarray]]
+
+
+class EncodedMemoCodec:
+    """A client's codec, bound in its place on the client engine: encodings already run on Ray.
+
+    :meth:`encode` returns the bytes a Ray task produced, and sets the wrapped codec to the state
+    the task left it in, only if the vector and the codec's state are exactly those the task
+    started from; otherwise the wrapped codec encodes here. Everything else (``decode``,
+    ``applies_to_model``, ``type_id``...) is the wrapped codec's.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.entries: dict[int, _Encoded] = {}  # by node id (one codec per client engine: at most one)
+        self.hits = 0
+        self.misses = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)  # only for names this class does not define
+
+    def put(self, entry: _Encoded) -> None:
+        """Record the coming encoding of this client's update."""
+        self.entries[0] = entry
+
+    def encode(self, vec: np.ndarray) -> bytes:
+        """The task's bytes (and codec state) if everything matches; else the wrapped codec's encoding."""
+        e = self.entries.pop(0, None)
+        v = np.asarray(vec)
+        if (e is not None and v.dtype == e.delta.dtype and v.shape == e.delta.shape and np.array_equal(v, e.delta)
+                and _same_codec_state(self.inner.get_state(), e.before)):
+            self.inner.set_state(*e.after)
+            self.hits += 1
+            return e.data
+        self.misses += 1
+        out: bytes = self.inner.encode(vec)
+        return out
+
+    def decode(self, data: bytes) -> np.ndarray:
+        """The wrapped codec's decoding (stateless)."""
+        out: np.ndarray = self.inner.decode(data)
+        return out
+
+
 # ------------------------------------------------------------ worker side
 
 
@@ -146,34 +212,46 @@ _PREPARED: dict[str, Any] = {}  # per worker process: programs prepared once, by
 
 
 def train_batch(programs: tuple[str, Any, dict[str, bytes]], data: Mapping[int, tuple[np.ndarray, np.ndarray]],
-                model: np.ndarray, jobs: list[tuple[int, int, int, int, int, int, dict[str, np.ndarray] | None]],
-                ) -> tuple[str, list[tuple[int, np.ndarray, dict[str, np.ndarray], float, int]]]:
-    """Train a batch of clients from ``model``: (this node's id, [(node id, vector, state, loss, steps)]).
+                model: np.ndarray, jobs: list[Job]) -> tuple[str, list[Row]]:
+    """Train (and encode) a batch of clients from ``model``: (this node's id, one :data:`Row` per job).
 
-    ``jobs`` rows are (node id, round, seed, epochs, batch size, steps, optimizer state); the
-    generator is the client handler's, ``default_rng([seed, node id, round])``.
+    ``jobs`` rows are (node id, round, seed, epochs, batch size, steps, optimizer state, codec); the
+    generator is the client handler's, ``default_rng([seed, node id, round])``. With a codec, the
+    update ``trained - model`` is encoded as the handler would (a non-finite update is not: the
+    handler sends it raw) and the row carries the bytes and the codec's state afterwards.
     """
     import onnx
 
-    from bb_edge.backends.base import get_backend
+    from bb_edge.backends.ort import OrtBackend
 
     digest, program, models = programs
     if digest not in _PREPARED:
-        be = get_backend("ort")
+        # one ORT thread: a task holds one cluster CPU and the batches are the parallelism (ORT's default,
+        # a thread per core in every worker, oversubscribes the node: 1.11 vs 0.90 ms per client here)
+        be = OrtBackend(intra_op_threads=1)
         _PREPARED.clear()
         _PREPARED[digest] = {k: be.prepare(onnx.load_from_string(m), k) for k, m in models.items()}
     ctx = cast(Context, _WorkerCtx(_PREPARED[digest]))
-    out = []
-    for nid, rnd, seed, epochs, batch_size, steps, state in jobs:
+    out: list[Row] = []
+    for nid, rnd, seed, epochs, batch_size, steps, state, codec in jobs:
         x, y = data[nid]
         rng = np.random.default_rng([seed, nid, rnd])
         vec, st, loss, n = local_train(ctx, "train", program, model, x, y, epochs=epochs, batch_size=batch_size,
                                        rng=rng, steps=steps, state=state)
-        out.append((nid, vec, st, loss, n))
+        encoded: bytes | None = None
+        after: Any = None
+        if codec is not None:
+            delta = vec - model  # FedAvgClient.on_envelope: trained - start, both float32
+            if np.isfinite(delta).all():
+                encoded = codec.encode(delta)
+                after = codec.get_state()
+        out.append((nid, vec, st, loss, n, encoded, after))
+    node = ""
     try:
         import ray
 
-        node = str(ray.get_runtime_context().get_node_id())
+        if ray.is_initialized():  # (get_runtime_context() would start a local Ray on a direct call)
+            node = str(ray.get_runtime_context().get_node_id())
     except Exception:  # outside a Ray worker (a direct call): no node id
         node = ""
     return node, out
@@ -255,6 +333,8 @@ class RayClientCompute:
         self.by_node: dict[str, int] = {}  # clients trained per Ray node id
         self.on_submit: Any = None  # test hook: called with the round number after its tasks are submitted
         self._clients: dict[str, tuple[int, FedAvgClient, np.ndarray, np.ndarray]] = {}
+        self._codecs: dict[int, EncodedMemoCodec] = {}  # by node id: clients whose updates are encoded on Ray
+        self._decoded: dict[bytes, np.ndarray | None] = {}  # a round's codec'd MODEL, decoded once
         self._data_ref: Any = None
         self._programs: tuple[str, Any, dict[str, bytes]] | None = None
         self._alive: dict[str, str] = {}
@@ -271,9 +351,13 @@ class RayClientCompute:
         data: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for name, eng in engines.items():
             handler = next((h for h in eng.protocols.values() if type(h) in _ELIGIBLE), None)
-            if handler is None or "codec" in eng.bindings or "attack" in eng.bindings or "data" not in eng.bindings:
-                continue  # attackers poison their data, codecs may keep state: the driver trains them
+            if handler is None or "attack" in eng.bindings or "data" not in eng.bindings:
+                continue  # attackers poison their data (and craft their update): the driver trains them
             eng.bind("local_train_memo", self.memo)
+            if eng.bindings.get("codec") is not None:  # its encoding runs in the batch too, state and all
+                wrapped = EncodedMemoCodec(eng.bindings["codec"])
+                eng.bind("codec", wrapped)
+                self._codecs[eng.node_id] = wrapped
             x, y = eng.bindings["data"].arrays()
             self._clients[name] = (eng.node_id, cast(FedAvgClient, handler), x, y)
             data[eng.node_id] = (x, y)
@@ -285,7 +369,7 @@ class RayClientCompute:
 
     def prefetch(self, fleet: Any) -> None:
         """Train on the cluster every eligible client whose round ``MODEL`` is due at this step."""
-        jobs: list[tuple[int, int, int, int, int, int, dict[str, np.ndarray] | None]] = []
+        jobs: list[Job] = []
         starts: dict[int, tuple[str, np.ndarray]] = {}
         for target, data in fleet.due_envelopes():
             info = self._clients.get(target)
@@ -295,19 +379,30 @@ class RayClientCompute:
             env = data if isinstance(data, Envelope) else _decode(data)
             if env is None or env.edge != Msg.MODEL or env.protocol != handler.protocol_id or nid in starts:
                 continue
-            vec, _ = read_vector(env)
+            codec = self._codecs.get(nid)
+            vec = self._read_model(env, codec)
             if vec is None or vec.size != handler.program.layout.size or not np.isfinite(vec).all():
                 continue  # the handler drops it the same way
             start = vec.reshape(-1).astype(np.float32)
             state = handler.opt_state if handler.keep_optimizer_state else None
             starts[nid] = (target, start)
             jobs.append((nid, env.request_id, handler.seed, handler.epochs, handler.batch_size, handler.local_steps,
-                         state))
+                         state, codec.inner if codec is not None else None))
+        self._decoded.clear()
         if jobs:
             self._run_round(jobs, starts)
 
-    def _run_round(self, jobs: list[tuple[int, int, int, int, int, int, dict[str, np.ndarray] | None]],
-                   starts: dict[int, tuple[str, np.ndarray]]) -> None:
+    def _read_model(self, env: Envelope, codec: EncodedMemoCodec | None) -> np.ndarray | None:
+        """The MODEL's vector as the client's handler reads it (codec bytes decoded once per payload)."""
+        if codec is None or env.dtype != UINT8:
+            vec, _ = read_vector(env)
+            return vec
+        key = bytes(env.payload_bytes())
+        if key not in self._decoded:
+            self._decoded[key] = read_vector(env, codec.inner)[0]
+        return self._decoded[key]
+
+    def _run_round(self, jobs: list[Job], starts: dict[int, tuple[str, np.ndarray]]) -> None:
         import ray
 
         t0 = time.perf_counter()
@@ -332,7 +427,7 @@ class RayClientCompute:
         self.tasks += len(pending)
         if self.on_submit is not None:
             self.on_submit(rnd)
-        results: list[tuple[int, np.ndarray, dict[str, np.ndarray], float, int]] = []
+        results: list[Row] = []
         deadline = time.monotonic() + self.batch_timeout
         waiting = list(pending)
         while waiting:
@@ -352,13 +447,21 @@ class RayClientCompute:
                 self.by_node[node] = self.by_node.get(node, 0) + len(rows)
                 results.extend(rows)
         results.sort(key=lambda r: r[0])
-        for nid, vec, st, loss, n in results:
+        by_id = {j[0]: j for j in jobs}
+        for nid, vec, st, loss, n, encoded, after in results:
             name, start = starts[nid]
             _, handler, x, y = self._clients[name]
-            job = next(j for j in jobs if j[0] == nid)
+            job = by_id[nid]
             rng_state = dict(np.random.default_rng([job[2], nid, job[1]]).bit_generator.state)
+            trained = np.asarray(vec, dtype=np.float32)
             self.memo.put(nid, _Entry(start, x, y, (job[3], job[4], job[5]), rng_state, job[6],
-                                      (np.asarray(vec, dtype=np.float32), dict(st), float(loss), int(n))))
+                                      (trained, dict(st), float(loss), int(n))))
+            codec = self._codecs.get(nid)
+            if codec is not None and encoded is not None:
+                # the state the task started from is the driver codec's now (job[7] is that object)
+                meta, arrays = codec.inner.get_state()
+                before = (dict(meta), {k: np.array(a) for k, a in arrays.items()})
+                codec.put(_Encoded(trained - start, before, bytes(encoded), after))
         self.clients_remote += len(results)
         self.rounds += 1
         self.last_round = rnd
@@ -377,6 +480,16 @@ class RayClientCompute:
         """After the run: record a node lost during the last round but declared dead only since."""
         self._check_nodes(self.last_round)
 
+    @property
+    def codec_hits(self) -> int:
+        """Client updates whose encoding came from the cluster."""
+        return sum(c.hits for c in self._codecs.values())
+
+    @property
+    def codec_misses(self) -> int:
+        """Client updates a codec encoded in the driver (no matching result from the cluster)."""
+        return sum(c.misses for c in self._codecs.values())
+
     def status(self) -> str:
         """One line for the progress bar: clients trained on Ray, seconds per round."""
         per = self.seconds[-1] if self.seconds else 0.0
@@ -385,7 +498,8 @@ class RayClientCompute:
     def summary(self, cluster: Mapping[str, Any]) -> dict[str, Any]:
         """The ``ray`` entry of ``--summary``: cluster size, work done, events."""
         return {"ray": {**dict(cluster), "tasks": self.tasks, "clients_remote": self.clients_remote,
-                        "clients_in_driver": self.memo.misses, "remote_seconds_per_round":
+                        "clients_in_driver": self.memo.misses, "codec_remote": self.codec_hits,
+                        "codec_in_driver": self.codec_misses, "remote_seconds_per_round":
                         sum(self.seconds) / max(len(self.seconds), 1),
                         "events": [asdict(e) for e in self.events]}}
 

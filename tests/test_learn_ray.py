@@ -172,6 +172,56 @@ def test_fedavg_digits_on_two_ray_nodes_gives_the_in_process_model_bytes(cluster
     assert rc.tasks == 8 * ROUNDS and len(rc.by_node) == 2 and not rc.events
 
 
+class _Recorder:
+    """A ``client_compute`` that computes nothing: it keeps the in-process run's engines to read their codecs."""
+
+    def __init__(self) -> None:
+        self.engines: dict[str, Any] = {}
+
+    def attach(self, module: Any, engines: dict[str, Any]) -> None:
+        self.engines = engines
+
+    def prefetch(self, fleet: Any) -> None:
+        pass
+
+    def status(self) -> str:
+        return ""
+
+
+@pytest.mark.parametrize("codec", [{"type": "codec.topk", "fraction": 0.05},  # error-feedback residual
+                                   {"type": "codec.dp_gaussian", "clip": 1.0, "sigma": 0.05, "seed": 3}])  # calls
+def test_codec_clients_encode_on_ray_with_the_in_process_bytes_summary_and_codec_state(
+        cluster: Cluster, codec: dict[str, Any]) -> None:
+    """Training and encoding of codec clients run in the Ray batches; the driver encodes nothing.
+
+    Oracle: the in-process simulator on the same config and seed (model bytes, summary, and every
+    client's codec state after the run: a state not carried back from the tasks changes all three).
+    """
+    cfg = {**CFG, "codec": codec}
+    rec = _Recorder()
+    base = simulate(cfg, seed=0, client_compute=rec)
+    rc = RayClientCompute(batch_size=CLIENTS // 4)
+    res = simulate(cfg, seed=0, client_compute=rc)
+    assert res.model is not None and base.model is not None
+    assert res.model.tobytes() == base.model.tobytes()
+    s, b = res.summary(), base.summary()
+    _same_summary(s, b)
+    assert b["events"] and b["bytes_by_type"]["UPDATE"] > 0
+    # every update was trained and encoded on the cluster: counters nonzero and matching the run
+    assert rc.memo.hits == rc.codec_hits == rc.clients_remote == CLIENTS * ROUNDS
+    assert rc.memo.misses == rc.codec_misses == 0 and not rc.events
+    summary = rc.summary(cluster_size(cluster.address))["ray"]
+    assert (summary["codec_remote"], summary["codec_in_driver"]) == (CLIENTS * ROUNDS, 0)
+    # each client's codec ends in the in-process state (residual / noise-call counter)
+    ray_codecs = {c: rc._codecs[int(i)].inner for c, i in ((f"c{k}", k + 2) for k in range(CLIENTS))}
+    for name, codec_ in ray_codecs.items():
+        m1, a1 = codec_.get_state()
+        m0, a0 = rec.engines[name].bindings["codec"].get_state()
+        assert m1 == m0 and set(a1) == set(a0) and all(np.array_equal(a1[k], a0[k]) for k in a0), name
+    if codec["type"] == "codec.dp_gaussian":
+        assert all(c.calls == ROUNDS for c in ray_codecs.values())
+
+
 def test_memo_answers_only_the_exact_training() -> None:
     """A recorded result is refused when any input differs (then the client trains in the driver)."""
     x, y = np.zeros((4, 2), np.float32), np.zeros(4, np.int64)
