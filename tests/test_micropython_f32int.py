@@ -101,6 +101,25 @@ def test_mul_div_bit_exact(ab: tuple[np.float32, np.float32]) -> None:
 
 
 @SETTINGS
+@given(st.lists(st.one_of(st.tuples(value(-20, 20), value(-20, 20)), st.tuples(short(-20, 20), short(-20, 20))),
+                min_size=1, max_size=12), value(-20, 20), st.integers(0, 3))
+def test_dot_is_the_loop_of_mul_and_add(terms: list[tuple[np.float32, np.float32]], s0: np.float32,
+                                        zeros: int) -> None:
+    """dot() (the trainer's inner loop, mul and add inlined) gives the bits of add(s, mul(a, b)) term by term,
+    strided as the backward pass reads its operands, with zero terms mixed in (the skipped ones)."""
+    from array import array
+    n = len(terms)
+    a = [enc(t[0]) if (i + zeros) % 4 else 0 for i, t in enumerate(terms)]
+    b = [enc(t[1]) for t in terms]
+    A = array("i", [v for x in a for v in (x, 7)])  # stride 2: every other cell is not the operand's
+    B = array("i", [v for x in b for v in (x, -5, 3)])  # stride 3
+    s = ref = enc(s0)
+    for i in range(n):
+        ref = F.add(ref, F.mul(a[i], b[i]))
+    assert F.dot(s, A, 0, 2, B, 0, 3, n) == ref
+
+
+@SETTINGS
 @given(st.floats(-43.5, 44.0, width=32))
 def test_exp_within_two_ulp(x: float) -> None:
     xf = np.float32(x)

@@ -16,7 +16,8 @@ step that overflows raises TrainError OVERFLOW. The price is speed: see docs/lea
 """
 from array import array
 
-from bbnode.f32int import ONE, F32Overflow, add, div, exp, from_bytes, from_float, from_int, into_f32, log, mul, sub
+from bbnode.f32int import (ONE, F32Overflow, add, div, dot, exp, from_bytes, from_float, from_int, into_f32, log, mul,
+                           sub)
 from bbnode.train import TrainError, parse, zeros
 
 
@@ -123,15 +124,12 @@ class IntTrainer:
         P = self.P
         Z = self.H[li]
         _add = add
-        _mul = mul
+        _dot = dot
         for n in range(nb):
             a0 = n * n_in
             z0 = n * n_out
             for j in range(n_out):
-                w = wo + j * n_in
-                s = 0
-                for k in range(n_in):
-                    s = _add(s, _mul(A[a0 + k], P[w + k]))
+                s = _dot(0, A, a0, 1, P, wo + j * n_in, 1, n_in)  # add(s, mul(a, w)) term by term
                 s = _add(s, P[bo + j])  # x W^T rounded to float32, then + b (Gemm's C term), rounded again
                 if relu and s < 0:
                     s = 0
@@ -180,18 +178,11 @@ class IntTrainer:
         P = self.P
         dZ = self.D[li]
         _add = add
-        _mul = mul
+        _dot = dot
         for j in range(n_out):
             w = wo + j * n_in
             for k in range(n_in):
-                s = 0
-                a = k
-                d = j
-                for _n in range(nb):
-                    s = _add(s, _mul(dZ[d], A[a]))
-                    a += n_in
-                    d += n_out
-                G[w + k] = s
+                G[w + k] = _dot(0, dZ, j, n_out, A, k, n_in, nb)  # sum over the batch of dZ[n, j] A[n, k]
             s = 0
             d = j
             for _n in range(nb):
@@ -210,12 +201,7 @@ class IntTrainer:
                 if relu and Hp[a0 + k] <= 0:  # Relu's gradient: zero where the input was not positive
                     dA[a0 + k] = 0
                     continue
-                s = 0
-                w = wo + k
-                for j in range(n_out):
-                    s = _add(s, _mul(dZ[d0 + j], P[w]))
-                    w += n_in
-                dA[a0 + k] = s
+                dA[a0 + k] = _dot(0, dZ, d0, 1, P, wo + k, n_in, n_out)  # sum over j of dZ[n, j] W[j, k]
 
     def backward(self, nb):
         """Every parameter's gradient of the mean loss into ``G``."""
