@@ -55,8 +55,9 @@ from bb_edge.wire.envelope import Envelope, decode
 __all__ = ["RayClusterError", "RayNodeLost", "RayBatchFailed", "TrainMemo", "EncodedMemoCodec", "RayClientCompute",
            "connect", "run_learning_ray"]
 
-# a batch job: (node id, round, seed, epochs, batch size, steps, optimizer state, codec with its state or None)
-Job = tuple[int, int, int, int, int, int, dict[str, np.ndarray] | None, Any]
+# a batch job: (node id, round, seed, epochs, batch size, steps, optimizer state, codec with its state or None,
+# start vector when it is not the batch's model)
+Job = tuple[int, int, int, int, int, int, dict[str, np.ndarray] | None, Any, np.ndarray | None]
 # a batch result: (node id, vector, optimizer state, loss, steps, encoded update or None, codec state after)
 Row = tuple[int, np.ndarray, dict[str, np.ndarray], float, int, bytes | None, Any]
 
@@ -215,7 +216,8 @@ def train_batch(programs: tuple[str, Any, dict[str, bytes]], data: Mapping[int, 
                 model: np.ndarray, jobs: list[Job]) -> tuple[str, list[Row]]:
     """Train (and encode) a batch of clients from ``model``: (this node's id, one :data:`Row` per job).
 
-    ``jobs`` rows are (node id, round, seed, epochs, batch size, steps, optimizer state, codec); the
+    ``jobs`` rows are (node id, round, seed, epochs, batch size, steps, optimizer state, codec, own start
+    vector or ``None`` for ``model``); the
     generator is the client handler's, ``default_rng([seed, node id, round])``. With a codec, the
     update ``trained - model`` is encoded as the handler would (a non-finite update is not: the
     handler sends it raw) and the row carries the bytes and the codec's state afterwards.
@@ -233,15 +235,16 @@ def train_batch(programs: tuple[str, Any, dict[str, bytes]], data: Mapping[int, 
         _PREPARED[digest] = {k: be.prepare(onnx.load_from_string(m), k) for k, m in models.items()}
     ctx = cast(Context, _WorkerCtx(_PREPARED[digest]))
     out: list[Row] = []
-    for nid, rnd, seed, epochs, batch_size, steps, state, codec in jobs:
+    for nid, rnd, seed, epochs, batch_size, steps, state, codec, own in jobs:
         x, y = data[nid]
         rng = np.random.default_rng([seed, nid, rnd])
-        vec, st, loss, n = local_train(ctx, "train", program, model, x, y, epochs=epochs, batch_size=batch_size,
+        start = model if own is None else own
+        vec, st, loss, n = local_train(ctx, "train", program, start, x, y, epochs=epochs, batch_size=batch_size,
                                        rng=rng, steps=steps, state=state)
         encoded: bytes | None = None
         after: Any = None
         if codec is not None:
-            delta = vec - model  # FedAvgClient.on_envelope: trained - start, both float32
+            delta = vec - start  # FedAvgClient.on_envelope: trained - start, both float32
             if np.isfinite(delta).all():
                 encoded = codec.encode(delta)
                 after = codec.get_state()
@@ -387,7 +390,7 @@ class RayClientCompute:
             state = handler.opt_state if handler.keep_optimizer_state else None
             starts[nid] = (target, start)
             jobs.append((nid, env.request_id, handler.seed, handler.epochs, handler.batch_size, handler.local_steps,
-                         state, codec.inner if codec is not None else None))
+                         state, codec.inner if codec is not None else None, None))
         self._decoded.clear()
         if jobs:
             self._run_round(jobs, starts)
@@ -408,22 +411,17 @@ class RayClientCompute:
         t0 = time.perf_counter()
         rnd = jobs[0][1]
         jobs.sort(key=lambda j: j[0])  # batches by client id, whatever order the envelopes came in
-        # every client of a round starts from the same broadcast model: one object, put once
+        # a round's clients start from the broadcast model: one object, put once. A client whose start
+        # differs (a server codec with error feedback encodes the model once per client) carries its own
         model = starts[jobs[0][0]][1]
-        same = all(np.array_equal(s, model) for _, s in starts.values())
-        groups: dict[bytes, list[Any]] = {}
-        for j in jobs:
-            s = model if same else starts[j[0]][1]
-            groups.setdefault(s.tobytes() if not same else b"", []).append(j)
+        jobs = [(*j[:8], None if np.array_equal(starts[j[0]][1], model) else starts[j[0]][1]) for j in jobs]
         cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         pending: dict[Any, list[Any]] = {}
-        for group in groups.values():
-            start = model if same else starts[group[0][0]][1]
-            ref = ray.put(start)
-            size = self.batch_size or max(1, math.ceil(len(group) / (2 * cpus)))
-            for i in range(0, len(group), size):
-                batch = group[i:i + size]
-                pending[self._remote.remote(self._programs, self._data_ref, ref, batch)] = batch
+        ref = ray.put(model)
+        size = self.batch_size or max(1, math.ceil(len(jobs) / (2 * cpus)))
+        for i in range(0, len(jobs), size):
+            batch = jobs[i:i + size]
+            pending[self._remote.remote(self._programs, self._data_ref, ref, batch)] = batch
         self.tasks += len(pending)
         if self.on_submit is not None:
             self.on_submit(rnd)

@@ -210,6 +210,8 @@ def test_codec_clients_encode_on_ray_with_the_in_process_bytes_summary_and_codec
     # every update was trained and encoded on the cluster: counters nonzero and matching the run
     assert rc.memo.hits == rc.codec_hits == rc.clients_remote == CLIENTS * ROUNDS
     assert rc.memo.misses == rc.codec_misses == 0 and not rc.events
+    # in batches, even where the server's top-k encodes the model once per client (each a different start)
+    assert rc.tasks == 4 * ROUNDS
     summary = rc.summary(cluster_size(cluster.address))["ray"]
     assert (summary["codec_remote"], summary["codec_in_driver"]) == (CLIENTS * ROUNDS, 0)
     # each client's codec ends in the in-process state (residual / noise-call counter)
