@@ -127,15 +127,20 @@ class StageOccupancy:
     it routes results and dispatches commands, so a worker never sees the moment between the two.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, feeders: Iterable[str], entries: Iterable[str]) -> None:
         self.lock = threading.Lock()
+        self.feeders = frozenset(feeders)  # nodes whose results go on to another node of this fleet
+        self.entries = frozenset(entries)  # nodes that take the graph inputs of new requests
+        self.backlog = False  # requests wait for a free slot in the window: an output admits one
         self.active: dict[str, int] = {}
         self.unrouted: dict[str, int] = {}
 
     def alone(self, node: str) -> bool:
-        """True if no node other than ``node`` computes and no finished run awaits routing."""
+        """True if no node other than ``node`` computes and nothing will start a run elsewhere soon."""
         with self.lock:
-            return (not any(self.unrouted.values())
+            if self.backlog and node not in self.entries:
+                return False
+            return (not any(v for n, v in self.unrouted.items() if n in self.feeders)
                     and not any(v for n, v in self.active.items() if n != node))
 
     def dispatched(self, node: str) -> None:
@@ -143,10 +148,9 @@ class StageOccupancy:
         self.active[node] = self.active.get(node, 0) + 1
 
     def finished(self, node: str) -> None:
-        """A run on ``node`` finished; its result waits for the fleet to route it."""
-        with self.lock:
-            self.active[node] -= 1
-            self.unrouted[node] = self.unrouted.get(node, 0) + 1
+        """A run on ``node`` finished; its result waits for the fleet to route it (call with ``lock`` held)."""
+        self.active[node] -= 1
+        self.unrouted[node] = self.unrouted.get(node, 0) + 1
 
     def routed(self, node: str) -> None:
         """The fleet polled ``node``'s engine after that run finished (call with ``lock`` held)."""
@@ -169,10 +173,14 @@ def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | Non
             result = engine.run_command(cmd)
         except Exception as exc:  # the engine turns it into ComputeFailed for that request
             result = exc
-        engine.complete(cmd.cmd_id, result)
-        if occupancy is not None:
+        if occupancy is None:
+            engine.complete(cmd.cmd_id, result)
+            finished.put(engine.node)
+            continue
+        with occupancy.lock:  # the fleet's next step sees the result, the count and the token together
+            engine.complete(cmd.cmd_id, result)
             occupancy.finished(engine.node)
-        finished.put(engine.node)
+            finished.put(engine.node)
 
 
 def _stop_workers(queues: list[queue.SimpleQueue[ComputeCommand | None]]) -> None:
@@ -222,7 +230,8 @@ class InProcFleet:
                 # stages share the cores instead of each pool claiming all of them (oversubscribed
                 # pools measured 0.80x one session on 2 cores, one thread per stage 0.97x+); a stage
                 # that computes alone (the pipeline filling or draining) takes every core instead
-                self._occupancy = StageOccupancy()
+                self._occupancy = StageOccupancy((e.src for e in deployment.edges if e.dst in local),
+                                                 (i.node for i in deployment.inputs))
                 narrow = max(1, host_cores() // max(1, len(local)))
                 backends = {name: WideningOrtBackend(narrow, host_cores(), functools.partial(
                     self._occupancy.alone, name)) for name in local}
@@ -448,6 +457,9 @@ class InProcFleet:
                 self.submit(base + next_req, requests[next_req], copy=not self.zero_copy)
                 results[base + next_req] = {}
                 next_req += 1
+            if self._occupancy is not None:
+                with self._occupancy.lock:
+                    self._occupancy.backlog = next_req < len(requests)
             mark = len(self.events)
             moved = self.step()
             for _, e in self.events[mark:]:
