@@ -47,12 +47,15 @@ from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp, small_cnn
 from bb_edge.learn.optim import SGD, Adam
 from bb_edge.mpy.train import (
+    Layer,
     UnsupportedTrainingModel,
     batch_order,
     describe,
     export_description,
     export_shard,
     reference_update,
+    shard_ram,
+    trainer_ram,
 )
 from bb_edge.wire.envelope import Envelope, decode, encode
 from tests._mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, run_vm, write_shims
@@ -435,6 +438,39 @@ def test_build_refuses_server_and_oversized_client(tmp_path: Path) -> None:
     with pytest.raises(FitError) as exc:
         build_all(big, ["c0=esp32-micropython"], tmp_path / "dist2")
     assert exc.value.over > 0 and exc.value.resource == "ram"
+
+
+def test_build_selects_the_int_mode(tmp_path: Path) -> None:
+    """``--train-arith int`` (build option ``train_arith``): the bundle's config.json says ``"arith": "int"``, the
+    device's trainer_for then builds an IntTrainer from the bundle's own train.bbt (a Trainer without the
+    flag); the RAM figure counts the float32 model copy; an unknown mode is a typed error on both sides."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, _fedavg_learning(2), model=mlp([64, 10], seed=3))
+    build_all(d, ["c0=esp32-micropython"], tmp_path / "int", None, {"train_arith": "int"})
+    with pytest.raises(BuildError, match="train-arith"):
+        build_all(d, ["c0=esp32-micropython"], tmp_path / "bad", None, {"train_arith": "fixed"})
+    sys.path.insert(0, str(MPY_DIR))
+    try:
+        from bbnode.learn_client import trainer_for
+        from bbnode.train import Trainer, TrainError
+        from bbnode.train_int import IntTrainer
+    finally:
+        sys.path.remove(str(MPY_DIR))
+    b = tmp_path / "int" / "c0"
+    lc = json.loads((b / "config.json").read_text())["learn"]
+    assert lc["arith"] == "int"
+    assert (b / "lib" / "bbnode" / "f32int.mpy").is_file() and (b / "lib" / "bbnode" / "train_int.mpy").is_file()
+    blob = (b / "train.bbt").read_bytes()
+    t = trainer_for(lc, blob)
+    assert type(t) is IntTrainer and bytes(t.params_f32()) == blob[-4 * t.size:]  # the model, bit for bit
+    assert type(trainer_for({k: v for k, v in lc.items() if k != "arith"}, blob)) is Trainer
+    with pytest.raises(TrainError, match="BAD_CONFIG"):
+        trainer_for({**lc, "arith": "double"}, blob)
+    facts = json.loads((b / "build.json").read_text())
+    layers = [Layer(i, o, r, "", "") for i, o, r in facts["layers"]]
+    float_need = trainer_ram(layers, 16, True) + shard_ram(facts["samples"], 64, True)  # the float trainer's
+    assert facts["train_arith"] == "int" and facts["shard_uint8"]
+    assert facts["ram_need"] == float_need + 4 * 650 + 4 * 256  # + the float32 model copy, the encoded table
 
 
 LAUNCH = """import os, runpy, sys

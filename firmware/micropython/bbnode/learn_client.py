@@ -588,6 +588,19 @@ class SerialClient:
                     time.sleep(poll_ms / 1000)
 
 
+def trainer_for(lc, blob):
+    """The trainer config.json's ``learn`` section asks for: ``"arith": "int"`` -> bbnode/train_int.IntTrainer
+    (float32 in small ints: a step allocates nothing), absent or ``"float"`` -> bbnode/train.Trainer;
+    anything else is TrainError BAD_CONFIG."""
+    arith = lc.get("arith", "float")
+    if arith == "int":
+        from bbnode.train_int import IntTrainer
+        return IntTrainer(blob)
+    if arith != "float":
+        raise TrainError("BAD_CONFIG", "learn.arith %r: 'float' or 'int'" % (arith,))
+    return Trainer(blob)
+
+
 def main(cfg):
     """Boot a training client from config.json's ``learn`` section (main.py calls this); serves until stopped.
 
@@ -602,11 +615,7 @@ def main(cfg):
     from bbnode.node import boot_epoch
     lc = cfg["learn"]
     with open(lc.get("program", "train.bbt"), "rb") as f:
-        if lc.get("arith") == "int":  # float32 in small ints: a step allocates nothing (bbnode/train_int.py)
-            from bbnode.train_int import IntTrainer
-            trainer = IntTrainer(f.read())
-        else:
-            trainer = Trainer(f.read())
+        trainer = trainer_for(lc, f.read())
     with open(lc.get("shard", "shard.bbs"), "rb") as f:
         shard = Shard(f.read())
     epoch_file = cfg.get("epoch_file", "boot_epoch")
