@@ -466,6 +466,12 @@ def test_build_selects_the_int_mode(tmp_path: Path) -> None:
     assert type(trainer_for({k: v for k, v in lc.items() if k != "arith"}, blob)) is Trainer
     with pytest.raises(TrainError, match="BAD_CONFIG"):
         trainer_for({**lc, "arith": "double"}, blob)
+    huge = bytearray(blob)
+    huge[-4:] = struct.pack("<f", 3e19)  # a parameter beyond the int mode's 2**64
+    with pytest.raises(TrainError, match="RANGE"):
+        IntTrainer(bytes(huge))
+    with pytest.raises(TrainError, match="BAD_BATCH"):
+        t.step(17)
     facts = json.loads((b / "build.json").read_text())
     layers = [Layer(i, o, r, "", "") for i, o, r in facts["layers"]]
     float_need = trainer_ram(layers, 16, True) + shard_ram(facts["samples"], 64, True)  # the float trainer's
