@@ -101,7 +101,7 @@ def test_mul_div_bit_exact(ab: tuple[np.float32, np.float32]) -> None:
     check_exact("div", a, b)
 
 
-@SETTINGS
+@settings(max_examples=2000 if LONG else 60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.tuples(value(-20, 20), value(-20, 20)), st.tuples(short(-20, 20), short(-20, 20))),
                 min_size=1, max_size=12), value(-20, 20), st.integers(0, 3))
 def test_dot_is_the_loop_of_mul_and_add(terms: list[tuple[np.float32, np.float32]], s0: np.float32,

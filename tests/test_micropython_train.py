@@ -333,7 +333,7 @@ def test_vm_int_training_step_allocates_nothing(vm: tuple[Path, Path], tmp_path:
     same before and after each of 20 steps (0 bytes a step, where the float Trainer allocates a boxed float
     per result), and the 21 steps' model is bit for bit CPython's run of the same module (int arithmetic:
     the VM's 31-bit small ints give the same bits) and moved from the start."""
-    nb = 16 if LONG else (2 if kind == "mlp" else 4)  # the property does not depend on it, the time does
+    nb = 16 if LONG else (1 if kind == "mlp" else 4)  # the property does not depend on it, the time does
     prog, fwd = _program(kind)
     x, y = _digits(48)
     desc, shard = export_description(prog, fwd), export_shard(x, y)
@@ -365,6 +365,44 @@ def test_vm_int_training_step_allocates_nothing(vm: tuple[Path, Path], tmp_path:
     assert np.allclose(vm_loss, losses[1:], rtol=1e-6) and 0.5 < losses[0] < 5
     start = prog.layout.flatten(prog.initial_params)
     assert np.abs(np.frombuffer(vm_p, "<f4") - start).max() > 1e-3  # the 21 steps trained
+
+
+ROUND_ALLOC_SCRIPT = """
+import gc
+from bbnode.train import Trainer
+from bbnode.train_int import IntTrainer
+from bbnode.learn_client import FedAvgClient, Shard
+blob = open('t.bbt', 'rb').read()
+shard = Shard(open('s.bbs', 'rb').read())
+res = []
+for cls in (IntTrainer, Trainer):
+    for batch in (4, 1):
+        c = FedAvgClient(cls(blob, batch), shard, 4, send=lambda b: None, epochs=1)
+        c.train_round(1)
+        gc.collect()
+        gc.disable()
+        a0 = gc.mem_alloc()
+        c.train_round(2)
+        a1 = gc.mem_alloc()
+        gc.enable()
+        res.append(a1 - a0)
+print('ROUND', ' '.join(str(v) for v in res))
+"""
+
+
+def test_vm_int_round_allocates_nothing_per_step(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """A whole local round (shuffle, batch loads, steps, the loss sum) in the VM, GC disabled: with batch 1 the
+    int-mode round makes 4x the steps of batch 4 and allocates exactly the same bytes (the per-epoch xorshift
+    shuffle's big ints), so a step and its loop allocate nothing; the float trainer's rounds differ."""
+    prog, fwd = _program("softmax")
+    x, y = _digits(8)
+    (tmp_path / "t.bbt").write_bytes(export_description(prog, fwd))
+    (tmp_path / "s.bbs").write_bytes(export_shard(x, y))
+    out = run_vm(*vm, tmp_path, ROUND_ALLOC_SCRIPT)
+    line = [s for s in out.splitlines() if s.startswith("ROUND ")][-1]
+    int4, int1, float4, float1 = (int(v) for v in line.split()[1:])
+    assert int4 == int1, (int4, int1)
+    assert float1 - float4 > 100_000, (float4, float1)  # the boxed steps' bytes: the comparison discriminates
 
 
 @pytest.mark.parametrize("kind,epochs,rows", [("mlp", 1, 36), ("mlp-nesterov", 2, 20)]

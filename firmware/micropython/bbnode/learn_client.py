@@ -338,7 +338,13 @@ class FedAvgClient:
     def load_batch(self, lo, nb):
         """Rows ``order[lo:lo + nb]`` of the shard into the trainer's X and Y."""
         T = self.trainer
-        X, Y, SX, SY, order, d = T.X, T.Y, self.sx, self.shard.y, self.order, T.n_in
+        # one name per statement: a 6-name unpacking builds a tuple on the heap (32 bytes every batch)
+        X = T.X
+        Y = T.Y
+        SX = self.sx
+        SY = self.shard.y
+        order = self.order
+        d = T.n_in
         tab = self.stab
         for r in range(nb):
             i = order[lo + r]
@@ -360,7 +366,11 @@ class FedAvgClient:
         n = self.shard.n
         B = T.batch
         state = round_seed(self.seed, self.node_id, rnd)
-        total = 0.0
+        # the int trainer's loss is summed as an encoding: its steps and this loop make no float object
+        f32 = None
+        if getattr(T, "arith", "") == "int":
+            from bbnode import f32int as f32
+        total = 0 if f32 is not None else 0.0
         steps = 0
         for _e in range(self.epochs):
             state = shuffle(self.order, n, state)
@@ -371,9 +381,14 @@ class FedAvgClient:
                 T.step(nb)
                 if self.idle is not None:
                     self.idle()
-                total += T.loss[0]
+                if f32 is not None:
+                    total = f32.add(total, T.loss_i[0])
+                else:
+                    total += T.loss[0]
                 steps += 1
                 lo += nb
+        if f32 is not None:
+            total = f32.to_float(total)
         self.last_loss = total / steps if steps else 0.0
 
 

@@ -38,7 +38,8 @@ class IntTrainer:
     """bbnode.train.Trainer in f32int encodings (see the module docstring); same attributes and methods.
 
     ``P`` (parameters), ``G``, ``M``, ``X``, ``H``, ``D`` hold encodings (``array('i')``); ``Y`` labels
-    (``array('H')``); ``loss`` is an ``array('f')`` cell (written from the encoding's bits, no float made).
+    (``array('H')``); ``loss`` is an ``array('f')`` cell (written from the encoding's bits, no float made) and
+    ``loss_i`` the same value encoded.
     """
 
     arith = "int"
@@ -82,6 +83,7 @@ class IntTrainer:
             self.offsets.append((o, o + n_in * n_out))
             o += n_in * n_out + n_out
         self.loss = array("f", [0.0])
+        self.loss_i = zeros_i(1)  # the same loss as an encoding (a client sums it without making floats)
         self.nbf = zeros_i(1)  # the batch size as an encoding (the mean's divisor)
         self.steps = 0
 
@@ -167,7 +169,9 @@ class IntTrainer:
                 if j == y:
                     d = sub(d, ONE)
                 D[z0 + j] = div(d, nbf)
-        into_f32(self.loss, 0, div(total, nbf))
+        total = div(total, nbf)
+        self.loss_i[0] = total
+        into_f32(self.loss, 0, total)
 
     # ----------------------------------------------------------------- backward
     def _backward_layer(self, li, A, nb):
