@@ -13,7 +13,8 @@ message code and whose ``request_id`` is the round:
 Every model is validated before anything changes (sender is the server, protocol, float32, shape
 ``(size,)``, a round newer than the last one trained, every value finite); a refusal is a typed event
 ``("ModelRefused", {"reason": ..., "round": ..., "detail": ...})`` in :attr:`FedAvgClient.events` (reasons
-are bb_edge/learn/validation.py's ``RejectReason`` values) and the client keeps its model.
+are bb_edge/learn/validation.py's ``RejectReason`` values) and the client keeps its model. With the int
+trainer (bbnode/train_int.py, float32 in small ints) a value at or beyond 2**64 is ``norm_too_large``.
 
 Batch order: each epoch shuffles the shard with a Fisher-Yates pass driven by xorshift32 seeded from
 ``(seed, node id, round)`` (:func:`round_seed`), the same sequence ``bb_edge.mpy.train.batch_order``
