@@ -213,8 +213,8 @@ _PREPARED: dict[str, Any] = {}  # per worker process: programs prepared once, by
 
 
 def train_batch(programs: tuple[str, Any, dict[str, bytes]], data: Mapping[int, tuple[np.ndarray, np.ndarray]],
-                model: np.ndarray, jobs: list[Job]) -> tuple[str, list[Row]]:
-    """Train (and encode) a batch of clients from ``model``: (this node's id, one :data:`Row` per job).
+                model: np.ndarray, jobs: list[Job]) -> tuple[str, list[Row], float]:
+    """Train (and encode) a batch: (this node's id, one :data:`Row` per job, CPU seconds the batch took).
 
     ``jobs`` rows are (node id, round, seed, epochs, batch size, steps, optimizer state, codec, own start
     vector or ``None`` for ``model``); the
@@ -226,6 +226,7 @@ def train_batch(programs: tuple[str, Any, dict[str, bytes]], data: Mapping[int, 
 
     from bb_edge.backends.ort import OrtBackend
 
+    cpu0 = time.process_time()  # this worker's CPU time for the batch: the cluster-side cost per client
     digest, program, models = programs
     if digest not in _PREPARED:
         # one ORT thread: a task holds one cluster CPU and the batches are the parallelism (ORT's default,
@@ -257,7 +258,7 @@ def train_batch(programs: tuple[str, Any, dict[str, bytes]], data: Mapping[int, 
             node = str(ray.get_runtime_context().get_node_id())
     except Exception:  # outside a Ray worker (a direct call): no node id
         node = ""
-    return node, out
+    return node, out, time.process_time() - cpu0
 
 
 # ------------------------------------------------------------ driver side
@@ -333,6 +334,7 @@ class RayClientCompute:
         self.rounds = 0
         self.last_round = 0
         self.seconds: list[float] = []  # wall seconds of each round's remote batches
+        self.cpu_seconds: list[float] = []  # CPU seconds the round's batches took on the workers (summed)
         self.by_node: dict[str, int] = {}  # clients trained per Ray node id
         self.on_submit: Any = None  # test hook: called with the round number after its tasks are submitted
         self._clients: dict[str, tuple[int, FedAvgClient, np.ndarray, np.ndarray]] = {}
@@ -426,6 +428,7 @@ class RayClientCompute:
         if self.on_submit is not None:
             self.on_submit(rnd)
         results: list[Row] = []
+        round_cpu = 0.0
         deadline = time.monotonic() + self.batch_timeout
         waiting = list(pending)
         while waiting:
@@ -438,11 +441,12 @@ class RayClientCompute:
                 break
             for r in done:
                 try:
-                    node, rows = ray.get(r)
+                    node, rows, cpu = ray.get(r)
                 except Exception as exc:  # retries exhausted: these clients are trained in the driver
                     self.events.append(RayBatchFailed(rnd, len(pending[r]), type(exc).__name__))
                     continue
                 self.by_node[node] = self.by_node.get(node, 0) + len(rows)
+                round_cpu += cpu
                 results.extend(rows)
         results.sort(key=lambda r: r[0])
         by_id = {j[0]: j for j in jobs}
@@ -465,6 +469,7 @@ class RayClientCompute:
         self.last_round = rnd
         self._check_nodes(rnd)
         self.seconds.append(time.perf_counter() - t0)
+        self.cpu_seconds.append(round_cpu)
 
     def _check_nodes(self, rnd: int) -> None:
         """A :class:`RayNodeLost` event for every node alive at the last check and gone now."""
@@ -498,7 +503,8 @@ class RayClientCompute:
         return {"ray": {**dict(cluster), "tasks": self.tasks, "clients_remote": self.clients_remote,
                         "clients_in_driver": self.memo.misses, "codec_remote": self.codec_hits,
                         "codec_in_driver": self.codec_misses, "remote_seconds_per_round":
-                        sum(self.seconds) / max(len(self.seconds), 1),
+                        sum(self.seconds) / max(len(self.seconds), 1), "task_cpu_seconds_per_round":
+                        sum(self.cpu_seconds) / max(len(self.cpu_seconds), 1),
                         "events": [asdict(e) for e in self.events]}}
 
 

@@ -76,10 +76,13 @@ def one(mode: str, n: int, rounds: int, cpus: int, per_client: int) -> dict[str,
     walls = [r.wall_time for r in res.records]
     out = {"clients": n, "s_per_round": (walls[-1] - walls[0]) / max(len(walls) - 1, 1), "total_s": total,
            "first_round_done_s": walls[0],
-           "accuracy": res.final_accuracy, "remote_s_per_round": 0.0, "tasks_per_round": 0.0}
+           "accuracy": res.final_accuracy, "remote_s_per_round": 0.0, "tasks_per_round": 0.0,
+           "task_cpu_s_per_round": 0.0}
     if rc is not None:
         s = rc.seconds[1:] or rc.seconds
         out["remote_s_per_round"] = sum(s) / max(len(s), 1)
+        c = rc.cpu_seconds[1:] or rc.cpu_seconds
+        out["task_cpu_s_per_round"] = sum(c) / max(len(c), 1)
         out["tasks_per_round"] = rc.tasks / max(rc.rounds, 1)
         import ray
 
@@ -163,11 +166,15 @@ if __name__ == "__main__":
                   f"{r['remote_s_per_round']:>15.3f} {r['tasks_per_round']:>12.1f} {r['peak_pss_mb']:>12.1f} "
                   f"{r['accuracy']:>9.4f} {r['s_per_round'] / base['s_per_round']:>17.2f}x", flush=True)
         # per-client overhead of the Ray path: what it adds per client beyond the in-process round,
-        # and the driver's remaining per-client work (handlers, aggregation) outside the remote wait
+        # the driver's remaining per-client work (handlers, aggregation) outside the remote wait, and
+        # the CPU the tasks spent per client on the workers (training, encoding, (de)serialising)
         extra = (ray_["s_per_round"] - base["s_per_round"]) / n * 1e3
         driver = (ray_["s_per_round"] - ray_["remote_s_per_round"]) / n * 1e3
+        cpu = ray_["task_cpu_s_per_round"] / n * 1e3
         print(f"{'':>8} Ray - inproc: {extra:+.3f} ms per client-round; driver part of a Ray round "
-              f"{driver:.3f} ms per client; PSS x{ray_['peak_pss_mb'] / max(base['peak_pss_mb'], 1):.2f}")
+              f"{driver:.3f} ms per client; task CPU {cpu:.3f} ms per client on the workers "
+              f"(remote wall x {args.cpus} CPUs: {ray_['remote_s_per_round'] * args.cpus / n * 1e3:.3f}); "
+              f"PSS x{ray_['peak_pss_mb'] / max(base['peak_pss_mb'], 1):.2f}", flush=True)
         if crossover is None and ray_["s_per_round"] < base["s_per_round"]:
             crossover = n
     print(f"crossover (Ray faster per round): {crossover if crossover else 'not reached at these sizes'}")
