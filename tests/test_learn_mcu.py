@@ -4,7 +4,8 @@ Real components only: the client is built by ``bb-edge build LEARN_DIR --target 
 (the .bbrt training step of bb_edge/bbrt/train_lower.py, the shard baked into the learning image),
 runs under QEMU on a pty with the link layer, and joins a FedAvg run on a real Mosquitto next to
 Linux client processes (``bb-edge node``) and the MicroPython training client (the
-``esp32-micropython`` bundle of bbnode/train.py + learn_client.py) through its serial bridge
+``esp32-micropython`` bundle of learn_client.py, built with ``--train-arith int``: bbnode/train_int.py's
+float32 in small ints) through its serial bridge
 (adapters/mcu_learn.py).
 
 Oracles: ONNX Runtime running the same ONNX training program over the device's batches
@@ -68,7 +69,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("mcu-learn")
     d = root / "dep"
     write_learning_deployment(d, LEARNING, model=mlp([64, 10], seed=5))
-    build_all(d, [f"{MCU}=qemu-cortex-m3", f"{MPY}=esp32-micropython"], root / "dist")
+    # the MicroPython client trains in the int mode (bbnode/train_int.py: float32 in small ints)
+    build_all(d, [f"{MCU}=qemu-cortex-m3", f"{MPY}=esp32-micropython"], root / "dist", None, {"train_arith": "int"})
     return d, root / "dist" / MCU
 
 
@@ -270,6 +272,7 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
         ref = _reference(module, x, y, ids[MCU], r, start)
         for u in ups:
             np.testing.assert_allclose(np.load(u), ref, atol=1e-4, rtol=0)
+    assert json.loads((mpy_dir / "config.json").read_text())["learn"]["arith"] == "int"  # the int mode trained
     mpy_log = [json.loads(line) for line in (mpy_dir / "learn.log").read_text().splitlines()]
     assert [e["round"] for e in mpy_log if e["event"] == "LocalTrainingDone"] == list(range(1, ROUNDS + 1))
     # the whole mixed run, recomputed independently (every round had every client: the cohort was whole)
