@@ -7,7 +7,8 @@ a port with boxed floats (``gc.mem_alloc()`` identical before and after a step w
 difference in the math: the float trainer accumulates a dot product in a local float (double on the
 WebAssembly VM) and rounds it once, this one rounds every product and every partial sum to float32.
 
-Chosen by the ``"arith": "int"`` key of config.json's ``learn`` section (``learn_client.run_from_config``),
+Chosen by the ``"arith": "int"`` key of config.json's ``learn`` section (``learn_client.trainer_for``;
+``bb-edge build --train-arith int`` writes it),
 or by constructing ``IntTrainer(blob, batch)`` instead of ``Trainer(blob, batch)``; ``FedAvgClient`` takes
 either. The model goes in and out as float32 (:meth:`IntTrainer.set_params`, :meth:`IntTrainer.params_f32`:
 the same wire vector as the float trainer's ``P``). Values must stay within ``[2**-63, 2**64)`` in
