@@ -7,8 +7,11 @@ with ``--cpus`` CPUs, its own temp dir), batched by adapters/learn_ray.py.
 This script samples the PSS of the child and all its descendants (Ray's GCS,
 raylet, workers) from /proc every ``--sample`` seconds and keeps the peak.
 Seconds per round exclude set-up and the first round (worker start-up).
-Prints a table and the ratios against the in-process baseline; asserts
-nothing. Both modes give the same model bytes (tests/test_learn_ray.py).
+Prints a table and the ratios against the in-process baseline (each row as
+soon as it is measured), then per fleet size the per-client overhead: Ray's
+round minus the in-process one, the driver's part of a Ray round, and the
+CPU the Ray tasks took per client on the workers; asserts nothing. Both
+modes give the same model bytes (tests/test_learn_ray.py).
 
     python bench/bench_learning_ray.py [--sizes 1000 10000 100000] [--rounds 3] [--cpus 2]
 """
@@ -159,8 +162,12 @@ if __name__ == "__main__":
     crossover = None
     for n in args.sizes:
         base = measure("inproc", n, args.rounds, args.cpus, args.sample, args.per_client)
-        ray_ = measure("ray", n, args.rounds, args.cpus, args.sample, args.per_client)
-        for mode, r in (("inproc", base), ("ray", ray_)):
+        ray_: dict[str, float] = {}
+        # each row as soon as it is measured: a long Ray run stopped by hand keeps the baseline's row
+        for mode in ("inproc", "ray"):
+            r = base if mode == "inproc" else measure("ray", n, args.rounds, args.cpus, args.sample, args.per_client)
+            if mode == "ray":
+                ray_ = r
             print(f"{n:>8} {mode:>7} {r['first_round_done_s']:>17.1f} {r['s_per_round']:>9.3f} "
                   f"{r['s_per_round'] / n * 1e3:>16.3f} "
                   f"{r['remote_s_per_round']:>15.3f} {r['tasks_per_round']:>12.1f} {r['peak_pss_mb']:>12.1f} "
