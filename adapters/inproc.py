@@ -395,12 +395,15 @@ class InProcFleet:
                     self._route_local(name, o.peer, o.receiver, o.envelope)
                 else:
                     self._route(name, o.peer, o.receiver, o.data)
-            for e in eng.drain_events():
+            news = eng.drain_events()
+            for e in news:
                 self.events.append((name, e))
             cmds = eng.take_commands() if self.concurrent and not eng.inline_compute else []
             if cmds:
                 self._dispatch(name, cmds)
-            moved = moved or bool(out) or bool(cmds)
+            # an event is progress too: a finished last stage yields only OutputReady, and the run
+            # loop must then admit the next request rather than decide the fleet is stalled
+            moved = moved or bool(out) or bool(cmds) or bool(news)
         for node in finished:  # their results were routed by the polls above
             self._computing -= 1
             if self._occupancy is not None:

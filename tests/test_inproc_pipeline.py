@@ -319,3 +319,16 @@ def test_zero_copy_fleet_encodes_for_devices_and_the_host(device: str) -> None:
         assert set(b) == set(want)
         for k in b:
             np.testing.assert_allclose(b[k], want[k], rtol=1e-5, atol=1e-6)
+
+
+def test_concurrent_fleet_admits_the_next_request_after_a_bare_output(squeeze) -> None:  # type: ignore[no-untyped-def]
+    """With one request in flight, the step that sees the last stage finish moves nothing but an
+    OutputReady event; the run must admit the next request instead of calling the fleet stalled
+    (it did: `bb-edge run` stopped at 36 of 450 requests on a loaded machine)."""
+    model, dep, programs = squeeze
+    reqs = _requests(model, 3)
+    reference = InProcFleet(dep, programs).run(reqs)
+    with InProcFleet(dep, programs, concurrent=True, zero_copy=True) as fleet:
+        out = fleet.run(reqs, window=1, real_timeout=120)
+    for a, b in zip(reference, out):
+        assert all(np.array_equal(a[k], b[k]) for k in a)
