@@ -325,7 +325,8 @@ def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Path) -> None:
     other client alone (the simulator on its own index partition).
 
     Both misbehaving clients are starved of CPU (SIGSTOP) until 1.5 s after the server finished: the blocked
-    one from before its JOIN, the leech from right after its own. So the refusals are
+    one from before its JOIN, the leech from the end of its first local training (a leech stopped before the
+    round's model reached it has nothing to send: a stopping node reads no new input). So the refusals are
     counted only because the fleet ends in causal order (clients first, the server once it saw them go;
     adapters/fleet_learn.py ``LearningFleet.finish``): stopping everything at once lost them on a loaded
     machine."""
@@ -339,17 +340,17 @@ def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Path) -> None:
     d = tmp_path / "dep"
     write_learning_deployment(d, learning)
     work = tmp_path / "work"
-    server_log = work / "server.log"
 
     def started() -> bool:  # the fleet's start file: c1 is about to JOIN
         return (work / "start").exists()
 
-    def leech_joined() -> bool:
-        return server_log.exists() and "event PeerJoined strategy=fedavg peer=4 " in server_log.read_text()
+    def leech_trained() -> bool:  # it holds an update the server must refuse
+        log = work / "c2.log"
+        return log.exists() and "event LocalTrainingDone strategy=fedavg round=1 " in log.read_text()
 
     cancel = threading.Event()
     starvers = [threading.Thread(target=starve, args=(d, work, "c1", started, cancel), daemon=True),
-                threading.Thread(target=starve, args=(d, work, "c2", leech_joined, cancel), daemon=True)]
+                threading.Thread(target=starve, args=(d, work, "c2", leech_trained, cancel), daemon=True)]
     broker, url = start_broker(tmp_path / "broker")
     try:
         for t in starvers:
