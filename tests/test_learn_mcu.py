@@ -122,8 +122,9 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
         assert join and np.asarray(join[0].array()).tolist() == [len(x)]  # JOIN carries the shard's sample count
         start = (np.random.default_rng(1).normal(0, 0.1, n)).astype(np.float32)
         dev.send(_model(start, nid, 0, 1, edge=6))  # MODEL_FULL: the device takes the current model
-        _wait(dev, "ModelTaken round=0")
-        kept = record.read_bytes()
+        _, texts = _wait(dev, "ModelTaken round=0")
+        assert any(t.startswith("ModelTaken round=0") for t in texts), texts
+        kept = record.read_bytes()  # the device saves the record before it reports ModelTaken
         bad = {"WRONG_SHAPE": _model(start[:-1], nid, 1, 2),
                "WRONG_DTYPE": encode(Envelope.for_array(start.view(np.int32), sender=SERVER_ID, receiver=nid,
                                                         seq=(9 << 32) | 3, request_id=1, edge=2, protocol=17)),

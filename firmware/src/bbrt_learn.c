@@ -151,8 +151,8 @@ static void train_round(bbrt_learn_t *c, uint32_t round, uint32_t now) {
     if (st != 0) {
         /* the model is not touched before end() succeeds; the round is left unanswered */
         c->stats.refused[BBRT_LREF_TRAIN_FAILED]++;
-        emit(c, BBRT_LEARN_EV_REFUSED, BBRT_LREF_TRAIN_FAILED, (uint32_t)st);
         save(c, c->model);
+        emit(c, BBRT_LEARN_EV_REFUSED, BBRT_LREF_TRAIN_FAILED, (uint32_t)st);
         return;
     }
     c->stats.rounds_trained++;
@@ -162,8 +162,8 @@ static void train_round(bbrt_learn_t *c, uint32_t round, uint32_t now) {
     c->stats.updates_sent++;
     c->answered_round = round;
     c->model_round = round;
-    emit(c, BBRT_LEARN_EV_UPDATE_SENT, round, 0u);
     save(c, c->model);
+    emit(c, BBRT_LEARN_EV_UPDATE_SENT, round, 0u);
 }
 
 /* --------------------------------------------------------------- inbound */
@@ -208,8 +208,8 @@ bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *e
         bbrt_memcpy(c->model, env->data, (size_t)k->n_params * 4u);
         c->model_round = (uint32_t)round;
         c->stats.models_taken++;
+        save(c, c->model); /* saved first: an event reports state that survives a reboot */
         emit(c, BBRT_LEARN_EV_MODEL_TAKEN, (uint32_t)round, 0u);
-        save(c, c->model);
         return BBRT_LREF_NONE;
     }
     /* MODEL of a new round: keep it (reboot-safe) before training on it; it supersedes a round
@@ -218,8 +218,8 @@ bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *e
     bbrt_memcpy(c->work, env->data, (size_t)k->n_params * 4u);
     c->pending_round = (uint32_t)round;
     c->stats.models_taken++;
-    emit(c, BBRT_LEARN_EV_MODEL_TAKEN, (uint32_t)round, 0u);
     save(c, c->work);
+    emit(c, BBRT_LEARN_EV_MODEL_TAKEN, (uint32_t)round, 0u);
     train_round(c, (uint32_t)round, now_ms);
     return BBRT_LREF_NONE;
 }
