@@ -74,14 +74,10 @@ class WideningOrtSegment(OrtSegment):
         super().__init__(narrow)
         self.wide = wide
         self.wide_ok = wide_ok
-        self.wide_runs = 0
 
     def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Run on the wide session when ``wide_ok()`` says nothing else computes, else the narrow one."""
-        session = self.session
-        if self.wide_ok():
-            session = self.wide
-            self.wide_runs += 1
+        session = self.wide if self.wide_ok() else self.session
         return dict(zip(self.output_names, session.run(self.output_names, inputs)))
 
 

@@ -106,7 +106,39 @@ def parse(blob):
     return hdr, off
 
 
-class Trainer:
+class DenseModel:
+    """What both trainers take from a description before they allocate: the header, the layer shapes
+    ``(in, out, relu)``, the parameter count, the batch (1..65535) and each layer's ``(weight, bias)``
+    offsets in the parameter vector; ``param_offset`` is where the float32 parameters start in the blob.
+    """
+
+    def __init__(self, blob, batch=0):
+        hdr, off = parse(blob)
+        self.header = hdr
+        self.param_offset = off
+        self.layers = [(L["in"], L["out"], L.get("act") == "relu") for L in hdr["layers"]]
+        self.size = hdr["size"]
+        self.n_in = self.layers[0][0]
+        self.n_classes = self.layers[-1][1]
+        self.batch = batch or hdr.get("batch_size", 16)
+        if not 1 <= self.batch <= 65535:
+            raise TrainError("BAD_BATCH", str(self.batch))
+        self.offsets = []
+        o = 0
+        for (n_in, n_out, _r) in self.layers:
+            self.offsets.append((o, o + n_in * n_out))
+            o += n_in * n_out + n_out
+        self.steps = 0
+
+    def reset_optimizer(self):
+        """Zero the momentum (FedAvg clients start every round from a fresh optimizer state)."""
+        M = self.M
+        if M is not None:
+            for i in range(self.size):
+                M[i] = 0  # an int: stored as 0.0 in an array('f'), as the encoding of 0 in an array('i')
+
+
+class Trainer(DenseModel):
     """A dense-layer model with its training step, every buffer allocated here (see the module docstring).
 
     ``batch`` is the largest batch :meth:`step` takes (default: the description's ``batch_size``).
@@ -115,16 +147,9 @@ class Trainer:
     """
 
     def __init__(self, blob, batch=0):
-        hdr, off = parse(blob)
-        self.header = hdr
-        self.layers = [(L["in"], L["out"], L.get("act") == "relu") for L in hdr["layers"]]
-        self.size = hdr["size"]
-        self.n_in = self.layers[0][0]
-        self.n_classes = self.layers[-1][1]
-        self.batch = batch or hdr.get("batch_size", 16)
-        if not 1 <= self.batch <= 65535:
-            raise TrainError("BAD_BATCH", str(self.batch))
-        opt = hdr["optimizer"]
+        super().__init__(blob, batch)
+        off = self.param_offset
+        opt = self.header["optimizer"]
         # hyper-parameters as float32 cells: the ONNX program holds them as float32 constants
         self.hyper = array("f", [float(opt.get("lr", 0.01)), float(opt.get("momentum", 0.0)),
                                  float(opt.get("weight_decay", 0.0))])
@@ -138,20 +163,7 @@ class Trainer:
         # per layer: output (pre-activation, Relu applied in place; the last layer's logits) and its gradient
         self.H = [zeros("f", B * n_out) for (_i, n_out, _r) in self.layers]
         self.D = [zeros("f", B * n_out) for (_i, n_out, _r) in self.layers]
-        self.offsets = []
-        o = 0
-        for (n_in, n_out, _r) in self.layers:
-            self.offsets.append((o, o + n_in * n_out))
-            o += n_in * n_out + n_out
         self.loss = array("f", [0.0])
-        self.steps = 0
-
-    def reset_optimizer(self):
-        """Zero the momentum (FedAvg clients start every round from a fresh optimizer state)."""
-        M = self.M
-        if M is not None:
-            for i in range(self.size):
-                M[i] = 0.0
 
     # ------------------------------------------------------------------ forward
     def _dense(self, li, A, nb):

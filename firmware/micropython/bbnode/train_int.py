@@ -19,7 +19,7 @@ from array import array
 
 from bbnode.f32int import (ONE, F32Overflow, add, div, dot, exp, from_bytes, from_float, from_int, into_f32, log, mul,
                            sub)
-from bbnode.train import TrainError, parse, zeros
+from bbnode.train import DenseModel, TrainError, zeros
 
 
 def zeros_i(n):
@@ -35,7 +35,7 @@ def encode_f32(src):
     return out
 
 
-class IntTrainer:
+class IntTrainer(DenseModel):
     """bbnode.train.Trainer in f32int encodings (see the module docstring); same attributes and methods.
 
     ``P`` (parameters), ``G``, ``M``, ``X``, ``H``, ``D`` hold encodings (``array('i')``); ``Y`` labels
@@ -46,16 +46,9 @@ class IntTrainer:
     arith = "int"
 
     def __init__(self, blob, batch=0):
-        hdr, off = parse(blob)
-        self.header = hdr
-        self.layers = [(L["in"], L["out"], L.get("act") == "relu") for L in hdr["layers"]]
-        self.size = hdr["size"]
-        self.n_in = self.layers[0][0]
-        self.n_classes = self.layers[-1][1]
-        self.batch = batch or hdr.get("batch_size", 16)
-        if not 1 <= self.batch <= 65535:
-            raise TrainError("BAD_BATCH", str(self.batch))
-        opt = hdr["optimizer"]
+        super().__init__(blob, batch)
+        off = self.param_offset
+        opt = self.header["optimizer"]
         try:
             # the ONNX program holds the hyper-parameters as float32 constants
             self.hyper = array("i", [from_float(float(opt.get("lr", 0.01))),
@@ -78,15 +71,9 @@ class IntTrainer:
         self.Y = zeros("H", B)
         self.H = [zeros_i(B * n_out) for (_i, n_out, _r) in self.layers]
         self.D = [zeros_i(B * n_out) for (_i, n_out, _r) in self.layers]
-        self.offsets = []
-        o = 0
-        for (n_in, n_out, _r) in self.layers:
-            self.offsets.append((o, o + n_in * n_out))
-            o += n_in * n_out + n_out
         self.loss = array("f", [0.0])
         self.loss_i = zeros_i(1)  # the same loss as an encoding (a client sums it without making floats)
         self.nbf = zeros_i(1)  # the batch size as an encoding (the mean's divisor)
-        self.steps = 0
 
     # ------------------------------------------------------ model in and out
     def set_params(self, src):
@@ -111,13 +98,6 @@ class IntTrainer:
     def encode_inputs(self, src):
         """Encodings of input features (an ``array('f')``), for the shard (at load)."""
         return encode_f32(src)
-
-    def reset_optimizer(self):
-        """Zero the momentum (FedAvg clients start every round from a fresh optimizer state)."""
-        M = self.M
-        if M is not None:
-            for i in range(self.size):
-                M[i] = 0
 
     # ------------------------------------------------------------------ forward
     def _dense(self, li, A, nb):
