@@ -96,10 +96,9 @@ class FedAvgClient:
                 raise TrainError("BAD_SHARD", "label %d >= %d classes" % (shard.y[i], trainer.n_classes))
         self.trainer = trainer
         self.shard = shard
-        # the int trainer (bbnode/train_int.py) takes its inputs as f32int encodings: converted once, here
-        enc = trainer.encode_inputs if getattr(trainer, "arith", "") == "int" else None
-        self.sx = shard.x if enc is None or shard.table is not None else enc(shard.x)
-        self.stab = shard.table if enc is None or shard.table is None else enc(shard.table)
+        # inputs as the trainer holds them (f32int encodings for the int trainer): converted once, here
+        self.sx = shard.x if shard.table is not None else trainer.encode_inputs(shard.x)
+        self.stab = None if shard.table is None else trainer.encode_inputs(shard.table)
         self.node_id = node_id
         self.server_id = server_id
         self._send = send
@@ -227,11 +226,11 @@ class FedAvgClient:
         if not self._load(env.payload):
             return self._refuse("non_finite", env.request_id, "NaN or Inf in the model")
         try:  # the int trainer checks its range before it takes anything
-            self._set_model(self.start)
+            self.trainer.set_params(self.start)
         except TrainError as exc:
             return self._refuse("norm_too_large", env.request_id, str(exc))
         # validated and taken: from here on the model has changed
-        P = self._model_f32()
+        P = self.trainer.params_f32()
         if env.edge == MODEL_FULL:
             self.events.append(("ModelFetched", {"round": env.request_id}))
             return "OK"
@@ -243,30 +242,14 @@ class FedAvgClient:
         self._train_and_answer(env.request_id)
         return "TRAINED"
 
-    def _set_model(self, src):
-        """Copy a checked float32 vector into the trainer's model (the int trainer encodes it and raises
-        TrainError RANGE, unchanged, for a value beyond its range)."""
-        T = self.trainer
-        if getattr(T, "arith", "") == "int":
-            T.set_params(src)
-            return
-        P = T.P
-        for i in range(T.size):
-            P[i] = src[i]
-
-    def _model_f32(self):
-        """The trainer's model as an ``array('f')`` (the float trainer's ``P``; the int trainer decodes)."""
-        T = self.trainer
-        return T.params_f32() if getattr(T, "arith", "") == "int" else T.P
-
     def _train_and_answer(self, rnd):
         """Train round ``rnd`` from the model in ``trainer.P``, send the UPDATE, keep the answered record."""
-        P = self._model_f32()
+        P = self.trainer.params_f32()
         st = self.start
         for i in range(self.trainer.size):
             st[i] = P[i]
         self.train_round(rnd)
-        P = self._model_f32()
+        P = self.trainer.params_f32()
         # delta = trained - received, float32 like the Python client's ``trained - start``
         for i in range(self.trainer.size):
             st[i] = P[i] - st[i]
@@ -326,7 +309,7 @@ class FedAvgClient:
         if not self._load(memoryview(blob)[32:]):
             return "BAD_RECORD"
         try:
-            self._set_model(self.start)
+            self.trainer.set_params(self.start)
         except TrainError:
             return "BAD_RECORD"
         # checked: from here on the record is the client's state
@@ -369,7 +352,7 @@ class FedAvgClient:
         state = round_seed(self.seed, self.node_id, rnd)
         # the int trainer's loss is summed as an encoding: its steps and this loop make no float object
         f32 = None
-        if getattr(T, "arith", "") == "int":
+        if T.arith == "int":
             from bbnode import f32int as f32
         total = 0 if f32 is not None else 0.0
         steps = 0

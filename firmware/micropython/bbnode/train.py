@@ -146,6 +146,8 @@ class Trainer(DenseModel):
     ``X`` (batch inputs, row-major ``batch x n_in``), ``Y`` (labels), ``loss`` (1 cell).
     """
 
+    arith = "float"
+
     def __init__(self, blob, batch=0):
         super().__init__(blob, batch)
         off = self.param_offset
@@ -164,6 +166,20 @@ class Trainer(DenseModel):
         self.H = [zeros("f", B * n_out) for (_i, n_out, _r) in self.layers]
         self.D = [zeros("f", B * n_out) for (_i, n_out, _r) in self.layers]
         self.loss = array("f", [0.0])
+
+    def set_params(self, src):
+        """Take the model from ``src`` (an ``array('f')`` the client has checked: float32, finite)."""
+        P = self.P
+        for i in range(self.size):
+            P[i] = src[i]
+
+    def params_f32(self):
+        """The model as an ``array('f')``: ``P`` itself (the wire vector)."""
+        return self.P
+
+    def encode_inputs(self, src):
+        """Input features as this trainer holds them: float32 as they are."""
+        return src
 
     # ------------------------------------------------------------------ forward
     def _dense(self, li, A, nb):
