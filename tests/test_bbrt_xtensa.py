@@ -89,6 +89,43 @@ def test_small_cnn_on_xtensa_is_bit_exact_with_the_host_build(builds: tuple[Path
     assert int((xt / "epoch").read_text()) >= 1  # the boot epoch went through semihosting file I/O
 
 
+class _RunScriptDevice(QemuDevice):
+    """The Xtensa node started by its bundle's ``run.sh TTY`` (as a user would), on a pty this test owns."""
+
+    def __init__(self, script: Path, node_id: int) -> None:
+        super().__init__("xtensa", script.parent / "bbrt.elf", script.parent / "program.bbrt", node_id)
+        self.script = script
+
+    def _launch(self, timeout: float) -> None:
+        assert self._own is not None
+        self.proc = subprocess.Popen(["sh", str(self.script), self._own.slave_path], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        self.pty, self.fd = self._own.slave_path, self._own.master
+
+
+def test_the_bundle_run_script_links_over_the_tty_it_is_given(builds: tuple[Path, Path, Path],
+                                                               tmp_path: Path) -> None:
+    """``run.sh TTY`` puts the node's console on TTY (not QEMU's lossy sim console): a fleet using it
+    gives the QemuDevice run's outputs; without a TTY it says how to call it."""
+    d, xt, _ = builds
+    script = xt / "n1" / "run.sh"
+    bare = subprocess.run(["sh", str(script)], capture_output=True, text=True, timeout=30)
+    assert bare.returncode == 2 and "usage:" in bare.stderr and "TTY" in bare.stderr
+    dep = load_deployment(d)
+    samples = sample_inputs(2, seed=5)
+    ref = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    (xt / "n1" / "program.bbrt.epoch").unlink(missing_ok=True)
+    with _RunScriptDevice(script, dep.ids()["n1"]).start() as dev:
+        fleet = InProcFleet(dep, external={"n1": dev})
+        got = [fleet.infer(s)["prob"] for s in samples]
+        assert not dev.errors and dev.bytes_in > 0
+        assert dev.proc is not None and dev.proc.poll() is None
+    for s, a in zip(samples, got):
+        assert np.abs(a - ref.run(None, s)[0]).max() <= INT8_TOL
+    # the script started QEMU from the bundle's directory: its epoch file is the bundle's
+    assert int((xt / "n1" / "program.bbrt.epoch").read_text()) >= 1
+
+
 @pytest.fixture(scope="module")
 def rt(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
     src = Path(str(package_data("_firmware"))) / "ports" / "qemu-xtensa" / "rt.c"

@@ -152,10 +152,14 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         elif kind == "host":
             run = ('exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" --name ' + shlex.quote(node)
                    + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
+        elif goal == "xtensa":
+            run = _xtensa_run_script(qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt")))
         else:
             cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))
             run = 'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n'
-        (out_dir / "run.sh").write_text("#!/bin/sh\n# start this node; its serial link is printed as a pty\n" + run)
+        if goal != "xtensa":
+            run = "# start this node; its serial link is printed as a pty\n" + run
+        (out_dir / "run.sh").write_text("#!/bin/sh\n" + run)
         (out_dir / "run.sh").chmod(0o755)
         artifacts["run"] = "run.sh"
     else:
@@ -171,6 +175,22 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     (out_dir / BUILD_JSON).write_text(json.dumps(facts, indent=1) + "\n")
     check_fit(facts, node, profile)
     return facts
+
+
+def _xtensa_run_script(cmd: list[str]) -> str:
+    """run.sh for the Xtensa sim board: its console is QEMU's own stdin/stdout on the TTY given.
+
+    The sim board has no UART; with ``-serial pty`` QEMU's 16-byte console input buffer loses
+    bytes under load, so the link goes through QEMU's stdio instead (as QemuDevice does).
+    """
+    cmd = list(cmd)
+    cmd[cmd.index("-serial") + 1] = "none"
+    return ("# start this node: ./run.sh TTY, where TTY is the pty or serial device the host's link uses\n"
+            '[ -n "$1" ] || { echo "usage: $0 TTY (a pty or serial device: the line to the host)" >&2; exit 2; }\n'
+            'tty="$1"; shift\n'
+            'stty raw -echo <"$tty" || exit 2\n'
+            'exec <"$tty" >"$tty"\n'
+            'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n')
 
 
 def check_fit(facts: dict[str, Any], node: str, profile: TargetProfile) -> None:
