@@ -170,22 +170,56 @@ def _ms(v: Any) -> str:
     return f"{v:.1f}" if isinstance(v, (int, float)) else "-"
 
 
-def render(model: StatusModel, now: float, title: str = "bb-edge fleet") -> Any:
-    """A rich Table of :meth:`StatusModel.rows`."""
+#: (header, key, right-justified); node and state always show
+_COLUMNS = (("node", "node", False), ("state", "state", False), ("version", "version", False),
+            ("program", "program", False), ("epoch", "epoch", True), ("hop ms", "hop", True),
+            ("compute ms", "compute", True), ("rtt ms", "rtt", False), ("drops", "drops", True),
+            ("reqs", "reqs", True), ("seen", "seen", True))
+#: the columns a narrow terminal hides, first hidden first
+_HIDE_ORDER = ("program", "compute", "epoch", "version", "rtt", "reqs", "deployment", "drops", "hop", "seen")
+#: the widest an RTT list is laid out before it wraps
+_RTT_WIDTH = 24
+
+
+def render(model: StatusModel, now: float, title: str = "bb-edge fleet", width: int | None = None) -> Any:
+    """A rich Table of :meth:`StatusModel.rows`, at most ``width`` characters wide when given.
+
+    One deployment goes into the title instead of a column. Node names and states always show:
+    a terminal too narrow for every column hides the least telling ones (the caption says which)
+    rather than cutting every cell.
+    """
     from rich.table import Table
 
-    table = Table(title=title, caption=f"down after {model.bound():.1f} s without a status record "
-                                       f"(phi >= {model.threshold:g}) or on the broker's last will")
-    for col in ("deployment", "node", "state", "version", "program", "epoch", "hop ms", "compute ms",
-                "rtt ms", "drops", "reqs", "seen"):
-        table.add_column(col, no_wrap=True)
-    for r in model.rows(now):
-        style = {"up": "green", "down": "bold red"}.get(r["state"], "yellow")
-        rtt = " ".join(f"{k}:{v:.1f}" for k, v in sorted(r["rtt_ms"].items())) or "-"
-        seen = "-" if r["seen_s"] is None else f"{r['seen_s']:.1f}s"
-        table.add_row(r["deployment"], r["node"], f"[{style}]{r['state']}[/]", str(r["version"]), r["program"],
-                      str(r["epoch"]), _ms(r["hop_ms"]), _ms(r["compute_ms"]), rtt, str(r["drops"]),
-                      str(r["requests"]), seen)
+    rows = model.rows(now)
+    deployments = sorted({r["deployment"] for r in rows})
+    one = len(deployments) == 1
+    cells = [{"deployment": r["deployment"], "node": r["node"], "state": r["state"], "version": str(r["version"]),
+              "program": r["program"], "epoch": str(r["epoch"]), "hop": _ms(r["hop_ms"]),
+              "compute": _ms(r["compute_ms"]),
+              "rtt": " ".join(f"{k}:{v:.1f}" for k, v in sorted(r["rtt_ms"].items())) or "-",
+              "drops": str(r["drops"]), "reqs": str(r["requests"]),
+              "seen": "-" if r["seen_s"] is None else f"{r['seen_s']:.1f}s"} for r in rows]
+    columns = list(_COLUMNS if one else (("deployment", "deployment", False), *_COLUMNS))
+    widths = {key: max([len(header)] + [len(c[key]) for c in cells]) for header, key, _ in columns}
+    widths["rtt"] = min(widths["rtt"], _RTT_WIDTH)
+    hidden: list[str] = []
+    for key in _HIDE_ORDER:
+        if width is None or 1 + sum(widths[k] + 3 for _, k, _ in columns) <= width:
+            break
+        for col in [c for c in columns if c[1] == key]:
+            columns.remove(col)
+            hidden.append(col[0])
+    caption = (f"down after {model.bound():.1f} s without a status record (phi >= {model.threshold:g}) "
+               "or on the broker's last will")
+    if hidden:
+        caption += f"; hidden to fit: {', '.join(hidden)}"
+    table = Table(title=f"{title}: {deployments[0]}" if one else title, caption=caption)
+    for header, key, right in columns:
+        table.add_column(header, justify="right" if right else "left", no_wrap=key != "rtt",
+                         overflow="fold" if key == "rtt" else "ellipsis", min_width=widths[key])
+    for c in cells:
+        style = {"up": "green", "down": "bold red"}.get(c["state"], "yellow")
+        table.add_row(*(f"[{style}]{c[key]}[/]" if key == "state" else c[key] for _, key, _ in columns))
     return table
 
 
@@ -265,17 +299,21 @@ def run_view(url: str, interval: float = 1.0, threshold: float = 8.0, refresh: f
     client.start(connect_timeout)
     title = f"bb-edge fleet on {url.split('?')[0]}"
     console = Console()
+    # on a terminal, fit its width; piped (a log, a script), print every column
+    width: int | None = console.width if console.is_terminal else None
+    if width is None:
+        console = Console(width=1000)
     try:
         if once is not None:
             time.sleep(once)
-            console.print(render(model, time.monotonic(), title))
+            console.print(render(model, time.monotonic(), title, width))
             return 0
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-        with Live(render(model, time.monotonic(), title), console=console, refresh_per_second=4) as live:
+        with Live(render(model, time.monotonic(), title, width), console=console, refresh_per_second=4) as live:
             while not stop.wait(refresh):
-                live.update(render(model, time.monotonic(), title))
+                live.update(render(model, time.monotonic(), title, console.width if width else None))
     finally:
         client.stop()
     return 0
