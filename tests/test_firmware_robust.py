@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import ctypes
+import os
+import shutil
 import struct
+import time
 import zlib
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,7 +20,7 @@ from bb_edge.bbrt.format import HEADER_SIZE, TENSOR_RECORD, parse
 from bb_edge.bbrt.host import aligned
 from bb_edge.bbrt.lower import lower
 from bb_edge.bbrt.native import STATUS_NAMES, host_executable, load_host_library
-from bb_edge.wire import Envelope, decode, encode, frame
+from bb_edge.wire import FLAG_ERROR, KIND_CONTROL, Envelope, decode, encode, frame
 from bb_edge.wire.framing import FrameDecoder
 
 
@@ -126,3 +131,45 @@ def test_posix_node_answers_ping_after_garbage(blob: bytes, tmp_path: pytest.Tem
     finally:
         err = dev.stop()
     assert "bad_frames=" in err and "inferences=1" in err
+
+
+def _refusals(dev: Any, want: int, timeout: float = 20.0) -> list[str]:
+    """The texts of the ERROR envelopes the device sends, after poking it with a frame end each time."""
+    dec = FrameDecoder()
+    texts: list[str] = []
+    deadline = time.monotonic() + timeout
+    while len(texts) < want and time.monotonic() < deadline:
+        for raw in dec.feed(dev.read_available(0.2)):
+            env = decode(raw)
+            assert env.kind == KIND_CONTROL and env.flags & FLAG_ERROR and env.edge == 5, env  # 5: ERROR
+            texts.append(bytes(env.data).decode())
+        if texts:
+            os.write(dev.fd, b"\x00")  # a frame end: the device answers it with its refusal again
+    return texts
+
+
+@pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+                    reason="qemu-system-arm / gcc-arm-none-eabi not installed (.ci/apt-packages.txt)")
+@pytest.mark.parametrize("goal", ["cortex-m3", "learn-cortex-m3"])
+def test_an_mcu_with_a_corrupt_image_answers_every_frame_with_its_typed_error(goal: str, blob: bytes,
+                                                                            tmp_path: Path) -> None:
+    """An M3 node (program) and an M3 training client (learning image) whose flash holds a corrupt
+    image never say HELLO: they answer at boot, and at every frame end after, with one bare ERROR
+    envelope that names the loader's status."""
+    from bb_edge.adapters.devices import QemuDevice
+    from bb_edge.bbrt.native import cached_build
+
+    bad = bytearray(blob)
+    bad[0] = ord("X")  # the magic
+    image = tmp_path / "bad.img"
+    image.write_bytes(bytes(bad))
+    dev = QemuDevice("cortex-m3", cached_build(goal) / "bbrt.elf", image, 3, epoch_file=tmp_path / "epoch",
+                     own_pty=True)
+    try:
+        dev._launch(20.0)
+        texts = _refusals(dev, 3)
+    finally:
+        dev.stop()
+    want = "PROG_MAGIC" if goal == "cortex-m3" else "BAD_MAGIC"  # the learning image's own header
+    assert len(texts) >= 3 and all(t == texts[0] for t in texts), texts
+    assert texts[0].startswith(want), texts

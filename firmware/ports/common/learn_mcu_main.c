@@ -187,29 +187,7 @@ static uint32_t next_epoch(void *ctx) {
     return bump_epoch();
 }
 
-/* a client that cannot start says why once per received frame end, like mcu_main.c */
-static void refuse_forever(bbrt_status_t st) {
-    static uint8_t env[160], fr[200];
-    bbrt_envelope_t e;
-    size_t n = 0, m = 0;
-    const char *msg = bbrt_status_name(st);
-    uint32_t len = text_len(msg);
-    bbrt_memset(&e, 0, sizeof(e));
-    e.kind = BBRT_KIND_CONTROL;
-    e.protocol = BBRT_PROTO_CONTROL;
-    e.flags = BBRT_FLAG_ERROR;
-    e.edge = BBRT_CTRL_ERROR;
-    e.dtype = BBRT_DT_UINT8;
-    e.rank = 1;
-    e.dims[0] = len;
-    e.payload_len = len;
-    e.data = (const uint8_t *)msg;
-    if (bbrt_env_encode(&e, env, sizeof(env), &n) == BBRT_OK && bbrt_frame_encode(env, n, fr, sizeof(fr), &m) == BBRT_OK)
-        port_write(fr, m);
-    for (;;) {
-        if (port_getc() == 0u) port_write(fr, m);
-    }
-}
+#include "error_frame.h" /* refuse_forever: a client that cannot start says why at each frame end */
 
 int main(void) {
     const uint8_t *img;

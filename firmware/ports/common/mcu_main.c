@@ -71,29 +71,7 @@ static uint32_t next_epoch(void *ctx) {
 
 #include "port_link_io.h" /* now_ms, read_wait, put: the link over the port console */
 
-static void report_error(bbrt_status_t st) {
-    /* a node without a valid program still answers with one ERROR envelope per frame */
-    static uint8_t env[160];
-    static uint8_t fr[200];
-    bbrt_envelope_t e;
-    size_t n = 0, m = 0;
-    const char *msg = bbrt_status_name(st);
-    uint32_t len = 0;
-    while (msg[len]) len++;
-    bbrt_memset(&e, 0, sizeof(e));
-    e.kind = BBRT_KIND_CONTROL;
-    e.protocol = BBRT_PROTO_CONTROL;
-    e.flags = BBRT_FLAG_ERROR;
-    e.edge = BBRT_CTRL_ERROR;
-    e.dtype = BBRT_DT_UINT8;
-    e.rank = 1;
-    e.dims[0] = len;
-    e.payload_len = len;
-    e.data = (const uint8_t *)msg;
-    if (bbrt_env_encode(&e, env, sizeof(env), &n) == BBRT_OK &&
-        bbrt_frame_encode(env, n, fr, sizeof(fr), &m) == BBRT_OK)
-        port_write(fr, m);
-}
+#include "error_frame.h" /* refuse_forever: a node without a valid program answers each frame with ERROR */
 
 int main(void) {
     const uint8_t *prog;
@@ -113,12 +91,7 @@ int main(void) {
 #endif
     st = bbrt_node_init(&node, prog, size, (uint8_t *)arena, sizeof(arena), (uint8_t *)rxbuf,
                         BBRT_RX_FRAME_SIZE, put, 0);
-    if (st != BBRT_OK) {
-        report_error(st);
-        for (;;) {
-            if (port_getc() == 0u) report_error(st);
-        }
-    }
+    if (st != BBRT_OK) refuse_forever(st);
     {
         /* no storage for the epoch: 1 (peers then see EpochRegressed or a repeat, never a silent reuse) */
         uint32_t epoch = port_boot_epoch();

@@ -3,30 +3,13 @@
 #include <stddef.h>
 #include "port.h"
 
-extern uint32_t __data_load, __data_start, __data_end, __bss_start, __bss_end, __stack_top;
 extern const uint8_t __program_start[], __program_size[];
-int main(void);
-void reset_handler(void);
 void systick_handler(void);
-static void hang(void) { for (;;) {} }
 static volatile uint32_t ticks_ms;
-
-typedef void (*handler_t)(void);
-__attribute__((section(".vectors"), used)) static const struct {
-    const uint32_t *sp;
-    handler_t fn[15];
-} vectors = {&__stack_top,
-             {reset_handler, hang, hang, hang, hang, hang, 0, 0, 0, 0, hang, hang, 0, hang, systick_handler}};
-
 void systick_handler(void) { ticks_ms++; }
 
-void reset_handler(void) {
-    uint32_t *s = &__data_load, *d = &__data_start;
-    while (d < &__data_end) *d++ = *s++;
-    for (d = &__bss_start; d < &__bss_end; d++) *d = 0u;
-    (void)main();
-    hang();
-}
+#define CM_SYSTICK_HANDLER systick_handler
+#include "cm_boot.h"
 
 #define UART0 0x40004000u
 #define UART_DATA (*(volatile uint32_t *)(UART0 + 0x00u))
