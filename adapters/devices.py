@@ -14,6 +14,10 @@ the device's ``max_frame`` and reassembled, and a device that reboots says
 HELLO with a new boot epoch and gets every unacknowledged envelope again.
 ``link=False`` speaks bare v1 envelopes (a board whose firmware predates the
 link layer).
+
+Why one file: every device class is the same SerialDevice (link, control, statistics) over a different
+byte pipe: a QEMU pty, a host process, a real port. The subclasses differ only in how they start
+and stop, and hil.py and the tests pick among them.
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ counts. The result is a
 :class:`~bb_edge.adapters.learnsim.SimResult`, so ``--summary`` and
 ``--curves`` are the simulator's. ``bytes_total`` is the sum of the bytes every
 node sent; ``bytes_per_node`` the mean a client sent.
+
+Why one file: it is the one driver of a learning deployment as OS processes: starting, churn, watching
+progress logs and the result all work on the same LearningFleet and plan. The serial hub wiring
+(serial_hub) is the one piece that could move, and it is short.
 """
 
 from __future__ import annotations

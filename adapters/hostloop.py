@@ -26,6 +26,11 @@ applies it now.
 0, ``_host``) that sends graph inputs and collects graph outputs over any
 transport, accepting an output only from its declared producer with its
 declared dtype and shape.
+
+Why one file: HostLoop (a node's end) and HostEndpoint (the host's end) are the two sides of the
+exactly-once retry protocol: ``retry`` control messages, the RetransmitBuffer and sequence seeding.
+The node state file helpers (save/load/restore_node_state) could move to a module of their own; they
+stay because they persist exactly the HostLoop's engine and RetransmitBuffer.
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ that still fails, or a round whose batches do not finish within
 ``batch_timeout`` seconds (e.g. no node with a free CPU is left), is a
 :class:`RayBatchFailed` event and its clients are trained in the driver:
 never a hang, never a different model.
+
+Why one file: the memos, the batch task and RayClientCompute form one mechanism: the driver runs a
+batch on the cluster and the client handlers take its results only on an exact match. The
+matching rules and the task's inputs must change together.
 """
 
 from __future__ import annotations

@@ -34,6 +34,10 @@ binds each line to the node on it: an envelope whose header ``sender`` is not
 that node is dropped, reported as an
 :class:`~bb_edge.adapters.transport_types.Impostor` event and logged once per
 line and sender.
+
+Why one file: everything here is the I/O half of one serial link: the port abstraction, the threads that
+drive :class:`~bb_edge.wire.link.Link`, and the hub and transport built on that driver share its framing
+and liveness callbacks. The line protocol itself is in bb_edge/wire/link.py.
 """
 
 from __future__ import annotations

@@ -109,3 +109,35 @@ def test_the_core_does_not_load_the_learning_layer() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('bb_edge.learn')))")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+# the core source whose files must stay readable: over LONG_FILE lines, a file says why it is one file
+LONG_FILE = 500
+LONG_FILE_GLOBS = ("bb_edge/**/*.py", "adapters/*.py", "firmware/src/*.c", "firmware/include/*.h",
+                   "firmware/ports/**/*.c", "firmware/micropython/bbnode/*.py")
+
+
+def long_files_without_a_reason(root: Path) -> list[str]:
+    """Files of LONG_FILE_GLOBS under ``root`` over LONG_FILE lines whose first 60 lines lack "Why one file:"."""
+    out = []
+    for pattern in LONG_FILE_GLOBS:
+        for path in sorted(root.glob(pattern)):
+            if any(part in LINKED_DATA for part in path.relative_to(root).parts[1:2]) and pattern.startswith("bb_edge"):
+                continue  # bb_edge/adapters, bb_edge/_firmware: links to the trees listed on their own
+            lines = path.read_text(errors="replace").splitlines()
+            if len(lines) > LONG_FILE and not any("Why one file:" in line for line in lines[:60]):
+                out.append(f"{path.relative_to(root)} ({len(lines)} lines)")
+    return out
+
+
+def test_long_core_files_say_why_they_are_one_file() -> None:
+    """The style rule: a core file over ~500 lines says at its top why it is one file."""
+    assert long_files_without_a_reason(ROOT) == []
+
+
+def test_the_long_file_check_finds_a_file_without_its_reason(tmp_path: Path) -> None:
+    (tmp_path / "adapters").mkdir()
+    (tmp_path / "adapters" / "big.py").write_text('"""A module."""\n' + "x = 1\n" * (LONG_FILE + 1))
+    (tmp_path / "adapters" / "small.py").write_text("x = 1\n" * LONG_FILE)
+    (tmp_path / "adapters" / "ok.py").write_text('"""Why one file: one state machine."""\n' + "x = 1\n" * 600)
+    assert long_files_without_a_reason(tmp_path) == [f"adapters{'/'}big.py ({LONG_FILE + 2} lines)"]

@@ -15,6 +15,9 @@ firmware. ``bb-edge build --transport "mqtt[s]://HOST:PORT?creds=FILE[&ca=PEM]"`
 fills these settings in: the broker address, user and TLS choice go to
 ``sdkconfig.defaults``, the node's password to ``sdkconfig.credentials`` (mode
 0600, read as a second defaults file), the CA to ``main/ca.pem``.
+
+Why one file: it writes one ESP-IDF project. The C templates, the MQTT and Kconfig settings and the
+partition table must agree with each other; most of its length is the C template text.
 """
 
 from __future__ import annotations

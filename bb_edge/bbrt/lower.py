@@ -6,6 +6,10 @@ range, map ONNX ops to bbrt opcodes (fusing Relu/Clip into the op before),
 quantize (int8: per-channel symmetric weights, per-tensor asymmetric
 activations; float32 kept for ops named in ``float_ops`` or without an int8
 kernel), then plan the arena. See docs/bbrt.md.
+
+Why one file: the ONNX-to-opcode mapping, fusion and quantization are decided op by op in one pass over
+the graph, with one builder's state (tensor table, ranges, constants). The arena planner, the format and
+the training lowering are separate modules.
 """
 
 from __future__ import annotations

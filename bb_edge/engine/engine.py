@@ -18,6 +18,11 @@ an envelope changes state only after it passed every check: decode,
 receiver, authorisation (the edge's producer; graph inputs only from the
 host), contract, freshness (the per-sender, per-epoch duplicate window of
 :mod:`bb_edge.engine.dedup`) and byte budgets.
+
+Why one file: the Engine is one state machine. Validation, budgets, dedup, request assembly, segment
+runs and deadlines all read and write the same per-request and per-sender state in one ``poll``; split
+across modules they would share private fields. The pieces that stand alone already live beside it
+(events.py, dedup.py, segments.py, edgequant.py, context.py).
 """
 
 from __future__ import annotations

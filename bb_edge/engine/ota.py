@@ -20,6 +20,10 @@ commits only when all of them answered READY and sends ABORT to every node
 on the first refusal or timeout. Adapters move its bytes
 (adapters/ota_deploy.py); slot storage is injected (:class:`SlotStore`,
 adapters/ota_store.py keeps slots in files).
+
+Why one file: OtaNode and OtaDeployer are the two ends of one protocol. They share its message codec, the
+signed-message layout and the NACK codes, and a test drives both against each other. The C
+(firmware/src/bbrt_ota.c) and MicroPython (bbnode/ota.py) node ends mirror this file.
 """
 
 from __future__ import annotations

@@ -33,6 +33,9 @@ Definitions (``x_1..x_n`` updates, per coordinate where noted):
 Each of these matches ByzPy 0.1.4 on the same inputs and parameters
 (tests/test_learn_byzpy_parity.py; conventions that differ are parameters:
 Krum's ``neighbours="byzpy"``, ALIE's ``direction=1``).
+
+Why one file: a registry of small, independent rules (most under 40 lines) that share the distance,
+Krum-score and median helpers at the top. One file per rule would scatter those helpers.
 """
 
 from __future__ import annotations

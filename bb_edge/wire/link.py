@@ -14,6 +14,10 @@ The frame codec (:func:`encode_hello`, :func:`encode_data`,
 :func:`encode_fragment`, :func:`encode_ack`, :func:`encode_heartbeat`,
 :func:`parse_frame`) is usable on its own. The HELLO record itself is
 :mod:`bb_edge.wire.hello`.
+
+Why one file: the frame codec and the Link state machine are one protocol, mirrored line for line by
+firmware/src/bbrt_link.c and firmware/micropython/bbnode/link.py and pinned by the same vectors; one file
+per language keeps the three ports comparable side by side.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
  * linker drops the ones the generated op resolver does not reference
  * (-ffunction-sections -Wl,--gc-sections). The loader has run bbrt_op_check on
  * every op: kernels rely on consistent shapes. */
+/* Why one file: the kernels share the requantization, saturation and geometry helpers (static, so the
+ * compiler inlines them into the inner loops). Each kernel is its own function, so the linker keeps only
+ * the ones the resolver references. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 #include "bbrt_kernels.h"

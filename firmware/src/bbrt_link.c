@@ -1,6 +1,8 @@
 /* The link layer of docs/wire.md in C99: handshake, epochs, ARQ with RFC 6298
  * timers and Karn's rule, fragmentation/reassembly, heartbeats. No heap, no clock:
  * time comes in as now_ms; every u32 time comparison is wrap-safe. */
+/* Why one file: one state machine (bbrt_link_t) whose handlers share static helpers. It mirrors
+ * bb_edge/wire/link.py and bbnode/link.py, and the same vectors pin all three. */
 #include "bbrt_link.h"
 #include "bbrt.h"
 #include "bbrt_internal.h"

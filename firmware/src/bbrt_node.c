@@ -1,5 +1,8 @@
 /* A fleet node on a serial link: frames in, envelopes decoded in place, Recv
  * edges joined per request_id, program run in the arena, Send edges framed out. */
+/* Why one file: the node loop's request slots, dedup windows and link callbacks are one piece of static
+ * state (bbrt_node_t). Receive, assemble, run and send touch it all; the link and the program loader are
+ * separate files. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 #include "bbrt_link.h"

@@ -1,6 +1,9 @@
 /* Float kernels of training-step programs (opcodes 27-35, docs/bbrt.md "Training") and their
  * shape/param checks. The loader runs a check on every op before anything runs, so a kernel may
  * assume its tensors are consistent and in bounds. No libm: exp/log are bbrt's own. */
+/* Why one file: the training opcodes share the broadcast walker and the float helpers here (static, so
+ * inlined), and each kernel sits next to its check. Every kernel is still its own function, so the
+ * linker drops those the resolver does not reference. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 #include "bbrt_kernels.h"

@@ -32,6 +32,9 @@ phases: :mod:`bb_edge.learn.strategies.secagg`.
 DiLoCo (Douillard et al. 2023) is the same composition with other defaults:
 workers keep their inner optimizer state across rounds and run ``local_steps``
 steps; the outer optimizer is the server's aggregator (e.g. ``fedavgm``).
+
+Why one file: the server and the client are the two ends of one round protocol (message codes, round
+ids, deadlines, weights). DiLoCo is FedAvg with an outer optimizer, so it subclasses both here.
 """
 
 from __future__ import annotations

@@ -41,6 +41,9 @@ unmask one client; the server cannot check an individual update's norm
 (there is none to see). ``withhold`` (a list of client names) is fault
 injection for tests and simulations: those clients send their shares and
 then never their masked update, the dropout the protocol recovers from.
+
+Why one file: the message codecs, the share sealing and the two handlers are one protocol. A change to
+a message's layout touches its pack/unpack pair and both ends, which a reader checks here at once.
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ The float32 kernels reproduce the C kernels' float32 rounding (every result is
 stored through an ``array('f')`` cell), so on a double-precision port they are
 bit-identical to C too; MicroPython boxes floats on most ports, so those
 kernels (and SOFTMAX_I8) allocate transient float objects.
+
+Why one file: the loader builds every kernel's tables from one pass over the program, and on the device
+a module per kernel would cost import RAM. It mirrors the C kernels op for op.
 """
 import array
 import struct

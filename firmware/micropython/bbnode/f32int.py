@@ -28,7 +28,7 @@ series) within 2 ulp + 2**-26 absolute, for the loss only. Conversions: :func:`f
 :func:`into_bytes` (float32 little-endian, ints only), :func:`from_float` / :func:`to_float` (allocate:
 for loading and reporting, not for a step).
 
-One file of ~550 lines on purpose: MicroPython imports each module into the device's heap as a whole and
+Why one file: ~550 lines on purpose: MicroPython imports each module into the device's heap as a whole and
 the operations share private helpers (normalize-and-round, the exp table); split, the device would hold
 several module objects and the inlined :func:`dot` could not reach the helpers without attribute lookups.
 """

@@ -22,6 +22,9 @@ computes on the host, so ORT can run the very same batches as the reference.
 
 Shard file (``BBS1``, little-endian): ``b"BBS1" u32 n u16 n_in u8 xtype u8 0`` then the features
 (xtype 0: float32[n * n_in]; 1: a float32[256] table and uint8[n * n_in] codes into it) and uint16[n] labels.
+
+Why one file: on the device every module costs import RAM. The FedAvg client and its MQTT and serial
+drivers are only used together, and the file mirrors bb_edge/learn/strategies/fedavg.py's client.
 """
 import struct
 

@@ -20,6 +20,9 @@ memoryview objects, a big-int CRC on 32-bit ports), never per byte, and nothing 
 
 Bad input (a truncated or forged HELLO, an ACK for a frame never sent, overlapping or out-of-range
 fragments, a reassembly budget overrun, an epoch going backwards) gives an event and changes nothing else.
+
+Why one file: the MicroPython port of bb_edge/wire/link.py, kept as one module like its model, so that the
+three ports compare side by side. On the device a second module would cost import RAM.
 """
 import struct
 

@@ -17,6 +17,9 @@ checked, then READY. After COMMIT, at
 the first idle point the node switches, runs the new program once (health: no exception, float outputs
 finite), flips the active slot and answers SWITCHED; a failed health check puts the old program back
 (NACK ``rolled_back``).
+
+Why one file: on the device every module costs import RAM, and the node end of the protocol, its HMAC,
+slot stores and loader check are used only together. It mirrors bb_edge/engine/ota.py's OtaNode.
 """
 import hashlib
 import struct

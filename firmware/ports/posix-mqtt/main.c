@@ -27,6 +27,9 @@
  * Exit codes: 0 stopped ("stop" on the control topic or SIGTERM/SIGINT), 2 bad arguments or
  * files, 3 program refused, 4 the broker refused the credentials, 5 no connection within
  * --connect-timeout. */
+/* Why one file: a port's main is the glue between the unchanged node loop and one library (libmosquitto):
+ * its callbacks, the status record and the command line share the node's static state. The parsing
+ * helpers (credentials, hex keys) could move out; they stay because no other C port reads those files. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
