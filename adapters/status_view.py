@@ -299,21 +299,25 @@ def run_view(url: str, interval: float = 1.0, threshold: float = 8.0, refresh: f
     client.start(connect_timeout)
     title = f"bb-edge fleet on {url.split('?')[0]}"
     console = Console()
-    # on a terminal, fit its width; piped (a log, a script), print every column
-    width: int | None = console.width if console.is_terminal else None
-    if width is None:
+    # on a terminal, fit its width (read at every refresh: it may be resized); piped, print every column
+    fit = console.is_terminal
+    if not fit:
         console = Console(width=1000)
+
+    def table() -> Any:
+        return render(model, time.monotonic(), title, console.width if fit else None)
+
     try:
         if once is not None:
             time.sleep(once)
-            console.print(render(model, time.monotonic(), title, width))
+            console.print(table())
             return 0
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-        with Live(render(model, time.monotonic(), title, width), console=console, refresh_per_second=4) as live:
+        with Live(table(), console=console, refresh_per_second=4) as live:
             while not stop.wait(refresh):
-                live.update(render(model, time.monotonic(), title, console.width if width else None))
+                live.update(table())
     finally:
         client.stop()
     return 0
