@@ -16,7 +16,7 @@ case "$have" in
      python -m pip install -q --disable-pip-version-check "torch==$TORCH_VERSION" ;;
 esac
 
-# ByzPy 0.1.4 is the oracle of tests/test_learn_byzpy_parity.py. Its metadata pins
+# ByzPy 0.1.4 is the oracle of tests/learn/test_learn_byzpy_parity.py. Its metadata pins
 # torch<2.6 and numpy<2.1, so a plain requirement would replace the CPU torch above
 # with torch 2.5.1 and the nvidia-* CUDA wheels. Its aggregators, pre-aggregators
 # and attacks run on torch 2.13 CPU and numpy 2.x unchanged, and import only torch,

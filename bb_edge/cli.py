@@ -77,26 +77,6 @@ def _fix_for(exc: BaseException) -> str:
     return "bb-edge did not expect this; rerun with --debug and report the traceback"
 
 
-#: the fix for a bb-edge error whose message names none (found by walking the error's class hierarchy)
-FIX_BY_TYPE: tuple[tuple[str, str], ...] = (
-    ("UnsupportedOpError", "place that op on another node (bb-edge compile --place) or replace it in the model"),
-    ("ModelError", "check the file with onnx.checker.check_model, or export the model again"),
-    ("PlacementError", "list the model's ops and tensors with `bb-edge inspect MODEL.onnx --tensors` and adjust "
-                       "--nodes, --cut or --place"),
-    ("DeploymentError", "compile the deployment again (bb-edge compile MODEL -o DIR)"),
-    ("RecordingError", "fix the Module (docs/architecture.md shows how forward is recorded)"),
-    ("BbrtError", "see docs/bbrt.md for what the C runtime supports"),
-    ("BuildError", "see docs/targets.md for targets, precisions and builders"),
-    ("MqttError", "start a broker (`bb-edge broker DIR`) or check HOST:PORT and credentials in the URL"),
-    ("BrokerError", "check that mosquitto is installed and the port is free (see docs/transports.md)"),
-    ("SerialError", "check the port name, that it exists and that no other program holds it"),
-    ("RunIncomplete", "check that every node is running and reachable (docs/transports.md)"),
-    ("FleetStalled", "check that every node is running and reachable (docs/transports.md)"),
-    ("LearnError", "see docs/learning.md for the learning options"),
-    ("BBError", "see `bb-edge COMMAND --help`"),
-)
-
-
 def _has_fix(message: str) -> bool:
     """Whether a message already says how to proceed (``what; how`` or a suggestion)."""
     return "; " in message or " run `" in message.lower() or "did you mean" in message.lower()
@@ -107,10 +87,8 @@ def format_error(exc: BaseException) -> str:
     msg = (str(exc) or repr(exc)).strip().rstrip(".")
     if not isinstance(exc, BBError):
         msg = f"{msg}; {_fix_for(exc)}"
-    elif not _has_fix(msg):
-        names = [c.__name__ for c in type(exc).__mro__]
-        fix = next((f for n, f in FIX_BY_TYPE if n in names), FIX_BY_TYPE[-1][1])
-        msg = f"{msg}; {fix}"
+    elif not _has_fix(msg):  # each error class says how to proceed (BBError.fix, overridden below it)
+        msg = f"{msg}; {type(exc).fix}"
     return f"error: {type(exc).__name__}: {one_line(msg)}"
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 class BBError(Exception):
     """Base class of every error bb-edge raises on purpose."""
 
+    #: how to proceed, added to a message that names no fix (bb_edge.cli.format_error)
+    fix = 'see `bb-edge COMMAND --help`'
+
 
 class WireError(BBError):
     """An envelope or frame could not be decoded.
@@ -27,13 +30,20 @@ class WireError(BBError):
 class ModelError(BBError):
     """The input model is invalid (fails onnx.checker or shape inference)."""
 
+    fix = 'check the file with onnx.checker.check_model, or export the model again'
+
 
 class UnsupportedOpError(ModelError):
     """The model uses an operator bb-edge (or the chosen backend) cannot run."""
 
+    fix = 'place that op on another node (bb-edge compile --place) or replace it in the model'
+
 
 class PlacementError(BBError):
     """Placement is missing, inconsistent, or cannot be satisfied."""
+
+    fix = ("list the model's ops and tensors with `bb-edge inspect MODEL.onnx --tensors` and adjust --nodes, "
+           "--cut or --place")
 
 
 class CutNotFoundError(PlacementError):
@@ -51,9 +61,13 @@ class NoFeasiblePlacementError(PlacementError):
 class DeploymentError(BBError):
     """A compiled deployment directory is missing files or is inconsistent."""
 
+    fix = 'compile the deployment again (bb-edge compile MODEL -o DIR)'
+
 
 class RecordingError(BBError):
     """A Module's forward could not be recorded into ONNX."""
+
+    fix = 'fix the Module (docs/architecture.md shows how forward is recorded)'
 
 
 class InputFileError(BBError):
@@ -66,3 +80,13 @@ class OutputPathError(BBError):
 
 class UsageError(BBError):
     """The command line itself is wrong (unknown option, bad option value, values that contradict each other)."""
+
+
+class BuildError(BBError):
+    """A bundle or a lowering could not be built; the message says why and how to fix it."""
+
+    fix = 'see docs/targets.md for targets, precisions and builders'
+
+
+class CalibrationShapeError(BuildError):
+    """Calibration arrays do not match the deployment's input contract."""

@@ -36,11 +36,11 @@ class UnknownTargetError(BBError):
 
 
 def targets_dir() -> Path:
-    """Where profiles live: $BB_EDGE_TARGETS, else the package's ``_targets`` (the repository's targets/)."""
+    """Where profiles live: $BB_EDGE_TARGETS, else the package's ``target_profiles``."""
     env = os.environ.get("BB_EDGE_TARGETS")
     if env:
         return Path(env)
-    return package_data("_targets")
+    return package_data("target_profiles")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Prints, per rule, the bb-edge time, the baseline's time and their ratio
 (< 1 means bb-edge is faster). The ByzPy table runs ByzPy's own aggregators
 on torch CPU tensors (its only backend) for trimmed mean, Krum and the
 geometric median, with the parameters under which the two agree
-(tests/test_learn_byzpy_parity.py). No assertions: timings depend on the machine.
+(tests/learn/test_learn_byzpy_parity.py). No assertions: timings depend on the machine.
 
     python bench/bench_aggregators.py [--n 64] [--d 65536] [--repeat 5]
 """

@@ -35,12 +35,14 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from bb_edge.bbrt.examples import small_mlp, tflm_cnn
-from bb_edge.bbrt.firmware import elf_sizes, max_payload
-from bb_edge.bbrt.format import REQUEST_SLOTS, Op
-from bb_edge.bbrt.lower import Lowered, lower
-from bb_edge.bbrt.native import make
-from bb_edge.bbrt.resolver import resolver_source
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout: tests.support's example models
+
+from bb_edge.bbrt.firmware import elf_sizes, max_payload  # noqa: E402
+from bb_edge.bbrt.format import REQUEST_SLOTS, Op  # noqa: E402
+from bb_edge.bbrt.lower import Lowered, lower  # noqa: E402
+from bb_edge.bbrt.native import make  # noqa: E402
+from bb_edge.bbrt.resolver import resolver_source  # noqa: E402
+from tests.support.examples import small_mlp, tflm_cnn  # noqa: E402
 
 #: recorded TFLM figures (see the module docstring)
 TFLM = {"mlp": {"arena": 1804, "code": 19640, "insns": 56600},
@@ -221,9 +223,9 @@ def table(res: dict[str, dict[str, float]]) -> None:
 def callgrind_section(L: Lowered, d: Path) -> None:
     """Host instructions per inference, bbrt's posix node against ORT's int8 QDQ model (valgrind)."""
     from bb_edge.bbrt.native import host_executable
-    from bb_edge.bbrt.reference import qdq_model
     from bb_edge.engine.edgequant import quantize_edge
     from bb_edge.wire import Envelope, encode, frame
+    from tests.support.reference import qdq_model
 
     def callgrind(cmd: list[str], stdin: bytes = b"") -> int:
         out = d / "cg.out"

@@ -34,18 +34,18 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.broker import Broker, write_broker_files  # noqa: E402
-from bb_edge.adapters.c_mqtt_node import spawn_c_mqtt_node  # noqa: E402
-from bb_edge.adapters.fleet_mqtt import stop_process  # noqa: E402
-from bb_edge.adapters.inproc import InProcFleet  # noqa: E402
-from bb_edge.adapters.mqtt_topics import Topics  # noqa: E402
-from bb_edge.bbrt.examples import sample_inputs, small_cnn  # noqa: E402
+from bb_edge.adapters.fleet.c_mqtt_node import spawn_c_mqtt_node  # noqa: E402
+from bb_edge.adapters.fleet.mqtt_fleet import stop_process  # noqa: E402
+from bb_edge.adapters.ops.broker import Broker, write_broker_files  # noqa: E402
+from bb_edge.adapters.transports.inproc import InProcFleet  # noqa: E402
 from bb_edge.bbrt.format import parse  # noqa: E402
-from bb_edge.commands.build import build_all  # noqa: E402
+from bb_edge.bundle.build import build_all  # noqa: E402
 from bb_edge.compiler.compile import compile_model  # noqa: E402
-from bb_edge.compiler.manifest import load_deployment  # noqa: E402
+from bb_edge.deployment.manifest import load_deployment  # noqa: E402
 from bb_edge.wire import envelope as wire  # noqa: E402
-from tests.test_firmware_mqtt import RecordingCNode  # noqa: E402
+from bb_edge.wire.topics import Topics  # noqa: E402
+from tests.firmware.test_firmware_mqtt import RecordingCNode  # noqa: E402
+from tests.support.examples import sample_inputs, small_cnn  # noqa: E402
 
 
 class Client:

@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.broker import Broker, write_broker_files  # noqa: E402
-from bb_edge.adapters.fleet_mqtt import MqttFleet, host_endpoint, spawn_node, stop_process  # noqa: E402
-from bb_edge.adapters.hostloop import PeerWatch  # noqa: E402
-from bb_edge.adapters.inproc import InProcFleet  # noqa: E402
-from bb_edge.commands._io import load_requests  # noqa: E402
-from bb_edge.compiler.manifest import load_deployment  # noqa: E402
-from tests._models import light  # noqa: E402
+from bb_edge.adapters.fleet.hostloop import PeerWatch  # noqa: E402
+from bb_edge.adapters.fleet.mqtt_fleet import MqttFleet, host_endpoint, spawn_node, stop_process  # noqa: E402
+from bb_edge.adapters.ops.broker import Broker, write_broker_files  # noqa: E402
+from bb_edge.adapters.transports.inproc import InProcFleet  # noqa: E402
+from bb_edge.deployment.arrays import load_requests  # noqa: E402
+from bb_edge.deployment.manifest import load_deployment  # noqa: E402
+from tests.support.models import light  # noqa: E402
 
 
 def one_run(out: Path, sig: signal.Signals, n: int) -> tuple[float, float]:

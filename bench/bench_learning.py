@@ -31,7 +31,7 @@ def one(n: int, rounds: int, strategy: str, per_client: int = 0) -> dict[str, fl
     """Run one fleet size in this process and return its figures."""
     import tempfile
 
-    from bb_edge.adapters.learnsim import simulate
+    from bb_edge.adapters.learn.simulator import simulate
 
     data: dict[str, object] = {"partition": {"type": "partition.iid"}}
     scratch = tempfile.TemporaryDirectory(prefix="bbbench")

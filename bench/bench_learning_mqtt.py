@@ -33,10 +33,10 @@ def per_round(walls: list[float]) -> float:
 
 def main() -> None:
     """Run both and print the ratio."""
-    from bb_edge.adapters.broker import free_port, mosquitto_binary
-    from bb_edge.adapters.fleet_learn import run_learning_fleet
-    from bb_edge.adapters.learnsim import simulate
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.adapters.learn.fleet import run_learning_fleet
+    from bb_edge.adapters.learn.simulator import simulate
+    from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
+    from bb_edge.deployment.manifest import load_deployment
     from bb_edge.learn.deployment import write_learning_deployment
 
     ap = argparse.ArgumentParser()

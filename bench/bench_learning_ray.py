@@ -1,9 +1,9 @@
 """Seconds per FedAvg round and peak PSS of the whole process tree: in-process simulator vs Ray local.
 
 Each (mode, fleet size) runs in a fresh child process. ``inproc`` is the plain
-simulator (adapters/learnsim.py); ``ray`` is the same simulator with the
+simulator (bb_edge/adapters/learn/simulator.py); ``ray`` is the same simulator with the
 clients' training on a Ray cluster started inside the child (``ray.init``
-with ``--cpus`` CPUs, its own temp dir), batched by adapters/learn_ray.py.
+with ``--cpus`` CPUs, its own temp dir), batched by bb_edge/adapters/learn/ray_cluster.py.
 This script samples the PSS of the child and all its descendants (Ray's GCS,
 raylet, workers) from /proc every ``--sample`` seconds and keeps the peak.
 Seconds per round exclude set-up and the first round (worker start-up).
@@ -11,7 +11,7 @@ Prints a table and the ratios against the in-process baseline (each row as
 soon as it is measured), then per fleet size the per-client overhead: Ray's
 round minus the in-process one, the driver's part of a Ray round, and the
 CPU the Ray tasks took per client on the workers; asserts nothing. Both
-modes give the same model bytes (tests/test_learn_ray.py).
+modes give the same model bytes (tests/learn/test_learn_ray.py).
 
     python bench/bench_learning_ray.py [--sizes 1000 10000 100000] [--rounds 3] [--cpus 2]
 """
@@ -51,7 +51,7 @@ def digits_npz(path: Path, rows: int) -> None:
 
 def one(mode: str, n: int, rounds: int, cpus: int, per_client: int) -> dict[str, float]:
     """Run one (mode, size) in this process; its figures."""
-    from bb_edge.adapters.learnsim import simulate
+    from bb_edge.adapters.learn.simulator import simulate
 
     scratch = Path(tempfile.mkdtemp(prefix="bbbench"))
     data = scratch / "digits.npz"
@@ -62,7 +62,7 @@ def one(mode: str, n: int, rounds: int, cpus: int, per_client: int) -> dict[str,
     if mode == "ray":
         import ray
 
-        from bb_edge.adapters.learn_ray import RayClientCompute
+        from bb_edge.adapters.learn.ray_cluster import RayClientCompute
 
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         tmp = str(scratch / "ray")

@@ -2,7 +2,7 @@
 
 The far end is the posix C node (``bbrt-host --serial``, firmware/src/bbrt_link.c) running an echo
 program (Relu on 4,096 float32: a 16 KiB envelope each way per request); the near end is
-``bb_edge.adapters.devices.PtyHostDevice`` driving ``bb_edge.wire.link.Link``. Goodput = tensor
+``bb_edge.adapters.devices.serial_devices.PtyHostDevice`` driving ``bb_edge.wire.link.Link``. Goodput = tensor
 payload bytes delivered exactly once (both directions) per second. Raw = bytes/s of plain
 ``os.write``/``os.read`` through a pty pair (one writer thread, one reader) in this process.
 
@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.devices import PtyHostDevice  # noqa: E402
+from bb_edge.adapters.devices.serial_devices import PtyHostDevice  # noqa: E402
 from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor  # noqa: E402
 from bb_edge.bbrt.native import host_executable  # noqa: E402
 from bb_edge.wire import Envelope, decode, encode  # noqa: E402
@@ -150,7 +150,7 @@ class DelayDevice(PtyHostDevice):
 
 def c_rtt(prog: Path, epoch: Path, delay: float, seconds: float = 6.0) -> tuple[float, int]:
     """(C SRTT in s, its RTT samples) after `seconds` of PINGs over a line of `delay` each way."""
-    from bb_edge.adapters.devices import CTRL_PING, PROBE_ID
+    from bb_edge.adapters.devices.serial_devices import CTRL_PING, PROBE_ID
 
     dev = DelayDevice(host_executable(), prog, 5, epoch_file=epoch, max_frame=4096,
                       config=LinkConfig(rto_initial=0.5, rto_min=0.02, rto_max=2.0, hb_interval=0.1))

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.bbrt.examples import sample_inputs, small_cnn  # noqa: E402
 from bb_edge.bbrt.host import HostProgram  # noqa: E402
 from bb_edge.bbrt.lower import lower  # noqa: E402
-from tests._mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
+from tests.support.examples import sample_inputs, small_cnn  # noqa: E402
+from tests.support.mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
 
 
 def c_rate(L, x, seconds: float = 1.0) -> float:  # type: ignore[no-untyped-def]

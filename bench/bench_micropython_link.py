@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bb_edge.wire.framing import FrameDecoder, frame  # noqa: E402
 from bb_edge.wire.hello import HelloRecord  # noqa: E402
 from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig  # noqa: E402
-from tests._mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
+from tests.support.mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
 
 N = 200
 ENV = bytes(range(256)) * 64  # 16 KiB

@@ -32,7 +32,7 @@ from bb_edge.learn.models import mlp  # noqa: E402
 from bb_edge.learn.optim import SGD  # noqa: E402
 from bb_edge.mpy.cross import runtime_dir  # noqa: E402
 from bb_edge.mpy.train import export_description, export_shard, reference_update  # noqa: E402
-from tests._mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
+from tests.support.mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
 
 BATCH = 16
 

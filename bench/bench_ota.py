@@ -9,7 +9,7 @@ measured in the same run on the same broker: a raw paho client publishing the sa
 chunk sizes (QoS 1) to a paho subscriber, timed until the last byte arrived.
 
 Serial: the C node (``bb-edge build --target n0=host``: bbrt-host, int8) on one end of a pty, the
-deployer (``adapters/ota_deploy.py``: SerialTap over the link layer, HMAC-SHA-256 with the bundle's
+deployer (``bb_edge/adapters/ops/ota_deploy.py``: SerialTap over the link layer, HMAC-SHA-256 with the bundle's
 key) on the other. A pty moves bytes as fast as the CPU, so the deployer's writes are paced at
 115200 baud (10 bits a byte, 11520 B/s; the node's ACKs and replies are not paced). Timed from the
 OFFER to SWITCHED (staged, SHA-256, HMAC, bbrt loader, contract, COMMIT, health check). Baseline:
@@ -46,14 +46,14 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.broker import Broker, write_broker_files  # noqa: E402
-from bb_edge.adapters.fleet_mqtt import spawn_node, stop_process  # noqa: E402
-from bb_edge.adapters.hostloop import HostEndpoint, sequence_base  # noqa: E402
-from bb_edge.adapters.mqtt import MqttConfig, MqttTransport  # noqa: E402
-from bb_edge.adapters.ota_deploy import SERIAL_CHUNK, Deploy, OtaTap, plan_update  # noqa: E402
+from bb_edge.adapters.fleet.hostloop import HostEndpoint, sequence_base  # noqa: E402
+from bb_edge.adapters.fleet.mqtt_fleet import spawn_node, stop_process  # noqa: E402
+from bb_edge.adapters.ops.broker import Broker, write_broker_files  # noqa: E402
+from bb_edge.adapters.ops.ota_deploy import SERIAL_CHUNK, Deploy, OtaTap, plan_update  # noqa: E402
+from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport  # noqa: E402
 from bb_edge.commands.keygen import embed_public_key, make_keys  # noqa: E402
 from bb_edge.compiler import compile_model  # noqa: E402
-from bb_edge.compiler.manifest import HOST_NAME, load_deployment  # noqa: E402
+from bb_edge.deployment.manifest import HOST_NAME, load_deployment  # noqa: E402
 from bb_edge.engine import ota  # noqa: E402
 
 N = 512
@@ -170,9 +170,9 @@ def raw_serial(path: str, master: int, data: bytes, chunk: int) -> float:
 
 def bench_serial(root: Path, size: int, repeat: int, chunk_bytes: int) -> None:
     """The C node's update over a paced pty vs the raw paced transfer of the same bytes."""
-    from bb_edge.adapters.ota_deploy import Deploy, SerialTap, bbrt_bundles, line_link
-    from bb_edge.adapters.serial_link import PtyPair, SerialSpec
-    from bb_edge.commands.build import build_all
+    from bb_edge.adapters.ops.ota_deploy import Deploy, SerialTap, bbrt_bundles, line_link
+    from bb_edge.adapters.transports.serial_link import PtyPair, SerialSpec
+    from bb_edge.bundle.build import build_all
 
     n = max(16, int(round(size ** 0.5)))
     dirs, builds = [], []

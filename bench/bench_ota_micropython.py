@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bb_edge.engine import ota  # noqa: E402
 from bb_edge.mpy.cross import compile_file, runtime_dir  # noqa: E402
 from bb_edge.wire import envelope as wire  # noqa: E402
-from tests._mpy_vm import ensure_vm, run_vm  # noqa: E402
-from tests.test_ota_micropython import KEY, NODE, NODE_ID, VM_MODULES, add_program  # noqa: E402
+from tests.micropython.test_ota_micropython import KEY, NODE, NODE_ID, VM_MODULES, add_program  # noqa: E402
+from tests.support.mpy_vm import ensure_vm, run_vm  # noqa: E402
 
 VM_SCRIPT = """
 import hashlib, time

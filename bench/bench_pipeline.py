@@ -27,7 +27,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-from bb_edge.adapters.inproc import InProcFleet, host_cores
+from bb_edge.adapters.transports.inproc import InProcFleet, host_cores
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.wire import Envelope, decode, encode
 

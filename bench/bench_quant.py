@@ -11,12 +11,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.measure import onnx_latency_ms  # noqa: E402
+from bb_edge.adapters.devices.measure import onnx_latency_ms  # noqa: E402
 from bb_edge.compiler import compile_model  # noqa: E402
-from bb_edge.compiler.program import compute_model  # noqa: E402
+from bb_edge.deployment.ports import compute_model  # noqa: E402
 from bb_edge.quant import quantize_compute  # noqa: E402
 from bb_edge.quant.calib import fleet_tensors, node_samples, random_calibration  # noqa: E402
-from tests._models import light  # noqa: E402
+from tests.support.models import light  # noqa: E402
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def run(cfg: dict[str, Any]) -> tuple[float, float, float]:
     """(wall seconds per round, bytes per round, final accuracy) of one simulated run."""
-    from bb_edge.adapters.learnsim import simulate
+    from bb_edge.adapters.learn.simulator import simulate
 
     t0 = time.perf_counter()
     res = simulate(cfg)

@@ -37,9 +37,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.broker import Broker, write_broker_files  # noqa: E402
-from bb_edge.adapters.mqtt import MqttConfig, MqttTransport  # noqa: E402
-from bb_edge.adapters.serial_link import FaultyPort, FdPort, PtyPair, SerialLink, SerialSpec  # noqa: E402
+from bb_edge.adapters.ops.broker import Broker, write_broker_files  # noqa: E402
+from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport  # noqa: E402
+from bb_edge.adapters.transports.serial_link import FaultyPort, FdPort, PtyPair, SerialLink, SerialSpec  # noqa: E402
 from bb_edge.wire import Envelope, encode  # noqa: E402
 
 INFLIGHT = 100

@@ -11,7 +11,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bb_edge.adapters.learnsim import SimResult, simulate, write_curves  # noqa: E402
+from bb_edge.adapters.learn.simulator import SimResult, simulate, write_curves  # noqa: E402
 from bb_edge.learn.deployment import write_learning_deployment  # noqa: E402
 
 

@@ -76,7 +76,7 @@ def learning(data: dict[str, Any]) -> dict[str, Any]:
 def main() -> int:
     from _common import parser
 
-    from bb_edge.adapters.learnsim import simulate
+    from bb_edge.adapters.learn.simulator import simulate
     from bb_edge.learn.data import Subset, write_client_shards
     from bb_edge.learn.deployment import build_setup, write_learning_deployment
     from bb_edge.learn.models import mlp

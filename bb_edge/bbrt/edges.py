@@ -17,17 +17,20 @@ fleet, which is also what a lowering computes for it, so both ends agree bit for
 
 from __future__ import annotations
 
+import hashlib
+import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from bb_edge.bbrt.deploy import float_fleet_values
 from bb_edge.bbrt.lower import lower
+from bb_edge.bbrt.lower_node import float_fleet_values
 from bb_edge.bbrt.quant import affine_params, ranges
 from bb_edge.compiler.int8_edges import Quant, apply_int8_edges, float_program
-from bb_edge.compiler.manifest import HOST_NAME, Deployment
-from bb_edge.compiler.program import compute_model
+from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.deployment.ports import compute_model
 
 INT8_NODE, FLOAT_NODE, OTHER_NODE = "int8", "float", "other"
 
@@ -113,18 +116,6 @@ def _node_order(dep: Deployment) -> list[str]:
     return out
 
 
-def choose_int8_edges(directory: str | Path, kinds: dict[str, str], samples: list[dict[str, np.ndarray]], *,
-                      float_edges: bool = False, float_ops: set[str] | None = None) -> Deployment:
-    """Plan the int8 edges of the nodes built now and rewrite the deployment in place."""
-    from bb_edge.compiler.manifest import load_deployment
-
-    dep = load_deployment(directory)
-    edges, io = plan_int8_edges(dep, kinds, samples, float_edges=float_edges, float_ops=float_ops)
-    if not edges and not io:
-        return dep
-    return apply_int8_edges(directory, edges, io)
-
-
 #: builders whose nodes run the Python engine, which (de)quantizes int8 edges at its side
 PYTHON_ENGINE_BUILDERS = frozenset({"jetson", "linux", "ros2"})
 BBRT_BUILDERS = frozenset({"mcu-bbrt", "micropython"})
@@ -140,19 +131,86 @@ def node_kind(builder: str, precision: str) -> str:
     return OTHER_NODE if builder in PYTHON_ENGINE_BUILDERS else FLOAT_NODE
 
 
-def choose_for_build(directory: Path, profiles: dict[str, Any], calib: Path | None,
-                     options: dict[str, Any]) -> Deployment:
-    """``bb-edge build``'s step: the int8 edges of the nodes it builds (``profiles``: node -> TargetProfile)."""
-    from bb_edge.bbrt.deploy import load_calibration
-    from bb_edge.compiler.manifest import load_deployment
+def choose_for_build(source: Path, built: Path, profiles: dict[str, Any], calib: Path | None,
+                     options: dict[str, Any]) -> Path:
+    """``bb-edge build``'s step: the int8 edges of the nodes it builds (``profiles``: node -> TargetProfile).
 
-    dep = load_deployment(directory)
+    Returns the deployment directory the builders read. ``source`` (the compile directory) is never
+    written: when the plan changes the contract, the changed deployment goes to ``built`` (inside the
+    build output). A ``built`` copy of the same ``source`` from an earlier build is the starting point,
+    so nodes built into one output in separate runs keep each other's edges.
+    """
+    from bb_edge.bbrt.lower_node import load_calibration
+    from bb_edge.deployment.manifest import load_deployment
+
+    base = built if same_source(source, built) else source
+    dep = load_deployment(base)
     kinds = {n: node_kind(str(p.builder), str(options.get("precision") or p.precision or "int8"))
              for n, p in profiles.items()}
     if INT8_NODE not in kinds.values() and not options.get("float_edges") and \
             not any(e.quant is not None for e in dep.edges) and not any(
                 s.quant is not None for s in list(dep.inputs) + list(dep.outputs)):
-        return dep  # nothing int8 now or before: no calibration run, no rewrite
+        return base  # nothing int8 now or before: no calibration run, no rewrite
     samples, _ = load_calibration(calib, dep)
-    return choose_int8_edges(directory, kinds, samples, float_edges=bool(options.get("float_edges")),
-                             float_ops=set(options.get("float_ops") or ()))
+    edges, io = plan_int8_edges(dep, kinds, samples, float_edges=bool(options.get("float_edges")),
+                                float_ops=set(options.get("float_ops") or ()))
+    if not _changes(dep, edges, io):
+        return base
+    if base != built:
+        copy_deployment(source, built)
+    apply_int8_edges(built, edges, io)
+    return built
+
+
+def _changes(dep: Deployment, edges: dict[int, Quant | None], io: dict[str, Quant | None]) -> bool:
+    """True when applying the plan would change the deployment's contract."""
+    def same(cur: dict[str, Any] | None, q: Quant | None) -> bool:
+        if cur is None or q is None:
+            return cur is None and q is None
+        return np.float32(cur["scale"]) == np.float32(q[0]) and int(cur["zero_point"]) == int(q[1])
+
+    by_id = {e.id: e for e in dep.edges}
+    specs = {s.name: s for s in list(dep.inputs) + list(dep.outputs)}
+    return any(eid not in by_id or not same(by_id[eid].quant, q) for eid, q in edges.items()) or \
+        any(name not in specs or not same(specs[name].quant, q) for name, q in io.items())
+
+
+SOURCE_STAMP = "source.json"
+
+
+def _digest(directory: Path) -> str:
+    """sha256 over a compile directory's deployment.json and the programs it names (what a build reads)."""
+    h = hashlib.sha256()
+    manifest = directory / "deployment.json"
+    raw = manifest.read_bytes()
+    h.update(raw)
+    try:
+        programs = sorted({str(n["program"]) for n in json.loads(raw).get("nodes", []) if "program" in n})
+    except (ValueError, TypeError, AttributeError):
+        programs = []
+    for rel in programs:
+        path = directory / rel
+        h.update(rel.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
+    return h.hexdigest()
+
+
+def same_source(source: Path, built: Path) -> bool:
+    """True when ``built`` holds a deployment rewritten from ``source`` as it is now."""
+    try:
+        stamp = json.loads((built / SOURCE_STAMP).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(stamp, dict) and stamp.get("digest") == _digest(source)
+
+
+def copy_deployment(source: Path, built: Path) -> None:
+    """A fresh copy of the compile directory ``source`` at ``built``, stamped with the source's digest."""
+    src, dst = source.resolve(), built.resolve()
+
+    def skip(directory: str, names: list[str]) -> set[str]:  # an output nested in the source is not copied
+        return {n for n in names if dst.is_relative_to((Path(directory) / n).resolve())
+                or (Path(directory) / n).resolve() == dst.parent}
+
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst, ignore=skip)
+    (dst / SOURCE_STAMP).write_text(json.dumps({"source": str(src), "digest": _digest(src)}) + "\n")

@@ -8,6 +8,8 @@ from bb_edge.errors import BBError
 class BbrtError(BBError):
     """A node program cannot be lowered, built or run on bbrt."""
 
+    fix = 'see docs/bbrt.md for what the C runtime supports'
+
 
 class FitError(BbrtError):
     """A node does not fit its target's RAM or flash.

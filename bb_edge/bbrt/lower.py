@@ -1,6 +1,6 @@
 """Lower a per-node ONNX program (with bb.wire Send/Recv) to a .bbrt program.
 
-Steps: strip the wire ops (:func:`bb_edge.compiler.program.compute_model`),
+Steps: strip the wire ops (:func:`bb_edge.deployment.ports.compute_model`),
 run calibration samples through ONNX Runtime to learn every tensor's shape and
 range, map ONNX ops to bbrt opcodes (fusing Relu/Clip into the op before),
 quantize (int8: per-channel symmetric weights, per-tensor asymmetric
@@ -46,7 +46,7 @@ from bb_edge.bbrt.quant import (
     quantize_multiplier,
     ranges,
 )
-from bb_edge.compiler.program import compute_model, wire_ports
+from bb_edge.deployment.ports import compute_model, wire_ports
 
 CONV_POOL_MAX_W = 64  # firmware/src/bbrt_kernels.h BBRT_CONV_POOL_MAX_W: the conv output's widest row
 NEG_INF_BITS = int(np.array([-np.inf], np.float32).view(np.int32)[0])

@@ -1,7 +1,7 @@
-"""Bundle builders: one module per ``builder`` named in a target profile.
+"""Bundles: one builder per ``builder`` named in a target profile, and one per kind of learning node.
 
-``bb_edge.bundle.<builder>`` (dashes become underscores) defines
-``build(request: BuildRequest) -> BuildResult``. :func:`builder_for` finds it.
+:data:`BUILDERS` maps (builder, learning?) to the function that makes one node's bundle;
+:func:`builder_for` is the one dispatch. :mod:`bb_edge.bundle.build` builds a whole deployment.
 """
 
 from __future__ import annotations
@@ -12,12 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bb_edge.errors import BBError
+from bb_edge.errors import BuildError
 from bb_edge.targets import TargetProfile
 
-
-class BuildError(BBError):
-    """A bundle could not be built; the message says why and how to fix it."""
+__all__ = ["BUILDERS", "BuildError", "BuildRequest", "BuildResult", "builder_for", "lower_request"]
 
 
 @dataclass
@@ -41,21 +39,37 @@ class BuildResult:
     out_dir: Path
     artifacts: dict[str, Path] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)
+    #: the deployment this bundle was built from: the compile directory, or the build output's rewritten copy
+    deployment_dir: Path | None = None
 
 
-def builder_for(profile: TargetProfile) -> Callable[[BuildRequest], BuildResult]:
-    """The build function for a profile's ``builder``; BuildError if none exists."""
-    mod_name = f"bb_edge.bundle.{profile.builder.replace('-', '_')}"
-    try:
-        mod = importlib.import_module(mod_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != mod_name:
-            raise
+# (builder named by the target profile, learning deployment?) -> "module:function"; one table, one dispatch
+BUILDERS: dict[tuple[str, bool], str] = {
+    ("linux", False): "bb_edge.bundle.builders.linux:build",
+    ("jetson", False): "bb_edge.bundle.builders.jetson:build",
+    ("ros2", False): "bb_edge.bundle.builders.ros2:build",
+    ("android", False): "bb_edge.bundle.builders.android:build",
+    ("mcu-bbrt", False): "bb_edge.bundle.builders.mcu_bbrt:build",
+    ("micropython", False): "bb_edge.bundle.builders.micropython:build",
+    # a learning deployment: a node that trains, or a refusal that says which targets can
+    ("linux", True): "bb_edge.bundle.learning.linux:build_learning",
+    ("jetson", True): "bb_edge.bundle.learning.linux:build_learning",
+    ("ros2", True): "bb_edge.bundle.learning.linux:build_learning",
+    ("android", True): "bb_edge.bundle.learning.linux:build_learning",
+    ("mcu-bbrt", True): "bb_edge.bundle.learning.mcu:build",
+    ("micropython", True): "bb_edge.bundle.learning.micropython:build_training_client",
+}
+
+
+def builder_for(profile: TargetProfile, learning: bool = False) -> Callable[[BuildRequest], BuildResult]:
+    """The build function for a profile's ``builder`` (and a learning deployment or not); BuildError if none."""
+    where = BUILDERS.get((profile.builder, bool(learning)))
+    if where is None:
         raise BuildError(
-            f"target {profile.name!r} names builder {profile.builder!r}, which this version "
-            f"of bb-edge does not have (no module {mod_name})"
-        ) from exc
-    fn: Callable[[BuildRequest], BuildResult] = mod.build
+            f"target {profile.name!r} names builder {profile.builder!r}, which this version of bb-edge does not "
+            f"have (builders: {', '.join(sorted({b for b, _ in BUILDERS}))})")
+    mod_name, fn_name = where.split(":")
+    fn: Callable[[BuildRequest], BuildResult] = getattr(importlib.import_module(mod_name), fn_name)
     return fn
 
 
@@ -67,8 +81,8 @@ def lower_request(request: BuildRequest) -> tuple[Any, Any, str]:
     (seeded random inputs without it), ``float_ops`` kept in float32.
     Returns ``(deployment, Lowered, precision)``.
     """
-    from bb_edge.bbrt.deploy import load_calibration, lower_node
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.bbrt.lower_node import load_calibration, lower_node
+    from bb_edge.deployment.manifest import load_deployment
 
     dep = load_deployment(request.deployment_dir)
     precision = str(request.options.get("precision") or request.profile.precision or "int8")

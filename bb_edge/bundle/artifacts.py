@@ -20,8 +20,8 @@ import numpy as np
 import onnx
 
 from bb_edge.bundle import BuildError, BuildRequest
-from bb_edge.compiler.manifest import Deployment, load_deployment
-from bb_edge.compiler.program import compute_model
+from bb_edge.deployment.manifest import Deployment, load_deployment
+from bb_edge.deployment.ports import compute_model
 from bb_edge.errors import UnsupportedOpError
 from bb_edge.quant import AccuracyReport, check_accuracy, enforce_max_drop, quantize_program
 from bb_edge.quant.calib import fleet_tensors, load_calibration, node_samples, random_calibration
@@ -185,8 +185,7 @@ def copy_runtime(out: Path) -> Path:
     """
     src = Path(__file__).resolve().parent.parent
     lib = out / "lib"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "_firmware", "_targets")
-    # symlinks=False: in a checkout bb_edge/adapters links to the repository's adapters/
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "templates", "_firmware", "target_profiles")
     shutil.copytree(src, lib / "bb_edge", ignore=ignore, symlinks=False)
     return lib
 

@@ -17,13 +17,14 @@ import signal
 import threading
 from pathlib import Path
 
-from bb_edge.commands._args import check_input_path, check_output_dir, tcp_port
+from bb_edge.commands._args import tcp_port
 from bb_edge.errors import InputFileError
+from bb_edge.paths import check_input_path, check_output_dir
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.broker import Broker, TlsFiles, write_broker_files
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.adapters.ops.broker import Broker, TlsFiles, write_broker_files
+    from bb_edge.deployment.manifest import load_deployment
 
     out = Path(args.out) if args.out else Path(args.dir) / "broker"
     check_output_dir(out, "-o")  # before any work: a bad -o fails in one line

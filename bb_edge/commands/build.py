@@ -3,126 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import shutil
-import tempfile
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
-from bb_edge.commands._args import bundle_transport, check_output_dir, non_negative_float
-from bb_edge.targets import TargetProfile, load_target, resolve_target
-
-
-def assign_targets(node_names: list[str], preset: dict[str, str | None], specs: list[str]) -> dict[str, str]:
-    """Map every node to a target name.
-
-    ``NODE=T`` assigns one node; a bare ``T`` applies to every node not assigned
-    otherwise; a node with neither keeps its manifest target. Nodes left without
-    a target are not built.
-    """
-    explicit: dict[str, str] = {}
-    default: str | None = None
-    for spec in specs:
-        if "=" in spec:
-            node, target = spec.split("=", 1)
-            if node not in node_names:
-                raise BuildError(f"--target {spec}: no node {node!r}; nodes: {', '.join(node_names)}")
-            explicit[node] = target
-        else:
-            if default is not None:
-                raise BuildError(
-                    f"two default targets ({default}, {spec}); use NODE=TARGET to give nodes different targets"
-                )
-            default = spec
-    out: dict[str, str] = {}
-    for n in node_names:
-        t = explicit.get(n) or default or preset.get(n)
-        if t:
-            out[n] = t
-    return out
-
-
-def build_all(
-    deployment_dir: Path,
-    specs: list[str],
-    out: Path,
-    calib: Path | None = None,
-    options: dict[str, object] | None = None,
-    console: Console | None = None,
-) -> list[BuildResult]:
-    """Build every assigned node; each bundle appears only once it is complete."""
-    from bb_edge.commands._io import check_calibration
-    from bb_edge.compiler.manifest import load_deployment
-
-    console = console or Console()
-    dep = load_deployment(deployment_dir)
-    names = dep.node_names
-    if "learning" in dep.extra:  # a learning deployment: the strategy generates its nodes
-        from bb_edge.bundle.learning import learning_node_names
-
-        names = learning_node_names(Path(deployment_dir))
-    mapping = assign_targets(names, {n.name: n.target for n in dep.nodes}, specs)
-    if not mapping:
-        raise BuildError("no node has a target: pass --target T (all nodes) or --target NODE=T")
-    profiles: dict[str, TargetProfile] = {}
-    announced: set[str] = set()
-    for n, t in mapping.items():
-        chosen, family = resolve_target(t)
-        if family and family not in announced:  # say which board a family name stands for
-            announced.add(family)
-            console.print(escape(f"target family {family} -> {chosen} (its default; others: bb-edge targets)"))
-        profiles[n] = load_target(chosen)
-    # inputs and the output location are checked before any (minutes-long) build starts
-    if calib is not None:
-        check_calibration(dep, calib)
-    check_output_dir(out, "-o")
-    if "learning" not in dep.extra:  # int8 edges where a bbrt int8 node meets its peers (docs/bbrt.md)
-        from bb_edge.bbrt.edges import choose_for_build
-
-        choose_for_build(Path(deployment_dir), profiles, calib, dict(options or {}))
-    out.mkdir(parents=True, exist_ok=True)
-    results: list[BuildResult] = []
-    progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                        console=console, transient=True, disable=not console.is_terminal)
-    with progress:
-        task = progress.add_task("building", total=len(profiles))
-        for node, profile in profiles.items():
-            progress.update(task, description=f"building {node} for {profile.name} ({profile.builder})")
-            console.print(f"[bold]building[/] {node} for {profile.name} ({profile.builder})")
-            results.append(_build_one(Path(deployment_dir), node, profile, out, calib, options))
-            progress.advance(task)
-    return results
-
-
-def _build_one(deployment_dir: Path, node: str, profile: TargetProfile, out: Path, calib: Path | None,
-               options: dict[str, object] | None) -> BuildResult:
-    """Build one bundle in a hidden temp dir and rename it into place only when complete."""
-    final = out / node
-    tmp = Path(tempfile.mkdtemp(prefix=f".{node}.partial-", dir=out))
-    try:
-        req = BuildRequest(deployment_dir=deployment_dir, node=node, profile=profile,
-                           out_dir=tmp, calib=calib, options=dict(options or {}))
-        res = builder_for(profile)(req)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if final.exists():
-        shutil.rmtree(final)
-    tmp.rename(final)
-    res.out_dir = final
-    res.artifacts = {k: final / Path(v).relative_to(tmp) if Path(v).is_relative_to(tmp) else Path(v)
-                     for k, v in res.artifacts.items()}
-    return res
+from bb_edge.bundle import BuildResult
+from bb_edge.bundle.build import build_all
+from bb_edge.commands._args import bundle_transport, non_negative_float
+from bb_edge.paths import check_output_dir
 
 
 def add_latency(results: list[BuildResult]) -> None:
-    """Measure every model artifact's latency on this host (bb_edge.adapters.measure) into the figures."""
+    """Measure every model artifact's latency on this host (bb_edge.adapters.devices.measure) into the figures."""
     import json
 
-    from bb_edge.adapters.measure import measure_bundle
+    from bb_edge.adapters.devices.measure import measure_bundle
 
     for r in results:
         shapes = None

@@ -10,15 +10,9 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from bb_edge.commands._args import (
-    byte_size,
-    byte_sizes,
-    check_input_path,
-    check_output_dir,
-    name_list,
-    positive_int,
-)
+from bb_edge.commands._args import byte_size, byte_sizes, name_list, positive_int
 from bb_edge.errors import InputFileError, UsageError
+from bb_edge.paths import check_input_path, check_output_dir
 
 if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI parses its arguments
     import onnx

@@ -3,7 +3,7 @@
 Pushes DIST's per-node programs to the live fleet running DIR: checks node
 ids, wire version and every contract first, stages every changed node,
 commits only once all answered READY, and aborts everywhere on the first
-refusal (adapters/ota_deploy.py, docs/wire.md "Program updates"). The
+refusal (bb_edge/adapters/ops/ota_deploy.py, docs/wire.md "Program updates"). The
 deployer connects as the host (``_host``); while a ``bb-edge run`` host is
 connected, update through its transport instead (``OtaTap``). ``serial:PORT``
 updates the one node on that line (named by its HELLO). C nodes are updated
@@ -26,7 +26,7 @@ def mqtt_url(text: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.ota_deploy import deploy_to_fleet
+    from bb_edge.adapters.ops.ota_deploy import deploy_to_fleet
     from bb_edge.engine import ota
     from bb_edge.errors import UsageError
 

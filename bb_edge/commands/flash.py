@@ -8,7 +8,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bb_edge.commands._args import check_input_path, positive_int
+from bb_edge.commands._args import positive_int
+from bb_edge.paths import check_input_path
 
 
 def _is_micropython_bundle(build: str) -> bool:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bb_edge.commands._args import check_output_dir, positive_int
+from bb_edge.commands._args import positive_int
+from bb_edge.paths import check_output_dir
 
-#: device specs that are not serial ports (adapters/hil.py builds and starts them)
+#: device specs that are not serial ports (bb_edge/adapters/devices/hil.py builds and starts them)
 EMULATED = ("qemu:cortex-m3", "qemu:rv32", "host")
 
 
@@ -24,9 +25,9 @@ def device_spec(text: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.hil import parse_devices, run_hil
-    from bb_edge.commands._io import check_calibration
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.adapters.devices.hil import parse_devices, run_hil
+    from bb_edge.deployment.arrays import check_calibration
+    from bb_edge.deployment.manifest import load_deployment
 
     if args.build_dir:
         check_output_dir(args.build_dir, "--build-dir")

@@ -9,8 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bb_edge.commands._args import check_output_file
 from bb_edge.errors import InputFileError
+from bb_edge.paths import check_output_file
 
 # the compiler (onnx) and the picture (matplotlib) are imported when used: the CLI starts fast
 
@@ -44,7 +44,7 @@ def inspect_model(path: Path, console: Console, show_tensors: bool) -> None:
 
 def inspect_deployment(directory: Path, console: Console, png: str | None) -> None:
     """Tables of nodes and cuts, plus the partition picture."""
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.deployment.manifest import load_deployment
     from bb_edge.viz.partition import draw_partition, human_bytes
 
     dep = load_deployment(directory)

@@ -17,8 +17,9 @@ import os
 import secrets
 from pathlib import Path
 
-from bb_edge.commands._args import check_output_dir, name_list
+from bb_edge.commands._args import name_list
 from bb_edge.errors import DeploymentError
+from bb_edge.paths import check_output_dir
 
 
 def _write_secret(path: Path, text: str) -> None:

@@ -49,7 +49,7 @@ def format_event(e: events.Event) -> str:
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bb_edge.adapters.hostloop import (
+    from bb_edge.adapters.fleet.hostloop import (
         HostLoop,
         load_node_state,
         restore_node_state,
@@ -57,13 +57,13 @@ def _run(args: argparse.Namespace) -> int:
         seed_sequence,
         transport_for,
     )
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.deployment.manifest import load_deployment
     from bb_edge.engine import Engine, events
 
     dep = load_deployment(args.dir)
     learn = None
     if "learning" in dep.extra:
-        # a learning deployment: the node's engine is built as the simulator builds it (adapters/learn_node.py)
+        # a learning deployment: the node's engine is built as the simulator builds it (bb_edge/adapters/learn/node.py)
         learn = _learning_node(dep, args)
         engine = learn.engine
         dep = learn.deployment  # node names and ids for the transport
@@ -72,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         engine = Engine.for_node(dep, args.node, backend=args.backend,
                                  outputs_to_host=not args.no_outputs_to_host)
-        from bb_edge.adapters.ota_store import attach_ota
+        from bb_edge.adapters.ops.ota_store import attach_ota
 
         attach_ota(engine, dep, args.node, args.dir)  # program updates (docs/wire.md); the active A/B slot runs
     state = load_node_state(args.state) if args.state and Path(args.state).exists() else None
@@ -97,7 +97,7 @@ def _run(args: argparse.Namespace) -> int:
         epoch = restore_node_state(state, engine, loop.retransmit, now=loop.clock(),
                                    epoch_file=args.epoch_file)
         engine.hello()
-        print(f"restored {args.state}: epoch {epoch} seq {engine._seq} open requests {engine.open_requests} "
+        print(f"restored {args.state}: epoch {epoch} seq {engine.seq} open requests {engine.open_requests} "
               f"({'clean shutdown' if state.clean else 'periodic snapshot: new epoch'})", flush=True)
     if args.state:
         state_path = args.state
@@ -106,8 +106,8 @@ def _run(args: argparse.Namespace) -> int:
             save_node_state(state_path, engine, loop.retransmit, clean=False)
 
         loop.call_every(args.state_interval, snapshot)
-    from bb_edge.adapters.hostloop import PeerWatch
-    from bb_edge.adapters.telemetry import Telemetry, providers
+    from bb_edge.adapters.fleet.hostloop import PeerWatch
+    from bb_edge.adapters.ops.telemetry import Telemetry, providers
 
     if args.heartbeat > 0:  # phi-accrual over PONGs from stages that have standbys (stage failover)
         PeerWatch.for_engine(loop, interval=args.heartbeat)
@@ -134,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
         progress.final()
     if args.state:  # after the final flush: the sequence number saved is the last one sent
         save_node_state(args.state, engine, loop.retransmit, clean=True)
-        print(f"saved {args.state}: epoch {engine.boot_epoch} seq {engine._seq}", flush=True)
+        print(f"saved {args.state}: epoch {engine.boot_epoch} seq {engine.seq}", flush=True)
     for provider in (tracer_provider, meter_provider):
         if provider is not None:
             provider.shutdown()  # exports what is buffered
@@ -144,10 +144,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _learning_node(dep: Any, args: argparse.Namespace) -> Any:
-    """The :class:`~bb_edge.adapters.learn_node.LearningNode` of ``--node`` (``--learning`` overrides merged)."""
+    """The :class:`~bb_edge.adapters.learn.node.LearningNode` of ``--node`` (``--learning`` overrides merged)."""
     import json
 
-    from bb_edge.adapters.learn_node import LearningNode
+    from bb_edge.adapters.learn.node import LearningNode
 
     try:
         overrides = json.loads(args.learning) if args.learning else {}
@@ -169,7 +169,7 @@ def _learning_progress(learn: Any, loop: Any, show: Any, args: argparse.Namespac
     """Attach a progress log (``--progress FILE``) to a learning node's loop; ``None`` otherwise."""
     if learn is None or not args.progress:
         return None
-    from bb_edge.adapters.learn_node import ProgressLog
+    from bb_edge.adapters.learn.node import ProgressLog
 
     log = ProgressLog(args.progress, learn)
 

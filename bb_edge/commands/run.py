@@ -10,18 +10,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from rich.console import Console
 
-from bb_edge.commands._args import (
-    check_output_file,
-    fleet_transport,
-    fraction,
-    non_negative_float,
-    non_negative_int,
-    positive_int,
-)
+from bb_edge.commands._args import fleet_transport, fraction, non_negative_float, non_negative_int, positive_int
 from bb_edge.errors import BBError
+from bb_edge.paths import check_output_file
 
 if TYPE_CHECKING:  # the compiler (onnx) is imported when a command runs, not when the CLI parses
-    from bb_edge.compiler.manifest import Deployment
+    from bb_edge.deployment.manifest import Deployment
+
+
+#: transport scheme -> the fleet launcher that runs a deployment over it
+FLEETS = {"mqtt": "bb_edge.adapters.fleet.mqtt_fleet", "mqtts": "bb_edge.adapters.fleet.mqtt_fleet",
+          "serial": "bb_edge.adapters.fleet.serial_fleet"}
 
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], transport: str = "inproc",
@@ -29,25 +28,22 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
     """Run every request through the fleet over ``transport``; graph outputs per request.
 
     ``inproc`` runs all engines in this process; any other URL scheme is
-    handled by ``bb_edge.adapters.fleet_<scheme>.run_deployment``.
+    handled by the fleet launcher :data:`FLEETS` names for it (``run_deployment``).
     """
     scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
     if scheme == "inproc":
-        from bb_edge.adapters.inproc import InProcFleet
+        from bb_edge.adapters.transports.inproc import InProcFleet
 
         if processes:
             raise BBError("--processes needs a network transport such as mqtt://HOST:PORT")
         # stages overlap on the host's cores and tensors pass between them as views: the same bytes out
-        # as the sequential, encoded fleet (tests/test_inproc_pipeline.py), at a single session's speed
+        # as the sequential, encoded fleet (tests/adapters/test_inproc_pipeline.py), at a single session's speed
         with InProcFleet(dep, backend=backend, concurrent=len(requests) > 1, zero_copy=True) as fleet:
             return fleet.run(requests)
-    mod_name = f"bb_edge.adapters.fleet_{scheme.rstrip('s') if scheme == 'mqtts' else scheme}"
-    try:
-        mod = importlib.import_module(mod_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != mod_name:
-            raise
-        raise BBError(f"unknown transport {transport!r}; use inproc or mqtt://HOST:PORT") from exc
+    mod_name = FLEETS.get(scheme)
+    if mod_name is None:
+        raise BBError(f"unknown transport {transport!r}; use inproc, mqtt://HOST:PORT or serial://pty")
+    mod = importlib.import_module(mod_name)
     result: list[dict[str, np.ndarray]] = mod.run_deployment(dep, requests, transport, backend=backend,
                                                              processes=processes)
     return result
@@ -64,8 +60,8 @@ def _save_partial(path: Path, outputs: list[dict[str, np.ndarray] | None]) -> No
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.commands._io import load_requests, save_outputs
-    from bb_edge.compiler.manifest import load_deployment
+    from bb_edge.deployment.arrays import load_requests, save_outputs
+    from bb_edge.deployment.manifest import load_deployment
 
     # every output location is checked before work starts
     for option, value in (("--outputs", args.outputs), ("--summary", args.summary), ("--curves", args.curves)):
@@ -79,10 +75,10 @@ def _run(args: argparse.Namespace) -> int:
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
         if args.transport != "inproc":  # a real fleet: one bb-edge node process per node over the broker
-            from bb_edge.adapters.fleet_learn import run_learning_processes
+            from bb_edge.adapters.learn.fleet import run_learning_processes
 
             return int(run_learning_processes(dep, args))
-        from bb_edge.adapters.learnsim import run_learning  # type: ignore[import-not-found]
+        from bb_edge.adapters.learn.simulator import run_learning  # type: ignore[import-not-found]
 
         return int(run_learning(dep, args))
     requests = load_requests(dep, args.inputs, count=args.count)

@@ -5,7 +5,7 @@ Built from the retained presence topics and the status records nodes publish
 epoch, per-hop and compute latency, RTT to each neighbour, drops and
 completed requests. A node is down on the broker's last will or when the
 phi-accrual detector over its status records reaches the threshold
-(adapters/status_view.py). Refreshes until Ctrl-C; ``--once S`` prints one
+(bb_edge/adapters/ops/status_view.py). Refreshes until Ctrl-C; ``--once S`` prints one
 table after S seconds and exits.
 """
 
@@ -17,7 +17,7 @@ from bb_edge.commands._args import non_negative_float
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.status_view import run_view
+    from bb_edge.adapters.ops.status_view import run_view
 
     # the clock, the MQTT client and the redraw loop live in the adapter (bb_edge/ stays sans-IO)
     return run_view(args.url, interval=args.interval, threshold=args.threshold, refresh=args.refresh,

@@ -10,7 +10,6 @@ import onnx
 
 from bb_edge.compiler.cost import tensor_bytes
 from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
-from bb_edge.compiler.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.compiler.partition import partition
 from bb_edge.compiler.placement import (
     BALANCE_CAP,
@@ -20,6 +19,7 @@ from bb_edge.compiler.placement import (
     place_by_cuts,
     place_by_map,
 )
+from bb_edge.deployment.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.errors import PlacementError
 from bb_edge.wire.envelope import DEFAULT_MAX_PAYLOAD
 

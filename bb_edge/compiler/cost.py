@@ -9,7 +9,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from bb_edge.compiler.load import tensor_types
-from bb_edge.compiler.program import node_reads
+from bb_edge.deployment.ports import node_reads
 
 
 def elem_size(elem_type: int) -> int:

@@ -8,7 +8,7 @@ A float32 edge becomes int8 with fixed affine parameters ``(scale, zero_point)``
   ``quant`` (the host quantizes/dequantizes);
 - both node programs: the edge's ``bb.wire`` Send/Recv get ``elem_type`` 3 plus ``scale`` and
   ``zero_point`` attributes; the compute model still sees float32
-  (:attr:`bb_edge.compiler.program.WirePort.compute_elem_type`).
+  (:attr:`bb_edge.deployment.ports.WirePort.compute_elem_type`).
 
 Which edges and which parameters is decided by the build (:mod:`bb_edge.bbrt.edges`);
 this module only rewrites. ``None`` for an edge turns it back into float32.
@@ -22,8 +22,8 @@ from pathlib import Path
 import onnx
 from onnx import TensorProto, helper
 
-from bb_edge.compiler.manifest import Deployment, EdgeSpec, IOSpec, load_deployment
-from bb_edge.compiler.program import WIRE_DOMAIN
+from bb_edge.deployment.manifest import Deployment, EdgeSpec, IOSpec, load_deployment
+from bb_edge.deployment.ports import WIRE_DOMAIN
 from bb_edge.errors import DeploymentError
 
 Quant = tuple[float, int]

@@ -15,7 +15,7 @@ import onnx
 from onnx import helper, numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
-from bb_edge.compiler.program import node_reads
+from bb_edge.deployment.ports import node_reads
 from bb_edge.errors import ModelError, UnsupportedOpError
 
 #: Ops bb-edge never places on a node (they map over sequences, which no edge
@@ -24,7 +24,7 @@ UNSUPPORTED_OPS = frozenset({"SequenceMap"})
 
 #: Control-flow ops: each is placed whole on one node; the tensors its
 #: subgraphs read from the enclosing graph reach that node like inputs
-#: (see :func:`bb_edge.compiler.program.node_reads`).
+#: (see :func:`bb_edge.deployment.ports.node_reads`).
 CONTROL_FLOW_OPS = frozenset({"If", "Loop", "Scan"})
 
 #: ``{graph input name: pinned shape}`` as given by ``compile --input-shape``.

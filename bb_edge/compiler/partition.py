@@ -8,9 +8,9 @@ from onnx import helper
 
 from bb_edge.compiler.cost import op_costs, tensor_bytes
 from bb_edge.compiler.load import tensor_types, unknown_rank
-from bb_edge.compiler.manifest import Deployment, EdgeSpec, IOSpec, NodeSpec
 from bb_edge.compiler.placement import Placement, check_no_cross_node_cycle
-from bb_edge.compiler.program import WIRE_DOMAIN, WIRE_VERSION, node_reads, value_info
+from bb_edge.deployment.manifest import Deployment, EdgeSpec, IOSpec, NodeSpec
+from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, node_reads, value_info
 from bb_edge.errors import PlacementError
 
 

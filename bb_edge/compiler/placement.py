@@ -20,7 +20,7 @@ import onnx
 
 from bb_edge.compiler.cost import op_costs, tensor_bytes
 from bb_edge.compiler.load import tensor_types, unknown_rank
-from bb_edge.compiler.program import node_reads
+from bb_edge.deployment.ports import node_reads
 from bb_edge.errors import CrossNodeCycleError, CutNotFoundError, NoFeasiblePlacementError, PlacementError
 from bb_edge.wire.envelope import CODE_TO_NUMPY
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 import onnx
 
-from bb_edge.bundle import BuildError
-from bb_edge.errors import UnsupportedOpError
+from bb_edge.errors import BuildError, UnsupportedOpError
 
 
 class PteExportError(BuildError):

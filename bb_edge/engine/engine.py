@@ -41,19 +41,19 @@ import numpy as np
 import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
-from bb_edge.compiler.manifest import HOST_ID, HOST_NAME, Deployment
-from bb_edge.compiler.program import WirePort, wire_ports
+from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
+from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
+from bb_edge.engine.admission import contract_problem, decode_checked, producer_ok
 from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
-from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quant_problem, quantize_edge, to_wire
+from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import Component, ProtocolHandler
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
-from bb_edge.wire.dtypes import CODE_TO_NUMPY
 from bb_edge.wire.framing import StreamDecoder, length_prefix
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
@@ -593,9 +593,7 @@ class Engine:
         self._count("envelopes_in")
         self._count("bytes_in", len(payload))
         try:
-            env = wire.decode(payload, max_payload=self.limits.max_payload)
-            # an empty tensor may name any dims: bound them before anything makes an array
-            wire.check_shape(env, self.limits.max_payload)
+            env = decode_checked(payload, self.limits.max_payload)
         except WireError as exc:
             self._emit(ev.EnvelopeRejected(peer, exc.code, str(exc)))
             self._count("dropped")
@@ -732,8 +730,8 @@ class Engine:
         prog = self.programs[prog_name]
         if role == "recv":
             port = prog.recv[env.edge]
-            if env.sender != self.peers.get(port.peer) and not any(
-                    env.sender == self.peers.get(n) for n in self.standby.get(port.peer, ())):
+            if not producer_ok(env.sender, self.peers.get(port.peer),
+                               (self.peers.get(n) for n in self.standby.get(port.peer, ()))):
                 self._refuse(peer, env, f"edge {env.edge} is produced by {port.peer!r} "
                                         f"(id {self.peers.get(port.peer)}), not by node id {env.sender}")
                 return
@@ -747,9 +745,7 @@ class Engine:
         quant = port.quant if role == "recv" else self.io_quant.get(tensor)
         if quant is not None:  # carried as int8: the sender quantized it
             contract = (INT8, contract[1])
-        problem = _contract_problem(env, contract)
-        if not problem and quant is not None:  # an int8 edge: its scale and zero point are contract too
-            problem = quant_problem(env, quant)
+        problem = contract_problem(env, contract[0], contract[1], quant)  # int8: scale and zero point too
         if problem:
             self._emit(ev.ContractViolation(peer, env.edge, problem[0], problem[1]))
             self._count("dropped")
@@ -1054,6 +1050,11 @@ class Engine:
         return out
 
     @property
+    def seq(self) -> int:
+        """The last sequence number this engine used (``(boot_epoch << 32) | n``)."""
+        return self._seq
+
+    @property
     def open_requests(self) -> int:
         """Requests with work still pending on this node."""
         return len(self._requests)
@@ -1234,13 +1235,3 @@ def _legacy_name(payload: bytes) -> bool:
     except UnicodeDecodeError:
         return False
 
-
-def _contract_problem(env: wire.Envelope, contract: tuple[int, tuple[int, ...]]) -> tuple[str, str] | None:
-    """(expected, got) when the envelope's dtype or shape breaks the edge contract, else None."""
-    elem_type, shape = contract
-    ok = (env.dtype == elem_type and env.dtype in CODE_TO_NUMPY and len(env.dims) == len(shape)
-          and all(s < 0 or d == s for d, s in zip(env.dims, shape)))
-    if ok:
-        return None
-    # the messages are built only for a refusal
-    return f"elem_type {elem_type} shape {list(shape)}", f"elem_type {env.dtype} shape {list(env.dims)}"

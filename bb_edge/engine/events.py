@@ -262,6 +262,29 @@ class HandlerFailed(InfraEvent):
     error: str
 
 
+@dataclass(frozen=True)
+class OutputRefused(InfraEvent):
+    """The host refused an envelope on an output edge (wrong producer, shape, dtype, receiver, undecodable).
+
+    ``reason`` starts with the kind of refusal: ``forged``, ``contract`` or ``receiver``.
+    """
+
+    peer: str
+    sender: int
+    edge: int
+    request_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class RequestFailed(InfraEvent):
+    """A node reported (ERROR envelope) that it cannot finish ``request_id``."""
+
+    node: str
+    request_id: int
+    reason: str
+
+
 # --- app ------------------------------------------------------------------
 
 

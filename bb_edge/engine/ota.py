@@ -18,8 +18,8 @@ NACK to the deployer, and the node keeps serving its current program.
 :class:`OtaDeployer` is the other end, also sans-IO: it stages every node,
 commits only when all of them answered READY and sends ABORT to every node
 on the first refusal or timeout. Adapters move its bytes
-(adapters/ota_deploy.py); slot storage is injected (:class:`SlotStore`,
-adapters/ota_store.py keeps slots in files).
+(bb_edge/adapters/ops/ota_deploy.py); slot storage is injected (:class:`SlotStore`,
+bb_edge/adapters/ops/ota_store.py keeps slots in files).
 
 Why one file: OtaNode and OtaDeployer are the two ends of one protocol. They share its message codec, the
 signed-message layout and the NACK codes, and a test drives both against each other. The C
@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import onnx
 
-from bb_edge.compiler.manifest import HOST_ID, HOST_NAME
-from bb_edge.compiler.program import wire_ports
+from bb_edge.deployment.manifest import HOST_ID, HOST_NAME
+from bb_edge.deployment.ports import wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
 from bb_edge.errors import BBError

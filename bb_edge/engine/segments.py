@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import onnx
 from onnx import helper
 
-from bb_edge.compiler.program import WIRE_DOMAIN, node_reads, value_info, wire_ports
+from bb_edge.deployment.ports import WIRE_DOMAIN, node_reads, value_info, wire_ports
 
 
 @dataclass

@@ -31,7 +31,7 @@ Definitions (``x_1..x_n`` updates, per coordinate where noted):
   chains pre-aggregators and a rule.
 
 Each of these matches ByzPy 0.1.4 on the same inputs and parameters
-(tests/test_learn_byzpy_parity.py; conventions that differ are parameters:
+(tests/learn/test_learn_byzpy_parity.py; conventions that differ are parameters:
 Krum's ``neighbours="byzpy"``, ALIE's ``direction=1``).
 
 Why one file: a registry of small, independent rules (most under 40 lines) that share the distance,

@@ -3,7 +3,7 @@
 ``write_learning_deployment(dir, learning, model=None)`` writes
 ``dir/deployment.json`` (format ``bb-edge/deployment`` v1, an empty node list:
 the runner generates the nodes) plus the forward model as ``dir/model.onnx``.
-``bb-edge run DIR`` then simulates it (``bb_edge.adapters.learnsim``).
+``bb-edge run DIR`` then simulates it (``bb_edge.adapters.learn.simulator``).
 
 The ``learning`` object (every key optional except ``strategy``)::
 
@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from bb_edge.compiler.manifest import Deployment
+from bb_edge.deployment.manifest import Deployment
 from bb_edge.learn.autodiff import ForwardRunner, SoftmaxCrossEntropy, TrainingProgram, build_training_step
 from bb_edge.learn.data import Subset, load_arrays, load_client_shard, partition_from_spec, train_test_split
 from bb_edge.learn.models import mlp

@@ -58,6 +58,8 @@ __all__ = [
 class LearnError(BBError):
     """Base of the typed errors raised by :mod:`bb_edge.learn` components."""
 
+    fix = 'see docs/learning.md for the learning options'
+
 
 class ConfigError(LearnError, ValueError):
     """A component was configured or called with inconsistent arguments."""

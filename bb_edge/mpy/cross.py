@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bb_edge.bundle import BuildError
+from bb_edge.errors import BuildError
 from bb_edge.resources import package_data
 
 MPY_VERSION = 6
@@ -25,7 +25,7 @@ MARCH = {"xtensa-lx6": "xtensawin", "xtensa-lx7": "xtensawin", "xtensawin": "xte
 
 
 def runtime_dir() -> Path:
-    """The MicroPython sources: the package's ``_firmware/micropython`` (firmware/micropython in the repository)."""
+    """The MicroPython sources: ``micropython/`` of the firmware tree (:func:`~bb_edge.resources.package_data`)."""
     return package_data("_firmware") / "micropython"
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bb_edge.bundle import BuildError
+from bb_edge.errors import BuildError
 
 BUILD_JSON = "build.json"
 

@@ -7,19 +7,17 @@ the key and the A/B slots are, and an ``ota_active`` pointer that says "run the 
 bundle to a board therefore also resets a pointer left there by an earlier update). Rebuilding into the same
 output directory keeps the key, so the deployer's copy stays valid.
 
-At deploy time (:func:`mpy_bundles`, through adapters/ota_deploy.py ``bbrt_bundles``) the MicroPython
-bundles of a build directory are found by their build.json; the deployer offers their ``program.bbrt`` as
-target 3 (MicroPython program), signed with the key of the bundle the fleet runs, in chunks that fit the
-node's ``max_payload``.
+At deploy time (bb_edge/adapters/ops/ota_deploy.py ``bbrt_bundles``) the MicroPython bundles of a build
+directory are found by their build.json; the deployer offers their ``program.bbrt`` as target 3
+(MicroPython program), signed with the key of the bundle the fleet runs, in chunks that fit the node's
+``max_payload``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,49 +51,3 @@ def provision(out_dir: Path, final_dir: Path | None, program_bytes: int, max_pro
     (out_dir / ACTIVE_FILE).write_text("built\n")  # neither "a" nor "b": the built program.bbrt runs
     limit = max_program if max_program is not None else max(MIN_MAX_PROGRAM, 2 * program_bytes)
     return {"key_file": OTA_KEY_FILE, "slots": SLOTS_PREFIX, "max_program": int(limit)}
-
-
-@dataclass(frozen=True)
-class MpyBundle:
-    """One MicroPython node's build output: its program, provisioned update key and payload limit."""
-
-    program: Path
-    key: bytes | None
-    max_payload: int
-    max_program: int
-
-
-def read_key(path: Path) -> bytes | None:
-    """The hex key in ``path``, or None when the file is missing; ValueError when it is not hex."""
-    if not path.is_file():
-        return None
-    return bytes.fromhex(path.read_text().strip())
-
-
-def mpy_bundles(directory: str | Path) -> dict[str, MpyBundle]:
-    """The MicroPython bundles under a ``bb-edge build -o DIR`` directory (``DIR/NODE/build.json``), by node.
-
-    Raises :class:`~bb_edge.engine.ota.OtaError` (BAD_MESSAGE, NO_KEY) for a bundle whose files are unusable.
-    """
-    from bb_edge.engine import ota
-
-    out: dict[str, MpyBundle] = {}
-    for facts_path in sorted(Path(directory).glob("*/build.json")):
-        b = facts_path.parent
-        try:
-            facts = json.loads(facts_path.read_text())
-            if not isinstance(facts, dict) or facts.get("builder") != "micropython":
-                continue
-            cfg = json.loads((b / "config.json").read_text())
-            node, mp = str(facts["node"]), int(cfg["max_payload"])
-            limit = int(cfg.get("ota", {}).get("max_program", MIN_MAX_PROGRAM))
-            prog = b / str(cfg.get("program", "program.bbrt"))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise ota.OtaError(ota.BAD_MESSAGE, f"{b}: not a MicroPython bundle: {exc}") from None
-        try:
-            key = read_key(b / OTA_KEY_FILE)
-        except ValueError:
-            raise ota.OtaError(ota.NO_KEY, f"{b / OTA_KEY_FILE}: not a hex key") from None
-        out[node] = MpyBundle(prog, key, mp, limit)
-    return out
-

@@ -1,6 +1,6 @@
 """Quantization of per-node programs and accuracy checks against the float program.
 
-A node program is quantized as its :func:`~bb_edge.compiler.program.compute_model`
+A node program is quantized as its :func:`~bb_edge.deployment.ports.compute_model`
 (Recv tensors as inputs, Send tensors as outputs) and then wrapped back into a
 program with the original ``bb.wire`` ports, so the quantized node still
 exchanges float32 on the wire (fp16 keeps I/O types, int8 QDQ and dynamic

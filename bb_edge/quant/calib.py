@@ -8,15 +8,11 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-from bb_edge.bundle import BuildError
-from bb_edge.compiler.manifest import Deployment
-from bb_edge.compiler.program import compute_model
+from bb_edge.deployment.manifest import Deployment
+from bb_edge.deployment.ports import compute_model
+from bb_edge.errors import BuildError, CalibrationShapeError
 
 Sample = dict[str, np.ndarray]
-
-
-class CalibrationShapeError(BuildError):
-    """Calibration arrays do not match the deployment's input contract."""
 
 
 def _fits(arr_shape: tuple[int, ...], contract: list[int]) -> bool:

@@ -10,8 +10,8 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from bb_edge.bundle import BuildError
-from bb_edge.compiler.program import WIRE_DOMAIN, WIRE_VERSION, compute_model, wire_ports
+from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, compute_model, wire_ports
+from bb_edge.errors import BuildError
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-dynamic")
 Sample = dict[str, np.ndarray]

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch  # noqa: E402
 
-from bb_edge.compiler.manifest import Deployment  # noqa: E402
+from bb_edge.deployment.manifest import Deployment  # noqa: E402
 
 
 def human_bytes(n: float) -> str:

@@ -226,6 +226,42 @@ def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
     return b"".join((header, dims, env.data))
 
 
+@dataclass(frozen=True)
+class Header:
+    """The fixed header fields of an encoded envelope as :func:`peek` reads them (not validated)."""
+
+    kind: int
+    flags: int
+    protocol: int
+    sender: int
+    receiver: int
+    seq: int
+    request_id: int
+    response_to: int
+    edge: int
+    dtype: int
+    rank: int
+    payload_len: int
+
+    @property
+    def data_offset(self) -> int:
+        """Where the payload starts (after the dims), for this header's rank."""
+        return data_offset(min(self.rank, MAX_RANK))
+
+
+def peek(buf: bytes | bytearray | memoryview) -> Header | None:
+    """The header of an encoded envelope read in place, without validation; None if ``buf`` is too short.
+
+    For routing and logging before (or instead of) :func:`decode`: adapters read who sent what
+    here and never unpack header offsets by hand.
+    """
+    if len(buf) < HEADER_SIZE:
+        return None
+    (_magic, _version, kind, flags, protocol, sender, receiver, seq, request_id, response_to,
+     edge, dtype, rank, _res0, _scale, _zp, plen, _res1) = _HEADER.unpack_from(buf, 0)
+    return Header(kind, flags, protocol, sender, receiver, seq, request_id, response_to, edge, dtype, rank, plen)
+
+
 def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_PAYLOAD) -> Envelope:
     """Decode one envelope; the payload is a zero-copy view into ``buf``.
 

@@ -157,7 +157,7 @@ void bbrt_learn_tick(bbrt_learn_t *c, uint32_t now_ms, int up);
 void bbrt_learn_heartbeat(bbrt_learn_t *c, uint32_t now_ms);
 
 /* The sample order of one pass: a Fisher-Yates shuffle of 0..n-1 driven by xorshift32 seeded
- * from (seed, node_id, round, pass) (bb_edge/adapters/mcu_learn.py reproduces it for the reference). */
+ * from (seed, node_id, round, pass) (bb_edge/adapters/learn/mcu_fleet.py reproduces it for the reference). */
 void bbrt_learn_batch_order(uint16_t *order, uint32_t n, uint32_t seed, uint32_t node_id, uint32_t round,
                             uint32_t pass);
 /* CRC-32 of a record's fields (crc excluded) and the model floats. */
@@ -169,7 +169,7 @@ uint32_t bbrt_learn_record_crc(const bbrt_learn_record_t *rec, const float *mode
  * fragmentation, PING/PONG, and the round record in the port's non-volatile storage. The ports
  * (ports/posix/learn_main.c, ports/common/learn_mcu_main.c) give it bytes, a clock and storage.
  *
- * Learning image (written by bb_edge/bundle/mcu_learn.py; little-endian, sections 8-aligned):
+ * Learning image (written by bb_edge/bundle/learning/mcu.py; little-endian, sections 8-aligned):
  *   0 magic "BBLI"  4 version 1  8 total_size  12 node_id  16 server_id  20 n_samples
  *   24 features  28 epochs  32 steps  36 batch_size  40 seed  44 heartbeat_ms
  *   48 x_off (float32 [n_samples, features])  52 y_off (int32 [n_samples])

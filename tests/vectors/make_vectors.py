@@ -51,7 +51,7 @@ def vectors() -> dict[str, Envelope]:
                                             edge=1)
     v["control_pong"] = Envelope.for_bytes(b"", sender=2, receiver=1, seq=77, edge=3,
                                            flags=FLAG_RESPONSE, response_to=76)
-    v["control_error"] = Envelope.for_bytes("unknown edge 9".encode(), sender=2, receiver=1,
+    v["control_error"] = Envelope.for_bytes(b"unknown edge 9", sender=2, receiver=1,
                                             seq=78, edge=5, flags=FLAG_ERROR, kind=KIND_CONTROL,
                                             protocol=PROTO_CONTROL)
     v["learning_bytes"] = Envelope.for_bytes(bytes(range(256)) * 2, sender=7, receiver=8,

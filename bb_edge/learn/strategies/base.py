@@ -249,7 +249,7 @@ def local_train(ctx: Context, key: str, program: TrainingProgram, start: np.ndar
     """Train from ``start`` on ``(x, y)``: ``steps`` mini-batches if > 0, else ``epochs`` passes.
 
     Returns (final vector, optimizer state, mean loss, steps run). A ``local_train_memo`` binding
-    (set by a simulator that ran this exact training elsewhere, e.g. adapters/learn_ray.py) may
+    (set by a simulator that ran this exact training elsewhere, e.g. bb_edge/adapters/learn/ray_cluster.py) may
     answer instead; it answers only when the start vector, data, settings and seeded generator match.
     """
     try:

@@ -4,7 +4,7 @@ A module turns a :class:`~bb_edge.learn.deployment.LearningSetup` into
 nodes: for each node it binds components to roles (``model``, ``data``,
 ``aggregator``, ``codec``, ``peers``, ``liveness``, ``attack``) and registers
 the strategy's protocol handlers on an ordinary :class:`Engine`. A runner
-(``bb_edge.adapters.learnsim``) only calls the methods of :class:`StrategyModule`,
+(``bb_edge.adapters.learn.simulator``) only calls the methods of :class:`StrategyModule`,
 so a new strategy is a new module here: no engine or adapter change.
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from bb_edge.deployment.learning import learning_clients, learning_roster
 from bb_edge.engine import Engine
 from bb_edge.learn.aggregators import FedAvgM
 from bb_edge.learn.codecs import GaussianDPCodec
@@ -78,12 +79,15 @@ class StrategyModule(abc.ABC):
         return int(self.cfg["rounds"])
 
     def nodes(self) -> list[tuple[str, int]]:
-        """Every node (name, wire id)."""
-        return [(c, i + 1) for i, c in enumerate(self.clients())]
+        """Every node (name, wire id): the deployment's roster (:mod:`bb_edge.deployment.learning`)."""
+        return learning_roster(self._roster_cfg())
 
     def clients(self) -> list[str]:
         """The nodes that may leave or join late (never the server)."""
-        return [f"n{i}" for i in range(int(self.cfg["clients"]))]
+        return learning_clients(self._roster_cfg())
+
+    def _roster_cfg(self) -> dict[str, Any]:
+        return {**self.cfg, "strategy": self.name}
 
     def roster(self) -> Roster:
         """The run's clients and nodes, built once per module and shared (read-only) by every engine.
@@ -159,14 +163,6 @@ class FedAvgModule(StrategyModule):
             omni = str(att.get("knowledge", "colluders")) == "omniscient"
             self._collusion = Collusion(members=max(n, 1), omniscient=omni,
                                         honest_members=len(self.clients()) - n if omni else 0)
-
-    def clients(self) -> list[str]:
-        """Client node names."""
-        return [f"c{i}" for i in range(int(self.cfg["clients"]))]
-
-    def nodes(self) -> list[tuple[str, int]]:
-        """``server`` (id 1) and the clients (ids 2..)."""
-        return [("server", 1)] + [(c, i + 2) for i, c in enumerate(self.clients())]
 
     def peers_of(self, name: str) -> dict[str, int]:
         """Clients know only the server; the server knows everyone."""
@@ -367,14 +363,6 @@ class SplitModule(StrategyModule):
 
         self.programs = SplitPrograms(self.setup.forward, str(self.cfg["cut"]), SoftmaxCrossEntropy(),
                                       optimizer(self.cfg["optimizer"]))
-
-    def clients(self) -> list[str]:
-        """Client names (one for plain split learning)."""
-        return [f"c{i}" for i in range(len(self.setup.parts))]
-
-    def nodes(self) -> list[tuple[str, int]]:
-        """``server`` (id 1) and the clients."""
-        return [("server", 1)] + [(c, i + 2) for i, c in enumerate(self.clients())]
 
     def compute(self) -> dict[str, onnx.ModelProto]:
         """Client forward, client step and server step."""

@@ -1,6 +1,6 @@
 """MQTT transport with umqtt.simple (micropython-lib; frozen into the stock ESP32 firmware).
 
-Topic layout of adapters/mqtt_topics.py (docs/transports.md), names from config.json:
+Topic layout of bb_edge/wire/topics.py (docs/transports.md), names from config.json:
 
     {prefix}/{deployment}/in/{dst}/{src}     one envelope per message, QoS 1
     {prefix}/{deployment}/bcast/{src}        broadcast envelopes
@@ -8,7 +8,7 @@ Topic layout of adapters/mqtt_topics.py (docs/transports.md), names from config.
     {prefix}/{deployment}/ctl                fleet control (b"stop")
     {prefix}/{deployment}/status/{name}      retained status record (bbnode/status.py), every status_interval s
 
-Like adapters/mqtt.py: persistent session (clean_session=False; the broker forces client id =
+Like bb_edge/adapters/transports/mqtt.py: persistent session (clean_session=False; the broker forces client id =
 user name), retained last will b"down", QoS 1 both ways, username = node name. Duplicates that
 QoS 1 can produce are dropped by the receiving engine's (sender, seq) filter.
 
@@ -21,7 +21,7 @@ import time
 
 from bbnode import envelope as E
 
-HOST_NAME = "_host"  # the host endpoint (node id 0), as in bb_edge/compiler/manifest.py
+HOST_NAME = "_host"  # the host endpoint (node id 0), as in bb_edge/deployment/manifest.py
 PRESENCE_UP = b"up"
 PRESENCE_DOWN = b"down"
 

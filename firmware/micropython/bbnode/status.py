@@ -1,6 +1,6 @@
-"""The status record ``bb-edge status`` reads (adapters/status_view.py), built for a MicroPython node.
+"""The status record ``bb-edge status`` reads (bb_edge/adapters/ops/status_view.py), built for a MicroPython node.
 
-The same fields as adapters/telemetry.py's ``Telemetry.status`` where the node has them: version,
+The same fields as bb_edge/adapters/ops/telemetry.py's ``Telemetry.status`` where the node has them: version,
 program hash (the running program's SHA-256: it changes when an update switches), boot epoch, drops
 by reason, completed requests, envelopes in and out, open requests; ``hop_ms``/``compute_ms`` are
 ``None`` and ``rtt_ms`` empty (the node measures no latencies). ``ota`` adds the update counters.

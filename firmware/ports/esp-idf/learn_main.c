@@ -1,12 +1,12 @@
 /* ESP-IDF port of the FedAvg training client (bbrt_learn.h "learn node"), generated into the project of
- * `bb-edge build LEARN_DIR --target NODE=esp32` (bb_edge/bundle/espidf_learn.py):
+ * `bb-edge build LEARN_DIR --target NODE=esp32` (bb_edge/bundle/learning/espidf.py):
  *   - the learning image (shard, settings, .bbrt training step) is memory-mapped from the "bblearn" data
  *     partition (subtype 0x41): a new shard or step is flashed without rebuilding the app;
  *   - the boot epoch (u32 "epoch") and the round record (blob "round": bbrt_learn_record_t + model floats)
  *     live in the NVS partition "bbstate" (its own partition, sized for the record by the generator).
  *     NVS writes a blob's new version before it erases the old one, so a power cut in the middle of a
  *     save leaves the previous record whole (the role FILE.tmp + rename plays on the other ports);
- *   - the serial link (COBS + CRC-32 frames, docs/wire.md) runs on a UART; a bridge (adapters/mcu_learn.py)
+ *   - the serial link (COBS + CRC-32 frames, docs/wire.md) runs on a UART; a bridge (bb_edge/adapters/learn/mcu_fleet.py)
  *     relays its envelopes to the fleet's broker unopened.
  * Static memory only: arena, work area and link buffers are sized at build time (bbrt_learn_config.h). */
 #include <stdint.h>

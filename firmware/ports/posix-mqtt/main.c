@@ -9,14 +9,14 @@
  * time; with it the node accepts signed program updates (docs/wire.md "Program updates"), without it
  * every OFFER is refused (NO_KEY).
  *
- * Topic layout of adapters/mqtt_topics.py (docs/transports.md):
+ * Topic layout of bb_edge/wire/topics.py (docs/transports.md):
  *   {prefix}/{dep}/in/{dst}/{src}   one envelope per message, QoS 1 (reads in/{NODE}/+)
  *   {prefix}/{dep}/bcast/{src}      broadcast envelopes (the HELLO)
  *   {prefix}/{dep}/presence/{name}  retained "up" / "down" (the last will)
  *   {prefix}/{dep}/ctl              fleet control: "stop" ends the node
  *   {prefix}/{dep}/status/{name}    retained JSON status record every --status-interval s (default 2, 0: none),
- *                                   the fields of adapters/telemetry.py, so `bb-edge status` shows the node
- * Behaviour of firmware/micropython/bbnode/mqtt.py and adapters/mqtt.py: persistent session
+ *                                   the fields of bb_edge/adapters/ops/telemetry.py, so `bb-edge status` shows the node
+ * Behaviour of firmware/micropython/bbnode/mqtt.py and bb_edge/adapters/transports/mqtt.py: persistent session
  * (clean_session=false, client id = user = node name), QoS 1 both ways, retained last will "down",
  * subscribe before announcing "up", reconnect with capped back-off. The password comes from
  * --password-file, --creds (the broker's credentials.json, entry NODE) or $BBRT_MQTT_PASSWORD.
@@ -256,7 +256,7 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
     }
 }
 
-/* The status record of adapters/telemetry.py (the fields `bb-edge status` reads; adapters/status_view.py
+/* The status record of bb_edge/adapters/ops/telemetry.py (the fields `bb-edge status` reads; bb_edge/adapters/ops/status_view.py
  * refuses a record whose types differ). Drops: every envelope the node refused. */
 static void publish_status(uint32_t epoch) {
     char rec[1024], hash[65], compute[32];

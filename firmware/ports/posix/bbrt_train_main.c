@@ -1,4 +1,4 @@
-/* Posix harness of the training step (tests/test_bbrt_train.py, bench/bench_bbrt_train.py):
+/* Posix harness of the training step (tests/firmware/test_bbrt_train.py, bench/bench_bbrt_train.py):
  *   bbrt-train PROGRAM.bbrt BATCHES.bin OUT.bin
  * BATCHES.bin: u32 "BBTD", u32 steps, u32 batch, u32 features, steps*batch*features float32 x,
  * steps*batch int32 labels. Runs the steps in order through bbrt_train_step and writes OUT.bin:

@@ -1,4 +1,4 @@
-/* QEMU mps2-an385 (Cortex-M3) harness of the training step (tests/test_bbrt_train.py,
+/* QEMU mps2-an385 (Cortex-M3) harness of the training step (tests/firmware/test_bbrt_train.py,
  * bench/bench_bbrt_train.py). The .bbrt training program is loaded at 0x00100000 and a batches
  * blob (the posix harness's BATCHES.bin format) at 0x00200000, both by QEMU's loader device.
  * Runs every step through bbrt_train_step, printing through semihosting the SysTick ticks of

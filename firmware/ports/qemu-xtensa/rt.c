@@ -5,7 +5,7 @@
  * program that divides, or converts a float at a QUANTIZE edge, does not link. These
  * are plain C replacements: integer-only, IEEE 754 binary32 with round-to-nearest-even,
  * subnormals, infinities and NaNs, so the Xtensa build computes bit for bit what a host
- * FPU computes (tests/test_bbrt_xtensa.py compares them with the host on random bit
+ * FPU computes (tests/firmware/test_bbrt_xtensa.py compares them with the host on random bit
  * patterns; build with -DXT_RT_HOST to get the xt_rt_* entry points for that test). */
 #include <stdint.h>
 

@@ -8,7 +8,7 @@ Writes, next to this file:
 - ``link.json``: the fields of every valid vector, the verdict of every invalid one and the scripted
   sessions (see its ``doc`` key).
 
-The vectors are checked in; the Python link (tests/test_link.py), the C link (firmware/src/bbrt_link.c)
+The vectors are checked in; the Python link (tests/wire/test_link.py), the C link (firmware/src/bbrt_link.c)
 and the MicroPython link (firmware/micropython/bbnode/link.py) are all held to them. Regenerate only when
 docs/wire.md ("Link layer") changes, and say so in the commit.
 """

@@ -1,0 +1,123 @@
+"""A/B program slots in files, and the wiring of the OTA handler into a Linux node (``bb-edge node``).
+
+A node's slots live next to its deployment: ``DIR/ota/NODE/slot_a``,
+``slot_b`` and ``active`` (one letter). A staged program is written to the
+inactive slot (temp file, fsync, rename); switching rewrites ``active`` the
+same way, so a power cut leaves either the old or the new pointer, never a
+torn one. At start a node whose ``active`` slot exists runs that program
+instead of the one compiled into the deployment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bb_edge.deployment.manifest import Deployment
+from bb_edge.engine import Engine, ota
+from bb_edge.errors import DeploymentError
+
+SLOTS = ("a", "b")
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)  # atomic on POSIX: readers see the old file or the new one
+
+
+class FileSlots:
+    """A :class:`~bb_edge.engine.ota.SlotStore` of two files and an atomically written pointer."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.dir = Path(directory)  # created by the first stage: a node never updated writes nothing
+        self.staged: str | None = None
+
+    @property
+    def active(self) -> str | None:
+        """The active slot's letter, or None (the deployment's own program runs)."""
+        try:
+            text = (self.dir / "active").read_text().strip()
+        except OSError:
+            return None
+        return text if text in SLOTS and (self.dir / f"slot_{text}").is_file() else None
+
+    def active_program(self) -> bytes | None:
+        """The bytes of the active slot, if one was ever activated."""
+        slot = self.active
+        return None if slot is None else (self.dir / f"slot_{slot}").read_bytes()
+
+    def stage(self, data: bytes) -> None:
+        """Write the inactive slot (the active one is never touched)."""
+        slot = "b" if self.active == "a" else "a"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        _write_atomic(self.dir / f"slot_{slot}", data)
+        self.staged = slot
+
+    def activate(self) -> None:
+        """Point ``active`` at the staged slot."""
+        if self.staged is not None:
+            _write_atomic(self.dir / "active", self.staged.encode())
+            self.staged = None
+
+    def discard(self) -> None:
+        """Delete the staged slot's file."""
+        if self.staged is not None:
+            (self.dir / f"slot_{self.staged}").unlink(missing_ok=True)
+            self.staged = None
+
+
+def ota_settings(dep: Deployment) -> dict[str, object]:
+    """The deployment's ``ota`` object (``public_key`` hex, ``hmac_nodes``), or {}."""
+    raw = dep.extra.get("ota", {})
+    if not isinstance(raw, dict):
+        raise DeploymentError("deployment.json: 'ota' must be an object")
+    return raw
+
+
+def verifier_for(dep: Deployment, node: str, hmac_key_file: str | Path | None = None) -> tuple[
+        ota.Verifier | None, int]:
+    """The node's signature verifier and kind: HMAC with a provisioned key file, else Ed25519, else None."""
+    settings = ota_settings(dep)
+    if hmac_key_file is not None:
+        try:  # the file holds hex, as bb-edge build provisions it and bb-edge deploy --hmac reads it
+            secret = bytes.fromhex(Path(hmac_key_file).read_text().strip())
+        except (OSError, ValueError) as exc:
+            raise DeploymentError(f"{hmac_key_file}: not a hex HMAC key as `bb-edge build` writes it: {exc}") from None
+        return ota.hmac_verifier(secret), ota.SIG_HMAC_SHA256
+    key = settings.get("public_key")
+    if key is None:
+        return None, ota.SIG_ED25519  # every OFFER is refused with NO_KEY
+    try:
+        raw = bytes.fromhex(str(key))
+        return ota.ed25519_verifier(raw), ota.SIG_ED25519
+    except ValueError as exc:
+        raise DeploymentError(f"deployment.json: ota.public_key is not a 32-byte hex Ed25519 key: {exc}") from None
+
+
+def attach_ota(engine: Engine, dep: Deployment, node: str, directory: str | Path | None = None,
+               hmac_key_file: str | Path | None = None) -> ota.OtaNode:
+    """Register the OTA handler on a Linux node's engine, running the active slot's program if there is one.
+
+    Call before the node's first HELLO, so that it announces the program it really runs.
+    """
+    base = Path(directory) if directory is not None else dep.directory
+    if base is None:
+        raise DeploymentError("OTA slots need the deployment directory")
+    slots = FileSlots(base / "ota" / node)
+    loader = ota.OnnxLoader(engine, node)
+    image = slots.active_program()
+    if image is not None:
+        try:
+            loader.switch(loader.validate(image))
+        except ota.OtaError as exc:  # a slot that no longer loads: run the compiled program
+            print(f"ota: active slot of {node} refused at start ({exc}); running the deployment's program",
+                  flush=True)
+    verifier, kind = verifier_for(dep, node, hmac_key_file)
+    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots)
+    engine.register_protocol(handler)
+    return handler
+

@@ -1,0 +1,388 @@
+"""MQTT transport (paho-mqtt 2.x): one envelope per message, one client per node.
+
+URL: ``mqtt://[user[:password]@]host[:port][?options]`` or ``mqtts://...`` (TLS,
+default port 8883). Options:
+
+==================  ==========================================================
+``creds=FILE``      JSON ``{name: password}`` (``bb-edge broker`` writes it);
+                    the username is the node name unless the URL gives one
+``ca=FILE``         CA bundle for TLS (``mqtts``); system CAs otherwise
+``cert=``/``key=``  client certificate and key (TLS)
+``insecure=1``      do not verify the broker's host name (TLS)
+``qos=0|1``         QoS of envelopes (default 1)
+``prefix=bb``       first topic segment
+``keepalive=10``    seconds; a dead node's last will fires after 1.5x this
+``clean=0``         1 for a clean session (nothing queued while away)
+``inflight=100``    QoS-1 messages in flight per client
+``connect_timeout`` seconds :meth:`MqttTransport.wait_connected` waits by
+                    default (30); ``bb-edge node`` exits non-zero after it
+==================  ==========================================================
+
+Topics are laid out by :class:`bb_edge.wire.topics.Topics`. The session is
+persistent (``clean_session=False``, client id = node name), so a node that
+reconnects, or restarts, receives what the broker queued for it. Inbound
+messages are acknowledged by hand (paho ``manual_ack``): the transport passes
+an ``ack`` to ``deliver`` and the host loop calls it on its own thread after
+the engine's ``poll`` applied the envelope (an ack from an earlier connection
+is not sent: the broker redelivers that message anyway). After
+:meth:`MqttTransport.stop_inbound` messages are left unacknowledged and the
+broker redelivers them to the node's next session. QoS-1 redelivery can
+duplicate an envelope: the engine's ``(sender, seq)`` filter drops it
+(``DuplicateDropped``). An envelope whose header ``sender`` is not the node
+named in its topic is counted (``stats.spoofed``), reported as an
+:class:`~bb_edge.adapters.transports.types.Impostor` event, logged once per
+topic sender and dropped (acknowledged) here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import ssl
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from bb_edge.adapters.transports.types import AckFn, DeliverFn, EventFn, Impostor, PeerFn, SessionReset
+from bb_edge.errors import BBError
+from bb_edge.wire.envelope import BROADCAST, peek
+from bb_edge.wire.topics import Topics
+
+PRESENCE_UP = b"up"
+PRESENCE_DOWN = b"down"
+
+log = logging.getLogger("bb_edge.mqtt")
+
+
+class MqttError(BBError):
+    """The MQTT transport could not connect or was refused."""
+
+    fix = 'start a broker (`bb-edge broker DIR`) or check HOST:PORT and credentials in the URL'
+
+
+@dataclass
+class MqttConfig:
+    """Broker address, security and session settings (parsed from a transport URL)."""
+
+    host: str = "127.0.0.1"
+    port: int = 1883
+    tls: bool = False
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    insecure: bool = False
+    username: str | None = None
+    password: str | None = None
+    creds: str | None = None
+    qos: int = 1
+    prefix: str = "bb"
+    keepalive: int = 10
+    clean: bool = False
+    inflight: int = 100
+    connect_timeout: float = 30.0
+    reconnect_min: float = 0.05
+    reconnect_max: float = 2.0
+
+    @classmethod
+    def from_url(cls, url: str) -> MqttConfig:
+        """Parse ``mqtt://`` / ``mqtts://`` URLs (see the module docstring)."""
+        u = urlsplit(url)
+        if u.scheme not in ("mqtt", "mqtts"):
+            raise MqttError(f"not an MQTT URL: {url!r} (use mqtt://HOST:PORT or mqtts://HOST:PORT)")
+        q = {k: v[-1] for k, v in parse_qs(u.query).items()}
+        tls = u.scheme == "mqtts"
+        cfg = cls(host=u.hostname or "127.0.0.1", port=u.port or (8883 if tls else 1883), tls=tls,
+                  username=unquote(u.username) if u.username else None,
+                  password=unquote(u.password) if u.password else None)
+        cfg.ca, cfg.cert, cfg.key, cfg.creds = q.get("ca"), q.get("cert"), q.get("key"), q.get("creds")
+        cfg.insecure = q.get("insecure", "0") in ("1", "true", "yes")
+        cfg.clean = q.get("clean", "0") in ("1", "true", "yes")
+        cfg.prefix = q.get("prefix", cfg.prefix)
+        try:
+            cfg.qos = int(q.get("qos", cfg.qos))
+            cfg.keepalive = int(q.get("keepalive", cfg.keepalive))
+            cfg.inflight = int(q.get("inflight", cfg.inflight))
+            cfg.connect_timeout = float(q.get("connect_timeout", cfg.connect_timeout))
+        except ValueError as exc:
+            raise MqttError(f"bad number in {url!r}: {exc}") from exc
+        if cfg.qos not in (0, 1):
+            raise MqttError(f"qos must be 0 or 1, not {cfg.qos}")
+        return cfg
+
+    def for_node(self, name: str) -> MqttConfig:
+        """This config with the credentials of ``name`` (from ``creds=`` unless the URL has a user)."""
+        if self.username is not None:
+            return replace(self)
+        password = self.password
+        if self.creds:
+            try:
+                table = json.loads(open(self.creds).read())
+            except (OSError, ValueError) as exc:
+                raise MqttError(f"cannot read credentials {self.creds}: {exc}") from exc
+            if name not in table:
+                raise MqttError(f"{self.creds} has no password for {name!r}")
+            password = table[name]
+        return replace(self, username=name if (password is not None) else None, password=password)
+
+
+    def secure(self, client: paho.Client) -> None:
+        """Give a paho ``client`` this config's user/password and, for ``mqtts``, its TLS settings."""
+        if self.username is not None:
+            client.username_pw_set(self.username, self.password)
+        if self.tls:
+            client.tls_set(ca_certs=self.ca, certfile=self.cert, keyfile=self.key,
+                           cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            if self.insecure:  # mqtts with a self-signed broker certificate, by the user's choice
+                client.tls_insecure_set(True)
+
+@dataclass
+class MqttStats:
+    """Counters of one MQTT transport."""
+
+    sent: int = 0
+    confirmed: int = 0
+    received: int = 0
+    spoofed: int = 0
+    foreign: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    session_resets: int = 0
+    refused: list[str] = field(default_factory=list)
+    subscribe_failures: list[str] = field(default_factory=list)
+
+
+def _accepts_ack(fn: Any) -> bool:
+    """Whether a deliver callback takes the third ``ack`` argument (callbacks from before it do not)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind == p.VAR_POSITIONAL for p in params) or any(p.name == "ack" for p in params):
+        return True
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                  and p.default is p.empty]
+    return len(positional) >= 3
+
+
+class MqttTransport:
+    """One node's MQTT client (implements :class:`bb_edge.adapters.fleet.hostloop.Transport`)."""
+
+    def __init__(self, config: MqttConfig, deployment: str, node: str, ids: dict[str, int]) -> None:
+        self.cfg = config.for_node(node)
+        self.node = node
+        self.topics = Topics(deployment, self.cfg.prefix)
+        self.ids = dict(ids)
+        self.stats = MqttStats()
+        self.peers_up: dict[str, bool] = {}
+        self._deliver: DeliverFn | None = None
+        self._on_peer: PeerFn | None = None
+        self._on_control: Any = None
+        self._on_event: EventFn | None = None
+        self._takes_ack = False
+        self._generation = 0  # connection number: a held ack is only valid on the connection it came in on
+        self._logged: set[tuple[str, int]] = set()
+        self._inbound = True
+        self._connected = threading.Event()
+        self._lock = threading.Condition()
+        self._pending = 0
+        self._closed = False
+        self._topic_cache: dict[str, str] = {}
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=node, clean_session=self.cfg.clean,
+                        protocol=paho.MQTTv311, manual_ack=True)
+        self.cfg.secure(c)
+        c.will_set(self.topics.presence(node), PRESENCE_DOWN, qos=1, retain=True)
+        c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)  # type: ignore[arg-type]
+        c.max_inflight_messages_set(self.cfg.inflight)
+        c.max_queued_messages_set(0)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.on_publish = self._on_publish
+        c.on_subscribe = self._on_subscribe
+        self.client = c
+
+    # ---------------------------------------------------------- callbacks
+
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        if rc.is_failure:
+            self.stats.refused.append(str(rc))
+            return
+        self.stats.connects += 1
+        self._generation += 1
+        if self.stats.connects > 1 and not self.cfg.clean and not getattr(flags, "session_present", True):
+            # our persistent session vanished while we were away (a clean-session connect with our
+            # credentials, or a broker that lost its database): say so, the host's retry recovers the queue
+            self.stats.session_resets += 1
+            detail = "the broker had no session on reconnect: messages queued for this node were discarded"
+            log.warning("%s: %s", self.node, detail)
+            if self._on_event is not None:
+                self._on_event(SessionReset(self.node, detail))
+        qos = self.cfg.qos
+        client.subscribe([(self.topics.inbox_filter(self.node), qos), (self.topics.presence("+"), 1),
+                          (self.topics.broadcast("+"), qos), (self.topics.control(), 1)])
+        self.publish(self.topics.presence(self.node), PRESENCE_UP, qos=1, retain=True)
+        self._connected.set()
+
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        self.stats.disconnects += 1
+        self._connected.clear()
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+        for code in codes:
+            if code.is_failure:
+                self.stats.subscribe_failures.append(str(code))
+
+    def _on_publish(self, client: paho.Client, userdata: Any, mid: int, rc: Any, props: Any) -> None:
+        with self._lock:
+            self._pending -= 1
+            self.stats.confirmed += 1
+            if self._pending <= 0:
+                self._lock.notify_all()
+
+    def _ack_fn(self, mid: int, qos: int) -> AckFn:
+        gen = self._generation
+
+        def ack() -> None:
+            # after a reconnect the broker resends unacknowledged messages (and may reuse the mid)
+            if gen == self._generation and not self._closed:
+                self.client.ack(mid, qos)
+        return ack
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        if not self._inbound:
+            return  # unacknowledged: the broker keeps it for the next session
+        parsed = self.topics.parse(msg.topic)
+        payload = msg.payload
+        if parsed is None:
+            self.stats.foreign += 1
+        elif parsed[0] in ("in", "bcast"):
+            src = parsed[2] if parsed[0] == "in" else parsed[1]
+            if parsed[0] == "in" and parsed[1] != self.node:
+                self.stats.foreign += 1
+            elif src != self.node and self._envelope(src, bytes(payload),
+                                                     self._ack_fn(msg.mid, msg.qos) if msg.qos > 0 else None):
+                return  # handed over with its ack: the receiver confirms it once applied
+        elif parsed[0] == "presence":
+            name = parsed[1]
+            up = payload == PRESENCE_UP
+            if name != self.node and self.peers_up.get(name) != up:
+                self.peers_up[name] = up
+                if self._on_peer is not None:
+                    self._on_peer(name, up, "" if up else "last will / offline")
+        elif parsed[0] == "ctl" and self._on_control is not None:
+            self._on_control(bytes(payload))
+        if msg.qos > 0:
+            client.ack(msg.mid, msg.qos)
+
+    def _envelope(self, src: str, payload: bytes, ack: AckFn | None) -> bool:
+        """Hand one envelope to ``deliver`` (True) or drop an impostor (False: the caller acks it)."""
+        want = self.ids.get(src)
+        head = peek(payload)
+        sender = head.sender if head is not None else -1
+        if want is None or sender != want:
+            self.stats.spoofed += 1
+            detail = (f"topic names {src!r} (id {want}) but the header says sender {sender}"
+                      if sender >= 0 else f"{len(payload)} bytes is shorter than an envelope header")
+            if self._on_event is not None:
+                self._on_event(Impostor(src, sender, detail))
+            key = (src, sender if sender in self.ids.values() else -2)  # garbage senders share one line
+            if key not in self._logged:
+                self._logged.add(key)
+                log.warning("%s: dropped an impostor envelope: %s (logged once per sender)", self.node, detail)
+            return False
+        self.stats.received += 1
+        if self._deliver is None:
+            return False
+        if self._takes_ack:
+            self._deliver(src, payload, ack)
+            return True
+        self._deliver(src, payload)  # an older two-argument callback: confirmed once handed over
+        return False
+
+    def set_event_sink(self, on_event: EventFn | None) -> None:
+        """Report refusals seen by the transport itself (impostors) as typed events to ``on_event``."""
+        self._on_event = on_event
+
+    # ----------------------------------------------------------- transport
+
+    def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None, on_control: Any = None) -> None:
+        """Connect (asynchronously, reconnecting with back-off) and start the network thread."""
+        self._deliver, self._on_peer, self._on_control = deliver, on_peer, on_control
+        self._takes_ack = _accepts_ack(deliver)
+        self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
+        self.client.loop_start()
+
+    def wait_connected(self, timeout: float | None = None) -> None:
+        """Block until the first connection is up; MqttError if refused or ``timeout`` passes.
+
+        ``timeout`` defaults to the URL's ``connect_timeout``.
+        """
+        timeout = self.cfg.connect_timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        while not self._connected.wait(0.05):
+            if self.stats.refused:
+                raise MqttError(f"{self.node}: broker refused the connection: {self.stats.refused[-1]}")
+            if time.monotonic() > deadline:
+                raise MqttError(f"{self.node}: no connection to {self.cfg.host}:{self.cfg.port} "
+                                f"in {timeout}s")
+
+    def topic_for(self, peer: str, receiver: int) -> str:
+        """Topic an envelope for ``peer`` is published on."""
+        if receiver == BROADCAST or peer == "*":
+            return self.topics.broadcast(self.node)
+        t = self._topic_cache.get(peer)
+        if t is None:
+            t = self._topic_cache[peer] = self.topics.inbox(peer, self.node)
+        return t
+
+    def send(self, peer: str, receiver: int, data: bytes) -> None:
+        """Publish one envelope (queued by paho while disconnected, resent after reconnect)."""
+        self.stats.sent += 1
+        self.publish(self.topic_for(peer, receiver), data)
+
+    def publish(self, topic: str, data: bytes, qos: int | None = None, retain: bool = False) -> None:
+        """Publish raw bytes on ``topic``, tracking confirmation for :meth:`flush`."""
+        with self._lock:
+            self._pending += 1
+        self.client.publish(topic, data, qos=self.cfg.qos if qos is None else qos, retain=retain)
+
+    def publish_status(self, payload: bytes) -> None:
+        """Publish this node's status record (retained, QoS 1) on its status topic (adapters/ops/telemetry.py)."""
+        if self._connected.is_set():  # a stale record is worse than none: skip while disconnected
+            self.publish(self.topics.status(self.node), payload, qos=1, retain=True)
+
+    def control(self, payload: bytes) -> None:
+        """Publish on the fleet control topic (only ``_host`` may: the ACL drops it for nodes)."""
+        self.publish(self.topics.control(), payload, qos=1)
+
+    def stop_inbound(self) -> None:
+        """Stop delivering (and acknowledging) inbound envelopes."""
+        self._inbound = False
+
+    def flush(self, timeout: float) -> int:
+        """Wait for PUBACKs of everything published; return how many are still missing."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._pending > 0:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._lock.wait(left)
+            return max(self._pending, 0)
+
+    def close(self, announce: bool = True) -> None:
+        """Announce ``down`` (retained), disconnect and stop the network thread."""
+        if self._closed:
+            return
+        self._closed = True
+        if announce and self._connected.is_set():
+            self.publish(self.topics.presence(self.node), PRESENCE_DOWN, qos=1, retain=True)
+            self.flush(2.0)
+        self.client.disconnect()
+        self.client.loop_stop()

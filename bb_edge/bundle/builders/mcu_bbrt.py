@@ -1,0 +1,38 @@
+"""Builder for profiles whose ``builder`` is ``mcu-bbrt``: a node on the no-heap C runtime.
+
+Lowers the node program to .bbrt (int8 by default, calibrated on ``--calib``
+or synthetic inputs), generates the op resolver, then builds the firmware:
+an ELF for QEMU targets, an executable for ``host``, an ESP-IDF project for
+ESP32 chips. Refuses a node that does not fit its target (FitError).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bb_edge.bbrt.firmware import build_firmware
+from bb_edge.bundle import BuildRequest, BuildResult, lower_request
+
+KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host": "host",
+           "esp32": "esp-idf", "esp32s3": "esp-idf", "esp32c3": "esp-idf"}
+
+
+def build(request: BuildRequest) -> BuildResult:
+    """Build one MCU node bundle into ``request.out_dir``."""
+    # Conv + MaxPool in one C kernel (CONV_POOL_I8): the conv output is never held (docs/bbrt.md)
+    request.options.setdefault("fuse_pool", True)
+    dep, L, precision = lower_request(request)
+    prof = request.profile
+    L.synthetic_calibration = request.calib is None
+    kind = str(prof.get("kind", KIND_OF.get(prof.name, "esp-idf")))
+    peers = {n.id: n.name for n in dep.nodes}
+    url = str(request.options.get("transport") or "")
+    facts = build_firmware(L, kind, Path(request.out_dir), node=request.node, profile=prof,
+                           deployment=dep.name, peers=peers,
+                           transport=url if url.startswith(("mqtt://", "mqtts://")) else None,
+                           ota=bool(request.options.get("ota")))
+    out = Path(request.out_dir)
+    artifacts = {k: out / v for k, v in facts["artifacts"].items()}
+    figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",
+                                     "program_bytes", "ram_need", "flash_need")}
+    return BuildResult(node=request.node, target=prof.name, out_dir=out, artifacts=artifacts, figures=figures)

@@ -1,0 +1,1 @@
+"""Builders of learning bundles: Linux-class nodes, MCU (C runtime, ESP-IDF) and MicroPython clients."""

@@ -1,0 +1,291 @@
+"""The host's end of a deployment (node id 0, ``_host``) as a sans-IO state machine.
+
+A :class:`HostSession` turns graph inputs into envelopes for their owners and admits graph outputs
+through the same checks every node's engine makes (:mod:`bb_edge.engine.admission`): decode with size
+limits, the receiver, the producer (or its standby after a failover), the edge contract with its int8
+parameters, then the duplicate window (:class:`~bb_edge.engine.dedup.SeqFilter`), which moves only once
+an output was accepted. A refusal is a typed event (:class:`~bb_edge.engine.events.OutputRefused`,
+:class:`~bb_edge.engine.events.EnvelopeRejected`, :class:`~bb_edge.engine.events.DuplicateDropped`,
+:class:`~bb_edge.engine.events.StaleEpoch`); the state after a hostile envelope equals the state without it.
+
+It owns no thread, socket or clock: every method takes bytes (and returns the envelopes to send as
+``(peer, receiver, bytes)``); :class:`bb_edge.adapters.fleet.hostloop.HostEndpoint` drives it over a
+transport and keeps the locks and the deadlines.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
+from bb_edge.engine import events
+from bb_edge.engine.admission import contract_problem, producer_ok
+from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
+from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, to_wire
+from bb_edge.errors import BBError, WireError
+from bb_edge.wire import envelope as wire
+
+CTRL_ERROR = 5  # core control code of an error result (docs/wire.md)
+
+Send = tuple[str, int, bytes]
+"""One envelope to ship: ``(peer name, receiver id, encoded envelope)``."""
+
+
+@dataclass
+class HostStats:
+    """Counters of a host session."""
+
+    inputs_sent: int = 0
+    inputs_resent: int = 0
+    retries: int = 0
+    outputs: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    refused: int = 0
+    unexpected: int = 0
+    errors: int = 0
+    peer_events: list[tuple[str, bool, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OutputContract:
+    """What the host accepts on one output edge: its producer, dtype (ONNX elem type) and shape."""
+
+    name: str
+    producer: str
+    producer_id: int
+    elem_type: int
+    shape: tuple[int, ...]
+    #: an output carried as int8 (deployment.json ``quant``): its parameters; the host dequantizes
+    quant: tuple[float, int] | None = None
+
+
+def output_contracts(dep: Deployment) -> dict[int, OutputContract]:
+    """Output edge id -> contract, from the deployment (an int8-carried output expects elem type 3)."""
+    ids = dep.ids()
+    return {o.edge_id: OutputContract(o.name, o.node, ids[o.node], o.elem_type if quant_of(o) is None else INT8,
+                                      tuple(o.shape), quant_of(o))
+            for o in dep.outputs}
+
+
+def output_value(env: wire.Envelope, spec: OutputContract) -> np.ndarray:
+    """The output's float value: a copy of the payload, dequantized when the output is carried as int8."""
+    arr = np.array(env.array())
+    return arr if spec.quant is None else dequantize_edge(arr, spec.quant)
+
+
+def output_problem(env: wire.Envelope, spec: OutputContract, names: dict[int, str],
+                   standby_ids: Iterable[int | None] = (), max_payload: int = wire.DEFAULT_MAX_PAYLOAD) -> str | None:
+    """Why the host must refuse ``env`` on ``spec``'s edge (producer, dtype, shape, int8 parameters, size), or None.
+
+    The checks are the engine's (:mod:`bb_edge.engine.admission`); the reason starts with ``forged`` or
+    ``contract``.
+    """
+    if not producer_ok(env.sender, spec.producer_id, standby_ids):
+        return (f"forged: output {spec.name!r} is produced by {spec.producer!r}, "
+                f"not {names.get(env.sender, f'id {env.sender}')!r}")
+    bad = contract_problem(env, spec.elem_type, spec.shape, spec.quant)
+    if bad is not None:
+        return f"contract: output {spec.name!r} has {bad[1]}, expected {bad[0]}"
+    try:  # dynamic dims: bound what they imply before numpy sees them
+        wire.check_shape(env, max_payload)
+    except WireError:
+        return f"contract: output {spec.name!r} has shape {list(env.dims)}, too large"
+    return None
+
+
+class HostSession:
+    """The host (id 0): graph inputs out, graph outputs in, with the engine's admission (module docstring)."""
+
+    def __init__(self, deployment: Deployment, seq_base: int, *, window: int = 1 << 16,
+                 max_payload: int = wire.DEFAULT_MAX_PAYLOAD, max_events: int = 10_000) -> None:
+        self.dep = deployment
+        self.ids = deployment.ids()
+        self.names = {v: k for k, v in self.ids.items()}
+        self.max_payload = max_payload
+        self._seq = seq_base  # the host numbers its envelopes like a node: (boot epoch << 32) | n
+        self._outs = output_contracts(deployment)
+        self._standby_ids = {st: [self.ids.get(n) for n in nodes] for st, nodes in deployment.standby.items()}
+        self._want = {o.name for o in deployment.outputs}
+        self._results: dict[int, dict[str, np.ndarray]] = {}
+        self._failed: dict[int, str] = {}
+        self._kept: dict[int, list[Send]] = {}
+        # a wide window: a node's retried output keeps its first seq, however many envelopes came since
+        self._dedup = SeqFilter(window=window, max_senders=max(4096, 2 * len(self.ids)))
+        self.events: deque[events.Event] = deque(maxlen=max_events)
+        self.up: set[str] = set()
+        self.stats = HostStats()
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def seq(self) -> int:
+        """The last sequence number the host used."""
+        return self._seq
+
+    def next_seq(self) -> int:
+        """A sequence number in the host's series for an envelope made outside the session (an OTA push)."""
+        self._seq += 1
+        return self._seq
+
+    def record(self, event: events.Event) -> None:
+        """Keep an event seen outside the session (a transport's typed refusal)."""
+        self.events.append(event)
+
+    def done(self, request_id: int) -> bool:
+        """True when every graph output of ``request_id`` arrived."""
+        return self._want <= set(self._results.get(request_id, {}))
+
+    def missing(self, request_id: int) -> list[str]:
+        """The graph outputs of ``request_id`` that did not arrive yet."""
+        return sorted(self._want - set(self._results.get(request_id, {})))
+
+    def failure(self, request_id: int) -> str | None:
+        """The reason a node gave for failing ``request_id`` (ERROR envelope), if any."""
+        return self._failed.get(request_id)
+
+    def take(self, request_id: int) -> dict[str, np.ndarray]:
+        """The outputs of ``request_id`` (whatever arrived); the request is forgotten."""
+        self._kept.pop(request_id, None)
+        self._failed.pop(request_id, None)
+        return self._results.pop(request_id, {})
+
+    def open_requests(self) -> list[int]:
+        """Requests submitted and not taken, in submission order."""
+        return list(self._kept)
+
+    # ------------------------------------------------------------- egress
+
+    def submit(self, request_id: int, inputs: dict[str, np.ndarray]) -> list[Send]:
+        """The envelopes carrying every graph input of one request to its owner (kept for :meth:`resend`)."""
+        envs: list[Send] = []
+        seq = self._seq
+        for spec in self.dep.inputs:
+            if spec.name not in inputs:
+                raise BBError(f"missing graph input {spec.name!r}")
+            seq += 1
+            arr, quant = to_wire(np.asarray(inputs[spec.name], dtype=spec.dtype), quant_of(spec))  # int8 wire?
+            env = wire.Envelope.for_array(arr, sender=HOST_ID, quant=quant, receiver=self.ids[spec.node], seq=seq,
+                                          request_id=request_id, edge=spec.edge_id)
+            envs.append((spec.node, self.ids[spec.node], wire.encode(env)))
+        self._seq = seq  # only once every input encoded: a refused request uses no sequence numbers
+        envs = [self.routed(*e) for e in envs]
+        self._results.setdefault(request_id, {})
+        self._failed.pop(request_id, None)
+        self._kept[request_id] = envs
+        self.stats.inputs_sent += len(envs)
+        return envs
+
+    def resend(self, request_ids: list[int]) -> list[Send]:
+        """The kept inputs of ``request_ids`` again (same seq), each routed to a live standby if need be."""
+        out = [self.routed(*e) for rid in request_ids for e in self._kept.get(rid, ())]
+        self.stats.inputs_resent += len(out)
+        return out
+
+    def routed(self, peer: str, receiver: int, data: bytes) -> Send:
+        """An input envelope for a stage that is down re-addressed to a live standby of it (same seq)."""
+        stage = next((st for st, nodes in self.dep.standby.items() if peer in nodes), peer)
+        nodes = self.dep.standby.get(stage)
+        if not nodes:
+            return peer, receiver, data
+        down = {name for name, up, _ in self.stats.peer_events if not up} - self.up
+        target = stage if stage not in down else next((n for n in nodes if n in self.up), stage)
+        if target == peer:
+            return peer, receiver, data
+        env = wire.decode(data)
+        env.receiver = self.ids[target]
+        return target, env.receiver, wire.encode(env, max_payload=max(len(env.data), 1))
+
+    def peer_changed(self, name: str, up: bool, reason: str) -> list[Send]:
+        """Liveness news about ``name``; the inputs to resend now when a stage owning graph inputs went down."""
+        self.stats.peer_events.append((name, up, reason))
+        (self.up.add if up else self.up.discard)(name)
+        if up or name not in self.dep.standby or not any(i.node == name for i in self.dep.inputs):
+            return []
+        # its standby gets the inputs of every open request now (same seq), not only at the next retry
+        pending = [rid for rid in self._kept if not self.done(rid)]
+        return [routed for rid in pending for e in self._kept.get(rid, ()) if (routed := self.routed(*e))[0] != e[0]]
+
+    # ------------------------------------------------------------ ingress
+
+    def receive(self, peer: str, data: bytes | bytearray | memoryview) -> None:
+        """Admit one envelope from ``peer`` (the engine's checks, in its order); refusals become events."""
+        try:
+            env = wire.decode(data, max_payload=self.max_payload)
+        except WireError as exc:
+            self.stats.rejected += 1
+            self.events.append(events.EnvelopeRejected(peer, exc.code, str(exc)))
+            return
+        if env.receiver == wire.BROADCAST:
+            self.stats.unexpected += 1  # a node's HELLO to everyone: nothing for the host to do
+            return
+        if env.receiver != HOST_ID:
+            self._refuse(peer, env, f"receiver {env.receiver} is not the host")
+            return
+        sender_name = self.names.get(env.sender)
+        if sender_name is None or sender_name == HOST_NAME:
+            self._refuse(peer, env, f"unknown sender id {env.sender}")
+            return
+        if not self._fresh(peer, env):
+            return
+        if env.flags & wire.FLAG_ERROR or (env.kind == wire.KIND_CONTROL and env.edge == CTRL_ERROR):
+            self._on_error(sender_name, env)
+            return
+        spec = self._outs.get(env.edge)
+        if env.kind != wire.KIND_DATA or env.protocol != wire.PROTO_DATAFLOW or spec is None:
+            self.stats.unexpected += 1
+            return
+        problem = output_problem(env, spec, self.names, self._standby_ids.get(spec.producer, ()), self.max_payload)
+        if problem is not None:
+            self._refuse(peer, env, problem)
+            return
+        try:
+            value = output_value(env, spec)
+        except (ValueError, TypeError, WireError) as exc:
+            self._refuse(peer, env, f"contract: {exc}")
+            return
+        self._dedup.record(env.sender, env.seq)  # only now, after every check passed
+        slot = self._results.get(env.request_id)
+        if slot is None:
+            self.stats.unexpected += 1  # an output of an earlier run, or of a finished request
+            return
+        if spec.name in slot:
+            self.stats.duplicates += 1  # recomputed after a retry: the first one stands
+            return
+        slot[spec.name] = value
+        self.stats.outputs += 1
+
+    def _fresh(self, peer: str, env: wire.Envelope) -> bool:
+        verdict = self._dedup.check(env.sender, env.seq)
+        if verdict == FRESH:
+            return True
+        if verdict == DUPLICATE:
+            self.stats.duplicates += 1
+            self.events.append(events.DuplicateDropped(peer, env.sender, env.seq))
+        else:
+            self.stats.rejected += 1
+            oldest = self._dedup.oldest_epoch(env.sender)
+            self.events.append(events.StaleEpoch(peer, env.sender, split_seq(env.seq)[0],
+                                                 oldest if oldest is not None else 0))
+        return False
+
+    def _refuse(self, peer: str, env: wire.Envelope, reason: str) -> None:
+        self.stats.refused += 1
+        self.events.append(events.OutputRefused(peer, env.sender, env.edge, env.request_id, reason))
+
+    def _on_error(self, node: str, env: wire.Envelope) -> None:
+        text = bytes(env.payload_bytes()[:1024]).decode("utf-8", errors="replace").strip()
+        kind, _, detail = text.partition(":")
+        reason = (f"{kind.strip()} at {node} for request {env.request_id}"
+                  + (f": {detail.strip()}" if detail.strip() else "")) if kind.strip() else \
+            f"error at {node} for request {env.request_id}"
+        self._dedup.record(env.sender, env.seq)
+        self.stats.errors += 1
+        self.events.append(events.RequestFailed(node, env.request_id, reason))
+        if env.request_id in self._results and env.request_id not in self._failed:
+            self._failed[env.request_id] = reason
+

@@ -1,0 +1,198 @@
+"""The README's commands run verbatim, in order, from an empty scratch directory with relative paths.
+
+The convention (documented in README.md as an HTML comment): a block (indented or fenced) right after
+``<!-- run -->`` is run line by line; a fenced block right after ``<!-- file: NAME -->`` is written to NAME
+first; a command ending in ``# hardware`` is left out by the extractor; unmarked blocks are not run.
+Oracles: a fresh ONNX Runtime session in this process on the model the README's first command trains,
+and the files each documented command says it writes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+MARKER = re.compile(r"<!--\s*(run|file:\s*(?P<name>[\w./-]+))\s*-->")
+HARDWARE = "# hardware"
+TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "300"))
+
+
+class ReadmeFormatError(ValueError):
+    """A marker that is not followed by a block of the kind it needs."""
+
+
+@dataclass
+class Extracted:
+    """What the README asks to run: commands in order, files to write first, commands left out."""
+
+    commands: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _block(lines: list[str], start: int) -> tuple[list[str], bool]:
+    """The block starting at or after ``start`` (blank lines skipped): its lines and whether it is fenced."""
+    i = start
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i < len(lines) and lines[i].startswith("```"):
+        end = i + 1
+        while end < len(lines) and not lines[end].startswith("```"):
+            end += 1
+        if end == len(lines):
+            raise ReadmeFormatError(f"line {i + 1}: fenced block never closed")
+        return lines[i + 1:end], True
+    body: list[str] = []
+    while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+        body.append(lines[i][4:])
+        i += 1
+    while body and not body[-1].strip():
+        body.pop()
+    if not body:
+        raise ReadmeFormatError(f"line {start}: a marker must be followed by an indented or fenced block")
+    return body, False
+
+
+def extract(text: str) -> Extracted:
+    """Commands and files of every marked block, in README order."""
+    lines = text.splitlines()
+    out = Extracted()
+    for n, line in enumerate(lines):
+        m = MARKER.fullmatch(line.strip())
+        if not m:
+            continue
+        body, fenced = _block(lines, n + 1)
+        if m.group("name"):
+            if not fenced:
+                raise ReadmeFormatError(f"line {n + 1}: a file block must be fenced")
+            out.files[m.group("name")] = "\n".join(body) + "\n"
+            continue
+        pending = ""
+        for raw in body:
+            cmd = pending + raw.strip()
+            if cmd.endswith("\\"):  # a continued command line
+                pending = cmd[:-1].rstrip() + " "
+                continue
+            pending = ""
+            if not cmd:
+                continue
+            (out.skipped if cmd.endswith(HARDWARE) else out.commands).append(cmd)
+    return out
+
+
+def script(commands: list[str]) -> str:
+    """One bash script: stop at the first failing command, announce each one."""
+    lines = ["set -euo pipefail"]
+    for c in commands:
+        lines += [f"echo \"+++ [$SECONDS s]\" {shlex.quote(c)}", c]
+    lines.append('echo "+++ [$SECONDS s] done"')
+    return "\n".join(lines) + "\n"
+
+
+def _stop_group(pgid: int, grace: float = 10.0) -> None:
+    """Stop what the script left running (background `&` commands live in its process group).
+
+    SIGTERM first: `bb-edge broker` then stops its mosquitto, which runs in a session of its own and
+    would outlive a SIGKILL of the group.
+    """
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def test_extractor_follows_the_convention() -> None:
+    text = ("intro\n\n<!-- run -->\n\n    a one  # note\n    b --port X  # hardware\n\n    c\n\nprose\n\n"
+            "    not run\n\n<!-- file: m.py -->\n```python\nx = 1\n```\n<!-- run -->\n```\nd \\\n  e\n```\n")
+    got = extract(text)
+    assert got.commands == ["a one  # note", "c", "d e"]
+    assert got.skipped == ["b --port X  # hardware"]
+    assert got.files == {"m.py": "x = 1\n"}
+    with pytest.raises(ReadmeFormatError):
+        extract("<!-- run -->\n\nprose, no block\n")
+    with pytest.raises(ReadmeFormatError):
+        extract("<!-- file: a.py -->\n    indented\n")
+
+
+def test_readme_names_the_ci_command() -> None:
+    text = README.read_text()
+    # the convention is documented in the README itself, in comments that open and close in pairs
+    assert "tests/commands/test_readme_commands.py runs every block" in text
+    assert text.count("<!--") == text.count("-->")
+    assert "\n    bash .ci/test.sh\n" in text
+    run = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()
+           if ln.strip() and not ln.lstrip().startswith("#")]
+    assert run[-1] == "bash .ci/test.sh", run
+    ex = extract(text)
+    # what the README says needs hardware is exactly the flash without --dry-run
+    assert ex.skipped and all("flash" in c and "--dry-run" not in c for c in ex.skipped), ex.skipped
+    assert ex.commands[0].startswith("bb-edge demo"), "the first command must create what later ones use"
+    assert not [c for c in ex.commands if "/work/" in c or re.search(r"(^|\s)/(tmp|home|root)/", c)]
+
+
+def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
+    ex = extract(README.read_text())
+    for name, body in ex.files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(body)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # `bb-edge` is the console script of the interpreter running the tests; /usr/sbin holds Debian's mosquitto
+    env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", ""), "/usr/sbin"]),
+               COLUMNS="200", OMP_NUM_THREADS="1")
+    # a log file, not a pipe: background commands keep their stdout open after the script ends
+    log_path = tmp_path.parent / f"{tmp_path.name}.log"
+    with open(log_path, "w") as log_file:
+        proc = subprocess.Popen(["bash", "-c", script(ex.commands)], cwd=tmp_path, env=env, stdout=log_file,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            _stop_group(proc.pid)
+            proc.wait()
+            pytest.fail(f"README commands took over {TIMEOUT:.0f} s:\n{log_path.read_text()[-4000:]}")
+        finally:
+            _stop_group(proc.pid)
+    log = log_path.read_text()
+    ran = re.findall(r"^\+\+\+ \[\d+ s\] (.*)$", log, re.M)
+    assert ran[-1:] == ["done"], f"failed at: {ran[-1] if ran else '?'}\n{log[-4000:]}"
+    ran.pop()
+    assert proc.returncode == 0, log[-4000:]
+    assert ran == ex.commands
+
+    # what the commands said they would leave behind
+    for f in ["demo/digits.onnx", "build/deployment.json", "build-cut/deployment.json", "build-place/deployment.json",
+              "build-net/deployment.json", "partition.png", "dist/n0/manifest.json", "dist/n1/manifest.json",
+              "dist/n2/program.bbrt", "dist-mpy/n2/main.py", "dist-esp/n2/esp-idf/partitions.csv", "memory.png"]:
+        assert (tmp_path / f).exists(), f
+    # outputs against an independent ORT session on the trained model
+    xs = np.load(tmp_path / "demo" / "inputs.npz")["pixels"]
+    sess = ort.InferenceSession(str(tmp_path / "demo" / "digits.onnx"), providers=["CPUExecutionProvider"])
+    want = np.concatenate([sess.run(None, {"pixels": row})[0] for row in xs])
+    for out in ("out.npz", "out-mqtt.npz"):
+        got = np.load(tmp_path / out)["probabilities"].reshape(-1, 10)
+        np.testing.assert_allclose(got, want, atol=1e-5, err_msg=out)
+    assert "top-1 agreement with float" in log  # the hil run reported on its QEMU devices

@@ -1,0 +1,929 @@
+"""Over-the-air program updates (bb_edge/engine/ota.py, adapters/ota_*.py, ``bb-edge deploy``/``keygen``).
+
+Unit tests drive the real protocol both ends (an :class:`OtaDeployer` and an
+engine with :class:`OtaNode` and the real ONNX loader) in one process on a
+small CNN; every refusal is checked as an event, a NACK on the wire and an
+unchanged program (its outputs still equal ONNX Runtime on the old whole
+model). The live-fleet test runs a 3-node squeezenet (seeded weights,
+tests/_models.seeded_squeezenet) as three ``bb-edge node`` processes over a
+real Mosquitto and updates them mid-stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+
+from bb_edge.adapters.transports.inproc import InProcFleet
+from bb_edge.compiler import compile_model
+from bb_edge.deployment.manifest import HOST_ID, Deployment
+from bb_edge.engine import Engine, ota
+from bb_edge.wire import envelope as wire
+from tests.support.models import monolithic, random_inputs, seeded_squeezenet
+from tests.support.ota_helpers import tamper_last_chunk
+
+KEY = bytes(range(32))
+OTHER_KEY = bytes(range(1, 33))
+
+
+def _scaled(model: onnx.ModelProto, factor: float) -> onnx.ModelProto:
+    """The same graph with every float initializer scaled: a retrained model with the same contract."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for init in m.graph.initializer:
+        a = numpy_helper.to_array(init)
+        if a.dtype == np.float32:
+            init.CopyFrom(numpy_helper.from_array((a * factor).astype(np.float32), init.name))
+    return m
+
+
+def small_cnn(seed: int = 0) -> onnx.ModelProto:
+    """A small CNN (conv, relu, conv, relu, pool, gemm) with seeded random weights.
+
+    The in-process unit tests use it (cheap to compile and run many times on 2 cores); the live-fleet
+    test uses squeezenet with seeded weights (tests/_models.seeded_squeezenet).
+    """
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(seed)
+
+    def init(name: str, *shape: int) -> onnx.TensorProto:
+        return numpy_helper.from_array((rng.standard_normal(shape) * 0.3).astype(np.float32), name)
+
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c2"], ["r2"]),
+        helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c3"], ["r3"]),
+        helper.make_node("GlobalAveragePool", ["r3"], ["p"]),
+        helper.make_node("Flatten", ["p"], ["f"]),
+        helper.make_node("Gemm", ["f", "w4", "b4"], ["y"], transB=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "small_cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
+        [init("w1", 8, 3, 3, 3), init("b1", 8), init("w2", 16, 8, 3, 3), init("b2", 16),
+         init("w3", 16, 16, 3, 3), init("b3", 16), init("w4", 10, 16), init("b4", 10)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    return model
+
+
+@pytest.fixture(scope="module")
+def models() -> dict[str, onnx.ModelProto]:
+    """The old whole model and a new one with different weights."""
+    old = small_cnn()
+    return {"old": old, "new": _scaled(old, 1.25)}
+
+
+@pytest.fixture(scope="module")
+def compiled(models: dict[str, onnx.ModelProto]) -> dict[str, tuple[Deployment, dict[str, onnx.ModelProto]]]:
+    """Both models compiled for the same 3 nodes."""
+    with warnings.catch_warnings():  # the placement warning (one conv dominates) is expected here
+        warnings.simplefilter("ignore")
+        return {k: compile_model(m, nodes=3) for k, m in models.items()}
+
+
+def _inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
+    """Random graph inputs (initializers listed as inputs in this old-IR model are left out)."""
+    inits = {i.name for i in model.graph.initializer}
+    return {k: v for k, v in random_inputs(model, seed).items() if k not in inits}
+
+
+def _pub(private: bytes) -> bytes:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    return Ed25519PrivateKey.from_private_bytes(private).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+class Harness:
+    """One node's engine with the OTA handler, and a deployer; bytes pass between them in this process."""
+
+    def __init__(self, dep: Deployment, programs: dict[str, onnx.ModelProto], node: str = "n0",
+                 inline: bool = True) -> None:
+        self.dep = dep
+        self.engine = Engine.for_node(dep, node, programs, inline_compute=inline)
+        self.node = node
+        self.handler = ota.OtaNode(self.engine, ota.OnnxLoader(self.engine), ota.ed25519_verifier(_pub(KEY)))
+        self.engine.register_protocol(self.handler)
+        self.seq = (7 << 32)
+        self.now = 0.0
+        self.nacks: list[tuple[int, int, str]] = []
+        self.replies: list[wire.Envelope] = []
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def deployer(self, image: bytes, key: bytes = KEY, uid: int = 1, **kw: object) -> ota.OtaDeployer:
+        upd = ota.NodeUpdate(self.node, image, ota.TARGET_ONNX, ota.ed25519_signer(key), chunk=1024)
+        return ota.OtaDeployer(self.dep.ids(), [upd], self.next_seq, uid, **kw)  # type: ignore[arg-type]
+
+    def send(self, items: list[ota.Outgoing]) -> None:
+        for o in items:
+            self.engine.deliver("_host", o.data)
+
+    def pump(self, d: ota.OtaDeployer | None = None, rounds: int = 3) -> None:
+        for _ in range(rounds):
+            self.now += 0.01
+            for out in self.engine.poll(self.now):
+                env = wire.decode(out.data, max_payload=len(out.data))
+                if env.protocol == ota.PROTO_OTA:
+                    self.replies.append(env)
+                    if env.edge == ota.NACK:
+                        self.nacks.append(ota.decode_nack(bytes(env.payload_bytes())))
+                    if d is not None:
+                        d.on_envelope(env)
+            if d is not None:
+                self.send(d.poll(self.now))
+
+    def events(self, kind: type) -> list[object]:
+        return [e for e in self.engine.drain_events() if isinstance(e, kind)]
+
+
+def _image(programs: dict[str, onnx.ModelProto], node: str = "n0") -> bytes:
+    return programs[node].SerializeToString()
+
+
+def _refused(h: Harness, code: int) -> None:
+    evs = [e for e in h.engine.drain_events() if isinstance(e, ota.OtaRefused)]
+    assert [e.code for e in evs] == [code], evs
+    assert [n[1] for n in h.nacks] == [code]
+
+
+def _unchanged(h: Harness, old_programs: dict[str, onnx.ModelProto]) -> None:
+    want = hashlib.sha256(old_programs[h.node].SerializeToString(deterministic=True)).digest()
+    assert h.engine.program_hash == want
+    assert h.engine.programs[h.node].model is not None
+    assert h.handler.current is None
+
+
+def test_update_switches_and_announces_new_hash(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump(d, rounds=6)
+    assert d.state == "done", (d.state, d.failures)
+    want = hashlib.sha256(new["n0"].SerializeToString(deterministic=True)).digest()
+    assert h.engine.program_hash == want and d.switched["n0"] == want
+    assert h.handler.store.slots[h.handler.store.active] == _image(new)  # type: ignore[attr-defined]
+    hellos = [o for o in h.engine.flush_outbound()]
+    assert hellos == [] or all(o.protocol == wire.PROTO_CONTROL for o in hellos)
+
+
+def _hello_hashes(h: Harness) -> list[bytes]:
+    from bb_edge.wire import hello as hello_record
+
+    out = []
+    for env in h.replies:
+        if env.protocol == wire.PROTO_CONTROL:
+            out.append(hello_record.decode(bytes(env.payload_bytes())).program_hash)
+    return out
+
+
+def test_new_program_computes_new_outputs_in_process(compiled, models) -> None:  # type: ignore[no-untyped-def]
+    """Every node updated in-process: the fleet's outputs go from ORT(old) to ORT(new)."""
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    x = _inputs(models["old"], seed=3)
+    want_old, want_new = monolithic(models["old"], x), monolithic(models["new"], x)
+    key = next(iter(want_old))
+    assert not np.allclose(want_old[key], want_new[key], rtol=1e-3, atol=1e-4)  # distinguishable
+    fleet = InProcFleet(dep, programs=old)
+    got = fleet.run([x])[0]
+    np.testing.assert_allclose(got[key], want_old[key], rtol=1e-4, atol=1e-5)
+    for name, eng in fleet.engines.items():
+        loader = ota.OnnxLoader(eng)
+        loader.switch(loader.validate(_image(new, name)))
+    got = fleet.run([x])[0]
+    np.testing.assert_allclose(got[key], want_new[key], rtol=1e-4, atol=1e-5)
+
+
+def test_corrupt_image_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    image = _image(new)
+    d = h.deployer(image)
+    items = d.start(0.0)
+    # flip one byte of the last DATA chunk after the deployer hashed and signed the original
+    last = wire.decode(items[-1].data, max_payload=len(items[-1].data))
+    body = bytearray(last.payload_bytes())
+    body[-1] ^= 0xFF
+    env = wire.Envelope.for_bytes(bytes(body), sender=HOST_ID, receiver=last.receiver, seq=last.seq,
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=ota.DATA)
+    items[-1] = ota.Outgoing(items[-1].peer, items[-1].receiver, wire.encode(env, max_payload=len(body)))
+    h.send(items)
+    h.pump(d)
+    _refused(h, ota.CORRUPT)
+    assert d.state == "failed" and d.failures["n0"][0] == ota.CORRUPT
+    _unchanged(h, old)
+
+
+def test_bad_signature_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new), key=OTHER_KEY)
+    h.send(d.start(0.0))
+    h.pump(d)
+    _refused(h, ota.BAD_SIGNATURE)
+    _unchanged(h, old)
+
+
+def test_signature_is_bound_to_the_node(compiled) -> None:  # type: ignore[no-untyped-def]
+    """An image signed for n1 is refused by n0 even with the right key."""
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    image = _image(old)
+    digest = hashlib.sha256(image).digest()
+    sig = ota.ed25519_signer(KEY)(ota.signed_message("n1", ota.TARGET_ONNX, len(image), digest))
+    offer = ota.Offer(5, len(image), ota.TARGET_ONNX, ota.SIG_ED25519, digest, sig)
+    h.engine.deliver("_host", _ota_env(h, ota.OFFER, offer.encode()))
+    h.engine.deliver("_host", _ota_env(h, ota.DATA, ota.encode_data(5, 0, image)))
+    h.pump()
+    _refused(h, ota.BAD_SIGNATURE)
+
+
+def _ota_env(h: Harness, edge: int, payload: bytes, sender: int = HOST_ID) -> bytes:
+    env = wire.Envelope.for_bytes(payload, sender=sender, receiver=h.engine.node_id, seq=h.next_seq(),
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=edge)
+    return wire.encode(env, max_payload=max(1, len(payload)))
+
+
+def test_truncated_image_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new))
+    items = d.start(0.0)
+    del items[2]  # a chunk lost: the next one leaves a gap
+    h.send(items)
+    h.pump(d)
+    _refused(h, ota.TRUNCATED)
+    _unchanged(h, old)
+
+
+def test_stalled_staging_times_out(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new), timeout_s=1e9)
+    h.send(d.start(0.0)[:-1])  # the last chunk never comes
+    h.pump(d)
+    assert h.nacks == []
+    h.now += ota.DEFAULT_STAGE_TIMEOUT_S + 1
+    h.pump(d)
+    _refused(h, ota.TRUNCATED)
+    _unchanged(h, old)
+
+
+def test_contract_mismatch_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    """n1's program offered to n0: a valid signed ONNX program whose edges differ."""
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(old, "n1"))
+    h.send(d.start(0.0))
+    h.pump(d)
+    _refused(h, ota.CONTRACT_MISMATCH)
+    _unchanged(h, old)
+
+
+def test_invalid_program_is_refused(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    d = h.deployer(b"\x08\x07 this is not a model")
+    h.send(d.start(0.0))
+    h.pump(d)
+    _refused(h, ota.INVALID_PROGRAM)
+    _unchanged(h, old)
+
+
+def test_second_update_while_one_is_in_progress(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d1 = h.deployer(_image(new), uid=1)
+    first = d1.start(0.0)
+    h.send(first[:2])  # OFFER and one chunk of update 1
+    d2 = h.deployer(_image(new), uid=2)
+    h.send(d2.start(0.0)[:1])  # OFFER of update 2
+    h.pump()
+    _refused(h, ota.BUSY)
+    assert h.handler.current is not None and h.handler.current.offer.update_id == 1
+    h.send(first[2:])  # update 1 still completes
+    h.pump(d1, rounds=6)
+    assert d1.state == "done"
+
+
+def test_unknown_node_is_refused_before_anything_is_sent(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    upd = ota.NodeUpdate("n9", b"x", ota.TARGET_ONNX, ota.ed25519_signer(KEY))
+    d = ota.OtaDeployer(dep.ids(), [upd], lambda: 1, 1)
+    assert d.start(0.0) == [] and d.state == "failed" and d.failures["n9"][0] == ota.UNKNOWN_NODE
+
+
+def test_only_the_host_may_update(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    offer = ota.Offer(1, 10, ota.TARGET_ONNX, ota.SIG_ED25519, b"\0" * 32, b"")
+    h.engine.deliver("n1", _ota_env(h, ota.OFFER, offer.encode(), sender=dep.ids()["n1"]))
+    h.pump()
+    evs = h.events(ota.OtaRefused)
+    assert [e.code for e in evs] == [ota.NOT_AUTHORISED]  # type: ignore[attr-defined]
+    assert h.handler.current is None
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x01\x00", b"\x00" * 43, b"\x00" * 44 + b"\x05",
+                                     b"\x01\x00\x00\x00\xff\xff\xff\xff"])
+def test_malformed_messages_are_typed_refusals(compiled, payload: bytes) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    h = Harness(dep, old)
+    for edge in (ota.OFFER, ota.DATA, ota.COMMIT, 99):
+        h.engine.deliver("_host", _ota_env(h, edge, payload))
+    h.pump()
+    evs = [e for e in h.engine.drain_events() if isinstance(e, ota.OtaRefused)]
+    assert len(evs) == 4 and all(e.code in (ota.BAD_MESSAGE, ota.UNKNOWN_UPDATE) for e in evs), evs
+    _unchanged(h, old)
+
+
+def test_abort_discards_a_staged_program(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump()
+    assert h.handler.current is not None and h.handler.current.ready
+    h.engine.deliver("_host", _ota_env(h, ota.ABORT, (1).to_bytes(4, "little")))
+    h.pump()
+    _unchanged(h, old)
+    h.engine.deliver("_host", _ota_env(h, ota.COMMIT, (1).to_bytes(4, "little")))
+    h.pump()
+    _refused(h, ota.UNKNOWN_UPDATE)
+
+
+def test_switch_waits_for_an_idle_point(compiled, models) -> None:  # type: ignore[no-untyped-def]
+    """A COMMIT while a request is open on n0 switches only after it finished; it ran on the old program."""
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old, inline=False)  # compute is handed out as commands: the request stays open
+    x = _inputs(models["old"], seed=5)
+    h.engine.submit(1, x)
+    h.pump()
+    cmds = h.engine.take_commands()
+    assert cmds and h.engine.open_requests == 1
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump(d, rounds=6)
+    assert d.state == "committing" and "n0" not in d.switched  # committed, waiting for the idle point
+    old_hash = h.engine.program_hash
+    for c in cmds:
+        h.engine.complete(c.cmd_id, h.engine.run_command(c))
+    h.pump(d, rounds=2)
+    while h.engine.open_requests:
+        for c in h.engine.take_commands():
+            h.engine.complete(c.cmd_id, h.engine.run_command(c))
+        h.pump(d, rounds=1)
+    h.pump(d, rounds=3)
+    assert d.state == "done" and h.engine.program_hash != old_hash
+
+
+def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-untyped-def]
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h = Harness(dep, old)
+
+    class Broken(ota.OnnxLoader):
+        def health(self, staged: onnx.ModelProto) -> None:
+            raise ota.OtaError(ota.ROLLED_BACK, "first inference failed")
+
+    h.handler.loader = Broken(h.engine)
+    d = h.deployer(_image(new))
+    h.send(d.start(0.0))
+    h.pump(d, rounds=6)
+    evs = h.engine.drain_events()
+    assert any(isinstance(e, ota.OtaRolledBack) for e in evs)
+    assert [e.code for e in evs if isinstance(e, ota.OtaRefused)] == [ota.ROLLED_BACK]
+    assert d.state == "failed"
+    _unchanged(h, old)
+    assert set(h.engine._edge_table) == {e for e, v in Engine.for_node(dep, "n0", old)._edge_table.items()}
+
+
+# ------------------------------------------------------------------- live fleet over real Mosquitto
+
+FLEET_TIMEOUT = float(os.environ.get("OTA_FLEET_TIMEOUT", "90"))
+# requests per phase (squeezenet: CI 2, BB_EDGE_LONG=1: 6); OTA_FLEET_REQUESTS=50 gives a longer run
+PER_PHASE = int(os.environ.get("OTA_FLEET_REQUESTS", "6" if os.environ.get("BB_EDGE_LONG") == "1" else "2"))
+
+
+SQZ_OUT = "softmaxout_1"
+
+
+@pytest.fixture(scope="module")
+def sqz_models() -> dict[str, onnx.ModelProto]:
+    """Squeezenet (onnx's light graph) with seeded weights: old = seed 0, new = seed 1, the same contract."""
+    return {"old": seeded_squeezenet(0), "new": seeded_squeezenet(1)}
+
+
+def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A 3-node squeezenet fleet (``compile --nodes 3``, three ``bb-edge node`` processes over Mosquitto) moves
+    from seed 0 to seed 1: staged while requests flow, switched between requests.
+
+    Every output is checked against ORT on the old or the new whole model (and not the other one), none
+    lost; then a corrupt image and a badly signed one are refused and the fleet keeps serving the new
+    program.
+    """
+    from bb_edge.adapters.fleet.hostloop import HostEndpoint
+    from bb_edge.adapters.fleet.mqtt_fleet import spawn_node, stop_process
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+    from bb_edge.adapters.ops.ota_deploy import Deploy, OtaTap, plan_update
+    from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
+    from bb_edge.commands.keygen import embed_public_key, make_keys
+    from bb_edge.deployment.manifest import HOST_NAME, load_deployment
+
+    old_dir, new_dir = tmp_path / "old", tmp_path / "new"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(sqz_models["old"], nodes=3, out_dir=old_dir)
+        compile_model(sqz_models["new"], nodes=3, out_dir=new_dir)
+    priv, pub = make_keys(tmp_path / "keys")
+    embed_public_key(old_dir, pub)
+    dep = load_deployment(old_dir)
+    assert dep.extra["ota"]["public_key"] == pub
+    updates = plan_update(dep, load_deployment(new_dir), ota.ed25519_signer(bytes.fromhex(priv)))  # 32 KiB chunks
+    assert sorted(u.node for u in updates) == dep.node_names
+
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    logs = {n: open(tmp_path / f"{n}.log", "wb") for n in dep.node_names}  # noqa: SIM115 (closed below)
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=logs[n],
+                        stderr=subprocess.STDOUT) for n in dep.node_names]
+    tr = MqttTransport(MqttConfig.from_url(files.url()), dep.name, HOST_NAME, dep.ids())
+    tap = OtaTap(tr)
+    host = HostEndpoint(dep, tap)
+    rid = [0]
+
+    def next_seq() -> int:  # the deployer numbers its envelopes in the host's sequence (same thread)
+        return host.next_seq()
+
+    def one_request(seed: int) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        rid[0] += 1
+        x = random_inputs(sqz_models["old"], seed)  # data_0 [1, 3, 224, 224]
+        host.submit(rid[0], x)
+        return x, host.wait(rid[0], FLEET_TIMEOUT)
+
+    def check(pairs: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]], which: str) -> None:
+        other = "new" if which == "old" else "old"
+        for x, got in pairs:
+            want, not_want = monolithic(sqz_models[which], x)[SQZ_OUT], monolithic(sqz_models[other], x)[SQZ_OUT]
+            np.testing.assert_allclose(got[SQZ_OUT], want, rtol=1e-4, atol=1e-5)
+            assert float(np.abs(got[SQZ_OUT] - not_want).max()) > 0.1  # the seeds' outputs differ by ~0.8
+
+    try:
+        host.open()
+        tr.wait_connected(20.0)
+        host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
+        before = [one_request(s) for s in range(PER_PHASE)]
+        old_hashes = dict(tap.program_hashes)
+
+        run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=41)
+        run.start()
+        staging = []
+        deadline = time.monotonic() + FLEET_TIMEOUT
+        while run.step() == "staging":  # requests keep flowing while every node stages
+            staging.append(one_request(100 + len(staging)))
+            assert time.monotonic() < deadline, (run.report(), _logs(tmp_path, dep.node_names))
+        while run.step() not in ("done", "failed"):
+            time.sleep(0.01)
+            assert time.monotonic() < deadline
+        report = run.report()
+        assert report.ok, report
+        assert staging  # requests were served while the nodes staged
+        after = [one_request(200 + s) for s in range(PER_PHASE)]
+        check(before + staging, "old")
+        check(after, "new")
+        # HELLOs announce the new program hash (what each node reported in SWITCHED)
+        ids = dep.ids()
+        wait_deadline = time.monotonic() + 10
+        while time.monotonic() < wait_deadline and any(
+                tap.program_hashes.get(ids[n]) != bytes.fromhex(report.switched[n]) for n in dep.node_names):
+            time.sleep(0.05)
+        for n in dep.node_names:
+            assert tap.program_hashes[ids[n]] == bytes.fromhex(report.switched[n]) != old_hashes.get(ids[n])
+        # the active slot on disk is the new program
+        assert (old_dir / "ota" / "n1" / "active").read_text().strip() in ("a", "b")
+
+        # a corrupt image and a badly signed one: refused, ABORT everywhere, the new program keeps serving
+        back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)))
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42)
+        corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
+        while corrupt.step() not in ("done", "failed"):
+            time.sleep(0.01)
+        assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
+        check([one_request(300)], "new")
+        forged = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(KEY))
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43)
+        rep = bad.run()
+        assert rep.state == "failed" and {c for c, _ in bad.deployer.failures.values()} == {ota.BAD_SIGNATURE}
+        check([one_request(301), one_request(302)], "new")
+        assert all(p.poll() is None for p in procs)  # every node still running
+    finally:
+        for p in procs:
+            stop_process(p)
+        for f in logs.values():
+            f.close()
+        host.close()
+        broker.stop()
+
+
+def _logs(directory: Path, names: list[str]) -> str:
+    """The node processes' output (for a failure message)."""
+    return "\n".join(f"--- {n}\n" + (directory / f"{n}.log").read_text()[-3000:] for n in names)
+
+
+def test_plan_refuses_a_contract_change_before_sending(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``plan_update``: a DIST whose n0 program has other edges is refused up front, as is an unknown node."""
+    import shutil
+
+    from bb_edge.adapters.ops.ota_deploy import plan_update
+    from bb_edge.deployment.manifest import load_deployment
+
+    cur, bad = tmp_path / "cur", tmp_path / "bad"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=cur)
+    shutil.copytree(cur, bad)
+    shutil.copy(cur / "n1.onnx", bad / "n0.onnx")
+    signer = ota.ed25519_signer(KEY)
+    with pytest.raises(ota.OtaError) as err:
+        plan_update(load_deployment(cur), load_deployment(bad), signer)
+    assert err.value.code == ota.CONTRACT_MISMATCH and "n0" in str(err.value)
+    raw = json.loads((bad / "deployment.json").read_text())
+    shutil.copy(cur / "n0.onnx", bad / "n0.onnx")
+    raw["nodes"][0]["id"] = 77
+    (bad / "deployment.json").write_text(json.dumps(raw))
+    with pytest.raises(ota.OtaError) as err:
+        plan_update(load_deployment(cur), load_deployment(bad), signer)
+    assert err.value.code == ota.UNKNOWN_NODE
+    assert plan_update(load_deployment(cur), load_deployment(cur), signer) == []  # nothing changed
+
+
+def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``bb-edge keygen --deployment`` then ``bb-edge deploy`` against node processes; a refused DIST exits 4."""
+    import shutil
+    import sys
+
+    from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+    from bb_edge.deployment.manifest import load_deployment
+
+    old_dir, new_dir = tmp_path / "old", tmp_path / "new"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=old_dir)
+        compile_model(models["new"], nodes=3, out_dir=new_dir)
+    cli = [sys.executable, "-m", "bb_edge.cli"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(old_dir)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "keys" / "ota_ed25519.key").stat().st_mode & 0o077 == 0
+    dep = load_deployment(old_dir)
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=subprocess.DEVNULL)
+             for n in dep.node_names]
+    host = None
+    try:
+        bad = tmp_path / "bad"
+        shutil.copytree(new_dir, bad)
+        shutil.copy(new_dir / "n2.onnx", bad / "n1.onnx")
+        deploy = [*cli, "deploy", "--current", str(old_dir), "--fleet", url,
+                  "--key", str(tmp_path / "keys" / "ota_ed25519.key")]
+        out = subprocess.run([*deploy, str(bad)], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 4 and "contract_mismatch" in out.stdout, (out.stdout, out.stderr)
+        time.sleep(1.0)  # the nodes come up while the first (refused) deploy ran
+        out = subprocess.run([*deploy, str(new_dir)], capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, (out.stdout, out.stderr)
+        assert out.stdout.count("switched to") == 3 and "deploy done" in out.stdout
+        host = host_endpoint(dep, url)
+        host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
+        x = _inputs(models["old"], 9)
+        host.submit(1, x)
+        got = host.wait(1, FLEET_TIMEOUT)
+        np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
+        # restarted, every node runs its active slot (the new program), not the compiled one
+        for p in procs:
+            assert stop_process(p) == 0
+        procs += [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"],
+                             stdout=subprocess.DEVNULL) for n in dep.node_names]
+        host.submit(2, x)
+        got = host.wait(2, FLEET_TIMEOUT)
+        np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
+    finally:
+        for p in procs:
+            stop_process(p)
+        if host is not None:
+            host.close()
+        broker.stop()
+
+
+# ------------------------------------------------------------------- the C node end (firmware/src/bbrt_ota.c)
+
+C_NODE = "n2"
+HMAC_KEY = bytes(range(100, 132))
+
+
+@pytest.fixture(scope="module")
+def c_ota(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """bbrt with bbrt_sha256.c and bbrt_ota.c as a shared library (C99, -Wall -Wextra -Werror -pedantic)."""
+    import ctypes
+    import shutil
+
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    fw = Path(__file__).resolve().parents[2] / "firmware"
+    out = tmp_path_factory.mktemp("ota_c") / "libbbrt_ota.so"
+    srcs = ["bbrt_sha256.c", "bbrt_ota.c", "bbrt_wire.c", "bbrt_program.c", "bbrt_check.c", "bbrt_kernels.c",
+            "bbrt_node.c", "bbrt_link.c", "bbrt_resolver_all.c"]
+    subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-cast-align", "-O2", "-fPIC",
+                    "-shared", f"-I{fw / 'include'}", *[str(fw / "src" / s) for s in srcs], "-o", str(out)],
+                   check=True, timeout=180)
+    lib = ctypes.CDLL(str(out))
+    lib.bbrt_ota_sizeof.restype = ctypes.c_size_t
+    lib.bbrt_ota_message.restype = ctypes.c_uint16
+    lib.bbrt_ota_poll.restype = ctypes.c_uint16
+    return lib
+
+
+@pytest.fixture(scope="module")
+def bbrt_blobs() -> dict[str, bytes]:
+    """n2 of bbrt's small_cnn lowered to .bbrt twice (different weights), and n1 (other edges)."""
+    from bb_edge.bbrt.lower import lower
+    from tests.support.examples import small_cnn as bbrt_cnn
+
+    out = {}
+    for key, seed, node in (("old", 0, "n2"), ("new", 1, "n2"), ("n1", 0, "n1")):
+        dep, progs = compile_model(bbrt_cnn(seed=seed), cuts=["r3", "c4"], node_names=["n0", "n1", "n2"])
+        io = {i.name: i.edge_id for i in dep.inputs} | {o.name: o.edge_id for o in dep.outputs}
+        out[key] = lower(progs[node], node_id=dep.ids()[node], node_ids=dep.ids(), io_edges=io,
+                         precision="fp32").blob
+    return out
+
+
+class COta:
+    """The C OTA state machine with an active program, a staging slot and an arena (all caller memory)."""
+
+    ARENA = 1 << 16
+
+    def __init__(self, lib, old: bytes, key: bytes | None = HMAC_KEY, slot_cap: int = 1 << 16) -> None:  # type: ignore[no-untyped-def]
+        import ctypes
+
+        self.lib, self.ct = lib, ctypes
+        self.state = ctypes.create_string_buffer(lib.bbrt_ota_sizeof())
+        self.active_blob = ctypes.create_string_buffer(old, len(old))
+        self.arena = ctypes.create_string_buffer(self.ARENA)
+        self.slot = ctypes.create_string_buffer(slot_cap)
+        self.active = ctypes.create_string_buffer(256)  # bbrt_program_t
+        self.key = ctypes.create_string_buffer(key, len(key)) if key else None
+        assert lib.bbrt_program_load(self.active, self.active_blob, ctypes.c_size_t(len(old)), self.arena,
+                                     ctypes.c_size_t(self.ARENA)) == 0
+        assert lib.bbrt_ota_init(self.state, C_NODE.encode(), self.slot, ctypes.c_size_t(slot_cap), self.arena,
+                                 ctypes.c_size_t(self.ARENA), self.key, ctypes.c_size_t(len(key) if key else 0)) == 0
+        self.reply = ctypes.create_string_buffer(ota.MAX_REASON)
+
+    def message(self, edge: int, payload: bytes) -> tuple[int, bytes]:
+        ct = self.ct
+        n = ct.c_size_t()
+        t = self.lib.bbrt_ota_message(self.state, self.active, ct.c_uint16(edge), payload, ct.c_size_t(len(payload)),
+                                      self.reply, ct.c_size_t(len(self.reply)), ct.byref(n))
+        return int(t), self.reply.raw[:n.value]
+
+    def poll(self, idle: bool) -> tuple[int, bytes]:
+        ct = self.ct
+        n = ct.c_size_t()
+        t = self.lib.bbrt_ota_poll(self.state, ct.c_int(int(idle)), self.active, self.reply,
+                                   ct.c_size_t(len(self.reply)), ct.byref(n))
+        return int(t), self.reply.raw[:n.value]
+
+    def running(self) -> int:
+        """Address of the running program's blob (bbrt_program_t.blob, its first field)."""
+        return int(self.ct.c_void_p.from_buffer(self.active).value or 0)
+
+    def send_update(self, image: bytes, key: bytes = HMAC_KEY, uid: int = 1, chunk: int = 500,
+                    target: int = ota.TARGET_BBRT) -> list[tuple[int, bytes]]:
+        """What the Python deployer sends (OtaDeployer), each message handed to the C node; its replies."""
+        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk)
+        d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, uid)
+        replies = []
+        for o in d.start(0.0):
+            env = wire.decode(o.data, max_payload=len(o.data))
+            t, body = self.message(env.edge, bytes(env.payload_bytes()))
+            if t:
+                replies.append((t, body))
+        return replies
+
+
+def test_c_sha256_and_hmac_match_hashlib(c_ota) -> None:  # type: ignore[no-untyped-def]
+    import ctypes
+    import hmac as pyhmac
+
+    rng = np.random.default_rng(0)
+    out = ctypes.create_string_buffer(32)
+    for n in [0, 1, 55, 56, 63, 64, 65, 119, 128, 1000, 4097]:
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        c_ota.bbrt_sha256(data, ctypes.c_size_t(n), out)
+        assert out.raw == hashlib.sha256(data).digest(), n
+        for key in (b"k", bytes(64), bytes(range(200))):
+            c_ota.bbrt_hmac_sha256(key, ctypes.c_size_t(len(key)), data, ctypes.c_size_t(n), out)
+            assert out.raw == pyhmac.new(key, data, hashlib.sha256).digest(), (n, len(key))
+
+
+def test_c_node_stages_verifies_and_switches_at_idle(c_ota, bbrt_blobs) -> None:  # type: ignore[no-untyped-def]
+    node = COta(c_ota, bbrt_blobs["old"])
+    before = node.running()
+    replies = node.send_update(bbrt_blobs["new"])
+    sha = hashlib.sha256(bbrt_blobs["new"]).digest()
+    assert replies == [(ota.READY, (1).to_bytes(4, "little") + sha)]
+    assert node.running() == before  # staged only
+    assert node.message(ota.COMMIT, (1).to_bytes(4, "little")) == (0, b"")
+    assert node.poll(idle=False) == (0, b"") and node.running() == before  # a request is in progress
+    t, body = node.poll(idle=True)
+    assert t == ota.SWITCHED and body[4:] == sha
+    assert node.running() == ctypes_addr(node.slot) != before
+
+
+def ctypes_addr(buf) -> int:  # type: ignore[no-untyped-def]
+    import ctypes
+
+    return ctypes.addressof(buf)
+
+
+@pytest.mark.parametrize("case", ["corrupt", "bad_signature", "contract", "invalid", "truncated", "too_large",
+                                  "wrong_target", "no_key"])
+def test_c_node_refusals_keep_the_running_program(c_ota, bbrt_blobs, case: str) -> None:  # type: ignore[no-untyped-def]
+    node = COta(c_ota, bbrt_blobs["old"], key=None if case == "no_key" else HMAC_KEY,
+                slot_cap=1000 if case == "too_large" else 1 << 16)
+    before = node.running()
+    image = bbrt_blobs["new"]
+    if case == "corrupt":
+        upd = ota.NodeUpdate(C_NODE, image, ota.TARGET_BBRT, ota.hmac_signer(HMAC_KEY), ota.SIG_HMAC_SHA256, 500)
+        d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1)
+        msgs = [wire.decode(o.data, max_payload=len(o.data)) for o in d.start(0.0)]
+        replies = []
+        for i, env in enumerate(msgs):
+            body = bytearray(env.payload_bytes())
+            if i == len(msgs) - 1:
+                body[-1] ^= 1
+            t, r = node.message(env.edge, bytes(body))
+            if t:
+                replies.append((t, r))
+        want = ota.CORRUPT
+    elif case == "truncated":
+        upd = ota.NodeUpdate(C_NODE, image, ota.TARGET_BBRT, ota.hmac_signer(HMAC_KEY), ota.SIG_HMAC_SHA256, 500)
+        d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1)
+        msgs = [wire.decode(o.data, max_payload=len(o.data)) for o in d.start(0.0)]
+        del msgs[2]
+        replies = [r for r in (node.message(e.edge, bytes(e.payload_bytes())) for e in msgs) if r[0]]
+        want = ota.TRUNCATED
+    else:
+        key = OTHER_KEY if case == "bad_signature" else HMAC_KEY
+        if case == "contract":
+            image = bbrt_blobs["n1"]
+        elif case == "invalid":
+            image = bytes(len(image))  # hash and signature are right: bbrt's loader refuses it
+        target = ota.TARGET_ONNX if case == "wrong_target" else ota.TARGET_BBRT
+        replies = node.send_update(image, key=key, target=target)
+        want = {"bad_signature": ota.BAD_SIGNATURE, "contract": ota.CONTRACT_MISMATCH,
+                "invalid": ota.INVALID_PROGRAM, "too_large": ota.TOO_LARGE, "wrong_target": ota.WRONG_TARGET,
+                "no_key": ota.NO_KEY}[case]
+    assert len(replies) == 1 and replies[0][0] == ota.NACK, replies
+    assert ota.decode_nack(replies[0][1])[1] == want
+    assert node.running() == before
+    assert node.message(ota.COMMIT, (1).to_bytes(4, "little"))[0] == ota.NACK  # nothing staged
+    assert node.poll(idle=True) == (0, b"") and node.running() == before
+    # the node takes the next, good update
+    again = node.send_update(bbrt_blobs["new"], uid=2)[0][0]
+    assert again == (ota.NACK if case in ("no_key", "too_large") else ota.READY)
+
+
+def test_c_node_refuses_a_second_update_and_malformed_messages(c_ota, bbrt_blobs) -> None:  # type: ignore[no-untyped-def]
+    node = COta(c_ota, bbrt_blobs["old"])
+    image = bbrt_blobs["new"]
+    digest = hashlib.sha256(image).digest()
+    sig = ota.hmac_signer(HMAC_KEY)(ota.signed_message(C_NODE, ota.TARGET_BBRT, len(image), digest))
+    assert node.message(ota.OFFER, ota.Offer(1, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
+                                             sig).encode()) == (0, b"")
+    t, body = node.message(ota.OFFER, ota.Offer(2, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
+                                                sig).encode())
+    assert t == ota.NACK and ota.decode_nack(body)[:2] == (2, ota.BUSY)
+    for edge, payload in ((ota.OFFER, b"\x01"), (ota.DATA, b"\x01\x00"), (ota.COMMIT, b""), (99, b"1234")):
+        t, body = node.message(edge, payload)
+        assert t == ota.NACK and ota.decode_nack(body)[1] == ota.BAD_MESSAGE
+    t, body = node.message(ota.DATA, ota.encode_data(7, 0, b"xx"))
+    assert ota.decode_nack(body)[1] == ota.UNKNOWN_UPDATE
+    # update 1 still completes
+    t, body = node.message(ota.DATA, ota.encode_data(1, 0, image))
+    assert t == ota.READY
+
+
+def test_a_rollback_after_commit_puts_switched_nodes_back(compiled) -> None:  # type: ignore[no-untyped-def]
+    """n0 switches, n1 fails its health check: the deployer re-installs n0's previous image."""
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+    h0, h1 = Harness(dep, old, "n0"), Harness(dep, old, "n1")
+
+    class Broken(ota.OnnxLoader):
+        def health(self, staged: onnx.ModelProto) -> None:
+            raise ota.OtaError(ota.ROLLED_BACK, "first inference failed")
+
+    h1.handler.loader = Broken(h1.engine)
+    seq = [9 << 32]
+
+    def next_seq() -> int:
+        seq[0] += 1
+        return seq[0]
+
+    signer = ota.ed25519_signer(KEY)
+    ups = [ota.NodeUpdate(n, _image(new, n), ota.TARGET_ONNX, signer, chunk=1024, previous=_image(old, n))
+           for n in ("n0", "n1")]
+    d = ota.OtaDeployer(dep.ids(), ups, next_seq, 10)
+    hs = {"n0": h0, "n1": h1}
+    pending = d.start(0.0)
+    now = 0.0
+    for _ in range(40):
+        for o in pending:
+            hs[o.peer].engine.deliver("_host", o.data)
+        now += 0.01
+        for h in hs.values():
+            for out in h.engine.poll(now):
+                env = wire.decode(out.data, max_payload=len(out.data))
+                if env.protocol == ota.PROTO_OTA:
+                    d.on_envelope(env)
+        pending = d.poll(now)
+        if d.state == "failed" and not pending:
+            break
+    assert d.state == "failed" and d.failures["n1"][0] == ota.ROLLED_BACK
+    assert d.reverted == ["n0"]
+    for n, h in hs.items():
+        assert h.engine.program_hash == hashlib.sha256(old[n].SerializeToString(deterministic=True)).digest(), n
+
+
+def test_file_slots_are_atomic_and_lazy(tmp_path: Path) -> None:
+    """FileSlots: nothing on disk until a stage; the active slot flips only on activate; discard removes."""
+    from bb_edge.adapters.ops.ota_store import FileSlots
+
+    s = FileSlots(tmp_path / "ota" / "n0")
+    assert s.active is None and not (tmp_path / "ota").exists()
+    s.stage(b"one")
+    assert s.active is None and s.active_program() is None  # staged is not active
+    s.activate()
+    assert s.active == "a" and s.active_program() == b"one"
+    s.stage(b"two")  # the inactive slot: the running one is untouched
+    assert (tmp_path / "ota" / "n0" / "slot_a").read_bytes() == b"one"
+    s.discard()
+    assert s.active_program() == b"one" and not (tmp_path / "ota" / "n0" / "slot_b").exists()
+    s.stage(b"three")
+    s.activate()
+    assert s.active == "b" and FileSlots(tmp_path / "ota" / "n0").active_program() == b"three"
+    assert not list((tmp_path / "ota" / "n0").glob("*.tmp"))
+
+
+def test_hmac_key_file_verifies_what_deploy_hmac_signs(compiled, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A provisioned ota_hmac.key (hex, as build writes it) verifies what `deploy --hmac` signs with that file;
+    a key file that is not hex is a typed DeploymentError."""
+    from bb_edge.adapters.ops.ota_store import verifier_for
+    from bb_edge.errors import DeploymentError
+
+    dep = next(iter(compiled.values()))[0]
+    node = dep.nodes[0].name
+    secret = os.urandom(32)
+    key_file = tmp_path / "ota_hmac.key"
+    key_file.write_text(secret.hex() + "\n")
+    verify, kind = verifier_for(dep, node, key_file)
+    assert kind == ota.SIG_HMAC_SHA256 and verify is not None
+    signature = ota.hmac_signer(bytes.fromhex(key_file.read_text().strip()))(b"offer bytes")
+    assert verify(b"offer bytes", signature)
+    assert not verify(b"offer bytes", ota.hmac_signer(secret.hex().encode())(b"offer bytes"))
+    key_file.write_text("not hex")
+    with pytest.raises(DeploymentError, match="not a hex HMAC key"):
+        verifier_for(dep, node, key_file)

@@ -1,0 +1,150 @@
+"""CMSIS-NN-style int8 kernels (SMLAD, BBRT_KERNELS_DSP) and the folded-bias FC loop.
+
+On the host the DSP code path runs with C versions of SXTB16/SMLAD (the same source the
+Cortex-M4 build compiles with the real instructions); it must be bit-exact with the portable
+kernel on random shapes (hypothesis), and so must an FC program whose input zero point is not
+folded into the bias (the kernel's run-time correction). Under QEMU mps2-an386 the Cortex-M4
+build runs the CNN's FC node bit-exact with the host build, and its ELF contains SMLAD.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from onnx import TensorProto, helper, numpy_helper
+
+from bb_edge.bbrt import host as host_mod
+from bb_edge.bbrt import native
+from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.host import HostProgram
+from bb_edge.bbrt.lower import Lowered, lower
+from tests.support.models import gemm_relu, unfold_fc
+
+EXAMPLES = 60 if os.environ.get("BB_EDGE_LONG_TESTS") else 15
+SAN = "-fsanitize=undefined -fno-sanitize-recover=all"
+
+
+def dsp_library() -> ctypes.CDLL:
+    """The host library built with BBRT_KERNELS_DSP (C versions of SXTB16/SMLAD), typed like the default one."""
+    lib = ctypes.CDLL(str(native.cached_build("pylib", MAX_PAYLOAD="65536", SAN=SAN + " -DBBRT_KERNELS_DSP=1")
+                          / "libbbrt.so"))
+    lib.bbrtpy_load.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+    return lib
+
+
+def run(L: Lowered, x: np.ndarray, lib: ctypes.CDLL | None = None) -> bytes:
+    """Run the program once on ``x`` with the default or the given library; the output tensor's bytes."""
+    orig = host_mod.load_host_library
+    if lib is not None:
+        host_mod.load_host_library = lambda *a, **k: lib  # type: ignore[assignment]
+    try:
+        h = HostProgram(L.blob, L.program)
+    finally:
+        host_mod.load_host_library = orig  # type: ignore[assignment]
+    h.run({h.recv_tensors()[0]: x})
+    out = next(e.tensor for e in L.program.edges if e.direction == 1)
+    return h.view(out).tobytes()
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 3), k=st.integers(1, 70), n=st.integers(1, 19), seed=st.integers(0, 2**16),
+       shift=st.floats(-1.0, 1.0))
+def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int, shift: float) -> None:
+    m = gemm_relu(rows, k, n, np.random.default_rng(seed))
+    rng = np.random.default_rng(seed + 1)
+    # an input range off zero: a nonzero input zero point, so the folding matters
+    calib = [{"x": (rng.standard_normal((rows, k)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(m, precision="int8", calib=calib)
+    fc = [op for op in L.program.ops if op.opcode == Op.FC_I8]
+    assert fc and fc[0].params[2] == 1  # folded by the lowering
+    x = calib[0]["x"]
+    portable = run(L, x)
+    assert run(L, x, dsp_library()) == portable
+    assert run(unfold_fc(L), x) == portable
+
+
+def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:
+    """y = Relu(conv3x3(x)), stride 1: the kernel row the DSP path unrolls two outputs at a time."""
+    rng = np.random.default_rng(seed)
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "W", "B"], ["h"], name="conv", pads=[pad] * 4),
+         helper.make_node("Relu", ["h"], ["y"], name="act")], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, m, h - 2 + 2 * pad, w - 2 + 2 * pad])],
+        [numpy_helper.from_array((rng.standard_normal((m, c, 3, 3)) * 0.4).astype(np.float32), "W"),
+         numpy_helper.from_array((rng.standard_normal(m) * 0.2).astype(np.float32), "B")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 4), m=st.integers(1, 4), h=st.integers(3, 9), w=st.integers(3, 21), pad=st.integers(0, 1),
+       seed=st.integers(0, 2**16), shift=st.floats(-1.0, 1.0))
+def test_dsp_conv_is_bit_exact_with_portable(c: int, m: int, h: int, w: int, pad: int, seed: int,
+                                             shift: float) -> None:
+    model = conv3(c, m, h, w, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert any(op.opcode == Op.CONV_I8 for op in L.program.ops)
+    x = calib[0]["x"]
+    assert run(L, x, dsp_library()) == run(L, x)
+
+
+def test_roundf_even_is_exact() -> None:
+    """The integer-only round-half-even against numpy's rint (clamped to +-2^30, NaN -> 0)."""
+    lib = native.load_host_library()
+    lib.bbrt_roundf_even.argtypes = [ctypes.c_float]
+    lib.bbrt_roundf_even.restype = ctypes.c_int32
+    rng = np.random.default_rng(5)
+    edges = [0.0, -0.0, 2**30, -2**30, 2**31, 1e38, -np.inf, np.inf, np.nan, 1e-45, 0.49999997, 0.5000001,
+             8388607.5, 8388608.5]
+    xs = np.concatenate([rng.standard_normal(3000) * 10.0 ** rng.integers(-3, 11, 3000),
+                         np.arange(-8, 8.5, 0.5), edges]).astype(np.float32)
+    for x in xs:
+        ref = 0 if np.isnan(x) else int(np.clip(np.rint(x), -2**30, 2**30))
+        assert lib.bbrt_roundf_even(float(x)) == ref, x
+
+
+needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+                                reason="qemu-system-arm / gcc-arm-none-eabi not installed")
+
+
+@needs_qemu
+def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -> None:
+    from bb_edge.adapters.devices.serial_devices import HostDevice, QemuDevice
+    from bb_edge.adapters.transports.inproc import InProcFleet
+    from tests.support.examples import sample_inputs, small_cnn
+    from bb_edge.bundle.build import build_all
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.deployment.manifest import load_deployment
+
+    d, m4, hst = tmp_path / "dep", tmp_path / "m4", tmp_path / "host"
+    compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
+    build_all(d, ["n3=qemu-cortex-m4"], m4, calib=d / "calib.npz")  # n3: Flatten, Gemm (FC_I8), Softmax
+    build_all(d, ["n3=host"], hst, calib=d / "calib.npz")
+    dis = subprocess.run(["arm-none-eabi-objdump", "-d", str(m4 / "n3" / "bbrt.elf")], capture_output=True,
+                         text=True, check=True).stdout
+    assert "smlad" in dis and "sxtb16" in dis  # the target profile selected the DSP kernels
+    dep = load_deployment(d)
+    nid = dep.ids()["n3"]
+    samples = sample_inputs(3, seed=21)
+    with QemuDevice("cortex-m4", m4 / "n3" / "bbrt.elf", m4 / "n3" / "program.bbrt", nid,
+                    epoch_file=tmp_path / "epoch") as dev:
+        fleet = InProcFleet(dep, external={"n3": dev})
+        on_m4 = [fleet.infer(s)["prob"] for s in samples]
+        assert not dev.errors
+    with HostDevice(hst / "n3" / "bbrt-host", hst / "n3" / "program.bbrt", nid).start() as h:
+        fleet = InProcFleet(dep, external={"n3": h})
+        on_host = [fleet.infer(s)["prob"] for s in samples]
+    for a, b in zip(on_m4, on_host):
+        assert np.array_equal(a, b)

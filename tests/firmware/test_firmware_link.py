@@ -1,0 +1,707 @@
+"""The C link layer (firmware/src/bbrt_link.c) and reboot-safe C nodes.
+
+- golden vectors of tests/vectors/link/ through a ctypes harness (firmware/ports/posix/pyapi.c):
+  hello records decode and re-encode identically, every invalid frame raises its event and
+  changes nothing, scripted sessions replay with the same frames out and the same events;
+- the C seq window replays tests/vectors/engine_rules.json when present;
+- a v2-only Python link meets the v1-only posix C node: both report VersionMismatch;
+- lossy pty (1% corrupted, 0.5% dropped bytes) between bb_edge.wire.link and the posix C node:
+  every envelope exactly once, 16 KiB envelopes fragmented over a 4 KiB device MTU both ways;
+- device reset: a QEMU Cortex-M3 node killed and restarted on the same pty mid-stream.
+
+BB_EDGE_LONG=1 runs the lossy test with more envelopes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import struct
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bb_edge.bbrt.native import load_host_library
+from tests.support.transport_helpers import rules_program
+
+VEC = Path(__file__).resolve().parents[1] / "vectors"
+LINK = VEC / "link"
+
+EVENTS = {1: "LinkUp", 2: "VersionMismatch", 3: "EpochRegressed", 4: "PeerRestarted", 5: "BadHello",
+          6: "BadLinkFrame", 7: "AckUnknown", 8: "FragmentRejected", 9: "ReassemblyTimeout", 10: "GaveUp",
+          11: "PeerDown", 12: "PeerUp", 13: "HeartbeatReceived", 14: "Duplicate", 15: "BareEnvelope"}
+LF_CODES = {1: "TRUNCATED", 2: "BAD_MAGIC", 3: "BAD_TYPE", 4: "TOO_LARGE", 5: "BAD_FIELD", 6: "BAD_LENGTH",
+            7: "NO_SESSION", 8: "VERSION", 9: "OUT_OF_WINDOW"}
+FRAG_CODES = {1: "OUT_OF_RANGE", 2: "LENGTH_MISMATCH", 3: "OVERLAP", 4: "BUDGET", 5: "BAD_FIELD", 6: "ORDER"}
+HELLO_CODES = {1: "TRUNCATED", 2: "BAD_VERSION", 3: "BAD_FIELD", 4: "BAD_LENGTH"}
+GAVE_UP = {1: "RETRIES", 2: "TOO_LARGE"}
+
+
+def vectors() -> dict[str, Any]:
+    if not (LINK / "link.json").exists():
+        pytest.skip("tests/vectors/link/link.json not there yet")
+    return json.loads((LINK / "link.json").read_text())
+
+
+class CLink:
+    """One C link end (the pyapi harness): frames out and typed events, like bb_edge.wire.link.Link."""
+
+    def __init__(self, record: bytes, config: dict[str, float]) -> None:
+        self.lib = lib = load_host_library()
+        lib.bbrtpy_link_init.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+        lib.bbrtpy_link_receive.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32]
+        lib.bbrtpy_link_send.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32]
+        for f in (lib.bbrtpy_link_start, lib.bbrtpy_link_poll):
+            f.argtypes = [ctypes.c_uint32]
+        lib.bbrtpy_link_out.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        lib.bbrtpy_link_out_len.restype = ctypes.c_long
+        lib.bbrtpy_link_state.argtypes = [ctypes.c_void_p]
+        ms = [round(config[k] * 1000) for k in ("rto_initial", "rto_min", "rto_max", "granularity")]
+        ms += [int(config["max_retries"])]
+        ms += [round(config[k] * 1000) for k in ("hb_interval", "dead_after", "reassembly_timeout")]
+        cfg = (ctypes.c_uint32 * 8)(*ms)
+        self.out = ctypes.create_string_buffer(1 << 18)
+        lib.bbrtpy_link_out(self.out, len(self.out))
+        st = lib.bbrtpy_link_init(record, len(record), cfg, int(config["reassembly_budget"]))
+        assert st == 0, f"the C link refused its local hello ({st})"
+
+    def _take(self) -> tuple[list[str], list[dict[str, Any]]]:
+        n = self.lib.bbrtpy_link_out_len()
+        assert n >= 0, "harness output buffer overflowed"
+        raw = self.out.raw[:n]
+        self.lib.bbrtpy_link_out(self.out, len(self.out))
+        frames: list[str] = []
+        events: list[dict[str, Any]] = []
+        i = 0
+        bare = False
+        while i < len(raw):
+            kind, ln = raw[i], struct.unpack_from("<I", raw, i + 1)[0]
+            data = raw[i + 5:i + 5 + ln]
+            i += 5 + ln
+            if kind == 1:
+                frames.append(data.hex())
+            elif kind == 2:
+                events.append({"event": "EnvelopeReceived", "envelope_hex": data.hex(), "bare": bare})
+                bare = False
+            else:
+                code, a, b = struct.unpack("<III", data)
+                name = EVENTS[code]
+                if name == "BareEnvelope":
+                    bare = True
+                    continue
+                events.append(describe(name, a, b))
+        return frames, events
+
+    def step(self, op: str, t_ms: int, data: bytes = b"") -> tuple[list[str], list[dict[str, Any]]]:
+        """One scripted step; frames out and events (C-only Duplicate events left out)."""
+        if op == "start":
+            self.lib.bbrtpy_link_start(t_ms)
+        elif op == "receive":
+            self.lib.bbrtpy_link_receive(data, len(data), t_ms)
+        elif op == "send":
+            self.lib.bbrtpy_link_send(data, len(data), t_ms)
+        elif op == "poll":
+            self.lib.bbrtpy_link_poll(t_ms)
+        else:
+            raise AssertionError(op)
+        frames, events = self._take()
+        return frames, [e for e in events if e["event"] != "Duplicate"]
+
+    def state(self) -> list[int]:
+        """[up, version, cum, mask, next_lseq, rto, srtt, unacked envelopes, peer epoch, rtt samples]."""
+        out = (ctypes.c_uint32 * 10)()
+        self.lib.bbrtpy_link_state(out)
+        return list(out)
+
+
+def describe(name: str, a: int, b: int) -> dict[str, Any]:
+    """A C event as the comparable part of link.py's event fields."""
+    if name == "LinkUp":
+        return {"event": name, "version": a, "boot_epoch": b}
+    if name == "VersionMismatch":
+        return {"event": name, "peer_min": a, "peer_max": b}
+    if name == "PeerRestarted":
+        return {"event": name, "old_epoch": a, "new_epoch": b}
+    if name == "EpochRegressed":
+        return {"event": name, "known": a, "got": b}
+    if name == "BadHello":
+        return {"event": name, "code": HELLO_CODES[a]}
+    if name == "BadLinkFrame":
+        return {"event": name, "code": LF_CODES[a]}
+    if name == "AckUnknown":
+        return {"event": name, "cum": a, "mask": b}
+    if name == "FragmentRejected":
+        return {"event": name, "msg_id": a, "code": FRAG_CODES[b]}
+    if name == "ReassemblyTimeout":
+        return {"event": name, "msg_id": a, "received": b}
+    if name == "GaveUp":
+        return {"event": name, "code": GAVE_UP[b]}
+    if name == "HeartbeatReceived":
+        return {"event": name, "records": a}
+    return {"event": name}
+
+
+def comparable(expected: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a vector event the C harness reports."""
+    name = expected["event"]
+    keep = {"LinkUp": ("version", "boot_epoch"), "VersionMismatch": ("peer_min", "peer_max"),
+            "PeerRestarted": ("old_epoch", "new_epoch"), "EpochRegressed": ("known", "got"),
+            "BadHello": ("code",), "BadLinkFrame": ("code",), "AckUnknown": ("cum", "mask"),
+            "FragmentRejected": ("msg_id", "code"), "ReassemblyTimeout": ("msg_id", "received"),
+            "GaveUp": ("code",), "EnvelopeReceived": ("envelope_hex", "bare")}.get(name, ())
+    out = {"event": name, **{k: expected[k] for k in keep if k in expected}}
+    if name == "HeartbeatReceived":
+        out["records"] = len(expected.get("presence", []))
+    return out
+
+
+def hello_record(fields: dict[str, Any]) -> bytes:
+    name = fields["name"].encode()
+    return struct.pack("<BBHIIIHH32s", fields["min_version"], fields["max_version"], fields["caps"],
+                       fields["boot_epoch"], fields["node_id"], fields["max_frame"], fields["window"], len(name),
+                       bytes.fromhex(fields["program_hash_hex"])) + name
+
+
+# ------------------------------------------------------------------ vectors
+
+
+def test_hello_records_decode_and_encode_identically() -> None:
+    v = vectors()
+    lib = load_host_library()
+    lib.bbrtpy_hello_roundtrip.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+                                           ctypes.POINTER(ctypes.c_size_t)]
+    n = 0
+    for name, spec in v["valid"].items():
+        if spec["type"] != 1:
+            continue
+        body = (LINK / f"{name}.bin").read_bytes()
+        record = body[8:]
+        assert record == hello_record(spec["hello"]), name  # the oracle: the vector's fields, packed here
+        out = ctypes.create_string_buffer(256)
+        written = ctypes.c_size_t(0)
+        st = lib.bbrtpy_hello_roundtrip(record, len(record), out, len(out), ctypes.byref(written))
+        assert st == 0, f"{name}: C hello decode/encode refused it ({HELLO_CODES.get(st, st)})"
+        assert out.raw[:written.value] == record, name
+        n += 1
+    assert n >= 3
+
+
+def established(v: dict[str, Any]) -> CLink:
+    """A C link after the handshake of the vectors' `setup`."""
+    setup = v["setup"]
+    link = CLink(hello_record(setup["local_hello"]), setup["config"])
+    link.step("start", 0)
+    frames, events = link.step("receive", 0, bytes.fromhex(setup["peer_hello_hex"]))
+    assert [e["event"] for e in events] == ["LinkUp"], events
+    return link
+
+
+def test_invalid_frames_raise_their_event_and_change_nothing() -> None:
+    v = vectors()
+    for name, spec in v["invalid"].items():
+        body = (LINK / "invalid" / f"{name}.bin").read_bytes()
+        if spec["session"]:
+            link = established(v)
+        else:
+            link = CLink(hello_record(v["setup"]["local_hello"]), v["setup"]["config"])
+            link.step("start", 0)
+        before = link.state()
+        frames, events = link.step("receive", 1000, body)
+        got = [e for e in events]
+        want = {"event": spec["event"]}
+        if spec.get("code"):
+            want["code"] = spec["code"]
+        assert len(got) == 1 and all(got[0].get(k) == val for k, val in want.items()), (name, got, want)
+        assert link.state() == before, f"{name} changed the link state"
+        if name != "data_no_session":  # answered with a HELLO, as the spec says
+            assert frames == [], (name, frames)
+
+
+def test_valid_frames_are_accepted_by_an_established_link() -> None:
+    v = vectors()
+    for name, spec in v["valid"].items():
+        if spec["type"] == 1:
+            continue
+        link = established(v)
+        body = (LINK / f"{name}.bin").read_bytes()
+        frames, events = link.step("receive", 1000, body)
+        names = [e["event"] for e in events]
+        assert "BadLinkFrame" not in names and "BadHello" not in names, (name, events)
+        if spec["type"] == 2 and not spec.get("msg_id"):
+            assert events[0] == {"event": "EnvelopeReceived", "envelope_hex": spec["envelope_hex"],
+                                 "bare": bool(spec.get("bare"))}, name
+        if spec["type"] == 4:
+            assert events == [{"event": "HeartbeatReceived", "records": len(spec["presence"])}]
+
+
+def test_scripted_sessions_replay_identically() -> None:
+    v = vectors()
+    assert v["sessions"], "no scripted sessions"
+    for sess in v["sessions"]:
+        link = CLink(hello_record(sess["local_hello"]), sess["config"])
+        for i, st in enumerate(sess["steps"]):
+            data = bytes.fromhex(st.get("frame") or st.get("envelope") or "")
+            frames, events = link.step(st["op"], st["t_ms"], data)
+            where = f"{sess['name']} step {i} ({st['op']} at {st['t_ms']} ms)"
+            assert frames == st["out"], f"{where}: frames {frames} != {st['out']}"
+            assert events == [comparable(e) for e in st["events"]], f"{where}: events {events}"
+
+
+# ------------------------------------------------------------ engine rules (seq window, authorisation)
+
+VERDICT = {0: "accept", 43: "duplicate", 44: "stale_epoch", 45: "unauthorised", 41: "contract",
+           40: "unknown_edge"}
+
+
+def test_c_node_applies_the_engine_rules() -> None:
+    """tests/vectors/engine_rules.json: every envelope gets the verdict the engine gives it."""
+    path = VEC / "engine_rules.json"
+    if not path.exists():
+        pytest.skip("tests/vectors/engine_rules.json not there yet")
+    from bb_edge.bbrt.host import aligned
+
+    v = json.loads(path.read_text())
+    dep = v["deployment"]
+    assert dep["window"] == 64 and dep["epochs"] == 4, "the C window is 64 bits x 4 epochs"
+    lib = load_host_library()
+    lib.bbrtpy_node_handle.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
+    blob = rules_program(dep)
+    buf = aligned(len(blob))
+    buf[:] = list(blob)
+    out = ctypes.create_string_buffer(1 << 16)
+    n = 0
+    for case in v["cases"]:
+        arena = aligned(1 << 16)
+        assert lib.bbrtpy_node_init(buf.ctypes.data, len(blob), arena.ctypes.data, len(arena)) == 0
+        for i, env in enumerate(case["envelopes"]):
+            raw = bytes.fromhex(env["hex"])
+            st = lib.bbrtpy_node_handle(raw, len(raw), out, len(out))
+            got = VERDICT.get(st, f"status {st}")
+            assert got == env["expect"], f"{case['name']} #{i} ({env['note']}): {got} != {env['expect']}"
+            n += 1
+    assert n >= 20
+
+
+# ------------------------------------------------------------ Python link <-> posix C node on a pty
+
+ECHO_N = 4096  # float32 elements: a 16 KiB payload each way
+
+
+def echo_program(node_id: int, n: int = ECHO_N) -> bytes:
+    """Relu on [1, n] float32: graph input edge 1 from the host, output edge 2 to the host."""
+    from bb_edge.bbrt.format import RECV, SEND, STORE_ARENA, EdgeRecord, Op, OpRecord, Program, Tensor
+
+    tensors = [Tensor("x", 1, (1, n), STORE_ARENA, 0), Tensor("y", 1, (1, n), STORE_ARENA, 4 * n)]
+    edges = [EdgeRecord(1, 0, RECV, 1, 0), EdgeRecord(2, 0, SEND, 1, 1)]
+    return Program(node_id, tensors, [OpRecord(Op.RELU_F32, [0], [1])], edges, arena_size=8 * n).to_bytes()
+
+
+def c_stats(stderr: str) -> dict[str, int]:
+    """The counters the posix node prints at exit (name=value)."""
+    import re
+
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", stderr)}
+
+
+@pytest.fixture()
+def echo(tmp_path: Path) -> tuple[Path, Path]:
+    from bb_edge.bbrt.native import host_executable
+
+    prog = tmp_path / "echo.bbrt"
+    prog.write_bytes(echo_program(5))
+    return host_executable(), prog
+
+
+def request(i: int, seq: int, rng: Any) -> tuple[bytes, Any]:
+    import numpy as np
+
+    from bb_edge.wire import Envelope, encode
+
+    x = rng.standard_normal((1, ECHO_N)).astype(np.float32)
+    env = encode(Envelope.for_array(x, sender=0, receiver=5, seq=seq, request_id=i, edge=1))
+    return env, np.maximum(x, 0)
+
+
+def test_16k_envelopes_fragmented_over_the_4k_device_mtu_both_ways(echo: tuple[Path, Path], tmp_path: Path) -> None:
+    import numpy as np
+
+    from bb_edge.adapters.devices.serial_devices import PtyHostDevice
+    from bb_edge.wire import decode
+
+    exe, prog = echo
+    dev = PtyHostDevice(exe, prog, 5, epoch_file=tmp_path / "epoch").start(20)
+    rng = np.random.default_rng(3)
+    want = {}
+    try:
+        assert dev.link is not None and dev.link.peer is not None and dev.link.peer.max_frame == 4096
+        for i in range(1, 9):
+            env, ref = request(i, (7 << 32) | i, rng)
+            assert len(env) > 16384
+            want[i] = ref
+            dev.send(env)
+        got = dev.wait_data(len(want), 30)
+        frames_in = dev.link.counters.frames_in
+    finally:
+        err = dev.stop()
+    outs = {decode(e).request_id: decode(e).array() for e in got}
+    assert sorted(outs) == sorted(want)
+    for i, ref in want.items():
+        np.testing.assert_array_equal(outs[i], ref)
+    st = c_stats(err)
+    # 16,456-byte envelopes in frames of at most 4,096 bytes: 5 fragments each way per envelope
+    assert st["inferences"] == len(want) and st["data_in"] >= 5 * len(want), err
+    assert frames_in >= 5 * len(want)
+    assert st["FragmentRejected"] == 0 and st["tx_dropped"] == 0, err
+
+
+class LossyPtyDevice:
+    """Damage on a device line, both ways: each byte corrupted with p=corrupt, dropped with p=drop."""
+
+    def __init__(self, corrupt: float, drop: float, seed: int) -> None:
+        import numpy as np
+
+        self.rng = np.random.default_rng(seed)
+        self.corrupt, self.drop = corrupt, drop
+        self.corrupted = self.dropped = 0
+
+    def damage(self, data: bytes) -> bytes:
+        import numpy as np
+
+        buf = np.frombuffer(data, np.uint8).copy()
+        hits = np.flatnonzero(self.rng.random(buf.size) < self.corrupt)
+        buf[hits] ^= self.rng.integers(1, 256, hits.size, dtype=np.uint8)
+        keep = self.rng.random(buf.size) >= self.drop
+        self.corrupted += int(hits.size)
+        self.dropped += int(buf.size - keep.sum())
+        return buf[keep].tobytes()
+
+
+def lossy_device(exe: Path, prog: Path, epoch: Path, noise: LossyPtyDevice, frame: int) -> Any:
+    from bb_edge.adapters.devices.serial_devices import PtyHostDevice
+    from bb_edge.wire.link import LinkConfig
+
+    class Lossy(PtyHostDevice):
+        def write(self, data: bytes) -> None:
+            super().write(noise.damage(data))
+
+        def read_available(self, timeout: float = 0.0) -> bytes:
+            raw = super().read_available(timeout)
+            return noise.damage(raw) if raw else raw
+
+    # a pty answers in ms: short timers on both ends (a timeout, not an RTT, paces a lossy line)
+    cfg = LinkConfig(rto_initial=0.02, rto_min=0.005, rto_max=0.025, max_retries=100000, hb_interval=0.1,
+                     dead_after=10.0, reassembly_timeout=120.0, mtu=frame)
+    return Lossy(exe, prog, 5, epoch_file=epoch, max_frame=frame, config=cfg,
+                 c_timers=(20, 5, 25, 100000, 100, 10000, 120000))
+
+
+def test_lossy_pty_python_to_c_exactly_once(echo: tuple[Path, Path], tmp_path: Path) -> None:
+    """1% of bytes corrupted and 0.5% dropped on both directions of a real pty: 1,000 envelopes
+    (PINGs and 16 KiB tensors) from Python to the C node, each applied once there and answered once."""
+    import numpy as np
+
+    from bb_edge.adapters.devices.serial_devices import CTRL_PING, CTRL_PONG, PROBE_ID
+    from bb_edge.wire import Envelope, decode, encode
+
+    long = bool(os.environ.get("BB_EDGE_LONG"))
+    total, big_every = (5000, 50) if long else (1000, 100)
+    exe, prog = echo
+    noise = LossyPtyDevice(0.01, 0.005, seed=11)
+    # frames of 96 bytes: at 1.5% damaged bytes a 4 KiB frame would never arrive intact
+    dev = lossy_device(exe, prog, tmp_path / "epoch", noise, 96).start(60)
+    rng = np.random.default_rng(5)
+    want_data: dict[int, Any] = {}
+    want_pong: set[int] = set()
+    pongs: list[int] = []
+    outs: dict[int, list[Any]] = {}
+    try:
+        for i in range(1, total + 1):
+            if i % big_every == 0:
+                env, ref = request(i, (9 << 32) | i, rng)
+                want_data[i] = ref
+            else:
+                dev._seq += 1
+                seq = (dev._probe_epoch << 32) | dev._seq
+                want_pong.add(seq)
+                env = encode(Envelope.for_bytes(b"", sender=PROBE_ID, receiver=5, seq=seq, edge=CTRL_PING))
+            dev.send(env)
+            if i % 20 == 0:
+                dev._pump(0.0)
+        deadline = time.monotonic() + (600 if long else 240)
+        while time.monotonic() < deadline:
+            dev._pump(0.05)
+            pongs += [e.response_to for e in dev.control if e.edge == CTRL_PONG and e.response_to in want_pong]
+            dev.control.clear()
+            for e in dev.receive():
+                d = decode(e)
+                outs.setdefault(d.request_id, []).append(d.array())
+            if len(set(pongs)) == len(want_pong) and len(outs) == len(want_data):
+                break
+        dev.pump_for(1.0)  # last ACKs to the node
+        probes = dev._seq
+    finally:
+        err = dev.stop()
+    st = c_stats(err)
+    assert len(pongs) == len(set(pongs)) == len(want_pong), f"{len(set(pongs))}/{len(want_pong)} PONGs; {err}"
+    assert sorted(outs) == sorted(want_data), f"{len(outs)}/{len(want_data)} outputs; {err}"
+    for i, arrs in outs.items():
+        assert len(arrs) == 1, f"request {i} answered {len(arrs)} times"
+        np.testing.assert_array_equal(arrs[0], want_data[i])
+    # the device applied every envelope exactly once: one PONG per probe ever sent, one run per tensor
+    assert st["pings"] == probes and st["inferences"] == len(want_data), err
+    assert st["duplicates"] == 0 and st["tx_dropped"] == 0, err
+    assert noise.corrupted > 0 and noise.dropped > 0 and st["bad_frames"] > 0
+    print(f"lossy pty: {total} envelopes ({len(want_data)} of 16 KiB) exactly once; {noise.corrupted} bytes "
+          f"corrupted, {noise.dropped} dropped; C retransmits {st['retransmits']}, bad frames {st['bad_frames']}")
+
+
+def test_v2_only_hello_meets_the_v1_only_c_node(echo: tuple[Path, Path], tmp_path: Path) -> None:
+    """Both ends report VersionMismatch; neither crashes; nothing passes."""
+    from bb_edge.adapters.devices.serial_devices import PtyHostDevice
+    from bb_edge.wire.link import LinkUp, VersionMismatch
+
+    exe, prog = echo
+    dev = PtyHostDevice(exe, prog, 5, epoch_file=tmp_path / "epoch", versions=(2, 2))
+    dev._launch()
+    dev.start_link()
+    try:
+        dev.pump_for(1.5)
+        dev.send(b"\xbb\xe1" + b"\x00" * 62)  # queued, never sent: no session
+        dev.pump_for(0.5)
+        proc = dev.proc
+        assert proc is not None and proc.poll() is None, "the C node died"
+    finally:
+        err = dev.stop()
+    assert any(isinstance(e, VersionMismatch) for e in dev.link_events), dev.link_events
+    assert not any(isinstance(e, LinkUp) for e in dev.link_events)
+    st = c_stats(err)
+    assert proc.returncode == 0, err
+    assert st["VersionMismatch"] >= 1 and st["LinkUp"] == 0 and st["delivered"] == 0, err
+
+
+# ------------------------------------------------------------ device reset (QEMU Cortex-M3)
+
+
+def test_qemu_cortex_m3_reset_mid_stream(tmp_path: Path) -> None:
+    """A QEMU Cortex-M3 node is SIGKILLed mid-stream and booted again on the same pty: it says HELLO
+    with the next boot epoch (kept by the firmware through semihosting), its envelopes are fresh to
+    the engine's duplicate filter, every later request completes and matches the float reference."""
+    import shutil
+
+    import numpy as np
+    import onnxruntime as ort
+
+    from bb_edge.adapters.devices.serial_devices import QemuDevice
+    from tests.support.examples import sample_inputs, small_cnn
+    from bb_edge.bbrt.lower import lower
+    from bb_edge.bbrt.native import cached_build
+    from bb_edge.engine.dedup import DUPLICATE, SeqFilter
+    from bb_edge.wire import Envelope, decode, encode
+    from bb_edge.wire.link import PeerRestarted
+
+    assert shutil.which("qemu-system-arm"), "qemu-system-arm missing: bash .ci/test.sh installs it"
+    model = small_cnn(size=8)
+    low = lower(model, node_id=1, precision="int8", io_edges={"x": 1, "prob": 2},
+                calib=sample_inputs(16, seed=7, size=8))
+    prog = tmp_path / "program.bbrt"
+    prog.write_bytes(low.blob)
+    epoch_file = tmp_path / "epoch"
+    ref = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    samples = sample_inputs(12, seed=99, size=8)
+    seen = SeqFilter()  # the engine's duplicate filter, as the Python host applies it
+    outputs: dict[int, np.ndarray] = {}
+    late_dups: list[int] = []
+
+    def collect(dev: QemuDevice, n: int, timeout: float, after_reset: bool) -> None:
+        for raw in dev.wait_data(n, timeout):
+            e = decode(raw)
+            if seen.check(e.sender, e.seq) == DUPLICATE:
+                if after_reset:
+                    late_dups.append(e.request_id)
+                continue
+            seen.record(e.sender, e.seq)
+            outputs[e.request_id] = np.asarray(e.array(), np.float32)
+
+    dev = QemuDevice("cortex-m3", cached_build("cortex-m3") / "bbrt.elf", prog, 1, epoch_file=epoch_file,
+                     own_pty=True)
+    try:
+        dev.start(30)
+        epoch_before = int(epoch_file.read_text())
+        for i in range(6):
+            dev.send(encode(Envelope.for_array(samples[i]["x"], sender=0, receiver=1, seq=(3 << 32) | (i + 1),
+                                               request_id=i, edge=1)))
+        collect(dev, 3, 30, after_reset=False)
+        dev.kill()  # mid-stream: requests 3..5 may be in flight or half done
+        dev.restart(30)
+        assert int(epoch_file.read_text()) == epoch_before + 1
+        assert any(isinstance(e, PeerRestarted) for e in dev.link_events)
+        later = list(range(6, 12))
+        for i in later:
+            dev.send(encode(Envelope.for_array(samples[i]["x"], sender=0, receiver=1, seq=(3 << 32) | (i + 1),
+                                               request_id=i, edge=1)))
+        deadline = time.monotonic() + 60
+        while not set(later) <= set(outputs) and time.monotonic() < deadline:
+            collect(dev, 1, 1.0, after_reset=True)
+    finally:
+        dev.stop()
+    assert not late_dups, f"envelopes after the reset taken for duplicates: requests {late_dups}"
+    assert set(later) <= set(outputs), f"missing after reset: {sorted(set(later) - set(outputs))}"
+    for i, out in outputs.items():
+        want = ref.run(None, samples[i])[0]
+        assert np.abs(out - want).max() <= 0.05, f"request {i}: error {np.abs(out - want).max():.4f}"
+
+
+# ------------------------------------------------------------ Python link <-> C link, simulated line
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_python_and_c_links_deliver_exactly_once_over_a_lossy_simulated_line(seed: int) -> None:
+    """bb_edge.wire.link.Link and bbrt_link.c on one simulated line with a fake clock: 10% of frames
+    lost, random delays (so frames also reorder), envelopes of 70 B..6 KB fragmented both ways over
+    frames of at most 200 / 256 bytes, a reassembly budget of 8 KiB on the C side. Every envelope
+    arrives exactly once on each side."""
+    import random
+
+    from bb_edge.wire.hello import HelloRecord
+    from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig
+
+    rnd = random.Random(seed)
+    cfg_s = {"rto_initial": 0.05, "rto_min": 0.01, "rto_max": 0.2, "granularity": 0.001, "max_retries": 10000,
+             "hb_interval": 0.1, "dead_after": 5.0, "reassembly_budget": 8192, "reassembly_timeout": 60.0}
+    c_rec = HelloRecord(1, 1, 3, 9, 5, 256, 16, "c").encode()
+    c = CLink(c_rec, cfg_s)
+    py = Link(HelloRecord(1, 1, 3, 4, 0, 200, 32, "py"),
+              LinkConfig(rto_initial=0.05, rto_min=0.01, rto_max=0.2, max_retries=10000, hb_interval=0.1,
+                         dead_after=5.0))
+
+    def env(i: int) -> bytes:
+        n = rnd.choice([6, 100, 1000, 1500])
+        return b"\xbb\xe1" + i.to_bytes(4, "little") + bytes(rnd.randrange(256) for _ in range(n * 4))
+
+    to_c = [env(i) for i in range(60)]
+    to_py = [env(1000 + i) for i in range(60)]
+    line: list[tuple[int, str, bytes]] = []  # (arrival ms, to, body)
+    got_c: list[bytes] = []
+    got_py: list[bytes] = []
+    backlog_c = list(to_py)  # the C end queues in its ring: retry while BUSY
+
+    def carry(frames: list[str] | list[bytes], to: str, now: int) -> None:
+        for f in frames:
+            body = bytes.fromhex(f) if isinstance(f, str) else f
+            if rnd.random() < 0.1:
+                continue  # lost (or damaged: the CRC drops it)
+            line.append((now + rnd.randint(1, 15), to, body))
+
+    def c_step(op: str, now: int, data: bytes = b"") -> None:
+        frames, events = c.step(op, now, data)
+        got_c.extend(bytes.fromhex(e["envelope_hex"]) for e in events if e["event"] == "EnvelopeReceived")
+        carry(frames, "py", now)
+
+    now = 0
+    c_step("start", now)
+    py.start(now / 1000)
+    for e in to_c:
+        py.send(e, 0.0)
+    carry(py.take_frames(), "c", now)
+    while now < 120_000 and (len(got_c) < len(to_c) or len(got_py) < len(to_py)):
+        now += 1
+        due = [x for x in line if x[0] <= now]
+        line[:] = [x for x in line if x[0] > now]
+        for _, to, body in due:
+            if to == "c":
+                c_step("receive", now, body)
+            else:
+                py.receive(body, now / 1000)
+        while backlog_c and c.lib.bbrtpy_link_send(backlog_c[0], len(backlog_c[0]), now) == 0:
+            backlog_c.pop(0)
+            c_step("poll", now)
+        c_step("poll", now)
+        py.poll(now / 1000)
+        carry(py.take_frames(), "c", now)
+        got_py.extend(e.envelope for e in py.take_events() if isinstance(e, EnvelopeReceived))
+    assert sorted(got_c) == sorted(to_c) and len(got_c) == len(to_c), f"C got {len(got_c)}/{len(to_c)}"
+    assert sorted(got_py) == sorted(to_py) and len(got_py) == len(to_py), f"Py got {len(got_py)}/{len(to_py)}"
+
+
+def test_karn_no_rtt_sample_from_a_retransmitted_frame() -> None:
+    """A frame sent twice and then acknowledged gives the C link no RTT sample (Karn's rule)."""
+    v = vectors()
+    link = established(v)
+    env = bytes.fromhex(v["valid"]["data_whole"]["envelope_hex"])
+    link.step("send", 1000, env)
+    link.step("poll", 1300)  # past the initial RTO (200 ms): sent again
+    assert link.state()[9] == 0
+    frames, events = link.step("receive", 1310, bytes.fromhex("bba103000100000000000000"))
+    assert events == [] and link.state()[7] == 0  # acknowledged, released
+    assert link.state()[9] == 0, "an RTT sample was taken from a retransmitted frame"
+    assert link.state()[5] == 400, "the backed-off RTO stays until a valid sample"
+    link.step("send", 2000, env)
+    link.step("receive", 2030, bytes.fromhex("bba103000200000000000000"))
+    assert link.state()[9] == 1 and link.state()[6] == 30  # a frame sent once: sample of 30 ms
+
+
+def test_given_up_session_restarts_with_the_stored_epoch() -> None:
+    """After max_retries the C link gives every envelope up and says HELLO with the next epoch; with an
+    epoch source (the port's non-volatile counter) that epoch is the stored one, so a reboot later
+    still comes back with a greater epoch than any the peer has seen."""
+    v = vectors()
+    cfg = dict(v["setup"]["config"], max_retries=2)
+    link = CLink(hello_record(v["setup"]["local_hello"]), cfg)
+    link.step("start", 0)
+    link.step("receive", 0, bytes.fromhex(v["setup"]["peer_hello_hex"]))
+    link.lib.bbrtpy_link_epoch_source.argtypes = [ctypes.c_uint32]
+    link.lib.bbrtpy_link_epoch_source(77)
+    link.step("send", 10, bytes.fromhex(v["valid"]["data_whole"]["envelope_hex"]))
+    link.step("poll", 300)  # second transmission
+    frames, events = link.step("poll", 1300)  # out of retries
+    assert [e["event"] for e in events] == ["GaveUp"] and events[0]["code"] == "RETRIES"
+    assert len(frames) == 1 and frames[0][:8] == "bba10100"  # a HELLO, no REPLY
+    epoch = struct.unpack_from("<I", bytes.fromhex(frames[0]), 8 + 4)[0]
+    assert epoch == 77, epoch
+    assert link.state()[0] == 0  # no session until the peer answers
+
+
+def test_qemu_cortex_m3_reset_inside_a_fleet(tmp_path: Path) -> None:
+    """The same reset inside a fleet: Python n0 -> QEMU Cortex-M3 n1 -> Python n2 -> n3. Requests are
+    in flight when n1 is SIGKILLed; after its new HELLO the Python engine behind it reports no
+    DuplicateDropped and every later request completes within int8 tolerance of the float model."""
+    import numpy as np
+    import onnxruntime as ort
+
+    from bb_edge.adapters.devices.serial_devices import QemuDevice
+    from bb_edge.adapters.transports.inproc import InProcFleet
+    from tests.support.examples import sample_inputs, small_cnn
+    from bb_edge.bundle.build import build_all
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.deployment.manifest import load_deployment
+    from bb_edge.engine import events
+
+    d, dist = tmp_path / "dep", tmp_path / "dist"
+    compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
+    build_all(d, ["n1=qemu-cortex-m3"], dist, calib=d / "calib.npz")
+    dep = load_deployment(d)
+    ref = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
+    samples = sample_inputs(12, seed=99)
+    dev = QemuDevice("cortex-m3", dist / "n1" / "bbrt.elf", dist / "n1" / "program.bbrt", dep.ids()["n1"],
+                     epoch_file=tmp_path / "epoch", own_pty=True)
+    with dev:
+        fleet = InProcFleet(dep, external={"n1": dev})
+        before = fleet.run(samples[:3], window=2)
+        for k in (900, 901):  # in flight when the device dies (they may be lost with it)
+            fleet.submit(k, samples[3 + k - 900])
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 0.3:
+            fleet.step()
+        dev.kill()
+        dev.restart(30)
+        mark = len(fleet.events)
+        after = fleet.run(samples[5:], window=4)
+        dups = [e for _, e in fleet.events[mark:] if isinstance(e, events.DuplicateDropped)]
+        assert not dev.errors
+    assert not dups, f"after the reset: {dups[:3]}"
+    for s, out in zip(samples[:3] + samples[5:], before + after, strict=True):
+        assert np.abs(out["prob"] - ref.run(None, s)[0]).max() <= 0.05

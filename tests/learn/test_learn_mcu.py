@@ -1,0 +1,327 @@
+"""Microcontrollers that train: the C FedAvg client (firmware/include/bbrt_learn.h) on QEMU Cortex-M3.
+
+Real components only: the client is built by ``bb-edge build LEARN_DIR --target c2=qemu-cortex-m3``
+(the .bbrt training step of bb_edge/bbrt/train_lower.py, the shard baked into the learning image),
+runs under QEMU on a pty with the link layer, and joins a FedAvg run on a real Mosquitto next to
+Linux client processes (``bb-edge node``) and the MicroPython training client (the
+``esp32-micropython`` bundle of learn_client.py, built with ``--train-arith int``: bbnode/train_int.py's
+float32 in small ints) through its serial bridge
+(bb_edge/adapters/learn/mcu_fleet.py).
+
+Oracles: ONNX Runtime running the same ONNX training program over the device's batches
+(:func:`reference_update`, the device's order reproduced independently in Python), an independent
+FedAvg recomputation of the whole mixed run (ORT per client, each client kind's own batch order),
+and the in-process simulator for the final accuracy.
+
+CI: 4 clients (2 Linux, the M3, MicroPython's bundle main.py hosted by CPython as
+tests/micropython/test_micropython_train.py's CI fleet does), 3 rounds, 2 local epochs. ``BB_EDGE_LONG=1``: 6 clients
+(4 Linux, the M3, MicroPython in the real VM), 8 rounds, 2 local epochs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bb_edge.adapters.learn.fleet import run_learning_fleet
+from bb_edge.adapters.learn.mcu_fleet import device_for_bundle, reference_update, round_batches
+from bb_edge.adapters.learn.node import load_module
+from bb_edge.adapters.learn.simulator import simulate
+from bb_edge.bbrt.errors import FitError
+from bb_edge.bundle.build import build_all
+from bb_edge.deployment.manifest import load_deployment
+from bb_edge.errors import BuildError
+from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.learn.models import mlp
+from bb_edge.mpy import train as mpy_train
+from bb_edge.wire import Envelope, decode, encode
+from tests.learn.test_learn_mqtt import start_broker, stop_broker
+from tests.micropython.test_micropython_train import LAUNCH, VM_BRIDGE, VM_CLIENT, _client_dir
+from tests.support.learn_device import wait_learn
+from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, write_shims
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
+CLIENTS, ROUNDS, EPOCHS = (6, 8, 2) if LONG else (4, 3, 2)
+MCU, MPY = f"c{CLIENTS - 2}", f"c{CLIENTS - 1}"
+LEARNING: dict[str, Any] = {
+    "strategy": "fedavg", "clients": CLIENTS, "rounds": ROUNDS, "epochs": EPOCHS, "seed": 5, "round_timeout": 60.0,
+    "data": {"source": "digits", "partition": {"type": "partition.iid"}},
+}
+SERVER_ID = 1
+
+needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+                                reason="qemu-system-arm and arm-none-eabi-gcc are CI packages (.ci/apt-packages.txt)")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A softmax-regression digits deployment, its M3 and MicroPython client bundles (built once)."""
+    root = tmp_path_factory.mktemp("mcu-learn")
+    d = root / "dep"
+    write_learning_deployment(d, LEARNING, model=mlp([64, 10], seed=5))
+    # the MicroPython client trains in the int mode (bbnode/train_int.py: float32 in small ints)
+    build_all(d, [f"{MCU}=qemu-cortex-m3", f"{MPY}=esp32-micropython"], root / "dist", None, {"train_arith": "int"})
+    return d, root / "dist" / MCU
+
+
+def _shard(d: Path, node: str) -> tuple[Any, np.ndarray, np.ndarray, dict[str, int]]:
+    module = load_module(load_deployment(d).extra["learning"], d)
+    part = module.setup.parts[module.clients().index(node)]
+    return module, part.x.reshape(len(part.x), -1), part.y, dict(module.nodes())
+
+
+def _reference(module: Any, x: np.ndarray, y: np.ndarray, node_id: int, rnd: int, start: np.ndarray) -> np.ndarray:
+    cfg = module.cfg
+    batches = round_batches(len(x), int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["local_steps"]),
+                            int(cfg["seed"]), node_id, rnd)
+    return reference_update(module.setup.program, start, x, y, batches)
+
+
+def _model(vec: np.ndarray, node_id: int, rnd: int, seq: int, *, edge: int = 2, sender: int = SERVER_ID) -> bytes:
+    return encode(Envelope.for_array(vec, sender=sender, receiver=node_id, seq=(9 << 32) | seq, request_id=rnd,
+                                     edge=edge, protocol=17))
+
+
+def _wait(dev: Any, want: str | None, timeout: float = 30.0) -> tuple[list[Any], list[str]]:
+    """Data envelopes and device reports until a report starting with ``want`` (or ``timeout``)."""
+    envs: list[Any] = []
+    texts: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        envs += [decode(e) for e in dev.wait_data(1, 0.05)]
+        texts += [bytes(c.data).decode() for c in dev.control if c.edge == 5]
+        dev.control.clear()
+        if want is not None and any(t.startswith(want) for t in texts):
+            break
+    return envs, texts
+
+
+@needs_qemu
+def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """JOIN with its shard size; every bad model is a typed refusal that leaves the stored model as it was;
+    a good round's update equals ORT on the same program, shard and batch order within 1e-4."""
+    d, bundle = built
+    module, x, y, ids = _shard(d, MCU)
+    nid = ids[MCU]
+    n = module.setup.program.layout.size
+    dev = device_for_bundle(bundle, tmp_path)
+    record = tmp_path / f"{MCU}.round"
+    dev.start(timeout=60.0)  # type: ignore[attr-defined]
+    try:
+        join = wait_learn(dev, 1, 10)
+        assert join and np.asarray(join[0].array()).tolist() == [len(x)]  # JOIN carries the shard's sample count
+        start = (np.random.default_rng(1).normal(0, 0.1, n)).astype(np.float32)
+        dev.send(_model(start, nid, 0, 1, edge=6))  # MODEL_FULL: the device takes the current model
+        _, texts = _wait(dev, "ModelTaken round=0")
+        assert any(t.startswith("ModelTaken round=0") for t in texts), texts
+        kept = record.read_bytes()  # the device saves the record before it reports ModelTaken
+        bad = {"WRONG_SHAPE": _model(start[:-1], nid, 1, 2),
+               "WRONG_DTYPE": encode(Envelope.for_array(start.view(np.int32), sender=SERVER_ID, receiver=nid,
+                                                        seq=(9 << 32) | 3, request_id=1, edge=2, protocol=17)),
+               "WRONG_SENDER": _model(start, nid, 1, 4, sender=ids["c0"]),
+               "NOT_FINITE": _model(np.where(np.arange(n) == 7, np.nan, start).astype(np.float32), nid, 1, 5),
+               "STALE_ROUND": _model(start, nid, 0, 6)}
+        for reason, env in bad.items():
+            dev.send(env)
+            envs, texts = _wait(dev, "ModelRefused")
+            assert f"ModelRefused {reason}" in texts[-1], (reason, texts)
+            assert not [e for e in envs if e.edge == 3]  # no update for a refused model
+            assert record.read_bytes() == kept  # the device kept its model and round state
+        dev.send(_model(start, nid, 1, 7))
+        envs, _ = _wait(dev, None, 0.0)
+        upd = wait_learn(dev, 3, 60, envs)
+        assert upd and upd[0].request_id == 1
+        got = np.asarray(upd[0].array(), np.float32)
+        ref = _reference(module, x, y, nid, 1, start)
+        assert np.abs(ref).max() > 1e-3  # training moved the model: the comparison is not 0 == 0
+        np.testing.assert_allclose(got, ref, atol=1e-4, rtol=0)
+        # a wrong batch order is caught: the reference of another round's order differs by far more
+        assert np.abs(_reference(module, x, y, nid, 2, start) - got).max() > 1e-3
+        # answered: the record says round 1, with the trained model (start + update)
+        rec = record.read_bytes()
+        magic, _v, node_id, count, answered, model_round, pending, _crc = struct.unpack_from("<8I", rec)
+        assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
+        np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + got, atol=1e-6)
+        dev.send(_model(start, nid, 1, 8))  # round 1 again (a fresh seq): stale
+        _, texts = _wait(dev, "ModelRefused")
+        assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+        dev.send(_model(start, nid, 2, 7))  # the seq of the applied round-1 model: a duplicate, whatever it carries
+        _, texts = _wait(dev, "ModelRefused")
+        assert texts[-1] == "ModelRefused DUPLICATE round=2", texts
+        assert record.read_bytes() == rec
+        # a record that does not check out (one model byte flipped) is not restored: a fresh start trains round 1
+        # (an intact one is: the mixed fleet's M3 resumes its round from it, and the posix test's round is stale)
+        record.write_bytes(rec[:40] + bytes([rec[40] ^ 0x40]) + rec[41:])
+        dev.restart()  # type: ignore[attr-defined]
+        dev.send(_model(start, nid, 1, 21))
+        envs, texts = _wait(dev, None, 0.0)
+        again = wait_learn(dev, 3, 60, envs)
+        assert again and again[0].request_id == 1
+        np.testing.assert_allclose(np.asarray(again[0].array()), ref, atol=1e-4, rtol=0)
+    finally:
+        dev.stop()  # type: ignore[attr-defined]
+
+
+@needs_qemu
+def test_m3_training_firmware_has_no_heap(built: tuple[Path, Path]) -> None:
+    """nm: the training client links no allocator."""
+    _, bundle = built
+    out = subprocess.run(["arm-none-eabi-nm", str(bundle / "bbrt.elf")], capture_output=True, text=True, check=True)
+    names = {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+    assert "bbrt_learn_handle" in names and "bbrt_train_step" in names  # the right ELF
+    assert not names & {"malloc", "free", "calloc", "realloc", "_sbrk", "sbrk", "_malloc_r"}
+
+
+def test_build_refusals_are_typed(tmp_path: Path) -> None:
+    """The server on an MCU, a codec, and a step that does not fit 64 KiB are refused before compiling."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, {**LEARNING, "clients": 2}, model=mlp([64, 10], seed=5))
+    with pytest.raises(BuildError, match="FedAvg server"):
+        build_all(d, ["server=qemu-cortex-m3"], tmp_path / "d1")
+    dc = tmp_path / "codec"
+    write_learning_deployment(dc, {**LEARNING, "clients": 2, "codec": {"type": "codec.int8"}},
+                              model=mlp([64, 10], seed=5))
+    with pytest.raises(BuildError, match="codec"):
+        build_all(dc, ["c0=qemu-cortex-m3"], tmp_path / "d2")
+    dm = tmp_path / "mlp"
+    write_learning_deployment(dm, {**LEARNING, "clients": 2})  # the 64-32-10 MLP: 2410 parameters
+    with pytest.raises(FitError) as info:
+        build_all(dm, ["c0=qemu-cortex-m3"], tmp_path / "d3")
+    assert info.value.have == 65536 and info.value.over > 0 and "ram" in info.value.resource
+    assert not (tmp_path / "d3" / "c0" / "bbrt.elf").exists()
+
+
+def _fedavg_oracle(module: Any, rounds: int) -> np.ndarray:
+    """The mixed run recomputed outside every runtime: ORT per client over its own kind's batches (numpy's
+    order for the Linux clients, the C client's for the M3, bbnode's for MicroPython), the sample-weighted
+    mean of the deltas, every round."""
+    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
+    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
+    vec = prog.layout.flatten(prog.initial_params)
+    for r in range(1, rounds + 1):
+        deltas, weights = [], []
+        for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
+            if name == MCU:
+                batches = round_batches(n, b, e, 0, seed, ids[name], r)
+            elif name == MPY:
+                batches = mpy_train.batch_order(n, batch_size=b, epochs=e, seed=seed, node_id=ids[name], rnd=r)
+            else:  # FedAvgClient's local_train: default_rng([seed, node id, round]), one permutation per epoch
+                rng = np.random.default_rng([seed, ids[name], r])
+                batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
+            deltas.append(reference_update(prog, vec, x, y, batches))
+            weights.append(n)
+        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    return vec
+
+
+def _mpy_argv(dist: Path, tmp_path: Path, url: str) -> tuple[list[str], Path]:
+    """argv of the MicroPython client (its bundle directory, broker filled in): CI runs the bundle's main.py
+    hosted by CPython; the long setting trains in the real MicroPython VM behind bbnode/mqtt.py."""
+    paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
+    c = _client_dir(dist, tmp_path / MPY, int(url.rsplit(":", 1)[1]))
+    if not LONG:
+        (c / "_launch.py").write_text(LAUNCH.format(here=str(c), paths=paths))
+        return [sys.executable, "-u", str(c / "_launch.py")], c
+    driver, _ = prepare_vm(tmp_path / "mpylib")
+    (c / "_vm_client.py").write_text(VM_CLIENT)
+    vm_argv = [shutil.which("node") or "node", str(driver), str(c / "lib"), str(c), str(c / "_vm_client.py"),
+               "64", "--lines"]
+    (c / "_bridge.py").write_text(VM_BRIDGE.format(here=str(c), paths=paths, vm_argv=vm_argv))
+    return [sys.executable, "-u", str(c / "_bridge.py")], c
+
+
+@needs_qemu
+def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """FedAvg digits over Mosquitto: Linux client processes, the M3 client over its pty and the MicroPython
+    client. The M3 loses power while round 2 trains, resumes it from its round record and the run finishes;
+    every M3 update equals the ORT reference; the server's model equals an independent recomputation of
+    the mixed run; the final accuracy is at least the simulator's minus 1 point."""
+    d, bundle = built
+    module, x, y, ids = _shard(d, MCU)
+    broker, url = start_broker(tmp_path / "broker")
+    rec, work = tmp_path / "rec", tmp_path / "work"
+    cmd = [sys.executable, "-m", "bb_edge.adapters.learn.mcu_fleet", str(d), "--node", MCU, "--transport", url,
+           "--bundle", str(bundle), "--state-dir", str(tmp_path / "state"), "--record", str(rec),
+           "--power-cut", "2:0", "--progress", str(work / f"{MCU}.progress.jsonl"),
+           "--start-file", str(work / "start")]  # the fleet's common start (LearningFleet.start_file)
+    try:
+        mpy_cmd, mpy_dir = _mpy_argv(bundle.parent / MPY, tmp_path, url)
+        res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MCU: cmd, MPY: mpy_cmd},
+                                 timeout=900)
+    finally:
+        stop_broker(broker)
+    log = (work / f"{MCU}.log").read_text()
+    assert "power cut" in log and "back with boot epoch 2" in log, log[-2000:]
+    assert "RoundResumed round=2" in log, log[-2000:]  # it rebooted with round 2 taken and not answered
+    assert len(res.records) == ROUNDS and res.counts.get("RoundCompleted") == ROUNDS, (res.counts, log[-1500:])
+    assert not res.rejections, res.rejections  # every update (the M3's too) passed the server's validation
+    for r in range(1, ROUNDS + 1):
+        start = np.load(rec / f"model-r{r}-0.npy")
+        ups = sorted(rec.glob(f"update-r{r}-*.npy"))
+        assert ups, f"no update of round {r} from the M3 client"
+        ref = _reference(module, x, y, ids[MCU], r, start)
+        for u in ups:
+            np.testing.assert_allclose(np.load(u), ref, atol=1e-4, rtol=0)
+    assert json.loads((mpy_dir / "config.json").read_text())["learn"]["arith"] == "int"  # the int mode trained
+    mpy_log = [json.loads(line) for line in (mpy_dir / "learn.log").read_text().splitlines()]
+    assert [e["round"] for e in mpy_log if e["event"] == "LocalTrainingDone"] == list(range(1, ROUNDS + 1))
+    # the whole mixed run, recomputed independently (every round had every client: the cohort was whole)
+    np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, ROUNDS), atol=1e-4, rtol=0)
+    sim = simulate(LEARNING, d)
+    assert sim.final_accuracy > 0.5
+    assert res.final_accuracy >= sim.final_accuracy - 0.01, (res.final_accuracy, sim.final_accuracy)
+    final = [json.loads(line) for line in (work / f"{MCU}.progress.jsonl").read_text().splitlines()]
+    assert final and final[-1]["bytes_out"] > ROUNDS * module.setup.program.layout.size * 4  # updates went out
+
+
+if LONG:  # collected only in the long setting (a second firmware build): RV32 runs the same client
+
+    def _device_round_matches_reference(d: Path, target: str, tmp_path: Path, seed: int, boot_s: float,
+                                        update_s: float) -> tuple[Any, np.ndarray, int]:
+        """Build c0 for ``target``, boot it on a pty and check one round's update against ORT within 1e-4.
+
+        Returns the running device (the caller stops it), the round's start vector and c0's id."""
+        build_all(d, [f"c0={target}"], tmp_path / "dist")
+        module, x, y, ids = _shard(d, "c0")
+        n = module.setup.program.layout.size
+        dev = device_for_bundle(tmp_path / "dist" / "c0", tmp_path)
+        dev.start(timeout=boot_s)
+        try:
+            start = (np.random.default_rng(seed).normal(0, 0.1, n)).astype(np.float32)
+            dev.send(_model(start, ids["c0"], 1, 1))
+            upd = wait_learn(dev, 3, update_s)
+            assert upd, f"no update from the {target} client"
+            np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
+                                       atol=1e-4, rtol=0)
+        except BaseException:
+            dev.stop()
+            raise
+        return dev, start, ids["c0"]
+
+    def test_rv32_client_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
+        """The client on QEMU RV32 (rv32imc, soft float): one round's update equals ORT within 1e-4."""
+        dev, _, _ = _device_round_matches_reference(built[0], "qemu-rv32", tmp_path, 2, 60.0, 120)
+        dev.stop()
+
+    def test_posix_client_keeps_its_round_in_a_file(built: tuple[Path, Path], tmp_path: Path) -> None:
+        """The posix build (``--target c0=host``) on a pty: a round's update equals ORT, and after a restart the
+        round record from its --state-file makes the same round stale."""
+        dev, start, c0 = _device_round_matches_reference(built[0], "host", tmp_path, 3, 30.0, 60)
+        try:
+            dev.restart()
+            dev.send(_model(start, c0, 1, 2))
+            _, texts = _wait(dev, "ModelRefused")
+            assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+        finally:
+            dev.stop()  # type: ignore[attr-defined]
