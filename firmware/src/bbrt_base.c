@@ -1,7 +1,7 @@
 /* The base layer (bbrt_base.h): byte copies, CRC-32, wire dtype sizes and the libm-free exp that the
  * inference and training kernels share. It calls nothing else in bbrt, so the layers are a DAG:
- *   base <- wire, program <- check, kernels <- resolver <- node, link, ota, train, learn
- * (docs/bbrt.md "Firmware tree"). No heap, no libc. */
+ *   base <- wire, program, link <- check, kernels (<- the resolver's tables) ; node, ota, train, learn above
+ * (docs/bbrt.md, the firmware tree). No heap, no libc. */
 #include "bbrt_base.h"
 #include "bbrt_internal.h"
 
