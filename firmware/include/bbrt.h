@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bbrt_base.h" /* bbrt_memcpy, bbrt_memset, bbrt_crc32_update, bbrt_dtype_size */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -84,8 +86,7 @@ enum {
     BBRT_DT_INT16 = 5, BBRT_DT_INT32 = 6, BBRT_DT_INT64 = 7, BBRT_DT_BOOL = 9,
     BBRT_DT_FLOAT16 = 10, BBRT_DT_DOUBLE = 11, BBRT_DT_UINT32 = 12, BBRT_DT_UINT64 = 13
 };
-/* bytes per element, 0 for a code not in the wire table */
-uint32_t bbrt_dtype_size(uint32_t code);
+/* bytes per element: bbrt_dtype_size (bbrt_base.h) */
 
 /* --------------------------------------------------------------- envelope */
 #define BBRT_FLAG_QUANT 0x1u
@@ -139,7 +140,7 @@ bbrt_status_t bbrt_env_encode(const bbrt_envelope_t *env, uint8_t *out, size_t c
                               size_t *written);
 
 /* ---------------------------------------------------------------- framing */
-uint32_t bbrt_crc32_update(uint32_t crc, const uint8_t *p, size_t n); /* crc starts at 0 */
+/* CRC-32 of the frames: bbrt_crc32_update (bbrt_base.h) */
 
 /* COBS(envelope || crc32_le) || 0x00 into out. */
 bbrt_status_t bbrt_frame_encode(const uint8_t *env, size_t len, uint8_t *out, size_t cap,
@@ -275,7 +276,8 @@ void bbrt_program_op(const bbrt_program_t *prog, uint32_t i, bbrt_op_t *op);
 void bbrt_program_edge(const bbrt_program_t *prog, uint32_t i, bbrt_edge_t *e);
 /* Run every op once (inputs already in the arena). */
 bbrt_status_t bbrt_program_run(const bbrt_program_t *prog);
-/* Shape/param check of one op, used by the loader (kernels.c). */
+/* Shape/param check of one op through the resolver's bbrt_op_checks (bbrt_program.c; the checks are in
+ * bbrt_check.c), used by the loader. */
 bbrt_status_t bbrt_op_check(const bbrt_program_t *prog, const bbrt_op_t *op);
 
 /* ------------------------------------------------------------------- node */
@@ -428,10 +430,6 @@ void bbrt_node_poll(bbrt_node_t *node);
 /* The port's epoch counter (read, +1, store; 0 on failure), used when the link gives a session
  * up and starts over with a greater epoch, so the next boot's epoch is greater again. */
 void bbrt_node_epoch_source(bbrt_node_t *node, uint32_t (*next_epoch)(void *ctx));
-
-/* -------------------------------------------------------------- utilities */
-void bbrt_memcpy(void *dst, const void *src, size_t n);
-void bbrt_memset(void *dst, int v, size_t n);
 
 #ifdef __cplusplus
 }

@@ -375,9 +375,3 @@ bbrt_status_t bbrt_c_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op) {
 bbrt_status_t bbrt_c_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     return check_matmul(pr, op);
 }
-
-bbrt_status_t bbrt_op_check(const bbrt_program_t *pr, const bbrt_op_t *op) {
-    /* no check linked: the op is not in this build's resolver (the loader reports it first) */
-    if (op->opcode >= BBRT_OP__COUNT || bbrt_op_checks[op->opcode] == 0) return BBRT_E_PROG_OPCODE;
-    return bbrt_op_checks[op->opcode](pr, op);
-}

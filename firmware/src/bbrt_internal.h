@@ -1,4 +1,5 @@
-/* Internal helpers of bbrt: little-endian loads/stores that never assume alignment. */
+/* Internal helpers of bbrt: little-endian loads/stores that never assume alignment, the resolver's check
+ * table and the libm-free math. */
 #ifndef BBRT_INTERNAL_H
 #define BBRT_INTERNAL_H
 #include "bbrt.h"
@@ -48,7 +49,12 @@ static inline float bbrt_i2f(int32_t bits) {
     return v.f;
 }
 
-/* math without libm (kernels.c) */
+/* The op resolver's table of per-op checks (generated next to bbrt_op_kernels, bbrt.h; the checks
+ * are in bbrt_check.c); bbrt_op_check (bbrt_program.c) dispatches through it. */
+extern const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT];
+
+/* math without libm: bbrt_expf in bbrt_base.c (shared by the inference and training kernels),
+ * the others in bbrt_kernels.c */
 float bbrt_expf(float x);
 float bbrt_tanhf(float x);
 int32_t bbrt_roundf_even(float x);

@@ -10,27 +10,7 @@
 #include "bbrt_kernels.h"
 
 /* ------------------------------------------------------------------- math */
-float bbrt_expf(float x) {
-    float k, r, p, s;
-    int32_t ki;
-    union { uint32_t u; float f; } v;
-    if (!(x == x)) return x; /* NaN */
-    if (x > 88.72f) return 3.4028235e38f;
-    if (x < -103.0f) return 0.0f;
-    k = x * 1.44269504f;
-    ki = (int32_t)(k < 0.0f ? k - 0.5f : k + 0.5f);
-    r = x - (float)ki * 0.693145752f - (float)ki * 1.42860677e-6f;
-    p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666679f +
-        r * (0.00833333377f + r * (0.00138888892f + r * 0.000198412701f))))));
-    if (ki < -126) { /* subnormal range: two steps */
-        v.u = (uint32_t)(ki + 126 + 127) << 23;
-        s = v.f;
-        return p * s * 1.17549435e-38f;
-    }
-    v.u = (uint32_t)(ki + 127) << 23;
-    return p * v.f;
-}
-
+/* bbrt_expf is in bbrt_base.c (the training kernels use it too) */
 float bbrt_tanhf(float x) {
     float e;
     if (x > 9.0f) return 1.0f;

@@ -2,6 +2,7 @@
 #ifndef BBRT_KERNELS_H
 #define BBRT_KERNELS_H
 #include "bbrt.h"
+#include "bbrt_internal.h"
 
 bbrt_status_t bbrt_k_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
@@ -63,6 +64,6 @@ bbrt_status_t bbrt_c_concat(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_quantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
-extern const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT];
+/* bbrt_op_checks, the resolver's table of these, is declared in bbrt_internal.h (the loader reads it) */
 
 #endif

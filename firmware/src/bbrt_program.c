@@ -1,4 +1,6 @@
-/* .bbrt program loader: validate everything before anything runs (docs/bbrt.md). */
+/* .bbrt program loader: validate everything before anything runs (docs/bbrt.md). Uses the base layer
+ * (bbrt_base.c) and reaches the per-op checks and kernels only through the resolver's tables
+ * (bbrt_op_checks, bbrt_op_kernels), never by name: bbrt_check.c and bbrt_kernels.c sit above it. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 
@@ -191,6 +193,14 @@ bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *b, size_t s
     return BBRT_OK;
 }
 
+/* The check of one op, through the resolver's table: the checks (bbrt_check.c) read the program with
+ * bbrt_program_tensor, so this file calls none of them by name and the layers stay a DAG. */
+bbrt_status_t bbrt_op_check(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    /* no check linked: the op is not in this build's resolver (the loader reports it first) */
+    if (op->opcode >= BBRT_OP__COUNT || bbrt_op_checks[op->opcode] == 0) return BBRT_E_PROG_OPCODE;
+    return bbrt_op_checks[op->opcode](pr, op);
+}
+
 bbrt_status_t bbrt_program_run(const bbrt_program_t *prog) {
     uint32_t i;
     for (i = 0; i < prog->n_ops; i++) {
@@ -201,15 +211,4 @@ bbrt_status_t bbrt_program_run(const bbrt_program_t *prog) {
         if (st != BBRT_OK) return st;
     }
     return BBRT_OK;
-}
-
-void bbrt_memcpy(void *dst, const void *src, size_t n) {
-    uint8_t *d = (uint8_t *)dst;
-    const uint8_t *s = (const uint8_t *)src;
-    while (n--) *d++ = *s++;
-}
-
-void bbrt_memset(void *dst, int v, size_t n) {
-    uint8_t *d = (uint8_t *)dst;
-    while (n--) *d++ = (uint8_t)v;
 }

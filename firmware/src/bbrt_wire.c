@@ -1,20 +1,11 @@
-/* Envelope v1 codec and COBS + CRC-32 framing (docs/wire.md). No allocation. */
+/* Envelope v1 codec and COBS + CRC-32 framing (docs/wire.md). No allocation. Uses the base layer
+ * (bbrt_base.c: bbrt_memcpy, bbrt_memset, bbrt_crc32_update, bbrt_dtype_size) and nothing else. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 
 /* a quantization scale is finite and > 0: on its IEEE bits, +0 is 0 and sign, inf and NaN
  * patterns are >= 0x7F800000 (no float compare, so int8 nodes link no soft-float helper) */
 static int scale_ok(uint32_t bits) { return bits != 0u && bits < 0x7F800000u; }
-
-uint32_t bbrt_dtype_size(uint32_t code) {
-    switch (code) {
-    case 1: case 6: case 12: return 4u;
-    case 2: case 3: case 9: return 1u;
-    case 4: case 5: case 10: return 2u;
-    case 7: case 11: case 13: return 8u;
-    default: return 0u;
-    }
-}
 
 uint32_t bbrt_env_data_offset(uint32_t rank) { return 64u + 8u * ((rank + 1u) / 2u); }
 
@@ -147,24 +138,6 @@ bbrt_status_t bbrt_env_encode(const bbrt_envelope_t *e, uint8_t *o, size_t cap, 
     if (e->payload_len) bbrt_memcpy(o + off, e->data, e->payload_len);
     *written = off + e->payload_len;
     return BBRT_OK;
-}
-
-/* ------------------------------------------------------------------ CRC-32 */
-/* 16-entry nibble table: small flash footprint, computed on the fly (no constructor). */
-static const uint32_t crc_nibble[16] = {
-    0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
-    0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
-    0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
-
-uint32_t bbrt_crc32_update(uint32_t crc, const uint8_t *p, size_t n) {
-    size_t i;
-    crc = ~crc;
-    for (i = 0; i < n; i++) {
-        crc ^= p[i];
-        crc = (crc >> 4) ^ crc_nibble[crc & 0xFu];
-        crc = (crc >> 4) ^ crc_nibble[crc & 0xFu];
-    }
-    return ~crc;
 }
 
 /* ------------------------------------------------------------------- COBS */

@@ -663,8 +663,8 @@ def c_ota(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-
         pytest.skip("no C compiler")
     fw = Path(__file__).resolve().parents[2] / "firmware"
     out = tmp_path_factory.mktemp("ota_c") / "libbbrt_ota.so"
-    srcs = ["bbrt_sha256.c", "bbrt_ota.c", "bbrt_wire.c", "bbrt_program.c", "bbrt_check.c", "bbrt_kernels.c",
-            "bbrt_node.c", "bbrt_link.c", "bbrt_resolver_all.c"]
+    srcs = ["bbrt_sha256.c", "bbrt_ota.c", "bbrt_base.c", "bbrt_wire.c", "bbrt_program.c", "bbrt_check.c",
+            "bbrt_kernels.c", "bbrt_node.c", "bbrt_link.c", "bbrt_resolver_all.c"]
     subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-cast-align", "-O2", "-fPIC",
                     "-shared", f"-I{fw / 'include'}", *[str(fw / "src" / s) for s in srcs], "-o", str(out)],
                    check=True, timeout=180)

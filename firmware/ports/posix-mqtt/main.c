@@ -28,8 +28,9 @@
  * files, 3 program refused, 4 the broker refused the credentials, 5 no connection within
  * --connect-timeout. */
 /* Why one file: a port's main is the glue between the unchanged node loop and one library (libmosquitto):
- * its callbacks, the status record and the command line share the node's static state. The parsing
- * helpers (credentials, hex keys) could move out; they stay because no other C port reads those files. */
+ * its callbacks, the status record and the command line share the node's static state. The file and
+ * hex key helpers are shared with ports/posix (ports/common/posix_io.h); the credentials parser stays
+ * because no other C port reads credentials.json. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,7 @@
 #include "bbrt.h"
 #include "bbrt_ota.h"
 #include "posix_epoch.h"
+#include "posix_io.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -288,28 +290,6 @@ static void publish_status(uint32_t epoch) {
     mosquitto_publish(mosq, NULL, t_status, n, rec, 1, true);
 }
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-static int read_file(const char *path, uint8_t *dst, size_t cap, size_t *len) {
-    int fd = open(path, O_RDONLY);
-    *len = 0;
-    if (fd < 0) return -1;
-    for (;;) {
-        ssize_t r = read(fd, dst + *len, cap - *len);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        *len += (size_t)r;
-        if (*len == cap) break;
-    }
-    close(fd);
-    return 0;
-}
-
 /* the password of `name` in a credentials.json ({"name": "password", ...}, as `bb-edge broker`
  * writes it): a flat object of plain strings; escapes are refused rather than half-decoded */
 static int creds_lookup(const char *text, const char *name, char *out, size_t cap) {
@@ -348,24 +328,6 @@ static int creds_lookup(const char *text, const char *name, char *out, size_t ca
         return 0;
     }
     return -1;
-}
-
-/* the update key file: hex digits (whitespace around them ignored), 16..64 bytes once decoded */
-static int read_hex_key(const char *path) {
-    char text[2u * sizeof(ota_key) + 8u];
-    size_t len = 0, i, n = 0;
-    if (read_file(path, (uint8_t *)text, sizeof(text) - 1u, &len) != 0) return -1;
-    while (len > 0u && strchr(" \t\r\n", text[len - 1u]) != NULL) len--;
-    for (i = 0; i < len && strchr(" \t\r\n", text[i]) != NULL; i++) {
-    }
-    if ((len - i) % 2u != 0u || (len - i) / 2u < 16u || (len - i) / 2u > sizeof(ota_key)) return -1;
-    for (; i < len; i += 2u) {
-        int hi = hexval(text[i]), lo = hexval(text[i + 1u]);
-        if (hi < 0 || lo < 0) return -1;
-        ota_key[n++] = (uint8_t)(hi * 16 + lo);
-    }
-    ota_key_len = n;
-    return 0;
 }
 
 static double now_s(void) {
@@ -491,7 +453,7 @@ int main(int argc, char **argv) {
 
     /* the password: a file holding it, the broker's credentials.json, or the environment */
     if (password_file != NULL) {
-        if (read_file(password_file, (uint8_t *)password, sizeof(password) - 1u, &len) != 0) {
+        if (posix_read_file(password_file, password, sizeof(password) - 1u, &len) != 0) {
             perror(password_file);
             return 2;
         }
@@ -499,7 +461,7 @@ int main(int argc, char **argv) {
         password[strcspn(password, "\r\n")] = 0;
         have_password = 1;
     } else if (creds != NULL) {
-        if (read_file(creds, (uint8_t *)text, sizeof(text) - 1u, &len) != 0) {
+        if (posix_read_file(creds, text, sizeof(text) - 1u, &len) != 0) {
             perror(creds);
             return 2;
         }
@@ -515,7 +477,7 @@ int main(int argc, char **argv) {
     }
     if (have_password && user == NULL) user = me;
 
-    if (read_file(argv[1], (uint8_t *)program, sizeof(program), &len) != 0) {
+    if (posix_read_file(argv[1], program, sizeof(program), &len) != 0) {
         perror(argv[1]);
         return 2;
     }
@@ -526,7 +488,7 @@ int main(int argc, char **argv) {
         return 3;
     }
     node.unframed = 1u; /* MQTT carries one bare envelope per message */
-    if (ota_key_file != NULL && read_hex_key(ota_key_file) != 0) {
+    if (ota_key_file != NULL && posix_read_hex_key(ota_key_file, ota_key, sizeof(ota_key), &ota_key_len) != 0) {
         fprintf(stderr, "bbrt-mqtt: %s: not an update key (hex, 16..64 bytes)\n", ota_key_file);
         return 2;
     }

@@ -19,6 +19,7 @@
 #include "bbrt_link.h"
 #include "bbrt_train.h"
 #include "posix_epoch.h"
+#include "posix_io.h"
 
 #ifndef BBRT_HOST_IMAGE_MAX
 #define BBRT_HOST_IMAGE_MAX (4u << 20)
@@ -100,20 +101,6 @@ static int save_record(void *ctx, const bbrt_learn_record_t *rec, const float *m
     return bad || rename(tmp_path, state_path) != 0;
 }
 
-static size_t read_file(const char *path, void *buf, size_t cap) {
-    size_t len = 0;
-    int f = open(path, O_RDONLY);
-    if (f < 0) return 0u;
-    for (;;) {
-        ssize_t r = read(f, (uint8_t *)buf + len, cap - len);
-        if (r <= 0) break;
-        len += (size_t)r;
-        if (len == cap) break;
-    }
-    close(f);
-    return len;
-}
-
 int main(int argc, char **argv) {
     const char *serial = NULL;
     size_t len, have = 0;
@@ -139,8 +126,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bbrt-learn: state file path too long\n");
         return 2;
     }
-    len = read_file(argv[1], image, sizeof(image));
-    if (len == 0u) {
+    if (posix_read_file(argv[1], image, sizeof(image), &len) != 0 || len == 0u) {
         fprintf(stderr, "bbrt-learn: cannot read %s\n", argv[1]);
         return 2;
     }
@@ -161,7 +147,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bbrt-learn: cannot update the boot epoch in %s: %s\n", epoch_path, strerror(errno));
         return 2;
     }
-    if (state_path) have = read_file(state_path, saved, sizeof(saved));
+    if (state_path && posix_read_file(state_path, saved, sizeof(saved), &have) != 0) have = 0; /* none yet */
     port.put = put;
     port.read = read_wait;
     port.now = now_ms;

@@ -23,6 +23,7 @@
 #include "bbrt_link.h"
 #include "bbrt_ota.h"
 #include "posix_epoch.h"
+#include "posix_io.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -103,38 +104,8 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
     out_len += n;
 }
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* an update key file: hex digits, whitespace around them ignored, 16..cap bytes once decoded */
-static int read_hex_key(const char *path, uint8_t *key, size_t cap, size_t *key_len) {
-    char text[2u * 64u + 8u];
-    size_t len = 0, i = 0, n = 0;
-    int fd = open(path, O_RDONLY);
-    ssize_t r;
-    if (fd < 0) return -1;
-    r = read(fd, text, sizeof(text) - 1u);
-    close(fd);
-    if (r <= 0) return -1;
-    len = (size_t)r;
-    while (len > 0u && strchr(" \t\r\n", text[len - 1u]) != NULL) len--;
-    while (i < len && strchr(" \t\r\n", text[i]) != NULL) i++;
-    if ((len - i) % 2u != 0u || (len - i) / 2u < 16u || (len - i) / 2u > cap) return -1;
-    for (; i < len; i += 2u) {
-        int hi = hexval(text[i]), lo = hexval(text[i + 1u]);
-        if (hi < 0 || lo < 0) return -1;
-        key[n++] = (uint8_t)(hi * 16 + lo);
-    }
-    *key_len = n;
-    return 0;
-}
-
 int main(int argc, char **argv) {
-    int fd, in_fd = 0, i;
+    int in_fd = 0, i;
     size_t len = 0;
     const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt", *timers = NULL, *key_file = NULL;
     static uint8_t key[64];
@@ -154,17 +125,10 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--link") == 0) timers = argv[i + 1];
         else if (strcmp(argv[i], "--ota-key") == 0) key_file = argv[i + 1];
     }
-    fd = open(argv[1], O_RDONLY);
-    if (fd < 0) {
+    if (posix_read_file(argv[1], program, sizeof(program), &len) != 0) {
         perror(argv[1]);
         return 2;
     }
-    for (;;) {
-        ssize_t r = read(fd, (uint8_t *)program + len, sizeof(program) - len);
-        if (r <= 0) break;
-        len += (size_t)r;
-    }
-    close(fd);
     if (serial) {
         struct termios tio;
         in_fd = open(serial, O_RDWR | O_NOCTTY);
@@ -186,7 +150,7 @@ int main(int argc, char **argv) {
     }
     in_fd_g = in_fd;
     if (key_file != NULL) {
-        if (read_hex_key(key_file, key, sizeof(key), &key_len) != 0) {
+        if (posix_read_hex_key(key_file, key, sizeof(key), &key_len) != 0) {
             fprintf(stderr, "bbrt: %s: not an update key (hex, 16..64 bytes)\n", key_file);
             return 2;
         }
