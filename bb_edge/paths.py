@@ -77,3 +77,17 @@ def check_output_file(path: str | Path, option: str) -> Path:
                               f"another name")
     _probe_writable(_check_ancestors(p, option), option, p)
     return p
+
+
+def path_inside(base: str | Path, *parts: str, option: str = "-o") -> Path:
+    """``base/parts...`` resolved; OutputPathError unless it lies strictly inside ``base``.
+
+    Called before a path built from a name (a node's bundle, a key file) is created or deleted, so that no
+    name (``..``, ``/etc``, a symlink's target) reaches outside the output directory.
+    """
+    root = Path(base).resolve()
+    target = root.joinpath(*parts).resolve()
+    if target == root or not target.is_relative_to(root):
+        raise OutputPathError(f"{option} {base}: {'/'.join(parts)!r} would be written at {target}, outside "
+                              f"{root}; use names that are identifiers")
+    return target

@@ -19,7 +19,8 @@ from bb_edge.bundle import BuildError, BuildRequest, BuildResult, builder_for
 from bb_edge.deployment.arrays import check_calibration
 from bb_edge.deployment.learning import is_learning, learning_node_names
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.paths import check_output_dir
+from bb_edge.names import check_name
+from bb_edge.paths import check_output_dir, path_inside
 from bb_edge.targets import TargetProfile, load_target, resolve_target
 
 #: the directory of a build output that holds the deployment its bundles were built from, when the build
@@ -90,6 +91,8 @@ def build_all(
     if calib is not None:
         check_calibration(dep, calib)
     check_output_dir(out, "-o")
+    for n in profiles:  # every bundle path stays inside -o, checked before anything is created or deleted
+        path_inside(out, check_name(n, "node"), option="-o")
     out.mkdir(parents=True, exist_ok=True)
     source = Path(deployment_dir)
     if not learning:  # int8 edges where a bbrt int8 node meets its peers (docs/bbrt.md), into the output
@@ -112,7 +115,7 @@ def build_all(
 def _build_one(deployment_dir: Path, node: str, profile: TargetProfile, out: Path, calib: Path | None,
                options: dict[str, object] | None, learning: bool) -> BuildResult:
     """Build one bundle in a hidden temp dir and rename it into place only when complete."""
-    final = out / node
+    final = path_inside(out, check_name(node, "node"), option="-o")  # before anything is created or deleted
     tmp = Path(tempfile.mkdtemp(prefix=f".{node}.partial-", dir=out))
     try:
         req = BuildRequest(deployment_dir=deployment_dir, node=node, profile=profile,

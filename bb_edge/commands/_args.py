@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from bb_edge.errors import BBError
+from bb_edge.names import is_name
 
 _SIZE = re.compile(r"(?i)^\s*(\d+)\s*(k|m|g|ki|mi|gi|kb|mb|gb|kib|mib|gib)?\s*$")
 _UNIT = {"": 1, "k": 1000, "kb": 1000, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
@@ -86,10 +87,14 @@ def byte_sizes(text: str) -> list[int]:
 
 
 def name_list(text: str) -> list[str]:
-    """Comma-separated distinct, non-empty names."""
+    """Comma-separated distinct names, each following the name rule (bb_edge.names)."""
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
         raise argparse.ArgumentTypeError(f"{text!r} has an empty name; separate names with single commas")
+    bad = [n for n in names if not is_name(n)]
+    if bad:
+        raise argparse.ArgumentTypeError(f"{bad[0]!r} is not a name: use a letter, then up to 62 letters, "
+                                         f"digits, '-' or '_'")
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise argparse.ArgumentTypeError(f"{text!r} repeats {', '.join(dup)}; every name must be distinct")

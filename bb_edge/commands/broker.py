@@ -17,9 +17,18 @@ import signal
 import threading
 from pathlib import Path
 
-from bb_edge.commands._args import tcp_port
+from bb_edge.commands._args import name_list, tcp_port
 from bb_edge.errors import InputFileError
+from bb_edge.names import cli_name
 from bb_edge.paths import check_input_path, check_output_dir
+
+
+def site_nodes(text: str) -> tuple[str, list[str]]:
+    """argparse type of ``--accept-bridge SITE=A,B``."""
+    site, sep, nodes = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{text!r}: give SITE=NODE,NODE (the nodes the site serves)")
+    return cli_name(site), name_list(nodes)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -37,9 +46,11 @@ def _run(args: argparse.Namespace) -> int:
     tls = TlsFiles(args.tls_ca, args.tls_cert, args.tls_key) if args.tls_cert else None
     files = write_broker_files(out, dep, port=args.port, host=args.host, prefix=args.prefix,
                                persistence=not args.no_persistence, tls=tls, bridge_to=args.bridge_to,
-                               site=args.site, accept_bridges=args.accept_bridge or ())
+                               site=args.site, accept_bridges=dict(args.accept_bridge or ()),
+                               site_nodes=args.site_nodes)
     if args.bridge_to:
-        print(f"bridge: site {args.site!r} -> {args.bridge_to.split('?')[0]} (topics bb/{dep.name}/# both ways)")
+        print(f"bridge: site {args.site} -> {args.bridge_to.split('?')[0]} (the topics of "
+              f"{', '.join(args.site_nodes)}; control only from the core)")
     print(f"wrote {files.conf}, {files.passwd}, {files.acl}, {files.credentials}")
     print(f"transport URL: {files.url()}" + (f"&ca={args.tls_ca}" if tls else ""))
     if args.write_only:
@@ -66,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--out", help="directory for the generated files (default DIR/broker)")
     p.add_argument("--host", default="127.0.0.1", help="listen address (default loopback)")
     p.add_argument("--port", type=tcp_port, default=1883, help="listen port (default 1883)")
-    p.add_argument("--prefix", default="bb", help="first topic segment")
+    p.add_argument("--prefix", default="bb", type=cli_name, help="first topic segment (a name)")
     p.add_argument("--no-persistence", action="store_true", help="do not keep sessions across restarts")
     p.add_argument("--tls-ca", help="CA certificate (PEM) for TLS")
     p.add_argument("--tls-cert", help="server certificate (PEM); enables TLS (mqtts://)")
@@ -74,8 +85,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bridge-to", metavar="URL", default=None,
                    help="bridge this (site) broker to a core broker: mqtt[s]://CORE:PORT[?creds=FILE] with the "
                         "core's credentials.json (user _bridge_SITE); topics and ACLs are kept")
-    p.add_argument("--site", default="site", help="this site's name for --bridge-to (default: site)")
-    p.add_argument("--accept-bridge", action="append", metavar="SITE",
-                   help="on the core broker: accept the bridge of SITE (adds user _bridge_SITE; repeatable)")
+    p.add_argument("--site", default="site", type=cli_name, help="this site's name for --bridge-to (default: site)")
+    p.add_argument("--site-nodes", type=name_list, default=None, metavar="A,B",
+                   help="with --bridge-to: the nodes this site serves; its broker holds only their credentials")
+    p.add_argument("--accept-bridge", action="append", metavar="SITE=A,B", type=site_nodes,
+                   help="on the core broker: accept the bridge of SITE serving nodes A,B (adds user _bridge_SITE "
+                        "allowed exactly those nodes' topics; repeatable)")
     p.add_argument("--write-only", action="store_true", help="write the files, do not start mosquitto")
     p.set_defaults(func=_run)

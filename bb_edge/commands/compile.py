@@ -12,6 +12,7 @@ from rich.console import Console
 
 from bb_edge.commands._args import byte_size, byte_sizes, name_list, positive_int
 from bb_edge.errors import InputFileError, UsageError
+from bb_edge.names import is_name
 from bb_edge.paths import check_input_path, check_output_dir
 
 if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI parses its arguments
@@ -109,9 +110,10 @@ def _run(args: argparse.Namespace) -> int:
 def standby_pair(text: str) -> tuple[str, str]:
     """argparse type of ``--standby STAGE=NODE``."""
     stage, sep, node = text.partition("=")
-    if not sep or not stage.strip() or not node.strip() or not all(c.isalnum() or c in "-_." for c in node):
-        raise argparse.ArgumentTypeError(f"{text!r}: give STAGE=NODE, e.g. n1=n1b (NODE: letters, digits, -_.)")
-    return stage.strip(), node.strip()
+    if not sep or not is_name(stage) or not is_name(node):
+        raise argparse.ArgumentTypeError(f"{text!r}: give STAGE=NODE, e.g. n1=n1b (each a letter, then up to 62 "
+                                         f"letters, digits, '-' or '_')")
+    return stage, node
 
 
 def estimate_note(dynamic: dict[str, list[int]]) -> str:

@@ -18,8 +18,9 @@ import secrets
 from pathlib import Path
 
 from bb_edge.commands._args import name_list
-from bb_edge.errors import DeploymentError
-from bb_edge.paths import check_output_dir
+from bb_edge.errors import DeploymentError, UsageError
+from bb_edge.names import check_name
+from bb_edge.paths import check_output_dir, path_inside
 
 
 def _write_secret(path: Path, text: str) -> None:
@@ -59,7 +60,7 @@ def make_keys(out: str | Path, hmac_nodes: list[str] | None = None) -> tuple[str
     (d / "ota_ed25519.pub").write_text(pub + "\n")
     for node in hmac_nodes or []:
         (d / "hmac").mkdir(exist_ok=True)
-        _write_secret(d / "hmac" / f"{node}.key", secrets.token_hex(32))
+        _write_secret(path_inside(d, "hmac", f"{check_name(node, '--hmac-nodes')}.key"), secrets.token_hex(32))
     return priv, pub
 
 
@@ -68,6 +69,16 @@ def _run(args: argparse.Namespace) -> int:
         # refused before any key is written
         raise DeploymentError(f"--deployment {args.deployment}: no deployment.json there; "
                               "compile the deployment first (bb-edge compile MODEL -o DIR)")
+    if args.deployment and args.hmac_nodes:
+        from bb_edge.deployment.learning import is_learning, learning_node_names
+        from bb_edge.deployment.manifest import load_deployment
+
+        dep = load_deployment(args.deployment)
+        known = learning_node_names(dep) if is_learning(dep) else dep.node_names
+        ghosts = [n for n in args.hmac_nodes if n not in known]
+        if ghosts:  # refused before any key is written
+            raise UsageError(f"--hmac-nodes {','.join(ghosts)}: not a node of {args.deployment} "
+                             f"(nodes: {', '.join(known)})")
     _, pub = make_keys(args.out, args.hmac_nodes)
     print(f"wrote {Path(args.out) / 'ota_ed25519.key'} (keep it secret) and ota_ed25519.pub: {pub}")
     if args.deployment:

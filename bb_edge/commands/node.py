@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from bb_edge.commands._args import node_transport, non_negative_float
 from bb_edge.errors import BBError, DeploymentError, UsageError
+from bb_edge.names import cli_name
 
 if TYPE_CHECKING:  # the engine and compiler (onnx) load when the command runs, not when the CLI parses
     from bb_edge.engine import events
@@ -188,7 +189,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``node`` subcommand."""
     p = sub.add_parser("node", help="run one node of a compiled deployment over a transport")
     p.add_argument("dir", help="compiled deployment directory")
-    p.add_argument("--node", required=True, help="node name from deployment.json")
+    p.add_argument("--node", required=True, type=cli_name, help="node name from deployment.json")
     p.add_argument("--transport", required=True, type=node_transport,
                    help="mqtt://HOST:PORT[?creds=FILE], mqtts://..., or serial:PORT[?baud=N]")
     p.add_argument("--backend", default="ort", choices=["ort", "reference", "executorch"],

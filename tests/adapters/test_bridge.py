@@ -38,20 +38,24 @@ def _broker_cli(squeeze_dir: Path, out: Path, port: int, *extra: str) -> BrokerF
 
 
 def test_bridge_config_text(squeeze_dir: Path, squeeze_dep: Deployment, tmp_path: Path) -> None:
-    core = _broker_cli(squeeze_dir, tmp_path / "core", 1884, "--accept-bridge", "east")
+    base = f"bb/{squeeze_dep.name}"
+    core = _broker_cli(squeeze_dir, tmp_path / "core", 1884, "--accept-bridge", "east=n1")
     assert "_bridge_east" in json.loads(Path(core.credentials).read_text())  # type: ignore[arg-type]
-    assert f"user _bridge_east\ntopic readwrite bb/{squeeze_dep.name}/#" in Path(core.acl).read_text()  # type: ignore[arg-type]
-    site = _broker_cli(squeeze_dir, tmp_path / "site", 1885, "--site", "east", "--bridge-to",
+    acl = Path(core.acl).read_text()  # type: ignore[arg-type]
+    assert f"topic readwrite {base}/#" not in acl and f"topic read {base}/ctl\n" in acl
+    site = _broker_cli(squeeze_dir, tmp_path / "site", 1885, "--site", "east", "--site-nodes", "n1", "--bridge-to",
                        f"mqtt://127.0.0.1:1884?creds={core.credentials}")
     conf = site.conf.read_text()
     pw = json.loads(Path(core.credentials).read_text())["_bridge_east"]  # type: ignore[arg-type]
     for line in ("connection bb-east", "address 127.0.0.1:1884", "remote_username _bridge_east",
-                 f"remote_password {pw}", f"topic bb/{squeeze_dep.name}/# both 1", "cleansession false"):
+                 f"remote_password {pw}", f"topic {base}/in/n1/+ in 1", f"topic {base}/in/n2/n1 out 1",
+                 f"topic {base}/ctl in 1", "cleansession false", "local_cleansession false"):
         assert line + "\n" in conf + "\n", line
+    assert f"topic {base}/# both" not in conf and f"{base}/ctl out" not in conf and f"{base}/ctl both" not in conf
     assert site.conf.stat().st_mode & 0o077 == 0  # holds a password
     # a site the core does not know: one-line error, no traceback
     r = subprocess.run(["bb-edge", "broker", str(squeeze_dir), "-o", str(tmp_path / "x"), "--write-only",
-                        "--site", "west", "--bridge-to", f"mqtt://127.0.0.1:1884?creds={core.credentials}"],
+                        "--site", "west", "--site-nodes", "n1", "--bridge-to", f"mqtt://127.0.0.1:1884?creds={core.credentials}"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and "Traceback" not in r.stderr and "_bridge_west" in r.stderr, r.stderr
 
@@ -61,8 +65,9 @@ def test_split_across_bridged_brokers(squeeze_dir: Path, squeeze_dep: Deployment
     dep = squeeze_dep
     first, middle, last = dep.node_names
     core_port, site_port = free_port(), free_port()
-    core_files = _broker_cli(squeeze_dir, tmp_path / "core", core_port, "--accept-bridge", "east")
-    site_files = _broker_cli(squeeze_dir, tmp_path / "site", site_port, "--site", "east", "--bridge-to",
+    core_files = _broker_cli(squeeze_dir, tmp_path / "core", core_port, "--accept-bridge", f"east={middle}")
+    site_files = _broker_cli(squeeze_dir, tmp_path / "site", site_port, "--site", "east", "--site-nodes", middle,
+                             "--bridge-to",
                              f"mqtt://127.0.0.1:{core_port}?creds={core_files.credentials}")
     core = Broker(core_files).start()
     site = Broker(site_files).start()

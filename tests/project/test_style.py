@@ -150,7 +150,8 @@ def test_the_long_file_check_finds_a_file_without_its_reason(tmp_path: Path) -> 
 # The longest matching prefix decides a module's stage. The learning package records training steps and
 # defines its components (compiler stage); its strategies and events drive engines (engine stage).
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("bb_edge", "bb_edge.errors", "bb_edge.resources", "bb_edge.targets", "bb_edge.paths")),
+    ("base", ("bb_edge", "bb_edge.errors", "bb_edge.resources", "bb_edge.targets", "bb_edge.paths",
+              "bb_edge.names")),
     ("ir", ("bb_edge.ir",)),
     ("deployment", ("bb_edge.deployment",)),
     ("wire", ("bb_edge.wire",)),

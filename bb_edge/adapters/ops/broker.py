@@ -6,14 +6,28 @@ carry one deployment under the topic layout of :mod:`bb_edge.wire.topics`:
 - ``mosquitto.conf``: one loopback (or given) listener, persistence on (so a
   node's queued QoS-1 messages survive a broker restart), no anonymous access,
   ``use_username_as_clientid`` so a client can never take over another node's
-  session;
-- ``passwd``: one user per node plus ``_host``, PBKDF2-SHA512 hashes in
-  Mosquitto's ``$7$`` format (no ``mosquitto_passwd`` binary needed);
+  session, and size limits from the deployment (:class:`QueueLimits`:
+  ``message_size_limit`` from the largest envelope plus headroom, per-client
+  ``max_queued_messages`` / ``max_queued_bytes``);
+- ``passwd``: one user per identity, PBKDF2-SHA512 hashes in Mosquitto's
+  ``$7$`` format (no ``mosquitto_passwd`` binary needed);
 - ``acl``: each node may publish only as itself (``in/<dst>/<self>`` for the
   peers it has an edge with, its own presence and broadcast topics) and read
   only its own inbox (plus presence, broadcast and control);
 - ``credentials.json``: the plaintext passwords, for ``?creds=FILE`` in a
-  transport URL. Keep it private (mode 0600).
+  transport URL (mode 0600).
+
+The identities are the endpoints (nodes and ``_host``), the infrastructure
+table :data:`INFRA_IDENTITIES` (``_status`` ...) and one ``_bridge_<site>`` per
+accepted site. A *site* broker (``bridge_to``) holds only its own nodes'
+identities, and its bridge carries only their topics (:func:`bridge_topics`).
+Every name is an identifier (:mod:`bb_edge.names`) and every value goes
+through :func:`bb_edge.names.config_value`; nothing is written until all of
+it was generated.
+
+Why one file: the identities, their ACL rules, the bridge's topics and the core's rules for a bridge are
+one generator that must agree with itself; an extra identity (a deployer, a request client) is one entry of
+:data:`INFRA_IDENTITIES`, and its passwd line, ACL and credentials follow from it.
 
 :class:`Broker` starts ``mosquitto -c`` on those files, waits until the port
 accepts connections, and stops (or restarts on the same port) by pid.
@@ -32,12 +46,13 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.deployment.manifest import HOST_NAME, Deployment, EdgeSpec, IOSpec
 from bb_edge.errors import BBError
+from bb_edge.names import check_name, config_value
 from bb_edge.wire.topics import Topics
 
 STATUS_USER = "_status"  # read-only user of ``bb-edge status``
@@ -92,26 +107,141 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
     return peers
 
 
-def acl_text(dep: Deployment, topics: Topics) -> str:
-    """The Mosquitto ACL file for ``dep`` (see the module docstring)."""
-    lines = [f"# bb-edge ACL for deployment {dep.name!r}; generated, do not edit", ""]
-    for me, allowed in sorted(deployment_peers(dep).items()):
-        lines.append(f"user {me}")
-        for dst in sorted(allowed):
-            lines.append(f"topic write {topics.inbox(dst, me)}")
-        lines.append(f"topic read {topics.inbox_filter(me)}")
-        lines.append(f"topic write {topics.presence(me)}")
-        lines.append(f"topic read {topics.presence('+')}")
-        lines.append(f"topic write {topics.broadcast(me)}")
-        lines.append(f"topic read {topics.broadcast('+')}")
-        lines.append(f"topic {'readwrite' if me == HOST_NAME else 'read'} {topics.control()}")
-        lines.append(f"topic write {topics.status(me)}")
-        lines.append(f"topic read {topics.status('+')}")
+Rule = tuple[str, str]  # (access: "read" | "write" | "readwrite", topic)
+
+
+def node_rules(me: str, allowed: set[str], topics: Topics) -> list[Rule]:
+    """What endpoint ``me`` (a node or ``_host``) may read and write: its own topics, its peers' inboxes."""
+    rules: list[Rule] = [("write", topics.inbox(dst, me)) for dst in sorted(allowed)]
+    rules += [("read", topics.inbox_filter(me)), ("write", topics.presence(me)), ("read", topics.presence("+")),
+              ("write", topics.broadcast(me)), ("read", topics.broadcast("+")),
+              ("readwrite" if me == HOST_NAME else "read", topics.control()),
+              ("write", topics.status(me)), ("read", topics.status("+"))]
+    return rules
+
+
+def _status_rules(dep: Deployment, topics: Topics) -> list[Rule]:
+    """The operator's view (bb-edge status): presence and status records of any deployment, writes nothing."""
+    return [("read", f"{topics.prefix}/+/presence/+"), ("read", f"{topics.prefix}/+/status/+")]
+
+
+#: infrastructure identities beyond the nodes and ``_host``: one entry each (user -> its ACL rules).
+#: An identity added here (a deployer, a request client) gets a password, a passwd line and its rules.
+INFRA_IDENTITIES: dict[str, Callable[[Deployment, Topics], list[Rule]]] = {
+    STATUS_USER: _status_rules,
+}
+
+
+def bridge_rules(dep: Deployment, topics: Topics, nodes: Sequence[str]) -> list[Rule]:
+    """The core's ACL for the bridge of a site serving ``nodes``: exactly those nodes' own topics.
+
+    It may write what those nodes may write (their peers' inboxes, their presence, broadcast and status)
+    and read what they may read (their inboxes, presence, broadcast, control). Control is read only: a
+    ``stop``, an OTA offer or a retry comes from the core's host or deployer, never through a bridge.
+    """
+    peers = deployment_peers(dep)
+    rules: list[Rule] = []
+    for me in nodes:
+        rules += [(a, t) for a, t in node_rules(me, peers[me], topics)
+                  if a == "write" or t != topics.status("+")]
+    return [(("read" if t == topics.control() else a), t) for a, t in rules]
+
+
+def acl_rules(dep: Deployment, topics: Topics, only: Sequence[str] | None = None,
+              bridges: Mapping[str, Sequence[str]] | None = None) -> dict[str, list[Rule]]:
+    """Every user's ACL rules: the endpoints (``only`` those nodes on a site broker), then infrastructure."""
+    peers = deployment_peers(dep)
+    users = sorted(peers) if only is None else sorted(only)
+    out = {me: node_rules(me, peers[me], topics) for me in users}
+    if only is None:
+        out.update({user: make(dep, topics) for user, make in INFRA_IDENTITIES.items()})
+    for site, nodes in sorted((bridges or {}).items()):
+        out[bridge_user(site)] = bridge_rules(dep, topics, nodes)
+    return out
+
+
+def acl_text(dep: Deployment, topics: Topics, only: Sequence[str] | None = None,
+             bridges: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The Mosquitto ACL file for ``dep`` (see the module docstring), every value through config_value."""
+    lines = [f"# bb-edge ACL for deployment {config_value(dep.name, 'acl_user', 'deployment')}; generated, "
+             f"do not edit", ""]
+    for user, rules in acl_rules(dep, topics, only, bridges).items():
+        lines.append(f"user {config_value(user, 'acl_user', 'user')}")
+        lines += [f"topic {access} {config_value(topic, 'acl_topic', 'topic')}" for access, topic in rules]
         lines.append("")
-    # the operator's view (bb-edge status): reads presence and status records of any deployment, writes nothing
-    lines += [f"user {STATUS_USER}", f"topic read {topics.prefix}/+/presence/+",
-              f"topic read {topics.prefix}/+/status/+", ""]
     return "\n".join(lines)
+
+
+def passwd_text(passwords: Mapping[str, str]) -> str:
+    """Mosquitto's password file: one ``user:$7$...`` line per identity."""
+    return "".join(f"{config_value(u, 'passwd_user', 'user')}:{password_hash(pw)}\n" for u, pw in passwords.items())
+
+
+def message_size_limit(dep: Deployment) -> int:
+    """The largest MQTT payload the broker accepts: the largest envelope the deployment sends, plus headroom.
+
+    Static edges and graph inputs/outputs give their byte counts (a 25% + 4 KiB headroom over the
+    largest, plus the widest envelope header); a deployment whose sizes are not known statically
+    (symbolic dims, learning, program updates) falls back to its nodes' ``max_envelope`` limit.
+    """
+    from bb_edge.engine.engine import Limits
+    from bb_edge.wire import envelope as wire
+
+    names = dep.node_names
+    if "learning" in dep.extra:
+        from bb_edge.deployment.learning import learning_node_names
+
+        names = learning_node_names(dep)
+    top = dict(dep.extra.get("limits") or {})
+    caps = [Limits.from_manifest(dep.limits_for(n) if n in dep.node_names else top).max_envelope
+            for n in names] or [Limits().max_envelope]
+    sizes: list[int] = []
+    dynamic = "learning" in dep.extra
+    tensors: list[EdgeSpec | IOSpec] = [*dep.edges, *dep.inputs, *dep.outputs]
+    for x in tensors:
+        if any(d is None or d < 0 for d in x.shape):
+            dynamic = True
+            continue
+        n = 1
+        for d in x.shape:
+            n *= int(d)
+        sizes.append(n * _ITEMSIZE.get(x.dtype, 8))
+    if dynamic or not sizes:
+        return max(caps)
+    largest = max(sizes)
+    if "ota" in dep.extra:
+        largest = max(largest, 64 << 10)  # program update chunks (bb_edge.engine.ota, 16 KiB by default)
+    limit = largest + largest // 4 + 4096 + wire.data_offset(wire.MAX_RANK)
+    return min(limit, max(caps))
+
+
+_ITEMSIZE = {"float32": 4, "uint8": 1, "int8": 1, "uint16": 2, "int16": 2, "int32": 4, "int64": 8, "bool": 1,
+             "float16": 2, "float64": 8, "uint32": 4, "uint64": 8}
+
+
+@dataclass
+class QueueLimits:
+    """Mosquitto's size limits for one deployment (the conf lines of :meth:`conf_lines`)."""
+
+    message_size_limit: int
+    max_queued_messages: int
+    max_queued_bytes: int
+
+    @classmethod
+    def for_deployment(cls, dep: Deployment) -> QueueLimits:
+        """Limits from the deployment: the largest envelope, and per client at most 1,000 queued messages
+        or 16 of the largest envelopes (at least 1 MiB), never more than the nodes' ingress budget."""
+        from bb_edge.engine.engine import Limits
+
+        size = message_size_limit(dep)
+        budget = min((Limits.from_manifest(dep.limits_for(n)).ingress_budget for n in dep.node_names),
+                     default=Limits().ingress_budget)
+        return cls(size, 1000, min(max(16 * size, 1 << 20), budget))
+
+    def conf_lines(self) -> list[str]:
+        """``message_size_limit``, ``max_queued_messages``, ``max_queued_bytes`` (per client)."""
+        return [f"message_size_limit {self.message_size_limit}", f"max_queued_messages {self.max_queued_messages}",
+                f"max_queued_bytes {self.max_queued_bytes}"]
 
 
 @dataclass
@@ -157,32 +287,57 @@ def write_broker_files(
     max_inflight: int = 100,
     bridge_to: str | None = None,
     site: str = "site",
-    accept_bridges: Sequence[str] = (),
+    accept_bridges: Mapping[str, Sequence[str]] | None = None,
+    site_nodes: Sequence[str] | None = None,
 ) -> BrokerFiles:
     """Write mosquitto.conf (+ passwd, acl, credentials.json when ``dep`` is given).
 
     Without a deployment the broker is anonymous and unrestricted (benchmarks,
-    quick trials). ``bridge_to`` (``mqtt[s]://CORE:PORT[?creds=FILE]``) makes
-    this a *site* broker bridged to a core broker (:func:`bridge_text`);
-    ``accept_bridges`` names the sites a *core* broker accepts bridges from
-    (a ``_bridge_<site>`` user each, see :func:`bridge_user`).
+    quick trials). ``bridge_to`` (``mqtt[s]://CORE:PORT?creds=FILE``) makes
+    this a *site* broker for ``site_nodes`` only, bridged to a core broker
+    (:func:`bridge_text`): its credentials and ACL hold just those nodes.
+    ``accept_bridges`` maps each site a *core* broker accepts a bridge from to
+    the nodes it serves (a ``_bridge_<site>`` user each, :func:`bridge_rules`).
+    Every name is checked (:mod:`bb_edge.names`) and every value written
+    through :func:`bb_edge.names.config_value` before any file is written.
     """
+    check_name(prefix, "--prefix")
+    check_name(site, "--site")
+    bridges = {check_name(k, "--accept-bridge"): list(v) for k, v in (accept_bridges or {}).items()}
+    if dep is not None:
+        check_name(dep.name, "deployment")
+        known = set(dep.node_names)
+        if "learning" in dep.extra:
+            from bb_edge.deployment.learning import learning_node_names
+
+            known |= set(learning_node_names(dep))
+        for where, nodes in [("--site-nodes", site_nodes or []), *((f"--accept-bridge {k}", v)
+                                                                   for k, v in bridges.items())]:
+            ghosts = [n for n in nodes if n not in known]
+            if ghosts or (where != "--site-nodes" and not nodes):
+                raise BrokerError(f"{where}: {', '.join(ghosts) or 'no nodes'}: give nodes of deployment "
+                                  f"{dep.name!r} ({', '.join(sorted(known))})")
+    if bridge_to is not None:
+        if dep is None:
+            raise BrokerError("a bridge carries one deployment's topics: give the deployment")
+        if not site_nodes:
+            raise BrokerError("--bridge-to needs --site-nodes A,B: the nodes this site serves (its broker holds "
+                              "only their credentials)")
     d = Path(directory).resolve()
-    d.mkdir(parents=True, exist_ok=True)
     port = port if port is not None else free_port(host)
     conf = [
         "# generated by bb-edge (bb_edge/adapters/ops/broker.py)",
         "per_listener_settings false",
         # started as root, mosquitto would drop to user "mosquitto" and lose access to these files
-        f"user {pwd.getpwuid(os.getuid()).pw_name}",
-        f"listener {port} {host}",
+        f"user {config_value(pwd.getpwuid(os.getuid()).pw_name, 'conf', 'user')}",
+        f"listener {port} {config_value(host, 'conf', '--host')}",
         f"max_inflight_messages {max_inflight}",
         # small envelopes go out at once: with Nagle a reply waits for the peer's delayed ACK (~40 ms a hop)
         "set_tcp_nodelay true",
-        "max_queued_messages 1000000",
-        "max_queued_bytes 0",
+        *(QueueLimits.for_deployment(dep).conf_lines() if dep is not None else
+          ["max_queued_messages 1000000", "max_queued_bytes 0"]),
         "persistent_client_expiration 1d",
-        f"log_dest file {d / 'mosquitto.log'}",
+        f"log_dest file {config_value(str(d / 'mosquitto.log'), 'conf', '-o')}",
         "log_type error",
         "log_type warning",
         "log_type notice",
@@ -191,91 +346,111 @@ def write_broker_files(
         "log_timestamp true",
     ]
     if tls is not None:
-        conf += [f"cafile {tls.cafile}", f"certfile {tls.certfile}", f"keyfile {tls.keyfile}",
-                 "tls_version tlsv1.2"]
+        conf += [f"cafile {config_value(tls.cafile, 'conf', '--tls-ca')}",
+                 f"certfile {config_value(tls.certfile, 'conf', '--tls-cert')}",
+                 f"keyfile {config_value(tls.keyfile, 'conf', '--tls-key')}", "tls_version tlsv1.2"]
     if persistence:
-        (d / "data").mkdir(exist_ok=True)
-        conf += ["persistence true", f"persistence_location {d / 'data'}/", "persistence_file mosquitto.db",
-                 "autosave_interval 30"]
+        conf += ["persistence true", f"persistence_location {config_value(str(d / 'data'), 'conf', '-o')}/",
+                 "persistence_file mosquitto.db", "autosave_interval 30"]
     else:
         conf.append("persistence false")
     files = BrokerFiles(d, d / "mosquitto.conf", None, None, None, port, host, tls is not None)
+    texts: dict[Path, str] = {}
     if dep is None:
         conf.append("allow_anonymous true")
     else:
         topics = Topics(dep.name, prefix)
-        users = [*dep.node_names, HOST_NAME, STATUS_USER, *(bridge_user(x) for x in accept_bridges)]
-        pw = dict(passwords or {})
-        for u in users:
-            pw.setdefault(u, secrets.token_urlsafe(18))
+        only = list(site_nodes or []) if bridge_to is not None else None
+        rules = acl_rules(dep, topics, only, bridges)
+        pw = {u: (passwords or {}).get(u) or secrets.token_urlsafe(18) for u in rules}
         files.passwords = pw
-        files.passwd = d / "passwd"
-        files.passwd.write_text("".join(f"{u}:{password_hash(pw[u])}\n" for u in users))
-        files.acl = d / "acl"
-        files.acl.write_text(acl_text(dep, topics) + "".join(
-            f"user {bridge_user(x)}\ntopic readwrite {topics.base}/#\n\n" for x in accept_bridges))
-        files.credentials = d / "credentials.json"
-        files.credentials.write_text(json.dumps({u: pw[u] for u in users}, indent=1) + "\n")
-        for p in (files.passwd, files.credentials):
-            os.chmod(p, 0o600)
-        conf += ["allow_anonymous false", f"password_file {files.passwd}", f"acl_file {files.acl}",
-                 "use_username_as_clientid true"]
-    if bridge_to is not None:
-        if dep is None:
-            raise BrokerError("a bridge carries one deployment's topics: give the deployment")
-        conf.append(bridge_text(bridge_to, Topics(dep.name, prefix), site))
-    files.conf.write_text("\n".join(conf) + "\n")
-    if bridge_to is not None:
-        os.chmod(files.conf, 0o600)  # it holds the bridge's password for the core broker
+        files.passwd, files.acl, files.credentials = d / "passwd", d / "acl", d / "credentials.json"
+        texts[files.passwd] = passwd_text(pw)
+        texts[files.acl] = acl_text(dep, topics, only, bridges)
+        texts[files.credentials] = json.dumps(pw, indent=1) + "\n"
+        conf += ["allow_anonymous false", f"password_file {config_value(str(files.passwd), 'conf', '-o')}",
+                 f"acl_file {config_value(str(files.acl), 'conf', '-o')}", "use_username_as_clientid true"]
+    if bridge_to is not None and dep is not None:
+        conf.append(bridge_text(bridge_to, Topics(dep.name, prefix), site, dep, list(site_nodes or [])))
+    texts[files.conf] = "\n".join(conf) + "\n"
+    # everything was generated and checked: only now is anything created
+    d.mkdir(parents=True, exist_ok=True)
+    if persistence:
+        (d / "data").mkdir(exist_ok=True)
+    for path, text in texts.items():
+        secret = path in (files.passwd, files.credentials) or (path == files.conf and bridge_to is not None)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if secret else 0o644)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        if secret:
+            os.chmod(path, 0o600)  # also when the file existed with wider permissions
     return files
 
 
 def bridge_user(site: str) -> str:
     """The core broker's user for the bridge of ``site`` (mosquitto pins client ids to user names)."""
-    if not site or not all(c.isalnum() or c in "-_" for c in site):
-        raise BrokerError(f"site name {site!r}: use letters, digits, - and _")
-    return f"_bridge_{site}"
+    try:
+        return f"_bridge_{check_name(site, 'site')}"
+    except BBError as exc:
+        raise BrokerError(str(exc)) from None
 
 
-def bridge_text(url: str, topics: Topics, site: str) -> str:
+def bridge_topics(dep: Deployment, topics: Topics, nodes: Sequence[str]) -> list[tuple[str, str]]:
+    """``(topic, direction)`` of a site's bridge: only its nodes' own topics cross, control only inwards.
+
+    Out (site -> core): what the site's nodes may write for peers elsewhere, their presence, broadcast and
+    status. In (core -> site): their inboxes, every presence and broadcast, and control (issued on the core).
+    """
+    peers = deployment_peers(dep)
+    local = set(nodes)
+    out: list[tuple[str, str]] = []
+    for me in sorted(local):
+        out += [(topics.inbox(dst, me), "out") for dst in sorted(peers[me] - local)]
+        out += [(topics.presence(me), "out"), (topics.broadcast(me), "out"), (topics.status(me), "out"),
+                (topics.inbox_filter(me), "in")]
+    return out + [(topics.presence("+"), "in"), (topics.broadcast("+"), "in"), (topics.control(), "in")]
+
+
+def bridge_text(url: str, topics: Topics, site: str, dep: Deployment, nodes: Sequence[str]) -> str:
     """The mosquitto.conf ``connection`` section bridging this (site) broker to the core at ``url``.
 
-    Every topic of the deployment (``{prefix}/{deployment}/#``) travels both
-    ways at QoS 1 with a persistent bridge session, so nothing queued is lost
-    while the link is down. The topic layout is unchanged, so each broker's
-    ACL keeps pinning identities for its own clients: a site client can only
-    write what the site ACL allows, and only what it wrote crosses. The
-    bridge logs in to the core as ``_bridge_<site>`` (``bb-edge broker
-    --accept-bridge SITE`` on the core); its password comes from the URL or
-    from the core's ``credentials.json`` (``?creds=``).
+    Only the topics of :func:`bridge_topics` travel, at QoS 1, with a persistent session on both ends
+    (``cleansession false``, ``local_cleansession false``), so nothing queued is lost while the link is
+    down. The bridge logs in to the core as ``_bridge_<site>`` (``bb-edge broker --accept-bridge
+    SITE=NODES`` on the core), whose ACL there allows exactly those topics; its password comes from the
+    URL or from the core's ``credentials.json`` (``?creds=``) and is required.
     """
     from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError
 
+    user = bridge_user(site)
     try:
-        cfg = MqttConfig.from_url(url).for_node(bridge_user(site))
+        cfg = MqttConfig.from_url(url).for_node(user)
     except MqttError as exc:
         raise BrokerError(f"--bridge-to {url}: {exc}") from exc
+    if cfg.password is None:
+        raise BrokerError(f"--bridge-to {url.split('?')[0]}: no password for {user}; add ?creds=CORE/credentials.json "
+                          f"of a core broker made with --accept-bridge {site}=NODES")
     lines = [
         "",
-        f"# bridge: site {site!r} -> core {cfg.host}:{cfg.port}",
+        f"# bridge: site {site} -> core",
         f"connection bb-{site}",
-        f"address {cfg.host}:{cfg.port}",
-        f"remote_clientid {bridge_user(site)}",
-        f"local_clientid {bridge_user(site)}-local",
+        f"address {config_value(cfg.host, 'conf', '--bridge-to host')}:{cfg.port}",
+        f"remote_clientid {user}",
+        f"local_clientid {user}-local",
         "cleansession false",
+        "local_cleansession false",
         "try_private true",  # mosquitto to mosquitto: nothing is echoed back over the bridge
         "notifications false",  # no $SYS connection notices: the core's ACL would refuse them
         "restart_timeout 1 10",
         f"keepalive_interval {max(5, cfg.keepalive)}",
         "bridge_protocol_version mqttv311",
-        f"topic {topics.base}/# both 1",
+        *(f"topic {config_value(t, 'acl_topic', 'topic')} {way} 1" for t, way in bridge_topics(dep, topics, nodes)),
+        f"remote_username {user}",
+        f"remote_password {config_value(cfg.password, 'conf', 'bridge password')}",
     ]
-    if cfg.username is not None:
-        lines.append(f"remote_username {cfg.username}")
-    if cfg.password is not None:
-        lines.append(f"remote_password {cfg.password}")
     if cfg.tls:
-        lines.append(f"bridge_cafile {cfg.ca}" if cfg.ca else "bridge_capath /etc/ssl/certs")
+        lines.append(f"bridge_cafile {config_value(cfg.ca, 'conf', 'ca')}" if cfg.ca
+                     else "bridge_capath /etc/ssl/certs")
         if cfg.insecure:
             lines.append("bridge_insecure true")
     return "\n".join(lines)
