@@ -1,0 +1,234 @@
+"""The generated brokers against a hostile node or site (issue 25, items 1 and 5), on real Mosquitto.
+
+- Size limits: one node's credentials cannot make the broker hold more than the configured bytes for a
+  stopped peer, and an envelope above ``message_size_limit`` is never delivered. Oracle: the sizes are
+  computed here from the deployment's shapes, and the broker's RSS and the bytes the peer finally receives
+  are measured.
+- Least privilege for sites: with the site's own credentials and with the bridge's password (read from
+  the site's ``mosquitto.conf``) a forged final output, a read of another site's nodes' traffic and a
+  ``stop`` are all refused, while each allowed path (same clients, same brokers) does work, so every
+  refusal is the ACL's and not a dead link. The bridge session is persistent: a message queued on the
+  core while the site broker is down arrives after it restarts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bb_edge.adapters.ops.broker import Broker, write_broker_files
+from bb_edge.deployment.manifest import HOST_NAME, Deployment, EdgeSpec, IOSpec
+from bb_edge.wire import envelope as wire
+from bb_edge.wire.topics import Topics
+from tests.support.transport_helpers import wait_until
+
+pytest_plugins = ["tests.support.transport_fixtures"]
+
+TIMEOUT = 30.0
+ITEMSIZE = {"float32": 4, "int8": 1, "uint8": 1, "float16": 2, "int32": 4, "int64": 8}
+
+
+class Client:
+    """A paho client logged in as ``user`` that records what it receives on its subscriptions."""
+
+    def __init__(self, port: int, user: str, password: str, subs: tuple[str, ...] = (), clean: bool = True) -> None:
+        import paho.mqtt.client as paho
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.got: list[tuple[str, bytes]] = []
+        self.rc: object = None
+        self.ready = threading.Event()
+        self.subs = subs
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=user, clean_session=clean, protocol=paho.MQTTv311)
+        c.username_pw_set(user, password)
+        c.on_connect = self._on_connect
+        c.on_subscribe = lambda *a: self.ready.set()
+        c.on_message = lambda cl, u, m: self.got.append((m.topic, bytes(m.payload)))
+        self.c = c
+        c.connect("127.0.0.1", port, keepalive=5)
+        c.loop_start()
+        assert self.ready.wait(10), f"{user} did not connect/subscribe (rc {self.rc})"
+
+    def _on_connect(self, cl: object, u: object, flags: object, rc: object, props: object) -> None:
+        self.rc = rc
+        if getattr(rc, "is_failure", False):
+            self.ready.set()
+            return
+        if self.subs:
+            self.c.subscribe([(t, 1) for t in self.subs])
+        else:
+            self.ready.set()
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        """QoS-1 publish, waiting for the PUBACK (a denied publish is acknowledged too, MQTT 3.1.1)."""
+        self.c.publish(topic, payload, qos=1).wait_for_publish(10)
+
+    def topics(self) -> list[str]:
+        """The topics of everything received so far."""
+        return [t for t, _ in self.got]
+
+    def close(self) -> None:
+        """Disconnect and stop the network thread."""
+        self.c.disconnect()
+        self.c.loop_stop()
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of ``pid`` in KiB."""
+    m = re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
+    assert m
+    return int(m.group(1))
+
+
+def largest_envelope(dep: Deployment) -> int:
+    """The largest tensor the deployment sends, from its shapes (the oracle of message_size_limit)."""
+    sizes = []
+    tensors: list[EdgeSpec | IOSpec] = [*dep.edges, *dep.inputs, *dep.outputs]
+    for x in tensors:
+        n = 1
+        for d in x.shape:
+            n *= d
+        sizes.append(n * ITEMSIZE[x.dtype])
+    return max(sizes) + wire.data_offset(wire.MAX_RANK)
+
+
+def test_broker_limits_bound_what_one_node_can_queue(squeeze_dep: Deployment, tmp_path: Path) -> None:
+    """A node floods a stopped peer: the broker holds at most max_queued_bytes, oversize never passes."""
+    dep = squeeze_dep
+    first, second = dep.node_names[0], dep.node_names[1]
+    files = write_broker_files(tmp_path / "b", dep)
+    conf = files.conf.read_text()
+    limit = int(re.search(r"^message_size_limit (\d+)$", conf, re.M).group(1))  # type: ignore[union-attr]
+    queued = int(re.search(r"^max_queued_bytes (\d+)$", conf, re.M).group(1))  # type: ignore[union-attr]
+    assert re.search(r"^max_queued_messages (\d+)$", conf, re.M)
+    want = largest_envelope(dep)
+    assert want <= limit <= 2 * want, (want, limit)  # the largest envelope passes, with bounded headroom
+    assert 0 < queued <= 64 * limit
+    topics = Topics(dep.name)
+    with Broker(files) as broker:
+        assert broker.pid is not None
+        peer = Client(files.port, second, files.passwords[second], (topics.inbox_filter(second),), clean=False)
+        peer.close()  # the peer stops; its persistent session queues what is sent to it
+        time.sleep(0.3)
+        before = rss_kib(broker.pid)
+        size = limit - 200
+        n = 3 * queued // size + 2
+        flood = Client(files.port, first, files.passwords[first])
+        for i in range(n):
+            flood.publish(topics.inbox(second, first), i.to_bytes(4, "big") + bytes(size - 4))
+        flood.close()
+        big = Client(files.port, first, files.passwords[first])
+        big.c.publish(topics.inbox(second, first), b"BIG!" + bytes(limit + 1000), qos=1)  # refused by size
+        time.sleep(0.5)
+        big.c.loop_stop()
+        grown = rss_kib(broker.pid) - before
+        peer = Client(files.port, second, files.passwords[second], (topics.inbox_filter(second),), clean=False)
+        time.sleep(1.5)  # everything queued is delivered by now
+        peer.close()
+    received = peer.got
+    assert received, "the queue delivered nothing: the flood did not reach the peer at all"
+    assert not any(p.startswith(b"BIG!") for _, p in received)
+    held = sum(len(p) for _, p in received)
+    # the queue holds at most max_queued_bytes (+ one message in flight); the flood was 3x that
+    assert held <= queued + size, (held, queued, n * size)
+    assert grown * 1024 < queued + 16 * 1024 * 1024, (grown, queued)
+
+
+@pytest.fixture
+def sites(squeeze_dep: Deployment, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A core broker accepting site ``east`` (serving the middle node) and that site's broker."""
+    dep = squeeze_dep
+    middle = dep.node_names[1]
+    core = write_broker_files(tmp_path / "core", dep, accept_bridges={"east": [middle]})
+    site = write_broker_files(tmp_path / "site", dep, site="east", site_nodes=[middle],
+                              bridge_to=f"mqtt://127.0.0.1:{core.port}?creds={core.credentials}")
+    return core, site
+
+
+def test_site_holds_only_its_nodes_credentials(squeeze_dep: Deployment, sites) -> None:  # type: ignore[no-untyped-def]
+    """The site's files name only its own node: no _host, _status or other node's password anywhere."""
+    core, site = sites
+    middle = squeeze_dep.node_names[1]
+    assert set(json.loads(site.credentials.read_text())) == {middle}
+    assert [line.split(":")[0] for line in site.passwd.read_text().splitlines()] == [middle]
+    others = [n for n in [*squeeze_dep.node_names, HOST_NAME] if n != middle]
+    core_pw = json.loads(core.credentials.read_text())
+    for text in (site.conf.read_text(), site.acl.read_text(), site.credentials.read_text()):
+        assert not any(core_pw[o] in text for o in others)
+
+
+def test_bridge_credentials_cannot_forge_read_or_stop(squeeze_dep: Deployment, sites) -> None:  # type: ignore[no-untyped-def]
+    """Logged in to the core with the bridge's own password: only the site's node's topics are open."""
+    dep = squeeze_dep
+    first, middle, last = dep.node_names
+    core, site = sites
+    t = Topics(dep.name)
+    bridge_pw = re.search(r"^remote_password (\S+)$", site.conf.read_text(), re.M).group(1)  # type: ignore[union-attr]
+    pw = core.passwords
+    with Broker(core):  # the site broker is not running: the bridge's identity is the attacker's alone
+        host = Client(core.port, HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
+        tail = Client(core.port, last, pw[last], (t.inbox_filter(last), t.control()))
+        head = Client(core.port, first, pw[first])
+        spy = Client(core.port, "_bridge_east", bridge_pw, (f"{t.base}/#", t.inbox_filter(first), t.control(),
+                                                             t.inbox_filter(middle)))
+        try:
+            spy.publish(t.inbox(HOST_NAME, last), b"forged final output")  # posing as the last stage
+            spy.publish(t.control(), b"stop")
+            spy.publish(t.inbox(last, middle), b"allowed")  # the site's node's own edge: must arrive
+            wait_until(lambda: (t.inbox(last, middle), b"allowed") in tail.got, TIMEOUT, "the allowed edge")
+            host.publish(t.inbox(first, HOST_NAME), b"not for the site")
+            head.publish(t.inbox(middle, first), b"for the site")
+            wait_until(lambda: t.inbox(middle, first) in spy.topics(), TIMEOUT, "the site's own inbox")
+            time.sleep(0.5)
+            assert host.got == []  # no forged output reached the host
+            assert tail.got == [(t.inbox(last, middle), b"allowed")]  # no stop reached a node
+            assert t.inbox(first, HOST_NAME) not in spy.topics()  # another node's traffic is not readable
+            assert t.control() not in spy.topics()  # (the spy wrote it: not echoed, nor readable as ctl write)
+        finally:
+            for c in (host, tail, head, spy):
+                c.close()
+
+
+def test_site_credentials_cannot_forge_or_stop_and_the_bridge_session_persists(  # type: ignore[no-untyped-def]
+        squeeze_dep: Deployment, sites) -> None:
+    """With the site's credentials: forged output and stop are refused; control from the core gets through;
+    a message queued on the core while the site broker is down arrives after it restarts."""
+    dep = squeeze_dep
+    first, middle, last = dep.node_names
+    core, site = sites
+    t = Topics(dep.name)
+    pw = core.passwords
+    with Broker(core), Broker(site) as site_broker:
+        host = Client(core.port, HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
+        tail = Client(core.port, last, pw[last], (t.inbox_filter(last), t.control()))
+        head = Client(core.port, first, pw[first])
+        mid = Client(site.port, middle, site.passwords[middle], (t.inbox_filter(middle), t.control()), clean=False)
+        try:
+            wait_until(lambda: (mid.publish(t.inbox(last, middle), b"up") or  # type: ignore[func-returns-value]
+                                (t.inbox(last, middle), b"up") in tail.got), TIMEOUT, "the bridge to come up")
+            mid.publish(t.inbox(HOST_NAME, last), b"forged final output")
+            mid.publish(t.control(), b"stop")
+            host.publish(t.control(), b"stop from the core")
+            wait_until(lambda: (t.control(), b"stop from the core") in mid.got, TIMEOUT, "control to reach the site")
+            time.sleep(0.5)
+            assert host.got == []
+            assert (t.control(), b"stop") not in tail.got
+            # the core's _host identity does not exist on the site broker
+            intruder = Client(site.port, HOST_NAME, pw[HOST_NAME])
+            assert getattr(intruder.rc, "is_failure", False), intruder.rc
+            intruder.c.loop_stop()
+            # the bridge's session on the core is persistent: queued while the site is down, delivered after
+            site_broker.stop()
+            time.sleep(0.5)
+            head.publish(t.inbox(middle, first), b"while the site was down")
+            site_broker.start()
+            wait_until(lambda: (t.inbox(middle, first), b"while the site was down") in mid.got, TIMEOUT,
+                       "the queued message after the site broker restarted")
+        finally:
+            for c in (host, tail, head, mid):
+                c.close()
