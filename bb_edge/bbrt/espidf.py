@@ -35,6 +35,7 @@ from bb_edge.bbrt import native
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.firmware_sizes import estimate_sizes
 from bb_edge.bbrt.lower import Lowered
+from bb_edge.names import ConfigValueError, config_value
 from bb_edge.targets import TargetProfile
 
 CORE_FILES = ["bbrt_base.c", "bbrt_wire.c", "bbrt_program.c", "bbrt_check.c", "bbrt_kernels.c", "bbrt_node.c",
@@ -411,9 +412,10 @@ def c_string(text: str) -> str:
 
 def kconfig_string(text: str) -> str:
     """``text`` as an sdkconfig string value (Kconfig escapes only ``"`` and the backslash)."""
-    if any(c in text for c in "\n\r\x00"):
-        raise EspIdfConfigError("an sdkconfig value cannot hold a line break or NUL")
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    try:
+        return config_value(text, "kconfig", "sdkconfig value")
+    except ConfigValueError as exc:
+        raise EspIdfConfigError(f"an sdkconfig value cannot hold a line break or control character: {exc}") from None
 
 
 def mqtt_settings(url: str, node: str) -> EspMqttSettings:

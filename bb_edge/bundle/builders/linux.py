@@ -31,6 +31,7 @@ from bb_edge.bundle.artifacts import (
     write_program_dir,
     write_text,
 )
+from bb_edge.names import check_name, config_value
 
 
 def write_service_files(req: BuildRequest, nb: NodeBuild, launch: str) -> dict[str, Path]:
@@ -40,6 +41,10 @@ def write_service_files(req: BuildRequest, nb: NodeBuild, launch: str) -> dict[s
     values = {"NODE": nb.node, "DEPLOYMENT": nb.deployment.name, "TARGET": prof.name,
               "TRANSPORT": req.options.get("transport") or default_transport(prof.get("transport", "mqtt")),
               "THREADS": prof.get("threads", 1), "LAUNCH": launch}
+    check_name(nb.node, "node")  # unit names, paths and ExecStart lines are built from these two
+    check_name(nb.deployment.name, "deployment")
+    for key in ("TRANSPORT", "TARGET"):  # one line each in node.env / the unit: no line breaks
+        values[key] = config_value(str(values[key]), "conf", key.lower())
     arts = {
         "launcher": write_text(out / "run.sh", render("linux_run.sh", **values), executable=True),
         "env": write_text(out / "node.env", render("node.env", **values)),
