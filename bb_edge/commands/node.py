@@ -61,6 +61,11 @@ def _run(args: argparse.Namespace) -> int:
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.engine import Engine, events
 
+    from bb_edge.paths import check_output_file
+
+    for option, value in (("--state", args.state), ("--epoch-file", args.epoch_file)):
+        if value:  # checked before the node starts: a path under a file fails here, not at the first snapshot
+            check_output_file(value, option)
     dep = load_deployment(args.dir)
     learn = None
     if "learning" in dep.extra:
@@ -96,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     if state is not None:
         # restore before the HELLO: it must announce the restored (or next) epoch
         epoch = restore_node_state(state, engine, loop.retransmit, now=loop.clock(),
-                                   epoch_file=args.epoch_file)
+                                   epoch_file=args.epoch_file, deployment=dep.name)
         engine.hello()
         print(f"restored {args.state}: epoch {epoch} seq {engine.seq} open requests {engine.open_requests} "
               f"({'clean shutdown' if state.clean else 'periodic snapshot: new epoch'})", flush=True)
@@ -104,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
         state_path = args.state
 
         def snapshot(now: float) -> None:
-            save_node_state(state_path, engine, loop.retransmit, clean=False)
+            save_node_state(state_path, engine, loop.retransmit, clean=False, deployment=dep.name)
 
         loop.call_every(args.state_interval, snapshot)
     from bb_edge.adapters.fleet.hostloop import PeerWatch
@@ -134,7 +139,7 @@ def _run(args: argparse.Namespace) -> int:
     if progress is not None:
         progress.final()
     if args.state:  # after the final flush: the sequence number saved is the last one sent
-        save_node_state(args.state, engine, loop.retransmit, clean=True)
+        save_node_state(args.state, engine, loop.retransmit, clean=True, deployment=dep.name)
         print(f"saved {args.state}: epoch {engine.boot_epoch} seq {engine.seq}", flush=True)
     for provider in (tracer_provider, meter_provider):
         if provider is not None:

@@ -331,7 +331,7 @@ class Engine:
         must not count from 1 again; its host loop passes a base no earlier
         incarnation can have reached (e.g. a wall-clock reading in ns).
         """
-        if not 0 <= base < 2**63:
+        if not 0 <= base < 2**64:  # (epoch << 32) | n with an unsigned 32-bit epoch
             raise EngineError(f"sequence base {base} out of range")
         self._seq = max(self._seq, base)
         # a clock reading in ns is (epoch << 32) | n with a time-derived epoch: announce it in HELLO

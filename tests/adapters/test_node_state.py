@@ -223,3 +223,93 @@ def test_cli_refuses_a_corrupt_state_file(squeeze_dir: Path, squeeze_dep: Deploy
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0
     assert "Traceback" not in r.stderr and "node state" in r.stderr, r.stderr
+
+
+# ---- issue 25: state files name their deployment and are type-checked; epochs are u32 and never wrap
+
+def _header_edit(blob: bytes, **changes: object) -> bytes:
+    """``blob`` with its JSON header fields replaced (the lengths of the parts kept)."""
+    import json
+    import struct
+
+    (n,) = struct.unpack_from("<I", blob, 8)
+    head = json.loads(blob[12:12 + n])
+    head.update(changes)
+    new = json.dumps(head).encode()
+    return blob[:8] + struct.pack("<I", len(new)) + new + blob[12 + n:]
+
+
+def test_a_state_file_of_another_deployment_is_refused(squeeze_dep: Deployment, tmp_path: Path) -> None:
+    """The docs promised a StateFileError for another deployment's state; it was restored."""
+    node = squeeze_dep.node_names[0]
+    eng = Engine.for_node(squeeze_dep, node)
+    eng.set_boot_epoch(7)
+    path = tmp_path / "s.state"
+    save_node_state(path, eng, None, clean=True, deployment="squeeze-a")
+    with pytest.raises(StateFileError, match="another deployment"):
+        restore_node_state(load_node_state(path), Engine.for_node(squeeze_dep, node), deployment="squeeze-b")
+    fresh = Engine.for_node(squeeze_dep, node)
+    assert restore_node_state(load_node_state(path), fresh, deployment="squeeze-a") == 7  # its own: restored
+    # same name, other node ids (another compile of the deployment): refused too
+    other = Engine(node, 99, {**squeeze_dep.ids(), node: 99})
+    with pytest.raises(StateFileError, match="another deployment"):
+        restore_node_state(load_node_state(path), other, deployment="squeeze-a")
+
+
+@pytest.mark.parametrize("edit", [
+    {"clean": "yes"}, {"clean": 1}, {"engine": "12"}, {"engine": True}, {"node": 5}, {"deployment": None},
+    {"retransmit": 5}, {"retransmit": [[1, 2, 3, 4]]}, {"retransmit": [["1", "n1", 2, 0]]}, {"saved_at": "now"},
+])
+def test_hand_edited_field_types_are_a_typed_error(squeeze_dep: Deployment, tmp_path: Path,
+                                                   edit: dict[str, object]) -> None:
+    eng = Engine.for_node(squeeze_dep, squeeze_dep.node_names[0])
+    path = tmp_path / "s.state"
+    save_node_state(path, eng, None, clean=True)
+    path.write_bytes(_header_edit(path.read_bytes(), **edit))
+    with pytest.raises(StateFileError, match=f"'{next(iter(edit))}"):
+        load_node_state(path)
+
+
+def test_epochs_are_u32_and_never_wrap(squeeze_dep: Deployment, tmp_path: Path) -> None:
+    """An epoch file of 2**40 was used as 1; the clock epoch wrapped in 2038; one at the cap was not moved on."""
+    from bb_edge.adapters.fleet.hostloop import EpochError, boot_epoch, sequence_base
+
+    ef = tmp_path / "epoch"
+    ef.write_text(f"{2**40}\n")
+    with pytest.raises(EpochError):
+        boot_epoch(ef, now=1000.0)
+    assert ef.read_text() == f"{2**40}\n"  # nothing written
+    ef.write_text(f"{2**32 - 1}\n")
+    with pytest.raises(EpochError, match="never wrap"):
+        boot_epoch(ef, now=1000.0)
+    ef.write_text("41\n")
+    assert boot_epoch(ef, now=10.0) == 42 and ef.read_text() == "42\n"
+    # 2040 (past 2**31 seconds): the clock epoch is used as it is, not masked down to 1970
+    y2040 = 2_208_988_800
+    assert boot_epoch(None, now=y2040) == y2040 and sequence_base(y2040) >> 32 == y2040
+    with pytest.raises(EpochError):
+        boot_epoch(None, now=2**32)  # 2106: refused, never wrapped to a small epoch
+    with pytest.raises(EpochError):
+        sequence_base(2**32)
+    eng = Engine.for_node(squeeze_dep, squeeze_dep.node_names[0])
+    eng.set_boot_epoch(y2040)
+    assert eng.seq >> 32 == y2040  # the engine takes a u32 epoch above 2**31
+    # after an unclean stop at the cap the node needs a new epoch: refused, not reused
+    eng.set_boot_epoch(2**32 - 1)
+    path = tmp_path / "s.state"
+    save_node_state(path, eng, None, clean=False)
+    with pytest.raises(EpochError):
+        restore_node_state(load_node_state(path), Engine.for_node(squeeze_dep, squeeze_dep.node_names[0]))
+
+
+def test_cli_checks_the_state_path_before_it_starts(squeeze_dir: Path, squeeze_dep: Deployment,
+                                                    tmp_path: Path) -> None:
+    """``--state afile/s.state`` under a file once started and died at the first snapshot."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for option in ("--state", "--epoch-file"):
+        r = subprocess.run(["bb-edge", "node", str(squeeze_dir), "--node", squeeze_dep.node_names[0],
+                            "--transport", "mqtt://127.0.0.1:1", option, str(afile / "s.state")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+        assert f"OutputPathError: {option}" in r.stderr, r.stderr

@@ -63,7 +63,16 @@ from bb_edge.deployment.manifest import Deployment
 from bb_edge.engine import Engine, events
 from bb_edge.engine.events import Event, OutputRefused, RequestFailed
 from bb_edge.engine.host_session import HostSession, HostStats
-from bb_edge.engine.node_state import NodeState, StateFileError, decode_node_state, encode_node_state
+from bb_edge.engine.node_state import (
+    MAX_EPOCH,
+    EpochError,
+    NodeState,
+    StateFileError,
+    check_epoch,
+    decode_node_state,
+    encode_node_state,
+    engine_digest,
+)
 from bb_edge.engine.retransmit import RetransmitBuffer, parse_control
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
@@ -72,7 +81,8 @@ __all__ = [
     "AckFn", "DeliverFn", "EventFn", "HostEndpoint", "HostLoop", "HostStats", "Impostor", "PeerWatch",
     "OutputRefused", "PeerFn", "RequestFailed", "RetransmitBuffer", "RunIncomplete",
     "SessionReset", "ShutdownReport", "Transport", "boot_epoch",
-    "NodeState", "StateFileError", "load_node_state", "parse_control", "restore_node_state", "save_node_state",
+    "NodeState", "StateFileError", "EpochError", "load_node_state", "parse_control", "restore_node_state",
+    "save_node_state",
     "seed_sequence", "sequence_base", "transport_for",
 ]
 
@@ -91,18 +101,27 @@ def boot_epoch(state_file: str | Path | None = None, now: float | None = None) -
     With ``state_file`` the previous epoch is read and the new one (at least
     previous + 1, so two boots in one second still differ) written back
     atomically before it is used. Without it the epoch is the wall clock in
-    seconds (monotone across restarts as long as the clock is).
+    seconds (monotone across restarts as long as the clock is). Epochs are
+    unsigned 32-bit and never wrap: a recorded epoch outside 1..2**32-1 (a
+    hand-edited file), an unreadable file, or a next epoch past 2**32-1 is an
+    :class:`EpochError` before anything is written.
     """
     t = int(time.time() if now is None else now)
     if state_file is None:
-        return t
+        return check_epoch(t, "the clock (seconds since 1970)")
     p = Path(state_file)
     last = 0
-    try:
-        last = int(p.read_text().strip() or 0)
-    except (OSError, ValueError):
-        last = 0  # a missing or unreadable file starts from the clock
-    epoch = max(t, last + 1)
+    if p.exists():
+        try:
+            text = p.read_text().strip()
+            last = int(text) if text else 0
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            raise EpochError(f"--epoch-file {p}: cannot read a boot epoch ({exc})") from None
+        if last:
+            check_epoch(last, f"--epoch-file {p}")
+    if last >= MAX_EPOCH:
+        raise EpochError(f"--epoch-file {p}: the last boot epoch is {last}, the highest; epochs never wrap")
+    epoch = check_epoch(max(t, last + 1), f"--epoch-file {p}")
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")
     with open(tmp, "w") as f:
@@ -135,14 +154,16 @@ def seed_sequence(engine: Engine, base: int | None = None, epoch: int | None = N
 
 
 def sequence_base(epoch: int | None = None, state_file: str | Path | None = None) -> int:
-    """``(epoch << 32) | n0``: the first sequence number of an incarnation (see :func:`seed_sequence`)."""
+    """``(epoch << 32) | n0``: the first sequence number of an incarnation (see :func:`seed_sequence`).
+
+    The epoch is used as it is, never masked: one outside 1..2**32-1 is an :class:`EpochError`.
+    """
     if epoch is None:
         epoch = boot_epoch(state_file)
         n0 = 0 if state_file is not None else int(time.time() * 1e6) % 1_000_000
     else:
         n0 = 0
-    epoch &= 0x7FFFFFFF  # seq < 2**63 (the engine's bound); fits until 2038 for clock epochs
-    return (epoch << 32) | n0
+    return (check_epoch(epoch, "boot epoch") << 32) | n0
 
 
 # ------------------------------------------------------------- retransmit
@@ -151,9 +172,13 @@ def sequence_base(epoch: int | None = None, state_file: str | Path | None = None
 # ------------------------------------------------------------- node state
 
 def save_node_state(path: str | Path, engine: Engine, retransmit: RetransmitBuffer | None = None,
-                    clean: bool = False) -> int:
-    """Write ``engine``'s state (and ``retransmit``) to ``path`` atomically (temp + fsync + rename); bytes."""
-    blob = encode_node_state(engine, retransmit, clean=clean, saved_at=time.time())
+                    clean: bool = False, deployment: str = "") -> int:
+    """Write ``engine``'s state (and ``retransmit``) to ``path`` atomically (temp + fsync + rename); bytes.
+
+    ``deployment`` is the deployment's name; with the node ids it is recorded as the file's deployment
+    digest, which :func:`restore_node_state` compares.
+    """
+    blob = encode_node_state(engine, retransmit, clean=clean, saved_at=time.time(), deployment=deployment)
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")
@@ -175,7 +200,8 @@ def load_node_state(path: str | Path) -> NodeState:
 
 
 def restore_node_state(state: NodeState, engine: Engine, retransmit: RetransmitBuffer | None = None,
-                       now: float | None = None, epoch_file: str | Path | None = None) -> int:
+                       now: float | None = None, epoch_file: str | Path | None = None,
+                       deployment: str = "") -> int:
     """Load ``state`` into a freshly built ``engine`` (and ``retransmit``); return the boot epoch to run in.
 
     After a clean shutdown the node continues in the same epoch, one above
@@ -184,10 +210,15 @@ def restore_node_state(state: NodeState, engine: Engine, retransmit: RetransmitB
     left after the snapshot, so the node moves to a new epoch above the
     restored one (a new, empty duplicate window at every peer). Request times
     are moved onto this process's clock (``now``): the downtime does not
-    count against their deadlines.
+    count against their deadlines. A state of another node or another deployment (``deployment``'s name
+    and node ids, :func:`engine_digest`) is a :class:`StateFileError`; a node whose epochs are used up
+    (2**32-1) is an :class:`EpochError`: it never reuses an epoch.
     """
     if state.node != engine.node:
         raise StateFileError(f"state file is of node {state.node!r}, not {engine.node!r}")
+    if state.deployment != engine_digest(engine, deployment):
+        raise StateFileError(f"state file is of another deployment (digest {state.deployment[:12]!r}, this one "
+                             f"{engine_digest(engine, deployment)[:12]!r}, deployment {deployment!r})")
     try:
         engine.restore(state.engine)
     except (BBError, ValueError, KeyError, TypeError, struct.error) as exc:
@@ -198,8 +229,11 @@ def restore_node_state(state: NodeState, engine: Engine, retransmit: RetransmitB
         for rid, peer, receiver, data in state.retransmit:
             retransmit.keep(rid, peer, receiver, data)
     if not state.clean:
+        if engine.boot_epoch >= MAX_EPOCH:
+            raise EpochError(f"the restored boot epoch is {engine.boot_epoch}, the highest: after an unclean stop "
+                             f"the node needs a new one, and epochs never wrap")
         epoch = max(boot_epoch(epoch_file), engine.boot_epoch + 1)
-        engine.set_boot_epoch(min(epoch, 0x7FFFFFFF))
+        engine.set_boot_epoch(check_epoch(epoch, "boot epoch"))
     elif epoch_file is not None:
         boot_epoch(epoch_file)  # keep the epoch file above every epoch used so far
     return engine.boot_epoch
