@@ -60,7 +60,6 @@ def _run(args: argparse.Namespace) -> int:
     )
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.engine import Engine, events
-
     from bb_edge.paths import check_output_file
 
     for option, value in (("--state", args.state), ("--epoch-file", args.epoch_file)):
