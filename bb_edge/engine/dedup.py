@@ -9,6 +9,14 @@ keeps up to ``epochs`` windows, one per recent epoch; each holds the highest
 - ``n == top``, ``n`` below the window, or its bit set: ``duplicate``;
 - anything else is ``fresh``.
 
+A new epoch more than one above the newest *regular* window's epoch (a jump, e.g. a forged far-future
+epoch) opens no regular window: it takes the sender's one *probation* window, replacing the epoch held
+there. So however many distinct far-future epochs arrive, they hold one window, and the sender's real
+epoch (regular, and never the smallest while it is the newest) keeps working. A HELLO for an epoch
+(:meth:`SeqFilter.start_epoch`, the announced reboot) opens or promotes a regular window. The first
+epoch a sender is seen with, and an epoch adjacent to (or below) its newest regular one, open regular
+windows; past ``epochs`` windows the smallest epoch is forgotten.
+
 :meth:`SeqFilter.check` never changes anything; only :meth:`SeqFilter.record`
 does, and the engine calls it after the envelope passed every check and was
 applied. A far-future ``seq`` therefore opens (at most) a window of its own
@@ -40,12 +48,13 @@ class _Window:
     100,000-client fleet.
     """
 
-    __slots__ = ("top", "ring", "size")
+    __slots__ = ("top", "ring", "size", "probation")
 
-    def __init__(self, window: int, top: int) -> None:
+    def __init__(self, window: int, top: int, probation: bool = False) -> None:
         self.size = window + 1  # top itself and the window below it
         self.ring = bytearray()
         self.top = top
+        self.probation = probation  # opened by a jump: the sender's one window for unconfirmed epochs
         self._set(top)
 
     def _set(self, k: int) -> None:
@@ -108,9 +117,9 @@ class _Window:
         return int(format(low, f"0{window}b")[::-1], 2) if window else 0
 
     @classmethod
-    def from_mask(cls, window: int, top: int, mask: int) -> _Window:
+    def from_mask(cls, window: int, top: int, mask: int, probation: bool = False) -> _Window:
         """Rebuild a window from :meth:`mask` output."""
-        w = cls(window, top)
+        w = cls(window, top, probation)
         mask &= (1 << window) - 1
         while mask:
             i = (mask & -mask).bit_length() - 1
@@ -159,8 +168,7 @@ class SeqFilter:
         if w is None:
             if wins and epoch < min(wins):
                 return  # check() calls this stale; never let it displace a newer epoch
-            wins[epoch] = _Window(self.window, n)
-            self._trim(wins)
+            self._open(wins, epoch, n)
         elif n > w.top:
             w.advance(n)
         elif w.top - n <= self.window:
@@ -169,9 +177,21 @@ class SeqFilter:
     def start_epoch(self, sender: int, epoch: int) -> None:
         """Open an empty window for a newly announced epoch (a HELLO); evicts the oldest past ``epochs``."""
         wins = self._touch(sender)
-        if epoch not in wins:
+        if epoch in wins:
+            wins[epoch].probation = False  # announced: a regular window from now on
+        else:
             wins[epoch] = _Window(self.window, 0)  # n counts from 1, so nothing is a duplicate yet
             self._trim(wins)
+
+    def _open(self, wins: dict[int, _Window], epoch: int, n: int) -> None:
+        """A window for a new epoch: regular if adjacent to (or below) the newest regular one, else probation."""
+        regular = [e for e, x in wins.items() if not x.probation]
+        jump = bool(regular) and epoch > max(regular) + 1
+        if jump:
+            for e in [e for e, x in wins.items() if x.probation]:
+                del wins[e]  # one probation window per sender: far-future epochs displace each other
+        wins[epoch] = _Window(self.window, n, jump)
+        self._trim(wins)
 
     def _touch(self, sender: int) -> dict[int, _Window]:
         wins = self._senders.pop(sender, None)
@@ -188,11 +208,12 @@ class SeqFilter:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready state (for engine snapshots)."""
-        return {str(s): {str(e): [w.top, format(w.mask(), "x")] for e, w in wins.items()}
+        return {str(s): {str(e): [w.top, format(w.mask(), "x")] + ([1] if w.probation else [])
+                         for e, w in wins.items()}
                 for s, wins in self._senders.items()}
 
     def load_json(self, data: dict[str, Any]) -> None:
         """Load :meth:`to_json` output (senders in ``data`` replace any state kept for them)."""
         for s, wins in data.items():
-            self._senders[int(s)] = {int(e): _Window.from_mask(self.window, int(t), int(m, 16))
-                                     for e, (t, m) in wins.items()}
+            self._senders[int(s)] = {int(e): _Window.from_mask(self.window, int(v[0]), int(v[1], 16), len(v) > 2)
+                                     for e, v in wins.items()}

@@ -14,6 +14,7 @@ class Naive:
     def __init__(self, window: int, epochs: int) -> None:
         self.window, self.epochs = window, epochs
         self.wins: dict[int, tuple[int, set[int]]] = {}
+        self.probation: int | None = None  # the one epoch held by a jump (docs/wire.md)
 
     def check(self, seq: int) -> str:
         epoch, n = seq >> 32, seq & 0xFFFFFFFF
@@ -26,16 +27,26 @@ class Naive:
 
     def record(self, seq: int) -> None:
         epoch, n = seq >> 32, seq & 0xFFFFFFFF
+        if epoch not in self.wins:
+            regular = [e for e in self.wins if e != self.probation]
+            if regular and epoch > max(regular) + 1:  # a jump: it replaces the probation epoch
+                if self.probation is not None:
+                    del self.wins[self.probation]
+                self.probation = epoch
         top, seen = self.wins.get(epoch, (n, set()))
         seen.add(n)
         self.wins[epoch] = (max(top, n), seen)
         while len(self.wins) > self.epochs:
-            del self.wins[min(self.wins)]
+            lo = min(self.wins)
+            del self.wins[lo]
+            if lo == self.probation:
+                self.probation = None
 
 
 @settings(max_examples=300, deadline=None)
 @given(window=st.sampled_from([1, 2, 7, 8, 9, 64, 100]), epochs=st.integers(1, 4),
-       steps=st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 250), st.booleans()), max_size=300))
+       steps=st.lists(st.tuples(st.sampled_from([0, 1, 2, 3, 4, 5, 9, 2**31, 2**31 + 1, 2**32 - 1]),
+                                st.integers(-3, 250), st.booleans()), max_size=300))
 def test_filter_matches_the_naive_rules(window: int, epochs: int, steps: list[tuple[int, int, bool]]) -> None:
     f, ref = SeqFilter(window, epochs), Naive(window, epochs)
     cursor = 1
@@ -134,3 +145,22 @@ def test_a_learning_server_of_5000_clients_still_knows_the_first_one(tmp_path) -
     server.poll(0.1)
     dups = [e for e in server.drain_events() if isinstance(e, events.DuplicateDropped)]
     assert len(dups) == 1 and dups[0].sender == ids["c0"]
+
+
+def test_far_future_epochs_cannot_fill_the_window() -> None:
+    """Issue 25: four distinct far-future epochs (2**31 ... 2**31+3) took all 4 windows, so the sender's real
+    epoch was StaleEpoch from then on (0/4), also after it restarted (0/3)."""
+    f = SeqFilter(window=64, epochs=4)
+    f.record(1, (5 << 32) | 1)
+    for k in range(4):
+        seq = ((2**31 + k) << 32) | 1
+        assert f.check(1, seq) == FRESH
+        f.record(1, seq)
+    for n in range(2, 6):  # the real epoch keeps working
+        assert f.check(1, (5 << 32) | n) == FRESH
+        f.record(1, (5 << 32) | n)
+    assert f.check(1, (5 << 32) | 3) == DUPLICATE  # and keeps its duplicate window
+    for n in range(1, 4):  # and so does its next boot (adjacent epoch, a regular window)
+        assert f.check(1, (6 << 32) | n) == FRESH
+        f.record(1, (6 << 32) | n)
+    assert sum(1 for w in f.to_json()["1"].values() if len(w) > 2) == 1  # one probation window in all

@@ -51,11 +51,15 @@ before all passed):
    below top. An epoch older than every kept one: stale_epoch. In a kept epoch: n == top,
    top - n > window, or n's bit set: duplicate. Anything else (including an epoch newer than the
    oldest kept with no window yet) passes;
-6. accept: apply, then record: a new epoch gets a window {top = n, empty bitmap} and, past
-   "epochs" windows, the one with the smallest epoch is forgotten; n > top slides the window up;
-   n < top sets n's bit.
+6. accept: apply, then record: a new epoch gets a window {top = n, empty bitmap}. It is a
+   probation window when the epoch is more than 1 above the newest regular (non-probation) window's
+   epoch (a jump); a sender has at most one: a new jump replaces the probation epoch kept. Any other
+   new epoch (the sender's first, one adjacent to or below its newest regular epoch) gets a regular
+   window. Past "epochs" windows the one with the smallest epoch is forgotten. n > top slides the
+   window up; n < top sets n's bit.
 Envelopes refused at any step do not touch the window, so seq 2**63 on an unknown edge, a forged
-producer or a wrong shape cannot silence the real sender.
+producer or a wrong shape cannot silence the real sender; and valid far-future epochs share one
+probation window, so however many distinct ones arrive, the sender's real epoch keeps its window.
 """
 
 
@@ -153,6 +157,22 @@ def _cases() -> list[dict[str, Any]]:
             v(S, _seq(4, 1), "accept", "4 is newer than the oldest kept (3): it gets a window"),
             v(S, _seq(4, 1), "duplicate", ""),
             v(S, _seq(2, 1), "stale_epoch", ""),
+        ]},
+        {"name": "far_future_epochs_cannot_fill_the_window", "envelopes": [
+            v(S, _seq(5, 1), "accept", "the sender's real epoch"),
+            v(S, _seq(2**31, 1), "accept", "issue 25: a far-future epoch takes the probation window"),
+            v(S, _seq(2**31 + 1, 1), "accept", "the next replaces it (adjacent to it, but not to 5)"),
+            v(S, _seq(2**31 + 2, 1), "accept", ""),
+            v(S, _seq(2**31 + 3, 1), "accept", "four distinct far-future epochs, one window in all"),
+            v(S, _seq(5, 2), "accept", "the real epoch keeps working (it was stale_epoch)"),
+            v(S, _seq(5, 2), "duplicate", "and keeps its duplicate window"),
+            v(S, _seq(6, 1), "accept", "its next boot (adjacent: a regular window)"),
+            v(S, _seq(2**31 + 3, 1), "duplicate", "the probation epoch is still kept"),
+            v(S, _seq(2**31, 2), "accept", "a replaced probation epoch is newer than the oldest: fresh"),
+            v(S, _seq(5, 3), "accept", ""),
+            v(S, _seq(7, 1), "accept", ""),
+            v(S, _seq(8, 1), "accept", "windows 6 7 8 and the probation epoch: 5 forgotten"),
+            v(S, _seq(5, 4), "stale_epoch", "older than every kept epoch"),
         ]},
         {"name": "authorisation", "envelopes": [
             v(HOST, _seq(e1, 1), "unauthorised", "only s produces edge 1"),
