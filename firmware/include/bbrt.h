@@ -304,7 +304,7 @@ typedef struct {
 typedef struct {
     uint32_t epoch, top;
     uint64_t mask; /* bit i: n = top - i - 1 applied */
-    uint8_t used;
+    uint8_t used; /* 0 free, 1 regular, 2 probation (opened by an epoch jump, docs/wire.md) */
 } bbrt_epochwin_t;
 typedef struct {
     uint32_t sender;

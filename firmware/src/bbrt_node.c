@@ -118,7 +118,21 @@ void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t se
     s->age = ++*clock;
     for (i = 0; i < BBRT_SEQ_EPOCHS && !e; i++)
         if (s->w[i].used && s->w[i].epoch == epoch) e = &s->w[i];
-    if (!e) { /* a new epoch: a free window, else the smallest epoch is forgotten */
+    if (!e) { /* a new epoch (docs/wire.md): a jump above the newest regular epoch takes the one
+               * probation window (used == 2); else a free window, else the smallest epoch is forgotten */
+        uint32_t newest = 0u;
+        int any_regular = 0;
+        uint8_t kind = 1u;
+        for (i = 0; i < BBRT_SEQ_EPOCHS; i++)
+            if (s->w[i].used == 1u) {
+                if (!any_regular || s->w[i].epoch > newest) newest = s->w[i].epoch;
+                any_regular = 1;
+            }
+        if (any_regular && newest < 0xFFFFFFFFu && epoch > newest + 1u) {
+            kind = 2u;
+            for (i = 0; i < BBRT_SEQ_EPOCHS && !e; i++)
+                if (s->w[i].used == 2u) e = &s->w[i]; /* replaces the probation epoch kept */
+        }
         for (i = 0; i < BBRT_SEQ_EPOCHS && !e; i++)
             if (!s->w[i].used) e = &s->w[i];
         if (!e) {
@@ -126,7 +140,7 @@ void bbrt_seqwin_commit(bbrt_seqwin_t *w, size_t n, uint32_t sender, uint64_t se
             for (i = 1; i < BBRT_SEQ_EPOCHS; i++)
                 if (s->w[i].epoch < e->epoch) e = &s->w[i];
         }
-        e->used = 1u;
+        e->used = kind;
         e->epoch = epoch;
         e->top = k;
         e->mask = 0u;

@@ -24,9 +24,10 @@ def authorised(edge_peer, sender):
 class _Win:
     """One epoch's window: the highest ``n`` accepted and a ring bitmap of the ``window`` numbers below it."""
 
-    def __init__(self, epoch, top, window):
+    def __init__(self, epoch, top, window, probation=False):
         self.epoch = epoch
         self.top = top
+        self.probation = probation  # opened by an epoch jump: the sender's one such window (docs/wire.md)
         self.bits = bytearray((window + 1 + 7) // 8)
 
     def get(self, n, size):
@@ -99,7 +100,13 @@ class SeqFilter:
                 return
         if wins and epoch < min(x.epoch for x in wins):
             return  # check() calls this stale; it never displaces a newer epoch
-        w = _Win(epoch, n, self.window)
+        regular = [x.epoch for x in wins if not x.probation]
+        jump = bool(regular) and epoch > max(regular) + 1
+        if jump:  # far-future epochs share one probation window: they cannot fill the others
+            for i in range(len(wins) - 1, -1, -1):
+                if wins[i].probation:
+                    wins.pop(i)
+        w = _Win(epoch, n, self.window, jump)
         w.put(n, size, 1)
         wins.append(w)
         self._trim(wins)
@@ -109,6 +116,7 @@ class SeqFilter:
         wins = self._touch(sender)
         for w in wins:
             if w.epoch == epoch:
+                w.probation = False  # announced by a HELLO: a regular window from now on
                 return
         w = _Win(epoch, 0, self.window)
         w.put(0, self.window + 1, 1)  # as the engine's mask: the old top (0) counts as seen once passed
