@@ -449,3 +449,36 @@ def test_forged_sender_on_a_line_is_dropped(squeeze_dep: Deployment, squeeze_req
     for name in ("n0", "n1", "n2"):
         assert not [e for e in fleet.events[name] if isinstance(e, events.DuplicateDropped)]
     assert fleet.loops["n0"].engine.counters["duplicates"] == 0
+
+
+def test_default_mtu_survives_a_5e4_line() -> None:
+    """Issue 25: with the old default (no MTU) 16 KiB envelopes on a 5e-4 byte-error line ended GaveUp
+    RETRIES (1,464 of 1,500). With the URL's defaults (only the pacing rate raised, so the test is quick)
+    every envelope crosses exactly once and nothing is given up."""
+    from bb_edge.adapters.transports.serial_link import DEFAULT_SERIAL_MTU
+
+    assert SerialSpec.parse("serial:loop://").mtu == DEFAULT_SERIAL_MTU == 256
+    assert SerialSpec.parse("serial:loop://?mtu=0").mtu == 0  # an explicit opt-out stays possible
+    pty = PtyPair.open()
+    spec = SerialSpec.parse(f"serial://{pty.slave_path}?baud=4000000")
+    a_port = FaultyPort(spec.open_port(), byte_rate=5e-4, seed=21)
+    b_port = FaultyPort(FdPort(pty.master), byte_rate=5e-4, seed=22)
+    a = SerialLink(a_port, spec.baud, spec.rto, spec.retries, name="a", node_id=1, mtu=spec.mtu)
+    b = SerialLink(b_port, spec.baud, spec.rto, spec.retries, name="b", node_id=2, mtu=spec.mtu)
+    got: list[bytes] = []
+    a.start(lambda e: None)
+    b.start(got.append)
+    try:
+        sent = [_env(i, n=4096, sender=1, receiver=2) for i in range(1, 13)]  # 16 KiB each
+        for e in sent:
+            a.send(e)
+        wait_until(lambda: len(got) >= len(sent), 90, "every 16 KiB envelope through 5e-4 byte errors")
+        assert a.flush(30) == 0
+        time.sleep(0.2)
+    finally:
+        a.close()
+        b.close()
+        pty.close()
+    assert sorted(got) == sorted(sent) and len(got) == len(sent)
+    assert a.stats.given_up == b.stats.given_up == 0
+    assert a_port.bytes_corrupted > 0

@@ -35,6 +35,7 @@ import numpy as np
 from bb_edge.adapters.fleet.hostloop import HostEndpoint, HostLoop, ShutdownReport, seed_sequence
 from bb_edge.adapters.fleet.mqtt_fleet import spawn_node, stop_process
 from bb_edge.adapters.transports.serial_link import (
+    DEFAULT_SERIAL_MTU,
     FaultyPort,
     FdPort,
     Port,
@@ -64,7 +65,7 @@ class PtyFleetOptions:
     corrupt_every: int = 0
     noise_every: int = 0
     drop: float = 0.0
-    mtu: int = 0
+    mtu: int = DEFAULT_SERIAL_MTU  # 0: frames up to the peer's max_frame (clean lines only)
     seed: int = 0
 
     @property
@@ -123,7 +124,7 @@ class PtyFleet:
         """The ``serial:`` URL node ``name`` opens."""
         o = self.options
         return (f"serial://{self.ptys[name].slave_path}?baud={o.baud}&rto={o.rto}&rate={o.rate}"
-                f"&hb={o.hb}&miss={o.miss}" + (f"&mtu={o.mtu}" if o.mtu else ""))
+                f"&hb={o.hb}&miss={o.miss}&mtu={o.mtu}")
 
     def start_threads(self) -> None:
         """Run every node as a host loop thread in this process."""
