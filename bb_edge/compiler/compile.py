@@ -21,6 +21,7 @@ from bb_edge.compiler.placement import (
 )
 from bb_edge.deployment.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.errors import PlacementError
+from bb_edge.names import check_name
 from bb_edge.wire.envelope import DEFAULT_MAX_PAYLOAD
 
 
@@ -90,6 +91,7 @@ def compile_model(
     order = list(node_names) if node_names else None
     dep, programs = partition(model, placement, name=_safe(name), node_order=order, allow_cycles=allow_cycles)
     for spec in dep.nodes:
+        check_name(spec.name, "node")  # annotations and --names: the name rule (docs/architecture.md, Names)
         spec.limits = {**spec.limits, "max_payload": int(max_payload)}
     _check_payloads(dep)
     dep.extra["pipeline"] = not allow_cycles
@@ -132,4 +134,8 @@ def _check_payloads(dep: Deployment) -> None:
 
 
 def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "model"
+    """A deployment name following the name rule (bb_edge.names) made from a file or graph name."""
+    out = "".join(c if (c.isascii() and c.isalnum()) or c in "-_" else "_" for c in name)
+    if not out[:1].isalpha():
+        out = "m" + out
+    return out[:63]
