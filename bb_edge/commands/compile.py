@@ -12,7 +12,7 @@ from rich.console import Console
 
 from bb_edge.commands._args import byte_size, byte_sizes, name_list, positive_int
 from bb_edge.errors import InputFileError, UsageError
-from bb_edge.names import is_name
+from bb_edge.names import cli_name, is_name
 from bb_edge.paths import check_input_path, check_output_dir
 
 if TYPE_CHECKING:  # onnx is imported when a command runs, not when the CLI parses its arguments
@@ -134,7 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--names", type=name_list, help="comma-separated distinct node names (default n0,n1,...)")
     p.add_argument("--memory-limit", type=byte_sizes,
                    help="per-node memory limit in bytes, e.g. 65536 or 256KiB (one value or one per node)")
-    p.add_argument("--name", help="deployment name (default: model file stem)")
+    p.add_argument("--name", type=cli_name, help="deployment name, a name (default: model file stem)")
     p.add_argument("--pipeline", action="store_true",
                    help="refuse placements where data flows around a cycle of nodes")
     p.add_argument("--input-shape", type=input_shape, action="append", metavar="NAME=D1,D2,...",

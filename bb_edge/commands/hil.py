@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from bb_edge.commands._args import positive_int
+from bb_edge.names import is_name
 from bb_edge.paths import check_output_dir
 
 #: device specs that are not serial ports (bb_edge/adapters/devices/hil.py builds and starts them)
@@ -18,6 +19,9 @@ def device_spec(text: str) -> str:
     usage = "give NODE=SPEC with SPEC a serial port (e.g. /dev/ttyUSB0), qemu:cortex-m3, qemu:rv32 or host"
     if not sep or not node or not spec:
         raise argparse.ArgumentTypeError(f"{text!r} is not NODE=SPEC; {usage}")
+    if not is_name(node):
+        raise argparse.ArgumentTypeError(f"{text!r}: {node!r} is not a node name (a letter, then up to 62 letters, "
+                                         f"digits, '-' or '_')")
     if spec not in EMULATED and "://" not in spec and not Path(spec).exists():
         raise argparse.ArgumentTypeError(f"{text!r}: {spec!r} is neither a known emulator nor an existing "
                                          f"serial port; {usage}")

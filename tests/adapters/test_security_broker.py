@@ -134,6 +134,9 @@ def test_broker_limits_bound_what_one_node_can_queue(squeeze_dep: Deployment, tm
     assert received, "the queue delivered nothing: the flood did not reach the peer at all"
     assert not any(p.startswith(b"BIG!") for _, p in received)
     held = sum(len(p) for _, p in received)
+    print(f"broker limits: message_size_limit {limit}, max_queued_bytes {queued}; flood {n} x {size} B = "
+          f"{n * size >> 20} MiB to a stopped peer: {len(received)} delivered ({held >> 20} MiB), "
+          f"broker RSS +{grown >> 10} MiB, the {limit + 1004} B envelope never delivered")
     # the queue holds at most max_queued_bytes (+ one message in flight); the flood was 3x that
     assert held <= queued + size, (held, queued, n * size)
     assert grown * 1024 < queued + 16 * 1024 * 1024, (grown, queued)
