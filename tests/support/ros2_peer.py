@@ -1,0 +1,169 @@
+"""A separate rclpy process on the test's ROS 2 graph: publishes seeded frames, collects outputs and /diagnostics.
+
+Run with the ROS 2 venv's Python (tests/support/ros2.py starts it). It reads one JSON command per line on
+stdin and answers one JSON line on stdout:
+
+- ``{"op": "wait", "in": TOPIC, "out": TOPIC}``: until the node's subscription and publisher are matched;
+- ``{"op": "frames", "in": T, "out": T, "frames": [{"seed", "encoding", "height", "width", "stamp",
+  "frame_id", "expect"}], "npz": PATH, "timeout": S}``: publish each frame (pixels from
+  ``default_rng(seed)``, :func:`frame_pixels`), wait for the output with its stamp when ``expect`` is true
+  (a frame expected to be refused waits ``refuse_wait`` seconds and must get nothing), and save the outputs
+  to ``npz`` as ``out_<stamp>``; the answer lists each output's header and encoding;
+- ``{"op": "diag", "name": S, "until": {"key": value, ...} | null, "level_at_least": N, "timeout": S}``: the
+  newest DiagnosticStatus named ``name`` meeting the condition, as ``{"level", "message", "values"}``;
+- ``{"op": "quit"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+
+def frame_pixels(seed: int, encoding: str, height: int, width: int) -> np.ndarray:
+    """The HWC pixels of a seeded frame (uint8 for 8-bit encodings, float32 for 32FC*)."""
+    rng = np.random.default_rng(seed)
+    chans = 3 if encoding in ("rgb8", "bgr8", "32FC3") else 1
+    if encoding.startswith("32F"):
+        return rng.standard_normal((height, width, chans)).astype(np.float32)
+    return rng.integers(0, 256, (height, width, chans), dtype=np.uint8)
+
+
+def main() -> int:
+    """Serve commands until ``quit`` or end of input."""
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import Image
+
+    rclpy.init()
+    node = rclpy.create_node("bb_edge_test_peer")
+    reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+    lock = threading.Lock()
+    outputs: dict[int, Any] = {}
+    diags: list[tuple[float, Any]] = []
+    pubs: dict[str, Any] = {}
+    subs: dict[str, Any] = {}
+
+    def on_diag(m: Any) -> None:
+        with lock:
+            for st in m.status:
+                diags.append((time.monotonic(), st))
+            del diags[:-200]
+
+    node.create_subscription(DiagnosticArray, "/diagnostics", on_diag, 10)
+
+    def pub(topic: str) -> Any:
+        if topic not in pubs:
+            pubs[topic] = node.create_publisher(Image, topic, reliable)
+        return pubs[topic]
+
+    def sub(topic: str) -> Any:
+        if topic not in subs:
+            def on_out(m: Any) -> None:
+                stamp = int(m.header.stamp.sec) * 10**9 + int(m.header.stamp.nanosec) if hasattr(m, "header") \
+                    else -1
+                with lock:
+                    outputs[stamp] = m
+            subs[topic] = node.create_subscription(Image, topic, on_out, reliable)
+        return subs[topic]
+
+    ex = SingleThreadedExecutor()
+    ex.add_node(node)
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            ex.spin_once(timeout_sec=0.05)
+
+    th = threading.Thread(target=spin, daemon=True)
+    th.start()
+
+    def answer(obj: Any) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        cmd = json.loads(line)
+        op = cmd["op"]
+        if op == "quit":
+            break
+        if op == "wait":
+            p, s = pub(cmd["in"]), sub(cmd["out"])
+            deadline = time.monotonic() + float(cmd.get("timeout", 30))
+            while (p.get_subscription_count() < 1 or s.get_publisher_count() < 1) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            answer({"ok": p.get_subscription_count() >= 1 and s.get_publisher_count() >= 1})
+        elif op == "frames":
+            p = pub(cmd["in"])
+            sub(cmd["out"])
+            got: dict[str, np.ndarray] = {}
+            info = []
+            t_start = time.monotonic()
+            for f in cmd["frames"]:
+                pix = frame_pixels(f["seed"], f["encoding"], f["height"], f["width"])
+                m = Image()
+                m.header.stamp.sec, m.header.stamp.nanosec = divmod(int(f["stamp"]), 10**9)
+                m.header.frame_id = f.get("frame_id", "camera")
+                m.height, m.width, m.encoding = int(f["height"]), int(f["width"]), f["encoding"]
+                m.step = int(pix.shape[1] * pix.shape[2] * pix.itemsize)
+                m.data = pix.tobytes()
+                stamp = int(f["stamp"])
+                wait = float(cmd.get("timeout", 20)) if f.get("expect", True) else float(cmd.get("refuse_wait", 1.0))
+                out = None
+                for _attempt in range(3 if f.get("expect", True) else 1):
+                    p.publish(m)
+                    deadline = time.monotonic() + wait / 3 if f.get("expect", True) else time.monotonic() + wait
+                    while time.monotonic() < deadline:
+                        with lock:
+                            out = outputs.pop(stamp, None)
+                        if out is not None:
+                            break
+                        time.sleep(0.002)
+                    if out is not None:
+                        break
+                if out is None:
+                    info.append({"stamp": stamp, "got": False})
+                    continue
+                dtype = {"32FC1": np.float32, "mono8": np.uint8, "32SC1": np.int32}[out.encoding]
+                arr = np.frombuffer(bytes(out.data), dtype=dtype).reshape(out.height, out.width)
+                got[f"out_{stamp}"] = arr
+                info.append({"stamp": stamp, "got": True, "frame_id": out.header.frame_id,
+                             "encoding": out.encoding, "shape": [int(out.height), int(out.width)]})
+            if cmd.get("npz"):
+                np.savez(cmd["npz"], **got)
+            answer({"frames": info, "seconds": time.monotonic() - t_start})
+        elif op == "diag":
+            deadline = time.monotonic() + float(cmd.get("timeout", 10))
+            since = time.monotonic()
+            found = None
+            while found is None and time.monotonic() < deadline:
+                with lock:
+                    cands = [st for t, st in diags if t >= since and st.name == cmd["name"]]
+                for st in reversed(cands):
+                    vals = {kv.key: kv.value for kv in st.values}
+                    level = st.level[0] if isinstance(st.level, bytes) else int(st.level)
+                    cond = cmd.get("until") or {}
+                    if level >= int(cmd.get("level_at_least", 0)) and all(vals.get(k) == v for k, v in cond.items()):
+                        found = {"level": level, "message": st.message, "hardware_id": st.hardware_id,
+                                 "values": vals}
+                        break
+                time.sleep(0.05)
+            answer(found)
+        else:
+            answer({"error": f"unknown op {op}"})
+    stop.set()
+    th.join(2)
+    node.destroy_node()
+    rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
