@@ -9,8 +9,9 @@ stdin and answers one JSON line on stdout:
   ``default_rng(seed)``, :func:`frame_pixels`), wait for the output with its stamp when ``expect`` is true
   (a frame expected to be refused waits ``refuse_wait`` seconds and must get nothing), and save the outputs
   to ``npz`` as ``out_<stamp>``; the answer lists each output's header and encoding;
-- ``{"op": "diag", "name": S, "until": {"key": value, ...} | null, "level_at_least": N, "timeout": S}``: the
-  newest DiagnosticStatus named ``name`` meeting the condition, as ``{"level", "message", "values"}``;
+- ``{"op": "diag", "name": S, "until": {"key": value, ...}, "has": {"key": substring, ...}, "level_at_least": N,
+  "timeout": S}``: the newest DiagnosticStatus named ``name`` (received after the command) whose values equal
+  ``until``'s, contain ``has``'s and whose level is at least N, as ``{"level", "message", "values"}``, or null;
 - ``{"op": "quit"}``.
 """
 
@@ -149,8 +150,9 @@ def main() -> int:
                 for st in reversed(cands):
                     vals = {kv.key: kv.value for kv in st.values}
                     level = st.level[0] if isinstance(st.level, bytes) else int(st.level)
-                    cond = cmd.get("until") or {}
-                    if level >= int(cmd.get("level_at_least", 0)) and all(vals.get(k) == v for k, v in cond.items()):
+                    cond, has = cmd.get("until") or {}, cmd.get("has") or {}
+                    if level >= int(cmd.get("level_at_least", 0)) and all(vals.get(k) == v for k, v in cond.items()) \
+                            and all(v in vals.get(k, "") for k, v in has.items()):
                         found = {"level": level, "message": st.message, "hardware_id": st.hardware_id,
                                  "values": vals}
                         break

@@ -91,6 +91,7 @@ class Stats:
         self.published = 0
         self.latency_ms: float | None = None  # ROS message in -> output published (EWMA)
         self.link: dict[str, str] = {}
+        self.routes: dict[str, str] = {}  # stage -> the standby serving it after a failover
         self.bad_seen = 0  # bad frames at the previous diagnostics tick
 
     def bad_frame(self, reason: str, message: str) -> None:
@@ -112,12 +113,14 @@ def diagnostic_values(stats: Stats, status: dict[str, Any], state: str, transpor
         bad = sum(stats.bad.values())
         fresh_bad = bad - stats.bad_seen
         stats.bad_seen = bad
-        down = sorted(p for p, s in stats.link.items() if s != "up")
+        down = sorted(p for p, s in stats.link.items() if s == "down" and stats.routes.get(p, p) == p)
+        moved = sorted(f"{st} -> {via}" for st, via in stats.routes.items() if via != st)
         failed = sum(stats.failed.values())
         values = [
             ("state", state), ("program_hash", str(status.get("program_hash", ""))),
             ("epoch", str(status.get("epoch", ""))), ("transport", transport),
             ("link", " ".join(f"{p}={s}" for p, s in sorted(stats.link.items())) or "none"),
+            ("failover", " ".join(moved)),
             ("frames_in", str(stats.frames_in)), ("frames_bad", str(bad)),
             ("frames_bad_by_reason", json.dumps(dict(sorted(stats.bad.items())))),
             ("last_bad_frame", stats.last_bad),
@@ -139,6 +142,8 @@ def diagnostic_values(stats: Stats, status: dict[str, Any], state: str, transpor
         return 1, f"{state}: not serving", values
     if down:
         return 2, f"link down: {', '.join(down)}", values
+    if moved:
+        return 1, f"failed over: {', '.join(moved)}", values
     if fresh_bad:
         return 1, f"{fresh_bad} bad frame(s): {stats.last_bad}", values
     return 0, "active, serving", values
@@ -193,6 +198,7 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             self._param("diagnostics_period", 1.0, "seconds between /diagnostics messages", ro)
             self._param("deadline_s", 0.0, "request deadline in seconds (0: the deployment's)", ro)
             self._param("autostart", True, "configure and activate at start", ro)
+            self._param("heartbeat", 0.5, "seconds between PINGs to stages with a standby (failover)", ro)
             for p in self.ports["inputs"]:
                 k = f"inputs.{param_key(p.name)}"
                 self._param(f"{k}.topic", p.topic, f"topic of graph input {p.name}", ro)
@@ -258,7 +264,7 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
         # ------------------------------------------------------------- lifecycle
 
         def on_configure(self, state: Any) -> Any:
-            from bb_edge.adapters.fleet.hostloop import HostLoop, seed_sequence, transport_for
+            from bb_edge.adapters.fleet.hostloop import HostLoop, PeerWatch, seed_sequence, transport_for
             from bb_edge.adapters.ops.telemetry import Telemetry
             from bb_edge.deployment.manifest import load_deployment
             from bb_edge.engine import Engine
@@ -274,6 +280,8 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             self.loop = HostLoop(engine, transport, idle=0.02, on_events=self._on_events)
             self.telemetry = Telemetry(engine, dep.name)
             self.telemetry.attach(self.loop, status_interval=2.0)
+            # stage failover to a standby (deployment.json "standby"): phi-accrual over PONGs, as bb-edge node
+            PeerWatch.for_engine(self.loop, interval=float(self.get_parameter("heartbeat").value))
             for peer in sorted(self.telemetry._peers()):
                 self.stats.link[peer] = "unknown"
             if linked:
@@ -387,6 +395,9 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
                 elif isinstance(e, events.PeerDown):
                     with self.stats.lock:
                         self.stats.link[e.peer] = "down"
+                elif isinstance(e, events.RouteChanged):
+                    with self.stats.lock:
+                        self.stats.routes[e.stage] = e.via
 
         def publish_output(self, rid: int, name: str, arr: np.ndarray) -> None:
             """Publish one graph output with its request's header."""
@@ -439,9 +450,8 @@ def main(argv: list[str] | None = None, share: str | Path | None = None, package
     except RosMissingError as exc:
         print(f"error: RosMissingError: {exc}", file=sys.stderr, flush=True)
         return 2
-    if "--params-file" not in ros_args:  # the package's own parameters unless the caller gives a file
-        ros_args = [*ros_args, *([] if "--ros-args" in ros_args else ["--ros-args"]),
-                    "--params-file", str(root / "config" / "params.yaml")]
+    if "--params-file" not in ros_args:  # the package's parameters first; the caller's -p NAME:=V override them
+        ros_args = ["--ros-args", "--params-file", str(root / "config" / "params.yaml"), *ros_args]
     rclpy = ros["rclpy"]
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.signals import SignalHandlerOptions
