@@ -140,6 +140,35 @@ def main() -> int:
             if cmd.get("npz"):
                 np.savez(cmd["npz"], **got)
             answer({"frames": info, "seconds": time.monotonic() - t_start})
+        elif op == "bench":
+            # closed loop: keep ``window`` frames in flight; latency = publish -> output received
+            p = pub(cmd["in"])
+            sub(cmd["out"])
+            pix = frame_pixels(int(cmd.get("seed", 0)), "rgb8", int(cmd["height"]), int(cmd["width"]))
+            n, window = int(cmd["n"]), int(cmd.get("window", 1))
+            sent: dict[int, float] = {}
+            lat: list[float] = []
+            t_start = time.monotonic()
+            next_stamp, deadline = 1, time.monotonic() + float(cmd.get("timeout", 120))
+            while len(lat) < n and time.monotonic() < deadline:
+                while len(sent) < window and next_stamp <= n:
+                    m = Image()
+                    m.header.stamp.sec, m.header.stamp.nanosec = 0, next_stamp
+                    m.height, m.width, m.encoding, m.step = pix.shape[0], pix.shape[1], "rgb8", pix.shape[1] * 3
+                    m.data = pix.tobytes()
+                    sent[next_stamp] = time.monotonic()
+                    p.publish(m)
+                    next_stamp += 1
+                with lock:
+                    done = [k for k in sent if k in outputs]
+                    for k in done:
+                        outputs.pop(k)
+                now = time.monotonic()
+                for k in done:
+                    lat.append(now - sent.pop(k))
+                if not done:
+                    time.sleep(0.0005)
+            answer({"seconds": time.monotonic() - t_start, "latencies": lat})
         elif op == "diag":
             deadline = time.monotonic() + float(cmd.get("timeout", 10))
             since = time.monotonic()
