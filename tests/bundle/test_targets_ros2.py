@@ -166,6 +166,22 @@ def test_colcon_built_node_serves_images_on_a_ros_graph(built: tuple[Path, Path,
         assert json.loads(v["frames_bad_by_reason"]) == {"channels": 2, "size": 1}
         assert v["frames_in"] == "6" and v["requests_completed"] == "3" and v["outputs_published"] == "3"
         assert float(v["latency_ms"]) > 0 and float(v["compute_ms"]) > 0
+        # lifecycle state and parameters through the standard services
+        assert peer.ask(op="lifecycle", node=pkg) == {"state": "active"}
+        got_p = peer.ask(op="param", node=pkg, get=["qos_inputs", "inputs.image.conversion", "inputs.image.scale"])
+        assert got_p["get"]["qos_inputs"] == "sensor_data" and got_p["get"]["inputs.image.scale"] == 1 / 255
+        assert got_p["get"]["inputs.image.conversion"].startswith("rgb8|bgr8 224x224 -> RGB NCHW float32")
+        setp = peer.ask(op="param", node=pkg, set={"inputs.image.scale": 2 / 255, "inputs.image.channel_order": "xyz"})
+        assert [r["successful"] for r in setp["set"]] == [True, False], setp
+        assert not peer.ask(op="param", node=pkg, set={"deadline_s": 1.0})["set"][0]["successful"]  # read-only
+        f = {"seed": 7, "encoding": "rgb8", "height": 224, "width": 224, "stamp": 1_700_000_002_000_000_000,
+             "frame_id": "cam_left"}
+        res = peer.ask(op="frames", **{"in": tin, "out": tout}, frames=[f], npz=str(tmp_path / "scaled.npz"),
+                       timeout=30)
+        assert res["frames"][0]["got"], log.lines[-10:]
+        (ref,) = sess.run(None, {"image": oracle_input("rgb8", frame_pixels(7, "rgb8", 224, 224), scale=2 / 255)})
+        np.testing.assert_allclose(np.load(tmp_path / "scaled.npz")[f"out_{f['stamp']}"].reshape(ref.shape), ref,
+                                   rtol=1e-4, atol=1e-6)
         assert node.poll() is None, log.lines
     finally:
         peer.close()

@@ -12,6 +12,9 @@ stdin and answers one JSON line on stdout:
 - ``{"op": "diag", "name": S, "until": {"key": value, ...}, "has": {"key": substring, ...}, "level_at_least": N,
   "timeout": S}``: the newest DiagnosticStatus named ``name`` (received after the command) whose values equal
   ``until``'s, contain ``has``'s and whose level is at least N, as ``{"level", "message", "values"}``, or null;
+- ``{"op": "param", "node": NAME, "get": [names], "set": {name: value}}``: the node's parameter services
+  (what ``ros2 param get/set`` calls), as ``{"get": {name: value}, "set": [{"successful", "reason"}]}``;
+- ``{"op": "lifecycle", "node": NAME}``: the lifecycle state label (``/NAME/get_state``);
 - ``{"op": "quit"}``.
 """
 
@@ -169,6 +172,37 @@ def main() -> int:
                 if not done:
                     time.sleep(0.0005)
             answer({"seconds": time.monotonic() - t_start, "latencies": lat})
+        elif op == "param":
+            # ros2 param get/set through the node's parameter services
+            from rclpy.parameter import Parameter, parameter_value_to_python
+            from rclpy.parameter_client import AsyncParameterClient
+
+            client = AsyncParameterClient(node, cmd["node"])
+            client.wait_for_services(10.0)
+            reply: dict[str, Any] = {}
+            if cmd.get("set"):
+                fut = client.set_parameters([Parameter(k, value=v) for k, v in cmd["set"].items()])
+                deadline = time.monotonic() + 10
+                while not fut.done() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                reply["set"] = [{"successful": r.successful, "reason": r.reason} for r in fut.result().results]
+            if cmd.get("get"):
+                fut = client.get_parameters(cmd["get"])
+                deadline = time.monotonic() + 10
+                while not fut.done() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                reply["get"] = dict(zip(cmd["get"], (parameter_value_to_python(v) for v in fut.result().values)))
+            answer(reply)
+        elif op == "lifecycle":
+            from lifecycle_msgs.srv import GetState
+
+            cli = node.create_client(GetState, f"/{cmd['node']}/get_state")
+            cli.wait_for_service(10.0)
+            fut = cli.call_async(GetState.Request())
+            deadline = time.monotonic() + 10
+            while not fut.done() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            answer({"state": fut.result().current_state.label})
         elif op == "diag":
             deadline = time.monotonic() + float(cmd.get("timeout", 10))
             since = time.monotonic()

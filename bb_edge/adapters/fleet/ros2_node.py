@@ -198,6 +198,7 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             self._param("diagnostics_period", 1.0, "seconds between /diagnostics messages", ro)
             self._param("deadline_s", 0.0, "request deadline in seconds (0: the deployment's)", ro)
             self._param("autostart", True, "configure and activate at start", ro)
+            self._param("outputs_to_host", False, "also send graph outputs to the fleet's host endpoint", ro)
             self._param("heartbeat", 0.5, "seconds between PINGs to stages with a standby (failover)", ro)
             for p in self.ports["inputs"]:
                 k = f"inputs.{param_key(p.name)}"
@@ -273,7 +274,8 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             url = transport_override or os.environ.get("BB_TRANSPORT") or str(self.p_transport)
             linked = url not in ("", "none")
             deadline = float(self.get_parameter("deadline_s").value)
-            engine = Engine.for_node(dep, str(self.p_node), backend="ort", outputs_to_host=False,
+            to_host = linked and bool(self.get_parameter("outputs_to_host").value)
+            engine = Engine.for_node(dep, str(self.p_node), backend="ort", outputs_to_host=to_host,
                                      deadline_s=deadline if deadline > 0 else None)
             seed_sequence(engine)
             transport = transport_for(url, dep, str(self.p_node)) if linked else _NoLink()

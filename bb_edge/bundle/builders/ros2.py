@@ -105,7 +105,8 @@ def ros_params(node: str, program_dir: str, transport: str, ports: dict[str, lis
     lines = ["/**:", "  ros__parameters:", f"    node: {json.dumps(node)}",
              f"    program_dir: {json.dumps(program_dir)}", f"    transport: {json.dumps(transport)}",
              '    qos_inputs: "sensor_data"', '    qos_outputs: "reliable"', "    qos_depth: 10",
-             "    diagnostics_period: 1.0", "    deadline_s: 0.0", "    heartbeat: 0.5", "    autostart: true"]
+             "    diagnostics_period: 1.0", "    deadline_s: 0.0", "    heartbeat: 0.5", "    outputs_to_host: false",
+             "    autostart: true"]
     if ports["inputs"]:
         lines.append("    inputs:")
         for p in ports["inputs"]:
