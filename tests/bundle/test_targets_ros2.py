@@ -20,8 +20,8 @@ import pytest
 from bb_edge.adapters.fleet.ros2_convert import FrameRejected, Port, array_to_tensor, image_to_tensor, tensor_to_image
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model
-from tests.support.camera_model import camera_model
-from tests.support.ros2 import Peer, colcon_build, domain_for, installed_node, ros_env
+from tests.support.camera_model import camera_model, vector_model
+from tests.support.ros2 import PYTHON, Peer, colcon_build, domain_for, installed_node, ros_env
 from tests.support.ros2_peer import frame_pixels
 from tests.support.transport_helpers import LineCollector
 
@@ -189,3 +189,41 @@ def test_colcon_built_node_serves_images_on_a_ros_graph(built: tuple[Path, Path,
         code = node.wait(30)
     assert code == 0, log.lines[-10:]
     assert any(ln.startswith("shutdown") and "0 unconfirmed" in ln for ln in log.lines), log.lines[-5:]
+
+
+def test_raw_tensors_in_and_out_from_the_bundle_directory(tmp_path: Path) -> None:
+    """Float32MultiArray in; a float output as a 32FC1 image and an int64 output as Float32MultiArray;
+    the node started from the bundle directory (its vendored lib/), without colcon."""
+    model = vector_model(seed=4)
+    compile_model(model, nodes=1, node_names=["arm"], out_dir=tmp_path / "comp")
+    build_all(tmp_path / "comp", ["arm=ros2-kilted"], tmp_path / "dist", options={"transport": "none"})
+    b = tmp_path / "dist" / "arm"
+    man = json.loads((b / "manifest.json").read_text())
+    topics = {t["name"]: t for t in man["topics"]["inputs"] + man["topics"]["outputs"]}
+    assert topics["x"]["msg"] == "std_msgs/Float32MultiArray" and topics["scores"]["msg"] == "sensor_msgs/Image"
+    assert topics["label"]["msg"] == "std_msgs/Float32MultiArray"  # int64 has no image encoding
+    env = ros_env(domain_for(37))
+    node = subprocess.Popen([str(PYTHON), str(b / man["ros_package"] / "node.py"), "--ros-args", "-p",
+                             "qos_inputs:=reliable"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    log = LineCollector(node)
+    peer = Peer(env, tmp_path / "peer.log")
+    try:
+        res = peer.ask(op="arrays", **{"in": topics["x"]["topic"]}, n=16, seeds=[1, 2, 3],
+                       npz=str(tmp_path / "o.npz"),
+                       out={topics["scores"]["topic"]: "image", topics["label"]["topic"]: "f32"})
+        assert len(res["got"]) == 6, (res, log.lines[-10:], peer.stderr())
+        got = np.load(tmp_path / "o.npz")
+        sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        for i, seed in enumerate([1, 2, 3]):
+            x = np.random.default_rng(seed).standard_normal(16).astype(np.float32).reshape(1, 16)
+            scores, label = sess.run(None, {"x": x})
+            np.testing.assert_allclose(got[f"{i}_{topics['scores']['topic'].replace('/', '_')}"].reshape(1, 4),
+                                       scores, rtol=1e-5)
+            lab = got[f"{i}_{topics['label']['topic'].replace('/', '_')}"]
+            assert lab.tolist() == label.astype(np.float32).tolist()
+    finally:
+        peer.close()
+        node.terminate()
+        code = node.wait(30)
+    assert code == 0, log.lines[-10:]

@@ -20,6 +20,7 @@ stdin and answers one JSON line on stdout:
 
 from __future__ import annotations
 
+import array
 import json
 import sys
 import threading
@@ -54,6 +55,7 @@ def main() -> int:
     diags: list[tuple[float, Any]] = []
     pubs: dict[str, Any] = {}
     subs: dict[str, Any] = {}
+    inbox: dict[str, list[Any]] = {}  # raw-tensor outputs by topic (op "arrays")
 
     def on_diag(m: Any) -> None:
         with lock:
@@ -203,6 +205,45 @@ def main() -> int:
             while not fut.done() and time.monotonic() < deadline:
                 time.sleep(0.01)
             answer({"state": fut.result().current_state.label})
+        elif op == "arrays":
+            # raw tensors: Float32MultiArray in (seeded standard normal of n values), one request at a time;
+            # every output topic ({topic: "image" | "f32"}) must answer before the next
+            from std_msgs.msg import Float32MultiArray, MultiArrayDimension
+
+            if cmd["in"] not in pubs:
+                pubs[cmd["in"]] = node.create_publisher(Float32MultiArray, cmd["in"], reliable)
+            inbox.clear()
+            inbox.update({t: [] for t in cmd["out"]})
+            for t, kind in cmd["out"].items():
+                if t not in subs:
+                    typ = Image if kind == "image" else Float32MultiArray
+                    subs[t] = node.create_subscription(typ, t, lambda m, t=t: inbox.setdefault(t, []).append(m),
+                                                       reliable)
+            deadline = time.monotonic() + 20
+            while any(subs[t].get_publisher_count() < 1 for t in cmd["out"]) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            while pubs[cmd["in"]].get_subscription_count() < 1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            saved: dict[str, np.ndarray] = {}
+            for i, seed in enumerate(cmd["seeds"]):
+                x = np.random.default_rng(seed).standard_normal(int(cmd["n"])).astype(np.float32)
+                m = Float32MultiArray()
+                m.layout.dim = [MultiArrayDimension(label="d0", size=int(cmd["n"]), stride=int(cmd["n"]))]
+                m.data = array.array("f", x.tobytes())
+                pubs[cmd["in"]].publish(m)
+                deadline = time.monotonic() + 15
+                while any(not v for v in inbox.values()) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                for t, msgs in inbox.items():
+                    if msgs:
+                        o = msgs.pop(0)
+                        if cmd["out"][t] == "image":
+                            dt = {"32FC1": np.float32, "32SC1": np.int32}[o.encoding]
+                            saved[f"{i}_{t}"] = np.frombuffer(bytes(o.data), dt).reshape(o.height, o.width)
+                        else:
+                            saved[f"{i}_{t}"] = np.array(o.data, np.float32)
+            np.savez(cmd["npz"], **{k.replace("/", "_"): v for k, v in saved.items()})
+            answer({"got": sorted(k.replace("/", "_") for k in saved)})
         elif op == "diag":
             deadline = time.monotonic() + float(cmd.get("timeout", 10))
             since = time.monotonic()

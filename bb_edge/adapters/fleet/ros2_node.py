@@ -21,6 +21,7 @@ answers nothing. The conversions are pure numpy (:mod:`bb_edge.adapters.fleet.ro
 from __future__ import annotations
 
 import argparse
+import array
 import json
 import os
 import sys
@@ -419,7 +420,7 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             else:
                 m = ros["F32"]()
                 m.layout.dim = [ros["Dim"](label=lb, size=s, stride=st) for lb, s, st in layout_dims(arr.shape)]
-                m.data = arr.astype(np.float32).ravel().tobytes()
+                m.data = array.array("f", np.ascontiguousarray(arr, dtype=np.float32).tobytes())
             pub.publish(m)
             with self.stats.lock:
                 self.stats.published += 1
