@@ -126,7 +126,7 @@ def test_colcon_built_node_serves_images_on_a_ros_graph(built: tuple[Path, Path,
     env = ros_env(domain_for(11))
     install = colcon_build([b], ws, env)
     assert (install / pkg / "share" / pkg / "program" / "deployment.json").is_file()
-    node = installed_node(install, pkg, env)
+    node = installed_node(install, pkg, env, "--ros-args", "-p", "diagnostics_period:=0.5")
     log = LineCollector(node)
     peer = Peer(env, tmp_path / "peer.log")
     try:

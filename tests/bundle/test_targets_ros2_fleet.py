@@ -73,7 +73,8 @@ def test_ros_node_is_one_stage_of_an_mqtt_fleet(dist: tuple[Path, Path], tmp_pat
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
                for n in ("remote", "remote_b")}
     logs = {n: LineCollector(p) for n, p in remotes.items()}
-    node = installed_node(install, pkg, env_fleet, "--ros-args", "-p", "deadline_s:=4.0")
+    node = installed_node(install, pkg, env_fleet, "--ros-args", "-p", "deadline_s:=2.0", "-p",
+                          "diagnostics_period:=0.5")
     logs["robot"] = LineCollector(node)
     peer = Peer(env, tmp_path / "peer.log")
     name = f"bb_edge: {pkg}"
