@@ -280,7 +280,8 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
                                      deadline_s=deadline if deadline > 0 else None)
             seed_sequence(engine)
             transport = transport_for(url, dep, str(self.p_node)) if linked else _NoLink()
-            self.loop = HostLoop(engine, transport, idle=0.25, on_events=self._on_events)  # woken by frames and envelopes
+            # idle long: frames (submit) and envelopes wake the loop; a short idle cost ~1 ms CPU per frame
+            self.loop = HostLoop(engine, transport, idle=0.25, on_events=self._on_events)
             self.telemetry = Telemetry(engine, dep.name)
             self.telemetry.attach(self.loop, status_interval=2.0)
             # stage failover to a standby (deployment.json "standby"): phi-accrual over PONGs, as bb-edge node
