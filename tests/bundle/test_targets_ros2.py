@@ -17,12 +17,19 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from bb_edge.adapters.fleet.ros2_convert import FrameRejected, Port, array_to_tensor, image_to_tensor, tensor_to_image
+from bb_edge.adapters.fleet.ros2_convert import (
+    FrameRejected,
+    Port,
+    array_to_tensor,
+    image_to_tensor,
+    points_to_tensor,
+    tensor_to_image,
+)
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model
 from tests.support.camera_model import camera_model, vector_model
 from tests.support.ros2 import PYTHON, Peer, colcon_build, domain_for, installed_node, ros_env
-from tests.support.ros2_peer import frame_pixels
+from tests.support.ros2_peer import cloud_points, frame_pixels
 from tests.support.transport_helpers import LineCollector
 
 NODE = "robot"
@@ -87,6 +94,24 @@ def test_image_conversions_match_an_independent_oracle() -> None:
         array_to_tensor(flat, flat.msg, [], np.arange(5, dtype=np.float32))
     with pytest.raises(FrameRejected):
         array_to_tensor(flat, "std_msgs/UInt8MultiArray", [], np.arange(6, dtype=np.uint8))
+    # PointCloud2: x, y, z wherever the fields put them, other fields skipped, float64 and big-endian too
+    pts = rng.standard_normal((6, 3))
+    cloud = Port("p", "float32", [1, 6, 3], "/t", "sensor_msgs/PointCloud2")
+    rec = np.zeros(6, dtype=[("i", "<f4"), ("z", "<f4"), ("x", "<f4"), ("y", "<f4"), ("pad", "V4")])
+    rec["x"], rec["y"], rec["z"] = pts[:, 0], pts[:, 1], pts[:, 2]
+    fields = [("i", 0, 7, 1), ("z", 4, 7, 1), ("x", 8, 7, 1), ("y", 12, 7, 1)]
+    np.testing.assert_array_equal(points_to_tensor(cloud, fields, 20, 6, 0, rec.tobytes()),
+                                  pts.astype(np.float32)[None])
+    big = pts.astype(">f8")
+    np.testing.assert_array_equal(points_to_tensor(cloud, [("x", 0, 8, 1), ("y", 8, 8, 1), ("z", 16, 8, 1)], 24, 6, 1,
+                                                   big.tobytes()), pts.astype(np.float32)[None])
+    for args, reason in [((fields, 20, 5, 0, rec.tobytes()), "size"),
+                         ((fields[:3], 20, 6, 0, rec.tobytes()), "encoding"),
+                         ((fields, 20, 6, 0, rec.tobytes()[:-1]), "truncated"),
+                         (([("x", 0, 2, 1), ("y", 4, 7, 1), ("z", 8, 7, 1)], 12, 6, 0, b"\0" * 72), "dtype")]:
+        with pytest.raises(FrameRejected) as ei:
+            points_to_tensor(cloud, *args)
+        assert ei.value.reason == reason, ei.value
     enc, h, w, step, data = tensor_to_image(np.arange(20, dtype=np.float32).reshape(1, 2, 10)) or ("", 0, 0, 0, b"")
     assert (enc, h, w, step) == ("32FC1", 2, 10, 40) and np.frombuffer(data, "<f4")[7] == 7
 
@@ -192,8 +217,8 @@ def test_colcon_built_node_serves_images_on_a_ros_graph(built: tuple[Path, Path,
 
 
 def test_raw_tensors_in_and_out_from_the_bundle_directory(tmp_path: Path) -> None:
-    """Float32MultiArray in; a float output as a 32FC1 image and an int64 output as Float32MultiArray;
-    the node started from the bundle directory (its vendored lib/), without colcon."""
+    """Float32MultiArray and PointCloud2 in (one request per pair); a float output as a 32FC1 image and an
+    int64 output as Float32MultiArray; the node started from the bundle directory (its vendored lib/)."""
     model = vector_model(seed=4)
     compile_model(model, nodes=1, node_names=["arm"], out_dir=tmp_path / "comp")
     build_all(tmp_path / "comp", ["arm=ros2-kilted"], tmp_path / "dist", options={"transport": "none"})
@@ -202,6 +227,7 @@ def test_raw_tensors_in_and_out_from_the_bundle_directory(tmp_path: Path) -> Non
     topics = {t["name"]: t for t in man["topics"]["inputs"] + man["topics"]["outputs"]}
     assert topics["x"]["msg"] == "std_msgs/Float32MultiArray" and topics["scores"]["msg"] == "sensor_msgs/Image"
     assert topics["label"]["msg"] == "std_msgs/Float32MultiArray"  # int64 has no image encoding
+    assert topics["pts"]["msg"] == "sensor_msgs/PointCloud2"
     env = ros_env(domain_for(37))
     node = subprocess.Popen([str(PYTHON), str(b / man["ros_package"] / "node.py"), "--ros-args", "-p",
                              "qos_inputs:=reliable"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
@@ -210,6 +236,7 @@ def test_raw_tensors_in_and_out_from_the_bundle_directory(tmp_path: Path) -> Non
     peer = Peer(env, tmp_path / "peer.log")
     try:
         res = peer.ask(op="arrays", **{"in": topics["x"]["topic"]}, n=16, seeds=[1, 2, 3],
+                       points_in=topics["pts"]["topic"], points=32,
                        npz=str(tmp_path / "o.npz"),
                        out={topics["scores"]["topic"]: "image", topics["label"]["topic"]: "f32"})
         assert len(res["got"]) == 6, (res, log.lines[-10:], peer.stderr())
@@ -217,7 +244,7 @@ def test_raw_tensors_in_and_out_from_the_bundle_directory(tmp_path: Path) -> Non
         sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         for i, seed in enumerate([1, 2, 3]):
             x = np.random.default_rng(seed).standard_normal(16).astype(np.float32).reshape(1, 16)
-            scores, label = sess.run(None, {"x": x})
+            scores, label = sess.run(None, {"x": x, "pts": cloud_points(seed, 32)[None]})
             np.testing.assert_allclose(got[f"{i}_{topics['scores']['topic'].replace('/', '_')}"].reshape(1, 4),
                                        scores, rtol=1e-5)
             lab = got[f"{i}_{topics['label']['topic'].replace('/', '_')}"]

@@ -40,15 +40,22 @@ def camera_model(seed: int = 0, size: int = 224, channels: int = 3) -> onnx.Mode
     return model
 
 
-def vector_model(seed: int = 0, n: int = 16) -> onnx.ModelProto:
-    """x [1, n] float32 -> (scores [1, 4] float32, label [1] int64): a raw-tensor model for Float32MultiArray."""
+def vector_model(seed: int = 0, n: int = 16, points: int = 32) -> onnx.ModelProto:
+    """x [1, n] float32 and pts [1, points, 3] float32 -> (scores [1, 4] float32, label [1] int64):
+    a raw-tensor and point-cloud model (Float32MultiArray and PointCloud2 inputs)."""
     rng = np.random.default_rng(seed)
     w = numpy_helper.from_array(rng.standard_normal((n, 4)).astype(np.float32), "w")
-    nodes = [helper.make_node("MatMul", ["x", "w"], ["scores"], name="mm"),
+    wp = numpy_helper.from_array(rng.standard_normal((3, 4)).astype(np.float32), "wp")
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["sx"], name="mm"),
+             helper.make_node("ReduceMean", ["pts"], ["centroid"], name="mean", axes=[1], keepdims=0),
+             helper.make_node("MatMul", ["centroid", "wp"], ["sp"], name="mmp"),
+             helper.make_node("Add", ["sx", "sp"], ["scores"], name="add"),
              helper.make_node("ArgMax", ["scores"], ["label"], name="am", axis=1, keepdims=0)]
-    graph = helper.make_graph(nodes, "vector", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n])],
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n]),
+              helper.make_tensor_value_info("pts", TensorProto.FLOAT, [1, points, 3])]
+    graph = helper.make_graph(nodes, "vector", inputs,
                               [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, 4]),
-                               helper.make_tensor_value_info("label", TensorProto.INT64, [1])], [w])
+                               helper.make_tensor_value_info("label", TensorProto.INT64, [1])], [w, wp])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="bb-edge-tests")
     onnx.checker.check_model(model)
     return model

@@ -39,6 +39,11 @@ def frame_pixels(seed: int, encoding: str, height: int, width: int) -> np.ndarra
     return rng.integers(0, 256, (height, width, chans), dtype=np.uint8)
 
 
+def cloud_points(seed: int, count: int) -> np.ndarray:
+    """The [count, 3] float32 x, y, z of a seeded point cloud."""
+    return np.random.default_rng(seed + 1000).standard_normal((count, 3)).astype(np.float32)
+
+
 def main() -> int:
     """Serve commands until ``quit`` or end of input."""
     import rclpy
@@ -208,10 +213,13 @@ def main() -> int:
         elif op == "arrays":
             # raw tensors: Float32MultiArray in (seeded standard normal of n values), one request at a time;
             # every output topic ({topic: "image" | "f32"}) must answer before the next
+            from sensor_msgs.msg import PointCloud2, PointField
             from std_msgs.msg import Float32MultiArray, MultiArrayDimension
 
             if cmd["in"] not in pubs:
                 pubs[cmd["in"]] = node.create_publisher(Float32MultiArray, cmd["in"], reliable)
+            if cmd.get("points_in") and cmd["points_in"] not in pubs:
+                pubs[cmd["points_in"]] = node.create_publisher(PointCloud2, cmd["points_in"], reliable)
             inbox.clear()
             inbox.update({t: [] for t in cmd["out"]})
             for t, kind in cmd["out"].items():
@@ -222,11 +230,22 @@ def main() -> int:
             deadline = time.monotonic() + 20
             while any(subs[t].get_publisher_count() < 1 for t in cmd["out"]) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            while pubs[cmd["in"]].get_subscription_count() < 1 and time.monotonic() < deadline:
+            ins = [cmd["in"], *([cmd["points_in"]] if cmd.get("points_in") else [])]
+            while any(pubs[t].get_subscription_count() < 1 for t in ins) and time.monotonic() < deadline:
                 time.sleep(0.05)
             saved: dict[str, np.ndarray] = {}
             for i, seed in enumerate(cmd["seeds"]):
                 x = np.random.default_rng(seed).standard_normal(int(cmd["n"])).astype(np.float32)
+                if cmd.get("points_in"):  # x, y, z float32 and an intensity field between them and the next point
+                    pts = cloud_points(seed, int(cmd["points"]))
+                    rec = np.zeros(len(pts), dtype=[("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("i", "<f4")])
+                    rec["x"], rec["y"], rec["z"], rec["i"] = pts[:, 0], pts[:, 1], pts[:, 2], 7.0
+                    c = PointCloud2()
+                    c.height, c.width, c.point_step, c.row_step = 1, len(pts), 16, 16 * len(pts)
+                    c.fields = [PointField(name=k, offset=4 * j, datatype=PointField.FLOAT32, count=1)
+                                for j, k in enumerate("xyzi")]
+                    c.data = rec.tobytes()
+                    pubs[cmd["points_in"]].publish(c)
                 m = Float32MultiArray()
                 m.layout.dim = [MultiArrayDimension(label="d0", size=int(cmd["n"]), stride=int(cmd["n"]))]
                 m.data = array.array("f", x.tobytes())

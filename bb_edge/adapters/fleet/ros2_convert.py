@@ -5,6 +5,8 @@ HWC) and dtype: 8-bit pixels into a float32 input are ``pixel * scale + offset``
 order (a bgr8 frame is swapped into it); float pixels are taken as sent; a uint8 input takes 8-bit pixels
 as sent. ``Float32MultiArray`` / ``UInt8MultiArray`` carry raw float32 / uint8 tensors. A frame that
 does not fit raises :class:`FrameRejected` with a reason (encoding, channels, size, dtype, truncated).
+``sensor_msgs/PointCloud2`` fills a point-set input (``[1, N, 3]`` / ``[N, 3]``) from its x, y, z fields
+(FLOAT32 or FLOAT64, any point_step, other fields skipped); the cloud must have exactly N points.
 Outputs go out as one-channel images (rows = leading dims) when their dtype has an encoding.
 """
 
@@ -15,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from bb_edge.bundle.builders.ros2 import MSG_F32, MSG_IMAGE, MSG_U8
+from bb_edge.bundle.builders.ros2 import MSG_F32, MSG_IMAGE, MSG_POINTS, MSG_U8
 from bb_edge.errors import BBError
 
 # sensor_msgs/Image encodings a model input takes: numpy dtype of a pixel value, channels
@@ -155,3 +157,35 @@ def layout_dims(shape: tuple[int, ...]) -> list[tuple[str, int, int]]:
         dims.append((f"d{i}", int(n), stride))
         stride //= max(int(n), 1)
     return dims
+
+
+POINTFIELD_DTYPES = {7: "f4", 8: "f8"}  # sensor_msgs/PointField FLOAT32, FLOAT64
+
+
+def points_to_tensor(port: Port, fields: list[tuple[str, int, int, int]], point_step: int, count: int,
+                     is_bigendian: int, data: Any) -> np.ndarray:
+    """The model input for one ``sensor_msgs/PointCloud2`` (fields as (name, offset, datatype, count)),
+    or :class:`FrameRejected`."""
+    if port.msg != MSG_POINTS:
+        raise FrameRejected("dtype", f"input {port.name} {port.shape} does not take points")
+    n = port.shape[1] if len(port.shape) == 3 else port.shape[0]
+    if count != n:
+        raise FrameRejected("size", f"{count} points, input {port.name} takes {n}")
+    byfield = {f[0]: f for f in fields}
+    missing = [k for k in "xyz" if k not in byfield]
+    if missing:
+        raise FrameRejected("encoding", f"the cloud has no field {', '.join(missing)} (fields: {sorted(byfield)})")
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if point_step <= 0 or raw.size < point_step * count:
+        raise FrameRejected("truncated", f"{raw.size} bytes for {count} points of {point_step} bytes")
+    order = ">" if is_bigendian else "<"
+    cols = []
+    for k in "xyz":
+        _, offset, datatype, _ = byfield[k]
+        code = POINTFIELD_DTYPES.get(int(datatype))
+        if code is None or offset + int(code[1]) > point_step:
+            raise FrameRejected("dtype", f"field {k} has datatype {datatype} at offset {offset}; x, y, z must be "
+                                "FLOAT32 or FLOAT64 inside point_step")
+        rec = raw[: point_step * count].reshape(count, point_step)[:, offset: offset + int(code[1])]
+        cols.append(np.ascontiguousarray(rec).view(order + code).reshape(count))
+    return np.stack(cols, axis=1).astype(np.float32).reshape([d if d > 0 else 1 for d in port.shape])

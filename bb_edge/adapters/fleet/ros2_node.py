@@ -39,9 +39,10 @@ from bb_edge.adapters.fleet.ros2_convert import (
     array_to_tensor,
     image_to_tensor,
     layout_dims,
+    points_to_tensor,
     tensor_to_image,
 )
-from bb_edge.bundle.builders.ros2 import MSG_F32, MSG_IMAGE, MSG_U8, param_key
+from bb_edge.bundle.builders.ros2 import MSG_F32, MSG_IMAGE, MSG_POINTS, MSG_U8, param_key
 from bb_edge.errors import BBError
 
 __all__ = ["FrameRejected", "Port", "array_to_tensor", "image_to_tensor", "tensor_to_image", "main"]
@@ -163,13 +164,14 @@ def _import_ros() -> dict[str, Any]:
         from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
         from rcl_interfaces.msg import ParameterDescriptor
         from rclpy import lifecycle, qos
-        from sensor_msgs.msg import Image
+        from sensor_msgs.msg import Image, PointCloud2
         from std_msgs.msg import Float32MultiArray, MultiArrayDimension, UInt8MultiArray
     except ImportError as exc:
         raise RosMissingError(
             f"ROS 2 is not importable ({exc}); source a ROS 2 install (Humble or later: rclpy, std_msgs, "
             f"sensor_msgs, diagnostic_msgs, lifecycle_msgs) or pip install {' '.join(ROS_PIP_PACKAGES)}") from None
-    return {"rclpy": rclpy, "lifecycle": lifecycle, "qos": qos, "Image": Image, "F32": Float32MultiArray,
+    return {"rclpy": rclpy, "lifecycle": lifecycle, "qos": qos, "Image": Image, "Points": PointCloud2,
+            "F32": Float32MultiArray,
             "U8": UInt8MultiArray, "Dim": MultiArrayDimension, "DiagnosticArray": DiagnosticArray,
             "DiagnosticStatus": DiagnosticStatus, "KeyValue": KeyValue, "Descriptor": ParameterDescriptor}
 
@@ -298,7 +300,7 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             return ok
 
         def on_activate(self, state: Any) -> Any:
-            types = {MSG_IMAGE: ros["Image"], MSG_F32: ros["F32"], MSG_U8: ros["U8"]}
+            types = {MSG_IMAGE: ros["Image"], MSG_F32: ros["F32"], MSG_U8: ros["U8"], MSG_POINTS: ros["Points"]}
             for p in self.ports["outputs"]:
                 self.pubs[p.name] = self.create_publisher(types[p.msg], p.topic, self._qos("qos_outputs"))
             for p in self.ports["inputs"]:
@@ -351,6 +353,10 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
                 if port.msg == MSG_IMAGE:
                     arr = image_to_tensor(port, msg.encoding, int(msg.height), int(msg.width), int(msg.step),
                                           int(msg.is_bigendian), msg.data)
+                elif port.msg == MSG_POINTS:
+                    arr = points_to_tensor(port, [(f.name, int(f.offset), int(f.datatype), int(f.count))
+                                                  for f in msg.fields], int(msg.point_step),
+                                           int(msg.height) * int(msg.width), int(msg.is_bigendian), msg.data)
                 else:
                     arr = array_to_tensor(port, port.msg, [int(d.size) for d in msg.layout.dim], msg.data)
             except FrameRejected as exc:

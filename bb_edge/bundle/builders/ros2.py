@@ -14,7 +14,8 @@ The node is a full fleet member: cross-node edges travel over the transport as e
 default ``mqtt://localhost:1883``; ``none`` for a one-node deployment without a fleet).
 
 Message mapping per port: an image input (``[1, C, H, W]``, ``[1, H, W, C]`` or ``[H, W, C]`` with C 1 or 3)
-is ``sensor_msgs/Image``; other float32 inputs ``std_msgs/Float32MultiArray``, uint8 inputs
+is ``sensor_msgs/Image``; a point set (``[1, N, 3]`` or ``[N, 3]`` float32) ``sensor_msgs/PointCloud2`` (fields
+x, y, z); other float32 inputs ``std_msgs/Float32MultiArray``, uint8 inputs
 ``std_msgs/UInt8MultiArray``. Outputs are ``sensor_msgs/Image`` (one channel; the request's header carried
 through) when their dtype has an encoding, else ``Float32MultiArray``.
 """
@@ -41,7 +42,14 @@ from bb_edge.deployment.manifest import Deployment, IOSpec
 
 # the node's pure parts (conversions, message choice) live with the node; importing them loads no ROS
 MSG_IMAGE, MSG_F32, MSG_U8 = "sensor_msgs/Image", "std_msgs/Float32MultiArray", "std_msgs/UInt8MultiArray"
+MSG_POINTS = "sensor_msgs/PointCloud2"
 OUTPUT_ENCODINGS = ("float32", "uint8", "int8", "int16", "uint16", "int32", "float64")
+
+
+def points_shape(shape: list[int]) -> bool:
+    """True when a contract is a point set: ``[1, N, 3]`` or ``[N, 3]`` (x, y, z), N > 3."""
+    return (len(shape) == 3 and shape[0] in (1, -1) and shape[2] == 3 and shape[1] > 3) or \
+        (len(shape) == 2 and shape[1] == 3 and shape[0] > 3)
 
 
 def image_layout(shape: list[int]) -> str | None:
@@ -60,6 +68,8 @@ def message_type(spec: dict[str, Any], is_input: bool) -> str:
     if is_input:
         if image_layout(list(spec["shape"])) is not None and spec["dtype"] in ("uint8", "float32"):
             return MSG_IMAGE
+        if points_shape(list(spec["shape"])) and spec["dtype"] == "float32":
+            return MSG_POINTS
         return MSG_U8 if spec["dtype"] == "uint8" else MSG_F32
     return MSG_IMAGE if spec["dtype"] in OUTPUT_ENCODINGS else MSG_F32
 
