@@ -51,6 +51,10 @@ __all__ = ["FrameRejected", "Port", "array_to_tensor", "image_to_tensor", "tenso
 ROS_PIP_PACKAGES = ("ros-rclpy", "ros-std-msgs", "ros-sensor-msgs", "ros-diagnostic-msgs",
                     "ros-lifecycle-msgs", "ros-rcl-interfaces", "ros-rmw-fastrtps-cpp")
 
+class RosParameterError(BBError):
+    """A parameter of the node has a value it cannot use."""
+
+
 class RosMissingError(BBError):
     """rclpy or a message package is not importable: ROS 2 is not installed (or not sourced)."""
 
@@ -205,14 +209,15 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             self._param("heartbeat", 0.5, "seconds between PINGs to stages with a standby (failover)", ro)
             for p in self.ports["inputs"]:
                 k = f"inputs.{param_key(p.name)}"
-                self._param(f"{k}.topic", p.topic, f"topic of graph input {p.name}", ro)
+                p.topic = str(self._param(f"{k}.topic", p.topic, f"topic of graph input {p.name}", ro))
                 self._param(f"{k}.msg", p.msg, "message type", ro)
                 if p.msg == MSG_IMAGE:
                     p.scale = float(self._param(f"{k}.scale", p.scale, "8-bit pixel -> float: pixel*scale+offset"))
                     p.offset = float(self._param(f"{k}.offset", p.offset, "8-bit pixel -> float offset"))
                     p.channel_order = str(self._param(f"{k}.channel_order", p.channel_order,
                                                       "the model's channel order (rgb or bgr)"))
-                    p.topic = str(self.get_parameter(f"{k}.topic").value)
+                    if p.channel_order not in ("rgb", "bgr"):
+                        raise RosParameterError(f"parameter {k}.channel_order is {p.channel_order!r}; set rgb or bgr")
                 self._param(f"{k}.conversion", p.conversion, "how a frame becomes the model input", ro)
             for p in self.ports["outputs"]:
                 k = f"outputs.{param_key(p.name)}"
@@ -468,7 +473,12 @@ def main(argv: list[str] | None = None, share: str | Path | None = None, package
 
     # SIGINT/SIGTERM stop the spin below; the node then flushes its loop before rclpy shuts down
     rclpy.init(args=[sys.argv[0], *ros_args], signal_handler_options=SignalHandlerOptions.NO)
-    node = make_node(ros, root, package, opts.transport)
+    try:
+        node = make_node(ros, root, package, opts.transport)
+    except BBError as exc:
+        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        rclpy.try_shutdown()
+        return 2
     import signal
 
     stop = threading.Event()
