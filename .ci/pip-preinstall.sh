@@ -28,3 +28,18 @@ if [ "$have_byzpy" != "$BYZPY_VERSION" ]; then
   python -m pip install -q --disable-pip-version-check --no-deps "byzpy==$BYZPY_VERSION"
   python -m pip install -q --disable-pip-version-check "cloudpickle>=2.2,<4"
 fi
+
+# ROS 2 (Kilted) wheels and colcon for the ros2 bundle tests (tests/support/ros2.py), in a venv of their
+# own that sees this interpreter's packages (numpy, onnx, onnxruntime, paho-mqtt): the wheels pin
+# setuptools<80 and install a .pth that re-execs every Python of their environment, so they stay out of
+# the test interpreter. The package list is the `ros` extra of pyproject.toml.
+ROS_VENV="${BB_EDGE_ROS_VENV:-$HOME/.cache/bb-edge/venvs/ros2-kilted}"
+ros_pkgs="$(python -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["ros"]))')"
+stamp="$ROS_VENV/.bb-edge-ros-extra"
+if [ ! -x "$ROS_VENV/bin/colcon" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$ros_pkgs" ]; then
+  echo "preparing the ROS 2 venv $ROS_VENV"
+  python -m venv --system-site-packages "$ROS_VENV"
+  # shellcheck disable=SC2086
+  "$ROS_VENV/bin/python" -m pip install -q --disable-pip-version-check $ros_pkgs
+  echo "$ros_pkgs" > "$stamp"
+fi

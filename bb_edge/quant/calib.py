@@ -66,6 +66,54 @@ def _session(model: onnx.ModelProto) -> ort.InferenceSession:
     return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
 
 
+def _orderable(computes: dict[str, onnx.ModelProto]) -> bool:
+    """True when the nodes can run one after another, each whole (no A -> B -> A data path)."""
+    known: set[str] = set()
+    produced = {o.name for m in computes.values() for o in m.graph.output}
+    pending = dict(computes)
+    known = {i.name for m in computes.values() for i in m.graph.input} - produced
+    while pending:
+        ready = [n for n, m in pending.items() if all(i.name in known for i in m.graph.input)]
+        if not ready:
+            return False
+        for n in ready:
+            known.update(o.name for o in pending.pop(n).graph.output)
+    return True
+
+
+def _merged(computes: list[onnx.ModelProto]) -> onnx.ModelProto:
+    """One model of every node's compute ops (topologically sorted), producing every edge and output."""
+    nodes = [n for m in computes for n in m.graph.node]
+    inits: dict[str, onnx.TensorProto] = {}
+    for m in computes:
+        for t in m.graph.initializer:
+            inits.setdefault(t.name, t)
+    made = {o for n in nodes for o in n.output}
+    inputs: dict[str, onnx.ValueInfoProto] = {}
+    outputs: dict[str, onnx.ValueInfoProto] = {}
+    for m in computes:
+        for v in m.graph.input:
+            if v.name not in made and v.name not in inits:
+                inputs.setdefault(v.name, v)
+        for v in m.graph.output:
+            outputs.setdefault(v.name, v)
+    ready = set(inputs) | set(inits) | {""}
+    order: list[onnx.NodeProto] = []
+    rest = list(nodes)
+    while rest:
+        now = [n for n in rest if all(i in ready for i in n.input)]
+        if not now:
+            raise BuildError("cannot order the fleet's ops for calibration: a tensor is never produced")
+        for n in now:
+            order.append(n)
+            ready.update(n.output)
+        rest = [n for n in rest if n not in now]
+    graph = onnx.helper.make_graph(order, "fleet", list(inputs.values()), list(outputs.values()),
+                                   list(inits.values()))
+    return onnx.helper.make_model(graph, opset_imports=list(computes[0].opset_import),
+                                  ir_version=computes[0].ir_version)
+
+
 def fleet_tensors(dep: Deployment, samples: list[Sample],
                   programs: dict[str, onnx.ModelProto] | None = None) -> list[Sample]:
     """Every named tensor the float fleet sees (graph inputs, edges, outputs), per sample.
@@ -75,6 +123,12 @@ def fleet_tensors(dep: Deployment, samples: list[Sample],
     """
     computes = {n: compute_model(dep.program(n, programs)) for n in dep.node_names}
     sessions = {n: _session(m) for n, m in computes.items()}
+    if not _orderable(computes):  # data goes A -> B -> A: no node runs whole before another; run them merged
+        standbys = {n for nodes in dep.standby.values() for n in nodes}
+        merged = _session(_merged([m for n, m in computes.items() if n not in standbys]))
+        names = [i.name for i in merged.get_inputs()]
+        outs = [o.name for o in merged.get_outputs()]
+        return [{**s, **dict(zip(outs, merged.run(outs, {x: s[x] for x in names})))} for s in samples]
     out: list[Sample] = []
     for s in samples:
         known: Sample = dict(s)
