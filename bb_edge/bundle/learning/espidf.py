@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bb_edge.bbrt.errors import FitError
-from bb_edge.bbrt.espidf import sdkconfig_common
+from bb_edge.bbrt.espidf import parse_partitions, sdkconfig_common
 from bb_edge.errors import BuildError
 from bb_edge.targets import TargetProfile
 
@@ -105,20 +105,6 @@ def learn_partition_table(profile: TargetProfile, image_bytes: int, record_bytes
     text = "# Name,   Type, SubType, Offset,  Size\n" + "".join(
         f"{n},{' ' * max(1, 9 - len(n))}{t}, {s}, 0x{o:x}, 0x{z:x}\n" for n, t, s, o, z in rows)
     return text, rows
-
-
-def parse_partitions(text: str) -> list[tuple[str, str, str, int, int]]:
-    """Rows of a partitions.csv (name, type, subtype, offset, size); comments and blank lines skipped."""
-    rows = []
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        cells = [c.strip() for c in line.split(",")]
-        if len(cells) < 5:
-            raise BuildError(f"partition row {line!r} has fewer than 5 fields")
-        rows.append((cells[0], cells[1], cells[2], int(cells[3], 0), int(cells[4], 0)))
-    return rows
 
 
 def _defines(payload: int, arena: int, work: int) -> list[str]:
