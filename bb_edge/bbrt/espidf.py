@@ -1,9 +1,12 @@
 """Generate the ESP-IDF project of an ESP32 / ESP32-S3 / ESP32-C3 node.
 
-The project builds with ``idf.py build`` (not available here: ESP-IDF is not in
-the package registries). Its portable part, the runtime core and the generated
-resolver, is compiled with the host compiler and a cross compiler at build
-time, which also gives the code-size estimate used by the fit check.
+The project builds with ``idf.py build`` for the chip (Espressif's toolchains: not in
+the package registries) and, with :func:`build_linux_target`, by ESP-IDF itself for
+its linux target, from the ESP-IDF subset a checkout carries (docs/targets.md "ESP32
+on ESP-IDF"): the same sources, plus one port file for the UART on a tty. Its
+portable part, the runtime core and the generated resolver, is also compiled with
+the host compiler and a cross compiler at build time, which gives the code-size
+estimate used by the fit check.
 
 Over MQTT (``CONFIG_BBRT_TRANSPORT_MQTT``) the node joins the broker that
 ``bb-edge broker`` generates, as firmware/micropython/bbnode/mqtt.py and the posix
@@ -572,6 +575,10 @@ def partition_csv(profile: TargetProfile) -> str:
             f"bbrt,     data, 0x40,    0x{prog_off:x}, 0x{prog_size:x}\n")
 
 
+#: what bbrt-build.json / manifest.json say of the ESP-IDF build
+IDF_BUILD_NOTE = ("not run by bb-edge build: ESP-IDF builds the project for its linux target "
+                  "(bb_edge.bbrt.espidf.build_linux_target); the chip build needs Espressif's toolchains")
+
 #: the NVS partition of partition_csv: the boot epoch and the node's name (namespace "bbrt" of main.c)
 NVS_OFFSET, NVS_SIZE, NVS_NAMESPACE = 0x9000, 0x6000, "bbrt"
 
@@ -701,6 +708,9 @@ def generate_project(L: Lowered, out: Path, *, profile: TargetProfile, node: str
         f"    idf.py set-target {chip} && idf.py build\n"
         "    bb-edge flash .. --port /dev/ttyUSB0            # firmware + program\n"
         "    bb-edge flash .. --port /dev/ttyUSB0 --program-only   # a new model, same firmware\n\n"
+        "On the host, ESP-IDF's linux target builds the same app (docs/targets.md \"ESP32 on ESP-IDF\"):\n\n"
+        "    idf.py --preview set-target linux && idf.py build\n"
+        "    BBRT_FLASH=flash.bin BBRT_UART=/dev/pts/N build/bbrt_node.elf\n\n"
         "Transport: `idf.py menuconfig` -> bb-edge node (UART or Wi-Fi + MQTT: broker URI, user, password,\n"
         "TLS). `bb-edge build --transport \"mqtt://HOST:PORT?creds=broker/credentials.json\"` fills the MQTT\n"
         "settings in; the password is in sdkconfig.credentials (keep it private), Wi-Fi is yours to set.\n")
@@ -709,7 +719,7 @@ def generate_project(L: Lowered, out: Path, *, profile: TargetProfile, node: str
     with tempfile.TemporaryDirectory() as tmp:
         sizes = estimate_sizes(core, chip, Path(tmp), max_payload=max_payload, arena=arena)
     return {"esp_chip": chip, "partition_table": "esp-idf/partitions.csv",
-            "nvs_image": "esp-idf/nvs.bin" if nvs else None, **sizes}
+            "nvs_image": "esp-idf/nvs.bin" if nvs else None, **sizes, "idf_build": IDF_BUILD_NOTE}
 
 
 #: the ESP-IDF release this project is built and tested with (third_party/esp-idf-v5.5.5 in a checkout)

@@ -50,15 +50,16 @@ class EspLinuxDevice(PtyHostDevice):
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def _build(model_seed: int, root: Path) -> tuple[Path, Path, Path]:
-    """A 3-node split of small_cnn(model_seed); n1 built for esp32 and, separately, for the host."""
+def _build(model_seed: int, root: Path, targets: tuple[str, ...]) -> tuple[Path, ...]:
+    """A 3-node split of small_cnn(model_seed); n1 built for each of ``targets`` (one output per target)."""
     d = root / f"dep{model_seed}"
     compile_model(small_cnn(seed=model_seed), cuts=["p1", "g"], node_names=["n0", "n1", "n2"], out_dir=d)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(8, seed=7)]))
-    esp, host = root / f"esp{model_seed}", root / f"host{model_seed}"
-    build_all(d, ["n1=esp32"], esp, calib=d / "calib.npz")
-    build_all(d, ["n1=host"], host, calib=d / "calib.npz")
-    return d, esp, host
+    dists = []
+    for t in targets:
+        dists.append(root / f"{t}{model_seed}")
+        build_all(d, [f"n1={t}"], dists[-1], calib=d / "calib.npz")
+    return (d, *dists)
 
 
 def _dep(dist: Path, d: Path) -> Deployment:
@@ -67,9 +68,10 @@ def _dep(dist: Path, d: Path) -> Deployment:
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Model A and model B (same shapes, other weights), and ESP-IDF's linux-target build of A's n1 (once)."""
+    """Model A (n1 for esp32 and for the host) and model B (same shapes, other weights; n1 for the host: its
+    program is the update), and ESP-IDF's linux-target build of A's n1 (once)."""
     root = tmp_path_factory.mktemp("espidf-linux")
-    a, b = _build(0, root), _build(3, root)
+    a, b = _build(0, root, ("esp32", "host")), _build(3, root, ("host",))
     elf = build_linux_target(a[1] / "n1" / "esp-idf")
     return {"a": a, "b": b, "elf": elf, "root": root}
 
@@ -81,9 +83,9 @@ def _outputs(dep: Deployment, dev: Any, samples: list[dict[str, np.ndarray]]) ->
     return outs
 
 
-def _host_outputs(dist: Path, dep: Deployment, samples: list[dict[str, np.ndarray]], tmp: Path) -> list[np.ndarray]:
-    n1 = dist / "n1"
-    with PtyHostDevice(n1 / "bbrt-host", n1 / "program.bbrt", dep.ids()["n1"], epoch_file=tmp / "host.epoch") as h:
+def _host_outputs(exe: Path, program: Path, dep: Deployment, samples: list[dict[str, np.ndarray]],
+                  tmp: Path) -> list[np.ndarray]:
+    with PtyHostDevice(exe, program, dep.ids()["n1"], epoch_file=tmp / "host.epoch") as h:
         return _outputs(dep, h, samples)
 
 
@@ -93,10 +95,13 @@ def test_idf_linux_app_is_a_fleet_member_bit_for_bit(fleet: dict[str, Any], tmp_
     answers as the host bbrt build does, bit for bit. A restart takes the next epoch from ESP-IDF's NVS; a
     model-only update (program partition alone, same firmware) survives a restart and answers as model B's
     host build."""
-    (da, esp_a, host_a), (db, esp_b, host_b) = fleet["a"], fleet["b"]
+    (da, esp_a, host_a), (db, host_b) = fleet["a"], fleet["b"]
     n1 = esp_a / "n1"
+    # one lowering for both targets: the host build's program is the ESP node's program
     assert (n1 / "program.bbrt").read_bytes() == (host_a / "n1" / "program.bbrt").read_bytes()
-    dep_a, dep_b = _dep(esp_a, da), _dep(esp_b, db)
+    program_b = host_b / "n1" / "program.bbrt"
+    assert program_b.read_bytes() != (n1 / "program.bbrt").read_bytes()
+    dep_a, dep_b = _dep(esp_a, da), _dep(host_b, db)
     samples = sample_inputs(4, seed=99)
     # the NVS image: ESP-IDF's generator, a seed the test chooses
     (tmp_path / "nvs.csv").write_text(nvs_csv("n1", epoch_seed=SEED))
@@ -118,7 +123,7 @@ def test_idf_linux_app_is_a_fleet_member_bit_for_bit(fleet: dict[str, Any], tmp_
         dev.ping(30.0)
         assert dev.link.peer is not None and dev.link.peer.boot_epoch == SEED + 2
         # a model-only update: the program partition alone, as `bb-edge flash --program-only` writes it
-        plan = flash_plan(esp_b / "n1", program_only=True)
+        plan = [(off, program_b) for off, _ in flash_plan(n1, program_only=True)]
         assert [off for off, _ in plan] == [parse_partitions((n1 / "esp-idf" / "partitions.csv").read_text())[3][3]]
         dev.kill()
         write_flash_image(plan, image, FLASH)
@@ -129,8 +134,9 @@ def test_idf_linux_app_is_a_fleet_member_bit_for_bit(fleet: dict[str, Any], tmp_
         got_b = _outputs(dep_b, dev, samples)
     finally:
         err = dev.stop()
-    ref = _host_outputs(host_a, dep_a, samples, tmp_path)
-    ref_b = _host_outputs(host_b, dep_b, samples, tmp_path)
+    exe = host_a / "n1" / "bbrt-host"  # the posix build of A's n1 (B has the same ops and shapes)
+    ref = _host_outputs(exe, n1 / "program.bbrt", dep_a, samples, tmp_path)
+    ref_b = _host_outputs(exe, program_b, dep_b, samples, tmp_path)
     for g, r in zip(got + got_b, ref + ref_b, strict=True):
         assert g.tobytes() == r.tobytes(), err
     assert any(not np.array_equal(g, r) for g, r in zip(got, got_b, strict=True))  # B is another model

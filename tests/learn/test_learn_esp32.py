@@ -90,7 +90,7 @@ def test_partition_table_and_sizes(built: tuple[Path, Path]) -> None:
     cmake = (p / "main" / "CMakeLists.txt").read_text()
     listed = set(re.findall(r'"(bbrt/[\w.]+\.c)"', cmake))
     assert listed == {f"bbrt/{f.name}" for f in (p / "main" / "bbrt").glob("*.c")}
-    defs = dict(d_.split("=", 1) if "=" in d_ else (d_, "") for d_ in compile_definitions(p))
+    defs = dict(d_.partition("=")[::2] for d_ in compile_definitions(p))
     assert int(defs["BBRT_MAX_PAYLOAD"].rstrip("u")) >= 4 * n and "BBRT_TRAIN" in defs
     figs = json.loads((bundle / "manifest.json").read_text())["figures"]
     assert figs["record_bytes"] == record and figs["param_count"] == n

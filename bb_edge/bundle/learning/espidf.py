@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bb_edge.bbrt.errors import FitError
-from bb_edge.bbrt.espidf import LINUX_PORT_FILES, parse_partitions, sdkconfig_common
+from bb_edge.bbrt.espidf import IDF_BUILD_NOTE, LINUX_PORT_FILES, parse_partitions, sdkconfig_common
 from bb_edge.errors import BuildError
 from bb_edge.targets import TargetProfile
 
@@ -189,8 +189,7 @@ def generate_learn_project(out: Path, *, profile: TargetProfile, node: str, node
     return {"esp_chip": chip, "partitions": [list(r) for r in rows], "record_bytes": record,
             "code_bytes": sizes["text"], "static_ram_bytes": static_ram, "code_size_source": source,
             "ram_need": ram_need, "app_need": app_need, "state_partition_bytes": rows[4][4],
-            "idf_build": "linux target only (bb_edge.bbrt.espidf.build_linux_target); the chip build needs "
-                          "Espressif's toolchains"}
+            "idf_build": IDF_BUILD_NOTE}
 
 
 def compile_definitions(project: Path) -> list[str]:
