@@ -1,4 +1,5 @@
-"""``bb-edge flash NODE_BUILD --port PORT [--program-only] [--dry-run]``: write an ESP32 node with esptool."""
+"""``bb-edge flash NODE_BUILD --port PORT [--program-only] [--dry-run]``: write an ESP32 node with esptool
+(offsets from the node's ``esp-idf/partitions.csv``; docs/targets.md "``bb-edge flash``")."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``flash`` subcommand."""
-    p = sub.add_parser("flash", help="flash an ESP32 node build (firmware + program, or the program only)")
+    p = sub.add_parser("flash", help="flash an ESP32 node build (firmware, NVS image and program, or the program only)")
     p.add_argument("build", help="a node build directory (DIST/<node>) made for esp32, esp32s3 or esp32c3")
     p.add_argument("--port", required=True, help="serial port of the board, e.g. /dev/ttyUSB0")
     p.add_argument("--program-only", action="store_true",

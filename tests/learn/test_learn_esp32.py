@@ -2,15 +2,15 @@
 runs the C FedAvg client (bbrt_learn.h "learn node") with its learning image in the ``bblearn`` data partition
 and its boot epoch and round record in the ``bbstate`` NVS partition.
 
-No ESP-IDF toolchain and no board here. What is exercised: the generated project's app (its main.c, the
-runtime, step and client sources it copies, with the compile definitions of its own main/CMakeLists.txt)
-compiled by the host compiler against firmware/ports/esp-idf/hostshim (partition = the image file, NVS = one
-file per key replaced whole, UART = a pty) and run on a pty: JOIN, a round's update against ONNX Runtime on
-the same program, shard and batch order (within 1e-4), the record it keeps in "NVS", and a reboot that resumes
-a pending round from that record. The partition table is checked against independent figures (the record's
-size from the program's parameter count, the image's size, alignment, the chip's flash). NOT exercised:
-idf.py, the Xtensa compiler (sizes come from a Cortex-M3 proxy build), the real NVS page format and wear
-levelling, the UART driver and FreeRTOS scheduling, flash mmap.
+No Xtensa toolchain and no board here. What is exercised: the generated project built by ESP-IDF itself for its
+linux target (third_party/esp-idf-v5.5.5: FreeRTOS POSIX port, emulated esp_partition, nvs_flash; the UART on a
+pty is firmware/ports/esp-idf/linux/port_linux.c) and run with its flash as an image file: JOIN, a round's update
+against ONNX Runtime on the same program, shard and batch order (within 1e-4), the record it keeps in ESP-IDF's
+NVS (read back with ESP-IDF's nvs_tool), and a reboot that resumes a pending round from a record put in NVS by
+esp-idf-nvs-partition-gen while the board was off. The partition table is checked against independent figures
+(the record's size from the program's parameter count, the image's size, alignment, the chip's flash). NOT
+exercised: the Xtensa compiler (sizes come from a Cortex-M3 proxy build), a flash chip's wear and timing, the UART
+driver, FreeRTOS on the chip.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ import pytest
 
 from bb_edge.adapters.learn.mcu_fleet import device_for_bundle
 from bb_edge.bbrt.errors import FitError
+from bb_edge.bbrt.espidf import idf_path, nvs_image
+from bb_edge.bbrt.flash import write_flash_image
 from bb_edge.bundle.build import build_all
 from bb_edge.bundle.learning.espidf import compile_definitions, learn_partition_table, nvs_bytes_for, parse_partitions
 from bb_edge.learn.deployment import write_learning_deployment
@@ -87,7 +90,7 @@ def test_partition_table_and_sizes(built: tuple[Path, Path]) -> None:
     cmake = (p / "main" / "CMakeLists.txt").read_text()
     listed = set(re.findall(r'"(bbrt/[\w.]+\.c)"', cmake))
     assert listed == {f"bbrt/{f.name}" for f in (p / "main" / "bbrt").glob("*.c")}
-    defs = dict(d_.split("=", 1) if "=" in d_ else (d_, "") for d_ in compile_definitions(p))
+    defs = dict(d_.partition("=")[::2] for d_ in compile_definitions(p))
     assert int(defs["BBRT_MAX_PAYLOAD"].rstrip("u")) >= 4 * n and "BBRT_TRAIN" in defs
     figs = json.loads((bundle / "manifest.json").read_text())["figures"]
     assert figs["record_bytes"] == record and figs["param_count"] == n
@@ -97,16 +100,47 @@ def test_partition_table_and_sizes(built: tuple[Path, Path]) -> None:
     assert figs["static_ram_bytes"] > buffers
 
 
+def _nvs(image: Path, bundle: Path) -> dict[str, Any]:
+    """{key: value} of namespace bblearn in the flash image's bbstate partition, parsed by ESP-IDF's own
+    nvs_partition_tool (a blob is its chunks, in chunk order, as its written blob_index lists them)."""
+    rows = {r[0]: r for r in parse_partitions((bundle / "esp-idf" / "partitions.csv").read_text())}
+    _, _, _, off, size = rows["bbstate"]
+    sys.path.insert(0, str(idf_path() / "components" / "nvs_flash" / "nvs_partition_tool"))
+    try:
+        import nvs_parser  # ESP-IDF's NVS reader, carried in third_party
+    finally:
+        sys.path.pop(0)
+    part = nvs_parser.NVS_Partition("bbstate", bytearray(image.read_bytes()[off:off + size]))
+    written = [e for p in part.pages for e in p.entries if e.state == "Written"]
+    ns = {e.data["value"]: e.key for e in written if e.metadata["namespace"] == 0}
+    mine = [e for e in written if ns.get(e.metadata["namespace"]) == "bblearn"]
+    out: dict[str, Any] = {}
+    for e in mine:
+        kind = e.metadata["type"]
+        if kind == "blob_index":
+            first, count = e.data["chunk_start"], e.data["chunk_count"]
+            chunks = sorted((c for c in mine if c.key == e.key and c.metadata["type"] == "blob_data"
+                             and first <= c.metadata["chunk_index"] < first + count),
+                            key=lambda c: c.metadata["chunk_index"])
+            assert len(chunks) == count
+            blob = b"".join(b"".join(bytes(x.raw) for x in c.children)[:c.data["size"]] for c in chunks)
+            out[e.key] = blob[:e.data["size"]]
+        elif kind not in ("blob_data", "string", "blob"):
+            out[e.key] = e.data["value"]
+    return out
+
+
 def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], tmp_path: Path) -> None:
-    """The generated app on a pty: JOIN with its shard size; round 1's update equals ORT within 1e-4; the NVS
-    record says round 1 answered with start + update (CRC-32 as zlib's); a record with round 2 pending, put in
-    NVS while the board is off, is trained again at boot (new epoch from NVS) and answered as ORT says."""
+    """The app ESP-IDF built for linux, on a pty: JOIN with its shard size; round 1's update equals ORT within
+    1e-4; ESP-IDF's NVS says round 1 answered with start + update (CRC-32 as zlib's); a record with round 2
+    pending, put in NVS by esp-idf-nvs-partition-gen while the board is off, is trained again at boot (new epoch
+    from NVS) and answered as ORT says."""
     d, bundle = built
     module, x, y, ids = _shard(d, NODE)
     nid = ids[NODE]
     n = module.setup.program.layout.size
     dev = device_for_bundle(bundle, tmp_path)
-    nvs = tmp_path / f"{NODE}.nvs"
+    image = tmp_path / f"{NODE}.flash"
     dev.start(timeout=30.0)  # type: ignore[attr-defined]
     try:
         join = wait_learn(dev, 1, 10)
@@ -121,20 +155,28 @@ def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], t
         ref = _reference(module, x, y, nid, 1, start)
         assert np.abs(ref).max() > 1e-3  # training moved the model
         np.testing.assert_allclose(got, ref, atol=1e-4, rtol=0)
-        rec = (nvs / "bblearn.round").read_bytes()
+        store = _nvs(image, bundle)
+        rec = store["round"]
         magic, _v, node_id, count, answered, model_round, pending, crc = struct.unpack_from("<8I", rec)
         assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
         assert crc == zlib.crc32(rec[:28] + rec[32:])
         np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + got, atol=1e-6)
-        epoch = struct.unpack("<I", (nvs / "bblearn.epoch").read_bytes())[0]
-        # power off; the round-2 model was taken (pending) before the cut: the record a save would leave
+        epoch = int(store["epoch"])
+        # power off; the round-2 model was taken (pending) before the cut: the record a save would leave,
+        # written into the bbstate partition as an NVS image made by ESP-IDF's generator
         start2 = (start + got + 0.01).astype(np.float32)
         head = struct.pack("<7I", 0x4E4C4242, 1, nid, n, 1, 2, 2)
         body = start2.astype("<f4").tobytes()
         dev.kill()  # type: ignore[attr-defined]
-        (nvs / "bblearn.round").write_bytes(head + struct.pack("<I", zlib.crc32(head + body)) + body)
+        (tmp_path / "rec.bin").write_bytes(head + struct.pack("<I", zlib.crc32(head + body)) + body)
+        (tmp_path / "state.csv").write_text("key,type,encoding,value\nbblearn,namespace,,\n"
+                                            f"epoch,data,u32,{epoch}\nround,file,binary,{tmp_path / 'rec.bin'}\n")
+        rows = {r[0]: r for r in parse_partitions((bundle / "esp-idf" / "partitions.csv").read_text())}
+        nvs = nvs_image(tmp_path / "state.csv", tmp_path / "state.bin", rows["bbstate"][4])
+        assert nvs is not None
+        write_flash_image([(rows["bbstate"][3], nvs)], image, image.stat().st_size)
         dev.restart()  # type: ignore[attr-defined]  # waits for HELLO with a newer epoch
-        assert struct.unpack("<I", (nvs / "bblearn.epoch").read_bytes())[0] == epoch + 1
+        assert int(_nvs(image, bundle)["epoch"]) == epoch + 1
         envs, texts = _wait(dev, "RoundResumed", 30.0)
         upd2 = wait_learn(dev, 3, 60, envs)
         assert upd2 and upd2[0].request_id == 2, texts

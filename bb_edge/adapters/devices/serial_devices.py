@@ -567,7 +567,8 @@ class PtyHostDevice(_FdDevice):
 class PortDevice(_FdDevice):
     """A real board on a serial port (pyserial), e.g. an ESP32 flashed with `bb-edge flash`."""
 
-    def __init__(self, port: str, node_id: int, baud: int = 921600, *, link: bool = False, **kw: Any) -> None:
+    def __init__(self, port: str, node_id: int, baud: int = 921600, *, link: bool = True, **kw: Any) -> None:
+        # link layer on: every bbrt port speaks it on its UART, the ESP-IDF one included (docs/targets.md)
         super().__init__(node_id, link=link, **kw)
         self.port, self.baud = port, baud
         self._ser: object | None = None

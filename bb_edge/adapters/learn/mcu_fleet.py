@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -149,6 +150,37 @@ class HostLearnDevice(PtyHostDevice):
         raise BBError(f"device node {self.node_id} did not say HELLO with a new epoch after restart")
 
 
+class EspIdfLearnDevice(HostLearnDevice):
+    """The FedAvg client's ESP-IDF app built for ESP-IDF's linux target, on a pty: its flash (learning image,
+    ``bbstate`` NVS) is the image file ``flash_image`` (docs/targets.md "ESP32 on ESP-IDF")."""
+
+    def __init__(self, elf: Path, flash_image: Path, node_id: int, **kw: Any) -> None:
+        super().__init__(elf, flash_image, node_id, epoch_file=flash_image, state_file=flash_image, **kw)
+        self.elf, self.flash_image = elf, flash_image
+
+    def _launch(self) -> None:
+        env = {**os.environ, "BBRT_FLASH": str(self.flash_image), "BBRT_UART": self._own.slave_path}
+        self.proc = subprocess.Popen([str(self.elf)], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+
+
+def _esp_idf_linux_device(b: Path, man: dict[str, Any], sd: Path) -> EspIdfLearnDevice:
+    """Build ``b``'s ESP-IDF project for the linux target (once per state dir) and write its flash image as
+    esptool would write a chip: partition table at 0x8000, learn.bin at ``bblearn``; ``bbstate`` erased."""
+    from bb_edge.bbrt.espidf import build_linux_target, parse_partitions
+    from bb_edge.bbrt.flash import PARTITION_TABLE_OFFSET, flash_size, write_flash_image
+
+    project = b / man["artifacts"]["project"]
+    elf = build_linux_target(project, sd / f"{man['node']}-idf-build")
+    image = sd / f"{man['node']}.flash"
+    if not image.exists():
+        rows = {r[0]: r for r in parse_partitions((project / "partitions.csv").read_text())}
+        size = int(flash_size(b).removesuffix("MB")) << 20
+        write_flash_image([(PARTITION_TABLE_OFFSET, sd / f"{man['node']}-idf-build" / "partition_table" /
+                            "partition-table.bin"), (rows["bblearn"][3], b / man["artifacts"]["image"])], image, size)
+    return EspIdfLearnDevice(elf, image, int(man["node_id"]), config=learn_link_config())
+
+
 MPY_UART_SHIM = '''"""machine.UART on a pseudo-terminal (raw mode): a MicroPython bundle's main.py hosted by CPython."""
 import os
 import select
@@ -261,12 +293,8 @@ def device_for_bundle(bundle: str | Path, state_dir: str | Path | None = None) -
     node_id = int(man["node_id"])
     image = b / man["artifacts"]["image"]
     epoch, state = sd / f"{man['node']}.epoch", sd / f"{man['node']}.round"
-    if man["kind"] == "esp-idf":  # the generated ESP-IDF app on Linux (espidf_learn.build_host_app), NVS in a dir
-        from bb_edge.bundle.learning.espidf import build_host_app
-
-        exe = build_host_app(b / man["artifacts"]["project"], sd / f"{man['node']}-esp-app")
-        return HostLearnDevice(exe, image, node_id, epoch_file=epoch, state_file=sd / f"{man['node']}.nvs",
-                               config=learn_link_config())
+    if man["kind"] == "esp-idf":  # the generated ESP-IDF app, built by ESP-IDF for its linux target
+        return _esp_idf_linux_device(b, man, sd)
     fw = b / man["artifacts"]["firmware"]
     if man["kind"] == "host":
         return HostLearnDevice(fw, image, node_id, epoch_file=epoch, state_file=state, config=learn_link_config())

@@ -8,13 +8,14 @@
  *     save leaves the previous record whole (the role FILE.tmp + rename plays on the other ports);
  *   - the serial link (COBS + CRC-32 frames, docs/wire.md) runs on a UART; a bridge (bb_edge/adapters/learn/mcu_fleet.py)
  *     relays its envelopes to the fleet's broker unopened.
+ * Built for ESP-IDF's linux target the same file runs on the host: ESP-IDF emulates flash (esp_partition) and
+ * NVS; port_linux/port_linux.c puts the UART on a tty (docs/targets.md "ESP32 on ESP-IDF").
  * Static memory only: arena, work area and link buffers are sized at build time (bbrt_learn_config.h). */
 #include <stdint.h>
 #include <string.h>
 #include "esp_err.h"
 #include "esp_log.h"
 #include "esp_partition.h"
-#include "esp_timer.h"
 #include "freertos/FreeRTOS.h"
 #include "freertos/task.h"
 #include "driver/uart.h"
@@ -25,6 +26,9 @@
 #include "bbrt_link.h"
 #include "bbrt_train.h"
 #include "bbrt_learn_config.h"
+#if CONFIG_IDF_TARGET_LINUX
+#include "port_linux.h"
+#endif
 
 #define LEARN_MAX_PARAMS (BBRT_MAX_PAYLOAD / 4u)
 
@@ -41,16 +45,23 @@ static bbrt_learn_node_t node;
 static nvs_handle_t store;
 static uint8_t store_open;
 
+/* the link's clock: FreeRTOS ticks (sdkconfig.defaults sets 1000 Hz) */
 static uint32_t now_ms(void *ctx) {
     (void)ctx;
-    return (uint32_t)((uint64_t)esp_timer_get_time() / 1000u);
+    return (uint32_t)(xTaskGetTickCount() * portTICK_PERIOD_MS);
 }
 
+/* up to cap bytes: the first within wait_ms, then whatever the UART already holds (uart_read_bytes
+ * alone would wait for all cap bytes) */
 static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
+    size_t avail = 0;
     int n;
     (void)ctx;
-    n = uart_read_bytes(BBRT_UART_NUM, buf, (uint32_t)cap, pdMS_TO_TICKS(wait_ms));
-    return n > 0 ? (size_t)n : 0u;
+    if (cap == 0u || uart_read_bytes(BBRT_UART_NUM, buf, 1u, pdMS_TO_TICKS(wait_ms)) <= 0) return 0u;
+    if (uart_get_buffered_data_len(BBRT_UART_NUM, &avail) != ESP_OK || avail == 0u) return 1u;
+    if (avail > cap - 1u) avail = cap - 1u;
+    n = uart_read_bytes(BBRT_UART_NUM, buf + 1, (uint32_t)avail, 0);
+    return 1u + (n > 0 ? (size_t)n : 0u);
 }
 
 static void put(void *ctx, const uint8_t *p, size_t n) {
@@ -120,6 +131,12 @@ void app_main(void) {
     bbrt_learn_port_t port;
     bbrt_status_t st;
     static uint8_t buf[256];
+#if CONFIG_IDF_TARGET_LINUX
+    if (port_linux_init() != 0) {
+        ESP_LOGE(TAG, "linux target: set BBRT_FLASH (the flash image) and BBRT_UART (a tty)");
+        return;
+    }
+#endif
     part = esp_partition_find_first(ESP_PARTITION_TYPE_DATA, BBRT_LEARN_PARTITION_SUBTYPE, "bblearn");
     if (part == NULL || esp_partition_mmap(part, 0, part->size, ESP_PARTITION_MMAP_DATA, &map, &handle) != ESP_OK) {
         ESP_LOGE(TAG, "no bblearn data partition: flash learn.bin to it (README.md)");
@@ -155,10 +172,10 @@ void app_main(void) {
     for (;;) {
         /* bounded wait: the client's own timers (JOIN, heartbeat, link retransmits) are polled too */
         uint32_t wait = bbrt_link_next_deadline(&link_state, now_ms(NULL));
-        int n;
+        size_t n;
         if (wait > 50u) wait = 50u;
-        n = uart_read_bytes(BBRT_UART_NUM, buf, sizeof(buf), pdMS_TO_TICKS(wait));
-        if (n > 0) bbrt_learn_node_feed(&node, buf, (size_t)n);
+        n = read_wait(NULL, buf, sizeof(buf), wait);
+        if (n > 0u) bbrt_learn_node_feed(&node, buf, n);
         bbrt_learn_node_poll(&node);
     }
 }

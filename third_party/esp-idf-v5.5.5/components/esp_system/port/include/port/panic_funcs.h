@@ -1,0 +1,17 @@
+/*
+ * SPDX-FileCopyrightText: 2020-2021 Espressif Systems (Shanghai) CO LTD
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void __attribute__((__noreturn__)) panic_restart(void);
+
+#ifdef __cplusplus
+}
+#endif

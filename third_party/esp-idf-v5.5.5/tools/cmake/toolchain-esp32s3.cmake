@@ -1,0 +1,2 @@
+set(_CMAKE_TOOLCHAIN_PREFIX xtensa-esp32s3-elf-)
+include($ENV{IDF_PATH}/tools/cmake/toolchain.cmake)
