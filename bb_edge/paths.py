@@ -77,3 +77,13 @@ def check_output_file(path: str | Path, option: str) -> Path:
                               f"another name")
     _probe_writable(_check_ancestors(p, option), option, p)
     return p
+
+
+def check_parent_exists(path: str | Path, option: str) -> Path:
+    """An output file whose directory already exists: bb-edge never creates a directory the user did not name."""
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputPathError(f"{option} {p}: directory {parent} does not exist; create it first "
+                              f"(mkdir -p {parent}) or choose a path in an existing directory")
+    return p

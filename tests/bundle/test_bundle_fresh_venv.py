@@ -15,30 +15,14 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, stop_process
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.bundle.artifacts import runtime_requirements
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
-from tests.support.models import monolithic
+from tests.support.models import mlp, monolithic
 from tests.support.transport_helpers import LineCollector, wait_until
-
-
-def mlp(rng: np.random.Generator) -> onnx.ModelProto:
-    """x[1,32] -> Gemm 64 -> Relu -> Gemm 32: two halves of equal compute."""
-    def w(*shape: int) -> np.ndarray:
-        return (rng.standard_normal(shape) * 0.3).astype(np.float32)
-    g = helper.make_graph(
-        [helper.make_node("Gemm", ["x", "W1", "B1"], ["h"], name="fc1", transB=1),
-         helper.make_node("Relu", ["h"], ["a"], name="act"),
-         helper.make_node("Gemm", ["a", "W2", "B2"], ["y"], name="fc2", transB=1)], "mlp",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32])],
-        [numpy_helper.from_array(w(64, 32), "W1"), numpy_helper.from_array(w(64), "B1"),
-         numpy_helper.from_array(w(32, 64), "W2"), numpy_helper.from_array(w(32), "B2")])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def test_requirements_are_bb_edges_declared_requirements(tmp_path: Path) -> None:

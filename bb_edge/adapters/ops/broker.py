@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bb_edge.deployment.clients import DEFAULT_CLIENTS, client_ids
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.errors import BBError
 from bb_edge.wire.topics import Topics
@@ -78,6 +79,9 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
     for io in list(dep.inputs) + list(dep.outputs):
         peers[io.node].add(HOST_NAME)
         peers[HOST_NAME].add(io.node)
+        for c in client_ids(DEFAULT_CLIENTS):  # clients of a running fleet (bb-edge request) reach the same nodes
+            peers.setdefault(c, set()).add(io.node)
+            peers[io.node].add(c)
     # a standby talks to whoever its stage talks to, and they to it (stage failover)
     for stage, nodes in dep.standby.items():
         for sb in nodes:
@@ -104,7 +108,7 @@ def acl_text(dep: Deployment, topics: Topics) -> str:
         lines.append(f"topic read {topics.presence('+')}")
         lines.append(f"topic write {topics.broadcast(me)}")
         lines.append(f"topic read {topics.broadcast('+')}")
-        lines.append(f"topic {'readwrite' if me == HOST_NAME else 'read'} {topics.control()}")
+        lines.append(f"topic {'readwrite' if me.startswith(('_host', '_client')) else 'read'} {topics.control()}")
         lines.append(f"topic write {topics.status(me)}")
         lines.append(f"topic read {topics.status('+')}")
         lines.append("")
@@ -204,7 +208,8 @@ def write_broker_files(
         conf.append("allow_anonymous true")
     else:
         topics = Topics(dep.name, prefix)
-        users = [*dep.node_names, HOST_NAME, STATUS_USER, *(bridge_user(x) for x in accept_bridges)]
+        users = [*dep.node_names, HOST_NAME, *client_ids(DEFAULT_CLIENTS), STATUS_USER,
+                 *(bridge_user(x) for x in accept_bridges)]
         pw = dict(passwords or {})
         for u in users:
             pw.setdefault(u, secrets.token_urlsafe(18))
