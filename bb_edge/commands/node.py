@@ -114,7 +114,9 @@ def _run(args: argparse.Namespace) -> int:
 
     # OTLP only when an endpoint is configured (--otlp or OTEL_EXPORTER_OTLP_ENDPOINT); the status record always
     tracer_provider, meter_provider = providers(args.otlp, service=f"bb-edge/{dep.name}/{args.node}")
-    Telemetry(engine, dep.name, tracer_provider, meter_provider).attach(loop, status_interval=args.status_interval)
+    pv = dep.extra.get("program_version")
+    Telemetry(engine, dep.name, tracer_provider, meter_provider,
+              program_version=pv if isinstance(pv, str) else None).attach(loop, status_interval=args.status_interval)
     loop.install_signal_handlers()
     wait_connected = getattr(transport, "wait_connected", None)
     if callable(wait_connected):

@@ -125,9 +125,12 @@ class Telemetry:
     """
 
     def __init__(self, engine: Engine, deployment: str = "", tracer_provider: Any = None,
-                 meter_provider: Any = None, version: str | None = None, ewma: float = 0.2) -> None:
+                 meter_provider: Any = None, version: str | None = None, ewma: float = 0.2,
+                 program_version: str | None = None) -> None:
         self.engine = engine
         self.deployment = deployment
+        #: the deployment's ``program_version`` (deployment.json), shown by ``bb-edge status`` with the hash
+        self.program_version = program_version
         if version is None:
             from bb_edge import __version__ as version
         self.version = str(version)
@@ -315,10 +318,12 @@ class Telemetry:
     # --------------------------------------------------------------- status
 
     def status(self) -> dict[str, Any]:
-        """The status record: up, version, program hash, epoch, latencies (ms), drops, counters."""
+        """The status record: up, bb-edge version, program (deployment name, version, hash), epoch, latencies (ms),
+        drops, counters; ``time`` (wall clock) lets a view tell a retained record of a node long gone."""
         c = dict(self.engine.counters)
         return {
             "v": STATUS_VERSION, "node": self.engine.node, "up": True, "version": self.version,
+            "program": self.deployment, "program_version": self.program_version,
             "program_hash": self.engine.program_hash.hex(), "epoch": self.engine.boot_epoch,
             "hop_ms": None if self.hop_ms is None else round(self.hop_ms, 3),
             "compute_ms": None if self.compute_ms is None else round(self.compute_ms, 3),
