@@ -8,6 +8,7 @@ serves both: that equality is asserted, not assumed.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from bb_edge.bundle.artifacts import runtime_requirements
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
 from tests.support.models import mlp, monolithic
-from tests.support.transport_helpers import LineCollector, wait_until
+from tests.support.transport_helpers import LineCollector, RawClient, wait_until
 
 
 def test_requirements_are_bb_edges_declared_requirements(tmp_path: Path) -> None:
@@ -49,7 +50,8 @@ def test_linux_and_jetson_bundles_run_in_a_fresh_venv(tmp_path: Path) -> None:
     compile_model(str(tmp_path / "mlp.onnx"), nodes=2, out_dir=comp)
     dep = load_deployment(comp)
     names = [n.name for n in dep.nodes]
-    build_all(comp, [f"{names[0]}=jetson-orin-nano", f"{names[1]}=linux-vm-x86_64"], out, options={"precision": "fp32"})
+    # the jetson node produces the graph output: its launcher must send outputs to the host
+    build_all(comp, [f"{names[0]}=linux-vm-x86_64", f"{names[1]}=jetson-orin-nano"], out, options={"precision": "fp32"})
     reqs = [(out / n / "requirements.txt").read_text() for n in names]
     assert reqs[0] == reqs[1], "linux-vm and jetson bundles declare different requirements"
 
@@ -84,6 +86,18 @@ def test_linux_and_jetson_bundles_run_in_a_fresh_venv(tmp_path: Path) -> None:
             np.testing.assert_allclose(g["y"], ref["y"], rtol=1e-4, atol=1e-5)
         # the processes ran the venv's interpreter with the bundle's vendored bb_edge
         assert all("ModuleNotFoundError" not in "\n".join(lg.lines) for lg in logs)
+        # both families publish a full status record (what bb-edge status shows)
+        pw = json.loads(Path(files.credentials).read_text())  # type: ignore[arg-type]
+        raw = RawClient(files.host, files.port, "_status", pw["_status"], client_id="_status")
+        records: dict[str, dict] = {}
+        raw.c.on_message = lambda c, u, m: records.__setitem__(m.topic.rsplit("/", 1)[1], json.loads(m.payload))
+        raw.c.subscribe(f"bb/{dep.name}/status/+", qos=1)
+        wait_until(lambda: set(names) <= set(records), 20, "status records of both bundles")
+        raw.close()
+        for n in names:
+            r = records[n]
+            assert r["program"] == dep.name and len(r["program_hash"]) == 64 and r["epoch"] > 0, r
+            assert r["version"] and r["requests"] >= 0, r
     finally:
         if host is not None:
             host.close()
