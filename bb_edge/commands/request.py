@@ -1,4 +1,5 @@
-"""``bb-edge request DIR --fleet mqtt://HOST:PORT[?creds=FILE] --inputs IN.npz --outputs OUT.npz``.
+"""``bb-edge request DIR --fleet mqtt://HOST:PORT[?creds=FILE] --inputs IN.npz --outputs OUT.npz``
+(or ``--stream IN_DIR --outputs OUT_DIR``: one request file each, outputs written as they complete).
 
 Sends requests to a fleet that is already running (``bb-edge node`` processes, bundles' ``run.sh``)
 as client ``_client<k>`` (``--client k``, default 1; every client sharing a fleet needs its own
@@ -39,6 +40,8 @@ def _run(args: argparse.Namespace) -> int:
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.paths import check_output_file, check_parent_exists
 
+    if args.stream:
+        return _stream(args)
     if args.outputs:
         check_output_file(args.outputs, "--outputs")
         check_parent_exists(args.outputs, "--outputs")
@@ -59,6 +62,51 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stream(args: argparse.Namespace) -> int:
+    """``--stream DIR``: every ``*.npz`` in DIR (name order) is one request file; outputs go to
+    ``--outputs DIR2/<same name>``, each written as soon as its request completes (async iteration)."""
+    import asyncio
+
+    from bb_edge.adapters.fleet.client import Client
+    from bb_edge.deployment.arrays import load_requests, save_outputs
+    from bb_edge.deployment.manifest import load_deployment
+    from bb_edge.errors import UsageError
+    from bb_edge.paths import check_input_path, check_output_dir
+
+    if args.inputs:
+        raise UsageError("--stream DIR reads its requests from DIR; leave out --inputs")
+    src = check_input_path(args.stream, "--stream", want_dir=True)
+    if not args.outputs or not Path(args.outputs).is_dir():
+        raise UsageError(f"--stream writes one .npz per request file into --outputs DIR; give an existing "
+                         f"directory (got {args.outputs!r})")
+    out_dir = check_output_dir(args.outputs, "--outputs")
+    dep = load_deployment(args.dir)
+    files = sorted(src.glob("*.npz"))
+    if not files:
+        raise UsageError(f"--stream {src}: no .npz files in it; put one request per file (numpy.savez)")
+    per_file = [load_requests(dep, f, option="--stream") for f in files]  # every file checked before sending
+    flat = [(f, r) for f, reqs in zip(files, per_file) for r in reqs]
+
+    async def go(client: Client) -> int:
+        done: dict[Path, list[dict]] = {}
+        i = 0
+        async for out in client.stream((r for _, r in flat), window=args.window, timeout=args.timeout,
+                                       retry_after=args.retry_after):
+            f = flat[i][0]
+            done.setdefault(f, []).append(out)
+            i += 1
+            if len(done[f]) == len(per_file[files.index(f)]):
+                save_outputs(out_dir / f.name, done.pop(f))
+                print(f"{client.name}: {f.name} -> {out_dir / f.name}", flush=True)
+        return i
+
+    with Client(dep, args.fleet, client=args.client, connect_timeout=args.connect_timeout) as client:
+        client.wait_for_nodes(args.wait_nodes)
+        n = asyncio.run(go(client))
+    print(f"{client.name}: {n} request(s) from {len(files)} file(s) in {src}", flush=True)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``request`` subcommand."""
     p = sub.add_parser("request", help="send requests to a running fleet as a client (starts no nodes)")
@@ -67,6 +115,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the fleet's broker: mqtt://HOST:PORT[?creds=FILE] (bb-edge broker writes the file)")
     p.add_argument("--inputs", help=".npz keyed by graph input name, one request or a stack (random if omitted)")
     p.add_argument("--outputs", help=".npz to write the graph outputs to (its directory must exist)")
+    p.add_argument("--stream", metavar="DIR",
+                   help="send every .npz in DIR (one request file each, name order) and write each one's outputs "
+                        "to --outputs DIR as it completes")
     p.add_argument("--client", type=_client_slot, default=1,
                    help="client slot 1..255 (identity _client<k>); clients sharing a fleet need distinct slots")
     p.add_argument("--count", type=positive_int, default=1, help="random requests when --inputs is omitted")

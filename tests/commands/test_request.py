@@ -67,6 +67,21 @@ def test_two_clients_and_the_host_share_a_running_fleet(tmp_path: Path) -> None:
             np.testing.assert_allclose(g["y"], monolithic(model, x)["y"], rtol=1e-5, atol=1e-6)
         assert host.stats.refused == 0 and host.stats.outputs == 6  # no client's output reached the host
 
+        # --stream: a directory of request files, each one's outputs written as it completes
+        (tmp_path / "sin").mkdir()
+        (tmp_path / "sout").mkdir()
+        singles = {f"r{i}.npz": rng.standard_normal((1, 32)).astype(np.float32) for i in range(3)}
+        for name, x in singles.items():
+            np.savez(tmp_path / "sin" / name, x=x)
+        r = subprocess.run(bb_edge_cmd("request", str(comp), "--fleet", url, "--client", "4", "--stream",
+                                       str(tmp_path / "sin"), "--outputs", str(tmp_path / "sout")),
+                           capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+        assert r.returncode == 0 and "3 request(s) from 3 file(s)" in r.stdout, (r.stdout, r.stderr)
+        for name, x in singles.items():
+            np.testing.assert_allclose(np.load(tmp_path / "sout" / name)["y"], monolithic(model, {"x": x})["y"],
+                                       rtol=1e-5, atol=1e-6)
+
         # the Python API, under client 3
         with Client(comp, url, client=3) as c:
             c.wait_for_nodes(30)
