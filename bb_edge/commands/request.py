@@ -65,8 +65,6 @@ def _run(args: argparse.Namespace) -> int:
 def _stream(args: argparse.Namespace) -> int:
     """``--stream DIR``: every ``*.npz`` in DIR (name order) is one request file; outputs go to
     ``--outputs DIR2/<same name>``, each written as soon as its request completes (async iteration)."""
-    import asyncio
-
     from bb_edge.adapters.fleet.client import Client
     from bb_edge.deployment.arrays import load_requests, save_outputs
     from bb_edge.deployment.manifest import load_deployment
@@ -87,22 +85,18 @@ def _stream(args: argparse.Namespace) -> int:
     per_file = [load_requests(dep, f, option="--stream") for f in files]  # every file checked before sending
     flat = [(f, r) for f, reqs in zip(files, per_file) for r in reqs]
 
-    async def go(client: Client) -> int:
+    with Client(dep, args.fleet, client=args.client, connect_timeout=args.connect_timeout) as client:
+        client.wait_for_nodes(args.wait_nodes)
         done: dict[Path, list[dict]] = {}
-        i = 0
-        async for out in client.stream((r for _, r in flat), window=args.window, timeout=args.timeout,
-                                       retry_after=args.retry_after):
-            f = flat[i][0]
+        n = 0
+        for out in client.results((r for _, r in flat), window=args.window, timeout=args.timeout,
+                                  retry_after=args.retry_after):
+            f = flat[n][0]
             done.setdefault(f, []).append(out)
-            i += 1
+            n += 1
             if len(done[f]) == len(per_file[files.index(f)]):
                 save_outputs(out_dir / f.name, done.pop(f))
                 print(f"{client.name}: {f.name} -> {out_dir / f.name}", flush=True)
-        return i
-
-    with Client(dep, args.fleet, client=args.client, connect_timeout=args.connect_timeout) as client:
-        client.wait_for_nodes(args.wait_nodes)
-        n = asyncio.run(go(client))
     print(f"{client.name}: {n} request(s) from {len(files)} file(s) in {src}", flush=True)
     return 0
 

@@ -18,6 +18,7 @@ Use from an application::
         outs = c.run([{"x": a}, {"x": b}], window=4)   # many, at most ``window`` in flight
         async for out in c.stream(inputs_iterable):    # async iteration, outputs in order
             ...
+        for out in c.results(inputs_iterable):         # the same, synchronous
 
 A request whose outputs are late is retried (``retry`` on the control topic: every node resends what
 it kept for it with the same sequence numbers, and the client resends its inputs), first after
@@ -32,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +136,22 @@ class Client:
         self._n += len(requests) + 1
         return self.endpoint.run(requests, window=window, timeout=timeout, retry_after=retry_after,
                                  request_base=self.endpoint.session.request_id(self._n - len(requests)))
+
+    def results(self, inputs: Iterable[dict[str, np.ndarray]], window: int = 4, timeout: float = 60.0,
+                retry_after: float = 5.0) -> Iterator[dict[str, np.ndarray]]:
+        """Each request's outputs in input order as it completes, at most ``window`` requests in flight."""
+        pending: deque[int] = deque()
+        it = iter(inputs)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                try:
+                    pending.append(self.submit(next(it)))
+                except StopIteration:
+                    exhausted = True
+            if not pending:
+                return
+            yield self.wait(pending.popleft(), timeout, retry_after)
 
     async def stream(self, inputs: Iterable[dict[str, np.ndarray]], window: int = 4, timeout: float = 60.0,
                      retry_after: float = 5.0) -> AsyncIterator[dict[str, np.ndarray]]:
