@@ -211,8 +211,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--state-interval", type=positive_float, default=5.0,
                    help="seconds between periodic state snapshots (default 5)")
     p.add_argument("--otlp", default=None, metavar="URL",
-                   help="export OpenTelemetry traces and metrics over OTLP/HTTP to URL (default: "
-                        "$OTEL_EXPORTER_OTLP_ENDPOINT; none: no export); needs bb-edge[telemetry]")
+                   help="export OpenTelemetry traces and metrics over OTLP/HTTP to URL, or print them as JSON "
+                        "on stderr with `console` (default: $OTEL_EXPORTER_OTLP_ENDPOINT; none: no export); "
+                        "needs bb-edge[telemetry]")
     p.add_argument("--status-interval", type=non_negative_float, default=1.0,
                    help="seconds between status records on the status topic and neighbour PINGs "
                         "(default 1; 0: none)")
