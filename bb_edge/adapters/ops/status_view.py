@@ -82,6 +82,7 @@ class StatusModel:
         self.acceptable_pause = acceptable_pause
         self.nodes: dict[tuple[str, str], NodeStatus] = {}
         self.refused = 0
+        self._bound: float | None = None
         self._lock = threading.Lock()
 
     def _node(self, deployment: str, name: str) -> NodeStatus:
@@ -145,6 +146,8 @@ class StatusModel:
 
     def bound(self) -> float:
         """Seconds after its last record at which a node publishing every ``interval`` s is declared down."""
+        if self._bound is not None:
+            return self._bound
         lo, hi = 0.0, 3600.0
         det = PhiAccrualDetector(threshold=self.threshold, min_std=self.min_std,
                                  acceptable_pause=self.acceptable_pause, first_interval=self.interval)
@@ -157,6 +160,7 @@ class StatusModel:
                 hi = mid
             else:
                 lo = mid
+        self._bound = hi
         return hi
 
     def rows(self, now: float) -> list[dict[str, Any]]:
