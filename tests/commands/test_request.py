@@ -23,6 +23,8 @@ from bb_edge.compiler import compile_model, load_deployment
 from tests.support.models import mlp, monolithic
 from tests.support.transport_helpers import wait_until
 
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
 
 def bb_edge_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "bb_edge.cli", *args]
@@ -66,6 +68,10 @@ def test_two_clients_and_the_host_share_a_running_fleet(tmp_path: Path) -> None:
         for x, g in zip(host_x, host_got):
             np.testing.assert_allclose(g["y"], monolithic(model, x)["y"], rtol=1e-5, atol=1e-6)
         assert host.stats.refused == 0 and host.stats.outputs == 6  # no client's output reached the host
+        r = subprocess.run(bb_edge_cmd("request", str(comp), "--fleet", url, "--client", "9"), capture_output=True,
+                           text=True, timeout=60, env=ENV)
+        assert r.returncode == 1 and "has no password for '_client9'" in r.stderr and "--client 1..4" in r.stderr, \
+            r.stderr
 
         # --stream: a directory of request files, each one's outputs written as it completes
         (tmp_path / "sin").mkdir()

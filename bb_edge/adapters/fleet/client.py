@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from bb_edge.adapters.fleet.hostloop import HostEndpoint
-from bb_edge.deployment.clients import client_name, slot_of_name
+from bb_edge.deployment.clients import DEFAULT_CLIENTS, client_name, slot_of_name
 from bb_edge.deployment.manifest import Deployment, load_deployment
 from bb_edge.errors import BBError
 
@@ -57,7 +57,7 @@ class Client:
 
     def __init__(self, deployment: Deployment | str | Path, url: str, client: int | str = 1,
                  connect_timeout: float = 20.0) -> None:
-        from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
+        from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
 
         self.dep = deployment if isinstance(deployment, Deployment) else load_deployment(deployment)
         self.slot = slot_of_name(client) if isinstance(client, str) else slot_of_name(str(client))
@@ -65,7 +65,15 @@ class Client:
         if not url.startswith(("mqtt://", "mqtts://")):
             raise BBError(f"a client reaches a running fleet over MQTT; {url!r} is not mqtt://HOST:PORT "
                           f"or mqtts://HOST:PORT")
-        self._transport = MqttTransport(MqttConfig.from_url(url), self.dep.name, self.name, self.dep.ids())
+        cfg = MqttConfig.from_url(url)
+        if cfg.creds and cfg.username is None:
+            try:
+                cfg.for_node(self.name)
+            except MqttError as exc:
+                raise MqttError(f"{exc}; the broker files of `bb-edge broker` provision _client1.._client"
+                                f"{DEFAULT_CLIENTS}: use --client 1..{DEFAULT_CLIENTS}, or add {self.name} to "
+                                f"the broker's passwd, ACL and credentials file") from None
+        self._transport = MqttTransport(cfg, self.dep.name, self.name, self.dep.ids())
         self.endpoint = HostEndpoint(self.dep, self._transport, client=self.slot)
         self._n = time.time_ns() // 1000  # ids above any an earlier run of this client used
         self.endpoint.open()
