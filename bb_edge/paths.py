@@ -91,3 +91,13 @@ def path_inside(base: str | Path, *parts: str, option: str = "-o") -> Path:
         raise OutputPathError(f"{option} {base}: {'/'.join(parts)!r} would be written at {target}, outside "
                               f"{root}; use names that are identifiers")
     return target
+
+
+def check_parent_exists(path: str | Path, option: str) -> Path:
+    """An output file whose directory already exists: bb-edge never creates a directory the user did not name."""
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputPathError(f"{option} {p}: directory {parent} does not exist; create it first "
+                              f"(mkdir -p {parent}) or choose a path in an existing directory")
+    return p

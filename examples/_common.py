@@ -26,7 +26,12 @@ def parser(description: str) -> argparse.ArgumentParser:
 
 def run(learning: dict[str, Any], args: argparse.Namespace, **kw: Any) -> SimResult:
     """Write the deployment (deployment.json + model.onnx) and simulate it as `bb-edge run DIR` would."""
-    d = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bb-learn-"))
+    if not args.out:  # a scratch directory, removed on exit
+        with tempfile.TemporaryDirectory(prefix="bb-learn-") as scratch:
+            write_learning_deployment(Path(scratch), learning)
+            print("deployment: a temporary directory (keep it with --out DIR, then `bb-edge run DIR`)")
+            return simulate(learning, Path(scratch), seed=args.seed, **kw)
+    d = Path(args.out)
     write_learning_deployment(d, learning)
     print(f"deployment: {d} (also runnable as `bb-edge run {d} --summary s.json`)")
     return simulate(learning, d, seed=args.seed, **kw)

@@ -157,7 +157,10 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         else:
             cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))
             run = 'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n'
-        if goal != "xtensa":
+        if kind == "host-mqtt":
+            run = ("# start this node on an MQTT broker: ./run.sh --host HOST --port PORT [--creds FILE] [--ca FILE]\n"
+                   + run)
+        elif goal != "xtensa":
             run = "# start this node; its serial link is printed as a pty\n" + run
         (out_dir / "run.sh").write_text("#!/bin/sh\n" + run)
         (out_dir / "run.sh").chmod(0o755)

@@ -225,7 +225,7 @@ def _predictions_table(x: np.ndarray, y: np.ndarray, float_run: FleetRun, native
 
 
 def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs: int = 12, seed: int = 0,
-             native: bool = True, console: Console | None = None) -> DemoResult:
+             native: bool = True, console: Console | None = None, _kept: bool = True) -> DemoResult:
     """Train, split, run and check; print as it goes and return the figures.
 
     ``out_dir`` is the compiled deployment (``deployment.json``, one program per node, ``partition.png``)
@@ -236,8 +236,12 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
     from bb_edge.adapters.devices.serial_devices import HostDevice
     from bb_edge.bundle.build import build_all
 
+    if out_dir is None:  # a scratch directory, removed on exit (also on Ctrl-C or an error)
+        with tempfile.TemporaryDirectory(prefix="bb-edge-demo-") as scratch:
+            return run_demo(Path(scratch), requests=requests, epochs=epochs, seed=seed, native=native,
+                            console=console, _kept=False)
     console = console or Console()
-    out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="bb-edge-demo-"))
+    out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     note = native_tools() if native else "--no-native given"
     console.print(Panel.fit(
@@ -338,7 +342,8 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
         Text.from_markup(f"held-out accuracy [bold]{result.accuracy:.3f}[/] over {len(xte)} digits "
                          f"({'sensor on the C runtime, int8' if result.native else 'all nodes float'}); "
                          f"split exact: {'yes' if err <= EXACT else 'NO'}"),
-        Text(f"try: bb-edge run {dep_dir} --inputs {out / 'inputs.npz'} --outputs out.npz"),
+        Text(f"try: bb-edge run {dep_dir} --inputs {out / 'inputs.npz'} --outputs out.npz" if _kept else
+             "the files were in a temporary directory, now removed; keep them with: bb-edge demo -o demo/"),
     )
     console.print(Panel.fit(summary, title="result", border_style="green" if result.ok else "red"))
     return result
@@ -348,6 +353,10 @@ def run_demo(out_dir: Path | None = None, *, requests: int | None = None, epochs
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.output:
+        from bb_edge.paths import check_output_dir
+
+        check_output_dir(args.output, "-o")  # a file there is a one-line error before the training
     result = run_demo(Path(args.output) if args.output else None, requests=args.requests, epochs=args.epochs,
                       seed=args.seed, native=not args.no_native)
     # non-zero when the split is not exact or the trained classifier is not useful (< 0.9 held out)

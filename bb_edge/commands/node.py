@@ -119,7 +119,9 @@ def _run(args: argparse.Namespace) -> int:
 
     # OTLP only when an endpoint is configured (--otlp or OTEL_EXPORTER_OTLP_ENDPOINT); the status record always
     tracer_provider, meter_provider = providers(args.otlp, service=f"bb-edge/{dep.name}/{args.node}")
-    Telemetry(engine, dep.name, tracer_provider, meter_provider).attach(loop, status_interval=args.status_interval)
+    pv = dep.extra.get("program_version")
+    Telemetry(engine, dep.name, tracer_provider, meter_provider,
+              program_version=pv if isinstance(pv, str) else None).attach(loop, status_interval=args.status_interval)
     loop.install_signal_handlers()
     wait_connected = getattr(transport, "wait_connected", None)
     if callable(wait_connected):
@@ -214,8 +216,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--state-interval", type=positive_float, default=5.0,
                    help="seconds between periodic state snapshots (default 5)")
     p.add_argument("--otlp", default=None, metavar="URL",
-                   help="export OpenTelemetry traces and metrics over OTLP/HTTP to URL (default: "
-                        "$OTEL_EXPORTER_OTLP_ENDPOINT; none: no export); needs bb-edge[telemetry]")
+                   help="export OpenTelemetry traces and metrics over OTLP/HTTP to URL, or print them as JSON "
+                        "on stderr with `console` (default: $OTEL_EXPORTER_OTLP_ENDPOINT; none: no export); "
+                        "needs bb-edge[telemetry]")
     p.add_argument("--status-interval", type=non_negative_float, default=1.0,
                    help="seconds between status records on the status topic and neighbour PINGs "
                         "(default 1; 0: none)")

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from bb_edge.commands._args import fleet_transport, fraction, non_negative_float, non_negative_int, positive_int
 from bb_edge.errors import BBError
-from bb_edge.paths import check_output_file
+from bb_edge.paths import check_output_file, check_parent_exists
 
 if TYPE_CHECKING:  # the compiler (onnx) is imported when a command runs, not when the CLI parses
     from bb_edge.deployment.manifest import Deployment
@@ -67,7 +67,10 @@ def _run(args: argparse.Namespace) -> int:
     for option, value in (("--outputs", args.outputs), ("--summary", args.summary), ("--curves", args.curves)):
         if value:
             check_output_file(value, option)
-            Path(value).parent.mkdir(parents=True, exist_ok=True)
+            if option == "--outputs":
+                check_parent_exists(value, option)  # never a mkdir of a directory the user did not name
+            else:
+                Path(value).parent.mkdir(parents=True, exist_ok=True)
     dep = load_deployment(args.dir)
     if getattr(args, "ray", None) and ("learning" not in dep.extra or args.transport != "inproc"):
         raise BBError("--ray trains the simulated clients of a learning deployment; use it without --transport "

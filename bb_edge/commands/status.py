@@ -6,18 +6,33 @@ epoch, per-hop and compute latency, RTT to each neighbour, drops and
 completed requests. A node is down on the broker's last will or when the
 phi-accrual detector over its status records reaches the threshold
 (bb_edge/adapters/ops/status_view.py). Refreshes until Ctrl-C; ``--once S`` prints one
-table after S seconds and exits.
+table after S seconds and exits. Rows are nodes (``_host`` and clients are not), each with its program
+(deployment name, ``program_version``, hash); a retained record of a node long gone shows ``gone``,
+and ``--prune DIR`` deletes those of names not in DIR's deployment.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from bb_edge.commands._args import non_negative_float
+from bb_edge.commands._args import _check_url, non_negative_float
+
+
+def _mqtt_url(text: str) -> str:
+    return _check_url(text, ("mqtt", "mqtts"), "mqtt://HOST:PORT[?creds=FILE] or mqtts://HOST:PORT[?...]")
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.ops.status_view import run_view
+    from bb_edge.adapters.ops.status_view import prune, run_view
+
+    if args.prune:
+        from bb_edge.deployment.manifest import load_deployment
+
+        dep = load_deployment(args.prune)
+        gone = prune(args.url, dep.name, dep.node_names)
+        print(f"pruned the retained records of {len(gone)} name(s) not in {dep.name!r}"
+              + (f": {', '.join(gone)}" if gone else ""))
+        return 0
 
     # the clock, the MQTT client and the redraw loop live in the adapter (bb_edge/ stays sans-IO)
     return run_view(args.url, interval=args.interval, threshold=args.threshold, refresh=args.refresh,
@@ -27,7 +42,8 @@ def _run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``status`` subcommand."""
     p = sub.add_parser("status", help="live view of every node on an MQTT broker (presence + status records)")
-    p.add_argument("url", help="mqtt://HOST:PORT[?creds=FILE] (the read-only _status user of the generated ACL)")
+    p.add_argument("url", type=_mqtt_url,
+                   help="mqtt://HOST:PORT[?creds=FILE] (the read-only _status user of the generated ACL)")
     p.add_argument("--interval", type=non_negative_float, default=1.0,
                    help="the nodes' status interval in seconds (the detector's first guess; default 1)")
     p.add_argument("--threshold", type=non_negative_float, default=8.0,
@@ -37,4 +53,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print one table after S seconds and exit (no live view)")
     p.add_argument("--connect-timeout", type=non_negative_float, default=10.0,
                    help="seconds to wait for the broker connection")
+    p.add_argument("--prune", metavar="DIR",
+                   help="delete the retained records of names not in DIR's deployment (old runs, renamed nodes)")
     p.set_defaults(func=_run)

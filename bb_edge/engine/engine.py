@@ -41,6 +41,7 @@ import numpy as np
 import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
+from bb_edge.deployment.clients import may_submit, reply_to, slot_of_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
@@ -737,8 +738,9 @@ class Engine:
                 return
             tensor, contract = port.tensor, (port.elem_type, port.shape)
         else:
-            if env.sender != HOST_ID:
-                self._refuse(peer, env, f"edge {env.edge} is a graph input: only the host (id {HOST_ID}) sends it")
+            if not may_submit(env.sender, env.request_id):  # the host, or the client the request id names
+                self._refuse(peer, env, f"edge {env.edge} is a graph input: only the host (id {HOST_ID}) or the "
+                                        f"client that owns request {env.request_id} sends it")
                 return
             tensor = prog.input_edges[env.edge]
             contract = prog.input_types[tensor]
@@ -871,9 +873,10 @@ class Engine:
         """Send the host an error result for ``request_id`` (docs/wire.md, "Error results")."""
         if self.node_id == HOST_ID:
             return
-        env = wire.Envelope.for_bytes(text.encode("utf-8", "replace"), sender=self.node_id, receiver=HOST_ID,
+        dest, dest_id = reply_to(request_id)  # the host, or the client that owns the request
+        env = wire.Envelope.for_bytes(text.encode("utf-8", "replace"), sender=self.node_id, receiver=dest_id,
                                       seq=0, edge=CTRL_ERROR, request_id=request_id, flags=wire.FLAG_ERROR)
-        self._queue_outbound(HOST_NAME, env)
+        self._queue_outbound(dest, env)
 
     def _missing_inputs(self, prog_name: str, req: _Request) -> set[str]:
         prog = self.programs[prog_name]
@@ -966,9 +969,10 @@ class Engine:
                 req.emitted.add(name)
                 if self.outputs_to_host and name in prog.output_edges:
                     arr, quant = to_wire(value, self.io_quant.get(name))  # int8 on the wire: quantized here
-                    env = wire.Envelope.for_array(arr, sender=self.node_id, receiver=0, seq=0, quant=quant,
+                    dest, dest_id = reply_to(key[1])  # the host, or the client that owns the request
+                    env = wire.Envelope.for_array(arr, sender=self.node_id, receiver=dest_id, seq=0, quant=quant,
                                                   request_id=key[1], edge=prog.output_edges[name])
-                    self._queue_outbound(HOST_NAME, env)
+                    self._queue_outbound(dest, env)
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
                 and len(req.emitted) == len(prog.outputs)):
             self._close(key)
@@ -989,7 +993,7 @@ class Engine:
         env.seq = self._seq
         env.sender = self.node_id
         if (self.local_payloads and env.kind == wire.KIND_DATA and env.protocol == wire.PROTO_DATAFLOW
-                and peer != HOST_NAME):
+                and peer != HOST_NAME and slot_of_id(env.receiver) is None):
             if isinstance(env.data, memoryview):
                 env.data = env.data.toreadonly()  # the receiver gets a view it cannot write through
             check_local(env, max(self.limits.max_payload, len(env.data)))  # what encode would refuse

@@ -1,4 +1,4 @@
-"""The host's end of a deployment (node id 0, ``_host``) as a sans-IO state machine.
+"""The host's end of a deployment (node id 0, ``_host``) as a sans-IO state machine; a client's too.
 
 A :class:`HostSession` turns graph inputs into envelopes for their owners and admits graph outputs
 through the same checks every node's engine makes (:mod:`bb_edge.engine.admission`): decode with size
@@ -7,6 +7,10 @@ parameters, then the duplicate window (:class:`~bb_edge.engine.dedup.SeqFilter`)
 an output was accepted. A refusal is a typed event (:class:`~bb_edge.engine.events.OutputRefused`,
 :class:`~bb_edge.engine.events.EnvelopeRejected`, :class:`~bb_edge.engine.events.DuplicateDropped`,
 :class:`~bb_edge.engine.events.StaleEpoch`); the state after a hostile envelope equals the state without it.
+
+A client (``client=k``: endpoint ``_client<k>``, :mod:`bb_edge.deployment.clients`) runs the same
+session under its own identity: it sends with its own wire id, its request ids carry its slot, and it
+admits only envelopes addressed to it, so several clients and the host share one fleet.
 
 It owns no thread, socket or clock: every method takes bytes (and returns the envelopes to send as
 ``(peer, receiver, bytes)``); :class:`bb_edge.adapters.fleet.hostloop.HostEndpoint` drives it over a
@@ -21,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bb_edge.deployment.clients import client_id, client_name, may_submit, owned_request_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.engine import events
 from bb_edge.engine.admission import contract_problem, producer_ok
@@ -102,10 +107,14 @@ class HostSession:
     """The host (id 0): graph inputs out, graph outputs in, with the engine's admission (module docstring)."""
 
     def __init__(self, deployment: Deployment, seq_base: int, *, window: int = 1 << 16,
-                 max_payload: int = wire.DEFAULT_MAX_PAYLOAD, max_events: int = 10_000) -> None:
+                 max_payload: int = wire.DEFAULT_MAX_PAYLOAD, max_events: int = 10_000, client: int = 0) -> None:
         self.dep = deployment
         self.ids = deployment.ids()
         self.names = {v: k for k, v in self.ids.items()}
+        #: 0: the host (``_host``, id 0); k: client slot k (``_client<k>``, bb_edge.deployment.clients), whose
+        #: request ids must carry k in their top byte (:meth:`request_id`) so the nodes answer to it
+        self.client = client
+        self.name, self.own_id = (HOST_NAME, HOST_ID) if client == 0 else (client_name(client), client_id(client))
         self.max_payload = max_payload
         self._seq = seq_base  # the host numbers its envelopes like a node: (boot epoch << 32) | n
         self._outs = output_contracts(deployment)
@@ -160,8 +169,14 @@ class HostSession:
 
     # ------------------------------------------------------------- egress
 
+    def request_id(self, n: int) -> int:
+        """Request id ``n`` of this endpoint (the host's ids are ``n``; a client's carry its slot)."""
+        return n if self.client == 0 else owned_request_id(self.client, n)
+
     def submit(self, request_id: int, inputs: dict[str, np.ndarray]) -> list[Send]:
         """The envelopes carrying every graph input of one request to its owner (kept for :meth:`resend`)."""
+        if not may_submit(self.own_id, request_id):
+            raise BBError(f"request id {request_id} is not one {self.name} owns; make it with request_id()")
         envs: list[Send] = []
         seq = self._seq
         for spec in self.dep.inputs:
@@ -169,7 +184,7 @@ class HostSession:
                 raise BBError(f"missing graph input {spec.name!r}")
             seq += 1
             arr, quant = to_wire(np.asarray(inputs[spec.name], dtype=spec.dtype), quant_of(spec))  # int8 wire?
-            env = wire.Envelope.for_array(arr, sender=HOST_ID, quant=quant, receiver=self.ids[spec.node], seq=seq,
+            env = wire.Envelope.for_array(arr, sender=self.own_id, quant=quant, receiver=self.ids[spec.node], seq=seq,
                                           request_id=request_id, edge=spec.edge_id)
             envs.append((spec.node, self.ids[spec.node], wire.encode(env)))
         self._seq = seq  # only once every input encoded: a refused request uses no sequence numbers
@@ -223,8 +238,8 @@ class HostSession:
         if env.receiver == wire.BROADCAST:
             self.stats.unexpected += 1  # a node's HELLO to everyone: nothing for the host to do
             return
-        if env.receiver != HOST_ID:
-            self._refuse(peer, env, f"receiver {env.receiver} is not the host")
+        if env.receiver != self.own_id:
+            self._refuse(peer, env, f"receiver {env.receiver} is not {'the host' if self.client == 0 else self.name}")
             return
         sender_name = self.names.get(env.sender)
         if sender_name is None or sender_name == HOST_NAME:

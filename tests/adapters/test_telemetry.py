@@ -159,6 +159,32 @@ def test_no_endpoint_no_export(monkeypatch: pytest.MonkeyPatch) -> None:
     mp.shutdown(timeout_millis=100)
 
 
+def test_console_exporter_prints_hop_spans(squeeze_dep: Deployment, squeeze_requests: list) -> None:
+    """``--otlp console``: a node's hop and segment spans, with the request id, printed as JSON."""
+    import io
+    import json as _json
+
+    from bb_edge.adapters.ops.telemetry import Telemetry, console_providers
+    from bb_edge.engine import Engine
+
+    out = io.StringIO()
+    tp, mp = console_providers("bb-edge/test", out=out, export_interval_s=3600)
+    node = squeeze_dep.inputs[0].node
+    eng = Engine.for_node(squeeze_dep, node)
+    Telemetry(eng, squeeze_dep.name, tp, mp)
+    eng.submit(41, squeeze_requests[0])
+    eng.poll(0.0)
+    eng.poll(0.1)
+    tp.force_flush()
+    spans = [_json.loads(chunk) for chunk in out.getvalue().split("\n}\n") if chunk.strip()
+             for chunk in [chunk + "\n}"]]
+    names = {sp["name"] for sp in spans}
+    assert "bb.segment" in names and "bb.hop" in names, names
+    assert any(sp["attributes"].get("bb.request_id") == 41 for sp in spans if sp["name"] == "bb.hop")
+    tp.shutdown()
+    mp.shutdown(timeout_millis=100)
+
+
 class _Collector(http.server.BaseHTTPRequestHandler):
     """A minimal OTLP/HTTP receiver: decodes trace export requests into (name, attributes)."""
 

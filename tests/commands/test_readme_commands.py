@@ -192,7 +192,7 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
     xs = np.load(tmp_path / "demo" / "inputs.npz")["pixels"]
     sess = ort.InferenceSession(str(tmp_path / "demo" / "digits.onnx"), providers=["CPUExecutionProvider"])
     want = np.concatenate([sess.run(None, {"pixels": row})[0] for row in xs])
-    for out in ("out.npz", "out-mqtt.npz"):
+    for out in ("out.npz", "out-mqtt.npz", "out-client.npz"):  # out-client.npz: bb-edge request to running nodes
         got = np.load(tmp_path / out)["probabilities"].reshape(-1, 10)
         np.testing.assert_allclose(got, want, atol=1e-5, err_msg=out)
     assert "top-1 agreement with float" in log  # the hil run reported on its QEMU devices

@@ -50,6 +50,21 @@ def gemm_relu(rows: int, k: int, n: int, rng: np.random.Generator) -> onnx.Model
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def mlp(rng: np.random.Generator) -> onnx.ModelProto:
+    """x[1,32] -> Gemm 64 -> Relu -> Gemm 32: a small model whose two halves have equal compute (2 nodes)."""
+    def w(*shape: int) -> np.ndarray:
+        return (rng.standard_normal(shape) * 0.3).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "W1", "B1"], ["h"], name="fc1", transB=1),
+         helper.make_node("Relu", ["h"], ["a"], name="act"),
+         helper.make_node("Gemm", ["a", "W2", "B2"], ["y"], name="fc2", transB=1)], "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32])],
+        [numpy_helper.from_array(w(64, 32), "W1"), numpy_helper.from_array(w(64), "B1"),
+         numpy_helper.from_array(w(32, 64), "W2"), numpy_helper.from_array(w(32), "B2")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def unfold_fc(L: Lowered) -> Lowered:
     """The program as lowered before the zero-point folding: raw FC bias, FC_I8 param 2 = 0.
 

@@ -554,10 +554,11 @@ class HostEndpoint:
     """
 
     def __init__(self, deployment: Deployment, transport: Transport, seq_base: int | None = None,
-                 epoch: int | None = None) -> None:
+                 epoch: int | None = None, client: int = 0) -> None:
         self.dep = deployment
         self.transport = transport
-        self.session = HostSession(deployment, sequence_base(epoch) if seq_base is None else seq_base)
+        self.session = HostSession(deployment, sequence_base(epoch) if seq_base is None else seq_base,
+                                   client=client)
         self.ids = self.session.ids
         self.names = self.session.names
         self._cond = threading.Condition()
@@ -707,7 +708,7 @@ class HostEndpoint:
         so long-running nodes never mistake a new run's requests for
         completed ones of an earlier run.
         """
-        base = (time.time_ns() // 1000) if request_base is None else request_base
+        base = self.session.request_id(time.time_ns() // 1000) if request_base is None else request_base
         outputs: list[dict[str, np.ndarray] | None] = [None] * len(requests)
         missing: dict[int, str] = {}
         inflight: dict[int, list[float]] = {}  # index -> [first sent, next retry, interval]

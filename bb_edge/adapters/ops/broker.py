@@ -50,6 +50,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bb_edge.deployment.clients import DEFAULT_CLIENTS, client_ids
 from bb_edge.deployment.manifest import HOST_NAME, Deployment, EdgeSpec, IOSpec
 from bb_edge.errors import BBError
 from bb_edge.names import check_name, config_value
@@ -93,6 +94,9 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
     for io in list(dep.inputs) + list(dep.outputs):
         peers[io.node].add(HOST_NAME)
         peers[HOST_NAME].add(io.node)
+        for c in client_ids(DEFAULT_CLIENTS):  # clients of a running fleet (bb-edge request) reach the same nodes
+            peers.setdefault(c, set()).add(io.node)
+            peers[io.node].add(c)
     # a standby talks to whoever its stage talks to, and they to it (stage failover)
     for stage, nodes in dep.standby.items():
         for sb in nodes:
@@ -115,7 +119,8 @@ def node_rules(me: str, allowed: set[str], topics: Topics) -> list[Rule]:
     rules: list[Rule] = [("write", topics.inbox(dst, me)) for dst in sorted(allowed)]
     rules += [("read", topics.inbox_filter(me)), ("write", topics.presence(me)), ("read", topics.presence("+")),
               ("write", topics.broadcast(me)), ("read", topics.broadcast("+")),
-              ("readwrite" if me == HOST_NAME else "read", topics.control()),
+              # the host and request clients send retry/done for their own requests
+              ("readwrite" if me.startswith((HOST_NAME, "_client")) else "read", topics.control()),
               ("write", topics.status(me)), ("read", topics.status("+"))]
     return rules
 

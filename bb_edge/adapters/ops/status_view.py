@@ -11,11 +11,24 @@ with the time they arrived. A node is
   reaches the threshold: a node that stops publishing (hung, stopped,
   partitioned with its TCP connection still open) is down after
   :meth:`StatusModel.bound` seconds without a record;
+- ``gone`` when the latest record it has is a retained one older than that
+  bound by the record's own wall-clock ``time`` (a node that left long ago:
+  a finished learning run, a renamed node) and its presence is not ``up``;
+  ``bb-edge status --prune DIR`` deletes the retained records of names not in
+  the deployment;
 - ``up`` otherwise, once it has been heard from.
 
+Endpoints whose names start with ``_`` (``_host``, ``_client<k>``,
+``_status``) are infrastructure, not nodes, and are not listed. Each row
+shows the program: the deployment's name and ``program_version`` and the
+first 8 hex digits of the program hash, kept at any terminal width.
+
 A malformed status record (not JSON, not an object, wrong field types, a
-name other than its topic's, over 8 KiB) is counted in ``refused`` and
-changes nothing.
+name other than its topic's, over 8 KiB) is counted in ``refused``, keeps
+the last good record and shows its node's row as ``invalid record``. Every
+string from the broker (names, versions) is shown literally: never read as
+rich markup, control characters escaped (:func:`literal`); nothing a node
+publishes ends the view.
 
 :class:`StatusClient` subscribes to ``{prefix}/+/presence/+`` and
 ``{prefix}/+/status/+`` (the read-only ``_status`` user of the generated ACL;
@@ -37,7 +50,8 @@ MAX_RECORD = 8192
 _FIELDS: dict[str, tuple[type, ...]] = {
     "node": (str,), "version": (str,), "program_hash": (str,), "epoch": (int,), "drops": (int,),
     "requests": (int,), "hop_ms": (int, float, type(None)), "compute_ms": (int, float, type(None)),
-    "rtt_ms": (dict,), "open_requests": (int,),
+    "rtt_ms": (dict,), "open_requests": (int,), "program": (str,), "program_version": (str, type(None)),
+    "time": (int, float),
 }
 
 
@@ -51,6 +65,10 @@ class NodeStatus:
     record: dict[str, Any] | None = None
     last_record: float | None = None
     detector: PhiAccrualDetector = field(default_factory=PhiAccrualDetector)
+    #: the latest record was malformed (the good one before it is kept)
+    invalid: bool = False
+    #: the latest record was retained and older than the detector's bound when it arrived
+    expired: bool = False
 
 
 class StatusModel:
@@ -64,6 +82,7 @@ class StatusModel:
         self.acceptable_pause = acceptable_pause
         self.nodes: dict[tuple[str, str], NodeStatus] = {}
         self.refused = 0
+        self._bound: float | None = None
         self._lock = threading.Lock()
 
     def _node(self, deployment: str, name: str) -> NodeStatus:
@@ -87,21 +106,36 @@ class StatusModel:
                 n.detector.heartbeat(max(now, n.detector.last or now))
         return True
 
-    def on_status(self, deployment: str, name: str, payload: bytes, now: float) -> bool:
-        """Record a status record (a heartbeat too); False (nothing changes) if it is malformed."""
+    def on_status(self, deployment: str, name: str, payload: bytes, now: float, wall: float | None = None) -> bool:
+        """Record a status record (a heartbeat too); False if it is malformed (the row shows ``invalid record``).
+
+        ``wall`` (seconds since 1970 when it arrived) against the record's own ``time`` tells a retained
+        record of a node that is long gone: it is kept but is no heartbeat.
+        """
         record = parse_record(name, payload)
         if record is None:
             self.refused += 1
+            with self._lock:
+                self._node(deployment, name).invalid = True
             return False
+        stamped = record.get("time")
+        old = (wall is not None and isinstance(stamped, (int, float)) and wall - stamped > self.bound())
         with self._lock:
             n = self._node(deployment, name)
             n.record = record
-            n.last_record = now
-            n.detector.heartbeat(max(now, n.detector.last or now))
+            n.invalid = False
+            n.expired = bool(old)
+            if not old:
+                n.last_record = now
+                n.detector.heartbeat(max(now, n.detector.last or now))
         return True
 
     def state(self, n: NodeStatus, now: float) -> str:
-        """``up``, ``down`` or ``unknown`` (presence seen, no status record yet)."""
+        """``up``, ``down``, ``gone``, ``invalid record`` or ``unknown`` (no presence, no record yet)."""
+        if n.invalid:
+            return "invalid record"
+        if n.expired and n.presence != "up":
+            return "gone"
         if n.presence == "down":
             return "down"
         if n.detector.last is not None and not n.detector.is_available(now):
@@ -112,6 +146,8 @@ class StatusModel:
 
     def bound(self) -> float:
         """Seconds after its last record at which a node publishing every ``interval`` s is declared down."""
+        if self._bound is not None:
+            return self._bound
         lo, hi = 0.0, 3600.0
         det = PhiAccrualDetector(threshold=self.threshold, min_std=self.min_std,
                                  acceptable_pause=self.acceptable_pause, first_interval=self.interval)
@@ -124,6 +160,7 @@ class StatusModel:
                 hi = mid
             else:
                 lo = mid
+        self._bound = hi
         return hi
 
     def rows(self, now: float) -> list[dict[str, Any]]:
@@ -131,11 +168,17 @@ class StatusModel:
         out = []
         with self._lock:
             for (dep, name), n in sorted(self.nodes.items()):
+                if name.startswith("_"):
+                    continue  # _host, _client<k>, _status: infrastructure, not nodes
                 r = n.record or {}
                 rtt = r.get("rtt_ms") or {}
+                program = str(r.get("program") or "")
+                if r.get("program_version"):
+                    program += f" {r['program_version']}"
                 out.append({
                     "deployment": dep, "node": name, "state": self.state(n, now),
-                    "version": r.get("version", ""), "program": str(r.get("program_hash", ""))[:12],
+                    "version": r.get("version", ""), "program": program,
+                    "hash": str(r.get("program_hash", ""))[:8],
                     "epoch": r.get("epoch", ""), "hop_ms": r.get("hop_ms"), "compute_ms": r.get("compute_ms"),
                     "rtt_ms": {str(k): v for k, v in rtt.items() if isinstance(v, (int, float))},
                     "drops": r.get("drops", ""), "requests": r.get("requests", ""),
@@ -170,37 +213,49 @@ def _ms(v: Any) -> str:
     return f"{v:.1f}" if isinstance(v, (int, float)) else "-"
 
 
-#: (header, key, right-justified); node and state always show
-_COLUMNS = (("node", "node", False), ("state", "state", False), ("version", "version", False),
-            ("program", "program", False), ("epoch", "epoch", True), ("hop ms", "hop", True),
+def literal(value: object, limit: int = 64) -> str:
+    """``value`` as a string safe to show: control and other unprintable characters escaped
+    (``\\x1b``), at most ``limit`` characters. Shown through rich ``Text``, never parsed as markup."""
+    text = str(value)
+    out = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return out if len(out) <= limit else out[:limit - 1] + "…"
+
+
+#: (header, key, right-justified); node, state, program and hash always show
+_COLUMNS = (("node", "node", False), ("state", "state", False), ("program", "program", False),
+            ("hash", "hash", False), ("epoch", "epoch", True), ("hop ms", "hop", True),
             ("compute ms", "compute", True), ("rtt ms", "rtt", False), ("drops", "drops", True),
-            ("reqs", "reqs", True), ("seen", "seen", True))
-#: the columns a narrow terminal hides, first hidden first
-_HIDE_ORDER = ("program", "compute", "epoch", "version", "rtt", "reqs", "deployment", "drops", "hop", "seen")
+            ("reqs", "reqs", True), ("seen", "seen", True), ("bb-edge", "version", False))
+#: the columns a narrow terminal hides, first hidden first (never node, state, program, hash)
+_HIDE_ORDER = ("version", "compute", "epoch", "rtt", "reqs", "deployment", "drops", "hop", "seen")
 #: the widest an RTT list is laid out before it wraps
 _RTT_WIDTH = 24
+_STYLE = {"up": "green", "down": "bold red", "gone": "dim", "invalid record": "bold magenta"}
 
 
 def render(model: StatusModel, now: float, title: str = "bb-edge fleet", width: int | None = None) -> Any:
     """A rich Table of :meth:`StatusModel.rows`, at most ``width`` characters wide when given.
 
-    One deployment goes into the title instead of a column. Node names and states always show:
-    a terminal too narrow for every column hides the least telling ones (the caption says which)
-    rather than cutting every cell.
+    One deployment goes into the title instead of a column. Node names, states, programs and hashes
+    always show: a terminal too narrow for every column hides the least telling ones (the caption
+    says which) rather than cutting every cell. Every cell is a literal rich ``Text``.
     """
+    from rich.cells import cell_len
     from rich.table import Table
+    from rich.text import Text
 
     rows = model.rows(now)
     deployments = sorted({r["deployment"] for r in rows})
     one = len(deployments) == 1
-    cells = [{"deployment": r["deployment"], "node": r["node"], "state": r["state"], "version": str(r["version"]),
-              "program": r["program"], "epoch": str(r["epoch"]), "hop": _ms(r["hop_ms"]),
+    cells = [{"deployment": literal(r["deployment"]), "node": literal(r["node"]), "state": r["state"],
+              "version": literal(r["version"], 16), "program": literal(r["program"], 32) or "-",
+              "hash": literal(r["hash"]) or "-", "epoch": literal(r["epoch"]), "hop": _ms(r["hop_ms"]),
               "compute": _ms(r["compute_ms"]),
-              "rtt": " ".join(f"{k}:{v:.1f}" for k, v in sorted(r["rtt_ms"].items())) or "-",
-              "drops": str(r["drops"]), "reqs": str(r["requests"]),
+              "rtt": " ".join(f"{literal(k, 16)}:{v:.1f}" for k, v in sorted(r["rtt_ms"].items())) or "-",
+              "drops": literal(r["drops"]), "reqs": literal(r["requests"]),
               "seen": "-" if r["seen_s"] is None else f"{r['seen_s']:.1f}s"} for r in rows]
     columns = list(_COLUMNS if one else (("deployment", "deployment", False), *_COLUMNS))
-    widths = {key: max([len(header)] + [len(c[key]) for c in cells]) for header, key, _ in columns}
+    widths = {key: max([len(header)] + [cell_len(c[key]) for c in cells]) for header, key, _ in columns}
     widths["rtt"] = min(widths["rtt"], _RTT_WIDTH)
     hidden: list[str] = []
     for key in _HIDE_ORDER:
@@ -210,16 +265,18 @@ def render(model: StatusModel, now: float, title: str = "bb-edge fleet", width: 
             columns.remove(col)
             hidden.append(col[0])
     caption = (f"down after {model.bound():.1f} s without a status record (phi >= {model.threshold:g}) "
-               "or on the broker's last will")
+               "or on the broker's last will; gone: only an old retained record")
+    if model.refused:
+        caption += f"; {model.refused} invalid message(s) ignored"
     if hidden:
         caption += f"; hidden to fit: {', '.join(hidden)}"
-    table = Table(title=f"{title}: {deployments[0]}" if one else title, caption=caption)
+    table = Table(title=Text(f"{title}: {deployments[0]}" if one else title), caption=Text(caption))
     for header, key, right in columns:
         table.add_column(header, justify="right" if right else "left", no_wrap=key != "rtt",
                          overflow="fold" if key == "rtt" else "ellipsis", min_width=widths[key])
     for c in cells:
-        style = {"up": "green", "down": "bold red"}.get(c["state"], "yellow")
-        table.add_row(*(f"[{style}]{c[key]}[/]" if key == "state" else c[key] for _, key, _ in columns))
+        table.add_row(*(Text(c[key], style=_STYLE.get(c["state"], "yellow") if key == "state" else "")
+                        for _, key, _ in columns))
     return table
 
 
@@ -255,15 +312,20 @@ class StatusClient:
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        parts = msg.topic.split("/")
-        if len(parts) != 4 or parts[0] != self.prefix:
-            return
-        _, dep, kind, name = parts
-        now = time.monotonic()
-        if kind == "presence":
-            self.model.on_presence(dep, name, bytes(msg.payload), now)
-        elif kind == "status":
-            self.model.on_status(dep, name, bytes(msg.payload), now)
+        try:
+            parts = msg.topic.split("/")
+            if len(parts) != 4 or parts[0] != self.prefix:
+                return
+            _, dep, kind, name = parts
+            now = time.monotonic()
+            if not msg.payload:
+                return  # a retained record deleted (--prune)
+            if kind == "presence":
+                self.model.on_presence(dep, name, bytes(msg.payload), now)
+            elif kind == "status":
+                self.model.on_status(dep, name, bytes(msg.payload), now, wall=time.time())
+        except Exception:  # nothing a node publishes ends the view
+            self.model.refused += 1
 
     def start(self, timeout: float = 10.0) -> None:
         """Connect and start the network thread; BBError if refused or not connected within ``timeout``."""
@@ -321,3 +383,98 @@ def run_view(url: str, interval: float = 1.0, threshold: float = 8.0, refresh: f
     finally:
         client.stop()
     return 0
+
+
+def _retained(cfg: Any, user: str, topics: list[str], settle: float) -> dict[str, bytes]:
+    """Retained messages on ``topics`` (wildcards allowed), collected for ``settle`` seconds."""
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from bb_edge.errors import BBError
+
+    got: dict[str, bytes] = {}
+    ready = threading.Event()
+    refused: list[str] = []
+    c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"{user}-prune-{id(got):x}", clean_session=True,
+                    protocol=paho.MQTTv311)
+    cfg.secure(c)
+
+    def on_connect(client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        if rc.is_failure:
+            refused.append(str(rc))
+        else:
+            client.subscribe([(t, 1) for t in topics])
+        ready.set()
+
+    def on_message(client: Any, userdata: Any, msg: Any) -> None:
+        if msg.retain and msg.payload:
+            got[msg.topic] = bytes(msg.payload)
+
+    c.on_connect, c.on_message = on_connect, on_message
+    c.connect_async(cfg.host, cfg.port, keepalive=10)
+    c.loop_start()
+    try:
+        if not ready.wait(10.0) or refused:
+            raise BBError(f"no connection to {cfg.host}:{cfg.port} as {user!r}"
+                          f"{': ' + refused[-1] if refused else ''}; check the URL and its credentials")
+        time.sleep(settle)
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    return got
+
+
+def _clear(cfg: Any, client_id: str, topics: list[str]) -> None:
+    """Publish an empty retained message (MQTT's delete) on each of ``topics`` as ``cfg``'s user."""
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    c = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True, protocol=paho.MQTTv311)
+    cfg.secure(c)
+    try:
+        c.connect(cfg.host, cfg.port, keepalive=10)
+    except OSError:
+        return  # the check after clearing reports what is left
+    c.loop_start()
+    try:
+        for t in topics:
+            c.publish(t, b"", qos=1, retain=True).wait_for_publish(5.0)
+    except (RuntimeError, ValueError):
+        pass
+    finally:
+        c.disconnect()
+        c.loop_stop()
+
+
+def prune(url: str, deployment: str, nodes: list[str], settle: float = 1.0) -> list[str]:
+    """Delete the retained status and presence records of names not in ``nodes`` under ``deployment``.
+
+    Each name is cleared under its own credentials when ``?creds=`` has them (the generated ACL lets
+    an identity write only its own records), else as the URL's user. Infrastructure names (``_host``,
+    ...) are kept. Returns the names pruned; BBError naming those the broker would not let go.
+    """
+    from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError
+    from bb_edge.errors import BBError
+
+    base = MqttConfig.from_url(url)
+    reader = base.for_node("_status") if (base.creds or base.password) and base.username is None else base
+    root = f"{base.prefix}/{deployment}"
+    kinds = ("status", "presence")
+
+    def stale() -> list[str]:
+        found = _retained(reader, "_status", [f"{root}/{k}/+" for k in kinds], settle)
+        names = {t.rsplit("/", 1)[1] for t in found}
+        return sorted(n for n in names if n not in nodes and not n.startswith("_"))
+
+    gone = stale()
+    for name in gone:
+        try:
+            cfg = base.for_node(name)
+        except MqttError:
+            cfg = base  # no password of its own: the URL's user
+        _clear(cfg, name if cfg.username == name else f"bb-prune-{name}", [f"{root}/{k}/{name}" for k in kinds])
+    left = stale() if gone else []
+    if left:
+        raise BBError(f"the broker kept the records of {', '.join(left)} (its ACL lets no one here write them); "
+                      f"prune with credentials that may write {root}/status/+ (or with those names' own)")
+    return gone

@@ -18,7 +18,8 @@ engine stays sans-IO. The clock lives here:
   + open requests), ``bb.compute.duration`` and ``bb.hop.duration``.
 
 :func:`providers` makes OTLP/HTTP exporting providers when an endpoint is
-configured (``--otlp URL`` or ``OTEL_EXPORTER_OTLP_ENDPOINT``) and returns
+configured (``--otlp URL`` or ``OTEL_EXPORTER_OTLP_ENDPOINT``; ``--otlp console``
+prints spans and metrics as JSON on stderr, no collector needed) and returns
 ``(None, None)`` otherwise: nothing is exported then. opentelemetry-sdk is
 the optional extra ``bb-edge[telemetry]``; without it a node still publishes
 its status record.
@@ -57,16 +58,46 @@ def _otel() -> Any:
     return trace
 
 
+def console_providers(service: str = "bb-edge", out: Any = None,
+                      export_interval_s: float = 5.0) -> tuple[Any, Any]:
+    """``(tracer_provider, meter_provider)`` printing spans and metrics as JSON to ``out`` (stderr by default).
+
+    ``--otlp console``: see a node's telemetry with no collector running.
+    """
+    import sys
+
+    _otel()
+    try:
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import ConsoleMetricExporter, PeriodicExportingMetricReader
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
+    except ImportError as exc:
+        raise TelemetryError("console telemetry needs the optional extra: pip install 'bb-edge[telemetry]'") \
+            from exc
+    stream = out if out is not None else sys.stderr
+    resource = Resource.create({"service.name": service})
+    tp = TracerProvider(resource=resource)
+    tp.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=stream)))
+    reader = PeriodicExportingMetricReader(ConsoleMetricExporter(out=stream),
+                                           export_interval_millis=export_interval_s * 1000)
+    return tp, MeterProvider(resource=resource, metric_readers=[reader])
+
+
 def providers(endpoint: str | None = None, service: str = "bb-edge",
               export_interval_s: float = 5.0) -> tuple[Any, Any]:
     """``(tracer_provider, meter_provider)`` exporting OTLP/HTTP to ``endpoint``, or ``(None, None)``.
 
     ``endpoint`` defaults to ``OTEL_EXPORTER_OTLP_ENDPOINT``; with neither,
-    nothing is set up and nothing is exported.
+    nothing is set up and nothing is exported. ``console`` prints to stderr instead
+    (:func:`console_providers`).
     """
     endpoint = endpoint or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or None
     if not endpoint:
         return None, None
+    if endpoint == "console":
+        return console_providers(service, export_interval_s=export_interval_s)
     _otel()
     try:
         from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
@@ -125,9 +156,12 @@ class Telemetry:
     """
 
     def __init__(self, engine: Engine, deployment: str = "", tracer_provider: Any = None,
-                 meter_provider: Any = None, version: str | None = None, ewma: float = 0.2) -> None:
+                 meter_provider: Any = None, version: str | None = None, ewma: float = 0.2,
+                 program_version: str | None = None) -> None:
         self.engine = engine
         self.deployment = deployment
+        #: the deployment's ``program_version`` (deployment.json), shown by ``bb-edge status`` with the hash
+        self.program_version = program_version
         if version is None:
             from bb_edge import __version__ as version
         self.version = str(version)
@@ -315,10 +349,12 @@ class Telemetry:
     # --------------------------------------------------------------- status
 
     def status(self) -> dict[str, Any]:
-        """The status record: up, version, program hash, epoch, latencies (ms), drops, counters."""
+        """The status record: up, bb-edge version, program (deployment name, version, hash), epoch, latencies (ms),
+        drops, counters; ``time`` (wall clock) lets a view tell a retained record of a node long gone."""
         c = dict(self.engine.counters)
         return {
             "v": STATUS_VERSION, "node": self.engine.node, "up": True, "version": self.version,
+            "program": self.deployment, "program_version": self.program_version,
             "program_hash": self.engine.program_hash.hex(), "epoch": self.engine.boot_epoch,
             "hop_ms": None if self.hop_ms is None else round(self.hop_ms, 3),
             "compute_ms": None if self.compute_ms is None else round(self.compute_ms, 3),

@@ -50,6 +50,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bb_edge.adapters.transports.types import AckFn, DeliverFn, EventFn, Impostor, PeerFn, SessionReset
+from bb_edge.deployment.clients import client_ids
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import BROADCAST, peek
 from bb_edge.wire.topics import Topics
@@ -65,6 +66,10 @@ class MqttError(BBError):
 
     fix = 'start a broker (`bb-edge broker DIR`) or check HOST:PORT and credentials in the URL'
 
+
+#: the query options an mqtt:// URL may carry (anything else is a typo and refused)
+URL_OPTIONS = frozenset({"ca", "cert", "key", "creds", "insecure", "clean", "prefix", "qos", "keepalive",
+                         "inflight", "connect_timeout"})
 
 @dataclass
 class MqttConfig:
@@ -95,7 +100,20 @@ class MqttConfig:
         u = urlsplit(url)
         if u.scheme not in ("mqtt", "mqtts"):
             raise MqttError(f"not an MQTT URL: {url!r} (use mqtt://HOST:PORT or mqtts://HOST:PORT)")
-        q = {k: v[-1] for k, v in parse_qs(u.query).items()}
+        form = "mqtt://HOST:PORT[?creds=FILE] or mqtts://HOST:PORT[?ca=FILE...]"
+        if not u.netloc or not u.hostname:
+            raise MqttError(f"{url!r} names no broker host; write it as {form}")
+        if u.path not in ("", "/") or u.fragment:
+            raise MqttError(f"{url!r} has a path {u.path!r}{' and a fragment' if u.fragment else ''}, which an "
+                            f"MQTT URL does not take; write it as {form}")
+        try:
+            q = {k: v[-1] for k, v in parse_qs(u.query, keep_blank_values=True, strict_parsing=bool(u.query)).items()}
+        except ValueError as exc:
+            raise MqttError(f"bad query in {url!r} ({exc}); write options as ?key=value&key=value") from None
+        unknown = sorted(set(q) - URL_OPTIONS)
+        if unknown:
+            raise MqttError(f"{url!r}: unknown option {', '.join(unknown)}; MQTT URLs take "
+                            f"{', '.join(sorted(URL_OPTIONS))}")
         tls = u.scheme == "mqtts"
         cfg = cls(host=u.hostname or "127.0.0.1", port=u.port or (8883 if tls else 1883), tls=tls,
                   username=unquote(u.username) if u.username else None,
@@ -177,7 +195,8 @@ class MqttTransport:
         self.cfg = config.for_node(node)
         self.node = node
         self.topics = Topics(deployment, self.cfg.prefix)
-        self.ids = dict(ids)
+        # clients (bb_edge.deployment.clients) may send graph inputs; the engine checks the request is theirs
+        self.ids = {**client_ids(), **dict(ids)}
         self.stats = MqttStats()
         self.peers_up: dict[str, bool] = {}
         self._deliver: DeliverFn | None = None
