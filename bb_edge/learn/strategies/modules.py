@@ -218,7 +218,8 @@ class FedAvgModule(StrategyModule):
         client_cls: type[FedAvgClient] = self.client_cls
         if sa is not None:
             client_cls = SecAggFedClient
-            kw.update(threshold=sa["threshold"], frac_bits=sa["frac_bits"], withhold=name in sa["withhold"])
+            kw.update(threshold=sa["threshold"], frac_bits=sa["frac_bits"], withhold=name in sa["withhold"],
+                      garble=name in sa["garble"])
         install_handler(engine, client_cls(
             program=prog, server="server", epochs=int(cfg["epochs"]), batch_size=int(cfg["batch_size"]),
             heartbeat_interval=hb, seed=int(cfg["seed"]), **kw))
@@ -234,9 +235,10 @@ class FedAvgModule(StrategyModule):
         if self.name != "fedavg":
             raise ConfigError(f"secagg runs with the fedavg strategy, not {self.name}")
         sa = check_secagg_config(spec, len(self.roster().clients), self.cfg.get("aggregator"))
-        unknown = set(sa["withhold"]) - self.roster().client_set
-        if unknown:
-            raise ConfigError(f"secagg.withhold names no client: {sorted(unknown)}")
+        for key in ("withhold", "garble"):
+            unknown = set(sa[key]) - self.roster().client_set
+            if unknown:
+                raise ConfigError(f"secagg.{key} names no client: {sorted(unknown)}")
         return sa
 
     def _sharing(self) -> tuple[list[str], dict[str, str]]:
