@@ -351,6 +351,9 @@ def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mq
     log = fleet.log_file("server").read_text()
     assert "event SecAggRecovered strategy=fedavg round=1 dropped=2 survivors=2" in log, log[-2000:]
     assert "accepted=2 cohort=4 partial=True" in log
+    # a client announces itself to the server only: no client refuses another client's HELLO (issue 28)
+    for n in ["server", "c0", "c2"]:
+        assert "Unauthorised" not in fleet.log_file(n).read_text(errors="replace"), n
     finals = [r for r in fleet.records("server") if r["kind"] == "final"]
     # SIGTERMed, the server writes its final record before it exits (exit status and log if not)
     assert len(finals) == 1, (fleet.exits.get("server"), log[-2000:])
