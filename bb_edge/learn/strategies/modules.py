@@ -206,7 +206,8 @@ class FedAvgModule(StrategyModule):
                 size=prog.layout.size, rounds=self.rounds, min_clients=int(cfg["min_clients"]),
                 clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
                 start_clients=max(start, 1), start_after=float(cfg.get("start_after", 2 * hb)),
-                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), **self._sample_caps(), **skw))
+                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), rounds_count=self._rounds_count(),
+                **self._sample_caps(), **skw))
             return
         engine.bind("data", self._data(name))
         if name in self.malicious:
@@ -223,6 +224,13 @@ class FedAvgModule(StrategyModule):
         install_handler(engine, client_cls(
             program=prog, server="server", epochs=int(cfg["epochs"]), batch_size=int(cfg["batch_size"]),
             heartbeat_interval=hb, seed=int(cfg["seed"]), **kw))
+
+    def _rounds_count(self) -> str:
+        """What ``rounds`` counts: ``"started"`` (the default) or ``"completed"`` (aborted rounds are retried)."""
+        rc = self.cfg.get("rounds_count", "started")
+        if rc not in ("started", "completed"):
+            raise ConfigError(f"rounds_count must be 'started' or 'completed', not {rc!r}")
+        return str(rc)
 
     def _aggregator(self) -> Any:
         return component(self.cfg["aggregator"])

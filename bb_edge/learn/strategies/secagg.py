@@ -634,6 +634,7 @@ class SecAggServer(FedAvgServer):
             self._reset()
             return
         model.set(model.vector + step, self.round)
+        self.completed += 1
         ctx.emit(lev.RoundCompleted(self.strategy, self.round, accepted, len(self.cohort),
                                     accepted < len(self.cohort)))
         self._reset()
