@@ -70,6 +70,7 @@ otherwise runs the round (it sends a masked update the server must leave out).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -165,7 +166,9 @@ def _pair_mask(seed: bytes, me: int, other: int, rnd: int, n: int) -> np.ndarray
     return m if me < other else (np.uint32(0) - m).astype(np.uint32)
 
 
+@functools.lru_cache(maxsize=1024)
 def _priv(secret: int) -> X25519PrivateKey:
+    """The key object of a round secret (cached: building one costs as much as an agreement)."""
     return X25519PrivateKey.from_private_bytes(int(secret).to_bytes(32, "little"))
 
 
