@@ -21,11 +21,11 @@ every payload is one UINT8 envelope with a 4-byte tag, little-endian)::
 
     server -> cohort    MODEL      the global model (float32, never masked)
     client -> server    SA_KEY     SAK2 | c_pk (32) | s_pk (32)                       then it trains
-    server -> U1        SA_ROSTER  SAR2 | u32 n | n x (u32 id | c_pk | s_pk)          U1: who sent keys
+    server -> all       SA_ROSTER  SAR2 | u32 n | n x (u32 id | c_pk | s_pk)          U1: who sent keys
     client -> server    SA_SHARES  SAS2 | u32 n | n x (u32 holder | box)              one box per other member of U1
     server -> each y    SA_SHARES  SAF2 | f64 weight | u32 n | n x (u32 owner | box)  U2 but y: who shared
     client -> server    UPDATE     SAG2 | u32 node | u32 size | u32 nbad | nbad x u32 | size x u32 (masked)
-    server -> S         SA_UNMASK  SAU2 | u32 ns | ns x u32 survivor | u32 nd | nd x u32 dropped
+    server -> all       SA_UNMASK  SAU2 | u32 ns | ns x u32 survivor | u32 nd | nd x u32 dropped
     client -> server    SA_REVEAL  SAV2 | u32 n | n x (u32 owner | u8 kind | 32 bytes)
 
 A *share box* (80 bytes) is AES-256-GCM over the owner's two 32-byte Shamir
@@ -247,15 +247,11 @@ def unpack_key(data: bytes) -> bytes:
 
 def _unpack_entries(mv: memoryview, at: int, each: int, tag: str) -> dict[int, bytes]:
     n = _count(mv, at, 4 + each, tag)
-    ids: list[int] = []
-    out: dict[int, bytes] = {}
-    for k in range(n):
-        p = at + 4 + k * (4 + each)
-        (i,) = struct.unpack_from("<I", mv, p)
-        ids.append(int(i))
-        out[int(i)] = bytes(mv[p + 4:p + 4 + each])
+    raw = bytes(mv[at + 4:])
+    ids = np.frombuffer(raw, dtype=np.dtype([("id", "<u4"), ("v", f"V{each}")]), count=n)["id"].tolist()
     _ids_unique(ids, tag)
-    return out
+    stride = 4 + each
+    return {i: raw[k * stride + 4:(k + 1) * stride] for k, i in enumerate(ids)}
 
 
 def _pack_entries(tag: bytes, entries: Mapping[int, bytes], each: int) -> bytes:
@@ -568,12 +564,17 @@ class SecAggServer(FedAvgServer):
             body = payload if isinstance(payload, bytes) else payload[c]
             ctx.send_bytes(names[c], body, protocol=self.client_protocol, edge=int(edge), request_id=self.round)
 
+    def _broadcast(self, ctx: Context, payload: bytes, edge: Msg) -> None:
+        """One envelope for every client (the roster, the unmask request: the same bytes for each member);
+        a client the message does not name ignores it."""
+        ctx.send_bytes("*", payload, protocol=self.client_protocol, edge=int(edge), request_id=self.round)
+
     def _roster(self, ctx: Context) -> None:
         if len(self.keys) < self._need():
             self._abort(ctx, len(self.keys), f"{len(self.keys)} keys, secure aggregation needs {self._need()}")
             return
         self.holders = sorted(self.keys)
-        self._send(ctx, self.holders, pack_roster(self.keys), Msg.SA_ROSTER)
+        self._broadcast(ctx, pack_roster(self.keys), Msg.SA_ROSTER)
         self._enter(ctx, "shares")
 
     def _forward(self, ctx: Context) -> None:
@@ -607,7 +608,7 @@ class SecAggServer(FedAvgServer):
                 self._abort(ctx, len(self.survivors), f"{len(self.survivors)} survivors after dropping "
                                                       f"{self.dropped}, secure aggregation needs {self._need()}")
                 return
-            self._send(ctx, self.survivors, pack_unmask(self.survivors, self.dropped), Msg.SA_UNMASK)
+            self._broadcast(ctx, pack_unmask(self.survivors, self.dropped), Msg.SA_UNMASK)
             self._enter(ctx, "unmask")
             return
         if len(self.reveals) < self.threshold:
@@ -728,6 +729,8 @@ class SecAggFedClient(FedAvgClient):
             super().on_envelope(env, peer, ctx)  # MODEL_FULL
             return
         rnd = env.request_id
+        if env.edge != Msg.SA_SHARES and (rnd != self.sa_round or self.delta is None):
+            return  # a broadcast roster or unmask request of a round this node does not take part in
         if rnd != self.sa_round or self.delta is None or env.dtype != 2 or len(env.dims) != 1:
             self._refuse(ctx, rnd, f"{Msg(env.edge).name} for round {rnd} does not fit (at round {self.sa_round})")
             return
@@ -762,6 +765,8 @@ class SecAggFedClient(FedAvgClient):
 
     def _on_roster(self, data: bytes, ctx: Context) -> None:
         roster = unpack_roster(data)
+        if ctx.node_id not in roster and not self.roster:
+            return  # a broadcast roster of a round this node is not part of (its key came too late)
         if roster.get(ctx.node_id) != self.my_keys:
             raise SecAggFormatError("the roster does not carry this node's keys")
         if len(roster) < self.threshold:
@@ -827,6 +832,8 @@ class SecAggFedClient(FedAvgClient):
     def _on_unmask(self, data: bytes, ctx: Context) -> None:
         survivors, dropped = unpack_unmask(data)
         me = ctx.node_id
+        if me in dropped or (me not in survivors and not self.sent_update):
+            return  # a broadcast unmask request for the others: this node is out of the sum
         if not self.sent_update or self.revealed or me not in survivors:
             raise SecAggFormatError("an unmask request out of order, or one that does not name this node a survivor")
         if not set(survivors) | set(dropped) <= set(self.members):
