@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from bb_edge.adapters.learn.fleet import LearningFleet, run_learning_fleet
 from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
@@ -295,6 +295,14 @@ def test_share_boxes_and_formats_round_trip_and_refuse_tampering() -> None:
     assert sa.unpack_roster(sa.pack_roster({3: k3, 2: k2})) == {2: k2, 3: k3}
     with pytest.raises(sa.SecAggFormatError):
         sa.unpack_key(sa.pack_key(bytes(sa.KEY_BYTES)))  # a low-order point: every agreement would be zero
+    mine = X25519PrivateKey.generate()
+    for u in sa.LOW_ORDER:  # the blocklist, against the library: each one's agreement is refused as all zeros
+        for enc in {u, u + sa.SHARE_PRIME, u | (1 << 255)} - {v for v in [u + sa.SHARE_PRIME] if v >= 1 << 255}:
+            raw = (enc % (1 << 256)).to_bytes(32, "little")
+            with pytest.raises(ValueError):
+                mine.exchange(X25519PublicKey.from_public_bytes(raw))
+            with pytest.raises(sa.SecAggFormatError):
+                sa.unpack_key(sa.pack_key(k2[:32] + raw))
     with pytest.raises(sa.SecAggFormatError):
         sa.unpack_unmask(b"SAU2" + struct.pack("<III", 2, 4, 4) + struct.pack("<I", 0))  # duplicate ids
     with pytest.raises(sa.SecAggFormatError):

@@ -98,7 +98,7 @@ __all__ = ["SecAggServer", "SecAggFedClient", "SecAggFormatError", "KEY_BYTES", 
            "SHARE_PRIME", "pack_key", "unpack_key", "pack_roster", "unpack_roster", "pack_boxes", "unpack_boxes",
            "pack_forward", "unpack_forward", "pack_unmask", "unpack_unmask", "pack_reveals", "unpack_reveals",
            "pack_masked", "unpack_masked", "seal_shares", "open_shares", "shamir_split", "shamir_combine",
-           "SECAGG_AGGREGATORS", "REVEAL_B", "REVEAL_S", "REVEAL_PAIR"]
+           "SECAGG_AGGREGATORS", "LOW_ORDER", "REVEAL_B", "REVEAL_S", "REVEAL_PAIR"]
 
 KEY_BYTES = 64  # c_pk | s_pk, two X25519 public keys
 SHARE_BYTES = 32  # a Shamir share in GF(2^255 - 19)
@@ -110,7 +110,11 @@ REVEAL_B, REVEAL_S, REVEAL_PAIR = 0, 1, 2
 # the aggregators that make sense on the one (unmasked, already averaged) vector secure aggregation yields
 SECAGG_AGGREGATORS = ("mean", "fedavgm", "fedadam", "fedyogi")
 _NONCE = bytes(12)  # every box key is used once (fresh keys per round, one key per ordered pair)
-_CHECK_KEY = X25519PrivateKey.from_private_bytes(hashlib.sha256(b"bb-secagg-key-check").digest())
+# the u-coordinates of X25519's small-order points (libsodium's blocklist, reduced mod p): an agreement with
+# any of them is all zeros (tests/learn/test_learn_secagg_mqtt.py checks each against the library)
+LOW_ORDER = frozenset({0, 1, SHARE_PRIME - 1,
+                       325606250916557431795983626356110631294008115727848805560023387167927233504,
+                       39382357235489614581723060781553021112529911719440698176882885853963445705823})
 
 
 class SecAggFormatError(CodecError):
@@ -225,10 +229,9 @@ def _check_key(raw: bytes) -> bytes:
     if len(raw) != KEY_BYTES:
         raise SecAggFormatError(f"a key entry is {KEY_BYTES} bytes")
     for k in (raw[:32], raw[32:]):
-        try:
-            _CHECK_KEY.exchange(X25519PublicKey.from_public_bytes(k))
-        except ValueError as exc:
-            raise SecAggFormatError("a public key is a low-order point") from exc
+        # RFC 7748 ignores bit 255 and reduces mod p; every small-order u (curve and twist) is listed
+        if (int.from_bytes(k, "little") & ((1 << 255) - 1)) % SHARE_PRIME in LOW_ORDER:
+            raise SecAggFormatError("a public key is a low-order point")
     return bytes(raw)
 
 
