@@ -13,7 +13,8 @@ was. So the final model is the initial one plus, for each completed round in ord
 sample-weighted mean of every client's plain update from the model before it, recomputed here by
 fresh engines (the clients' training is seeded by round and node).
 
-CI: a 25 s outage (round_timeout 2 s: several rounds abort in it); ``BB_EDGE_LONG=1``: 60 s.
+CI: a 25 s broker outage (round_timeout 2 s: several rounds abort in it), then one client partitioned
+for 8 s; ``BB_EDGE_LONG=1``: 60 s each.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tests.learn.test_learn_secagg_mqtt import _init, _plain_updates, _sizes, _w
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 OUTAGE = 60.0 if LONG else 25.0
+PARTITION = 60.0 if LONG else 8.0  # one client cut off (SIGSTOP: it neither sends nor reads) after the outage
 
 
 def _broker(conf: Path) -> subprocess.Popen[bytes]:
@@ -57,9 +59,10 @@ def _wait(pred: Any, timeout: float, what: str) -> None:
 
 
 def test_fedavg_survives_a_broker_outage(tmp_path: Path) -> None:
-    """The broker is down for OUTAGE seconds after round 2: no node exits, the rounds in the outage abort,
-    the clients reconnect and train again, all rounds are run, and the final model is FedAvg's."""
-    clients, rounds = 3, 8
+    """The broker is down for OUTAGE seconds after round 2, then client c1 is partitioned for PARTITION
+    seconds: no node exits, the rounds in either abort, the clients reconnect (c1 with its process and
+    state) and train again, all rounds are run, and the final model is FedAvg's."""
+    clients, rounds = 3, 10
     cfg = {"strategy": "fedavg", "clients": clients, "rounds": rounds, "seed": 5, "round_timeout": 2.0,
            "min_clients": clients, "heartbeat": 0.5, "start_after": 120.0, "rounds_count": "completed",
            "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}
@@ -86,6 +89,13 @@ def test_fedavg_survives_a_broker_outage(tmp_path: Path) -> None:
         time.sleep(OUTAGE)
         assert all(p.popen.poll() is None for p in fleet.procs.values()), "a node exited during the outage"
         broker = _broker(conf)  # back on the same port, with its sessions
+        _wait(lambda: len(_events(fleet, "server", "RoundCompleted")) >= before + 2, 120, "rounds after the outage")
+        cut = len(_events(fleet, "server", "RoundAborted"))
+        victim = fleet.procs["c1"].popen
+        os.kill(victim.pid, signal.SIGSTOP)  # c1 is partitioned: silent, its state kept
+        time.sleep(PARTITION)
+        cut_aborted = len(_events(fleet, "server", "RoundAborted")) - cut
+        os.kill(victim.pid, signal.SIGCONT)
         _wait(lambda: len(_events(fleet, "server", "RoundCompleted")) >= rounds, 180, f"{rounds} completed rounds")
         _wait(lambda: bool(_events(fleet, "server", "TrainingFinished")), 30, "the server to finish")
     finally:
@@ -95,6 +105,7 @@ def test_fedavg_survives_a_broker_outage(tmp_path: Path) -> None:
     done = _events(fleet, "server", "RoundCompleted")
     aborted = _events(fleet, "server", "RoundAborted")
     assert aborted, "no round timed out during the outage"
+    assert cut_aborted > 0, "no round timed out while c1 was partitioned"
     assert len(done) > before, "no round completed after the broker came back"
     for n in names[1:]:  # every client reconnected and trained again after the outage
         assert len(_events(fleet, n, "LocalTrainingDone")) > before, n
