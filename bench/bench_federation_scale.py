@@ -96,7 +96,7 @@ def run(clients: int, rounds: int, root: Path) -> dict[str, Any]:
     size = load_module(cfg, d).setup.program.layout.size
     finals = {n: [r for r in fleet.records(n) if r["kind"] == "final"] for n in names[1:]}
     sent, control = [], []
-    for n, f in finals.items():
+    for f in finals.values():
         if not f:
             continue
         trained = f[-1]["events"].get("LocalTrainingDone", 0)
