@@ -43,3 +43,17 @@ if [ ! -x "$ROS_VENV/bin/colcon" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$ros_p
   "$ROS_VENV/bin/python" -m pip install -q --disable-pip-version-check $ros_pkgs
   echo "$ros_pkgs" > "$stamp"
 fi
+
+# Flower 1.42.0 (tests/learn/test_learn_flower.py: a stock Flower FedAvg ServerApp with bb-edge clients)
+# pins protobuf 6 and its own grpcio/cryptography, which would replace the main interpreter's protobuf 7
+# (onnx's). It lives in its own venv that sees the main site-packages (numpy, paho-mqtt, onnxruntime for
+# bb_edge) and shadows only what Flower pins; the test runs its driver with this interpreter
+# (BB_EDGE_FLOWER_PYTHON overrides the path). flwr[simulation] adds Ray 2.55.1 for Flower's simulation runtime.
+FLOWER_VERSION=1.42.0
+FLOWER_VENV="${BB_EDGE_FLOWER_VENV:-$HOME/.cache/bb-edge/venvs/flwr-$FLOWER_VERSION}"
+have_flwr="$("$FLOWER_VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("flwr"))' 2>/dev/null || true)"
+if [ "$have_flwr" != "$FLOWER_VERSION" ]; then
+  echo "installing flwr[simulation]==$FLOWER_VERSION into $FLOWER_VENV"
+  python -m venv --system-site-packages "$FLOWER_VENV"
+  "$FLOWER_VENV/bin/python" -m pip install -q --disable-pip-version-check "flwr[simulation]==$FLOWER_VERSION"
+fi

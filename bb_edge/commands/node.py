@@ -47,6 +47,14 @@ def format_event(e: events.Event) -> str:
     return " ".join(parts)
 
 
+def _hello(engine: Any, learn: Any) -> None:
+    """A learning node announces itself to its own peers (:meth:`LearningNode.hello`); any other to all."""
+    if learn is not None:
+        learn.hello()
+    else:
+        engine.hello()
+
+
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -83,7 +91,9 @@ def _run(args: argparse.Namespace) -> int:
     state = load_node_state(args.state) if args.state and Path(args.state).exists() else None
     if state is None:
         seed_sequence(engine, state_file=args.epoch_file)  # seq = (boot epoch << 32) | n
-        engine.hello()  # announces the node (the serial hub waits for it; MQTT peers log PeerUp)
+        # announces the node (the serial hub waits for it; MQTT peers log PeerUp); a learning client
+        # announces itself to its server only
+        _hello(engine, learn)
     # per-request telemetry events become spans (--otlp), not lines
     quiet: set[type] = {events.RequestOpened, events.SegmentComputed}
     if args.quiet:
@@ -101,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
         # restore before the HELLO: it must announce the restored (or next) epoch
         epoch = restore_node_state(state, engine, loop.retransmit, now=loop.clock(),
                                    epoch_file=args.epoch_file, deployment=dep.name)
-        engine.hello()
+        _hello(engine, learn)
         print(f"restored {args.state}: epoch {epoch} seq {engine.seq} open requests {engine.open_requests} "
               f"({'clean shutdown' if state.clean else 'periodic snapshot: new epoch'})", flush=True)
     if args.state:

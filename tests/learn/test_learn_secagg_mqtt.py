@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from bb_edge.adapters.learn.fleet import LearningFleet, run_learning_fleet
 from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
@@ -143,6 +144,87 @@ def test_secagg_without_dropouts_matches_the_plain_run() -> None:
     assert secure.counts.get("RoundCompleted") == 3 and not secure.rejections
 
 
+def test_one_client_sealing_garbage_is_dropped_as_bad_share_and_rounds_complete() -> None:
+    """Issue 25: c2 seals random bytes for every other client's share box and still sends its masked update.
+    Every honest client attributes the boxes to c2
+    (``bad_share``, sender c2), the server drops c2 and names it, and all 3 rounds complete with the model
+    the 4 honest clients' sample-weighted mean makes, recomputed round by round from their plain updates."""
+    cfg = _cfg(5, 3, round_timeout=2.0, secagg={"threshold": 3, "garble": ["c2"]})
+    mod = module_for(build_setup(cfg))
+    ids = dict(mod.nodes())
+    engines = _engines(mod)
+    evs: list[tuple[str, Any]] = []
+    now = 0.0
+    while now < 60.0 and not (_server(engines).round == 3 and not _server(engines).open):
+        evs += _pump(engines, now)
+        now += 0.5
+    done = [e for _, e in evs if isinstance(e, lev.RoundCompleted)]
+    assert [(e.round, e.accepted, e.cohort) for e in done] == [(1, 4, 5), (2, 4, 5), (3, 4, 5)]
+    assert not [e for _, e in evs if isinstance(e, lev.RoundAborted)]
+    rej = [(n, e.sender, e.reason) for n, e in evs if isinstance(e, lev.UpdateRejected)]
+    honest = ["c0", "c1", "c3", "c4"]
+    # per round: each honest client refuses c2's box once, and the server names c2 once; nothing else is refused
+    assert sorted(rej) == sorted([(n, ids["c2"], "bad_share") for n in honest + ["server"]] * 3)
+    model = _init(cfg)
+    sizes = _sizes(cfg)
+    for rnd in (1, 2, 3):
+        model = model + _weighted_mean(_plain_updates(cfg, honest, model, rnd), sizes)
+    np.testing.assert_allclose(engines["server"].bindings["model"].vector, model, atol=1e-5)
+
+
+def test_a_server_lying_about_a_dropout_cannot_unmask_that_client() -> None:
+    """Double masking: the server calls c0 dropped although c0's masked update is in. The others reveal
+    shares of c0's s-key (enough to strip every pairwise mask), refuse a second request for c0's self-mask
+    shares, and what the server then holds of c0 is its update under a uniform self mask: the oracle (c0's
+    own self-mask seed, read from c0's engine) shows it is exactly that and nothing less."""
+    cfg = _cfg(4, 1, round_timeout=50.0, secagg={"threshold": 3})
+    mod = module_for(build_setup(cfg))
+    ids = dict(mod.nodes())
+    engines = _engines(mod)
+    seen: dict[str, bytes] = {}
+
+    def hold_unmask(src: str, env: Any) -> bool:
+        if env.edge == Msg.UPDATE and src == "c0":
+            seen["c0"] = env.payload_bytes()
+        return src == "server" and env.edge == Msg.SA_UNMASK
+
+    for now in (0.0, 0.5, 1.0, 2.0, 3.0):
+        _pump(engines, now, hold_unmask)
+    srv = _server(engines)
+    assert srv.phase == "unmask" and "c0" in seen
+    others = ["c1", "c2", "c3"]
+
+    def ask(name: str, payload: bytes, seq: int) -> list[Any]:
+        env = wire.Envelope.for_bytes(payload, sender=1, receiver=ids[name], seq=seq, request_id=1,
+                                      edge=int(Msg.SA_UNMASK), protocol=PROTO_FEDAVG_CLIENT)
+        engines[name].deliver("server", wire.encode(env))
+        return [wire.decode(o.data) for o in engines[name].poll(3.0)]
+
+    lie = sa.pack_unmask([ids[n] for n in others], [ids["c0"]])
+    reveals = {n: sa.unpack_reveals(next(e for e in ask(n, lie, 95_000) if e.edge == Msg.SA_REVEAL)
+                                    .payload_bytes()) for n in others}
+    assert all(r[ids["c0"]][0] == sa.REVEAL_S for r in reveals.values())
+    truth = sa.pack_unmask([ids[n] for n in ["c0", *others]], [])
+    for i, n in enumerate(others):  # now asked for c0's self-mask shares: refused, nothing sent
+        engines[n].drain_events()
+        assert not [e for e in ask(n, truth, 96_000 + i) if e.edge == Msg.SA_REVEAL]
+        assert [e.reason for e in engines[n].drain_events() if isinstance(e, lev.UpdateRejected)] == ["bad_share"]
+    xs = {h: i + 1 for i, h in enumerate(srv.holders)}
+    s_key = sa.shamir_combine({xs[ids[n]]: int.from_bytes(reveals[n][ids["c0"]][1], "little") for n in others})
+    assert sa._pub(s_key) == srv.keys[ids["c0"]][32:]  # the lying server did get c0's s-key
+    _, _, vals = sa.unpack_masked(seen["c0"])
+    stripped = vals.copy()
+    for n in others:
+        stripped -= sa._pair_mask(sa._agree(s_key, srv.keys[ids[n]][32:]), ids["c0"], ids[n], 1, vals.size)
+    client = next(h for h in engines["c0"].protocols.values() if isinstance(h, sa.SecAggFedClient))
+    plain_fx = (stripped - sa._self_mask(client.b_secret, 1, vals.size)).view(np.int32).astype(np.float64)
+    weight = srv.weights[ids["c0"]]
+    assert client.delta is not None
+    np.testing.assert_allclose(plain_fx / 2 ** 24 / weight, client.delta, atol=1e-5)  # the oracle holds
+    leaked = stripped.view(np.int32).astype(np.float64) / 2 ** 24 / weight
+    assert np.abs(leaked - client.delta).mean() > 10.0  # without b, the server sees noise
+
+
 def _drop_shares_of(victim: str) -> Any:
     return lambda src, env: src == victim and env.edge == Msg.SA_SHARES
 
@@ -162,12 +244,12 @@ def test_malformed_secagg_messages_are_typed_refusals_that_change_nothing() -> N
     twin.restore(srv.snapshot())
     assert (twin.phase, twin.keys, twin.holders, twin.boxes) == (srv.phase, srv.keys, srv.holders, srv.boxes)
     before = (dict(srv.boxes), dict(srv.keys), list(srv.holders))
-    good = {h: bytes(sa.BOX_BYTES) for h in srv.holders}
+    good = {h: bytes(sa.BOX_BYTES) for h in srv.holders if h != ids["c2"]}
     bad = [
-        b"SAS1" + struct.pack("<I", 3),  # a count the length does not carry
+        b"SAS2" + struct.pack("<I", 3),  # a count the length does not carry
         b"XXXX" + sa.pack_boxes(good)[4:],  # wrong tag
-        sa.pack_boxes({h: good[h] for h in srv.holders[:2]}),  # shares for fewer holders than the round's
-        sa.pack_boxes({**good, 99: bytes(sa.BOX_BYTES)}),  # a holder outside the roster
+        sa.pack_boxes({ids["c0"]: good[ids["c0"]]}),  # shares for fewer holders than the round's
+        sa.pack_boxes({**good, ids["c2"]: bytes(sa.BOX_BYTES)}),  # a box for itself (its own shares stay home)
         sa.pack_boxes(good)[:-1],  # truncated
     ]
     server = engines["server"]
@@ -175,7 +257,7 @@ def test_malformed_secagg_messages_are_typed_refusals_that_change_nothing() -> N
         env = wire.Envelope.for_bytes(payload, sender=ids["c2"], receiver=1, seq=90_000 + i, request_id=1,
                                       edge=int(Msg.SA_SHARES), protocol=PROTO_FEDAVG_SERVER)
         server.deliver("c2", wire.encode(env))
-    key = wire.Envelope.for_bytes(b"SAK1" + bytes(sa.KEY_BYTES), sender=ids["c2"], receiver=1, seq=90_100,
+    key = wire.Envelope.for_bytes(sa.pack_key(srv.keys[ids["c2"]]), sender=ids["c2"], receiver=1, seq=90_100,
                                   request_id=1, edge=int(Msg.SA_KEY), protocol=PROTO_FEDAVG_SERVER)
     server.deliver("c2", wire.encode(key))  # a key in the shares phase: stale
     server.poll(2.5)
@@ -185,10 +267,11 @@ def test_malformed_secagg_messages_are_typed_refusals_that_change_nothing() -> N
     # a client refuses a forward whose boxes do not verify (or whose weight is impossible) and sends nothing
     c0 = engines["c0"]
     handler = next(h for h in c0.protocols.values() if isinstance(h, sa.SecAggFedClient))
-    for i, payload in enumerate([sa.pack_forward(0.5, {h: bytes(sa.BOX_BYTES) for h in srv.holders}),
-                                 b"SAF1" + struct.pack("<d", 2.0) + struct.pack("<I", 0),
-                                 sa.pack_roster({ids["c0"]: 1})]):
-        edge = Msg.SA_ROSTER if payload.startswith(b"SAR1") else Msg.SA_SHARES
+    for i, payload in enumerate([sa.pack_forward(0.5, {h: bytes(sa.BOX_BYTES) for h in srv.holders
+                                                       if h != ids["c0"]}),
+                                 b"SAF2" + struct.pack("<d", 2.0) + struct.pack("<I", 0),
+                                 sa.pack_roster({ids["c0"]: srv.keys[ids["c1"]]})]):
+        edge = Msg.SA_ROSTER if payload.startswith(b"SAR2") else Msg.SA_SHARES
         env = wire.Envelope.for_bytes(payload, sender=1, receiver=ids["c0"], seq=91_000 + i, request_id=1,
                                       edge=int(edge), protocol=PROTO_FEDAVG_CLIENT)
         c0.deliver("server", wire.encode(env))
@@ -199,19 +282,36 @@ def test_malformed_secagg_messages_are_typed_refusals_that_change_nothing() -> N
 
 
 def test_share_boxes_and_formats_round_trip_and_refuse_tampering() -> None:
-    box = sa.seal_share(12345, shared=987654321, owner=2, holder=3, rnd=7)
-    assert sa.open_share(box, 987654321, 2, 3, 7) == 12345
-    for args in [(987654322, 2, 3, 7), (987654321, 3, 2, 7), (987654321, 2, 3, 8)]:
+    shared = bytes(range(32))
+    box = sa.seal_shares(12345, 678, shared, owner=2, holder=3, rnd=7)
+    assert len(box) == sa.BOX_BYTES and sa.open_shares(box, shared, 2, 3, 7) == (12345, 678)
+    for args in [(bytes(32), 2, 3, 7), (shared, 3, 2, 7), (shared, 2, 3, 8)]:
         with pytest.raises(sa.SecAggFormatError):
-            sa.open_share(box, *args)
+            sa.open_shares(box, *args)
     flipped = bytes([box[0] ^ 1]) + box[1:]
     with pytest.raises(sa.SecAggFormatError):
-        sa.open_share(flipped, 987654321, 2, 3, 7)
-    assert sa.unpack_roster(sa.pack_roster({3: 5, 2: 7})) == {2: 7, 3: 5}
+        sa.open_shares(flipped, shared, 2, 3, 7)
+    k2, k3 = (X25519PrivateKey.generate().public_key().public_bytes_raw() * 2 for _ in range(2))
+    assert sa.unpack_roster(sa.pack_roster({3: k3, 2: k2})) == {2: k2, 3: k3}
     with pytest.raises(sa.SecAggFormatError):
-        sa.unpack_key(sa.pack_key(1))  # a trivial key
+        sa.unpack_key(sa.pack_key(bytes(sa.KEY_BYTES)))  # a low-order point: every agreement would be zero
+    mine = X25519PrivateKey.generate()
+    for u in sa.LOW_ORDER:  # the blocklist, against the library: each one's agreement is refused as all zeros
+        for enc in {u, u + sa.SHARE_PRIME, u | (1 << 255)} - {v for v in [u + sa.SHARE_PRIME] if v >= 1 << 255}:
+            raw = (enc % (1 << 256)).to_bytes(32, "little")
+            with pytest.raises(ValueError):
+                mine.exchange(X25519PublicKey.from_public_bytes(raw))
+            with pytest.raises(sa.SecAggFormatError):
+                sa.unpack_key(sa.pack_key(k2[:32] + raw))
     with pytest.raises(sa.SecAggFormatError):
-        sa.unpack_ids(b"SAU1" + struct.pack("<III", 2, 4, 4))  # duplicate ids
+        sa.unpack_unmask(b"SAU2" + struct.pack("<III", 2, 4, 4) + struct.pack("<I", 0))  # duplicate ids
+    with pytest.raises(sa.SecAggFormatError):
+        sa.unpack_unmask(sa.pack_unmask([2, 3], [3]))  # survived and dropped at once
+    # Shamir over GF(2^255 - 19): any threshold of shares gives the secret back, fewer give noise
+    secret = 2**254 + 12345
+    shares = sa.shamir_split(secret, [1, 2, 3, 4, 5], 3)
+    assert sa.shamir_combine({x: shares[x] for x in (1, 3, 5)}) == secret
+    assert sa.shamir_combine({x: shares[x] for x in (2, 4)}) != secret
     with pytest.raises(ConfigError, match="aggregator"):
         simulate(_cfg(3, 1, secagg={}, aggregator={"type": "krum"}))
     with pytest.raises(ConfigError, match="threshold"):
@@ -259,6 +359,9 @@ def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mq
     log = fleet.log_file("server").read_text()
     assert "event SecAggRecovered strategy=fedavg round=1 dropped=2 survivors=2" in log, log[-2000:]
     assert "accepted=2 cohort=4 partial=True" in log
+    # a client announces itself to the server only: no client refuses another client's HELLO (issue 28)
+    for n in ["server", "c0", "c2"]:
+        assert "Unauthorised" not in fleet.log_file(n).read_text(errors="replace"), n
     finals = [r for r in fleet.records("server") if r["kind"] == "final"]
     # SIGTERMed, the server writes its final record before it exits (exit status and log if not)
     assert len(finals) == 1, (fleet.exits.get("server"), log[-2000:])

@@ -198,6 +198,17 @@ class LearningNode:
         return cls(module, name, eng, wire_deployment(module, dep.name),
                    time.time() if origin is None else float(origin))
 
+    def hello(self) -> None:
+        """Announce this node to its peers: the server to everyone, a client to the server only.
+
+        A client's engine knows the server and itself, not the other clients; a broadcast HELLO
+        would reach each of them as a refusal (``Unauthorised``), N x (N - 1) per start.
+        """
+        if self.name == "server" or "server" not in self.engine.peers:
+            self.engine.hello()
+            return
+        self.engine.hello("server")
+
     def clock(self) -> float:
         """Seconds since the fleet's origin (wall clock: the same origin means the same time on every node)."""
         return time.time() - self.origin

@@ -139,6 +139,7 @@ class FedAvgServer(HandlerState):
     sample_cap: int = 0
     sample_caps: dict[int, int] = field(default_factory=dict)
     strategy: str = "fedavg"
+    rounds_count: str = "started"  # what ``rounds`` counts: rounds started, or rounds completed (outages)
     protocol_id: int = PROTO_FEDAVG_SERVER
     client_protocol: int = PROTO_FEDAVG_CLIENT
     round: int = field(default=0, init=False)
@@ -152,6 +153,7 @@ class FedAvgServer(HandlerState):
     suspected: set[int] = field(default_factory=set, init=False)
     rejected: int = field(default=0, init=False)
     aborted: int = field(default=0, init=False)
+    completed: int = field(default=0, init=False)
 
     # ------------------------------------------------------------ envelopes
 
@@ -289,7 +291,7 @@ class FedAvgServer(HandlerState):
             if now >= self.deadline:
                 self._close(ctx)
             return
-        if self.round >= self.rounds:
+        if (self.completed if self.rounds_count == "completed" else self.round) >= self.rounds:
             self.finished = True
             ctx.emit(lev.TrainingFinished(self.strategy, self.round))
             return
@@ -362,6 +364,7 @@ class FedAvgServer(HandlerState):
                                       "aggregate is not finite"))
             return
         model.set(model.vector + np.asarray(step, dtype=np.float32), self.round)
+        self.completed += 1
         ctx.emit(lev.RoundCompleted(self.strategy, self.round, len(ids), len(self.cohort),
                                     len(ids) < len(self.cohort)))
         self.received = {}

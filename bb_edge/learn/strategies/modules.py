@@ -206,7 +206,8 @@ class FedAvgModule(StrategyModule):
                 size=prog.layout.size, rounds=self.rounds, min_clients=int(cfg["min_clients"]),
                 clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
                 start_clients=max(start, 1), start_after=float(cfg.get("start_after", 2 * hb)),
-                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), **self._sample_caps(), **skw))
+                max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), rounds_count=self._rounds_count(),
+                **self._sample_caps(), **skw))
             return
         engine.bind("data", self._data(name))
         if name in self.malicious:
@@ -218,10 +219,18 @@ class FedAvgModule(StrategyModule):
         client_cls: type[FedAvgClient] = self.client_cls
         if sa is not None:
             client_cls = SecAggFedClient
-            kw.update(threshold=sa["threshold"], frac_bits=sa["frac_bits"], withhold=name in sa["withhold"])
+            kw.update(threshold=sa["threshold"], frac_bits=sa["frac_bits"], withhold=name in sa["withhold"],
+                      garble=name in sa["garble"])
         install_handler(engine, client_cls(
             program=prog, server="server", epochs=int(cfg["epochs"]), batch_size=int(cfg["batch_size"]),
             heartbeat_interval=hb, seed=int(cfg["seed"]), **kw))
+
+    def _rounds_count(self) -> str:
+        """What ``rounds`` counts: ``"started"`` (the default) or ``"completed"`` (aborted rounds are retried)."""
+        rc = self.cfg.get("rounds_count", "started")
+        if rc not in ("started", "completed"):
+            raise ConfigError(f"rounds_count must be 'started' or 'completed', not {rc!r}")
+        return str(rc)
 
     def _aggregator(self) -> Any:
         return component(self.cfg["aggregator"])
@@ -234,9 +243,10 @@ class FedAvgModule(StrategyModule):
         if self.name != "fedavg":
             raise ConfigError(f"secagg runs with the fedavg strategy, not {self.name}")
         sa = check_secagg_config(spec, len(self.roster().clients), self.cfg.get("aggregator"))
-        unknown = set(sa["withhold"]) - self.roster().client_set
-        if unknown:
-            raise ConfigError(f"secagg.withhold names no client: {sorted(unknown)}")
+        for key in ("withhold", "garble"):
+            unknown = set(sa[key]) - self.roster().client_set
+            if unknown:
+                raise ConfigError(f"secagg.{key} names no client: {sorted(unknown)}")
         return sa
 
     def _sharing(self) -> tuple[list[str], dict[str, str]]:
