@@ -35,6 +35,7 @@ class FileSlots:
     def __init__(self, directory: str | Path) -> None:
         self.dir = Path(directory)  # created by the first stage: a node never updated writes nothing
         self.staged: str | None = None
+        self.previous: str | None = None  # what `active` said before the last activate ("" = no file)
 
     @property
     def active(self) -> str | None:
@@ -53,6 +54,7 @@ class FileSlots:
     def stage(self, data: bytes) -> None:
         """Write the inactive slot (the active one is never touched)."""
         slot = "b" if self.active == "a" else "a"
+        self.previous = None  # the other slot is overwritten: nothing to go back to
         self.dir.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.dir / f"slot_{slot}", data)
         self.staged = slot
@@ -60,8 +62,19 @@ class FileSlots:
     def activate(self) -> None:
         """Point ``active`` at the staged slot."""
         if self.staged is not None:
+            self.previous = self.active or ""
             _write_atomic(self.dir / "active", self.staged.encode())
             self.staged = None
+
+    def revert(self) -> None:
+        """Point ``active`` back where the last :meth:`activate` found it (no file: the deployment's program)."""
+        if self.previous is None:
+            return
+        if self.previous:
+            _write_atomic(self.dir / "active", self.previous.encode())
+        else:
+            (self.dir / "active").unlink(missing_ok=True)
+        self.previous = None
 
     def discard(self) -> None:
         """Delete the staged slot's file."""
