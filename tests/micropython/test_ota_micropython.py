@@ -131,7 +131,8 @@ def make_vectors() -> dict[str, Any]:
     s = _Seq()
     steps = [_request(s, 1), *_update(s, p["new"], 1), _request(s, 2), _ota_env(s, ota.COMMIT, struct.pack("<I", 1)),
              _ota_env(s, ota.COMMIT, struct.pack("<I", 1)), _request(s, 3)]
-    case("update", steps, [_ready(1, p["new"]), _switched(1, p["new"])], "new", outputs=["old", "old", "new"],
+    case("update", steps, [_ready(1, p["new"]), _switched(1, p["new"]), _switched(1, p["new"])], "new",
+         outputs=["old", "old", "new"],
          files=True,
          hello=hashlib.sha256(p["new"]).hexdigest())
     s = _Seq()
@@ -140,7 +141,7 @@ def make_vectors() -> dict[str, Any]:
     body[-1] ^= 1  # the last byte of the image: the SHA-256 differs
     msgs[-1] = body.hex()
     case("corrupt", [*msgs, _ota_env(s, ota.COMMIT, struct.pack("<I", 2)), _request(s, 1)],
-         [_nack(2, ota.CORRUPT), _nack(2, ota.UNKNOWN_UPDATE)], "old")
+         [_nack(2, ota.CORRUPT), _nack(2, ota.CORRUPT)], "old")
     s = _Seq()
     case("bad_mac", [*_update(s, p["new"], 3, key=OTHER_KEY), _request(s, 1)], [_nack(3, ota.BAD_SIGNATURE)], "old")
     s = _Seq()
@@ -184,7 +185,14 @@ def make_vectors() -> dict[str, Any]:
     s = _Seq()
     case("abort", [*_update(s, p["new"], 15), _ota_env(s, ota.ABORT, struct.pack("<I", 15)),
                    _ota_env(s, ota.COMMIT, struct.pack("<I", 15)), _request(s, 1)],
-         [_ready(15, p["new"]), _nack(15, ota.UNKNOWN_UPDATE)], "old")
+         [_ready(15, p["new"]), _nack(15, ota.ABORTED), _nack(15, ota.ABORTED)], "old")
+    s = _Seq()  # an ABORT after the switch puts the previous program back (docs/wire.md "Atomic fleet update")
+    case("abort_after_switch", [*_update(s, p["new"], 20), _ota_env(s, ota.COMMIT, struct.pack("<I", 20)),
+                                _request(s, 1), _ota_env(s, ota.COMMIT, struct.pack("<I", 20)),
+                                _ota_env(s, ota.ABORT, struct.pack("<I", 20)),
+                                _ota_env(s, ota.COMMIT, struct.pack("<I", 20)), _request(s, 2)],
+         [_ready(20, p["new"]), _switched(20, p["new"]), _switched(20, p["new"]), _nack(20, ota.ABORTED),
+          _nack(20, ota.ABORTED)], "old", outputs=["new", "old"], files=True)
     s = _Seq()
     msgs = _update(s, p["new"], 16)
     case("stalled", [msgs[0], msgs[1], 61000, *msgs[2:], _request(s, 1)], [_nack(16, ota.TRUNCATED)], "old")
@@ -387,11 +395,14 @@ def test_micropython_node_replays_the_vectors(vm_result: dict[str, Any], name: s
             for k, cs in v["consts"].items()}  # y = x + c, or (x + x) + c with two inputs
     assert len(outs) == len(spec["outputs"]), "every request was answered once"
     switched_at = next((i for i, r in enumerate(replies) if r["type"] == ota.SWITCHED), None)
+    reverted_at = next((i for i, r in enumerate(replies) if switched_at is not None and i > switched_at
+                        and r.get("code") == "aborted"), None)
     for (pos, y), which in zip(outs, spec["outputs"], strict=True):
         np.testing.assert_array_equal(y, want[which])
-        # answered by the new program exactly when it came after SWITCHED
-        assert (which != spec.get("start", "old")) == (switched_at is not None and pos > switched_at)
-    if switched_at is not None:  # a HELLO announces the new program's SHA-256
+        # answered by the new program exactly when it came after SWITCHED and before an ABORT put it back
+        assert (which != spec.get("start", "old")) == (switched_at is not None and pos > switched_at
+                                                       and (reverted_at is None or pos <= reverted_at))
+    if switched_at is not None:  # a HELLO announces the SHA-256 of the program that runs in the end
         assert hellos and hellos[-1] == hashlib.sha256(bytes.fromhex(v["programs"][spec["runs"]])).digest()
     else:
         assert hellos == []

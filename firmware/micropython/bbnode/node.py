@@ -131,7 +131,8 @@ class Node:
             env = E.Envelope(kind=E.KIND_CONTROL, protocol=PROTO_OTA, receiver=0, edge=t, dtype=2,
                              dims=(len(payload),))
             self._emit(env, payload)
-            if t == 7:  # SWITCHED
+            if t == 7 or self.ota.hello_due:  # SWITCHED, or an ABORT put the previous program back
+                self.ota.hello_due = False
                 self.hello()
 
     def _ota_poll(self):

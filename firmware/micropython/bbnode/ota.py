@@ -16,7 +16,9 @@ id, peer, direction, dtype and shape, an int8 edge's scale and zero point, as th
 checked, then READY. After COMMIT, at
 the first idle point the node switches, runs the new program once (health: no exception, float outputs
 finite), flips the active slot and answers SWITCHED; a failed health check puts the old program back
-(NACK ``rolled_back``).
+(NACK ``rolled_back``). Finished update ids are remembered: a repeated COMMIT of what runs answers SWITCHED
+again; every ABORT is answered with a NACK, and an ABORT of the update last switched to puts the previous
+program back first (docs/wire.md "Atomic fleet update").
 
 Why one file: on the device every module costs import RAM, and the node end of the protocol, its HMAC,
 slot stores and loader check are used only together. It mirrors bb_edge/engine/ota.py's OtaNode.
@@ -50,9 +52,11 @@ UNKNOWN_UPDATE = 10
 ROLLED_BACK = 11
 NOT_AUTHORISED = 12
 NO_KEY = 13
+ABORTED = 16  # the answer to every ABORT: this node does not run the update (and never will)
+RUNNING = 0  # OtaNode.finished: the update runs
 CODE_NAMES = {1: "bad_message", 2: "busy", 3: "too_large", 4: "truncated", 5: "corrupt", 6: "bad_signature",
               7: "invalid_program", 8: "contract_mismatch", 9: "wrong_target", 10: "unknown_update",
-              11: "rolled_back", 12: "not_authorised", 13: "no_key"}
+              11: "rolled_back", 12: "not_authorised", 13: "no_key", 16: "aborted"}
 # refusals that end an update: its chunks still in flight are then dropped without a NACK each
 _ENDS_AN_UPDATE = (TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
                    WRONG_TARGET, NO_KEY)
@@ -136,6 +140,7 @@ class MemorySlots:
         """Start writing ``size`` bytes to the inactive slot."""
         self.staged = 1 if self.active == 0 else 0
         self.size = size
+        self.previous = None  # the other slot is overwritten: nothing to go back to
 
     def write(self, offset, chunk):
         """Write ``chunk`` at ``offset`` of the staged slot (the caller checked the bounds)."""
@@ -148,7 +153,11 @@ class MemorySlots:
     def activate(self):
         """The staged slot becomes the active one."""
         if self.staged is not None:
-            self.active, self.staged = self.staged, None
+            self.previous, self.active, self.staged = self.active, self.staged, None
+
+    def revert(self):
+        """Back to the slot the last activate left (an ABORT after the switch)."""
+        self.active, self.previous = getattr(self, "previous", None), None
 
     def discard(self):
         """Forget the staged slot."""
@@ -193,6 +202,7 @@ class FileSlots:
         """Open the inactive slot's file for writing."""
         self._close()
         self.staged = "b" if self.active == "a" else "a"
+        self.previous = None  # the other slot is overwritten: nothing to go back to
         self.f = open(self.path(self.staged), "wb")
 
     def write(self, offset, chunk):
@@ -211,9 +221,30 @@ class FileSlots:
         if self.staged is None:
             return
         self._close()
+        self._point(self.staged)
+        self.previous = self.active or ""
+        self.active, self.staged = self.staged, None
+
+    def revert(self):
+        """Point ``PREFIX_active`` back where the last activate found it (none: the booted program.bbrt)."""
+        import os
+        prev = getattr(self, "previous", None)
+        if prev is None:
+            return
+        if prev:
+            self._point(prev)
+        else:
+            try:
+                os.remove(self.prefix + "_active")
+            except OSError:
+                pass
+        self.active, self.previous = prev or None, None
+
+    def _point(self, slot):
+        import os
         tmp = self.prefix + "_active.tmp"
         with open(tmp, "w") as f:
-            f.write(self.staged)
+            f.write(slot)
         try:
             os.rename(tmp, self.prefix + "_active")  # littlefs (the ESP32 default) replaces the target
         except OSError:  # FAT refuses an existing target: remove it first (a cut here boots program.bbrt)
@@ -222,7 +253,6 @@ class FileSlots:
             except OSError:
                 pass
             os.rename(tmp, self.prefix + "_active")
-        self.active, self.staged = self.staged, None
 
     def discard(self):
         """Delete the staged slot's file."""
@@ -335,7 +365,11 @@ class OtaNode:
         self.stage_timeout_ms = stage_timeout_ms
         self.current = None
         self.switched = []  # update ids switched to, oldest first (a repeated COMMIT is then no error)
-        self.refused_update = None  # its later chunks are dropped quietly: one NACK says it
+        self.finished = {}  # update id -> RUNNING or the code that ended it (the last 16; bb_edge/engine/ota.py)
+        self.order = []
+        self.revertible = None  # (update id, restore token) of the last switch, until another update stages
+        self.revert_pending = None  # an ABORT of the running update, applied at the idle point
+        self.hello_due = False  # the node sends a HELLO after these replies (the program changed)
         self.refusals = 0
         self.log = []  # the last 8 (event, update id, code, reason): OtaRefused/OtaSwitched/OtaRolledBack
         self.last_switch = None  # (update id, old hash, new hash) of the latest switch
@@ -356,9 +390,9 @@ class OtaNode:
             elif mtype == DATA:
                 out += self._data(payload)
             elif mtype == COMMIT:
-                self._commit(self._u32(payload, "COMMIT"))
+                out += self._commit(self._u32(payload, "COMMIT"))
             elif mtype == ABORT:
-                self._abort(self._u32(payload, "ABORT"))
+                out += self._abort(self._u32(payload, "ABORT"))
             else:
                 raise OtaError(BAD_MESSAGE, "message type %d is not for a node" % mtype)
         except OtaError as exc:
@@ -366,8 +400,10 @@ class OtaNode:
         return out
 
     def poll(self, now, idle):
-        """Stage timeouts, and the switch itself once ``idle`` (no request half-received)."""
+        """Stage timeouts, and the switch (or the revert) itself once ``idle`` (no request half-received)."""
         out = self._timeout(now)
+        if self.revert_pending is not None and idle:
+            out += self._revert()
         st = self.current
         if st is not None and st.commit and idle:
             out += self._switch(st)
@@ -376,7 +412,7 @@ class OtaNode:
     @property
     def busy(self):
         """An update is being staged or waits for its idle point."""
-        return self.current is not None
+        return self.current is not None or self.revert_pending is not None
 
     # ------------------------------------------------------------- messages
     @staticmethod
@@ -403,6 +439,8 @@ class OtaNode:
         if size == 0:
             raise OtaError(BAD_MESSAGE, "OFFER of an empty program")
         st = _Staging(uid, size, target, sig_kind, payload[12:44], payload[44:], now)
+        if uid in self.finished:
+            return  # a late or repeated OFFER of an update already ended: nothing new
         if self.current is not None:
             if self.current.same(st):
                 return  # the same OFFER again (the deployer retried): nothing new
@@ -415,6 +453,7 @@ class OtaNode:
             raise OtaError(BAD_SIGNATURE, "signature kind %d, this node verifies %d" % (sig_kind, SIG_HMAC_SHA256))
         if size > self.max_program:
             raise OtaError(TOO_LARGE, "%d bytes, this node takes at most %d" % (size, self.max_program))
+        self.revertible = None  # staging overwrites the slot the previous program is in
         try:
             self.store.begin(size)
         except (OSError, MemoryError) as exc:  # no room for the slot: refused, nothing staged
@@ -427,8 +466,8 @@ class OtaNode:
         uid, offset = struct.unpack_from("<II", payload, 0)
         st = self.current
         if st is None or st.uid != uid:
-            if uid == self.refused_update:
-                return []
+            if uid in self.finished:
+                return []  # chunks of an update already ended: its one NACK (or SWITCHED) said it
             raise OtaError(UNKNOWN_UPDATE, "no update %d is being staged" % uid)
         if st.ready:
             return []  # a late duplicate of a chunk already verified
@@ -472,21 +511,54 @@ class OtaNode:
         self._note("OtaStaged", st.uid, 0, "")
         return [(READY, struct.pack("<I", st.uid) + st.sha)]
 
+    def _finish(self, uid, code):
+        if uid not in self.finished:
+            self.order.append(uid)
+        self.finished[uid] = code
+        while len(self.order) > 16:
+            self.finished.pop(self.order.pop(0), None)
+
     def _commit(self, uid):
         st = self.current
         if st is None or st.uid != uid:
-            if uid in self.switched:
-                return  # a repeated COMMIT of what already runs
+            code = self.finished.get(uid)
+            if code == RUNNING:
+                if self.revertible is not None and self.revertible[0] == uid and self.revert_pending is None:
+                    return [(SWITCHED, struct.pack("<I", uid) + self.loader.node.program_hash)]
+                return []
+            if code is not None:
+                raise OtaError(code, "update %d already ended; this node does not run it" % uid)
             raise OtaError(UNKNOWN_UPDATE, "no update %d is staged" % uid)
         if not st.ready:
             raise OtaError(UNKNOWN_UPDATE, "update %d is not verified yet" % uid)
         st.commit = True  # the node calls poll(now, idle) right after: the switch happens at the idle point
+        return []
 
     def _abort(self, uid):
         st = self.current
         if st is not None and st.uid == uid:
             self.current = None
             self.store.discard()
+        if self.finished.get(uid) == RUNNING and self.revertible is not None and self.revertible[0] == uid:
+            self.revert_pending = uid  # put the previous program back at the idle point, then answer
+            return []
+        if self.revert_pending == uid:
+            return []
+        if uid not in self.finished:
+            self._finish(uid, ABORTED)  # a COMMIT arriving after this ABORT is refused
+        code = self.finished[uid]
+        return [(NACK, nack_payload(uid, code, "this node does not run update %d" % uid))]
+
+    def _revert(self):
+        uid, self.revert_pending = self.revert_pending, None
+        token = self.revertible[1]
+        self.revertible = None
+        self.loader.restore(token)
+        self.store.revert()
+        self._finish(uid, ABORTED)
+        self._note("OtaRolledBack", uid, ABORTED, "aborted by the deployer after the switch")
+        self.hello_due = True
+        return [(NACK, nack_payload(uid, ABORTED, "aborted: the previous program runs again"))]
 
     def _switch(self, st):
         self.current = None
@@ -513,13 +585,15 @@ class OtaNode:
             return [self._refuse(uid, ROLLED_BACK, "cannot switch the slot pointer: %s" % (exc,))]
         self.switched.append(uid)
         del self.switched[:-8]
+        self._finish(uid, RUNNING)
+        self.revertible = (uid, token)
         self.last_switch = (uid, old_hash, st.sha)
         self._note("OtaSwitched", uid, 0, "")
         return [(SWITCHED, struct.pack("<I", uid) + st.sha)]
 
     def _refuse(self, uid, code, reason):
-        if code in _ENDS_AN_UPDATE:
-            self.refused_update = uid
+        if code in _ENDS_AN_UPDATE or code == ROLLED_BACK:
+            self._finish(uid, code)
         self.refusals += 1
         self._note("OtaRefused", uid, code, reason)
         return (NACK, nack_payload(uid, code, reason))
