@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import onnx
 
-from bb_edge.deployment.manifest import HOST_ID, HOST_NAME
+from bb_edge.deployment.manifest import DEPLOY_ID, DEPLOY_NAME, HOST_ID, HOST_NAME
 from bb_edge.deployment.ports import wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
@@ -455,7 +455,7 @@ class OnnxLoader:
 @dataclass
 class _Staging:
     offer: Offer
-    peer: str
+    peer: str  # the deployer endpoint that offered it (HOST_NAME or DEPLOY_NAME): replies go there
     started: float
     buf: bytearray = field(default_factory=bytearray)
     staged: Any = None
@@ -505,10 +505,12 @@ class OtaNode:
         """Validate one OTA message completely, then apply it; refusals are events + NACKs."""
         payload = bytes(env.payload_bytes())
         uid = _U32.unpack_from(payload)[0] if len(payload) >= 4 else 0
-        if env.sender != HOST_ID:
+        deployer = {HOST_ID: HOST_NAME, DEPLOY_ID: DEPLOY_NAME}.get(env.sender)
+        if deployer is None or deployer not in self.engine.peers:
             self._refuse(ctx, peer, uid, NOT_AUTHORISED, f"OTA messages come from the deployer, not id {env.sender}",
                          reply=False)
             return
+        peer = deployer  # replies go to the endpoint that sent it
         try:
             if env.edge == OFFER:
                 self._offer(Offer.decode(payload), peer, ctx)
@@ -604,7 +606,7 @@ class OtaNode:
         self.store.stage(data)
         st.staged, st.ready, st.buf = staged, True, bytearray()
         ctx.emit(OtaStaged(st.offer.update_id, st.offer.sha256, st.offer.size))
-        ctx.send_bytes(HOST_NAME, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,
+        ctx.send_bytes(st.peer, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,
                        edge=READY, kind=wire.KIND_CONTROL)
 
     def _commit(self, uid: int, peer: str, ctx: Context) -> None:
@@ -613,7 +615,7 @@ class OtaNode:
             code = self.finished.get(uid)
             if code == RUNNING:
                 if self.revertible is not None and self.revertible[0] == uid and self.revert_pending is None:
-                    self._send_switched(uid, ctx)  # a repeated COMMIT: its SWITCHED may have been lost
+                    self._send_switched(peer, uid, ctx)  # a repeated COMMIT: its SWITCHED may have been lost
                 return
             if code is not None:
                 raise OtaError(code, f"update {uid} already ended; this node does not run it")
@@ -630,6 +632,7 @@ class OtaNode:
             self.current = None
             self.store.discard()
         if self.finished.get(uid) == RUNNING and self.revertible is not None and self.revertible[0] == uid:
+            self.revertible = (uid, self.revertible[1], peer)
             self.revert_pending = uid  # put the previous program back at the next idle point, then answer
             if self.engine.open_requests == 0:
                 self._revert(ctx)
@@ -639,18 +642,18 @@ class OtaNode:
         if uid not in self.finished:
             self._finish(uid, ABORTED)  # a COMMIT arriving after this ABORT is refused
         code = self.finished[uid]  # the answer is the code that ended it (it may repeat a lost NACK)
-        self._nack(ctx, uid, code, f"{CODE_NAMES.get(code, code)}: this node does not run update {uid}")
+        self._nack(ctx, peer, uid, code, f"{CODE_NAMES.get(code, code)}: this node does not run update {uid}")
 
     def _revert(self, ctx: Context) -> None:
         uid, self.revert_pending = self.revert_pending, None
         assert uid is not None and self.revertible is not None and self.revertible[0] == uid
-        _, token, _ = self.revertible
+        _, token, peer = self.revertible
         self.revertible = None
         self.loader.restore(token)
         self.store.revert()
         self._finish(uid, ABORTED)
         ctx.emit(OtaRolledBack(uid, "aborted by the deployer after the switch"))
-        self._nack(ctx, uid, ABORTED, "aborted: the previous program runs again")
+        self._nack(ctx, peer, uid, ABORTED, "aborted: the previous program runs again")
         self.engine.hello()
 
     def _switch(self, st: _Staging, ctx: Context) -> None:
@@ -678,15 +681,15 @@ class OtaNode:
         self._finish(uid, RUNNING)
         self.revertible = (uid, token, st.peer)
         ctx.emit(OtaSwitched(uid, old_hash, self.engine.program_hash))
-        self._send_switched(uid, ctx)
+        self._send_switched(st.peer, uid, ctx)
         self.engine.hello()  # peers and the host see the new program hash
 
-    def _send_switched(self, uid: int, ctx: Context) -> None:
-        ctx.send_bytes(HOST_NAME, _U32.pack(uid) + self.engine.program_hash, protocol=PROTO_OTA,
+    def _send_switched(self, peer: str, uid: int, ctx: Context) -> None:
+        ctx.send_bytes(peer, _U32.pack(uid) + self.engine.program_hash, protocol=PROTO_OTA,
                        edge=SWITCHED, kind=wire.KIND_CONTROL)
 
-    def _nack(self, ctx: Context, uid: int, code: int, reason: str) -> None:
-        ctx.send_bytes(HOST_NAME, encode_nack(uid, code, reason), protocol=PROTO_OTA, edge=NACK,
+    def _nack(self, ctx: Context, peer: str, uid: int, code: int, reason: str) -> None:
+        ctx.send_bytes(peer, encode_nack(uid, code, reason), protocol=PROTO_OTA, edge=NACK,
                        kind=wire.KIND_CONTROL)
 
     def _refuse(self, ctx: Context, peer: str, uid: int, code: int, reason: str, reply: bool = True) -> None:
@@ -694,7 +697,7 @@ class OtaNode:
             self._finish(uid, code)
         ctx.emit(OtaRefused(peer, uid, code, reason))
         if reply:
-            self._nack(ctx, uid, code, reason)
+            self._nack(ctx, peer, uid, code, reason)
 
 
 # ------------------------------------------------------------- deployer
@@ -752,8 +755,9 @@ class OtaDeployer:
 
     def __init__(self, ids: dict[str, int], updates: list[NodeUpdate], next_seq: Callable[[], int],
                  update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
-                 retry_s: float = DEFAULT_RETRY_S) -> None:
+                 retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID) -> None:
         self.ids = ids
+        self.sender = sender  # HOST_ID (through the host's transport) or DEPLOY_ID (bb-edge deploy)
         self.names = {v: k for k, v in ids.items()}
         self.next_seq = next_seq
         self.update_id = update_id & 0xFFFFFFFF
@@ -773,13 +777,13 @@ class OtaDeployer:
         self._deadline = 0.0
         self._resend = 0.0
         for u in updates:
-            if u.node not in ids or u.node == HOST_NAME:
+            if u.node not in ids or u.node in (HOST_NAME, DEPLOY_NAME):
                 self.failures[u.node] = (UNKNOWN_NODE, f"{u.node!r} is not a node of the deployment")
             if not 0 < u.chunk <= 1 << 24:
                 raise OtaError(BAD_MESSAGE, f"chunk size {u.chunk} for {u.node}")
 
     def _send(self, node: str, edge: int, payload: bytes) -> None:
-        env = wire.Envelope.for_bytes(payload, sender=HOST_ID, receiver=self.ids[node], seq=self.next_seq(),
+        env = wire.Envelope.for_bytes(payload, sender=self.sender, receiver=self.ids[node], seq=self.next_seq(),
                                       kind=wire.KIND_CONTROL, protocol=PROTO_OTA, edge=edge)
         self._out.append(Outgoing(node, self.ids[node], wire.encode(env, max_payload=max(len(payload), 1))))
 

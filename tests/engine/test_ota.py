@@ -586,9 +586,12 @@ def test_plan_refuses_a_contract_change_before_sending(models, tmp_path: Path) -
 
 
 def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """``bb-edge keygen --deployment`` then ``bb-edge deploy`` against node processes; a refused DIST exits 4."""
+    """``bb-edge keygen --deployment`` then ``bb-edge deploy`` against node processes; a refused DIST exits 4.
+    The good deploy runs while a host serves requests: it connects as ``_deploy``, the host keeps its one
+    connection (broker log), every request is answered (old program before, new after)."""
     import shutil
     import sys
+    import threading
 
     from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
     from bb_edge.adapters.ops.broker import Broker, write_broker_files
@@ -620,16 +623,39 @@ def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[
                   "--key", str(tmp_path / "keys" / "ota_ed25519.key")]
         out = subprocess.run([*deploy, str(bad)], capture_output=True, text=True, timeout=120, env=env)
         assert out.returncode == 4 and "contract_mismatch" in out.stdout, (out.stdout, out.stderr)
-        time.sleep(1.0)  # the nodes come up while the first (refused) deploy ran
-        out = subprocess.run([*deploy, str(new_dir)], capture_output=True, text=True, timeout=120, env=env)
-        assert out.returncode == 0, (out.stdout, out.stderr)
-        assert out.stdout.count("switched to") == 3 and "deploy done" in out.stdout
         host = host_endpoint(dep, url)
         host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
         x = _inputs(models["old"], 9)
+        want = {k: monolithic(models[k], x)["y"] for k in ("old", "new")}
+        answers: list[str] = []
+        stop = threading.Event()
+
+        def traffic() -> None:  # the running host keeps serving requests while the deploy runs
+            rid = 100
+            while not stop.is_set():
+                rid += 1
+                host.submit(rid, x)
+                y = host.wait(rid, FLEET_TIMEOUT)["y"]
+                answers.append(next((k for k, w in want.items() if np.allclose(y, w, rtol=1e-4, atol=1e-5)),
+                                    "mixed"))
+
+        worker = threading.Thread(target=traffic, daemon=True)
+        worker.start()
+        time.sleep(0.5)
+        out = subprocess.run([*deploy, str(new_dir)], capture_output=True, text=True, timeout=120, env=env)
+        time.sleep(0.5)
+        stop.set()
+        worker.join(FLEET_TIMEOUT)
+        assert out.returncode == 0, (out.stdout, out.stderr)
+        assert out.stdout.count("switched to") == 3 and "deploy done" in out.stdout
+        log = (files.directory / "mosquitto.log").read_text()
+        # the deployer is its own client: the host was never displaced, and connected exactly once
+        assert "as _deploy" in log and "_host already connected" not in log, log[-2000:]
+        assert log.count(" as _host ") == 1, log[-2000:]
+        assert not worker.is_alive() and answers and answers[0] == "old" and answers[-1] == "new", answers
         host.submit(1, x)
         got = host.wait(1, FLEET_TIMEOUT)
-        np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(got["y"], want["new"], rtol=1e-4, atol=1e-5)
         # restarted, every node runs its active slot (the new program), not the compiled one
         for p in procs:
             assert stop_process(p) == 0

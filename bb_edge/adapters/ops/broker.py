@@ -7,7 +7,7 @@ carry one deployment under the topic layout of :mod:`bb_edge.wire.topics`:
   node's queued QoS-1 messages survive a broker restart), no anonymous access,
   ``use_username_as_clientid`` so a client can never take over another node's
   session;
-- ``passwd``: one user per node plus ``_host``, PBKDF2-SHA512 hashes in
+- ``passwd``: one user per node plus ``_host`` (and ``_deploy`` with an ``ota`` section), PBKDF2-SHA512 hashes in
   Mosquitto's ``$7$`` format (no ``mosquitto_passwd`` binary needed);
 - ``acl``: each node may publish only as itself (``in/<dst>/<self>`` for the
   peers it has an edge with, its own presence and broadcast topics) and read
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.deployment.manifest import DEPLOY_NAME, HOST_NAME, Deployment
 from bb_edge.errors import BBError
 from bb_edge.wire.topics import Topics
 
@@ -89,6 +89,7 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
         for n in dep.node_names:
             peers[HOST_NAME].add(n)
             peers[n].add(HOST_NAME)
+            peers[n].add(DEPLOY_NAME)  # a node answers the deployer (acl_text gives _deploy its own entry)
     return peers
 
 
@@ -108,6 +109,12 @@ def acl_text(dep: Deployment, topics: Topics) -> str:
         lines.append(f"topic write {topics.status(me)}")
         lines.append(f"topic read {topics.status('+')}")
         lines.append("")
+    if "ota" in dep.extra:
+        # the deployer (bb-edge deploy): its own identity, so it never displaces the host. It writes only to the
+        # nodes' inboxes, reads only its own inbox and the HELLO broadcasts (program hashes)
+        lines += [f"user {DEPLOY_NAME}", *(f"topic write {topics.inbox(n, DEPLOY_NAME)}" for n in dep.node_names),
+                  f"topic read {topics.inbox_filter(DEPLOY_NAME)}", f"topic write {topics.presence(DEPLOY_NAME)}",
+                  f"topic read {topics.broadcast('+')}", ""]
     # the operator's view (bb-edge status): reads presence and status records of any deployment, writes nothing
     lines += [f"user {STATUS_USER}", f"topic read {topics.prefix}/+/presence/+",
               f"topic read {topics.prefix}/+/status/+", ""]
@@ -204,7 +211,8 @@ def write_broker_files(
         conf.append("allow_anonymous true")
     else:
         topics = Topics(dep.name, prefix)
-        users = [*dep.node_names, HOST_NAME, STATUS_USER, *(bridge_user(x) for x in accept_bridges)]
+        users = [*dep.node_names, HOST_NAME, *([DEPLOY_NAME] if "ota" in dep.extra else []), STATUS_USER,
+                 *(bridge_user(x) for x in accept_bridges)]
         pw = dict(passwords or {})
         for u in users:
             pw.setdefault(u, secrets.token_urlsafe(18))
