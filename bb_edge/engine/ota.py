@@ -837,6 +837,13 @@ class OtaDeployer:
         except OtaError:
             return
 
+    def abort(self, now: float) -> list[Outgoing]:
+        """The operator gives up: before COMMIT every node is sent ABORT; after it, the update is reverted."""
+        if self.state in ("staging", "committing"):
+            for n in self.updates:
+                self.failures.setdefault(n, (ABORTED, "aborted by the operator"))
+        return self.poll(now)
+
     def poll(self, now: float) -> list[Outgoing]:
         """Advance the state machine (see the class docstring); what to send."""
         if self.state == "staging":

@@ -23,7 +23,7 @@ static void send_ota(bbrt_node_t *node, uint16_t type, const uint8_t *payload, s
     bbrt_memset(&env, 0, sizeof(env));
     env.kind = BBRT_KIND_CONTROL;
     env.protocol = BBRT_OTA_PROTO;
-    env.receiver = 0u; /* the deployer speaks as the host */
+    env.receiver = ((const bbrt_node_ota_t *)node->ota)->reply_to; /* the host or bb-edge deploy */
     env.edge = type;
     env.dtype = BBRT_DT_UINT8;
     env.rank = 1u;
@@ -173,7 +173,8 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     size_t n = 0;
     uint16_t type;
     bbrt_status_t st;
-    if (env->kind != BBRT_KIND_CONTROL || env->sender != 0u) { /* only the deployer (host) may update */
+    if (env->kind != BBRT_KIND_CONTROL || (env->sender != 0u && env->sender != BBRT_OTA_DEPLOY_ID)) {
+        /* only a deployer (the host, or bb-edge deploy) may update */
         o->not_host++;
         node->stats.unauthorised++;
         return BBRT_E_UNAUTHORISED;
@@ -183,6 +184,7 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
     if (st != BBRT_OK) return st;
     bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
+    o->reply_to = env->sender;
     if ((env->edge == BBRT_OTA_COMMIT || env->edge == BBRT_OTA_ABORT) && env->payload_len == 4u && o->revertible &&
         bbrt_rd_u32(env->data) == o->switched_uid) {
         if (env->edge == BBRT_OTA_ABORT) {

@@ -645,8 +645,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         busy1._ship(busy1.deployer.start(time.monotonic())[:1])
         busy2._ship(busy2.deployer.start(time.monotonic())[:1])
         assert nacks(tap, ids["n1"], time.monotonic() + 10) == [(93, ota.BUSY)]
-        busy1.deployer._fail()  # ABORT update 92
-        busy1._ship(busy1.deployer.take())
+        busy1._ship(busy1.deployer.abort(time.monotonic()))  # ABORT update 92
         one("new")
         corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=94)
         out = corrupt.deployer.start(time.monotonic())
@@ -674,7 +673,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         hello_hash("new")
         # `bb-edge deploy --bundles` puts the old program back: the running build is the new program with
         # the key n1 was flashed with (the key stays on the board across updates)
-        host.close()  # the CLI connects as _host itself
+        host.close()  # this session ends here (the CLI connects as _deploy, it would not displace it)
         closed = True
         shutil.copytree(mpy_fleet["dist_new"] / "n1", tmp_path / "running" / "n1")
         shutil.copyfile(mpy_fleet["dist_old"] / "n1" / "ota_hmac.key", tmp_path / "running" / "n1" / "ota_hmac.key")

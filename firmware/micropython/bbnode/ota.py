@@ -31,6 +31,7 @@ OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
 TARGET_MPY = 3
 SIG_HMAC_SHA256 = 2
 HOST_ID = 0
+DEPLOY_ID = 0xFFFFFFFE  # bb-edge deploy's own wire id (_deploy; bb_edge/deployment/manifest.py)
 
 OFFER_HEADER = 44  # u32 update id, u32 size, u8 target, u8 sig kind, u16 sig len, sha256[32]
 DATA_HEADER = 8
@@ -370,6 +371,7 @@ class OtaNode:
         self.revertible = None  # (update id, restore token) of the last switch, until another update stages
         self.revert_pending = None  # an ABORT of the running update, applied at the idle point
         self.hello_due = False  # the node sends a HELLO after these replies (the program changed)
+        self.reply_to = HOST_ID
         self.refusals = 0
         self.log = []  # the last 8 (event, update id, code, reason): OtaRefused/OtaSwitched/OtaRolledBack
         self.last_switch = None  # (update id, old hash, new hash) of the latest switch
@@ -379,10 +381,11 @@ class OtaNode:
         """Validate one OTA message completely, then apply it; the replies [(type, payload)]."""
         payload = bytes(payload)
         uid = struct.unpack_from("<I", payload, 0)[0] if len(payload) >= 4 else 0
-        if sender != HOST_ID:
+        if sender != HOST_ID and sender != DEPLOY_ID:
             self.refusals += 1
             self._note("OtaRefused", uid, NOT_AUTHORISED, "OTA messages come from the deployer, not id %d" % sender)
             return []  # no reply: the sender is not the deployer
+        self.reply_to = sender  # replies (and those poll() makes later) go to whichever deployer spoke last
         out = self._timeout(now)
         try:
             if mtype == OFFER:
