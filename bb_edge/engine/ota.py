@@ -49,14 +49,16 @@ if TYPE_CHECKING:
 
 PROTO_OTA = 24
 OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
+OFFER2 = 8  # a versioned OFFER: the signed manifest also covers deployment, version and update id
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
-                 NACK: "NACK", SWITCHED: "SWITCHED"}
+                 NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
 SIG_ED25519, SIG_HMAC_SHA256 = 1, 2
 
 _OFFER = struct.Struct("<IIBBH32s")  # update id, size, target, signature kind, signature length, sha256
+_OFFER2 = struct.Struct("<IIBBH32sQB")  # ... then u64 version, u8 deployment name length (name, signature follow)
 _U32 = struct.Struct("<I")
 _DATA = struct.Struct("<II")  # update id, offset
 _NACK = struct.Struct("<IH")  # update id, code
@@ -82,19 +84,22 @@ NOT_AUTHORISED = 12  # OTA messages are accepted from the deployer (host) only
 NO_KEY = 13  # no verification key provisioned on this node
 UNKNOWN_NODE = 14  # deployer side: the node is not in the deployment
 TIMEOUT = 15  # deployer side: no answer in time
-ABORTED = 16  # deployer side: another node refused, every node keeps its program
+ABORTED = 16  # deployer side: another node refused, every node keeps its program; node side: ABORT's answer
+STALE_VERSION = 17  # anti-rollback: the offered version is not above the highest this node accepted
+WRONG_DEPLOYMENT = 18  # the signed manifest names another deployment
 CODE_NAMES = {BAD_MESSAGE: "bad_message", BUSY: "busy", TOO_LARGE: "too_large", TRUNCATED: "truncated",
               CORRUPT: "corrupt", BAD_SIGNATURE: "bad_signature", INVALID_PROGRAM: "invalid_program",
               CONTRACT_MISMATCH: "contract_mismatch", WRONG_TARGET: "wrong_target",
               UNKNOWN_UPDATE: "unknown_update", ROLLED_BACK: "rolled_back", NOT_AUTHORISED: "not_authorised",
-              NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted"}
+              NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted",
+              STALE_VERSION: "stale_version", WRONG_DEPLOYMENT: "wrong_deployment"}
 
 
 RUNNING = 0  # OtaNode.finished: the update runs (a switch passed its health check)
 
 # refusals that end an update: its chunks still in flight are then dropped without a NACK each
 _ENDS_AN_UPDATE = frozenset({TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
-                             WRONG_TARGET, NO_KEY})
+                             WRONG_TARGET, NO_KEY, STALE_VERSION, WRONG_DEPLOYMENT})
 
 
 class OtaError(BBError):
@@ -158,6 +163,15 @@ def signed_message(node: str, target: int, size: int, sha256: bytes) -> bytes:
     return b"bb-edge/ota/1\0" + node.encode("utf-8") + b"\0" + struct.pack("<BI", target, size) + sha256
 
 
+def signed_manifest(deployment: str, node: str, target: int, size: int, version: int, update_id: int,
+                    sha256: bytes) -> bytes:
+    """What a deployer signs in an OFFER2 (anti-rollback): deployment, node, target, size, version, update id
+    and image hash, so a captured update cannot be replayed to another deployment or node, with another
+    update id, or once the node accepted a newer version."""
+    return (b"bb-edge/ota/2\0" + deployment.encode("utf-8") + b"\0" + node.encode("utf-8") + b"\0"
+            + struct.pack("<BIQI", target, size, version, update_id) + sha256)
+
+
 Verifier = Callable[[bytes, bytes], bool]
 Signer = Callable[[bytes], bytes]
 
@@ -213,11 +227,33 @@ class Offer:
     sig_kind: int
     sha256: bytes
     signature: bytes
+    version: int | None = None  # set: an OFFER2 (versioned, anti-rollback)
+    deployment: str = ""
 
     def encode(self) -> bytes:
-        """Wire bytes (docs/wire.md, "Program updates")."""
+        """Wire bytes (docs/wire.md, "Program updates"): an OFFER, or an OFFER2 when ``version`` is set."""
+        if self.version is not None:
+            name = self.deployment.encode("utf-8")
+            return _OFFER2.pack(self.update_id, self.size, self.target, self.sig_kind, len(self.signature),
+                                self.sha256, self.version, len(name)) + name + self.signature
         return _OFFER.pack(self.update_id, self.size, self.target, self.sig_kind, len(self.signature),
                            self.sha256) + self.signature
+
+    @classmethod
+    def decode2(cls, buf: bytes) -> Offer:
+        """Parse and bound-check an OFFER2; OtaError(BAD_MESSAGE) when malformed."""
+        if len(buf) < _OFFER2.size:
+            raise OtaError(BAD_MESSAGE, f"OFFER2 of {len(buf)} bytes, header needs {_OFFER2.size}")
+        uid, size, target, sig_kind, sig_len, digest, version, name_len = _OFFER2.unpack_from(buf)
+        if sig_len > MAX_SIGNATURE or len(buf) != _OFFER2.size + name_len + sig_len:
+            raise OtaError(BAD_MESSAGE, f"OFFER2 lengths ({name_len}, {sig_len}) do not match its {len(buf)} bytes")
+        if size == 0:
+            raise OtaError(BAD_MESSAGE, "OFFER2 of an empty program")
+        try:
+            name = bytes(buf[_OFFER2.size:_OFFER2.size + name_len]).decode("utf-8")
+        except UnicodeDecodeError:
+            raise OtaError(BAD_MESSAGE, "OFFER2 deployment name is not UTF-8") from None
+        return cls(uid, size, target, sig_kind, bytes(digest), bytes(buf[_OFFER2.size + name_len:]), version, name)
 
     @classmethod
     def decode(cls, buf: bytes) -> Offer:
@@ -284,6 +320,14 @@ class SlotStore(Protocol):
         """Point the active pointer back where the last :meth:`activate` found it (an ABORT after a switch)."""
         ...
 
+    def accepted_version(self) -> int:
+        """The highest program version this node ever switched to (0: none); survives restarts."""
+        ...
+
+    def accept_version(self, version: int) -> None:
+        """Record ``version`` as accepted (durably, before the switch is announced)."""
+        ...
+
 
 class MemorySlots:
     """A :class:`SlotStore` in memory (tests, nodes without storage)."""
@@ -309,6 +353,14 @@ class MemorySlots:
         """Flip back to the slot the last activate left."""
         if self.previous is not None:
             self.active, self.previous = self.previous, None
+
+    def accepted_version(self) -> int:
+        """The highest version accepted (kept in memory)."""
+        return getattr(self, "version", 0)
+
+    def accept_version(self, version: int) -> None:
+        """Raise the accepted version."""
+        self.version = max(self.accepted_version(), version)
 
     def discard(self) -> None:
         """Drop the staged slot."""
@@ -485,8 +537,10 @@ class OtaNode:
 
     def __init__(self, engine: Engine, loader: ProgramLoader, verifier: Verifier | None,
                  sig_kind: int = SIG_ED25519, store: SlotStore | None = None,
-                 max_program: int = DEFAULT_MAX_PROGRAM, stage_timeout_s: float = DEFAULT_STAGE_TIMEOUT_S) -> None:
+                 max_program: int = DEFAULT_MAX_PROGRAM, stage_timeout_s: float = DEFAULT_STAGE_TIMEOUT_S,
+                 deployment: str = "") -> None:
         self.engine = engine
+        self.deployment = deployment  # the name a signed manifest must carry
         self.loader = loader
         self.verifier = verifier
         self.sig_kind = sig_kind
@@ -512,8 +566,12 @@ class OtaNode:
             return
         peer = deployer  # replies go to the endpoint that sent it
         try:
-            if env.edge == OFFER:
-                self._offer(Offer.decode(payload), peer, ctx)
+            if env.edge == OFFER2:
+                self._offer(Offer.decode2(payload), peer, ctx)
+            elif env.edge == OFFER:
+                Offer.decode(payload)
+                raise OtaError(BAD_SIGNATURE, "an unversioned OFFER: this node takes only OFFER2, whose signed "
+                                              "manifest carries deployment, version and update id")
             elif env.edge == DATA:
                 self._data(payload, peer, ctx)
             elif env.edge == COMMIT:
@@ -549,8 +607,13 @@ class OtaNode:
             del self.finished[next(iter(self.finished))]
 
     def _offer(self, offer: Offer, peer: str, ctx: Context) -> None:
+        floor = self.store.accepted_version()
+        stale = offer.version is None or offer.version <= floor
         if offer.update_id in self.finished:
-            return  # a late or repeated OFFER of an update already ended: nothing new
+            runs = self.finished[offer.update_id] == RUNNING and self.switched[-1:] == [offer.update_id]
+            if runs or not stale:
+                return  # a late or repeated OFFER of an update already ended (or of what runs): nothing new
+            # a replay of an older update: refused below (stale_version), typed
         if self.current is not None:
             if self.current.offer == offer:
                 return  # the same OFFER again (the deployer retried): nothing new
@@ -564,6 +627,12 @@ class OtaNode:
             raise OtaError(BAD_SIGNATURE, f"signature kind {offer.sig_kind}, this node verifies {self.sig_kind}")
         if offer.size > self.max_program:
             raise OtaError(TOO_LARGE, f"{offer.size} bytes, this node takes at most {self.max_program}")
+        if offer.deployment != self.deployment:
+            raise OtaError(WRONG_DEPLOYMENT, f"the update is for deployment {offer.deployment!r}, "
+                                             f"this node runs {self.deployment!r}")
+        if stale:
+            raise OtaError(STALE_VERSION, f"version {offer.version} is not above {floor}, the highest this node "
+                                          f"accepted; roll back with a new manifest of a higher version")
         self.current = _Staging(offer, peer, ctx.now)
 
     def _data(self, payload: bytes, peer: str, ctx: Context) -> None:
@@ -594,7 +663,9 @@ class OtaNode:
         try:
             if hashlib.sha256(data).digest() != st.offer.sha256:
                 raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
-            msg = signed_message(self.engine.node, st.offer.target, st.offer.size, st.offer.sha256)
+            assert st.offer.version is not None  # checked at OFFER
+            msg = signed_manifest(self.deployment, self.engine.node, st.offer.target, st.offer.size,
+                                  st.offer.version, st.offer.update_id, st.offer.sha256)
             assert self.verifier is not None  # checked at OFFER
             if not self.verifier(msg, st.offer.signature):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
@@ -675,6 +746,8 @@ class OtaNode:
             ctx.emit(OtaRolledBack(uid, reason))
             self._refuse(ctx, st.peer, uid, ROLLED_BACK, reason)
             return
+        assert st.offer.version is not None
+        self.store.accept_version(st.offer.version)  # durable before SWITCHED: a replay of it is now stale
         self.store.activate()
         self.switched.append(uid)
         del self.switched[:-8]
@@ -714,6 +787,7 @@ class NodeUpdate:
     sig_kind: int = SIG_ED25519
     chunk: int = 16 << 10  # DATA payload bytes (<= the node's max payload minus the DATA header)
     previous: bytes | None = None  # the image it runs now (kept for reports; a revert is an ABORT, not a re-send)
+    versioned: bool | None = None  # OFFER2 (signed manifest with version); None: for ONNX nodes only
 
 
 @dataclass
@@ -755,8 +829,12 @@ class OtaDeployer:
 
     def __init__(self, ids: dict[str, int], updates: list[NodeUpdate], next_seq: Callable[[], int],
                  update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
-                 retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID) -> None:
+                 retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID, version: int | None = None,
+                 deployment: str = "") -> None:
         self.ids = ids
+        # the program version every node of this update is offered (ONNX nodes: OFFER2, anti-rollback)
+        self.version = version if version is not None else self.update_id_of(update_id)
+        self.deployment = deployment
         self.sender = sender  # HOST_ID (through the host's transport) or DEPLOY_ID (bb-edge deploy)
         self.names = {v: k for k, v in ids.items()}
         self.next_seq = next_seq
@@ -787,9 +865,19 @@ class OtaDeployer:
                                       kind=wire.KIND_CONTROL, protocol=PROTO_OTA, edge=edge)
         self._out.append(Outgoing(node, self.ids[node], wire.encode(env, max_payload=max(len(payload), 1))))
 
+    @staticmethod
+    def update_id_of(update_id: int) -> int:
+        """The default version: the update id (a caller with a clock passes a higher, monotonic one)."""
+        return update_id & 0xFFFFFFFF
+
     def offer_for(self, u: NodeUpdate) -> Offer:
-        """The signed OFFER for one node."""
+        """The signed OFFER for one node: OFFER2 (versioned manifest) for ONNX nodes, OFFER for C/MicroPython."""
         digest = hashlib.sha256(u.image).digest()
+        if u.versioned or (u.versioned is None and u.target == TARGET_ONNX):
+            sig = u.signer(signed_manifest(self.deployment, u.node, u.target, len(u.image), self.version,
+                                           self.update_id, digest))
+            return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig, self.version,
+                         self.deployment)
         sig = u.signer(signed_message(u.node, u.target, len(u.image), digest))
         return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig)
 
@@ -801,7 +889,8 @@ class OtaDeployer:
         self.state = "staging"
         self._deadline = now + self.timeout_s
         for u in self.updates.values():
-            self._send(u.node, OFFER, self.offer_for(u).encode())
+            offer = self.offer_for(u)
+            self._send(u.node, OFFER if offer.version is None else OFFER2, offer.encode())
             for off in range(0, len(u.image), u.chunk):
                 self._send(u.node, DATA, encode_data(self.update_id, off, u.image[off:off + u.chunk]))
         return self.take()

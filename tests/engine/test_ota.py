@@ -503,7 +503,7 @@ def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # t
         before = [one_request(s) for s in range(PER_PHASE)]
         old_hashes = dict(tap.program_hashes)
 
-        run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=41)
+        run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=41, deployment=dep.name)
         run.start()
         staging = []
         deadline = time.monotonic() + FLEET_TIMEOUT
@@ -532,14 +532,14 @@ def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # t
 
         # a corrupt image and a badly signed one: refused, ABORT everywhere, the new program keeps serving
         back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)))
-        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42)
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42, deployment=dep.name)
         corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
         assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
         check([one_request(300)], "new")
         forged = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(KEY))
-        bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43)
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43, deployment=dep.name)
         rep = bad.run()
         assert rep.state == "failed" and {c for c, _ in bad.deployer.failures.values()} == {ota.BAD_SIGNATURE}
         check([one_request(301), one_request(302)], "new")
@@ -758,7 +758,8 @@ class COta:
     def send_update(self, image: bytes, key: bytes = HMAC_KEY, uid: int = 1, chunk: int = 500,
                     target: int = ota.TARGET_BBRT) -> list[tuple[int, bytes]]:
         """What the Python deployer sends (OtaDeployer), each message handed to the C node; its replies."""
-        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk)
+        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk,
+                             versioned=False)  # a C node reads the unversioned OFFER (any target)
         d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, uid)
         replies = []
         for o in d.start(0.0):
@@ -1178,3 +1179,85 @@ def test_refusal_before_a_late_switched_still_reverts_that_node(lose_switched: b
     m.net += [] if lose_switched else late
     m.teardown()
     assert m.d.state == "failed" and m.d.reverted == ["n0", "n2"] and m.d.unreverted == []
+
+
+# ----------------------------------------------------------------------- anti-rollback (OFFER2)
+
+
+def _reseq(data: bytes, seq: int, uid: int | None = None) -> bytes:
+    """A captured OTA envelope with a fresh seq (and, given ``uid``, its update id rewritten)."""
+    env = wire.decode(data, max_payload=len(data))
+    body = bytearray(env.payload_bytes())
+    if uid is not None:
+        body[:4] = uid.to_bytes(4, "little")
+    out = wire.Envelope.for_bytes(bytes(body), sender=env.sender, receiver=env.receiver, seq=seq,
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=env.edge)
+    return wire.encode(out, max_payload=len(body))
+
+
+def test_replayed_old_update_is_refused_in_three_forms(compiled, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A node on version 2 refuses a captured, validly signed version-1 update: replayed with fresh seqs,
+    with a rewritten update id (also with a forged higher version: the manifest is signed), and byte for
+    byte after a restart (the accepted version is in its slot directory). The oracle: the program hash it
+    runs stays SHA-256 of the version-2 program, and each refusal is the typed NACK."""
+    from bb_edge.adapters.ops.ota_store import FileSlots
+
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+
+    def node() -> Harness:
+        h = Harness(dep, old)  # its handler is replaced: same key, slots in files, the deployment's name
+        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(_pub(KEY)),
+                                store=FileSlots(tmp_path / "slots"), deployment=dep.name)
+        h.engine.register_protocol(h.handler)
+        return h
+
+    def deploy(h: Harness, image: bytes, uid: int, version: int) -> list[ota.Outgoing]:
+        upd = ota.NodeUpdate("n0", image, ota.TARGET_ONNX, ota.ed25519_signer(KEY), chunk=1024)
+        d = ota.OtaDeployer(dep.ids(), [upd], h.next_seq, uid, version=version, deployment=dep.name)
+        sent = d.start(h.now)
+        h.send(sent)
+        for _ in range(6):
+            h.pump(d)
+            sent += d.take()
+        assert d.state == "done", d.failures
+        return sent
+
+    h = node()
+    v1 = deploy(h, _image(new), uid=1, version=1)  # the captured update (OFFER2, DATA..., COMMIT)
+    v2_hash = _hash(old["n0"])
+    deploy(h, _image(old), uid=2, version=2)  # an explicit rollback is a newer manifest naming the old image
+    assert h.engine.program_hash == v2_hash and FileSlots(tmp_path / "slots").accepted_version() == 2
+
+    def replay(h: Harness, items: list[bytes]) -> list[int]:
+        h.nacks.clear()
+        for data in items:
+            h.engine.deliver("_host", data)
+        h.pump(rounds=4)
+        assert h.engine.program_hash == v2_hash
+        return [code for _, code, _ in h.nacks]
+
+    offer_and_data = [o.data for o in v1 if wire.decode(o.data, max_payload=len(o.data)).edge != ota.COMMIT]
+    commit = [o.data for o in v1 if wire.decode(o.data, max_payload=len(o.data)).edge == ota.COMMIT]
+    # 1. fresh seqs
+    assert replay(h, [_reseq(x, h.next_seq()) for x in offer_and_data + commit])[0] == ota.STALE_VERSION
+    # 2. a rewritten update id (the version is still 1), then also a forged higher version
+    assert replay(h, [_reseq(x, h.next_seq(), uid=77) for x in offer_and_data])[0] == ota.STALE_VERSION
+    env = wire.decode(offer_and_data[0], max_payload=len(offer_and_data[0]))
+    forged = ota.Offer.decode2(bytes(env.payload_bytes()))
+    forged = ota.Offer(78, forged.size, forged.target, forged.sig_kind, forged.sha256, forged.signature, 99,
+                       forged.deployment)
+    first = wire.encode(wire.Envelope.for_bytes(forged.encode(), sender=0, receiver=1, seq=h.next_seq(),
+                                                kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=ota.OFFER2),
+                        max_payload=len(forged.encode()))
+    assert replay(h, [first, *(_reseq(x, h.next_seq(), uid=78) for x in offer_and_data[1:])]) == \
+        [ota.BAD_SIGNATURE]
+    # 3. byte for byte, after a restart (a new engine: its duplicate window is empty)
+    h2 = node()
+    h2.engine.program_hash = v2_hash  # what it boots: the active slot (the version-2 program)
+    assert replay(h2, offer_and_data + commit)[0] == ota.STALE_VERSION
+    # another deployment's signed manifest is refused by name
+    h3 = node()
+    h3.handler.deployment = "other"
+    h3.engine.program_hash = v2_hash
+    assert replay(h3, [_reseq(x, h3.next_seq(), uid=79) for x in offer_and_data])[0] == ota.WRONG_DEPLOYMENT

@@ -233,12 +233,15 @@ class Deploy:
     def __init__(self, tap: OtaTap | SerialTap, ids: dict[str, int], updates: list[ota.NodeUpdate],
                  next_seq: Callable[[], int], timeout_s: float = 60.0,
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
-                 update_id: int | None = None, sender: int = HOST_ID) -> None:
+                 update_id: int | None = None, sender: int = HOST_ID, deployment: str = "",
+                 version: int | None = None) -> None:
         self.tap = tap
         self.clock = clock
         uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
+        # the program version: wall-clock milliseconds unless given, so every later deploy is newer
+        version = version if version is not None else int(time.time() * 1000)
         self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate,
-                                        sender=sender)
+                                        sender=sender, version=version, deployment=deployment)
         self.t0 = clock()
 
     def _ship(self, out: list[ota.Outgoing]) -> None:
@@ -371,7 +374,7 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
                               current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
         if not updates:
             return DeployReport("done", [])
-        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s).run()
+        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s, deployment=cur.name).run()
     finally:
         tap.close()
 
@@ -409,7 +412,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
 
     try:
         tap.inner.wait_connected(20.0)
-        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID).run()
+        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name).run()
     finally:
         tap.inner.flush(10.0)
         tap.inner.close()

@@ -1,7 +1,8 @@
 """A/B program slots in files, and the wiring of the OTA handler into a Linux node (``bb-edge node``).
 
 A node's slots live next to its deployment: ``DIR/ota/NODE/slot_a``,
-``slot_b`` and ``active`` (one letter). A staged program is written to the
+``slot_b``, ``active`` (one letter) and ``version`` (the highest program
+version it accepted: anti-rollback, kept across restarts). A staged program is written to the
 inactive slot (temp file, fsync, rename); switching rewrites ``active`` the
 same way, so a power cut leaves either the old or the new pointer, never a
 torn one. At start a node whose ``active`` slot exists runs that program
@@ -76,6 +77,19 @@ class FileSlots:
             (self.dir / "active").unlink(missing_ok=True)
         self.previous = None
 
+    def accepted_version(self) -> int:
+        """The highest program version this node switched to (``version``, 0 when absent or unreadable)."""
+        try:
+            return int((self.dir / "version").read_text().strip())
+        except (OSError, ValueError):
+            return 0
+
+    def accept_version(self, version: int) -> None:
+        """Raise the stored version (written atomically, before the switch is announced)."""
+        if version > self.accepted_version():
+            self.dir.mkdir(parents=True, exist_ok=True)
+            _write_atomic(self.dir / "version", str(version).encode())
+
     def discard(self) -> None:
         """Delete the staged slot's file."""
         if self.staged is not None:
@@ -130,7 +144,7 @@ def attach_ota(engine: Engine, dep: Deployment, node: str, directory: str | Path
             print(f"ota: active slot of {node} refused at start ({exc}); running the deployment's program",
                   flush=True)
     verifier, kind = verifier_for(dep, node, hmac_key_file)
-    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots)
+    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name)
     engine.register_protocol(handler)
     return handler
 
