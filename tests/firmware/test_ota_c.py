@@ -209,7 +209,7 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
             assert time.monotonic() < deadline, tap.program_hashes  # the C node's HELLO record names its program
             time.sleep(0.05)
 
-        run = Deploy(tap, ids, updates, next_seq, timeout_s=TIMEOUT, update_id=71)
+        run = Deploy(tap, ids, updates, next_seq, timeout_s=TIMEOUT, update_id=71, deployment=dep.name)
         run.start()
         staging = []
         deadline = time.monotonic() + TIMEOUT
@@ -256,8 +256,8 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
                                                              running["n1"].max_payload)})
         assert [u.node for u in back] == ["n1"]
         # a second update while one is in progress: the first OFFER stages, the second is refused BUSY
-        first = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=80)
-        second = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=81)
+        first = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=80, deployment=dep.name)
+        second = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=81, deployment=dep.name)
         tap.inbox.clear()
         first._ship(first.deployer.start(time.monotonic())[:1])  # the OFFER alone: update 80 is open
         second._ship(second.deployer.start(time.monotonic())[:1])
@@ -265,7 +265,7 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
         first._ship([ota.Outgoing("n1", ids["n1"], _abort(80, ids["n1"], next_seq()))])
         check([one_request()], "new")
 
-        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=82)
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=82, deployment=dep.name)
         corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
@@ -273,7 +273,7 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
         check([one_request()], "new")
         forged = [ota.NodeUpdate(u.node, u.image, u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
                   for u in back]
-        bad = Deploy(tap, ids, forged, next_seq, timeout_s=TIMEOUT, update_id=83)
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=TIMEOUT, update_id=83, deployment=dep.name)
         rep = bad.run()
         assert rep.state == "failed" and bad.deployer.failures["n1"][0] == ota.BAD_SIGNATURE, rep
         check([one_request(), one_request()], "new")

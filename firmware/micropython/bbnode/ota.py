@@ -28,6 +28,8 @@ import struct
 
 PROTO_OTA = 24
 OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
+OFFER2 = 8  # versioned: the signed manifest covers deployment, node, target, size, version, update id, hash
+OFFER2_HEADER = 53  # OFFER_HEADER + u64 version + u8 deployment name length
 TARGET_MPY = 3
 SIG_HMAC_SHA256 = 2
 HOST_ID = 0
@@ -55,12 +57,15 @@ NOT_AUTHORISED = 12
 NO_KEY = 13
 ABORTED = 16  # the answer to every ABORT: this node does not run the update (and never will)
 RUNNING = 0  # OtaNode.finished: the update runs
+STALE_VERSION = 17  # anti-rollback: not above the highest version this node accepted
+WRONG_DEPLOYMENT = 18
 CODE_NAMES = {1: "bad_message", 2: "busy", 3: "too_large", 4: "truncated", 5: "corrupt", 6: "bad_signature",
               7: "invalid_program", 8: "contract_mismatch", 9: "wrong_target", 10: "unknown_update",
-              11: "rolled_back", 12: "not_authorised", 13: "no_key", 16: "aborted"}
+              11: "rolled_back", 12: "not_authorised", 13: "no_key", 16: "aborted",
+              17: "stale_version", 18: "wrong_deployment"}
 # refusals that end an update: its chunks still in flight are then dropped without a NACK each
 _ENDS_AN_UPDATE = (TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
-                   WRONG_TARGET, NO_KEY)
+                   WRONG_TARGET, NO_KEY, STALE_VERSION, WRONG_DEPLOYMENT)
 
 
 class OtaError(Exception):
@@ -107,6 +112,12 @@ def signed_message(node, target, size, sha256):
     return b"bb-edge/ota/1\0" + name + b"\0" + struct.pack("<BI", target, size) + bytes(sha256)
 
 
+def signed_manifest(deployment, node, target, size, version, uid, sha256):
+    """What the deployer signs in an OFFER2 (bb_edge/engine/ota.py ``signed_manifest``)."""
+    return (b"bb-edge/ota/2\0" + deployment.encode() + b"\0" + node.encode() + b"\0"
+            + struct.pack("<BIQI", target, size, version, uid) + sha256)
+
+
 def load_key(path):
     """The HMAC key in the file ``path`` (hex, as ``bb-edge keygen`` writes it), or None without one."""
     if not path:
@@ -136,6 +147,14 @@ class MemorySlots:
         self.active = None  # slot index of the running program (None: the program the node booted)
         self.staged = None
         self.size = 0
+
+    def accepted_version(self):
+        """The highest version switched to (in RAM: a reboot forgets it; FileSlots keeps it)."""
+        return getattr(self, "version", 0)
+
+    def accept_version(self, version):
+        """Raise the accepted version."""
+        self.version = max(self.accepted_version(), version)
 
     def begin(self, size):
         """Start writing ``size`` bytes to the inactive slot."""
@@ -198,6 +217,31 @@ class FileSlots:
                 return f.read()
         except OSError:
             return None
+
+    def accepted_version(self):
+        """The highest version switched to (``PREFIX_version``; 0 when absent)."""
+        try:
+            with open(self.prefix + "_version") as f:
+                return int(f.read().strip())
+        except (OSError, ValueError):
+            return 0
+
+    def accept_version(self, version):
+        """Raise ``PREFIX_version`` (temp file + rename, as the pointer)."""
+        import os
+        if version <= self.accepted_version():
+            return
+        tmp = self.prefix + "_version.tmp"
+        with open(tmp, "w") as f:
+            f.write(str(version))
+        try:
+            os.rename(tmp, self.prefix + "_version")
+        except OSError:  # FAT refuses an existing target
+            try:
+                os.remove(self.prefix + "_version")
+            except OSError:
+                pass
+            os.rename(tmp, self.prefix + "_version")
 
     def begin(self, size):
         """Open the inactive slot's file for writing."""
@@ -330,7 +374,9 @@ class NodeLoader:
 
 # ------------------------------------------------------------------- node
 class _Staging:
-    def __init__(self, uid, size, target, sig_kind, sha, sig, now):
+    def __init__(self, uid, size, target, sig_kind, sha, sig, now, version=None, deployment=""):
+        self.version = version
+        self.deployment = deployment
         self.uid = uid
         self.size = size
         self.target = target
@@ -357,7 +403,9 @@ class OtaNode:
     (:class:`NodeLoader`), ``max_program`` bounds the declared size before a byte is stored.
     """
 
-    def __init__(self, name, key, store, loader, max_program=65536, stage_timeout_ms=STAGE_TIMEOUT_MS):
+    def __init__(self, name, key, store, loader, max_program=65536, stage_timeout_ms=STAGE_TIMEOUT_MS,
+                 deployment=""):
+        self.deployment = deployment  # the name a signed manifest must carry
         self.name = name
         self.key = bytes(key) if key else None
         self.store = store
@@ -388,8 +436,12 @@ class OtaNode:
         self.reply_to = sender  # replies (and those poll() makes later) go to whichever deployer spoke last
         out = self._timeout(now)
         try:
-            if mtype == OFFER:
+            if mtype == OFFER2:
                 self._offer(payload, now)
+            elif mtype == OFFER:
+                if len(payload) < OFFER_HEADER:
+                    raise OtaError(BAD_MESSAGE, "OFFER of %d bytes, header needs %d" % (len(payload), OFFER_HEADER))
+                raise OtaError(BAD_SIGNATURE, "an unversioned OFFER: this node takes only OFFER2 (anti-rollback)")
             elif mtype == DATA:
                 out += self._data(payload)
             elif mtype == COMMIT:
@@ -433,17 +485,26 @@ class OtaNode:
         return [self._refuse(st.uid, TRUNCATED, "staging timed out with %d of %d bytes" % (st.got, st.size))]
 
     def _offer(self, payload, now):
-        if len(payload) < OFFER_HEADER:
-            raise OtaError(BAD_MESSAGE, "OFFER of %d bytes, header needs %d" % (len(payload), OFFER_HEADER))
+        if len(payload) < OFFER2_HEADER:
+            raise OtaError(BAD_MESSAGE, "OFFER2 of %d bytes, header needs %d" % (len(payload), OFFER2_HEADER))
         uid, size, target, sig_kind, sig_len = struct.unpack_from("<IIBBH", payload, 0)
-        if sig_len > MAX_SIGNATURE or len(payload) != OFFER_HEADER + sig_len:
-            raise OtaError(BAD_MESSAGE, "OFFER signature length %d does not match its %d bytes"
-                           % (sig_len, len(payload)))
+        version, name_len = struct.unpack_from("<QB", payload, OFFER_HEADER)
+        if sig_len > MAX_SIGNATURE or len(payload) != OFFER2_HEADER + name_len + sig_len:
+            raise OtaError(BAD_MESSAGE, "OFFER2 lengths (%d, %d) do not match its %d bytes"
+                           % (name_len, sig_len, len(payload)))
         if size == 0:
-            raise OtaError(BAD_MESSAGE, "OFFER of an empty program")
-        st = _Staging(uid, size, target, sig_kind, payload[12:44], payload[44:], now)
+            raise OtaError(BAD_MESSAGE, "OFFER2 of an empty program")
+        try:
+            deployment = bytes(payload[OFFER2_HEADER:OFFER2_HEADER + name_len]).decode()
+        except UnicodeError:
+            raise OtaError(BAD_MESSAGE, "OFFER2 deployment name is not UTF-8")
+        st = _Staging(uid, size, target, sig_kind, payload[12:44], payload[OFFER2_HEADER + name_len:], now,
+                      version, deployment)
+        stale = version <= self.store.accepted_version()
         if uid in self.finished:
-            return  # a late or repeated OFFER of an update already ended: nothing new
+            runs = self.finished[uid] == RUNNING and self.switched[-1:] == [uid]
+            if runs or not stale:
+                return  # a late or repeated OFFER of an update already ended (or of what runs): nothing new
         if self.current is not None:
             if self.current.same(st):
                 return  # the same OFFER again (the deployer retried): nothing new
@@ -456,6 +517,12 @@ class OtaNode:
             raise OtaError(BAD_SIGNATURE, "signature kind %d, this node verifies %d" % (sig_kind, SIG_HMAC_SHA256))
         if size > self.max_program:
             raise OtaError(TOO_LARGE, "%d bytes, this node takes at most %d" % (size, self.max_program))
+        if deployment != self.deployment:
+            raise OtaError(WRONG_DEPLOYMENT, "the update is for deployment %r, this node runs %r"
+                           % (deployment, self.deployment))
+        if stale:
+            raise OtaError(STALE_VERSION, "version %d is not above %d, the highest this node accepted"
+                           % (version, self.store.accepted_version()))
         self.revertible = None  # staging overwrites the slot the previous program is in
         try:
             self.store.begin(size)
@@ -496,7 +563,8 @@ class OtaNode:
         try:
             if st.h.digest() != st.sha:
                 raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
-            mac = hmac_sha256(self.key, signed_message(self.name, st.target, st.size, st.sha))
+            mac = hmac_sha256(self.key, signed_manifest(self.deployment, self.name, st.target, st.size, st.version,
+                                                        st.uid, st.sha))
             if not equal(mac, st.sig):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
             try:
@@ -581,6 +649,7 @@ class OtaNode:
             self._note("OtaRolledBack", uid, ROLLED_BACK, reason)
             return [self._refuse(uid, ROLLED_BACK, reason)]
         try:
+            self.store.accept_version(st.version)  # durable before SWITCHED: a replay of it is now stale
             self.store.activate()
         except OSError as exc:  # the pointer did not flip: a reboot would run the old program, so do that now
             self.loader.restore(token)
