@@ -1261,3 +1261,78 @@ def test_replayed_old_update_is_refused_in_three_forms(compiled, tmp_path: Path)
     h3.handler.deployment = "other"
     h3.engine.program_hash = v2_hash
     assert replay(h3, [_reseq(x, h3.next_seq(), uid=79) for x in offer_and_data])[0] == ota.WRONG_DEPLOYMENT
+
+
+def test_cli_bad_update_under_traffic_never_leaves_a_mixed_fleet(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The issue's hand test: a bad update (NaN weights on n1: it fails its health check after COMMIT) deployed
+    from the CLI while a host serves requests. Every run exits 4, names the reverted nodes, and afterwards the
+    fleet answers ORT on the old model (no node left on the update); every request is answered. CI: 1 run;
+    BB_EDGE_LONG=1: 10."""
+    import shutil
+    import sys
+    import threading
+
+    from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+    from bb_edge.deployment.manifest import load_deployment
+
+    old_dir, bad = tmp_path / "old", tmp_path / "bad"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=old_dir)
+        compile_model(models["new"], nodes=3, out_dir=bad)
+    onnx.save(_nan_program(onnx.load(bad / "n1.onnx")), bad / "n1.onnx")
+    cli = [sys.executable, "-m", "bb_edge.cli"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(old_dir)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    shutil.copy(old_dir / "deployment.json", bad / "deployment.json")  # the same deployment (and ota key)
+    for n in ("n0", "n1", "n2"):
+        assert (bad / f"{n}.onnx").read_bytes() != (old_dir / f"{n}.onnx").read_bytes()
+    dep = load_deployment(old_dir)
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=subprocess.DEVNULL)
+             for n in dep.node_names]
+    host = host_endpoint(dep, url)
+    runs = 10 if os.environ.get("BB_EDGE_LONG") == "1" else 1
+    x = _inputs(models["old"], 9)
+    want = monolithic(models["old"], x)["y"]
+    answers: list[bool] = []
+    stop = threading.Event()
+    try:
+        host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
+
+        def traffic() -> None:
+            rid = 1000
+            while not stop.is_set():
+                rid += 1
+                host.submit(rid, x)
+                answers.append(bool(np.allclose(host.wait(rid, FLEET_TIMEOUT)["y"], want, rtol=1e-4, atol=1e-5)))
+
+        worker = threading.Thread(target=traffic, daemon=True)
+        worker.start()
+        deploy = [*cli, "deploy", str(bad), "--current", str(old_dir), "--fleet", url,
+                  "--key", str(tmp_path / "keys" / "ota_ed25519.key"), "--timeout", "30"]
+        for run in range(runs):
+            out = subprocess.run(deploy, capture_output=True, text=True, timeout=120, env=env)
+            assert out.returncode == 4 and "n1: rolled_back" in out.stdout, (run, out.stdout, out.stderr)
+            assert "put back on its previous program" in out.stdout and "did not answer" not in out.stdout, \
+                out.stdout
+            for k in range(3):  # the fleet is whole again: ORT on the old model
+                host.submit(10 * run + k + 1, x)
+                np.testing.assert_allclose(host.wait(10 * run + k + 1, FLEET_TIMEOUT)["y"], want, rtol=1e-4,
+                                           atol=1e-5)
+        stop.set()
+        worker.join(FLEET_TIMEOUT)
+        assert not worker.is_alive() and answers
+        print(f"{runs} bad deploys under traffic: {len(answers)} requests answered, "
+              f"{answers.count(False)} not equal to the old model (served while nodes switched)")
+    finally:
+        stop.set()
+        for p in procs:
+            stop_process(p)
+        host.close()
+        broker.stop()
