@@ -205,7 +205,7 @@ def bench_serial(root: Path, size: int, repeat: int, chunk_bytes: int) -> None:
             updates = plan_update(load_deployment(dirs[i]), load_deployment(dirs[i + 1]), _no_key, chunk=chunk_bytes,
                                   bundles=bbrt_bundles(builds[i + 1]), current_bundles=bbrt_bundles(builds[i]))
             image, chunk = updates[0].image, updates[0].chunk
-            run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=600, update_id=200 + i)
+            run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=600, update_id=200 + i, deployment=dep.name)
             t0 = time.perf_counter()
             report = run.run(interval=0.001)
             ota_s.append(time.perf_counter() - t0)
@@ -281,7 +281,7 @@ def main() -> None:
                     host._seq += 1
                     return host._seq
 
-                run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=120, update_id=100 + i)
+                run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=120, update_id=100 + i, deployment=dep.name)
                 t0 = time.perf_counter()
                 report = run.run(interval=0.001)
                 ota_s.append(time.perf_counter() - t0)

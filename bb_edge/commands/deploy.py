@@ -4,8 +4,10 @@ Pushes DIST's per-node programs to the live fleet running DIR: checks node
 ids, wire version and every contract first, stages every changed node,
 commits only once all answered READY, and aborts everywhere on the first
 refusal (bb_edge/adapters/ops/ota_deploy.py, docs/wire.md "Program updates"). The
-deployer connects as the host (``_host``); while a ``bb-edge run`` host is
-connected, update through its transport instead (``OtaTap``). ``serial:PORT``
+deployer connects as ``_deploy`` (its own broker identity and wire id, in the
+broker files of a deployment with an ``ota`` section), so a running host keeps
+its connection. If a node fails after COMMIT, every node that may have switched
+is sent ABORT until it answers (docs/wire.md "Atomic fleet update"). ``serial:PORT``
 updates the one node on that line (named by its HELLO). C nodes are updated
 from their builds (``--bundles`` new, ``--current-bundles`` running: the
 running bundle's HMAC key signs). Exit status 0 when every node switched, 4
@@ -61,7 +63,14 @@ def _run(args: argparse.Namespace) -> int:
     for node, why in sorted(report.failures.items()):
         print(f"{node}: {why}")
     for node in report.reverted:
-        print(f"{node}: put back on its previous program (another node failed after COMMIT)")
+        print(f"{node}: put back on its previous program (the update failed after COMMIT)")
+    for node in report.unreverted:
+        print(f"{node}: did not answer the ABORT; it may still serve the update "
+              f"({report.programs.get(node, 'program unknown')[:16]})")
+    if not report.ok:  # one line per node that did not end on the intended program, and what it serves
+        for node in report.nodes:
+            if node not in report.switched:
+                print(f"{node}: not updated; serves {report.programs.get(node, 'its previous program')[:16]}")
     print(f"deploy {report.state} ({len(report.nodes)} nodes, {report.seconds:.2f}s)")
     return 0 if report.ok else 4
 

@@ -18,6 +18,10 @@ FORMAT = "bb-edge/deployment"
 VERSION = 1
 HOST_ID = 0
 HOST_NAME = "_host"
+# the deployer (`bb-edge deploy`): its own wire id and broker identity, in ids() of a deployment with an
+# ``ota`` section (docs/wire.md "Program updates"), so deploying never speaks as (or displaces) the host
+DEPLOY_ID = 0xFFFFFFFE
+DEPLOY_NAME = "_deploy"
 
 
 @dataclass
@@ -98,6 +102,8 @@ class Deployment:
         """Node name -> wire id, including the host endpoint (id 0)."""
         out = {n.name: n.id for n in self.nodes}
         out[HOST_NAME] = HOST_ID
+        if "ota" in self.extra:
+            out[DEPLOY_NAME] = DEPLOY_ID
         return out
 
     @property

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import onnx
 
-from bb_edge.deployment.manifest import HOST_ID, HOST_NAME
+from bb_edge.deployment.manifest import DEPLOY_ID, DEPLOY_NAME, HOST_ID, HOST_NAME
 from bb_edge.deployment.ports import wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.context import Context
@@ -49,14 +49,16 @@ if TYPE_CHECKING:
 
 PROTO_OTA = 24
 OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
+OFFER2 = 8  # a versioned OFFER: the signed manifest also covers deployment, version and update id
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
-                 NACK: "NACK", SWITCHED: "SWITCHED"}
+                 NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
 SIG_ED25519, SIG_HMAC_SHA256 = 1, 2
 
 _OFFER = struct.Struct("<IIBBH32s")  # update id, size, target, signature kind, signature length, sha256
+_OFFER2 = struct.Struct("<IIBBH32sQB")  # ... then u64 version, u8 deployment name length (name, signature follow)
 _U32 = struct.Struct("<I")
 _DATA = struct.Struct("<II")  # update id, offset
 _NACK = struct.Struct("<IH")  # update id, code
@@ -82,17 +84,22 @@ NOT_AUTHORISED = 12  # OTA messages are accepted from the deployer (host) only
 NO_KEY = 13  # no verification key provisioned on this node
 UNKNOWN_NODE = 14  # deployer side: the node is not in the deployment
 TIMEOUT = 15  # deployer side: no answer in time
-ABORTED = 16  # deployer side: another node refused, every node keeps its program
+ABORTED = 16  # deployer side: another node refused, every node keeps its program; node side: ABORT's answer
+STALE_VERSION = 17  # anti-rollback: the offered version is not above the highest this node accepted
+WRONG_DEPLOYMENT = 18  # the signed manifest names another deployment
 CODE_NAMES = {BAD_MESSAGE: "bad_message", BUSY: "busy", TOO_LARGE: "too_large", TRUNCATED: "truncated",
               CORRUPT: "corrupt", BAD_SIGNATURE: "bad_signature", INVALID_PROGRAM: "invalid_program",
               CONTRACT_MISMATCH: "contract_mismatch", WRONG_TARGET: "wrong_target",
               UNKNOWN_UPDATE: "unknown_update", ROLLED_BACK: "rolled_back", NOT_AUTHORISED: "not_authorised",
-              NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted"}
+              NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted",
+              STALE_VERSION: "stale_version", WRONG_DEPLOYMENT: "wrong_deployment"}
 
+
+RUNNING = 0  # OtaNode.finished: the update runs (a switch passed its health check)
 
 # refusals that end an update: its chunks still in flight are then dropped without a NACK each
 _ENDS_AN_UPDATE = frozenset({TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
-                             WRONG_TARGET, NO_KEY})
+                             WRONG_TARGET, NO_KEY, STALE_VERSION, WRONG_DEPLOYMENT})
 
 
 class OtaError(BBError):
@@ -156,6 +163,15 @@ def signed_message(node: str, target: int, size: int, sha256: bytes) -> bytes:
     return b"bb-edge/ota/1\0" + node.encode("utf-8") + b"\0" + struct.pack("<BI", target, size) + sha256
 
 
+def signed_manifest(deployment: str, node: str, target: int, size: int, version: int, update_id: int,
+                    sha256: bytes) -> bytes:
+    """What a deployer signs in an OFFER2 (anti-rollback): deployment, node, target, size, version, update id
+    and image hash, so a captured update cannot be replayed to another deployment or node, with another
+    update id, or once the node accepted a newer version."""
+    return (b"bb-edge/ota/2\0" + deployment.encode("utf-8") + b"\0" + node.encode("utf-8") + b"\0"
+            + struct.pack("<BIQI", target, size, version, update_id) + sha256)
+
+
 Verifier = Callable[[bytes, bytes], bool]
 Signer = Callable[[bytes], bytes]
 
@@ -211,11 +227,33 @@ class Offer:
     sig_kind: int
     sha256: bytes
     signature: bytes
+    version: int | None = None  # set: an OFFER2 (versioned, anti-rollback)
+    deployment: str = ""
 
     def encode(self) -> bytes:
-        """Wire bytes (docs/wire.md, "Program updates")."""
+        """Wire bytes (docs/wire.md, "Program updates"): an OFFER, or an OFFER2 when ``version`` is set."""
+        if self.version is not None:
+            name = self.deployment.encode("utf-8")
+            return _OFFER2.pack(self.update_id, self.size, self.target, self.sig_kind, len(self.signature),
+                                self.sha256, self.version, len(name)) + name + self.signature
         return _OFFER.pack(self.update_id, self.size, self.target, self.sig_kind, len(self.signature),
                            self.sha256) + self.signature
+
+    @classmethod
+    def decode2(cls, buf: bytes) -> Offer:
+        """Parse and bound-check an OFFER2; OtaError(BAD_MESSAGE) when malformed."""
+        if len(buf) < _OFFER2.size:
+            raise OtaError(BAD_MESSAGE, f"OFFER2 of {len(buf)} bytes, header needs {_OFFER2.size}")
+        uid, size, target, sig_kind, sig_len, digest, version, name_len = _OFFER2.unpack_from(buf)
+        if sig_len > MAX_SIGNATURE or len(buf) != _OFFER2.size + name_len + sig_len:
+            raise OtaError(BAD_MESSAGE, f"OFFER2 lengths ({name_len}, {sig_len}) do not match its {len(buf)} bytes")
+        if size == 0:
+            raise OtaError(BAD_MESSAGE, "OFFER2 of an empty program")
+        try:
+            name = bytes(buf[_OFFER2.size:_OFFER2.size + name_len]).decode("utf-8")
+        except UnicodeDecodeError:
+            raise OtaError(BAD_MESSAGE, "OFFER2 deployment name is not UTF-8") from None
+        return cls(uid, size, target, sig_kind, bytes(digest), bytes(buf[_OFFER2.size + name_len:]), version, name)
 
     @classmethod
     def decode(cls, buf: bytes) -> Offer:
@@ -278,6 +316,18 @@ class SlotStore(Protocol):
         """Forget the staged slot (after an abort or a rollback)."""
         ...
 
+    def revert(self) -> None:
+        """Point the active pointer back where the last :meth:`activate` found it (an ABORT after a switch)."""
+        ...
+
+    def accepted_version(self) -> int:
+        """The highest program version this node ever switched to (0: none); survives restarts."""
+        ...
+
+    def accept_version(self, version: int) -> None:
+        """Record ``version`` as accepted (durably, before the switch is announced)."""
+        ...
+
 
 class MemorySlots:
     """A :class:`SlotStore` in memory (tests, nodes without storage)."""
@@ -286,16 +336,31 @@ class MemorySlots:
         self.slots: list[bytes | None] = [None, None]
         self.active = 0
         self.staged: int | None = None
+        self.previous: int | None = None
 
     def stage(self, data: bytes) -> None:
         """Keep ``data`` in the inactive slot."""
         self.staged = 1 - self.active
         self.slots[self.staged] = bytes(data)
+        self.previous = None  # the other slot is overwritten: nothing to go back to
 
     def activate(self) -> None:
         """Flip to the staged slot."""
         if self.staged is not None:
-            self.active, self.staged = self.staged, None
+            self.previous, self.active, self.staged = self.active, self.staged, None
+
+    def revert(self) -> None:
+        """Flip back to the slot the last activate left."""
+        if self.previous is not None:
+            self.active, self.previous = self.previous, None
+
+    def accepted_version(self) -> int:
+        """The highest version accepted (kept in memory)."""
+        return getattr(self, "version", 0)
+
+    def accept_version(self, version: int) -> None:
+        """Raise the accepted version."""
+        self.version = max(self.accepted_version(), version)
 
     def discard(self) -> None:
         """Drop the staged slot."""
@@ -442,7 +507,7 @@ class OnnxLoader:
 @dataclass
 class _Staging:
     offer: Offer
-    peer: str
+    peer: str  # the deployer endpoint that offered it (HOST_NAME or DEPLOY_NAME): replies go there
     started: float
     buf: bytearray = field(default_factory=bytearray)
     staged: Any = None
@@ -456,14 +521,26 @@ class OtaNode:
     ``verifier`` checks signatures (:func:`ed25519_verifier` or
     :func:`hmac_verifier`); without one every OFFER is refused (NO_KEY).
     ``max_program`` bounds the declared size before a byte is buffered.
+
+    Every update id it has finished is remembered (``finished``: RUNNING or the
+    code that ended it), so late or repeated messages for it cannot start it
+    again: a repeated COMMIT of what runs answers SWITCHED again, of what was
+    refused or aborted answers its NACK again. An ABORT of the update it last
+    switched to puts the previous program back at the next idle point
+    (``revertible`` until another update is staged) and is answered with NACK
+    ``aborted`` ("I do not run it and never will"), as is an ABORT of anything
+    else. A node that hears nothing after COMMIT keeps what it switched to.
     """
 
     protocol_id = PROTO_OTA
+    REMEMBER = 64  # finished update ids kept
 
     def __init__(self, engine: Engine, loader: ProgramLoader, verifier: Verifier | None,
                  sig_kind: int = SIG_ED25519, store: SlotStore | None = None,
-                 max_program: int = DEFAULT_MAX_PROGRAM, stage_timeout_s: float = DEFAULT_STAGE_TIMEOUT_S) -> None:
+                 max_program: int = DEFAULT_MAX_PROGRAM, stage_timeout_s: float = DEFAULT_STAGE_TIMEOUT_S,
+                 deployment: str = "") -> None:
         self.engine = engine
+        self.deployment = deployment  # the name a signed manifest must carry
         self.loader = loader
         self.verifier = verifier
         self.sig_kind = sig_kind
@@ -472,7 +549,9 @@ class OtaNode:
         self.stage_timeout_s = stage_timeout_s
         self.current: _Staging | None = None
         self.switched: list[int] = []  # update ids switched to, oldest first
-        self.refused_update: int | None = None  # its later chunks are dropped quietly: one NACK says it
+        self.finished: dict[int, int] = {}  # update id -> RUNNING or the code that ended it
+        self.revertible: tuple[int, Any, str] | None = None  # (update id, restore token, peer) of the last switch
+        self.revert_pending: int | None = None  # an ABORT of the running update, applied at an idle point
 
     # the handler interface -------------------------------------------------
 
@@ -480,26 +559,34 @@ class OtaNode:
         """Validate one OTA message completely, then apply it; refusals are events + NACKs."""
         payload = bytes(env.payload_bytes())
         uid = _U32.unpack_from(payload)[0] if len(payload) >= 4 else 0
-        if env.sender != HOST_ID:
+        deployer = {HOST_ID: HOST_NAME, DEPLOY_ID: DEPLOY_NAME}.get(env.sender)
+        if deployer is None or deployer not in self.engine.peers:
             self._refuse(ctx, peer, uid, NOT_AUTHORISED, f"OTA messages come from the deployer, not id {env.sender}",
                          reply=False)
             return
+        peer = deployer  # replies go to the endpoint that sent it
         try:
-            if env.edge == OFFER:
-                self._offer(Offer.decode(payload), peer, ctx)
+            if env.edge == OFFER2:
+                self._offer(Offer.decode2(payload), peer, ctx)
+            elif env.edge == OFFER:
+                Offer.decode(payload)
+                raise OtaError(BAD_SIGNATURE, "an unversioned OFFER: this node takes only OFFER2, whose signed "
+                                              "manifest carries deployment, version and update id")
             elif env.edge == DATA:
                 self._data(payload, peer, ctx)
             elif env.edge == COMMIT:
-                self._commit(_u32(payload, "COMMIT"), ctx)
+                self._commit(_u32(payload, "COMMIT"), peer, ctx)
             elif env.edge == ABORT:
-                self._abort(_u32(payload, "ABORT"), ctx)
+                self._abort(_u32(payload, "ABORT"), peer, ctx)
             else:
                 raise OtaError(BAD_MESSAGE, f"message type {env.edge} is not for a node")
         except OtaError as exc:
             self._refuse(ctx, peer, uid, exc.code, exc.reason)
 
     def on_tick(self, now: float, ctx: Context) -> None:
-        """Stage timeouts, and the switch itself once the engine is idle."""
+        """Stage timeouts, and the switch (or the revert) itself once the engine is idle."""
+        if self.revert_pending is not None and self.engine.open_requests == 0:
+            self._revert(ctx)
         st = self.current
         if st is None:
             return
@@ -514,7 +601,19 @@ class OtaNode:
 
     # messages ---------------------------------------------------------------
 
+    def _finish(self, uid: int, code: int) -> None:
+        self.finished[uid] = code
+        while len(self.finished) > self.REMEMBER:
+            del self.finished[next(iter(self.finished))]
+
     def _offer(self, offer: Offer, peer: str, ctx: Context) -> None:
+        floor = self.store.accepted_version()
+        stale = offer.version is None or offer.version <= floor
+        if offer.update_id in self.finished:
+            runs = self.finished[offer.update_id] == RUNNING and self.switched[-1:] == [offer.update_id]
+            if runs or not stale:
+                return  # a late or repeated OFFER of an update already ended (or of what runs): nothing new
+            # a replay of an older update: refused below (stale_version), typed
         if self.current is not None:
             if self.current.offer == offer:
                 return  # the same OFFER again (the deployer retried): nothing new
@@ -528,6 +627,12 @@ class OtaNode:
             raise OtaError(BAD_SIGNATURE, f"signature kind {offer.sig_kind}, this node verifies {self.sig_kind}")
         if offer.size > self.max_program:
             raise OtaError(TOO_LARGE, f"{offer.size} bytes, this node takes at most {self.max_program}")
+        if offer.deployment != self.deployment:
+            raise OtaError(WRONG_DEPLOYMENT, f"the update is for deployment {offer.deployment!r}, "
+                                             f"this node runs {self.deployment!r}")
+        if stale:
+            raise OtaError(STALE_VERSION, f"version {offer.version} is not above {floor}, the highest this node "
+                                          f"accepted; roll back with a new manifest of a higher version")
         self.current = _Staging(offer, peer, ctx.now)
 
     def _data(self, payload: bytes, peer: str, ctx: Context) -> None:
@@ -536,12 +641,15 @@ class OtaNode:
         uid, offset = _DATA.unpack_from(payload)
         st = self.current
         if st is None or st.offer.update_id != uid:
-            if uid == self.refused_update:
-                return
+            if uid in self.finished:
+                return  # chunks of an update already ended: its one NACK (or SWITCHED) said it
             raise OtaError(UNKNOWN_UPDATE, f"no update {uid} is being staged")
         if st.ready:
             return  # a late duplicate of a chunk already verified
         chunk = payload[_DATA.size:]
+        if offset < len(st.buf) and offset + len(chunk) <= len(st.buf) \
+                and st.buf[offset:offset + len(chunk)] == chunk:
+            return  # a duplicate of a chunk already taken
         if offset != len(st.buf) or offset + len(chunk) > st.offer.size:
             self.current = None  # a gap or an overrun: the image cannot be what was offered
             raise OtaError(TRUNCATED, f"chunk at {offset}+{len(chunk)}, expected offset {len(st.buf)} "
@@ -555,7 +663,9 @@ class OtaNode:
         try:
             if hashlib.sha256(data).digest() != st.offer.sha256:
                 raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
-            msg = signed_message(self.engine.node, st.offer.target, st.offer.size, st.offer.sha256)
+            assert st.offer.version is not None  # checked at OFFER
+            msg = signed_manifest(self.deployment, self.engine.node, st.offer.target, st.offer.size,
+                                  st.offer.version, st.offer.update_id, st.offer.sha256)
             assert self.verifier is not None  # checked at OFFER
             if not self.verifier(msg, st.offer.signature):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
@@ -563,17 +673,23 @@ class OtaNode:
         except OtaError:
             self.current = None
             raise
+        self.revertible = None  # staging overwrites the slot the previous program was in
         self.store.stage(data)
         st.staged, st.ready, st.buf = staged, True, bytearray()
         ctx.emit(OtaStaged(st.offer.update_id, st.offer.sha256, st.offer.size))
-        ctx.send_bytes(HOST_NAME, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,
+        ctx.send_bytes(st.peer, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,
                        edge=READY, kind=wire.KIND_CONTROL)
 
-    def _commit(self, uid: int, ctx: Context) -> None:
+    def _commit(self, uid: int, peer: str, ctx: Context) -> None:
         st = self.current
         if st is None or st.offer.update_id != uid:
-            if uid in self.switched:
-                return  # a repeated COMMIT of what already runs
+            code = self.finished.get(uid)
+            if code == RUNNING:
+                if self.revertible is not None and self.revertible[0] == uid and self.revert_pending is None:
+                    self._send_switched(peer, uid, ctx)  # a repeated COMMIT: its SWITCHED may have been lost
+                return
+            if code is not None:
+                raise OtaError(code, f"update {uid} already ended; this node does not run it")
             raise OtaError(UNKNOWN_UPDATE, f"no update {uid} is staged")
         if not st.ready:
             raise OtaError(UNKNOWN_UPDATE, f"update {uid} is not verified yet")
@@ -581,11 +697,35 @@ class OtaNode:
         if self.engine.open_requests == 0:
             self._switch(st, ctx)
 
-    def _abort(self, uid: int, ctx: Context) -> None:
+    def _abort(self, uid: int, peer: str, ctx: Context) -> None:
         st = self.current
         if st is not None and st.offer.update_id == uid:
             self.current = None
             self.store.discard()
+        if self.finished.get(uid) == RUNNING and self.revertible is not None and self.revertible[0] == uid:
+            self.revertible = (uid, self.revertible[1], peer)
+            self.revert_pending = uid  # put the previous program back at the next idle point, then answer
+            if self.engine.open_requests == 0:
+                self._revert(ctx)
+            return
+        if self.revert_pending == uid:
+            return  # answered once the revert is done
+        if uid not in self.finished:
+            self._finish(uid, ABORTED)  # a COMMIT arriving after this ABORT is refused
+        code = self.finished[uid]  # the answer is the code that ended it (it may repeat a lost NACK)
+        self._nack(ctx, peer, uid, code, f"{CODE_NAMES.get(code, code)}: this node does not run update {uid}")
+
+    def _revert(self, ctx: Context) -> None:
+        uid, self.revert_pending = self.revert_pending, None
+        assert uid is not None and self.revertible is not None and self.revertible[0] == uid
+        _, token, peer = self.revertible
+        self.revertible = None
+        self.loader.restore(token)
+        self.store.revert()
+        self._finish(uid, ABORTED)
+        ctx.emit(OtaRolledBack(uid, "aborted by the deployer after the switch"))
+        self._nack(ctx, peer, uid, ABORTED, "aborted: the previous program runs again")
+        self.engine.hello()
 
     def _switch(self, st: _Staging, ctx: Context) -> None:
         self.current = None
@@ -606,21 +746,31 @@ class OtaNode:
             ctx.emit(OtaRolledBack(uid, reason))
             self._refuse(ctx, st.peer, uid, ROLLED_BACK, reason)
             return
+        assert st.offer.version is not None
+        self.store.accept_version(st.offer.version)  # durable before SWITCHED: a replay of it is now stale
         self.store.activate()
         self.switched.append(uid)
         del self.switched[:-8]
+        self._finish(uid, RUNNING)
+        self.revertible = (uid, token, st.peer)
         ctx.emit(OtaSwitched(uid, old_hash, self.engine.program_hash))
-        ctx.send_bytes(HOST_NAME, _U32.pack(uid) + self.engine.program_hash, protocol=PROTO_OTA,
-                       edge=SWITCHED, kind=wire.KIND_CONTROL)
+        self._send_switched(st.peer, uid, ctx)
         self.engine.hello()  # peers and the host see the new program hash
 
+    def _send_switched(self, peer: str, uid: int, ctx: Context) -> None:
+        ctx.send_bytes(peer, _U32.pack(uid) + self.engine.program_hash, protocol=PROTO_OTA,
+                       edge=SWITCHED, kind=wire.KIND_CONTROL)
+
+    def _nack(self, ctx: Context, peer: str, uid: int, code: int, reason: str) -> None:
+        ctx.send_bytes(peer, encode_nack(uid, code, reason), protocol=PROTO_OTA, edge=NACK,
+                       kind=wire.KIND_CONTROL)
+
     def _refuse(self, ctx: Context, peer: str, uid: int, code: int, reason: str, reply: bool = True) -> None:
-        if reply and code in _ENDS_AN_UPDATE:
-            self.refused_update = uid
+        if reply and (code in _ENDS_AN_UPDATE or code == ROLLED_BACK):
+            self._finish(uid, code)
         ctx.emit(OtaRefused(peer, uid, code, reason))
         if reply:
-            ctx.send_bytes(HOST_NAME, encode_nack(uid, code, reason), protocol=PROTO_OTA, edge=NACK,
-                           kind=wire.KIND_CONTROL)
+            self._nack(ctx, peer, uid, code, reason)
 
 
 # ------------------------------------------------------------- deployer
@@ -636,7 +786,8 @@ class NodeUpdate:
     signer: Signer
     sig_kind: int = SIG_ED25519
     chunk: int = 16 << 10  # DATA payload bytes (<= the node's max payload minus the DATA header)
-    previous: bytes | None = None  # the image it runs now: put back if another node fails after COMMIT
+    previous: bytes | None = None  # the image it runs now (kept for reports; a revert is an ABORT, not a re-send)
+    versioned: bool | None = None  # OFFER2 (signed manifest with version); None: ONNX and MicroPython nodes
 
 
 @dataclass
@@ -648,48 +799,87 @@ class Outgoing:
     data: bytes
 
 
+DEFAULT_RETRY_S = 1.0
+
+
 class OtaDeployer:
     """The deployer end (sans-IO): OFFER + DATA to every node, COMMIT only after every READY.
 
     Feed it envelopes from nodes with :meth:`on_envelope`, drive it with
     :meth:`poll` (returns what to send); ``state`` ends ``"done"`` or
-    ``"failed"`` (then ``failures`` says why and every node got ABORT).
-    ``next_seq`` numbers the envelopes (the host's sequence).
+    ``"failed"``. ``next_seq`` numbers the envelopes (the host's sequence).
 
-    COMMIT can still fail on a node (its health check rolls it back) after
-    others switched. Then, for the nodes given a ``previous`` image, the
-    deployer runs a second update putting those images back (state
-    ``"reverting"``), so the fleet is not left half-switched; ``reverted``
-    lists them and ``state`` ends ``"failed"`` either way.
+    The outcome is decided by this object's state alone (docs/wire.md, "Atomic fleet update"):
+
+    - ``staging``: no COMMIT has left, so no node can switch. A NACK or the
+      deadline fails the update; ABORT goes to every node (best effort).
+    - ``committing``: COMMIT went to every node, so every node may switch
+      (``committed``). COMMIT is re-sent every ``retry_s`` to nodes that have
+      not answered; a node answers SWITCHED (runs the update) or a NACK
+      (never will run it). All SWITCHED: ``done``.
+    - ``reverting``: a NACK or the deadline after COMMIT. ABORT is re-sent
+      every ``retry_s`` to every node not known to be off the update until it
+      answers a NACK (an ABORT makes a switched node put its previous program
+      back, and a node that has not switched yet refuse the COMMIT later). A
+      late SWITCHED changes nothing: the ABORT retries revert that node too.
+      Ends ``failed``; ``reverted`` lists the nodes that answered, ``unreverted``
+      those that did not answer within ``timeout_s`` (they may still run the
+      update: the caller names them).
     """
 
     def __init__(self, ids: dict[str, int], updates: list[NodeUpdate], next_seq: Callable[[], int],
-                 update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None) -> None:
+                 update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
+                 retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID, version: int | None = None,
+                 deployment: str = "") -> None:
         self.ids = ids
+        # the program version every node of this update is offered (ONNX nodes: OFFER2, anti-rollback)
+        self.version = version if version is not None else self.update_id_of(update_id)
+        self.deployment = deployment
+        self.sender = sender  # HOST_ID (through the host's transport) or DEPLOY_ID (bb-edge deploy)
         self.names = {v: k for k, v in ids.items()}
         self.next_seq = next_seq
         self.update_id = update_id & 0xFFFFFFFF
         self.timeout_s = timeout_s
+        self.retry_s = retry_s
         self.commit_gate = commit_gate or (lambda: True)
         self.updates = {u.node: u for u in updates}
         self.state = "new"
         self.ready: set[str] = set()
-        self.switched: dict[str, bytes] = {}
+        self.committed: set[str] = set()  # COMMIT left for them: each may run the update
+        self.switched: dict[str, bytes] = {}  # said SWITCHED (while committing)
+        self.off: set[str] = set()  # said (NACK) that they do not run the update and never will
         self.failures: dict[str, tuple[int, str]] = {}
-        self.reverted: list[str] = []
-        self._revert: OtaDeployer | None = None
+        self.reverted: list[str] = []  # switched (or may have), then answered an ABORT
+        self.unreverted: list[str] = []  # may run the update: no answer to ABORT in time
         self._out: list[Outgoing] = []
         self._deadline = 0.0
+        self._resend = 0.0
         for u in updates:
-            if u.node not in ids or u.node == HOST_NAME:
+            if u.node not in ids or u.node in (HOST_NAME, DEPLOY_NAME):
                 self.failures[u.node] = (UNKNOWN_NODE, f"{u.node!r} is not a node of the deployment")
             if not 0 < u.chunk <= 1 << 24:
                 raise OtaError(BAD_MESSAGE, f"chunk size {u.chunk} for {u.node}")
 
     def _send(self, node: str, edge: int, payload: bytes) -> None:
-        env = wire.Envelope.for_bytes(payload, sender=HOST_ID, receiver=self.ids[node], seq=self.next_seq(),
+        env = wire.Envelope.for_bytes(payload, sender=self.sender, receiver=self.ids[node], seq=self.next_seq(),
                                       kind=wire.KIND_CONTROL, protocol=PROTO_OTA, edge=edge)
         self._out.append(Outgoing(node, self.ids[node], wire.encode(env, max_payload=max(len(payload), 1))))
+
+    @staticmethod
+    def update_id_of(update_id: int) -> int:
+        """The default version: the update id (a caller with a clock passes a higher, monotonic one)."""
+        return update_id & 0xFFFFFFFF
+
+    def offer_for(self, u: NodeUpdate) -> Offer:
+        """The signed OFFER for one node: OFFER2 (versioned manifest) for ONNX and MicroPython nodes, OFFER for C."""
+        digest = hashlib.sha256(u.image).digest()
+        if u.versioned or (u.versioned is None and u.target in (TARGET_ONNX, TARGET_MPY)):
+            sig = u.signer(signed_manifest(self.deployment, u.node, u.target, len(u.image), self.version,
+                                           self.update_id, digest))
+            return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig, self.version,
+                         self.deployment)
+        sig = u.signer(signed_message(u.node, u.target, len(u.image), digest))
+        return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig)
 
     def start(self, now: float) -> list[Outgoing]:
         """OFFER and every DATA chunk to every node (nothing if a node is unknown: refused up front)."""
@@ -699,10 +889,8 @@ class OtaDeployer:
         self.state = "staging"
         self._deadline = now + self.timeout_s
         for u in self.updates.values():
-            digest = hashlib.sha256(u.image).digest()
-            sig = u.signer(signed_message(u.node, u.target, len(u.image), digest))
-            self._send(u.node, OFFER, Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest,
-                                            sig).encode())
+            offer = self.offer_for(u)
+            self._send(u.node, OFFER if offer.version is None else OFFER2, offer.encode())
             for off in range(0, len(u.image), u.chunk):
                 self._send(u.node, DATA, encode_data(self.update_id, off, u.image[off:off + u.chunk]))
         return self.take()
@@ -713,10 +901,7 @@ class OtaDeployer:
         return out
 
     def on_envelope(self, env: wire.Envelope) -> None:
-        """An OTA reply from a node (anything else, or from a node not being updated, is ignored)."""
-        if self._revert is not None:
-            self._revert.on_envelope(env)
-            return
+        """An OTA reply from a node (anything else, from a node not being updated, or malformed, is ignored)."""
         node = self.names.get(env.sender)
         if env.protocol != PROTO_OTA or node not in self.updates:
             return
@@ -724,7 +909,11 @@ class OtaDeployer:
             payload = bytes(env.payload_bytes())
             if env.edge == NACK:
                 uid, code, reason = decode_nack(payload)
-                if uid == self.update_id and node not in self.failures:
+                if uid != self.update_id:
+                    return
+                self.off.add(node)
+                self.switched.pop(node, None)
+                if self.state in ("staging", "committing") and node not in self.failures:
                     self.failures[node] = (code, reason)
             elif env.edge == READY:
                 uid, digest = _u32_hash(payload, "READY")
@@ -732,51 +921,57 @@ class OtaDeployer:
                     self.ready.add(node)
             elif env.edge == SWITCHED:
                 uid, digest = _u32_hash(payload, "SWITCHED")
-                if uid == self.update_id:
+                if uid == self.update_id and self.state == "committing" and node not in self.off:
                     self.switched[node] = digest
         except OtaError:
             return
 
+    def abort(self, now: float) -> list[Outgoing]:
+        """The operator gives up: before COMMIT every node is sent ABORT; after it, the update is reverted."""
+        if self.state in ("staging", "committing"):
+            for n in self.updates:
+                self.failures.setdefault(n, (ABORTED, "aborted by the operator"))
+        return self.poll(now)
+
     def poll(self, now: float) -> list[Outgoing]:
-        """Advance: abort on a refusal or timeout, commit when all are READY, done when all switched."""
-        if self.state == "reverting":
-            assert self._revert is not None
-            self._out += self._revert.poll(now)
-            if self._revert.state in ("done", "failed"):
-                self.reverted = sorted(self._revert.switched)
+        """Advance the state machine (see the class docstring); what to send."""
+        if self.state == "staging":
+            if not self.failures and now > self._deadline:
+                for n in sorted(set(self.updates) - self.ready):
+                    self.failures[n] = (TIMEOUT, f"no READY in {self.timeout_s}s")
+            if self.failures:
+                for node in self.updates:  # nothing was committed: no node can switch
+                    self._send(node, ABORT, _U32.pack(self.update_id))
                 self.state = "failed"
-            return self.take()
-        if self.state in ("staging", "committing") and self.failures:
-            self._fail()
-        elif self.state in ("staging", "committing") and now > self._deadline:
-            late = sorted(set(self.updates) - (self.ready if self.state == "staging" else set(self.switched)))
-            for n in late:
-                self.failures[n] = (TIMEOUT, f"no {'READY' if self.state == 'staging' else 'SWITCHED'} "
-                                             f"in {self.timeout_s}s")
-            self._fail()
-        if self.state == "failed" and self.switched and self._revert is None:
-            self._start_revert(now)
-        elif self.state == "staging" and self.ready == set(self.updates) and self.commit_gate():
-            self.state = "committing"
-            self._deadline = now + self.timeout_s
-            for node in self.updates:  # every node is verified: the commits go out together
-                self._send(node, COMMIT, _U32.pack(self.update_id))
-        elif self.state == "committing" and set(self.switched) == set(self.updates):
-            self.state = "done"
+            elif self.ready == set(self.updates) and self.commit_gate():
+                self.state = "committing"
+                self._deadline = now + self.timeout_s
+                self._resend = now + self.retry_s
+                self.committed = set(self.updates)  # from here on every node may switch
+                for node in self.updates:
+                    self._send(node, COMMIT, _U32.pack(self.update_id))
+        elif self.state == "committing":
+            if not self.failures and now > self._deadline:
+                for n in sorted(set(self.updates) - set(self.switched)):
+                    self.failures[n] = (TIMEOUT, f"no SWITCHED in {self.timeout_s}s")
+            if self.failures:
+                self.state = "reverting"
+                self._deadline = now + self.timeout_s
+                self._resend = now  # ABORT goes out below, at once
+            elif set(self.switched) == set(self.updates):
+                self.state = "done"
+            elif now >= self._resend:  # a COMMIT or its answer may be lost: ask again (idempotent)
+                self._resend = now + self.retry_s
+                for node in sorted(set(self.updates) - set(self.switched) - self.off):
+                    self._send(node, COMMIT, _U32.pack(self.update_id))
+        if self.state == "reverting":
+            pending = sorted(self.committed - self.off)
+            if not pending or now > self._deadline:
+                self.reverted = sorted(n for n in self.off if n not in self.failures)
+                self.unreverted = pending
+                self.state = "failed"
+            elif now >= self._resend:
+                self._resend = now + self.retry_s
+                for node in pending:
+                    self._send(node, ABORT, _U32.pack(self.update_id))
         return self.take()
-
-    def _start_revert(self, now: float) -> None:
-        """Put the previous images back on the nodes that already switched."""
-        back = [NodeUpdate(n, u.previous, u.target, u.signer, u.sig_kind, u.chunk)
-                for n, u in self.updates.items() if n in self.switched and u.previous is not None]
-        if not back:
-            return
-        self._revert = OtaDeployer(self.ids, back, self.next_seq, self.update_id + 1, self.timeout_s)
-        self._out += self._revert.start(now)
-        self.state = "reverting"
-
-    def _fail(self) -> None:
-        for node in self.updates:
-            if node not in self.switched:
-                self._send(node, ABORT, _U32.pack(self.update_id))
-        self.state = "failed"

@@ -35,8 +35,10 @@ enum { BBRT_OTA_OFFER = 1, BBRT_OTA_DATA = 2, BBRT_OTA_COMMIT = 3, BBRT_OTA_ABOR
 enum { BBRT_OTA_BAD_MESSAGE = 1, BBRT_OTA_BUSY = 2, BBRT_OTA_TOO_LARGE = 3, BBRT_OTA_TRUNCATED = 4,
        BBRT_OTA_CORRUPT = 5, BBRT_OTA_BAD_SIGNATURE = 6, BBRT_OTA_INVALID_PROGRAM = 7,
        BBRT_OTA_CONTRACT_MISMATCH = 8, BBRT_OTA_WRONG_TARGET = 9, BBRT_OTA_UNKNOWN_UPDATE = 10,
-       BBRT_OTA_ROLLED_BACK = 11, BBRT_OTA_NO_KEY = 13 };
+       BBRT_OTA_ROLLED_BACK = 11, BBRT_OTA_NO_KEY = 13, BBRT_OTA_ABORTED = 16 };
 enum { BBRT_OTA_TARGET_BBRT = 2, BBRT_OTA_SIG_HMAC = 2 };
+/* the deployers a node takes updates from: the host (id 0) and bb-edge deploy (_deploy, its own id) */
+#define BBRT_OTA_DEPLOY_ID 0xFFFFFFFEu
 enum { BBRT_OTA_IDLE = 0, BBRT_OTA_RECEIVING = 1, BBRT_OTA_STAGED = 2, BBRT_OTA_COMMITTING = 3 };
 #define BBRT_OTA_REPLY_MAX 64u /* a reply never needs more (NACK reasons are not sent by C nodes) */
 #define BBRT_OTA_NAME_MAX 51u
@@ -89,6 +91,12 @@ typedef struct bbrt_node_ota_s {
     uint8_t hash[32];     /* SHA-256 of the running program: announced in HELLO */
     uint32_t rollbacks, not_host;
     char name[BBRT_OTA_NAME_MAX + 1];
+    /* the last switch, revertible by an ABORT of its update id until another update is staged
+     * (docs/wire.md "Atomic fleet update"): the previous program is still in the other slot */
+    uint32_t switched_uid, prev_len, reverts;
+    uint8_t prev_hash[32];
+    uint8_t revertible, revert_pending;
+    uint32_t reply_to;    /* the deployer that spoke last (0 or BBRT_OTA_DEPLOY_ID): replies go there */
 } bbrt_node_ota_t;
 
 /* Wire OTA into an initialised node. The node runs the program_len bytes at slot_a (it was

@@ -43,7 +43,7 @@ NAME = CFG.get("name", "node")
 def attach_ota(node):
     """The OTA handler with the key provisioned at build time (none: every OFFER is refused, no_key)."""
     node.ota = OtaNode(NAME, load_key(OTA_CFG.get("key_file")), SLOTS, NodeLoader(node),
-                       max_program=OTA_CFG.get("max_program", 65536))
+                       max_program=OTA_CFG.get("max_program", 65536), deployment=CFG.get("deployment", ""))
 
 
 if CFG.get("transport", "serial") == "mqtt":

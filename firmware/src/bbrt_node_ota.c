@@ -6,7 +6,9 @@
  * in the other slot (A/B). A COMMIT is applied at an idle point (no request half-assembled): the
  * staged program is bound to the node, run once on zero inputs as its health check (status OK and
  * finite float outputs), and on success the slots swap roles, SWITCHED goes to the host and a HELLO
- * announces the new program hash. A failed health check puts the old program back (ROLLED_BACK). */
+ * announces the new program hash. A failed health check puts the old program back (ROLLED_BACK).
+ * An ABORT of the update it last switched to puts the previous program back (its slot is intact until
+ * the next OFFER) and is answered NACK aborted; a repeated COMMIT of it answers SWITCHED again. */
 #include "bbrt_internal.h"
 #include "bbrt_link.h"
 #include "bbrt_ota.h"
@@ -21,7 +23,7 @@ static void send_ota(bbrt_node_t *node, uint16_t type, const uint8_t *payload, s
     bbrt_memset(&env, 0, sizeof(env));
     env.kind = BBRT_KIND_CONTROL;
     env.protocol = BBRT_OTA_PROTO;
-    env.receiver = 0u; /* the deployer speaks as the host */
+    env.receiver = ((const bbrt_node_ota_t *)node->ota)->reply_to; /* the host or bb-edge deploy */
     env.edge = type;
     env.dtype = BBRT_DT_UINT8;
     env.rank = 1u;
@@ -95,12 +97,39 @@ static int node_idle(const bbrt_node_t *node) {
     return 1;
 }
 
+static void send_nack(bbrt_node_t *node, uint32_t uid, uint16_t code) {
+    uint8_t nack[6];
+    bbrt_wr_u32(nack, uid);
+    bbrt_wr_u16(nack + 4, code);
+    send_ota(node, BBRT_OTA_NACK, nack, sizeof(nack));
+}
+
+/* Put the previous program back (an ABORT of the running update, at an idle point). */
+static void revert(bbrt_node_t *node, bbrt_node_ota_t *o) {
+    bbrt_program_t prev;
+    uint32_t back = o->active ^ 1u;
+    if (bbrt_program_load(&prev, o->slot[back], o->prev_len, o->ota.arena, o->ota.arena_size) != BBRT_OK)
+        return; /* cannot happen: the slot is untouched since it ran; the update keeps running */
+    bbrt_node_set_program(node, &prev, o->ota.arena, o->ota.arena_size);
+    o->active = back;
+    o->ota.slot = o->slot[back ^ 1u];
+    o->program_len = o->prev_len;
+    bbrt_memcpy(o->hash, o->prev_hash, 32u);
+    o->revertible = 0u;
+    o->revert_pending = 0u;
+    o->reverts++;
+    o->ota.refused_update = o->switched_uid; /* its chunks, if any still come, are dropped */
+    send_nack(node, o->switched_uid, BBRT_OTA_ABORTED);
+    ota_hello(node, BBRT_BROADCAST, 0u);
+}
+
 void bbrt_node_ota_poll(bbrt_node_t *node) {
     bbrt_node_ota_t *o = (bbrt_node_ota_t *)node->ota;
     bbrt_program_t next, old;
     uint8_t reply[BBRT_OTA_REPLY_MAX];
     size_t n = 0;
     uint16_t type;
+    if (o != 0 && o->revert_pending && node_idle(node)) revert(node, o);
     if (o == 0 || o->ota.state != BBRT_OTA_COMMITTING) return;
     type = bbrt_ota_poll(&o->ota, node_idle(node), &next, reply, sizeof(reply), &n);
     if (type == BBRT_OTA_NACK) { /* the staged bytes no longer load: the old program keeps running */
@@ -123,7 +152,11 @@ void bbrt_node_ota_poll(bbrt_node_t *node) {
         send_ota(node, BBRT_OTA_NACK, nack, sizeof(nack));
         return;
     }
-    /* the staged slot now runs; the old one takes the next update */
+    /* the staged slot now runs; the old one takes the next update (and stays revertible until then) */
+    o->prev_len = o->program_len;
+    bbrt_memcpy(o->prev_hash, o->hash, 32u);
+    o->switched_uid = bbrt_rd_u32(reply);
+    o->revertible = 1u;
     o->active ^= 1u;
     o->ota.slot = o->slot[o->active ^ 1u];
     o->program_len = o->ota.size;
@@ -140,7 +173,8 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     size_t n = 0;
     uint16_t type;
     bbrt_status_t st;
-    if (env->kind != BBRT_KIND_CONTROL || env->sender != 0u) { /* only the deployer (host) may update */
+    if (env->kind != BBRT_KIND_CONTROL || (env->sender != 0u && env->sender != BBRT_OTA_DEPLOY_ID)) {
+        /* only a deployer (the host, or bb-edge deploy) may update */
         o->not_host++;
         node->stats.unauthorised++;
         return BBRT_E_UNAUTHORISED;
@@ -150,10 +184,29 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
     if (st != BBRT_OK) return st;
     bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
+    o->reply_to = env->sender;
+    if ((env->edge == BBRT_OTA_COMMIT || env->edge == BBRT_OTA_ABORT) && env->payload_len == 4u && o->revertible &&
+        bbrt_rd_u32(env->data) == o->switched_uid) {
+        if (env->edge == BBRT_OTA_ABORT) {
+            o->revert_pending = 1u; /* answered once the previous program runs again */
+            bbrt_node_ota_poll(node);
+        } else if (!o->revert_pending) { /* a repeated COMMIT: its SWITCHED may have been lost */
+            uint8_t sw[36];
+            bbrt_wr_u32(sw, o->switched_uid);
+            bbrt_memcpy(sw + 4, o->hash, 32u);
+            send_ota(node, BBRT_OTA_SWITCHED, sw, sizeof(sw));
+        }
+        return BBRT_OK;
+    }
     /* the message type is the envelope's u32 edge: one above 0xFFFF must not alias a known type */
     type = bbrt_ota_message(&o->ota, &node->prog, env->edge > 0xFFFFu ? 0u : (uint16_t)env->edge, env->data,
                             env->payload_len, reply, sizeof(reply), &n);
     if (type != 0u) send_ota(node, type, reply, n);
+    if (o->ota.state != BBRT_OTA_IDLE) o->revertible = 0u; /* staging overwrites the previous program's slot */
+    if (env->edge == BBRT_OTA_ABORT && env->payload_len == 4u && type == 0u) /* the answer: not running it */
+        send_nack(node, bbrt_rd_u32(env->data),
+                  bbrt_rd_u32(env->data) == o->ota.refused_update && o->ota.last_code ? o->ota.last_code
+                                                                                       : BBRT_OTA_ABORTED);
     bbrt_node_ota_poll(node); /* a COMMIT switches at once when the node is idle */
     return BBRT_OK;
 }

@@ -161,7 +161,7 @@ def _image(programs: dict[str, onnx.ModelProto], node: str = "n0") -> bytes:
 def _refused(h: Harness, code: int) -> None:
     evs = [e for e in h.engine.drain_events() if isinstance(e, ota.OtaRefused)]
     assert [e.code for e in evs] == [code], evs
-    assert [n[1] for n in h.nacks] == [code]
+    assert h.nacks and {n[1] for n in h.nacks} == {code}  # an ABORT's answer repeats the NACK
 
 
 def _unchanged(h: Harness, old_programs: dict[str, onnx.ModelProto]) -> None:
@@ -375,7 +375,7 @@ def test_abort_discards_a_staged_program(compiled) -> None:  # type: ignore[no-u
     _unchanged(h, old)
     h.engine.deliver("_host", _ota_env(h, ota.COMMIT, (1).to_bytes(4, "little")))
     h.pump()
-    _refused(h, ota.UNKNOWN_UPDATE)
+    _refused(h, ota.ABORTED)  # a COMMIT after an ABORT of the same update never switches
 
 
 def test_switch_waits_for_an_idle_point(compiled, models) -> None:  # type: ignore[no-untyped-def]
@@ -503,7 +503,7 @@ def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # t
         before = [one_request(s) for s in range(PER_PHASE)]
         old_hashes = dict(tap.program_hashes)
 
-        run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=41)
+        run = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=41, deployment=dep.name)
         run.start()
         staging = []
         deadline = time.monotonic() + FLEET_TIMEOUT
@@ -532,14 +532,14 @@ def test_live_fleet_updated_mid_stream(sqz_models, tmp_path: Path) -> None:  # t
 
         # a corrupt image and a badly signed one: refused, ABORT everywhere, the new program keeps serving
         back = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(bytes.fromhex(priv)))
-        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42)
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=42, deployment=dep.name)
         corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
         assert corrupt.deployer.failures["n1"][0] == ota.CORRUPT, corrupt.report()
         check([one_request(300)], "new")
         forged = plan_update(load_deployment(new_dir), dep, ota.ed25519_signer(KEY))
-        bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43)
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=43, deployment=dep.name)
         rep = bad.run()
         assert rep.state == "failed" and {c for c, _ in bad.deployer.failures.values()} == {ota.BAD_SIGNATURE}
         check([one_request(301), one_request(302)], "new")
@@ -586,9 +586,12 @@ def test_plan_refuses_a_contract_change_before_sending(models, tmp_path: Path) -
 
 
 def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """``bb-edge keygen --deployment`` then ``bb-edge deploy`` against node processes; a refused DIST exits 4."""
+    """``bb-edge keygen --deployment`` then ``bb-edge deploy`` against node processes; a refused DIST exits 4.
+    The good deploy runs while a host serves requests: it connects as ``_deploy``, the host keeps its one
+    connection (broker log), every request is answered (old program before, new after)."""
     import shutil
     import sys
+    import threading
 
     from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
     from bb_edge.adapters.ops.broker import Broker, write_broker_files
@@ -620,16 +623,39 @@ def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[
                   "--key", str(tmp_path / "keys" / "ota_ed25519.key")]
         out = subprocess.run([*deploy, str(bad)], capture_output=True, text=True, timeout=120, env=env)
         assert out.returncode == 4 and "contract_mismatch" in out.stdout, (out.stdout, out.stderr)
-        time.sleep(1.0)  # the nodes come up while the first (refused) deploy ran
-        out = subprocess.run([*deploy, str(new_dir)], capture_output=True, text=True, timeout=120, env=env)
-        assert out.returncode == 0, (out.stdout, out.stderr)
-        assert out.stdout.count("switched to") == 3 and "deploy done" in out.stdout
         host = host_endpoint(dep, url)
         host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
         x = _inputs(models["old"], 9)
+        want = {k: monolithic(models[k], x)["y"] for k in ("old", "new")}
+        answers: list[str] = []
+        stop = threading.Event()
+
+        def traffic() -> None:  # the running host keeps serving requests while the deploy runs
+            rid = 100
+            while not stop.is_set():
+                rid += 1
+                host.submit(rid, x)
+                y = host.wait(rid, FLEET_TIMEOUT)["y"]
+                answers.append(next((k for k, w in want.items() if np.allclose(y, w, rtol=1e-4, atol=1e-5)),
+                                    "mixed"))
+
+        worker = threading.Thread(target=traffic, daemon=True)
+        worker.start()
+        time.sleep(0.5)
+        out = subprocess.run([*deploy, str(new_dir)], capture_output=True, text=True, timeout=120, env=env)
+        time.sleep(0.5)
+        stop.set()
+        worker.join(FLEET_TIMEOUT)
+        assert out.returncode == 0, (out.stdout, out.stderr)
+        assert out.stdout.count("switched to") == 3 and "deploy done" in out.stdout
+        log = (files.directory / "mosquitto.log").read_text()
+        # the deployer is its own client: the host was never displaced, and connected exactly once
+        assert "as _deploy" in log and "_host already connected" not in log, log[-2000:]
+        assert log.count(" as _host ") == 1, log[-2000:]
+        assert not worker.is_alive() and answers and answers[0] == "old" and answers[-1] == "new", answers
         host.submit(1, x)
         got = host.wait(1, FLEET_TIMEOUT)
-        np.testing.assert_allclose(got["y"], monolithic(models["new"], x)["y"], rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(got["y"], want["new"], rtol=1e-4, atol=1e-5)
         # restarted, every node runs its active slot (the new program), not the compiled one
         for p in procs:
             assert stop_process(p) == 0
@@ -732,7 +758,8 @@ class COta:
     def send_update(self, image: bytes, key: bytes = HMAC_KEY, uid: int = 1, chunk: int = 500,
                     target: int = ota.TARGET_BBRT) -> list[tuple[int, bytes]]:
         """What the Python deployer sends (OtaDeployer), each message handed to the C node; its replies."""
-        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk)
+        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk,
+                             versioned=False)  # a C node reads the unversioned OFFER (any target)
         d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, uid)
         replies = []
         for o in d.start(0.0):
@@ -927,3 +954,385 @@ def test_hmac_key_file_verifies_what_deploy_hmac_signs(compiled, tmp_path: Path)
     key_file.write_text("not hex")
     with pytest.raises(DeploymentError, match="not a hex HMAC key"):
         verifier_for(dep, node, key_file)
+
+
+# ------------------------------------------------ atomic fleet update: explored interleavings
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule  # noqa: E402
+
+_FLEET: dict[str, object] = {}
+
+
+def _nan_program(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The same program with its first float initializer all NaN: it loads, and fails the health check."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for init in m.graph.initializer:
+        a = numpy_helper.to_array(init)
+        if a.dtype == np.float32:
+            init.CopyFrom(numpy_helper.from_array(np.full_like(a, np.nan), init.name))
+            break
+    return m
+
+
+def _fleet_models() -> dict[str, object]:
+    """Old and new small-CNN programs for 3 nodes (built once per test process)."""
+    if not _FLEET:
+        old = small_cnn()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            dep, progs_old = compile_model(old, nodes=3)
+            _, progs_new = compile_model(_scaled(old, 1.25), nodes=3)
+        _FLEET.update(dep=dep, old=progs_old, new=progs_new,
+                      bad={n: _nan_program(p) for n, p in progs_new.items()})
+    return _FLEET
+
+
+def _hash(model: onnx.ModelProto) -> bytes:
+    return hashlib.sha256(model.SerializeToString(deterministic=True)).digest()
+
+
+class AtomicUpdate(RuleBasedStateMachine):
+    """One deployer and three real node engines (ONNX Runtime); the network between them is the explored part.
+
+    Every envelope sits in ``net`` until a rule delivers it (in any order), drops it or duplicates it; time
+    moves in small steps or jumps past a phase's deadline. Some nodes get an update that fails its health
+    check after COMMIT. At the end every envelope still in flight is delivered and time moves on until the
+    deployer decides; then every node must run one program: all the new one (the deployer says ``done``) or
+    all the old one (``failed``). The oracle is the program hash each engine runs, compared with SHA-256 of
+    the compiled programs.
+    """
+
+    TIMEOUT = 30.0
+    RETRY = 1.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        f = _fleet_models()
+        self.dep: Deployment = f["dep"]  # type: ignore[assignment]
+        self.old: dict[str, onnx.ModelProto] = f["old"]  # type: ignore[assignment]
+        self.new: dict[str, onnx.ModelProto] = f["new"]  # type: ignore[assignment]
+        self.bad_models: dict[str, onnx.ModelProto] = f["bad"]  # type: ignore[assignment]
+        self.now = 0.0
+        self.net: list[tuple[str, bytes]] = []  # (node, bytes): to the node, or "@node" from it
+        self.drops = 0
+
+    @initialize(bad=st.sets(st.sampled_from(["n0", "n1", "n2"]), max_size=2))
+    def start(self, bad: set[str]) -> None:
+        self.bad = bad
+        self.engines = {}
+        self.handlers = {}
+        for n in self.dep.node_names:
+            eng = Engine.for_node(self.dep, n, self.old, inline_compute=True)
+            h = ota.OtaNode(eng, ota.OnnxLoader(eng), ota.ed25519_verifier(_pub(KEY)))
+            eng.register_protocol(h)
+            self.engines[n], self.handlers[n] = eng, h
+        seq = [11 << 32]
+
+        def next_seq() -> int:
+            seq[0] += 1
+            return seq[0]
+
+        signer = ota.ed25519_signer(KEY)
+        self.want = {n: (self.bad_models if n in bad else self.new)[n] for n in self.dep.node_names}
+        ups = [ota.NodeUpdate(n, self.want[n].SerializeToString(), ota.TARGET_ONNX, signer, chunk=4096)
+               for n in self.dep.node_names]
+        self.d = ota.OtaDeployer(self.dep.ids(), ups, next_seq, 77, timeout_s=self.TIMEOUT, retry_s=self.RETRY)
+        self.net += [(o.peer, o.data) for o in self.d.start(self.now)]
+
+    def _step(self, dt: float) -> None:
+        self.now += dt
+        for n, eng in self.engines.items():
+            for out in eng.poll(self.now):
+                env = wire.decode(out.data, max_payload=len(out.data))
+                if env.protocol == ota.PROTO_OTA:
+                    self.net.append(("@" + n, out.data))
+        self.net += [(o.peer, o.data) for o in self.d.poll(self.now)]
+
+    def _deliver(self, item: tuple[str, bytes]) -> None:
+        peer, data = item
+        if peer.startswith("@"):
+            self.d.on_envelope(wire.decode(data, max_payload=len(data)))
+        else:
+            self.engines[peer].deliver("_host", data)
+
+    def _channels(self) -> list[str]:
+        return sorted({peer for peer, _ in self.net})
+
+    def _head(self, i: int) -> int:
+        """Index in ``net`` of the oldest envelope on the ``i``-th busy channel (channels are FIFO)."""
+        chan = self._channels()[i % len(self._channels())]
+        return next(k for k, (peer, _) in enumerate(self.net) if peer == chan)
+
+    @precondition(lambda self: bool(self.net))
+    @rule(i=st.integers(0, 5))
+    def deliver(self, i: int) -> None:
+        """One channel's oldest envelope arrives: channels interleave in any order."""
+        self._deliver(self.net.pop(self._head(i)))
+
+    @precondition(lambda self: bool(self.net) and self.drops < 3)
+    @rule(i=st.integers(0, 5))
+    def drop(self, i: int) -> None:
+        self.net.pop(self._head(i))
+        self.drops += 1
+
+    @precondition(lambda self: bool(self.net))
+    @rule(i=st.integers(0, 5))
+    def duplicate(self, i: int) -> None:
+        """A channel's oldest envelope arrives twice (the copy later)."""
+        self.net.append(self.net[self._head(i)])
+
+    @precondition(lambda self: bool(self.net))
+    @rule(seed=st.integers(0, 2**32 - 1), keep=st.integers(0, 3), dt=st.sampled_from([0.0, 0.01, 0.5]))
+    def flush(self, seed: int, keep: int, dt: float) -> None:
+        """Channels interleave in an order drawn from ``seed``, each in order; ``keep`` channels hold back."""
+        import random
+
+        rng = random.Random(seed)
+        held = set(rng.sample(self._channels(), min(keep, len(self._channels()))))
+        batch = [it for it in self.net if it[0] not in held]
+        self.net = [it for it in self.net if it[0] in held]
+        queues: dict[str, list[tuple[str, bytes]]] = {}
+        for it in batch:
+            queues.setdefault(it[0], []).append(it)
+        while queues:
+            chan = rng.choice(sorted(queues))
+            self._deliver(queues[chan].pop(0))
+            if not queues[chan]:
+                del queues[chan]
+        self._step(dt)
+
+    @rule(dt=st.sampled_from([0.01, 0.5, 1.5]))
+    def tick(self, dt: float) -> None:
+        self._step(dt)
+
+    @precondition(lambda self: self.d.state in ("staging", "committing"))
+    @rule()
+    def deadline_passes(self) -> None:
+        """A phase times out (the deployer gives up waiting for READY or SWITCHED)."""
+        self._step(self.TIMEOUT + 0.5)
+
+    @invariant()
+    def outcome_follows_the_deployer(self) -> None:
+        """``done`` only when every node said SWITCHED; never ``done`` with a bad node."""
+        if self.d.state == "done":
+            assert not self.bad and set(self.d.switched) == set(self.engines)
+
+    def teardown(self) -> None:
+        if not hasattr(self, "d"):
+            return
+        for _ in range(200):  # the network heals: everything in flight arrives, time moves on
+            while self.net:
+                self._deliver(self.net.pop(0))
+            if self.d.state in ("done", "failed") and not self.net:
+                break
+            self._step(self.RETRY)
+        for _ in range(3):  # the nodes apply what they were told (reverts at their idle point)
+            self._step(self.RETRY)
+            while self.net:
+                self._deliver(self.net.pop(0))
+        assert self.d.state in ("done", "failed"), self.d.state
+        from hypothesis.control import currently_in_test_context, event
+
+        if currently_in_test_context():  # --hypothesis-show-statistics: how often each outcome was explored
+            event(f"{self.d.state} after {'COMMIT' if self.d.committed else 'staging'}")
+        running = {n: e.program_hash for n, e in self.engines.items()}
+        old = {n: _hash(self.old[n]) for n in running}
+        new = {n: _hash(self.want[n]) for n in running}
+        if self.d.state == "done":
+            assert running == new, "deployer says done, a node does not run the update"
+        else:
+            assert running == old, (f"deployer says failed ({self.d.failures}), nodes on the update: "
+                                    f"{[n for n in running if running[n] != old[n]]}")
+            assert self.d.unreverted == []
+
+
+AtomicUpdate.TestCase.settings = settings(
+    max_examples=int(os.environ.get("BB_EDGE_OTA_EXAMPLES", "150")), stateful_step_count=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+test_atomic_fleet_update_over_message_orders = AtomicUpdate.TestCase
+
+
+@pytest.mark.parametrize("lose_switched", [False, True])
+def test_refusal_before_a_late_switched_still_reverts_that_node(lose_switched: bool) -> None:
+    """The issue's hand test in process: n1's refusal reaches the deployer before n0's SWITCHED (or n0's
+    SWITCHED is lost); n0 switched all the same and must be put back."""
+    m = AtomicUpdate()
+    m.start({"n1"})
+    while m.d.state == "staging":
+        while m.net:
+            m._deliver(m.net.pop(0))
+        m._step(0.01)
+    assert m.d.state == "committing"
+    while m.net:  # the COMMITs arrive; every node acts on it at once (idle)
+        m._deliver(m.net.pop(0))
+    m._step(0.01)
+    n1 = [it for it in m.net if it[0] == "@n1"]
+    late = [it for it in m.net if it[0] != "@n1"]
+    m.net = []
+    for it in n1:
+        m._deliver(it)
+    m._step(0.01)
+    assert m.d.state == "reverting" and m.engines["n0"].program_hash == _hash(m.new["n0"])
+    m.net += [] if lose_switched else late
+    m.teardown()
+    assert m.d.state == "failed" and m.d.reverted == ["n0", "n2"] and m.d.unreverted == []
+
+
+# ----------------------------------------------------------------------- anti-rollback (OFFER2)
+
+
+def _reseq(data: bytes, seq: int, uid: int | None = None) -> bytes:
+    """A captured OTA envelope with a fresh seq (and, given ``uid``, its update id rewritten)."""
+    env = wire.decode(data, max_payload=len(data))
+    body = bytearray(env.payload_bytes())
+    if uid is not None:
+        body[:4] = uid.to_bytes(4, "little")
+    out = wire.Envelope.for_bytes(bytes(body), sender=env.sender, receiver=env.receiver, seq=seq,
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=env.edge)
+    return wire.encode(out, max_payload=len(body))
+
+
+def test_replayed_old_update_is_refused_in_three_forms(compiled, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A node on version 2 refuses a captured, validly signed version-1 update: replayed with fresh seqs,
+    with a rewritten update id (also with a forged higher version: the manifest is signed), and byte for
+    byte after a restart (the accepted version is in its slot directory). The oracle: the program hash it
+    runs stays SHA-256 of the version-2 program, and each refusal is the typed NACK."""
+    from bb_edge.adapters.ops.ota_store import FileSlots
+
+    dep, old = compiled["old"]
+    _, new = compiled["new"]
+
+    def node() -> Harness:
+        h = Harness(dep, old)  # its handler is replaced: same key, slots in files, the deployment's name
+        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(_pub(KEY)),
+                                store=FileSlots(tmp_path / "slots"), deployment=dep.name)
+        h.engine.register_protocol(h.handler)
+        return h
+
+    def deploy(h: Harness, image: bytes, uid: int, version: int) -> list[ota.Outgoing]:
+        upd = ota.NodeUpdate("n0", image, ota.TARGET_ONNX, ota.ed25519_signer(KEY), chunk=1024)
+        d = ota.OtaDeployer(dep.ids(), [upd], h.next_seq, uid, version=version, deployment=dep.name)
+        sent = d.start(h.now)
+        h.send(sent)
+        for _ in range(6):
+            h.pump(d)
+            sent += d.take()
+        assert d.state == "done", d.failures
+        return sent
+
+    h = node()
+    v1 = deploy(h, _image(new), uid=1, version=1)  # the captured update (OFFER2, DATA..., COMMIT)
+    v2_hash = _hash(old["n0"])
+    deploy(h, _image(old), uid=2, version=2)  # an explicit rollback is a newer manifest naming the old image
+    assert h.engine.program_hash == v2_hash and FileSlots(tmp_path / "slots").accepted_version() == 2
+
+    def replay(h: Harness, items: list[bytes]) -> list[int]:
+        h.nacks.clear()
+        for data in items:
+            h.engine.deliver("_host", data)
+        h.pump(rounds=4)
+        assert h.engine.program_hash == v2_hash
+        return [code for _, code, _ in h.nacks]
+
+    offer_and_data = [o.data for o in v1 if wire.decode(o.data, max_payload=len(o.data)).edge != ota.COMMIT]
+    commit = [o.data for o in v1 if wire.decode(o.data, max_payload=len(o.data)).edge == ota.COMMIT]
+    # 1. fresh seqs
+    assert replay(h, [_reseq(x, h.next_seq()) for x in offer_and_data + commit])[0] == ota.STALE_VERSION
+    # 2. a rewritten update id (the version is still 1), then also a forged higher version
+    assert replay(h, [_reseq(x, h.next_seq(), uid=77) for x in offer_and_data])[0] == ota.STALE_VERSION
+    env = wire.decode(offer_and_data[0], max_payload=len(offer_and_data[0]))
+    forged = ota.Offer.decode2(bytes(env.payload_bytes()))
+    forged = ota.Offer(78, forged.size, forged.target, forged.sig_kind, forged.sha256, forged.signature, 99,
+                       forged.deployment)
+    first = wire.encode(wire.Envelope.for_bytes(forged.encode(), sender=0, receiver=1, seq=h.next_seq(),
+                                                kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=ota.OFFER2),
+                        max_payload=len(forged.encode()))
+    assert replay(h, [first, *(_reseq(x, h.next_seq(), uid=78) for x in offer_and_data[1:])]) == \
+        [ota.BAD_SIGNATURE]
+    # 3. byte for byte, after a restart (a new engine: its duplicate window is empty)
+    h2 = node()
+    h2.engine.program_hash = v2_hash  # what it boots: the active slot (the version-2 program)
+    assert replay(h2, offer_and_data + commit)[0] == ota.STALE_VERSION
+    # another deployment's signed manifest is refused by name
+    h3 = node()
+    h3.handler.deployment = "other"
+    h3.engine.program_hash = v2_hash
+    assert replay(h3, [_reseq(x, h3.next_seq(), uid=79) for x in offer_and_data])[0] == ota.WRONG_DEPLOYMENT
+
+
+def test_cli_bad_update_under_traffic_never_leaves_a_mixed_fleet(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The issue's hand test: a bad update (NaN weights on n1: it fails its health check after COMMIT) deployed
+    from the CLI while a host serves requests. Every run exits 4, names the reverted nodes, and afterwards the
+    fleet answers ORT on the old model (no node left on the update); every request is answered. CI: 1 run;
+    BB_EDGE_LONG=1: 10."""
+    import shutil
+    import sys
+    import threading
+
+    from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+    from bb_edge.deployment.manifest import load_deployment
+
+    old_dir, bad = tmp_path / "old", tmp_path / "bad"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(models["old"], nodes=3, out_dir=old_dir)
+        compile_model(models["new"], nodes=3, out_dir=bad)
+    onnx.save(_nan_program(onnx.load(bad / "n1.onnx")), bad / "n1.onnx")
+    cli = [sys.executable, "-m", "bb_edge.cli"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(old_dir)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    shutil.copy(old_dir / "deployment.json", bad / "deployment.json")  # the same deployment (and ota key)
+    for n in ("n0", "n1", "n2"):
+        assert (bad / f"{n}.onnx").read_bytes() != (old_dir / f"{n}.onnx").read_bytes()
+    dep = load_deployment(old_dir)
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=subprocess.DEVNULL)
+             for n in dep.node_names]
+    host = host_endpoint(dep, url)
+    runs = 10 if os.environ.get("BB_EDGE_LONG") == "1" else 1
+    x = _inputs(models["old"], 9)
+    want = monolithic(models["old"], x)["y"]
+    answers: list[bool] = []
+    stop = threading.Event()
+    try:
+        host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
+
+        def traffic() -> None:
+            rid = 1000
+            while not stop.is_set():
+                rid += 1
+                host.submit(rid, x)
+                answers.append(bool(np.allclose(host.wait(rid, FLEET_TIMEOUT)["y"], want, rtol=1e-4, atol=1e-5)))
+
+        worker = threading.Thread(target=traffic, daemon=True)
+        worker.start()
+        deploy = [*cli, "deploy", str(bad), "--current", str(old_dir), "--fleet", url,
+                  "--key", str(tmp_path / "keys" / "ota_ed25519.key"), "--timeout", "30"]
+        for run in range(runs):
+            out = subprocess.run(deploy, capture_output=True, text=True, timeout=120, env=env)
+            assert out.returncode == 4 and "n1: rolled_back" in out.stdout, (run, out.stdout, out.stderr)
+            assert "put back on its previous program" in out.stdout and "did not answer" not in out.stdout, \
+                out.stdout
+            for k in range(3):  # the fleet is whole again: ORT on the old model
+                host.submit(10 * run + k + 1, x)
+                np.testing.assert_allclose(host.wait(10 * run + k + 1, FLEET_TIMEOUT)["y"], want, rtol=1e-4,
+                                           atol=1e-5)
+        stop.set()
+        worker.join(FLEET_TIMEOUT)
+        assert not worker.is_alive() and answers
+        print(f"{runs} bad deploys under traffic: {len(answers)} requests answered, "
+              f"{answers.count(False)} not equal to the old model (served while nodes switched)")
+    finally:
+        stop.set()
+        for p in procs:
+            stop_process(p)
+        host.close()
+        broker.stop()

@@ -37,20 +37,20 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.adapters.fleet.c_mqtt_node import parse_counters, spawn_c_mqtt_node
-from bb_edge.adapters.fleet.mqtt_fleet import spawn_node, stop_process
 from bb_edge.adapters.fleet.hostloop import HostEndpoint
-from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
+from bb_edge.adapters.fleet.mqtt_fleet import spawn_node, stop_process
+from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.adapters.ops.ota_deploy import BbrtBundle, Deploy, OtaTap, bbrt_bundles, plan_update
 from bb_edge.adapters.ops.status_view import StatusClient, StatusModel
-from tests.support.examples import sample_inputs, small_cnn
+from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
 from bb_edge.bundle.build import build_all
 from bb_edge.commands.keygen import embed_public_key, make_keys
 from bb_edge.compiler.compile import compile_model
 from bb_edge.deployment.manifest import HOST_NAME, load_deployment
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
+from tests.support.examples import sample_inputs, small_cnn
 from tests.support.models import seeded_squeezenet
 from tests.support.ota_helpers import nacks, tamper_last_chunk
 
@@ -209,7 +209,7 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
             assert time.monotonic() < deadline, tap.program_hashes  # the C node's HELLO record names its program
             time.sleep(0.05)
 
-        run = Deploy(tap, ids, updates, next_seq, timeout_s=TIMEOUT, update_id=71)
+        run = Deploy(tap, ids, updates, next_seq, timeout_s=TIMEOUT, update_id=71, deployment=dep.name)
         run.start()
         staging = []
         deadline = time.monotonic() + TIMEOUT
@@ -256,8 +256,8 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
                                                              running["n1"].max_payload)})
         assert [u.node for u in back] == ["n1"]
         # a second update while one is in progress: the first OFFER stages, the second is refused BUSY
-        first = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=80)
-        second = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=81)
+        first = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=80, deployment=dep.name)
+        second = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=81, deployment=dep.name)
         tap.inbox.clear()
         first._ship(first.deployer.start(time.monotonic())[:1])  # the OFFER alone: update 80 is open
         second._ship(second.deployer.start(time.monotonic())[:1])
@@ -265,7 +265,7 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
         first._ship([ota.Outgoing("n1", ids["n1"], _abort(80, ids["n1"], next_seq()))])
         check([one_request()], "new")
 
-        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=82)
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=82, deployment=dep.name)
         corrupt._ship(tamper_last_chunk(corrupt.deployer.start(time.monotonic()), "n1"))
         while corrupt.step() not in ("done", "failed"):
             time.sleep(0.01)
@@ -273,7 +273,7 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
         check([one_request()], "new")
         forged = [ota.NodeUpdate(u.node, u.image, u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
                   for u in back]
-        bad = Deploy(tap, ids, forged, next_seq, timeout_s=TIMEOUT, update_id=83)
+        bad = Deploy(tap, ids, forged, next_seq, timeout_s=TIMEOUT, update_id=83, deployment=dep.name)
         rep = bad.run()
         assert rep.state == "failed" and bad.deployer.failures["n1"][0] == ota.BAD_SIGNATURE, rep
         check([one_request(), one_request()], "new")
@@ -484,6 +484,92 @@ def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
             stop_process(node, timeout=10)
         err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
     assert "ota_switches=0 ota_refusals=1 ota_rollbacks=1" in err, err
+
+
+def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -> None:
+    """A C node that switched (the deployer said done) answers a repeated COMMIT with SWITCHED again, and an
+    ABORT of that update with NACK aborted, after which it computes with its old program again (equal to
+    the in-process C runtime on the old program) and announces the old hash (docs/wire.md "Atomic fleet
+    update"): the revert the deployer relies on when another node fails after COMMIT."""
+    from bb_edge.adapters.ops.ota_deploy import SerialTap, line_link
+    from bb_edge.adapters.transports.serial_link import PtyPair, SerialSpec
+    from bb_edge.bbrt.format import RECV, parse
+    from tests.support.transport_helpers import CNode
+
+    builds = {"old": tmp_path / "b-old", "new": tmp_path / "b-new"}
+    for tag, seed in (("old", 0), ("new", 1)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile_model(_gemm(16, seed), nodes=1, out_dir=tmp_path / tag)
+        build_all(tmp_path / tag, ["n0=host"], builds[tag], options={"precision": "fp32"})
+    (builds["new"] / "n0" / "ota_hmac.key").write_text((builds["old"] / "n0" / "ota_hmac.key").read_text())
+    blob = (builds["old"] / "n0" / "program.bbrt").read_bytes()
+    prog = parse(blob)
+    edge = next(e for e in prog.edges if e.direction == RECV)
+    x = np.random.default_rng(1).standard_normal(prog.tensors[edge.tensor].shape).astype(np.float32)
+
+    def request(seq: int) -> bytes:
+        return wire.encode(wire.Envelope.for_array(x, sender=0, receiver=prog.node_id, seq=seq, request_id=7,
+                                                   edge=edge.edge_id))
+
+    ref = CNode(blob, prog.arena_size)
+    ref.send(request((1 << 32) | 1))
+    want = bytes(wire.decode(ref.receive()[-1]).payload_bytes())
+
+    def wait(tap: SerialTap, edge_: int) -> wire.Envelope:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            while tap.inbox:
+                env = tap.inbox.popleft()
+                if env.edge == edge_:
+                    return env
+            time.sleep(0.02)
+        raise AssertionError(f"no OTA message {edge_} in 20 s")
+
+    pty = PtyPair.open()
+    node = subprocess.Popen(["sh", str(builds["old"] / "n0" / "run.sh"), "--epoch-file", str(tmp_path / "ep")],
+                            stdin=pty.master, stdout=pty.master, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        cur, new = load_deployment(tmp_path / "old"), load_deployment(tmp_path / "new")
+        tap = SerialTap(line_link(SerialSpec.parse(f"serial:{pty.slave_path}"), name="deploy", node_id=0,
+                                  node_name=HOST_NAME))
+        seq = [((int(time.time()) & 0x7FFFFFFF) << 32)]
+
+        def next_seq() -> int:
+            seq[0] += 1
+            return seq[0]
+
+        tap.open()
+        try:
+            assert tap.peer_id(20) == prog.node_id
+            ups = plan_update(cur, new, _no_ed25519, chunk=4000, bundles=bbrt_bundles(builds["new"]),
+                              current_bundles=bbrt_bundles(builds["old"]))
+            d = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, update_id=41)
+            report = d.run()
+            assert report.ok, report
+            new_hash = bytes.fromhex(report.switched["n0"])
+            for edge_ in (ota.COMMIT, ota.ABORT):
+                d.deployer._send("n0", edge_, (41).to_bytes(4, "little"))
+                for o in d.deployer.take():
+                    tap.send(o.peer, o.receiver, o.data)
+                if edge_ == ota.COMMIT:
+                    sw = wait(tap, ota.SWITCHED)
+                    assert bytes(sw.payload_bytes()) == (41).to_bytes(4, "little") + new_hash
+                else:
+                    uid, code, _ = ota.decode_nack(bytes(wait(tap, ota.NACK).payload_bytes()))
+                    assert (uid, code) == (41, ota.ABORTED)
+            time.sleep(0.3)
+            assert tap.program_hashes[prog.node_id] == hashlib.sha256(blob).digest() != new_hash
+        finally:
+            tap.close()
+        got = _over_the_line(pty.slave_path, request(((int(time.time()) + 10) & 0x7FFFFFFF) << 32 | 1))
+        assert bytes(wire.decode(got[-1]).payload_bytes()) == want
+    finally:
+        pty.close()
+        try:
+            node.wait(10)
+        except subprocess.TimeoutExpired:
+            stop_process(node, timeout=10)
 
 
 def _no_ed25519(message: bytes) -> bytes:

@@ -100,7 +100,7 @@ def _request(seq: _Seq, rid: int, edge: int = 10) -> str:
 def _update(seq: _Seq, image: bytes, uid: int, key: bytes = KEY, target: int = ota.TARGET_MPY,
             sig_kind: int = ota.SIG_HMAC_SHA256) -> list[str]:
     """OFFER and every DATA chunk exactly as the Python deployer sends them."""
-    upd = ota.NodeUpdate(NODE, image, target, ota.hmac_signer(key), sig_kind, CHUNK)
+    upd = ota.NodeUpdate(NODE, image, target, ota.hmac_signer(key), sig_kind, CHUNK, versioned=True)
     d = ota.OtaDeployer({NODE: NODE_ID, "_host": 0}, [upd], seq, uid)
     return [o.data.hex() for o in d.start(0.0)]
 
@@ -131,7 +131,8 @@ def make_vectors() -> dict[str, Any]:
     s = _Seq()
     steps = [_request(s, 1), *_update(s, p["new"], 1), _request(s, 2), _ota_env(s, ota.COMMIT, struct.pack("<I", 1)),
              _ota_env(s, ota.COMMIT, struct.pack("<I", 1)), _request(s, 3)]
-    case("update", steps, [_ready(1, p["new"]), _switched(1, p["new"])], "new", outputs=["old", "old", "new"],
+    case("update", steps, [_ready(1, p["new"]), _switched(1, p["new"]), _switched(1, p["new"])], "new",
+         outputs=["old", "old", "new"],
          files=True,
          hello=hashlib.sha256(p["new"]).hexdigest())
     s = _Seq()
@@ -140,7 +141,7 @@ def make_vectors() -> dict[str, Any]:
     body[-1] ^= 1  # the last byte of the image: the SHA-256 differs
     msgs[-1] = body.hex()
     case("corrupt", [*msgs, _ota_env(s, ota.COMMIT, struct.pack("<I", 2)), _request(s, 1)],
-         [_nack(2, ota.CORRUPT), _nack(2, ota.UNKNOWN_UPDATE)], "old")
+         [_nack(2, ota.CORRUPT), _nack(2, ota.CORRUPT)], "old")
     s = _Seq()
     case("bad_mac", [*_update(s, p["new"], 3, key=OTHER_KEY), _request(s, 1)], [_nack(3, ota.BAD_SIGNATURE)], "old")
     s = _Seq()
@@ -159,8 +160,8 @@ def make_vectors() -> dict[str, Any]:
          [_nack(8, ota.WRONG_TARGET)], "old")
     s = _Seq()
     digest = hashlib.sha256(p["new"]).digest()
-    big = ota.Offer(9, MAX_PROGRAM + 1, ota.TARGET_MPY, ota.SIG_HMAC_SHA256, digest, bytes(32)).encode()
-    case("too_large", [_ota_env(s, ota.OFFER, big), _request(s, 1)], [_nack(9, ota.TOO_LARGE)], "old")
+    big = ota.Offer(9, MAX_PROGRAM + 1, ota.TARGET_MPY, ota.SIG_HMAC_SHA256, digest, bytes(32), 9).encode()
+    case("too_large", [_ota_env(s, ota.OFFER2, big), _request(s, 1)], [_nack(9, ota.TOO_LARGE)], "old")
     s = _Seq()
     first = _update(s, p["new"], 10)
     second = _update(s, p["new"], 11)
@@ -184,7 +185,29 @@ def make_vectors() -> dict[str, Any]:
     s = _Seq()
     case("abort", [*_update(s, p["new"], 15), _ota_env(s, ota.ABORT, struct.pack("<I", 15)),
                    _ota_env(s, ota.COMMIT, struct.pack("<I", 15)), _request(s, 1)],
-         [_ready(15, p["new"]), _nack(15, ota.UNKNOWN_UPDATE)], "old")
+         [_ready(15, p["new"]), _nack(15, ota.ABORTED), _nack(15, ota.ABORTED)], "old")
+    s = _Seq()  # anti-rollback: on version 22, a validly signed version-21 update is stale, as is its rewritten id
+    captured = _update(s, p["old"], 21)
+    rewritten = []
+    for h in captured:
+        env = wire.decode(bytes.fromhex(h))
+        body = bytearray(env.payload_bytes())
+        body[:4] = struct.pack("<I", 23)
+        rewritten.append(_ota_env(s, env.edge, bytes(body)))
+    case("replay_stale", [*_update(s, p["new"], 22), _ota_env(s, ota.COMMIT, struct.pack("<I", 22)),
+                          *(_ota_env(s, wire.decode(bytes.fromhex(h)).edge, bytes(wire.decode(bytes.fromhex(h))
+                                                                                     .payload_bytes()))
+                            for h in captured),
+                          *rewritten, _ota_env(s, ota.COMMIT, struct.pack("<I", 21)), _request(s, 1)],
+         [_ready(22, p["new"]), _switched(22, p["new"]), _nack(21, ota.STALE_VERSION), _nack(23, ota.STALE_VERSION),
+          _nack(21, ota.STALE_VERSION)], "new", files=True)
+    s = _Seq()  # an ABORT after the switch puts the previous program back (docs/wire.md "Atomic fleet update")
+    case("abort_after_switch", [*_update(s, p["new"], 20), _ota_env(s, ota.COMMIT, struct.pack("<I", 20)),
+                                _request(s, 1), _ota_env(s, ota.COMMIT, struct.pack("<I", 20)),
+                                _ota_env(s, ota.ABORT, struct.pack("<I", 20)),
+                                _ota_env(s, ota.COMMIT, struct.pack("<I", 20)), _request(s, 2)],
+         [_ready(20, p["new"]), _switched(20, p["new"]), _switched(20, p["new"]), _nack(20, ota.ABORTED),
+          _nack(20, ota.ABORTED)], "old", outputs=["new", "old"], files=True)
     s = _Seq()
     msgs = _update(s, p["new"], 16)
     case("stalled", [msgs[0], msgs[1], 61000, *msgs[2:], _request(s, 1)], [_nack(16, ota.TRUNCATED)], "old")
@@ -387,11 +410,14 @@ def test_micropython_node_replays_the_vectors(vm_result: dict[str, Any], name: s
             for k, cs in v["consts"].items()}  # y = x + c, or (x + x) + c with two inputs
     assert len(outs) == len(spec["outputs"]), "every request was answered once"
     switched_at = next((i for i, r in enumerate(replies) if r["type"] == ota.SWITCHED), None)
+    reverted_at = next((i for i, r in enumerate(replies) if switched_at is not None and i > switched_at
+                        and r.get("code") == "aborted"), None)
     for (pos, y), which in zip(outs, spec["outputs"], strict=True):
         np.testing.assert_array_equal(y, want[which])
-        # answered by the new program exactly when it came after SWITCHED
-        assert (which != spec.get("start", "old")) == (switched_at is not None and pos > switched_at)
-    if switched_at is not None:  # a HELLO announces the new program's SHA-256
+        # answered by the new program exactly when it came after SWITCHED and before an ABORT put it back
+        assert (which != spec.get("start", "old")) == (switched_at is not None and pos > switched_at
+                                                       and (reverted_at is None or pos <= reverted_at))
+    if switched_at is not None:  # a HELLO announces the SHA-256 of the program that runs in the end
         assert hellos and hellos[-1] == hashlib.sha256(bytes.fromhex(v["programs"][spec["runs"]])).digest()
     else:
         assert hellos == []
@@ -598,7 +624,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
             one("old")
         rec = status_hash("old")  # the status record bb-edge status shows: up, epoch, requests
         assert rec["epoch"] >= 1 and rec["ota"] == {"switched": 0, "refusals": 0, "busy": False}, rec
-        run = Deploy(tap, ids, updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=91)
+        run = Deploy(tap, ids, updates, next_seq, timeout_s=FLEET_TIMEOUT, update_id=91, deployment=dep.name)
         run.start()
         deadline = time.monotonic() + FLEET_TIMEOUT
         while run.step() == "staging":  # requests keep flowing while n1 stages (a few: each takes a while here)
@@ -628,16 +654,15 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
                                built["n1"].program, running["n1"].key, running["n1"].max_payload,
                                ota.TARGET_MPY)})
         # a second update while one is in progress: the first OFFER stages, the second is refused BUSY
-        busy1 = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=92)
-        busy2 = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=93)
+        busy1 = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=92, deployment=dep.name)
+        busy2 = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=93, deployment=dep.name)
         tap.inbox.clear()
         busy1._ship(busy1.deployer.start(time.monotonic())[:1])
         busy2._ship(busy2.deployer.start(time.monotonic())[:1])
         assert nacks(tap, ids["n1"], time.monotonic() + 10) == [(93, ota.BUSY)]
-        busy1.deployer._fail()  # ABORT update 92
-        busy1._ship(busy1.deployer.take())
+        busy1._ship(busy1.deployer.abort(time.monotonic()))  # ABORT update 92
         one("new")
-        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=94)
+        corrupt = Deploy(tap, ids, back, next_seq, timeout_s=FLEET_TIMEOUT, update_id=94, deployment=dep.name)
         out = corrupt.deployer.start(time.monotonic())
         bad = wire.decode(out[-1].data, max_payload=len(out[-1].data))
         body = bytearray(bad.payload_bytes())
@@ -652,7 +677,8 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         one("new")
         forged = [ota.NodeUpdate(u.node, u.image, u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
                   for u in back]
-        rep = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=95).run()
+        rep = Deploy(tap, ids, forged, next_seq, timeout_s=FLEET_TIMEOUT, update_id=95,
+                     deployment=dep.name).run()
         assert rep.state == "failed" and rep.failures["n1"].startswith("bad_signature"), rep
         one("new")
         assert first.poll() is None  # still serving
@@ -663,7 +689,7 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
         hello_hash("new")
         # `bb-edge deploy --bundles` puts the old program back: the running build is the new program with
         # the key n1 was flashed with (the key stays on the board across updates)
-        host.close()  # the CLI connects as _host itself
+        host.close()  # this session ends here (the CLI connects as _deploy, it would not displace it)
         closed = True
         shutil.copytree(mpy_fleet["dist_new"] / "n1", tmp_path / "running" / "n1")
         shutil.copyfile(mpy_fleet["dist_old"] / "n1" / "ota_hmac.key", tmp_path / "running" / "n1" / "ota_hmac.key")

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bb_edge.deployment.clients import DEFAULT_CLIENTS, client_ids
-from bb_edge.deployment.manifest import HOST_NAME, Deployment, EdgeSpec, IOSpec
+from bb_edge.deployment.manifest import DEPLOY_NAME, HOST_NAME, Deployment, EdgeSpec, IOSpec
 from bb_edge.errors import BBError
 from bb_edge.names import check_name, config_value
 from bb_edge.wire.topics import Topics
@@ -108,6 +108,7 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
         for n in dep.node_names:
             peers[HOST_NAME].add(n)
             peers[n].add(HOST_NAME)
+            peers[n].add(DEPLOY_NAME)  # a node answers the deployer (INFRA_IDENTITIES gives _deploy its own entry)
     return peers
 
 
@@ -130,10 +131,22 @@ def _status_rules(dep: Deployment, topics: Topics) -> list[Rule]:
     return [("read", f"{topics.prefix}/+/presence/+"), ("read", f"{topics.prefix}/+/status/+")]
 
 
-#: infrastructure identities beyond the nodes and ``_host``: one entry each (user -> its ACL rules).
-#: An identity added here (a deployer, a request client) gets a password, a passwd line and its rules.
-INFRA_IDENTITIES: dict[str, Callable[[Deployment, Topics], list[Rule]]] = {
+def _deploy_rules(dep: Deployment, topics: Topics) -> list[Rule] | None:
+    """The deployer (bb-edge deploy), for a deployment that takes updates (an ``ota`` section): its own
+    identity, so it never displaces the host. It writes only to the nodes' inboxes, reads only its own inbox
+    and the HELLO broadcasts (program hashes)."""
+    if "ota" not in dep.extra:
+        return None
+    return [*(("write", topics.inbox(n, DEPLOY_NAME)) for n in dep.node_names),
+            ("read", topics.inbox_filter(DEPLOY_NAME)), ("write", topics.presence(DEPLOY_NAME)),
+            ("read", topics.broadcast("+"))]
+
+
+#: infrastructure identities beyond the nodes and ``_host``: one entry each (user -> its ACL rules, or None
+#: when the deployment has no use for it). An identity here gets a password, a passwd line and its rules.
+INFRA_IDENTITIES: dict[str, Callable[[Deployment, Topics], list[Rule] | None]] = {
     STATUS_USER: _status_rules,
+    DEPLOY_NAME: _deploy_rules,
 }
 
 
@@ -159,7 +172,8 @@ def acl_rules(dep: Deployment, topics: Topics, only: Sequence[str] | None = None
     users = sorted(peers) if only is None else sorted(only)
     out = {me: node_rules(me, peers[me], topics) for me in users}
     if only is None:
-        out.update({user: make(dep, topics) for user, make in INFRA_IDENTITIES.items()})
+        out.update({user: rules for user, make in INFRA_IDENTITIES.items()
+                    if (rules := make(dep, topics)) is not None})
     for site, nodes in sorted((bridges or {}).items()):
         out[bridge_user(site)] = bridge_rules(dep, topics, nodes)
     return out

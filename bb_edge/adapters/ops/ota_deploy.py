@@ -8,9 +8,11 @@ every new program keeps its node's contract (edges, dtypes, shapes; see
 once all of them answered READY; the first refusal or timeout sends ABORT to
 every node, which keeps its old program.
 
-The deployer speaks as the host (id 0). :class:`OtaTap` lets it share an
-open host endpoint's transport (one ``_host`` client on the broker), so a
-running host can update its fleet between requests.
+``bb-edge deploy`` speaks as the deployer: its own broker identity and wire id
+(``_deploy``, :data:`~bb_edge.deployment.manifest.DEPLOY_ID`, present when the
+deployment has an ``ota`` section), so a running host keeps its connection and
+its sequence numbers while a deploy runs. :class:`OtaTap` lets code that owns a
+host endpoint update through the host's own transport instead (id 0).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bb_edge.deployment.manifest import HOST_NAME, Deployment, load_deployment
+from bb_edge.deployment.manifest import DEPLOY_ID, DEPLOY_NAME, HOST_ID, HOST_NAME, Deployment, load_deployment
 from bb_edge.engine import ota
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
@@ -215,7 +217,9 @@ class DeployReport:
     switched: dict[str, str] = field(default_factory=dict)  # node -> new program hash (hex)
     failures: dict[str, str] = field(default_factory=dict)  # node -> "code_name: reason"
     seconds: float = 0.0
-    reverted: list[str] = field(default_factory=list)  # switched, then put back (another node failed)
+    reverted: list[str] = field(default_factory=list)  # committed, then answered the ABORT: previous program
+    unreverted: list[str] = field(default_factory=list)  # committed, never answered the ABORT: may run the update
+    programs: dict[str, str] = field(default_factory=dict)  # node -> hash (hex) it last announced in a HELLO
 
     @property
     def ok(self) -> bool:
@@ -229,11 +233,15 @@ class Deploy:
     def __init__(self, tap: OtaTap | SerialTap, ids: dict[str, int], updates: list[ota.NodeUpdate],
                  next_seq: Callable[[], int], timeout_s: float = 60.0,
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
-                 update_id: int | None = None) -> None:
+                 update_id: int | None = None, sender: int = HOST_ID, deployment: str = "",
+                 version: int | None = None) -> None:
         self.tap = tap
         self.clock = clock
         uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
-        self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate)
+        # the program version: wall-clock milliseconds unless given, so every later deploy is newer
+        version = version if version is not None else int(time.time() * 1000)
+        self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate,
+                                        sender=sender, version=version, deployment=deployment)
         self.t0 = clock()
 
     def _ship(self, out: list[ota.Outgoing]) -> None:
@@ -264,7 +272,9 @@ class Deploy:
         d = self.deployer
         return DeployReport(d.state, sorted(d.updates), {n: h.hex() for n, h in d.switched.items()},
                             {n: f"{ota.CODE_NAMES.get(c, c)}: {r}" for n, (c, r) in d.failures.items()},
-                            self.clock() - self.t0, list(d.reverted))
+                            self.clock() - self.t0, list(d.reverted), list(d.unreverted),
+                            {n: self.tap.program_hashes[d.ids[n]].hex() for n in d.updates
+                             if d.ids.get(n) in self.tap.program_hashes})
 
 
 class SerialTap:
@@ -364,7 +374,7 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
                               current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
         if not updates:
             return DeployReport("done", [])
-        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s).run()
+        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s, deployment=cur.name).run()
     finally:
         tap.close()
 
@@ -372,7 +382,7 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
 def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
                     sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
                     bundles: str | Path | None = None, current_bundles: str | Path | None = None) -> DeployReport:
-    """``bb-edge deploy``: connect as the host to the broker at ``url`` (or the serial line of a ``serial:``
+    """``bb-edge deploy``: connect as ``_deploy`` to the broker at ``url`` (or the serial line of a ``serial:``
     URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
     from bb_edge.adapters.fleet.hostloop import sequence_base
     from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
@@ -387,7 +397,12 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
                           current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
     if not updates:
         return DeployReport("done", [])
-    tap = OtaTap(MqttTransport(MqttConfig.from_url(url), cur.name, HOST_NAME, cur.ids()))
+    ids = cur.ids()
+    if DEPLOY_NAME not in ids:
+        raise ota.OtaError(ota.NO_KEY, f"the running deployment {cur.name!r} has no 'ota' section, so the broker has "
+                                       f"no {DEPLOY_NAME} identity: run `bb-edge keygen --deployment DIR`, then "
+                                       f"`bb-edge broker DIR` again")
+    tap = OtaTap(MqttTransport(MqttConfig.from_url(url), cur.name, DEPLOY_NAME, ids))
     tap.open(lambda peer, data, ack=None: None)
     seq = [sequence_base()]
 
@@ -397,7 +412,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
 
     try:
         tap.inner.wait_connected(20.0)
-        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s).run()
+        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name).run()
     finally:
         tap.inner.flush(10.0)
         tap.inner.close()

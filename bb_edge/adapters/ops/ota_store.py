@@ -1,7 +1,8 @@
 """A/B program slots in files, and the wiring of the OTA handler into a Linux node (``bb-edge node``).
 
 A node's slots live next to its deployment: ``DIR/ota/NODE/slot_a``,
-``slot_b`` and ``active`` (one letter). A staged program is written to the
+``slot_b``, ``active`` (one letter) and ``version`` (the highest program
+version it accepted: anti-rollback, kept across restarts). A staged program is written to the
 inactive slot (temp file, fsync, rename); switching rewrites ``active`` the
 same way, so a power cut leaves either the old or the new pointer, never a
 torn one. At start a node whose ``active`` slot exists runs that program
@@ -35,6 +36,7 @@ class FileSlots:
     def __init__(self, directory: str | Path) -> None:
         self.dir = Path(directory)  # created by the first stage: a node never updated writes nothing
         self.staged: str | None = None
+        self.previous: str | None = None  # what `active` said before the last activate ("" = no file)
 
     @property
     def active(self) -> str | None:
@@ -53,6 +55,7 @@ class FileSlots:
     def stage(self, data: bytes) -> None:
         """Write the inactive slot (the active one is never touched)."""
         slot = "b" if self.active == "a" else "a"
+        self.previous = None  # the other slot is overwritten: nothing to go back to
         self.dir.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.dir / f"slot_{slot}", data)
         self.staged = slot
@@ -60,8 +63,32 @@ class FileSlots:
     def activate(self) -> None:
         """Point ``active`` at the staged slot."""
         if self.staged is not None:
+            self.previous = self.active or ""
             _write_atomic(self.dir / "active", self.staged.encode())
             self.staged = None
+
+    def revert(self) -> None:
+        """Point ``active`` back where the last :meth:`activate` found it (no file: the deployment's program)."""
+        if self.previous is None:
+            return
+        if self.previous:
+            _write_atomic(self.dir / "active", self.previous.encode())
+        else:
+            (self.dir / "active").unlink(missing_ok=True)
+        self.previous = None
+
+    def accepted_version(self) -> int:
+        """The highest program version this node switched to (``version``, 0 when absent or unreadable)."""
+        try:
+            return int((self.dir / "version").read_text().strip())
+        except (OSError, ValueError):
+            return 0
+
+    def accept_version(self, version: int) -> None:
+        """Raise the stored version (written atomically, before the switch is announced)."""
+        if version > self.accepted_version():
+            self.dir.mkdir(parents=True, exist_ok=True)
+            _write_atomic(self.dir / "version", str(version).encode())
 
     def discard(self) -> None:
         """Delete the staged slot's file."""
@@ -117,7 +144,7 @@ def attach_ota(engine: Engine, dep: Deployment, node: str, directory: str | Path
             print(f"ota: active slot of {node} refused at start ({exc}); running the deployment's program",
                   flush=True)
     verifier, kind = verifier_for(dep, node, hmac_key_file)
-    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots)
+    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name)
     engine.register_protocol(handler)
     return handler
 

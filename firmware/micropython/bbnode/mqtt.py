@@ -84,6 +84,7 @@ class MqttLink:
         self.name = safe_segment(name)
         self.peers = dict(peers)  # node id -> name
         self.peers.setdefault(0, HOST_NAME)
+        self.peers.setdefault(0xFFFFFFFE, "_deploy")  # bb-edge deploy (its OTA replies go to its own inbox)
         self.keepalive = cfg.get("keepalive", 30)
         self.backoff = (cfg.get("reconnect_min", 0.05), cfg.get("reconnect_max", 2.0))
         password = cfg.get("password")

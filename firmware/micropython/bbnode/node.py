@@ -128,10 +128,11 @@ class Node:
     def _ota_out(self, replies):
         """Send the OTA replies to the deployer (host); a SWITCHED is followed by a HELLO with the new hash."""
         for t, payload in replies:
-            env = E.Envelope(kind=E.KIND_CONTROL, protocol=PROTO_OTA, receiver=0, edge=t, dtype=2,
+            env = E.Envelope(kind=E.KIND_CONTROL, protocol=PROTO_OTA, receiver=self.ota.reply_to, edge=t, dtype=2,
                              dims=(len(payload),))
             self._emit(env, payload)
-            if t == 7:  # SWITCHED
+            if t == 7 or self.ota.hello_due:  # SWITCHED, or an ABORT put the previous program back
+                self.ota.hello_due = False
                 self.hello()
 
     def _ota_poll(self):

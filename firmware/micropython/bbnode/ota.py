@@ -16,7 +16,9 @@ id, peer, direction, dtype and shape, an int8 edge's scale and zero point, as th
 checked, then READY. After COMMIT, at
 the first idle point the node switches, runs the new program once (health: no exception, float outputs
 finite), flips the active slot and answers SWITCHED; a failed health check puts the old program back
-(NACK ``rolled_back``).
+(NACK ``rolled_back``). Finished update ids are remembered: a repeated COMMIT of what runs answers SWITCHED
+again; every ABORT is answered with a NACK, and an ABORT of the update last switched to puts the previous
+program back first (docs/wire.md "Atomic fleet update").
 
 Why one file: on the device every module costs import RAM, and the node end of the protocol, its HMAC,
 slot stores and loader check are used only together. It mirrors bb_edge/engine/ota.py's OtaNode.
@@ -26,9 +28,12 @@ import struct
 
 PROTO_OTA = 24
 OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
+OFFER2 = 8  # versioned: the signed manifest covers deployment, node, target, size, version, update id, hash
+OFFER2_HEADER = 53  # OFFER_HEADER + u64 version + u8 deployment name length
 TARGET_MPY = 3
 SIG_HMAC_SHA256 = 2
 HOST_ID = 0
+DEPLOY_ID = 0xFFFFFFFE  # bb-edge deploy's own wire id (_deploy; bb_edge/deployment/manifest.py)
 
 OFFER_HEADER = 44  # u32 update id, u32 size, u8 target, u8 sig kind, u16 sig len, sha256[32]
 DATA_HEADER = 8
@@ -50,12 +55,17 @@ UNKNOWN_UPDATE = 10
 ROLLED_BACK = 11
 NOT_AUTHORISED = 12
 NO_KEY = 13
+ABORTED = 16  # the answer to every ABORT: this node does not run the update (and never will)
+RUNNING = 0  # OtaNode.finished: the update runs
+STALE_VERSION = 17  # anti-rollback: not above the highest version this node accepted
+WRONG_DEPLOYMENT = 18
 CODE_NAMES = {1: "bad_message", 2: "busy", 3: "too_large", 4: "truncated", 5: "corrupt", 6: "bad_signature",
               7: "invalid_program", 8: "contract_mismatch", 9: "wrong_target", 10: "unknown_update",
-              11: "rolled_back", 12: "not_authorised", 13: "no_key"}
+              11: "rolled_back", 12: "not_authorised", 13: "no_key", 16: "aborted",
+              17: "stale_version", 18: "wrong_deployment"}
 # refusals that end an update: its chunks still in flight are then dropped without a NACK each
 _ENDS_AN_UPDATE = (TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
-                   WRONG_TARGET, NO_KEY)
+                   WRONG_TARGET, NO_KEY, STALE_VERSION, WRONG_DEPLOYMENT)
 
 
 class OtaError(Exception):
@@ -102,6 +112,12 @@ def signed_message(node, target, size, sha256):
     return b"bb-edge/ota/1\0" + name + b"\0" + struct.pack("<BI", target, size) + bytes(sha256)
 
 
+def signed_manifest(deployment, node, target, size, version, uid, sha256):
+    """What the deployer signs in an OFFER2 (bb_edge/engine/ota.py ``signed_manifest``)."""
+    return (b"bb-edge/ota/2\0" + deployment.encode() + b"\0" + node.encode() + b"\0"
+            + struct.pack("<BIQI", target, size, version, uid) + sha256)
+
+
 def load_key(path):
     """The HMAC key in the file ``path`` (hex, as ``bb-edge keygen`` writes it), or None without one."""
     if not path:
@@ -132,10 +148,19 @@ class MemorySlots:
         self.staged = None
         self.size = 0
 
+    def accepted_version(self):
+        """The highest version switched to (in RAM: a reboot forgets it; FileSlots keeps it)."""
+        return getattr(self, "version", 0)
+
+    def accept_version(self, version):
+        """Raise the accepted version."""
+        self.version = max(self.accepted_version(), version)
+
     def begin(self, size):
         """Start writing ``size`` bytes to the inactive slot."""
         self.staged = 1 if self.active == 0 else 0
         self.size = size
+        self.previous = None  # the other slot is overwritten: nothing to go back to
 
     def write(self, offset, chunk):
         """Write ``chunk`` at ``offset`` of the staged slot (the caller checked the bounds)."""
@@ -148,7 +173,11 @@ class MemorySlots:
     def activate(self):
         """The staged slot becomes the active one."""
         if self.staged is not None:
-            self.active, self.staged = self.staged, None
+            self.previous, self.active, self.staged = self.active, self.staged, None
+
+    def revert(self):
+        """Back to the slot the last activate left (an ABORT after the switch)."""
+        self.active, self.previous = getattr(self, "previous", None), None
 
     def discard(self):
         """Forget the staged slot."""
@@ -189,10 +218,36 @@ class FileSlots:
         except OSError:
             return None
 
+    def accepted_version(self):
+        """The highest version switched to (``PREFIX_version``; 0 when absent)."""
+        try:
+            with open(self.prefix + "_version") as f:
+                return int(f.read().strip())
+        except (OSError, ValueError):
+            return 0
+
+    def accept_version(self, version):
+        """Raise ``PREFIX_version`` (temp file + rename, as the pointer)."""
+        import os
+        if version <= self.accepted_version():
+            return
+        tmp = self.prefix + "_version.tmp"
+        with open(tmp, "w") as f:
+            f.write(str(version))
+        try:
+            os.rename(tmp, self.prefix + "_version")
+        except OSError:  # FAT refuses an existing target
+            try:
+                os.remove(self.prefix + "_version")
+            except OSError:
+                pass
+            os.rename(tmp, self.prefix + "_version")
+
     def begin(self, size):
         """Open the inactive slot's file for writing."""
         self._close()
         self.staged = "b" if self.active == "a" else "a"
+        self.previous = None  # the other slot is overwritten: nothing to go back to
         self.f = open(self.path(self.staged), "wb")
 
     def write(self, offset, chunk):
@@ -211,9 +266,30 @@ class FileSlots:
         if self.staged is None:
             return
         self._close()
+        self._point(self.staged)
+        self.previous = self.active or ""
+        self.active, self.staged = self.staged, None
+
+    def revert(self):
+        """Point ``PREFIX_active`` back where the last activate found it (none: the booted program.bbrt)."""
+        import os
+        prev = getattr(self, "previous", None)
+        if prev is None:
+            return
+        if prev:
+            self._point(prev)
+        else:
+            try:
+                os.remove(self.prefix + "_active")
+            except OSError:
+                pass
+        self.active, self.previous = prev or None, None
+
+    def _point(self, slot):
+        import os
         tmp = self.prefix + "_active.tmp"
         with open(tmp, "w") as f:
-            f.write(self.staged)
+            f.write(slot)
         try:
             os.rename(tmp, self.prefix + "_active")  # littlefs (the ESP32 default) replaces the target
         except OSError:  # FAT refuses an existing target: remove it first (a cut here boots program.bbrt)
@@ -222,7 +298,6 @@ class FileSlots:
             except OSError:
                 pass
             os.rename(tmp, self.prefix + "_active")
-        self.active, self.staged = self.staged, None
 
     def discard(self):
         """Delete the staged slot's file."""
@@ -299,7 +374,9 @@ class NodeLoader:
 
 # ------------------------------------------------------------------- node
 class _Staging:
-    def __init__(self, uid, size, target, sig_kind, sha, sig, now):
+    def __init__(self, uid, size, target, sig_kind, sha, sig, now, version=None, deployment=""):
+        self.version = version
+        self.deployment = deployment
         self.uid = uid
         self.size = size
         self.target = target
@@ -326,7 +403,9 @@ class OtaNode:
     (:class:`NodeLoader`), ``max_program`` bounds the declared size before a byte is stored.
     """
 
-    def __init__(self, name, key, store, loader, max_program=65536, stage_timeout_ms=STAGE_TIMEOUT_MS):
+    def __init__(self, name, key, store, loader, max_program=65536, stage_timeout_ms=STAGE_TIMEOUT_MS,
+                 deployment=""):
+        self.deployment = deployment  # the name a signed manifest must carry
         self.name = name
         self.key = bytes(key) if key else None
         self.store = store
@@ -335,7 +414,12 @@ class OtaNode:
         self.stage_timeout_ms = stage_timeout_ms
         self.current = None
         self.switched = []  # update ids switched to, oldest first (a repeated COMMIT is then no error)
-        self.refused_update = None  # its later chunks are dropped quietly: one NACK says it
+        self.finished = {}  # update id -> RUNNING or the code that ended it (the last 16; bb_edge/engine/ota.py)
+        self.order = []
+        self.revertible = None  # (update id, restore token) of the last switch, until another update stages
+        self.revert_pending = None  # an ABORT of the running update, applied at the idle point
+        self.hello_due = False  # the node sends a HELLO after these replies (the program changed)
+        self.reply_to = HOST_ID
         self.refusals = 0
         self.log = []  # the last 8 (event, update id, code, reason): OtaRefused/OtaSwitched/OtaRolledBack
         self.last_switch = None  # (update id, old hash, new hash) of the latest switch
@@ -345,20 +429,25 @@ class OtaNode:
         """Validate one OTA message completely, then apply it; the replies [(type, payload)]."""
         payload = bytes(payload)
         uid = struct.unpack_from("<I", payload, 0)[0] if len(payload) >= 4 else 0
-        if sender != HOST_ID:
+        if sender != HOST_ID and sender != DEPLOY_ID:
             self.refusals += 1
             self._note("OtaRefused", uid, NOT_AUTHORISED, "OTA messages come from the deployer, not id %d" % sender)
             return []  # no reply: the sender is not the deployer
+        self.reply_to = sender  # replies (and those poll() makes later) go to whichever deployer spoke last
         out = self._timeout(now)
         try:
-            if mtype == OFFER:
+            if mtype == OFFER2:
                 self._offer(payload, now)
+            elif mtype == OFFER:
+                if len(payload) < OFFER_HEADER:
+                    raise OtaError(BAD_MESSAGE, "OFFER of %d bytes, header needs %d" % (len(payload), OFFER_HEADER))
+                raise OtaError(BAD_SIGNATURE, "an unversioned OFFER: this node takes only OFFER2 (anti-rollback)")
             elif mtype == DATA:
                 out += self._data(payload)
             elif mtype == COMMIT:
-                self._commit(self._u32(payload, "COMMIT"))
+                out += self._commit(self._u32(payload, "COMMIT"))
             elif mtype == ABORT:
-                self._abort(self._u32(payload, "ABORT"))
+                out += self._abort(self._u32(payload, "ABORT"))
             else:
                 raise OtaError(BAD_MESSAGE, "message type %d is not for a node" % mtype)
         except OtaError as exc:
@@ -366,8 +455,10 @@ class OtaNode:
         return out
 
     def poll(self, now, idle):
-        """Stage timeouts, and the switch itself once ``idle`` (no request half-received)."""
+        """Stage timeouts, and the switch (or the revert) itself once ``idle`` (no request half-received)."""
         out = self._timeout(now)
+        if self.revert_pending is not None and idle:
+            out += self._revert()
         st = self.current
         if st is not None and st.commit and idle:
             out += self._switch(st)
@@ -376,7 +467,7 @@ class OtaNode:
     @property
     def busy(self):
         """An update is being staged or waits for its idle point."""
-        return self.current is not None
+        return self.current is not None or self.revert_pending is not None
 
     # ------------------------------------------------------------- messages
     @staticmethod
@@ -394,15 +485,26 @@ class OtaNode:
         return [self._refuse(st.uid, TRUNCATED, "staging timed out with %d of %d bytes" % (st.got, st.size))]
 
     def _offer(self, payload, now):
-        if len(payload) < OFFER_HEADER:
-            raise OtaError(BAD_MESSAGE, "OFFER of %d bytes, header needs %d" % (len(payload), OFFER_HEADER))
+        if len(payload) < OFFER2_HEADER:
+            raise OtaError(BAD_MESSAGE, "OFFER2 of %d bytes, header needs %d" % (len(payload), OFFER2_HEADER))
         uid, size, target, sig_kind, sig_len = struct.unpack_from("<IIBBH", payload, 0)
-        if sig_len > MAX_SIGNATURE or len(payload) != OFFER_HEADER + sig_len:
-            raise OtaError(BAD_MESSAGE, "OFFER signature length %d does not match its %d bytes"
-                           % (sig_len, len(payload)))
+        version, name_len = struct.unpack_from("<QB", payload, OFFER_HEADER)
+        if sig_len > MAX_SIGNATURE or len(payload) != OFFER2_HEADER + name_len + sig_len:
+            raise OtaError(BAD_MESSAGE, "OFFER2 lengths (%d, %d) do not match its %d bytes"
+                           % (name_len, sig_len, len(payload)))
         if size == 0:
-            raise OtaError(BAD_MESSAGE, "OFFER of an empty program")
-        st = _Staging(uid, size, target, sig_kind, payload[12:44], payload[44:], now)
+            raise OtaError(BAD_MESSAGE, "OFFER2 of an empty program")
+        try:
+            deployment = bytes(payload[OFFER2_HEADER:OFFER2_HEADER + name_len]).decode()
+        except UnicodeError:
+            raise OtaError(BAD_MESSAGE, "OFFER2 deployment name is not UTF-8")
+        st = _Staging(uid, size, target, sig_kind, payload[12:44], payload[OFFER2_HEADER + name_len:], now,
+                      version, deployment)
+        stale = version <= self.store.accepted_version()
+        if uid in self.finished:
+            runs = self.finished[uid] == RUNNING and self.switched[-1:] == [uid]
+            if runs or not stale:
+                return  # a late or repeated OFFER of an update already ended (or of what runs): nothing new
         if self.current is not None:
             if self.current.same(st):
                 return  # the same OFFER again (the deployer retried): nothing new
@@ -415,6 +517,13 @@ class OtaNode:
             raise OtaError(BAD_SIGNATURE, "signature kind %d, this node verifies %d" % (sig_kind, SIG_HMAC_SHA256))
         if size > self.max_program:
             raise OtaError(TOO_LARGE, "%d bytes, this node takes at most %d" % (size, self.max_program))
+        if deployment != self.deployment:
+            raise OtaError(WRONG_DEPLOYMENT, "the update is for deployment %r, this node runs %r"
+                           % (deployment, self.deployment))
+        if stale:
+            raise OtaError(STALE_VERSION, "version %d is not above %d, the highest this node accepted"
+                           % (version, self.store.accepted_version()))
+        self.revertible = None  # staging overwrites the slot the previous program is in
         try:
             self.store.begin(size)
         except (OSError, MemoryError) as exc:  # no room for the slot: refused, nothing staged
@@ -427,8 +536,8 @@ class OtaNode:
         uid, offset = struct.unpack_from("<II", payload, 0)
         st = self.current
         if st is None or st.uid != uid:
-            if uid == self.refused_update:
-                return []
+            if uid in self.finished:
+                return []  # chunks of an update already ended: its one NACK (or SWITCHED) said it
             raise OtaError(UNKNOWN_UPDATE, "no update %d is being staged" % uid)
         if st.ready:
             return []  # a late duplicate of a chunk already verified
@@ -454,7 +563,8 @@ class OtaNode:
         try:
             if st.h.digest() != st.sha:
                 raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
-            mac = hmac_sha256(self.key, signed_message(self.name, st.target, st.size, st.sha))
+            mac = hmac_sha256(self.key, signed_manifest(self.deployment, self.name, st.target, st.size, st.version,
+                                                        st.uid, st.sha))
             if not equal(mac, st.sig):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
             try:
@@ -472,21 +582,54 @@ class OtaNode:
         self._note("OtaStaged", st.uid, 0, "")
         return [(READY, struct.pack("<I", st.uid) + st.sha)]
 
+    def _finish(self, uid, code):
+        if uid not in self.finished:
+            self.order.append(uid)
+        self.finished[uid] = code
+        while len(self.order) > 16:
+            self.finished.pop(self.order.pop(0), None)
+
     def _commit(self, uid):
         st = self.current
         if st is None or st.uid != uid:
-            if uid in self.switched:
-                return  # a repeated COMMIT of what already runs
+            code = self.finished.get(uid)
+            if code == RUNNING:
+                if self.revertible is not None and self.revertible[0] == uid and self.revert_pending is None:
+                    return [(SWITCHED, struct.pack("<I", uid) + self.loader.node.program_hash)]
+                return []
+            if code is not None:
+                raise OtaError(code, "update %d already ended; this node does not run it" % uid)
             raise OtaError(UNKNOWN_UPDATE, "no update %d is staged" % uid)
         if not st.ready:
             raise OtaError(UNKNOWN_UPDATE, "update %d is not verified yet" % uid)
         st.commit = True  # the node calls poll(now, idle) right after: the switch happens at the idle point
+        return []
 
     def _abort(self, uid):
         st = self.current
         if st is not None and st.uid == uid:
             self.current = None
             self.store.discard()
+        if self.finished.get(uid) == RUNNING and self.revertible is not None and self.revertible[0] == uid:
+            self.revert_pending = uid  # put the previous program back at the idle point, then answer
+            return []
+        if self.revert_pending == uid:
+            return []
+        if uid not in self.finished:
+            self._finish(uid, ABORTED)  # a COMMIT arriving after this ABORT is refused
+        code = self.finished[uid]
+        return [(NACK, nack_payload(uid, code, "this node does not run update %d" % uid))]
+
+    def _revert(self):
+        uid, self.revert_pending = self.revert_pending, None
+        token = self.revertible[1]
+        self.revertible = None
+        self.loader.restore(token)
+        self.store.revert()
+        self._finish(uid, ABORTED)
+        self._note("OtaRolledBack", uid, ABORTED, "aborted by the deployer after the switch")
+        self.hello_due = True
+        return [(NACK, nack_payload(uid, ABORTED, "aborted: the previous program runs again"))]
 
     def _switch(self, st):
         self.current = None
@@ -506,6 +649,7 @@ class OtaNode:
             self._note("OtaRolledBack", uid, ROLLED_BACK, reason)
             return [self._refuse(uid, ROLLED_BACK, reason)]
         try:
+            self.store.accept_version(st.version)  # durable before SWITCHED: a replay of it is now stale
             self.store.activate()
         except OSError as exc:  # the pointer did not flip: a reboot would run the old program, so do that now
             self.loader.restore(token)
@@ -513,13 +657,15 @@ class OtaNode:
             return [self._refuse(uid, ROLLED_BACK, "cannot switch the slot pointer: %s" % (exc,))]
         self.switched.append(uid)
         del self.switched[:-8]
+        self._finish(uid, RUNNING)
+        self.revertible = (uid, token)
         self.last_switch = (uid, old_hash, st.sha)
         self._note("OtaSwitched", uid, 0, "")
         return [(SWITCHED, struct.pack("<I", uid) + st.sha)]
 
     def _refuse(self, uid, code, reason):
-        if code in _ENDS_AN_UPDATE:
-            self.refused_update = uid
+        if code in _ENDS_AN_UPDATE or code == ROLLED_BACK:
+            self._finish(uid, code)
         self.refusals += 1
         self._note("OtaRefused", uid, code, reason)
         return (NACK, nack_payload(uid, code, reason))

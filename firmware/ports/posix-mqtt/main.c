@@ -120,7 +120,7 @@ static const char *peer_name(uint32_t id) {
     unsigned i;
     for (i = 0; i < n_peers; i++)
         if (peers[i].id == id) return peers[i].name;
-    return id == 0u ? "_host" : NULL;
+    return id == 0u ? "_host" : id == 0xFFFFFFFEu ? "_deploy" : NULL; /* the host; bb-edge deploy */
 }
 
 /* the node id a topic's {src} names (-1: not a deployment member) */
@@ -128,6 +128,7 @@ static long peer_id(const char *name) {
     unsigned i;
     for (i = 0; i < n_peers; i++)
         if (strcmp(peers[i].name, name) == 0) return (long)peers[i].id;
+    if (strcmp(name, "_deploy") == 0) return (long)0xFFFFFFFEUL; /* bb-edge deploy (OTA only) */
     return strcmp(name, "_host") == 0 ? 0 : -1;
 }
 
