@@ -130,12 +130,12 @@ def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -
     d, m4, hst = tmp_path / "dep", tmp_path / "m4", tmp_path / "host"
     compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
-    build_all(d, ["n3=qemu-cortex-m4"], m4, calib=d / "calib.npz")  # n3: Flatten, Gemm (FC_I8), Softmax
+    (built,) = build_all(d, ["n3=qemu-cortex-m4"], m4, calib=d / "calib.npz")  # n3: Flatten, Gemm, Softmax
     build_all(d, ["n3=host"], hst, calib=d / "calib.npz")
     dis = subprocess.run(["arm-none-eabi-objdump", "-d", str(m4 / "n3" / "bbrt.elf")], capture_output=True,
                          text=True, check=True).stdout
     assert "smlad" in dis and "sxtb16" in dis  # the target profile selected the DSP kernels
-    dep = load_deployment(d)
+    dep = load_deployment(built.deployment_dir or d)  # the int8 edges the build chose
     nid = dep.ids()["n3"]
     samples = sample_inputs(3, seed=21)
     with QemuDevice("cortex-m4", m4 / "n3" / "bbrt.elf", m4 / "n3" / "program.bbrt", nid,

@@ -33,8 +33,8 @@ def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
     calib = sample_inputs(16, seed=7)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
-    build_all(d, ["n1=qemu-cortex-m3", "n2=qemu-rv32"], dist, calib=d / "calib.npz")
-    return d, dist
+    (res,) = build_all(d, ["n1=qemu-cortex-m3", "n2=qemu-rv32"], dist, calib=d / "calib.npz")[:1]
+    return res.deployment_dir or d, dist  # the deployment with the int8 edges the build chose
 
 
 def test_split_over_qemu_cortex_m3_and_rv32(fleet_dirs: tuple[Path, Path]) -> None:
@@ -75,8 +75,8 @@ def test_device_nodes_own_the_graph_input_and_output(tmp_path: Path) -> None:
     compile_model(small_cnn(), cuts=["p1", "g"], node_names=["sensor", "mid", "head"], out_dir=d)
     calib = sample_inputs(16, seed=7)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
-    build_all(d, ["sensor=host", "head=host"], dist, calib=d / "calib.npz")
-    dep = load_deployment(d)
+    res = build_all(d, ["sensor=host", "head=host"], dist, calib=d / "calib.npz")
+    dep = load_deployment(res[0].deployment_dir or d)
     ids = dep.ids()
     assert {i.node for i in dep.inputs} == {"sensor"} and {o.node for o in dep.outputs} == {"head"}
     ref_sess = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])

@@ -48,7 +48,7 @@ def _run_window(d: Path, device: HostDevice | QemuDevice) -> None:
 
 def test_window_of_4_through_host_device(dep_dir: Path, tmp_path: Path) -> None:
     dist = tmp_path / "dist"
-    build_all(dep_dir, ["n2=host"], dist, calib=dep_dir / "calib.npz")
+    (res,) = build_all(dep_dir, ["n2=host"], dist, calib=dep_dir / "calib.npz")
     prog = parse((dist / "n2" / "program.bbrt").read_bytes())
     assert sum(1 for e in prog.edges if e.direction == 0) == 2  # r3 from n0, c4 from n1
     r = memory_report(dist / "n2")
@@ -57,7 +57,7 @@ def test_window_of_4_through_host_device(dep_dir: Path, tmp_path: Path) -> None:
     ids = load_deployment(dep_dir).ids()
     dev = HostDevice(dist / "n2" / "bbrt-host", dist / "n2" / "program.bbrt", ids["n2"]).start()
     try:
-        _run_window(dep_dir, dev)
+        _run_window(res.deployment_dir or dep_dir, dev)
     finally:
         stats = dev.stop()
     assert f"slots={REQUEST_SLOTS}" in stats, stats
@@ -66,7 +66,7 @@ def test_window_of_4_through_host_device(dep_dir: Path, tmp_path: Path) -> None:
 
 def test_window_of_4_through_qemu_cortex_m3(dep_dir: Path, tmp_path: Path) -> None:
     dist = tmp_path / "dist"
-    build_all(dep_dir, ["n2=qemu-cortex-m3"], dist, calib=dep_dir / "calib.npz")
+    (res,) = build_all(dep_dir, ["n2=qemu-cortex-m3"], dist, calib=dep_dir / "calib.npz")
     ids = load_deployment(dep_dir).ids()
     with QemuDevice("cortex-m3", dist / "n2" / "bbrt.elf", dist / "n2" / "program.bbrt", ids["n2"]) as dev:
-        _run_window(dep_dir, dev)  # an evicted request never completes: run() would stall
+        _run_window(res.deployment_dir or dep_dir, dev)  # an evicted request never completes: run() would stall

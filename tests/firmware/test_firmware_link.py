@@ -682,8 +682,8 @@ def test_qemu_cortex_m3_reset_inside_a_fleet(tmp_path: Path) -> None:
     d, dist = tmp_path / "dep", tmp_path / "dist"
     compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
-    build_all(d, ["n1=qemu-cortex-m3"], dist, calib=d / "calib.npz")
-    dep = load_deployment(d)
+    (res,) = build_all(d, ["n1=qemu-cortex-m3"], dist, calib=d / "calib.npz")
+    dep = load_deployment(res.deployment_dir or d)
     ref = ort.InferenceSession(small_cnn().SerializeToString(), providers=["CPUExecutionProvider"])
     samples = sample_inputs(12, seed=99)
     dev = QemuDevice("cortex-m3", dist / "n1" / "bbrt.elf", dist / "n1" / "program.bbrt", dep.ids()["n1"],

@@ -68,17 +68,19 @@ def _old_new_fleet(root: Path, model: Callable[[int], onnx.ModelProto], cuts: li
                    calib: dict[str, np.ndarray]) -> dict[str, Path]:
     """Old/new deployments under ``root`` (``model(0)``/``model(1)``, same contract), their host-mqtt C
     bundles for n1 calibrated on ``calib``, Ed25519 keys for n0/n2 (the old deployment embeds the public one)."""
+    built: dict[str, Path] = {}
     for tag, seed in (("old", 0), ("new", 1)):
         d = root / tag
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             compile_model(model(seed), cuts=cuts, node_names=NODES, out_dir=d)
         np.savez(d / "calib.npz", **calib)
-        build_all(d, ["n1=host-mqtt"], root / f"dist-{tag}", calib=d / "calib.npz")
+        (res,) = build_all(d, ["n1=host-mqtt"], root / f"dist-{tag}", calib=d / "calib.npz")
+        built[tag] = res.deployment_dir or d  # the deployment with the int8 edges the build chose
     priv, pub = make_keys(root / "keys")
-    embed_public_key(root / "old", pub)
+    embed_public_key(built["old"], pub)
     (root / "priv.hex").write_text(priv)
-    return {"root": root, "old": root / "old", "new": root / "new", "dist_old": root / "dist-old",
+    return {"root": root, "old": built["old"], "new": built["new"], "dist_old": root / "dist-old",
             "dist_new": root / "dist-new"}
 
 

@@ -60,8 +60,8 @@ def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     compile_model(small_cnn(), cuts=["p1", "g"], node_names=["n0", "n1", "n2"], out_dir=d)
     calib = sample_inputs(16, seed=7)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
-    build_all(d, ["n1=esp32-micropython"], dist, calib=d / "calib.npz", options={"transport": "mqtt"})
-    return d, dist
+    (res,) = build_all(d, ["n1=esp32-micropython"], dist, calib=d / "calib.npz", options={"transport": "mqtt"})
+    return res.deployment_dir or d, dist  # the deployment with the int8 edges the build chose
 
 
 def _node_dir(bundle: Path, dst: Path, mqtt: dict[str, object]) -> Path:

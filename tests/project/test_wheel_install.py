@@ -130,8 +130,8 @@ def built(venv: Venv) -> Path:
     demo = venv.bb_edge("demo", "-o", "demo", "--requests", "120", timeout=300)
     assert re.search(r"held-out accuracy 0\.9\d\d over 120 digits", demo), demo[-1500:]
     venv.bb_edge("compile", "demo/digits.onnx", "--nodes", "3", "-o", "build")
-    # building int8 bbrt nodes writes their int8 edges into "build" (the fleet's contract), so the float
-    # fleet (the in-process run, the Jetson bundle with Python peers) gets a deployment of its own
+    # building int8 bbrt nodes writes their int8 edges into dist/_deployment ("build" stays as compiled);
+    # the float fleet (the in-process run, the Jetson bundle with Python peers) gets a deployment of its own
     venv.bb_edge("compile", "demo/digits.onnx", "--nodes", "3", "-o", "build-float")
     venv.bb_edge("build", "build", "--target", "n0=host", "--target", "n1=qemu-cortex-m3",
                  "--target", "n2=esp32-micropython", "--calib", "demo/calib.npz", "-o", "dist", timeout=300)
@@ -150,8 +150,9 @@ def _reference(scratch: Path) -> np.ndarray:
 def test_bundles_for_four_targets(built: Path) -> None:
     from bb_edge.compiler import load_deployment
 
-    # the int8 bbrt nodes' edges went int8 in "build"; the Jetson-only "build-float" stays float32
-    assert all(e.quant is not None for e in load_deployment(built / "build").edges)
+    # the int8 bbrt nodes' edges went int8 in the build output; "build" and the Jetson-only "build-float" stay
+    assert all(e.quant is not None for e in load_deployment(built / "dist" / "_deployment").edges)
+    assert all(e.quant is None for e in load_deployment(built / "build").edges)
     assert all(e.quant is None for e in load_deployment(built / "build-float").edges)
     dist = built / "dist"
     for node, files in (("n0", ["bbrt-host", "program.bbrt", "bbrt-build.json"]),
