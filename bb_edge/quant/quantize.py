@@ -126,10 +126,12 @@ def _fp16_problem(model: onnx.ModelProto) -> str | None:
 def _blamed_node(model: onnx.ModelProto, problem: str, blocked: set[str]) -> onnx.NodeProto | None:
     """The node an ORT/checker message names (by node name or by one of its outputs), if not yet blocked."""
     names = set(re.findall(r"\(([^()]+)\)", problem)) | set(re.findall(r"'([^']+)'", problem))
-    for n in model.graph.node:
-        if n.name in blocked:
-            continue
+    free = [n for n in model.graph.node if n.name not in blocked]
+    for n in free:
         if n.name in names or any(o in names for o in n.output if o):
+            return n
+    for n in free:  # no node or tensor named: an op type the message names ("my.domain:Op(-1)", "Optype (Op)")
+        if re.search(rf"(?<![\w.]){re.escape(n.op_type)}(?:\(|\))", problem):
             return n
     return None
 
