@@ -227,7 +227,7 @@ class OnnxModule(torch.nn.Module):
         for name in sorted(used):
             arr = self._consts[name]
             self._slots[name] = str(len(self.weights))
-            t = torch.from_numpy(np.ascontiguousarray(arr).copy())
+            t = torch.from_numpy(np.ascontiguousarray(arr).reshape(np.shape(arr)).copy())
             self.weights.append(torch.nn.Parameter(t, requires_grad=False))
         self._nodes = [(n.op_type, list(n.input), list(n.output), _attrs(n)) for n in g.node if n.op_type != "Constant"]
 

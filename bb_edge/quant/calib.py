@@ -46,7 +46,7 @@ def load_calibration(dep: Deployment, path: str | Path, limit: int = 64) -> list
             raise CalibrationShapeError(
                 f"calibration array {i.name!r} in {path} has shape {list(arr.shape)}, but the input contract "
                 f"is {shape}; save one sample of shape {shape} or a stack [N, {', '.join(map(str, shape))}]")
-        per_input[i.name] = [np.ascontiguousarray(r, dtype=i.dtype) for r in rows[:limit]]
+        per_input[i.name] = [np.ascontiguousarray(r, dtype=i.dtype).reshape(np.shape(r)) for r in rows[:limit]]
     n = min(len(v) for v in per_input.values())
     if n == 0:
         raise CalibrationShapeError(f"{path} holds no samples")
