@@ -150,8 +150,10 @@ def _reference(scratch: Path) -> np.ndarray:
 def test_bundles_for_four_targets(built: Path) -> None:
     from bb_edge.compiler import load_deployment
 
-    # the int8 bbrt nodes' edges went int8 in "build"; the Jetson-only "build-float" stays float32
-    assert all(e.quant is not None for e in load_deployment(built / "build").edges)
+    # the int8 bbrt nodes' edges went int8 in the build's own copy (dist/_deployment; "build" is only read);
+    # the Jetson-only "build-float" stays float32
+    assert all(e.quant is not None for e in load_deployment(built / "dist" / "_deployment").edges)
+    assert all(e.quant is None for e in load_deployment(built / "build").edges)
     assert all(e.quant is None for e in load_deployment(built / "build-float").edges)
     dist = built / "dist"
     for node, files in (("n0", ["bbrt-host", "program.bbrt", "bbrt-build.json"]),
