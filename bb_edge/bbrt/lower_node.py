@@ -93,6 +93,22 @@ def load_calibration(path: Path | None, dep: Deployment, n_random: int = 8,
             for _ in range(n_random)], True
 
 
+def _check_static(cm: onnx.ModelProto, calib: list[dict[str, np.ndarray]], node: str) -> None:
+    """BbrtError naming the input when a symbolic dim (which the C runtime fixes at 1) is not 1 in the data."""
+    for i in cm.graph.input:
+        dims = i.type.tensor_type.shape.dim
+        for sample in calib[:1]:
+            if i.name not in sample:
+                continue
+            got = list(np.shape(sample[i.name]))
+            if len(got) == len(dims) and any(d.dim_value <= 0 and g != 1 for d, g in zip(dims, got)):
+                want = [d.dim_value if d.dim_value > 0 else "?" for d in dims]
+                raise BbrtError(
+                    f"node {node!r}: input {i.name!r} has symbolic dims {want}, which a C-runtime program fixes at 1, "
+                    f"but the data has shape {got}; pin them with compile --input-shape NAME={','.join(map(str, got))} "
+                    f"on the graph input they come from, or build this node for a target with ONNX Runtime")
+
+
 def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
                samples: list[dict[str, np.ndarray]] | None = None,
                programs: dict[str, onnx.ModelProto] | None = None,
@@ -115,6 +131,7 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
         names = [i.name for i in cm.graph.input]
         values = float_fleet_values(dep, samples, programs)
         calib = [{n: v[n] for n in names if n in v} for v in values]
+        _check_static(cm, calib, node)
     io_quant = {s.name: (float(s.quant["scale"]), int(s.quant["zero_point"]))
                 for s in list(dep.inputs) + list(dep.outputs) if s.node == node and s.quant is not None}
     L = lower(program, node_id=spec.id, node_ids=ids, io_edges=io_edges, precision=precision, calib=calib,
