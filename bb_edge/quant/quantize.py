@@ -11,7 +11,7 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, compute_model, wire_ports
+from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, compute_model, node_reads, wire_ports
 from bb_edge.errors import BuildError
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-dynamic")
@@ -87,12 +87,14 @@ def toposort(graph: onnx.GraphProto, outer: frozenset[str] = frozenset()) -> Non
     The float16 converter appends the Casts it inserts at the end of the node list; onnx.checker wants order.
     """
     known = set(outer) | {i.name for i in graph.input} | {i.name for i in graph.initializer} | {""}
+    produced = {o for n in graph.node for o in n.output}
+    known |= {x for n in graph.node for x in node_reads(n) if x not in produced}  # from enclosing scopes
     pending = list(graph.node)
     ordered: list[onnx.NodeProto] = []
     while pending:
         rest = []
         for n in pending:
-            if all(x in known for x in n.input):
+            if all(x in known for x in node_reads(n)):  # a subgraph's outer-scope reads count too
                 ordered.append(n)
                 known.update(n.output)
             else:
