@@ -30,10 +30,10 @@ from bb_edge.deployment.ports import compute_model
 from bb_edge.errors import BBError, UnsupportedOpError
 from bb_edge.quant import PrecisionError, check_accuracy, quantize_program
 from tests.compiler.test_production_models import CASES, _inputs, fetch_wheel_models
-from tests.lowering.test_real_model_paths import gru_tagger, tiny_gpt
+from tests.lowering.test_real_model_paths import MODELS as MODELS_ZOO
 from tests.support.models import monolithic
 
-ZOO = {"tiny-gpt": (tiny_gpt, {"tokens": [1, 8]}), "gru-tagger": (gru_tagger, {"ids": [6, 1]})}
+ZOO = MODELS_ZOO
 MODELS = sorted(CASES) + sorted(ZOO)
 #: onnx.reference runs convolutions in numpy: the large OCR detector stays with ORT in CI
 REFERENCE_SKIP_IN_CI = {"ocr-det", "ocr-rec"}
