@@ -33,6 +33,12 @@ class ModelError(BBError):
     fix = 'check the file with onnx.checker.check_model, or export the model again'
 
 
+class InputShapeError(ModelError):
+    """An ``--input-shape`` pin names no graph input or disagrees with the model's rank or fixed dims."""
+
+    fix = "pin only graph inputs, with their rank and fixed dims (`bb-edge inspect MODEL` lists them)"
+
+
 class UnsupportedOpError(ModelError):
     """The model uses an operator bb-edge (or the chosen backend) cannot run."""
 

@@ -36,7 +36,9 @@ class PteSegment:
 
     def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Execute the method; outputs by name as numpy arrays."""
-        args = [self._torch.from_numpy(np.ascontiguousarray(inputs[n])) for n in self.input_names]
+        # reshape: ascontiguousarray alone turns a 0-d input into shape [1]
+        args = [self._torch.from_numpy(np.ascontiguousarray(inputs[n]).reshape(np.shape(inputs[n])))
+                for n in self.input_names]
         outs: Any = self.method.execute(args)
         return {n: np.asarray(o.detach().numpy() if hasattr(o, "detach") else o)
                 for n, o in zip(self.output_names, outs)}

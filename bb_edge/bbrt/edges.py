@@ -76,7 +76,7 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
         return edges, io
     values = float_fleet_values(dep, samples)
     rng = ranges(values)
-    chosen: dict[str, Quant] = {t: keep.get(t) or affine_params(*rng.get(t, (-1.0, 1.0))) for t in want}
+    chosen: dict[str, Quant | None] = {t: keep.get(t) or affine_params(*rng.get(t, (-1.0, 1.0))) for t in want}
     # int8 bbrt producers decide their outputs' parameters; upstream nodes first, so a tensor a
     # producer passes through (Reshape, MaxPool) keeps the parameters its own producer chose
     for node in _node_order(dep):
@@ -93,9 +93,11 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
         received = {e.tensor for e in dep.edges if e.dst == node} | {i.name for i in dep.inputs if i.node == node}
         # kept outputs are pinned too: a producer that cannot quantize them so says BbrtError (rebuild both ends)
         L = lower(program, precision="int8", calib=calib, float_ops=float_ops,
-                  pins={t: q for t, q in chosen.items() if t in received or t in keep})
+                  pins={t: q for t, q in chosen.items() if q is not None and (t in received or t in keep)})
         for t in sent:
-            chosen[t] = L.qparams[t]
+            # a tensor the lowering keeps float32 (e.g. a Squeeze of a float received tensor) stays float on the
+            # wire too: the contract follows what the program holds
+            chosen[t] = L.qparams.get(t)
     for e in dep.edges:
         if e.id in edges and edges[e.id] is not None:
             edges[e.id] = chosen[e.tensor]

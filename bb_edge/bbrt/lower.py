@@ -195,7 +195,8 @@ def lower(
     samples = calib if calib is not None else random_samples(cm)
     L.synthetic_calibration = synthetic
     graph_inputs = [i.name for i in cm.graph.input if i.name not in init]
-    samples = [{k: np.asarray(v, np.float32) for k, v in s.items() if k in graph_inputs} for s in samples]
+    in_dt = {i.name: onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type or 1) for i in cm.graph.input}
+    samples = [{k: np.asarray(v, in_dt[k]) for k, v in s.items() if k in graph_inputs} for s in samples]  # ints stay
     values = intermediate_values(cm, samples)
     shapes = {k: tuple(int(d) for d in v.shape) for k, v in values[0].items()}
     rng_ = ranges(values)

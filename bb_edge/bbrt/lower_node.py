@@ -13,6 +13,21 @@ from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.deployment.ports import compute_model
 
+#: ONNX Runtime's input type names -> numpy dtypes (the calibration run feeds each input its own dtype)
+_ORT_NP: dict[str, type] = {
+    "tensor(float)": np.float32, "tensor(float16)": np.float16, "tensor(double)": np.float64,
+    "tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(int16)": np.int16, "tensor(int8)": np.int8,
+    "tensor(uint8)": np.uint8, "tensor(uint16)": np.uint16, "tensor(bool)": np.bool_,
+}
+
+
+def random_input(shape: list[int], dtype: np.dtype, rng: np.random.Generator) -> np.ndarray:
+    """One seeded random calibration array: standard normal for floats, 0/1 for integers (valid ids, masks)."""
+    dims = [d if d > 0 else 1 for d in shape]
+    if np.issubdtype(dtype, np.floating):
+        return rng.standard_normal(dims).astype(dtype)
+    return rng.integers(0, 2, dims).astype(dtype)
+
 
 def float_fleet_values(dep: Deployment, samples: list[dict[str, np.ndarray]],
                        programs: dict[str, onnx.ModelProto] | None = None) -> list[dict[str, np.ndarray]]:
@@ -24,8 +39,10 @@ def float_fleet_values(dep: Deployment, samples: list[dict[str, np.ndarray]],
         so.log_severity_level = 3
         sessions[name] = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
     out = []
+    wanted = {i.name: _ORT_NP.get(i.type, np.float32) for sess in sessions.values() for i in sess.get_inputs()}
     for s in samples:
-        vals = {k: np.asarray(v, np.float32) for k, v in s.items()}
+        # integer graph inputs (token ids, sample rates) keep their dtype: the float run feeds what the model takes
+        vals = {k: np.asarray(v, wanted.get(k, np.asarray(v).dtype)) for k, v in s.items()}
         todo = list(sessions)
         while todo:
             progressed = False
@@ -52,7 +69,7 @@ def load_calibration(path: Path | None, dep: Deployment, n_random: int = 8,
         for spec in dep.inputs:
             if spec.name not in data:
                 raise BbrtError(f"calibration file {path} has no array {spec.name!r}")
-            arr = np.asarray(data[spec.name], np.float32)
+            arr = np.asarray(data[spec.name], spec.dtype)  # integer inputs stay integers
             shape = [d if d > 0 else 1 for d in spec.shape]
             per = int(np.prod(shape))
             if arr.ndim == len(shape) + 1:
@@ -72,8 +89,24 @@ def load_calibration(path: Path | None, dep: Deployment, n_random: int = 8,
                 samples[i][spec.name] = r.reshape(shape)
         return samples, False
     rng = np.random.default_rng(seed)
-    return [{s.name: rng.standard_normal([d if d > 0 else 1 for d in s.shape]).astype(np.float32)
-             for s in dep.inputs} for _ in range(n_random)], True
+    return [{s.name: random_input(list(s.shape), np.dtype(s.dtype), rng) for s in dep.inputs}
+            for _ in range(n_random)], True
+
+
+def _check_static(cm: onnx.ModelProto, calib: list[dict[str, np.ndarray]], node: str) -> None:
+    """BbrtError naming the input when a symbolic dim (which the C runtime fixes at 1) is not 1 in the data."""
+    for i in cm.graph.input:
+        dims = i.type.tensor_type.shape.dim
+        for sample in calib[:1]:
+            if i.name not in sample:
+                continue
+            got = list(np.shape(sample[i.name]))
+            if len(got) == len(dims) and any(d.dim_value <= 0 and g != 1 for d, g in zip(dims, got)):
+                want = [d.dim_value if d.dim_value > 0 else "?" for d in dims]
+                raise BbrtError(
+                    f"node {node!r}: input {i.name!r} has symbolic dims {want}, which a C-runtime program fixes at 1, "
+                    f"but the data has shape {got}; pin them with compile --input-shape NAME={','.join(map(str, got))} "
+                    f"on the graph input they come from, or build this node for a target with ONNX Runtime")
 
 
 def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
@@ -98,6 +131,7 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
         names = [i.name for i in cm.graph.input]
         values = float_fleet_values(dep, samples, programs)
         calib = [{n: v[n] for n in names if n in v} for v in values]
+        _check_static(cm, calib, node)
     io_quant = {s.name: (float(s.quant["scale"]), int(s.quant["zero_point"]))
                 for s in list(dep.inputs) + list(dep.outputs) if s.node == node and s.quant is not None}
     L = lower(program, node_id=spec.id, node_ids=ids, io_edges=io_edges, precision=precision, calib=calib,

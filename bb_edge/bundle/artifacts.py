@@ -24,7 +24,7 @@ from bb_edge.bundle import BuildError, BuildRequest
 from bb_edge.deployment.manifest import Deployment, load_deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.errors import UnsupportedOpError
-from bb_edge.quant import AccuracyReport, check_accuracy, enforce_max_drop, quantize_program
+from bb_edge.quant import AccuracyReport, PrecisionError, check_accuracy, enforce_max_drop, quantize_program
 from bb_edge.quant.calib import fleet_tensors, load_calibration, node_samples, random_calibration
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -38,10 +38,6 @@ DISTRIBUTION = "bb-edge"
 
 class NodeMemoryError(BuildError):
     """A node's program does not fit its target's RAM."""
-
-
-class PrecisionError(BuildError):
-    """The requested precision is not one the target supports."""
 
 
 #: the largest accuracy drop (:attr:`bb_edge.quant.AccuracyReport.drop`: top-1 disagreement for

@@ -32,7 +32,23 @@ def _rows(results: list[BuildResult]) -> list[tuple[BuildResult, str, int, str, 
             prec = key.split(".", 1)[1] if key.startswith("onnx.") else f.get("precision", "")
             a = variants.get(prec) or (acc if prec == f.get("precision") else {})
             rows.append((r, key, size, prec, a))
+        if not any(row[0] is r for row in rows):  # a C-runtime or MicroPython node: its program is the artifact
+            key, path = next(((k, p) for k, p in r.artifacts.items() if k == "program"),
+                             next(iter(r.artifacts.items()), ("-", None)))
+            size = f.get("program_bytes") or (path.stat().st_size if path is not None and path.is_file() else 0)
+            rows.append((r, f"{key}" if path is None else path.name, int(size), str(f.get("precision", "-")), acc))
     return rows
+
+
+def _num(value: object) -> str:
+    return f"{value:.3g}" if isinstance(value, (int, float)) else "-"
+
+
+def _latency(value: object) -> str:
+    """A latency cell: milliseconds, the reason it was not measured, or "-" (not an ONNX/ExecuTorch artifact)."""
+    if isinstance(value, (int, float)):
+        return f"{value:.2f}"
+    return str(value) if value else "-"
 
 
 def flagged(results: list[BuildResult]) -> list[str]:
@@ -47,7 +63,8 @@ def flagged(results: list[BuildResult]) -> list[str]:
 
 
 def report_markdown(results: list[BuildResult], title: str = "bb-edge build report") -> str:
-    """One table row per node artifact: size, ratio to float, error figures, tolerance flag, latency on this host."""
+    """One table row per node artifact (at least one per node): size, ratio to float, error figures,
+    tolerance flag, latency on this host ("not measured: why" where a dim is symbolic or the run fails)."""
     lines = [f"# {title}", "", "| node | target | precision | artifact | size | vs float | max abs err | "
              "rel err | top-1 agree | within tolerance | latency (ms, this host) | memory est. |",
              "|---" * 12 + "|"]
@@ -60,9 +77,10 @@ def report_markdown(results: list[BuildResult], title: str = "bb-edge build repo
         within = "-" if a.get("drop") is None else (f"**NO** (> {tol:g})" if tol is not None else "yes")
         lines.append(
             f"| {r.node} | {r.target} | {prec} | `{key}` | {_fmt_bytes(size)} | "
-            f"{size / fb:.2f}x | {a.get('max_abs_error', 0.0):.3g} | {a.get('rel_max_error', 0.0):.3g} | "
+            f"{f'{size / fb:.2f}x' if fb else '-'} | {_num(a.get('max_abs_error'))} | "
+            f"{_num(a.get('rel_max_error'))} | "
             f"{'-' if top1 is None else f'{top1:.3f}'} | {within} | "
-            f"{lat.get(key, float('nan')):.2f} | {_fmt_bytes(f.get('memory_bytes'))} |")
+            f"{_latency(lat.get(key))} | {_fmt_bytes(f.get('memory_bytes') or f.get('arena_bytes'))} |")
     tols = ", ".join(f"{p} {t:g}" for p, t in TOLERANCE.items())
     lines += ["", "Errors are against the float node program on the calibration data "
               "(or seeded random inputs when no --calib was given). Latency is the median of repeated "
@@ -89,7 +107,8 @@ def report_png(results: list[BuildResult], path: Path) -> Path:
             if key.startswith(("onnx", "pte", "ort")) and key != "ort_config":
                 labels.append(f"{r.node}\n{key}")
                 sizes.append(size / 1024)
-                lats.append((r.figures.get("latency_ms") or {}).get(key, 0.0))
+                ms = (r.figures.get("latency_ms") or {}).get(key, 0.0)
+                lats.append(ms if isinstance(ms, (int, float)) else 0.0)  # "not measured: ..." draws no bar
     fig, axes = plt.subplots(1, 2, figsize=(max(6, 1.2 * len(labels) + 2), 4))
     axes[0].bar(range(len(labels)), sizes, color="tab:blue")
     axes[0].set_ylabel("KiB")

@@ -8,6 +8,7 @@ tensor has an inferred type.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from onnx import helper, numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
 from bb_edge.deployment.ports import node_reads
-from bb_edge.errors import ModelError, UnsupportedOpError
+from bb_edge.errors import InputShapeError, ModelError, UnsupportedOpError
 
 #: Ops bb-edge never places on a node (they map over sequences, which no edge
 #: contract can describe); everything else with a standard schema is accepted.
@@ -62,7 +63,7 @@ def parse_input_shape(spec: str) -> tuple[str, list[int]]:
         shape = []
         sep = ""
     if not sep or not name or any(d < 1 for d in shape):
-        raise ModelError(f"--input-shape {spec!r}: expected NAME=D1,D2,... with positive integer dims "
+        raise InputShapeError(f"--input-shape {spec!r}: expected NAME=D1,D2,... with positive integer dims "
                          f"(e.g. x=1,3,640,640)")
     return name, shape
 
@@ -92,7 +93,7 @@ def pin_input_shapes(model: onnx.ModelProto, input_shapes: InputShapes) -> None:
         for d_val in shape:
             shape_proto.dim.add().dim_value = d_val
     if problems:
-        raise ModelError("--input-shape: " + "; ".join(problems))
+        raise InputShapeError("--input-shape: " + "; ".join(problems))
     # inferred types from the export may carry the old symbolic dims: infer them afresh
     del model.graph.value_info[:]
 
@@ -171,15 +172,122 @@ def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -
     if input_shapes:
         pin_input_shapes(model, input_shapes)
     fold_constants(model)
-    try:
-        inferred = shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
-    except Exception as exc:
-        raise ModelError(f"ONNX shape inference failed: {exc}") from exc
-    model.CopyFrom(inferred)
+    model.CopyFrom(_infer(model))
+    for _ in range(MAX_SIMPLIFY_ROUNDS):  # each round can make more shapes static
+        if not fold_static_shapes(model):
+            break
+        fold_constants(model)
+        model.CopyFrom(_infer(model))
     if _type_loop_carries(model):
-        model.CopyFrom(shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True))
+        model.CopyFrom(_infer(model))
     _check_types(model)
     return model
+
+
+class ShapeInferenceWarning(UserWarning):
+    """ONNX's strict shape inference refused the model; bb-edge went on with non-strict inference."""
+
+
+def _infer(model: onnx.ModelProto) -> onnx.ModelProto:
+    """ONNX shape inference, strict first; non-strict with a ShapeInferenceWarning where strict refuses.
+
+    Exporters sometimes declare an output with the wrong rank (an RNN's state, say); ONNX Runtime runs
+    such models and ``onnx.checker`` passes them, so the disagreement is reported and not fatal. Whether
+    the model can still be placed is decided later (every crossing tensor needs a type).
+    """
+    try:
+        return shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
+    except Exception as strict_exc:  # noqa: BLE001 - onnx raises InferenceError and others here
+        first = str(strict_exc).strip().splitlines()[0] if str(strict_exc).strip() else type(strict_exc).__name__
+        redeclared = _infer_without_declared_shapes(model)
+        if redeclared is not None:  # only the exporter's declarations were wrong: the ops' own types win
+            inferred, changed = redeclared
+            warnings.warn(ShapeInferenceWarning(
+                f"the model declares shapes its ops do not produce ({first}); bb-edge uses the inferred ones"
+                + (f" for {', '.join(changed)}" if changed else "")), stacklevel=3)
+            return inferred
+        try:
+            inferred = shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+        except Exception as exc:  # noqa: BLE001
+            raise ModelError(f"ONNX shape inference failed: {exc}; check the model's declared input and output "
+                             f"types, or pin dynamic inputs with --input-shape") from exc
+        warnings.warn(ShapeInferenceWarning(
+            f"strict ONNX shape inference disagrees with the model ({first}); continuing with non-strict "
+            f"inference, which keeps the model's declared types where they differ"), stacklevel=3)
+        return inferred
+
+
+def _infer_without_declared_shapes(model: onnx.ModelProto) -> tuple[onnx.ModelProto, list[str]] | None:
+    """Strict inference with the declared intermediate and output shapes dropped; None if it still fails.
+
+    Returns the inferred model and the graph outputs whose declared shape differs from the inferred one.
+    """
+    bare = onnx.ModelProto()
+    bare.CopyFrom(model)
+    del bare.graph.value_info[:]
+    declared = {}
+    for o in bare.graph.output:
+        tt = o.type.tensor_type
+        declared[o.name] = [d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim]
+        if o.type.HasField("tensor_type"):
+            tt.ClearField("shape")
+    try:
+        inferred = shape_inference.infer_shapes(bare, check_type=True, strict_mode=True, data_prop=True)
+    except Exception:  # noqa: BLE001 - the caller falls back to non-strict inference
+        return None
+    changed = []
+    for o in inferred.graph.output:
+        tt = o.type.tensor_type
+        got = [d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim]
+        if not tt.HasField("shape"):  # inference could not tell: keep what the model declared
+            orig = next(x for x in model.graph.output if x.name == o.name)
+            o.CopyFrom(orig)
+        elif got != declared[o.name]:
+            changed.append(f"{o.name} (declared {declared[o.name]}, produces {got})")
+    return inferred, changed
+
+
+#: rounds of (static Shape -> constant, constant folding, shape inference) after loading
+MAX_SIMPLIFY_ROUNDS = 8
+
+
+def fold_static_shapes(model: onnx.ModelProto) -> int:
+    """Replace Shape and Size ops whose input shape is fully known by initializers; the count replaced.
+
+    After ``--input-shape`` pins the graph inputs (or for a static model), shape inference knows every
+    dim, so the Shape -> Gather -> Concat plumbing exporters emit computes constants. Replacing each
+    Shape by its value lets :func:`fold_constants` remove the rest: the values are the inferred dims
+    themselves, so outputs stay bit-exact.
+    """
+    g = model.graph
+    static: dict[str, list[int]] = {}
+    for v in list(g.input) + list(g.value_info) + list(g.output):
+        tt = v.type.tensor_type
+        if v.type.HasField("tensor_type") and tt.HasField("shape") and all(
+                d.HasField("dim_value") for d in tt.shape.dim):
+            static[v.name] = [int(d.dim_value) for d in tt.shape.dim]
+    for i in g.initializer:
+        static[i.name] = [int(d) for d in i.dims]
+    keep: list[onnx.NodeProto] = []
+    replaced = 0
+    for node in g.node:
+        src = node.input[0] if node.input else ""
+        if node.domain in ("", "ai.onnx") and node.op_type in ("Shape", "Size") and src in static:
+            dims = static[src]
+            if node.op_type == "Size":
+                value = np.array(int(np.prod(dims, dtype=np.int64)), np.int64)
+            else:
+                a = {x.name: x.i for x in node.attribute}
+                start, end = a.get("start", 0), a.get("end", len(dims))
+                value = np.array(dims[start:end], np.int64)  # ONNX clamps start/end as Python slices do
+            g.initializer.append(numpy_helper.from_array(value, node.output[0]))
+            replaced += 1
+        else:
+            keep.append(node)
+    if replaced:
+        del g.node[:]
+        g.node.extend(keep)
+    return replaced
 
 
 def _type_loop_carries(model: onnx.ModelProto) -> bool:

@@ -160,7 +160,133 @@ def _lrn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [F.local_response_norm(x[0], int(a["size"]), a.get("alpha", 1e-4), a.get("beta", 0.75), a.get("bias", 1.0))]
 
 
+def _reduce(fn: Callable[..., Tensor]) -> OpFn:
+    def run(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+        axes = _axes(x, a)
+        if not axes and a.get("noop_with_empty_axes", 0):
+            return [x[0]]
+        return [fn(x[0], dim=axes or list(range(x[0].dim())), keepdim=bool(a.get("keepdims", 1)))]
+    return run
+
+
+def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t = x[0]
+    starts = [int(v) for v in x[1].tolist()]
+    ends = [int(v) for v in x[2].tolist()]
+    axes = [int(v) for v in x[3].tolist()] if len(x) > 3 and x[3] is not None else list(range(len(starts)))
+    steps = [int(v) for v in x[4].tolist()] if len(x) > 4 and x[4] is not None else [1] * len(starts)
+    index: list[Any] = [slice(None)] * t.dim()
+    for st, en, ax, sp in zip(starts, ends, axes, steps, strict=True):
+        if sp < 0:
+            raise UnsupportedOpError("Slice with a negative step is not supported by the torch converter")
+        n = t.shape[ax]
+        st = max(0, min(n, st + n if st < 0 else st))
+        en = max(0, min(n, en + n if en < 0 else en))
+        index[ax % t.dim()] = slice(st, en, sp)
+    return [t[tuple(index)]]
+
+
+def _pad(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    mode = a.get("mode", "constant")
+    if mode != "constant" or (len(x) > 3 and x[3] is not None):
+        raise UnsupportedOpError(f"Pad mode={mode} (or with axes) is not supported by the torch converter")
+    pads = [int(v) for v in x[1].tolist()]
+    value = float(np.asarray(x[2]).reshape(-1)[0]) if len(x) > 2 and x[2] is not None and np.size(x[2]) else 0.0
+    rank = x[0].dim()
+    fpad: list[int] = []
+    for d in reversed(range(rank)):
+        fpad += [pads[d], pads[d + rank]]
+    return [F.pad(x[0], fpad, value=value)]
+
+
+def _split(x: list[Any], a: dict[str, Any], n_out: int) -> list[Tensor]:
+    ax = int(a.get("axis", 0))
+    if len(x) > 1 and x[1] is not None:
+        sizes = [int(v) for v in x[1].tolist()]
+    elif "split" in a:
+        sizes = [int(v) for v in a["split"]]
+    else:
+        total = x[0].shape[ax]
+        k = -(-total // n_out)
+        sizes = [min(k, total - i * k) for i in range(n_out)]
+    return list(torch.split(x[0], sizes, dim=ax))
+
+
+def _layer_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    ax = int(a.get("axis", -1)) % x[0].dim()
+    shape = list(x[0].shape[ax:])
+    bias = x[2] if len(x) > 2 else None
+    return [F.layer_norm(x[0], shape, x[1], bias, float(a.get("epsilon", 1e-5)))]
+
+
+def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    ax = int(a.get("axis", 0)) % x[0].dim()
+    idx = x[1].long()
+    idx = torch.where(idx < 0, idx + x[0].shape[ax], idx)
+    out = torch.index_select(x[0], ax, idx.reshape(-1))
+    return [out.reshape(*x[0].shape[:ax], *idx.shape, *x[0].shape[ax + 1:])]
+
+
+#: ONNX TensorProto element types -> torch dtypes (Cast)
+_TORCH_DTYPES = {1: torch.float32, 2: torch.uint8, 3: torch.int8, 5: torch.int16, 6: torch.int32, 7: torch.int64,
+                 9: torch.bool, 10: torch.float16, 11: torch.float64}
+
+
+def _cast(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    to = int(a["to"])
+    if to not in _TORCH_DTYPES:
+        raise UnsupportedOpError(f"Cast to ONNX type {to} is not supported by the torch converter")
+    return [x[0].to(_TORCH_DTYPES[to])]
+
+
+def _variadic(fn: Callable[[Tensor, Tensor], Tensor]) -> OpFn:
+    def run(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+        out = x[0]
+        for t in x[1:]:
+            out = fn(out, t)
+        return [out]
+    return run
+
+
 _SIMPLE: dict[str, OpFn] = {
+    "PRelu": lambda x, a: [torch.where(x[0] >= 0, x[0], x[0] * x[1])],
+    "Elu": lambda x, a: [F.elu(x[0], float(a.get("alpha", 1.0)))],
+    "Selu": lambda x, a: [float(a.get("gamma", 1.0507009873554805)) * torch.where(
+        x[0] > 0, x[0], float(a.get("alpha", 1.6732632423543772)) * (torch.exp(x[0]) - 1))],
+    "HardSigmoid": lambda x, a: [torch.clamp(float(a.get("alpha", 0.2)) * x[0] + float(a.get("beta", 0.5)), 0, 1)],
+    "HardSwish": lambda x, a: [F.hardswish(x[0])],
+    "Softplus": lambda x, a: [F.softplus(x[0])],
+    "Erf": lambda x, a: [torch.erf(x[0])],
+    "Exp": lambda x, a: [torch.exp(x[0])],
+    "Log": lambda x, a: [torch.log(x[0])],
+    "Sqrt": lambda x, a: [torch.sqrt(x[0])],
+    "Abs": lambda x, a: [torch.abs(x[0])],
+    "Neg": lambda x, a: [torch.neg(x[0])],
+    "Reciprocal": lambda x, a: [torch.reciprocal(x[0])],
+    "Pow": lambda x, a: [torch.pow(x[0], x[1])],
+    "Equal": lambda x, a: [torch.eq(x[0], x[1])],
+    "Less": lambda x, a: [torch.lt(x[0], x[1])],
+    "Greater": lambda x, a: [torch.gt(x[0], x[1])],
+    "Not": lambda x, a: [torch.logical_not(x[0])],
+    "And": lambda x, a: [torch.logical_and(x[0], x[1])],
+    "Or": lambda x, a: [torch.logical_or(x[0], x[1])],
+    "Where": lambda x, a: [torch.where(x[0].bool(), x[1], x[2])],
+    "Cast": _cast,
+    "Max": _variadic(torch.maximum),
+    "Min": _variadic(torch.minimum),
+    "Sum": _variadic(torch.add),
+    "ReduceSum": _reduce(torch.sum),
+    "ReduceMax": _reduce(torch.amax),
+    "ReduceMin": _reduce(torch.amin),
+    "Slice": _slice,
+    "Pad": _pad,
+    "LayerNormalization": _layer_norm,
+    "Gather": _gather,
+    "Expand": lambda x, a: [x[0] * torch.ones([int(v) for v in x[1].tolist()], dtype=x[0].dtype)],
+    "Trilu": lambda x, a: [torch.triu(x[0], int(x[1].item()) if len(x) > 1 and x[1] is not None else 0)
+                           if a.get("upper", 1) else
+                           torch.tril(x[0], int(x[1].item()) if len(x) > 1 and x[1] is not None else 0)],
+
     "Conv": _conv,
     "Relu": lambda x, a: [torch.relu(x[0])],
     "LeakyRelu": lambda x, a: [F.leaky_relu(x[0], a.get("alpha", 0.01))],
@@ -189,15 +315,30 @@ _SIMPLE: dict[str, OpFn] = {
     "ReduceMean": _reduce_mean,
     "LRN": _lrn,
 }
-SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant"}
-# inputs read as Python values at conversion time (shapes/axes), not traced tensors
-_STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}}
+SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split"}
+# inputs read as Python values at conversion time (shapes/axes/pads), not traced tensors
+_STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "ReduceSum": {1},
+                  "ReduceMax": {1}, "ReduceMin": {1}, "Slice": {1, 2, 3, 4}, "Pad": {1, 2, 3}, "Split": {1},
+                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}}
 
 
 def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
-    """(op_type, node name) of every node the converter cannot translate."""
-    return [(n.op_type, n.name) for n in model.graph.node
-            if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx")]
+    """(op_type, node name) of every node the converter cannot translate (checked before any conversion).
+
+    An op whose shape/axes/pads input is computed at run time counts too: the converter reads those as
+    constants (fold them with ``compile --input-shape``).
+    """
+    consts = {t.name for t in model.graph.initializer} | {
+        n.output[0] for n in model.graph.node if n.op_type == "Constant"}
+    out = []
+    for n in model.graph.node:
+        static = _STATIC_INPUTS.get(n.op_type, set())
+        dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
+        if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx"):
+            out.append((n.op_type, n.name))
+        elif dynamic:
+            out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
+    return out
 
 
 class OnnxModule(torch.nn.Module):
@@ -227,14 +368,18 @@ class OnnxModule(torch.nn.Module):
         for name in sorted(used):
             arr = self._consts[name]
             self._slots[name] = str(len(self.weights))
-            t = torch.from_numpy(np.ascontiguousarray(arr).copy())
+            t = torch.from_numpy(np.ascontiguousarray(arr).reshape(np.shape(arr)).copy())
             self.weights.append(torch.nn.Parameter(t, requires_grad=False))
         self._nodes = [(n.op_type, list(n.input), list(n.output), _attrs(n)) for n in g.node if n.op_type != "Constant"]
+        self._names = [n.name for n in g.node if n.op_type != "Constant"]
+        #: the op ``forward`` is translating (op type, node name): what a failed export names
+        self.current: tuple[str, str] | None = None
 
     def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:
         """Run the graph; returns the graph outputs in order."""
         env: dict[str, Any] = dict(zip(self.input_names, inputs))
-        for op, ins, outs, attrs in self._nodes:
+        for (op, ins, outs, attrs), node_name in zip(self._nodes, self._names, strict=True):
+            self.current = (op, node_name)
             static = _STATIC_INPUTS.get(op, set())
             args: list[Any] = []
             for i, name in enumerate(ins):
@@ -242,13 +387,19 @@ class OnnxModule(torch.nn.Module):
                     args.append(None)
                 elif name in env:
                     args.append(env[name])
-                elif i in static:
-                    args.append(torch.from_numpy(np.asarray(self._consts[name])))
+                elif i in static:  # a numpy value: torch.export must not trace it (data-dependent guards)
+                    args.append(np.asarray(self._consts[name]))
                 else:
                     args.append(self.weights[int(self._slots[name])])
-            res = _softmax(args, attrs, self.opset) if op == "Softmax" else _SIMPLE[op](args, attrs)
+            if op == "Softmax":
+                res = _softmax(args, attrs, self.opset)
+            elif op == "Split":
+                res = _split(args, attrs, len(outs))
+            else:
+                res = _SIMPLE[op](args, attrs)
             for name, val in zip(outs, res):
                 env[name] = val
+        self.current = None
         return tuple(env[o] for o in self.output_names)
 
 

@@ -66,6 +66,8 @@ def export_pte(compute: onnx.ModelProto, int8: bool = False,
     except (UnsupportedOpError, PteExportError):
         raise
     except Exception as exc:
-        raise PteExportError(f"ExecuTorch export failed: {type(exc).__name__}: {exc}; "
-                             f"build this node for an ONNX Runtime target instead") from exc
+        at = f" at op {module.current[0]} ({module.current[1]!r})" if module.current is not None else ""
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise PteExportError(f"ExecuTorch export failed{at}: {type(exc).__name__}: {first}; "
+                             f"build this node for an ONNX Runtime target (or run with --backend ort)") from exc
     return bytes(prog.buffer)

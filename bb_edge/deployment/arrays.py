@@ -141,8 +141,13 @@ def load_requests(dep: Deployment, path: str | Path | None, count: int = 1,
         n = min(int(cast[i.name].shape[0]) for i in dep.inputs)
         if n == 0:
             raise InputFileError(f"{option} {p}: the stacks hold no requests; give at least one")
-        return [{i.name: np.ascontiguousarray(cast[i.name][r]) for i in dep.inputs} for r in range(n)]
-    return [{i.name: np.ascontiguousarray(cast[i.name]) for i in dep.inputs}]
+        return [{i.name: _contiguous(cast[i.name][r]) for i in dep.inputs} for r in range(n)]
+    return [{i.name: _contiguous(cast[i.name]) for i in dep.inputs}]
+
+
+def _contiguous(a: np.ndarray) -> np.ndarray:
+    """A C-contiguous array of ``a``'s shape (np.ascontiguousarray alone turns a 0-d scalar into shape [1])."""
+    return np.ascontiguousarray(a).reshape(np.shape(a))
 
 
 def save_outputs(path: str | Path, outputs: list[dict[str, np.ndarray]]) -> None:

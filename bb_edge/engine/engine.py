@@ -1087,7 +1087,7 @@ class Engine:
         tensors: list[np.ndarray] = []
 
         def put(a: np.ndarray) -> int:
-            tensors.append(np.ascontiguousarray(a))
+            tensors.append(np.ascontiguousarray(a).reshape(np.shape(a)))  # a 0-d tensor keeps rank 0
             return len(tensors) - 1
 
         requests = []

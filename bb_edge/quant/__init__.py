@@ -6,9 +6,10 @@ program with the original ``bb.wire`` ports, so the quantized node still
 exchanges float32 on the wire (fp16 keeps I/O types, int8 QDQ and dynamic
 quantization keep float inputs and outputs).
 
-Precisions: ``fp32`` (unchanged), ``fp16`` (onnxconverter-common, I/O types
-kept), ``int8`` (static QDQ with calibration data, onnxruntime.quantization),
-``int8-dynamic`` (dynamic weight quantization of MatMul/Gemm/Conv).
+Precisions: ``fp32`` (unchanged), ``fp16`` (onnxruntime's own float16 converter, I/O
+types kept, validated; ops that must stay float32 kept), ``int8``
+(static QDQ with calibration data, onnxruntime.quantization), ``int8-dynamic``
+(dynamic weight quantization of MatMul/Gemm/Conv).
 """
 
 from bb_edge.quant.accuracy import AccuracyReport, check_accuracy, enforce_max_drop
@@ -16,6 +17,7 @@ from bb_edge.quant.calib import CalibrationShapeError, fleet_tensors, load_calib
 from bb_edge.quant.quantize import (
     PRECISIONS,
     AccuracyDropError,
+    PrecisionError,
     QuantizationError,
     quantize_compute,
     quantize_program,
@@ -26,6 +28,7 @@ __all__ = [
     "PRECISIONS",
     "AccuracyDropError",
     "AccuracyReport",
+    "PrecisionError",
     "CalibrationShapeError",
     "QuantizationError",
     "check_accuracy",

@@ -46,7 +46,7 @@ def load_calibration(dep: Deployment, path: str | Path, limit: int = 64) -> list
             raise CalibrationShapeError(
                 f"calibration array {i.name!r} in {path} has shape {list(arr.shape)}, but the input contract "
                 f"is {shape}; save one sample of shape {shape} or a stack [N, {', '.join(map(str, shape))}]")
-        per_input[i.name] = [np.ascontiguousarray(r, dtype=i.dtype) for r in rows[:limit]]
+        per_input[i.name] = [np.ascontiguousarray(r, dtype=i.dtype).reshape(np.shape(r)) for r in rows[:limit]]
     n = min(len(v) for v in per_input.values())
     if n == 0:
         raise CalibrationShapeError(f"{path} holds no samples")
@@ -54,10 +54,19 @@ def load_calibration(dep: Deployment, path: str | Path, limit: int = 64) -> list
 
 
 def random_calibration(dep: Deployment, count: int = 8, seed: int = 0) -> list[Sample]:
-    """Seeded standard-normal samples of the graph inputs (when no --calib is given)."""
+    """Seeded samples of the graph inputs (when no --calib is given): standard normal floats, 0/1 integers."""
     rng = np.random.default_rng(seed)
-    return [{i.name: rng.standard_normal([d if d > 0 else 1 for d in i.shape]).astype(i.dtype)
-             for i in dep.inputs} for _ in range(count)]
+    out: list[Sample] = []
+    for _ in range(count):
+        row: Sample = {}
+        for i in dep.inputs:
+            dims = [d if d > 0 else 1 for d in i.shape]
+            dt = np.dtype(i.dtype)
+            # integer inputs are ids, lengths or masks: 0/1 is valid for each, a normal draw is not
+            row[i.name] = (rng.standard_normal(dims).astype(dt) if np.issubdtype(dt, np.floating)
+                           else rng.integers(0, 2, dims).astype(dt))
+        out.append(row)
+    return out
 
 
 def _session(model: onnx.ModelProto) -> ort.InferenceSession:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +11,7 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, compute_model, wire_ports
+from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, compute_model, node_reads, wire_ports
 from bb_edge.errors import BuildError
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-dynamic")
@@ -50,15 +51,128 @@ class _Reader:
         """Not supported (one pass suffices for MinMax calibration)."""
 
 
-def _fp16(model: onnx.ModelProto) -> onnx.ModelProto:
-    try:
-        from onnxconverter_common import float16
-    except ImportError as exc:
-        raise QuantizationError("fp16 needs onnxconverter-common: pip install bb-edge[quant]") from exc
-    copy = onnx.ModelProto()
-    copy.CopyFrom(model)  # the converter edits its argument in place
-    out: onnx.ModelProto = float16.convert_float_to_float16(copy, keep_io_types=True, disable_shape_infer=False)
+class PrecisionError(QuantizationError):
+    """A node cannot be built at the requested precision (the message names the op or the allowed ones)."""
+
+
+#: ops that always stay float32 in fp16 conversion: onnxruntime's own list plus shape-valued ops
+FP16_ALWAYS_FLOAT = frozenset({"Range", "EyeLike", "RandomNormal", "RandomUniform", "RandomNormalLike",
+                               "RandomUniformLike", "Multinomial", "Bernoulli"})
+#: how many ops the validation loop moves back to float32 before it gives up
+FP16_MAX_RETRIES = 16
+_FLOATS = (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE)
+
+
+def fp16_block_list(model: onnx.ModelProto) -> set[str]:
+    """Names of the nodes that must stay float32, derived from the model.
+
+    Casts to float (their declared target type is part of the graph's meaning), ConstantOfShape with a
+    float value (its attribute fixes the output type), and the ops in :data:`FP16_ALWAYS_FLOAT`.
+    """
+    out: set[str] = set()
+    for n in model.graph.node:
+        attrs = {a.name: a for a in n.attribute}
+        if n.op_type in FP16_ALWAYS_FLOAT:
+            out.add(n.name)
+        elif n.op_type == "Cast" and "to" in attrs and attrs["to"].i in _FLOATS:
+            out.add(n.name)
+        elif n.op_type == "ConstantOfShape" and ("value" not in attrs or attrs["value"].t.data_type in _FLOATS):
+            out.add(n.name)
     return out
+
+
+def toposort(graph: onnx.GraphProto, outer: frozenset[str] = frozenset()) -> None:
+    """Order ``graph``'s nodes (and its subgraphs') so that every input is produced before it is read.
+
+    The float16 converter appends the Casts it inserts at the end of the node list; onnx.checker wants order.
+    """
+    known = set(outer) | {i.name for i in graph.input} | {i.name for i in graph.initializer} | {""}
+    produced = {o for n in graph.node for o in n.output}
+    known |= {x for n in graph.node for x in node_reads(n) if x not in produced}  # from enclosing scopes
+    pending = list(graph.node)
+    ordered: list[onnx.NodeProto] = []
+    while pending:
+        rest = []
+        for n in pending:
+            if all(x in known for x in node_reads(n)):  # a subgraph's outer-scope reads count too
+                ordered.append(n)
+                known.update(n.output)
+            else:
+                rest.append(n)
+        if len(rest) == len(pending):  # inputs from nowhere (or outer scope): keep the rest as they were
+            ordered.extend(rest)
+            break
+        pending = rest
+    for n in ordered:
+        for a in n.attribute:
+            for sub in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
+                toposort(sub, frozenset(known))
+    del graph.node[:]
+    graph.node.extend(ordered)
+
+
+def _fp16_problem(model: onnx.ModelProto) -> str | None:
+    """None if ``model`` passes onnx.checker (full) and loads in ONNX Runtime; else the first error."""
+    import onnxruntime as ort
+
+    try:
+        onnx.checker.check_model(model, full_check=True)
+        so = ort.SessionOptions()
+        so.log_severity_level = 3
+        ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - any failure is reported and acted on below
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _blamed_node(model: onnx.ModelProto, problem: str, blocked: set[str]) -> onnx.NodeProto | None:
+    """The node an ORT/checker message names (by node name or by one of its outputs), if not yet blocked."""
+    names = set(re.findall(r"\(([^()]+)\)", problem)) | set(re.findall(r"'([^']+)'", problem))
+    free = [n for n in model.graph.node if n.name not in blocked]
+    for n in free:
+        if n.name in names or any(o in names for o in n.output if o):
+            return n
+    for n in free:  # no node or tensor named: an op type the message names ("my.domain:Op(-1)", "Optype (Op)")
+        if re.search(rf"(?<![\w.]){re.escape(n.op_type)}(?:\(|\))", problem):
+            return n
+    return None
+
+
+def _fp16(model: onnx.ModelProto) -> onnx.ModelProto:
+    """fp16 with onnxruntime's own converter (I/O types kept); validated before it is returned.
+
+    Ops in :func:`fp16_block_list` stay float32; an op that still makes the result invalid (onnx.checker
+    or ONNX Runtime refuses it) is moved back to float32 and the conversion retried. PrecisionError names
+    the op when no valid model results.
+    """
+    from onnxruntime.transformers import float16
+
+    blocked = fp16_block_list(model)
+    ops = list(float16.DEFAULT_OP_BLOCK_LIST)
+    problem = ""
+    for _ in range(FP16_MAX_RETRIES):
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)  # the converter edits its argument in place
+        try:
+            out: onnx.ModelProto = float16.convert_float_to_float16(
+                copy, keep_io_types=True, disable_shape_infer=False, op_block_list=ops,
+                node_block_list=sorted(blocked))
+        except Exception as exc:  # noqa: BLE001 - the converter's own failures are reported with the op below
+            problem = f"{type(exc).__name__}: {exc}"
+        else:
+            toposort(out.graph)
+            found = _fp16_problem(out)
+            if found is None:
+                return out
+            problem = found
+        bad = _blamed_node(model, problem, blocked)
+        if bad is None:
+            break
+        blocked.add(bad.name)
+    bad = _blamed_node(model, problem, set())
+    where = f"op {bad.op_type} ({bad.name!r})" if bad is not None else "the model"
+    raise PrecisionError(f"fp16: {where} cannot be converted to a valid fp16 model ({problem.splitlines()[0]}); "
+                         f"build this node at --precision fp32 or int8")
 
 
 def _opset(model: onnx.ModelProto) -> int:

@@ -57,7 +57,19 @@ def vectors() -> dict[str, Envelope]:
     v["learning_bytes"] = Envelope.for_bytes(bytes(range(256)) * 2, sender=7, receiver=8,
                                              seq=1000, kind=0, protocol=16, edge=0,
                                              request_id=12)
+    # a 0-d tensor of every wire dtype (issue 26: scalars cross every edge, transport and runtime as rank 0)
+    for k, (name, value) in enumerate(RANK0.items()):
+        v[f"rank0_{name}"] = Envelope.for_array(np.array(value[1], dtype=value[0]), sender=1, receiver=2,
+                                                seq=100 + k, request_id=k, edge=9)
     return v
+
+
+#: the 0-d vectors beside rank0_f32: dtype and a value whose bytes show the byte order
+RANK0: dict[str, tuple[str, object]] = {
+    "u8": ("u1", 200), "i8": ("i1", -7), "u16": ("<u2", 0xBEEF), "i16": ("<i2", -12345), "i32": ("<i4", -2**31 + 5),
+    "i64": ("<i8", 16000), "bool": ("?", True), "f16": ("<f2", -0.099975586), "f64": ("<f8", 1e300 / 3),
+    "u32": ("<u4", 0xDEADBEEF), "u64": ("<u8", 2**64 - 3),
+}
 
 
 def invalid(valid: bytes) -> dict[str, tuple[bytes, str]]:

@@ -35,4 +35,5 @@ def build(request: BuildRequest) -> BuildResult:
     artifacts = {k: out / v for k, v in facts["artifacts"].items()}
     figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",
                                      "program_bytes", "ram_need", "flash_need")}
+    figures["precision"] = precision  # the build report names it
     return BuildResult(node=request.node, target=prof.name, out_dir=out, artifacts=artifacts, figures=figures)

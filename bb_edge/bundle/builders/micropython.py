@@ -86,4 +86,5 @@ def build(request: BuildRequest) -> BuildResult:
                  "lib": out / "lib", "build": out / BUILD_JSON}
     figures = {"arena_bytes": L.program.arena_size, "arena_lower_bound": L.program.arena_lower_bound,
                "const_bytes": L.program.const_bytes(), "code_bytes": code_bytes, "program_bytes": len(L.blob)}
+    figures["precision"] = precision  # the build report names it
     return BuildResult(node=request.node, target=prof.name, out_dir=out, artifacts=artifacts, figures=figures)
