@@ -703,6 +703,14 @@ bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                 if (!op->p[8]) cnt = cin;
                 for (iy = y0; iy < y1; iy++)
                     for (ix = x0; ix < x1; ix++) s += (int32_t)xp[iy * (int32_t)g.W + ix] - zx;
+                if (op->p[9]) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
+                    int32_t q = 0;
+                    for (iy = y0; iy < y1; iy++)
+                        for (ix = x0; ix < x1; ix++) q += (int32_t)xp[iy * (int32_t)g.W + ix];
+                    q = q > 0 ? (q + cnt / 2) / cnt : (q - cnt / 2) / cnt;
+                    ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = sat8(q, -128, 127);
+                    continue;
+                }
                 /* padded positions hold real 0, i.e. contribute nothing */
                 ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] =
                     quant8((float)s * sx / (float)cnt, sy, zy);
@@ -895,9 +903,10 @@ bbrt_status_t bbrt_k_softmax_f32(const bbrt_program_t *pr, const bbrt_op_t *op) 
 }
 
 bbrt_status_t bbrt_k_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
-    bbrt_tensor_t t[1], y;
+    bbrt_tensor_t t[2], y;
     uint32_t r, i, n, rows;
     TN(0); TOUT;
+    if (op->n_in == 2u) TN(1);
     n = t[0].dims[t[0].rank - 1u];
     rows = t[0].count / n;
     for (r = 0; r < rows; r++) {
@@ -907,6 +916,17 @@ bbrt_status_t bbrt_k_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
         float s = 0.0f;
         for (i = 1; i < n; i++)
             if (x[i] > m) m = x[i];
+        if (op->n_in == 2u) { /* TFLite: table[255 - d] = expf(-scale_x * d), sum, scale by 1 / (sum * scale_y) */
+            const float *tab = (const float *)(const void *)t[1].data + 255 - m, *tb;
+            float inv;
+            for (i = 0; i < n; i++) s += tab[x[i]];
+            inv = 1.0f / (s * y.scale);
+            for (i = 0; i < n; i++) {
+                tb = tab + x[i];
+                o[i] = sat8(bbrt_roundf_even(*tb * inv) + y.zero_point, -128, 127);
+            }
+            continue;
+        }
         for (i = 0; i < n; i++) s += bbrt_expf((float)((int32_t)x[i] - m) * t[0].scale);
         for (i = 0; i < n; i++)
             o[i] = quant8(bbrt_expf((float)((int32_t)x[i] - m) * t[0].scale) / s, y.scale, y.zero_point);

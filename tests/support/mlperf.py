@@ -1,0 +1,93 @@
+"""The MLPerf Tiny reference models (../shared/models/mlperf-tiny beside the checkout) and how to run them.
+
+Shared by tests/firmware/test_mlperf_tiny.py and bench/bench_mlperf_tiny.py: load a model's QDQ ONNX
+and its stored TFLite outputs, lower it, run it on the host build (ctypes) or under QEMU through the
+Cortex-M instruction-count harness (firmware/ports/qemu-cortex-m4/bench_main.c, inputs mode).
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+from bb_edge.bbrt.format import RECV, SEND
+from bb_edge.bbrt.host import HostProgram
+from bb_edge.bbrt.lower import Lowered, lower
+from bb_edge.bbrt.native import make
+from bb_edge.bbrt.resolver import resolver_source
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / ".." / "shared" / "models" / "mlperf-tiny"
+#: the five int8 models (README of MODELS)
+NAMES = ("ad", "kws", "ic", "vww", "strww")
+INPUTS_ADDR = 0x00300000  # the harness's inputs region (bench_main.c)
+QEMU_ARM = {"cortex-m3": ("mps2-an385", "cortex-m3-bench"), "cortex-m4": ("mps2-an386", "cortex-m4-bench")}
+
+
+def reference(name: str) -> tuple[onnx.ModelProto, np.ndarray, np.ndarray]:
+    """(QDQ ONNX model, the 8 int8 inputs in the ONNX layout, TFLite's int8 outputs)."""
+    ref = np.load(MODELS / "reference" / f"{name}_int8.npz")
+    return onnx.load(str(MODELS / "onnx" / f"{name}_int8.onnx")), ref["input"], ref["tflite_output"]
+
+
+def lowered(name: str) -> Lowered:
+    """The model lowered as one int8 node (its own scales and zero points)."""
+    return lower(reference(name)[0], io_edges=None)
+
+
+def device_input(L: Lowered, x: np.ndarray) -> np.ndarray:
+    """One input as the device takes it (transposed when the lowering moved the model's input Transpose)."""
+    perm = next(iter(L.input_perm.values()), None)
+    return np.ascontiguousarray(np.transpose(x, perm) if perm else x)
+
+
+def run_host(L: Lowered, inputs: np.ndarray) -> np.ndarray:
+    """Outputs of the host build (ctypes) for each input (batch of 1 each), stacked."""
+    hp = HostProgram(L.blob, L.program)
+    rin = next(e.tensor for e in L.program.edges if e.direction == RECV)
+    sout = next(e.tensor for e in L.program.edges if e.direction == SEND)
+    outs = []
+    for k in range(len(inputs)):
+        hp.run({rin: device_input(L, inputs[k:k + 1])})
+        outs.append(hp.view(sout).copy().reshape(-1))
+    return np.stack(outs)
+
+
+def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4",
+                 opt: str = "-Os", dsp: bool = True) -> tuple[np.ndarray, float, dict[str, str]]:
+    """Outputs under QEMU (``kind``: cortex-m3 or cortex-m4), instructions per inference (-icount),
+    and the build's files (elf, program, inputs)."""
+    machine, goal = QEMU_ARM[kind]
+    d.mkdir(parents=True, exist_ok=True)
+    res = d / "resolver.c"
+    res.write_text(resolver_source(L.ops_used))
+    prog = d / "p.bbrt"
+    prog.write_bytes(L.blob)
+    blob = b"".join(device_input(L, inputs[k:k + 1]).astype(np.int8).tobytes() for k in range(len(inputs)))
+    inp = d / "inputs.bin"
+    inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
+    extra = {} if dsp or kind != "cortex-m4" else {"M4_KERNELS": ""}
+    edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
+    build = make(goal, d / f"build-{kind}", RESOLVER=str(res), OPT=opt, ARENA=str(max(8, L.program.arena_size)),
+                 MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
+    elf = build / "bench.elf"
+    out = subprocess.run(["qemu-system-arm", "-M", machine, "-cpu", kind, "-display", "none", "-monitor", "none",
+                          "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
+                          "-device", f"loader,file={prog},addr=0x00100000",
+                          "-device", f"loader,file={inp},addr=0x{INPUTS_ADDR:08x}",
+                          "-semihosting-config", "enable=on,target=native"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600).stdout
+    if "load 0" not in out:
+        raise RuntimeError(f"QEMU harness failed: {out[-2000:]}")
+    runs = re.findall(r"^run (\d+)", out, re.M)
+    if runs != ["0"] * len(inputs):
+        raise RuntimeError(f"QEMU runs: {runs}: {out[-2000:]}")
+    outs = np.stack([np.frombuffer(bytes.fromhex(h), np.int8) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
+    ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
+    nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
+    return outs, ticks * 40 / nruns, {"elf": str(elf), "program": str(prog), "inputs": str(inp)}
