@@ -15,7 +15,9 @@ Groups it knows (the five MLPerf Tiny models use only these):
 - AveragePool with equal input/output parameters -> AVGPOOL_I8 in TFLite's integer mode (p9 = 1)
 - Softmax on the last axis -> SOFTMAX_I8 with TFLite's float exp table (a constant input)
 - Reshape/Flatten/Squeeze/Unsqueeze of an int8 tensor -> COPY (an alias, no bytes moved)
-- Transpose of a graph input: the device takes the input in the transposed layout (``input_perm``)
+- Transpose NHWC -> NCHW of a graph input read by convs only: dropped, the convs read the NHWC input in
+  place (CONV_I8 p15 = 1); any other Transpose of a graph input: the device takes the transposed layout
+  (``input_perm``, the host transposes)
 
 Anything else between a DequantizeLinear and the next QuantizeLinear is an
 :class:`UnsupportedQuantPattern` naming the node and the op: never a silent float fallback.
@@ -162,6 +164,7 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
     deq: dict[str, str] = {}  # float name -> the int8 activation it dequantizes
     cq: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}  # float const -> (q, scale, zp, axis)
     used: set[str] = set()  # nodes taken by a group
+    nhwc: set[str] = set()  # int8 graph inputs kept NHWC (their Transpose to NCHW is folded into the convs)
 
     def qparams(node: onnx.NodeProto) -> tuple[np.ndarray, np.ndarray, int]:
         s = np.asarray(init[node.input[1]], np.float32)
@@ -221,12 +224,18 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         shape = shape_of(name)
         cons = consumers.get(name, [])
         tname = name
-        if len(cons) == 1 and cons[0].op_type == "Transpose":  # the device takes the transposed layout
+        if len(cons) == 1 and cons[0].op_type == "Transpose":
             perm = [int(v) for v in _attrs(cons[0])["perm"]]
-            L.input_perm[name] = perm
             used.add(cons[0].name)
             tname = cons[0].output[0]
-            shape = shape_of(tname)
+            readers = [r for d in consumers.get(tname, []) for r in consumers.get(d.output[0], [])]
+            if perm == [0, 3, 1, 2] and all(d.op_type == "DequantizeLinear" for d in consumers.get(tname, [])) \
+                    and readers and all(r.op_type == "Conv" and r.input[0] in {d.output[0] for d in
+                                                                               consumers[tname]} for r in readers):
+                nhwc.add(tname)  # NHWC to NCHW before convs only: the convs read the NHWC input in place
+            else:  # the device takes the transposed layout (the host transposes)
+                L.input_perm[name] = perm
+                shape = shape_of(tname)
         idx = new_q(tname, s, z, shape)
         if tname != name:
             qidx[name] = idx
@@ -316,7 +325,9 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             L.weights[p.name] = {"w": wq, "w_scale": ws, "b": bq, "axis": np.array(0)}
             ins = [qidx[x], B.const(p.input[1], wq, DT_INT8, 1.0, 0), B.const(f"{p.name}__bias", bq, DT_INT32),
                    B.const(f"{p.name}__rq", rq, DT_INT32)]
-            B.op(Op.CONV_I8, ins, [new_q(out, sy, zy)], conv_geo(p, wq.shape[2], wq.shape[3]) + [lo, hi], p.name)
+            layout = [0, 0, 0, 0, 1] if x in nhwc else []  # p15 = 1: the input is NHWC
+            B.op(Op.CONV_I8, ins, [new_q(out, sy, zy)], conv_geo(p, wq.shape[2], wq.shape[3]) + [lo, hi] + layout,
+                 p.name)
             return
         if t == "Add" and p.input[0] in deq and p.input[1] in deq:
             xa, xb = src(p.input[0], p), src(p.input[1], p)

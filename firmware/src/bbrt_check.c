@@ -62,6 +62,14 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
     if (check_window(op->p, 1) != BBRT_OK) FAIL_PARAM;
     if (x.rank != 4u || w.rank != 4u || y.rank != 4u) FAIL_SHAPE;
     if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
+    /* p[15] = 1: an int8 NHWC input (dims N, H, W, C), read in place; checked below as NCHW */
+    if (op->p[15] < 0 || op->p[15] > 1 || (op->p[15] && !q)) FAIL_PARAM;
+    if (op->p[15]) {
+        uint32_t c = x.dims[3];
+        x.dims[3] = x.dims[2];
+        x.dims[2] = x.dims[1];
+        x.dims[1] = c;
+    }
     if (w.storage != BBRT_STORE_CONST) FAIL_SHAPE;
     if (g < 1 || x.dims[1] % (uint32_t)g != 0u || w.dims[0] % (uint32_t)g != 0u) FAIL_PARAM;
     if (w.dims[1] * (uint32_t)g != x.dims[1] || w.dims[0] != y.dims[1] || x.dims[0] != y.dims[0])

@@ -104,6 +104,7 @@ static float fclamp(float v, float lo, float hi) {
 
 typedef struct {
     uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg;
+    uint32_t sC, sH, sW; /* input element strides: NCHW (H*W, W, 1) or, p[15] = 1 (int8), NHWC (1, W*C, C) */
     int32_t sh, sw, pt, pl, dh, dw;
     int32_t xlo[BBRT_CONV_KX_CACHE], xhi[BBRT_CONV_KX_CACHE];
 } conv_geo_t;
@@ -121,6 +122,11 @@ static void conv_geo(const bbrt_tensor_t *x, const bbrt_tensor_t *w, const bbrt_
                      conv_geo_t *g) {
     uint32_t k;
     g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3];
+    g->sC = g->H * g->W; g->sH = g->W; g->sW = 1u;
+    if (op->p[15] == 1) { /* NHWC input (a model's NHWC graph input read in place, no transpose) */
+        g->H = x->dims[1]; g->W = x->dims[2]; g->C = x->dims[3];
+        g->sC = 1u; g->sH = g->W * g->C; g->sW = g->C;
+    }
     g->M = w->dims[0]; g->KH = w->dims[2]; g->KW = w->dims[3];
     g->OH = y->dims[2]; g->OW = y->dims[3];
     g->G = (uint32_t)op->p[8]; g->Cg = g->C / g->G; g->Mg = g->M / g->G;
@@ -325,20 +331,21 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     const conv_geo_t *g = &c->g;
     uint32_t gi = oc / g->Mg, KK = g->KH * g->KW, ic, ky, kx;
     const int8_t *wk = c->w + (size_t)oc * g->Cg * KK;
-    const int8_t *xg = c->x + ((size_t)n * g->C + gi * g->Cg) * g->H * g->W;
+    const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
+    int32_t sW = (int32_t)g->sW;
     int32_t iy0 = (int32_t)oy * g->sh - g->pt, j, il, ir, zx = c->zx, bias = c->b[oc];
     il = c->L > c0 ? c->L : c0;
     ir = c->R < c1 ? c->R : c1;
     if (ir < il) il = ir = c0;
     for (j = 0; j < c1 - c0; j++) acc[j] = bias;
     for (ic = 0; ic < g->Cg; ic++) {
-        const int8_t *xp = xg + (size_t)ic * g->H * g->W;
+        const int8_t *xp = xg + (size_t)ic * g->sC;
         const int8_t *wp = wk + (size_t)ic * KK;
         for (ky = 0; ky < g->KH; ky++) {
             int32_t iy = iy0 + (int32_t)ky * g->dh, k;
             const int8_t *xrow, *wr = wp + ky * g->KW;
             if (iy < 0 || iy >= (int32_t)g->H) continue;
-            xrow = xp + (size_t)iy * g->W;
+            xrow = xp + (size_t)iy * g->sH;
             /* border columns (padding): one checked pixel at a time */
             for (k = c0; k < c1; k++) {
                 int32_t a = 0, ix;
@@ -346,11 +353,18 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
                 if (k >= c1) break;
                 ix = k * g->sw - g->pl;
                 for (kx = 0; kx < g->KW; kx++, ix += g->dw)
-                    if (ix >= 0 && ix < (int32_t)g->W) a += ((int32_t)xrow[ix] - zx) * wr[kx];
+                    if (ix >= 0 && ix < (int32_t)g->W) a += ((int32_t)xrow[ix * sW] - zx) * wr[kx];
                 acc[k - c0] += a;
             }
             /* interior columns: the whole kernel row, accumulated in a register */
-            if (g->KW == 3u && g->dw == 1 && g->sw == 1) {
+            if (sW != 1) { /* NHWC input: strided columns */
+                for (k = il; k < ir; k++) {
+                    const int8_t *xs = xrow + (k * g->sw - g->pl) * sW;
+                    int32_t a = 0;
+                    for (kx = 0; kx < g->KW; kx++, xs += g->dw * sW) a += ((int32_t)*xs - zx) * wr[kx];
+                    acc[k - c0] += a;
+                }
+            } else if (g->KW == 3u && g->dw == 1 && g->sw == 1) {
                 conv_row3_i8(acc + (il - c0), ir - il, xrow + (il - g->pl), wr, zx);
             } else if (g->KW == 1u) {
                 conv_tap_i8(acc + (il - c0), xrow + (il * g->sw - g->pl), ir - il, g->sw, zx, wr[0]);

@@ -90,3 +90,16 @@ def test_an_unquantized_float_output_is_an_unsupported_quant_pattern() -> None:
     m.graph.node.append(helper.make_node("Relu", [relu.output[0]], ["extra"], name="extra_relu"))
     with pytest.raises(UnsupportedQuantPattern):
         lower(m)
+
+
+@pytest.mark.parametrize("name", ["ic", "vww", "strww"])
+def test_nhwc_inputs_stay_nhwc_on_the_device(name: str) -> None:
+    """The converter's input Transpose (NHWC -> NCHW) is folded into the first convs: the Recv tensor has
+    the model's NHWC shape and no op copies it."""
+    m, _, _ = reference(name)
+    L = lowered(name)
+    assert L.input_perm == {}
+    recv = L.program.tensors[L.program.edges[0].tensor]
+    assert recv.shape == tuple(d.dim_value or 1 for d in m.graph.input[0].type.tensor_type.shape.dim)
+    readers = [op for op in L.program.ops if L.program.edges[0].tensor in op.inputs]
+    assert readers and all(op.opcode == Op.CONV_I8 and op.params[15] == 1 for op in readers)
