@@ -7,6 +7,7 @@ Cortex-M instruction-count harness (firmware/ports/qemu-cortex-m4/bench_main.c, 
 
 from __future__ import annotations
 
+import json
 import re
 import struct
 import subprocess
@@ -20,6 +21,7 @@ from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import make
 from bb_edge.bbrt.resolver import resolver_source
+from bb_edge.resources import package_data
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / ".." / "shared" / "models" / "mlperf-tiny"
@@ -91,3 +93,12 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
     nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
     return outs, ticks * 40 / nruns, {"elf": str(elf), "program": str(prog), "inputs": str(inp)}
+
+
+def m4_profile(path: Path, ram: int, flash: int) -> Path:
+    """A Cortex-M4 (QEMU mps2-an386) target profile with these RAM and flash budgets, written to ``path``."""
+    prof = json.loads((package_data("target_profiles") / "qemu-cortex-m4.json").read_text())
+    prof.update(name=f"cortex-m4-{ram // 1024}k-ram-{flash // 1024}k-flash", ram_bytes=ram, flash_bytes=flash,
+                summary=f"Cortex-M4, {ram // 1024} KiB RAM, {flash // 1024} KiB flash (QEMU mps2-an386)")
+    path.write_text(json.dumps(prof, indent=1) + "\n")
+    return path
