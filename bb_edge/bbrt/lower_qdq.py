@@ -452,8 +452,9 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         send_edges.append(EdgeRecord(edge, peer, SEND, DT_INT8, qidx[name], peer_name))
     prog = Program(L.program.node_id, B.tensors, B.ops, recv_edges + send_edges)
     planner.assign(prog, live_in, live_out)
-    L.model_lower_bound = planner.model_lower_bound(
-        cm, {k: v for k, v in shapes.items() if k in qidx}, lambda n: 1, set())
+    # the ONNX graph's own bound would count a DQ -> op -> Q group's int8 input as dead at its
+    # DequantizeLinear; the program's bound (int8 tensors alive at each kernel) is the true one here
+    L.model_lower_bound = prog.arena_lower_bound
     L.program = prog
     L.index = dict(qidx)
     L.blob = prog.to_bytes()

@@ -380,6 +380,14 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     }
 }
 
+/* pointwise convs (1x1, stride 1, no padding, one group) as a matrix product: per pixel the input
+ * column is gathered once, then every output channel is one dot product (SMLAD in the DSP build). */
+#ifndef BBRT_PW_MAX_C
+#define BBRT_PW_MAX_C 512u /* input channels of the gathered column (stack bytes) */
+#endif
+#define BBRT_PW_OC_CHUNK 32u /* output channels whose zero-point terms are held at once */
+static void conv_pw_i8(const conv_i8_t *c, int8_t *o);
+
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t y;
     conv_i8_t c;
@@ -389,6 +397,11 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     TOUT;
     conv_i8_setup(pr, op, &y, &c, y.dims[2], y.dims[3]);
     o = (int8_t *)y.data;
+    if (c.g.KH == 1u && c.g.KW == 1u && c.g.sh == 1 && c.g.sw == 1 && c.g.OH == c.g.H && c.g.OW == c.g.W &&
+        c.g.pt == 0 && c.g.pl == 0 && c.g.G == 1u && c.g.sW == 1u && c.g.C <= BBRT_PW_MAX_C) {
+        conv_pw_i8(&c, o);
+        return BBRT_OK;
+    }
     for (n = 0; n < c.g.N; n++)
         for (oc = 0; oc < c.g.M; oc++) {
             int32_t mult = c.rq[2u * oc], shift = c.rq[2u * oc + 1u];
@@ -538,6 +551,49 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
     return s;
 }
 #endif
+
+/* acc = (b - zx * sum(w)) + sum(x * w): the same integer as the row loop's sum((x - zx) * w) + b */
+static void conv_pw_i8(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    uint32_t HW = g->H * g->W, C = g->C, n, p, oc0, oc, ic;
+    int8_t col[BBRT_PW_MAX_C];
+    int32_t base[BBRT_PW_OC_CHUNK];
+    for (oc0 = 0; oc0 < g->M; oc0 += BBRT_PW_OC_CHUNK) {
+        uint32_t oc1 = oc0 + BBRT_PW_OC_CHUNK < g->M ? oc0 + BBRT_PW_OC_CHUNK : g->M;
+        for (oc = oc0; oc < oc1; oc++) {
+            const int8_t *wr = c->w + (size_t)oc * C;
+            int32_t sw = 0;
+            for (ic = 0; ic < C; ic++) sw += wr[ic];
+            base[oc - oc0] = c->b[oc] - c->zx * sw;
+        }
+        for (n = 0; n < g->N; n++)
+            for (p = 0; p < HW; p++) {
+                const int8_t *xp = c->x + (size_t)n * C * HW + p;
+                int8_t *op = o + (size_t)n * g->M * HW + p;
+                for (ic = 0; ic < C; ic++) col[ic] = xp[(size_t)ic * HW];
+                for (oc = oc0; oc < oc1; oc++) {
+                    int32_t a[2];
+                    const int8_t *wr = c->w + (size_t)oc * C;
+                    a[0] = base[oc - oc0];
+#if defined(BBRT_KERNELS_DSP)
+                    if (oc + 1u < oc1) {
+                        a[1] = base[oc + 1u - oc0];
+                        dot2_i8(a, col, wr, wr + C, C);
+                        op[(size_t)oc * HW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                   c->amin, c->amax);
+                        oc++;
+                        op[(size_t)oc * HW] = sat8(mbqm(a[1], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                   c->amin, c->amax);
+                        continue;
+                    }
+#endif
+                    a[0] += dot_i8(col, wr, C);
+                    op[(size_t)oc * HW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy, c->amin,
+                                               c->amax);
+                }
+            }
+    }
+}
 
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;

@@ -12,11 +12,12 @@ import re
 import struct
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
 
-from bb_edge.bbrt.format import RECV, SEND
+from bb_edge.bbrt.format import RECV, SEND, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import make
@@ -61,9 +62,9 @@ def run_host(L: Lowered, inputs: np.ndarray) -> np.ndarray:
 
 
 def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4",
-                 opt: str = "-Os", dsp: bool = True) -> tuple[np.ndarray, float, dict[str, str]]:
+                 opt: str = "-Os", dsp: bool = True) -> tuple[np.ndarray, float, dict[str, Any]]:
     """Outputs under QEMU (``kind``: cortex-m3 or cortex-m4), instructions per inference (-icount),
-    and the build's files (elf, program, inputs)."""
+    and the build's files (elf, program, inputs) with instructions per opcode (per_op)."""
     machine, goal = QEMU_ARM[kind]
     d.mkdir(parents=True, exist_ok=True)
     res = d / "resolver.c"
@@ -92,7 +93,10 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     outs = np.stack([np.frombuffer(bytes.fromhex(h), np.int8) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
     ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
     nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
-    return outs, ticks * 40 / nruns, {"elf": str(elf), "program": str(prog), "inputs": str(inp)}
+    per_op: dict[str, float] = {}
+    for code, t in zip(re.findall(r"^op (\d+)", out, re.M), re.findall(r"^opticks (\d+)", out, re.M), strict=True):
+        per_op[Op(int(code)).name] = per_op.get(Op(int(code)).name, 0.0) + int(t) * 40 / nruns
+    return outs, ticks * 40 / nruns, {"elf": elf, "program": prog, "inputs": inp, "per_op": per_op}
 
 
 def m4_profile(path: Path, ram: int, flash: int) -> Path:
