@@ -49,11 +49,25 @@ def measure(name: str, d: Path, quick: bool) -> dict[str, object]:
     _, portable, _ = qemu_arm_run(L, x[:1], d / "portable", kind="cortex-m4", opt="-Os", dsp=False)
     sizes = elf_sizes(Path(info["elf"]), "arm-none-eabi-")
     per_op: dict[str, float] = info["per_op"]
+    # convs by kind (what holds the figure back): pointwise, depthwise, full (kh x kw), with their MACs
+    kinds: dict[str, list[float]] = {}
+    for op, ins in zip(L.program.ops, info["ops"], strict=True):
+        if op.opcode.name != "CONV_I8":
+            continue
+        w = L.program.tensors[op.inputs[1]].shape
+        y = L.program.tensors[op.outputs[0]].shape
+        k = "pointwise" if w[2:] == (1, 1) and op.params[8] == 1 else \
+            ("depthwise" if w[1] == 1 and op.params[8] > 1 else f"full {w[2]}x{w[3]}")
+        macs = float(np.prod(y)) * w[1] * w[2] * w[3]
+        acc = kinds.setdefault(k, [0.0, 0.0])
+        acc[0] += ins
+        acc[1] += macs
     slow = max(per_op, key=lambda k: per_op[k])
     return {"insns": insns, "portable": portable, "arena": L.program.arena_size, "bound": L.model_lower_bound,
             "ram": sizes["data"] + sizes["bss"], "code": sizes["text"], "flash": sizes["text"] + len(L.blob),
             "weights": L.program.const_bytes(), "slow": slow, "slow_share": per_op[slow] / sum(per_op.values()),
-            "inputs": n, "per_op": per_op}
+            "inputs": n, "per_op": per_op,
+            "convs": {k: f"{v[0]:,.0f} insns / {v[1]:,.0f} MACs = {v[0] / max(v[1], 1):.1f}" for k, v in kinds.items()}}
 
 
 def table(res: dict[str, dict[str, object]]) -> None:
@@ -82,6 +96,8 @@ def main() -> None:
             print(f"{name}: {res[name]['insns']:,.0f} instructions; per op: "
                   + ", ".join(f"{k} {v:,.0f}" for k, v in sorted(res[name]["per_op"].items(),  # type: ignore[attr-defined]
                                                                   key=lambda kv: -kv[1])), file=sys.stderr)
+            for k, v in res[name]["convs"].items():  # type: ignore[attr-defined]
+                print(f"  {name} CONV_I8 {k}: {v} instructions per MAC", file=sys.stderr)
     table(res)
 
 

@@ -380,13 +380,14 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     }
 }
 
-/* pointwise convs (1x1, stride 1, no padding, one group) as a matrix product: per pixel the input
- * column is gathered once, then every output channel is one dot product (SMLAD in the DSP build). */
-#ifndef BBRT_PW_MAX_C
-#define BBRT_PW_MAX_C 512u /* input channels of the gathered column (stack bytes) */
+/* convs as a matrix product (im2col one pixel at a time): per output pixel and group, the input patch
+ * (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered once, then
+ * every output channel is one dot product (SMLAD in the DSP build). */
+#ifndef BBRT_IM2COL_MAX
+#define BBRT_IM2COL_MAX 1024u /* patch bytes (stack) */
 #endif
-#define BBRT_PW_OC_CHUNK 32u /* output channels whose zero-point terms are held at once */
-static void conv_pw_i8(const conv_i8_t *c, int8_t *o);
+#define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
+static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t y;
@@ -397,9 +398,10 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     TOUT;
     conv_i8_setup(pr, op, &y, &c, y.dims[2], y.dims[3]);
     o = (int8_t *)y.data;
-    if (c.g.KH == 1u && c.g.KW == 1u && c.g.sh == 1 && c.g.sw == 1 && c.g.OH == c.g.H && c.g.OW == c.g.W &&
-        c.g.pt == 0 && c.g.pl == 0 && c.g.G == 1u && c.g.sW == 1u && c.g.C <= BBRT_PW_MAX_C) {
-        conv_pw_i8(&c, o);
+    /* depthwise (one input channel per group) stays on the row loop: a 9-byte patch per dot product
+     * costs more to gather than it saves */
+    if (!(c.g.G > 1u && c.g.Cg == 1u) && (uint64_t)c.g.Cg * c.g.KH * c.g.KW <= BBRT_IM2COL_MAX) {
+        conv_im2col_i8(&c, o);
         return BBRT_OK;
     }
     for (n = 0; n < c.g.N; n++)
@@ -552,47 +554,70 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
 }
 #endif
 
-/* acc = (b - zx * sum(w)) + sum(x * w): the same integer as the row loop's sum((x - zx) * w) + b */
-static void conv_pw_i8(const conv_i8_t *c, int8_t *o) {
+/* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
+ * b + sum over the taps inside the image of (x - zx) * w */
+static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
-    uint32_t HW = g->H * g->W, C = g->C, n, p, oc0, oc, ic;
-    int8_t col[BBRT_PW_MAX_C];
-    int32_t base[BBRT_PW_OC_CHUNK];
-    for (oc0 = 0; oc0 < g->M; oc0 += BBRT_PW_OC_CHUNK) {
-        uint32_t oc1 = oc0 + BBRT_PW_OC_CHUNK < g->M ? oc0 + BBRT_PW_OC_CHUNK : g->M;
-        for (oc = oc0; oc < oc1; oc++) {
-            const int8_t *wr = c->w + (size_t)oc * C;
-            int32_t sw = 0;
-            for (ic = 0; ic < C; ic++) sw += wr[ic];
-            base[oc - oc0] = c->b[oc] - c->zx * sw;
-        }
-        for (n = 0; n < g->N; n++)
-            for (p = 0; p < HW; p++) {
-                const int8_t *xp = c->x + (size_t)n * C * HW + p;
-                int8_t *op = o + (size_t)n * g->M * HW + p;
-                for (ic = 0; ic < C; ic++) col[ic] = xp[(size_t)ic * HW];
-                for (oc = oc0; oc < oc1; oc++) {
-                    int32_t a[2];
-                    const int8_t *wr = c->w + (size_t)oc * C;
-                    a[0] = base[oc - oc0];
-#if defined(BBRT_KERNELS_DSP)
-                    if (oc + 1u < oc1) {
-                        a[1] = base[oc + 1u - oc0];
-                        dot2_i8(a, col, wr, wr + C, C);
-                        op[(size_t)oc * HW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                   c->amin, c->amax);
-                        oc++;
-                        op[(size_t)oc * HW] = sat8(mbqm(a[1], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                   c->amin, c->amax);
-                        continue;
-                    }
-#endif
-                    a[0] += dot_i8(col, wr, C);
-                    op[(size_t)oc * HW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy, c->amin,
-                                               c->amax);
-                }
+    uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, n, gi, oc0, oc, oy, ox, ic, ky, kx;
+    int8_t col[BBRT_IM2COL_MAX], zx8 = (int8_t)c->zx;
+    int32_t base[BBRT_IM2COL_OC];
+    for (gi = 0; gi < g->G; gi++)
+        for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
+            uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
+            for (oc = oc0; oc < oc1; oc++) {
+                const int8_t *wr = c->w + (size_t)oc * P;
+                int32_t sw = 0;
+                uint32_t k;
+                for (k = 0; k < P; k++) sw += wr[k];
+                base[oc - oc0] = c->b[oc] - c->zx * sw;
             }
-    }
+            for (n = 0; n < g->N; n++) {
+                const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
+                int8_t *on = o + (size_t)n * g->M * OHW;
+                for (oy = 0; oy < g->OH; oy++)
+                    for (ox = 0; ox < g->OW; ox++) {
+                        int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
+                        int8_t *cp = col, *op = on + (size_t)oy * g->OW + ox;
+                        if (KK == 1u && iy0 >= 0 && iy0 < (int32_t)g->H && ix0 >= 0 && ix0 < (int32_t)g->W) {
+                            const int8_t *xp = xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW;
+                            for (ic = 0; ic < g->Cg; ic++) col[ic] = xp[(size_t)ic * g->sC]; /* 1x1: a column */
+                        } else
+                        for (ic = 0; ic < g->Cg; ic++) {
+                            const int8_t *xp = xg + (size_t)ic * g->sC;
+                            for (ky = 0; ky < g->KH; ky++) {
+                                int32_t iy = iy0 + (int32_t)ky * g->dh, ix = ix0;
+                                const int8_t *xr = xp + (size_t)iy * g->sH;
+                                if (iy < 0 || iy >= (int32_t)g->H) {
+                                    for (kx = 0; kx < g->KW; kx++) *cp++ = zx8;
+                                    continue;
+                                }
+                                for (kx = 0; kx < g->KW; kx++, ix += g->dw)
+                                    *cp++ = (ix >= 0 && ix < (int32_t)g->W) ? xr[(size_t)ix * g->sW] : zx8;
+                            }
+                        }
+                        for (oc = oc0; oc < oc1; oc++) {
+                            int32_t a[2];
+                            const int8_t *wr = c->w + (size_t)oc * P;
+                            a[0] = base[oc - oc0];
+#if defined(BBRT_KERNELS_DSP)
+                            if (oc + 1u < oc1) {
+                                a[1] = base[oc + 1u - oc0];
+                                dot2_i8(a, col, wr, wr + P, P);
+                                op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                            c->amin, c->amax);
+                                oc++;
+                                op[(size_t)oc * OHW] = sat8(mbqm(a[1], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                            c->amin, c->amax);
+                                continue;
+                            }
+#endif
+                            a[0] += dot_i8(col, wr, P);
+                            op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                        c->amin, c->amax);
+                        }
+                    }
+            }
+        }
 }
 
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {

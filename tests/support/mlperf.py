@@ -94,9 +94,11 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
     nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
     per_op: dict[str, float] = {}
+    ops: list[float] = []  # instructions of each op, in program order
     for code, t in zip(re.findall(r"^op (\d+)", out, re.M), re.findall(r"^opticks (\d+)", out, re.M), strict=True):
         per_op[Op(int(code)).name] = per_op.get(Op(int(code)).name, 0.0) + int(t) * 40 / nruns
-    return outs, ticks * 40 / nruns, {"elf": elf, "program": prog, "inputs": inp, "per_op": per_op}
+        ops.append(int(t) * 40 / nruns)
+    return outs, ticks * 40 / nruns, {"elf": elf, "program": prog, "inputs": inp, "per_op": per_op, "ops": ops}
 
 
 def m4_profile(path: Path, ram: int, flash: int) -> Path:
