@@ -20,7 +20,7 @@ from onnx import helper
 from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.lower import lower
 from bb_edge.bbrt.lower_qdq import UnsupportedQuantPattern, mbqm, softmax_table
-from tests.support.mlperf import NAMES, lowered, qemu_arm_run, reference, run_host
+from tests.support.mlperf import NAMES, lowered, qemu_arm_run, qemu_xtensa_run, reference, run_host
 
 ONE_RUN = "-Os -DBENCH_RUNS=1"  # the harness times one run: the test wants outputs, not a figure
 
@@ -103,3 +103,10 @@ def test_nhwc_inputs_stay_nhwc_on_the_device(name: str) -> None:
     assert recv.shape == tuple(d.dim_value or 1 for d in m.graph.input[0].type.tensor_type.shape.dim)
     readers = [op for op in L.program.ops if L.program.edges[0].tensor in op.inputs]
     assert readers and all(op.opcode == Op.CONV_I8 and op.params[15] == 1 for op in readers)
+
+
+@pytest.mark.parametrize("name", ["kws", "strww"])
+def test_xtensa_lx106_equals_tflite_on_one_input(name: str, tmp_path: Path) -> None:
+    _, x, y = reference(name)
+    out = qemu_xtensa_run(lowered(name), x[:1], tmp_path)
+    np.testing.assert_array_equal(out, y[:1].reshape(1, -1))

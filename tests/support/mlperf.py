@@ -108,3 +108,29 @@ def m4_profile(path: Path, ram: int, flash: int) -> Path:
                 summary=f"Cortex-M4, {ram // 1024} KiB RAM, {flash // 1024} KiB flash (QEMU mps2-an386)")
     path.write_text(json.dumps(prof, indent=1) + "\n")
     return path
+
+
+def qemu_xtensa_run(L: Lowered, inputs: np.ndarray, d: Path) -> np.ndarray:
+    """Outputs of the Xtensa LX106 build (QEMU sim) for each input (the program must be <= 192 KiB)."""
+    d.mkdir(parents=True, exist_ok=True)
+    res = d / "resolver.c"
+    res.write_text(resolver_source(L.ops_used))
+    prog = d / "p.bbrt"
+    prog.write_bytes(L.blob)
+    inp = d / "inputs.bin"
+    inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs))
+                    + b"".join(device_input(L, inputs[k:k + 1]).astype(np.int8).tobytes() for k in range(len(inputs))))
+    edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
+    build = make("xtensa-bench", d / "build", RESOLVER=str(res), OPT="-Os", ARENA=str(max(8, L.program.arena_size)),
+                 MAX_PAYLOAD=str(max(4096, edge_bytes)))
+    out = subprocess.run(["qemu-system-xtensa", "-M", "sim", "-cpu", "lx106", "-display", "none", "-monitor", "none",
+                          "-serial", "stdio", "-kernel", str(build / "bench.elf"),
+                          "-device", f"loader,file={prog},addr=0x3ff40000",
+                          "-device", f"loader,file={inp},addr=0x3ff70000",
+                          "-semihosting-config", "enable=on,target=native"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         timeout=600).stdout
+    runs = re.findall(r"^run (\d+)", out, re.M)
+    if "load 0" not in out or runs != ["0"] * len(inputs):
+        raise RuntimeError(f"xtensa harness failed: {out[-2000:]}")
+    return np.stack([np.frombuffer(bytes.fromhex(h), np.int8) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
