@@ -388,6 +388,12 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 #endif
 #define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+/* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
+ * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
+#ifndef BBRT_DW_BAND
+#define BBRT_DW_BAND 1024u /* band bytes (stack) */
+#endif
+static int conv_dw_i8(const conv_i8_t *c, int8_t *o);
 
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t y;
@@ -398,8 +404,9 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     TOUT;
     conv_i8_setup(pr, op, &y, &c, y.dims[2], y.dims[3]);
     o = (int8_t *)y.data;
-    /* depthwise (one input channel per group) stays on the row loop: a 9-byte patch per dot product
-     * costs more to gather than it saves */
+    if (c.g.G > 1u && c.g.Cg == 1u && c.g.Mg == 1u && conv_dw_i8(&c, o)) return BBRT_OK;
+    /* other depthwise convs stay on the row loop: a 9-byte patch per dot product costs more to gather
+     * than it saves */
     if (!(c.g.G > 1u && c.g.Cg == 1u) && (uint64_t)c.g.Cg * c.g.KH * c.g.KW <= BBRT_IM2COL_MAX) {
         conv_im2col_i8(&c, o);
         return BBRT_OK;
@@ -553,6 +560,68 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
     return s;
 }
 #endif
+
+/* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
+ * Returns 0 (nothing written) when the band does not fit BBRT_DW_BAND. */
+static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    /* locals: the int8 stores below may alias anything, so struct fields would be reloaded after each */
+    const uint32_t KH = g->KH, KW = g->KW, KK = KH * KW, OH = g->OH, OW = g->OW, H = g->H, W = g->W;
+    const uint32_t sw = (uint32_t)g->sw, dw = (uint32_t)g->dw, sC = g->sC, sH = g->sH, sW = g->sW;
+    const int32_t shh = g->sh, pt = g->pt, pl = g->pl, dh = g->dh, zx = c->zx, zy = c->zy;
+    const int32_t amin = c->amin, amax = c->amax;
+    uint32_t span, n, ch, oy, ox, ky, kx, j;
+    int8_t band[BBRT_DW_BAND], zx8 = (int8_t)zx;
+    span = (OW - 1u) * sw + (KW - 1u) * dw + 1u; /* columns from -pl */
+    if ((uint64_t)span * KH > BBRT_DW_BAND) return 0;
+    for (n = 0; n < g->N; n++)
+        for (ch = 0; ch < g->M; ch++) {
+            const int8_t *w = c->w + (size_t)ch * KK;
+            const int8_t *xp = c->x + (size_t)n * g->C * H * W + (size_t)ch * sC;
+            int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
+            int32_t base = c->b[ch], m = c->rq[2u * ch], sh = c->rq[2u * ch + 1u];
+            for (j = 0; j < KK; j++) base -= zx * w[j];
+            for (oy = 0; oy < OH; oy++) {
+                for (ky = 0; ky < KH; ky++) {
+                    int32_t iy = (int32_t)oy * shh - pt + (int32_t)ky * dh, ix = -pl;
+                    int8_t *row = band + ky * span;
+                    const int8_t *xr = xp + (size_t)iy * sH;
+                    if (iy < 0 || iy >= (int32_t)H) {
+                        for (j = 0; j < span; j++) row[j] = zx8;
+                        continue;
+                    }
+                    for (j = 0; j < span && ix < 0; j++, ix++) row[j] = zx8;
+                    if (sW == 1u)
+                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[ix];
+                    else
+                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[(size_t)ix * sW];
+                    for (; j < span; j++) row[j] = zx8;
+                }
+                if (KH == 3u && KW == 3u && dw == 1u) { /* 3x3: the taps in registers */
+                    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
+                                  w7 = w[7], w8 = w[8];
+                    const int8_t *r0 = band, *r1 = band + span, *r2 = band + 2u * span;
+                    int8_t *orow = oc + oy * OW;
+                    for (ox = 0; ox < OW; ox++, r0 += sw, r1 += sw, r2 += sw) {
+                        int32_t acc = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
+                                      r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
+                        orow[ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
+                    }
+                    continue;
+                }
+                for (ox = 0; ox < OW; ox++) {
+                    const int8_t *bp = band + ox * sw;
+                    int32_t acc = base;
+                    for (ky = 0; ky < KH; ky++) {
+                        const int8_t *r = bp + ky * span, *wr = w + ky * KW;
+                        for (kx = 0; kx < KW; kx++) acc += (int32_t)r[kx * dw] * wr[kx];
+                    }
+                    oc[oy * OW + ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
+                }
+            }
+        }
+    return 1;
+}
 
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
  * b + sum over the taps inside the image of (x - zx) * w */
