@@ -24,7 +24,7 @@ class FitError(BbrtError):
         super().__init__(
             f"node {node!r} needs {need} bytes of {resource} but target {target!r} has {have}: "
             f"over by {need - have} bytes ({(need - have) / 1024:.1f} KiB). Split the node further "
-            f"(more nodes / a cut earlier), use int8, or pick a bigger target."
+            f"(`bb-edge compile --nodes N` with more nodes, or a cut earlier), use int8, or pick a bigger target."
         )
 
 

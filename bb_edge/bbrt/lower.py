@@ -37,6 +37,7 @@ from bb_edge.bbrt.format import (
     Program,
     Tensor,
 )
+from bb_edge.bbrt.lower_qdq import is_qdq, lower_qdq
 from bb_edge.bbrt.quant import (
     affine_params,
     dequantize,
@@ -79,6 +80,8 @@ class Lowered:
     synthetic_calibration: bool = False
     #: activation lower bound of the node's ONNX graph before lowering (planner.model_lower_bound)
     model_lower_bound: int = 0
+    #: QDQ models: graph inputs the device takes transposed (ONNX name -> perm), see lower_qdq
+    input_perm: dict[str, list[int]] = field(default_factory=dict)
 
 
 def _attrs(node: onnx.NodeProto) -> dict[str, object]:
@@ -186,6 +189,13 @@ def lower(
         for d in vi.type.tensor_type.shape.dim:
             if not d.dim_value:
                 d.dim_value = 1
+    if is_qdq(cm):  # a pre-quantized model: its own scales and zero points, TFLite's integer arithmetic
+        if precision != "int8" or float_ops or io_quant or pins:
+            raise BbrtError("a QDQ model lowers as it is quantized: int8, no float_ops, no other edge "
+                            "parameters than its own")
+        Lq = Lowered(program=Program(node_id, [], [], []), blob=b"", precision="int8", compute=cm)
+        return lower_qdq(program, cm, Lq, _Builder(Lq), node_ids=node_ids, io_edges=dict(io_edges or {}),
+                         ports=ports)
     init = {i.name: numpy_helper.to_array(i) for i in cm.graph.initializer}
     for node in cm.graph.node:
         if node.op_type == "Constant":

@@ -10,6 +10,7 @@ import onnxruntime as ort
 
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.lower import Lowered, lower
+from bb_edge.bbrt.lower_qdq import is_qdq
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.deployment.ports import compute_model
 
@@ -126,7 +127,7 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
     program = dep.program(node, programs)
     calib = None
     synthetic = samples is None
-    if samples is not None:
+    if samples is not None and not is_qdq(program):  # a QDQ model brings its own parameters: no calibration
         cm = compute_model(program)
         names = [i.name for i in cm.graph.input]
         values = float_fleet_values(dep, samples, programs)

@@ -172,6 +172,8 @@ def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -
     if input_shapes:
         pin_input_shapes(model, input_shapes)
     fold_constants(model)
+    if is_qdq(model):
+        sink_constant_dequantize(model)
     model.CopyFrom(_infer(model))
     for _ in range(MAX_SIMPLIFY_ROUNDS):  # each round can make more shapes static
         if not fold_static_shapes(model):
@@ -331,6 +333,49 @@ def _name_nodes(g: onnx.GraphProto) -> None:
         seen.add(name)
 
 
+QDQ_OPS = frozenset({"QuantizeLinear", "DequantizeLinear"})
+
+
+def is_qdq(model: onnx.ModelProto) -> bool:
+    """True for a pre-quantized model (QuantizeLinear/DequantizeLinear in its graph)."""
+    return any(n.op_type in QDQ_OPS for n in model.graph.node)
+
+
+def sink_constant_dequantize(model: onnx.ModelProto) -> int:
+    """Move every DequantizeLinear of a constant right before its first reader (in place).
+
+    Converters emit a QDQ model's weight DequantizeLinear ops all at the top of the graph; left there,
+    placement would give them to the first node and ship float weights over the wire. Next to its
+    reader, a weight's DequantizeLinear stays in the reader's node with its int8 initializer. Returns
+    the number of ops moved.
+    """
+    g = model.graph
+    inits = {i.name for i in g.initializer}
+    sink = [n for n in g.node if n.op_type == "DequantizeLinear" and all(x in inits for x in n.input if x)]
+    if not sink:
+        return 0
+    moved = {id(n) for n in sink}
+    by_out = {n.output[0]: n for n in sink}
+    order: list[onnx.NodeProto] = []
+    placed: set[int] = set()
+    for n in g.node:
+        if id(n) in moved:
+            continue
+        for x in node_reads(n):
+            d = by_out.get(x)
+            if d is not None and id(d) not in placed:
+                order.append(d)
+                placed.add(id(d))
+        order.append(n)
+    order += [n for n in sink if id(n) not in placed]  # read by no op (a graph output): kept
+    new = [onnx.NodeProto() for _ in order]
+    for dst, src in zip(new, order, strict=True):
+        dst.CopyFrom(src)
+    del g.node[:]
+    g.node.extend(new)
+    return len(sink)
+
+
 def fold_constants(model: onnx.ModelProto) -> int:
     """Evaluate ops whose inputs are all constants and store their outputs as initializers.
 
@@ -346,7 +391,8 @@ def fold_constants(model: onnx.ModelProto) -> int:
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
     for node in g.node:
         ins = [x for x in node.input if x]
-        if (node.domain in ("", "ai.onnx") and all(x in consts for x in ins)
+        # a QDQ pair stays as it is: a DequantizeLinear of an int8 weight is the weight (int8 on the device)
+        if (node.domain in ("", "ai.onnx") and all(x in consts for x in ins) and node.op_type not in QDQ_OPS
                 and not any(x in graph_inputs for x in ins) and node.op_type not in UNSUPPORTED_OPS
                 and node.op_type not in CONTROL_FLOW_OPS
                 and node.op_type not in ("RandomNormal", "RandomUniform", "RandomNormalLike",

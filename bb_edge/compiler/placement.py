@@ -19,7 +19,7 @@ import numpy as np
 import onnx
 
 from bb_edge.compiler.cost import op_costs, tensor_bytes
-from bb_edge.compiler.load import tensor_types, unknown_rank
+from bb_edge.compiler.load import is_qdq, tensor_types, unknown_rank
 from bb_edge.deployment.ports import node_reads
 from bb_edge.errors import CrossNodeCycleError, CutNotFoundError, NoFeasiblePlacementError, PlacementError
 from bb_edge.wire.envelope import CODE_TO_NUMPY
@@ -323,9 +323,13 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.
     diff_forbid = np.zeros(L + 1)
     # tensors no edge can carry: rank unknown, or a dtype the wire has no code for (bfloat16, strings)
     stuck = unknown_rank(model) | {t for t, (et, _) in types.items() if et not in CODE_TO_NUMPY}
+    # a QDQ model: float tensors are the float view of int8 data inside a DequantizeLinear -> op ->
+    # QuantizeLinear group, which the int8 runtimes never hold; a cut falls on the int8 tensors only
+    qdq_float = {t for t, (et, _) in types.items() if et == onnx.TensorProto.FLOAT} if is_qdq(model) else set()
+    stuck |= qdq_float
     for t, p in first.items():
         q = last.get(t, p)
-        b = tensor_bytes(*types[t]) if t in types else 0
+        b = tensor_bytes(*types[t]) if t in types and t not in qdq_float else 0
         diff_live[p] += b
         diff_live[q + 1] -= b
         if q > p:

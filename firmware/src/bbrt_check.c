@@ -62,6 +62,14 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
     if (check_window(op->p, 1) != BBRT_OK) FAIL_PARAM;
     if (x.rank != 4u || w.rank != 4u || y.rank != 4u) FAIL_SHAPE;
     if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
+    /* p[15] = 1: an int8 NHWC input (dims N, H, W, C), read in place; checked below as NCHW */
+    if (op->p[15] < 0 || op->p[15] > 1 || (op->p[15] && !q)) FAIL_PARAM;
+    if (op->p[15]) {
+        uint32_t c = x.dims[3];
+        x.dims[3] = x.dims[2];
+        x.dims[2] = x.dims[1];
+        x.dims[1] = c;
+    }
     if (w.storage != BBRT_STORE_CONST) FAIL_SHAPE;
     if (g < 1 || x.dims[1] % (uint32_t)g != 0u || w.dims[0] % (uint32_t)g != 0u) FAIL_PARAM;
     if (w.dims[1] * (uint32_t)g != x.dims[1] || w.dims[0] != y.dims[1] || x.dims[0] != y.dims[0])
@@ -151,6 +159,9 @@ static bbrt_status_t check_pool(const bbrt_program_t *pr, const bbrt_op_t *op, i
     if (oh < 1 || ow < 1 || (uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
     if (q && !avg && (!same_f32(x.scale, y.scale) || x.zero_point != y.zero_point)) FAIL_PARAM;
     if (avg && (op->p[8] < 0 || op->p[8] > 1)) FAIL_PARAM;
+    /* p[9] = 1: TFLite's integer average (rounded half away from zero), input and output share parameters */
+    if (avg && (op->p[9] < 0 || op->p[9] > 1 || (op->p[9] && !q))) FAIL_PARAM;
+    if (avg && op->p[9] && (!same_f32(x.scale, y.scale) || x.zero_point != y.zero_point)) FAIL_PARAM;
     if ((uint64_t)op->p[0] * (uint64_t)op->p[1] > (1u << 23)) FAIL_PARAM; /* int8 window sums fit */
     return BBRT_OK;
 }
@@ -208,7 +219,13 @@ static bbrt_status_t check_softmax(const bbrt_program_t *pr, const bbrt_op_t *op
     bbrt_tensor_t x, y;
     uint32_t i;
     uint8_t dt = q ? BBRT_DT_INT8 : BBRT_DT_FLOAT;
-    if (check_unary(pr, op, dt, dt, 1u) != BBRT_OK) FAIL_SHAPE;
+    /* int8 may carry a table (TFLite's float exp table, 256 float32): then TFLite's arithmetic */
+    uint32_t n_in = (q && op->n_in == 2u) ? 2u : 1u;
+    if (check_unary(pr, op, dt, dt, n_in) != BBRT_OK) FAIL_SHAPE;
+    if (n_in == 2u) {
+        T(pr, op->in[1], &x);
+        if (x.dtype != BBRT_DT_FLOAT || x.count != 256u) FAIL_SHAPE;
+    }
     T(pr, op->in[0], &x);
     T(pr, op->out[0], &y);
     if (x.rank < 1u || x.rank != y.rank || x.dims[x.rank - 1u] == 0u) FAIL_SHAPE;

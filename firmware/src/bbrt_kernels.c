@@ -104,6 +104,7 @@ static float fclamp(float v, float lo, float hi) {
 
 typedef struct {
     uint32_t N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg;
+    uint32_t sC, sH, sW; /* input element strides: NCHW (H*W, W, 1) or, p[15] = 1 (int8), NHWC (1, W*C, C) */
     int32_t sh, sw, pt, pl, dh, dw;
     int32_t xlo[BBRT_CONV_KX_CACHE], xhi[BBRT_CONV_KX_CACHE];
 } conv_geo_t;
@@ -121,6 +122,11 @@ static void conv_geo(const bbrt_tensor_t *x, const bbrt_tensor_t *w, const bbrt_
                      conv_geo_t *g) {
     uint32_t k;
     g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3];
+    g->sC = g->H * g->W; g->sH = g->W; g->sW = 1u;
+    if (op->p[15] == 1) { /* NHWC input (a model's NHWC graph input read in place, no transpose) */
+        g->H = x->dims[1]; g->W = x->dims[2]; g->C = x->dims[3];
+        g->sC = 1u; g->sH = g->W * g->C; g->sW = g->C;
+    }
     g->M = w->dims[0]; g->KH = w->dims[2]; g->KW = w->dims[3];
     g->OH = y->dims[2]; g->OW = y->dims[3];
     g->G = (uint32_t)op->p[8]; g->Cg = g->C / g->G; g->Mg = g->M / g->G;
@@ -325,20 +331,21 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     const conv_geo_t *g = &c->g;
     uint32_t gi = oc / g->Mg, KK = g->KH * g->KW, ic, ky, kx;
     const int8_t *wk = c->w + (size_t)oc * g->Cg * KK;
-    const int8_t *xg = c->x + ((size_t)n * g->C + gi * g->Cg) * g->H * g->W;
+    const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
+    int32_t sW = (int32_t)g->sW;
     int32_t iy0 = (int32_t)oy * g->sh - g->pt, j, il, ir, zx = c->zx, bias = c->b[oc];
     il = c->L > c0 ? c->L : c0;
     ir = c->R < c1 ? c->R : c1;
     if (ir < il) il = ir = c0;
     for (j = 0; j < c1 - c0; j++) acc[j] = bias;
     for (ic = 0; ic < g->Cg; ic++) {
-        const int8_t *xp = xg + (size_t)ic * g->H * g->W;
+        const int8_t *xp = xg + (size_t)ic * g->sC;
         const int8_t *wp = wk + (size_t)ic * KK;
         for (ky = 0; ky < g->KH; ky++) {
             int32_t iy = iy0 + (int32_t)ky * g->dh, k;
             const int8_t *xrow, *wr = wp + ky * g->KW;
             if (iy < 0 || iy >= (int32_t)g->H) continue;
-            xrow = xp + (size_t)iy * g->W;
+            xrow = xp + (size_t)iy * g->sH;
             /* border columns (padding): one checked pixel at a time */
             for (k = c0; k < c1; k++) {
                 int32_t a = 0, ix;
@@ -346,11 +353,18 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
                 if (k >= c1) break;
                 ix = k * g->sw - g->pl;
                 for (kx = 0; kx < g->KW; kx++, ix += g->dw)
-                    if (ix >= 0 && ix < (int32_t)g->W) a += ((int32_t)xrow[ix] - zx) * wr[kx];
+                    if (ix >= 0 && ix < (int32_t)g->W) a += ((int32_t)xrow[ix * sW] - zx) * wr[kx];
                 acc[k - c0] += a;
             }
             /* interior columns: the whole kernel row, accumulated in a register */
-            if (g->KW == 3u && g->dw == 1 && g->sw == 1) {
+            if (sW != 1) { /* NHWC input: strided columns */
+                for (k = il; k < ir; k++) {
+                    const int8_t *xs = xrow + (k * g->sw - g->pl) * sW;
+                    int32_t a = 0;
+                    for (kx = 0; kx < g->KW; kx++, xs += g->dw * sW) a += ((int32_t)*xs - zx) * wr[kx];
+                    acc[k - c0] += a;
+                }
+            } else if (g->KW == 3u && g->dw == 1 && g->sw == 1) {
                 conv_row3_i8(acc + (il - c0), ir - il, xrow + (il - g->pl), wr, zx);
             } else if (g->KW == 1u) {
                 conv_tap_i8(acc + (il - c0), xrow + (il * g->sw - g->pl), ir - il, g->sw, zx, wr[0]);
@@ -366,6 +380,21 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     }
 }
 
+/* convs as a matrix product (im2col one pixel at a time): per output pixel and group, the input patch
+ * (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered once, then
+ * every output channel is one dot product (SMLAD in the DSP build). */
+#ifndef BBRT_IM2COL_MAX
+#define BBRT_IM2COL_MAX 1024u /* patch bytes (stack) */
+#endif
+#define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
+static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+/* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
+ * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
+#ifndef BBRT_DW_BAND
+#define BBRT_DW_BAND 1024u /* band bytes (stack) */
+#endif
+static int conv_dw_i8(const conv_i8_t *c, int8_t *o);
+
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t y;
     conv_i8_t c;
@@ -375,6 +404,13 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     TOUT;
     conv_i8_setup(pr, op, &y, &c, y.dims[2], y.dims[3]);
     o = (int8_t *)y.data;
+    if (c.g.G > 1u && c.g.Cg == 1u && c.g.Mg == 1u && conv_dw_i8(&c, o)) return BBRT_OK;
+    /* other depthwise convs stay on the row loop: a 9-byte patch per dot product costs more to gather
+     * than it saves */
+    if (!(c.g.G > 1u && c.g.Cg == 1u) && (uint64_t)c.g.Cg * c.g.KH * c.g.KW <= BBRT_IM2COL_MAX) {
+        conv_im2col_i8(&c, o);
+        return BBRT_OK;
+    }
     for (n = 0; n < c.g.N; n++)
         for (oc = 0; oc < c.g.M; oc++) {
             int32_t mult = c.rq[2u * oc], shift = c.rq[2u * oc + 1u];
@@ -524,6 +560,134 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
     return s;
 }
 #endif
+
+/* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
+ * Returns 0 (nothing written) when the band does not fit BBRT_DW_BAND. */
+static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    /* locals: the int8 stores below may alias anything, so struct fields would be reloaded after each */
+    const uint32_t KH = g->KH, KW = g->KW, KK = KH * KW, OH = g->OH, OW = g->OW, H = g->H, W = g->W;
+    const uint32_t sw = (uint32_t)g->sw, dw = (uint32_t)g->dw, sC = g->sC, sH = g->sH, sW = g->sW;
+    const int32_t shh = g->sh, pt = g->pt, pl = g->pl, dh = g->dh, zx = c->zx, zy = c->zy;
+    const int32_t amin = c->amin, amax = c->amax;
+    uint32_t span, n, ch, oy, ox, ky, kx, j;
+    int8_t band[BBRT_DW_BAND], zx8 = (int8_t)zx;
+    span = (OW - 1u) * sw + (KW - 1u) * dw + 1u; /* columns from -pl */
+    if ((uint64_t)span * KH > BBRT_DW_BAND) return 0;
+    for (n = 0; n < g->N; n++)
+        for (ch = 0; ch < g->M; ch++) {
+            const int8_t *w = c->w + (size_t)ch * KK;
+            const int8_t *xp = c->x + (size_t)n * g->C * H * W + (size_t)ch * sC;
+            int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
+            int32_t base = c->b[ch], m = c->rq[2u * ch], sh = c->rq[2u * ch + 1u];
+            for (j = 0; j < KK; j++) base -= zx * w[j];
+            for (oy = 0; oy < OH; oy++) {
+                for (ky = 0; ky < KH; ky++) {
+                    int32_t iy = (int32_t)oy * shh - pt + (int32_t)ky * dh, ix = -pl;
+                    int8_t *row = band + ky * span;
+                    const int8_t *xr = xp + (size_t)iy * sH;
+                    if (iy < 0 || iy >= (int32_t)H) {
+                        for (j = 0; j < span; j++) row[j] = zx8;
+                        continue;
+                    }
+                    for (j = 0; j < span && ix < 0; j++, ix++) row[j] = zx8;
+                    if (sW == 1u)
+                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[ix];
+                    else
+                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[(size_t)ix * sW];
+                    for (; j < span; j++) row[j] = zx8;
+                }
+                if (KH == 3u && KW == 3u && dw == 1u) { /* 3x3: the taps in registers */
+                    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
+                                  w7 = w[7], w8 = w[8];
+                    const int8_t *r0 = band, *r1 = band + span, *r2 = band + 2u * span;
+                    int8_t *orow = oc + oy * OW;
+                    for (ox = 0; ox < OW; ox++, r0 += sw, r1 += sw, r2 += sw) {
+                        int32_t acc = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
+                                      r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
+                        orow[ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
+                    }
+                    continue;
+                }
+                for (ox = 0; ox < OW; ox++) {
+                    const int8_t *bp = band + ox * sw;
+                    int32_t acc = base;
+                    for (ky = 0; ky < KH; ky++) {
+                        const int8_t *r = bp + ky * span, *wr = w + ky * KW;
+                        for (kx = 0; kx < KW; kx++) acc += (int32_t)r[kx * dw] * wr[kx];
+                    }
+                    oc[oy * OW + ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
+                }
+            }
+        }
+    return 1;
+}
+
+/* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
+ * b + sum over the taps inside the image of (x - zx) * w */
+static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, n, gi, oc0, oc, oy, ox, ic, ky, kx;
+    int8_t col[BBRT_IM2COL_MAX], zx8 = (int8_t)c->zx;
+    int32_t base[BBRT_IM2COL_OC];
+    for (gi = 0; gi < g->G; gi++)
+        for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
+            uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
+            for (oc = oc0; oc < oc1; oc++) {
+                const int8_t *wr = c->w + (size_t)oc * P;
+                int32_t sw = 0;
+                uint32_t k;
+                for (k = 0; k < P; k++) sw += wr[k];
+                base[oc - oc0] = c->b[oc] - c->zx * sw;
+            }
+            for (n = 0; n < g->N; n++) {
+                const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
+                int8_t *on = o + (size_t)n * g->M * OHW;
+                for (oy = 0; oy < g->OH; oy++)
+                    for (ox = 0; ox < g->OW; ox++) {
+                        int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
+                        int8_t *cp = col, *op = on + (size_t)oy * g->OW + ox;
+                        if (KK == 1u && iy0 >= 0 && iy0 < (int32_t)g->H && ix0 >= 0 && ix0 < (int32_t)g->W) {
+                            const int8_t *xp = xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW;
+                            for (ic = 0; ic < g->Cg; ic++) col[ic] = xp[(size_t)ic * g->sC]; /* 1x1: a column */
+                        } else
+                        for (ic = 0; ic < g->Cg; ic++) {
+                            const int8_t *xp = xg + (size_t)ic * g->sC;
+                            for (ky = 0; ky < g->KH; ky++) {
+                                int32_t iy = iy0 + (int32_t)ky * g->dh, ix = ix0;
+                                const int8_t *xr = xp + (size_t)iy * g->sH;
+                                if (iy < 0 || iy >= (int32_t)g->H) {
+                                    for (kx = 0; kx < g->KW; kx++) *cp++ = zx8;
+                                    continue;
+                                }
+                                for (kx = 0; kx < g->KW; kx++, ix += g->dw)
+                                    *cp++ = (ix >= 0 && ix < (int32_t)g->W) ? xr[(size_t)ix * g->sW] : zx8;
+                            }
+                        }
+                        for (oc = oc0; oc < oc1; oc++) {
+                            int32_t a[2];
+                            const int8_t *wr = c->w + (size_t)oc * P;
+                            a[0] = base[oc - oc0];
+#if defined(BBRT_KERNELS_DSP)
+                            if (oc + 1u < oc1) {
+                                a[1] = base[oc + 1u - oc0];
+                                dot2_i8(a, col, wr, wr + P, P);
+                                op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                            c->amin, c->amax);
+                                oc++;
+                                op[(size_t)oc * OHW] = sat8(mbqm(a[1], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                            c->amin, c->amax);
+                                continue;
+                            }
+#endif
+                            a[0] += dot_i8(col, wr, P);
+                            op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
+                                                        c->amin, c->amax);
+                        }
+                    }
+            }
+        }
+}
 
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
@@ -703,6 +867,14 @@ bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                 if (!op->p[8]) cnt = cin;
                 for (iy = y0; iy < y1; iy++)
                     for (ix = x0; ix < x1; ix++) s += (int32_t)xp[iy * (int32_t)g.W + ix] - zx;
+                if (op->p[9]) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
+                    int32_t q = 0;
+                    for (iy = y0; iy < y1; iy++)
+                        for (ix = x0; ix < x1; ix++) q += (int32_t)xp[iy * (int32_t)g.W + ix];
+                    q = q > 0 ? (q + cnt / 2) / cnt : (q - cnt / 2) / cnt;
+                    ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = sat8(q, -128, 127);
+                    continue;
+                }
                 /* padded positions hold real 0, i.e. contribute nothing */
                 ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] =
                     quant8((float)s * sx / (float)cnt, sy, zy);
@@ -895,9 +1067,10 @@ bbrt_status_t bbrt_k_softmax_f32(const bbrt_program_t *pr, const bbrt_op_t *op) 
 }
 
 bbrt_status_t bbrt_k_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
-    bbrt_tensor_t t[1], y;
+    bbrt_tensor_t t[2], y;
     uint32_t r, i, n, rows;
     TN(0); TOUT;
+    if (op->n_in == 2u) TN(1);
     n = t[0].dims[t[0].rank - 1u];
     rows = t[0].count / n;
     for (r = 0; r < rows; r++) {
@@ -907,6 +1080,17 @@ bbrt_status_t bbrt_k_softmax_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
         float s = 0.0f;
         for (i = 1; i < n; i++)
             if (x[i] > m) m = x[i];
+        if (op->n_in == 2u) { /* TFLite: table[255 - d] = expf(-scale_x * d), sum, scale by 1 / (sum * scale_y) */
+            const float *tab = (const float *)(const void *)t[1].data + 255 - m, *tb;
+            float inv;
+            for (i = 0; i < n; i++) s += tab[x[i]];
+            inv = 1.0f / (s * y.scale);
+            for (i = 0; i < n; i++) {
+                tb = tab + x[i];
+                o[i] = sat8(bbrt_roundf_even(*tb * inv) + y.zero_point, -128, 127);
+            }
+            continue;
+        }
         for (i = 0; i < n; i++) s += bbrt_expf((float)((int32_t)x[i] - m) * t[0].scale);
         for (i = 0; i < n; i++)
             o[i] = quant8(bbrt_expf((float)((int32_t)x[i] - m) * t[0].scale) / s, y.scale, y.zero_point);

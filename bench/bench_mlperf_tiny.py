@@ -1,0 +1,105 @@
+"""MLPerf Tiny int8 models on bbrt: instructions, arena, static RAM, code and flash per model (issue 29).
+
+Each model's QDQ ONNX is lowered with its own quantization (bb_edge/bbrt/lower_qdq.py) and run under
+QEMU mps2-an386 (Cortex-M4, SMLAD kernels) with ``-icount shift=0`` through the instruction-count
+harness (firmware/ports/qemu-cortex-m4/bench_main.c), on the stored reference inputs: the bench checks
+that the outputs equal ``tflite_output`` before it reports a figure. Columns:
+
+- instructions: per inference on the Cortex-M4 (SysTick ticks x 40 under -icount), and with the
+  portable kernels (M4_KERNELS=) for the DSP kernels' gain, both measured here;
+- arena: the planned arena; bound: the activation lower bound of the ONNX graph (int8, 1 byte each);
+- static RAM: .data + .bss of the inference app (loader, kernels, arena), -Os;
+- code: .text of that app (weights are not in it); flash: code + the .bbrt program (weights included);
+- slowest op: the opcode taking most instructions, and its share.
+
+The baseline the issue asks for (TFLM + CMSIS-NN from pinned sources, same compiler and flags) is not
+built here yet: the table's TFLM columns say so instead of a number. For scale only (not measured
+here): the best closed MLPerf Tiny v1.x submissions on a 120 MHz Cortex-M4 run KWS in ~5.2 M cycles,
+VWW 10.7 M, ResNet-8 19.8 M and the anomaly autoencoder 0.49 M.
+
+Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bb_edge.bbrt.firmware import elf_sizes  # noqa: E402
+from tests.support.mlperf import NAMES, lowered, qemu_arm_run, reference  # noqa: E402
+
+#: published figures for scale (cycles, 120 MHz Cortex-M4, best closed submissions; from the issue)
+PUBLISHED = {"kws": 5.2e6, "vww": 10.7e6, "ic": 19.8e6, "ad": 0.49e6}
+
+
+def measure(name: str, d: Path, quick: bool) -> dict[str, object]:
+    """Every figure of one model (the outputs checked against TFLite first)."""
+    _, x, y = reference(name)
+    L = lowered(name)
+    n = 1 if quick else len(x)
+    out, insns, info = qemu_arm_run(L, x[:n], d / "dsp", kind="cortex-m4", opt="-Os")
+    if not np.array_equal(out, y[:n].reshape(n, -1)):
+        raise SystemExit(f"{name}: the Cortex-M4 outputs differ from tflite_output; no figure reported")
+    _, portable, _ = qemu_arm_run(L, x[:1], d / "portable", kind="cortex-m4", opt="-Os", dsp=False)
+    sizes = elf_sizes(Path(info["elf"]), "arm-none-eabi-")
+    per_op: dict[str, float] = info["per_op"]
+    # convs by kind (what holds the figure back): pointwise, depthwise, full (kh x kw), with their MACs
+    kinds: dict[str, list[float]] = {}
+    for op, ins in zip(L.program.ops, info["ops"], strict=True):
+        if op.opcode.name != "CONV_I8":
+            continue
+        w = L.program.tensors[op.inputs[1]].shape
+        y = L.program.tensors[op.outputs[0]].shape
+        k = "pointwise" if w[2:] == (1, 1) and op.params[8] == 1 else \
+            ("depthwise" if w[1] == 1 and op.params[8] > 1 else f"full {w[2]}x{w[3]}")
+        macs = float(np.prod(y)) * w[1] * w[2] * w[3]
+        acc = kinds.setdefault(k, [0.0, 0.0])
+        acc[0] += ins
+        acc[1] += macs
+    slow = max(per_op, key=lambda k: per_op[k])
+    return {"insns": insns, "portable": portable, "arena": L.program.arena_size, "bound": L.model_lower_bound,
+            "ram": sizes["data"] + sizes["bss"], "code": sizes["text"], "flash": sizes["text"] + len(L.blob),
+            "weights": L.program.const_bytes(), "slow": slow, "slow_share": per_op[slow] / sum(per_op.values()),
+            "inputs": n, "per_op": per_op,
+            "convs": {k: f"{v[0]:,.0f} insns / {v[1]:,.0f} MACs = {v[0] / max(v[1], 1):.1f}" for k, v in kinds.items()}}
+
+
+def table(res: dict[str, dict[str, object]]) -> None:
+    """One table: every figure of every model, TFLM columns marked as not built."""
+    print("| model | instructions (M4, SMLAD) | portable kernels | arena (bound) | static RAM | code | flash "
+          "| slowest op (share) | TFLM+CMSIS-NN | bbrt/TFLM | published best (cycles) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|")
+    for name, r in res.items():
+        pub = PUBLISHED.get(name)
+        print(f"| {name} | {r['insns']:,.0f} | {r['portable']:,.0f} | {r['arena']:,} ({r['bound']:,}) "
+              f"| {r['ram']:,} | {r['code']:,} | {r['flash']:,} | {r['slow']} ({r['slow_share']:.0%}) "
+              f"| not built | - | {f'{pub:,.0f}' if pub else '-'} |")
+    print("\nbit-exact with tflite_output on every input run (checked before each row).")
+
+
+def main() -> None:
+    """Measure the selected models and print the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default=",".join(NAMES))
+    ap.add_argument("--quick", action="store_true", help="one reference input per model instead of 8")
+    args = ap.parse_args()
+    res: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models.split(","):
+            res[name] = measure(name, Path(tmp) / name, args.quick)
+            print(f"{name}: {res[name]['insns']:,.0f} instructions; per op: "
+                  + ", ".join(f"{k} {v:,.0f}" for k, v in sorted(res[name]["per_op"].items(),  # type: ignore[attr-defined]
+                                                                  key=lambda kv: -kv[1])), file=sys.stderr)
+            for k, v in res[name]["convs"].items():  # type: ignore[attr-defined]
+                print(f"  {name} CONV_I8 {k}: {v} instructions per MAC", file=sys.stderr)
+    table(res)
+
+
+if __name__ == "__main__":
+    main()
