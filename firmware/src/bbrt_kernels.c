@@ -585,11 +585,12 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                 for (ky = 0; ky < KH; ky++) {
                     int32_t iy = (int32_t)oy * shh - pt + (int32_t)ky * dh, ix = -pl;
                     int8_t *row = band + ky * span;
-                    const int8_t *xr = xp + (size_t)iy * sH;
-                    if (iy < 0 || iy >= (int32_t)H) {
+                    const int8_t *xr;
+                    if (iy < 0 || iy >= (int32_t)H) { /* a padding row: no pointer into it */
                         for (j = 0; j < span; j++) row[j] = zx8;
                         continue;
                     }
+                    xr = xp + (size_t)iy * sH;
                     for (j = 0; j < span && ix < 0; j++, ix++) row[j] = zx8;
                     if (sW == 1u)
                         for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[ix];
@@ -655,11 +656,12 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                             const int8_t *xp = xg + (size_t)ic * g->sC;
                             for (ky = 0; ky < g->KH; ky++) {
                                 int32_t iy = iy0 + (int32_t)ky * g->dh, ix = ix0;
-                                const int8_t *xr = xp + (size_t)iy * g->sH;
-                                if (iy < 0 || iy >= (int32_t)g->H) {
+                                const int8_t *xr;
+                                if (iy < 0 || iy >= (int32_t)g->H) { /* a padding row: no pointer into it */
                                     for (kx = 0; kx < g->KW; kx++) *cp++ = zx8;
                                     continue;
                                 }
+                                xr = xp + (size_t)iy * g->sH;
                                 for (kx = 0; kx < g->KW; kx++, ix += g->dw)
                                     *cp++ = (ix >= 0 && ix < (int32_t)g->W) ? xr[(size_t)ix * g->sW] : zx8;
                             }
