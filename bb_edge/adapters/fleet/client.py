@@ -145,9 +145,8 @@ class Client:
         return self.endpoint.run(requests, window=window, timeout=timeout, retry_after=retry_after,
                                  request_base=self.endpoint.session.request_id(self._n - len(requests)))
 
-    def results(self, inputs: Iterable[dict[str, np.ndarray]], window: int = 4, timeout: float = 60.0,
-                retry_after: float = 5.0) -> Iterator[dict[str, np.ndarray]]:
-        """Each request's outputs in input order as it completes, at most ``window`` requests in flight."""
+    def _in_order(self, inputs: Iterable[dict[str, np.ndarray]], window: int) -> Iterator[int]:
+        """Request ids in input order, submitting ahead so that at most ``window`` are in flight."""
         pending: deque[int] = deque()
         it = iter(inputs)
         exhausted = False
@@ -159,23 +158,19 @@ class Client:
                     exhausted = True
             if not pending:
                 return
-            yield self.wait(pending.popleft(), timeout, retry_after)
+            yield pending.popleft()
+
+    def results(self, inputs: Iterable[dict[str, np.ndarray]], window: int = 4, timeout: float = 60.0,
+                retry_after: float = 5.0) -> Iterator[dict[str, np.ndarray]]:
+        """Each request's outputs in input order as it completes, at most ``window`` requests in flight."""
+        for rid in self._in_order(inputs, window):
+            yield self.wait(rid, timeout, retry_after)
 
     async def stream(self, inputs: Iterable[dict[str, np.ndarray]], window: int = 4, timeout: float = 60.0,
                      retry_after: float = 5.0) -> AsyncIterator[dict[str, np.ndarray]]:
         """Async iteration: each request's outputs in input order, at most ``window`` requests in flight."""
-        pending: deque[int] = deque()
-        it = iter(inputs)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < window:
-                try:
-                    pending.append(self.submit(next(it)))
-                except StopIteration:
-                    exhausted = True
-            if not pending:
-                return
-            yield await asyncio.to_thread(self.wait, pending.popleft(), timeout, retry_after)
+        for rid in self._in_order(inputs, window):
+            yield await asyncio.to_thread(self.wait, rid, timeout, retry_after)
 
     def close(self, timeout: float = 10.0) -> int:
         """Flush and close the connection; envelopes left unconfirmed."""
