@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bb_edge.engine import events
+from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
 from bb_edge.engine.edgequant import quant_problem
 from bb_edge.wire import envelope as wire
 from bb_edge.wire.dtypes import CODE_TO_NUMPY
@@ -25,6 +27,20 @@ def decode_checked(payload: bytes | bytearray | memoryview, max_payload: int) ->
     env = wire.decode(payload, max_payload=max_payload)
     wire.check_shape(env, max_payload)
     return env
+
+
+def stale_event(window: SeqFilter, peer: str, env: wire.Envelope) -> events.Event | None:
+    """Why the duplicate window drops ``env`` (DuplicateDropped or StaleEpoch), or None when it is fresh.
+
+    Reads the window only: the caller records the envelope once it was applied.
+    """
+    verdict = window.check(env.sender, env.seq)
+    if verdict == FRESH:
+        return None
+    if verdict == DUPLICATE:
+        return events.DuplicateDropped(peer, env.sender, env.seq)
+    oldest = window.oldest_epoch(env.sender)
+    return events.StaleEpoch(peer, env.sender, split_seq(env.seq)[0], oldest if oldest is not None else 0)
 
 
 def producer_ok(sender: int, producer_id: int | None, standby_ids: Iterable[int | None] = ()) -> bool:

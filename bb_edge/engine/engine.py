@@ -45,9 +45,9 @@ from bb_edge.deployment.clients import may_submit, reply_to, slot_of_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
-from bb_edge.engine.admission import contract_problem, decode_checked, producer_ok
+from bb_edge.engine.admission import contract_problem, decode_checked, producer_ok, stale_event
 from bb_edge.engine.context import Context
-from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
+from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.segments import Segment, split_segments
@@ -637,15 +637,13 @@ class Engine:
 
     def _fresh(self, peer: str, env: wire.Envelope) -> bool:
         """The duplicate/epoch check (read only); False after emitting why the envelope is dropped."""
-        verdict = self._dedup.check(env.sender, env.seq)
-        if verdict == FRESH:
+        event = stale_event(self._dedup, peer, env)
+        if event is None:
             return True
-        if verdict == DUPLICATE:
-            self._emit(ev.DuplicateDropped(peer, env.sender, env.seq))
+        self._emit(event)
+        if isinstance(event, ev.DuplicateDropped):
             self._count("duplicates")
         else:
-            oldest = self._dedup.oldest_epoch(env.sender)
-            self._emit(ev.StaleEpoch(peer, env.sender, split_seq(env.seq)[0], oldest if oldest is not None else 0))
             self._count("stale_epoch")
             self._count("dropped")
         return False

@@ -28,8 +28,8 @@ import numpy as np
 from bb_edge.deployment.clients import client_id, client_name, may_submit, owned_request_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.engine import events
-from bb_edge.engine.admission import contract_problem, producer_ok
-from bb_edge.engine.dedup import DUPLICATE, FRESH, SeqFilter, split_seq
+from bb_edge.engine.admission import contract_problem, producer_ok, stale_event
+from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, to_wire
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
@@ -275,17 +275,14 @@ class HostSession:
         self.stats.outputs += 1
 
     def _fresh(self, peer: str, env: wire.Envelope) -> bool:
-        verdict = self._dedup.check(env.sender, env.seq)
-        if verdict == FRESH:
+        event = stale_event(self._dedup, peer, env)
+        if event is None:
             return True
-        if verdict == DUPLICATE:
+        if isinstance(event, events.DuplicateDropped):
             self.stats.duplicates += 1
-            self.events.append(events.DuplicateDropped(peer, env.sender, env.seq))
         else:
             self.stats.rejected += 1
-            oldest = self._dedup.oldest_epoch(env.sender)
-            self.events.append(events.StaleEpoch(peer, env.sender, split_seq(env.seq)[0],
-                                                 oldest if oldest is not None else 0))
+        self.events.append(event)
         return False
 
     def _refuse(self, peer: str, env: wire.Envelope, reason: str) -> None:
