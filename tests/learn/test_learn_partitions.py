@@ -62,7 +62,9 @@ def test_fedavg_survives_a_broker_outage(tmp_path: Path) -> None:
     """The broker is down for OUTAGE seconds after round 2, then client c1 is partitioned for PARTITION
     seconds: no node exits, the rounds in either abort, the clients reconnect (c1 with its process and
     state) and train again, all rounds are run, and the final model is FedAvg's."""
-    clients, rounds = 3, 10
+    # rounds take well under a second here, so the run must be long enough that the outage and the
+    # partition both fall inside it (with 10 rounds a fast machine finished before the partition began)
+    clients, rounds = 3, 40
     cfg = {"strategy": "fedavg", "clients": clients, "rounds": rounds, "seed": 5, "round_timeout": 2.0,
            "min_clients": clients, "heartbeat": 0.5, "start_after": 120.0, "rounds_count": "completed",
            "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}
@@ -93,7 +95,11 @@ def test_fedavg_survives_a_broker_outage(tmp_path: Path) -> None:
         cut = len(_events(fleet, "server", "RoundAborted"))
         victim = fleet.procs["c1"].popen
         os.kill(victim.pid, signal.SIGSTOP)  # c1 is partitioned: silent, its state kept
+        at_cut = len(_events(fleet, "server", "RoundCompleted"))
+        assert at_cut < rounds, f"the run finished ({at_cut} rounds) before c1 was partitioned: raise rounds"
         time.sleep(PARTITION)
+        # a round aborts within round_timeout of its start; the bound only absorbs a loaded machine
+        _wait(lambda: len(_events(fleet, "server", "RoundAborted")) > cut, 30, "a round to abort while c1 is cut off")
         cut_aborted = len(_events(fleet, "server", "RoundAborted")) - cut
         os.kill(victim.pid, signal.SIGCONT)
         _wait(lambda: len(_events(fleet, "server", "RoundCompleted")) >= rounds, 180, f"{rounds} completed rounds")
