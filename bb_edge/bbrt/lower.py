@@ -529,8 +529,8 @@ def lower(
                     lo_c, hi_c = clip_bounds(node)
                     B.op(Op.CLIP_F32, [x], [y], [f32_bits(lo_c), f32_bits(hi_c)], node.name)
                 elif t in ("Elu", "LeakyRelu"):
-                    al = float(a.get("alpha", 1.0 if t == "Elu" else 0.01))  # type: ignore[arg-type]
-                    B.op(Op.ELU_F32 if t == "Elu" else Op.LEAKYRELU_F32, [x], [y], [f32_bits(al)], node.name)
+                    alpha = float(a.get("alpha", 1.0 if t == "Elu" else 0.01))  # type: ignore[arg-type]
+                    B.op(Op.ELU_F32 if t == "Elu" else Op.LEAKYRELU_F32, [x], [y], [f32_bits(alpha)], node.name)
                 else:
                     B.op(Op.SIGMOID_F32 if t == "Sigmoid" else Op.TANH_F32, [x], [y], [], node.name)
         elif t == "Softmax":

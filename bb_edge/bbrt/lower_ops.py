@@ -23,8 +23,9 @@ from bb_edge.bbrt.quant import quantize
 
 MOVE_MAX_RANK = 6  # firmware/src/bbrt_kernels.h BBRT_MOVE_MAX_RANK
 EXTRA_OPS = frozenset({"Transpose", "Pad", "Resize", "Gather", "PRelu", "LSTM", "GRU"})
-#: Resize coordinate modes the nearest tables implement (tf_crop_and_resize needs an roi: refused)
-RESIZE_COORD = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_centers")
+#: Resize coordinate modes the nearest tables implement, each checked against ONNX Runtime
+#: (tf_crop_and_resize needs an roi and an extrapolation value, tf_half_pixel_for_centers has no ORT kernel: refused)
+RESIZE_COORD = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric")
 RESIZE_NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 
 
@@ -77,10 +78,8 @@ def resize_table(n_in: int, n_out: int, scale: float, coord: str, nearest: str) 
         xo = (o + half) / sc - half if n_out > 1 else np.zeros(n_out, np.float32)
     elif coord == "align_corners":
         xo = np.zeros(n_out, np.float32) if n_out == 1 else o * np.float32(n_in - 1) / np.float32(n_out - 1)
-    elif coord == "asymmetric":
+    else:  # asymmetric
         xo = o / sc
-    else:  # tf_half_pixel_for_centers
-        xo = (o + half) / sc
     x = xo.astype(np.float64)  # exact: the rounding below sees the float32 values
     if nearest == "floor":
         idx = np.floor(x)
