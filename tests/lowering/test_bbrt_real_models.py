@@ -1,0 +1,59 @@
+"""A recurrent tagger's C-runtime node through the CLI (`bb-edge compile`, `bb-edge build --target n1=host`).
+
+The GRU tagger of test_real_model_paths.py (int64 ids -> embedding -> bidirectional GRU -> Transpose ->
+Reshape -> MatMul), pinned to 6 steps and cut after the embedding: n1 (GRU, Transpose, Reshape, MatMul)
+is built for the host C runtime in float32 and in int8 (the GRU float32 between QUANTIZE/DEQUANTIZE),
+run as a real bbrt-host process behind an in-process n0, and compared with one ORT session of the model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from bb_edge.adapters.devices.serial_devices import HostDevice
+from bb_edge.adapters.transports.inproc import InProcFleet
+from bb_edge.bbrt.format import Op, parse
+from bb_edge.cli import main as cli
+from bb_edge.deployment.manifest import load_deployment
+from tests.lowering.test_real_model_paths import gru_tagger
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8"])
+def test_gru_tagger_c_node_built_by_the_cli_matches_ort(precision: str, tmp_path: Path) -> None:
+    model = gru_tagger()
+    onnx.save(model, tmp_path / "tagger.onnx")
+    c, dist = tmp_path / "c", tmp_path / "dist"
+    assert cli(["compile", str(tmp_path / "tagger.onnx"), "--cut", "emb", "--input-shape", "ids=6,1",
+                "-o", str(c)]) == 0
+    rng = np.random.default_rng(11)
+    ids = rng.integers(0, 50, (24, 6, 1)).astype(np.int64)
+    np.savez(tmp_path / "calib.npz", ids=ids)
+    assert cli(["build", str(c), "--target", "n1=host", "--precision", precision, "--calib",
+                str(tmp_path / "calib.npz"), "-o", str(dist)]) == 0
+    info = json.loads((dist / "n1" / "bbrt-build.json").read_text())
+    prog = parse((dist / "n1" / "program.bbrt").read_bytes())
+    codes = {op.opcode for op in prog.ops}
+    assert {Op.GRU_F32, Op.TRANSPOSE} <= codes, info
+    dep_dir = dist / "_deployment" if (dist / "_deployment").is_dir() else c
+    dep = load_deployment(dep_dir)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    dev = HostDevice(dist / "n1" / "bbrt-host", dist / "n1" / "program.bbrt", dep.ids()["n1"]).start()
+    try:
+        fleet = InProcFleet(dep, external={"n1": dev})
+        worst = 0.0
+        for row in ids[:4]:
+            got, ref = fleet.infer({"ids": row})["tags"], sess.run(["tags"], {"ids": row})[0]
+            assert got.shape == ref.shape
+            worst = max(worst, float(np.abs(got - ref).max()) / float(np.abs(ref).max()))
+        assert not dev.errors
+    finally:
+        dev.stop()
+    # float32: the C kernels' rounding only; int8: the int8 edge, the int8 MatMul and its input's rounding
+    print(f"gru-tagger n1 on bbrt-host, {precision}: worst relative error vs ORT {worst:.1e}")
+    assert worst <= (1e-5 if precision == "fp32" else 0.03), worst
