@@ -57,3 +57,16 @@ def test_gru_tagger_c_node_built_by_the_cli_matches_ort(precision: str, tmp_path
     # float32: the C kernels' rounding only; int8: the int8 edge, the int8 MatMul and its input's rounding
     print(f"gru-tagger n1 on bbrt-host, {precision}: worst relative error vs ORT {worst:.1e}")
     assert worst <= (1e-5 if precision == "fp32" else 0.03), worst
+
+
+def test_a_micropython_build_of_the_gru_node_is_refused_at_build_time(tmp_path: Path) -> None:
+    """The MicroPython executor has no GRU/Transpose kernel: `build` names them, the device never sees them."""
+    onnx.save(gru_tagger(), tmp_path / "tagger.onnx")
+    c = tmp_path / "c"
+    assert cli(["compile", str(tmp_path / "tagger.onnx"), "--cut", "emb", "--input-shape", "ids=6,1",
+                "-o", str(c)]) == 0
+    from bb_edge.bundle.build import build_all
+    from bb_edge.errors import BuildError
+
+    with pytest.raises(BuildError, match=r"bigru:0 \(GRU_F32\).*yt \(TRANSPOSE\)"):
+        build_all(c, ["n1=esp32-micropython"], tmp_path / "dist", options={"precision": "fp32"})
