@@ -1,5 +1,7 @@
 /* Per-op shape, dtype and parameter checks: the loader runs these on every op,
  * so a kernel may assume its tensors are consistent and in bounds. */
+/* Why one file: the checks share the window, accumulator, broadcast and dtype helpers (static), and each
+ * check is its own function, so a build links only the checks its generated resolver references. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 #include "bbrt_kernels.h"

@@ -27,7 +27,7 @@ def every_new_op() -> onnx.ModelProto:
     def r(*s: int, k: float = 0.5) -> np.ndarray:
         return (rng.standard_normal(s) * k).astype(np.float32)
 
-    inits = {"pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "scales": np.array([1, 1, 0.5, 0.5], np.float32),
+    inits: dict[str, np.ndarray] = {"pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "scales": np.array([1, 1, 0.5, 0.5], np.float32),
              "idx": np.array([3, 1, 0], np.int64), "slope": r(3, 1, 1), "s1": np.array([3, 1, 9], np.int64),
              "LW": r(2, 20, 9), "LR": r(2, 20, 5), "LB": r(2, 40), "s2": np.array([3, 1, 10], np.int64),
              "GW": r(1, 12, 10), "GR": r(1, 12, 4), "GB": r(1, 24)}
