@@ -37,7 +37,7 @@ from bb_edge.bbrt.format import (
     Program,
     Tensor,
 )
-from bb_edge.bbrt.lower_ops import EXTRA_OPS, Ctx, lower_extra
+from bb_edge.bbrt.lower_ops import DECOMPOSED, EXTRA_OPS, Ctx, decompose, lower_extra
 from bb_edge.bbrt.lower_qdq import is_qdq, lower_qdq
 from bb_edge.bbrt.quant import (
     affine_params,
@@ -201,6 +201,8 @@ def lower(
     for node in cm.graph.node:
         if node.op_type == "Constant":
             init[node.output[0]] = numpy_helper.to_array(_attrs(node)["value"])  # type: ignore[arg-type]
+    if precision == "fp32":  # BatchNormalization, Div by a constant, HardSigmoid -> Mul/Add/Clip (lower_ops);
+        decompose(cm, init)  # in int8 each would requantize once more: refused there (measured 0.17 on ocr-cls)
     L = Lowered(program=Program(node_id, [], [], []), blob=b"", precision=precision, compute=cm)
     synthetic = calib is None
     samples = calib if calib is not None else random_samples(cm)
@@ -582,11 +584,15 @@ def lower(
                  node.name)
         elif t in EXTRA_OPS:
             lower_extra(ctx, node, a, use_q)
+        elif q8 and t in DECOMPOSED:
+            raise UnsupportedNode(node.name or out, t, "no int8 bbrt kernel (float32 programs run it as Mul/Add/Clip: "
+                                  "build this node with --precision fp32)")
         else:
             raise UnsupportedNode(node.name or out, t, "no bbrt kernel; supported: Conv, Gemm, MatMul, MaxPool, "
                                   "AveragePool, GlobalAveragePool, Add, Mul, Relu, Clip, Sigmoid, Tanh, Elu, "
                                   "LeakyRelu, PRelu, Softmax, Reshape/Flatten/Squeeze/Unsqueeze, Concat, Transpose, "
-                                  "Pad, Resize, Gather, LSTM, GRU")
+                                  "Pad, Resize, Gather, LSTM, GRU; in float32 BatchNormalization, HardSigmoid, "
+                                  "Div by a constant")
         if q8 and not use_q:
             L.float_nodes.add(node.name)
 

@@ -22,6 +22,8 @@ from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, STORE_ARENA, Op, Te
 from bb_edge.bbrt.quant import quantize
 
 MOVE_MAX_RANK = 6  # firmware/src/bbrt_kernels.h BBRT_MOVE_MAX_RANK
+#: ops a float32 program runs as existing kernels (:func:`decompose`)
+DECOMPOSED = frozenset({"BatchNormalization", "HardSigmoid", "Div"})
 EXTRA_OPS = frozenset({"Transpose", "Pad", "Resize", "Gather", "PRelu", "LSTM", "GRU"})
 #: Resize coordinate modes the nearest tables implement, each checked against ONNX Runtime
 #: (tf_crop_and_resize needs an roi and an extrapolation value, tf_half_pixel_for_centers has no ORT kernel: refused)
@@ -309,3 +311,59 @@ def lower_extra(c: Ctx, node: onnx.NodeProto, a: dict[str, Any], use_q: bool) ->
         lower_prelu(c, node)
     else:
         lower_rnn(c, node, a)
+
+
+def decompose(model: onnx.ModelProto, init: dict[str, np.ndarray]) -> int:
+    """Rewrite, in place, ops a float32 program runs as existing kernels; returns how many were rewritten.
+
+    BatchNormalization (inference, constant parameters) -> Mul and Add by per-channel constants
+    (``s = scale / sqrt(var + eps)``, ``b - mean * s``); Div by a constant -> Mul by its float32 reciprocal;
+    HardSigmoid -> Mul, Add, Clip(0, 1). ``init`` (name -> constant) gains the new constants.
+    """
+    from onnx import helper, numpy_helper
+
+    g = model.graph
+    nodes: list[onnx.NodeProto] = []
+    done = 0
+    try:
+        vis = onnx.shape_inference.infer_shapes(model).graph
+        ranks = {v.name: len(v.type.tensor_type.shape.dim) for v in list(vis.value_info) + list(vis.input)
+                 if v.type.tensor_type.HasField("shape")}
+    except Exception:  # noqa: BLE001 - no ranks: BatchNormalization stays (and is refused by name)
+        ranks = {}
+
+    def const(name: str, arr: np.ndarray) -> str:
+        g.initializer.append(numpy_helper.from_array(arr, name))
+        init[name] = arr
+        return name
+
+    for n in g.node:
+        a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
+        nm = n.name or n.output[0]
+        if n.op_type == "BatchNormalization" and len(n.output) == 1 and not int(a.get("training_mode", 0)) \
+                and all(i in init for i in n.input[1:5]) and ranks.get(n.input[0], 0) >= 2:
+            sc, b, mean, var = (np.asarray(init[i], np.float32) for i in n.input[1:5])
+            s = (sc / np.sqrt(var + np.float32(a.get("epsilon", 1e-5)))).astype(np.float32)
+            shift = (b - mean * s).astype(np.float32)
+            shape = [s.size] + [1] * (ranks[n.input[0]] - 2)
+            ms, ab = const(f"{nm}__bn_scale", s.reshape(shape)), const(f"{nm}__bn_shift", shift.reshape(shape))
+            nodes += [helper.make_node("Mul", [n.input[0], ms], [f"{nm}__bn_mul"], name=f"{nm}:mul"),
+                      helper.make_node("Add", [f"{nm}__bn_mul", ab], [n.output[0]], name=f"{nm}:add")]
+        elif n.op_type == "Div" and n.input[1] in init and np.asarray(init[n.input[1]]).dtype == np.float32:
+            r = const(f"{nm}__reciprocal", (np.float32(1.0) / np.asarray(init[n.input[1]], np.float32)))
+            nodes.append(helper.make_node("Mul", [n.input[0], r], [n.output[0]], name=nm))
+        elif n.op_type == "HardSigmoid":
+            al = const(f"{nm}__alpha", np.array(a.get("alpha", 0.2), np.float32))
+            be = const(f"{nm}__beta", np.array(a.get("beta", 0.5), np.float32))
+            lo, hi = const(f"{nm}__lo", np.array(0.0, np.float32)), const(f"{nm}__hi", np.array(1.0, np.float32))
+            nodes += [helper.make_node("Mul", [n.input[0], al], [f"{nm}__hs_mul"], name=f"{nm}:mul"),
+                      helper.make_node("Add", [f"{nm}__hs_mul", be], [f"{nm}__hs_add"], name=f"{nm}:add"),
+                      helper.make_node("Clip", [f"{nm}__hs_add", lo, hi], [n.output[0]], name=f"{nm}:clip")]
+        else:
+            nodes.append(n)
+            continue
+        done += 1
+    if done:
+        del g.node[:]
+        g.node.extend(nodes)
+    return done

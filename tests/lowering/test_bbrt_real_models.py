@@ -18,9 +18,15 @@ import pytest
 
 from bb_edge.adapters.devices.serial_devices import HostDevice
 from bb_edge.adapters.transports.inproc import InProcFleet
+from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import Op, parse
+from bb_edge.bbrt.host import HostProgram
+from bb_edge.bbrt.lower_node import float_fleet_values, lower_node
 from bb_edge.cli import main as cli
+from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.deployment.ports import compute_model
+from tests.compiler.test_model_table import _load
 from tests.lowering.test_real_model_paths import gru_tagger
 
 
@@ -70,3 +76,24 @@ def test_a_micropython_build_of_the_gru_node_is_refused_at_build_time(tmp_path: 
 
     with pytest.raises(BuildError, match=r"bigru:0 \(GRU_F32\).*yt \(TRANSPOSE\)"):
         build_all(c, ["n1=esp32-micropython"], tmp_path / "dist", options={"precision": "fp32"})
+
+
+@pytest.mark.parametrize("name", ["ocr-cls", "ocr-rec"])
+def test_paddleocr_first_node_runs_float32_on_the_c_runtime(name: str) -> None:
+    """PaddleOCR's classifier and recognizer (pinned wheel), split in two: the first node (Conv, BatchNormalization,
+    hard-swish as Add/Clip/Mul/Div, HardSigmoid, GlobalAveragePool) lowers float32 and matches the float fleet."""
+    model, x = _load(name)
+    dep, programs = compile_model(model, nodes=2)
+    values = float_fleet_values(dep, [x], programs)[0]
+    L = lower_node(dep, "n0", precision="fp32", samples=[x], programs=programs)
+    cm = compute_model(programs["n0"])
+    assert any(n.op_type == "BatchNormalization" for n in cm.graph.node)
+    h = HostProgram(L.blob, L.program)
+    h.run({L.float_index[i.name]: values[i.name] for i in cm.graph.input})
+    for o in cm.graph.output:
+        got, ref = h.view(L.float_index[o.name]).reshape(values[o.name].shape), values[o.name]
+        rel = float(np.abs(got - ref).max() / np.abs(ref).max())
+        print(f"{name} n0 ({len(cm.graph.node)} ONNX ops) fp32 on bbrt: {rel:.1e} relative to ORT")
+        assert rel <= 1e-5, rel
+    with pytest.raises(BbrtError, match="BatchNormalization"):  # int8 keeps refusing it by name
+        lower_node(dep, "n0", precision="int8", samples=[x], programs=programs)
