@@ -14,6 +14,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.lower import lower
+from tests.firmware.test_firmware_nm import check
 from tests.support.mlperf import qemu_arm_run, run_host
 
 NEW_OPS = {Op.TRANSPOSE, Op.GATHER_AXES, Op.ELU_F32, Op.LEAKYRELU_F32, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32}
@@ -27,7 +28,8 @@ def every_new_op() -> onnx.ModelProto:
     def r(*s: int, k: float = 0.5) -> np.ndarray:
         return (rng.standard_normal(s) * k).astype(np.float32)
 
-    inits: dict[str, np.ndarray] = {"pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "scales": np.array([1, 1, 0.5, 0.5], np.float32),
+    inits: dict[str, np.ndarray] = {
+             "pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "scales": np.array([1, 1, 0.5, 0.5], np.float32),
              "idx": np.array([3, 1, 0], np.int64), "slope": r(3, 1, 1), "s1": np.array([3, 1, 9], np.int64),
              "LW": r(2, 20, 9), "LR": r(2, 20, 5), "LB": r(2, 40), "s2": np.array([3, 1, 10], np.int64),
              "GW": r(1, 12, 10), "GR": r(1, 12, 4), "GB": r(1, 24)}
@@ -61,8 +63,9 @@ def test_every_new_op_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:
     inputs = xs.reshape(3, 4, 6, 3)[:, None]
     host = run_host(L, inputs)
     np.testing.assert_allclose(host, ref, rtol=1e-5, atol=1e-6)
-    qemu, _, _ = qemu_arm_run(L, inputs, tmp_path / "f32", kind="cortex-m3")
+    qemu, _, files = qemu_arm_run(L, inputs, tmp_path / "f32", kind="cortex-m3")
     np.testing.assert_array_equal(qemu, host)  # same IEEE single-precision operations in the same order
+    check(files["elf"], "arm-none-eabi-nm")  # no heap symbol in the ELF with the new kernels
     # int8: movement ops on int8 bytes, Elu/LeakyRelu as LUT_I8, PRelu/LSTM/GRU float32 in between
     Lq = lower(m, precision="int8", calib=[{"x": x} for x in xs])
     assert {Op.TRANSPOSE, Op.GATHER_AXES, Op.LUT_I8, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32} <= Lq.ops_used
