@@ -30,3 +30,13 @@ class FitError(BbrtError):
 
 class NativeBuildError(BbrtError):
     """A firmware build (make, a compiler) failed."""
+
+
+class UnsupportedNode(BbrtError):
+    """An ONNX node whose op or attributes the C runtime has no kernel for (``node``, ``op``: where and what)."""
+
+    fix = "keep this node on a host node (`--backend ort`), or export the model without the attribute"
+
+    def __init__(self, node: str, op: str, why: str) -> None:
+        self.node, self.op = node, op
+        super().__init__(f"node {node!r} ({op}): {why}; bbrt refuses it at build time")

@@ -74,6 +74,15 @@ class Op(IntEnum):
     WHERE_F32 = 35
     # CONV_I8 + MAXPOOL_I8 in one kernel that never holds the conv output (lower(fuse_pool=True))
     CONV_POOL_I8 = 36
+    # data movement of any dtype (Transpose; Pad, Resize nearest and Gather as per-axis index tables)
+    TRANSPOSE = 37
+    GATHER_AXES = 38
+    ELU_F32 = 39
+    LEAKYRELU_F32 = 40
+    PRELU_F32 = 41
+    # recurrent layers, float32 (an int8 program keeps them float between QUANTIZE/DEQUANTIZE)
+    LSTM_F32 = 42
+    GRU_F32 = 43
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)

@@ -20,7 +20,9 @@ class HostProgram:
     """A .bbrt program loaded by the C loader into a caller-owned arena."""
 
     def __init__(self, blob: bytes, program: Program, arena_size: int | None = None) -> None:
-        self.lib = load_host_library()
+        # the loader refuses an edge over BBRT_MAX_PAYLOAD: a library built for this program's largest edge
+        largest = max((program.tensors[e.tensor].nbytes for e in program.edges), default=0)
+        self.lib = load_host_library(max_payload=max(65536, 1 << (largest - 1).bit_length()))
         self.program = program
         self.blob = aligned(len(blob))
         self.blob[:] = np.frombuffer(blob, np.uint8)

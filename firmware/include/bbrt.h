@@ -218,7 +218,11 @@ typedef enum {
     BBRT_OP_LOGSOFTMAX_F32 = 30, BBRT_OP_ONEHOT_F32 = 31, BBRT_OP_REDUCE_F32 = 32,
     BBRT_OP_TRANSPOSE_F32 = 33, BBRT_OP_GREATER_F32 = 34, BBRT_OP_WHERE_F32 = 35,
     BBRT_OP_CONV_POOL_I8 = 36, /* CONV_I8 + MAXPOOL without the conv output (bb_edge/bbrt/lower.py fuse_pool) */
-    BBRT_OP__COUNT = 37
+    /* data movement (any dtype), more activations, recurrent layers (docs/bbrt.md) */
+    BBRT_OP_TRANSPOSE = 37, BBRT_OP_GATHER_AXES = 38,
+    BBRT_OP_ELU_F32 = 39, BBRT_OP_LEAKYRELU_F32 = 40, BBRT_OP_PRELU_F32 = 41,
+    BBRT_OP_LSTM_F32 = 42, BBRT_OP_GRU_F32 = 43,
+    BBRT_OP__COUNT = 44
 } bbrt_opcode_t;
 
 typedef struct {

@@ -1,5 +1,7 @@
 /* Per-op shape, dtype and parameter checks: the loader runs these on every op,
  * so a kernel may assume its tensors are consistent and in bounds. */
+/* Why one file: the checks share the window, accumulator, broadcast and dtype helpers (static), and each
+ * check is its own function, so a build links only the checks its generated resolver references. */
 #include "bbrt.h"
 #include "bbrt_internal.h"
 #include "bbrt_kernels.h"
@@ -391,4 +393,150 @@ bbrt_status_t bbrt_c_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op) {
 
 bbrt_status_t bbrt_c_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     return check_matmul(pr, op);
+}
+
+/* ------------------------------------------------------- data movement, activations, recurrent layers */
+/* a data-moving op keeps the bytes: same dtype and, for int8, the same scale (bits) and zero point */
+static int same_type(const bbrt_tensor_t *x, const bbrt_tensor_t *y) {
+    if (x->dtype != y->dtype || bbrt_dtype_size(x->dtype) == 0u) return 0;
+    return !is_q(x) || (same_f32(x->scale, y->scale) && x->zero_point == y->zero_point);
+}
+
+/* [a, a + an) and [b, b + bn) share a byte */
+static int overlaps(const bbrt_tensor_t *a, const bbrt_tensor_t *b) {
+    return a->nbytes && b->nbytes && a->data < b->data + b->nbytes && b->data < a->data + a->nbytes;
+}
+
+/* TRANSPOSE: y.dims[k] = x.dims[p[k]], p a permutation of 0..rank-1 (rank <= 6) */
+bbrt_status_t bbrt_c_transpose(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, y;
+    uint32_t k, seen = 0u;
+    if (op->n_in != 1u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (!same_type(&x, &y) || x.rank != y.rank || x.rank < 1u || x.rank > BBRT_MOVE_MAX_RANK) FAIL_SHAPE;
+    for (k = 0; k < x.rank; k++) {
+        if (op->p[k] < 0 || (uint32_t)op->p[k] >= x.rank || (seen >> op->p[k]) & 1u) FAIL_PARAM;
+        seen |= 1u << op->p[k];
+        if (y.dims[k] != x.dims[op->p[k]]) FAIL_SHAPE;
+    }
+    for (k = x.rank; k < BBRT_OP_PARAMS; k++)
+        if (op->p[k] != 0) FAIL_PARAM;
+    if (overlaps(&x, &y)) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+/* GATHER_AXES: y[i0..ir] = x[t0[i0], .., tr[ir]], the tables t_k (y.dims[k] int32 entries each, one
+ * constant after another) in [-1, x.dims[k]); -1 writes the fill value p0 (float bits, or an int8) */
+bbrt_status_t bbrt_c_gather_axes(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, t, y;
+    uint32_t k, i, n = 0u;
+    const int32_t *tab;
+    if (op->n_in != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &t);
+    T(pr, op->out[0], &y);
+    if (!same_type(&x, &y) || x.rank != y.rank || x.rank < 1u || x.rank > BBRT_MOVE_MAX_RANK) FAIL_SHAPE;
+    if (t.dtype != BBRT_DT_INT32 || t.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+    for (k = 0; k < y.rank; k++) n += y.dims[k]; /* each dim < 2^28: no overflow for 6 of them */
+    if (t.count != n) FAIL_SHAPE;
+    tab = (const int32_t *)(const void *)t.data;
+    for (k = 0, n = 0u; k < y.rank; k++)
+        for (i = 0; i < y.dims[k]; i++, n++)
+            if (tab[n] < -1 || (tab[n] >= 0 && (uint32_t)tab[n] >= x.dims[k])) FAIL_PARAM;
+    if (is_q(&y) ? (op->p[0] < -128 || op->p[0] > 127) : (y.dtype != BBRT_DT_FLOAT && op->p[0] != 0)) FAIL_PARAM;
+    for (k = 1; k < BBRT_OP_PARAMS; k++)
+        if (op->p[k] != 0) FAIL_PARAM;
+    if (overlaps(&x, &y)) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+/* ELU / LEAKYRELU: p0 = alpha (float bits, finite) */
+static bbrt_status_t check_alpha_unary(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    uint32_t e = ((uint32_t)op->p[0] >> 23) & 0xFFu;
+    if (check_unary(pr, op, BBRT_DT_FLOAT, BBRT_DT_FLOAT, 1u) != BBRT_OK) FAIL_SHAPE;
+    if (e == 0xFFu) FAIL_PARAM;
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_c_elu_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_alpha_unary(pr, op);
+}
+
+bbrt_status_t bbrt_c_leakyrelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_alpha_unary(pr, op);
+}
+
+/* PRELU: X, slope broadcast to X (numpy rules); Y has X's shape */
+bbrt_status_t bbrt_c_prelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, y;
+    uint32_t k;
+    if (check_binary(pr, op, 0) != BBRT_OK) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (x.rank != y.rank) FAIL_SHAPE;
+    for (k = 0; k < x.rank; k++)
+        if (x.dims[k] != y.dims[k]) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+/* LSTM (G = 4 gates) / GRU (G = 3): X [T,B,I], W [D,G*H,I], R [D,G*H,H], bias [D,2*G*H], H0 [D,B,H],
+ * (LSTM) C0 [D,B,H], scratch (arena, >= 6H floats, shared with nothing else of the op); p0 direction
+ * (0 forward, 1 reverse, 2 both: D = 2), p1 output (0 Y [T,D,B,H], 1 Y_h [D,B,H], 2 Y_c [D,B,H], LSTM),
+ * p2 (GRU) linear_before_reset 0/1. All float32. */
+static int dims_are(const bbrt_tensor_t *t, uint32_t rank, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+    uint32_t want[4];
+    uint32_t k;
+    want[0] = a; want[1] = b; want[2] = c; want[3] = d;
+    if (t->rank != rank || !is_f(t)) return 0;
+    for (k = 0; k < rank; k++)
+        if (t->dims[k] != want[k]) return 0;
+    return 1;
+}
+
+static bbrt_status_t check_rnn(const bbrt_program_t *pr, const bbrt_op_t *op, uint32_t g) {
+    bbrt_tensor_t x, w, r, b, h0, c0, s, y;
+    uint32_t T_, B, I, H, D, k, lstm = g == 4u;
+    if (op->n_in != (lstm ? 7u : 6u)) FAIL_SHAPE;
+    if (op->p[0] < 0 || op->p[0] > 2 || op->p[1] < 0 || op->p[1] > (lstm ? 2 : 1)) FAIL_PARAM;
+    if (op->p[2] < 0 || op->p[2] > (lstm ? 0 : 1)) FAIL_PARAM;
+    for (k = 3; k < BBRT_OP_PARAMS; k++)
+        if (op->p[k] != 0) FAIL_PARAM;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &w);
+    T(pr, op->in[2], &r);
+    T(pr, op->in[3], &b);
+    T(pr, op->in[4], &h0);
+    T(pr, op->in[lstm ? 6u : 5u], &s);
+    T(pr, op->out[0], &y);
+    if (!is_f(&x) || x.rank != 3u || w.rank != 3u) FAIL_SHAPE;
+    T_ = x.dims[0];
+    B = x.dims[1];
+    I = x.dims[2];
+    D = op->p[0] == 2 ? 2u : 1u;
+    if (w.dims[1] % g != 0u) FAIL_SHAPE;
+    H = w.dims[1] / g;
+    if (T_ < 1u || B < 1u || I < 1u || H < 1u || H > 65536u) FAIL_SHAPE;
+    if (!dims_are(&w, 3u, D, g * H, I, 0u) || !dims_are(&r, 3u, D, g * H, H, 0u) ||
+        !dims_are(&b, 2u, D, 2u * g * H, 0u, 0u) || !dims_are(&h0, 3u, D, B, H, 0u))
+        FAIL_SHAPE;
+    if (lstm) {
+        T(pr, op->in[5], &c0);
+        if (!dims_are(&c0, 3u, D, B, H, 0u)) FAIL_SHAPE;
+    }
+    if (op->p[1] == 0 ? !dims_are(&y, 4u, T_, D, B, H) : !dims_are(&y, 3u, D, B, H, 0u)) FAIL_SHAPE;
+    /* the scratch is written: an arena tensor of at least 6H floats, apart from every other operand */
+    if (!is_f(&s) || s.storage != BBRT_STORE_ARENA || s.count < 6u * H) FAIL_SHAPE;
+    if (overlaps(&s, &x) || overlaps(&s, &h0) || overlaps(&s, &y) || overlaps(&x, &y) || overlaps(&h0, &y))
+        FAIL_SHAPE;
+    if (lstm && (overlaps(&s, &c0) || overlaps(&c0, &y))) FAIL_SHAPE;
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_c_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_rnn(pr, op, 4u);
+}
+
+bbrt_status_t bbrt_c_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return check_rnn(pr, op, 3u);
 }

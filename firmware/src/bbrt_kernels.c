@@ -1180,3 +1180,206 @@ bbrt_status_t bbrt_k_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     }
     return BBRT_OK;
 }
+
+/* ------------------------------------------------------- data movement (any dtype: 1, 2 or 4 bytes) */
+static void move_elem(uint8_t *dst, const uint8_t *src, uint32_t size) {
+    uint32_t i;
+    for (i = 0; i < size; i++) dst[i] = src[i];
+}
+
+/* TRANSPOSE: walk the output in order; the input offset follows an odometer over the output's dims,
+ * stepping by the input stride of the axis each output axis reads */
+bbrt_status_t bbrt_k_transpose(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[1], y;
+    uint32_t xs[BBRT_MOVE_MAX_RANK], st[BBRT_MOVE_MAX_RANK], idx[BBRT_MOVE_MAX_RANK];
+    uint32_t r, k, o, ix = 0u, size;
+    TN(0); TOUT;
+    r = y.rank;
+    size = bbrt_dtype_size(y.dtype);
+    xs[r - 1u] = 1u;
+    for (k = r - 1u; k-- > 0u;) xs[k] = xs[k + 1u] * t[0].dims[k + 1u];
+    for (k = 0; k < r; k++) {
+        st[k] = xs[op->p[k]];
+        idx[k] = 0u;
+    }
+    for (o = 0; o < y.count; o++) {
+        move_elem(y.data + (size_t)o * size, t[0].data + (size_t)ix * size, size);
+        for (k = r; k-- > 0u;) {
+            idx[k]++;
+            ix += st[k];
+            if (idx[k] < y.dims[k]) break;
+            ix -= st[k] * idx[k];
+            idx[k] = 0u;
+        }
+    }
+    return BBRT_OK;
+}
+
+/* GATHER_AXES: Pad (constant), Resize (nearest) and Gather with constant indices, as one index table
+ * per axis (checked by the loader: every entry in [-1, x.dims[k])) */
+bbrt_status_t bbrt_k_gather_axes(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    uint32_t xs[BBRT_MOVE_MAX_RANK], idx[BBRT_MOVE_MAX_RANK];
+    const int32_t *tab[BBRT_MOVE_MAX_RANK];
+    uint32_t r, k, o, size;
+    uint8_t fill[4];
+    TN(0); TN(1); TOUT;
+    r = y.rank;
+    size = bbrt_dtype_size(y.dtype);
+    bbrt_wr_u32(fill, (uint32_t)op->p[0]); /* float bits, or the int8 value in the first byte */
+    xs[r - 1u] = 1u;
+    for (k = r - 1u; k-- > 0u;) xs[k] = xs[k + 1u] * t[0].dims[k + 1u];
+    tab[0] = (const int32_t *)(const void *)t[1].data;
+    for (k = 1; k < r; k++) tab[k] = tab[k - 1u] + y.dims[k - 1u];
+    for (k = 0; k < r; k++) idx[k] = 0u;
+    for (o = 0; o < y.count; o++) {
+        uint32_t ix = 0u;
+        int pad = 0;
+        for (k = 0; k < r; k++) {
+            int32_t v = tab[k][idx[k]];
+            if (v < 0) pad = 1;
+            else ix += (uint32_t)v * xs[k];
+        }
+        move_elem(y.data + (size_t)o * size, pad ? fill : t[0].data + (size_t)ix * size, size);
+        for (k = r; k-- > 0u;) {
+            if (++idx[k] < y.dims[k]) break;
+            idx[k] = 0u;
+        }
+    }
+    return BBRT_OK;
+}
+
+/* ------------------------------------------------------- more activations (float32) */
+UNARY_F32(bbrt_k_elu_f32, v > 0.0f ? v : bbrt_i2f(op->p[0]) * (bbrt_expf(v) - 1.0f))
+UNARY_F32(bbrt_k_leakyrelu_f32, v >= 0.0f ? v : bbrt_i2f(op->p[0]) * v)
+
+static void prelu_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                          uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const float *pa = (const float *)(const void *)a->data + ia, *pb = (const float *)(const void *)b->data + ib;
+    float *py = (float *)(void *)y->data + iy;
+    uint32_t i;
+    (void)op;
+    for (i = 0; i < n; i++) {
+        float v = pa[i * sa];
+        py[i] = v < 0.0f ? v * pb[i * sb] : v;
+    }
+}
+BINARY_KERNEL(bbrt_k_prelu_f32, prelu_f32_run)
+
+/* ------------------------------------------------------- LSTM / GRU (float32, ONNX gate order) */
+static float sigmoidf_(float v) { return 1.0f / (1.0f + bbrt_expf(-v)); }
+
+/* out[j] = bias[j] + sum_k m[j][k] * v[k] for j < rows (m row-major [rows, n]) */
+static void matvec_add(float *out, const float *m, const float *v, const float *bias, uint32_t rows, uint32_t n) {
+    uint32_t j, k;
+    for (j = 0; j < rows; j++) {
+        const float *row = m + (size_t)j * n;
+        float acc = 0.0f;
+        for (k = 0; k < n; k++) acc += row[k] * v[k];
+        out[j] = acc + bias[j];
+    }
+}
+
+typedef struct {
+    bbrt_tensor_t x, w, r, b, h0, c0, s, y;
+    uint32_t T, B, I, H, D, G;
+} rnn_t;
+
+static void rnn_tensors(const bbrt_program_t *pr, const bbrt_op_t *op, rnn_t *n, uint32_t g) {
+    bbrt_program_tensor(pr, op->in[0], &n->x);
+    bbrt_program_tensor(pr, op->in[1], &n->w);
+    bbrt_program_tensor(pr, op->in[2], &n->r);
+    bbrt_program_tensor(pr, op->in[3], &n->b);
+    bbrt_program_tensor(pr, op->in[4], &n->h0);
+    if (g == 4u) bbrt_program_tensor(pr, op->in[5], &n->c0);
+    bbrt_program_tensor(pr, op->in[g == 4u ? 6u : 5u], &n->s);
+    bbrt_program_tensor(pr, op->out[0], &n->y);
+    n->T = n->x.dims[0];
+    n->B = n->x.dims[1];
+    n->I = n->x.dims[2];
+    n->G = g;
+    n->H = n->w.dims[1] / g;
+    n->D = n->w.dims[0];
+}
+
+/* one direction d of one batch row b; writes Y rows (mode 0) or the final state (modes 1, 2) */
+static void rnn_run(const bbrt_op_t *op, const rnn_t *n, uint32_t d, uint32_t bi) {
+    uint32_t H = n->H, G = n->G, I = n->I, j, step;
+    int reverse = op->p[0] == 1 || (op->p[0] == 2 && d == 1u);
+    const float *W = (const float *)(const void *)n->w.data + (size_t)d * G * H * I;
+    const float *R = (const float *)(const void *)n->r.data + (size_t)d * G * H * H;
+    const float *Wb = (const float *)(const void *)n->b.data + (size_t)d * 2u * G * H;
+    const float *Rb = Wb + G * H;
+    float *h = (float *)(void *)n->s.data, *c = h + H, *g = c + H; /* g: 4H floats */
+    const float *h0 = (const float *)(const void *)n->h0.data + ((size_t)d * n->B + bi) * H;
+    for (j = 0; j < H; j++) h[j] = h0[j];
+    if (G == 4u) {
+        const float *c0 = (const float *)(const void *)n->c0.data + ((size_t)d * n->B + bi) * H;
+        for (j = 0; j < H; j++) c[j] = c0[j];
+    }
+    for (step = 0; step < n->T; step++) {
+        uint32_t t = reverse ? n->T - 1u - step : step;
+        const float *xt = (const float *)(const void *)n->x.data + ((size_t)t * n->B + bi) * I;
+        if (G == 4u) { /* gates i, o, f, c */
+            matvec_add(g, W, xt, Wb, 4u * H, I);
+            for (j = 0; j < 4u * H; j++) g[j] += Rb[j];
+            for (j = 0; j < 4u * H; j++) {
+                const float *row = R + (size_t)j * H;
+                float acc = 0.0f;
+                uint32_t k;
+                for (k = 0; k < H; k++) acc += row[k] * h[k];
+                g[j] += acc;
+            }
+            for (j = 0; j < H; j++) {
+                float ig = sigmoidf_(g[j]), og = sigmoidf_(g[H + j]), fg = sigmoidf_(g[2u * H + j]);
+                float cc = bbrt_tanhf(g[3u * H + j]);
+                c[j] = fg * c[j] + ig * cc;
+                h[j] = og * bbrt_tanhf(c[j]);
+            }
+        } else { /* gates z, r, h; g: [0, 3H) W x + Wb, [3H, 4H) R_h h + Rb_h (linear_before_reset) */
+            matvec_add(g, W, xt, Wb, 3u * H, I);
+            for (j = 0; j < 2u * H; j++) {
+                const float *row = R + (size_t)j * H;
+                float acc = 0.0f;
+                uint32_t k;
+                for (k = 0; k < H; k++) acc += row[k] * h[k];
+                g[j] = sigmoidf_(g[j] + acc + Rb[j]);
+            }
+            if (op->p[2]) {
+                matvec_add(g + 3u * H, R + (size_t)2u * H * H, h, Rb + 2u * H, H, H);
+                for (j = 0; j < H; j++) g[2u * H + j] = bbrt_tanhf(g[2u * H + j] + g[H + j] * g[3u * H + j]);
+            } else {
+                for (j = 0; j < H; j++) c[j] = g[H + j] * h[j]; /* r . h (c is free in a GRU) */
+                matvec_add(g + 3u * H, R + (size_t)2u * H * H, c, Rb + 2u * H, H, H);
+                for (j = 0; j < H; j++) g[2u * H + j] = bbrt_tanhf(g[2u * H + j] + g[3u * H + j]);
+            }
+            for (j = 0; j < H; j++) h[j] = (1.0f - g[j]) * g[2u * H + j] + g[j] * h[j];
+        }
+        if (op->p[1] == 0) {
+            float *yt = (float *)(void *)n->y.data + (((size_t)t * n->D + d) * n->B + bi) * H;
+            for (j = 0; j < H; j++) yt[j] = h[j];
+        }
+    }
+    if (op->p[1] != 0) {
+        float *yo = (float *)(void *)n->y.data + ((size_t)d * n->B + bi) * H;
+        const float *src = op->p[1] == 1 ? h : c;
+        for (j = 0; j < H; j++) yo[j] = src[j];
+    }
+}
+
+static bbrt_status_t rnn_kernel(const bbrt_program_t *pr, const bbrt_op_t *op, uint32_t g) {
+    rnn_t n;
+    uint32_t d, b;
+    rnn_tensors(pr, op, &n, g);
+    for (d = 0; d < n.D; d++)
+        for (b = 0; b < n.B; b++) rnn_run(op, &n, d, b);
+    return BBRT_OK;
+}
+
+bbrt_status_t bbrt_k_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return rnn_kernel(pr, op, 4u);
+}
+
+bbrt_status_t bbrt_k_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    return rnn_kernel(pr, op, 3u);
+}

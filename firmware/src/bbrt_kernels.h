@@ -33,6 +33,15 @@ bbrt_status_t bbrt_k_concat(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_quantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_transpose(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_gather_axes(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_elu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_leakyrelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_prelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+/* the largest rank TRANSPOSE and GATHER_AXES take */
+#define BBRT_MOVE_MAX_RANK 6u
 
 
 /* Shape/dtype/param checks (bbrt_check.c), one per opcode, and the resolver's table of them
@@ -64,6 +73,13 @@ bbrt_status_t bbrt_c_concat(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_quantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_dequantize(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_matmul_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_transpose(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_gather_axes(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_elu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_leakyrelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_prelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 /* bbrt_op_checks, the resolver's table of these, is declared in bbrt_internal.h (the loader reads it) */
 
 #endif

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.examples import small_cnn
 from bb_edge.bbrt.lower import lower
 from bb_edge.bbrt.native import cached_build
+from tests.firmware.test_bbrt_more_ops_qemu import every_new_op
+from tests.support.examples import small_cnn
 
 BUDGET_S = 60 if os.environ.get("BB_EDGE_LONG") == "1" else 10  # seconds of libFuzzer per target (CI: 10)
 VEC = Path(__file__).resolve().parents[1] / "vectors"
@@ -40,6 +41,8 @@ def test_fuzz_program_loader(fuzzers: Path, tmp_path: Path) -> None:
     corpus.mkdir()
     for p in ("int8", "fp32"):
         (corpus / f"cnn_{p}.bbrt").write_bytes(lower(small_cnn(size=8), precision=p).blob)
+        # Transpose, Pad/Resize/Gather tables, Elu/LeakyRelu/PRelu, LSTM and GRU (opcodes 37-43)
+        (corpus / f"more_ops_{p}.bbrt").write_bytes(lower(every_new_op(), precision=p).blob)
     run(fuzzers / "fuzz_program", corpus, tmp_path)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from bb_edge.bbrt.format import RECV, SEND, Op
+from bb_edge.bbrt.format import NP_OF, RECV, SEND, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import make
@@ -71,7 +71,9 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     res.write_text(resolver_source(L.ops_used))
     prog = d / "p.bbrt"
     prog.write_bytes(L.blob)
-    blob = b"".join(device_input(L, inputs[k:k + 1]).astype(np.int8).tobytes() for k in range(len(inputs)))
+    rdt = NP_OF[L.program.tensors[next(e.tensor for e in L.program.edges if e.direction == RECV)].dtype]
+    sdt = NP_OF[L.program.tensors[next(e.tensor for e in L.program.edges if e.direction == SEND)].dtype]
+    blob = b"".join(device_input(L, inputs[k:k + 1]).astype(rdt).tobytes() for k in range(len(inputs)))
     inp = d / "inputs.bin"
     inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
     extra = {} if dsp or kind != "cortex-m4" else {"M4_KERNELS": ""}
@@ -90,7 +92,7 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     runs = re.findall(r"^run (\d+)", out, re.M)
     if runs != ["0"] * len(inputs):
         raise RuntimeError(f"QEMU runs: {runs}: {out[-2000:]}")
-    outs = np.stack([np.frombuffer(bytes.fromhex(h), np.int8) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
+    outs = np.stack([np.frombuffer(bytes.fromhex(h), sdt) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
     ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
     nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
     per_op: dict[str, float] = {}

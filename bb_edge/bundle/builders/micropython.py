@@ -18,10 +18,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from bb_edge.bbrt.format import Op
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult, lower_request
 from bb_edge.mpy.cross import MARCH, compile_package, runtime_dir
 
 BUILD_JSON = "build.json"
+#: opcodes the MicroPython executor implements (firmware/micropython/bbnode/executor.py ``KERNELS``)
+MPY_OPCODES = frozenset(range(1, 27))
 
 
 def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], deployment: str) -> dict[str, Any]:
@@ -54,6 +57,11 @@ def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], depl
 def build(request: BuildRequest) -> BuildResult:
     """Build one MicroPython node bundle into ``request.out_dir``."""
     dep, L, precision = lower_request(request)
+    lacking = sorted({f"{op.name or '?'} ({Op(op.opcode).name})" for op in L.program.ops
+                      if int(op.opcode) not in MPY_OPCODES})
+    if lacking:  # refused here, not by the executor's loader on the device
+        raise BuildError(f"node {request.node!r}: the MicroPython executor has no kernel for {', '.join(lacking)}; "
+                         f"build this node for a C-runtime target (e.g. --target {request.node}=host)")
     prof = request.profile
     march = str(prof.get("mpy_march", MARCH.get(prof.arch, "")))
     if march not in ("", "xtensawin", "rv32imc", "armv7emsp", "armv6m", "x64"):

@@ -1,0 +1,75 @@
+"""One program with every op of issue 26's C-runtime list on QEMU Cortex-M3 (soft float), against the host
+build and ONNX Runtime: Transpose, Pad, Resize (nearest), Gather, Elu, LeakyRelu, PRelu, LSTM (both
+directions) and GRU, lowered float32; and its int8 lowering (the data movement in int8, Elu/LeakyRelu as
+tables, PRelu/LSTM/GRU float32 between QUANTIZE and DEQUANTIZE)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.lower import lower
+from tests.firmware.test_firmware_nm import check
+from tests.support.mlperf import qemu_arm_run, run_host
+
+NEW_OPS = {Op.TRANSPOSE, Op.GATHER_AXES, Op.ELU_F32, Op.LEAKYRELU_F32, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32}
+
+
+def every_new_op() -> onnx.ModelProto:
+    """NHWC [1,4,6,3] -> Transpose -> Pad -> Resize x0.5 -> Gather -> Elu -> LeakyRelu -> PRelu -> [3,1,9]
+    -> bidirectional LSTM (H 5) -> [3,1,10] -> GRU (H 4, linear_before_reset) -> Y [3,1,1,4]."""
+    rng = np.random.default_rng(26)
+
+    def r(*s: int, k: float = 0.5) -> np.ndarray:
+        return (rng.standard_normal(s) * k).astype(np.float32)
+
+    inits: dict[str, np.ndarray] = {
+             "pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "scales": np.array([1, 1, 0.5, 0.5], np.float32),
+             "idx": np.array([3, 1, 0], np.int64), "slope": r(3, 1, 1), "s1": np.array([3, 1, 9], np.int64),
+             "LW": r(2, 20, 9), "LR": r(2, 20, 5), "LB": r(2, 40), "s2": np.array([3, 1, 10], np.int64),
+             "GW": r(1, 12, 10), "GR": r(1, 12, 4), "GB": r(1, 24)}
+    nodes = [helper.make_node("Transpose", ["x"], ["t"], name="transpose", perm=[0, 3, 1, 2]),
+             helper.make_node("Pad", ["t", "pads"], ["p"], name="pad"),
+             helper.make_node("Resize", ["p", "", "scales"], ["rs"], name="resize", mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             helper.make_node("Gather", ["rs", "idx"], ["g"], name="gather", axis=3),
+             helper.make_node("Elu", ["g"], ["e"], name="elu", alpha=0.8),
+             helper.make_node("LeakyRelu", ["e"], ["lr"], name="leaky", alpha=0.2),
+             helper.make_node("PRelu", ["lr", "slope"], ["pr"], name="prelu"),
+             helper.make_node("Reshape", ["pr", "s1"], ["seq"], name="to_seq"),
+             helper.make_node("LSTM", ["seq", "LW", "LR", "LB"], ["ly"], name="lstm", hidden_size=5,
+                              direction="bidirectional"),
+             helper.make_node("Reshape", ["ly", "s2"], ["seq2"], name="to_seq2"),
+             helper.make_node("GRU", ["seq2", "GW", "GR", "GB"], ["y"], name="gru", hidden_size=4,
+                              linear_before_reset=1)]
+    g = helper.make_graph(nodes, "every_new_op", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6, 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_every_new_op_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:
+    m = every_new_op()
+    xs = (np.random.default_rng(7).standard_normal((3, 1, 4, 6, 3)) * 1.5).astype(np.float32)
+    sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    ref = np.stack([sess.run(["y"], {"x": x})[0].reshape(-1) for x in xs])
+    L = lower(m, precision="fp32", calib=[{"x": x} for x in xs])
+    assert NEW_OPS <= L.ops_used
+    inputs = xs.reshape(3, 4, 6, 3)[:, None]
+    host = run_host(L, inputs)
+    np.testing.assert_allclose(host, ref, rtol=1e-5, atol=1e-6)
+    qemu, _, files = qemu_arm_run(L, inputs, tmp_path / "f32", kind="cortex-m3")
+    np.testing.assert_array_equal(qemu, host)  # same IEEE single-precision operations in the same order
+    check(files["elf"], "arm-none-eabi-nm")  # no heap symbol in the ELF with the new kernels
+    # int8: movement ops on int8 bytes, Elu/LeakyRelu as LUT_I8, PRelu/LSTM/GRU float32 in between
+    Lq = lower(m, precision="int8", calib=[{"x": x} for x in xs])
+    assert {Op.TRANSPOSE, Op.GATHER_AXES, Op.LUT_I8, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32} <= Lq.ops_used
+    hq = run_host(Lq, inputs)
+    qq, _, _ = qemu_arm_run(Lq, inputs, tmp_path / "i8", kind="cortex-m3")
+    np.testing.assert_array_equal(qq, hq)
+    assert np.abs(hq - ref).max() <= 0.1 * np.abs(ref).max()  # int8 activations before the float RNNs
