@@ -66,6 +66,7 @@ typedef struct {
     bbrt_program_t staged;
     uint32_t refusals, switches;
     uint16_t last_code;
+    uint16_t refused_code;    /* the code that ended refused_update: a COMMIT or ABORT of it is answered with it */
 } bbrt_ota_t;
 
 /* 0 on success, -1 when the slot is misaligned or the node name does not fit. */

@@ -164,6 +164,7 @@ static void revert(bbrt_node_t *node, bbrt_node_ota_t *o) {
     o->revert_pending = 0u;
     o->reverts++;
     o->ota.refused_update = o->switched_uid; /* its chunks, if any still come, are dropped */
+    o->ota.refused_code = BBRT_OTA_ABORTED;
     send_nack(node, o->switched_uid, BBRT_OTA_ABORTED);
     ota_hello(node, BBRT_BROADCAST, 0u);
 }
@@ -193,6 +194,8 @@ void bbrt_node_ota_poll(bbrt_node_t *node) {
         o->rollbacks++;
         o->ota.refusals++;
         o->ota.last_code = BBRT_OTA_ROLLED_BACK;
+        o->ota.refused_update = bbrt_rd_u32(reply);
+        o->ota.refused_code = BBRT_OTA_ROLLED_BACK;
         o->ota.switches--;
         bbrt_wr_u32(nack, bbrt_rd_u32(reply));
         bbrt_wr_u16(nack + 4, BBRT_OTA_ROLLED_BACK);
@@ -257,6 +260,7 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
         o->ota.refused_update = o->ota.update_id;
         o->ota.refusals++;
         o->ota.last_code = BBRT_OTA_TRUNCATED;
+        o->ota.refused_code = BBRT_OTA_TRUNCATED;
         bbrt_wr_u32(reply, o->ota.update_id);
         bbrt_wr_u16(reply + 4, BBRT_OTA_TRUNCATED);
         type = BBRT_OTA_NACK;
@@ -266,7 +270,7 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     if (o->ota.state != BBRT_OTA_IDLE) o->revertible = 0u; /* staging overwrites the previous program's slot */
     if (env->edge == BBRT_OTA_ABORT && env->payload_len == 4u && type == 0u) /* the answer: not running it */
         send_nack(node, bbrt_rd_u32(env->data),
-                  bbrt_rd_u32(env->data) == o->ota.refused_update && o->ota.last_code ? o->ota.last_code
+                  bbrt_rd_u32(env->data) == o->ota.refused_update && o->ota.refused_code ? o->ota.refused_code
                                                                                        : BBRT_OTA_ABORTED);
     bbrt_node_ota_poll(node); /* a COMMIT switches at once when the node is idle */
     return BBRT_OK;

@@ -71,6 +71,7 @@ static uint16_t nack(bbrt_ota_t *o, uint32_t uid, uint16_t code, int ends_update
     if (ends_update) {
         o->state = BBRT_OTA_IDLE;
         o->refused_update = uid;
+        o->refused_code = code;
     }
     if (cap < 6u) return 0u;
     bbrt_wr_u32(reply, uid);
@@ -204,6 +205,8 @@ uint16_t bbrt_ota_message(bbrt_ota_t *o, const bbrt_program_t *active, uint16_t 
     }
     if (type == BBRT_OTA_COMMIT) {
         if (n != 4u) return nack(o, uid, BBRT_OTA_BAD_MESSAGE, 0, reply, cap, len);
+        if ((o->state == BBRT_OTA_IDLE || uid != o->update_id) && uid == o->refused_update && o->refused_code)
+            return nack(o, uid, o->refused_code, 0, reply, cap, len); /* it ended: its code again */
         if (o->state != BBRT_OTA_STAGED || uid != o->update_id)
             return nack(o, uid, BBRT_OTA_UNKNOWN_UPDATE, 0, reply, cap, len);
         o->state = BBRT_OTA_COMMITTING;
