@@ -104,6 +104,7 @@ typedef struct {
     int (*write)(void *ctx, uint32_t off, const uint8_t *buf, uint32_t n); /* 0 when durable */
     void *ctx;
     uint32_t slot_cap; /* bytes per flash program slot */
+    uint32_t page;     /* bytes per image write call (a flash page); 0: 256 */
 } bbrt_ota_flash_t;
 typedef struct {
     uint32_t seq;

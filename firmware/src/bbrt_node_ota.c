@@ -128,13 +128,14 @@ static int persist_slot(bbrt_node_ota_t *o, uint32_t slot, uint32_t len, const u
 
 /* A verified image (RAM staging slot) into the flash slot that does not hold the running program. */
 static int persist_image(bbrt_node_ota_t *o) {
-    uint32_t dst = o->loc[o->active] == 1u ? 2u : 1u, off = 0u, base;
+    uint32_t dst = o->loc[o->active] == 1u ? 2u : 1u, off = 0u, base, page;
     const uint8_t *img = o->slot[o->active ^ 1u];
     if (o->flash == 0) return 0;
     base = bbrt_ota_flash_offset(o->flash, dst);
+    page = o->flash->page ? o->flash->page : 256u;
     o->loc[o->active ^ 1u] = 0u; /* until the image is whole, the slot holds nothing a record may name */
     while (off < o->ota.size) {
-        uint32_t n = o->ota.size - off > 256u ? 256u : o->ota.size - off; /* one flash page at a time */
+        uint32_t n = o->ota.size - off > page ? page : o->ota.size - off; /* one flash page at a time */
         if (o->flash->write(o->flash->ctx, base + off, img + off, n) != 0) {
             o->flash_errors++;
             return -1;

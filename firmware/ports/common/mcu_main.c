@@ -107,6 +107,7 @@ int main(void) {
     ota_flash.read = flash_read;
     ota_flash.write = flash_write;
     ota_flash.slot_cap = BBRT_OTA_SLOT_SIZE;
+    ota_flash.page = 256u;
     ota_flash_ok = port_flash_open() == 0;
     if (ota_flash_ok &&
         bbrt_ota_boot(&ota_flash, (uint8_t *)ota_slots[0], sizeof(ota_slots[0]), &ota_booted) == 0) {

@@ -47,6 +47,7 @@ static inline int posix_flash_open(const char *path, int *fd, bbrt_ota_flash_t *
     f->write = posix_flash_write;
     f->ctx = fd;
     f->slot_cap = slot_cap;
+    f->page = 1u << 20; /* one pwrite + fdatasync per MiB: a killed process never leaves half a pwrite */
     return 0;
 }
 #endif
