@@ -13,7 +13,7 @@ chosen by the seeded generator: ``staging`` (after k of the DATA chunks, then a 
 measured time to SWITCHED) or ``first_run`` (after a request to the new program). The next boot answers a
 request; the oracle is y = x + c of the old and the new program (computed here). A boot is valid when the
 answer is one of them, the new one if SWITCHED had arrived before the cut (the record was durable), the old
-one if READY had not (COMMIT was never sent). The next trial starts on whatever that boot runs.
+one if COMMIT had not been sent (READY alone never switches a node, even across a reboot). The next trial starts on whatever that boot runs.
 """
 
 from __future__ import annotations
@@ -235,6 +235,7 @@ class Trial:
     phase: str
     delay_ms: float
     ready: bool
+    committed: bool
     switched: bool
     before: str
     after: str  # "a", "b", or "neither" (no or a wrong answer)
@@ -294,8 +295,9 @@ def _answer(life: Life, seq: _Seq, rid: int, timeout: float) -> str:
 
 
 def run_power_cuts(boot: Any, images: dict[str, bytes], cuts: int, seed: int, chunk: int,
-                   timeout: float = 30.0) -> Report:
-    """``cuts`` trials on the node ``boot()`` starts (a :class:`Life` on the same persistent store each time)."""
+                   timeout: float = 30.0, target: int = ota.TARGET_BBRT) -> Report:
+    """``cuts`` trials on the node ``boot()`` starts (a :class:`Life` on the same persistent store each time);
+    ``target``: the node's program kind (bbrt for C nodes, micropython)."""
     rng = np.random.default_rng(seed)
     seq = _Seq()
     report = Report()
@@ -306,25 +308,26 @@ def run_power_cuts(boot: Any, images: dict[str, bytes], cuts: int, seed: int, ch
     # the times the phases take on this node, measured once on an uncut update and back
     timing: dict[str, float] = {}
     version = 0
-    for target in ("b", "a"):
+    for want in ("b", "a"):
         version += 1
-        t = _deploy(life, seq, images[target], version, chunk, timeout, timing)
+        t = _deploy(life, seq, images[want], version, chunk, timeout, timing, target)
         assert t == "switched", t
         rid += 1
         t0 = time.monotonic()
-        assert _answer(life, seq, rid, timeout) == target
+        assert _answer(life, seq, rid, timeout) == want
         timing["first_run"] = max(timing.get("first_run", 0.0), time.monotonic() - t0)
     for _ in range(cuts):
         other = "b" if cur == "a" else "a"
         version += 1
         phase = PHASES[int(rng.integers(len(PHASES)))]
         delay = float(rng.uniform(0.0, 1.5 * timing.get(phase, 0.002)))
-        upd = ota.NodeUpdate(NODE, images[other], ota.TARGET_BBRT, ota.hmac_signer(KEY), ota.SIG_HMAC_SHA256, chunk)
+        upd = ota.NodeUpdate(NODE, images[other], target, ota.hmac_signer(KEY), ota.SIG_HMAC_SHA256, chunk)
         d = ota.OtaDeployer({NODE: NODE_ID, "_host": 0}, [upd], seq, version, version=version,
                             deployment=DEPLOYMENT)
         msgs = [o.data for o in d.start(0.0)]
         n_ready = len(life.seen(ota.READY))
         n_switched = len(life.seen(ota.SWITCHED))
+        committed = False
         if phase == "staging":
             k = int(rng.integers(1, len(msgs)))  # OFFER2 and k-1 chunks (not the last)
             for m in msgs[:k]:
@@ -334,6 +337,7 @@ def run_power_cuts(boot: Any, images: dict[str, bytes], cuts: int, seed: int, ch
                 life.send(m)
             if phase != "verification" and life.wait(lambda: len(life.seen(ota.READY)) > n_ready, timeout):
                 life.send(_commit(seq, version))
+                committed = True
                 if phase == "first_run" and life.wait(lambda: len(life.seen(ota.SWITCHED)) > n_switched, timeout):
                     rid += 1
                     life.send(_request(seq, rid))
@@ -344,8 +348,8 @@ def run_power_cuts(boot: Any, images: dict[str, bytes], cuts: int, seed: int, ch
         life = boot()
         rid += 1
         after = _answer(life, seq, rid, timeout)
-        valid = after in (cur, other) and (not switched or after == other) and (ready or after == cur)
-        report.trials.append(Trial(phase, delay * 1000.0, ready, switched, cur, after, valid))
+        valid = after in (cur, other) and (not switched or after == other) and (committed or after == cur)
+        report.trials.append(Trial(phase, delay * 1000.0, ready, committed, switched, cur, after, valid))
         if after not in ("a", "b"):
             break  # nothing sensible to continue from
         cur = after
@@ -360,9 +364,9 @@ def _commit(seq: _Seq, uid: int) -> bytes:
 
 
 def _deploy(life: Life, seq: _Seq, image: bytes, version: int, chunk: int, timeout: float,
-            timing: dict[str, float]) -> str:
+            timing: dict[str, float], target: int) -> str:
     """An uncut update; records how long verification (last chunk to READY) and switching took."""
-    upd = ota.NodeUpdate(NODE, image, ota.TARGET_BBRT, ota.hmac_signer(KEY), ota.SIG_HMAC_SHA256, chunk)
+    upd = ota.NodeUpdate(NODE, image, target, ota.hmac_signer(KEY), ota.SIG_HMAC_SHA256, chunk)
     d = ota.OtaDeployer({NODE: NODE_ID, "_host": 0}, [upd], seq, version, version=version, deployment=DEPLOYMENT)
     msgs = [o.data for o in d.start(0.0)]
     n_ready, n_sw = len(life.seen(ota.READY)), len(life.seen(ota.SWITCHED))

@@ -58,8 +58,9 @@ static const char *epoch_path(void) { return cmdline_word(1u); }
 
 /* The OTA flash area (bbrt_ota.h boot record and program slots) in the host file named by the third
  * word of the command line: QEMU's emulated flash is lost when it exits, this file is not, and a
- * SIGKILLed QEMU leaves in it exactly the writes that completed. Writes go in 8-byte program units
- * (a Cortex-M flash double word), so a cut can land inside a record or an image. */
+ * SIGKILLed QEMU leaves in it exactly the writes that completed. A record (64 bytes) goes in 8-byte
+ * program units (a Cortex-M flash double word), so a cut can tear it; an image goes a 256-byte page
+ * per call (a semihosting call costs milliseconds under QEMU), so a cut can land between pages. */
 static int32_t flash_handle = -1;
 
 int port_flash_open(void) {
@@ -97,10 +98,10 @@ int port_flash_read(uint32_t off, uint8_t *buf, uint32_t n) {
 }
 
 int port_flash_write(uint32_t off, const uint8_t *buf, uint32_t n) {
-    uint32_t args[3], done = 0;
+    uint32_t args[3], done = 0, unit = n <= 64u ? 8u : 256u;
     if (flash_handle < 0 || flash_seek(off) != 0) return -1;
     while (done < n) {
-        uint32_t k = n - done > 8u ? 8u : n - done;
+        uint32_t k = n - done > unit ? unit : n - done;
         args[0] = (uint32_t)flash_handle;
         args[1] = (uint32_t)(uintptr_t)(buf + done);
         args[2] = k;
