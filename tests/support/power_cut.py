@@ -13,7 +13,8 @@ chosen by the seeded generator: ``staging`` (after k of the DATA chunks, then a 
 measured time to SWITCHED) or ``first_run`` (after a request to the new program). The next boot answers a
 request; the oracle is y = x + c of the old and the new program (computed here). A boot is valid when the
 answer is one of them, the new one if SWITCHED had arrived before the cut (the record was durable), the old
-one if COMMIT had not been sent (READY alone never switches a node, even across a reboot). The next trial starts on whatever that boot runs.
+one if COMMIT had not been sent (READY alone never switches a node, even across a reboot). The next trial
+starts on whatever that boot runs.
 """
 
 from __future__ import annotations
@@ -98,6 +99,10 @@ class Life:
                 return True
             time.sleep(0.002)
         return bool(pred())
+
+    def wait_more(self, edge: int, n: int, timeout: float) -> bool:
+        """Wait until more than ``n`` OTA messages of type ``edge`` came."""
+        return self.wait(lambda: len(self.seen(edge)) > n, timeout)
 
     def cut(self) -> None:
         """Power off: SIGKILL the process group, nothing flushed."""
@@ -335,10 +340,10 @@ def run_power_cuts(boot: Any, images: dict[str, bytes], cuts: int, seed: int, ch
         else:
             for m in msgs:
                 life.send(m)
-            if phase != "verification" and life.wait(lambda: len(life.seen(ota.READY)) > n_ready, timeout):
+            if phase != "verification" and life.wait_more(ota.READY, n_ready, timeout):
                 life.send(_commit(seq, version))
                 committed = True
-                if phase == "first_run" and life.wait(lambda: len(life.seen(ota.SWITCHED)) > n_switched, timeout):
+                if phase == "first_run" and life.wait_more(ota.SWITCHED, n_switched, timeout):
                     rid += 1
                     life.send(_request(seq, rid))
         time.sleep(delay)
@@ -375,7 +380,7 @@ def _deploy(life: Life, seq: _Seq, image: bytes, version: int, chunk: int, timeo
         life.send(m)
     timing["staging"] = max(timing.get("staging", 0.0), time.monotonic() - t0)
     t1 = time.monotonic()
-    if not life.wait(lambda: len(life.seen(ota.READY)) > n_ready, timeout):
+    if not life.wait_more(ota.READY, n_ready, timeout):
         return f"no READY: {[(e.edge, bytes(e.payload_bytes())[:6].hex()) for e in life.seen(ota.NACK)]}"
     timing["verification"] = max(timing.get("verification", 0.0), time.monotonic() - t1)
     t2 = time.monotonic()

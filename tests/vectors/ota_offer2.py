@@ -112,7 +112,7 @@ def cases_for(target_name: str, p: dict[str, bytes]) -> list[dict[str, Any]]:
 
     s = _Seq()
     captured = [*_update(s, t, p["new"], 1, 1), _commit(s, 1)]  # version 1: the update an attacker recorded
-    steps = [_request(s, 1), *captured, _request(s, 2), *_update(s, t, p["newer"], 2, 2), _commit(s, 2)]
+    steps: list[Any] = [_request(s, 1), *captured, _request(s, 2), *_update(s, t, p["newer"], 2, 2), _commit(s, 2)]
     steps += [_reseq(s, h) for h in captured]  # 1. fresh seqs
     steps += [_reseq(s, h, uid=5) for h in captured]  # 2. the update id rewritten (5)
     steps += [_request(s, 3), RESTART, *captured, _request(s, 4)]  # 3. byte for byte after a restart
