@@ -58,13 +58,10 @@ def main() -> int:
         if args.only in (None, "qemu-cortex-m3"):
             d = root / "m3"
             d.mkdir()
-            build = native.make("cortex-m3", d / "build",
-                                RESOLVER=str(native.firmware_dir() / "src" / "bbrt_resolver_all.c"),
-                                OTA_KEY=pc.KEY.hex(), OTA_NODE=pc.NODE, OTA_DEPLOYMENT=pc.DEPLOYMENT,
-                                OTA_SLOT="8192", OPT="-Os")
+            elf = pc.m3_elf()
             imgs = {k: pc.padded_program(c, 512) for k, c in pc.CONSTS.items()}
             (d / "a.bbrt").write_bytes(imgs["a"])
-            runs["qemu-cortex-m3"] = (functools.partial(pc.QemuLife, build / "bbrt.elf", d / "a.bbrt", d / "epoch",
+            runs["qemu-cortex-m3"] = (functools.partial(pc.QemuLife, elf, d / "a.bbrt", d / "epoch",
                                                         d / "flash"), imgs, 1024, ota.TARGET_BBRT)
         if args.only in (None, "posix-c"):
             d = root / "posix"

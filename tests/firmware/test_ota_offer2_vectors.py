@@ -2,7 +2,8 @@
 
 - C: the posix node (bbrt-host, firmware/src/bbrt_ota.c + bbrt_node_ota.c) fed the envelopes as frames on
   its stdin, with ``--ota-state`` (its boot record and program slots in a file); a ``restart`` step starts a
-  new process on the same state file, so the byte-identical replay meets an empty duplicate window.
+  new process on the same state file, so the byte-identical replay meets an empty duplicate window. The
+  three replay forms also on the Cortex-M3 build under QEMU (UART, link layer, flash image file).
 - Python: bb_edge.engine.ota.OtaNode on a real Engine (node n1 of a one-node deployment), its slots and
   accepted version in bb_edge.adapters.ops.ota_store.FileSlots; a restart is a new Engine and OtaNode on
   the same directory. Its loader parses the .bbrt images with bb_edge.bbrt.format (the Engine does not run
@@ -20,6 +21,7 @@ import hashlib
 import json
 import struct
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from bb_edge.bbrt.native import host_executable
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
 from bb_edge.wire.framing import FrameDecoder, frame
+from tests.support import power_cut as pc
 from tests.vectors import ota_offer2 as V
 
 VECTORS = json.loads(V.PATH.read_text())
@@ -120,6 +123,39 @@ def test_c_node_replays_the_offer2_vectors(c_node: dict[str, Path], tmp_path: Pa
     # a new life boots an updated slot exactly when an update was switched to (else the factory program)
     _, err = run_c_segment(c_node, state, [])
     assert ("bbrt-ota: boot slot=0" in err) == (not any(r["type"] == ota.SWITCHED for r in spec["replies"])), err
+
+
+@pytest.fixture(scope="module")
+def m3_elf() -> Path:
+    """The Cortex-M3 node with the vectors' key, node name and deployment compiled in."""
+    assert bytes.fromhex(VECTORS["key"]) == pc.KEY and (VECTORS["node"], VECTORS["deployment"]) == (pc.NODE,
+                                                                                                     pc.DEPLOYMENT)
+    return pc.m3_elf()
+
+
+def test_qemu_cortex_m3_node_refuses_the_three_replays(m3_elf: Path, tmp_path: Path) -> None:
+    """The ``replay_three_forms`` case on the Cortex-M3 build under QEMU, over its UART with the link layer;
+    the restart is a power cut (QEMU killed) and a boot from the same flash image file."""
+    spec = _case("bbrt", "replay_three_forms")
+    (tmp_path / "old.bbrt").write_bytes(PROGRAMS["old"])
+    out: list[bytes] = []
+    for seg in _segments(spec["steps"]):
+        life = pc.QemuLife(m3_elf, tmp_path / "old.bbrt", tmp_path / "epoch", tmp_path / "flash")
+        try:
+            requests = sum(wire.decode(e).kind == wire.KIND_DATA for e in seg)
+            for e in seg:
+                life.send(e)
+                # paced: sent as one burst, an OTA message answered by a NACK is sometimes lost on this node
+                # (its transmit ring holds one envelope; see the report of issue 23), unpaced replays differ
+                time.sleep(0.05)
+            # the link delivers in order both ways: the last request's answer comes after every reply
+            assert life.wait_outputs(requests, 60), life.raw
+        finally:
+            life.cut()
+        out += life.raw
+    replies, outputs = _read(out)
+    assert replies == spec["replies"]
+    assert outputs == spec["outputs"]
 
 
 # ------------------------------------------------------------------ Python (OtaNode on an Engine)

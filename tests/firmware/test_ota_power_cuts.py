@@ -58,12 +58,9 @@ def test_micropython_node_survives_kill_9(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def m3_elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Cortex-M3 node with the vectors' key, node and deployment compiled in (make cortex-m3 OTA_...)."""
-    build = tmp_path_factory.mktemp("m3_power") / "build"
-    native.make("cortex-m3", build, RESOLVER=str(native.firmware_dir() / "src" / "bbrt_resolver_all.c"),
-                OTA_KEY=pc.KEY.hex(), OTA_NODE=pc.NODE, OTA_DEPLOYMENT=pc.DEPLOYMENT, OTA_SLOT="8192", OPT="-Os")
-    return build / "bbrt.elf"
+def m3_elf() -> Path:
+    """The Cortex-M3 node with the harness's key, node and deployment compiled in (built once per sources)."""
+    return pc.m3_elf()
 
 
 def test_qemu_cortex_m3_node_survives_power_cuts(m3_elf: Path, tmp_path: Path) -> None:

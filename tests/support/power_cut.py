@@ -45,6 +45,16 @@ CONSTS = {"a": [1.0, 2.0, 3.0, 4.0], "b": [10.0, 20.0, 30.0, 40.0]}
 PHASES = ("staging", "verification", "switching", "first_run")
 
 
+def m3_elf() -> Path:
+    """The Cortex-M3 node with KEY, NODE and DEPLOYMENT compiled in (make cortex-m3 OTA_...), built once per
+    source hash (bb_edge.bbrt.native.cached_build)."""
+    from bb_edge.bbrt import native
+
+    return native.cached_build("cortex-m3", RESOLVER=str(native.firmware_dir() / "src" / "bbrt_resolver_all.c"),
+                               OTA_KEY=KEY.hex(), OTA_NODE=NODE, OTA_DEPLOYMENT=DEPLOYMENT, OTA_SLOT="8192",
+                               OPT="-Os") / "bbrt.elf"
+
+
 def padded_program(c: list[float], pad_floats: int) -> bytes:
     """A node-1 .bbrt program y = x + c (Recv edge 10, Send edge 11) carrying ``pad_floats`` more constant
     floats (an unused tensor), so an image takes many chunks and flash pages to write."""
@@ -67,6 +77,7 @@ class Life:
 
     def __init__(self) -> None:
         self.got: list[wire.Envelope] = []
+        self.raw: list[bytes] = []  # the same envelopes, as received
         self.lock = threading.Lock()
 
     def _take(self, data: bytes) -> None:
@@ -76,6 +87,7 @@ class Life:
             return
         with self.lock:
             self.got.append(env)
+            self.raw.append(bytes(data))
 
     def send(self, envelope: bytes) -> None:
         """Deliver one envelope to the node."""
@@ -103,6 +115,10 @@ class Life:
     def wait_more(self, edge: int, n: int, timeout: float) -> bool:
         """Wait until more than ``n`` OTA messages of type ``edge`` came."""
         return self.wait(lambda: len(self.seen(edge)) > n, timeout)
+
+    def wait_outputs(self, n: int, timeout: float) -> bool:
+        """Wait until ``n`` outputs came."""
+        return self.wait(lambda: len(self.outputs()) >= n, timeout)
 
     def cut(self) -> None:
         """Power off: SIGKILL the process group, nothing flushed."""
