@@ -158,6 +158,46 @@ def test_qemu_cortex_m3_node_refuses_the_three_replays(m3_elf: Path, tmp_path: P
     assert outputs == spec["outputs"]
 
 
+def test_c_node_takes_hostile_offer2_messages(c_node: dict[str, Path], tmp_path: Path) -> None:
+    """Every OFFER2/DATA/COMMIT of the vectors cut short, extended, with bytes flipped (often in the name and
+    signature lengths, the version, the size) or replaced by random bytes, fresh seqs, to one posix C node with
+    its state file: it neither crashes nor switches (every signature is now wrong or the version stale), every
+    reply is a READY or a typed NACK, and a request afterwards is answered by the factory program."""
+    rng = np.random.default_rng(23)
+    pool = [wire.decode(bytes.fromhex(h)) for c in VECTORS["cases"] if c["target"] == "bbrt"
+            for h in c["steps"] if isinstance(h, str)]
+    pool = [e for e in pool if e.protocol == ota.PROTO_OTA]
+    msgs: list[bytes] = []
+    seq = 1
+    for _ in range(600):
+        env = pool[int(rng.integers(len(pool)))]
+        body = bytearray(env.payload_bytes())
+        how = int(rng.integers(5))
+        if how == 0 and body:
+            body = body[:int(rng.integers(len(body)))]
+        elif how == 1:
+            body += rng.integers(0, 256, int(rng.integers(1, 80)), dtype=np.uint8).tobytes()
+        elif how == 2 and body:
+            for _ in range(int(rng.integers(1, 4))):  # the OFFER2 header fields: ids, size, lengths, version
+                body[int(rng.integers(min(len(body), 60)))] ^= 1 << int(rng.integers(8))
+        elif how == 3:
+            body = bytearray(rng.integers(0, 256, int(rng.integers(0, 120)), dtype=np.uint8).tobytes())
+        else:
+            body[:4] = struct.pack("<I", int(rng.integers(1, 40)))
+        edge = env.edge if rng.random() < 0.9 else int(rng.integers(0, 12))
+        msgs.append(wire.encode(wire.Envelope.for_bytes(bytes(body), sender=0, receiver=1, seq=seq,
+                                                        kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=edge),
+                                max_payload=max(len(body), 1)))
+        seq += 1
+    x = np.array([VECTORS["x"]], np.float32)
+    msgs.append(wire.encode(wire.Envelope.for_array(x, sender=0, receiver=1, seq=seq, request_id=9, edge=10)))
+    got, err = run_c_segment(c_node, tmp_path / "state", msgs)
+    replies, outputs = _read(got)
+    assert outputs == ["old"], err
+    assert {r["type"] for r in replies} <= {ota.READY, ota.NACK}
+    assert "ota_switches=0" in err, err
+
+
 # ------------------------------------------------------------------ Python (OtaNode on an Engine)
 
 
