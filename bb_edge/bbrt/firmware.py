@@ -129,7 +129,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
                 key.write_text(_kept_key(out_dir.parent / node / OTA_KEY_FILE) or secrets.token_hex(32) + "\n")
             artifacts["ota_key"] = OTA_KEY_FILE
             if kind in OTA_MCU_KINDS:  # compiled in; A/B slots in RAM with room for a program twice this size
-                ota_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node,
+                ota_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node, "OTA_DEPLOYMENT": deployment,
                             "OTA_SLOT": str(max(8192, (2 * len(L.blob) + 7) // 8 * 8))}
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
                     **ota_vars)
@@ -151,6 +151,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
                    + " ".join(shlex.quote(a) for a in args) + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
         elif kind == "host":
             run = ('exec "$(dirname "$0")/bbrt-host" "$(dirname "$0")/program.bbrt" --name ' + shlex.quote(node)
+                   + " --deployment " + shlex.quote(deployment)
                    + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
         elif goal == "xtensa":
             run = _xtensa_run_script(qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt")))

@@ -17,19 +17,23 @@ QEMU = {
 }
 
 
-def qemu_command(kind: str, elf: Path, program: Path, epoch_file: Path | None = None) -> list[str]:
+def qemu_command(kind: str, elf: Path, program: Path, epoch_file: Path | None = None,
+                 flash_file: Path | None = None) -> list[str]:
     """The QEMU command line that boots ``elf`` with ``program`` in its flash region, serial on a pty.
 
     The firmware keeps its boot epoch in ``epoch_file`` (default: next to the program,
     ``program.bbrt.epoch``) through semihosting: it reads, increments and writes the file itself
-    at every boot (firmware/ports/common/semihost.c).
+    at every boot (firmware/ports/common/semihost.c). A build that takes updates keeps its boot record
+    and program slots in ``flash_file`` (default ``program.bbrt.flash``), its flash image across power cuts.
     """
     if kind not in QEMU:
         raise BbrtError(f"no QEMU machine for {kind!r}; known: {', '.join(QEMU)}")
     binary, machine, addr = QEMU[kind]
     epoch = epoch_file if epoch_file is not None else program.with_name(program.name + ".epoch")
-    if "," in str(epoch) or " " in str(epoch):
-        raise BbrtError(f"epoch file path {epoch} may not contain ',' or ' ' (QEMU option syntax)")
+    flash = flash_file if flash_file is not None else program.with_name(program.name + ".flash")
+    for path in (epoch, flash):
+        if "," in str(path) or " " in str(path):
+            raise BbrtError(f"file path {path} may not contain ',' or ' ' (QEMU option syntax)")
     return [binary, *machine, "-display", "none", "-monitor", "none", "-serial", "pty", "-kernel", str(elf),
             "-device", f"loader,file={program},addr=0x{addr:08x}",
-            "-semihosting-config", f"enable=on,target=native,arg=bbrt,arg={epoch}"]
+            "-semihosting-config", f"enable=on,target=native,arg=bbrt,arg={epoch},arg={flash}"]

@@ -787,7 +787,7 @@ class NodeUpdate:
     sig_kind: int = SIG_ED25519
     chunk: int = 16 << 10  # DATA payload bytes (<= the node's max payload minus the DATA header)
     previous: bytes | None = None  # the image it runs now (kept for reports; a revert is an ABORT, not a re-send)
-    versioned: bool | None = None  # OFFER2 (signed manifest with version); None: ONNX and MicroPython nodes
+    versioned: bool | None = None  # OFFER2 (signed manifest with version) unless False (the old OFFER, refused)
 
 
 @dataclass
@@ -871,9 +871,10 @@ class OtaDeployer:
         return update_id & 0xFFFFFFFF
 
     def offer_for(self, u: NodeUpdate) -> Offer:
-        """The signed OFFER for one node: OFFER2 (versioned manifest) for ONNX and MicroPython nodes, OFFER for C."""
+        """The signed OFFER2 (versioned manifest) for one node; the unversioned OFFER only when asked for
+        (``versioned=False``: every node end refuses it, bad_signature)."""
         digest = hashlib.sha256(u.image).digest()
-        if u.versioned or (u.versioned is None and u.target in (TARGET_ONNX, TARGET_MPY)):
+        if u.versioned is not False:
             sig = u.signer(signed_manifest(self.deployment, u.node, u.target, len(u.image), self.version,
                                            self.update_id, digest))
             return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig, self.version,

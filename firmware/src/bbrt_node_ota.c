@@ -8,7 +8,12 @@
  * finite float outputs), and on success the slots swap roles, SWITCHED goes to the host and a HELLO
  * announces the new program hash. A failed health check puts the old program back (ROLLED_BACK).
  * An ABORT of the update it last switched to puts the previous program back (its slot is intact until
- * the next OFFER) and is answered NACK aborted; a repeated COMMIT of it answers SWITCHED again. */
+ * the next OFFER) and is answered NACK aborted; a repeated COMMIT of it answers SWITCHED again.
+ *
+ * Persistence (bbrt_node_ota_persist, docs/transports.md "Power cuts"): a verified image is written to
+ * the flash slot that does not hold the running program before READY, and the boot record naming it
+ * with the new accepted version is written before SWITCHED; a cut anywhere before that record is
+ * complete boots the old program, a cut after it the new one. */
 #include "bbrt_internal.h"
 #include "bbrt_link.h"
 #include "bbrt_ota.h"
@@ -104,6 +109,43 @@ static void send_nack(bbrt_node_t *node, uint32_t uid, uint16_t code) {
     send_ota(node, BBRT_OTA_NACK, nack, sizeof(nack));
 }
 
+/* Write the boot record naming RAM slot `slot` (its program: len bytes, hash sha) with the accepted version. */
+static int persist_slot(bbrt_node_ota_t *o, uint32_t slot, uint32_t len, const uint8_t sha[32], uint64_t version) {
+    bbrt_ota_record_t r;
+    if (o->flash == 0) return 0;
+    bbrt_memset(&r, 0, sizeof(r));
+    r.version = version;
+    r.loc = o->loc[slot];
+    r.len = o->loc[slot] ? len : 0u;
+    bbrt_memcpy(r.sha, sha, 32u);
+    if (bbrt_ota_record_write(o->flash, &r) != 0) {
+        o->flash_errors++;
+        return -1;
+    }
+    o->seq = r.seq;
+    return 0;
+}
+
+/* A verified image (RAM staging slot) into the flash slot that does not hold the running program. */
+static int persist_image(bbrt_node_ota_t *o) {
+    uint32_t dst = o->loc[o->active] == 1u ? 2u : 1u, off = 0u, base, page;
+    const uint8_t *img = o->slot[o->active ^ 1u];
+    if (o->flash == 0) return 0;
+    base = bbrt_ota_flash_offset(o->flash, dst);
+    page = o->flash->page ? o->flash->page : 256u;
+    o->loc[o->active ^ 1u] = 0u; /* until the image is whole, the slot holds nothing a record may name */
+    while (off < o->ota.size) {
+        uint32_t n = o->ota.size - off > page ? page : o->ota.size - off; /* one flash page at a time */
+        if (o->flash->write(o->flash->ctx, base + off, img + off, n) != 0) {
+            o->flash_errors++;
+            return -1;
+        }
+        off += n;
+    }
+    o->loc[o->active ^ 1u] = dst;
+    return 0;
+}
+
 /* Put the previous program back (an ABORT of the running update, at an idle point). */
 static void revert(bbrt_node_t *node, bbrt_node_ota_t *o) {
     bbrt_program_t prev;
@@ -115,10 +157,15 @@ static void revert(bbrt_node_t *node, bbrt_node_ota_t *o) {
     o->ota.slot = o->slot[back ^ 1u];
     o->program_len = o->prev_len;
     bbrt_memcpy(o->hash, o->prev_hash, 32u);
+    /* boot the previous program too; the accepted version stays (a version never goes down). A failed
+     * write is counted: the node runs the previous program now and would boot the update after a cut. */
+    (void)persist_slot(o, back, o->prev_len, o->prev_hash, o->ota.accepted);
+    o->ota.has_running = 0u;
     o->revertible = 0u;
     o->revert_pending = 0u;
     o->reverts++;
     o->ota.refused_update = o->switched_uid; /* its chunks, if any still come, are dropped */
+    o->ota.refused_code = BBRT_OTA_ABORTED;
     send_nack(node, o->switched_uid, BBRT_OTA_ABORTED);
     ota_hello(node, BBRT_BROADCAST, 0u);
 }
@@ -140,19 +187,27 @@ void bbrt_node_ota_poll(bbrt_node_t *node) {
     if (type != BBRT_OTA_SWITCHED) return;
     old = node->prog;
     bbrt_node_set_program(node, &next, o->ota.arena, o->ota.arena_size);
-    if (!healthy(&node->prog)) {
+    if (!healthy(&node->prog) ||
+        persist_slot(o, o->active ^ 1u, o->ota.size, o->ota.sha,
+                     o->ota.version > o->ota.accepted ? o->ota.version : o->ota.accepted) != 0) {
         uint8_t nack[6];
         bbrt_node_set_program(node, &old, o->ota.arena, o->ota.arena_size);
         o->rollbacks++;
         o->ota.refusals++;
         o->ota.last_code = BBRT_OTA_ROLLED_BACK;
+        o->ota.refused_update = bbrt_rd_u32(reply);
+        o->ota.refused_code = BBRT_OTA_ROLLED_BACK;
         o->ota.switches--;
         bbrt_wr_u32(nack, bbrt_rd_u32(reply));
         bbrt_wr_u16(nack + 4, BBRT_OTA_ROLLED_BACK);
         send_ota(node, BBRT_OTA_NACK, nack, sizeof(nack));
         return;
     }
-    /* the staged slot now runs; the old one takes the next update (and stays revertible until then) */
+    /* the staged slot now runs (its record is durable); the old one takes the next update (and stays
+     * revertible until then); a replay of this update or of anything older is now stale */
+    if (o->ota.version > o->ota.accepted) o->ota.accepted = o->ota.version;
+    o->ota.running_update = bbrt_rd_u32(reply);
+    o->ota.has_running = 1u;
     o->prev_len = o->program_len;
     bbrt_memcpy(o->prev_hash, o->hash, 32u);
     o->switched_uid = bbrt_rd_u32(reply);
@@ -201,11 +256,22 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     /* the message type is the envelope's u32 edge: one above 0xFFFF must not alias a known type */
     type = bbrt_ota_message(&o->ota, &node->prog, env->edge > 0xFFFFu ? 0u : (uint16_t)env->edge, env->data,
                             env->payload_len, reply, sizeof(reply), &n);
+    if (type == BBRT_OTA_READY && persist_image(o) != 0) { /* verified, but it cannot be kept across a cut */
+        o->ota.state = BBRT_OTA_IDLE;
+        o->ota.refused_update = o->ota.update_id;
+        o->ota.refusals++;
+        o->ota.last_code = BBRT_OTA_TRUNCATED;
+        o->ota.refused_code = BBRT_OTA_TRUNCATED;
+        bbrt_wr_u32(reply, o->ota.update_id);
+        bbrt_wr_u16(reply + 4, BBRT_OTA_TRUNCATED);
+        type = BBRT_OTA_NACK;
+        n = 6u;
+    }
     if (type != 0u) send_ota(node, type, reply, n);
     if (o->ota.state != BBRT_OTA_IDLE) o->revertible = 0u; /* staging overwrites the previous program's slot */
     if (env->edge == BBRT_OTA_ABORT && env->payload_len == 4u && type == 0u) /* the answer: not running it */
         send_nack(node, bbrt_rd_u32(env->data),
-                  bbrt_rd_u32(env->data) == o->ota.refused_update && o->ota.last_code ? o->ota.last_code
+                  bbrt_rd_u32(env->data) == o->ota.refused_update && o->ota.refused_code ? o->ota.refused_code
                                                                                        : BBRT_OTA_ABORTED);
     bbrt_node_ota_poll(node); /* a COMMIT switches at once when the node is idle */
     return BBRT_OK;
@@ -227,10 +293,24 @@ int bbrt_node_ota_attach(bbrt_node_t *node, bbrt_node_ota_t *o, const char *name
     o->active = 0u;
     o->program_len = (uint32_t)program_len;
     bbrt_sha256(slot_a, program_len, o->hash);
+    o->loc[0] = o->loc[1] = 0u;
     o->hooks.on_envelope = ota_envelope;
     o->hooks.on_idle = ota_idle;
     o->hooks.hello = ota_hello;
     node->ota = o;
     node->ota_hooks = &o->hooks;
+    return 0;
+}
+
+int bbrt_node_ota_persist(bbrt_node_ota_t *o, const bbrt_ota_flash_t *f, const bbrt_ota_record_t *booted,
+                          const char *deployment) {
+    if (o == 0 || deployment == 0) return -1;
+    if (bbrt_ota_set_manifest(&o->ota, deployment, booted ? booted->version : 0u) != 0) return -1;
+    if (f == 0) return 0;
+    if (f->read == 0 || f->write == 0 || f->slot_cap < o->slot_cap) return -1;
+    o->flash = f;
+    o->loc[o->active] = booted ? booted->loc : 0u;
+    o->loc[o->active ^ 1u] = 0u;
+    o->seq = booted ? booted->seq : 0u;
     return 0;
 }

@@ -758,8 +758,7 @@ class COta:
     def send_update(self, image: bytes, key: bytes = HMAC_KEY, uid: int = 1, chunk: int = 500,
                     target: int = ota.TARGET_BBRT) -> list[tuple[int, bytes]]:
         """What the Python deployer sends (OtaDeployer), each message handed to the C node; its replies."""
-        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk,
-                             versioned=False)  # a C node reads the unversioned OFFER (any target)
+        upd = ota.NodeUpdate(C_NODE, image, target, ota.hmac_signer(key), ota.SIG_HMAC_SHA256, chunk)
         d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, uid)
         replies = []
         for o in d.start(0.0):
@@ -857,13 +856,13 @@ def test_c_node_refuses_a_second_update_and_malformed_messages(c_ota, bbrt_blobs
     node = COta(c_ota, bbrt_blobs["old"])
     image = bbrt_blobs["new"]
     digest = hashlib.sha256(image).digest()
-    sig = ota.hmac_signer(HMAC_KEY)(ota.signed_message(C_NODE, ota.TARGET_BBRT, len(image), digest))
-    assert node.message(ota.OFFER, ota.Offer(1, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
-                                             sig).encode()) == (0, b"")
-    t, body = node.message(ota.OFFER, ota.Offer(2, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
-                                                sig).encode())
+    sig = ota.hmac_signer(HMAC_KEY)(ota.signed_manifest("", C_NODE, ota.TARGET_BBRT, len(image), 1, 1, digest))
+    assert node.message(ota.OFFER2, ota.Offer(1, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
+                                              sig, 1, "").encode()) == (0, b"")
+    t, body = node.message(ota.OFFER2, ota.Offer(2, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
+                                                 sig, 2, "").encode())
     assert t == ota.NACK and ota.decode_nack(body)[:2] == (2, ota.BUSY)
-    for edge, payload in ((ota.OFFER, b"\x01"), (ota.DATA, b"\x01\x00"), (ota.COMMIT, b""), (99, b"1234")):
+    for edge, payload in ((ota.OFFER2, b"\x01"), (ota.DATA, b"\x01\x00"), (ota.COMMIT, b""), (99, b"1234")):
         t, body = node.message(edge, payload)
         assert t == ota.NACK and ota.decode_nack(body)[1] == ota.BAD_MESSAGE
     t, body = node.message(ota.DATA, ota.encode_data(7, 0, b"xx"))

@@ -138,7 +138,7 @@ def test_plan_signs_the_c_node_with_its_hmac_key(fleet: dict[str, Path]) -> None
     assert c.target == ota.TARGET_BBRT and c.sig_kind == ota.SIG_HMAC_SHA256
     assert c.image == (fleet["dist_new"] / "n1" / "program.bbrt").read_bytes()
     assert c.previous == (fleet["dist_old"] / "n1" / "program.bbrt").read_bytes()
-    msg = ota.signed_message("n1", ota.TARGET_BBRT, len(c.image), hashlib.sha256(c.image).digest())
+    msg = ota.signed_manifest(cur.name, "n1", ota.TARGET_BBRT, len(c.image), 1, 1, hashlib.sha256(c.image).digest())
     assert ota.hmac_verifier(running["n1"].key or b"")(msg, c.signer(msg))
     assert c.chunk + ota.DATA_HEADER <= running["n1"].max_payload
     assert ups["n0"].sig_kind == ups["n2"].sig_kind == ota.SIG_ED25519
@@ -546,7 +546,7 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
             assert tap.peer_id(20) == prog.node_id
             ups = plan_update(cur, new, _no_ed25519, chunk=4000, bundles=bbrt_bundles(builds["new"]),
                               current_bundles=bbrt_bundles(builds["old"]))
-            d = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, update_id=41)
+            d = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, update_id=41, deployment=cur.name)
             report = d.run()
             assert report.ok, report
             new_hash = bytes.fromhex(report.switched["n0"])
@@ -634,7 +634,7 @@ def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_p
         running, built = bbrt_bundles(builds["old"]), bbrt_bundles(builds["new"])
         updates = plan_update(dep, load_deployment(fleet["new"]), _no_ed25519, nodes=["n1"], bundles=built,
                               current_bundles=running)
-        report = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=TIMEOUT, update_id=90).run()
+        report = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=TIMEOUT, update_id=90, deployment=dep.name).run()
         assert report.ok, report
         new_hash = hashlib.sha256(blobs["new"]).digest()
         assert report.switched["n1"] == new_hash.hex()
@@ -645,7 +645,7 @@ def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_p
         assert answer("new", 2) == reference("new", 2)
         forged = [ota.NodeUpdate(u.node, u.previous or b"", u.target, ota.hmac_signer(bytes(32)), u.sig_kind, u.chunk)
                   for u in updates]
-        bad = Deploy(tap, dep.ids(), forged, next_seq, timeout_s=TIMEOUT, update_id=91)
+        bad = Deploy(tap, dep.ids(), forged, next_seq, timeout_s=TIMEOUT, update_id=91, deployment=dep.name)
         rep = bad.run()
         assert rep.state == "failed" and bad.deployer.failures["n1"][0] == ota.BAD_SIGNATURE, rep
         assert answer("new", 3) == reference("new", 3)

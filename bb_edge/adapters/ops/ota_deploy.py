@@ -31,7 +31,7 @@ from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
 
-OFFER_BYTES = 44 + 32  # an OFFER with an HMAC-SHA-256 signature
+OFFER_BYTES = 53 + 63 + 32  # an OFFER2 with the longest deployment name and an HMAC-SHA-256 signature
 # DATA bytes per envelope on a serial line: envelope (72 + 8 + chunk) in one 4 KiB link frame. The C link
 # reassembles one fragmented message at a time; fragments of the next would wait for a resend (~1.5x slower)
 SERIAL_CHUNK = 4000

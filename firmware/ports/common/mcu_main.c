@@ -3,8 +3,12 @@
  * with the link layer (docs/wire.md) forever. Static memory only.
  *
  * Over-the-air updates (bbrt_ota.h) when built with BBRT_OTA_KEY_HEX (the node's HMAC-SHA-256 key,
- * provisioned at build time), BBRT_OTA_NODE (its deployment name) and BBRT_OTA_SLOT_SIZE: the flash
- * program is copied into RAM slot A at boot and updates are staged in slot B (A/B, both in RAM). */
+ * provisioned at build time), BBRT_OTA_NODE (its node name), BBRT_OTA_DEPLOYMENT (the deployment name
+ * signed manifests must carry) and BBRT_OTA_SLOT_SIZE: the program runs from RAM slot A and updates are
+ * staged in slot B (A/B, both in RAM). When the port has a flash area for updates (the QEMU ports: a
+ * host file through semihosting), the boot record there picks the program (an updated one whose SHA-256
+ * checks, else the factory program of the flash region) and keeps the highest accepted version; updates
+ * are written to it before READY and SWITCHED (bbrt_node_ota_persist), so they survive power cuts. */
 #include "bbrt.h"
 #include "bbrt_link.h"
 #include "port.h"
@@ -16,9 +20,25 @@
 #ifndef BBRT_OTA_NODE
 #define BBRT_OTA_NODE "bbrt"
 #endif
+#ifndef BBRT_OTA_DEPLOYMENT
+#define BBRT_OTA_DEPLOYMENT ""
+#endif
 static uint64_t ota_slots[2][(BBRT_OTA_SLOT_SIZE + 7u) / 8u];
 static bbrt_node_ota_t ota;
 static uint8_t ota_key[64];
+static bbrt_ota_flash_t ota_flash;
+static bbrt_ota_record_t ota_booted;
+static int ota_flash_ok; /* the port has a flash area for updates */
+
+static int flash_read(void *ctx, uint32_t off, uint8_t *buf, uint32_t n) {
+    (void)ctx;
+    return port_flash_read(off, buf, n);
+}
+
+static int flash_write(void *ctx, uint32_t off, const uint8_t *buf, uint32_t n) {
+    (void)ctx;
+    return port_flash_write(off, buf, n);
+}
 
 static int hexval(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -84,7 +104,16 @@ int main(void) {
     size = (size_t)prog[8] | ((size_t)prog[9] << 8) | ((size_t)prog[10] << 16) | ((size_t)prog[11] << 24);
     if (size > max) size = max;
 #ifdef BBRT_OTA_KEY_HEX
-    if (size <= BBRT_OTA_SLOT_SIZE) { /* run from RAM slot A: the slots swap roles at every update */
+    ota_flash.read = flash_read;
+    ota_flash.write = flash_write;
+    ota_flash.slot_cap = BBRT_OTA_SLOT_SIZE;
+    ota_flash.page = 256u;
+    ota_flash_ok = port_flash_open() == 0;
+    if (ota_flash_ok &&
+        bbrt_ota_boot(&ota_flash, (uint8_t *)ota_slots[0], sizeof(ota_slots[0]), &ota_booted) == 0) {
+        prog = (const uint8_t *)ota_slots[0]; /* an update, its SHA-256 checked against its record */
+        size = ota_booted.len;
+    } else if (size <= BBRT_OTA_SLOT_SIZE) { /* run from RAM slot A: the slots swap roles at every update */
         bbrt_memcpy(ota_slots[0], prog, size);
         prog = (const uint8_t *)ota_slots[0];
     }
@@ -104,9 +133,10 @@ int main(void) {
     {
         size_t klen = ota_key_len();
         /* refused (-1) when the program did not fit slot A: the node then serves without updates */
-        (void)bbrt_node_ota_attach(&node, &ota, BBRT_OTA_NODE, (uint8_t *)ota_slots[0], (uint8_t *)ota_slots[1],
-                                   sizeof(ota_slots[0]), size, (uint8_t *)arena, sizeof(arena),
-                                   klen ? ota_key : 0, klen);
+        if (bbrt_node_ota_attach(&node, &ota, BBRT_OTA_NODE, (uint8_t *)ota_slots[0], (uint8_t *)ota_slots[1],
+                                 sizeof(ota_slots[0]), size, (uint8_t *)arena, sizeof(arena),
+                                 klen ? ota_key : 0, klen) == 0)
+            (void)bbrt_node_ota_persist(&ota, ota_flash_ok ? &ota_flash : 0, &ota_booted, BBRT_OTA_DEPLOYMENT);
     }
 #endif
     for (;;) {

@@ -24,5 +24,9 @@ uint32_t port_boot_epoch(void);
  * semihosting specification; returns the host's result. */
 int32_t port_semihost(uint32_t op, void *arg);
 uint32_t port_semihost_epoch(void);
+/* the OTA flash area in a host file (semihost.c; the third command-line word): 0 or -1 */
+int port_flash_open(void);
+int port_flash_read(uint32_t off, uint8_t *buf, uint32_t n);
+int port_flash_write(uint32_t off, const uint8_t *buf, uint32_t n);
 
 #endif

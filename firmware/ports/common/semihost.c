@@ -15,6 +15,9 @@
 #define SYS_WRITE 0x05u
 #define SYS_READ 0x06u
 #define SYS_GET_CMDLINE 0x15u
+#define SYS_SEEK 0x0Au
+#define MODE_RPLUS_B 3u /* "r+b": the flash file exists */
+#define MODE_WPLUS_B 7u /* "w+b": a first boot creates it */
 #define MODE_R 0u
 #define MODE_W 4u
 
@@ -26,17 +29,86 @@ static uint32_t text_len(const char *s) {
     return n;
 }
 
-/* the epoch file name: the second word of the command line */
-static const char *epoch_path(void) {
+/* word `k` (0-based) of the command line, NUL-terminated in place (the line is read once) */
+static const char *cmdline_word(unsigned k) {
+    static int read_once;
     uint32_t args[2];
     char *p = cmdline;
-    args[0] = (uint32_t)(uintptr_t)cmdline;
-    args[1] = sizeof(cmdline) - 1u;
-    if (port_semihost(SYS_GET_CMDLINE, args) != 0) return 0;
-    cmdline[sizeof(cmdline) - 1u] = 0;
-    while (*p && *p != ' ') p++;
-    while (*p == ' ') p++;
+    unsigned w;
+    if (!read_once) {
+        args[0] = (uint32_t)(uintptr_t)cmdline;
+        args[1] = sizeof(cmdline) - 1u;
+        if (port_semihost(SYS_GET_CMDLINE, args) != 0) return 0;
+        cmdline[sizeof(cmdline) - 1u] = 0;
+        for (p = cmdline; *p; p++)
+            if (*p == ' ') *p = 0; /* words become strings; the buffer ends with a NUL */
+        read_once = 1;
+    }
+    p = cmdline;
+    for (w = 0; w < k; w++) {
+        while (*p) p++;
+        if (p >= cmdline + sizeof(cmdline) - 1u) return 0;
+        p++;
+    }
     return *p ? p : 0;
+}
+
+/* the epoch file name: the second word of the command line */
+static const char *epoch_path(void) { return cmdline_word(1u); }
+
+/* The OTA flash area (bbrt_ota.h boot record and program slots) in the host file named by the third
+ * word of the command line: QEMU's emulated flash is lost when it exits, this file is not, and a
+ * SIGKILLed QEMU leaves in it exactly the writes that completed. A record (64 bytes) goes in 8-byte
+ * program units (a Cortex-M flash double word), so a cut can tear it; an image goes a 256-byte page
+ * per call (a semihosting call costs milliseconds under QEMU), so a cut can land between pages. */
+static int32_t flash_handle = -1;
+
+int port_flash_open(void) {
+    const char *path = cmdline_word(2u);
+    uint32_t args[3];
+    if (!path) return -1;
+    args[0] = (uint32_t)(uintptr_t)path;
+    args[1] = MODE_RPLUS_B;
+    args[2] = text_len(path);
+    flash_handle = port_semihost(SYS_OPEN, args);
+    if (flash_handle < 0) {
+        args[1] = MODE_WPLUS_B;
+        flash_handle = port_semihost(SYS_OPEN, args);
+    }
+    return flash_handle < 0 ? -1 : 0;
+}
+
+static int flash_seek(uint32_t off) {
+    uint32_t args[2];
+    args[0] = (uint32_t)flash_handle;
+    args[1] = off;
+    return port_semihost(SYS_SEEK, args) == 0 ? 0 : -1;
+}
+
+int port_flash_read(uint32_t off, uint8_t *buf, uint32_t n) {
+    uint32_t args[3], missing, i;
+    if (flash_handle < 0 || flash_seek(off) != 0) return -1;
+    args[0] = (uint32_t)flash_handle;
+    args[1] = (uint32_t)(uintptr_t)buf;
+    args[2] = n;
+    missing = (uint32_t)port_semihost(SYS_READ, args); /* bytes NOT read: past the end reads as erased */
+    if (missing > n) return -1;
+    for (i = n - missing; i < n; i++) buf[i] = 0xFFu;
+    return 0;
+}
+
+int port_flash_write(uint32_t off, const uint8_t *buf, uint32_t n) {
+    uint32_t args[3], done = 0, unit = n <= 64u ? 8u : 256u;
+    if (flash_handle < 0 || flash_seek(off) != 0) return -1;
+    while (done < n) {
+        uint32_t k = n - done > unit ? unit : n - done;
+        args[0] = (uint32_t)flash_handle;
+        args[1] = (uint32_t)(uintptr_t)(buf + done);
+        args[2] = k;
+        if (port_semihost(SYS_WRITE, args) != 0) return -1;
+        done += k;
+    }
+    return 0;
 }
 
 uint32_t port_semihost_epoch(void) {

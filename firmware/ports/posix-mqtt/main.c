@@ -494,7 +494,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (bbrt_node_ota_attach(&node, &ota, me, (uint8_t *)program, (uint8_t *)program_b, sizeof(program), len,
-                             (uint8_t *)arena, sizeof(arena), ota_key_len ? ota_key : NULL, ota_key_len) != 0) {
+                             (uint8_t *)arena, sizeof(arena), ota_key_len ? ota_key : NULL, ota_key_len) != 0 ||
+        bbrt_node_ota_persist(&ota, NULL, NULL, deployment) != 0) { /* manifests must name this deployment */
         fprintf(stderr, "bbrt-mqtt: cannot attach the update handler\n");
         return 2;
     }

@@ -1,8 +1,13 @@
 /* posix port: a bbrt node on stdin/stdout or a serial device/pty.
  *   bbrt-host PROGRAM.bbrt [--serial PATH] [--hello NAME] [--epoch-file PATH] [--name NAME]
  *             [--link RTO0,RTOMIN,RTOMAX,RETRIES,HB,DEAD,REASM]   (link timers in ms) [--ota-key FILE]
+ *             [--deployment NAME] [--ota-state FILE]
  * --ota-key FILE: the node's HMAC-SHA-256 update key (hex, 16..64 bytes, provisioned at build time):
- * the node then takes signed program updates (docs/wire.md "Program updates"; A/B slots below).
+ * the node then takes signed program updates (docs/wire.md "Program updates"; A/B slots below) whose
+ * signed manifest names deployment NAME (default "") and a version above the highest it accepted.
+ * --ota-state FILE: updates survive restarts and power cuts: the boot record and the two program slots
+ * live in FILE (posix_flash.h); at start the node runs the program the newest valid record names when its
+ * SHA-256 checks, else PROGRAM.bbrt, and the highest accepted version is kept (anti-rollback).
  * With --epoch-file the node speaks the link layer (docs/wire.md): the file holds
  * the boot epoch in decimal; the port increments it and writes it back (fsync)
  * before the first HELLO, so every start is a new epoch. Without it the node
@@ -23,6 +28,7 @@
 #include "bbrt_link.h"
 #include "bbrt_ota.h"
 #include "posix_epoch.h"
+#include "posix_flash.h"
 #include "posix_io.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
@@ -108,6 +114,10 @@ int main(int argc, char **argv) {
     int in_fd = 0, i;
     size_t len = 0;
     const char *serial = NULL, *hello = NULL, *epoch_file = NULL, *name = "bbrt", *timers = NULL, *key_file = NULL;
+    const char *deployment = "", *state_file = NULL;
+    static int state_fd = -1;
+    static bbrt_ota_flash_t flash;
+    bbrt_ota_record_t booted;
     static uint8_t key[64];
     size_t key_len = 0;
     uint32_t epoch = 0;
@@ -124,11 +134,27 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--name") == 0) name = argv[i + 1];
         else if (strcmp(argv[i], "--link") == 0) timers = argv[i + 1];
         else if (strcmp(argv[i], "--ota-key") == 0) key_file = argv[i + 1];
+        else if (strcmp(argv[i], "--deployment") == 0) deployment = argv[i + 1];
+        else if (strcmp(argv[i], "--ota-state") == 0) state_file = argv[i + 1];
     }
-    if (posix_read_file(argv[1], program, sizeof(program), &len) != 0) {
+    memset(&booted, 0, sizeof(booted));
+    if (state_file != NULL) {
+        if (posix_flash_open(state_file, &state_fd, &flash, (uint32_t)sizeof(program)) != 0) {
+            perror(state_file);
+            return 2;
+        }
+        if (bbrt_ota_boot(&flash, (uint8_t *)program, sizeof(program), &booted) == 0) {
+            len = booted.len; /* the updated program, its SHA-256 checked against its record */
+            fprintf(stderr, "bbrt-ota: boot slot=%u version=%llu\n", (unsigned)booted.loc,
+                    (unsigned long long)booted.version);
+        }
+    }
+    if (booted.loc == 0u && posix_read_file(argv[1], program, sizeof(program), &len) != 0) {
         perror(argv[1]);
         return 2;
     }
+    if (state_file != NULL && booted.loc == 0u)
+        fprintf(stderr, "bbrt-ota: boot slot=0 version=%llu\n", (unsigned long long)booted.version);
     if (serial) {
         struct termios tio;
         in_fd = open(serial, O_RDWR | O_NOCTTY);
@@ -155,7 +181,8 @@ int main(int argc, char **argv) {
             return 2;
         }
         if (bbrt_node_ota_attach(&node, &ota, hello ? hello : name, (uint8_t *)program, (uint8_t *)program_b,
-                                 sizeof(program), len, (uint8_t *)arena, sizeof(arena), key, key_len) != 0) {
+                                 sizeof(program), len, (uint8_t *)arena, sizeof(arena), key, key_len) != 0 ||
+            bbrt_node_ota_persist(&ota, state_file ? &flash : NULL, &booted, deployment) != 0) {
             fprintf(stderr, "bbrt: cannot attach the update handler\n");
             return 2;
         }
