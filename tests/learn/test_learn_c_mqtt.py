@@ -1,0 +1,107 @@
+"""The C FedAvg client straight on MQTT (firmware/ports/posix-mqtt/learn_main.c) in a mixed fleet.
+
+Real components only: ``make learn-host-mqtt`` (libmosquitto), one real Mosquitto, the Python
+server and two Python clients as ``bb-edge node`` processes, and 20 C client processes
+(``bbrt-learn-mqtt``), each reading its learning image (shard, settings, .bbrt training step).
+
+Oracle: the whole run recomputed outside every runtime, as tests/learn/test_learn_mcu.py does for
+its mixed fleet: ONNX Runtime runs the ONNX training program per client over that client's own batch
+order (the C client's xorshift order of :func:`round_batches`, numpy's for the Python clients), and
+each round's model is the previous one plus the sample-weighted mean of the deltas (FedAvg).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_client_images
+from bb_edge.adapters.learn.fleet import run_learning_fleet
+from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
+from bb_edge.adapters.learn.node import load_module
+from bb_edge.deployment.manifest import load_deployment
+from bb_edge.errors import BBError
+from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.learn.models import mlp
+from tests.learn.test_learn_mqtt import start_broker, stop_broker
+
+C_CLIENTS, PY_CLIENTS, ROUNDS = 20, 2, 3
+LEARNING: dict[str, Any] = {
+    "strategy": "fedavg", "clients": C_CLIENTS + PY_CLIENTS, "rounds": ROUNDS, "epochs": 1, "seed": 5,
+    "batch_size": 16, "round_timeout": 60.0,
+    "data": {"source": "digits", "partition": {"type": "partition.iid"}},
+}
+
+needs_mosquitto_dev = pytest.mark.skipif(not Path("/usr/include/mosquitto.h").exists() or shutil.which("cc") is None,
+                                         reason="libmosquitto-dev and a C compiler are CI packages")
+
+
+def _oracle(module: Any, c_names: set[str], rounds: int) -> np.ndarray:
+    """FedAvg over every client, recomputed with ORT per client over its own kind's batch order."""
+    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
+    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
+    vec = prog.layout.flatten(prog.initial_params)
+    for r in range(1, rounds + 1):
+        deltas, weights = [], []
+        for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
+            if name in c_names:
+                batches = round_batches(n, b, e, 0, seed, ids[name], r)
+            else:  # FedAvgClient's local_train: default_rng([seed, node id, round]), one permutation per epoch
+                rng = np.random.default_rng([seed, ids[name], r])
+                batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
+            deltas.append(reference_update(prog, vec, x, y, batches))
+            weights.append(n)
+        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    return vec
+
+
+@needs_mosquitto_dev
+def test_c_clients_on_mqtt_train_with_python_ones(tmp_path: Path) -> None:
+    """20 C clients + 2 Python clients + the Python server over one Mosquitto, 3 rounds: every round
+    completes with every client, the server's model equals the FedAvg recomputation, and each C client
+    sent its updates and little else (JOIN, heartbeats, envelope headers)."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, LEARNING, model=mlp([64, 10], seed=5))
+    dep = load_deployment(d)
+    module = load_module(dep.extra["learning"], d)
+    c_names = [f"c{i}" for i in range(PY_CLIENTS, PY_CLIENTS + C_CLIENTS)]
+    exe = build_client(tmp_path / "build")
+    images = write_client_images(d, c_names, tmp_path / "images")
+    work = tmp_path / "work"
+    broker, url = start_broker(tmp_path / "broker")
+    try:
+        cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start",
+                               progress=work / f"{n}.progress.jsonl", state_dir=tmp_path / "state")
+                for n in c_names}
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=300)
+    finally:
+        stop_broker(broker)
+    assert len(res.records) == ROUNDS and res.counts.get("RoundCompleted") == ROUNDS, res.counts
+    assert not res.rejections, res.rejections
+    np.testing.assert_allclose(res.final_models["server"], _oracle(module, set(c_names), ROUNDS), atol=1e-4, rtol=0)
+    n_params = module.setup.program.layout.size
+    for n in c_names:
+        final = json.loads((work / f"{n}.progress.jsonl").read_text().splitlines()[-1])
+        assert final["events"]["UpdateSent"] == ROUNDS and final["update_bytes"] == ROUNDS * 4 * n_params, final
+        assert final["spoofed"] == 0 and final["bad_envelopes"] == 0 and final["foreign"] == 0, final
+        control = final["bytes_out"] - final["update_bytes"]
+        assert 0 < control <= 1024 * ROUNDS, (n, control)  # JOIN, heartbeats, headers: under 1 KB a round
+
+
+@needs_mosquitto_dev
+def test_images_are_refused_before_a_process_starts(tmp_path: Path) -> None:
+    """A non-FedAvg deployment, an unknown client and a shard smaller than a batch are typed errors."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, {**LEARNING, "batch_size": 4096}, model=mlp([64, 10], seed=5))
+    with pytest.raises(BBError, match="fewer than one batch"):
+        write_client_images(d, ["c0"], tmp_path / "i")
+    with pytest.raises(BBError, match="no client 'c99'"):
+        write_client_images(d, ["c99"], tmp_path / "i")
+    with pytest.raises(BBError, match="mqtt://HOST:PORT"):
+        client_argv("x", "y", "c0", "dep", "serial:///dev/ttyUSB0")
