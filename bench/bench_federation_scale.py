@@ -10,8 +10,10 @@ its open-file limit to the hard limit first, which the broker inherits; stopped 
    that every client holds ``--per-client`` samples, default 30; iid), 2 local epochs, batch 10.
 2. **Heterogeneous** (``--hetero N``, default 40; ``--full``: 100): 4 Python clients (``bb-edge node``),
    ``--qemu`` QEMU Cortex-M3 clients (the C client on the emulated MCU behind its serial bridge,
-   bb_edge/adapters/learn/mcu_fleet.py; default 4, 0 skips) and C posix clients for the rest (standing
-   for microcontrollers: the same C client as the M3's). A clean run of ``--hetero-rounds`` rounds
+   bb_edge/adapters/learn/mcu_fleet.py; default 4, 0 skips), ``--mpy`` MicroPython clients (the
+   esp32-micropython training bundle in the real MicroPython WebAssembly VM behind bbnode/mqtt.py, the
+   harness of tests/micropython/test_micropython_train.py; default 4) and C posix clients for the rest
+   (standing for microcontrollers: the same C client as the M3's). A clean run of ``--hetero-rounds`` rounds
    sets the target (its final accuracy); then the same fleet with 30% of all clients dropping out of
    each round (C clients leave a round's MODEL unanswered, ``--drop`` drawn per (client, round) at the
    rate that makes 30% of the whole fleet) runs up to 1.2x the rounds: the round where it first reaches
@@ -99,7 +101,8 @@ def broker_start(root: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def run(root: Path, exe: Path, clients: int, rounds: int, per_client: int, *, py: int = 0, qemu: int = 0,
-        drop: float = 0.0, round_timeout: float = 60.0, dist: Path | None = None, tag: str = "") -> dict[str, Any]:
+        mpy: int = 0, drop: float = 0.0, round_timeout: float = 60.0, dist: Path | None = None,
+        tag: str = "") -> dict[str, Any]:
     """One federation; its figures."""
     from bb_edge.adapters.learn.c_mqtt import client_argv, write_client_images
     from bb_edge.adapters.learn.fleet import LearningFleet
@@ -117,7 +120,8 @@ def run(root: Path, exe: Path, clients: int, rounds: int, per_client: int, *, py
     dep = load_deployment(d)
     names = [f"c{i}" for i in range(clients)]
     py_names, m3_names = names[:py], names[py:py + qemu]
-    c_names = names[py + qemu:]
+    mpy_names = names[py + qemu:py + qemu + mpy]
+    c_names = names[py + qemu + mpy:]
     c_drop = min(1.0, drop * clients / max(len(c_names), 1))  # 30% of the whole fleet drops each round
     images = write_client_images(d, c_names, root / f"images-{tag}")
     broker, url = broker_start(root)
@@ -132,6 +136,9 @@ def run(root: Path, exe: Path, clients: int, rounds: int, per_client: int, *, py
         fleet.commands[n] = [sys.executable, "-m", "bb_edge.adapters.learn.mcu_fleet", str(d), "--node", n,
                              "--transport", url, "--bundle", str(dist / n), "--state-dir", str(root / f"st-{tag}"),
                              "--start-file", str(fleet.start_file), "--progress", str(fleet.progress_file(n))]
+    for n in mpy_names:
+        assert dist is not None
+        fleet.commands[n] = mpy_vm_argv(dist / n, root / f"mpy-{tag}" / n, url)
     rss: dict[str, float] = {}
     try:
         t0 = time.monotonic()
@@ -149,7 +156,8 @@ def run(root: Path, exe: Path, clients: int, rounds: int, per_client: int, *, py
         while time.monotonic() < deadline:
             recs = [r for r in fleet.records("server") if r["kind"] == "round"]
             if not sampled and len(recs) >= max(2, rounds // 2):
-                rss = {n: (tree_rss_mb if n in m3_names else rss_mb)(p.popen.pid) for n, p in fleet.procs.items()}
+                rss = {n: (tree_rss_mb if n in m3_names or n in mpy_names else rss_mb)(p.popen.pid)
+                       for n, p in fleet.procs.items()}
                 rss["_broker"] = rss_mb(broker.pid)
                 sampled = True
             if recs and recs[-1]["round"] >= rounds and recs[-1].get("finished"):
@@ -179,6 +187,7 @@ def run(root: Path, exe: Path, clients: int, rounds: int, per_client: int, *, py
         return sum(v) / len(v) if v else float("nan")
 
     return {"tag": tag, "clients": clients, "c": len(c_names), "py": len(py_names), "m3": len(m3_names),
+            "mpy": len(mpy_names), "mpy_mb": mean(mpy_names),
             "rounds": recs[-1]["round"] if recs else 0, "s_round": per_round, "startup": startup,
             "broker_mb": rss.get("_broker", float("nan")), "server_mb": rss.get("server", float("nan")),
             "c_mb": mean(c_names), "py_mb": mean(py_names), "m3_mb": mean(m3_names),
@@ -196,6 +205,7 @@ def main() -> None:
     ap.add_argument("--hetero", type=int, default=40, help="clients of the heterogeneous runs (0: skip)")
     ap.add_argument("--hetero-rounds", type=int, default=10)
     ap.add_argument("--qemu", type=int, default=4, help="QEMU Cortex-M3 clients in the heterogeneous runs")
+    ap.add_argument("--mpy", type=int, default=4, help="MicroPython VM clients in the heterogeneous runs")
     ap.add_argument("--full", action="store_true", help="the issue's sizes: 1,000 C clients, 100 heterogeneous")
     a = ap.parse_args()
     if a.full:
@@ -213,54 +223,81 @@ def main() -> None:
         target_round = None
         if a.hetero:
             dist = None
-            if a.qemu:
-                dist = build_m3(root, a.hetero, a.hetero_rounds, a.per_client, a.qemu)
-            clean = run(root, exe, a.hetero, a.hetero_rounds, a.per_client, py=PY_CLIENTS, qemu=a.qemu,
+            if a.qemu or a.mpy:
+                dist = build_devices(root, a.hetero, a.hetero_rounds, a.per_client, a.qemu, a.mpy)
+            clean = run(root, exe, a.hetero, a.hetero_rounds, a.per_client, py=PY_CLIENTS, qemu=a.qemu, mpy=a.mpy,
                         round_timeout=60.0, dist=dist, tag="clean")
             rows.append(clean)
             limit = math.ceil(1.2 * a.hetero_rounds)
-            dropping = run(root, exe, a.hetero, limit, a.per_client, py=PY_CLIENTS, qemu=a.qemu, drop=DROP,
+            dropping = run(root, exe, a.hetero, limit, a.per_client, py=PY_CLIENTS, qemu=a.qemu, mpy=a.mpy, drop=DROP,
                            round_timeout=3.0, dist=dist, tag="drop30")
             rows.append(dropping)
             target = clean["acc"][-1][1] if clean["acc"] else float("nan")
             target_round = next((r for r, v in dropping["acc"] if v >= target), None)
     print(f"FedAvg digits (softmax regression, {a.per_client} samples per client, 2 epochs) over one Mosquitto, "
           "one OS process per client")
-    print(f"{'run':>7}{'clients':>8}{'C/py/M3':>11}{'rounds':>7}{'s/round':>9}{'startup s':>10}{'broker MB':>10}"
-          f"{'server MB':>10}{'C cl. MB':>9}{'py cl. MB':>10}{'M3 cl. MB':>10}{'B/cl/rnd':>9}{'ctrl B':>7}"
+    print(f"{'run':>7}{'clients':>8}{'C/py/M3/mpy':>13}{'rounds':>7}{'s/round':>9}{'startup s':>10}{'broker MB':>10}"
+          f"{'server MB':>10}{'C cl. MB':>9}{'py cl. MB':>10}{'M3 cl. MB':>10}{'mpy cl. MB':>11}{'B/cl/rnd':>9}"
+          f"{'ctrl B':>7}"
           f"{'dropped':>8}{'final acc':>10}")
     for r in rows:
         acc = r["acc"][-1][1] if r["acc"] else float("nan")
-        kinds = f"{r['c']}/{r['py']}/{r['m3']}"
-        print(f"{r['tag']:>7}{r['clients']:>8}{kinds:>11}{r['rounds']:>7}"
+        kinds = f"{r['c']}/{r['py']}/{r['m3']}/{r['mpy']}"
+        print(f"{r['tag']:>7}{r['clients']:>8}{kinds:>13}{r['rounds']:>7}"
               f"{r['s_round']:>9.3f}{r['startup']:>10.1f}{r['broker_mb']:>10.1f}{r['server_mb']:>10.1f}"
-              f"{r['c_mb']:>9.1f}{r['py_mb']:>10.1f}{r['m3_mb']:>10.1f}{r['sent']:>9.0f}{r['control']:>7.0f}"
+              f"{r['c_mb']:>9.1f}{r['py_mb']:>10.1f}{r['m3_mb']:>10.1f}{r['mpy_mb']:>11.1f}{r['sent']:>9.0f}{r['control']:>7.0f}"
               f"{r['drop_frac']:>8.0%}{acc:>10.3f}")
     if a.hetero:
         print(f"clean run: accuracy {target:.3f} after {a.hetero_rounds} rounds; with 30% dropping each round it is "
               f"reached at round {target_round} (limit {math.ceil(1.2 * a.hetero_rounds)} = 1.2x): "
               f"{'within' if target_round is not None else 'NOT within'} 1.2x")
-    print("MicroPython VM clients: not in this bench (tests/learn/test_learn_mcu.py runs one in a mixed fleet)")
 
 
-def build_m3(root: Path, clients: int, rounds: int, per_client: int, qemu: int) -> Path:
-    """QEMU Cortex-M3 client bundles (bb-edge build ... --target cK=qemu-cortex-m3) for the heterogeneous runs.
+def build_devices(root: Path, clients: int, rounds: int, per_client: int, qemu: int, mpy: int) -> Path:
+    """QEMU Cortex-M3 and MicroPython client bundles (``bb-edge build``) for the heterogeneous runs.
 
-    Built against the clean run's deployment; the dropping run's deployment differs only in ``rounds``
-    and ``round_timeout``, which the M3 image does not hold."""
+    Built against a deployment equal to the runs' but for ``rounds`` and ``round_timeout``, which the
+    bundles do not hold (same data, partition, model and settings)."""
     from bb_edge.bundle.build import build_all
     from bb_edge.learn.deployment import write_learning_deployment
     from bb_edge.learn.models import mlp
 
-    d = root / "dep-m3"
+    d = root / "dep-devices"
     cfg = {"strategy": "fedavg", "clients": clients, "rounds": rounds, "seed": 5, "epochs": 2, "batch_size": 10,
            "round_timeout": 60.0, "heartbeat": 5.0, "start_after": 600.0,
            "data": {"source": "train.npz", "partition": {"type": "partition.iid"}}}
     write_learning_deployment(d, cfg, model=mlp([64, 10], seed=5))
     write_dataset(d, clients * per_client)
-    names = [f"c{i}" for i in range(PY_CLIENTS, PY_CLIENTS + qemu)]
-    build_all(d, [f"{n}=qemu-cortex-m3" for n in names], root / "dist", None, {})
+    targets = [f"c{i}=qemu-cortex-m3" for i in range(PY_CLIENTS, PY_CLIENTS + qemu)]
+    targets += [f"c{i}=esp32-micropython" for i in range(PY_CLIENTS + qemu, PY_CLIENTS + qemu + mpy)]
+    build_all(d, targets, root / "dist", None, {})
     return root / "dist"
+
+
+def mpy_vm_argv(bundle: Path, dst: Path, url: str) -> list[str]:
+    """A MicroPython training bundle run in the real MicroPython (WebAssembly) VM behind bbnode/mqtt.py.
+
+    The harness of tests/micropython/test_micropython_train.py's fleet test (its VM client and bridge
+    scripts; the VM's npm package installed once into a copy of tests/support/mpy_vm under /tmp)."""
+    import shutil
+
+    from bb_edge.mpy.cross import runtime_dir
+    from tests.micropython.test_micropython_train import VM_BRIDGE, VM_CLIENT, _client_dir
+    from tests.support.mpy_vm import VM_DIR, fetch_umqtt, write_shims
+
+    vm_dir = Path(tempfile.gettempdir()) / "bb-edge-bench-mpy-vm"
+    if not (vm_dir / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
+        shutil.copytree(VM_DIR, vm_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns("node_modules"))
+        subprocess.run([shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--prefix", str(vm_dir)],
+                       check=True, timeout=300, capture_output=True)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    c = _client_dir(bundle, dst, int(url.rsplit(":", 1)[1]))
+    paths = [str(write_shims(dst.parent / "shims")), str(fetch_umqtt()), str(runtime_dir())]
+    (c / "_vm_client.py").write_text(VM_CLIENT)
+    vm_argv = [shutil.which("node") or "node", str(vm_dir / "run_wasm.mjs"), str(c / "lib"), str(c),
+               str(c / "_vm_client.py"), "64", "--lines"]
+    (c / "_bridge.py").write_text(VM_BRIDGE.format(here=str(c), paths=paths, vm_argv=vm_argv))
+    return [sys.executable, "-u", str(c / "_bridge.py")]
 
 
 if __name__ == "__main__":
