@@ -13,7 +13,12 @@ each round's model is the previous one plus the sample-weighted mean of the delt
 from __future__ import annotations
 
 import json
+import os
+import pwd
+import secrets
 import shutil
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,7 @@ from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_clien
 from bb_edge.adapters.learn.fleet import run_learning_fleet
 from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
 from bb_edge.adapters.learn.node import load_module
+from bb_edge.adapters.ops.broker import free_port, mosquitto_binary, passwd_text
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BBError
 from bb_edge.learn.deployment import write_learning_deployment
@@ -95,6 +101,49 @@ def test_c_clients_on_mqtt_train_with_python_ones(tmp_path: Path) -> None:
 
 
 @needs_mosquitto_dev
+def test_c_clients_read_their_password_from_credentials_json(tmp_path: Path) -> None:
+    """A Mosquitto with passwords (no anonymous clients) and the URL's ``?creds=credentials.json``, as the
+    Python nodes take it: C clients read their own entry and train 2 rounds with a Python client and the
+    server; a C client that presents another client's password is refused (exit 4) before it sends anything."""
+    learning = {**LEARNING, "clients": 3, "rounds": 2}
+    d = tmp_path / "dep"
+    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
+    dep = load_deployment(d)
+    exe = build_client(tmp_path / "build")
+    images = write_client_images(d, ["c1", "c2"], tmp_path / "images")
+    pw = {n: secrets.token_urlsafe(18) for n in ("server", "c0", "c1", "c2")}
+    b = tmp_path / "broker"
+    b.mkdir()
+    (b / "passwd").write_text(passwd_text(pw))
+    (b / "credentials.json").write_text(json.dumps(pw))
+    port = free_port()
+    # "user": started as root, mosquitto would drop to user "mosquitto" and lose access to the passwd file
+    (b / "mosquitto.conf").write_text(f"user {pwd.getpwuid(os.getuid()).pw_name}\nlistener {port} 127.0.0.1\n"
+                                      f"allow_anonymous false\npassword_file {b / 'passwd'}\npersistence false\n")
+    broker = subprocess.Popen([mosquitto_binary(), "-c", str(b / "mosquitto.conf")], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    url = f"mqtt://127.0.0.1:{port}?creds={b / 'credentials.json'}"
+    work = tmp_path / "work"
+    try:
+        time.sleep(0.5)
+        cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start",
+                               progress=work / f"{n}.progress.jsonl") for n in ("c1", "c2")}
+        assert "--creds" in cmds["c1"]
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=180)
+        (tmp_path / "pw").write_text(pw["c2"])
+        bad = subprocess.run([str(exe), str(images["c1"]), "--name", "c1", "--deployment", dep.name, "--host",
+                              "127.0.0.1", "--port", str(port), "--password-file", str(tmp_path / "pw"),
+                              "--connect-timeout", "5"], capture_output=True, text=True, timeout=30)
+    finally:
+        stop_broker(broker)
+    assert res.counts.get("RoundCompleted") == 2 and not res.rejections, res.counts
+    for n in ("c1", "c2"):
+        final = json.loads((work / f"{n}.progress.jsonl").read_text().splitlines()[-1])
+        assert final["events"]["UpdateSent"] == 2, final
+    assert bad.returncode == 4 and "refused the connection" in bad.stderr, (bad.returncode, bad.stderr)
+
+
+@needs_mosquitto_dev
 def test_images_are_refused_before_a_process_starts(tmp_path: Path) -> None:
     """A non-FedAvg deployment, an unknown client and a shard smaller than a batch are typed errors."""
     d = tmp_path / "dep"
@@ -103,5 +152,6 @@ def test_images_are_refused_before_a_process_starts(tmp_path: Path) -> None:
         write_client_images(d, ["c0"], tmp_path / "i")
     with pytest.raises(BBError, match="no client 'c99'"):
         write_client_images(d, ["c99"], tmp_path / "i")
-    with pytest.raises(BBError, match="mqtt://HOST:PORT"):
-        client_argv("x", "y", "c0", "dep", "serial:///dev/ttyUSB0")
+    for url in ("serial:///dev/ttyUSB0", "mqtts://127.0.0.1:8883", "mqtt://127.0.0.1:1883?ca=ca.pem"):
+        with pytest.raises(BBError, match="mqtt://HOST:PORT"):
+            client_argv("x", "y", "c0", "dep", url)

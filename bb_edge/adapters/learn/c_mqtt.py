@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from bb_edge.bundle.learning.mcu import write_image
 from bb_edge.errors import BBError
@@ -82,12 +82,16 @@ def write_client_images(deployment_dir: str | Path, names: Sequence[str], out_di
 def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, url: str, *,
                 start_file: str | Path | None = None, progress: str | Path | None = None,
                 state_dir: str | Path | None = None, drop: float = 0.0, drop_seed: int = 0) -> list[str]:
-    """The command line of one C client process on the broker of ``url`` (``mqtt://HOST:PORT``)."""
+    """The command line of one C client process on the broker of ``url`` (``mqtt://HOST:PORT[?creds=F]``)."""
     u = urlsplit(url)
-    if u.scheme != "mqtt" or u.hostname is None:
-        raise BBError(f"{url!r}: the C MQTT client takes mqtt://HOST:PORT (plain, anonymous or --creds)")
+    query = parse_qs(u.query)
+    if u.scheme != "mqtt" or u.hostname is None or set(query) - {"creds"}:
+        raise BBError(f"{url!r}: the C MQTT client takes mqtt://HOST:PORT[?creds=credentials.json] "
+                      "(no TLS in this build; put the broker on loopback or a trusted link)")
     argv = [str(exe), str(image), "--name", node, "--deployment", deployment, "--host", u.hostname,
             "--port", str(u.port or 1883)]
+    if "creds" in query:  # the broker's credentials.json (bb-edge broker): the client reads its own entry
+        argv += ["--creds", query["creds"][0]]
     if start_file is not None:
         argv += ["--start-file", str(start_file)]
     if progress is not None:

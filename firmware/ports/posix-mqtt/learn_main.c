@@ -26,6 +26,9 @@
  * The client, its image, arena and buffers are static: the runtime never allocates; libmosquitto does.
  * Exit codes: 0 stopped (ctl "stop", SIGTERM/SIGINT), 2 bad arguments or files, 3 image refused,
  * 4 the broker refused the credentials, 5 no connection within --connect-timeout. */
+/* Why one file: a port's main is the glue between the unchanged client (src/bbrt_learn.c) and one library
+ * (libmosquitto): its callbacks, the trainer hooks, the round record and the command line share the client's
+ * static state. File, key and credentials helpers are shared with the other ports (ports/common). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <signal.h>
