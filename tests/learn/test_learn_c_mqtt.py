@@ -91,6 +91,10 @@ def test_c_clients_on_mqtt_train_with_python_ones(tmp_path: Path) -> None:
     assert len(res.records) == ROUNDS and res.counts.get("RoundCompleted") == ROUNDS, res.counts
     assert not res.rejections, res.rejections
     np.testing.assert_allclose(res.final_models["server"], _oracle(module, set(c_names), ROUNDS), atol=1e-4, rtol=0)
+    # the Python clients hear each other's broadcast HELLOs on the shared broker: ignored, not refusals
+    for n in ("server", "c0", "c1"):
+        final = json.loads((work / f"{n}.progress.jsonl").read_text().splitlines()[-1])
+        assert "Unauthorised" not in final["events"], (n, final["events"])
     n_params = module.setup.program.layout.size
     for n in c_names:
         final = json.loads((work / f"{n}.progress.jsonl").read_text().splitlines()[-1])
