@@ -43,8 +43,14 @@ LEARNING: dict[str, Any] = {
     "data": {"source": "digits", "partition": {"type": "partition.iid"}},
 }
 
-needs_mosquitto_dev = pytest.mark.skipif(not Path("/usr/include/mosquitto.h").exists() or shutil.which("cc") is None,
-                                         reason="libmosquitto-dev and a C compiler are CI packages")
+
+
+@pytest.fixture(scope="module")
+def exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``bbrt-learn-mqtt``, built once for the module (``make learn-host-mqtt``)."""
+    assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
+    assert shutil.which("cc"), "a C compiler is a CI package"
+    return build_client(tmp_path_factory.mktemp("c-mqtt-build"))
 
 
 def _oracle(module: Any, c_names: set[str], rounds: int) -> np.ndarray:
@@ -67,8 +73,7 @@ def _oracle(module: Any, c_names: set[str], rounds: int) -> np.ndarray:
     return vec
 
 
-@needs_mosquitto_dev
-def test_c_clients_on_mqtt_train_with_python_ones(tmp_path: Path) -> None:
+def test_c_clients_on_mqtt_train_with_python_ones(exe: Path, tmp_path: Path) -> None:
     """20 C clients + 2 Python clients + the Python server over one Mosquitto, 3 rounds: every round
     completes with every client, the server's model equals the FedAvg recomputation, and each C client
     sent its updates and little else (JOIN, heartbeats, envelope headers)."""
@@ -77,7 +82,6 @@ def test_c_clients_on_mqtt_train_with_python_ones(tmp_path: Path) -> None:
     dep = load_deployment(d)
     module = load_module(dep.extra["learning"], d)
     c_names = [f"c{i}" for i in range(PY_CLIENTS, PY_CLIENTS + C_CLIENTS)]
-    exe = build_client(tmp_path / "build")
     images = write_client_images(d, c_names, tmp_path / "images")
     work = tmp_path / "work"
     broker, url = start_broker(tmp_path / "broker")
@@ -104,8 +108,7 @@ def test_c_clients_on_mqtt_train_with_python_ones(tmp_path: Path) -> None:
         assert 0 < control <= 1024 * ROUNDS, (n, control)  # JOIN, heartbeats, headers: under 1 KB a round
 
 
-@needs_mosquitto_dev
-def test_c_clients_read_their_password_from_credentials_json(tmp_path: Path) -> None:
+def test_c_clients_read_their_password_from_credentials_json(exe: Path, tmp_path: Path) -> None:
     """A Mosquitto with passwords (no anonymous clients) and the URL's ``?creds=credentials.json``, as the
     Python nodes take it: C clients read their own entry and train 2 rounds with a Python client and the
     server; a C client that presents another client's password is refused (exit 4) before it sends anything."""
@@ -113,7 +116,6 @@ def test_c_clients_read_their_password_from_credentials_json(tmp_path: Path) -> 
     d = tmp_path / "dep"
     write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
     dep = load_deployment(d)
-    exe = build_client(tmp_path / "build")
     images = write_client_images(d, ["c1", "c2"], tmp_path / "images")
     pw = {n: secrets.token_urlsafe(18) for n in ("server", "c0", "c1", "c2")}
     b = tmp_path / "broker"
@@ -147,7 +149,6 @@ def test_c_clients_read_their_password_from_credentials_json(tmp_path: Path) -> 
     assert bad.returncode == 4 and "refused the connection" in bad.stderr, (bad.returncode, bad.stderr)
 
 
-@needs_mosquitto_dev
 def test_images_are_refused_before_a_process_starts(tmp_path: Path) -> None:
     """A non-FedAvg deployment, an unknown client and a shard smaller than a batch are typed errors."""
     d = tmp_path / "dep"
@@ -159,3 +160,13 @@ def test_images_are_refused_before_a_process_starts(tmp_path: Path) -> None:
     for url in ("serial:///dev/ttyUSB0", "mqtts://127.0.0.1:8883", "mqtt://127.0.0.1:1883?ca=ca.pem"):
         with pytest.raises(BBError, match="mqtt://HOST:PORT"):
             client_argv("x", "y", "c0", "dep", url)
+
+
+def test_client_calls_no_allocator(exe: Path) -> None:
+    """The client and its runtime import no heap function: every allocation is inside libmosquitto.so."""
+    out = subprocess.run(["nm", "-D", "--undefined-only", str(exe)], capture_output=True, text=True, check=True,
+                         timeout=20).stdout
+    imported = {ln.split()[-1].split("@")[0] for ln in out.splitlines() if ln.strip()}
+    assert "mosquitto_publish" in imported and "mosquitto_username_pw_set" in imported
+    heap = {"malloc", "calloc", "realloc", "free", "strdup", "strndup", "aligned_alloc", "posix_memalign"}
+    assert not imported & heap, sorted(imported & heap)
