@@ -155,10 +155,20 @@ def shamir_combine(shares: Mapping[int, int]) -> int:
     return total
 
 
+# looked up once: the library's module attributes go through a deprecation hook on every access
+_AES, _CTR, _IV = algorithms.AES, modes.CTR, bytes(16)
+
+
+@functools.lru_cache(maxsize=8)
+def _zeros(nbytes: int) -> bytes:
+    """``nbytes`` zero bytes (the plaintext whose encryption is the keystream), made once per model size."""
+    return bytes(nbytes)
+
+
 def _prg(key: bytes, n: int) -> np.ndarray:
-    """``n`` uint32 of AES-256-CTR keystream under ``key``."""
-    enc = Cipher(algorithms.AES(key), modes.CTR(bytes(16))).encryptor()
-    return np.frombuffer(enc.update(bytes(4 * n)), dtype="<u4").astype(np.uint32)
+    """``n`` uint32 of AES-256-CTR keystream under ``key`` (one call into the library, no per-element Python)."""
+    enc = Cipher(_AES(key), _CTR(_IV)).encryptor()
+    return np.frombuffer(enc.update(_zeros(4 * n)), dtype="<u4").astype(np.uint32)
 
 
 def _self_mask(b: int, rnd: int, n: int) -> np.ndarray:
