@@ -73,6 +73,11 @@ class PhiAccrualDetector(Component):
         self.__dict__["_stats"] = (key, out)
         return out
 
+    def set_state(self, meta: Any, arrays: Any) -> None:
+        """Restore the window (and drop the kept statistics of the old one)."""
+        super().set_state(meta, arrays)
+        self.__dict__.pop("_stats", None)
+
     def phi(self, now: float) -> float:
         """Suspicion level at ``now`` (0 before the first heartbeat)."""
         if self.last is None:
