@@ -658,6 +658,11 @@ class Engine:
 
     def _on_control(self, peer: str, env: wire.Envelope) -> None:
         sender = self._names_by_id.get(env.sender)
+        if sender is None and env.edge == CTRL_HELLO and env.receiver == wire.BROADCAST:
+            # another member's announcement to everyone (a learning client hears every other client's HELLO on
+            # a shared broker, but knows only its server): not for this node, changes nothing, not a refusal
+            self._count("foreign_hellos")
+            return
         if sender is None:
             self._refuse(peer, env, f"control message from node id {env.sender}, which is not in the deployment")
             return

@@ -58,11 +58,25 @@ class PhiAccrualDetector(Component):
         else:  # bootstrap with a guess, as Akka does
             self.intervals = [self.first_interval, self.first_interval]
         self.last = float(now)
+        self.__dict__["_beats"] = self.__dict__.get("_beats", 0) + 1
 
     def stats(self) -> tuple[float, float]:
         """Mean and (floored) standard deviation of the inter-arrival window."""
+        # kept until the next heartbeat (or a restored window): a server asks every peer's phi at every tick.
+        # Not a dataclass field, so never part of the component's state.
+        key = (id(self.intervals), self.__dict__.get("_beats", 0))
+        cached = self.__dict__.get("_stats")
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
         arr = np.asarray(self.intervals or [self.first_interval], dtype=np.float64)
-        return float(arr.mean()) + self.acceptable_pause, max(float(arr.std()), self.min_std)
+        out = (float(arr.mean()) + self.acceptable_pause, max(float(arr.std()), self.min_std))
+        self.__dict__["_stats"] = (key, out)
+        return out
+
+    def set_state(self, meta: Any, arrays: Any) -> None:
+        """Restore the window (and drop the kept statistics of the old one)."""
+        super().set_state(meta, arrays)
+        self.__dict__.pop("_stats", None)
 
     def phi(self, now: float) -> float:
         """Suspicion level at ``now`` (0 before the first heartbeat)."""

@@ -387,6 +387,12 @@ def test_bad_and_forged_hellos(pair) -> None:  # type: ignore[no-untyped-def]
     assert out == [] and m.peer_hellos == {}
     out, evs = _run(m, h(b"s", seq=2))  # the v1 form (a bare name) is still understood
     assert _kinds(evs) == [] and len(out) == 1 and "s" not in m.peer_hellos
+    # a broadcast HELLO from an id outside this node's table (a fleet member it does not talk to) is no
+    # refusal: ignored and counted, unanswered; addressed to this node it stays Unauthorised (above)
+    foreign = encode(Envelope.for_bytes(hello_record.HelloRecord(1, 1, 0, 3, 77, 4096, 1, "x").encode(), sender=77,
+                                        receiver=0xFFFFFFFF, seq=1, edge=CTRL_HELLO))
+    out, evs = _run(m, foreign)
+    assert _kinds(evs) == [] and out == [] and m.counters["foreign_hellos"] == 1
 
 
 def test_version_mismatch_on_both_sides(pair) -> None:  # type: ignore[no-untyped-def]

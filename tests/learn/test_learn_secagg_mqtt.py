@@ -409,3 +409,15 @@ if LONG:
         plain = simulate({k: v for k, v in cfg.items() if k != "codec"}, d)
         assert plain.model is not None
         np.testing.assert_array_equal(res.final_models["server"], plain.model)
+
+
+def test_box_keys_never_repeat_when_the_c_key_is_kept_across_rounds() -> None:
+    """The c key pair is kept across rounds, so a box key must differ per round's fresh s_pk (the salt): a box
+    sealed under one round's salt does not open under another's, even for the same round number."""
+    shared = bytes(range(32))
+    s1, s2 = (X25519PrivateKey.generate().public_key().public_bytes_raw() for _ in range(2))
+    box = sa.seal_shares(12345, 678, shared, 2, 3, 7, s1)
+    assert sa.open_shares(box, shared, 2, 3, 7, s1) == (12345, 678)
+    assert box != sa.seal_shares(12345, 678, shared, 2, 3, 7, s2)
+    with pytest.raises(sa.SecAggFormatError):
+        sa.open_shares(box, shared, 2, 3, 7, s2)

@@ -1,9 +1,11 @@
 """FedAvg with secure aggregation over the wire (Bonawitz et al., CCS 2017: double masking, dropouts, bad shares).
 
 The server learns only the weighted sum of the surviving clients' updates.
-Each client holds two fresh X25519 key pairs per round: ``c`` to encrypt the
-shares it sends its peers (AES-256-GCM, keyed per ordered pair and round) and
-``s`` to agree a pairwise mask seed with every peer. Its fixed-point update
+Each client holds two X25519 key pairs: ``c`` to encrypt the shares it sends
+its peers (AES-256-GCM, keyed per ordered pair, round and the owner's ``s_pk``
+of the round; drawn once and kept across rounds with its agreements, since
+nothing ever reveals it) and ``s``, fresh every round, to agree a pairwise
+mask seed with every peer. Its fixed-point update
 carries a *self mask* (from a fresh seed ``b``) and the *pairwise masks*,
 which cancel in the sum. It Shamir-shares both ``b`` and its ``s`` secret
 among the round's participants. After the masked updates are in, every
@@ -153,10 +155,20 @@ def shamir_combine(shares: Mapping[int, int]) -> int:
     return total
 
 
+# looked up once: the library's module attributes go through a deprecation hook on every access
+_AES, _CTR, _IV = algorithms.AES, modes.CTR, bytes(16)
+
+
+@functools.lru_cache(maxsize=8)
+def _zeros(nbytes: int) -> bytes:
+    """``nbytes`` zero bytes (the plaintext whose encryption is the keystream), made once per model size."""
+    return bytes(nbytes)
+
+
 def _prg(key: bytes, n: int) -> np.ndarray:
-    """``n`` uint32 of AES-256-CTR keystream under ``key``."""
-    enc = Cipher(algorithms.AES(key), modes.CTR(bytes(16))).encryptor()
-    return np.frombuffer(enc.update(bytes(4 * n)), dtype="<u4").astype(np.uint32)
+    """``n`` uint32 of AES-256-CTR keystream under ``key`` (one call into the library, no per-element Python)."""
+    enc = Cipher(_AES(key), _CTR(_IV)).encryptor()
+    return np.frombuffer(enc.update(_zeros(4 * n)), dtype="<u4").astype(np.uint32)
 
 
 def _self_mask(b: int, rnd: int, n: int) -> np.ndarray:
@@ -184,11 +196,17 @@ def _agree(secret: int, public: bytes) -> bytes:
     return _agree_all(secret, [public])[0]
 
 
+@functools.lru_cache(maxsize=4096)
+def _public(raw: bytes) -> X25519PublicKey:
+    """The key object of 32 public key bytes (cached: a peer's long-lived ``c`` key comes every round)."""
+    return X25519PublicKey.from_public_bytes(raw)
+
+
 def _agree_all(secret: int, publics: Sequence[bytes]) -> list[bytes]:
     """The X25519 agreements of one secret with each public key; a low-order key is a format error."""
     priv = _priv(secret)
     try:
-        return [priv.exchange(X25519PublicKey.from_public_bytes(p)) for p in publics]
+        return [priv.exchange(_public(bytes(p))) for p in publics]
     except ValueError as exc:
         raise SecAggFormatError("a public key is a low-order point") from exc
 
@@ -360,26 +378,31 @@ def unpack_masked(data: bytes) -> tuple[int, list[int], np.ndarray]:
     return int(node), bad, np.frombuffer(mv[at:], dtype="<u4").astype(np.uint32)
 
 
-def _box_key(c_shared: bytes, owner: int, holder: int, rnd: int) -> bytes:
-    return hashlib.sha256(b"bb-sa2-box" + c_shared + struct.pack("<IIq", owner, holder, rnd)).digest()
+def _box_key(c_shared: bytes, owner: int, holder: int, rnd: int, salt: bytes = b"") -> bytes:
+    return hashlib.sha256(b"bb-sa2-box" + c_shared + struct.pack("<IIq", owner, holder, rnd) + salt).digest()
 
 
 def _aad(owner: int, holder: int, rnd: int) -> bytes:
     return b"SAB2" + struct.pack("<IIq", owner, holder, rnd)
 
 
-def seal_shares(b_share: int, s_share: int, c_shared: bytes, owner: int, holder: int, rnd: int) -> bytes:
-    """The share box of ``owner``'s two shares for ``holder`` (AES-256-GCM, 80 bytes)."""
+def seal_shares(b_share: int, s_share: int, c_shared: bytes, owner: int, holder: int, rnd: int,
+                salt: bytes = b"") -> bytes:
+    """The share box of ``owner``'s two shares for ``holder`` (AES-256-GCM, 80 bytes).
+
+    ``salt``: the owner's ``s_pk`` of the round (fresh every round), so a box key is never used twice even
+    when the ``c`` key is kept across rounds and a round number comes again."""
     plain = int(b_share).to_bytes(SHARE_BYTES, "little") + int(s_share).to_bytes(SHARE_BYTES, "little")
-    return AESGCM(_box_key(c_shared, owner, holder, rnd)).encrypt(_NONCE, plain, _aad(owner, holder, rnd))
+    return AESGCM(_box_key(c_shared, owner, holder, rnd, salt)).encrypt(_NONCE, plain, _aad(owner, holder, rnd))
 
 
-def open_shares(box: bytes, c_shared: bytes, owner: int, holder: int, rnd: int) -> tuple[int, int]:
+def open_shares(box: bytes, c_shared: bytes, owner: int, holder: int, rnd: int,
+                salt: bytes = b"") -> tuple[int, int]:
     """Inverse of :func:`seal_shares`; :class:`SecAggFormatError` if the box does not verify."""
     if len(box) != BOX_BYTES:
         raise SecAggFormatError("a share box has the wrong length")
     try:
-        plain = AESGCM(_box_key(c_shared, owner, holder, rnd)).decrypt(_NONCE, box, _aad(owner, holder, rnd))
+        plain = AESGCM(_box_key(c_shared, owner, holder, rnd, salt)).decrypt(_NONCE, box, _aad(owner, holder, rnd))
     except InvalidTag as exc:
         raise SecAggFormatError(f"share box of node {owner} for node {holder} does not verify") from exc
     b, s = int.from_bytes(plain[:SHARE_BYTES], "little"), int.from_bytes(plain[SHARE_BYTES:], "little")
@@ -703,7 +726,10 @@ class SecAggFedClient(FedAvgClient):
     withhold: bool = False  # fault injection: share, then never send the masked update (a dropout)
     garble: bool = False  # fault injection: seal random bytes instead of share boxes (a bad client)
     sa_round: int = field(default=0, init=False)
-    c_secret: int = field(default=0, init=False)  # this round's secrets (fresh entropy every round)
+    # the c (share box) secret is drawn once and kept across rounds, with its agreements (c_cache); s and b
+    # are fresh every round (an s secret may be revealed for a dropped client, b for a survivor)
+    c_secret: int = field(default=0, init=False)
+    c_cache: dict[int, tuple[bytes, bytes]] = field(default_factory=dict, init=False)  # id -> (c_pk, agreement)
     s_secret: int = field(default=0, init=False)
     b_secret: int = field(default=0, init=False)
     delta: np.ndarray | None = field(default=None, init=False)
@@ -752,9 +778,11 @@ class SecAggFedClient(FedAvgClient):
         if vec is None or vec.size != self.program.layout.size or not np.isfinite(vec).all():
             return
         rnd = env.request_id
-        # fresh secrets each round: masks never repeat, and nothing in the deployment derives them
+        # fresh s and b secrets each round: masks never repeat, and nothing in the deployment derives them
         self.sa_round = rnd
-        self.c_secret, self.s_secret, self.b_secret = _fresh_secret(), _fresh_secret(), _fresh_secret()
+        if not self.c_secret:
+            self.c_secret = _fresh_secret()
+        self.s_secret, self.b_secret = _fresh_secret(), _fresh_secret()
         self.roster, self.c_shared, self.s_shared, self.held, self.members, self.delta = {}, {}, {}, {}, [], None
         self.my_keys = _pub(self.c_secret) + _pub(self.s_secret)
         self.sent_update = self.revealed = False
@@ -782,14 +810,19 @@ class SecAggFedClient(FedAvgClient):
         s_sh = shamir_split(self.s_secret, xs, self.threshold)
         me = ctx.node_id
         others = [h for h in holders if h != me]
-        c_shared = dict(zip(others, _agree_all(self.c_secret, [roster[h][:32] for h in others]), strict=True))
+        new = [h for h in others if self.c_cache.get(h, (b"", b""))[0] != roster[h][:32]]
+        agreed = dict(zip(new, _agree_all(self.c_secret, [roster[h][:32] for h in new]), strict=True))
+        c_shared = {h: agreed[h] if h in agreed else self.c_cache[h][1] for h in others}
         s_shared = dict(zip(others, _agree_all(self.s_secret, [roster[h][32:] for h in others]), strict=True))
         x_of = dict(zip(holders, xs, strict=True))
-        boxes = {h: seal_shares(b_sh[x_of[h]], s_sh[x_of[h]], c_shared[h], me, h, self.sa_round) for h in others}
+        salt = self.my_keys[32:]
+        boxes = {h: seal_shares(b_sh[x_of[h]], s_sh[x_of[h]], c_shared[h], me, h, self.sa_round, salt)
+                 for h in others}
         if self.garble:  # fault injection: boxes no holder can open (this client goes on as usual)
             boxes = {h: os.urandom(BOX_BYTES) for h in others}
         self.own = (b_sh[x_of[me]], s_sh[x_of[me]])  # this node's own shares never leave it
         self.roster, self.c_shared, self.s_shared = roster, c_shared, s_shared
+        self.c_cache.update({h: (roster[h][:32], agreed[h]) for h in new})
         ctx.send_bytes(self.server, pack_boxes(boxes), protocol=self.server_protocol, edge=int(Msg.SA_SHARES),
                        request_id=self.sa_round)
         self.last_sent = ctx.now
@@ -805,7 +838,7 @@ class SecAggFedClient(FedAvgClient):
         bad: list[int] = []
         for o, box in boxes.items():
             try:
-                held[o] = open_shares(box, self.c_shared[o], o, me, self.sa_round)
+                held[o] = open_shares(box, self.c_shared[o], o, me, self.sa_round, self.roster[o][32:])
             except SecAggFormatError:
                 bad.append(o)
         if len(held) < self.threshold:  # the round cannot complete: a forged forward, not bad owners

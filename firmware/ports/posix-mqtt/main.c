@@ -29,8 +29,8 @@
  * --connect-timeout. */
 /* Why one file: a port's main is the glue between the unchanged node loop and one library (libmosquitto):
  * its callbacks, the status record and the command line share the node's static state. The file and
- * hex key helpers are shared with ports/posix (ports/common/posix_io.h); the credentials parser stays
- * because no other C port reads credentials.json. */
+ * hex key helpers are shared with ports/posix (ports/common/posix_io.h); the credentials parser is shared
+ * with ports/posix-mqtt/learn_main.c (ports/common/posix_creds.h). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +47,7 @@
 #include "bbrt_ota.h"
 #include "posix_epoch.h"
 #include "posix_io.h"
+#include "posix_creds.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -289,46 +290,6 @@ static void publish_status(uint32_t epoch) {
                  (unsigned)ota.rollbacks, (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9);
     if (n <= 0 || (size_t)n >= sizeof(rec)) return;
     mosquitto_publish(mosq, NULL, t_status, n, rec, 1, true);
-}
-
-/* the password of `name` in a credentials.json ({"name": "password", ...}, as `bb-edge broker`
- * writes it): a flat object of plain strings; escapes are refused rather than half-decoded */
-static int creds_lookup(const char *text, const char *name, char *out, size_t cap) {
-    const char *p = text;
-    size_t nl = strlen(name);
-    while ((p = strchr(p, '"')) != NULL) {
-        const char *k = p + 1, *ke = strchr(k, '"'), *v, *ve;
-        if (ke == NULL) return -1;
-        p = ke + 1;
-        if ((size_t)(ke - k) != nl || strncmp(k, name, nl) != 0) {
-            /* skip this key's value too, so a password equal to a node name is never read as a key */
-            v = p;
-            while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
-            if (*v == ':') {
-                v++;
-                while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
-                if (*v == '"') {
-                    ve = strchr(v + 1, '"');
-                    if (ve == NULL) return -1;
-                    p = ve + 1;
-                }
-            }
-            continue;
-        }
-        v = p;
-        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
-        if (*v != ':') continue;
-        v++;
-        while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r') v++;
-        if (*v != '"') return -1;
-        v++;
-        ve = strchr(v, '"');
-        if (ve == NULL || (size_t)(ve - v) >= cap || memchr(v, '\\', (size_t)(ve - v)) != NULL) return -1;
-        memcpy(out, v, (size_t)(ve - v));
-        out[ve - v] = 0;
-        return 0;
-    }
-    return -1;
 }
 
 static double now_s(void) {
