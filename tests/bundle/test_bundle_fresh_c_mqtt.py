@@ -83,8 +83,8 @@ def test_c_mqtt_bundles_on_a_fresh_device_serve_two_clients_and_show_in_status(t
 
         stacks = {k: rng.standard_normal((8, 1, 32)).astype(np.float32) for k in (1, 2)}
         clients = {}
-        for k, x in stacks.items():
-            np.savez(tmp_path / f"in{k}.npz", x=x)
+        for k, stack in stacks.items():
+            np.savez(tmp_path / f"in{k}.npz", x=stack)
             clients[k] = subprocess.Popen(
                 bb_edge_cmd("request", str(comp), "--fleet", url, "--client", str(k), "--inputs",
                             str(tmp_path / f"in{k}.npz"), "--outputs", str(tmp_path / f"out{k}.npz"),
@@ -92,15 +92,15 @@ def test_c_mqtt_bundles_on_a_fresh_device_serve_two_clients_and_show_in_status(t
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
         host_x = [{"x": rng.standard_normal((1, 32)).astype(np.float32)} for _ in range(4)]
         host_got = host.run(host_x, timeout=60)  # the host's own requests, at the same time
-        for k, p in clients.items():
-            out, _ = p.communicate(timeout=120)
-            assert p.returncode == 0, out
+        for k, cp in clients.items():
+            out, _ = cp.communicate(timeout=120)
+            assert cp.returncode == 0, out
             assert f"_client{k}: wrote 8 request(s)" in out, out
             got = np.load(tmp_path / f"out{k}.npz")["y"]
             want = np.stack([monolithic(model, {"x": stacks[k][i]})["y"] for i in range(8)])
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
-        for x, g in zip(host_x, host_got, strict=True):
-            np.testing.assert_allclose(g["y"], monolithic(model, x)["y"], rtol=1e-4, atol=1e-5)
+        for hx, g in zip(host_x, host_got, strict=True):
+            np.testing.assert_allclose(g["y"], monolithic(model, hx)["y"], rtol=1e-4, atol=1e-5)
         assert host.stats.refused == 0 and host.stats.outputs == 4  # no client's output reached the host
 
         # the status records: program name/version/hash, counters, uptime (what bb-edge status reads)
