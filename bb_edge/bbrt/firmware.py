@@ -7,6 +7,8 @@ Writes into ``out_dir``::
     bbrt.elf | bbrt-host  QEMU/host builds
     esp-idf/              ESP targets: a complete ESP-IDF project
     run.sh                how to start the node (QEMU / host)
+    source/, Makefile     host-mqtt: the node's C sources and `make` to rebuild bbrt-mqtt on the device
+    system-requirements.txt  host-mqtt: the device packages (libmosquitto >= the build's version)
     bbrt-build.json       the memory report and build facts (read by `bb-edge inspect`)
 """
 
@@ -193,6 +195,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
 POSIX_MQTT_SOURCES = ("src/bbrt_base.c", "src/bbrt_wire.c", "src/bbrt_program.c", "src/bbrt_check.c",
                       "src/bbrt_kernels.c", "src/bbrt_node.c", "src/bbrt_link.c", "src/bbrt_sha256.c",
                       "src/bbrt_ota.c", "src/bbrt_node_ota.c", "ports/posix-mqtt/main.c")
+SYSTEM_REQUIREMENTS = "system-requirements.txt"  # a host-mqtt bundle's device packages (libmosquitto)
 POSIX_MQTT_HEADERS = ("include/bbrt.h", "include/bbrt_base.h", "include/bbrt_link.h", "include/bbrt_ota.h",
                       "src/bbrt_internal.h", "src/bbrt_kernels.h", "ports/common/posix_epoch.h",
                       "ports/common/posix_io.h")
@@ -224,7 +227,25 @@ def _posix_mqtt_sources(out_dir: Path, resolver: Path, *, max_payload: int, aren
         "-Isource/include -Isource/src -Isource/ports/common -fno-tree-loop-distribute-patterns "
         "-ffunction-sections -fdata-sections " + sources + " -Wl,--gc-sections -lmosquitto -o $@\n"
         ".PHONY: clean\nclean:\n\trm -f bbrt-mqtt\n")
-    return {"source": "source", "makefile": "Makefile"}
+    (out_dir / SYSTEM_REQUIREMENTS).write_text(
+        "# what bbrt-mqtt needs on the device (Debian package names); pip has nothing to install for it\n"
+        f"libmosquitto1 >= {mosquitto_version()}  # run: bbrt-mqtt links libmosquitto.so.1 (built against this)\n"
+        "libmosquitto-dev, make, a C99 compiler (gcc)  # only to rebuild bbrt-mqtt from source/: make\n")
+    return {"source": "source", "makefile": "Makefile", "system_requirements": SYSTEM_REQUIREMENTS}
+
+
+def mosquitto_version(header: Path = Path("/usr/include/mosquitto.h")) -> str:
+    """The libmosquitto version of the build host's headers (``2.0.11``), the floor a bundle declares."""
+    import re
+
+    try:
+        text = header.read_text()
+    except OSError as exc:
+        raise NativeBuildError(f"{header} is missing: install libmosquitto-dev to build host-mqtt") from exc
+    parts = [re.search(rf"#define LIBMOSQUITTO_{k}\s+(\d+)", text) for k in ("MAJOR", "MINOR", "REVISION")]
+    if not all(parts):
+        raise NativeBuildError(f"{header} names no LIBMOSQUITTO_MAJOR/MINOR/REVISION")
+    return ".".join(m.group(1) for m in parts if m)
 
 
 def _xtensa_run_script(cmd: list[str]) -> str:

@@ -56,6 +56,13 @@ def test_c_mqtt_bundles_on_a_fresh_device_serve_two_clients_and_show_in_status(t
     device = tmp_path / "device"
     for n in names:
         shutil.copytree(dist / n, device / n)
+    # the device packages it declares: libmosquitto at least the version it was built against
+    from bb_edge.bbrt.firmware import mosquitto_version
+
+    sysreq = (device / names[1] / "system-requirements.txt").read_text()
+    assert f"libmosquitto1 >= {mosquitto_version()}" in sysreq and "libmosquitto-dev" in sysreq, sysreq
+    ldd = subprocess.run(["ldd", str(device / names[1] / "bbrt-mqtt")], capture_output=True, text=True, timeout=30)
+    assert "libmosquitto.so.1 => /" in ldd.stdout and "not found" not in ldd.stdout, ldd.stdout
     # one bundle rebuilt from its own sources and Makefile (what a device of another architecture does)
     (device / names[0] / "bbrt-mqtt").unlink()
     mk = subprocess.run(["make", "-s"], cwd=device / names[0], capture_output=True, text=True, timeout=300)
