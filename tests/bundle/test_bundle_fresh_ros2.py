@@ -134,3 +134,4 @@ def test_ros2_bundle_runs_on_a_fresh_device(tmp_path: Path) -> None:
             if p is not None:
                 stop_process(p)
         broker.stop()
+        shutil.rmtree(venv, ignore_errors=True)  # ~200 MB: not kept with pytest's last temp directories
