@@ -226,18 +226,33 @@ static struct {
     uint32_t connects, session_resumed, session_resets, sent, received, spoofed, oversize;
 } mstats;
 
+static char client_names[BBRT_MAX_CLIENTS + 1u][16];
+
 static const char *peer_name(uint32_t id) {
     size_t i;
+    uint32_t slot = bbrt_client_slot(id);
     for (i = 0; i < sizeof(bbrt_peers) / sizeof(bbrt_peers[0]); i++)
         if (bbrt_peers[i].id == id) return bbrt_peers[i].name;
+    if (slot != 0u) { /* a client (_client<k>): the owner of a request whose outputs this node produced */
+        if (client_names[slot][0] == 0)
+            snprintf(client_names[slot], sizeof(client_names[slot]), "_client%u", (unsigned)(slot & 0xFFu));
+        return client_names[slot];
+    }
     return id == 0u ? "_host" : NULL;
 }
 
-/* the node id a topic's {src} names (-1: not a deployment member) */
+/* the node id a topic's {src} names (-1: not a deployment member); "_client<k>", k 1..255 without
+ * leading zeros, is client k (id 0xFFFF0000 + k) */
 static int64_t peer_id(const char *name, size_t n) {
     size_t i;
+    uint32_t k = 0;
     for (i = 0; i < sizeof(bbrt_peers) / sizeof(bbrt_peers[0]); i++)
         if (strlen(bbrt_peers[i].name) == n && memcmp(bbrt_peers[i].name, name, n) == 0) return bbrt_peers[i].id;
+    if (n > 7u && n <= 10u && memcmp(name, "_client", 7) == 0 && name[7] != '0') {
+        for (i = 7; i < n && name[i] >= '0' && name[i] <= '9'; i++) k = k * 10u + (uint32_t)(name[i] - '0');
+        if (i == n && k >= 1u && k <= BBRT_MAX_CLIENTS) return (int64_t)(BBRT_CLIENT_ID_BASE + k);
+        return -1;
+    }
     return (n == 5u && memcmp(name, "_host", 5) == 0) ? 0 : -1;
 }
 

@@ -7,6 +7,8 @@ Writes into ``out_dir``::
     bbrt.elf | bbrt-host  QEMU/host builds
     esp-idf/              ESP targets: a complete ESP-IDF project
     run.sh                how to start the node (QEMU / host)
+    source/, Makefile     host-mqtt: the node's C sources and `make` to rebuild bbrt-mqtt on the device
+    system-requirements.txt  host-mqtt: the device packages (libmosquitto >= the build's version)
     bbrt-build.json       the memory report and build facts (read by `bb-edge inspect`)
 """
 
@@ -76,7 +78,8 @@ def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
 
 def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile,
                    deployment: str = "", peers: dict[int, str] | None = None,
-                   transport: str | None = None, ota: bool = False) -> dict[str, Any]:
+                   transport: str | None = None, ota: bool = False,
+                   program_version: str | None = None) -> dict[str, Any]:
     """Build the node for ``kind`` into ``out_dir``; check it fits; return the build facts.
 
     ``ota`` (``bb-edge build --ota``): an MCU kind of :data:`OTA_MCU_KINDS` gets a compiled-in update key
@@ -84,6 +87,9 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
 
     ``transport`` (``bb-edge build --transport``): an ``mqtt[s]://`` URL puts an ESP-IDF
     node on that broker with its credentials (bb_edge.bbrt.espidf.mqtt_settings).
+
+    ``program_version`` (deployment.json's): a ``host-mqtt`` node's run.sh passes it, so its status record
+    shows it (``bb-edge status``) next to the program's name (the deployment's) and hash.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     prog_path = out_dir / "program.bbrt"
@@ -146,7 +152,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         facts["static_ram_bytes"] = sizes["data"] + sizes["bss"]
         if kind == "host-mqtt":  # names and peers baked in; broker, credentials, TLS come as arguments
             args = ["--name", node, "--deployment", deployment,
-                    *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}"))]
+                    *(a for i, n in sorted((peers or {}).items()) for a in ("--peer", f"{i}={n}")),
+                    *(["--program-version", program_version] if program_version else [])]
             run = ('exec "$(dirname "$0")/bbrt-mqtt" "$(dirname "$0")/program.bbrt" '
                    + " ".join(shlex.quote(a) for a in args) + f' --ota-key "$(dirname "$0")/{OTA_KEY_FILE}" "$@"\n')
         elif kind == "host":
@@ -159,8 +166,12 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
             cmd = qemu_command(goal, Path("bbrt.elf"), Path("program.bbrt"))
             run = 'cd "$(dirname "$0")" && exec ' + " ".join(cmd) + ' "$@"\n'
         if kind == "host-mqtt":
+            artifacts.update(_posix_mqtt_sources(out_dir, resolver, max_payload=mp, arena=arena))
             run = ("# start this node on an MQTT broker: ./run.sh --host HOST --port PORT [--creds FILE] [--ca FILE]\n"
-                   + run)
+                   "# on another machine or architecture, first rebuild bbrt-mqtt from source/: make\n"
+                   "# (needs a C compiler and libmosquitto's headers: Debian libmosquitto-dev)\n" + run)
+        elif kind == "host":
+            run = "# start this node: its link is stdin/stdout, or --serial PATH (a serial device or pty)\n" + run
         elif goal != "xtensa":
             run = "# start this node; its serial link is printed as a pty\n" + run
         (out_dir / "run.sh").write_text("#!/bin/sh\n" + run)
@@ -179,6 +190,63 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     (out_dir / BUILD_JSON).write_text(json.dumps(facts, indent=1) + "\n")
     check_fit(facts, node, profile)
     return facts
+
+
+#: the firmware sources of the posix MQTT node (firmware/Makefile's CORE + ports/posix-mqtt), shipped in its bundle
+POSIX_MQTT_SOURCES = ("src/bbrt_base.c", "src/bbrt_wire.c", "src/bbrt_program.c", "src/bbrt_check.c",
+                      "src/bbrt_kernels.c", "src/bbrt_node.c", "src/bbrt_link.c", "src/bbrt_sha256.c",
+                      "src/bbrt_ota.c", "src/bbrt_node_ota.c", "ports/posix-mqtt/main.c")
+SYSTEM_REQUIREMENTS = "system-requirements.txt"  # a host-mqtt bundle's device packages (libmosquitto)
+POSIX_MQTT_HEADERS = ("include/bbrt.h", "include/bbrt_base.h", "include/bbrt_link.h", "include/bbrt_ota.h",
+                      "src/bbrt_internal.h", "src/bbrt_kernels.h", "ports/common/posix_epoch.h",
+                      "ports/common/posix_io.h")
+
+
+def _posix_mqtt_sources(out_dir: Path, resolver: Path, *, max_payload: int, arena: int) -> dict[str, str]:
+    """Copy the node's C sources into ``out_dir/source`` with a Makefile that rebuilds ``bbrt-mqtt`` there.
+
+    The bundle then starts on a device of another architecture: ``make`` compiles the same sources, with
+    this build's payload limit, arena and op resolver, against the device's libmosquitto.
+    """
+    fw = native.firmware_dir()
+    src = out_dir / "source"
+    shutil.rmtree(src, ignore_errors=True)
+    for rel in (*POSIX_MQTT_SOURCES, *POSIX_MQTT_HEADERS):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(fw / rel, src / rel)
+    shutil.copy2(resolver, src / "src" / "bbrt_resolver.c")
+    sources = " ".join(f"source/{s}" for s in (*POSIX_MQTT_SOURCES, "src/bbrt_resolver.c"))
+    (out_dir / "Makefile").write_text(
+        "# rebuild bbrt-mqtt from source/ (the firmware of this bundle's build): make\n"
+        "# needs a C99 compiler and libmosquitto's headers and library (Debian: libmosquitto-dev)\n"
+        "CC ?= cc\n"
+        f"DEFS := -DBBRT_MAX_PAYLOAD={max_payload}u -DBBRT_ARENA_SIZE={arena}u -DBBRT_HOST_ARENA={arena}u "
+        "-DBBRT_LINK_WINDOW=32u -DBBRT_LINK_MTU=4096u\n"
+        "CFLAGS ?= -O2\n"
+        "bbrt-mqtt: " + sources + "\n"
+        "\t$(CC) -std=c99 -pedantic -Wall -Wextra -Werror -Wshadow -Wno-cast-align $(CFLAGS) $(DEFS) "
+        "-Isource/include -Isource/src -Isource/ports/common -fno-tree-loop-distribute-patterns "
+        "-ffunction-sections -fdata-sections " + sources + " -Wl,--gc-sections -lmosquitto -o $@\n"
+        ".PHONY: clean\nclean:\n\trm -f bbrt-mqtt\n")
+    (out_dir / SYSTEM_REQUIREMENTS).write_text(
+        "# what bbrt-mqtt needs on the device (Debian package names); pip has nothing to install for it\n"
+        f"libmosquitto1 >= {mosquitto_version()}  # run: bbrt-mqtt links libmosquitto.so.1 (built against this)\n"
+        "libmosquitto-dev, make, a C99 compiler (gcc)  # only to rebuild bbrt-mqtt from source/: make\n")
+    return {"source": "source", "makefile": "Makefile", "system_requirements": SYSTEM_REQUIREMENTS}
+
+
+def mosquitto_version(header: Path = Path("/usr/include/mosquitto.h")) -> str:
+    """The libmosquitto version of the build host's headers (``2.0.11``), the floor a bundle declares."""
+    import re
+
+    try:
+        text = header.read_text()
+    except OSError as exc:
+        raise NativeBuildError(f"{header} is missing: install libmosquitto-dev to build host-mqtt") from exc
+    parts = [re.search(rf"#define LIBMOSQUITTO_{k}\s+(\d+)", text) for k in ("MAJOR", "MINOR", "REVISION")]
+    if not all(parts):
+        raise NativeBuildError(f"{header} names no LIBMOSQUITTO_MAJOR/MINOR/REVISION")
+    return ".".join(m.group(1) for m in parts if m)
 
 
 def _xtensa_run_script(cmd: list[str]) -> str:

@@ -102,6 +102,18 @@ enum {
 #define BBRT_CTRL_BYE 4u
 #define BBRT_CTRL_ERROR 5u
 #define BBRT_BROADCAST 0xFFFFFFFFu
+/* Clients (bb_edge/deployment/clients.py): client slot k (1..255) is endpoint "_client<k>" with wire id
+ * BBRT_CLIENT_ID_BASE + k; a request id's top byte (bits 56..63) names the slot that owns it (0: the
+ * host). Graph inputs are taken from the host or from the client that owns the request; graph outputs
+ * and error results go to that owner (bbrt_reply_to). */
+#define BBRT_CLIENT_ID_BASE 0xFFFF0000u
+#define BBRT_MAX_CLIENTS 255u
+/* the wire id graph outputs and error results of request_id go to: 0 (the host) or its client's */
+uint32_t bbrt_reply_to(uint64_t request_id);
+/* 1 when sender may send graph inputs of request_id: the host, or the client slot that owns it */
+int bbrt_may_submit(uint32_t sender, uint64_t request_id);
+/* the client slot (1..255) of a wire id, 0 when it is not a client's */
+uint32_t bbrt_client_slot(uint32_t wire_id);
 
 typedef struct {
     uint8_t kind;

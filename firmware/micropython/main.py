@@ -66,8 +66,11 @@ if CFG.get("transport", "serial") == "mqtt":
     attach_ota(node)
     from bbnode import status
 
-    # the status record bb-edge status shows (program hash, epoch, drops), retained on the status topic
-    link.status = lambda: status.encode(node, link.name, time.time(), link.stats.received)
+    # the status record bb-edge status shows (program name, version and hash, epoch, drops, errors, uptime),
+    # retained on the status topic
+    STARTED = time.time()
+    link.status = lambda: status.encode(node, link.name, time.time(), link.stats.received, CFG.get("deployment", ""),
+                                        CFG.get("program_version"), time.time() - STARTED)
     link.start(node)
     node.hello(NAME)
     link.serve()

@@ -277,6 +277,24 @@ void bbrt_node_poll(bbrt_node_t *node) {
     if (node->link) bbrt_link_poll(node->link, node_now(node));
 }
 
+uint32_t bbrt_client_slot(uint32_t wire_id) {
+    return wire_id > BBRT_CLIENT_ID_BASE && wire_id <= BBRT_CLIENT_ID_BASE + BBRT_MAX_CLIENTS
+               ? wire_id - BBRT_CLIENT_ID_BASE
+               : 0u;
+}
+
+uint32_t bbrt_reply_to(uint64_t request_id) {
+    uint32_t slot = (uint32_t)(request_id >> 56) & 0xFFu;
+    return slot == 0u ? 0u : BBRT_CLIENT_ID_BASE + slot;
+}
+
+int bbrt_may_submit(uint32_t sender, uint64_t request_id) {
+    uint32_t slot;
+    if (sender == 0u) return 1;
+    slot = bbrt_client_slot(sender);
+    return slot != 0u && slot == ((uint32_t)(request_id >> 56) & 0xFFu);
+}
+
 static void send_env(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *payload) {
     uint8_t hdr[96];
     size_t n = 0;
@@ -345,7 +363,7 @@ static void send_outputs(bbrt_node_t *node, uint64_t request_id) {
         bbrt_memset(&env, 0, sizeof(env));
         env.kind = BBRT_KIND_DATA;
         env.protocol = BBRT_PROTO_DATAFLOW;
-        env.receiver = e.peer;
+        env.receiver = e.peer == 0u ? bbrt_reply_to(request_id) : e.peer; /* a graph output: to its owner */
         env.request_id = request_id;
         env.edge = e.edge_id;
         env.dtype = t.dtype;
@@ -405,7 +423,7 @@ static bbrt_status_t run_request(bbrt_node_t *node, bbrt_request_slot_t *slot, u
     st = bbrt_program_run(&node->prog);
     if (st != BBRT_OK) {
         node->stats.run_errors++;
-        send_control(node, BBRT_CTRL_ERROR, 0u, 0u, request_id, bbrt_status_name(st));
+        send_control(node, BBRT_CTRL_ERROR, bbrt_reply_to(request_id), 0u, request_id, bbrt_status_name(st));
         return st;
     }
     node->stats.inferences++;
@@ -414,8 +432,8 @@ static bbrt_status_t run_request(bbrt_node_t *node, bbrt_request_slot_t *slot, u
 }
 
 /* The engine's checks on a data envelope, in its order (docs/wire.md): the edge is one of this
- * node's Recv edges, it comes from the edge's producer (peer 0: a graph input, only from the
- * host), its dtype, rank, dims and bytes are the contract's. Changes nothing but a counter. */
+ * node's Recv edges, it comes from the edge's producer (peer 0: a graph input, from the host or the
+ * client that owns the request), its dtype, rank, dims and bytes are the contract's. Changes nothing but a counter. */
 static bbrt_status_t check_data(bbrt_node_t *node, const bbrt_envelope_t *env, uint32_t *index) {
     uint32_t i, k;
     for (i = 0; i < node->prog.n_edges; i++) {
@@ -424,7 +442,8 @@ static bbrt_status_t check_data(bbrt_node_t *node, const bbrt_envelope_t *env, u
         bbrt_program_edge(&node->prog, i, &e);
         if (e.dir != BBRT_EDGE_RECV || e.edge_id != env->edge) continue;
         bbrt_program_tensor(&node->prog, e.tensor, &t);
-        if (env->sender != e.peer) {
+        /* a graph input (peer 0) from the host or the client owning the request; else only the producer */
+        if (e.peer == 0u ? !bbrt_may_submit(env->sender, env->request_id) : env->sender != e.peer) {
             node->stats.unauthorised++;
             return BBRT_E_UNAUTHORISED;
         }

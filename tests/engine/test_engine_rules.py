@@ -27,12 +27,13 @@ PATH = Path(__file__).resolve().parents[1] / "vectors" / "engine_rules.json"
 WINDOW, EPOCHS = 64, 4
 NODE, NODE_ID, HOST, S = "m", 2, 0, 1
 EDGE_H, EDGE_Y = 1, 3  # s -> m (tensor relu_out); host -> m (graph input y)
+C1, C2 = 0xFFFF0001, 0xFFFF0002  # clients _client1 and _client2 (bb_edge/deployment/clients.py)
 
 DOC = """Engine rule vectors: what a node does with each envelope it receives (docs/wire.md).
 
 Format. "deployment" describes the receiving node: its name and id, the node ids of the fleet
 (_host is always 0), the edges it consumes (id, producer, producer_id, consumer, kind "recv" for an
-edge from another node or "graph_input" for one only the host may send, elem_type as in the envelope
+edge from another node or "graph_input" for one the host or a client sends, elem_type as in the envelope
 dtype table, shape) and the duplicate filter's size: "window" bits below the highest n per epoch and
 "epochs" kept per sender. "cases" is a list of independent runs; each starts from a fresh node and
 feeds "envelopes" in order. Each envelope has "hex" (the whole envelope), "expect" (the verdict) and
@@ -43,7 +44,8 @@ Rules, in the order a node applies them (the first that fails gives the verdict;
 before all passed):
 1. decode (docs/wire.md Validation), receiver is this node or broadcast;
 2. the edge is known to this node (else unknown_edge);
-3. authorisation: a recv edge only from its producer's id; a graph_input edge only from id 0
+3. authorisation: a recv edge only from its producer's id; a graph_input edge from id 0 (the host),
+   or from client slot k (id 0xFFFF0000 + k, k in 1..255) when the request id's top byte is k
    (else unauthorised);
 4. contract: dtype == elem_type, rank and every fixed dim equal (else contract);
 5. freshness: epoch = seq >> 32, n = seq & 0xFFFFFFFF. Per sender the node keeps at most "epochs"
@@ -82,9 +84,10 @@ def _cases() -> list[dict[str, Any]]:
     e1 = 1
 
     def v(sender: int, seq: int, expect: str, note: str, edge: int = EDGE_H,
-          array: np.ndarray | None = None) -> dict[str, Any]:
+          array: np.ndarray | None = None, owner: int = 0) -> dict[str, Any]:
         v.rid += 1  # type: ignore[attr-defined]
-        return {"hex": _env(sender, seq, edge, v.rid, array), "expect": expect, "note": note}  # type: ignore[attr-defined]
+        rid = (owner << 56) | v.rid  # type: ignore[attr-defined]
+        return {"hex": _env(sender, seq, edge, rid, array), "expect": expect, "note": note}
 
     v.rid = 0  # type: ignore[attr-defined]
     wrong_shape = np.ones((1, 3), np.float32)
@@ -185,6 +188,18 @@ def _cases() -> list[dict[str, Any]]:
             v(HOST, _seq(e1, 2), "contract", "authorised but the wrong shape", edge=EDGE_Y,
               array=wrong_shape),
             v(HOST, _seq(e1, 2), "accept", "", edge=EDGE_Y),
+        ]},
+        {"name": "clients", "envelopes": [
+            v(C1, _seq(e1, 1), "accept", "graph input from client 1 for a request it owns", edge=EDGE_Y, owner=1),
+            v(C2, _seq(e1, 1), "unauthorised", "client 2 sending a request client 1 owns", edge=EDGE_Y, owner=1),
+            v(C1, _seq(e1, 2), "unauthorised", "client 1 sending a request the host owns", edge=EDGE_Y),
+            v(C1, _seq(e1, 2), "unauthorised", "a client on a node's edge", owner=1),
+            v(C1 + 255, _seq(e1, 1), "unauthorised", "id 0xFFFF0100: past the client range", edge=EDGE_Y,
+              owner=0),
+            v(C2, _seq(e1, 1), "accept", "client 2's own request: the refusal did not move its window",
+              edge=EDGE_Y, owner=2),
+            v(C1, _seq(e1, 1), "duplicate", "each client has its own window", edge=EDGE_Y, owner=1),
+            v(HOST, _seq(e1, 1), "accept", "the host may send a request of any owner", edge=EDGE_Y, owner=3),
         ]},
     ]
 

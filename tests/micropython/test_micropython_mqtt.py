@@ -30,7 +30,7 @@ from bb_edge.engine import events
 from bb_edge.wire.topics import Topics
 from tests.support.examples import sample_inputs, small_cnn
 from tests.support.mpy_vm import MPY_DIR, build_lib, ensure_vm, fetch_umqtt, run_vm, write_shims
-from tests.support.transport_helpers import CNode, assert_same_outputs
+from tests.support.transport_helpers import CNode, RawClient, assert_same_outputs, wait_until
 
 LAUNCH = """import json, runpy, sys
 sys.path[:0] = {paths!r}
@@ -38,6 +38,7 @@ g = runpy.run_path("main.py", run_name="__main__")
 print("STATS " + json.dumps({{"link": vars(g["link"].stats), "node": vars(g["node"].stats)}}), flush=True)
 """
 
+PROGRAM_VERSION = "2026.11-r2"
 REFUSED = """import json, sys
 sys.path[:0] = {paths!r}
 from bbnode.mqtt import MqttLink
@@ -58,6 +59,9 @@ def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     d = tmp_path_factory.mktemp("dep")
     dist = tmp_path_factory.mktemp("dist")
     compile_model(small_cnn(), cuts=["p1", "g"], node_names=["n0", "n1", "n2"], out_dir=d)
+    manifest = json.loads((d / "deployment.json").read_text())
+    manifest["program_version"] = PROGRAM_VERSION  # carried into config.json, shown in the status record
+    (d / "deployment.json").write_text(json.dumps(manifest, indent=1))
     calib = sample_inputs(16, seed=7)
     np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in calib]))
     (res,) = build_all(d, ["n1=esp32-micropython"], dist, calib=d / "calib.npz", options={"transport": "mqtt"})
@@ -102,6 +106,7 @@ def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path:
     proc = None
     fleet = None
     host = None
+    records: dict[str, dict] = {}
     try:
         # a wrong password is refused at CONNECT (return code 5, not authorized)
         res = subprocess.run([sys.executable, "_refused.py"], cwd=node_dir, capture_output=True, text=True,
@@ -118,6 +123,12 @@ def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path:
         host.transport.wait_connected(10)  # type: ignore[attr-defined]
         got += host.run(requests[2:], timeout=15)
         assert_same_outputs(got, ref)
+        # its status record (bbnode/status.py), as bb-edge status reads it
+        raw = RawClient(files.host, files.port, "_status", files.passwords["_status"], client_id="_status")
+        raw.c.on_message = lambda c, u, m: records.__setitem__(m.topic.rsplit("/", 1)[1], json.loads(m.payload))
+        raw.c.subscribe(Topics(dep.name).status("n1"), qos=1)
+        wait_until(lambda: records.get("n1", {}).get("requests") == len(requests), 10, "n1's status record")
+        raw.close()
         time.sleep(1.2)  # idle longer than keepalive/2: umqtt pings
         host.transport.publish(Topics(dep.name).control(), b"stop", qos=1)  # type: ignore[attr-defined]
         out, err = proc.communicate(timeout=10)
@@ -153,6 +164,13 @@ def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path:
         assert bad == [], (name, bad)
     assert spoofed == {"n0": 0, "n2": 0, "_host": 0}, spoofed  # header sender == topic's {src}
     assert host.stats.outputs == len(requests)
+    rec = records["n1"]
+    assert rec["program"] == dep.name and rec["program_version"] == PROGRAM_VERSION, rec
+    assert len(rec["program_hash"]) == 64 and rec["version"] == "micropython", rec
+    assert rec["errors"] == 0 and rec["drops"] == 0 and rec["uptime_s"] >= 0, rec
+    from bb_edge.adapters.ops.status_view import parse_record
+
+    assert parse_record("n1", json.dumps(rec).encode()) == rec  # a record the status view takes
     assert time.monotonic() - t0 < 30
 
 
@@ -178,14 +196,17 @@ def env(receiver):
     b = bytearray(16)
     b[12:16] = receiver.to_bytes(4, 'little')
     return bytes(b)
-for r in (2, 0, 0xFFFFFFFF):
+for r in (2, 0, 0xFFFFFFFF, 0xFFFF0001, 0xFFFF00FF, 0xFFFF0100):
     l.send(env(r))
 print('PUB', l.client.pub)
 print('USER', l.client.args[1]['user'], l.client.args[0][0])
 print('WILL', l.client.will)
 print('TOPICS', Topics('my/dep+#').inbox('n1', '+'), Topics('x').control(), safe_segment('a b/c'))
 """)
-    assert "PUB [('bb/my_dep__/in/n2/n1', 1), ('bb/my_dep__/in/_host/n1', 1), ('bb/my_dep__/bcast/n1', 1)]" in out
+    # a client's outputs go to its inbox (_client<k> for 0xFFFF0000+k, k 1..255); an id past them to the host
+    assert ("PUB [('bb/my_dep__/in/n2/n1', 1), ('bb/my_dep__/in/_host/n1', 1), ('bb/my_dep__/bcast/n1', 1), "
+            "('bb/my_dep__/in/_client1/n1', 1), ('bb/my_dep__/in/_client255/n1', 1), "
+            "('bb/my_dep__/in/_host/n1', 1)]") in out, out
     assert "USER n1 n1" in out
     assert "WILL (('bb/my_dep__/presence/n1', b'down'), {'qos': 1, 'retain': True})" in out or \
         "WILL (('bb/my_dep__/presence/n1', b'down'), {'retain': True, 'qos': 1})" in out

@@ -218,7 +218,8 @@ def make_node(ros: dict[str, Any], share: Path, package: str, transport_override
             transport = transport_for(url, dep, str(self.p_node)) if linked else _NoLink()
             # idle long: frames (submit) and envelopes wake the loop; a short idle cost ~1 ms CPU per frame
             self.loop = HostLoop(engine, transport, idle=0.25, on_events=self._on_events)
-            self.telemetry = Telemetry(engine, dep.name)
+            pv = dep.extra.get("program_version")  # shown by bb-edge status next to the program's hash
+            self.telemetry = Telemetry(engine, dep.name, program_version=pv if isinstance(pv, str) else None)
             self.telemetry.attach(self.loop, status_interval=2.0)
             # stage failover to a standby (deployment.json "standby"): phi-accrual over PONGs, as bb-edge node
             PeerWatch.for_engine(self.loop, interval=float(self.get_parameter("heartbeat").value))

@@ -51,7 +51,7 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "node": (str,), "version": (str,), "program_hash": (str,), "epoch": (int,), "drops": (int,),
     "requests": (int,), "hop_ms": (int, float, type(None)), "compute_ms": (int, float, type(None)),
     "rtt_ms": (dict,), "open_requests": (int,), "program": (str,), "program_version": (str, type(None)),
-    "time": (int, float),
+    "time": (int, float), "errors": (int,), "uptime_s": (int, float),
 }
 
 

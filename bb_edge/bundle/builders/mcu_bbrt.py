@@ -17,6 +17,11 @@ KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host":
            "esp32": "esp-idf", "esp32s3": "esp-idf", "esp32c3": "esp-idf"}
 
 
+def _program_version(value: object) -> str | None:
+    """deployment.json's ``program_version`` when it is a non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
+
+
 def build(request: BuildRequest) -> BuildResult:
     """Build one MCU node bundle into ``request.out_dir``."""
     # Conv + MaxPool in one C kernel (CONV_POOL_I8): the conv output is never held (docs/bbrt.md)
@@ -30,7 +35,8 @@ def build(request: BuildRequest) -> BuildResult:
     facts = build_firmware(L, kind, Path(request.out_dir), node=request.node, profile=prof,
                            deployment=dep.name, peers=peers,
                            transport=url if url.startswith(("mqtt://", "mqtts://")) else None,
-                           ota=bool(request.options.get("ota")))
+                           ota=bool(request.options.get("ota")),
+                           program_version=_program_version(dep.extra.get("program_version")))
     out = Path(request.out_dir)
     artifacts = {k: out / v for k, v in facts["artifacts"].items()}
     figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",

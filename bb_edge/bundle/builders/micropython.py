@@ -74,6 +74,9 @@ def build(request: BuildRequest) -> BuildResult:
     node_id = L.program.node_id
     peers = {n.id: n.name for n in dep.nodes}
     cfg = node_config(request, node_id, peers, dep.name)
+    pv = dep.extra.get("program_version")
+    if isinstance(pv, str) and pv:  # shown by bb-edge status (bbnode/status.py)
+        cfg["program_version"] = pv
     # over-the-air updates: the per-node HMAC key and the slot pointer (bb_edge/mpy/ota.py)
     from bb_edge.mpy.ota import ACTIVE_FILE, OTA_KEY_FILE, provision
 

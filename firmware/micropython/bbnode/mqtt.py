@@ -151,13 +151,22 @@ class MqttLink:
                 delay = min(delay * 2, most)
 
     # ---------------------------------------------------------------- output
+    def peer_name(self, receiver):
+        """The endpoint name of a wire id: a peer, a client (``_client<k>`` for 0xFFFF0000+k: the owner of
+        a request whose outputs this node produced), else the host."""
+        name = self.peers.get(receiver)
+        if name is not None:
+            return name
+        slot = receiver - 0xFFFF0000
+        return "_client%d" % slot if 1 <= slot <= 255 else HOST_NAME
+
     def send(self, env_bytes):
         """Publish one envelope to its receiver's inbox (QoS 1; resent after a reconnect)."""
         receiver = env_bytes[12] | env_bytes[13] << 8 | env_bytes[14] << 16 | env_bytes[15] << 24
         if receiver == E.BROADCAST:
             topic = self.t.broadcast(self.name)
         else:
-            topic = self.t.inbox(safe_segment(self.peers.get(receiver, HOST_NAME)), self.name)
+            topic = self.t.inbox(safe_segment(self.peer_name(receiver)), self.name)
         while True:
             try:
                 self.client.publish(topic, env_bytes, qos=1)

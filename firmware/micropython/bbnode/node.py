@@ -203,7 +203,8 @@ class Node:
             if e.direction != 1:
                 continue
             t = self.prog.tensors[e.tensor]
-            env = E.Envelope(kind=E.KIND_DATA, protocol=PROTO_DATAFLOW, receiver=e.peer, request_id=request_id,
+            to = e.peer if e.peer else rules.reply_to(request_id)  # a graph output: to the request's owner
+            env = E.Envelope(kind=E.KIND_DATA, protocol=PROTO_DATAFLOW, receiver=to, request_id=request_id,
                              edge=e.edge_id, dtype=t.dtype, dims=t.dims)
             if t.dtype == 3 or t.dtype == 2:
                 env.flags = E.QUANT
@@ -218,7 +219,7 @@ class Node:
             self.stats.unknown_edge += 1
             return "UNKNOWN_EDGE"
         i, e = hit
-        if not rules.authorised(e.peer, env.sender):
+        if not rules.authorised(e.peer, env.sender, env.request_id):
             self.stats.unauthorised += 1
             return "UNAUTHORISED"
         t = self.prog.tensors[e.tensor]
@@ -257,7 +258,7 @@ class Node:
                 self.prog.run()
             except Exception as exc:  # noqa: BLE001 - reported to the peer like the C node does
                 self.stats.run_errors += 1
-                self.control(CTRL_ERROR, 0, 0, env.request_id, str(exc).encode())
+                self.control(CTRL_ERROR, rules.reply_to(env.request_id), 0, env.request_id, str(exc).encode())
                 return "RUN_ERROR"
             self.stats.inferences += 1
             self._send_outputs(env.request_id)

@@ -4,7 +4,8 @@
   :meth:`SeqFilter.check` changes nothing; :meth:`SeqFilter.record` is called only for an envelope that passed
   every check and was applied, so a far-future ``seq`` or a refused envelope cannot poison the window.
 - Edge authorisation (:func:`authorised`): only an edge's declared producer may send on it; graph inputs
-  (producer id 0) only come from the host.
+  (producer id 0) come from the host or from the client (``_client<k>``) whose slot is the request id's
+  top byte, and their outputs go back to that owner (:func:`reply_to`).
 
 The window of ``window`` numbers below the highest accepted one is a ring bitmap in a bytearray, so its
 size is fixed when the epoch is first seen and no big int grows with it.
@@ -16,8 +17,28 @@ STALE_EPOCH = "stale_epoch"
 HOST_ID = 0
 
 
-def authorised(edge_peer, sender):
-    """True if ``sender`` may send on a Recv edge whose declared producer is ``edge_peer`` (0: the host)."""
+CLIENT_ID_BASE = 0xFFFF0000  # client slot k (1..255) is "_client<k>", wire id CLIENT_ID_BASE + k
+MAX_CLIENTS = 255
+
+
+def client_slot(wire_id):
+    """The client slot (1..255) of a wire id, 0 when it is not a client's (bb_edge/deployment/clients.py)."""
+    slot = wire_id - CLIENT_ID_BASE
+    return slot if 1 <= slot <= MAX_CLIENTS else 0
+
+
+def reply_to(request_id):
+    """The wire id graph outputs and error results of ``request_id`` go to: its owner (top byte; 0: the host)."""
+    slot = (request_id >> 56) & 0xFF
+    return CLIENT_ID_BASE + slot if slot else HOST_ID
+
+
+def authorised(edge_peer, sender, request_id=0):
+    """True if ``sender`` may send on a Recv edge whose declared producer is ``edge_peer``; a graph input
+    (``edge_peer`` 0) comes from the host or from the client that owns ``request_id``."""
+    if edge_peer == HOST_ID and sender != HOST_ID:
+        slot = client_slot(sender)
+        return slot != 0 and slot == (request_id >> 56) & 0xFF
     return sender == edge_peer
 
 

@@ -3,7 +3,7 @@
  *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]
  *             [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]
  *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]
- *             [--status-interval S]
+ *             [--status-interval S] [--program-version V]
  *
  * --ota-key F: the node's HMAC-SHA-256 update key (hex, 16..64 bytes), written into the bundle at build
  * time; with it the node accepts signed program updates (docs/wire.md "Program updates"), without it
@@ -15,7 +15,12 @@
  *   {prefix}/{dep}/presence/{name}  retained "up" / "down" (the last will)
  *   {prefix}/{dep}/ctl              fleet control: "stop" ends the node
  *   {prefix}/{dep}/status/{name}    retained JSON status record every --status-interval s (default 2, 0: none),
- *                                   the fields of bb_edge/adapters/ops/telemetry.py, so `bb-edge status` shows the node
+ *                                   the fields of bb_edge/adapters/ops/telemetry.py, so `bb-edge status` shows the node:
+ *                                   program (--deployment), program_version (--program-version, baked into run.sh
+ *                                   from deployment.json), program_hash, epoch, requests, drops, plus errors (run
+ *                                   errors) and uptime_s
+ * Clients (bb_edge/deployment/clients.py): "_client<k>" is wire id 0xFFFF0000+k; its inputs are taken for the
+ * requests it owns, and their outputs go to in/_client<k>/{me} (src/bbrt_node.c bbrt_reply_to), not to _host.
  * Behaviour of firmware/micropython/bbnode/mqtt.py and bb_edge/adapters/transports/mqtt.py: persistent session
  * (clean_session=false, client id = user = node name), QoS 1 both ways, retained last will "down",
  * subscribe before announcing "up", reconnect with capped back-off. The password comes from
@@ -91,6 +96,9 @@ static char t_bcast_all[TOPIC_MAX];
 static char t_bcast_prefix[TOPIC_MAX];
 static char t_status[TOPIC_MAX];
 static double last_compute_ms = -1.0; /* the last request's compute time (-1: none yet) */
+static char program_name[2u * NAME_MAX_LEN];    /* the deployment's name (--deployment) */
+static char program_version[2u * NAME_MAX_LEN]; /* its program_version (--program-version; "": none) */
+static double started;                          /* monotonic seconds at start (the record's uptime_s) */
 
 static volatile sig_atomic_t stop_signal;
 static int running = 1;
@@ -117,11 +125,30 @@ static void safe_segment(char *dst, size_t cap, const char *src) {
     dst[i] = 0;
 }
 
+static char client_names[BBRT_MAX_CLIENTS + 1u][16];
+
 static const char *peer_name(uint32_t id) {
     unsigned i;
+    uint32_t slot = bbrt_client_slot(id);
     for (i = 0; i < n_peers; i++)
         if (peers[i].id == id) return peers[i].name;
+    if (slot != 0u) { /* a client's inbox: where the outputs of the requests it owns go */
+        if (client_names[slot][0] == 0) snprintf(client_names[slot], sizeof(client_names[slot]), "_client%u", slot & 0xFFu);
+        return client_names[slot];
+    }
     return id == 0u ? "_host" : id == 0xFFFFFFFEu ? "_deploy" : NULL; /* the host; bb-edge deploy */
+}
+
+/* the slot of a client endpoint name, "_client<k>" with k in 1..255 written without leading zeros; else 0 */
+static uint32_t client_slot_of(const char *name) {
+    const char *d = name + 7;
+    unsigned long k = 0;
+    if (strncmp(name, "_client", 7) != 0 || *d < '1' || *d > '9') return 0u;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9' || k > BBRT_MAX_CLIENTS) return 0u;
+        k = k * 10u + (unsigned long)(*d - '0');
+    }
+    return k <= BBRT_MAX_CLIENTS ? (uint32_t)k : 0u;
 }
 
 /* the node id a topic's {src} names (-1: not a deployment member) */
@@ -130,6 +157,7 @@ static long peer_id(const char *name) {
     for (i = 0; i < n_peers; i++)
         if (strcmp(peers[i].name, name) == 0) return (long)peers[i].id;
     if (strcmp(name, "_deploy") == 0) return (long)0xFFFFFFFEUL; /* bb-edge deploy (OTA only) */
+    if (client_slot_of(name) != 0u) return (long)(BBRT_CLIENT_ID_BASE + client_slot_of(name)); /* a client */
     return strcmp(name, "_host") == 0 ? 0 : -1;
 }
 
@@ -263,7 +291,7 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
 /* The status record of bb_edge/adapters/ops/telemetry.py (the fields `bb-edge status` reads; bb_edge/adapters/ops/status_view.py
  * refuses a record whose types differ). Drops: every envelope the node refused. */
 static void publish_status(uint32_t epoch) {
-    char rec[1024], hash[65], compute[32];
+    char rec[1400], hash[65], compute[32], pversion[2u * NAME_MAX_LEN + 2u];
     unsigned i;
     unsigned drops = node.stats.bad_envelopes + node.stats.unknown_edge + node.stats.edge_mismatch +
                      node.stats.duplicates + node.stats.stale_epoch + node.stats.unauthorised + st.spoofed +
@@ -271,18 +299,22 @@ static void publish_status(uint32_t epoch) {
     int n;
     struct timespec wall;
     for (i = 0; i < 32u; i++) snprintf(hash + 2u * i, 3, "%02x", ota.hash[i]);
+    if (program_version[0]) snprintf(pversion, sizeof(pversion), "\"%s\"", program_version);
+    else snprintf(pversion, sizeof(pversion), "null");
     if (last_compute_ms < 0.0) snprintf(compute, sizeof(compute), "null");
     else snprintf(compute, sizeof(compute), "%.3f", last_compute_ms);
     clock_gettime(CLOCK_REALTIME, &wall);
     n = snprintf(rec, sizeof(rec),
-                 "{\"v\": 1, \"node\": \"%s\", \"up\": true, \"version\": \"bbrt-c\", \"program_hash\": \"%s\", "
+                 "{\"v\": 1, \"node\": \"%s\", \"up\": true, \"version\": \"bbrt-c\", \"program\": \"%s\", "
+                 "\"program_version\": %s, \"program_hash\": \"%s\", \"uptime_s\": %.1f, \"errors\": %u, "
                  "\"epoch\": %u, \"hop_ms\": null, \"compute_ms\": %s, \"rtt_ms\": {}, \"drops\": %u, "
                  "\"drops_by_reason\": {\"bad_envelope\": %u, \"unknown_edge\": %u, \"edge_mismatch\": %u, "
                  "\"duplicate\": %u, \"stale_epoch\": %u, \"unauthorised\": %u, \"spoofed\": %u, "
                  "\"oversize\": %u}, \"requests\": %u, \"envelopes_in\": %u, \"envelopes_out\": %u, "
                  "\"open_requests\": 0, \"ota_switches\": %u, \"ota_refusals\": %u, \"ota_rollbacks\": %u, "
                  "\"time\": %.3f}",
-                 me, hash, (unsigned)epoch, compute, drops, (unsigned)node.stats.bad_envelopes,
+                 me, program_name, pversion, hash, now_s() - started, (unsigned)node.stats.run_errors,
+                 (unsigned)epoch, compute, drops, (unsigned)node.stats.bad_envelopes,
                  (unsigned)node.stats.unknown_edge, (unsigned)node.stats.edge_mismatch,
                  (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch,
                  (unsigned)node.stats.unauthorised, st.spoofed, st.oversize, (unsigned)node.stats.inferences,
@@ -335,12 +367,20 @@ static long parse_num(const char *text, long lo, long hi) {
     return v;
 }
 
+/* src as a JSON string body: '"', '\\' and control characters become '_' (names and versions need no escapes) */
+static void json_safe(char *dst, size_t cap, const char *src) {
+    size_t i = 0;
+    for (; src[i] && i + 1u < cap; i++)
+        dst[i] = (src[i] == '"' || src[i] == '\\' || (unsigned char)src[i] < 0x20u) ? '_' : src[i];
+    dst[i] = 0;
+}
+
 static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]\n"
             "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]\n"
-            "       [--status-interval S]\n",
+            "       [--status-interval S] [--program-version V]\n",
             argv0);
     return 2;
 }
@@ -348,6 +388,7 @@ static int usage(const char *argv0) {
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *prefix = "bb", *deployment = NULL, *name = NULL, *user = NULL;
     const char *password_file = NULL, *creds = NULL, *ca = NULL, *epoch_file = NULL, *ota_key_file = NULL;
+    const char *program_version_arg = "";
     double status_interval = 2.0, last_status = 0.0;
     static char password[SECRET_MAX];
     static char text[65536];
@@ -379,6 +420,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--keepalive") == 0) keepalive = (int)parse_num(argv[++i], 0, 65535);
         else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
         else if (strcmp(a, "--ota-key") == 0) ota_key_file = argv[++i];
+        else if (strcmp(a, "--program-version") == 0) program_version_arg = argv[++i];
         else if (strcmp(a, "--status-interval") == 0) {
             char *end;
             status_interval = strtod(argv[++i], &end);
@@ -401,8 +443,13 @@ int main(int argc, char **argv) {
     if (name == NULL || deployment == NULL || port <= 0 || port > 65535 || keepalive < 0 ||
         strlen(name) >= NAME_MAX_LEN || strlen(deployment) >= NAME_MAX_LEN || strlen(prefix) >= NAME_MAX_LEN)
         return usage(argv[0]);
+    if (strlen(program_version_arg) >= sizeof(program_version)) return usage(argv[0]);
     safe_segment(me, sizeof(me), name);
     safe_segment(dep_seg, sizeof(dep_seg), deployment);
+    /* shown in the status record as JSON strings: safe_segment leaves no quote or control character to escape */
+    json_safe(program_name, sizeof(program_name), deployment);
+    json_safe(program_version, sizeof(program_version), program_version_arg);
+    started = now_s();
     snprintf(base, sizeof(base), "%s/%s", prefix, dep_seg);
     snprintf(t_inbox, sizeof(t_inbox), "%s/in/%s/+", base, me);
     snprintf(t_inbox_prefix, sizeof(t_inbox_prefix), "%s/in/%s/", base, me);
