@@ -58,10 +58,10 @@ def assign_targets(node_names: list[str], preset: dict[str, str | None], specs: 
 
 
 def build_all(
-    deployment_dir: Path,
+    deployment_dir: Path | str,
     specs: list[str],
-    out: Path,
-    calib: Path | None = None,
+    out: Path | str,
+    calib: Path | str | None = None,
     options: dict[str, object] | None = None,
     console: Console | None = None,
 ) -> list[BuildResult]:
@@ -73,6 +73,9 @@ def build_all(
     that copy, so nodes built in separate runs agree on their edges.
     """
     console = console or Console()
+    # a library call: callers pass str as often as Path
+    deployment_dir, out = Path(deployment_dir), Path(out)
+    calib = Path(calib) if calib is not None else None
     dep = load_deployment(deployment_dir)
     learning = is_learning(dep)
     names = learning_node_names(dep) if learning else dep.node_names  # a learning strategy names its nodes
