@@ -234,6 +234,7 @@ class MpyHostedLearnDevice(HostLearnDevice):
 
         from bb_edge.mpy.cross import runtime_dir
 
+        node_dir = node_dir.resolve()  # the launcher changes into it: a relative path would not be found there
         node_dir.mkdir(parents=True, exist_ok=True)
         for f in ("main.py", "config.json", "train.bbt", "shard.bbs"):
             if not (node_dir / f).exists() or f == "main.py":
