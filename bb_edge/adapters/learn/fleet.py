@@ -64,8 +64,8 @@ from bb_edge.errors import BBError
 from bb_edge.learn.strategies.base import ModelState
 from bb_edge.learn.strategies.modules import StrategyModule
 
-__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "device_commands", "is_serial_fleet", "node_argv",
-           "run_learning_fleet", "run_learning_processes", "serial_hub"]
+__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "device_commands", "device_targets", "is_serial_fleet",
+           "node_argv", "run_learning_fleet", "run_learning_processes", "serial_hub"]
 
 
 class FleetRunError(BBError):
@@ -543,16 +543,10 @@ def _tail(path: Path, chars: int = 400) -> str:
         return "(no log)"
 
 
-def device_commands(dep: Deployment, specs: list[str], url: str, workdir: Path,
-                    console: Any = None) -> dict[str, list[str]]:
-    """``--target NODE=TARGET`` of ``bb-edge run``: build each node's learning bundle into ``workdir/dist``
-    and return the argv that runs it in the fleet (its serial bridge, :mod:`bb_edge.adapters.learn.mcu_fleet`).
-
-    An MCU profile (``qemu-cortex-m3``, ``qemu-rv32``, ``host``) runs its firmware under QEMU or on a pty;
-    ``esp32-micropython`` is built for a serial line and its own ``main.py`` runs on a pty. The bridge
-    speaks MQTT for the device, so the fleet's transport must be ``mqtt://`` or ``mqtts://``.
-    """
-    from bb_edge.bundle.build import build_all
+def device_targets(dep: Deployment, specs: list[str], url: str) -> dict[str, tuple[str, str]]:
+    """``--target NODE=TARGET`` of ``bb-edge run``, checked before anything is built or written:
+    node -> (target, builder). Only microcontroller targets (an MCU profile or MicroPython) run behind a
+    bridge; the bridge speaks MQTT for the device, so the fleet's transport must be ``mqtt[s]://``."""
     from bb_edge.deployment.learning import learning_roster
     from bb_edge.errors import UsageError
     from bb_edge.targets import load_target, resolve_target
@@ -560,9 +554,8 @@ def device_commands(dep: Deployment, specs: list[str], url: str, workdir: Path,
     if url.split(":", 1)[0] not in ("mqtt", "mqtts"):
         raise UsageError(f"--target runs a device behind a bridge to the broker; use --transport mqtt://HOST:PORT, "
                          f"not {url.split('?')[0]}")
-    assert dep.directory is not None
     ids = dict(learning_roster(dict(dep.extra["learning"])))
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[str, str]] = {}
     for spec in specs:
         node, sep, target = spec.partition("=")
         if not sep or not node or not target:
@@ -575,9 +568,28 @@ def device_commands(dep: Deployment, specs: list[str], url: str, workdir: Path,
         if builder not in ("mcu-bbrt", "micropython"):
             raise UsageError(f"--target {spec}: {target} is not a microcontroller target (a Linux node runs as "
                              "bb-edge node already); use qemu-cortex-m3, qemu-rv32, host or esp32-micropython")
+        out[node] = (target, builder)
+    return out
+
+
+def device_commands(dep: Deployment, targets: dict[str, tuple[str, str]], url: str, workdir: Path,
+                    console: Any = None) -> dict[str, list[str]]:
+    """Build each node's learning bundle (:func:`device_targets`) into ``workdir/dist`` and return the argv
+    that runs it in the fleet: its serial bridge, :mod:`bb_edge.adapters.learn.mcu_fleet`.
+
+    An MCU profile (``qemu-cortex-m3``, ``qemu-rv32``, ``host``) runs its firmware under QEMU or on a pty;
+    ``esp32-micropython`` is built for a serial line and its own ``main.py`` runs on a pty (hosted by
+    CPython, :class:`~bb_edge.adapters.learn.mcu_fleet.MpyHostedLearnDevice`).
+    """
+    from bb_edge.bundle.build import build_all
+
+    assert dep.directory is not None
+    workdir = workdir.resolve()
+    out: dict[str, list[str]] = {}
+    for node, (target, builder) in targets.items():
         dist = workdir / "dist"
-        build_all(Path(dep.directory), [spec], dist, None, {"transport": "serial"} if builder == "micropython" else {},
-                  console=console)
+        build_all(Path(dep.directory), [f"{node}={target}"], dist, None,
+                  {"transport": "serial"} if builder == "micropython" else {}, console=console)
         out[node] = [sys.executable, "-m", "bb_edge.adapters.learn.mcu_fleet", str(dep.directory), "--node", node,
                      "--transport", url, "--bundle", str(dist / node), "--state-dir", str(workdir / "state"),
                      "--progress", str(workdir / f"{node}.progress.jsonl"), "--start-file", str(workdir / "start")]
@@ -593,6 +605,7 @@ def run_learning_processes(dep: Deployment, args: argparse.Namespace) -> int:
     from rich.console import Console
 
     console = Console()
+    targets = device_targets(dep, list(args.target), args.transport) if getattr(args, "target", None) else {}
     tmp = None
     if getattr(args, "workdir", None):
         wd = Path(args.workdir)
@@ -601,8 +614,7 @@ def run_learning_processes(dep: Deployment, args: argparse.Namespace) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="bb-edge-learn-")
         wd = Path(tmp.name)
     try:
-        commands = device_commands(dep, list(args.target), args.transport, wd, console) \
-            if getattr(args, "target", None) else {}
+        commands = device_commands(dep, targets, args.transport, wd, console) if targets else {}
         res = run_learning_fleet(dep, args.transport, rounds=getattr(args, "rounds", None),
                                  clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
                                  churn=getattr(args, "churn", 0.0) or None, workdir=wd, commands=commands)
