@@ -59,7 +59,7 @@ def test_broker_gives_each_learning_role_its_own_least_privilege(tmp_path: Path)
             c0.publish(t.inbox("server", "c0"), b"update")  # allowed: after the refused ones, on the same link
             server.publish(t.broadcast("server"), b"hello")
             server.publish(t.inbox("c1", "server"), b"model")
-            wait_until(lambda: server.topics() and len(c1.topics()) >= 2, 10, "the allowed messages")
+            wait_until(lambda: bool(server.topics()) and len(c1.topics()) >= 2, 10, "the allowed messages")
             time.sleep(0.3)  # anything refused that were to arrive would have by now
             assert server.topics() == [t.inbox("server", "c0")]
             assert sorted(c1.topics()) == sorted([t.broadcast("server"), t.inbox("c1", "server")])
