@@ -31,7 +31,8 @@ def run(learning: dict[str, Any], args: argparse.Namespace, model: Any = None, k
     if not args.out or not keep:  # a scratch directory, removed on exit
         with tempfile.TemporaryDirectory(prefix="bb-learn-") as scratch:
             write_learning_deployment(Path(scratch), learning, model=model)
-            print("deployment: a temporary directory (keep it with --out DIR, then `bb-edge run DIR`)")
+            print("deployment: a temporary directory" + (" (--out keeps the first run)" if args.out else
+                                                          " (keep it with --out DIR, then `bb-edge run DIR`)"))
             return simulate(learning, Path(scratch), seed=args.seed, **kw)
     d = Path(args.out)
     write_learning_deployment(d, learning, model=model)

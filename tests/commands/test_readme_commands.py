@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 MARKER = re.compile(r"<!--\s*(run|file:\s*(?P<name>[\w./-]+))\s*-->")
 HARDWARE = "# hardware"
-TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "300"))
+TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "420"))  # the learning block adds ~80 s
 
 
 class ReadmeFormatError(ValueError):
