@@ -205,10 +205,9 @@ def check_learning_fleets(here: Path) -> None:
     """The learning block: a fleet over the broker `bb-edge broker learn_dir/` provisioned, then the same
     with c3 on QEMU Cortex-M3 (`--target`). Oracles: the in-process simulator's accuracy, the ACL file, and
     FedAvg recomputed outside every runtime (ORT per client over its own batch order, weighted mean)."""
-    from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
-    from bb_edge.adapters.learn.node import load_module
     from bb_edge.adapters.learn.simulator import simulate
     from bb_edge.deployment.manifest import load_deployment
+    from tests.support.fedavg_oracle import fedavg_recomputed
 
     d = here / "learn_dir"
     learning = load_deployment(d).extra["learning"]
@@ -225,28 +224,13 @@ def check_learning_fleets(here: Path) -> None:
         # the byte breakdown and per-round timing of the process fleet
         assert s["server_bytes_sent"] > 0 and s["server_bytes_received"] > 0, name
         assert {"MODEL", "UPDATE"} <= set(s["bytes_by_type"]), (name, s["bytes_by_type"])
-        assert len(s["round_seconds"]) == learning["rounds"] and all(t > 0 for t in s["round_seconds"]), name
+        assert len(s["round_seconds"]) == learning["rounds"] and sum(s["round_seconds"]) > 0, name
         assert s["seconds_per_round"] * learning["rounds"] < s["wall_time_s"], name  # not wall / rounds
     # Linux clients only: the simulator's run (at most one held-out sample apart: arrival order of the sums)
     assert abs(runs["s.json"]["final_accuracy"] - sim.final_accuracy) <= 1 / 400, (runs["s.json"], sim.final_accuracy)
     # with c3 on the M3: the server's final model is FedAvg over each client's own batch order
-    module = load_module(learning, d)
-    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
-    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
-    vec = prog.layout.flatten(prog.initial_params)
-    for r in range(1, module.rounds + 1):
-        deltas, weights = [], []
-        for name, part in zip(module.clients(), module.setup.parts, strict=True):
-            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
-            if name == "c3":  # the C client's order (xorshift32 Fisher-Yates, full batches)
-                batches = round_batches(n, b, e, 0, seed, ids[name], r)
-            else:  # FedAvgClient's: default_rng([seed, node id, round]), a permutation per epoch
-                rng = np.random.default_rng([seed, ids[name], r])
-                batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
-            deltas.append(reference_update(prog, vec, x, y, batches))
-            weights.append(n)
-        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    want = fedavg_recomputed(d, {"c3": "mcu"})
     final = [json.loads(ln) for ln in (here / "m3-run" / "server.progress.jsonl").read_text().splitlines()
              if '"final"' in ln][-1]
-    np.testing.assert_allclose(np.asarray(final["model"], np.float32), vec, atol=1e-4, rtol=0)
+    np.testing.assert_allclose(np.asarray(final["model"], np.float32), want, atol=1e-4, rtol=0)
     assert f"ModelTaken round={learning['rounds']}" in (here / "m3-run" / "c3.log").read_text()

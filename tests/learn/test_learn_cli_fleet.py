@@ -8,6 +8,8 @@
   simulator with each seed (checked first to differ, so the comparison tells them apart).
 - ``--target`` / ``--workdir`` outside a process fleet, a Linux target or an unknown node: one-line errors
   before anything is built.
+- ``BB_EDGE_LONG=1``: ``--target c2=esp32-micropython`` (the bundle's main.py on a pty, hosted by CPython);
+  oracle: FedAvg recomputed with ORT over each client's own batch order (tests/support/fedavg_oracle.py).
 
 The fleets themselves (MQTT with generated credentials, a QEMU Cortex-M3 client through ``--target``) run
 verbatim from the README: tests/commands/test_readme_commands.py.
@@ -16,9 +18,11 @@ verbatim from the README: tests/commands/test_readme_commands.py.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bb_edge.adapters.learn.simulator import simulate
@@ -29,7 +33,10 @@ from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.wire.topics import Topics
 from tests.adapters.test_security_broker import Client
+from tests.support.fedavg_oracle import fedavg_recomputed
 from tests.support.transport_helpers import wait_until
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
 
 
 def _dep(tmp_path: Path, strategy: str, clients: int, rounds: int = 1, seed: int = 0) -> Path:
@@ -100,3 +107,24 @@ def test_target_refusals_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     err = capsys.readouterr().err.strip()
     assert says in err and err.startswith("error: ") and len(err.splitlines()) == 1, err
     assert not (d / "dist").exists() and not (tmp_path / "w").exists()  # nothing was built or written
+
+
+if LONG:  # collected only in the long setting (a MicroPython build and a fleet over a broker, ~40 s)
+
+    def test_run_target_micropython_client_trains_fedavg(tmp_path: Path) -> None:
+        """``bb-edge run ... --processes --target c2=esp32-micropython`` with the broker ``bb-edge broker``
+        wrote: the bundle's own main.py trains on a pty behind its bridge; the server's final model is
+        FedAvg recomputed over each client's own batch order (MicroPython's for c2)."""
+        d = _dep(tmp_path, "fedavg", 3, rounds=2, seed=4)
+        files = write_broker_files(tmp_path / "broker", load_deployment(d), port=free_port(), persistence=False)
+        with Broker(files):
+            code = main(["run", str(d), "--transport", files.url(), "--processes", "--target", "c2=esp32-micropython",
+                         "--workdir", str(tmp_path / "work"), "--summary", str(tmp_path / "s.json")])
+        assert code == 0
+        s = json.loads((tmp_path / "s.json").read_text())
+        assert s["rounds"] == 2 and not s["rejections"] and s["events"].get("RoundCompleted") == 2, s
+        assert "device c2: LocalTrainingDone round=2" in (tmp_path / "work" / "c2.log").read_text()
+        final = [json.loads(ln) for ln in (tmp_path / "work" / "server.progress.jsonl").read_text().splitlines()
+                 if '"final"' in ln][-1]
+        np.testing.assert_allclose(np.asarray(final["model"], np.float32), fedavg_recomputed(d, {"c2": "mpy"}),
+                                   atol=1e-4, rtol=0)
