@@ -5,7 +5,8 @@
 ``--out DIR`` keeps the float32 run's deployment (the int8 run uses a scratch directory), ready for
 ``bb-edge run DIR``. ``--mcu`` makes it one a microcontroller client can join (``bb-edge run DIR ...
 --processes --target c2=qemu-cortex-m3``): softmax regression (650 parameters, fits a Cortex-M3's
-64 KiB) instead of the 64-32-10 MLP, and no int8 run. ``--clients`` and ``--rounds`` shrink the run.
+64 KiB) instead of the 64-32-10 MLP, a 60 s round timeout (an emulated M3 trains a round in seconds),
+and no int8 run. ``--clients`` and ``--rounds`` shrink the run.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ if __name__ == "__main__":
         from bb_edge.learn.models import mlp
 
         model = mlp([64, 10], seed=args.seed)  # softmax regression: what a 64 KiB client trains
+        # an emulated M3 trains a 500-row shard's round in seconds: the server waits for it (not 5 s)
+        learning["round_timeout"] = 60.0
     raw = run(learning, args, model=model)
     runs = {"float32": raw}
     summary = raw.summary()
