@@ -11,8 +11,8 @@ import numpy as np
 from rich.console import Console
 
 from bb_edge.commands._args import fleet_transport, fraction, non_negative_float, non_negative_int, positive_int
-from bb_edge.errors import BBError
-from bb_edge.paths import check_output_file, check_parent_exists
+from bb_edge.errors import BBError, UsageError
+from bb_edge.paths import check_output_dir, check_output_file, check_parent_exists
 
 if TYPE_CHECKING:  # the compiler (onnx) is imported when a command runs, not when the CLI parses
     from bb_edge.deployment.manifest import Deployment
@@ -77,8 +77,10 @@ def _run(args: argparse.Namespace) -> int:
                       "on a directory written by write_learning_deployment")
     if (getattr(args, "target", None) or getattr(args, "workdir", None)) and (
             "learning" not in dep.extra or args.transport == "inproc" or not args.processes):
-        raise BBError("--target and --workdir run a learning deployment as node processes; add --processes and "
-                      "--transport mqtt://HOST:PORT")
+        raise UsageError("--target and --workdir run a learning deployment as node processes; add --processes and "
+                         "--transport mqtt://HOST:PORT")
+    if getattr(args, "workdir", None):
+        check_output_dir(args.workdir, "--workdir")  # before any build or node starts
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
         if args.transport != "inproc":  # a real fleet: one bb-edge node process per node over the broker
