@@ -24,15 +24,18 @@ def parser(description: str) -> argparse.ArgumentParser:
     return p
 
 
-def run(learning: dict[str, Any], args: argparse.Namespace, **kw: Any) -> SimResult:
-    """Write the deployment (deployment.json + model.onnx) and simulate it as `bb-edge run DIR` would."""
-    if not args.out:  # a scratch directory, removed on exit
+def run(learning: dict[str, Any], args: argparse.Namespace, model: Any = None, keep: bool = True,
+        **kw: Any) -> SimResult:
+    """Write the deployment (deployment.json + model.onnx: ``model``, else the default MLP) and simulate it as
+    `bb-edge run DIR` would; ``keep=False`` runs it in a scratch directory even when --out is given."""
+    if not args.out or not keep:  # a scratch directory, removed on exit
         with tempfile.TemporaryDirectory(prefix="bb-learn-") as scratch:
-            write_learning_deployment(Path(scratch), learning)
-            print("deployment: a temporary directory (keep it with --out DIR, then `bb-edge run DIR`)")
+            write_learning_deployment(Path(scratch), learning, model=model)
+            print("deployment: a temporary directory" + (" (--out keeps the first run)" if args.out else
+                                                          " (keep it with --out DIR, then `bb-edge run DIR`)"))
             return simulate(learning, Path(scratch), seed=args.seed, **kw)
     d = Path(args.out)
-    write_learning_deployment(d, learning)
+    write_learning_deployment(d, learning, model=model)
     print(f"deployment: {d} (also runnable as `bb-edge run {d} --summary s.json`)")
     return simulate(learning, d, seed=args.seed, **kw)
 

@@ -196,6 +196,13 @@ def _learning_progress(learn: Any, loop: Any, show: Any, args: argparse.Namespac
         log.check(loop.clock())
 
     loop.on_events = on_events
+    send = loop.transport.send
+
+    def counted_send(peer: str, receiver: int, data: bytes) -> None:
+        log.count_sent(peer, receiver, data)  # bytes by peer and message type, for the fleet's summary
+        send(peer, receiver, data)
+
+    loop.transport.send = counted_send
     loop.call_every(0.05, log.check)  # progress that is not an event (a gossip period) is noticed too
     loop.call_every(0.5, log.bytes)
     return log

@@ -11,8 +11,8 @@ import numpy as np
 from rich.console import Console
 
 from bb_edge.commands._args import fleet_transport, fraction, non_negative_float, non_negative_int, positive_int
-from bb_edge.errors import BBError
-from bb_edge.paths import check_output_file, check_parent_exists
+from bb_edge.errors import BBError, UsageError
+from bb_edge.paths import check_output_dir, check_output_file, check_parent_exists
 
 if TYPE_CHECKING:  # the compiler (onnx) is imported when a command runs, not when the CLI parses
     from bb_edge.deployment.manifest import Deployment
@@ -75,6 +75,12 @@ def _run(args: argparse.Namespace) -> int:
     if getattr(args, "ray", None) and ("learning" not in dep.extra or args.transport != "inproc"):
         raise BBError("--ray trains the simulated clients of a learning deployment; use it without --transport "
                       "on a directory written by write_learning_deployment")
+    if (getattr(args, "target", None) or getattr(args, "workdir", None)) and (
+            "learning" not in dep.extra or args.transport == "inproc" or not args.processes):
+        raise UsageError("--target and --workdir run a learning deployment as node processes; add --processes and "
+                         "--transport mqtt://HOST:PORT")
+    if getattr(args, "workdir", None):
+        check_output_dir(args.workdir, "--workdir")  # before any build or node starts
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
         if args.transport != "inproc":  # a real fleet: one bb-edge node process per node over the broker
@@ -124,7 +130,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--rounds", type=positive_int, help="rounds to run (default: the deployment's)")
     learn.add_argument("--virtual-nodes", type=positive_int,
                        help="number of simulated clients (default: the deployment's)")
-    learn.add_argument("--seed", type=non_negative_int, default=0, help="seed for data, churn and links")
+    learn.add_argument("--seed", type=non_negative_int, default=None,
+                       help="seed for data, churn and links (default: the deployment's seed)")
     learn.add_argument("--churn", type=fraction, default=0.0, help="fraction of clients that leave mid-run")
     learn.add_argument("--latency", type=non_negative_float, default=0.0, help="link latency in seconds (simulated)")
     learn.add_argument("--bandwidth", type=non_negative_float, default=0.0,
@@ -133,4 +140,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS|local",
                        help="train the virtual clients on a Ray cluster at HOST:PORT, or one started here (local; "
                             "the default when the flag has no value); pip install bb-edge[ray]")
+    learn.add_argument("--target", action="append", metavar="NODE=TARGET", default=None,
+                       help="with --processes: build NODE's learning bundle for TARGET and run it in the fleet "
+                            "(qemu-cortex-m3 / qemu-rv32 / host under QEMU or on a pty, esp32-micropython's main.py "
+                            "on a pty, each behind a serial bridge); repeatable")
+    learn.add_argument("--workdir", help="with --processes: keep node logs, progress records and built bundles "
+                                         "here (default: a temporary directory, removed at the end)")
     p.set_defaults(func=_run)

@@ -68,3 +68,26 @@ def learning_roster(learning: dict[str, Any]) -> list[tuple[str, int]]:
 def learning_node_names(deployment: Deployment) -> list[str]:
     """The node names of a learning deployment (no model load, no data partitioning)."""
     return [name for name, _ in learning_roster(dict(deployment.extra["learning"]))]
+
+
+def learning_peers(learning: dict[str, Any]) -> dict[str, set[str]]:
+    """For every node of the run, the nodes it sends to (what its broker ACL lets it write).
+
+    Under a server (FedAvg, DiLoCo, split, SplitFed) a client talks to the server only and the server
+    to every client; equal peers (gossip, push-sum) may pick any other peer, so each reaches all.
+    """
+    names = [n for n, _ in learning_roster(learning)]
+    if learning.get("strategy") in SERVER_STRATEGIES:
+        clients = set(names) - {"server"}
+        return {"server": clients, **{c: {"server"} for c in clients}}
+    return {n: set(names) - {n} for n in names}
+
+
+def learning_broadcasters(learning: dict[str, Any]) -> set[str]:
+    """The nodes that broadcast (their HELLO): the server under a server strategy, every peer otherwise.
+
+    A client under a server says HELLO to the server alone (``LearningNode.hello``), so it needs no
+    broadcast topic.
+    """
+    names = [n for n, _ in learning_roster(learning)]
+    return {"server"} if learning.get("strategy") in SERVER_STRATEGIES else set(names)

@@ -9,6 +9,7 @@ and the files each documented command says it writes.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 MARKER = re.compile(r"<!--\s*(run|file:\s*(?P<name>[\w./-]+))\s*-->")
 HARDWARE = "# hardware"
-TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "300"))
+TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "420"))  # the learning block adds ~80 s
 
 
 class ReadmeFormatError(ValueError):
@@ -156,6 +157,7 @@ def test_readme_names_the_ci_command() -> None:
 
 def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
     ex = extract(README.read_text())
+    (tmp_path / "examples").symlink_to(ROOT / "examples")  # the learning block runs an example, as from a checkout
     for name, body in ex.files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(body)
@@ -196,3 +198,39 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
         got = np.load(tmp_path / out)["probabilities"].reshape(-1, 10)
         np.testing.assert_allclose(got, want, atol=1e-5, err_msg=out)
     assert "top-1 agreement with float" in log  # the hil run reported on its QEMU devices
+    check_learning_fleets(tmp_path)
+
+
+def check_learning_fleets(here: Path) -> None:
+    """The learning block: a fleet over the broker `bb-edge broker learn_dir/` provisioned, then the same
+    with c3 on QEMU Cortex-M3 (`--target`). Oracles: the in-process simulator's accuracy, the ACL file, and
+    FedAvg recomputed outside every runtime (ORT per client over its own batch order, weighted mean)."""
+    from bb_edge.adapters.learn.simulator import simulate
+    from bb_edge.deployment.manifest import load_deployment
+    from tests.support.fedavg_oracle import fedavg_recomputed
+
+    d = here / "learn_dir"
+    learning = load_deployment(d).extra["learning"]
+    # least privilege: a client may write only to the server's inbox (plus its own presence and status)
+    acl = (d / "broker" / "acl").read_text().split("\n\n")
+    c0 = next(b for b in acl if b.startswith("user c0\n"))
+    assert [ln for ln in c0.splitlines() if "/in/" in ln and "write" in ln] == ["topic write bb/learning/in/server/c0"]
+    assert "bcast/c0" not in c0
+    sim = simulate(learning, d)
+    runs = {name: json.loads((here / name).read_text()) for name in ("s.json", "s-m3.json")}
+    for name, s in runs.items():
+        assert s["rounds"] == learning["rounds"] and not s["rejections"], (name, s)
+        assert s["events"].get("RoundCompleted") == learning["rounds"], (name, s["events"])
+        # the byte breakdown and per-round timing of the process fleet
+        assert s["server_bytes_sent"] > 0 and s["server_bytes_received"] > 0, name
+        assert {"MODEL", "UPDATE"} <= set(s["bytes_by_type"]), (name, s["bytes_by_type"])
+        assert len(s["round_seconds"]) == learning["rounds"] and sum(s["round_seconds"]) > 0, name
+        assert s["seconds_per_round"] * learning["rounds"] < s["wall_time_s"], name  # not wall / rounds
+    # Linux clients only: the simulator's run (at most one held-out sample apart: arrival order of the sums)
+    assert abs(runs["s.json"]["final_accuracy"] - sim.final_accuracy) <= 1 / 400, (runs["s.json"], sim.final_accuracy)
+    # with c3 on the M3: the server's final model is FedAvg over each client's own batch order
+    want = fedavg_recomputed(d, {"c3": "mcu"})
+    final = [json.loads(ln) for ln in (here / "m3-run" / "server.progress.jsonl").read_text().splitlines()
+             if '"final"' in ln][-1]
+    np.testing.assert_allclose(np.asarray(final["model"], np.float32), want, atol=1e-4, rtol=0)
+    assert f"ModelTaken round={learning['rounds']}" in (here / "m3-run" / "c3.log").read_text()

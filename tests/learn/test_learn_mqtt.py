@@ -145,6 +145,17 @@ def test_cli_run_processes_writes_summary_and_curves(tmp_path: Path, mqtt_url: s
     assert s["rounds"] == 3 and s["nodes"] == 3
     assert abs(s["final_accuracy"] - sim["final_accuracy"]) <= 0.01
     assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the simulator's byte breakdown, counted by the node processes: the server sent the models and
+    # received the updates (as in-process, give or take HELLOs and heartbeats of real links)
+    assert s["server"] == "server" and set(sim["bytes_by_type"]) - {"JOIN"} <= set(s["bytes_by_type"])
+    for k in ("MODEL", "UPDATE"):
+        assert s["bytes_by_type"][k] == sim["bytes_by_type"][k], (k, s["bytes_by_type"], sim["bytes_by_type"])
+    assert s["server_bytes_sent"] >= sim["server_bytes_sent"]
+    assert s["server_bytes_received"] >= s["bytes_by_type"]["UPDATE"]
+    # per-round timing from the server's round records, not wall time over rounds
+    assert len(s["round_seconds"]) == 3
+    assert s["seconds_per_round"] == pytest.approx(sum(s["round_seconds"]) / 3, abs=1e-3)
+    assert s["seconds_per_round"] * 3 < s["wall_time_s"]
 
 
 def _round_lines(fleet: LearningFleet, name: str) -> list[dict[str, Any]]:

@@ -64,8 +64,8 @@ from bb_edge.errors import BBError
 from bb_edge.learn.strategies.base import ModelState
 from bb_edge.learn.strategies.modules import StrategyModule
 
-__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "is_serial_fleet", "node_argv", "run_learning_fleet",
-           "run_learning_processes", "serial_hub"]
+__all__ = ["FleetResult", "FleetRunError", "LearningFleet", "device_commands", "device_targets", "is_serial_fleet",
+           "node_argv", "run_learning_fleet", "run_learning_processes", "serial_hub"]
 
 
 class FleetRunError(BBError):
@@ -264,6 +264,16 @@ class FleetResult(SimResult):
     """A :class:`SimResult` plus every node's final model vector (from its ``final`` progress record)."""
 
     final_models: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        """The simulator's summary; the timing is the nodes' own: ``round_seconds`` lists each round's real
+        seconds from the fleet's start as the server's (or the sampled peers') round records stamp it, and
+        ``seconds_per_round`` is their mean (not wall time over rounds: start-up and shutdown are left out)."""
+        s = super().summary()
+        ends = [r.virtual_time for r in self.records]
+        s["round_seconds"] = [round(b - a, 4) for a, b in zip([0.0, *ends], ends, strict=False)]
+        s["seconds_per_round"] = ends[-1] / len(ends) if ends else 0.0
+        return s
 
 
 class _Frozen:
@@ -489,6 +499,7 @@ def _finish(module: StrategyModule, fleet: LearningFleet, result: FleetResult) -
         raise FleetRunError(f"no final record from {', '.join(missing)}, so the summary would lack their counts "
                             f"and models; logs in {fleet.workdir}: {tails}")
     result.bytes_total = int(sum(f["bytes_out"] for f in finals.values()))
+    _traffic(module, finals, result)
     cl = [finals[n]["bytes_out"] for n in module.clients() if n in finals]
     result.bytes_per_node = float(np.mean(cl)) if cl else 0.0
     for f in finals.values():
@@ -508,6 +519,22 @@ def _finish(module: StrategyModule, fleet: LearningFleet, result: FleetResult) -
                            for n, f in finals.items() if f["model"] is not None}
 
 
+def _traffic(module: StrategyModule, finals: dict[str, dict[str, Any]], result: FleetResult) -> None:
+    """The simulator's byte breakdown from every node's final record: bytes sent (by node, to each peer,
+    by message type); what a node sent to a peer that peer received (a broadcast: every other node)."""
+    names = [n for n, _ in module.nodes()]
+    servers = _servers(module)
+    result.server = servers[0] if servers else None
+    t = result.traffic
+    for n, f in finals.items():
+        t.sent[n] = t.sent.get(n, 0) + int(f["bytes_out"])
+        for peer, b in (f.get("sent_to") or {}).items():
+            for r in ([m for m in names if m != n] if peer == "*" else [peer]):
+                t.received[r] = t.received.get(r, 0) + int(b)
+        for kind, b in (f.get("sent_by_type") or {}).items():
+            t.by_type[kind] = t.by_type.get(kind, 0) + int(b)
+
+
 def _tail(path: Path, chars: int = 400) -> str:
     """The last ``chars`` characters of a node's log (for an error message)."""
     try:
@@ -516,12 +543,82 @@ def _tail(path: Path, chars: int = 400) -> str:
         return "(no log)"
 
 
+def device_targets(dep: Deployment, specs: list[str], url: str) -> dict[str, tuple[str, str]]:
+    """``--target NODE=TARGET`` of ``bb-edge run``, checked before anything is built or written:
+    node -> (target, builder). Only microcontroller targets (an MCU profile or MicroPython) run behind a
+    bridge; the bridge speaks MQTT for the device, so the fleet's transport must be ``mqtt[s]://``."""
+    from bb_edge.deployment.learning import learning_roster
+    from bb_edge.errors import UsageError
+    from bb_edge.targets import load_target, resolve_target
+
+    if url.split(":", 1)[0] not in ("mqtt", "mqtts"):
+        raise UsageError(f"--target runs a device behind a bridge to the broker; use --transport mqtt://HOST:PORT, "
+                         f"not {url.split('?')[0]}")
+    ids = dict(learning_roster(dict(dep.extra["learning"])))
+    out: dict[str, tuple[str, str]] = {}
+    for spec in specs:
+        node, sep, target = spec.partition("=")
+        if not sep or not node or not target:
+            raise UsageError(f"--target {spec!r}: give NODE=TARGET, e.g. c2=qemu-cortex-m3")
+        if node not in ids:
+            raise UsageError(f"--target {spec}: no node {node!r} in {dep.directory}; nodes: {', '.join(ids)}")
+        if node in out:
+            raise UsageError(f"--target: node {node} is given twice")
+        builder = load_target(resolve_target(target)[0]).builder
+        if builder not in ("mcu-bbrt", "micropython"):
+            raise UsageError(f"--target {spec}: {target} is not a microcontroller target (a Linux node runs as "
+                             "bb-edge node already); use qemu-cortex-m3, qemu-rv32, host or esp32-micropython")
+        out[node] = (target, builder)
+    return out
+
+
+def device_commands(dep: Deployment, targets: dict[str, tuple[str, str]], url: str, workdir: Path,
+                    console: Any = None) -> dict[str, list[str]]:
+    """Build each node's learning bundle (:func:`device_targets`) into ``workdir/dist`` and return the argv
+    that runs it in the fleet: its serial bridge, :mod:`bb_edge.adapters.learn.mcu_fleet`.
+
+    An MCU profile (``qemu-cortex-m3``, ``qemu-rv32``, ``host``) runs its firmware under QEMU or on a pty;
+    ``esp32-micropython`` is built for a serial line and its own ``main.py`` runs on a pty (hosted by
+    CPython, :class:`~bb_edge.adapters.learn.mcu_fleet.MpyHostedLearnDevice`).
+    """
+    from bb_edge.bundle.build import build_all
+
+    assert dep.directory is not None
+    workdir = workdir.resolve()
+    out: dict[str, list[str]] = {}
+    for node, (target, builder) in targets.items():
+        dist = workdir / "dist"
+        build_all(Path(dep.directory), [f"{node}={target}"], dist, None,
+                  {"transport": "serial"} if builder == "micropython" else {}, console=console)
+        out[node] = [sys.executable, "-m", "bb_edge.adapters.learn.mcu_fleet", str(dep.directory), "--node", node,
+                     "--transport", url, "--bundle", str(dist / node), "--state-dir", str(workdir / "state"),
+                     "--progress", str(workdir / f"{node}.progress.jsonl"), "--start-file", str(workdir / "start")]
+    return out
+
+
 def run_learning_processes(dep: Deployment, args: argparse.Namespace) -> int:
-    """``bb-edge run LEARN_DIR --transport URL --processes``: run the fleet, print, write summary/curves."""
+    """``bb-edge run LEARN_DIR --transport URL --processes``: run the fleet, print, write summary/curves.
+
+    ``--target NODE=TARGET`` builds and runs that node as a device (:func:`device_commands`);
+    ``--workdir DIR`` keeps the node logs, progress records and bundles.
+    """
     from rich.console import Console
 
     console = Console()
-    res = run_learning_fleet(dep, args.transport, rounds=getattr(args, "rounds", None),
-                             clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
-                             churn=getattr(args, "churn", 0.0) or None)
+    targets = device_targets(dep, list(args.target), args.transport) if getattr(args, "target", None) else {}
+    tmp = None
+    if getattr(args, "workdir", None):
+        wd = Path(args.workdir)
+        wd.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="bb-edge-learn-")
+        wd = Path(tmp.name)
+    try:
+        commands = device_commands(dep, targets, args.transport, wd, console) if targets else {}
+        res = run_learning_fleet(dep, args.transport, rounds=getattr(args, "rounds", None),
+                                 clients=getattr(args, "virtual_nodes", None), seed=getattr(args, "seed", None),
+                                 churn=getattr(args, "churn", 0.0) or None, workdir=wd, commands=commands)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
     return report_run(console, res, args, "node processes", "KiB sent/client")

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from bb_edge.adapters.devices.serial_devices import PtyHostDevice, QemuDevice, SerialDevice
+from bb_edge.adapters.learn.node import msg_name
 from bb_edge.bundle.learning.mcu import IMAGE_MAGIC, write_image
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import peek
@@ -233,6 +234,7 @@ class MpyHostedLearnDevice(HostLearnDevice):
 
         from bb_edge.mpy.cross import runtime_dir
 
+        node_dir = node_dir.resolve()  # the launcher changes into it: a relative path would not be found there
         node_dir.mkdir(parents=True, exist_ok=True)
         for f in ("main.py", "config.json", "train.bbt", "shard.bbs"):
             if not (node_dir / f).exists() or f == "main.py":
@@ -318,6 +320,8 @@ class McuLearnBridge:
         self.inbox: deque[tuple[bytes, Any]] = deque()
         self.stopping = threading.Event()
         self.bytes_out = 0
+        self.sent_to: dict[str, int] = {}  # as ProgressLog counts a bb-edge node's bytes (the fleet's summary)
+        self.sent_by_type: dict[str, int] = {}
         self.counts: dict[str, int] = {}
         self._cut_at: float | None = None
         self._cut_done = False
@@ -370,6 +374,9 @@ class McuLearnBridge:
                 continue
             self.transport.send(peer, receiver, env)
             self.bytes_out += len(env)
+            self.sent_to[peer] = self.sent_to.get(peer, 0) + len(env)
+            kind = msg_name(env)
+            self.sent_by_type[kind] = self.sent_by_type.get(kind, 0) + len(env)
         for e in self.device.control:  # typed events of the device (ModelRefused ..., RoundResumed ...)
             if e.edge == 5:
                 text = bytes(e.data).decode(errors="replace")
@@ -458,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.progress, "a") as f:
                 f.write(json.dumps({"kind": "final", "node": args.node, "wall": time.time(),
                                     "bytes_out": bridge.bytes_out, "events": bridge.counts,
+                                    "sent_to": bridge.sent_to, "sent_by_type": bridge.sent_by_type,
                                     "model_round": 0, "model": None}) + "\n")
     return 0
 

@@ -43,9 +43,11 @@ from bb_edge.engine import Engine, Limits
 from bb_edge.engine import events as ev
 from bb_edge.errors import DeploymentError
 from bb_edge.learn.deployment import build_setup
+from bb_edge.learn.strategies.base import Msg
 from bb_edge.learn.strategies.modules import StrategyModule, module_for
+from bb_edge.wire.envelope import BROADCAST, peek
 
-__all__ = ["ChurnPlan", "LearningNode", "ProgressLog", "build_engine", "churn_plan", "load_module",
+__all__ = ["ChurnPlan", "LearningNode", "ProgressLog", "build_engine", "churn_plan", "load_module", "msg_name",
            "prepare_programs", "wire_deployment"]
 
 
@@ -112,6 +114,17 @@ def churn_plan(module: StrategyModule) -> ChurnPlan:
                      int(churn_cfg.get("join_round", max(module.rounds // 4, 1))))
 
 
+def msg_name(data: bytes) -> str:
+    """The learning message type of an encoded envelope (``edgeN`` when not a :class:`Msg`)."""
+    head = peek(data)
+    if head is None:
+        return "short"
+    try:
+        return Msg(head.edge).name
+    except ValueError:
+        return f"edge{head.edge}"
+
+
 class ProgressLog:
     """JSON lines about one node's progress (see the module docstring); every write is flushed."""
 
@@ -122,6 +135,16 @@ class ProgressLog:
         self.done = -1
         self.finished = False
         self.counts: dict[str, int] = {}
+        self.sent_to: dict[str, int] = {}  # peer ("*": a broadcast) -> bytes this node sent it
+        self.sent_by_type: dict[str, int] = {}  # learning message type -> bytes this node sent
+
+    def count_sent(self, peer: str, receiver: int, data: bytes) -> None:
+        """Count one envelope this node hands to its transport, by peer and by message type (the
+        simulator's :class:`~bb_edge.adapters.learn.simulator.Traffic` breakdown, per process)."""
+        key = "*" if receiver == BROADCAST or peer == "*" else peer
+        self.sent_to[key] = self.sent_to.get(key, 0) + len(data)
+        kind = msg_name(data)
+        self.sent_by_type[kind] = self.sent_by_type.get(kind, 0) + len(data)
 
     def _write(self, record: dict[str, Any]) -> None:
         # one O_APPEND write per line (the final record is ~15 KB): a reader polling the file never sees
@@ -168,6 +191,7 @@ class ProgressLog:
         vec = getattr(model, "vector", None)
         self._write({"kind": "final", "node": self.node.name, "wall": time.time(),
                      "bytes_out": self.node.engine.counters["bytes_out"], "events": self.counts,
+                     "sent_to": self.sent_to, "sent_by_type": self.sent_by_type,
                      "model_round": int(getattr(model, "round", 0)),
                      "model": None if vec is None else [float(v) for v in np.asarray(vec).reshape(-1)]})
 

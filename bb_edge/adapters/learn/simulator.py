@@ -32,27 +32,16 @@ from typing import Any
 
 import numpy as np
 
-from bb_edge.adapters.learn.node import build_engine, churn_plan, load_module, prepare_programs
+from bb_edge.adapters.learn.node import build_engine, churn_plan, load_module, msg_name, prepare_programs
 from bb_edge.adapters.transports.inproc import InProcFleet, LinkModel
 from bb_edge.backends.base import get_backend
 from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
 from bb_edge.learn import events as lev
-from bb_edge.learn.strategies.base import Msg
 from bb_edge.learn.strategies.modules import StrategyModule
-from bb_edge.wire.envelope import BROADCAST, peek
+from bb_edge.wire.envelope import BROADCAST
 
-
-def _msg_name(data: bytes) -> str:
-    """The learning message type of an encoded envelope (``edgeN`` when not a :class:`Msg`)."""
-    head = peek(data)
-    if head is None:
-        return "short"
-    edge = head.edge
-    try:
-        return Msg(edge).name
-    except ValueError:
-        return f"edge{edge}"
+_msg_name = msg_name  # one naming of message types for the simulator and node processes
 
 
 @dataclass

@@ -84,10 +84,17 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
 
     A node may send to the nodes it shares an edge with (either direction, so
     a PONG can answer a PING) and to the host if it owns a graph input or
-    output; the host may send to every input/output owner.
+    output; the host may send to every input/output owner. A learning node
+    sends as its role allows (:func:`bb_edge.deployment.learning.learning_peers`:
+    a client to its server only).
     """
     peers: dict[str, set[str]] = {n: set() for n in dep.node_names}
     peers[HOST_NAME] = set()
+    if "learning" in dep.extra:  # a learning deployment names its nodes in its strategy (server, c0.., n0..)
+        from bb_edge.deployment.learning import learning_peers
+
+        for n, sends in learning_peers(dict(dep.extra["learning"])).items():
+            peers.setdefault(n, set()).update(sends)
     for e in dep.edges:
         peers[e.src].add(e.dst)
         peers[e.dst].add(e.src)
@@ -171,6 +178,12 @@ def acl_rules(dep: Deployment, topics: Topics, only: Sequence[str] | None = None
     peers = deployment_peers(dep)
     users = sorted(peers) if only is None else sorted(only)
     out = {me: node_rules(me, peers[me], topics) for me in users}
+    if "learning" in dep.extra:  # least privilege per learning role: a client under a server never broadcasts
+        from bb_edge.deployment.learning import learning_broadcasters, learning_clients
+
+        quiet = set(learning_clients(dict(dep.extra["learning"]))) - learning_broadcasters(dict(dep.extra["learning"]))
+        for me in quiet & set(out):
+            out[me] = [r for r in out[me] if r != ("write", topics.broadcast(me))]
     if only is None:
         out.update({user: rules for user, make in INFRA_IDENTITIES.items()
                     if (rules := make(dep, topics)) is not None})
