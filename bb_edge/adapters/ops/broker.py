@@ -505,6 +505,9 @@ class Broker:
         """Start mosquitto and wait until it accepts TCP connections."""
         if self.pid is not None:
             return self
+        from bb_edge.adapters.ops.ports import check_port_free
+
+        check_port_free(self.files.host, self.files.port)  # else the connect test below reaches the other holder
         self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.files.conf)],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, start_new_session=True)
