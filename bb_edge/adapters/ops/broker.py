@@ -480,7 +480,9 @@ def mosquitto_binary() -> str:
     found = shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.path.exists(p)), None)
     if not found:
-        raise BrokerError("mosquitto not found; install it (Debian: apt-get install mosquitto)")
+        from bb_edge.tools import missing
+
+        raise BrokerError(missing("mosquitto"))
     return found
 
 
