@@ -188,3 +188,17 @@ def test_killed_node_is_back_within_its_backoff(dep: Path, tmp_path: Path, max_b
         for n in nodes:
             n.stop()
         broker.stop()
+
+
+def test_backoff_setting_is_parsed_strictly(dep: Path) -> None:
+    from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError
+
+    cfg = MqttConfig.from_url("mqtt://127.0.0.1:1883?reconnect=0.1,3")
+    assert (cfg.reconnect_min, cfg.reconnect_max) == (0.1, 3.0)
+    assert (MqttConfig.from_url("mqtt://h").reconnect_min, MqttConfig.from_url("mqtt://h").reconnect_max) == (0.05, 2.0)
+    for bad in ("3,1", "0,1", "x", "1,99999", "-1,2"):
+        with pytest.raises(MqttError, match="MIN"):
+            MqttConfig.from_url(f"mqtt://h?reconnect={bad}")
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "node", str(dep), "--node", "n0", "--transport",
+                        "mqtt://127.0.0.1:1", "--reconnect-backoff", "2,1"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith("error: UsageError: ") and "MIN <= MAX" in r.stderr, r.stderr
