@@ -46,6 +46,7 @@ MODULES: tuple[tuple[str, str, str], ...] = (
     ("opentelemetry.sdk", "--otlp URL|console on node, run", "pip install 'bb-edge[telemetry]'"),
     ("esp_idf_nvs_partition_gen", "build --target esp32* (the node's NVS partition image)",
      "pip install 'bb-edge[esp]'"),
+    ("mpremote", "flash BUNDLE of an esp32-micropython build (copies it to the board)", "pip install mpremote"),
     ("ray", "run LEARN_DIR --ray local|HOST:PORT", "pip install 'bb-edge[ray]'"),
     ("rclpy", "running a ros2 bundle's node (build --target ros2-* needs nothing)",
      "python -m venv --system-site-packages VENV && VENV/bin/pip install 'bb-edge[ros]' (a venv of its own)"),
