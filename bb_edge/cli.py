@@ -72,6 +72,8 @@ def _fix_for(exc: BaseException) -> str:
         return "check which paths are files and which are directories"
     if type(exc).__name__ == "SerialException":  # pyserial, raised when a port cannot be opened or configured
         return "check that the port exists, is a serial device and that no other program holds it"
+    if isinstance(exc, ModuleNotFoundError):  # an optional extra this command needs
+        return f"install what provides {exc.name or 'it'}: `bb-edge doctor` lists each extra and its install line"
     if isinstance(exc, MemoryError):
         return "free memory or use a smaller model / fewer requests"
     return "bb-edge did not expect this; rerun with --debug and report the traceback"

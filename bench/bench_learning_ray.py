@@ -37,10 +37,11 @@ def digits_npz(path: Path, rows: int) -> None:
     """Digits scaled to [0, 1], the training part tiled to ``rows`` rows with small noise (every
     client gets the same number of samples at every fleet size); the held-out part kept as the test set."""
     import numpy as np
-    from sklearn.datasets import load_digits
 
-    d = load_digits()
-    x, y = (d.data / 16.0).astype(np.float32), d.target.astype(np.int64)
+    from bb_edge.learn.data import bundled_dataset  # scikit-learn's digits, shipped in the package
+
+    data, y = bundled_dataset("digits")
+    x = (data / 16.0).astype(np.float32)
     rng = np.random.default_rng(0)
     order = rng.permutation(len(y))
     test, train = order[:450], order[450:]

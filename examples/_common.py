@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -12,7 +13,20 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bb_edge.adapters.learn.simulator import SimResult, simulate, write_curves  # noqa: E402
+from bb_edge.cli import format_error  # noqa: E402
+from bb_edge.errors import BBError  # noqa: E402
 from bb_edge.learn.deployment import write_learning_deployment  # noqa: E402
+
+
+def _one_line_errors(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
+    """bb-edge's errors (and a missing module) as the CLI prints them, one line; tracebacks with BB_EDGE_DEBUG=1."""
+    if isinstance(exc, BBError | ModuleNotFoundError) and not os.environ.get("BB_EDGE_DEBUG"):
+        print(format_error(exc), file=sys.stderr)
+    else:
+        sys.__excepthook__(kind, exc, tb)
+
+
+sys.excepthook = _one_line_errors
 
 
 def parser(description: str) -> argparse.ArgumentParser:

@@ -70,7 +70,9 @@ def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
     """text/data/bss of an ELF (``size`` Berkeley format)."""
     tool = f"{prefix}size"
     if shutil.which(tool) is None:
-        raise NativeBuildError(f"{tool} is not installed")
+        from bb_edge.tools import missing
+
+        raise NativeBuildError(missing(tool))
     out = subprocess.run([tool, "-B", "-d", str(elf)], capture_output=True, text=True, check=True).stdout
     text, data, bss = (int(x) for x in out.splitlines()[1].split()[:3])
     return {"text": text, "data": data, "bss": bss}
@@ -137,6 +139,11 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
             if kind in OTA_MCU_KINDS:  # compiled in; A/B slots in RAM with room for a program twice this size
                 ota_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node, "OTA_DEPLOYMENT": deployment,
                             "OTA_SLOT": str(max(8192, (2 * len(L.blob) + 7) // 8 * 8))}
+        from bb_edge.tools import missing, which
+
+        cc = f"{prefix}gcc" if prefix else "cc"
+        if which(cc) is None:  # before make: its "command not found" would bury the fix in a build log
+            raise NativeBuildError(f"target kind {kind!r}: {missing(cc)}")
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
                     **ota_vars)
         name = EXECUTABLES.get(kind, "bbrt.elf")

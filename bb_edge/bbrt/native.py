@@ -53,7 +53,9 @@ def make(goal: str, build: Path, **variables: str) -> Path:
     build.mkdir(parents=True, exist_ok=True)
     variables = {k: str(Path(v).resolve()) if k in PATH_VARIABLES and v else v for k, v in variables.items()}
     if shutil.which("make") is None:
-        raise NativeBuildError("`make` is not installed (apt-get install make)")
+        from bb_edge.tools import missing
+
+        raise NativeBuildError(missing("make"))
     cmd = ["make", "-s", "-C", str(firmware_dir()), goal, f"BUILD={build}"]
     cmd += [f"{k}={v}" for k, v in variables.items()]
     proc = subprocess.run(cmd, capture_output=True, text=True)

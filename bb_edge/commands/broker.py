@@ -8,6 +8,11 @@ Writes ``mosquitto.conf``, ``passwd``, ``acl`` and ``credentials.json`` into
 ``--out`` (default ``DIR/broker``), prints the transport URL to pass to
 ``bb-edge run`` / ``bb-edge node``, and runs the broker until SIGINT/SIGTERM
 (``--write-only`` just writes the files).
+
+Before it writes anything it checks that ``--port`` is free (a taken port is a
+one-line ``PortInUseError`` naming the process that holds it; a warning with
+``--write-only``) and that no Mosquitto runs on the files it would rewrite
+(``BrokerRunningError``): a running broker's passwords are never replaced.
 """
 
 from __future__ import annotations
@@ -31,8 +36,30 @@ def site_nodes(text: str) -> tuple[str, list[str]]:
     return cli_name(site), name_list(nodes)
 
 
+def _check_not_running(out: Path, args: argparse.Namespace) -> None:
+    """Before anything is written: the files of a running broker stay untouched, and the port must be free.
+
+    With ``--write-only`` a taken port is a warning (the broker is started later, maybe elsewhere).
+    """
+    import sys
+
+    from bb_edge.adapters.ops.ports import BrokerRunningError, PortInUseError, check_port_free, mosquitto_on
+
+    running = mosquitto_on(out / "mosquitto.conf")
+    if running is not None:
+        raise BrokerRunningError(f"{out / 'mosquitto.conf'} is the config of a running broker, {running}; "
+                                 "its passwd, acl and credentials.json were left as they are; stop it first "
+                                 f"(kill {running.pid}) to regenerate them, or write elsewhere with -o DIR")
+    try:
+        check_port_free(args.host, args.port)
+    except PortInUseError as exc:
+        if not args.write_only:
+            raise
+        print(f"warning: {exc}; mosquitto started on these files will fail to listen", file=sys.stderr)
+
+
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.ops.broker import Broker, TlsFiles, write_broker_files
+    from bb_edge.adapters.ops.broker import Broker, BrokerError, TlsFiles, write_broker_files
     from bb_edge.deployment.manifest import load_deployment
 
     out = Path(args.out) if args.out else Path(args.dir) / "broker"
@@ -43,6 +70,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.tls_cert and not args.tls_key:
         raise InputFileError("--tls-cert needs --tls-key (the server key in PEM); pass both")
     dep = load_deployment(args.dir)
+    _check_not_running(out, args)
     tls = TlsFiles(args.tls_ca, args.tls_cert, args.tls_key) if args.tls_cert else None
     files = write_broker_files(out, dep, port=args.port, host=args.host, prefix=args.prefix,
                                persistence=not args.no_persistence, tls=tls, bridge_to=args.bridge_to,
@@ -63,8 +91,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         while not stop.wait(0.5):
             if broker.pid is None:
-                print("mosquitto exited; see", files.directory / "mosquitto.log")
-                return 1
+                log = [ln for ln in broker.log().splitlines() if ln.strip()]
+                raise BrokerError(f"mosquitto exited: {log[-1] if log else 'no log line'} "
+                                  f"(log: {files.directory / 'mosquitto.log'})")
     finally:
         broker.stop()
     return 0

@@ -34,6 +34,16 @@ def positive_float(text: str) -> float:
     return value
 
 
+def backoff(text: str) -> tuple[float, float]:
+    """argparse type of ``--reconnect-backoff MIN,MAX`` (seconds)."""
+    from bb_edge.adapters.transports.mqtt import MqttError, parse_backoff
+
+    try:
+        return parse_backoff(text)
+    except MqttError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def format_event(e: events.Event) -> str:
     """One line for an event: ``event <Type> field=value ...`` (arrays shown by shape)."""
     parts = [f"event {type(e).__name__}"]
@@ -104,7 +114,10 @@ def _run(args: argparse.Namespace) -> int:
             if type(e) not in quiet and not (args.quiet and isinstance(e, events.RequestCompleted)):
                 print(format_event(e), flush=True)
 
-    transport = transport_for(args.transport, dep, args.node)
+    url = args.transport
+    if args.reconnect_backoff is not None and url.split(":", 1)[0] in ("mqtt", "mqtts"):
+        url += ("&" if "?" in url else "?") + f"reconnect={args.reconnect_backoff[0]},{args.reconnect_backoff[1]}"
+    transport = transport_for(url, dep, args.node)
     loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout,
                     **({"clock": learn.clock} if learn is not None else {}))
     if state is not None:
@@ -135,6 +148,10 @@ def _run(args: argparse.Namespace) -> int:
     loop.install_signal_handlers()
     wait_connected = getattr(transport, "wait_connected", None)
     if callable(wait_connected):
+        cfg = getattr(transport, "cfg", None)
+        if cfg is not None:  # says the node is up and trying (a restart waiting for its broker is visible)
+            print(f"connecting to {cfg.host}:{cfg.port} as {args.node} (reconnect back-off "
+                  f"{cfg.reconnect_min:g}..{cfg.reconnect_max:g} s)", flush=True)
         loop.open()
         try:  # a bounded first connect: an unreachable broker is a one-line error, not a silent retry loop
             wait_connected(args.connect_timeout)
@@ -225,6 +242,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--connect-timeout", type=float, default=None,
                    help="seconds to wait for the first broker connection (default: the URL's "
                         "connect_timeout, 30); then exit with status 1")
+    p.add_argument("--reconnect-backoff", type=backoff, default=None, metavar="MIN,MAX",
+                   help="MQTT: seconds between connection attempts after a lost or refused connection, doubling "
+                        "from MIN to MAX (default 0.05,2: a restarted broker sees its nodes back within 2 s)")
     p.add_argument("--epoch-file", default=None,
                    help="file keeping this node's boot epoch (seq = epoch << 32 | n); default: the clock")
     p.add_argument("--state", default=None, metavar="FILE",

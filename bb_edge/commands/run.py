@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from rich.console import Console
@@ -24,11 +24,15 @@ FLEETS = {"mqtt": "bb_edge.adapters.fleet.mqtt_fleet", "mqtts": "bb_edge.adapter
 
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], transport: str = "inproc",
-                   backend: str = "ort", processes: bool = False) -> list[dict[str, np.ndarray]]:
+                   backend: str = "ort", processes: bool = False,
+                   otlp: str | None = None) -> list[dict[str, np.ndarray]]:
     """Run every request through the fleet over ``transport``; graph outputs per request.
 
     ``inproc`` runs all engines in this process; any other URL scheme is
     handled by the fleet launcher :data:`FLEETS` names for it (``run_deployment``).
+    ``otlp`` (an OTLP/HTTP endpoint or ``console``) exports every node's spans and
+    metrics: in-process engines from this process, node processes (``processes``)
+    each their own (they inherit ``OTEL_EXPORTER_OTLP_ENDPOINT``).
     """
     scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
     if scheme == "inproc":
@@ -39,7 +43,21 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
         # stages overlap on the host's cores and tensors pass between them as views: the same bytes out
         # as the sequential, encoded fleet (tests/adapters/test_inproc_pipeline.py), at a single session's speed
         with InProcFleet(dep, backend=backend, concurrent=len(requests) > 1, zero_copy=True) as fleet:
-            return fleet.run(requests)
+            if not otlp:
+                return fleet.run(requests)
+            providers = _telemetry(otlp, dep, fleet.engines)
+            try:
+                return fleet.run(requests)
+            finally:
+                for provider in providers:
+                    provider.shutdown()  # exports what is buffered
+    if otlp:
+        if not processes:
+            raise UsageError(f"--otlp with --transport {transport.split('?')[0]} needs --processes (each node "
+                             "process exports its own telemetry); or drop --transport to run in-process")
+        import os
+
+        os.environ["OTEL_EXPORTER_OTLP_ENDPOINT"] = otlp  # the node processes inherit it (bb-edge node --otlp)
     mod_name = FLEETS.get(scheme)
     if mod_name is None:
         raise BBError(f"unknown transport {transport!r}; use inproc, mqtt://HOST:PORT or serial://pty")
@@ -47,6 +65,18 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
     result: list[dict[str, np.ndarray]] = mod.run_deployment(dep, requests, transport, backend=backend,
                                                              processes=processes)
     return result
+
+
+def _telemetry(otlp: str, dep: Deployment, engines: dict[str, Any]) -> list[Any]:
+    """Attach telemetry to in-process ``engines``, exporting to ``otlp``; the providers to shut down at the end."""
+    from bb_edge.adapters.ops.telemetry import Telemetry, providers
+
+    tracer_provider, meter_provider = providers(otlp, service=f"bb-edge/{dep.name}")
+    pv = dep.extra.get("program_version")
+    for engine in engines.values():
+        Telemetry(engine, dep.name, tracer_provider, meter_provider,
+                  program_version=pv if isinstance(pv, str) else None)
+    return [p for p in (tracer_provider, meter_provider) if p is not None]
 
 
 def _save_partial(path: Path, outputs: list[dict[str, np.ndarray] | None]) -> None:
@@ -83,6 +113,13 @@ def _run(args: argparse.Namespace) -> int:
         check_output_dir(args.workdir, "--workdir")  # before any build or node starts
     if "learning" in dep.extra:
         # a learning deployment (bb_edge.learn) runs rounds, not inference requests
+        if args.otlp:
+            if args.transport == "inproc":
+                raise UsageError("--otlp on a learning deployment exports from node processes: add --transport "
+                                 "URL --processes")
+            import os
+
+            os.environ["OTEL_EXPORTER_OTLP_ENDPOINT"] = args.otlp  # each bb-edge node process exports its own
         if args.transport != "inproc":  # a real fleet: one bb-edge node process per node over the broker
             from bb_edge.adapters.learn.fleet import run_learning_processes
 
@@ -95,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         with console.status(f"running {len(requests)} request(s) through {len(dep.nodes)} nodes over "
                             f"{args.transport}"):
-            outs = run_deployment(dep, requests, args.transport, args.backend, args.processes)
+            outs = run_deployment(dep, requests, args.transport, args.backend, args.processes, otlp=args.otlp)
     except BBError as exc:
         partial = getattr(exc, "outputs", None)  # RunIncomplete: keep what did arrive
         if args.outputs and partial:
@@ -124,6 +161,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transport", default="inproc", type=fleet_transport,
                    help="inproc (default), mqtt://HOST:PORT[?creds=FILE] or serial://pty[?corrupt=RATE...]")
     p.add_argument("--processes", action="store_true", help="one OS process per node (network transports)")
+    p.add_argument("--otlp", default=None, metavar="URL",
+                   help="export every node's OpenTelemetry traces and metrics over OTLP/HTTP to URL, or print them "
+                        "as JSON on stderr with `console` (in-process, or each node process with --processes); "
+                        "needs bb-edge[telemetry]")
     p.add_argument("--count", type=positive_int, default=1, help="random requests to run when --inputs is omitted")
     learn = p.add_argument_group("learning deployments")
     learn.add_argument("--summary", help="write the final figures as JSON here")

@@ -1,7 +1,9 @@
 """Data sources and partitioners (implementations of :class:`~bb_edge.learn.roles.DataSource`).
 
-:class:`SklearnSource` loads scikit-learn's *bundled* data sets (digits, iris,
-breast_cancer, wine; files shipped inside the package, nothing downloaded).
+:class:`SklearnSource` loads the small data sets scikit-learn bundles (digits, iris,
+breast_cancer, wine), from copies shipped inside bb-edge (``bb_edge/_data``:
+``digits.npz``, ``tabular.npz``; values identical to scikit-learn's loaders, which
+are not needed: nothing is imported or downloaded).
 Partitioners split label vectors into per-client index arrays, seeded:
 
 * :class:`IIDPartitioner`: a shuffled even split;
@@ -44,6 +46,7 @@ __all__ = [
     "ArraySource", "SklearnSource", "IIDPartitioner", "DirichletPartitioner", "ShardPartitioner",
     "Subset", "train_test_split", "SKLEARN_DATASETS", "NpzSource", "CallableSource", "load_callable",
     "source_from_spec", "load_arrays", "partition_from_spec", "write_client_shards", "load_client_shard",
+    "bundled_dataset",
 ]
 
 SKLEARN_DATASETS = ("digits", "iris", "breast_cancer", "wine")
@@ -90,18 +93,25 @@ class SklearnSource(Component):
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Features (float32) and labels (int64)."""
-        from sklearn import datasets
-
-        loaders = {"digits": datasets.load_digits, "iris": datasets.load_iris,
-                   "breast_cancer": datasets.load_breast_cancer, "wine": datasets.load_wine}
-        if self.name not in loaders:
+        if self.name not in SKLEARN_DATASETS:
             raise ConfigError(f"unknown data set {self.name!r}; bundled ones: {SKLEARN_DATASETS}")
-        bunch = loaders[self.name]()
-        x = np.asarray(bunch.data, dtype=np.float64)
+        x, y = bundled_dataset(self.name)
         if self.scale:
             lo, hi = x.min(axis=0), x.max(axis=0)
             x = (x - lo) / np.where(hi > lo, hi - lo, 1.0)
-        return x.astype(np.float32), np.asarray(bunch.target, dtype=np.int64)
+        return x.astype(np.float32), y
+
+
+def bundled_dataset(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Raw features (float64, as scikit-learn's ``load_NAME().data``) and labels (int64) of a bundled set."""
+    from bb_edge.resources import package_data
+
+    d = package_data("_data")
+    if name == "digits":
+        with np.load(d / "digits.npz", allow_pickle=False) as z:
+            return z["images"].reshape(len(z["labels"]), -1).astype(np.float64), z["labels"].astype(np.int64)
+    with np.load(d / "tabular.npz", allow_pickle=False) as z:
+        return z[f"{name}_data"].astype(np.float64), z[f"{name}_target"].astype(np.int64)
 
 
 @dataclass

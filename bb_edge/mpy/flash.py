@@ -59,6 +59,10 @@ def flash(bundle_dir: str | Path, port: str, dry_run: bool = False) -> list[str]
     lines = [shlex.join(c) for c in cmds]
     if dry_run:
         return lines
+    import importlib.util
+
+    if importlib.util.find_spec("mpremote") is None:
+        raise BuildError("mpremote is not installed: pip install mpremote (`bb-edge doctor` lists what is missing)")
     for c, line in zip(cmds, lines, strict=True):
         proc = subprocess.run(c, capture_output=True, text=True)
         # mpremote mkdir fails when the directory exists: that is fine

@@ -3,6 +3,8 @@
 The convention (documented in README.md as an HTML comment): a block (indented or fenced) right after
 ``<!-- run -->`` is run line by line; a fenced block right after ``<!-- file: NAME -->`` is written to NAME
 first; a command ending in ``# hardware`` is left out by the extractor; unmarked blocks are not run.
+The commands run with a base install (the checkout's wheel over a fresh venv of the base dependencies:
+no extras, no scikit-learn) plus the system packages the README names.
 Oracles: a fresh ONNX Runtime session in this process on the model the README's first command trains,
 and the files each documented command says it writes.
 """
@@ -13,9 +15,9 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 import pytest
+
+from tests.support.base_venv import base_install
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -103,6 +107,19 @@ def script(commands: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def isolated(cmd: list[str]) -> list[str]:
+    """``cmd`` in a network namespace of its own when this machine allows one (``unshare -n``, loopback up).
+
+    The README's fixed port (18830) then cannot meet a broker of another run on the same machine (parallel
+    CI jobs, other checkouts), which made the fleet commands reach a foreign broker ("Not authorized").
+    """
+    if shutil.which("unshare") and shutil.which("ip"):
+        probe = subprocess.run(["unshare", "-n", "ip", "link", "set", "lo", "up"], capture_output=True)
+        if probe.returncode == 0:  # same pid and process group: unshare execs bash
+            return ["unshare", "-n", "bash", "-c", 'ip link set lo up && exec "$0" "$@"', *cmd]
+    return cmd
+
+
 def _stop_group(pgid: int, grace: float = 10.0) -> None:
     """Stop what the script left running (background `&` commands live in its process group).
 
@@ -161,14 +178,22 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
     for name, body in ex.files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(body)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    # `bb-edge` is the console script of the interpreter running the tests; /usr/sbin holds Debian's mosquitto
-    env.update(PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", ""), "/usr/sbin"]),
-               COLUMNS="200", OMP_NUM_THREADS="1")
+    # `bb-edge` is this checkout's wheel over a fresh venv of the base dependencies only (no extras, no test
+    # tools: what the README's `pip install .` gives; tests/support/base_venv.py); /usr/sbin holds Debian's
+    # mosquitto, a system package the README names
+    base = base_install(tmp_path.parent / f"{tmp_path.name}-install")
+    env = base.env()
+    env.update(PATH=os.pathsep.join([env["PATH"], "/usr/sbin"]), COLUMNS="200", OMP_NUM_THREADS="1")
+    probe = subprocess.run(["bash", "-c", "command -v bb-edge; python -c 'import bb_edge, sys; print(bb_edge.__file__)'"
+                            "; python -c 'import sklearn' 2>&1 | tail -1"], env=env, capture_output=True, text=True,
+                           cwd=tmp_path)
+    assert probe.stdout.splitlines()[:2] == [str(base.site / "bin" / "bb-edge"),
+                                             str(base.site / "bb_edge" / "__init__.py")], probe.stdout
+    assert "No module named 'sklearn'" in probe.stdout  # a base install: the test extra is not there
     # a log file, not a pipe: background commands keep their stdout open after the script ends
     log_path = tmp_path.parent / f"{tmp_path.name}.log"
     with open(log_path, "w") as log_file:
-        proc = subprocess.Popen(["bash", "-c", script(ex.commands)], cwd=tmp_path, env=env, stdout=log_file,
+        proc = subprocess.Popen(isolated(["bash", "-c", script(ex.commands)]), cwd=tmp_path, env=env, stdout=log_file,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         try:
             proc.wait(timeout=TIMEOUT)

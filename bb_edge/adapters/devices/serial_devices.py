@@ -345,7 +345,9 @@ class QemuDevice(_FdDevice):
 
     def _launch(self, timeout: float) -> None:
         if shutil.which(self.cmd[0]) is None:
-            raise BbrtError(f"{self.cmd[0]} is not installed (apt-get install qemu-system-arm qemu-system-misc)")
+            from bb_edge.tools import missing
+
+            raise BbrtError(missing(self.cmd[0]))
         if self._own is not None:
             cmd = list(self.cmd)
             if self._stdio:  # no sim console: the simcalls on fds 0/1 reach the pty directly

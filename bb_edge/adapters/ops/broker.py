@@ -493,7 +493,9 @@ def mosquitto_binary() -> str:
     found = shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.path.exists(p)), None)
     if not found:
-        raise BrokerError("mosquitto not found; install it (Debian: apt-get install mosquitto)")
+        from bb_edge.tools import missing
+
+        raise BrokerError(missing("mosquitto"))
     return found
 
 
@@ -518,6 +520,9 @@ class Broker:
         """Start mosquitto and wait until it accepts TCP connections."""
         if self.pid is not None:
             return self
+        from bb_edge.adapters.ops.ports import check_port_free
+
+        check_port_free(self.files.host, self.files.port)  # else the connect test below reaches the other holder
         self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.files.conf)],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, start_new_session=True)

@@ -16,6 +16,10 @@ default port 8883). Options:
 ``inflight=100``    QoS-1 messages in flight per client
 ``connect_timeout`` seconds :meth:`MqttTransport.wait_connected` waits by
                     default (30); ``bb-edge node`` exits non-zero after it
+``reconnect=A,B``   back-off between connection attempts, seconds: the first
+                    retry after A, doubling up to B (default 0.05,2; the very
+                    first attempt is immediate); ``bb-edge node
+                    --reconnect-backoff A,B`` sets it
 ==================  ==========================================================
 
 Topics are laid out by :class:`bb_edge.wire.topics.Topics`. The session is
@@ -69,7 +73,19 @@ class MqttError(BBError):
 
 #: the query options an mqtt:// URL may carry (anything else is a typo and refused)
 URL_OPTIONS = frozenset({"ca", "cert", "key", "creds", "insecure", "clean", "prefix", "qos", "keepalive",
-                         "inflight", "connect_timeout"})
+                         "inflight", "connect_timeout", "reconnect"})
+
+def parse_backoff(text: str) -> tuple[float, float]:
+    """``"MIN,MAX"`` seconds of reconnect back-off (0 < MIN <= MAX <= 3600); MqttError saying the form."""
+    lo, sep, hi = text.partition(",")
+    try:
+        a, b = float(lo), float(hi if sep else lo)
+    except ValueError:
+        raise MqttError(f"reconnect back-off {text!r} is not MIN,MAX in seconds (e.g. 0.05,2)") from None
+    if not (0 < a <= b <= 3600):
+        raise MqttError(f"reconnect back-off {text!r}: need 0 < MIN <= MAX <= 3600 seconds (e.g. 0.05,2)")
+    return a, b
+
 
 @dataclass
 class MqttConfig:
@@ -131,6 +147,8 @@ class MqttConfig:
             raise MqttError(f"bad number in {url!r}: {exc}") from exc
         if cfg.qos not in (0, 1):
             raise MqttError(f"qos must be 0 or 1, not {cfg.qos}")
+        if "reconnect" in q:
+            cfg.reconnect_min, cfg.reconnect_max = parse_backoff(q["reconnect"])
         return cfg
 
     def for_node(self, name: str) -> MqttConfig:
