@@ -50,8 +50,13 @@ if TYPE_CHECKING:
 PROTO_OTA = 24
 OFFER, DATA, COMMIT, ABORT, READY, NACK, SWITCHED = 1, 2, 3, 4, 5, 6, 7
 OFFER2 = 8  # a versioned OFFER: the signed manifest also covers deployment, version and update id
+# the epoch switch (ONNX nodes; docs/wire.md "Epoch-consistent switch"): PREPARE installs the update next to
+# the running program and holds requests newer than the node has seen (HELD reports those marks); SWITCH_AT
+# names the first request id per owner that the update serves, on every node alike
+PREPARE, HELD, SWITCH_AT = 9, 10, 11
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
-                 NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2"}
+                 NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2", PREPARE: "PREPARE", HELD: "HELD",
+                 SWITCH_AT: "SWITCH_AT"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
@@ -62,6 +67,8 @@ _OFFER2 = struct.Struct("<IIBBH32sQB")  # ... then u64 version, u8 deployment na
 _U32 = struct.Struct("<I")
 _DATA = struct.Struct("<II")  # update id, offset
 _NACK = struct.Struct("<IH")  # update id, code
+_MARK = struct.Struct("<BQ")  # request owner slot, request id (HELD: highest seen; SWITCH_AT: first on the update)
+MAX_MARKS = 256
 DATA_HEADER = _DATA.size
 MAX_SIGNATURE = 256
 MAX_REASON = 200
@@ -286,6 +293,26 @@ def decode_nack(buf: bytes) -> tuple[int, int, str]:
     return uid, code, bytes(buf[_NACK.size:]).decode("utf-8", "replace")
 
 
+def encode_marks(update_id: int, marks: dict[int, int]) -> bytes:
+    """A HELD or SWITCH_AT payload: update id, count, then (owner slot, request id) per slot."""
+    return (_U32.pack(update_id) + bytes([len(marks)])
+            + b"".join(_MARK.pack(slot, rid) for slot, rid in sorted(marks.items())))
+
+
+def decode_marks(buf: bytes, what: str) -> tuple[int, dict[int, int]]:
+    """``(update_id, {slot: request id})`` of a HELD or SWITCH_AT; OtaError(BAD_MESSAGE) when malformed."""
+    if len(buf) < _U32.size + 1 or len(buf) != _U32.size + 1 + buf[_U32.size] * _MARK.size:
+        raise OtaError(BAD_MESSAGE, f"{what} of {len(buf)} bytes")
+    uid = int(_U32.unpack_from(buf)[0])
+    marks: dict[int, int] = {}
+    for k in range(buf[_U32.size]):
+        slot, rid = _MARK.unpack_from(buf, _U32.size + 1 + k * _MARK.size)
+        if slot in marks:
+            raise OtaError(BAD_MESSAGE, f"{what} names owner slot {slot} twice")
+        marks[slot] = rid
+    return uid, marks
+
+
 def _u32(buf: bytes, what: str) -> int:
     if len(buf) != _U32.size:
         raise OtaError(BAD_MESSAGE, f"{what} of {len(buf)} bytes, expected {_U32.size}")
@@ -463,13 +490,23 @@ class OnnxLoader:
         eng.program_hash = hashlib.sha256(staged.SerializeToString(deterministic=True)).digest()
         return token
 
-    def health(self, staged: onnx.ModelProto) -> None:
-        """Run every installed segment once on zeros of its declared input shapes."""
+    def install_variant(self, staged: onnx.ModelProto, name: str) -> None:
+        """Install ``staged`` next to the running program, bound to no edge (the epoch switch routes to it)."""
+        cur = self.engine.programs[self.program]
+        self.engine.install(staged, name=name, input_edges=cur.input_edges, output_edges=cur.output_edges,
+                            bind=False)
+
+    def drop_variant(self, name: str) -> None:
+        """Forget a variant :meth:`install_variant` made (no open request may refer to it)."""
+        self.engine.programs.pop(name, None)
+
+    def health(self, staged: onnx.ModelProto, program: str | None = None) -> None:
+        """Run every segment of ``program`` (default: the running one) once on zeros of its input shapes."""
         import numpy as np
 
         from bb_edge.wire.dtypes import CODE_TO_NUMPY
 
-        prog = self.engine.programs[self.program]
+        prog = self.engine.programs[program or self.program]
         for seg, prepared in zip(prog.segments, prog.prepared):
             feeds = {}
             for vi in seg.model.graph.input:
@@ -515,6 +552,19 @@ class _Staging:
     commit: bool = False
 
 
+@dataclass
+class _Epoch:
+    """An epoch switch in progress on a node: the update installed as ``variant`` next to the running program."""
+
+    st: _Staging
+    variant: str
+    since: float
+    marks: dict[int, int]  # owner slot -> highest request id seen at PREPARE (newer ones are held)
+    boundary: dict[int, int] | None = None  # SWITCH_AT: owner slot -> first request id the update serves
+    old_hash: bytes = b""
+    reverted: bool = False  # an ABORT after SWITCH_AT: every request goes back to the running program
+
+
 class OtaNode:
     """The node end of the update protocol (a :class:`~bb_edge.roles.ProtocolHandler`).
 
@@ -552,6 +602,13 @@ class OtaNode:
         self.finished: dict[int, int] = {}  # update id -> RUNNING or the code that ended it
         self.revertible: tuple[int, Any, str] | None = None  # (update id, restore token, peer) of the last switch
         self.revert_pending: int | None = None  # an ABORT of the running update, applied at an idle point
+        self.epoch: _Epoch | None = None  # an epoch switch (PREPARE .. finalized at an idle point)
+        self.max_rid: dict[int, int] = {}  # owner slot -> highest request id this node has seen
+        # after SWITCH_AT, requests below the boundary keep the previous program for this long (their
+        # intermediates may still be on the way); then, at an idle point, the update becomes the bound program
+        self.grace_s = min(float(getattr(engine, "hop_budget_s", 2.0)), 2.0)
+        if isinstance(loader, OnnxLoader):
+            engine.program_router = self._route
 
     # the handler interface -------------------------------------------------
 
@@ -578,6 +635,10 @@ class OtaNode:
                 self._commit(_u32(payload, "COMMIT"), peer, ctx)
             elif env.edge == ABORT:
                 self._abort(_u32(payload, "ABORT"), peer, ctx)
+            elif env.edge == PREPARE:
+                self._prepare(_u32(payload, "PREPARE"), peer, ctx)
+            elif env.edge == SWITCH_AT:
+                self._switch_at(*decode_marks(payload, "SWITCH_AT"), peer, ctx)
             else:
                 raise OtaError(BAD_MESSAGE, f"message type {env.edge} is not for a node")
         except OtaError as exc:
@@ -587,6 +648,8 @@ class OtaNode:
         """Stage timeouts, and the switch (or the revert) itself once the engine is idle."""
         if self.revert_pending is not None and self.engine.open_requests == 0:
             self._revert(ctx)
+        if self.epoch is not None:
+            self._epoch_tick(now, ctx)
         st = self.current
         if st is None:
             return
@@ -618,6 +681,10 @@ class OtaNode:
             if self.current.offer == offer:
                 return  # the same OFFER again (the deployer retried): nothing new
             raise OtaError(BUSY, f"update {self.current.offer.update_id} is in progress")
+        if self.epoch is not None:
+            self._epoch_tick(ctx.now + self.grace_s, ctx)  # a switched one is finished now if the node is idle
+            if self.epoch is not None:
+                raise OtaError(BUSY, f"update {self.epoch.st.offer.update_id} is still switching")
         if self.verifier is None:
             raise OtaError(NO_KEY, "no update key is provisioned on this node")
         if offer.target != self.loader.target:
@@ -697,7 +764,129 @@ class OtaNode:
         if self.engine.open_requests == 0:
             self._switch(st, ctx)
 
+    # the epoch switch -------------------------------------------------------
+
+    def _route(self, program: str, request_id: int) -> str | None:
+        """The engine's program router: which installed program serves ``request_id`` (None: hold it)."""
+        from bb_edge.deployment.clients import request_owner
+
+        slot = request_owner(request_id)
+        if request_id > self.max_rid.get(slot, -1):
+            self.max_rid[slot] = request_id
+        e = self.epoch
+        if e is None or program != getattr(self.loader, "program", None) or e.reverted:
+            return program
+        if e.boundary is None:  # prepared: what this node has not seen yet waits for the switch point
+            return program if request_id <= e.marks.get(slot, -1) else None
+        return e.variant if request_id >= e.boundary.get(slot, 0) else program
+
+    def _prepare(self, uid: int, peer: str, ctx: Context) -> None:
+        e = self.epoch
+        if e is not None and e.st.offer.update_id == uid:
+            if e.boundary is None:
+                self._send(ctx, peer, HELD, encode_marks(uid, e.marks))  # a repeated PREPARE
+            elif not e.reverted:
+                self._send_switched(peer, uid, ctx)
+            return
+        st = self.current
+        if st is None or st.offer.update_id != uid or not st.ready:
+            code = self.finished.get(uid)
+            if code is not None and code != RUNNING:
+                raise OtaError(code, f"update {uid} already ended; this node does not run it")
+            if code == RUNNING:
+                return
+            raise OtaError(UNKNOWN_UPDATE, f"no verified update {uid} is staged")
+        loader: Any = self.loader
+        variant = f"{loader.program}@ota{uid}"
+        try:
+            loader.install_variant(st.staged, variant)
+            loader.health(st.staged, variant)
+        except Exception as exc:
+            loader.drop_variant(variant)
+            self.current = None
+            self.store.discard()
+            reason = f"health check failed: {exc}"
+            ctx.emit(OtaRolledBack(uid, reason))
+            self._refuse(ctx, st.peer, uid, ROLLED_BACK, reason[:MAX_REASON])
+            return
+        self.current = None
+        self.epoch = _Epoch(st, variant, ctx.now, dict(self.max_rid))
+        self._send(ctx, peer, HELD, encode_marks(uid, self.epoch.marks))
+
+    def _switch_at(self, uid: int, boundary: dict[int, int], peer: str, ctx: Context) -> None:
+        e = self.epoch
+        if e is None or e.st.offer.update_id != uid:
+            if self.finished.get(uid) == RUNNING:
+                self._send_switched(peer, uid, ctx)
+                return
+            code = self.finished.get(uid)
+            raise OtaError(code if code is not None else UNKNOWN_UPDATE, f"update {uid} is not prepared here")
+        if e.boundary is not None:
+            if not e.reverted:
+                self._send_switched(peer, uid, ctx)
+            return
+        low = [s for s, m in e.marks.items() if boundary.get(s, 0) <= m]
+        if low:  # requests at or past the switch point already ran the previous program here
+            raise OtaError(BAD_MESSAGE, f"switch point at or below request ids this node served (slots {low})")
+        assert e.st.offer.version is not None
+        self.store.accept_version(e.st.offer.version)  # durable before SWITCHED: a replay of it is now stale
+        self.store.activate()
+        e.boundary, e.since, e.old_hash = dict(boundary), ctx.now, self.engine.program_hash
+        self.engine.program_hash = hashlib.sha256(e.st.staged.SerializeToString(deterministic=True)).digest()
+        self.switched.append(uid)
+        del self.switched[:-8]
+        self._finish(uid, RUNNING)
+        self.revertible = None
+        self.engine.release_held()
+        ctx.emit(OtaSwitched(uid, e.old_hash, self.engine.program_hash))
+        self._send_switched(peer, uid, ctx)
+        self.engine.hello()
+
+    def _epoch_abort(self, e: _Epoch, peer: str, ctx: Context) -> None:
+        uid = e.st.offer.update_id
+        if e.boundary is None:  # prepared, never switched: every held request runs the previous program
+            self.epoch = None
+            self.loader.drop_variant(e.variant)  # type: ignore[attr-defined]
+            self.store.discard()
+            self._finish(uid, ABORTED)
+            self.engine.release_held()
+        elif not e.reverted:  # switched: back to the previous program; the variant goes at an idle point
+            e.reverted = True
+            self.store.revert()
+            self.engine.program_hash = e.old_hash
+            self._finish(uid, ABORTED)
+            ctx.emit(OtaRolledBack(uid, "aborted by the deployer after the switch"))
+            self.engine.hello()
+        self._nack(ctx, peer, uid, ABORTED, "aborted: the previous program runs")
+
+    def _epoch_tick(self, now: float, ctx: Context) -> None:
+        e = self.epoch
+        assert e is not None
+        if e.boundary is None:
+            if now - e.since <= self.stage_timeout_s:
+                return
+            # the deployer went silent before SWITCH_AT: keep the previous program
+            self._epoch_abort(e, e.st.peer, ctx)
+            return
+        idle = not any(k[0] == e.variant for k in self.engine._requests)
+        if e.reverted and idle:
+            self.epoch = None
+            self.loader.drop_variant(e.variant)  # type: ignore[attr-defined]
+        elif (e.boundary is not None and not e.reverted and now - e.since >= self.grace_s
+              and self.engine.open_requests == 0):
+            # every request below the switch point is done: the update becomes the bound program
+            self.epoch = None
+            self.loader.drop_variant(e.variant)  # type: ignore[attr-defined]
+            token = self.loader.switch(e.st.staged)
+            self.revertible = (e.st.offer.update_id, (token[0], e.old_hash), e.st.peer)
+
+    def _send(self, ctx: Context, peer: str, edge: int, payload: bytes) -> None:
+        ctx.send_bytes(peer, payload, protocol=PROTO_OTA, edge=edge, kind=wire.KIND_CONTROL)
+
     def _abort(self, uid: int, peer: str, ctx: Context) -> None:
+        if self.epoch is not None and self.epoch.st.offer.update_id == uid:
+            self._epoch_abort(self.epoch, peer, ctx)
+            return
         st = self.current
         if st is not None and st.offer.update_id == uid:
             self.current = None
@@ -850,6 +1039,11 @@ class OtaDeployer:
         self.off: set[str] = set()  # said (NACK) that they do not run the update and never will
         self.failures: dict[str, tuple[int, str]] = {}
         self.reverted: list[str] = []  # switched (or may have), then answered an ABORT
+        # ONNX nodes switch by epoch (PREPARE, HELD marks, one SWITCH_AT point for all); the others at COMMIT
+        self.epoch_nodes = {u.node for u in updates if u.target == TARGET_ONNX and u.versioned is not False}
+        self.held: dict[str, dict[int, int]] = {}  # node -> its HELD marks (owner slot -> highest request id)
+        self.boundary: dict[int, int] = {}  # the SWITCH_AT point sent to every epoch node
+        self.prepared: set[str] = set()  # PREPARE left for them: each may hold requests until ABORT/SWITCH_AT
         self.unreverted: list[str] = []  # may run the update: no answer to ABORT in time
         self._out: list[Outgoing] = []
         self._deadline = 0.0
@@ -895,6 +1089,24 @@ class OtaDeployer:
                 self._send(u.node, DATA, encode_data(self.update_id, off, u.image[off:off + u.chunk]))
         return self.take()
 
+    def _commit(self, now: float) -> None:
+        """Every epoch node holds: one switch point for all of them, COMMIT to the others."""
+        for marks in self.held.values():
+            for slot, rid in marks.items():
+                self.boundary[slot] = max(self.boundary.get(slot, 0), rid + 1)
+        self.state = "committing"
+        self._deadline = now + self.timeout_s
+        self._resend = now + self.retry_s
+        self.committed = set(self.updates)  # from here on every node may switch
+        for node in sorted(self.updates):
+            self._send_commit(node)
+
+    def _send_commit(self, node: str) -> None:
+        if node in self.epoch_nodes:
+            self._send(node, SWITCH_AT, encode_marks(self.update_id, self.boundary))
+        else:
+            self._send(node, COMMIT, _U32.pack(self.update_id))
+
     def take(self) -> list[Outgoing]:
         """Envelopes queued so far."""
         out, self._out = self._out, []
@@ -913,12 +1125,16 @@ class OtaDeployer:
                     return
                 self.off.add(node)
                 self.switched.pop(node, None)
-                if self.state in ("staging", "committing") and node not in self.failures:
+                if self.state in ("staging", "preparing", "committing") and node not in self.failures:
                     self.failures[node] = (code, reason)
             elif env.edge == READY:
                 uid, digest = _u32_hash(payload, "READY")
                 if uid == self.update_id and digest == hashlib.sha256(self.updates[node].image).digest():
                     self.ready.add(node)
+            elif env.edge == HELD:
+                uid, marks = decode_marks(payload, "HELD")
+                if uid == self.update_id and self.state == "preparing" and node in self.epoch_nodes:
+                    self.held[node] = marks
             elif env.edge == SWITCHED:
                 uid, digest = _u32_hash(payload, "SWITCHED")
                 if uid == self.update_id and self.state == "committing" and node not in self.off:
@@ -928,7 +1144,7 @@ class OtaDeployer:
 
     def abort(self, now: float) -> list[Outgoing]:
         """The operator gives up: before COMMIT every node is sent ABORT; after it, the update is reverted."""
-        if self.state in ("staging", "committing"):
+        if self.state in ("staging", "preparing", "committing"):
             for n in self.updates:
                 self.failures.setdefault(n, (ABORTED, "aborted by the operator"))
         return self.poll(now)
@@ -944,12 +1160,26 @@ class OtaDeployer:
                     self._send(node, ABORT, _U32.pack(self.update_id))
                 self.state = "failed"
             elif self.ready == set(self.updates) and self.commit_gate():
-                self.state = "committing"
+                self.state = "preparing"
                 self._deadline = now + self.timeout_s
                 self._resend = now + self.retry_s
-                self.committed = set(self.updates)  # from here on every node may switch
-                for node in self.updates:
-                    self._send(node, COMMIT, _U32.pack(self.update_id))
+                self.prepared = set(self.epoch_nodes)  # from here on they may hold requests
+                for node in sorted(self.epoch_nodes):
+                    self._send(node, PREPARE, _U32.pack(self.update_id))
+        if self.state == "preparing":
+            if not self.failures and now > self._deadline:
+                for n in sorted(self.epoch_nodes - set(self.held)):
+                    self.failures[n] = (TIMEOUT, f"no HELD in {self.timeout_s}s")
+            if self.failures:  # no SWITCH_AT left: no node switched; ABORT releases what they hold
+                self.state = "reverting"
+                self._deadline = now + self.timeout_s
+                self._resend = now
+            elif set(self.held) == self.epoch_nodes:
+                self._commit(now)
+            elif now >= self._resend:
+                self._resend = now + self.retry_s
+                for node in sorted(self.epoch_nodes - set(self.held) - self.off):
+                    self._send(node, PREPARE, _U32.pack(self.update_id))
         elif self.state == "committing":
             if not self.failures and now > self._deadline:
                 for n in sorted(set(self.updates) - set(self.switched)):
@@ -963,11 +1193,11 @@ class OtaDeployer:
             elif now >= self._resend:  # a COMMIT or its answer may be lost: ask again (idempotent)
                 self._resend = now + self.retry_s
                 for node in sorted(set(self.updates) - set(self.switched) - self.off):
-                    self._send(node, COMMIT, _U32.pack(self.update_id))
+                    self._send_commit(node)
         if self.state == "reverting":
-            pending = sorted(self.committed - self.off)
+            pending = sorted((self.committed | self.prepared) - self.off)
             if not pending or now > self._deadline:
-                self.reverted = sorted(n for n in self.off if n not in self.failures)
+                self.reverted = sorted(n for n in self.off & self.committed if n not in self.failures)
                 self.unreverted = pending
                 self.state = "failed"
             elif now >= self._resend:

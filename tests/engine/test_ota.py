@@ -378,8 +378,10 @@ def test_abort_discards_a_staged_program(compiled) -> None:  # type: ignore[no-u
     _refused(h, ota.ABORTED)  # a COMMIT after an ABORT of the same update never switches
 
 
-def test_switch_waits_for_an_idle_point(compiled, models) -> None:  # type: ignore[no-untyped-def]
-    """A COMMIT while a request is open on n0 switches only after it finished; it ran on the old program."""
+def test_epoch_switch_keeps_an_open_request_on_the_old_program(compiled, models) -> None:  # type: ignore[no-untyped-def]
+    """An update while a request is open on n0: it switches at once (the switch point is past every request
+    n0 has seen), the open request still finishes on the old program, and a request after the switch point
+    runs the new one. Oracle: ORT on each node program, run alone."""
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h = Harness(dep, old, inline=False)  # compute is handed out as commands: the request stays open
@@ -388,20 +390,38 @@ def test_switch_waits_for_an_idle_point(compiled, models) -> None:  # type: igno
     h.pump()
     cmds = h.engine.take_commands()
     assert cmds and h.engine.open_requests == 1
+    old_hash = h.engine.program_hash
     d = h.deployer(_image(new))
     h.send(d.start(0.0))
     h.pump(d, rounds=6)
-    assert d.state == "committing" and "n0" not in d.switched  # committed, waiting for the idle point
-    old_hash = h.engine.program_hash
+    assert d.state == "done" and d.boundary == {0: 2} and h.engine.program_hash != old_hash
+    h.engine.submit(2, x)  # at the switch point: the new program
+
+    def sent(eng: Engine, now: float) -> dict[int, bytes]:  # request id -> what n0 sends n1 (bytes)
+        out = {}
+        for o in eng.poll(now):
+            env = wire.decode(o.data, max_payload=len(o.data))
+            if env.protocol == wire.PROTO_DATAFLOW and env.kind == wire.KIND_DATA:
+                out[env.request_id] = bytes(env.payload_bytes())
+        return out
+
     for c in cmds:
         h.engine.complete(c.cmd_id, h.engine.run_command(c))
-    h.pump(d, rounds=2)
-    while h.engine.open_requests:
+    got: dict[int, bytes] = {}
+    for _ in range(6):
         for c in h.engine.take_commands():
             h.engine.complete(c.cmd_id, h.engine.run_command(c))
-        h.pump(d, rounds=1)
-    h.pump(d, rounds=3)
-    assert d.state == "done" and h.engine.program_hash != old_hash
+        h.now += 0.01
+        got.update(sent(h.engine, h.now))
+    assert h.engine.open_requests == 0 and set(got) == {1, 2}
+    for rid, progs in ((1, old), (2, new)):  # oracle: a fresh engine with only that program (ORT)
+        ref = Engine.for_node(dep, "n0", progs, inline_compute=True)
+        ref.submit(rid, x)
+        assert sent(ref, 0.0)[rid] == got[rid], rid
+    assert got[1] != got[2]
+    h.now += 5.0
+    h.pump(d, rounds=2)  # past the grace window, idle: the update is the bound program, the variant is gone
+    assert h.handler.epoch is None and sorted(h.engine.programs) == ["n0"]
 
 
 def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-untyped-def]
@@ -410,7 +430,7 @@ def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-un
     h = Harness(dep, old)
 
     class Broken(ota.OnnxLoader):
-        def health(self, staged: onnx.ModelProto) -> None:
+        def health(self, staged: onnx.ModelProto, program: str | None = None) -> None:
             raise ota.OtaError(ota.ROLLED_BACK, "first inference failed")
 
     h.handler.loader = Broken(h.engine)
@@ -874,13 +894,14 @@ def test_c_node_refuses_a_second_update_and_malformed_messages(c_ota, bbrt_blobs
 
 
 def test_a_rollback_after_commit_puts_switched_nodes_back(compiled) -> None:  # type: ignore[no-untyped-def]
-    """n0 switches, n1 fails its health check: the deployer re-installs n0's previous image."""
+    """n1 fails its health check at PREPARE: no SWITCH_AT leaves, so n0 (prepared, holding) never switches;
+    the ABORT releases it on its previous program."""
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h0, h1 = Harness(dep, old, "n0"), Harness(dep, old, "n1")
 
     class Broken(ota.OnnxLoader):
-        def health(self, staged: onnx.ModelProto) -> None:
+        def health(self, staged: onnx.ModelProto, program: str | None = None) -> None:
             raise ota.OtaError(ota.ROLLED_BACK, "first inference failed")
 
     h1.handler.loader = Broken(h1.engine)
@@ -910,7 +931,7 @@ def test_a_rollback_after_commit_puts_switched_nodes_back(compiled) -> None:  # 
         if d.state == "failed" and not pending:
             break
     assert d.state == "failed" and d.failures["n1"][0] == ota.ROLLED_BACK
-    assert d.reverted == ["n0"]
+    assert d.reverted == [] and d.off == {"n0", "n1"} and not d.switched and h0.handler.epoch is None
     for n, h in hs.items():
         assert h.engine.program_hash == hashlib.sha256(old[n].SerializeToString(deterministic=True)).digest(), n
 
@@ -1155,18 +1176,19 @@ AtomicUpdate.TestCase.settings = settings(
 test_atomic_fleet_update_over_message_orders = AtomicUpdate.TestCase
 
 
-@pytest.mark.parametrize("lose_switched", [False, True])
-def test_refusal_before_a_late_switched_still_reverts_that_node(lose_switched: bool) -> None:
-    """The issue's hand test in process: n1's refusal reaches the deployer before n0's SWITCHED (or n0's
-    SWITCHED is lost); n0 switched all the same and must be put back."""
+@pytest.mark.parametrize("lose_held", [False, True])
+def test_refusal_before_a_late_held_switches_no_node(lose_held: bool) -> None:
+    """The issue's hand test in process: n1's refusal (health check at PREPARE) reaches the deployer before
+    n0's and n2's HELD (or those are lost). No SWITCH_AT ever left, so no node ran the update; the ABORT
+    releases what n0 and n2 held, and they answer it."""
     m = AtomicUpdate()
     m.start({"n1"})
     while m.d.state == "staging":
         while m.net:
             m._deliver(m.net.pop(0))
         m._step(0.01)
-    assert m.d.state == "committing"
-    while m.net:  # the COMMITs arrive; every node acts on it at once (idle)
+    assert m.d.state == "preparing"
+    while m.net:  # the PREPAREs arrive
         m._deliver(m.net.pop(0))
     m._step(0.01)
     n1 = [it for it in m.net if it[0] == "@n1"]
@@ -1175,10 +1197,11 @@ def test_refusal_before_a_late_switched_still_reverts_that_node(lose_switched: b
     for it in n1:
         m._deliver(it)
     m._step(0.01)
-    assert m.d.state == "reverting" and m.engines["n0"].program_hash == _hash(m.new["n0"])
-    m.net += [] if lose_switched else late
+    assert m.d.state == "reverting" and all(h.epoch is not None for n, h in m.handlers.items() if n != "n1")
+    m.net += [] if lose_held else late
     m.teardown()
-    assert m.d.state == "failed" and m.d.reverted == ["n0", "n2"] and m.d.unreverted == []
+    assert m.d.state == "failed" and m.d.reverted == [] and m.d.unreverted == [] and not m.d.switched
+    assert all(h.epoch is None for h in m.handlers.values())
 
 
 # ----------------------------------------------------------------------- anti-rollback (OFFER2)
