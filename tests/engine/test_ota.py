@@ -673,8 +673,8 @@ def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[
         assert "as _deploy" in log and "_host already connected" not in log, log[-2000:]
         assert log.count(" as _host ") == 1, log[-2000:]
         assert not worker.is_alive() and answers and answers[0] == "old" and answers[-1] == "new", answers
-        host.submit(1, x)
-        got = host.wait(1, FLEET_TIMEOUT)
+        host.submit(10**6, x)  # a request after the switch point (host request ids only grow)
+        got = host.wait(10**6, FLEET_TIMEOUT)
         np.testing.assert_allclose(got["y"], want["new"], rtol=1e-4, atol=1e-5)
         # restarted, every node runs its active slot (the new program), not the compiled one
         for p in procs:
@@ -1286,11 +1286,12 @@ def test_replayed_old_update_is_refused_in_three_forms(compiled, tmp_path: Path)
     assert replay(h3, [_reseq(x, h3.next_seq(), uid=79) for x in offer_and_data])[0] == ota.WRONG_DEPLOYMENT
 
 
-def test_cli_bad_update_under_traffic_never_leaves_a_mixed_fleet(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """The issue's hand test: a bad update (NaN weights on n1: it fails its health check after COMMIT) deployed
-    from the CLI while a host serves requests. Every run exits 4, names the reverted nodes, and afterwards the
-    fleet answers ORT on the old model (no node left on the update); every request is answered. CI: 1 run;
-    BB_EDGE_LONG=1: 10."""
+def test_cli_deploys_under_traffic_never_mix_programs(models, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The issue's hand test, from the CLI, while a running host serves requests over Mosquitto: each run
+    deploys a bad update (NaN weights on n1: it fails its health check at PREPARE), which exits 4 with the
+    fleet on the program it ran, then a good one (old <-> new, alternately), which exits 0. Every output of
+    the whole run must equal ORT of the old or of the new model (none mixes programs), every request is
+    answered (0 lost), and the host connected once (never displaced). CI: 2 runs; BB_EDGE_LONG=1: 10."""
     import shutil
     import sys
     import threading
@@ -1299,60 +1300,78 @@ def test_cli_bad_update_under_traffic_never_leaves_a_mixed_fleet(models, tmp_pat
     from bb_edge.adapters.ops.broker import Broker, write_broker_files
     from bb_edge.deployment.manifest import load_deployment
 
-    old_dir, bad = tmp_path / "old", tmp_path / "bad"
+    dirs = {k: tmp_path / k for k in ("old", "new", "bad")}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        compile_model(models["old"], nodes=3, out_dir=old_dir)
-        compile_model(models["new"], nodes=3, out_dir=bad)
-    onnx.save(_nan_program(onnx.load(bad / "n1.onnx")), bad / "n1.onnx")
+        compile_model(models["old"], nodes=3, out_dir=dirs["old"])
+        compile_model(models["new"], nodes=3, out_dir=dirs["new"])
+        compile_model(models["new"], nodes=3, out_dir=dirs["bad"])
+    onnx.save(_nan_program(onnx.load(dirs["bad"] / "n1.onnx")), dirs["bad"] / "n1.onnx")
     cli = [sys.executable, "-m", "bb_edge.cli"]
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(old_dir)],
+    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(dirs["old"])],
                          capture_output=True, text=True, timeout=60, env=env)
     assert out.returncode == 0, out.stderr
-    shutil.copy(old_dir / "deployment.json", bad / "deployment.json")  # the same deployment (and ota key)
-    for n in ("n0", "n1", "n2"):
-        assert (bad / f"{n}.onnx").read_bytes() != (old_dir / f"{n}.onnx").read_bytes()
-    dep = load_deployment(old_dir)
+    for k in ("new", "bad"):  # the same deployment (and ota key)
+        shutil.copy(dirs["old"] / "deployment.json", dirs[k] / "deployment.json")
+    dep = load_deployment(dirs["old"])
     files = write_broker_files(tmp_path / "broker", dep)
     broker = Broker(files).start()
     url = files.url()
-    procs = [spawn_node(old_dir, n, url, extra=["--quiet", "--status-interval", "0"], stdout=subprocess.DEVNULL)
-             for n in dep.node_names]
+    procs = [spawn_node(dirs["old"], n, url, extra=["--quiet", "--status-interval", "0"],
+                        stdout=subprocess.DEVNULL) for n in dep.node_names]
     host = host_endpoint(dep, url)
-    runs = 10 if os.environ.get("BB_EDGE_LONG") == "1" else 1
+    runs = 10 if os.environ.get("BB_EDGE_LONG") == "1" else 2
     x = _inputs(models["old"], 9)
-    want = monolithic(models["old"], x)["y"]
-    answers: list[bool] = []
+    want = {k: monolithic(models[k], x)["y"] for k in ("old", "new")}
+    assert not np.allclose(want["old"], want["new"], rtol=1e-3, atol=1e-4)
+    answers: list[tuple[int, str]] = []  # (request id, "old" | "new" | "mixed" | "lost: ...")
     stop = threading.Event()
     try:
         host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
 
-        def traffic() -> None:
+        def traffic() -> None:  # request ids only grow, as the host's clock-derived ones do
             rid = 1000
             while not stop.is_set():
                 rid += 1
                 host.submit(rid, x)
-                answers.append(bool(np.allclose(host.wait(rid, FLEET_TIMEOUT)["y"], want, rtol=1e-4, atol=1e-5)))
+                try:
+                    y = host.wait(rid, FLEET_TIMEOUT)["y"]
+                except Exception as exc:  # noqa: BLE001 - a lost or failed request is counted, not raised
+                    answers.append((rid, f"lost: {exc}"))
+                    continue
+                answers.append((rid, next((k for k, w in want.items()
+                                           if np.allclose(y, w, rtol=1e-5, atol=1e-6)), "mixed")))
 
         worker = threading.Thread(target=traffic, daemon=True)
         worker.start()
-        deploy = [*cli, "deploy", str(bad), "--current", str(old_dir), "--fleet", url,
-                  "--key", str(tmp_path / "keys" / "ota_ed25519.key"), "--timeout", "30"]
+        cur = "old"
+        key = str(tmp_path / "keys" / "ota_ed25519.key")
         for run in range(runs):
-            out = subprocess.run(deploy, capture_output=True, text=True, timeout=120, env=env)
+            deploy = [*cli, "deploy", "--current", str(dirs[cur]), "--fleet", url, "--key", key, "--timeout", "30"]
+            out = subprocess.run([*deploy, str(dirs["bad"])], capture_output=True, text=True, timeout=120, env=env)
             assert out.returncode == 4 and "n1: rolled_back" in out.stdout, (run, out.stdout, out.stderr)
-            assert "put back on its previous program" in out.stdout and "did not answer" not in out.stdout, \
-                out.stdout
-            for k in range(3):  # the fleet is whole again: ORT on the old model
-                host.submit(10 * run + k + 1, x)
-                np.testing.assert_allclose(host.wait(10 * run + k + 1, FLEET_TIMEOUT)["y"], want, rtol=1e-4,
-                                           atol=1e-5)
+            assert "did not answer" not in out.stdout and "switched to" not in out.stdout, out.stdout
+            # one line per node not on the intended program, naming the program it serves
+            assert "n1: not updated; serves " in out.stdout, out.stdout
+            nxt = "new" if cur == "old" else "old"
+            out = subprocess.run([*deploy, str(dirs[nxt])], capture_output=True, text=True, timeout=120, env=env)
+            assert out.returncode == 0 and "deploy done" in out.stdout, (run, out.stdout, out.stderr)
+            mark = len(answers)
+            time.sleep(2.5)  # traffic on the new program; the nodes finish the switch at an idle point
+            assert {a for _, a in answers[mark + 2:]} == {nxt}, answers[mark:]
+            cur = nxt
         stop.set()
         worker.join(FLEET_TIMEOUT)
-        assert not worker.is_alive() and answers
-        print(f"{runs} bad deploys under traffic: {len(answers)} requests answered, "
-              f"{answers.count(False)} not equal to the old model (served while nodes switched)")
+        assert not worker.is_alive()
+        kinds = [a for _, a in answers]
+        mixed, lost = kinds.count("mixed"), sum(a.startswith("lost") for a in kinds)
+        print(f"{runs} bad + {runs} good deploys under traffic: {len(kinds)} requests, {mixed} mixed, {lost} lost")
+        assert mixed == 0 and lost == 0 and kinds.count("old") and kinds.count("new"), \
+            [a for a in answers if a[1] not in ("old", "new")][:5]
+        log = (files.directory / "mosquitto.log").read_text()
+        assert "_host already connected" not in log and log.count(" as _host ") == 1, log[-2000:]
+        assert log.count(" as _deploy ") == 2 * runs, log[-2000:]
     finally:
         stop.set()
         for p in procs:
