@@ -19,8 +19,11 @@ windows (the defaults, 32 frames and 0.2 s, resend frames still queued: ~6x slow
 Gemm whose int8 weights make it about --serial-size bytes: default 64 KiB (~6 s raw), since 1 MiB at
 115200 baud is ~91 s raw per run; ``--serial-size 1048576`` measures the 1 MiB update.
 
+Traffic (``--traffic N``): N bad and N good ``bb-edge deploy`` runs under continuous traffic from a running
+host over Mosquitto (the CLI test's scenario); prints how many outputs mixed programs and how many were lost.
+
     python bench/bench_ota.py [--repeat N] [--chunk BYTES] [--serial-size BYTES] [--serial-chunk BYTES]
-                               [--no-mqtt | --no-serial]
+                               [--no-mqtt | --no-serial] [--traffic N]
 
 Prints figures, asserts none.
 """
@@ -229,6 +232,19 @@ def _no_key(message: bytes) -> bytes:
     raise SystemExit("the serial bench updates only the C node (HMAC with its bundle's key)")
 
 
+def bench_traffic(runs: int) -> None:
+    """``bb-edge deploy`` under continuous traffic from a running host over Mosquitto: ``runs`` bad and ``runs``
+    good updates (the scenario of tests/engine/test_ota.py ``test_cli_deploys_under_traffic_never_mix_programs``,
+    run here with that count); prints its mixed and lost counts."""
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root), BB_EDGE_OTA_TRAFFIC_RUNS=str(runs))
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-s", "-p", "no:cacheprovider",
+                          "tests/engine/test_ota.py", "-k", "test_cli_deploys_under_traffic_never_mix_programs"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=600 + 120 * runs)
+    line = next((x for x in out.stdout.splitlines() if "deploys under traffic" in x), None)
+    print(line or f"traffic runs failed:\n{out.stdout[-2000:]}")
+
+
 def main() -> None:
     """Run the bench and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -240,7 +256,11 @@ def main() -> None:
                     help=f"DATA bytes per envelope over the pty (default {SERIAL_CHUNK}: one link frame each)")
     ap.add_argument("--no-mqtt", action="store_true", help="only the serial bench")
     ap.add_argument("--no-serial", action="store_true", help="only the MQTT bench")
+    ap.add_argument("--traffic", type=int, default=0, metavar="N",
+                    help="also N bad + N good `bb-edge deploy` runs under traffic: mixed and lost outputs")
     args = ap.parse_args()
+    if args.traffic:
+        bench_traffic(args.traffic)
     if not args.no_serial:
         with tempfile.TemporaryDirectory() as tmp:
             bench_serial(Path(tmp), args.serial_size, args.repeat, args.serial_chunk)

@@ -1321,7 +1321,7 @@ def test_cli_deploys_under_traffic_never_mix_programs(models, tmp_path: Path) ->
     procs = [spawn_node(dirs["old"], n, url, extra=["--quiet", "--status-interval", "0"],
                         stdout=subprocess.DEVNULL) for n in dep.node_names]
     host = host_endpoint(dep, url)
-    runs = 10 if os.environ.get("BB_EDGE_LONG") == "1" else 2
+    runs = int(os.environ.get("BB_EDGE_OTA_TRAFFIC_RUNS", "10" if os.environ.get("BB_EDGE_LONG") == "1" else "2"))
     x = _inputs(models["old"], 9)
     want = {k: monolithic(models[k], x)["y"] for k in ("old", "new")}
     assert not np.allclose(want["old"], want["new"], rtol=1e-3, atol=1e-4)
