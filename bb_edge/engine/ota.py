@@ -1002,7 +1002,13 @@ class OtaDeployer:
 
     - ``staging``: no COMMIT has left, so no node can switch. A NACK or the
       deadline fails the update; ABORT goes to every node (best effort).
-    - ``committing``: COMMIT went to every node, so every node may switch
+    - ``preparing``: ONNX nodes (``epoch_nodes``) got PREPARE: each installs
+      the update next to its program, health-checks it and holds requests
+      newer than it has seen, answering HELD with those marks. A NACK or the
+      deadline goes to ``reverting`` (no node switched: ABORT releases them).
+      All HELD: one switch point per request owner (``boundary``, docs/wire.md
+      "Epoch-consistent switch") goes out in SWITCH_AT, COMMIT to the others.
+    - ``committing``: SWITCH_AT or COMMIT went to every node, so every node may switch
       (``committed``). COMMIT is re-sent every ``retry_s`` to nodes that have
       not answered; a node answers SWITCHED (runs the update) or a NACK
       (never will run it). All SWITCHED: ``done``.
