@@ -2,8 +2,10 @@
 
 Pushes DIST's per-node programs to the live fleet running DIR: checks node
 ids, wire version and every contract first, stages every changed node,
-commits only once all answered READY, and aborts everywhere on the first
-refusal (bb_edge/adapters/ops/ota_deploy.py, docs/wire.md "Program updates"). The
+commits only once all answered READY (Linux nodes switch together at one
+request id, so no output mixes programs: docs/wire.md "Epoch-consistent
+switch"), and aborts everywhere on the first refusal
+(bb_edge/adapters/ops/ota_deploy.py, docs/wire.md "Program updates"). The
 deployer connects as ``_deploy`` (its own broker identity and wire id, in the
 broker files of a deployment with an ``ota`` section), so a running host keeps
 its connection. If a node fails after COMMIT, every node that may have switched
