@@ -56,10 +56,14 @@ def _run(args: argparse.Namespace) -> int:
             signer, kind = ota.ed25519_signer(key), ota.SIG_ED25519
     try:
         report = deploy_to_fleet(args.dist, args.current, args.fleet, signer, kind, timeout_s=args.timeout,
-                                 bundles=args.bundles, current_bundles=args.current_bundles)
+                                 bundles=args.bundles, current_bundles=args.current_bundles,
+                                 delta=not args.no_delta)
     except ota.OtaError as exc:
         print(f"refused before sending: {exc}")
         return 4
+    for node, (sent, full) in sorted(report.sent.items()):
+        if sent < full:
+            print(f"{node}: weights-only change, sent a {sent}-byte delta for a {full}-byte program")
     for node, digest in sorted(report.switched.items()):
         print(f"{node}: switched to {digest[:16]}")
     for node, why in sorted(report.failures.items()):
@@ -91,4 +95,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the C nodes' running builds (their ota_hmac.key signs the update)")
     p.add_argument("--hmac", action="store_true", help="--key is a per-node HMAC key (C/MicroPython nodes)")
     p.add_argument("--timeout", type=positive_int, default=60, help="seconds for every phase (default 60)")
+    p.add_argument("--no-delta", action="store_true",
+                   help="ship full programs even where only weights changed (default: per-tensor deltas)")
     p.set_defaults(func=_run)

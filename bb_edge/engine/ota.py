@@ -54,9 +54,10 @@ OFFER2 = 8  # a versioned OFFER: the signed manifest also covers deployment, ver
 # the running program and holds requests newer than the node has seen (HELD reports those marks); SWITCH_AT
 # names the first request id per owner that the update serves, on every node alike
 PREPARE, HELD, SWITCH_AT = 9, 10, 11
+OFFER_DELTA = 12  # an OFFER2 whose DATA carry a per-tensor delta against the running program (ota_delta.py)
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
                  NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2", PREPARE: "PREPARE", HELD: "HELD",
-                 SWITCH_AT: "SWITCH_AT"}
+                 SWITCH_AT: "SWITCH_AT", OFFER_DELTA: "OFFER_DELTA"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
@@ -67,6 +68,7 @@ _OFFER2 = struct.Struct("<IIBBH32sQB")  # ... then u64 version, u8 deployment na
 _U32 = struct.Struct("<I")
 _DATA = struct.Struct("<II")  # update id, offset
 _NACK = struct.Struct("<IH")  # update id, code
+_DELTA = struct.Struct("<I32s")  # OFFER_DELTA prefix: delta size, base program hash (then an OFFER2)
 _MARK = struct.Struct("<BQ")  # request owner slot, request id (HELD: highest seen; SWITCH_AT: first on the update)
 MAX_MARKS = 256
 DATA_HEADER = _DATA.size
@@ -94,19 +96,23 @@ TIMEOUT = 15  # deployer side: no answer in time
 ABORTED = 16  # deployer side: another node refused, every node keeps its program; node side: ABORT's answer
 STALE_VERSION = 17  # anti-rollback: the offered version is not above the highest this node accepted
 WRONG_DEPLOYMENT = 18  # the signed manifest names another deployment
+BAD_DELTA_BASE = 19  # a delta against a program this node does not run, or one that does not apply
+DELTA_MISMATCH = 20  # the image rebuilt from a delta is not the one the signed manifest names
 CODE_NAMES = {BAD_MESSAGE: "bad_message", BUSY: "busy", TOO_LARGE: "too_large", TRUNCATED: "truncated",
               CORRUPT: "corrupt", BAD_SIGNATURE: "bad_signature", INVALID_PROGRAM: "invalid_program",
               CONTRACT_MISMATCH: "contract_mismatch", WRONG_TARGET: "wrong_target",
               UNKNOWN_UPDATE: "unknown_update", ROLLED_BACK: "rolled_back", NOT_AUTHORISED: "not_authorised",
               NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted",
-              STALE_VERSION: "stale_version", WRONG_DEPLOYMENT: "wrong_deployment"}
+              STALE_VERSION: "stale_version", WRONG_DEPLOYMENT: "wrong_deployment",
+              BAD_DELTA_BASE: "bad_delta_base", DELTA_MISMATCH: "delta_mismatch"}
 
 
 RUNNING = 0  # OtaNode.finished: the update runs (a switch passed its health check)
 
 # refusals that end an update: its chunks still in flight are then dropped without a NACK each
 _ENDS_AN_UPDATE = frozenset({TOO_LARGE, TRUNCATED, CORRUPT, BAD_SIGNATURE, INVALID_PROGRAM, CONTRACT_MISMATCH,
-                             WRONG_TARGET, NO_KEY, STALE_VERSION, WRONG_DEPLOYMENT})
+                             WRONG_TARGET, NO_KEY, STALE_VERSION, WRONG_DEPLOYMENT, BAD_DELTA_BASE,
+                             DELTA_MISMATCH})
 
 
 class OtaError(BBError):
@@ -236,9 +242,20 @@ class Offer:
     signature: bytes
     version: int | None = None  # set: an OFFER2 (versioned, anti-rollback)
     deployment: str = ""
+    delta_size: int = 0  # > 0: an OFFER_DELTA, whose DATA carry this many bytes of delta
+    base: bytes = b""  # OFFER_DELTA: the hash of the program the delta applies to
+
+    @property
+    def transfer_size(self) -> int:
+        """Bytes the DATA chunks carry: the delta's, or the full image's."""
+        return self.delta_size or self.size
 
     def encode(self) -> bytes:
         """Wire bytes (docs/wire.md, "Program updates"): an OFFER, or an OFFER2 when ``version`` is set."""
+        if self.delta_size:
+            return _DELTA.pack(self.delta_size, self.base) + Offer(
+                self.update_id, self.size, self.target, self.sig_kind, self.sha256, self.signature, self.version,
+                self.deployment).encode()
         if self.version is not None:
             name = self.deployment.encode("utf-8")
             return _OFFER2.pack(self.update_id, self.size, self.target, self.sig_kind, len(self.signature),
@@ -261,6 +278,18 @@ class Offer:
         except UnicodeDecodeError:
             raise OtaError(BAD_MESSAGE, "OFFER2 deployment name is not UTF-8") from None
         return cls(uid, size, target, sig_kind, bytes(digest), bytes(buf[_OFFER2.size + name_len:]), version, name)
+
+    @classmethod
+    def decode_delta(cls, buf: bytes) -> Offer:
+        """Parse an OFFER_DELTA (its prefix, then an OFFER2); OtaError(BAD_MESSAGE) when malformed."""
+        if len(buf) < _DELTA.size:
+            raise OtaError(BAD_MESSAGE, f"OFFER_DELTA of {len(buf)} bytes")
+        size, base = _DELTA.unpack_from(buf)
+        if size == 0:
+            raise OtaError(BAD_MESSAGE, "OFFER_DELTA of an empty delta")
+        o = cls.decode2(bytes(buf[_DELTA.size:]))
+        return cls(o.update_id, o.size, o.target, o.sig_kind, o.sha256, o.signature, o.version, o.deployment,
+                   size, bytes(base))
 
     @classmethod
     def decode(cls, buf: bytes) -> Offer:
@@ -625,6 +654,10 @@ class OtaNode:
         try:
             if env.edge == OFFER2:
                 self._offer(Offer.decode2(payload), peer, ctx)
+            elif env.edge == OFFER_DELTA:
+                if not isinstance(self.loader, OnnxLoader):
+                    raise OtaError(WRONG_TARGET, "this node takes full images only")
+                self._offer(Offer.decode_delta(payload), peer, ctx)
             elif env.edge == OFFER:
                 Offer.decode(payload)
                 raise OtaError(BAD_SIGNATURE, "an unversioned OFFER: this node takes only OFFER2, whose signed "
@@ -692,7 +725,7 @@ class OtaNode:
                                          f"not {TARGET_NAMES.get(offer.target, offer.target)}")
         if offer.sig_kind != self.sig_kind:
             raise OtaError(BAD_SIGNATURE, f"signature kind {offer.sig_kind}, this node verifies {self.sig_kind}")
-        if offer.size > self.max_program:
+        if offer.size > self.max_program or offer.delta_size > self.max_program:
             raise OtaError(TOO_LARGE, f"{offer.size} bytes, this node takes at most {self.max_program}")
         if offer.deployment != self.deployment:
             raise OtaError(WRONG_DEPLOYMENT, f"the update is for deployment {offer.deployment!r}, "
@@ -717,18 +750,22 @@ class OtaNode:
         if offset < len(st.buf) and offset + len(chunk) <= len(st.buf) \
                 and st.buf[offset:offset + len(chunk)] == chunk:
             return  # a duplicate of a chunk already taken
-        if offset != len(st.buf) or offset + len(chunk) > st.offer.size:
+        if offset != len(st.buf) or offset + len(chunk) > st.offer.transfer_size:
             self.current = None  # a gap or an overrun: the image cannot be what was offered
             raise OtaError(TRUNCATED, f"chunk at {offset}+{len(chunk)}, expected offset {len(st.buf)} "
-                                      f"of {st.offer.size}")
+                                      f"of {st.offer.transfer_size}")
         st.buf += chunk
-        if len(st.buf) == st.offer.size:
+        if len(st.buf) == st.offer.transfer_size:
             self._verify(st, ctx)
 
     def _verify(self, st: _Staging, ctx: Context) -> None:
         data = bytes(st.buf)
         try:
+            if st.offer.delta_size:
+                data = self._rebuild(st.offer, data)
             if hashlib.sha256(data).digest() != st.offer.sha256:
+                if st.offer.delta_size:
+                    raise OtaError(DELTA_MISMATCH, "the image rebuilt from the delta is not the signed one")
                 raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
             assert st.offer.version is not None  # checked at OFFER
             msg = signed_manifest(self.deployment, self.engine.node, st.offer.target, st.offer.size,
@@ -746,6 +783,19 @@ class OtaNode:
         ctx.emit(OtaStaged(st.offer.update_id, st.offer.sha256, st.offer.size))
         ctx.send_bytes(st.peer, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,
                        edge=READY, kind=wire.KIND_CONTROL)
+
+    def _rebuild(self, offer: Offer, delta: bytes) -> bytes:
+        """The full image a delta makes of the running program (BAD_DELTA_BASE when it is another one)."""
+        from bb_edge.engine.ota_delta import DeltaError, apply_delta, base_hash
+
+        base = self.engine.programs[self.loader.program].model  # type: ignore[attr-defined]
+        if base_hash(base) != offer.base:
+            raise OtaError(BAD_DELTA_BASE, f"the delta applies to {offer.base.hex()[:16]}, this node runs "
+                                           f"{base_hash(base).hex()[:16]}")
+        try:
+            return apply_delta(base, delta, self.max_program)
+        except DeltaError as exc:
+            raise OtaError(BAD_DELTA_BASE, f"the delta does not apply: {exc}"[:MAX_REASON]) from None
 
     def _commit(self, uid: int, peer: str, ctx: Context) -> None:
         st = self.current
@@ -977,6 +1027,8 @@ class NodeUpdate:
     chunk: int = 16 << 10  # DATA payload bytes (<= the node's max payload minus the DATA header)
     previous: bytes | None = None  # the image it runs now (kept for reports; a revert is an ABORT, not a re-send)
     versioned: bool | None = None  # OFFER2 (signed manifest with version); None: ONNX and MicroPython nodes
+    delta: bytes | None = None  # ONNX nodes: a per-tensor delta that rebuilds ``image`` from ``base`` (OFFER_DELTA)
+    base: bytes = b""  # the hash of the program ``delta`` applies to
 
 
 @dataclass
@@ -1077,7 +1129,7 @@ class OtaDeployer:
             sig = u.signer(signed_manifest(self.deployment, u.node, u.target, len(u.image), self.version,
                                            self.update_id, digest))
             return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig, self.version,
-                         self.deployment)
+                         self.deployment, len(u.delta) if u.delta else 0, u.base if u.delta else b"")
         sig = u.signer(signed_message(u.node, u.target, len(u.image), digest))
         return Offer(self.update_id, len(u.image), u.target, u.sig_kind, digest, sig)
 
@@ -1090,9 +1142,11 @@ class OtaDeployer:
         self._deadline = now + self.timeout_s
         for u in self.updates.values():
             offer = self.offer_for(u)
-            self._send(u.node, OFFER if offer.version is None else OFFER2, offer.encode())
-            for off in range(0, len(u.image), u.chunk):
-                self._send(u.node, DATA, encode_data(self.update_id, off, u.image[off:off + u.chunk]))
+            kind = OFFER if offer.version is None else OFFER_DELTA if offer.delta_size else OFFER2
+            self._send(u.node, kind, offer.encode())
+            body = u.delta if offer.delta_size and u.delta else u.image
+            for off in range(0, len(body), u.chunk):
+                self._send(u.node, DATA, encode_data(self.update_id, off, body[off:off + u.chunk]))
         return self.take()
 
     def _commit(self, now: float) -> None:

@@ -107,14 +107,16 @@ def _mpy_bundles(directory: Path) -> dict[str, BbrtBundle]:
 def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_kind: int = ota.SIG_ED25519,
                 chunk: int | None = None, nodes: list[str] | None = None, *,
                 bundles: dict[str, BbrtBundle] | None = None,
-                current_bundles: dict[str, BbrtBundle] | None = None) -> list[ota.NodeUpdate]:
+                current_bundles: dict[str, BbrtBundle] | None = None, delta: bool = True) -> list[ota.NodeUpdate]:
     """Check DIST against the running deployment and build one :class:`NodeUpdate` per changed node.
 
     ``bundles`` (:func:`bbrt_bundles` of the new build) and ``current_bundles`` (of the build the fleet
     runs) make their nodes C nodes: the new ``.bbrt`` program is offered, signed with HMAC-SHA-256
     under the key provisioned in the *running* bundle, in chunks that fit the node's payload limit.
     Raises :class:`~bb_edge.engine.ota.OtaError` (UNKNOWN_NODE, CONTRACT_MISMATCH, BAD_MESSAGE,
-    NO_KEY) before anything is sent. Nodes whose program bytes did not change are left out.
+    NO_KEY) before anything is sent. Nodes whose program bytes did not change are left out. With
+    ``delta``, an ONNX node whose new program changes only initializer values gets a per-tensor delta
+    (:mod:`bb_edge.engine.ota_delta`) when it is under half the full image.
     """
     bundles = bundles or {}
     current_bundles = current_bundles or {}
@@ -161,7 +163,14 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
             if problem is not None:
                 raise ota.OtaError(ota.CONTRACT_MISMATCH, f"{spec.name}: {problem}")
         size = min(chunk or 32 << 10, limit - ota.DATA_HEADER)
-        updates.append(ota.NodeUpdate(spec.name, image, target, node_signer, node_kind, size, previous))
+        upd = ota.NodeUpdate(spec.name, image, target, node_signer, node_kind, size, previous)
+        if delta and target == ota.TARGET_ONNX and previous is not None:
+            from bb_edge.engine.ota_delta import make_delta
+
+            made = make_delta(previous, image)
+            if made is not None and len(made[0]) < len(image) // 2:
+                upd.image, upd.delta, upd.base = made[1], made[0], made[2]
+        updates.append(upd)
     return updates
 
 
@@ -220,6 +229,7 @@ class DeployReport:
     reverted: list[str] = field(default_factory=list)  # committed, then answered the ABORT: previous program
     unreverted: list[str] = field(default_factory=list)  # committed, never answered the ABORT: may run the update
     programs: dict[str, str] = field(default_factory=dict)  # node -> hash (hex) it last announced in a HELLO
+    sent: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> (bytes streamed, full program bytes)
 
     @property
     def ok(self) -> bool:
@@ -274,7 +284,8 @@ class Deploy:
                             {n: f"{ota.CODE_NAMES.get(c, c)}: {r}" for n, (c, r) in d.failures.items()},
                             self.clock() - self.t0, list(d.reverted), list(d.unreverted),
                             {n: self.tap.program_hashes[d.ids[n]].hex() for n in d.updates
-                             if d.ids.get(n) in self.tap.program_hashes})
+                             if d.ids.get(n) in self.tap.program_hashes},
+                            {n: (len(u.delta or u.image), len(u.image)) for n, u in d.updates.items()})
 
 
 class SerialTap:
@@ -381,7 +392,8 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
 
 def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
                     sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
-                    bundles: str | Path | None = None, current_bundles: str | Path | None = None) -> DeployReport:
+                    bundles: str | Path | None = None, current_bundles: str | Path | None = None,
+                    delta: bool = True) -> DeployReport:
     """``bb-edge deploy``: connect as ``_deploy`` to the broker at ``url`` (or the serial line of a ``serial:``
     URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
     from bb_edge.adapters.fleet.hostloop import sequence_base
@@ -394,7 +406,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
     new = load_deployment(dist)
     updates = plan_update(cur, new, signer, sig_kind,
                           bundles=bbrt_bundles(bundles) if bundles else None,
-                          current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
+                          current_bundles=bbrt_bundles(current_bundles) if current_bundles else None, delta=delta)
     if not updates:
         return DeployReport("done", [])
     ids = cur.ids()

@@ -1,0 +1,151 @@
+"""Weights-only updates as per-tensor deltas (bb_edge/engine/ota_delta.py, OFFER_DELTA in engine/ota.py).
+
+Real components: ONNX programs compiled by bb_edge, a real engine with the OTA handler and ONNX Runtime,
+the real deployer. Oracles: SHA-256 of the new program (the node must run exactly it) and ORT outputs.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from bb_edge.compiler import compile_model
+from bb_edge.engine import ota
+from bb_edge.engine.ota_delta import DeltaError, apply_delta, make_delta
+from tests.engine.test_ota import KEY, Harness, _hash
+
+import pytest
+
+
+def mlp(seed: int, hidden: int = 256) -> onnx.ModelProto:
+    """x[1,256] -> Gemm(256x256) -> Relu -> Gemm(256x10): 270 KB of float32 weights, 10 KB in the last layer."""
+    rng = np.random.default_rng(seed)
+    w1 = rng.standard_normal((256, hidden)).astype(np.float32) * 0.05
+    b1 = rng.standard_normal(hidden).astype(np.float32) * 0.05
+    w2 = rng.standard_normal((hidden, 10)).astype(np.float32) * 0.05
+    b2 = rng.standard_normal(10).astype(np.float32) * 0.05
+    g = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w1", "b1"], ["h"]), helper.make_node("Relu", ["h"], ["r"]),
+         helper.make_node("Gemm", ["r", "w2", "b2"], ["y"])], "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 256])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
+        [numpy_helper.from_array(a, n) for a, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"), (b2, "b2"))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def fine_tuned(model: onnx.ModelProto, seed: int = 1) -> onnx.ModelProto:
+    """The same model with its last layer (w2, b2) retrained: new values, same names and shapes."""
+    rng = np.random.default_rng(seed)
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for init in m.graph.initializer:
+        if init.name in ("w2", "b2"):
+            a = numpy_helper.to_array(init)
+            init.CopyFrom(numpy_helper.from_array((a + rng.standard_normal(a.shape) * 0.01).astype(np.float32),
+                                                  init.name))
+    return m
+
+
+@pytest.fixture(scope="module")
+def programs() -> dict[str, object]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        base = mlp(0)
+        dep, old = compile_model(base, nodes=1)
+        _, new = compile_model(fine_tuned(base), nodes=1)
+        _, other = compile_model(fine_tuned(base, seed=2), nodes=1)
+    n = dep.node_names[0]
+    return {"dep": dep, "node": n, "old": old, "new": new, "other": other}
+
+
+def _update(p: dict, delta: bytes, image: bytes, base: bytes, chunk: int = 1024) -> ota.NodeUpdate:
+    u = ota.NodeUpdate(p["node"], image, ota.TARGET_ONNX, ota.ed25519_signer(KEY), chunk=chunk)
+    u.delta, u.base = delta, base
+    return u
+
+
+def _deploy(h: Harness, u: ota.NodeUpdate, drop: int | None = None) -> ota.OtaDeployer:
+    d = ota.OtaDeployer(h.dep.ids(), [u], h.next_seq, 5)
+    out = d.start(h.now)
+    if drop is not None:  # lose one DATA chunk: a transfer gap
+        datas = [i for i, o in enumerate(out) if ota.wire.decode(o.data, max_payload=len(o.data)).edge == ota.DATA]
+        out.pop(datas[drop])
+    h.send(out)
+    h.pump(d, rounds=8)
+    return d
+
+
+def test_last_layer_fine_tune_ships_a_tenth_of_the_program(programs) -> None:  # type: ignore[no-untyped-def]
+    """The delta of a last-layer fine-tune is <= 0.1 of the full program; the node rebuilds it, checks the
+    signed full-image hash, switches, and computes ORT's output of the fine-tuned model."""
+    from tests.support.models import monolithic
+
+    n = programs["node"]
+    old_image = programs["old"][n].SerializeToString()
+    new_image = programs["new"][n].SerializeToString()
+    made = make_delta(old_image, new_image)
+    assert made is not None
+    delta, rebuilt, base = made
+    assert onnx.load_from_string(rebuilt) == programs["new"][n]
+    ratio = len(delta) / len(new_image)
+    assert ratio <= 0.1, ratio
+    h = Harness(programs["dep"], programs["old"], n)
+    d = _deploy(h, _update(programs, delta, rebuilt, base))
+    assert d.state == "done", d.failures
+    assert h.engine.program_hash == _hash(programs["new"][n])
+    x = {"x": np.random.default_rng(3).standard_normal((1, 256)).astype(np.float32)}
+    got = {}
+    h.engine.subscribe(lambda e: got.update({e.name: e.value}), ota.ev.OutputReady)
+    h.engine.submit(10**6, x)
+    h.pump(rounds=3)
+    np.testing.assert_allclose(got["y"], monolithic(fine_tuned(mlp(0)), x)["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_delta_refusals_are_typed(programs) -> None:  # type: ignore[no-untyped-def]
+    """A delta against a program the node does not run: bad_delta_base. A delta that applies but does not
+    rebuild the signed image: delta_mismatch. A lost chunk: truncated (a transfer gap). Each time the node
+    keeps its program."""
+    n = programs["node"]
+    old_image = programs["old"][n].SerializeToString()
+    new_image = programs["new"][n].SerializeToString()
+    other_image = programs["other"][n].SerializeToString()
+    delta, rebuilt, base = make_delta(old_image, new_image)  # type: ignore[misc]
+    old_hash = _hash(programs["old"][n])
+    # the node runs "other": the delta's base is not its program
+    h = Harness(programs["dep"], programs["other"], n)
+    d = _deploy(h, _update(programs, delta, rebuilt, base))
+    assert d.state == "failed" and d.failures[n][0] == ota.BAD_DELTA_BASE, d.failures
+    assert h.engine.program_hash == _hash(programs["other"][n])
+    # a delta to "other" offered as the signed "new" image
+    wrong, _, _ = make_delta(old_image, other_image)  # type: ignore[misc]
+    h = Harness(programs["dep"], programs["old"], n)
+    d = _deploy(h, _update(programs, wrong, rebuilt, base))
+    assert d.state == "failed" and d.failures[n][0] == ota.DELTA_MISMATCH, d.failures
+    assert h.engine.program_hash == old_hash
+    # a gap in the delta's chunks
+    h = Harness(programs["dep"], programs["old"], n)
+    d = _deploy(h, _update(programs, delta, rebuilt, base, chunk=256), drop=1)
+    assert d.state == "failed" and d.failures[n][0] == ota.TRUNCATED, d.failures
+    assert h.engine.program_hash == old_hash
+
+
+@pytest.mark.parametrize("cut", ["magic", "name", "tail", "codec"])
+def test_malformed_deltas_raise_delta_error(programs, cut: str) -> None:  # type: ignore[no-untyped-def]
+    n = programs["node"]
+    delta, _, _ = make_delta(programs["old"][n].SerializeToString(),  # type: ignore[misc]
+                             programs["new"][n].SerializeToString())
+    bad = {"magic": b"XXXX" + delta[4:], "name": delta[:8] + b"\xff" + delta[9:], "tail": delta + b"\0",
+           "codec": delta[:6 + 2 + 2] + b"\x09" + delta[11:]}[cut]
+    with pytest.raises(DeltaError):
+        apply_delta(programs["old"][n], bad, 1 << 20)
+
+
+def test_a_graph_change_is_not_a_delta(programs) -> None:  # type: ignore[no-untyped-def]
+    n = programs["node"]
+    changed = onnx.ModelProto()
+    changed.CopyFrom(programs["new"][n])
+    changed.graph.node[0].name = "renamed"
+    assert make_delta(programs["old"][n].SerializeToString(), changed.SerializeToString()) is None
