@@ -213,6 +213,8 @@ class Engine:
         # an update's epoch switch (engine/ota.py): maps (bound program, request id) to the installed program
         # that serves the request, or None to hold its envelopes until release_held()
         self.program_router: Callable[[str, int], str | None] | None = None
+        # a canary (engine/ota.py): called with (program, every value of the request) when a request completes
+        self.mirror: Callable[[str, dict[str, np.ndarray]], None] | None = None
         self._held_data: list[tuple[Any, ...]] = []  # ("data", peer, env, size) or ("input", program, rid, inputs)
         self._compute_keys: dict[str, PreparedSegment] = {}
         # the only structure other threads touch: deque.append/popleft are atomic in CPython
@@ -1002,6 +1004,8 @@ class Engine:
                     self._queue_outbound(dest, env)
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
                 and len(req.emitted) == len(prog.outputs)):
+            if self.mirror is not None:
+                self.mirror(prog.name, req.values)
             self._close(key)
             self._count("requests_completed")
             self._emit(ev.RequestCompleted(key[1]))

@@ -54,10 +54,13 @@ OFFER2 = 8  # a versioned OFFER: the signed manifest also covers deployment, ver
 # the running program and holds requests newer than the node has seen (HELD reports those marks); SWITCH_AT
 # names the first request id per owner that the update serves, on every node alike
 PREPARE, HELD, SWITCH_AT = 9, 10, 11
+# a staged rollout's canary: SHADOW installs the update next to the running program and runs it on a copy of
+# every request the node serves (outputs compared, never sent); CANARY reports what it saw
+SHADOW, CANARY = 13, 14
 OFFER_DELTA = 12  # an OFFER2 whose DATA carry a per-tensor delta against the running program (ota_delta.py)
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
                  NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2", PREPARE: "PREPARE", HELD: "HELD",
-                 SWITCH_AT: "SWITCH_AT", OFFER_DELTA: "OFFER_DELTA"}
+                 SWITCH_AT: "SWITCH_AT", OFFER_DELTA: "OFFER_DELTA", SHADOW: "SHADOW", CANARY: "CANARY"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
@@ -69,6 +72,7 @@ _U32 = struct.Struct("<I")
 _DATA = struct.Struct("<II")  # update id, offset
 _NACK = struct.Struct("<IH")  # update id, code
 _DELTA = struct.Struct("<I32s")  # OFFER_DELTA prefix: delta size, base program hash (then an OFFER2)
+_CANARY = struct.Struct("<IIIIfff")  # update id, requests, non-finite, errors, max drift, p95 old ms, p95 new ms
 _MARK = struct.Struct("<BQ")  # request owner slot, request id (HELD: highest seen; SWITCH_AT: first on the update)
 MAX_MARKS = 256
 DATA_HEADER = _DATA.size
@@ -98,13 +102,14 @@ STALE_VERSION = 17  # anti-rollback: the offered version is not above the highes
 WRONG_DEPLOYMENT = 18  # the signed manifest names another deployment
 BAD_DELTA_BASE = 19  # a delta against a program this node does not run, or one that does not apply
 DELTA_MISMATCH = 20  # the image rebuilt from a delta is not the one the signed manifest names
+CANARY_FAILED = 21  # deployer side: a canary's telemetry crossed an operator threshold
 CODE_NAMES = {BAD_MESSAGE: "bad_message", BUSY: "busy", TOO_LARGE: "too_large", TRUNCATED: "truncated",
               CORRUPT: "corrupt", BAD_SIGNATURE: "bad_signature", INVALID_PROGRAM: "invalid_program",
               CONTRACT_MISMATCH: "contract_mismatch", WRONG_TARGET: "wrong_target",
               UNKNOWN_UPDATE: "unknown_update", ROLLED_BACK: "rolled_back", NOT_AUTHORISED: "not_authorised",
               NO_KEY: "no_key", UNKNOWN_NODE: "unknown_node", TIMEOUT: "timeout", ABORTED: "aborted",
               STALE_VERSION: "stale_version", WRONG_DEPLOYMENT: "wrong_deployment",
-              BAD_DELTA_BASE: "bad_delta_base", DELTA_MISMATCH: "delta_mismatch"}
+              BAD_DELTA_BASE: "bad_delta_base", DELTA_MISMATCH: "delta_mismatch", CANARY_FAILED: "canary_failed"}
 
 
 RUNNING = 0  # OtaNode.finished: the update runs (a switch passed its health check)
@@ -166,6 +171,32 @@ class OtaRolledBack(ev.Event):
 
     update_id: int
     reason: str
+
+
+@dataclass(frozen=True)
+class CanaryStats:
+    """What a canary saw in shadow: requests mirrored, outputs not finite, update errors, the largest output
+    drift (max |new - old| / max |old| over each output), and p95 latency of each program (ms)."""
+
+    update_id: int
+    requests: int = 0
+    nonfinite: int = 0
+    errors: int = 0
+    max_drift: float = 0.0
+    p95_old_ms: float = 0.0
+    p95_new_ms: float = 0.0
+
+    def encode(self) -> bytes:
+        """A CANARY payload."""
+        return _CANARY.pack(self.update_id, self.requests, self.nonfinite, self.errors, self.max_drift,
+                            self.p95_old_ms, self.p95_new_ms)
+
+    @classmethod
+    def decode(cls, buf: bytes) -> CanaryStats:
+        """Parse a CANARY payload; OtaError(BAD_MESSAGE) when malformed."""
+        if len(buf) != _CANARY.size:
+            raise OtaError(BAD_MESSAGE, f"CANARY of {len(buf)} bytes")
+        return cls(*_CANARY.unpack(buf))
 
 
 # ----------------------------------------------------------- signatures
@@ -592,6 +623,21 @@ class _Epoch:
     boundary: dict[int, int] | None = None  # SWITCH_AT: owner slot -> first request id the update serves
     old_hash: bytes = b""
     reverted: bool = False  # an ABORT after SWITCH_AT: every request goes back to the running program
+    shadow: bool = False  # a canary: the update runs on copies of requests only (SHADOW), nothing is held
+    drift: float = 0.0
+    nonfinite: int = 0
+    errors: int = 0
+    mirrored: int = 0
+    lat_old: list[float] = field(default_factory=list)
+    lat_new: list[float] = field(default_factory=list)
+
+    def stats(self) -> CanaryStats:
+        """The canary's figures so far."""
+        def p95(xs: list[float]) -> float:
+            return sorted(xs)[min(len(xs) - 1, int(0.95 * len(xs)))] * 1e3 if xs else 0.0
+
+        return CanaryStats(self.st.offer.update_id, self.mirrored, self.nonfinite, self.errors, self.drift,
+                           p95(self.lat_old), p95(self.lat_new))
 
 
 class OtaNode:
@@ -617,8 +663,9 @@ class OtaNode:
     def __init__(self, engine: Engine, loader: ProgramLoader, verifier: Verifier | None,
                  sig_kind: int = SIG_ED25519, store: SlotStore | None = None,
                  max_program: int = DEFAULT_MAX_PROGRAM, stage_timeout_s: float = DEFAULT_STAGE_TIMEOUT_S,
-                 deployment: str = "") -> None:
+                 deployment: str = "", clock: Callable[[], float] | None = None) -> None:
         self.engine = engine
+        self.clock = clock  # times the canary's mirrored runs (None: latency is not measured)
         self.deployment = deployment  # the name a signed manifest must carry
         self.loader = loader
         self.verifier = verifier
@@ -638,6 +685,7 @@ class OtaNode:
         self.grace_s = min(float(getattr(engine, "hop_budget_s", 2.0)), 2.0)
         if isinstance(loader, OnnxLoader):
             engine.program_router = self._route
+            engine.mirror = self._mirror
 
     # the handler interface -------------------------------------------------
 
@@ -670,6 +718,8 @@ class OtaNode:
                 self._abort(_u32(payload, "ABORT"), peer, ctx)
             elif env.edge == PREPARE:
                 self._prepare(_u32(payload, "PREPARE"), peer, ctx)
+            elif env.edge == SHADOW:
+                self._shadow(_u32(payload, "SHADOW"), peer, ctx)
             elif env.edge == SWITCH_AT:
                 self._switch_at(*decode_marks(payload, "SWITCH_AT"), peer, ctx)
             else:
@@ -824,27 +874,76 @@ class OtaNode:
         if request_id > self.max_rid.get(slot, -1):
             self.max_rid[slot] = request_id
         e = self.epoch
-        if e is None or program != getattr(self.loader, "program", None) or e.reverted:
+        if e is None or program != getattr(self.loader, "program", None) or e.reverted or e.shadow:
             return program
         if e.boundary is None:  # prepared: what this node has not seen yet waits for the switch point
             return program if request_id <= e.marks.get(slot, -1) else None
         return e.variant if request_id >= e.boundary.get(slot, 0) else program
 
-    def _prepare(self, uid: int, peer: str, ctx: Context) -> None:
+    def _mirror(self, program: str, values: dict[str, Any]) -> None:
+        """A canary: run the update on a copy of a request the running program just served; compare."""
+        import numpy as np
+
+        e = self.epoch
+        if e is None or not e.shadow or program != getattr(self.loader, "program", None):
+            return
+        clock = self.clock or (lambda: 0.0)
+        old, new = self.engine.programs[program], self.engine.programs[e.variant]
+
+        def run(prog: Any) -> tuple[dict[str, Any], float]:
+            vals = {k: values[k] for k in set(prog.local_inputs) | {p.tensor for p in prog.recv.values()}}
+            t0 = clock()
+            done: set[int] = set()
+            while len(done) < len(prog.segments):
+                ready = [s for s in prog.segments if s.index not in done and all(x in vals for x in s.inputs)]
+                if not ready:
+                    raise OtaError(INVALID_PROGRAM, "a segment's inputs never became available")
+                for seg in ready:
+                    vals.update(prog.prepared[seg.index].run({x: vals[x] for x in seg.inputs}))
+                    done.add(seg.index)
+            return vals, clock() - t0
+
+        e.mirrored += 1
+        try:
+            got, dt_new = run(new)
+            _, dt_old = run(old)
+        except Exception:  # the update failed on a real request: counted, the node serves the old program
+            e.errors += 1
+            return
+        e.lat_new, e.lat_old = (e.lat_new + [dt_new])[-1000:], (e.lat_old + [dt_old])[-1000:]
+        for name in [p.tensor for p in old.sends] + list(old.outputs):
+            a, b = np.asarray(values.get(name)), np.asarray(got.get(name))
+            if a.dtype == object or b.dtype == object or a.shape != b.shape:
+                e.errors += 1
+                continue
+            if np.issubdtype(b.dtype, np.floating) and not np.all(np.isfinite(b)):
+                e.nonfinite += 1
+                continue
+            scale = float(np.max(np.abs(a))) if a.size else 0.0
+            diff = float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)))) if a.size else 0.0
+            e.drift = max(e.drift, diff / scale if scale > 0 else diff)
+
+    def _shadow(self, uid: int, peer: str, ctx: Context) -> None:
         e = self.epoch
         if e is not None and e.st.offer.update_id == uid:
-            if e.boundary is None:
-                self._send(ctx, peer, HELD, encode_marks(uid, e.marks))  # a repeated PREPARE
-            elif not e.reverted:
-                self._send_switched(peer, uid, ctx)
+            if e.shadow:
+                e.since = ctx.now  # the deployer still watches: the canary's silence timeout starts again
+                self._send(ctx, peer, CANARY, e.stats().encode())
             return
+        if not self._install(uid, ctx, shadow=True):
+            return
+        assert self.epoch is not None
+        self._send(ctx, peer, CANARY, self.epoch.stats().encode())
+
+    def _install(self, uid: int, ctx: Context, shadow: bool) -> bool:
+        """Install the staged update ``uid`` next to the running program and health-check it (an epoch)."""
         st = self.current
         if st is None or st.offer.update_id != uid or not st.ready:
             code = self.finished.get(uid)
             if code is not None and code != RUNNING:
                 raise OtaError(code, f"update {uid} already ended; this node does not run it")
             if code == RUNNING:
-                return
+                return False
             raise OtaError(UNKNOWN_UPDATE, f"no verified update {uid} is staged")
         loader: Any = self.loader
         variant = f"{loader.program}@ota{uid}"
@@ -858,9 +957,24 @@ class OtaNode:
             reason = f"health check failed: {exc}"
             ctx.emit(OtaRolledBack(uid, reason))
             self._refuse(ctx, st.peer, uid, ROLLED_BACK, reason[:MAX_REASON])
-            return
+            return False
         self.current = None
-        self.epoch = _Epoch(st, variant, ctx.now, dict(self.max_rid))
+        self.epoch = _Epoch(st, variant, ctx.now, {} if shadow else dict(self.max_rid), shadow=shadow)
+        return True
+
+    def _prepare(self, uid: int, peer: str, ctx: Context) -> None:
+        e = self.epoch
+        if e is not None and e.st.offer.update_id == uid:
+            if e.shadow:  # the canary joins the switch: from now on it holds newer requests
+                e.shadow, e.marks, e.since = False, dict(self.max_rid), ctx.now
+            if e.boundary is None:
+                self._send(ctx, peer, HELD, encode_marks(uid, e.marks))  # a repeated PREPARE
+            elif not e.reverted:
+                self._send_switched(peer, uid, ctx)
+            return
+        if not self._install(uid, ctx, shadow=False):
+            return
+        assert self.epoch is not None
         self._send(ctx, peer, HELD, encode_marks(uid, self.epoch.marks))
 
     def _switch_at(self, uid: int, boundary: dict[int, int], peer: str, ctx: Context) -> None:
@@ -1043,6 +1157,34 @@ class Outgoing:
 DEFAULT_RETRY_S = 1.0
 
 
+@dataclass(frozen=True)
+class CanaryLimits:
+    """The operator's thresholds for a staged rollout (``bb-edge deploy --stages``): each stage's canaries run
+    the update in shadow for ``window_s``; past any limit the rollout aborts and every node keeps its program."""
+
+    window_s: float = 10.0
+    max_drift: float = 0.05  # relative: max |new - old| / max |old| over every output of a canary
+    max_nonfinite: int = 0  # mirrored requests whose update output had a NaN or an inf
+    max_error_rate: float = 0.0  # update errors / mirrored requests
+    max_latency_ratio: float = 3.0  # p95 of the update / p95 of the running program
+    min_requests: int = 1  # mirrored requests a stage needs before it can pass
+
+    def problem(self, s: CanaryStats) -> str | None:
+        """Why these figures fail the stage, or None."""
+        if s.requests < self.min_requests:
+            return f"{s.requests} mirrored requests in the window, at least {self.min_requests} needed"
+        if s.nonfinite > self.max_nonfinite:
+            return f"{s.nonfinite} outputs not finite (limit {self.max_nonfinite})"
+        if s.errors / s.requests > self.max_error_rate:
+            return f"error rate {s.errors}/{s.requests} above {self.max_error_rate}"
+        if s.max_drift > self.max_drift:
+            return f"output drift {s.max_drift:.4g} above {self.max_drift:.4g}"
+        if s.p95_old_ms > 0 and s.p95_new_ms / s.p95_old_ms > self.max_latency_ratio:
+            return (f"latency p95 {s.p95_new_ms:.2f} ms vs {s.p95_old_ms:.2f} ms, ratio above "
+                    f"{self.max_latency_ratio}")
+        return None
+
+
 class OtaDeployer:
     """The deployer end (sans-IO): OFFER + DATA to every node, COMMIT only after every READY.
 
@@ -1077,7 +1219,8 @@ class OtaDeployer:
     def __init__(self, ids: dict[str, int], updates: list[NodeUpdate], next_seq: Callable[[], int],
                  update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
                  retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID, version: int | None = None,
-                 deployment: str = "") -> None:
+                 deployment: str = "", stages: list[list[str]] | None = None,
+                 canary: CanaryLimits | None = None) -> None:
         self.ids = ids
         # the program version every node of this update is offered (ONNX nodes: OFFER2, anti-rollback)
         self.version = version if version is not None else self.update_id_of(update_id)
@@ -1102,10 +1245,22 @@ class OtaDeployer:
         self.held: dict[str, dict[int, int]] = {}  # node -> its HELD marks (owner slot -> highest request id)
         self.boundary: dict[int, int] = {}  # the SWITCH_AT point sent to every epoch node
         self.prepared: set[str] = set()  # PREPARE left for them: each may hold requests until ABORT/SWITCH_AT
+        # a staged rollout: every stage but the last runs its nodes (cumulative) as canaries in shadow
+        self.stages = [list(st) for st in (stages or [])][:-1]
+        self.canary = canary or CanaryLimits()
+        self.stage = -1
+        self.canaries: set[str] = set()
+        self.canary_stats: dict[str, CanaryStats] = {}
+        self.stage_log: list[str] = []  # one line per stage judged
+        self._window_end = 0.0
         self.unreverted: list[str] = []  # may run the update: no answer to ABORT in time
         self._out: list[Outgoing] = []
         self._deadline = 0.0
         self._resend = 0.0
+        for st in self.stages:
+            for n in st:
+                if n not in self.epoch_nodes:
+                    raise OtaError(UNKNOWN_NODE, f"canary {n!r} is not an ONNX node of this update")
         for u in updates:
             if u.node not in ids or u.node in (HOST_NAME, DEPLOY_NAME):
                 self.failures[u.node] = (UNKNOWN_NODE, f"{u.node!r} is not a node of the deployment")
@@ -1149,6 +1304,27 @@ class OtaDeployer:
                 self._send(u.node, DATA, encode_data(self.update_id, off, body[off:off + u.chunk]))
         return self.take()
 
+    def _next_stage(self, now: float) -> None:
+        """The next stage's canaries (cumulative) start their shadow runs; its window starts now."""
+        self.stage += 1
+        self.canaries |= set(self.stages[self.stage])
+        self.prepared |= self.canaries  # each may hold a shadow program until ABORT or PREPARE
+        self.canary_stats = {}
+        self._window_end = now + self.canary.window_s
+        self._deadline = now + self.canary.window_s + self.timeout_s
+        self._resend = now + self.retry_s
+        for node in sorted(self.canaries):
+            self._send(node, SHADOW, _U32.pack(self.update_id))
+
+    def _prepare_all(self, now: float) -> None:
+        """PREPARE to every epoch node: from here on they may hold requests."""
+        self.state = "preparing"
+        self._deadline = now + self.timeout_s
+        self._resend = now + self.retry_s
+        self.prepared = set(self.epoch_nodes)
+        for node in sorted(self.epoch_nodes):
+            self._send(node, PREPARE, _U32.pack(self.update_id))
+
     def _commit(self, now: float) -> None:
         """Every epoch node holds: one switch point for all of them, COMMIT to the others."""
         for marks in self.held.values():
@@ -1185,12 +1361,16 @@ class OtaDeployer:
                     return
                 self.off.add(node)
                 self.switched.pop(node, None)
-                if self.state in ("staging", "preparing", "committing") and node not in self.failures:
+                if self.state in ("staging", "canary", "preparing", "committing") and node not in self.failures:
                     self.failures[node] = (code, reason)
             elif env.edge == READY:
                 uid, digest = _u32_hash(payload, "READY")
                 if uid == self.update_id and digest == hashlib.sha256(self.updates[node].image).digest():
                     self.ready.add(node)
+            elif env.edge == CANARY:
+                stats = CanaryStats.decode(payload)
+                if stats.update_id == self.update_id and node in self.canaries:
+                    self.canary_stats[node] = stats
             elif env.edge == HELD:
                 uid, marks = decode_marks(payload, "HELD")
                 if uid == self.update_id and self.state == "preparing" and node in self.epoch_nodes:
@@ -1204,7 +1384,7 @@ class OtaDeployer:
 
     def abort(self, now: float) -> list[Outgoing]:
         """The operator gives up: before COMMIT every node is sent ABORT; after it, the update is reverted."""
-        if self.state in ("staging", "preparing", "committing"):
+        if self.state in ("staging", "canary", "preparing", "committing"):
             for n in self.updates:
                 self.failures.setdefault(n, (ABORTED, "aborted by the operator"))
         return self.poll(now)
@@ -1220,12 +1400,37 @@ class OtaDeployer:
                     self._send(node, ABORT, _U32.pack(self.update_id))
                 self.state = "failed"
             elif self.ready == set(self.updates) and self.commit_gate():
-                self.state = "preparing"
+                if self.stages:
+                    self.state = "canary"
+                    self._next_stage(now)
+                else:
+                    self._prepare_all(now)
+        if self.state == "canary":
+            if not self.failures and now >= self._window_end:
+                for n in sorted(self.stages[self.stage]):
+                    why = self.canary.problem(self.canary_stats.get(n, CanaryStats(self.update_id)))
+                    if why is not None:
+                        self.failures[n] = (CANARY_FAILED, why)
+                s = self.canary_stats
+                self.stage_log.append(f"stage {self.stage + 1} ({', '.join(sorted(self.canaries))}): "
+                                      + ("; ".join(f"{n}: {s[n].requests} mirrored, drift {s[n].max_drift:.3g}, "
+                                                   f"non-finite {s[n].nonfinite}, errors {s[n].errors}, p95 "
+                                                   f"{s[n].p95_new_ms:.2f}/{s[n].p95_old_ms:.2f} ms"
+                                                   for n in sorted(self.canaries) if n in s) or "no figures")
+                                      + (" -- aborted" if self.failures else " -- passed"))
+                if not self.failures:
+                    if self.stage + 1 < len(self.stages):
+                        self._next_stage(now)
+                    else:
+                        self._prepare_all(now)
+            if self.state == "canary" and self.failures:  # nothing switched: ABORT drops the canaries' shadows
+                self.state = "reverting"
                 self._deadline = now + self.timeout_s
+                self._resend = now
+            elif self.state == "canary" and now >= self._resend:
                 self._resend = now + self.retry_s
-                self.prepared = set(self.epoch_nodes)  # from here on they may hold requests
-                for node in sorted(self.epoch_nodes):
-                    self._send(node, PREPARE, _U32.pack(self.update_id))
+                for node in sorted(self.canaries - self.off):
+                    self._send(node, SHADOW, _U32.pack(self.update_id))
         if self.state == "preparing":
             if not self.failures and now > self._deadline:
                 for n in sorted(self.epoch_nodes - set(self.held)):
@@ -1255,7 +1460,7 @@ class OtaDeployer:
                 for node in sorted(set(self.updates) - set(self.switched) - self.off):
                     self._send_commit(node)
         if self.state == "reverting":
-            pending = sorted((self.committed | self.prepared) - self.off)
+            pending = sorted(set(self.updates) - self.off)  # staged, prepared, canaries or committed alike
             if not pending or now > self._deadline:
                 self.reverted = sorted(n for n in self.off & self.committed if n not in self.failures)
                 self.unreverted = pending

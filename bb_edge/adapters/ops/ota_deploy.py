@@ -230,6 +230,7 @@ class DeployReport:
     unreverted: list[str] = field(default_factory=list)  # committed, never answered the ABORT: may run the update
     programs: dict[str, str] = field(default_factory=dict)  # node -> hash (hex) it last announced in a HELLO
     sent: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> (bytes streamed, full program bytes)
+    stages: list[str] = field(default_factory=list)  # a staged rollout: one line per canary stage judged
 
     @property
     def ok(self) -> bool:
@@ -244,14 +245,16 @@ class Deploy:
                  next_seq: Callable[[], int], timeout_s: float = 60.0,
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
                  update_id: int | None = None, sender: int = HOST_ID, deployment: str = "",
-                 version: int | None = None) -> None:
+                 version: int | None = None, stages: list[list[str]] | None = None,
+                 canary: ota.CanaryLimits | None = None) -> None:
         self.tap = tap
         self.clock = clock
         uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
         # the program version: wall-clock milliseconds unless given, so every later deploy is newer
         version = version if version is not None else int(time.time() * 1000)
         self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate,
-                                        sender=sender, version=version, deployment=deployment)
+                                        sender=sender, version=version, deployment=deployment, stages=stages,
+                                        canary=canary)
         self.t0 = clock()
 
     def _ship(self, out: list[ota.Outgoing]) -> None:
@@ -285,7 +288,8 @@ class Deploy:
                             self.clock() - self.t0, list(d.reverted), list(d.unreverted),
                             {n: self.tap.program_hashes[d.ids[n]].hex() for n in d.updates
                              if d.ids.get(n) in self.tap.program_hashes},
-                            {n: (len(u.delta or u.image), len(u.image)) for n, u in d.updates.items()})
+                            {n: (len(u.delta or u.image), len(u.image)) for n, u in d.updates.items()},
+                            list(d.stage_log))
 
 
 class SerialTap:
@@ -390,10 +394,41 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
         tap.close()
 
 
+def parse_stages(text: str, nodes: list[str]) -> list[list[str]]:
+    """``--stages``: comma-separated stages, each ``P%`` of ``nodes`` (sorted, rounded up) or node names joined
+    by ``+``; cumulative. The last stage must be every node: the fleet switches together (the epoch switch),
+    the stages before it run the update in shadow on their nodes. Raises OtaError(UNKNOWN_NODE, BAD_MESSAGE)."""
+    import math
+
+    order = sorted(nodes)
+    out: list[list[str]] = []
+    for item in (x.strip() for x in text.split(",")):
+        if item.endswith("%"):
+            try:
+                pct = float(item[:-1])
+            except ValueError:
+                raise ota.OtaError(ota.BAD_MESSAGE, f"--stages: {item!r} is not a percentage") from None
+            if not 0 < pct <= 100:
+                raise ota.OtaError(ota.BAD_MESSAGE, f"--stages: {item!r} is not in (0, 100]%")
+            group = order[:max(1, math.ceil(pct / 100 * len(order)))]
+        else:
+            group = [n for n in item.split("+") if n]
+            unknown = sorted(set(group) - set(order))
+            if unknown or not group:
+                raise ota.OtaError(ota.UNKNOWN_NODE, f"--stages: {unknown or item!r} not nodes of this update "
+                                                     f"({', '.join(order)})")
+        out.append(sorted(set(group) | (set(out[-1]) if out else set())))
+    if not out or set(out[-1]) != set(order):
+        raise ota.OtaError(ota.BAD_MESSAGE, "--stages: the last stage must be every updated node (100%): the fleet "
+                                            "switches together")
+    return out
+
+
 def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
                     sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
                     bundles: str | Path | None = None, current_bundles: str | Path | None = None,
-                    delta: bool = True) -> DeployReport:
+                    delta: bool = True, stages: str | None = None,
+                    canary: ota.CanaryLimits | None = None) -> DeployReport:
     """``bb-edge deploy``: connect as ``_deploy`` to the broker at ``url`` (or the serial line of a ``serial:``
     URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
     from bb_edge.adapters.fleet.hostloop import sequence_base
@@ -409,6 +444,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
                           current_bundles=bbrt_bundles(current_bundles) if current_bundles else None, delta=delta)
     if not updates:
         return DeployReport("done", [])
+    plan = parse_stages(stages, [u.node for u in updates]) if stages else None
     ids = cur.ids()
     if DEPLOY_NAME not in ids:
         raise ota.OtaError(ota.NO_KEY, f"the running deployment {cur.name!r} has no 'ota' section, so the broker has "
@@ -424,7 +460,8 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
 
     try:
         tap.inner.wait_connected(20.0)
-        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name).run()
+        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name,
+                      stages=plan, canary=canary).run()
     finally:
         tap.inner.flush(10.0)
         tap.inner.close()

@@ -12,6 +12,7 @@ instead of the one compiled into the deployment.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from bb_edge.deployment.manifest import Deployment
@@ -144,7 +145,8 @@ def attach_ota(engine: Engine, dep: Deployment, node: str, directory: str | Path
             print(f"ota: active slot of {node} refused at start ({exc}); running the deployment's program",
                   flush=True)
     verifier, kind = verifier_for(dep, node, hmac_key_file)
-    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name)
+    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name,
+                          clock=time.perf_counter)
     engine.register_protocol(handler)
     return handler
 
