@@ -10,14 +10,13 @@ import warnings
 
 import numpy as np
 import onnx
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.compiler import compile_model
 from bb_edge.engine import ota
 from bb_edge.engine.ota_delta import DeltaError, apply_delta, make_delta
 from tests.engine.test_ota import KEY, Harness, _hash
-
-import pytest
 
 
 def mlp(seed: int, hidden: int = 256) -> onnx.ModelProto:
@@ -97,8 +96,8 @@ def test_last_layer_fine_tune_ships_a_tenth_of_the_program(programs) -> None:  #
     assert d.state == "done", d.failures
     assert h.engine.program_hash == _hash(programs["new"][n])
     x = {"x": np.random.default_rng(3).standard_normal((1, 256)).astype(np.float32)}
-    got = {}
-    h.engine.subscribe(lambda e: got.update({e.name: e.value}), ota.ev.OutputReady)
+    got: dict[str, np.ndarray] = {}
+    h.engine.subscribe(lambda e: got.update({e.name: e.value}), ota.ev.OutputReady)  # type: ignore[attr-defined]
     h.engine.submit(10**6, x)
     h.pump(rounds=3)
     np.testing.assert_allclose(got["y"], monolithic(fine_tuned(mlp(0)), x)["y"], rtol=1e-5, atol=1e-6)
