@@ -66,6 +66,8 @@ def _run(args: argparse.Namespace) -> int:
         return 4
     for line in report.stages:
         print(line)
+    for node, held in sorted(report.resumed.items()):
+        print(f"{node}: resumed the transfer at byte {held} (held from an interrupted deploy of the same program)")
     for node, (sent, full) in sorted(report.sent.items()):
         if sent < full:
             print(f"{node}: weights-only change, sent a {sent}-byte delta for a {full}-byte program")

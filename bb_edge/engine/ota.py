@@ -57,10 +57,14 @@ PREPARE, HELD, SWITCH_AT = 9, 10, 11
 # a staged rollout's canary: SHADOW installs the update next to the running program and runs it on a copy of
 # every request the node serves (outputs compared, never sent); CANARY reports what it saw
 SHADOW, CANARY = 13, 14
+# resumable transfer: a node answers an OFFER2/OFFER_DELTA with RESUME (u32 update id, u32 offset): the bytes of
+# the offered image (or delta) it already holds, from an earlier offer of the same bytes; DATA start there
+RESUME = 15
 OFFER_DELTA = 12  # an OFFER2 whose DATA carry a per-tensor delta against the running program (ota_delta.py)
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
                  NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2", PREPARE: "PREPARE", HELD: "HELD",
-                 SWITCH_AT: "SWITCH_AT", OFFER_DELTA: "OFFER_DELTA", SHADOW: "SHADOW", CANARY: "CANARY"}
+                 SWITCH_AT: "SWITCH_AT", OFFER_DELTA: "OFFER_DELTA", SHADOW: "SHADOW", CANARY: "CANARY",
+                 RESUME: "RESUME"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
@@ -760,10 +764,17 @@ class OtaNode:
             if runs or not stale:
                 return  # a late or repeated OFFER of an update already ended (or of what runs): nothing new
             # a replay of an older update: refused below (stale_version), typed
+        adopt = None
         if self.current is not None:
-            if self.current.offer == offer:
-                return  # the same OFFER again (the deployer retried): nothing new
-            raise OtaError(BUSY, f"update {self.current.offer.update_id} is in progress")
+            cur = self.current
+            if cur.offer == offer:  # the same OFFER again (the deployer retried): where its bytes stand
+                self._resume(ctx, cur)
+                return
+            o = cur.offer
+            if cur.ready or (o.sha256, o.size, o.target, o.delta_size, o.base) != (
+                    offer.sha256, offer.size, offer.target, offer.delta_size, offer.base):
+                raise OtaError(BUSY, f"update {cur.offer.update_id} is in progress")
+            adopt = cur  # a new offer of the same bytes (a deployer that restarted): resume the transfer
         if self.epoch is not None:
             self._epoch_tick(ctx.now + self.grace_s, ctx)  # a switched one is finished now if the node is idle
             if self.epoch is not None:
@@ -783,7 +794,21 @@ class OtaNode:
         if stale:
             raise OtaError(STALE_VERSION, f"version {offer.version} is not above {floor}, the highest this node "
                                           f"accepted; roll back with a new manifest of a higher version")
+        if adopt is not None:  # every check above passed for the new offer; the bytes are checked at the end
+            adopt.offer, adopt.peer, adopt.started = offer, peer, ctx.now
+            self._resume(ctx, adopt)
+            return
         self.current = _Staging(offer, peer, ctx.now)
+        if offer.version is not None:
+            self._resume(ctx, self.current)
+
+    def _resume(self, ctx: Context, st: _Staging) -> None:
+        """RESUME: how many bytes of the offer this node holds; a verified stage repeats its READY too."""
+        uid = st.offer.update_id
+        self._send(ctx, st.peer, RESUME, _U32.pack(uid) + _U32.pack(st.offer.transfer_size if st.ready
+                                                                      else len(st.buf)))
+        if st.ready:
+            self._send(ctx, st.peer, READY, _U32.pack(uid) + st.offer.sha256)
 
     def _data(self, payload: bytes, peer: str, ctx: Context) -> None:
         if len(payload) < _DATA.size:
@@ -1220,7 +1245,7 @@ class OtaDeployer:
                  update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
                  retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID, version: int | None = None,
                  deployment: str = "", stages: list[list[str]] | None = None,
-                 canary: CanaryLimits | None = None) -> None:
+                 canary: CanaryLimits | None = None, resume: bool = False) -> None:
         self.ids = ids
         # the program version every node of this update is offered (ONNX nodes: OFFER2, anti-rollback)
         self.version = version if version is not None else self.update_id_of(update_id)
@@ -1253,6 +1278,10 @@ class OtaDeployer:
         self.canary_stats: dict[str, CanaryStats] = {}
         self.stage_log: list[str] = []  # one line per stage judged
         self._window_end = 0.0
+        self.resume = resume  # ONNX nodes: OFFER first, DATA from the offset their RESUME names
+        self.awaiting: set[str] = set()  # ONNX nodes offered, DATA not streamed until their RESUME
+        self.resumed: dict[str, int] = {}  # node -> offset its RESUME named (bytes it already held)
+        self.streamed: dict[str, int] = {}  # node -> DATA payload bytes sent
         self.unreverted: list[str] = []  # may run the update: no answer to ABORT in time
         self._out: list[Outgoing] = []
         self._deadline = 0.0
@@ -1297,12 +1326,28 @@ class OtaDeployer:
         self._deadline = now + self.timeout_s
         for u in self.updates.values():
             offer = self.offer_for(u)
-            kind = OFFER if offer.version is None else OFFER_DELTA if offer.delta_size else OFFER2
-            self._send(u.node, kind, offer.encode())
-            body = u.delta if offer.delta_size and u.delta else u.image
-            for off in range(0, len(body), u.chunk):
-                self._send(u.node, DATA, encode_data(self.update_id, off, body[off:off + u.chunk]))
+            self._send(u.node, self._offer_kind(offer), offer.encode())
+            if self.resume and u.node in self.epoch_nodes:
+                self.awaiting.add(u.node)  # its RESUME says where to start
+            else:
+                self._stream(u.node, 0)
+        self._resend = now + self.retry_s
         return self.take()
+
+    @staticmethod
+    def _offer_kind(offer: Offer) -> int:
+        return OFFER if offer.version is None else OFFER_DELTA if offer.delta_size else OFFER2
+
+    def _stream(self, node: str, start: int) -> None:
+        """DATA from ``start`` to the end of the node's image (or delta)."""
+        u = self.updates[node]
+        body = u.delta if u.delta else u.image
+        if not 0 <= start <= len(body):
+            start = 0
+        for off in range(start, len(body), u.chunk):
+            chunk = body[off:off + u.chunk]
+            self.streamed[node] = self.streamed.get(node, 0) + len(chunk)
+            self._send(node, DATA, encode_data(self.update_id, off, chunk))
 
     def _next_stage(self, now: float) -> None:
         """The next stage's canaries (cumulative) start their shadow runs; its window starts now."""
@@ -1367,6 +1412,14 @@ class OtaDeployer:
                 uid, digest = _u32_hash(payload, "READY")
                 if uid == self.update_id and digest == hashlib.sha256(self.updates[node].image).digest():
                     self.ready.add(node)
+            elif env.edge == RESUME:
+                if len(payload) != 8:
+                    raise OtaError(BAD_MESSAGE, f"RESUME of {len(payload)} bytes")
+                uid, offset = struct.unpack("<II", payload)
+                if uid == self.update_id and self.state == "staging" and node in self.awaiting:
+                    self.awaiting.discard(node)
+                    self.resumed[node] = offset
+                    self._stream(node, offset)
             elif env.edge == CANARY:
                 stats = CanaryStats.decode(payload)
                 if stats.update_id == self.update_id and node in self.canaries:
@@ -1399,6 +1452,11 @@ class OtaDeployer:
                 for node in self.updates:  # nothing was committed: no node can switch
                     self._send(node, ABORT, _U32.pack(self.update_id))
                 self.state = "failed"
+            elif self.awaiting and now >= self._resend:  # an OFFER or its RESUME may be lost: offer again
+                self._resend = now + self.retry_s
+                for node in sorted(self.awaiting):
+                    self._send(node, self._offer_kind(self.offer_for(self.updates[node])),
+                                self.offer_for(self.updates[node]).encode())
             elif self.ready == set(self.updates) and self.commit_gate():
                 if self.stages:
                     self.state = "canary"

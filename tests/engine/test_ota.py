@@ -321,7 +321,7 @@ def test_second_update_while_one_is_in_progress(compiled) -> None:  # type: igno
     d1 = h.deployer(_image(new), uid=1)
     first = d1.start(0.0)
     h.send(first[:2])  # OFFER and one chunk of update 1
-    d2 = h.deployer(_image(new), uid=2)
+    d2 = h.deployer(_image(old), uid=2)  # other bytes (the same bytes would resume update 1's transfer)
     h.send(d2.start(0.0)[:1])  # OFFER of update 2
     h.pump()
     _refused(h, ota.BUSY)
@@ -1060,7 +1060,8 @@ class AtomicUpdate(RuleBasedStateMachine):
         self.want = {n: (self.bad_models if n in bad else self.new)[n] for n in self.dep.node_names}
         ups = [ota.NodeUpdate(n, self.want[n].SerializeToString(), ota.TARGET_ONNX, signer, chunk=4096)
                for n in self.dep.node_names]
-        self.d = ota.OtaDeployer(self.dep.ids(), ups, next_seq, 77, timeout_s=self.TIMEOUT, retry_s=self.RETRY)
+        self.d = ota.OtaDeployer(self.dep.ids(), ups, next_seq, 77, timeout_s=self.TIMEOUT, retry_s=self.RETRY,
+                                 resume=True)  # OFFER, then DATA from each node's RESUME
         self.net += [(o.peer, o.data) for o in self.d.start(self.now)]
 
     def _step(self, dt: float) -> None:

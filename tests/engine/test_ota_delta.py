@@ -148,3 +148,28 @@ def test_a_graph_change_is_not_a_delta(programs) -> None:  # type: ignore[no-unt
     changed.CopyFrom(programs["new"][n])
     changed.graph.node[0].name = "renamed"
     assert make_delta(programs["old"][n].SerializeToString(), changed.SerializeToString()) is None
+
+
+def test_an_interrupted_transfer_resumes_where_the_node_stands(programs) -> None:  # type: ignore[no-untyped-def]
+    """A deployer dies after half the chunks reached the node. A new deploy of the same program (a new update
+    id and version, as a restarted `bb-edge deploy` makes) is answered RESUME at the bytes the node holds and
+    sends only the rest; the node verifies the whole image against the new signed manifest and switches."""
+    n = programs["node"]
+    image = programs["new"][n].SerializeToString()
+    h = Harness(programs["dep"], programs["old"], n)
+    upd = ota.NodeUpdate(n, image, ota.TARGET_ONNX, ota.ed25519_signer(KEY), chunk=4096)
+    d1 = ota.OtaDeployer(h.dep.ids(), [upd], h.next_seq, 1, resume=True, version=1)
+    h.send(d1.start(h.now))
+    h.now += 0.01
+    for out in h.engine.poll(h.now):  # RESUME 0: d1 streams every chunk, and its process dies after half arrived
+        d1.on_envelope(ota.wire.decode(out.data, max_payload=len(out.data)))
+    chunks = d1.take()
+    assert d1.resumed == {n: 0} and len(chunks) > 4
+    half = len(chunks) // 2
+    h.send(chunks[:half])
+    d2 = ota.OtaDeployer(h.dep.ids(), [upd], h.next_seq, 2, resume=True, version=2)
+    h.send(d2.start(h.now))
+    h.pump(d2, rounds=8)
+    assert d2.state == "done", d2.failures
+    assert d2.resumed == {n: half * 4096} and d2.streamed[n] == len(image) - half * 4096
+    assert h.engine.program_hash == _hash(programs["new"][n])

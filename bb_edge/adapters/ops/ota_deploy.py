@@ -231,6 +231,7 @@ class DeployReport:
     programs: dict[str, str] = field(default_factory=dict)  # node -> hash (hex) it last announced in a HELLO
     sent: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> (bytes streamed, full program bytes)
     stages: list[str] = field(default_factory=list)  # a staged rollout: one line per canary stage judged
+    resumed: dict[str, int] = field(default_factory=dict)  # node -> bytes it already held (a resumed transfer)
 
     @property
     def ok(self) -> bool:
@@ -246,7 +247,7 @@ class Deploy:
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
                  update_id: int | None = None, sender: int = HOST_ID, deployment: str = "",
                  version: int | None = None, stages: list[list[str]] | None = None,
-                 canary: ota.CanaryLimits | None = None) -> None:
+                 canary: ota.CanaryLimits | None = None, resume: bool = False) -> None:
         self.tap = tap
         self.clock = clock
         uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
@@ -254,7 +255,7 @@ class Deploy:
         version = version if version is not None else int(time.time() * 1000)
         self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate,
                                         sender=sender, version=version, deployment=deployment, stages=stages,
-                                        canary=canary)
+                                        canary=canary, resume=resume)
         self.t0 = clock()
 
     def _ship(self, out: list[ota.Outgoing]) -> None:
@@ -289,7 +290,7 @@ class Deploy:
                             {n: self.tap.program_hashes[d.ids[n]].hex() for n in d.updates
                              if d.ids.get(n) in self.tap.program_hashes},
                             {n: (len(u.delta or u.image), len(u.image)) for n, u in d.updates.items()},
-                            list(d.stage_log))
+                            list(d.stage_log), {n: o for n, o in d.resumed.items() if o})
 
 
 class SerialTap:
@@ -461,7 +462,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
     try:
         tap.inner.wait_connected(20.0)
         return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name,
-                      stages=plan, canary=canary).run()
+                      stages=plan, canary=canary, resume=True).run()
     finally:
         tap.inner.flush(10.0)
         tap.inner.close()
