@@ -215,6 +215,7 @@ class Engine:
         self.program_router: Callable[[str, int], str | None] | None = None
         # a canary (engine/ota.py): called with (program, every value of the request) when a request completes
         self.mirror: Callable[[str, dict[str, np.ndarray]], None] | None = None
+        self.unbound: set[str] = set()  # programs installed with bind=False (an update's variant): not snapshotted
         self._held_data: list[tuple[Any, ...]] = []  # ("data", peer, env, size) or ("input", program, rid, inputs)
         self._compute_keys: dict[str, PreparedSegment] = {}
         # the only structure other threads touch: deque.append/popleft are atomic in CPython
@@ -329,6 +330,8 @@ class Engine:
             output_edges=dict(output_edges or {}), input_types=input_types,
         )
         self.programs[name] = prog
+        if not bind:
+            self.unbound.add(name)
         for e in recv if bind else ():
             self._edge_table[e] = (name, "recv")
         for e in prog.input_edges if bind else ():
@@ -1123,6 +1126,8 @@ class Engine:
 
         requests = []
         for (prog, rid), req in self._requests.items():
+            if prog in self.unbound:  # an update's variant is not rebuilt by a restart: its requests are retried
+                continue
             requests.append({
                 "program": prog, "request_id": rid,
                 "values": {k: put(v) for k, v in req.values.items()},
@@ -1150,10 +1155,10 @@ class Engine:
                 components[name] = [comp.type_id, put(np.frombuffer(comp.snapshot(), dtype=np.uint8))]
         meta: dict[str, Any] = {
             "node": self.node, "node_id": self.node_id, "seq": self._seq, "boot_epoch": self.boot_epoch,
-            "programs": sorted(self.programs), "dedup": self._dedup.to_json(),
+            "programs": sorted(set(self.programs) - self.unbound), "dedup": self._dedup.to_json(),
             "peer_epochs": {str(k): v for k, v in self._peer_epochs.items()},
             "version_refused": sorted(self._version_refused),
-            "requests": requests, "completed": [list(k) for k in self._completed],
+            "requests": requests, "completed": [list(k) for k in self._completed if k[0] not in self.unbound],
             "ingress": ingress, "components": components,
             "seen_peers": sorted(self._seen_peers), "now": self.now,
         }

@@ -1,10 +1,11 @@
 """Over-the-air program updates: the sans-IO protocol, both ends (docs/wire.md, "Program updates").
 
-One protocol id (:data:`PROTO_OTA`), seven message types carried in the
-envelope's ``edge`` field, kind CONTROL:
+One protocol id (:data:`PROTO_OTA`), the message type in the envelope's
+``edge`` field, kind CONTROL (docs/wire.md "Program updates"):
 
-- the deployer (the host, id 0) sends OFFER, DATA, COMMIT and ABORT;
-- a node answers READY, NACK and SWITCHED.
+- the deployer (the host, id 0, or ``_deploy``) sends OFFER/OFFER2/OFFER_DELTA, DATA, COMMIT, ABORT, and to
+  ONNX nodes PREPARE and SWITCH_AT (the epoch-consistent switch) and SHADOW (a staged rollout's canary);
+- a node answers READY, NACK, SWITCHED, and (ONNX nodes) RESUME, HELD and CANARY.
 
 :class:`OtaNode` is a protocol handler registered on a node's engine. It
 stages an offered program chunk by chunk, verifies size, SHA-256, the
@@ -563,6 +564,7 @@ class OnnxLoader:
     def drop_variant(self, name: str) -> None:
         """Forget a variant :meth:`install_variant` made (no open request may refer to it)."""
         self.engine.programs.pop(name, None)
+        self.engine.unbound.discard(name)
 
     def health(self, staged: onnx.ModelProto, program: str | None = None) -> None:
         """Run every segment of ``program`` (default: the running one) once on zeros of its input shapes."""

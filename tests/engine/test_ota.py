@@ -395,6 +395,7 @@ def test_epoch_switch_keeps_an_open_request_on_the_old_program(compiled, models)
     h.send(d.start(0.0))
     h.pump(d, rounds=6)
     assert d.state == "done" and d.boundary == {0: 2} and h.engine.program_hash != old_hash
+    Engine.for_node(dep, "n0", new).restore(h.engine.snapshot())  # a state file never names the variant
     h.engine.submit(2, x)  # at the switch point: the new program
 
     def sent(eng: Engine, now: float) -> dict[int, bytes]:  # request id -> what n0 sends n1 (bytes)
