@@ -1007,7 +1007,7 @@ def _fleet_models() -> dict[str, object]:
             warnings.simplefilter("ignore")
             dep, progs_old = compile_model(old, nodes=3)
             _, progs_new = compile_model(_scaled(old, 1.25), nodes=3)
-        _FLEET.update(dep=dep, old=progs_old, new=progs_new,
+        _FLEET.update(dep=dep, old=progs_old, new=progs_new, old_model=old, new_model=_scaled(old, 1.25),
                       bad={n: _nan_program(p) for n, p in progs_new.items()})
     return _FLEET
 
@@ -1040,6 +1040,11 @@ class AtomicUpdate(RuleBasedStateMachine):
         self.now = 0.0
         self.net: list[tuple[str, bytes]] = []  # (node, bytes): to the node, or "@node" from it
         self.drops = 0
+        # requests flow through the pipeline while the update runs: every output must be wholly old or new
+        self.x = _inputs(f["old_model"], 4)  # type: ignore[arg-type]
+        self.want = {k: monolithic(f[f"{k}_model"], self.x)["y"] for k in ("old", "new")}  # type: ignore[arg-type]
+        self.outputs: dict[int, np.ndarray] = {}
+        self.requests = 0
 
     @initialize(bad=st.sets(st.sampled_from(["n0", "n1", "n2"]), max_size=2))
     def start(self, bad: set[str]) -> None:
@@ -1048,18 +1053,21 @@ class AtomicUpdate(RuleBasedStateMachine):
         self.handlers = {}
         for n in self.dep.node_names:
             eng = Engine.for_node(self.dep, n, self.old, inline_compute=True)
+            eng.subscribe(lambda e: self.outputs.__setitem__(e.request_id, e.value)  # type: ignore[attr-defined]
+                          if e.name == "y" else None, ota.ev.OutputReady)  # type: ignore[attr-defined]
             h = ota.OtaNode(eng, ota.OnnxLoader(eng), ota.ed25519_verifier(_pub(KEY)))
             eng.register_protocol(h)
             self.engines[n], self.handlers[n] = eng, h
         seq = [11 << 32]
 
-        def next_seq() -> int:
+        def next_seq() -> int:  # the deployer and the requests speak as the host: one sequence
             seq[0] += 1
             return seq[0]
 
+        self.next_seq = next_seq
         signer = ota.ed25519_signer(KEY)
-        self.want = {n: (self.bad_models if n in bad else self.new)[n] for n in self.dep.node_names}
-        ups = [ota.NodeUpdate(n, self.want[n].SerializeToString(), ota.TARGET_ONNX, signer, chunk=4096)
+        self.want_prog = {n: (self.bad_models if n in bad else self.new)[n] for n in self.dep.node_names}
+        ups = [ota.NodeUpdate(n, self.want_prog[n].SerializeToString(), ota.TARGET_ONNX, signer, chunk=4096)
                for n in self.dep.node_names]
         self.d = ota.OtaDeployer(self.dep.ids(), ups, next_seq, 77, timeout_s=self.TIMEOUT, retry_s=self.RETRY,
                                  resume=True)  # OFFER, then DATA from each node's RESUME
@@ -1072,6 +1080,8 @@ class AtomicUpdate(RuleBasedStateMachine):
                 env = wire.decode(out.data, max_payload=len(out.data))
                 if env.protocol == ota.PROTO_OTA:
                     self.net.append(("@" + n, out.data))
+                elif env.kind == wire.KIND_DATA and out.peer in self.engines:  # an intermediate to the next node
+                    self.net.append((out.peer, out.data))
         self.net += [(o.peer, o.data) for o in self.d.poll(self.now)]
 
     def _deliver(self, item: tuple[str, bytes]) -> None:
@@ -1079,7 +1089,8 @@ class AtomicUpdate(RuleBasedStateMachine):
         if peer.startswith("@"):
             self.d.on_envelope(wire.decode(data, max_payload=len(data)))
         else:
-            self.engines[peer].deliver("_host", data)
+            sender = wire.decode(data, max_payload=len(data)).sender
+            self.engines[peer].deliver({v: k for k, v in self.dep.ids().items()}.get(sender, "_host"), data)
 
     def _channels(self) -> list[str]:
         return sorted({peer for peer, _ in self.net})
@@ -1088,6 +1099,16 @@ class AtomicUpdate(RuleBasedStateMachine):
         """Index in ``net`` of the oldest envelope on the ``i``-th busy channel (channels are FIFO)."""
         chan = self._channels()[i % len(self._channels())]
         return next(k for k, (peer, _) in enumerate(self.net) if peer == chan)
+
+    @precondition(lambda self: self.requests < 12)
+    @rule()
+    def request(self) -> None:
+        """The host sends a request's input to the entry node (request ids grow, as a host's do)."""
+        spec = self.dep.inputs[0]
+        self.requests += 1
+        env = wire.Envelope.for_array(self.x[spec.name], sender=HOST_ID, receiver=self.dep.ids()[spec.node],
+                                      seq=self.next_seq(), request_id=1000 + self.requests, edge=spec.edge_id)
+        self.net.append((spec.node, wire.encode(env)))
 
     @precondition(lambda self: bool(self.net))
     @rule(i=st.integers(0, 5))
@@ -1161,9 +1182,13 @@ class AtomicUpdate(RuleBasedStateMachine):
 
         if currently_in_test_context():  # --hypothesis-show-statistics: how often each outcome was explored
             event(f"{self.d.state} after {'COMMIT' if self.d.committed else 'staging'}")
+        for rid, y in self.outputs.items():  # no output mixes programs
+            which = [k for k, w in self.want.items() if np.allclose(y, w, rtol=1e-5, atol=1e-6)]
+            assert which, f"request {rid}: its output is neither the old model's nor the new one's"
+            assert which == ["old"] or not self.bad, f"request {rid} ran on an update that failed"
         running = {n: e.program_hash for n, e in self.engines.items()}
         old = {n: _hash(self.old[n]) for n in running}
-        new = {n: _hash(self.want[n]) for n in running}
+        new = {n: _hash(self.want_prog[n]) for n in running}
         if self.d.state == "done":
             assert running == new, "deployer says done, a node does not run the update"
         else:
