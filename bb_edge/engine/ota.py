@@ -61,11 +61,15 @@ SHADOW, CANARY = 13, 14
 # resumable transfer: a node answers an OFFER2/OFFER_DELTA with RESUME (u32 update id, u32 offset): the bytes of
 # the offered image (or delta) it already holds, from an earlier offer of the same bytes; DATA start there
 RESUME = 15
+# the epoch switch's end and its undoing: FINISH (u32 update id) lets the nodes drop the previous program; REVERT
+# (update id + the switch point) makes every node hold what it has not seen and answer HELD; REVERT_AT (update id,
+# switch point, revert point) sends every request from the revert point on back to the previous program
+FINISH, REVERT, REVERT_AT = 16, 17, 18
 OFFER_DELTA = 12  # an OFFER2 whose DATA carry a per-tensor delta against the running program (ota_delta.py)
 MESSAGE_NAMES = {OFFER: "OFFER", DATA: "DATA", COMMIT: "COMMIT", ABORT: "ABORT", READY: "READY",
                  NACK: "NACK", SWITCHED: "SWITCHED", OFFER2: "OFFER2", PREPARE: "PREPARE", HELD: "HELD",
                  SWITCH_AT: "SWITCH_AT", OFFER_DELTA: "OFFER_DELTA", SHADOW: "SHADOW", CANARY: "CANARY",
-                 RESUME: "RESUME"}
+                 RESUME: "RESUME", FINISH: "FINISH", REVERT: "REVERT", REVERT_AT: "REVERT_AT"}
 
 TARGET_ONNX, TARGET_BBRT, TARGET_MPY = 1, 2, 3
 TARGET_NAMES = {TARGET_ONNX: "onnx", TARGET_BBRT: "bbrt", TARGET_MPY: "micropython"}
@@ -378,6 +382,21 @@ def decode_marks(buf: bytes, what: str) -> tuple[int, dict[int, int]]:
     return uid, marks
 
 
+def encode_revert_at(update_id: int, switch: dict[int, int], revert: dict[int, int]) -> bytes:
+    """A REVERT_AT payload: the switch point's marks, then the revert point's (count and marks, no update id)."""
+    return encode_marks(update_id, switch) + encode_marks(0, revert)[_U32.size:]
+
+
+def decode_revert_at(buf: bytes) -> tuple[int, dict[int, int], dict[int, int]]:
+    """``(update_id, switch point, revert point)``; OtaError(BAD_MESSAGE) when malformed."""
+    if len(buf) < _U32.size + 1:
+        raise OtaError(BAD_MESSAGE, f"REVERT_AT of {len(buf)} bytes")
+    cut = _U32.size + 1 + buf[_U32.size] * _MARK.size
+    uid, switch = decode_marks(buf[:cut], "REVERT_AT")
+    _, revert = decode_marks(bytes(4) + buf[cut:], "REVERT_AT")
+    return uid, switch, revert
+
+
 def _u32(buf: bytes, what: str) -> int:
     if len(buf) != _U32.size:
         raise OtaError(BAD_MESSAGE, f"{what} of {len(buf)} bytes, expected {_U32.size}")
@@ -630,6 +649,9 @@ class _Epoch:
     old_hash: bytes = b""
     reverted: bool = False  # an ABORT after SWITCH_AT: every request goes back to the running program
     shadow: bool = False  # a canary: the update runs on copies of requests only (SHADOW), nothing is held
+    finish: bool = False  # FINISH came: the previous program goes at the next idle point after the grace window
+    revert_marks: dict[int, int] | None = None  # REVERT: highest request ids seen then (newer ones are held)
+    revert_at: dict[int, int] | None = None  # REVERT_AT: from here on, the previous program again
     drift: float = 0.0
     nonfinite: int = 0
     errors: int = 0
@@ -726,6 +748,14 @@ class OtaNode:
                 self._prepare(_u32(payload, "PREPARE"), peer, ctx)
             elif env.edge == SHADOW:
                 self._shadow(_u32(payload, "SHADOW"), peer, ctx)
+            elif env.edge == FINISH:
+                e = self.epoch
+                if e is not None and e.st.offer.update_id == _u32(payload, "FINISH") and e.boundary is not None:
+                    e.finish = True
+            elif env.edge == REVERT:
+                self._revert_hold(*decode_marks(payload, "REVERT"), peer, ctx)
+            elif env.edge == REVERT_AT:
+                self._revert_at(*decode_revert_at(payload), peer, ctx)
             elif env.edge == SWITCH_AT:
                 self._switch_at(*decode_marks(payload, "SWITCH_AT"), peer, ctx)
             else:
@@ -903,6 +933,12 @@ class OtaNode:
         e = self.epoch
         if e is None or program != getattr(self.loader, "program", None) or e.reverted or e.shadow:
             return program
+        if e.revert_at is not None:  # undone: [switch point, revert point) keeps the update, the rest does not
+            if request_id >= e.revert_at.get(slot, 0) or e.boundary is None:
+                return program
+            return e.variant if request_id >= e.boundary.get(slot, 0) else program
+        if e.revert_marks is not None and request_id > e.revert_marks.get(slot, -1):
+            return None  # the revert point is not known yet
         if e.boundary is None:  # prepared: what this node has not seen yet waits for the switch point
             return program if request_id <= e.marks.get(slot, -1) else None
         return e.variant if request_id >= e.boundary.get(slot, 0) else program
@@ -1033,6 +1069,42 @@ class OtaNode:
         self._send_switched(peer, uid, ctx)
         self.engine.hello()
 
+    def _revert_hold(self, uid: int, switch: dict[int, int], peer: str, ctx: Context) -> None:
+        """REVERT: hold what this node has not seen, report it (HELD); a node without the update answers NACK."""
+        e = self.epoch
+        if e is None or e.st.offer.update_id != uid or e.reverted or e.shadow:
+            self._abort(uid, peer, ctx)
+            return
+        if e.revert_at is not None:
+            self._nack(ctx, peer, uid, ABORTED, "aborted: the previous program runs")
+            return
+        if e.revert_marks is None:
+            e.revert_marks, e.since = dict(self.max_rid), ctx.now
+        self._send(ctx, peer, HELD, encode_marks(uid, e.revert_marks))
+
+    def _revert_at(self, uid: int, switch: dict[int, int], revert: dict[int, int], peer: str,
+                   ctx: Context) -> None:
+        """REVERT_AT: requests from the revert point on run the previous program, on every node alike."""
+        e = self.epoch
+        if e is None or e.st.offer.update_id != uid or e.revert_marks is None:
+            self._abort(uid, peer, ctx)
+            return
+        if e.revert_at is None:
+            switched = e.boundary is not None
+            if not switched:
+                e.boundary = dict(switch)
+            e.revert_at, e.since = dict(revert), ctx.now
+            if switched:
+                self.store.revert()
+                self.engine.program_hash = e.old_hash
+            else:
+                self.store.discard()
+            self._finish(uid, ABORTED)
+            self.engine.release_held()
+            ctx.emit(OtaRolledBack(uid, "reverted by the deployer at a request boundary"))
+            self.engine.hello()
+        self._nack(ctx, peer, uid, ABORTED, "aborted: the previous program runs")
+
     def _epoch_abort(self, e: _Epoch, peer: str, ctx: Context) -> None:
         uid = e.st.offer.update_id
         if e.boundary is None:  # prepared, never switched: every held request runs the previous program
@@ -1060,10 +1132,19 @@ class OtaNode:
             self._epoch_abort(e, e.st.peer, ctx)
             return
         idle = not any(k[0] == e.variant for k in self.engine._requests)
-        if e.reverted and idle:
+        if e.revert_marks is not None and e.revert_at is None:
+            if now - e.since > self.stage_timeout_s:  # the deployer went silent mid-revert: its own marks
+                if e.boundary is None:
+                    self._epoch_abort(e, e.st.peer, ctx)
+                else:
+                    self._revert_at(e.st.offer.update_id, e.boundary,
+                                    {s: m + 1 for s, m in e.revert_marks.items()}, e.st.peer, ctx)
+            return
+        if (e.reverted or e.revert_at is not None) and idle and now - e.since >= self.grace_s:
             self.epoch = None
             self.loader.drop_variant(e.variant)  # type: ignore[attr-defined]
-        elif (e.boundary is not None and not e.reverted and now - e.since >= self.grace_s
+        elif (e.boundary is not None and not e.reverted and e.revert_at is None
+              and now - e.since >= (self.grace_s if e.finish else 2 * self.stage_timeout_s)
               and self.engine.open_requests == 0):
             # every request below the switch point is done: the update becomes the bound program
             self.epoch = None
@@ -1281,6 +1362,10 @@ class OtaDeployer:
         self.stage_log: list[str] = []  # one line per stage judged
         self._window_end = 0.0
         self.resume = resume  # ONNX nodes: OFFER first, DATA from the offset their RESUME names
+        self.switch_sent = False  # SWITCH_AT left: a revert must be one request boundary for every node too
+        self.revert_marks: dict[str, dict[int, int]] = {}  # node -> its HELD answer to REVERT
+        self.revert_point: dict[int, int] | None = None  # the REVERT_AT point sent
+        self._revert_marks_by = 0.0
         self.awaiting: set[str] = set()  # ONNX nodes offered, DATA not streamed until their RESUME
         self.resumed: dict[str, int] = {}  # node -> offset its RESUME named (bytes it already held)
         self.streamed: dict[str, int] = {}  # node -> DATA payload bytes sent
@@ -1351,6 +1436,30 @@ class OtaDeployer:
             self.streamed[node] = self.streamed.get(node, 0) + len(chunk)
             self._send(node, DATA, encode_data(self.update_id, off, chunk))
 
+    def _revert_epoch(self, now: float, pending: list[str]) -> None:
+        """Undo a switch at one request boundary: REVERT until every epoch node held (HELD) or is off, then
+        REVERT_AT (the switch point and the revert point, max of their marks + 1) until each answers NACK."""
+        if not self._revert_marks_by:
+            self._revert_marks_by = now + self.timeout_s / 2  # who has not answered by then stays unreverted
+        waiting = [n for n in pending if n in self.epoch_nodes and n not in self.revert_marks]
+        if self.revert_point is None and (not waiting or now > self._revert_marks_by):
+            point: dict[int, int] = {}
+            for marks in self.revert_marks.values():
+                for slot, rid in marks.items():
+                    point[slot] = max(point.get(slot, 0), rid + 1)
+            self.revert_point = point
+            self._resend = now
+        if now < self._resend:
+            return
+        self._resend = now + self.retry_s
+        for node in pending:
+            if node not in self.epoch_nodes:
+                self._send(node, ABORT, _U32.pack(self.update_id))
+            elif self.revert_point is not None and node in self.revert_marks:
+                self._send(node, REVERT_AT, encode_revert_at(self.update_id, self.boundary, self.revert_point))
+            elif self.revert_point is None:
+                self._send(node, REVERT, encode_marks(self.update_id, self.boundary))
+
     def _next_stage(self, now: float) -> None:
         """The next stage's canaries (cumulative) start their shadow runs; its window starts now."""
         self.stage += 1
@@ -1380,6 +1489,7 @@ class OtaDeployer:
         self.state = "committing"
         self._deadline = now + self.timeout_s
         self._resend = now + self.retry_s
+        self.switch_sent = bool(self.epoch_nodes)
         self.committed = set(self.updates)  # from here on every node may switch
         for node in sorted(self.updates):
             self._send_commit(node)
@@ -1430,6 +1540,9 @@ class OtaDeployer:
                 uid, marks = decode_marks(payload, "HELD")
                 if uid == self.update_id and self.state == "preparing" and node in self.epoch_nodes:
                     self.held[node] = marks
+                elif uid == self.update_id and self.state == "reverting" and self.switch_sent \
+                        and node in self.epoch_nodes and node not in self.off:
+                    self.revert_marks.setdefault(node, marks)
             elif env.edge == SWITCHED:
                 uid, digest = _u32_hash(payload, "SWITCHED")
                 if uid == self.update_id and self.state == "committing" and node not in self.off:
@@ -1515,6 +1628,8 @@ class OtaDeployer:
                 self._resend = now  # ABORT goes out below, at once
             elif set(self.switched) == set(self.updates):
                 self.state = "done"
+                for node in sorted(self.epoch_nodes):  # the nodes may drop the previous program (best effort)
+                    self._send(node, FINISH, _U32.pack(self.update_id))
             elif now >= self._resend:  # a COMMIT or its answer may be lost: ask again (idempotent)
                 self._resend = now + self.retry_s
                 for node in sorted(set(self.updates) - set(self.switched) - self.off):
@@ -1525,6 +1640,8 @@ class OtaDeployer:
                 self.reverted = sorted(n for n in self.off & self.committed if n not in self.failures)
                 self.unreverted = pending
                 self.state = "failed"
+            elif self.switch_sent:
+                self._revert_epoch(now, pending)
             elif now >= self._resend:
                 self._resend = now + self.retry_s
                 for node in pending:

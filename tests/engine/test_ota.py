@@ -17,6 +17,7 @@ import os
 import subprocess
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -1229,6 +1230,57 @@ def test_refusal_before_a_late_held_switches_no_node(lose_held: bool) -> None:
     m.teardown()
     assert m.d.state == "failed" and m.d.reverted == [] and m.d.unreverted == [] and not m.d.switched
     assert all(h.epoch is None for h in m.handlers.values())
+
+
+def test_a_revert_after_the_switch_point_keeps_every_request_on_one_program() -> None:
+    """SWITCH_AT reaches n0 and n1, never n2; a request past the switch point runs on n0's update and its
+    intermediate is held back on the way to n1 while the deployer times out and reverts. The revert is one
+    request boundary too (REVERT, HELD, REVERT_AT): the late intermediate still runs the update on n1 and n2,
+    so its output is the new model's, and requests after it the old model's; every node ends on the old
+    program. (Sending every node back at once would have run that request's n1 and n2 on the old program.)"""
+    m = AtomicUpdate()
+    m.start(set())
+
+    def edge(data: bytes) -> int:
+        return wire.decode(data, max_payload=len(data)).edge
+
+    def to_n1(it: tuple[str, bytes]) -> bool:  # a dataflow envelope on its way to n1
+        return it[0] == "n1" and wire.decode(it[1], max_payload=len(it[1])).kind == wire.KIND_DATA
+
+    def deliver_all(keep: Callable[[tuple[str, bytes]], bool] = lambda it: False) -> None:
+        for _ in range(50):
+            items = [it for it in m.net if not keep(it)]
+            m.net = [it for it in m.net if keep(it)]
+            for it in items:
+                if not (it[0] == "n2" and edge(it[1]) == ota.SWITCH_AT):  # n2 never hears SWITCH_AT
+                    m._deliver(it)
+            m._step(0.01)
+            if not [it for it in m.net if not keep(it)]:
+                return
+
+    while m.d.state in ("staging", "preparing"):
+        deliver_all()
+    assert m.d.state == "committing" and m.handlers["n0"].epoch.boundary is not None  # type: ignore[union-attr]
+    m.request()  # past the switch point: n0 runs it on the update
+    assert m.dep.inputs[0].node == "n0"
+    deliver_all(to_n1)
+    held = [it for it in m.net if to_n1(it)]
+    assert held, "n0's intermediate for n1 is held back"
+    m.net = [it for it in m.net if it not in held]
+    m._step(m.TIMEOUT + 0.5)  # no SWITCHED from n2: the deployer reverts
+    assert m.d.state == "reverting"
+    for _ in range(10):
+        deliver_all()
+    assert all(h.epoch is not None and h.epoch.revert_at is not None for h in m.handlers.values())
+    m.net += held  # the late intermediate arrives after every node reverted
+    deliver_all()
+    m.request()  # after the revert point: the old program everywhere
+    m.teardown()
+    assert m.d.state == "failed" and m.d.unreverted == []
+    ys = [m.outputs[r] for r in sorted(m.outputs)]
+    assert len(ys) == 2
+    np.testing.assert_allclose(ys[0], m.want["new"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ys[1], m.want["old"], rtol=1e-5, atol=1e-6)
 
 
 # ----------------------------------------------------------------------- anti-rollback (OFFER2)
