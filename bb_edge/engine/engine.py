@@ -742,6 +742,10 @@ class Engine:
         if self.program_router is not None:
             routed = self.program_router(prog_name, env.request_id)
             if routed is None:  # an update's switch point is not known yet: kept until release_held()
+                if len(self._held_data) >= self.limits.max_open_requests:  # bounded like open requests
+                    self._emit(ev.IngressBudgetExceeded(peer, size, self.limits.max_open_requests))
+                    self._count("dropped")
+                    return
                 self._held_data.append(("data", peer, env, size))
                 return
             prog_name = routed
