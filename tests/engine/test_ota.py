@@ -1433,6 +1433,8 @@ def test_cli_deploys_under_traffic_never_mix_programs(models, tmp_path: Path) ->
             assert "did not answer" not in out.stdout and "switched to" not in out.stdout, out.stdout
             # one line per node not on the intended program, naming the program it serves
             assert "n1: not updated; serves " in out.stdout, out.stdout
+            if cur == "new":  # the bad program differs from the running one in one tensor of n1: a delta ships it
+                assert "n1: weights-only change, sent a " in out.stdout, out.stdout
             nxt = "new" if cur == "old" else "old"
             out = subprocess.run([*deploy, str(dirs[nxt])], capture_output=True, text=True, timeout=120, env=env)
             assert out.returncode == 0 and "deploy done" in out.stdout, (run, out.stdout, out.stderr)
