@@ -173,3 +173,86 @@ def test_an_interrupted_transfer_resumes_where_the_node_stands(programs) -> None
     assert d2.state == "done", d2.failures
     assert d2.resumed == {n: half * 4096} and d2.streamed[n] == len(image) - half * 4096
     assert h.engine.program_hash == _hash(programs["new"][n])
+
+
+def test_cli_deploy_resumes_a_transfer_cut_off_over_mosquitto(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Over a real broker: a deployer (``_deploy``) offers a node a 270 KB program, sends half its chunks and
+    disconnects. ``bb-edge deploy`` of the same program is answered RESUME at the bytes the node holds, says
+    so, sends the rest and exits 0; the node then computes ORT's output of the new model."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from bb_edge.adapters.fleet.hostloop import sequence_base
+    from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+    from bb_edge.adapters.ops.ota_deploy import OtaTap, plan_update
+    from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
+    from bb_edge.deployment.manifest import DEPLOY_ID, DEPLOY_NAME, load_deployment
+    from tests.support.models import monolithic
+
+    old_dir, new_dir = tmp_path / "old", tmp_path / "new"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile_model(mlp(0), nodes=1, out_dir=old_dir)
+        compile_model(mlp(5), nodes=1, out_dir=new_dir)
+    cli = [sys.executable, "-m", "bb_edge.cli"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    out = subprocess.run([*cli, "keygen", "-o", str(tmp_path / "keys"), "--deployment", str(old_dir)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    shutil.copy(old_dir / "deployment.json", new_dir / "deployment.json")
+    dep, new = load_deployment(old_dir), load_deployment(new_dir)
+    key_file = tmp_path / "keys" / "ota_ed25519.key"
+    signer = ota.ed25519_signer(bytes.fromhex(key_file.read_text().strip()))
+    files = write_broker_files(tmp_path / "broker", dep)
+    broker = Broker(files).start()
+    url = files.url()
+    node = dep.node_names[0]
+    proc = spawn_node(old_dir, node, url, extra=["--quiet", "--status-interval", "0"], stdout=subprocess.DEVNULL)
+    host = host_endpoint(dep, url)
+    try:
+        host.wait_for_peers([node], 60)
+        (upd,) = plan_update(dep, new, signer, delta=False)
+        tap = OtaTap(MqttTransport(MqttConfig.from_url(url), dep.name, DEPLOY_NAME, dep.ids()))
+        tap.open(lambda peer, data, ack=None: None)
+        tap.inner.wait_connected(20.0)
+        seq = [sequence_base()]
+
+        def next_seq() -> int:
+            seq[0] += 1
+            return seq[0]
+
+        d = ota.OtaDeployer(dep.ids(), [upd], next_seq, 7, resume=True, version=1, sender=DEPLOY_ID,
+                            deployment=dep.name)
+        for o in d.start(0.0):
+            tap.send(o.peer, o.receiver, o.data)
+        deadline = time.monotonic() + 30
+        while not d.resumed:
+            assert time.monotonic() < deadline, "no RESUME"
+            while tap.inbox:
+                d.on_envelope(tap.inbox.popleft())
+            time.sleep(0.02)
+        chunks = d.take()
+        half = len(chunks) // 2
+        assert half >= 2
+        for o in chunks[:half]:
+            tap.send(o.peer, o.receiver, o.data)
+        tap.inner.flush(10.0)
+        tap.inner.close()  # the deployer is cut off
+        time.sleep(0.5)
+        out = subprocess.run([*cli, "deploy", str(new_dir), "--current", str(old_dir), "--fleet", url,
+                              "--key", str(key_file), "--timeout", "30"],
+                             capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, (out.stdout, out.stderr)
+        assert f"{node}: resumed the transfer at byte {half * upd.chunk}" in out.stdout, out.stdout
+        x = {"x": np.random.default_rng(3).standard_normal((1, 256)).astype(np.float32)}
+        host.submit(10**9, x)
+        np.testing.assert_allclose(host.wait(10**9, 60)["y"], monolithic(mlp(5), x)["y"], rtol=1e-5, atol=1e-6)
+    finally:
+        stop_process(proc)
+        host.close()
+        broker.stop()
