@@ -635,6 +635,7 @@ class _Staging:
     staged: Any = None
     ready: bool = False
     commit: bool = False
+    restored: bool = False  # reloaded after a restart: its stage timeout starts at the first tick
 
 
 @dataclass
@@ -701,7 +702,7 @@ class OtaNode:
         self.store: SlotStore = store if store is not None else MemorySlots()
         self.max_program = max_program
         self.stage_timeout_s = stage_timeout_s
-        self.current: _Staging | None = None
+        self._current: _Staging | None = None
         self.switched: list[int] = []  # update ids switched to, oldest first
         self.finished: dict[int, int] = {}  # update id -> RUNNING or the code that ended it
         self.revertible: tuple[int, Any, str] | None = None  # (update id, restore token, peer) of the last switch
@@ -714,6 +715,43 @@ class OtaNode:
         if isinstance(loader, OnnxLoader):
             engine.program_router = self._route
             engine.mirror = self._mirror
+            self._restore_partial()
+
+    @property
+    def current(self) -> _Staging | None:
+        """The update being staged (None: none)."""
+        return self._current
+
+    @current.setter
+    def current(self, st: _Staging | None) -> None:
+        self._current = st
+        if st is None and hasattr(self.store, "clear_partial"):  # a transfer kept across restarts ended
+            self.store.clear_partial()
+
+    def _keep_partial(self, st: _Staging) -> None:
+        """Keep the transfer's offer and bytes in the store (FileSlots), so a restarted node resumes it."""
+        if hasattr(self.store, "begin_partial") and st.offer.version is not None:
+            kind = OFFER_DELTA if st.offer.delta_size else OFFER2
+            self.store.begin_partial(bytes([kind]) + st.offer.encode(), bytes(st.buf))
+
+    def _restore_partial(self) -> None:
+        """After a restart: the transfer the store kept becomes the current stage (checked again on RESUME)."""
+        got = self.store.load_partial() if hasattr(self.store, "load_partial") else None
+        if not got:
+            return
+        header, data = got
+        try:
+            if not header or header[0] not in (OFFER2, OFFER_DELTA):
+                raise OtaError(BAD_MESSAGE, "unknown kept offer")
+            offer = (Offer.decode_delta if header[0] == OFFER_DELTA else Offer.decode2)(header[1:])
+            if offer.version is None or offer.version <= self.store.accepted_version() \
+                    or len(data) >= offer.transfer_size:
+                raise OtaError(STALE_VERSION, "kept transfer is stale")
+        except OtaError:
+            self.current = None  # clears what the store kept
+            return
+        peer = DEPLOY_NAME if DEPLOY_NAME in self.engine.peers else HOST_NAME
+        self._current = _Staging(offer, peer, 0.0, bytearray(data), restored=True)
 
     # the handler interface -------------------------------------------------
 
@@ -772,6 +810,8 @@ class OtaNode:
         st = self.current
         if st is None:
             return
+        if st.restored:
+            st.restored, st.started = False, now
         if not st.ready and now - st.started > self.stage_timeout_s:
             self.current = None
             self.store.discard()
@@ -828,9 +868,11 @@ class OtaNode:
                                           f"accepted; roll back with a new manifest of a higher version")
         if adopt is not None:  # every check above passed for the new offer; the bytes are checked at the end
             adopt.offer, adopt.peer, adopt.started = offer, peer, ctx.now
+            self._keep_partial(adopt)
             self._resume(ctx, adopt)
             return
         self.current = _Staging(offer, peer, ctx.now)
+        self._keep_partial(self.current)
         if offer.version is not None:
             self._resume(ctx, self.current)
 
@@ -862,6 +904,8 @@ class OtaNode:
             raise OtaError(TRUNCATED, f"chunk at {offset}+{len(chunk)}, expected offset {len(st.buf)} "
                                       f"of {st.offer.transfer_size}")
         st.buf += chunk
+        if hasattr(self.store, "append_partial") and st.offer.version is not None:
+            self.store.append_partial(chunk)
         if len(st.buf) == st.offer.transfer_size:
             self._verify(st, ctx)
 
@@ -886,6 +930,8 @@ class OtaNode:
             raise
         self.revertible = None  # staging overwrites the slot the previous program was in
         self.store.stage(data)
+        if hasattr(self.store, "clear_partial"):  # the image is in its slot: nothing left to resume
+            self.store.clear_partial()
         st.staged, st.ready, st.buf = staged, True, bytearray()
         ctx.emit(OtaStaged(st.offer.update_id, st.offer.sha256, st.offer.size))
         ctx.send_bytes(st.peer, _U32.pack(st.offer.update_id) + st.offer.sha256, protocol=PROTO_OTA,

@@ -256,3 +256,43 @@ def test_cli_deploy_resumes_a_transfer_cut_off_over_mosquitto(tmp_path) -> None:
         stop_process(proc)
         host.close()
         broker.stop()
+
+
+def test_a_restarted_node_resumes_the_transfer_it_kept(programs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The node keeps a transfer's offer and bytes in its slot directory (FileSlots): after half the chunks it
+    restarts (a new engine and handler on the same directory); the next deploy of the same program is told
+    RESUME at those bytes and sends the rest. A kept transfer ends with the stage: nothing is left after."""
+    from bb_edge.adapters.ops.ota_store import FileSlots
+    from tests.engine.test_ota import _pub
+
+    n = programs["node"]
+    image = programs["new"][n].SerializeToString()
+
+    def node() -> Harness:
+        h = Harness(programs["dep"], programs["old"], n)
+        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(_pub(KEY)),
+                                store=FileSlots(tmp_path / "slots"))
+        h.engine.register_protocol(h.handler)
+        return h
+
+    h = node()
+    upd = ota.NodeUpdate(n, image, ota.TARGET_ONNX, ota.ed25519_signer(KEY), chunk=4096)
+    d1 = ota.OtaDeployer(h.dep.ids(), [upd], h.next_seq, 1, resume=True, version=1)
+    h.send(d1.start(h.now))
+    h.now += 0.01
+    for out in h.engine.poll(h.now):
+        d1.on_envelope(ota.wire.decode(out.data, max_payload=len(out.data)))
+    chunks = d1.take()
+    half = len(chunks) // 2
+    h.send(chunks[:half])
+    h.pump(rounds=1)  # the node takes them; then it restarts
+    assert (tmp_path / "slots" / "partial_data").stat().st_size == half * 4096
+    h = node()  # restarted: the kept transfer is its stage again
+    assert h.handler.current is not None and len(h.handler.current.buf) == half * 4096
+    d2 = ota.OtaDeployer(h.dep.ids(), [upd], h.next_seq, 2, resume=True, version=2)
+    h.send(d2.start(h.now))
+    h.pump(d2, rounds=8)
+    assert d2.state == "done", d2.failures
+    assert d2.resumed == {n: half * 4096} and d2.streamed[n] == len(image) - half * 4096
+    assert h.engine.program_hash == _hash(programs["new"][n])
+    assert not (tmp_path / "slots" / "partial_data").exists()
