@@ -23,7 +23,9 @@ on the first refusal or timeout. Adapters move its bytes
 bb_edge/adapters/ops/ota_store.py keeps slots in files).
 
 Why one file: OtaNode and OtaDeployer are the two ends of one protocol. They share its message codec, the
-signed-message layout and the NACK codes, and a test drives both against each other. The C
+signed-message layout and the NACK codes, and a test drives both against each other; the epoch switch,
+the canary, the revert point and resume are states of those two machines, not separate components. The
+delta format (ota_delta.py) is its own file: bytes in, bytes out, no protocol state. The C
 (firmware/src/bbrt_ota.c) and MicroPython (bbnode/ota.py) node ends mirror this file.
 """
 
