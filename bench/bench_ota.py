@@ -19,8 +19,16 @@ windows (the defaults, 32 frames and 0.2 s, resend frames still queued: ~6x slow
 Gemm whose int8 weights make it about --serial-size bytes: default 64 KiB (~6 s raw), since 1 MiB at
 115200 baud is ~91 s raw per run; ``--serial-size 1048576`` measures the 1 MiB update.
 
+Deltas and resume (skip with ``--no-delta``): for each MLPerf Tiny float model compiled to one node, the
+per-tensor delta of a last-layer fine-tune (weights and bias of its last Gemm/MatMul/Conv nudged) over the full
+program's bytes (goal <= 0.1); and a 1 MiB program's transfer interrupted after half its chunks and resumed by a
+new deployer (RESUME), bytes and time against the same transfer uninterrupted, in process.
+
+Traffic (``--traffic N``): N bad and N good ``bb-edge deploy`` runs under continuous traffic from a running
+host over Mosquitto (the CLI test's scenario); prints how many outputs mixed programs and how many were lost.
+
     python bench/bench_ota.py [--repeat N] [--chunk BYTES] [--serial-size BYTES] [--serial-chunk BYTES]
-                               [--no-mqtt | --no-serial]
+                               [--no-mqtt | --no-serial] [--no-delta] [--traffic N]
 
 Prints figures, asserts none.
 """
@@ -229,6 +237,116 @@ def _no_key(message: bytes) -> bytes:
     raise SystemExit("the serial bench updates only the C node (HMAC with its bundle's key)")
 
 
+MLPERF = Path(__file__).resolve().parents[1].parent / "shared" / "models" / "mlperf-tiny" / "onnx"
+
+
+def _last_layer_fine_tune(model: onnx.ModelProto, seed: int = 1) -> onnx.ModelProto:
+    """The model with the initializers of its last Gemm/MatMul/Conv (weight and bias) nudged: a fine-tune."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    inits = {t.name: t for t in m.graph.initializer}
+    last = next(n for n in reversed(m.graph.node) if n.op_type in ("Gemm", "MatMul", "Conv")
+                and any(i in inits for i in n.input))
+    rng = np.random.default_rng(seed)
+    for name in (i for i in last.input if i in inits):
+        a = numpy_helper.to_array(inits[name])
+        if a.dtype == np.float32:
+            inits[name].CopyFrom(numpy_helper.from_array(
+                (a + rng.standard_normal(a.shape).astype(np.float32) * 0.01).astype(np.float32), name))
+    return m
+
+
+def bench_delta_resume() -> None:
+    """Delta bytes / full bytes for a last-layer fine-tune of each MLPerf Tiny float model (one node), and the
+    overhead of a transfer interrupted at half and resumed (in process: a real engine and OTA handler)."""
+    import warnings
+
+    from bb_edge.engine import Engine
+    from bb_edge.engine.ota_delta import make_delta
+    from bb_edge.wire import envelope as wire
+
+    for path in sorted(MLPERF.glob("*_fp32.onnx")):
+        base = onnx.load(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            dep, old = compile_model(base, nodes=1)
+            _, new = compile_model(_last_layer_fine_tune(base), nodes=1)
+        n = dep.node_names[0]
+        a, b = old[n].SerializeToString(), new[n].SerializeToString()
+        made = make_delta(a, b)
+        if made is None:
+            print(f"{path.stem}: not a weights-only change")
+            continue
+        print(f"{path.stem}: last-layer fine-tune delta {len(made[0])} B / full {len(b)} B = "
+              f"{len(made[0]) / len(b):.4f}")
+    # resumed transfer: a 1 MiB Gemm program, interrupted after half its chunks, resumed by a new deploy
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dep, old = compile_model(gemm_model(0), nodes=1)
+        _, new = compile_model(gemm_model(1), nodes=1)
+    n = dep.node_names[0]
+    image = new[n].SerializeToString()
+    key = bytes(range(32))
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    pub = Ed25519PrivateKey.from_private_bytes(key).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+    def run(interrupt: bool) -> tuple[int, float]:
+        eng = Engine.for_node(dep, n, old)
+        eng.register_protocol(ota.OtaNode(eng, ota.OnnxLoader(eng), ota.ed25519_verifier(pub)))
+        seq = [5 << 32]
+
+        def next_seq() -> int:
+            seq[0] += 1
+            return seq[0]
+
+        upd = ota.NodeUpdate(n, image, ota.TARGET_ONNX, ota.ed25519_signer(key), chunk=32 << 10)
+        now, sent = 0.0, 0
+        t0 = time.perf_counter()
+        deployers = [ota.OtaDeployer(dep.ids(), [upd], next_seq, 1, resume=True, version=1)]
+        if interrupt:
+            deployers.append(ota.OtaDeployer(dep.ids(), [upd], next_seq, 2, resume=True, version=2))
+        for k, d in enumerate(deployers):
+            out = d.start(now)
+            for _ in range(200):
+                if interrupt and k == 0 and len(out) > 2:
+                    out = out[:len(out) // 2]  # the first deployer dies after half its chunks
+                for o in out:
+                    sent += len(o.data)
+                    eng.deliver("_host", o.data)
+                now += 0.01
+                for o in eng.poll(now):
+                    d.on_envelope(wire.decode(o.data, max_payload=len(o.data)))
+                out = d.poll(now)
+                if d.state == "done" or (interrupt and k == 0 and d.resumed):
+                    break
+        if deployers[-1].state != "done":
+            raise SystemExit(f"resume bench: {deployers[-1].failures}")
+        return sent, time.perf_counter() - t0
+
+    full_b, full_s = run(False)
+    res_b, res_s = run(True)
+    print(f"resumed transfer ({len(image)} B, interrupted at half): {res_b} B sent vs {full_b} B uninterrupted "
+          f"(overhead {res_b / full_b - 1:+.2%}), time ratio {res_s / full_s:.2f}x (in process)")
+
+
+def bench_traffic(runs: int) -> None:
+    """``bb-edge deploy`` under continuous traffic from a running host over Mosquitto: ``runs`` bad and ``runs``
+    good updates (the scenario of tests/engine/test_ota.py ``test_cli_deploys_under_traffic_never_mix_programs``,
+    run here with that count); prints its mixed and lost counts."""
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root), BB_EDGE_OTA_TRAFFIC_RUNS=str(runs))
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-s", "-p", "no:cacheprovider",
+                          "tests/engine/test_ota.py", "-k", "test_cli_deploys_under_traffic_never_mix_programs"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=600 + 120 * runs)
+    line = next((x for x in out.stdout.splitlines() if "deploys under traffic" in x), None)
+    print(line or f"traffic runs failed:\n{out.stdout[-2000:]}")
+
+
 def main() -> None:
     """Run the bench and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -240,7 +358,14 @@ def main() -> None:
                     help=f"DATA bytes per envelope over the pty (default {SERIAL_CHUNK}: one link frame each)")
     ap.add_argument("--no-mqtt", action="store_true", help="only the serial bench")
     ap.add_argument("--no-serial", action="store_true", help="only the MQTT bench")
+    ap.add_argument("--no-delta", action="store_true", help="skip the delta and resumed-transfer figures")
+    ap.add_argument("--traffic", type=int, default=0, metavar="N",
+                    help="also N bad + N good `bb-edge deploy` runs under traffic: mixed and lost outputs")
     args = ap.parse_args()
+    if not args.no_delta:
+        bench_delta_resume()
+    if args.traffic:
+        bench_traffic(args.traffic)
     if not args.no_serial:
         with tempfile.TemporaryDirectory() as tmp:
             bench_serial(Path(tmp), args.serial_size, args.repeat, args.serial_chunk)

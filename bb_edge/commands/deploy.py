@@ -2,8 +2,10 @@
 
 Pushes DIST's per-node programs to the live fleet running DIR: checks node
 ids, wire version and every contract first, stages every changed node,
-commits only once all answered READY, and aborts everywhere on the first
-refusal (bb_edge/adapters/ops/ota_deploy.py, docs/wire.md "Program updates"). The
+commits only once all answered READY (Linux nodes switch together at one
+request id, so no output mixes programs: docs/wire.md "Epoch-consistent
+switch"), and aborts everywhere on the first refusal
+(bb_edge/adapters/ops/ota_deploy.py, docs/wire.md "Program updates"). The
 deployer connects as ``_deploy`` (its own broker identity and wire id, in the
 broker files of a deployment with an ``ota`` section), so a running host keeps
 its connection. If a node fails after COMMIT, every node that may have switched
@@ -52,12 +54,23 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"--key {args.key}: an Ed25519 private key is 32 bytes, not {len(key)}")
         else:
             signer, kind = ota.ed25519_signer(key), ota.SIG_ED25519
+    canary = ota.CanaryLimits(window_s=args.canary_window, max_drift=args.max_drift,
+                              max_nonfinite=args.max_nonfinite, max_error_rate=args.max_error_rate,
+                              max_latency_ratio=args.max_latency_ratio, min_requests=args.min_requests)
     try:
         report = deploy_to_fleet(args.dist, args.current, args.fleet, signer, kind, timeout_s=args.timeout,
-                                 bundles=args.bundles, current_bundles=args.current_bundles)
+                                 bundles=args.bundles, current_bundles=args.current_bundles,
+                                 delta=not args.no_delta, stages=args.stages, canary=canary)
     except ota.OtaError as exc:
         print(f"refused before sending: {exc}")
         return 4
+    for line in report.stages:
+        print(line)
+    for node, held in sorted(report.resumed.items()):
+        print(f"{node}: resumed the transfer at byte {held} (held from an interrupted deploy of the same program)")
+    for node, (sent, full) in sorted(report.sent.items()):
+        if sent < full:
+            print(f"{node}: weights-only change, sent a {sent}-byte delta for a {full}-byte program")
     for node, digest in sorted(report.switched.items()):
         print(f"{node}: switched to {digest[:16]}")
     for node, why in sorted(report.failures.items()):
@@ -70,7 +83,8 @@ def _run(args: argparse.Namespace) -> int:
     if not report.ok:  # one line per node that did not end on the intended program, and what it serves
         for node in report.nodes:
             if node not in report.switched:
-                print(f"{node}: not updated; serves {report.programs.get(node, 'its previous program')[:16]}")
+                served = report.programs.get(node)
+                print(f"{node}: not updated; serves {served[:16] if served else 'its previous program'}")
     print(f"deploy {report.state} ({len(report.nodes)} nodes, {report.seconds:.2f}s)")
     return 0 if report.ok else 4
 
@@ -89,4 +103,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the C nodes' running builds (their ota_hmac.key signs the update)")
     p.add_argument("--hmac", action="store_true", help="--key is a per-node HMAC key (C/MicroPython nodes)")
     p.add_argument("--timeout", type=positive_int, default=60, help="seconds for every phase (default 60)")
+    p.add_argument("--no-delta", action="store_true",
+                   help="ship full programs even where only weights changed (default: per-tensor deltas)")
+    p.add_argument("--stages", default=None, metavar="S1,S2,...",
+                   help="staged rollout: e.g. 10%%,50%%,100%% or n2,n1+n2,100%%; every stage but the last runs the "
+                        "update in shadow on its nodes for --canary-window s, judged by the limits below")
+    p.add_argument("--canary-window", type=float, default=10.0, metavar="S", help="seconds per canary stage")
+    p.add_argument("--max-drift", type=float, default=0.05,
+                   help="largest relative output drift of the update vs the running program (default 0.05)")
+    p.add_argument("--max-nonfinite", type=int, default=0, help="mirrored outputs with NaN/inf allowed (default 0)")
+    p.add_argument("--max-error-rate", type=float, default=0.0, help="update errors per mirrored request (default 0)")
+    p.add_argument("--max-latency-ratio", type=float, default=3.0,
+                   help="p95 latency of the update / of the running program (default 3)")
+    p.add_argument("--min-requests", type=int, default=1,
+                   help="mirrored requests a stage needs to pass (default 1)")
     p.set_defaults(func=_run)

@@ -210,6 +210,13 @@ class Engine:
         self._up: set[str] = set()
         self.protocols: dict[int, ProtocolHandler] = {}
         self._edge_table: dict[int, tuple[str, str]] = {}  # edge -> (program, "recv"|"input")
+        # an update's epoch switch (engine/ota.py): maps (bound program, request id) to the installed program
+        # that serves the request, or None to hold its envelopes until release_held()
+        self.program_router: Callable[[str, int], str | None] | None = None
+        # a canary (engine/ota.py): called with (program, every value of the request) when a request completes
+        self.mirror: Callable[[str, dict[str, np.ndarray]], None] | None = None
+        self.unbound: set[str] = set()  # programs installed with bind=False (an update's variant): not snapshotted
+        self._held_data: list[tuple[Any, ...]] = []  # ("data", peer, env, size) or ("input", program, rid, inputs)
         self._compute_keys: dict[str, PreparedSegment] = {}
         # the only structure other threads touch: deque.append/popleft are atomic in CPython
         self._ingress: deque[tuple[Any, ...]] = deque()
@@ -294,8 +301,12 @@ class Engine:
         name: str | None = None,
         input_edges: dict[int, str] | None = None,
         output_edges: dict[str, int] | None = None,
+        bind: bool = True,
     ) -> None:
-        """Install a per-node program: split it into segments and prepare each once."""
+        """Install a per-node program: split it into segments and prepare each once.
+
+        ``bind=False`` installs a variant that owns no edge: only :attr:`program_router` sends requests to it.
+        """
         name = name or program.graph.name or f"program{len(self.programs)}"
         if name in self.programs:
             raise EngineError(f"a program named {name!r} is already installed")
@@ -303,7 +314,7 @@ class Engine:
         segments = split_segments(program)
         prepared = [self.backend.prepare(s.model, f"{name}.{s.key}") for s in segments]
         recv = {p.edge_id: p for p in ports if p.op == "Recv"}
-        for e in list(recv) + list((input_edges or {}).keys()):
+        for e in list(recv) + list((input_edges or {}).keys()) if bind else []:
             if e in self._edge_table:
                 raise EngineError(f"edge {e} of program {name!r} is already bound to {self._edge_table[e][0]!r}")
         g = program.graph
@@ -319,9 +330,11 @@ class Engine:
             output_edges=dict(output_edges or {}), input_types=input_types,
         )
         self.programs[name] = prog
-        for e in recv:
+        if not bind:
+            self.unbound.add(name)
+        for e in recv if bind else ():
             self._edge_table[e] = (name, "recv")
-        for e in prog.input_edges:
+        for e in prog.input_edges if bind else ():
             self._edge_table[e] = (name, "input")
         self._emit(ev.ProgramInstalled(name, len(segments)))
 
@@ -731,6 +744,16 @@ class Engine:
             self._count("dropped")
             return
         prog_name, role = entry
+        if self.program_router is not None:
+            routed = self.program_router(prog_name, env.request_id)
+            if routed is None:  # an update's switch point is not known yet: kept until release_held()
+                if len(self._held_data) >= self.limits.max_open_requests:  # bounded like open requests
+                    self._emit(ev.IngressBudgetExceeded(peer, size, self.limits.max_open_requests))
+                    self._count("dropped")
+                    return
+                self._held_data.append(("data", peer, env, size))
+                return
+            prog_name = routed
         prog = self.programs[prog_name]
         if role == "recv":
             port = prog.recv[env.edge]
@@ -780,6 +803,15 @@ class Engine:
         self._held += size
         self._dirty[key] = None
 
+    def release_held(self) -> None:
+        """Route again the data envelopes :attr:`program_router` held (those still held stay)."""
+        held, self._held_data = self._held_data, []
+        for kind, *args in held:
+            if kind == "data":
+                self._on_data(*args)
+            else:
+                self._on_input(*args)
+
     def _make_room(self, size: int, keep: tuple[str, int]) -> bool:
         """Evict the oldest open requests until ``size`` more bytes fit the ingress budget."""
         budget = self.limits.ingress_budget
@@ -795,6 +827,12 @@ class Engine:
             prog = self._program_for_input(program, name)
             if prog is None:
                 continue  # checked in submit(); a snapshot from another build may not match
+            if self.program_router is not None:
+                routed = self.program_router(prog.name, request_id)
+                if routed is None:  # held until the update's switch point is known
+                    self._held_data.append(("input", program, request_id, {name: value}))
+                    continue
+                prog = self.programs[routed]
             key = (prog.name, request_id)
             if key in self._completed_set or not self._make_room(value.nbytes, key):
                 return
@@ -978,6 +1016,8 @@ class Engine:
                     self._queue_outbound(dest, env)
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
                 and len(req.emitted) == len(prog.outputs)):
+            if self.mirror is not None:
+                self.mirror(prog.name, req.values)
             self._close(key)
             self._count("requests_completed")
             self._emit(ev.RequestCompleted(key[1]))
@@ -1095,6 +1135,8 @@ class Engine:
 
         requests = []
         for (prog, rid), req in self._requests.items():
+            if prog in self.unbound:  # an update's variant is not rebuilt by a restart: its requests are retried
+                continue
             requests.append({
                 "program": prog, "request_id": rid,
                 "values": {k: put(v) for k, v in req.values.items()},
@@ -1122,10 +1164,10 @@ class Engine:
                 components[name] = [comp.type_id, put(np.frombuffer(comp.snapshot(), dtype=np.uint8))]
         meta: dict[str, Any] = {
             "node": self.node, "node_id": self.node_id, "seq": self._seq, "boot_epoch": self.boot_epoch,
-            "programs": sorted(self.programs), "dedup": self._dedup.to_json(),
+            "programs": sorted(set(self.programs) - self.unbound), "dedup": self._dedup.to_json(),
             "peer_epochs": {str(k): v for k, v in self._peer_epochs.items()},
             "version_refused": sorted(self._version_refused),
-            "requests": requests, "completed": [list(k) for k in self._completed],
+            "requests": requests, "completed": [list(k) for k in self._completed if k[0] not in self.unbound],
             "ingress": ingress, "components": components,
             "seen_peers": sorted(self._seen_peers), "now": self.now,
         }

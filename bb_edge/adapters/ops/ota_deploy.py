@@ -107,14 +107,16 @@ def _mpy_bundles(directory: Path) -> dict[str, BbrtBundle]:
 def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_kind: int = ota.SIG_ED25519,
                 chunk: int | None = None, nodes: list[str] | None = None, *,
                 bundles: dict[str, BbrtBundle] | None = None,
-                current_bundles: dict[str, BbrtBundle] | None = None) -> list[ota.NodeUpdate]:
+                current_bundles: dict[str, BbrtBundle] | None = None, delta: bool = True) -> list[ota.NodeUpdate]:
     """Check DIST against the running deployment and build one :class:`NodeUpdate` per changed node.
 
     ``bundles`` (:func:`bbrt_bundles` of the new build) and ``current_bundles`` (of the build the fleet
     runs) make their nodes C nodes: the new ``.bbrt`` program is offered, signed with HMAC-SHA-256
     under the key provisioned in the *running* bundle, in chunks that fit the node's payload limit.
     Raises :class:`~bb_edge.engine.ota.OtaError` (UNKNOWN_NODE, CONTRACT_MISMATCH, BAD_MESSAGE,
-    NO_KEY) before anything is sent. Nodes whose program bytes did not change are left out.
+    NO_KEY) before anything is sent. Nodes whose program bytes did not change are left out. With
+    ``delta``, an ONNX node whose new program changes only initializer values gets a per-tensor delta
+    (:mod:`bb_edge.engine.ota_delta`) when it is under half the full image.
     """
     bundles = bundles or {}
     current_bundles = current_bundles or {}
@@ -161,7 +163,14 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
             if problem is not None:
                 raise ota.OtaError(ota.CONTRACT_MISMATCH, f"{spec.name}: {problem}")
         size = min(chunk or 32 << 10, limit - ota.DATA_HEADER)
-        updates.append(ota.NodeUpdate(spec.name, image, target, node_signer, node_kind, size, previous))
+        upd = ota.NodeUpdate(spec.name, image, target, node_signer, node_kind, size, previous)
+        if delta and target == ota.TARGET_ONNX and previous is not None:
+            from bb_edge.engine.ota_delta import make_delta
+
+            made = make_delta(previous, image)
+            if made is not None and len(made[0]) < len(image) // 2:
+                upd.image, upd.delta, upd.base = made[1], made[0], made[2]
+        updates.append(upd)
     return updates
 
 
@@ -220,6 +229,9 @@ class DeployReport:
     reverted: list[str] = field(default_factory=list)  # committed, then answered the ABORT: previous program
     unreverted: list[str] = field(default_factory=list)  # committed, never answered the ABORT: may run the update
     programs: dict[str, str] = field(default_factory=dict)  # node -> hash (hex) it last announced in a HELLO
+    sent: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> (bytes streamed, full program bytes)
+    stages: list[str] = field(default_factory=list)  # a staged rollout: one line per canary stage judged
+    resumed: dict[str, int] = field(default_factory=dict)  # node -> bytes it already held (a resumed transfer)
 
     @property
     def ok(self) -> bool:
@@ -234,14 +246,16 @@ class Deploy:
                  next_seq: Callable[[], int], timeout_s: float = 60.0,
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
                  update_id: int | None = None, sender: int = HOST_ID, deployment: str = "",
-                 version: int | None = None) -> None:
+                 version: int | None = None, stages: list[list[str]] | None = None,
+                 canary: ota.CanaryLimits | None = None, resume: bool = False) -> None:
         self.tap = tap
         self.clock = clock
         uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
         # the program version: wall-clock milliseconds unless given, so every later deploy is newer
         version = version if version is not None else int(time.time() * 1000)
         self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate,
-                                        sender=sender, version=version, deployment=deployment)
+                                        sender=sender, version=version, deployment=deployment, stages=stages,
+                                        canary=canary, resume=resume)
         self.t0 = clock()
 
     def _ship(self, out: list[ota.Outgoing]) -> None:
@@ -274,7 +288,9 @@ class Deploy:
                             {n: f"{ota.CODE_NAMES.get(c, c)}: {r}" for n, (c, r) in d.failures.items()},
                             self.clock() - self.t0, list(d.reverted), list(d.unreverted),
                             {n: self.tap.program_hashes[d.ids[n]].hex() for n in d.updates
-                             if d.ids.get(n) in self.tap.program_hashes})
+                             if d.ids.get(n) in self.tap.program_hashes},
+                            {n: (len(u.delta or u.image), len(u.image)) for n, u in d.updates.items()},
+                            list(d.stage_log), {n: o for n, o in d.resumed.items() if o})
 
 
 class SerialTap:
@@ -379,9 +395,41 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
         tap.close()
 
 
+def parse_stages(text: str, nodes: list[str]) -> list[list[str]]:
+    """``--stages``: comma-separated stages, each ``P%`` of ``nodes`` (sorted, rounded up) or node names joined
+    by ``+``; cumulative. The last stage must be every node: the fleet switches together (the epoch switch),
+    the stages before it run the update in shadow on their nodes. Raises OtaError(UNKNOWN_NODE, BAD_MESSAGE)."""
+    import math
+
+    order = sorted(nodes)
+    out: list[list[str]] = []
+    for item in (x.strip() for x in text.split(",")):
+        if item.endswith("%"):
+            try:
+                pct = float(item[:-1])
+            except ValueError:
+                raise ota.OtaError(ota.BAD_MESSAGE, f"--stages: {item!r} is not a percentage") from None
+            if not 0 < pct <= 100:
+                raise ota.OtaError(ota.BAD_MESSAGE, f"--stages: {item!r} is not in (0, 100]%")
+            group = order[:max(1, math.ceil(pct / 100 * len(order)))]
+        else:
+            group = [n for n in item.split("+") if n]
+            unknown = sorted(set(group) - set(order))
+            if unknown or not group:
+                raise ota.OtaError(ota.UNKNOWN_NODE, f"--stages: {unknown or item!r} not nodes of this update "
+                                                     f"({', '.join(order)})")
+        out.append(sorted(set(group) | (set(out[-1]) if out else set())))
+    if not out or set(out[-1]) != set(order):
+        raise ota.OtaError(ota.BAD_MESSAGE, "--stages: the last stage must be every updated node (100%): the fleet "
+                                            "switches together")
+    return out
+
+
 def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota.Signer,
                     sig_kind: int = ota.SIG_ED25519, timeout_s: float = 60.0, *,
-                    bundles: str | Path | None = None, current_bundles: str | Path | None = None) -> DeployReport:
+                    bundles: str | Path | None = None, current_bundles: str | Path | None = None,
+                    delta: bool = True, stages: str | None = None,
+                    canary: ota.CanaryLimits | None = None) -> DeployReport:
     """``bb-edge deploy``: connect as ``_deploy`` to the broker at ``url`` (or the serial line of a ``serial:``
     URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
     from bb_edge.adapters.fleet.hostloop import sequence_base
@@ -394,9 +442,10 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
     new = load_deployment(dist)
     updates = plan_update(cur, new, signer, sig_kind,
                           bundles=bbrt_bundles(bundles) if bundles else None,
-                          current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
+                          current_bundles=bbrt_bundles(current_bundles) if current_bundles else None, delta=delta)
     if not updates:
         return DeployReport("done", [])
+    plan = parse_stages(stages, [u.node for u in updates]) if stages else None
     ids = cur.ids()
     if DEPLOY_NAME not in ids:
         raise ota.OtaError(ota.NO_KEY, f"the running deployment {cur.name!r} has no 'ota' section, so the broker has "
@@ -412,7 +461,8 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
 
     try:
         tap.inner.wait_connected(20.0)
-        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name).run()
+        return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name,
+                      stages=plan, canary=canary, resume=True).run()
     finally:
         tap.inner.flush(10.0)
         tap.inner.close()

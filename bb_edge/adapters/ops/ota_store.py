@@ -12,6 +12,7 @@ instead of the one compiled into the deployment.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from bb_edge.deployment.manifest import Deployment
@@ -90,6 +91,29 @@ class FileSlots:
             self.dir.mkdir(parents=True, exist_ok=True)
             _write_atomic(self.dir / "version", str(version).encode())
 
+    def begin_partial(self, header: bytes, data: bytes = b"") -> None:
+        """Start (or re-head) a transfer kept across restarts: its offer ``header`` and the bytes so far."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        _write_atomic(self.dir / "partial_data", data)
+        _write_atomic(self.dir / "partial_offer", header)
+
+    def append_partial(self, chunk: bytes) -> None:
+        """Append received bytes (no fsync: a torn tail is a shorter prefix, and RESUME says where it ends)."""
+        with open(self.dir / "partial_data", "ab") as f:
+            f.write(chunk)
+
+    def load_partial(self) -> tuple[bytes, bytes] | None:
+        """``(header, bytes so far)`` of a transfer a restart interrupted, or None."""
+        try:
+            return (self.dir / "partial_offer").read_bytes(), (self.dir / "partial_data").read_bytes()
+        except OSError:
+            return None
+
+    def clear_partial(self) -> None:
+        """Forget the interrupted transfer (it ended: staged, refused or aborted)."""
+        for name in ("partial_offer", "partial_data"):
+            (self.dir / name).unlink(missing_ok=True)
+
     def discard(self) -> None:
         """Delete the staged slot's file."""
         if self.staged is not None:
@@ -144,7 +168,8 @@ def attach_ota(engine: Engine, dep: Deployment, node: str, directory: str | Path
             print(f"ota: active slot of {node} refused at start ({exc}); running the deployment's program",
                   flush=True)
     verifier, kind = verifier_for(dep, node, hmac_key_file)
-    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name)
+    handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name,
+                          clock=time.perf_counter)
     engine.register_protocol(handler)
     return handler
 
