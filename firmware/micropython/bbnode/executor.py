@@ -170,6 +170,27 @@ def thr_bisect(out, base, fn, smin, smax):
         out[base + k] = sat(b, MINV, MAXV)
 
 
+def thr_channels(rq, n, zy, lo, hi):
+    """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel):
+    (tables, bases) where channel c's table is ``tables[bases[c]:bases[c] + 256]``. Channels with equal
+    (m, shift) share one table (a per-tensor scale gives one table per layer, not one per channel)."""
+    slot = {}
+    for c in range(n):
+        k = (rq[2 * c], rq[2 * c + 1])
+        if k not in slot:
+            slot[k] = len(slot)
+    tables = zeros("i", 256 * len(slot))
+    bases = zeros("i", n)
+    done = set()
+    for c in range(n):
+        k = (rq[2 * c], rq[2 * c + 1])
+        bases[c] = slot[k] << 8
+        if k not in done:
+            done.add(k)
+            thr_affine(tables, bases[c], k[0], k[1], zy, lo, hi)
+    return tables, bases
+
+
 class Tensor:
     """A tensor record plus where its elements live: ``buf[base:base+count]``."""
 
@@ -320,14 +341,14 @@ class ConvI8(K):
         x, w, b, rq = self.ti[0], self.ti[1], self.ti[2], self.ti[3]
         y = self.ty
         p = self.p
+        if p[15]:  # an NHWC input read in place (the C kernel's p15 = 1): not in this executor
+            raise ProgramError("PROG_UNSUPPORTED")
         N, C, H, W = x.dims
         M, _cg, KH, KW = w.dims
         G = p[8]
         self.geo = (N, C, H, W, M, KH, KW, y.dims[2], y.dims[3], G, C // G, M // G, p[0], p[1], p[2], p[3], p[6],
                     p[7])
-        self.thr = zeros("i", 256 * M)
-        for oc in range(M):
-            thr_affine(self.thr, oc << 8, rq.buf[2 * oc], rq.buf[2 * oc + 1], y.zp, p[9], p[10])
+        self.thr, self.tbase = thr_channels(rq.buf, M, y.zp, p[9], p[10])
 
     def run(self):
         """Execute."""
@@ -340,6 +361,7 @@ class ConvI8(K):
         o = self.ty.buf
         ob = self.ty.base
         thr = self.thr
+        tbase = self.tbase
         N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, sh, sw, pt, pl, dh, dw = self.geo
         HW = H * W
         KK = KH * KW
@@ -347,7 +369,7 @@ class ConvI8(K):
             for g in range(G):
                 for oc in range(g * Mg, (g + 1) * Mg):
                     wk = oc * Cg * KK
-                    tb = oc << 8
+                    tb = tbase[oc]
                     bias = b[oc]
                     xg = xb + (n * C + g * Cg) * HW
                     orow = ob + (n * M + oc) * OH * OW
@@ -390,9 +412,7 @@ class FcI8(K):
         self.geo = (x.count // Kk, Kk, Nn)
         # folded programs: the bias already holds -zx * sum(w), subtracting zx again would count it twice
         self.zx = 0 if self.p[2] else x.zp
-        self.thr = zeros("i", 256 * Nn)
-        for n in range(Nn):
-            thr_affine(self.thr, n << 8, rq.buf[2 * n], rq.buf[2 * n + 1], y.zp, self.p[0], self.p[1])
+        self.thr, self.tbase = thr_channels(rq.buf, Nn, y.zp, self.p[0], self.p[1])
 
     def run(self):
         """Execute."""
@@ -405,6 +425,7 @@ class FcI8(K):
         o = yt.buf
         ob = yt.base
         thr = self.thr
+        tbase = self.tbase
         rows, Kk, Nn = self.geo
         for r in range(rows):
             xr = xb + r * Kk
@@ -417,7 +438,7 @@ class FcI8(K):
                 else:  # unfolded: sum (x - zx) * w == sum x*w - zx * sum w, exact on ints
                     for k in range(Kk):
                         acc += (x[xr + k] - zx) * w[wr + k]
-                tb = n << 8
+                tb = tbase[n]
                 # requantize by binary search in the output-code thresholds; inlined on purpose
                 # (a call per output element costs more than the search itself in MicroPython)
                 lo = 0
@@ -513,42 +534,57 @@ def _avg_counts(geo):
 
 
 class AvgPoolI8(Pool):
-    """AVGPOOL_I8: thresholds per window count replace quant8(s * sx / cnt)."""
+    """AVGPOOL_I8: thresholds per window count replace quant8(s * sx / cnt); param 9 = 1 is TFLite's
+    integer average (input and output share parameters): the sum of the codes over the count, rounded half
+    away from zero (C's truncating division), saturated."""
 
     def prep2(self, pr):
         x, y = self.ti[0], self.ty
+        tfl = self.p[9] == 1
+        self.zs = 0 if tfl else x.zp  # what the window sum subtracts from each code
         wins = _avg_counts(self.geo)
+        slot = {}  # window count -> its threshold table's base
+        for wv in wins:
+            if wv[4] > 0 and wv[4] not in slot:
+                slot[wv[4]] = len(slot) << 8
         self.win = zeros("i", 5 * len(wins))
-        cmax = 1
         for i, wv in enumerate(wins):
-            for j in range(5):
+            for j in range(4):
                 self.win[5 * i + j] = wv[j]
-            cmax = max(cmax, wv[4])
-        self.thr = zeros("i", 256 * (cmax + 1))
+            self.win[5 * i + 4] = slot.get(wv[4], 0)
+        self.thr = zeros("i", 256 * max(1, len(slot)))
         sx, sy, zy = x.scale, y.scale, y.zp
-        for cnt in set(wv[4] for wv in wins):
-            if cnt <= 0:
-                continue
+        for cnt, base in slot.items():
             fc = float(cnt)
 
             def fn(s, fc=fc):
                 return quant8(f32(f32(f32(float(s)) * sx) / fc), sy, zy)
 
-            thr_bisect(self.thr, cnt << 8, fn, -255 * cnt, 255 * cnt)
+            def fn_tfl(q, cnt=cnt):
+                r = (q + cnt // 2) // cnt if q > 0 else -((cnt // 2 - q) // cnt)
+                return sat(r, -128, 127)
+
+            if tfl:
+                thr_bisect(self.thr, base, fn_tfl, -128 * cnt, 127 * cnt)
+            else:
+                thr_bisect(self.thr, base, fn, -255 * cnt, 255 * cnt)
 
     def run(self):
         """Execute."""
         x = self.ti[0].buf
         xb = self.ti[0].base
-        zx = self.ti[0].zp
+        zx = self.zs
         o = self.ty.buf
         ob = self.ty.base
         win = self.win
         thr = self.thr
-        NC, H, W, OH, OW = self.geo[0], self.geo[1], self.geo[2], self.geo[3], self.geo[4]
-        P = OH * OW
+        geo = self.geo
+        NC = geo[0]  # one name at a time: unpacking more than 3 values builds a tuple (an allocation)
+        HW = geo[1] * geo[2]
+        W = geo[2]
+        P = geo[3] * geo[4]
         for c in range(NC):
-            xp = xb + c * H * W
+            xp = xb + c * HW
             for i in range(P):
                 j = 5 * i
                 s = 0
@@ -556,7 +592,7 @@ class AvgPoolI8(Pool):
                     r = xp + iy * W
                     for ix in range(win[j + 2], win[j + 3]):
                         s += x[r + ix] - zx
-                tb = win[j + 4] << 8
+                tb = win[j + 4]
                 lo = 0
                 hi = 255
                 while lo < hi:
@@ -964,9 +1000,47 @@ class SoftmaxI8(K):
 
     def prepare(self, pr, op):
         t = self.ti[0]
+        if len(self.ti) == 2:  # TFLite's float exp table (a program input): the int-only kernel below
+            from bbnode import f32int
+            tab = self.ti[1]
+            if tab.dtype != DT_FLOAT or tab.count != 256:
+                raise ProgramError("PROG_SHAPE")
+            self.tab = zeros("i", 256)  # the table's float32 values as f32int encodings
+            for i in range(256):
+                self.tab[i] = f32int.from_bytes(tab.bytes, tab.byte_base + 4 * i)
+            self.sy = f32int.from_float(self.ty.scale)
+            self.f = (f32int.add, f32int.mul, f32int.div)
+            self.run = self.run_table
+            return
         self.ex = zeros("f", 256)  # expf((x - m) * scale) for x - m in [-255, 0]
         for d in range(-255, 1):
             self.ex[d + 255] = expf(f32(float(d) * t.scale))
+
+    def run_table(self):
+        """TFLite's arithmetic, as the C kernel with a table: ``s = sum tab[255 + x - m]`` (float32, in
+        order), ``inv = 1 / (s * scale_y)``, ``y = roundeven(tab[255 + x - m] * inv) + zy``, in float32
+        encoded in small ints (bbnode/f32int.py): bit-exact and allocation-free."""
+        add, mul, div = self.f
+        x = self.ti[0].buf
+        xb = self.ti[0].base
+        o = self.ty.buf
+        ob = self.ty.base
+        zy = self.ty.zp
+        tab = self.tab
+        n = self.ti[0].dims[-1]
+        for r in range(self.ti[0].count // n):
+            xr = xb + r * n
+            m = x[xr]
+            for i in range(1, n):
+                if x[xr + i] > m:
+                    m = x[xr + i]
+            b = 255 - m
+            s = 0
+            for i in range(n):
+                s = add(s, tab[b + x[xr + i]])
+            inv = div(_ONE, mul(s, self.sy))
+            for i in range(n):
+                o[ob + r * n + i] = sat(roundeven_f32i(mul(tab[b + x[xr + i]], inv)) + zy, -128, 127)
 
     def run(self):
         """Execute."""
@@ -993,6 +1067,33 @@ class SoftmaxI8(K):
                 e[0] = ex[x[xr + i] - m + 255] / s
                 e[0] = e[0] / sy
                 o[ob + r * n + i] = sat(roundeven(e[0]) + zy, -128, 127)
+
+
+_ONE = 64 << 23  # 1.0 in bbnode/f32int.py's encoding
+
+
+def roundeven_f32i(v):
+    """bbrt_roundf_even of a float32 in bbnode/f32int.py's encoding: round half to even, clamped to
+    +-2**30; ints only."""
+    if v == 0:
+        return 0
+    a = -v if v < 0 else v
+    mant = (a & 0x7FFFFF) | 0x800000
+    sh = (a >> 23) - 87  # value = mant * 2**sh
+    if sh >= 7:
+        r = 1 << 30
+    elif sh >= 0:
+        r = mant << sh
+    elif sh < -24:
+        r = 0
+    else:
+        k = -sh
+        r = mant >> k
+        rem = mant & ((1 << k) - 1)
+        half = 1 << (k - 1)
+        if rem > half or (rem == half and r & 1):
+            r += 1
+    return -r if v < 0 else r
 
 
 class Copy(K):

@@ -1,0 +1,119 @@
+"""MicroPython runs MLPerf Tiny's anomaly autoencoder (ad) and keyword spotting (kws) int8 models (issue 29).
+
+The programs are the same QDQ lowerings the C runtime runs (bb_edge/bbrt/lower_qdq.py: the models' own
+scales, TFLite's integer requantization, AVGPOOL_I8 in TFLite's integer mode, SOFTMAX_I8 with TFLite's exp
+table). bbnode's executor runs them in the real MicroPython VM (WebAssembly port, a 32-bit port with boxed
+floats and 31-bit small ints, as the ESP32) and every output byte must equal both the C host build's and
+the TFLite interpreter's stored output (``tflite_output``, the independent oracle), and an inference must
+allocate nothing (``gc.mem_alloc()`` unchanged, GC disabled).
+
+Memory: this VM port neither bounds its heap nor frees anything inside one script run, so the RAM the
+loaded program holds is counted on the same executor under CPython (every ``array`` it keeps: arenas,
+constants, threshold and lookup tables) and must stay within HELD_BUDGET, with the program file on top
+while it loads: an ESP32 with 2 MiB or more of PSRAM as MicroPython heap holds either model; a board
+without PSRAM (about 100-200 KiB of heap) holds neither (ad's weights alone are 278 KiB).
+
+CI: inputs 0 and 1 of each model; ``BB_EDGE_LONG=1``: all 8.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bb_edge.bbrt.format import RECV, SEND
+from tests.support.mlperf import device_input, lowered, reference, run_host
+from tests.support.mpy_vm import prepare_vm, run_vm
+
+LONG = os.environ.get("BB_EDGE_LONG") == "1"
+N_INPUTS = 8 if LONG else 2
+HELD_BUDGET = 1 << 20  # bytes the loaded program may hold (half of a 2 MiB PSRAM heap)
+MPY_DIR = Path(__file__).resolve().parents[2] / "firmware" / "micropython"
+
+SCRIPT = """
+import gc, json, os, time
+from bbnode.executor import Program
+blob = open('prog.bbrt', 'rb').read()
+gc.collect()
+a0 = gc.mem_alloc()
+P = Program(blob)
+gc.collect()
+load = gc.mem_alloc() - a0
+del blob
+gc.collect()
+os.mkdir('out')
+res = {'load_bytes': load, 'arena_bytes': P.arena_size, 'ms': [], 'alloc': []}
+P.run()  # a first run (on the zeroed arena) settles the VM's own one-time allocations
+for k in range(N):
+    P.write_bytes(RIN, open('in%d.bin' % k, 'rb').read())
+    gc.collect()
+    gc.disable()
+    t0 = time.ticks_ms()
+    a0 = gc.mem_alloc()
+    P.run()
+    a1 = gc.mem_alloc()
+    t1 = time.ticks_ms()
+    gc.enable()
+    res['alloc'].append(a1 - a0)
+    res['ms'].append(time.ticks_diff(t1, t0))
+    with open('out/out%d.bin' % k, 'wb') as f:
+        f.write(P.read_bytes(SOUT))
+print('RESULT', json.dumps(res))
+"""
+
+
+@pytest.fixture(scope="module")
+def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return prepare_vm(tmp_path_factory.mktemp("mpylib"))
+
+
+@pytest.mark.parametrize("name", ["ad", "kws"])
+def test_micropython_equals_c_runtime_and_tflite(vm: tuple[Path, Path], tmp_path: Path, name: str) -> None:
+    """Same QDQ program, same bytes out: MicroPython == C host build == TFLite, allocation-free inference."""
+    driver, lib = vm
+    _, x, y = reference(name)
+    x, y = x[:N_INPUTS], y[:N_INPUTS].reshape(N_INPUTS, -1)
+    L = lowered(name)
+    rin = next(e.tensor for e in L.program.edges if e.direction == RECV)
+    sout = next(e.tensor for e in L.program.edges if e.direction == SEND)
+    (tmp_path / "prog.bbrt").write_bytes(L.blob)
+    for k in range(N_INPUTS):
+        (tmp_path / f"in{k}.bin").write_bytes(device_input(L, x[k:k + 1]).astype(np.int8).tobytes())
+    script = SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{N_INPUTS})")
+    out = run_vm(driver, lib, tmp_path, script, timeout=600)
+    res = json.loads(next(s for s in out.splitlines() if s.startswith("RESULT"))[len("RESULT "):])
+    got = np.stack([np.frombuffer((tmp_path / "out" / f"out{k}.bin").read_bytes(), np.int8)
+                    for k in range(N_INPUTS)])
+    np.testing.assert_array_equal(got, run_host(L, x))  # the C runtime on the same program
+    np.testing.assert_array_equal(got, y)  # TFLite's own outputs
+    assert res["alloc"] == [0] * N_INPUTS, res  # the int8 path (softmax included) allocates nothing
+    assert res["arena_bytes"] == L.program.arena_size
+    held = held_bytes(L.blob)
+    assert held["arena"] == L.program.arena_size + 8 + 4 * 2  # int8 arena (+8) and the empty float arena (2 cells)
+    assert sum(held.values()) + len(L.blob) <= HELD_BUDGET, held
+    print(f"\n{name}: held {held} (program file {len(L.blob)} B; the VM's load allocates {res['load_bytes']} B "
+          f"with garbage), ms per inference in the VM {res['ms']}")
+
+
+def held_bytes(blob: bytes) -> dict[str, int]:
+    """Bytes of every ``array`` the loaded executor keeps (arenas, constants, kernel tables), by kind."""
+    import array
+    import sys
+
+    sys.path.insert(0, str(MPY_DIR))
+    try:
+        from bbnode.executor import Program
+    finally:
+        sys.path.remove(str(MPY_DIR))
+    P = Program(blob)
+
+    def size(a: object) -> int:
+        return a.itemsize * len(a) if isinstance(a, array.array) else 0
+
+    consts = sum(size(t.buf) for t in P.tensors if t.storage == 1)
+    tables = sum(size(v) for k in P.kernels for v in vars(k).values())
+    return {"arena": size(P.arena_b) + size(P.arena_f), "constants": consts, "tables": tables}
