@@ -13,6 +13,10 @@ constants, threshold and lookup tables) and must stay within HELD_BUDGET, with t
 while it loads: an ESP32 with 2 MiB or more of PSRAM as MicroPython heap holds either model; a board
 without PSRAM (about 100-200 KiB of heap) holds neither (ad's weights alone are 278 KiB).
 
+The two models' reference outputs do not reach the cases where TFLite's average pool (sum of codes,
+rounded half away from zero) and softmax (its float exp table) differ from the runtime's own int8 modes, so
+two small QDQ models built here hold those kernels to the C runtime on many random inputs where they do.
+
 CI: inputs 0 and 1 of each model; ``BB_EDGE_LONG=1``: all 8.
 """
 
@@ -23,9 +27,13 @@ import os
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper
 
-from bb_edge.bbrt.format import RECV, SEND
+from bb_edge.bbrt.format import RECV, SEND, Op
+from bb_edge.bbrt.host import HostProgram
+from bb_edge.bbrt.lower import lower
 from tests.support.mlperf import device_input, lowered, reference, run_host
 from tests.support.mpy_vm import prepare_vm, run_vm
 
@@ -117,3 +125,53 @@ def held_bytes(blob: bytes) -> dict[str, int]:
     consts = sum(size(t.buf) for t in P.tensors if t.storage == 1)
     tables = sum(size(v) for k in P.kernels for v in vars(k).values())
     return {"arena": size(P.arena_b) + size(P.arena_f), "constants": consts, "tables": tables}
+
+
+def _qdq_model(op: onnx.NodeProto, shape: list[int], out_shape: list[int], sx: float, zx: int, sy: float,
+               zy: int) -> onnx.ModelProto:
+    """int8 x -> DequantizeLinear -> ``op`` (reads "xf", writes "yf") -> QuantizeLinear -> int8 y."""
+    init = [helper.make_tensor("sx", TensorProto.FLOAT, [], [sx]), helper.make_tensor("zx", TensorProto.INT8, [], [zx]),
+            helper.make_tensor("sy", TensorProto.FLOAT, [], [sy]), helper.make_tensor("zy", TensorProto.INT8, [], [zy])]
+    g = helper.make_graph(
+        [helper.make_node("DequantizeLinear", ["x", "sx", "zx"], ["xf"], name="dq"), op,
+         helper.make_node("QuantizeLinear", ["yf", "sy", "zy"], ["y"], name="q"),
+         helper.make_node("DequantizeLinear", ["y", "sy", "zy"], ["yd"], name="dq_out")],
+        "k", [helper.make_tensor_value_info("x", TensorProto.INT8, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, out_shape)], init)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+KERNEL_MODELS = {
+    # 3x3 windows, stride 2, one pixel of padding not counted: window counts 4, 6 and 9, many exact halves
+    "avgpool": (lambda: _qdq_model(helper.make_node("AveragePool", ["xf"], ["yf"], name="pool", kernel_shape=[3, 3],
+                                                    strides=[2, 2], pads=[1, 1, 1, 1]),
+                                   [1, 16, 9, 9], [1, 16, 5, 5], 0.05, -3, 0.05, -3), Op.AVGPOOL_I8),
+    "softmax": (lambda: _qdq_model(helper.make_node("Softmax", ["xf"], ["yf"], name="softmax", axis=-1),
+                                   [64, 12], [64, 12], 0.0625, 5, 1.0 / 256, -128), Op.SOFTMAX_I8),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KERNEL_MODELS))
+def test_tflite_mode_kernels_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
+    """AVGPOOL_I8 in TFLite's integer mode and SOFTMAX_I8 with TFLite's exp table: MicroPython == C."""
+    driver, lib = vm
+    make, opcode = KERNEL_MODELS[kind]
+    L = lower(make(), io_edges=None)
+    op = next(o for o in L.program.ops if o.opcode == opcode)
+    assert (op.params[9] == 1) if opcode == Op.AVGPOOL_I8 else len(op.inputs) == 2  # the TFLite modes
+    rin = next(e.tensor for e in L.program.edges if e.direction == RECV)
+    sout = next(e.tensor for e in L.program.edges if e.direction == SEND)
+    shape = L.program.tensors[rin].shape
+    rng = np.random.default_rng(29)
+    xs = [rng.integers(-128, 128, shape).astype(np.int8) for _ in range(8)]
+    (tmp_path / "prog.bbrt").write_bytes(L.blob)
+    for k, x in enumerate(xs):
+        (tmp_path / f"in{k}.bin").write_bytes(x.tobytes())
+    script = SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{len(xs)})")
+    res = json.loads(next(s for s in run_vm(driver, lib, tmp_path, script).splitlines()
+                          if s.startswith("RESULT"))[len("RESULT "):])
+    hp = HostProgram(L.blob, L.program)
+    for k, x in enumerate(xs):
+        hp.run({rin: x})
+        assert (tmp_path / "out" / f"out{k}.bin").read_bytes() == hp.view(sout).tobytes(), f"input {k}"
+    assert res["alloc"] == [0] * len(xs), res
