@@ -48,14 +48,15 @@ from bbnode.executor import Program
 blob = open('prog.bbrt', 'rb').read()
 gc.collect()
 a0 = gc.mem_alloc()
+t0 = time.ticks_ms()
 P = Program(blob)
+load_ms = time.ticks_diff(time.ticks_ms(), t0)
 gc.collect()
 load = gc.mem_alloc() - a0
 del blob
 gc.collect()
 os.mkdir('out')
-res = {'load_bytes': load, 'arena_bytes': P.arena_size, 'ms': [], 'alloc': []}
-P.run()  # a first run (on the zeroed arena) settles the VM's own one-time allocations
+res = {'load_bytes': load, 'load_ms': load_ms, 'arena_bytes': P.arena_size, 'ms': [], 'alloc': []}
 for k in range(N):
     P.write_bytes(RIN, open('in%d.bin' % k, 'rb').read())
     gc.collect()
@@ -104,7 +105,7 @@ def test_micropython_equals_c_runtime_and_tflite(vm: tuple[Path, Path], tmp_path
     assert held["arena"] == L.program.arena_size + 8 + 4 * 2  # int8 arena (+8) and the empty float arena (2 cells)
     assert sum(held.values()) + len(L.blob) <= HELD_BUDGET, held
     print(f"\n{name}: held {held} (program file {len(L.blob)} B; the VM's load allocates {res['load_bytes']} B "
-          f"with garbage), ms per inference in the VM {res['ms']}")
+          f"with garbage, in {res['load_ms']} ms), ms per inference in the VM {res['ms']}")
 
 
 def held_bytes(blob: bytes) -> dict[str, int]:
@@ -175,3 +176,40 @@ def test_tflite_mode_kernels_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Pa
         hp.run({rin: x})
         assert (tmp_path / "out" / f"out{k}.bin").read_bytes() == hp.view(sout).tobytes(), f"input {k}"
     assert res["alloc"] == [0] * len(xs), res
+
+
+def test_threshold_tables_give_the_c_requantization() -> None:
+    """Compact (byte) and full (int32) threshold tables against the C arithmetic itself (lower_qdq.mbqm,
+    then zero point and activation bounds) for random layers, including multipliers whose thresholds leave
+    the small-int range (they must fall back to full tables) and accumulators around every threshold."""
+    import sys
+
+    from bb_edge.bbrt.lower_qdq import mbqm
+
+    sys.path.insert(0, str(MPY_DIR))
+    try:
+        from bbnode.executor import thr_channels
+    finally:
+        sys.path.remove(str(MPY_DIR))
+    rng = np.random.default_rng(7)
+    kinds = set()
+    for case in range(60):
+        n = int(rng.integers(1, 5))
+        shifts = rng.integers(-20, 3, n) if case % 3 else rng.integers(-40, 12, n)
+        rq = [int(v) for m, sh in zip(rng.integers(1 << 30, 1 << 31, n), shifts, strict=True) for v in (m, sh)]
+        zy = int(rng.integers(-128, 128))
+        lo, hi = sorted(int(v) for v in rng.integers(-128, 128, 2))
+        tables, tbase, b0, step = thr_channels(rq, n, zy, lo, hi)
+        kinds.add(tables.typecode)
+        for c in range(n):
+            j = tbase[c] >> 8
+            thr = [b0[j] + k * step[j] + tables[tbase[c] + k] for k in range(lo + 129, hi + 129)]
+            # accumulators strictly inside the saturated thresholds +-(2**30 - 1) ("never" / "always")
+            probes = {0, 1, -1, (1 << 30) - 2, 2 - (1 << 30)} | {t + d for t in thr for d in (-1, 0)}
+            for acc in probes:
+                if not 1 - (1 << 30) < acc < (1 << 30) - 1:
+                    continue
+                want = min(hi, max(lo, mbqm(acc, rq[2 * c], rq[2 * c + 1]) + zy))
+                got = lo + sum(1 for t in thr if t <= acc)  # thresholds ascend: the search's answer
+                assert got == want, (case, c, acc)
+    assert kinds == {"B", "i"}  # both forms were exercised

@@ -171,24 +171,54 @@ def thr_bisect(out, base, fn, smin, smax):
 
 
 def thr_channels(rq, n, zy, lo, hi):
-    """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel):
-    (tables, bases) where channel c's table is ``tables[bases[c]:bases[c] + 256]``. Channels with equal
-    (m, shift) share one table (a per-tensor scale gives one table per layer, not one per channel)."""
+    """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel).
+
+    Returns (tables, tbase, b0, step): output code k (q = k - 128) of channel c, with j = tbase[c] >> 8
+    its table, has the threshold ``b0[j] + k * step[j] + tables[tbase[c] + k]`` for lo < q <= hi (q <= lo: always reached, q > hi:
+    never). Channels with equal (m, shift) share one table (a per-tensor scale: one per layer). Compact
+    form: consecutive thresholds of an affine requantization differ by floor(d) or ceil(d), so a layer's
+    tables hold ``thr[k] - b0 - k * step`` in bytes (256 B per table); a layer whose thresholds do not fit
+    that form with every sum a small int keeps full int32 tables (b0 = step = 0, 1 KiB per table)."""
+    klo, khi = lo + 128, hi + 128
     slot = {}
     for c in range(n):
         k = (rq[2 * c], rq[2 * c + 1])
         if k not in slot:
             slot[k] = len(slot)
-    tables = zeros("i", 256 * len(slot))
-    bases = zeros("i", n)
-    done = set()
+    full = zeros("i", 256 * len(slot))
+    for (m, sh), j in slot.items():
+        thr_affine(full, j << 8, m, sh, zy, lo, hi)
+    base = [0] * len(slot)
+    step = [0] * len(slot)
+    compact = True
+    lim = 1 << 29
+    for j in range(len(slot)):
+        t = full[(j << 8) + klo + 1:(j << 8) + khi + 1]
+        if len(t) == 0 or min(t) <= MINV + 256 or max(t) >= MAXV:
+            compact = False
+            break
+        d = min(t[i + 1] - t[i] for i in range(len(t) - 1)) if len(t) > 1 else 0
+        b = min(t[i] - (klo + 1 + i) * d for i in range(len(t)))
+        if abs(b) > lim or 255 * abs(d) > lim or max(t[i] - b - (klo + 1 + i) * d for i in range(len(t))) > 255:
+            compact = False
+            break
+        base[j] = b
+        step[j] = d
+    tbase = zeros("i", n)
+    b0 = zeros("i", len(slot))
+    st = zeros("i", len(slot))
+    if compact:
+        tables = zeros("B", 256 * len(slot))
+        for j in range(len(slot)):
+            b0[j] = base[j]
+            st[j] = step[j]
+            for k in range(klo + 1, khi + 1):
+                tables[(j << 8) + k] = full[(j << 8) + k] - base[j] - k * step[j]
+    else:
+        tables = full
     for c in range(n):
-        k = (rq[2 * c], rq[2 * c + 1])
-        bases[c] = slot[k] << 8
-        if k not in done:
-            done.add(k)
-            thr_affine(tables, bases[c], k[0], k[1], zy, lo, hi)
-    return tables, bases
+        tbase[c] = slot[(rq[2 * c], rq[2 * c + 1])] << 8
+    return tables, tbase, b0, st
 
 
 class Tensor:
@@ -348,7 +378,8 @@ class ConvI8(K):
         G = p[8]
         self.geo = (N, C, H, W, M, KH, KW, y.dims[2], y.dims[3], G, C // G, M // G, p[0], p[1], p[2], p[3], p[6],
                     p[7])
-        self.thr, self.tbase = thr_channels(rq.buf, M, y.zp, p[9], p[10])
+        self.thr, self.tbase, self.tb0, self.tstep = thr_channels(rq.buf, M, y.zp, p[9], p[10])
+        self.kr = (p[9] + 128, p[10] + 128)
 
     def run(self):
         """Execute."""
@@ -362,6 +393,9 @@ class ConvI8(K):
         ob = self.ty.base
         thr = self.thr
         tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
         N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, sh, sw, pt, pl, dh, dw = self.geo
         HW = H * W
         KK = KH * KW
@@ -370,6 +404,8 @@ class ConvI8(K):
                 for oc in range(g * Mg, (g + 1) * Mg):
                     wk = oc * Cg * KK
                     tb = tbase[oc]
+                    b0 = tb0[tb >> 8]
+                    d0 = tstep[tb >> 8]
                     bias = b[oc]
                     xg = xb + (n * C + g * Cg) * HW
                     orow = ob + (n * M + oc) * OH * OW
@@ -391,11 +427,11 @@ class ConvI8(K):
                                         ix = ix0 + kx * dw
                                         if 0 <= ix < W:
                                             acc += (x[xr + ix] - zx) * w[wr + kx]
-                            lo = 0
-                            hi = 255
+                            lo = klo
+                            hi = khi
                             while lo < hi:
                                 mid = (lo + hi + 1) >> 1
-                                if thr[tb + mid] <= acc:
+                                if b0 + mid * d0 + thr[tb + mid] <= acc:
                                     lo = mid
                                 else:
                                     hi = mid - 1
@@ -412,7 +448,8 @@ class FcI8(K):
         self.geo = (x.count // Kk, Kk, Nn)
         # folded programs: the bias already holds -zx * sum(w), subtracting zx again would count it twice
         self.zx = 0 if self.p[2] else x.zp
-        self.thr, self.tbase = thr_channels(rq.buf, Nn, y.zp, self.p[0], self.p[1])
+        self.thr, self.tbase, self.tb0, self.tstep = thr_channels(rq.buf, Nn, y.zp, self.p[0], self.p[1])
+        self.kr = (self.p[0] + 128, self.p[1] + 128)
 
     def run(self):
         """Execute."""
@@ -426,6 +463,9 @@ class FcI8(K):
         ob = yt.base
         thr = self.thr
         tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
         rows, Kk, Nn = self.geo
         for r in range(rows):
             xr = xb + r * Kk
@@ -439,13 +479,15 @@ class FcI8(K):
                     for k in range(Kk):
                         acc += (x[xr + k] - zx) * w[wr + k]
                 tb = tbase[n]
+                b0 = tb0[tb >> 8]
+                d0 = tstep[tb >> 8]
                 # requantize by binary search in the output-code thresholds; inlined on purpose
                 # (a call per output element costs more than the search itself in MicroPython)
-                lo = 0
-                hi = 255
+                lo = klo
+                hi = khi
                 while lo < hi:
                     mid = (lo + hi + 1) >> 1
-                    if thr[tb + mid] <= acc:
+                    if b0 + mid * d0 + thr[tb + mid] <= acc:
                         lo = mid
                     else:
                         hi = mid - 1
