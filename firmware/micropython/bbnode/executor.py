@@ -3,7 +3,8 @@
 Loading allocates everything: one int8 arena and one float32 arena (``array``), both
 indexed by the planner's byte offsets (the planner's non-overlap holds per arena),
 constants copied into typed arrays, and per-op integer tables computed from the
-program's quantization: a 256-entry threshold table per output channel replaces
+program's quantization: a 256-entry threshold table per distinct output-channel
+scale (bytes over an affine base when that is exact, ``thr_channels``) replaces
 the 64-bit fixed-point requantization (``out >= q`` iff ``acc >= thr[q]``, exact
 because the C requantization is monotone in the accumulator), lookup tables
 replace the float math of AVGPOOL_I8/GAP_I8/CONCAT/QUANTIZE/DEQUANTIZE. The int8
@@ -12,7 +13,9 @@ inference loop then runs on small ints only and allocates nothing.
 The float32 kernels reproduce the C kernels' float32 rounding (every result is
 stored through an ``array('f')`` cell), so on a double-precision port they are
 bit-identical to C too; MicroPython boxes floats on most ports, so those
-kernels (and SOFTMAX_I8) allocate transient float objects.
+kernels (and SOFTMAX_I8 without TFLite's exp table) allocate transient float
+objects; SOFTMAX_I8 with the table computes in float32 encoded in small ints
+(bbnode/f32int.py) and allocates nothing.
 
 Why one file: the loader builds every kernel's tables from one pass over the program, and on the device
 a module per kernel would cost import RAM. It mirrors the C kernels op for op.
