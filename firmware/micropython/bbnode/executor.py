@@ -374,9 +374,12 @@ class ConvI8(K):
         x, w, b, rq = self.ti[0], self.ti[1], self.ti[2], self.ti[3]
         y = self.ty
         p = self.p
-        if p[15]:  # an NHWC input read in place (the C kernel's p15 = 1): not in this executor
-            raise ProgramError("PROG_UNSUPPORTED")
+        if p[15] not in (0, 1):
+            raise ProgramError("PROG_PARAM")
         N, C, H, W = x.dims
+        if p[15]:  # an NHWC input (a model's NHWC graph input) read in place, as the C kernel's p15 = 1
+            N, H, W, C = x.dims
+            self.run = self.run_nhwc
         M, _cg, KH, KW = w.dims
         G = p[8]
         self.geo = (N, C, H, W, M, KH, KW, y.dims[2], y.dims[3], G, C // G, M // G, p[0], p[1], p[2], p[3], p[6],
@@ -430,6 +433,63 @@ class ConvI8(K):
                                         ix = ix0 + kx * dw
                                         if 0 <= ix < W:
                                             acc += (x[xr + ix] - zx) * w[wr + kx]
+                            lo = klo
+                            hi = khi
+                            while lo < hi:
+                                mid = (lo + hi + 1) >> 1
+                                if b0 + mid * d0 + thr[tb + mid] <= acc:
+                                    lo = mid
+                                else:
+                                    hi = mid - 1
+                            o[orow + oy * OW + ox] = lo - 128
+
+
+    def run_nhwc(self):
+        """Execute on an NHWC input (element (n, c, y, x) at ((n * H + y) * W + x) * C + c)."""
+        xt = self.ti[0]
+        x = xt.buf
+        xb = xt.base
+        zx = xt.zp
+        w = self.ti[1].buf
+        b = self.ti[2].buf
+        o = self.ty.buf
+        ob = self.ty.base
+        thr = self.thr
+        tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
+        N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, sh, sw, pt, pl, dh, dw = self.geo
+        WC = W * C
+        KK = KH * KW
+        for n in range(N):
+            for g in range(G):
+                for oc in range(g * Mg, (g + 1) * Mg):
+                    wk = oc * Cg * KK
+                    tb = tbase[oc]
+                    b0 = tb0[tb >> 8]
+                    d0 = tstep[tb >> 8]
+                    bias = b[oc]
+                    xg = xb + n * H * WC + g * Cg
+                    orow = ob + (n * M + oc) * OH * OW
+                    for oy in range(OH):
+                        iy0 = oy * sh - pt
+                        for ox in range(OW):
+                            acc = bias
+                            ix0 = ox * sw - pl
+                            for ic in range(Cg):
+                                xp = xg + ic
+                                wp = wk + ic * KK
+                                for ky in range(KH):
+                                    iy = iy0 + ky * dh
+                                    if iy < 0 or iy >= H:
+                                        continue
+                                    xr = xp + iy * WC
+                                    wr = wp + ky * KW
+                                    for kx in range(KW):
+                                        ix = ix0 + kx * dw
+                                        if 0 <= ix < W:
+                                            acc += (x[xr + ix * C] - zx) * w[wr + kx]
                             lo = klo
                             hi = khi
                             while lo < hi:
