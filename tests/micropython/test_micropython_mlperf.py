@@ -149,7 +149,8 @@ def _nhwc_conv() -> onnx.ModelProto:
     rng = np.random.default_rng(3)
     sx, ws = 0.05, rng.uniform(0.002, 0.02, 4).astype(np.float32)
     init = [helper.make_tensor("sx", TensorProto.FLOAT, [], [sx]), helper.make_tensor("zx", TensorProto.INT8, [], [7]),
-            helper.make_tensor("sy", TensorProto.FLOAT, [], [0.04]), helper.make_tensor("zy", TensorProto.INT8, [], [-5]),
+            helper.make_tensor("sy", TensorProto.FLOAT, [], [0.04]),
+            helper.make_tensor("zy", TensorProto.INT8, [], [-5]),
             onnx.numpy_helper.from_array(rng.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8), "w"),
             onnx.numpy_helper.from_array(ws, "ws"), onnx.numpy_helper.from_array(np.zeros(4, np.int8), "wz"),
             onnx.numpy_helper.from_array(rng.integers(-3000, 3000, 4).astype(np.int32), "b"),
