@@ -1,4 +1,5 @@
-"""MicroPython runs MLPerf Tiny's anomaly autoencoder (ad) and keyword spotting (kws) int8 models (issue 29).
+"""MicroPython runs MLPerf Tiny's anomaly autoencoder (ad), keyword spotting (kws) and streaming wake word
+(strww, NHWC input read in place) int8 models (issue 29).
 
 The programs are the same QDQ lowerings the C runtime runs (bb_edge/bbrt/lower_qdq.py: the models' own
 scales, TFLite's integer requantization, AVGPOOL_I8 in TFLite's integer mode, SOFTMAX_I8 with TFLite's exp
@@ -81,7 +82,7 @@ def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return prepare_vm(tmp_path_factory.mktemp("mpylib"))
 
 
-@pytest.mark.parametrize("name", ["ad", "kws"])
+@pytest.mark.parametrize("name", ["ad", "kws", "strww"])
 def test_micropython_equals_c_runtime_and_tflite(vm: tuple[Path, Path], tmp_path: Path, name: str) -> None:
     """Same QDQ program, same bytes out: MicroPython == C host build == TFLite, allocation-free inference."""
     driver, lib = vm
