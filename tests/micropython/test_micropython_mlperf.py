@@ -144,34 +144,40 @@ def _qdq_model(op: onnx.NodeProto, shape: list[int], out_shape: list[int], sx: f
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
-def _nhwc_conv() -> onnx.ModelProto:
-    """int8 NHWC x -> Transpose to NCHW -> DQ -> Conv (per-channel int8 weights, int32 bias) -> Q: the
-    lowering drops the Transpose and the conv reads the NHWC input in place (CONV_I8 p15 = 1)."""
+def _conv(nhwc: bool) -> onnx.ModelProto:
+    """int8 x -> DQ -> Conv (per-channel int8 weights, int32 bias) -> Q. ``nhwc``: a 3x3/2 conv behind the
+    converter's NHWC -> NCHW Transpose, which the lowering drops (the conv reads the NHWC input in place,
+    CONV_I8 p15 = 1); else a pointwise conv (the executor's folded-bias loop) whose requantization step is
+    below one accumulator unit, so an accumulator off by one shows in the output."""
     rng = np.random.default_rng(3)
     sx, ws = 0.05, rng.uniform(0.002, 0.02, 4).astype(np.float32)
+    sy = 0.04 if nhwc else 0.0002
     init = [helper.make_tensor("sx", TensorProto.FLOAT, [], [sx]), helper.make_tensor("zx", TensorProto.INT8, [], [7]),
-            helper.make_tensor("sy", TensorProto.FLOAT, [], [0.04]),
+            helper.make_tensor("sy", TensorProto.FLOAT, [], [sy]),
             helper.make_tensor("zy", TensorProto.INT8, [], [-5]),
-            onnx.numpy_helper.from_array(rng.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8), "w"),
+            onnx.numpy_helper.from_array(rng.integers(-127, 128, (4, 3, 3, 3) if nhwc else (4, 3, 1, 1))
+                                         .astype(np.int8), "w"),
             onnx.numpy_helper.from_array(ws, "ws"), onnx.numpy_helper.from_array(np.zeros(4, np.int8), "wz"),
             onnx.numpy_helper.from_array(rng.integers(-3000, 3000, 4).astype(np.int32), "b"),
             onnx.numpy_helper.from_array((np.float32(sx) * ws).astype(np.float32), "bs"),
             onnx.numpy_helper.from_array(np.zeros(4, np.int32), "bz")]
+    conv = (helper.make_node("Conv", ["xf", "wf", "bf"], ["yf"], name="conv", kernel_shape=[3, 3], strides=[2, 2],
+                             pads=[1, 1, 1, 1]) if nhwc else
+            helper.make_node("Conv", ["xf", "wf", "bf"], ["yf"], name="conv", kernel_shape=[1, 1]))
     g = helper.make_graph(
-        [helper.make_node("Transpose", ["x"], ["xt"], name="to_nchw", perm=[0, 3, 1, 2]),
-         helper.make_node("DequantizeLinear", ["xt", "sx", "zx"], ["xf"], name="dq"),
+        ([helper.make_node("Transpose", ["x"], ["xt"], name="to_nchw", perm=[0, 3, 1, 2])] if nhwc else []) +
+        [helper.make_node("DequantizeLinear", ["xt" if nhwc else "x", "sx", "zx"], ["xf"], name="dq"),
          helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"], name="dq_w", axis=0),
-         helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bf"], name="dq_b", axis=0),
-         helper.make_node("Conv", ["xf", "wf", "bf"], ["yf"], name="conv", kernel_shape=[3, 3], strides=[2, 2],
-                          pads=[1, 1, 1, 1]),
+         helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bf"], name="dq_b", axis=0), conv,
          helper.make_node("QuantizeLinear", ["yf", "sy", "zy"], ["y"], name="q")],
-        "k", [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 7, 6, 3])],
-        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 4, 4, 3])], init)
+        "k", [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 7, 6, 3] if nhwc else [1, 3, 7, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 4, 4, 3] if nhwc else [1, 4, 7, 6])], init)
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
 KERNEL_MODELS = {
-    "conv_nhwc": (_nhwc_conv, Op.CONV_I8),
+    "conv_nhwc": (lambda: _conv(True), Op.CONV_I8),
+    "conv_pointwise": (lambda: _conv(False), Op.CONV_I8),
     # 3x3 windows, stride 2, one pixel of padding not counted: window counts 4, 6 and 9, many exact halves
     "avgpool": (lambda: _qdq_model(helper.make_node("AveragePool", ["xf"], ["yf"], name="pool", kernel_shape=[3, 3],
                                                     strides=[2, 2], pads=[1, 1, 1, 1]),
@@ -190,7 +196,8 @@ def test_tflite_mode_kernels_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Pa
     L = lower(make(), io_edges=None)
     op = next(o for o in L.program.ops if o.opcode == opcode)
     params = list(op.params) + [0] * 16
-    mode = {Op.AVGPOOL_I8: params[9] == 1, Op.SOFTMAX_I8: len(op.inputs) == 2, Op.CONV_I8: params[15] == 1}
+    mode = {Op.AVGPOOL_I8: params[9] == 1, Op.SOFTMAX_I8: len(op.inputs) == 2,
+            Op.CONV_I8: params[15] == 1 if kind == "conv_nhwc" else L.program.tensors[op.inputs[1]].shape[2:] == (1, 1)}
     assert mode[opcode]  # the TFLite mode (or the NHWC input) is what runs
     rin = next(e.tensor for e in L.program.edges if e.direction == RECV)
     sout = next(e.tensor for e in L.program.edges if e.direction == SEND)

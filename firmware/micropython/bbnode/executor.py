@@ -380,6 +380,24 @@ class ConvI8(K):
         if p[15]:  # an NHWC input (a model's NHWC graph input) read in place, as the C kernel's p15 = 1
             N, H, W, C = x.dims
             self.run = self.run_nhwc
+        elif w.dims[2] == 1 and w.dims[3] == 1 and p[0] == 1 and p[1] == 1 and not any(p[2:6]) and p[8] == 1:
+            # pointwise (1x1, stride 1, no padding, one group): every tap is inside, so the input zero point
+            # folds into the bias (b - zx * sum(w), exact on ints) and each output is a bare dot product
+            M, Cin = w.dims[0], w.dims[1]
+            fb = zeros("i", M)
+            ok = True
+            for oc in range(M):
+                sw_ = 0
+                for ic in range(Cin):
+                    sw_ += w.buf[oc * Cin + ic]
+                v = b.buf[oc] - x.zp * sw_
+                if v <= MINV or v >= MAXV:
+                    ok = False
+                    break
+                fb[oc] = v
+            if ok:
+                self.fb = fb
+                self.run = self.run_pointwise
         M, _cg, KH, KW = w.dims
         G = p[8]
         self.geo = (N, C, H, W, M, KH, KW, y.dims[2], y.dims[3], G, C // G, M // G, p[0], p[1], p[2], p[3], p[6],
@@ -443,6 +461,49 @@ class ConvI8(K):
                                     hi = mid - 1
                             o[orow + oy * OW + ox] = lo - 128
 
+
+    def run_pointwise(self):
+        """Execute a pointwise conv: per output channel and position, folded bias + sum x * w."""
+        xt = self.ti[0]
+        x = xt.buf
+        xb = xt.base
+        w = self.ti[1].buf
+        fb = self.fb
+        o = self.ty.buf
+        ob = self.ty.base
+        thr = self.thr
+        tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
+        geo = self.geo
+        N = geo[0]  # one name at a time: unpacking more than 3 values builds a tuple (an allocation)
+        C = geo[1]
+        HW = geo[2] * geo[3]
+        M = geo[4]
+        for n in range(N):
+            xn = xb + n * C * HW
+            for oc in range(M):
+                wk = oc * C
+                tb = tbase[oc]
+                b0 = tb0[tb >> 8]
+                d0 = tstep[tb >> 8]
+                bias = fb[oc]
+                orow = ob + (n * M + oc) * HW
+                for q in range(HW):
+                    acc = bias
+                    xp = xn + q
+                    for ic in range(C):
+                        acc += x[xp + ic * HW] * w[wk + ic]
+                    lo = klo
+                    hi = khi
+                    while lo < hi:
+                        mid = (lo + hi + 1) >> 1
+                        if b0 + mid * d0 + thr[tb + mid] <= acc:
+                            lo = mid
+                        else:
+                            hi = mid - 1
+                    o[orow + q] = lo - 128
 
     def run_nhwc(self):
         """Execute on an NHWC input (element (n, c, y, x) at ((n * H + y) * W + x) * C + c)."""
