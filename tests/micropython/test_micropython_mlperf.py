@@ -189,16 +189,22 @@ KERNEL_MODELS = {
 
 @pytest.mark.parametrize("kind", sorted(KERNEL_MODELS))
 def test_tflite_mode_kernels_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
-    """AVGPOOL_I8 in TFLite's integer mode, SOFTMAX_I8 with TFLite's exp table and CONV_I8 on an NHWC input
-    (p15 = 1): MicroPython == C."""
+    """AVGPOOL_I8 in TFLite's integer mode, SOFTMAX_I8 with TFLite's exp table, CONV_I8 on an NHWC input
+    (p15 = 1) and a pointwise CONV_I8 (the folded-bias loop): MicroPython == C."""
     driver, lib = vm
     make, opcode = KERNEL_MODELS[kind]
     L = lower(make(), io_edges=None)
     op = next(o for o in L.program.ops if o.opcode == opcode)
     params = list(op.params) + [0] * 16
-    mode = {Op.AVGPOOL_I8: params[9] == 1, Op.SOFTMAX_I8: len(op.inputs) == 2,
-            Op.CONV_I8: params[15] == 1 if kind == "conv_nhwc" else L.program.tensors[op.inputs[1]].shape[2:] == (1, 1)}
-    assert mode[opcode]  # the TFLite mode (or the NHWC input) is what runs
+    if kind == "avgpool":
+        assert params[9] == 1  # TFLite's integer mode
+    elif kind == "softmax":
+        assert len(op.inputs) == 2  # TFLite's exp table
+    elif kind == "conv_nhwc":
+        assert params[15] == 1  # the NHWC input read in place
+    else:
+        pointwise = params[0] == params[1] == 1 and not any(params[2:6])  # stride 1, no padding
+        assert L.program.tensors[op.inputs[1]].shape[2:] == (1, 1) and pointwise
     rin = next(e.tensor for e in L.program.edges if e.direction == RECV)
     sout = next(e.tensor for e in L.program.edges if e.direction == SEND)
     shape = L.program.tensors[rin].shape

@@ -177,8 +177,8 @@ def thr_channels(rq, n, zy, lo, hi):
     """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel).
 
     Returns (tables, tbase, b0, step): output code k (q = k - 128) of channel c, with j = tbase[c] >> 8
-    its table, has the threshold ``b0[j] + k * step[j] + tables[tbase[c] + k]`` for lo < q <= hi (q <= lo: always reached, q > hi:
-    never). Channels with equal (m, shift) share one table (a per-tensor scale: one per layer). Compact
+    its table, has the threshold ``b0[j] + k * step[j] + tables[tbase[c] + k]`` for lo < q <= hi (q <= lo:
+    always reached, q > hi: never). Channels with equal (m, shift) share one table (a per-tensor scale: one per layer). Compact
     form: consecutive thresholds of an affine requantization differ by floor(d) or ceil(d), so a layer's
     tables hold ``thr[k] - b0 - k * step`` in bytes (256 B per table); a layer whose thresholds do not fit
     that form with every sum a small int keeps full int32 tables (b0 = step = 0, 1 KiB per table)."""
