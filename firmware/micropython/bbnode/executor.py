@@ -177,48 +177,45 @@ def thr_channels(rq, n, zy, lo, hi):
     """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel).
 
     Returns (tables, tbase, b0, step): output code k (q = k - 128) of channel c, with j = tbase[c] >> 8
-    its table, has the threshold ``b0[j] + k * step[j] + tables[tbase[c] + k]`` for lo < q <= hi (q <= lo:
-    always reached, q > hi: never). Channels with equal (m, shift) share one table (a per-tensor scale: one per layer). Compact
-    form: consecutive thresholds of an affine requantization differ by floor(d) or ceil(d), so a layer's
-    tables hold ``thr[k] - b0 - k * step`` in bytes (256 B per table); a layer whose thresholds do not fit
-    that form with every sum a small int keeps full int32 tables (b0 = step = 0, 1 KiB per table)."""
+    its table, has the threshold ``b0[j] + k * step[j] + tables[tbase[c] + k]`` for lo < q <= hi
+    (q <= lo: always reached, q > hi: never). Channels with equal (m, shift) share one table (a
+    per-tensor scale: one per layer). Compact form: consecutive thresholds of an affine requantization
+    differ by floor(d) or ceil(d), so a layer's tables hold ``thr[k] - b0 - k * step`` in bytes (256 B
+    per table, built one table at a time); a layer whose thresholds do not fit that form with every sum
+    a small int keeps full int32 tables (b0 = step = 0, 1 KiB per table)."""
     klo, khi = lo + 128, hi + 128
     slot = {}
     for c in range(n):
         k = (rq[2 * c], rq[2 * c + 1])
         if k not in slot:
             slot[k] = len(slot)
-    full = zeros("i", 256 * len(slot))
-    for (m, sh), j in slot.items():
-        thr_affine(full, j << 8, m, sh, zy, lo, hi)
-    base = [0] * len(slot)
-    step = [0] * len(slot)
-    compact = True
+    b0 = zeros("i", len(slot))
+    st = zeros("i", len(slot))
+    tables = zeros("B", 256 * len(slot))
+    tmp = zeros("i", 256)  # one table at a time: loading never holds the full int32 form of a compact layer
     lim = 1 << 29
-    for j in range(len(slot)):
-        t = full[(j << 8) + klo + 1:(j << 8) + khi + 1]
+    for (m, sh), j in slot.items():
+        thr_affine(tmp, 0, m, sh, zy, lo, hi)
+        t = tmp[klo + 1:khi + 1]
         if len(t) == 0 or min(t) <= MINV + 256 or max(t) >= MAXV:
-            compact = False
+            tables = None
             break
         d = min(t[i + 1] - t[i] for i in range(len(t) - 1)) if len(t) > 1 else 0
         b = min(t[i] - (klo + 1 + i) * d for i in range(len(t)))
         if abs(b) > lim or 255 * abs(d) > lim or max(t[i] - b - (klo + 1 + i) * d for i in range(len(t))) > 255:
-            compact = False
+            tables = None
             break
-        base[j] = b
-        step[j] = d
+        b0[j] = b
+        st[j] = d
+        for k in range(klo + 1, khi + 1):
+            tables[(j << 8) + k] = tmp[k] - b - k * d
+    if tables is None:  # full int32 tables: b0 = step = 0
+        tables = zeros("i", 256 * len(slot))
+        for (m, sh), j in slot.items():
+            thr_affine(tables, j << 8, m, sh, zy, lo, hi)
+            b0[j] = 0
+            st[j] = 0
     tbase = zeros("i", n)
-    b0 = zeros("i", len(slot))
-    st = zeros("i", len(slot))
-    if compact:
-        tables = zeros("B", 256 * len(slot))
-        for j in range(len(slot)):
-            b0[j] = base[j]
-            st[j] = step[j]
-            for k in range(klo + 1, khi + 1):
-                tables[(j << 8) + k] = full[(j << 8) + k] - base[j] - k * step[j]
-    else:
-        tables = full
     for c in range(n):
         tbase[c] = slot[(rq[2 * c], rq[2 * c + 1])] << 8
     return tables, tbase, b0, st
