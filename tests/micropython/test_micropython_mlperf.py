@@ -11,13 +11,13 @@ allocate nothing (``gc.mem_alloc()`` unchanged, GC disabled).
 Memory: this VM port neither bounds its heap nor frees anything inside one script run, so the RAM the
 loaded program holds is counted on the same executor under CPython (every ``array`` it keeps: arenas,
 constants, threshold and lookup tables) and must stay within HELD_BUDGET, with the program file on top
-while it loads: an ESP32 with 2 MiB or more of PSRAM as MicroPython heap holds either model; a board
-without PSRAM (about 100-200 KiB of heap) holds neither (ad's weights alone are 278 KiB).
+while it loads: an ESP32 with 2 MiB or more of PSRAM as MicroPython heap holds any of the three; a board
+without PSRAM (about 100-200 KiB of heap) holds none (ad's weights alone are 272 KiB).
 
-The two models' reference outputs do not reach the cases where TFLite's average pool (sum of codes,
-rounded half away from zero) and softmax (its float exp table) differ from the runtime's own int8 modes, so
-small QDQ models built here hold those kernels to the C runtime on many random inputs where they do (and a
-third the NHWC-input conv that ic, vww and strww use).
+The models' reference outputs do not reach the cases where TFLite's average pool (sum of codes, rounded
+half away from zero) and softmax (its float exp table) differ from the runtime's own int8 modes, so small
+QDQ models built here hold those kernels to the C runtime on random inputs where they do; two more do the
+same for the NHWC-input conv (as ic, vww and strww's first convs) and the executor's pointwise loop.
 
 CI: inputs 0 and 1 of each model; ``BB_EDGE_LONG=1``: all 8.
 """
