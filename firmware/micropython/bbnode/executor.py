@@ -3,7 +3,8 @@
 Loading allocates everything: one int8 arena and one float32 arena (``array``), both
 indexed by the planner's byte offsets (the planner's non-overlap holds per arena),
 constants copied into typed arrays, and per-op integer tables computed from the
-program's quantization: a 256-entry threshold table per output channel replaces
+program's quantization: a 256-entry threshold table per distinct output-channel
+scale (bytes over an affine base when that is exact, ``thr_channels``) replaces
 the 64-bit fixed-point requantization (``out >= q`` iff ``acc >= thr[q]``, exact
 because the C requantization is monotone in the accumulator), lookup tables
 replace the float math of AVGPOOL_I8/GAP_I8/CONCAT/QUANTIZE/DEQUANTIZE. The int8
@@ -12,7 +13,9 @@ inference loop then runs on small ints only and allocates nothing.
 The float32 kernels reproduce the C kernels' float32 rounding (every result is
 stored through an ``array('f')`` cell), so on a double-precision port they are
 bit-identical to C too; MicroPython boxes floats on most ports, so those
-kernels (and SOFTMAX_I8) allocate transient float objects.
+kernels (and SOFTMAX_I8 without TFLite's exp table) allocate transient float
+objects; SOFTMAX_I8 with the table computes in float32 encoded in small ints
+(bbnode/f32int.py) and allocates nothing.
 
 Why one file: the loader builds every kernel's tables from one pass over the program, and on the device
 a module per kernel would cost import RAM. It mirrors the C kernels op for op.
@@ -170,6 +173,54 @@ def thr_bisect(out, base, fn, smin, smax):
         out[base + k] = sat(b, MINV, MAXV)
 
 
+def thr_channels(rq, n, zy, lo, hi):
+    """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel).
+
+    Returns (tables, tbase, b0, step): output code k (q = k - 128) of channel c, with j = tbase[c] >> 8
+    its table, has the threshold ``b0[j] + k * step[j] + tables[tbase[c] + k]`` for lo < q <= hi
+    (q <= lo: always reached, q > hi: never). Channels with equal (m, shift) share one table (a
+    per-tensor scale: one per layer). Compact form: consecutive thresholds of an affine requantization
+    differ by floor(d) or ceil(d), so a layer's tables hold ``thr[k] - b0 - k * step`` in bytes (256 B
+    per table, built one table at a time); a layer whose thresholds do not fit that form with every sum
+    a small int keeps full int32 tables (b0 = step = 0, 1 KiB per table)."""
+    klo, khi = lo + 128, hi + 128
+    slot = {}
+    for c in range(n):
+        k = (rq[2 * c], rq[2 * c + 1])
+        if k not in slot:
+            slot[k] = len(slot)
+    b0 = zeros("i", len(slot))
+    st = zeros("i", len(slot))
+    tables = zeros("B", 256 * len(slot))
+    tmp = zeros("i", 256)  # one table at a time: loading never holds the full int32 form of a compact layer
+    lim = 1 << 29
+    for (m, sh), j in slot.items():
+        thr_affine(tmp, 0, m, sh, zy, lo, hi)
+        t = tmp[klo + 1:khi + 1]
+        if len(t) == 0 or min(t) <= MINV + 256 or max(t) >= MAXV:
+            tables = None
+            break
+        d = min(t[i + 1] - t[i] for i in range(len(t) - 1)) if len(t) > 1 else 0
+        b = min(t[i] - (klo + 1 + i) * d for i in range(len(t)))
+        if abs(b) > lim or 255 * abs(d) > lim or max(t[i] - b - (klo + 1 + i) * d for i in range(len(t))) > 255:
+            tables = None
+            break
+        b0[j] = b
+        st[j] = d
+        for k in range(klo + 1, khi + 1):
+            tables[(j << 8) + k] = tmp[k] - b - k * d
+    if tables is None:  # full int32 tables: b0 = step = 0
+        tables = zeros("i", 256 * len(slot))
+        for (m, sh), j in slot.items():
+            thr_affine(tables, j << 8, m, sh, zy, lo, hi)
+            b0[j] = 0
+            st[j] = 0
+    tbase = zeros("i", n)
+    for c in range(n):
+        tbase[c] = slot[(rq[2 * c], rq[2 * c + 1])] << 8
+    return tables, tbase, b0, st
+
+
 class Tensor:
     """A tensor record plus where its elements live: ``buf[base:base+count]``."""
 
@@ -320,14 +371,36 @@ class ConvI8(K):
         x, w, b, rq = self.ti[0], self.ti[1], self.ti[2], self.ti[3]
         y = self.ty
         p = self.p
+        if p[15] not in (0, 1):
+            raise ProgramError("PROG_PARAM")
         N, C, H, W = x.dims
+        if p[15]:  # an NHWC input (a model's NHWC graph input) read in place, as the C kernel's p15 = 1
+            N, H, W, C = x.dims
+            self.run = self.run_nhwc
+        elif w.dims[2] == 1 and w.dims[3] == 1 and p[0] == 1 and p[1] == 1 and not any(p[2:6]) and p[8] == 1:
+            # pointwise (1x1, stride 1, no padding, one group): every tap is inside, so the input zero point
+            # folds into the bias (b - zx * sum(w), exact on ints) and each output is a bare dot product
+            M, Cin = w.dims[0], w.dims[1]
+            fb = zeros("i", M)
+            ok = True
+            for oc in range(M):
+                sw_ = 0
+                for ic in range(Cin):
+                    sw_ += w.buf[oc * Cin + ic]
+                v = b.buf[oc] - x.zp * sw_
+                if v <= MINV or v >= MAXV:
+                    ok = False
+                    break
+                fb[oc] = v
+            if ok:
+                self.fb = fb
+                self.run = self.run_pointwise
         M, _cg, KH, KW = w.dims
         G = p[8]
         self.geo = (N, C, H, W, M, KH, KW, y.dims[2], y.dims[3], G, C // G, M // G, p[0], p[1], p[2], p[3], p[6],
                     p[7])
-        self.thr = zeros("i", 256 * M)
-        for oc in range(M):
-            thr_affine(self.thr, oc << 8, rq.buf[2 * oc], rq.buf[2 * oc + 1], y.zp, p[9], p[10])
+        self.thr, self.tbase, self.tb0, self.tstep = thr_channels(rq.buf, M, y.zp, p[9], p[10])
+        self.kr = (p[9] + 128, p[10] + 128)
 
     def run(self):
         """Execute."""
@@ -340,6 +413,10 @@ class ConvI8(K):
         o = self.ty.buf
         ob = self.ty.base
         thr = self.thr
+        tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
         N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, sh, sw, pt, pl, dh, dw = self.geo
         HW = H * W
         KK = KH * KW
@@ -347,7 +424,9 @@ class ConvI8(K):
             for g in range(G):
                 for oc in range(g * Mg, (g + 1) * Mg):
                     wk = oc * Cg * KK
-                    tb = oc << 8
+                    tb = tbase[oc]
+                    b0 = tb0[tb >> 8]
+                    d0 = tstep[tb >> 8]
                     bias = b[oc]
                     xg = xb + (n * C + g * Cg) * HW
                     orow = ob + (n * M + oc) * OH * OW
@@ -369,11 +448,111 @@ class ConvI8(K):
                                         ix = ix0 + kx * dw
                                         if 0 <= ix < W:
                                             acc += (x[xr + ix] - zx) * w[wr + kx]
-                            lo = 0
-                            hi = 255
+                            lo = klo
+                            hi = khi
                             while lo < hi:
                                 mid = (lo + hi + 1) >> 1
-                                if thr[tb + mid] <= acc:
+                                if b0 + mid * d0 + thr[tb + mid] <= acc:
+                                    lo = mid
+                                else:
+                                    hi = mid - 1
+                            o[orow + oy * OW + ox] = lo - 128
+
+
+    def run_pointwise(self):
+        """Execute a pointwise conv: per output channel and position, folded bias + sum x * w."""
+        xt = self.ti[0]
+        x = xt.buf
+        xb = xt.base
+        w = self.ti[1].buf
+        fb = self.fb
+        o = self.ty.buf
+        ob = self.ty.base
+        thr = self.thr
+        tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
+        geo = self.geo
+        N = geo[0]  # one name at a time: unpacking more than 3 values builds a tuple (an allocation)
+        C = geo[1]
+        HW = geo[2] * geo[3]
+        M = geo[4]
+        for n in range(N):
+            xn = xb + n * C * HW
+            for oc in range(M):
+                wk = oc * C
+                tb = tbase[oc]
+                b0 = tb0[tb >> 8]
+                d0 = tstep[tb >> 8]
+                bias = fb[oc]
+                orow = ob + (n * M + oc) * HW
+                for q in range(HW):
+                    acc = bias
+                    xp = xn + q
+                    for ic in range(C):
+                        acc += x[xp + ic * HW] * w[wk + ic]
+                    lo = klo
+                    hi = khi
+                    while lo < hi:
+                        mid = (lo + hi + 1) >> 1
+                        if b0 + mid * d0 + thr[tb + mid] <= acc:
+                            lo = mid
+                        else:
+                            hi = mid - 1
+                    o[orow + q] = lo - 128
+
+    def run_nhwc(self):
+        """Execute on an NHWC input (element (n, c, y, x) at ((n * H + y) * W + x) * C + c)."""
+        xt = self.ti[0]
+        x = xt.buf
+        xb = xt.base
+        zx = xt.zp
+        w = self.ti[1].buf
+        b = self.ti[2].buf
+        o = self.ty.buf
+        ob = self.ty.base
+        thr = self.thr
+        tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
+        N, C, H, W, M, KH, KW, OH, OW, G, Cg, Mg, sh, sw, pt, pl, dh, dw = self.geo
+        WC = W * C
+        KK = KH * KW
+        for n in range(N):
+            for g in range(G):
+                for oc in range(g * Mg, (g + 1) * Mg):
+                    wk = oc * Cg * KK
+                    tb = tbase[oc]
+                    b0 = tb0[tb >> 8]
+                    d0 = tstep[tb >> 8]
+                    bias = b[oc]
+                    xg = xb + n * H * WC + g * Cg
+                    orow = ob + (n * M + oc) * OH * OW
+                    for oy in range(OH):
+                        iy0 = oy * sh - pt
+                        for ox in range(OW):
+                            acc = bias
+                            ix0 = ox * sw - pl
+                            for ic in range(Cg):
+                                xp = xg + ic
+                                wp = wk + ic * KK
+                                for ky in range(KH):
+                                    iy = iy0 + ky * dh
+                                    if iy < 0 or iy >= H:
+                                        continue
+                                    xr = xp + iy * WC
+                                    wr = wp + ky * KW
+                                    for kx in range(KW):
+                                        ix = ix0 + kx * dw
+                                        if 0 <= ix < W:
+                                            acc += (x[xr + ix * C] - zx) * w[wr + kx]
+                            lo = klo
+                            hi = khi
+                            while lo < hi:
+                                mid = (lo + hi + 1) >> 1
+                                if b0 + mid * d0 + thr[tb + mid] <= acc:
                                     lo = mid
                                 else:
                                     hi = mid - 1
@@ -390,9 +569,8 @@ class FcI8(K):
         self.geo = (x.count // Kk, Kk, Nn)
         # folded programs: the bias already holds -zx * sum(w), subtracting zx again would count it twice
         self.zx = 0 if self.p[2] else x.zp
-        self.thr = zeros("i", 256 * Nn)
-        for n in range(Nn):
-            thr_affine(self.thr, n << 8, rq.buf[2 * n], rq.buf[2 * n + 1], y.zp, self.p[0], self.p[1])
+        self.thr, self.tbase, self.tb0, self.tstep = thr_channels(rq.buf, Nn, y.zp, self.p[0], self.p[1])
+        self.kr = (self.p[0] + 128, self.p[1] + 128)
 
     def run(self):
         """Execute."""
@@ -405,6 +583,10 @@ class FcI8(K):
         o = yt.buf
         ob = yt.base
         thr = self.thr
+        tbase = self.tbase
+        tb0 = self.tb0
+        tstep = self.tstep
+        klo, khi = self.kr
         rows, Kk, Nn = self.geo
         for r in range(rows):
             xr = xb + r * Kk
@@ -417,14 +599,16 @@ class FcI8(K):
                 else:  # unfolded: sum (x - zx) * w == sum x*w - zx * sum w, exact on ints
                     for k in range(Kk):
                         acc += (x[xr + k] - zx) * w[wr + k]
-                tb = n << 8
+                tb = tbase[n]
+                b0 = tb0[tb >> 8]
+                d0 = tstep[tb >> 8]
                 # requantize by binary search in the output-code thresholds; inlined on purpose
                 # (a call per output element costs more than the search itself in MicroPython)
-                lo = 0
-                hi = 255
+                lo = klo
+                hi = khi
                 while lo < hi:
                     mid = (lo + hi + 1) >> 1
-                    if thr[tb + mid] <= acc:
+                    if b0 + mid * d0 + thr[tb + mid] <= acc:
                         lo = mid
                     else:
                         hi = mid - 1
@@ -513,42 +697,57 @@ def _avg_counts(geo):
 
 
 class AvgPoolI8(Pool):
-    """AVGPOOL_I8: thresholds per window count replace quant8(s * sx / cnt)."""
+    """AVGPOOL_I8: thresholds per window count replace quant8(s * sx / cnt); param 9 = 1 is TFLite's
+    integer average (input and output share parameters): the sum of the codes over the count, rounded half
+    away from zero (C's truncating division), saturated."""
 
     def prep2(self, pr):
         x, y = self.ti[0], self.ty
+        tfl = self.p[9] == 1
+        self.zs = 0 if tfl else x.zp  # what the window sum subtracts from each code
         wins = _avg_counts(self.geo)
+        slot = {}  # window count -> its threshold table's base
+        for wv in wins:
+            if wv[4] > 0 and wv[4] not in slot:
+                slot[wv[4]] = len(slot) << 8
         self.win = zeros("i", 5 * len(wins))
-        cmax = 1
         for i, wv in enumerate(wins):
-            for j in range(5):
+            for j in range(4):
                 self.win[5 * i + j] = wv[j]
-            cmax = max(cmax, wv[4])
-        self.thr = zeros("i", 256 * (cmax + 1))
+            self.win[5 * i + 4] = slot.get(wv[4], 0)
+        self.thr = zeros("i", 256 * max(1, len(slot)))
         sx, sy, zy = x.scale, y.scale, y.zp
-        for cnt in set(wv[4] for wv in wins):
-            if cnt <= 0:
-                continue
+        for cnt, base in slot.items():
             fc = float(cnt)
 
             def fn(s, fc=fc):
                 return quant8(f32(f32(f32(float(s)) * sx) / fc), sy, zy)
 
-            thr_bisect(self.thr, cnt << 8, fn, -255 * cnt, 255 * cnt)
+            def fn_tfl(q, cnt=cnt):
+                r = (q + cnt // 2) // cnt if q > 0 else -((cnt // 2 - q) // cnt)
+                return sat(r, -128, 127)
+
+            if tfl:
+                thr_bisect(self.thr, base, fn_tfl, -128 * cnt, 127 * cnt)
+            else:
+                thr_bisect(self.thr, base, fn, -255 * cnt, 255 * cnt)
 
     def run(self):
         """Execute."""
         x = self.ti[0].buf
         xb = self.ti[0].base
-        zx = self.ti[0].zp
+        zx = self.zs
         o = self.ty.buf
         ob = self.ty.base
         win = self.win
         thr = self.thr
-        NC, H, W, OH, OW = self.geo[0], self.geo[1], self.geo[2], self.geo[3], self.geo[4]
-        P = OH * OW
+        geo = self.geo
+        NC = geo[0]  # one name at a time: unpacking more than 3 values builds a tuple (an allocation)
+        HW = geo[1] * geo[2]
+        W = geo[2]
+        P = geo[3] * geo[4]
         for c in range(NC):
-            xp = xb + c * H * W
+            xp = xb + c * HW
             for i in range(P):
                 j = 5 * i
                 s = 0
@@ -556,7 +755,7 @@ class AvgPoolI8(Pool):
                     r = xp + iy * W
                     for ix in range(win[j + 2], win[j + 3]):
                         s += x[r + ix] - zx
-                tb = win[j + 4] << 8
+                tb = win[j + 4]
                 lo = 0
                 hi = 255
                 while lo < hi:
@@ -964,9 +1163,47 @@ class SoftmaxI8(K):
 
     def prepare(self, pr, op):
         t = self.ti[0]
+        if len(self.ti) == 2:  # TFLite's float exp table (a program input): the int-only kernel below
+            from bbnode import f32int
+            tab = self.ti[1]
+            if tab.dtype != DT_FLOAT or tab.count != 256:
+                raise ProgramError("PROG_SHAPE")
+            self.tab = zeros("i", 256)  # the table's float32 values as f32int encodings
+            for i in range(256):
+                self.tab[i] = f32int.from_bytes(tab.bytes, tab.byte_base + 4 * i)
+            self.sy = f32int.from_float(self.ty.scale)
+            self.f = (f32int.add, f32int.mul, f32int.div)
+            self.run = self.run_table
+            return
         self.ex = zeros("f", 256)  # expf((x - m) * scale) for x - m in [-255, 0]
         for d in range(-255, 1):
             self.ex[d + 255] = expf(f32(float(d) * t.scale))
+
+    def run_table(self):
+        """TFLite's arithmetic, as the C kernel with a table: ``s = sum tab[255 + x - m]`` (float32, in
+        order), ``inv = 1 / (s * scale_y)``, ``y = roundeven(tab[255 + x - m] * inv) + zy``, in float32
+        encoded in small ints (bbnode/f32int.py): bit-exact and allocation-free."""
+        add, mul, div = self.f
+        x = self.ti[0].buf
+        xb = self.ti[0].base
+        o = self.ty.buf
+        ob = self.ty.base
+        zy = self.ty.zp
+        tab = self.tab
+        n = self.ti[0].dims[-1]
+        for r in range(self.ti[0].count // n):
+            xr = xb + r * n
+            m = x[xr]
+            for i in range(1, n):
+                if x[xr + i] > m:
+                    m = x[xr + i]
+            b = 255 - m
+            s = 0
+            for i in range(n):
+                s = add(s, tab[b + x[xr + i]])
+            inv = div(_ONE, mul(s, self.sy))
+            for i in range(n):
+                o[ob + r * n + i] = sat(roundeven_f32i(mul(tab[b + x[xr + i]], inv)) + zy, -128, 127)
 
     def run(self):
         """Execute."""
@@ -993,6 +1230,33 @@ class SoftmaxI8(K):
                 e[0] = ex[x[xr + i] - m + 255] / s
                 e[0] = e[0] / sy
                 o[ob + r * n + i] = sat(roundeven(e[0]) + zy, -128, 127)
+
+
+_ONE = 64 << 23  # 1.0 in bbnode/f32int.py's encoding
+
+
+def roundeven_f32i(v):
+    """bbrt_roundf_even of a float32 in bbnode/f32int.py's encoding: round half to even, clamped to
+    +-2**30; ints only."""
+    if v == 0:
+        return 0
+    a = -v if v < 0 else v
+    mant = (a & 0x7FFFFF) | 0x800000
+    sh = (a >> 23) - 87  # value = mant * 2**sh
+    if sh >= 7:
+        r = 1 << 30
+    elif sh >= 0:
+        r = mant << sh
+    elif sh < -24:
+        r = 0
+    else:
+        k = -sh
+        r = mant >> k
+        rem = mant & ((1 << k) - 1)
+        half = 1 << (k - 1)
+        if rem > half or (rem == half and r & 1):
+            r += 1
+    return -r if v < 0 else r
 
 
 class Copy(K):
