@@ -27,6 +27,7 @@ OPT = "-Os"
 #: (qemu machine, TFLM TARGET_ARCH, OPTIMIZED_KERNEL_DIR or "" for the reference kernels)
 CORES = {"cortex-m4": ("mps2-an386", "cortex-m4", "cmsis_nn"), "cortex-m3": ("mps2-an385", "cortex-m3", "")}
 INPUTS_ADDR = 0x00300000
+ARENA_PROBE_ADDR = 0x002FFF00
 
 
 class BaselineError(RuntimeError):
@@ -40,18 +41,28 @@ def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 3600) -> str:
     return p.stdout
 
 
-def _make_args(core: str) -> list[str]:
+#: rounding of the requantization: "single" is the TFLite interpreter's (TFLITE_SINGLE_ROUNDING, and
+#: CMSIS_NN_USE_SINGLE_ROUNDING for CMSIS-NN; the oracle ``tflite_output`` and bbrt use it); "double" is
+#: TFLM's default build (gemmlowp's doubling high multiply then a rounding shift)
+ROUNDING = {"single": ["-DTFLITE_SINGLE_ROUNDING=1", "-DCMSIS_NN_USE_SINGLE_ROUNDING"], "double": []}
+
+
+def _make_args(core: str, rounding: str) -> list[str]:
     _, arch, kernels = CORES[core]
     args = ["-f", MAKEFILE, "TARGET=cortex_m_generic", f"TARGET_ARCH={arch}", "TARGET_TOOLCHAIN_ROOT=/usr/bin/",
             "BUILD_TYPE=release", f"CORE_OPTIMIZATION_LEVEL={OPT}", f"KERNEL_OPTIMIZATION_LEVEL={OPT}",
-            f"THIRD_PARTY_KERNEL_OPTIMIZATION_LEVEL={OPT}"]
+            f"THIRD_PARTY_KERNEL_OPTIMIZATION_LEVEL={OPT}", f"BASE_GENDIR=gen-{rounding}"]
+    if rounding != "double":  # the make's own defines, restated: a command-line value replaces them
+        defines = ([f"-D{kernels.upper()}"] if kernels else []) + ["-DKERNELS_OPTIMIZED_FOR_SPEED"]
+        args.append("ADDITIONAL_DEFINES=" + " ".join(defines + ROUNDING[rounding]))
     return args + ([f"OPTIMIZED_KERNEL_DIR={kernels}"] if kernels else [])
 
 
-def library(tree: Path, core: str, jobs: int = 2) -> Path:
+def library(tree: Path, core: str, rounding: str = "single", jobs: int = 2) -> Path:
     """libtensorflow-microlite.a for ``core`` (make builds it once per tree, then finds it up to date)."""
-    _run(["make", f"-j{jobs}", *_make_args(core), "microlite"], cwd=tree)
-    libs = sorted(tree.glob(f"gen/cortex_m_generic_{CORES[core][1]}_release*/lib/libtensorflow-microlite.a"))
+    _run(["make", f"-j{jobs}", *_make_args(core, rounding), "microlite"], cwd=tree)
+    libs = sorted(tree.glob(f"gen-{rounding}/cortex_m_generic_{CORES[core][1]}_release*/lib/"
+                            "libtensorflow-microlite.a"))
     libs = [p for p in libs if ("cmsis_nn" in str(p)) == bool(CORES[core][2])]
     if not libs:
         raise BaselineError(f"no libtensorflow-microlite.a for {core} under {tree}/gen")
@@ -116,7 +127,7 @@ def model_header(model: bytes) -> str:
             f"{rows}\n}};\nstatic const unsigned int g_model_len = {len(model)};\n")
 
 
-def app(tree: Path, lib: Path, core: str, model: bytes, d: Path, arena: int) -> Path:
+def app(tree: Path, lib: Path, core: str, model: bytes, d: Path, arena: int, rounding: str = "single") -> Path:
     """The harness ELF for one model and arena size."""
     d.mkdir(parents=True, exist_ok=True)
     (d / "model_data.h").write_text(model_header(model))
@@ -128,7 +139,7 @@ def app(tree: Path, lib: Path, core: str, model: bytes, d: Path, arena: int) -> 
     inc = [f"-I{tree}", f"-I{dl}/flatbuffers/include", f"-I{dl}/gemmlowp", f"-I{dl}/ruy", f"-I{d}",
            f"-I{dl}/cmsis/CMSIS/Core/Include"]
     defs = ["-DTF_LITE_STATIC_MEMORY", "-DTF_LITE_DISABLE_X86_NEON", "-DTF_LITE_STRIP_ERROR_STRINGS",
-            "-DNDEBUG", f"-DARENA_SIZE={arena}"] + (["-DCMSIS_NN"] if kernels else [])
+            "-DNDEBUG", f"-DARENA_SIZE={arena}"] + (["-DCMSIS_NN"] if kernels else []) + ROUNDING[rounding]
     common = [*cpu, OPT, "-ffunction-sections", "-fdata-sections", "-fno-common"]
     elf = d / "tflm.elf"
     _run(["arm-none-eabi-gcc", *common, "-c", str(HARNESS / "boot.c"), "-o", str(d / "boot.o")])
@@ -152,16 +163,27 @@ class Run:
     arena_used: int
 
 
+def _qemu(elf: Path, core: str, files: dict[int, Path]) -> str:
+    loaders = [a for addr, f in files.items() for a in ("-device", f"loader,file={f},addr=0x{addr:08x}")]
+    return subprocess.run(["qemu-system-arm", "-M", CORES[core][0], "-cpu", core, "-display", "none",
+                           "-monitor", "none", "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
+                           *loaders, "-semihosting-config", "enable=on,target=native"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800).stdout
+
+
+def loads_with(elf: Path, core: str, arena: int, d: Path) -> bool:
+    """Whether AllocateTensors succeeds when the interpreter gets ``arena`` bytes (harness probe mode)."""
+    f = d / "arena.bin"
+    f.write_bytes(b"ARNA" + struct.pack("<I", arena))
+    return "load 0" in _qemu(elf, core, {ARENA_PROBE_ADDR: f})
+
+
 def run(elf: Path, core: str, inputs: np.ndarray, d: Path) -> Run:
     """Run ``elf`` on QEMU with ``inputs`` (int8, one row per inference) and parse the harness output."""
     blob = b"".join(np.ascontiguousarray(x).astype(np.int8).tobytes() for x in inputs)
     inp = d / "inputs.bin"
     inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
-    out = subprocess.run(["qemu-system-arm", "-M", CORES[core][0], "-cpu", core, "-display", "none",
-                          "-monitor", "none", "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
-                          "-device", f"loader,file={inp},addr=0x{INPUTS_ADDR:08x}",
-                          "-semihosting-config", "enable=on,target=native"],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800).stdout
+    out = _qemu(elf, core, {INPUTS_ADDR: inp})
     if "load 0" not in out:
         raise BaselineError(f"TFLM harness failed: {out[-2000:]}")
     runs = re.findall(r"^run (\d+)", out, re.M)
@@ -197,16 +219,25 @@ class Figures:
     flash: int
 
 
-def measure(tree: Path, core: str, tflite: Path, inputs: np.ndarray, d: Path) -> Figures:
-    """Build the app twice (arena measured, then sized to it) and run every input on the sized one."""
-    lib = library(tree, core)
+def measure(tree: Path, core: str, tflite: Path, inputs: np.ndarray, d: Path, rounding: str = "single") -> Figures:
+    """Build the app twice (the smallest arena AllocateTensors accepts searched, then the app sized to it)
+    and run every input on the sized one."""
+    lib = library(tree, core, rounding)
     model = tflite.read_bytes()
-    probe = run(app(tree, lib, core, model, d / "probe", 1 << 20), core, inputs[:1], d / "probe")
-    arena = (probe.arena_used + 15) // 16 * 16
-    elf = app(tree, lib, core, model, d / "sized", arena)
+    big = app(tree, lib, core, model, d / "probe", 1 << 20, rounding)
+    used = run(big, core, inputs[:1], d / "probe").arena_used
+    # arena_used_bytes leaves out the alignment slack AllocateTensors needs: search upwards from it
+    lo, hi = used, used + 64
+    while not loads_with(big, core, hi, d / "probe"):
+        lo, hi = hi, hi * 2 - used
+    while hi - lo > 16:
+        mid = (lo + hi) // 32 * 16
+        lo, hi = (lo, mid) if loads_with(big, core, mid, d / "probe") else (mid, hi)
+    arena = hi
+    elf = app(tree, lib, core, model, d / "sized", arena, rounding)
     res = run(elf, core, inputs, d / "sized")
     s = sections(elf)
     code = s.get(".text", 0)
     # flash as bbrt's column counts it: code + the model (bbrt: code + the .bbrt program with its weights)
-    return Figures(res.outputs, res.insns, res.arena_used, s.get(".data", 0) + s.get(".bss", 0), code,
+    return Figures(res.outputs, res.insns, arena, s.get(".data", 0) + s.get(".bss", 0), code,
                    code + s.get(".model", 0))
