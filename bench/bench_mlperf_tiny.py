@@ -12,12 +12,26 @@ that the outputs equal ``tflite_output`` before it reports a figure. Columns:
 - code: .text of that app (weights are not in it); flash: code + the .bbrt program (weights included);
 - slowest op: the opcode taking most instructions, and its share.
 
-The baseline the issue asks for (TFLM + CMSIS-NN from pinned sources, same compiler and flags) is not
-built here yet: the table's TFLM columns say so instead of a number. For scale only (not measured
-here): the best closed MLPerf Tiny v1.x submissions on a 120 MHz Cortex-M4 run KWS in ~5.2 M cycles,
-VWW 10.7 M, ResNet-8 19.8 M and the anomaly autoencoder 0.49 M.
+The baseline, measured in the same run: TFLite Micro with CMSIS-NN (``OPTIMIZED_KERNEL_DIR=cmsis_nn``)
+from pinned tflite-micro / CMSIS-NN / CMSIS_6 commits (bench/tflm/sources.py), built by TFLM's own
+Makefile with the same ``arm-none-eabi-gcc`` and ``-Os``, running the original ``.tflite`` on the same
+QEMU board with the same inputs and the same SysTick/-icount counter (bench/tflm/). Its outputs must
+equal ``tflite_output`` too before a figure is printed. TFLM columns: instructions, the arena the
+interpreter reports (``arena_used_bytes``; the app is rebuilt with exactly that arena), static RAM
+(.data + .bss, arena and interpreter objects included), code (.text, the model's bytes excluded) and
+flash (code + the .tflite). Ratios are bbrt / TFLM; the issue's goals: instructions <= 0.8,
+arena <= 0.8, code <= 0.5, flash <= 1.0.
 
-Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick]
+TFLM needs its third-party sources, which its Makefile would download: pass ``--tflm-sources DIR``, a
+directory with git repositories of tensorflow/tflite-micro, google/flatbuffers, google/gemmlowp,
+google/ruy, mborgerding/kissfft, ARM-software/CMSIS_6, ARM-software/Cortex_DFP and ARM-software/CMSIS-NN
+(as ``DIR/<owner>+<name>/repo`` or ``DIR/<name>``); the prepared tree and library are cached under
+``~/.cache/bb-edge/tflm``. System packages: gcc-arm-none-eabi, libnewlib-arm-none-eabi,
+libstdc++-arm-none-eabi-dev, qemu-system-arm. Without ``--tflm-sources`` the TFLM columns say
+"not built". For scale only: the best closed MLPerf Tiny v1.x submissions on a 120 MHz Cortex-M4 run
+KWS in ~5.2 M cycles, VWW 10.7 M, ResNet-8 19.8 M and the anomaly autoencoder 0.49 M.
+
+Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick] [--tflm-sources DIR]
 """
 
 from __future__ import annotations
@@ -32,7 +46,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bb_edge.bbrt.firmware import elf_sizes  # noqa: E402
-from tests.support.mlperf import NAMES, lowered, qemu_arm_run, reference  # noqa: E402
+from tests.support.mlperf import MODELS, NAMES, lowered, qemu_arm_run, reference  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tflm"))
+import baseline  # noqa: E402
+import sources  # noqa: E402
 
 #: published figures for scale (cycles, 120 MHz Cortex-M4, best closed submissions; from the issue)
 PUBLISHED = {"kws": 5.2e6, "vww": 10.7e6, "ic": 19.8e6, "ad": 0.49e6}
@@ -70,17 +88,43 @@ def measure(name: str, d: Path, quick: bool) -> dict[str, object]:
             "convs": {k: f"{v[0]:,.0f} insns / {v[1]:,.0f} MACs = {v[0] / max(v[1], 1):.1f}" for k, v in kinds.items()}}
 
 
-def table(res: dict[str, dict[str, object]]) -> None:
-    """One table: every figure of every model, TFLM columns marked as not built."""
-    print("| model | instructions (M4, SMLAD) | portable kernels | arena (bound) | static RAM | code | flash "
-          "| slowest op (share) | TFLM+CMSIS-NN | bbrt/TFLM | published best (cycles) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|")
+def measure_tflm(name: str, tree: Path, d: Path, quick: bool) -> baseline.Figures:
+    """TFLM+CMSIS-NN's figures for one model (its outputs checked against TFLite first)."""
+    _, x, y = reference(name)
+    n = 1 if quick else len(x)
+    fig = baseline.measure(tree, "cortex-m4", MODELS / "tflite" / f"{baseline.TFLITE[name]}.tflite", x[:n], d)
+    if not np.array_equal(fig.outputs, y[:n].reshape(n, -1)):
+        raise SystemExit(f"{name}: TFLM's Cortex-M4 outputs differ from tflite_output; no figure reported")
+    return fig
+
+
+GOALS = {"insns": 0.8, "arena": 0.8, "code": 0.5, "flash": 1.0}
+
+
+def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) -> None:
+    """One table per runtime pair: bbrt's figures, TFLM+CMSIS-NN's, and bbrt/TFLM with the goals."""
+    print("| model | runtime | instructions (M4) | arena | static RAM | code | flash | slowest op (share) "
+          "| published best (cycles) |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---:|")
     for name, r in res.items():
         pub = PUBLISHED.get(name)
-        print(f"| {name} | {r['insns']:,.0f} | {r['portable']:,.0f} | {r['arena']:,} ({r['bound']:,}) "
-              f"| {r['ram']:,} | {r['code']:,} | {r['flash']:,} | {r['slow']} ({r['slow_share']:.0%}) "
-              f"| not built | - | {f'{pub:,.0f}' if pub else '-'} |")
-    print("\nbit-exact with tflite_output on every input run (checked before each row).")
+        print(f"| {name} | bbrt (SMLAD; portable {r['portable']:,.0f}) | {r['insns']:,.0f} "
+              f"| {r['arena']:,} (bound {r['bound']:,}) | {r['ram']:,} | {r['code']:,} | {r['flash']:,} "
+              f"| {r['slow']} ({r['slow_share']:.0%}) | {f'{pub:,.0f}' if pub else '-'} |")
+        t = tflm.get(name)
+        if t is None:
+            print(f"| {name} | TFLM+CMSIS-NN | not built (--tflm-sources) | | | | | | |")
+            continue
+        print(f"| {name} | TFLM+CMSIS-NN | {t.insns:,.0f} | {t.arena:,} | {t.ram:,} | {t.code:,} | {t.flash:,} | | |")
+        ratios = {"insns": float(r["insns"]) / t.insns, "arena": float(r["arena"]) / t.arena,  # type: ignore[arg-type]
+                  "code": float(r["code"]) / t.code, "flash": float(r["flash"]) / t.flash}  # type: ignore[arg-type]
+        cells = {k: f"**{v:.2f}**" if v <= GOALS[k] else f"{v:.2f} (goal {GOALS[k]})" for k, v in ratios.items()}
+        ram = float(r["ram"]) / t.ram  # type: ignore[arg-type]
+        print(f"| {name} | bbrt / TFLM | {cells['insns']} | {cells['arena']} | {ram:.2f} | {cells['code']} "
+              f"| {cells['flash']} | | |")
+    print("\nBoth runtimes bit-exact with tflite_output on every input run (checked before each row); "
+          f"TFLM {sources.TFLM_COMMIT}, CMSIS-NN {sources.THIRD_PARTY[-1].commit[:9]}, "
+          f"arm-none-eabi-gcc {baseline.OPT}.")
 
 
 def main() -> None:
@@ -88,8 +132,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(NAMES))
     ap.add_argument("--quick", action="store_true", help="one reference input per model instead of 8")
+    ap.add_argument("--tflm-sources", type=Path, default=None,
+                    help="directory of the baseline's git repositories (module docstring); without it, no TFLM columns")
     args = ap.parse_args()
     res: dict[str, dict[str, object]] = {}
+    tflm: dict[str, baseline.Figures] = {}
+    tree = sources.prepare(args.tflm_sources) if args.tflm_sources else None
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.models.split(","):
             res[name] = measure(name, Path(tmp) / name, args.quick)
@@ -98,7 +146,10 @@ def main() -> None:
                                                                   key=lambda kv: -kv[1])), file=sys.stderr)
             for k, v in res[name]["convs"].items():  # type: ignore[attr-defined]
                 print(f"  {name} CONV_I8 {k}: {v} instructions per MAC", file=sys.stderr)
-    table(res)
+            if tree is not None:
+                tflm[name] = measure_tflm(name, tree, Path(tmp) / f"tflm-{name}", args.quick)
+                print(f"{name}: TFLM+CMSIS-NN {tflm[name].insns:,.0f} instructions", file=sys.stderr)
+    table(res, tflm)
 
 
 if __name__ == "__main__":

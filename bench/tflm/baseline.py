@@ -1,0 +1,243 @@
+"""Build and run the TFLite Micro + CMSIS-NN baseline on QEMU Cortex-M (bench/bench_mlperf_tiny.py).
+
+The library: TFLM's own Makefile (``microlite`` goal, ``TARGET=cortex_m_generic``,
+``OPTIMIZED_KERNEL_DIR=cmsis_nn`` for the Cortex-M4; TFLM's reference kernels for the Cortex-M3), from the
+tree :mod:`sources` prepares, with the machine's ``arm-none-eabi-gcc`` (the compiler bbrt's images use) and
+the optimisation level bbrt's bench uses (``-Os`` for the core, the kernels and CMSIS-NN alike).
+The app: ``harness/main.cc`` with the model's bytes as a const array in flash (section ``.model``), a
+``MicroMutableOpResolver`` holding exactly the model's operators (read from the .tflite), the arena sized
+to what the interpreter reports it used (two builds: measure, then size), newlib-nano for the C++ runtime.
+It runs under ``qemu-system-arm -icount shift=0`` with the same inputs file and output protocol as bbrt's
+instruction-count harness, so both runtimes are timed the same way.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HARNESS = Path(__file__).resolve().parent / "harness"
+MAKEFILE = "tensorflow/lite/micro/tools/make/Makefile"
+OPT = "-Os"
+#: (qemu machine, TFLM TARGET_ARCH, OPTIMIZED_KERNEL_DIR or "" for the reference kernels)
+CORES = {"cortex-m4": ("mps2-an386", "cortex-m4", "cmsis_nn"), "cortex-m3": ("mps2-an385", "cortex-m3", "")}
+INPUTS_ADDR = 0x00300000
+ARENA_PROBE_ADDR = 0x002FFF00
+
+
+class BaselineError(RuntimeError):
+    """The baseline could not be built or run (the message says which step)."""
+
+
+def _run(cmd: list[str], cwd: Path | None = None, timeout: float = 3600) -> str:
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    if p.returncode:
+        raise BaselineError(f"{' '.join(cmd[:3])}… failed:\n{p.stdout[-3000:]}")
+    return p.stdout
+
+
+#: rounding of the requantization: "single" is the TFLite interpreter's (TFLITE_SINGLE_ROUNDING, and
+#: CMSIS_NN_USE_SINGLE_ROUNDING for CMSIS-NN; the oracle ``tflite_output`` and bbrt use it); "double" is
+#: TFLM's default build (gemmlowp's doubling high multiply then a rounding shift)
+ROUNDING = {"single": ["-DTFLITE_SINGLE_ROUNDING=1", "-DCMSIS_NN_USE_SINGLE_ROUNDING"], "double": []}
+
+
+def _make_args(core: str, rounding: str) -> list[str]:
+    _, arch, kernels = CORES[core]
+    args = ["-f", MAKEFILE, "TARGET=cortex_m_generic", f"TARGET_ARCH={arch}", "TARGET_TOOLCHAIN_ROOT=/usr/bin/",
+            "BUILD_TYPE=release", f"CORE_OPTIMIZATION_LEVEL={OPT}", f"KERNEL_OPTIMIZATION_LEVEL={OPT}",
+            f"THIRD_PARTY_KERNEL_OPTIMIZATION_LEVEL={OPT}", f"BASE_GENDIR=gen-{rounding}"]
+    if rounding != "double":  # the make's own defines, restated: a command-line value replaces them
+        defines = ([f"-D{kernels.upper()}"] if kernels else []) + ["-DKERNELS_OPTIMIZED_FOR_SPEED"]
+        args.append("ADDITIONAL_DEFINES=" + " ".join(defines + ROUNDING[rounding]))
+    return args + ([f"OPTIMIZED_KERNEL_DIR={kernels}"] if kernels else [])
+
+
+def library(tree: Path, core: str, rounding: str = "single", jobs: int = 2) -> Path:
+    """libtensorflow-microlite.a for ``core`` (make builds it once per tree, then finds it up to date)."""
+    _run(["make", f"-j{jobs}", *_make_args(core, rounding), "microlite"], cwd=tree)
+    libs = sorted(tree.glob(f"gen-{rounding}/cortex_m_generic_{CORES[core][1]}_release*/lib/"
+                            "libtensorflow-microlite.a"))
+    libs = [p for p in libs if ("cmsis_nn" in str(p)) == bool(CORES[core][2])]
+    if not libs:
+        raise BaselineError(f"no libtensorflow-microlite.a for {core} under {tree}/gen")
+    return libs[0]
+
+
+def _fbs_enum(tree: Path) -> dict[int, str]:
+    text = (tree / "tensorflow/compiler/mlir/lite/schema/schema.fbs").read_text()
+    body = text[text.index("enum BuiltinOperator"):]
+    body = body[body.index("{") + 1:body.index("}")]
+    return {int(v): k for k, v in re.findall(r"^\s*([A-Z0-9_]+)\s*=\s*(\d+)", body, re.M)}
+
+
+def _operator_codes(model: bytes) -> list[int]:
+    """Builtin operator codes of a .tflite flatbuffer (Model.operator_codes; deprecated or int32 field)."""
+
+    def table(pos: int) -> tuple[int, int, int]:
+        vt = pos - struct.unpack_from("<i", model, pos)[0]
+        vt_len = struct.unpack_from("<H", model, vt)[0]
+        return pos, vt, vt_len
+
+    def field(t: tuple[int, int, int], idx: int) -> int:
+        pos, vt, vt_len = t
+        off = 4 + 2 * idx
+        return struct.unpack_from("<H", model, vt + off)[0] if off < vt_len else 0
+
+    root = table(struct.unpack_from("<I", model, 0)[0])
+    f = field(root, 1)
+    vec = root[0] + f + struct.unpack_from("<I", model, root[0] + f)[0]
+    codes = []
+    for i in range(struct.unpack_from("<I", model, vec)[0]):
+        ep = vec + 4 + 4 * i
+        oc = table(ep + struct.unpack_from("<I", model, ep)[0])
+        dep = field(oc, 0)
+        new = field(oc, 3)
+        d = struct.unpack_from("<b", model, oc[0] + dep)[0] if dep else 0
+        n = struct.unpack_from("<i", model, oc[0] + new)[0] if new else 0
+        codes.append(max(d, n))
+    return codes
+
+
+def resolver_header(tree: Path, model: bytes) -> str:
+    """``resolver.h``: BENCH_N_OPS and add_ops() registering exactly the model's operators."""
+    names = _fbs_enum(tree)
+    api = (tree / "tensorflow/lite/micro/micro_mutable_op_resolver.h").read_text()
+    methods = {m.lower(): m for m in re.findall(r"TfLiteStatus (Add[A-Za-z0-9]+)\(", api)}
+    calls = []
+    for code in sorted(set(_operator_codes(model))):
+        key = "add" + names[code].replace("_", "").lower()
+        if key not in methods:
+            raise BaselineError(f"TFLM has no resolver method for {names[code]}")
+        calls.append(f"    r.{methods[key]}();  // {names[code]}")
+    return ("#pragma once\n" f"#define BENCH_N_OPS {len(calls)}\n"
+            "template <typename R> static void add_ops(R &r) {\n" + "\n".join(calls) + "\n}\n")
+
+
+def model_header(model: bytes) -> str:
+    """``model_data.h``: the .tflite bytes as a const array in the ``.model`` flash section."""
+    rows = ",\n".join(", ".join(f"0x{b:02x}" for b in model[i:i + 24]) for i in range(0, len(model), 24))
+    return ("#pragma once\n"
+            "__attribute__((section(\".model\"), aligned(16))) static const unsigned char g_model[] = {\n"
+            f"{rows}\n}};\nstatic const unsigned int g_model_len = {len(model)};\n")
+
+
+def app(tree: Path, lib: Path, core: str, model: bytes, d: Path, arena: int, rounding: str = "single") -> Path:
+    """The harness ELF for one model and arena size."""
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "model_data.h").write_text(model_header(model))
+    (d / "resolver.h").write_text(resolver_header(tree, model))
+    _, arch, kernels = CORES[core]
+    cpu = ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft"] if core == "cortex-m4" else \
+        ["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"]
+    dl = tree / "tensorflow/lite/micro/tools/make/downloads"
+    inc = [f"-I{tree}", f"-I{dl}/flatbuffers/include", f"-I{dl}/gemmlowp", f"-I{dl}/ruy", f"-I{d}",
+           f"-I{dl}/cmsis/CMSIS/Core/Include"]
+    defs = ["-DTF_LITE_STATIC_MEMORY", "-DTF_LITE_DISABLE_X86_NEON", "-DTF_LITE_STRIP_ERROR_STRINGS",
+            "-DNDEBUG", f"-DARENA_SIZE={arena}"] + (["-DCMSIS_NN"] if kernels else []) + ROUNDING[rounding]
+    common = [*cpu, OPT, "-ffunction-sections", "-fdata-sections", "-fno-common"]
+    elf = d / "tflm.elf"
+    _run(["arm-none-eabi-gcc", *common, "-c", str(HARNESS / "boot.c"), "-o", str(d / "boot.o")])
+    _run(["arm-none-eabi-g++", *common, "-std=c++17", "-fno-rtti", "-fno-exceptions", "-fno-threadsafe-statics",
+          "-fno-unwind-tables", *inc, *defs, "-c", str(HARNESS / "main.cc"), "-o", str(d / "main.o")])
+    _run(["arm-none-eabi-g++", *cpu, "-nostartfiles", "--specs=nano.specs", "--specs=nosys.specs",
+          "-T", str(HARNESS / "link.ld"), "-Wl,--gc-sections", str(d / "boot.o"), str(d / "main.o"), str(lib),
+          "-lm", "-o", str(elf)])
+    syms = _run(["arm-none-eabi-nm", str(elf)])
+    if re.search(r" [TtW] (malloc|_malloc_r|_sbrk)$", syms, re.M):
+        raise BaselineError("the TFLM app links malloc: the comparison assumes no heap on either side")
+    return elf
+
+
+@dataclass
+class Run:
+    """One QEMU run of the harness: outputs per input, instructions per inference, arena TFLM used."""
+
+    outputs: np.ndarray
+    insns: float
+    arena_used: int
+
+
+def _qemu(elf: Path, core: str, files: dict[int, Path]) -> str:
+    loaders = [a for addr, f in files.items() for a in ("-device", f"loader,file={f},addr=0x{addr:08x}")]
+    return subprocess.run(["qemu-system-arm", "-M", CORES[core][0], "-cpu", core, "-display", "none",
+                           "-monitor", "none", "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
+                           *loaders, "-semihosting-config", "enable=on,target=native"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800).stdout
+
+
+def loads_with(elf: Path, core: str, arena: int, d: Path) -> bool:
+    """Whether AllocateTensors succeeds when the interpreter gets ``arena`` bytes (harness probe mode)."""
+    f = d / "arena.bin"
+    f.write_bytes(b"ARNA" + struct.pack("<I", arena))
+    return "load 0" in _qemu(elf, core, {ARENA_PROBE_ADDR: f})
+
+
+def run(elf: Path, core: str, inputs: np.ndarray, d: Path) -> Run:
+    """Run ``elf`` on QEMU with ``inputs`` (int8, one row per inference) and parse the harness output."""
+    blob = b"".join(np.ascontiguousarray(x).astype(np.int8).tobytes() for x in inputs)
+    inp = d / "inputs.bin"
+    inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
+    out = _qemu(elf, core, {INPUTS_ADDR: inp})
+    if "load 0" not in out:
+        raise BaselineError(f"TFLM harness failed: {out[-2000:]}")
+    runs = re.findall(r"^run (\d+)", out, re.M)
+    if runs != ["0"] * len(inputs):
+        raise BaselineError(f"TFLM Invoke statuses {runs}: {out[-2000:]}")
+    outs = np.stack([np.frombuffer(bytes.fromhex(h), np.int8) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
+    ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
+    nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
+    used = int(re.search(r"arena_used (\d+)", out).group(1))  # type: ignore[union-attr]
+    return Run(outs, ticks * 40 / nruns, used)
+
+
+def sections(elf: Path) -> dict[str, int]:
+    """Section sizes of ``elf`` (``size -A``)."""
+    out = _run(["arm-none-eabi-size", "-A", "-d", str(elf)])
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\.\S+)\s+(\d+)\s+\d+", out, re.M)}
+
+
+#: the .tflite file of each int8 model (shared/models/mlperf-tiny/make_reference.py's pairs)
+TFLITE = {"ad": "ad01_int8", "kws": "kws_ref_model", "ic": "pretrainedResnet_quant", "vww": "vww_96_int8",
+          "strww": "str_ww_ref_model"}
+
+
+@dataclass
+class Figures:
+    """TFLM's figures for one model: outputs checked by the caller against ``tflite_output``."""
+
+    outputs: np.ndarray
+    insns: float
+    arena: int
+    ram: int
+    code: int
+    flash: int
+
+
+def measure(tree: Path, core: str, tflite: Path, inputs: np.ndarray, d: Path, rounding: str = "single") -> Figures:
+    """Build the app twice (the smallest arena AllocateTensors accepts searched, then the app sized to it)
+    and run every input on the sized one."""
+    lib = library(tree, core, rounding)
+    model = tflite.read_bytes()
+    big = app(tree, lib, core, model, d / "probe", 1 << 20, rounding)
+    used = run(big, core, inputs[:1], d / "probe").arena_used
+    # arena_used_bytes leaves out the alignment slack AllocateTensors needs: search upwards from it
+    lo, hi = used, used + 64
+    while not loads_with(big, core, hi, d / "probe"):
+        lo, hi = hi, hi * 2 - used
+    while hi - lo > 16:
+        mid = (lo + hi) // 32 * 16
+        lo, hi = (lo, mid) if loads_with(big, core, mid, d / "probe") else (mid, hi)
+    arena = hi
+    elf = app(tree, lib, core, model, d / "sized", arena, rounding)
+    res = run(elf, core, inputs, d / "sized")
+    s = sections(elf)
+    code = s.get(".text", 0)
+    # flash as bbrt's column counts it: code + the model (bbrt: code + the .bbrt program with its weights)
+    return Figures(res.outputs, res.insns, arena, s.get(".data", 0) + s.get(".bss", 0), code,
+                   code + s.get(".model", 0))
