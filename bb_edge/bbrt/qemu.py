@@ -18,22 +18,25 @@ QEMU = {
 
 
 def qemu_command(kind: str, elf: Path, program: Path, epoch_file: Path | None = None,
-                 flash_file: Path | None = None) -> list[str]:
+                 flash_file: Path | None = None, *, flash: bool = True) -> list[str]:
     """The QEMU command line that boots ``elf`` with ``program`` in its flash region, serial on a pty.
 
     The firmware keeps its boot epoch in ``epoch_file`` (default: next to the program,
     ``program.bbrt.epoch``) through semihosting: it reads, increments and writes the file itself
     at every boot (firmware/ports/common/semihost.c). A build that takes updates keeps its boot record
     and program slots in ``flash_file`` (default ``program.bbrt.flash``), its flash image across power cuts.
+    ``flash=False`` (training clients, learn_mcu_main.c): no flash word; the caller's next word follows the
+    epoch file (the client's round record).
     """
     if kind not in QEMU:
         raise BbrtError(f"no QEMU machine for {kind!r}; known: {', '.join(QEMU)}")
     binary, machine, addr = QEMU[kind]
     epoch = epoch_file if epoch_file is not None else program.with_name(program.name + ".epoch")
-    flash = flash_file if flash_file is not None else program.with_name(program.name + ".flash")
-    for path in (epoch, flash):
+    flash_path = flash_file if flash_file is not None else program.with_name(program.name + ".flash")
+    words = [epoch, flash_path] if flash else [epoch]
+    for path in words:
         if "," in str(path) or " " in str(path):
             raise BbrtError(f"file path {path} may not contain ',' or ' ' (QEMU option syntax)")
     return [binary, *machine, "-display", "none", "-monitor", "none", "-serial", "pty", "-kernel", str(elf),
             "-device", f"loader,file={program},addr=0x{addr:08x}",
-            "-semihosting-config", f"enable=on,target=native,arg=bbrt,arg={epoch},arg={flash}"]
+            "-semihosting-config", "enable=on,target=native,arg=bbrt" + "".join(f",arg={w}" for w in words)]

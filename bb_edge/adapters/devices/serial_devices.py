@@ -331,10 +331,10 @@ class QemuDevice(_FdDevice):
     """
 
     def __init__(self, kind: str, elf: Path, program: Path, node_id: int, *, epoch_file: Path | None = None,
-                 own_pty: bool = False, **kw: Any) -> None:
+                 own_pty: bool = False, flash: bool = True, **kw: Any) -> None:
         super().__init__(node_id, **kw)
         self.kind = kind
-        self.cmd = qemu_command(kind, Path(elf), Path(program), epoch_file)
+        self.cmd = qemu_command(kind, Path(elf), Path(program), epoch_file, flash=flash)
         self.proc: subprocess.Popen[bytes] | None = None
         self.pty: str | None = None
         # Xtensa: QEMU's sim console (-serial) loses input bytes under load (its 16-byte input buffer

@@ -123,7 +123,7 @@ class QemuLearnDevice(QemuDevice):
 
     def __init__(self, kind: str, elf: Path, image: Path, node_id: int, *, epoch_file: Path,
                  state_file: Path, **kw: Any) -> None:
-        super().__init__(kind, elf, image, node_id, epoch_file=epoch_file, own_pty=True, **kw)
+        super().__init__(kind, elf, image, node_id, epoch_file=epoch_file, own_pty=True, flash=False, **kw)
         if "," in str(state_file) or " " in str(state_file):
             raise BBError(f"state file path {state_file} may not contain ',' or ' ' (QEMU option syntax)")
         i = self.cmd.index("-semihosting-config") + 1

@@ -181,7 +181,7 @@ def build_mcu_learning(req: BuildRequest) -> BuildResult:
         run = ('exec "$(dirname "$0")/bbrt-learn" "$(dirname "$0")/learn.bin" --serial "$1" '
                f'--epoch-file "$(dirname "$0")/{req.node}.epoch" --state-file "$(dirname "$0")/{req.node}.round"\n')
     else:
-        cmd = qemu_command(qemu, Path(fw), Path(IMAGE), Path(f"{req.node}.epoch"))
+        cmd = qemu_command(qemu, Path(fw), Path(IMAGE), Path(f"{req.node}.epoch"), flash=False)
         cmd[-1] += f",arg={req.node}.round"
         run = 'cd "$(dirname "$0")" && exec ' + " ".join(shlex.quote(c) for c in cmd) + ' "$@"\n'
     (out / "run.sh").write_text("#!/bin/sh\n# boot the training client; its serial line is printed as a pty "
