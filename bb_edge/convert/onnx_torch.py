@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
+from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.errors import UnsupportedOpError
 
 Tensor = torch.Tensor
@@ -57,6 +58,7 @@ def _pads2d(a: dict[str, Any], rank: int) -> tuple[list[int], list[int] | None]:
 def _conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     w = x[1]
     rank = w.dim() - 2
+    a = same_pads(a, [int(s) for s in x[0].shape[2:]], [int(s) for s in a.get("kernel_shape", w.shape[2:])])
     pad, fpad = _pads2d(a, rank)
     inp = F.pad(x[0], fpad) if fpad else x[0]
     fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
@@ -69,7 +71,12 @@ def _pool(kind: str) -> OpFn:
     def run(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
         k = list(a["kernel_shape"])
         rank = len(k)
+        a = same_pads(a, [int(s) for s in x[0].shape[2:]], k)
         pad, fpad = _pads2d(a, rank)
+        dil = [int(d) for d in a.get("dilations", [1] * rank)]
+        if rank > 2 or any(2 * p > (kk - 1) * d + 1 for p, kk, d in zip(pad, k, dil)) or (
+                kind == "avg" and (fpad or dil != [1] * rank)):
+            return [_pool_general(kind, x[0], a, k, dil)]
         inp = x[0]
         if fpad:
             inp = F.pad(inp, fpad, value=float("-inf") if kind == "max" else 0.0)
@@ -77,10 +84,49 @@ def _pool(kind: str) -> OpFn:
         ceil = bool(a.get("ceil_mode", 0))
         if kind == "max":
             fn = {1: F.max_pool1d, 2: F.max_pool2d}[rank]
-            return [fn(inp, k, strides, pad, a.get("dilations", [1] * rank), ceil)]
+            return [fn(inp, k, strides, pad, dil, ceil)]
         fn2 = {1: F.avg_pool1d, 2: F.avg_pool2d}[rank]
         return [fn2(inp, k, strides, pad, ceil, bool(a.get("count_include_pad", 0)))]
     return run
+
+
+def _pool_general(kind: str, x: Tensor, a: dict[str, Any], k: list[int], dil: list[int]) -> Tensor:
+    """Pooling with explicit padding: any pads, dilations, ceil_mode, 1-3 spatial dims (onnx reference sizes)."""
+    rank = len(k)
+    ins = [int(s) for s in x.shape[2:]]
+    pads = [int(p) for p in a.get("pads", [0] * 2 * rank)] if a.get("auto_pad", "NOTSET") == "NOTSET" else [0] * 2 * rank
+    st = [int(s) for s in a.get("strides", [1] * rank)]
+    ceil = bool(a.get("ceil_mode", 0))
+    fpad_x: list[int] = []
+    fpad_m: list[int] = []
+    include = bool(a.get("count_include_pad", 0))
+    extra = []
+    for i in range(rank):
+        dk = (k[i] - 1) * dil[i] + 1
+        span = ins[i] + pads[i] + pads[rank + i] - dk
+        out = (-(-span // st[i]) if ceil else span // st[i]) + 1
+        if ceil and (out - 1) * st[i] >= ins[i] + pads[i]:
+            out -= 1
+        extra.append(max(0, (out - 1) * st[i] + dk - (ins[i] + pads[i] + pads[rank + i])))
+    for i in reversed(range(rank)):
+        fpad_x += [pads[i], pads[rank + i] + extra[i]]
+    if kind == "max":
+        xp = F.pad(x, fpad_x, value=float("-inf"))
+        fn = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[rank]
+        return fn(xp, k, st, 0, dil, False)
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
+    c = int(x.shape[1])
+    ones = torch.ones([c, 1, *k], dtype=x.dtype)
+    total = conv(F.pad(x, fpad_x), ones, None, st, 0, dil, c)
+    mask = torch.ones([1, 1, *ins], dtype=x.dtype)
+    if include:  # pads count, the ceil_mode overhang does not
+        mask = F.pad(mask, [p for i in reversed(range(rank)) for p in (pads[i], pads[rank + i])], value=1.0)
+        for i in reversed(range(rank)):
+            fpad_m += [0, extra[i]]
+    else:
+        fpad_m = fpad_x
+    count = conv(F.pad(mask, fpad_m), torch.ones([1, 1, *k], dtype=x.dtype), None, st, 0, dil)
+    return total / count
 
 
 def _gemm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -315,11 +361,86 @@ _SIMPLE: dict[str, OpFn] = {
     "ReduceMean": _reduce_mean,
     "LRN": _lrn,
 }
-SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split"}
+_SIMPLE.update(EXTRA)
+SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split", "If"}
 # inputs read as Python values at conversion time (shapes/axes/pads), not traced tensors
 _STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "ReduceSum": {1},
                   "ReduceMax": {1}, "ReduceMin": {1}, "Slice": {1, 2, 3, 4}, "Pad": {1, 2, 3}, "Split": {1},
-                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}}
+                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "If": {0}, **STATIC_INPUTS}
+
+
+def _constant(a: dict[str, Any]) -> np.ndarray:
+    """The value of a Constant node from whichever value attribute it carries."""
+    if "value" in a:
+        return np.asarray(a["value"])
+    if "value_float" in a:
+        return np.array(a["value_float"], np.float32)
+    if "value_floats" in a:
+        return np.array(a["value_floats"], np.float32)
+    if "value_int" in a:
+        return np.array(a["value_int"], np.int64)
+    if "value_ints" in a:
+        return np.array(a["value_ints"], np.int64)
+    raise UnsupportedOpError(f"Constant with {sorted(a)} is not supported by the torch converter")
+
+
+def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
+    out = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    for n in g.node:
+        if n.op_type == "Constant":
+            out[n.output[0]] = _constant(_attrs(n))
+    return out
+
+
+def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model with every If whose condition is a constant replaced by its taken branch (names prefixed)."""
+    consts = _const_values(model.graph)
+    if not any(n.op_type == "If" and n.input[0] in consts for n in model.graph.node):
+        return model
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    nodes: list[onnx.NodeProto] = []
+    for k, n in enumerate(model.graph.node):
+        if n.op_type != "If" or n.input[0] not in consts:
+            nodes.append(n)
+            continue
+        cond = bool(np.asarray(consts[n.input[0]]).reshape(-1)[0])
+        branch = next(helper.get_attribute_value(a) for a in n.attribute
+                      if a.name == ("then_branch" if cond else "else_branch"))
+        prefix = f"{n.name or f'if{k}'}/"
+        produced = {o for bn in branch.node for o in bn.output if o} | {t.name for t in branch.initializer}
+
+        def rn(x: str, produced: set[str] = produced, prefix: str = prefix) -> str:
+            return prefix + x if x in produced else x
+        for t in branch.initializer:
+            t2 = onnx.TensorProto()
+            t2.CopyFrom(t)
+            t2.name = rn(t.name)
+            m.graph.initializer.append(t2)
+        for bn in branch.node:
+            b2 = onnx.NodeProto()
+            b2.CopyFrom(bn)
+            b2.name = prefix + bn.name
+            del b2.input[:], b2.output[:]
+            b2.input.extend(rn(x) if x else x for x in bn.input)
+            b2.output.extend(rn(x) if x else x for x in bn.output)
+            nodes.append(b2)
+        for bo, no in zip(branch.output, n.output):
+            if no:
+                nodes.append(helper.make_node("Identity", [rn(bo.name)], [no], name=f"{prefix}out/{no}"))
+    del m.graph.node[:]
+    m.graph.node.extend(nodes)
+    return inline_static_ifs(m)
+
+
+def static_input_names(model: onnx.ModelProto) -> list[str]:
+    """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
+    out: list[str] = []
+    for n in model.graph.node:
+        for i, x in enumerate(n.input):
+            if x and i in _STATIC_INPUTS.get(n.op_type, set()) and x not in out:
+                out.append(x)
+    return out
 
 
 def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
@@ -328,6 +449,7 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     An op whose shape/axes/pads input is computed at run time counts too: the converter reads those as
     constants (fold them with ``compile --input-shape``).
     """
+    model = inline_static_ifs(model)
     consts = {t.name for t in model.graph.initializer} | {
         n.output[0] for n in model.graph.node if n.op_type == "Constant"}
     out = []
@@ -346,6 +468,7 @@ class OnnxModule(torch.nn.Module):
 
     def __init__(self, model: onnx.ModelProto) -> None:
         super().__init__()
+        model = inline_static_ifs(model)
         bad = unsupported_ops(model)
         if bad:
             ops = sorted({o for o, _ in bad})
@@ -360,7 +483,7 @@ class OnnxModule(torch.nn.Module):
         self._consts: dict[str, np.ndarray] = {t.name: numpy_helper.to_array(t) for t in g.initializer}
         for n in g.node:
             if n.op_type == "Constant":
-                self._consts[n.output[0]] = np.asarray(_attrs(n)["value"])
+                self._consts[n.output[0]] = _constant(_attrs(n))
         self._slots: dict[str, str] = {}
         self.weights = torch.nn.ParameterList()
         used = {x for n in g.node for i, x in enumerate(n.input)
