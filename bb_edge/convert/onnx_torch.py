@@ -262,7 +262,12 @@ def _layer_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     ax = int(a.get("axis", -1)) % x[0].dim()
     shape = list(x[0].shape[ax:])
     bias = x[2] if len(x) > 2 else None
-    return [F.layer_norm(x[0], shape, x[1], bias, float(a.get("epsilon", 1e-5)))]
+    eps = float(a.get("epsilon", 1e-5))
+    y = F.layer_norm(x[0], shape, x[1], bias, eps)
+    dims = list(range(ax, x[0].dim()))
+    mean = torch.mean(x[0], dim=dims, keepdim=True)
+    inv = torch.rsqrt(torch.mean((x[0] - mean) ** 2, dim=dims, keepdim=True) + eps)
+    return [y, mean, inv]  # Mean and InvStdDev: the optional outputs
 
 
 def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -275,7 +280,7 @@ def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 #: ONNX TensorProto element types -> torch dtypes (Cast)
 _TORCH_DTYPES = {1: torch.float32, 2: torch.uint8, 3: torch.int8, 5: torch.int16, 6: torch.int32, 7: torch.int64,
-                 9: torch.bool, 10: torch.float16, 11: torch.float64}
+                 9: torch.bool, 10: torch.float16, 11: torch.float64, 16: torch.bfloat16}
 
 
 def _cast(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -339,7 +344,8 @@ _SIMPLE: dict[str, OpFn] = {
     "Sigmoid": lambda x, a: [torch.sigmoid(x[0])],
     "Tanh": lambda x, a: [torch.tanh(x[0])],
     "Identity": lambda x, a: [x[0]],
-    "Dropout": lambda x, a: [x[0]],
+    "Dropout": lambda x, a: [x[0], torch.ones_like(x[0], dtype=torch.bool)],
+    "CastLike": lambda x, a: [x[0].to(x[1].dtype)],
     "MaxPool": _pool("max"),
     "AveragePool": _pool("avg"),
     "GlobalAveragePool": lambda x, a: [torch.mean(x[0], dim=list(range(2, x[0].dim())), keepdim=True)],
@@ -433,6 +439,82 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
     return inline_static_ifs(m)
 
 
+#: ops never folded at conversion time (random, or values the graph must compute per run)
+_NO_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
+            "If", "Loop", "Scan"}
+
+
+def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model with Shape/Size of static shapes and every node of constant inputs replaced by initializers.
+
+    Input shapes are static at export, so shape plumbing is constant here: what ``compile --input-shape``
+    folding does for a deployment, done again on the node the converter gets.
+    """
+    from onnx.reference import ReferenceEvaluator
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception:  # noqa: BLE001 - folding is an optimisation; without shapes fold constants only
+        inferred = model
+    g = inferred.graph
+    shapes: dict[str, list[int] | None] = {}
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape"):
+            d = vi.type.tensor_type.shape.dim
+            shapes[vi.name] = [x.dim_value for x in d] if all(x.HasField("dim_value") for x in d) else None
+    consts = _const_values(model.graph)
+    keep: list[onnx.NodeProto] = []
+    new: dict[str, np.ndarray] = {}
+    opset = [o for o in model.opset_import]
+    for n in model.graph.node:
+        val: list[np.ndarray] | None = None
+        if n.op_type in ("Shape", "Size") and n.domain in ("", "ai.onnx") and shapes.get(n.input[0]) is not None:
+            shp = np.array(shapes[n.input[0]], np.int64)
+            if n.op_type == "Size":
+                val = [np.array(int(np.prod(shp)), np.int64)]
+            else:
+                a = _attrs(n)
+                r = len(shp)
+                start, end = int(a.get("start", 0)), int(a.get("end", r))
+                start, end = (max(0, min(r, v + r if v < 0 else v)) for v in (start, end))
+                val = [shp[start:end]]
+        elif (n.op_type not in _NO_FOLD and n.op_type != "Constant" and n.domain in ("", "ai.onnx")
+              and n.input and all(not x or x in consts for x in n.input)
+              and not any(a.type == onnx.AttributeProto.GRAPH for a in n.attribute)):
+            try:
+                sub = helper.make_model(helper.make_graph(
+                    [n], "fold", [], [helper.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None)
+                                      for o in n.output if o],
+                    [numpy_helper.from_array(np.asarray(consts[x]), x) for x in dict.fromkeys(n.input) if x]),
+                    opset_imports=opset)
+                val = [np.asarray(v) for v in ReferenceEvaluator(sub).run(None, {})]
+            except Exception:  # noqa: BLE001 - not foldable here: left to the converter
+                val = None
+        if val is None:
+            keep.append(n)
+            continue
+        for o, v in zip([o for o in n.output if o], val):
+            consts[o] = v
+            new[o] = v
+    if not new:
+        return model
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    used = {x for n in keep for x in n.input} | {o.name for o in m.graph.output}
+    del m.graph.node[:]
+    m.graph.node.extend(keep)
+    for name, v in new.items():
+        if name in used:
+            m.graph.initializer.append(numpy_helper.from_array(np.asarray(v), name))
+    outs = {o.name for o in m.graph.output}
+    if outs & set(new):  # a graph output that is a constant stays a node
+        for name in outs & set(new):
+            m.graph.node.append(helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
+                np.asarray(new[name]), name)))
+            m.graph.initializer.remove(next(t for t in m.graph.initializer if t.name == name))
+    return m
+
+
 def static_input_names(model: onnx.ModelProto) -> list[str]:
     """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
     out: list[str] = []
@@ -449,7 +531,7 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     An op whose shape/axes/pads input is computed at run time counts too: the converter reads those as
     constants (fold them with ``compile --input-shape``).
     """
-    model = inline_static_ifs(model)
+    model = fold_static(inline_static_ifs(model))
     consts = {t.name for t in model.graph.initializer} | {
         n.output[0] for n in model.graph.node if n.op_type == "Constant"}
     out = []
@@ -468,7 +550,7 @@ class OnnxModule(torch.nn.Module):
 
     def __init__(self, model: onnx.ModelProto) -> None:
         super().__init__()
-        model = inline_static_ifs(model)
+        model = fold_static(inline_static_ifs(model))
         bad = unsupported_ops(model)
         if bad:
             ops = sorted({o for o, _ in bad})
@@ -523,7 +605,8 @@ class OnnxModule(torch.nn.Module):
             for name, val in zip(outs, res):
                 env[name] = val
         self.current = None
-        return tuple(env[o] for o in self.output_names)
+        return tuple(env[o] if o in env else torch.from_numpy(np.array(self._consts[o]))
+                     for o in self.output_names)
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:
