@@ -168,8 +168,13 @@ def _bn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 def _clip(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     lo = x[1] if len(x) > 1 and x[1] is not None else a.get("min")
     hi = x[2] if len(x) > 2 and x[2] is not None else a.get("max")
-    lo_f = float(lo) if lo is not None else None
-    hi_f = float(hi) if hi is not None else None
+    if lo is None and hi is None:
+        return [x[0]]
+    conv = float if x[0].dtype.is_floating_point else int
+    lo_f = conv(np.asarray(lo).reshape(-1)[0]) if lo is not None and np.size(lo) else None
+    hi_f = conv(np.asarray(hi).reshape(-1)[0]) if hi is not None and np.size(hi) else None
+    if lo_f is None and hi_f is None:
+        return [x[0]]
     return [torch.clamp(x[0], lo_f, hi_f)]
 
 
@@ -223,8 +228,13 @@ def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     steps = [int(v) for v in x[4].tolist()] if len(x) > 4 and x[4] is not None else [1] * len(starts)
     index: list[Any] = [slice(None)] * t.dim()
     for st, en, ax, sp in zip(starts, ends, axes, steps, strict=True):
-        if sp < 0:
-            raise UnsupportedOpError("Slice with a negative step is not supported by the torch converter")
+        if sp < 0:  # constant indices (ONNX clamps like Python's slice)
+            n = int(t.shape[ax])
+            st = max(-1, min(n - 1, st + n if st < 0 else st))
+            en = max(-1, min(n - 1, en + n if en < 0 else en))
+            idx = np.arange(st, en, sp, dtype=np.int64)
+            t = torch.index_select(t, ax % t.dim(), torch.from_numpy(idx))
+            continue
         n = t.shape[ax]
         st = max(0, min(n, st + n if st < 0 else st))
         en = max(0, min(n, en + n if en < 0 else en))
@@ -233,16 +243,36 @@ def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 
 def _pad(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    mode = a.get("mode", "constant")
-    if mode != "constant" or (len(x) > 3 and x[3] is not None):
-        raise UnsupportedOpError(f"Pad mode={mode} (or with axes) is not supported by the torch converter")
-    pads = [int(v) for v in x[1].tolist()]
-    value = float(np.asarray(x[2]).reshape(-1)[0]) if len(x) > 2 and x[2] is not None and np.size(x[2]) else 0.0
+    mode = str(a.get("mode", "constant"))
     rank = x[0].dim()
+    raw = [int(v) for v in np.asarray(x[1] if len(x) > 1 and x[1] is not None else a.get("pads", [])).reshape(-1)]
+    axes = ([int(v) % rank for v in np.asarray(x[3]).reshape(-1)] if len(x) > 3 and x[3] is not None
+            else list(range(rank)))
+    begin, end = [0] * rank, [0] * rank
+    for i, ax in enumerate(axes):
+        begin[ax], end[ax] = raw[i], raw[i + len(axes)]
+    value = float(np.asarray(x[2]).reshape(-1)[0]) if len(x) > 2 and x[2] is not None and np.size(x[2]) else (
+        float(a.get("value", 0.0)))
     fpad: list[int] = []
     for d in reversed(range(rank)):
-        fpad += [pads[d], pads[d + rank]]
-    return [F.pad(x[0], fpad, value=value)]
+        fpad += [begin[d], end[d]]
+    if mode == "constant":
+        return [F.pad(x[0], fpad, value=value)]
+    tmode = {"edge": "replicate", "reflect": "reflect", "wrap": "circular"}.get(mode)
+    if tmode is None:
+        raise UnsupportedOpError(f"Pad mode={mode} is not supported by the torch converter")
+    lead = next((d for d in range(rank) if begin[d] or end[d]), rank)
+    if rank - lead > 3 or lead == 0:  # torch pads the last 1-3 dims of a batched tensor
+        if tmode != "circular" and rank - lead <= 3:
+            pass
+        else:
+            raise UnsupportedOpError(f"Pad mode={mode} over {rank - lead} leading dims is not supported")
+    t = x[0]
+    keep = max(lead, 1) if rank - lead < 3 else lead
+    shape = list(t.shape)
+    squeezed = t.reshape(1, int(np.prod(shape[:keep])), *shape[keep:]) if keep else t.unsqueeze(0)
+    y = F.pad(squeezed, fpad[: 2 * (rank - keep)], mode=tmode)
+    return [y.reshape(*shape[:keep], *y.shape[2:])]
 
 
 def _split(x: list[Any], a: dict[str, Any], n_out: int) -> list[Tensor]:
@@ -314,7 +344,7 @@ _SIMPLE: dict[str, OpFn] = {
     "Abs": lambda x, a: [torch.abs(x[0])],
     "Neg": lambda x, a: [torch.neg(x[0])],
     "Reciprocal": lambda x, a: [torch.reciprocal(x[0])],
-    "Pow": lambda x, a: [torch.pow(x[0], x[1])],
+    "Pow": lambda x, a: [torch.pow(x[0], x[1]).to(x[0].dtype)],
     "Equal": lambda x, a: [torch.eq(x[0], x[1])],
     "Less": lambda x, a: [torch.lt(x[0], x[1])],
     "Greater": lambda x, a: [torch.gt(x[0], x[1])],
@@ -356,7 +386,8 @@ _SIMPLE: dict[str, OpFn] = {
     "Add": lambda x, a: [x[0] + x[1]],
     "Sub": lambda x, a: [x[0] - x[1]],
     "Mul": lambda x, a: [x[0] * x[1]],
-    "Div": lambda x, a: [x[0] / x[1]],
+    "Div": lambda x, a: [x[0] / x[1] if x[0].dtype.is_floating_point else
+                         torch.div(x[0], x[1], rounding_mode="trunc")],
     "Flatten": _flatten,
     "Reshape": _reshape,
     "BatchNormalization": _bn,
@@ -540,6 +571,8 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
         if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx"):
             out.append((n.op_type, n.name))
+        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
+            out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out

@@ -444,7 +444,7 @@ def _cumsum(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     ax = int(np.asarray(x[1]).reshape(-1)[0]) % t.dim()
     if a.get("reverse", 0):
         t = torch.flip(t, [ax])
-    y = torch.cumsum(t, dim=ax)
+    y = torch.cumsum(t, dim=ax).to(t.dtype)
     if a.get("exclusive", 0):
         y = y - t
     if a.get("reverse", 0):
@@ -471,7 +471,8 @@ def _space_to_depth(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     t = x[0]
     b = int(a["blocksize"])
     n, c, hh, ww = (int(s) for s in t.shape)
-    y = t.reshape(n, c, hh // b, b, ww // b, b).permute(0, 3, 5, 1, 2, 4)
+    y = t.reshape(n, c, hh // b, b, ww // b, b).permute(
+        (0, 1, 3, 5, 2, 4) if a.get("mode", "DCR") == "CRD" else (0, 3, 5, 1, 2, 4))
     return [y.reshape(n, c * b * b, hh // b, ww // b)]
 
 
@@ -494,7 +495,7 @@ def _lp_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     p = int(a.get("p", 2))
     t = x[0]
     n = torch.sum(torch.abs(t) ** p, dim=int(a.get("axis", -1)), keepdim=True) ** (1.0 / p)
-    return [t / n]
+    return [torch.where(n == 0, torch.zeros_like(t), t / n)]
 
 
 def _mvn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -636,3 +637,177 @@ def _prod(t: Tensor, axes: list[int], keep: bool) -> Tensor:
     for ax in sorted((v % t.dim() for v in axes), reverse=True):
         t = torch.prod(t, dim=ax, keepdim=keep)
     return t
+
+
+# ---- losses, normalisation, sampling, scatter, quantisation ---------------------------------------
+
+def _nll(logp: Tensor, target: Tensor, weight: Tensor | None, a: dict[str, Any]) -> Tensor:
+    red = str(a.get("reduction", "mean"))
+    ii = a.get("ignore_index")
+    return F.nll_loss(logp, target.long(), weight=weight, ignore_index=int(ii) if ii is not None else -100,
+                      reduction=red)
+
+
+def nll_loss(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX NegativeLogLikelihoodLoss (weights, ignore_index, none/sum/mean)."""
+    w = x[2] if len(x) > 2 and x[2] is not None else None
+    return [_nll(x[0], x[1], w, a)]
+
+
+def softmax_ce_loss(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX SoftmaxCrossEntropyLoss (log_softmax over dim 1 then NLL; the log-prob output too)."""
+    logp = torch.log_softmax(x[0], dim=1)
+    w = x[2] if len(x) > 2 and x[2] is not None else None
+    return [_nll(logp, x[1], w, a), logp]
+
+
+def rms_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX RMSNormalization."""
+    t = x[0]
+    ax = int(a.get("axis", -1)) % t.dim()
+    dims = list(range(ax, t.dim()))
+    tf = t.float()
+    y = tf * torch.rsqrt(torch.mean(tf * tf, dim=dims, keepdim=True) + float(a.get("epsilon", 1e-5)))
+    return [(y * x[1].float()).to(t.dtype)]
+
+
+def grid_sample(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX GridSample on 4-D inputs (torch's grid_sample: same modes, padding and align_corners)."""
+    if x[0].dim() not in (4, 5) or (x[0].dim() == 5 and a.get("mode") in ("cubic", "bicubic")):
+        raise UnsupportedOpError("GridSample beyond 4-D (or cubic in 5-D) is not supported by the torch converter")
+    mode = {"linear": "bilinear", "bilinear": "bilinear", "nearest": "nearest", "cubic": "bicubic",
+            "bicubic": "bicubic"}[str(a.get("mode", "linear"))]
+    return [F.grid_sample(x[0], x[1], mode=mode, padding_mode=str(a.get("padding_mode", "zeros")),
+                          align_corners=bool(a.get("align_corners", 0)))]
+
+
+def _cumprod(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t = x[0]
+    ax = int(np.asarray(x[1]).reshape(-1)[0]) % t.dim()
+    if a.get("reverse", 0):
+        t = torch.flip(t, [ax])
+    if a.get("exclusive", 0):
+        pad = [0, 0] * (t.dim() - 1 - ax) + [1, 0]
+        t = F.pad(t.narrow(ax, 0, t.shape[ax] - 1), pad, value=1)
+    y = torch.cumprod(t, dim=ax).to(t.dtype)
+    if a.get("reverse", 0):
+        y = torch.flip(y, [ax])
+    return [y]
+
+
+def _lp_pool(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    from bb_edge.convert.onnx_torch import _pool_general
+
+    p = float(a.get("p", 2))
+    k = [int(v) for v in a["kernel_shape"]]
+    b = same_pads(a, [int(s) for s in x[0].shape[2:]], k)
+    b = dict(b)
+    b["count_include_pad"] = 1
+    dil = [int(d) for d in b.get("dilations", [1] * len(k))]
+    avg = _pool_general("avg", torch.abs(x[0]) ** p, b, k, dil)
+    return [(avg * float(np.prod(k))) ** (1.0 / p)]
+
+
+def _scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t, idx, upd = x[0], x[1].long(), x[2]
+    ax = int(a.get("axis", 0)) % t.dim()
+    idx = torch.where(idx < 0, idx + t.shape[ax], idx)
+    red = str(a.get("reduction", "none"))
+    if red == "none":
+        return [torch.scatter(t, ax, idx, upd)]
+    return [torch.scatter_reduce(t, ax, idx, upd, {"add": "sum", "mul": "prod", "max": "amax",
+                                                   "min": "amin"}[red], include_self=True)]
+
+
+def _scatter_nd(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t, upd = x[0], x[2]
+    idx = np.asarray(x[1]).astype(np.int64)
+    k = idx.shape[-1]
+    flat_idx = idx.reshape(-1, k)
+    shape = [int(s) for s in t.shape]
+    strides = [int(np.prod(shape[i + 1:k])) for i in range(k)]
+    lin = torch.from_numpy((np.where(flat_idx < 0, flat_idx + np.array(shape[:k]), flat_idx) * strides).sum(-1))
+    tail = shape[k:]
+    tv = t.reshape(int(np.prod(shape[:k])), *tail)
+    uv = upd.reshape(len(flat_idx), *tail)
+    red = str(a.get("reduction", "none"))
+    if red == "none":
+        out = tv.index_copy(0, lin, uv)
+    else:
+        ix = lin.reshape(-1, *([1] * len(tail))).expand(uv.shape)
+        out = torch.scatter_reduce(tv, 0, ix, uv, {"add": "sum", "mul": "prod", "max": "amax", "min": "amin"}[red],
+                                   include_self=True)
+    return [out.reshape(shape)]
+
+
+def _axis_shape(t: Tensor, scale: Tensor, a: dict[str, Any]) -> Tensor:
+    if scale.dim() == 0 or scale.numel() == 1:
+        return scale.reshape(())
+    if scale.dim() == 1 and "block_size" not in a or int(a.get("block_size", 0)) == 0:
+        ax = int(a.get("axis", 1)) % t.dim()
+        return scale.reshape([-1 if i == ax else 1 for i in range(t.dim())])
+    raise UnsupportedOpError("blocked (De)QuantizeLinear is not supported by the torch converter")
+
+
+_Q_RANGE = {torch.int8: (-128, 127), torch.uint8: (0, 255), torch.int16: (-32768, 32767), torch.uint16: (0, 65535),
+            torch.int32: (-(2 ** 31), 2 ** 31 - 1)}
+
+
+def _dequantize(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t = x[0]
+    if t.dtype not in _Q_RANGE:
+        raise UnsupportedOpError(f"DequantizeLinear of {t.dtype} is not supported by the torch converter")
+    s = _axis_shape(t, x[1], a)
+    zp = _axis_shape(t, x[2], a).float() if len(x) > 2 and x[2] is not None else 0.0
+    return [((t.float() - zp) * s.float()).to(x[1].dtype)]
+
+
+def _quantize(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    t = x[0]
+    zp_t = x[2] if len(x) > 2 and x[2] is not None else None
+    dt = zp_t.dtype if zp_t is not None else torch.uint8
+    if "output_dtype" in a and int(a["output_dtype"]):
+        from bb_edge.convert.onnx_torch import _TORCH_DTYPES
+
+        dt = _TORCH_DTYPES.get(int(a["output_dtype"]), torch.float32)
+    if dt not in _Q_RANGE:
+        raise UnsupportedOpError(f"QuantizeLinear to {dt} is not supported by the torch converter")
+    lo, hi = _Q_RANGE[dt]
+    s = _axis_shape(t, x[1], a).float()
+    zp = _axis_shape(t, zp_t, a).float() if zp_t is not None else 0.0
+    q = torch.round(t.float() / s) + zp
+    return [torch.clamp(q, lo, hi).to(dt)]
+
+
+def _onehot(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    idx = x[0].long()
+    depth = int(np.asarray(x[1]).reshape(-1)[0])
+    vals = x[2]
+    idx = torch.where(idx < 0, idx + depth, idx)
+    ax = int(a.get("axis", -1))
+    oh = F.one_hot(torch.clamp(idx, 0, depth - 1), depth) * ((idx >= 0) & (idx < depth)).long().unsqueeze(-1)
+    if ax != -1:
+        oh = oh.movedim(-1, ax % (idx.dim() + 1))
+    return [torch.where(oh.bool(), vals[1], vals[0])]
+
+
+def _compress(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    cond = np.asarray(x[1]).astype(bool).reshape(-1)
+    t = x[0]
+    if "axis" not in a:
+        t = t.reshape(-1)
+        ax = 0
+    else:
+        ax = int(a["axis"]) % t.dim()
+    keep = np.nonzero(cond[: t.shape[ax]])[0].astype(np.int64)
+    return [torch.index_select(t, ax, torch.from_numpy(keep))]
+
+
+EXTRA.update({
+    "NegativeLogLikelihoodLoss": nll_loss, "SoftmaxCrossEntropyLoss": softmax_ce_loss,
+    "RMSNormalization": rms_norm, "GridSample": grid_sample, "CumProd": _cumprod, "LpPool": _lp_pool,
+    "ScatterElements": _scatter_elements, "ScatterND": _scatter_nd,
+    "Swish": lambda x, a: [x[0] * torch.sigmoid(float(a.get("alpha", 1.0)) * x[0])],
+    "DequantizeLinear": _dequantize, "QuantizeLinear": _quantize, "OneHot": _onehot, "Compress": _compress,
+})
+STATIC_INPUTS.update({"CumProd": {1}, "ScatterND": {1}, "OneHot": {1}, "Compress": {1}})

@@ -295,3 +295,20 @@ def run_case(name: str, root: Path | None = None) -> dict[str, Any]:
             et_o = Outcome(False, f"harness: {type(exc).__name__}", _first_line(exc),
                            {"tb": traceback.format_exc(limit=3)})
     return {"name": name, "op": case.op, "ort": ort_o.__dict__, "et": et_o.__dict__ if et_o else None}
+
+
+def cases_in_memory(names: list[str]) -> dict[str, Case]:
+    """The named node cases straight from onnx's generators (no cache), by name."""
+    import warnings
+
+    from onnx.backend.test.case.node import collect_testcases
+
+    want = set(names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = {c.name: c for c in collect_testcases(None) if c.name in want}
+    missing = want - set(found)
+    if missing:
+        raise KeyError(f"onnx {onnx.__version__} has no node case(s) {sorted(missing)}")
+    return {n: Case(n, _op_of(n, c.model), c.model, [(list(i), list(o)) for i, o in c.data_sets or []],
+                    c.rtol, c.atol) for n, c in found.items()}
