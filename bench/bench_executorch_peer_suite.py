@@ -59,8 +59,9 @@ def _warm() -> None:
 
 
 def _key() -> str:
-    import executorch  # noqa: F401 - its version is part of the key
     import importlib.metadata as md
+
+    import executorch  # noqa: F401 - its version is part of the key
 
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
@@ -72,8 +73,12 @@ def _key() -> str:
     return h.hexdigest()[:12]
 
 
-def run_all(names: list[str], results: Path) -> dict[str, dict[str, Any]]:
-    """Every case in ``names`` not yet in ``results``, in one worker process; all results by name."""
+def run_all(names: list[str], results: Path, budget_s: float | None = None) -> dict[str, dict[str, Any]]:
+    """Cases in ``names`` not yet in ``results``, in one worker process, in a seeded random order (a run cut
+    short by ``budget_s`` is a uniform sample); the results by name of every case done."""
+    import random
+    import time
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     done: dict[str, dict[str, Any]] = {}
@@ -82,12 +87,16 @@ def run_all(names: list[str], results: Path) -> dict[str, dict[str, Any]]:
             r = json.loads(line)
             done[r["name"]] = r
     todo = [n for n in names if n not in done]
+    random.Random(26).shuffle(todo)
+    t0 = time.monotonic()
     pool = _restart(None)
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TextColumn("{task.fields[case]}")) as prog, results.open("a") as out:
             task = prog.add_task("peer suite", total=len(names), completed=len(names) - len(todo), case="")
             for name in todo:
+                if budget_s is not None and time.monotonic() - t0 > budget_s:
+                    break
                 prog.update(task, case=name)
                 fut = pool.submit(suite.run_case, name)
                 try:
@@ -107,7 +116,7 @@ def run_all(names: list[str], results: Path) -> dict[str, dict[str, Any]]:
                 prog.advance(task)
     finally:
         _stop(pool)
-    return {n: done[n] for n in names}
+    return {n: done[n] for n in names if n in done}
 
 
 def _stop(pool: cf.ProcessPoolExecutor) -> None:
@@ -124,7 +133,20 @@ def _restart(pool: cf.ProcessPoolExecutor | None) -> cf.ProcessPoolExecutor:
     return fresh
 
 
-def report(res: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def converter_pass(names: list[str]) -> dict[str, bool | None]:
+    """Every case through ORT and the converter alone (eager torch, no export): None where ORT fails."""
+    from rich.progress import track
+
+    out: dict[str, bool | None] = {}
+    _init_worker()
+    for n in track(names, description="converter (eager)"):
+        case = suite.load(n)
+        out[n] = suite.run_converter(case).ok if suite.run_ort(case).ok else None
+    return out
+
+
+def report(res: dict[str, dict[str, Any]], total_names: int | None = None,
+           eager: dict[str, bool | None] | None = None) -> dict[str, Any]:
     """Print the table by op, the pass rate and the failures grouped; the figures as a dict."""
     from rich.console import Console
     from rich.table import Table
@@ -154,9 +176,17 @@ def report(res: dict[str, dict[str, Any]]) -> dict[str, Any]:
     total = len(res)
     ort_ok = sum(v[1] for v in by_op.values())
     et_ok = sum(v[2] for v in by_op.values())
+    if eager is not None:
+        e_ort = sum(v is not None for v in eager.values())
+        e_ok = sum(bool(v) for v in eager.values())
+        con.print(f"converter alone (eager torch), all {len(eager)} cases: ORT passes {e_ort}, the converter "
+                  f"matches {e_ok} = [bold]{e_ok / max(e_ort, 1):.1%}[/] of what ORT passes")
+    if total_names is not None and total < total_names:
+        con.print(f"[yellow]ExecuTorch run cut short by --budget-min: {total} of {total_names} cases, a uniform "
+                  f"sample (seed 26)[/]")
     con.print(f"cases {total}; ORT passes {ort_ok}; ExecuTorch passes {et_ok} = "
               f"[bold]{et_ok / max(ort_ok, 1):.1%}[/] of what ORT passes (goal >= 95%)")
-    classes = Counter()
+    classes: Counter[str] = Counter()
     for k, v in groups.items():
         classes[k.split(":")[0] if not k.startswith("unsupported") else "unsupported op"] += len(v)
     con.print("failure classes: " + ", ".join(f"{k} {v}" for k, v in classes.most_common()))
@@ -164,8 +194,12 @@ def report(res: dict[str, dict[str, Any]]) -> dict[str, Any]:
         con.print(f"[bold]{len(v):4d}[/] {k}", soft_wrap=True)
         con.print("      " + "; ".join(v[:6]) + (f"; ... (+{len(v) - 6})" if len(v) > 6 else ""), soft_wrap=True,
                   markup=False)
-    return {"cases": total, "ort_passes": ort_ok, "executorch_passes": et_ok,
-            "rate": et_ok / max(ort_ok, 1), "classes": dict(classes)}
+    figures: dict[str, Any] = {"cases": total, "of_cases": total_names or total, "ort_passes": ort_ok,
+                               "executorch_passes": et_ok, "rate": et_ok / max(ort_ok, 1), "classes": dict(classes)}
+    if eager is not None:
+        figures["converter_eager"] = {"ort_passes": sum(v is not None for v in eager.values()),
+                                      "matches": sum(bool(v) for v in eager.values())}
+    return figures
 
 
 def main() -> None:
@@ -175,6 +209,9 @@ def main() -> None:
     ap.add_argument("--cases", help="only these case names (comma-separated)")
     ap.add_argument("--fresh", action="store_true", help="ignore stored results")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--budget-min", type=float, help="stop starting ExecuTorch cases after this many minutes "
+                    "(the cases done are a uniform random sample); default: run all")
+    ap.add_argument("--no-eager", action="store_true", help="skip the converter-alone pass over every case")
     args = ap.parse_args()
     root = suite.generate()
     names = suite.case_names(root)
@@ -186,7 +223,9 @@ def main() -> None:
     results = root.parent / f"results-{onnx_version()}-{_key()}.jsonl"
     if args.fresh and results.exists():
         results.unlink()
-    figures = report(run_all(names, results))
+    eager = None if args.no_eager else converter_pass(names)
+    budget = args.budget_min * 60 if args.budget_min else None
+    figures = report(run_all(names, results, budget), len(names), eager)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1))
 

@@ -94,7 +94,8 @@ def _pool_general(kind: str, x: Tensor, a: dict[str, Any], k: list[int], dil: li
     """Pooling with explicit padding: any pads, dilations, ceil_mode, 1-3 spatial dims (onnx reference sizes)."""
     rank = len(k)
     ins = [int(s) for s in x.shape[2:]]
-    pads = [int(p) for p in a.get("pads", [0] * 2 * rank)] if a.get("auto_pad", "NOTSET") == "NOTSET" else [0] * 2 * rank
+    explicit = a.get("auto_pad", "NOTSET") == "NOTSET"
+    pads = [int(p) for p in a.get("pads", [0] * 2 * rank)] if explicit else [0] * 2 * rank
     st = [int(s) for s in a.get("strides", [1] * rank)]
     ceil = bool(a.get("ceil_mode", 0))
     fpad_x: list[int] = []
@@ -112,8 +113,15 @@ def _pool_general(kind: str, x: Tensor, a: dict[str, Any], k: list[int], dil: li
         fpad_x += [pads[i], pads[rank + i] + extra[i]]
     if kind == "max":
         xp = F.pad(x, fpad_x, value=float("-inf"))
-        fn = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[rank]
-        return fn(xp, k, st, 0, dil, False)
+        if rank < 3:
+            return {1: F.max_pool1d, 2: F.max_pool2d}[rank](xp, k, st, 0, dil, False)
+        # 3-D: ExecuTorch has no max_pool3d kernel; 2-D pools over (H, W), then a max over depth windows
+        n, c, d = int(xp.shape[0]), int(xp.shape[1]), int(xp.shape[2])
+        hw = F.max_pool2d(xp.reshape(n, c * d, *xp.shape[3:]), k[1:], st[1:], 0, dil[1:], False)
+        hw = hw.reshape(n, c, d, *hw.shape[2:])
+        depth = [torch.amax(hw[:, :, o * st[0]:o * st[0] + (k[0] - 1) * dil[0] + 1:dil[0]], dim=2)
+                 for o in range((d - (k[0] - 1) * dil[0] - 1) // st[0] + 1)]
+        return torch.stack(depth, 2)
     conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
     c = int(x.shape[1])
     ones = torch.ones([c, 1, *k], dtype=x.dtype)

@@ -283,7 +283,7 @@ def _resize_matrix(n_in: int, scale: float, n_out: int, a: dict[str, Any], roi: 
         def fct(x: float, s: float) -> np.ndarray:
             return ref._nearest_coeffs(x, mode=nm)  # type: ignore[no-any-return]
     elif mode == "linear":
-        fct = ref._linear_coeffs_antialias if anti else ref._linear_coeffs
+        fct = ref._linear_coeffs_antialias if anti else ref._linear_coeffs  # type: ignore[assignment]
     elif mode == "cubic":
         ca = float(a.get("cubic_coeff_a", -0.75))
         cf = ref._cubic_coeffs_antialias if anti else ref._cubic_coeffs
@@ -326,9 +326,10 @@ def resize(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
             raise UnsupportedOpError(f"Resize mode={a.get('mode')} on {out.dtype} is not supported by the "
                                      "torch converter")
         moved = out.movedim(ax, -1)
-        res = torch.matmul(moved, torch.from_numpy(M.T.astype(np.float32)).to(out.dtype))
+        # contiguous: a transposed numpy constant becomes a dim_order ExecuTorch cannot map
+        res = torch.matmul(moved, torch.from_numpy(np.ascontiguousarray(M.T, np.float32)).to(out.dtype))
         if b.any():
-            res = res + torch.from_numpy(b.astype(np.float32)).to(out.dtype)
+            res = res + torch.from_numpy(np.ascontiguousarray(b, np.float32)).to(out.dtype)
         out = res.movedim(-1, ax)
     return [out]
 
@@ -365,9 +366,13 @@ def conv_transpose(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     if fn is None:
         raise UnsupportedOpError(f"ConvTranspose over {rank} spatial dims is not supported by the torch converter")
     y = fn(X, W, None, stride=st, padding=0, dilation=dil, groups=int(a.get("group", 1)))
-    fpad: list[int] = []
-    for i in reversed(range(rank)):
-        fpad += [-begin[i], outs[i] + begin[i] - full[i]]
+    grow: list[tuple[int, int]] = []
+    for i in range(rank):  # crop by slicing (ExecuTorch's pad kernel takes no negative pads), grow by padding
+        lo, hi = -begin[i], outs[i] + begin[i] - full[i]
+        if lo < 0 or hi < 0:
+            y = y.narrow(2 + i, max(0, -lo), int(y.shape[2 + i]) - max(0, -lo) - max(0, -hi))
+        grow.append((max(0, lo), max(0, hi)))
+    fpad = [p for i in reversed(range(rank)) for p in grow[i]]
     if any(fpad):
         y = F.pad(y, fpad)
     if len(x) > 2 and x[2] is not None:
@@ -526,7 +531,7 @@ def _constant_of_shape(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 def _range(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     s, lim, d = (np.asarray(v).reshape(()) for v in x[:3])
-    return [torch.from_numpy(np.arange(s, lim, d).astype(s.dtype))]
+    return [torch.from_numpy(np.arange(s, lim, d).astype(s.dtype))]  # type: ignore[call-overload]
 
 
 def _gather_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:

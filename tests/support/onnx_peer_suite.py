@@ -111,17 +111,19 @@ def generate(root: Path | None = None, force: bool = False) -> Path:
     for c in cases:
         d = tmp / c.name
         d.mkdir(parents=True)
-        (d / "model.onnx").write_bytes(c.model.SerializeToString())
-        op = c.model.graph.node[0].op_type if c.model.graph.node else ""
-        (d / "case.json").write_text(json.dumps({"op": _op_of(c.name, c.model), "first": op,
+        model = c.model
+        assert model is not None  # node cases always carry their model
+        (d / "model.onnx").write_bytes(model.SerializeToString())
+        op = model.graph.node[0].op_type if model.graph.node else ""
+        (d / "case.json").write_text(json.dumps({"op": _op_of(c.name, model), "first": op,
                                                  "rtol": c.rtol, "atol": c.atol}))
         for i, (ins, outs) in enumerate(c.data_sets or []):
             s = d / f"test_data_set_{i}"
             s.mkdir()
             for j, v in enumerate(ins):
-                (s / f"input_{j}.pb").write_bytes(_value_proto(v, c.model.graph.input[j]))
+                (s / f"input_{j}.pb").write_bytes(_value_proto(v, model.graph.input[j]))
             for j, v in enumerate(outs):
-                (s / f"output_{j}.pb").write_bytes(_value_proto(v, c.model.graph.output[j]))
+                (s / f"output_{j}.pb").write_bytes(_value_proto(v, model.graph.output[j]))
     (tmp / "COMPLETE").write_text(str(len(cases)))
     shutil.rmtree(root, ignore_errors=True)
     tmp.rename(root)
@@ -310,5 +312,36 @@ def cases_in_memory(names: list[str]) -> dict[str, Case]:
     missing = want - set(found)
     if missing:
         raise KeyError(f"onnx {onnx.__version__} has no node case(s) {sorted(missing)}")
-    return {n: Case(n, _op_of(n, c.model), c.model, [(list(i), list(o)) for i, o in c.data_sets or []],
-                    c.rtol, c.atol) for n, c in found.items()}
+    out = {}
+    for n, c in found.items():
+        assert c.model is not None  # node cases always carry their model
+        out[n] = Case(n, _op_of(n, c.model), c.model, [(list(i), list(o)) for i, o in c.data_sets or []],
+                      c.rtol, c.atol)
+    return out
+
+
+def run_converter(case: Case) -> Outcome:
+    """The case through the ONNX->torch converter alone, eagerly (no export): the converter's share."""
+    import torch
+
+    from bb_edge.convert.onnx_torch import to_torch, unsupported_ops
+
+    if any(not vi.type.HasField("tensor_type") for vi in list(case.model.graph.input) + list(case.model.graph.output)):
+        return Outcome(False, "non-tensor input/output", "sequence/optional/map values")
+    model, frozen = freeze_static_inputs(case)
+    bad = unsupported_ops(model)
+    if bad:
+        return Outcome(False, "unsupported op", ", ".join(sorted({o.split(" (")[0] for o, _ in bad})))
+    names = [vi.name for vi in case.model.graph.input]
+    try:
+        mod = to_torch(model)
+        for ins, outs in case.data:
+            feed = dict(zip(names, ins))
+            with torch.no_grad():
+                got = mod(*[torch.from_numpy(np.array(feed[n])) for n in names if n not in frozen])
+            why = _compare([g.numpy() for g in got], outs, case.rtol, case.atol)
+            if why:
+                return Outcome(False, "mismatch", why)
+    except Exception as exc:  # noqa: BLE001 - each failure is a row
+        return Outcome(False, f"convert: {type(exc).__name__}", _first_line(exc))
+    return Outcome(True)
