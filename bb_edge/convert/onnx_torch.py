@@ -7,6 +7,10 @@ node with ``torch.nn.functional`` calls, initializers become (frozen)
 parameters, and ``torch.export`` traces it into a clean ATen graph that the
 XNNPACK partitioner lowers. Ops outside :data:`SUPPORTED_OPS` raise
 :class:`~bb_edge.errors.UnsupportedOpError` naming the op and the node.
+
+Why one file: the interpreter, its conversion-time pre-passes (constant If inlining, static-shape folding),
+the up-front check and the basic op table must agree on one thing, which inputs are read as constants
+(``_STATIC_INPUTS``); the newer ops live in :mod:`bb_edge.convert.torch_ops`.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Kept apart from :mod:`bb_edge.convert.onnx_torch` (the interpreter and the basic
 short. Every function takes the node's inputs (torch tensors, or numpy arrays for the inputs the
 converter reads at conversion time) and attributes, and returns the node's outputs. Shapes are static
 at export, so index tables (Resize) and time loops (LSTM/GRU/RNN, unrolled) are built in numpy/Python.
+
+Why one file: one op table (:data:`EXTRA`) and the list of inputs read as constants that must match it
+(:data:`STATIC_INPUTS`); each op is a few self-contained lines.
 """
 
 from __future__ import annotations
