@@ -82,6 +82,9 @@ def build_all(
     mapping = assign_targets(names, {n.name: n.target for n in dep.nodes}, specs)
     if not mapping:
         raise BuildError("no node has a target: pass --target T (all nodes) or --target NODE=T")
+    for n in dict((options or {}).get("node_backend") or {}):  # type: ignore[call-overload]
+        if n not in mapping:
+            raise BuildError(f"--node-backend {n}=...: no node {n!r} is built; built: {', '.join(mapping)}")
     profiles: dict[str, TargetProfile] = {}
     announced: set[str] = set()
     for n, t in mapping.items():

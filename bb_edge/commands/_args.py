@@ -155,3 +155,17 @@ def bundle_transport(text: str) -> str:
         return text
     return _check_url(text, ("mqtt", "mqtts", "serial"),
                       "none, mqtt://HOST:PORT, mqtts://HOST:PORT or serial:///dev/ttyUSB0[?baud=N]", local=False)
+
+
+#: backends a node's bundle may compute with (``build --node-backend``)
+NODE_BACKENDS = ("ort", "executorch")
+
+
+def node_backend(text: str) -> tuple[str, str]:
+    """``NODE=BACKEND`` (``build --node-backend``): a node name and one of :data:`NODE_BACKENDS`."""
+    node, sep, backend = text.partition("=")
+    if not sep or not is_name(node.strip()):
+        raise argparse.ArgumentTypeError(f"expected NODE=BACKEND (e.g. n1=ort), got {text!r}")
+    if backend.strip() not in NODE_BACKENDS:
+        raise argparse.ArgumentTypeError(f"backend {backend!r}: expected one of {', '.join(NODE_BACKENDS)}")
+    return node.strip(), backend.strip()

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from bb_edge.bundle import BuildResult
 from bb_edge.bundle.build import build_all
-from bb_edge.commands._args import bundle_transport, non_negative_float
+from bb_edge.commands._args import bundle_transport, node_backend, non_negative_float
 from bb_edge.paths import check_output_dir
 
 
@@ -37,7 +37,8 @@ def _run(args: argparse.Namespace) -> int:
                         Path(args.calib) if args.calib else None,
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
                          "transport": args.transport, "accept_inaccurate": args.accept_inaccurate,
-                         "float_edges": args.float_edges, "ota": args.ota, "train_arith": args.train_arith})
+                         "float_edges": args.float_edges, "ota": args.ota, "train_arith": args.train_arith,
+                         "node_backend": dict(args.node_backend)})
     console = Console()
     if not args.no_report:
         add_latency(results)
@@ -81,4 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--float-edges", action="store_true",
                    help="keep every edge of the nodes built float32 on the wire (default: int8 where an int8 "
                         "bbrt node meets its peers; the Python ends quantize)")
+    p.add_argument("--node-backend", action="append", default=[], type=node_backend, metavar="NODE=BACKEND",
+                   help="compute one node with another backend than its target's: android-arm64 nodes take "
+                        "executorch (default) or ort (ONNX Runtime mobile, for ops ExecuTorch cannot lower; "
+                        "repeatable)")
     p.set_defaults(func=_run)

@@ -7,6 +7,10 @@ node with ``torch.nn.functional`` calls, initializers become (frozen)
 parameters, and ``torch.export`` traces it into a clean ATen graph that the
 XNNPACK partitioner lowers. Ops outside :data:`SUPPORTED_OPS` raise
 :class:`~bb_edge.errors.UnsupportedOpError` naming the op and the node.
+
+Why one file: the interpreter, its conversion-time pre-passes (constant If inlining, static-shape folding),
+the up-front check and the basic op table must agree on one thing, which inputs are read as constants
+(``_STATIC_INPUTS``); the newer ops live in :mod:`bb_edge.convert.torch_ops`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import torch
 import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
+from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.errors import UnsupportedOpError
 
 Tensor = torch.Tensor
@@ -57,6 +62,7 @@ def _pads2d(a: dict[str, Any], rank: int) -> tuple[list[int], list[int] | None]:
 def _conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     w = x[1]
     rank = w.dim() - 2
+    a = same_pads(a, [int(s) for s in x[0].shape[2:]], [int(s) for s in a.get("kernel_shape", w.shape[2:])])
     pad, fpad = _pads2d(a, rank)
     inp = F.pad(x[0], fpad) if fpad else x[0]
     fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
@@ -69,7 +75,12 @@ def _pool(kind: str) -> OpFn:
     def run(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
         k = list(a["kernel_shape"])
         rank = len(k)
+        a = same_pads(a, [int(s) for s in x[0].shape[2:]], k)
         pad, fpad = _pads2d(a, rank)
+        dil = [int(d) for d in a.get("dilations", [1] * rank)]
+        if rank > 2 or any(2 * p > (kk - 1) * d + 1 for p, kk, d in zip(pad, k, dil)) or (
+                kind == "avg" and (fpad or dil != [1] * rank)):
+            return [_pool_general(kind, x[0], a, k, dil)]
         inp = x[0]
         if fpad:
             inp = F.pad(inp, fpad, value=float("-inf") if kind == "max" else 0.0)
@@ -77,10 +88,57 @@ def _pool(kind: str) -> OpFn:
         ceil = bool(a.get("ceil_mode", 0))
         if kind == "max":
             fn = {1: F.max_pool1d, 2: F.max_pool2d}[rank]
-            return [fn(inp, k, strides, pad, a.get("dilations", [1] * rank), ceil)]
+            return [fn(inp, k, strides, pad, dil, ceil)]
         fn2 = {1: F.avg_pool1d, 2: F.avg_pool2d}[rank]
         return [fn2(inp, k, strides, pad, ceil, bool(a.get("count_include_pad", 0)))]
     return run
+
+
+def _pool_general(kind: str, x: Tensor, a: dict[str, Any], k: list[int], dil: list[int]) -> Tensor:
+    """Pooling with explicit padding: any pads, dilations, ceil_mode, 1-3 spatial dims (onnx reference sizes)."""
+    rank = len(k)
+    ins = [int(s) for s in x.shape[2:]]
+    explicit = a.get("auto_pad", "NOTSET") == "NOTSET"
+    pads = [int(p) for p in a.get("pads", [0] * 2 * rank)] if explicit else [0] * 2 * rank
+    st = [int(s) for s in a.get("strides", [1] * rank)]
+    ceil = bool(a.get("ceil_mode", 0))
+    fpad_x: list[int] = []
+    fpad_m: list[int] = []
+    include = bool(a.get("count_include_pad", 0))
+    extra = []
+    for i in range(rank):
+        dk = (k[i] - 1) * dil[i] + 1
+        span = ins[i] + pads[i] + pads[rank + i] - dk
+        out = (-(-span // st[i]) if ceil else span // st[i]) + 1
+        if ceil and (out - 1) * st[i] >= ins[i] + pads[i]:
+            out -= 1
+        extra.append(max(0, (out - 1) * st[i] + dk - (ins[i] + pads[i] + pads[rank + i])))
+    for i in reversed(range(rank)):
+        fpad_x += [pads[i], pads[rank + i] + extra[i]]
+    if kind == "max":
+        xp = F.pad(x, fpad_x, value=float("-inf"))
+        if rank < 3:
+            return {1: F.max_pool1d, 2: F.max_pool2d}[rank](xp, k, st, 0, dil, False)
+        # 3-D: ExecuTorch has no max_pool3d kernel; 2-D pools over (H, W), then a max over depth windows
+        n, c, d = int(xp.shape[0]), int(xp.shape[1]), int(xp.shape[2])
+        hw = F.max_pool2d(xp.reshape(n, c * d, *xp.shape[3:]), k[1:], st[1:], 0, dil[1:], False)
+        hw = hw.reshape(n, c, d, *hw.shape[2:])
+        depth = [torch.amax(hw[:, :, o * st[0]:o * st[0] + (k[0] - 1) * dil[0] + 1:dil[0]], dim=2)
+                 for o in range((d - (k[0] - 1) * dil[0] - 1) // st[0] + 1)]
+        return torch.stack(depth, 2)
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
+    c = int(x.shape[1])
+    ones = torch.ones([c, 1, *k], dtype=x.dtype)
+    total = conv(F.pad(x, fpad_x), ones, None, st, 0, dil, c)
+    mask = torch.ones([1, 1, *ins], dtype=x.dtype)
+    if include:  # pads count, the ceil_mode overhang does not
+        mask = F.pad(mask, [p for i in reversed(range(rank)) for p in (pads[i], pads[rank + i])], value=1.0)
+        for i in reversed(range(rank)):
+            fpad_m += [0, extra[i]]
+    else:
+        fpad_m = fpad_x
+    count = conv(F.pad(mask, fpad_m), torch.ones([1, 1, *k], dtype=x.dtype), None, st, 0, dil)
+    return total / count
 
 
 def _gemm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -122,8 +180,13 @@ def _bn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 def _clip(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     lo = x[1] if len(x) > 1 and x[1] is not None else a.get("min")
     hi = x[2] if len(x) > 2 and x[2] is not None else a.get("max")
-    lo_f = float(lo) if lo is not None else None
-    hi_f = float(hi) if hi is not None else None
+    if lo is None and hi is None:
+        return [x[0]]
+    conv = float if x[0].dtype.is_floating_point else int
+    lo_f = conv(np.asarray(lo).reshape(-1)[0]) if lo is not None and np.size(lo) else None
+    hi_f = conv(np.asarray(hi).reshape(-1)[0]) if hi is not None and np.size(hi) else None
+    if lo_f is None and hi_f is None:
+        return [x[0]]
     return [torch.clamp(x[0], lo_f, hi_f)]
 
 
@@ -177,8 +240,13 @@ def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     steps = [int(v) for v in x[4].tolist()] if len(x) > 4 and x[4] is not None else [1] * len(starts)
     index: list[Any] = [slice(None)] * t.dim()
     for st, en, ax, sp in zip(starts, ends, axes, steps, strict=True):
-        if sp < 0:
-            raise UnsupportedOpError("Slice with a negative step is not supported by the torch converter")
+        if sp < 0:  # constant indices (ONNX clamps like Python's slice)
+            n = int(t.shape[ax])
+            st = max(-1, min(n - 1, st + n if st < 0 else st))
+            en = max(-1, min(n - 1, en + n if en < 0 else en))
+            idx = np.arange(st, en, sp, dtype=np.int64)
+            t = torch.index_select(t, ax % t.dim(), torch.from_numpy(idx))
+            continue
         n = t.shape[ax]
         st = max(0, min(n, st + n if st < 0 else st))
         en = max(0, min(n, en + n if en < 0 else en))
@@ -187,16 +255,36 @@ def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 
 def _pad(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    mode = a.get("mode", "constant")
-    if mode != "constant" or (len(x) > 3 and x[3] is not None):
-        raise UnsupportedOpError(f"Pad mode={mode} (or with axes) is not supported by the torch converter")
-    pads = [int(v) for v in x[1].tolist()]
-    value = float(np.asarray(x[2]).reshape(-1)[0]) if len(x) > 2 and x[2] is not None and np.size(x[2]) else 0.0
+    mode = str(a.get("mode", "constant"))
     rank = x[0].dim()
+    raw = [int(v) for v in np.asarray(x[1] if len(x) > 1 and x[1] is not None else a.get("pads", [])).reshape(-1)]
+    axes = ([int(v) % rank for v in np.asarray(x[3]).reshape(-1)] if len(x) > 3 and x[3] is not None
+            else list(range(rank)))
+    begin, end = [0] * rank, [0] * rank
+    for i, ax in enumerate(axes):
+        begin[ax], end[ax] = raw[i], raw[i + len(axes)]
+    value = float(np.asarray(x[2]).reshape(-1)[0]) if len(x) > 2 and x[2] is not None and np.size(x[2]) else (
+        float(a.get("value", 0.0)))
     fpad: list[int] = []
     for d in reversed(range(rank)):
-        fpad += [pads[d], pads[d + rank]]
-    return [F.pad(x[0], fpad, value=value)]
+        fpad += [begin[d], end[d]]
+    if mode == "constant":
+        return [F.pad(x[0], fpad, value=value)]
+    tmode = {"edge": "replicate", "reflect": "reflect", "wrap": "circular"}.get(mode)
+    if tmode is None:
+        raise UnsupportedOpError(f"Pad mode={mode} is not supported by the torch converter")
+    lead = next((d for d in range(rank) if begin[d] or end[d]), rank)
+    if rank - lead > 3 or lead == 0:  # torch pads the last 1-3 dims of a batched tensor
+        if tmode != "circular" and rank - lead <= 3:
+            pass
+        else:
+            raise UnsupportedOpError(f"Pad mode={mode} over {rank - lead} leading dims is not supported")
+    t = x[0]
+    keep = max(lead, 1) if rank - lead < 3 else lead
+    shape = list(t.shape)
+    squeezed = t.reshape(1, int(np.prod(shape[:keep])), *shape[keep:]) if keep else t.unsqueeze(0)
+    y = F.pad(squeezed, fpad[: 2 * (rank - keep)], mode=tmode)
+    return [y.reshape(*shape[:keep], *y.shape[2:])]
 
 
 def _split(x: list[Any], a: dict[str, Any], n_out: int) -> list[Tensor]:
@@ -216,7 +304,12 @@ def _layer_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     ax = int(a.get("axis", -1)) % x[0].dim()
     shape = list(x[0].shape[ax:])
     bias = x[2] if len(x) > 2 else None
-    return [F.layer_norm(x[0], shape, x[1], bias, float(a.get("epsilon", 1e-5)))]
+    eps = float(a.get("epsilon", 1e-5))
+    y = F.layer_norm(x[0], shape, x[1], bias, eps)
+    dims = list(range(ax, x[0].dim()))
+    mean = torch.mean(x[0], dim=dims, keepdim=True)
+    inv = torch.rsqrt(torch.mean((x[0] - mean) ** 2, dim=dims, keepdim=True) + eps)
+    return [y, mean, inv]  # Mean and InvStdDev: the optional outputs
 
 
 def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -229,7 +322,7 @@ def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 #: ONNX TensorProto element types -> torch dtypes (Cast)
 _TORCH_DTYPES = {1: torch.float32, 2: torch.uint8, 3: torch.int8, 5: torch.int16, 6: torch.int32, 7: torch.int64,
-                 9: torch.bool, 10: torch.float16, 11: torch.float64}
+                 9: torch.bool, 10: torch.float16, 11: torch.float64, 16: torch.bfloat16}
 
 
 def _cast(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -263,7 +356,7 @@ _SIMPLE: dict[str, OpFn] = {
     "Abs": lambda x, a: [torch.abs(x[0])],
     "Neg": lambda x, a: [torch.neg(x[0])],
     "Reciprocal": lambda x, a: [torch.reciprocal(x[0])],
-    "Pow": lambda x, a: [torch.pow(x[0], x[1])],
+    "Pow": lambda x, a: [torch.pow(x[0], x[1]).to(x[0].dtype)],
     "Equal": lambda x, a: [torch.eq(x[0], x[1])],
     "Less": lambda x, a: [torch.lt(x[0], x[1])],
     "Greater": lambda x, a: [torch.gt(x[0], x[1])],
@@ -293,7 +386,8 @@ _SIMPLE: dict[str, OpFn] = {
     "Sigmoid": lambda x, a: [torch.sigmoid(x[0])],
     "Tanh": lambda x, a: [torch.tanh(x[0])],
     "Identity": lambda x, a: [x[0]],
-    "Dropout": lambda x, a: [x[0]],
+    "Dropout": lambda x, a: [x[0], torch.ones_like(x[0], dtype=torch.bool)],
+    "CastLike": lambda x, a: [x[0].to(x[1].dtype)],
     "MaxPool": _pool("max"),
     "AveragePool": _pool("avg"),
     "GlobalAveragePool": lambda x, a: [torch.mean(x[0], dim=list(range(2, x[0].dim())), keepdim=True)],
@@ -304,7 +398,8 @@ _SIMPLE: dict[str, OpFn] = {
     "Add": lambda x, a: [x[0] + x[1]],
     "Sub": lambda x, a: [x[0] - x[1]],
     "Mul": lambda x, a: [x[0] * x[1]],
-    "Div": lambda x, a: [x[0] / x[1]],
+    "Div": lambda x, a: [x[0] / x[1] if x[0].dtype.is_floating_point else
+                         torch.div(x[0], x[1], rounding_mode="trunc")],
     "Flatten": _flatten,
     "Reshape": _reshape,
     "BatchNormalization": _bn,
@@ -315,11 +410,162 @@ _SIMPLE: dict[str, OpFn] = {
     "ReduceMean": _reduce_mean,
     "LRN": _lrn,
 }
-SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split"}
+_SIMPLE.update(EXTRA)
+SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split", "If"}
 # inputs read as Python values at conversion time (shapes/axes/pads), not traced tensors
 _STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "ReduceSum": {1},
                   "ReduceMax": {1}, "ReduceMin": {1}, "Slice": {1, 2, 3, 4}, "Pad": {1, 2, 3}, "Split": {1},
-                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}}
+                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "If": {0}, **STATIC_INPUTS}
+
+
+def _constant(a: dict[str, Any]) -> np.ndarray:
+    """The value of a Constant node from whichever value attribute it carries."""
+    if "value" in a:
+        return np.asarray(a["value"])
+    if "value_float" in a:
+        return np.array(a["value_float"], np.float32)
+    if "value_floats" in a:
+        return np.array(a["value_floats"], np.float32)
+    if "value_int" in a:
+        return np.array(a["value_int"], np.int64)
+    if "value_ints" in a:
+        return np.array(a["value_ints"], np.int64)
+    raise UnsupportedOpError(f"Constant with {sorted(a)} is not supported by the torch converter")
+
+
+def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
+    out = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    for n in g.node:
+        if n.op_type == "Constant":
+            out[n.output[0]] = _constant(_attrs(n))
+    return out
+
+
+def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model with every If whose condition is a constant replaced by its taken branch (names prefixed)."""
+    consts = _const_values(model.graph)
+    if not any(n.op_type == "If" and n.input[0] in consts for n in model.graph.node):
+        return model
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    nodes: list[onnx.NodeProto] = []
+    for k, n in enumerate(model.graph.node):
+        if n.op_type != "If" or n.input[0] not in consts:
+            nodes.append(n)
+            continue
+        cond = bool(np.asarray(consts[n.input[0]]).reshape(-1)[0])
+        branch = next(helper.get_attribute_value(a) for a in n.attribute
+                      if a.name == ("then_branch" if cond else "else_branch"))
+        prefix = f"{n.name or f'if{k}'}/"
+        produced = {o for bn in branch.node for o in bn.output if o} | {t.name for t in branch.initializer}
+
+        def rn(x: str, produced: set[str] = produced, prefix: str = prefix) -> str:
+            return prefix + x if x in produced else x
+        for t in branch.initializer:
+            t2 = onnx.TensorProto()
+            t2.CopyFrom(t)
+            t2.name = rn(t.name)
+            m.graph.initializer.append(t2)
+        for bn in branch.node:
+            b2 = onnx.NodeProto()
+            b2.CopyFrom(bn)
+            b2.name = prefix + bn.name
+            del b2.input[:], b2.output[:]
+            b2.input.extend(rn(x) if x else x for x in bn.input)
+            b2.output.extend(rn(x) if x else x for x in bn.output)
+            nodes.append(b2)
+        for bo, no in zip(branch.output, n.output):
+            if no:
+                nodes.append(helper.make_node("Identity", [rn(bo.name)], [no], name=f"{prefix}out/{no}"))
+    del m.graph.node[:]
+    m.graph.node.extend(nodes)
+    return inline_static_ifs(m)
+
+
+#: ops never folded at conversion time (random, or values the graph must compute per run)
+_NO_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
+            "If", "Loop", "Scan"}
+
+
+def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The model with Shape/Size of static shapes and every node of constant inputs replaced by initializers.
+
+    Input shapes are static at export, so shape plumbing is constant here: what ``compile --input-shape``
+    folding does for a deployment, done again on the node the converter gets.
+    """
+    from onnx.reference import ReferenceEvaluator
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception:  # noqa: BLE001 - folding is an optimisation; without shapes fold constants only
+        inferred = model
+    g = inferred.graph
+    shapes: dict[str, list[int] | None] = {}
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape"):
+            d = vi.type.tensor_type.shape.dim
+            shapes[vi.name] = [x.dim_value for x in d] if all(x.HasField("dim_value") for x in d) else None
+    consts = _const_values(model.graph)
+    keep: list[onnx.NodeProto] = []
+    new: dict[str, np.ndarray] = {}
+    opset = [o for o in model.opset_import]
+    for n in model.graph.node:
+        val: list[np.ndarray] | None = None
+        if n.op_type in ("Shape", "Size") and n.domain in ("", "ai.onnx") and shapes.get(n.input[0]) is not None:
+            shp = np.array(shapes[n.input[0]], np.int64)
+            if n.op_type == "Size":
+                val = [np.array(int(np.prod(shp)), np.int64)]
+            else:
+                a = _attrs(n)
+                r = len(shp)
+                start, end = int(a.get("start", 0)), int(a.get("end", r))
+                start, end = (max(0, min(r, v + r if v < 0 else v)) for v in (start, end))
+                val = [shp[start:end]]
+        elif (n.op_type not in _NO_FOLD and n.op_type != "Constant" and n.domain in ("", "ai.onnx")
+              and n.input and all(not x or x in consts for x in n.input)
+              and not any(a.type == onnx.AttributeProto.GRAPH for a in n.attribute)):
+            try:
+                sub = helper.make_model(helper.make_graph(
+                    [n], "fold", [], [helper.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None)
+                                      for o in n.output if o],
+                    [numpy_helper.from_array(np.asarray(consts[x]), x) for x in dict.fromkeys(n.input) if x]),
+                    opset_imports=opset)
+                val = [np.asarray(v) for v in ReferenceEvaluator(sub).run(None, {})]
+            except Exception:  # noqa: BLE001 - not foldable here: left to the converter
+                val = None
+        if val is None:
+            keep.append(n)
+            continue
+        for o, v in zip([o for o in n.output if o], val):
+            consts[o] = v
+            new[o] = v
+    if not new:
+        return model
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    used = {x for n in keep for x in n.input} | {o.name for o in m.graph.output}
+    del m.graph.node[:]
+    m.graph.node.extend(keep)
+    for name, v in new.items():
+        if name in used:
+            m.graph.initializer.append(numpy_helper.from_array(np.asarray(v), name))
+    outs = {o.name for o in m.graph.output}
+    if outs & set(new):  # a graph output that is a constant stays a node
+        for name in outs & set(new):
+            m.graph.node.append(helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
+                np.asarray(new[name]), name)))
+            m.graph.initializer.remove(next(t for t in m.graph.initializer if t.name == name))
+    return m
+
+
+def static_input_names(model: onnx.ModelProto) -> list[str]:
+    """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
+    out: list[str] = []
+    for n in model.graph.node:
+        for i, x in enumerate(n.input):
+            if x and i in _STATIC_INPUTS.get(n.op_type, set()) and x not in out:
+                out.append(x)
+    return out
 
 
 def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
@@ -328,6 +574,7 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     An op whose shape/axes/pads input is computed at run time counts too: the converter reads those as
     constants (fold them with ``compile --input-shape``).
     """
+    model = fold_static(inline_static_ifs(model))
     consts = {t.name for t in model.graph.initializer} | {
         n.output[0] for n in model.graph.node if n.op_type == "Constant"}
     out = []
@@ -336,6 +583,8 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
         if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx"):
             out.append((n.op_type, n.name))
+        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
+            out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out
@@ -346,6 +595,7 @@ class OnnxModule(torch.nn.Module):
 
     def __init__(self, model: onnx.ModelProto) -> None:
         super().__init__()
+        model = fold_static(inline_static_ifs(model))
         bad = unsupported_ops(model)
         if bad:
             ops = sorted({o for o, _ in bad})
@@ -360,7 +610,7 @@ class OnnxModule(torch.nn.Module):
         self._consts: dict[str, np.ndarray] = {t.name: numpy_helper.to_array(t) for t in g.initializer}
         for n in g.node:
             if n.op_type == "Constant":
-                self._consts[n.output[0]] = np.asarray(_attrs(n)["value"])
+                self._consts[n.output[0]] = _constant(_attrs(n))
         self._slots: dict[str, str] = {}
         self.weights = torch.nn.ParameterList()
         used = {x for n in g.node for i, x in enumerate(n.input)
@@ -400,7 +650,8 @@ class OnnxModule(torch.nn.Module):
             for name, val in zip(outs, res):
                 env[name] = val
         self.current = None
-        return tuple(env[o] for o in self.output_names)
+        return tuple(env[o] if o in env else torch.from_numpy(np.array(self._consts[o]))
+                     for o in self.output_names)
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:

@@ -83,9 +83,54 @@ CASES = {
 }
 
 
+def _rnn_case(op: str, gates: int, **attrs: Any) -> Callable[[], tuple[onnx.ModelProto, dict[str, np.ndarray]]]:
+    """A bidirectional recurrent layer with biases and initial states (as torch exports them), all outputs."""
+    def make() -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+        seq, batch, inp, hid = 5, 2, 3, 4
+        ins = {"x": _f(seq, batch, inp), "h0": _f(2, batch, hid)}
+        names = ["x", "W", "R", "B", "", "h0"]
+        outs = ["y0", "y1"]
+        if op == "LSTM":
+            ins["c0"] = _f(2, batch, hid)
+            names.append("c0")
+            outs.append("y2")
+        consts = {"W": _f(2, gates * hid, inp) * 0.5, "R": _f(2, gates * hid, hid) * 0.5, "B": _f(2, 2 * gates * hid)}
+        node = h.make_node(op, names, outs, name=op.lower(), hidden_size=hid, direction="bidirectional", **attrs)
+        return _model([node], ins, consts, outs), ins
+    return make
+
+
+CASES.update({
+    "LSTM-bidirectional": _rnn_case("LSTM", 4),
+    "GRU-bidirectional-lbr": _rnn_case("GRU", 3, linear_before_reset=1),
+    "GRU-bidirectional": _rnn_case("GRU", 3),
+    "RNN-bidirectional": _rnn_case("RNN", 1),
+    "Resize-linear": _case("Resize", shape=(1, 2, 3, 4), consts={"roi": np.zeros(0, np.float32),
+                                                                 "sc": np.array([1, 1, 2, 1.5], np.float32)},
+                           mode="linear"),
+    "Resize-nearest-sizes": _case("Resize", shape=(1, 2, 3, 4), consts={
+        "roi": np.zeros(0, np.float32), "sc": np.zeros(0, np.float32), "sz": np.array([1, 2, 7, 5], np.int64)}),
+    "ConvTranspose": _case("ConvTranspose", shape=(1, 2, 4, 5), consts={"w": _f(2, 3, 3, 3), "b": _f(3)},
+                           strides=[2, 2], pads=[1, 0, 0, 1], output_padding=[1, 1]),
+    "If-constant": lambda: (_model([h.make_node("If", ["c"], ["y0"], then_branch=h.make_graph(
+        [h.make_node("Neg", ["x"], ["t"])], "then", [], [h.make_tensor_value_info("t", F32, None)]),
+        else_branch=h.make_graph([h.make_node("Abs", ["x"], ["e"])], "else", [],
+                                 [h.make_tensor_value_info("e", F32, None)]))],
+        {"x": _f(2, 3)}, {"c": np.array(True)}, ["y0"]), None),
+    "Shape-plumbing": lambda: (_model([
+        h.make_node("Shape", ["x"], ["s"]), h.make_node("Gather", ["s", "i0"], ["n"], axis=0),
+        h.make_node("Unsqueeze", ["n", "a0"], ["n1"]), h.make_node("Concat", ["n1", "m1"], ["shp"], axis=0),
+        h.make_node("Reshape", ["x", "shp"], ["y0"])],
+        {"x": _f(2, 3, 4)}, {"i0": np.array(0, np.int64), "a0": np.array([0], np.int64),
+                             "m1": np.array([-1], np.int64)}, ["y0"]), None),
+})
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_op_matches_ort(name: str) -> None:
     model, feed = CASES[name]()
+    if feed is None and name == "Shape-plumbing":
+        feed = {"x": _f(2, 3, 4)}
     if feed is None:
         feed = {i.name: v for i, v in zip(model.graph.input, [
             np.array([[3, 1, 4]], np.int64) if i.type.tensor_type.elem_type == T.INT64 else
@@ -102,17 +147,20 @@ def test_op_matches_ort(name: str) -> None:
 
 
 def test_issue_ops_are_covered() -> None:
-    """The ops issue 26 lists, minus those folding removes and the recurrent/resize ops still missing."""
+    """The ops issue 26 lists, minus Shape/Range/ConstantOfShape plumbing that folding removes."""
     listed = {"PRelu", "Slice", "Elu", "Pad", "LayerNormalization", "Gather", "Erf", "Trilu", "Where", "Cast",
-              "Split"}
+              "Split", "LSTM", "GRU", "Resize", "ConvTranspose", "If"}
     assert listed <= SUPPORTED_OPS
 
 
 def test_run_time_shape_inputs_are_refused_up_front() -> None:
-    """A Slice whose bounds are computed at run time is listed before conversion, naming op and input."""
+    """A Slice whose bounds are computed at run time (Shape of a dynamic dim) is listed before conversion.
+
+    With a static dim the Shape folds to a constant (see test_static_shape_plumbing_folds).
+    """
     g = h.make_graph([h.make_node("Shape", ["x"], ["s"], name="sh"),
                       h.make_node("Slice", ["x", "z", "s"], ["y"], name="cut")], "dyn",
-                     [h.make_tensor_value_info("x", F32, [3])], [h.make_tensor_value_info("y", F32, [3])],
+                     [h.make_tensor_value_info("x", F32, ["n"])], [h.make_tensor_value_info("y", F32, ["n"])],
                      [nh.from_array(np.array([0], np.int64), "z")])
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
     assert ("Shape", "sh") in unsupported_ops(m) and any(op.startswith("Slice (run-time 's')")

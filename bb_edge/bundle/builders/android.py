@@ -20,10 +20,14 @@ from __future__ import annotations
 import importlib.metadata
 import shutil
 from pathlib import Path
+from typing import Any
+
+import onnx
 
 from bb_edge.bundle import BuildError, BuildRequest, BuildResult
 from bb_edge.bundle.artifacts import TEMPLATES, figures, prepare_node, render, write_manifest, write_ort, write_text
-from bb_edge.convert.pte import export_pte
+from bb_edge.convert.pte import PteExportError, export_pte
+from bb_edge.errors import UnsupportedOpError
 
 
 def _version(pkg: str, default: str) -> str:
@@ -64,24 +68,58 @@ def write_gradle_module(out: Path, node: str, deployment: str, abi: str, min_sdk
     return mod
 
 
+class NodeNotLowerableError(UnsupportedOpError):
+    """A node's ops cannot be lowered to ExecuTorch; build it with ONNX Runtime mobile instead."""
+
+    fix = "build that node with ONNX Runtime mobile: bb-edge build ... --node-backend NODE=ort"
+
+
+def node_backend(request: BuildRequest) -> str:
+    """The backend this node's bundle computes with: ``--node-backend NODE=B`` or the profile's."""
+    chosen = dict(request.options.get("node_backend") or {}).get(request.node)
+    return str(chosen or request.profile.get("backend", "executorch"))
+
+
+def _pte(request: BuildRequest, compute: onnx.ModelProto, int8: bool, samples: Any) -> bytes:
+    """The .pte bytes, or a typed error naming every op that cannot be lowered and the per-node fix."""
+    from bb_edge.convert.onnx_torch import unsupported_ops
+
+    node = request.node
+    hint = (f"build node {node} with ONNX Runtime mobile instead: --node-backend {node}=ort "
+            f"(its bundle then has model.ort only), or place those ops on another node")
+    bad = unsupported_ops(compute)
+    if bad:
+        ops = sorted({op for op, _ in bad})
+        where = ", ".join(f"{op} at {name!r}" for op, name in bad[:8]) + (" ..." if len(bad) > 8 else "")
+        raise NodeNotLowerableError(f"node {node}: ExecuTorch cannot lower op(s) {', '.join(ops)} ({where}); {hint}")
+    try:
+        return export_pte(compute, int8=int8, samples=samples)
+    except (UnsupportedOpError, PteExportError) as exc:
+        raise NodeNotLowerableError(f"node {node}: {exc}; {hint}") from exc
+
+
 def build(request: BuildRequest) -> BuildResult:
     """Build an android bundle (see module docstring)."""
     nb = prepare_node(request)
     out = request.out_dir
     prof = request.profile
     arts: dict[str, Path] = {}
-    pte = out / "model.pte"
-    pte.write_bytes(export_pte(nb.compute if nb.precision == "int8" else nb.q_compute,
-                               int8=nb.precision == "int8", samples=nb.samples))
-    arts["pte"] = pte
+    backend = node_backend(request)
+    if backend not in ("executorch", "ort"):
+        raise BuildError(f"--node-backend {request.node}={backend}: android bundles compute with executorch or ort")
+    if backend == "executorch":
+        pte = out / "model.pte"
+        pte.write_bytes(_pte(request, nb.compute if nb.precision == "int8" else nb.q_compute,
+                             nb.precision == "int8", nb.samples))
+        arts["pte"] = pte
     arts["ort"], arts["ort_config"] = write_ort(nb.q_compute, out / "model.ort")
     mod = write_gradle_module(out, nb.node, nb.deployment.name, prof.get("android_abi", "arm64-v8a"),
                               int(prof.get("min_sdk", 26)))
     arts["gradle_module"] = mod / "build.gradle"
     arts["manifest"] = write_manifest(request, nb, arts, pte_inputs=[i.name for i in nb.compute.graph.input],
-                                      pte_outputs=[o.name for o in nb.compute.graph.output])
+                                      pte_outputs=[o.name for o in nb.compute.graph.output], backend=backend)
     assets = mod / "src/main/assets"
     assets.mkdir(parents=True)
-    for k in ("pte", "ort", "manifest"):
+    for k in [k for k in ("pte", "ort", "manifest") if k in arts]:
         shutil.copy(arts[k], assets / arts[k].name)
     return BuildResult(nb.node, prof.name, out, arts, figures(nb, arts))

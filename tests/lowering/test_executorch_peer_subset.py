@@ -1,0 +1,47 @@
+"""A fixed subset of the ONNX backend node tests through the ExecuTorch lowering (issue 26).
+
+The cases cover the ops the converter gained for real models (LSTM, GRU, RNN, If, Resize, ConvTranspose,
+SAME pooling, static shape plumbing, ...). Each runs through ONNX Runtime (the oracle must pass it) and
+through android-arm64's path: ONNX->torch, torch.export, XNNPACK lowering, .pte bytes executed by the
+ExecuTorch runtime, compared with the case's expected outputs at the suite's tolerances.
+The whole suite is bench/bench_executorch_peer_suite.py.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.support.onnx_peer_suite import Case, cases_in_memory, run_executorch, run_ort
+
+#: in CI (about 15 exports); BB_EDGE_LONG=1 adds LONG_EXTRA
+SUBSET = [
+    "test_lstm_defaults", "test_lstm_bidirectional", "test_gru_seq_length", "test_gru_reverse", "test_if",
+    "test_resize_upsample_scales_nearest", "test_resize_downsample_sizes_nearest",
+    "test_resize_upsample_scales_linear", "test_resize_upsample_scales_cubic",
+    "test_convtranspose", "test_convtranspose_pads", "test_convtranspose_output_shape",
+    "test_averagepool_2d_same_lower", "test_shape", "test_maxpool_3d_default",
+]
+LONG_EXTRA = [
+    "test_lstm_with_peepholes", "test_gru_with_initial_bias", "test_rnn_seq_length",
+    "test_resize_downsample_sizes_linear_pytorch_half_pixel", "test_upsample_nearest",
+    "test_convtranspose_1d", "test_convtranspose_autopad_same", "test_convtranspose_group_2",
+    "test_convtranspose_dilations", "test_layer_normalization_2d_axis0",
+]
+if os.environ.get("BB_EDGE_LONG") == "1":
+    SUBSET += LONG_EXTRA
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[str, Case]:
+    return cases_in_memory(SUBSET)
+
+
+@pytest.mark.parametrize("name", SUBSET)
+def test_case_matches_through_executorch(name: str, cases: dict[str, Case]) -> None:
+    case = cases[name]
+    ref = run_ort(case)
+    assert ref.ok, f"the oracle fails {name}: {ref.cls} {ref.detail}"
+    got = run_executorch(case)
+    assert got.ok, f"{name} ({case.op}) through ExecuTorch: {got.cls}: {got.detail}"
