@@ -5,7 +5,7 @@ One protocol id (:data:`PROTO_OTA`), the message type in the envelope's
 
 - the deployer (the host, id 0, or ``_deploy``) sends OFFER/OFFER2/OFFER_DELTA, DATA, COMMIT, ABORT, and to
   ONNX nodes PREPARE and SWITCH_AT (the epoch-consistent switch) and SHADOW (a staged rollout's canary);
-- a node answers READY, NACK, SWITCHED, and (ONNX nodes) RESUME, HELD and CANARY.
+- a node answers READY, NACK, SWITCHED, RESUME (ONNX and C nodes), and (ONNX nodes) HELD and CANARY.
 
 :class:`OtaNode` is a protocol handler registered on a node's engine. It
 stages an offered program chunk by chunk, verifies size, SHA-256, the
