@@ -8,7 +8,8 @@ while it kept running; the last whole 4 KiB step written to its flash across a r
 only the rest (counted here), and the node switches to the new program (its HELLO hash is the image's
 SHA-256, its answer equals the in-process C runtime on that program). A staged prefix corrupted in the
 state file while the node is down is resumed, caught by the whole-image SHA-256 (NACK corrupt), never
-run, and the next deploy starts over from byte 0 and succeeds.
+run, and the next deploy starts over from byte 0 and succeeds. The QEMU Cortex-M3 node (its flash file through
+semihosting) is cut off by a power cut (QEMU killed) mid-transfer and resumes from its flash after the boot.
 """
 
 from __future__ import annotations
@@ -217,3 +218,70 @@ def test_corrupted_staged_prefix_is_caught_by_the_image_hash(builds: dict[str, P
             node.wait(10)
         except subprocess.TimeoutExpired:
             stop_process(node, timeout=10)
+
+
+def test_qemu_cortex_m3_node_resumes_after_a_power_cut(tmp_path: Path) -> None:
+    """The QEMU Cortex-M3 node (its flash image file through semihosting) is killed after ~9 KB of chunks (its
+    64 KiB of RAM hold four program sizes: a 48x48 Gemm, ~10 KB); booted again from the same flash
+    file, the next deploy over its UART resumes at byte 8192 (two whole steps) and it switches to the new
+    program."""
+    from bb_edge.adapters.transports.serial_link import FdPort, SerialLink
+    from bb_edge.bbrt.qemu import qemu_command
+
+    b: dict[str, Path] = {}
+    for tag, seed in (("old", 0), ("new", 1)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile_model(_gemm(48, seed), nodes=1, out_dir=tmp_path / tag)
+        b[tag] = tmp_path / f"m3-{tag}"
+        build_all(tmp_path / tag, ["n0=qemu-cortex-m3"], b[tag], options={"precision": "fp32", "ota": True})
+    (b["new"] / "n0" / "ota_hmac.key").write_text((b["old"] / "n0" / "ota_hmac.key").read_text())
+    img = (b["new"] / "n0" / "program.bbrt").read_bytes()
+    pty = PtyPair.open()
+    cmd = qemu_command("cortex-m3", b["old"] / "n0" / "bbrt.elf", b["old"] / "n0" / "program.bbrt", tmp_path / "ep",
+                       tmp_path / "flash")
+    cmd[cmd.index("-serial") + 1] = pty.slave_path
+
+    def boot() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    qemu = boot()
+    tap = _CutTap(SerialLink(FdPort(pty.master), name="deploy", node_id=0, node_name=HOST_NAME), keep=0)
+    tap.open()
+    seq = [sequence_base()]
+
+    def next_seq() -> int:
+        seq[0] += 1
+        return seq[0]
+
+    cur, new = load_deployment(tmp_path / "old"), load_deployment(tmp_path / "new")
+    try:
+        tap.peer_id(60)
+        ups = plan_update(cur, new, _no_ed25519, chunk=1000, bundles=bbrt_bundles(b["new"]),
+                          current_bundles=bbrt_bundles(b["old"]))
+        tap.keep = 9000 // ups[0].chunk + 1  # DATA envelopes fit the MCU's payload limit: ~9 KB of small chunks
+        d = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, deployment=cur.name, resume=True)
+        d.start()
+        deadline = time.monotonic() + 30
+        while tap.chunks < tap.keep and time.monotonic() < deadline:
+            d.step()
+            time.sleep(0.01)
+        assert d.deployer.resumed == {"n0": 0}
+        assert tap.link.flush(30) == 0 and tap.data_sent > 2 * STEP
+        time.sleep(0.5)
+        before = tap.link.link.peer.boot_epoch
+        stop_process(qemu, timeout=5)  # the power cut
+        qemu = boot()
+        deadline = time.monotonic() + 60
+        while tap.link.link.peer.boot_epoch == before:  # its link HELLO after the boot (a new boot epoch)
+            assert time.monotonic() < deadline, "no HELLO from the rebooted QEMU node"
+            time.sleep(0.05)
+        tap.keep = 1 << 30
+        report = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, deployment=cur.name, resume=True).run()
+        assert report.ok, report
+        assert report.resumed == {"n0": 8192} and report.streamed == {"n0": len(img) - 8192}, report
+        assert report.switched["n0"] == hashlib.sha256(img).hexdigest()
+    finally:
+        tap.close()
+        stop_process(qemu, timeout=10)
+        os.close(pty.slave)
