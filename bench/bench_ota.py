@@ -24,11 +24,15 @@ per-tensor delta of a last-layer fine-tune (weights and bias of its last Gemm/Ma
 program's bytes (goal <= 0.1); and a 1 MiB program's transfer interrupted after half its chunks and resumed by a
 new deployer (RESUME), bytes and time against the same transfer uninterrupted, in process.
 
+Serial resume (``--serial-resume``, alone): the C node (``--ota-state``) on the paced pty; a deploy cut off after
+half its chunks, then (a) the node SIGKILLed and restarted, (b) the node left running, and the same program
+deployed again (RESUME): DATA bytes and seconds against the same deploy uninterrupted on a fresh state file.
+
 Traffic (``--traffic N``): N bad and N good ``bb-edge deploy`` runs under continuous traffic from a running
 host over Mosquitto (the CLI test's scenario); prints how many outputs mixed programs and how many were lost.
 
     python bench/bench_ota.py [--repeat N] [--chunk BYTES] [--serial-size BYTES] [--serial-chunk BYTES]
-                               [--no-mqtt | --no-serial] [--no-delta] [--traffic N]
+                               [--no-mqtt | --no-serial] [--no-delta] [--traffic N] [--serial-resume]
 
 Prints figures, asserts none.
 """
@@ -237,6 +241,111 @@ def _no_key(message: bytes) -> bytes:
     raise SystemExit("the serial bench updates only the C node (HMAC with its bundle's key)")
 
 
+def _cut_tap(link: Any, keep: int) -> Any:
+    """A SerialTap that forwards only the first ``keep`` DATA chunks (a deployer killed midway)."""
+    from bb_edge.adapters.ops.ota_deploy import SerialTap
+    from bb_edge.wire import envelope as wire
+
+    class CutTap(SerialTap):
+        chunks = 0
+
+        def send(self, peer: str, receiver: int, data: bytes) -> None:
+            env = wire.decode(data)
+            if env.protocol == ota.PROTO_OTA and env.edge == ota.DATA:
+                self.chunks += 1
+                if self.chunks > keep:
+                    return
+            super().send(peer, receiver, data)
+
+    return CutTap(link)
+
+
+def bench_serial_resume(root: Path, size: int, chunk_bytes: int) -> None:
+    """A C node's transfer over a paced pty cut after half its chunks, the node killed (SIGKILL) and restarted
+    on its ``--ota-state`` file, then resumed by a new deploy: bytes and seconds against the same deploy
+    uninterrupted (measured in the same run, on a fresh state file)."""
+    import signal
+
+    from bb_edge.adapters.ops.ota_deploy import bbrt_bundles, line_link
+    from bb_edge.adapters.transports.serial_link import PtyPair, SerialSpec
+    from bb_edge.bundle.build import build_all
+
+    n = max(16, int(round(size ** 0.5)))
+    dirs, builds = [root / "r0", root / "r1"], [root / "rb0", root / "rb1"]
+    for i in range(2):
+        compile_model(gemm_model(i, n, "gemm_c"), nodes=1, out_dir=dirs[i])
+        build_all(dirs[i], ["n0=host"], builds[i])
+    (builds[1] / "n0" / "ota_hmac.key").write_text((builds[0] / "n0" / "ota_hmac.key").read_text())
+    cur = load_deployment(dirs[0])
+    pty = PtyPair.open()
+
+    def start(state: Path) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(["sh", str(builds[0] / "n0" / "run.sh"), "--epoch-file", str(root / "repoch"),
+                                 "--ota-state", str(state)], stdin=pty.master, stdout=pty.master,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def deploy(keep: int | None) -> tuple[int, float, int, bool]:
+        """One deploy (cut after ``keep`` chunks if given): DATA bytes sent, seconds, RESUME offset, ok."""
+        spec = SerialSpec.parse(f"serial:{pty.slave_path}")
+        tap = _cut_tap(line_link(spec, PacedPort(spec.open_port()), name="deploy", node_id=0, node_name=HOST_NAME),
+                       keep if keep is not None else 1 << 30)
+        tap.open()
+        seq = [sequence_base()]
+
+        def next_seq() -> int:
+            seq[0] += 1
+            return seq[0]
+
+        try:
+            tap.peer_id(20)
+            updates = plan_update(cur, load_deployment(dirs[1]), _no_key, chunk=chunk_bytes,
+                                  bundles=bbrt_bundles(builds[1]), current_bundles=bbrt_bundles(builds[0]))
+            run = Deploy(tap, cur.ids(), updates, next_seq, timeout_s=600, deployment=cur.name, resume=True)
+            t0 = time.perf_counter()
+            if keep is None:
+                report = run.run(interval=0.001)
+                return report.streamed.get("n0", 0), time.perf_counter() - t0, report.resumed.get("n0", 0), report.ok
+            run.start()
+            deadline = time.monotonic() + 30
+            while not run.deployer.streamed and time.monotonic() < deadline:  # every chunk goes at RESUME
+                run.step()
+                time.sleep(0.001)
+            tap.link.flush(120)
+            return min(run.deployer.streamed.get("n0", 0), keep * chunk_bytes), time.perf_counter() - t0, 0, False
+        finally:
+            tap.close()
+
+    try:
+        node = start(root / "s-full")
+        full_b, full_s, _, ok = deploy(None)
+        stop_process(node)
+        if not ok:
+            raise SystemExit("serial resume bench: the uninterrupted deploy failed")
+        chunks = -(-full_b // chunk_bytes)
+        rows = []
+        for kill in (True, False):
+            state = root / f"s-cut-{kill}"
+            node = start(state)
+            cut_b, cut_s, _, _ = deploy(chunks // 2)
+            if kill:  # a reboot mid-transfer: the node resumes from its flash (whole 4 KiB steps)
+                os.killpg(node.pid, signal.SIGKILL)
+                node.wait(10)
+                node = start(state)
+            rest_b, rest_s, held, ok = deploy(None)
+            stop_process(node)
+            if not ok:
+                raise SystemExit("serial resume bench: the resumed deploy failed")
+            rows.append((kill, cut_b, cut_s, rest_b, rest_s, held))
+    finally:
+        pty.close()
+    print(f"C node resumed transfer over a {BAUD}-baud pty: {full_b} B program, {full_s:.2f} s uninterrupted")
+    for kill, cut_b, cut_s, rest_b, rest_s, held in rows:
+        print(f"  cut after {cut_b} B, {'node SIGKILLed and restarted' if kill else 'node kept running'}: resumed at "
+              f"byte {held}; bytes {cut_b} + {rest_b} = {(cut_b + rest_b) / full_b:.3f}x the uninterrupted transfer "
+              f"(starting over: {(cut_b + full_b) / full_b:.3f}x); seconds {cut_s:.2f} + {rest_s:.2f} = "
+              f"{(cut_s + rest_s) / full_s:.2f}x")
+
+
 MLPERF = Path(__file__).resolve().parents[1].parent / "shared" / "models" / "mlperf-tiny" / "onnx"
 
 
@@ -359,9 +468,15 @@ def main() -> None:
     ap.add_argument("--no-mqtt", action="store_true", help="only the serial bench")
     ap.add_argument("--no-serial", action="store_true", help="only the MQTT bench")
     ap.add_argument("--no-delta", action="store_true", help="skip the delta and resumed-transfer figures")
+    ap.add_argument("--serial-resume", action="store_true",
+                    help="only the C node's resumed transfer over the pty (cut, SIGKILL, resume) vs uninterrupted")
     ap.add_argument("--traffic", type=int, default=0, metavar="N",
                     help="also N bad + N good `bb-edge deploy` runs under traffic: mixed and lost outputs")
     args = ap.parse_args()
+    if args.serial_resume:
+        with tempfile.TemporaryDirectory() as tmp:
+            bench_serial_resume(Path(tmp), args.serial_size, args.serial_chunk)
+        return
     if not args.no_delta:
         bench_delta_resume()
     if args.traffic:

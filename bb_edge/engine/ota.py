@@ -5,7 +5,7 @@ One protocol id (:data:`PROTO_OTA`), the message type in the envelope's
 
 - the deployer (the host, id 0, or ``_deploy``) sends OFFER/OFFER2/OFFER_DELTA, DATA, COMMIT, ABORT, and to
   ONNX nodes PREPARE and SWITCH_AT (the epoch-consistent switch) and SHADOW (a staged rollout's canary);
-- a node answers READY, NACK, SWITCHED, and (ONNX nodes) RESUME, HELD and CANARY.
+- a node answers READY, NACK, SWITCHED, RESUME (ONNX and C nodes), and (ONNX nodes) HELD and CANARY.
 
 :class:`OtaNode` is a protocol handler registered on a node's engine. It
 stages an offered program chunk by chunk, verifies size, SHA-256, the
@@ -1414,7 +1414,9 @@ class OtaDeployer:
         self.revert_marks: dict[str, dict[int, int]] = {}  # node -> its HELD answer to REVERT
         self.revert_point: dict[int, int] | None = None  # the REVERT_AT point sent
         self._revert_marks_by = 0.0
-        self.awaiting: set[str] = set()  # ONNX nodes offered, DATA not streamed until their RESUME
+        self.awaiting: set[str] = set()  # nodes offered, DATA not streamed until their RESUME
+        # C nodes (OFFER2) answer RESUME too; one that does not within retry_s (older firmware) gets every chunk
+        self.resume_c = {u.node for u in updates if u.target == TARGET_BBRT and u.versioned is not False}
         self.resumed: dict[str, int] = {}  # node -> offset its RESUME named (bytes it already held)
         self.streamed: dict[str, int] = {}  # node -> DATA payload bytes sent
         self.unreverted: list[str] = []  # may run the update: no answer to ABORT in time
@@ -1463,7 +1465,7 @@ class OtaDeployer:
         for u in self.updates.values():
             offer = self.offer_for(u)
             self._send(u.node, self._offer_kind(offer), offer.encode())
-            if self.resume and u.node in self.epoch_nodes:
+            if self.resume and (u.node in self.epoch_nodes or u.node in self.resume_c):
                 self.awaiting.add(u.node)  # its RESUME says where to start
             else:
                 self._stream(u.node, 0)
@@ -1619,6 +1621,10 @@ class OtaDeployer:
             elif self.awaiting and now >= self._resend:  # an OFFER or its RESUME may be lost: offer again
                 self._resend = now + self.retry_s
                 for node in sorted(self.awaiting):
+                    if node in self.resume_c:  # no RESUME in time (a C node that does not resume): every chunk
+                        self.awaiting.discard(node)
+                        self._stream(node, 0)
+                        continue
                     self._send(node, self._offer_kind(self.offer_for(self.updates[node])),
                                 self.offer_for(self.updates[node]).encode())
             elif self.ready == set(self.updates) and self.commit_gate():

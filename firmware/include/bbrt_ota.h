@@ -30,7 +30,8 @@ int bbrt_ct_equal(const uint8_t *a, const uint8_t *b, size_t n);
 /* ---- the update protocol ---- */
 enum { BBRT_OTA_PROTO = 24 };
 enum { BBRT_OTA_OFFER = 1, BBRT_OTA_DATA = 2, BBRT_OTA_COMMIT = 3, BBRT_OTA_ABORT = 4,
-       BBRT_OTA_READY = 5, BBRT_OTA_NACK = 6, BBRT_OTA_SWITCHED = 7, BBRT_OTA_OFFER2 = 8 };
+       BBRT_OTA_READY = 5, BBRT_OTA_NACK = 6, BBRT_OTA_SWITCHED = 7, BBRT_OTA_OFFER2 = 8,
+       BBRT_OTA_RESUME = 15 /* u32 update id, u32 offset: the bytes of the offered image the slot holds */ };
 /* NACK codes: the same numbers as bb_edge/engine/ota.py */
 enum { BBRT_OTA_BAD_MESSAGE = 1, BBRT_OTA_BUSY = 2, BBRT_OTA_TOO_LARGE = 3, BBRT_OTA_TRUNCATED = 4,
        BBRT_OTA_CORRUPT = 5, BBRT_OTA_BAD_SIGNATURE = 6, BBRT_OTA_INVALID_PROGRAM = 7,
@@ -67,6 +68,12 @@ typedef struct {
     uint32_t refusals, switches;
     uint16_t last_code;
     uint16_t refused_code;    /* the code that ended refused_update: a COMMIT or ABORT of it is answered with it */
+    /* resumable transfer: the slot holds the first `held` bytes of the image (held_size bytes, SHA-256
+     * held_sha) from a transfer interrupted before this boot (bbrt_node_ota_persist loads them); an OFFER2
+     * of those bytes resumes there. Every OFFER2 that starts or resumes a transfer is answered RESUME. */
+    uint32_t held, held_size;
+    uint8_t held_sha[32];
+    uint32_t resumes;         /* transfers resumed at a non-zero offset */
 } bbrt_ota_t;
 
 /* 0 on success, -1 when the slot is misaligned or the node name does not fit. */
@@ -76,7 +83,12 @@ int bbrt_ota_init(bbrt_ota_t *o, const char *node, uint8_t *slot, size_t slot_ca
  * the node's persistent record at boot). 0 on success, -1 when the name does not fit. */
 int bbrt_ota_set_manifest(bbrt_ota_t *o, const char *deployment, uint64_t accepted);
 /* One OTA message from the deployer (OFFER2 only: an unversioned OFFER is refused BAD_SIGNATURE). `active` is the running program (the contract reference).
- * Returns the reply's type (READY/NACK) with its payload in `reply` (`*reply_len` bytes), or 0. */
+ * Returns the reply's type (READY/NACK/RESUME) with its payload in `reply` (`*reply_len` bytes), or 0.
+ * An OFFER2 that passes every check is answered RESUME(update id, offset): 0 for a new transfer; the bytes
+ * already received when it offers the same image (size and SHA-256) as the transfer in progress (a
+ * restarted deployer: its new update id, version and signature replace the old ones) or as the one
+ * `held` from before a reboot. DATA then continues at that offset (DATA at offset 0 starts over). The
+ * whole image's SHA-256 and signature are checked at the end as for any transfer. */
 uint16_t bbrt_ota_message(bbrt_ota_t *o, const bbrt_program_t *active, uint16_t type, const uint8_t *p,
                           size_t n, uint8_t *reply, size_t reply_cap, size_t *reply_len);
 /* Called by the node loop; `idle` = no request is in progress. When a COMMIT is pending and the
@@ -99,6 +111,13 @@ size_t bbrt_ota_sizeof(void);
 #define BBRT_OTA_RECORD_SIZE 64u
 #define BBRT_OTA_FLASH_SLOT0 4096u
 #define BBRT_OTA_RECORD_MAGIC 0x524F4242u /* "BBOR" */
+/* The transfer-progress record (64 bytes at BBRT_OTA_PROGRESS_OFF, after the two boot records): the flash
+ * slot a transfer is written to, its image size and SHA-256 and how many bytes of it (a multiple of
+ * BBRT_OTA_RESUME_STEP) are durable there. Only an OFFER2 of the same image resumes from it; no boot
+ * record names a slot being staged, so a partial image never runs. */
+#define BBRT_OTA_PROGRESS_OFF 128u
+#define BBRT_OTA_PROGRESS_MAGIC 0x504F4242u /* "BBOP" */
+#define BBRT_OTA_RESUME_STEP 4096u
 typedef struct {
     int (*read)(void *ctx, uint32_t off, uint8_t *buf, uint32_t n);        /* 0 on success */
     int (*write)(void *ctx, uint32_t off, const uint8_t *buf, uint32_t n); /* 0 when durable */
@@ -150,6 +169,10 @@ typedef struct bbrt_node_ota_s {
     uint32_t loc[2];      /* flash location (record loc) of each RAM slot's program */
     uint32_t seq;         /* sequence number of the newest record */
     uint32_t flash_errors;
+    /* the transfer being written to flash as it arrives (resumable across a reboot): its size and
+     * SHA-256 (0: none) and the bytes of it durable in the staging flash slot */
+    uint32_t stage_size, durable;
+    uint8_t stage_sha[32];
 } bbrt_node_ota_t;
 
 /* Wire OTA into an initialised node. The node runs the program_len bytes at slot_a (it was
@@ -159,7 +182,9 @@ typedef struct bbrt_node_ota_s {
 int bbrt_node_ota_attach(bbrt_node_t *node, bbrt_node_ota_t *o, const char *name, uint8_t *slot_a,
                          uint8_t *slot_b, size_t slot_cap, size_t program_len, uint8_t *arena, size_t arena_size,
                          const uint8_t *key, size_t key_len);
-/* Make the node's updates survive power cuts: a verified image is written to flash before READY and a
+/* Make the node's updates survive power cuts: chunks are written to the staging flash slot as they arrive
+ * (every BBRT_OTA_RESUME_STEP bytes, then the progress record), a transfer interrupted by a reboot is
+ * loaded back here and resumed by an OFFER2 of the same image; a verified image is whole in flash before READY and a
  * record naming it (with the new accepted version) before SWITCHED; an ABORT after the switch writes a
  * record naming the previous program again. `booted` is what bbrt_ota_boot chose (the program the node
  * was attached with), `deployment` the deployment name signed manifests must carry. 0 or -1. */

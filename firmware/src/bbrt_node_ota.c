@@ -126,22 +126,87 @@ static int persist_slot(bbrt_node_ota_t *o, uint32_t slot, uint32_t len, const u
     return 0;
 }
 
-/* A verified image (RAM staging slot) into the flash slot that does not hold the running program. */
-static int persist_image(bbrt_node_ota_t *o) {
-    uint32_t dst = o->loc[o->active] == 1u ? 2u : 1u, off = 0u, base, page;
+/* The flash slot an update is staged in: the one that does not hold the running program. */
+static uint32_t stage_loc(const bbrt_node_ota_t *o) { return o->loc[o->active] == 1u ? 2u : 1u; }
+
+/* Write `n` bytes of the RAM staging slot from `off` into the staging flash slot, a flash page at a time. */
+static int write_image(bbrt_node_ota_t *o, uint32_t off, uint32_t end) {
+    uint32_t base = bbrt_ota_flash_offset(o->flash, stage_loc(o)), page = o->flash->page ? o->flash->page : 256u;
     const uint8_t *img = o->slot[o->active ^ 1u];
-    if (o->flash == 0) return 0;
-    base = bbrt_ota_flash_offset(o->flash, dst);
-    page = o->flash->page ? o->flash->page : 256u;
-    o->loc[o->active ^ 1u] = 0u; /* until the image is whole, the slot holds nothing a record may name */
-    while (off < o->ota.size) {
-        uint32_t n = o->ota.size - off > page ? page : o->ota.size - off; /* one flash page at a time */
+    while (off < end) {
+        uint32_t n = end - off > page ? page : end - off;
         if (o->flash->write(o->flash->ctx, base + off, img + off, n) != 0) {
             o->flash_errors++;
             return -1;
         }
         off += n;
     }
+    return 0;
+}
+
+/* The progress record (bbrt_ota.h): size 0 clears it (no transfer to resume). */
+static int write_progress(bbrt_node_ota_t *o, uint32_t size, uint32_t durable, const uint8_t sha[32]) {
+    uint8_t b[BBRT_OTA_RECORD_SIZE];
+    bbrt_memset(b, 0, sizeof(b));
+    if (size != 0u) {
+        bbrt_wr_u32(b, BBRT_OTA_PROGRESS_MAGIC);
+        bbrt_wr_u32(b + 4, stage_loc(o));
+        bbrt_wr_u32(b + 8, size);
+        bbrt_wr_u32(b + 12, durable);
+        bbrt_memcpy(b + 16, sha, 32u);
+    }
+    bbrt_wr_u32(b + BBRT_OTA_RECORD_SIZE - 4u, bbrt_crc32_update(0u, b, BBRT_OTA_RECORD_SIZE - 4u));
+    if (o->flash->write(o->flash->ctx, BBRT_OTA_PROGRESS_OFF, b, sizeof(b)) != 0) {
+        o->flash_errors++;
+        return -1;
+    }
+    return 0;
+}
+
+/* The transfer the ota state machine receives is the one tracked in flash (same size and image hash). */
+static int tracked(const bbrt_node_ota_t *o) {
+    return o->stage_size != 0u && o->stage_size == o->ota.size && bbrt_ct_equal(o->stage_sha, o->ota.sha, 32u);
+}
+
+/* An OFFER2 started or resumed a transfer: a new image claims the staging flash slot (progress 0). */
+static void stage_begin(bbrt_node_ota_t *o) {
+    if (o->flash == 0 || tracked(o)) return; /* the same image: what is durable stays durable */
+    o->loc[o->active ^ 1u] = 0u; /* until the image is whole, the slot holds nothing a record may name */
+    o->stage_size = o->ota.size;
+    bbrt_memcpy(o->stage_sha, o->ota.sha, 32u);
+    o->durable = 0u;
+    if (write_progress(o, o->stage_size, 0u, o->stage_sha) != 0) o->stage_size = 0u;
+}
+
+/* Chunks arrived: every whole BBRT_OTA_RESUME_STEP received is written to flash, then the progress record. */
+static void stage_steps(bbrt_node_ota_t *o) {
+    uint32_t before = o->durable;
+    if (o->flash == 0 || !tracked(o)) return;
+    while (o->ota.received >= o->durable + BBRT_OTA_RESUME_STEP) {
+        if (write_image(o, o->durable, o->durable + BBRT_OTA_RESUME_STEP) != 0) {
+            o->stage_size = 0u; /* no resume; the image is still written whole before READY */
+            return;
+        }
+        o->durable += BBRT_OTA_RESUME_STEP;
+    }
+    if (o->durable != before && write_progress(o, o->stage_size, o->durable, o->stage_sha) != 0) o->stage_size = 0u;
+}
+
+/* The transfer ended (READY, refused or aborted): nothing to resume any more. */
+static void stage_end(bbrt_node_ota_t *o) {
+    if (o->flash == 0 || o->stage_size == 0u) return;
+    o->stage_size = 0u;
+    o->durable = 0u;
+    (void)write_progress(o, 0u, 0u, o->stage_sha);
+}
+
+/* A verified image (RAM staging slot) into the flash slot that does not hold the running program (the
+ * bytes already durable there from this transfer are not written again). */
+static int persist_image(bbrt_node_ota_t *o) {
+    uint32_t dst = stage_loc(o), from = tracked(o) && o->durable <= o->ota.size ? o->durable : 0u;
+    if (o->flash == 0) return 0;
+    o->loc[o->active ^ 1u] = 0u; /* until the image is whole, the slot holds nothing a record may name */
+    if (write_image(o, from, o->ota.size) != 0) return -1;
     o->loc[o->active ^ 1u] = dst;
     return 0;
 }
@@ -227,6 +292,7 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
     uint8_t reply[BBRT_OTA_REPLY_MAX];
     size_t n = 0;
     uint16_t type;
+    uint32_t was;
     bbrt_status_t st;
     if (env->kind != BBRT_KIND_CONTROL || (env->sender != 0u && env->sender != BBRT_OTA_DEPLOY_ID)) {
         /* only a deployer (the host, or bb-edge deploy) may update */
@@ -254,8 +320,11 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
         return BBRT_OK;
     }
     /* the message type is the envelope's u32 edge: one above 0xFFFF must not alias a known type */
+    was = o->ota.state;
     type = bbrt_ota_message(&o->ota, &node->prog, env->edge > 0xFFFFu ? 0u : (uint16_t)env->edge, env->data,
                             env->payload_len, reply, sizeof(reply), &n);
+    if (type == BBRT_OTA_RESUME) stage_begin(o);
+    if (o->ota.state == BBRT_OTA_RECEIVING) stage_steps(o);
     if (type == BBRT_OTA_READY && persist_image(o) != 0) { /* verified, but it cannot be kept across a cut */
         o->ota.state = BBRT_OTA_IDLE;
         o->ota.refused_update = o->ota.update_id;
@@ -267,6 +336,7 @@ static bbrt_status_t ota_envelope(bbrt_node_t *node, const bbrt_envelope_t *env)
         type = BBRT_OTA_NACK;
         n = 6u;
     }
+    if (was == BBRT_OTA_RECEIVING && o->ota.state != BBRT_OTA_RECEIVING) stage_end(o);
     if (type != 0u) send_ota(node, type, reply, n);
     if (o->ota.state != BBRT_OTA_IDLE) o->revertible = 0u; /* staging overwrites the previous program's slot */
     if (env->edge == BBRT_OTA_ABORT && env->payload_len == 4u && type == 0u) /* the answer: not running it */
@@ -302,6 +372,36 @@ int bbrt_node_ota_attach(bbrt_node_t *node, bbrt_node_ota_t *o, const char *name
     return 0;
 }
 
+/* At boot: a transfer interrupted before it (the progress record) is read back from the staging flash slot
+ * into the RAM staging slot; an OFFER2 of the same image resumes there (bbrt_ota.c hashes it again). */
+static void load_partial(bbrt_node_ota_t *o) {
+    uint8_t b[BBRT_OTA_RECORD_SIZE];
+    uint32_t size, durable;
+    if (o->flash->read(o->flash->ctx, BBRT_OTA_PROGRESS_OFF, b, sizeof(b)) != 0) return;
+    if (bbrt_rd_u32(b) != BBRT_OTA_PROGRESS_MAGIC ||
+        bbrt_rd_u32(b + BBRT_OTA_RECORD_SIZE - 4u) != bbrt_crc32_update(0u, b, BBRT_OTA_RECORD_SIZE - 4u))
+        return;
+    size = bbrt_rd_u32(b + 8);
+    durable = bbrt_rd_u32(b + 12);
+    /* validated before use: its slot is the staging one, the sizes fit the slot, whole steps only */
+    if (bbrt_rd_u32(b + 4) != stage_loc(o) || size == 0u || (size_t)size > o->slot_cap || durable > size ||
+        durable % BBRT_OTA_RESUME_STEP != 0u)
+        return;
+    if (durable == size) durable -= BBRT_OTA_RESUME_STEP; /* at least one chunk is still to come */
+    o->stage_size = size;
+    bbrt_memcpy(o->stage_sha, b + 16, 32u);
+    o->durable = durable;
+    if (durable == 0u) return;
+    if (o->flash->read(o->flash->ctx, bbrt_ota_flash_offset(o->flash, stage_loc(o)), o->slot[o->active ^ 1u],
+                       durable) != 0) {
+        o->durable = 0u;
+        return;
+    }
+    o->ota.held = durable;
+    o->ota.held_size = size;
+    bbrt_memcpy(o->ota.held_sha, o->stage_sha, 32u);
+}
+
 int bbrt_node_ota_persist(bbrt_node_ota_t *o, const bbrt_ota_flash_t *f, const bbrt_ota_record_t *booted,
                           const char *deployment) {
     if (o == 0 || deployment == 0) return -1;
@@ -312,5 +412,6 @@ int bbrt_node_ota_persist(bbrt_node_ota_t *o, const bbrt_ota_flash_t *f, const b
     o->loc[o->active] = booted ? booted->loc : 0u;
     o->loc[o->active ^ 1u] = 0u;
     o->seq = booted ? booted->seq : 0u;
+    load_partial(o);
     return 0;
 }

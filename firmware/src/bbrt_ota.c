@@ -64,6 +64,21 @@ static uint16_t reply_u32_hash(uint32_t uid, const uint8_t h[32], uint8_t *reply
     return type;
 }
 
+static int same_bytes32(const uint8_t *a, const uint8_t *b) {
+    unsigned i;
+    for (i = 0; i < 32u; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+static uint16_t reply_resume(uint32_t uid, uint32_t offset, uint8_t *reply, size_t cap, size_t *len) {
+    if (cap < 8u) return 0u;
+    bbrt_wr_u32(reply, uid);
+    bbrt_wr_u32(reply + 4, offset);
+    *len = 8u;
+    return BBRT_OTA_RESUME;
+}
+
 static uint16_t nack(bbrt_ota_t *o, uint32_t uid, uint16_t code, int ends_update, uint8_t *reply, size_t cap,
                      size_t *len) {
     o->refusals++;
@@ -143,11 +158,11 @@ uint16_t bbrt_ota_message(bbrt_ota_t *o, const bbrt_program_t *active, uint16_t 
         return nack(o, uid, BBRT_OTA_BAD_SIGNATURE, o->state == BBRT_OTA_IDLE, reply, cap, len);
     }
     if (type == BBRT_OTA_OFFER2) {
-        uint32_t size;
+        uint32_t size, from = 0u;
         uint16_t sig_len;
         uint64_t version;
         size_t dn, i, own;
-        int same_name, stale;
+        int same_name, stale, adopt = 0, ends;
         if (n < OFFER2_HEADER) return nack(o, uid, BBRT_OTA_BAD_MESSAGE, 0, reply, cap, len);
         size = bbrt_rd_u32(p + 4);
         sig_len = bbrt_rd_u16(p + 10);
@@ -159,30 +174,45 @@ uint16_t bbrt_ota_message(bbrt_ota_t *o, const bbrt_program_t *active, uint16_t 
         if (o->has_running && uid == o->running_update && o->state == BBRT_OTA_IDLE)
             return 0u; /* a late or repeated OFFER of what runs: nothing new */
         if (o->state != BBRT_OTA_IDLE) {
+            int same_bytes = o->state == BBRT_OTA_RECEIVING && size == o->size && same_bytes32(p + 12u, o->sha);
+            if (same_bytes && uid == o->update_id) /* the same OFFER again: where the transfer stands */
+                return reply_resume(uid, o->received, reply, cap, len);
             if (uid == o->update_id) return 0u; /* the same OFFER again */
-            return nack(o, uid, BBRT_OTA_BUSY, 0, reply, cap, len);
+            if (!same_bytes) return nack(o, uid, BBRT_OTA_BUSY, 0, reply, cap, len);
+            adopt = 1; /* a restarted deployer offers the same image: checked below, then resumed */
         }
-        if (o->key == 0 || o->key_len == 0u) return nack(o, uid, BBRT_OTA_NO_KEY, 1, reply, cap, len);
-        if (p[8] != BBRT_OTA_TARGET_BBRT) return nack(o, uid, BBRT_OTA_WRONG_TARGET, 1, reply, cap, len);
+        ends = !adopt; /* a refused new offer leaves the transfer in progress as it is */
+        if (o->key == 0 || o->key_len == 0u) return nack(o, uid, BBRT_OTA_NO_KEY, ends, reply, cap, len);
+        if (p[8] != BBRT_OTA_TARGET_BBRT) return nack(o, uid, BBRT_OTA_WRONG_TARGET, ends, reply, cap, len);
         if (p[9] != BBRT_OTA_SIG_HMAC || sig_len != 32u)
-            return nack(o, uid, BBRT_OTA_BAD_SIGNATURE, 1, reply, cap, len);
-        if ((size_t)size > o->slot_cap) return nack(o, uid, BBRT_OTA_TOO_LARGE, 1, reply, cap, len);
+            return nack(o, uid, BBRT_OTA_BAD_SIGNATURE, ends, reply, cap, len);
+        if ((size_t)size > o->slot_cap) return nack(o, uid, BBRT_OTA_TOO_LARGE, ends, reply, cap, len);
         own = name_len(o->deployment);
         same_name = dn == own;
         for (i = 0; same_name && i < dn; i++)
             if (p[OFFER2_HEADER + i] != (uint8_t)o->deployment[i]) same_name = 0;
-        if (!same_name) return nack(o, uid, BBRT_OTA_WRONG_DEPLOYMENT, 1, reply, cap, len);
-        if (stale) return nack(o, uid, BBRT_OTA_STALE_VERSION, 1, reply, cap, len);
+        if (!same_name) return nack(o, uid, BBRT_OTA_WRONG_DEPLOYMENT, ends, reply, cap, len);
+        if (stale) return nack(o, uid, BBRT_OTA_STALE_VERSION, ends, reply, cap, len);
         /* every check passed: only now does the state change */
+        if (adopt) {
+            from = o->received; /* the hash streamed so far covers exactly these bytes */
+        } else if (o->held != 0u && o->held < size && size == o->held_size && same_bytes32(p + 12u, o->held_sha)) {
+            from = o->held; /* loaded from flash at boot: hashed again here, checked whole at the end */
+            bbrt_sha256_init(&o->hash);
+            bbrt_sha256_update(&o->hash, o->slot, from);
+        } else {
+            bbrt_sha256_init(&o->hash);
+        }
+        o->held = 0u; /* from here on the slot's bytes belong to this transfer */
+        if (from != 0u) o->resumes++;
         o->update_id = uid;
         o->size = size;
         o->version = version;
-        o->received = 0u;
+        o->received = from;
         for (i = 0; i < 32u; i++) o->sha[i] = p[12u + i];
         for (i = 0; i < 32u; i++) o->sig[i] = p[OFFER2_HEADER + dn + i];
-        bbrt_sha256_init(&o->hash);
         o->state = BBRT_OTA_RECEIVING;
-        return 0u;
+        return reply_resume(uid, from, reply, cap, len);
     }
     if (type == BBRT_OTA_DATA) {
         uint32_t off;
@@ -195,6 +225,10 @@ uint16_t bbrt_ota_message(bbrt_ota_t *o, const bbrt_program_t *active, uint16_t 
             return nack(o, uid, BBRT_OTA_UNKNOWN_UPDATE, 0, reply, cap, len);
         }
         if (o->state != BBRT_OTA_RECEIVING) return 0u; /* a late duplicate after READY */
+        if (off == 0u && o->received != 0u) { /* a deployer that did not resume: the transfer starts over */
+            o->received = 0u;
+            bbrt_sha256_init(&o->hash);
+        }
         if (off != o->received || chunk > (size_t)(o->size - o->received))
             return nack(o, uid, BBRT_OTA_TRUNCATED, 1, reply, cap, len);
         for (i = 0; i < chunk; i++) o->slot[off + i] = p[DATA_HEADER + i];

@@ -758,6 +758,7 @@ class COta:
         assert lib.bbrt_ota_init(self.state, C_NODE.encode(), self.slot, ctypes.c_size_t(slot_cap), self.arena,
                                  ctypes.c_size_t(self.ARENA), self.key, ctypes.c_size_t(len(key) if key else 0)) == 0
         self.reply = ctypes.create_string_buffer(ota.MAX_REASON)
+        self.resumes: list[bytes] = []  # RESUME payloads (u32 update id, u32 offset) answered so far
 
     def message(self, edge: int, payload: bytes) -> tuple[int, bytes]:
         ct = self.ct
@@ -786,7 +787,9 @@ class COta:
         for o in d.start(0.0):
             env = wire.decode(o.data, max_payload=len(o.data))
             t, body = self.message(env.edge, bytes(env.payload_bytes()))
-            if t:
+            if t == ota.RESUME:  # every accepted OFFER2 is answered RESUME (docs/wire.md): kept apart
+                self.resumes.append(body)
+            elif t:
                 replies.append((t, body))
         return replies
 
@@ -812,6 +815,7 @@ def test_c_node_stages_verifies_and_switches_at_idle(c_ota, bbrt_blobs) -> None:
     replies = node.send_update(bbrt_blobs["new"])
     sha = hashlib.sha256(bbrt_blobs["new"]).digest()
     assert replies == [(ota.READY, (1).to_bytes(4, "little") + sha)]
+    assert node.resumes == [(1).to_bytes(4, "little") + bytes(4)]  # a new transfer: RESUME at byte 0
     assert node.running() == before  # staged only
     assert node.message(ota.COMMIT, (1).to_bytes(4, "little")) == (0, b"")
     assert node.poll(idle=False) == (0, b"") and node.running() == before  # a request is in progress
@@ -843,7 +847,7 @@ def test_c_node_refusals_keep_the_running_program(c_ota, bbrt_blobs, case: str) 
             if i == len(msgs) - 1:
                 body[-1] ^= 1
             t, r = node.message(env.edge, bytes(body))
-            if t:
+            if t and t != ota.RESUME:
                 replies.append((t, r))
         want = ota.CORRUPT
     elif case == "truncated":
@@ -851,7 +855,8 @@ def test_c_node_refusals_keep_the_running_program(c_ota, bbrt_blobs, case: str) 
         d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1)
         msgs = [wire.decode(o.data, max_payload=len(o.data)) for o in d.start(0.0)]
         del msgs[2]
-        replies = [r for r in (node.message(e.edge, bytes(e.payload_bytes())) for e in msgs) if r[0]]
+        replies = [r for r in (node.message(e.edge, bytes(e.payload_bytes())) for e in msgs)
+                   if r[0] not in (0, ota.RESUME)]
         want = ota.TRUNCATED
     else:
         key = OTHER_KEY if case == "bad_signature" else HMAC_KEY
@@ -879,10 +884,11 @@ def test_c_node_refuses_a_second_update_and_malformed_messages(c_ota, bbrt_blobs
     image = bbrt_blobs["new"]
     digest = hashlib.sha256(image).digest()
     sig = ota.hmac_signer(HMAC_KEY)(ota.signed_manifest("", C_NODE, ota.TARGET_BBRT, len(image), 1, 1, digest))
-    assert node.message(ota.OFFER2, ota.Offer(1, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
-                                              sig, 1, "").encode()) == (0, b"")
-    t, body = node.message(ota.OFFER2, ota.Offer(2, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest,
-                                                 sig, 2, "").encode())
+    offer1 = ota.Offer(1, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256, digest, sig, 1, "").encode()
+    assert node.message(ota.OFFER2, offer1) == (ota.RESUME, (1).to_bytes(4, "little") + bytes(4))
+    # another image while one is staged: busy (an offer of the same image would resume it instead)
+    t, body = node.message(ota.OFFER2, ota.Offer(2, len(image), ota.TARGET_BBRT, ota.SIG_HMAC_SHA256,
+                                                 hashlib.sha256(b"other").digest(), sig, 2, "").encode())
     assert t == ota.NACK and ota.decode_nack(body)[:2] == (2, ota.BUSY)
     for edge, payload in ((ota.OFFER2, b"\x01"), (ota.DATA, b"\x01\x00"), (ota.COMMIT, b""), (99, b"1234")):
         t, body = node.message(edge, payload)
@@ -1458,3 +1464,61 @@ def test_cli_deploys_under_traffic_never_mix_programs(models, tmp_path: Path) ->
             stop_process(p)
         host.close()
         broker.stop()
+
+
+def _reply(t: int, body: bytes) -> wire.Envelope:
+    """A C node's OTA reply as the deployer receives it."""
+    return wire.Envelope.for_bytes(body, sender=3, receiver=0, seq=1, kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA,
+                                   edge=t)
+
+
+def test_c_node_resumes_for_a_restarted_deployer(c_ota, bbrt_blobs) -> None:  # type: ignore[no-untyped-def]
+    """A deployer cut off after half the chunks; a new one (new update id and version) offers the same image:
+    the C node answers RESUME at the bytes it holds, the new deployer sends only the rest, READY. A stale offer
+    of the same bytes in between is refused and leaves the transfer as it was; DATA at 0 starts over."""
+    node = COta(c_ota, bbrt_blobs["old"])
+    image = bbrt_blobs["new"]
+    upd = ota.NodeUpdate(C_NODE, image, ota.TARGET_BBRT, ota.hmac_signer(HMAC_KEY), ota.SIG_HMAC_SHA256, 500)
+
+    def deliver(d: ota.OtaDeployer, out: list[ota.Outgoing], keep: int | None = None) -> None:
+        data = 0
+        for o in out:
+            env = wire.decode(o.data, max_payload=len(o.data))
+            if env.edge == ota.DATA:
+                data += 1
+                if keep is not None and data > keep:
+                    continue
+            t, body = node.message(env.edge, bytes(env.payload_bytes()))
+            if t:
+                d.on_envelope(_reply(t, body))
+                deliver(d, d.take(), keep)
+
+    first = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1, resume=True, version=1)
+    deliver(first, first.start(0.0), keep=len(image) // 1000)
+    held = len(image) // 1000 * 500
+    assert first.resumed == {C_NODE: 0} and first.ready == set()
+    stale = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 5, resume=True, version=0)
+    env = wire.decode(stale.start(0.0)[0].data)
+    t, body = node.message(env.edge, bytes(env.payload_bytes()))
+    assert t == ota.NACK and ota.decode_nack(body)[:2] == (5, ota.STALE_VERSION)
+    second = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 2, resume=True, version=2)
+    deliver(second, second.start(0.0))
+    assert second.resumed == {C_NODE: held} and second.streamed == {C_NODE: len(image) - held}
+    assert second.ready == {C_NODE}
+    # a deployer that does not wait for RESUME sends from byte 0: the transfer starts over and still verifies
+    node = COta(c_ota, bbrt_blobs["old"])  # a fresh node (deliver() talks to whichever `node` is current)
+    third = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 3, resume=True, version=3)
+    deliver(third, third.start(0.0), keep=3)
+    fourth = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 4, version=4)  # streams at once
+    deliver(fourth, fourth.start(0.0))
+    assert fourth.ready == {C_NODE}
+
+
+def test_deployer_streams_everything_to_a_c_node_that_does_not_resume() -> None:
+    """Older C firmware answers no RESUME: after retry_s the deployer sends every chunk from byte 0 (no new OFFER)."""
+    upd = ota.NodeUpdate(C_NODE, bytes(2000), ota.TARGET_BBRT, ota.hmac_signer(HMAC_KEY), ota.SIG_HMAC_SHA256, 500)
+    d = ota.OtaDeployer({C_NODE: 3, "_host": 0}, [upd], lambda: 1, 1, resume=True, retry_s=1.0)
+    assert [wire.decode(o.data).edge for o in d.start(0.0)] == [ota.OFFER2]
+    assert d.poll(0.5) == []
+    offsets = [int.from_bytes(bytes(wire.decode(o.data).payload_bytes())[4:8], "little") for o in d.poll(1.0)]
+    assert offsets == [0, 500, 1000, 1500] and d.awaiting == set()

@@ -24,6 +24,7 @@ OTA_C_REQUESTS sets requests per phase (CI 2; BB_EDGE_LONG=1: 6).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import subprocess
@@ -257,9 +258,11 @@ def test_c_node_updated_mid_stream(sqz_fleet: dict[str, Path], tmp_path: Path) -
                            current_bundles={"n1": BbrtBundle(built["n1"].program, running["n1"].key,
                                                              running["n1"].max_payload)})
         assert [u.node for u in back] == ["n1"]
-        # a second update while one is in progress: the first OFFER stages, the second is refused BUSY
+        # a second update of other bytes while one is in progress: the first OFFER stages, the second is refused
+        # BUSY (an offer of the same bytes would resume the first: docs/wire.md "Resumable transfer")
+        other = [dataclasses.replace(u, image=u.image + bytes(8)) for u in back]
         first = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=80, deployment=dep.name)
-        second = Deploy(tap, ids, back, next_seq, timeout_s=TIMEOUT, update_id=81, deployment=dep.name)
+        second = Deploy(tap, ids, other, next_seq, timeout_s=TIMEOUT, update_id=81, deployment=dep.name)
         tap.inbox.clear()
         first._ship(first.deployer.start(time.monotonic())[:1])  # the OFFER alone: update 80 is open
         second._ship(second.deployer.start(time.monotonic())[:1])

@@ -71,7 +71,7 @@ def _read(envs: list[bytes]) -> tuple[list[dict[str, Any]], list[str]]:
             assert env.receiver == 0 and env.sender == VECTORS["node_id"]
             body = bytes(env.payload_bytes())
             if env.edge == ota.RESUME:
-                continue  # ONNX nodes only (docs/wire.md): how much of the offer they hold; C and MicroPython never resume
+                continue  # ONNX and C nodes (docs/wire.md): how much of the offer they hold; not MicroPython
             if env.edge == ota.NACK:
                 uid, code, _ = ota.decode_nack(body)
                 replies.append({"type": ota.NACK, "update_id": uid, "code": ota.CODE_NAMES[code]})

@@ -232,6 +232,7 @@ class DeployReport:
     sent: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> (bytes streamed, full program bytes)
     stages: list[str] = field(default_factory=list)  # a staged rollout: one line per canary stage judged
     resumed: dict[str, int] = field(default_factory=dict)  # node -> bytes it already held (a resumed transfer)
+    streamed: dict[str, int] = field(default_factory=dict)  # node -> DATA payload bytes this deploy sent
 
     @property
     def ok(self) -> bool:
@@ -290,7 +291,7 @@ class Deploy:
                             {n: self.tap.program_hashes[d.ids[n]].hex() for n in d.updates
                              if d.ids.get(n) in self.tap.program_hashes},
                             {n: (len(u.delta or u.image), len(u.image)) for n, u in d.updates.items()},
-                            list(d.stage_log), {n: o for n, o in d.resumed.items() if o})
+                            list(d.stage_log), {n: o for n, o in d.resumed.items() if o}, dict(d.streamed))
 
 
 class SerialTap:
@@ -390,7 +391,8 @@ def deploy_over_serial(dist: str | Path, current: str | Path, url: str, signer: 
                               current_bundles=bbrt_bundles(current_bundles) if current_bundles else None)
         if not updates:
             return DeployReport("done", [])
-        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s, deployment=cur.name).run()
+        return Deploy(tap, cur.ids(), updates, next_seq, timeout_s=timeout_s, deployment=cur.name,
+                      resume=True).run()
     finally:
         tap.close()
 

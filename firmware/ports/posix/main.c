@@ -7,7 +7,8 @@
  * signed manifest names deployment NAME (default "") and a version above the highest it accepted.
  * --ota-state FILE: updates survive restarts and power cuts: the boot record and the two program slots
  * live in FILE (posix_flash.h); at start the node runs the program the newest valid record names when its
- * SHA-256 checks, else PROGRAM.bbrt, and the highest accepted version is kept (anti-rollback).
+ * SHA-256 checks, else PROGRAM.bbrt, and the highest accepted version is kept (anti-rollback); a transfer
+ * cut by a restart is kept too (its progress record) and resumed by the next offer of the same image.
  * With --epoch-file the node speaks the link layer (docs/wire.md): the file holds
  * the boot epoch in decimal; the port increments it and writes it back (fsync)
  * before the first HELLO, so every start is a new epoch. Without it the node
