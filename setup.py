@@ -21,6 +21,7 @@ class BuildPyWithFirmware(build_py):
     """``build_py`` plus a copy of firmware/ into the built package as ``bb_edge/_firmware``."""
 
     def run(self) -> None:
+        """Build the package, then copy firmware/ beside it."""
         super().run()
         src = HERE / "firmware"
         if src.is_dir():  # an sdist unpacked elsewhere carries firmware/ too (MANIFEST.in)
