@@ -4,7 +4,11 @@
 #define BBRT_POSIX_CREDS_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "posix_io.h"
 
 /* the password of `name` in a credentials.json ({"name": "password", ...}, as `bb-edge broker`
  * writes it): a flat object of plain strings; escapes are refused rather than half-decoded */
@@ -44,6 +48,40 @@ static inline int creds_lookup(const char *text, const char *name, char *out, si
         return 0;
     }
     return -1;
+}
+
+/* The node's MQTT password from the first source given: a file holding it, the broker's
+ * credentials.json (the entry of `name`, read into the caller's `text`), or $BBRT_MQTT_PASSWORD.
+ * 1: `password` holds it; 0: no source was given; -1: a source failed (said on stderr, `prog: ...`). */
+static inline int creds_password(const char *prog, const char *password_file, const char *creds, const char *name,
+                                 char *password, size_t cap, char *text, size_t text_cap) {
+    size_t len = 0;
+    if (password_file != NULL) {
+        if (posix_read_file(password_file, password, cap - 1u, &len) != 0) {
+            perror(password_file);
+            return -1;
+        }
+        password[len] = 0;
+        password[strcspn(password, "\r\n")] = 0;
+        return 1;
+    }
+    if (creds != NULL) {
+        if (posix_read_file(creds, text, text_cap - 1u, &len) != 0) {
+            perror(creds);
+            return -1;
+        }
+        text[len] = 0;
+        if (creds_lookup(text, name, password, cap) != 0) {
+            fprintf(stderr, "%s: %s has no password for %s\n", prog, creds, name);
+            return -1;
+        }
+        return 1;
+    }
+    if (getenv("BBRT_MQTT_PASSWORD") != NULL) {
+        snprintf(password, cap, "%s", getenv("BBRT_MQTT_PASSWORD"));
+        return 1;
+    }
+    return 0;
 }
 
 #endif /* BBRT_POSIX_CREDS_H */

@@ -8,12 +8,37 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 /* the largest update key a port takes (bytes once decoded) */
 #define POSIX_KEY_MAX 64u
+
+/* Write all n bytes of p to f (retrying short writes and EINTR): 0, or 1 when a write fails. */
+static inline int posix_write_all(int f, const void *p, size_t n) {
+    const uint8_t *b = (const uint8_t *)p;
+    while (n > 0u) {
+        ssize_t w = write(f, b, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return 1;
+        b += (size_t)w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Replace `path` by a then b, atomically: written to `tmp`, synced, then renamed over `path`, so a
+ * crash leaves the old file or the new one, never a mix. 0 on success, 1 when any step fails. */
+static inline int posix_replace_file(const char *tmp, const char *path, const void *a, size_t na, const void *b,
+                                     size_t nb) {
+    int f = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644), bad;
+    if (f < 0) return 1;
+    bad = posix_write_all(f, a, na) || posix_write_all(f, b, nb) || fsync(f) != 0;
+    close(f);
+    return bad || rename(tmp, path) != 0;
+}
 
 /* Read `path` into dst[0..cap): stops at end of file or after cap bytes (a longer file is cut; the
  * caller validates what it read). *len is the number of bytes read. 0 on success, -1 when the file

@@ -170,27 +170,9 @@ static void on_event(void *io, bbrt_learn_event_t ev, uint32_t a, uint32_t b) {
         fprintf(stderr, "bbrt-learn-mqtt: %s: RoundResumed round=%u\n", me, (unsigned)a);
 }
 
-static int write_all(int f, const void *p, size_t n) {
-    const uint8_t *b = (const uint8_t *)p;
-    while (n > 0u) {
-        ssize_t w = write(f, b, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return 1;
-        b += (size_t)w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int save_record(void *io, const bbrt_learn_record_t *rec, const float *m, uint32_t n) {
-    int f, bad;
     (void)io;
-    if (!state_path) return 0;
-    f = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (f < 0) return 1;
-    bad = write_all(f, rec, sizeof(*rec)) || write_all(f, m, (size_t)n * 4u) || fsync(f) != 0;
-    close(f);
-    return bad || rename(tmp_path, state_path) != 0;
+    return state_path ? posix_replace_file(tmp_path, state_path, rec, sizeof(*rec), m, (size_t)n * 4u) : 0;
 }
 
 /* the round-drop draw of --drop: a 32-bit mix of (seed, node id, round) */
@@ -387,29 +369,9 @@ int main(int argc, char **argv) {
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
     snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
 
-    if (password_file != NULL) {
-        if (posix_read_file(password_file, password, sizeof(password) - 1u, &len) != 0) {
-            perror(password_file);
-            return 2;
-        }
-        password[len] = 0;
-        password[strcspn(password, "\r\n")] = 0;
-        have_password = 1;
-    } else if (creds != NULL) {
-        if (posix_read_file(creds, text, sizeof(text) - 1u, &len) != 0) {
-            perror(creds);
-            return 2;
-        }
-        text[len] = 0;
-        if (creds_lookup(text, name, password, sizeof(password)) != 0) {
-            fprintf(stderr, "bbrt-learn-mqtt: %s has no password for %s\n", creds, name);
-            return 2;
-        }
-        have_password = 1;
-    } else if (getenv("BBRT_MQTT_PASSWORD") != NULL) {
-        snprintf(password, sizeof(password), "%s", getenv("BBRT_MQTT_PASSWORD"));
-        have_password = 1;
-    }
+    have_password = creds_password("bbrt-learn-mqtt", password_file, creds, name, password, sizeof(password), text,
+                                   sizeof(text));
+    if (have_password < 0) return 2;
     if (have_password && user == NULL) user = me;
 
     /* the image, its training program, the shapes: all validated before anything runs */

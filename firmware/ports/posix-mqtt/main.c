@@ -461,29 +461,9 @@ int main(int argc, char **argv) {
     snprintf(t_status, sizeof(t_status), "%s/status/%s", base, me);
 
     /* the password: a file holding it, the broker's credentials.json, or the environment */
-    if (password_file != NULL) {
-        if (posix_read_file(password_file, password, sizeof(password) - 1u, &len) != 0) {
-            perror(password_file);
-            return 2;
-        }
-        password[len] = 0;
-        password[strcspn(password, "\r\n")] = 0;
-        have_password = 1;
-    } else if (creds != NULL) {
-        if (posix_read_file(creds, text, sizeof(text) - 1u, &len) != 0) {
-            perror(creds);
-            return 2;
-        }
-        text[len] = 0;
-        if (creds_lookup(text, name, password, sizeof(password)) != 0) {
-            fprintf(stderr, "bbrt-mqtt: %s has no password for %s\n", creds, name);
-            return 2;
-        }
-        have_password = 1;
-    } else if (getenv("BBRT_MQTT_PASSWORD") != NULL) {
-        snprintf(password, sizeof(password), "%s", getenv("BBRT_MQTT_PASSWORD"));
-        have_password = 1;
-    }
+    have_password = creds_password("bbrt-mqtt", password_file, creds, name, password, sizeof(password), text,
+                                   sizeof(text));
+    if (have_password < 0) return 2;
     if (have_password && user == NULL) user = me;
 
     if (posix_read_file(argv[1], program, sizeof(program), &len) != 0) {

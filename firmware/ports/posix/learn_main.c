@@ -78,27 +78,9 @@ static uint32_t next_epoch(void *ctx) {
     return epoch_path ? bump_epoch(epoch_path) : 0u;
 }
 
-static int write_all(int f, const void *p, size_t n) {
-    const uint8_t *b = (const uint8_t *)p;
-    while (n > 0u) {
-        ssize_t w = write(f, b, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return 1;
-        b += (size_t)w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int save_record(void *ctx, const bbrt_learn_record_t *rec, const float *model, uint32_t n) {
-    int f, bad;
     (void)ctx;
-    if (!state_path) return 0;
-    f = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (f < 0) return 1;
-    bad = write_all(f, rec, sizeof(*rec)) || write_all(f, model, (size_t)n * 4u) || fsync(f) != 0;
-    close(f);
-    return bad || rename(tmp_path, state_path) != 0;
+    return state_path ? posix_replace_file(tmp_path, state_path, rec, sizeof(*rec), model, (size_t)n * 4u) : 0;
 }
 
 int main(int argc, char **argv) {
