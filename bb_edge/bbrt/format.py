@@ -83,6 +83,8 @@ class Op(IntEnum):
     # recurrent layers, float32 (an int8 program keeps them float between QUANTIZE/DEQUANTIZE)
     LSTM_F32 = 42
     GRU_F32 = 43
+    # Gather with run-time indices (an int32/int64 tensor: a graph input or edge keeps the ONNX dtype)
+    GATHER = 44
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)
@@ -92,10 +94,13 @@ KERNEL_NAME = {op: op.name.lower() for op in Op}
 TRAIN_OPS = frozenset({Op.GEMM_F32, Op.BINARY_F32, Op.UNARY_F32, Op.LOGSOFTMAX_F32, Op.ONEHOT_F32, Op.REDUCE_F32,
                        Op.TRANSPOSE_F32, Op.GREATER_F32, Op.WHERE_F32})
 
-DT_FLOAT, DT_UINT8, DT_INT8, DT_INT32 = 1, 2, 3, 6
+DT_FLOAT, DT_UINT8, DT_INT8, DT_INT32, DT_INT64 = 1, 2, 3, 6, 7
 NP_OF: dict[int, np.dtype] = {
     DT_FLOAT: np.dtype("<f4"), DT_UINT8: np.dtype("u1"), DT_INT8: np.dtype("i1"), DT_INT32: np.dtype("<i4"),
+    DT_INT64: np.dtype("<i8"),
 }
+#: integer tensors a program holds unquantized (run-time indices and their reshapes)
+INDEX_DTYPES = frozenset({DT_INT32, DT_INT64})
 
 
 REQUEST_SLOTS = 4  # BBRT_REQUEST_SLOTS, the C default: requests assembled at once on a node

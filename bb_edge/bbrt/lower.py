@@ -27,6 +27,7 @@ from bb_edge.bbrt.format import (
     DT_FLOAT,
     DT_INT8,
     DT_INT32,
+    INDEX_DTYPES,
     RECV,
     SEND,
     STORE_ARENA,
@@ -107,7 +108,10 @@ def random_samples(model: onnx.ModelProto, n: int = 8, seed: int = 0) -> list[di
             if inp.name in init:
                 continue
             dims = [d.dim_value if d.dim_value > 0 else 1 for d in inp.type.tensor_type.shape.dim]
-            feed[inp.name] = rng.standard_normal(dims).astype(np.float32)
+            if inp.type.tensor_type.elem_type in (onnx.TensorProto.INT64, onnx.TensorProto.INT32):
+                feed[inp.name] = rng.integers(0, 2, dims)  # valid ids of any table (0/1)
+            else:
+                feed[inp.name] = rng.standard_normal(dims).astype(np.float32)
         out.append(feed)
     return out
 
@@ -232,6 +236,16 @@ def lower(
 
     fidx: dict[str, int] = {}  # float tensors
     qidx: dict[str, int] = {}  # int8 tensors
+    iidx: dict[str, int] = {}  # integer (index) tensors: int32/int64 as the ONNX graph has them
+    current: list[onnx.NodeProto] = []  # the node being lowered (for refusals that name it)
+
+    def not_integer(name: str) -> None:
+        """UnsupportedNode when an op other than Gather (indices) or a reshape reads an integer tensor."""
+        if name in iidx:
+            n = current[-1] if current else None
+            raise UnsupportedNode(n.name if n is not None else name, n.op_type if n is not None else "?",
+                                  f"reads the integer tensor {name!r}; bbrt programs use integer tensors only as "
+                                  f"Gather indices (and their Reshape/Squeeze/Unsqueeze)")
 
     def qp(name: str) -> tuple[float, int]:
         if name not in L.qparams:
@@ -249,11 +263,12 @@ def lower(
     def new_act(name: str, dtype: int, qpar: tuple[float, int] | None = None) -> int:
         s, z = qpar if qpar is not None else (qp(name) if dtype == DT_INT8 else (0.0, 0))
         idx = B.add(Tensor(name, dtype, shape_of(name), STORE_ARENA, scale=s, zero_point=z))
-        (qidx if dtype == DT_INT8 else fidx)[name] = idx
+        (qidx if dtype == DT_INT8 else iidx if dtype in INDEX_DTYPES else fidx)[name] = idx
         return idx
 
     def get_f(name: str) -> int:
         """Float version of a tensor (dequantizing or making a constant if needed)."""
+        not_integer(name)
         if name in fidx:
             return fidx[name]
         if name in init:
@@ -268,6 +283,7 @@ def lower(
 
     def get_q(name: str) -> int:
         """Int8 version of a tensor (quantizing or making a constant if needed)."""
+        not_integer(name)
         if name in qidx:
             return qidx[name]
         if name in init:
@@ -286,6 +302,7 @@ def lower(
     # Recv tensors and graph inputs: arena tensors written by the node loop
     live_in: set[int] = set()
     recv_edges: list[EdgeRecord] = []
+    onnx_et = {i.name: int(i.type.tensor_type.elem_type) for i in list(cm.graph.input) + list(cm.graph.output)}
     recv_ports = {p.tensor: p for p in ports if p.op == "Recv"}
     io_edges = dict(io_edges or {})
     next_edge = 1000
@@ -298,7 +315,11 @@ def lower(
                 io_edges[name] = next_edge
                 next_edge += 1
             et, edge, peer, peer_name = DT_INT8 if name in io_quant else DT_FLOAT, io_edges[name], 0, "host"
-        if et == DT_FLOAT:
+            if onnx_et.get(name) in INDEX_DTYPES:  # token ids: the edge keeps the graph's integer dtype
+                et = onnx_et[name]
+        if et in INDEX_DTYPES and onnx_et.get(name) == et:
+            idx = new_act(name, et)
+        elif et == DT_FLOAT:
             idx = new_act(name, DT_FLOAT)
         elif et == DT_INT8 and q8:
             idx = new_act(name, DT_INT8)
@@ -344,13 +365,14 @@ def lower(
     skip: set[str] = set()
     opset = _opset(cm)
     ctx = Ctx(B, L, init, shape_of, get_f, get_q, new_act, fidx,
-              lambda n: bool(consumers.get(n)) or n in send_tensors, opset)
+              lambda n: bool(consumers.get(n)) or n in send_tensors, opset, iidx)
     for node in cm.graph.node:
         if node.name in skip or node.op_type == "Constant":
             continue
         t = node.op_type
         a = _attrs(node)
         out = node.output[0]
+        current[:] = [node]
         use_q = q8 and node.name not in float_ops
         act = fusable_act(out) if t in ("Conv", "Gemm", "MatMul", "Add") else None
         final = out
@@ -560,7 +582,9 @@ def lower(
                 B.op(Op.COPY, [y2], [new_act(out, dt)], [], f"{node.name}__rows_out")
         elif t in COPY_OPS:
             src = node.input[0]
-            if use_q and src not in fidx:
+            if src in iidx:  # a reshape of indices stays an integer tensor
+                B.op(Op.COPY, [iidx[src]], [new_act(out, B.tensors[iidx[src]].dtype)], [], node.name)
+            elif use_q and src not in fidx:
                 x = get_q(src)
                 y = new_act(out, DT_INT8, L.qparams[src])
                 L.qparams[out] = L.qparams[src]
@@ -607,10 +631,14 @@ def lower(
                 io_edges[o.name] = next_edge
                 next_edge += 1
             outs.append((o.name, DT_INT8 if o.name in io_quant else DT_FLOAT, io_edges[o.name], 0, "host"))
+            if onnx_et.get(o.name) in INDEX_DTYPES:
+                outs[-1] = (o.name, onnx_et[o.name], *outs[-1][2:])
     for name, et, edge, peer, peer_name in outs:
-        if name in graph_inputs and name not in fidx and name not in qidx:
+        if name in graph_inputs and name not in fidx and name not in qidx and name not in iidx:
             continue
-        if et == DT_FLOAT:
+        if et in INDEX_DTYPES and name in iidx and B.tensors[iidx[name]].dtype == et:
+            idx = iidx[name]
+        elif et == DT_FLOAT:
             idx = get_f(name)
         elif et == DT_INT8 and q8:
             idx = get_q(name)
@@ -631,7 +659,7 @@ def lower(
     L.model_lower_bound = planner.model_lower_bound(
         cm, shapes, lambda n: 1 if q8 and n not in float_only else 4, L.fused)
     L.program = prog
-    L.index = {**fidx, **qidx}
+    L.index = {**fidx, **qidx, **iidx}
     L.float_index = dict(fidx)
     L.blob = prog.to_bytes()
     return L

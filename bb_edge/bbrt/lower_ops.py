@@ -1,11 +1,13 @@
-"""Lowering of the data-movement, activation and recurrent ops (docs/bbrt.md, opcodes 37-43).
+"""Lowering of the data-movement, activation and recurrent ops (docs/bbrt.md, opcodes 37-44).
 
-Transpose -> TRANSPOSE (any dtype, rank <= 6). Pad (constant), Resize (nearest) and Gather with constant
-indices -> GATHER_AXES: one int32 index table per output axis, computed here (-1 = the pad value), so
-every coordinate rule lives in Python and the C kernel only copies. Elu/LeakyRelu -> ELU_F32/LEAKYRELU_F32
-(int8: a LUT_I8 table, built in lower.py), PRelu -> PRELU_F32, LSTM/GRU -> LSTM_F32/GRU_F32. In an int8
-program the data-movement ops stay int8 (their output keeps the input's scale and zero point), PRelu, LSTM
-and GRU run in float32 with QUANTIZE/DEQUANTIZE around them. Anything else is an :class:`UnsupportedNode`.
+Transpose -> TRANSPOSE (any dtype, rank <= 6). Gather with run-time indices (an int32/int64 graph input or
+edge, kept in its ONNX dtype) -> GATHER, whose kernel checks every index before it reads. Pad (constant),
+Resize (nearest) and Gather with constant indices -> GATHER_AXES: one int32 index table per output axis,
+computed here (-1 = the pad value), so every coordinate rule lives in Python and the C kernel only copies.
+Elu/LeakyRelu -> ELU_F32/LEAKYRELU_F32 (int8: a LUT_I8 table, built in lower.py), PRelu -> PRELU_F32, LSTM/GRU
+-> LSTM_F32/GRU_F32. In an int8 program the data-movement ops stay int8 (their output keeps the input's scale
+and zero point), PRelu, LSTM and GRU run in float32 with QUANTIZE/DEQUANTIZE around them. Anything else is an
+:class:`UnsupportedNode`.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Ctx:
     fidx: dict[str, int]
     wanted: Callable[[str], bool]  # an output some op or edge reads
     opset: int
+    iidx: dict[str, int]  # integer (index) tensors by ONNX name
 
 
 def gather_table(tables: list[np.ndarray]) -> np.ndarray:
@@ -98,8 +101,8 @@ def resize_table(n_in: int, n_out: int, scale: float, coord: str, nearest: str) 
 def _move_input(c: Ctx, node: onnx.NodeProto, use_q: bool) -> tuple[int, int]:
     """The input of a data-movement op (int8 when it is int8 already) and the output dtype."""
     src = node.input[0]
-    if use_q and src not in c.fidx and src not in c.init:
-        return c.get_q(src), DT_INT8
+    if use_q and src not in c.fidx and (src not in c.init or node.op_type == "Gather"):
+        return c.get_q(src), DT_INT8  # (a Gather's constant table is stored int8: a quarter of the bytes)
     return c.get_f(src), DT_FLOAT
 
 
@@ -212,13 +215,23 @@ def lower_resize(c: Ctx, node: onnx.NodeProto, a: dict[str, Any], use_q: bool) -
 
 
 def lower_gather(c: Ctx, node: onnx.NodeProto, a: dict[str, Any], use_q: bool) -> None:
-    """Gather with constant indices -> GATHER_AXES (the indices are the gathered axis' table)."""
+    """Gather with constant indices -> GATHER_AXES (the indices are the gathered axis' table); with run-time
+    indices (an int32/int64 graph input or edge) -> GATHER, which checks every index before it reads."""
     data, ind = node.input[0], node.input[1]
-    if ind not in c.init:
-        raise UnsupportedNode(node.name, "Gather", "runtime indices (bbrt has no int64 tensors): only constant "
-                                                   "indices are supported")
     xs = c.shape_of(data)
     axis = int(a.get("axis", 0)) % len(xs)
+    if ind not in c.init:
+        if ind not in c.iidx:
+            raise UnsupportedNode(node.name, "Gather", f"indices {ind!r} are computed in the graph; run-time "
+                                                       f"indices must be an int32/int64 graph input or edge")
+        if data in c.iidx:
+            raise UnsupportedNode(node.name, "Gather", "gathering from an integer tensor is not supported")
+        x, dt = _move_input(c, node, use_q)
+        qpar = c.L.qparams[data] if dt == DT_INT8 else None
+        if qpar is not None:
+            c.L.qparams[node.output[0]] = qpar
+        c.B.op(Op.GATHER, [x, c.iidx[ind]], [c.new_act(node.output[0], dt, qpar)], [axis], node.name)
+        return
     idx = np.asarray(c.init[ind], np.int64).reshape(-1)
     idx = np.where(idx < 0, idx + xs[axis], idx)
     if idx.size and (idx.min() < 0 or idx.max() >= xs[axis]):

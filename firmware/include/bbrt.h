@@ -75,7 +75,9 @@ typedef enum {
     BBRT_E_WRONG_RECEIVER = 42,
     BBRT_E_DUPLICATE = 43,     /* (sender, seq) already applied */
     BBRT_E_STALE_EPOCH = 44,   /* seq from a boot epoch older than the one kept for the sender */
-    BBRT_E_UNAUTHORISED = 45   /* edge not produced by this sender / graph input not from the host */
+    BBRT_E_UNAUTHORISED = 45,  /* edge not produced by this sender / graph input not from the host */
+    /* run */
+    BBRT_E_RUN_INDEX = 50      /* a run-time index (GATHER) outside its axis: nothing was read or written */
 } bbrt_status_t;
 
 const char *bbrt_status_name(bbrt_status_t s);
@@ -234,7 +236,8 @@ typedef enum {
     BBRT_OP_TRANSPOSE = 37, BBRT_OP_GATHER_AXES = 38,
     BBRT_OP_ELU_F32 = 39, BBRT_OP_LEAKYRELU_F32 = 40, BBRT_OP_PRELU_F32 = 41,
     BBRT_OP_LSTM_F32 = 42, BBRT_OP_GRU_F32 = 43,
-    BBRT_OP__COUNT = 44
+    BBRT_OP_GATHER = 44, /* Gather with run-time int32/int64 indices (an int64 edge stays int64) */
+    BBRT_OP__COUNT = 45
 } bbrt_opcode_t;
 
 typedef struct {

@@ -437,6 +437,7 @@ bbrt_status_t bbrt_c_gather_axes(const bbrt_program_t *pr, const bbrt_op_t *op) 
     T(pr, op->in[1], &t);
     T(pr, op->out[0], &y);
     if (!same_type(&x, &y) || x.rank != y.rank || x.rank < 1u || x.rank > BBRT_MOVE_MAX_RANK) FAIL_SHAPE;
+    if (bbrt_dtype_size(y.dtype) > 4u) FAIL_SHAPE; /* the fill value p0 is 4 bytes */
     if (t.dtype != BBRT_DT_INT32 || t.storage != BBRT_STORE_CONST) FAIL_SHAPE;
     for (k = 0; k < y.rank; k++) n += y.dims[k]; /* each dim < 2^28: no overflow for 6 of them */
     if (t.count != n) FAIL_SHAPE;
@@ -539,4 +540,29 @@ bbrt_status_t bbrt_c_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
 
 bbrt_status_t bbrt_c_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     return check_rnn(pr, op, 3u);
+}
+
+/* GATHER: X (any dtype), indices (INT32 or INT64, any storage, rank r), Y = X with axis p0 replaced by the
+ * indices' dims (rank X.rank - 1 + r <= 8). The index values are checked by the kernel, before it reads. */
+bbrt_status_t bbrt_c_gather(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, ind, y;
+    uint32_t axis, k;
+    if (op->n_in != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &ind);
+    T(pr, op->out[0], &y);
+    if (op->p[0] < 0 || (uint32_t)op->p[0] >= x.rank) FAIL_PARAM;
+    for (k = 1; k < BBRT_OP_PARAMS; k++)
+        if (op->p[k] != 0) FAIL_PARAM;
+    axis = (uint32_t)op->p[0];
+    if (!same_type(&x, &y) || (ind.dtype != BBRT_DT_INT32 && ind.dtype != BBRT_DT_INT64)) FAIL_SHAPE;
+    if ((uint32_t)y.rank != (uint32_t)x.rank - 1u + ind.rank) FAIL_SHAPE;
+    for (k = 0; k < axis; k++)
+        if (y.dims[k] != x.dims[k]) FAIL_SHAPE;
+    for (k = 0; k < ind.rank; k++)
+        if (y.dims[axis + k] != ind.dims[k]) FAIL_SHAPE;
+    for (k = axis + 1u; k < x.rank; k++)
+        if (y.dims[k - 1u + ind.rank] != x.dims[k]) FAIL_SHAPE;
+    if (overlaps(&x, &y) || overlaps(&ind, &y)) FAIL_SHAPE;
+    return BBRT_OK;
 }

@@ -1383,3 +1383,36 @@ bbrt_status_t bbrt_k_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
 bbrt_status_t bbrt_k_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     return rnn_kernel(pr, op, 3u);
 }
+
+/* ------------------------------------------------------- Gather with run-time indices */
+/* Index j of an INT32 or INT64 index tensor, as int64 (both little-endian, 8-aligned by the loader) */
+static int64_t gather_index(const bbrt_tensor_t *ind, uint32_t j) {
+    if (ind->dtype == BBRT_DT_INT64) return ((const int64_t *)(const void *)ind->data)[j];
+    return (int64_t)((const int32_t *)(const void *)ind->data)[j];
+}
+
+/* GATHER: y = take(x, indices, axis p0) (ONNX Gather). The indices arrive at run time (a graph input, an
+ * edge): every one is checked first (negative ones count from the end), so an out-of-range index returns
+ * BBRT_E_RUN_INDEX before anything is read or written. Shapes and dtypes: bbrt_c_gather. */
+bbrt_status_t bbrt_k_gather(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    uint32_t axis = (uint32_t)op->p[0], k, j, o, outer = 1u, n, inner;
+    TN(0); TN(1); TOUT;
+    n = t[0].dims[axis];
+    inner = bbrt_dtype_size(t[0].dtype);
+    for (k = 0; k < axis; k++) outer *= t[0].dims[k];
+    for (k = axis + 1u; k < t[0].rank; k++) inner *= t[0].dims[k];
+    for (j = 0; j < t[1].count; j++) {
+        int64_t v = gather_index(&t[1], j);
+        if (v < 0) v += (int64_t)n;
+        if (v < 0 || v >= (int64_t)n) return BBRT_E_RUN_INDEX;
+    }
+    for (o = 0; o < outer; o++)
+        for (j = 0; j < t[1].count; j++) {
+            int64_t v = gather_index(&t[1], j);
+            uint32_t row = (uint32_t)(v < 0 ? v + (int64_t)n : v);
+            bbrt_memcpy(y.data + ((size_t)o * t[1].count + j) * inner,
+                        t[0].data + ((size_t)o * n + row) * inner, inner);
+        }
+    return BBRT_OK;
+}

@@ -62,7 +62,7 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
     uint32_t scale;
     int32_t zp;
     if (dtype != BBRT_DT_FLOAT && dtype != BBRT_DT_INT8 && dtype != BBRT_DT_UINT8 &&
-        dtype != BBRT_DT_INT32)
+        dtype != BBRT_DT_INT32 && dtype != BBRT_DT_INT64) /* INT64: run-time indices (GATHER), copies */
         return BBRT_E_PROG_TENSOR;
     if (rank > BBRT_MAX_RANK || storage > BBRT_STORE_CONST || r[3] != 0u) return BBRT_E_PROG_TENSOR;
     isz = bbrt_dtype_size(dtype);
@@ -90,6 +90,8 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
         if (scale == 0u || scale > 0x7F61B1E6u || zp < -128 || zp > 127) return BBRT_E_PROG_TENSOR;
     } else if (dtype == BBRT_DT_UINT8) {
         if (scale == 0u || scale > 0x7F61B1E6u || zp < 0 || zp > 255) return BBRT_E_PROG_TENSOR;
+    } else if (dtype == BBRT_DT_INT64) {
+        if (scale != 0u || zp != 0) return BBRT_E_PROG_TENSOR; /* indices are not quantized */
     }
     if (bbrt_rd_u32(r + 52) != 0u) return BBRT_E_PROG_TENSOR;
     return BBRT_OK;
