@@ -583,7 +583,8 @@ def lower(
         elif t in COPY_OPS:
             src = node.input[0]
             if src in iidx:  # a reshape of indices stays an integer tensor
-                B.op(Op.COPY, [iidx[src]], [new_act(out, B.tensors[iidx[src]].dtype)], [], node.name)
+                x = iidx[src]
+                y = new_act(out, B.tensors[x].dtype)
             elif use_q and src not in fidx:
                 x = get_q(src)
                 y = new_act(out, DT_INT8, L.qparams[src])

@@ -60,7 +60,8 @@ def per_channel_weights(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.nd
 
 def intermediate_values(model: onnx.ModelProto,
                         samples: Iterable[dict[str, np.ndarray]]) -> list[dict[str, np.ndarray]]:
-    """Run a standard ONNX model with ORT, returning every float tensor (inputs, node outputs) per sample."""
+    """Run a standard ONNX model with ORT, returning every float tensor (inputs, node outputs) per sample, and the
+    int32/int64 ones (run-time indices and their reshapes: their shapes)."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     try:
@@ -73,7 +74,9 @@ def intermediate_values(model: onnx.ModelProto,
         for name in node.output:
             if name and name not in outs:
                 vi = known.get(name)
-                if vi is not None and vi.type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
+                if vi is not None and vi.type.tensor_type.elem_type not in (onnx.TensorProto.FLOAT,
+                                                                           onnx.TensorProto.INT64,
+                                                                           onnx.TensorProto.INT32):
                     continue
                 m.graph.output.append(vi if vi is not None else helper.make_tensor_value_info(
                     name, onnx.TensorProto.FLOAT, None))

@@ -20,6 +20,7 @@ import pytest
 
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.bbrt.errors import BbrtError
+from bb_edge.bbrt.format import INDEX_DTYPES
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower_node import float_fleet_values, lower_node
 from bb_edge.bundle.artifacts import TOLERANCE
@@ -142,6 +143,8 @@ def _int8_bbrt(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[st
             v = values[i.name]
             if i.name in L.float_index:
                 feed[L.float_index[i.name]] = v
+            elif L.program.tensors[L.index[i.name]].dtype in INDEX_DTYPES:  # token ids stay integers
+                feed[L.index[i.name]] = v
             else:
                 s, z = L.qparams[i.name]
                 feed[L.index[i.name]] = np.clip(np.round(v / s) + z, -128, 127).astype(np.int8)

@@ -73,3 +73,37 @@ def test_every_new_op_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:
     qq, _, _ = qemu_arm_run(Lq, inputs, tmp_path / "i8", kind="cortex-m3")
     np.testing.assert_array_equal(qq, hq)
     assert np.abs(hq - ref).max() <= 0.1 * np.abs(ref).max()  # int8 activations before the float RNNs
+
+
+def test_embedding_with_int64_ids_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:
+    """int64 token ids [1, 6] (the edge and tensor stay int64) -> Gather on a [40, 8] table (GATHER) -> Gemm ->
+    Relu: float32 on QEMU Cortex-M3 equals the host build bit for bit and ORT within float rounding; int8 (the
+    table stored int8) equals the host build and stays within int8 tolerance of ORT."""
+    rng = np.random.default_rng(44)
+    inits = {"E": rng.standard_normal((40, 8)).astype(np.float32), "shp": np.array([1, 48], np.int64),
+             "W": (0.3 * rng.standard_normal((5, 48))).astype(np.float32), "B": np.zeros(5, np.float32)}
+    g = helper.make_graph([helper.make_node("Gather", ["E", "ids"], ["emb"], name="embed"),
+                           helper.make_node("Reshape", ["emb", "shp"], ["flat"], name="flat"),
+                           helper.make_node("Gemm", ["flat", "W", "B"], ["h"], name="fc", transB=1),
+                           helper.make_node("Relu", ["h"], ["y"], name="act")], "embed_fc",
+                          [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 6])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    ids = rng.integers(-40, 40, (4, 1, 6)).astype(np.int64)  # negative ids count from the end
+    sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    ref = np.stack([sess.run(["y"], {"ids": i})[0].reshape(-1) for i in ids])
+    for prec, tol in (("fp32", 1e-5), ("int8", 0.05)):
+        L = lower(m, precision=prec, calib=[{"ids": i} for i in ids])
+        assert Op.GATHER in L.ops_used
+        host = run_host(L, ids)
+        qemu, _, files = qemu_arm_run(L, ids, tmp_path / prec, kind="cortex-m3")
+        np.testing.assert_array_equal(qemu, host)
+        if prec == "int8":
+            sout = next(e.tensor for e in L.program.edges if e.direction == 1)
+            t = L.program.tensors[sout]
+            host = (host.astype(np.float32) - t.zero_point) * t.scale if t.dtype == 3 else host
+        err = float(np.abs(host - ref).max() / np.abs(ref).max())
+        print(f"embedding on Cortex-M3 {prec}: relative error vs ORT {err:.1e}")
+        assert err <= tol, (prec, err)
+        check(files["elf"], "arm-none-eabi-nm")

@@ -297,16 +297,6 @@ def test_unsupported_attributes_are_typed_refusals_naming_node_and_op(case: str)
     assert e.value.node in ("n", "rnn") and e.value.op == op and e.value.fix
 
 
-def test_gather_on_runtime_indices_is_refused() -> None:
-    g = helper.make_graph([helper.make_node("Gather", ["E", "i"], ["y"], name="emb")], "m",
-                          [helper.make_tensor_value_info("i", TensorProto.INT64, [3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                          [numpy_helper.from_array(np.ones((4, 2), np.float32), "E")])
-    with pytest.raises(UnsupportedNode, match="runtime indices") as e:
-        lower(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), precision="fp32")
-    assert (e.value.node, e.value.op) == ("emb", "Gather")
-
-
 def _corrupt(L: Lowered, code: Op, edit: str) -> None:
     op = next(o for o in L.program.ops if o.opcode == code)
     if edit == "perm":
