@@ -38,7 +38,7 @@ from bb_edge.bbrt.format import (
     Program,
     Tensor,
 )
-from bb_edge.bbrt.lower_ops import DECOMPOSED, EXTRA_OPS, Ctx, decompose, lower_extra
+from bb_edge.bbrt.lower_ops import DECOMPOSED, EXTRA_OPS, Ctx, decompose, fold_batchnorm, lower_extra
 from bb_edge.bbrt.lower_qdq import is_qdq, lower_qdq
 from bb_edge.bbrt.quant import (
     affine_params,
@@ -207,6 +207,8 @@ def lower(
             init[node.output[0]] = numpy_helper.to_array(_attrs(node)["value"])  # type: ignore[arg-type]
     if precision == "fp32":  # BatchNormalization, Div by a constant, HardSigmoid -> Mul/Add/Clip (lower_ops);
         decompose(cm, init)  # in int8 each would requantize once more: refused there (measured 0.17 on ocr-cls)
+    else:  # int8: BatchNormalization folded into the Conv/Gemm before it, else a float32 scale and shift
+        float_ops |= fold_batchnorm(cm, init)
     L = Lowered(program=Program(node_id, [], [], []), blob=b"", precision=precision, compute=cm)
     synthetic = calib is None
     samples = calib if calib is not None else random_samples(cm)
@@ -609,6 +611,21 @@ def lower(
                  node.name)
         elif t in EXTRA_OPS:
             lower_extra(ctx, node, a, use_q)
+        elif use_q and (t == "HardSigmoid" or (t == "Div" and node.input[1] in init
+                                               and np.asarray(init[node.input[1]]).size == 1)):
+            # int8: an elementwise function of one int8 input is one 256-entry table (one rounding), not the
+            # Mul/Add/Clip a float32 program runs (each of which would requantize)
+            x = get_q(node.input[0])
+            sx, zx = L.qparams[node.input[0]]
+            sy, zy = qp(out)
+            real = dequantize(np.arange(-128, 128, dtype=np.int32).astype(np.int8), sx, zx).astype(np.float32)
+            if t == "Div":
+                f = (real / np.asarray(init[node.input[1]], np.float32).reshape(())).astype(np.float32)
+            else:
+                al, be = np.float32(a.get("alpha", 0.2)), np.float32(a.get("beta", 0.5))  # type: ignore[arg-type]
+                f = np.clip(al * real + be, 0, 1).astype(np.float32)
+            B.op(Op.LUT_I8, [x, B.const(f"{node.name}__lut", quantize(f, sy, zy), DT_INT8, 1.0, 0)],
+                 [new_act(out, DT_INT8)], [], node.name)
         elif q8 and t in DECOMPOSED:
             raise UnsupportedNode(node.name or out, t, "no int8 bbrt kernel (float32 programs run it as Mul/Add/Clip: "
                                   "build this node with --precision fp32)")

@@ -380,3 +380,99 @@ def decompose(model: onnx.ModelProto, init: dict[str, np.ndarray]) -> int:
         del g.node[:]
         g.node.extend(nodes)
     return done
+
+
+def fold_batchnorm(model: onnx.ModelProto, init: dict[str, np.ndarray]) -> set[str]:
+    """int8: fold each inference BatchNormalization into the Conv or Gemm before it, in place; returns the
+    names of the nodes a standalone one becomes (a Mul and an Add, to run float32 between DEQUANTIZE and
+    QUANTIZE as PRelu does: an int8 Mul/Add pair would requantize twice).
+
+    Folding: ``s = scale / sqrt(var + eps)``, ``W' = W * s`` along the output channels, ``b' = b * s + beta -
+    mean * s``; the producer must have constant weights and feed only the BatchNormalization, which must not
+    be a graph output. ``init`` (name -> constant) gains the new constants.
+    """
+    from onnx import helper, numpy_helper
+
+    g = model.graph
+    outputs = {o.name for o in g.output}
+    producer = {o: n for n in g.node for o in n.output}
+    readers: dict[str, int] = {}
+    for n in g.node:
+        for i in n.input:
+            readers[i] = readers.get(i, 0) + 1
+    try:
+        vis = onnx.shape_inference.infer_shapes(model).graph
+        ranks = {v.name: len(v.type.tensor_type.shape.dim) for v in [*vis.value_info, *vis.input, *vis.output]
+                 if v.type.tensor_type.HasField("shape")}
+    except Exception:  # noqa: BLE001 - no ranks: only folds (which need none) happen, the rest stays refused
+        ranks = {}
+
+    def const(name: str, arr: np.ndarray) -> str:
+        g.initializer.append(numpy_helper.from_array(arr, name))
+        init[name] = arr
+        return name
+
+    drop: set[int] = set()
+    replace: dict[int, list[onnx.NodeProto]] = {}
+    float_nodes: set[str] = set()
+    for k, n in enumerate(g.node):
+        a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
+        if n.op_type != "BatchNormalization" or len(n.output) != 1 or int(a.get("training_mode", 0)) \
+                or not all(i in init for i in n.input[1:5]):
+            continue
+        sc, b, mean, var = (np.asarray(init[i], np.float32) for i in n.input[1:5])
+        s = (sc / np.sqrt(var + np.float32(a.get("epsilon", 1e-5)))).astype(np.float32)
+        shift = (b - mean * s).astype(np.float32)
+        nm = n.name or n.output[0]
+        x = n.input[0]
+        p = producer.get(x)
+        pa = {v.name: helper.get_attribute_value(v) for v in p.attribute} if p is not None else {}
+        alone = readers.get(x, 0) == 1 and x not in outputs
+        if p is not None and alone and p.op_type == "Conv" and p.input[1] in init \
+                and np.asarray(init[p.input[1]]).ndim == 4 and init[p.input[1]].shape[0] == s.size \
+                and (len(p.input) < 3 or not p.input[2] or p.input[2] in init):
+            w = np.asarray(init[p.input[1]], np.float32) * s.reshape(-1, 1, 1, 1)
+            bias = np.asarray(init[p.input[2]], np.float32) if len(p.input) > 2 and p.input[2] else \
+                np.zeros(s.size, np.float32)
+            ins = [p.input[0], const(f"{nm}__folded_w", w.astype(np.float32)),
+                   const(f"{nm}__folded_b", (bias * s + shift).astype(np.float32))]
+        elif p is not None and alone and p.op_type == "Gemm" and p.input[1] in init \
+                and not int(pa.get("transA", 0)) and ranks.get(x) == 2 \
+                and (len(p.input) < 3 or not p.input[2] or p.input[2] in init):
+            wsrc = np.asarray(init[p.input[1]], np.float32)
+            tb = int(pa.get("transB", 0))
+            if wsrc.ndim != 2 or wsrc.shape[0 if tb else 1] != s.size:
+                continue
+            w = wsrc * (s.reshape(-1, 1) if tb else s.reshape(1, -1))
+            c = np.asarray(init[p.input[2]], np.float32) if len(p.input) > 2 and p.input[2] else np.zeros(1)
+            if c.size not in (1, s.size):
+                continue
+            c = np.asarray(np.broadcast_to(c.reshape(-1), (s.size,)), np.float32) * float(pa.get("beta", 1.0))
+            ins = [p.input[0], const(f"{nm}__folded_w", w.astype(np.float32)),
+                   const(f"{nm}__folded_b", (c * s + shift).astype(np.float32))]
+        elif ranks.get(x, 0) >= 2:  # standalone: a per-channel scale and shift, float32
+            shape = [s.size] + [1] * (ranks[x] - 2)
+            ms, ab = const(f"{nm}__bn_scale", s.reshape(shape)), const(f"{nm}__bn_shift", shift.reshape(shape))
+            replace[k] = [helper.make_node("Mul", [x, ms], [f"{nm}__bn_mul"], name=f"{nm}:mul"),
+                          helper.make_node("Add", [f"{nm}__bn_mul", ab], [n.output[0]], name=f"{nm}:add")]
+            float_nodes |= {f"{nm}:mul", f"{nm}:add"}
+            continue
+        else:
+            continue
+        del p.input[:]
+        p.input.extend(ins)
+        if p.op_type == "Gemm":
+            for attr in p.attribute:
+                if attr.name == "beta":
+                    attr.f = 1.0
+        p.output[0] = n.output[0]
+        drop.add(k)
+    if drop or replace:
+        nodes = []
+        for k, n in enumerate(g.node):
+            if k in drop:
+                continue
+            nodes.extend(replace.get(k, [n]))
+        del g.node[:]
+        g.node.extend(nodes)
+    return float_nodes
