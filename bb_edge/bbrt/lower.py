@@ -144,6 +144,12 @@ def _quantized_weights(w: np.ndarray, bias: np.ndarray | None, sx: float,
     """
     wq, ws = per_channel_weights(w, 0)
     b = np.zeros(w.shape[0], np.float32) if bias is None else bias
+    # a channel whose weights are tiny next to its bias (a BatchNormalization folded in with a near-zero
+    # scale): widen its weight step until the int32 bias fits the loader's accumulator limit |bias| <= 2^30
+    need = (np.abs(b.astype(np.float64)) / (float(np.float32(sx)) * 2.0**29)).astype(np.float32)
+    if np.any(need > ws):
+        ws = np.maximum(ws, need).astype(np.float32)
+        wq = np.clip(np.rint(w / ws.reshape([-1] + [1] * (w.ndim - 1))), -127, 127).astype(np.int8)
     bq = np.clip(np.rint(b / (np.float32(sx) * ws)), -2**31, 2**31 - 1).astype(np.int32)
     rq = np.array([quantize_multiplier(float(np.float32(sx) * s / np.float32(sy))) for s in ws],
                   np.int32).reshape(-1)
@@ -679,5 +685,9 @@ def lower(
     L.program = prog
     L.index = {**fidx, **qidx, **iidx}
     L.float_index = dict(fidx)
-    L.blob = prog.to_bytes()
+    try:
+        L.blob = prog.to_bytes()
+    except ValueError as exc:  # more than 32 edges, 65535 tensors/ops or rank 8: the format's limits
+        raise BbrtError(f"the node's program exceeds the bbrt format: {exc}; split the model over more "
+                        f"nodes (compile --nodes) or build this node for a target with ONNX Runtime") from exc
     return L

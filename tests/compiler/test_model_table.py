@@ -42,7 +42,7 @@ REFERENCE_SKIP_IN_CI = {"ocr-det", "ocr-rec"}
 EXECUTORCH_IN_CI = {"tiny-gpt"}
 ROWS: dict[str, dict[str, str]] = {}
 #: models whose int8 C-runtime column must be "ok" (a node lowers and matches): a regression fails the row
-INT8_BBRT_OK = {"gru-tagger"}
+INT8_BBRT_OK = {"gru-tagger", "ocr-cls"}
 
 
 def _load(name: str) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
@@ -154,8 +154,16 @@ def _int8_bbrt(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[st
             got = host.view(L.float_index[o.name]) if o.name in L.float_index else \
                 (host.view(L.index[o.name]).astype(np.float32) - L.qparams[o.name][1]) * L.qparams[o.name][0]
             worst = max(worst, _rel(np.asarray(got).reshape(values[o.name].shape), values[o.name]))
-        assert worst <= TOLERANCE["int8"], (spec.name, worst)
-        return f"ok on {spec.name} {worst:.1e}"
+        if worst > TOLERANCE["int8"]:
+            # what `build` does with such a node (AccuracyError): refused at int8. Not a kernel bug: ONNX
+            # Runtime's own static int8 quantization of the node, on the same sample, loses as much
+            sample = [{i.name: values[i.name] for i in cm.graph.input}]
+            ort_int8 = check_accuracy(cm, quantize_program(programs[spec.name], "int8", sample)[1], sample, "int8",
+                                      set()).rel_max_error
+            assert worst <= 1.5 * ort_int8, (spec.name, worst, ort_int8)
+            refusals.append(f"{spec.name} int8 error {worst:.1e} > {TOLERANCE['int8']} (ORT int8 {ort_int8:.1e})")
+            continue
+        return f"ok on {spec.name} {worst:.1e}" + (f" ({'; '.join(refusals)})" if refusals else "")
     return "refused: " + " | ".join(refusals)
 
 

@@ -18,7 +18,6 @@ import pytest
 
 from bb_edge.adapters.devices.serial_devices import HostDevice
 from bb_edge.adapters.transports.inproc import InProcFleet
-from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import Op, parse
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower_node import float_fleet_values, lower_node
@@ -26,6 +25,7 @@ from bb_edge.cli import main as cli
 from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.deployment.ports import compute_model
+from bb_edge.quant import check_accuracy, quantize_program
 from tests.compiler.test_model_table import _load
 from tests.lowering.test_real_model_paths import gru_tagger
 
@@ -95,5 +95,17 @@ def test_paddleocr_first_node_runs_float32_on_the_c_runtime(name: str) -> None:
         rel = float(np.abs(got - ref).max() / np.abs(ref).max())
         print(f"{name} n0 ({len(cm.graph.node)} ONNX ops) fp32 on bbrt: {rel:.1e} relative to ORT")
         assert rel <= 1e-5, rel
-    with pytest.raises(BbrtError, match="BatchNormalization"):  # int8 keeps refusing it by name
-        lower_node(dep, "n0", precision="int8", samples=[x], programs=programs)
+    # int8: every BatchNormalization folded into its Conv, hard-swish's Div and HardSigmoid as tables; the error
+    # is int8's on this network (MobileNet-style blocks): no worse than ONNX Runtime's own static int8 of the node
+    Lq = lower_node(dep, "n0", precision="int8", samples=[x], programs=programs)
+    assert not {Op.MUL_F32, Op.ADD_F32} & Lq.ops_used  # no standalone BatchNormalization left
+    hq = HostProgram(Lq.blob, Lq.program)
+    hq.run({Lq.float_index[i.name]: values[i.name] for i in cm.graph.input})
+    sample = [{i.name: values[i.name] for i in cm.graph.input}]
+    ort_int8 = check_accuracy(cm, quantize_program(programs["n0"], "int8", sample)[1], sample, "int8",
+                              set()).rel_max_error
+    for o in cm.graph.output:
+        got, ref = hq.view(Lq.float_index[o.name]).reshape(values[o.name].shape), values[o.name]
+        rel = float(np.abs(got - ref).max() / np.abs(ref).max())
+        print(f"{name} n0 int8 on bbrt: {rel:.1e} relative to ORT float (ORT's static int8: {ort_int8:.1e})")
+        assert rel <= 1.25 * ort_int8, (rel, ort_int8)
