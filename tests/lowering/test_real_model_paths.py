@@ -248,12 +248,20 @@ def test_int8_c_node_calibrates_behind_an_int64_input(tmp_path: Path) -> None:
 def test_int8_c_node_that_takes_the_int64_ids_itself_runs_on_bbrt_host(tmp_path: Path) -> None:
     """`build --target n0=host`: the C-runtime node takes the int64 ids itself (GATHER on its int8 table; the
     edge from the host stays int64 on the wire) and the fleet matches ORT within int8 tolerance."""
+    from bb_edge.cli import main as cli
+
     model = embed_mlp()
-    compile_model(model, cuts=["e2"], out_dir=tmp_path / "c")
-    results = build_all(tmp_path / "c", ["n0=host", "n1=linux-vm-x86_64"], tmp_path / "dist")
-    dep = load_deployment(next(r.deployment_dir or tmp_path / "c" for r in results if r.node == "n0"))
+    onnx.save(model, tmp_path / "embed.onnx")
+    c, dist = tmp_path / "c", tmp_path / "dist"
+    assert cli(["compile", str(tmp_path / "embed.onnx"), "--cut", "e2", "-o", str(c)]) == 0
+    assert cli(["build", str(c), "--target", "n0=host", "-o", str(dist)]) == 0
+    dep = load_deployment(dist / "_deployment" if (dist / "_deployment").is_dir() else c)
     assert next(i for i in dep.inputs if i.name == "ids").dtype == "int64"
-    dist = tmp_path / "dist"
+    from bb_edge.bbrt.format import DT_INT64, RECV, Op, parse
+
+    prog = parse((dist / "n0" / "program.bbrt").read_bytes())
+    assert Op.GATHER in {op.opcode for op in prog.ops}
+    assert [e.elem_type for e in prog.edges if e.direction == RECV] == [DT_INT64]
     dev = HostDevice(dist / "n0" / "bbrt-host", dist / "n0" / "program.bbrt", dep.ids()["n0"]).start()
     try:
         fleet = InProcFleet(dep, external={"n0": dev})
