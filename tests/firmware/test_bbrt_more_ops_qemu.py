@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt.format import Op
@@ -107,3 +108,7 @@ def test_embedding_with_int64_ids_on_cortex_m3_equals_host_and_ort(tmp_path: Pat
         print(f"embedding on Cortex-M3 {prec}: relative error vs ORT {err:.1e}")
         assert err <= tol, (prec, err)
         check(files["elf"], "arm-none-eabi-nm")
+    bad = ids[:1].copy()
+    bad[0, 0, 3] = 40  # one past the table: the run returns RUN_INDEX (50) on the device too
+    with pytest.raises(RuntimeError, match=r"QEMU runs: \['50'\]"):
+        qemu_arm_run(L, bad, tmp_path / "int8", kind="cortex-m3")
