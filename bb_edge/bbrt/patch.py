@@ -96,6 +96,8 @@ def _stage_ok(prog: Program, end: int, live_out: set[int]) -> int | None:
                 return None
         if any(len(prog.tensors[t].shape) != 4 or prog.tensors[t].dtype != DT_INT8 for t in acts + op.outputs):
             return None
+        if op.opcode == Op.ADD_I8 and any(prog.tensors[t].shape != prog.tensors[op.outputs[0]].shape for t in acts):
+            return None  # a broadcast ADD: its rows are not the output's
     y = ops[-1].outputs[0]
     later = {t for op in prog.ops[end:] for t in op.inputs}
     if len(ext) != 1 or (made - {y}) & (later | live_out) or prog.tensors[y].shape[2] < 2:
@@ -189,7 +191,9 @@ def patch(prog: Program, live_in: set[int], live_out: set[int], end: int,
         else:
             held[x] = rows_of(x, (0, prog.tensors[x].shape[2]), x, rx, k)
         for op in prog.ops[:end]:
-            ro = rows[op.outputs[0]]
+            ro = rows.get(op.outputs[0])
+            if ro is None:  # an output the stage's output does not need
+                return None
             new = copy.copy(op)
             new.params = list(op.params)
             new.name = f"{op.name}@b{k}"
