@@ -23,9 +23,14 @@ the bbrt Cortex-M4 builds of VWW int8's three nodes (``-Os``) and the build chec
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import onnx
+
+from bb_edge.compiler.cost import tensor_bytes
+from bb_edge.compiler.load import tensor_types
 from bb_edge.errors import FitError, PlacementError
 from bb_edge.targets import TargetProfile, load_target, resolve_target
 
@@ -106,3 +111,85 @@ def budget(node: str, spec: str, patchable: bool) -> NodeBudget:
                       max(prof.ram_bytes - rt_ram - int(prof.get("reserved_ram_bytes", 0)), 0)
                       if prof.ram_bytes else 0,
                       code, rt_ram, patchable)
+
+
+class StageFit:
+    """Each stage's flash and RAM estimates against its node's budget (bb_edge.compiler.budgets)."""
+
+    def __init__(self, model: onnx.ModelProto, budgets: Sequence[NodeBudget | None], params: np.ndarray,
+                 live: np.ndarray, cross: np.ndarray) -> None:
+        self.model, self.budgets = model, list(budgets)
+        self.cum_params = np.concatenate([[0.0], np.cumsum(params)])
+        self.live, self.cross, self.L = live, cross, len(live)
+        types = tensor_types(model)
+        self.out_bytes = max([tensor_bytes(*types[o.name]) for o in model.graph.output if o.name in types] or [0])
+
+    def parts(self, k: int, a: int, b: int, peak: float) -> tuple[int, int, int]:
+        """(program estimate, arena estimate, transmit buffer) of ops a..b-1 on node k."""
+        bud = self.budgets[k]
+        flash = int(self.cum_params[b] - self.cum_params[a]) + PROGRAM_OVERHEAD + OP_RECORD_ESTIMATE * (b - a)
+        arena = int(peak * (PATCH_FACTOR if bud is not None and bud.patchable else 1.0))
+        tx = max(TX_FLOOR, int(self.cross[b - 1]) if b < self.L else self.out_bytes)
+        return flash, arena, tx
+
+    def over(self, k: int, a: int, b: int, peak: float, slack: int = 0) -> int:
+        """1 if ops a..b-1 are over node k's budget and more ops stay over, -1 if over only by what they
+        send (a later cut may send less), 0 if they fit (with ``slack`` more bytes of each)."""
+        bud = self.budgets[k]
+        if bud is None:
+            return 0
+        flash, arena, tx = self.parts(k, a, b, peak)
+        if (bud.flash and flash > bud.flash + slack) or (bud.ram and arena > bud.ram + slack):
+            return 1
+        return -1 if bud.ram and arena + tx > bud.ram + slack else 0
+
+    def estimate(self, k: int, a: int, b: int) -> dict[str, object]:
+        """The manifest's record of node k's estimates (ops a..b-1) and budgets."""
+        peak = float(self.live[a:b].max()) if b > a else 0.0
+        flash, arena, tx = self.parts(k, a, b, peak)
+        bud = self.budgets[k]
+        rec: dict[str, object] = {"program_estimate": flash, "arena_estimate": arena, "tx_estimate": tx,
+                                  "arena_unpatched": int(peak)}
+        if bud is not None:
+            rec.update(target=bud.target, flash_budget=bud.flash, ram_budget=bud.ram, runtime_code=bud.code,
+                       runtime_ram=bud.runtime_ram, patch_assumed=bud.patchable and arena < peak)
+        return rec
+
+    def check(self, n: int, names: list[str], split: Callable[[int], list[int] | None]) -> None:
+        """FitError unless some split fits every budget: by how many bytes the best is over.
+
+        ``split(slack)``: the cut positions of any split into ``n`` stages that fits with ``slack`` more
+        bytes of every budget (at any balance), or None.
+        """
+        L = self.L
+        if split(0) is not None:
+            return
+        lo, hi = 0, int(self.cum_params[-1] + self.live.max()) + (1 << 20)
+        if split(hi) is None:
+            return  # no cut places at all: place_auto_report says so
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if split(mid) is not None else (mid, hi)
+        cuts = split(hi) or []
+        bounds = [0, *[c + 1 for c in cuts], L]
+        worst: tuple[int, int, str, int, int] = (-1, 0, "", 0, 0)
+        for k in range(n):
+            bud = self.budgets[k]
+            if bud is None:
+                continue
+            a, b = bounds[k], bounds[k + 1]
+            flash, arena, tx = self.parts(k, a, b, float(self.live[a:b].max()))
+            for res, need, have in (("flash", flash, bud.flash), ("ram", arena + tx, bud.ram)):
+                if have and need - have > worst[0]:
+                    worst = (need - have, k, res, need, have)
+        _, k, res, need, have = worst
+        bud = self.budgets[k]
+        assert bud is not None
+        what = "program (weights and records)" if res == "flash" else "arena + transmit buffer"
+        raise FitError(
+            names[k], bud.target, res, need, have,
+            what=f"no split of {L} ops onto {n} node(s) fits their targets: the best still puts a {need}-byte "
+                 f"{what} estimate on {names[k]!r}, whose target {bud.target!r} leaves {have} bytes of {res} "
+                 f"for it",
+            advice=f"Compile with more nodes (--nodes {n + 1}) or give bigger targets (docs/bbrt.md, "
+                   f"\"Split across MCUs\")")

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import onnx
 
-from bb_edge.compiler.budgets import OP_RECORD_ESTIMATE, PATCH_FACTOR, PROGRAM_OVERHEAD, TX_FLOOR, NodeBudget
+from bb_edge.compiler.budgets import NodeBudget, StageFit
 from bb_edge.compiler.cost import op_costs, tensor_bytes
 from bb_edge.compiler.load import is_qdq, tensor_types, unknown_rank
 from bb_edge.deployment.ports import node_reads
-from bb_edge.errors import CrossNodeCycleError, CutNotFoundError, FitError, NoFeasiblePlacementError, PlacementError
+from bb_edge.errors import CrossNodeCycleError, CutNotFoundError, NoFeasiblePlacementError, PlacementError
 from bb_edge.wire.envelope import CODE_TO_NUMPY
 
 PLACE_KEY = "bb.place"
@@ -213,7 +213,7 @@ def place_auto_report(
     cross, live, forbidden = _interval_bytes(model)
     cross_raw = cross.copy()
     limits = list(memory_limits) if memory_limits else [0] * n_nodes
-    fit = _Fit(model, budgets, params, live, cross_raw) if budgets and any(budgets) else None
+    fit = StageFit(model, budgets, params, live, cross_raw) if budgets and any(budgets) else None
     if budgets is not None and len(budgets) != n_nodes:
         raise PlacementError(f"{n_nodes} nodes but {len(budgets)} budgets")
     if n_nodes == 1 and fit is None:
@@ -224,7 +224,9 @@ def place_auto_report(
             f"cannot split {L} ops into {n_nodes} nodes: only {len(blocks) - 1} places to cut (tensors of unknown "
             f"rank or of a dtype the wire cannot carry never cross nodes); use fewer nodes")
     if fit is not None:
-        fit.check(n_nodes, names, forbidden)
+        flat, zeros = np.zeros(L + 1), np.zeros(L)
+        fit.check(n_nodes, names, lambda slack: _dp(L, n_nodes, flat, cum_params, live, zeros, float("inf"),
+                                                    [0] * n_nodes, forbidden, fit, slack))
     documented = (1.0 + BALANCE_CAP) / n_nodes
     best = _min_bottleneck(blocks, n_nodes)
     warnings: list[str] = []
@@ -257,90 +259,6 @@ def place_auto_report(
             placement[g.node[i].name] = names[k]
     estimates = [fit.estimate(k, bounds[k], bounds[k + 1]) for k in range(n_nodes)] if fit else []
     return AutoPlacement(placement, shares, cap, warnings, estimates)
-
-
-class _Fit:
-    """Each stage's flash and RAM estimates against its node's budget (bb_edge.compiler.budgets)."""
-
-    def __init__(self, model: onnx.ModelProto, budgets: Sequence[NodeBudget | None], params: np.ndarray,
-                 live: np.ndarray, cross: np.ndarray) -> None:
-        self.model, self.budgets = model, list(budgets)
-        self.cum_params = np.concatenate([[0.0], np.cumsum(params)])
-        self.live, self.cross, self.L = live, cross, len(live)
-        types = tensor_types(model)
-        self.out_bytes = max([tensor_bytes(*types[o.name]) for o in model.graph.output if o.name in types] or [0])
-
-    def parts(self, k: int, a: int, b: int, peak: float) -> tuple[int, int, int]:
-        """(program estimate, arena estimate, transmit buffer) of ops a..b-1 on node k."""
-        bud = self.budgets[k]
-        flash = int(self.cum_params[b] - self.cum_params[a]) + PROGRAM_OVERHEAD + OP_RECORD_ESTIMATE * (b - a)
-        arena = int(peak * (PATCH_FACTOR if bud is not None and bud.patchable else 1.0))
-        tx = max(TX_FLOOR, int(self.cross[b - 1]) if b < self.L else self.out_bytes)
-        return flash, arena, tx
-
-    def over(self, k: int, a: int, b: int, peak: float, slack: int = 0) -> int:
-        """1 if ops a..b-1 are over node k's budget and more ops stay over, -1 if over only by what they
-        send (a later cut may send less), 0 if they fit (with ``slack`` more bytes of each)."""
-        bud = self.budgets[k]
-        if bud is None:
-            return 0
-        flash, arena, tx = self.parts(k, a, b, peak)
-        if (bud.flash and flash > bud.flash + slack) or (bud.ram and arena > bud.ram + slack):
-            return 1
-        return -1 if bud.ram and arena + tx > bud.ram + slack else 0
-
-    def estimate(self, k: int, a: int, b: int) -> dict[str, object]:
-        """The manifest's record of node k's estimates (ops a..b-1) and budgets."""
-        peak = float(self.live[a:b].max()) if b > a else 0.0
-        flash, arena, tx = self.parts(k, a, b, peak)
-        bud = self.budgets[k]
-        rec: dict[str, object] = {"program_estimate": flash, "arena_estimate": arena, "tx_estimate": tx,
-                                  "arena_unpatched": int(peak)}
-        if bud is not None:
-            rec.update(target=bud.target, flash_budget=bud.flash, ram_budget=bud.ram, runtime_code=bud.code,
-                       runtime_ram=bud.runtime_ram, patch_assumed=bud.patchable and arena < peak)
-        return rec
-
-    def check(self, n: int, names: list[str], forbidden: np.ndarray) -> None:
-        """FitError unless some split (at any balance) fits every budget: by how many bytes the best is over."""
-        L = self.L
-        flat = np.zeros(L + 1)
-
-        def split(slack: int) -> list[int] | None:
-            return _dp(L, n, flat, self.cum_params, self.live, np.zeros(L), float("inf"), [0] * n, forbidden,
-                       self, slack)
-
-        if split(0) is not None:
-            return
-        lo, hi = 0, int(self.cum_params[-1] + self.live.max()) + (1 << 20)
-        if split(hi) is None:
-            return  # no cut places at all: place_auto_report says so
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            lo, hi = (lo, mid) if split(mid) is not None else (mid, hi)
-        cuts = split(hi) or []
-        bounds = [0, *[c + 1 for c in cuts], L]
-        worst: tuple[int, int, str, int, int] = (-1, 0, "", 0, 0)
-        for k in range(n):
-            bud = self.budgets[k]
-            if bud is None:
-                continue
-            a, b = bounds[k], bounds[k + 1]
-            flash, arena, tx = self.parts(k, a, b, float(self.live[a:b].max()))
-            for res, need, have in (("flash", flash, bud.flash), ("ram", arena + tx, bud.ram)):
-                if have and need - have > worst[0]:
-                    worst = (need - have, k, res, need, have)
-        _, k, res, need, have = worst
-        bud = self.budgets[k]
-        assert bud is not None
-        what = "program (weights and records)" if res == "flash" else "arena + transmit buffer"
-        raise FitError(
-            names[k], bud.target, res, need, have,
-            what=f"no split of {L} ops onto {n} node(s) fits their targets: the best still puts a {need}-byte "
-                 f"{what} estimate on {names[k]!r}, whose target {bud.target!r} leaves {have} bytes of {res} "
-                 f"for it",
-            advice=f"Compile with more nodes (--nodes {n + 1}) or give bigger targets (docs/bbrt.md, "
-                   f"\"Split across MCUs\")")
 
 
 def _blocks(share: np.ndarray, forbidden: np.ndarray) -> list[tuple[int, int, float]]:
@@ -455,7 +373,7 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.
 
 def _dp(
     L: int, N: int, cum_load: np.ndarray, cum_params: np.ndarray, live: np.ndarray,
-    cross: np.ndarray, cap: float, limits: list[int], forbidden: np.ndarray, fit: _Fit | None = None,
+    cross: np.ndarray, cap: float, limits: list[int], forbidden: np.ndarray, fit: StageFit | None = None,
     slack: int = 0,
 ) -> list[int] | None:
     """Cut positions (after op index) minimising total normalised cross bytes, or None."""

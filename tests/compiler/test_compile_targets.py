@@ -124,4 +124,10 @@ def test_bad_targets_are_one_typed_line(ws: Path) -> None:
     line = _one_line(bb("compile", model, "--nodes", "1", "--target", str(ws / "two.json"), "-o", out),
                      "FitError")
     assert f"over by {2 * (LAYER + 2 * OP_RECORD_ESTIMATE) - 512} bytes" in line and "--nodes 2" in line
+    line = _one_line(bb("compile", model, "--cut", "r1", "--target", str(ws / "two.json"), "-o", out),
+                     "PlacementError")
+    assert "--nodes" in line
+    line = _one_line(bb("compile", model, "--nodes", "2", "--target", str(ws / "two.json"), "--memory-limit",
+                        "64KiB", "-o", out), "PlacementError")
+    assert "not both" in line
     assert not (ws / "bad").exists()
