@@ -14,7 +14,8 @@ the bbrt Cortex-M4 builds of VWW int8's three nodes (``-Os``) and the build chec
   ``runtime_ram_bytes``, else :data:`RUNTIME_RAM_BYTES` for ``mcu-bbrt``: 4,600 B of node state and the
   receive frame, measured as bss minus arena minus transmit buffer, + the 4 KiB stack reserve) -
   ``reserved_ram_bytes``;
-- patching: the node that takes the graph input may have its first stages run in bands by the build
+- patching: the node that takes the graph input of a model that starts with a Conv may have its first
+  stages run in bands by the build
   (bb_edge/bbrt/patch.py), so its arena counts at :data:`PATCH_FACTOR` of the unpatched peak (VWW and
   ResNet-8 both patch to 0.8x their unpatched bound or below). The build patches only as far as it must
   and refuses (FitError) a node that does not fit even in bands.

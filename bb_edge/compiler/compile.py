@@ -35,6 +35,10 @@ class EdgeTooLargeError(PlacementError):
     """A cross-node edge (or graph input) carries more bytes per inference than its receiver accepts."""
 
 
+#: ops before a model's first compute op that leave patch-based execution possible
+_LAYOUT_OPS = ("QuantizeLinear", "DequantizeLinear", "Transpose", "Reshape", "Cast")
+
+
 def compile_model(
     source: str | Path | onnx.ModelProto,
     *,
@@ -89,7 +93,9 @@ def compile_model(
     kept: dict[str, str] = {}
     if nodes is not None:
         names = list(node_names) if node_names else default_names(nodes)
-        budgets = [budget(n, node_targets[n], patchable=(k == 0)) if n in node_targets else None
+        # the build can run leading convs in bands (bb_edge/bbrt/patch.py): the first node, if the model starts so
+        lead = next((n.op_type for n in model.graph.node if n.op_type not in _LAYOUT_OPS), "")
+        budgets = [budget(n, node_targets[n], patchable=(k == 0 and lead == "Conv")) if n in node_targets else None
                    for k, n in enumerate(names)] if node_targets else None
         auto = place_auto_report(model, nodes, names, memory_limits, budgets)
         kept = {b.node: b.spec for b in budgets or [] if b is not None}
