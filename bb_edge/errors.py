@@ -64,6 +64,27 @@ class NoFeasiblePlacementError(PlacementError):
     """Automatic placement found no split that fits the per-node limits."""
 
 
+class FitError(BBError):
+    """A node does not fit its target's RAM or flash (compile-time placement or a build).
+
+    ``resource`` is ``"ram"`` or ``"flash"`` (a build may say more); ``need`` and ``have`` are bytes
+    and ``over`` = need - have. ``advice`` replaces the default advice (split further, int8, bigger target).
+    """
+
+    fix = "compile with more --nodes, or give bigger targets"
+
+    def __init__(self, node: str, target: str, resource: str, need: int, have: int,
+                 advice: str | None = None, what: str | None = None) -> None:
+        self.node, self.target, self.resource = node, target, resource
+        self.need, self.have, self.over = need, have, need - have
+        head = what or f"node {node!r} needs {need} bytes of {resource} but target {target!r} has {have}"
+        super().__init__(
+            f"{head}: over by {need - have} bytes ({(need - have) / 1024:.1f} KiB). "
+            + (advice or "Split the node further (`bb-edge compile --nodes N` with more nodes, or a cut "
+               "earlier), use int8, or pick a bigger target.")
+        )
+
+
 class DeploymentError(BBError):
     """A compiled deployment directory is missing files or is inconsistent."""
 

@@ -7,7 +7,9 @@ A profile is ``targets/<name>.json``. Adding a board is adding a file. Keys:
 - ``arch``, ``runtime`` (``onnxruntime``, ``executorch``, ``bbrt``,
   ``micropython``), ``backend``, ``precision`` (default precision),
   ``precisions`` (supported), ``execution_providers`` (ORT preference order)
-- ``ram_bytes``, ``flash_bytes`` (limits a node must fit)
+- ``ram_bytes``, ``flash_bytes`` (limits a node must fit); optional ``reserved_ram_bytes``,
+  ``reserved_flash_bytes`` (taken by the platform) and ``runtime_ram_bytes``, ``runtime_code_bytes``
+  (the runtime's own, for ``bb-edge compile --target``'s placement estimates: bb_edge.compiler.budgets)
 - ``packaging``, ``transport`` (default transport URL scheme), plus any
   builder-specific keys (``chip``, ``qemu_machine``, ``toolchain`` ...).
 - ``family`` (``jetson``, ``esp32``, ``ros2``, ``android``, ``linux-vm``,
@@ -139,7 +141,8 @@ def _read_profile(path: Path) -> dict[str, Any]:
         raise TargetProfileError(
             f"target file {path}: has no \"builder\" key; add one of {', '.join(BUILDERS)} "
             f"(copy a profile from `bb-edge targets` as a start)")
-    for key in ("ram_bytes", "flash_bytes"):
+    for key in ("ram_bytes", "flash_bytes", "reserved_ram_bytes", "reserved_flash_bytes", "runtime_ram_bytes",
+                "runtime_code_bytes"):
         value = raw.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise TargetProfileError(f"target file {path}: {key!r} must be a whole number of bytes >= 0, "

@@ -10,7 +10,10 @@ that the outputs equal ``tflite_output`` before it reports a figure. Columns:
 - arena: the planned arena; bound: the activation lower bound of the ONNX graph (int8, 1 byte each);
 - static RAM: .data + .bss of the inference app (loader, kernels, arena), -Os;
 - code: .text of that app (weights are not in it); flash: code + the .bbrt program (weights included);
-- slowest op: the opcode taking most instructions, and its share.
+- slowest op: the opcode taking most instructions, and its share;
+- bbrt patched (vww, ic): the same program with its first stages run in bands (bb_edge/bbrt/patch.py,
+  as MCUNetV2), patched to at most 0.8x the unpatched program's arena lower bound with the fewest extra
+  MACs; its arena is shown against that unpatched bound, its outputs checked against TFLite too.
 
 The baseline, measured in the same run: TFLite Micro with CMSIS-NN (``OPTIMIZED_KERNEL_DIR=cmsis_nn``)
 from pinned tflite-micro / CMSIS-NN / CMSIS_6 commits (bench/tflm/sources.py), built by TFLM's own
@@ -46,6 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bb_edge.bbrt.firmware import elf_sizes  # noqa: E402
+from bb_edge.bbrt.patch import patch_lowered  # noqa: E402
 from tests.support.mlperf import MODELS, NAMES, lowered, qemu_arm_run, reference  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tflm"))
@@ -54,6 +58,25 @@ import sources  # noqa: E402
 
 #: published figures for scale (cycles, 120 MHz Cortex-M4, best closed submissions; from the issue)
 PUBLISHED = {"kws": 5.2e6, "vww": 10.7e6, "ic": 19.8e6, "ad": 0.49e6}
+#: models measured patched too, to this fraction of the unpatched program's arena lower bound
+PATCHED, PATCH_TO = ("vww", "ic"), 0.8
+
+
+def measure_patched(name: str, d: Path, n: int) -> dict[str, object] | None:
+    """The patched program's figures (outputs checked against TFLite first), None if it cannot be patched."""
+    _, x, y = reference(name)
+    L = lowered(name)
+    bound = L.program.arena_lower_bound
+    P = patch_lowered(L, int(PATCH_TO * bound))
+    if P is None:
+        return None
+    out, insns, info = qemu_arm_run(P, x[:n], d, kind="cortex-m4", opt="-Os")
+    if not np.array_equal(out, y[:n].reshape(n, -1)):
+        raise SystemExit(f"{name}: the patched program's outputs differ from tflite_output; no figure reported")
+    sizes = elf_sizes(Path(info["elf"]), "arm-none-eabi-")
+    return {"insns": insns, "arena": P.program.arena_size, "bound": bound, "ram": sizes["data"] + sizes["bss"],
+            "code": sizes["text"], "flash": sizes["text"] + len(P.blob), "bands": P.patch["bands"],
+            "stage": P.patch["stage_ops"], "macs": P.patch["macs"] / P.patch["unpatched_macs"] - 1}
 
 
 def measure(name: str, d: Path, quick: bool) -> dict[str, object]:
@@ -73,18 +96,19 @@ def measure(name: str, d: Path, quick: bool) -> dict[str, object]:
         if op.opcode.name != "CONV_I8":
             continue
         w = L.program.tensors[op.inputs[1]].shape
-        y = L.program.tensors[op.outputs[0]].shape
+        ys = L.program.tensors[op.outputs[0]].shape
         k = "pointwise" if w[2:] == (1, 1) and op.params[8] == 1 else \
             ("depthwise" if w[1] == 1 and op.params[8] > 1 else f"full {w[2]}x{w[3]}")
-        macs = float(np.prod(y)) * w[1] * w[2] * w[3]
+        macs = float(np.prod(ys)) * w[1] * w[2] * w[3]
         acc = kinds.setdefault(k, [0.0, 0.0])
         acc[0] += ins
         acc[1] += macs
     slow = max(per_op, key=lambda k: per_op[k])
+    patched = measure_patched(name, d / "patched", n) if name in PATCHED else None
     return {"insns": insns, "portable": portable, "arena": L.program.arena_size, "bound": L.model_lower_bound,
             "ram": sizes["data"] + sizes["bss"], "code": sizes["text"], "flash": sizes["text"] + len(L.blob),
             "weights": L.program.const_bytes(), "slow": slow, "slow_share": per_op[slow] / sum(per_op.values()),
-            "inputs": n, "per_op": per_op,
+            "inputs": n, "per_op": per_op, "patched": patched,
             "convs": {k: f"{v[0]:,.0f} insns / {v[1]:,.0f} MACs = {v[0] / max(v[1], 1):.1f}" for k, v in kinds.items()}}
 
 
@@ -112,6 +136,11 @@ def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) 
               f"| {r['arena']:,} (bound {r['bound']:,}) | {r['ram']:,} | {r['code']:,} | {r['flash']:,} "
               f"| {r['slow']} ({r['slow_share']:.0%}) | {f'{pub:,.0f}' if pub else '-'} |")
         t = tflm.get(name)
+        p = r.get("patched")
+        if isinstance(p, dict):
+            print(f"| {name} | bbrt patched (ops 1-{p['stage']} in {p['bands']} bands, {p['macs']:+.1%} MACs) "
+                  f"| {p['insns']:,.0f} | {p['arena']:,} (unpatched bound {p['bound']:,}) | {p['ram']:,} "
+                  f"| {p['code']:,} | {p['flash']:,} | | |")
         if t is None:
             print(f"| {name} | TFLM+CMSIS-NN | not built (--tflm-sources) | | | | | | |")
             continue
@@ -122,6 +151,9 @@ def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) 
         ram = float(r["ram"]) / t.ram  # type: ignore[arg-type]
         print(f"| {name} | bbrt / TFLM | {cells['insns']} | {cells['arena']} | {ram:.2f} | {cells['code']} "
               f"| {cells['flash']} | | |")
+        if isinstance(p, dict):
+            print(f"| {name} | bbrt patched / TFLM | {p['insns'] / t.insns:.2f} | {p['arena'] / t.arena:.2f} "
+                  f"| {p['ram'] / t.ram:.2f} | {p['code'] / t.code:.2f} | {p['flash'] / t.flash:.2f} | | |")
     print("\nBoth runtimes bit-exact with tflite_output on every input run (checked before each row); "
           f"TFLM {sources.TFLM_COMMIT}, CMSIS-NN {sources.THIRD_PARTY[-1].commit[:9]}, "
           f"arm-none-eabi-gcc {baseline.OPT}.")

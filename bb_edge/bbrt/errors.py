@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bb_edge import errors
 from bb_edge.errors import BBError
 
 
@@ -11,21 +12,8 @@ class BbrtError(BBError):
     fix = 'see docs/bbrt.md for what the C runtime supports'
 
 
-class FitError(BbrtError):
-    """A node does not fit its target's RAM or flash.
-
-    ``resource`` is ``"ram"`` or ``"flash"``; ``need`` and ``have`` are bytes and
-    ``over`` = need - have.
-    """
-
-    def __init__(self, node: str, target: str, resource: str, need: int, have: int) -> None:
-        self.node, self.target, self.resource = node, target, resource
-        self.need, self.have, self.over = need, have, need - have
-        super().__init__(
-            f"node {node!r} needs {need} bytes of {resource} but target {target!r} has {have}: "
-            f"over by {need - have} bytes ({(need - have) / 1024:.1f} KiB). Split the node further "
-            f"(`bb-edge compile --nodes N` with more nodes, or a cut earlier), use int8, or pick a bigger target."
-        )
+class FitError(BbrtError, errors.FitError):
+    """A node does not fit its target's RAM or flash at build time (see :class:`bb_edge.errors.FitError`)."""
 
 
 class NativeBuildError(BbrtError):

@@ -66,6 +66,16 @@ def max_payload(L: Lowered) -> int:
     return max([64, *sizes])
 
 
+#: the longest control text an MCU node sends (bbrt_node.c send_control: at most 200 bytes), rounded up
+MCU_CONTROL_PAYLOAD = 256
+
+
+def tx_payload(L: Lowered) -> int:
+    """An MCU node's transmit payload (BBRT_TX_PAYLOAD): its largest Send edge, at least a control text."""
+    sizes = [L.program.tensors[e.tensor].nbytes for e in L.program.edges if e.direction == SEND]
+    return max([MCU_CONTROL_PAYLOAD, *sizes])
+
+
 def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
     """text/data/bss of an ELF (``size`` Berkeley format)."""
     tool = f"{prefix}size"
@@ -111,6 +121,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         "program": "program.bbrt", "program_bytes": len(L.blob),
         "arena_bytes": L.program.arena_size, "arena_lower_bound": L.program.arena_lower_bound,
         "model_lower_bound": L.model_lower_bound,
+        "patch": L.patch,  # the first stages in bands (bb_edge/bbrt/patch.py), {} when not patched
         "request_slots": REQUEST_SLOTS, "slot_bytes": REQUEST_SLOTS * L.program.request_bytes(),
         "node_arena_bytes": arena,
         "const_bytes": L.program.const_bytes(),
@@ -144,6 +155,9 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         cc = f"{prefix}gcc" if prefix else "cc"
         if which(cc) is None:  # before make: its "command not found" would bury the fix in a build log
             raise NativeBuildError(f"target kind {kind!r}: {missing(cc)}")
+        if kind not in EXECUTABLES and not ota_vars:  # the transmit buffer holds what the node sends
+            ota_vars["TX_PAYLOAD"] = str(min(mp, tx_payload(L)))
+            facts["tx_payload"] = int(ota_vars["TX_PAYLOAD"])
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
                     **ota_vars)
         name = EXECUTABLES.get(kind, "bbrt.elf")

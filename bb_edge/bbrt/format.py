@@ -168,6 +168,9 @@ class Program:
     edges: list[EdgeRecord]
     arena_size: int = 0
     arena_lower_bound: int = 0
+    #: views at a byte offset (planning only, not serialized): tensor -> (base tensor, byte offset); the
+    #: planner places a view inside its base's bytes (bb_edge/bbrt/patch.py: a band of an NHWC input)
+    views: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def const_bytes(self) -> int:
         """Bytes of constants (aligned)."""

@@ -79,6 +79,7 @@ class Lowered:
     float_index: dict[str, int] = field(default_factory=dict)  # ONNX name -> float tensor index if any
     compute: onnx.ModelProto | None = None
     ops_used: set[Op] = field(default_factory=set)
+    patch: dict[str, int] = field(default_factory=dict)  # set by bb_edge.bbrt.patch.patch_lowered
     synthetic_calibration: bool = False
     #: activation lower bound of the node's ONNX graph before lowering (planner.model_lower_bound)
     model_lower_bound: int = 0

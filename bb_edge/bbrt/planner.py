@@ -114,19 +114,23 @@ def _apply(prog: Program, ivs: list[Interval], root: dict[int, int], offsets: di
         prog.tensors[t].offset = off
     for t, r in root.items():
         if r in offsets:
-            prog.tensors[t].offset = offsets[r]
+            prog.tensors[t].offset = offsets[r] + (prog.views[t][1] if t in prog.views else 0)
     prog.arena_size = align(size)
     prog.arena_lower_bound = lower_bound(ivs)
 
 
-def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool = True) -> None:
+def assign(prog: Program, live_in: set[int], live_out: set[int], *, alias: bool = True, best: bool = False) -> None:
     """Plan the arena of a program in place (offsets, arena_size, arena_lower_bound).
 
-    With ``alias`` (the default) COPY outputs share their input's bytes (:func:`aliases`).
+    With ``alias`` (the default) COPY outputs share their input's bytes (:func:`aliases`). A view of
+    ``prog.views`` (tensor -> (base, byte offset)) always shares its base's: placed at the base's offset
+    plus its own, alive as long as the base group. ``best``: the smallest of :func:`plan_best`'s orders.
     """
     root = aliases(prog) if alias else {}
+    for v, (b, _off) in prog.views.items():  # a view at a byte offset: its base's bytes and lifetime
+        root[v] = root.get(b, b)
     ivs = merge(lifetimes(prog, live_in, live_out), root)
-    _apply(prog, ivs, root, *plan(ivs))
+    _apply(prog, ivs, root, *(plan_best(ivs) if best else plan(ivs)))
 
 
 def model_lower_bound(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]],

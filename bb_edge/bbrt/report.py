@@ -102,6 +102,11 @@ def print_report(path: str | Path, console: Console | None = None, png: str | No
               "ONNX graph before lowering: activations alive at once, views free")
     t.add_row("program lower bound", str(r["arena_lower_bound"]),
               f"with the program's own copies (float edges, QUANTIZE/DEQUANTIZE); arena {r['arena_ratio']:.3f} x")
+    if r.get("patch"):  # the first stages in bands (docs/bbrt.md "Patch-based execution")
+        p = r["patch"]
+        t.add_row("patched", str(p["unpatched_arena"]),
+                  f"arena unpatched; ops 1-{p['stage_ops']} in {p['bands']} bands, "
+                  f"{p['macs'] / p['unpatched_macs'] - 1:+.1%} multiply-accumulates")
     if "slot_bytes" in r:
         t.add_row("request slots", str(r["slot_bytes"]),
                   f"{r['request_slots']} x staged Recv payloads (node arena {r['node_arena_bytes']})")

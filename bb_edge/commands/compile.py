@@ -84,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", PlacementWarning)  # printed below from the manifest, once
         dep, _ = compile_model(
             source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
-            node_names=names, memory_limits=limits, out_dir=args.output, name=args.name,
+            node_names=names, memory_limits=limits, out_dir=args.output, name=args.name, targets=args.target,
             allow_cycles=not args.pipeline, input_shapes=dict(args.input_shape or []) or None,
             **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
@@ -100,6 +100,11 @@ def _run(args: argparse.Namespace) -> int:
         c.print(f"  {n.name}: {n.ops} ops, {n.param_bytes / 1e6:.2f} MB params, {n.flops / 1e6:.1f} MFLOP{mark}")
     if dynamic:
         c.print(f"[yellow]costs are estimates[/]: dynamic dims of {estimate_note(dynamic)}")
+    for node, est in ((dep.extra.get("placement") or {}).get("nodes") or {}).items():
+        if "target" in est:
+            c.print(f"  {node} on {est['target']}: program ~{est['program_estimate']} of {est['flash_budget']} B "
+                    f"flash, arena + tx ~{est['arena_estimate'] + est['tx_estimate']} of {est['ram_budget']} B RAM"
+                    f"{' (first stages in bands)' if est['patch_assumed'] else ''} (estimates; build checks)")
     for stage, nodes in dep.standby.items():
         c.print(f"  standby for {stage}: {', '.join(nodes)} (same program, own node ids)")
     for w in (dep.extra.get("placement") or {}).get("warnings", []):
@@ -134,6 +139,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--names", type=name_list, help="comma-separated distinct node names (default n0,n1,...)")
     p.add_argument("--memory-limit", type=byte_sizes,
                    help="per-node memory limit in bytes, e.g. 65536 or 256KiB (one value or one per node)")
+    p.add_argument("--target", action="append", metavar="[NODE=]TARGET",
+                   help="with --nodes: place by target profiles' RAM and flash (a profile name, family or .json "
+                        "file; NODE=TARGET for one node, a bare TARGET for the others; repeatable); each node "
+                        "keeps its target for `bb-edge build`")
     p.add_argument("--name", type=cli_name, help="deployment name, a name (default: model file stem)")
     p.add_argument("--pipeline", action="store_true",
                    help="refuse placements where data flows around a cycle of nodes")

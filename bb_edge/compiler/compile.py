@@ -8,12 +8,14 @@ from pathlib import Path
 
 import onnx
 
+from bb_edge.compiler.budgets import assign, budget
 from bb_edge.compiler.cost import tensor_bytes
 from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
 from bb_edge.compiler.partition import partition
 from bb_edge.compiler.placement import (
     BALANCE_CAP,
     annotation,
+    default_names,
     place_auto_report,
     place_by_annotation,
     place_by_cuts,
@@ -33,6 +35,10 @@ class EdgeTooLargeError(PlacementError):
     """A cross-node edge (or graph input) carries more bytes per inference than its receiver accepts."""
 
 
+#: ops before a model's first compute op that leave patch-based execution possible
+_LAYOUT_OPS = ("QuantizeLinear", "DequantizeLinear", "Transpose", "Reshape", "Cast")
+
+
 def compile_model(
     source: str | Path | onnx.ModelProto,
     *,
@@ -46,6 +52,7 @@ def compile_model(
     allow_cycles: bool = True,
     input_shapes: InputShapes | None = None,
     max_payload: int = DEFAULT_MAX_PAYLOAD,
+    targets: Sequence[str] | None = None,
 ) -> tuple[Deployment, dict[str, onnx.ModelProto]]:
     """Compile a model into per-node programs and a manifest (written to ``out_dir`` if given).
 
@@ -56,6 +63,13 @@ def compile_model(
     exceed it (EdgeTooLargeError). Automatic placement that cannot meet its
     balance cap says why in a PlacementWarning (also kept in the manifest's
     ``placement.warnings``).
+
+    ``targets`` (with ``nodes``): ``[NODE=]TARGET`` items as ``bb-edge build
+    --target`` takes them; automatic placement then fits every node's program
+    and arena estimates into its profile's flash and RAM (bb_edge.compiler.budgets)
+    instead of ``memory_limits``, records the estimates in the manifest's
+    ``placement.nodes`` and each node's target, and raises FitError (by how many
+    bytes, suggesting more nodes) when no split fits.
     """
     chosen = sum(x is not None for x in (nodes, cuts, place))
     if chosen > 1:
@@ -66,13 +80,30 @@ def compile_model(
             raise PlacementError(f"node names must be distinct; {', '.join(dupes)} given more than once")
     if max_payload < 1:
         raise PlacementError(f"max_payload must be a positive number of bytes, not {max_payload}")
+    node_targets: dict[str, str] = {}
+    if targets:
+        if nodes is None:
+            raise PlacementError("--target places by target budgets with --nodes N; with --cut or --place give "
+                                 "the targets to `bb-edge build --target`")
+        if memory_limits:
+            raise PlacementError("give --target or --memory-limit, not both: a target's profile sets its limits")
+        node_targets = assign(list(node_names) if node_names else default_names(nodes), targets)
     model = load_model(source, input_shapes)
     report: dict[str, object] = {}
+    kept: dict[str, str] = {}
     if nodes is not None:
-        auto = place_auto_report(model, nodes, node_names, memory_limits)
+        names = list(node_names) if node_names else default_names(nodes)
+        # the build can run leading convs in bands (bb_edge/bbrt/patch.py): the first node, if the model starts so
+        lead = next((n.op_type for n in model.graph.node if n.op_type not in _LAYOUT_OPS), "")
+        budgets = [budget(n, node_targets[n], patchable=(k == 0 and lead == "Conv")) if n in node_targets else None
+                   for k, n in enumerate(names)] if node_targets else None
+        auto = place_auto_report(model, nodes, names, memory_limits, budgets)
+        kept = {b.node: b.spec for b in budgets or [] if b is not None}
         placement = auto.placement
         report = {"method": "auto", "balance_cap": BALANCE_CAP, "max_share": round(auto.cap, 6),
                   "shares": [round(x, 6) for x in auto.shares], "warnings": auto.warnings}
+        if auto.estimates:
+            report["nodes"] = dict(zip(names, auto.estimates, strict=True))
         for w in auto.warnings:
             warnings.warn(w, PlacementWarning, stacklevel=2)
     elif cuts is not None:
@@ -93,6 +124,8 @@ def compile_model(
     for spec in dep.nodes:
         check_name(spec.name, "node")  # annotations and --names: the name rule (docs/architecture.md, Names)
         spec.limits = {**spec.limits, "max_payload": int(max_payload)}
+        if spec.name in kept:  # `bb-edge build DIR` builds each node for the target it was placed by
+            spec.target = kept[spec.name]
     _check_payloads(dep)
     dep.extra["pipeline"] = not allow_cycles
     dyn = dynamic_inputs(model)

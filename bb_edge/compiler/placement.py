@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import onnx
 
+from bb_edge.compiler.budgets import NodeBudget, StageFit
 from bb_edge.compiler.cost import op_costs, tensor_bytes
 from bb_edge.compiler.load import is_qdq, tensor_types, unknown_rank
 from bb_edge.deployment.ports import node_reads
@@ -158,6 +159,8 @@ class AutoPlacement:
     shares: list[float]  # each node's share of the model's FLOPs, in node order
     cap: float  # the share every node had to stay within
     warnings: list[str] = field(default_factory=list)
+    #: with budgets: per node, the estimates placement checked (flash, ram, ram_unpatched, budgets)
+    estimates: list[dict[str, object]] = field(default_factory=list)
 
 
 def place_auto(
@@ -175,6 +178,7 @@ def place_auto_report(
     n_nodes: int,
     node_names: Sequence[str] | None = None,
     memory_limits: Sequence[int] | None = None,
+    budgets: Sequence[NodeBudget | None] | None = None,
 ) -> AutoPlacement:
     """Split the op sequence into ``n_nodes`` contiguous stages, balanced in compute.
 
@@ -186,6 +190,12 @@ def place_auto_report(
     why; memory limits relax it further, stepwise. NoFeasiblePlacementError if
     nothing fits. Tensors of unknown rank or of a dtype the wire cannot carry
     are never cut.
+
+    ``budgets`` (from target profiles, bb_edge.compiler.budgets) replace
+    ``memory_limits``: each stage's program estimate must fit its node's flash
+    budget and its arena estimate + transmit buffer its RAM budget; a split
+    that cannot fit is a FitError saying by how many bytes the best split is
+    over, on which node.
     """
     g = model.graph
     L = len(g.node)
@@ -201,14 +211,22 @@ def place_auto_report(
     cum_load = np.concatenate([[0.0], np.cumsum(share)])
     cum_params = np.concatenate([[0.0], np.cumsum(params)])
     cross, live, forbidden = _interval_bytes(model)
+    cross_raw = cross.copy()
     limits = list(memory_limits) if memory_limits else [0] * n_nodes
-    if n_nodes == 1:
+    fit = StageFit(model, budgets, params, live, cross_raw) if budgets and any(budgets) else None
+    if budgets is not None and len(budgets) != n_nodes:
+        raise PlacementError(f"{n_nodes} nodes but {len(budgets)} budgets")
+    if n_nodes == 1 and fit is None:
         return AutoPlacement({n.name: names[0] for n in g.node}, [1.0], 1.0)
     blocks = _blocks(share, forbidden)
     if len(blocks) < n_nodes:
         raise NoFeasiblePlacementError(
             f"cannot split {L} ops into {n_nodes} nodes: only {len(blocks) - 1} places to cut (tensors of unknown "
             f"rank or of a dtype the wire cannot carry never cross nodes); use fewer nodes")
+    if fit is not None:
+        flat, zeros = np.zeros(L + 1), np.zeros(L)
+        fit.check(n_nodes, names, lambda slack: _dp(L, n_nodes, flat, cum_params, live, zeros, float("inf"),
+                                                    [0] * n_nodes, forbidden, fit, slack))
     documented = (1.0 + BALANCE_CAP) / n_nodes
     best = _min_bottleneck(blocks, n_nodes)
     warnings: list[str] = []
@@ -218,11 +236,12 @@ def place_auto_report(
     cross_n = cross / max(cross.max(), 1.0)
     cuts = None
     for relax in (1.0, 1.3, 1.5, 2.0, 3.0, float("inf")):
-        cuts = _dp(L, n_nodes, cum_load, cum_params, live, cross_n, cap * relax, limits, forbidden)
+        cuts = _dp(L, n_nodes, cum_load, cum_params, live, cross_n, cap * relax, limits, forbidden, fit)
         if cuts is not None:
             if relax > 1.0:
+                what = "target budgets" if fit else f"memory limits {limits}"
                 warnings.append(
-                    f"the memory limits {limits} leave no split within {cap:.0%} of the compute per node; "
+                    f"the {what} leave no split within {cap:.0%} of the compute per node; "
                     f"the cap was relaxed to {min(cap * relax, 1.0):.0%} (raise the limits or add nodes)")
                 cap = min(cap * relax, 1.0)
             break
@@ -238,7 +257,8 @@ def place_auto_report(
         shares.append(float(cum_load[bounds[k + 1]] - cum_load[bounds[k]]))
         for i in range(bounds[k], bounds[k + 1]):
             placement[g.node[i].name] = names[k]
-    return AutoPlacement(placement, shares, cap, warnings)
+    estimates = [fit.estimate(k, bounds[k], bounds[k + 1]) for k in range(n_nodes)] if fit else []
+    return AutoPlacement(placement, shares, cap, warnings, estimates)
 
 
 def _blocks(share: np.ndarray, forbidden: np.ndarray) -> list[tuple[int, int, float]]:
@@ -327,6 +347,16 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.
     # QuantizeLinear group, which the int8 runtimes never hold; a cut falls on the int8 tensors only
     qdq_float = {t for t, (et, _) in types.items() if et == onnx.TensorProto.FLOAT} if is_qdq(model) else set()
     stuck |= qdq_float
+    if qdq_float:  # an int8 tensor stays live through its DequantizeLinear -> op -> QuantizeLinear group
+        reach = {t: last.get(t, first.get(t, 0)) for t in qdq_float}
+        for node in reversed(g.node):
+            ends = [reach[o] for o in node.output if o in reach]
+            for x in node_reads(node):
+                if x in reach and ends:
+                    reach[x] = max(reach[x], *ends)
+        for node in g.node:
+            if node.op_type == "DequantizeLinear" and node.input[0] in last and node.output[0] in reach:
+                last[node.input[0]] = max(last[node.input[0]], reach[node.output[0]])
     for t, p in first.items():
         q = last.get(t, p)
         b = tensor_bytes(*types[t]) if t in types and t not in qdq_float else 0
@@ -343,7 +373,8 @@ def _interval_bytes(model: onnx.ModelProto) -> tuple[np.ndarray, np.ndarray, np.
 
 def _dp(
     L: int, N: int, cum_load: np.ndarray, cum_params: np.ndarray, live: np.ndarray,
-    cross: np.ndarray, cap: float, limits: list[int], forbidden: np.ndarray,
+    cross: np.ndarray, cap: float, limits: list[int], forbidden: np.ndarray, fit: StageFit | None = None,
+    slack: int = 0,
 ) -> list[int] | None:
     """Cut positions (after op index) minimising total normalised cross bytes, or None."""
     inf = float("inf")
@@ -367,6 +398,12 @@ def _dp(
                     break
                 if (k == N and b != L) or (b != L and forbidden[b - 1]):
                     continue
+                if fit is not None:
+                    over = fit.over(k - 1, a, b, peak, slack)
+                    if over > 0:
+                        break
+                    if over < 0:
+                        continue
                 if base < best[k][b]:
                     best[k][b] = base
                     arg[k][b] = a

@@ -3,14 +3,20 @@
 Lowers the node program to .bbrt (int8 by default, calibrated on ``--calib``
 or synthetic inputs), generates the op resolver, then builds the firmware:
 an ELF for QEMU targets, an executable for ``host``, an ESP-IDF project for
-ESP32 chips. Refuses a node that does not fit its target (FitError).
+ESP32 chips. A node over its target's RAM is rebuilt once with its first stages run in bands
+(bb_edge.bbrt.patch: bit-exact, a few percent more multiply-accumulates) when that brings the arena
+down by the bytes it is over; a node that still does not fit is refused (FitError).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from bb_edge.bbrt.errors import FitError
 from bb_edge.bbrt.firmware import build_firmware
+from bb_edge.bbrt.lower import Lowered
+from bb_edge.bbrt.patch import patch_lowered
 from bb_edge.bundle import BuildRequest, BuildResult, lower_request
 
 KIND_OF = {"qemu-cortex-m3": "qemu-cortex-m3", "qemu-rv32": "qemu-rv32", "host": "host",
@@ -32,11 +38,21 @@ def build(request: BuildRequest) -> BuildResult:
     kind = str(prof.get("kind", KIND_OF.get(prof.name, "esp-idf")))
     peers = {n.id: n.name for n in dep.nodes}
     url = str(request.options.get("transport") or "")
-    facts = build_firmware(L, kind, Path(request.out_dir), node=request.node, profile=prof,
-                           deployment=dep.name, peers=peers,
-                           transport=url if url.startswith(("mqtt://", "mqtts://")) else None,
-                           ota=bool(request.options.get("ota")),
-                           program_version=_program_version(dep.extra.get("program_version")))
+
+    def firmware(lowered: Lowered) -> dict[str, Any]:
+        return build_firmware(lowered, kind, Path(request.out_dir), node=request.node, profile=prof,
+                              deployment=dep.name, peers=peers,
+                              transport=url if url.startswith(("mqtt://", "mqtts://")) else None,
+                              ota=bool(request.options.get("ota")),
+                              program_version=_program_version(dep.extra.get("program_version")))
+
+    try:
+        facts = firmware(L)
+    except FitError as e:  # over on RAM: the first stages in bands, if that saves the bytes (docs/bbrt.md)
+        patched = patch_lowered(L, L.program.arena_size - e.over) if e.resource == "ram" else None
+        if patched is None:
+            raise
+        facts = firmware(patched)
     out = Path(request.out_dir)
     artifacts = {k: out / v for k, v in facts["artifacts"].items()}
     figures = {k: facts[k] for k in ("arena_bytes", "arena_lower_bound", "const_bytes", "code_bytes",

@@ -24,7 +24,7 @@ from bb_edge.mpy.cross import MARCH, compile_package, runtime_dir
 
 BUILD_JSON = "build.json"
 #: opcodes the MicroPython executor implements (firmware/micropython/bbnode/executor.py ``KERNELS``)
-MPY_OPCODES = frozenset(range(1, 27))
+MPY_OPCODES = frozenset(range(1, 27)) | {Op.GATHER_AXES}
 
 
 def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], deployment: str) -> dict[str, Any]:

@@ -1534,7 +1534,71 @@ class MatMulF32(K):
                     Y.buf[y0 + i * n + j] = e[0]
 
 
+class GatherAxes(K):
+    """GATHER_AXES: Y[i0..ir] = X[t0[i0], .., tr[ir]] (-1: the fill value p0), as runs of byte copies built
+    at load (consecutive indices along the last axis merge into one run: a row slice is one copy a row)."""
+
+    def prepare(self, pr, op):
+        x, tab, y = self.ti[0], self.ti[1], self.ty
+        r = y.rank
+        if len(self.ti) != 2 or x.rank != r or x.dtype != y.dtype or r < 1 or tab.dtype != DT_INT32:
+            raise ProgramError("PROG_SHAPE")
+        isz = _SZ[y.dtype]
+        tabs = []
+        at = 0
+        for k in range(r):
+            t = [tab.buf[tab.base + at + j] for j in range(y.dims[k])]
+            for v in t:
+                if v < -1 or v >= x.dims[k]:
+                    raise ProgramError("PROG_PARAM")
+            tabs.append(t)
+            at += y.dims[k]
+        if at != tab.count:
+            raise ProgramError("PROG_SHAPE")
+        fill = struct.pack("<i", self.p[0])[:isz]
+        stride = [1] * r
+        for k in range(r - 2, -1, -1):
+            stride[k] = stride[k + 1] * x.dims[k + 1]
+        last = tabs[r - 1]
+        runs = []
+        idx = [0] * (r - 1)
+        rows = y.count // y.dims[r - 1] if y.dims[r - 1] else 0
+        for row in range(rows):
+            base = 0
+            for k in range(r - 1):
+                v = tabs[k][idx[k]]
+                base = -1 if base < 0 or v < 0 else base + v * stride[k]
+            dst = y.byte_base + row * y.dims[r - 1] * isz
+            j = 0
+            while j < len(last):
+                src = -1 if base < 0 or last[j] < 0 else base + last[j]
+                n = 1
+                while j + n < len(last):
+                    nxt = -1 if base < 0 or last[j + n] < 0 else base + last[j + n]
+                    if not ((src < 0 and nxt < 0) or (src >= 0 and nxt == src + n)):
+                        break
+                    n += 1
+                a, b = dst + j * isz, dst + (j + n) * isz
+                if src < 0:
+                    runs.append((a, b, bytes(fill * n)))
+                else:
+                    runs.append((a, b, memoryview(x.bytes)[x.byte_base + src * isz:x.byte_base + (src + n) * isz]))
+                j += n
+            for k in range(r - 2, -1, -1):
+                idx[k] += 1
+                if idx[k] < y.dims[k]:
+                    break
+                idx[k] = 0
+        self.runs = tuple(runs)
+
+    def run(self):
+        """Execute."""
+        yb = self.ty.bytes
+        for a, b, src in self.runs:
+            yb[a:b] = src
+
+
 KERNELS = {1: ConvF32, 2: ConvI8, 3: FcF32, 4: FcI8, 5: MaxPoolF32, 6: MaxPoolI8, 7: AvgPoolF32, 8: AvgPoolI8,
            9: GapF32, 10: GapI8, 11: AddF32, 12: AddI8, 13: MulF32, 14: MulI8, 15: Unary, 16: Unary, 17: Unary,
            18: Unary, 19: LutI8, 20: SoftmaxF32, 21: SoftmaxI8, 22: Copy, 23: Concat, 24: Quantize,
-           25: Dequantize, 26: MatMulF32}
+           25: Dequantize, 26: MatMulF32, 38: GatherAxes}

@@ -81,8 +81,14 @@ static uint64_t rasm[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 #define NODE_CTL ((uint8_t *)0)
 #define NODE_CTL_BYTES 0u
 #endif
-/* transmit ring: one largest envelope (RAM is tight on an MCU: the next output waits for the ACKs) */
-static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 7u) / 8u];
+/* transmit ring: one largest envelope sent (RAM is tight on an MCU: the next output waits for the ACKs).
+ * BBRT_TX_PAYLOAD (the build's largest Send edge, at least a control message's text) may be below
+ * BBRT_MAX_PAYLOAD, which also bounds what is received; an OTA build sends update records: the full size */
+#if !defined(BBRT_TX_PAYLOAD) || defined(BBRT_OTA_KEY_HEX)
+#undef BBRT_TX_PAYLOAD
+#define BBRT_TX_PAYLOAD BBRT_MAX_PAYLOAD
+#endif
+static uint64_t txbuf[(96u + BBRT_TX_PAYLOAD + 7u) / 8u];
 
 static uint32_t next_epoch(void *ctx) {
     (void)ctx;
