@@ -24,7 +24,14 @@ import torch
 import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
-from bb_edge.convert.torch_control import CONTROL_OPS, control_module, nested_unsupported, structural_refusal, value_types
+from bb_edge.convert.torch_control import (
+    CONTROL_OPS,
+    control_module,
+    loop_reads_condition,
+    nested_unsupported,
+    structural_refusal,
+    value_types,
+)
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.errors import UnsupportedOpError
 
@@ -589,8 +596,11 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
     """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
     out: list[str] = []
     for n in model.graph.node:
+        static = _STATIC_INPUTS.get(n.op_type, set())
+        if n.op_type == "Loop" and loop_reads_condition(n):  # the condition decides the scan outputs' length
+            static = static | {1}
         for i, x in enumerate(n.input):
-            if x and i in _STATIC_INPUTS.get(n.op_type, set()) and x not in out:
+            if x and i in static and x not in out:
                 out.append(x)
     return out
 
@@ -628,7 +638,8 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
 class OnnxModule(torch.nn.Module):
     """Interprets one ONNX graph with torch ops; ``forward`` takes the graph inputs in order."""
 
-    def __init__(self, model: onnx.ModelProto) -> None:
+    def __init__(self, model: onnx.ModelProto, subgraph: bool = False) -> None:
+        """``subgraph``: the model is an If branch or a loop body (see :mod:`bb_edge.convert.torch_control`)."""
         super().__init__()
         model = simplify(model)
         bad = unsupported_ops(model)
@@ -650,6 +661,8 @@ class OnnxModule(torch.nn.Module):
         self.weights = torch.nn.ParameterList()
         used = {x for n in g.node for i, x in enumerate(n.input)
                 if x in self._consts and i not in _STATIC_INPUTS.get(n.op_type, set())}
+        if subgraph:  # a constant output of an If branch or a loop body is a weight: an operand of torch.cond
+            used |= {o for o in self.output_names if o in self._consts}
         for name in sorted(used):
             arr = self._consts[name]
             self._slots[name] = str(len(self.weights))
@@ -662,7 +675,8 @@ class OnnxModule(torch.nn.Module):
         types = value_types(model) if any(n.op_type in CONTROL_OPS for n in g.node) else {}
         for k, n in enumerate(x for x in g.node if x.op_type != "Constant"):
             if n.op_type in CONTROL_OPS:
-                self.control[f"n{k}"] = control_module(model, n, self._consts, types, OnnxModule)
+                self.control[f"n{k}"] = control_module(model, n, self._consts, types,
+                                                              lambda m: OnnxModule(m, subgraph=True))
         #: the op ``forward`` is translating (op type, node name): what a failed export names
         self.current: tuple[str, str] | None = None
 
@@ -686,17 +700,16 @@ class OnnxModule(torch.nn.Module):
                 res = _softmax(args, attrs, self.opset)
             elif op == "Split":
                 res = _split(args, attrs, len(outs))
-            elif op == "If":
-                res = self.control[f"n{k}"].run(args[0], env)
             elif op in CONTROL_OPS:
-                res = self.control[f"n{k}"].run(args, env)
+                ctl: Any = self.control[f"n{k}"]
+                res = ctl.run(args[0], env) if op == "If" else ctl.run(args, env)
             else:
                 res = _SIMPLE[op](args, attrs)
             for name, val in zip(outs, res):
                 env[name] = val
         self.current = None
-        return tuple(env[o] if o in env else torch.from_numpy(np.array(self._consts[o]))
-                     for o in self.output_names)
+        return tuple(env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
+                     else torch.from_numpy(np.array(self._consts[o])) for o in self.output_names)
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:

@@ -34,6 +34,8 @@ Tensor = torch.Tensor
 MakeModule = Callable[[onnx.ModelProto], Any]
 #: the most iterations a Loop is unrolled to (each copy is exported)
 MAX_UNROLL = 1024
+#: the most iterations given a body each (when the body reads the iteration number as a constant)
+MAX_SPECIALISED = 64
 CONTROL_OPS = frozenset({"If", "Loop", "Scan"})
 
 
@@ -68,13 +70,31 @@ def nested_unsupported(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dic
         models = subgraph_models(outer, node, consts, types)
     except UnsupportedOpError as exc:
         return [(f"{node.op_type} ({str(exc).split(': ', 1)[-1][:60]})", node.name)]
-    return [bad for m, _ in models for bad in check(m)]
+    names = ["then_branch", "else_branch"] if node.op_type == "If" else ["body"]
+    out: list[tuple[str, str]] = []
+    for part, (m, _) in zip(names, models, strict=True):
+        bad = check(m)
+        if bad and node.op_type == "Loop" and int(np.asarray(consts[node.input[0]]).reshape(-1)[0]) <= MAX_SPECIALISED:
+            bad = check(_fix_input(m, 0, np.zeros(_static_shape(m.graph.input[0].type) or [], np.int64)))
+        if bad:  # one entry naming the control node, its subgraph and what it lacks there
+            ops = ", ".join(sorted({o.split(" (")[0] for o, _ in bad}))
+            why = f"{part} lacks {ops} at these input shapes, first at {bad[0][1]!r}"
+            out.append((f"{node.op_type} ({why})", node.name))
+    return out
+
+
+def loop_reads_condition(node: onnx.NodeProto) -> bool:
+    """A Loop whose input condition decides its output shapes (it has scan outputs and a condition input)."""
+    body = _graph(node, "body")
+    return len(node.input) > 1 and bool(node.input[1]) and len(body.output) - 1 - len(node.input[2:]) > 0
 
 
 def structural_refusal(node: onnx.NodeProto, consts: set[str], opset: int) -> str | None:
     """Why a control node cannot become a static program (None when it can)."""
     if node.op_type == "Loop" and (not node.input or not node.input[0] or node.input[0] not in consts):
         return "Loop (trip count not known at conversion time)"
+    if node.op_type == "Loop" and loop_reads_condition(node) and node.input[1] not in consts:
+        return "Loop (condition known only at run time, with scan outputs: their length would depend on data)"
     if node.op_type == "Scan" and opset < 9:
         return "Scan (opset 8 form with sequence_lens)"
     return None
@@ -159,6 +179,17 @@ def subgraph_models(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dict[s
     return [sub_model(outer, body, ins, consts, types, node)]
 
 
+def _fix_input(m: onnx.ModelProto, i: int, value: np.ndarray) -> onnx.ModelProto:
+    """``m`` with its ``i``-th input turned into an initializer holding ``value``."""
+    out = onnx.ModelProto()
+    out.CopyFrom(m)
+    vi = out.graph.input[i]
+    out.graph.initializer.append(numpy_helper.from_array(value.astype(
+        helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type)), vi.name))
+    del out.graph.input[i]
+    return out
+
+
 def _fresh(outs: tuple[Tensor, ...], ins: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
     """torch.cond branches may not return their inputs: copy those."""
     return tuple(o.clone() if any(o is i for i in ins) else o for o in outs)
@@ -233,11 +264,21 @@ class LoopModule(torch.nn.Module):
         self.cond_const: bool | None = (bool(np.asarray(consts[cond_in]).reshape(-1)[0]) if cond_in in consts
                                         else None if cond_in else True)
         (m, self.operands), = subgraph_models(outer, node, consts, types)
-        self.body = make(m)
+        try:
+            self.body = make(m)
+            self.bodies = torch.nn.ModuleList()
+        except UnsupportedOpError:  # the body reads the iteration number as a constant (a Slice start): one
+            if self.trips > MAX_SPECIALISED:  # body per iteration, each with its number folded in
+                raise
+            self.bodies = torch.nn.ModuleList(make(_fix_input(m, 0, np.array(k, np.int64).reshape(
+                _static_shape(m.graph.input[0].type) or []))) for k in range(self.trips))
         self._iter_shape = _static_shape(m.graph.input[0].type) or []
         self._cond_shape = _static_shape(m.graph.input[1].type) or []
         out0 = body.output[0].name
-        body_consts = getattr(self.body, "_consts", {})
+        ids = {n.output[0]: n.input[0] for n in body.node if n.op_type == "Identity"}
+        while out0 in ids:  # the condition passed through unchanged
+            out0 = ids[out0]
+        body_consts = getattr(self.bodies[0] if len(self.bodies) else self.body, "_consts", {})
         self.body_cond_const: bool | None = (bool(np.asarray(body_consts[out0]).reshape(-1)[0]) if out0 in body_consts
                                              else True if out0 == body.input[1].name else None)
         if self.n_scan and (self.cond_const is None or self.body_cond_const is None):
@@ -256,7 +297,8 @@ class LoopModule(torch.nn.Module):
         trips = self.trips if self.cond_const is not False else 0
         exact = self.cond_const is not None and self.body_cond_const is True  # every iteration runs
         for k in range(trips):
-            outs = self.body(torch.full(self._iter_shape, k, dtype=torch.int64), alive, *vals, *ops)
+            outs = (self.bodies[k](alive, *vals, *ops) if len(self.bodies) else
+                    self.body(torch.full(self._iter_shape, k, dtype=torch.int64), alive, *vals, *ops))
             new = list(outs[1:1 + self.n_carried])
             if exact:
                 vals = new
@@ -319,5 +361,8 @@ class ScanModule(torch.nn.Module):
 def control_module(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dict[str, np.ndarray],
                    types: dict[str, onnx.TypeProto], make: MakeModule) -> IfModule | LoopModule | ScanModule:
     """The submodule running one If/Loop/Scan node (``make`` builds the subgraph interpreters)."""
-    cls = {"If": IfModule, "Loop": LoopModule, "Scan": ScanModule}[node.op_type]
-    return cls(outer, node, consts, types, make)
+    if node.op_type == "If":
+        return IfModule(outer, node, consts, types, make)
+    if node.op_type == "Loop":
+        return LoopModule(outer, node, consts, types, make)
+    return ScanModule(outer, node, consts, types, make)
