@@ -10,9 +10,9 @@
 - **Loop** with a trip count known at conversion time: unrolled. A condition computed at run time
   is kept exact by masking (iterations after the condition turns false leave the carried values
   unchanged); with scan outputs their length would depend on data, so that is refused.
-- **Scan** (opset 9+): unrolled over the static length of the scan axis.
+- **Scan**: unrolled over the static length of the scan axis (the opset-8 form per batch element).
 
-A Loop without a constant trip count, an opset-8 Scan and sequence-typed loop values are refused
+A Loop without a constant trip count, an opset-8 Scan with ``sequence_lens`` and sequence-typed values are refused
 with :class:`UnsupportedOpError` naming the node.
 """
 
@@ -95,8 +95,8 @@ def structural_refusal(node: onnx.NodeProto, consts: set[str], opset: int) -> st
         return "Loop (trip count not known at conversion time)"
     if node.op_type == "Loop" and loop_reads_condition(node) and node.input[1] not in consts:
         return "Loop (condition known only at run time, with scan outputs: their length would depend on data)"
-    if node.op_type == "Scan" and opset < 9:
-        return "Scan (opset 8 form with sequence_lens)"
+    if node.op_type == "Scan" and opset < 9 and node.input and node.input[0]:
+        return "Scan (opset-8 sequence_lens: per-batch lengths)"
     return None
 
 
@@ -164,6 +164,8 @@ def subgraph_models(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dict[s
         ins += [_vi(b.name, types.get(x), b.type, node) for b, x in zip(body.input[2:], node.input[2:], strict=True)]
         return [sub_model(outer, body, ins, consts, types, node)]
     a = {x.name: helper.get_attribute_value(x) for x in node.attribute if x.type != onnx.AttributeProto.GRAPH}
+    if _opset(outer) < 9:  # the body sees one batch element: its declared types
+        return [sub_model(outer, body, [_vi(b.name, None, b.type, node) for b in body.input], consts, types, node)]
     k = int(a["num_scan_inputs"])
     n_state = len(node.input) - k
     in_axes = [int(v) for v in a.get("scan_input_axes", [0] * k)]
@@ -177,6 +179,10 @@ def subgraph_models(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dict[s
             t = helper.make_tensor_type_proto(t.tensor_type.elem_type, shp[:ax] + shp[ax + 1:])
         ins.append(_vi(b.name, t, b.type, node))
     return [sub_model(outer, body, ins, consts, types, node)]
+
+
+def _opset(m: onnx.ModelProto) -> int:
+    return next((o.version for o in m.opset_import if o.domain in ("", "ai.onnx")), 13)
 
 
 def _fix_input(m: onnx.ModelProto, i: int, value: np.ndarray) -> onnx.ModelProto:
@@ -314,7 +320,7 @@ class LoopModule(torch.nn.Module):
 
 
 class ScanModule(torch.nn.Module):
-    """An ONNX Scan (opset 9+), unrolled over the static scan length."""
+    """An ONNX Scan, unrolled over the static scan length (opset 8: per batch element)."""
 
     def __init__(self, outer: onnx.ModelProto, node: onnx.NodeProto, consts: dict[str, np.ndarray],
                  types: dict[str, onnx.TypeProto], make: MakeModule) -> None:
@@ -322,11 +328,14 @@ class ScanModule(torch.nn.Module):
         self.node_name = node.name
         a = {x.name: helper.get_attribute_value(x) for x in node.attribute if x.type != onnx.AttributeProto.GRAPH}
         body = _graph(node, "body")
+        #: opset 8: a leading sequence_lens input, batch axis 0 on every input and output, scan axis 1
+        self.batched = _opset(outer) < 9
         self.k = int(a["num_scan_inputs"])
-        self.n_state = len(node.input) - self.k
+        self.n_state = len(node.input) - self.k - (1 if self.batched else 0)
         self.n_scan_out = len(body.output) - self.n_state
         self.in_axes = [int(v) for v in a.get("scan_input_axes", [0] * self.k)]
-        self.in_dirs = [int(v) for v in a.get("scan_input_directions", [0] * self.k)]
+        self.in_dirs = [int(v) for v in a.get("directions" if self.batched else "scan_input_directions",
+                                              [0] * self.k)]
         self.out_axes = [int(v) for v in a.get("scan_output_axes", [0] * self.n_scan_out)]
         self.out_dirs = [int(v) for v in a.get("scan_output_directions", [0] * self.n_scan_out)]
         (m, self.operands), = subgraph_models(outer, node, consts, types)
@@ -335,8 +344,13 @@ class ScanModule(torch.nn.Module):
     def run(self, args: list[Any], env: dict[str, Any]) -> list[Tensor]:
         """Unrolled steps; the final states then the scan outputs."""
         ops = [env[x] for x in self.operands]
-        states = list(args[:self.n_state])
-        xs = list(args[self.n_state:])
+        if not self.batched:
+            return self._scan(list(args[:self.n_state]), list(args[self.n_state:]), ops)
+        per = [self._scan([s[b] for s in args[1:1 + self.n_state]], [x[b] for x in args[1 + self.n_state:]], ops)
+               for b in range(int(args[1].shape[0]))]  # the opset-8 batch: one scan per element
+        return [torch.stack([p[j] for p in per], 0) for j in range(len(per[0]))]
+
+    def _scan(self, states: list[Tensor], xs: list[Tensor], ops: list[Tensor]) -> list[Tensor]:
         axes = [ax % x.dim() for ax, x in zip(self.in_axes, xs, strict=True)]
         lengths = {int(x.shape[ax]) for x, ax in zip(xs, axes, strict=True)}
         if len(lengths) != 1:
