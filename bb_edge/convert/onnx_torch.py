@@ -24,6 +24,14 @@ import torch
 import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
+from bb_edge.convert.torch_control import (
+    CONTROL_OPS,
+    control_module,
+    loop_reads_condition,
+    nested_unsupported,
+    structural_refusal,
+    value_types,
+)
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.errors import UnsupportedOpError
 
@@ -317,7 +325,7 @@ def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     idx = x[1].long()
     idx = torch.where(idx < 0, idx + x[0].shape[ax], idx)
     out = torch.index_select(x[0], ax, idx.reshape(-1))
-    return [out.reshape(*x[0].shape[:ax], *idx.shape, *x[0].shape[ax + 1:])]
+    return [out.reshape([*x[0].shape[:ax], *idx.shape, *x[0].shape[ax + 1:]])]  # a list: 0-d results too
 
 
 #: ONNX TensorProto element types -> torch dtypes (Cast)
@@ -411,11 +419,11 @@ _SIMPLE: dict[str, OpFn] = {
     "LRN": _lrn,
 }
 _SIMPLE.update(EXTRA)
-SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split", "If"}
+SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split"} | CONTROL_OPS
 # inputs read as Python values at conversion time (shapes/axes/pads), not traced tensors
 _STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "ReduceSum": {1},
                   "ReduceMax": {1}, "ReduceMin": {1}, "Slice": {1, 2, 3, 4}, "Pad": {1, 2, 3}, "Split": {1},
-                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "If": {0}, **STATIC_INPUTS}
+                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "Loop": {0}, **STATIC_INPUTS}
 
 
 def _constant(a: dict[str, Any]) -> np.ndarray:
@@ -439,6 +447,19 @@ def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
         if n.op_type == "Constant":
             out[n.output[0]] = _constant(_attrs(n))
     return out
+
+
+def _rename_reads(g: onnx.GraphProto, rn: Callable[[str], str]) -> None:
+    """Rename, in place, the enclosing-scope values a subgraph (and graphs nested in it) reads."""
+    for n in g.node:
+        ins = [rn(x) if x else x for x in n.input]
+        del n.input[:]
+        n.input.extend(ins)
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                _rename_reads(a.g, rn)
+    for o in g.output:
+        o.name = rn(o.name)
 
 
 def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -473,6 +494,9 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
             del b2.input[:], b2.output[:]
             b2.input.extend(rn(x) if x else x for x in bn.input)
             b2.output.extend(rn(x) if x else x for x in bn.output)
+            for a in b2.attribute:  # a nested If/Loop/Scan reads the renamed values too
+                if a.type == onnx.AttributeProto.GRAPH:
+                    _rename_reads(a.g, rn)
             nodes.append(b2)
         for bo, no in zip(branch.output, n.output):
             if no:
@@ -558,12 +582,25 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
     return m
 
 
+def simplify(model: onnx.ModelProto, rounds: int = 32) -> onnx.ModelProto:
+    """Constant-If inlining and static folding to a fixed point (a folded Shape can decide a nested If)."""
+    for _ in range(rounds):
+        nxt = fold_static(inline_static_ifs(model))
+        if nxt is model:
+            break
+        model = nxt
+    return model
+
+
 def static_input_names(model: onnx.ModelProto) -> list[str]:
     """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
     out: list[str] = []
     for n in model.graph.node:
+        static = _STATIC_INPUTS.get(n.op_type, set())
+        if n.op_type == "Loop" and loop_reads_condition(n):  # the condition decides the scan outputs' length
+            static = static | {1}
         for i, x in enumerate(n.input):
-            if x and i in _STATIC_INPUTS.get(n.op_type, set()) and x not in out:
+            if x and i in static and x not in out:
                 out.append(x)
     return out
 
@@ -574,15 +611,23 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     An op whose shape/axes/pads input is computed at run time counts too: the converter reads those as
     constants (fold them with ``compile --input-shape``).
     """
-    model = fold_static(inline_static_ifs(model))
+    model = simplify(model)
     consts = {t.name for t in model.graph.initializer} | {
         n.output[0] for n in model.graph.node if n.op_type == "Constant"}
+    control = any(n.op_type in CONTROL_OPS for n in model.graph.node)
+    types = value_types(model) if control else {}
+    values = _const_values(model.graph) if control else {}
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
     out = []
     for n in model.graph.node:
         static = _STATIC_INPUTS.get(n.op_type, set())
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
         if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx"):
             out.append((n.op_type, n.name))
+        elif n.op_type in CONTROL_OPS and (why := structural_refusal(n, consts, opset)):
+            out.append((why, n.name))
+        elif n.op_type in CONTROL_OPS:
+            out += nested_unsupported(model, n, values, types, unsupported_ops)
         elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
             out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
@@ -593,9 +638,10 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
 class OnnxModule(torch.nn.Module):
     """Interprets one ONNX graph with torch ops; ``forward`` takes the graph inputs in order."""
 
-    def __init__(self, model: onnx.ModelProto) -> None:
+    def __init__(self, model: onnx.ModelProto, subgraph: bool = False) -> None:
+        """``subgraph``: the model is an If branch or a loop body (see :mod:`bb_edge.convert.torch_control`)."""
         super().__init__()
-        model = fold_static(inline_static_ifs(model))
+        model = simplify(model)
         bad = unsupported_ops(model)
         if bad:
             ops = sorted({o for o, _ in bad})
@@ -615,6 +661,8 @@ class OnnxModule(torch.nn.Module):
         self.weights = torch.nn.ParameterList()
         used = {x for n in g.node for i, x in enumerate(n.input)
                 if x in self._consts and i not in _STATIC_INPUTS.get(n.op_type, set())}
+        if subgraph:  # a constant output of an If branch or a loop body is a weight: an operand of torch.cond
+            used |= {o for o in self.output_names if o in self._consts}
         for name in sorted(used):
             arr = self._consts[name]
             self._slots[name] = str(len(self.weights))
@@ -622,13 +670,20 @@ class OnnxModule(torch.nn.Module):
             self.weights.append(torch.nn.Parameter(t, requires_grad=False))
         self._nodes = [(n.op_type, list(n.input), list(n.output), _attrs(n)) for n in g.node if n.op_type != "Constant"]
         self._names = [n.name for n in g.node if n.op_type != "Constant"]
+        #: If (run-time condition), Loop and Scan nodes: submodules over their subgraphs, by node index
+        self.control = torch.nn.ModuleDict()
+        types = value_types(model) if any(n.op_type in CONTROL_OPS for n in g.node) else {}
+        for k, n in enumerate(x for x in g.node if x.op_type != "Constant"):
+            if n.op_type in CONTROL_OPS:
+                self.control[f"n{k}"] = control_module(model, n, self._consts, types,
+                                                              lambda m: OnnxModule(m, subgraph=True))
         #: the op ``forward`` is translating (op type, node name): what a failed export names
         self.current: tuple[str, str] | None = None
 
     def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:
         """Run the graph; returns the graph outputs in order."""
         env: dict[str, Any] = dict(zip(self.input_names, inputs))
-        for (op, ins, outs, attrs), node_name in zip(self._nodes, self._names, strict=True):
+        for k, ((op, ins, outs, attrs), node_name) in enumerate(zip(self._nodes, self._names, strict=True)):
             self.current = (op, node_name)
             static = _STATIC_INPUTS.get(op, set())
             args: list[Any] = []
@@ -645,13 +700,16 @@ class OnnxModule(torch.nn.Module):
                 res = _softmax(args, attrs, self.opset)
             elif op == "Split":
                 res = _split(args, attrs, len(outs))
+            elif op in CONTROL_OPS:
+                ctl: Any = self.control[f"n{k}"]
+                res = ctl.run(args[0], env) if op == "If" else ctl.run(args, env)
             else:
                 res = _SIMPLE[op](args, attrs)
             for name, val in zip(outs, res):
                 env[name] = val
         self.current = None
-        return tuple(env[o] if o in env else torch.from_numpy(np.array(self._consts[o]))
-                     for o in self.output_names)
+        return tuple(env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
+                     else torch.from_numpy(np.array(self._consts[o])) for o in self.output_names)
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:

@@ -92,10 +92,24 @@ def _reference(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[st
     return f"ok {split:.1e}" + (f" (onnx.reference vs ORT {vs_ort:.1e})" if vs_ort > TOLERANCE["fp32"] else "")
 
 
+def _symbolic_inputs(model: onnx.ModelProto) -> set[str]:
+    """Graph inputs with a dim that is not a number (left dynamic by the model's table case)."""
+    return {i.name for i in model.graph.input if any(not d.HasField("dim_value") for d in i.type.tensor_type.shape.dim)}
+
+
 def _executorch(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[str, np.ndarray],
                 ref: dict[str, np.ndarray], model: onnx.ModelProto, name: str) -> str:
     from bb_edge.convert.onnx_torch import to_torch
 
+    if _symbolic_inputs(model):  # a static program needs static shapes: pin them as `--input-shape` would
+        from bb_edge.convert.onnx_torch import simplify
+
+        model = load_model(model, {k: list(v.shape) for k, v in x.items() if k in _symbolic_inputs(model)})
+        # compile's folding leaves an If whose condition pinning made constant (silero's batch checks); the
+        # engine then cuts segments after it whose inputs have no declared shape. The converter's own
+        # inlining and folding, run before placement, leaves only run-time Ifs (left: do this in compile).
+        model = load_model(simplify(model))
+        dep, programs = compile_model(model, nodes=2)
     missing = {n: sorted({op for op, _ in unsupported_ops(compute_model(p))}) for n, p in programs.items()}
     missing = {n: ops for n, ops in missing.items() if ops}
     if missing:  # the converter refuses up front, naming every op it lacks, before any export starts

@@ -1,6 +1,6 @@
 """A fixed subset of the ONNX backend node tests through the ExecuTorch lowering (issue 26).
 
-The cases cover the ops the converter gained for real models (LSTM, GRU, RNN, If, Resize, ConvTranspose,
+The cases cover the ops the converter gained for real models (LSTM, GRU, RNN, If, Loop, Scan, Resize, ConvTranspose,
 SAME pooling, static shape plumbing, ...). Each runs through ONNX Runtime (the oracle must pass it) and
 through android-arm64's path: ONNX->torch, torch.export, XNNPACK lowering, .pte bytes executed by the
 ExecuTorch runtime, compared with the case's expected outputs at the suite's tolerances.
@@ -22,12 +22,14 @@ SUBSET = [
     "test_resize_upsample_scales_linear", "test_resize_upsample_scales_cubic",
     "test_convtranspose", "test_convtranspose_pads", "test_convtranspose_output_shape",
     "test_averagepool_2d_same_lower", "test_shape", "test_maxpool_3d_default",
+    "test_scan9_sum",  # control flow (If is test_if above; Loop: test_loop11 below, 19 s of exports)
 ]
 LONG_EXTRA = [
     "test_lstm_with_peepholes", "test_gru_with_initial_bias", "test_rnn_seq_length",
     "test_resize_downsample_sizes_linear_pytorch_half_pixel", "test_upsample_nearest",
     "test_convtranspose_1d", "test_convtranspose_autopad_same", "test_convtranspose_group_2",
     "test_convtranspose_dilations", "test_layer_normalization_2d_axis0",
+    "test_loop11", "test_scan_sum", "test_scan9_multi_state", "test_scan9_scalar",
 ]
 if os.environ.get("BB_EDGE_LONG") == "1":
     SUBSET += LONG_EXTRA
