@@ -561,64 +561,331 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
 }
 #endif
 
-/* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
- * Returns 0 (nothing written) when the band does not fit BBRT_DW_BAND. */
-static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
-    const conv_geo_t *g = &c->g;
-    /* locals: the int8 stores below may alias anything, so struct fields would be reloaded after each */
-    const uint32_t KH = g->KH, KW = g->KW, KK = KH * KW, OH = g->OH, OW = g->OW, H = g->H, W = g->W;
-    const uint32_t sw = (uint32_t)g->sw, dw = (uint32_t)g->dw, sC = g->sC, sH = g->sH, sW = g->sW;
-    const int32_t shh = g->sh, pt = g->pt, pl = g->pl, dh = g->dh, zx = c->zx, zy = c->zy;
-    const int32_t amin = c->amin, amax = c->amax;
-    uint32_t span, n, ch, oy, ox, ky, kx, j;
-    int8_t band[BBRT_DW_BAND], zx8 = (int8_t)zx;
-    span = (OW - 1u) * sw + (KW - 1u) * dw + 1u; /* columns from -pl */
-    if ((uint64_t)span * KH > BBRT_DW_BAND) return 0;
-    for (n = 0; n < g->N; n++)
-        for (ch = 0; ch < g->M; ch++) {
-            const int8_t *w = c->w + (size_t)ch * KK;
-            const int8_t *xp = c->x + (size_t)n * g->C * H * W + (size_t)ch * sC;
-            int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
-            int32_t base = c->b[ch], m = c->rq[2u * ch], sh = c->rq[2u * ch + 1u];
-            for (j = 0; j < KK; j++) base -= zx * w[j];
-            for (oy = 0; oy < OH; oy++) {
-                for (ky = 0; ky < KH; ky++) {
-                    int32_t iy = (int32_t)oy * shh - pt + (int32_t)ky * dh, ix = -pl;
-                    int8_t *row = band + ky * span;
-                    const int8_t *xr;
-                    if (iy < 0 || iy >= (int32_t)H) { /* a padding row: no pointer into it */
-                        for (j = 0; j < span; j++) row[j] = zx8;
-                        continue;
-                    }
-                    xr = xp + (size_t)iy * sH;
-                    for (j = 0; j < span && ix < 0; j++, ix++) row[j] = zx8;
-                    if (sW == 1u)
-                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[ix];
+/* Depthwise helpers (dw_). A channel's plane is run one output row at a time: the input rows it reads
+ * sit in a ring of R = (KH - 1) * dh + 1 band rows, each input row copied once (padded with the input
+ * zero point, whose term is folded into the base), so the taps run without bounds checks; the row's
+ * accumulators (int32, stack) are then requantized in one pass. */
+#define BBRT_DW_MAXW 64u /* output columns per row (int32 accumulators on the stack) */
+#define BBRT_DW_WORDS 48u /* packed weight pairs per channel (DSP build) */
+
+#if defined(BBRT_KERNELS_DSP)
+#if defined(__ARM_FEATURE_DSP)
+static inline uint32_t dw_sxtb16(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline uint32_t dw_sxtb16_ror8(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline int32_t dw_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t r;
+    __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+static inline uint32_t dw_read4(const int8_t *p) {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+#else
+static inline uint32_t dw_sxtb16(uint32_t v) {
+    return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
+}
+static inline uint32_t dw_sxtb16_ror8(uint32_t v) { return dw_sxtb16((v >> 8) | (v << 24)); }
+static inline int32_t dw_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
+    int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
+    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+static inline uint32_t dw_read4(const int8_t *p) {
+    const uint8_t *u = (const uint8_t *)p;
+    return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
+}
+#endif
+/* (lo, hi) as two signed halfwords, the SMLAD operand layout */
+static inline uint32_t dw_pack(int32_t lo, int32_t hi) {
+    return (uint32_t)(uint16_t)(int16_t)lo | ((uint32_t)(uint16_t)(int16_t)hi << 16);
+}
+#endif /* BBRT_KERNELS_DSP */
+
+/* mbqm's integer with one SMLAL and a shift, for shifts in [-31, -1] (31 - shift >= 32) and m >= 0:
+ * floor((x * m + 2^(total-1)) / 2^total) as (hi word of x * m + rnd) >> (total - 32). Not clamped to
+ * +-(2^30 - 1) as mbqm is: |result| < 2^30 + 2^29, so after + zero point and an int8 saturation the
+ * bytes are mbqm's. */
+typedef struct {
+    int64_t rnd;
+    int32_t m, shift, s, fast;
+} dw_rq_t;
+
+static void dw_rq_init(dw_rq_t *q, int32_t m, int32_t shift) {
+    int32_t sc = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+    q->m = m;
+    q->shift = shift;
+    q->fast = m >= 0 && sc <= -1;
+    q->s = q->fast ? -1 - sc : 0;                       /* total - 32 */
+    q->rnd = q->fast ? (int64_t)1 << (30 - sc) : 0;     /* 2^(total - 1) */
+}
+
+static inline int32_t dw_rq(int32_t x, int32_t m, int64_t rnd, int32_t s) {
+    return (int32_t)(((int64_t)x * m + rnd) >> 32) >> s;
+}
+
+/* one band row: input columns -pl .. -pl + n - 1 of row xr (NULL: a padding row), zx outside [0, W) */
+static void dw_fill(int8_t *row, const int8_t *xr, uint32_t sW, int32_t pl, uint32_t W, uint32_t n, int8_t zx8) {
+    uint32_t j = 0, k, cnt;
+    if (xr == 0) {
+        for (; j < n; j++) row[j] = zx8;
+        return;
+    }
+    for (; j < n && (int32_t)j < pl; j++) row[j] = zx8;
+    if (j == n) return;
+    cnt = W - (uint32_t)((int32_t)j - pl); /* columns left in the image from here */
+    if (cnt > n - j) cnt = n - j;
+    xr += (size_t)((int32_t)j - pl) * sW;
+    if (sW == 1u) {
+        for (k = 0; k + 4u <= cnt; k += 4u) __builtin_memcpy(row + j + k, xr + k, 4);
+        for (; k < cnt; k++) row[j + k] = xr[k];
+    } else {
+        for (k = 0; k < cnt; k++) row[j + k] = xr[(size_t)k * sW];
+    }
+    for (j += cnt; j < n; j++) row[j] = zx8;
+}
+
+/* 3x3, stride 1, dilation 1: acc[ox] = base + the 9 taps of rows r0, r0 + rs, r0 + 2 rs at columns
+ * ox .. ox + 2, for ox < n */
+#if defined(BBRT_KERNELS_DSP)
+/* two outputs per step: SXTB16 splits x[ox .. ox+3] into xe = (x0, x2) and xo = (x1, x3); per row,
+ * out[ox] += xe.(w0, w2) + xo.(w1, 0) and out[ox+1] += xe.(0, w1) + xo.(w0, w2) (pw: per row those
+ * three words). An odd n computes one output past the row from the band's slack, not stored. */
+static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs,
+                            const uint32_t *BBRT_RESTRICT pw, int32_t base) {
+    uint32_t ox;
+    for (ox = 0; ox < n; ox += 2u) {
+        const int8_t *r = r0 + ox;
+        uint32_t v, e, d;
+        int32_t s0 = base, s1 = base;
+        v = dw_read4(r); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);
+        s0 = dw_smlad(e, pw[0], s0); s0 = dw_smlad(d, pw[1], s0); s1 = dw_smlad(e, pw[2], s1); s1 = dw_smlad(d, pw[0], s1);
+        v = dw_read4(r + rs); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);
+        s0 = dw_smlad(e, pw[3], s0); s0 = dw_smlad(d, pw[4], s0); s1 = dw_smlad(e, pw[5], s1); s1 = dw_smlad(d, pw[3], s1);
+        v = dw_read4(r + 2u * rs); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);
+        s0 = dw_smlad(e, pw[6], s0); s0 = dw_smlad(d, pw[7], s0); s1 = dw_smlad(e, pw[8], s1); s1 = dw_smlad(d, pw[6], s1);
+        acc[ox] = s0;
+        acc[ox + 1u] = s1; /* acc has room for one past n */
+    }
+}
+#else
+static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs, const int8_t *w,
+                            int32_t base) {
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
+    uint32_t ox;
+    for (ox = 0; ox < n; ox++, r0++, r1++, r2++)
+        acc[ox] = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 + r1[2] * w5 + r2[0] * w6 +
+                  r2[1] * w7 + r2[2] * w8;
+}
+#endif
+
+#if defined(BBRT_KERNELS_DSP)
+/* the packed weights of one kernel row of K taps, groups of 4 taps: e[g] = (w[4g], w[4g+2]),
+ * d[g] = (w[4g+1], w[4g+3]) and, for the next output of a stride-1 row (its taps one column to the
+ * right), f[g] = (w[4g-1], w[4g+1]); taps outside [0, K) are 0. Layout per group: e, d, f. */
+static void dw_pack_row(uint32_t *pw, const int8_t *w, uint32_t K, uint32_t G) {
+    uint32_t g;
+    for (g = 0; g < G; g++) {
+        int32_t t[5];
+        uint32_t j;
+        for (j = 0; j < 5u; j++) {
+            int32_t k = (int32_t)(4u * g + j) - 1;
+            t[j] = (k >= 0 && k < (int32_t)K) ? w[k] : 0;
+        }
+        pw[3u * g] = dw_pack(t[1], t[3]);
+        pw[3u * g + 1u] = dw_pack(t[2], t[4]);
+        pw[3u * g + 2u] = dw_pack(t[0], t[2]);
+    }
+}
+
+/* stride 1: acc[ox] += sum_k r[ox + k] w[k], two outputs per step; reads r[0 .. n + 4G - 2] (the band
+ * row's slack covers the bytes past the taps, which meet zero weights) */
+BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r,
+                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G) {
+    uint32_t ox, g;
+    for (ox = 0; ox + 2u <= n; ox += 2u) {
+        int32_t s0 = acc[ox], s1 = acc[ox + 1u];
+        const int8_t *rp = r + ox;
+        const uint32_t *p = pw;
+        for (g = 0; g < G; g++, rp += 4, p += 3) {
+            uint32_t v = dw_read4(rp), e = dw_sxtb16(v), d = dw_sxtb16_ror8(v);
+            s0 = dw_smlad(e, p[0], s0);
+            s0 = dw_smlad(d, p[1], s0);
+            s1 = dw_smlad(e, p[2], s1);
+            s1 = dw_smlad(d, p[0], s1);
+        }
+        acc[ox] = s0;
+        acc[ox + 1u] = s1;
+    }
+    if (ox < n) {
+        int32_t s0 = acc[ox];
+        const int8_t *rp = r + ox;
+        for (g = 0; g < G; g++, rp += 4) {
+            uint32_t v = dw_read4(rp);
+            s0 = dw_smlad(dw_sxtb16(v), pw[3u * g], s0);
+            s0 = dw_smlad(dw_sxtb16_ror8(v), pw[3u * g + 1u], s0);
+        }
+        acc[ox] = s0;
+    }
+}
+
+/* any stride: acc[ox] += sum_k r[ox * sw + k] w[k], one output per step; reads up to r[(n-1) sw + 4G - 1] */
+BBRT_NOINLINE static void dw_row_sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw,
+                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G) {
+    uint32_t ox, g;
+    for (ox = 0; ox < n; ox++, r += sw) {
+        int32_t s0 = acc[ox];
+        const int8_t *rp = r;
+        const uint32_t *p = pw;
+        for (g = 0; g < G; g++, rp += 4, p += 3) {
+            uint32_t v = dw_read4(rp);
+            s0 = dw_smlad(dw_sxtb16(v), p[0], s0);
+            s0 = dw_smlad(dw_sxtb16_ror8(v), p[1], s0);
+        }
+        acc[ox] = s0;
+    }
+}
+#endif
+
+/* any stride and dilation: acc[ox] += sum_k r[ox * sw + k * dw] w[k] */
+static void dw_row(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw, uint32_t dw,
+                   const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    uint32_t ox, k;
+    for (ox = 0; ox < n; ox++, r += sw) {
+        int32_t s0 = 0;
+        for (k = 0; k < K; k++) s0 += (int32_t)r[k * dw] * w[k];
+        acc[ox] += s0;
+    }
+}
+
+/* A kernel KH x KW over a plane H x 1 (W = KW = 1, no column padding) is a row: the same conv with the
+ * axes swapped, so it runs as one band row of H columns instead of H band rows of one column. */
+typedef struct {
+    uint32_t H, W, KH, KW, OH, OW, sh, sw, dh, dw, sH, sW;
+    int32_t pt, pl;
+} dw_geo_t;
+
+/* one channel's strip: the output rows whose input rows are in the band (band row k = input row
+ * oy0 * sh - pt + k), computed and requantized row by row */
+typedef struct {
+    const dw_geo_t *g;
+    const int8_t *w;
+    const uint32_t *pw; /* packed weights (DSP build), 0: the plain loop */
+    uint32_t rs, G;
+    int32_t base, zy, lo, hi;
+    dw_rq_t q;
+} dw_job_t;
+
+BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows, const int8_t *band) {
+    const dw_geo_t *g = jb->g;
+    const uint32_t OW = g->OW, rs = jb->rs, step = g->sh * rs, KH = g->KH, KW = g->KW;
+    const int k33 = KH == 3u && KW == 3u && g->sw == 1u && g->dw == 1u && g->dh == 1u;
+    uint32_t r, ky, j;
+    int32_t acc[BBRT_DW_MAXW + 1u];
+    for (r = 0; r < nrows; r++, band += step, o += OW) {
+        if (k33) {
+#if defined(BBRT_KERNELS_DSP)
+            dw_3x3s1(acc, OW, band, rs, jb->pw, jb->base);
+#else
+            dw_3x3s1(acc, OW, band, rs, jb->w, jb->base);
+#endif
+        } else {
+            for (j = 0; j < OW; j++) acc[j] = jb->base;
+            for (ky = 0; ky < KH; ky++) {
+                const int8_t *rp = band + ky * g->dh * rs;
+#if defined(BBRT_KERNELS_DSP)
+                if (jb->G && g->dw == 1u) {
+                    if (g->sw == 1u)
+                        dw_row_s1(acc, OW, rp, jb->pw + 3u * jb->G * ky, jb->G);
                     else
-                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[(size_t)ix * sW];
-                    for (; j < span; j++) row[j] = zx8;
-                }
-                if (KH == 3u && KW == 3u && dw == 1u) { /* 3x3: the taps in registers */
-                    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
-                                  w7 = w[7], w8 = w[8];
-                    const int8_t *r0 = band, *r1 = band + span, *r2 = band + 2u * span;
-                    int8_t *orow = oc + oy * OW;
-                    for (ox = 0; ox < OW; ox++, r0 += sw, r1 += sw, r2 += sw) {
-                        int32_t acc = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
-                                      r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
-                        orow[ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
-                    }
+                        dw_row_sn(acc, OW, rp, g->sw, jb->pw + 3u * jb->G * ky, jb->G);
                     continue;
                 }
-                for (ox = 0; ox < OW; ox++) {
-                    const int8_t *bp = band + ox * sw;
-                    int32_t acc = base;
-                    for (ky = 0; ky < KH; ky++) {
-                        const int8_t *r = bp + ky * span, *wr = w + ky * KW;
-                        for (kx = 0; kx < KW; kx++) acc += (int32_t)r[kx * dw] * wr[kx];
-                    }
-                    oc[oy * OW + ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
+#endif
+                dw_row(acc, OW, rp, g->sw, g->dw, jb->w + ky * KW, KW);
+            }
+        }
+        if (jb->q.fast) {
+            const int32_t m = jb->q.m, s = jb->q.s, zy = jb->zy, lo = jb->lo, hi = jb->hi;
+            const int64_t rnd = jb->q.rnd;
+            for (j = 0; j < OW; j++) {
+                int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
+                o[j] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+            }
+        } else {
+            for (j = 0; j < OW; j++) o[j] = sat8(mbqm(acc[j], jb->q.m, jb->q.shift) + jb->zy, jb->lo, jb->hi);
+        }
+    }
+}
+
+/* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
+ * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
+ * Returns 0 (nothing written) when not even one output row fits. */
+static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g0 = &c->g;
+    dw_geo_t g;
+    dw_job_t jb;
+    uint32_t R, span, rs, n, ch, oy, j, nmax;
+    int8_t band[BBRT_DW_BAND], zx8 = (int8_t)c->zx;
+#if defined(BBRT_KERNELS_DSP)
+    uint32_t pw[BBRT_DW_WORDS], ky;
+#endif
+    g.H = g0->H; g.W = g0->W; g.KH = g0->KH; g.KW = g0->KW; g.OH = g0->OH; g.OW = g0->OW;
+    g.sh = (uint32_t)g0->sh; g.sw = (uint32_t)g0->sw; g.dh = (uint32_t)g0->dh; g.dw = (uint32_t)g0->dw;
+    g.sH = g0->sH; g.sW = g0->sW; g.pt = g0->pt; g.pl = g0->pl;
+    if (g.W == 1u && g.KW == 1u && g.OW == 1u && g.pl == 0 && g.H > 1u) { /* Hx1: swap the axes */
+        g.W = g0->H; g.H = 1u; g.KW = g0->KH; g.KH = 1u; g.OW = g0->OH; g.OH = 1u;
+        g.sw = (uint32_t)g0->sh; g.sh = (uint32_t)g0->sw; g.dw = (uint32_t)g0->dh; g.dh = (uint32_t)g0->dw;
+        g.sW = g0->sH; g.sH = g0->sW; g.pl = g0->pt; g.pt = 0;
+    }
+    R = (g.KH - 1u) * g.dh + 1u;
+    span = (g.OW - 1u) * g.sw + (g.KW - 1u) * g.dw + 1u; /* columns from -pl */
+    rs = span + 4u;                                       /* + slack: the 4-byte reads past the last tap */
+    if ((uint64_t)rs * R > BBRT_DW_BAND || g.OW > BBRT_DW_MAXW) return 0;
+    nmax = (BBRT_DW_BAND / rs - R) / g.sh + 1u; /* output rows per strip */
+    jb.g = &g;
+    jb.rs = rs;
+    jb.pw = 0;
+    jb.G = 0;
+    jb.zy = c->zy;
+    jb.lo = c->amin;
+    jb.hi = c->amax;
+#if defined(BBRT_KERNELS_DSP)
+    jb.pw = pw;
+    jb.G = (g.KW + 4u) / 4u; /* groups of 4 taps, + 1 tap for the stride-1 pair */
+    if ((uint64_t)3u * jb.G * g.KH > BBRT_DW_WORDS) jb.G = 0; /* too many taps: the plain loop */
+#endif
+    for (n = 0; n < g0->N; n++)
+        for (ch = 0; ch < g0->M; ch++) {
+            const int8_t *xp = c->x + (size_t)n * g0->C * g0->H * g0->W + (size_t)ch * g0->sC;
+            int8_t *oc = o + ((size_t)n * g0->M + ch) * g.OH * g.OW;
+            jb.w = c->w + (size_t)ch * g.KH * g.KW;
+            jb.base = c->b[ch];
+            for (j = 0; j < g.KH * g.KW; j++) jb.base -= c->zx * jb.w[j];
+            dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
+#if defined(BBRT_KERNELS_DSP)
+            if (jb.G)
+                for (ky = 0; ky < g.KH; ky++) dw_pack_row(pw + 3u * jb.G * ky, jb.w + ky * g.KW, g.KW, jb.G);
+#endif
+            for (oy = 0; oy < g.OH; oy += nmax) {
+                uint32_t nr = g.OH - oy < nmax ? g.OH - oy : nmax, rows = (nr - 1u) * g.sh + R, k;
+                int32_t iy0 = (int32_t)(oy * g.sh) - g.pt;
+                for (k = 0; k < rows; k++) {
+                    int32_t iy = iy0 + (int32_t)k;
+                    dw_fill(band + k * rs, (iy < 0 || iy >= (int32_t)g.H) ? 0 : xp + (size_t)iy * g.sH, g.sW, g.pl,
+                            g.W, rs, zx8);
                 }
+                dw_strip(&jb, oc + (size_t)oy * g.OW, nr, band);
             }
         }
     return 1;
