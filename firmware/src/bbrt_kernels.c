@@ -1246,17 +1246,83 @@ static void mul_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_
     for (i = 0; i < n; i++) py[i] = fclamp(pa[i * sa] * pb[i * sb], lo, hi);
 }
 
+/* ADD_I8's three requantizations (TFLite's: inputs shifted left by p[0], each scaled by its
+ * multiplier, the sum by the output's) with dw_rq where the shifts allow: an input's x = d * 2^ls
+ * (|d| <= 255) is shifted further left by j so that total + j >= 32 (the hi word of one SMLAL), the
+ * same integer as mbqm(x, m, shift) while ls + j <= 23 (|x| < 2^31, |result| < 2^30: no clamp). */
+typedef struct {
+    dw_rq_t qa, qb, qy;
+    int32_t ea, eb, za, zb, zy, lo, hi, fast;
+} add_i8_t;
+
+static void add_input_rq(dw_rq_t *q, int32_t *e, int32_t ls, int32_t m, int32_t shift) {
+    int32_t sc = shift > 30 ? 30 : (shift < -31 ? -31 : shift), total = 31 - sc, j = total < 32 ? 32 - total : 0;
+    q->m = m;
+    q->shift = shift;
+    q->fast = m >= 0 && ls + j <= 23;
+    q->s = total + j - 32;
+    q->rnd = (int64_t)1 << (total + j - 1);
+    *e = ls + j;
+}
+
+static void add_i8_init(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, const bbrt_tensor_t *y,
+                        add_i8_t *k) {
+    add_input_rq(&k->qa, &k->ea, op->p[0], op->p[1], op->p[2]);
+    add_input_rq(&k->qb, &k->eb, op->p[0], op->p[3], op->p[4]);
+    dw_rq_init(&k->qy, op->p[5], op->p[6]);
+    k->za = a->zero_point;
+    k->zb = b->zero_point;
+    k->zy = y->zero_point;
+    k->lo = op->p[7];
+    k->hi = op->p[8];
+    k->fast = k->qa.fast && k->qb.fast && k->qy.fast && k->za >= -128 && k->za <= 127 && k->zb >= -128 &&
+              k->zb <= 127;
+}
+
+/* y[i] = a[i * sa] + b[i * sb] for i < n; y may be a or b (element i is read before it is written) */
+static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n, uint32_t sa,
+                        uint32_t sb) {
+    const int32_t ma = k->qa.m, mb = k->qb.m, my = k->qy.m, s_a = k->qa.s, s_b = k->qb.s, s_y = k->qy.s;
+    const int32_t fa = 1 << k->ea, fb = 1 << k->eb, za = k->za, zb = k->zb, zy = k->zy, lo = k->lo, hi = k->hi;
+    const int64_t ra = k->qa.rnd, rb = k->qb.rnd, ry = k->qy.rnd;
+    uint32_t i;
+    if (sb == 0u) { /* b broadcast along the run (a per-channel operand): its term once */
+        const int32_t tb = dw_rq(((int32_t)pb[0] - zb) * fb, mb, rb, s_b);
+        for (i = 0; i < n; i++, pa += sa) {
+            int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + tb, my, ry, s_y) + zy;
+            py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+        }
+        return;
+    }
+    for (i = 0; i < n; i++, pa += sa, pb += sb) {
+        int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + dw_rq(((int32_t)*pb - zb) * fb, mb, rb, s_b),
+                          my, ry, s_y) + zy;
+        py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+    }
+}
+
 static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
                        uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
     const int8_t *pa = (const int8_t *)a->data + ia, *pb = (const int8_t *)b->data + ib;
     int8_t *py = (int8_t *)y->data + iy;
     uint32_t i;
-    int32_t ls = op->p[0];
+    add_i8_t k;
+    add_i8_init(op, a, b, y, &k);
+    if (k.fast) {
+        if (sa == 0u && sb != 0u) { /* a + b = b + a: the same integers, operands swapped */
+            add_i8_t s = k;
+            s.qa = k.qb; s.qb = k.qa; s.ea = k.eb; s.eb = k.ea; s.za = k.zb; s.zb = k.za;
+            add_i8_fast(&s, pb, pa, py, n, sb, sa);
+        } else {
+            add_i8_fast(&k, pa, pb, py, n, sa, sb);
+        }
+        return;
+    }
     for (i = 0; i < n; i++) {
-        int32_t va = ((int32_t)pa[i * sa] - a->zero_point) * (1 << ls);
-        int32_t vb = ((int32_t)pb[i * sb] - b->zero_point) * (1 << ls);
-        int32_t s = mbqm(va, op->p[1], op->p[2]) + mbqm(vb, op->p[3], op->p[4]);
-        py[i] = sat8(mbqm(s, op->p[5], op->p[6]) + y->zero_point, op->p[7], op->p[8]);
+        int32_t va = ((int32_t)pa[i * sa] - k.za) * (1 << op->p[0]);
+        int32_t vb = ((int32_t)pb[i * sb] - k.zb) * (1 << op->p[0]);
+        int32_t s = mbqm(va, k.qa.m, k.qa.shift) + mbqm(vb, k.qb.m, k.qb.shift);
+        py[i] = sat8(mbqm(s, k.qy.m, k.qy.shift) + k.zy, k.lo, k.hi);
     }
 }
 
@@ -1280,8 +1346,18 @@ static void mul_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
     }
 BINARY_KERNEL(bbrt_k_add_f32, add_f32_run)
 BINARY_KERNEL(bbrt_k_mul_f32, mul_f32_run)
-BINARY_KERNEL(bbrt_k_add_i8, add_i8_run)
 BINARY_KERNEL(bbrt_k_mul_i8, mul_i8_run)
+
+/* ADD_I8: operands of the output's shape run as one flat loop (no index walk) */
+bbrt_status_t bbrt_k_add_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    TN(0); TN(1); TOUT;
+    if (t[0].count == y.count && t[1].count == y.count && y.count > 0u)
+        add_i8_run(op, &t[0], &t[1], &y, 0u, 0u, 0u, y.count, 1u, 1u);
+    else
+        bin_walk(op, &t[0], &t[1], &y, add_i8_run);
+    return BBRT_OK;
+}
 
 #define UNARY_F32(name, expr)                                                     \
     bbrt_status_t name(const bbrt_program_t *pr, const bbrt_op_t *op) {           \
