@@ -633,25 +633,16 @@ static inline int32_t dw_rq(int32_t x, int32_t m, int64_t rnd, int32_t s) {
     return (int32_t)(((int64_t)x * m + rnd) >> 32) >> s;
 }
 
-/* one band row: input columns -pl .. -pl + n - 1 of row xr (NULL: a padding row), zx outside [0, W) */
-static void dw_fill(int8_t *row, const int8_t *xr, uint32_t sW, int32_t pl, uint32_t W, uint32_t n, int8_t zx8) {
-    uint32_t j = 0, k, cnt;
-    if (xr == 0) {
-        for (; j < n; j++) row[j] = zx8;
-        return;
-    }
-    for (; j < n && (int32_t)j < pl; j++) row[j] = zx8;
-    if (j == n) return;
-    cnt = W - (uint32_t)((int32_t)j - pl); /* columns left in the image from here */
-    if (cnt > n - j) cnt = n - j;
-    xr += (size_t)((int32_t)j - pl) * sW;
+/* the image columns of one band row: n input columns (stride sW) to row (byte j of a band row is input
+ * column j - pl; the padding columns and the slack keep the zero point the band was filled with) */
+static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
+    uint32_t k;
     if (sW == 1u) {
-        for (k = 0; k + 4u <= cnt; k += 4u) __builtin_memcpy(row + j + k, xr + k, 4);
-        for (; k < cnt; k++) row[j + k] = xr[k];
+        for (k = 0; k + 4u <= n; k += 4u) __builtin_memcpy(row + k, xr + k, 4);
+        for (; k < n; k++) row[k] = xr[k];
     } else {
-        for (k = 0; k < cnt; k++) row[j + k] = xr[(size_t)k * sW];
+        for (k = 0; k < n; k++) row[k] = xr[(size_t)k * sW];
     }
-    for (j += cnt; j < n; j++) row[j] = zx8;
 }
 
 /* 3x3, stride 1, dilation 1: acc[ox] = base + the 9 taps of rows r0, r0 + rs, r0 + 2 rs at columns
@@ -835,7 +826,7 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;
     dw_job_t jb;
-    uint32_t R, span, rs, n, ch, oy, j, nmax;
+    uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
     int8_t band[BBRT_DW_BAND], zx8 = (int8_t)c->zx;
 #if defined(BBRT_KERNELS_DSP)
     uint32_t pw[BBRT_DW_WORDS], ky;
@@ -853,6 +844,9 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     rs = span + 4u;                                       /* + slack: the 4-byte reads past the last tap */
     if ((uint64_t)rs * R > BBRT_DW_BAND || g.OW > BBRT_DW_MAXW) return 0;
     nmax = (BBRT_DW_BAND / rs - R) / g.sh + 1u; /* output rows per strip */
+    /* image columns per band row; every other byte holds the zero point from here on */
+    cols = (uint32_t)g.pl >= rs ? 0u : (g.W < rs - (uint32_t)g.pl ? g.W : rs - (uint32_t)g.pl);
+    for (j = 0; j < (BBRT_DW_BAND / rs) * rs; j++) band[j] = zx8;
     jb.g = &g;
     jb.rs = rs;
     jb.pw = 0;
@@ -882,8 +876,10 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                 int32_t iy0 = (int32_t)(oy * g.sh) - g.pt;
                 for (k = 0; k < rows; k++) {
                     int32_t iy = iy0 + (int32_t)k;
-                    dw_fill(band + k * rs, (iy < 0 || iy >= (int32_t)g.H) ? 0 : xp + (size_t)iy * g.sH, g.sW, g.pl,
-                            g.W, rs, zx8);
+                    if (iy < 0 || iy >= (int32_t)g.H) /* a padding row: no pointer into it */
+                        for (j = 0; j < rs; j++) band[k * rs + j] = zx8;
+                    else
+                        dw_copy(band + k * rs + g.pl, xp + (size_t)iy * g.sH, g.sW, cols);
                 }
                 dw_strip(&jb, oc + (size_t)oy * g.OW, nr, band);
             }
