@@ -590,6 +590,11 @@ static inline uint32_t dw_read4(const int8_t *p) {
     __builtin_memcpy(&v, p, 4);
     return v;
 }
+static inline int32_t dw_ssat8(int32_t v) {
+    int32_t r;
+    __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(v));
+    return r;
+}
 #else
 static inline uint32_t dw_sxtb16(uint32_t v) {
     return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
@@ -604,6 +609,7 @@ static inline uint32_t dw_read4(const int8_t *p) {
     const uint8_t *u = (const uint8_t *)p;
     return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
 }
+static inline int32_t dw_ssat8(int32_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
 #endif
 /* (lo, hi) as two signed halfwords, the SMLAD operand layout */
 static inline uint32_t dw_pack(int32_t lo, int32_t hi) {
@@ -631,6 +637,30 @@ static void dw_rq_init(dw_rq_t *q, int32_t m, int32_t shift) {
 
 static inline int32_t dw_rq(int32_t x, int32_t m, int64_t rnd, int32_t s) {
     return (int32_t)(((int64_t)x * m + rnd) >> 32) >> s;
+}
+
+/* o[j] = sat8(mbqm(acc[j]) + zy) for j < n, with dw_rq (q->fast) */
+BBRT_NOINLINE static void dw_requant(int8_t *o, const int32_t *acc, uint32_t n, const dw_rq_t *q, int32_t zy,
+                                     int32_t lo, int32_t hi) {
+    const int32_t m = q->m, s = q->s;
+    const int64_t rnd = q->rnd;
+    uint32_t j;
+    if (lo == -128 && hi == 127) {
+        for (j = 0; j < n; j++) {
+#if defined(BBRT_KERNELS_DSP)
+            o[j] = (int8_t)dw_ssat8(dw_rq(acc[j], m, rnd, s) + zy);
+#else
+            int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
+            o[j] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+#endif
+        }
+        return;
+    }
+    for (j = 0; j < n; j++) {
+        int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
+        v = v < lo ? lo : v;
+        o[j] = (int8_t)(v > hi ? hi : v);
+    }
 }
 
 /* the image columns of one band row: n input columns (stride sW) to row (byte j of a band row is input
@@ -675,6 +705,35 @@ static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t
     const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
     uint32_t ox;
     for (ox = 0; ox < n; ox++, r0++, r1++, r2++)
+        acc[ox] = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 + r1[2] * w5 + r2[0] * w6 +
+                  r2[1] * w7 + r2[2] * w8;
+}
+#endif
+
+/* 3x3, stride sw > 1, dilation 1: acc[ox] = base + the 9 taps at columns ox * sw .. ox * sw + 2 */
+#if defined(BBRT_KERNELS_DSP)
+/* one output per step: per row, x[0 .. 3] as xe = (x0, x2), xo = (x1, x3) against (w0, w2), (w1, 0) */
+static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t rs, uint32_t sw,
+                            const uint32_t *BBRT_RESTRICT pw, int32_t base) {
+    const uint32_t e0 = pw[0], d0 = pw[1], e1 = pw[3], d1 = pw[4], e2 = pw[6], d2 = pw[7];
+    uint32_t ox;
+    for (ox = 0; ox < n; ox++, r += sw) {
+        uint32_t v0 = dw_read4(r), v1 = dw_read4(r + rs), v2 = dw_read4(r + 2u * rs);
+        int32_t s0 = dw_smlad(dw_sxtb16(v0), e0, base);
+        s0 = dw_smlad(dw_sxtb16_ror8(v0), d0, s0);
+        s0 = dw_smlad(dw_sxtb16(v1), e1, s0);
+        s0 = dw_smlad(dw_sxtb16_ror8(v1), d1, s0);
+        s0 = dw_smlad(dw_sxtb16(v2), e2, s0);
+        acc[ox] = dw_smlad(dw_sxtb16_ror8(v2), d2, s0);
+    }
+}
+#else
+static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs, uint32_t sw,
+                            const int8_t *w, int32_t base) {
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
+    uint32_t ox;
+    for (ox = 0; ox < n; ox++, r0 += sw, r1 += sw, r2 += sw)
         acc[ox] = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 + r1[2] * w5 + r2[0] * w6 +
                   r2[1] * w7 + r2[2] * w8;
 }
@@ -780,15 +839,21 @@ typedef struct {
 BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows, const int8_t *band) {
     const dw_geo_t *g = jb->g;
     const uint32_t OW = g->OW, rs = jb->rs, step = g->sh * rs, KH = g->KH, KW = g->KW;
-    const int k33 = KH == 3u && KW == 3u && g->sw == 1u && g->dw == 1u && g->dh == 1u;
+    const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 1u];
     for (r = 0; r < nrows; r++, band += step, o += OW) {
         if (k33) {
 #if defined(BBRT_KERNELS_DSP)
-            dw_3x3s1(acc, OW, band, rs, jb->pw, jb->base);
+            if (g->sw == 1u)
+                dw_3x3s1(acc, OW, band, rs, jb->pw, jb->base);
+            else
+                dw_3x3sn(acc, OW, band, rs, g->sw, jb->pw, jb->base);
 #else
-            dw_3x3s1(acc, OW, band, rs, jb->w, jb->base);
+            if (g->sw == 1u)
+                dw_3x3s1(acc, OW, band, rs, jb->w, jb->base);
+            else
+                dw_3x3sn(acc, OW, band, rs, g->sw, jb->w, jb->base);
 #endif
         } else {
             for (j = 0; j < OW; j++) acc[j] = jb->base;
@@ -807,12 +872,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
             }
         }
         if (jb->q.fast) {
-            const int32_t m = jb->q.m, s = jb->q.s, zy = jb->zy, lo = jb->lo, hi = jb->hi;
-            const int64_t rnd = jb->q.rnd;
-            for (j = 0; j < OW; j++) {
-                int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
-                o[j] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
-            }
+            dw_requant(o, acc, OW, &jb->q, jb->zy, jb->lo, jb->hi);
         } else {
             for (j = 0; j < OW; j++) o[j] = sat8(mbqm(acc[j], jb->q.m, jb->q.shift) + jb->zy, jb->lo, jb->hi);
         }
