@@ -1167,43 +1167,59 @@ bbrt_status_t bbrt_k_avgpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op) 
     return BBRT_OK;
 }
 
+/* sum of n int8 values (4 per step with SXTB16/SMLAD in the DSP build) */
+static int32_t pool_sum_i8(const int8_t *x, uint32_t n) {
+    int32_t s = 0;
+    uint32_t k = 0;
+#if defined(BBRT_KERNELS_DSP)
+    for (; k + 4u <= n; k += 4u) {
+        uint32_t v = dw_read4(x + k);
+        s = dw_smlad(dw_sxtb16(v), 0x00010001u, s);
+        s = dw_smlad(dw_sxtb16_ror8(v), 0x00010001u, s);
+    }
+#endif
+    for (; k < n; k++) s += x[k];
+    return s;
+}
+
 bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[1], y;
     pool_geo_t g;
     uint32_t c, oy, ox;
     float sx, sy;
     int32_t zx, zy;
+    const int tfl = op->p[9] != 0, incl = op->p[8] != 0;
+    const int32_t eh = op->p[6], ew = op->p[7];
+    int8_t *o;
     TN(0); TOUT;
     pool_geo(&t[0], &y, op, &g);
     sx = t[0].scale; zx = t[0].zero_point; sy = y.scale; zy = y.zero_point;
-    for (c = 0; c < g.NC; c++)
+    o = (int8_t *)y.data;
+    for (c = 0; c < g.NC; c++) {
+        const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * g.H * g.W;
         for (oy = 0; oy < g.OH; oy++)
-            for (ox = 0; ox < g.OW; ox++) {
-                int32_t y0, y1, x0, x1, iy, ix, cnt, s = 0, cin;
-                const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * g.H * g.W;
+            for (ox = 0; ox < g.OW; ox++, o++) {
+                int32_t y0, y1, x0, x1, iy, cnt, q = 0, cin;
                 pool_win(&g, oy, ox, &y0, &y1, &x0, &x1);
                 {
-                    int32_t py1 = y1 > (int32_t)g.H + op->p[6] ? (int32_t)g.H + op->p[6] : y1;
-                    int32_t px1 = x1 > (int32_t)g.W + op->p[7] ? (int32_t)g.W + op->p[7] : x1;
+                    int32_t py1 = y1 > (int32_t)g.H + eh ? (int32_t)g.H + eh : y1;
+                    int32_t px1 = x1 > (int32_t)g.W + ew ? (int32_t)g.W + ew : x1;
                     cnt = (py1 - y0) * (px1 - x0);
                 }
                 CLIPWIN
                 cin = (y1 - y0) * (x1 - x0);
-                if (!op->p[8]) cnt = cin;
-                for (iy = y0; iy < y1; iy++)
-                    for (ix = x0; ix < x1; ix++) s += (int32_t)xp[iy * (int32_t)g.W + ix] - zx;
-                if (op->p[9]) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
-                    int32_t q = 0;
-                    for (iy = y0; iy < y1; iy++)
-                        for (ix = x0; ix < x1; ix++) q += (int32_t)xp[iy * (int32_t)g.W + ix];
+                if (!incl) cnt = cin;
+                if (x1 > x0)
+                    for (iy = y0; iy < y1; iy++) q += pool_sum_i8(xp + iy * (int32_t)g.W + x0, (uint32_t)(x1 - x0));
+                if (tfl) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
                     q = q > 0 ? (q + cnt / 2) / cnt : (q - cnt / 2) / cnt;
-                    ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = sat8(q, -128, 127);
+                    *o = sat8(q, -128, 127);
                     continue;
                 }
-                /* padded positions hold real 0, i.e. contribute nothing */
-                ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] =
-                    quant8((float)s * sx / (float)cnt, sy, zy);
+                /* sum(x - zx) over the clipped window; padded positions hold real 0, i.e. contribute nothing */
+                *o = quant8((float)(q - cin * zx) * sx / (float)cnt, sy, zy);
             }
+    }
     return BBRT_OK;
 }
 

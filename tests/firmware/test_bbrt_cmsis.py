@@ -320,3 +320,24 @@ def test_add_i8_dsp_and_portable_equal_the_reference_also_in_place(c: int, h: in
     ref = add_i8_reference(L, a, b)
     assert run2(L, a, b) == ref
     assert run2(L, a, b, dsp_library()) == ref
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 3), h=st.integers(2, 9), w=st.integers(2, 11), k=st.integers(1, 6), s=st.integers(1, 3),
+       pad=st.integers(0, 2), include=st.booleans(), seed=st.integers(0, 2**16))
+def test_avgpool_i8_dsp_is_bit_exact_with_portable(c: int, h: int, w: int, k: int, s: int, pad: int, include: bool,
+                                                   seed: int) -> None:
+    """AVGPOOL_I8's window sums (4 bytes per SMLAD step in the DSP build), clipped windows and both counts."""
+    k, pad = min(k, h, w), min(pad, k - 1)
+    g = helper.make_graph(
+        [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[k, k], strides=[s, s],
+                          pads=[pad] * 4, count_include_pad=int(include))],
+        "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    rng = np.random.default_rng(seed)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) * 3 + 1).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert any(op.opcode == Op.AVGPOOL_I8 for op in L.program.ops)
+    x = calib[0]["x"]
+    assert run(L, x, dsp_library()) == run(L, x)
