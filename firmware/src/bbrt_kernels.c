@@ -744,17 +744,16 @@ static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t
  * d[g] = (w[4g+1], w[4g+3]) and, for the next output of a stride-1 row (its taps one column to the
  * right), f[g] = (w[4g-1], w[4g+1]); taps outside [0, K) are 0. Layout per group: e, d, f. */
 static void dw_pack_row(uint32_t *pw, const int8_t *w, uint32_t K, uint32_t G) {
-    uint32_t g;
+    int32_t t[BBRT_DW_WORDS / 3u * 4u + 2u]; /* t[1 + k] = w[k], 0 around */
+    uint32_t g, k;
+    t[0] = 0;
+    for (k = 0; k < K; k++) t[1u + k] = w[k];
+    for (k = K + 1u; k < 4u * G + 2u; k++) t[k] = 0;
     for (g = 0; g < G; g++) {
-        int32_t t[5];
-        uint32_t j;
-        for (j = 0; j < 5u; j++) {
-            int32_t k = (int32_t)(4u * g + j) - 1;
-            t[j] = (k >= 0 && k < (int32_t)K) ? w[k] : 0;
-        }
-        pw[3u * g] = dw_pack(t[1], t[3]);
-        pw[3u * g + 1u] = dw_pack(t[2], t[4]);
-        pw[3u * g + 2u] = dw_pack(t[0], t[2]);
+        const int32_t *u = t + 4u * g;
+        pw[3u * g] = dw_pack(u[1], u[3]);
+        pw[3u * g + 1u] = dw_pack(u[2], u[4]);
+        pw[3u * g + 2u] = dw_pack(u[0], u[2]);
     }
 }
 
@@ -936,9 +935,10 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                 int32_t iy0 = (int32_t)(oy * g.sh) - g.pt;
                 for (k = 0; k < rows; k++) {
                     int32_t iy = iy0 + (int32_t)k;
-                    if (iy < 0 || iy >= (int32_t)g.H) /* a padding row: no pointer into it */
-                        for (j = 0; j < rs; j++) band[k * rs + j] = zx8;
-                    else
+                    if (iy < 0 || iy >= (int32_t)g.H) { /* a padding row: no pointer into it */
+                        if (nmax < g.OH) /* one strip per plane: its padding rows kept the zero point */
+                            for (j = 0; j < rs; j++) band[k * rs + j] = zx8;
+                    } else
                         dw_copy(band + k * rs + g.pl, xp + (size_t)iy * g.sH, g.sW, cols);
                 }
                 dw_strip(&jb, oc + (size_t)oy * g.OW, nr, band);
