@@ -639,27 +639,33 @@ static inline int32_t dw_rq(int32_t x, int32_t m, int64_t rnd, int32_t s) {
     return (int32_t)(((int64_t)x * m + rnd) >> 32) >> s;
 }
 
-/* o[j] = sat8(mbqm(acc[j]) + zy) for j < n, with dw_rq (q->fast) */
-BBRT_NOINLINE static void dw_requant(int8_t *o, const int32_t *acc, uint32_t n, const dw_rq_t *q, int32_t zy,
-                                     int32_t lo, int32_t hi) {
+/* o[j * os] = sat8(mbqm(acc[j]) + zy) for j < n, with dw_rq (q->fast) */
+BBRT_NOINLINE static void dw_requant(int8_t *o, uint32_t os, const int32_t *acc, uint32_t n, const dw_rq_t *q,
+                                     int32_t zy, int32_t lo, int32_t hi) {
     const int32_t m = q->m, s = q->s;
     const int64_t rnd = q->rnd;
     uint32_t j;
     if (lo == -128 && hi == 127) {
-        for (j = 0; j < n; j++) {
 #if defined(BBRT_KERNELS_DSP)
-            o[j] = (int8_t)dw_ssat8(dw_rq(acc[j], m, rnd, s) + zy);
+        if (os == 1u) {
+            for (j = 0; j < n; j++) o[j] = (int8_t)dw_ssat8(dw_rq(acc[j], m, rnd, s) + zy);
+            return;
+        }
+#endif
+        for (j = 0; j < n; j++, o += os) {
+#if defined(BBRT_KERNELS_DSP)
+            *o = (int8_t)dw_ssat8(dw_rq(acc[j], m, rnd, s) + zy);
 #else
             int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
-            o[j] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+            *o = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
 #endif
         }
         return;
     }
-    for (j = 0; j < n; j++) {
+    for (j = 0; j < n; j++, o += os) {
         int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
         v = v < lo ? lo : v;
-        o[j] = (int8_t)(v > hi ? hi : v);
+        *o = (int8_t)(v > hi ? hi : v);
     }
 }
 
@@ -817,11 +823,17 @@ static void dw_row(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint
     }
 }
 
-/* A kernel KH x KW over a plane H x 1 (W = KW = 1, no column padding) is a row: the same conv with the
- * axes swapped, so it runs as one band row of H columns instead of H band rows of one column. */
+/* A plane whose output rows are short (fewer than BBRT_DW_TR_W columns and fewer than its rows, e.g. KWS's
+ * 25x5 maps, or an H x 1 map) runs transposed: the same conv with the axes swapped (kernel, strides,
+ * padding, dilation; input gathered down the columns, output written with a column stride), so each
+ * band row gives many outputs and the per-row costs are paid W times instead of H times. */
+#define BBRT_DW_TR_W 9u
+#define BBRT_DW_TAPS 64u /* kernel taps transposed on the stack */
 typedef struct {
     uint32_t H, W, KH, KW, OH, OW, sh, sw, dh, dw, sH, sW;
+    uint32_t ors, ocs; /* output strides of a row and a column */
     int32_t pt, pl;
+    int tr;
 } dw_geo_t;
 
 /* one channel's strip: the output rows whose input rows are in the band (band row k = input row
@@ -841,7 +853,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 1u];
-    for (r = 0; r < nrows; r++, band += step, o += OW) {
+    for (r = 0; r < nrows; r++, band += step, o += g->ors) {
         if (k33) {
 #if defined(BBRT_KERNELS_DSP)
             if (g->sw == 1u)
@@ -871,9 +883,9 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
             }
         }
         if (jb->q.fast) {
-            dw_requant(o, acc, OW, &jb->q, jb->zy, jb->lo, jb->hi);
+            dw_requant(o, g->ocs, acc, OW, &jb->q, jb->zy, jb->lo, jb->hi);
         } else {
-            for (j = 0; j < OW; j++) o[j] = sat8(mbqm(acc[j], jb->q.m, jb->q.shift) + jb->zy, jb->lo, jb->hi);
+            for (j = 0; j < OW; j++) o[j * g->ocs] = sat8(mbqm(acc[j], jb->q.m, jb->q.shift) + jb->zy, jb->lo, jb->hi);
         }
     }
 }
@@ -886,17 +898,20 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     dw_geo_t g;
     dw_job_t jb;
     uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
-    int8_t band[BBRT_DW_BAND], zx8 = (int8_t)c->zx;
+    int8_t band[BBRT_DW_BAND], wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
 #if defined(BBRT_KERNELS_DSP)
     uint32_t pw[BBRT_DW_WORDS], ky;
 #endif
     g.H = g0->H; g.W = g0->W; g.KH = g0->KH; g.KW = g0->KW; g.OH = g0->OH; g.OW = g0->OW;
     g.sh = (uint32_t)g0->sh; g.sw = (uint32_t)g0->sw; g.dh = (uint32_t)g0->dh; g.dw = (uint32_t)g0->dw;
     g.sH = g0->sH; g.sW = g0->sW; g.pt = g0->pt; g.pl = g0->pl;
-    if (g.W == 1u && g.KW == 1u && g.OW == 1u && g.pl == 0 && g.H > 1u) { /* Hx1: swap the axes */
-        g.W = g0->H; g.H = 1u; g.KW = g0->KH; g.KH = 1u; g.OW = g0->OH; g.OH = 1u;
+    g.ors = g0->OW; g.ocs = 1u; g.tr = 0;
+    if ((g0->OW < g0->OH || (g0->OW == g0->OH && g0->W < g0->H)) && g0->OW < BBRT_DW_TR_W &&
+        g0->KH * g0->KW <= BBRT_DW_TAPS) { /* transposed */
+        g.W = g0->H; g.H = g0->W; g.KW = g0->KH; g.KH = g0->KW; g.OW = g0->OH; g.OH = g0->OW;
         g.sw = (uint32_t)g0->sh; g.sh = (uint32_t)g0->sw; g.dw = (uint32_t)g0->dh; g.dh = (uint32_t)g0->dw;
-        g.sW = g0->sH; g.sH = g0->sW; g.pl = g0->pt; g.pt = 0;
+        g.sW = g0->sH; g.sH = g0->sW; g.pl = g0->pt; g.pt = g0->pl;
+        g.ors = 1u; g.ocs = g0->OW; g.tr = 1;
     }
     R = (g.KH - 1u) * g.dh + 1u;
     span = (g.OW - 1u) * g.sw + (g.KW - 1u) * g.dw + 1u; /* columns from -pl */
@@ -923,6 +938,12 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
             const int8_t *xp = c->x + (size_t)n * g0->C * g0->H * g0->W + (size_t)ch * g0->sC;
             int8_t *oc = o + ((size_t)n * g0->M + ch) * g.OH * g.OW;
             jb.w = c->w + (size_t)ch * g.KH * g.KW;
+            if (g.tr && g.KH > 1u && g.KW > 1u) { /* tap (ky, kx) of the swapped kernel is the model's (kx, ky) */
+                uint32_t a, b;
+                for (a = 0; a < g.KH; a++)
+                    for (b = 0; b < g.KW; b++) wt[a * g.KW + b] = jb.w[b * g.KH + a];
+                jb.w = wt;
+            }
             jb.base = c->b[ch];
             for (j = 0; j < g.KH * g.KW; j++) jb.base -= c->zx * jb.w[j];
             dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
@@ -941,7 +962,7 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                     } else
                         dw_copy(band + k * rs + g.pl, xp + (size_t)iy * g.sH, g.sW, cols);
                 }
-                dw_strip(&jb, oc + (size_t)oy * g.OW, nr, band);
+                dw_strip(&jb, oc + (size_t)oy * g.ors, nr, band);
             }
         }
     return 1;
