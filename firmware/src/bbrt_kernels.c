@@ -1343,6 +1343,7 @@ static void mul_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_
  * multiplier, the sum by the output's) with dw_rq where the shifts allow: an input's x = d * 2^ls
  * (|d| <= 255) is shifted further left by j so that total + j >= 32 (the hi word of one SMLAL), the
  * same integer as mbqm(x, m, shift) while ls + j <= 23 (|x| < 2^31, |result| < 2^30: no clamp). */
+#define BBRT_ADD_CHUNK 64u /* elements per pass of the same-shape loop (int32 each, stack) */
 typedef struct {
     dw_rq_t qa, qb, qy;
     int32_t ea, eb, za, zb, zy, lo, hi, fast;
@@ -1372,6 +1373,16 @@ static void add_i8_init(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_
               k->zb <= 127;
 }
 
+/* t[i] (+)= dw_rq(x[i] * 2^e, m, kc, s) for i < n: one input's term, its zero point in kc */
+BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, uint32_t n, int32_t e, int32_t m,
+                                   int64_t kc, int32_t s, int acc) {
+    uint32_t i;
+    if (acc)
+        for (i = 0; i < n; i++) t[i] += dw_rq((int32_t)x[i] * (1 << e), m, kc, s);
+    else
+        for (i = 0; i < n; i++) t[i] = dw_rq((int32_t)x[i] * (1 << e), m, kc, s);
+}
+
 /* y[i] = a[i * sa] + b[i * sb] for i < n; y may be a or b (element i is read before it is written) */
 static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n, uint32_t sa,
                         uint32_t sb) {
@@ -1384,6 +1395,20 @@ static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, i
         for (i = 0; i < n; i++, pa += sa) {
             int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + tb, my, ry, s_y) + zy;
             py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+        }
+        return;
+    }
+    if (sa == 1u && sb == 1u) { /* same shape: three passes over chunks, each with few live values */
+        /* (x - z) * f * m + rnd = x * f * m + (rnd - z * f * m): the zero points in the rounding constants */
+        const int64_t ca = ra - (int64_t)(za * fa) * ma, cb = rb - (int64_t)(zb * fb) * mb;
+        int32_t t[BBRT_ADD_CHUNK];
+        uint32_t i0, c;
+        for (i0 = 0; i0 < n; i0 += c, pa += c, pb += c, py += c) {
+            c = n - i0 < BBRT_ADD_CHUNK ? n - i0 : BBRT_ADD_CHUNK;
+            add_term(t, pa, c, k->ea, ma, ca, s_a, 0);
+            add_term(t, pb, c, k->eb, mb, cb, s_b, 1);
+            /* the chunk's inputs are all read: its outputs may now overwrite them (in place) */
+            dw_requant(py, 1u, t, c, &k->qy, zy, lo, hi);
         }
         return;
     }
