@@ -674,7 +674,11 @@ BBRT_NOINLINE static void dw_requant(int8_t *o, uint32_t os, const int32_t *acc,
 static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
     uint32_t k;
     if (sW == 1u) {
+#if defined(__ARM_FEATURE_UNALIGNED) /* word loads and stores at any address (Cortex-M3/M4/M7) */
         for (k = 0; k + 4u <= n; k += 4u) __builtin_memcpy(row + k, xr + k, 4);
+#else
+        k = 0;
+#endif
         for (; k < n; k++) row[k] = xr[k];
     } else {
         for (k = 0; k < n; k++) row[k] = xr[(size_t)k * sW];
