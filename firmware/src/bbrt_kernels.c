@@ -690,24 +690,32 @@ static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
 #if defined(BBRT_KERNELS_DSP)
 /* two outputs per step: SXTB16 splits x[ox .. ox+3] into xe = (x0, x2) and xo = (x1, x3); per row,
  * out[ox] += xe.(w0, w2) + xo.(w1, 0) and out[ox+1] += xe.(0, w1) + xo.(w0, w2) (pw: per row those
- * three words). An odd n computes one output past the row from the band's slack, not stored. */
+ * three words). Up to three outputs past n come from the band's slack and are not stored. */
+/* one kernel row k of two pairs (outputs ox, ox + 1 from r[0..3], ox + 2, ox + 3 from r[2..5]) */
+#define DW_3X3_ROW(r, k)                                                                                       \
+    do {                                                                                                       \
+        const uint32_t wa = pw[3u * (k)], wb = pw[3u * (k) + 1u], wc = pw[3u * (k) + 2u];                      \
+        uint32_t v = dw_read4(r), e = dw_sxtb16(v), d = dw_sxtb16_ror8(v);                                      \
+        s0 = dw_smlad(e, wa, s0); s0 = dw_smlad(d, wb, s0); s1 = dw_smlad(e, wc, s1); s1 = dw_smlad(d, wa, s1); \
+        v = dw_read4((r) + 2); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);                                        \
+        s2 = dw_smlad(e, wa, s2); s2 = dw_smlad(d, wb, s2); s3 = dw_smlad(e, wc, s3); s3 = dw_smlad(d, wa, s3); \
+    } while (0)
 static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs,
                             const uint32_t *BBRT_RESTRICT pw, int32_t base) {
     uint32_t ox;
-    for (ox = 0; ox < n; ox += 2u) {
+    for (ox = 0; ox < n; ox += 4u) { /* four outputs per step: each weight word loaded once for two pairs */
         const int8_t *r = r0 + ox;
-        uint32_t v, e, d;
-        int32_t s0 = base, s1 = base;
-        v = dw_read4(r); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);
-        s0 = dw_smlad(e, pw[0], s0); s0 = dw_smlad(d, pw[1], s0); s1 = dw_smlad(e, pw[2], s1); s1 = dw_smlad(d, pw[0], s1);
-        v = dw_read4(r + rs); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);
-        s0 = dw_smlad(e, pw[3], s0); s0 = dw_smlad(d, pw[4], s0); s1 = dw_smlad(e, pw[5], s1); s1 = dw_smlad(d, pw[3], s1);
-        v = dw_read4(r + 2u * rs); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);
-        s0 = dw_smlad(e, pw[6], s0); s0 = dw_smlad(d, pw[7], s0); s1 = dw_smlad(e, pw[8], s1); s1 = dw_smlad(d, pw[6], s1);
+        int32_t s0 = base, s1 = base, s2 = base, s3 = base;
+        DW_3X3_ROW(r, 0u);
+        DW_3X3_ROW(r + rs, 1u);
+        DW_3X3_ROW(r + 2u * rs, 2u);
         acc[ox] = s0;
-        acc[ox + 1u] = s1; /* acc has room for one past n */
+        acc[ox + 1u] = s1; /* acc has room for three past n */
+        acc[ox + 2u] = s2;
+        acc[ox + 3u] = s3;
     }
 }
+#undef DW_3X3_ROW
 #else
 static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs, const int8_t *w,
                             int32_t base) {
@@ -856,7 +864,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     const uint32_t OW = g->OW, rs = jb->rs, step = g->sh * rs, KH = g->KH, KW = g->KW;
     const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
-    int32_t acc[BBRT_DW_MAXW + 1u];
+    int32_t acc[BBRT_DW_MAXW + 3u];
     for (r = 0; r < nrows; r++, band += step, o += g->ors) {
         if (k33) {
 #if defined(BBRT_KERNELS_DSP)
