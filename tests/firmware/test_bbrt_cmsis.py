@@ -196,6 +196,7 @@ def conv_i8_reference(L: Lowered, x: np.ndarray) -> bytes:
     tx, tw, tb, trq, ty = (prog.tensors[i] for i in (*op.inputs, op.outputs[0]))
     sh, sw, pt, pl, _, _, dh, dw, grp, amin, amax = op.params[:11]
     q = quantize(x, tx.scale, tx.zero_point)[0]
+    assert tw.data is not None and tb.data is not None and trq.data is not None
     wt, b, rq = tw.data.astype(np.int64), tb.data.astype(np.int64), trq.data.astype(np.int64)
     m_out, c_in = wt.shape[0], q.shape[0]
     _, _, oh, ow = ty.shape
