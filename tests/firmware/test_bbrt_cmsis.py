@@ -329,7 +329,8 @@ def test_add_i8_dsp_and_portable_equal_the_reference_also_in_place(c: int, h: in
 def test_avgpool_i8_dsp_is_bit_exact_with_portable(c: int, h: int, w: int, k: int, s: int, pad: int, include: bool,
                                                    seed: int) -> None:
     """AVGPOOL_I8's window sums (4 bytes per SMLAD step in the DSP build), clipped windows and both counts."""
-    k, pad = min(k, h, w), min(pad, k - 1)
+    k = min(k, h, w)
+    pad = min(pad, k - 1)
     g = helper.make_graph(
         [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[k, k], strides=[s, s],
                           pads=[pad] * 4, count_include_pad=int(include))],
