@@ -388,8 +388,8 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 #endif
 #define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
-/* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
- * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
+/* depthwise convs (one input and one output channel per group): per channel, strips of output rows whose
+ * input rows are copied into a band padded with the input zero point, so the taps run without bounds checks */
 #ifndef BBRT_DW_BAND
 #define BBRT_DW_BAND 1024u /* band bytes (stack) */
 #endif
