@@ -388,8 +388,8 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 #endif
 #define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
-/* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
- * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
+/* depthwise convs (one input and one output channel per group): per channel, strips of output rows whose
+ * input rows are copied into a band padded with the input zero point, so the taps run without bounds checks */
 #ifndef BBRT_DW_BAND
 #define BBRT_DW_BAND 1024u /* band bytes (stack) */
 #endif
@@ -561,64 +561,420 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
 }
 #endif
 
-/* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
- * Returns 0 (nothing written) when the band does not fit BBRT_DW_BAND. */
-static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
-    const conv_geo_t *g = &c->g;
-    /* locals: the int8 stores below may alias anything, so struct fields would be reloaded after each */
-    const uint32_t KH = g->KH, KW = g->KW, KK = KH * KW, OH = g->OH, OW = g->OW, H = g->H, W = g->W;
-    const uint32_t sw = (uint32_t)g->sw, dw = (uint32_t)g->dw, sC = g->sC, sH = g->sH, sW = g->sW;
-    const int32_t shh = g->sh, pt = g->pt, pl = g->pl, dh = g->dh, zx = c->zx, zy = c->zy;
-    const int32_t amin = c->amin, amax = c->amax;
-    uint32_t span, n, ch, oy, ox, ky, kx, j;
-    int8_t band[BBRT_DW_BAND], zx8 = (int8_t)zx;
-    span = (OW - 1u) * sw + (KW - 1u) * dw + 1u; /* columns from -pl */
-    if ((uint64_t)span * KH > BBRT_DW_BAND) return 0;
-    for (n = 0; n < g->N; n++)
-        for (ch = 0; ch < g->M; ch++) {
-            const int8_t *w = c->w + (size_t)ch * KK;
-            const int8_t *xp = c->x + (size_t)n * g->C * H * W + (size_t)ch * sC;
-            int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
-            int32_t base = c->b[ch], m = c->rq[2u * ch], sh = c->rq[2u * ch + 1u];
-            for (j = 0; j < KK; j++) base -= zx * w[j];
-            for (oy = 0; oy < OH; oy++) {
-                for (ky = 0; ky < KH; ky++) {
-                    int32_t iy = (int32_t)oy * shh - pt + (int32_t)ky * dh, ix = -pl;
-                    int8_t *row = band + ky * span;
-                    const int8_t *xr;
-                    if (iy < 0 || iy >= (int32_t)H) { /* a padding row: no pointer into it */
-                        for (j = 0; j < span; j++) row[j] = zx8;
-                        continue;
-                    }
-                    xr = xp + (size_t)iy * sH;
-                    for (j = 0; j < span && ix < 0; j++, ix++) row[j] = zx8;
-                    if (sW == 1u)
-                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[ix];
+/* Depthwise helpers (dw_). A channel's plane is run one output row at a time: the input rows it reads
+ * sit in a ring of R = (KH - 1) * dh + 1 band rows, each input row copied once (padded with the input
+ * zero point, whose term is folded into the base), so the taps run without bounds checks; the row's
+ * accumulators (int32, stack) are then requantized in one pass. */
+#define BBRT_DW_MAXW 64u /* output columns per row (int32 accumulators on the stack) */
+#define BBRT_DW_WORDS 48u /* packed weight pairs per channel (DSP build) */
+
+#if defined(BBRT_KERNELS_DSP)
+#if defined(__ARM_FEATURE_DSP)
+static inline uint32_t dw_sxtb16(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline uint32_t dw_sxtb16_ror8(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline int32_t dw_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t r;
+    __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+static inline uint32_t dw_read4(const int8_t *p) {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+static inline int32_t dw_ssat8(int32_t v) {
+    int32_t r;
+    __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+#else
+static inline uint32_t dw_sxtb16(uint32_t v) {
+    return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
+}
+static inline uint32_t dw_sxtb16_ror8(uint32_t v) { return dw_sxtb16((v >> 8) | (v << 24)); }
+static inline int32_t dw_smlad(uint32_t a, uint32_t b, int32_t acc) {
+    int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
+    int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
+    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+static inline uint32_t dw_read4(const int8_t *p) {
+    const uint8_t *u = (const uint8_t *)p;
+    return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
+}
+static inline int32_t dw_ssat8(int32_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
+#endif
+/* (lo, hi) as two signed halfwords, the SMLAD operand layout */
+static inline uint32_t dw_pack(int32_t lo, int32_t hi) {
+    return (uint32_t)(uint16_t)(int16_t)lo | ((uint32_t)(uint16_t)(int16_t)hi << 16);
+}
+#endif /* BBRT_KERNELS_DSP */
+
+/* mbqm's integer with one SMLAL and a shift, for shifts in [-31, -1] (31 - shift >= 32) and m >= 0:
+ * floor((x * m + 2^(total-1)) / 2^total) as (hi word of x * m + rnd) >> (total - 32). Not clamped to
+ * +-(2^30 - 1) as mbqm is: |result| < 2^30 + 2^29, so after + zero point and an int8 saturation the
+ * bytes are mbqm's. */
+typedef struct {
+    int64_t rnd;
+    int32_t m, shift, s, fast;
+} dw_rq_t;
+
+static void dw_rq_init(dw_rq_t *q, int32_t m, int32_t shift) {
+    int32_t sc = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+    q->m = m;
+    q->shift = shift;
+    q->fast = m >= 0 && sc <= -1;
+    q->s = q->fast ? -1 - sc : 0;                       /* total - 32 */
+    q->rnd = q->fast ? (int64_t)1 << (30 - sc) : 0;     /* 2^(total - 1) */
+}
+
+static inline int32_t dw_rq(int32_t x, int32_t m, int64_t rnd, int32_t s) {
+    return (int32_t)(((int64_t)x * m + rnd) >> 32) >> s;
+}
+
+/* o[j * os] = sat8(mbqm(acc[j]) + zy) for j < n, with dw_rq (q->fast) */
+BBRT_NOINLINE static void dw_requant(int8_t *o, uint32_t os, const int32_t *acc, uint32_t n, const dw_rq_t *q,
+                                     int32_t zy, int32_t lo, int32_t hi) {
+    const int32_t m = q->m, s = q->s;
+    const int64_t rnd = q->rnd;
+    uint32_t j;
+    if (lo == -128 && hi == 127) {
+#if defined(BBRT_KERNELS_DSP)
+        if (os == 1u) {
+            for (j = 0; j < n; j++) o[j] = (int8_t)dw_ssat8(dw_rq(acc[j], m, rnd, s) + zy);
+            return;
+        }
+#endif
+        for (j = 0; j < n; j++, o += os) {
+#if defined(BBRT_KERNELS_DSP)
+            *o = (int8_t)dw_ssat8(dw_rq(acc[j], m, rnd, s) + zy);
+#else
+            int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
+            *o = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+#endif
+        }
+        return;
+    }
+    for (j = 0; j < n; j++, o += os) {
+        int32_t v = dw_rq(acc[j], m, rnd, s) + zy;
+        v = v < lo ? lo : v;
+        *o = (int8_t)(v > hi ? hi : v);
+    }
+}
+
+/* the image columns of one band row: n input columns (stride sW) to row (byte j of a band row is input
+ * column j - pl; the padding columns and the slack keep the zero point the band was filled with) */
+static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
+    uint32_t k;
+    if (sW == 1u) {
+#if defined(__ARM_FEATURE_UNALIGNED) /* word loads and stores at any address (Cortex-M3/M4/M7) */
+        for (k = 0; k + 4u <= n; k += 4u) __builtin_memcpy(row + k, xr + k, 4);
+#else
+        k = 0;
+#endif
+        for (; k < n; k++) row[k] = xr[k];
+    } else {
+        for (k = 0; k < n; k++) row[k] = xr[(size_t)k * sW];
+    }
+}
+
+/* 3x3, stride 1, dilation 1: acc[ox] = base + the 9 taps of rows r0, r0 + rs, r0 + 2 rs at columns
+ * ox .. ox + 2, for ox < n */
+#if defined(BBRT_KERNELS_DSP)
+/* two outputs per step: SXTB16 splits x[ox .. ox+3] into xe = (x0, x2) and xo = (x1, x3); per row,
+ * out[ox] += xe.(w0, w2) + xo.(w1, 0) and out[ox+1] += xe.(0, w1) + xo.(w0, w2) (pw: per row those
+ * three words). Up to three outputs past n come from the band's slack and are not stored. */
+/* one kernel row k of two pairs (outputs ox, ox + 1 from r[0..3], ox + 2, ox + 3 from r[2..5]) */
+#define DW_3X3_ROW(r, k)                                                                                       \
+    do {                                                                                                       \
+        const uint32_t wa = pw[3u * (k)], wb = pw[3u * (k) + 1u], wc = pw[3u * (k) + 2u];                      \
+        uint32_t v = dw_read4(r), e = dw_sxtb16(v), d = dw_sxtb16_ror8(v);                                      \
+        s0 = dw_smlad(e, wa, s0); s0 = dw_smlad(d, wb, s0); s1 = dw_smlad(e, wc, s1); s1 = dw_smlad(d, wa, s1); \
+        v = dw_read4((r) + 2); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);                                        \
+        s2 = dw_smlad(e, wa, s2); s2 = dw_smlad(d, wb, s2); s3 = dw_smlad(e, wc, s3); s3 = dw_smlad(d, wa, s3); \
+    } while (0)
+static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs,
+                            const uint32_t *BBRT_RESTRICT pw, int32_t base) {
+    uint32_t ox;
+    for (ox = 0; ox < n; ox += 4u) { /* four outputs per step: each weight word loaded once for two pairs */
+        const int8_t *r = r0 + ox;
+        int32_t s0 = base, s1 = base, s2 = base, s3 = base;
+        DW_3X3_ROW(r, 0u);
+        DW_3X3_ROW(r + rs, 1u);
+        DW_3X3_ROW(r + 2u * rs, 2u);
+        acc[ox] = s0;
+        acc[ox + 1u] = s1; /* acc has room for three past n */
+        acc[ox + 2u] = s2;
+        acc[ox + 3u] = s3;
+    }
+}
+#undef DW_3X3_ROW
+#else
+static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs, const int8_t *w,
+                            int32_t base) {
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
+    uint32_t ox;
+    for (ox = 0; ox < n; ox++, r0++, r1++, r2++)
+        acc[ox] = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 + r1[2] * w5 + r2[0] * w6 +
+                  r2[1] * w7 + r2[2] * w8;
+}
+#endif
+
+/* 3x3, stride sw > 1, dilation 1: acc[ox] = base + the 9 taps at columns ox * sw .. ox * sw + 2 */
+#if defined(BBRT_KERNELS_DSP)
+/* one output per step: per row, x[0 .. 3] as xe = (x0, x2), xo = (x1, x3) against (w0, w2), (w1, 0) */
+static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t rs, uint32_t sw,
+                            const uint32_t *BBRT_RESTRICT pw, int32_t base) {
+    const uint32_t e0 = pw[0], d0 = pw[1], e1 = pw[3], d1 = pw[4], e2 = pw[6], d2 = pw[7];
+    uint32_t ox;
+    for (ox = 0; ox < n; ox++, r += sw) {
+        uint32_t v0 = dw_read4(r), v1 = dw_read4(r + rs), v2 = dw_read4(r + 2u * rs);
+        int32_t s0 = dw_smlad(dw_sxtb16(v0), e0, base);
+        s0 = dw_smlad(dw_sxtb16_ror8(v0), d0, s0);
+        s0 = dw_smlad(dw_sxtb16(v1), e1, s0);
+        s0 = dw_smlad(dw_sxtb16_ror8(v1), d1, s0);
+        s0 = dw_smlad(dw_sxtb16(v2), e2, s0);
+        acc[ox] = dw_smlad(dw_sxtb16_ror8(v2), d2, s0);
+    }
+}
+#else
+static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs, uint32_t sw,
+                            const int8_t *w, int32_t base) {
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
+    uint32_t ox;
+    for (ox = 0; ox < n; ox++, r0 += sw, r1 += sw, r2 += sw)
+        acc[ox] = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 + r1[2] * w5 + r2[0] * w6 +
+                  r2[1] * w7 + r2[2] * w8;
+}
+#endif
+
+#if defined(BBRT_KERNELS_DSP)
+/* the packed weights of one kernel row of K taps, groups of 4 taps: e[g] = (w[4g], w[4g+2]),
+ * d[g] = (w[4g+1], w[4g+3]) and, for the next output of a stride-1 row (its taps one column to the
+ * right), f[g] = (w[4g-1], w[4g+1]); taps outside [0, K) are 0. Layout per group: e, d, f. */
+static void dw_pack_row(uint32_t *pw, const int8_t *w, uint32_t K, uint32_t G) {
+    int32_t t[BBRT_DW_WORDS / 3u * 4u + 2u]; /* t[1 + k] = w[k], 0 around */
+    uint32_t g, k;
+    t[0] = 0;
+    for (k = 0; k < K; k++) t[1u + k] = w[k];
+    for (k = K + 1u; k < 4u * G + 2u; k++) t[k] = 0;
+    for (g = 0; g < G; g++) {
+        const int32_t *u = t + 4u * g;
+        pw[3u * g] = dw_pack(u[1], u[3]);
+        pw[3u * g + 1u] = dw_pack(u[2], u[4]);
+        pw[3u * g + 2u] = dw_pack(u[0], u[2]);
+    }
+}
+
+/* stride 1: acc[ox] += sum_k r[ox + k] w[k], two outputs per step; reads r[0 .. n + 4G - 2] (the band
+ * row's slack covers the bytes past the taps, which meet zero weights) */
+BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r,
+                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G) {
+    uint32_t ox, g;
+    for (ox = 0; ox + 2u <= n; ox += 2u) {
+        int32_t s0 = acc[ox], s1 = acc[ox + 1u];
+        const int8_t *rp = r + ox;
+        const uint32_t *p = pw;
+        for (g = 0; g < G; g++, rp += 4, p += 3) {
+            uint32_t v = dw_read4(rp), e = dw_sxtb16(v), d = dw_sxtb16_ror8(v);
+            s0 = dw_smlad(e, p[0], s0);
+            s0 = dw_smlad(d, p[1], s0);
+            s1 = dw_smlad(e, p[2], s1);
+            s1 = dw_smlad(d, p[0], s1);
+        }
+        acc[ox] = s0;
+        acc[ox + 1u] = s1;
+    }
+    if (ox < n) {
+        int32_t s0 = acc[ox];
+        const int8_t *rp = r + ox;
+        for (g = 0; g < G; g++, rp += 4) {
+            uint32_t v = dw_read4(rp);
+            s0 = dw_smlad(dw_sxtb16(v), pw[3u * g], s0);
+            s0 = dw_smlad(dw_sxtb16_ror8(v), pw[3u * g + 1u], s0);
+        }
+        acc[ox] = s0;
+    }
+}
+
+/* any stride: acc[ox] += sum_k r[ox * sw + k] w[k], one output per step; reads up to r[(n-1) sw + 4G - 1] */
+BBRT_NOINLINE static void dw_row_sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw,
+                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G) {
+    uint32_t ox, g;
+    for (ox = 0; ox < n; ox++, r += sw) {
+        int32_t s0 = acc[ox];
+        const int8_t *rp = r;
+        const uint32_t *p = pw;
+        for (g = 0; g < G; g++, rp += 4, p += 3) {
+            uint32_t v = dw_read4(rp);
+            s0 = dw_smlad(dw_sxtb16(v), p[0], s0);
+            s0 = dw_smlad(dw_sxtb16_ror8(v), p[1], s0);
+        }
+        acc[ox] = s0;
+    }
+}
+#endif
+
+/* any stride and dilation: acc[ox] += sum_k r[ox * sw + k * dw] w[k] */
+static void dw_row(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw, uint32_t dw,
+                   const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    uint32_t ox, k;
+    for (ox = 0; ox < n; ox++, r += sw) {
+        int32_t s0 = 0;
+        for (k = 0; k < K; k++) s0 += (int32_t)r[k * dw] * w[k];
+        acc[ox] += s0;
+    }
+}
+
+/* A plane whose output rows are short (fewer than BBRT_DW_TR_W columns and fewer than its rows, e.g. KWS's
+ * 25x5 maps, or an H x 1 map) runs transposed: the same conv with the axes swapped (kernel, strides,
+ * padding, dilation; input gathered down the columns, output written with a column stride), so each
+ * band row gives many outputs and the per-row costs are paid W times instead of H times. */
+#define BBRT_DW_TR_W 9u
+#define BBRT_DW_TAPS 64u /* kernel taps transposed on the stack */
+typedef struct {
+    uint32_t H, W, KH, KW, OH, OW, sh, sw, dh, dw, sH, sW;
+    uint32_t ors, ocs; /* output strides of a row and a column */
+    int32_t pt, pl;
+    int tr;
+} dw_geo_t;
+
+/* one channel's strip: the output rows whose input rows are in the band (band row k = input row
+ * oy0 * sh - pt + k), computed and requantized row by row */
+typedef struct {
+    const dw_geo_t *g;
+    const int8_t *w;
+    const uint32_t *pw; /* packed weights (DSP build), 0: the plain loop */
+    uint32_t rs, G;
+    int32_t base, zy, lo, hi;
+    dw_rq_t q;
+} dw_job_t;
+
+BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows, const int8_t *band) {
+    const dw_geo_t *g = jb->g;
+    const uint32_t OW = g->OW, rs = jb->rs, step = g->sh * rs, KH = g->KH, KW = g->KW;
+    const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
+    uint32_t r, ky, j;
+    int32_t acc[BBRT_DW_MAXW + 3u];
+    for (r = 0; r < nrows; r++, band += step, o += g->ors) {
+        if (k33) {
+#if defined(BBRT_KERNELS_DSP)
+            if (g->sw == 1u)
+                dw_3x3s1(acc, OW, band, rs, jb->pw, jb->base);
+            else
+                dw_3x3sn(acc, OW, band, rs, g->sw, jb->pw, jb->base);
+#else
+            if (g->sw == 1u)
+                dw_3x3s1(acc, OW, band, rs, jb->w, jb->base);
+            else
+                dw_3x3sn(acc, OW, band, rs, g->sw, jb->w, jb->base);
+#endif
+        } else {
+            for (j = 0; j < OW; j++) acc[j] = jb->base;
+            for (ky = 0; ky < KH; ky++) {
+                const int8_t *rp = band + ky * g->dh * rs;
+#if defined(BBRT_KERNELS_DSP)
+                if (jb->G && g->dw == 1u) {
+                    if (g->sw == 1u)
+                        dw_row_s1(acc, OW, rp, jb->pw + 3u * jb->G * ky, jb->G);
                     else
-                        for (; j < span && ix < (int32_t)W; j++, ix++) row[j] = xr[(size_t)ix * sW];
-                    for (; j < span; j++) row[j] = zx8;
-                }
-                if (KH == 3u && KW == 3u && dw == 1u) { /* 3x3: the taps in registers */
-                    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
-                                  w7 = w[7], w8 = w[8];
-                    const int8_t *r0 = band, *r1 = band + span, *r2 = band + 2u * span;
-                    int8_t *orow = oc + oy * OW;
-                    for (ox = 0; ox < OW; ox++, r0 += sw, r1 += sw, r2 += sw) {
-                        int32_t acc = base + r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
-                                      r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
-                        orow[ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
-                    }
+                        dw_row_sn(acc, OW, rp, g->sw, jb->pw + 3u * jb->G * ky, jb->G);
                     continue;
                 }
-                for (ox = 0; ox < OW; ox++) {
-                    const int8_t *bp = band + ox * sw;
-                    int32_t acc = base;
-                    for (ky = 0; ky < KH; ky++) {
-                        const int8_t *r = bp + ky * span, *wr = w + ky * KW;
-                        for (kx = 0; kx < KW; kx++) acc += (int32_t)r[kx * dw] * wr[kx];
-                    }
-                    oc[oy * OW + ox] = sat8(mbqm(acc, m, sh) + zy, amin, amax);
+#endif
+                dw_row(acc, OW, rp, g->sw, g->dw, jb->w + ky * KW, KW);
+            }
+        }
+        if (jb->q.fast) {
+            dw_requant(o, g->ocs, acc, OW, &jb->q, jb->zy, jb->lo, jb->hi);
+        } else {
+            for (j = 0; j < OW; j++) o[j * g->ocs] = sat8(mbqm(acc[j], jb->q.m, jb->q.shift) + jb->zy, jb->lo, jb->hi);
+        }
+    }
+}
+
+/* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
+ * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
+ * Returns 0 (nothing written) when not even one output row fits. */
+static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g0 = &c->g;
+    dw_geo_t g;
+    dw_job_t jb;
+    uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
+    int8_t band[BBRT_DW_BAND], wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
+#if defined(BBRT_KERNELS_DSP)
+    uint32_t pw[BBRT_DW_WORDS], ky;
+#endif
+    g.H = g0->H; g.W = g0->W; g.KH = g0->KH; g.KW = g0->KW; g.OH = g0->OH; g.OW = g0->OW;
+    g.sh = (uint32_t)g0->sh; g.sw = (uint32_t)g0->sw; g.dh = (uint32_t)g0->dh; g.dw = (uint32_t)g0->dw;
+    g.sH = g0->sH; g.sW = g0->sW; g.pt = g0->pt; g.pl = g0->pl;
+    g.ors = g0->OW; g.ocs = 1u; g.tr = 0;
+    if ((g0->OW < g0->OH || (g0->OW == g0->OH && g0->W < g0->H)) && g0->OW < BBRT_DW_TR_W &&
+        g0->KH * g0->KW <= BBRT_DW_TAPS) { /* transposed */
+        g.W = g0->H; g.H = g0->W; g.KW = g0->KH; g.KH = g0->KW; g.OW = g0->OH; g.OH = g0->OW;
+        g.sw = (uint32_t)g0->sh; g.sh = (uint32_t)g0->sw; g.dw = (uint32_t)g0->dh; g.dh = (uint32_t)g0->dw;
+        g.sW = g0->sH; g.sH = g0->sW; g.pl = g0->pt; g.pt = g0->pl;
+        g.ors = 1u; g.ocs = g0->OW; g.tr = 1;
+    }
+    R = (g.KH - 1u) * g.dh + 1u;
+    span = (g.OW - 1u) * g.sw + (g.KW - 1u) * g.dw + 1u; /* columns from -pl */
+    rs = span + 4u;                                       /* + slack: the 4-byte reads past the last tap */
+    if ((uint64_t)rs * R > BBRT_DW_BAND || g.OW > BBRT_DW_MAXW) return 0;
+    nmax = (BBRT_DW_BAND / rs - R) / g.sh + 1u; /* output rows per strip */
+    /* image columns per band row; every other byte holds the zero point from here on */
+    cols = (uint32_t)g.pl >= rs ? 0u : (g.W < rs - (uint32_t)g.pl ? g.W : rs - (uint32_t)g.pl);
+    for (j = 0; j < (BBRT_DW_BAND / rs) * rs; j++) band[j] = zx8;
+    jb.g = &g;
+    jb.rs = rs;
+    jb.pw = 0;
+    jb.G = 0;
+    jb.zy = c->zy;
+    jb.lo = c->amin;
+    jb.hi = c->amax;
+#if defined(BBRT_KERNELS_DSP)
+    jb.pw = pw;
+    jb.G = (g.KW + 4u) / 4u; /* groups of 4 taps, + 1 tap for the stride-1 pair */
+    if ((uint64_t)3u * jb.G * g.KH > BBRT_DW_WORDS) jb.G = 0; /* too many taps: the plain loop */
+#endif
+    for (n = 0; n < g0->N; n++)
+        for (ch = 0; ch < g0->M; ch++) {
+            const int8_t *xp = c->x + (size_t)n * g0->C * g0->H * g0->W + (size_t)ch * g0->sC;
+            int8_t *oc = o + ((size_t)n * g0->M + ch) * g.OH * g.OW;
+            jb.w = c->w + (size_t)ch * g.KH * g.KW;
+            if (g.tr && g.KH > 1u && g.KW > 1u) { /* tap (ky, kx) of the swapped kernel is the model's (kx, ky) */
+                uint32_t a, b;
+                for (a = 0; a < g.KH; a++)
+                    for (b = 0; b < g.KW; b++) wt[a * g.KW + b] = jb.w[b * g.KH + a];
+                jb.w = wt;
+            }
+            jb.base = c->b[ch];
+            for (j = 0; j < g.KH * g.KW; j++) jb.base -= c->zx * jb.w[j];
+            dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
+#if defined(BBRT_KERNELS_DSP)
+            if (jb.G)
+                for (ky = 0; ky < g.KH; ky++) dw_pack_row(pw + 3u * jb.G * ky, jb.w + ky * g.KW, g.KW, jb.G);
+#endif
+            for (oy = 0; oy < g.OH; oy += nmax) {
+                uint32_t nr = g.OH - oy < nmax ? g.OH - oy : nmax, rows = (nr - 1u) * g.sh + R, k;
+                int32_t iy0 = (int32_t)(oy * g.sh) - g.pt;
+                for (k = 0; k < rows; k++) {
+                    int32_t iy = iy0 + (int32_t)k;
+                    if (iy < 0 || iy >= (int32_t)g.H) { /* a padding row: no pointer into it */
+                        if (nmax < g.OH) /* one strip per plane: its padding rows kept the zero point */
+                            for (j = 0; j < rs; j++) band[k * rs + j] = zx8;
+                    } else
+                        dw_copy(band + k * rs + g.pl, xp + (size_t)iy * g.sH, g.sW, cols);
                 }
+                dw_strip(&jb, oc + (size_t)oy * g.ors, nr, band);
             }
         }
     return 1;
@@ -844,43 +1200,59 @@ bbrt_status_t bbrt_k_avgpool_f32(const bbrt_program_t *pr, const bbrt_op_t *op) 
     return BBRT_OK;
 }
 
+/* sum of n int8 values (4 per step with SXTB16/SMLAD in the DSP build) */
+static int32_t pool_sum_i8(const int8_t *x, uint32_t n) {
+    int32_t s = 0;
+    uint32_t k = 0;
+#if defined(BBRT_KERNELS_DSP)
+    for (; k + 4u <= n; k += 4u) {
+        uint32_t v = dw_read4(x + k);
+        s = dw_smlad(dw_sxtb16(v), 0x00010001u, s);
+        s = dw_smlad(dw_sxtb16_ror8(v), 0x00010001u, s);
+    }
+#endif
+    for (; k < n; k++) s += x[k];
+    return s;
+}
+
 bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[1], y;
     pool_geo_t g;
     uint32_t c, oy, ox;
     float sx, sy;
     int32_t zx, zy;
+    const int tfl = op->p[9] != 0, incl = op->p[8] != 0;
+    const int32_t eh = op->p[6], ew = op->p[7];
+    int8_t *o;
     TN(0); TOUT;
     pool_geo(&t[0], &y, op, &g);
     sx = t[0].scale; zx = t[0].zero_point; sy = y.scale; zy = y.zero_point;
-    for (c = 0; c < g.NC; c++)
+    o = (int8_t *)y.data;
+    for (c = 0; c < g.NC; c++) {
+        const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * g.H * g.W;
         for (oy = 0; oy < g.OH; oy++)
-            for (ox = 0; ox < g.OW; ox++) {
-                int32_t y0, y1, x0, x1, iy, ix, cnt, s = 0, cin;
-                const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * g.H * g.W;
+            for (ox = 0; ox < g.OW; ox++, o++) {
+                int32_t y0, y1, x0, x1, iy, cnt, q = 0, cin;
                 pool_win(&g, oy, ox, &y0, &y1, &x0, &x1);
                 {
-                    int32_t py1 = y1 > (int32_t)g.H + op->p[6] ? (int32_t)g.H + op->p[6] : y1;
-                    int32_t px1 = x1 > (int32_t)g.W + op->p[7] ? (int32_t)g.W + op->p[7] : x1;
+                    int32_t py1 = y1 > (int32_t)g.H + eh ? (int32_t)g.H + eh : y1;
+                    int32_t px1 = x1 > (int32_t)g.W + ew ? (int32_t)g.W + ew : x1;
                     cnt = (py1 - y0) * (px1 - x0);
                 }
                 CLIPWIN
                 cin = (y1 - y0) * (x1 - x0);
-                if (!op->p[8]) cnt = cin;
-                for (iy = y0; iy < y1; iy++)
-                    for (ix = x0; ix < x1; ix++) s += (int32_t)xp[iy * (int32_t)g.W + ix] - zx;
-                if (op->p[9]) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
-                    int32_t q = 0;
-                    for (iy = y0; iy < y1; iy++)
-                        for (ix = x0; ix < x1; ix++) q += (int32_t)xp[iy * (int32_t)g.W + ix];
+                if (!incl) cnt = cin;
+                if (x1 > x0)
+                    for (iy = y0; iy < y1; iy++) q += pool_sum_i8(xp + iy * (int32_t)g.W + x0, (uint32_t)(x1 - x0));
+                if (tfl) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
                     q = q > 0 ? (q + cnt / 2) / cnt : (q - cnt / 2) / cnt;
-                    ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] = sat8(q, -128, 127);
+                    *o = sat8(q, -128, 127);
                     continue;
                 }
-                /* padded positions hold real 0, i.e. contribute nothing */
-                ((int8_t *)y.data)[((size_t)c * g.OH + oy) * g.OW + ox] =
-                    quant8((float)s * sx / (float)cnt, sy, zy);
+                /* sum(x - zx) over the clipped window; padded positions hold real 0, i.e. contribute nothing */
+                *o = quant8((float)(q - cin * zx) * sx / (float)cnt, sy, zy);
             }
+    }
     return BBRT_OK;
 }
 
@@ -979,17 +1351,108 @@ static void mul_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_
     for (i = 0; i < n; i++) py[i] = fclamp(pa[i * sa] * pb[i * sb], lo, hi);
 }
 
+/* ADD_I8's three requantizations (TFLite's: inputs shifted left by p[0], each scaled by its
+ * multiplier, the sum by the output's) with dw_rq where the shifts allow: an input's x = d * 2^ls
+ * (|d| <= 255) is shifted further left by j so that total + j >= 32 (the hi word of one SMLAL), the
+ * same integer as mbqm(x, m, shift) while ls + j <= 23 (|x| < 2^31, |result| < 2^30: no clamp). */
+#define BBRT_ADD_CHUNK 64u /* elements per pass of the same-shape loop (int32 each, stack) */
+typedef struct {
+    dw_rq_t qa, qb, qy;
+    int32_t ea, eb, za, zb, zy, lo, hi, fast;
+} add_i8_t;
+
+static void add_input_rq(dw_rq_t *q, int32_t *e, int32_t ls, int32_t m, int32_t shift) {
+    int32_t sc = shift > 30 ? 30 : (shift < -31 ? -31 : shift), total = 31 - sc, j = total < 32 ? 32 - total : 0;
+    q->m = m;
+    q->shift = shift;
+    q->fast = m >= 0 && ls + j <= 23;
+    q->s = total + j - 32;
+    q->rnd = (int64_t)1 << (total + j - 1);
+    *e = ls + j;
+}
+
+static void add_i8_init(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, const bbrt_tensor_t *y,
+                        add_i8_t *k) {
+    add_input_rq(&k->qa, &k->ea, op->p[0], op->p[1], op->p[2]);
+    add_input_rq(&k->qb, &k->eb, op->p[0], op->p[3], op->p[4]);
+    dw_rq_init(&k->qy, op->p[5], op->p[6]);
+    k->za = a->zero_point;
+    k->zb = b->zero_point;
+    k->zy = y->zero_point;
+    k->lo = op->p[7];
+    k->hi = op->p[8];
+    k->fast = k->qa.fast && k->qb.fast && k->qy.fast && k->za >= -128 && k->za <= 127 && k->zb >= -128 &&
+              k->zb <= 127;
+}
+
+/* t[i] (+)= dw_rq(x[i] * 2^e, m, kc, s) for i < n: one input's term, its zero point in kc */
+BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, uint32_t n, int32_t e, int32_t m,
+                                   int64_t kc, int32_t s, int acc) {
+    uint32_t i;
+    if (acc)
+        for (i = 0; i < n; i++) t[i] += dw_rq((int32_t)x[i] * (1 << e), m, kc, s);
+    else
+        for (i = 0; i < n; i++) t[i] = dw_rq((int32_t)x[i] * (1 << e), m, kc, s);
+}
+
+/* y[i] = a[i * sa] + b[i * sb] for i < n; y may be a or b (element i is read before it is written) */
+static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n, uint32_t sa,
+                        uint32_t sb) {
+    const int32_t ma = k->qa.m, mb = k->qb.m, my = k->qy.m, s_a = k->qa.s, s_b = k->qb.s, s_y = k->qy.s;
+    const int32_t fa = 1 << k->ea, fb = 1 << k->eb, za = k->za, zb = k->zb, zy = k->zy, lo = k->lo, hi = k->hi;
+    const int64_t ra = k->qa.rnd, rb = k->qb.rnd, ry = k->qy.rnd;
+    uint32_t i;
+    if (sb == 0u) { /* b broadcast along the run (a per-channel operand): its term once */
+        const int32_t tb = dw_rq(((int32_t)pb[0] - zb) * fb, mb, rb, s_b);
+        for (i = 0; i < n; i++, pa += sa) {
+            int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + tb, my, ry, s_y) + zy;
+            py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+        }
+        return;
+    }
+    if (sa == 1u && sb == 1u) { /* same shape: three passes over chunks, each with few live values */
+        /* (x - z) * f * m + rnd = x * f * m + (rnd - z * f * m): the zero points in the rounding constants */
+        const int64_t ca = ra - (int64_t)(za * fa) * ma, cb = rb - (int64_t)(zb * fb) * mb;
+        int32_t t[BBRT_ADD_CHUNK];
+        uint32_t i0, c;
+        for (i0 = 0; i0 < n; i0 += c, pa += c, pb += c, py += c) {
+            c = n - i0 < BBRT_ADD_CHUNK ? n - i0 : BBRT_ADD_CHUNK;
+            add_term(t, pa, c, k->ea, ma, ca, s_a, 0);
+            add_term(t, pb, c, k->eb, mb, cb, s_b, 1);
+            /* the chunk's inputs are all read: its outputs may now overwrite them (in place) */
+            dw_requant(py, 1u, t, c, &k->qy, zy, lo, hi);
+        }
+        return;
+    }
+    for (i = 0; i < n; i++, pa += sa, pb += sb) {
+        int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + dw_rq(((int32_t)*pb - zb) * fb, mb, rb, s_b),
+                          my, ry, s_y) + zy;
+        py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+    }
+}
+
 static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
                        uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
     const int8_t *pa = (const int8_t *)a->data + ia, *pb = (const int8_t *)b->data + ib;
     int8_t *py = (int8_t *)y->data + iy;
     uint32_t i;
-    int32_t ls = op->p[0];
+    add_i8_t k;
+    add_i8_init(op, a, b, y, &k);
+    if (k.fast) {
+        if (sa == 0u && sb != 0u) { /* a + b = b + a: the same integers, operands swapped */
+            add_i8_t s = k;
+            s.qa = k.qb; s.qb = k.qa; s.ea = k.eb; s.eb = k.ea; s.za = k.zb; s.zb = k.za;
+            add_i8_fast(&s, pb, pa, py, n, sb, sa);
+        } else {
+            add_i8_fast(&k, pa, pb, py, n, sa, sb);
+        }
+        return;
+    }
     for (i = 0; i < n; i++) {
-        int32_t va = ((int32_t)pa[i * sa] - a->zero_point) * (1 << ls);
-        int32_t vb = ((int32_t)pb[i * sb] - b->zero_point) * (1 << ls);
-        int32_t s = mbqm(va, op->p[1], op->p[2]) + mbqm(vb, op->p[3], op->p[4]);
-        py[i] = sat8(mbqm(s, op->p[5], op->p[6]) + y->zero_point, op->p[7], op->p[8]);
+        int32_t va = ((int32_t)pa[i * sa] - k.za) * (1 << op->p[0]);
+        int32_t vb = ((int32_t)pb[i * sb] - k.zb) * (1 << op->p[0]);
+        int32_t s = mbqm(va, k.qa.m, k.qa.shift) + mbqm(vb, k.qb.m, k.qb.shift);
+        py[i] = sat8(mbqm(s, k.qy.m, k.qy.shift) + k.zy, k.lo, k.hi);
     }
 }
 
@@ -1013,8 +1476,18 @@ static void mul_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
     }
 BINARY_KERNEL(bbrt_k_add_f32, add_f32_run)
 BINARY_KERNEL(bbrt_k_mul_f32, mul_f32_run)
-BINARY_KERNEL(bbrt_k_add_i8, add_i8_run)
 BINARY_KERNEL(bbrt_k_mul_i8, mul_i8_run)
+
+/* ADD_I8: operands of the output's shape run as one flat loop (no index walk) */
+bbrt_status_t bbrt_k_add_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    TN(0); TN(1); TOUT;
+    if (t[0].count == y.count && t[1].count == y.count && y.count > 0u)
+        add_i8_run(op, &t[0], &t[1], &y, 0u, 0u, 0u, y.count, 1u, 1u);
+    else
+        bin_walk(op, &t[0], &t[1], &y, add_i8_run);
+    return BBRT_OK;
+}
 
 #define UNARY_F32(name, expr)                                                     \
     bbrt_status_t name(const bbrt_program_t *pr, const bbrt_op_t *op) {           \

@@ -148,3 +148,198 @@ def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -
         on_host = [fleet.infer(s)["prob"] for s in samples]
     for a, b in zip(on_m4, on_host):
         assert np.array_equal(a, b)
+
+
+# ---------------------------------------------------------------- depthwise conv and residual add (int8)
+def mbqm(x: int, m: int, shift: int) -> int:
+    """TFLite's single-rounding fixed-point multiply (the kernels' mbqm), in Python integers."""
+    total = 31 - min(30, max(-31, shift))
+    r = (x * m + (1 << (total - 1))) >> total
+    return max(-(2**30 - 1), min(2**30 - 1, r))
+
+
+def quantize(x: np.ndarray, scale: float, zp: int) -> np.ndarray:
+    """bbrt's QUANTIZE: round half to even of x / scale in float32, + zero point, saturated."""
+    q = np.rint(x.astype(np.float32) / np.float32(scale)).astype(np.int64) + zp
+    return np.clip(q, -128, 127)
+
+
+def dequantize(q: np.ndarray, scale: float, zp: int) -> bytes:
+    """bbrt's DEQUANTIZE of int8 values: the float32 output bytes."""
+    return ((q.astype(np.int64) - zp).astype(np.float32) * np.float32(scale)).astype(np.float32).tobytes()
+
+
+def depthwise(c: int, h: int, w: int, k: tuple[int, int], s: int, pad: tuple[int, int], d: int, relu6: bool,
+              seed: int) -> onnx.ModelProto:
+    """y = Clip(0, 6) or Relu of a depthwise conv (group = channels)."""
+    rng = np.random.default_rng(seed)
+    act = helper.make_node("Clip", ["h", "lo", "hi"], ["y"], name="act") if relu6 else \
+        helper.make_node("Relu", ["h"], ["y"], name="act")
+    inits = [numpy_helper.from_array((rng.standard_normal((c, 1, *k)) * 0.5).astype(np.float32), "W"),
+             numpy_helper.from_array((rng.standard_normal(c) * 0.3).astype(np.float32), "B")]
+    if relu6:
+        inits += [numpy_helper.from_array(np.array(0.0, np.float32), "lo"),
+                  numpy_helper.from_array(np.array(6.0, np.float32), "hi")]
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "W", "B"], ["h"], name="conv", group=c, kernel_shape=list(k),
+                          strides=[s, s], dilations=[d, d], pads=[pad[0], pad[1], pad[0], pad[1]]), act],
+        "dw", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def conv_i8_reference(L: Lowered, x: np.ndarray) -> bytes:
+    """The program's QUANTIZE, CONV_I8 (integers straight from its definition: padding taps add nothing),
+    DEQUANTIZE, in Python: the independent oracle of the depthwise kernels."""
+    prog = L.program
+    (op,) = [o for o in prog.ops if o.opcode == Op.CONV_I8]
+    tx, tw, tb, trq, ty = (prog.tensors[i] for i in (*op.inputs, op.outputs[0]))
+    sh, sw, pt, pl, _, _, dh, dw, grp, amin, amax = op.params[:11]
+    q = quantize(x, tx.scale, tx.zero_point)[0]
+    assert tw.data is not None and tb.data is not None and trq.data is not None
+    wt, b, rq = tw.data.astype(np.int64), tb.data.astype(np.int64), trq.data.astype(np.int64)
+    m_out, c_in = wt.shape[0], q.shape[0]
+    _, _, oh, ow = ty.shape
+    out = np.zeros((m_out, oh, ow), np.int64)
+    for oc in range(m_out):
+        ic = oc // (m_out // grp) * (c_in // grp)
+        for oy in range(oh):
+            for ox in range(ow):
+                acc = int(b[oc])
+                for ky in range(wt.shape[2]):
+                    for kx in range(wt.shape[3]):
+                        iy, ix = oy * sh - pt + ky * dh, ox * sw - pl + kx * dw
+                        if 0 <= iy < q.shape[1] and 0 <= ix < q.shape[2]:
+                            acc += (int(q[ic, iy, ix]) - tx.zero_point) * int(wt[oc, 0, ky, kx])
+                r = mbqm(acc, int(rq[2 * oc]), int(rq[2 * oc + 1])) + ty.zero_point
+                out[oc, oy, ox] = min(amax, max(amin, r))
+    return dequantize(out, ty.scale, ty.zero_point)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 5), h=st.integers(1, 9), w=st.integers(1, 13), kh=st.sampled_from([1, 2, 3, 3, 4, 5]),
+       kw=st.sampled_from([1, 2, 3, 3, 4, 5]), s=st.sampled_from([1, 1, 2, 3]), pt=st.integers(0, 2),
+       pl=st.integers(0, 2), d=st.sampled_from([1, 1, 2]), relu6=st.booleans(),
+       seed=st.integers(0, 2**16), shift=st.floats(-1.0, 1.0))
+def test_depthwise_dsp_and_portable_equal_the_integer_reference(c: int, h: int, w: int, kh: int, kw: int, s: int,
+                                                                pt: int, pl: int, d: int, relu6: bool, seed: int,
+                                                                shift: float) -> None:
+    """Depthwise CONV_I8 (band strips, SMLAD pair rows, 3x3 and Hx1 paths) on odd channel counts, strides,
+    padding and dilation: portable and DSP builds both equal the integer reference."""
+    pt, pl = min(pt, (kh - 1) * d), min(pl, (kw - 1) * d)  # a padding inside the dilated kernel
+    if h + 2 * pt < (kh - 1) * d + 1 or w + 2 * pl < (kw - 1) * d + 1:
+        return
+    model = depthwise(c, h, w, (kh, kw), s, (pt, pl), d, relu6, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    (conv,) = [op for op in L.program.ops if op.opcode == Op.CONV_I8]
+    assert conv.params[8] == c  # depthwise: one group per channel
+    x = calib[0]["x"]
+    ref = conv_i8_reference(L, x)
+    assert run(L, x) == ref
+    assert run(L, x, dsp_library()) == ref
+
+
+@pytest.mark.parametrize("shape", [(1, 5, 3, 1), (1, 3, 7, 1), (1, 4, 9, 9), (1, 64, 25, 5)])
+def test_depthwise_hx1_and_model_shapes_equal_the_integer_reference(shape: tuple[int, int, int, int]) -> None:
+    """The streaming model's Hx1 maps (kernel Kx1) and KWS's 25x5 map, both builds."""
+    c, h, w = shape[1:]
+    for k, s, pad, relu6 in [((3, 1) if w == 1 else (3, 3), 1, (0, 0) if w == 1 else (1, 1), False),
+                             ((min(h, 10), 1) if w == 1 else (3, 3), 2 if w > 1 else 1, (0, 0), True)]:
+        model = depthwise(c, h, w, k, s, pad, 1, relu6, 7)
+        rng = np.random.default_rng(3)
+        calib = [{"x": (rng.standard_normal((1, c, h, w)) + 0.7).astype(np.float32)} for _ in range(3)]
+        L = lower(model, precision="int8", calib=calib)
+        x = calib[0]["x"]
+        ref = conv_i8_reference(L, x)
+        assert run(L, x) == ref
+        assert run(L, x, dsp_library()) == ref
+
+
+def add_model(a_shape: list[int], b_shape: list[int]) -> onnx.ModelProto:
+    """y = Relu(a + b) with two graph inputs (numpy broadcasting)."""
+    out = list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
+    g = helper.make_graph(
+        [helper.make_node("Add", ["a", "b"], ["h"], name="add"), helper.make_node("Relu", ["h"], ["y"], name="act")],
+        "add", [helper.make_tensor_value_info("a", TensorProto.FLOAT, a_shape),
+                helper.make_tensor_value_info("b", TensorProto.FLOAT, b_shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def run2(L: Lowered, a: np.ndarray, b: np.ndarray, lib: ctypes.CDLL | None = None) -> bytes:
+    """Run a two-input program once (inputs in edge order); the output tensor's bytes."""
+    orig = host_mod.load_host_library
+    if lib is not None:
+        host_mod.load_host_library = lambda *a, **k: lib  # type: ignore[assignment]
+    try:
+        h = HostProgram(L.blob, L.program)
+    finally:
+        host_mod.load_host_library = orig  # type: ignore[assignment]
+    ra, rb = h.recv_tensors()[:2]
+    h.run({ra: a, rb: b})
+    return h.view(next(e.tensor for e in L.program.edges if e.direction == 1)).tobytes()
+
+
+def add_i8_reference(L: Lowered, a: np.ndarray, b: np.ndarray) -> bytes:
+    """QUANTIZE both, ADD_I8 as TFLite defines it (left shift, two input multipliers, the output's; each a
+    single rounding), DEQUANTIZE, in Python."""
+    prog = L.program
+    (op,) = [o for o in prog.ops if o.opcode == Op.ADD_I8]
+    ta, tb, ty = (prog.tensors[i] for i in (*op.inputs, op.outputs[0]))
+    ls, ma, sa, mb, sb, my, sy, lo, hi = op.params[:9]
+    qa = np.broadcast_to(quantize(a, ta.scale, ta.zero_point), ty.shape)
+    qb = np.broadcast_to(quantize(b, tb.scale, tb.zero_point), ty.shape)
+    out = np.array([min(hi, max(lo, mbqm(mbqm((int(u) - ta.zero_point) << ls, ma, sa)
+                                         + mbqm((int(v) - tb.zero_point) << ls, mb, sb), my, sy) + ty.zero_point))
+                    for u, v in zip(qa.ravel(), qb.ravel())], np.int64)
+    return dequantize(out, ty.scale, ty.zero_point)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 5), h=st.integers(1, 6), w=st.integers(1, 9),
+       kind=st.sampled_from(["same", "b per channel", "a per channel", "b scalar"]), alias=st.booleans(),
+       seed=st.integers(0, 2**16), shift=st.floats(-2.0, 2.0), scale=st.floats(0.05, 20.0))
+def test_add_i8_dsp_and_portable_equal_the_reference_also_in_place(c: int, h: int, w: int, kind: str, alias: bool,
+                                                                   seed: int, shift: float, scale: float) -> None:
+    """ADD_I8's flat same-shape loop and broadcast runs, both builds, equal TFLite's integer add; also with
+    the output placed over an input (the in-place residual add: each element read before it is written)."""
+    full, chan = [1, c, h, w], [1, c, 1, 1]
+    a_shape, b_shape = {"same": (full, full), "b per channel": (full, chan), "a per channel": (chan, full),
+                        "b scalar": (full, [1])}[kind]
+    rng = np.random.default_rng(seed)
+    calib = [{"a": (rng.standard_normal(a_shape) + shift).astype(np.float32),
+              "b": (rng.standard_normal(b_shape) * scale).astype(np.float32)} for _ in range(3)]
+    L = lower(add_model(a_shape, b_shape), precision="int8", calib=calib)
+    (op,) = [o for o in L.program.ops if o.opcode == Op.ADD_I8]
+    if alias:  # y over the full-shape input (the input is dead after the add)
+        src = op.inputs[0] if a_shape == full else op.inputs[1]
+        L.program.tensors[op.outputs[0]].offset = L.program.tensors[src].offset
+        L = Lowered(program=L.program, blob=L.program.to_bytes(), precision=L.precision)
+    a, b = calib[0]["a"], calib[0]["b"]
+    ref = add_i8_reference(L, a, b)
+    assert run2(L, a, b) == ref
+    assert run2(L, a, b, dsp_library()) == ref
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 3), h=st.integers(2, 9), w=st.integers(2, 11), k=st.integers(1, 6), s=st.integers(1, 3),
+       pad=st.integers(0, 2), include=st.booleans(), seed=st.integers(0, 2**16))
+def test_avgpool_i8_dsp_is_bit_exact_with_portable(c: int, h: int, w: int, k: int, s: int, pad: int, include: bool,
+                                                   seed: int) -> None:
+    """AVGPOOL_I8's window sums (4 bytes per SMLAD step in the DSP build), clipped windows and both counts."""
+    k = min(k, h, w)
+    pad = min(pad, k - 1)
+    g = helper.make_graph(
+        [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[k, k], strides=[s, s],
+                          pads=[pad] * 4, count_include_pad=int(include))],
+        "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    rng = np.random.default_rng(seed)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) * 3 + 1).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert any(op.opcode == Op.AVGPOOL_I8 for op in L.program.ops)
+    x = calib[0]["x"]
+    assert run(L, x, dsp_library()) == run(L, x)
