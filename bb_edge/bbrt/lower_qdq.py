@@ -1,6 +1,6 @@
 """Lower a pre-quantized (QDQ) ONNX program to bbrt, keeping the model's own quantization.
 
-(One file: the groups share one closure over the graph's maps, tensors and the builder.)
+Why one file: every group is a branch of one closure over the graph's maps, the int8 tensors and the builder.
 
 A QDQ model (tf2onnx's conversion of an int8 ``.tflite``, or any QuantizeLinear/DequantizeLinear
 graph) already says every tensor's scale and zero point. This lowering keeps them: each
