@@ -34,7 +34,11 @@ libstdc++-arm-none-eabi-dev, qemu-system-arm. Without ``--tflm-sources`` the TFL
 "not built". For scale only: the best closed MLPerf Tiny v1.x submissions on a 120 MHz Cortex-M4 run
 KWS in ~5.2 M cycles, VWW 10.7 M, ResNet-8 19.8 M and the anomaly autoencoder 0.49 M.
 
-Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick] [--tflm-sources DIR]
+``--m3`` adds a second table for continuity with bench/bench_bbrt.py: the same models on QEMU mps2-an385
+(Cortex-M3), bbrt's portable kernels against TFLM's reference kernels (the same pinned tree built without
+``OPTIMIZED_KERNEL_DIR``, the same single-rounding defines and ``-Os``), outputs checked the same way.
+
+Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick] [--tflm-sources DIR] [--m3]
 """
 
 from __future__ import annotations
@@ -159,6 +163,47 @@ def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) 
           f"arm-none-eabi-gcc {baseline.OPT}.")
 
 
+def measure_m3(name: str, tree: Path | None, d: Path, quick: bool) -> tuple[dict[str, float], baseline.Figures | None]:
+    """The continuity column on QEMU mps2-an385 (Cortex-M3): bbrt's portable kernels and TFLM's reference
+    kernels (no OPTIMIZED_KERNEL_DIR, same single rounding and -Os), both checked against TFLite first."""
+    _, x, y = reference(name)
+    L = lowered(name)
+    n = 1 if quick else len(x)
+    want = y[:n].reshape(n, -1)
+    out, insns, info = qemu_arm_run(L, x[:n], d / "bbrt-m3", kind="cortex-m3", opt="-Os")
+    if not np.array_equal(out, want):
+        raise SystemExit(f"{name}: bbrt's Cortex-M3 outputs differ from tflite_output; no figure reported")
+    sizes = elf_sizes(Path(info["elf"]), "arm-none-eabi-")
+    mine = {"insns": insns, "arena": float(L.program.arena_size), "ram": float(sizes["data"] + sizes["bss"]),
+            "code": float(sizes["text"]), "flash": float(sizes["text"] + len(L.blob))}
+    if tree is None:
+        return mine, None
+    fig = baseline.measure(tree, "cortex-m3", MODELS / "tflite" / f"{baseline.TFLITE[name]}.tflite", x[:n],
+                           d / "tflm-m3")
+    if not np.array_equal(fig.outputs, want):
+        raise SystemExit(f"{name}: TFLM's Cortex-M3 reference-kernel outputs differ from tflite_output; "
+                         "no figure reported")
+    return mine, fig
+
+
+def table_m3(res: dict[str, tuple[dict[str, float], baseline.Figures | None]]) -> None:
+    """The second table: bbrt vs TFLM's reference kernels on the Cortex-M3, with bbrt/TFLM ratios."""
+    print("\n| model (Cortex-M3) | instructions bbrt / TFLM ref | ratio | arena bbrt / TFLM | ratio "
+          "| static RAM bbrt / TFLM | ratio | code bbrt / TFLM | ratio | flash bbrt / TFLM | ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, (r, t) in res.items():
+        if t is None:
+            print(f"| {name} | {r['insns']:,.0f} / not built (--tflm-sources) | | {r['arena']:,.0f} | "
+                  f"| {r['ram']:,.0f} | | {r['code']:,.0f} | | {r['flash']:,.0f} | |")
+            continue
+        theirs = {"insns": t.insns, "arena": t.arena, "ram": t.ram, "code": t.code, "flash": t.flash}
+        cells = " | ".join(f"{r[k]:,.0f} / {theirs[k]:,.0f} | {r[k] / theirs[k]:.2f}" for k in theirs)
+        print(f"| {name} | {cells} |")
+    print("\nCortex-M3 (QEMU mps2-an385, -icount shift=0): bbrt's portable kernels against TFLM's reference "
+          f"kernels (TFLM {sources.TFLM_COMMIT}, no OPTIMIZED_KERNEL_DIR, single rounding, "
+          f"arm-none-eabi-gcc {baseline.OPT}); both bit-exact with tflite_output on every input run.")
+
+
 def main() -> None:
     """Measure the selected models and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -166,6 +211,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="one reference input per model instead of 8")
     ap.add_argument("--tflm-sources", type=Path, default=None,
                     help="directory of the baseline's git repositories (module docstring); without it, no TFLM columns")
+    ap.add_argument("--m3", action="store_true",
+                    help="also the Cortex-M3 table: bbrt vs TFLM's reference kernels (mps2-an385)")
     args = ap.parse_args()
     res: dict[str, dict[str, object]] = {}
     tflm: dict[str, baseline.Figures] = {}
@@ -182,6 +229,9 @@ def main() -> None:
                 tflm[name] = measure_tflm(name, tree, Path(tmp) / f"tflm-{name}", args.quick)
                 print(f"{name}: TFLM+CMSIS-NN {tflm[name].insns:,.0f} instructions", file=sys.stderr)
     table(res, tflm)
+    if args.m3:
+        with tempfile.TemporaryDirectory() as tmp:
+            table_m3({name: measure_m3(name, tree, Path(tmp) / name, args.quick) for name in args.models.split(",")})
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import numpy as np
 
 from bb_edge.bbrt.lower import lower
 from bb_edge.bbrt.lower_node import float_fleet_values
+from bb_edge.bbrt.lower_qdq import is_qdq
 from bb_edge.bbrt.quant import affine_params, ranges
 from bb_edge.compiler.int8_edges import Quant, apply_int8_edges, float_program
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
@@ -81,6 +82,12 @@ def plan_int8_edges(dep: Deployment, kinds: dict[str, str], samples: list[dict[s
     # producer passes through (Reshape, MaxPool) keeps the parameters its own producer chose
     for node in _node_order(dep):
         if kinds.get(node) != INT8_NODE:
+            continue
+        if is_qdq(dep.program(node)):  # a QDQ model states its graph boundary's parameters (lower_qdq)
+            own = lower(dep.program(node)).wire_quant
+            for s in list(dep.inputs) + list(dep.outputs):
+                if s.node == node and s.name in chosen:
+                    chosen[s.name] = own.get(s.name)
             continue
         sent = [e.tensor for e in dep.edges if e.src == node and e.tensor in chosen] + \
                [o.name for o in dep.outputs if o.node == node and o.name in chosen]

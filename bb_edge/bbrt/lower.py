@@ -85,6 +85,11 @@ class Lowered:
     model_lower_bound: int = 0
     #: QDQ models: graph inputs the device takes transposed (ONNX name -> perm), see lower_qdq
     input_perm: dict[str, list[int]] = field(default_factory=dict)
+    #: QDQ models: float graph inputs/outputs whose device edge is int8 with these (scale, zero point), the
+    #: host quantizing/dequantizing at its side (a QuantizeLinear/DequantizeLinear at the graph's boundary)
+    wire_quant: dict[str, tuple[float, int]] = field(default_factory=dict)
+    #: QDQ models: graph inputs/outputs the model types uint8; the device edge is int8, v - 128 (qdq_uint8)
+    uint8_io: set[str] = field(default_factory=set)
 
 
 def _attrs(node: onnx.NodeProto) -> dict[str, object]:
@@ -202,12 +207,18 @@ def lower(
             if not d.dim_value:
                 d.dim_value = 1
     if is_qdq(cm):  # a pre-quantized model: its own scales and zero points, TFLite's integer arithmetic
-        if precision != "int8" or float_ops or io_quant or pins:
+        if precision != "int8" or float_ops or pins:
             raise BbrtError("a QDQ model lowers as it is quantized: int8, no float_ops, no other edge "
                             "parameters than its own")
         Lq = Lowered(program=Program(node_id, [], [], []), blob=b"", precision="int8", compute=cm)
-        return lower_qdq(program, cm, Lq, _Builder(Lq), node_ids=node_ids, io_edges=dict(io_edges or {}),
-                         ports=ports)
+        Lq = lower_qdq(program, cm, Lq, _Builder(Lq), node_ids=node_ids, io_edges=dict(io_edges or {}),
+                       ports=ports)
+        own = {k: (float(np.float32(s)), z) for k, (s, z) in Lq.wire_quant.items()}
+        other = {k: q for k, q in (io_quant or {}).items() if (float(np.float32(q[0])), q[1]) != own.get(k)}
+        if other:  # the deployment's int8 graph inputs/outputs must be the model's own QDQ boundary
+            raise BbrtError(f"a QDQ model lowers as it is quantized: graph inputs/outputs {sorted(other)} carry "
+                            f"other int8 parameters ({other}) than the model's own ({own})")
+        return Lq
     init = {i.name: numpy_helper.to_array(i) for i in cm.graph.initializer}
     for node in cm.graph.node:
         if node.op_type == "Constant":

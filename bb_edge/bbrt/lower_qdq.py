@@ -1,5 +1,7 @@
 """Lower a pre-quantized (QDQ) ONNX program to bbrt, keeping the model's own quantization.
 
+Why one file: every group is a branch of one closure over the graph's maps, the int8 tensors and the builder.
+
 A QDQ model (tf2onnx's conversion of an int8 ``.tflite``, or any QuantizeLinear/DequantizeLinear
 graph) already says every tensor's scale and zero point. This lowering keeps them: each
 ``DequantizeLinear -> float op(s) -> QuantizeLinear`` group becomes one int8 kernel whose
@@ -10,14 +12,22 @@ which is the C runtime's ``mbqm``), so the C runtime's outputs equal TFLite's bi
 Groups it knows (the five MLPerf Tiny models use only these):
 
 - Conv (per-channel or per-tensor int8 weights, int32 bias) [+ Relu/Clip] -> CONV_I8
-- MatMul [+ Add of an int32 bias] [+ Relu/Clip] -> FC_I8
+- MatMul [+ Add of an int32 bias] [+ Relu/Clip], Gemm (alpha = beta = 1, no transA) -> FC_I8
 - Add of two int8 activations [+ Relu/Clip] -> ADD_I8 (TFLite's left shift 20 and multipliers)
 - AveragePool with equal input/output parameters -> AVGPOOL_I8 in TFLite's integer mode (p9 = 1)
 - Softmax on the last axis -> SOFTMAX_I8 with TFLite's float exp table (a constant input)
-- Reshape/Flatten/Squeeze/Unsqueeze of an int8 tensor -> COPY (an alias, no bytes moved)
+- Reshape/Flatten/Squeeze/Unsqueeze of an int8 tensor, or between a DequantizeLinear and a QuantizeLinear
+  with the same parameters (ONNX Runtime's quantizer) -> COPY (an alias, no bytes moved)
 - Transpose NHWC -> NCHW of a graph input read by convs only: dropped, the convs read the NHWC input in
   place (CONV_I8 p15 = 1); any other Transpose of a graph input: the device takes the transposed layout
   (``input_perm``, the host transposes)
+
+uint8 quantization (ONNX Runtime's default activations, zero point 128) lowers as int8 exactly
+(:mod:`bb_edge.bbrt.qdq_uint8`: ``v - 128`` with zero point ``z - 128``). A float graph input read only
+by QuantizeLinear (per-tensor) is an int8 edge with that QuantizeLinear's parameters, and a float graph
+output written by a DequantizeLinear of an int8 tensor is that int8 tensor's edge: ``Lowered.wire_quant``
+names them, and the host quantizes/dequantizes at its side of the wire (:mod:`bb_edge.engine.edgequant`,
+the rounding of ONNX QuantizeLinear), as an int8 edge of a float model.
 
 Anything else between a DequantizeLinear and the next QuantizeLinear is an
 :class:`UnsupportedQuantPattern` naming the node and the op: never a silent float fallback.
@@ -37,10 +47,13 @@ from onnx import numpy_helper, shape_inference
 from bb_edge.bbrt import planner
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, RECV, SEND, STORE_ARENA, EdgeRecord, Op, Program, Tensor
+from bb_edge.bbrt.qdq_uint8 import int8_from_uint8
 from bb_edge.bbrt.quant import quantize_multiplier
 
 QDQ_OPS = {"QuantizeLinear", "DequantizeLinear"}
 VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
+#: float ops a QuantizeLinear ends a group of (lowered when that QuantizeLinear is met)
+GROUP_OPS = {"Conv", "MatMul", "Gemm", "Add", "Relu", "Clip", "AveragePool", "Softmax"}
 
 
 class UnsupportedQuantPattern(BbrtError):
@@ -138,6 +151,7 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
     """Fill ``lowered`` (a :class:`bb_edge.bbrt.lower.Lowered`) from the QDQ compute model ``cm``."""
     L, B = lowered, builder
     del program
+    cm, L.uint8_io = int8_from_uint8(cm)
     init = {i.name: numpy_helper.to_array(i) for i in cm.graph.initializer}
     for node in cm.graph.node:
         if node.op_type == "Constant":
@@ -216,7 +230,37 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
     recv_edges: list[EdgeRecord] = []
     next_edge = 1000
     L.input_perm = {}
+    def recv(name: str, idx: int) -> None:
+        nonlocal next_edge
+        p = recv_ports.get(name)
+        if p is not None:
+            edge, peer, peer_name = p.edge_id, node_ids.get(p.peer, 0), p.peer
+        else:
+            if name not in io_edges:
+                io_edges[name] = next_edge
+                next_edge += 1
+            edge, peer, peer_name = io_edges[name], 0, "host"
+        live_in.add(idx)
+        recv_edges.append(EdgeRecord(edge, peer, RECV, DT_INT8, idx, peer_name))
+
     for name in graph_inputs:
+        qs = consumers.get(name, [])
+        if elem.get(name) == onnx.TensorProto.FLOAT and qs and all(q.op_type == "QuantizeLinear" for q in qs):
+            # quantized at the wire: the device's edge is the int8 tensor (the host quantizes, edgequant)
+            params = {(float(np.float32(a.reshape(-1)[0])), int(b.reshape(-1)[0]), a.size) for a, b, _ in
+                      (qparams(q) for q in qs)}
+            if len(params) != 1 or next(iter(params))[2] != 1:
+                raise UnsupportedQuantPattern(qs[0].name, qs[0].op_type, f"graph input {name!r} is quantized "
+                                              "per axis or with several parameters (one per-tensor pair only)")
+            s, z, _ = next(iter(params))
+            idx = new_q(name, s, z)
+            for q in qs:
+                used.add(q.name)
+                qidx[q.output[0]] = idx
+                L.qparams[q.output[0]] = (s, z)
+            L.wire_quant[name] = (s, z)
+            recv(name, idx)
+            continue
         if elem.get(name) != onnx.TensorProto.INT8:
             raise UnsupportedQuantPattern(name, "input", f"graph input {name!r} of a QDQ program must be int8 "
                                           f"(elem_type {elem.get(name)})")
@@ -239,16 +283,7 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         idx = new_q(tname, s, z, shape)
         if tname != name:
             qidx[name] = idx
-        p = recv_ports.get(name)
-        if p is not None:
-            edge, peer, peer_name = p.edge_id, node_ids.get(p.peer, 0), p.peer
-        else:
-            if name not in io_edges:
-                io_edges[name] = next_edge
-                next_edge += 1
-            edge, peer, peer_name = io_edges[name], 0, "host"
-        live_in.add(idx)
-        recv_edges.append(EdgeRecord(edge, peer, RECV, DT_INT8, idx, peer_name))
+        recv(name, idx)
 
     def conv_geo(p: onnx.NodeProto, kh: int, kw: int) -> list[int]:
         a = _attrs(p)
@@ -340,7 +375,19 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             B.op(Op.ADD_I8, [qidx[xa], qidx[xb]], [new_q(out, sy, zy)], [ls, ma, sha, mb, shb, mo, sho, lo, hi],
                  p.name)
             return
+        if t in VIEW_OPS and act is None and p.input[0] in deq:  # DQ -> Flatten -> Q, the same parameters
+            x = src(p.input[0], p)
+            if L.qparams[x] != (float(np.float32(sy)), zy):
+                raise UnsupportedQuantPattern(p.name, t, "a reshape that requantizes (its QuantizeLinear's "
+                                              "parameters differ from its input's)")
+            B.op(Op.COPY, [qidx[x]], [new_q(out, sy, zy)], [], p.name)
+            return
         bname = None
+        if t == "Gemm":
+            a = _attrs(p)
+            if int(a.get("transA", 0)) or float(a.get("alpha", 1.0)) != 1.0 or float(a.get("beta", 1.0)) != 1.0:
+                raise UnsupportedQuantPattern(p.name, t, "a Gemm with transA, or alpha or beta other than 1")
+            bname = p.input[2] if len(p.input) > 2 and p.input[2] else None
         if t == "Add":
             mm_in = [i for i in p.input if i not in cq]
             b_in = [i for i in p.input if i in cq]
@@ -351,15 +398,16 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             single_use(mm)
             used.add(mm.name)
             bname, p, t = b_in[0], mm, "MatMul"
-        if t == "MatMul":
+        if t in ("MatMul", "Gemm"):
             x = src(p.input[0], p)
             sx, zx = L.qparams[x]
             wq_kn, _ws0, _z, _a = const(p.input[1], p)
             if wq_kn.ndim != 2:
-                raise UnsupportedQuantPattern(p.name, t, "MatMul weights must be 2-D")
-            n_out = int(wq_kn.shape[1])
-            wq, ws = weights(p, p.input[1], n_out, 1)
-            w = np.ascontiguousarray(wq.T)
+                raise UnsupportedQuantPattern(p.name, t, f"{t} weights must be 2-D")
+            trans = t == "Gemm" and int(_attrs(p).get("transB", 0)) == 1  # weights already [N, K]
+            n_out = int(wq_kn.shape[0] if trans else wq_kn.shape[1])
+            wq, ws = weights(p, p.input[1], n_out, 0 if trans else 1)
+            w = np.ascontiguousarray(wq if trans else wq.T)
             rq = requant(sx, ws, sy)
             bq = fit_bias(bias(p, bname, n_out), w, rq, zy, lo, hi, (p.name, t))
             L.weights[p.name] = {"w": w, "w_scale": ws, "b": bq, "axis": np.array(0)}
@@ -419,17 +467,17 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             x = node.input[0]
             s, z = L.qparams[x]
             B.op(Op.COPY, [qidx[x]], [new_q(node.output[0], s, z)], [], node.name)
+            used.add(node.name)
             continue
         if t == "QuantizeLinear":
             _group(node)
             continue
-        if t in ("Conv", "MatMul", "Add", "Relu", "Clip", "AveragePool", "Softmax"):
+        if t in GROUP_OPS or t in VIEW_OPS:
             continue  # taken by the QuantizeLinear that ends its group (checked below)
         raise UnsupportedQuantPattern(node.name, t, "no int8 kernel for this op in a QDQ model")
 
     for node in cm.graph.node:
-        if node.op_type in ("Conv", "MatMul", "Add", "Relu", "Clip", "AveragePool", "Softmax") \
-                and node.name not in used:
+        if (node.op_type in GROUP_OPS or node.op_type in VIEW_OPS) and node.name not in used:
             raise UnsupportedQuantPattern(node.name, node.op_type, "its float output is not quantized by a "
                                           "QuantizeLinear (a float op between DequantizeLinear and "
                                           "QuantizeLinear with no int8 kernel)")
@@ -446,6 +494,9 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
     send_edges: list[EdgeRecord] = []
     live_out: set[int] = set()
     for name, edge, peer, peer_name in outs:
+        if name not in qidx and name in deq:  # a float output dequantized from an int8 tensor: dequantized at
+            qidx[name] = qidx[deq[name]]  # the host (the device sends the int8 tensor)
+            L.wire_quant[name] = L.qparams[deq[name]]
         if name not in qidx:
             raise UnsupportedQuantPattern(name, "output", f"graph output {name!r} is not an int8 tensor")
         live_out.add(qidx[name])
