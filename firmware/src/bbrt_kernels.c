@@ -384,9 +384,9 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
  * (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered once, then
  * every output channel is one dot product (SMLAD in the DSP build). */
 #ifndef BBRT_IM2COL_MAX
-#define BBRT_IM2COL_MAX 1024u /* patch bytes (stack) */
+#define BBRT_IM2COL_MAX 1280u /* patch bytes (stack): one patch, or two (DSP build) of up to 640 */
 #endif
-#define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
+#define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 /* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
  * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
@@ -539,6 +539,135 @@ static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT
     for (; k < K; k++) s += (int32_t)x[k] * w[k];
     return s;
 }
+
+/* Blocked kernels of the DSP build (mm_*): each unpacked x word feeds the SMLADs of several weight
+ * rows, and in convs each unpacked weight word those of two pixels (CMSIS-NN's 2 x 2 block, on
+ * int8 columns: SXTB16 / SXTB16 ROR 8 split both operands into the same (0, 2) (1, 3) pairs, so
+ * neither the weights nor the patch need reordering). The loops count down, so a step costs two
+ * instructions of overhead at -Os. */
+
+/* s[0] += x0 . w0, s[1] += x1 . w0, s[2] += x0 . w1, s[3] += x1 . w1 over K elements, where
+ * x1 = x0 + K and w1 = w0 + K: 2 pixels x 2 output channels, 16 MACs per 4 loads and 8 SMLAD */
+BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                       uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    /* the loop below in 22 instructions per 16 MACs: at -Os the C version needs 14 registers and
+     * spills 5 of them in the loop */
+    if (n) {
+        uint32_t t0, t1, t2, t3, t4, t5;
+        __asm__("1:\n\t"
+                "ldr %[t1], [%[w], %[K]]\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t3], %[t1]\n\t"
+                "sxtb16 %[t1], %[t1], ror #8\n\t"
+                "sxtb16 %[t2], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "ldr %[t5], [%[x], %[K]]\n\t"
+                "sxtb16 %[t4], %[t5]\n\t"
+                "sxtb16 %[t5], %[t5], ror #8\n\t"
+                "smlad %[s10], %[t4], %[t2], %[s10]\n\t"
+                "smlad %[s11], %[t4], %[t3], %[s11]\n\t"
+                "smlad %[s10], %[t5], %[t0], %[s10]\n\t"
+                "smlad %[s11], %[t5], %[t1], %[s11]\n\t"
+                "ldr %[t5], [%[x]], #4\n\t"
+                "sxtb16 %[t4], %[t5]\n\t"
+                "sxtb16 %[t5], %[t5], ror #8\n\t"
+                "smlad %[s00], %[t4], %[t2], %[s00]\n\t"
+                "smlad %[s01], %[t4], %[t3], %[s01]\n\t"
+                "smlad %[s00], %[t5], %[t0], %[s00]\n\t"
+                "smlad %[s01], %[t5], %[t1], %[s01]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+                  [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+                  [t5] "=&r"(t5)
+                : [K] "r"(K)
+                : "cc", "memory");
+    }
+#else
+    while (n--) {
+        uint32_t a = dsp_read4(x), b = dsp_read4(x + K), v = dsp_read4(w);
+        uint32_t ae = dsp_sxtb16(a), ao = dsp_sxtb16_ror8(a), be = dsp_sxtb16(b), bo = dsp_sxtb16_ror8(b);
+        uint32_t ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        s00 = dsp_smlad(ae, ve, s00);
+        s00 = dsp_smlad(ao, vo, s00);
+        s10 = dsp_smlad(be, ve, s10);
+        s10 = dsp_smlad(bo, vo, s10);
+        v = dsp_read4(w + K);
+        ve = dsp_sxtb16(v);
+        vo = dsp_sxtb16_ror8(v);
+        s01 = dsp_smlad(ae, ve, s01);
+        s01 = dsp_smlad(ao, vo, s01);
+        s11 = dsp_smlad(be, ve, s11);
+        s11 = dsp_smlad(bo, vo, s11);
+        x += 4;
+        w += 4;
+    }
+#endif
+    for (n = K & 3u; n; n--, x++, w++) {
+        int32_t a = x[0], b = x[K], v0 = w[0], v1 = w[K];
+        s00 += a * v0;
+        s10 += b * v0;
+        s01 += a * v1;
+        s11 += b * v1;
+    }
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* s[j] += x . w_j for the 4 rows w_j = w + j K: the FC's matrix-vector block, each unpacked x word
+ * shared by 4 rows */
+BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                     uint32_t K) {
+    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    const int8_t *w2 = w + 2u * K;
+    uint32_t n = K >> 2;
+    while (n--) {
+        uint32_t a = dsp_read4(x), xe = dsp_sxtb16(a), xo = dsp_sxtb16_ror8(a), v;
+        v = dsp_read4(w);
+        s0 = dsp_smlad(xe, dsp_sxtb16(v), s0);
+        s0 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s0);
+        v = dsp_read4(w + K);
+        s1 = dsp_smlad(xe, dsp_sxtb16(v), s1);
+        s1 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s1);
+        v = dsp_read4(w2);
+        s2 = dsp_smlad(xe, dsp_sxtb16(v), s2);
+        s2 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s2);
+        v = dsp_read4(w2 + K);
+        s3 = dsp_smlad(xe, dsp_sxtb16(v), s3);
+        s3 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s3);
+        x += 4;
+        w += 4;
+        w2 += 4;
+    }
+    for (n = K & 3u; n; n--, x++, w++, w2++) {
+        int32_t a = x[0];
+        s0 += a * w[0];
+        s1 += a * w[K];
+        s2 += a * w2[0];
+        s3 += a * w2[K];
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+}
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi) with the 64-bit rounding shift cut to 32 bits when the
+ * shift is a right shift by 33 or more (every conv/FC of the models: real multipliers < 0.25):
+ * (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only adds a
+ * fraction below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
+static inline int8_t mm_rq8(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
+    if (shift <= -2) {
+        int32_t t = shift < -31 ? 30 : -shift - 1, h = (int32_t)(((int64_t)acc * m) >> 32);
+        return sat8(((h + (1 << (t - 1))) >> t) + zy, lo, hi);
+    }
+    return sat8(mbqm(acc, m, shift) + zy, lo, hi);
+}
 #else
 /* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
 BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
@@ -624,12 +753,53 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     return 1;
 }
 
+/* the patch of output pixel (oy, ox) of one group, in the weights' order (ic, ky, kx), padding = zx */
+static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uint32_t oy, uint32_t ox,
+                         int8_t *BBRT_RESTRICT cp) {
+    const conv_geo_t *g = &c->g;
+    const uint32_t Cg = g->Cg, KH = g->KH, KW = g->KW, sC = g->sC, sH = g->sH, sW = g->sW, H = g->H, W = g->W;
+    const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl, dh = g->dh, dw = g->dw;
+    const int8_t zx8 = (int8_t)c->zx;
+    uint32_t ic, ky, kx;
+    if (KH * KW == 1u && iy0 >= 0 && iy0 < (int32_t)H && ix0 >= 0 && ix0 < (int32_t)W) {
+        const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
+        for (ic = 0; ic < Cg; ic++) cp[ic] = xp[(size_t)ic * sC]; /* 1x1: a column */
+        return;
+    }
+    /* every column inside the image and unit steps: the kernel rows are plain copies */
+    const int inside = sW == 1u && dw == 1 && ix0 >= 0 && ix0 + (int32_t)KW <= (int32_t)W;
+    for (ic = 0; ic < Cg; ic++) {
+        const int8_t *xp = xg + (size_t)ic * sC;
+        for (ky = 0; ky < KH; ky++) {
+            int32_t iy = iy0 + (int32_t)ky * dh, ix = ix0;
+            const int8_t *xr;
+            if (iy < 0 || iy >= (int32_t)H) { /* a padding row: no pointer into it */
+                for (kx = 0; kx < KW; kx++) *cp++ = zx8;
+                continue;
+            }
+            xr = xp + (size_t)iy * sH;
+            if (inside) {
+                xr += ix0;
+                for (kx = 0; kx < KW; kx++) *cp++ = xr[kx];
+                continue;
+            }
+            for (kx = 0; kx < KW; kx++, ix += dw)
+                *cp++ = (ix >= 0 && ix < (int32_t)W) ? xr[(size_t)ix * sW] : zx8;
+        }
+    }
+}
+
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
- * b + sum over the taps inside the image of (x - zx) * w */
+ * b + sum over the taps inside the image of (x - zx) * w. The DSP build gathers two pixels' patches
+ * (when both fit BBRT_IM2COL_MAX) and runs 2 pixels x 2 channels per dot product (mm_dot2x2_i8),
+ * requantized by mm_rq8; the portable build one pixel and one channel (dot_i8), by mbqm. */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
-    uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, n, gi, oc0, oc, oy, ox, ic, ky, kx;
-    int8_t col[BBRT_IM2COL_MAX], zx8 = (int8_t)c->zx;
+    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
+    const int32_t *rq = c->rq;
+    const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
+    uint32_t n, gi, oc0, oc, p, np;
+    int8_t col[BBRT_IM2COL_MAX];
     int32_t base[BBRT_IM2COL_OC];
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
@@ -644,49 +814,51 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
             for (n = 0; n < g->N; n++) {
                 const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
                 int8_t *on = o + (size_t)n * g->M * OHW;
-                for (oy = 0; oy < g->OH; oy++)
-                    for (ox = 0; ox < g->OW; ox++) {
-                        int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
-                        int8_t *cp = col, *op = on + (size_t)oy * g->OW + ox;
-                        if (KK == 1u && iy0 >= 0 && iy0 < (int32_t)g->H && ix0 >= 0 && ix0 < (int32_t)g->W) {
-                            const int8_t *xp = xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW;
-                            for (ic = 0; ic < g->Cg; ic++) col[ic] = xp[(size_t)ic * g->sC]; /* 1x1: a column */
-                        } else
-                        for (ic = 0; ic < g->Cg; ic++) {
-                            const int8_t *xp = xg + (size_t)ic * g->sC;
-                            for (ky = 0; ky < g->KH; ky++) {
-                                int32_t iy = iy0 + (int32_t)ky * g->dh, ix = ix0;
-                                const int8_t *xr;
-                                if (iy < 0 || iy >= (int32_t)g->H) { /* a padding row: no pointer into it */
-                                    for (kx = 0; kx < g->KW; kx++) *cp++ = zx8;
-                                    continue;
-                                }
-                                xr = xp + (size_t)iy * g->sH;
-                                for (kx = 0; kx < g->KW; kx++, ix += g->dw)
-                                    *cp++ = (ix >= 0 && ix < (int32_t)g->W) ? xr[(size_t)ix * g->sW] : zx8;
-                            }
-                        }
-                        for (oc = oc0; oc < oc1; oc++) {
-                            int32_t a[2];
-                            const int8_t *wr = c->w + (size_t)oc * P;
-                            a[0] = base[oc - oc0];
+                for (p = 0; p < OHW; p += np) {
+                    int8_t *op = on + p;
+                    np = 1u;
+                    im2col_patch(c, xg, p / OW, p % OW, col);
 #if defined(BBRT_KERNELS_DSP)
-                            if (oc + 1u < oc1) {
-                                a[1] = base[oc + 1u - oc0];
-                                dot2_i8(a, col, wr, wr + P, P);
-                                op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                            c->amin, c->amax);
-                                oc++;
-                                op[(size_t)oc * OHW] = sat8(mbqm(a[1], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                            c->amin, c->amax);
-                                continue;
-                            }
-#endif
-                            a[0] += dot_i8(col, wr, P);
-                            op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                        c->amin, c->amax);
+                    if (p + 1u < OHW && 2u * P <= BBRT_IM2COL_MAX) {
+                        np = 2u;
+                        im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, col + P);
+                    }
+                    for (oc = oc0; oc < oc1; oc++) {
+                        const int8_t *wr = c->w + (size_t)oc * P;
+                        int8_t *oq = op + (size_t)oc * OHW;
+                        int32_t s[4];
+                        s[0] = s[1] = base[oc - oc0];
+                        if (np == 2u && oc + 1u < oc1) { /* 2 pixels x 2 channels */
+                            s[2] = s[3] = base[oc + 1u - oc0];
+                            mm_dot2x2_i8(s, col, wr, P);
+                            oq[0] = mm_rq8(s[0], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[1] = mm_rq8(s[1], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oc++;
+                            oq += OHW;
+                            oq[0] = mm_rq8(s[2], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[1] = mm_rq8(s[3], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                        } else if (np == 2u) { /* the last channel: its row against both patches */
+                            dot2_i8(s, wr, col, col + P, P);
+                            oq[0] = mm_rq8(s[0], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[1] = mm_rq8(s[1], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                        } else if (oc + 1u < oc1) { /* the last pixel: two channels' rows against it */
+                            s[1] = base[oc + 1u - oc0];
+                            dot2_i8(s, col, wr, wr + P, P);
+                            oq[0] = mm_rq8(s[0], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oc++;
+                            oq[OHW] = mm_rq8(s[1], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                        } else {
+                            oq[0] = mm_rq8(s[0] + dot_i8(col, wr, P), rq[2u * oc], rq[2u * oc + 1u], zy, amin,
+                                           amax);
                         }
                     }
+#else
+                    for (oc = oc0; oc < oc1; oc++) {
+                        int32_t a = base[oc - oc0] + dot_i8(col, c->w + (size_t)oc * P, P);
+                        op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + zy, amin, amax);
+                    }
+#endif
+                }
             }
         }
 }
@@ -712,11 +884,17 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     for (r = 0; r < rows; r++, x += K) {
         for (n = 0; n < Nn; n++) {
             const int8_t *wr = w + (size_t)n * K;
-            int32_t acc[2];
+            int32_t acc[4];
             uint32_t j, m = 1u;
             acc[0] = b[n];
 #if defined(BBRT_KERNELS_DSP)
-            if (n + 1u < Nn) {
+            if (n + 3u < Nn) { /* 4 rows sharing each unpacked x word */
+                m = 4u;
+                acc[1] = b[n + 1u];
+                acc[2] = b[n + 2u];
+                acc[3] = b[n + 3u];
+                mm_dot4_i8(acc, x, wr, K);
+            } else if (n + 1u < Nn) {
                 m = 2u;
                 acc[1] = b[n + 1u];
                 dot2_i8(acc, x, wr, wr + K, K);
@@ -734,7 +912,11 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                     for (k = 0; k < K; k++) sw += wr[k];
                     a -= zx * sw;
                 }
+#if defined(BBRT_KERNELS_DSP)
+                *o++ = mm_rq8(a, rq[2u * (n + j)], rq[2u * (n + j) + 1u], zy, lo, hi);
+#else
                 *o++ = sat8(mbqm(a, rq[2u * (n + j)], rq[2u * (n + j) + 1u]) + zy, lo, hi);
+#endif
             }
             n += m - 1u;
         }
