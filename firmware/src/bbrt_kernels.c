@@ -657,16 +657,30 @@ BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, 
     s[3] = s3;
 }
 
-/* sat8(mbqm(acc, m, shift) + zy, lo, hi) with the 64-bit rounding shift cut to 32 bits when the
- * shift is a right shift by 33 or more (every conv/FC of the models: real multipliers < 0.25):
- * (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only adds a
- * fraction below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
-static inline int8_t mm_rq8(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
-    if (shift <= -2) {
-        int32_t t = shift < -31 ? 30 : -shift - 1, h = (int32_t)(((int64_t)acc * m) >> 32);
-        return sat8(((h + (1 << (t - 1))) >> t) + zy, lo, hi);
-    }
+#if defined(__GNUC__) || defined(__clang__)
+#define MM_INLINE __attribute__((always_inline)) inline
+#else
+#define MM_INLINE inline
+#endif
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi) for a right shift by 33 or more, shift in [-31, -2] (every
+ * conv/FC of the models: real multipliers < 0.25), in 32 bits:
+ * (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only adds a fraction
+ * below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
+static MM_INLINE int8_t mm_rq8f(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
+    int32_t t = -shift - 1, h = (int32_t)(((int64_t)acc * m) >> 32);
+    return sat8(((h + (1 << (t - 1))) >> t) + zy, lo, hi);
+}
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi): mm_rq8f when the shift allows it */
+static int8_t mm_rq8(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
+    if (shift <= -2 && shift >= -31) return mm_rq8f(acc, m, shift, zy, lo, hi);
     return sat8(mbqm(acc, m, shift) + zy, lo, hi);
+}
+
+/* mm_rq8f inline when every shift of the block was checked (fast), else mm_rq8 */
+static MM_INLINE int8_t mm_rq8b(int fast, int32_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
+    return fast ? mm_rq8f(acc, rq[0], rq[1], zy, lo, hi) : mm_rq8(acc, rq[0], rq[1], zy, lo, hi);
 }
 #else
 /* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
@@ -799,17 +813,26 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const int32_t *rq = c->rq;
     const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
     uint32_t n, gi, oc0, oc, p, np;
+#if defined(BBRT_KERNELS_DSP)
+    int fast; /* every shift of the block suits mm_rq8f */
+#endif
     int8_t col[BBRT_IM2COL_MAX];
     int32_t base[BBRT_IM2COL_OC];
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
             uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
+#if defined(BBRT_KERNELS_DSP)
+            fast = 1;
+#endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
                 int32_t sw = 0;
                 uint32_t k;
                 for (k = 0; k < P; k++) sw += wr[k];
                 base[oc - oc0] = c->b[oc] - c->zx * sw;
+#if defined(BBRT_KERNELS_DSP)
+                if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
+#endif
             }
             for (n = 0; n < g->N; n++) {
                 const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
@@ -831,25 +854,24 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                         if (np == 2u && oc + 1u < oc1) { /* 2 pixels x 2 channels */
                             s[2] = s[3] = base[oc + 1u - oc0];
                             mm_dot2x2_i8(s, col, wr, P);
-                            oq[0] = mm_rq8(s[0], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
-                            oq[1] = mm_rq8(s[1], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[0] = mm_rq8b(fast, s[0], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rq8b(fast, s[1], rq + 2u * oc, zy, amin, amax);
                             oc++;
                             oq += OHW;
-                            oq[0] = mm_rq8(s[2], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
-                            oq[1] = mm_rq8(s[3], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[0] = mm_rq8b(fast, s[2], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rq8b(fast, s[3], rq + 2u * oc, zy, amin, amax);
                         } else if (np == 2u) { /* the last channel: its row against both patches */
                             dot2_i8(s, wr, col, col + P, P);
-                            oq[0] = mm_rq8(s[0], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
-                            oq[1] = mm_rq8(s[1], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[0] = mm_rq8b(fast, s[0], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rq8b(fast, s[1], rq + 2u * oc, zy, amin, amax);
                         } else if (oc + 1u < oc1) { /* the last pixel: two channels' rows against it */
                             s[1] = base[oc + 1u - oc0];
                             dot2_i8(s, col, wr, wr + P, P);
-                            oq[0] = mm_rq8(s[0], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[0] = mm_rq8b(fast, s[0], rq + 2u * oc, zy, amin, amax);
                             oc++;
-                            oq[OHW] = mm_rq8(s[1], rq[2u * oc], rq[2u * oc + 1u], zy, amin, amax);
+                            oq[OHW] = mm_rq8b(fast, s[1], rq + 2u * oc, zy, amin, amax);
                         } else {
-                            oq[0] = mm_rq8(s[0] + dot_i8(col, wr, P), rq[2u * oc], rq[2u * oc + 1u], zy, amin,
-                                           amax);
+                            oq[0] = mm_rq8b(fast, s[0] + dot_i8(col, wr, P), rq + 2u * oc, zy, amin, amax);
                         }
                     }
 #else
