@@ -384,7 +384,7 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
  * (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered once, then
  * every output channel is one dot product (SMLAD in the DSP build). */
 #ifndef BBRT_IM2COL_MAX
-#define BBRT_IM2COL_MAX 1280u /* patch bytes (stack): one patch, or two (DSP build) of up to 640 */
+#define BBRT_IM2COL_MAX 1536u /* patch bytes (stack): one patch; DSP build: two, or five (a widened pair) */
 #endif
 #define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
@@ -619,6 +619,87 @@ BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x
     s[3] = s11;
 }
 
+/* Two pixels' patches widened once to 16-bit pairs, then reused by every output channel: per 4
+ * elements e the words SXTB16(a_e), SXTB16 ROR 8(a_e), SXTB16(b_e), SXTB16 ROR 8(b_e) of pixels a, b.
+ * lane 0 writes pixel a's words, lane 2 pixel b's; K is a multiple of 4. */
+static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT col, uint32_t K, uint32_t lane) {
+    uint32_t g;
+    wd += lane;
+    for (g = K >> 2; g; g--, col += 4, wd += 4) {
+        uint32_t v = dsp_read4(col);
+        wd[0] = dsp_sxtb16(v);
+        wd[1] = dsp_sxtb16_ror8(v);
+    }
+}
+
+/* mm_dot2x2_i8 on a widened pair of patches (mm_widen_i8): s[0] += a . w0, s[1] += b . w0,
+ * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K, K a multiple of 4. Only the weights are unpacked in
+ * the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's s8 x s16 kernel, whose
+ * weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
+BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                        uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    const int8_t *w1 = w + K;
+    if (n) {
+        uint32_t ae, ao, be, bo, t0, t1;
+        __asm__("1:\n\t"
+                "ldrd %[be], %[bo], [%[x], #8]\n\t"
+                "ldrd %[ae], %[ao], [%[x]], #16\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s00], %[ae], %[t1], %[s00]\n\t"
+                "smlad %[s10], %[be], %[t1], %[s10]\n\t"
+                "smlad %[s00], %[ao], %[t0], %[s00]\n\t"
+                "smlad %[s10], %[bo], %[t0], %[s10]\n\t"
+                "ldr %[t0], [%[w1]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s01], %[ae], %[t1], %[s01]\n\t"
+                "smlad %[s11], %[be], %[t1], %[s11]\n\t"
+                "smlad %[s01], %[ao], %[t0], %[s01]\n\t"
+                "smlad %[s11], %[bo], %[t0], %[s11]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+                  [w1] "+r"(w1), [n] "+r"(n), [ae] "=&r"(ae), [ao] "=&r"(ao), [be] "=&r"(be), [bo] "=&r"(bo),
+                  [t0] "=&r"(t0), [t1] "=&r"(t1)
+                :
+                : "cc", "memory");
+    }
+#else
+    for (; n; n--, x += 4, w += 4) {
+        uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        s00 = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, s00));
+        s10 = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, s10));
+        v = dsp_read4(w + K);
+        ve = dsp_sxtb16(v);
+        vo = dsp_sxtb16_ror8(v);
+        s01 = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, s01));
+        s11 = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, s11));
+    }
+#endif
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* s[0] += a . w, s[1] += b . w on a widened pair (the last of an odd number of channels) */
+static void mm_dot1x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t sa = s[0], sb = s[1];
+    uint32_t n;
+    for (n = K >> 2; n; n--, x += 4, w += 4) {
+        uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        sa = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, sa));
+        sb = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, sb));
+    }
+    s[0] = sa;
+    s[1] = sb;
+}
+
 /* s[j] += x . w_j for the 4 rows w_j = w + j K: the FC's matrix-vector block, each unpacked x word
  * shared by 4 rows */
 BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
@@ -664,23 +745,24 @@ BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, 
 #endif
 
 /* sat8(mbqm(acc, m, shift) + zy, lo, hi) for a right shift by 33 or more, shift in [-31, -2] (every
- * conv/FC of the models: real multipliers < 0.25), in 32 bits:
- * (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only adds a fraction
- * below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
-static MM_INLINE int8_t mm_rq8f(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
-    int32_t t = -shift - 1, h = (int32_t)(((int64_t)acc * m) >> 32);
+ * conv/FC of the models but zero-multiplier channels: real multipliers < 0.25), in 32 bits with
+ * t = -shift - 1: (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only
+ * adds a fraction below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
+static MM_INLINE int8_t mm_rq8f(int32_t acc, int32_t m, int32_t t, int32_t zy, int32_t lo, int32_t hi) {
+    int32_t h = (int32_t)(((int64_t)acc * m) >> 32);
     return sat8(((h + (1 << (t - 1))) >> t) + zy, lo, hi);
 }
 
 /* sat8(mbqm(acc, m, shift) + zy, lo, hi): mm_rq8f when the shift allows it */
 static int8_t mm_rq8(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
-    if (shift <= -2 && shift >= -31) return mm_rq8f(acc, m, shift, zy, lo, hi);
+    if (shift <= -2 && shift >= -31) return mm_rq8f(acc, m, -shift - 1, zy, lo, hi);
     return sat8(mbqm(acc, m, shift) + zy, lo, hi);
 }
 
-/* mm_rq8f inline when every shift of the block was checked (fast), else mm_rq8 */
-static MM_INLINE int8_t mm_rq8b(int fast, int32_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
-    return fast ? mm_rq8f(acc, rq[0], rq[1], zy, lo, hi) : mm_rq8(acc, rq[0], rq[1], zy, lo, hi);
+/* mm_rq8f inline with the channel's precomputed (m, t) when the block is fast, else mm_rq8 on rq */
+static MM_INLINE int8_t mm_rqb(int fast, int32_t acc, int32_t m, int32_t t, const int32_t *rq, int32_t zy,
+                               int32_t lo, int32_t hi) {
+    return fast ? mm_rq8f(acc, m, t, zy, lo, hi) : mm_rq8(acc, rq[0], rq[1], zy, lo, hi);
 }
 #else
 /* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
@@ -805,19 +887,25 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
 
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
  * b + sum over the taps inside the image of (x - zx) * w. The DSP build gathers two pixels' patches
- * (when both fit BBRT_IM2COL_MAX) and runs 2 pixels x 2 channels per dot product (mm_dot2x2_i8),
- * requantized by mm_rq8; the portable build one pixel and one channel (dot_i8), by mbqm. */
+ * and runs 2 pixels x 2 channels per dot product: widened to 16-bit pairs once (mm_dot2x2w_i8) when
+ * 5 patches fit BBRT_IM2COL_MAX and the patch is a multiple of 4, else on the int8 patches
+ * (mm_dot2x2_i8) when 2 fit; requantized by mm_rq8f with per-channel constants when every channel
+ * of the block allows it. The portable build: one pixel and one channel (dot_i8), mbqm. */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
     const int32_t *rq = c->rq;
     const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
     uint32_t n, gi, oc0, oc, p, np;
-#if defined(BBRT_KERNELS_DSP)
-    int fast; /* every shift of the block suits mm_rq8f */
-#endif
-    int8_t col[BBRT_IM2COL_MAX];
+    uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the patches (int8), or the widened pair + a staging patch */
+    int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
+#if defined(BBRT_KERNELS_DSP)
+    const int wide = P % 4u == 0u && 5u * P <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
+    int8_t *stage = (int8_t *)(buf + P);
+    int32_t qm[BBRT_IM2COL_OC], qt[BBRT_IM2COL_OC];
+    int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
+#endif
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
             uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
@@ -831,7 +919,10 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                 for (k = 0; k < P; k++) sw += wr[k];
                 base[oc - oc0] = c->b[oc] - c->zx * sw;
 #if defined(BBRT_KERNELS_DSP)
-                if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
+                qm[oc - oc0] = rq[2u * oc];
+                qt[oc - oc0] = -rq[2u * oc + 1u] - 1;
+                if (rq[2u * oc] == 0) qt[oc - oc0] = 1; /* a zero multiplier: 0 with any shift */
+                else if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
 #endif
             }
             for (n = 0; n < g->N; n++) {
@@ -840,41 +931,55 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                 for (p = 0; p < OHW; p += np) {
                     int8_t *op = on + p;
                     np = 1u;
-                    im2col_patch(c, xg, p / OW, p % OW, col);
 #if defined(BBRT_KERNELS_DSP)
-                    if (p + 1u < OHW && 2u * P <= BBRT_IM2COL_MAX) {
-                        np = 2u;
-                        im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, col + P);
+                    if (p + 1u < OHW && pairs) np = 2u;
+                    if (np == 2u && wide) {
+                        im2col_patch(c, xg, p / OW, p % OW, stage);
+                        mm_widen_i8(buf, stage, P, 0u);
+                        im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, stage);
+                        mm_widen_i8(buf, stage, P, 2u);
+                    } else {
+                        im2col_patch(c, xg, p / OW, p % OW, col);
+                        if (np == 2u) im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, col + P);
                     }
                     for (oc = oc0; oc < oc1; oc++) {
+                        const uint32_t i = oc - oc0;
                         const int8_t *wr = c->w + (size_t)oc * P;
                         int8_t *oq = op + (size_t)oc * OHW;
                         int32_t s[4];
-                        s[0] = s[1] = base[oc - oc0];
+                        s[0] = s[1] = base[i];
                         if (np == 2u && oc + 1u < oc1) { /* 2 pixels x 2 channels */
-                            s[2] = s[3] = base[oc + 1u - oc0];
-                            mm_dot2x2_i8(s, col, wr, P);
-                            oq[0] = mm_rq8b(fast, s[0], rq + 2u * oc, zy, amin, amax);
-                            oq[1] = mm_rq8b(fast, s[1], rq + 2u * oc, zy, amin, amax);
+                            s[2] = s[3] = base[i + 1u];
+                            if (wide)
+                                mm_dot2x2w_i8(s, buf, wr, P);
+                            else
+                                mm_dot2x2_i8(s, col, wr, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rqb(fast, s[1], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
                             oc++;
                             oq += OHW;
-                            oq[0] = mm_rq8b(fast, s[2], rq + 2u * oc, zy, amin, amax);
-                            oq[1] = mm_rq8b(fast, s[3], rq + 2u * oc, zy, amin, amax);
+                            oq[0] = mm_rqb(fast, s[2], qm[i + 1u], qt[i + 1u], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rqb(fast, s[3], qm[i + 1u], qt[i + 1u], rq + 2u * oc, zy, amin, amax);
                         } else if (np == 2u) { /* the last channel: its row against both patches */
-                            dot2_i8(s, wr, col, col + P, P);
-                            oq[0] = mm_rq8b(fast, s[0], rq + 2u * oc, zy, amin, amax);
-                            oq[1] = mm_rq8b(fast, s[1], rq + 2u * oc, zy, amin, amax);
+                            if (wide)
+                                mm_dot1x2w_i8(s, buf, wr, P);
+                            else
+                                dot2_i8(s, wr, col, col + P, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rqb(fast, s[1], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
                         } else if (oc + 1u < oc1) { /* the last pixel: two channels' rows against it */
-                            s[1] = base[oc + 1u - oc0];
+                            s[1] = base[i + 1u];
                             dot2_i8(s, col, wr, wr + P, P);
-                            oq[0] = mm_rq8b(fast, s[0], rq + 2u * oc, zy, amin, amax);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
                             oc++;
-                            oq[OHW] = mm_rq8b(fast, s[1], rq + 2u * oc, zy, amin, amax);
+                            oq[OHW] = mm_rqb(fast, s[1], qm[i + 1u], qt[i + 1u], rq + 2u * oc, zy, amin, amax);
                         } else {
-                            oq[0] = mm_rq8b(fast, s[0] + dot_i8(col, wr, P), rq + 2u * oc, zy, amin, amax);
+                            oq[0] = mm_rqb(fast, s[0] + dot_i8(col, wr, P), qm[i], qt[i], rq + 2u * oc, zy, amin,
+                                           amax);
                         }
                     }
 #else
+                    im2col_patch(c, xg, p / OW, p % OW, col);
                     for (oc = oc0; oc < oc1; oc++) {
                         int32_t a = base[oc - oc0] + dot_i8(col, c->w + (size_t)oc * P, P);
                         op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + zy, amin, amax);
