@@ -238,6 +238,12 @@ static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* acc + the sum of the 4 unsigned bytes of v (USADA8 against 0) */
+static inline uint32_t mm_usada8(uint32_t v, uint32_t acc) {
+    uint32_t r;
+    __asm__("usada8 %0, %1, %2, %3" : "=r"(r) : "r"(v), "r"(0u), "r"(acc));
+    return r;
+}
 /* 4 bytes at any address (Cortex-M4/M7 LDR takes unaligned addresses) */
 static inline uint32_t dsp_read4(const int8_t *p) {
     uint32_t v;
@@ -253,6 +259,9 @@ static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
     int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
     return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+static uint32_t mm_usada8(uint32_t v, uint32_t acc) {
+    return acc + (v & 0xFFu) + ((v >> 8) & 0xFFu) + ((v >> 16) & 0xFFu) + (v >> 24);
 }
 static uint32_t dsp_read4(const int8_t *p) {
     const uint8_t *u = (const uint8_t *)p;
@@ -387,7 +396,7 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 #define BBRT_IM2COL_MAX 1536u /* patch bytes (stack): one patch; DSP build: two, or five (a widened pair) */
 #endif
 #define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
-static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 /* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
  * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
 #ifndef BBRT_DW_BAND
@@ -619,27 +628,59 @@ BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x
     s[3] = s11;
 }
 
+/* sum of K int8: the bytes biased to unsigned (XOR 0x80) and summed 4 at a time by USADA8, the bias
+ * (128 per byte) taken off at the end */
+static int32_t mm_sum_i8(const int8_t *w, uint32_t K) {
+    uint32_t u = 0, n;
+    int32_t s = 0;
+    for (n = K >> 2; n; n--, w += 4) u = mm_usada8(dsp_read4(w) ^ 0x80808080u, u);
+    for (n = K & 3u; n; n--) s += *w++;
+    return s + (int32_t)(u - 128u * (K & ~3u));
+}
+
 /* Two pixels' patches widened once to 16-bit pairs, then reused by every output channel: per 4
- * elements e the words SXTB16(a_e), SXTB16 ROR 8(a_e), SXTB16(b_e), SXTB16 ROR 8(b_e) of pixels a, b.
- * lane 0 writes pixel a's words, lane 2 pixel b's; K is a multiple of 4. */
+ * elements e the words SXTB16(a_e), SXTB16 ROR 8(a_e), SXTB16(b_e), SXTB16 ROR 8(b_e) of pixels a, b
+ * (a last group of K % 4 elements padded with zeros). lane 0 writes pixel a's words, lane 2 pixel b's. */
 static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT col, uint32_t K, uint32_t lane) {
-    uint32_t g;
+    uint32_t g, v, j;
     wd += lane;
     for (g = K >> 2; g; g--, col += 4, wd += 4) {
-        uint32_t v = dsp_read4(col);
+        v = dsp_read4(col);
+        wd[0] = dsp_sxtb16(v);
+        wd[1] = dsp_sxtb16_ror8(v);
+    }
+    if (K & 3u) {
+        for (v = 0, j = 0; j < (K & 3u); j++) v |= (uint32_t)(uint8_t)col[j] << (8u * j);
         wd[0] = dsp_sxtb16(v);
         wd[1] = dsp_sxtb16_ror8(v);
     }
 }
 
+/* s[0] += a . w0, s[1] += b . w0 and, with two rows, s[2] += a . w1, s[3] += b . w1 (w1 = w0 + K) over
+ * the last K % 4 elements of a widened pair: x is the pair's last group, w0 the row's tail */
+static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K, int rows2) {
+    const int32_t a[3] = {(int16_t)(uint16_t)x[0], (int16_t)(uint16_t)x[1], (int16_t)(uint16_t)(x[0] >> 16)};
+    const int32_t b[3] = {(int16_t)(uint16_t)x[2], (int16_t)(uint16_t)x[3], (int16_t)(uint16_t)(x[2] >> 16)};
+    uint32_t j;
+    for (j = 0; j < (K & 3u); j++) {
+        s[0] += a[j] * w0[j];
+        s[1] += b[j] * w0[j];
+        if (rows2) {
+            s[2] += a[j] * w0[K + j];
+            s[3] += b[j] * w0[K + j];
+        }
+    }
+}
+
 /* mm_dot2x2_i8 on a widened pair of patches (mm_widen_i8): s[0] += a . w0, s[1] += b . w0,
- * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K, K a multiple of 4. Only the weights are unpacked in
+ * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K. over: the rows may be read up to 3 bytes past w1's end
+ * (still inside the weights), so a last partial group runs in the loop, its padding x = 0. Only the weights are unpacked in
  * the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's s8 x s16 kernel, whose
  * weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
 BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
-                                        uint32_t K) {
+                                        uint32_t K, int over) {
     int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
-    uint32_t n = K >> 2;
+    uint32_t n = over ? (K + 3u) >> 2 : K >> 2;
 #if defined(__ARM_FEATURE_DSP)
     const int8_t *w1 = w + K;
     if (n) {
@@ -685,6 +726,7 @@ BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRIC
     s[1] = s10;
     s[2] = s01;
     s[3] = s11;
+    if (!over && (K & 3u)) mm_tail2w_i8(s, x, w, K, 1);
 }
 
 /* s[0] += a . w, s[1] += b . w on a widened pair (the last of an odd number of channels) */
@@ -698,6 +740,7 @@ static void mm_dot1x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int
     }
     s[0] = sa;
     s[1] = sb;
+    if (K & 3u) mm_tail2w_i8(s, x, w, K, 0);
 }
 
 /* s[j] += x . w_j for the 4 rows w_j = w + j K: the FC's matrix-vector block, each unpacked x word
@@ -707,6 +750,42 @@ BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, 
     int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
     const int8_t *w2 = w + 2u * K;
     uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    /* 25 instructions per 16 MACs (29 for the C loop at -Os) */
+    if (n) {
+        uint32_t xe, xo, t0, t1;
+        __asm__("1:\n\t"
+                "ldr %[xo], [%[x]], #4\n\t"
+                "sxtb16 %[xe], %[xo]\n\t"
+                "sxtb16 %[xo], %[xo], ror #8\n\t"
+                "ldr %[t0], [%[w], %[K]]\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s1], %[xe], %[t1], %[s1]\n\t"
+                "smlad %[s1], %[xo], %[t0], %[s1]\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s0], %[xe], %[t1], %[s0]\n\t"
+                "smlad %[s0], %[xo], %[t0], %[s0]\n\t"
+                "ldr %[t0], [%[w2], %[K]]\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s3], %[xe], %[t1], %[s3]\n\t"
+                "smlad %[s3], %[xo], %[t0], %[s3]\n\t"
+                "ldr %[t0], [%[w2]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s2], %[xe], %[t1], %[s2]\n\t"
+                "smlad %[s2], %[xo], %[t0], %[s2]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x), [w] "+r"(w),
+                  [w2] "+r"(w2), [n] "+r"(n), [xe] "=&r"(xe), [xo] "=&r"(xo), [t0] "=&r"(t0), [t1] "=&r"(t1)
+                : [K] "r"(K)
+                : "cc", "memory");
+    }
+#else
     while (n--) {
         uint32_t a = dsp_read4(x), xe = dsp_sxtb16(a), xo = dsp_sxtb16_ror8(a), v;
         v = dsp_read4(w);
@@ -725,6 +804,7 @@ BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, 
         w += 4;
         w2 += 4;
     }
+#endif
     for (n = K & 3u; n; n--, x++, w++, w2++) {
         int32_t a = x[0];
         s0 += a * w[0];
@@ -862,8 +942,28 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
         for (ic = 0; ic < Cg; ic++) cp[ic] = xp[(size_t)ic * sC]; /* 1x1: a column */
         return;
     }
-    /* every column inside the image and unit steps: the kernel rows are plain copies */
-    const int inside = sW == 1u && dw == 1 && ix0 >= 0 && ix0 + (int32_t)KW <= (int32_t)W;
+    /* every column inside the image: the kernel rows are copies without bounds checks */
+    const int inside = ix0 >= 0 && ix0 + (int32_t)(KW - 1u) * dw < (int32_t)W;
+    const uint32_t step = (uint32_t)dw * sW;
+    if (inside && iy0 >= 0 && iy0 + (int32_t)(KH - 1u) * dh < (int32_t)H) { /* the whole window inside */
+        const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
+        const size_t rs = (size_t)dh * sH;
+        for (ic = 0; ic < Cg; ic++, xp += sC) {
+            const int8_t *r = xp;
+            for (ky = 0; ky < KH; ky++, r += rs) {
+                if (step == 1u && KW == 3u) {
+                    cp[0] = r[0];
+                    cp[1] = r[1];
+                    cp[2] = r[2];
+                    cp += 3;
+                } else {
+                    const int8_t *q = r;
+                    for (kx = 0; kx < KW; kx++, q += step) *cp++ = *q;
+                }
+            }
+        }
+        return;
+    }
     for (ic = 0; ic < Cg; ic++) {
         const int8_t *xp = xg + (size_t)ic * sC;
         for (ky = 0; ky < KH; ky++) {
@@ -875,8 +975,11 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
             }
             xr = xp + (size_t)iy * sH;
             if (inside) {
-                xr += ix0;
-                for (kx = 0; kx < KW; kx++) *cp++ = xr[kx];
+                xr += (size_t)ix0 * sW;
+                if (step == 1u)
+                    for (kx = 0; kx < KW; kx++) *cp++ = xr[kx];
+                else
+                    for (kx = 0; kx < KW; kx++, xr += step) *cp++ = *xr;
                 continue;
             }
             for (kx = 0; kx < KW; kx++, ix += dw)
@@ -888,10 +991,10 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
  * b + sum over the taps inside the image of (x - zx) * w. The DSP build gathers two pixels' patches
  * and runs 2 pixels x 2 channels per dot product: widened to 16-bit pairs once (mm_dot2x2w_i8) when
- * 5 patches fit BBRT_IM2COL_MAX and the patch is a multiple of 4, else on the int8 patches
+ * 5 patches (rounded up to 4 elements) fit BBRT_IM2COL_MAX, else on the int8 patches
  * (mm_dot2x2_i8) when 2 fit; requantized by mm_rq8f with per-channel constants when every channel
  * of the block allows it. The portable build: one pixel and one channel (dot_i8), mbqm. */
-static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
+BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
     const int32_t *rq = c->rq;
@@ -901,8 +1004,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
 #if defined(BBRT_KERNELS_DSP)
-    const int wide = P % 4u == 0u && 5u * P <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
-    int8_t *stage = (int8_t *)(buf + P);
+    const uint32_t P4 = (P + 3u) & ~3u; /* words of a widened pair */
+    const int wide = 5u * P4 <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
+    int8_t *stage = (int8_t *)(buf + P4);
     int32_t qm[BBRT_IM2COL_OC], qt[BBRT_IM2COL_OC];
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
 #endif
@@ -914,15 +1018,17 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
-                int32_t sw = 0;
-                uint32_t k;
-                for (k = 0; k < P; k++) sw += wr[k];
-                base[oc - oc0] = c->b[oc] - c->zx * sw;
 #if defined(BBRT_KERNELS_DSP)
+                base[oc - oc0] = c->b[oc] - c->zx * mm_sum_i8(wr, P);
                 qm[oc - oc0] = rq[2u * oc];
                 qt[oc - oc0] = -rq[2u * oc + 1u] - 1;
                 if (rq[2u * oc] == 0) qt[oc - oc0] = 1; /* a zero multiplier: 0 with any shift */
                 else if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
+#else
+                int32_t sw = 0;
+                uint32_t k;
+                for (k = 0; k < P; k++) sw += wr[k];
+                base[oc - oc0] = c->b[oc] - c->zx * sw;
 #endif
             }
             for (n = 0; n < g->N; n++) {
@@ -951,7 +1057,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                         if (np == 2u && oc + 1u < oc1) { /* 2 pixels x 2 channels */
                             s[2] = s[3] = base[i + 1u];
                             if (wide)
-                                mm_dot2x2w_i8(s, buf, wr, P);
+                                mm_dot2x2w_i8(s, buf, wr, P, (uint64_t)(oc + 2u) * P + 3u <= (uint64_t)g->M * P);
                             else
                                 mm_dot2x2_i8(s, col, wr, P);
                             oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
@@ -967,6 +1073,18 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                                 dot2_i8(s, wr, col, col + P, P);
                             oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
                             oq[1] = mm_rqb(fast, s[1], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                        } else if (oc + 3u < oc1) { /* one pixel: four channels' rows against it */
+                            s[1] = base[i + 1u];
+                            s[2] = base[i + 2u];
+                            s[3] = base[i + 3u];
+                            mm_dot4_i8(s, col, wr, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oq[OHW] = mm_rqb(fast, s[1], qm[i + 1u], qt[i + 1u], rq + 2u * oc + 2u, zy, amin, amax);
+                            oq[2u * OHW] = mm_rqb(fast, s[2], qm[i + 2u], qt[i + 2u], rq + 2u * oc + 4u, zy, amin,
+                                                  amax);
+                            oq[3u * OHW] = mm_rqb(fast, s[3], qm[i + 3u], qt[i + 3u], rq + 2u * oc + 6u, zy, amin,
+                                                  amax);
+                            oc += 3u;
                         } else if (oc + 1u < oc1) { /* the last pixel: two channels' rows against it */
                             s[1] = base[i + 1u];
                             dot2_i8(s, col, wr, wr + P, P);
