@@ -396,7 +396,7 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 #define BBRT_IM2COL_MAX 1536u /* patch bytes (stack): one patch; DSP build: two, or five (a widened pair) */
 #endif
 #define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
-BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 /* depthwise convs (one input and one output channel per group): per output row, the KH input rows it
  * reads are copied into a band padded with the input zero point, so the taps run without bounds checks */
 #ifndef BBRT_DW_BAND
@@ -656,31 +656,27 @@ static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT 
     }
 }
 
-/* s[0] += a . w0, s[1] += b . w0 and, with two rows, s[2] += a . w1, s[3] += b . w1 (w1 = w0 + K) over
- * the last K % 4 elements of a widened pair: x is the pair's last group, w0 the row's tail */
-static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K, int rows2) {
+/* s[0] += a . w0, s[1] += b . w0 over the last K % 4 elements of a widened pair: x is the pair's last
+ * group, w0 the row's tail */
+static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K) {
     const int32_t a[3] = {(int16_t)(uint16_t)x[0], (int16_t)(uint16_t)x[1], (int16_t)(uint16_t)(x[0] >> 16)};
     const int32_t b[3] = {(int16_t)(uint16_t)x[2], (int16_t)(uint16_t)x[3], (int16_t)(uint16_t)(x[2] >> 16)};
     uint32_t j;
     for (j = 0; j < (K & 3u); j++) {
         s[0] += a[j] * w0[j];
         s[1] += b[j] * w0[j];
-        if (rows2) {
-            s[2] += a[j] * w0[K + j];
-            s[3] += b[j] * w0[K + j];
-        }
     }
 }
 
 /* mm_dot2x2_i8 on a widened pair of patches (mm_widen_i8): s[0] += a . w0, s[1] += b . w0,
- * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K. over: the rows may be read up to 3 bytes past w1's end
- * (still inside the weights), so a last partial group runs in the loop, its padding x = 0. Only the weights are unpacked in
- * the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's s8 x s16 kernel, whose
- * weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
+ * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K. A last partial group runs in the loop (its padding x = 0),
+ * so the rows are read up to 3 bytes past w1's end: the caller has rows after w1 (else mm_dot1x2w_i8).
+ * Only the weights are unpacked in the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's
+ * s8 x s16 kernel, whose weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
 BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
-                                        uint32_t K, int over) {
+                                        uint32_t K) {
     int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
-    uint32_t n = over ? (K + 3u) >> 2 : K >> 2;
+    uint32_t n = (K + 3u) >> 2;
 #if defined(__ARM_FEATURE_DSP)
     const int8_t *w1 = w + K;
     if (n) {
@@ -726,7 +722,6 @@ BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRIC
     s[1] = s10;
     s[2] = s01;
     s[3] = s11;
-    if (!over && (K & 3u)) mm_tail2w_i8(s, x, w, K, 1);
 }
 
 /* s[0] += a . w, s[1] += b . w on a widened pair (the last of an odd number of channels) */
@@ -740,7 +735,7 @@ static void mm_dot1x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int
     }
     s[0] = sa;
     s[1] = sb;
-    if (K & 3u) mm_tail2w_i8(s, x, w, K, 0);
+    if (K & 3u) mm_tail2w_i8(s, x, w, K);
 }
 
 /* s[j] += x . w_j for the 4 rows w_j = w + j K: the FC's matrix-vector block, each unpacked x word
@@ -994,7 +989,7 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
  * 5 patches (rounded up to 4 elements) fit BBRT_IM2COL_MAX, else on the int8 patches
  * (mm_dot2x2_i8) when 2 fit; requantized by mm_rq8f with per-channel constants when every channel
  * of the block allows it. The portable build: one pixel and one channel (dot_i8), mbqm. */
-BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
+static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
     const int32_t *rq = c->rq;
@@ -1006,8 +1001,11 @@ BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_DSP)
     const uint32_t P4 = (P + 3u) & ~3u; /* words of a widened pair */
     const int wide = 5u * P4 <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
+    /* channel pairs (oc, oc + 1) with oc + over <= M may read 3 bytes past row oc + 1: rows follow it */
+    const uint32_t over = 2u + (3u + P - 1u) / P, M = g->M;
     int8_t *stage = (int8_t *)(buf + P4);
-    int32_t qm[BBRT_IM2COL_OC], qt[BBRT_IM2COL_OC];
+    int32_t qm[BBRT_IM2COL_OC];
+    int8_t qt[BBRT_IM2COL_OC];
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
 #endif
     for (gi = 0; gi < g->G; gi++)
@@ -1021,7 +1019,7 @@ BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_DSP)
                 base[oc - oc0] = c->b[oc] - c->zx * mm_sum_i8(wr, P);
                 qm[oc - oc0] = rq[2u * oc];
-                qt[oc - oc0] = -rq[2u * oc + 1u] - 1;
+                qt[oc - oc0] = (int8_t)(-rq[2u * oc + 1u] - 1); /* 1..30 when fast */
                 if (rq[2u * oc] == 0) qt[oc - oc0] = 1; /* a zero multiplier: 0 with any shift */
                 else if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
 #else
@@ -1056,9 +1054,12 @@ BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                         s[0] = s[1] = base[i];
                         if (np == 2u && oc + 1u < oc1) { /* 2 pixels x 2 channels */
                             s[2] = s[3] = base[i + 1u];
-                            if (wide)
-                                mm_dot2x2w_i8(s, buf, wr, P, (uint64_t)(oc + 2u) * P + 3u <= (uint64_t)g->M * P);
-                            else
+                            if (wide && ((P & 3u) == 0u || oc + over <= M)) {
+                                mm_dot2x2w_i8(s, buf, wr, P);
+                            } else if (wide) { /* the weights' last rows: no over-read */
+                                mm_dot1x2w_i8(s, buf, wr, P);
+                                mm_dot1x2w_i8(s + 2, buf, wr + P, P);
+                            } else
                                 mm_dot2x2_i8(s, col, wr, P);
                             oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
                             oq[1] = mm_rqb(fast, s[1], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
