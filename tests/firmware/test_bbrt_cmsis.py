@@ -127,6 +127,7 @@ def scramble_rq(L: Lowered, seed: int) -> Lowered:
     for op in prog.ops:
         if op.opcode in (Op.CONV_I8, Op.FC_I8):
             t = prog.tensors[op.inputs[3]]
+            assert t.data is not None  # a constant
             rq = t.data.reshape(-1, 2).copy()
             rq[:, 0] = rng.integers(2**30, 2**31 - 1, len(rq)) * (rng.random(len(rq)) > 0.1)
             rq[:, 1] = rng.integers(-34, 2, len(rq))
@@ -190,10 +191,10 @@ needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shuti
 def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -> None:
     from bb_edge.adapters.devices.serial_devices import HostDevice, QemuDevice
     from bb_edge.adapters.transports.inproc import InProcFleet
-    from tests.support.examples import sample_inputs, small_cnn
     from bb_edge.bundle.build import build_all
     from bb_edge.compiler.compile import compile_model
     from bb_edge.deployment.manifest import load_deployment
+    from tests.support.examples import sample_inputs, small_cnn
 
     d, m4, hst = tmp_path / "dep", tmp_path / "m4", tmp_path / "host"
     compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
