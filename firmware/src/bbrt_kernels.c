@@ -238,6 +238,12 @@ static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* 2 bytes at any address, little-endian (LDRH) */
+static inline uint32_t mm_read2(const int8_t *p) {
+    uint16_t v;
+    __builtin_memcpy(&v, p, 2);
+    return v;
+}
 /* acc + the sum of the 4 unsigned bytes of v (USADA8 against 0) */
 static inline uint32_t mm_usada8(uint32_t v, uint32_t acc) {
     uint32_t r;
@@ -260,6 +266,7 @@ static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
     return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
 }
+static uint32_t mm_read2(const int8_t *p) { return (uint32_t)(uint8_t)p[0] | (uint32_t)(uint8_t)p[1] << 8; }
 static uint32_t mm_usada8(uint32_t v, uint32_t acc) {
     return acc + (v & 0xFFu) + ((v >> 8) & 0xFFu) + ((v >> 16) & 0xFFu) + (v >> 24);
 }
@@ -656,6 +663,20 @@ static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT 
     }
 }
 
+/* mm_widen_i8 of two adjacent pixels a, b = a + 1 of a 1x1 conv straight from the input (channel
+ * stride sC, K % 4 == 0): one halfword holds (a, b) of a channel, two of them channels (k, k + 2),
+ * whose SXTB16 is (a_k, a_k+2) and SXTB16 ROR 8 (b_k, b_k+2); no patch is gathered */
+static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC, uint32_t K) {
+    uint32_t g;
+    for (g = K >> 2; g; g--, x += 4u * sC, wd += 4) {
+        uint32_t v02 = mm_read2(x) | mm_read2(x + 2u * sC) << 16, v13 = mm_read2(x + sC) | mm_read2(x + 3u * sC) << 16;
+        wd[0] = dsp_sxtb16(v02);
+        wd[1] = dsp_sxtb16(v13);
+        wd[2] = dsp_sxtb16_ror8(v02);
+        wd[3] = dsp_sxtb16_ror8(v13);
+    }
+}
+
 /* s[0] += a . w0, s[1] += b . w0 over the last K % 4 elements of a widened pair: x is the pair's last
  * group, w0 the row's tail */
 static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K) {
@@ -1003,6 +1024,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const int wide = 5u * P4 <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
     /* channel pairs (oc, oc + 1) with oc + over <= M may read 3 bytes past row oc + 1: rows follow it */
     const uint32_t over = 2u + (3u + P - 1u) / P, M = g->M;
+    /* a 1x1 conv, stride 1, no padding, NCHW: output pixel p reads input pixel p, pixels are adjacent */
+    const int dense = wide && KK == 1u && P % 4u == 0u && g->sW == 1u && g->sh == 1 && g->sw == 1 && g->pt == 0 &&
+                      g->pl == 0 && g->OH == g->H && g->OW == g->W;
     int8_t *stage = (int8_t *)(buf + P4);
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
@@ -1037,7 +1061,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                     np = 1u;
 #if defined(BBRT_KERNELS_DSP)
                     if (p + 1u < OHW && pairs) np = 2u;
-                    if (np == 2u && wide) {
+                    if (np == 2u && dense) {
+                        mm_widen1x1_i8(buf, xg + p, g->sC, P);
+                    } else if (np == 2u && wide) {
                         im2col_patch(c, xg, p / OW, p % OW, stage);
                         mm_widen_i8(buf, stage, P, 0u);
                         im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, stage);

@@ -156,11 +156,13 @@ def test_dsp_blocked_conv_is_bit_exact_with_portable(cg: int, mg: int, groups: i
     assert run(L, x, dsp_library()) == run(L, x)
 
 
-@pytest.mark.parametrize("cg,kh,mg", [(64, 1, 7), (30, 3, 5), (40, 3, 4), (100, 3, 3), (180, 3, 2)])
-def test_dsp_conv_patch_sizes_are_bit_exact_with_portable(cg: int, kh: int, mg: int) -> None:
-    """Patch sizes on each side of the DSP build's limits: widened pair (P <= 307, P % 4 = 0), int8 pair
-    (P = 270 with a tail, P = 360, 900), one pixel at a time (P = 900 > 768), the row loop (P = 1620)."""
-    model = conv_model(cg, mg, 1, kh, kh, 5, 7, 1, 1, cg)
+@pytest.mark.parametrize("cg,kh,mg,pad", [(64, 1, 7, 1), (64, 1, 7, 0), (12, 1, 5, 0), (30, 3, 5, 1), (40, 3, 4, 1),
+                                          (100, 3, 3, 1), (180, 3, 2, 1)])
+def test_dsp_conv_patch_sizes_are_bit_exact_with_portable(cg: int, kh: int, mg: int, pad: int) -> None:
+    """Patch sizes on each side of the DSP build's limits: widened pair (P <= 307; straight from the input for
+    1x1 convs without padding), int8 pair (P = 360, 900), one pixel at a time (P = 900 > 768), the row loop
+    (P = 1620)."""
+    model = conv_model(cg, mg, 1, kh, kh, 5, 7, 1, pad, cg)
     rng = np.random.default_rng(cg)
     calib = [{"x": (rng.standard_normal((1, cg, 5, 7)) + 0.3).astype(np.float32)} for _ in range(3)]
     L = scramble_rq(lower(model, precision="int8", calib=calib), cg)
