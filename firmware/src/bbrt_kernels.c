@@ -396,9 +396,9 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     }
 }
 
-/* convs as a matrix product (im2col one pixel at a time): per output pixel and group, the input patch
- * (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered once, then
- * every output channel is one dot product (SMLAD in the DSP build). */
+/* convs as a matrix product (im2col): per output pixel (a pair of them in the DSP build) and group, the
+ * input patch (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered
+ * once, then every output channel is one dot product (2 pixels x 2 channels with SMLAD in the DSP build). */
 #ifndef BBRT_IM2COL_MAX
 #define BBRT_IM2COL_MAX 1536u /* patch bytes (stack): one patch; DSP build: two, or five (a widened pair) */
 #endif
