@@ -135,7 +135,7 @@ def scramble_rq(L: Lowered, seed: int) -> Lowered:
     return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
 
 
-@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cg=st.integers(1, 40), mg=st.integers(1, 9), groups=st.sampled_from([1, 1, 1, 2]), kh=st.integers(1, 3),
        kw=st.integers(1, 4), h=st.integers(3, 8), w=st.integers(4, 9), stride=st.integers(1, 2),
        pad=st.integers(0, 1), seed=st.integers(0, 2**16), scramble=st.booleans())
