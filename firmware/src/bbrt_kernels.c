@@ -860,6 +860,36 @@ static MM_INLINE int8_t mm_rqb(int fast, int32_t acc, int32_t m, int32_t t, cons
                                int32_t lo, int32_t hi) {
     return fast ? mm_rq8f(acc, m, t, zy, lo, hi) : mm_rq8(acc, rq[0], rq[1], zy, lo, hi);
 }
+
+/* one block's per-channel constants, for mm_pairs2x2w_i8 */
+typedef struct {
+    const int32_t *base, *qm;
+    const int8_t *qt;
+    int32_t zy, lo, hi;
+    uint32_t OHW, P;
+} mm_blk_t;
+
+/* channel pairs 0 .. npair-1 of a block (weights from w) against a widened pixel pair, every channel
+ * with mm_rq8f constants: the outputs of channel i at o + i OHW, o + i OHW + 1. The block loop in a
+ * function of its own keeps its few values in registers across the dot products. */
+BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, const int8_t *w, int8_t *o,
+                                          uint32_t npair) {
+    const int32_t *base = k->base, *qm = k->qm;
+    const int8_t *qt = k->qt;
+    const int32_t zy = k->zy, lo = k->lo, hi = k->hi;
+    const uint32_t OHW = k->OHW, P = k->P;
+    uint32_t i;
+    for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
+        int32_t s[4];
+        s[0] = s[1] = base[i];
+        s[2] = s[3] = base[i + 1u];
+        mm_dot2x2w_i8(s, x, w, P);
+        o[0] = mm_rq8f(s[0], qm[i], qt[i], zy, lo, hi);
+        o[1] = mm_rq8f(s[1], qm[i], qt[i], zy, lo, hi);
+        o[OHW] = mm_rq8f(s[2], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+        o[OHW + 1u] = mm_rq8f(s[3], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+    }
+}
 #else
 /* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
 BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
@@ -1031,6 +1061,15 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
+    mm_blk_t blk;
+    blk.base = base;
+    blk.qm = qm;
+    blk.qt = qt;
+    blk.zy = zy;
+    blk.lo = amin;
+    blk.hi = amax;
+    blk.OHW = OHW;
+    blk.P = P;
 #endif
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
@@ -1072,7 +1111,14 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                         im2col_patch(c, xg, p / OW, p % OW, col);
                         if (np == 2u) im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, col + P);
                     }
-                    for (oc = oc0; oc < oc1; oc++) {
+                    oc = oc0;
+                    if (fast && np == 2u && wide) { /* the block's channel pairs in one call */
+                        uint32_t npair = (oc1 - oc0) / 2u;
+                        while (npair && (P & 3u) && oc0 + 2u * (npair - 1u) + over > M) npair--;
+                        mm_pairs2x2w_i8(&blk, buf, c->w + (size_t)oc0 * P, op + (size_t)oc0 * OHW, npair);
+                        oc = oc0 + 2u * npair;
+                    }
+                    for (; oc < oc1; oc++) {
                         const uint32_t i = oc - oc0;
                         const int8_t *wr = c->w + (size_t)oc * P;
                         int8_t *oq = op + (size_t)oc * OHW;
