@@ -238,6 +238,18 @@ static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* 2 bytes at any address, little-endian (LDRH) */
+static inline uint32_t mm_read2(const int8_t *p) {
+    uint16_t v;
+    __builtin_memcpy(&v, p, 2);
+    return v;
+}
+/* acc + the sum of the 4 unsigned bytes of v (USADA8 against 0) */
+static inline uint32_t mm_usada8(uint32_t v, uint32_t acc) {
+    uint32_t r;
+    __asm__("usada8 %0, %1, %2, %3" : "=r"(r) : "r"(v), "r"(0u), "r"(acc));
+    return r;
+}
 /* 4 bytes at any address (Cortex-M4/M7 LDR takes unaligned addresses) */
 static inline uint32_t dsp_read4(const int8_t *p) {
     uint32_t v;
@@ -253,6 +265,10 @@ static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
     int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
     return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
+}
+static uint32_t mm_read2(const int8_t *p) { return (uint32_t)(uint8_t)p[0] | (uint32_t)(uint8_t)p[1] << 8; }
+static uint32_t mm_usada8(uint32_t v, uint32_t acc) {
+    return acc + (v & 0xFFu) + ((v >> 8) & 0xFFu) + ((v >> 16) & 0xFFu) + (v >> 24);
 }
 static uint32_t dsp_read4(const int8_t *p) {
     const uint8_t *u = (const uint8_t *)p;
@@ -380,13 +396,13 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
     }
 }
 
-/* convs as a matrix product (im2col one pixel at a time): per output pixel and group, the input patch
- * (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered once, then
- * every output channel is one dot product (SMLAD in the DSP build). */
+/* convs as a matrix product (im2col): per output pixel (a pair of them in the DSP build) and group, the
+ * input patch (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered
+ * once, then every output channel is one dot product (2 pixels x 2 channels with SMLAD in the DSP build). */
 #ifndef BBRT_IM2COL_MAX
-#define BBRT_IM2COL_MAX 1024u /* patch bytes (stack) */
+#define BBRT_IM2COL_MAX 1536u /* patch bytes (stack): one patch; DSP build: two, or five (a widened pair) */
 #endif
-#define BBRT_IM2COL_OC 32u /* output channels whose zero-point terms are held at once */
+#define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 /* depthwise convs (one input and one output channel per group): per channel, strips of output rows whose
  * input rows are copied into a band padded with the input zero point, so the taps run without bounds checks */
@@ -538,6 +554,341 @@ static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT
     }
     for (; k < K; k++) s += (int32_t)x[k] * w[k];
     return s;
+}
+
+/* Blocked kernels of the DSP build (mm_*): each unpacked x word feeds the SMLADs of several weight
+ * rows, and in convs each unpacked weight word those of two pixels (CMSIS-NN's 2 x 2 block, on
+ * int8 columns: SXTB16 / SXTB16 ROR 8 split both operands into the same (0, 2) (1, 3) pairs, so
+ * neither the weights nor the patch need reordering). The loops count down, so a step costs two
+ * instructions of overhead at -Os. */
+
+/* s[0] += x0 . w0, s[1] += x1 . w0, s[2] += x0 . w1, s[3] += x1 . w1 over K elements, where
+ * x1 = x0 + K and w1 = w0 + K: 2 pixels x 2 output channels, 16 MACs per 4 loads and 8 SMLAD */
+BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                       uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    /* the loop below in 22 instructions per 16 MACs: at -Os the C version needs 14 registers and
+     * spills 5 of them in the loop */
+    if (n) {
+        uint32_t t0, t1, t2, t3, t4, t5;
+        __asm__("1:\n\t"
+                "ldr %[t1], [%[w], %[K]]\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t3], %[t1]\n\t"
+                "sxtb16 %[t1], %[t1], ror #8\n\t"
+                "sxtb16 %[t2], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "ldr %[t5], [%[x], %[K]]\n\t"
+                "sxtb16 %[t4], %[t5]\n\t"
+                "sxtb16 %[t5], %[t5], ror #8\n\t"
+                "smlad %[s10], %[t4], %[t2], %[s10]\n\t"
+                "smlad %[s11], %[t4], %[t3], %[s11]\n\t"
+                "smlad %[s10], %[t5], %[t0], %[s10]\n\t"
+                "smlad %[s11], %[t5], %[t1], %[s11]\n\t"
+                "ldr %[t5], [%[x]], #4\n\t"
+                "sxtb16 %[t4], %[t5]\n\t"
+                "sxtb16 %[t5], %[t5], ror #8\n\t"
+                "smlad %[s00], %[t4], %[t2], %[s00]\n\t"
+                "smlad %[s01], %[t4], %[t3], %[s01]\n\t"
+                "smlad %[s00], %[t5], %[t0], %[s00]\n\t"
+                "smlad %[s01], %[t5], %[t1], %[s01]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+                  [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+                  [t5] "=&r"(t5)
+                : [K] "r"(K)
+                : "cc", "memory");
+    }
+#else
+    while (n--) {
+        uint32_t a = dsp_read4(x), b = dsp_read4(x + K), v = dsp_read4(w);
+        uint32_t ae = dsp_sxtb16(a), ao = dsp_sxtb16_ror8(a), be = dsp_sxtb16(b), bo = dsp_sxtb16_ror8(b);
+        uint32_t ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        s00 = dsp_smlad(ae, ve, s00);
+        s00 = dsp_smlad(ao, vo, s00);
+        s10 = dsp_smlad(be, ve, s10);
+        s10 = dsp_smlad(bo, vo, s10);
+        v = dsp_read4(w + K);
+        ve = dsp_sxtb16(v);
+        vo = dsp_sxtb16_ror8(v);
+        s01 = dsp_smlad(ae, ve, s01);
+        s01 = dsp_smlad(ao, vo, s01);
+        s11 = dsp_smlad(be, ve, s11);
+        s11 = dsp_smlad(bo, vo, s11);
+        x += 4;
+        w += 4;
+    }
+#endif
+    for (n = K & 3u; n; n--, x++, w++) {
+        int32_t a = x[0], b = x[K], v0 = w[0], v1 = w[K];
+        s00 += a * v0;
+        s10 += b * v0;
+        s01 += a * v1;
+        s11 += b * v1;
+    }
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* sum of K int8: the bytes biased to unsigned (XOR 0x80) and summed 4 at a time by USADA8, the bias
+ * (128 per byte) taken off at the end */
+static int32_t mm_sum_i8(const int8_t *w, uint32_t K) {
+    uint32_t u = 0, n;
+    int32_t s = 0;
+    for (n = K >> 2; n; n--, w += 4) u = mm_usada8(dsp_read4(w) ^ 0x80808080u, u);
+    for (n = K & 3u; n; n--) s += *w++;
+    return s + (int32_t)(u - 128u * (K & ~3u));
+}
+
+/* Two pixels' patches widened once to 16-bit pairs, then reused by every output channel: per 4
+ * elements e the words SXTB16(a_e), SXTB16 ROR 8(a_e), SXTB16(b_e), SXTB16 ROR 8(b_e) of pixels a, b
+ * (a last group of K % 4 elements padded with zeros). lane 0 writes pixel a's words, lane 2 pixel b's. */
+static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT col, uint32_t K, uint32_t lane) {
+    uint32_t g, v, j;
+    wd += lane;
+    for (g = K >> 2; g; g--, col += 4, wd += 4) {
+        v = dsp_read4(col);
+        wd[0] = dsp_sxtb16(v);
+        wd[1] = dsp_sxtb16_ror8(v);
+    }
+    if (K & 3u) {
+        for (v = 0, j = 0; j < (K & 3u); j++) v |= (uint32_t)(uint8_t)col[j] << (8u * j);
+        wd[0] = dsp_sxtb16(v);
+        wd[1] = dsp_sxtb16_ror8(v);
+    }
+}
+
+/* mm_widen_i8 of two adjacent pixels a, b = a + 1 of a 1x1 conv straight from the input (channel
+ * stride sC, K % 4 == 0): one halfword holds (a, b) of a channel, two of them channels (k, k + 2),
+ * whose SXTB16 is (a_k, a_k+2) and SXTB16 ROR 8 (b_k, b_k+2); no patch is gathered */
+static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC, uint32_t K) {
+    uint32_t g;
+    for (g = K >> 2; g; g--, x += 4u * sC, wd += 4) {
+        uint32_t v02 = mm_read2(x) | mm_read2(x + 2u * sC) << 16, v13 = mm_read2(x + sC) | mm_read2(x + 3u * sC) << 16;
+        wd[0] = dsp_sxtb16(v02);
+        wd[1] = dsp_sxtb16(v13);
+        wd[2] = dsp_sxtb16_ror8(v02);
+        wd[3] = dsp_sxtb16_ror8(v13);
+    }
+}
+
+/* s[0] += a . w0, s[1] += b . w0 over the last K % 4 elements of a widened pair: x is the pair's last
+ * group, w0 the row's tail */
+static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K) {
+    const int32_t a[3] = {(int16_t)(uint16_t)x[0], (int16_t)(uint16_t)x[1], (int16_t)(uint16_t)(x[0] >> 16)};
+    const int32_t b[3] = {(int16_t)(uint16_t)x[2], (int16_t)(uint16_t)x[3], (int16_t)(uint16_t)(x[2] >> 16)};
+    uint32_t j;
+    for (j = 0; j < (K & 3u); j++) {
+        s[0] += a[j] * w0[j];
+        s[1] += b[j] * w0[j];
+    }
+}
+
+/* mm_dot2x2_i8 on a widened pair of patches (mm_widen_i8): s[0] += a . w0, s[1] += b . w0,
+ * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K. A last partial group runs in the loop (its padding x = 0),
+ * so the rows are read up to 3 bytes past w1's end: the caller has rows after w1 (else mm_dot1x2w_i8).
+ * Only the weights are unpacked in the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's
+ * s8 x s16 kernel, whose weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
+BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                        uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = (K + 3u) >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    const int8_t *w1 = w + K;
+    if (n) {
+        uint32_t ae, ao, be, bo, t0, t1;
+        __asm__("1:\n\t"
+                "ldrd %[be], %[bo], [%[x], #8]\n\t"
+                "ldrd %[ae], %[ao], [%[x]], #16\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s00], %[ae], %[t1], %[s00]\n\t"
+                "smlad %[s10], %[be], %[t1], %[s10]\n\t"
+                "smlad %[s00], %[ao], %[t0], %[s00]\n\t"
+                "smlad %[s10], %[bo], %[t0], %[s10]\n\t"
+                "ldr %[t0], [%[w1]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s01], %[ae], %[t1], %[s01]\n\t"
+                "smlad %[s11], %[be], %[t1], %[s11]\n\t"
+                "smlad %[s01], %[ao], %[t0], %[s01]\n\t"
+                "smlad %[s11], %[bo], %[t0], %[s11]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+                  [w1] "+r"(w1), [n] "+r"(n), [ae] "=&r"(ae), [ao] "=&r"(ao), [be] "=&r"(be), [bo] "=&r"(bo),
+                  [t0] "=&r"(t0), [t1] "=&r"(t1)
+                :
+                : "cc", "memory");
+    }
+#else
+    for (; n; n--, x += 4, w += 4) {
+        uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        s00 = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, s00));
+        s10 = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, s10));
+        v = dsp_read4(w + K);
+        ve = dsp_sxtb16(v);
+        vo = dsp_sxtb16_ror8(v);
+        s01 = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, s01));
+        s11 = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, s11));
+    }
+#endif
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* s[0] += a . w, s[1] += b . w on a widened pair (the last of an odd number of channels) */
+static void mm_dot1x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t sa = s[0], sb = s[1];
+    uint32_t n;
+    for (n = K >> 2; n; n--, x += 4, w += 4) {
+        uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        sa = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, sa));
+        sb = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, sb));
+    }
+    s[0] = sa;
+    s[1] = sb;
+    if (K & 3u) mm_tail2w_i8(s, x, w, K);
+}
+
+/* s[j] += x . w_j for the 4 rows w_j = w + j K: the FC's matrix-vector block, each unpacked x word
+ * shared by 4 rows */
+BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                     uint32_t K) {
+    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    const int8_t *w2 = w + 2u * K;
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    /* 25 instructions per 16 MACs (29 for the C loop at -Os) */
+    if (n) {
+        uint32_t xe, xo, t0, t1;
+        __asm__("1:\n\t"
+                "ldr %[xo], [%[x]], #4\n\t"
+                "sxtb16 %[xe], %[xo]\n\t"
+                "sxtb16 %[xo], %[xo], ror #8\n\t"
+                "ldr %[t0], [%[w], %[K]]\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s1], %[xe], %[t1], %[s1]\n\t"
+                "smlad %[s1], %[xo], %[t0], %[s1]\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s0], %[xe], %[t1], %[s0]\n\t"
+                "smlad %[s0], %[xo], %[t0], %[s0]\n\t"
+                "ldr %[t0], [%[w2], %[K]]\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s3], %[xe], %[t1], %[s3]\n\t"
+                "smlad %[s3], %[xo], %[t0], %[s3]\n\t"
+                "ldr %[t0], [%[w2]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s2], %[xe], %[t1], %[s2]\n\t"
+                "smlad %[s2], %[xo], %[t0], %[s2]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x), [w] "+r"(w),
+                  [w2] "+r"(w2), [n] "+r"(n), [xe] "=&r"(xe), [xo] "=&r"(xo), [t0] "=&r"(t0), [t1] "=&r"(t1)
+                : [K] "r"(K)
+                : "cc", "memory");
+    }
+#else
+    while (n--) {
+        uint32_t a = dsp_read4(x), xe = dsp_sxtb16(a), xo = dsp_sxtb16_ror8(a), v;
+        v = dsp_read4(w);
+        s0 = dsp_smlad(xe, dsp_sxtb16(v), s0);
+        s0 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s0);
+        v = dsp_read4(w + K);
+        s1 = dsp_smlad(xe, dsp_sxtb16(v), s1);
+        s1 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s1);
+        v = dsp_read4(w2);
+        s2 = dsp_smlad(xe, dsp_sxtb16(v), s2);
+        s2 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s2);
+        v = dsp_read4(w2 + K);
+        s3 = dsp_smlad(xe, dsp_sxtb16(v), s3);
+        s3 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s3);
+        x += 4;
+        w += 4;
+        w2 += 4;
+    }
+#endif
+    for (n = K & 3u; n; n--, x++, w++, w2++) {
+        int32_t a = x[0];
+        s0 += a * w[0];
+        s1 += a * w[K];
+        s2 += a * w2[0];
+        s3 += a * w2[K];
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MM_INLINE __attribute__((always_inline)) inline
+#else
+#define MM_INLINE inline
+#endif
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi) for a right shift by 33 or more, shift in [-31, -2] (every
+ * conv/FC of the models but zero-multiplier channels: real multipliers < 0.25), in 32 bits with
+ * t = -shift - 1: (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only
+ * adds a fraction below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
+static MM_INLINE int8_t mm_rq8f(int32_t acc, int32_t m, int32_t t, int32_t zy, int32_t lo, int32_t hi) {
+    int32_t h = (int32_t)(((int64_t)acc * m) >> 32);
+    return sat8(((h + (1 << (t - 1))) >> t) + zy, lo, hi);
+}
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi): mm_rq8f when the shift allows it */
+static int8_t mm_rq8(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
+    if (shift <= -2 && shift >= -31) return mm_rq8f(acc, m, -shift - 1, zy, lo, hi);
+    return sat8(mbqm(acc, m, shift) + zy, lo, hi);
+}
+
+/* mm_rq8f inline with the channel's precomputed (m, t) when the block is fast, else mm_rq8 on rq */
+static MM_INLINE int8_t mm_rqb(int fast, int32_t acc, int32_t m, int32_t t, const int32_t *rq, int32_t zy,
+                               int32_t lo, int32_t hi) {
+    return fast ? mm_rq8f(acc, m, t, zy, lo, hi) : mm_rq8(acc, rq[0], rq[1], zy, lo, hi);
+}
+
+/* one block's per-channel constants, for mm_pairs2x2w_i8 */
+typedef struct {
+    const int32_t *base, *qm;
+    const int8_t *qt;
+    int32_t zy, lo, hi;
+    uint32_t OHW, P;
+} mm_blk_t;
+
+/* channel pairs 0 .. npair-1 of a block (weights from w) against a widened pixel pair, every channel
+ * with mm_rq8f constants: the outputs of channel i at o + i OHW, o + i OHW + 1. The block loop in a
+ * function of its own keeps its few values in registers across the dot products. */
+BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, const int8_t *w, int8_t *o,
+                                          uint32_t npair) {
+    const int32_t *base = k->base, *qm = k->qm;
+    const int8_t *qt = k->qt;
+    const int32_t zy = k->zy, lo = k->lo, hi = k->hi;
+    const uint32_t OHW = k->OHW, P = k->P;
+    uint32_t i;
+    for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
+        int32_t s[4];
+        s[0] = s[1] = base[i];
+        s[2] = s[3] = base[i + 1u];
+        mm_dot2x2w_i8(s, x, w, P);
+        o[0] = mm_rq8f(s[0], qm[i], qt[i], zy, lo, hi);
+        o[1] = mm_rq8f(s[1], qm[i], qt[i], zy, lo, hi);
+        o[OHW] = mm_rq8f(s[2], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+        o[OHW + 1u] = mm_rq8f(s[3], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+    }
 }
 #else
 /* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
@@ -980,69 +1331,208 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     return 1;
 }
 
+/* the patch of output pixel (oy, ox) of one group, in the weights' order (ic, ky, kx), padding = zx */
+static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uint32_t oy, uint32_t ox,
+                         int8_t *BBRT_RESTRICT cp) {
+    const conv_geo_t *g = &c->g;
+    const uint32_t Cg = g->Cg, KH = g->KH, KW = g->KW, sC = g->sC, sH = g->sH, sW = g->sW, H = g->H, W = g->W;
+    const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl, dh = g->dh, dw = g->dw;
+    const int8_t zx8 = (int8_t)c->zx;
+    uint32_t ic, ky, kx;
+    if (KH * KW == 1u && iy0 >= 0 && iy0 < (int32_t)H && ix0 >= 0 && ix0 < (int32_t)W) {
+        const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
+        for (ic = 0; ic < Cg; ic++) cp[ic] = xp[(size_t)ic * sC]; /* 1x1: a column */
+        return;
+    }
+    /* every column inside the image: the kernel rows are copies without bounds checks */
+    const int inside = ix0 >= 0 && ix0 + (int32_t)(KW - 1u) * dw < (int32_t)W;
+    const uint32_t step = (uint32_t)dw * sW;
+    if (inside && iy0 >= 0 && iy0 + (int32_t)(KH - 1u) * dh < (int32_t)H) { /* the whole window inside */
+        const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
+        const size_t rs = (size_t)dh * sH;
+        for (ic = 0; ic < Cg; ic++, xp += sC) {
+            const int8_t *r = xp;
+            for (ky = 0; ky < KH; ky++, r += rs) {
+                if (step == 1u && KW == 3u) {
+                    cp[0] = r[0];
+                    cp[1] = r[1];
+                    cp[2] = r[2];
+                    cp += 3;
+                } else {
+                    const int8_t *q = r;
+                    for (kx = 0; kx < KW; kx++, q += step) *cp++ = *q;
+                }
+            }
+        }
+        return;
+    }
+    for (ic = 0; ic < Cg; ic++) {
+        const int8_t *xp = xg + (size_t)ic * sC;
+        for (ky = 0; ky < KH; ky++) {
+            int32_t iy = iy0 + (int32_t)ky * dh, ix = ix0;
+            const int8_t *xr;
+            if (iy < 0 || iy >= (int32_t)H) { /* a padding row: no pointer into it */
+                for (kx = 0; kx < KW; kx++) *cp++ = zx8;
+                continue;
+            }
+            xr = xp + (size_t)iy * sH;
+            if (inside) {
+                xr += (size_t)ix0 * sW;
+                if (step == 1u)
+                    for (kx = 0; kx < KW; kx++) *cp++ = xr[kx];
+                else
+                    for (kx = 0; kx < KW; kx++, xr += step) *cp++ = *xr;
+                continue;
+            }
+            for (kx = 0; kx < KW; kx++, ix += dw)
+                *cp++ = (ix >= 0 && ix < (int32_t)W) ? xr[(size_t)ix * sW] : zx8;
+        }
+    }
+}
+
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
- * b + sum over the taps inside the image of (x - zx) * w */
+ * b + sum over the taps inside the image of (x - zx) * w. The DSP build gathers two pixels' patches
+ * and runs 2 pixels x 2 channels per dot product: widened to 16-bit pairs once (mm_dot2x2w_i8) when
+ * 5 patches (rounded up to 4 elements) fit BBRT_IM2COL_MAX, else on the int8 patches
+ * (mm_dot2x2_i8) when 2 fit; requantized by mm_rq8f with per-channel constants when every channel
+ * of the block allows it. The portable build: one pixel and one channel (dot_i8), mbqm. */
 static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
-    uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, n, gi, oc0, oc, oy, ox, ic, ky, kx;
-    int8_t col[BBRT_IM2COL_MAX], zx8 = (int8_t)c->zx;
+    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
+    const int32_t *rq = c->rq;
+    const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
+    uint32_t n, gi, oc0, oc, p, np;
+    uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the patches (int8), or the widened pair + a staging patch */
+    int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
+#if defined(BBRT_KERNELS_DSP)
+    const uint32_t P4 = (P + 3u) & ~3u; /* words of a widened pair */
+    const int wide = 5u * P4 <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
+    /* channel pairs (oc, oc + 1) with oc + over <= M may read 3 bytes past row oc + 1: rows follow it */
+    const uint32_t over = 2u + (3u + P - 1u) / P, M = g->M;
+    /* a 1x1 conv, stride 1, no padding, NCHW: output pixel p reads input pixel p, pixels are adjacent */
+    const int dense = wide && KK == 1u && P % 4u == 0u && g->sW == 1u && g->sh == 1 && g->sw == 1 && g->pt == 0 &&
+                      g->pl == 0 && g->OH == g->H && g->OW == g->W;
+    int8_t *stage = (int8_t *)(buf + P4);
+    int32_t qm[BBRT_IM2COL_OC];
+    int8_t qt[BBRT_IM2COL_OC];
+    int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
+    mm_blk_t blk;
+    blk.base = base;
+    blk.qm = qm;
+    blk.qt = qt;
+    blk.zy = zy;
+    blk.lo = amin;
+    blk.hi = amax;
+    blk.OHW = OHW;
+    blk.P = P;
+#endif
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
             uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
+#if defined(BBRT_KERNELS_DSP)
+            fast = 1;
+#endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
+#if defined(BBRT_KERNELS_DSP)
+                base[oc - oc0] = c->b[oc] - c->zx * mm_sum_i8(wr, P);
+                qm[oc - oc0] = rq[2u * oc];
+                qt[oc - oc0] = (int8_t)(-rq[2u * oc + 1u] - 1); /* 1..30 when fast */
+                if (rq[2u * oc] == 0) qt[oc - oc0] = 1; /* a zero multiplier: 0 with any shift */
+                else if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
+#else
                 int32_t sw = 0;
                 uint32_t k;
                 for (k = 0; k < P; k++) sw += wr[k];
                 base[oc - oc0] = c->b[oc] - c->zx * sw;
+#endif
             }
             for (n = 0; n < g->N; n++) {
                 const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
                 int8_t *on = o + (size_t)n * g->M * OHW;
-                for (oy = 0; oy < g->OH; oy++)
-                    for (ox = 0; ox < g->OW; ox++) {
-                        int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
-                        int8_t *cp = col, *op = on + (size_t)oy * g->OW + ox;
-                        if (KK == 1u && iy0 >= 0 && iy0 < (int32_t)g->H && ix0 >= 0 && ix0 < (int32_t)g->W) {
-                            const int8_t *xp = xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW;
-                            for (ic = 0; ic < g->Cg; ic++) col[ic] = xp[(size_t)ic * g->sC]; /* 1x1: a column */
-                        } else
-                        for (ic = 0; ic < g->Cg; ic++) {
-                            const int8_t *xp = xg + (size_t)ic * g->sC;
-                            for (ky = 0; ky < g->KH; ky++) {
-                                int32_t iy = iy0 + (int32_t)ky * g->dh, ix = ix0;
-                                const int8_t *xr;
-                                if (iy < 0 || iy >= (int32_t)g->H) { /* a padding row: no pointer into it */
-                                    for (kx = 0; kx < g->KW; kx++) *cp++ = zx8;
-                                    continue;
-                                }
-                                xr = xp + (size_t)iy * g->sH;
-                                for (kx = 0; kx < g->KW; kx++, ix += g->dw)
-                                    *cp++ = (ix >= 0 && ix < (int32_t)g->W) ? xr[(size_t)ix * g->sW] : zx8;
-                            }
-                        }
-                        for (oc = oc0; oc < oc1; oc++) {
-                            int32_t a[2];
-                            const int8_t *wr = c->w + (size_t)oc * P;
-                            a[0] = base[oc - oc0];
+                for (p = 0; p < OHW; p += np) {
+                    int8_t *op = on + p;
+                    np = 1u;
 #if defined(BBRT_KERNELS_DSP)
-                            if (oc + 1u < oc1) {
-                                a[1] = base[oc + 1u - oc0];
-                                dot2_i8(a, col, wr, wr + P, P);
-                                op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                            c->amin, c->amax);
-                                oc++;
-                                op[(size_t)oc * OHW] = sat8(mbqm(a[1], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                            c->amin, c->amax);
-                                continue;
-                            }
-#endif
-                            a[0] += dot_i8(col, wr, P);
-                            op[(size_t)oc * OHW] = sat8(mbqm(a[0], c->rq[2u * oc], c->rq[2u * oc + 1u]) + c->zy,
-                                                        c->amin, c->amax);
+                    if (p + 1u < OHW && pairs) np = 2u;
+                    if (np == 2u && dense) {
+                        mm_widen1x1_i8(buf, xg + p, g->sC, P);
+                    } else if (np == 2u && wide) {
+                        im2col_patch(c, xg, p / OW, p % OW, stage);
+                        mm_widen_i8(buf, stage, P, 0u);
+                        im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, stage);
+                        mm_widen_i8(buf, stage, P, 2u);
+                    } else {
+                        im2col_patch(c, xg, p / OW, p % OW, col);
+                        if (np == 2u) im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, col + P);
+                    }
+                    oc = oc0;
+                    if (fast && np == 2u && wide) { /* the block's channel pairs in one call */
+                        uint32_t npair = (oc1 - oc0) / 2u;
+                        while (npair && (P & 3u) && oc0 + 2u * (npair - 1u) + over > M) npair--;
+                        mm_pairs2x2w_i8(&blk, buf, c->w + (size_t)oc0 * P, op + (size_t)oc0 * OHW, npair);
+                        oc = oc0 + 2u * npair;
+                    }
+                    for (; oc < oc1; oc++) {
+                        const uint32_t i = oc - oc0;
+                        const int8_t *wr = c->w + (size_t)oc * P;
+                        int8_t *oq = op + (size_t)oc * OHW;
+                        int32_t s[4];
+                        s[0] = s[1] = base[i];
+                        if (np == 2u && oc + 1u < oc1) { /* 2 pixels x 2 channels */
+                            s[2] = s[3] = base[i + 1u];
+                            if (wide && ((P & 3u) == 0u || oc + over <= M)) {
+                                mm_dot2x2w_i8(s, buf, wr, P);
+                            } else if (wide) { /* the weights' last rows: no over-read */
+                                mm_dot1x2w_i8(s, buf, wr, P);
+                                mm_dot1x2w_i8(s + 2, buf, wr + P, P);
+                            } else
+                                mm_dot2x2_i8(s, col, wr, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rqb(fast, s[1], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oc++;
+                            oq += OHW;
+                            oq[0] = mm_rqb(fast, s[2], qm[i + 1u], qt[i + 1u], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rqb(fast, s[3], qm[i + 1u], qt[i + 1u], rq + 2u * oc, zy, amin, amax);
+                        } else if (np == 2u) { /* the last channel: its row against both patches */
+                            if (wide)
+                                mm_dot1x2w_i8(s, buf, wr, P);
+                            else
+                                dot2_i8(s, wr, col, col + P, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oq[1] = mm_rqb(fast, s[1], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                        } else if (oc + 3u < oc1) { /* one pixel: four channels' rows against it */
+                            s[1] = base[i + 1u];
+                            s[2] = base[i + 2u];
+                            s[3] = base[i + 3u];
+                            mm_dot4_i8(s, col, wr, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oq[OHW] = mm_rqb(fast, s[1], qm[i + 1u], qt[i + 1u], rq + 2u * oc + 2u, zy, amin, amax);
+                            oq[2u * OHW] = mm_rqb(fast, s[2], qm[i + 2u], qt[i + 2u], rq + 2u * oc + 4u, zy, amin,
+                                                  amax);
+                            oq[3u * OHW] = mm_rqb(fast, s[3], qm[i + 3u], qt[i + 3u], rq + 2u * oc + 6u, zy, amin,
+                                                  amax);
+                            oc += 3u;
+                        } else if (oc + 1u < oc1) { /* the last pixel: two channels' rows against it */
+                            s[1] = base[i + 1u];
+                            dot2_i8(s, col, wr, wr + P, P);
+                            oq[0] = mm_rqb(fast, s[0], qm[i], qt[i], rq + 2u * oc, zy, amin, amax);
+                            oc++;
+                            oq[OHW] = mm_rqb(fast, s[1], qm[i + 1u], qt[i + 1u], rq + 2u * oc, zy, amin, amax);
+                        } else {
+                            oq[0] = mm_rqb(fast, s[0] + dot_i8(col, wr, P), qm[i], qt[i], rq + 2u * oc, zy, amin,
+                                           amax);
                         }
                     }
+#else
+                    im2col_patch(c, xg, p / OW, p % OW, col);
+                    for (oc = oc0; oc < oc1; oc++) {
+                        int32_t a = base[oc - oc0] + dot_i8(col, c->w + (size_t)oc * P, P);
+                        op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + zy, amin, amax);
+                    }
+#endif
+                }
             }
         }
 }
@@ -1068,11 +1558,17 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     for (r = 0; r < rows; r++, x += K) {
         for (n = 0; n < Nn; n++) {
             const int8_t *wr = w + (size_t)n * K;
-            int32_t acc[2];
+            int32_t acc[4];
             uint32_t j, m = 1u;
             acc[0] = b[n];
 #if defined(BBRT_KERNELS_DSP)
-            if (n + 1u < Nn) {
+            if (n + 3u < Nn) { /* 4 rows sharing each unpacked x word */
+                m = 4u;
+                acc[1] = b[n + 1u];
+                acc[2] = b[n + 2u];
+                acc[3] = b[n + 3u];
+                mm_dot4_i8(acc, x, wr, K);
+            } else if (n + 1u < Nn) {
                 m = 2u;
                 acc[1] = b[n + 1u];
                 dot2_i8(acc, x, wr, wr + K, K);
@@ -1090,7 +1586,11 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                     for (k = 0; k < K; k++) sw += wr[k];
                     a -= zx * sw;
                 }
+#if defined(BBRT_KERNELS_DSP)
+                *o++ = mm_rq8(a, rq[2u * (n + j)], rq[2u * (n + j) + 1u], zy, lo, hi);
+#else
                 *o++ = sat8(mbqm(a, rq[2u * (n + j)], rq[2u * (n + j) + 1u]) + zy, lo, hi);
+#endif
             }
             n += m - 1u;
         }

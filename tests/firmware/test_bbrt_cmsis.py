@@ -70,6 +70,8 @@ def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int,
     portable = run(L, x)
     assert run(L, x, dsp_library()) == portable
     assert run(unfold_fc(L), x) == portable
+    S = scramble_rq(L, seed)  # every requantization shift, the DSP build's 32-bit path and mbqm
+    assert run(S, x, dsp_library()) == run(S, x)
 
 
 def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:
@@ -99,6 +101,75 @@ def test_dsp_conv_is_bit_exact_with_portable(c: int, m: int, h: int, w: int, pad
     assert run(L, x, dsp_library()) == run(L, x)
 
 
+def conv_model(cg: int, mg: int, groups: int, kh: int, kw: int, h: int, w: int, stride: int, pad: int,
+               seed: int) -> onnx.ModelProto:
+    """y = Relu(conv(x)) with any kernel, stride, padding and group count (not depthwise unless cg = mg = 1)."""
+    rng = np.random.default_rng(seed)
+    c, m = cg * groups, mg * groups
+    oh, ow = (h + 2 * pad - kh) // stride + 1, (w + 2 * pad - kw) // stride + 1
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "W", "B"], ["h"], name="conv", pads=[pad] * 4, strides=[stride] * 2,
+                          group=groups),
+         helper.make_node("Relu", ["h"], ["y"], name="act")], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, m, oh, ow])],
+        [numpy_helper.from_array((rng.standard_normal((m, cg, kh, kw)) / np.sqrt(cg * kh * kw)).astype(np.float32),
+                                 "W"),
+         numpy_helper.from_array((rng.standard_normal(m) * 0.2).astype(np.float32), "B")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def scramble_rq(L: Lowered, seed: int) -> Lowered:
+    """Every CONV_I8/FC_I8 requantization (multiplier, shift) redrawn: shifts from -34 to +1 (the DSP
+    kernels' 32-bit path takes [-31, -2], mbqm the rest) and some zero multipliers."""
+    rng = np.random.default_rng(seed)
+    prog = L.program
+    for op in prog.ops:
+        if op.opcode in (Op.CONV_I8, Op.FC_I8):
+            t = prog.tensors[op.inputs[3]]
+            assert t.data is not None  # a constant
+            rq = t.data.reshape(-1, 2).copy()
+            rq[:, 0] = rng.integers(2**30, 2**31 - 1, len(rq)) * (rng.random(len(rq)) > 0.1)
+            rq[:, 1] = rng.integers(-34, 2, len(rq))
+            t.data = rq.reshape(t.data.shape).astype(np.int32)
+    return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
+
+
+@settings(max_examples=4 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cg=st.integers(1, 40), mg=st.integers(1, 9), groups=st.sampled_from([1, 1, 1, 2]), kh=st.integers(1, 3),
+       kw=st.integers(1, 4), h=st.integers(3, 8), w=st.integers(4, 9), stride=st.integers(1, 2),
+       pad=st.integers(0, 1), seed=st.integers(0, 2**16), scramble=st.booleans())
+def test_dsp_blocked_conv_is_bit_exact_with_portable(cg: int, mg: int, groups: int, kh: int, kw: int, h: int, w: int,
+                                                     stride: int, pad: int, seed: int, scramble: bool) -> None:
+    """The DSP build's im2col blocks (2 pixels x 2 channels, widened or int8 patches, odd channel and
+    pixel counts, patch tails, strides, padding, groups) and its 32-bit requantization equal the portable
+    build (one pixel, one channel, mbqm)."""
+    model = conv_model(cg, mg, groups, kh, kw, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    c = cg * groups
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) + 0.5).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert any(op.opcode == Op.CONV_I8 for op in L.program.ops)
+    if scramble:
+        L = scramble_rq(L, seed)
+    x = calib[0]["x"]
+    assert run(L, x, dsp_library()) == run(L, x)
+
+
+@pytest.mark.parametrize("cg,kh,mg,pad", [(64, 1, 7, 1), (64, 1, 7, 0), (12, 1, 5, 0), (30, 3, 5, 1), (40, 3, 4, 1),
+                                          (100, 3, 3, 1), (180, 3, 2, 1)])
+def test_dsp_conv_patch_sizes_are_bit_exact_with_portable(cg: int, kh: int, mg: int, pad: int) -> None:
+    """Patch sizes on each side of the DSP build's limits: widened pair (P <= 307; straight from the input for
+    1x1 convs without padding), int8 pair (P = 360, 900), one pixel at a time (P = 900 > 768), the row loop
+    (P = 1620)."""
+    model = conv_model(cg, mg, 1, kh, kh, 5, 7, 1, pad, cg)
+    rng = np.random.default_rng(cg)
+    calib = [{"x": (rng.standard_normal((1, cg, 5, 7)) + 0.3).astype(np.float32)} for _ in range(3)]
+    L = scramble_rq(lower(model, precision="int8", calib=calib), cg)
+    x = calib[0]["x"]
+    assert run(L, x, dsp_library()) == run(L, x)
+
+
 def test_roundf_even_is_exact() -> None:
     """The integer-only round-half-even against numpy's rint (clamped to +-2^30, NaN -> 0)."""
     lib = native.load_host_library()
@@ -122,10 +193,10 @@ needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shuti
 def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -> None:
     from bb_edge.adapters.devices.serial_devices import HostDevice, QemuDevice
     from bb_edge.adapters.transports.inproc import InProcFleet
-    from tests.support.examples import sample_inputs, small_cnn
     from bb_edge.bundle.build import build_all
     from bb_edge.compiler.compile import compile_model
     from bb_edge.deployment.manifest import load_deployment
+    from tests.support.examples import sample_inputs, small_cnn
 
     d, m4, hst = tmp_path / "dep", tmp_path / "m4", tmp_path / "host"
     compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
