@@ -18,6 +18,7 @@ from onnx.reference import ReferenceEvaluator
 
 from bb_edge.deployment.ports import node_reads
 from bb_edge.errors import InputShapeError, ModelError, UnsupportedOpError
+from bb_edge.ir.rewrite import inline_static_ifs
 
 #: Ops bb-edge never places on a node (they map over sequences, which no edge
 #: contract can describe); everything else with a standard schema is accepted.
@@ -172,13 +173,16 @@ def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -
     if input_shapes:
         pin_input_shapes(model, input_shapes)
     fold_constants(model)
+    while inline_constant_ifs(model):
+        fold_constants(model)
     if is_qdq(model):
         sink_constant_dequantize(model)
     model.CopyFrom(_infer(model))
-    for _ in range(MAX_SIMPLIFY_ROUNDS):  # each round can make more shapes static
-        if not fold_static_shapes(model):
+    for _ in range(MAX_SIMPLIFY_ROUNDS):  # each round can make more shapes static, or an If's condition
+        if not fold_static_shapes(model) + inline_constant_ifs(model):
             break
         fold_constants(model)
+        inline_constant_ifs(model)
         model.CopyFrom(_infer(model))
     if _type_loop_carries(model):
         model.CopyFrom(_infer(model))
@@ -290,6 +294,22 @@ def fold_static_shapes(model: onnx.ModelProto) -> int:
         del g.node[:]
         g.node.extend(keep)
     return replaced
+
+
+def inline_constant_ifs(model: onnx.ModelProto) -> int:
+    """Replace, in place, every top-level If whose condition is a constant by its taken branch; the count.
+
+    After pinning, a model's input checks (Silero VAD's batch-size Ifs) read folded values; inlined, their
+    branches fold like the rest of the graph and placement never cuts after an If whose output rank
+    ONNX inference cannot tell. Values are unchanged (see :func:`bb_edge.ir.rewrite.inline_static_ifs`).
+    """
+    before = sum(n.op_type == "If" for n in model.graph.node)
+    inlined = inline_static_ifs(model)
+    if inlined is model:
+        return 0
+    model.CopyFrom(inlined)
+    _name_nodes(model.graph)
+    return max(before - sum(n.op_type == "If" for n in model.graph.node), 1)
 
 
 def _type_loop_carries(model: onnx.ModelProto) -> bool:
