@@ -9,7 +9,7 @@ from pathlib import Path
 import onnx
 
 from bb_edge.compiler.cost import tensor_bytes
-from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
+from bb_edge.compiler.load import InputShapes, InputValues, dynamic_inputs, load_model
 from bb_edge.compiler.partition import partition
 from bb_edge.compiler.placement import (
     BALANCE_CAP,
@@ -46,12 +46,14 @@ def compile_model(
     allow_cycles: bool = True,
     input_shapes: InputShapes | None = None,
     max_payload: int = DEFAULT_MAX_PAYLOAD,
+    input_values: InputValues | None = None,
 ) -> tuple[Deployment, dict[str, onnx.ModelProto]]:
     """Compile a model into per-node programs and a manifest (written to ``out_dir`` if given).
 
     Exactly one of ``nodes``, ``cuts`` or ``place`` may be given; with none, the
     model's ``bb.place`` annotations (from a recorded Module) are used.
     ``input_shapes`` pins dynamic input dims before shape inference;
+    ``input_values`` freezes graph inputs as constants (``{name: elements as text}``);
     ``max_payload`` is every node's ``limits.max_payload`` and no edge may
     exceed it (EdgeTooLargeError). Automatic placement that cannot meet its
     balance cap says why in a PlacementWarning (also kept in the manifest's
@@ -66,7 +68,7 @@ def compile_model(
             raise PlacementError(f"node names must be distinct; {', '.join(dupes)} given more than once")
     if max_payload < 1:
         raise PlacementError(f"max_payload must be a positive number of bytes, not {max_payload}")
-    model = load_model(source, input_shapes)
+    model = load_model(source, input_shapes, input_values)
     report: dict[str, object] = {}
     if nodes is not None:
         auto = place_auto_report(model, nodes, node_names, memory_limits)

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
@@ -25,6 +26,7 @@ from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.bundle.artifacts import TOLERANCE
 from bb_edge.compiler import load_model
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.errors import InputValueError
 from tests.compiler.test_production_models import fetch_wheel_models
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -108,3 +110,42 @@ def test_cli_compile_of_silero_vad_folds_its_batch_checks(tmp_path: Path) -> Non
             else:
                 err = float(np.abs(got[k].astype(np.float64) - v).max() / max(float(np.abs(v).max()), 1e-30))
                 assert err <= TOLERANCE["fp32"], (backend, k, err)
+
+
+def test_input_value_freezes_silero_sample_rate_so_its_run_time_if_folds(tmp_path: Path) -> None:
+    """silero_vad_op18_ifless is one If on ``sr == 16000`` holding the whole model: with sr frozen it splits."""
+    path = fetch_wheel_models("silero-vad", "6.2.3") / "silero_vad_op18_ifless.onnx"
+    out = tmp_path / "build"
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "compile", str(path), "--nodes", "2",
+                        "--input-shape", "input=1,512", "--input-shape", "state=2,1,128",
+                        "--input-value", "sr=16000", "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    dep = load_deployment(out)
+    programs = {s.name: onnx.load(str(out / s.program)) for s in dep.nodes}
+    assert all(len(p.graph.node) > 5 and "If" not in {n.op_type for n in p.graph.node} for p in programs.values())
+    assert {i.name for i in dep.inputs} == {"input", "state"}  # sr is no longer fed
+    rng = np.random.default_rng(1)
+    x = {"input": (0.1 * rng.standard_normal((1, 512))).astype(np.float32),
+         "state": (0.1 * rng.standard_normal((2, 1, 128))).astype(np.float32)}
+    raw = onnx.load(str(path))
+    ref = _ort(raw, {**x, "sr": np.array(16000, np.int64)})
+    got = InProcFleet(dep, programs).infer(x)
+    for o, v in zip([o.name for o in raw.graph.output], ref, strict=True):
+        assert got[o].shape == v.shape and got[o].tobytes() == v.tobytes(), o  # bit for bit
+
+
+def test_input_value_errors_are_typed() -> None:
+    src = _batch_checked()
+    bad = {"nope": (["1"], "no graph input 'nope'"), "flag": (["maybe"], "not a boolean"),
+           "x": (["1.0"], r"x has no static shape")}
+    for name, (texts, msg) in bad.items():
+        with pytest.raises(InputValueError, match=msg):
+            load_model(src, input_values={name: texts})
+    with pytest.raises(InputValueError, match=r"shape \[1, 4\] \(4 elements\), --input-value gives 1"):
+        load_model(src, {"x": [1, 4]}, {"x": ["1.0"]})
+    # frozen flag: the run-time If folds too, and the value is the one ORT computes with flag fed
+    frozen = load_model(src, {"x": [1, 4]}, {"flag": ["false"]})
+    assert "If" not in {n.op_type for n in frozen.graph.node}
+    x = np.array([[-1.5, 0.25, 3.0, -0.5]], np.float32)
+    (want,), (got,) = _ort(src, {"x": x, "flag": np.array(False)}), _ort(frozen, {"x": x})
+    assert got.tobytes() == want.tobytes()
