@@ -9,7 +9,8 @@ from pathlib import Path
 import onnx
 
 from bb_edge.compiler.cost import tensor_bytes
-from bb_edge.compiler.load import InputShapes, InputValues, dynamic_inputs, load_model
+from bb_edge.compiler.freeze import InputValues
+from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
 from bb_edge.compiler.partition import partition
 from bb_edge.compiler.placement import (
     BALANCE_CAP,
