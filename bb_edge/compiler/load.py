@@ -188,7 +188,8 @@ def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None,
         if not fold_static_shapes(model) + inline_constant_ifs(model):
             break
         fold_constants(model)
-        inline_constant_ifs(model)
+        while inline_constant_ifs(model):  # an inlined branch's Constants fold before inference
+            fold_constants(model)
         model.CopyFrom(_infer(model))
     if _type_loop_carries(model):
         model.CopyFrom(_infer(model))
