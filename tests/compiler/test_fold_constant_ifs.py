@@ -157,3 +157,14 @@ def test_input_value_errors_are_typed() -> None:
     x = np.array([[-1.5, 0.25, 3.0, -0.5]], np.float32)
     (want,), (got,) = _ort(src, {"x": x, "flag": np.array(False)}), _ort(frozen, {"x": x})
     assert got.tobytes() == want.tobytes()
+
+
+def test_cli_input_value_error_is_one_line_with_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "m.onnx"
+    onnx.save(_batch_checked(), str(path))
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "compile", str(path), "--nodes", "1",
+                        "--input-value", "rate=3", "-o", str(tmp_path / "out")], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "InputValueError" in r.stderr and "no graph input 'rate' (inputs: x, flag)" in r.stderr, r.stderr
+    assert "e.g. --input-value sr=16000" in r.stderr  # the fix
