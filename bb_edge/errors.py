@@ -39,6 +39,13 @@ class InputShapeError(ModelError):
     fix = "pin only graph inputs, with their rank and fixed dims (`bb-edge inspect MODEL` lists them)"
 
 
+class InputValueError(ModelError):
+    """An ``--input-value`` names no graph input, or its value does not fit the input's dtype or shape."""
+
+    fix = ("freeze only graph inputs, with one value per element of their (pinned) shape in their dtype, "
+           "e.g. --input-value sr=16000 (`bb-edge inspect MODEL` lists the inputs)")
+
+
 class UnsupportedOpError(ModelError):
     """The model uses an operator bb-edge (or the chosen backend) cannot run."""
 

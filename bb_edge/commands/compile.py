@@ -52,6 +52,16 @@ def input_shape(text: str) -> tuple[str, list[int]]:
     return name, shape
 
 
+def input_value(text: str) -> tuple[str, list[str]]:
+    """``NAME=V1,V2,...`` for ``--input-value`` (the dtype check is the compiler's: InputValueError)."""
+    name, sep, values = text.rpartition("=")
+    elems = [v.strip() for v in values.split(",")]
+    if not sep or not name or not all(elems):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not NAME=VALUE[,VALUE...]; give a graph input name and its elements, e.g. sr=16000")
+    return name, elems
+
+
 def _run(args: argparse.Namespace) -> int:
     check_output_dir(args.output, "-o")  # before any work: a bad -o fails in one line
     place = None
@@ -86,6 +96,7 @@ def _run(args: argparse.Namespace) -> int:
             source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
             node_names=names, memory_limits=limits, out_dir=args.output, name=args.name, targets=args.target,
             allow_cycles=not args.pipeline, input_shapes=dict(args.input_shape or []) or None,
+            input_values=dict(args.input_value or []) or None,
             **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
     if args.standby:
@@ -149,6 +160,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--input-shape", type=input_shape, action="append", metavar="NAME=D1,D2,...",
                    help="pin a graph input's dynamic dims before shape inference (repeatable), "
                         "e.g. x=1,3,640,640; without it costs from dynamic dims are estimates")
+    p.add_argument("--input-value", type=input_value, action="append", metavar="NAME=V1,...",
+                   help="freeze a graph input as a constant (repeatable), e.g. sr=16000: it is no longer fed "
+                        "at run time, and what it decides (an If on it) folds away")
     p.add_argument("--max-payload", type=byte_size, metavar="BYTES",
                    help="largest tensor a node accepts per envelope (limits.max_payload; default 64MiB); "
                         "compile refuses a larger edge")

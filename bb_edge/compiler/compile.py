@@ -10,6 +10,7 @@ import onnx
 
 from bb_edge.compiler.budgets import assign, budget
 from bb_edge.compiler.cost import tensor_bytes
+from bb_edge.compiler.freeze import InputValues
 from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
 from bb_edge.compiler.partition import partition
 from bb_edge.compiler.placement import (
@@ -53,12 +54,14 @@ def compile_model(
     input_shapes: InputShapes | None = None,
     max_payload: int = DEFAULT_MAX_PAYLOAD,
     targets: Sequence[str] | None = None,
+    input_values: InputValues | None = None,
 ) -> tuple[Deployment, dict[str, onnx.ModelProto]]:
     """Compile a model into per-node programs and a manifest (written to ``out_dir`` if given).
 
     Exactly one of ``nodes``, ``cuts`` or ``place`` may be given; with none, the
     model's ``bb.place`` annotations (from a recorded Module) are used.
     ``input_shapes`` pins dynamic input dims before shape inference;
+    ``input_values`` freezes graph inputs as constants (``{name: elements as text}``);
     ``max_payload`` is every node's ``limits.max_payload`` and no edge may
     exceed it (EdgeTooLargeError). Automatic placement that cannot meet its
     balance cap says why in a PlacementWarning (also kept in the manifest's
@@ -88,7 +91,7 @@ def compile_model(
         if memory_limits:
             raise PlacementError("give --target or --memory-limit, not both: a target's profile sets its limits")
         node_targets = assign(list(node_names) if node_names else default_names(nodes), targets)
-    model = load_model(source, input_shapes)
+    model = load_model(source, input_shapes, input_values)
     report: dict[str, object] = {}
     kept: dict[str, str] = {}
     if nodes is not None:

@@ -16,8 +16,10 @@ import onnx
 from onnx import helper, numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
+from bb_edge.compiler.freeze import InputValues, freeze_inputs
 from bb_edge.deployment.ports import node_reads
 from bb_edge.errors import InputShapeError, ModelError, UnsupportedOpError
+from bb_edge.ir.rewrite import inline_static_ifs
 
 #: Ops bb-edge never places on a node (they map over sequences, which no edge
 #: contract can describe); everything else with a standard schema is accepted.
@@ -34,11 +36,13 @@ InputShapes = dict[str, list[int]]
 MIN_IR_VERSION = 7
 
 
-def load_model(source: str | Path | onnx.ModelProto, input_shapes: InputShapes | None = None) -> onnx.ModelProto:
+def load_model(source: str | Path | onnx.ModelProto, input_shapes: InputShapes | None = None,
+               input_values: InputValues | None = None) -> onnx.ModelProto:
     """Read a model from a path (or copy a proto) and normalise it; raise typed errors.
 
     ``input_shapes`` pins graph-input dims (``--input-shape``) before shape
-    inference, so that costs and edge contracts use real sizes.
+    inference, so that costs and edge contracts use real sizes; ``input_values``
+    freezes graph inputs as constants (``--input-value``), so what they decide folds.
     """
     if isinstance(source, onnx.ModelProto):
         model = onnx.ModelProto()
@@ -51,7 +55,7 @@ def load_model(source: str | Path | onnx.ModelProto, input_shapes: InputShapes |
             model = onnx.load(str(path))
         except Exception as exc:  # protobuf raises DecodeError and friends
             raise ModelError(f"{path} is not a readable ONNX model: {exc}") from exc
-    return normalise(model, input_shapes)
+    return normalise(model, input_shapes, input_values)
 
 
 def parse_input_shape(spec: str) -> tuple[str, list[int]]:
@@ -154,7 +158,8 @@ def _schema_missing(op: str, version: int) -> bool:
     return False
 
 
-def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -> onnx.ModelProto:
+def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None,
+              input_values: InputValues | None = None) -> onnx.ModelProto:
     """Apply the guarantees listed in the module docstring to ``model`` (in place)."""
     try:
         onnx.checker.check_model(model)
@@ -171,14 +176,20 @@ def normalise(model: onnx.ModelProto, input_shapes: InputShapes | None = None) -
     _name_nodes(g)
     if input_shapes:
         pin_input_shapes(model, input_shapes)
+    if input_values:
+        freeze_inputs(model, input_values)
     fold_constants(model)
+    while inline_constant_ifs(model):
+        fold_constants(model)
     if is_qdq(model):
         sink_constant_dequantize(model)
     model.CopyFrom(_infer(model))
-    for _ in range(MAX_SIMPLIFY_ROUNDS):  # each round can make more shapes static
-        if not fold_static_shapes(model):
+    for _ in range(MAX_SIMPLIFY_ROUNDS):  # each round can make more shapes static, or an If's condition
+        if not fold_static_shapes(model) + inline_constant_ifs(model):
             break
         fold_constants(model)
+        while inline_constant_ifs(model):  # an inlined branch's Constants fold before inference
+            fold_constants(model)
         model.CopyFrom(_infer(model))
     if _type_loop_carries(model):
         model.CopyFrom(_infer(model))
@@ -290,6 +301,22 @@ def fold_static_shapes(model: onnx.ModelProto) -> int:
         del g.node[:]
         g.node.extend(keep)
     return replaced
+
+
+def inline_constant_ifs(model: onnx.ModelProto) -> int:
+    """Replace, in place, every top-level If whose condition is a constant by its taken branch; the count.
+
+    After pinning, a model's input checks (Silero VAD's batch-size Ifs) read folded values; inlined, their
+    branches fold like the rest of the graph and placement never cuts after an If whose output rank
+    ONNX inference cannot tell. Values are unchanged (see :func:`bb_edge.ir.rewrite.inline_static_ifs`).
+    """
+    before = sum(n.op_type == "If" for n in model.graph.node)
+    inlined = inline_static_ifs(model)
+    if inlined is model:
+        return 0
+    model.CopyFrom(inlined)
+    _name_nodes(model.graph)
+    return max(before - sum(n.op_type == "If" for n in model.graph.node), 1)
 
 
 def _type_loop_carries(model: onnx.ModelProto) -> bool:

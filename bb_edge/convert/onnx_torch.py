@@ -34,6 +34,7 @@ from bb_edge.convert.torch_control import (
 )
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.errors import UnsupportedOpError
+from bb_edge.ir.rewrite import constant_value, constant_values, inline_static_ifs
 
 Tensor = torch.Tensor
 OpFn = Callable[[list[Any], dict[str, Any]], list[Tensor]]
@@ -426,84 +427,13 @@ _STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean"
                   "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "Loop": {0}, **STATIC_INPUTS}
 
 
-def _constant(a: dict[str, Any]) -> np.ndarray:
-    """The value of a Constant node from whichever value attribute it carries."""
-    if "value" in a:
-        return np.asarray(a["value"])
-    if "value_float" in a:
-        return np.array(a["value_float"], np.float32)
-    if "value_floats" in a:
-        return np.array(a["value_floats"], np.float32)
-    if "value_int" in a:
-        return np.array(a["value_int"], np.int64)
-    if "value_ints" in a:
-        return np.array(a["value_ints"], np.int64)
-    raise UnsupportedOpError(f"Constant with {sorted(a)} is not supported by the torch converter")
-
-
-def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
-    out = {t.name: numpy_helper.to_array(t) for t in g.initializer}
-    for n in g.node:
-        if n.op_type == "Constant":
-            out[n.output[0]] = _constant(_attrs(n))
-    return out
-
-
-def _rename_reads(g: onnx.GraphProto, rn: Callable[[str], str]) -> None:
-    """Rename, in place, the enclosing-scope values a subgraph (and graphs nested in it) reads."""
-    for n in g.node:
-        ins = [rn(x) if x else x for x in n.input]
-        del n.input[:]
-        n.input.extend(ins)
-        for a in n.attribute:
-            if a.type == onnx.AttributeProto.GRAPH:
-                _rename_reads(a.g, rn)
-    for o in g.output:
-        o.name = rn(o.name)
-
-
-def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
-    """The model with every If whose condition is a constant replaced by its taken branch (names prefixed)."""
-    consts = _const_values(model.graph)
-    if not any(n.op_type == "If" and n.input[0] in consts for n in model.graph.node):
-        return model
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    nodes: list[onnx.NodeProto] = []
-    for k, n in enumerate(model.graph.node):
-        if n.op_type != "If" or n.input[0] not in consts:
-            nodes.append(n)
-            continue
-        cond = bool(np.asarray(consts[n.input[0]]).reshape(-1)[0])
-        branch = next(helper.get_attribute_value(a) for a in n.attribute
-                      if a.name == ("then_branch" if cond else "else_branch"))
-        prefix = f"{n.name or f'if{k}'}/"
-        produced = {o for bn in branch.node for o in bn.output if o} | {t.name for t in branch.initializer}
-
-        def rn(x: str, produced: set[str] = produced, prefix: str = prefix) -> str:
-            return prefix + x if x in produced else x
-        for t in branch.initializer:
-            t2 = onnx.TensorProto()
-            t2.CopyFrom(t)
-            t2.name = rn(t.name)
-            m.graph.initializer.append(t2)
-        for bn in branch.node:
-            b2 = onnx.NodeProto()
-            b2.CopyFrom(bn)
-            b2.name = prefix + bn.name
-            del b2.input[:], b2.output[:]
-            b2.input.extend(rn(x) if x else x for x in bn.input)
-            b2.output.extend(rn(x) if x else x for x in bn.output)
-            for a in b2.attribute:  # a nested If/Loop/Scan reads the renamed values too
-                if a.type == onnx.AttributeProto.GRAPH:
-                    _rename_reads(a.g, rn)
-            nodes.append(b2)
-        for bo, no in zip(branch.output, n.output):
-            if no:
-                nodes.append(helper.make_node("Identity", [rn(bo.name)], [no], name=f"{prefix}out/{no}"))
-    del m.graph.node[:]
-    m.graph.node.extend(nodes)
-    return inline_static_ifs(m)
+def _constant(n: onnx.NodeProto) -> np.ndarray:
+    """The value of a Constant node; UnsupportedOpError for a form the converter cannot carry."""
+    v = constant_value(n)
+    if v is None:
+        raise UnsupportedOpError(f"Constant with {sorted(a.name for a in n.attribute)} is not supported by "
+                                 f"the torch converter")
+    return v
 
 
 #: ops never folded at conversion time (random, or values the graph must compute per run)
@@ -529,7 +459,7 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
         if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape"):
             d = vi.type.tensor_type.shape.dim
             shapes[vi.name] = [x.dim_value for x in d] if all(x.HasField("dim_value") for x in d) else None
-    consts = _const_values(model.graph)
+    consts = constant_values(model.graph)
     keep: list[onnx.NodeProto] = []
     new: dict[str, np.ndarray] = {}
     opset = [o for o in model.opset_import]
@@ -616,7 +546,7 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         n.output[0] for n in model.graph.node if n.op_type == "Constant"}
     control = any(n.op_type in CONTROL_OPS for n in model.graph.node)
     types = value_types(model) if control else {}
-    values = _const_values(model.graph) if control else {}
+    values = constant_values(model.graph) if control else {}
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
     out = []
     for n in model.graph.node:
@@ -656,7 +586,7 @@ class OnnxModule(torch.nn.Module):
         self._consts: dict[str, np.ndarray] = {t.name: numpy_helper.to_array(t) for t in g.initializer}
         for n in g.node:
             if n.op_type == "Constant":
-                self._consts[n.output[0]] = _constant(_attrs(n))
+                self._consts[n.output[0]] = _constant(n)
         self._slots: dict[str, str] = {}
         self.weights = torch.nn.ParameterList()
         used = {x for n in g.node for i, x in enumerate(n.input)

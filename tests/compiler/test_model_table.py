@@ -102,13 +102,8 @@ def _executorch(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[s
     from bb_edge.convert.onnx_torch import to_torch
 
     if _symbolic_inputs(model):  # a static program needs static shapes: pin them as `--input-shape` would
-        from bb_edge.convert.onnx_torch import simplify
-
+        # compile folds what pinning makes constant, silero's batch-check Ifs included
         model = load_model(model, {k: list(v.shape) for k, v in x.items() if k in _symbolic_inputs(model)})
-        # compile's folding leaves an If whose condition pinning made constant (silero's batch checks); the
-        # engine then cuts segments after it whose inputs have no declared shape. The converter's own
-        # inlining and folding, run before placement, leaves only run-time Ifs (left: do this in compile).
-        model = load_model(simplify(model))
         dep, programs = compile_model(model, nodes=2)
     missing = {n: sorted({op for op, _ in unsupported_ops(compute_model(p))}) for n, p in programs.items()}
     missing = {n: ops for n, ops in missing.items() if ops}
