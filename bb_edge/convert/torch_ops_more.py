@@ -246,6 +246,242 @@ def bitcast(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [x[0].view(dt)]
 
 
+# ---- Pad with a run-time constant value, windows, Det --------------------------------------------------
+
+def pad_any_value(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX Pad whose constant_value may be a run-time tensor (a CastLike of -inf in expanded functions)."""
+    from bb_edge.convert.onnx_torch import _pad
+
+    v = _opt(x, 2)
+    if not isinstance(v, Tensor) or str(a.get("mode", "constant")) != "constant":
+        return _pad([x[0], x[1], None if isinstance(v, Tensor) else v, *x[3:]], a)
+    rest = [x[1], None, *x[3:]]
+    y = _pad([x[0], *rest], a)[0]
+    inside = _pad([torch.ones(x[0].shape, dtype=torch.float32), *rest], a)[0] > 0.5
+    return [torch.where(inside, y, v.reshape(()).to(y.dtype))]
+
+
+def _window(kind: str) -> OpFn:
+    def run(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+        from bb_edge.convert.onnx_torch import _TORCH_DTYPES
+
+        size = int(np.asarray(x[0]).reshape(-1)[0])
+        n1 = size if int(a.get("periodic", 1)) else size - 1
+        ni = np.arange(size, dtype=np.float64)
+        if kind == "hann":
+            w = np.sin(ni * np.pi / n1) ** 2
+        elif kind == "hamming":
+            a0 = 25 / 46
+            w = a0 - (1 - a0) * np.cos(2 * np.pi * ni / n1)
+        else:
+            w = 0.42 - 0.5 * np.cos(2 * np.pi * ni / n1) + 0.08 * np.cos(4 * np.pi * ni / n1)
+        dt = _TORCH_DTYPES.get(int(a.get("output_datatype", 1)), torch.float32)
+        return [torch.from_numpy(w.astype(np.float32)).to(dt)]
+    return run
+
+
+def det(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX Det by cofactor expansion (static size; up to 4x4)."""
+    t = x[0]
+    n = int(t.shape[-1])
+    if n > 4:
+        raise UnsupportedOpError("Det of matrices larger than 4x4 is not supported by the torch converter")
+
+    def rec(m: Tensor, rows: list[int], cols: list[int]) -> Tensor:
+        if len(rows) == 1:
+            return m[..., rows[0], cols[0]]
+        out = None
+        for k, c in enumerate(cols):
+            term = m[..., rows[0], c] * rec(m, rows[1:], cols[:k] + cols[k + 1:])
+            out = term if out is None else (out - term if k % 2 else out + term)
+        assert out is not None
+        return out
+    return [rec(t, list(range(n)), list(range(n)))]
+
+
+# ---- scatter / gather with run-time indices ----------------------------------------------------------
+
+def tensor_scatter(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX TensorScatter (KV-cache write at per-batch offsets; linear or circular)."""
+    cache, upd, wi = x[0], x[1], _opt(x, 2)
+    ax = int(a.get("axis", -2)) % cache.dim()
+    size, u = int(cache.shape[ax]), int(upd.shape[ax])
+    b = int(cache.shape[0])
+    wi = wi.long().reshape(-1) if wi is not None else torch.zeros(b, dtype=torch.long)
+    shape = [1] * cache.dim()
+    shape[0] = b
+    pos = wi.reshape(shape) + torch.arange(u).reshape([u if i == ax else 1 for i in range(cache.dim())])
+    if str(a.get("mode", "linear")) == "circular":
+        pos = torch.remainder(pos, size)
+    return [torch.scatter(cache, ax, pos.expand(upd.shape), upd)]
+
+
+def gather_nd(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX GatherND (batch_dims too) as one index_select on the flattened data."""
+    data, idx = x[0], x[1].long()
+    bd = int(a.get("batch_dims", 0))
+    dshape = [int(v) for v in data.shape]
+    ishape = [int(v) for v in idx.shape]
+    k = ishape[-1]
+    nb = int(np.prod(dshape[:bd])) if bd else 1
+    tail = dshape[bd + k:]
+    idx = idx.reshape(nb, -1, k)
+    dims = torch.tensor(dshape[bd:bd + k], dtype=torch.long)
+    idx = torch.where(idx < 0, idx + dims, idx)
+    strides = torch.tensor([int(np.prod(dshape[bd + i + 1:bd + k])) for i in range(k)], dtype=torch.long)
+    lin = torch.sum(idx * strides, dim=-1) + (torch.arange(nb) * int(np.prod(dshape[bd:bd + k]))).reshape(nb, 1)
+    flat = data.reshape(nb * int(np.prod(dshape[bd:bd + k])), *tail)
+    out = torch.index_select(flat, 0, lin.reshape(-1))
+    return [out.reshape(*ishape[:-1], *tail)]
+
+
+def reverse_sequence(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX ReverseSequence (run-time lengths): a gather along the time axis."""
+    t, lens = x[0], x[1].long().reshape(-1)
+    ba, ta = int(a.get("batch_axis", 1)), int(a.get("time_axis", 0))
+    steps = int(t.shape[ta])
+    shape = [1] * t.dim()
+    shape[ba] = int(lens.shape[0])
+    ln = lens.reshape(shape)
+    tshape = [1] * t.dim()
+    tshape[ta] = steps
+    ti = torch.arange(steps).reshape(tshape)
+    src = torch.where(ti < ln, ln - 1 - ti, ti)
+    return [torch.gather(t, ta, src.expand(t.shape))]
+
+
+def max_unpool(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX MaxUnpool: scatter the values at their (flattened) indices into zeros of the output shape."""
+    t, idx = x[0], x[1].long()
+    k = [int(v) for v in a["kernel_shape"]]
+    r = len(k)
+    st = [int(v) for v in a.get("strides", [1] * r)]
+    pads = [int(v) for v in a.get("pads", [0] * 2 * r)]
+    out = _opt(x, 2)
+    if out is not None:
+        shape = [int(v) for v in np.asarray(out).reshape(-1)]
+    else:
+        shape = [int(t.shape[0]), int(t.shape[1])] + [
+            (int(t.shape[2 + i]) - 1) * st[i] + k[i] - pads[i] - pads[r + i] for i in range(r)]
+    flat = torch.zeros(int(np.prod(shape)), dtype=t.dtype)
+    return [flat.scatter(0, idx.reshape(-1), t.reshape(-1)).reshape(shape)]
+
+
+# ---- integer and quantised matmul/conv ---------------------------------------------------------------
+
+def _zp(x: list[Any], i: int, like: Tensor) -> Any:
+    z = _opt(x, i)
+    if z is None:
+        return 0.0
+    z = z.float()
+    return z.reshape(-1, 1) if z.dim() == 1 and z.numel() > 1 and like.dim() >= 2 else z
+
+
+def matmul_integer(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX MatMulInteger (zero points; exact in float32 for 8-bit operands of the usual sizes)."""
+    A = x[0].float() - (_opt(x, 2).float() if _opt(x, 2) is not None else 0.0)
+    bz = _opt(x, 3)
+    B = x[1].float() - (bz.float() if bz is not None else 0.0)
+    return [torch.round(torch.matmul(A, B)).to(torch.int32)]
+
+
+def conv_integer(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX ConvInteger: Conv over zero-point-shifted operands, int32 out."""
+    from bb_edge.convert.onnx_torch import _conv
+
+    xz, wz = _opt(x, 2), _opt(x, 3)
+    X = x[0].float() - (xz.float() if xz is not None else 0.0)
+    wzf = wz.float().reshape(-1, *([1] * (x[1].dim() - 1))) if wz is not None and wz.numel() > 1 else (
+        wz.float() if wz is not None else 0.0)
+    W = x[1].float() - wzf
+    return [torch.round(_conv([X, W], a)[0]).to(torch.int32)]
+
+
+def qlinear_matmul(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX QLinearMatMul: integer matmul, requantised with a_scale*b_scale/y_scale (round half to even)."""
+    A = x[0].float() - x[2].float()
+    B = x[3].float() - x[5].float()
+    acc = torch.matmul(A, B)
+    scale = (x[1].float() * x[4].float()) / x[6].float()
+    q = torch.round(acc * scale) + x[7].float()
+    lo, hi = (0, 255) if x[7].dtype == torch.uint8 else (-128, 127)
+    return [torch.clamp(q, lo, hi).to(x[7].dtype)]
+
+
+def dynamic_quantize_linear(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX DynamicQuantizeLinear (uint8; scale from the range including 0; onnx's rounding)."""
+    t = x[0].float()
+    mx = torch.clamp(torch.amax(t), min=0.0)
+    mn = torch.clamp(torch.amin(t), max=0.0)
+    rng = torch.where(mx == mn, torch.ones(()), mx - mn)
+    scale = rng / 255.0
+    zp = torch.round(torch.clamp(0.0 - mn / scale, 0, 255))
+    y = torch.clamp(torch.round(t / scale) + zp, 0, 255)
+    return [y.to(torch.uint8), scale.to(x[0].dtype), zp.to(torch.uint8)]
+
+
+# ---- static-shape rearrangements: CenterCropPad, AffineGrid, Col2Im ---------------------------------
+
+def center_crop_pad(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX CenterCropPad (static target shape)."""
+    t = x[0]
+    r = t.dim()
+    shape = [int(v) for v in np.asarray(x[1]).reshape(-1)]
+    axes = [int(v) % r for v in a.get("axes", list(range(r)))]
+    for ax, sh in zip(axes, shape):
+        dim = int(t.shape[ax])
+        if sh < dim:
+            d = (dim - sh) // 2
+            t = t.narrow(ax, d, sh)
+        elif sh > dim:
+            d = (sh - dim) // 2
+            fp = [0, 0] * (r - 1 - ax) + [d, sh - dim - d]
+            t = F.pad(t, fp)
+    return [t]
+
+
+def affine_grid(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX AffineGrid: the base grid built in numpy (onnx's reference), one matmul with theta."""
+    from onnx.reference.ops.op_affine_grid import construct_original_grid
+
+    theta = x[0]
+    _, _, *size = (int(v) for v in np.asarray(x[1]).reshape(-1))
+    grid = construct_original_grid(size, int(a.get("align_corners", 0)))
+    homo = torch.from_numpy(grid.reshape(-1, grid.shape[-1]).T.astype(np.float32)).to(theta.dtype)
+    out = torch.matmul(theta, homo).permute(0, 2, 1)
+    return [out.reshape(int(theta.shape[0]), *size, len(size))]
+
+
+def col2im(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX Col2Im: a static 0/1 scatter matrix (onnx's index arithmetic) applied by one matmul."""
+    t = x[0]
+    img = [int(v) for v in np.asarray(x[1]).reshape(-1)]
+    blk = [int(v) for v in np.asarray(x[2]).reshape(-1)]
+    r = len(img)
+    dil = [int(v) for v in a.get("dilations", [1] * r)]
+    pads = [int(v) for v in a.get("pads", [0] * 2 * r)]
+    st = [int(v) for v in a.get("strides", [1] * r)]
+    cols = [(img[i] + pads[i] + pads[r + i] - (dil[i] * (blk[i] - 1) + 1)) // st[i] + 1 for i in range(r)]
+    kn, ln = int(np.prod(blk)), int(np.prod(cols))
+    m = np.zeros((kn * ln, int(np.prod(img))), np.float32)
+    for c in range(kn):
+        off = np.unravel_index(c, blk)
+        for j in range(ln):
+            ic = np.unravel_index(j, cols)
+            pos = [ic[i] * st[i] - pads[i] + off[i] * dil[i] for i in range(r)]
+            if all(0 <= p < s for p, s in zip(pos, img)):
+                m[c * ln + j, np.ravel_multi_index(pos, img)] += 1
+    n, ch = int(t.shape[0]), int(t.shape[1]) // kn
+    y = torch.matmul(t.reshape(n, ch, kn * ln), torch.from_numpy(m).to(t.dtype))
+    return [y.reshape(n, ch, *img)]
+
+
+def _lazy_scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    from bb_edge.convert.torch_ops import _scatter_elements
+
+    return _scatter_elements(x, a)
+
+
 #: the ops of this module, merged into the converter's op table
 MORE: dict[str, OpFn] = {
     "Attention": attention,
@@ -253,7 +489,23 @@ MORE: dict[str, OpFn] = {
     "LinearAttention": linear_attention,
     "CausalConvWithState": causal_conv_with_state,
     "BitCast": bitcast,
+    "Pad": pad_any_value,
+    "HannWindow": _window("hann"), "HammingWindow": _window("hamming"), "BlackmanWindow": _window("blackman"),
+    "Det": det, "TensorScatter": tensor_scatter, "GatherND": gather_nd, "ReverseSequence": reverse_sequence,
+    "MaxUnpool": max_unpool, "MatMulInteger": matmul_integer, "ConvInteger": conv_integer,
+    "QLinearMatMul": qlinear_matmul, "DynamicQuantizeLinear": dynamic_quantize_linear,
+    "CenterCropPad": center_crop_pad, "AffineGrid": affine_grid, "Col2Im": col2im,
+    "Scatter": lambda x, a: _lazy_scatter_elements(x, a),
+    "Binarizer": lambda x, a: [(x[0] > float(a.get("threshold", 0.0))).to(x[0].dtype)],
+    "ArrayFeatureExtractor": lambda x, a: [torch.index_select(x[0], x[0].dim() - 1, x[1].long().reshape(-1))
+                                           .reshape(*x[0].shape[:-1], -1)],
 }
 
 #: inputs of MORE ops read as numpy values at conversion time
-MORE_STATIC: dict[str, set[int]] = {}
+MORE_STATIC: dict[str, set[int]] = {
+    "Pad": {1, 3}, "HannWindow": {0}, "HammingWindow": {0}, "BlackmanWindow": {0}, "MaxUnpool": {2},
+    "CenterCropPad": {1}, "AffineGrid": {1}, "Col2Im": {1, 2},
+}
+
+#: (domain, op) pairs outside the default domain the converter takes
+ML_OPS: frozenset[tuple[str, str]] = frozenset({("ai.onnx.ml", "Binarizer"), ("ai.onnx.ml", "ArrayFeatureExtractor")})
