@@ -476,6 +476,68 @@ def col2im(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [y.reshape(n, ch, *img)]
 
 
+# ---- TfIdfVectorizer (integer pool) ------------------------------------------------------------------
+
+def _tfidf_grams(a: dict[str, Any]) -> list[tuple[list[int], int]]:
+    """(tokens, output index) of every pool n-gram within [min_gram_length, max_gram_length]."""
+    pool = [int(v) for v in a.get("pool_int64s", [])]
+    counts = [int(v) for v in a["ngram_counts"]]
+    idx = [int(v) for v in a["ngram_indexes"]]
+    lo, hi = int(a["min_gram_length"]), int(a["max_gram_length"])
+    out: list[tuple[list[int], int]] = []
+    gid = 0
+    for i, start in enumerate(counts):
+        n = i + 1
+        end = counts[i + 1] if i + 1 < len(counts) else len(pool)
+        for g in range((end - start) // n):
+            if lo <= n <= hi:
+                out.append((pool[start + g * n:start + (g + 1) * n], idx[gid]))
+            gid += 1
+    return out
+
+
+def tfidf_vectorizer(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX TfIdfVectorizer over an integer pool: every (n-gram, skip) match counted with static windows."""
+    if a.get("pool_strings"):
+        raise UnsupportedOpError("TfIdfVectorizer over strings is not supported by the torch converter")
+    t = x[0].long()
+    length = int(t.shape[-1])
+    lo, hi = int(a["min_gram_length"]), int(a["max_gram_length"])
+    grams = _tfidf_grams(a)
+    size = max(int(v) for v in a["ngram_indexes"]) + 1
+    cols: list[Tensor] = []
+    where: list[int] = []
+    for d in range(1, int(a.get("max_skip_count", 0)) + 2):
+        first = lo if d == 1 else max(lo, 2)
+        for toks, oi in grams:
+            n = len(toks)
+            if n < first or n > hi or (n == 1 and d > 1):
+                continue
+            starts = length - d * (n - 1)
+            if starts <= 0:
+                continue
+            pos = np.arange(starts)[:, None] + d * np.arange(n)[None, :]
+            win = torch.index_select(t, t.dim() - 1, torch.from_numpy(pos.reshape(-1))).reshape(
+                *t.shape[:-1], starts, n)
+            hit = torch.amin((win == torch.tensor(toks, dtype=torch.long)).to(torch.float32), dim=-1)
+            cols.append(torch.sum(hit, dim=-1))
+            where.append(oi)
+    if not cols:
+        return [torch.zeros(*t.shape[:-1], size)]
+    m = np.zeros((len(cols), size), np.float32)
+    for k, oi in enumerate(where):
+        m[k, oi] = 1.0
+    freq = torch.matmul(torch.stack(cols, -1), torch.from_numpy(m))
+    mode = str(a.get("mode", "TF"))
+    w = a.get("weights")
+    wt = torch.tensor([float(v) for v in w], dtype=torch.float32) if w is not None and len(w) else None
+    if mode == "IDF":
+        return [torch.where(freq > 0, wt if wt is not None else torch.ones(()), torch.zeros(()))]
+    if mode == "TFIDF" and wt is not None:
+        return [freq * wt]
+    return [freq]
+
+
 def _lazy_scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     from bb_edge.convert.torch_ops import _scatter_elements
 
@@ -495,6 +557,7 @@ MORE: dict[str, OpFn] = {
     "MaxUnpool": max_unpool, "MatMulInteger": matmul_integer, "ConvInteger": conv_integer,
     "QLinearMatMul": qlinear_matmul, "DynamicQuantizeLinear": dynamic_quantize_linear,
     "CenterCropPad": center_crop_pad, "AffineGrid": affine_grid, "Col2Im": col2im,
+    "TfIdfVectorizer": tfidf_vectorizer,
     "Scatter": lambda x, a: _lazy_scatter_elements(x, a),
     "Binarizer": lambda x, a: [(x[0] > float(a.get("threshold", 0.0))).to(x[0].dtype)],
     "ArrayFeatureExtractor": lambda x, a: [torch.index_select(x[0], x[0].dim() - 1, x[1].long().reshape(-1))
