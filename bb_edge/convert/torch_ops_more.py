@@ -234,16 +234,60 @@ def causal_conv_with_state(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 # ---- BitCast ---------------------------------------------------------------------------------------
 
+def _float_bits(t: Tensor, mbits: int, bias: int, width: int) -> Tensor:
+    """The IEEE bit pattern of finite ``t`` as a signed integer of ``width`` bits (arithmetic, no view)."""
+    ax = torch.abs(t)
+    nz = ax > 0
+    safe = torch.where(nz, ax, torch.ones((), dtype=t.dtype))
+    e = torch.floor(torch.log2(safe))
+    e = torch.where(safe / torch.pow(2.0, e).to(t.dtype) >= 2, e + 1, e)
+    e = torch.where(safe / torch.pow(2.0, e).to(t.dtype) < 1, e - 1, e)
+    e = torch.clamp(e, min=1 - bias)
+    frac = safe / torch.pow(2.0, e).to(t.dtype)  # [1, 2), or below 1 for subnormals
+    normal = frac >= 1
+    mant = torch.round(torch.where(normal, frac - 1, frac) * float(2 ** mbits)).long()
+    expo = torch.where(normal, e.long() + bias, torch.zeros((), dtype=torch.long))
+    bits = torch.where(nz, expo * (2 ** mbits) + mant, torch.zeros((), dtype=torch.long))
+    return torch.where(t < 0, bits - 2 ** (width - 1), bits)
+
+
+def _bits_float(b: Tensor, mbits: int, bias: int, width: int, dt: torch.dtype) -> Tensor:
+    """The float whose IEEE bit pattern is the signed integer ``b`` (arithmetic, no view)."""
+    b = b.long()
+    neg = b < 0
+    u = torch.where(neg, b + (2 ** (width - 1) - 1) + 1, b)  # the bits below the sign
+    e = torch.div(u, 2 ** mbits, rounding_mode="floor")
+    m = torch.remainder(u, 2 ** mbits).to(dt)
+    p2 = torch.pow(2.0, torch.clamp(e, min=1).to(dt) - (bias + mbits))
+    mag = torch.where(e > 0, (m + float(2 ** mbits)) * p2, m * p2)
+    special = e == 2 ** (width - 1 - mbits) - 1
+    mag = torch.where(special, torch.where(m == 0, torch.full((), float("inf"), dtype=dt),
+                                           torch.full((), float("nan"), dtype=dt)), mag)
+    return torch.where(neg, -mag, mag)
+
+
+_IEEE = {torch.float32: (23, 127, 32, torch.int32), torch.float64: (52, 1023, 64, torch.int64)}
+
+
 def bitcast(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    """ONNX BitCast (same bit width) as ``Tensor.view(dtype)``."""
+    """ONNX BitCast: between same-width integers a wrapping cast, float<->int by IEEE arithmetic (the
+    ExecuTorch runtime has no dtype view)."""
     from bb_edge.convert.onnx_torch import _TORCH_DTYPES
 
     to = int(a["to"])
-    extra = {4: torch.uint16, 12: torch.uint32, 13: torch.uint64}
-    dt = _TORCH_DTYPES.get(to) or extra.get(to)
-    if dt is None:
-        raise UnsupportedOpError(f"BitCast to ONNX type {to} is not supported by the torch converter")
-    return [x[0].view(dt)]
+    t = x[0]
+    dt = _TORCH_DTYPES.get(to)
+    if dt is None or t.dtype.itemsize != dt.itemsize:
+        raise UnsupportedOpError(f"BitCast of {t.dtype} to ONNX type {to} is not supported by the torch converter")
+    if t.dtype in _IEEE and dt == _IEEE[t.dtype][3]:
+        mb, bias, width, _ = _IEEE[t.dtype]
+        return [_float_bits(t, mb, bias, width).to(dt)]
+    if dt in _IEEE and t.dtype == _IEEE[dt][3]:
+        mb, bias, width, _ = _IEEE[dt]
+        return [_bits_float(t, mb, bias, width, dt)]
+    if not t.dtype.is_floating_point and not dt.is_floating_point and dt != torch.bool:
+        return [t.to(dt)]
+    raise UnsupportedOpError(f"BitCast of {t.dtype} to {dt} is not supported by the torch converter")
 
 
 # ---- Pad with a run-time constant value, windows, Det --------------------------------------------------
