@@ -582,6 +582,47 @@ def tfidf_vectorizer(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [freq]
 
 
+# ---- DeformConv (2-D) ---------------------------------------------------------------------------------
+
+def deform_conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX DeformConv in 2-D: bilinear samples at offset positions (zeros outside), masked, then one
+    grouped matmul with the weights (onnx's reference: GridSample with align_corners=1 per tap)."""
+    X, W, off, B, mask = x[0], x[1], x[2], _opt(x, 3), _opt(x, 4)
+    if X.dim() != 4:
+        raise UnsupportedOpError("DeformConv beyond 2-D is not supported by the torch converter")
+    n, ic, ih, iw = (int(v) for v in X.shape)
+    oc = int(W.shape[0])
+    kh, kw = (int(v) for v in a.get("kernel_shape", W.shape[2:]))
+    dh, dw = (int(v) for v in a.get("dilations", [1, 1]))
+    sh, sw = (int(v) for v in a.get("strides", [1, 1]))
+    pads = [int(v) for v in a.get("pads", [0, 0, 0, 0])]
+    group, og = int(a.get("group", 1)), int(a.get("offset_group", 1))
+    oh, ow = int(off.shape[2]), int(off.shape[3])
+    k, L = kh * kw, oh * ow
+    off = off.reshape(n, og, kh, kw, 2, oh, ow)
+    base_y = (np.arange(kh) * dh)[:, None, None, None] + (np.arange(oh) * sh - pads[0])[None, None, :, None]
+    base_x = (np.arange(kw) * dw)[None, :, None, None] + (np.arange(ow) * sw - pads[1])[None, None, None, :]
+    py = off[:, :, :, :, 0] + torch.from_numpy(base_y.astype(np.float32)).to(X.dtype)
+    px = off[:, :, :, :, 1] + torch.from_numpy(base_x.astype(np.float32)).to(X.dtype)
+    py, px = py.reshape(n, og, 1, k * L), px.reshape(n, og, 1, k * L)
+    y0, x0 = torch.floor(py), torch.floor(px)
+    fy, fx = py - y0, px - x0
+    cpo = ic // og
+    flat = X.reshape(n, og, cpo, ih * iw)
+    cols = torch.zeros(n, og, cpo, k * L, dtype=X.dtype)
+    for yy, wy in ((y0, 1 - fy), (y0 + 1, fy)):
+        for xx, wx in ((x0, 1 - fx), (x0 + 1, fx)):
+            ok = (yy >= 0) & (yy <= ih - 1) & (xx >= 0) & (xx <= iw - 1)
+            idx = (torch.clamp(yy, 0, ih - 1) * iw + torch.clamp(xx, 0, iw - 1)).long()
+            val = torch.gather(flat, 3, idx.expand(n, og, cpo, k * L))
+            cols = cols + val * torch.where(ok, wy * wx, torch.zeros((), dtype=X.dtype))
+    if mask is not None:
+        cols = cols * mask.reshape(n, og, 1, k * L)
+    cols = cols.reshape(n, group, (ic // group) * k, L)
+    y = torch.matmul(W.reshape(group, oc // group, (ic // group) * k), cols).reshape(n, oc, oh, ow)
+    return [y + B.reshape(1, -1, 1, 1) if B is not None else y]
+
+
 def _lazy_scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     from bb_edge.convert.torch_ops import _scatter_elements
 
@@ -601,7 +642,7 @@ MORE: dict[str, OpFn] = {
     "MaxUnpool": max_unpool, "MatMulInteger": matmul_integer, "ConvInteger": conv_integer,
     "QLinearMatMul": qlinear_matmul, "DynamicQuantizeLinear": dynamic_quantize_linear,
     "CenterCropPad": center_crop_pad, "AffineGrid": affine_grid, "Col2Im": col2im,
-    "TfIdfVectorizer": tfidf_vectorizer,
+    "TfIdfVectorizer": tfidf_vectorizer, "DeformConv": deform_conv,
     "Scatter": lambda x, a: _lazy_scatter_elements(x, a),
     "Binarizer": lambda x, a: [(x[0] > float(a.get("threshold", 0.0))).to(x[0].dtype)],
     "ArrayFeatureExtractor": lambda x, a: [torch.index_select(x[0], x[0].dim() - 1, x[1].long().reshape(-1))
