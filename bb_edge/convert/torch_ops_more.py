@@ -248,7 +248,8 @@ def _float_bits(t: Tensor, mbits: int, bias: int, width: int) -> Tensor:
     mant = torch.round(torch.where(normal, frac - 1, frac) * float(2 ** mbits)).long()
     expo = torch.where(normal, e.long() + bias, torch.zeros((), dtype=torch.long))
     bits = torch.where(nz, expo * (2 ** mbits) + mant, torch.zeros((), dtype=torch.long))
-    return torch.where(t < 0, bits - 2 ** (width - 1), bits)
+    neg = torch.where(nz, t, 1 / t) < 0  # -0.0 too (1 / -0.0 = -inf)
+    return torch.where(neg, bits - 2 ** (width - 1), bits)
 
 
 def _bits_float(b: Tensor, mbits: int, bias: int, width: int, dt: torch.dtype) -> Tensor:
