@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
-from bb_edge.convert.torch_ops_more import ML_OPS
+from bb_edge.convert.torch_ops_more import ML_OPS, max_pool_with_indices
 from bb_edge.errors import UnsupportedOpError
 
 Tensor = torch.Tensor
@@ -609,8 +609,6 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
         if n.op_type not in SUPPORTED_OPS or (n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in ML_OPS):
             out.append((n.op_type, n.name))
-        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
-            out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out
@@ -671,6 +669,8 @@ class OnnxModule(torch.nn.Module):
                 res = _softmax(args, attrs, self.opset)
             elif op == "Split":
                 res = _split(args, attrs, len(outs))
+            elif op == "MaxPool" and len(outs) > 1 and outs[1]:
+                res = max_pool_with_indices(args, attrs)
             else:
                 res = _SIMPLE[op](args, attrs)
             for name, val in zip(outs, res):
