@@ -194,7 +194,7 @@ def _clip(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 def _axes(x: list[Any], a: dict[str, Any]) -> list[int]:
     if "axes" in a:
         return [int(v) for v in a["axes"]]
-    return [int(v) for v in x[1].tolist()] if len(x) > 1 and x[1] is not None else []
+    return [int(v) for v in np.asarray(x[1]).reshape(-1)] if len(x) > 1 and x[1] is not None else []
 
 
 def _squeeze(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -442,6 +442,22 @@ def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
     return out
 
 
+def _rename_in_subgraphs(node: onnx.NodeProto, rn: Callable[[str], str]) -> None:
+    """Rename the outer-scope names a node's subgraphs (If/Loop/Scan bodies, nested) read."""
+    for a in node.attribute:
+        for g in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
+            local = {o for n in g.node for o in n.output} | {t.name for t in g.initializer} | {
+                i.name for i in g.input}
+            for n in g.node:
+                for k, x in enumerate(n.input):
+                    if x and x not in local:
+                        n.input[k] = rn(x)
+                _rename_in_subgraphs(n, lambda x, local=local: x if x in local else rn(x))
+            for o in g.output:
+                if o.name not in local:
+                    o.name = rn(o.name)
+
+
 def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
     """The model with every If whose condition is a constant replaced by its taken branch (names prefixed)."""
     consts = _const_values(model.graph)
@@ -474,6 +490,7 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
             del b2.input[:], b2.output[:]
             b2.input.extend(rn(x) if x else x for x in bn.input)
             b2.output.extend(rn(x) if x else x for x in bn.output)
+            _rename_in_subgraphs(b2, rn)
             nodes.append(b2)
         for bo, no in zip(branch.output, n.output):
             if no:
@@ -574,6 +591,7 @@ def simplify(model: onnx.ModelProto, rounds: int = 8) -> onnx.ModelProto:
 def static_input_names(model: onnx.ModelProto) -> list[str]:
     """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
     out: list[str] = []
+    model = simplify(model)  # an If on a shape-only condition is inlined, so its branch is walked too
     for n in model.graph.node:
         for i, x in enumerate(n.input):
             if x and i in _STATIC_INPUTS.get(n.op_type, set()) and x not in out:
