@@ -108,39 +108,52 @@ def attention(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     if hq != hk and hq % hk == 0:
         K = torch.repeat_interleave(K, hq // hk, dim=1)
         V = torch.repeat_interleave(V, hq // hk, dim=1)
-    qk = torch.matmul(Q * s, (K * s).transpose(2, 3))
+    # 16-bit inputs: float32 arithmetic rounded to the input type after every op, reductions accumulated in
+    # float32 (what the reference and ORT do; the runtime's own 16-bit kernels round differently)
+    rd = _rounder(dt)
+    work = torch.float32 if dt in (torch.float16, torch.bfloat16) else dt
+    Q, K, V, s, bias = Q.to(work), K.to(work), V.to(work), s.to(work), bias.to(work)
+    qk = rd(torch.matmul(rd(Q * s), rd(K * s).transpose(2, 3)))
     cap = float(a.get("softcap", 0.0) or 0.0)
     if cap > 0:
-        qk = torch.tanh(qk / cap) * cap
-    qk_bias = qk + bias
+        qk = rd(rd(torch.tanh(rd(qk / cap))) * cap)
+    qk_bias = rd(qk + bias)
     mode = int(a.get("qk_matmul_output_mode", 0))
     qk_out = qk_bias if mode == 2 else qk
     sp = a.get("softmax_precision")
-    logits = qk_bias
+    soft_rd = rd
     if sp is not None and int(sp):
         from bb_edge.convert.onnx_torch import _TORCH_DTYPES
 
-        logits = logits.to(_TORCH_DTYPES.get(int(sp), torch.float32))
-    probs = _safe_softmax(logits)
+        sdt = _TORCH_DTYPES.get(int(sp), torch.float32)
+        soft_rd = _rounder(sdt)
+    probs = _safe_softmax(qk_bias, soft_rd)
     masked_row = torch.amax(bias, dim=-1, keepdim=True) == _NEG_INF
     probs = torch.where(masked_row, torch.zeros((), dtype=probs.dtype), probs)
     if mode == 3:
         qk_out = probs
-    y = torch.matmul(probs.to(dt), V)
+    y = torch.matmul(rd(probs), V).to(dt)
     if rank3:
         y = y.permute(0, 2, 1, 3)
         y = y.reshape(int(y.shape[0]), int(y.shape[1]), -1)
     return [y, present_k, present_v, qk_out.to(dt)]
 
 
-def _safe_softmax(t: Tensor) -> Tensor:
-    """Softmax over the last dim where an all -inf row gives zeros (onnx's reference)."""
+def _rounder(dt: torch.dtype) -> Callable[[Tensor], Tensor]:
+    """Rounding to ``dt`` and back to float32 for 16-bit float types; the identity otherwise."""
+    if dt in (torch.float16, torch.bfloat16):
+        return lambda t: t.to(dt).to(torch.float32)
+    return lambda t: t
+
+
+def _safe_softmax(t: Tensor, rd: Callable[[Tensor], Tensor]) -> Tensor:
+    """Softmax over the last dim where an all -inf row gives zeros (onnx's reference); ``rd`` rounds each step."""
     m = torch.amax(t, dim=-1, keepdim=True)
     m = torch.where(m == _NEG_INF, torch.zeros((), dtype=t.dtype), m)
-    e = torch.exp(t - m)
-    tot = torch.sum(e, dim=-1, keepdim=True)
+    e = rd(torch.exp(rd(t - m)))
+    tot = rd(torch.sum(e, dim=-1, keepdim=True))
     tot = torch.where(tot == 0, torch.ones((), dtype=t.dtype), tot)
-    return e / tot
+    return rd(e / tot)
 
 
 # ---- RotaryEmbedding, LinearAttention, CausalConvWithState -----------------------------------------
