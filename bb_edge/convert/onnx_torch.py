@@ -442,6 +442,10 @@ def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
     return out
 
 
+def _keep_local(local: set[str], rn: Callable[[str], str]) -> Callable[[str], str]:
+    return lambda x: x if x in local else rn(x)
+
+
 def _rename_in_subgraphs(node: onnx.NodeProto, rn: Callable[[str], str]) -> None:
     """Rename the outer-scope names a node's subgraphs (If/Loop/Scan bodies, nested) read."""
     for a in node.attribute:
@@ -452,7 +456,7 @@ def _rename_in_subgraphs(node: onnx.NodeProto, rn: Callable[[str], str]) -> None
                 for k, x in enumerate(n.input):
                     if x and x not in local:
                         n.input[k] = rn(x)
-                _rename_in_subgraphs(n, lambda x, local=local: x if x in local else rn(x))
+                _rename_in_subgraphs(n, _keep_local(local, rn))
             for o in g.output:
                 if o.name not in local:
                     o.name = rn(o.name)

@@ -68,9 +68,9 @@ def attention(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     Q, K, V = x[0], x[1], x[2]
     mask, past_k, past_v, nonpad = _opt(x, 3), _opt(x, 4), _opt(x, 5), _opt(x, 6)
     rank3 = Q.dim() == 3
-    qh, kvh = a.get("q_num_heads"), a.get("kv_num_heads")
     if rank3:
-        Q, K, V = _to_heads(Q, int(qh)), _to_heads(K, int(kvh)), _to_heads(V, int(kvh))
+        qh, kvh = int(a["q_num_heads"]), int(a["kv_num_heads"])
+        Q, K, V = _to_heads(Q, qh), _to_heads(K, kvh), _to_heads(V, kvh)
     dt = Q.dtype
     scale = a.get("scale")
     scale = 1 / math.sqrt(int(Q.shape[3])) if scale is None else float(scale)
@@ -698,7 +698,7 @@ def mel_weight_matrix(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
     from bb_edge.convert.onnx_torch import _TORCH_DTYPES
 
-    vals = [np.asarray(v).reshape(()) for v in x[:5]]
+    vals: list[Any] = [np.asarray(v).reshape(()) for v in x[:5]]
     out = MelWeightMatrix.eval(*vals, output_datatype=int(a.get("output_datatype", 1)))
     return [torch.from_numpy(np.asarray(out, np.float32)).to(
         _TORCH_DTYPES.get(int(a.get("output_datatype", 1)), torch.float32))]
