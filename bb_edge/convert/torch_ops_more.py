@@ -704,6 +704,72 @@ def mel_weight_matrix(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
         _TORCH_DTYPES.get(int(a.get("output_datatype", 1)), torch.float32))]
 
 
+# ---- TreeEnsemble (ai.onnx.ml 5) ---------------------------------------------------------------------
+
+def _tree_cond(xf: Tensor, mode: int, split: float, members: list[float]) -> Tensor:
+    if mode == 6:
+        hit = torch.zeros_like(xf, dtype=torch.bool)
+        for m in members:
+            hit = hit | (xf == m)
+        return hit
+    return [xf <= split, xf < split, xf >= split, xf > split, xf == split, xf != split][mode]
+
+
+def tree_ensemble(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ai.onnx.ml TreeEnsemble (SUM/AVERAGE, post_transform NONE): each leaf's weight times the indicator
+    that a row reaches it (the product of its path's branch conditions, unrolled from the static trees)."""
+    t = x[0]
+    agg, post = int(a.get("aggregate_function", 1)), int(a.get("post_transform", 0))
+    if agg not in (0, 1) or post != 0:
+        raise UnsupportedOpError("TreeEnsemble with MIN/MAX aggregation or a post_transform is not supported")
+    modes = [int(v) for v in np.asarray(a["nodes_modes"]).reshape(-1)]
+    splits = np.asarray(a.get("nodes_splits", np.zeros(len(modes)))).reshape(-1).astype(np.float64)
+    feats = [int(v) for v in a["nodes_featureids"]]
+    tn, fn = [int(v) for v in a["nodes_truenodeids"]], [int(v) for v in a["nodes_falsenodeids"]]
+    tl, fl = [int(v) for v in a["nodes_trueleafs"]], [int(v) for v in a["nodes_falseleafs"]]
+    miss = [int(v) for v in a.get("nodes_missing_value_tracks_true", [0] * len(modes))]
+    lw = np.asarray(a["leaf_weights"]).reshape(-1)
+    lt = [int(v) for v in a["leaf_targetids"]]
+    members: dict[int, list[float]] = {}
+    mv = iter(np.asarray(a.get("membership_values", np.zeros(0))).reshape(-1).tolist())
+    n_targets = int(a["n_targets"])
+    roots = [int(v) for v in a["tree_roots"]]
+    contrib = np.zeros((len(lw), n_targets))
+    for k, tid in enumerate(lt):
+        contrib[k, tid] = float(lw[k]) / (len(roots) if agg == 0 else 1)
+    reach: list[Tensor] = [torch.zeros(int(t.shape[0]), dtype=t.dtype)] * len(lw)
+
+    def walk(node: int, leaf: bool, ind: Tensor) -> None:
+        if leaf:
+            reach[node] = reach[node] + ind
+            return
+        if modes[node] == 6 and node not in members:
+            members[node] = []
+            for v in mv:
+                if math.isnan(v):
+                    break
+                members[node].append(float(v))
+        xf = t[:, feats[node]]
+        c = _tree_cond(xf, modes[node], float(splits[node]), members.get(node, []))
+        if miss[node]:
+            c = c | torch.isnan(xf)
+        cf = c.to(t.dtype)
+        walk(tn[node], bool(tl[node]), ind * cf)
+        walk(fn[node], bool(fl[node]), ind * (1 - cf))
+    for r in roots:
+        if tl[r] and fl[r] and tn[r] == fn[r]:
+            walk(tn[r], True, torch.ones(int(t.shape[0]), dtype=t.dtype))
+        else:
+            walk(r, False, torch.ones(int(t.shape[0]), dtype=t.dtype))
+    y = torch.matmul(torch.stack(reach, 1), torch.from_numpy(contrib).to(t.dtype))
+    return [y.to(_np_torch_dtype(lw.dtype, t.dtype))]
+
+
+def _np_torch_dtype(d: np.dtype, default: torch.dtype) -> torch.dtype:
+    return {np.dtype(np.float32): torch.float32, np.dtype(np.float64): torch.float64,
+            np.dtype(np.float16): torch.float16}.get(np.dtype(d), default)
+
+
 def _lazy_scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     from bb_edge.convert.torch_ops import _scatter_elements
 
@@ -724,7 +790,8 @@ MORE: dict[str, OpFn] = {
     "QLinearMatMul": qlinear_matmul, "DynamicQuantizeLinear": dynamic_quantize_linear,
     "CenterCropPad": center_crop_pad, "AffineGrid": affine_grid, "Col2Im": col2im,
     "TfIdfVectorizer": tfidf_vectorizer, "DeformConv": deform_conv,
-    "GroupNormalization": group_norm, "QLinearConv": qlinear_conv, "MelWeightMatrix": mel_weight_matrix,
+    "TreeEnsemble": tree_ensemble, "GroupNormalization": group_norm, "QLinearConv": qlinear_conv,
+    "MelWeightMatrix": mel_weight_matrix,
     "Scatter": lambda x, a: _lazy_scatter_elements(x, a),
     "Binarizer": lambda x, a: [(x[0] > float(a.get("threshold", 0.0))).to(x[0].dtype)],
     "ArrayFeatureExtractor": lambda x, a: [torch.index_select(x[0], x[0].dim() - 1, x[1].long().reshape(-1))
@@ -738,4 +805,5 @@ MORE_STATIC: dict[str, set[int]] = {
 }
 
 #: (domain, op) pairs outside the default domain the converter takes
-ML_OPS: frozenset[tuple[str, str]] = frozenset({("ai.onnx.ml", "Binarizer"), ("ai.onnx.ml", "ArrayFeatureExtractor")})
+ML_OPS: frozenset[tuple[str, str]] = frozenset({("ai.onnx.ml", "Binarizer"), ("ai.onnx.ml", "ArrayFeatureExtractor"),
+                                                ("ai.onnx.ml", "TreeEnsemble")})
