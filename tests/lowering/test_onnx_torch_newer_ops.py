@@ -39,6 +39,8 @@ EAGER = [
     "test_dynamicquantizelinear_min_adjusted", "test_center_crop_pad_crop_and_pad", "test_affine_grid_3d",
     "test_col2im_dilations", "test_scatter_without_axis", "test_ai_onnx_ml_binarizer",
     "test_ai_onnx_ml_array_feature_extractor", "test_deform_conv_with_mask_bias",
+    "test_ai_onnx_ml_tree_ensemble_set_membership", "test_maxpool_with_argmax_2d_precomputed_strides",
+    "test_group_normalization_example", "test_qlinearconv", "test_melweightmatrix",
     "test_tfidfvectorizer_tf_onlybigrams_levelempty",
     "test_hammingwindow_expanded", "test_center_crop_pad_crop_axes_hwc_expanded",
     "test_rotary_embedding_interleaved_expanded", "test_attention_causal_boolmask_nan_robustness_expanded",
