@@ -505,7 +505,7 @@ def affine_grid(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     theta = x[0]
     _, _, *size = (int(v) for v in np.asarray(x[1]).reshape(-1))
     grid = construct_original_grid(size, int(a.get("align_corners", 0)))
-    homo = torch.from_numpy(grid.reshape(-1, grid.shape[-1]).T.astype(np.float32)).to(theta.dtype)
+    homo = torch.from_numpy(np.ascontiguousarray(grid.reshape(-1, grid.shape[-1]).T, np.float32)).to(theta.dtype)
     out = torch.matmul(theta, homo).permute(0, 2, 1)
     return [out.reshape(int(theta.shape[0]), *size, len(size))]
 
@@ -613,11 +613,13 @@ def deform_conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     group, og = int(a.get("group", 1)), int(a.get("offset_group", 1))
     oh, ow = int(off.shape[2]), int(off.shape[3])
     k, L = kh * kw, oh * ow
-    off = off.reshape(n, og, kh, kw, 2, oh, ow)
-    base_y = (np.arange(kh) * dh)[:, None, None, None] + (np.arange(oh) * sh - pads[0])[None, None, :, None]
-    base_x = (np.arange(kw) * dw)[None, :, None, None] + (np.arange(ow) * sw - pads[1])[None, None, None, :]
-    py = off[:, :, :, :, 0] + torch.from_numpy(base_y.astype(np.float32)).to(X.dtype)
-    px = off[:, :, :, :, 1] + torch.from_numpy(base_x.astype(np.float32)).to(X.dtype)
+    off = off.reshape(n, og * k, 2, L)  # at most 4-D: XNNPACK takes up to 6 dims
+    by = (np.arange(kh) * dh)[:, None, None, None] + (np.arange(oh) * sh - pads[0])[None, None, :, None]
+    bx = (np.arange(kw) * dw)[None, :, None, None] + (np.arange(ow) * sw - pads[1])[None, None, None, :]
+    base_y = np.tile(np.broadcast_to(by, (kh, kw, oh, ow)).reshape(k, L), (og, 1)).astype(np.float32)
+    base_x = np.tile(np.broadcast_to(bx, (kh, kw, oh, ow)).reshape(k, L), (og, 1)).astype(np.float32)
+    py = off[:, :, 0] + torch.from_numpy(base_y).to(X.dtype)
+    px = off[:, :, 1] + torch.from_numpy(base_x).to(X.dtype)
     py, px = py.reshape(n, og, 1, k * L), px.reshape(n, og, 1, k * L)
     y0, x0 = torch.floor(py), torch.floor(px)
     fy, fx = py - y0, px - x0
