@@ -585,9 +585,11 @@ def simplify(model: onnx.ModelProto, rounds: int = 8) -> onnx.ModelProto:
     condition folding makes constant is inlined, and its branch folded, in the next round)."""
     for _ in range(rounds):
         before = len(model.graph.node)
-        model = fold_static(inline_static_ifs(model))
+        model = fold_static(inline_static_ifs(model))  # a fold can make more shapes known: go again
+        consts = {t.name for t in model.graph.initializer} | {
+            n.output[0] for n in model.graph.node if n.op_type == "Constant"}
         if len(model.graph.node) == before and not any(
-                n.op_type == "If" and n.input[0] in _const_values(model.graph) for n in model.graph.node):
+                n.op_type == "If" and n.input[0] in consts for n in model.graph.node):
             break
     return model
 
