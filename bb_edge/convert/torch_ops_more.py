@@ -262,7 +262,7 @@ def _float_bits(t: Tensor, mbits: int, bias: int, width: int) -> Tensor:
     expo = torch.where(normal, e.long() + bias, torch.zeros((), dtype=torch.long))
     bits = torch.where(nz, expo * (2 ** mbits) + mant, torch.zeros((), dtype=torch.long))
     neg = torch.where(nz, t, 1 / t) < 0  # -0.0 too (1 / -0.0 = -inf)
-    return torch.where(neg, bits - 2 ** (width - 1), bits)
+    return torch.where(neg, bits + (-(2 ** (width - 1))), bits)  # the sign bit; -2**63 fits an int64
 
 
 def _bits_float(b: Tensor, mbits: int, bias: int, width: int, dt: torch.dtype) -> Tensor:
