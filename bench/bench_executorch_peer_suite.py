@@ -67,6 +67,7 @@ def _key() -> str:
     h = hashlib.sha256()
     for f in ("bb_edge/convert/onnx_torch.py", "bb_edge/convert/torch_ops.py", "bb_edge/convert/pte.py",
               "bb_edge/convert/torch_control.py",
+              "bb_edge/convert/torch_ops_more.py",
               "tests/support/onnx_peer_suite.py"):
         h.update((root / f).read_bytes())
     for pkg in ("executorch", "torch", "onnxruntime"):

@@ -33,6 +33,7 @@ from bb_edge.convert.torch_control import (
     value_types,
 )
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
+from bb_edge.convert.torch_ops_more import ML_OPS, max_pool_with_indices
 from bb_edge.errors import UnsupportedOpError
 from bb_edge.ir.rewrite import constant_value, constant_values, inline_static_ifs
 
@@ -202,7 +203,7 @@ def _clip(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 def _axes(x: list[Any], a: dict[str, Any]) -> list[int]:
     if "axes" in a:
         return [int(v) for v in a["axes"]]
-    return [int(v) for v in x[1].tolist()] if len(x) > 1 and x[1] is not None else []
+    return [int(v) for v in np.asarray(x[1]).reshape(-1)] if len(x) > 1 and x[1] is not None else []
 
 
 def _squeeze(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -513,24 +514,45 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
 
 
 def simplify(model: onnx.ModelProto, rounds: int = 32) -> onnx.ModelProto:
-    """Constant-If inlining and static folding to a fixed point (a folded Shape can decide a nested If)."""
+    """:func:`inline_static_ifs` and :func:`fold_static` repeated until nothing changes (an If whose
+    condition folding makes constant is inlined, and its branch folded, in the next round)."""
     for _ in range(rounds):
-        nxt = fold_static(inline_static_ifs(model))
+        before = len(model.graph.node)
+        nxt = fold_static(inline_static_ifs(model))  # a fold can make more shapes known: go again
         if nxt is model:
             break
         model = nxt
+        consts = {t.name for t in model.graph.initializer} | {
+            n.output[0] for n in model.graph.node if n.op_type == "Constant"}
+        if len(model.graph.node) == before and not any(
+                n.op_type == "If" and n.input[0] in consts for n in model.graph.node):
+            break
     return model
 
 
 def static_input_names(model: onnx.ModelProto) -> list[str]:
     """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
     out: list[str] = []
+    model = simplify(model)  # an If on a shape-only condition is inlined, so its branch is walked too
     for n in model.graph.node:
         static = _STATIC_INPUTS.get(n.op_type, set())
         if n.op_type == "Loop" and loop_reads_condition(n):  # the condition decides the scan outputs' length
             static = static | {1}
         for i, x in enumerate(n.input):
             if x and i in static and x not in out:
+                out.append(x)
+    # a static input computed from graph inputs (Cast of a size, an expanded function's shape arithmetic)
+    # is read at conversion time through them: those graph inputs count too, unless the node is random
+    producer = {o: n for n in model.graph.node for o in n.output if o}
+    todo, seen = list(out), set(out)
+    while todo:
+        n = producer.get(todo.pop())
+        if n is None or n.op_type in _NO_FOLD or n.op_type in ("Shape", "Size"):
+            continue
+        for x in n.input:
+            if x and x not in seen:
+                seen.add(x)
+                todo.append(x)
                 out.append(x)
     return out
 
@@ -552,14 +574,12 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     for n in model.graph.node:
         static = _STATIC_INPUTS.get(n.op_type, set())
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
-        if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx"):
+        if n.op_type not in SUPPORTED_OPS or (n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in ML_OPS):
             out.append((n.op_type, n.name))
         elif n.op_type in CONTROL_OPS and (why := structural_refusal(n, consts, opset)):
             out.append((why, n.name))
         elif n.op_type in CONTROL_OPS:
             out += nested_unsupported(model, n, values, types, unsupported_ops)
-        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
-            out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out
@@ -633,6 +653,8 @@ class OnnxModule(torch.nn.Module):
             elif op in CONTROL_OPS:
                 ctl: Any = self.control[f"n{k}"]
                 res = ctl.run(args[0], env) if op == "If" else ctl.run(args, env)
+            elif op == "MaxPool" and len(outs) > 1 and outs[1]:
+                res = max_pool_with_indices(args, attrs)
             else:
                 res = _SIMPLE[op](args, attrs)
             for name, val in zip(outs, res):

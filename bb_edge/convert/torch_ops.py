@@ -819,3 +819,8 @@ EXTRA.update({
     "DequantizeLinear": _dequantize, "QuantizeLinear": _quantize, "OneHot": _onehot, "Compress": _compress,
 })
 STATIC_INPUTS.update({"CumProd": {1}, "ScatterND": {1}, "OneHot": {1}, "Compress": {1}})
+
+from bb_edge.convert.torch_ops_more import MORE, MORE_STATIC  # noqa: E402 - newer-opset ops, their own module
+
+EXTRA.update(MORE)
+STATIC_INPUTS.update(MORE_STATIC)
