@@ -819,3 +819,7 @@ EXTRA.update({
     "DequantizeLinear": _dequantize, "QuantizeLinear": _quantize, "OneHot": _onehot, "Compress": _compress,
 })
 STATIC_INPUTS.update({"CumProd": {1}, "ScatterND": {1}, "OneHot": {1}, "Compress": {1}})
+
+from bb_edge.convert.torch_exact import EXACT  # noqa: E402 - exact forms replace entries above
+
+EXTRA.update(EXACT)
