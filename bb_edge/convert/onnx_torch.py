@@ -518,11 +518,12 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
 
     Input shapes are static at export, so shape plumbing is constant here: what ``compile --input-shape``
     folding does for a deployment, done again on the node the converter gets. Repeated until nothing
-    changes (a folded value can make a later shape static); zero-size graph inputs count as constants.
+    changes (a folded value can make a later shape or If condition static); zero-size graph inputs count as
+    constants.
     """
     model = _empty_inputs_as_constants(model)
     for _ in range(16):
-        folded = _fold_once(model)
+        folded = _fold_once(inline_static_ifs(model))  # a folded condition can make an If static
         if folded is model:
             break
         model = folded
@@ -610,7 +611,7 @@ def _fold_once(model: onnx.ModelProto) -> onnx.ModelProto:
         return model
     m = onnx.ModelProto()
     m.CopyFrom(model)
-    used = {x for n in keep for x in n.input} | {o.name for o in m.graph.output}
+    used = {x for n in keep for x in list(n.input) + _outer_names(n)} | {o.name for o in m.graph.output}
     del m.graph.node[:]
     m.graph.node.extend(keep)
     for name, v in new.items():
@@ -642,13 +643,24 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
     todo = list(out)
     while todo:
         n = producer.get(todo.pop())
-        if n is None or any(a.type == onnx.AttributeProto.GRAPH for a in n.attribute):
+        if n is None or n.op_type in ("Loop", "Scan"):
             continue
         skip = _SHAPE_OR_TYPE_ONLY.get(n.op_type, set())
-        for i, x in enumerate(n.input):
-            if x and i not in skip and x not in out:
+        for x in [x for i, x in enumerate(n.input) if i not in skip] + _outer_names(n):
+            if x and x not in out:
                 out.append(x)
                 todo.append(x)
+    return out
+
+
+def _outer_names(node: onnx.NodeProto) -> list[str]:
+    """Names an If's branches read from the enclosing graph."""
+    out: list[str] = []
+    for a in node.attribute:
+        if a.type == onnx.AttributeProto.GRAPH:
+            g = a.g
+            local = {x.name for x in g.initializer} | {o for n in g.node for o in n.output}
+            out += [x for n in g.node for x in n.input if x and x not in local]
     return out
 
 

@@ -256,6 +256,43 @@ def scatter_nd(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [out.reshape(shape)]
 
 
+def scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX ScatterElements; a reduction as a one-hot over the axis (the runtime has no ``scatter_reduce``)."""
+    t, idx, upd = x[0], x[1].long(), x[2]
+    ax = int(a.get("axis", 0)) % t.dim()
+    n = int(t.shape[ax])
+    idx = torch.where(idx < 0, idx + n, idx)
+    red = str(a.get("reduction", "none"))
+    if red == "none":
+        return [torch.scatter(t, ax, idx, upd)]
+    # hit[j, ...] = idx[...] == j, with the target index j as a new leading dim; the other dims of idx/upd
+    # index t directly (ScatterElements' updates have idx's shape; t is at least as large)
+    pos = torch.arange(n).reshape([n] + [1] * idx.dim())
+    hit = idx.unsqueeze(0) == pos  # [n, *idx.shape]
+    u = upd.unsqueeze(0)
+    if red in ("add", "mul"):
+        neutral = torch.zeros_like(u) if red == "add" else torch.ones_like(u)
+        v = torch.where(hit, u, neutral)
+        v = v.sum(dim=1 + ax) if red == "add" else torch.prod(v, dim=1 + ax)
+    else:
+        info = torch.finfo(t.dtype) if t.dtype.is_floating_point else torch.iinfo(t.dtype)
+        fill = torch.full_like(u, info.min if red == "max" else info.max)
+        v = torch.where(hit, u, fill)
+        v = torch.amax(v, dim=1 + ax) if red == "max" else torch.amin(v, dim=1 + ax)
+    any_hit = hit.any(dim=1 + ax)  # [n, *idx.shape without ax]
+    v, any_hit = v.movedim(0, ax), any_hit.movedim(0, ax)  # idx's shape with the axis dim n
+    region = t[tuple(slice(0, int(s)) if i != ax else slice(None) for i, s in enumerate(v.shape))]
+    comb = {"add": torch.add, "mul": torch.mul, "max": torch.maximum, "min": torch.minimum}[red](region, v)
+    new = torch.where(any_hit, comb, region)
+    pads = []
+    for i in reversed(range(t.dim())):
+        pads += [0, int(t.shape[i]) - int(new.shape[i])]
+    if any(pads):
+        keep = F.pad(torch.ones_like(new, dtype=torch.bool), pads, value=False)
+        return [torch.where(keep, F.pad(new, pads), t)]
+    return [new]
+
+
 def lrn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     """ONNX LRN: the square sum over a channel window (onnx's floor/ceil halves), no 3-D pooling."""
     t = x[0]
@@ -272,8 +309,59 @@ def lrn(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [t / torch.pow(bias + (alpha / size) * s, beta)]
 
 
+def grid_sample(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX GridSample; 5-D (volumetric) linear/nearest with zeros/border padding by gathers (ExecuTorch has
+    no ``grid_sampler_3d``), 4-D through torch's ``grid_sample``."""
+    from bb_edge.convert.torch_ops import grid_sample as grid_sample_4d
+    from bb_edge.errors import UnsupportedOpError
+
+    t, grid = x[0], x[1]
+    mode, pad = str(a.get("mode", "linear")), str(a.get("padding_mode", "zeros"))
+    if t.dim() != 5:
+        return grid_sample_4d(x, a)
+    if mode not in ("linear", "bilinear", "nearest") or pad not in ("zeros", "border"):
+        raise UnsupportedOpError(f"GridSample 5-D mode={mode} padding_mode={pad} is not supported by the torch "
+                                 "converter")
+    align = bool(a.get("align_corners", 0))
+    n, c, d, h, w = (int(v) for v in t.shape)
+
+    def unnorm(v: Tensor, size: int) -> Tensor:
+        u = (v + 1) / 2 * (size - 1) if align else ((v + 1) * size - 1) / 2
+        return torch.clamp(u, 0, size - 1) if pad == "border" else u
+
+    ix, iy, iz = unnorm(grid[..., 0], w), unnorm(grid[..., 1], h), unnorm(grid[..., 2], d)
+    flat = t.reshape(n, c, d * h * w)
+
+    def at(zi: Tensor, yi: Tensor, xi: Tensor) -> Tensor:
+        ok = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1) & (zi >= 0) & (zi <= d - 1)
+        lin = ((torch.clamp(zi, 0, d - 1) * h + torch.clamp(yi, 0, h - 1)) * w + torch.clamp(xi, 0, w - 1)).long()
+        g = torch.gather(flat, 2, lin.reshape(n, 1, -1).expand(n, c, -1)).reshape(n, c, *lin.shape[1:])
+        return g * ok.unsqueeze(1).to(t.dtype)
+
+    if mode == "nearest":
+        return [at(torch.round(iz), torch.round(iy), torch.round(ix))]
+    x0, y0, z0 = torch.floor(ix), torch.floor(iy), torch.floor(iz)
+    fx, fy, fz = ix - x0, iy - y0, iz - z0
+    out = None
+    for dz, wz in ((0, 1 - fz), (1, fz)):
+        for dy, wy in ((0, 1 - fy), (1, fy)):
+            for dx, wx in ((0, 1 - fx), (1, fx)):
+                term = at(z0 + dz, y0 + dy, x0 + dx) * (wz * wy * wx).unsqueeze(1)
+                out = term if out is None else out + term
+    assert out is not None
+    return [out]
+
+
+def concat(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX Concat without its zero-size parts (ExecuTorch keeps no zero-size tensors; they add nothing)."""
+    parts = [t for t in x if t is not None]
+    full = [t for t in parts if t.numel() > 0]
+    return [torch.cat(full or parts, dim=int(a["axis"]))]
+
+
 EXACT: dict[str, OpFn] = {
     "BitShift": bitshift, "CumProd": cumprod, "Mod": mod, "TopK": topk, "Gelu": gelu,
     "NegativeLogLikelihoodLoss": nll_loss, "SoftmaxCrossEntropyLoss": softmax_ce_loss,
-    "ScatterND": scatter_nd, "LRN": lrn,
+    "ScatterND": scatter_nd, "ScatterElements": scatter_elements, "LRN": lrn, "Concat": concat,
+    "GridSample": grid_sample,
 }
