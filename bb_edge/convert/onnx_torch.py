@@ -25,6 +25,7 @@ import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
+from bb_edge.convert.torch_ops_more import ML_OPS
 from bb_edge.errors import UnsupportedOpError
 
 Tensor = torch.Tensor
@@ -626,6 +627,18 @@ def _fold_once(model: onnx.ModelProto) -> onnx.ModelProto:
     return m
 
 
+def simplify(model: onnx.ModelProto, rounds: int = 8) -> onnx.ModelProto:
+    """:func:`inline_static_ifs` and :func:`fold_static` repeated until nothing changes (an If whose
+    condition folding makes constant is inlined, and its branch folded, in the next round)."""
+    for _ in range(rounds):
+        before = len(model.graph.node)
+        model = fold_static(inline_static_ifs(model))
+        if len(model.graph.node) == before and not any(
+                n.op_type == "If" and n.input[0] in _const_values(model.graph) for n in model.graph.node):
+            break
+    return model
+
+
 #: inputs whose value never reaches an op's output (only their shape or type does)
 _SHAPE_OR_TYPE_ONLY = {"Shape": {0}, "Size": {0}, "CastLike": {1}, "EyeLike": {0}, "RandomNormalLike": {0},
                        "RandomUniformLike": {0}}
@@ -643,7 +656,7 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
     todo = list(out)
     while todo:
         n = producer.get(todo.pop())
-        if n is None or n.op_type in ("Loop", "Scan"):
+        if n is None or n.op_type in _NO_FOLD - {"If"}:
             continue
         skip = _SHAPE_OR_TYPE_ONLY.get(n.op_type, set())
         for x in [x for i, x in enumerate(n.input) if i not in skip] + _outer_names(n):
@@ -670,14 +683,14 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     An op whose shape/axes/pads input is computed at run time counts too: the converter reads those as
     constants (fold them with ``compile --input-shape``).
     """
-    model = fold_static(inline_static_ifs(model))
+    model = simplify(model)
     consts = {t.name for t in model.graph.initializer} | {
         n.output[0] for n in model.graph.node if n.op_type == "Constant"}
     out = []
     for n in model.graph.node:
         static = _STATIC_INPUTS.get(n.op_type, set())
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
-        if n.op_type not in SUPPORTED_OPS or n.domain not in ("", "ai.onnx"):
+        if n.op_type not in SUPPORTED_OPS or (n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in ML_OPS):
             out.append((n.op_type, n.name))
         elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
             out.append(("MaxPool (Indices output)", n.name))
@@ -759,7 +772,7 @@ class OnnxModule(torch.nn.Module):
 
         super().__init__()
         io = ProgramIO(model)
-        model = fold_static(inline_static_ifs(model))
+        model = simplify(model)
         bad = unsupported_ops(model)
         if bad:
             ops = sorted({o for o, _ in bad})

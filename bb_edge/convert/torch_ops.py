@@ -820,6 +820,11 @@ EXTRA.update({
 })
 STATIC_INPUTS.update({"CumProd": {1}, "ScatterND": {1}, "OneHot": {1}, "Compress": {1}})
 
+from bb_edge.convert.torch_ops_more import MORE, MORE_STATIC  # noqa: E402 - newer-opset ops, their own module
+
+EXTRA.update(MORE)
+STATIC_INPUTS.update(MORE_STATIC)
+
 from bb_edge.convert.torch_exact import EXACT  # noqa: E402 - exact forms replace entries above
 
 EXTRA.update(EXACT)
