@@ -500,6 +500,9 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
             del b2.input[:], b2.output[:]
             b2.input.extend(rn(x) if x else x for x in bn.input)
             b2.output.extend(rn(x) if x else x for x in bn.output)
+            for at in b2.attribute:  # a nested If reads the renamed branch values too
+                if at.type == onnx.AttributeProto.GRAPH:
+                    _rename_outer(at.g, rn)
             nodes.append(b2)
         for bo, no in zip(branch.output, n.output):
             if no:
@@ -507,6 +510,21 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
     del m.graph.node[:]
     m.graph.node.extend(nodes)
     return inline_static_ifs(m)
+
+
+def _rename_outer(g: onnx.GraphProto, rn: Callable[[str], str]) -> None:
+    """Rename, in place, the names subgraph ``g`` (and its nested subgraphs) reads from enclosing graphs."""
+    local = {x.name for x in g.initializer} | {o for n in g.node for o in n.output} | {x.name for x in g.input}
+    for n in g.node:
+        for k, x in enumerate(n.input):
+            if x and x not in local:
+                n.input[k] = rn(x)
+        for at in n.attribute:
+            if at.type == onnx.AttributeProto.GRAPH:
+                _rename_outer(at.g, lambda x, local=local: x if x in local else rn(x))
+    for o in g.output:
+        if o.name not in local:
+            o.name = rn(o.name)
 
 
 #: ops never folded at conversion time (random, or values the graph must compute per run)
@@ -667,13 +685,14 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
 
 
 def _outer_names(node: onnx.NodeProto) -> list[str]:
-    """Names an If's branches read from the enclosing graph."""
+    """Names a node's subgraphs (an If's branches, nested ones too) read from the enclosing graph."""
     out: list[str] = []
     for a in node.attribute:
         if a.type == onnx.AttributeProto.GRAPH:
             g = a.g
-            local = {x.name for x in g.initializer} | {o for n in g.node for o in n.output}
-            out += [x for n in g.node for x in n.input if x and x not in local]
+            local = ({x.name for x in g.initializer} | {o for n in g.node for o in n.output}
+                     | {x.name for x in g.input})
+            out += [x for n in g.node for x in list(n.input) + _outer_names(n) if x and x not in local]
     return out
 
 
@@ -812,6 +831,13 @@ class OnnxModule(torch.nn.Module):
         from bb_edge.convert.torch_exact import WIDE, unsigned_op
 
         kinds = [self._unsigned.get(x) for x in ins]
+        if op == "BitCast":  # unsigned as the same-width signed type, then widened again (masked by forward)
+            narrow = {4: torch.int16, 12: torch.int32, 13: torch.int64}
+            if kinds and kinds[0] in narrow:
+                args = [args[0].to(narrow[kinds[0]]), *args[1:]]
+            to = int(attrs["to"])
+            if to in narrow:
+                return [_SIMPLE[op](args, {**attrs, "to": {4: 5, 12: 6, 13: 7}[to]})[0].to(_WIDE_TORCH[to])]
         if op == "BitShift" and kinds and kinds[0] in WIDE:
             attrs = {**attrs, "_bits": WIDE[kinds[0]][1], "_unsigned": True}
         if 13 in kinds:

@@ -352,6 +352,37 @@ def grid_sample(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [out]
 
 
+def batch_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX BatchNormalization; with ``training_mode`` the batch's statistics and the running mean/var outputs."""
+    t, scale, bias, mean, var = x[:5]
+    eps = float(a.get("epsilon", 1e-5))
+    if not a.get("training_mode", 0):
+        return [F.batch_norm(t, mean, var, scale, bias, False, 0.0, eps)]
+    dims = [d for d in range(t.dim()) if d != 1]
+    bm = torch.mean(t, dim=dims)
+    bv = torch.mean((t - bm.reshape(1, -1, *[1] * (t.dim() - 2))) ** 2, dim=dims)
+    shape = [1, -1] + [1] * (t.dim() - 2)
+    y = (t - bm.reshape(shape)) / torch.sqrt(bv.reshape(shape) + eps) * scale.reshape(shape) + bias.reshape(shape)
+    mom = float(a.get("momentum", 0.9))
+    return [y, mean * mom + bm * (1 - mom), var * mom + bv * (1 - mom)]
+
+
+def group_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX GroupNormalization (scale/bias per group, opset 18, or per channel, opset 21)."""
+    t, scale, bias = x[0], x[1], x[2]
+    g = int(a["num_groups"])
+    n, c = int(t.shape[0]), int(t.shape[1])
+    xf = t.float().reshape(n, g, -1)
+    m = torch.mean(xf, dim=-1, keepdim=True)
+    v = torch.mean((xf - m) ** 2, dim=-1, keepdim=True)
+    y = ((xf - m) / torch.sqrt(v + float(a.get("epsilon", 1e-5)))).reshape(t.shape).to(t.dtype)
+    if int(scale.numel()) != c:  # per group: each group's value for its channels
+        scale = torch.repeat_interleave(scale, c // g)
+        bias = torch.repeat_interleave(bias, c // g)
+    shape = [1, c] + [1] * (t.dim() - 2)
+    return [y * scale.reshape(shape) + bias.reshape(shape)]
+
+
 def concat(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     """ONNX Concat without its zero-size parts (ExecuTorch keeps no zero-size tensors; they add nothing)."""
     parts = [t for t in x if t is not None]
@@ -363,5 +394,5 @@ EXACT: dict[str, OpFn] = {
     "BitShift": bitshift, "CumProd": cumprod, "Mod": mod, "TopK": topk, "Gelu": gelu,
     "NegativeLogLikelihoodLoss": nll_loss, "SoftmaxCrossEntropyLoss": softmax_ce_loss,
     "ScatterND": scatter_nd, "ScatterElements": scatter_elements, "LRN": lrn, "Concat": concat,
-    "GridSample": grid_sample,
+    "GridSample": grid_sample, "BatchNormalization": batch_norm, "GroupNormalization": group_norm,
 }
