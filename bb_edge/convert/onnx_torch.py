@@ -696,6 +696,15 @@ def _outer_names(node: onnx.NodeProto) -> list[str]:
     return out
 
 
+def _argmax_pool_ok(n: onnx.NodeProto) -> bool:
+    """A MaxPool whose Indices output torch's ``max_pool2d`` gives: 2-D, symmetric explicit pads, no dilation."""
+    a = _attrs(n)
+    k = list(a.get("kernel_shape", []))
+    pads = list(a.get("pads", [0] * 2 * len(k)))
+    return (len(k) == 2 and a.get("auto_pad", "NOTSET") in ("NOTSET", "VALID") and pads[:2] == pads[2:]
+            and list(a.get("dilations", [1, 1])) == [1, 1])
+
+
 def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     """(op_type, node name) of every node the converter cannot translate (checked before any conversion).
 
@@ -711,7 +720,7 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
         if n.op_type not in SUPPORTED_OPS or (n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in ML_OPS):
             out.append((n.op_type, n.name))
-        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1]:
+        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1] and not _argmax_pool_ok(n):
             out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
@@ -844,6 +853,10 @@ class OnnxModule(torch.nn.Module):
             res = unsigned_op(op, args, attrs, lambda x, a: self._run(op, [], x, a, n_out))
             if res is not None:
                 return res
+        if op == "MaxPool" and n_out > 1:
+            from bb_edge.convert.torch_exact import maxpool_with_indices
+
+            return maxpool_with_indices(args, attrs)
         if op == "Softmax":
             return _softmax(args, attrs, self.opset)
         if op == "Split":

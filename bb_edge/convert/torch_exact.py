@@ -383,6 +383,21 @@ def group_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [y * scale.reshape(shape) + bias.reshape(shape)]
 
 
+def maxpool_with_indices(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX 2-D MaxPool with its Indices output (flat over N, C, H, W; ``storage_order`` 1 is column-major)."""
+    t = x[0]
+    k = [int(v) for v in a["kernel_shape"]]
+    auto = a.get("auto_pad", "NOTSET")
+    pads = [int(p) for p in a.get("pads", [0] * 4)] if auto == "NOTSET" else [0] * 4
+    st = [int(v) for v in a.get("strides", [1, 1])]
+    y, idx = F.max_pool2d(t, k, st, pads[:2], 1, bool(a.get("ceil_mode", 0)), return_indices=True)
+    n, c, h, w = (int(v) for v in t.shape)
+    if a.get("storage_order", 0):
+        idx = torch.remainder(idx, w) * h + torch.div(idx, w, rounding_mode="floor")
+    base = (torch.arange(n).reshape(n, 1, 1, 1) * c + torch.arange(c).reshape(1, c, 1, 1)) * (h * w)
+    return [y, idx + base]
+
+
 def concat(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     """ONNX Concat without its zero-size parts (ExecuTorch keeps no zero-size tensors; they add nothing)."""
     parts = [t for t in x if t is not None]

@@ -314,9 +314,14 @@ def cases_in_memory(names: list[str]) -> dict[str, Case]:
     out = {}
     for n, c in found.items():
         assert c.model is not None  # node cases always carry their model
-        out[n] = Case(n, _op_of(n, c.model), c.model, [(list(i), list(o)) for i, o in c.data_sets or []],
-                      c.rtol, c.atol)
+        out[n] = Case(n, _op_of(n, c.model), c.model, [([_plain(v) for v in i], [_plain(v) for v in o])
+                                                       for i, o in c.data_sets or []], c.rtol, c.atol)
     return out
+
+
+def _plain(v: Any) -> Any:
+    """A generator's value as the cache reads it back (a TensorProto as its numpy array)."""
+    return numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v
 
 
 def run_converter(case: Case) -> Outcome:
