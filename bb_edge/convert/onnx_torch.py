@@ -519,9 +519,11 @@ def _rename_outer(g: onnx.GraphProto, rn: Callable[[str], str]) -> None:
         for k, x in enumerate(n.input):
             if x and x not in local:
                 n.input[k] = rn(x)
+        def inner(x: str, local: set[str] = local) -> str:
+            return x if x in local else rn(x)
         for at in n.attribute:
             if at.type == onnx.AttributeProto.GRAPH:
-                _rename_outer(at.g, lambda x, local=local: x if x in local else rn(x))
+                _rename_outer(at.g, inner)
     for o in g.output:
         if o.name not in local:
             o.name = rn(o.name)

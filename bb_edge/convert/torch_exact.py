@@ -282,7 +282,7 @@ def scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     any_hit = hit.any(dim=1 + ax)  # [n, *idx.shape without ax]
     v, any_hit = v.movedim(0, ax), any_hit.movedim(0, ax)  # idx's shape with the axis dim n
     region = t[tuple(slice(0, int(s)) if i != ax else slice(None) for i, s in enumerate(v.shape))]
-    comb = {"add": torch.add, "mul": torch.mul, "max": torch.maximum, "min": torch.minimum}[red](region, v)
+    comb = _COMBINE[red](region, v)
     new = torch.where(any_hit, comb, region)
     pads = []
     for i in reversed(range(t.dim())):
