@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
-from bb_edge.convert.torch_ops_more import ML_OPS
+from bb_edge.convert.torch_ops_more import ML_OPS, max_pool_with_indices
 from bb_edge.errors import UnsupportedOpError
 
 Tensor = torch.Tensor
@@ -215,7 +215,7 @@ def _clip(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 def _axes(x: list[Any], a: dict[str, Any]) -> list[int]:
     if "axes" in a:
         return [int(v) for v in a["axes"]]
-    return [int(v) for v in x[1].tolist()] if len(x) > 1 and x[1] is not None else []
+    return [int(v) for v in np.asarray(x[1]).reshape(-1)] if len(x) > 1 and x[1] is not None else []
 
 
 def _squeeze(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -468,6 +468,22 @@ def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
     return out
 
 
+def _rename_in_subgraphs(node: onnx.NodeProto, rn: Callable[[str], str]) -> None:
+    """Rename the outer-scope names a node's subgraphs (If/Loop/Scan bodies, nested) read."""
+    for a in node.attribute:
+        for g in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
+            local = {o for n in g.node for o in n.output} | {t.name for t in g.initializer} | {
+                i.name for i in g.input}
+            for n in g.node:
+                for k, x in enumerate(n.input):
+                    if x and x not in local:
+                        n.input[k] = rn(x)
+                _rename_in_subgraphs(n, lambda x, local=local: x if x in local else rn(x))
+            for o in g.output:
+                if o.name not in local:
+                    o.name = rn(o.name)
+
+
 def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
     """The model with every If whose condition is a constant replaced by its taken branch (names prefixed)."""
     consts = _const_values(model.graph)
@@ -500,9 +516,7 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
             del b2.input[:], b2.output[:]
             b2.input.extend(rn(x) if x else x for x in bn.input)
             b2.output.extend(rn(x) if x else x for x in bn.output)
-            for at in b2.attribute:  # a nested If reads the renamed branch values too
-                if at.type == onnx.AttributeProto.GRAPH:
-                    _rename_outer(at.g, rn)
+            _rename_in_subgraphs(b2, rn)
             nodes.append(b2)
         for bo, no in zip(branch.output, n.output):
             if no:
@@ -510,23 +524,6 @@ def inline_static_ifs(model: onnx.ModelProto) -> onnx.ModelProto:
     del m.graph.node[:]
     m.graph.node.extend(nodes)
     return inline_static_ifs(m)
-
-
-def _rename_outer(g: onnx.GraphProto, rn: Callable[[str], str]) -> None:
-    """Rename, in place, the names subgraph ``g`` (and its nested subgraphs) reads from enclosing graphs."""
-    local = {x.name for x in g.initializer} | {o for n in g.node for o in n.output} | {x.name for x in g.input}
-    for n in g.node:
-        for k, x in enumerate(n.input):
-            if x and x not in local:
-                n.input[k] = rn(x)
-        def inner(x: str, local: set[str] = local) -> str:
-            return x if x in local else rn(x)
-        for at in n.attribute:
-            if at.type == onnx.AttributeProto.GRAPH:
-                _rename_outer(at.g, inner)
-    for o in g.output:
-        if o.name not in local:
-            o.name = rn(o.name)
 
 
 #: ops never folded at conversion time (random, or values the graph must compute per run)
@@ -668,6 +665,7 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
     """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs), then every
     value those are computed from (a window size that a Cast feeds to Range is one too)."""
     out: list[str] = []
+    model = simplify(model)  # an If on a shape-only condition is inlined, so its branch is walked too
     for n in model.graph.node:
         for i, x in enumerate(n.input):
             if x and i in _STATIC_INPUTS.get(n.op_type, set()) and x not in out:
@@ -698,15 +696,6 @@ def _outer_names(node: onnx.NodeProto) -> list[str]:
     return out
 
 
-def _argmax_pool_ok(n: onnx.NodeProto) -> bool:
-    """A MaxPool whose Indices output torch's ``max_pool2d`` gives: 2-D, symmetric explicit pads, no dilation."""
-    a = _attrs(n)
-    k = list(a.get("kernel_shape", []))
-    pads = list(a.get("pads", [0] * 2 * len(k)))
-    return (len(k) == 2 and a.get("auto_pad", "NOTSET") in ("NOTSET", "VALID") and pads[:2] == pads[2:]
-            and list(a.get("dilations", [1, 1])) == [1, 1])
-
-
 def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     """(op_type, node name) of every node the converter cannot translate (checked before any conversion).
 
@@ -722,8 +711,6 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
         if n.op_type not in SUPPORTED_OPS or (n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in ML_OPS):
             out.append((n.op_type, n.name))
-        elif n.op_type == "MaxPool" and len(n.output) > 1 and n.output[1] and not _argmax_pool_ok(n):
-            out.append(("MaxPool (Indices output)", n.name))
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out
@@ -856,9 +843,7 @@ class OnnxModule(torch.nn.Module):
             if res is not None:
                 return res
         if op == "MaxPool" and n_out > 1:
-            from bb_edge.convert.torch_exact import maxpool_with_indices
-
-            return maxpool_with_indices(args, attrs)
+            return max_pool_with_indices(args, attrs)
         if op == "Softmax":
             return _softmax(args, attrs, self.opset)
         if op == "Split":

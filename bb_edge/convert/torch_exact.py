@@ -367,37 +367,6 @@ def batch_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [y, mean * mom + bm * (1 - mom), var * mom + bv * (1 - mom)]
 
 
-def group_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    """ONNX GroupNormalization (scale/bias per group, opset 18, or per channel, opset 21)."""
-    t, scale, bias = x[0], x[1], x[2]
-    g = int(a["num_groups"])
-    n, c = int(t.shape[0]), int(t.shape[1])
-    xf = t.float().reshape(n, g, -1)
-    m = torch.mean(xf, dim=-1, keepdim=True)
-    v = torch.mean((xf - m) ** 2, dim=-1, keepdim=True)
-    y = ((xf - m) / torch.sqrt(v + float(a.get("epsilon", 1e-5)))).reshape(t.shape).to(t.dtype)
-    if int(scale.numel()) != c:  # per group: each group's value for its channels
-        scale = torch.repeat_interleave(scale, c // g)
-        bias = torch.repeat_interleave(bias, c // g)
-    shape = [1, c] + [1] * (t.dim() - 2)
-    return [y * scale.reshape(shape) + bias.reshape(shape)]
-
-
-def maxpool_with_indices(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    """ONNX 2-D MaxPool with its Indices output (flat over N, C, H, W; ``storage_order`` 1 is column-major)."""
-    t = x[0]
-    k = [int(v) for v in a["kernel_shape"]]
-    auto = a.get("auto_pad", "NOTSET")
-    pads = [int(p) for p in a.get("pads", [0] * 4)] if auto == "NOTSET" else [0] * 4
-    st = [int(v) for v in a.get("strides", [1, 1])]
-    y, idx = F.max_pool2d(t, k, st, pads[:2], 1, bool(a.get("ceil_mode", 0)), return_indices=True)
-    n, c, h, w = (int(v) for v in t.shape)
-    if a.get("storage_order", 0):
-        idx = torch.remainder(idx, w) * h + torch.div(idx, w, rounding_mode="floor")
-    base = (torch.arange(n).reshape(n, 1, 1, 1) * c + torch.arange(c).reshape(1, c, 1, 1)) * (h * w)
-    return [y, idx + base]
-
-
 def concat(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     """ONNX Concat without its zero-size parts (ExecuTorch keeps no zero-size tensors; they add nothing)."""
     parts = [t for t in x if t is not None]
@@ -409,5 +378,5 @@ EXACT: dict[str, OpFn] = {
     "BitShift": bitshift, "CumProd": cumprod, "Mod": mod, "TopK": topk, "Gelu": gelu,
     "NegativeLogLikelihoodLoss": nll_loss, "SoftmaxCrossEntropyLoss": softmax_ce_loss,
     "ScatterND": scatter_nd, "ScatterElements": scatter_elements, "LRN": lrn, "Concat": concat,
-    "GridSample": grid_sample, "BatchNormalization": batch_norm, "GroupNormalization": group_norm,
+    "GridSample": grid_sample, "BatchNormalization": batch_norm,
 }

@@ -108,39 +108,52 @@ def attention(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     if hq != hk and hq % hk == 0:
         K = torch.repeat_interleave(K, hq // hk, dim=1)
         V = torch.repeat_interleave(V, hq // hk, dim=1)
-    qk = torch.matmul(Q * s, (K * s).transpose(2, 3))
+    # 16-bit inputs: float32 arithmetic rounded to the input type after every op, reductions accumulated in
+    # float32 (what the reference and ORT do; the runtime's own 16-bit kernels round differently)
+    rd = _rounder(dt)
+    work = torch.float32 if dt in (torch.float16, torch.bfloat16) else dt
+    Q, K, V, s, bias = Q.to(work), K.to(work), V.to(work), s.to(work), bias.to(work)
+    qk = rd(torch.matmul(rd(Q * s), rd(K * s).transpose(2, 3)))
     cap = float(a.get("softcap", 0.0) or 0.0)
     if cap > 0:
-        qk = torch.tanh(qk / cap) * cap
-    qk_bias = qk + bias
+        qk = rd(rd(torch.tanh(rd(qk / cap))) * cap)
+    qk_bias = rd(qk + bias)
     mode = int(a.get("qk_matmul_output_mode", 0))
     qk_out = qk_bias if mode == 2 else qk
     sp = a.get("softmax_precision")
-    logits = qk_bias
+    soft_rd = rd
     if sp is not None and int(sp):
         from bb_edge.convert.onnx_torch import _TORCH_DTYPES
 
-        logits = logits.to(_TORCH_DTYPES.get(int(sp), torch.float32))
-    probs = _safe_softmax(logits)
+        sdt = _TORCH_DTYPES.get(int(sp), torch.float32)
+        soft_rd = _rounder(sdt)
+    probs = _safe_softmax(qk_bias, soft_rd)
     masked_row = torch.amax(bias, dim=-1, keepdim=True) == _NEG_INF
     probs = torch.where(masked_row, torch.zeros((), dtype=probs.dtype), probs)
     if mode == 3:
         qk_out = probs
-    y = torch.matmul(probs.to(dt), V)
+    y = torch.matmul(rd(probs), V).to(dt)
     if rank3:
         y = y.permute(0, 2, 1, 3)
         y = y.reshape(int(y.shape[0]), int(y.shape[1]), -1)
     return [y, present_k, present_v, qk_out.to(dt)]
 
 
-def _safe_softmax(t: Tensor) -> Tensor:
-    """Softmax over the last dim where an all -inf row gives zeros (onnx's reference)."""
+def _rounder(dt: torch.dtype) -> Callable[[Tensor], Tensor]:
+    """Rounding to ``dt`` and back to float32 for 16-bit float types; the identity otherwise."""
+    if dt in (torch.float16, torch.bfloat16):
+        return lambda t: t.to(dt).to(torch.float32)
+    return lambda t: t
+
+
+def _safe_softmax(t: Tensor, rd: Callable[[Tensor], Tensor]) -> Tensor:
+    """Softmax over the last dim where an all -inf row gives zeros (onnx's reference); ``rd`` rounds each step."""
     m = torch.amax(t, dim=-1, keepdim=True)
     m = torch.where(m == _NEG_INF, torch.zeros((), dtype=t.dtype), m)
-    e = torch.exp(t - m)
-    tot = torch.sum(e, dim=-1, keepdim=True)
+    e = rd(torch.exp(rd(t - m)))
+    tot = rd(torch.sum(e, dim=-1, keepdim=True))
     tot = torch.where(tot == 0, torch.ones((), dtype=t.dtype), tot)
-    return e / tot
+    return rd(e / tot)
 
 
 # ---- RotaryEmbedding, LinearAttention, CausalConvWithState -----------------------------------------
@@ -248,7 +261,8 @@ def _float_bits(t: Tensor, mbits: int, bias: int, width: int) -> Tensor:
     mant = torch.round(torch.where(normal, frac - 1, frac) * float(2 ** mbits)).long()
     expo = torch.where(normal, e.long() + bias, torch.zeros((), dtype=torch.long))
     bits = torch.where(nz, expo * (2 ** mbits) + mant, torch.zeros((), dtype=torch.long))
-    return torch.where(t < 0, bits - 2 ** (width - 1), bits)
+    neg = torch.where(nz, t, 1 / t) < 0  # -0.0 too (1 / -0.0 = -inf)
+    return torch.where(neg, bits - 2 ** (width - 1), bits)
 
 
 def _bits_float(b: Tensor, mbits: int, bias: int, width: int, dt: torch.dtype) -> Tensor:
@@ -623,6 +637,73 @@ def deform_conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [y + B.reshape(1, -1, 1, 1) if B is not None else y]
 
 
+# ---- GroupNormalization, MaxPool indices, QLinearConv, MelWeightMatrix -------------------------------
+
+def group_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX GroupNormalization (scale/bias per channel as in opset 21, or per group as in opset 18)."""
+    t = x[0]
+    g = int(a["num_groups"])
+    n, c = int(t.shape[0]), int(t.shape[1])
+    tf = t.float().reshape(n, g, -1)
+    mean = torch.mean(tf, dim=-1, keepdim=True)
+    var = torch.mean((tf - mean) ** 2, dim=-1, keepdim=True)
+    y = ((tf - mean) / torch.sqrt(var + float(a.get("epsilon", 1e-5)))).reshape(t.shape)
+    sc, b = x[1].float(), x[2].float()
+    if int(sc.numel()) != c:
+        sc, b = torch.repeat_interleave(sc, c // g), torch.repeat_interleave(b, c // g)
+    shape = [1, c] + [1] * (t.dim() - 2)
+    return [(y * sc.reshape(shape) + b.reshape(shape)).to(t.dtype)]
+
+
+def max_pool_with_indices(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX MaxPool with its Indices output (2-D, symmetric pads): torch's plane indices made global
+    (batch and channel offsets; storage_order=1 gives column-major indices)."""
+    t = x[0]
+    k = [int(v) for v in a["kernel_shape"]]
+    if t.dim() != 4 or a.get("auto_pad", "NOTSET") not in ("NOTSET", "VALID") or a.get("ceil_mode", 0):
+        raise UnsupportedOpError("MaxPool with Indices is supported for 2-D explicit pads without ceil_mode")
+    pads = [int(v) for v in a.get("pads", [0] * 4)] if a.get("auto_pad", "NOTSET") == "NOTSET" else [0] * 4
+    if pads[:2] != pads[2:] or any(2 * p > kk for p, kk in zip(pads[:2], k)):
+        raise UnsupportedOpError("MaxPool with Indices and asymmetric or large pads is not supported")
+    st = [int(v) for v in a.get("strides", [1, 1])]
+    dil = [int(v) for v in a.get("dilations", [1, 1])]
+    y, idx = F.max_pool2d(t, k, st, pads[:2], dil, False, True)
+    n, c, h, w = (int(v) for v in t.shape)
+    if int(a.get("storage_order", 0)):
+        idx = torch.remainder(idx, w) * h + torch.div(idx, w, rounding_mode="floor")
+    base = (torch.arange(n * c, dtype=torch.long) * (h * w)).reshape(n, c, 1, 1)
+    return [y, idx + base]
+
+
+def qlinear_conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX QLinearConv: Conv over zero-point-shifted operands (+ int32 bias), requantised (half to even)."""
+    from bb_edge.convert.onnx_torch import _conv
+
+    X = x[0].float() - x[2].float()
+    ws = x[4].float()
+    wz = x[5].float()
+    cshape = [-1] + [1] * (x[3].dim() - 1)
+    W = x[3].float() - (wz.reshape(cshape) if wz.numel() > 1 else wz)
+    acc = _conv([X, W, _opt(x, 8).float() if _opt(x, 8) is not None else None], a)[0]
+    oshape = [1, -1] + [1] * (acc.dim() - 2)
+    scale = x[1].float() * (ws.reshape(oshape) if ws.numel() > 1 else ws) / x[6].float()
+    q = torch.round(acc * scale) + x[7].float()
+    lo, hi = (0, 255) if x[7].dtype == torch.uint8 else (-128, 127)
+    return [torch.clamp(q, lo, hi).to(x[7].dtype)]
+
+
+def mel_weight_matrix(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ONNX MelWeightMatrix (every input static: a constant, from onnx's reference)."""
+    from onnx.reference.ops.op_mel_weight_matrix import MelWeightMatrix
+
+    from bb_edge.convert.onnx_torch import _TORCH_DTYPES
+
+    vals = [np.asarray(v).reshape(()) for v in x[:5]]
+    out = MelWeightMatrix.eval(*vals, output_datatype=int(a.get("output_datatype", 1)))
+    return [torch.from_numpy(np.asarray(out, np.float32)).to(
+        _TORCH_DTYPES.get(int(a.get("output_datatype", 1)), torch.float32))]
+
+
 def _lazy_scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     from bb_edge.convert.torch_ops import _scatter_elements
 
@@ -643,6 +724,7 @@ MORE: dict[str, OpFn] = {
     "QLinearMatMul": qlinear_matmul, "DynamicQuantizeLinear": dynamic_quantize_linear,
     "CenterCropPad": center_crop_pad, "AffineGrid": affine_grid, "Col2Im": col2im,
     "TfIdfVectorizer": tfidf_vectorizer, "DeformConv": deform_conv,
+    "GroupNormalization": group_norm, "QLinearConv": qlinear_conv, "MelWeightMatrix": mel_weight_matrix,
     "Scatter": lambda x, a: _lazy_scatter_elements(x, a),
     "Binarizer": lambda x, a: [(x[0] > float(a.get("threshold", 0.0))).to(x[0].dtype)],
     "ArrayFeatureExtractor": lambda x, a: [torch.index_select(x[0], x[0].dim() - 1, x[1].long().reshape(-1))
@@ -652,7 +734,7 @@ MORE: dict[str, OpFn] = {
 #: inputs of MORE ops read as numpy values at conversion time
 MORE_STATIC: dict[str, set[int]] = {
     "Pad": {1, 3}, "HannWindow": {0}, "HammingWindow": {0}, "BlackmanWindow": {0}, "MaxUnpool": {2},
-    "CenterCropPad": {1}, "AffineGrid": {1}, "Col2Im": {1, 2},
+    "CenterCropPad": {1}, "AffineGrid": {1}, "Col2Im": {1, 2}, "MelWeightMatrix": {0, 1, 2, 3, 4},
 }
 
 #: (domain, op) pairs outside the default domain the converter takes
