@@ -25,7 +25,7 @@ _NP = {TensorProto.UINT8: np.uint8, TensorProto.UINT16: np.uint16, TensorProto.U
 
 def _model(op: str, elem: int, out_elem: int | None = None, **attrs: object) -> onnx.ModelProto:
     g = helper.make_graph([helper.make_node(op, ["a", "b"], ["y"], **attrs)], "t",
-                          [helper.make_tensor_value_info("a", elem, [64]), helper.make_tensor_value_info("b", elem, [64])],
+                          [helper.make_tensor_value_info(n, elem, [64]) for n in ("a", "b")],
                           [helper.make_tensor_value_info("y", out_elem or elem, [64])])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
 
