@@ -9,6 +9,8 @@ forms is tests/lowering/test_executorch_peer_subset.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import onnx
 import onnxruntime as ort
@@ -18,12 +20,12 @@ from onnx import TensorProto, helper
 
 from bb_edge.convert.onnx_torch import ProgramIO, to_torch
 
-_NP = {TensorProto.UINT8: np.uint8, TensorProto.UINT16: np.uint16, TensorProto.UINT32: np.uint32,
+_NP: dict[int, Any] = {TensorProto.UINT8: np.uint8, TensorProto.UINT16: np.uint16, TensorProto.UINT32: np.uint32,
        TensorProto.UINT64: np.uint64, TensorProto.INT8: np.int8, TensorProto.INT16: np.int16,
        TensorProto.INT32: np.int32, TensorProto.INT64: np.int64}
 
 
-def _model(op: str, elem: int, out_elem: int | None = None, **attrs: object) -> onnx.ModelProto:
+def _model(op: str, elem: int, out_elem: int | None = None, **attrs: Any) -> onnx.ModelProto:
     g = helper.make_graph([helper.make_node(op, ["a", "b"], ["y"], **attrs)], "t",
                           [helper.make_tensor_value_info(n, elem, [64]) for n in ("a", "b")],
                           [helper.make_tensor_value_info("y", out_elem or elem, [64])])
@@ -38,14 +40,14 @@ def _both(model: onnx.ModelProto, feed: dict[str, np.ndarray]) -> tuple[np.ndarr
     except ort.capi.onnxruntime_pybind11_state.NotImplemented:  # ORT lacks the kernel (Max on uint16): onnx's
         from onnx.reference import ReferenceEvaluator  # reference implementation is the oracle then
 
-        ref = ReferenceEvaluator(model).run(None, feed)[0]
+        ref = list(ReferenceEvaluator(model).run(None, feed))[0]
     io = ProgramIO(model)
     with torch.no_grad():
         got = to_torch(model)(*[torch.from_numpy(np.array(a)) for a in io.feed(feed)])
     return io.results(list(got))["y"], ref
 
 
-def _rand(dt: type, rng: np.random.Generator, nonzero: bool = False) -> np.ndarray:
+def _rand(dt: Any, rng: np.random.Generator, nonzero: bool = False) -> np.ndarray:
     info = np.iinfo(dt)
     v = rng.integers(int(info.min), int(info.max), 64, dtype=dt, endpoint=True)
     v[:4] = [info.min, info.max, info.max - 1, info.min + 1]
