@@ -11,11 +11,12 @@ the data set's values, as pinning and folding does for a real model (tests/suppo
 
 Cases run in ``--workers`` worker processes (default 1; each restarted if a case crashes it; 120 s per case
 at most); ExecuTorch runs only on cases ORT passes. A second worker pays only on idle cores: on a 2-core host
-at load average 10, ten cases took 85 s with one worker and 107 s with two. Results are kept in <cache>/results-<key>.jsonl, keyed by
-the converter's source, so a rerun resumes. ``--sample N --seed S`` runs a seeded uniform random sample of N
-of the suite's cases (an estimate of the whole suite's rate; the sample's size and seed are printed and go
-to ``--json``); ``--budget-min`` stops starting cases after that many minutes (the cases done are again a
-uniform sample, seed 26); ``--no-eager`` skips the converter-alone pass over every case.
+at load average 10, ten cases took 85 s with one worker and 107 s with two. Results are kept in
+<cache>/results-<key>.jsonl, keyed by the converter's source, so a rerun resumes. ``--sample N --seed S``
+runs a seeded uniform random sample of N of the suite's cases (an estimate of the whole suite's rate; the
+sample's size and seed are printed and go to ``--json``); ``--budget-min`` stops starting cases after that
+many minutes (the cases done are again a uniform sample, seed 26); ``--no-eager`` skips the converter-alone
+pass over every case.
 
 Run: PYTHONPATH=. python bench/bench_executorch_peer_suite.py [--ops LSTM,GRU] [--sample 600 --seed 26]
 [--workers 2] [--no-eager] [--fresh] [--json OUT]
