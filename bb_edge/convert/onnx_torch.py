@@ -468,6 +468,10 @@ def _const_values(g: onnx.GraphProto) -> dict[str, np.ndarray]:
     return out
 
 
+def _keep_local(local: set[str], rn: Callable[[str], str]) -> Callable[[str], str]:
+    return lambda x: x if x in local else rn(x)
+
+
 def _rename_in_subgraphs(node: onnx.NodeProto, rn: Callable[[str], str]) -> None:
     """Rename the outer-scope names a node's subgraphs (If/Loop/Scan bodies, nested) read."""
     for a in node.attribute:
@@ -478,7 +482,7 @@ def _rename_in_subgraphs(node: onnx.NodeProto, rn: Callable[[str], str]) -> None
                 for k, x in enumerate(n.input):
                     if x and x not in local:
                         n.input[k] = rn(x)
-                _rename_in_subgraphs(n, lambda x, local=local: x if x in local else rn(x))
+                _rename_in_subgraphs(n, _keep_local(local, rn))
             for o in g.output:
                 if o.name not in local:
                     o.name = rn(o.name)
@@ -649,9 +653,11 @@ def simplify(model: onnx.ModelProto, rounds: int = 8) -> onnx.ModelProto:
     condition folding makes constant is inlined, and its branch folded, in the next round)."""
     for _ in range(rounds):
         before = len(model.graph.node)
-        model = fold_static(inline_static_ifs(model))
+        model = fold_static(inline_static_ifs(model))  # a fold can make more shapes known: go again
+        consts = {t.name for t in model.graph.initializer} | {
+            n.output[0] for n in model.graph.node if n.op_type == "Constant"}
         if len(model.graph.node) == before and not any(
-                n.op_type == "If" and n.input[0] in _const_values(model.graph) for n in model.graph.node):
+                n.op_type == "If" and n.input[0] in consts for n in model.graph.node):
             break
     return model
 

@@ -68,9 +68,9 @@ def attention(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     Q, K, V = x[0], x[1], x[2]
     mask, past_k, past_v, nonpad = _opt(x, 3), _opt(x, 4), _opt(x, 5), _opt(x, 6)
     rank3 = Q.dim() == 3
-    qh, kvh = a.get("q_num_heads"), a.get("kv_num_heads")
     if rank3:
-        Q, K, V = _to_heads(Q, int(qh)), _to_heads(K, int(kvh)), _to_heads(V, int(kvh))
+        qh, kvh = int(a["q_num_heads"]), int(a["kv_num_heads"])
+        Q, K, V = _to_heads(Q, qh), _to_heads(K, kvh), _to_heads(V, kvh)
     dt = Q.dtype
     scale = a.get("scale")
     scale = 1 / math.sqrt(int(Q.shape[3])) if scale is None else float(scale)
@@ -262,7 +262,7 @@ def _float_bits(t: Tensor, mbits: int, bias: int, width: int) -> Tensor:
     expo = torch.where(normal, e.long() + bias, torch.zeros((), dtype=torch.long))
     bits = torch.where(nz, expo * (2 ** mbits) + mant, torch.zeros((), dtype=torch.long))
     neg = torch.where(nz, t, 1 / t) < 0  # -0.0 too (1 / -0.0 = -inf)
-    return torch.where(neg, bits - 2 ** (width - 1), bits)
+    return torch.where(neg, bits + (-(2 ** (width - 1))), bits)  # the sign bit; -2**63 fits an int64
 
 
 def _bits_float(b: Tensor, mbits: int, bias: int, width: int, dt: torch.dtype) -> Tensor:
@@ -505,7 +505,7 @@ def affine_grid(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     theta = x[0]
     _, _, *size = (int(v) for v in np.asarray(x[1]).reshape(-1))
     grid = construct_original_grid(size, int(a.get("align_corners", 0)))
-    homo = torch.from_numpy(grid.reshape(-1, grid.shape[-1]).T.astype(np.float32)).to(theta.dtype)
+    homo = torch.from_numpy(np.ascontiguousarray(grid.reshape(-1, grid.shape[-1]).T, np.float32)).to(theta.dtype)
     out = torch.matmul(theta, homo).permute(0, 2, 1)
     return [out.reshape(int(theta.shape[0]), *size, len(size))]
 
@@ -613,11 +613,13 @@ def deform_conv(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     group, og = int(a.get("group", 1)), int(a.get("offset_group", 1))
     oh, ow = int(off.shape[2]), int(off.shape[3])
     k, L = kh * kw, oh * ow
-    off = off.reshape(n, og, kh, kw, 2, oh, ow)
-    base_y = (np.arange(kh) * dh)[:, None, None, None] + (np.arange(oh) * sh - pads[0])[None, None, :, None]
-    base_x = (np.arange(kw) * dw)[None, :, None, None] + (np.arange(ow) * sw - pads[1])[None, None, None, :]
-    py = off[:, :, :, :, 0] + torch.from_numpy(base_y.astype(np.float32)).to(X.dtype)
-    px = off[:, :, :, :, 1] + torch.from_numpy(base_x.astype(np.float32)).to(X.dtype)
+    off = off.reshape(n, og * k, 2, L)  # at most 4-D: XNNPACK takes up to 6 dims
+    by = (np.arange(kh) * dh)[:, None, None, None] + (np.arange(oh) * sh - pads[0])[None, None, :, None]
+    bx = (np.arange(kw) * dw)[None, :, None, None] + (np.arange(ow) * sw - pads[1])[None, None, None, :]
+    base_y = np.tile(np.broadcast_to(by, (kh, kw, oh, ow)).reshape(k, L), (og, 1)).astype(np.float32)
+    base_x = np.tile(np.broadcast_to(bx, (kh, kw, oh, ow)).reshape(k, L), (og, 1)).astype(np.float32)
+    py = off[:, :, 0] + torch.from_numpy(base_y).to(X.dtype)
+    px = off[:, :, 1] + torch.from_numpy(base_x).to(X.dtype)
     py, px = py.reshape(n, og, 1, k * L), px.reshape(n, og, 1, k * L)
     y0, x0 = torch.floor(py), torch.floor(px)
     fy, fx = py - y0, px - x0
@@ -698,10 +700,76 @@ def mel_weight_matrix(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
     from bb_edge.convert.onnx_torch import _TORCH_DTYPES
 
-    vals = [np.asarray(v).reshape(()) for v in x[:5]]
+    vals: list[Any] = [np.asarray(v).reshape(()) for v in x[:5]]
     out = MelWeightMatrix.eval(*vals, output_datatype=int(a.get("output_datatype", 1)))
     return [torch.from_numpy(np.asarray(out, np.float32)).to(
         _TORCH_DTYPES.get(int(a.get("output_datatype", 1)), torch.float32))]
+
+
+# ---- TreeEnsemble (ai.onnx.ml 5) ---------------------------------------------------------------------
+
+def _tree_cond(xf: Tensor, mode: int, split: float, members: list[float]) -> Tensor:
+    if mode == 6:
+        hit = torch.zeros_like(xf, dtype=torch.bool)
+        for m in members:
+            hit = hit | (xf == m)
+        return hit
+    return [xf <= split, xf < split, xf >= split, xf > split, xf == split, xf != split][mode]
+
+
+def tree_ensemble(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
+    """ai.onnx.ml TreeEnsemble (SUM/AVERAGE, post_transform NONE): each leaf's weight times the indicator
+    that a row reaches it (the product of its path's branch conditions, unrolled from the static trees)."""
+    t = x[0]
+    agg, post = int(a.get("aggregate_function", 1)), int(a.get("post_transform", 0))
+    if agg not in (0, 1) or post != 0:
+        raise UnsupportedOpError("TreeEnsemble with MIN/MAX aggregation or a post_transform is not supported")
+    modes = [int(v) for v in np.asarray(a["nodes_modes"]).reshape(-1)]
+    splits = np.asarray(a.get("nodes_splits", np.zeros(len(modes)))).reshape(-1).astype(np.float64)
+    feats = [int(v) for v in a["nodes_featureids"]]
+    tn, fn = [int(v) for v in a["nodes_truenodeids"]], [int(v) for v in a["nodes_falsenodeids"]]
+    tl, fl = [int(v) for v in a["nodes_trueleafs"]], [int(v) for v in a["nodes_falseleafs"]]
+    miss = [int(v) for v in a.get("nodes_missing_value_tracks_true", [0] * len(modes))]
+    lw = np.asarray(a["leaf_weights"]).reshape(-1)
+    lt = [int(v) for v in a["leaf_targetids"]]
+    members: dict[int, list[float]] = {}
+    mv = iter(np.asarray(a.get("membership_values", np.zeros(0))).reshape(-1).tolist())
+    n_targets = int(a["n_targets"])
+    roots = [int(v) for v in a["tree_roots"]]
+    contrib = np.zeros((len(lw), n_targets))
+    for k, tid in enumerate(lt):
+        contrib[k, tid] = float(lw[k]) / (len(roots) if agg == 0 else 1)
+    reach: list[Tensor] = [torch.zeros(int(t.shape[0]), dtype=t.dtype)] * len(lw)
+
+    def walk(node: int, leaf: bool, ind: Tensor) -> None:
+        if leaf:
+            reach[node] = reach[node] + ind
+            return
+        if modes[node] == 6 and node not in members:
+            members[node] = []
+            for v in mv:
+                if math.isnan(v):
+                    break
+                members[node].append(float(v))
+        xf = t[:, feats[node]]
+        c = _tree_cond(xf, modes[node], float(splits[node]), members.get(node, []))
+        if miss[node]:
+            c = c | torch.isnan(xf)
+        cf = c.to(t.dtype)
+        walk(tn[node], bool(tl[node]), ind * cf)
+        walk(fn[node], bool(fl[node]), ind * (1 - cf))
+    for r in roots:
+        if tl[r] and fl[r] and tn[r] == fn[r]:
+            walk(tn[r], True, torch.ones(int(t.shape[0]), dtype=t.dtype))
+        else:
+            walk(r, False, torch.ones(int(t.shape[0]), dtype=t.dtype))
+    y = torch.matmul(torch.stack(reach, 1), torch.from_numpy(contrib).to(t.dtype))
+    return [y.to(_np_torch_dtype(lw.dtype, t.dtype))]
+
+
+def _np_torch_dtype(d: np.dtype, default: torch.dtype) -> torch.dtype:
+    return {np.dtype(np.float32): torch.float32, np.dtype(np.float64): torch.float64,
+            np.dtype(np.float16): torch.float16}.get(np.dtype(d), default)
 
 
 def _lazy_scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -724,7 +792,8 @@ MORE: dict[str, OpFn] = {
     "QLinearMatMul": qlinear_matmul, "DynamicQuantizeLinear": dynamic_quantize_linear,
     "CenterCropPad": center_crop_pad, "AffineGrid": affine_grid, "Col2Im": col2im,
     "TfIdfVectorizer": tfidf_vectorizer, "DeformConv": deform_conv,
-    "GroupNormalization": group_norm, "QLinearConv": qlinear_conv, "MelWeightMatrix": mel_weight_matrix,
+    "TreeEnsemble": tree_ensemble, "GroupNormalization": group_norm, "QLinearConv": qlinear_conv,
+    "MelWeightMatrix": mel_weight_matrix,
     "Scatter": lambda x, a: _lazy_scatter_elements(x, a),
     "Binarizer": lambda x, a: [(x[0] > float(a.get("threshold", 0.0))).to(x[0].dtype)],
     "ArrayFeatureExtractor": lambda x, a: [torch.index_select(x[0], x[0].dim() - 1, x[1].long().reshape(-1))
@@ -738,4 +807,5 @@ MORE_STATIC: dict[str, set[int]] = {
 }
 
 #: (domain, op) pairs outside the default domain the converter takes
-ML_OPS: frozenset[tuple[str, str]] = frozenset({("ai.onnx.ml", "Binarizer"), ("ai.onnx.ml", "ArrayFeatureExtractor")})
+ML_OPS: frozenset[tuple[str, str]] = frozenset({("ai.onnx.ml", "Binarizer"), ("ai.onnx.ml", "ArrayFeatureExtractor"),
+                                                ("ai.onnx.ml", "TreeEnsemble")})
