@@ -8,18 +8,24 @@ as in an android bundle) or converted from its ONNX compute model on prepare
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import onnx
 
 from bb_edge.wire.envelope import Envelope
 
+if TYPE_CHECKING:
+    from bb_edge.convert.onnx_torch import ProgramIO
+
 
 class PteSegment:
     """One loaded ExecuTorch method computing one segment."""
 
-    def __init__(self, pte: bytes, input_names: list[str], output_names: list[str]) -> None:
+    def __init__(self, pte: bytes, input_names: list[str], output_names: list[str],
+                 io: ProgramIO | None = None) -> None:
+        """``io`` (from the segment's ONNX model): the program's boundary when it differs from the graph's
+        (zero-size values, unsigned types); without it inputs and outputs pass as they are."""
         import torch
         from executorch.runtime import Runtime
 
@@ -28,6 +34,7 @@ class PteSegment:
         self.method = self.program.load_method("forward")
         self.input_names = input_names
         self.output_names = output_names
+        self.io = io
 
     @classmethod
     def from_file(cls, path: str | Path, input_names: list[str], output_names: list[str]) -> PteSegment:
@@ -36,6 +43,10 @@ class PteSegment:
 
     def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Execute the method; outputs by name as numpy arrays."""
+        if self.io is not None:
+            outs_io: Any = self.method.execute([self._torch.from_numpy(np.ascontiguousarray(a).reshape(np.shape(a)))
+                                                for a in self.io.feed(inputs)])
+            return self.io.results(list(outs_io))
         # reshape: ascontiguousarray alone turns a 0-d input into shape [1]
         args = [self._torch.from_numpy(np.ascontiguousarray(inputs[n]).reshape(np.shape(inputs[n])))
                 for n in self.input_names]
@@ -60,9 +71,12 @@ class ExecuTorchBackend:
         inits = {t.name for t in model.graph.initializer}
         ins = [i.name for i in model.graph.input if i.name not in inits]
         outs = [o.name for o in model.graph.output]
+        from bb_edge.convert.onnx_torch import ProgramIO
+
+        io = ProgramIO(model)
         if key in self.programs:
-            return PteSegment.from_file(self.programs[key], ins, outs)
-        return PteSegment(export_pte(model), ins, outs)
+            return PteSegment(self.programs[key].read_bytes(), ins, outs, io)
+        return PteSegment(export_pte(model), ins, outs, io)
 
     def materialize_from_wire(self, env: Envelope) -> np.ndarray:
         """A writable copy of the payload (torch.from_numpy needs writable memory)."""

@@ -138,8 +138,10 @@ def _pool_general(kind: str, x: Tensor, a: dict[str, Any], k: list[int], dil: li
         return torch.stack(depth, 2)
     conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
     c = int(x.shape[1])
-    ones = torch.ones([c, 1, *k], dtype=x.dtype)
-    total = conv(F.pad(x, fpad_x), ones, None, st, 0, dil, c)
+    if rank == 3:  # ExecuTorch runs no conv3d here: separable sums of strided slices
+        total = _window_sum(F.pad(x, fpad_x), k, st, dil)
+    else:
+        total = conv(F.pad(x, fpad_x), torch.ones([c, 1, *k], dtype=x.dtype), None, st, 0, dil, c)
     mask = torch.ones([1, 1, *ins], dtype=x.dtype)
     if include:  # pads count, the ceil_mode overhang does not
         mask = F.pad(mask, [p for i in reversed(range(rank)) for p in (pads[i], pads[rank + i])], value=1.0)
@@ -147,8 +149,27 @@ def _pool_general(kind: str, x: Tensor, a: dict[str, Any], k: list[int], dil: li
             fpad_m += [0, extra[i]]
     else:
         fpad_m = fpad_x
-    count = conv(F.pad(mask, fpad_m), torch.ones([1, 1, *k], dtype=x.dtype), None, st, 0, dil)
+    if rank == 3:
+        count = _window_sum(F.pad(mask, fpad_m), k, st, dil)
+    else:
+        count = conv(F.pad(mask, fpad_m), torch.ones([1, 1, *k], dtype=x.dtype), None, st, 0, dil)
     return total / count
+
+
+def _window_sum(x: Tensor, k: list[int], st: list[int], dil: list[int]) -> Tensor:
+    """Sum over every pooling window of the (already padded) spatial dims, one dim at a time."""
+    for i, (kk, s, d) in enumerate(zip(k, st, dil)):
+        ax = 2 + i
+        n = int(x.shape[ax])
+        out = (n - (kk - 1) * d - 1) // s + 1
+        acc = None
+        for j in range(kk):
+            idx = torch.arange(j * d, j * d + (out - 1) * s + 1, s)
+            part = torch.index_select(x, ax, idx)
+            acc = part if acc is None else acc + part
+        assert acc is not None
+        x = acc
+    return x
 
 
 def _gemm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -334,9 +355,14 @@ def _gather(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 _TORCH_DTYPES = {1: torch.float32, 2: torch.uint8, 3: torch.int8, 5: torch.int16, 6: torch.int32, 7: torch.int64,
                  9: torch.bool, 10: torch.float16, 11: torch.float64, 16: torch.bfloat16}
 
+#: unsigned ONNX types -> the signed torch dtype that carries them in a program (torch_exact.WIDE)
+_WIDE_TORCH = {4: torch.int32, 12: torch.int64, 13: torch.int64}
+
 
 def _cast(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     to = int(a["to"])
+    if to in _WIDE_TORCH:  # unsigned 16/32/64: the program's wider signed type (masked by the interpreter)
+        return [x[0].to(_WIDE_TORCH[to])]
     if to not in _TORCH_DTYPES:
         raise UnsupportedOpError(f"Cast to ONNX type {to} is not supported by the torch converter")
     return [x[0].to(_TORCH_DTYPES[to])]
@@ -446,8 +472,45 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
     """The model with Shape/Size of static shapes and every node of constant inputs replaced by initializers.
 
     Input shapes are static at export, so shape plumbing is constant here: what ``compile --input-shape``
-    folding does for a deployment, done again on the node the converter gets.
+    folding does for a deployment, done again on the node the converter gets. Repeated until nothing
+    changes (a folded value can make a later shape or If condition static); zero-size graph inputs count as
+    constants.
     """
+    model = _empty_inputs_as_constants(model)
+    for _ in range(16):
+        folded = _fold_once(inline_static_ifs(model))  # a folded condition can make an If static
+        if folded is model:
+            break
+        model = folded
+    return model
+
+
+def _static_shape(vi: onnx.ValueInfoProto) -> list[int] | None:
+    t = vi.type
+    if not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+        return None
+    d = t.tensor_type.shape.dim
+    return [x.dim_value for x in d] if all(x.HasField("dim_value") for x in d) else None
+
+
+def _empty_inputs_as_constants(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Graph inputs of a static zero-size shape (their one possible value) turned into initializers."""
+    inits = {t.name for t in model.graph.initializer}
+    empty = [vi for vi in model.graph.input if vi.name not in inits and 0 in (_static_shape(vi) or [1])]
+    if not empty:
+        return model
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for vi in empty:
+        dt = helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type)
+        m.graph.initializer.append(numpy_helper.from_array(np.zeros(_static_shape(vi) or [0], dt), vi.name))
+    keep = [vi for vi in m.graph.input if vi.name not in {e.name for e in empty}]
+    del m.graph.input[:]
+    m.graph.input.extend(keep)
+    return m
+
+
+def _fold_once(model: onnx.ModelProto) -> onnx.ModelProto:
     from onnx.reference import ReferenceEvaluator
 
     try:
@@ -456,6 +519,8 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
         inferred = model
     g = inferred.graph
     shapes: dict[str, list[int] | None] = {}
+    types = {vi.name: vi.type.tensor_type.elem_type for vi in list(g.input) + list(g.value_info) + list(g.output)
+             if vi.type.HasField("tensor_type")}
     for vi in list(g.input) + list(g.value_info) + list(g.output):
         if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape"):
             d = vi.type.tensor_type.shape.dim
@@ -476,6 +541,9 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
                 start, end = int(a.get("start", 0)), int(a.get("end", r))
                 start, end = (max(0, min(r, v + r if v < 0 else v)) for v in (start, end))
                 val = [shp[start:end]]
+        elif (n.op_type == "CastLike" and n.input[0] in consts and types.get(n.input[1]) is not None
+              and types[n.input[1]] != onnx.TensorProto.UNDEFINED and types[n.input[1]] not in (8, 16)):
+            val = [np.asarray(consts[n.input[0]]).astype(helper.tensor_dtype_to_np_dtype(types[n.input[1]]))]
         elif (n.op_type not in _NO_FOLD and n.op_type != "Constant" and n.domain in ("", "ai.onnx")
               and n.input and all(not x or x in consts for x in n.input)
               and not any(a.type == onnx.AttributeProto.GRAPH for a in n.attribute)):
@@ -498,7 +566,7 @@ def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
         return model
     m = onnx.ModelProto()
     m.CopyFrom(model)
-    used = {x for n in keep for x in n.input} | {o.name for o in m.graph.output}
+    used = {x for n in keep for x in list(n.input) + _outer_names(n)} | {o.name for o in m.graph.output}
     del m.graph.node[:]
     m.graph.node.extend(keep)
     for name, v in new.items():
@@ -530,8 +598,14 @@ def simplify(model: onnx.ModelProto, rounds: int = 32) -> onnx.ModelProto:
     return model
 
 
+#: inputs whose value never reaches an op's output (only their shape or type does)
+_SHAPE_OR_TYPE_ONLY = {"Shape": {0}, "Size": {0}, "CastLike": {1}, "EyeLike": {0}, "RandomNormalLike": {0},
+                       "RandomUniformLike": {0}}
+
+
 def static_input_names(model: onnx.ModelProto) -> list[str]:
-    """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs)."""
+    """Names the converter reads as constants at conversion time (shape, axes, pads, sizes inputs), then every
+    value those are computed from (a window size that a Cast feeds to Range is one too)."""
     out: list[str] = []
     model = simplify(model)  # an If on a shape-only condition is inlined, so its branch is walked too
     for n in model.graph.node:
@@ -541,19 +615,29 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
         for i, x in enumerate(n.input):
             if x and i in static and x not in out:
                 out.append(x)
-    # a static input computed from graph inputs (Cast of a size, an expanded function's shape arithmetic)
-    # is read at conversion time through them: those graph inputs count too, unless the node is random
     producer = {o: n for n in model.graph.node for o in n.output if o}
-    todo, seen = list(out), set(out)
+    todo = list(out)
     while todo:
         n = producer.get(todo.pop())
-        if n is None or n.op_type in _NO_FOLD or n.op_type in ("Shape", "Size"):
+        if n is None or n.op_type in _NO_FOLD - {"If"}:
             continue
-        for x in n.input:
-            if x and x not in seen:
-                seen.add(x)
-                todo.append(x)
+        skip = _SHAPE_OR_TYPE_ONLY.get(n.op_type, set())
+        for x in [x for i, x in enumerate(n.input) if i not in skip] + _outer_names(n):
+            if x and x not in out:
                 out.append(x)
+                todo.append(x)
+    return out
+
+
+def _outer_names(node: onnx.NodeProto) -> list[str]:
+    """Names a node's subgraphs (an If's branches, nested ones too) read from the enclosing graph."""
+    out: list[str] = []
+    for a in node.attribute:
+        if a.type == onnx.AttributeProto.GRAPH:
+            g = a.g
+            local = ({x.name for x in g.initializer} | {o for n in g.node for o in n.output}
+                     | {x.name for x in g.input})
+            out += [x for n in g.node for x in list(n.input) + _outer_names(n) if x and x not in local]
     return out
 
 
@@ -585,12 +669,80 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     return out
 
 
+class ProgramIO:
+    """A converted program's boundary: which graph inputs it takes and how its outputs map back.
+
+    Inputs of a static zero-size shape are constants (not taken); unsigned 16/32/64-bit values cross as the
+    wider signed type (:func:`~bb_edge.convert.torch_exact.to_program`); outputs of a static zero-size shape
+    are not returned by the program (ExecuTorch keeps no zero-size tensors) and are rebuilt here.
+    """
+
+    def __init__(self, model: onnx.ModelProto) -> None:
+        inits = {t.name for t in model.graph.initializer}
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model)
+        except Exception:  # noqa: BLE001 - declared shapes then
+            inferred = model
+        shapes = {vi.name: _static_shape(vi) for vi in list(inferred.graph.value_info) + list(inferred.graph.output)}
+        #: graph input names the program takes, in order
+        self.inputs = [vi.name for vi in model.graph.input
+                       if vi.name not in inits and 0 not in (_static_shape(vi) or [1])]
+        #: every graph output: (name, ONNX dtype, its static shape when zero-size else None)
+        self.outputs: list[tuple[str, np.dtype[Any], list[int] | None]] = []
+        for vi in model.graph.output:
+            shp = _static_shape(vi) or shapes.get(vi.name)
+            dt = np.dtype(helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type))
+            self.outputs.append((vi.name, dt, shp if shp is not None and 0 in shp else None))
+
+    @property
+    def program_outputs(self) -> list[str]:
+        """The outputs the program returns, in order."""
+        return [n for n, _, empty in self.outputs if empty is None]
+
+    def feed(self, values: dict[str, Any]) -> list[np.ndarray]:
+        """The program's arguments from graph input values by name."""
+        from bb_edge.convert.torch_exact import to_program
+
+        return [to_program(np.asarray(values[n])) for n in self.inputs]
+
+    def results(self, got: list[Any]) -> dict[str, np.ndarray]:
+        """Graph outputs by name from the program's results."""
+        from bb_edge.convert.torch_exact import from_program
+
+        it = iter(got)
+        out: dict[str, np.ndarray] = {}
+        for n, dt, empty in self.outputs:
+            if empty is not None:
+                out[n] = np.zeros(empty, dt)
+            else:
+                v = next(it)
+                out[n] = from_program(np.asarray(v.detach().numpy() if hasattr(v, "detach") else v), dt)
+        return out
+
+
+def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
+    """ONNX element type of every value shape inference names (inputs, initializers, intermediates, outputs)."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 - declared types only
+        inferred = model
+    g = inferred.graph
+    out = {t.name: t.data_type for t in g.initializer}
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        if vi.type.HasField("tensor_type"):
+            out[vi.name] = vi.type.tensor_type.elem_type
+    return out
+
+
 class OnnxModule(torch.nn.Module):
     """Interprets one ONNX graph with torch ops; ``forward`` takes the graph inputs in order."""
 
     def __init__(self, model: onnx.ModelProto, subgraph: bool = False) -> None:
         """``subgraph``: the model is an If branch or a loop body (see :mod:`bb_edge.convert.torch_control`)."""
+        from bb_edge.convert.torch_exact import to_program
+
         super().__init__()
+        io = ProgramIO(model)
         model = simplify(model)
         bad = unsupported_ops(model)
         if bad:
@@ -602,19 +754,25 @@ class OnnxModule(torch.nn.Module):
         g = model.graph
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
         self.input_names = [i.name for i in g.input if i.name not in {t.name for t in g.initializer}]
-        self.output_names = [o.name for o in g.output]
+        self.output_names = io.program_outputs
+        #: element types of unsigned 16/32/64-bit values (carried widened, see torch_exact)
+        self._unsigned = {k: v for k, v in _elem_types(model).items() if v in _WIDE_TORCH}
         self._consts: dict[str, np.ndarray] = {t.name: numpy_helper.to_array(t) for t in g.initializer}
         for n in g.node:
             if n.op_type == "Constant":
                 self._consts[n.output[0]] = _constant(n)
         self._slots: dict[str, str] = {}
+        self._empty: dict[str, np.ndarray] = {}
         self.weights = torch.nn.ParameterList()
         used = {x for n in g.node for i, x in enumerate(n.input)
                 if x in self._consts and i not in _STATIC_INPUTS.get(n.op_type, set())}
         if subgraph:  # a constant output of an If branch or a loop body is a weight: an operand of torch.cond
             used |= {o for o in self.output_names if o in self._consts}
         for name in sorted(used):
-            arr = self._consts[name]
+            arr = to_program(np.asarray(self._consts[name]))
+            if arr.size == 0:  # no zero-size tensors in a program: built where used (dead unless read)
+                self._empty[name] = arr
+                continue
             self._slots[name] = str(len(self.weights))
             t = torch.from_numpy(np.ascontiguousarray(arr).reshape(np.shape(arr)).copy())
             self.weights.append(torch.nn.Parameter(t, requires_grad=False))
@@ -630,8 +788,35 @@ class OnnxModule(torch.nn.Module):
         #: the op ``forward`` is translating (op type, node name): what a failed export names
         self.current: tuple[str, str] | None = None
 
+    def _run(self, op: str, ins: list[str], args: list[Any], attrs: dict[str, Any], n_out: int) -> list[Any]:
+        from bb_edge.convert.torch_exact import WIDE, unsigned_op
+
+        kinds = [self._unsigned.get(x) for x in ins]
+        if op == "BitCast":  # unsigned as the same-width signed type, then widened again (masked by forward)
+            narrow = {4: torch.int16, 12: torch.int32, 13: torch.int64}
+            if kinds and kinds[0] in narrow:
+                args = [args[0].to(narrow[kinds[0]]), *args[1:]]
+            to = int(attrs["to"])
+            if to in narrow:
+                return [_SIMPLE[op](args, {**attrs, "to": {4: 5, 12: 6, 13: 7}[to]})[0].to(_WIDE_TORCH[to])]
+        if op == "BitShift" and kinds and kinds[0] in WIDE:
+            attrs = {**attrs, "_bits": WIDE[kinds[0]][1], "_unsigned": True}
+        if 13 in kinds:
+            res = unsigned_op(op, args, attrs, lambda x, a: self._run(op, [], x, a, n_out))
+            if res is not None:
+                return res
+        if op == "MaxPool" and n_out > 1:
+            return max_pool_with_indices(args, attrs)
+        if op == "Softmax":
+            return _softmax(args, attrs, self.opset)
+        if op == "Split":
+            return _split(args, attrs, n_out)
+        return _SIMPLE[op](args, attrs)
+
     def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:
         """Run the graph; returns the graph outputs in order."""
+        from bb_edge.convert.torch_exact import mask_unsigned, to_program
+
         env: dict[str, Any] = dict(zip(self.input_names, inputs))
         for k, ((op, ins, outs, attrs), node_name) in enumerate(zip(self._nodes, self._names, strict=True)):
             self.current = (op, node_name)
@@ -644,24 +829,24 @@ class OnnxModule(torch.nn.Module):
                     args.append(env[name])
                 elif i in static:  # a numpy value: torch.export must not trace it (data-dependent guards)
                     args.append(np.asarray(self._consts[name]))
+                elif name in self._empty:
+                    args.append(torch.from_numpy(self._empty[name].copy()))
                 else:
                     args.append(self.weights[int(self._slots[name])])
-            if op == "Softmax":
-                res = _softmax(args, attrs, self.opset)
-            elif op == "Split":
-                res = _split(args, attrs, len(outs))
-            elif op in CONTROL_OPS:
+            if op in CONTROL_OPS:
                 ctl: Any = self.control[f"n{k}"]
                 res = ctl.run(args[0], env) if op == "If" else ctl.run(args, env)
-            elif op == "MaxPool" and len(outs) > 1 and outs[1]:
-                res = max_pool_with_indices(args, attrs)
             else:
-                res = _SIMPLE[op](args, attrs)
+                res = self._run(op, ins, args, attrs, len(outs))
             for name, val in zip(outs, res):
+                if name in self._unsigned and isinstance(val, Tensor):
+                    val = mask_unsigned(val, self._unsigned[name])
                 env[name] = val
         self.current = None
+        if not self.output_names:  # every output zero-size (rebuilt by ProgramIO): a program still returns one
+            return (torch.zeros(1),)
         return tuple(env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
-                     else torch.from_numpy(np.array(self._consts[o])) for o in self.output_names)
+                     else torch.from_numpy(to_program(np.array(self._consts[o]))) for o in self.output_names)
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:

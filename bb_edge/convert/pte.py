@@ -19,14 +19,18 @@ class PteExportError(BuildError):
 
 
 def example_inputs(model: onnx.ModelProto) -> list[np.ndarray]:
-    """Zero arrays of the model's input shapes (symbolic dims = 1)."""
-    inits = {t.name for t in model.graph.initializer}
+    """Zero arrays of the program's inputs (symbolic dims = 1; see :class:`~bb_edge.convert.onnx_torch.ProgramIO`:
+    no zero-size inputs, unsigned 16/32/64-bit as the wider signed type)."""
+    from bb_edge.convert.onnx_torch import ProgramIO
+    from bb_edge.convert.torch_exact import to_program
+
+    taken = set(ProgramIO(model).inputs)
     out = []
     for i in model.graph.input:
-        if i.name in inits:
+        if i.name not in taken:
             continue
         dims = [d.dim_value if d.HasField("dim_value") else 1 for d in i.type.tensor_type.shape.dim]
-        out.append(np.zeros(dims, dtype=onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)))
+        out.append(to_program(np.zeros(dims, dtype=onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type))))
     return out
 
 
@@ -62,7 +66,9 @@ def export_pte(compute: onnx.ModelProto, int8: bool = False,
             ep = torch.export.export(module_q, ex)
         else:
             ep = torch.export.export(module, ex)
-        prog = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
+        # XNNPACK takes tensors of rank <= 6 and fails at load on more: such programs run on portable kernels
+        parts = [] if _max_rank(compute) > 6 else [XnnpackPartitioner()]
+        prog = to_edge_transform_and_lower(ep, partitioner=parts).to_executorch()
     except (UnsupportedOpError, PteExportError):
         raise
     except Exception as exc:
@@ -71,3 +77,14 @@ def export_pte(compute: onnx.ModelProto, int8: bool = False,
         raise PteExportError(f"ExecuTorch export failed{at}: {type(exc).__name__}: {first}; "
                              f"build this node for an ONNX Runtime target (or run with --backend ort)") from exc
     return bytes(prog.buffer)
+
+
+def _max_rank(model: onnx.ModelProto) -> int:
+    """The largest tensor rank shape inference finds in the model (0 if it finds none)."""
+    try:
+        g = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:  # noqa: BLE001 - declared shapes then
+        g = model.graph
+    ranks = [len(vi.type.tensor_type.shape.dim) for vi in list(g.input) + list(g.value_info) + list(g.output)
+             if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape")]
+    return max(ranks, default=0)

@@ -824,3 +824,7 @@ from bb_edge.convert.torch_ops_more import MORE, MORE_STATIC  # noqa: E402 - new
 
 EXTRA.update(MORE)
 STATIC_INPUTS.update(MORE_STATIC)
+
+from bb_edge.convert.torch_exact import EXACT  # noqa: E402 - exact forms replace entries above
+
+EXTRA.update(EXACT)

@@ -240,7 +240,7 @@ def freeze_static_inputs(case: Case, data_set: int = 0) -> tuple[onnx.ModelProto
 def run_executorch(case: Case) -> Outcome:
     """The case through the ExecuTorch lowering (android-arm64's path) and the ExecuTorch runtime."""
     from bb_edge.backends.executorch import PteSegment
-    from bb_edge.convert.onnx_torch import unsupported_ops
+    from bb_edge.convert.onnx_torch import ProgramIO, unsupported_ops
     from bb_edge.convert.pte import export_pte
 
     if any(not vi.type.HasField("tensor_type") for vi in list(case.model.graph.input) + list(case.model.graph.output)):
@@ -254,11 +254,10 @@ def run_executorch(case: Case) -> Outcome:
         pte = export_pte(model)
     except Exception as exc:  # noqa: BLE001 - each failure is a row of the table
         return Outcome(False, f"export: {type(exc).__name__}", _first_line(exc))
-    inits = {t.name for t in model.graph.initializer}
-    in_names = [vi.name for vi in model.graph.input if vi.name not in inits]
-    out_names = [vi.name for vi in model.graph.output]
+    io = ProgramIO(model)
+    in_names, out_names = io.inputs, [vi.name for vi in model.graph.output]
     try:
-        seg = PteSegment(pte, in_names, out_names)
+        seg = PteSegment(pte, in_names, out_names, io)
     except Exception as exc:  # noqa: BLE001
         return Outcome(False, "runtime: load", _first_line(exc))
     all_names = [vi.name for vi in case.model.graph.input]
@@ -315,16 +314,21 @@ def cases_in_memory(names: list[str]) -> dict[str, Case]:
     out = {}
     for n, c in found.items():
         assert c.model is not None  # node cases always carry their model
-        out[n] = Case(n, _op_of(n, c.model), c.model, [(list(i), list(o)) for i, o in c.data_sets or []],
-                      c.rtol, c.atol)
+        out[n] = Case(n, _op_of(n, c.model), c.model, [([_plain(v) for v in i], [_plain(v) for v in o])
+                                                       for i, o in c.data_sets or []], c.rtol, c.atol)
     return out
+
+
+def _plain(v: Any) -> Any:
+    """A generator's value as the cache reads it back (a TensorProto as its numpy array)."""
+    return numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v
 
 
 def run_converter(case: Case) -> Outcome:
     """The case through the ONNX->torch converter alone, eagerly (no export): the converter's share."""
     import torch
 
-    from bb_edge.convert.onnx_torch import to_torch, unsupported_ops
+    from bb_edge.convert.onnx_torch import ProgramIO, to_torch, unsupported_ops
 
     if any(not vi.type.HasField("tensor_type") for vi in list(case.model.graph.input) + list(case.model.graph.output)):
         return Outcome(False, "non-tensor input/output", "sequence/optional/map values")
@@ -333,13 +337,15 @@ def run_converter(case: Case) -> Outcome:
     if bad:
         return Outcome(False, "unsupported op", ", ".join(sorted({o.split(" (")[0] for o, _ in bad})))
     names = [vi.name for vi in case.model.graph.input]
+    io = ProgramIO(model)
     try:
         mod = to_torch(model)
         for ins, outs in case.data:
             feed = dict(zip(names, ins))
             with torch.no_grad():
-                got = mod(*[torch.from_numpy(np.array(feed[n])) for n in names if n not in frozen])
-            why = _compare([g.numpy() for g in got], outs, case.rtol, case.atol)
+                got = mod(*[torch.from_numpy(np.array(a)) for a in io.feed(feed)])
+            res = io.results(list(got))
+            why = _compare([res[vi.name] for vi in model.graph.output], outs, case.rtol, case.atol)
             if why:
                 return Outcome(False, "mismatch", why)
     except Exception as exc:  # noqa: BLE001 - each failure is a row
