@@ -406,16 +406,6 @@ def same_pads(a: dict[str, Any], in_shape: list[int], k: list[int]) -> dict[str,
 
 # ---- element-wise and small ops -------------------------------------------------------------------
 
-def _gelu(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    return [F.gelu(x[0], approximate="tanh" if a.get("approximate", "none") == "tanh" else "none")]
-
-
-def _mod(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    if a.get("fmod", 0):
-        return [torch.fmod(x[0], x[1])]
-    return [torch.remainder(x[0], x[1])]
-
-
 def _isinf(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     pos, neg = a.get("detect_positive", 1), a.get("detect_negative", 1)
     t = x[0]
@@ -549,14 +539,6 @@ def _einsum(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [torch.einsum(str(a["equation"]).replace(" ", ""), *x)]
 
 
-def _topk(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    t = x[0]
-    k = int(np.asarray(x[1]).reshape(-1)[0])
-    v, i = torch.topk(t, k, dim=int(a.get("axis", -1)), largest=bool(a.get("largest", 1)),
-                      sorted=bool(a.get("sorted", 1)))
-    return [v, i]
-
-
 def _eye_like(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     t = x[0]
     n, m = int(t.shape[0]), int(t.shape[1])
@@ -588,12 +570,6 @@ def _mean(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     return [out / len(x)]
 
 
-def _bitshift(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    if a.get("direction") == "LEFT":
-        return [torch.bitwise_left_shift(x[0], x[1])]
-    return [torch.bitwise_right_shift(x[0], x[1])]
-
-
 EXTRA: dict[str, OpFn] = {
     "LSTM": lstm,
     "GRU": gru,
@@ -608,16 +584,15 @@ EXTRA: dict[str, OpFn] = {
     "Floor": _unary(torch.floor), "Ceil": _unary(torch.ceil), "Round": _unary(torch.round),
     "Sign": _unary(torch.sign), "Softsign": _unary(lambda t: t / (1 + torch.abs(t))),
     "IsNaN": _unary(torch.isnan), "IsInf": _isinf, "Mish": _unary(lambda t: t * torch.tanh(F.softplus(t))),
-    "Gelu": _gelu, "Celu": _celu, "ThresholdedRelu": _thresholded_relu, "Shrink": _shrink,
+    "Celu": _celu, "ThresholdedRelu": _thresholded_relu, "Shrink": _shrink,
     "BitwiseNot": _unary(torch.bitwise_not),
     "BitwiseAnd": lambda x, a: [torch.bitwise_and(x[0], x[1])],
     "BitwiseOr": lambda x, a: [torch.bitwise_or(x[0], x[1])],
     "BitwiseXor": lambda x, a: [torch.bitwise_xor(x[0], x[1])],
-    "BitShift": _bitshift,
     "Xor": lambda x, a: [torch.logical_xor(x[0], x[1])],
     "LessOrEqual": lambda x, a: [torch.le(x[0], x[1])],
     "GreaterOrEqual": lambda x, a: [torch.ge(x[0], x[1])],
-    "Mod": _mod, "Mean": _mean,
+    "Mean": _mean,
     "ArgMax": _argm(torch.argmax), "ArgMin": _argm(torch.argmin),
     "CumSum": _cumsum, "Tile": _tile,
     "DepthToSpace": _depth_to_space, "SpaceToDepth": _space_to_depth,
@@ -630,7 +605,7 @@ EXTRA: dict[str, OpFn] = {
     "ReduceLogSum": _reduce_with(lambda t, ax, k: torch.log(torch.sum(t, dim=ax, keepdim=k))),
     "ReduceLogSumExp": _reduce_with(lambda t, ax, k: torch.logsumexp(t, dim=ax, keepdim=k)),
     "ConstantOfShape": _constant_of_shape, "Range": _range,
-    "GatherElements": _gather_elements, "Einsum": _einsum, "TopK": _topk, "EyeLike": _eye_like,
+    "GatherElements": _gather_elements, "Einsum": _einsum, "EyeLike": _eye_like,
 }
 
 #: inputs of EXTRA ops read as numpy values at conversion time
@@ -656,19 +631,6 @@ def _nll(logp: Tensor, target: Tensor, weight: Tensor | None, a: dict[str, Any])
                       reduction=red)
 
 
-def nll_loss(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    """ONNX NegativeLogLikelihoodLoss (weights, ignore_index, none/sum/mean)."""
-    w = x[2] if len(x) > 2 and x[2] is not None else None
-    return [_nll(x[0], x[1], w, a)]
-
-
-def softmax_ce_loss(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    """ONNX SoftmaxCrossEntropyLoss (log_softmax over dim 1 then NLL; the log-prob output too)."""
-    logp = torch.log_softmax(x[0], dim=1)
-    w = x[2] if len(x) > 2 and x[2] is not None else None
-    return [_nll(logp, x[1], w, a), logp]
-
-
 def rms_norm(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     """ONNX RMSNormalization."""
     t = x[0]
@@ -687,20 +649,6 @@ def grid_sample(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
             "bicubic": "bicubic"}[str(a.get("mode", "linear"))]
     return [F.grid_sample(x[0], x[1], mode=mode, padding_mode=str(a.get("padding_mode", "zeros")),
                           align_corners=bool(a.get("align_corners", 0)))]
-
-
-def _cumprod(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    t = x[0]
-    ax = int(np.asarray(x[1]).reshape(-1)[0]) % t.dim()
-    if a.get("reverse", 0):
-        t = torch.flip(t, [ax])
-    if a.get("exclusive", 0):
-        pad = [0, 0] * (t.dim() - 1 - ax) + [1, 0]
-        t = F.pad(t.narrow(ax, 0, t.shape[ax] - 1), pad, value=1)
-    y = torch.cumprod(t, dim=ax).to(t.dtype)
-    if a.get("reverse", 0):
-        y = torch.flip(y, [ax])
-    return [y]
 
 
 def _lp_pool(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
@@ -725,27 +673,6 @@ def _scatter_elements(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
         return [torch.scatter(t, ax, idx, upd)]
     return [torch.scatter_reduce(t, ax, idx, upd, {"add": "sum", "mul": "prod", "max": "amax",
                                                    "min": "amin"}[red], include_self=True)]
-
-
-def _scatter_nd(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
-    t, upd = x[0], x[2]
-    idx = np.asarray(x[1]).astype(np.int64)
-    k = idx.shape[-1]
-    flat_idx = idx.reshape(-1, k)
-    shape = [int(s) for s in t.shape]
-    strides = [int(np.prod(shape[i + 1:k])) for i in range(k)]
-    lin = torch.from_numpy((np.where(flat_idx < 0, flat_idx + np.array(shape[:k]), flat_idx) * strides).sum(-1))
-    tail = shape[k:]
-    tv = t.reshape(int(np.prod(shape[:k])), *tail)
-    uv = upd.reshape(len(flat_idx), *tail)
-    red = str(a.get("reduction", "none"))
-    if red == "none":
-        out = tv.index_copy(0, lin, uv)
-    else:
-        ix = lin.reshape(-1, *([1] * len(tail))).expand(uv.shape)
-        out = torch.scatter_reduce(tv, 0, ix, uv, {"add": "sum", "mul": "prod", "max": "amax", "min": "amin"}[red],
-                                   include_self=True)
-    return [out.reshape(shape)]
 
 
 def _axis_shape(t: Tensor, scale: Tensor, a: dict[str, Any]) -> Tensor:
@@ -812,9 +739,8 @@ def _compress(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
 
 
 EXTRA.update({
-    "NegativeLogLikelihoodLoss": nll_loss, "SoftmaxCrossEntropyLoss": softmax_ce_loss,
-    "RMSNormalization": rms_norm, "GridSample": grid_sample, "CumProd": _cumprod, "LpPool": _lp_pool,
-    "ScatterElements": _scatter_elements, "ScatterND": _scatter_nd,
+    "RMSNormalization": rms_norm, "GridSample": grid_sample, "LpPool": _lp_pool,
+    "ScatterElements": _scatter_elements,
     "Swish": lambda x, a: [x[0] * torch.sigmoid(float(a.get("alpha", 1.0)) * x[0])],
     "DequantizeLinear": _dequantize, "QuantizeLinear": _quantize, "OneHot": _onehot, "Compress": _compress,
 })

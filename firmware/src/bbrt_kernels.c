@@ -912,7 +912,7 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
 }
 #endif
 
-/* Depthwise helpers (dw_). A channel's plane is run one output row at a time: the input rows it reads
+/* Depthwise helpers (dw_; the SIMD wrappers are the dsp_ ones above). A channel's plane is run one output row at a time: the input rows it reads
  * sit in a ring of R = (KH - 1) * dh + 1 band rows, each input row copied once (padded with the input
  * zero point, whose term is folded into the base), so the taps run without bounds checks; the row's
  * accumulators (int32, stack) are then requantized in one pass. */
@@ -921,45 +921,12 @@ BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t 
 
 #if defined(BBRT_KERNELS_DSP)
 #if defined(__ARM_FEATURE_DSP)
-static inline uint32_t dw_sxtb16(uint32_t v) {
-    uint32_t r;
-    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
-    return r;
-}
-static inline uint32_t dw_sxtb16_ror8(uint32_t v) {
-    uint32_t r;
-    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
-    return r;
-}
-static inline int32_t dw_smlad(uint32_t a, uint32_t b, int32_t acc) {
-    int32_t r;
-    __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
-    return r;
-}
-static inline uint32_t dw_read4(const int8_t *p) {
-    uint32_t v;
-    __builtin_memcpy(&v, p, 4);
-    return v;
-}
 static inline int32_t dw_ssat8(int32_t v) {
     int32_t r;
     __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(v));
     return r;
 }
 #else
-static inline uint32_t dw_sxtb16(uint32_t v) {
-    return (uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)v | ((uint32_t)(uint16_t)(int16_t)(int8_t)(uint8_t)(v >> 16) << 16);
-}
-static inline uint32_t dw_sxtb16_ror8(uint32_t v) { return dw_sxtb16((v >> 8) | (v << 24)); }
-static inline int32_t dw_smlad(uint32_t a, uint32_t b, int32_t acc) {
-    int32_t lo = (int32_t)(int16_t)(uint16_t)a * (int32_t)(int16_t)(uint16_t)b;
-    int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
-    return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
-}
-static inline uint32_t dw_read4(const int8_t *p) {
-    const uint8_t *u = (const uint8_t *)p;
-    return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
-}
 static inline int32_t dw_ssat8(int32_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
 #endif
 /* (lo, hi) as two signed halfwords, the SMLAD operand layout */
@@ -1046,10 +1013,10 @@ static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
 #define DW_3X3_ROW(r, k)                                                                                       \
     do {                                                                                                       \
         const uint32_t wa = pw[3u * (k)], wb = pw[3u * (k) + 1u], wc = pw[3u * (k) + 2u];                      \
-        uint32_t v = dw_read4(r), e = dw_sxtb16(v), d = dw_sxtb16_ror8(v);                                      \
-        s0 = dw_smlad(e, wa, s0); s0 = dw_smlad(d, wb, s0); s1 = dw_smlad(e, wc, s1); s1 = dw_smlad(d, wa, s1); \
-        v = dw_read4((r) + 2); e = dw_sxtb16(v); d = dw_sxtb16_ror8(v);                                        \
-        s2 = dw_smlad(e, wa, s2); s2 = dw_smlad(d, wb, s2); s3 = dw_smlad(e, wc, s3); s3 = dw_smlad(d, wa, s3); \
+        uint32_t v = dsp_read4(r), e = dsp_sxtb16(v), d = dsp_sxtb16_ror8(v);                                      \
+        s0 = dsp_smlad(e, wa, s0); s0 = dsp_smlad(d, wb, s0); s1 = dsp_smlad(e, wc, s1); s1 = dsp_smlad(d, wa, s1); \
+        v = dsp_read4((r) + 2); e = dsp_sxtb16(v); d = dsp_sxtb16_ror8(v);                                        \
+        s2 = dsp_smlad(e, wa, s2); s2 = dsp_smlad(d, wb, s2); s3 = dsp_smlad(e, wc, s3); s3 = dsp_smlad(d, wa, s3); \
     } while (0)
 static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs,
                             const uint32_t *BBRT_RESTRICT pw, int32_t base) {
@@ -1087,13 +1054,13 @@ static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t
     const uint32_t e0 = pw[0], d0 = pw[1], e1 = pw[3], d1 = pw[4], e2 = pw[6], d2 = pw[7];
     uint32_t ox;
     for (ox = 0; ox < n; ox++, r += sw) {
-        uint32_t v0 = dw_read4(r), v1 = dw_read4(r + rs), v2 = dw_read4(r + 2u * rs);
-        int32_t s0 = dw_smlad(dw_sxtb16(v0), e0, base);
-        s0 = dw_smlad(dw_sxtb16_ror8(v0), d0, s0);
-        s0 = dw_smlad(dw_sxtb16(v1), e1, s0);
-        s0 = dw_smlad(dw_sxtb16_ror8(v1), d1, s0);
-        s0 = dw_smlad(dw_sxtb16(v2), e2, s0);
-        acc[ox] = dw_smlad(dw_sxtb16_ror8(v2), d2, s0);
+        uint32_t v0 = dsp_read4(r), v1 = dsp_read4(r + rs), v2 = dsp_read4(r + 2u * rs);
+        int32_t s0 = dsp_smlad(dsp_sxtb16(v0), e0, base);
+        s0 = dsp_smlad(dsp_sxtb16_ror8(v0), d0, s0);
+        s0 = dsp_smlad(dsp_sxtb16(v1), e1, s0);
+        s0 = dsp_smlad(dsp_sxtb16_ror8(v1), d1, s0);
+        s0 = dsp_smlad(dsp_sxtb16(v2), e2, s0);
+        acc[ox] = dsp_smlad(dsp_sxtb16_ror8(v2), d2, s0);
     }
 }
 #else
@@ -1136,11 +1103,11 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
         const int8_t *rp = r + ox;
         const uint32_t *p = pw;
         for (g = 0; g < G; g++, rp += 4, p += 3) {
-            uint32_t v = dw_read4(rp), e = dw_sxtb16(v), d = dw_sxtb16_ror8(v);
-            s0 = dw_smlad(e, p[0], s0);
-            s0 = dw_smlad(d, p[1], s0);
-            s1 = dw_smlad(e, p[2], s1);
-            s1 = dw_smlad(d, p[0], s1);
+            uint32_t v = dsp_read4(rp), e = dsp_sxtb16(v), d = dsp_sxtb16_ror8(v);
+            s0 = dsp_smlad(e, p[0], s0);
+            s0 = dsp_smlad(d, p[1], s0);
+            s1 = dsp_smlad(e, p[2], s1);
+            s1 = dsp_smlad(d, p[0], s1);
         }
         acc[ox] = s0;
         acc[ox + 1u] = s1;
@@ -1149,9 +1116,9 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
         int32_t s0 = acc[ox];
         const int8_t *rp = r + ox;
         for (g = 0; g < G; g++, rp += 4) {
-            uint32_t v = dw_read4(rp);
-            s0 = dw_smlad(dw_sxtb16(v), pw[3u * g], s0);
-            s0 = dw_smlad(dw_sxtb16_ror8(v), pw[3u * g + 1u], s0);
+            uint32_t v = dsp_read4(rp);
+            s0 = dsp_smlad(dsp_sxtb16(v), pw[3u * g], s0);
+            s0 = dsp_smlad(dsp_sxtb16_ror8(v), pw[3u * g + 1u], s0);
         }
         acc[ox] = s0;
     }
@@ -1166,9 +1133,9 @@ BBRT_NOINLINE static void dw_row_sn(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
         const int8_t *rp = r;
         const uint32_t *p = pw;
         for (g = 0; g < G; g++, rp += 4, p += 3) {
-            uint32_t v = dw_read4(rp);
-            s0 = dw_smlad(dw_sxtb16(v), p[0], s0);
-            s0 = dw_smlad(dw_sxtb16_ror8(v), p[1], s0);
+            uint32_t v = dsp_read4(rp);
+            s0 = dsp_smlad(dsp_sxtb16(v), p[0], s0);
+            s0 = dsp_smlad(dsp_sxtb16_ror8(v), p[1], s0);
         }
         acc[ox] = s0;
     }
@@ -1706,9 +1673,9 @@ static int32_t pool_sum_i8(const int8_t *x, uint32_t n) {
     uint32_t k = 0;
 #if defined(BBRT_KERNELS_DSP)
     for (; k + 4u <= n; k += 4u) {
-        uint32_t v = dw_read4(x + k);
-        s = dw_smlad(dw_sxtb16(v), 0x00010001u, s);
-        s = dw_smlad(dw_sxtb16_ror8(v), 0x00010001u, s);
+        uint32_t v = dsp_read4(x + k);
+        s = dsp_smlad(dsp_sxtb16(v), 0x00010001u, s);
+        s = dsp_smlad(dsp_sxtb16_ror8(v), 0x00010001u, s);
     }
 #endif
     for (; k < n; k++) s += x[k];
