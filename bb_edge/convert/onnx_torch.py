@@ -676,19 +676,39 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
         elif n.op_type in CONTROL_OPS:
             out += nested_unsupported(model, n, values, types, unsupported_ops)
         elif n.op_type == SEQ_MAP:
-            out += unsupported_ops(_sequence_map_body(model, n, values, types)[0])
+            out += [u for m in _sequence_map_bodies(model, n, values, types)[0] for u in unsupported_ops(m)]
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out
 
 
-def _sequence_map_body(model: onnx.ModelProto, n: onnx.NodeProto, consts: dict[str, np.ndarray],
-                       types: dict[str, onnx.TypeProto]) -> tuple[onnx.ModelProto, list[str]]:
-    """A SequenceMap's body as a standalone model (inputs: one element of each input) and its outer operands."""
+def _sequence_map_bodies(model: onnx.ModelProto, n: onnx.NodeProto, consts: dict[str, np.ndarray],
+                         types: dict[str, onnx.TypeProto]) -> tuple[list[onnx.ModelProto], list[str]]:
+    """A SequenceMap's body as standalone models (inputs: one element of each input) and its outer operands.
+
+    Where the mapped sequences are pinned graph inputs, one model per element with that element's static
+    shape (so shape plumbing in the body folds); else one model shared by every element.
+    """
     from bb_edge.convert.torch_control import sub_model
 
     body = next(a.g for a in n.attribute if a.name == "body")
-    return sub_model(model, body, list(body.input), consts, types, n)
+    pinned = sequence_inputs(model)
+    seqs = [pinned.get(x) for x in n.input]
+    length = next((len(p) for p in seqs if p is not None), None)
+    if length is None or any(p is not None and len(p) != length for p in seqs):
+        m, operands = sub_model(model, body, list(body.input), consts, types, n)
+        return [m], operands
+    out: list[onnx.ModelProto] = []
+    operands: list[str] = []
+    for i in range(length):
+        ins = []
+        for vi, p in zip(body.input, seqs):
+            if p is not None:
+                vi = helper.make_tensor_value_info(vi.name, helper.np_dtype_to_tensor_dtype(p[i][0]), p[i][1])
+            ins.append(vi)
+        m, operands = sub_model(model, body, ins, consts, types, n)
+        out.append(m)
+    return out, operands
 
 
 class ProgramIO:
@@ -836,9 +856,9 @@ class OnnxModule(torch.nn.Module):
                 self.control[f"n{k}"] = control_module(model, n, self._consts, types,
                                                               lambda m: OnnxModule(m, subgraph=True))
             elif n.op_type == SEQ_MAP:
-                body, operands = _sequence_map_body(model, n, constant_values(g), types)
-                self.control[f"n{k}"] = OnnxModule(body, subgraph=True)
-                self._maps[k] = (len(body.graph.output), operands)
+                bodies, operands = _sequence_map_bodies(model, n, constant_values(g), types)
+                self.control[f"n{k}"] = torch.nn.ModuleList([OnnxModule(b, subgraph=True) for b in bodies])
+                self._maps[k] = (len(bodies[0].graph.output), operands)
         #: the op ``forward`` is translating (op type, node name): what a failed export names
         self.current: tuple[str, str] | None = None
 

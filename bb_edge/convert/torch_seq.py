@@ -140,13 +140,18 @@ SEQ_STATIC_INPUTS = {"SequenceInsert": {2}, "SequenceErase": {1}, "SequenceAt": 
 SEQ_MAP = "SequenceMap"
 
 
-def run_sequence_map(body: Callable[..., tuple[Any, ...]], n_out: int, args: list[Any], outer: list[Any]
-                     ) -> list[Any]:
-    """SequenceMap: ``body`` once per element of the sequence inputs (tensor inputs passed whole each time)."""
+def run_sequence_map(bodies: Any, n_out: int, args: list[Any], outer: list[Any]) -> list[Any]:
+    """SequenceMap: the body once per element of the sequence inputs (tensor inputs passed whole each time).
+
+    ``bodies``: one module shared by every element, or one per element (specialised to its shape).
+    """
     n = len(args[0])
     if any(isinstance(v, list) and len(v) != n for v in args):
         raise UnsupportedOpError("SequenceMap over sequences of different lengths")
-    rows = [body(*[v[i] if isinstance(v, list) else v for v in args], *outer) for i in range(n)]
+    if len(bodies) not in (1, n):
+        raise UnsupportedOpError(f"SequenceMap body specialised for {len(bodies)} elements, got {n}")
+    rows = [bodies[i if len(bodies) > 1 else 0](*[v[i] if isinstance(v, list) else v for v in args], *outer)
+            for i in range(n)]
     return [[r[k] for r in rows] for k in range(n_out)]
 
 
