@@ -540,9 +540,12 @@ def _fold_once(model: onnx.ModelProto) -> onnx.ModelProto:
     keep: list[onnx.NodeProto] = []
     new: dict[str, np.ndarray] = {}
     opset = [o for o in model.opset_import]
+    pinned = sequence_inputs(model, strict=False)
     for n in model.graph.node:
         val: list[np.ndarray] | None = None
-        if n.op_type in ("Shape", "Size") and n.domain in ("", "ai.onnx") and shapes.get(n.input[0]) is not None:
+        if n.op_type == "SequenceLength" and n.input[0] in pinned:  # a pinned sequence's length is static
+            val = [np.array(len(pinned[n.input[0]]), np.int64)]
+        elif n.op_type in ("Shape", "Size") and n.domain in ("", "ai.onnx") and shapes.get(n.input[0]) is not None:
             shp = np.array(shapes[n.input[0]], np.int64)
             if n.op_type == "Size":
                 val = [np.array(int(np.prod(shp)), np.int64)]
@@ -692,7 +695,7 @@ def _sequence_map_bodies(model: onnx.ModelProto, n: onnx.NodeProto, consts: dict
     from bb_edge.convert.torch_control import sub_model
 
     body = next(a.g for a in n.attribute if a.name == "body")
-    pinned = sequence_inputs(model)
+    pinned = sequence_inputs(model, strict=False)
     seqs = [pinned.get(x) for x in n.input]
     length = next((len(p) for p in seqs if p is not None), None)
     if length is None or any(p is not None and len(p) != length for p in seqs):
@@ -721,7 +724,8 @@ class ProgramIO:
     sequence output as its length then its elements, and comes back here as a list.
     """
 
-    def __init__(self, model: onnx.ModelProto) -> None:
+    def __init__(self, model: onnx.ModelProto, strict: bool = True) -> None:
+        """``strict``: refuse sequence inputs not pinned (a subgraph, not strict, takes them as lists)."""
         inits = {t.name for t in model.graph.initializer}
         try:
             inferred = onnx.shape_inference.infer_shapes(model)
@@ -732,7 +736,7 @@ class ProgramIO:
         self.inputs = [vi.name for vi in model.graph.input
                        if vi.name not in inits and 0 not in (_static_shape(vi) or [1])]
         #: pinned sequence inputs: name -> [(dtype, shape) of each element]
-        self.sequences = sequence_inputs(model)
+        self.sequences = sequence_inputs(model, strict)
         #: graph outputs that are sequences (returned as length, elements)
         self.sequence_outputs = {vi.name for vi in model.graph.output if is_sequence(vi)}
         #: every graph output: (name, ONNX dtype, its static shape when zero-size else None)
@@ -806,7 +810,8 @@ class OnnxModule(torch.nn.Module):
         from bb_edge.convert.torch_exact import to_program
 
         super().__init__()
-        io = ProgramIO(model)
+        io = ProgramIO(model, strict=not subgraph)
+        self.subgraph = subgraph
         model = simplify(model)
         bad = unsupported_ops(model)
         if bad:
@@ -928,6 +933,8 @@ class OnnxModule(torch.nn.Module):
             return (torch.zeros(1),)
         outs = [env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
                 else torch.from_numpy(to_program(np.array(self._consts[o]))) for o in self.output_names]
+        if self.subgraph:  # a body's or branch's sequences stay lists (its caller unrolls or flattens them)
+            return tuple(outs)
         return tuple(t for v in outs for t in (flatten_output(v) if isinstance(v, list) else [v]))
 
 

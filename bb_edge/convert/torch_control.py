@@ -84,9 +84,12 @@ def nested_unsupported(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dic
 
 
 def loop_reads_condition(node: onnx.NodeProto) -> bool:
-    """A Loop whose input condition decides its output shapes (it has scan outputs and a condition input)."""
+    """A Loop whose input condition decides its output shapes (scan outputs or carried sequences, and a condition
+    input)."""
     body = _graph(node, "body")
-    return len(node.input) > 1 and bool(node.input[1]) and len(body.output) - 1 - len(node.input[2:]) > 0
+    seq_state = any(not b.type.HasField("tensor_type") for b in body.input[2:])  # a sequence's length too
+    return len(node.input) > 1 and bool(node.input[1]) and (
+        len(body.output) - 1 - len(node.input[2:]) > 0 or seq_state)
 
 
 def structural_refusal(node: onnx.NodeProto, consts: set[str], opset: int) -> str | None:
@@ -124,6 +127,8 @@ def _vi(name: str, t: onnx.TypeProto | None, fallback: onnx.TypeProto | None, no
         ) -> onnx.ValueInfoProto:
     """A value info for a subgraph input: the best-known tensor type (inferred over declared)."""
     best = t if _static_shape(t) is not None else fallback if _static_shape(fallback) is not None else t or fallback
+    if best is not None and best.HasField("sequence_type"):  # carried as a list of tensors (static length)
+        return helper.make_value_info(name, best)
     if best is None or not best.HasField("tensor_type") or not best.tensor_type.elem_type:
         kind = best.WhichOneof("value") if best is not None else "untyped"
         raise UnsupportedOpError(f"{node.op_type} node {node.name!r}: value {name!r} is {kind}, not a typed tensor; "
