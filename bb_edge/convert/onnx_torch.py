@@ -541,6 +541,12 @@ def _fold_once(model: onnx.ModelProto) -> onnx.ModelProto:
     new: dict[str, np.ndarray] = {}
     opset = [o for o in model.opset_import]
     pinned = sequence_inputs(model, strict=False)
+    for n in model.graph.node:  # an element taken at a constant position of a pinned sequence: its shape
+        if n.op_type == "SequenceAt" and n.input[0] in pinned and n.input[1] in consts:
+            elems = pinned[n.input[0]]
+            k = int(np.asarray(consts[n.input[1]]).reshape(-1)[0])
+            if -len(elems) <= k < len(elems):
+                shapes[n.output[0]] = elems[k][1]
     for n in model.graph.node:
         val: list[np.ndarray] | None = None
         if n.op_type == "SequenceLength" and n.input[0] in pinned:  # a pinned sequence's length is static
@@ -899,8 +905,9 @@ class OnnxModule(torch.nn.Module):
         env: dict[str, Any] = {}
         flat = iter(inputs)
         for name in self.input_names:
+            v = next(flat)
             n_seq = self._seq_lens.get(name)
-            env[name] = next(flat) if n_seq is None else [next(flat) for _ in range(n_seq)]
+            env[name] = v if n_seq is None or isinstance(v, list) else [v] + [next(flat) for _ in range(n_seq - 1)]
         for k, ((op, ins, outs, attrs), node_name) in enumerate(zip(self._nodes, self._names, strict=True)):
             self.current = (op, node_name)
             static = _STATIC_INPUTS.get(op, set())

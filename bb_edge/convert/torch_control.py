@@ -154,6 +154,7 @@ def sub_model(outer: onnx.ModelProto, g: onnx.GraphProto, inputs: list[onnx.Valu
     graph = helper.make_graph(list(g.node), f"{node.name or node.op_type}/{g.name}",
                               list(inputs) + [_vi(x, types.get(x), None, node) for x in operands], outs, inits)
     m = helper.make_model(graph, opset_imports=list(outer.opset_import), ir_version=outer.ir_version)
+    m.metadata_props.extend(outer.metadata_props)  # pinned sequence operands stay pinned (torch_seq)
     return m, operands
 
 
