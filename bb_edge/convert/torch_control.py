@@ -242,19 +242,34 @@ class IfModule(torch.nn.Module):
         n, nt = len(self.operands), len(then_p)
         ops = tuple(env[x] for x in self.operands) + tuple(then_p.values()) + tuple(else_p.values())
 
+        if any(isinstance(v, list) for v in ops):
+            raise UnsupportedOpError(f"If node {self.node_name!r}: a branch reads a sequence; run this node with "
+                                     "--backend ort")
+        # a branch's sequence outputs cross torch.cond as their elements: each branch records its structure
+        shapes: dict[str, list[int | None]] = {}
+
+        def flat(tag: str, out: tuple[Any, ...]) -> tuple[Tensor, ...]:
+            shapes[tag] = [len(v) if isinstance(v, list) else None for v in out]
+            return tuple(t for v in out for t in (v if isinstance(v, list) else [v]))
+
         def then_fn(*xs: Tensor) -> tuple[Tensor, ...]:
             w = dict(zip(then_p, xs[n:n + nt]))
             out = torch.func.functional_call(self.then_mod, w, tuple(xs[i] for i in self._then_idx))
-            return _fresh(tuple(out), xs)
+            return _fresh(flat("then", tuple(out)), xs)
 
         def else_fn(*xs: Tensor) -> tuple[Tensor, ...]:
             w = dict(zip(else_p, xs[n + nt:]))
             out = torch.func.functional_call(self.else_mod, w, tuple(xs[i] for i in self._else_idx))
-            return _fresh(tuple(out), xs)
+            return _fresh(flat("else", tuple(out)), xs)
         c = torch.as_tensor(cond).reshape(()).to(torch.bool)
         # the higher-order op itself, not torch.cond's wrapper: the wrapper traces branches with dynamo, which
         # cannot read the numpy constants the interpreter passes (shapes, axes); torch.export traces it all the same
-        return list(cond_op(c, then_fn, else_fn, ops))
+        got = iter(cond_op(c, then_fn, else_fn, ops))
+        struct = list(shapes.values())
+        if any(s != struct[0] for s in struct):
+            raise UnsupportedOpError(f"If node {self.node_name!r}: its branches give sequences of different "
+                                     f"lengths {struct}; run this node with --backend ort")
+        return [[next(got) for _ in range(k)] if k is not None else next(got) for k in struct[0]]
 
 
 class LoopModule(torch.nn.Module):
