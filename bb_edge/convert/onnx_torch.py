@@ -905,9 +905,8 @@ class OnnxModule(torch.nn.Module):
         env: dict[str, Any] = {}
         flat = iter(inputs)
         for name in self.input_names:
-            v = next(flat)
-            n_seq = self._seq_lens.get(name)
-            env[name] = v if n_seq is None or isinstance(v, list) else [v] + [next(flat) for _ in range(n_seq - 1)]
+            n_seq = self._seq_lens.get(name)  # a subgraph's caller passes its sequences as lists
+            env[name] = next(flat) if n_seq is None or self.subgraph else [next(flat) for _ in range(n_seq)]
         for k, ((op, ins, outs, attrs), node_name) in enumerate(zip(self._nodes, self._names, strict=True)):
             self.current = (op, node_name)
             static = _STATIC_INPUTS.get(op, set())
