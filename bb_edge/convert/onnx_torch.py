@@ -39,8 +39,10 @@ from bb_edge.convert.torch_seq import (
     SEQ_OPS,
     SEQ_STATIC_INPUTS,
     elem_dtype,
+    flatten_optional,
     flatten_output,
     is_sequence,
+    optional_inner,
     run_sequence_map,
     sequence_inputs,
 )
@@ -632,6 +634,9 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
         static = _STATIC_INPUTS.get(n.op_type, set())
         if n.op_type == "Loop" and loop_reads_condition(n):  # the condition decides the scan outputs' length
             static = static | {1}
+        if n.op_type == "If" and any(not o.type.HasField("tensor_type") for a in n.attribute
+                                     if a.type == onnx.AttributeProto.GRAPH for o in a.g.output):
+            static = static | {0}  # which sequence/optional comes out (its length, its presence) is static
         for i, x in enumerate(n.input):
             if x and i in static and x not in out:
                 out.append(x)
@@ -745,6 +750,10 @@ class ProgramIO:
         self.sequences = sequence_inputs(model, strict)
         #: graph outputs that are sequences (returned as length, elements)
         self.sequence_outputs = {vi.name for vi in model.graph.output if is_sequence(vi)}
+        #: graph outputs that are optionals (returned as a presence flag, then the value when present)
+        self.optional_outputs = {vi.name for vi in model.graph.output if optional_inner(vi) is not None}
+        self._optional_seq = {vi.name for vi in model.graph.output
+                              if (t := optional_inner(vi)) is not None and t.HasField("sequence_type")}
         #: every graph output: (name, ONNX dtype, its static shape when zero-size else None)
         self.outputs: list[tuple[str, np.dtype[Any], list[int] | None]] = []
         for vi in model.graph.output:
@@ -785,7 +794,14 @@ class ProgramIO:
         it = iter(got)
         out: dict[str, Any] = {}
         for n, dt, empty in self.outputs:
-            if n in self.sequence_outputs:
+            if n in self.optional_outputs:
+                if not int(arr(next(it)).reshape(-1)[0]):
+                    out[n] = None
+                elif n in self._optional_seq:
+                    out[n] = [from_program(arr(next(it)), dt) for _ in range(int(arr(next(it)).reshape(-1)[0]))]
+                else:
+                    out[n] = from_program(arr(next(it)), dt)
+            elif n in self.sequence_outputs:
                 out[n] = [from_program(arr(next(it)), dt) for _ in range(int(arr(next(it)).reshape(-1)[0]))]
             elif empty is not None:
                 out[n] = np.zeros(empty, dt)
@@ -858,6 +874,7 @@ class OnnxModule(torch.nn.Module):
         types = value_types(model) if any(n.op_type in CONTROL_OPS for n in g.node) else {}
         #: sequence inputs: name -> element count (``forward`` takes their elements flat)
         self._seq_lens = {k: len(v) for k, v in io.sequences.items()}
+        self._optional_outputs = io.optional_outputs
         #: SequenceMap nodes: (body output count, outer operand names), by node index
         self._maps: dict[int, tuple[int, list[str]]] = {}
         if any(n.op_type == SEQ_MAP for n in g.node) and not types:
@@ -941,7 +958,8 @@ class OnnxModule(torch.nn.Module):
                 else torch.from_numpy(to_program(np.array(self._consts[o]))) for o in self.output_names]
         if self.subgraph:  # a body's or branch's sequences stay lists (its caller unrolls or flattens them)
             return tuple(outs)
-        return tuple(t for v in outs for t in (flatten_output(v) if isinstance(v, list) else [v]))
+        return tuple(t for o, v in zip(self.output_names, outs, strict=True) for t in (
+            flatten_optional(v) if o in self._optional_outputs else flatten_output(v) if isinstance(v, list) else [v]))
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:

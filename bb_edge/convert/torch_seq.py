@@ -4,7 +4,8 @@ Inside the converter a sequence is a Python list of tensors and an optional is i
 program boundary (:class:`~bb_edge.convert.onnx_torch.ProgramIO`) a sequence graph input of N elements crosses
 as N tensor inputs; its element shapes are pinned into the model (:func:`pin_sequences`, model metadata
 ``bb.sequence_shapes``) from the values it will run on, since an ONNX sequence type carries no length. A
-sequence output crosses as its length (an int64 ``[1]`` tensor) followed by its elements. An op whose result
+sequence output crosses as its length (an int64 ``[1]`` tensor) followed by its elements; an optional output as
+a presence flag (int64 ``[1]``) then its value when present. An op whose result
 length depends on run-time data (a SplitToSequence or SequenceAt position computed at run time) is refused with
 :class:`~bb_edge.errors.UnsupportedOpError` by the converter's up-front check (its position input is static).
 """
@@ -33,9 +34,15 @@ def is_sequence(vi: onnx.ValueInfoProto) -> bool:
     return vi.type.HasField("sequence_type")
 
 
+def optional_inner(vi: onnx.ValueInfoProto) -> onnx.TypeProto | None:
+    """The type an optional value info wraps (None when it is not an optional)."""
+    return vi.type.optional_type.elem_type if vi.type.HasField("optional_type") else None
+
+
 def elem_dtype(vi: onnx.ValueInfoProto) -> np.dtype[Any]:
-    """The numpy element type of a tensor or sequence-of-tensor value info (float32 when undeclared)."""
-    t = vi.type.sequence_type.elem_type if is_sequence(vi) else vi.type
+    """The numpy element type of a tensor, sequence or optional value info (float32 when undeclared)."""
+    t = optional_inner(vi) or vi.type
+    t = t.sequence_type.elem_type if t.HasField("sequence_type") else t
     et = t.tensor_type.elem_type if t.HasField("tensor_type") else 0
     return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(et)) if et else np.dtype(np.float32)
 
@@ -156,6 +163,14 @@ def run_sequence_map(bodies: Any, n_out: int, args: list[Any], outer: list[Any])
     rows = [bodies[i if len(bodies) > 1 else 0](*[v[i] if isinstance(v, list) else v for v in args], *outer)
             for i in range(n)]
     return [[r[k] for r in rows] for k in range(n_out)]
+
+
+def flatten_optional(value: Any) -> list[Tensor]:
+    """An optional output as the program returns it: a presence flag (int64 ``[1]``), then its value."""
+    if value is None:
+        return [torch.zeros([1], dtype=torch.int64)]
+    return [torch.ones([1], dtype=torch.int64),
+            *(flatten_output(value) if isinstance(value, list) else [value.clone()])]
 
 
 def flatten_output(value: Any) -> list[Tensor]:

@@ -246,11 +246,14 @@ def freeze_static_inputs(case: Case, data_set: int = 0) -> tuple[onnx.ModelProto
 
 
 def _non_tensor_boundary(case: Case) -> bool:
-    """Whether a graph input/output is neither a tensor nor a sequence of tensors (optional, map)."""
+    """Whether a graph input is neither a tensor nor a sequence of tensors (optional, map), or an output is
+    neither of those nor an optional of one."""
     def ok(t: onnx.TypeProto) -> bool:
         return t.HasField("tensor_type") or (t.HasField("sequence_type") and t.sequence_type.elem_type.HasField(
             "tensor_type"))
-    return any(not ok(vi.type) for vi in list(case.model.graph.input) + list(case.model.graph.output))
+    return any(not ok(vi.type) for vi in case.model.graph.input) or any(
+        not ok(vi.type.optional_type.elem_type if vi.type.HasField("optional_type") else vi.type)
+        for vi in case.model.graph.output)
 
 
 def run_executorch(case: Case) -> Outcome:
