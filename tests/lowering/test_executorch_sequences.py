@@ -72,3 +72,24 @@ def test_unpinned_sequence_and_run_time_length_are_refused() -> None:
     feed = {"seq": [np.zeros([2, 3], np.float32)]}
     bad = unsupported_ops(pin_sequences(_model(split_input=True), feed))
     assert ("SplitToSequence (run-time 'split')", "split") in bad
+
+
+def test_if_with_a_run_time_condition_returns_a_sequence() -> None:
+    """Both branches give 2-element sequences: their elements cross torch.cond flat, the list is rebuilt."""
+    x = h.make_tensor_value_info("x", TensorProto.FLOAT, [3])
+    then_g = h.make_graph([h.make_node("Relu", ["x"], ["r"]), h.make_node("SequenceConstruct", ["x", "r"], ["t"])],
+                          "then", [], [h.make_value_info("t", SEQ_F)])
+    else_g = h.make_graph([h.make_node("Neg", ["x"], ["m"]), h.make_node("SequenceConstruct", ["m", "x"], ["e"])],
+                          "else", [], [h.make_value_info("e", SEQ_F)])
+    g = h.make_graph([h.make_node("If", ["c"], ["s"], then_branch=then_g, else_branch=else_g, name="if")], "ifseq",
+                     [h.make_tensor_value_info("c", TensorProto.BOOL, []), x], [h.make_value_info("s", SEQ_F)])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    io = ProgramIO(model)
+    seg = PteSegment(export_pte(model), io.inputs, ["s"], io)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for c in (True, False):
+        feed = {"c": np.array(c), "x": np.array([-1.0, 0.5, 2.0], np.float32)}
+        got, want = seg.run(feed)["s"], sess.run(None, feed)[0]
+        assert len(got) == len(want) == 2
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
