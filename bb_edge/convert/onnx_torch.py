@@ -710,8 +710,8 @@ def _sequence_map_bodies(model: onnx.ModelProto, n: onnx.NodeProto, consts: dict
     seqs = [pinned.get(x) for x in n.input]
     length = next((len(p) for p in seqs if p is not None), None)
     if length is None or any(p is not None and len(p) != length for p in seqs):
-        m, operands = sub_model(model, body, list(body.input), consts, types, n)
-        return [m], operands
+        m, shared = sub_model(model, body, list(body.input), consts, types, n)
+        return [m], shared
     out: list[onnx.ModelProto] = []
     operands: list[str] = []
     for i in range(length):

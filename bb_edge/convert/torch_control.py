@@ -233,8 +233,8 @@ class IfModule(torch.nn.Module):
         self._then_idx = [self.operands.index(x) for x in names[0]]
         self._else_idx = [self.operands.index(x) for x in names[1]]
 
-    def run(self, cond: Tensor, env: dict[str, Any]) -> list[Tensor]:
-        """The outputs of the branch ``cond`` selects; operands come from the enclosing ``env``."""
+    def run(self, cond: Tensor, env: dict[str, Any]) -> list[Any]:
+        """The outputs of the branch ``cond`` selects (a sequence as a list); operands come from ``env``."""
         # every tensor a branch reads is an operand (its weights too): the higher-order op is called directly,
         # so nothing lifts captured tensors for it
         then_p = dict(self.then_mod.named_parameters())

@@ -65,7 +65,7 @@ def pin_sequences(model: onnx.ModelProto, values: dict[str, Any]) -> onnx.ModelP
 def sequence_inputs(model: onnx.ModelProto, strict: bool = True) -> dict[str, list[tuple[np.dtype[Any], list[int]]]]:
     """Each sequence graph input's pinned elements (dtype, shape); UnsupportedOpError for one not pinned
     (unless not ``strict``: a loop body or branch takes its sequence operands as lists)."""
-    meta = next((json.loads(p.value) for p in model.metadata_props if p.key == SEQ_META), {})
+    meta: dict[str, Any] = next((json.loads(p.value) for p in model.metadata_props if p.key == SEQ_META), {})
     out: dict[str, list[tuple[np.dtype[Any], list[int]]]] = {}
     for vi in model.graph.input:
         if vi.type.HasField("tensor_type"):
