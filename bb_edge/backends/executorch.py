@@ -41,8 +41,8 @@ class PteSegment:
         """Load a .pte file whose forward takes ``input_names`` in order."""
         return cls(Path(path).read_bytes(), input_names, output_names)
 
-    def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """Execute the method; outputs by name as numpy arrays."""
+    def run(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        """Execute the method; outputs by name as numpy arrays (a sequence as a list of them, see ProgramIO)."""
         if self.io is not None:
             outs_io: Any = self.method.execute([self._torch.from_numpy(np.ascontiguousarray(a).reshape(np.shape(a)))
                                                 for a in self.io.feed(inputs)])

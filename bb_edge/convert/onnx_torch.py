@@ -34,6 +34,18 @@ from bb_edge.convert.torch_control import (
 )
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.convert.torch_ops_more import ML_OPS, max_pool_with_indices
+from bb_edge.convert.torch_seq import (
+    SEQ_MAP,
+    SEQ_OPS,
+    SEQ_STATIC_INPUTS,
+    elem_dtype,
+    flatten_optional,
+    flatten_output,
+    is_sequence,
+    optional_inner,
+    run_sequence_map,
+    sequence_inputs,
+)
 from bb_edge.errors import UnsupportedOpError
 from bb_edge.ir.rewrite import constant_value, constant_values, inline_static_ifs
 
@@ -447,11 +459,12 @@ _SIMPLE: dict[str, OpFn] = {
     "LRN": _lrn,
 }
 _SIMPLE.update(EXTRA)
-SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split"} | CONTROL_OPS
+_SIMPLE.update(SEQ_OPS)
+SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split", SEQ_MAP} | CONTROL_OPS
 # inputs read as Python values at conversion time (shapes/axes/pads), not traced tensors
 _STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "ReduceSum": {1},
                   "ReduceMax": {1}, "ReduceMin": {1}, "Slice": {1, 2, 3, 4}, "Pad": {1, 2, 3}, "Split": {1},
-                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "Loop": {0}, **STATIC_INPUTS}
+                  "Expand": {1}, "Trilu": {1}, "Clip": {1, 2}, "Loop": {0}, **STATIC_INPUTS, **SEQ_STATIC_INPUTS}
 
 
 def _constant(n: onnx.NodeProto) -> np.ndarray:
@@ -465,7 +478,7 @@ def _constant(n: onnx.NodeProto) -> np.ndarray:
 
 #: ops never folded at conversion time (random, or values the graph must compute per run)
 _NO_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
-            "If", "Loop", "Scan"}
+            "If", "Loop", "Scan", SEQ_MAP, *SEQ_OPS}
 
 
 def fold_static(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -529,9 +542,18 @@ def _fold_once(model: onnx.ModelProto) -> onnx.ModelProto:
     keep: list[onnx.NodeProto] = []
     new: dict[str, np.ndarray] = {}
     opset = [o for o in model.opset_import]
+    pinned = sequence_inputs(model, strict=False)
+    for n in model.graph.node:  # an element taken at a constant position of a pinned sequence: its shape
+        if n.op_type == "SequenceAt" and n.input[0] in pinned and n.input[1] in consts:
+            elems = pinned[n.input[0]]
+            k = int(np.asarray(consts[n.input[1]]).reshape(-1)[0])
+            if -len(elems) <= k < len(elems):
+                shapes[n.output[0]] = elems[k][1]
     for n in model.graph.node:
         val: list[np.ndarray] | None = None
-        if n.op_type in ("Shape", "Size") and n.domain in ("", "ai.onnx") and shapes.get(n.input[0]) is not None:
+        if n.op_type == "SequenceLength" and n.input[0] in pinned:  # a pinned sequence's length is static
+            val = [np.array(len(pinned[n.input[0]]), np.int64)]
+        elif n.op_type in ("Shape", "Size") and n.domain in ("", "ai.onnx") and shapes.get(n.input[0]) is not None:
             shp = np.array(shapes[n.input[0]], np.int64)
             if n.op_type == "Size":
                 val = [np.array(int(np.prod(shp)), np.int64)]
@@ -612,6 +634,9 @@ def static_input_names(model: onnx.ModelProto) -> list[str]:
         static = _STATIC_INPUTS.get(n.op_type, set())
         if n.op_type == "Loop" and loop_reads_condition(n):  # the condition decides the scan outputs' length
             static = static | {1}
+        if n.op_type == "If" and any(not o.type.HasField("tensor_type") for a in n.attribute
+                                     if a.type == onnx.AttributeProto.GRAPH for o in a.g.output):
+            static = static | {0}  # which sequence/optional comes out (its length, its presence) is static
         for i, x in enumerate(n.input):
             if x and i in static and x not in out:
                 out.append(x)
@@ -664,9 +689,40 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
             out.append((why, n.name))
         elif n.op_type in CONTROL_OPS:
             out += nested_unsupported(model, n, values, types, unsupported_ops)
+        elif n.op_type == SEQ_MAP:
+            out += [u for m in _sequence_map_bodies(model, n, values, types)[0] for u in unsupported_ops(m)]
         elif dynamic:
             out.append((f"{n.op_type} (run-time {dynamic[0]!r})", n.name))
     return out
+
+
+def _sequence_map_bodies(model: onnx.ModelProto, n: onnx.NodeProto, consts: dict[str, np.ndarray],
+                         types: dict[str, onnx.TypeProto]) -> tuple[list[onnx.ModelProto], list[str]]:
+    """A SequenceMap's body as standalone models (inputs: one element of each input) and its outer operands.
+
+    Where the mapped sequences are pinned graph inputs, one model per element with that element's static
+    shape (so shape plumbing in the body folds); else one model shared by every element.
+    """
+    from bb_edge.convert.torch_control import sub_model
+
+    body = next(a.g for a in n.attribute if a.name == "body")
+    pinned = sequence_inputs(model, strict=False)
+    seqs = [pinned.get(x) for x in n.input]
+    length = next((len(p) for p in seqs if p is not None), None)
+    if length is None or any(p is not None and len(p) != length for p in seqs):
+        m, shared = sub_model(model, body, list(body.input), consts, types, n)
+        return [m], shared
+    out: list[onnx.ModelProto] = []
+    operands: list[str] = []
+    for i in range(length):
+        ins = []
+        for vi, p in zip(body.input, seqs):
+            if p is not None:
+                vi = helper.make_tensor_value_info(vi.name, helper.np_dtype_to_tensor_dtype(p[i][0]), p[i][1])
+            ins.append(vi)
+        m, operands = sub_model(model, body, ins, consts, types, n)
+        out.append(m)
+    return out, operands
 
 
 class ProgramIO:
@@ -674,10 +730,13 @@ class ProgramIO:
 
     Inputs of a static zero-size shape are constants (not taken); unsigned 16/32/64-bit values cross as the
     wider signed type (:func:`~bb_edge.convert.torch_exact.to_program`); outputs of a static zero-size shape
-    are not returned by the program (ExecuTorch keeps no zero-size tensors) and are rebuilt here.
+    are not returned by the program (ExecuTorch keeps no zero-size tensors) and are rebuilt here. A sequence
+    input of N elements (pinned, :func:`~bb_edge.convert.torch_seq.pin_sequences`) crosses as N tensors; a
+    sequence output as its length then its elements, and comes back here as a list.
     """
 
-    def __init__(self, model: onnx.ModelProto) -> None:
+    def __init__(self, model: onnx.ModelProto, strict: bool = True) -> None:
+        """``strict``: refuse sequence inputs not pinned (a subgraph, not strict, takes them as lists)."""
         inits = {t.name for t in model.graph.initializer}
         try:
             inferred = onnx.shape_inference.infer_shapes(model)
@@ -687,11 +746,19 @@ class ProgramIO:
         #: graph input names the program takes, in order
         self.inputs = [vi.name for vi in model.graph.input
                        if vi.name not in inits and 0 not in (_static_shape(vi) or [1])]
+        #: pinned sequence inputs: name -> [(dtype, shape) of each element]
+        self.sequences = sequence_inputs(model, strict)
+        #: graph outputs that are sequences (returned as length, elements)
+        self.sequence_outputs = {vi.name for vi in model.graph.output if is_sequence(vi)}
+        #: graph outputs that are optionals (returned as a presence flag, then the value when present)
+        self.optional_outputs = {vi.name for vi in model.graph.output if optional_inner(vi) is not None}
+        self._optional_seq = {vi.name for vi in model.graph.output
+                              if (t := optional_inner(vi)) is not None and t.HasField("sequence_type")}
         #: every graph output: (name, ONNX dtype, its static shape when zero-size else None)
         self.outputs: list[tuple[str, np.dtype[Any], list[int] | None]] = []
         for vi in model.graph.output:
             shp = _static_shape(vi) or shapes.get(vi.name)
-            dt = np.dtype(helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type))
+            dt = elem_dtype(vi)
             self.outputs.append((vi.name, dt, shp if shp is not None and 0 in shp else None))
 
     @property
@@ -703,20 +770,43 @@ class ProgramIO:
         """The program's arguments from graph input values by name."""
         from bb_edge.convert.torch_exact import to_program
 
-        return [to_program(np.asarray(values[n])) for n in self.inputs]
+        out: list[np.ndarray] = []
+        for n in self.inputs:
+            if n not in self.sequences:
+                out.append(to_program(np.asarray(values[n])))
+                continue
+            got = [np.asarray(e) for e in values[n]]
+            pinned = self.sequences[n]
+            if [(e.dtype, list(e.shape)) for e in got] != [(d, s) for d, s in pinned]:
+                raise UnsupportedOpError(
+                    f"sequence input {n!r} has elements {[list(e.shape) for e in got]}, the program was built for "
+                    f"{[s for _, s in pinned]}; rebuild it for these lengths and shapes")
+            out += [to_program(e) for e in got]
+        return out
 
-    def results(self, got: list[Any]) -> dict[str, np.ndarray]:
-        """Graph outputs by name from the program's results."""
+    def results(self, got: list[Any]) -> dict[str, Any]:
+        """Graph outputs by name from the program's results (a sequence output as a list of arrays)."""
         from bb_edge.convert.torch_exact import from_program
 
+        def arr(v: Any) -> np.ndarray:
+            return np.asarray(v.detach().numpy() if hasattr(v, "detach") else v)
+
         it = iter(got)
-        out: dict[str, np.ndarray] = {}
+        out: dict[str, Any] = {}
         for n, dt, empty in self.outputs:
-            if empty is not None:
+            if n in self.optional_outputs:
+                if not int(arr(next(it)).reshape(-1)[0]):
+                    out[n] = None
+                elif n in self._optional_seq:
+                    out[n] = [from_program(arr(next(it)), dt) for _ in range(int(arr(next(it)).reshape(-1)[0]))]
+                else:
+                    out[n] = from_program(arr(next(it)), dt)
+            elif n in self.sequence_outputs:
+                out[n] = [from_program(arr(next(it)), dt) for _ in range(int(arr(next(it)).reshape(-1)[0]))]
+            elif empty is not None:
                 out[n] = np.zeros(empty, dt)
             else:
-                v = next(it)
-                out[n] = from_program(np.asarray(v.detach().numpy() if hasattr(v, "detach") else v), dt)
+                out[n] = from_program(arr(next(it)), dt)
         return out
 
 
@@ -742,7 +832,8 @@ class OnnxModule(torch.nn.Module):
         from bb_edge.convert.torch_exact import to_program
 
         super().__init__()
-        io = ProgramIO(model)
+        io = ProgramIO(model, strict=not subgraph)
+        self.subgraph = subgraph
         model = simplify(model)
         bad = unsupported_ops(model)
         if bad:
@@ -781,10 +872,21 @@ class OnnxModule(torch.nn.Module):
         #: If (run-time condition), Loop and Scan nodes: submodules over their subgraphs, by node index
         self.control = torch.nn.ModuleDict()
         types = value_types(model) if any(n.op_type in CONTROL_OPS for n in g.node) else {}
+        #: sequence inputs: name -> element count (``forward`` takes their elements flat)
+        self._seq_lens = {k: len(v) for k, v in io.sequences.items()}
+        self._optional_outputs = io.optional_outputs
+        #: SequenceMap nodes: (body output count, outer operand names), by node index
+        self._maps: dict[int, tuple[int, list[str]]] = {}
+        if any(n.op_type == SEQ_MAP for n in g.node) and not types:
+            types = value_types(model)
         for k, n in enumerate(x for x in g.node if x.op_type != "Constant"):
             if n.op_type in CONTROL_OPS:
                 self.control[f"n{k}"] = control_module(model, n, self._consts, types,
                                                               lambda m: OnnxModule(m, subgraph=True))
+            elif n.op_type == SEQ_MAP:
+                bodies, operands = _sequence_map_bodies(model, n, constant_values(g), types)
+                self.control[f"n{k}"] = torch.nn.ModuleList([OnnxModule(b, subgraph=True) for b in bodies])
+                self._maps[k] = (len(bodies[0].graph.output), operands)
         #: the op ``forward`` is translating (op type, node name): what a failed export names
         self.current: tuple[str, str] | None = None
 
@@ -817,7 +919,11 @@ class OnnxModule(torch.nn.Module):
         """Run the graph; returns the graph outputs in order."""
         from bb_edge.convert.torch_exact import mask_unsigned, to_program
 
-        env: dict[str, Any] = dict(zip(self.input_names, inputs))
+        env: dict[str, Any] = {}
+        flat = iter(inputs)
+        for name in self.input_names:
+            n_seq = self._seq_lens.get(name)  # a subgraph's caller passes its sequences as lists
+            env[name] = next(flat) if n_seq is None or self.subgraph else [next(flat) for _ in range(n_seq)]
         for k, ((op, ins, outs, attrs), node_name) in enumerate(zip(self._nodes, self._names, strict=True)):
             self.current = (op, node_name)
             static = _STATIC_INPUTS.get(op, set())
@@ -836,6 +942,9 @@ class OnnxModule(torch.nn.Module):
             if op in CONTROL_OPS:
                 ctl: Any = self.control[f"n{k}"]
                 res = ctl.run(args[0], env) if op == "If" else ctl.run(args, env)
+            elif k in self._maps:
+                n_out, operands = self._maps[k]
+                res = run_sequence_map(self.control[f"n{k}"], n_out, args, [env[x] for x in operands])
             else:
                 res = self._run(op, ins, args, attrs, len(outs))
             for name, val in zip(outs, res):
@@ -845,8 +954,12 @@ class OnnxModule(torch.nn.Module):
         self.current = None
         if not self.output_names:  # every output zero-size (rebuilt by ProgramIO): a program still returns one
             return (torch.zeros(1),)
-        return tuple(env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
-                     else torch.from_numpy(to_program(np.array(self._consts[o]))) for o in self.output_names)
+        outs = [env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
+                else torch.from_numpy(to_program(np.array(self._consts[o]))) for o in self.output_names]
+        if self.subgraph:  # a body's or branch's sequences stay lists (its caller unrolls or flattens them)
+            return tuple(outs)
+        return tuple(t for o, v in zip(self.output_names, outs, strict=True) for t in (
+            flatten_optional(v) if o in self._optional_outputs else flatten_output(v) if isinstance(v, list) else [v]))
 
 
 def to_torch(model: onnx.ModelProto) -> OnnxModule:

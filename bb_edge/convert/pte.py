@@ -20,14 +20,18 @@ class PteExportError(BuildError):
 
 def example_inputs(model: onnx.ModelProto) -> list[np.ndarray]:
     """Zero arrays of the program's inputs (symbolic dims = 1; see :class:`~bb_edge.convert.onnx_torch.ProgramIO`:
-    no zero-size inputs, unsigned 16/32/64-bit as the wider signed type)."""
+    no zero-size inputs, unsigned 16/32/64-bit as the wider signed type, a sequence as its pinned elements)."""
     from bb_edge.convert.onnx_torch import ProgramIO
     from bb_edge.convert.torch_exact import to_program
 
-    taken = set(ProgramIO(model).inputs)
+    io = ProgramIO(model)
+    taken = set(io.inputs)
     out = []
     for i in model.graph.input:
         if i.name not in taken:
+            continue
+        if i.name in io.sequences:  # a pinned sequence: one array per element
+            out += [to_program(np.zeros(s, d)) for d, s in io.sequences[i.name]]
             continue
         dims = [d.dim_value if d.HasField("dim_value") else 1 for d in i.type.tensor_type.shape.dim]
         out.append(to_program(np.zeros(dims, dtype=onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type))))

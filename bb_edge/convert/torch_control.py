@@ -84,9 +84,12 @@ def nested_unsupported(outer: onnx.ModelProto, node: onnx.NodeProto, consts: dic
 
 
 def loop_reads_condition(node: onnx.NodeProto) -> bool:
-    """A Loop whose input condition decides its output shapes (it has scan outputs and a condition input)."""
+    """A Loop whose input condition decides its output shapes (scan outputs or carried sequences, and a condition
+    input)."""
     body = _graph(node, "body")
-    return len(node.input) > 1 and bool(node.input[1]) and len(body.output) - 1 - len(node.input[2:]) > 0
+    seq_state = any(not b.type.HasField("tensor_type") for b in body.input[2:])  # a sequence's length too
+    return len(node.input) > 1 and bool(node.input[1]) and (
+        len(body.output) - 1 - len(node.input[2:]) > 0 or seq_state)
 
 
 def structural_refusal(node: onnx.NodeProto, consts: set[str], opset: int) -> str | None:
@@ -124,6 +127,8 @@ def _vi(name: str, t: onnx.TypeProto | None, fallback: onnx.TypeProto | None, no
         ) -> onnx.ValueInfoProto:
     """A value info for a subgraph input: the best-known tensor type (inferred over declared)."""
     best = t if _static_shape(t) is not None else fallback if _static_shape(fallback) is not None else t or fallback
+    if best is not None and best.HasField("sequence_type"):  # carried as a list of tensors (static length)
+        return helper.make_value_info(name, best)
     if best is None or not best.HasField("tensor_type") or not best.tensor_type.elem_type:
         kind = best.WhichOneof("value") if best is not None else "untyped"
         raise UnsupportedOpError(f"{node.op_type} node {node.name!r}: value {name!r} is {kind}, not a typed tensor; "
@@ -149,6 +154,7 @@ def sub_model(outer: onnx.ModelProto, g: onnx.GraphProto, inputs: list[onnx.Valu
     graph = helper.make_graph(list(g.node), f"{node.name or node.op_type}/{g.name}",
                               list(inputs) + [_vi(x, types.get(x), None, node) for x in operands], outs, inits)
     m = helper.make_model(graph, opset_imports=list(outer.opset_import), ir_version=outer.ir_version)
+    m.metadata_props.extend(outer.metadata_props)  # pinned sequence operands stay pinned (torch_seq)
     return m, operands
 
 
@@ -227,8 +233,8 @@ class IfModule(torch.nn.Module):
         self._then_idx = [self.operands.index(x) for x in names[0]]
         self._else_idx = [self.operands.index(x) for x in names[1]]
 
-    def run(self, cond: Tensor, env: dict[str, Any]) -> list[Tensor]:
-        """The outputs of the branch ``cond`` selects; operands come from the enclosing ``env``."""
+    def run(self, cond: Tensor, env: dict[str, Any]) -> list[Any]:
+        """The outputs of the branch ``cond`` selects (a sequence as a list); operands come from ``env``."""
         # every tensor a branch reads is an operand (its weights too): the higher-order op is called directly,
         # so nothing lifts captured tensors for it
         then_p = dict(self.then_mod.named_parameters())
@@ -236,19 +242,34 @@ class IfModule(torch.nn.Module):
         n, nt = len(self.operands), len(then_p)
         ops = tuple(env[x] for x in self.operands) + tuple(then_p.values()) + tuple(else_p.values())
 
+        if any(isinstance(v, list) for v in ops):
+            raise UnsupportedOpError(f"If node {self.node_name!r}: a branch reads a sequence; run this node with "
+                                     "--backend ort")
+        # a branch's sequence outputs cross torch.cond as their elements: each branch records its structure
+        shapes: dict[str, list[int | None]] = {}
+
+        def flat(tag: str, out: tuple[Any, ...]) -> tuple[Tensor, ...]:
+            shapes[tag] = [len(v) if isinstance(v, list) else None for v in out]
+            return tuple(t for v in out for t in (v if isinstance(v, list) else [v]))
+
         def then_fn(*xs: Tensor) -> tuple[Tensor, ...]:
             w = dict(zip(then_p, xs[n:n + nt]))
             out = torch.func.functional_call(self.then_mod, w, tuple(xs[i] for i in self._then_idx))
-            return _fresh(tuple(out), xs)
+            return _fresh(flat("then", tuple(out)), xs)
 
         def else_fn(*xs: Tensor) -> tuple[Tensor, ...]:
             w = dict(zip(else_p, xs[n + nt:]))
             out = torch.func.functional_call(self.else_mod, w, tuple(xs[i] for i in self._else_idx))
-            return _fresh(tuple(out), xs)
+            return _fresh(flat("else", tuple(out)), xs)
         c = torch.as_tensor(cond).reshape(()).to(torch.bool)
         # the higher-order op itself, not torch.cond's wrapper: the wrapper traces branches with dynamo, which
         # cannot read the numpy constants the interpreter passes (shapes, axes); torch.export traces it all the same
-        return list(cond_op(c, then_fn, else_fn, ops))
+        got = iter(cond_op(c, then_fn, else_fn, ops))
+        struct = list(shapes.values())
+        if any(s != struct[0] for s in struct):
+            raise UnsupportedOpError(f"If node {self.node_name!r}: its branches give sequences of different "
+                                     f"lengths {struct}; run this node with --backend ort")
+        return [[next(got) for _ in range(k)] if k is not None else next(got) for k in struct[0]]
 
 
 class LoopModule(torch.nn.Module):

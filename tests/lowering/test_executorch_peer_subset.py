@@ -28,6 +28,8 @@ SUBSET = [
     "test_bitshift_right_uint64", "test_div_uint64", "test_mul_uint32", "test_top_k_same_values",
     "test_mod_mixed_sign_int8", "test_reduce_max_empty_set", "test_castlike_FLOAT_to_DOUBLE",
     "test_scatternd_add", "test_cumprod_1d_exclusive", "test_affine_grid_2d_expanded",
+    # static-length sequences (torch_seq.py): N tensors at the boundary, SequenceMap per element, If over lists
+    "test_sequence_insert_at_front", "test_sequence_map_extract_shapes", "test_if_seq",
 ]
 LONG_EXTRA = [
     "test_lstm_with_peepholes", "test_gru_with_initial_bias", "test_rnn_seq_length",
@@ -38,6 +40,7 @@ LONG_EXTRA = [
     "test_bitshift_left_int8_negative_shift", "test_scatter_elements_with_reduction_mul", "test_lrn_default",
     "test_averagepool_3d_default", "test_split_zero_size_splits_opset13", "test_nllloss_NCd1d2d3d4d5_mean_weight",
     "test_hammingwindow_expanded", "test_causal_conv_with_state_kernel_size_one_expanded", "test_tril_zero",
+    "test_loop13_seq", "test_sequence_map_add_2_sequences_expanded",
 ]
 if os.environ.get("BB_EDGE_LONG") == "1":
     SUBSET += LONG_EXTRA

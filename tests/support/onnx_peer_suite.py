@@ -218,11 +218,13 @@ def run_ort(case: Case) -> Outcome:
 
 
 def freeze_static_inputs(case: Case, data_set: int = 0) -> tuple[onnx.ModelProto, list[str]]:
-    """The model with every input the converter reads at conversion time turned into an initializer.
+    """The model with every input the converter reads at conversion time turned into an initializer, and its
+    sequence inputs' element shapes pinned (:func:`~bb_edge.convert.torch_seq.pin_sequences`).
 
     Returns the model and the frozen input names. Values come from ``data_set``.
     """
     from bb_edge.convert.onnx_torch import static_input_names
+    from bb_edge.convert.torch_seq import pin_sequences
 
     model = onnx.ModelProto()
     model.CopyFrom(case.model)
@@ -232,9 +234,26 @@ def freeze_static_inputs(case: Case, data_set: int = 0) -> tuple[onnx.ModelProto
     for n in frozen:
         model.graph.initializer.append(numpy_helper.from_array(values[n], n))
     keep = [vi for vi in model.graph.input if vi.name not in frozen]
+    for vi in keep:  # symbolic dims pinned from the data (as `compile --input-shape` does for a deployment)
+        v = values.get(vi.name)
+        dims = vi.type.tensor_type.shape.dim if vi.type.HasField("tensor_type") else []
+        if isinstance(v, np.ndarray) and len(dims) == v.ndim and any(not d.HasField("dim_value") for d in dims):
+            for d, size in zip(dims, v.shape):
+                d.dim_value = int(size)
     del model.graph.input[:]
     model.graph.input.extend(keep)
-    return model, frozen
+    return pin_sequences(model, values), frozen
+
+
+def _non_tensor_boundary(case: Case) -> bool:
+    """Whether a graph input is neither a tensor nor a sequence of tensors (optional, map), or an output is
+    neither of those nor an optional of one."""
+    def ok(t: onnx.TypeProto) -> bool:
+        return t.HasField("tensor_type") or (t.HasField("sequence_type") and t.sequence_type.elem_type.HasField(
+            "tensor_type"))
+    return any(not ok(vi.type) for vi in case.model.graph.input) or any(
+        not ok(vi.type.optional_type.elem_type if vi.type.HasField("optional_type") else vi.type)
+        for vi in case.model.graph.output)
 
 
 def run_executorch(case: Case) -> Outcome:
@@ -243,8 +262,8 @@ def run_executorch(case: Case) -> Outcome:
     from bb_edge.convert.onnx_torch import ProgramIO, unsupported_ops
     from bb_edge.convert.pte import export_pte
 
-    if any(not vi.type.HasField("tensor_type") for vi in list(case.model.graph.input) + list(case.model.graph.output)):
-        return Outcome(False, "non-tensor input/output", "sequence/optional/map values")
+    if _non_tensor_boundary(case):
+        return Outcome(False, "non-tensor input/output", "optional/map values")
     model, frozen = freeze_static_inputs(case)
     bad = unsupported_ops(model)
     if bad:
@@ -330,8 +349,8 @@ def run_converter(case: Case) -> Outcome:
 
     from bb_edge.convert.onnx_torch import ProgramIO, to_torch, unsupported_ops
 
-    if any(not vi.type.HasField("tensor_type") for vi in list(case.model.graph.input) + list(case.model.graph.output)):
-        return Outcome(False, "non-tensor input/output", "sequence/optional/map values")
+    if _non_tensor_boundary(case):
+        return Outcome(False, "non-tensor input/output", "optional/map values")
     model, frozen = freeze_static_inputs(case)
     bad = unsupported_ops(model)
     if bad:
