@@ -28,6 +28,8 @@ SUBSET = [
     "test_bitshift_right_uint64", "test_div_uint64", "test_mul_uint32", "test_top_k_same_values",
     "test_mod_mixed_sign_int8", "test_reduce_max_empty_set", "test_castlike_FLOAT_to_DOUBLE",
     "test_scatternd_add", "test_cumprod_1d_exclusive", "test_affine_grid_2d_expanded",
+    # data-dependent output shapes (torch_dynamic.py): bounded, sliced to a count the runtime reads
+    "test_nonzero_example", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches",
 ]
 LONG_EXTRA = [
     "test_lstm_with_peepholes", "test_gru_with_initial_bias", "test_rnn_seq_length",
