@@ -73,7 +73,7 @@ def _key() -> str:
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
     for f in ("bb_edge/convert/onnx_torch.py", "bb_edge/convert/torch_ops.py", "bb_edge/convert/pte.py",
-              "bb_edge/convert/torch_control.py", "bb_edge/convert/torch_seq.py",
+              "bb_edge/convert/torch_control.py", "bb_edge/convert/torch_seq.py", "bb_edge/convert/torch_dynamic.py",
               "bb_edge/convert/torch_ops_more.py", "bb_edge/convert/torch_exact.py", "bb_edge/backends/executorch.py",
               "tests/support/onnx_peer_suite.py"):
         h.update((root / f).read_bytes())

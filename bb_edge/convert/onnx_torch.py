@@ -32,6 +32,7 @@ from bb_edge.convert.torch_control import (
     structural_refusal,
     value_types,
 )
+from bb_edge.convert.torch_dynamic import leading_axes
 from bb_edge.convert.torch_ops import EXTRA, STATIC_INPUTS, same_pads
 from bb_edge.convert.torch_ops_more import ML_OPS, max_pool_with_indices
 from bb_edge.convert.torch_seq import (
@@ -760,6 +761,8 @@ class ProgramIO:
             shp = _static_shape(vi) or shapes.get(vi.name)
             dt = elem_dtype(vi)
             self.outputs.append((vi.name, dt, shp if shp is not None and 0 in shp else None))
+        #: outputs the program returns with their data-dependent dim first: {name: the graph's axis of it}
+        self.moved = _leading_outputs(model)
 
     @property
     def program_outputs(self) -> list[str]:
@@ -807,7 +810,16 @@ class ProgramIO:
                 out[n] = np.zeros(empty, dt)
             else:
                 out[n] = from_program(arr(next(it)), dt)
+                if n in self.moved:
+                    out[n] = np.ascontiguousarray(np.moveaxis(out[n], 0, self.moved[n]))
         return out
+
+
+def _leading_outputs(model: onnx.ModelProto) -> dict[str, int]:
+    """Graph outputs an op makes with a data-dependent dim first (see
+    :func:`~bb_edge.convert.torch_dynamic.leading_axes`): {name: the graph's axis of that dim}."""
+    made = {n.output[i]: ax for n in model.graph.node for i, ax in leading_axes(n.op_type, _attrs(n)).items()}
+    return {o.name: made[o.name] for o in model.graph.output if o.name in made}
 
 
 def _elem_types(model: onnx.ModelProto) -> dict[str, int]:
@@ -846,6 +858,7 @@ class OnnxModule(torch.nn.Module):
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
         self.input_names = [i.name for i in g.input if i.name not in {t.name for t in g.initializer}]
         self.output_names = io.program_outputs
+        self.moved = io.moved
         #: element types of unsigned 16/32/64-bit values (carried widened, see torch_exact)
         self._unsigned = {k: v for k, v in _elem_types(model).items() if v in _WIDE_TORCH}
         self._consts: dict[str, np.ndarray] = {t.name: numpy_helper.to_array(t) for t in g.initializer}
@@ -924,6 +937,7 @@ class OnnxModule(torch.nn.Module):
         for name in self.input_names:
             n_seq = self._seq_lens.get(name)  # a subgraph's caller passes its sequences as lists
             env[name] = next(flat) if n_seq is None or self.subgraph else [next(flat) for _ in range(n_seq)]
+        lead: dict[str, Tensor] = {}  # outputs as the program returns them (ProgramIO.moved)
         for k, ((op, ins, outs, attrs), node_name) in enumerate(zip(self._nodes, self._names, strict=True)):
             self.current = (op, node_name)
             static = _STATIC_INPUTS.get(op, set())
@@ -947,6 +961,10 @@ class OnnxModule(torch.nn.Module):
                 res = run_sequence_map(self.control[f"n{k}"], n_out, args, [env[x] for x in operands])
             else:
                 res = self._run(op, ins, args, attrs, len(outs))
+            for i, ax in leading_axes(op, attrs).items():  # the op made its data-dependent dim first
+                if outs[i] in self.moved:
+                    lead[outs[i]] = res[i]
+                res = [*res[:i], torch.movedim(res[i], 0, ax), *res[i + 1:]]
             for name, val in zip(outs, res):
                 if name in self._unsigned and isinstance(val, Tensor):
                     val = mask_unsigned(val, self._unsigned[name])
@@ -954,6 +972,7 @@ class OnnxModule(torch.nn.Module):
         self.current = None
         if not self.output_names:  # every output zero-size (rebuilt by ProgramIO): a program still returns one
             return (torch.zeros(1),)
+        env.update(lead)
         outs = [env[o] if o in env else self.weights[int(self._slots[o])] if o in self._slots
                 else torch.from_numpy(to_program(np.array(self._consts[o]))) for o in self.output_names]
         if self.subgraph:  # a body's or branch's sequences stay lists (its caller unrolls or flattens them)

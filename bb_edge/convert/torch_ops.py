@@ -754,3 +754,8 @@ STATIC_INPUTS.update(MORE_STATIC)
 from bb_edge.convert.torch_exact import EXACT  # noqa: E402 - exact forms replace entries above
 
 EXTRA.update(EXACT)
+
+from bb_edge.convert.torch_dynamic import DYNAMIC, DYNAMIC_STATIC  # noqa: E402 - data-dependent output shapes
+
+EXTRA.update(DYNAMIC)
+STATIC_INPUTS.update(DYNAMIC_STATIC)
