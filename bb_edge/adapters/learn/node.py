@@ -251,8 +251,11 @@ class LearningNode:
                 break
             except (OSError, ValueError):
                 time.sleep(poll)
-        while not stopping() and self.clock() < 0:
-            time.sleep(min(poll, -self.clock()))
+        while not stopping():
+            left = -self.clock()  # read once: a second read may already be past the origin (a negative sleep)
+            if left <= 0:
+                break
+            time.sleep(min(poll, left))
 
     def progress(self, now: float) -> tuple[int | None, bool]:
         """(rounds done, finished) as this node alone sees them; ``None`` if it cannot tell (a FedAvg client)."""
