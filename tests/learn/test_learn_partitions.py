@@ -48,4 +48,5 @@ def test_fedavg_survives_a_broker_outage(tmp_path: Path) -> None:
     # exactly ``rounds`` completed rounds, numbered past the aborted ones
     assert sorted(run.completed) == run.completed and len(run.completed) == rounds and run.completed[-1] > rounds
     assert run.final is not None and run.expected is not None
-    np.testing.assert_allclose(run.final, run.expected, atol=1e-5)
+    # the fleet averages in float32 over 40 rounds, the oracle replays them in float64: relative drift up to ~6e-5
+    np.testing.assert_allclose(run.final, run.expected, rtol=2e-4, atol=1e-5)
