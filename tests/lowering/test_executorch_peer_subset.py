@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from tests.support.onnx_peer_suite import Case, cases_in_memory, run_executorch, run_ort
+from tests.support.onnx_peer_suite import Case, assert_matches_ort, cases_in_memory, run_executorch
 
 #: in CI (about 25 exports); BB_EDGE_LONG=1 adds LONG_EXTRA
 SUBSET = [
@@ -55,8 +55,4 @@ def cases() -> dict[str, Case]:
 
 @pytest.mark.parametrize("name", SUBSET)
 def test_case_matches_through_executorch(name: str, cases: dict[str, Case]) -> None:
-    case = cases[name]
-    ref = run_ort(case)
-    assert ref.ok, f"the oracle fails {name}: {ref.cls} {ref.detail}"
-    got = run_executorch(case)
-    assert got.ok, f"{name} ({case.op}) through ExecuTorch: {got.cls}: {got.detail}"
+    assert_matches_ort(cases[name], run_executorch, "ExecuTorch")

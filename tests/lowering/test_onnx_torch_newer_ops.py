@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from bb_edge.convert.torch_ops_more import _bits_float, _float_bits
-from tests.support.onnx_peer_suite import Case, cases_in_memory, run_converter, run_executorch, run_ort
+from tests.support.onnx_peer_suite import Case, assert_matches_ort, cases_in_memory, run_converter, run_executorch
 
 #: through the ExecuTorch runtime (each an export, a few seconds)
 EXECUTORCH = [
@@ -57,20 +57,12 @@ def cases() -> dict[str, Case]:
 
 @pytest.mark.parametrize("name", EXECUTORCH)
 def test_case_matches_through_executorch(name: str, cases: dict[str, Case]) -> None:
-    case = cases[name]
-    ref = run_ort(case)
-    assert ref.ok, f"the oracle fails {name}: {ref.cls} {ref.detail}"
-    got = run_executorch(case)
-    assert got.ok, f"{name} ({case.op}) through ExecuTorch: {got.cls}: {got.detail}"
+    assert_matches_ort(cases[name], run_executorch, "ExecuTorch")
 
 
 @pytest.mark.parametrize("name", EAGER)
 def test_case_matches_through_the_converter(name: str, cases: dict[str, Case]) -> None:
-    case = cases[name]
-    ref = run_ort(case)
-    assert ref.ok, f"the oracle fails {name}: {ref.cls} {ref.detail}"
-    got = run_converter(case)
-    assert got.ok, f"{name} ({case.op}) through the converter: {got.cls}: {got.detail}"
+    assert_matches_ort(cases[name], run_converter, "the converter")
 
 
 def test_bitcast_arithmetic_is_bit_exact() -> None:

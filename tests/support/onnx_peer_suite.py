@@ -26,6 +26,7 @@ import json
 import os
 import shutil
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -370,3 +371,11 @@ def run_converter(case: Case) -> Outcome:
     except Exception as exc:  # noqa: BLE001 - each failure is a row
         return Outcome(False, f"convert: {type(exc).__name__}", _first_line(exc))
     return Outcome(True)
+
+
+def assert_matches_ort(case: Case, run: Callable[[Case], Outcome], path: str) -> None:
+    """Fail unless ORT passes ``case`` (the oracle) and ``run``, the lowering called ``path``, matches it."""
+    ref = run_ort(case)
+    assert ref.ok, f"the oracle fails {case.name}: {ref.cls} {ref.detail}"
+    got = run(case)
+    assert got.ok, f"{case.name} ({case.op}) through {path}: {got.cls}: {got.detail}"
