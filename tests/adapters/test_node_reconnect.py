@@ -21,15 +21,13 @@ import time
 from pathlib import Path
 
 import numpy as np
-import onnx
 import onnxruntime as ort
 import pytest
 
 from bb_edge.adapters.fleet.client import Client
 from bb_edge.adapters.ops.broker import Broker, free_port, write_broker_files
-from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import load_deployment
-from tests.commands.test_cli_bad_input import tiny_model
+from tests.support.tiny import tiny_deployment
 
 SLACK = 1.5  # seconds for one TCP connect + CONNACK + SUBSCRIBE on a loaded 2-core machine
 
@@ -131,10 +129,7 @@ class Attempts:
 
 @pytest.fixture(scope="module")
 def dep(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("tiny") / "dep"
-    onnx.save(tiny_model(), out.parent / "tiny.onnx")
-    compile_model(str(out.parent / "tiny.onnx"), nodes=2, out_dir=out)
-    return out
+    return tiny_deployment(tmp_path_factory.mktemp("tiny"))
 
 
 @pytest.mark.parametrize("max_backoff", [0.5])

@@ -15,20 +15,15 @@ import sys
 import time
 from pathlib import Path
 
-import onnx
 import pytest
 
 from bb_edge.adapters.ops.broker import free_port
-from bb_edge.compiler import compile_model
-from tests.commands.test_cli_bad_input import tiny_model
+from tests.support.tiny import tiny_deployment
 
 
 @pytest.fixture(scope="module")
 def dep(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("tiny") / "dep"
-    onnx.save(tiny_model(), out.parent / "tiny.onnx")
-    compile_model(str(out.parent / "tiny.onnx"), nodes=2, out_dir=out)
-    return out
+    return tiny_deployment(tmp_path_factory.mktemp("tiny"))
 
 
 def bb(*args: str) -> subprocess.CompletedProcess[str]:

@@ -119,7 +119,7 @@ def test_executorch_backend_is_selectable(tmp_path: Path) -> None:
     import pytest
 
     from bb_edge.cli import build_parser
-    from tests.commands.test_cli_bad_input import tiny_model
+    from tests.support.tiny import tiny_model
 
     args = build_parser().parse_args(["node", "d", "--node", "n0", "--transport", "mqtt://h:1883",
                                       "--backend", "executorch"])

@@ -20,7 +20,7 @@ import onnx
 
 from bb_edge.compiler import compile_model
 from bb_edge.tools import EXTRA_BIN, PROGRAMS
-from tests.commands.test_cli_bad_input import tiny_model
+from tests.support.tiny import tiny_model
 
 
 def doctor(path: str, *args: str) -> subprocess.CompletedProcess[str]:

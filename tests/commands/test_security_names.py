@@ -24,7 +24,7 @@ from bb_edge.deployment.manifest import Deployment, load_deployment, validate_ma
 from bb_edge.errors import OutputPathError
 from bb_edge.names import NAME_PATTERN, ConfigValueError, config_value, is_name
 from bb_edge.paths import path_inside
-from tests.commands.test_cli_bad_input import tiny_model
+from tests.support.tiny import tiny_model
 
 TIMEOUT = 120
 
