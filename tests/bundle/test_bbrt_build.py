@@ -17,8 +17,8 @@ from bb_edge.bbrt.report import memory_report, render_memory_map
 from bb_edge.bundle.build import build_all
 from bb_edge.cli import main as cli
 from bb_edge.compiler.compile import compile_model
-from tests.firmware.test_firmware_nm import check as check_no_heap
 from tests.support.examples import small_cnn
+from tests.support.no_heap import check_no_heap
 
 
 @pytest.fixture(scope="module")

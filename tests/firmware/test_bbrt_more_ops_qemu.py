@@ -15,7 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.lower import lower
-from tests.firmware.test_firmware_nm import check
+from tests.support.no_heap import check_no_heap
 from tests.support.mlperf import qemu_arm_run, run_host
 
 NEW_OPS = {Op.TRANSPOSE, Op.GATHER_AXES, Op.ELU_F32, Op.LEAKYRELU_F32, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32}
@@ -66,7 +66,7 @@ def test_every_new_op_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:
     np.testing.assert_allclose(host, ref, rtol=1e-5, atol=1e-6)
     qemu, _, files = qemu_arm_run(L, inputs, tmp_path / "f32", kind="cortex-m3")
     np.testing.assert_array_equal(qemu, host)  # same IEEE single-precision operations in the same order
-    check(files["elf"], "arm-none-eabi-nm")  # no heap symbol in the ELF with the new kernels
+    check_no_heap(files["elf"], "arm-none-eabi-nm")  # no heap symbol in the ELF with the new kernels
     # int8: movement ops on int8 bytes, Elu/LeakyRelu as LUT_I8, PRelu/LSTM/GRU float32 in between
     Lq = lower(m, precision="int8", calib=[{"x": x} for x in xs])
     assert {Op.TRANSPOSE, Op.GATHER_AXES, Op.LUT_I8, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32} <= Lq.ops_used
@@ -107,7 +107,7 @@ def test_embedding_with_int64_ids_on_cortex_m3_equals_host_and_ort(tmp_path: Pat
         err = float(np.abs(host - ref).max() / np.abs(ref).max())
         print(f"embedding on Cortex-M3 {prec}: relative error vs ORT {err:.1e}")
         assert err <= tol, (prec, err)
-        check(files["elf"], "arm-none-eabi-nm")
+        check_no_heap(files["elf"], "arm-none-eabi-nm")
     bad = ids[:1].copy()
     bad[0, 0, 3] = 40  # one past the table: the run returns RUN_INDEX (50) on the device too
     with pytest.raises(RuntimeError, match=r"QEMU runs: \['50'\]"):

@@ -193,14 +193,14 @@ def test_op_without_a_training_kernel_is_refused_at_build_time() -> None:
 
 def test_training_firmware_has_no_heap_symbols() -> None:
     """nm: the M3 training ELF (loader, checks, kernels, training step) references no allocator."""
-    from tests.firmware.test_firmware_nm import FORBIDDEN, symbols
+    from tests.support.no_heap import HEAP_SYMBOLS, elf_symbols
 
     nm = "arm-none-eabi-nm"
     assert shutil.which(nm), f"{nm} missing: bash .ci/test.sh installs it"
     elf = m3_elf(lower_training_step(program("softmax"), BATCH).arena_bytes)
-    names = symbols(elf, nm)
+    names = elf_symbols(elf, nm)
     assert "bbrt_train_step" in names and "bbrt_k_gemm_f32" in names  # the step really is linked
-    assert not names & FORBIDDEN, sorted(names & FORBIDDEN)
+    assert not names & HEAP_SYMBOLS, sorted(names & HEAP_SYMBOLS)
     out = subprocess.run([nm, "-u", str(elf)], capture_output=True, text=True, check=True).stdout
     assert not out.strip(), f"undefined symbols: {out}"
 

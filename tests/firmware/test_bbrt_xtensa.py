@@ -29,7 +29,7 @@ from bb_edge.compiler.compile import compile_model
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.resources import package_data
 
-from tests.firmware.test_firmware_nm import check as check_no_heap
+from tests.support.no_heap import check_no_heap
 
 INT8_TOL = 0.05
 #: samples per run: a short CI setting, more with BB_EDGE_LONG_TESTS=1

@@ -41,7 +41,7 @@ from bb_edge.deployment.manifest import Deployment, load_deployment
 from bb_edge.engine import events
 from bb_edge.wire import envelope as wire
 from tests.support.transport_helpers import CNode, RawClient, assert_same_outputs, make_tls
-from tests.firmware.test_firmware_nm import FORBIDDEN as HEAP_SYMBOLS
+from tests.support.no_heap import HEAP_SYMBOLS
 
 INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/firmware/test_bbrt_e2e.py)
 PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG") == "1" else 2

@@ -11,34 +11,22 @@ from pathlib import Path
 import pytest
 
 from bb_edge.bbrt.native import cached_build, host_executable, make
-
-FORBIDDEN = {"malloc", "free", "realloc", "calloc", "sbrk", "_sbrk", "_malloc_r", "_free_r",
-             "_realloc_r", "_calloc_r", "_sbrk_r", "aligned_alloc", "posix_memalign", "memalign"}
+from tests.support.no_heap import HEAP_SYMBOLS, check_no_heap, elf_symbols
 
 
-def symbols(elf: Path, nm: str = "nm") -> set[str]:
-    out = subprocess.run([nm, "-A", str(elf)], capture_output=True, text=True, check=True).stdout
-    names = set()
-    for line in out.splitlines():
-        parts = line.split()
-        if parts:
-            names.add(parts[-1].split("@")[0])
-    return names
 
 
-def check(elf: Path, nm: str = "nm") -> None:
-    bad = symbols(elf, nm) & FORBIDDEN
-    assert not bad, f"{elf} references heap symbols {sorted(bad)}"
+
 
 
 def test_host_executable_has_no_heap_symbols() -> None:
-    check(host_executable())
+    check_no_heap(host_executable())
 
 
 @pytest.mark.parametrize("goal,nm", [("cortex-m3", "arm-none-eabi-nm"), ("rv32", "riscv64-unknown-elf-nm")])
 def test_mcu_elves_have_no_heap_symbols(goal: str, nm: str) -> None:
     assert shutil.which(nm), f"{nm} missing: bash .ci/test.sh installs it"
-    check(cached_build(goal) / "bbrt.elf", nm)
+    check_no_heap(cached_build(goal) / "bbrt.elf", nm)
 
 
 # ---- int8-only programs (issue 16, code size) ----
@@ -83,13 +71,13 @@ def int8_elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_int8_program_links_no_heap_and_no_64bit_division(int8_elf: Path) -> None:
-    syms = symbols(int8_elf, "arm-none-eabi-nm")
-    check(int8_elf, "arm-none-eabi-nm")
+    syms = elf_symbols(int8_elf, "arm-none-eabi-nm")
+    check_no_heap(int8_elf, "arm-none-eabi-nm")
     assert not syms & DIV64, sorted(syms & DIV64)
 
 
 def test_int8_program_links_only_its_ops_checks(int8_elf: Path) -> None:
-    syms = symbols(int8_elf, "arm-none-eabi-nm")
+    syms = elf_symbols(int8_elf, "arm-none-eabi-nm")
     assert {"bbrt_c_conv_i8", "bbrt_c_fc_i8", "bbrt_c_copy"} <= syms
     # the checks of ops the program does not use are gone, with their kernels
     assert not {"bbrt_c_conv_f32", "bbrt_c_matmul_f32", "bbrt_c_softmax_i8", "bbrt_c_concat"} & syms
@@ -110,10 +98,10 @@ def test_int8_node_firmware_links_no_soft_float_helper(int8_elf: Path) -> None:
     The node copies an int8 edge's payload as it is (its scale is contract, compared on its bits),
     and the envelope codec validates scales on their bits, so nothing pulls in a float helper.
     """
-    syms = symbols(int8_elf, "arm-none-eabi-nm")
+    syms = elf_symbols(int8_elf, "arm-none-eabi-nm")
     assert not {s for s in syms if SOFT_FLOAT.match(s)}, sorted(s for s in syms if SOFT_FLOAT.match(s))
-    assert not syms & DIV64 and not syms & FORBIDDEN
-    full = symbols(cached_build("cortex-m3") / "bbrt.elf", "arm-none-eabi-nm")  # the pattern finds them
+    assert not syms & DIV64 and not syms & HEAP_SYMBOLS
+    full = elf_symbols(cached_build("cortex-m3") / "bbrt.elf", "arm-none-eabi-nm")  # the pattern finds them
     assert {"__aeabi_fmul", "__aeabi_fadd"} <= {s for s in full if SOFT_FLOAT.match(s)}
 
 
