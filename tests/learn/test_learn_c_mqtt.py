@@ -34,7 +34,7 @@ from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BBError
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
-from tests.learn.test_learn_mqtt import start_broker, stop_broker
+from tests.support.broker import start_broker, stop_broker
 
 C_CLIENTS, PY_CLIENTS, ROUNDS = 20, 2, 3
 LEARNING: dict[str, Any] = {

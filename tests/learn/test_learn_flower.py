@@ -39,7 +39,7 @@ from bb_edge.mpy import train as mpy_train
 from bb_edge.wire.topics import Topics
 from tests.learn.flower_driver import numpy_train
 from tests.learn.test_learn_mcu import _mpy_argv
-from tests.learn.test_learn_mqtt import start_broker, stop_broker
+from tests.support.broker import start_broker, stop_broker
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOWER_PY = Path(os.environ.get("BB_EDGE_FLOWER_PYTHON",

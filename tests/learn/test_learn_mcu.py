@@ -45,8 +45,8 @@ from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.mpy import train as mpy_train
 from bb_edge.wire import Envelope, decode, encode
-from tests.learn.test_learn_mqtt import start_broker, stop_broker
 from tests.micropython.test_micropython_train import LAUNCH, VM_BRIDGE, VM_CLIENT, _client_dir
+from tests.support.broker import start_broker, stop_broker
 from tests.support.learn_device import wait_learn
 from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, write_shims
 

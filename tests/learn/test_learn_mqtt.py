@@ -19,12 +19,10 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,48 +32,18 @@ import pytest
 from bb_edge.adapters.learn.fleet import LearningFleet, run_learning_fleet
 from bb_edge.adapters.learn.node import churn_plan, load_module
 from bb_edge.adapters.learn.simulator import simulate
-from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
+from tests.support.processes import node_pids, starve
 
+pytest_plugins = ["tests.support.broker"]  # mqtt_url: one Mosquitto per test, stopped by pid
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 
 
-def start_broker(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """A real Mosquitto (anonymous, loopback, a free port) and its URL; the caller stops it by pid."""
-    port = free_port()
-    directory.mkdir(parents=True, exist_ok=True)
-    conf = directory / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"mqtt://127.0.0.1:{port}"
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                proc.wait(10)
-                raise RuntimeError("mosquitto did not start") from None
-            time.sleep(0.05)
 
 
-def stop_broker(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the broker by pid and reap it."""
-    os.kill(proc.pid, signal.SIGTERM)
-    proc.wait(10)
 
 
-@pytest.fixture
-def mqtt_url(tmp_path: Path) -> Iterator[str]:
-    """A real Mosquitto on a free port for one test, stopped by pid afterwards."""
-    proc, url = start_broker(tmp_path / "broker")
-    try:
-        yield url
-    finally:
-        stop_broker(proc)
 
 
 def _digits(strategy: str, clients: int, rounds: int, **extra: Any) -> dict[str, Any]:
@@ -359,66 +327,15 @@ def test_churn_late_joiner_fetches_the_model(tmp_path: Path, mqtt_url: str) -> N
     assert res.final_accuracy > 0.7 and abs(res.final_accuracy - sim.final_accuracy) <= 0.15
 
 
-def _node_pids(directory: Path) -> list[int]:
-    """Pids of live ``bb-edge node`` processes of the deployment in ``directory`` (from /proc)."""
-    pids = []
-    for p in Path("/proc").iterdir():
-        if not p.name.isdigit():
-            continue
-        try:
-            argv = (p / "cmdline").read_bytes().split(b"\0")
-            state = (p / "stat").read_text().split(")")[-1].split()[0]
-        except OSError:
-            continue
-        if b"node" in argv and str(directory).encode() in argv and state != "Z":
-            pids.append(int(p.name))
-    return pids
 
 
-def node_pid(directory: Path, node: str) -> int | None:
-    """Pid of the live ``bb-edge node DIR --node NODE`` process of ``directory`` (from /proc), if any."""
-    for pid in _node_pids(directory):
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"--node" in argv and argv[argv.index(b"--node") + 1] == node.encode():
-            return pid
-    return None
 
 
-def starve(directory: Path, work: Path, node: str, ready: Callable[[], bool], cancel: threading.Event,
-           hold: float = 1.5) -> None:
-    """CPU starvation of one node process, for real: SIGSTOP it once ``ready()``, SIGCONT it ``hold``
-    seconds after the server's progress log (in ``work``) says finished, or as soon as the server process is
-    gone. For a helper thread; gives up (resuming the node) when ``cancel`` is set.
-
-    What a loaded 2-core CI machine does to a node now and then, made sure: the rest of the fleet finishes
-    the run without it, and whatever it still sends comes after the server's last round.
-    """
-    while not ready():
-        if cancel.is_set():
-            return
-        time.sleep(0.002)
-    pid = node_pid(directory, node)
-    server = node_pid(directory, "server")
-    if pid is None or server is None:
-        return
-    os.kill(pid, signal.SIGSTOP)
-    progress = work / "server.progress.jsonl"
-    try:
-        while not cancel.is_set() and not (progress.exists() and '"finished": true' in progress.read_text()):
-            time.sleep(0.01)
-        until = time.monotonic() + hold
-        while not cancel.is_set() and time.monotonic() < until and node_pid(directory, "server") == server:
-            time.sleep(0.01)
-    finally:
-        os.kill(pid, signal.SIGCONT)
 
 
 def _runner_workdir(directory: Path) -> Path:
     """The work directory of the runner whose node processes run ``directory`` (from a node's argv)."""
-    for pid in _node_pids(directory):
+    for pid in node_pids(directory):
         try:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
@@ -436,16 +353,16 @@ def test_sigterm_to_the_runner_stops_every_node(tmp_path: Path, mqtt_url: str) -
                                "--processes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     try:
-        _wait(lambda: len(_node_pids(d)) == 4, 120, "four node processes")
+        _wait(lambda: len(node_pids(d)) == 4, 120, "four node processes")
         # mid-run, not a guess of it: the runner's start file (in its temporary work directory, the
         # parent of each node's --progress file) says every node is connected and the rounds are on
         work = _runner_workdir(d)
         _wait(lambda: (work / "start").exists(), 120, "the fleet's start")
         os.kill(runner.pid, signal.SIGTERM)
         runner.wait(60)
-        _wait(lambda: not _node_pids(d), 30, "the node processes to exit")
+        _wait(lambda: not node_pids(d), 30, "the node processes to exit")
     finally:
-        for pid in _node_pids(d):  # only if the test failed: do not leave them running
+        for pid in node_pids(d):  # only if the test failed: do not leave them running
             os.kill(pid, signal.SIGKILL)
         if runner.poll() is None:
             os.kill(runner.pid, signal.SIGKILL)

@@ -40,11 +40,9 @@ from bb_edge.learn.strategies import secagg as sa
 from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
 from bb_edge.learn.strategies.modules import module_for
 from bb_edge.wire import envelope as wire
-from tests.learn import test_learn_mqtt
 
+pytest_plugins = ["tests.support.broker"]  # mqtt_url: one Mosquitto per test, stopped by pid
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
-# one Mosquitto per test, stopped by pid: test_learn_mqtt's fixture, registered here under the same name
-mqtt_url = test_learn_mqtt.mqtt_url
 
 
 def _cfg(clients: int, rounds: int, **extra: Any) -> dict[str, Any]:

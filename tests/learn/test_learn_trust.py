@@ -333,7 +333,8 @@ def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Path) -> None:
     from bb_edge.adapters.learn.fleet import run_learning_fleet
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.learn.deployment import write_learning_deployment
-    from tests.learn.test_learn_mqtt import start_broker, starve, stop_broker
+    from tests.support.broker import start_broker, stop_broker
+    from tests.support.processes import starve
 
     learning = {**BASE, "clients": 3, "rounds": 3, "seed": 5, "blocked": ["c1"], "sharing": {"c2": "ro"},
                 "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}}

@@ -58,7 +58,7 @@ from bb_edge.mpy.train import (
     trainer_ram,
 )
 from bb_edge.wire.envelope import Envelope, decode, encode
-from tests.learn.test_learn_mqtt import start_broker, stop_broker
+from tests.support.broker import start_broker, stop_broker
 from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, run_vm, write_shims
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"

@@ -36,7 +36,7 @@ from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.mpy.train import batch_order, reference_update
 from bb_edge.wire import Envelope, decode, encode
-from tests.learn.test_learn_mqtt import start_broker, stop_broker
+from tests.support.broker import start_broker, stop_broker
 from tests.support.learn_device import wait_learn
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
