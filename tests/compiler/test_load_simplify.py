@@ -21,7 +21,7 @@ from onnx import numpy_helper as nh
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.compiler.load import ShapeInferenceWarning
 from bb_edge.errors import InputShapeError
-from tests.lowering.test_real_model_paths import tiny_gpt
+from tests.support.zoo_models import tiny_gpt
 
 PLUMBING = {"Shape", "Size", "Range", "ConstantOfShape", "Trilu", "Equal"}
 

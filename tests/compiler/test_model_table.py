@@ -30,11 +30,10 @@ from bb_edge.deployment.manifest import Deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.errors import BBError, UnsupportedOpError
 from bb_edge.quant import PrecisionError, check_accuracy, quantize_program
-from tests.compiler.test_production_models import CASES, _inputs, fetch_wheel_models
-from tests.lowering.test_real_model_paths import MODELS as MODELS_ZOO
 from tests.support.models import monolithic
+from tests.support.production_models import CASES, load_case
+from tests.support.zoo_models import ZOO_MODELS as ZOO
 
-ZOO = MODELS_ZOO
 MODELS = sorted(CASES) + sorted(ZOO)
 #: onnx.reference runs convolutions in numpy: the large OCR detector stays with ORT in CI
 REFERENCE_SKIP_IN_CI = {"ocr-det", "ocr-rec"}
@@ -45,15 +44,6 @@ ROWS: dict[str, dict[str, str]] = {}
 INT8_BBRT_OK = {"gru-tagger", "ocr-cls"}
 
 
-def _load(name: str) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
-    if name in ZOO:
-        make, pins = ZOO[name]
-        model = load_model(make(), pins)
-        rng = np.random.default_rng(0)
-        return model, {k: rng.integers(0, 20, v).astype(np.int64) for k, v in pins.items()}  # valid ids
-    case = CASES[name]
-    model = load_model(fetch_wheel_models(*case.wheel) / case.file, case.shapes or None)
-    return model, _inputs(model, case.feed)
 
 
 def _names_an_op(exc: BaseException, model: onnx.ModelProto) -> bool:
@@ -198,7 +188,7 @@ def _fp16(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[str, np
 
 @pytest.mark.parametrize("name", MODELS)
 def test_model_table_row(name: str) -> None:
-    model, x = _load(name)
+    model, x = load_case(name)
     ref = monolithic(model, x)
     dep, programs = compile_model(model, nodes=2)
     row: dict[str, str] = {}

@@ -159,7 +159,7 @@ def test_a_micropython_build_of_a_gather_node_is_refused_at_build_time(tmp_path:
     from bb_edge.bundle.build import build_all
     from bb_edge.compiler import compile_model
     from bb_edge.errors import BuildError
-    from tests.lowering.test_real_model_paths import embed_mlp
+    from tests.support.zoo_models import embed_mlp
 
     compile_model(embed_mlp(), cuts=["e2"], out_dir=tmp_path / "c")
     with pytest.raises(BuildError, match=r"embed \(GATHER\)"):

@@ -26,8 +26,8 @@ from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.quant import check_accuracy, quantize_program
-from tests.compiler.test_model_table import _load
-from tests.lowering.test_real_model_paths import gru_tagger
+from tests.support.production_models import load_case
+from tests.support.zoo_models import gru_tagger
 
 
 @pytest.mark.parametrize("precision", ["fp32", "int8"])
@@ -82,7 +82,7 @@ def test_a_micropython_build_of_the_gru_node_is_refused_at_build_time(tmp_path: 
 def test_paddleocr_first_node_runs_float32_on_the_c_runtime(name: str) -> None:
     """PaddleOCR's classifier and recognizer (pinned wheel), split in two: the first node (Conv, BatchNormalization,
     hard-swish as Add/Clip/Mul/Div, HardSigmoid, GlobalAveragePool) lowers float32 and matches the float fleet."""
-    model, x = _load(name)
+    model, x = load_case(name)
     dep, programs = compile_model(model, nodes=2)
     values = float_fleet_values(dep, [x], programs)[0]
     L = lower_node(dep, "n0", precision="fp32", samples=[x], programs=programs)

@@ -172,9 +172,9 @@ def test_scan_reverse_and_axis_matches_ort() -> None:
 def test_silero_vad_sample_rate_if_matches_ort_both_ways(file: str, samples: int) -> None:
     """The wheel's models: ``sr`` (0-d int64) picks the 16 kHz or 8 kHz branch at run time."""
     from bb_edge.compiler import load_model
-    from tests.compiler.test_production_models import _VAD, fetch_wheel_models
+    from tests.support.production_models import VAD_WHEEL, fetch_wheel_models
 
-    path = fetch_wheel_models(*_VAD) / file
+    path = fetch_wheel_models(*VAD_WHEEL) / file
     m = load_model(path, {"input": [1, samples], "state": [2, 1, 128]})
     assert [n.op_type for n in m.graph.node].count("If") == 1 and unsupported_ops(m) == []
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])  # the unpinned model
@@ -196,9 +196,9 @@ def test_silero_vad_sample_rate_if_matches_ort_both_ways(file: str, samples: int
 def test_silero_vad_branch_invalid_at_pinned_shape_is_refused_naming_the_if() -> None:
     """silero_vad.onnx's 8 kHz branch cannot run on 512 samples (ORT fails on it too): a typed refusal."""
     from bb_edge.compiler import load_model
-    from tests.compiler.test_production_models import _VAD, fetch_wheel_models
+    from tests.support.production_models import VAD_WHEEL, fetch_wheel_models
 
-    path = fetch_wheel_models(*_VAD) / "silero_vad.onnx"
+    path = fetch_wheel_models(*VAD_WHEEL) / "silero_vad.onnx"
     feed = {"input": np.zeros((1, 512), np.float32), "state": np.zeros((2, 1, 128), np.float32),
             "sr": np.array(8000, np.int64)}
     with pytest.raises(Exception, match="LSTM"):  # the oracle agrees the branch is invalid at this size
