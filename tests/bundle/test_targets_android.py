@@ -23,7 +23,7 @@ from bb_edge.compiler import compile_model, load_deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.wire import envelope as wire
 from bb_edge.wire.framing import FrameDecoder, frame
-from tests.lowering.test_targets_quant import digits_model
+from tests.support.digits import digits_model
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 

@@ -28,7 +28,7 @@ from bb_edge.adapters.fleet.ros2_convert import (
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model
 from tests.support.camera_model import camera_model, vector_model
-from tests.support.ros2 import PYTHON, Peer, colcon_build, domain_for, installed_node, ros_env
+from tests.support.ros2 import PYTHON, Peer, colcon_build, domain_for, installed_node, oracle_input, ros_env
 from tests.support.ros2_peer import cloud_points, frame_pixels
 from tests.support.transport_helpers import LineCollector
 
@@ -44,14 +44,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, onnx.Mo
     return d / "dist" / NODE, d / "ws", model
 
 
-def oracle_input(encoding: str, pix: np.ndarray, scale: float = 1 / 255) -> np.ndarray:
-    """The documented conversion, written independently: RGB order, pixel*scale, HWC -> NCHW float32."""
-    x = pix.astype(np.float64)
-    if encoding == "bgr8":
-        x = x[:, :, [2, 1, 0]]
-    if encoding in ("rgb8", "bgr8", "mono8"):
-        x = x * scale
-    return np.moveaxis(x, 2, 0)[np.newaxis].astype(np.float32)
 
 
 def test_image_conversions_match_an_independent_oracle() -> None:

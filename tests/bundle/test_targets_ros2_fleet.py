@@ -26,9 +26,8 @@ from bb_edge.adapters.fleet.mqtt_fleet import stop_process
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
-from tests.bundle.test_targets_ros2 import oracle_input
 from tests.support.camera_model import REMOTE_OPS, camera_model
-from tests.support.ros2 import Peer, colcon_build, domain_for, installed_node, ros_env
+from tests.support.ros2 import Peer, colcon_build, domain_for, installed_node, oracle_input, ros_env
 from tests.support.ros2_peer import frame_pixels
 from tests.support.transport_helpers import LineCollector
 

@@ -13,6 +13,7 @@ from bb_edge.engine import Engine, Limits, events
 from bb_edge.ir import Linear, Module, on, ops, record
 from bb_edge.wire import Envelope, decode, encode
 from tests.support.models import light, monolithic, random_inputs
+from tests.support.pair import Pair
 
 
 class Mlp(Module):
@@ -240,16 +241,6 @@ def test_snapshot_mid_stream_restores_and_replays_bit_for_bit() -> None:
     assert replay(c, recorded) == first + rest_a + a_tail
 
 
-class Pair(Module):
-    """Node m joins a tensor from node s with a graph input of its own: a two-input node."""
-
-    inputs = {"x": ((1, 4), "float32"), "y": ((1, 4), "float32")}
-
-    def forward(self, x, y):  # type: ignore[no-untyped-def, override]
-        with on("s"):
-            h = ops.relu(x)
-        with on("m"):
-            return ops.tanh(ops.add(h, y))
 
 
 def test_snapshot_keeps_partial_requests_and_dedup() -> None:

@@ -16,6 +16,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(os.environ.get("BB_EDGE_ROS_VENV", Path.home() / ".cache" / "bb-edge" / "venvs" / "ros2-kilted"))
 PYTHON = VENV / "bin" / "python"
@@ -95,3 +97,13 @@ class Peer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(5)
+
+
+def oracle_input(encoding: str, pix: np.ndarray, scale: float = 1 / 255) -> np.ndarray:
+    """The documented conversion, written independently: RGB order, pixel*scale, HWC -> NCHW float32."""
+    x = pix.astype(np.float64)
+    if encoding == "bgr8":
+        x = x[:, :, [2, 1, 0]]
+    if encoding in ("rgb8", "bgr8", "mono8"):
+        x = x * scale
+    return np.moveaxis(x, 2, 0)[np.newaxis].astype(np.float32)
