@@ -31,62 +31,30 @@ from bb_edge.deployment.manifest import HOST_ID, Deployment
 from bb_edge.engine import Engine, ota
 from bb_edge.wire import envelope as wire
 from tests.support.models import monolithic, random_inputs, seeded_squeezenet
-from tests.support.ota_helpers import tamper_last_chunk
+from tests.support.ota_helpers import (
+    FLEET_TIMEOUT,
+    KEY,
+    Harness,
+    graph_inputs,
+    model_hash,
+    ota_cnn,
+    public_key,
+    scaled_model,
+    tamper_last_chunk,
+)
 
-KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))
 
 
-def _scaled(model: onnx.ModelProto, factor: float) -> onnx.ModelProto:
-    """The same graph with every float initializer scaled: a retrained model with the same contract."""
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    for init in m.graph.initializer:
-        a = numpy_helper.to_array(init)
-        if a.dtype == np.float32:
-            init.CopyFrom(numpy_helper.from_array((a * factor).astype(np.float32), init.name))
-    return m
 
 
-def small_cnn(seed: int = 0) -> onnx.ModelProto:
-    """A small CNN (conv, relu, conv, relu, pool, gemm) with seeded random weights.
-
-    The in-process unit tests use it (cheap to compile and run many times on 2 cores); the live-fleet
-    test uses squeezenet with seeded weights (tests/_models.seeded_squeezenet).
-    """
-    from onnx import TensorProto, helper
-
-    rng = np.random.default_rng(seed)
-
-    def init(name: str, *shape: int) -> onnx.TensorProto:
-        return numpy_helper.from_array((rng.standard_normal(shape) * 0.3).astype(np.float32), name)
-
-    nodes = [
-        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
-        helper.make_node("Relu", ["c1"], ["r1"]),
-        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1]),
-        helper.make_node("Relu", ["c2"], ["r2"]),
-        helper.make_node("Conv", ["r2", "w3", "b3"], ["c3"], pads=[1, 1, 1, 1]),
-        helper.make_node("Relu", ["c3"], ["r3"]),
-        helper.make_node("GlobalAveragePool", ["r3"], ["p"]),
-        helper.make_node("Flatten", ["p"], ["f"]),
-        helper.make_node("Gemm", ["f", "w4", "b4"], ["y"], transB=1),
-    ]
-    graph = helper.make_graph(
-        nodes, "small_cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
-        [init("w1", 8, 3, 3, 3), init("b1", 8), init("w2", 16, 8, 3, 3), init("b2", 16),
-         init("w3", 16, 16, 3, 3), init("b3", 16), init("w4", 10, 16), init("b4", 10)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(model)
-    return model
 
 
 @pytest.fixture(scope="module")
 def models() -> dict[str, onnx.ModelProto]:
     """The old whole model and a new one with different weights."""
-    old = small_cnn()
-    return {"old": old, "new": _scaled(old, 1.25)}
+    old = ota_cnn()
+    return {"old": old, "new": scaled_model(old, 1.25)}
 
 
 @pytest.fixture(scope="module")
@@ -97,62 +65,10 @@ def compiled(models: dict[str, onnx.ModelProto]) -> dict[str, tuple[Deployment, 
         return {k: compile_model(m, nodes=3) for k, m in models.items()}
 
 
-def _inputs(model: onnx.ModelProto, seed: int) -> dict[str, np.ndarray]:
-    """Random graph inputs (initializers listed as inputs in this old-IR model are left out)."""
-    inits = {i.name for i in model.graph.initializer}
-    return {k: v for k, v in random_inputs(model, seed).items() if k not in inits}
 
 
-def _pub(private: bytes) -> bytes:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-    return Ed25519PrivateKey.from_private_bytes(private).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-class Harness:
-    """One node's engine with the OTA handler, and a deployer; bytes pass between them in this process."""
-
-    def __init__(self, dep: Deployment, programs: dict[str, onnx.ModelProto], node: str = "n0",
-                 inline: bool = True) -> None:
-        self.dep = dep
-        self.engine = Engine.for_node(dep, node, programs, inline_compute=inline)
-        self.node = node
-        self.handler = ota.OtaNode(self.engine, ota.OnnxLoader(self.engine), ota.ed25519_verifier(_pub(KEY)))
-        self.engine.register_protocol(self.handler)
-        self.seq = (7 << 32)
-        self.now = 0.0
-        self.nacks: list[tuple[int, int, str]] = []
-        self.replies: list[wire.Envelope] = []
-
-    def next_seq(self) -> int:
-        self.seq += 1
-        return self.seq
-
-    def deployer(self, image: bytes, key: bytes = KEY, uid: int = 1, **kw: object) -> ota.OtaDeployer:
-        upd = ota.NodeUpdate(self.node, image, ota.TARGET_ONNX, ota.ed25519_signer(key), chunk=1024)
-        return ota.OtaDeployer(self.dep.ids(), [upd], self.next_seq, uid, **kw)  # type: ignore[arg-type]
-
-    def send(self, items: list[ota.Outgoing]) -> None:
-        for o in items:
-            self.engine.deliver("_host", o.data)
-
-    def pump(self, d: ota.OtaDeployer | None = None, rounds: int = 3) -> None:
-        for _ in range(rounds):
-            self.now += 0.01
-            for out in self.engine.poll(self.now):
-                env = wire.decode(out.data, max_payload=len(out.data))
-                if env.protocol == ota.PROTO_OTA:
-                    self.replies.append(env)
-                    if env.edge == ota.NACK:
-                        self.nacks.append(ota.decode_nack(bytes(env.payload_bytes())))
-                    if d is not None:
-                        d.on_envelope(env)
-            if d is not None:
-                self.send(d.poll(self.now))
-
-    def events(self, kind: type) -> list[object]:
-        return [e for e in self.engine.drain_events() if isinstance(e, kind)]
 
 
 def _image(programs: dict[str, onnx.ModelProto], node: str = "n0") -> bytes:
@@ -201,7 +117,7 @@ def test_new_program_computes_new_outputs_in_process(compiled, models) -> None: 
     """Every node updated in-process: the fleet's outputs go from ORT(old) to ORT(new)."""
     dep, old = compiled["old"]
     _, new = compiled["new"]
-    x = _inputs(models["old"], seed=3)
+    x = graph_inputs(models["old"], seed=3)
     want_old, want_new = monolithic(models["old"], x), monolithic(models["new"], x)
     key = next(iter(want_old))
     assert not np.allclose(want_old[key], want_new[key], rtol=1e-3, atol=1e-4)  # distinguishable
@@ -386,7 +302,7 @@ def test_epoch_switch_keeps_an_open_request_on_the_old_program(compiled, models)
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h = Harness(dep, old, inline=False)  # compute is handed out as commands: the request stays open
-    x = _inputs(models["old"], seed=5)
+    x = graph_inputs(models["old"], seed=5)
     h.engine.submit(1, x)
     h.pump()
     cmds = h.engine.take_commands()
@@ -449,7 +365,6 @@ def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-un
 
 # ------------------------------------------------------------------- live fleet over real Mosquitto
 
-FLEET_TIMEOUT = float(os.environ.get("OTA_FLEET_TIMEOUT", "90"))
 # requests per phase (squeezenet: CI 2, BB_EDGE_LONG=1: 6); OTA_FLEET_REQUESTS=50 gives a longer run
 PER_PHASE = int(os.environ.get("OTA_FLEET_REQUESTS", "6" if os.environ.get("BB_EDGE_LONG") == "1" else "2"))
 
@@ -647,7 +562,7 @@ def test_cli_keygen_and_deploy(models, tmp_path: Path) -> None:  # type: ignore[
         assert out.returncode == 4 and "contract_mismatch" in out.stdout, (out.stdout, out.stderr)
         host = host_endpoint(dep, url)
         host.wait_for_peers(dep.node_names, FLEET_TIMEOUT)
-        x = _inputs(models["old"], 9)
+        x = graph_inputs(models["old"], 9)
         want = {k: monolithic(models[k], x)["y"] for k in ("old", "new")}
         answers: list[str] = []
         stop = threading.Event()
@@ -1008,18 +923,16 @@ def _nan_program(model: onnx.ModelProto) -> onnx.ModelProto:
 def _fleet_models() -> dict[str, object]:
     """Old and new small-CNN programs for 3 nodes (built once per test process)."""
     if not _FLEET:
-        old = small_cnn()
+        old = ota_cnn()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             dep, progs_old = compile_model(old, nodes=3)
-            _, progs_new = compile_model(_scaled(old, 1.25), nodes=3)
-        _FLEET.update(dep=dep, old=progs_old, new=progs_new, old_model=old, new_model=_scaled(old, 1.25),
+            _, progs_new = compile_model(scaled_model(old, 1.25), nodes=3)
+        _FLEET.update(dep=dep, old=progs_old, new=progs_new, old_model=old, new_model=scaled_model(old, 1.25),
                       bad={n: _nan_program(p) for n, p in progs_new.items()})
     return _FLEET
 
 
-def _hash(model: onnx.ModelProto) -> bytes:
-    return hashlib.sha256(model.SerializeToString(deterministic=True)).digest()
 
 
 class AtomicUpdate(RuleBasedStateMachine):
@@ -1047,7 +960,7 @@ class AtomicUpdate(RuleBasedStateMachine):
         self.net: list[tuple[str, bytes]] = []  # (node, bytes): to the node, or "@node" from it
         self.drops = 0
         # requests flow through the pipeline while the update runs: every output must be wholly old or new
-        self.x = _inputs(f["old_model"], 4)  # type: ignore[arg-type]
+        self.x = graph_inputs(f["old_model"], 4)  # type: ignore[arg-type]
         self.want = {k: monolithic(f[f"{k}_model"], self.x)["y"] for k in ("old", "new")}  # type: ignore[arg-type]
         self.outputs: dict[int, np.ndarray] = {}
         self.requests = 0
@@ -1061,7 +974,7 @@ class AtomicUpdate(RuleBasedStateMachine):
             eng = Engine.for_node(self.dep, n, self.old, inline_compute=True)
             eng.subscribe(lambda e: self.outputs.__setitem__(e.request_id, e.value)  # type: ignore[attr-defined]
                           if e.name == "y" else None, ota.ev.OutputReady)  # type: ignore[attr-defined]
-            h = ota.OtaNode(eng, ota.OnnxLoader(eng), ota.ed25519_verifier(_pub(KEY)))
+            h = ota.OtaNode(eng, ota.OnnxLoader(eng), ota.ed25519_verifier(public_key(KEY)))
             eng.register_protocol(h)
             self.engines[n], self.handlers[n] = eng, h
         seq = [11 << 32]
@@ -1193,8 +1106,8 @@ class AtomicUpdate(RuleBasedStateMachine):
             assert which, f"request {rid}: its output is neither the old model's nor the new one's"
             assert which == ["old"] or not self.bad, f"request {rid} ran on an update that failed"
         running = {n: e.program_hash for n, e in self.engines.items()}
-        old = {n: _hash(self.old[n]) for n in running}
-        new = {n: _hash(self.want_prog[n]) for n in running}
+        old = {n: model_hash(self.old[n]) for n in running}
+        new = {n: model_hash(self.want_prog[n]) for n in running}
         if self.d.state == "done":
             assert running == new, "deployer says done, a node does not run the update"
         else:
@@ -1314,7 +1227,7 @@ def test_replayed_old_update_is_refused_in_three_forms(compiled, tmp_path: Path)
 
     def node() -> Harness:
         h = Harness(dep, old)  # its handler is replaced: same key, slots in files, the deployment's name
-        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(_pub(KEY)),
+        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(public_key(KEY)),
                                 store=FileSlots(tmp_path / "slots"), deployment=dep.name)
         h.engine.register_protocol(h.handler)
         return h
@@ -1332,7 +1245,7 @@ def test_replayed_old_update_is_refused_in_three_forms(compiled, tmp_path: Path)
 
     h = node()
     v1 = deploy(h, _image(new), uid=1, version=1)  # the captured update (OFFER2, DATA..., COMMIT)
-    v2_hash = _hash(old["n0"])
+    v2_hash = model_hash(old["n0"])
     deploy(h, _image(old), uid=2, version=2)  # an explicit rollback is a newer manifest naming the old image
     assert h.engine.program_hash == v2_hash and FileSlots(tmp_path / "slots").accepted_version() == 2
 
@@ -1406,7 +1319,7 @@ def test_cli_deploys_under_traffic_never_mix_programs(models, tmp_path: Path) ->
                         stdout=subprocess.DEVNULL) for n in dep.node_names]
     host = host_endpoint(dep, url)
     runs = int(os.environ.get("BB_EDGE_OTA_TRAFFIC_RUNS", "10" if os.environ.get("BB_EDGE_LONG") == "1" else "2"))
-    x = _inputs(models["old"], 9)
+    x = graph_inputs(models["old"], 9)
     want = {k: monolithic(models[k], x)["y"] for k in ("old", "new")}
     assert not np.allclose(want["old"], want["new"], rtol=1e-3, atol=1e-4)
     answers: list[tuple[int, str]] = []  # (request id, "old" | "new" | "mixed" | "lost: ...")

@@ -16,7 +16,7 @@ from onnx import TensorProto, helper, numpy_helper
 from bb_edge.compiler import compile_model
 from bb_edge.engine import ota
 from bb_edge.engine.ota_delta import DeltaError, apply_delta, make_delta
-from tests.engine.test_ota import KEY, Harness, _hash
+from tests.support.ota_helpers import KEY, Harness, model_hash
 
 
 def mlp(seed: int, hidden: int = 256) -> onnx.ModelProto:
@@ -94,7 +94,7 @@ def test_last_layer_fine_tune_ships_a_tenth_of_the_program(programs) -> None:  #
     h = Harness(programs["dep"], programs["old"], n)
     d = _deploy(h, _update(programs, delta, rebuilt, base))
     assert d.state == "done", d.failures
-    assert h.engine.program_hash == _hash(programs["new"][n])
+    assert h.engine.program_hash == model_hash(programs["new"][n])
     x = {"x": np.random.default_rng(3).standard_normal((1, 256)).astype(np.float32)}
     got: dict[str, np.ndarray] = {}
     h.engine.subscribe(lambda e: got.update({e.name: e.value}), ota.ev.OutputReady)  # type: ignore[attr-defined]
@@ -112,12 +112,12 @@ def test_delta_refusals_are_typed(programs) -> None:  # type: ignore[no-untyped-
     new_image = programs["new"][n].SerializeToString()
     other_image = programs["other"][n].SerializeToString()
     delta, rebuilt, base = make_delta(old_image, new_image)  # type: ignore[misc]
-    old_hash = _hash(programs["old"][n])
+    old_hash = model_hash(programs["old"][n])
     # the node runs "other": the delta's base is not its program
     h = Harness(programs["dep"], programs["other"], n)
     d = _deploy(h, _update(programs, delta, rebuilt, base))
     assert d.state == "failed" and d.failures[n][0] == ota.BAD_DELTA_BASE, d.failures
-    assert h.engine.program_hash == _hash(programs["other"][n])
+    assert h.engine.program_hash == model_hash(programs["other"][n])
     # a delta to "other" offered as the signed "new" image
     wrong, _, _ = make_delta(old_image, other_image)  # type: ignore[misc]
     h = Harness(programs["dep"], programs["old"], n)
@@ -172,7 +172,7 @@ def test_an_interrupted_transfer_resumes_where_the_node_stands(programs) -> None
     h.pump(d2, rounds=8)
     assert d2.state == "done", d2.failures
     assert d2.resumed == {n: half * 4096} and d2.streamed[n] == len(image) - half * 4096
-    assert h.engine.program_hash == _hash(programs["new"][n])
+    assert h.engine.program_hash == model_hash(programs["new"][n])
 
 
 def test_cli_deploy_resumes_a_transfer_cut_off_over_mosquitto(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -263,14 +263,14 @@ def test_a_restarted_node_resumes_the_transfer_it_kept(programs, tmp_path) -> No
     restarts (a new engine and handler on the same directory); the next deploy of the same program is told
     RESUME at those bytes and sends the rest. A kept transfer ends with the stage: nothing is left after."""
     from bb_edge.adapters.ops.ota_store import FileSlots
-    from tests.engine.test_ota import _pub
+    from tests.support.ota_helpers import public_key
 
     n = programs["node"]
     image = programs["new"][n].SerializeToString()
 
     def node() -> Harness:
         h = Harness(programs["dep"], programs["old"], n)
-        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(_pub(KEY)),
+        h.handler = ota.OtaNode(h.engine, ota.OnnxLoader(h.engine), ota.ed25519_verifier(public_key(KEY)),
                                 store=FileSlots(tmp_path / "slots"))
         h.engine.register_protocol(h.handler)
         return h
@@ -294,5 +294,5 @@ def test_a_restarted_node_resumes_the_transfer_it_kept(programs, tmp_path) -> No
     h.pump(d2, rounds=8)
     assert d2.state == "done", d2.failures
     assert d2.resumed == {n: half * 4096} and d2.streamed[n] == len(image) - half * 4096
-    assert h.engine.program_hash == _hash(programs["new"][n])
+    assert h.engine.program_hash == model_hash(programs["new"][n])
     assert not (tmp_path / "slots" / "partial_data").exists()

@@ -23,8 +23,8 @@ import pytest
 from bb_edge.adapters.ops.ota_deploy import parse_stages
 from bb_edge.compiler import compile_model
 from bb_edge.engine import ota
-from tests.engine.test_ota import FLEET_TIMEOUT, _inputs, _scaled, small_cnn
 from tests.support.models import monolithic
+from tests.support.ota_helpers import FLEET_TIMEOUT, graph_inputs, ota_cnn, scaled_model
 
 
 def test_parse_stages() -> None:
@@ -57,8 +57,8 @@ def test_staged_rollout_aborts_a_drifting_canary_and_completes_a_good_one(tmp_pa
     from bb_edge.adapters.ops.broker import Broker, write_broker_files
     from bb_edge.deployment.manifest import load_deployment
 
-    old = small_cnn()
-    model = {"old": old, "drift": _scaled(old, 1.25), "good": _scaled(old, 1.001)}
+    old = ota_cnn()
+    model = {"old": old, "drift": scaled_model(old, 1.25), "good": scaled_model(old, 1.001)}
     dirs = {k: tmp_path / k for k in model}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -78,7 +78,7 @@ def test_staged_rollout_aborts_a_drifting_canary_and_completes_a_good_one(tmp_pa
     procs = [spawn_node(dirs["old"], n, url, extra=["--quiet", "--status-interval", "0"],
                         stdout=subprocess.DEVNULL) for n in dep.node_names]
     host = host_endpoint(dep, url)
-    x = _inputs(old, 9)
+    x = graph_inputs(old, 9)
     want = {k: monolithic(m, x)["y"] for k, m in model.items()}
     assert not np.allclose(want["old"], want["good"], rtol=1e-4, atol=1e-5)
     answers: list[str] = []

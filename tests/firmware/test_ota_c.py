@@ -54,6 +54,7 @@ from bb_edge.wire import envelope as wire
 from tests.support.examples import sample_inputs, small_cnn
 from tests.support.models import seeded_squeezenet
 from tests.support.ota_helpers import nacks, tamper_last_chunk
+from tests.support.ota_helpers import gemm_model, no_ed25519, over_the_line
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 PER_PHASE = int(os.environ.get("OTA_C_REQUESTS", "6" if LONG else "2"))
@@ -319,26 +320,6 @@ def host_builds(fleet: dict[str, Path]) -> dict[str, Path]:
     return out
 
 
-def _over_the_line(path: str, envelope: bytes | list[bytes], timeout: float = 20.0) -> list[bytes]:
-    """Open the line as n0 (id 1), send the envelope(s), return the data envelopes that come back."""
-    from bb_edge.adapters.transports.serial_link import SerialLink, SerialSpec
-
-    got: list[bytes] = []
-    link = SerialLink.from_spec(SerialSpec.parse(f"serial:{path}"), name="n0", node_id=1, node_name="n0")
-    link.start(lambda data: got.append(bytes(data)))
-    try:
-        deadline = time.monotonic() + timeout
-        while link.link.peer is None:
-            assert time.monotonic() < deadline, "no link HELLO from the C node"
-            time.sleep(0.02)
-        for env in [envelope] if isinstance(envelope, bytes) else envelope:
-            link.send(env)
-        while not any(wire.decode(g).kind == wire.KIND_DATA for g in got):
-            assert time.monotonic() < deadline, got
-            time.sleep(0.02)
-        return [g for g in got if wire.decode(g).kind == wire.KIND_DATA]
-    finally:
-        link.close()
 
 
 class _OldNew:
@@ -387,7 +368,7 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
                             stdin=pty.master, stdout=pty.master, stderr=subprocess.PIPE, start_new_session=True)
     err = ""
     try:
-        before = _over_the_line(pty.slave_path, request("old", 1, (5 << 32) | 1))
+        before = over_the_line(pty.slave_path, request("old", 1, (5 << 32) | 1))
         assert bytes(wire.decode(before[-1]).payload_bytes()) == reference("old", 1) != reference("new", 1)
         rc = main(["deploy", str(fleet["new"]), "--current", str(fleet["old"]), "--fleet", f"serial:{pty.slave_path}",
                    "--bundles", str(host_builds["new"]), "--current-bundles", str(host_builds["old"]),
@@ -400,7 +381,7 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
                           hashlib.sha256(blobs["old"]).digest(), bytes(32)).encode()
         forged = wire.encode(wire.Envelope.for_bytes(offer, sender=edge.peer, receiver=progs["new"].node_id,
                                                      seq=(6 << 32) | 1, protocol=ota.PROTO_OTA, edge=ota.OFFER))
-        after = _over_the_line(pty.slave_path, [forged, request("new", 2, (6 << 32) | 2)])
+        after = over_the_line(pty.slave_path, [forged, request("new", 2, (6 << 32) | 2)])
         assert bytes(wire.decode(after[-1]).payload_bytes()) == reference("new", 2)
         assert node.poll() is None
     finally:
@@ -413,19 +394,6 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
     assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err and "unauthorised=1 " in err, err
 
 
-def _gemm(n: int, seed: int, poison: bool = False) -> onnx.ModelProto:
-    """y = relu(x @ W^T + b); ``poison``: one weight is +inf (it loads, but a run on zeros gives NaN)."""
-    from onnx import TensorProto, helper, numpy_helper
-
-    w = np.random.default_rng(seed).standard_normal((n, n)).astype(np.float32)
-    if poison:
-        w[0, 0] = np.inf
-    g = helper.make_graph(
-        [helper.make_node("Gemm", ["x", "w", "b"], ["g"], transB=1), helper.make_node("Relu", ["g"], ["y"])],
-        "gemm_c", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, n])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])],
-        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.zeros(n, np.float32), "b")])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
 def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
@@ -444,7 +412,7 @@ def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
     for tag, poison in (("old", False), ("bad", True)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            dep, progs = compile_model(_gemm(16, 0, poison), nodes=1, out_dir=tmp_path / tag)
+            dep, progs = compile_model(gemm_model(16, 0, poison), nodes=1, out_dir=tmp_path / tag)
         if tag == "old":
             build_all(tmp_path / tag, ["n0=host"], builds[tag], options={"precision": "fp32"})
             continue
@@ -475,11 +443,11 @@ def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
     node = subprocess.Popen(["sh", str(builds["old"] / "n0" / "run.sh"), "--epoch-file", str(tmp_path / "ep")],
                             stdin=pty.master, stdout=pty.master, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        report = deploy_over_serial(tmp_path / "bad", tmp_path / "old", f"serial:{pty.slave_path}", _no_ed25519,
+        report = deploy_over_serial(tmp_path / "bad", tmp_path / "old", f"serial:{pty.slave_path}", no_ed25519,
                                     timeout_s=60, bundles=builds["bad"], current_bundles=builds["old"])
         assert report.state == "failed" and report.failures["n0"].startswith("rolled_back"), report
         # the host's sequence after the deployer's (same sender id 0, a later epoch: fresh)
-        got = _over_the_line(pty.slave_path, request(((int(time.time()) + 10) & 0x7FFFFFFF) << 32 | 1))
+        got = over_the_line(pty.slave_path, request(((int(time.time()) + 10) & 0x7FFFFFFF) << 32 | 1))
         assert bytes(wire.decode(got[-1]).payload_bytes()) == want
     finally:
         pty.close()
@@ -505,7 +473,7 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
     for tag, seed in (("old", 0), ("new", 1)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile_model(_gemm(16, seed), nodes=1, out_dir=tmp_path / tag)
+            compile_model(gemm_model(16, seed), nodes=1, out_dir=tmp_path / tag)
         build_all(tmp_path / tag, ["n0=host"], builds[tag], options={"precision": "fp32"})
     (builds["new"] / "n0" / "ota_hmac.key").write_text((builds["old"] / "n0" / "ota_hmac.key").read_text())
     blob = (builds["old"] / "n0" / "program.bbrt").read_bytes()
@@ -547,7 +515,7 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
         tap.open()
         try:
             assert tap.peer_id(20) == prog.node_id
-            ups = plan_update(cur, new, _no_ed25519, chunk=4000, bundles=bbrt_bundles(builds["new"]),
+            ups = plan_update(cur, new, no_ed25519, chunk=4000, bundles=bbrt_bundles(builds["new"]),
                               current_bundles=bbrt_bundles(builds["old"]))
             d = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, update_id=41, deployment=cur.name)
             report = d.run()
@@ -567,7 +535,7 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
             assert tap.program_hashes[prog.node_id] == hashlib.sha256(blob).digest() != new_hash
         finally:
             tap.close()
-        got = _over_the_line(pty.slave_path, request(((int(time.time()) + 10) & 0x7FFFFFFF) << 32 | 1))
+        got = over_the_line(pty.slave_path, request(((int(time.time()) + 10) & 0x7FFFFFFF) << 32 | 1))
         assert bytes(wire.decode(got[-1]).payload_bytes()) == want
     finally:
         pty.close()
@@ -577,8 +545,6 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
             stop_process(node, timeout=10)
 
 
-def _no_ed25519(message: bytes) -> bytes:
-    raise AssertionError("only the C node is updated here (HMAC with its bundle's key)")
 
 
 # ------------------------------------------------------------------ the C node under QEMU (Cortex-M3)
@@ -635,7 +601,7 @@ def test_qemu_cortex_m3_node_updated_over_its_uart(fleet: dict[str, Path], tmp_p
         assert nid == dep.ids()["n1"]
         assert answer("old", 1) == reference("old", 1) != reference("new", 1)
         running, built = bbrt_bundles(builds["old"]), bbrt_bundles(builds["new"])
-        updates = plan_update(dep, load_deployment(fleet["new"]), _no_ed25519, nodes=["n1"], bundles=built,
+        updates = plan_update(dep, load_deployment(fleet["new"]), no_ed25519, nodes=["n1"], bundles=built,
                               current_bundles=running)
         report = Deploy(tap, dep.ids(), updates, next_seq, timeout_s=TIMEOUT, update_id=90, deployment=dep.name).run()
         assert report.ok, report

@@ -35,7 +35,7 @@ from bb_edge.compiler.compile import compile_model
 from bb_edge.deployment.manifest import HOST_NAME, load_deployment
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
-from tests.firmware.test_ota_c import _gemm, _no_ed25519, _over_the_line
+from tests.support.ota_helpers import gemm_model, no_ed25519, over_the_line
 
 N = 96  # a 96x96 fp32 Gemm: a ~37 KB program, 10 chunks of 4,000 bytes on the line
 STEP = 4096  # BBRT_OTA_RESUME_STEP: what a reboot keeps is whole steps
@@ -49,7 +49,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for tag, seed in (("old", 0), ("new", 1), ("new2", 2)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile_model(_gemm(N, seed), nodes=1, out_dir=root / tag)
+            compile_model(gemm_model(N, seed), nodes=1, out_dir=root / tag)
         build_all(root / tag, ["n0=host"], root / f"b-{tag}", options={"precision": "fp32"})
         out[tag], out[f"b-{tag}"] = root / tag, root / f"b-{tag}"
     key = (out["b-old"] / "n0" / "ota_hmac.key").read_text()
@@ -90,7 +90,7 @@ def _cut_deploy(line: str, cur: str, new: str, b_cur: Path, b_new: Path, keep: i
     tap.open()
     try:
         tap.peer_id(20)
-        ups = plan_update(load_deployment(cur), load_deployment(new), _no_ed25519, chunk=4000,
+        ups = plan_update(load_deployment(cur), load_deployment(new), no_ed25519, chunk=4000,
                           bundles=bbrt_bundles(b_new), current_bundles=bbrt_bundles(b_cur))
         d = Deploy(tap, load_deployment(cur).ids(), ups, next_seq, timeout_s=30, deployment=load_deployment(cur).name,
                    resume=True)
@@ -138,7 +138,7 @@ def _answer(builds: dict[str, Path], tag: str, line: str) -> None:
     want = bytes(wire.decode(ref.receive()[-1]).payload_bytes())
     for attempt in range(3):  # a fresh line each time (the deployer's line just closed: its link may linger)
         try:
-            got = _over_the_line(line, request(((int(time.time()) + 10 + attempt) & 0x7FFFFFFF) << 32 | 1), 8.0)
+            got = over_the_line(line, request(((int(time.time()) + 10 + attempt) & 0x7FFFFFFF) << 32 | 1), 8.0)
             break
         except AssertionError:
             if attempt == 2:
@@ -163,7 +163,7 @@ def test_c_node_resumes_after_a_reboot_and_after_a_deployer_cut(builds: dict[str
         assert sent == 20000
         _kill(node)  # a reboot mid-transfer
         node = _start(builds, tmp_path, pty)
-        report = deploy_over_serial(builds["new"], builds["old"], f"serial:{pty.slave_path}", _no_ed25519,
+        report = deploy_over_serial(builds["new"], builds["old"], f"serial:{pty.slave_path}", no_ed25519,
                                     timeout_s=60, bundles=builds["b-new"], current_bundles=builds["b-old"])
         held = sent // STEP * STEP  # 16384: four whole steps were durable
         assert report.ok, report
@@ -175,7 +175,7 @@ def test_c_node_resumes_after_a_reboot_and_after_a_deployer_cut(builds: dict[str
         img2 = _image(builds, "new2")
         sent = _cut_deploy(pty.slave_path, str(builds["new"]), str(builds["new2"]), builds["b-new"],
                            builds["b-new2"], keep=3)
-        report = deploy_over_serial(builds["new2"], builds["new"], f"serial:{pty.slave_path}", _no_ed25519,
+        report = deploy_over_serial(builds["new2"], builds["new"], f"serial:{pty.slave_path}", no_ed25519,
                                     timeout_s=60, bundles=builds["b-new2"], current_bundles=builds["b-new"])
         assert report.ok, report
         assert report.resumed == {"n0": sent} and report.streamed == {"n0": len(img2) - sent}, report
@@ -203,12 +203,12 @@ def test_corrupted_staged_prefix_is_caught_by_the_image_hash(builds: dict[str, P
         state[4096 + 100] ^= 0x40
         (tmp_path / "state").write_bytes(bytes(state))
         node = _start(builds, tmp_path, pty)
-        report = deploy_over_serial(builds["new"], builds["old"], f"serial:{pty.slave_path}", _no_ed25519,
+        report = deploy_over_serial(builds["new"], builds["old"], f"serial:{pty.slave_path}", no_ed25519,
                                     timeout_s=60, bundles=builds["b-new"], current_bundles=builds["b-old"])
         assert report.state == "failed" and report.failures["n0"].startswith("corrupt"), report
         assert report.resumed == {"n0": 16384}, report
         _answer(builds, "old", pty.slave_path)  # never ran the corrupted image: the old program answers
-        report = deploy_over_serial(builds["new"], builds["old"], f"serial:{pty.slave_path}", _no_ed25519,
+        report = deploy_over_serial(builds["new"], builds["old"], f"serial:{pty.slave_path}", no_ed25519,
                                     timeout_s=60, bundles=builds["b-new"], current_bundles=builds["b-old"])
         assert report.ok and report.resumed == {} and report.streamed == {"n0": len(img)}, report
         _answer(builds, "new", pty.slave_path)
@@ -232,7 +232,7 @@ def test_qemu_cortex_m3_node_resumes_after_a_power_cut(tmp_path: Path) -> None:
     for tag, seed in (("old", 0), ("new", 1)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile_model(_gemm(48, seed), nodes=1, out_dir=tmp_path / tag)
+            compile_model(gemm_model(48, seed), nodes=1, out_dir=tmp_path / tag)
         b[tag] = tmp_path / f"m3-{tag}"
         build_all(tmp_path / tag, ["n0=qemu-cortex-m3"], b[tag], options={"precision": "fp32", "ota": True})
     (b["new"] / "n0" / "ota_hmac.key").write_text((b["old"] / "n0" / "ota_hmac.key").read_text())
@@ -257,7 +257,7 @@ def test_qemu_cortex_m3_node_resumes_after_a_power_cut(tmp_path: Path) -> None:
     cur, new = load_deployment(tmp_path / "old"), load_deployment(tmp_path / "new")
     try:
         tap.peer_id(60)
-        ups = plan_update(cur, new, _no_ed25519, chunk=1000, bundles=bbrt_bundles(b["new"]),
+        ups = plan_update(cur, new, no_ed25519, chunk=1000, bundles=bbrt_bundles(b["new"]),
                           current_bundles=bbrt_bundles(b["old"]))
         tap.keep = 9000 // ups[0].chunk + 1  # DATA envelopes fit the MCU's payload limit: ~9 KB of small chunks
         d = Deploy(tap, cur.ids(), ups, next_seq, timeout_s=60, deployment=cur.name, resume=True)

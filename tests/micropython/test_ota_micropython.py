@@ -782,8 +782,8 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
     from bb_edge.bundle.build import build_all
     from bb_edge.cli import main
     from bb_edge.mpy.cross import runtime_dir
-    from tests.firmware.test_ota_c import _over_the_line
     from tests.support.mpy_vm import write_shims
+    from tests.support.ota_helpers import over_the_line
     from tests.support.transport_helpers import CNode
 
     build_all(mpy_fleet["old"], ["n1=esp32-micropython"], tmp_path / "dist-serial",
@@ -821,7 +821,7 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
     # a later epoch, as a real n0 would after its own HELLO
     epoch = int(time.time()) + 1000
     try:
-        before = _over_the_line(pty.slave_path, request(1, (epoch << 32) | 1))
+        before = over_the_line(pty.slave_path, request(1, (epoch << 32) | 1))
         assert bytes(wire.decode(before[-1]).payload_bytes()) == reference("old", 1) != reference("new", 1)
         rc = main(["deploy", str(mpy_fleet["old"]), "--current", str(mpy_fleet["old"]), "--fleet",
                    f"serial:{pty.slave_path}", "--bundles", str(mpy_fleet["dist_new"]), "--current-bundles",
@@ -829,7 +829,7 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
         printed = capsys.readouterr().out
         assert rc == 0, printed
         assert f"n1: switched to {hashlib.sha256(blobs['new']).hexdigest()[:16]}" in printed, printed
-        after = _over_the_line(pty.slave_path, request(2, ((epoch + 1000) << 32) | 1))
+        after = over_the_line(pty.slave_path, request(2, ((epoch + 1000) << 32) | 1))
         assert bytes(wire.decode(after[-1]).payload_bytes()) == reference("new", 2)
         assert proc.poll() is None
         active = (node_dir / "ota_active").read_text().strip()
@@ -839,7 +839,7 @@ def test_deploy_over_a_serial_line(mpy_fleet: dict[str, Path], tmp_path: Path,
         errs.append(proc.stderr.read().decode(errors="replace") if proc.stderr is not None else "")
         (node_dir / f"ota_{active}.bbrt").write_bytes(blobs["new"][:100])
         proc = launch()
-        again = _over_the_line(pty.slave_path, request(3, ((epoch + 2000) << 32) | 1))
+        again = over_the_line(pty.slave_path, request(3, ((epoch + 2000) << 32) | 1))
         assert bytes(wire.decode(again[-1]).payload_bytes()) == reference("old", 3)
     finally:
         stop_process(proc, timeout=10)  # type: ignore[arg-type]
