@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from tests.firmware.test_firmware_link import CLink, c_stats, echo_program, hello_record, vectors
+from tests.support.c_link import CLink, c_stats, echo_program, hello_record, link_vectors
 
 QEMU_N = 1000  # float32 elements: a 4,000-byte input edge, ten times the MCU node's receive buffer
 
@@ -181,7 +181,7 @@ def test_c_fast_resend_timer_doubles_like_the_python_link() -> None:
     from bb_edge.wire.hello import HelloRecord
     from bb_edge.wire.link import Link, LinkConfig
 
-    v = vectors()
+    v = link_vectors()
     setup = v["setup"]
     cfg = setup["config"]
     env = bytes.fromhex(v["valid"]["data_whole"]["envelope_hex"])

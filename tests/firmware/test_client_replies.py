@@ -17,7 +17,7 @@ import numpy as np
 from bb_edge.deployment.clients import client_id, owned_request_id, reply_to
 from bb_edge.wire import Envelope, encode
 from bb_edge.wire import envelope as wire
-from tests.firmware.test_firmware_link import echo_program
+from tests.support.c_link import echo_program
 from tests.support.mpy_vm import build_lib, ensure_vm, run_vm
 from tests.support.transport_helpers import CNode
 
