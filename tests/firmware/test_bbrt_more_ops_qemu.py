@@ -17,41 +17,11 @@ from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.lower import lower
 from tests.support.no_heap import check_no_heap
 from tests.support.mlperf import qemu_arm_run, run_host
+from tests.support.graphs import every_new_op
 
 NEW_OPS = {Op.TRANSPOSE, Op.GATHER_AXES, Op.ELU_F32, Op.LEAKYRELU_F32, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32}
 
 
-def every_new_op() -> onnx.ModelProto:
-    """NHWC [1,4,6,3] -> Transpose -> Pad -> Resize x0.5 -> Gather -> Elu -> LeakyRelu -> PRelu -> [3,1,9]
-    -> bidirectional LSTM (H 5) -> [3,1,10] -> GRU (H 4, linear_before_reset) -> Y [3,1,1,4]."""
-    rng = np.random.default_rng(26)
-
-    def r(*s: int, k: float = 0.5) -> np.ndarray:
-        return (rng.standard_normal(s) * k).astype(np.float32)
-
-    inits: dict[str, np.ndarray] = {
-             "pads": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "scales": np.array([1, 1, 0.5, 0.5], np.float32),
-             "idx": np.array([3, 1, 0], np.int64), "slope": r(3, 1, 1), "s1": np.array([3, 1, 9], np.int64),
-             "LW": r(2, 20, 9), "LR": r(2, 20, 5), "LB": r(2, 40), "s2": np.array([3, 1, 10], np.int64),
-             "GW": r(1, 12, 10), "GR": r(1, 12, 4), "GB": r(1, 24)}
-    nodes = [helper.make_node("Transpose", ["x"], ["t"], name="transpose", perm=[0, 3, 1, 2]),
-             helper.make_node("Pad", ["t", "pads"], ["p"], name="pad"),
-             helper.make_node("Resize", ["p", "", "scales"], ["rs"], name="resize", mode="nearest",
-                              coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
-             helper.make_node("Gather", ["rs", "idx"], ["g"], name="gather", axis=3),
-             helper.make_node("Elu", ["g"], ["e"], name="elu", alpha=0.8),
-             helper.make_node("LeakyRelu", ["e"], ["lr"], name="leaky", alpha=0.2),
-             helper.make_node("PRelu", ["lr", "slope"], ["pr"], name="prelu"),
-             helper.make_node("Reshape", ["pr", "s1"], ["seq"], name="to_seq"),
-             helper.make_node("LSTM", ["seq", "LW", "LR", "LB"], ["ly"], name="lstm", hidden_size=5,
-                              direction="bidirectional"),
-             helper.make_node("Reshape", ["ly", "s2"], ["seq2"], name="to_seq2"),
-             helper.make_node("GRU", ["seq2", "GW", "GR", "GB"], ["y"], name="gru", hidden_size=4,
-                              linear_before_reset=1)]
-    g = helper.make_graph(nodes, "every_new_op", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6, 3])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def test_every_new_op_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:

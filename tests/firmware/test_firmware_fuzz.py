@@ -14,7 +14,7 @@ import pytest
 
 from bb_edge.bbrt.lower import lower
 from bb_edge.bbrt.native import cached_build
-from tests.firmware.test_bbrt_more_ops_qemu import every_new_op
+from tests.support.graphs import every_new_op
 from tests.support.examples import small_cnn
 
 BUDGET_S = 60 if os.environ.get("BB_EDGE_LONG") == "1" else 10  # seconds of libFuzzer per target (CI: 10)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper
 
 from bb_edge.bbrt.errors import BbrtError, UnsupportedNode
 from bb_edge.bbrt.format import DT_INT8, Op
@@ -22,23 +21,15 @@ from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.lower_ops import RESIZE_COORD, RESIZE_NEAREST
 from bb_edge.bbrt.quant import dequantize, quantize
+from tests.support.graphs import float_model as model
+from tests.support.graphs import ort_run
+from tests.support.graphs import randn as rand
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def model(nodes: list[onnx.NodeProto], inputs: dict[str, list[int]], inits: dict[str, np.ndarray] | None = None,
-          outputs: tuple[str, ...] = ("y",), opset: int = 17) -> onnx.ModelProto:
-    ins = [helper.make_tensor_value_info(k, TensorProto.FLOAT, v) for k, v in inputs.items()]
-    g = helper.make_graph(nodes, "m", ins,
-                          [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outputs],
-                          [numpy_helper.from_array(np.asarray(v), k) for k, v in (inits or {}).items()])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
 
 
-def ort_run(m: onnx.ModelProto, feed: dict[str, np.ndarray], out: str = "y") -> np.ndarray:
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"]).run([out], feed)[0]
 
 
 def c_run(m: onnx.ModelProto, feed: dict[str, np.ndarray], precision: str = "fp32",
@@ -59,8 +50,6 @@ def c_run(m: onnx.ModelProto, feed: dict[str, np.ndarray], precision: str = "fp3
     return f, L, h
 
 
-def rand(rng: np.random.Generator, shape: tuple[int, ...] | list[int], s: float = 1.0) -> np.ndarray:
-    return (rng.standard_normal(shape) * s).astype(np.float32)
 
 
 shapes = st.lists(st.integers(1, 4), min_size=1, max_size=6)

@@ -36,7 +36,7 @@ from onnx import TensorProto, helper
 from bb_edge.bbrt.format import RECV, SEND, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
-from tests.support.mlperf import device_input, lowered, reference, run_host
+from tests.support.mlperf import MPY_BENCH_SCRIPT, device_input, lowered, reference, run_host
 from tests.support.mpy_vm import prepare_vm, run_vm
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -44,37 +44,6 @@ N_INPUTS = 8 if LONG else 2
 HELD_BUDGET = 1 << 20  # bytes the loaded program may hold (half of a 2 MiB PSRAM heap)
 MPY_DIR = Path(__file__).resolve().parents[2] / "firmware" / "micropython"
 
-SCRIPT = """
-import gc, json, os, time
-from bbnode.executor import Program
-blob = open('prog.bbrt', 'rb').read()
-gc.collect()
-a0 = gc.mem_alloc()
-t0 = time.ticks_ms()
-P = Program(blob)
-load_ms = time.ticks_diff(time.ticks_ms(), t0)
-gc.collect()
-load = gc.mem_alloc() - a0
-del blob
-gc.collect()
-os.mkdir('out')
-res = {'load_bytes': load, 'load_ms': load_ms, 'arena_bytes': P.arena_size, 'ms': [], 'alloc': []}
-for k in range(N):
-    P.write_bytes(RIN, open('in%d.bin' % k, 'rb').read())
-    gc.collect()
-    gc.disable()
-    t0 = time.ticks_ms()
-    a0 = gc.mem_alloc()
-    P.run()
-    a1 = gc.mem_alloc()
-    t1 = time.ticks_ms()
-    gc.enable()
-    res['alloc'].append(a1 - a0)
-    res['ms'].append(time.ticks_diff(t1, t0))
-    with open('out/out%d.bin' % k, 'wb') as f:
-        f.write(P.read_bytes(SOUT))
-print('RESULT', json.dumps(res))
-"""
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +63,7 @@ def test_micropython_equals_c_runtime_and_tflite(vm: tuple[Path, Path], tmp_path
     (tmp_path / "prog.bbrt").write_bytes(L.blob)
     for k in range(N_INPUTS):
         (tmp_path / f"in{k}.bin").write_bytes(device_input(L, x[k:k + 1]).astype(np.int8).tobytes())
-    script = SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{N_INPUTS})")
+    script = MPY_BENCH_SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{N_INPUTS})")
     out = run_vm(driver, lib, tmp_path, script, timeout=600)
     res = json.loads(next(s for s in out.splitlines() if s.startswith("RESULT"))[len("RESULT "):])
     got = np.stack([np.frombuffer((tmp_path / "out" / f"out{k}.bin").read_bytes(), np.int8)
@@ -213,7 +182,7 @@ def test_tflite_mode_kernels_equal_c_runtime(vm: tuple[Path, Path], tmp_path: Pa
     (tmp_path / "prog.bbrt").write_bytes(L.blob)
     for k, x in enumerate(xs):
         (tmp_path / f"in{k}.bin").write_bytes(x.tobytes())
-    script = SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{len(xs)})")
+    script = MPY_BENCH_SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{len(xs)})")
     res = json.loads(next(s for s in run_vm(driver, lib, tmp_path, script).splitlines()
                           if s.startswith("RESULT"))[len("RESULT "):])
     hp = HostProgram(L.blob, L.program)

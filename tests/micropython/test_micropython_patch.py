@@ -25,9 +25,10 @@ from bb_edge.bbrt.format import RECV, SEND, Op, Program
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.patch import _io, patch
-from tests.lowering.test_bbrt_more_ops import model, ort_run, rand
-from tests.micropython.test_micropython_mlperf import SCRIPT
-from tests.support.mlperf import MODELS, lowered, reference
+from tests.support.graphs import float_model as model
+from tests.support.graphs import ort_run
+from tests.support.graphs import randn as rand
+from tests.support.mlperf import MODELS, MPY_BENCH_SCRIPT, lowered, reference
 from tests.support.mpy_vm import prepare_vm, run_vm
 
 
@@ -83,7 +84,7 @@ def _run_both(vm: tuple[Path, Path], tmp_path: Path, S: Lowered, P: Program, xs:
     (tmp_path / "prog.bbrt").write_bytes(blob)
     for k, x in enumerate(xs):
         (tmp_path / f"in{k}.bin").write_bytes(x.tobytes())
-    script = SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{len(xs)})")
+    script = MPY_BENCH_SCRIPT.replace("RIN", str(rin)).replace("SOUT", str(sout)).replace("N)", f"{len(xs)})")
     res = json.loads(next(s for s in run_vm(driver, lib, tmp_path, script, timeout=300).splitlines()
                           if s.startswith("RESULT"))[len("RESULT "):])
     hp = HostProgram(blob, P)  # the host library runs the program it loaded last: one at a time

@@ -136,3 +136,37 @@ def qemu_xtensa_run(L: Lowered, inputs: np.ndarray, d: Path) -> np.ndarray:
     if "load 0" not in out or runs != ["0"] * len(inputs):
         raise RuntimeError(f"xtensa harness failed: {out[-2000:]}")
     return np.stack([np.frombuffer(bytes.fromhex(h), np.int8) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
+
+
+#: the MicroPython bench: load prog.bbrt, run it on in<k>.bin into out/, print memory and timings as JSON
+MPY_BENCH_SCRIPT = """
+import gc, json, os, time
+from bbnode.executor import Program
+blob = open('prog.bbrt', 'rb').read()
+gc.collect()
+a0 = gc.mem_alloc()
+t0 = time.ticks_ms()
+P = Program(blob)
+load_ms = time.ticks_diff(time.ticks_ms(), t0)
+gc.collect()
+load = gc.mem_alloc() - a0
+del blob
+gc.collect()
+os.mkdir('out')
+res = {'load_bytes': load, 'load_ms': load_ms, 'arena_bytes': P.arena_size, 'ms': [], 'alloc': []}
+for k in range(N):
+    P.write_bytes(RIN, open('in%d.bin' % k, 'rb').read())
+    gc.collect()
+    gc.disable()
+    t0 = time.ticks_ms()
+    a0 = gc.mem_alloc()
+    P.run()
+    a1 = gc.mem_alloc()
+    t1 = time.ticks_ms()
+    gc.enable()
+    res['alloc'].append(a1 - a0)
+    res['ms'].append(time.ticks_diff(t1, t0))
+    with open('out/out%d.bin' % k, 'wb') as f:
+        f.write(P.read_bytes(SOUT))
+print('RESULT', json.dumps(res))
+"""
