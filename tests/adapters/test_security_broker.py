@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.deployment.manifest import HOST_NAME, Deployment, EdgeSpec, IOSpec
 from bb_edge.wire import envelope as wire
 from bb_edge.wire.topics import Topics
+from tests.support.broker import MqttUser
 from tests.support.transport_helpers import wait_until
 
 pytest_plugins = ["tests.support.transport_fixtures"]
@@ -33,49 +33,6 @@ TIMEOUT = 30.0
 ITEMSIZE = {"float32": 4, "int8": 1, "uint8": 1, "float16": 2, "int32": 4, "int64": 8}
 
 
-class Client:
-    """A paho client logged in as ``user`` that records what it receives on its subscriptions."""
-
-    def __init__(self, port: int, user: str, password: str, subs: tuple[str, ...] = (), clean: bool = True) -> None:
-        import paho.mqtt.client as paho
-        from paho.mqtt.enums import CallbackAPIVersion
-
-        self.got: list[tuple[str, bytes]] = []
-        self.rc: object = None
-        self.ready = threading.Event()
-        self.subs = subs
-        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=user, clean_session=clean, protocol=paho.MQTTv311)
-        c.username_pw_set(user, password)
-        c.on_connect = self._on_connect
-        c.on_subscribe = lambda *a: self.ready.set()
-        c.on_message = lambda cl, u, m: self.got.append((m.topic, bytes(m.payload)))
-        self.c = c
-        c.connect("127.0.0.1", port, keepalive=5)
-        c.loop_start()
-        assert self.ready.wait(10), f"{user} did not connect/subscribe (rc {self.rc})"
-
-    def _on_connect(self, cl: object, u: object, flags: object, rc: object, props: object) -> None:
-        self.rc = rc
-        if getattr(rc, "is_failure", False):
-            self.ready.set()
-            return
-        if self.subs:
-            self.c.subscribe([(t, 1) for t in self.subs])
-        else:
-            self.ready.set()
-
-    def publish(self, topic: str, payload: bytes) -> None:
-        """QoS-1 publish, waiting for the PUBACK (a denied publish is acknowledged too, MQTT 3.1.1)."""
-        self.c.publish(topic, payload, qos=1).wait_for_publish(10)
-
-    def topics(self) -> list[str]:
-        """The topics of everything received so far."""
-        return [t for t, _ in self.got]
-
-    def close(self) -> None:
-        """Disconnect and stop the network thread."""
-        self.c.disconnect()
-        self.c.loop_stop()
 
 
 def rss_kib(pid: int) -> int:
@@ -112,22 +69,22 @@ def test_broker_limits_bound_what_one_node_can_queue(squeeze_dep: Deployment, tm
     topics = Topics(dep.name)
     with Broker(files) as broker:
         assert broker.pid is not None
-        peer = Client(files.port, second, files.passwords[second], (topics.inbox_filter(second),), clean=False)
+        peer = MqttUser(files.port, second, files.passwords[second], (topics.inbox_filter(second),), clean=False)
         peer.close()  # the peer stops; its persistent session queues what is sent to it
         time.sleep(0.3)
         before = rss_kib(broker.pid)
         size = limit - 200
         n = 3 * queued // size + 2
-        flood = Client(files.port, first, files.passwords[first])
+        flood = MqttUser(files.port, first, files.passwords[first])
         for i in range(n):
             flood.publish(topics.inbox(second, first), i.to_bytes(4, "big") + bytes(size - 4))
         flood.close()
-        big = Client(files.port, first, files.passwords[first])
+        big = MqttUser(files.port, first, files.passwords[first])
         big.c.publish(topics.inbox(second, first), b"BIG!" + bytes(limit + 1000), qos=1)  # refused by size
         time.sleep(0.5)
         big.c.loop_stop()
         grown = rss_kib(broker.pid) - before
-        peer = Client(files.port, second, files.passwords[second], (topics.inbox_filter(second),), clean=False)
+        peer = MqttUser(files.port, second, files.passwords[second], (topics.inbox_filter(second),), clean=False)
         time.sleep(1.5)  # everything queued is delivered by now
         peer.close()
     received = peer.got
@@ -174,10 +131,10 @@ def test_bridge_credentials_cannot_forge_read_or_stop(squeeze_dep: Deployment, s
     bridge_pw = re.search(r"^remote_password (\S+)$", site.conf.read_text(), re.M).group(1)  # type: ignore[union-attr]
     pw = core.passwords
     with Broker(core):  # the site broker is not running: the bridge's identity is the attacker's alone
-        host = Client(core.port, HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
-        tail = Client(core.port, last, pw[last], (t.inbox_filter(last), t.control()))
-        head = Client(core.port, first, pw[first])
-        spy = Client(core.port, "_bridge_east", bridge_pw, (f"{t.base}/#", t.inbox_filter(first), t.control(),
+        host = MqttUser(core.port, HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
+        tail = MqttUser(core.port, last, pw[last], (t.inbox_filter(last), t.control()))
+        head = MqttUser(core.port, first, pw[first])
+        spy = MqttUser(core.port, "_bridge_east", bridge_pw, (f"{t.base}/#", t.inbox_filter(first), t.control(),
                                                              t.inbox_filter(middle)))
         try:
             spy.publish(t.inbox(HOST_NAME, last), b"forged final output")  # posing as the last stage
@@ -207,10 +164,10 @@ def test_site_credentials_cannot_forge_or_stop_and_the_bridge_session_persists( 
     t = Topics(dep.name)
     pw = core.passwords
     with Broker(core), Broker(site) as site_broker:
-        host = Client(core.port, HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
-        tail = Client(core.port, last, pw[last], (t.inbox_filter(last), t.control()))
-        head = Client(core.port, first, pw[first])
-        mid = Client(site.port, middle, site.passwords[middle], (t.inbox_filter(middle), t.control()), clean=False)
+        host = MqttUser(core.port, HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
+        tail = MqttUser(core.port, last, pw[last], (t.inbox_filter(last), t.control()))
+        head = MqttUser(core.port, first, pw[first])
+        mid = MqttUser(site.port, middle, site.passwords[middle], (t.inbox_filter(middle), t.control()), clean=False)
         try:
             wait_until(lambda: (mid.publish(t.inbox(last, middle), b"up") or  # type: ignore[func-returns-value]
                                 (t.inbox(last, middle), b"up") in tail.got), TIMEOUT, "the bridge to come up")
@@ -222,7 +179,7 @@ def test_site_credentials_cannot_forge_or_stop_and_the_bridge_session_persists( 
             assert host.got == []
             assert (t.control(), b"stop") not in tail.got
             # the core's _host identity does not exist on the site broker
-            intruder = Client(site.port, HOST_NAME, pw[HOST_NAME])
+            intruder = MqttUser(site.port, HOST_NAME, pw[HOST_NAME])
             assert getattr(intruder.rc, "is_failure", False), intruder.rc
             intruder.c.loop_stop()
             # the bridge's session on the core is persistent: queued while the site is down, delivered after

@@ -32,7 +32,7 @@ from bb_edge.deployment.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.wire.topics import Topics
-from tests.adapters.test_security_broker import Client
+from tests.support.broker import MqttUser
 from tests.support.fedavg_oracle import fedavg_recomputed
 from tests.support.transport_helpers import wait_until
 
@@ -54,12 +54,12 @@ def test_broker_gives_each_learning_role_its_own_least_privilege(tmp_path: Path)
     pw = files.passwords
     assert {"server", "c0", "c1", "c2"} <= set(pw)  # the roster, from the config alone (no nodes list)
     t = Topics(dep.name, "bb")
-    clients: list[Client] = []
+    clients: list[MqttUser] = []
     with Broker(files):
         try:
-            server = Client(files.port, "server", pw["server"], (t.inbox_filter("server"),))
-            c1 = Client(files.port, "c1", pw["c1"], (t.inbox_filter("c1"), t.broadcast("+")))
-            c0 = Client(files.port, "c0", pw["c0"])
+            server = MqttUser(files.port, "server", pw["server"], (t.inbox_filter("server"),))
+            c1 = MqttUser(files.port, "c1", pw["c1"], (t.inbox_filter("c1"), t.broadcast("+")))
+            c0 = MqttUser(files.port, "c0", pw["c0"])
             clients += [server, c1, c0]
             c0.publish(t.inbox("c1", "c0"), b"forged update to another client")
             c0.publish(t.broadcast("c0"), b"a client's broadcast")

@@ -1,5 +1,6 @@
-"""A real anonymous Mosquitto on a free loopback port for the learning-fleet tests: start, stop by pid, and the
-per-test ``mqtt_url`` fixture (test modules load it with ``pytest_plugins = ["tests.support.broker"]``)."""
+"""Real Mosquitto for the tests: an anonymous one on a free loopback port for the learning fleets (start, stop
+by pid, and the per-test ``mqtt_url`` fixture, loaded with ``pytest_plugins = ["tests.support.broker"]``), and
+``MqttUser``, a paho client logged in as one user that records what it receives."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,3 +53,48 @@ def mqtt_url(tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         stop_broker(proc)
+
+
+class MqttUser:
+    """A paho client logged in as ``user`` that records what it receives on its subscriptions."""
+
+    def __init__(self, port: int, user: str, password: str, subs: tuple[str, ...] = (), clean: bool = True) -> None:
+        import paho.mqtt.client as paho
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.got: list[tuple[str, bytes]] = []
+        self.rc: object = None
+        self.ready = threading.Event()
+        self.subs = subs
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=user, clean_session=clean, protocol=paho.MQTTv311)
+        c.username_pw_set(user, password)
+        c.on_connect = self._on_connect
+        c.on_subscribe = lambda *a: self.ready.set()
+        c.on_message = lambda cl, u, m: self.got.append((m.topic, bytes(m.payload)))
+        self.c = c
+        c.connect("127.0.0.1", port, keepalive=5)
+        c.loop_start()
+        assert self.ready.wait(10), f"{user} did not connect/subscribe (rc {self.rc})"
+
+    def _on_connect(self, cl: object, u: object, flags: object, rc: object, props: object) -> None:
+        self.rc = rc
+        if getattr(rc, "is_failure", False):
+            self.ready.set()
+            return
+        if self.subs:
+            self.c.subscribe([(t, 1) for t in self.subs])
+        else:
+            self.ready.set()
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        """QoS-1 publish, waiting for the PUBACK (a denied publish is acknowledged too, MQTT 3.1.1)."""
+        self.c.publish(topic, payload, qos=1).wait_for_publish(10)
+
+    def topics(self) -> list[str]:
+        """The topics of everything received so far."""
+        return [t for t, _ in self.got]
+
+    def close(self) -> None:
+        """Disconnect and stop the network thread."""
+        self.c.disconnect()
+        self.c.loop_stop()
