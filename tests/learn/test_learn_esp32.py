@@ -35,8 +35,7 @@ from bb_edge.bundle.learning.espidf import compile_definitions, learn_partition_
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.targets import load_target
-from tests.learn.test_learn_mcu import _model, _reference, _shard, _wait
-from tests.support.learn_device import wait_learn
+from tests.support.learn_device import client_shard, model_env, reference_round, wait_learn, wait_reports
 
 NODE = "c1"
 LEARNING: dict[str, Any] = {
@@ -60,7 +59,7 @@ def test_partition_table_and_sizes(built: tuple[Path, Path]) -> None:
     big enough for two copies of the record (32 + 4 x parameters bytes) plus NVS's spare page, all inside the
     chip's flash, none overlapping; main.c finds them under the names and subtype the table gives."""
     d, bundle = built
-    module, _, _, _ = _shard(d, NODE)
+    module, _, _, _ = client_shard(d, NODE)
     n = module.setup.program.layout.size
     p = bundle / "esp-idf"
     rows = {r[0]: r for r in parse_partitions((p / "partitions.csv").read_text())}
@@ -136,7 +135,7 @@ def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], t
     pending, put in NVS by esp-idf-nvs-partition-gen while the board is off, is trained again at boot (new epoch
     from NVS) and answered as ORT says."""
     d, bundle = built
-    module, x, y, ids = _shard(d, NODE)
+    module, x, y, ids = client_shard(d, NODE)
     nid = ids[NODE]
     n = module.setup.program.layout.size
     dev = device_for_bundle(bundle, tmp_path)
@@ -146,13 +145,13 @@ def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], t
         join = wait_learn(dev, 1, 10)
         assert join and np.asarray(join[0].array()).tolist() == [len(x)]
         start = np.random.default_rng(1).normal(0, 0.1, n).astype(np.float32)
-        dev.send(_model(start, nid, 0, 1, edge=6))
-        _wait(dev, "ModelTaken round=0")
-        dev.send(_model(start, nid, 1, 2))
+        dev.send(model_env(start, nid, 0, 1, edge=6))
+        wait_reports(dev, "ModelTaken round=0")
+        dev.send(model_env(start, nid, 1, 2))
         upd = wait_learn(dev, 3, 60)
         assert upd and upd[0].request_id == 1
         got = np.asarray(upd[0].array(), np.float32)
-        ref = _reference(module, x, y, nid, 1, start)
+        ref = reference_round(module, x, y, nid, 1, start)
         assert np.abs(ref).max() > 1e-3  # training moved the model
         np.testing.assert_allclose(got, ref, atol=1e-4, rtol=0)
         store = _nvs(image, bundle)
@@ -177,10 +176,10 @@ def test_esp_app_trains_a_round_and_resumes_from_nvs(built: tuple[Path, Path], t
         write_flash_image([(rows["bbstate"][3], nvs)], image, image.stat().st_size)
         dev.restart()  # type: ignore[attr-defined]  # waits for HELLO with a newer epoch
         assert int(_nvs(image, bundle)["epoch"]) == epoch + 1
-        envs, texts = _wait(dev, "RoundResumed", 30.0)
+        envs, texts = wait_reports(dev, "RoundResumed", 30.0)
         upd2 = wait_learn(dev, 3, 60, envs)
         assert upd2 and upd2[0].request_id == 2, texts
-        np.testing.assert_allclose(np.asarray(upd2[0].array()), _reference(module, x, y, nid, 2, start2),
+        np.testing.assert_allclose(np.asarray(upd2[0].array()), reference_round(module, x, y, nid, 2, start2),
                                    atol=1e-4, rtol=0)
     finally:
         dev.stop()  # type: ignore[attr-defined]

@@ -38,8 +38,8 @@ from bb_edge.learn.models import mlp
 from bb_edge.mpy import train as mpy_train
 from bb_edge.wire.topics import Topics
 from tests.learn.flower_driver import numpy_train
-from tests.learn.test_learn_mcu import _mpy_argv
 from tests.support.broker import start_broker, stop_broker
+from tests.support.mpy_client import mpy_client_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 FLOWER_PY = Path(os.environ.get("BB_EDGE_FLOWER_PYTHON",
@@ -118,7 +118,7 @@ def test_flower_fedavg_trains_a_federation_with_m3_and_micropython_clients(tmp_p
                 [sys.executable, "-m", "bb_edge.adapters.learn.mcu_fleet", str(d), "--node", MCU, "--transport", url,
                  "--bundle", str(dist / MCU), "--state-dir", str(tmp_path / "state"), "--record", str(rec)],
                 stdout=m3_log, stderr=subprocess.STDOUT, env=env))
-            mpy_cmd, mpy_dir = _mpy_argv(dist / MPY, tmp_path, url)
+            mpy_cmd, mpy_dir = mpy_client_argv(dist / MPY, tmp_path, url)
             procs.append(subprocess.Popen(mpy_cmd, stdout=mpy_log, stderr=subprocess.STDOUT, env=env, cwd=mpy_dir))
         _wait_present(url, dep.name, [MCU, MPY], 120)
         shards = {}

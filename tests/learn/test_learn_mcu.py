@@ -26,7 +26,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,6 @@ import pytest
 
 from bb_edge.adapters.learn.fleet import run_learning_fleet
 from bb_edge.adapters.learn.mcu_fleet import device_for_bundle, reference_update, round_batches
-from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.bbrt.errors import FitError
 from bb_edge.bundle.build import build_all
@@ -44,11 +42,17 @@ from bb_edge.errors import BuildError
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from bb_edge.mpy import train as mpy_train
-from bb_edge.wire import Envelope, decode, encode
-from tests.micropython.test_micropython_train import LAUNCH, VM_BRIDGE, VM_CLIENT, _client_dir
+from bb_edge.wire import Envelope, encode
 from tests.support.broker import start_broker, stop_broker
-from tests.support.learn_device import wait_learn
-from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, write_shims
+from tests.support.learn_device import (
+    SERVER_ID,
+    client_shard,
+    model_env,
+    reference_round,
+    wait_learn,
+    wait_reports,
+)
+from tests.support.mpy_client import mpy_client_argv
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 CLIENTS, ROUNDS, EPOCHS = (6, 8, 2) if LONG else (4, 3, 2)
@@ -57,7 +61,6 @@ LEARNING: dict[str, Any] = {
     "strategy": "fedavg", "clients": CLIENTS, "rounds": ROUNDS, "epochs": EPOCHS, "seed": 5, "round_timeout": 60.0,
     "data": {"source": "digits", "partition": {"type": "partition.iid"}},
 }
-SERVER_ID = 1
 
 needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
                                 reason="qemu-system-arm and arm-none-eabi-gcc are CI packages (.ci/apt-packages.txt)")
@@ -74,36 +77,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return d, root / "dist" / MCU
 
 
-def _shard(d: Path, node: str) -> tuple[Any, np.ndarray, np.ndarray, dict[str, int]]:
-    module = load_module(load_deployment(d).extra["learning"], d)
-    part = module.setup.parts[module.clients().index(node)]
-    return module, part.x.reshape(len(part.x), -1), part.y, dict(module.nodes())
 
 
-def _reference(module: Any, x: np.ndarray, y: np.ndarray, node_id: int, rnd: int, start: np.ndarray) -> np.ndarray:
-    cfg = module.cfg
-    batches = round_batches(len(x), int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["local_steps"]),
-                            int(cfg["seed"]), node_id, rnd)
-    return reference_update(module.setup.program, start, x, y, batches)
 
 
-def _model(vec: np.ndarray, node_id: int, rnd: int, seq: int, *, edge: int = 2, sender: int = SERVER_ID) -> bytes:
-    return encode(Envelope.for_array(vec, sender=sender, receiver=node_id, seq=(9 << 32) | seq, request_id=rnd,
-                                     edge=edge, protocol=17))
 
 
-def _wait(dev: Any, want: str | None, timeout: float = 30.0) -> tuple[list[Any], list[str]]:
-    """Data envelopes and device reports until a report starting with ``want`` (or ``timeout``)."""
-    envs: list[Any] = []
-    texts: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        envs += [decode(e) for e in dev.wait_data(1, 0.05)]
-        texts += [bytes(c.data).decode() for c in dev.control if c.edge == 5]
-        dev.control.clear()
-        if want is not None and any(t.startswith(want) for t in texts):
-            break
-    return envs, texts
 
 
 @needs_qemu
@@ -111,7 +90,7 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
     """JOIN with its shard size; every bad model is a typed refusal that leaves the stored model as it was;
     a good round's update equals ORT on the same program, shard and batch order within 1e-4."""
     d, bundle = built
-    module, x, y, ids = _shard(d, MCU)
+    module, x, y, ids = client_shard(d, MCU)
     nid = ids[MCU]
     n = module.setup.program.layout.size
     dev = device_for_bundle(bundle, tmp_path)
@@ -121,50 +100,50 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
         join = wait_learn(dev, 1, 10)
         assert join and np.asarray(join[0].array()).tolist() == [len(x)]  # JOIN carries the shard's sample count
         start = (np.random.default_rng(1).normal(0, 0.1, n)).astype(np.float32)
-        dev.send(_model(start, nid, 0, 1, edge=6))  # MODEL_FULL: the device takes the current model
-        _, texts = _wait(dev, "ModelTaken round=0")
+        dev.send(model_env(start, nid, 0, 1, edge=6))  # MODEL_FULL: the device takes the current model
+        _, texts = wait_reports(dev, "ModelTaken round=0")
         assert any(t.startswith("ModelTaken round=0") for t in texts), texts
         kept = record.read_bytes()  # the device saves the record before it reports ModelTaken
-        bad = {"WRONG_SHAPE": _model(start[:-1], nid, 1, 2),
+        bad = {"WRONG_SHAPE": model_env(start[:-1], nid, 1, 2),
                "WRONG_DTYPE": encode(Envelope.for_array(start.view(np.int32), sender=SERVER_ID, receiver=nid,
                                                         seq=(9 << 32) | 3, request_id=1, edge=2, protocol=17)),
-               "WRONG_SENDER": _model(start, nid, 1, 4, sender=ids["c0"]),
-               "NOT_FINITE": _model(np.where(np.arange(n) == 7, np.nan, start).astype(np.float32), nid, 1, 5),
-               "STALE_ROUND": _model(start, nid, 0, 6)}
+               "WRONG_SENDER": model_env(start, nid, 1, 4, sender=ids["c0"]),
+               "NOT_FINITE": model_env(np.where(np.arange(n) == 7, np.nan, start).astype(np.float32), nid, 1, 5),
+               "STALE_ROUND": model_env(start, nid, 0, 6)}
         for reason, env in bad.items():
             dev.send(env)
-            envs, texts = _wait(dev, "ModelRefused")
+            envs, texts = wait_reports(dev, "ModelRefused")
             assert f"ModelRefused {reason}" in texts[-1], (reason, texts)
             assert not [e for e in envs if e.edge == 3]  # no update for a refused model
             assert record.read_bytes() == kept  # the device kept its model and round state
-        dev.send(_model(start, nid, 1, 7))
-        envs, _ = _wait(dev, None, 0.0)
+        dev.send(model_env(start, nid, 1, 7))
+        envs, _ = wait_reports(dev, None, 0.0)
         upd = wait_learn(dev, 3, 60, envs)
         assert upd and upd[0].request_id == 1
         got = np.asarray(upd[0].array(), np.float32)
-        ref = _reference(module, x, y, nid, 1, start)
+        ref = reference_round(module, x, y, nid, 1, start)
         assert np.abs(ref).max() > 1e-3  # training moved the model: the comparison is not 0 == 0
         np.testing.assert_allclose(got, ref, atol=1e-4, rtol=0)
         # a wrong batch order is caught: the reference of another round's order differs by far more
-        assert np.abs(_reference(module, x, y, nid, 2, start) - got).max() > 1e-3
+        assert np.abs(reference_round(module, x, y, nid, 2, start) - got).max() > 1e-3
         # answered: the record says round 1, with the trained model (start + update)
         rec = record.read_bytes()
         magic, _v, node_id, count, answered, model_round, pending, _crc = struct.unpack_from("<8I", rec)
         assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
         np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + got, atol=1e-6)
-        dev.send(_model(start, nid, 1, 8))  # round 1 again (a fresh seq): stale
-        _, texts = _wait(dev, "ModelRefused")
+        dev.send(model_env(start, nid, 1, 8))  # round 1 again (a fresh seq): stale
+        _, texts = wait_reports(dev, "ModelRefused")
         assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
-        dev.send(_model(start, nid, 2, 7))  # the seq of the applied round-1 model: a duplicate, whatever it carries
-        _, texts = _wait(dev, "ModelRefused")
+        dev.send(model_env(start, nid, 2, 7))  # the seq of the applied round-1 model: a duplicate, whatever it carries
+        _, texts = wait_reports(dev, "ModelRefused")
         assert texts[-1] == "ModelRefused DUPLICATE round=2", texts
         assert record.read_bytes() == rec
         # a record that does not check out (one model byte flipped) is not restored: a fresh start trains round 1
         # (an intact one is: the mixed fleet's M3 resumes its round from it, and the posix test's round is stale)
         record.write_bytes(rec[:40] + bytes([rec[40] ^ 0x40]) + rec[41:])
         dev.restart()  # type: ignore[attr-defined]
-        dev.send(_model(start, nid, 1, 21))
-        envs, texts = _wait(dev, None, 0.0)
+        dev.send(model_env(start, nid, 1, 21))
+        envs, texts = wait_reports(dev, None, 0.0)
         again = wait_learn(dev, 3, 60, envs)
         assert again and again[0].request_id == 1
         np.testing.assert_allclose(np.asarray(again[0].array()), ref, atol=1e-4, rtol=0)
@@ -225,20 +204,6 @@ def _fedavg_oracle(module: Any, rounds: int) -> np.ndarray:
     return vec
 
 
-def _mpy_argv(dist: Path, tmp_path: Path, url: str) -> tuple[list[str], Path]:
-    """argv of the MicroPython client (its bundle directory, broker filled in): CI runs the bundle's main.py
-    hosted by CPython; the long setting trains in the real MicroPython VM behind bbnode/mqtt.py."""
-    paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
-    c = _client_dir(dist, tmp_path / MPY, int(url.rsplit(":", 1)[1]))
-    if not LONG:
-        (c / "_launch.py").write_text(LAUNCH.format(here=str(c), paths=paths))
-        return [sys.executable, "-u", str(c / "_launch.py")], c
-    driver, _ = prepare_vm(tmp_path / "mpylib")
-    (c / "_vm_client.py").write_text(VM_CLIENT)
-    vm_argv = [shutil.which("node") or "node", str(driver), str(c / "lib"), str(c), str(c / "_vm_client.py"),
-               "64", "--lines"]
-    (c / "_bridge.py").write_text(VM_BRIDGE.format(here=str(c), paths=paths, vm_argv=vm_argv))
-    return [sys.executable, "-u", str(c / "_bridge.py")], c
 
 
 @needs_qemu
@@ -248,7 +213,7 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
     every M3 update equals the ORT reference; the server's model equals an independent recomputation of
     the mixed run; the final accuracy is at least the simulator's minus 1 point."""
     d, bundle = built
-    module, x, y, ids = _shard(d, MCU)
+    module, x, y, ids = client_shard(d, MCU)
     broker, url = start_broker(tmp_path / "broker")
     rec, work = tmp_path / "rec", tmp_path / "work"
     cmd = [sys.executable, "-m", "bb_edge.adapters.learn.mcu_fleet", str(d), "--node", MCU, "--transport", url,
@@ -256,7 +221,7 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
            "--power-cut", "2:0", "--progress", str(work / f"{MCU}.progress.jsonl"),
            "--start-file", str(work / "start")]  # the fleet's common start (LearningFleet.start_file)
     try:
-        mpy_cmd, mpy_dir = _mpy_argv(bundle.parent / MPY, tmp_path, url)
+        mpy_cmd, mpy_dir = mpy_client_argv(bundle.parent / MPY, tmp_path, url)
         res = run_learning_fleet(load_deployment(d), url, workdir=work, commands={MCU: cmd, MPY: mpy_cmd},
                                  timeout=900)
     finally:
@@ -270,7 +235,7 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
         start = np.load(rec / f"model-r{r}-0.npy")
         ups = sorted(rec.glob(f"update-r{r}-*.npy"))
         assert ups, f"no update of round {r} from the M3 client"
-        ref = _reference(module, x, y, ids[MCU], r, start)
+        ref = reference_round(module, x, y, ids[MCU], r, start)
         for u in ups:
             np.testing.assert_allclose(np.load(u), ref, atol=1e-4, rtol=0)
     assert json.loads((mpy_dir / "config.json").read_text())["learn"]["arith"] == "int"  # the int mode trained
@@ -293,16 +258,16 @@ if LONG:  # collected only in the long setting (a second firmware build): RV32 r
 
         Returns the running device (the caller stops it), the round's start vector and c0's id."""
         build_all(d, [f"c0={target}"], tmp_path / "dist")
-        module, x, y, ids = _shard(d, "c0")
+        module, x, y, ids = client_shard(d, "c0")
         n = module.setup.program.layout.size
         dev = device_for_bundle(tmp_path / "dist" / "c0", tmp_path)
         dev.start(timeout=boot_s)
         try:
             start = (np.random.default_rng(seed).normal(0, 0.1, n)).astype(np.float32)
-            dev.send(_model(start, ids["c0"], 1, 1))
+            dev.send(model_env(start, ids["c0"], 1, 1))
             upd = wait_learn(dev, 3, update_s)
             assert upd, f"no update from the {target} client"
-            np.testing.assert_allclose(np.asarray(upd[0].array()), _reference(module, x, y, ids["c0"], 1, start),
+            np.testing.assert_allclose(np.asarray(upd[0].array()), reference_round(module, x, y, ids["c0"], 1, start),
                                        atol=1e-4, rtol=0)
         except BaseException:
             dev.stop()
@@ -320,8 +285,8 @@ if LONG:  # collected only in the long setting (a second firmware build): RV32 r
         dev, start, c0 = _device_round_matches_reference(built[0], "host", tmp_path, 3, 30.0, 60)
         try:
             dev.restart()
-            dev.send(_model(start, c0, 1, 2))
-            _, texts = _wait(dev, "ModelRefused")
+            dev.send(model_env(start, c0, 1, 2))
+            _, texts = wait_reports(dev, "ModelRefused")
             assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
         finally:
             dev.stop()  # type: ignore[attr-defined]

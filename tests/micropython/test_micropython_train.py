@@ -59,6 +59,7 @@ from bb_edge.mpy.train import (
 )
 from bb_edge.wire.envelope import Envelope, decode, encode
 from tests.support.broker import start_broker, stop_broker
+from tests.support.mpy_client import LAUNCH, VM_BRIDGE, VM_CLIENT, client_dir
 from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, run_vm, write_shims
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -517,84 +518,8 @@ def test_build_selects_the_int_mode(tmp_path: Path) -> None:
     assert facts["ram_need"] == float_need + 4 * 650 + 4 * 256  # + the float32 model copy, the encoded table
 
 
-LAUNCH = """import os, runpy, sys
-os.chdir({here!r})
-sys.path[:0] = {paths!r}
-runpy.run_path("main.py", run_name="__main__")
-"""
 
-# The FedAvg client in the real MicroPython VM (the bundle's own lib/bbnode/*.mpy, train.bbt, shard.bbs), one
-# line per input: "T ms" (tick), "E hex" (an envelope), "H" (hello); it answers "S hex" (an envelope to
-# send), "V json" (an event) and "D" (done with this line).
-VM_CLIENT = """
-import json
-from binascii import hexlify, unhexlify
-from bbnode.train import Trainer
-from bbnode.learn_client import FedAvgClient, Shard
-cfg = json.load(open('config.json'))
-lc = cfg['learn']
-def send(b):
-    print('S ' + hexlify(b).decode())
-T = Trainer(open(lc['program'], 'rb').read())
-C = FedAvgClient(T, Shard(open(lc['shard'], 'rb').read()), cfg['node_id'], lc['server_id'], send,
-                 epochs=lc['epochs'], seed=lc['seed'], heartbeat_ms=lc['heartbeat_ms'], name=cfg['name'])
-def on_line(s):
-    if s.startswith('T '):
-        C.tick(int(s[2:]))
-    elif s.startswith('E '):
-        C.handle(unhexlify(s[2:]))
-    elif s == 'H':
-        C.hello()
-    for name, f in C.take_events():
-        f['event'] = name
-        print('V ' + json.dumps(f))
-    print('D')
-    return False
-"""
 
-# The VM client's host: bbnode/mqtt.py (MqttLink on umqtt.simple) under CPython moves envelopes between
-# Mosquitto and the VM's stdin/stdout; the training itself runs in the VM. SIGTERM stops the VM too.
-VM_BRIDGE = """import json, os, signal, subprocess, sys, time
-os.chdir({here!r})
-sys.path[:0] = {paths!r}
-from bbnode.mqtt import MqttLink
-cfg = json.load(open("config.json"))
-vm = subprocess.Popen({vm_argv!r}, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-def stop(signum, frame):
-    vm.kill()
-    vm.wait(10)
-    sys.exit(0)
-signal.signal(signal.SIGTERM, stop)
-link = MqttLink(cfg["mqtt"], cfg["name"], {{int(k): v for k, v in cfg["peers"].items()}})
-
-class VmNode:
-    def cmd(self, line):
-        vm.stdin.write(line + "\\n")
-        vm.stdin.flush()
-        while True:
-            out = vm.stdout.readline()
-            if not out:
-                raise SystemExit("the MicroPython VM exited")
-            if out.startswith("S "):
-                link.send(bytes.fromhex(out[2:].strip()))
-            elif out.startswith("V "):
-                with open("learn.log", "a") as f:
-                    f.write(out[2:])
-            elif out.startswith("D"):
-                return
-
-    def handle(self, buf):
-        self.cmd("E " + bytes(buf).hex())
-
-node = VmNode()
-link.start(node)
-print("node %s (id %d) connected: FedAvg client in the MicroPython VM" % (cfg["name"], cfg["node_id"]), flush=True)
-node.cmd("H")
-t0 = time.monotonic()
-while link.running:
-    node.cmd("T %d" % int((time.monotonic() - t0) * 1000))
-    link.poll(100)
-"""
 
 
 def _fedavg_oracle(learning: dict[str, Any], d: Path, mpy_clients: set[str], rounds: int) -> np.ndarray:
@@ -626,14 +551,6 @@ def _fedavg_oracle(learning: dict[str, Any], d: Path, mpy_clients: set[str], rou
     return vec
 
 
-def _client_dir(dist: Path, dst: Path, port: int) -> Path:
-    """A built bundle with the broker filled in (as an operator would) and a progress log."""
-    shutil.copytree(dist, dst)
-    cfg = json.loads((dst / "config.json").read_text())
-    cfg["mqtt"].update({"host": "127.0.0.1", "port": port})
-    cfg["learn"]["log"] = "learn.log"
-    (dst / "config.json").write_text(json.dumps(cfg))
-    return dst
 
 
 def test_fedavg_fleet_with_micropython_clients(vm: tuple[Path, Path], tmp_path: Path) -> None:
@@ -651,9 +568,9 @@ def test_fedavg_fleet_with_micropython_clients(vm: tuple[Path, Path], tmp_path: 
     broker, url = start_broker(tmp_path / "broker")
     port = int(url.rsplit(":", 1)[1])
     paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
-    c1 = _client_dir(tmp_path / "dist" / "c1", tmp_path / "c1", port)
+    c1 = client_dir(tmp_path / "dist" / "c1", tmp_path / "c1", port)
     (c1 / "_launch.py").write_text(LAUNCH.format(here=str(c1), paths=paths))
-    c2 = _client_dir(tmp_path / "dist" / "c2", tmp_path / "c2", port)
+    c2 = client_dir(tmp_path / "dist" / "c2", tmp_path / "c2", port)
     (c2 / "_vm_client.py").write_text(VM_CLIENT)
     driver = vm[0]
     vm_argv = [shutil.which("node") or "node", str(driver), str(c2 / "lib"), str(c2), str(c2 / "_vm_client.py"),
