@@ -11,7 +11,6 @@ the generated config (passwords, ACL, use_username_as_clientid) on a free loopba
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -29,7 +28,13 @@ from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import events
 from bb_edge.wire.topics import Topics
 from tests.support.examples import sample_inputs, small_cnn
-from tests.support.mpy_vm import MPY_DIR, build_lib, ensure_vm, fetch_umqtt, run_vm, write_shims
+from tests.support.mpy_vm import (
+    build_lib,
+    cpython_paths,
+    ensure_vm,
+    mqtt_node_dir,
+    run_vm,
+)
 from tests.support.transport_helpers import CNode, RawClient, assert_same_outputs, wait_until
 
 LAUNCH = """import json, runpy, sys
@@ -68,19 +73,8 @@ def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return res.deployment_dir or d, dist  # the deployment with the int8 edges the build chose
 
 
-def _node_dir(bundle: Path, dst: Path, mqtt: dict[str, object]) -> Path:
-    """The bundle with config.json filled in (broker address, password) as an operator would."""
-    shutil.copytree(bundle, dst)
-    cfg = json.loads((dst / "config.json").read_text())
-    assert cfg["transport"] == "mqtt" and cfg["mqtt"]["deployment"]
-    cfg["mqtt"].update(mqtt)
-    cfg["max_payload"] = 65536
-    (dst / "config.json").write_text(json.dumps(cfg))
-    return dst
 
 
-def _paths(tmp: Path) -> list[str]:
-    return [str(write_shims(tmp / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
 
 
 def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
@@ -92,10 +86,10 @@ def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path:
     dep = load_deployment(d)
     files = write_broker_files(tmp_path / "broker", dep)
     url = files.url()
-    node_dir = _node_dir(dist / "n1", tmp_path / "n1", {"host": "127.0.0.1", "port": files.port,
+    node_dir = mqtt_node_dir(dist / "n1", tmp_path / "n1", {"host": "127.0.0.1", "port": files.port,
                                                          "password": files.passwords["n1"], "keepalive": 2})
-    (node_dir / "_launch.py").write_text(LAUNCH.format(paths=_paths(tmp_path)))
-    (node_dir / "_refused.py").write_text(REFUSED.format(paths=_paths(tmp_path)))
+    (node_dir / "_launch.py").write_text(LAUNCH.format(paths=cpython_paths(tmp_path)))
+    (node_dir / "_refused.py").write_text(REFUSED.format(paths=cpython_paths(tmp_path)))
     requests = [{"x": s["x"]} for s in sample_inputs(4, seed=5)]
     blob = (dist / "n1" / "program.bbrt").read_bytes()
     from bb_edge.bbrt.format import parse

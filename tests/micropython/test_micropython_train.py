@@ -60,7 +60,7 @@ from bb_edge.mpy.train import (
 from bb_edge.wire.envelope import Envelope, decode, encode
 from tests.support.broker import start_broker, stop_broker
 from tests.support.mpy_client import LAUNCH, VM_BRIDGE, VM_CLIENT, client_dir
-from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, run_vm, write_shims
+from tests.support.mpy_vm import MPY_DIR, cpython_paths, prepare_vm, run_vm
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 NODE_ID, SERVER_ID = 4, 1
@@ -567,7 +567,7 @@ def test_fedavg_fleet_with_micropython_clients(vm: tuple[Path, Path], tmp_path: 
     build_all(d, ["c1=esp32-micropython", "c2=esp32-micropython"], tmp_path / "dist")
     broker, url = start_broker(tmp_path / "broker")
     port = int(url.rsplit(":", 1)[1])
-    paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
+    paths = cpython_paths(tmp_path)
     c1 = client_dir(tmp_path / "dist" / "c1", tmp_path / "c1", port)
     (c1 / "_launch.py").write_text(LAUNCH.format(here=str(c1), paths=paths))
     c2 = client_dir(tmp_path / "dist" / "c2", tmp_path / "c2", port)

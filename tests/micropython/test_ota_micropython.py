@@ -541,8 +541,8 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
     from bb_edge.cli import main
     from bb_edge.deployment.manifest import HOST_NAME, load_deployment
     from bb_edge.wire.topics import Topics
-    from tests.micropython.test_micropython_mqtt import _node_dir, _paths
     from tests.support.examples import sample_inputs
+    from tests.support.mpy_vm import cpython_paths, mqtt_node_dir
     from tests.support.transport_helpers import CNode, assert_same_outputs
 
     dep = load_deployment(mpy_fleet["old"])
@@ -558,10 +558,10 @@ def test_micropython_node_updated_mid_stream(mpy_fleet: dict[str, Path], tmp_pat
             for k, b in blobs.items()}
     files = write_broker_files(tmp_path / "broker", dep)
     url = files.url()
-    node_dir = _node_dir(mpy_fleet["dist_old"] / "n1", tmp_path / "n1", {
+    node_dir = mqtt_node_dir(mpy_fleet["dist_old"] / "n1", tmp_path / "n1", {
         "host": "127.0.0.1", "port": files.port, "password": files.passwords["n1"], "keepalive": 5,
         "status_interval": 0.5})
-    (node_dir / "_launch.py").write_text(LIVE_LAUNCH.format(paths=_paths(tmp_path)))
+    (node_dir / "_launch.py").write_text(LIVE_LAUNCH.format(paths=cpython_paths(tmp_path)))
     broker = Broker(files).start()
     model = StatusModel(interval=0.5)
     watcher = StatusClient(url, model)

@@ -9,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from tests.support.mpy_vm import MPY_DIR, fetch_umqtt, prepare_vm, write_shims
+from tests.support.mpy_vm import cpython_paths, prepare_vm
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"  # the client in the real MicroPython VM
 
@@ -108,7 +108,7 @@ def client_dir(dist: Path, dst: Path, port: int) -> Path:
 def mpy_client_argv(dist: Path, tmp_path: Path, url: str) -> tuple[list[str], Path]:
     """argv of the MicroPython client (its bundle directory, broker filled in): CI runs the bundle's main.py
     hosted by CPython; the long setting trains in the real MicroPython VM behind bbnode/mqtt.py."""
-    paths = [str(write_shims(tmp_path / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
+    paths = cpython_paths(tmp_path)
     c = client_dir(dist, tmp_path / dist.name, int(url.rsplit(":", 1)[1]))
     if not LONG:
         (c / "_launch.py").write_text(LAUNCH.format(here=str(c), paths=paths))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import onnx
@@ -133,7 +135,6 @@ def fetch_umqtt(version: str = UMQTT_VERSION) -> Path:
     unpacks it, and the unpacked ``umqtt/simple.py`` is copied out. Returns the directory to put on sys.path.
     """
     import os
-    import sys
     import tempfile
 
     dst = UMQTT_CACHE / version
@@ -160,3 +161,19 @@ def write_shims(dst: Path) -> Path:
     for name, text in CPYTHON_SHIMS.items():
         (dst / name).write_text(text)
     return dst
+
+
+def mqtt_node_dir(bundle: Path, dst: Path, mqtt: dict[str, object]) -> Path:
+    """The bundle with config.json filled in (broker address, password) as an operator would."""
+    shutil.copytree(bundle, dst)
+    cfg = json.loads((dst / "config.json").read_text())
+    assert cfg["transport"] == "mqtt" and cfg["mqtt"]["deployment"]
+    cfg["mqtt"].update(mqtt)
+    cfg["max_payload"] = 65536
+    (dst / "config.json").write_text(json.dumps(cfg))
+    return dst
+
+
+def cpython_paths(tmp: Path) -> list[str]:
+    """sys.path entries that host bbnode under CPython: the MicroPython shims, umqtt and the bbnode sources."""
+    return [str(write_shims(tmp / "shims")), str(fetch_umqtt()), str(MPY_DIR)]
