@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,21 +25,13 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-WHEELHOUSE = Path(os.environ.get("BB_EDGE_CACHE", Path.home() / ".cache" / "bb-edge")) / "wheelhouse"
-#: working-tree litter and what the wheel never carries
-IGNORE = shutil.ignore_patterns(".git", "node_modules", "__pycache__", "build", "dist", "*.egg-info", ".mypy_cache",
-                                ".ruff_cache", ".hypothesis", ".pytest_cache", "*.whl", "tests", "bench", "*.o")
+from tests.support.wheel import ROOT, build_wheel, check_ok, install_from_wheelhouse, run_cmd
+
 TARGETS = ("host", "qemu-cortex-m3", "esp32-micropython", "jetson-orin-nano")
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def _check(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 0, f"{proc.args}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return " ".join(proc.stdout.split())
 
 
 class Venv:
@@ -58,39 +49,13 @@ class Venv:
     def bb_edge(self, *args: str, timeout: float = 180) -> str:
         """Run the venv's console script in the scratch dir; its stdout, whitespace-normalised."""
         exe = self.base / "venv" / "bin" / "bb-edge"
-        return _check(_run([str(exe), *args], self.scratch, self.env, timeout))
-
-
-def _build_wheel(base: Path) -> Path:
-    src = base / "src"
-    shutil.copytree(ROOT, src, symlinks=True, ignore=IGNORE)
-    cmd = [sys.executable, "-m", "build", "--wheel", "--outdir", str(base / "wheel")]
-    try:  # the installed setuptools is enough when it is recent: no isolated env to download
-        from importlib.metadata import version
-
-        if int(version("setuptools").split(".")[0]) >= 77:
-            cmd.append("--no-isolation")
-    except Exception:  # noqa: BLE001 - no setuptools here: let build make its isolated env
-        pass
-    _check(_run([*cmd, str(src)], base, dict(os.environ), 300))
-    wheels = sorted((base / "wheel").glob("bb_edge-*.whl"))
-    assert len(wheels) == 1, wheels
-    return wheels[0]
+        return check_ok(run_cmd([str(exe), *args], self.scratch, self.env, timeout))
 
 
 def _install(venv: Venv, wheel: Path) -> None:
-    _check(_run([sys.executable, "-m", "venv", str(venv.base / "venv")], venv.base, venv.env, 120))
-    req = str(wheel)  # a plain install: `bb-edge build --target jetson` (fp16) must work from it
-    pip = [str(venv.python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    offline = _run([*pip, "--no-index", "--find-links", str(WHEELHOUSE), req], venv.base, venv.env, 300)
-    if offline.returncode != 0:
-        # first run on this machine: fill the wheelhouse once through pip's configured index, then offline
-        WHEELHOUSE.mkdir(parents=True, exist_ok=True)
-        _check(_run([sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--wheel-dir",
-                     str(WHEELHOUSE), req], venv.base, dict(os.environ), 900))
-        for stale in WHEELHOUSE.glob("bb_edge-*.whl"):
-            stale.unlink()  # the project itself always comes from the freshly built wheel
-        _check(_run([*pip, "--no-index", "--find-links", str(WHEELHOUSE), req], venv.base, venv.env, 300))
+    check_ok(run_cmd([sys.executable, "-m", "venv", str(venv.base / "venv")], venv.base, venv.env, 120))
+    # a plain install: `bb-edge build --target jetson` (fp16) must work from it
+    install_from_wheelhouse(str(venv.python), wheel, venv.base, venv.env, 300)
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +63,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
     base = tmp_path_factory.mktemp("wheel-install")
     assert not base.resolve().is_relative_to(ROOT), "the venv must live far from the checkout"
     v = Venv(base)
-    _install(v, _build_wheel(base))
+    _install(v, build_wheel(base))
     return v
 
 
@@ -106,7 +71,7 @@ def test_installed_package_is_the_wheel_not_the_checkout(venv: Venv) -> None:
     code = ("import json, sys, importlib.util as u, bb_edge, bb_edge.commands.demo as d; "
             "print(json.dumps({'file': bb_edge.__file__, 'demo': d.__file__, 'path': sys.path, "
             "'adapters': u.find_spec('adapters') is not None, 'sklearn': u.find_spec('sklearn') is not None}))")
-    info = json.loads(_check(_run([str(venv.python), "-c", code], venv.scratch, venv.env, 60)))
+    info = json.loads(check_ok(run_cmd([str(venv.python), "-c", code], venv.scratch, venv.env, 60)))
     site = venv.base / "venv"
     assert Path(info["file"]).resolve().is_relative_to(site.resolve()), info["file"]
     assert Path(info["demo"]).resolve().is_relative_to(site.resolve()), info["demo"]

@@ -4,7 +4,7 @@ What a user has after ``pip install .`` (no extras, no test tools, no scikit-lea
 commands with this venv's ``bb-edge``. Kept cheap for CI: the dependencies live in a venv cached under
 ``~/.cache/bb-edge/venvs/base-<hash>`` (``$BB_EDGE_CACHE``), keyed by pyproject.toml and the Python version,
 made once with ``python -m venv`` (no ``--system-site-packages``) from the wheelhouse of
-tests/project/test_wheel_install.py (filled through pip's configured index when a wheel is missing). The
+tests/support/wheel.py (filled through pip's configured index when a wheel is missing). The
 cached venv is never changed after it is made; each run builds the checkout's wheel and installs it with
 ``--no-deps --target`` into a directory of its own, put first on ``PYTHONPATH``, whose ``bin/bb-edge`` runs
 on the cached venv's interpreter. So concurrent runs share the dependencies and never each other's bb-edge.
@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.project.test_wheel_install import ROOT, WHEELHOUSE, _build_wheel, _check, _run
+from tests.support.wheel import ROOT, build_wheel, check_ok, install_from_wheelhouse, run_cmd
 
 CACHE = Path(os.environ.get("BB_EDGE_CACHE", Path.home() / ".cache" / "bb-edge")) / "venvs"
 
@@ -62,29 +62,21 @@ def _deps_venv(wheel: Path) -> Path:
             return venv
         shutil.rmtree(venv, ignore_errors=True)  # a run that crashed half-way
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-        _check(_run([sys.executable, "-m", "venv", str(venv)], CACHE, env, 120))
+        check_ok(run_cmd([sys.executable, "-m", "venv", str(venv)], CACHE, env, 120))
         py = str(venv / "bin" / "python")
-        pip = [py, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-        offline = _run([*pip, "--no-index", "--find-links", str(WHEELHOUSE), str(wheel)], CACHE, env, 600)
-        if offline.returncode != 0:  # a dependency not in the wheelhouse yet: fetch it once, then offline
-            WHEELHOUSE.mkdir(parents=True, exist_ok=True)
-            _check(_run([sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--wheel-dir",
-                         str(WHEELHOUSE), str(wheel)], CACHE, dict(os.environ), 900))
-            for stale in WHEELHOUSE.glob("bb_edge-*.whl"):
-                stale.unlink()
-            _check(_run([*pip, "--no-index", "--find-links", str(WHEELHOUSE), str(wheel)], CACHE, env, 600))
+        install_from_wheelhouse(py, wheel, CACHE, env, 600)
         # only the dependencies stay: each run brings its own bb-edge
-        _check(_run([py, "-m", "pip", "uninstall", "-q", "-y", "bb-edge"], CACHE, env, 120))
+        check_ok(run_cmd([py, "-m", "pip", "uninstall", "-q", "-y", "bb-edge"], CACHE, env, 120))
         (venv / ".complete").write_text(wheel.name + "\n")
         return venv
 
 
 def base_install(work: Path) -> BaseInstall:
     """Build this checkout's wheel under ``work`` and install it over the cached base-dependency venv."""
-    wheel = _build_wheel(work)
+    wheel = build_wheel(work)
     venv = _deps_venv(wheel)
     site = work / "site"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    _check(_run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                 "--no-deps", "--no-index", "--target", str(site), str(wheel)], work, env, 300))
+    check_ok(run_cmd([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                      "--no-deps", "--no-index", "--target", str(site), str(wheel)], work, env, 300))
     return BaseInstall(venv, site)
