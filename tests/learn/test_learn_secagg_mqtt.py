@@ -29,7 +29,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from bb_edge.adapters.learn.fleet import LearningFleet, run_learning_fleet
-from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
+from bb_edge.adapters.learn.node import build_engine, prepare_programs
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import Engine
@@ -40,6 +40,7 @@ from bb_edge.learn.strategies import secagg as sa
 from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
 from bb_edge.learn.strategies.modules import module_for
 from bb_edge.wire import envelope as wire
+from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
 
 pytest_plugins = ["tests.support.broker"]  # mqtt_url: one Mosquitto per test, stopped by pid
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -50,38 +51,12 @@ def _cfg(clients: int, rounds: int, **extra: Any) -> dict[str, Any]:
             "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}, **extra}
 
 
-def _plain_updates(cfg: dict[str, Any], names: list[str], start: np.ndarray, rnd: int = 1) -> dict[str, np.ndarray]:
-    """Each named client's plaintext update of round ``rnd`` from ``start``: its plain FedAvg target's UPDATE."""
-    plain = {k: v for k, v in cfg.items() if k not in ("secagg", "codec")}
-    mod = load_module(plain)
-    prepared = prepare_programs(mod)
-    ids = dict(mod.nodes())
-    out = {}
-    for n in names:
-        eng = build_engine(mod, n, prepared)
-        env = wire.Envelope.for_array(start.astype(np.float32), sender=1, receiver=ids[n], seq=1, request_id=rnd,
-                                      edge=int(Msg.MODEL), protocol=PROTO_FEDAVG_CLIENT)
-        eng.deliver("server", wire.encode(env))
-        sent = [wire.decode(o.data) for o in eng.poll(0.0)]
-        upd = [e for e in sent if e.edge == Msg.UPDATE and e.protocol == PROTO_FEDAVG_SERVER]
-        assert len(upd) == 1
-        out[n] = np.array(upd[0].array(), dtype=np.float64)
-    return out
 
 
-def _weighted_mean(updates: dict[str, np.ndarray], sizes: dict[str, int]) -> np.ndarray:
-    total = sum(sizes[n] for n in updates)
-    return np.asarray(sum(sizes[n] * updates[n] for n in updates) / total)
 
 
-def _sizes(cfg: dict[str, Any]) -> dict[str, int]:
-    setup = build_setup({k: v for k, v in cfg.items() if k != "secagg"})
-    return {f"c{i}": len(p.x) for i, p in enumerate(setup.parts)}
 
 
-def _init(cfg: dict[str, Any]) -> np.ndarray:
-    prog = build_setup(cfg).program
-    return np.asarray(prog.layout.flatten(prog.initial_params), dtype=np.float64)
 
 
 # ------------------------------------------------------------------ in-process engines
@@ -123,12 +98,12 @@ def test_secagg_with_two_dropouts_is_the_survivors_weighted_mean_in_process() ->
     assert [(e.dropped, e.survivors) for e in rec] == [(2, 3)]
     done = [e for _, e in evs if isinstance(e, lev.RoundCompleted)]
     assert [(e.accepted, e.cohort, e.partial) for e in done] == [(3, 5, True)]
-    init = _init(cfg)
+    init = initial_params(cfg)
     survivors = ["c0", "c2", "c4"]
-    expect = init + _weighted_mean(_plain_updates(cfg, survivors, init), _sizes(cfg))
+    expect = init + weighted_mean(plain_updates(cfg, survivors, init), client_sizes(cfg))
     got = engines["server"].bindings["model"].vector
     np.testing.assert_allclose(got, expect, atol=2e-6)
-    every = init + _weighted_mean(_plain_updates(cfg, [f"c{i}" for i in range(5)], init), _sizes(cfg))
+    every = init + weighted_mean(plain_updates(cfg, [f"c{i}" for i in range(5)], init), client_sizes(cfg))
     assert np.abs(got - every).max() > 1e-3  # the dropped clients' updates are really out of the sum
 
 
@@ -163,10 +138,10 @@ def test_one_client_sealing_garbage_is_dropped_as_bad_share_and_rounds_complete(
     honest = ["c0", "c1", "c3", "c4"]
     # per round: each honest client refuses c2's box once, and the server names c2 once; nothing else is refused
     assert sorted(rej) == sorted([(n, ids["c2"], "bad_share") for n in honest + ["server"]] * 3)
-    model = _init(cfg)
-    sizes = _sizes(cfg)
+    model = initial_params(cfg)
+    sizes = client_sizes(cfg)
     for rnd in (1, 2, 3):
-        model = model + _weighted_mean(_plain_updates(cfg, honest, model, rnd), sizes)
+        model = model + weighted_mean(plain_updates(cfg, honest, model, rnd), sizes)
     np.testing.assert_allclose(engines["server"].bindings["model"].vector, model, atol=1e-5)
 
 
@@ -364,8 +339,8 @@ def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mq
     # SIGTERMed, the server writes its final record before it exits (exit status and log if not)
     assert len(finals) == 1, (fleet.exits.get("server"), log[-2000:])
     got = np.asarray(finals[0]["model"], dtype=np.float64)
-    init = _init(cfg)
-    expect = init + _weighted_mean(_plain_updates(cfg, ["c0", "c2"], init), _sizes(cfg))
+    init = initial_params(cfg)
+    expect = init + weighted_mean(plain_updates(cfg, ["c0", "c2"], init), client_sizes(cfg))
     np.testing.assert_allclose(got, expect, atol=2e-6)
     assert "bad_share" not in log  # every real message passed validation
 
@@ -382,7 +357,7 @@ def test_dp_over_mqtt_noise_is_the_documented_amount(tmp_path: Path, mqtt_url: s
     plain = simulate({k: v for k, v in cfg.items() if k != "codec"}, d)
     assert sim_dp.model is not None and plain.model is not None
     np.testing.assert_array_equal(res.final_models["server"], sim_dp.model)
-    sizes = _sizes(cfg)
+    sizes = client_sizes(cfg)
     w = np.array([sizes[f"c{i}"] for i in range(2)], dtype=np.float64)
     w /= w.sum()
     predicted = sigma * clip * float(np.sqrt((w ** 2).sum()))

@@ -4,18 +4,25 @@ Each client's round is ONNX Runtime running the deployment's training program ov
 batch order (a Linux client's numpy order, the C client's xorshift32 order, MicroPython's), from the
 round's global model with fresh optimizer state; the new global model is the sample-weighted mean of
 the deltas. Every client in every round: the oracle of a run whose cohort was whole.
+
+For one round in process (the secure-aggregation and partition tests): each client's plaintext update, the
+clients' sizes, the initial parameters and FedAvg's weighted mean.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
-from bb_edge.adapters.learn.node import load_module
+from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.learn.deployment import build_setup
+from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
 from bb_edge.mpy import train as mpy_train
+from bb_edge.wire import envelope as wire
 
 
 def fedavg_recomputed(directory: Path, kinds: dict[str, str]) -> np.ndarray:
@@ -40,3 +47,40 @@ def fedavg_recomputed(directory: Path, kinds: dict[str, str]) -> np.ndarray:
             weights.append(n)
         vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
     return vec
+
+
+def plain_updates(cfg: dict[str, Any], names: list[str], start: np.ndarray, rnd: int = 1) -> dict[str, np.ndarray]:
+    """Each named client's plaintext update of round ``rnd`` from ``start``: its plain FedAvg target's UPDATE."""
+    plain = {k: v for k, v in cfg.items() if k not in ("secagg", "codec")}
+    mod = load_module(plain)
+    prepared = prepare_programs(mod)
+    ids = dict(mod.nodes())
+    out = {}
+    for n in names:
+        eng = build_engine(mod, n, prepared)
+        env = wire.Envelope.for_array(start.astype(np.float32), sender=1, receiver=ids[n], seq=1, request_id=rnd,
+                                      edge=int(Msg.MODEL), protocol=PROTO_FEDAVG_CLIENT)
+        eng.deliver("server", wire.encode(env))
+        sent = [wire.decode(o.data) for o in eng.poll(0.0)]
+        upd = [e for e in sent if e.edge == Msg.UPDATE and e.protocol == PROTO_FEDAVG_SERVER]
+        assert len(upd) == 1
+        out[n] = np.array(upd[0].array(), dtype=np.float64)
+    return out
+
+
+def weighted_mean(updates: dict[str, np.ndarray], sizes: dict[str, int]) -> np.ndarray:
+    """FedAvg's rule: the mean of the clients' updates weighted by their example counts."""
+    total = sum(sizes[n] for n in updates)
+    return np.asarray(sum(sizes[n] * updates[n] for n in updates) / total)
+
+
+def client_sizes(cfg: dict[str, Any]) -> dict[str, int]:
+    """Examples per client (``c0``, ``c1``, ...) of the learning config ``cfg``."""
+    setup = build_setup({k: v for k, v in cfg.items() if k != "secagg"})
+    return {f"c{i}": len(p.x) for i, p in enumerate(setup.parts)}
+
+
+def initial_params(cfg: dict[str, Any]) -> np.ndarray:
+    """The training program's initial parameters, flattened, in float64."""
+    prog = build_setup(cfg).program
+    return np.asarray(prog.layout.flatten(prog.initial_params), dtype=np.float64)

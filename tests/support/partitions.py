@@ -26,7 +26,7 @@ from bb_edge.adapters.learn.fleet import LearningFleet
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
-from tests.learn.test_learn_secagg_mqtt import _init, _plain_updates, _sizes, _weighted_mean
+from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
 
 
 def _broker(conf: Path) -> subprocess.Popen[bytes]:
@@ -134,9 +134,9 @@ def run_partitions(tmp: Path, outage: float, partition: float, clients: int = 3,
     finals = [r for r in fleet.records("server") if r["kind"] == "final"]
     if len(finals) == 1:
         run.final = np.asarray(finals[0]["model"], dtype=np.float64)
-    model = _init(cfg)
+    model = initial_params(cfg)
     everyone = [f"c{i}" for i in range(clients)]
     for rnd in run.completed:
-        model = model + _weighted_mean(_plain_updates(cfg, everyone, model, rnd), _sizes(cfg))
+        model = model + weighted_mean(plain_updates(cfg, everyone, model, rnd), client_sizes(cfg))
     run.expected = model
     return run
