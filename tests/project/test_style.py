@@ -283,3 +283,60 @@ def test_tests_mirror_the_stages() -> None:
     loose = [p.name for p in here.glob("test_*.py")]
     folders = {p.parent.name for p in here.glob("*/test_*.py")}
     assert loose == [] and folders <= TEST_STAGES, (loose, folders - TEST_STAGES)
+
+
+# ----------------------------------------------------------- test helpers come from tests/support
+
+
+def _imported_modules(node: ast.AST, package: list[str]) -> list[str]:
+    """The dotted modules an import statement in a module of ``package`` names, relative imports resolved;
+    for ``from P import name`` both ``P`` and ``P.name`` (the name may be a module)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    base = node.module or ""
+    if node.level:
+        base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+    return [base] + [f"{base}.{a.name}" for a in node.names]
+
+
+def _is_test_module(module: str) -> bool:
+    last = module.rsplit(".", 1)[-1]
+    return module.split(".")[0] == "tests" and (last.startswith("test_") or last == "conftest")
+
+
+def helper_imports_from_test_modules(root: Path) -> list[str]:
+    """``file:line module`` for every import, at any depth, by which a module under tests/ takes something from a
+    test module (``test_*.py``) or a conftest. Helpers shared between test modules live in tests/support;
+    fixtures reach other modules through conftest.py or ``pytest_plugins``, never by import."""
+    out = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        rel = path.relative_to(root)
+        package = list(rel.with_suffix("").parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text(), str(rel))):
+            hits = [m for m in _imported_modules(node, package) if _is_test_module(m)]
+            if hits:
+                out.append(f"{rel.as_posix()}:{node.lineno} {hits[0]}")
+    return out
+
+
+def test_tests_import_helpers_only_from_support() -> None:
+    assert helper_imports_from_test_modules(ROOT) == []
+
+
+def test_the_helper_import_check_finds_each_form(tmp_path: Path) -> None:
+    for folder in ("tests/a", "tests/b", "tests/support"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "tests/a/test_x.py").write_text(
+        "from tests.b.test_y import helper\n"
+        "from .test_z import other\n"
+        "from tests.b import test_y\n"
+        "from tests.support.waits import wait_until\n"
+        "from tests.vectors.make_vectors import vectors\n"
+        "def test_f():\n    import tests.b.test_y\n")
+    (tmp_path / "tests/support/waits.py").write_text("from ..a.test_x import leak\nfrom .. import conftest\n")
+    assert helper_imports_from_test_modules(tmp_path) == [
+        "tests/a/test_x.py:1 tests.b.test_y", "tests/a/test_x.py:2 tests.a.test_z",
+        "tests/a/test_x.py:3 tests.b.test_y", "tests/a/test_x.py:7 tests.b.test_y",
+        "tests/support/waits.py:1 tests.a.test_x", "tests/support/waits.py:2 tests.conftest"]
