@@ -27,7 +27,6 @@ import pytest
 
 from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_client_images
 from bb_edge.adapters.learn.fleet import run_learning_fleet
-from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
 from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary, passwd_text
 from bb_edge.deployment.manifest import load_deployment
@@ -35,6 +34,7 @@ from bb_edge.errors import BBError
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
 from tests.support.broker import start_broker, stop_broker
+from tests.support.fedavg_oracle import fedavg_rounds
 
 C_CLIENTS, PY_CLIENTS, ROUNDS = 20, 2, 3
 LEARNING: dict[str, Any] = {
@@ -52,25 +52,6 @@ def exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert shutil.which("cc"), "a C compiler is a CI package"
     return build_client(tmp_path_factory.mktemp("c-mqtt-build"))
 
-
-def _oracle(module: Any, c_names: set[str], rounds: int) -> np.ndarray:
-    """FedAvg over every client, recomputed with ORT per client over its own kind's batch order."""
-    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
-    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
-    vec = prog.layout.flatten(prog.initial_params)
-    for r in range(1, rounds + 1):
-        deltas, weights = [], []
-        for name, part in zip(module.clients(), module.setup.parts, strict=True):
-            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
-            if name in c_names:
-                batches = round_batches(n, b, e, 0, seed, ids[name], r)
-            else:  # FedAvgClient's local_train: default_rng([seed, node id, round]), one permutation per epoch
-                rng = np.random.default_rng([seed, ids[name], r])
-                batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
-            deltas.append(reference_update(prog, vec, x, y, batches))
-            weights.append(n)
-        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
-    return vec
 
 
 def test_c_clients_on_mqtt_train_with_python_ones(exe: Path, tmp_path: Path) -> None:
@@ -94,7 +75,8 @@ def test_c_clients_on_mqtt_train_with_python_ones(exe: Path, tmp_path: Path) -> 
         stop_broker(broker)
     assert len(res.records) == ROUNDS and res.counts.get("RoundCompleted") == ROUNDS, res.counts
     assert not res.rejections, res.rejections
-    np.testing.assert_allclose(res.final_models["server"], _oracle(module, set(c_names), ROUNDS), atol=1e-4, rtol=0)
+    oracle = fedavg_rounds(module, dict.fromkeys(c_names, "mcu"), ROUNDS)
+    np.testing.assert_allclose(res.final_models["server"], oracle, atol=1e-4, rtol=0)
     # the Python clients hear each other's broadcast HELLOs on the shared broker: ignored, not refusals
     for n in ("server", "c0", "c1"):
         final = json.loads((work / f"{n}.progress.jsonl").read_text().splitlines()[-1])

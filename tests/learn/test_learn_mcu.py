@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 from bb_edge.adapters.learn.fleet import run_learning_fleet
-from bb_edge.adapters.learn.mcu_fleet import device_for_bundle, reference_update, round_batches
+from bb_edge.adapters.learn.mcu_fleet import device_for_bundle
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.bbrt.errors import FitError
 from bb_edge.bundle.build import build_all
@@ -41,9 +41,9 @@ from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BuildError
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp
-from bb_edge.mpy import train as mpy_train
 from bb_edge.wire import Envelope, encode
 from tests.support.broker import start_broker, stop_broker
+from tests.support.fedavg_oracle import fedavg_rounds
 from tests.support.learn_device import (
     SERVER_ID,
     client_shard,
@@ -180,29 +180,6 @@ def test_build_refusals_are_typed(tmp_path: Path) -> None:
     assert not (tmp_path / "d3" / "c0" / "bbrt.elf").exists()
 
 
-def _fedavg_oracle(module: Any, rounds: int) -> np.ndarray:
-    """The mixed run recomputed outside every runtime: ORT per client over its own kind's batches (numpy's
-    order for the Linux clients, the C client's for the M3, bbnode's for MicroPython), the sample-weighted
-    mean of the deltas, every round."""
-    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
-    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
-    vec = prog.layout.flatten(prog.initial_params)
-    for r in range(1, rounds + 1):
-        deltas, weights = [], []
-        for name, part in zip(module.clients(), module.setup.parts, strict=True):
-            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
-            if name == MCU:
-                batches = round_batches(n, b, e, 0, seed, ids[name], r)
-            elif name == MPY:
-                batches = mpy_train.batch_order(n, batch_size=b, epochs=e, seed=seed, node_id=ids[name], rnd=r)
-            else:  # FedAvgClient's local_train: default_rng([seed, node id, round]), one permutation per epoch
-                rng = np.random.default_rng([seed, ids[name], r])
-                batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
-            deltas.append(reference_update(prog, vec, x, y, batches))
-            weights.append(n)
-        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
-    return vec
-
 
 
 
@@ -242,7 +219,8 @@ def test_mixed_fleet_with_an_m3_client_rebooted_mid_round(built: tuple[Path, Pat
     mpy_log = [json.loads(line) for line in (mpy_dir / "learn.log").read_text().splitlines()]
     assert [e["round"] for e in mpy_log if e["event"] == "LocalTrainingDone"] == list(range(1, ROUNDS + 1))
     # the whole mixed run, recomputed independently (every round had every client: the cohort was whole)
-    np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, ROUNDS), atol=1e-4, rtol=0)
+    oracle = fedavg_rounds(module, {MCU: "mcu", MPY: "mpy"}, ROUNDS)
+    np.testing.assert_allclose(res.final_models["server"], oracle, atol=1e-4, rtol=0)
     sim = simulate(LEARNING, d)
     assert sim.final_accuracy > 0.5
     assert res.final_accuracy >= sim.final_accuracy - 0.01, (res.final_accuracy, sim.final_accuracy)

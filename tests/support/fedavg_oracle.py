@@ -29,10 +29,16 @@ def fedavg_recomputed(directory: Path, kinds: dict[str, str]) -> np.ndarray:
     """The final global model of the learning deployment in ``directory``; ``kinds`` maps a client to
     ``"mcu"`` (the C client) or ``"mpy"`` (MicroPython); every other client is a Linux client."""
     module = load_module(load_deployment(directory).extra["learning"], directory)
+    return fedavg_rounds(module, kinds, module.rounds)
+
+
+def fedavg_rounds(module: Any, kinds: dict[str, str], rounds: int) -> np.ndarray:
+    """The global model after ``rounds`` rounds of the loaded learning ``module``'s fleet, ``kinds`` as for
+    :func:`fedavg_recomputed`."""
     prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
     b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
     vec = prog.layout.flatten(prog.initial_params)
-    for r in range(1, module.rounds + 1):
+    for r in range(1, rounds + 1):
         deltas, weights = [], []
         for name, part in zip(module.clients(), module.setup.parts, strict=True):
             x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
