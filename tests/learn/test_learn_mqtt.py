@@ -22,7 +22,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
 from tests.support.processes import node_pids, starve
+from tests.support.transport_helpers import wait_until
 
 pytest_plugins = ["tests.support.broker"]  # mqtt_url: one Mosquitto per test, stopped by pid
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -130,13 +130,6 @@ def _round_lines(fleet: LearningFleet, name: str) -> list[dict[str, Any]]:
     return [r for r in fleet.records(name) if r["kind"] == "round"]
 
 
-def _wait(pred: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
-
 
 def _events(fleet: LearningFleet, name: str, kind: str) -> list[str]:
     return [ln for ln in fleet.log_file(name).read_text(errors="replace").splitlines()
@@ -163,7 +156,7 @@ def test_killed_clients_and_server_restart(tmp_path: Path, mqtt_url: str) -> Non
             fleet.spawn(n)
         fleet.wait_up(names, 120)
         fleet.go()
-        _wait(lambda: len(_round_lines(fleet, "server")) >= 2, 120, "two rounds")
+        wait_until(lambda: len(_round_lines(fleet, "server")) >= 2, 120, "two rounds")
         victims = names[:3]
         for n in victims:  # mid-run, with no warning: the next rounds' cohorts still list them
             fleet.stop(n, signal.SIGKILL)
@@ -173,11 +166,11 @@ def test_killed_clients_and_server_restart(tmp_path: Path, mqtt_url: str) -> Non
             return [ln for ln in _events(fleet, "server", "RoundCompleted")
                     if f"cohort={clients} partial=True" in ln and ln not in short]
 
-        _wait(lambda: bool(partial_rounds()), 30, "a round closed without the killed clients")
+        wait_until(lambda: bool(partial_rounds()), 30, "a round closed without the killed clients")
         k = int(partial_rounds()[0].split("round=")[1].split()[0])
         start = next(ln for ln in _events(fleet, "server", "RoundStarted") if f" round={k} " in ln)
         deadline = float(start.split("deadline=")[1].split()[0])
-        _wait(lambda: any(r["round"] >= k for r in _round_lines(fleet, "server")), 10, "the round record")
+        wait_until(lambda: any(r["round"] >= k for r in _round_lines(fleet, "server")), 10, "the round record")
         closed = next(r for r in _round_lines(fleet, "server") if r["round"] >= k)
         assert closed["now"] >= deadline - 0.05  # it waited for the deadline, then aggregated what it had
         accepted = int(partial_rounds()[0].split("accepted=")[1].split()[0])
@@ -185,9 +178,9 @@ def test_killed_clients_and_server_restart(tmp_path: Path, mqtt_url: str) -> Non
         for n in victims:  # restarted: a fresh process JOINs again and gets the current model
             fleet.spawn(n)
         joined_before = len(_events(fleet, "server", "PeerJoined"))
-        _wait(lambda: len(_events(fleet, "server", "PeerJoined")) >= joined_before + 3, 60, "the rejoin")
-        _wait(lambda: any("partial=False" in ln for ln in _events(fleet, "server", "RoundCompleted")[-2:]), 60,
-              "a full round after the rejoin")
+        wait_until(lambda: len(_events(fleet, "server", "PeerJoined")) >= joined_before + 3, 60, "the rejoin")
+        wait_until(lambda: any("partial=False" in ln for ln in _events(fleet, "server", "RoundCompleted")[-2:]), 60,
+                   "a full round after the rejoin")
         trained = sum(len(_events(fleet, n, "LocalTrainingDone")) for n in victims)
         assert trained >= 3  # the restarted clients trained in the rounds after they rejoined
         # the server's own restart: SIGTERM (clean snapshot), then the same command again
@@ -197,8 +190,8 @@ def test_killed_clients_and_server_restart(tmp_path: Path, mqtt_url: str) -> Non
         fleet.spawn("server")
         fleet.wait_up(["server"], 120)
         assert "restored" in fleet.log_file("server").read_text()
-        _wait(lambda: len(_round_lines(fleet, "server")) > 0 and
-              _round_lines(fleet, "server")[-1]["round"] > before, 60, "a round after the server restart")
+        wait_until(lambda: len(_round_lines(fleet, "server")) > 0 and
+                   _round_lines(fleet, "server")[-1]["round"] > before, 60, "a round after the server restart")
         new_rounds = [r["round"] for r in _round_lines(fleet, "server")]
         # the progress log carries the first run's lines too: after the restart the server continued
         # from the round it had reached instead of starting again at 1
@@ -353,14 +346,14 @@ def test_sigterm_to_the_runner_stops_every_node(tmp_path: Path, mqtt_url: str) -
                                "--processes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
     try:
-        _wait(lambda: len(node_pids(d)) == 4, 120, "four node processes")
+        wait_until(lambda: len(node_pids(d)) == 4, 120, "four node processes")
         # mid-run, not a guess of it: the runner's start file (in its temporary work directory, the
         # parent of each node's --progress file) says every node is connected and the rounds are on
         work = _runner_workdir(d)
-        _wait(lambda: (work / "start").exists(), 120, "the fleet's start")
+        wait_until(lambda: (work / "start").exists(), 120, "the fleet's start")
         os.kill(runner.pid, signal.SIGTERM)
         runner.wait(60)
-        _wait(lambda: not node_pids(d), 30, "the node processes to exit")
+        wait_until(lambda: not node_pids(d), 30, "the node processes to exit")
     finally:
         for pid in node_pids(d):  # only if the test failed: do not leave them running
             os.kill(pid, signal.SIGKILL)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import signal
 import struct
-import time
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,7 @@ from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERV
 from bb_edge.learn.strategies.modules import module_for
 from bb_edge.wire import envelope as wire
 from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
+from tests.support.transport_helpers import wait_until
 
 pytest_plugins = ["tests.support.broker"]  # mqtt_url: one Mosquitto per test, stopped by pid
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
@@ -299,13 +299,6 @@ def _log_has(fleet: LearningFleet, name: str, text: str) -> bool:
     return f.exists() and text in f.read_text(errors="replace")
 
 
-def _wait(pred: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
 
 def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mqtt_url: str) -> None:
     """Four client processes; c1 and c3 share their secret, then are SIGKILLed before masking: the
@@ -323,10 +316,10 @@ def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mq
         fleet.wait_up(["server", *names], 120)
         fleet.go()
         for n in victims:  # it sent its shares and holds back its masked update: now it dies for real
-            _wait(lambda n=n: _log_has(fleet, n, "event SecAggWithheld "), 60, f"{n} to share its secret")
+            wait_until(lambda n=n: _log_has(fleet, n, "event SecAggWithheld "), 60, f"{n} to share its secret")
             assert fleet.stop(n, signal.SIGKILL) == -signal.SIGKILL
-        _wait(lambda: any(r["kind"] == "round" and r["finished"] for r in fleet.records("server")), 60,
-              "the server to finish its round")
+        wait_until(lambda: any(r["kind"] == "round" and r["finished"] for r in fleet.records("server")), 60,
+                   "the server to finish its round")
     finally:
         fleet.stop_all()
     log = fleet.log_file("server").read_text()

@@ -27,6 +27,7 @@ from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
 from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
+from tests.support.transport_helpers import wait_until
 
 
 def _broker(conf: Path) -> subprocess.Popen[bytes]:
@@ -39,13 +40,6 @@ def events(fleet: LearningFleet, name: str, kind: str) -> list[str]:
     return [ln for ln in fleet.log_file(name).read_text(errors="replace").splitlines()
             if ln.startswith(f"event {kind} ")]
 
-
-def _wait(pred: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 @dataclass
@@ -93,7 +87,7 @@ def run_partitions(tmp: Path, outage: float, partition: float, clients: int = 3,
             fleet.spawn(n)
         fleet.wait_up(names, 120)
         fleet.go()
-        _wait(lambda: done() >= 2, 120, "two rounds")
+        wait_until(lambda: done() >= 2, 120, "two rounds")
         os.kill(broker.pid, signal.SIGTERM)  # the broker host goes down
         broker.wait(10)
         run.before, a0 = done(), aborted()
@@ -101,9 +95,9 @@ def run_partitions(tmp: Path, outage: float, partition: float, clients: int = 3,
         run.exited += [n for n, p in fleet.procs.items() if p.popen.poll() is not None]
         broker = _broker(conf)  # back on the same port, with its sessions
         t0 = time.monotonic()
-        _wait(lambda: done() > run.before, 180, "a round after the outage")
+        wait_until(lambda: done() > run.before, 180, "a round after the outage")
         run.recover_s = time.monotonic() - t0
-        _wait(lambda: done() >= run.before + 2, 120, "rounds after the outage")
+        wait_until(lambda: done() >= run.before + 2, 120, "rounds after the outage")
         run.outage_aborted = aborted() - a0
         cut = aborted()
         victim = fleet.procs["c1"].popen
@@ -112,16 +106,16 @@ def run_partitions(tmp: Path, outage: float, partition: float, clients: int = 3,
         assert at_cut < rounds, f"the run finished ({at_cut} rounds) before c1 was partitioned: raise rounds"
         time.sleep(partition)
         # a round aborts within round_timeout of its start; the bound only absorbs a loaded machine
-        _wait(lambda: aborted() > cut, 30, "a round to abort while c1 is cut off")
+        wait_until(lambda: aborted() > cut, 30, "a round to abort while c1 is cut off")
         run.cut_aborted = aborted() - cut
         run.exited += [n for n, p in fleet.procs.items() if p.popen.poll() is not None]
         at_cont = done()
         os.kill(victim.pid, signal.SIGCONT)
         t1 = time.monotonic()
-        _wait(lambda: done() > at_cont, 180, "a round after c1 came back")
+        wait_until(lambda: done() > at_cont, 180, "a round after c1 came back")
         run.rejoin_s = time.monotonic() - t1
-        _wait(lambda: done() >= rounds, 300, f"{rounds} completed rounds")
-        _wait(lambda: bool(events(fleet, "server", "TrainingFinished")), 30, "the server to finish")
+        wait_until(lambda: done() >= rounds, 300, f"{rounds} completed rounds")
+        wait_until(lambda: bool(events(fleet, "server", "TrainingFinished")), 30, "the server to finish")
     finally:
         fleet.stop_all()
         os.kill(broker.pid, signal.SIGTERM)
