@@ -22,10 +22,11 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, stop_process
+from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
+from tests.support.fleet import stop_fleet
 from tests.support.models import mlp, monolithic
 from tests.support.transport_helpers import LineCollector, RawClient, wait_until
 
@@ -133,8 +134,4 @@ def test_c_mqtt_bundles_on_a_fresh_device_serve_two_clients_and_show_in_status(t
                 st.stdout
             assert " 20 " in row, st.stdout  # requests served: 16 of the clients, 4 of the host
     finally:
-        if host is not None:
-            host.close()
-        for p in procs:
-            stop_process(p)
-        broker.stop()
+        stop_fleet(broker, host=host, procs=procs)

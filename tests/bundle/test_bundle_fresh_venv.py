@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, stop_process
+from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.bundle.artifacts import runtime_requirements
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
+from tests.support.fleet import stop_fleet
 from tests.support.models import mlp, monolithic
 from tests.support.transport_helpers import LineCollector, RawClient, wait_until
 
@@ -99,8 +100,4 @@ def test_linux_and_jetson_bundles_run_in_a_fresh_venv(tmp_path: Path) -> None:
             assert r["program"] == dep.name and len(r["program_hash"]) == 64 and r["epoch"] > 0, r
             assert r["version"] and r["requests"] >= 0, r
     finally:
-        if host is not None:
-            host.close()
-        for p in procs:
-            stop_process(p)
-        broker.stop()
+        stop_fleet(broker, host=host, procs=procs)

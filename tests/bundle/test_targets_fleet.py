@@ -12,10 +12,11 @@ import numpy as np
 import onnx
 import pytest
 
-from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, stop_process
+from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
+from tests.support.fleet import stop_fleet
 from tests.support.models import light, monolithic
 from tests.support.transport_helpers import LineCollector, wait_until
 
@@ -76,8 +77,4 @@ def test_fleet_from_bundles_matches_float(dist: tuple[Path, Path], tmp_path: Pat
         fallback = [ln for ln in logs[0].lines if "falling back" in ln]
         assert len(fallback) == 1 and "CPUExecutionProvider" in fallback[0], logs[0].lines[:5]
     finally:
-        if host is not None:
-            host.close()
-        for p in procs:
-            stop_process(p)
-        broker.stop()
+        stop_fleet(broker, host=host, procs=procs)

@@ -20,6 +20,7 @@ from bb_edge.adapters.fleet.client import Client, RequestTimeout
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.compiler import compile_model, load_deployment
+from tests.support.fleet import stop_fleet
 from tests.support.models import mlp, monolithic
 from tests.support.transport_helpers import wait_until
 
@@ -105,11 +106,7 @@ def test_two_clients_and_the_host_share_a_running_fleet(tmp_path: Path) -> None:
                 c.request(x, timeout=2.0, retry_after=0.5)
             assert c.endpoint.stats.retries >= 2
     finally:
-        if host is not None:
-            host.close()
-        for p in nodes:
-            stop_process(p)
-        broker.stop()
+        stop_fleet(broker, host=host, procs=nodes)
 
 
 def test_request_refuses_bad_arguments(tmp_path: Path) -> None:

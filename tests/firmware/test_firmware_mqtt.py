@@ -42,6 +42,7 @@ from bb_edge.engine import events
 from bb_edge.wire import envelope as wire
 from tests.support.transport_helpers import CNode, RawClient, assert_same_outputs, make_tls
 from tests.support.no_heap import HEAP_SYMBOLS
+from tests.support.fleet import stop_fleet
 
 INT8_TOL = 0.05  # max abs error on the class probabilities (as tests/firmware/test_bbrt_e2e.py)
 PER_PHASE = 8 if os.environ.get("BB_EDGE_LONG") == "1" else 2
@@ -146,11 +147,7 @@ def test_c_node_joins_secured_fleet(fleet_dirs: tuple[Path, Path], tmp_path: Pat
             if p.poll() is None:
                 print("C node:", _stop(p)[-3000:])
         print("broker log:", broker.log()[-2000:])
-        if fleet is not None:
-            fleet.stop()
-        if host is not None:
-            host.close()
-        broker.stop()
+        stop_fleet(broker, host=host, fleet=fleet)
     assert_same_outputs(got, ref)
     worst = max(float(np.abs(g["prob"] - f).max()) for g, f in zip(got, floats, strict=True))
     assert worst <= INT8_TOL, worst
@@ -224,11 +221,7 @@ def _misrouted(files: BrokerFiles, dep: Deployment, dist: Path, observer: tuple[
             _stop(proc)
         if watch is not None:
             watch.close()
-        if fleet is not None:
-            fleet.stop()
-        if host is not None:
-            host.close()
-        broker.stop()
+        stop_fleet(broker, host=host, fleet=fleet)
     c = parse_counters(err)
     assert c["inferences"] == 1 and c["sent"] >= 2 and c["publish_errors"] == 0, err  # HELLO + the output
     return len([s for s in seen if int.from_bytes(s[8:12], "little") == ids["n1"]])
@@ -274,11 +267,7 @@ def test_c_node_over_tls(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
     finally:
         if proc is not None and proc.poll() is None:
             _stop(proc)
-        if fleet is not None:
-            fleet.stop()
-        if host is not None:
-            host.close()
-        broker.stop()
+        stop_fleet(broker, host=host, fleet=fleet)
 
 
 class RecordingCNode(CNode):

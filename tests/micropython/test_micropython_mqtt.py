@@ -28,6 +28,7 @@ from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import events
 from bb_edge.wire.topics import Topics
 from tests.support.examples import sample_inputs, small_cnn
+from tests.support.fleet import stop_fleet
 from tests.support.mpy_vm import (
     build_lib,
     cpython_paths,
@@ -139,11 +140,7 @@ def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path:
             print("broker log:", broker.log()[-3000:])
             print("fleet events:", {n: [e for e in evs if e.family == "infra"][:5] for n, evs in fleet.events.items()}
                   if fleet is not None else None)
-        if fleet is not None:
-            fleet.stop()
-        if host is not None:
-            host.close()
-        broker.stop()
+        stop_fleet(broker, host=host, fleet=fleet)
     node = stats["node"]
     link = stats["link"]
     # one input envelope per request reached n1's node loop and was run

@@ -25,6 +25,7 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
+from tests.support.fleet import stop_fleet
 from tests.support.wheel import ROOT, build_wheel, check_ok, install_from_wheelhouse, run_cmd
 
 TARGETS = ("host", "qemu-cortex-m3", "esp32-micropython", "jetson-orin-nano")
@@ -149,7 +150,7 @@ def test_host_and_qemu_builds_from_the_wheel_serve(venv: Venv, built: Path) -> N
 
 def test_jetson_bundle_joins_a_fleet_over_mqtt(venv: Venv, built: Path) -> None:
     """n0 from its Jetson bundle (run.sh, vendored lib), n1 and n2 as `bb-edge node` from the venv."""
-    from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, stop_process
+    from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint
     from bb_edge.adapters.ops.broker import Broker, write_broker_files
     from bb_edge.compiler import load_deployment
     from tests.support.transport_helpers import LineCollector, wait_until
@@ -179,8 +180,4 @@ def test_jetson_bundle_joins_a_fleet_over_mqtt(venv: Venv, built: Path) -> None:
         np.testing.assert_allclose(got, want, atol=1e-2)  # n0 runs its fp16 model
         assert np.array_equal(np.argmax(got, axis=1), np.argmax(want, axis=1))
     finally:
-        if host is not None:
-            host.close()
-        for p in procs:
-            stop_process(p)
-        broker.stop()
+        stop_fleet(broker, host=host, procs=procs)
