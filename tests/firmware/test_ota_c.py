@@ -55,6 +55,7 @@ from tests.support.examples import sample_inputs, small_cnn
 from tests.support.models import seeded_squeezenet
 from tests.support.ota_helpers import nacks, tamper_last_chunk
 from tests.support.ota_helpers import gemm_model, no_ed25519, over_the_line
+from tests.support.fleet import reap_node
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 PER_PHASE = int(os.environ.get("OTA_C_REQUESTS", "6" if LONG else "2"))
@@ -386,10 +387,7 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
         assert node.poll() is None
     finally:
         pty.close()  # the line's last slave end closes: bbrt-host reads EOF, prints its counters and exits
-        try:
-            node.wait(10)
-        except subprocess.TimeoutExpired:
-            stop_process(node, timeout=10)
+        reap_node(node)
         err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
     assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err and "unauthorised=1 " in err, err
 
@@ -451,10 +449,7 @@ def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
         assert bytes(wire.decode(got[-1]).payload_bytes()) == want
     finally:
         pty.close()
-        try:
-            node.wait(10)
-        except subprocess.TimeoutExpired:
-            stop_process(node, timeout=10)
+        reap_node(node)
         err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
     assert "ota_switches=0 ota_refusals=1 ota_rollbacks=1" in err, err
 
@@ -539,10 +534,7 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
         assert bytes(wire.decode(got[-1]).payload_bytes()) == want
     finally:
         pty.close()
-        try:
-            node.wait(10)
-        except subprocess.TimeoutExpired:
-            stop_process(node, timeout=10)
+        reap_node(node)
 
 
 

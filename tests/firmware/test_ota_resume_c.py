@@ -36,6 +36,7 @@ from bb_edge.deployment.manifest import HOST_NAME, load_deployment
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
 from tests.support.ota_helpers import gemm_model, no_ed25519, over_the_line
+from tests.support.fleet import reap_node
 
 N = 96  # a 96x96 fp32 Gemm: a ~37 KB program, 10 chunks of 4,000 bytes on the line
 STEP = 4096  # BBRT_OTA_RESUME_STEP: what a reboot keeps is whole steps
@@ -183,10 +184,7 @@ def test_c_node_resumes_after_a_reboot_and_after_a_deployer_cut(builds: dict[str
         _answer(builds, "new2", pty.slave_path)
     finally:
         pty.close()
-        try:
-            node.wait(10)
-        except subprocess.TimeoutExpired:
-            stop_process(node, timeout=10)
+        reap_node(node)
 
 
 def test_corrupted_staged_prefix_is_caught_by_the_image_hash(builds: dict[str, Path], tmp_path: Path) -> None:
@@ -214,10 +212,7 @@ def test_corrupted_staged_prefix_is_caught_by_the_image_hash(builds: dict[str, P
         _answer(builds, "new", pty.slave_path)
     finally:
         pty.close()
-        try:
-            node.wait(10)
-        except subprocess.TimeoutExpired:
-            stop_process(node, timeout=10)
+        reap_node(node)
 
 
 def test_qemu_cortex_m3_node_resumes_after_a_power_cut(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""Tearing down a live fleet the tests started: the in-process fleet, the host end, the node processes and
-the broker, in that order, so every fleet test leaves nothing running whether it passed or failed."""
+"""Tearing down what a fleet test started: the in-process fleet, the host end, the node processes and the
+broker, in that order; and reaping a serial node that exits once its line closes. One copy, so every fleet
+test leaves nothing running whether it passed or failed."""
 
 from __future__ import annotations
 
@@ -30,3 +31,12 @@ def stop_fleet(broker: _Stops, host: _Closes | None = None, procs: Iterable[subp
     for p in procs:
         stop_process(p)
     broker.stop()
+
+
+def reap_node(node: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+    """Wait up to ``grace`` seconds for a node process that exits by itself once its line is closed; stop it
+    by pid (SIGTERM, then SIGKILL) if it lingers."""
+    try:
+        node.wait(grace)
+    except subprocess.TimeoutExpired:
+        stop_process(node, timeout=grace)
