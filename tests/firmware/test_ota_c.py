@@ -53,7 +53,7 @@ from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
 from tests.support.examples import sample_inputs, small_cnn
 from tests.support.models import seeded_squeezenet
-from tests.support.ota_helpers import nacks, tamper_last_chunk
+from tests.support.ota_helpers import c_request, nacks, tamper_last_chunk
 from tests.support.ota_helpers import gemm_model, no_ed25519, over_the_line
 from tests.support.fleet import reap_node
 
@@ -426,16 +426,7 @@ def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
         (b / "ota_hmac.key").write_text((builds["old"] / "n0" / "ota_hmac.key").read_text())
     blob = (builds["old"] / "n0" / "program.bbrt").read_bytes()
     prog = parse(blob)
-    edge = next(e for e in prog.edges if e.direction == RECV)
-    x = np.random.default_rng(1).standard_normal(prog.tensors[edge.tensor].shape).astype(np.float32)
-
-    def request(seq: int) -> bytes:
-        return wire.encode(wire.Envelope.for_array(x, sender=0, receiver=prog.node_id, seq=seq, request_id=7,
-                                                   edge=edge.edge_id))
-
-    ref = CNode(blob, prog.arena_size)
-    ref.send(request((1 << 32) | 1))
-    want = bytes(wire.decode(ref.receive()[-1]).payload_bytes())
+    request, want = c_request(blob)
 
     pty = PtyPair.open()
     node = subprocess.Popen(["sh", str(builds["old"] / "n0" / "run.sh"), "--epoch-file", str(tmp_path / "ep")],
@@ -473,16 +464,7 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
     (builds["new"] / "n0" / "ota_hmac.key").write_text((builds["old"] / "n0" / "ota_hmac.key").read_text())
     blob = (builds["old"] / "n0" / "program.bbrt").read_bytes()
     prog = parse(blob)
-    edge = next(e for e in prog.edges if e.direction == RECV)
-    x = np.random.default_rng(1).standard_normal(prog.tensors[edge.tensor].shape).astype(np.float32)
-
-    def request(seq: int) -> bytes:
-        return wire.encode(wire.Envelope.for_array(x, sender=0, receiver=prog.node_id, seq=seq, request_id=7,
-                                                   edge=edge.edge_id))
-
-    ref = CNode(blob, prog.arena_size)
-    ref.send(request((1 << 32) | 1))
-    want = bytes(wire.decode(ref.receive()[-1]).payload_bytes())
+    request, want = c_request(blob)
 
     def wait(tap: SerialTap, edge_: int) -> wire.Envelope:
         deadline = time.monotonic() + 20

@@ -35,7 +35,7 @@ from bb_edge.compiler.compile import compile_model
 from bb_edge.deployment.manifest import HOST_NAME, load_deployment
 from bb_edge.engine import ota
 from bb_edge.wire import envelope as wire
-from tests.support.ota_helpers import gemm_model, no_ed25519, over_the_line
+from tests.support.ota_helpers import c_request, gemm_model, no_ed25519, over_the_line
 from tests.support.fleet import reap_node
 
 N = 96  # a 96x96 fp32 Gemm: a ~37 KB program, 10 chunks of 4,000 bytes on the line
@@ -127,16 +127,7 @@ def _answer(builds: dict[str, Path], tag: str, line: str) -> None:
 
     blob = (builds[f"b-{tag}"] / "n0" / "program.bbrt").read_bytes()
     prog = parse(blob)
-    edge = next(e for e in prog.edges if e.direction == RECV)
-    x = np.random.default_rng(1).standard_normal(prog.tensors[edge.tensor].shape).astype(np.float32)
-
-    def request(seq: int) -> bytes:
-        return wire.encode(wire.Envelope.for_array(x, sender=0, receiver=prog.node_id, seq=seq, request_id=7,
-                                                   edge=edge.edge_id))
-
-    ref = CNode(blob, prog.arena_size)
-    ref.send(request((1 << 32) | 1))
-    want = bytes(wire.decode(ref.receive()[-1]).payload_bytes())
+    request, want = c_request(blob)
     for attempt in range(3):  # a fresh line each time (the deployer's line just closed: its link may linger)
         try:
             got = over_the_line(line, request(((int(time.time()) + 10 + attempt) & 0x7FFFFFFF) << 32 | 1), 8.0)

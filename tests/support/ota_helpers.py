@@ -8,16 +8,19 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
+from bb_edge.bbrt.format import RECV, parse
 from bb_edge.deployment.manifest import Deployment
 from bb_edge.engine import Engine, ota
 from bb_edge.wire import envelope as wire
 from tests.support.models import random_inputs
+from tests.support.transport_helpers import CNode
 
 
 def tamper_last_chunk(items: list[ota.Outgoing], node: str) -> list[ota.Outgoing]:
@@ -203,3 +206,19 @@ def gemm_model(n: int, seed: int, poison: bool = False) -> onnx.ModelProto:
 def no_ed25519(message: bytes) -> bytes:
     """An Ed25519 signer that must never be called: only the HMAC-keyed C node is updated."""
     raise AssertionError("only the C node is updated here (HMAC with its bundle's key)")
+
+
+def c_request(blob: bytes) -> tuple[Callable[[int], bytes], bytes]:
+    """For the C program ``blob``: a request builder (a seeded input on its input edge, request id 7, the given
+    seq) and the payload the in-process C runtime answers to it, the oracle a node running ``blob`` must match."""
+    prog = parse(blob)
+    edge = next(e for e in prog.edges if e.direction == RECV)
+    x = np.random.default_rng(1).standard_normal(prog.tensors[edge.tensor].shape).astype(np.float32)
+
+    def request(seq: int) -> bytes:
+        return wire.encode(wire.Envelope.for_array(x, sender=0, receiver=prog.node_id, seq=seq, request_id=7,
+                                                   edge=edge.edge_id))
+
+    ref = CNode(blob, prog.arena_size)
+    ref.send(request((1 << 32) | 1))
+    return request, bytes(wire.decode(ref.receive()[-1]).payload_bytes())
