@@ -22,9 +22,10 @@ from bb_edge.backends.ort import OrtBackend
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.engine import Engine, events
 from bb_edge.errors import WireError
-from bb_edge.ir import Linear, Module, on, ops, record
+from bb_edge.ir import record
 from bb_edge.wire import Envelope, encode
 from bb_edge.wire.envelope import FLAG_QUANT, data_offset
+from tests.support.ir_modules import Mlp
 from tests.support.models import light, monolithic, random_inputs
 
 
@@ -196,20 +197,6 @@ def test_concurrent_backend_failure_is_a_typed_event_not_a_hang(squeeze) -> None
     assert [(n, e.request_id, "injected" in e.error) for n, e in failed] == [("n0", 2, True)]
     assert ready == {1}
 
-
-class Mlp(Module):
-    inputs = {"x": ((1, 8), "float32")}
-
-    def __init__(self) -> None:
-        self.a, self.b, self.c = Linear(8, 16, seed=1), Linear(16, 16, seed=2), Linear(16, 4, seed=3)
-
-    def forward(self, x):  # type: ignore[no-untyped-def, override]
-        with on("s"):
-            h = ops.relu(self.a(x))
-        with on("m"):
-            h = ops.tanh(self.b(h))
-        with on("e"):
-            return ops.softmax(self.c(h))
 
 
 def _edge_into(dep: Any, node: str) -> Any:

@@ -20,7 +20,7 @@ from bb_edge.engine import Engine, events
 from bb_edge.engine.host_session import HostSession
 from bb_edge.ir import record
 from bb_edge.wire import Envelope, encode
-from tests.support.pair import Pair
+from tests.support.ir_modules import Pair
 
 GOOD_SEQ = (7 << 32) | 5  # epoch 7: an envelope of epoch 6 is then stale at both ends
 

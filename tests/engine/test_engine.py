@@ -10,25 +10,10 @@ from hypothesis import strategies as st
 from bb_edge.adapters.transports.inproc import InProcFleet, LinkModel
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.engine import Engine, Limits, events
-from bb_edge.ir import Linear, Module, on, ops, record
+from bb_edge.ir import record
 from bb_edge.wire import Envelope, decode, encode
+from tests.support.ir_modules import Mlp, Pair
 from tests.support.models import light, monolithic, random_inputs
-from tests.support.pair import Pair
-
-
-class Mlp(Module):
-    inputs = {"x": ((1, 8), "float32")}
-
-    def __init__(self) -> None:
-        self.a, self.b, self.c = Linear(8, 16, seed=1), Linear(16, 16, seed=2), Linear(16, 4, seed=3)
-
-    def forward(self, x):  # type: ignore[no-untyped-def, override]
-        with on("s"):
-            h = ops.relu(self.a(x))
-        with on("m"):
-            h = ops.tanh(self.b(h))
-        with on("e"):
-            return ops.softmax(self.c(h))
 
 
 @pytest.fixture(scope="module")

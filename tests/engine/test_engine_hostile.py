@@ -28,7 +28,7 @@ from bb_edge.errors import WireError
 from bb_edge.ir import record
 from bb_edge.wire import FLAG_ERROR, FLAG_RESPONSE, KIND_CONTROL, PROTO_CONTROL, Envelope, decode, encode
 from bb_edge.wire import hello as hello_record
-from tests.support.pair import Pair
+from tests.support.ir_modules import Pair
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = os.environ.get("BB_EDGE_LONG") == "1"

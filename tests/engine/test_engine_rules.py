@@ -21,7 +21,7 @@ from bb_edge.compiler import compile_model
 from bb_edge.engine import Engine, Limits, events
 from bb_edge.ir import record
 from bb_edge.wire import Envelope, encode
-from tests.support.pair import Pair
+from tests.support.ir_modules import Pair
 
 PATH = Path(__file__).resolve().parents[1] / "vectors" / "engine_rules.json"
 WINDOW, EPOCHS = 64, 4
