@@ -198,7 +198,6 @@ def test_concurrent_backend_failure_is_a_typed_event_not_a_hang(squeeze) -> None
     assert ready == {1}
 
 
-
 def _edge_into(dep: Any, node: str) -> Any:
     return next(e for e in dep.edges if e.dst == node)
 

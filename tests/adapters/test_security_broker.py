@@ -33,8 +33,6 @@ TIMEOUT = 30.0
 ITEMSIZE = {"float32": 4, "int8": 1, "uint8": 1, "float16": 2, "int32": 4, "int64": 8}
 
 
-
-
 def rss_kib(pid: int) -> int:
     """Resident set size of ``pid`` in KiB."""
     m = re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())

@@ -44,8 +44,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, onnx.Mo
     return d / "dist" / NODE, d / "ws", model
 
 
-
-
 def test_image_conversions_match_an_independent_oracle() -> None:
     rng = np.random.default_rng(0)
     rgb = Port("x", "float32", [1, 3, 4, 5], "/t", "sensor_msgs/Image", "NCHW")

@@ -35,8 +35,6 @@ def bb(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
                           timeout=TIMEOUT, cwd=cwd, env=env)
 
 
-
-
 def _unwritable_dir(base: Path) -> Path | None:
     """A directory this process cannot create files in: chmod 0500 for a normal user, /sys for root."""
     d = base / "readonly"

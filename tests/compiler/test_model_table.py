@@ -44,8 +44,6 @@ ROWS: dict[str, dict[str, str]] = {}
 INT8_BBRT_OK = {"gru-tagger", "ocr-cls"}
 
 
-
-
 def _names_an_op(exc: BaseException, model: onnx.ModelProto) -> bool:
     """The message names an op type of the model, or one of its ops or tensors by name."""
     names = {n.op_type for n in model.graph.node} | {n.name for n in model.graph.node}

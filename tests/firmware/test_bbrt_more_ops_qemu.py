@@ -22,8 +22,6 @@ from tests.support.graphs import every_new_op
 NEW_OPS = {Op.TRANSPOSE, Op.GATHER_AXES, Op.ELU_F32, Op.LEAKYRELU_F32, Op.PRELU_F32, Op.LSTM_F32, Op.GRU_F32}
 
 
-
-
 def test_every_new_op_on_cortex_m3_equals_host_and_ort(tmp_path: Path) -> None:
     m = every_new_op()
     xs = (np.random.default_rng(7).standard_normal((3, 1, 4, 6, 3)) * 1.5).astype(np.float32)

@@ -32,13 +32,6 @@ VEC = Path(__file__).resolve().parents[1] / "vectors"
 LINK = VEC / "link"
 
 
-
-
-
-
-
-
-
 def comparable(expected: dict[str, Any]) -> dict[str, Any]:
     """The fields of a vector event the C harness reports."""
     name = expected["event"]
@@ -51,8 +44,6 @@ def comparable(expected: dict[str, Any]) -> dict[str, Any]:
     if name == "HeartbeatReceived":
         out["records"] = len(expected.get("presence", []))
     return out
-
-
 
 
 # ------------------------------------------------------------------ vectors
@@ -176,11 +167,6 @@ def test_c_node_applies_the_engine_rules() -> None:
 
 
 # ------------------------------------------------------------ Python link <-> posix C node on a pty
-
-
-
-
-
 
 
 @pytest.fixture()

@@ -14,11 +14,6 @@ from bb_edge.bbrt.native import cached_build, host_executable, make
 from tests.support.no_heap import HEAP_SYMBOLS, check_no_heap, elf_symbols
 
 
-
-
-
-
-
 def test_host_executable_has_no_heap_symbols() -> None:
     check_no_heap(host_executable())
 

@@ -116,7 +116,6 @@ def test_bundle_provisions_a_per_node_update_key(fleet: dict[str, Path]) -> None
     assert old["n1"].program.read_bytes() != new["n1"].program.read_bytes()
 
 
-
 def test_rebuild_into_the_same_dist_keeps_the_update_key(fleet: dict[str, Path], tmp_path: Path) -> None:
     """bb-edge build stages a bundle in a temp dir: a rebuild into the same DIST keeps the node's key (the
     deployer's copy stays valid); a build into a new DIST gets a fresh one."""
@@ -321,8 +320,6 @@ def host_builds(fleet: dict[str, Path]) -> dict[str, Path]:
     return out
 
 
-
-
 class _OldNew:
     """n1's old and new programs (.bbrt bytes) and one int8 input (seeded): a request in the quantization
     each program expects, and the answer the C runtime gives in-process (the oracle a live node must match)."""
@@ -390,8 +387,6 @@ def test_deploy_over_a_serial_line(fleet: dict[str, Path], host_builds: dict[str
         reap_node(node)
         err = node.stderr.read().decode(errors="replace") if node.stderr is not None else ""
     assert "ota_switches=1 ota_refusals=0 ota_rollbacks=0" in err and "unauthorised=1 " in err, err
-
-
 
 
 def test_failed_health_check_rolls_back(tmp_path: Path) -> None:
@@ -517,8 +512,6 @@ def test_abort_after_the_switch_puts_the_previous_program_back(tmp_path: Path) -
     finally:
         pty.close()
         reap_node(node)
-
-
 
 
 # ------------------------------------------------------------------ the C node under QEMU (Cortex-M3)

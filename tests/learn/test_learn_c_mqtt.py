@@ -44,14 +44,12 @@ LEARNING: dict[str, Any] = {
 }
 
 
-
 @pytest.fixture(scope="module")
 def exe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``bbrt-learn-mqtt``, built once for the module (``make learn-host-mqtt``)."""
     assert Path("/usr/include/mosquitto.h").exists(), "libmosquitto-dev missing: bash .ci/test.sh installs it"
     assert shutil.which("cc"), "a C compiler is a CI package"
     return build_client(tmp_path_factory.mktemp("c-mqtt-build"))
-
 
 
 def test_c_clients_on_mqtt_train_with_python_ones(exe: Path, tmp_path: Path) -> None:

@@ -77,14 +77,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return d, root / "dist" / MCU
 
 
-
-
-
-
-
-
-
-
 @needs_qemu
 def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Path, Path], tmp_path: Path) -> None:
     """JOIN with its shard size; every bad model is a typed refusal that leaves the stored model as it was;
@@ -178,9 +170,6 @@ def test_build_refusals_are_typed(tmp_path: Path) -> None:
         build_all(dm, ["c0=qemu-cortex-m3"], tmp_path / "d3")
     assert info.value.have == 65536 and info.value.over > 0 and "ram" in info.value.resource
     assert not (tmp_path / "d3" / "c0" / "bbrt.elf").exists()
-
-
-
 
 
 @needs_qemu

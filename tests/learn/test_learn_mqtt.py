@@ -33,17 +33,11 @@ from bb_edge.adapters.learn.node import churn_plan, load_module
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.learn.deployment import write_learning_deployment
-from tests.support.processes import node_pids, starve
+from tests.support.processes import node_argvs, node_pids, starve
 from tests.support.transport_helpers import wait_until
 
 pytest_plugins = ["tests.support.broker"]  # mqtt_url: one Mosquitto per test, stopped by pid
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
-
-
-
-
-
-
 
 
 def _digits(strategy: str, clients: int, rounds: int, **extra: Any) -> dict[str, Any]:
@@ -128,7 +122,6 @@ def test_cli_run_processes_writes_summary_and_curves(tmp_path: Path, mqtt_url: s
 
 def _round_lines(fleet: LearningFleet, name: str) -> list[dict[str, Any]]:
     return [r for r in fleet.records(name) if r["kind"] == "round"]
-
 
 
 def _events(fleet: LearningFleet, name: str, kind: str) -> list[str]:
@@ -320,19 +313,9 @@ def test_churn_late_joiner_fetches_the_model(tmp_path: Path, mqtt_url: str) -> N
     assert res.final_accuracy > 0.7 and abs(res.final_accuracy - sim.final_accuracy) <= 0.15
 
 
-
-
-
-
-
-
 def _runner_workdir(directory: Path) -> Path:
     """The work directory of the runner whose node processes run ``directory`` (from a node's argv)."""
-    for pid in node_pids(directory):
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
+    for _, argv in node_argvs(directory):
         if b"--progress" in argv:
             return Path(argv[argv.index(b"--progress") + 1].decode()).parent
     raise AssertionError(f"no node process of {directory} with --progress")

@@ -51,14 +51,6 @@ def _cfg(clients: int, rounds: int, **extra: Any) -> dict[str, Any]:
             "data": {"source": "digits", "partition": {"type": "partition.dirichlet", "alpha": 0.5}}, **extra}
 
 
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------------ in-process engines
 
 
@@ -297,7 +289,6 @@ def test_share_boxes_and_formats_round_trip_and_refuse_tampering() -> None:
 def _log_has(fleet: LearningFleet, name: str, text: str) -> bool:
     f = fleet.log_file(name)
     return f.exists() and text in f.read_text(errors="replace")
-
 
 
 def test_secagg_over_mqtt_two_clients_sigkilled_after_sharing(tmp_path: Path, mqtt_url: str) -> None:

@@ -28,10 +28,6 @@ from tests.support.graphs import randn as rand
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-
-
-
-
 def c_run(m: onnx.ModelProto, feed: dict[str, np.ndarray], precision: str = "fp32",
           out: str = "y") -> tuple[np.ndarray, Lowered, HostProgram]:
     """Lower, run on the host build; the output as the program computed it (int8 in an int8 program).
@@ -48,8 +44,6 @@ def c_run(m: onnx.ModelProto, feed: dict[str, np.ndarray], precision: str = "fp3
     if t.dtype == DT_INT8:
         return (np.rint(f / np.float32(t.scale)) + t.zero_point).astype(np.int8), L, h
     return f, L, h
-
-
 
 
 shapes = st.lists(st.integers(1, 4), min_size=1, max_size=6)

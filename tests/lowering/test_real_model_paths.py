@@ -34,10 +34,6 @@ def _c(name: str, arr: object) -> onnx.TensorProto:
     return nh.from_array(np.asarray(arr), name)
 
 
-
-
-
-
 def squeeze_tail(seed: int = 0) -> onnx.ModelProto:
     """x -> Gemm -> Relu -> Unsqueeze -> Mul | cut | Squeeze -> y: the consumer's output is a Squeeze of its Recv."""
     rng = np.random.default_rng(seed)
@@ -57,8 +53,6 @@ def squeeze_tail(seed: int = 0) -> onnx.ModelProto:
 def _ort(model: onnx.ModelProto, feed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     return dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feed), strict=True))
-
-
 
 
 @pytest.mark.parametrize("name", sorted(ZOO_MODELS))
@@ -142,8 +136,6 @@ def test_int8_host_node_whose_output_is_a_squeeze_of_a_received_tensor(tmp_path:
         assert not dev.errors
     finally:
         dev.stop()
-
-
 
 
 def test_int8_c_node_calibrates_behind_an_int64_input(tmp_path: Path) -> None:

@@ -22,8 +22,6 @@ from tests.support.digits import digits_model
 ROOT_PROFILES = Path(__file__).resolve().parents[2] / "bb_edge" / "target_profiles"
 
 
-
-
 @pytest.fixture(scope="module")
 def digits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     d = tmp_path_factory.mktemp("digits")

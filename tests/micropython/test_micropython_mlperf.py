@@ -45,7 +45,6 @@ HELD_BUDGET = 1 << 20  # bytes the loaded program may hold (half of a 2 MiB PSRA
 MPY_DIR = Path(__file__).resolve().parents[2] / "firmware" / "micropython"
 
 
-
 @pytest.fixture(scope="module")
 def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return prepare_vm(tmp_path_factory.mktemp("mpylib"))

@@ -74,10 +74,6 @@ def fleet_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return res.deployment_dir or d, dist  # the deployment with the int8 edges the build chose
 
 
-
-
-
-
 def test_micropython_node_in_mqtt_fleet(fleet_dirs: tuple[Path, Path], tmp_path: Path) -> None:
     """n1 is the MicroPython node on umqtt.simple; n0, n2 and the host are adapters/transports/mqtt.py clients with
     their own credentials under the generated ACL. Outputs equal the fleet with the C runtime as n1, bit

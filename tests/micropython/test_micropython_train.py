@@ -518,10 +518,6 @@ def test_build_selects_the_int_mode(tmp_path: Path) -> None:
     assert facts["ram_need"] == float_need + 4 * 650 + 4 * 256  # + the float32 model copy, the encoded table
 
 
-
-
-
-
 def _fedavg_oracle(learning: dict[str, Any], d: Path, mpy_clients: set[str], rounds: int) -> np.ndarray:
     """FedAvg recomputed outside the engine: ORT per client (numpy batch order for Python clients, the
     device's order for the MicroPython ones), sample-weighted mean of the deltas, every round."""
@@ -549,8 +545,6 @@ def _fedavg_oracle(learning: dict[str, Any], d: Path, mpy_clients: set[str], rou
             weights.append(n)
         vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
     return vec
-
-
 
 
 def test_fedavg_fleet_with_micropython_clients(vm: tuple[Path, Path], tmp_path: Path) -> None:

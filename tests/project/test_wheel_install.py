@@ -31,10 +31,6 @@ from tests.support.wheel import ROOT, build_wheel, check_ok, install_from_wheelh
 TARGETS = ("host", "qemu-cortex-m3", "esp32-micropython", "jetson-orin-nano")
 
 
-
-
-
-
 class Venv:
     """A fresh venv with the wheel installed, and a scratch directory to run it from."""
 

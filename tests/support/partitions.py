@@ -41,7 +41,6 @@ def events(fleet: LearningFleet, name: str, kind: str) -> list[str]:
             if ln.startswith(f"event {kind} ")]
 
 
-
 @dataclass
 class PartitionRun:
     """What one run saw: counts before/after each fault, the server's rounds and its final model."""

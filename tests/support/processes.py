@@ -7,7 +7,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -27,13 +27,18 @@ def node_pids(directory: Path) -> list[int]:
     return pids
 
 
-def node_pid(directory: Path, node: str) -> int | None:
-    """Pid of the live ``bb-edge node DIR --node NODE`` process of ``directory`` (from /proc), if any."""
+def node_argvs(directory: Path) -> Iterator[tuple[int, list[bytes]]]:
+    """(pid, argv) of each live ``bb-edge node`` process of ``directory``; one that exits meanwhile is skipped."""
     for pid in node_pids(directory):
         try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            yield pid, Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
+
+
+def node_pid(directory: Path, node: str) -> int | None:
+    """Pid of the live ``bb-edge node DIR --node NODE`` process of ``directory`` (from /proc), if any."""
+    for pid, argv in node_argvs(directory):
         if b"--node" in argv and argv[argv.index(b"--node") + 1] == node.encode():
             return pid
     return None
