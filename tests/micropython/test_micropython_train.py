@@ -35,13 +35,12 @@ import onnx
 import pytest
 
 from bb_edge.adapters.learn.fleet import run_learning_fleet
-from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.bbrt.errors import FitError
 from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BuildError
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, build_training_step, make_session
+from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, build_training_step
 from bb_edge.learn.data import load_arrays
 from bb_edge.learn.deployment import write_learning_deployment
 from bb_edge.learn.models import mlp, small_cnn
@@ -59,6 +58,7 @@ from bb_edge.mpy.train import (
 )
 from bb_edge.wire.envelope import Envelope, decode, encode
 from tests.support.broker import start_broker, stop_broker
+from tests.support.fedavg_oracle import fedavg_recomputed
 from tests.support.mpy_client import LAUNCH, VM_BRIDGE, VM_CLIENT, client_dir
 from tests.support.mpy_vm import MPY_DIR, cpython_paths, prepare_vm, run_vm
 
@@ -518,35 +518,6 @@ def test_build_selects_the_int_mode(tmp_path: Path) -> None:
     assert facts["ram_need"] == float_need + 4 * 650 + 4 * 256  # + the float32 model copy, the encoded table
 
 
-def _fedavg_oracle(learning: dict[str, Any], d: Path, mpy_clients: set[str], rounds: int) -> np.ndarray:
-    """FedAvg recomputed outside the engine: ORT per client (numpy batch order for Python clients, the
-    device's order for the MicroPython ones), sample-weighted mean of the deltas, every round."""
-    module = load_module(learning, d)
-    prog = module.setup.program
-    sess = make_session(prog.model, "ort")
-    ids = dict(module.nodes())
-    cfg = module.cfg
-    B, E, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
-    vec = prog.layout.flatten(prog.initial_params)
-    for r in range(1, rounds + 1):
-        deltas, weights = [], []
-        for name, part in zip(module.clients(), module.setup.parts, strict=True):
-            n = len(part.x)
-            if name in mpy_clients:
-                batches = batch_order(n, batch_size=B, epochs=E, seed=seed, node_id=ids[name], rnd=r)
-            else:  # FedAvgClient + local_train: default_rng([seed, node id, round]), one permutation per epoch
-                rng = np.random.default_rng([seed, ids[name], r])
-                batches = []
-                for _ in range(E):
-                    order = rng.permutation(n)
-                    batches += [order[i:i + B] for i in range(0, n, B)]
-            trained, _ = reference_update(prog, vec, part.x, part.y, batches, sess)
-            deltas.append(trained - vec)
-            weights.append(n)
-        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
-    return vec
-
-
 def test_fedavg_fleet_with_micropython_clients(vm: tuple[Path, Path], tmp_path: Path) -> None:
     """Python server + a Python client + two MicroPython training bundles over Mosquitto, one process each:
     c1 is the bundle's main.py (CPython hosting bbnode + umqtt), c2 trains in the real MicroPython VM (the
@@ -584,7 +555,7 @@ def test_fedavg_fleet_with_micropython_clients(vm: tuple[Path, Path], tmp_path: 
         assert not [e for e in log if e["event"] == "ModelRefused"], log
     assert res.counts.get("RoundCompleted") == rounds and not res.rejections, (res.counts, res.rejections)
     t2 = time.monotonic()
-    oracle = _fedavg_oracle(learning, d, {"c1", "c2"}, rounds)
+    oracle = fedavg_recomputed(d, {"c1": "mpy", "c2": "mpy"})  # c0 is a Linux client
     np.testing.assert_allclose(res.final_models["server"], oracle, rtol=0, atol=1e-4)
     sim = simulate(learning, d)
     print(f"fleet with two MicroPython clients {res.final_accuracy:.4f}, simulator {sim.final_accuracy:.4f}; "
