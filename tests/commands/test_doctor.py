@@ -16,11 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import onnx
-
-from bb_edge.compiler import compile_model
 from bb_edge.tools import EXTRA_BIN, PROGRAMS
-from tests.support.tiny import tiny_model
+from tests.support.tiny import tiny_deployment
 
 
 def doctor(path: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -62,8 +59,7 @@ def test_doctor_on_a_machine_without_programs(tmp_path: Path) -> None:
 
 
 def test_missing_cross_compiler_points_at_doctor(tmp_path: Path) -> None:
-    onnx.save(tiny_model(), tmp_path / "tiny.onnx")
-    compile_model(str(tmp_path / "tiny.onnx"), nodes=2, out_dir=tmp_path / "dep")
+    tiny_deployment(tmp_path)  # tmp_path/dep
     empty = tmp_path / "bin"
     empty.mkdir()
     env = {**os.environ, "PATH": str(empty)}

@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 
 from bb_edge.adapters.ops.broker import write_broker_files
-from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import Deployment, load_deployment, validate_manifest
 from bb_edge.errors import OutputPathError
 from bb_edge.names import NAME_PATTERN, ConfigValueError, config_value, is_name
 from bb_edge.paths import path_inside
-from tests.support.tiny import tiny_model
+from tests.support.tiny import tiny_deployment
 
 TIMEOUT = 120
 
@@ -45,13 +44,7 @@ def refused(r: subprocess.CompletedProcess[str], code: int | None = None) -> Non
 @pytest.fixture(scope="module")
 def tiny_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 2-node deployment of a 3-op model (nodes n0, n1)."""
-    out = tmp_path_factory.mktemp("tiny") / "dep"
-    model = out.parent / "tiny.onnx"
-    import onnx
-
-    onnx.save(tiny_model(), model)
-    compile_model(str(model), nodes=2, out_dir=out)
-    return out
+    return tiny_deployment(tmp_path_factory.mktemp("tiny"))
 
 
 def renamed(src: Path, dst: Path, old: str, new: str) -> Path:
