@@ -68,7 +68,7 @@ def ota_cnn(seed: int = 0) -> onnx.ModelProto:
     """A small CNN (conv, relu, conv, relu, pool, gemm) with seeded random weights.
 
     The in-process unit tests use it (cheap to compile and run many times on 2 cores); the live-fleet
-    test uses squeezenet with seeded weights (tests/_models.seeded_squeezenet).
+    test uses squeezenet with seeded weights (tests/support/models.py seeded_squeezenet).
     """
     from onnx import TensorProto, helper
 

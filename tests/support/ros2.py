@@ -1,4 +1,5 @@
-"""The ROS 2 environment of the tests: the venv .ci/pip-preinstall.sh prepares, colcon builds, a peer process.
+"""The ROS 2 environment of the tests: the venv .ci/pip-preinstall.sh prepares, colcon builds, a peer process,
+and the documented image-to-tensor conversion written independently (the oracle of the ROS node's input).
 
 ROS 2 (Kilted) comes as wheels (the ``ros`` extra of pyproject.toml). They are installed into their own
 venv (``$BB_EDGE_ROS_VENV``, default ``~/.cache/bb-edge/venvs/ros2-kilted``, made with
