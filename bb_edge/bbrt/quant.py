@@ -1,4 +1,8 @@
-"""Int8 quantization for bbrt: calibration ranges, affine params, fixed-point multipliers."""
+"""Int8 quantization for bbrt: calibration ranges and fixed-point multipliers.
+
+The affine arithmetic itself (quantize, dequantize, affine_params) is the edge contract's, shared with
+the run time: :mod:`bb_edge.deployment.int8`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import helper, shape_inference
+
 
 
 def quantize_multiplier(real: float) -> tuple[int, int]:
@@ -23,27 +28,6 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     if exp < -31:
         return 0, 0
     return m, exp
-
-
-def affine_params(lo: float, hi: float) -> tuple[float, int]:
-    """Asymmetric int8 (scale, zero_point) for a real range; the range always includes 0."""
-    lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
-    if hi - lo < 1e-8:
-        hi = lo + 1e-8
-    scale = (hi - lo) / 255.0
-    zp = int(round(-128 - lo / scale))
-    return float(np.float32(scale)), int(min(127, max(-128, zp)))
-
-
-def quantize(x: np.ndarray, scale: float, zp: int) -> np.ndarray:
-    """Float -> int8 like ONNX QuantizeLinear (round half to even, saturate)."""
-    q = np.rint(np.asarray(x, np.float32) / np.float32(scale)) + zp
-    return np.clip(q, -128, 127).astype(np.int8)
-
-
-def dequantize(q: np.ndarray, scale: float, zp: int) -> np.ndarray:
-    """Int8 -> float like ONNX DequantizeLinear."""
-    return ((q.astype(np.int32) - zp).astype(np.float32) * np.float32(scale)).astype(np.float32)
 
 
 def per_channel_weights(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -23,7 +23,7 @@ from bb_edge.bbrt import planner
 from bb_edge.bbrt.format import RECV, SEND, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
-from bb_edge.bbrt.quant import affine_params, quantize
+from bb_edge.deployment.int8 import affine_params, quantize
 from tests.support.examples import sample_inputs, small_cnn, small_mlp, tflm_cnn
 
 
