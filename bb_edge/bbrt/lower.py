@@ -40,9 +40,10 @@ from bb_edge.bbrt.format import (
 )
 from bb_edge.bbrt.lower_ops import DECOMPOSED, EXTRA_OPS, Ctx, decompose, fold_batchnorm, lower_extra
 from bb_edge.bbrt.lower_qdq import is_qdq, lower_qdq
-from bb_edge.bbrt.quant import intermediate_values, per_channel_weights, quantize_multiplier, ranges
+from bb_edge.bbrt.quant import intermediate_values, per_channel_weights, quantize_multiplier
 from bb_edge.deployment.int8 import affine_params, dequantize, quantize
 from bb_edge.deployment.ports import compute_model, wire_ports
+from bb_edge.quant.calib import ranges
 
 CONV_POOL_MAX_W = 64  # firmware/src/bbrt_kernels.h BBRT_CONV_POOL_MAX_W: the conv output's widest row
 NEG_INF_BITS = int(np.array([-np.inf], np.float32).view(np.int32)[0])

@@ -77,17 +77,3 @@ def intermediate_values(model: onnx.ModelProto,
         d.update({n: np.asarray(v) for n, v in zip(names, vals, strict=True)})
         result.append(d)
     return result
-
-
-def ranges(values: list[dict[str, np.ndarray]]) -> dict[str, tuple[float, float]]:
-    """Min/max of every float tensor over all samples."""
-    out: dict[str, tuple[float, float]] = {}
-    for d in values:
-        for k, v in d.items():
-            if v.dtype != np.float32 or v.size == 0:
-                continue
-            lo, hi = float(v.min()), float(v.max())
-            if k in out:
-                lo, hi = min(lo, out[k][0]), max(hi, out[k][1])
-            out[k] = (lo, hi)
-    return out

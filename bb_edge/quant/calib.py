@@ -179,3 +179,17 @@ def node_samples(compute: onnx.ModelProto, tensors: list[Sample]) -> list[Sample
     """The inputs of one node's compute model, picked from :func:`fleet_tensors` output."""
     names = [i.name for i in compute.graph.input if i.name not in {x.name for x in compute.graph.initializer}]
     return [{n: t[n] for n in names} for t in tensors]
+
+
+def ranges(values: list[dict[str, np.ndarray]]) -> dict[str, tuple[float, float]]:
+    """Min/max of every float32 tensor over all samples (the calibration ranges)."""
+    out: dict[str, tuple[float, float]] = {}
+    for d in values:
+        for k, v in d.items():
+            if v.dtype != np.float32 or v.size == 0:
+                continue
+            lo, hi = float(v.min()), float(v.max())
+            if k in out:
+                lo, hi = min(lo, out[k][0]), max(hi, out[k][1])
+            out[k] = (lo, hi)
+    return out
