@@ -178,7 +178,7 @@ def lower(
     standard normal samples are used.
 
     Int8 edges: a Recv/Send port with ``scale``/``zero_point`` (an int8 edge of a float tensor,
-    :mod:`bb_edge.compiler.int8_edges`) and the graph inputs/outputs named in ``io_quant`` are
+    :mod:`bb_edge.quant.edges`) and the graph inputs/outputs named in ``io_quant`` are
     int8 edges of the program, their tensors quantized with exactly those parameters: no
     QUANTIZE/DEQUANTIZE, no float buffer. ``pins`` fixes the parameters of further tensors
     (a producer's kept edges). ``int8_sends`` names Send tensors and graph outputs whose edge the build

@@ -15,6 +15,7 @@ from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.quant.calib import fleet_tensors
 
+
 def _check_static(cm: onnx.ModelProto, calib: list[dict[str, np.ndarray]], node: str) -> None:
     """BbrtError naming the input when a symbolic dim (which the C runtime fixes at 1) is not 1 in the data."""
     for i in cm.graph.input:

@@ -15,7 +15,6 @@ import onnxruntime as ort
 from onnx import helper, shape_inference
 
 
-
 def quantize_multiplier(real: float) -> tuple[int, int]:
     """(m, shift) with real ~= m * 2**(shift - 31), m in [2**30, 2**31) (TFLite convention)."""
     if real <= 0.0 or not math.isfinite(real):

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
-
 import onnx
 from onnx import TensorProto, helper
 
@@ -160,15 +160,12 @@ def node_kind(builder: str, precision: str) -> str:
     return OTHER_NODE if builder in PYTHON_ENGINE_BUILDERS else FLOAT_NODE
 
 
-class NodeLowering(Protocol):
-    """Lowers one int8 node for the plan (:class:`bb_edge.bundle.lowering.BuildLowering`)."""
-
-    def __call__(self, node: str, dep: Deployment, program: onnx.ModelProto,
-                 free: set[str]) -> tuple[bool, dict[str, Quant]]:
-        """``(is a QDQ model, parameters)``: the lowering of ``node``'s ``program`` in ``dep`` (its edges as the
-        plan stands, ``free`` its sent tensors left to it); the parameters are its int8 tensors' (``qparams``),
-        or for a QDQ model its own graph boundary's (``wire_quant``)."""
-        ...
+#: lowers one int8 node for the plan (:class:`bb_edge.bundle.lowering.BuildLowering`):
+#: ``(node, deployment, program, free) -> (is a QDQ model, parameters)``, the lowering of ``node``'s
+#: ``program`` in the deployment (its edges as the plan stands, ``free`` its sent tensors left to it);
+#: the parameters are its int8 tensors' (``qparams``), or for a QDQ model its own graph boundary's
+#: (``wire_quant``)
+NodeLowering = Callable[[str, Deployment, onnx.ModelProto, set[str]], tuple[bool, dict[str, Quant]]]
 
 
 def assumed(dep: Deployment, edges: dict[int, Quant | None], io: dict[str, Quant | None],

@@ -20,12 +20,13 @@ from bb_edge.adapters.devices.serial_devices import HostDevice
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.bbrt.format import Op, parse
 from bb_edge.bbrt.host import HostProgram
-from bb_edge.bbrt.lower_node import float_fleet_values, lower_node
+from bb_edge.bbrt.lower_node import lower_node
 from bb_edge.cli import main as cli
 from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.quant import check_accuracy, quantize_program
+from bb_edge.quant.calib import fleet_tensors
 from tests.compiler.test_model_table import _load
 from tests.lowering.test_real_model_paths import gru_tagger
 
@@ -84,7 +85,7 @@ def test_paddleocr_first_node_runs_float32_on_the_c_runtime(name: str) -> None:
     hard-swish as Add/Clip/Mul/Div, HardSigmoid, GlobalAveragePool) lowers float32 and matches the float fleet."""
     model, x = _load(name)
     dep, programs = compile_model(model, nodes=2)
-    values = float_fleet_values(dep, [x], programs)[0]
+    values = fleet_tensors(dep, [x], programs)[0]
     L = lower_node(dep, "n0", precision="fp32", samples=[x], programs=programs)
     cm = compute_model(programs["n0"])
     assert any(n.op_type == "BatchNormalization" for n in cm.graph.node)
