@@ -15,7 +15,7 @@ from typing import Any
 from bb_edge.deployment.manifest import Deployment
 from bb_edge.errors import DeploymentError
 
-#: the client count when the config names none (bb_edge.learn.deployment.DEFAULTS agrees)
+#: the client count when the config names none (bb_edge.training.setup.DEFAULTS agrees)
 DEFAULT_CLIENTS = 10
 #: strategies with a ``server`` (id 1) and clients ``c0..`` (ids 2..)
 SERVER_STRATEGIES = frozenset({"fedavg", "diloco", "split", "splitfed"})

@@ -42,9 +42,9 @@ from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine, Limits
 from bb_edge.engine import events as ev
 from bb_edge.errors import DeploymentError
-from bb_edge.learn.deployment import build_setup
 from bb_edge.learn.strategies.base import Msg
 from bb_edge.learn.strategies.modules import StrategyModule, module_for
+from bb_edge.training.setup import build_setup
 from bb_edge.wire.envelope import BROADCAST, peek
 
 __all__ = ["ChurnPlan", "LearningNode", "ProgressLog", "build_engine", "churn_plan", "load_module", "msg_name",

@@ -8,7 +8,7 @@ from bb_edge.learn.strategies.base import ModelState, Msg
 from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
 from bb_edge.learn.strategies.gossip import GossipNode
 from bb_edge.learn.strategies.pushsum import PushSumNode
-from bb_edge.learn.strategies.split import SplitClient, SplitPrograms, SplitServer, split_forward
+from bb_edge.learn.strategies.split import SplitClient, SplitServer
 
 __all__ = ["ModelState", "Msg", "Collusion", "FedAvgServer", "FedAvgClient", "DiLoCoServer", "DiLoCoWorker",
-           "GossipNode", "PushSumNode", "SplitClient", "SplitServer", "SplitPrograms", "split_forward"]
+           "GossipNode", "PushSumNode", "SplitClient", "SplitServer"]

@@ -41,13 +41,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
 from bb_edge.learn import events as lev
-from bb_edge.learn.autodiff import TrainingProgram
 from bb_edge.learn.roles import Component, LearnError, register
 from bb_edge.learn.strategies.base import (
     PROTO_DILOCO_SERVER,
@@ -63,6 +62,9 @@ from bb_edge.learn.strategies.base import (
 )
 from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.program import TrainingProgram
 
 __all__ = ["FedAvgServer", "FedAvgClient", "DiLoCoServer", "DiLoCoWorker", "Collusion"]
 

@@ -18,13 +18,12 @@ Bindings: ``model`` (:class:`ModelState`), ``data``, ``peers``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
 from bb_edge.learn import events as lev
-from bb_edge.learn.autodiff import TrainingProgram
 from bb_edge.learn.strategies.base import (
     PROTO_GOSSIP,
     HandlerState,
@@ -36,6 +35,9 @@ from bb_edge.learn.strategies.base import (
 )
 from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.program import TrainingProgram
 
 __all__ = ["GossipNode", "refuse_by_sharing"]
 
