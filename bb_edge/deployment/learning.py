@@ -3,7 +3,7 @@
 A learning deployment (``deployment.json`` with a ``learning`` object) has no node list: its strategy
 names the nodes. The names and wire ids follow from the strategy and the client count, so building a
 bundle, writing a broker's ACL or listing nodes never loads the model or partitions the data. The
-strategy modules (:mod:`bb_edge.learn.strategies.modules`) take their roster from here.
+strategy modules (:mod:`bb_edge.strategies.modules`) take their roster from here.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ forward helpers), :mod:`.runtime` (sessions, :class:`Trainer`,
 :class:`ForwardRunner`), :mod:`.optim` (optimizer specs), :mod:`.models`
 (small ONNX models), :mod:`.split` (split learning's three programs) and
 :mod:`.setup` (a learning deployment's program and data). Everything public
-of the first five is importable from here. The run wing (:mod:`bb_edge.learn.strategies`)
+of the first five is importable from here. The run wing (:mod:`bb_edge.strategies`)
 drives the programs built here; it never imports this package at run time.
 """
 

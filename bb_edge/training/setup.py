@@ -31,7 +31,7 @@ FedAvg client may claim. FedAvg also takes ``"blocked": [client, ...]`` and
 ``"sharing": {client: "rw" | "ro" | "wo" | "off"}`` (the server refuses a
 blocked client's JOIN and a leech's updates) and ``"secagg": {"threshold": t,
 "frac_bits": 24}`` (secure aggregation with dropout recovery,
-:mod:`bb_edge.learn.strategies.secagg`).
+:mod:`bb_edge.strategies.secagg`).
 
 Component specs are ``{"type": <type_id>, **config}`` (nested components as
 ``{"$component": type_id, "config": {...}}``).

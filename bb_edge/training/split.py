@@ -4,7 +4,7 @@
 (data -> cut) and a server half (cut -> logits); :class:`SplitPrograms`
 builds the three programs the targets run on the engine (client forward,
 client step taking ``grad/<cut>``, server step returning ``grad/<cut>``).
-The run wing's :mod:`bb_edge.learn.strategies.split` drives them over the wire.
+The run wing's :mod:`bb_edge.strategies.split` drives them over the wire.
 """
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
-from bb_edge.learn import events as lev
 from bb_edge.learn.roles import ConfigError
-from bb_edge.learn.strategies.base import PROTO_FEDAVG_SERVER, PROTO_GOSSIP, PROTO_PUSHSUM, Msg
-from bb_edge.learn.strategies.fedavg import FedAvgServer
-from bb_edge.learn.strategies.modules import module_for
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import PROTO_FEDAVG_SERVER, PROTO_GOSSIP, PROTO_PUSHSUM, Msg
+from bb_edge.strategies.fedavg import FedAvgServer
+from bb_edge.strategies.modules import module_for
 from bb_edge.training.setup import build_setup
 from bb_edge.wire import envelope as wire
 
@@ -213,7 +213,7 @@ def _env(arr: np.ndarray, sender: int, receiver: int, edge: Msg, rid: int, seq: 
 
 
 def test_split_server_refuses_bad_cut_tensors_labels_strangers_and_floods() -> None:
-    from bb_edge.learn.strategies.base import PROTO_SPLIT_SERVER
+    from bb_edge.strategies.base import PROTO_SPLIT_SERVER
 
     mod, engines = _split_fleet()
     ids = dict(mod.nodes())
@@ -246,7 +246,7 @@ def test_split_server_refuses_bad_cut_tensors_labels_strangers_and_floods() -> N
 
 
 def test_split_client_refuses_bad_gradients_and_keeps_its_model() -> None:
-    from bb_edge.learn.strategies.base import PROTO_SPLIT_CLIENT
+    from bb_edge.strategies.base import PROTO_SPLIT_CLIENT
 
     mod, engines = _split_fleet()
     ids = dict(mod.nodes())

@@ -106,7 +106,8 @@ def test_the_core_import_check_catches_every_form() -> None:
 
 def test_the_core_does_not_load_the_learning_layer() -> None:
     code = ("import sys, bb_edge.engine, bb_edge.roles, bb_edge.wire.hello; "
-            "print(sorted(m for m in sys.modules if m.startswith('bb_edge.learn')))")
+            "print(sorted(m for m in sys.modules if m.startswith(('bb_edge.learn', 'bb_edge.strategies', "
+            "'bb_edge.training'))))")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
@@ -151,7 +152,7 @@ def test_the_long_file_check_finds_a_file_without_its_reason(tmp_path: Path) -> 
 #                    commands
 #                    adapters                 the only I/O, on top of both wings
 #     build wing               run wing
-#     bundle                   strategies     learn.strategies, learn.events
+#     bundle                   strategies     strategies/: the learning protocols and their events
 #     lowering                 engine         engine (OTA inside), roles
 #     training                 backends       no wing: the run wing's one way to a converter (convert/)
 #     compiler
@@ -174,7 +175,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bundle", ("bb_edge.bundle", "bb_edge.templates")),
     ("backends", ("bb_edge.backends",)),
     ("engine", ("bb_edge.engine", "bb_edge.roles")),
-    ("strategies", ("bb_edge.learn.strategies", "bb_edge.learn.events")),
+    ("strategies", ("bb_edge.strategies",)),
     ("adapters", ("bb_edge.adapters",)),
     ("commands", ("bb_edge.commands", "bb_edge.cli")),
 )
@@ -264,10 +265,10 @@ def test_the_stage_check_finds_a_backward_import(tmp_path: Path) -> None:
     (tmp_path / "bb_edge" / "compiler").mkdir()
     (tmp_path / "bb_edge" / "compiler" / "ok.py").write_text("import bb_edge.wire.envelope\nimport numpy\n")
     (tmp_path / "bb_edge" / "learn").mkdir()
-    (tmp_path / "bb_edge" / "learn" / "data.py").write_text("from bb_edge.learn.strategies import base\n")
+    (tmp_path / "bb_edge" / "learn" / "data.py").write_text("from bb_edge.strategies import base\n")
     assert backward_imports(tmp_path) == [
         "bb_edge/engine/x.py:5: engine imports bb_edge.commands.build (commands)",
-        "bb_edge/learn/data.py:1: components imports bb_edge.learn.strategies (strategies)"]
+        "bb_edge/learn/data.py:1: components imports bb_edge.strategies (strategies)"]
 
 
 def test_the_build_wing_and_the_run_wing_never_import_each_other() -> None:
@@ -276,8 +277,8 @@ def test_the_build_wing_and_the_run_wing_never_import_each_other() -> None:
 
 
 def test_the_wing_check_finds_a_cross_wing_import(tmp_path: Path) -> None:
-    (tmp_path / "bb_edge" / "learn" / "strategies").mkdir(parents=True)
-    (tmp_path / "bb_edge" / "learn" / "strategies" / "x.py").write_text(
+    (tmp_path / "bb_edge" / "strategies").mkdir(parents=True)
+    (tmp_path / "bb_edge" / "strategies" / "x.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bb_edge.training import TrainingProgram\n"
         "def f():\n    from bb_edge.training.step import build_training_step\n"
         "from bb_edge.backends import get_backend\nimport bb_edge.learn.data\n")
@@ -285,7 +286,7 @@ def test_the_wing_check_finds_a_cross_wing_import(tmp_path: Path) -> None:
     (tmp_path / "bb_edge" / "bbrt" / "y.py").write_text("import bb_edge.engine.context\nimport bb_edge.wire\n")
     assert cross_wing_imports(tmp_path) == [
         "bb_edge/bbrt/y.py:1: build wing (lowering) imports bb_edge.engine.context (run wing)",
-        "bb_edge/learn/strategies/x.py:5: run wing (strategies) imports bb_edge.training.step (build wing)"]
+        "bb_edge/strategies/x.py:5: run wing (strategies) imports bb_edge.training.step (build wing)"]
     # the run wing importing the build wing is not a later stage: only the wing check catches it
     assert backward_imports(tmp_path) == ["bb_edge/bbrt/y.py:1: lowering imports bb_edge.engine.context (engine)"]
 

@@ -61,7 +61,7 @@ class Msg(enum.IntEnum):
     CLIENT_MODEL = 10  # SplitFed: client half up / averaged client half down (request_id = round)
     GOSSIP = 11  # gossip: model, request_id = age
     PUSH = 12  # push-sum: float32 [s..., w]
-    # secure aggregation (bb_edge/learn/strategies/secagg.py): UINT8 messages, request_id = round
+    # secure aggregation (bb_edge/strategies/secagg.py): UINT8 messages, request_id = round
     SA_KEY = 13  # client -> server: its DH public key of the round
     SA_ROSTER = 14  # server -> participants: every participant's key
     SA_SHARES = 15  # client -> server: sealed shares per holder; server -> holder: the ones it holds + weight

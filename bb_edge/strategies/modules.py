@@ -28,12 +28,12 @@ from bb_edge.learn.liveness import LivenessTable
 from bb_edge.learn.peers import MODES, PeerSelector
 from bb_edge.learn.roles import ConfigError
 from bb_edge.learn.specs import component
-from bb_edge.learn.strategies.base import ModelState, install_handler
-from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
-from bb_edge.learn.strategies.gossip import GossipNode
-from bb_edge.learn.strategies.pushsum import PushSumNode
-from bb_edge.learn.strategies.secagg import SecAggFedClient, SecAggServer, check_secagg_config
-from bb_edge.learn.strategies.split import SplitClient, SplitServer
+from bb_edge.strategies.base import ModelState, install_handler
+from bb_edge.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
+from bb_edge.strategies.gossip import GossipNode
+from bb_edge.strategies.pushsum import PushSumNode
+from bb_edge.strategies.secagg import SecAggFedClient, SecAggServer, check_secagg_config
+from bb_edge.strategies.split import SplitClient, SplitServer
 
 if TYPE_CHECKING:  # the setup and its programs are built by the build wing (bb_edge.training) and handed in
     from bb_edge.training.setup import LearningSetup

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from bb_edge.engine.context import Context
-from bb_edge.learn import events as lev
-from bb_edge.learn.strategies.base import (
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import (
     PROTO_SPLIT_CLIENT,
     PROTO_SPLIT_SERVER,
     HandlerState,
@@ -33,7 +34,6 @@ from bb_edge.learn.strategies.base import (
     Msg,
     run_step,
 )
-from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
 
 if TYPE_CHECKING:  # built by the build wing and handed in: a type, not a dependency
