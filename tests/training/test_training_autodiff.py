@@ -8,7 +8,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.errors import ModelError, UnsupportedOpError
-from bb_edge.learn.autodiff import (
+from bb_edge.training import (
     MSE,
     ForwardRunner,
     ParamLayout,
@@ -19,8 +19,8 @@ from bb_edge.learn.autodiff import (
     parameterized_forward,
     with_params,
 )
-from bb_edge.learn.models import mlp, small_cnn
-from bb_edge.learn.optim import SGD, Adam, Yogi, numpy_step
+from bb_edge.training.models import mlp, small_cnn
+from bb_edge.training.optim import SGD, Adam, Yogi, numpy_step
 
 
 def _model(nodes, inits, x_shape, out, out_shape, dtype="float64"):

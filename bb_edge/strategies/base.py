@@ -4,7 +4,7 @@ Message layout (all strategies, one wire): protocol id = the *receiving*
 role (table below), ``edge`` = the message code (:class:`Msg`),
 ``request_id`` = the round (gossip: the sender's model age; split: the
 step). A model or update is one float32 vector envelope of the
-:class:`~bb_edge.learn.autodiff.ParamLayout` size, or, when a ``codec`` is
+:class:`~bb_edge.training.ParamLayout` size, or, when a ``codec`` is
 bound, the codec's bytes as one UINT8 envelope. Everything else is small:
 ``JOIN`` carries ``int64 [samples]``, ``HEARTBEAT`` and ``FETCH`` are empty.
 """
@@ -15,14 +15,16 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
-from bb_edge.learn.autodiff import TrainingProgram
 from bb_edge.learn.roles import Component, ConfigError, pack_state, register, unpack_state
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.program import TrainingProgram
 
 __all__ = [
     "PROTO_FEDAVG_SERVER", "PROTO_FEDAVG_CLIENT", "PROTO_GOSSIP", "PROTO_SPLIT_SERVER",
@@ -59,7 +61,7 @@ class Msg(enum.IntEnum):
     CLIENT_MODEL = 10  # SplitFed: client half up / averaged client half down (request_id = round)
     GOSSIP = 11  # gossip: model, request_id = age
     PUSH = 12  # push-sum: float32 [s..., w]
-    # secure aggregation (bb_edge/learn/strategies/secagg.py): UINT8 messages, request_id = round
+    # secure aggregation (bb_edge/strategies/secagg.py): UINT8 messages, request_id = round
     SA_KEY = 13  # client -> server: its DH public key of the round
     SA_ROSTER = 14  # server -> participants: every participant's key
     SA_SHARES = 15  # client -> server: sealed shares per holder; server -> holder: the ones it holds + weight

@@ -15,19 +15,19 @@ aggregation weight) is validated and clamped to the client's cap
 (``sample_caps``, e.g. the partition size the deployment gave it, or one
 ``sample_cap`` for all): see :meth:`FedAvgServer._join_samples`. Each ``UPDATE`` is decoded and run through
 :class:`~bb_edge.learn.validation.UpdateValidator`; refusals become
-:class:`~bb_edge.learn.events.UpdateRejected` and never reach the
+:class:`~bb_edge.strategies.events.UpdateRejected` and never reach the
 aggregator. The round closes when the whole cohort answered, or at the
 deadline with a partial aggregate if at least ``min_clients`` did, otherwise
-with :class:`~bb_edge.learn.events.RoundAborted`.
+with :class:`~bb_edge.strategies.events.RoundAborted`.
 
 Sharing modes (a ``peers`` :class:`~bb_edge.learn.peers.PeerSelector` bound
 on the server, from the config's ``blocked`` and ``sharing``): the server
 checks every JOIN and UPDATE on receipt. A blocked client's JOIN is refused
 (it never gets a model); a leech (``ro``) joins and reads every round's model
 but is never in a cohort, and its updates are refused; both refusals are
-:class:`~bb_edge.learn.events.UpdateRejected` (``blocked``, ``sharing_mode``).
+:class:`~bb_edge.strategies.events.UpdateRejected` (``blocked``, ``sharing_mode``).
 Secure aggregation (``secagg``) runs the same server and client with extra
-phases: :mod:`bb_edge.learn.strategies.secagg`.
+phases: :mod:`bb_edge.strategies.secagg`.
 
 DiLoCo (Douillard et al. 2023) is the same composition with other defaults:
 workers keep their inner optimizer state across rounds and run ``local_steps``
@@ -41,15 +41,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
-from bb_edge.learn import events as lev
-from bb_edge.learn.autodiff import TrainingProgram
 from bb_edge.learn.roles import Component, LearnError, register
-from bb_edge.learn.strategies.base import (
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import (
     PROTO_DILOCO_SERVER,
     PROTO_DILOCO_WORKER,
     PROTO_FEDAVG_CLIENT,
@@ -61,8 +61,10 @@ from bb_edge.learn.strategies.base import (
     read_vector,
     send_vector,
 )
-from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.program import TrainingProgram
 
 __all__ = ["FedAvgServer", "FedAvgClient", "DiLoCoServer", "DiLoCoWorker", "Collusion"]
 
@@ -167,7 +169,7 @@ class FedAvgServer(HandlerState):
 
         A count that is not one positive integer refuses the JOIN (the client
         is not admitted); a count above the cap is clamped to the cap with a
-        :class:`~bb_edge.learn.events.SampleCountClamped` event, so one client
+        :class:`~bb_edge.strategies.events.SampleCountClamped` event, so one client
         claiming 10^9 samples weighs no more than its declared share.
         """
         try:

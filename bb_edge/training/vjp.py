@@ -16,7 +16,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.errors import ModelError, UnsupportedOpError
-from bb_edge.learn.autodiff.program import OPSET, Shape
+from bb_edge.training.program import OPSET, Shape
 
 SUPPORTED_OPS = frozenset(
     {

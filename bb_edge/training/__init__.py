@@ -1,4 +1,4 @@
-"""Training-step programs: reverse-mode autodiff and optimizer updates in plain ONNX.
+"""The build wing's training programs: reverse-mode autodiff and optimizer updates in plain ONNX.
 
 :func:`build_training_step` takes a recorded forward ``onnx.ModelProto``
 (standard ops, parameters stored as initializers), the name of the output to
@@ -20,7 +20,7 @@ forward data inputs (``x``)   ``loss`` (scalar, when a loss is given)
 ``opt/<k>`` optimizer state   ``grad/<x>`` for inputs listed in ``input_grads``
 ============================  ===============================================
 
-Optimizer state keys are those of :func:`bb_edge.learn.optim.init_state`
+Optimizer state keys are those of :func:`bb_edge.training.optim.init_state`
 (``m/<p>``, ``v/<p>``, ``step``). A program without a loss takes the upstream
 gradient of the output as ``grad/<out>`` (client side of split learning); a
 program with ``input_grads`` returns the gradient of a data input (server
@@ -33,16 +33,21 @@ Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Identity, Dropout
 (inference), plus constant-only subgraphs. Anything else on a differentiable
 path raises :class:`bb_edge.errors.UnsupportedOpError`.
 
-The implementation is split in four modules: :mod:`.program` (specs, layout,
+The implementation is split in small modules: :mod:`.program` (specs, layout,
 :class:`TrainingProgram`), :mod:`.vjp` (the builder and the per-op VJP
 rules), :mod:`.step` (loss/optimizer emission, :func:`build_training_step`,
-forward helpers) and :mod:`.runtime` (sessions, :class:`Trainer`,
-:class:`ForwardRunner`). Everything public is importable from here.
+forward helpers), :mod:`.runtime` (sessions, :class:`Trainer`,
+:class:`ForwardRunner`), :mod:`.optim` (optimizer specs), :mod:`.models`
+(small ONNX models), :mod:`.split` (split learning's three programs) and
+:mod:`.setup` (a learning deployment's program and data). Everything public
+of the first five is importable from here. The run wing (:mod:`bb_edge.strategies`)
+drives the programs built here; it never imports this package at run time.
 """
 
 from __future__ import annotations
 
-from bb_edge.learn.autodiff.program import (
+from bb_edge.training.optim import OptimizerSpec
+from bb_edge.training.program import (
     MSE,
     OPSET,
     LossSpec,
@@ -51,10 +56,9 @@ from bb_edge.learn.autodiff.program import (
     TensorSpec,
     TrainingProgram,
 )
-from bb_edge.learn.autodiff.runtime import ForwardRunner, Session, Trainer, make_session
-from bb_edge.learn.autodiff.step import build_training_step, parameterized_forward, with_params
-from bb_edge.learn.autodiff.vjp import SUPPORTED_OPS
-from bb_edge.learn.optim import OptimizerSpec
+from bb_edge.training.runtime import ForwardRunner, Session, Trainer, make_session
+from bb_edge.training.step import build_training_step, parameterized_forward, with_params
+from bb_edge.training.vjp import SUPPORTED_OPS
 
 __all__ = [
     "SoftmaxCrossEntropy",

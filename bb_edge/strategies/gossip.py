@@ -5,7 +5,7 @@ age in samples trained) to one peer drawn from the bound ``peers`` selector.
 On receipt the sender is checked against the receiver's sharing rules
 (:meth:`~bb_edge.learn.peers.PeerSelector.refusal`: blocked pairs and leech
 or offline senders are refused) and the model is validated (dtype, shape,
-finite); refusals are :class:`~bb_edge.learn.events.UpdateRejected`. Then it
+finite); refusals are :class:`~bb_edge.strategies.events.UpdateRejected`. Then it
 merges ``(a_l * m_l + a_r * m_r) / (a_l + a_r)`` with age
 ``max(a_l, a_r)``, trains on its local data and adds the samples it saw to
 the age. A node started with ``fetch_on_join`` first asks a peer for its
@@ -18,14 +18,14 @@ Bindings: ``model`` (:class:`ModelState`), ``data``, ``peers``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
-from bb_edge.learn import events as lev
-from bb_edge.learn.autodiff import TrainingProgram
-from bb_edge.learn.strategies.base import (
+from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import (
     PROTO_GOSSIP,
     HandlerState,
     ModelState,
@@ -34,8 +34,10 @@ from bb_edge.learn.strategies.base import (
     read_vector,
     send_vector,
 )
-from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.program import TrainingProgram
 
 __all__ = ["GossipNode", "refuse_by_sharing"]
 
@@ -47,7 +49,7 @@ def _reject(ctx: Context, strategy: str, env: Envelope, reason: RejectReason, de
 def refuse_by_sharing(ctx: Context, env: Envelope, strategy: str) -> bool:
     """Receiver-side sharing rules: ``True`` if ``env``'s sender may send to this node.
 
-    Otherwise emits :class:`~bb_edge.learn.events.UpdateRejected` (``blocked``,
+    Otherwise emits :class:`~bb_edge.strategies.events.UpdateRejected` (``blocked``,
     ``sharing_mode`` or ``unknown_peer``) and returns ``False``; the caller
     drops the envelope before touching any state.
     """

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from bb_edge.adapters.learn.simulator import simulate
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, Trainer, build_training_step, make_session
 from bb_edge.learn.data import SklearnSource, train_test_split
-from bb_edge.learn.models import mlp
-from bb_edge.learn.optim import SGD
-from bb_edge.learn.strategies.split import split_forward
+from bb_edge.training import SoftmaxCrossEntropy, Trainer, build_training_step, make_session
+from bb_edge.training.models import mlp
+from bb_edge.training.optim import SGD
+from bb_edge.training.split import split_forward
 
 
 def test_split_forward_halves_chain_to_the_whole_model():
@@ -35,7 +35,7 @@ def test_split_learning_within_one_point_of_central():
         order = np.random.default_rng([seed, 2, ep]).permutation(len(xtr))
         for i in range(0, len(order), bs):
             tr.step(xtr[order[i:i + bs]], ytr[order[i:i + bs]])
-    from bb_edge.learn.autodiff import ForwardRunner
+    from bb_edge.training import ForwardRunner
 
     central = ForwardRunner(model).accuracy(xte, yte, tr.vector())
     print(f"split {res.final_accuracy:.4f} vs central {central:.4f}")

@@ -35,7 +35,7 @@ shares (of ``b`` and of ``s``, in GF(2^255 - 19)), keyed by SHA-256 of the
 ``c`` key agreement, owner, holder and round: the server, which routes the
 boxes, can neither read nor forge them. A box that fails to open at its holder
 is attributed to its owner: the holder reports the owner in its masked update
-(``nbad``) and emits :class:`~bb_edge.learn.events.UpdateRejected`
+(``nbad``) and emits :class:`~bb_edge.strategies.events.UpdateRejected`
 (``bad_share``, sender = the owner); the server moves every reported owner to
 the dropped set, names it in its own ``bad_share`` refusal, and the round
 completes with the others (a survivor reveals the pairwise seed it shares with
@@ -52,9 +52,9 @@ sample-weighted mean of the survivors' updates, as the plain
 
 Every phase waits for all of its members or ``round_timeout``; a phase with
 fewer than ``max(threshold, min_clients)`` members aborts the round
-(:class:`~bb_edge.learn.events.RoundAborted`). Every message is validated
+(:class:`~bb_edge.strategies.events.RoundAborted`). Every message is validated
 before it changes state; a malformed or out-of-phase one is an
-:class:`~bb_edge.learn.events.UpdateRejected` (``bad_share`` for keys,
+:class:`~bb_edge.strategies.events.UpdateRejected` (``bad_share`` for keys,
 boxes and reveals that fail their checks, ``stale_round``, ``unknown_peer``,
 ``duplicate``).
 
@@ -88,12 +88,12 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from bb_edge.engine.context import Context
-from bb_edge.learn import events as lev
 from bb_edge.learn.codecs import CodecError, from_fixed, to_fixed
 from bb_edge.learn.roles import ConfigError
-from bb_edge.learn.strategies.base import ModelState, Msg, read_vector
-from bb_edge.learn.strategies.fedavg import FedAvgClient, FedAvgServer
 from bb_edge.learn.validation import RejectReason
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import ModelState, Msg, read_vector
+from bb_edge.strategies.fedavg import FedAvgClient, FedAvgServer
 from bb_edge.wire.envelope import Envelope
 
 __all__ = ["SecAggServer", "SecAggFedClient", "SecAggFormatError", "KEY_BYTES", "SHARE_BYTES", "BOX_BYTES",

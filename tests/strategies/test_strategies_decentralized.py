@@ -9,8 +9,8 @@ from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
 from bb_edge.learn.peers import PeerSelector
-from bb_edge.learn.strategies.base import ModelState
-from bb_edge.learn.strategies.pushsum import PushSumNode
+from bb_edge.strategies.base import ModelState
+from bb_edge.strategies.pushsum import PushSumNode
 
 UNIFORM = {"clients": 20, "epochs": 1, "batch_size": 8}
 

@@ -1,6 +1,6 @@
 """Strategies as Modules: which targets each node installs, with which bound components.
 
-A module turns a :class:`~bb_edge.learn.deployment.LearningSetup` into
+A module turns a :class:`~bb_edge.training.setup.LearningSetup` into
 nodes: for each node it binds components to roles (``model``, ``data``,
 ``aggregator``, ``codec``, ``peers``, ``liveness``, ``attack``) and registers
 the strategy's protocol handlers on an ordinary :class:`Engine`. A runner
@@ -14,7 +14,7 @@ import abc
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import onnx
@@ -24,16 +24,20 @@ from bb_edge.engine import Engine
 from bb_edge.learn.aggregators import FedAvgM
 from bb_edge.learn.codecs import GaussianDPCodec
 from bb_edge.learn.data import ArraySource
-from bb_edge.learn.deployment import LearningSetup, component
 from bb_edge.learn.liveness import LivenessTable
 from bb_edge.learn.peers import MODES, PeerSelector
 from bb_edge.learn.roles import ConfigError
-from bb_edge.learn.strategies.base import ModelState, install_handler
-from bb_edge.learn.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
-from bb_edge.learn.strategies.gossip import GossipNode
-from bb_edge.learn.strategies.pushsum import PushSumNode
-from bb_edge.learn.strategies.secagg import SecAggFedClient, SecAggServer, check_secagg_config
-from bb_edge.learn.strategies.split import SplitClient, SplitPrograms, SplitServer
+from bb_edge.learn.specs import component
+from bb_edge.strategies.base import ModelState, install_handler
+from bb_edge.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
+from bb_edge.strategies.gossip import GossipNode
+from bb_edge.strategies.pushsum import PushSumNode
+from bb_edge.strategies.secagg import SecAggFedClient, SecAggServer, check_secagg_config
+from bb_edge.strategies.split import SplitClient, SplitServer
+
+if TYPE_CHECKING:  # the setup and its programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.setup import LearningSetup
+    from bb_edge.training.split import SplitPrograms
 
 __all__ = ["StrategyModule", "FedAvgModule", "DiLoCoModule", "GossipModule", "PushSumModule", "SplitModule",
            "STRATEGIES", "module_for", "Roster"]
@@ -368,11 +372,10 @@ class SplitModule(StrategyModule):
     programs: SplitPrograms = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        from bb_edge.learn.autodiff import SoftmaxCrossEntropy
-        from bb_edge.learn.deployment import optimizer
-
-        self.programs = SplitPrograms(self.setup.forward, str(self.cfg["cut"]), SoftmaxCrossEntropy(),
-                                      optimizer(self.cfg["optimizer"]))
+        if self.setup.split is None:
+            raise ConfigError(f"strategy {self.name}: the setup carries no split programs "
+                              "(build it with bb_edge.training.setup.build_setup for a split strategy)")
+        self.programs = self.setup.split
 
     def compute(self) -> dict[str, onnx.ModelProto]:
         """Client forward, client step and server step."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bb_edge.cli import main
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 
 
 def test_bb_edge_run_learning_deployment_with_100_virtual_nodes(tmp_path):

@@ -2,7 +2,7 @@
 
 An optimizer spec is a small frozen dataclass. The same spec is used
 
-* by :func:`bb_edge.learn.autodiff.build_training_step`, which emits the update
+* by :func:`bb_edge.training.build_training_step`, which emits the update
   as standard ONNX ops inside the training-step program, and
 * by :func:`numpy_step`, a plain numpy implementation of the identical rule
   (used by server optimizers such as FedAvgM/FedAdam/FedYogi, and by tests to

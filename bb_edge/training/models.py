@@ -2,7 +2,7 @@
 
 Each factory returns an ``onnx.ModelProto`` with parameters stored as
 initializers, a single input ``x`` and a single output ``logits`` (or ``y``),
-ready for :func:`bb_edge.learn.autodiff.build_training_step`.
+ready for :func:`bb_edge.training.build_training_step`.
 """
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ import pytest
 
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.engine import Engine
-from bb_edge.learn import events as lev
 from bb_edge.learn.aggregators import Mean
-from bb_edge.learn.deployment import build_setup
-from bb_edge.learn.strategies.base import PROTO_FEDAVG_SERVER, Msg
-from bb_edge.learn.strategies.modules import module_for
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import PROTO_FEDAVG_SERVER, Msg
+from bb_edge.strategies.modules import module_for
+from bb_edge.training.setup import build_setup
 from bb_edge.wire import envelope as wire
 
 BASE = {"strategy": "fedavg", "clients": 20, "rounds": 20, "epochs": 1, "batch_size": 8}

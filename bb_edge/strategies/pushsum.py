@@ -14,17 +14,19 @@ Bindings: ``model`` (:class:`ModelState`: ``vector`` = z, ``age`` = w),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from bb_edge.engine.context import Context
-from bb_edge.learn import events as lev
-from bb_edge.learn.autodiff import TrainingProgram
-from bb_edge.learn.strategies.base import PROTO_PUSHSUM, HandlerState, ModelState, Msg, local_train
-from bb_edge.learn.strategies.gossip import _reject, refuse_by_sharing
 from bb_edge.learn.validation import Rejection, RejectReason, UpdateValidator
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import PROTO_PUSHSUM, HandlerState, ModelState, Msg, local_train
+from bb_edge.strategies.gossip import _reject, refuse_by_sharing
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # programs are built by the build wing (bb_edge.training) and handed in
+    from bb_edge.training.program import TrainingProgram
 
 __all__ = ["PushSumNode"]
 

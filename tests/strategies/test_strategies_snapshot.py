@@ -7,10 +7,10 @@ import pytest
 
 from bb_edge.backends.base import get_backend
 from bb_edge.engine import Engine
-from bb_edge.learn.deployment import build_setup
-from bb_edge.learn.strategies.base import HandlerState, handler_binding
-from bb_edge.learn.strategies.fedavg import FedAvgServer
-from bb_edge.learn.strategies.modules import StrategyModule, module_for
+from bb_edge.strategies.base import HandlerState, handler_binding
+from bb_edge.strategies.fedavg import FedAvgServer
+from bb_edge.strategies.modules import StrategyModule, module_for
+from bb_edge.training.setup import build_setup
 
 
 class Run:

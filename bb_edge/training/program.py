@@ -1,6 +1,6 @@
 """What a training program is: loss specs, tensor specs, the flat parameter layout, the program.
 
-See :mod:`bb_edge.learn.autodiff` for the program interface.
+See :mod:`bb_edge.training` for the program interface.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 
 from bb_edge.errors import ModelError
-from bb_edge.learn.optim import OptimizerSpec, init_state
+from bb_edge.training.optim import OptimizerSpec, init_state
 
 OPSET = 17
 Shape = tuple[int | None, ...]
@@ -136,7 +136,7 @@ class TrainingProgram:
         return tuple("next/" + s.name for s in self.state)
 
     def initial_state(self) -> dict[str, np.ndarray]:
-        """Zero optimizer state, keyed like :func:`bb_edge.learn.optim.init_state`."""
+        """Zero optimizer state, keyed like :func:`bb_edge.training.optim.init_state`."""
         if self.optimizer is None:
             return {}
         st = init_state(self.optimizer, self.initial_params)

@@ -4,7 +4,7 @@
 Eager torch (the module torch.export traces), on random values over each type's whole range: unsigned
 16/32/64-bit arithmetic carried widened (wrap-around, unsigned order, unsigned division), BitShift on every
 integer type with out-of-range shifts, integer Mod of mixed signs, TopK ties. The ExecuTorch path of the same
-forms is tests/lowering/test_executorch_peer_subset.py.
+forms is tests/convert/test_executorch_peer_subset.py.
 """
 
 from __future__ import annotations

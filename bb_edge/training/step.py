@@ -11,7 +11,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.errors import ModelError, UnsupportedOpError
-from bb_edge.learn.autodiff.program import (
+from bb_edge.training.optim import SGD, Adam, OptimizerSpec, Yogi, state_slots, uses_step
+from bb_edge.training.program import (
     OPSET,
     LossSpec,
     Shape,
@@ -19,7 +20,7 @@ from bb_edge.learn.autodiff.program import (
     TensorSpec,
     TrainingProgram,
 )
-from bb_edge.learn.autodiff.vjp import (
+from bb_edge.training.vjp import (
     _HANDLERS,
     _NP_OF,
     SUPPORTED_OPS,
@@ -28,7 +29,6 @@ from bb_edge.learn.autodiff.vjp import (
     _dims,
     _prepare,
 )
-from bb_edge.learn.optim import SGD, Adam, OptimizerSpec, Yogi, state_slots, uses_step
 
 
 def _emit_loss(
@@ -276,7 +276,7 @@ def build_training_step(
         initializer=frozen + b.consts,
     )
     prog = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="bb_edge.learn.autodiff",
+        graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="bb_edge.training",
     )
     prog.ir_version = max(8, min(int(forward.ir_version or 8), 10))
     try:

@@ -9,8 +9,8 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import onnx
 
-from bb_edge.learn.autodiff.program import ParamLayout, TrainingProgram
-from bb_edge.learn.autodiff.step import parameterized_forward
+from bb_edge.training.program import ParamLayout, TrainingProgram
+from bb_edge.training.step import parameterized_forward
 
 
 class Session(Protocol):

@@ -31,7 +31,7 @@ FedAvg client may claim. FedAvg also takes ``"blocked": [client, ...]`` and
 ``"sharing": {client: "rw" | "ro" | "wo" | "off"}`` (the server refuses a
 blocked client's JOIN and a leech's updates) and ``"secagg": {"threshold": t,
 "frac_bits": 24}`` (secure aggregation with dropout recovery,
-:mod:`bb_edge.learn.strategies.secagg`).
+:mod:`bb_edge.strategies.secagg`).
 
 Component specs are ``{"type": <type_id>, **config}`` (nested components as
 ``{"$component": type_id, "config": {...}}``).
@@ -48,13 +48,16 @@ import numpy as np
 import onnx
 
 from bb_edge.deployment.manifest import Deployment
-from bb_edge.learn.autodiff import ForwardRunner, SoftmaxCrossEntropy, TrainingProgram, build_training_step
 from bb_edge.learn.data import Subset, load_arrays, load_client_shard, partition_from_spec, train_test_split
-from bb_edge.learn.models import mlp
-from bb_edge.learn.optim import SGD, Adam
-from bb_edge.learn.roles import ConfigError, create
+from bb_edge.learn.roles import ConfigError
+from bb_edge.training.models import mlp
+from bb_edge.training.optim import SGD, Adam
+from bb_edge.training.program import SoftmaxCrossEntropy, TrainingProgram
+from bb_edge.training.runtime import ForwardRunner
+from bb_edge.training.split import SplitPrograms
+from bb_edge.training.step import build_training_step
 
-__all__ = ["write_learning_deployment", "component", "optimizer", "LearningSetup", "build_setup", "load_data",
+__all__ = ["write_learning_deployment", "optimizer", "LearningSetup", "build_setup", "load_data",
            "DEFAULTS"]
 
 DEFAULTS: dict[str, Any] = {
@@ -80,17 +83,6 @@ def write_learning_deployment(directory: str | Path, learning: dict[str, Any],
     return dep.save(d)
 
 
-def component(spec: Any) -> Any:
-    """A component from ``{"type": id, **config}`` (or a bare type id); ``None`` stays ``None``."""
-    if spec is None:
-        return None
-    if isinstance(spec, str):
-        return create(spec)
-    if not isinstance(spec, dict) or "type" not in spec:
-        raise ConfigError(f"component spec needs a 'type': {spec!r}")
-    return create(spec["type"], **{k: v for k, v in spec.items() if k not in ("type", "malicious", "knowledge")})
-
-
 def optimizer(spec: dict[str, Any]) -> Any:
     """SGD or Adam from ``{"kind": "sgd"|"adam", "lr": ..., ...}``."""
     kw = {k: v for k, v in spec.items() if k != "kind"}
@@ -113,6 +105,8 @@ class LearningSetup:
     x_test: np.ndarray
     y_test: np.ndarray
     runner: ForwardRunner
+    #: the three programs of a ``split`` / ``splitfed`` run (client forward, client step, server step)
+    split: SplitPrograms | None = None
 
     def accuracy(self, params: np.ndarray | dict[str, np.ndarray]) -> float:
         """Held-out accuracy of a parameter vector (or dict) of the forward model."""
@@ -134,8 +128,10 @@ def build_setup(learning: dict[str, Any], directory: str | Path | None = None, c
     path = Path(directory or ".") / cfg["model"]
     forward = onnx.load(str(path)) if path.is_file() else mlp([64, 32, 10], seed=int(cfg["seed"]))
     program = build_training_step(forward, None, SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
+    split = (SplitPrograms(forward, str(cfg["cut"]), SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
+             if cfg["strategy"] in ("split", "splitfed") else None)
     parts, xte, yte = load_data(cfg, directory, only_client=only_client)
-    return LearningSetup(cfg, forward, program, parts, xte, yte, ForwardRunner(forward))
+    return LearningSetup(cfg, forward, program, parts, xte, yte, ForwardRunner(forward), split)
 
 
 def load_data(cfg: dict[str, Any], directory: str | Path | None = None,
