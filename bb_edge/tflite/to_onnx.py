@@ -84,7 +84,7 @@ class _Builder:
 
     def init(self, base: str, arr: np.ndarray) -> str:
         name = self.fresh(base)
-        self.inits.append(numpy_helper.from_array(np.ascontiguousarray(arr), name))
+        self.inits.append(numpy_helper.from_array(np.array(arr, order="C"), name))  # keeps 0-d scalars 0-d
         return name
 
     def node(self, op: str, ins: list[str], base: str, **attrs: object) -> str:
@@ -368,8 +368,13 @@ def _value_info(name: str, dtype: str, shape: tuple[int, ...]) -> onnx.ValueInfo
     return helper.make_tensor_value_info(name, elem, list(shape))
 
 
-def graph_to_onnx(g: TflGraph, name: str = "model") -> onnx.ModelProto:
-    """The ONNX QDQ model of a checked subgraph; TfliteUnsupportedError for an op outside :data:`SUPPORTED`."""
+def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) -> onnx.ModelProto:
+    """The ONNX QDQ model of a checked subgraph; TfliteUnsupportedError for an op outside :data:`SUPPORTED`.
+
+    A 4-D int8 graph output is transposed back to TFLite's NHWC, a Transpose the int8 lowering has no
+    kernel for yet unless it moves no element; ``nchw_outputs`` leaves such outputs NCHW (the per-op tests
+    transpose the oracle instead).
+    """
     for op in g.ops:  # refuse before translating: the first op outside the table, by name
         if op.op == "CUSTOM":
             raise TfliteUnsupportedError(f"CUSTOM {op.custom!r}", op.index, "a custom op has no kernel outside "
@@ -404,11 +409,15 @@ def graph_to_onnx(g: TflGraph, name: str = "model") -> onnx.ModelProto:
         if i not in b.value:
             raise TfliteFormatError(f"graph output {t.name!r} is written by no op")
         v = b.value[i]
+        shape = t.shape
         if len(t.shape) == 4 and t.dtype == "INT8":
-            v = _to_nhwc(b, v, t.shape)
+            if nchw_outputs:
+                shape = (t.shape[0], t.shape[3], t.shape[1], t.shape[2])
+            else:
+                v = _to_nhwc(b, v, t.shape)
         if v != b.names[i]:
             b.nodes.append(helper.make_node("Identity", [v], [b.names[i]], name=b.fresh(f"{b.names[i]}_out")))
-        outputs.append(_value_info(b.names[i], t.dtype, t.shape))
+        outputs.append(_value_info(b.names[i], t.dtype, shape))
     graph = helper.make_graph(b.nodes, name, inputs, outputs, b.inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="bb-edge",
                               producer_version="tflite")
@@ -432,9 +441,9 @@ def _to_nhwc(b: _Builder, v: str, shape: tuple[int, ...]) -> str:
     return b.node("Transpose", [v], f"{v}_nhwc", perm=TO_NHWC)
 
 
-def tflite_to_onnx(data: bytes, name: str = "model", subgraph: int = 0) -> onnx.ModelProto:
+def tflite_to_onnx(data: bytes, name: str = "model", subgraph: int = 0, nchw_outputs: bool = False) -> onnx.ModelProto:
     """Read a .tflite file's bytes and translate subgraph ``subgraph`` to ONNX QDQ (typed errors only)."""
-    return graph_to_onnx(read_tflite(data, subgraph), name)
+    return graph_to_onnx(read_tflite(data, subgraph), name, nchw_outputs)
 
 
 def load_tflite(path: str | Path, subgraph: int = 0) -> onnx.ModelProto:
