@@ -10,7 +10,11 @@ from tests.support.mlperf import run_host
 
 
 def interpreter_outputs(data: bytes, x: np.ndarray) -> np.ndarray:
-    """TFLite's int8 output for each input (batch of 1 each), stacked, in TFLite's own layout."""
+    """TFLite's int8 output for each input (batch of 1 each), stacked, in TFLite's own layout.
+
+    The reference kernels (BUILTIN_REF, the arithmetic TFLite Micro runs): the default resolver hands
+    ADD to XNNPACK, which rounds differently by one LSB in places.
+    """
     from ai_edge_litert.interpreter import Interpreter
 
     it = Interpreter(model_content=data)
