@@ -382,6 +382,10 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
         if op.op not in HANDLERS:
             raise TfliteUnsupportedError(op.op, op.index, f"no exact int8 translation (bb-edge translates "
                                          f"{', '.join(SUPPORTED)})")
+        for i in (*op.inputs, *op.outputs):
+            if i >= 0 and g.tensors[i].dtype == "INT16" and g.tensors[i].data is None:
+                raise TfliteUnsupportedError(op.op, op.index, f"tensor {g.tensors[i].name!r} is int16 (16x8 "
+                                             f"quantization): bbrt's lowering keeps int8 activations only")
         if not op.inputs or op.inputs[0] < 0 or len(op.outputs) != 1 or op.outputs[0] < 0:
             raise TfliteFormatError(f"operator {op.index} ({op.op}): {len(op.inputs)} inputs and {len(op.outputs)} "
                                     f"outputs")
@@ -402,7 +406,13 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             if t is not None and t.data is None and i not in b.value:
                 raise TfliteFormatError(f"operator {op.index} ({op.op}): input {t.name!r} is read before any op "
                                         f"writes it")
-        HANDLERS[op.op](b, op)
+        try:
+            HANDLERS[op.op](b, op)
+        except TfliteError:
+            raise
+        except (ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:  # shapes that disagree
+            raise TfliteFormatError(f"operator {op.index} ({op.op}): its tensors' shapes or types disagree "
+                                    f"({type(exc).__name__}: {str(exc)[:80]})") from exc
     outputs = []
     for i in g.outputs:
         t = g.tensors[i]

@@ -274,7 +274,7 @@ def test_the_header_offset_check_finds_one(tmp_path: Path) -> None:
 # ----------------------------------------------------------- tests layout
 
 TEST_STAGES = {"ir", "deployment", "wire", "compiler", "lowering", "bundle", "engine", "learn", "adapters",
-               "firmware", "micropython", "commands", "project"}
+               "firmware", "micropython", "commands", "project", "tflite"}
 
 
 def test_tests_mirror_the_stages() -> None:
