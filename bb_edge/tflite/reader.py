@@ -157,8 +157,10 @@ class _Reader:
                 raise TfliteFormatError(f"subgraph {subgraph} is missing")
             n_t = self.count(g.TensorsLength(), 4, "tensors")
             tensors = [self.tensor(m, g, k, n_buf) for k in range(n_t)]
-            ops = [self.operator(g, k, codes, n_t, n_sub) for k in range(self.count(g.OperatorsLength(), 4, "operators"))]
-            ins = self.indices(g.InputsAsNumpy() if g.InputsLength() else [], n_t, "subgraph inputs", allow_absent=False)
+            n_ops = self.count(g.OperatorsLength(), 4, "operators")
+            ops = [self.operator(g, k, codes, n_t, n_sub) for k in range(n_ops)]
+            ins = self.indices(g.InputsAsNumpy() if g.InputsLength() else [], n_t, "subgraph inputs",
+                               allow_absent=False)
             outs = self.indices(g.OutputsAsNumpy() if g.OutputsLength() else [], n_t, "subgraph outputs",
                                 allow_absent=False)
         return TflGraph(tensors, ops, ins, outs, subgraph, n_sub)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -87,7 +88,7 @@ class _Builder:
         self.inits.append(numpy_helper.from_array(np.array(arr, order="C"), name))  # keeps 0-d scalars 0-d
         return name
 
-    def node(self, op: str, ins: list[str], base: str, **attrs: object) -> str:
+    def node(self, op: str, ins: list[str], base: str, **attrs: Any) -> str:
         out = self.fresh(base)
         self.nodes.append(helper.make_node(op, ins, [out], name=self.fresh(f"{base}_{op}"), **attrs))
         return out
@@ -402,8 +403,8 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             raise TfliteFormatError(f"operator {op.index} ({op.op}): input {g.tensors[op.inputs[0]].name!r} is read "
                                     f"before any op writes it (ops must be in execution order)")
         for i in op.inputs[1:]:
-            t = g.tensors[i] if i >= 0 else None
-            if t is not None and t.data is None and i not in b.value:
+            if i >= 0 and g.tensors[i].data is None and i not in b.value:
+                t = g.tensors[i]
                 raise TfliteFormatError(f"operator {op.index} ({op.op}): input {t.name!r} is read before any op "
                                         f"writes it")
         try:

@@ -33,7 +33,7 @@ class T:
 
 
 @dataclass
-class O:
+class O:  # noqa: E742 - short on purpose: the tests write many
     """An op: builtin name (or CUSTOM with ``custom``), tensor indices, options as (table name, {field: value})."""
 
     op: str
@@ -172,8 +172,9 @@ def act(name: str, shape: tuple[int, ...], scale: float, zp: int, dtype: str = "
     return T(name, shape, dtype, None, [scale], [zp])
 
 
-def conv_model(depthwise: bool = False, padding: int = 0, stride: int = 1, activation: int = 1, per_channel: bool = True,
-               cin: int = 3, cout: int = 4, hw: tuple[int, int] = (6, 5), k: tuple[int, int] = (3, 3),
+def conv_model(depthwise: bool = False, padding: int = 0, stride: int = 1, activation: int = 1,
+               per_channel: bool = True, cin: int = 3, cout: int = 4, hw: tuple[int, int] = (6, 5),
+               k: tuple[int, int] = (3, 3),
                seed: int = 0) -> bytes:
     """A CONV_2D (or DEPTHWISE_CONV_2D) of an int8 NHWC input, int8 weights, int32 bias, a fused activation."""
     rng = np.random.default_rng(seed)

@@ -86,8 +86,8 @@ def test_add(activation: int) -> None:
     by_name = {L.program.tensors[t].name: t for t in recv}
     sout = next(e.tensor for e in L.program.edges if e.direction == SEND)
     for k in range(4):  # the inputs go in NHWC (the device takes the transposed layout: input_perm)
-        feeds = {by_name[n if n in by_name else f"{n}_nchw"]: np.transpose(v[k:k + 1], L.input_perm.get(n, [0, 1, 2, 3]))
-                 for n, v in (("a", xa), ("b", xb))}
+        feeds = {by_name[n if n in by_name else f"{n}_nchw"]:
+                 np.transpose(v[k:k + 1], L.input_perm.get(n, [0, 1, 2, 3])) for n, v in (("a", xa), ("b", xb))}
         hp.run(feeds)
         got = hp.view(sout).copy().reshape(1, 3, 4, 5).transpose(0, 2, 3, 1)
         np.testing.assert_array_equal(got, want[k])
