@@ -32,9 +32,9 @@ from bb_edge.bbrt.espidf import idf_path, nvs_image
 from bb_edge.bbrt.flash import write_flash_image
 from bb_edge.bundle.build import build_all
 from bb_edge.bundle.learning.espidf import compile_definitions, learn_partition_table, nvs_bytes_for, parse_partitions
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
 from bb_edge.targets import load_target
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from tests.learn.test_learn_mcu import _model, _reference, _shard, _wait
 from tests.support.learn_device import wait_learn
 

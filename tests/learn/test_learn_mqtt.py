@@ -36,7 +36,7 @@ from bb_edge.adapters.learn.node import churn_plan, load_module
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 

@@ -21,7 +21,7 @@ from bb_edge.bbrt.format import DT_INT8, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.lower_ops import RESIZE_COORD, RESIZE_NEAREST
-from bb_edge.bbrt.quant import dequantize, quantize
+from bb_edge.deployment.int8 import dequantize, quantize
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

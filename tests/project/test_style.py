@@ -106,7 +106,8 @@ def test_the_core_import_check_catches_every_form() -> None:
 
 def test_the_core_does_not_load_the_learning_layer() -> None:
     code = ("import sys, bb_edge.engine, bb_edge.roles, bb_edge.wire.hello; "
-            "print(sorted(m for m in sys.modules if m.startswith('bb_edge.learn')))")
+            "print(sorted(m for m in sys.modules if m.startswith(('bb_edge.learn', 'bb_edge.strategies', "
+            "'bb_edge.training'))))")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
@@ -146,22 +147,47 @@ def test_the_long_file_check_finds_a_file_without_its_reason(tmp_path: Path) -> 
 
 # ------------------------------------------------------------------ stages
 
-# The stages, earliest first: a module may import its own stage and earlier ones, never a later one.
-# The longest matching prefix decides a module's stage. The learning package records training steps and
-# defines its components (compiler stage); its strategies and events drive engines (engine stage).
+# Two wings on a shared base, drawn top-down (docs/architecture.md draws the same tree):
+#
+#                    commands
+#                    adapters                 the only I/O, on top of both wings
+#     build wing               run wing
+#     bundle                   strategies     strategies/: the learning protocols and their events
+#     lowering                 engine         engine (OTA inside), roles
+#     training                 backends       no wing: the run wing's one way to a converter (convert/)
+#     compiler
+#                    components               learn/: role registry, data, aggregators, codecs (both wings)
+#                    wire, deployment, ir, base (errors, names, paths, targets ...)
+#
+# STAGES lists the tree bottom-up, the build wing before the backends and the run wing: a module may import
+# its own stage and earlier ones, never a later one; and no wing imports the other (WINGS). The longest
+# matching prefix decides a module's stage.
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("bb_edge", "bb_edge.errors", "bb_edge.resources", "bb_edge.targets", "bb_edge.paths",
-              "bb_edge.names")),
+              "bb_edge.names", "bb_edge.tools")),
     ("ir", ("bb_edge.ir",)),
     ("deployment", ("bb_edge.deployment",)),
     ("wire", ("bb_edge.wire",)),
-    ("compiler", ("bb_edge.compiler", "bb_edge.learn", "bb_edge.viz")),
-    ("lowering", ("bb_edge.quant", "bb_edge.bbrt", "bb_edge.mpy", "bb_edge.convert", "bb_edge.backends")),
+    ("components", ("bb_edge.learn",)),
+    ("compiler", ("bb_edge.compiler", "bb_edge.tflite", "bb_edge.viz")),
+    ("training", ("bb_edge.training",)),
+    ("lowering", ("bb_edge.quant", "bb_edge.convert", "bb_edge.bbrt", "bb_edge.mpy")),
     ("bundle", ("bb_edge.bundle", "bb_edge.templates")),
-    ("engine", ("bb_edge.engine", "bb_edge.roles", "bb_edge.learn.strategies", "bb_edge.learn.events")),
+    ("backends", ("bb_edge.backends",)),
+    ("engine", ("bb_edge.engine", "bb_edge.roles")),
+    ("strategies", ("bb_edge.strategies",)),
     ("adapters", ("bb_edge.adapters",)),
     ("commands", ("bb_edge.commands", "bb_edge.cli")),
 )
+
+# the wing of every stage: the build wing and the run wing never import each other; backends are no wing
+WINGS: dict[str, str] = {
+    "base": "shared", "ir": "shared", "deployment": "shared", "wire": "shared", "components": "shared",
+    "compiler": "build", "training": "build", "lowering": "build", "bundle": "build",
+    "backends": "backends",
+    "engine": "run", "strategies": "run",
+    "adapters": "top", "commands": "top",
+}
 
 
 def stage_of(module: str) -> int | None:
@@ -183,9 +209,10 @@ def _type_checking_lines(tree: ast.AST) -> set[int]:
     return out
 
 
-def backward_imports(root: Path) -> list[str]:
-    """Every import under ``root/bb_edge`` of a later stage than the importing module's, as text."""
-    problems = []
+def stage_imports(root: Path) -> list[tuple[str, int, int, int, str]]:
+    """(file, line, importer's stage, imported stage, imported module) for every run-time import under
+    ``root/bb_edge`` between modules with a stage (``if TYPE_CHECKING:`` imports are for annotations only)."""
+    out = []
     for path in sorted((root / "bb_edge").rglob("*.py")):
         rel = path.relative_to(root)
         if rel.parts[1] == "_firmware":
@@ -204,13 +231,29 @@ def backward_imports(root: Path) -> list[str]:
                 continue
             for target in names:
                 dst = stage_of(target)
-                if n.lineno not in typing_only and src is not None and dst is not None and dst > src:
-                    problems.append(f"{rel}:{n.lineno}: {STAGES[src][0]} imports {target} ({STAGES[dst][0]})")
-    return problems
+                if n.lineno not in typing_only and src is not None and dst is not None:
+                    out.append((str(rel), n.lineno, src, dst, target))
+    return out
+
+
+def backward_imports(root: Path) -> list[str]:
+    """Every import under ``root/bb_edge`` of a later stage than the importing module's, as text."""
+    return [f"{rel}:{line}: {STAGES[src][0]} imports {target} ({STAGES[dst][0]})"
+            for rel, line, src, dst, target in stage_imports(root) if dst > src]
+
+
+def cross_wing_imports(root: Path) -> list[str]:
+    """Every import under ``root/bb_edge`` from the build wing into the run wing or back, as text."""
+    out = []
+    for rel, line, src, dst, target in stage_imports(root):
+        a, b = WINGS[STAGES[src][0]], WINGS[STAGES[dst][0]]
+        if {a, b} == {"build", "run"}:
+            out.append(f"{rel}:{line}: {a} wing ({STAGES[src][0]}) imports {target} ({b} wing)")
+    return out
 
 
 def test_no_stage_imports_a_later_stage() -> None:
-    """ir -> deployment -> wire -> compiler -> lowering -> bundle -> engine -> adapters -> commands."""
+    """Up the tree only: base -> components -> each wing -> adapters -> commands (STAGES, bottom-up)."""
     assert backward_imports(ROOT) == []
 
 
@@ -221,7 +264,35 @@ def test_the_stage_check_finds_a_backward_import(tmp_path: Path) -> None:
         "def f():\n    from bb_edge.commands.build import z\n")
     (tmp_path / "bb_edge" / "compiler").mkdir()
     (tmp_path / "bb_edge" / "compiler" / "ok.py").write_text("import bb_edge.wire.envelope\nimport numpy\n")
-    assert backward_imports(tmp_path) == ["bb_edge/engine/x.py:5: engine imports bb_edge.commands.build (commands)"]
+    (tmp_path / "bb_edge" / "learn").mkdir()
+    (tmp_path / "bb_edge" / "learn" / "data.py").write_text("from bb_edge.strategies import base\n")
+    assert backward_imports(tmp_path) == [
+        "bb_edge/engine/x.py:5: engine imports bb_edge.commands.build (commands)",
+        "bb_edge/learn/data.py:1: components imports bb_edge.strategies (strategies)"]
+
+
+def test_the_build_wing_and_the_run_wing_never_import_each_other() -> None:
+    """compiler, training, lowering, bundle <-/-> engine, roles, strategies; both may use backends."""
+    assert cross_wing_imports(ROOT) == []
+
+
+def test_the_wing_check_finds_a_cross_wing_import(tmp_path: Path) -> None:
+    (tmp_path / "bb_edge" / "strategies").mkdir(parents=True)
+    (tmp_path / "bb_edge" / "strategies" / "x.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bb_edge.training import TrainingProgram\n"
+        "def f():\n    from bb_edge.training.step import build_training_step\n"
+        "from bb_edge.backends import get_backend\nimport bb_edge.learn.data\n")
+    (tmp_path / "bb_edge" / "bbrt").mkdir()
+    (tmp_path / "bb_edge" / "bbrt" / "y.py").write_text("import bb_edge.engine.context\nimport bb_edge.wire\n")
+    assert cross_wing_imports(tmp_path) == [
+        "bb_edge/bbrt/y.py:1: build wing (lowering) imports bb_edge.engine.context (run wing)",
+        "bb_edge/strategies/x.py:5: run wing (strategies) imports bb_edge.training.step (build wing)"]
+    # the run wing importing the build wing is not a later stage: only the wing check catches it
+    assert backward_imports(tmp_path) == ["bb_edge/bbrt/y.py:1: lowering imports bb_edge.engine.context (engine)"]
+
+
+def test_every_stage_has_a_wing() -> None:
+    assert [name for name, _ in STAGES] == list(WINGS)
 
 
 def test_every_package_has_a_stage() -> None:
@@ -273,8 +344,11 @@ def test_the_header_offset_check_finds_one(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------- tests layout
 
-TEST_STAGES = {"ir", "deployment", "wire", "compiler", "lowering", "bundle", "engine", "learn", "adapters",
-               "firmware", "micropython", "commands", "project"}
+# a test folder is named after the package (or stage) it tests; tests/lowering keeps the three modules other
+# tests still take helpers from (they move once those helpers live in tests/support)
+TEST_STAGES = {"ir", "deployment", "wire", "compiler", "training", "lowering", "bbrt", "convert", "bundle", "engine",
+               "strategies", "learn", "adapters", "firmware", "micropython", "commands", "project",
+               "tflite"}
 
 
 def test_tests_mirror_the_stages() -> None:

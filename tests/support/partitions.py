@@ -25,7 +25,7 @@ import numpy as np
 from bb_edge.adapters.learn.fleet import LearningFleet
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 from tests.learn.test_learn_secagg_mqtt import _init, _plain_updates, _sizes, _weighted_mean
 
 
