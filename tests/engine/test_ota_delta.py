@@ -15,7 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.compiler import compile_model
 from bb_edge.engine import ota
-from bb_edge.engine.ota_delta import DeltaError, apply_delta, make_delta
+from bb_edge.engine.ota.delta import DeltaError, apply_delta, make_delta
 from tests.engine.test_ota import KEY, Harness, _hash
 
 

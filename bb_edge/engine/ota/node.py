@@ -941,7 +941,7 @@ class OtaNode:
 
     def _rebuild(self, offer: Offer, delta: bytes) -> bytes:
         """The full image a delta makes of the running program (BAD_DELTA_BASE when it is another one)."""
-        from bb_edge.engine.ota_delta import DeltaError, apply_delta, base_hash
+        from bb_edge.engine.ota.delta import DeltaError, apply_delta, base_hash
 
         base = self.engine.programs[self.loader.program].model  # type: ignore[attr-defined]
         if base_hash(base) != offer.base:
