@@ -198,8 +198,7 @@ int main(void) {
     port_init();
     img = port_program();
     max = port_program_max();
-    size = (size_t)img[8] | ((size_t)img[9] << 8) | ((size_t)img[10] << 16) | ((size_t)img[11] << 24);
-    if (size > max) size = max;
+    size = bbrt_blob_size(img, max); /* bounded by the region; bbrt_learn_image_parse validates the rest */
     find_paths();
     have = load_record();
     epoch = bump_epoch();

@@ -137,15 +137,13 @@ void app_main(void) {
         return;
     }
 #endif
-    part = esp_partition_find_first(ESP_PARTITION_TYPE_DATA, BBRT_LEARN_PARTITION_SUBTYPE, "bblearn");
+    part = esp_partition_find_first(ESP_PARTITION_TYPE_DATA, (esp_partition_subtype_t)BBRT_LEARN_PARTITION_SUBTYPE, "bblearn");
     if (part == NULL || esp_partition_mmap(part, 0, part->size, ESP_PARTITION_MMAP_DATA, &map, &handle) != ESP_OK) {
         ESP_LOGE(TAG, "no bblearn data partition: flash learn.bin to it (README.md)");
         return;
     }
     img = (const uint8_t *)map;
-    if (part->size < 12u) return;
-    size = (size_t)img[8] | ((size_t)img[9] << 8) | ((size_t)img[10] << 16) | ((size_t)img[11] << 24);
-    if (size > part->size) size = part->size; /* bbrt_learn_image_parse refuses a truncated image */
+    size = bbrt_blob_size(img, part->size); /* bbrt_learn_image_parse refuses a truncated image */
     ESP_ERROR_CHECK(uart_driver_install(BBRT_UART_NUM, 4096, 4096, 0, NULL, 0));
     {
         uart_config_t cfg = {.baud_rate = BBRT_UART_BAUD, .data_bits = UART_DATA_8_BITS,

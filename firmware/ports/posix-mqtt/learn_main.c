@@ -190,10 +190,6 @@ static int drops_round(uint32_t round) {
     return drop_rate > 0.0 && (double)h / 4294967296.0 < drop_rate;
 }
 
-static uint32_t le32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 /* ------------------------------------------------------------- MQTT callbacks */
 static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const mosquitto_property *props) {
     (void)ud;
@@ -221,7 +217,8 @@ static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
 
 static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
     bbrt_envelope_t env;
-    size_t len = (size_t)msg->payloadlen;
+    size_t len = msg->payloadlen > 0 ? (size_t)msg->payloadlen : 0u;
+    uint32_t sender = 0;
     (void)m;
     (void)ud;
     if (strcmp(msg->topic, t_ctl) == 0) {
@@ -233,7 +230,7 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
         return;
     }
     /* validation first: the header's sender must be the server the topic names, the envelope must fit */
-    if (msg->payloadlen < 16 || le32((const uint8_t *)msg->payload + 8) != img.server_id) {
+    if (bbrt_env_route((const uint8_t *)msg->payload, len, &sender, NULL) != BBRT_OK || sender != img.server_id) {
         st.spoofed++;
         return;
     }

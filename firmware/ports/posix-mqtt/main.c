@@ -161,10 +161,6 @@ static long peer_id(const char *name) {
     return strcmp(name, "_host") == 0 ? 0 : -1;
 }
 
-static uint32_t le32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 static struct mosquitto *mosq;
 
 /* the node's output: chunks of one envelope, then put(0, 0); published to the receiver's inbox */
@@ -182,13 +178,12 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
         }
         return;
     }
-    if (tx_overflow || txlen < 16u) {
+    if (tx_overflow || bbrt_env_route(txbuf, txlen, NULL, &receiver) != BBRT_OK) {
         st.oversize++;
         txlen = 0;
         tx_overflow = 0;
         return;
     }
-    receiver = le32(txbuf + 12);
     if (receiver == BBRT_BROADCAST) {
         snprintf(topic, sizeof(topic), "%s", t_bcast_me);
     } else {
@@ -251,6 +246,7 @@ static double now_s(void);
 static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
     const char *src;
     long want;
+    uint32_t sender = 0;
     (void)m;
     (void)ud;
     if (strcmp(msg->topic, t_ctl) == 0) {
@@ -269,7 +265,9 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
     /* validation first: the header's sender must be the node the topic names (the broker's ACL pins
      * who may write that topic), and the envelope must fit the aligned receive buffer */
     want = peer_id(src);
-    if (msg->payloadlen < 16 || want < 0 || le32((const uint8_t *)msg->payload + 8) != (uint32_t)want) {
+    if (want < 0 || msg->payloadlen < 0 ||
+        bbrt_env_route((const uint8_t *)msg->payload, (size_t)msg->payloadlen, &sender, NULL) != BBRT_OK ||
+        sender != (uint32_t)want) {
         st.spoofed++;
         return;
     }
