@@ -13,7 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <stdint.h>
+
 #include <mosquitto.h>
+
+#include "posix_epoch.h"
 
 /* names and topic segments: node, deployment, prefix (bytes, with the NUL) */
 #define NAME_MAX_LEN 64u
@@ -26,6 +30,9 @@ typedef struct {
 } pm_opts_t;
 
 static volatile sig_atomic_t stop_signal;
+/* the session's state, kept by the callbacks: running (0 after "stop" on the control topic), connected,
+ * refused_rc (the broker's CONNACK refusal, -1 while none) */
+static int running = 1, connected, refused_rc = -1;
 
 static void on_signal(int sig) {
     (void)sig;
@@ -133,6 +140,34 @@ static struct mosquitto *pm_session(const char *tool, const char *me, const char
     return m;
 }
 
+/* the on_connect callback's first step: 1 when the broker refused the connection (said on stderr, kept in
+ * refused_rc: the main loop stops), else 0 */
+static int pm_refused(const char *tool, const char *me, int rc) {
+    if (rc == 0) return 0;
+    refused_rc = rc;
+    fprintf(stderr, "%s: %s: the broker refused the connection: %s (%d)\n", tool, me, mosquitto_connack_string(rc), rc);
+    return 1;
+}
+
+/* the disconnect callback: the main loop reconnects */
+static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
+    (void)m;
+    (void)ud;
+    (void)rc;
+    connected = 0;
+}
+
+/* a boot epoch per start (docs/wire.md: a restarted node's seq never repeats an earlier one): the number in
+ * epoch_file + 1 (posix_epoch.h), or without one the wall clock's seconds (grows across restarts unless the
+ * clock goes back); 0 (said on stderr) when the file cannot be updated */
+static uint32_t pm_boot_epoch(const char *tool, const char *epoch_file) {
+    uint32_t epoch;
+    if (epoch_file == NULL) return (uint32_t)time(NULL);
+    epoch = bump_epoch(epoch_file);
+    if (epoch == 0u) fprintf(stderr, "%s: cannot update the boot epoch in %s: %s\n", tool, epoch_file, strerror(errno));
+    return epoch;
+}
+
 /* sleep the back-off, then double it up to cap (reconnects after a lost or refused connection) */
 static void pm_backoff(double *backoff, double cap) {
     sleep_s(*backoff);
@@ -150,11 +185,10 @@ static void pm_leave(struct mosquitto *m, const char *t_presence, int loop_ms) {
 
 /* the session's end: the exit code - 4 the broker refused us, 5 no connection within the timeout (and not
  * stopped), else 0 */
-static int pm_finish(const char *tool, struct mosquitto *m, const char *me, const pm_opts_t *o, int refused,
-                     unsigned connects, int running) {
+static int pm_finish(const char *tool, struct mosquitto *m, const char *me, const pm_opts_t *o, unsigned connects) {
     mosquitto_destroy(m);
     mosquitto_lib_cleanup();
-    if (refused) return 4;
+    if (refused_rc >= 0) return 4;
     if (connects == 0u && !stop_signal && running) {
         fprintf(stderr, "%s: %s: no connection to %s:%d within %.0f s\n", tool, me, o->host, o->port,
                 o->connect_timeout);

@@ -83,7 +83,6 @@ static char tmp_path[4096];
 static double drop_rate;
 static uint32_t drop_seed;
 
-static int running = 1, connected, refused_rc = -1;
 static struct {
     unsigned long long bytes_out, update_bytes;
     unsigned connects, sent, received, spoofed, foreign, bad_envelopes, not_for_me, dropped_rounds,
@@ -176,24 +175,12 @@ static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const m
     (void)ud;
     (void)flags;
     (void)props;
-    if (rc != 0) {
-        refused_rc = rc;
-        fprintf(stderr, "bbrt-learn-mqtt: %s: the broker refused the connection: %s (%d)\n", me,
-                mosquitto_connack_string(rc), rc);
-        return;
-    }
+    if (pm_refused("bbrt-learn-mqtt", me, rc)) return;
     st.connects++;
     connected = 1;
     mosquitto_subscribe(m, NULL, t_inbox, 1); /* before "up": the server answers a JOIN at once */
     mosquitto_subscribe(m, NULL, t_ctl, 1);
     mosquitto_publish(m, NULL, t_presence, 2, "up", 1, true);
-}
-
-static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
-    (void)m;
-    (void)ud;
-    (void)rc;
-    connected = 0;
 }
 
 static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
@@ -339,15 +326,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bbrt-learn-mqtt: image refused: %s (%d)\n", bbrt_status_name(bst), (int)bst);
         return 3;
     }
-    if (o.epoch_file != NULL) {
-        epoch = bump_epoch(o.epoch_file);
-        if (epoch == 0u) {
-            fprintf(stderr, "bbrt-learn-mqtt: cannot update the boot epoch in %s: %s\n", o.epoch_file, strerror(errno));
-            return 2;
-        }
-    } else {
-        epoch = (uint32_t)time(NULL); /* wall-clock seconds: grows across restarts unless the clock goes back */
-    }
+    epoch = pm_boot_epoch("bbrt-learn-mqtt", o.epoch_file);
+    if (epoch == 0u) return 2;
     memset(&cfg, 0, sizeof(cfg));
     cfg.node_id = img.node_id;
     cfg.server_id = img.server_id;
@@ -414,5 +394,5 @@ int main(int argc, char **argv) {
             me, (unsigned)client.stats.models_taken, (unsigned)client.stats.rounds_trained,
             (unsigned)client.stats.updates_sent, (unsigned)client.stats.joins, (unsigned)client.stats.heartbeats,
             st.dropped_rounds, st.sent, st.received, st.spoofed, st.foreign, st.bad_envelopes, (unsigned)epoch);
-    return pm_finish("bbrt-learn-mqtt", mosq, me, &o, refused_rc >= 0, st.connects, running);
+    return pm_finish("bbrt-learn-mqtt", mosq, me, &o, st.connects);
 }

@@ -100,9 +100,6 @@ static char program_name[2u * NAME_MAX_LEN];    /* the deployment's name (--depl
 static char program_version[2u * NAME_MAX_LEN]; /* its program_version (--program-version; "": none) */
 static double started;                          /* monotonic seconds at start (the record's uptime_s) */
 
-static int running = 1;
-static int connected;
-static int refused_rc = -1;
 static int hello_sent;
 
 static struct {
@@ -191,12 +188,7 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
 static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const mosquitto_property *props) {
     (void)ud;
     (void)props;
-    if (rc != 0) {
-        refused_rc = rc;
-        fprintf(stderr, "bbrt-mqtt: %s: the broker refused the connection: %s (%d)\n", me,
-                mosquitto_connack_string(rc), rc);
-        return;
-    }
+    if (pm_refused("bbrt-mqtt", me, rc)) return;
     st.connects++;
     if (st.connects > 1u) {
         st.reconnects++;
@@ -218,13 +210,6 @@ static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const m
         hello_sent = 1;
         bbrt_node_hello(&node, me);
     }
-}
-
-static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
-    (void)m;
-    (void)ud;
-    (void)rc;
-    connected = 0;
 }
 
 
@@ -431,15 +416,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     /* a boot epoch per start (docs/wire.md): a restarted node's seq never repeats an earlier one */
-    if (o.epoch_file != NULL) {
-        epoch = bump_epoch(o.epoch_file);
-        if (epoch == 0u) {
-            fprintf(stderr, "bbrt-mqtt: cannot update the boot epoch in %s: %s\n", o.epoch_file, strerror(errno));
-            return 2;
-        }
-    } else {
-        epoch = (uint32_t)time(NULL); /* wall-clock seconds: grows across restarts unless the clock goes back */
-    }
+    epoch = pm_boot_epoch("bbrt-mqtt", o.epoch_file);
+    if (epoch == 0u) return 2;
     node.boot_epoch = epoch;
 
     pm_catch_signals();
@@ -499,5 +477,5 @@ int main(int argc, char **argv) {
             (unsigned)node.stats.run_errors, (unsigned)node.stats.pings, (unsigned)node.stats.evicted,
             (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised,
             (unsigned)ota.ota.switches, (unsigned)ota.ota.refusals, (unsigned)ota.rollbacks);
-    return pm_finish("bbrt-mqtt", mosq, me, &o, refused_rc >= 0, st.connects, running);
+    return pm_finish("bbrt-mqtt", mosq, me, &o, st.connects);
 }
