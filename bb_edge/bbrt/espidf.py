@@ -46,9 +46,11 @@ from bb_edge.names import ConfigValueError, config_value
 from bb_edge.targets import TargetProfile
 
 CORE_FILES = ["bbrt_base.c", "bbrt_wire.c", "bbrt_program.c", "bbrt_check.c", "bbrt_kernels.c", "bbrt_node.c",
-              "bbrt_link.c", "bbrt_internal.h", "bbrt_kernels.h"]
+              "bbrt_link.c", "bbrt_internal.h", "bbrt_kernels.h", "bbrt_resolver_table.h"]
 #: the public headers the node's sources include (bbrt.h includes bbrt_base.h)
 PUBLIC_HEADERS = ["bbrt.h", "bbrt_base.h", "bbrt_link.h"]
+#: the node's C source in firmware/ports/esp-idf and its name in the project's main/
+PORT_FILES = {"main.c": "main.c", "uart_link.h": "uart_link.h"}
 #: the UART of ESP-IDF's linux target (firmware/ports/esp-idf/linux): the one file ESP-IDF does not provide
 LINUX_PORT_FILES = ["port_linux.c", "port_linux.h", "driver/uart.h"]
 
@@ -335,7 +337,8 @@ def generate_project(L: Lowered, out: Path, *, profile: TargetProfile, node: str
                                                       prefix=mqtt.prefix if mqtt else "bb"))
     (main / "CMakeLists.txt").write_text(MAIN_CMAKE.format(max_payload=max_payload))
     (main / "Kconfig.projbuild").write_text(KCONFIG)
-    shutil.copy2(fw / "ports" / "esp-idf" / "main.c", main / "main.c")
+    for f, dst in PORT_FILES.items():  # the node's C source (firmware/ports/esp-idf), as main/...
+        shutil.copy2(fw / "ports" / "esp-idf" / f, main / dst)
     for f in LINUX_PORT_FILES:  # compiled only for ESP-IDF's linux target (main/CMakeLists.txt)
         (main / "port_linux" / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(fw / "ports" / "esp-idf" / "linux" / f, main / "port_linux" / f)

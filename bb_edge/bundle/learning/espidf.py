@@ -139,6 +139,7 @@ def generate_learn_project(out: Path, *, profile: TargetProfile, node: str, node
     for f in PUBLIC_HEADERS:
         shutil.copy2(fw / "include" / f, core / f)
     shutil.copy2(fw / "ports" / "esp-idf" / "learn_main.c", main / "main.c")
+    shutil.copy2(fw / "ports" / "esp-idf" / "uart_link.h", main / "uart_link.h")  # the UART link I/O
     for f in LINUX_PORT_FILES:  # compiled only for ESP-IDF's linux target (main/CMakeLists.txt)
         (main / "port_linux" / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(fw / "ports" / "esp-idf" / "linux" / f, main / "port_linux" / f)

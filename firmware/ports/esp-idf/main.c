@@ -270,29 +270,8 @@ static uint64_t rxbuf[(BBRT_RX_FRAME_SIZE + 7u) / 8u];
 static uint64_t txbuf[(BBRT_MAX_ENVELOPE + 7u) / 8u];
 static bbrt_link_t link_state;
 
-static void put(void *ctx, const uint8_t *p, size_t n) {
-    (void)ctx;
-    (void)uart_write_bytes(CONFIG_BBRT_UART_NUM, (const char *)p, n);
-}
-
-/* the link's clock: FreeRTOS ticks (sdkconfig.defaults sets 1000 Hz) */
-static uint32_t now_ms(void *ctx) {
-    (void)ctx;
-    return (uint32_t)(xTaskGetTickCount() * portTICK_PERIOD_MS);
-}
-
-/* up to cap bytes: the first within wait_ms, then whatever the UART already holds (uart_read_bytes
- * alone would wait for all cap bytes) */
-static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
-    size_t avail = 0;
-    int n;
-    (void)ctx;
-    if (cap == 0u || uart_read_bytes(CONFIG_BBRT_UART_NUM, buf, 1u, pdMS_TO_TICKS(wait_ms)) <= 0) return 0u;
-    if (uart_get_buffered_data_len(CONFIG_BBRT_UART_NUM, &avail) != ESP_OK || avail == 0u) return 1u;
-    if (avail > cap - 1u) avail = cap - 1u;
-    n = uart_read_bytes(CONFIG_BBRT_UART_NUM, buf + 1, (uint32_t)avail, 0);
-    return 1u + (n > 0 ? (size_t)n : 0u);
-}
+#define BBRT_LINK_UART CONFIG_BBRT_UART_NUM
+#include "uart_link.h" /* put, now_ms, read_wait: the link on the UART (shared with learn_main.c) */
 
 static uint32_t next_epoch(void *ctx) {
     (void)ctx;
