@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bb_edge.adapters.ops.broker import BrokerError, QueueLimits, Rule, acl_rules, free_port
-from bb_edge.deployment.manifest import Deployment
+from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.names import check_name, config_value
 from bb_edge.wire.topics import Topics
 
@@ -75,9 +75,37 @@ def topic_permissions(rules: list[Rule]) -> tuple[str, str]:
     return _alternation(write), _alternation(read)
 
 
+def node_names(dep: Deployment) -> list[str]:
+    """Every node of ``dep`` (a learning deployment names its nodes in its strategy)."""
+    names = set(dep.node_names)
+    if "learning" in dep.extra:
+        from bb_edge.deployment.learning import learning_node_names
+
+        names |= set(learning_node_names(dep))
+    return sorted(names)
+
+
+def cluster_rules(dep: Deployment, topics: Topics) -> dict[str, list[Rule]]:
+    """The Mosquitto ACL (:func:`acl_rules`), plus each node's HELLO answers to any other node.
+
+    Mosquitto drops a denied publish silently; RabbitMQ closes the publisher's connection, and the client
+    resends the unconfirmed publish on reconnect, so one denied envelope would cut a node off for good. An
+    endpoint (node, host, request client) answers every node's HELLO broadcast in that node's inbox, as
+    itself: that write is allowed here. It still writes only topics that end in its own name (it can forge
+    nobody) and reads only its own inbox.
+    """
+    rules = acl_rules(dep, topics)
+    nodes = node_names(dep)
+    endpoints = [u for u in rules if u in nodes or u == HOST_NAME or u.startswith("_client")]
+    for me in endpoints:  # the host and request clients run the same engine and answer HELLOs too
+        have = set(rules[me])
+        rules[me] = rules[me] + [r for n in nodes if n != me and (r := ("write", topics.inbox(n, me))) not in have]
+    return rules
+
+
 def definitions(dep: Deployment, topics: Topics, passwords: Mapping[str, str], limits: QueueLimits) -> dict:
     """RabbitMQ definitions (users, permissions, topic permissions, queue-limit policy) for ``dep``."""
-    rules = acl_rules(dep, topics)
+    rules = cluster_rules(dep, topics)
     users, perms, tperms = [], [], []
     for user, user_rules in rules.items():
         users.append({"name": user, "password_hash": rabbit_password_hash(passwords[user]),
@@ -149,11 +177,12 @@ def write_cluster_files(directory: str | Path, dep: Deployment, members: int = 3
     ms = [Member(i, f"bb{i + 1}-{tag}@localhost", p, d / f"member{i + 1}") for i, p in enumerate(ports)]
     topics = Topics(dep.name, prefix)
     limits = QueueLimits.for_deployment(dep)
-    users = acl_rules(dep, topics)
+    users = cluster_rules(dep, topics)
     pw = {u: (passwords or {}).get(u) or secrets.token_urlsafe(18) for u in users}
-    files = ClusterFiles(d, host, ms, d / "definitions.json", d / "credentials.json", pw)
-    texts: dict[Path, str] = {files.definitions: json.dumps(definitions(dep, topics, pw, limits), indent=1) + "\n",
-                              files.credentials: json.dumps(pw, indent=1) + "\n",  # type: ignore[dict-item]
+    defs, creds = d / "definitions.json", d / "credentials.json"
+    files = ClusterFiles(d, host, ms, defs, creds, pw)
+    texts: dict[Path, str] = {defs: json.dumps(definitions(dep, topics, pw, limits), indent=1) + "\n",
+                              creds: json.dumps(pw, indent=1) + "\n",
                               d / "enabled_plugins": "[rabbitmq_mqtt].\n",
                               d / "cluster.json": json.dumps({"nodes": [m.node for m in ms], "ports": ports,
                                                               "host": host}) + "\n"}
