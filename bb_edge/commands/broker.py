@@ -64,8 +64,7 @@ def _check_not_running(out: Path, args: argparse.Namespace) -> None:
 
 def _run_cluster(args: argparse.Namespace) -> int:
     """``--kind rabbitmq``: write a RabbitMQ cluster's files; with ``--start`` run its members until a signal."""
-    from bb_edge.adapters.ops.broker import BrokerError
-    from bb_edge.adapters.ops.rabbit import RabbitCluster, write_cluster_files
+    from bb_edge.adapters.ops.rabbit import ClusterError, RabbitCluster, write_cluster_files
     from bb_edge.deployment.manifest import load_deployment
 
     out = Path(args.out) if args.out else Path(args.dir) / "cluster"
@@ -91,7 +90,7 @@ def _run_cluster(args: argparse.Namespace) -> int:
         while not stop.wait(0.5):
             down = [m.node for m in files.members if cluster.pid(m.index) is None]
             if down:
-                raise BrokerError(f"member(s) {', '.join(down)} exited (logs under {out})")
+                raise ClusterError(f"member(s) {', '.join(down)} exited (logs under {out})")
     finally:
         cluster.stop()
     return 0

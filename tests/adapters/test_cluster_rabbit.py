@@ -207,3 +207,26 @@ def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     assert "no connection to" in r.stderr, r.stderr
+
+
+def test_broker_command_writes_the_cluster(squeeze_dir: Path, tmp_path: Path) -> None:
+    """``bb-edge broker --kind rabbitmq`` prints the members and the URL; a bad --members is one line."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    port = free_port()
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "broker", str(squeeze_dir), "--kind", "rabbitmq",
+                        "--members", "3", "--port", str(port), "-o", str(tmp_path / "c")],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stderr
+    urls = [ln.split(": ", 1)[1] for ln in r.stdout.splitlines() if ln.startswith("transport URL: ")]
+    assert urls and MqttConfig.from_url(urls[0]).members == [("127.0.0.1", port + i) for i in range(3)]
+    for i in range(3):
+        conf = (tmp_path / "c" / f"member{i + 1}" / "rabbitmq.conf").read_text()
+        assert f"mqtt.listeners.tcp.default = 127.0.0.1:{port + i}" in conf
+        assert "mqtt.durable_queue_type = quorum" in conf and "mqtt.allow_anonymous = false" in conf
+    assert (tmp_path / "c" / "credentials.json").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "c" / "home" / ".erlang.cookie").stat().st_mode & 0o077 == 0
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "broker", str(squeeze_dir), "--kind", "rabbitmq",
+                        "--members", "0", "-o", str(tmp_path / "d")], capture_output=True, text=True, timeout=60,
+                       env=env)
+    assert r.returncode != 0 and "ClusterError: --members 0" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -50,6 +50,12 @@ from bb_edge.wire.topics import Topics
 RABBIT_HOME = Path("/usr/lib/rabbitmq/bin")
 
 
+class ClusterError(BrokerError):
+    """A RabbitMQ cluster could not be configured, started or stopped."""
+
+    fix = "check that rabbitmq-server is installed and the member ports are free (docs/transports.md)"
+
+
 def rabbit_password_hash(password: str, salt: bytes | None = None) -> str:
     """RabbitMQ's ``rabbit_password_hashing_sha256``: base64(salt4 + sha256(salt4 + password))."""
     salt = salt if salt is not None else secrets.token_bytes(4)
@@ -168,11 +174,11 @@ def write_cluster_files(directory: str | Path, dep: Deployment, members: int = 3
     check_name(prefix, "--prefix")
     check_name(dep.name, "deployment")
     if not 1 <= members <= 9:
-        raise BrokerError(f"--members {members}: give 1 to 9 members (3 tolerates one member down)")
+        raise ClusterError(f"--members {members}: give 1 to 9 members (3 tolerates one member down)")
     d = Path(directory).resolve()
     ports = [free_port(host) for _ in range(members)] if port is None else [port + i for i in range(members)]
     if any(not 0 < p < 65536 for p in ports):
-        raise BrokerError(f"--port {port}: the members need ports {ports[0]}..{ports[-1]} below 65536")
+        raise ClusterError(f"--port {port}: the members need ports {ports[0]}..{ports[-1]} below 65536")
     tag = secrets.token_hex(3)
     ms = [Member(i, f"bb{i + 1}-{tag}@localhost", p, d / f"member{i + 1}") for i, p in enumerate(ports)]
     topics = Topics(dep.name, prefix)
@@ -232,7 +238,7 @@ def rabbit_script(name: str = "rabbitmq-server") -> str:
     if not p.exists():
         from bb_edge.tools import missing
 
-        raise BrokerError(missing("rabbitmq-server"))
+        raise ClusterError(missing("rabbitmq-server"))
     return str(p)
 
 
@@ -242,7 +248,7 @@ def _epmd_binary() -> str:
     if not found:
         from bb_edge.tools import missing
 
-        raise BrokerError(missing("rabbitmq-server"))
+        raise ClusterError(missing("rabbitmq-server"))
     return found
 
 
@@ -292,7 +298,7 @@ class RabbitCluster:
             for i in list(left):
                 p, m = self.procs[i], self.files.members[i]
                 if p.poll() is not None:
-                    raise BrokerError(f"member {m.node} exited with {p.returncode} (log: {m.directory / 'log'})")
+                    raise ClusterError(f"member {m.node} exited with {p.returncode} (log: {m.directory / 'log'})")
                 try:
                     with socket.create_connection((self.files.host, m.port), timeout=0.2):
                         left.remove(i)
@@ -300,7 +306,7 @@ class RabbitCluster:
                     pass
             if left and time.monotonic() > deadline:
                 self.stop()
-                raise BrokerError(f"members {', '.join(self.files.members[i].node for i in left)} did not listen "
+                raise ClusterError(f"members {', '.join(self.files.members[i].node for i in left)} did not listen "
                                   f"within {timeout:.0f}s (logs under {self.files.directory})")
             time.sleep(0.1)
 
