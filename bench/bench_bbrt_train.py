@@ -39,11 +39,11 @@ import onnx
 from bb_edge.bbrt.native import cached_build
 from bb_edge.bbrt.train_host import batches_blob, run_qemu_m3
 from bb_edge.bbrt.train_lower import TrainLowered, lower_training_step, training_footprint
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, build_training_step
 from bb_edge.learn.data import SklearnSource
-from bb_edge.learn.models import mlp
-from bb_edge.learn.optim import SGD
 from bb_edge.targets import load_target
+from bb_edge.training import SoftmaxCrossEntropy, TrainingProgram, build_training_step
+from bb_edge.training.models import mlp
+from bb_edge.training.optim import SGD
 
 MODELS = {"softmax 64-10": (64, 10), "mlp 64-32-10": (64, 32, 10)}
 

@@ -107,8 +107,8 @@ def run(root: Path, exe: Path, clients: int, rounds: int, per_client: int, *, py
     from bb_edge.adapters.learn.c_mqtt import client_argv, write_client_images
     from bb_edge.adapters.learn.fleet import LearningFleet
     from bb_edge.deployment.manifest import load_deployment
-    from bb_edge.learn.deployment import write_learning_deployment
-    from bb_edge.learn.models import mlp
+    from bb_edge.training.models import mlp
+    from bb_edge.training.setup import write_learning_deployment
 
     d = root / f"dep-{tag}"
     cfg: dict[str, Any] = {"strategy": "fedavg", "clients": clients, "rounds": rounds, "seed": 5, "epochs": 2,
@@ -259,8 +259,8 @@ def build_devices(root: Path, clients: int, rounds: int, per_client: int, qemu: 
     Built against a deployment equal to the runs' but for ``rounds`` and ``round_timeout``, which the
     bundles do not hold (same data, partition, model and settings)."""
     from bb_edge.bundle.build import build_all
-    from bb_edge.learn.deployment import write_learning_deployment
-    from bb_edge.learn.models import mlp
+    from bb_edge.training.models import mlp
+    from bb_edge.training.setup import write_learning_deployment
 
     d = root / "dep-devices"
     cfg = {"strategy": "fedavg", "clients": clients, "rounds": rounds, "seed": 5, "epochs": 2, "batch_size": 10,

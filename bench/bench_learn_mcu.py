@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 from bb_edge.adapters.learn.mcu_fleet import device_for_bundle, reference_update, round_batches  # noqa: E402
 from bb_edge.adapters.learn.node import load_module  # noqa: E402
 from bb_edge.bundle.build import build_all  # noqa: E402
-from bb_edge.learn.deployment import write_learning_deployment  # noqa: E402
-from bb_edge.learn.models import mlp  # noqa: E402
+from bb_edge.training.models import mlp  # noqa: E402
+from bb_edge.training.setup import write_learning_deployment  # noqa: E402
 from bb_edge.wire import Envelope, decode, encode  # noqa: E402
 
 

@@ -37,7 +37,7 @@ def main() -> None:
     from bb_edge.adapters.learn.simulator import simulate
     from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
     from bb_edge.deployment.manifest import load_deployment
-    from bb_edge.learn.deployment import write_learning_deployment
+    from bb_edge.training.setup import write_learning_deployment
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--clients", type=int, default=20)

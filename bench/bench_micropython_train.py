@@ -26,12 +26,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, build_training_step, make_session  # noqa: E402
 from bb_edge.learn.data import load_arrays  # noqa: E402
-from bb_edge.learn.models import mlp  # noqa: E402
-from bb_edge.learn.optim import SGD  # noqa: E402
 from bb_edge.mpy.cross import runtime_dir  # noqa: E402
 from bb_edge.mpy.train import export_description, export_shard, reference_update  # noqa: E402
+from bb_edge.training import SoftmaxCrossEntropy, build_training_step, make_session  # noqa: E402
+from bb_edge.training.models import mlp  # noqa: E402
+from bb_edge.training.optim import SGD  # noqa: E402
 from tests.support.mpy_vm import build_lib, ensure_vm, run_vm  # noqa: E402
 
 BATCH = 16

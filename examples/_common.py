@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bb_edge.adapters.learn.simulator import SimResult, simulate, write_curves  # noqa: E402
 from bb_edge.cli import format_error  # noqa: E402
 from bb_edge.errors import BBError  # noqa: E402
-from bb_edge.learn.deployment import write_learning_deployment  # noqa: E402
+from bb_edge.training.setup import write_learning_deployment  # noqa: E402
 
 
 def _one_line_errors(kind: type[BaseException], exc: BaseException, tb: Any) -> None:

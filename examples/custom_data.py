@@ -78,8 +78,8 @@ def main() -> int:
 
     from bb_edge.adapters.learn.simulator import simulate
     from bb_edge.learn.data import Subset, write_client_shards
-    from bb_edge.learn.deployment import build_setup, write_learning_deployment
-    from bb_edge.learn.models import mlp
+    from bb_edge.training.models import mlp
+    from bb_edge.training.setup import build_setup, write_learning_deployment
 
     args = parser(__doc__).parse_args()
     import json

@@ -27,7 +27,7 @@ if __name__ == "__main__":
     learning = {**LEARNING, "clients": args.clients, "rounds": args.rounds, "seed": args.seed}
     model = None
     if args.mcu:
-        from bb_edge.learn.models import mlp
+        from bb_edge.training.models import mlp
 
         model = mlp([64, 10], seed=args.seed)  # softmax regression: what a 64 KiB client trains
         # an emulated M3 trains a 500-row shard's round in seconds: the server waits for it (not 5 s)

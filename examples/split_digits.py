@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 from _common import finish, parser, run
 
-from bb_edge.learn.autodiff import ForwardRunner, SoftmaxCrossEntropy, Trainer, build_training_step
 from bb_edge.learn.data import SklearnSource, train_test_split
-from bb_edge.learn.models import mlp
-from bb_edge.learn.optim import SGD
+from bb_edge.training import ForwardRunner, SoftmaxCrossEntropy, Trainer, build_training_step
+from bb_edge.training.models import mlp
+from bb_edge.training.optim import SGD
 
 EPOCHS, BS = 8, 16
 

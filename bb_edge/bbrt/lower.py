@@ -40,16 +40,10 @@ from bb_edge.bbrt.format import (
 )
 from bb_edge.bbrt.lower_ops import DECOMPOSED, EXTRA_OPS, Ctx, decompose, fold_batchnorm, lower_extra
 from bb_edge.bbrt.lower_qdq import is_qdq, lower_qdq
-from bb_edge.bbrt.quant import (
-    affine_params,
-    dequantize,
-    intermediate_values,
-    per_channel_weights,
-    quantize,
-    quantize_multiplier,
-    ranges,
-)
+from bb_edge.bbrt.quant import intermediate_values, per_channel_weights, quantize_multiplier
+from bb_edge.deployment.int8 import affine_params, dequantize, quantize
 from bb_edge.deployment.ports import compute_model, wire_ports
+from bb_edge.quant.calib import ranges
 
 CONV_POOL_MAX_W = 64  # firmware/src/bbrt_kernels.h BBRT_CONV_POOL_MAX_W: the conv output's widest row
 NEG_INF_BITS = int(np.array([-np.inf], np.float32).view(np.int32)[0])
@@ -173,6 +167,7 @@ def lower(
     io_quant: dict[str, tuple[float, int]] | None = None,
     pins: dict[str, tuple[float, int]] | None = None,
     fuse_pool: bool = False,
+    int8_sends: set[str] | None = None,
 ) -> Lowered:
     """Lower a node program to bbrt.
 
@@ -183,10 +178,13 @@ def lower(
     standard normal samples are used.
 
     Int8 edges: a Recv/Send port with ``scale``/``zero_point`` (an int8 edge of a float tensor,
-    :mod:`bb_edge.compiler.int8_edges`) and the graph inputs/outputs named in ``io_quant`` are
+    :mod:`bb_edge.quant.edges`) and the graph inputs/outputs named in ``io_quant`` are
     int8 edges of the program, their tensors quantized with exactly those parameters: no
     QUANTIZE/DEQUANTIZE, no float buffer. ``pins`` fixes the parameters of further tensors
-    (the build uses it to learn a producer's parameters before the edges are rewritten).
+    (a producer's kept edges). ``int8_sends`` names Send tensors and graph outputs whose edge the build
+    has not fixed yet: each goes int8 with the parameters this lowering gives it when the program holds
+    it int8, else float32 (:mod:`bb_edge.quant.edges` reads them from ``qparams`` and writes the
+    contract; the same program as lowering the rewritten deployment, so a build lowers each node once).
     BbrtError when a pinned tensor ends up with other parameters (e.g. a MaxPool output,
     which keeps its input's).
 
@@ -669,7 +667,10 @@ def lower(
             outs.append((o.name, DT_INT8 if o.name in io_quant else DT_FLOAT, io_edges[o.name], 0, "host"))
             if onnx_et.get(o.name) in INDEX_DTYPES:
                 outs[-1] = (o.name, onnx_et[o.name], *outs[-1][2:])
+    free = set(int8_sends or ()) if q8 else set()
     for name, et, edge, peer, peer_name in outs:
+        if name in free:  # as the rewritten contract will say: int8 where the program holds the tensor int8
+            et = DT_INT8 if name in L.qparams else DT_FLOAT
         if name in graph_inputs and name not in fidx and name not in qidx and name not in iidx:
             continue
         if et in INDEX_DTYPES and name in iidx and B.tensors[iidx[name]].dtype == et:

@@ -21,7 +21,7 @@ import onnx
 
 from bb_edge.bbrt.errors import UnsupportedNode
 from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, STORE_ARENA, Op, Tensor
-from bb_edge.bbrt.quant import quantize
+from bb_edge.deployment.int8 import quantize
 
 MOVE_MAX_RANK = 6  # firmware/src/bbrt_kernels.h BBRT_MOVE_MAX_RANK
 #: ops a float32 program runs as existing kernels (:func:`decompose`)

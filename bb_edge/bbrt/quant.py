@@ -1,4 +1,8 @@
-"""Int8 quantization for bbrt: calibration ranges, affine params, fixed-point multipliers."""
+"""Int8 quantization for bbrt: calibration ranges and fixed-point multipliers.
+
+The affine arithmetic itself (quantize, dequantize, affine_params) is the edge contract's, shared with
+the run time: :mod:`bb_edge.deployment.int8`.
+"""
 
 from __future__ import annotations
 
@@ -23,27 +27,6 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     if exp < -31:
         return 0, 0
     return m, exp
-
-
-def affine_params(lo: float, hi: float) -> tuple[float, int]:
-    """Asymmetric int8 (scale, zero_point) for a real range; the range always includes 0."""
-    lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
-    if hi - lo < 1e-8:
-        hi = lo + 1e-8
-    scale = (hi - lo) / 255.0
-    zp = int(round(-128 - lo / scale))
-    return float(np.float32(scale)), int(min(127, max(-128, zp)))
-
-
-def quantize(x: np.ndarray, scale: float, zp: int) -> np.ndarray:
-    """Float -> int8 like ONNX QuantizeLinear (round half to even, saturate)."""
-    q = np.rint(np.asarray(x, np.float32) / np.float32(scale)) + zp
-    return np.clip(q, -128, 127).astype(np.int8)
-
-
-def dequantize(q: np.ndarray, scale: float, zp: int) -> np.ndarray:
-    """Int8 -> float like ONNX DequantizeLinear."""
-    return ((q.astype(np.int32) - zp).astype(np.float32) * np.float32(scale)).astype(np.float32)
 
 
 def per_channel_weights(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -93,17 +76,3 @@ def intermediate_values(model: onnx.ModelProto,
         d.update({n: np.asarray(v) for n, v in zip(names, vals, strict=True)})
         result.append(d)
     return result
-
-
-def ranges(values: list[dict[str, np.ndarray]]) -> dict[str, tuple[float, float]]:
-    """Min/max of every float tensor over all samples."""
-    out: dict[str, tuple[float, float]] = {}
-    for d in values:
-        for k, v in d.items():
-            if v.dtype != np.float32 or v.size == 0:
-                continue
-            lo, hi = float(v.min()), float(v.max())
-            if k in out:
-                lo, hi = min(lo, out[k][0]), max(hi, out[k][1])
-            out[k] = (lo, hi)
-    return out

@@ -1,4 +1,4 @@
-"""Lower an ONNX training step (:func:`bb_edge.learn.autodiff.build_training_step`) to a .bbrt training program.
+"""Lower an ONNX training step (:func:`bb_edge.training.build_training_step`) to a .bbrt training program.
 
 The step (forward, backward, optimizer update) becomes one float32 .bbrt program with a fixed
 batch size that ``bbrt_train_step`` (firmware/include/bbrt_train.h) runs on the device:
@@ -44,9 +44,9 @@ from bb_edge.bbrt.format import (
     align,
 )
 from bb_edge.errors import ModelError, UnsupportedOpError
-from bb_edge.learn.autodiff.program import SoftmaxCrossEntropy, TrainingProgram
-from bb_edge.learn.optim import SGD
 from bb_edge.targets import TargetProfile
+from bb_edge.training.optim import SGD
+from bb_edge.training.program import SoftmaxCrossEntropy, TrainingProgram
 
 MAGIC = 0x52544242  # "BBTR", BBRT_TRAIN_MAGIC
 VERSION = 1
@@ -407,8 +407,8 @@ def training_report(model: onnx.ModelProto, batch: int, momentum: float = 0.9,
     """Lower ``model``'s training step (SoftmaxCrossEntropy with index labels, SGD) at ``batch`` and
     report its footprint on every bbrt target; with ``target``, raise :class:`FitError` if it does not fit
     there (``bb-edge inspect MODEL.onnx --train-batch N [--train-target T]``)."""
-    from bb_edge.learn.autodiff import build_training_step
     from bb_edge.targets import load_target
+    from bb_edge.training import build_training_step
 
     tp = build_training_step(model, loss=SoftmaxCrossEntropy(labels="index"), optimizer=SGD(lr=0.1, momentum=momentum))
     lowered = lower_training_step(tp, batch)

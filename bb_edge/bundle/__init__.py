@@ -28,6 +28,8 @@ class BuildRequest:
     out_dir: Path  # DIST/<node>; the builder writes here (a temp dir renamed on success)
     calib: Path | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    #: the build's lowerings (:class:`bb_edge.bundle.lowering.BuildLowering`); None: the builder makes its own
+    lowering: Any = None
 
 
 @dataclass
@@ -78,16 +80,15 @@ def lower_request(request: BuildRequest) -> tuple[Any, Any, str]:
 
     Shared by the builders of bbrt-based targets (C runtime, MicroPython):
     precision from ``--precision`` or the profile, calibration from ``--calib``
-    (seeded random inputs without it), ``float_ops`` kept in float32.
+    (seeded random inputs without it), ``float_ops`` kept in float32. The build's
+    :class:`~bb_edge.bundle.lowering.BuildLowering` hands over the lowering its int8-edge plan made.
     Returns ``(deployment, Lowered, precision)``.
     """
-    from bb_edge.bbrt.lower_node import load_calibration, lower_node
+    from bb_edge.bundle.lowering import BuildLowering, lowering_options
     from bb_edge.deployment.manifest import load_deployment
 
     dep = load_deployment(request.deployment_dir)
     precision = str(request.options.get("precision") or request.profile.precision or "int8")
-    samples, _synthetic = load_calibration(request.calib, dep)
-    float_ops = set(request.options.get("float_ops") or ())  # type: ignore[call-overload]
-    lowered = lower_node(dep, request.node, precision=precision, samples=samples, float_ops=float_ops,
-                         fuse_pool=bool(request.options.get("fuse_pool")))  # C-runtime builders set it
-    return dep, lowered, precision
+    lowering = request.lowering or BuildLowering(request.calib, request.options)
+    fuse_pool, float_ops = lowering_options(str(request.profile.builder), request.options)
+    return dep, lowering.lower(dep, request.node, precision, fuse_pool, float_ops), precision

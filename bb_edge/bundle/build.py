@@ -101,10 +101,13 @@ def build_all(
         path_inside(out, check_name(n, "node"), option="-o")
     out.mkdir(parents=True, exist_ok=True)
     source = Path(deployment_dir)
-    if not learning:  # int8 edges where a bbrt int8 node meets its peers (docs/bbrt.md), into the output
-        from bb_edge.bbrt.edges import choose_for_build
+    lowering = None
+    if not learning:  # int8 edges where a bbrt int8 node meets its peers (docs/bbrt.md), into the output;
+        # the plan lowers each int8 node once and the builders take those lowerings (bundle/lowering.py)
+        from bb_edge.bundle.lowering import BuildLowering
 
-        source = choose_for_build(Path(deployment_dir), out / BUILT_DEPLOYMENT, profiles, calib, dict(options or {}))
+        lowering = BuildLowering(calib, dict(options or {}))
+        source = lowering.choose(Path(deployment_dir), out / BUILT_DEPLOYMENT, profiles)
     results: list[BuildResult] = []
     progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                         console=console, transient=True, disable=not console.is_terminal)
@@ -113,19 +116,19 @@ def build_all(
         for node, profile in profiles.items():
             progress.update(task, description=f"building {node} for {profile.name} ({profile.builder})")
             console.print(f"[bold]building[/] {node} for {profile.name} ({profile.builder})")
-            results.append(_build_one(source, node, profile, out, calib, options, learning))
+            results.append(_build_one(source, node, profile, out, calib, options, learning, lowering))
             progress.advance(task)
     return results
 
 
 def _build_one(deployment_dir: Path, node: str, profile: TargetProfile, out: Path, calib: Path | None,
-               options: dict[str, object] | None, learning: bool) -> BuildResult:
+               options: dict[str, object] | None, learning: bool, lowering: object = None) -> BuildResult:
     """Build one bundle in a hidden temp dir and rename it into place only when complete."""
     final = path_inside(out, check_name(node, "node"), option="-o")  # before anything is created or deleted
     tmp = Path(tempfile.mkdtemp(prefix=f".{node}.partial-", dir=out))
     try:
         req = BuildRequest(deployment_dir=deployment_dir, node=node, profile=profile,
-                           out_dir=tmp, calib=calib, options=dict(options or {}))
+                           out_dir=tmp, calib=calib, options=dict(options or {}), lowering=lowering)
         res = builder_for(profile, learning)(req)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

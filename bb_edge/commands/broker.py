@@ -4,6 +4,10 @@
 generated with ``--accept-bridge SITE`` (docs/transports.md, "Fleets across
 sites").
 
+``--kind rabbitmq`` writes a RabbitMQ cluster's configuration instead (``DIR/cluster``: the same users
+and topic permissions as the Mosquitto ACL, quorum-queue sessions, size limits) and, with ``--start``,
+runs ``--members`` members on loopback ports (bb_edge/adapters/ops/rabbit.py).
+
 Writes ``mosquitto.conf``, ``passwd``, ``acl`` and ``credentials.json`` into
 ``--out`` (default ``DIR/broker``), prints the transport URL to pass to
 ``bb-edge run`` / ``bb-edge node``, and runs the broker until SIGINT/SIGTERM
@@ -58,7 +62,43 @@ def _check_not_running(out: Path, args: argparse.Namespace) -> None:
         print(f"warning: {exc}; mosquitto started on these files will fail to listen", file=sys.stderr)
 
 
+def _run_cluster(args: argparse.Namespace) -> int:
+    """``--kind rabbitmq``: write a RabbitMQ cluster's files; with ``--start`` run its members until a signal."""
+    from bb_edge.adapters.ops.rabbit import ClusterError, RabbitCluster, write_cluster_files
+    from bb_edge.deployment.manifest import load_deployment
+
+    out = Path(args.out) if args.out else Path(args.dir) / "cluster"
+    check_output_dir(out, "-o")
+    if args.bridge_to or args.accept_bridge or args.tls_cert:
+        raise InputFileError("--kind rabbitmq takes no --bridge-to, --accept-bridge or TLS options (yet): every "
+                             "site connects to the cluster's members directly")
+    dep = load_deployment(args.dir)
+    files = write_cluster_files(out, dep, members=args.members, port=args.port, host=args.host, prefix=args.prefix)
+    print(f"wrote {files.definitions}, {files.credentials} and {len(files.members)} member configs under {out}")
+    for m in files.members:
+        print(f"member {m.index + 1}: {m.node} on {files.host}:{m.port}")
+    print(f"transport URL: {files.url()}")
+    if not args.start:
+        return 0
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    cluster = RabbitCluster(files).start()
+    print(f"rabbitmq cluster running (pids {', '.join(str(cluster.pid(i)) for i in range(len(files.members)))}); "
+          "Ctrl-C stops it", flush=True)
+    try:
+        while not stop.wait(0.5):
+            down = [m.node for m in files.members if cluster.pid(m.index) is None]
+            if down:
+                raise ClusterError(f"member(s) {', '.join(down)} exited (logs under {out})")
+    finally:
+        cluster.stop()
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.kind == "rabbitmq":
+        return _run_cluster(args)
     from bb_edge.adapters.ops.broker import Broker, BrokerError, TlsFiles, write_broker_files
     from bb_edge.deployment.manifest import load_deployment
 
@@ -121,4 +161,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="on the core broker: accept the bridge of SITE serving nodes A,B (adds user _bridge_SITE "
                         "allowed exactly those nodes' topics; repeatable)")
     p.add_argument("--write-only", action="store_true", help="write the files, do not start mosquitto")
+    p.add_argument("--kind", choices=("mosquitto", "rabbitmq"), default="mosquitto",
+                   help="mosquitto (one broker, default) or rabbitmq (a cluster: --members, --start)")
+    p.add_argument("--members", type=int, default=3, help="with --kind rabbitmq: cluster members (default 3) "
+                   "on ports PORT, PORT+1 ...")
+    p.add_argument("--start", action="store_true", help="with --kind rabbitmq: run the members until Ctrl-C")
     p.set_defaults(func=_run)

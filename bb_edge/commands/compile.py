@@ -1,4 +1,4 @@
-"""``bb-edge compile MODEL.onnx|FILE.py:Module (--nodes N | --cut T1,T2 | --place FILE.json) -o DIR``."""
+"""``bb-edge compile MODEL.onnx|MODEL.tflite|FILE.py:Module (--nodes N | --cut T1,T2 | --place FILE.json) -o DIR``."""
 
 from __future__ import annotations
 
@@ -36,6 +36,10 @@ def load_source(spec: str) -> onnx.ModelProto | Path:
     if not path.is_file():
         what = "is a directory" if path.is_dir() else "no such file"
         raise InputFileError(f"{spec}: {what}; give MODEL.onnx or FILE.py:ModuleClass")
+    if path.suffix.lower() == ".tflite":  # an int8 TFLite flatbuffer, translated to ONNX QDQ (bb_edge/tflite)
+        from bb_edge.tflite import load_tflite
+
+        return load_tflite(path)
     return path
 
 
@@ -142,7 +146,7 @@ def estimate_note(dynamic: dict[str, list[int]]) -> str:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``compile`` subcommand."""
     p = sub.add_parser("compile", help="partition a model into per-node programs")
-    p.add_argument("model", help="MODEL.onnx or FILE.py:ModuleClass")
+    p.add_argument("model", help="MODEL.onnx, MODEL.tflite (int8) or FILE.py:ModuleClass")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--nodes", type=positive_int, help="split automatically into N nodes")
     g.add_argument("--cut", help="comma-separated tensor names where pipeline stages meet")

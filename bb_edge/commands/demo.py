@@ -5,7 +5,7 @@ Everything runs in this process except the optional C runtime node:
 1. load the 1797 handwritten 8x8 digits shipped inside the package (``bb_edge/_data/digits.npz``,
    the UCI set as scikit-learn distributes it; no scikit-learn needed) and hold out a quarter;
 2. train an MLP 64-64-32-10 with the project's own training program (reverse-mode autodiff and SGD
-   written as one ONNX graph, :mod:`bb_edge.learn.autodiff`) on ONNX Runtime;
+   written as one ONNX graph, :mod:`bb_edge.training`) on ONNX Runtime;
 3. compile the trained model into three node programs: ``sensor`` (first layer), ``gateway``
    (second layer), ``cloud`` (classifier head and softmax);
 4. run every held-out digit through the float fleet and check it against one monolithic ONNX
@@ -40,11 +40,11 @@ from bb_edge.commands._args import positive_int
 from bb_edge.compiler.compile import compile_model
 from bb_edge.deployment.manifest import Deployment, load_deployment
 from bb_edge.errors import BBError
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, Trainer, build_training_step, with_params
 from bb_edge.learn.data import train_test_split
-from bb_edge.learn.models import mlp
-from bb_edge.learn.optim import SGD
 from bb_edge.resources import package_data
+from bb_edge.training import SoftmaxCrossEntropy, Trainer, build_training_step, with_params
+from bb_edge.training.models import mlp
+from bb_edge.training.optim import SGD
 from bb_edge.viz.partition import draw_partition, human_bytes
 
 #: node names of the demo fleet, in pipeline order; SENSOR is the one the C runtime can take

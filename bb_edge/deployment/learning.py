@@ -3,7 +3,7 @@
 A learning deployment (``deployment.json`` with a ``learning`` object) has no node list: its strategy
 names the nodes. The names and wire ids follow from the strategy and the client count, so building a
 bundle, writing a broker's ACL or listing nodes never loads the model or partitions the data. The
-strategy modules (:mod:`bb_edge.learn.strategies.modules`) take their roster from here.
+strategy modules (:mod:`bb_edge.strategies.modules`) take their roster from here.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from bb_edge.deployment.manifest import Deployment
 from bb_edge.errors import DeploymentError
 
-#: the client count when the config names none (bb_edge.learn.deployment.DEFAULTS agrees)
+#: the client count when the config names none (bb_edge.training.setup.DEFAULTS agrees)
 DEFAULT_CLIENTS = 10
 #: strategies with a ``server`` (id 1) and clients ``c0..`` (ids 2..)
 SERVER_STRATEGIES = frozenset({"fedavg", "diloco", "split", "splitfed"})

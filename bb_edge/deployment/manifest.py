@@ -1,4 +1,9 @@
-"""deployment.json: the manifest tying per-node programs, edges and bindings together."""
+"""deployment.json: the manifest tying per-node programs, edges and bindings together.
+
+Why one file: the manifest's dataclasses, its loader and its cross-reference validation describe one
+document; the checks read the same fields the dataclasses name, and a split would leave either side
+without the other's vocabulary.
+"""
 
 from __future__ import annotations
 
@@ -111,6 +116,19 @@ class Deployment:
         """Stage node -> its standby nodes (``standby`` in deployment.json; empty when none)."""
         raw = self.extra.get("standby")
         return {k: list(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    def state_pairs(self, stage: str) -> list[tuple[str, str]]:
+        """``(output, input)`` state pairs of ``stage``'s program (``state`` in deployment.json; docs/wire.md
+        "Sessions"): kept per session on the node, never on the wire."""
+        raw = self.extra.get("state")
+        entries = raw.get(stage, []) if isinstance(raw, dict) else []
+        return [(e["output"], e["input"]) for e in entries if isinstance(e, dict)]
+
+    @property
+    def stateful(self) -> bool:
+        """True when some stage keeps per-session state: requests are then steps of sessions."""
+        raw = self.extra.get("state")
+        return isinstance(raw, dict) and any(raw.values())
 
     def stage_of(self, name: str) -> str:
         """The stage node ``name`` stands by for, or ``name`` itself when it is not a standby."""

@@ -63,7 +63,7 @@ def wire_ports(model: onnx.ModelProto) -> list[WirePort]:
         if node.domain != WIRE_DOMAIN:
             continue
         peer = _attr(node, "peer")
-        scale = _opt_attr(node, "scale")  # set on int8 edges of float tensors (bb_edge.compiler.int8_edges)
+        scale = _opt_attr(node, "scale")  # set on int8 edges of float tensors (bb_edge.quant.edges)
         zp = _opt_attr(node, "zero_point")
         ports.append(
             WirePort(

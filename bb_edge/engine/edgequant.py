@@ -1,33 +1,32 @@
 """Int8 edges of float tensors: each Python end quantizes or dequantizes at its side of the wire.
 
 An edge (or graph input/output) whose deployment contract carries ``quant``
-(``bb_edge.compiler.int8_edges``) travels as int8 with fixed affine parameters
-``(scale, zero_point)``; the C runtime keeps the int8 bytes as they are (no
-QUANTIZE/DEQUANTIZE, no float buffer), so the Python side converts. The
-rounding is the C runtime's and ONNX QuantizeLinear's: float32 division,
-round half to even, saturate to [-128, 127].
+(planned and written by the build, ``bb_edge.quant.edges``) travels as int8 with fixed affine
+parameters ``(scale, zero_point)``; the C runtime keeps the int8 bytes as they are (no
+QUANTIZE/DEQUANTIZE, no float buffer), so the Python side converts. This module is the run time's
+part only: the arithmetic is the contract's (:mod:`bb_edge.deployment.int8`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from bb_edge.deployment.int8 import Quant, dequantize, quant_of, quantize
 from bb_edge.wire import envelope as wire
+
+__all__ = ["INT8", "dequantize_edge", "quant_of", "quant_problem", "quantize_edge", "to_wire"]
 
 INT8 = 3  # ONNX TensorProto.INT8, the wire dtype of a quantized edge
 
 
-def quantize_edge(value: np.ndarray, quant: tuple[float, int]) -> np.ndarray:
+def quantize_edge(value: np.ndarray, quant: Quant) -> np.ndarray:
     """``value`` as the edge's int8 payload."""
-    scale, zp = quant
-    q = np.rint(np.asarray(value, np.float32) / np.float32(scale)) + np.float32(zp)
-    return np.clip(q, -128, 127).astype(np.int8)
+    return quantize(value, *quant)
 
 
-def dequantize_edge(q: np.ndarray, quant: tuple[float, int]) -> np.ndarray:
+def dequantize_edge(q: np.ndarray, quant: Quant) -> np.ndarray:
     """The float32 tensor an int8 payload stands for."""
-    scale, zp = quant
-    return ((np.asarray(q).astype(np.int32) - int(zp)).astype(np.float32) * np.float32(scale)).astype(np.float32)
+    return dequantize(q, *quant)
 
 
 def quant_problem(env: wire.Envelope, quant: tuple[float, int]) -> tuple[str, str] | None:
@@ -44,14 +43,6 @@ def quant_problem(env: wire.Envelope, quant: tuple[float, int]) -> tuple[str, st
     if np.float32(env.scale) != np.float32(scale) or env.zero_point != zp:
         return want, got
     return None
-
-
-def quant_of(spec: object) -> tuple[float, int] | None:
-    """``(scale, zero_point)`` from a manifest entry's ``quant`` dict (IOSpec, EdgeSpec), else None."""
-    q = getattr(spec, "quant", None)
-    if not isinstance(q, dict):
-        return None
-    return float(q["scale"]), int(q["zero_point"])
 
 
 def to_wire(value: np.ndarray, quant: tuple[float, int] | None) -> tuple[np.ndarray, tuple[float, int] | None]:

@@ -41,7 +41,7 @@ import numpy as np
 import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
-from bb_edge.deployment.clients import may_submit, reply_to, slot_of_id
+from bb_edge.deployment.clients import may_submit, reply_to, request_owner, slot_of_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
@@ -51,13 +51,17 @@ from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.segments import Segment, split_segments
+from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
 from bb_edge.errors import BBError, WireError
-from bb_edge.roles import Component, ProtocolHandler
+from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
 from bb_edge.wire.framing import StreamDecoder, length_prefix
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
+CTRL_SESSION_CLOSE = 6  # the owner ends a session at every stage (docs/wire.md "Sessions")
+#: how far ahead of a session's next step a step may arrive and wait (steps sent without waiting for outputs)
+SESSION_AHEAD = 64
 SNAPSHOT_MAGIC = b"BBSNAP1\n"
 DEFAULT_DEADLINE_S = 30.0
 
@@ -87,6 +91,15 @@ class Limits:
     max_senders: int = 4096
     max_events: int = 100_000
     completed_memory: int = 8192
+    #: session state (docs/wire.md "Sessions"): bytes for all sessions, bytes per session, sessions, idle s
+    state_budget: int = 256 * 1024 * 1024
+    session_bytes: int = 64 * 1024 * 1024
+    max_sessions: int = 64
+    session_idle_s: int = 600
+
+    def sessions(self) -> SessionLimits:
+        """The bounds of the node's session store."""
+        return SessionLimits(self.state_budget, self.session_bytes, self.max_sessions, float(self.session_idle_s))
 
     @classmethod
     def from_manifest(cls, values: dict[str, Any]) -> Limits:
@@ -137,7 +150,9 @@ class ComputeCommand:
 
 
 @dataclass
-class _Program:
+class InstalledProgram:
+    """A program installed on an engine: its segments, each prepared once, and its wire ports and edges."""
+
     name: str
     model: onnx.ModelProto
     segments: list[Segment]
@@ -149,6 +164,17 @@ class _Program:
     outputs: list[str]
     output_edges: dict[str, int]  # graph output -> host edge id
     input_types: dict[str, tuple[int, tuple[int, ...]]]
+    #: state input name -> its pair (engine/sessions.py); empty for a stateless program
+    state: dict[str, StateSpec] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProgramSwap:
+    """What :meth:`Engine.swap_program` replaced: hand it to :meth:`Engine.restore_program` to put it back."""
+
+    name: str
+    previous: InstalledProgram
+    previous_hash: bytes
 
 
 @dataclass
@@ -162,6 +188,9 @@ class _Request:
     created: float = 0.0  # poll clock when the request opened on this node
     touched: float = 0.0  # last time one of its inputs arrived (per-hop budget)
     held: int = 0  # wire/input payload bytes it holds (counts against the ingress budget)
+    session: SessionKey | None = None  # (owner, session id) of a session step
+    step: int = 0
+    injected: bool = False  # the session's state is in ``values`` (the store marks the session busy)
 
 
 class Engine:
@@ -198,7 +227,7 @@ class Engine:
         # dataflow tensors leave as Envelope objects sharing the tensor's memory (an in-process
         # adapter delivers them with deliver_local); every other envelope is encoded as usual
         self.local_payloads = local_payloads
-        self.programs: dict[str, _Program] = {}
+        self.programs: dict[str, InstalledProgram] = {}
         self.bindings: dict[str, Any] = {}
         # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
         # changed only by PeerDown/PeerUp events an adapter pushes (its failure detector owns the clock)
@@ -210,10 +239,10 @@ class Engine:
         self._up: set[str] = set()
         self.protocols: dict[int, ProtocolHandler] = {}
         self._edge_table: dict[int, tuple[str, str]] = {}  # edge -> (program, "recv"|"input")
-        # an update's epoch switch (engine/ota.py): maps (bound program, request id) to the installed program
+        # an update's epoch switch (engine/ota/node.py): maps (bound program, request id) to the installed program
         # that serves the request, or None to hold its envelopes until release_held()
         self.program_router: Callable[[str, int], str | None] | None = None
-        # a canary (engine/ota.py): called with (program, every value of the request) when a request completes
+        # a canary (engine/ota/node.py): called with (program, every value of the request) when a request completes
         self.mirror: Callable[[str, dict[str, np.ndarray]], None] | None = None
         self.unbound: set[str] = set()  # programs installed with bind=False (an update's variant): not snapshotted
         self._held_data: list[tuple[Any, ...]] = []  # ("data", peer, env, size) or ("input", program, rid, inputs)
@@ -225,6 +254,8 @@ class Engine:
         self._events_dropped = 0
         self._subscribers: list[tuple[type, Callable[[ev.Event], None]]] = []
         self._requests: dict[tuple[str, int], _Request] = {}
+        self.sessions = SessionStore(self.limits.sessions())
+        self._ended: dict[SessionKey, str] = {}  # recently ended sessions -> why (bounded): a later step's refusal
         self._completed: deque[tuple[str, int]] = deque()
         self._completed_set: set[tuple[str, int]] = set()
         self._dirty: dict[tuple[str, int], None] = {}
@@ -291,8 +322,9 @@ class Engine:
         program = deployment.program(node, programs)
         eng.install(program, name=node,
                     input_edges={i.edge_id: i.name for i in deployment.inputs if i.node == stage},
-                    output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == stage})
-        eng.program_hash = hashlib.sha256(program.SerializeToString(deterministic=True)).digest()
+                    output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == stage},
+                    state=deployment.state_pairs(stage))
+        eng.program_hash = program_digest(program)
         return eng
 
     def install(
@@ -302,16 +334,19 @@ class Engine:
         input_edges: dict[int, str] | None = None,
         output_edges: dict[str, int] | None = None,
         bind: bool = True,
+        state: list[tuple[str, str]] | None = None,
     ) -> None:
         """Install a per-node program: split it into segments and prepare each once.
 
         ``bind=False`` installs a variant that owns no edge: only :attr:`program_router` sends requests to it.
+        ``state`` pairs ``(output, input)``: the program's state tensors, kept per session on this node.
         """
         name = name or program.graph.name or f"program{len(self.programs)}"
         if name in self.programs:
             raise EngineError(f"a program named {name!r} is already installed")
         ports = wire_ports(program)
-        segments = split_segments(program)
+        specs = state_specs(program, state or [])
+        segments = split_segments(program, frozenset(specs))
         prepared = [self.backend.prepare(s.model, f"{name}.{s.key}") for s in segments]
         recv = {p.edge_id: p for p in ports if p.op == "Recv"}
         for e in list(recv) + list((input_edges or {}).keys()) if bind else []:
@@ -323,11 +358,12 @@ class Engine:
             tt = vi.type.tensor_type
             input_types[vi.name] = (tt.elem_type, tuple(d.dim_value if d.HasField("dim_value") else -1
                                                         for d in tt.shape.dim))
-        prog = _Program(
+        prog = InstalledProgram(
             name=name, model=program, segments=segments, prepared=prepared, recv=recv,
-            sends=[p for p in ports if p.op == "Send"], local_inputs=[i.name for i in g.input],
-            input_edges=dict(input_edges or {}), outputs=[o.name for o in g.output],
-            output_edges=dict(output_edges or {}), input_types=input_types,
+            sends=[p for p in ports if p.op == "Send"], local_inputs=[i.name for i in g.input if i.name not in specs],
+            input_edges=dict(input_edges or {}),
+            outputs=[o.name for o in g.output if o.name not in {sp.output for sp in specs.values()}],
+            output_edges=dict(output_edges or {}), input_types=input_types, state=specs,
         )
         self.programs[name] = prog
         if not bind:
@@ -337,6 +373,112 @@ class Engine:
         for e in prog.input_edges if bind else ():
             self._edge_table[e] = (name, "input")
         self._emit(ev.ProgramInstalled(name, len(segments)))
+
+    # ------------------------------------------------- program updates (OTA)
+
+    def swap_program(self, name: str, model: onnx.ModelProto) -> ProgramSwap:
+        """Replace the installed program ``name`` with ``model`` on the same input and output edges.
+
+        The caller makes sure no open request refers to ``name`` (an idle point). The new program's hash
+        becomes :attr:`program_hash` (what HELLO announces). If ``model`` cannot be installed, the old
+        program stays and the error is raised.
+        """
+        old = self.programs[name]
+        self._unbind(name)
+        try:
+            self.install(model, name=name, input_edges=old.input_edges, output_edges=old.output_edges)
+        except Exception:
+            self._rebind(old)
+            raise
+        swap = ProgramSwap(name, old, self.program_hash)
+        self.program_hash = program_digest(model)
+        return swap
+
+    def restore_program(self, swap: ProgramSwap) -> None:
+        """Put back what :meth:`swap_program` replaced, and its hash."""
+        if swap.name in self.programs:
+            self._unbind(swap.name)
+        self._rebind(swap.previous)
+        self.program_hash = swap.previous_hash
+
+    def install_variant(self, of: str, name: str, model: onnx.ModelProto) -> None:
+        """Install ``model`` as ``name`` next to program ``of``, with its edges but bound to none.
+
+        Only :attr:`program_router` sends requests to a variant (an update's epoch switch or canary);
+        it is not part of a snapshot.
+        """
+        cur = self.programs[of]
+        self.install(model, name=name, input_edges=cur.input_edges, output_edges=cur.output_edges, bind=False)
+
+    def uninstall(self, name: str) -> None:
+        """Forget program ``name`` and free its edges (no open request may refer to it); absent: nothing."""
+        if name in self.programs:
+            self._unbind(name)
+        self.unbound.discard(name)
+
+    def set_program_hash(self, digest: bytes) -> None:
+        """Announce ``digest`` (SHA-256 of the serving program) in the next HELLOs."""
+        if len(digest) != hello_record.HASH_SIZE:
+            raise EngineError(f"a program hash has {hello_record.HASH_SIZE} bytes, not {len(digest)}")
+        self.program_hash = bytes(digest)
+
+    def open_requests_for(self, program: str) -> int:
+        """Open requests on this node that program ``program`` serves."""
+        return sum(1 for key in self._requests if key[0] == program)
+
+    def evaluate(self, program: str, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Run every segment of ``program`` on ``values`` now, outside any request; every value computed.
+
+        ``values`` must hold the program's graph inputs and received tensors. Nothing is sent, counted
+        or emitted: a canary compares an update's outputs with the running program's this way.
+        """
+        prog = self.programs[program]
+        vals = {k: values[k] for k in set(prog.local_inputs) | {p.tensor for p in prog.recv.values()}}
+        done: set[int] = set()
+        while len(done) < len(prog.segments):
+            ready = [s for s in prog.segments if s.index not in done and all(x in vals for x in s.inputs)]
+            if not ready:
+                raise EngineError(f"a segment of {program!r} never gets its inputs")
+            for seg in ready:
+                vals.update(prog.prepared[seg.index].run({x: vals[x] for x in seg.inputs}))
+                done.add(seg.index)
+        return vals
+
+    @property
+    def edge_bindings(self) -> dict[int, tuple[str, str]]:
+        """Which installed program takes each edge: edge id -> (program, ``"recv"`` or ``"input"``) (a copy)."""
+        return dict(self._edge_table)
+
+    def _unbind(self, name: str) -> None:
+        prog = self.programs.pop(name)
+        for e in list(prog.recv) + list(prog.input_edges):
+            if self._edge_table.get(e, (None,))[0] == name:
+                del self._edge_table[e]
+
+    def _rebind(self, prog: InstalledProgram) -> None:
+        self.programs[prog.name] = prog
+        for e in prog.recv:
+            self._edge_table[e] = (prog.name, "recv")
+        for e in prog.input_edges:
+            self._edge_table[e] = (prog.name, "input")
+
+    # ------------------------------------------------ what protocols may do
+
+    def queue_outbound(self, peer: str, env: wire.Envelope) -> None:
+        """Queue an envelope a protocol built for ``peer``: sequence number, sender and counts are set here."""
+        self._queue_outbound(peer, env)
+
+    def emit(self, event: ev.Event) -> None:
+        """Publish ``event`` on the engine's bus (subscribers, then :meth:`drain_events`)."""
+        self._emit(event)
+
+    def compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Run a model prepared with :meth:`prepare_compute` or :meth:`attach_compute` synchronously."""
+        return self._compute(key, inputs)
+
+    def compute_model(self, key: str) -> PreparedSegment:
+        """The prepared model under ``key`` (to share it with :meth:`attach_compute` on another engine)."""
+        return self._compute_keys[key]
 
     def start_sequence_at(self, base: int) -> None:
         """Number outbound envelopes from above ``base`` (never backwards).
@@ -411,7 +553,8 @@ class Engine:
             return
         data = env.data.toreadonly() if isinstance(env.data, memoryview) else env.data
         copy = wire.Envelope(env.sender, env.receiver, env.seq, env.request_id, env.edge, env.kind, env.protocol,
-                             env.flags, env.response_to, env.dtype, env.dims, env.scale, env.zero_point, data)
+                             env.flags, env.response_to, env.dtype, env.dims, env.scale, env.zero_point, data,
+                             env.step)
         size = _local_charge(copy)
         if size > self.limits.max_envelope:
             self._ingress.append(("too_large", peer, size))
@@ -419,18 +562,25 @@ class Engine:
         self._ingress.append(("local", peer, copy))
 
     def submit(self, request_id: int, inputs: dict[str, np.ndarray], program: str | None = None,
-               copy: bool = True) -> None:
+               copy: bool = True, session: tuple[int, int] | None = None) -> None:
         """Provide graph inputs this node owns for one request (thread-safe).
 
         Arrays are copied, so the caller may reuse them at once; with
         ``copy=False`` the engine keeps a read-only view instead, and the
         caller must leave the arrays alone until the request is done.
+        ``session`` = ``(session id, step)`` makes the request a step of a session its request id's owner holds.
         """
         for name in inputs:
             if self._program_for_input(program, name) is None:
                 raise EngineError(f"node {self.node!r} owns no graph input {name!r}")
+        if session is not None and not (0 < session[0] < 2**64 and 0 <= session[1] < 2**32):
+            raise EngineError(f"session {session[0]} step {session[1]}: the id is 1..2**64-1, the step 0..2**32-1")
         self._ingress.append(("input", program, request_id,
-                              {k: np.array(v) if copy else _readonly(v) for k, v in inputs.items()}))
+                              {k: np.array(v) if copy else _readonly(v) for k, v in inputs.items()}, session))
+
+    def close_session(self, session: int, owner: int = 0) -> None:
+        """End session ``session`` of owner slot ``owner`` here and at every later stage (thread-safe)."""
+        self._ingress.append(("close", owner, session))
 
     def push_event(self, event: ev.Event) -> None:
         """Inject an external event (e.g. PeerDown from an adapter's liveness check)."""
@@ -458,7 +608,9 @@ class Engine:
             elif tag == "local":
                 self._on_local_guarded(item[1], item[2])
             elif tag == "input":
-                self._on_input(item[1], item[2], item[3])
+                self._on_input(item[1], item[2], item[3], item[4] if len(item) > 4 else None)
+            elif tag == "close":
+                self._close_session((item[1], item[2]), "closed by its owner", forward=True)
             elif tag == "event":
                 self._emit(item[1])
                 self._on_peer_event(item[1])
@@ -471,6 +623,9 @@ class Engine:
             self._run_frontier()
         self._run_frontier()
         self._expire(now)
+        if self.sessions.next_due() <= now:
+            for s, why in self.sessions.expire(now):
+                self._session_ended(s, why)
         for h in list(self.protocols.values()):
             self._guard(h.protocol_id, h.on_tick, now, Context(self, now))
         out, self._outbound = self._outbound, []
@@ -684,6 +839,9 @@ class Engine:
             return
         if not self._fresh(peer, env):
             return
+        if env.edge == CTRL_SESSION_CLOSE:
+            self._on_session_close(peer, sender, env)
+            return
         self._accepted(env)
         payload = env.payload_bytes()
         self._emit(ev.ControlReceived(peer, env.edge, payload))
@@ -787,11 +945,16 @@ class Engine:
         if key in self._completed_set:
             self._emit(ev.StaleEnvelope(peer, env.request_id))
             return
+        marker = (env.session, env.step) if env.flags & wire.FLAG_SESSION else None
+        if not self._session_ok(peer, prog, key, marker):
+            self._count("dropped")
+            return
         if not self._make_room(size, key):
             self._emit(ev.IngressBudgetExceeded(peer, size, self.limits.ingress_budget))
             self._count("dropped")
             return
         req = self._request(key)
+        self._join_session(prog, key, req, marker)
         self._accepted(env)
         req.touched = self.now
         if tensor in req.values:
@@ -810,7 +973,7 @@ class Engine:
             if kind == "data":
                 self._on_data(*args)
             else:
-                self._on_input(*args)
+                self._on_input(*args)  # (program, request id, inputs, session)
 
     def _make_room(self, size: int, keep: tuple[str, int]) -> bool:
         """Evict the oldest open requests until ``size`` more bytes fit the ingress budget."""
@@ -822,7 +985,8 @@ class Engine:
             self._evict(victim, "ingress byte budget")
         return True
 
-    def _on_input(self, program: str | None, request_id: int, inputs: dict[str, np.ndarray]) -> None:
+    def _on_input(self, program: str | None, request_id: int, inputs: dict[str, np.ndarray],
+                  session: tuple[int, int] | None = None) -> None:
         for name, value in inputs.items():
             prog = self._program_for_input(program, name)
             if prog is None:
@@ -830,13 +994,16 @@ class Engine:
             if self.program_router is not None:
                 routed = self.program_router(prog.name, request_id)
                 if routed is None:  # held until the update's switch point is known
-                    self._held_data.append(("input", program, request_id, {name: value}))
+                    self._held_data.append(("input", program, request_id, {name: value}, session))
                     continue
                 prog = self.programs[routed]
             key = (prog.name, request_id)
-            if key in self._completed_set or not self._make_room(value.nbytes, key):
+            if key in self._completed_set or not self._session_ok(HOST_NAME, prog, key, session):
+                return
+            if not self._make_room(value.nbytes, key):
                 return
             req = self._request(key)
+            self._join_session(prog, key, req, session)
             req.touched = self.now
             if name in req.values:
                 continue
@@ -845,7 +1012,7 @@ class Engine:
             self._held += value.nbytes
             self._dirty[key] = None
 
-    def _program_for_input(self, program: str | None, name: str) -> _Program | None:
+    def _program_for_input(self, program: str | None, name: str) -> InstalledProgram | None:
         if program is not None:
             p = self.programs.get(program)
             return p if p and name in p.local_inputs else None
@@ -872,6 +1039,9 @@ class Engine:
         self._dirty.pop(key, None)
         if req is not None:
             self._held -= req.held
+            if req.injected and req.session is not None:  # a step that took the state did not finish
+                self.sessions.release(req.session)
+                self._wake(req.session)
         if finished:
             self._remember_completed(key)
         return req
@@ -924,6 +1094,142 @@ class Engine:
         needed = {p.tensor for p in prog.recv.values()} | set(prog.local_inputs)
         return needed - set(req.values)
 
+    # -------------------------------------------------------------- sessions
+
+    def _session_ok(self, peer: str, prog: InstalledProgram, key: tuple[str, int],
+                    marker: tuple[int, int] | None) -> bool:
+        """Whether a request's envelope may join it as ``marker`` = (session, step); a typed event if not.
+
+        Read only, except that a step 0 opens its session (after every other check passed).
+        """
+        req = self._requests.get(key)
+        owner = request_owner(key[1])
+        if req is not None and (req.session, req.step) != ((owner, marker[0]) if marker else None,
+                                                         marker[1] if marker else 0):
+            return self._session_refused(peer, owner, marker, "the request's envelopes name different sessions "
+                                                              "or steps", key[1])
+        if marker is None:
+            if prog.state:
+                return self._session_refused(peer, owner, None, f"program {prog.name!r} keeps state: "
+                                                                f"its requests must be steps of a session", key[1])
+            return True
+        if req is not None or not prog.state:
+            return True
+        skey = (owner, marker[0])
+        live = self.sessions.get(skey)
+        step = marker[1]
+        if live is None:
+            if step != 0:
+                why = self._ended.get(skey, "it was never opened here")
+                return self._session_refused(peer, owner, marker, f"session is not open ({why})", key[1])
+            opened, ended = self.sessions.open(skey, self.now, key[1])
+            for s, why in ended:
+                self._session_ended(s, why)
+            if opened is None:
+                return self._session_refused(peer, owner, marker, f"node holds {self.limits.max_sessions} sessions, "
+                                                                  f"every one mid-step", key[1])
+            self._ended.pop(skey, None)
+            self._emit(ev.SessionOpened(owner, marker[0]))
+            return True
+        if step < live.next_step or (step == live.next_step and live.busy):
+            return self._session_refused(peer, owner, marker, f"step {step} is done or running "
+                                                              f"(next step {live.next_step})", key[1])
+        if step > live.next_step + SESSION_AHEAD:
+            return self._session_refused(peer, owner, marker, f"step {step} is more than {SESSION_AHEAD} ahead of "
+                                                              f"the next step {live.next_step}", key[1])
+        return True
+
+    def _session_refused(self, peer: str, owner: int, marker: tuple[int, int] | None, reason: str,
+                         request_id: int = 0) -> bool:
+        sid, step = marker if marker else (0, 0)
+        self._emit(ev.SessionRefused(peer, owner, sid, step, reason))
+        self._count("session_refused")
+        if request_id:  # the owner learns at once why its step will never answer
+            self._report(request_id, f"SessionRefused: request {request_id} (session {sid} step {step}) at "
+                                     f"{self.node}: {reason}")
+        return False
+
+    def _join_session(self, prog: InstalledProgram, key: tuple[str, int], req: _Request,
+                      marker: tuple[int, int] | None) -> None:
+        if marker is not None and req.session is None:
+            req.session, req.step = (request_owner(key[1]), marker[0]), marker[1]
+
+    def _inject(self, key: tuple[str, int], req: _Request) -> bool:
+        """Put the session's state into the request when it is the session's next step; False: it waits."""
+        if req.session is None:
+            return False
+        live = self.sessions.get(req.session)
+        if live is None:  # ended while this step waited
+            why = self._ended.get(req.session, "closed")
+            self._fail(key, req, "session", BBError(f"session {req.session[1]} ended ({why})"))
+            return False
+        if live.busy or live.next_step != req.step:
+            return False
+        prog = self.programs[key[0]]
+        state = self.sessions.take(req.session, key[1], self.now)
+        for name, spec in prog.state.items():
+            req.values[name] = state.get(spec.output, spec.initial()) if state else spec.initial()
+        req.injected = True
+        return True
+
+    def _commit_state(self, prog: InstalledProgram, req: _Request) -> None:
+        assert req.session is not None
+        new: dict[str, np.ndarray] = {}
+        for spec in prog.state.values():
+            value = np.asarray(req.values[spec.output])
+            problem = spec.problem(value)
+            if problem is not None:  # never carry a state the next step cannot take: the session ends
+                req.injected = False
+                self._close_session(req.session, f"bad state: {problem}")
+                return
+            new[spec.output] = value
+        req.injected = False
+        for s, why in self.sessions.commit(req.session, new, self.now):
+            self._session_ended(s, why)
+        self._wake(req.session)
+
+    def _wake(self, skey: SessionKey) -> None:
+        """Requests of session ``skey`` waiting for their step run again."""
+        for key, r in self._requests.items():
+            if r.session == skey and not r.injected:
+                self._dirty[key] = None
+
+    def _close_session(self, skey: SessionKey, reason: str, forward: bool = False) -> None:
+        live = self.sessions.close(skey)
+        if live is not None:
+            self._session_ended(live, reason)
+        if forward:  # every later stage keeps its own part of the session: pass the close on, once
+            dests = {self.route(p.peer) for prog in self.programs.values() for p in prog.sends}
+            for dest in sorted(dests):
+                env = wire.Envelope.for_bytes(b"", sender=self.node_id, receiver=self.peers[dest], seq=0,
+                                              edge=CTRL_SESSION_CLOSE,
+                                              request_id=live.last_request if live else skey[0] << 56)
+                self._queue_outbound(dest, env.in_session(skey[1], 0))
+
+    def _session_ended(self, live: Session, reason: str) -> None:
+        self._ended[live.key] = reason
+        while len(self._ended) > 4 * self.limits.max_sessions:
+            del self._ended[next(iter(self._ended))]
+        self._emit(ev.SessionEnded(live.owner, live.session, live.next_step, reason))
+        if not reason.startswith("closed by"):  # the owner is told why its session is gone
+            self._report(live.last_request, f"SessionEnded: session {live.session} at {self.node}: {reason}")
+        for key, r in list(self._requests.items()):  # steps waiting for it can never run
+            if r.session == live.key and not r.injected:
+                self._dirty[key] = None
+
+    def _on_session_close(self, peer: str, sender: str, env: wire.Envelope) -> None:
+        """A CTRL_SESSION_CLOSE: from the session's owner (its request id's slot) or an earlier stage."""
+        if not env.flags & wire.FLAG_SESSION:
+            self._refuse(peer, env, "session close without a session id")
+            return
+        upstream = {p.peer for prog in self.programs.values() for p in prog.recv.values()}
+        upstream |= {n for st in list(upstream) for n in self.standby.get(st, ())}
+        if not (may_submit(env.sender, env.request_id) or sender in upstream):
+            self._refuse(peer, env, f"only the owner of session {env.session} or an earlier stage closes it")
+            return
+        self._accepted(env)
+        self._close_session((request_owner(env.request_id), env.session), "closed by its owner", forward=True)
+
     # --------------------------------------------------------------- compute
 
     def _run_frontier(self) -> None:
@@ -934,6 +1240,8 @@ class Engine:
             if req is None or req.failed:
                 continue
             prog = self.programs[key[0]]
+            if prog.state and not req.injected and not self._inject(key, req):
+                continue  # an earlier step of its session is still running here
             progressed = True
             while progressed:
                 progressed = False
@@ -991,7 +1299,7 @@ class Engine:
     def _compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self._compute_keys[key].run(inputs)
 
-    def _flush_request(self, key: tuple[str, int], prog: _Program, req: _Request) -> None:
+    def _flush_request(self, key: tuple[str, int], prog: InstalledProgram, req: _Request) -> None:
         for port in prog.sends:
             if port.edge_id not in req.sent and port.tensor in req.values:
                 target = self.route(port.peer)  # the stage, or its standby after a failover
@@ -1001,6 +1309,8 @@ class Engine:
                 env = wire.Envelope.for_array(value, sender=self.node_id,
                                               receiver=self.peers[target], seq=0,
                                               request_id=key[1], edge=port.edge_id, quant=port.quant)
+                if req.session is not None:  # a session step stays one: the next stage keeps its state too
+                    env.in_session(req.session[1], req.step)
                 self._queue_outbound(target, env)
                 req.sent.add(port.edge_id)
         for name in prog.outputs:
@@ -1013,11 +1323,15 @@ class Engine:
                     dest, dest_id = reply_to(key[1])  # the host, or the client that owns the request
                     env = wire.Envelope.for_array(arr, sender=self.node_id, receiver=dest_id, seq=0, quant=quant,
                                                   request_id=key[1], edge=prog.output_edges[name])
+                    if req.session is not None:
+                        env.in_session(req.session[1], req.step)
                     self._queue_outbound(dest, env)
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
                 and len(req.emitted) == len(prog.outputs)):
             if self.mirror is not None:
                 self.mirror(prog.name, req.values)
+            if prog.state and req.session is not None:
+                self._commit_state(prog, req)
             self._close(key)
             self._count("requests_completed")
             self._emit(ev.RequestCompleted(key[1]))
@@ -1142,8 +1456,11 @@ class Engine:
                 "values": {k: put(v) for k, v in req.values.items()},
                 "done": sorted(req.done | req.running), "sent": sorted(req.sent),
                 "emitted": sorted(req.emitted), "created": req.created, "touched": req.touched,
-                "held": req.held,
+                "held": req.held, "session": list(req.session) if req.session else None, "step": req.step,
             })
+        sessions = [{"owner": x.owner, "session": x.session, "next_step": x.next_step, "last_used": x.last_used,
+                     "last_request": x.last_request, "state": {k: put(v) for k, v in x.state.items()}}
+                    for x in self.sessions]
         ingress: list[Any] = []
         for item in list(self._ingress):  # one C-level copy: adapter threads may append meanwhile
             if item[0] == "env":
@@ -1155,12 +1472,15 @@ class Engine:
                     continue
                 ingress.append(["env", item[1], put(np.frombuffer(raw, dtype=np.uint8))])
             elif item[0] == "input":
-                ingress.append(["input", item[1], item[2], {k: put(v) for k, v in item[3].items()}])
+                ingress.append(["input", item[1], item[2], {k: put(v) for k, v in item[3].items()},
+                                list(item[4]) if len(item) > 4 and item[4] else None])
+            elif item[0] == "close":
+                ingress.append(list(item))
             elif item[0] == "too_large":
                 ingress.append(["too_large", item[1], item[2]])
         components = {}
         for name, comp in self.bindings.items():
-            if isinstance(comp, Component):
+            if isinstance(comp, Snapshottable):
                 components[name] = [comp.type_id, put(np.frombuffer(comp.snapshot(), dtype=np.uint8))]
         meta: dict[str, Any] = {
             "node": self.node, "node_id": self.node_id, "seq": self._seq, "boot_epoch": self.boot_epoch,
@@ -1168,7 +1488,8 @@ class Engine:
             "peer_epochs": {str(k): v for k, v in self._peer_epochs.items()},
             "version_refused": sorted(self._version_refused),
             "requests": requests, "completed": [list(k) for k in self._completed if k[0] not in self.unbound],
-            "ingress": ingress, "components": components,
+            "ingress": ingress, "components": components, "sessions": sessions,
+            "ended_sessions": [[k[0], k[1], why] for k, why in self._ended.items()],
             "seen_peers": sorted(self._seen_peers), "now": self.now,
         }
         if telemetry:
@@ -1214,11 +1535,19 @@ class Engine:
             req = _Request(values={k: tensors[i] for k, i in r["values"].items()},
                            done=set(r["done"]), sent=set(r["sent"]), emitted=set(r["emitted"]),
                            created=r.get("created", meta["now"]), touched=r.get("touched", meta["now"]),
-                           held=r.get("held", 0))
+                           held=r.get("held", 0),
+                           session=tuple(r["session"]) if r.get("session") else None,  # type: ignore[arg-type]
+                           step=r.get("step", 0))
             self._held += req.held
             key = (r["program"], r["request_id"])
             self._requests[key] = req
             prog = self.programs[key[0]]
+            if prog.state:  # a step in flight runs again from the session's committed state
+                for name in prog.state:
+                    req.values.pop(name, None)
+                req.done, req.sent, req.emitted = set(), set(), set()
+                req.values = {k: v for k, v in req.values.items()
+                              if k in prog.local_inputs or any(p.tensor == k for p in prog.recv.values())}
             # segments that were running elsewhere when the snapshot was taken run again
             req.done = {i for i in req.done if all(o in req.values for o in prog.segments[i].outputs)}
             self._dirty[key] = None
@@ -1231,8 +1560,17 @@ class Engine:
                 self.deliver(item[1], tensors[item[2]].tobytes())
             elif item[0] == "too_large":
                 self._ingress.append(("too_large", item[1], item[2]))
+            elif item[0] == "close":
+                self._ingress.append(("close", item[1], item[2]))
             else:
-                self._ingress.append(("input", item[1], item[2], {k: tensors[i] for k, i in item[3].items()}))
+                marker = tuple(item[4]) if len(item) > 4 and item[4] else None
+                self._ingress.append(("input", item[1], item[2], {k: tensors[i] for k, i in item[3].items()},
+                                      marker))
+        self.sessions.restore([Session(x["owner"], x["session"], x["next_step"],
+                                       {k: tensors[i] for k, i in x["state"].items()},
+                                       sum(int(tensors[i].nbytes) for i in x["state"].values()), x["last_used"],
+                                       x["last_request"]) for x in meta.get("sessions", [])])
+        self._ended = {(o, sid): why for o, sid, why in meta.get("ended_sessions", [])}
         for name, (type_id, idx) in meta["components"].items():
             comp = self.bindings.get(name)
             if comp is None or getattr(comp, "type_id", None) != type_id:
@@ -1257,7 +1595,32 @@ class Engine:
         for req in self._requests.values():
             req.created += delta
             req.touched += delta
+        for live in self.sessions:
+            live.last_used += delta
         self._next_deadline = -math.inf  # the next poll recomputes it
+
+
+def state_specs(program: onnx.ModelProto, pairs: list[tuple[str, str]]) -> dict[str, StateSpec]:
+    """State input name -> :class:`StateSpec` for ``(output, input)`` pairs of ``program``; EngineError if one
+    names no graph output/input of the program or their dtypes differ."""
+    g = program.graph
+    ins = {v.name: v for v in g.input}
+    outs = {v.name: v for v in g.output}
+    specs: dict[str, StateSpec] = {}
+    for out, inp in pairs:
+        if out not in outs or inp not in ins:
+            raise EngineError(f"state {out}={inp}: program {g.name!r} has no graph output {out!r} or input {inp!r}")
+        tt = ins[inp].type.tensor_type
+        if outs[out].type.tensor_type.elem_type not in (0, tt.elem_type):
+            raise EngineError(f"state {out}={inp}: the output's dtype differs from the input's")
+        shape = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
+        specs[inp] = StateSpec(inp, out, tt.elem_type, shape)
+    return specs
+
+
+def program_digest(model: onnx.ModelProto) -> bytes:
+    """SHA-256 of a program's deterministic serialisation (the hash HELLO announces)."""
+    return hashlib.sha256(model.SerializeToString(deterministic=True)).digest()
 
 
 def _readonly(value: np.ndarray) -> np.ndarray:

@@ -289,6 +289,38 @@ class RequestFailed(InfraEvent):
 
 
 @dataclass(frozen=True)
+class SessionRefused(InfraEvent):
+    """A step of session ``session`` (owner slot ``owner``) was refused before it changed any state."""
+
+    peer: str
+    owner: int
+    session: int
+    step: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SessionEnded(InfraEvent):
+    """Session ``session`` of owner slot ``owner`` ended at this node: closed, idle, evicted or over its limit.
+
+    Its state is gone; a later step is refused (``SessionRefused``), never served from a fresh state.
+    """
+
+    owner: int
+    session: int
+    steps: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SessionOpened(AppEvent):
+    """Session ``session`` of owner slot ``owner`` opened at this node (its step 0 arrived)."""
+
+    owner: int
+    session: int
+
+
+@dataclass(frozen=True)
 class OutputReady(AppEvent):
     """A graph output of request ``request_id`` was computed on this node."""
 

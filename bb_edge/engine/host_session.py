@@ -35,6 +35,7 @@ from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 
 CTRL_ERROR = 5  # core control code of an error result (docs/wire.md)
+CTRL_SESSION_CLOSE = 6  # the owner ends a session (docs/wire.md "Sessions")
 
 Send = tuple[str, int, bytes]
 """One envelope to ship: ``(peer name, receiver id, encoded envelope)``."""
@@ -173,8 +174,15 @@ class HostSession:
         """Request id ``n`` of this endpoint (the host's ids are ``n``; a client's carry its slot)."""
         return n if self.client == 0 else owned_request_id(self.client, n)
 
-    def submit(self, request_id: int, inputs: dict[str, np.ndarray]) -> list[Send]:
-        """The envelopes carrying every graph input of one request to its owner (kept for :meth:`resend`)."""
+    def submit(self, request_id: int, inputs: dict[str, np.ndarray],
+               session: tuple[int, int] | None = None) -> list[Send]:
+        """The envelopes carrying every graph input of one request to its owner (kept for :meth:`resend`).
+
+        ``session`` = ``(session id, step)`` makes the request that step of this endpoint's session
+        (docs/wire.md "Sessions"): stateful stages keep the session's state between steps.
+        """
+        if session is not None and not (0 < session[0] < 2**64 and 0 <= session[1] < 2**32):
+            raise BBError(f"session {session[0]} step {session[1]}: the id is 1..2**64-1, the step 0..2**32-1")
         if not may_submit(self.own_id, request_id):
             raise BBError(f"request id {request_id} is not one {self.name} owns; make it with request_id()")
         envs: list[Send] = []
@@ -186,6 +194,8 @@ class HostSession:
             arr, quant = to_wire(np.asarray(inputs[spec.name], dtype=spec.dtype), quant_of(spec))  # int8 wire?
             env = wire.Envelope.for_array(arr, sender=self.own_id, quant=quant, receiver=self.ids[spec.node], seq=seq,
                                           request_id=request_id, edge=spec.edge_id)
+            if session is not None:
+                env.in_session(*session)
             envs.append((spec.node, self.ids[spec.node], wire.encode(env)))
         self._seq = seq  # only once every input encoded: a refused request uses no sequence numbers
         envs = [self.routed(*e) for e in envs]
@@ -194,6 +204,18 @@ class HostSession:
         self._kept[request_id] = envs
         self.stats.inputs_sent += len(envs)
         return envs
+
+    def close_session(self, session: int) -> list[Send]:
+        """The envelopes that end session ``session`` of this endpoint at every stage (the input nodes pass it on)."""
+        if not 0 < session < 2**64:
+            raise BBError(f"session id {session} is not in 1..2**64-1")
+        out: list[Send] = []
+        for node in dict.fromkeys(spec.node for spec in self.dep.inputs):
+            self._seq += 1
+            env = wire.Envelope.for_bytes(b"", sender=self.own_id, receiver=self.ids[node], seq=self._seq,
+                                          edge=CTRL_SESSION_CLOSE, request_id=self.request_id(0))
+            out.append(self.routed(node, self.ids[node], wire.encode(env.in_session(session, 0))))
+        return out
 
     def resend(self, request_ids: list[int]) -> list[Send]:
         """The kept inputs of ``request_ids`` again (same seq), each routed to a live standby if need be."""

@@ -39,6 +39,7 @@ def check_local(env: wire.Envelope, max_payload: int) -> None:
         (env.seq, "seq", _U64_MAX), (env.request_id, "request_id", _U64_MAX),
         (env.response_to, "response_to", _U64_MAX), (env.protocol, "protocol", 0xFFFF),
         (env.kind, "kind", 0xFF), (env.flags, "flags", 0xFFFF), (env.dtype, "dtype", 0xFF),
+        (env.step, "step", _U32_MAX),
     ):
         # bool is an int subclass but no field of the header is a flag of its own
         if type(value) is not int or not 0 <= value <= limit:
@@ -47,6 +48,10 @@ def check_local(env: wire.Envelope, max_payload: int) -> None:
         raise WireError("BAD_KIND", f"kind {env.kind} is not 0 (data) or 1 (control)")
     if env.flags & ~wire.KNOWN_FLAGS:
         raise WireError("BAD_FIELD", f"unknown flag bits 0x{env.flags & ~wire.KNOWN_FLAGS:04x}")
+    if env.flags & wire.FLAG_SESSION and (env.flags & wire.FLAG_RESPONSE or env.response_to == 0):
+        raise WireError("BAD_FIELD", "a session envelope needs a non-zero session id and no RESPONSE flag")
+    if env.step and not env.flags & wire.FLAG_SESSION:
+        raise WireError("BAD_FIELD", f"step {env.step} without the SESSION flag")
     if env.dtype not in CODE_TO_NUMPY:
         raise WireError("BAD_DTYPE", f"dtype code {env.dtype} is not in the wire dtype table")
     if not isinstance(env.dims, tuple) or len(env.dims) > wire.MAX_RANK:

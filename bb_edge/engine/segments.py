@@ -31,13 +31,20 @@ class Segment:
     model: onnx.ModelProto
 
 
-def split_segments(program: onnx.ModelProto) -> list[Segment]:
-    """Segments of ``program`` in an order where every segment's inputs come earlier."""
+def split_segments(program: onnx.ModelProto, held: frozenset[str] = frozenset()) -> list[Segment]:
+    """Segments of ``program`` in an order where every segment's inputs come earlier.
+
+    ``held`` names graph inputs the node already holds when a request opens (a session's state tensors,
+    :mod:`bb_edge.engine.sessions`): they are not sources of their own but stand for all the program's other
+    sources, so a decoder stage whose every layer reads its own KV cache stays one segment instead of one
+    per layer. (The price: what reads state waits for every source of the request.)
+    """
     g = program.graph
     ports = wire_ports(program)
     inits = {i.name for i in g.initializer}
     sources = {i.name for i in g.input} | {p.tensor for p in ports if p.op == "Recv"}
-    deps: dict[str, frozenset[str]] = {s: frozenset([s]) for s in sources}
+    real = frozenset(sources - held)
+    deps: dict[str, frozenset[str]] = {s: real if s in held else frozenset([s]) for s in sources}
     ops = [n for n in g.node if n.domain != WIRE_DOMAIN]
     groups: dict[frozenset[str], list[onnx.NodeProto]] = {}
     order: list[frozenset[str]] = []

@@ -1,7 +1,7 @@
 """Host side of the MicroPython training client (firmware/micropython/bbnode/train.py, learn_client.py).
 
 * :func:`describe` / :func:`export_description`: the ONNX training program of a learning deployment
-  (``bb_edge.learn.autodiff.build_training_step``) as the compact ``BBT1`` description the device loads:
+  (``bb_edge.training.build_training_step``) as the compact ``BBT1`` description the device loads:
   layer sizes, activations, loss, the SGD rule and the parameters in the program's ``ParamLayout`` order.
   Anything the device cannot run (another op, transposes, Adam, FedProx, one-hot labels) is a typed
   :class:`UnsupportedTrainingModel`, at build time.
@@ -24,8 +24,8 @@ import onnx
 from onnx import helper
 
 from bb_edge.errors import BBError
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, make_session
-from bb_edge.learn.optim import SGD
+from bb_edge.training import SoftmaxCrossEntropy, TrainingProgram, make_session
+from bb_edge.training.optim import SGD
 
 __all__ = ["UnsupportedTrainingModel", "Layer", "describe", "export_description", "export_shard",
            "shard_ram", "trainer_ram", "round_seed", "batch_order", "reference_update", "MAGIC", "SHARD_MAGIC"]

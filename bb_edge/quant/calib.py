@@ -1,4 +1,9 @@
-"""Calibration data: read --calib .npz files and derive every node's input samples."""
+"""Calibration data, the one home of the build's calibration: read --calib .npz files (or draw seeded
+random samples), run the float fleet over them, and pick every node's input samples.
+
+Both quantizers read it: onnxruntime's QDQ (:mod:`bb_edge.quant.quantize`) and the bbrt lowering
+(:mod:`bb_edge.bbrt.lower_node`, the int8-edge plan :mod:`bb_edge.quant.edges`).
+"""
 
 from __future__ import annotations
 
@@ -14,17 +19,26 @@ from bb_edge.errors import BuildError, CalibrationShapeError
 
 Sample = dict[str, np.ndarray]
 
+#: ONNX Runtime's input type names -> numpy dtypes (the float run feeds each input its own dtype)
+_ORT_NP: dict[str, type] = {
+    "tensor(float)": np.float32, "tensor(float16)": np.float16, "tensor(double)": np.float64,
+    "tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(int16)": np.int16, "tensor(int8)": np.int8,
+    "tensor(uint8)": np.uint8, "tensor(uint16)": np.uint16, "tensor(bool)": np.bool_,
+}
+
 
 def _fits(arr_shape: tuple[int, ...], contract: list[int]) -> bool:
     return len(arr_shape) == len(contract) and all(c < 0 or a == c for a, c in zip(arr_shape, contract))
 
 
-def load_calibration(dep: Deployment, path: str | Path, limit: int = 64) -> list[Sample]:
+def load_calibration(dep: Deployment, path: str | Path, limit: int | None = 64, static: bool = False) -> list[Sample]:
     """Samples of the deployment's graph inputs from an .npz keyed by input name.
 
     Each array is either one sample of the input's contract shape or a stack
     ``[N, *shape]``; when the contract's leading (batch) dimension is 1, a
-    stack ``[N, *shape[1:]]`` is also accepted. At most ``limit`` samples are used.
+    stack ``[N, *shape[1:]]`` is also accepted. At most ``limit`` samples are used (all with None).
+    ``static``: symbolic dims count as 1 (a bbrt program fixes them there), so an array whose leading
+    dim is the stack splits into samples of that shape.
     """
     data = np.load(str(path))
     missing = [i.name for i in dep.inputs if i.name not in data.files]
@@ -35,7 +49,7 @@ def load_calibration(dep: Deployment, path: str | Path, limit: int = 64) -> list
     per_input: dict[str, list[np.ndarray]] = {}
     for i in dep.inputs:
         arr = np.asarray(data[i.name])
-        shape = list(i.shape)
+        shape = [d if d > 0 else 1 for d in i.shape] if static else list(i.shape)
         if _fits(arr.shape, shape):
             rows = [arr]
         elif arr.ndim == len(shape) + 1 and _fits(arr.shape[1:], shape):
@@ -132,6 +146,9 @@ def fleet_tensors(dep: Deployment, samples: list[Sample],
     """
     computes = {n: compute_model(dep.program(n, programs)) for n in dep.node_names}
     sessions = {n: _session(m) for n, m in computes.items()}
+    # each graph input as the node reading it takes it (integer ids stay integers)
+    wanted = {i.name: _ORT_NP.get(i.type, np.float32) for sess in sessions.values() for i in sess.get_inputs()}
+    samples = [{k: np.asarray(v, wanted.get(k, np.asarray(v).dtype)) for k, v in s.items()} for s in samples]
     if not _orderable(computes):  # data goes A -> B -> A: no node runs whole before another; run them merged
         standbys = {n for nodes in dep.standby.values() for n in nodes}
         merged = _session(_merged([m for n, m in computes.items() if n not in standbys]))
@@ -162,3 +179,17 @@ def node_samples(compute: onnx.ModelProto, tensors: list[Sample]) -> list[Sample
     """The inputs of one node's compute model, picked from :func:`fleet_tensors` output."""
     names = [i.name for i in compute.graph.input if i.name not in {x.name for x in compute.graph.initializer}]
     return [{n: t[n] for n in names} for t in tensors]
+
+
+def ranges(values: list[dict[str, np.ndarray]]) -> dict[str, tuple[float, float]]:
+    """Min/max of every float32 tensor over all samples (the calibration ranges)."""
+    out: dict[str, tuple[float, float]] = {}
+    for d in values:
+        for k, v in d.items():
+            if v.dtype != np.float32 or v.size == 0:
+                continue
+            lo, hi = float(v.min()), float(v.max())
+            if k in out:
+                lo, hi = min(lo, out[k][0]), max(hi, out[k][1])
+            out[k] = (lo, hi)
+    return out

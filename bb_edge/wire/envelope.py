@@ -22,7 +22,9 @@ PROTO_CONTROL = 1
 FLAG_QUANT = 1 << 0
 FLAG_RESPONSE = 1 << 1
 FLAG_ERROR = 1 << 2
-KNOWN_FLAGS = FLAG_QUANT | FLAG_RESPONSE | FLAG_ERROR
+# a step of a session (docs/wire.md "Sessions"): ``response_to`` carries the session id, ``reserved1`` the step
+FLAG_SESSION = 1 << 3
+KNOWN_FLAGS = FLAG_QUANT | FLAG_RESPONSE | FLAG_ERROR | FLAG_SESSION
 BROADCAST = 0xFFFFFFFF
 DEFAULT_MAX_PAYLOAD = 64 * 1024 * 1024
 
@@ -63,6 +65,20 @@ class Envelope:
     scale: float = 0.0
     zero_point: int = 0
     data: bytes | memoryview = field(default=b"", repr=False)
+    #: the step of a session envelope (FLAG_SESSION); 0 otherwise
+    step: int = 0
+
+    @property
+    def session(self) -> int:
+        """The session id of a session envelope (FLAG_SESSION: carried in ``response_to``), else 0."""
+        return self.response_to if self.flags & FLAG_SESSION else 0
+
+    def in_session(self, session: int, step: int) -> Envelope:
+        """Mark this envelope as step ``step`` of session ``session`` (returns self)."""
+        self.flags |= FLAG_SESSION
+        self.response_to = session
+        self.step = step
+        return self
 
     @classmethod
     def for_array(
@@ -188,6 +204,12 @@ def _check_header_fields(env: Envelope) -> None:
         raise WireError("BAD_RANK", f"rank {len(env.dims)} exceeds {MAX_RANK}")
     if env.flags & FLAG_QUANT and env.dtype not in (2, 3):
         raise WireError("BAD_FIELD", "QUANT flag is only valid for INT8/UINT8 payloads")
+    if env.flags & FLAG_SESSION:
+        if env.flags & FLAG_RESPONSE or not 0 < env.response_to <= _U64_MAX or not 0 <= env.step <= _U32_MAX:
+            raise WireError("BAD_FIELD", f"session envelope needs a session id 1..2**64-1 and a step 0..2**32-1 "
+                                         f"and no RESPONSE flag (session {env.response_to}, step {env.step})")
+    elif env.step:
+        raise WireError("BAD_FIELD", f"step {env.step} without the SESSION flag")
 
 
 def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
@@ -219,7 +241,7 @@ def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
         MAGIC, VERSION, env.kind, env.flags, env.protocol, env.sender, env.receiver,
         env.seq, env.request_id, env.response_to, env.edge, env.dtype, rank, 0,
         env.scale if env.flags & FLAG_QUANT else 0.0,
-        env.zero_point if env.flags & FLAG_QUANT else 0, n, 0,
+        env.zero_point if env.flags & FLAG_QUANT else 0, n, env.step if env.flags & FLAG_SESSION else 0,
     )
     dims = struct.pack(f"<{rank}I", *env.dims) + (b"\x00\x00\x00\x00" if rank % 2 else b"")
     # one copy of the payload, done by join
@@ -279,8 +301,10 @@ def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_P
         raise WireError("BAD_VERSION", f"version {version} is not supported (only {VERSION})")
     if kind not in (KIND_DATA, KIND_CONTROL):
         raise WireError("BAD_KIND", f"kind {kind} is not 0 (data) or 1 (control)")
-    if flags & ~KNOWN_FLAGS or res0 or res1:
+    if flags & ~KNOWN_FLAGS or res0 or (res1 and not flags & FLAG_SESSION):
         raise WireError("BAD_FIELD", "unknown flag bits or non-zero reserved field")
+    if flags & FLAG_SESSION and (flags & FLAG_RESPONSE or response_to == 0):
+        raise WireError("BAD_FIELD", "a session envelope needs a non-zero session id and no RESPONSE flag")
     if dtype not in CODE_TO_NUMPY:
         raise WireError("BAD_DTYPE", f"dtype code {dtype} is not in the wire dtype table")
     if rank > MAX_RANK:
@@ -311,5 +335,5 @@ def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_P
     return Envelope(
         sender=sender, receiver=receiver, seq=seq, request_id=request_id, edge=edge, kind=kind,
         protocol=protocol, flags=flags, response_to=response_to, dtype=dtype, dims=tuple(dims),
-        scale=scale, zero_point=zp, data=mv[off:total],
+        scale=scale, zero_point=zp, data=mv[off:total], step=res1,
     )

@@ -22,11 +22,11 @@ from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.bbrt.format import RECV, SEND, Op, parse
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler.compile import compile_model
-from bb_edge.compiler.int8_edges import apply_int8_edges
 from bb_edge.deployment.manifest import Deployment, load_deployment
 from bb_edge.deployment.ports import wire_ports
 from bb_edge.engine import events
 from bb_edge.engine.edgequant import dequantize_edge, quantize_edge
+from bb_edge.quant.edges import apply_int8_edges
 from bb_edge.wire import Envelope, decode, encode
 from tests.support.examples import sample_inputs, small_cnn
 

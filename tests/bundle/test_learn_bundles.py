@@ -21,7 +21,7 @@ import numpy as np
 
 from bb_edge.adapters.learn.fleet import LearningFleet, run_learning_fleet
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 from tests.support.broker import start_broker, stop_broker
 
 LEARNING: dict[str, Any] = {"strategy": "fedavg", "clients": 4, "rounds": 5, "seed": 11,

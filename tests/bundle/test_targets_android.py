@@ -16,11 +16,12 @@ import onnxruntime as ort
 import pytest
 
 from bb_edge.bbrt.host import aligned
-from bb_edge.bbrt.lower_node import load_calibration, lower_node
+from bb_edge.bbrt.lower_node import lower_node
 from bb_edge.bbrt.native import load_host_library
 from bb_edge.bundle.build import build_all
 from bb_edge.compiler import compile_model, load_deployment
 from bb_edge.deployment.ports import compute_model
+from bb_edge.quant.calib import load_calibration
 from bb_edge.wire import envelope as wire
 from bb_edge.wire.framing import FrameDecoder, frame
 from tests.support.digits import digits_model
@@ -125,8 +126,8 @@ def test_java_node_loop_matches_c_posix_build(bundle: tuple[Path, Path], jvm: tu
     comp, b = bundle
     java, libdir, classes = jvm
     dep = load_deployment(comp)
-    samples, synthetic = load_calibration(comp.parent / "calib.npz", dep)
-    assert not synthetic
+    samples = load_calibration(dep, comp.parent / "calib.npz", limit=None, static=True)
+    assert samples  # the file's samples
     low = lower_node(dep, "n1", samples=samples)
     prog = tmp_path / "n1.bbrt"
     prog.write_bytes(low.blob)

@@ -22,7 +22,7 @@ from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import INDEX_DTYPES
 from bb_edge.bbrt.host import HostProgram
-from bb_edge.bbrt.lower_node import float_fleet_values, lower_node
+from bb_edge.bbrt.lower_node import lower_node
 from bb_edge.bundle.artifacts import TOLERANCE
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.convert.onnx_torch import unsupported_ops
@@ -30,6 +30,7 @@ from bb_edge.deployment.manifest import Deployment
 from bb_edge.deployment.ports import compute_model
 from bb_edge.errors import BBError, UnsupportedOpError
 from bb_edge.quant import PrecisionError, check_accuracy, quantize_program
+from bb_edge.quant.calib import fleet_tensors
 from tests.support.models import monolithic
 from tests.support.production_models import CASES, load_case
 from tests.support.zoo_models import ZOO_MODELS as ZOO
@@ -105,7 +106,7 @@ def _executorch(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[s
         # CI: each node's converted torch module, run eagerly, against the float fleet (the export is minutes)
         import torch
 
-        values = float_fleet_values(dep, [x], programs)[0]
+        values = fleet_tensors(dep, [x], programs)[0]
         worst = 0.0
         for p in programs.values():
             cm = compute_model(p)
@@ -124,7 +125,7 @@ def _executorch(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[s
 
 def _int8_bbrt(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[str, np.ndarray],
                model: onnx.ModelProto) -> str:
-    values = float_fleet_values(dep, [x], programs)[0]
+    values = fleet_tensors(dep, [x], programs)[0]
     refusals = []
     for spec in dep.nodes:
         try:
@@ -166,7 +167,7 @@ def _int8_bbrt(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[st
 
 def _fp16(dep: Deployment, programs: dict[str, onnx.ModelProto], x: dict[str, np.ndarray],
           model: onnx.ModelProto) -> str:
-    values = float_fleet_values(dep, [x], programs)[0]
+    values = fleet_tensors(dep, [x], programs)[0]
     worst, refused = 0.0, []
     for spec in dep.nodes:
         cm = compute_model(programs[spec.name])

@@ -206,7 +206,7 @@ def test_null_dims_are_dynamic(tmp_path: Path, compiled: tuple[Path, dict[str, A
 
 
 def test_learning_deployment_still_loads(tmp_path: Path) -> None:
-    from bb_edge.learn.deployment import write_learning_deployment
+    from bb_edge.training.setup import write_learning_deployment
 
     write_learning_deployment(tmp_path, {"strategy": "fedavg", "clients": 2, "rounds": 1})
     dep = load_deployment(tmp_path)

@@ -116,7 +116,7 @@ def test_a_learning_server_of_5000_clients_still_knows_the_first_one(tmp_path) -
     from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
     from bb_edge.backends.base import get_backend
     from bb_edge.engine import events
-    from bb_edge.learn.strategies.base import Msg
+    from bb_edge.strategies.base import Msg
     from bb_edge.wire.envelope import Envelope, encode
 
     n = 5000

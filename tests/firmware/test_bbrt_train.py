@@ -1,7 +1,7 @@
 """Training steps on the no-heap C runtime (issue 14 part 1, firmware/include/bbrt_train.h, docs/bbrt.md).
 
 The oracle is ONNX Runtime running the very ONNX training program the .bbrt one was lowered from
-(bb_edge.learn.autodiff.Trainer): same digits batches, same batch order, same initial weights.
+(bb_edge.training.Trainer): same digits batches, same batch order, same initial weights.
 CI runs a few steps; BB_EDGE_LONG=1 runs a whole epoch on the posix build and more on QEMU.
 """
 
@@ -19,10 +19,10 @@ from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.train_host import TrainError, TrainHost, m3_elf, run_posix, run_qemu_m3
 from bb_edge.bbrt.train_lower import check_training_fit, lower_training_step, training_footprint
 from bb_edge.errors import UnsupportedOpError
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, Trainer, build_training_step
+from bb_edge.training import SoftmaxCrossEntropy, Trainer, build_training_step
 from bb_edge.learn.data import SklearnSource
-from bb_edge.learn.models import mlp, small_cnn
-from bb_edge.learn.optim import SGD
+from bb_edge.training.models import mlp, small_cnn
+from bb_edge.training.optim import SGD
 from bb_edge.targets import load_target
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"

@@ -31,8 +31,8 @@ from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary, passwd_text
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BBError
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from tests.support.broker import start_broker, stop_broker
 from tests.support.fedavg_oracle import fedavg_rounds
 

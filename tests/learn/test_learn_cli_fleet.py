@@ -29,8 +29,8 @@ from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.adapters.ops.broker import Broker, acl_rules, free_port, write_broker_files
 from bb_edge.cli import main
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.topics import Topics
 from tests.support.broker import MqttUser
 from tests.support.fedavg_oracle import fedavg_recomputed

@@ -11,8 +11,8 @@ import pytest
 
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.learn.data import load_client_shard, write_client_shards
-from bb_edge.learn.deployment import build_setup
 from bb_edge.learn.roles import ConfigError
+from bb_edge.training.setup import build_setup
 from bb_edge.wire import envelope as wire
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -32,9 +32,9 @@ from bb_edge.bbrt.espidf import idf_path, nvs_image
 from bb_edge.bbrt.flash import write_flash_image
 from bb_edge.bundle.build import build_all
 from bb_edge.bundle.learning.espidf import compile_definitions, learn_partition_table, nvs_bytes_for, parse_partitions
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
 from bb_edge.targets import load_target
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from tests.support.learn_device import client_shard, model_env, reference_round, wait_learn, wait_reports
 
 NODE = "c1"
@@ -79,7 +79,8 @@ def test_partition_table_and_sizes(built: tuple[Path, Path]) -> None:
     assert st_size >= 4096 * (2 * -(-(record + 64) // 4032) + 1)
     assert nvs_bytes_for(record) == st_size
     cfg = (p / "main" / "bbrt_learn_config.h").read_text()
-    assert f"(esp_partition_subtype_t){sub}" in cfg and '"bbstate"' in cfg
+    # the generated header names the partitions; main.c (firmware/ports/esp-idf/learn_main.c) finds them by these
+    assert f"#define BBRT_LEARN_PARTITION_SUBTYPE {int(sub, 16)}u" in cfg and '"bbstate"' in cfg
     main_c = (p / "main" / "main.c").read_text()
     assert '"bblearn"' in main_c and "nvs_set_blob(store, \"round\"" in main_c
     assert "malloc" not in main_c

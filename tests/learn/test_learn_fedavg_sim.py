@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from bb_edge.learn.aggregators import Mean
-from bb_edge.learn.autodiff import ForwardRunner, SoftmaxCrossEntropy, Trainer, build_training_step
 from bb_edge.learn.codecs import Int8Codec
 from bb_edge.learn.data import DirichletPartitioner, SklearnSource, train_test_split
-from bb_edge.learn.models import mlp
-from bb_edge.learn.optim import SGD
 from bb_edge.learn.validation import UpdateValidator
+from bb_edge.training import ForwardRunner, SoftmaxCrossEntropy, Trainer, build_training_step
+from bb_edge.training.models import mlp
+from bb_edge.training.optim import SGD
 
 
 def test_fedavg_dirichlet_digits_with_int8_codec():

@@ -33,9 +33,9 @@ from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.transports.mqtt import MqttConfig
 from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
 from bb_edge.mpy import train as mpy_train
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.topics import Topics
 from tests.learn.flower_driver import numpy_train
 from tests.support.broker import start_broker, stop_broker

@@ -39,8 +39,8 @@ from bb_edge.bbrt.errors import FitError
 from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BuildError
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire import Envelope, encode
 from tests.support.broker import start_broker, stop_broker
 from tests.support.fedavg_oracle import fedavg_rounds

@@ -32,7 +32,7 @@ from bb_edge.adapters.learn.fleet import LearningFleet, run_learning_fleet
 from bb_edge.adapters.learn.node import churn_plan, load_module
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 from tests.support.processes import node_argvs, node_pids, starve
 from tests.support.transport_helpers import wait_until
 

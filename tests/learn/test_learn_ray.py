@@ -260,7 +260,7 @@ def _cli(args: list[str], cwd: Path, timeout: float = 120) -> subprocess.Complet
 def test_cli_run_with_ray_records_the_cluster_and_refuses_an_unreachable_address(
         cluster: Cluster, in_process: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from bb_edge.cli import main
-    from bb_edge.learn.deployment import write_learning_deployment
+    from bb_edge.training.setup import write_learning_deployment
 
     d = tmp_path / "dep"
     write_learning_deployment(d, CFG)

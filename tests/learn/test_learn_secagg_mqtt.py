@@ -32,12 +32,12 @@ from bb_edge.adapters.learn.node import build_engine, prepare_programs
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import Engine
-from bb_edge.learn import events as lev
-from bb_edge.learn.deployment import build_setup, write_learning_deployment
 from bb_edge.learn.roles import ConfigError
-from bb_edge.learn.strategies import secagg as sa
-from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
-from bb_edge.learn.strategies.modules import module_for
+from bb_edge.strategies import events as lev
+from bb_edge.strategies import secagg as sa
+from bb_edge.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
+from bb_edge.strategies.modules import module_for
+from bb_edge.training.setup import build_setup, write_learning_deployment
 from bb_edge.wire import envelope as wire
 from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
 from tests.support.transport_helpers import wait_until

@@ -28,7 +28,7 @@ from bb_edge.adapters.learn.fleet import run_learning_fleet
 from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BBError
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"
 

@@ -18,12 +18,12 @@ from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
-from bb_edge.learn import events as lev
-from bb_edge.learn.deployment import build_setup
 from bb_edge.learn.roles import ConfigError
-from bb_edge.learn.strategies.base import PROTO_FEDAVG_SERVER, PROTO_GOSSIP, PROTO_PUSHSUM, Msg
-from bb_edge.learn.strategies.fedavg import FedAvgServer
-from bb_edge.learn.strategies.modules import module_for
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.base import PROTO_FEDAVG_SERVER, PROTO_GOSSIP, PROTO_PUSHSUM, Msg
+from bb_edge.strategies.fedavg import FedAvgServer
+from bb_edge.strategies.modules import module_for
+from bb_edge.training.setup import build_setup
 from bb_edge.wire import envelope as wire
 
 LIAR = {"type": "attack.sample_count_lie", "samples": 10**9, "scale": 1.0, "malicious": 2}
@@ -99,7 +99,7 @@ def _engines(mod: Any) -> dict[str, Engine]:
             first = e
         else:
             for key in mod.compute():
-                e.attach_compute(key, first._compute_keys[key])
+                e.attach_compute(key, first.compute_model(key))
         mod.install(e, name)
         engines[name] = e
     return engines
@@ -213,7 +213,7 @@ def _env(arr: np.ndarray, sender: int, receiver: int, edge: Msg, rid: int, seq: 
 
 
 def test_split_server_refuses_bad_cut_tensors_labels_strangers_and_floods() -> None:
-    from bb_edge.learn.strategies.base import PROTO_SPLIT_SERVER
+    from bb_edge.strategies.base import PROTO_SPLIT_SERVER
 
     mod, engines = _split_fleet()
     ids = dict(mod.nodes())
@@ -246,7 +246,7 @@ def test_split_server_refuses_bad_cut_tensors_labels_strangers_and_floods() -> N
 
 
 def test_split_client_refuses_bad_gradients_and_keeps_its_model() -> None:
-    from bb_edge.learn.strategies.base import PROTO_SPLIT_CLIENT
+    from bb_edge.strategies.base import PROTO_SPLIT_CLIENT
 
     mod, engines = _split_fleet()
     ids = dict(mod.nodes())
@@ -332,7 +332,7 @@ def test_blocked_and_leech_clients_contained_over_mqtt(tmp_path: Path) -> None:
     machine."""
     from bb_edge.adapters.learn.fleet import run_learning_fleet
     from bb_edge.deployment.manifest import load_deployment
-    from bb_edge.learn.deployment import write_learning_deployment
+    from bb_edge.training.setup import write_learning_deployment
     from tests.support.broker import start_broker, stop_broker
     from tests.support.processes import starve
 

@@ -20,7 +20,7 @@ from bb_edge.bbrt.format import DT_INT8, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.lower_ops import RESIZE_COORD, RESIZE_NEAREST
-from bb_edge.bbrt.quant import dequantize, quantize
+from bb_edge.deployment.int8 import dequantize, quantize
 from tests.support.graphs import float_model as model
 from tests.support.graphs import ort_run
 from tests.support.graphs import randn as rand

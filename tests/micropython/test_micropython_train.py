@@ -40,11 +40,7 @@ from bb_edge.bbrt.errors import FitError
 from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BuildError
-from bb_edge.learn.autodiff import SoftmaxCrossEntropy, TrainingProgram, build_training_step
 from bb_edge.learn.data import load_arrays
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp, small_cnn
-from bb_edge.learn.optim import SGD, Adam
 from bb_edge.mpy.train import (
     Layer,
     UnsupportedTrainingModel,
@@ -56,6 +52,10 @@ from bb_edge.mpy.train import (
     shard_ram,
     trainer_ram,
 )
+from bb_edge.training import SoftmaxCrossEntropy, TrainingProgram, build_training_step
+from bb_edge.training.models import mlp, small_cnn
+from bb_edge.training.optim import SGD, Adam
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.envelope import Envelope, decode, encode
 from tests.support.broker import start_broker, stop_broker
 from tests.support.fedavg_oracle import fedavg_recomputed

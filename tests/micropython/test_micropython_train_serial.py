@@ -32,9 +32,9 @@ from bb_edge.adapters.learn.node import load_module
 from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.errors import BuildError
-from bb_edge.learn.deployment import write_learning_deployment
-from bb_edge.learn.models import mlp
 from bb_edge.mpy.train import batch_order, reference_update
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire import Envelope, decode, encode
 from tests.support.broker import start_broker, stop_broker
 from tests.support.learn_device import wait_learn

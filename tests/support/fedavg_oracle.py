@@ -19,9 +19,9 @@ import numpy as np
 from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
 from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import build_setup
-from bb_edge.learn.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
 from bb_edge.mpy import train as mpy_train
+from bb_edge.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
+from bb_edge.training.setup import build_setup
 from bb_edge.wire import envelope as wire
 
 

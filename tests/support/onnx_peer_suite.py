@@ -1,7 +1,7 @@
 """The ONNX backend node-test suite as a peer suite for the ExecuTorch lowering (issue 26).
 
 Shared by bench/bench_executorch_peer_suite.py (the whole suite, a table by op) and
-tests/lowering/test_executorch_peer_subset.py (a fixed subset in CI).
+tests/convert/test_executorch_peer_subset.py (a fixed subset in CI).
 
 The installed onnx wheel carries no backend test data, only its generators
 (``onnx.backend.test.case``); :func:`generate` writes every node case once into

@@ -25,7 +25,7 @@ import numpy as np
 from bb_edge.adapters.learn.fleet import LearningFleet
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.learn.deployment import write_learning_deployment
+from bb_edge.training.setup import write_learning_deployment
 from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
 from tests.support.transport_helpers import wait_until
 

@@ -13,7 +13,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper, version_converter
 
 from bb_edge.bbrt.lower import Lowered
-from bb_edge.bbrt.quant import quantize
+from bb_edge.deployment.int8 import quantize
 
 
 def qdq_model(L: Lowered) -> tuple[onnx.ModelProto, dict[str, str]]:

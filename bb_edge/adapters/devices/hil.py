@@ -20,9 +20,9 @@ from rich.table import Table
 
 from bb_edge.adapters.devices.serial_devices import HostDevice, PortDevice, QemuDevice, SerialDevice
 from bb_edge.bbrt.errors import BbrtError
-from bb_edge.bbrt.lower_node import float_fleet_values, load_calibration
 from bb_edge.bbrt.report import print_report
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.quant.calib import fleet_tensors, load_calibration, random_calibration
 
 SPEC_TARGET = {"qemu:cortex-m3": "qemu-cortex-m3", "qemu:rv32": "qemu-rv32", "host": "host"}
 
@@ -105,9 +105,10 @@ def run_hil(dep_dir: str | Path, devices: dict[str, str], *, requests: int = 8, 
     dep_dir = Path(dep_dir)
     dep = load_deployment(dep_dir)
     bdir = Path(build_dir) if build_dir else dep_dir / "hil-build"
-    samples, _ = load_calibration(calib, dep, n_random=requests, seed=1234)
+    samples = (load_calibration(dep, calib, limit=None, static=True) if calib is not None
+               else random_calibration(dep, count=requests, seed=1234))
     samples = (samples * (requests // max(1, len(samples)) + 1))[:requests]
-    refs = float_fleet_values(dep, samples)
+    refs = fleet_tensors(dep, samples)
     devs, memory, built = start_devices(dep_dir, devices, bdir, calib, console)
     res = HilResult(memory=memory)
     try:

@@ -89,12 +89,19 @@ class Client:
         """Block until the deployment's nodes (or ``nodes``) are up; BBError naming the missing ones."""
         self.endpoint.wait_for_peers(nodes or self.dep.node_names, timeout)
 
-    def submit(self, inputs: dict[str, np.ndarray]) -> int:
-        """Send one request's graph inputs; its request id (for :meth:`wait`)."""
+    def submit(self, inputs: dict[str, np.ndarray], session: tuple[int, int] | None = None) -> int:
+        """Send one request's graph inputs; its request id (for :meth:`wait`).
+
+        ``session`` = ``(session id, step)`` sends it as that step of one of this client's sessions.
+        """
         self._n += 1
         rid = self.endpoint.session.request_id(self._n)
-        self.endpoint.submit(rid, inputs)
+        self.endpoint.submit(rid, inputs, session)
         return rid
+
+    def close_session(self, session: int) -> None:
+        """End one of this client's sessions at every stage."""
+        self.endpoint.close_session(session)
 
     def wait(self, request_id: int, timeout: float = 60.0, retry_after: float = 5.0,
              max_retry_interval: float = 30.0, retries: int | None = None) -> dict[str, np.ndarray]:

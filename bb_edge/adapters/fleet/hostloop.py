@@ -641,10 +641,21 @@ class HostEndpoint:
                     raise BBError(f"nodes {sorted(set(names) - self.up)} did not come up within {timeout}s")
                 self._cond.wait(left)
 
-    def submit(self, request_id: int, inputs: dict[str, np.ndarray]) -> None:
-        """Send every graph input of one request to the node that owns it (kept for :meth:`retry`)."""
+    def submit(self, request_id: int, inputs: dict[str, np.ndarray],
+               session: tuple[int, int] | None = None) -> None:
+        """Send every graph input of one request to the node that owns it (kept for :meth:`retry`).
+
+        ``session`` = ``(session id, step)``: the request is that step of one of this endpoint's sessions.
+        """
         with self._cond:
-            envs = self.session.submit(request_id, inputs)
+            envs = self.session.submit(request_id, inputs, session)
+        for peer, receiver, data in envs:
+            self.transport.send(peer, receiver, data)
+
+    def close_session(self, session: int) -> None:
+        """End one of this endpoint's sessions at every stage (their state is freed at once)."""
+        with self._cond:
+            envs = self.session.close_session(session)
         for peer, receiver, data in envs:
             self.transport.send(peer, receiver, data)
 

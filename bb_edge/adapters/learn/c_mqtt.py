@@ -44,7 +44,7 @@ def write_client_images(deployment_dir: str | Path, names: Sequence[str], out_di
     from bb_edge.bbrt.train_lower import lower_training_step
     from bb_edge.deployment.learning import learning_roster
     from bb_edge.deployment.manifest import load_deployment
-    from bb_edge.learn.deployment import build_setup
+    from bb_edge.training.setup import build_setup
 
     dep = load_deployment(deployment_dir)
     learning = dict(dep.extra["learning"])

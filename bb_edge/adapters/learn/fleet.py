@@ -61,8 +61,8 @@ from bb_edge.adapters.learn.node import churn_plan, load_module, wire_deployment
 from bb_edge.adapters.learn.simulator import RoundRecord, SimResult, report_run
 from bb_edge.deployment.manifest import Deployment
 from bb_edge.errors import BBError
-from bb_edge.learn.strategies.base import ModelState
-from bb_edge.learn.strategies.modules import StrategyModule
+from bb_edge.strategies.base import ModelState
+from bb_edge.strategies.modules import StrategyModule
 
 __all__ = ["FleetResult", "FleetRunError", "LearningFleet", "device_commands", "device_targets", "is_serial_fleet",
            "node_argv", "run_learning_fleet", "run_learning_processes", "serial_hub"]

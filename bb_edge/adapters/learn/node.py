@@ -4,7 +4,7 @@
 ``bb-edge node LEARN_DIR --node NAME`` (one node per process, real clock,
 MQTT or serial) build a node the same way, here: :func:`load_module` resolves
 the deployment's ``learning`` object (plus run overrides) into a
-:class:`~bb_edge.learn.strategies.modules.StrategyModule`,
+:class:`~bb_edge.strategies.modules.StrategyModule`,
 :func:`prepare_programs` prepares its training programs once,
 :func:`build_engine` makes the node's :class:`~bb_edge.engine.Engine` and lets
 the module bind components and register its protocol handlers, and
@@ -42,9 +42,9 @@ from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine, Limits
 from bb_edge.engine import events as ev
 from bb_edge.errors import DeploymentError
-from bb_edge.learn.deployment import build_setup
-from bb_edge.learn.strategies.base import Msg
-from bb_edge.learn.strategies.modules import StrategyModule, module_for
+from bb_edge.strategies.base import Msg
+from bb_edge.strategies.modules import StrategyModule, module_for
+from bb_edge.training.setup import build_setup
 from bb_edge.wire.envelope import BROADCAST, peek
 
 __all__ = ["ChurnPlan", "LearningNode", "ProgressLog", "build_engine", "churn_plan", "load_module", "msg_name",

@@ -11,7 +11,7 @@ the clients' data shards once per run; a task gets both by reference. The
 results (sorted by client id) land in a :class:`TrainMemo` bound on every
 client engine; the client's handler then runs as in-process and its
 ``local_train`` takes the memo's answer only when start vector, data,
-settings and seeded generator all match (``bb_edge.learn.strategies.base``).
+settings and seeded generator all match (``bb_edge.strategies.base``).
 A client with a codec (int8, top-k, DP noise...) also encodes its update
 in the batch: the task gets the codec with its state, returns the encoded
 bytes and the codec's new state, and the client's bound codec is an
@@ -50,9 +50,9 @@ import numpy as np
 from bb_edge.engine import Engine
 from bb_edge.engine.context import Context
 from bb_edge.errors import BBError
-from bb_edge.learn.strategies.base import Msg, local_train, read_vector
-from bb_edge.learn.strategies.fedavg import DiLoCoWorker, FedAvgClient
-from bb_edge.learn.strategies.modules import StrategyModule
+from bb_edge.strategies.base import Msg, local_train, read_vector
+from bb_edge.strategies.fedavg import DiLoCoWorker, FedAvgClient
+from bb_edge.strategies.modules import StrategyModule
 from bb_edge.wire.dtypes import UINT8
 from bb_edge.wire.envelope import Envelope, decode
 

@@ -37,8 +37,8 @@ from bb_edge.adapters.transports.inproc import InProcFleet, LinkModel
 from bb_edge.backends.base import get_backend
 from bb_edge.deployment.manifest import Deployment, NodeSpec
 from bb_edge.engine import Engine
-from bb_edge.learn import events as lev
-from bb_edge.learn.strategies.modules import StrategyModule
+from bb_edge.strategies import events as lev
+from bb_edge.strategies.modules import StrategyModule
 from bb_edge.wire.envelope import BROADCAST
 
 _msg_name = msg_name  # one naming of message types for the simulator and node processes

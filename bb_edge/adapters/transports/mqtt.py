@@ -1,7 +1,12 @@
 """MQTT transport (paho-mqtt 2.x): one envelope per message, one client per node.
 
-URL: ``mqtt://[user[:password]@]host[:port][?options]`` or ``mqtts://...`` (TLS,
-default port 8883). Options:
+URL: ``mqtt://[user[:password]@]host[:port][,host[:port]...][?options]`` or
+``mqtts://...`` (TLS, default port 8883). Several hosts name the members of one
+clustered broker (``bb-edge broker --kind rabbitmq``): the client connects to the
+first and, whenever its member goes away or refuses it, reconnects to the next,
+with the same client id and persistent session, so the queue the cluster kept
+for it is delivered there (a redelivered envelope is dropped by the engine's
+``(sender, seq)`` filter as from any broker). Options:
 
 ==================  ==========================================================
 ``creds=FILE``      JSON ``{name: password}`` (``bb-edge broker`` writes it);
@@ -87,6 +92,18 @@ def parse_backoff(text: str) -> tuple[float, float]:
     return a, b
 
 
+def _member(text: str, url: str, form: str, default_port: int) -> tuple[str, int]:
+    """``(host, port)`` of one member ``HOST[:PORT]`` / ``[V6]:PORT`` of a URL; MqttError naming it."""
+    u = urlsplit(f"mqtt://{text}")
+    try:
+        host, port = u.hostname, u.port
+    except ValueError:
+        raise MqttError(f"{url!r}: member {text!r} has a bad port (give 1..65535); write it as {form}") from None
+    if not text or not host:
+        raise MqttError(f"{url!r}: an empty member in the host list; write it as {form}")
+    return host, port or default_port
+
+
 @dataclass
 class MqttConfig:
     """Broker address, security and session settings (parsed from a transport URL)."""
@@ -109,15 +126,22 @@ class MqttConfig:
     connect_timeout: float = 30.0
     reconnect_min: float = 0.05
     reconnect_max: float = 2.0
+    members: list[tuple[str, int]] = field(default_factory=list)
 
     @classmethod
     def from_url(cls, url: str) -> MqttConfig:
         """Parse ``mqtt://`` / ``mqtts://`` URLs (see the module docstring)."""
-        u = urlsplit(url)
-        if u.scheme not in ("mqtt", "mqtts"):
+        scheme, sep, rest = url.partition("://")
+        if not sep or scheme not in ("mqtt", "mqtts"):
             raise MqttError(f"not an MQTT URL: {url!r} (use mqtt://HOST:PORT or mqtts://HOST:PORT)")
-        form = "mqtt://HOST:PORT[?creds=FILE] or mqtts://HOST:PORT[?ca=FILE...]"
-        if not u.netloc or not u.hostname:
+        form = "mqtt://HOST:PORT[,HOST:PORT...][?creds=FILE] or mqtts://HOST:PORT[?ca=FILE...]"
+        tls = scheme == "mqtts"
+        netloc = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+        userinfo, at, hosts = netloc.rpartition("@")
+        members = [_member(h, url, form, 8883 if tls else 1883) for h in hosts.split(",")] if hosts else []
+        # the first member stands for all of them in the single-host parser below
+        u = urlsplit(f"{scheme}://{userinfo}{at}{hosts.split(',')[0]}{rest[len(netloc):]}")
+        if not members or not u.netloc or not u.hostname:
             raise MqttError(f"{url!r} names no broker host; write it as {form}")
         if u.path not in ("", "/") or u.fragment:
             raise MqttError(f"{url!r} has a path {u.path!r}{' and a fragment' if u.fragment else ''}, which an "
@@ -131,9 +155,9 @@ class MqttConfig:
             raise MqttError(f"{url!r}: unknown option {', '.join(unknown)}; MQTT URLs take "
                             f"{', '.join(sorted(URL_OPTIONS))}")
         tls = u.scheme == "mqtts"
-        cfg = cls(host=u.hostname or "127.0.0.1", port=u.port or (8883 if tls else 1883), tls=tls,
+        cfg = cls(host=members[0][0], port=members[0][1], tls=tls,
                   username=unquote(u.username) if u.username else None,
-                  password=unquote(u.password) if u.password else None)
+                  password=unquote(u.password) if u.password else None, members=members)
         cfg.ca, cfg.cert, cfg.key, cfg.creds = q.get("ca"), q.get("cert"), q.get("key"), q.get("creds")
         cfg.insecure = q.get("insecure", "0") in ("1", "true", "yes")
         cfg.clean = q.get("clean", "0") in ("1", "true", "yes")
@@ -237,8 +261,10 @@ class MqttTransport:
         c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)  # type: ignore[arg-type]
         c.max_inflight_messages_set(self.cfg.inflight)
         c.max_queued_messages_set(0)
+        self._member = 0  # index into cfg.members of the member this client connects to
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = lambda client, userdata: self._next_member()
         c.on_message = self._on_message
         c.on_publish = self._on_publish
         c.on_subscribe = self._on_subscribe
@@ -246,9 +272,27 @@ class MqttTransport:
 
     # ---------------------------------------------------------- callbacks
 
+    def _next_member(self) -> None:
+        """Point the client at the next member of a clustered broker (no-op for a single-host URL).
+
+        paho reconnects to ``_host``/``_port`` from its network thread; its public setters refuse while the
+        socket is not fully closed, and this runs in that thread between two attempts, so the fields are set
+        directly.
+        """
+        members = self.cfg.members
+        if len(members) > 1 and not self._closed:
+            self._member = (self._member + 1) % len(members)
+            self.client._host, self.client._port = members[self._member]  # type: ignore[attr-defined]
+
+    @property
+    def member(self) -> tuple[str, int]:
+        """``(host, port)`` of the member this client is (or will next be) connected to."""
+        return self.cfg.members[self._member] if self.cfg.members else (self.cfg.host, self.cfg.port)
+
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if rc.is_failure:
             self.stats.refused.append(str(rc))
+            self._next_member()  # a member without a majority refuses ("Server unavailable"): try the next
             return
         self.stats.connects += 1
         self._generation += 1
@@ -269,6 +313,7 @@ class MqttTransport:
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         self.stats.disconnects += 1
         self._connected.clear()
+        self._next_member()  # its member went away: the next one holds the same session (quorum queues)
 
     def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
         for code in codes:
@@ -363,11 +408,11 @@ class MqttTransport:
         timeout = self.cfg.connect_timeout if timeout is None else timeout
         deadline = time.monotonic() + timeout
         while not self._connected.wait(0.05):
-            if self.stats.refused:
+            if len(self.stats.refused) >= max(1, len(self.cfg.members)):  # every member said no
                 raise MqttError(f"{self.node}: broker refused the connection: {self.stats.refused[-1]}")
             if time.monotonic() > deadline:
-                raise MqttError(f"{self.node}: no connection to {self.cfg.host}:{self.cfg.port} "
-                                f"in {timeout}s")
+                where = ",".join(f"{h}:{p}" for h, p in self.cfg.members) or f"{self.cfg.host}:{self.cfg.port}"
+                raise MqttError(f"{self.node}: no connection to {where} in {timeout}s")
 
     def topic_for(self, peer: str, receiver: int) -> str:
         """Topic an envelope for ``peer`` is published on."""

@@ -30,8 +30,8 @@ def _program_version(value: object) -> str | None:
 
 def build(request: BuildRequest) -> BuildResult:
     """Build one MCU node bundle into ``request.out_dir``."""
-    # Conv + MaxPool in one C kernel (CONV_POOL_I8): the conv output is never held (docs/bbrt.md)
-    request.options.setdefault("fuse_pool", True)
+    # Conv + MaxPool in one C kernel (CONV_POOL_I8): the conv output is never held (docs/bbrt.md;
+    # bb_edge.bundle.lowering.FUSE_POOL_BUILDERS)
     dep, L, precision = lower_request(request)
     prof = request.profile
     L.synthetic_calibration = request.calib is None

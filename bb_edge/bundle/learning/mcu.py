@@ -106,7 +106,7 @@ def build_mcu_learning(req: BuildRequest) -> BuildResult:
     from bb_edge.bbrt.train_lower import check_training_fit, lower_training_step
     from bb_edge.deployment.learning import learning_clients, learning_roster
     from bb_edge.deployment.manifest import load_deployment
-    from bb_edge.learn.deployment import build_setup
+    from bb_edge.training.setup import build_setup
 
     prof = req.profile
     if prof.name not in LEARN_KINDS:

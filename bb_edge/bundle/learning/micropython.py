@@ -38,7 +38,6 @@ def build_training_client(request: BuildRequest) -> BuildResult:
     """Build the MicroPython FedAvg client bundle of ``request.node`` (see the module docstring)."""
     from bb_edge.deployment.learning import learning_clients, learning_roster
     from bb_edge.deployment.manifest import load_deployment
-    from bb_edge.learn.deployment import build_setup
     from bb_edge.mpy.train import (
         describe,
         export_description,
@@ -46,6 +45,7 @@ def build_training_client(request: BuildRequest) -> BuildResult:
         shard_ram,
         trainer_ram,
     )
+    from bb_edge.training.setup import build_setup
 
     dep = load_deployment(request.deployment_dir)
     learning = dep.extra["learning"]

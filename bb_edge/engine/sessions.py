@@ -1,0 +1,191 @@
+"""Per-session state kept on a node: the bounded store of a stateful stage (docs/wire.md "Sessions").
+
+A stage's program may name *state tensors*: outputs at step t that are its own inputs at step t+1 (a KV
+cache, an RNN's h/c). The engine keeps them here, per session, and never sends them on the wire. A session
+is ``(owner, session id)``: the owner is the client slot the request ids carry (0 for the host), so one
+identity can never continue or close another's session. The store is bounded four ways: a byte budget for
+the node, a per-session byte limit, a number of sessions and an idle timeout; past the budget the least
+recently used session ends. Every end is returned to the engine as ``(session, reason)`` so that it can tell
+the owner (a typed event), never silently.
+
+Pure data structure: no clock (``now`` is an argument), no I/O.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bb_edge.wire.dtypes import CODE_TO_NUMPY
+
+SessionKey = tuple[int, int]
+"""``(owner slot, session id)``: the owner is 0 for the host, k for ``_client<k>``."""
+
+
+@dataclass(frozen=True)
+class StateSpec:
+    """One state pair of a program: ``output`` at step t feeds ``input`` at step t+1.
+
+    ``shape`` is the input's declared shape, -1 for a dynamic dim; the first step sees zeros of that shape
+    with every dynamic dim 0 (an empty KV cache), unless the dim is the only one (then 1).
+    """
+
+    input: str
+    output: str
+    elem_type: int
+    shape: tuple[int, ...]
+
+    def initial(self) -> np.ndarray:
+        """The state before the first step: zeros, dynamic dims 0."""
+        return np.zeros(tuple(0 if d < 0 else d for d in self.shape), dtype=CODE_TO_NUMPY[self.elem_type])
+
+    def problem(self, value: np.ndarray) -> str | None:
+        """Why ``value`` cannot be this state's next input (dtype, rank, a static dim), or None."""
+        want = CODE_TO_NUMPY[self.elem_type]
+        if value.dtype != want:
+            return f"state {self.output!r} -> {self.input!r} is {value.dtype}, the input takes {want}"
+        if value.ndim != len(self.shape) or any(d >= 0 and d != v for d, v in zip(self.shape, value.shape)):
+            return (f"state {self.output!r} has shape {list(value.shape)}; {self.input!r} takes "
+                    f"{[d if d >= 0 else '?' for d in self.shape]}")
+        return None
+
+
+@dataclass
+class Session:
+    """One live session at one node: its next step and its state tensors."""
+
+    owner: int
+    session: int
+    next_step: int = 0
+    state: dict[str, np.ndarray] = field(default_factory=dict)
+    nbytes: int = 0
+    last_used: float = 0.0
+    #: the request id of the last step seen: where the owner is told when the session ends
+    last_request: int = 0
+    #: the request id of the step running now (its state taken), 0 when idle
+    busy: int = 0
+
+    @property
+    def key(self) -> SessionKey:
+        """``(owner, session id)``."""
+        return (self.owner, self.session)
+
+
+@dataclass
+class SessionLimits:
+    """The bounds of a node's session store (deployment limits ``state_budget``, ``session_bytes``...)."""
+
+    state_budget: int = 256 * 1024 * 1024
+    session_bytes: int = 64 * 1024 * 1024
+    max_sessions: int = 64
+    idle_s: float = 600.0
+
+
+class SessionStore:
+    """The sessions of one node, least recently used first (module docstring)."""
+
+    def __init__(self, limits: SessionLimits | None = None) -> None:
+        self.limits = limits or SessionLimits()
+        self._sessions: OrderedDict[SessionKey, Session] = OrderedDict()
+        self.nbytes = 0
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(list(self._sessions.values()))
+
+    def get(self, key: SessionKey) -> Session | None:
+        """The live session ``key``, or None (never opened, closed or ended)."""
+        return self._sessions.get(key)
+
+    def open(self, key: SessionKey, now: float, request_id: int) -> tuple[Session | None, list[tuple[Session, str]]]:
+        """Open session ``key`` at step 0: the new session, and the sessions ended to make room.
+
+        None when it cannot open even after ending every idle one (all are mid-step).
+        """
+        ended: list[tuple[Session, str]] = []
+        while len(self._sessions) >= self.limits.max_sessions:
+            victim = self._lru_idle(exclude=key)
+            if victim is None:
+                return None, ended
+            ended.append((self._drop(victim.key), f"evicted: the node holds at most {self.limits.max_sessions} "
+                                                  f"sessions"))
+        s = Session(key[0], key[1], last_used=now, last_request=request_id)
+        self._sessions[key] = s
+        return s, ended
+
+    def take(self, key: SessionKey, request_id: int, now: float) -> dict[str, np.ndarray]:
+        """Mark the session busy with ``request_id`` and return its state tensors (read-only views)."""
+        s = self._sessions[key]
+        s.busy = request_id
+        s.last_request = request_id
+        s.last_used = now
+        self._sessions.move_to_end(key)
+        return dict(s.state)
+
+    def commit(self, key: SessionKey, state: dict[str, np.ndarray], now: float) -> list[tuple[Session, str]]:
+        """Store the state a finished step produced, advance the step; the sessions ended by the budget.
+
+        The session itself ends (listed first) when its state alone passes the per-session limit.
+        """
+        s = self._sessions[key]
+        size = sum(int(v.nbytes) for v in state.values())
+        s.busy = 0
+        s.last_used = now
+        if size > self.limits.session_bytes or size > self.limits.state_budget:
+            limit = min(self.limits.session_bytes, self.limits.state_budget)
+            return [(self._drop(key), f"state limit: {size} bytes of state after step {s.next_step}, "
+                                      f"the limit is {limit} bytes")]
+        self.nbytes += size - s.nbytes
+        s.state, s.nbytes = state, size
+        s.next_step += 1
+        self._sessions.move_to_end(key)
+        ended: list[tuple[Session, str]] = []
+        while self.nbytes > self.limits.state_budget:
+            victim = self._lru_idle(exclude=key)
+            if victim is None:
+                break
+            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
+                                                  f"{self.limits.state_budget} bytes"))
+        return ended
+
+    def release(self, key: SessionKey) -> None:
+        """A step that took the state did not finish (failed, evicted): the state stays as it was."""
+        s = self._sessions.get(key)
+        if s is not None:
+            s.busy = 0
+
+    def close(self, key: SessionKey) -> Session | None:
+        """End session ``key`` on its owner's request; the session, or None if it was not live."""
+        return self._drop(key) if key in self._sessions else None
+
+    def expire(self, now: float) -> list[tuple[Session, str]]:
+        """End every idle session whose last step is older than the idle timeout."""
+        out = []
+        for s in list(self._sessions.values()):
+            if not s.busy and now - s.last_used > self.limits.idle_s:
+                out.append((self._drop(s.key), f"idle for more than {self.limits.idle_s:g} s"))
+        return out
+
+    def next_due(self) -> float:
+        """The earliest time a session could go idle-expired (inf when none)."""
+        return min((s.last_used + self.limits.idle_s for s in self._sessions.values() if not s.busy),
+                   default=float("inf"))
+
+    def restore(self, sessions: list[Session]) -> None:
+        """Replace every session (a snapshot being restored); steps in flight are retried, so none is busy."""
+        self._sessions = OrderedDict((s.key, s) for s in sessions)
+        for s in sessions:
+            s.busy = 0
+        self.nbytes = sum(s.nbytes for s in sessions)
+
+    def _lru_idle(self, exclude: SessionKey) -> Session | None:
+        return next((s for k, s in self._sessions.items() if k != exclude and not s.busy), None)
+
+    def _drop(self, key: SessionKey) -> Session:
+        s = self._sessions.pop(key)
+        self.nbytes -= s.nbytes
+        return s

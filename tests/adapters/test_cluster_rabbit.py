@@ -1,0 +1,232 @@
+"""A clustered broker (issue 35) on a real 3-member RabbitMQ cluster started once for this module.
+
+- The hostile-surface probes of test_security_broker.py on the cluster's generated permissions: a forged
+  final output, a ``stop`` on the control topic, a read of another node's inbox and a client-id take-over
+  are all refused, while the allowed edge (published on one member, received on another) arrives, so each
+  refusal is the permissions' and not a dead link.
+- A member SIGKILLed under a 3-stage pipeline's traffic (the member every client starts on), brought back,
+  then another one: every request completes exactly once, bit-identical to the in-process fleet.
+  Oracle: the in-process outputs and the host's count of accepted outputs.
+- The multi-member URL: an unreachable member is skipped, a cluster where no member answers and wrong
+  credentials are one-line MqttErrors, and ``bb-edge node`` on an unreachable cluster exits with one line.
+
+``BB_CLUSTER_DOWN`` (default 5) is how many seconds a killed member stays down (the issue's 60 in bench).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import paho.mqtt.client as paho
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+from bb_edge.adapters.ops.broker import free_port
+from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
+from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
+from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.wire.topics import Topics
+from tests.support.broker import MqttUser
+from tests.support.transport_helpers import assert_same_outputs, wait_until
+
+pytest_plugins = ["tests.support.transport_fixtures"]
+
+DOWN = float(os.environ.get("BB_CLUSTER_DOWN", "5"))
+TIMEOUT = 30.0
+BATCH = 8
+
+
+@pytest.fixture(scope="module")
+def cluster(squeeze_dep: Deployment, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RabbitCluster]:
+    """Three members on loopback ports, own data dirs and node names, stopped by pid afterwards."""
+    files = write_cluster_files(tmp_path_factory.mktemp("cluster"), squeeze_dep, members=3)
+    c = RabbitCluster(files).start()
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+def _refused(c: MqttUser) -> bool:
+    """Whether the broker closed ``c``'s connection (RabbitMQ closes on a denied publish or subscribe)."""
+    return not c.c.is_connected()
+
+
+def test_cluster_files_hold_the_acl(squeeze_dep: Deployment, cluster: RabbitCluster) -> None:
+    """Every identity of the Mosquitto ACL has a user; a node's topic permissions name only its own topics."""
+    import json
+
+    files = cluster.files
+    assert files.definitions is not None
+    defs = json.loads(files.definitions.read_text())
+    users = {u["name"] for u in defs["users"]}
+    assert users == set(files.passwords) and HOST_NAME in users and "guest" not in users
+    first = squeeze_dep.node_names[0]
+    (tp,) = [t for t in defs["topic_permissions"] if t["user"] == first]
+    assert "#" not in tp["read"] and f"in\\.{first}\\.\\*" in tp["read"]
+    assert all(f"\\.{first}" in alt or f"in\\.{first}" not in alt for alt in tp["write"].split("|"))
+    assert [p["definition"]["overflow"] for p in defs["policies"]] == ["drop-head"]
+
+
+def test_acl_probes_hold_on_the_cluster(squeeze_dep: Deployment, cluster: RabbitCluster) -> None:
+    """Forged output, stop, another node's inbox, a client-id take-over: refused; the allowed edge arrives."""
+    dep = squeeze_dep
+    first, middle, last = dep.node_names
+    t = Topics(dep.name)
+    pw = cluster.files.passwords
+    p = [m.port for m in cluster.files.members]
+    host = MqttUser(p[0], HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
+    tail = MqttUser(p[1], last, pw[last], (t.inbox_filter(last), t.control()))
+    mid = MqttUser(p[2], middle, pw[middle])
+    opened = [host, tail, mid]
+    try:
+        mid.publish(t.inbox(last, middle), b"allowed")  # published on member 3, read on member 2
+        wait_until(lambda: (t.inbox(last, middle), b"allowed") in tail.got, TIMEOUT, "the allowed edge")
+        forger = MqttUser(p[0], middle, pw[middle])
+        opened.append(forger)
+        forger.c.publish(t.inbox(HOST_NAME, last), b"forged final output", qos=1)
+        wait_until(lambda: _refused(forger), TIMEOUT, "the forger's connection to be closed")
+        stopper = MqttUser(p[1], middle, pw[middle])
+        opened.append(stopper)
+        stopper.c.publish(t.control(), b"stop", qos=1)
+        wait_until(lambda: _refused(stopper), TIMEOUT, "the stopper's connection to be closed")
+        spy = MqttUser(p[2], first, pw[first])
+        opened.append(spy)
+        spy.c.subscribe(t.inbox_filter(last), 1)
+        wait_until(lambda: _refused(spy), TIMEOUT, "the spy's subscription to be refused")
+        # the thief logs in as the first node with the last node's client id
+        rc: list[object] = []
+        tc = paho.Client(CallbackAPIVersion.VERSION2, client_id=last, clean_session=True, protocol=paho.MQTTv311)
+        tc.username_pw_set(first, pw[first])
+        tc.on_connect = lambda c, u, f, r, pr: rc.append(r)
+        tc.connect("127.0.0.1", p[0], 5)
+        tc.loop_start()
+        wait_until(lambda: bool(rc), TIMEOUT, "the thief's CONNACK")
+        tc.loop_stop()
+        assert getattr(rc[0], "is_failure", False), rc  # no session of another node is taken over
+        wrong = MqttUser(p[0], first, "not-the-password")
+        assert getattr(wrong.rc, "is_failure", False), wrong.rc
+        wrong.c.loop_stop()
+        time.sleep(0.5)
+        assert host.got == []  # no forged output reached the host
+        assert (t.control(), b"stop") not in tail.got
+    finally:
+        for c in opened:
+            c.close()
+
+
+def test_member_killed_under_pipeline_traffic(squeeze_dir: Path, squeeze_dep: Deployment, cluster: RabbitCluster,
+                                              squeeze_requests: list, squeeze_reference: list) -> None:
+    """SIGKILL member 1 (where every client starts), restart it, then member 2: nothing lost, nothing twice."""
+    url = cluster.files.url()
+    procs = {n: spawn_node(squeeze_dir, n, url, stdout=subprocess.DEVNULL) for n in squeeze_dep.node_names}
+    host = host_endpoint(squeeze_dep, url)
+    assert isinstance(host.transport, MqttTransport)
+    got: list[dict[str, np.ndarray]] = []
+    want: list[dict[str, np.ndarray]] = []
+    log: list[str] = []
+    done = threading.Event()
+
+    def killer() -> None:
+        for victim in (0, 1):
+            time.sleep(2.0)
+            log.append(f"SIGKILL member {victim + 1} at {len(got)} outputs")
+            cluster.kill(victim)
+            time.sleep(DOWN)
+            cluster.start_member(victim)
+            log.append(f"member {victim + 1} back at {len(got)} outputs")
+        done.set()
+
+    th = threading.Thread(target=killer, daemon=True)
+    try:
+        host.wait_for_peers(squeeze_dep.node_names, 60)
+        th.start()
+        k = 0
+        while not done.is_set() or len(got) < 3 * BATCH:
+            reqs = [squeeze_requests[(k + i) % len(squeeze_requests)] for i in range(BATCH)]
+            want += [squeeze_reference[(k + i) % len(squeeze_reference)] for i in range(BATCH)]
+            k += BATCH
+            got += host.run(reqs, window=4, timeout=180, retry_after=3.0)
+    finally:
+        th.join(300)
+        codes = {n: stop_process(p) for n, p in procs.items()}
+        host.close()
+    print(f"cluster kill: {len(got)} requests, {host.stats.retries} retries, {host.stats.duplicates} duplicate "
+          f"outputs dropped; host reconnects {host.transport.stats.connects - 1}; {log}")
+    assert len(log) == 4, log
+    assert_same_outputs(got, want)
+    assert host.stats.outputs == len(want), host.stats  # every output accepted exactly once
+    assert host.transport.stats.connects >= 2  # the host itself failed over
+    assert set(codes.values()) <= {0, 3}, codes
+
+
+def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep: Deployment,
+                                                  cluster: RabbitCluster) -> None:
+    """A dead first member is skipped; nothing listening or a wrong password: one-line MqttError."""
+    files: ClusterFiles = cluster.files
+    dead = free_port()
+    live = ",".join(f"127.0.0.1:{m.port}" for m in files.members)
+    cfg = MqttConfig.from_url(f"mqtt://127.0.0.1:{dead},{live}?creds={files.credentials}&reconnect=0.05,0.2")
+    assert cfg.members[0] == ("127.0.0.1", dead) and len(cfg.members) == 4
+    tr = MqttTransport(cfg, squeeze_dep.name, HOST_NAME, squeeze_dep.ids())
+    tr.open(lambda src, data: None)
+    try:
+        tr.wait_connected(20)
+        assert tr.member != ("127.0.0.1", dead)
+    finally:
+        tr.close()
+    nobody = MqttConfig.from_url(f"mqtt://127.0.0.1:{dead},127.0.0.1:{free_port()}?creds={files.credentials}")
+    tr = MqttTransport(nobody, squeeze_dep.name, HOST_NAME, squeeze_dep.ids())
+    tr.open(lambda src, data: None)
+    with pytest.raises(MqttError, match="no connection to 127.0.0.1:.*,127.0.0.1:") as exc:
+        tr.wait_connected(2)
+    tr.close()
+    assert "\n" not in str(exc.value)
+    bad = MqttConfig.from_url(f"mqtt://{HOST_NAME}:wrong@{live}")
+    tr = MqttTransport(bad, squeeze_dep.name, HOST_NAME, squeeze_dep.ids())
+    tr.open(lambda src, data: None)
+    with pytest.raises(MqttError, match="refused"):
+        tr.wait_connected(20)
+    tr.close()
+    for url in (f"mqtt://127.0.0.1:{dead},,127.0.0.1:1", "mqtt://127.0.0.1:99999,127.0.0.1:1"):
+        with pytest.raises(MqttError, match="member"):
+            MqttConfig.from_url(url)
+    # the CLI: a node on a cluster that does not answer waits connect_timeout, then one line, non-zero
+    node = squeeze_dep.node_names[0]
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "node", str(squeeze_dir), "--node", node,
+                        "--transport", f"mqtt://127.0.0.1:{dead},127.0.0.1:{dead}?creds={files.credentials}"
+                        "&connect_timeout=2"], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert "no connection to" in r.stderr, r.stderr
+
+
+def test_broker_command_writes_the_cluster(squeeze_dir: Path, tmp_path: Path) -> None:
+    """``bb-edge broker --kind rabbitmq`` prints the members and the URL; a bad --members is one line."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    port = free_port()
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "broker", str(squeeze_dir), "--kind", "rabbitmq",
+                        "--members", "3", "--port", str(port), "-o", str(tmp_path / "c")],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stderr
+    urls = [ln.split(": ", 1)[1] for ln in r.stdout.splitlines() if ln.startswith("transport URL: ")]
+    assert urls and MqttConfig.from_url(urls[0]).members == [("127.0.0.1", port + i) for i in range(3)]
+    for i in range(3):
+        conf = (tmp_path / "c" / f"member{i + 1}" / "rabbitmq.conf").read_text()
+        assert f"mqtt.listeners.tcp.default = 127.0.0.1:{port + i}" in conf
+        assert "mqtt.durable_queue_type = quorum" in conf and "mqtt.allow_anonymous = false" in conf
+    assert (tmp_path / "c" / "credentials.json").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "c" / "home" / ".erlang.cookie").stat().st_mode & 0o077 == 0
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "broker", str(squeeze_dir), "--kind", "rabbitmq",
+                        "--members", "0", "-o", str(tmp_path / "d")], capture_output=True, text=True, timeout=60,
+                       env=env)
+    assert r.returncode != 0 and "ClusterError: --members 0" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr

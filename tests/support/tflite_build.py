@@ -1,0 +1,198 @@
+"""Write small .tflite flatbuffers with the ``tflite`` schema package's builder functions (test inputs).
+
+One op (or a few) with int8 tensors, their own scales and zero points: the per-op tests run such a file
+in the TFLite interpreter (the oracle) and through bb-edge; the bad-input tests write files that are
+wrong in one named way (a schema version, a custom op, a buffer offset past the end, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import flatbuffers
+import numpy as np
+import tflite
+
+TYPES = {"FLOAT32": 0, "INT32": 2, "UINT8": 3, "INT64": 4, "INT16": 7, "INT8": 9}
+CODES = {v: k for k, v in tflite.utils.BUILTIN_OPCODE2NAME.items()}
+
+
+@dataclass
+class T:
+    """A tensor: name, dtype, shape, constant data, per-tensor or per-channel (scale, zero point, axis)."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str = "INT8"
+    data: np.ndarray | None = None
+    scale: list[float] | None = None
+    zero_point: list[int] | None = None
+    axis: int = 0
+    buffer_offset: tuple[int, int] | None = None  # (offset, size) into the file instead of inline data
+
+
+@dataclass
+class O:  # noqa: E742 - short on purpose: the tests write many
+    """An op: builtin name (or CUSTOM with ``custom``), tensor indices, options as (table name, {field: value})."""
+
+    op: str
+    inputs: list[int]
+    outputs: list[int]
+    options: tuple[str, dict[str, Any]] | None = None
+    custom: str | None = None
+
+
+@dataclass
+class M:
+    """A model of one subgraph (``version`` and ``signature_subgraph`` for the bad-input tests)."""
+
+    tensors: list[T]
+    ops: list[O]
+    inputs: list[int]
+    outputs: list[int]
+    version: int = 3
+    signature_subgraph: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _vec(b: flatbuffers.Builder, start: Any, values: list[Any], kind: str) -> int:
+    start(b, len(values))
+    for v in reversed(values):
+        getattr(b, f"Prepend{kind}")(v)
+    return b.EndVector()
+
+
+def build(m: M) -> bytes:
+    """The .tflite bytes of ``m``."""
+    b = flatbuffers.Builder(4096)
+    bufs = []
+    for t in [None, *m.tensors]:
+        data = None if t is None or t.data is None else np.ascontiguousarray(t.data).tobytes()
+        dv = b.CreateByteVector(data) if data else None
+        tflite.BufferStart(b)
+        if dv is not None:
+            tflite.BufferAddData(b, dv)
+        if t is not None and t.buffer_offset is not None:
+            tflite.BufferAddOffset(b, t.buffer_offset[0])
+            tflite.BufferAddSize(b, t.buffer_offset[1])
+        bufs.append(tflite.BufferEnd(b))
+    tens = []
+    for k, t in enumerate(m.tensors):
+        name = b.CreateString(t.name)
+        shape = _vec(b, tflite.TensorStartShapeVector, list(t.shape), "Int32")
+        q = None
+        if t.scale is not None:
+            sv = _vec(b, tflite.QuantizationParametersStartScaleVector, [float(s) for s in t.scale], "Float32")
+            zv = _vec(b, tflite.QuantizationParametersStartZeroPointVector, [int(z) for z in (t.zero_point or [])],
+                      "Int64")
+            tflite.QuantizationParametersStart(b)
+            tflite.QuantizationParametersAddScale(b, sv)
+            tflite.QuantizationParametersAddZeroPoint(b, zv)
+            tflite.QuantizationParametersAddQuantizedDimension(b, t.axis)
+            q = tflite.QuantizationParametersEnd(b)
+        tflite.TensorStart(b)
+        tflite.TensorAddShape(b, shape)
+        tflite.TensorAddType(b, TYPES[t.dtype])
+        tflite.TensorAddBuffer(b, k + 1)
+        tflite.TensorAddName(b, name)
+        if q is not None:
+            tflite.TensorAddQuantization(b, q)
+        tens.append(tflite.TensorEnd(b))
+    names = []
+    for o in m.ops:
+        key = (o.op, o.custom)
+        if key not in names:
+            names.append(key)
+    codes = []
+    for op, custom in names:
+        cc = b.CreateString(custom) if custom else None
+        tflite.OperatorCodeStart(b)
+        tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(CODES[op], 127))
+        tflite.OperatorCodeAddBuiltinCode(b, CODES[op])
+        tflite.OperatorCodeAddVersion(b, 1)
+        if cc is not None:
+            tflite.OperatorCodeAddCustomCode(b, cc)
+        codes.append(tflite.OperatorCodeEnd(b))
+    ops = []
+    for o in m.ops:
+        iv = _vec(b, tflite.OperatorStartInputsVector, o.inputs, "Int32")
+        ov = _vec(b, tflite.OperatorStartOutputsVector, o.outputs, "Int32")
+        opt = None
+        if o.options is not None:
+            cls, fields = o.options
+            getattr(tflite, f"{cls}Start")(b)
+            for k, v in fields.items():
+                getattr(tflite, f"{cls}Add{k}")(b, v)
+            opt = getattr(tflite, f"{cls}End")(b)
+        tflite.OperatorStart(b)
+        tflite.OperatorAddOpcodeIndex(b, names.index((o.op, o.custom)))
+        tflite.OperatorAddInputs(b, iv)
+        tflite.OperatorAddOutputs(b, ov)
+        if opt is not None:
+            tflite.OperatorAddBuiltinOptionsType(b, getattr(tflite.BuiltinOptions, o.options[0]))  # type: ignore[index]
+            tflite.OperatorAddBuiltinOptions(b, opt)
+        ops.append(tflite.OperatorEnd(b))
+    tv = _vec(b, tflite.SubGraphStartTensorsVector, tens, "UOffsetTRelative")
+    inv = _vec(b, tflite.SubGraphStartInputsVector, m.inputs, "Int32")
+    outv = _vec(b, tflite.SubGraphStartOutputsVector, m.outputs, "Int32")
+    opv = _vec(b, tflite.SubGraphStartOperatorsVector, ops, "UOffsetTRelative")
+    tflite.SubGraphStart(b)
+    tflite.SubGraphAddTensors(b, tv)
+    tflite.SubGraphAddInputs(b, inv)
+    tflite.SubGraphAddOutputs(b, outv)
+    tflite.SubGraphAddOperators(b, opv)
+    sg = tflite.SubGraphEnd(b)
+    sigs = None
+    if m.signature_subgraph is not None:
+        key = b.CreateString("serving_default")
+        tflite.SignatureDefStart(b)
+        tflite.SignatureDefAddSignatureKey(b, key)
+        tflite.SignatureDefAddSubgraphIndex(b, m.signature_subgraph)
+        sig = tflite.SignatureDefEnd(b)
+        sigs = _vec(b, tflite.ModelStartSignatureDefsVector, [sig], "UOffsetTRelative")
+    sgv = _vec(b, tflite.ModelStartSubgraphsVector, [sg], "UOffsetTRelative")
+    cv = _vec(b, tflite.ModelStartOperatorCodesVector, codes, "UOffsetTRelative")
+    bv = _vec(b, tflite.ModelStartBuffersVector, bufs, "UOffsetTRelative")
+    desc = b.CreateString("bb-edge test")
+    tflite.ModelStart(b)
+    tflite.ModelAddVersion(b, m.version)
+    tflite.ModelAddOperatorCodes(b, cv)
+    tflite.ModelAddSubgraphs(b, sgv)
+    tflite.ModelAddDescription(b, desc)
+    tflite.ModelAddBuffers(b, bv)
+    if sigs is not None:
+        tflite.ModelAddSignatureDefs(b, sigs)
+    b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def act(name: str, shape: tuple[int, ...], scale: float, zp: int, dtype: str = "INT8") -> T:
+    """An int8 activation tensor."""
+    return T(name, shape, dtype, None, [scale], [zp])
+
+
+def conv_model(depthwise: bool = False, padding: int = 0, stride: int = 1, activation: int = 1,
+               per_channel: bool = True, cin: int = 3, cout: int = 4, hw: tuple[int, int] = (6, 5),
+               k: tuple[int, int] = (3, 3),
+               seed: int = 0) -> bytes:
+    """A CONV_2D (or DEPTHWISE_CONV_2D) of an int8 NHWC input, int8 weights, int32 bias, a fused activation."""
+    rng = np.random.default_rng(seed)
+    n_out = cin if depthwise else cout
+    wshape = (1, *k, n_out) if depthwise else (n_out, *k, cin)
+    w = rng.integers(-127, 128, wshape).astype(np.int8)
+    ws = (rng.uniform(0.002, 0.01, n_out) if per_channel else np.array([0.005])).astype(np.float32)
+    sx = 0.05
+    bias = rng.integers(-2000, 2000, n_out).astype(np.int32)
+    oh = (hw[0] + stride - 1) // stride if padding == 0 else (hw[0] - k[0]) // stride + 1
+    ow = (hw[1] + stride - 1) // stride if padding == 0 else (hw[1] - k[1]) // stride + 1
+    tens = [act("x", (1, *hw, cin), sx, 3),
+            T("w", wshape, "INT8", w, ws.tolist(), [0] * ws.size, 3 if depthwise else 0),
+            T("b", (n_out,), "INT32", bias, (np.float64(sx) * ws).astype(np.float32).tolist(), [0] * ws.size, 0),
+            act("y", (1, oh, ow, n_out), 0.08, -5)]
+    opts = {"Padding": padding, "StrideW": stride, "StrideH": stride, "FusedActivationFunction": activation}
+    if depthwise:
+        opts["DepthMultiplier"] = 1
+    name = "DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"
+    return build(M(tens, [O(name, [0, 1, 2], [3], ("DepthwiseConv2DOptions" if depthwise else "Conv2DOptions", opts))],
+                   [0], [3]))

@@ -1,0 +1,45 @@
+"""Run a .tflite in the TFLite interpreter (ai-edge-litert, the oracle) and through bb-edge on the host build."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bb_edge.bbrt.lower import lower
+from bb_edge.tflite import tflite_to_onnx
+from tests.support.mlperf import run_host
+
+
+def interpreter_outputs(data: bytes, x: np.ndarray) -> np.ndarray:
+    """TFLite's int8 output for each input (batch of 1 each), stacked, in TFLite's own layout.
+
+    The reference kernels (BUILTIN_REF, the arithmetic TFLite Micro runs): the default resolver hands
+    ADD to XNNPACK, which rounds differently by one LSB in places.
+    """
+    from ai_edge_litert.interpreter import Interpreter
+
+    it = Interpreter(model_content=data)
+    it.allocate_tensors()
+    i, o = it.get_input_details()[0], it.get_output_details()[0]
+    ys = []
+    for k in range(len(x)):
+        it.set_tensor(i["index"], x[k:k + 1])
+        it.invoke()
+        ys.append(it.get_tensor(o["index"]).copy())
+    return np.concatenate(ys)
+
+
+def bbrt_outputs(data: bytes, x: np.ndarray) -> np.ndarray:
+    """bb-edge's output for each input: the .tflite translated, lowered, run on the host build (4-D outputs NHWC)."""
+    m = tflite_to_onnx(data, nchw_outputs=True)
+    out = run_host(lower(m, io_edges=None), x)
+    dims = [d.dim_value for d in m.graph.output[0].type.tensor_type.shape.dim]
+    y = out.reshape(len(x), *dims[1:])
+    return np.transpose(y, (0, 2, 3, 1)) if len(dims) == 4 else y
+
+
+def random_input(data: bytes, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` int8 inputs of the model's input shape (batch 1 each), stacked."""
+    from ai_edge_litert.interpreter import Interpreter
+
+    shape = Interpreter(model_content=data).get_input_details()[0]["shape"]
+    return np.random.default_rng(seed).integers(-128, 128, (n, *shape[1:])).astype(np.int8)
