@@ -97,7 +97,7 @@ class EnvelopeStruct(ctypes.Structure):
         ("seq", ctypes.c_uint64), ("request_id", ctypes.c_uint64), ("response_to", ctypes.c_uint64),
         ("edge", ctypes.c_uint32), ("scale", ctypes.c_float), ("zero_point", ctypes.c_int32),
         ("payload_len", ctypes.c_uint32), ("dims", ctypes.c_uint32 * 8),
-        ("data", ctypes.c_void_p),
+        ("data", ctypes.c_void_p), ("step", ctypes.c_uint32),
     ]
 
 

@@ -94,6 +94,10 @@ enum {
 #define BBRT_FLAG_QUANT 0x1u
 #define BBRT_FLAG_RESPONSE 0x2u
 #define BBRT_FLAG_ERROR 0x4u
+/* a step of a session (docs/wire.md "Sessions"): response_to is the session id (non-zero), step the step;
+ * never with RESPONSE */
+#define BBRT_FLAG_SESSION 0x8u
+#define BBRT_KNOWN_FLAGS 0xFu
 #define BBRT_KIND_DATA 0u
 #define BBRT_KIND_CONTROL 1u
 #define BBRT_PROTO_DATAFLOW 0u
@@ -103,6 +107,7 @@ enum {
 #define BBRT_CTRL_PONG 3u
 #define BBRT_CTRL_BYE 4u
 #define BBRT_CTRL_ERROR 5u
+#define BBRT_CTRL_SESSION_CLOSE 6u /* the owner ends a session (FLAG_SESSION names it; docs/wire.md) */
 #define BBRT_BROADCAST 0xFFFFFFFFu
 /* Clients (bb_edge/deployment/clients.py): client slot k (1..255) is endpoint "_client<k>" with wire id
  * BBRT_CLIENT_ID_BASE + k; a request id's top byte (bits 56..63) names the slot that owns it (0: the
@@ -134,6 +139,7 @@ typedef struct {
     uint32_t payload_len;
     uint32_t dims[BBRT_MAX_RANK];
     const uint8_t *data; /* points into the decoded buffer (in place) */
+    uint32_t step;       /* the step of a session envelope (BBRT_FLAG_SESSION, offset 60), else 0 */
 } bbrt_envelope_t;
 
 /* data offset of an envelope of this rank: 64 + 8*ceil(rank/2) */
