@@ -376,6 +376,7 @@ const char *bbrt_status_name(bbrt_status_t s) {
     case BBRT_E_DUPLICATE: return "DUPLICATE";
     case BBRT_E_STALE_EPOCH: return "STALE_EPOCH";
     case BBRT_E_UNAUTHORISED: return "UNAUTHORISED";
+    case BBRT_E_SESSION: return "SESSION";
     case BBRT_E_RUN_INDEX: return "RUN_INDEX";
     default: return "UNKNOWN";
     }
