@@ -165,7 +165,10 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         if which(cc) is None:  # before make: its "command not found" would bury the fix in a build log
             raise NativeBuildError(f"target kind {kind!r}: {missing(cc)}")
         if kind not in EXECUTABLES and not ota_vars:  # the transmit buffer holds what the node sends
-            ota_vars["TX_PAYLOAD"] = str(min(mp, tx_payload(L)))
+            tx = min(mp, tx_payload(L))
+            if L.program.state_bytes():  # a session refusal or eviction notice names ids in up to 200 bytes
+                tx = max(tx, MCU_CONTROL_PAYLOAD)
+            ota_vars["TX_PAYLOAD"] = str(tx)
             facts["tx_payload"] = int(ota_vars["TX_PAYLOAD"])
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
                     SESSIONS=str(sessions), **ota_vars)
