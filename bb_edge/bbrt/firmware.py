@@ -119,7 +119,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     if kind in EXECUTABLES:  # posix nodes: RAM is no constraint, and OTA DATA chunks fill the payload limit
         mp = max(mp, HOST_MIN_PAYLOAD)
     # the program's arena plus the request slots that stage Recv payloads and, for a stateful program, the session
-    # slots (the target profile's session_slots, default BBRT_SESSION_SLOTS) that keep each session's state (docs/bbrt.md)
+    # slots (profile session_slots, default BBRT_SESSION_SLOTS) that keep each session's state (docs/bbrt.md)
     sessions = session_slots(profile)
     arena = max(8, L.program.node_arena_bytes(REQUEST_SLOTS, sessions))
     facts: dict[str, Any] = {

@@ -4,6 +4,9 @@
  * C99, no malloc/free, no global constructors. Every buffer is given by the
  * caller or has a compile-time size. See docs/bbrt.md (program format, node
  * protocol) and docs/wire.md (envelope v1, COBS + CRC-32 framing).
+ *
+ * Why one file: it is the runtime's one public contract (envelope, program, node structs whose sizes a port
+ * allocates statically); learning, training, link and OTA have their own headers.
  */
 #ifndef BBRT_H
 #define BBRT_H
