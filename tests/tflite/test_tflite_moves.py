@@ -119,3 +119,34 @@ def test_quantize_int8_to_int8(s_out: float, z_out: int) -> None:
     data = build(M(tens, [O("QUANTIZE", [0], [1], None)], [0], [1]))
     x = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)
     np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+
+
+def test_qdq_transpose_between_quantized_tensors_lowers() -> None:
+    """An ONNX QDQ model with DequantizeLinear -> Transpose -> QuantizeLinear between int8 tensors (a QDQ
+    converter's form) lowers to TRANSPOSE, not UnsupportedQuantPattern; its bytes equal ONNX Runtime's."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+
+    from bb_edge.bbrt.format import RECV, SEND, Op
+    from bb_edge.bbrt.host import HostProgram
+    from bb_edge.bbrt.lower import lower
+
+    s = helper.make_tensor("s", TensorProto.FLOAT, [], [S])
+    z = helper.make_tensor("z", TensorProto.INT8, [], [Z])
+    g = helper.make_graph([helper.make_node("DequantizeLinear", ["x", "s", "z"], ["xf"], name="dq"),
+                           helper.make_node("Transpose", ["xf"], ["tf"], name="t", perm=[0, 2, 1]),
+                           helper.make_node("QuantizeLinear", ["tf", "s", "z"], ["y"], name="q")], "qdq_t",
+                          [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 5, 7])],
+                          [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 7, 5])], [s, z])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    L = lower(m, io_edges=None)
+    assert Op.TRANSPOSE in [o.opcode for o in L.program.ops]
+    x = np.random.default_rng(4).integers(-128, 128, (1, 5, 7)).astype(np.int8)
+    want = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    hp = HostProgram(L.blob, L.program)
+    hp.run({next(e.tensor for e in L.program.edges if e.direction == RECV): x})
+    got = hp.view(next(e.tensor for e in L.program.edges if e.direction == SEND)).reshape(want.shape)
+    np.testing.assert_array_equal(got, want)
