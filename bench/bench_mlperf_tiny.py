@@ -17,8 +17,10 @@ that the outputs equal ``tflite_output`` before it reports a figure. Columns:
 
 The baseline, measured in the same run: TFLite Micro with CMSIS-NN (``OPTIMIZED_KERNEL_DIR=cmsis_nn``)
 from pinned tflite-micro / CMSIS-NN / CMSIS_6 commits (bench/tflm/sources.py), built by TFLM's own
-Makefile with the same ``arm-none-eabi-gcc`` and ``-Os``, running the original ``.tflite`` on the same
-QEMU board with the same inputs and the same SysTick/-icount counter (bench/tflm/). Its outputs must
+Makefile with the same ``arm-none-eabi-gcc`` at TFLM's shipped optimisation levels (core -Os, kernels and
+CMSIS-NN -O2: its Makefile's KERNEL_OPTIMIZATION_LEVEL / THIRD_PARTY_KERNEL_OPTIMIZATION_LEVEL), running
+the original ``.tflite`` on the same QEMU board with the same inputs and the same SysTick/-icount counter
+(bench/tflm/). Its outputs must
 equal ``tflite_output`` too before a figure is printed. TFLM columns: instructions, the arena the
 interpreter reports (``arena_used_bytes``; the app is rebuilt with exactly that arena), static RAM
 (.data + .bss, arena and interpreter objects included), code (.text, the model's bytes excluded) and
@@ -30,13 +32,14 @@ directory with git repositories of tensorflow/tflite-micro, google/flatbuffers, 
 google/ruy, mborgerding/kissfft, ARM-software/CMSIS_6, ARM-software/Cortex_DFP and ARM-software/CMSIS-NN
 (as ``DIR/<owner>+<name>/repo`` or ``DIR/<name>``); the prepared tree and library are cached under
 ``~/.cache/bb-edge/tflm``. System packages: gcc-arm-none-eabi, libnewlib-arm-none-eabi,
-libstdc++-arm-none-eabi-dev, qemu-system-arm. Without ``--tflm-sources`` the TFLM columns say
-"not built". For scale only: the best closed MLPerf Tiny v1.x submissions on a 120 MHz Cortex-M4 run
+libstdc++-arm-none-eabi-dev, libstdc++-arm-none-eabi-newlib, qemu-system-arm. Without ``--tflm-sources``
+the TFLM columns say "not built". For scale only: the best closed MLPerf Tiny v1.x submissions on a 120 MHz
+Cortex-M4 run
 KWS in ~5.2 M cycles, VWW 10.7 M, ResNet-8 19.8 M and the anomaly autoencoder 0.49 M.
 
 ``--m3`` adds a second table for continuity with bench/bench_bbrt.py: the same models on QEMU mps2-an385
 (Cortex-M3), bbrt's portable kernels against TFLM's reference kernels (the same pinned tree built without
-``OPTIMIZED_KERNEL_DIR``, the same single-rounding defines and ``-Os``), outputs checked the same way.
+``OPTIMIZED_KERNEL_DIR``, the same single-rounding defines and optimisation levels), outputs checked the same way.
 
 Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick] [--tflm-sources DIR] [--m3]
 """
@@ -160,12 +163,13 @@ def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) 
                   f"| {p['ram'] / t.ram:.2f} | {p['code'] / t.code:.2f} | {p['flash'] / t.flash:.2f} | | |")
     print("\nBoth runtimes bit-exact with tflite_output on every input run (checked before each row); "
           f"TFLM {sources.TFLM_COMMIT}, CMSIS-NN {sources.THIRD_PARTY[-1].commit[:9]}, "
-          f"arm-none-eabi-gcc {baseline.OPT}.")
+          f"arm-none-eabi-gcc, TFLM's shipped levels: core {baseline.OPT}, kernels and CMSIS-NN "
+          f"{baseline.KERNEL_OPT}.")
 
 
 def measure_m3(name: str, tree: Path | None, d: Path, quick: bool) -> tuple[dict[str, float], baseline.Figures | None]:
     """The continuity column on QEMU mps2-an385 (Cortex-M3): bbrt's portable kernels and TFLM's reference
-    kernels (no OPTIMIZED_KERNEL_DIR, same single rounding and -Os), both checked against TFLite first."""
+    kernels (no OPTIMIZED_KERNEL_DIR, same single rounding and levels), both checked against TFLite first."""
     _, x, y = reference(name)
     L = lowered(name)
     n = 1 if quick else len(x)
@@ -201,7 +205,8 @@ def table_m3(res: dict[str, tuple[dict[str, float], baseline.Figures | None]]) -
         print(f"| {name} | {cells} |")
     print("\nCortex-M3 (QEMU mps2-an385, -icount shift=0): bbrt's portable kernels against TFLM's reference "
           f"kernels (TFLM {sources.TFLM_COMMIT}, no OPTIMIZED_KERNEL_DIR, single rounding, "
-          f"arm-none-eabi-gcc {baseline.OPT}); both bit-exact with tflite_output on every input run.")
+          f"arm-none-eabi-gcc, core {baseline.OPT}, kernels {baseline.KERNEL_OPT}); "
+          f"both bit-exact with tflite_output on every input run.")
 
 
 def main() -> None:

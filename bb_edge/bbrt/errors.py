@@ -28,3 +28,14 @@ class UnsupportedNode(BbrtError):
     def __init__(self, node: str, op: str, why: str) -> None:
         self.node, self.op = node, op
         super().__init__(f"node {node!r} ({op}): {why}; bbrt refuses it at build time")
+
+
+class DynamicStateError(BbrtError):
+    """A state tensor with a dynamic dim: a C-runtime session slot holds a fixed number of bytes (``tensor``)."""
+
+    fix = "pin the state input's shape (compile --input-shape NAME=...), or build this node for ONNX Runtime"
+
+    def __init__(self, tensor: str, dims: list[object]) -> None:
+        self.tensor = tensor
+        super().__init__(f"state tensor {tensor!r} has dynamic dims {dims}; a C-runtime session slot keeps fixed-size "
+                         f"state only")

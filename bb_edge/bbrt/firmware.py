@@ -24,7 +24,7 @@ from typing import Any
 
 from bb_edge.bbrt import native
 from bb_edge.bbrt.errors import FitError, NativeBuildError
-from bb_edge.bbrt.format import RECV, REQUEST_SLOTS, SEND
+from bb_edge.bbrt.format import RECV, REQUEST_SLOTS, SEND, SESSION_SLOTS
 from bb_edge.bbrt.lower import Lowered
 from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.bbrt.resolver import resolver_source
@@ -62,7 +62,7 @@ def _kept_key(path: Path) -> str | None:
 
 def max_payload(L: Lowered) -> int:
     """The largest edge payload of the program (the firmware's BBRT_MAX_PAYLOAD), at least 64."""
-    sizes = [L.program.tensors[e.tensor].nbytes for e in L.program.edges]
+    sizes = [L.program.tensors[e.tensor].nbytes for e in L.program.edges if e.direction in (RECV, SEND)]
     return max([64, *sizes])
 
 
@@ -74,6 +74,11 @@ def tx_payload(L: Lowered) -> int:
     """An MCU node's transmit payload (BBRT_TX_PAYLOAD): its largest Send edge, at least a control text."""
     sizes = [L.program.tensors[e.tensor].nbytes for e in L.program.edges if e.direction == SEND]
     return max([MCU_CONTROL_PAYLOAD, *sizes])
+
+
+def session_slots(profile: TargetProfile) -> int:
+    """Session slots a stateful node keeps (the profile's ``session_slots``, default BBRT_SESSION_SLOTS), >= 1."""
+    return max(1, int(profile.get("session_slots", SESSION_SLOTS)))
 
 
 def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
@@ -113,8 +118,10 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     mp = max_payload(L)
     if kind in EXECUTABLES:  # posix nodes: RAM is no constraint, and OTA DATA chunks fill the payload limit
         mp = max(mp, HOST_MIN_PAYLOAD)
-    # the program's arena plus the request slots that stage Recv payloads (docs/bbrt.md)
-    arena = max(8, L.program.node_arena_bytes(REQUEST_SLOTS))
+    # the program's arena plus the request slots that stage Recv payloads and, for a stateful program, the session
+    # slots (profile session_slots, default BBRT_SESSION_SLOTS) that keep each session's state (docs/bbrt.md)
+    sessions = session_slots(profile)
+    arena = max(8, L.program.node_arena_bytes(REQUEST_SLOTS, sessions))
     facts: dict[str, Any] = {
         "format": "bb-edge/bbrt-build", "version": 1, "node": node, "node_id": L.program.node_id,
         "target": profile.name, "kind": kind, "precision": L.precision, "max_payload": mp,
@@ -124,6 +131,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         "patch": L.patch,  # the first stages in bands (bb_edge/bbrt/patch.py), {} when not patched
         "request_slots": REQUEST_SLOTS, "slot_bytes": REQUEST_SLOTS * L.program.request_bytes(),
         "node_arena_bytes": arena,
+        "session_slots": sessions if L.program.state_bytes() else 0,
+        "session_bytes": sessions * L.program.state_bytes(),
         "const_bytes": L.program.const_bytes(),
         "rx_buffer_bytes": 96 + mp + 4 if kind in EXECUTABLES else MCU_RX_FRAME_BYTES,
         "ops": [op.opcode.name for op in L.program.ops],
@@ -156,10 +165,13 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         if which(cc) is None:  # before make: its "command not found" would bury the fix in a build log
             raise NativeBuildError(f"target kind {kind!r}: {missing(cc)}")
         if kind not in EXECUTABLES and not ota_vars:  # the transmit buffer holds what the node sends
-            ota_vars["TX_PAYLOAD"] = str(min(mp, tx_payload(L)))
+            tx = min(mp, tx_payload(L))
+            if L.program.state_bytes():  # a session refusal or eviction notice names ids in up to 200 bytes
+                tx = max(tx, MCU_CONTROL_PAYLOAD)
+            ota_vars["TX_PAYLOAD"] = str(tx)
             facts["tx_payload"] = int(ota_vars["TX_PAYLOAD"])
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
-                    **ota_vars)
+                    SESSIONS=str(sessions), **ota_vars)
         name = EXECUTABLES.get(kind, "bbrt.elf")
         shutil.copy2(build / name, out_dir / name)
         if (build / "bbrt.map").exists():

@@ -28,6 +28,8 @@ ALIGN = 8
 
 STORE_ARENA, STORE_CONST = 0, 1
 RECV, SEND = 0, 1
+#: a state pair (firmware BBRT_EDGE_STATE): ``tensor`` the state input, ``peer`` the state output's tensor index
+STATE = 2
 
 _HEADER = struct.Struct("<IHHIIIHHHHIIIIIIIII")  # 64 bytes with the trailing reserved fields
 assert _HEADER.size == HEADER_SIZE
@@ -104,6 +106,7 @@ INDEX_DTYPES = frozenset({DT_INT32, DT_INT64})
 
 
 REQUEST_SLOTS = 4  # BBRT_REQUEST_SLOTS, the C default: requests assembled at once on a node
+SESSION_SLOTS = 4  # BBRT_SESSION_SLOTS, the C default: sessions a stateful node keeps (target profile session_slots)
 
 
 def align(n: int, a: int = ALIGN) -> int:
@@ -185,9 +188,14 @@ class Program:
         recv = [align(self.tensors[e.tensor].nbytes) for e in self.edges if e.direction == RECV]
         return sum(recv) if len(recv) > 1 else 0
 
-    def node_arena_bytes(self, slots: int = REQUEST_SLOTS) -> int:
-        """Arena a node needs: the program's (8-aligned) plus ``slots`` request slots (``bbrt_node_arena_size``)."""
-        return align(self.arena_size) + slots * self.request_bytes()
+    def state_bytes(self) -> int:
+        """Bytes of one session slot: the 8-aligned state inputs (``bbrt_node_state_bytes``), 0 when stateless."""
+        return sum(align(self.tensors[e.tensor].nbytes) for e in self.edges if e.direction == STATE)
+
+    def node_arena_bytes(self, slots: int = REQUEST_SLOTS, sessions: int = SESSION_SLOTS) -> int:
+        """Arena a node needs: the program's (8-aligned), ``slots`` request slots and ``sessions`` session slots
+        (``bbrt_node_arena_size`` with BBRT_SESSION_SLOTS = ``sessions``)."""
+        return align(self.arena_size) + slots * self.request_bytes() + sessions * self.state_bytes()
 
     def to_bytes(self) -> bytes:
         """Serialize (assigns constant offsets)."""

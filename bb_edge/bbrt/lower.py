@@ -22,7 +22,7 @@ import onnx
 from onnx import numpy_helper
 
 from bb_edge.bbrt import planner
-from bb_edge.bbrt.errors import BbrtError, UnsupportedNode
+from bb_edge.bbrt.errors import BbrtError, DynamicStateError, UnsupportedNode
 from bb_edge.bbrt.format import (
     DT_FLOAT,
     DT_INT8,
@@ -30,6 +30,7 @@ from bb_edge.bbrt.format import (
     INDEX_DTYPES,
     RECV,
     SEND,
+    STATE,
     STORE_ARENA,
     STORE_CONST,
     EdgeRecord,
@@ -116,6 +117,26 @@ def random_samples(model: onnx.ModelProto, n: int = 8, seed: int = 0) -> list[di
     return out
 
 
+def _check_state(cm: onnx.ModelProto, state: list[tuple[str, str]]) -> None:
+    """BbrtError unless every state pair is a float32 graph input and output of one fixed shape."""
+    ins = {i.name: i for i in cm.graph.input}
+    outs = {o.name: o for o in cm.graph.output}
+    for out_name, in_name in state:
+        if in_name not in ins or out_name not in outs:
+            raise BbrtError(f"state pair {out_name}={in_name}: {in_name!r} must be a graph input and {out_name!r} a "
+                            f"graph output of the node's program")
+        for name, vi in ((in_name, ins[in_name]), (out_name, outs[out_name])):
+            dims = list(vi.type.tensor_type.shape.dim)
+            if any(d.dim_value <= 0 for d in dims):
+                raise DynamicStateError(name, [d.dim_value if d.dim_value > 0 else (d.dim_param or "?") for d in dims])
+            if vi.type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
+                raise BbrtError(f"state tensor {name!r} is not float32; C-runtime session state is float32")
+        a = [d.dim_value for d in ins[in_name].type.tensor_type.shape.dim]
+        b = [d.dim_value for d in outs[out_name].type.tensor_type.shape.dim]
+        if a != b:
+            raise BbrtError(f"state pair {out_name}={in_name}: shapes {b} and {a} differ")
+
+
 class _Builder:
     def __init__(self, lowered: Lowered) -> None:
         self.L = lowered
@@ -168,6 +189,7 @@ def lower(
     pins: dict[str, tuple[float, int]] | None = None,
     fuse_pool: bool = False,
     int8_sends: set[str] | None = None,
+    state: list[tuple[str, str]] | None = None,
 ) -> Lowered:
     """Lower a node program to bbrt.
 
@@ -192,6 +214,10 @@ def lower(
     padding lowers to one CONV_POOL_I8, which never holds the conv's output (the C runtime's
     kernel; the MicroPython executor has none, so its builds leave this off). Same bytes as
     CONV_I8 + MAXPOOL_I8; the arena can then go below the ONNX graph's bound.
+
+    ``state``: ``(output, input)`` pairs (deployment.json ``state``): the graph input is the session's state,
+    the graph output its next value; neither is an edge. They become STATE records the C node keeps in its
+    session slots (docs/bbrt.md "Session slots"); a dynamic dim is :class:`DynamicStateError`.
     """
     if precision not in ("int8", "fp32"):
         raise BbrtError(f"bbrt supports precision int8 or fp32, not {precision!r}")
@@ -199,6 +225,10 @@ def lower(
     float_ops = set(float_ops or ())
     ports = wire_ports(program)
     cm = compute_model(program)
+    state = list(state or ())
+    _check_state(cm, state)
+    state_in = {i for _o, i in state}
+    state_out = {o for o, _i in state}
     # symbolic dims -> 1 (batch)
     for vi in list(cm.graph.input) + list(cm.graph.output):
         for d in vi.type.tensor_type.shape.dim:
@@ -326,6 +356,9 @@ def lower(
     next_edge = 1000
     for name in graph_inputs:
         p = recv_ports.get(name)
+        if name in state_in:  # the session's state: written by the node from its session slot, not an edge
+            live_in.add(new_act(name, DT_FLOAT))
+            continue
         if p is not None:
             et, edge, peer, peer_name = p.elem_type, p.edge_id, node_ids.get(p.peer, 0), p.peer
         else:
@@ -660,6 +693,8 @@ def lower(
     send_ports = [p for p in ports if p.op == "Send"]
     outs = [(p.tensor, p.elem_type, p.edge_id, node_ids.get(p.peer, 0), p.peer) for p in send_ports]
     for o in cm.graph.output:
+        if o.name in state_out:
+            continue
         if o.name not in {p.tensor for p in send_ports}:
             if o.name not in io_edges:
                 io_edges[o.name] = next_edge
@@ -688,7 +723,12 @@ def lower(
         if name in L.qparams and L.qparams[name] != (float(q[0]), int(q[1])):
             raise BbrtError(f"tensor {name!r}: its int8 edge has scale {q[0]}, zero point {q[1]}, but the program "
                             f"quantizes it with {L.qparams[name]}; rebuild both ends of the edge together")
-    prog = Program(node_id, B.tensors, B.ops, recv_edges + send_edges)
+    state_edges: list[EdgeRecord] = []
+    for out_name, in_name in state:  # the node copies the output back into the session slot after a step
+        o_idx = get_f(out_name)
+        live_out.add(o_idx)
+        state_edges.append(EdgeRecord(0, o_idx, STATE, DT_FLOAT, fidx[in_name], out_name))
+    prog = Program(node_id, B.tensors, B.ops, recv_edges + send_edges + state_edges)
     planner.assign(prog, live_in, live_out)
     # the true bound: every activation of an int8 model at 1 byte (edges too, as an int8 runtime would
     # hold them), float32 only for outputs of ops kept float; no QUANTIZE/DEQUANTIZE copies, views free

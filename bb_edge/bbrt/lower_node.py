@@ -62,6 +62,7 @@ def lower_node(dep: Deployment, node: str, *, precision: str = "int8",
     io_quant = {s.name: (float(s.quant["scale"]), int(s.quant["zero_point"]))
                 for s in list(dep.inputs) + list(dep.outputs) if s.node == node and s.quant is not None}
     L = lower(program, node_id=spec.id, node_ids=ids, io_edges=io_edges, precision=precision, calib=calib,
-              float_ops=float_ops, io_quant=io_quant, fuse_pool=fuse_pool, int8_sends=int8_sends)
+              float_ops=float_ops, io_quant=io_quant, fuse_pool=fuse_pool, int8_sends=int8_sends,
+              state=dep.state_pairs(node))
     L.synthetic_calibration = L.synthetic_calibration or synthetic
     return L

@@ -18,6 +18,10 @@ Groups it knows (the five MLPerf Tiny models use only these):
 - Softmax on the last axis -> SOFTMAX_I8 with TFLite's float exp table (a constant input)
 - Reshape/Flatten/Squeeze/Unsqueeze of an int8 tensor, or between a DequantizeLinear and a QuantizeLinear
   with the same parameters (ONNX Runtime's quantizer) -> COPY (an alias, no bytes moved)
+- Transpose, Concat, Pad, Slice, Gather, Split, MaxPool of int8 tensors, or between a DequantizeLinear and a
+  QuantizeLinear with the same parameters -> TRANSPOSE, CONCAT, GATHER_AXES, MAXPOOL_I8
+  (:mod:`bb_edge.bbrt.lower_qdq_move`); ``DQ -> [Relu|Clip] -> Q`` of an int8 tensor -> LUT_I8 (TFLite's
+  Requantize and clamp)
 - Transpose NHWC -> NCHW of a graph input read by convs only: dropped, the convs read the NHWC input in
   place (CONV_I8 p15 = 1); any other Transpose of a graph input: the device takes the transposed layout
   (``input_perm``, the host transposes)
@@ -47,6 +51,7 @@ from onnx import numpy_helper, shape_inference
 from bb_edge.bbrt import planner
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, RECV, SEND, STORE_ARENA, EdgeRecord, Op, Program, Tensor
+from bb_edge.bbrt.lower_qdq_move import MOVE_OPS, MoveCtx, data_inputs, lower_move, requant_table
 from bb_edge.bbrt.qdq_uint8 import int8_from_uint8
 from bb_edge.bbrt.quant import quantize_multiplier
 
@@ -68,8 +73,20 @@ class UnsupportedQuantPattern(BbrtError):
 
 
 def is_qdq(model: onnx.ModelProto) -> bool:
-    """True when the model carries its own quantization (QuantizeLinear/DequantizeLinear nodes)."""
-    return any(n.op_type in QDQ_OPS for n in model.graph.node)
+    """True when the model carries its own quantization (QuantizeLinear/DequantizeLinear nodes, or ONNX's
+    quantization_annotation on an int8 graph of data-movement ops only)."""
+    return any(n.op_type in QDQ_OPS for n in model.graph.node) or len(model.graph.quantization_annotation) > 0
+
+
+def annotated_params(model: onnx.ModelProto, init: dict[str, np.ndarray]) -> dict[str, tuple[float, int]]:
+    """(scale, zero point) of each tensor named in the graph's quantization_annotation (constant scalars)."""
+    out = {}
+    for a in model.graph.quantization_annotation:
+        kv = {e.key: e.value for e in a.quant_parameter_tensor_names}
+        s, z = init.get(kv.get("SCALE_TENSOR", "")), init.get(kv.get("ZERO_POINT_TENSOR", ""))
+        if s is not None and z is not None and s.size == 1 and z.size == 1:
+            out[a.tensor_name] = (float(s.reshape(-1)[0]), int(z.reshape(-1)[0]))
+    return out
 
 
 def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
@@ -188,13 +205,17 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             z = np.zeros(s.shape, np.uint8 if node.op_type == "QuantizeLinear" else np.int8)
         return s, z, int(_attrs(node).get("axis", 1))
 
+    annotated = annotated_params(cm, init)
+
     def act_params(name: str, where: onnx.NodeProto) -> tuple[float, int]:
         """(scale, zero point) of an int8 activation, read from the DequantizeLinear that consumes it."""
+        if name in annotated:
+            return annotated[name]
         for c in consumers.get(name, []):
             if c.op_type == "DequantizeLinear":
                 s, z, _ = qparams(c)
                 return float(s.reshape(-1)[0]), int(z.reshape(-1)[0])
-            if c.op_type in VIEW_OPS or c.op_type == "Transpose":
+            if c.op_type in VIEW_OPS or c.op_type in MOVE_OPS:
                 return act_params(c.output[0], c)
         raise UnsupportedQuantPattern(where.name, where.op_type, f"no DequantizeLinear reads {name!r}")
 
@@ -285,6 +306,9 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             qidx[name] = idx
         recv(name, idx)
 
+    mctx = MoveCtx(B, L, init, shape_of, qidx, new_q,
+                   lambda n, why: UnsupportedQuantPattern(n.name, n.op_type, why))
+
     def conv_geo(p: onnx.NodeProto, kh: int, kw: int) -> list[int]:
         a = _attrs(p)
         auto = a.get("auto_pad", b"NOTSET")
@@ -334,9 +358,8 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         sy, zy = float(sy_a.reshape(-1)[0]), int(zy_a.reshape(-1)[0])
         out = qn.output[0]
         p = prod.get(qn.input[0])
-        if p is None or p.op_type == "DequantizeLinear":
-            raise UnsupportedQuantPattern(qn.name, qn.op_type, "quantizes a float graph input or requantizes "
-                                          "a dequantized tensor")
+        if p is None:
+            raise UnsupportedQuantPattern(qn.name, qn.op_type, "quantizes a float graph input")
         act = None
         if p.op_type in ("Relu", "Clip"):
             act = p
@@ -345,10 +368,24 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             p = prod.get(p.input[0])
             if p is None:
                 raise UnsupportedQuantPattern(act.name, act.op_type, "activation of a float graph input")
-        single_use(p)
-        used.add(p.name)
         lo, hi = act_bounds(act, init, sy, zy)
         t = p.op_type
+        if t == "DequantizeLinear":  # int8 -> int8: TFLite's Requantize [and clamp] as a 256-byte table
+            x = src(p.output[0], p)
+            s_in, z_in = L.qparams[x]
+            tab = requant_table(s_in, z_in, sy, zy, lo, hi)
+            B.op(Op.LUT_I8, [qidx[x], B.const(f"{qn.name}__lut", tab, DT_INT8, 1.0, 0)], [new_q(out, sy, zy)], [],
+                 qn.name)
+            return
+        single_use(p)
+        used.add(p.name)
+        if t in MOVE_OPS and t != "Split":  # DQ -> data movement -> Q with the same parameters
+            movers = [src(i, p) for i in data_inputs(p)]
+            if act is not None or any(L.qparams[v] != (float(np.float32(sy)), zy) for v in movers):
+                raise UnsupportedQuantPattern(p.name, t, "an int8 data-movement op keeps its input's parameters; "
+                                              "this one requantizes or fuses an activation")
+            lower_move(mctx, p, movers, [out])
+            return
         if t == "Conv":
             x = src(p.input[0], p)
             sx = L.qparams[x][0]
@@ -463,6 +500,10 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             else:
                 raise UnsupportedQuantPattern(node.name, t, f"input {x!r} is not an int8 tensor of the program")
             continue
+        if t in MOVE_OPS and all(i in qidx for i in data_inputs(node)):  # int8 in, int8 out
+            lower_move(mctx, node, data_inputs(node), list(node.output))
+            used.add(node.name)
+            continue
         if t in VIEW_OPS and node.input[0] in qidx:
             x = node.input[0]
             s, z = L.qparams[x]
@@ -472,12 +513,12 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         if t == "QuantizeLinear":
             _group(node)
             continue
-        if t in GROUP_OPS or t in VIEW_OPS:
+        if t in GROUP_OPS or t in VIEW_OPS or t in MOVE_OPS:
             continue  # taken by the QuantizeLinear that ends its group (checked below)
         raise UnsupportedQuantPattern(node.name, t, "no int8 kernel for this op in a QDQ model")
 
     for node in cm.graph.node:
-        if (node.op_type in GROUP_OPS or node.op_type in VIEW_OPS) and node.name not in used:
+        if node.op_type in GROUP_OPS | VIEW_OPS | MOVE_OPS and node.name not in used:
             raise UnsupportedQuantPattern(node.name, node.op_type, "its float output is not quantized by a "
                                           "QuantizeLinear (a float op between DequantizeLinear and "
                                           "QuantizeLinear with no int8 kernel)")

@@ -97,7 +97,7 @@ class EnvelopeStruct(ctypes.Structure):
         ("seq", ctypes.c_uint64), ("request_id", ctypes.c_uint64), ("response_to", ctypes.c_uint64),
         ("edge", ctypes.c_uint32), ("scale", ctypes.c_float), ("zero_point", ctypes.c_int32),
         ("payload_len", ctypes.c_uint32), ("dims", ctypes.c_uint32 * 8),
-        ("data", ctypes.c_void_p),
+        ("data", ctypes.c_void_p), ("step", ctypes.c_uint32),
     ]
 
 
@@ -108,7 +108,7 @@ STATUS_NAMES = {
     24: "PROG_ALIGN", 25: "PROG_BOUNDS", 26: "PROG_OPCODE", 27: "PROG_UNSUPPORTED", 28: "PROG_TENSOR",
     29: "PROG_SHAPE", 30: "PROG_PARAM", 31: "PROG_EDGE", 32: "ARENA_SMALL", 33: "NOT_LITTLE_ENDIAN",
     40: "UNKNOWN_EDGE", 41: "EDGE_MISMATCH", 42: "WRONG_RECEIVER", 43: "DUPLICATE", 44: "STALE_EPOCH",
-    45: "UNAUTHORISED", 50: "RUN_INDEX",
+    45: "UNAUTHORISED", 46: "SESSION", 50: "RUN_INDEX",
 }
 
 

@@ -16,11 +16,12 @@ from onnx import helper, shape_inference
 
 
 def quantize_multiplier(real: float) -> tuple[int, int]:
-    """(m, shift) with real ~= m * 2**(shift - 31), m in [2**30, 2**31) (TFLite convention)."""
+    """(m, shift) with real ~= m * 2**(shift - 31), m in [2**30, 2**31) (TFLite's QuantizeMultiplier: std::round,
+    halves away from zero)."""
     if real <= 0.0 or not math.isfinite(real):
         return 0, 0
     frac, exp = math.frexp(real)
-    m = int(round(frac * (1 << 31)))
+    m = int(math.floor(frac * (1 << 31) + 0.5))  # frac > 0: std::round, not Python's half to even
     if m == 1 << 31:
         m //= 2
         exp += 1

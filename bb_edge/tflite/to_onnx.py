@@ -16,7 +16,9 @@ first convs, which read NHWC in place), and a reshape between layouts transposes
 not a pure reinterpretation (as tf2onnx's optimiser leaves it).
 
 Ops translated: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, SOFTMAX (beta 1),
-RESHAPE, SQUEEZE, EXPAND_DIMS, QUANTIZE (of a float graph input), DEQUANTIZE (to a float graph output).
+RESHAPE, SQUEEZE, EXPAND_DIMS, QUANTIZE (of a float graph input, or int8 -> int8), DEQUANTIZE (to a float graph
+output), and the data-movement ops of :mod:`bb_edge.tflite.moves` (TRANSPOSE, CONCATENATION, PAD, PADV2,
+STRIDED_SLICE, GATHER, SPLIT, PACK, UNPACK) and MAX_POOL_2D.
 Anything else, float ops and int16 activations (16x8) included, is a :class:`TfliteUnsupportedError`
 naming the op: the int8 lowering has no exact kernel for it.
 """
@@ -32,12 +34,13 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.tflite.errors import TfliteError, TfliteFormatError, TfliteQuantError, TfliteUnsupportedError
+from bb_edge.tflite.moves import MOVE_HANDLERS, MOVES
 from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
 
 OPSET = 17
 #: TFLite ops this module translates (docs/bbrt.md, "Compiling a .tflite")
 SUPPORTED = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "AVERAGE_POOL_2D", "SOFTMAX", "RESHAPE",
-             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE")
+             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *MOVES)
 VIEWS = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
 ACT_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
@@ -147,7 +150,7 @@ class _Builder:
         """Reshape an int8 ONNX value (NCHW when 4-D) from TFLite shape ``shape_in`` to ``shape_out``."""
         nchw = (lambda s: (s[0], s[3], s[1], s[2]))  # noqa: E731 - a shape's NCHW form
         a, b = len(shape_in) == 4, len(shape_out) == 4
-        if a and not pure_view(shape_in, TO_NHWC):
+        if a and not pure_view(nchw(shape_in), TO_NHWC):  # the value is NCHW: does going NHWC move bytes?
             src = self.node("Transpose", [src], f"{base}_nhwc", perm=TO_NHWC)
             a = False
         target = nchw(shape_out) if b and pure_view(shape_out, TO_NCHW) else shape_out
@@ -359,7 +362,8 @@ def _dequantize(b: _Builder, op: TflOp) -> None:
 
 HANDLERS = {"CONV_2D": _conv, "DEPTHWISE_CONV_2D": _conv, "FULLY_CONNECTED": _fully_connected, "ADD": _add,
             "AVERAGE_POOL_2D": _avgpool, "SOFTMAX": _softmax, "RESHAPE": _view, "SQUEEZE": _view,
-            "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize}
+            "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize, **MOVE_HANDLERS}
+MULTI_OUTPUT = ("SPLIT", "UNPACK")
 
 
 def _value_info(name: str, dtype: str, shape: tuple[int, ...]) -> onnx.ValueInfoProto:
@@ -387,7 +391,8 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             if i >= 0 and g.tensors[i].dtype == "INT16" and g.tensors[i].data is None:
                 raise TfliteUnsupportedError(op.op, op.index, f"tensor {g.tensors[i].name!r} is int16 (16x8 "
                                              f"quantization): bbrt's lowering keeps int8 activations only")
-        if not op.inputs or op.inputs[0] < 0 or len(op.outputs) != 1 or op.outputs[0] < 0:
+        n_out_ok = len(op.outputs) >= 1 if op.op in MULTI_OUTPUT else len(op.outputs) == 1
+        if not op.inputs or op.inputs[0] < 0 or not n_out_ok or min(op.outputs) < 0:
             raise TfliteFormatError(f"operator {op.index} ({op.op}): {len(op.inputs)} inputs and {len(op.outputs)} "
                                     f"outputs")
     b = _Builder(g)
@@ -430,6 +435,16 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             b.nodes.append(helper.make_node("Identity", [v], [b.names[i]], name=b.fresh(f"{b.names[i]}_out")))
         outputs.append(_value_info(b.names[i], t.dtype, shape))
     graph = helper.make_graph(b.nodes, name, inputs, outputs, b.inits)
+    for i in g.inputs:  # an int8 input's parameters, also when no DequantizeLinear reads it (data movement only)
+        t = g.tensors[i]
+        if t.dtype == "INT8" and t.quant is not None and t.quant.per_tensor:
+            sn, zn = b.scale_zp(f"{b.names[i]}_in", float(t.quant.scale[0]), int(t.quant.zero_point[0]))
+            graph.initializer.extend(b.inits[-2:])
+            ann = graph.quantization_annotation.add()
+            ann.tensor_name = b.names[i]
+            for k, v in (("SCALE_TENSOR", sn), ("ZERO_POINT_TENSOR", zn)):
+                e = ann.quant_parameter_tensor_names.add()
+                e.key, e.value = k, v
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="bb-edge",
                               producer_version="tflite")
     model.ir_version = 8

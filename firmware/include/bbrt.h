@@ -4,6 +4,9 @@
  * C99, no malloc/free, no global constructors. Every buffer is given by the
  * caller or has a compile-time size. See docs/bbrt.md (program format, node
  * protocol) and docs/wire.md (envelope v1, COBS + CRC-32 framing).
+ *
+ * Why one file: it is the runtime's one public contract (envelope, program, node structs whose sizes a port
+ * allocates statically); learning, training, link and OTA have their own headers.
  */
 #ifndef BBRT_H
 #define BBRT_H
@@ -76,6 +79,8 @@ typedef enum {
     BBRT_E_DUPLICATE = 43,     /* (sender, seq) already applied */
     BBRT_E_STALE_EPOCH = 44,   /* seq from a boot epoch older than the one kept for the sender */
     BBRT_E_UNAUTHORISED = 45,  /* edge not produced by this sender / graph input not from the host */
+    BBRT_E_SESSION = 46,       /* a session step refused (not open, out of order, no session for a stateful
+                                * program); the owner got an error envelope, nothing changed */
     /* run */
     BBRT_E_RUN_INDEX = 50      /* a run-time index (GATHER) outside its axis: nothing was read or written */
 } bbrt_status_t;
@@ -94,6 +99,10 @@ enum {
 #define BBRT_FLAG_QUANT 0x1u
 #define BBRT_FLAG_RESPONSE 0x2u
 #define BBRT_FLAG_ERROR 0x4u
+/* a step of a session (docs/wire.md "Sessions"): response_to is the session id (non-zero), step the step;
+ * never with RESPONSE */
+#define BBRT_FLAG_SESSION 0x8u
+#define BBRT_KNOWN_FLAGS 0xFu
 #define BBRT_KIND_DATA 0u
 #define BBRT_KIND_CONTROL 1u
 #define BBRT_PROTO_DATAFLOW 0u
@@ -103,6 +112,7 @@ enum {
 #define BBRT_CTRL_PONG 3u
 #define BBRT_CTRL_BYE 4u
 #define BBRT_CTRL_ERROR 5u
+#define BBRT_CTRL_SESSION_CLOSE 6u /* the owner ends a session (FLAG_SESSION names it; docs/wire.md) */
 #define BBRT_BROADCAST 0xFFFFFFFFu
 /* Clients (bb_edge/deployment/clients.py): client slot k (1..255) is endpoint "_client<k>" with wire id
  * BBRT_CLIENT_ID_BASE + k; a request id's top byte (bits 56..63) names the slot that owns it (0: the
@@ -134,6 +144,7 @@ typedef struct {
     uint32_t payload_len;
     uint32_t dims[BBRT_MAX_RANK];
     const uint8_t *data; /* points into the decoded buffer (in place) */
+    uint32_t step;       /* the step of a session envelope (BBRT_FLAG_SESSION, offset 60), else 0 */
 } bbrt_envelope_t;
 
 /* data offset of an envelope of this rank: 64 + 8*ceil(rank/2) */
@@ -219,7 +230,10 @@ bbrt_status_t bbrt_frame_decode(const uint8_t *frame, size_t len, uint8_t *out, 
 #define BBRT_MAX_EDGES 32u
 
 enum { BBRT_STORE_ARENA = 0, BBRT_STORE_CONST = 1 };
-enum { BBRT_EDGE_RECV = 0, BBRT_EDGE_SEND = 1 };
+/* BBRT_EDGE_STATE: a state pair (docs/bbrt.md "Session slots"): tensor = the state input, peer = the index of
+ * the state output tensor whose value at step t is the input at step t+1; edge_id 0; kept in the node's
+ * session slots, never on the wire */
+enum { BBRT_EDGE_RECV = 0, BBRT_EDGE_SEND = 1, BBRT_EDGE_STATE = 2 };
 
 typedef enum {
     BBRT_OP_CONV_F32 = 1, BBRT_OP_CONV_I8 = 2,
@@ -320,6 +334,8 @@ typedef struct {
     uint32_t duplicates, stale_epoch, unauthorised;
     /* link layer (docs/wire.md): envelopes a full window or a down link kept from leaving */
     uint32_t tx_dropped;
+    /* session slots (docs/bbrt.md "Session slots"): steps refused, sessions ended by LRU eviction, closed */
+    uint32_t session_refused, session_evicted, session_closed;
 } bbrt_node_stats_t;
 
 /* Per-sender duplicate filter (docs/wire.md "Sequence numbers and boot epochs", the rules of
@@ -364,10 +380,28 @@ struct bbrt_node_ota_hooks_s;
 
 typedef struct {
     uint64_t request_id;
+    uint64_t session;   /* the session its envelopes name (0: none) */
+    uint32_t step;      /* and the step */
     uint32_t have_mask; /* bit i: recv edge i arrived */
     uint32_t age;       /* order of arrival of the request's first edge (oldest = smallest) */
     uint8_t used;
 } bbrt_request_slot_t;
+
+/* Session slots (docs/bbrt.md "Session slots"): a stateful program (BBRT_EDGE_STATE pairs) keeps each
+ * session's state tensors in one of a fixed number of slots in the caller's arena, after the request
+ * slots, planned at build time (bbrt_node_arena_size). A slot is (owner, session id): the owner is the
+ * client slot in the request ids' top byte (0: the host), so no other identity continues or closes it. */
+#ifndef BBRT_SESSION_SLOTS
+#define BBRT_SESSION_SLOTS 4u
+#endif
+typedef struct {
+    uint64_t session;      /* the session id (non-zero) */
+    uint64_t last_request; /* the request id of its last step: where the owner hears that the session ended */
+    uint32_t next_step;    /* the only step it takes next */
+    uint32_t age;          /* least recently used session gives way when every slot is taken */
+    uint8_t owner;         /* client slot of its request ids (0: the host) */
+    uint8_t used;
+} bbrt_session_slot_t;
 
 typedef struct {
     bbrt_program_t prog;
@@ -383,6 +417,12 @@ typedef struct {
     uint8_t *slot_base;   /* staging area inside the caller's arena (slot_bytes != 0) */
     uint32_t recv_off[BBRT_MAX_EDGES]; /* offset of recv edge i inside a slot */
     bbrt_request_slot_t slots[BBRT_REQUEST_SLOTS];
+    /* session slots: state_bytes per slot (0: a stateless program), n_sessions usable, in the arena at session_base */
+    uint32_t state_bytes;
+    uint32_t n_sessions;
+    uint32_t session_age;
+    uint8_t *session_base;
+    bbrt_session_slot_t sessions[BBRT_SESSION_SLOTS];
     uint8_t unframed; /* 1: put() gets bare envelopes, ending with put(0, 0) (packet transports) */
     bbrt_node_stats_t stats;
     uint32_t boot_epoch;  /* outbound seq = (boot_epoch << 32) | n */
@@ -408,6 +448,8 @@ typedef struct {
         uint8_t mode;                 /* 0 none, 1 payload into the arena, 2 staged in ctl */
         uint32_t edge, slot, data_off, payload_len, sender;
         uint64_t seq, request_id;     /* of its validated header: the seq window moves when it completes */
+        uint64_t session;             /* its session and step (FLAG_SESSION; session 0: none) */
+        uint32_t step;
         uint8_t *dst;                 /* the edge's bytes in the arena (tensor or request slot) */
     } in;
 } bbrt_node_t;
@@ -429,8 +471,11 @@ void bbrt_node_send(bbrt_node_t *node, bbrt_envelope_t *env, const uint8_t *payl
 /* Arena bytes a node needs for a loaded program with `slots` request slots:
  * the program's arena (8-aligned) plus slots x the 8-aligned Recv payloads, or
  * just the program's arena when it has at most one Recv edge (a request is
- * then complete with its first envelope and never waits). */
+ * then complete with its first envelope and never waits); a stateful program adds
+ * BBRT_SESSION_SLOTS x its state bytes (bbrt_node_state_bytes). */
 uint32_t bbrt_node_arena_size(const bbrt_program_t *prog, uint32_t slots);
+/* Bytes of one session slot: the 8-aligned state inputs of the program's BBRT_EDGE_STATE pairs (0: stateless). */
+uint32_t bbrt_node_state_bytes(const bbrt_program_t *prog);
 
 /* rxbuf must hold BBRT_RX_BUFFER_SIZE bytes (or the caller's own maximum).
  * The node uses as many request slots (<= BBRT_REQUEST_SLOTS) as the arena

@@ -1261,82 +1261,116 @@ static void mul_f32_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_
     for (i = 0; i < n; i++) py[i] = fclamp(pa[i * sa] * pb[i * sb], lo, hi);
 }
 
-/* ADD_I8's three requantizations (TFLite's: inputs shifted left by p[0], each scaled by its
- * multiplier, the sum by the output's) with dw_rq where the shifts allow: an input's x = d * 2^ls
- * (|d| <= 255) is shifted further left by j so that total + j >= 32 (the hi word of one SMLAL), the
- * same integer as mbqm(x, m, shift) while ls + j <= 23 (|x| < 2^31, |result| < 2^30: no clamp). */
+/* ADD_I8's three requantizations are TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp (its int8
+ * ADD, reference kernels, TFLM and CMSIS-NN alike): a rounding doubling high multiply
+ * h = floor((x * m + 2^30) / 2^31) (gemmlowp's SaturatingRoundingDoublingHighMul, whose nudge makes it
+ * round half up for either sign), then RoundingDivideByPOT(h, e), e = -shift: half away from zero, i.e.
+ * (h + 2^(e-1) - [h < 0]) >> e. Two roundings, not mbqm's one: they differ by one on some elements
+ * (a negative half, or a first rounding that crosses the second's half). A positive shift multiplies x
+ * by 2^shift first (TFLite's MultiplyByQuantizedMultiplier). */
+static int32_t add_rq(int32_t x, int32_t m, int32_t shift) {
+    int64_t v = (int64_t)x, h;
+    int32_t e = shift < 0 ? (shift < -31 ? 31 : -shift) : 0;
+    if (shift > 0) v *= (int64_t)1 << (shift > 30 ? 30 : shift);
+    if (v > 2147483647) v = 2147483647; /* TFLite multiplies in int32 */
+    if (v < -2147483647 - 1) v = -2147483647 - 1;
+    h = (v * (int64_t)m + ((int64_t)1 << 30)) >> 31;
+    if (h > 2147483647) h = 2147483647;
+    if (e == 0) return (int32_t)h;
+    return (int32_t)((h + ((int64_t)1 << (e - 1)) - (h < 0)) >> e);
+}
+
+/* The fast form (add_rq_t.fast: m >= 0, shift in [-31, 0], |x| < 2^30): the high multiply as one SMLAL
+ * of 2x, hi word ((2x * m + 2^31) >> 32 = h), then (h + r2 + (h >> 31 & nm)) >> e with r2 = 2^(e-1) and
+ * nm = -1 when e > 0 (r2 = nm = 0 when e = 0). An input's x = d * 2^ls (|d| <= 255, ls <= 20) fits. */
 #define BBRT_ADD_CHUNK 64u /* elements per pass of the same-shape loop (int32 each, stack) */
 typedef struct {
-    dw_rq_t qa, qb, qy;
-    int32_t ea, eb, za, zb, zy, lo, hi, fast;
+    int32_t m, shift, e, r2, nm, fast;
+} add_rq_t;
+typedef struct {
+    add_rq_t qa, qb, qy;
+    int32_t ls, za, zb, zy, lo, hi, fast;
 } add_i8_t;
 
-static void add_input_rq(dw_rq_t *q, int32_t *e, int32_t ls, int32_t m, int32_t shift) {
-    int32_t sc = shift > 30 ? 30 : (shift < -31 ? -31 : shift), total = 31 - sc, j = total < 32 ? 32 - total : 0;
+static void add_rq_init(add_rq_t *q, int32_t m, int32_t shift) {
     q->m = m;
     q->shift = shift;
-    q->fast = m >= 0 && ls + j <= 23;
-    q->s = total + j - 32;
-    q->rnd = (int64_t)1 << (total + j - 1);
-    *e = ls + j;
+    q->fast = m >= 0 && shift <= 0 && shift >= -31;
+    q->e = q->fast ? -shift : 0;
+    q->r2 = q->e > 0 ? (int32_t)(1u << (q->e - 1)) : 0;
+    q->nm = q->e > 0 ? -1 : 0;
+}
+
+/* the fast form of add_rq(x2 / 2, m, shift), x2 = 2x, with the zero point folded into kc: kc = 2^31 - 2z * f * m */
+static inline int32_t add_rq_fast(int32_t x2, int32_t m, int64_t kc, int32_t e, int32_t r2, int32_t nm) {
+    int32_t h = (int32_t)(((int64_t)x2 * m + kc) >> 32);
+    return (h + r2 + ((h >> 31) & nm)) >> e;
 }
 
 static void add_i8_init(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, const bbrt_tensor_t *y,
                         add_i8_t *k) {
-    add_input_rq(&k->qa, &k->ea, op->p[0], op->p[1], op->p[2]);
-    add_input_rq(&k->qb, &k->eb, op->p[0], op->p[3], op->p[4]);
-    dw_rq_init(&k->qy, op->p[5], op->p[6]);
+    add_rq_init(&k->qa, op->p[1], op->p[2]);
+    add_rq_init(&k->qb, op->p[3], op->p[4]);
+    add_rq_init(&k->qy, op->p[5], op->p[6]);
+    k->ls = op->p[0];
     k->za = a->zero_point;
     k->zb = b->zero_point;
     k->zy = y->zero_point;
     k->lo = op->p[7];
     k->hi = op->p[8];
-    k->fast = k->qa.fast && k->qb.fast && k->qy.fast && k->za >= -128 && k->za <= 127 && k->zb >= -128 &&
-              k->zb <= 127;
+    /* |d| <= 255: d * 2^(ls + 1) < 2^29; each term |t| <= |d| * 2^ls < 2^28, 2 * (the sum) < 2^30 fits */
+    k->fast = k->qa.fast && k->qb.fast && k->qy.fast && k->ls <= 20 && k->za >= -128 && k->za <= 127 &&
+              k->zb >= -128 && k->zb <= 127;
 }
 
-/* t[i] (+)= dw_rq(x[i] * 2^e, m, kc, s) for i < n: one input's term, its zero point in kc */
-BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, uint32_t n, int32_t e, int32_t m,
-                                   int64_t kc, int32_t s, int acc) {
+/* t[i] (+)= add_rq_fast(x[i] * f, ...) for i < n: one input's term, its zero point in kc */
+BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, uint32_t n, int32_t f,
+                                   const add_rq_t *q, int64_t kc, int acc) {
+    const int32_t m = q->m, e = q->e, r2 = q->r2, nm = q->nm;
     uint32_t i;
     if (acc)
-        for (i = 0; i < n; i++) t[i] += dw_rq((int32_t)x[i] * (1 << e), m, kc, s);
+        for (i = 0; i < n; i++) t[i] += add_rq_fast((int32_t)x[i] * f, m, kc, e, r2, nm);
     else
-        for (i = 0; i < n; i++) t[i] = dw_rq((int32_t)x[i] * (1 << e), m, kc, s);
+        for (i = 0; i < n; i++) t[i] = add_rq_fast((int32_t)x[i] * f, m, kc, e, r2, nm);
 }
 
 /* y[i] = a[i * sa] + b[i * sb] for i < n; y may be a or b (element i is read before it is written) */
 static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n, uint32_t sa,
                         uint32_t sb) {
-    const int32_t ma = k->qa.m, mb = k->qb.m, my = k->qy.m, s_a = k->qa.s, s_b = k->qb.s, s_y = k->qy.s;
-    const int32_t fa = 1 << k->ea, fb = 1 << k->eb, za = k->za, zb = k->zb, zy = k->zy, lo = k->lo, hi = k->hi;
-    const int64_t ra = k->qa.rnd, rb = k->qb.rnd, ry = k->qy.rnd;
+    const add_rq_t *qa = &k->qa, *qb = &k->qb, *qy = &k->qy;
+    const int32_t f = 1 << (k->ls + 1), zy = k->zy, lo = k->lo, hi = k->hi;
+    const int64_t rnd = (int64_t)1 << 31;
+    /* (x - z) * f * m + 2^31 = x * f * m + (2^31 - z * f * m): the zero points in the rounding constants */
+    const int64_t ca = rnd - (int64_t)(k->za * f) * qa->m, cb = rnd - (int64_t)(k->zb * f) * qb->m;
     uint32_t i;
     if (sb == 0u) { /* b broadcast along the run (a per-channel operand): its term once */
-        const int32_t tb = dw_rq(((int32_t)pb[0] - zb) * fb, mb, rb, s_b);
+        const int32_t tb = add_rq_fast((int32_t)pb[0] * f, qb->m, cb, qb->e, qb->r2, qb->nm);
         for (i = 0; i < n; i++, pa += sa) {
-            int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + tb, my, ry, s_y) + zy;
+            int32_t v = add_rq_fast(2 * (add_rq_fast((int32_t)*pa * f, qa->m, ca, qa->e, qa->r2, qa->nm) + tb),
+                                    qy->m, rnd, qy->e, qy->r2, qy->nm) + zy;
             py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
         }
         return;
     }
     if (sa == 1u && sb == 1u) { /* same shape: three passes over chunks, each with few live values */
-        /* (x - z) * f * m + rnd = x * f * m + (rnd - z * f * m): the zero points in the rounding constants */
-        const int64_t ca = ra - (int64_t)(za * fa) * ma, cb = rb - (int64_t)(zb * fb) * mb;
         int32_t t[BBRT_ADD_CHUNK];
         uint32_t i0, c;
         for (i0 = 0; i0 < n; i0 += c, pa += c, pb += c, py += c) {
             c = n - i0 < BBRT_ADD_CHUNK ? n - i0 : BBRT_ADD_CHUNK;
-            add_term(t, pa, c, k->ea, ma, ca, s_a, 0);
-            add_term(t, pb, c, k->eb, mb, cb, s_b, 1);
+            add_term(t, pa, c, f, qa, ca, 0);
+            add_term(t, pb, c, f, qb, cb, 1);
             /* the chunk's inputs are all read: its outputs may now overwrite them (in place) */
-            dw_requant(py, 1u, t, c, &k->qy, zy, lo, hi);
+            for (i = 0; i < c; i++) {
+                int32_t v = add_rq_fast(2 * t[i], qy->m, rnd, qy->e, qy->r2, qy->nm) + zy;
+                py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+            }
         }
         return;
     }
     for (i = 0; i < n; i++, pa += sa, pb += sb) {
-        int32_t v = dw_rq(dw_rq(((int32_t)*pa - za) * fa, ma, ra, s_a) + dw_rq(((int32_t)*pb - zb) * fb, mb, rb, s_b),
-                          my, ry, s_y) + zy;
+        int32_t s = add_rq_fast((int32_t)*pa * f, qa->m, ca, qa->e, qa->r2, qa->nm) +
+                    add_rq_fast((int32_t)*pb * f, qb->m, cb, qb->e, qb->r2, qb->nm);
+        int32_t v = add_rq_fast(2 * s, qy->m, rnd, qy->e, qy->r2, qy->nm) + zy;
         py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
     }
 }
@@ -1351,7 +1385,7 @@ static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
     if (k.fast) {
         if (sa == 0u && sb != 0u) { /* a + b = b + a: the same integers, operands swapped */
             add_i8_t s = k;
-            s.qa = k.qb; s.qb = k.qa; s.ea = k.eb; s.eb = k.ea; s.za = k.zb; s.zb = k.za;
+            s.qa = k.qb; s.qb = k.qa; s.za = k.zb; s.zb = k.za;
             add_i8_fast(&s, pb, pa, py, n, sb, sa);
         } else {
             add_i8_fast(&k, pa, pb, py, n, sa, sb);
@@ -1359,10 +1393,11 @@ static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
         return;
     }
     for (i = 0; i < n; i++) {
-        int32_t va = ((int32_t)pa[i * sa] - k.za) * (1 << op->p[0]);
-        int32_t vb = ((int32_t)pb[i * sb] - k.zb) * (1 << op->p[0]);
-        int32_t s = mbqm(va, k.qa.m, k.qa.shift) + mbqm(vb, k.qb.m, k.qb.shift);
-        py[i] = sat8(mbqm(s, k.qy.m, k.qy.shift) + k.zy, k.lo, k.hi);
+        int32_t va = ((int32_t)pa[i * sa] - k.za) * (1 << k.ls);
+        int32_t vb = ((int32_t)pb[i * sb] - k.zb) * (1 << k.ls);
+        int64_t s = (int64_t)add_rq(va, k.qa.m, k.qa.shift) + add_rq(vb, k.qb.m, k.qb.shift);
+        s = s > 2147483647 ? 2147483647 : (s < -2147483647 - 1 ? -2147483647 - 1 : s);
+        py[i] = sat8(add_rq((int32_t)s, k.qy.m, k.qy.shift) + k.zy, k.lo, k.hi);
     }
 }
 

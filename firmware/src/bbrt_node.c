@@ -25,35 +25,61 @@ static uint32_t request_bytes(const bbrt_program_t *prog, uint32_t *off) {
     return n_recv > 1u ? total : 0u;
 }
 
-uint32_t bbrt_node_arena_size(const bbrt_program_t *prog, uint32_t slots) {
-    uint32_t per = request_bytes(prog, 0);
-    return ALIGN8(prog->arena_size) + (per ? slots * per : 0u);
+/* bytes of one session slot: the 8-aligned state inputs (BBRT_EDGE_STATE pairs), 0 for a stateless program */
+uint32_t bbrt_node_state_bytes(const bbrt_program_t *prog) {
+    uint32_t i, total = 0u;
+    for (i = 0; i < prog->n_edges; i++) {
+        bbrt_edge_t e;
+        bbrt_tensor_t t;
+        bbrt_program_edge(prog, i, &e);
+        if (e.dir != BBRT_EDGE_STATE) continue;
+        bbrt_program_tensor(prog, e.tensor, &t);
+        total += ALIGN8(t.nbytes); /* each within the loaded arena: no overflow */
+    }
+    return total;
 }
 
-/* Bind a loaded program to the node: Recv mask, request slots in the arena beyond the program's own
- * bytes. Also used by an over-the-air switch (bbrt_node_ota.c) at an idle point. */
+uint32_t bbrt_node_arena_size(const bbrt_program_t *prog, uint32_t slots) {
+    uint32_t per = request_bytes(prog, 0);
+    return ALIGN8(prog->arena_size) + (per ? slots * per : 0u) + BBRT_SESSION_SLOTS * bbrt_node_state_bytes(prog);
+}
+
+/* Bind a loaded program to the node: Recv mask, request slots and then session slots in the arena beyond the
+ * program's own bytes (a stateful program keeps room for one session before request slots take the rest).
+ * Also used by an over-the-air switch (bbrt_node_ota.c) at an idle point. */
 void bbrt_node_set_program(bbrt_node_t *node, const bbrt_program_t *prog, uint8_t *arena, size_t arena_size) {
-    uint32_t i, per;
-    size_t base, spare;
+    uint32_t i, per, sb;
+    size_t base, spare, used = 0u;
     node->prog = *prog;
     node->need_mask = 0u;
     node->n_slots = 1u;
     node->slot_bytes = 0u;
     node->slot_base = 0;
     bbrt_memset(node->slots, 0, sizeof(node->slots));
+    bbrt_memset(node->sessions, 0, sizeof(node->sessions));
+    node->n_sessions = 0u;
+    node->session_base = 0;
     for (i = 0; i < node->prog.n_edges; i++) {
         bbrt_edge_t e;
         bbrt_program_edge(&node->prog, i, &e);
         if (e.dir == BBRT_EDGE_RECV) node->need_mask |= (1u << i);
     }
     per = request_bytes(&node->prog, node->recv_off);
+    sb = bbrt_node_state_bytes(&node->prog);
+    node->state_bytes = sb;
     base = ALIGN8((size_t)node->prog.arena_size);
     spare = arena_size > base ? arena_size - base : 0u;
-    if (per > 0u && spare >= per) {
-        size_t n = spare / per;
+    if (per > 0u && spare >= per + sb) {
+        size_t n = (spare - sb) / per;
         node->n_slots = n < BBRT_REQUEST_SLOTS ? (uint32_t)n : BBRT_REQUEST_SLOTS;
         node->slot_bytes = per;
         node->slot_base = arena + base;
+        used = (size_t)node->n_slots * per;
+    }
+    if (sb > 0u) {
+        size_t n = (spare - used) / sb;
+        node->n_sessions = n < BBRT_SESSION_SLOTS ? (uint32_t)n : BBRT_SESSION_SLOTS;
+        node->session_base = arena + base + used;
     }
 }
 
@@ -70,6 +96,7 @@ bbrt_status_t bbrt_node_init(bbrt_node_t *node, const uint8_t *program, size_t p
     st = bbrt_program_load(&prog, program, program_len, arena, arena_size);
     if (st != BBRT_OK) return st;
     bbrt_node_set_program(node, &prog, arena, arena_size);
+    if (node->state_bytes && node->n_sessions == 0u) return BBRT_E_ARENA_SMALL; /* no room for one session */
     return BBRT_OK;
 }
 
@@ -371,8 +398,228 @@ static void send_outputs(bbrt_node_t *node, uint64_t request_id) {
     }
 }
 
+/* ------------------------------------------------------------ session slots */
+static bbrt_status_t fresh(bbrt_node_t *node, const bbrt_envelope_t *env) {
+    bbrt_status_t st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq);
+    if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
+    if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
+    return st;
+}
+
+/* An error text built without printf (no libc on an MCU): at most 200 bytes, what send_control sends. */
+typedef struct {
+    char b[201];
+    uint32_t n;
+} text_t;
+
+static void t_str(text_t *t, const char *p) {
+    while (p && *p && t->n < 200u) t->b[t->n++] = *p++;
+    t->b[t->n] = 0;
+}
+
+/* decimal digits of v, dividing in 16-bit pieces so a 32-bit MCU needs no 64-bit division helper */
+static void t_u64(text_t *t, uint64_t v) {
+    char d[20];
+    int k = 0, sh;
+    do {
+        uint32_t r = 0u;
+        uint64_t q = 0u;
+        for (sh = 48; sh >= 0; sh -= 16) {
+            uint32_t cur = (r << 16) | (uint32_t)((v >> sh) & 0xFFFFu);
+            q |= (uint64_t)(cur / 10u) << sh;
+            r = cur % 10u;
+        }
+        d[k++] = (char)('0' + (int)r);
+        v = q;
+    } while (v != 0u && k < 20);
+    while (k > 0 && t->n < 200u) t->b[t->n++] = d[--k];
+    t->b[t->n] = 0;
+}
+
+static uint32_t owner_of(uint64_t request_id) { return (uint32_t)(request_id >> 56) & 0xFFu; }
+
+static bbrt_session_slot_t *session_find(bbrt_node_t *node, uint32_t owner, uint64_t session) {
+    uint32_t s;
+    for (s = 0; s < node->n_sessions; s++)
+        if (node->sessions[s].used && node->sessions[s].owner == owner && node->sessions[s].session == session)
+            return &node->sessions[s];
+    return 0;
+}
+
+/* Refuse a step: the owner of request_id gets "SessionRefused: ..." (the Python engine's words); nothing changes. */
+static bbrt_status_t session_refuse(bbrt_node_t *node, uint64_t request_id, uint64_t session, uint32_t step,
+                                    const char *why, uint32_t a, uint32_t b) {
+    text_t t;
+    t.n = 0u;
+    t_str(&t, "SessionRefused: request ");
+    t_u64(&t, request_id);
+    t_str(&t, " (session ");
+    t_u64(&t, session);
+    t_str(&t, " step ");
+    t_u64(&t, step);
+    t_str(&t, ") at node ");
+    t_u64(&t, node->prog.node_id);
+    t_str(&t, ": ");
+    t_str(&t, why);
+    if (a != 0xFFFFFFFFu) { /* "step S is not the next step N" */
+        t_u64(&t, a);
+        t_str(&t, " is not the next step ");
+        t_u64(&t, b);
+    }
+    node->stats.session_refused++;
+    send_control(node, BBRT_CTRL_ERROR, bbrt_reply_to(request_id), 0u, request_id, t.b);
+    return BBRT_E_SESSION;
+}
+
+/* Whether a checked data envelope may join its request as (session, step); read only. A request's envelopes
+ * name one session and step; a stateful program takes only session steps, each its session's next step
+ * (step 0 opens a session that is not open). Checked again when the request runs (session_take). */
+static bbrt_status_t session_admit(bbrt_node_t *node, const bbrt_envelope_t *env) {
+    uint32_t s;
+    uint64_t sid = (env->flags & BBRT_FLAG_SESSION) ? env->response_to : 0u;
+    uint32_t step = sid ? env->step : 0u;
+    const bbrt_session_slot_t *live;
+    for (s = 0; s < node->n_slots; s++)
+        if (node->slots[s].used && node->slots[s].request_id == env->request_id) {
+            if (node->slots[s].session != sid || node->slots[s].step != step)
+                return session_refuse(node, env->request_id, sid, step,
+                                      "the request's envelopes name different sessions or steps", 0xFFFFFFFFu, 0u);
+            break;
+        }
+    if (node->state_bytes == 0u) return BBRT_OK; /* a stateless program: a session step is a plain request */
+    if (sid == 0u)
+        return session_refuse(node, env->request_id, 0u, 0u,
+                              "the program keeps state: its requests must be steps of a session", 0xFFFFFFFFu, 0u);
+    live = session_find(node, owner_of(env->request_id), sid);
+    if (live == 0)
+        return step == 0u ? BBRT_OK
+                          : session_refuse(node, env->request_id, sid, step,
+                                           "session is not open (never opened here, closed or evicted)", 0xFFFFFFFFu,
+                                           0u);
+    if (step != live->next_step) return session_refuse(node, env->request_id, sid, step, "step ", step, live->next_step);
+    return BBRT_OK;
+}
+
+/* The session a complete request runs as: its slot, opened with zeros at step 0 (the least recently used
+ * session is evicted, its owner told "SessionEnded: ... evicted"), or 0 after a refusal. */
+static bbrt_session_slot_t *session_take(bbrt_node_t *node, const bbrt_request_slot_t *req) {
+    uint32_t owner = owner_of(req->request_id), s, pick = BBRT_SESSION_SLOTS;
+    bbrt_session_slot_t *live;
+    if (req->session == 0u) {
+        (void)session_refuse(node, req->request_id, 0u, 0u,
+                             "the program keeps state: its requests must be steps of a session", 0xFFFFFFFFu, 0u);
+        return 0;
+    }
+    live = session_find(node, owner, req->session);
+    if (live != 0) {
+        if (req->step == live->next_step) return live;
+        (void)session_refuse(node, req->request_id, req->session, req->step, "step ", req->step, live->next_step);
+        return 0;
+    }
+    if (req->step != 0u) {
+        (void)session_refuse(node, req->request_id, req->session, req->step,
+                             "session is not open (never opened here, closed or evicted)", 0xFFFFFFFFu, 0u);
+        return 0;
+    }
+    for (s = 0; s < node->n_sessions && pick == BBRT_SESSION_SLOTS; s++)
+        if (!node->sessions[s].used) pick = s;
+    if (pick == BBRT_SESSION_SLOTS) { /* every slot taken: the least recently used session ends */
+        text_t t;
+        bbrt_session_slot_t *v;
+        pick = 0u;
+        for (s = 1; s < node->n_sessions; s++)
+            if (node->sessions[s].age < node->sessions[pick].age) pick = s;
+        v = &node->sessions[pick];
+        t.n = 0u;
+        t_str(&t, "SessionEnded: session ");
+        t_u64(&t, v->session);
+        t_str(&t, " at node ");
+        t_u64(&t, node->prog.node_id);
+        t_str(&t, ": evicted: the node holds at most ");
+        t_u64(&t, node->n_sessions);
+        t_str(&t, " sessions");
+        node->stats.session_evicted++;
+        send_control(node, BBRT_CTRL_ERROR, bbrt_reply_to(v->last_request), 0u, v->last_request, t.b);
+    }
+    live = &node->sessions[pick];
+    bbrt_memset(live, 0, sizeof(*live));
+    live->used = 1u;
+    live->owner = (uint8_t)owner;
+    live->session = req->session;
+    live->last_request = req->request_id;
+    live->age = ++node->session_age;
+    bbrt_memset(node->session_base + (size_t)pick * node->state_bytes, 0, node->state_bytes); /* zeros at step 0 */
+    return live;
+}
+
+/* copy a session's state into the state inputs (to_prog) or the state outputs back into its slot */
+static void session_copy(bbrt_node_t *node, const bbrt_session_slot_t *live, int to_prog) {
+    uint8_t *p = node->session_base + (size_t)(live - node->sessions) * node->state_bytes;
+    uint32_t i;
+    for (i = 0; i < node->prog.n_edges; i++) {
+        bbrt_edge_t e;
+        bbrt_tensor_t t;
+        bbrt_program_edge(&node->prog, i, &e);
+        if (e.dir != BBRT_EDGE_STATE) continue;
+        bbrt_program_tensor(&node->prog, to_prog ? e.tensor : e.peer, &t);
+        if (t.nbytes) {
+            if (to_prog) bbrt_memcpy(t.data, p, t.nbytes);
+            else bbrt_memcpy(p, t.data, t.nbytes);
+        }
+        p += ALIGN8(t.nbytes);
+    }
+}
+
+/* CTRL_SESSION_CLOSE from the session's owner (its request id's slot, or the host) or an earlier stage: the
+ * slot is freed here and the close passed on to every later stage (each keeps its own part of the session). */
+static bbrt_status_t session_close(bbrt_node_t *node, const bbrt_envelope_t *env) {
+    uint32_t i, j, upstream = 0u;
+    bbrt_session_slot_t *live;
+    bbrt_status_t st;
+    if (!(env->flags & BBRT_FLAG_SESSION)) {
+        node->stats.session_refused++;
+        return BBRT_E_SESSION;
+    }
+    for (i = 0; i < node->prog.n_edges && !upstream; i++) {
+        bbrt_edge_t e;
+        bbrt_program_edge(&node->prog, i, &e);
+        upstream = e.dir == BBRT_EDGE_RECV && e.peer != 0u && e.peer == env->sender;
+    }
+    if (!upstream && !bbrt_may_submit(env->sender, env->request_id)) {
+        node->stats.unauthorised++;
+        return BBRT_E_UNAUTHORISED;
+    }
+    st = fresh(node, env);
+    if (st != BBRT_OK) return st;
+    bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq, &node->seq_clock);
+    live = session_find(node, owner_of(env->request_id), env->response_to);
+    if (live != 0) {
+        live->used = 0u;
+        node->stats.session_closed++;
+    }
+    for (i = 0; i < node->prog.n_edges; i++) { /* once to each later stage */
+        bbrt_edge_t e, o;
+        bbrt_envelope_t out;
+        int seen = 0;
+        bbrt_program_edge(&node->prog, i, &e);
+        if (e.dir != BBRT_EDGE_SEND || e.peer == 0u) continue;
+        for (j = 0; j < i && !seen; j++) {
+            bbrt_program_edge(&node->prog, j, &o);
+            seen = o.dir == BBRT_EDGE_SEND && o.peer == e.peer;
+        }
+        if (seen) continue;
+        bbrt_env_control(&out, BBRT_PROTO_CONTROL, BBRT_CTRL_SESSION_CLOSE, e.peer, 0, 0u);
+        out.flags = BBRT_FLAG_SESSION;
+        out.response_to = env->response_to;
+        out.request_id = env->request_id;
+        send_env(node, &out, 0);
+    }
+    return BBRT_OK;
+}
+
 /* the slot of request_id: its own, else a free one, else the oldest (evicted) */
-static bbrt_request_slot_t *find_slot(bbrt_node_t *node, uint64_t request_id, uint32_t *index) {
+static bbrt_request_slot_t *find_slot(bbrt_node_t *node, uint64_t request_id, uint64_t session, uint32_t step,
+                                      uint32_t *index) {
     uint32_t s, pick = BBRT_REQUEST_SLOTS;
     for (s = 0; s < node->n_slots; s++)
         if (node->slots[s].used && node->slots[s].request_id == request_id) {
@@ -389,6 +636,8 @@ static bbrt_request_slot_t *find_slot(bbrt_node_t *node, uint64_t request_id, ui
     }
     node->slots[pick].used = 1u;
     node->slots[pick].request_id = request_id;
+    node->slots[pick].session = session; /* session_admit checked that later envelopes name the same */
+    node->slots[pick].step = session ? step : 0u;
     node->slots[pick].have_mask = 0u;
     node->slots[pick].age = ++node->age;
     *index = pick;
@@ -397,6 +646,7 @@ static bbrt_request_slot_t *find_slot(bbrt_node_t *node, uint64_t request_id, ui
 
 static bbrt_status_t run_request(bbrt_node_t *node, bbrt_request_slot_t *slot, uint32_t index) {
     uint64_t request_id = slot->request_id;
+    bbrt_session_slot_t *live = 0;
     bbrt_status_t st;
     if (node->slot_bytes) { /* staged inputs into the program's arena */
         const uint8_t *src = node->slot_base + (size_t)index * node->slot_bytes;
@@ -412,11 +662,22 @@ static bbrt_status_t run_request(bbrt_node_t *node, bbrt_request_slot_t *slot, u
     }
     slot->used = 0u;
     slot->have_mask = 0u;
+    if (node->state_bytes) { /* a session step: its state into the state inputs (zeros at step 0) */
+        live = session_take(node, slot);
+        if (live == 0) return BBRT_E_SESSION;
+        session_copy(node, live, 1);
+    }
     st = bbrt_program_run(&node->prog);
-    if (st != BBRT_OK) {
+    if (st != BBRT_OK) { /* the session keeps the state it had and waits for this step again */
         node->stats.run_errors++;
         send_control(node, BBRT_CTRL_ERROR, bbrt_reply_to(request_id), 0u, request_id, bbrt_status_name(st));
         return st;
+    }
+    if (live != 0) { /* the step's state outputs become the session's state */
+        session_copy(node, live, 0);
+        live->next_step++;
+        live->last_request = request_id;
+        live->age = ++node->session_age;
     }
     node->stats.inferences++;
     send_outputs(node, request_id);
@@ -473,7 +734,8 @@ static bbrt_status_t apply_data(bbrt_node_t *node, const bbrt_envelope_t *env, u
     uint8_t *dst;
     bbrt_program_edge(&node->prog, i, &e);
     bbrt_program_tensor(&node->prog, e.tensor, &t);
-    slot = find_slot(node, env->request_id, &si);
+    slot = find_slot(node, env->request_id, (env->flags & BBRT_FLAG_SESSION) ? env->response_to : 0u, env->step,
+                     &si);
     /* straight into the tensor's arena bytes (or its request slot): check_data proved the payload
      * is exactly the contract's dtype, dims, bytes and quantization */
     dst = node->slot_bytes ? node->slot_base + (size_t)si * node->slot_bytes + node->recv_off[i] : t.data;
@@ -492,13 +754,6 @@ static uint8_t *prog_tensor_data(bbrt_node_t *node, uint32_t i) {
     return t.data;
 }
 
-static bbrt_status_t fresh(bbrt_node_t *node, const bbrt_envelope_t *env) {
-    bbrt_status_t st = bbrt_seqwin_check(node->senders, BBRT_SEQ_SENDERS, env->sender, env->seq);
-    if (st == BBRT_E_DUPLICATE) node->stats.duplicates++;
-    if (st == BBRT_E_STALE_EPOCH) node->stats.stale_epoch++;
-    return st;
-}
-
 bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len) {
     bbrt_envelope_t env;
     bbrt_status_t st = bbrt_env_decode(buf, len, BBRT_MAX_PAYLOAD, &env);
@@ -514,6 +769,7 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
     if (env.protocol == 24u /* BBRT_OTA_PROTO */ && node->ota_hooks && node->ota_hooks->on_envelope)
         return node->ota_hooks->on_envelope(node, &env); /* program updates (bbrt_node_ota.c) */
     if (env.kind == BBRT_KIND_CONTROL) {
+        if (env.protocol == BBRT_PROTO_CONTROL && env.edge == BBRT_CTRL_SESSION_CLOSE) return session_close(node, &env);
         if (env.protocol == BBRT_PROTO_CONTROL && env.edge == BBRT_CTRL_PING) {
             st = fresh(node, &env);
             if (st != BBRT_OK) return st;
@@ -534,6 +790,8 @@ bbrt_status_t bbrt_node_handle(bbrt_node_t *node, const uint8_t *buf, size_t len
         st = check_data(node, &env, &index);
         if (st != BBRT_OK) return st;
         st = fresh(node, &env);
+        if (st != BBRT_OK) return st;
+        st = session_admit(node, &env); /* the owner was told why */
         if (st != BBRT_OK) return st;
         bbrt_seqwin_commit(node->senders, BBRT_SEQ_SENDERS, env.sender, env.seq, &node->seq_clock);
         /* a run error still consumed the envelope (answered with ERROR): a copy is a duplicate */
@@ -586,8 +844,12 @@ static uint32_t stream_begin(bbrt_node_t *node, uint32_t total, const uint8_t *c
         stream_piece(node, 0u, chunk, len);
         return BBRT_LFRAG_TAKE;
     }
-    if (check_data(node, &env, &index) != BBRT_OK || fresh(node, &env) != BBRT_OK) return BBRT_LFRAG_DISCARD;
-    slot = find_slot(node, env.request_id, &si);
+    if (check_data(node, &env, &index) != BBRT_OK || fresh(node, &env) != BBRT_OK ||
+        session_admit(node, &env) != BBRT_OK)
+        return BBRT_LFRAG_DISCARD;
+    node->in.session = (env.flags & BBRT_FLAG_SESSION) ? env.response_to : 0u;
+    node->in.step = env.step;
+    slot = find_slot(node, env.request_id, node->in.session, node->in.step, &si);
     /* a second copy of an edge replaces the first: not ready until this one completes, so a request
      * never runs on a half-written input */
     slot->have_mask &= ~(1u << index);

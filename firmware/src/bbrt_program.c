@@ -102,9 +102,25 @@ static bbrt_status_t check_edge(const bbrt_program_t *prog, uint32_t i) {
     bbrt_tensor_t t;
     uint32_t j;
     bbrt_program_edge(prog, i, &e);
-    if (e.dir > BBRT_EDGE_SEND || e.tensor >= prog->n_tensors) return BBRT_E_PROG_EDGE;
+    if (e.dir > BBRT_EDGE_STATE || e.tensor >= prog->n_tensors) return BBRT_E_PROG_EDGE;
     if (bbrt_rd_u32(E_REC(prog, i) + 12) != 0u) return BBRT_E_PROG_EDGE;
     bbrt_program_tensor(prog, e.tensor, &t);
+    if (e.dir == BBRT_EDGE_STATE) { /* a state pair: two distinct arena tensors of one dtype, shape and size */
+        bbrt_tensor_t u;
+        uint32_t k;
+        if (e.edge_id != 0u || e.peer >= prog->n_tensors || e.peer == e.tensor) return BBRT_E_PROG_EDGE;
+        bbrt_program_tensor(prog, e.peer, &u);
+        if (t.storage != BBRT_STORE_ARENA || u.storage != BBRT_STORE_ARENA || t.dtype != e.elem_type ||
+            u.dtype != t.dtype || u.rank != t.rank || u.nbytes != t.nbytes || t.nbytes > 0x7FFFFFF8u)
+            return BBRT_E_PROG_EDGE;
+        for (k = 0; k < t.rank; k++)
+            if (u.dims[k] != t.dims[k]) return BBRT_E_PROG_EDGE;
+        for (j = 0; j < i; j++) { /* each state input once */
+            bbrt_program_edge(prog, j, &o);
+            if (o.dir == BBRT_EDGE_STATE && o.tensor == e.tensor) return BBRT_E_PROG_EDGE;
+        }
+        return BBRT_OK;
+    }
     if (t.dtype != e.elem_type) return BBRT_E_PROG_EDGE;
     if (t.nbytes > BBRT_MAX_PAYLOAD) return BBRT_E_PROG_EDGE;
     if (e.dir == BBRT_EDGE_RECV) {

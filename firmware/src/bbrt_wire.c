@@ -46,7 +46,11 @@ static bbrt_status_t decode(const uint8_t *b, size_t avail, size_t len, size_t m
     e->flags = bbrt_rd_u16(b + 4);
     res0 = bbrt_rd_u16(b + 46);
     res1 = bbrt_rd_u32(b + 60);
-    if ((e->flags & ~0x7u) != 0u || res0 != 0u || res1 != 0u) return BBRT_E_BAD_FIELD;
+    if ((e->flags & ~BBRT_KNOWN_FLAGS) != 0u || res0 != 0u || (res1 != 0u && !(e->flags & BBRT_FLAG_SESSION)))
+        return BBRT_E_BAD_FIELD;
+    /* a session step names its session (response_to, non-zero) and is never an answer */
+    if ((e->flags & BBRT_FLAG_SESSION) && ((e->flags & BBRT_FLAG_RESPONSE) || bbrt_rd_u64(b + 32) == 0u))
+        return BBRT_E_BAD_FIELD;
     e->dtype = b[44];
     e->rank = b[45];
     isz = bbrt_dtype_size(e->dtype);
@@ -92,6 +96,7 @@ static bbrt_status_t decode(const uint8_t *b, size_t avail, size_t len, size_t m
     e->zero_point = (int32_t)bbrt_rd_u32(b + 52);
     e->payload_len = plen;
     e->data = b + off;
+    e->step = res1;
     return BBRT_OK;
 }
 
@@ -111,7 +116,12 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_
     int quant;
     if (e == 0 || o == 0) return BBRT_E_NO_SPACE;
     if (e->kind > 1u) return BBRT_E_BAD_KIND;
-    if ((e->flags & ~0x7u) != 0u) return BBRT_E_BAD_FIELD;
+    if ((e->flags & ~BBRT_KNOWN_FLAGS) != 0u) return BBRT_E_BAD_FIELD;
+    if (e->flags & BBRT_FLAG_SESSION) {
+        if ((e->flags & BBRT_FLAG_RESPONSE) || e->response_to == 0u) return BBRT_E_BAD_FIELD;
+    } else if (e->step != 0u) {
+        return BBRT_E_BAD_FIELD; /* a step without the SESSION flag, as the Python encoder refuses */
+    }
     isz = bbrt_dtype_size(e->dtype);
     if (isz == 0u) return BBRT_E_BAD_DTYPE;
     if (e->rank > BBRT_MAX_RANK) return BBRT_E_BAD_RANK;
@@ -146,6 +156,7 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *e, uint8_t *o, size_
     bbrt_wr_u32(o + 48, quant ? bbrt_f32_bits(e->scale) : 0u); /* bits: no float compare or move */
     bbrt_wr_u32(o + 52, quant ? (uint32_t)e->zero_point : 0u);
     bbrt_wr_u32(o + 56, e->payload_len);
+    bbrt_wr_u32(o + 60, (e->flags & BBRT_FLAG_SESSION) ? e->step : 0u);
     for (i = 0; i < e->rank; i++) bbrt_wr_u32(o + 64u + 4u * i, e->dims[i]);
     *written = off;
     return BBRT_OK;
@@ -365,6 +376,7 @@ const char *bbrt_status_name(bbrt_status_t s) {
     case BBRT_E_DUPLICATE: return "DUPLICATE";
     case BBRT_E_STALE_EPOCH: return "STALE_EPOCH";
     case BBRT_E_UNAUTHORISED: return "UNAUTHORISED";
+    case BBRT_E_SESSION: return "SESSION";
     case BBRT_E_RUN_INDEX: return "RUN_INDEX";
     default: return "UNKNOWN";
     }

@@ -229,6 +229,14 @@ def mbqm(x: int, m: int, shift: int) -> int:
     return max(-(2**30 - 1), min(2**30 - 1, r))
 
 
+def mbqm_smaller_than_one(x: int, m: int, shift: int) -> int:
+    """TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp (its int8 ADD): a rounding doubling high
+    multiply (round half up), then RoundingDivideByPOT (round half away from zero)."""
+    h = (x * m + (1 << 30)) >> 31
+    e = -shift
+    return h if e == 0 else (h + (1 << (e - 1)) - (h < 0)) >> e
+
+
 def quantize(x: np.ndarray, scale: float, zp: int) -> np.ndarray:
     """bbrt's QUANTIZE: round half to even of x / scale in float32, + zero point, saturated."""
     q = np.rint(x.astype(np.float32) / np.float32(scale)).astype(np.int64) + zp
@@ -355,15 +363,16 @@ def run2(L: Lowered, a: np.ndarray, b: np.ndarray, lib: ctypes.CDLL | None = Non
 
 def add_i8_reference(L: Lowered, a: np.ndarray, b: np.ndarray) -> bytes:
     """QUANTIZE both, ADD_I8 as TFLite defines it (left shift, two input multipliers, the output's; each a
-    single rounding), DEQUANTIZE, in Python."""
+    TFLite's double rounding, MultiplyByQuantizedMultiplierSmallerThanOneExp), DEQUANTIZE, in Python."""
     prog = L.program
     (op,) = [o for o in prog.ops if o.opcode == Op.ADD_I8]
     ta, tb, ty = (prog.tensors[i] for i in (*op.inputs, op.outputs[0]))
     ls, ma, sa, mb, sb, my, sy, lo, hi = op.params[:9]
     qa = np.broadcast_to(quantize(a, ta.scale, ta.zero_point), ty.shape)
     qb = np.broadcast_to(quantize(b, tb.scale, tb.zero_point), ty.shape)
-    out = np.array([min(hi, max(lo, mbqm(mbqm((int(u) - ta.zero_point) << ls, ma, sa)
-                                         + mbqm((int(v) - tb.zero_point) << ls, mb, sb), my, sy) + ty.zero_point))
+    rq = mbqm_smaller_than_one
+    out = np.array([min(hi, max(lo, rq(rq((int(u) - ta.zero_point) << ls, ma, sa)
+                                       + rq((int(v) - tb.zero_point) << ls, mb, sb), my, sy) + ty.zero_point))
                     for u, v in zip(qa.ravel(), qb.ravel())], np.int64)
     return dequantize(out, ty.scale, ty.zero_point)
 

@@ -45,7 +45,7 @@ def test_golden_vector_decodes_and_reencodes_in_c(lib: ctypes.CDLL, name: str) -
     st, env = c_decode(lib, buf, SPEC["max_payload"])
     assert st == "OK"
     for f in ("kind", "flags", "protocol", "sender", "receiver", "seq", "request_id", "response_to",
-              "edge", "dtype", "zero_point", "payload_len"):
+              "edge", "dtype", "zero_point", "payload_len", "step"):
         assert getattr(env, f) == want[f], f
     assert env.scale == pytest.approx(want["scale"], rel=1e-7)
     assert list(env.dims[: env.rank]) == want["dims"]

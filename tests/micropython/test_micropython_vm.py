@@ -53,7 +53,7 @@ for name in spec['valid']:
     res['valid'][name] = {'kind': e.kind, 'flags': e.flags, 'protocol': e.protocol, 'sender': e.sender,
         'receiver': e.receiver, 'seq': e.seq, 'request_id': e.request_id, 'response_to': e.response_to,
         'edge': e.edge, 'dtype': e.dtype, 'dims': list(e.dims), 'scale': e.scale, 'zero_point': e.zero_point,
-        'payload_len': len(e.payload), 'reencoded': E.encode(e) == b, 'frame': F.encode(b) == fr,
+        'payload_len': len(e.payload), 'step': e.step, 'reencoded': E.encode(e) == b, 'frame': F.encode(b) == fr,
         'deframed': len(got) == 1 and bytes(d.env[:got[0]]) == b}
 for name in spec['invalid']:
     try:
@@ -70,7 +70,7 @@ print(json.dumps(res))
         got = res["valid"][name]
         assert got["reencoded"] and got["frame"] and got["deframed"], name
         for k in ("kind", "flags", "protocol", "sender", "receiver", "seq", "request_id", "response_to", "edge",
-                  "dtype", "dims", "zero_point", "payload_len"):
+                  "dtype", "dims", "zero_point", "payload_len", "step"):
             assert got[k] == v[k], (name, k)
         assert np.float32(got["scale"]) == np.float32(v["scale"]), name
     assert res["invalid"] == spec["invalid"]

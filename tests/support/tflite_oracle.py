@@ -9,15 +9,17 @@ from bb_edge.tflite import tflite_to_onnx
 from tests.support.mlperf import run_host
 
 
-def interpreter_outputs(data: bytes, x: np.ndarray) -> np.ndarray:
+def interpreter_outputs(data: bytes, x: np.ndarray, reference: bool = False) -> np.ndarray:
     """TFLite's int8 output for each input (batch of 1 each), stacked, in TFLite's own layout.
 
-    The reference kernels (BUILTIN_REF, the arithmetic TFLite Micro runs): the default resolver hands
-    ADD to XNNPACK, which rounds differently by one LSB in places.
+    The default resolver, or with ``reference`` the reference kernels (BUILTIN_REF, the arithmetic TFLite
+    Micro and CMSIS-NN run: MultiplyByQuantizedMultiplier with two roundings); the default resolver's ADD
+    (XNNPACK) and int8 QUANTIZE round differently by one LSB in places.
     """
-    from ai_edge_litert.interpreter import Interpreter
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
-    it = Interpreter(model_content=data)
+    kind = OpResolverType.BUILTIN_REF if reference else OpResolverType.AUTO
+    it = Interpreter(model_content=data, experimental_op_resolver_type=kind)
     it.allocate_tensors()
     i, o = it.get_input_details()[0], it.get_output_details()[0]
     ys = []

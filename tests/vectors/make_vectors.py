@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from bb_edge.wire import Envelope, decode, encode, frame
-from bb_edge.wire.envelope import FLAG_ERROR, FLAG_RESPONSE, KIND_CONTROL, PROTO_CONTROL
+from bb_edge.wire.envelope import FLAG_ERROR, FLAG_RESPONSE, FLAG_SESSION, KIND_CONTROL, PROTO_CONTROL
 
 HERE = Path(__file__).parent
 
@@ -61,6 +61,16 @@ def vectors() -> dict[str, Envelope]:
     for k, (name, value) in enumerate(RANK0.items()):
         v[f"rank0_{name}"] = Envelope.for_array(np.array(value[1], dtype=value[0]), sender=1, receiver=2,
                                                 seq=100 + k, request_id=k, edge=9)
+    # sessions (docs/wire.md "Sessions"): a data step (session id in response_to, step at offset 60), an int8 step
+    # of a client's session, and the owner's CTRL_SESSION_CLOSE (control code 6) naming the session
+    v["session_step"] = Envelope.for_array(
+        np.arange(8, dtype=np.float32).reshape(1, 8) / 4, sender=0, receiver=3, seq=2**32 + 5,
+        request_id=0x0000000000000021, edge=1000).in_session(0x0123456789ABCDEF, 7)
+    v["session_step_int8"] = Envelope.for_array(
+        np.array([[-3, 0, 5, 127]], dtype=np.int8), sender=0xFFFF0002, receiver=3, seq=9,
+        request_id=(2 << 56) | 4, edge=1001, quant=(0.125, -1)).in_session(2**64 - 1, 2**32 - 1)
+    v["session_close"] = Envelope.for_bytes(b"", sender=0xFFFF0002, receiver=3, seq=10, edge=6,
+                                            request_id=2 << 56).in_session(77, 0)
     return v
 
 
@@ -97,6 +107,21 @@ def invalid(valid: bytes) -> dict[str, tuple[bytes, str]]:
     stray = bytearray(valid)
     struct.pack_into("<f", stray, 48, 1.0)  # scale set without the QUANT flag
     out["scale_without_quant"] = (bytes(stray), "BAD_FIELD")
+    step = bytearray(valid)
+    struct.pack_into("<I", step, 60, 3)  # a step without the SESSION flag
+    out["step_without_session"] = (bytes(step), "BAD_FIELD")
+    return out
+
+
+def invalid_session(valid_session: bytes) -> dict[str, tuple[bytes, str]]:
+    """Malformed session envelopes: a zero session id, SESSION with RESPONSE."""
+    out: dict[str, tuple[bytes, str]] = {}
+    zero = bytearray(valid_session)
+    struct.pack_into("<Q", zero, 32, 0)
+    out["session_zero_id"] = (bytes(zero), "BAD_FIELD")
+    resp = bytearray(valid_session)
+    struct.pack_into("<H", resp, 4, FLAG_SESSION | FLAG_RESPONSE)
+    out["session_with_response"] = (bytes(resp), "BAD_FIELD")
     return out
 
 
@@ -129,11 +154,12 @@ def main() -> None:
             "request_id": env.request_id, "response_to": env.response_to, "edge": env.edge,
             "dtype": env.dtype, "dims": list(env.dims), "scale": decode(raw).scale,
             "zero_point": env.zero_point, "payload_len": len(env.data),
-            "payload_hex": bytes(env.data).hex(), "length": len(raw),
+            "payload_hex": bytes(env.data).hex(), "length": len(raw), "step": env.step,
         }
     base = encode(vectors()["f32_rank2"])
     bad = invalid(base)
     bad.update(invalid_quant(encode(vectors()["int8_quant"]), encode(vectors()["int64_rank3_odd"])))
+    bad.update(invalid_session(encode(vectors()["session_step"])))
     for name, (raw, code) in bad.items():
         (HERE / "invalid" / f"{name}.bin").write_bytes(raw)
         desc["invalid"][name] = code  # type: ignore[index]

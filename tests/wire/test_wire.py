@@ -27,7 +27,7 @@ def test_golden_vector_decodes_and_reencodes_byte_for_byte(name: str) -> None:
     want = SPEC["valid"][name]
     env = decode(raw, max_payload=SPEC["max_payload"])
     for key in ("kind", "flags", "protocol", "sender", "receiver", "seq", "request_id", "response_to",
-                "edge", "dtype", "zero_point"):
+                "edge", "dtype", "zero_point", "step"):
         assert getattr(env, key) == want[key], key
     assert list(env.dims) == want["dims"]
     assert env.scale == pytest.approx(want["scale"], rel=0, abs=0)

@@ -6,6 +6,7 @@ MAGIC1 = 0xE1
 QUANT = 1
 RESPONSE = 2
 ERROR = 4
+SESSION = 8  # a step of a session: response_to is the session id, step (offset 60) the step
 KIND_DATA = 0
 KIND_CONTROL = 1
 BROADCAST = 0xFFFFFFFF
@@ -25,7 +26,7 @@ class Envelope:
     """One decoded envelope; ``payload`` is a memoryview into the decoded buffer (no copy)."""
 
     def __init__(self, kind=0, flags=0, protocol=0, sender=0, receiver=0, seq=0, request_id=0,
-                 response_to=0, edge=0, dtype=2, dims=(), scale=0.0, zero_point=0, payload=b""):
+                 response_to=0, edge=0, dtype=2, dims=(), scale=0.0, zero_point=0, payload=b"", step=0):
         self.kind = kind
         self.flags = flags
         self.protocol = protocol
@@ -40,6 +41,7 @@ class Envelope:
         self.scale = scale
         self.zero_point = zero_point
         self.payload = payload
+        self.step = step
 
 
 def data_offset(rank):
@@ -60,7 +62,9 @@ def decode(buf, max_payload=65536):
      res0, scale, zp, plen, res1) = struct.unpack_from(_HDR, buf, 0)
     if kind > 1:
         raise EnvelopeError("BAD_KIND")
-    if flags & 0xFFF8 or res0 or res1:
+    if flags & 0xFFF0 or res0 or (res1 and not flags & SESSION):
+        raise EnvelopeError("BAD_FIELD")
+    if flags & SESSION and (flags & RESPONSE or not response_to):
         raise EnvelopeError("BAD_FIELD")
     if dtype not in ITEMSIZE:
         raise EnvelopeError("BAD_DTYPE")
@@ -95,7 +99,7 @@ def decode(buf, max_payload=65536):
         raise EnvelopeError("BAD_LENGTH")
     mv = memoryview(buf)
     return Envelope(kind, flags, protocol, sender, receiver, seq, request_id, response_to, edge, dtype, dims,
-                    scale if flags & QUANT else 0.0, zp, mv[doff:doff + plen])
+                    scale if flags & QUANT else 0.0, zp, mv[doff:doff + plen], res1)
 
 
 def header_into(out, env, plen):
@@ -103,7 +107,8 @@ def header_into(out, env, plen):
     rank = len(env.dims)
     struct.pack_into(_HDR, out, 0, MAGIC0, MAGIC1, 1, env.kind, env.flags, env.protocol, env.sender,
                      env.receiver, env.seq, env.request_id, env.response_to, env.edge, env.dtype, rank, 0,
-                     env.scale if env.flags & QUANT else 0.0, env.zero_point if env.flags & QUANT else 0, plen, 0)
+                     env.scale if env.flags & QUANT else 0.0, env.zero_point if env.flags & QUANT else 0, plen,
+                     env.step if env.flags & SESSION else 0)
     doff = data_offset(rank)
     for i in range(rank):
         struct.pack_into("<I", out, 64 + 4 * i, env.dims[i])

@@ -249,6 +249,9 @@ int main(int argc, char **argv) {
             (unsigned)node.stats.edge_mismatch, (unsigned)node.stats.inferences,
             (unsigned)node.stats.run_errors, (unsigned)node.stats.pings,
             (unsigned)node.stats.evicted, (unsigned)node.n_slots);
+    fprintf(stderr, "bbrt: sessions=%u session_refused=%u session_evicted=%u session_closed=%u\n",
+            (unsigned)node.n_sessions, (unsigned)node.stats.session_refused, (unsigned)node.stats.session_evicted,
+            (unsigned)node.stats.session_closed);
     fprintf(stderr, "bbrt: duplicates=%u stale_epoch=%u unauthorised=%u tx_dropped=%u epoch=%u\n",
             (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised,
             (unsigned)node.stats.tx_dropped, (unsigned)epoch);
