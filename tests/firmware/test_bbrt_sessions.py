@@ -27,7 +27,7 @@ from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.targets import load_target
 from bb_edge.wire import Envelope, decode, encode
 from bb_edge.wire.envelope import FLAG_SESSION
-from tests.firmware.test_firmware_nm import check
+from tests.support.no_heap import check_no_heap
 
 I, H, O = 6, 8, 3
 X_EDGE, Y_EDGE = 1000, 1001
@@ -252,7 +252,7 @@ def test_session_rules_on_host(host_dist: Path) -> None:
 def test_gru_state_across_requests_on_qemu_cortex_m4(L: Lowered, tmp_path: Path) -> None:
     prof = load_target("qemu-cortex-m4")
     build_firmware(L, "qemu-cortex-m4", tmp_path / "m4", node="gru", profile=prof)
-    check(tmp_path / "m4" / "bbrt.elf", "arm-none-eabi-nm")  # no heap symbol with session slots
+    check_no_heap(tmp_path / "m4" / "bbrt.elf", "arm-none-eabi-nm")  # no heap symbol with session slots
     with QemuDevice("cortex-m4", tmp_path / "m4" / "bbrt.elf", tmp_path / "m4" / "program.bbrt", NODE) as dev:
         d = _sessions_equal_ort(dev)  # leaves sessions 11 and 12 (two owners) open: 2 of the 4 slots
         _session_rules(dev, slots=4, d=d, open_before=3)
