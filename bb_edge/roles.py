@@ -1,12 +1,12 @@
-"""Roles as typing.Protocols, and the Component contract.
+"""The engine-side contracts, as typing.Protocols: protocol handlers, snapshottable bindings, indexes.
 
-A Component is a class implementing one or more roles, with a stable
-``type_id`` and state to/from bytes so that an engine snapshot includes it.
-Learning strategies (bb_edge.learn) are compositions of components bound to
-an engine; the engine itself never changes for a new strategy. All roles are
-importable from here: Backend is defined in :mod:`bb_edge.backends`, the
-learning roles (Aggregator, PreAggregator, Attack, PeerSelector, Codec,
-DataSource) in :mod:`bb_edge.learn.roles`, and re-exported below.
+The engine relies on these and nothing else of what is bound to it: a :class:`ProtocolHandler` handles
+one protocol's envelopes, a :class:`Snapshottable` binding goes into the engine's snapshot. Each role
+lives where its family does, and is imported from there: Backend in :mod:`bb_edge.backends.base`, the
+learning roles (Aggregator, PreAggregator, Attack, PeerSelector, Codec, DataSource) and the learning
+:class:`~bb_edge.learn.roles.Component` base (a :class:`Snapshottable` with a JSON config and a registry)
+in :mod:`bb_edge.learn.roles`. Learning strategies are compositions of components bound to an engine;
+the engine itself never changes for a new strategy.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 
 @runtime_checkable
-class Component(Protocol):
-    """Anything bound to an engine by name: stable type id, snapshot and restore."""
+class Snapshottable(Protocol):
+    """A binding whose state the engine's snapshot keeps: stable type id, snapshot and restore."""
 
     type_id: str
 
@@ -38,8 +38,9 @@ class ProtocolHandler(Protocol):
     """The Protocol role: handles envelopes of one protocol id and periodic ticks.
 
     It acts only through the :class:`~bb_edge.engine.context.Context` it is
-    given (send envelopes, emit events, read bindings, run compute), so it
-    stays sans-IO like the engine.
+    given (send envelopes, emit events, read bindings, run compute) and the
+    engine's public methods (e.g. the program swap an update needs), never
+    through the engine's private state, so it stays sans-IO like the engine.
     """
 
     protocol_id: int
@@ -62,36 +63,4 @@ class Index(Protocol):
         ...
 
 
-# re-exported so that every role has one import path (bb_edge.roles). The
-# learning roles load on first use only: the engine imports this module, and
-# the core must not pull in bb_edge.learn at run time.
-from bb_edge.backends.base import Backend  # noqa: E402
-
-_LEARN_ROLES = ("Aggregator", "Attack", "Codec", "DataSource", "PeerSelector", "PreAggregator")
-
-if TYPE_CHECKING:
-    from bb_edge.learn.roles import (  # noqa: F401
-        Aggregator,
-        Attack,
-        Codec,
-        DataSource,
-        PeerSelector,
-        PreAggregator,
-    )
-
-
-def __getattr__(name: str) -> Any:
-    """Load a learning role from :mod:`bb_edge.learn.roles` when it is first asked for."""
-    if name in _LEARN_ROLES:
-        from bb_edge.learn import roles as learn_roles
-
-        value = getattr(learn_roles, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = [
-    "Aggregator", "Attack", "Backend", "Codec", "Component", "DataSource", "Index", "PeerSelector",
-    "PreAggregator", "ProtocolHandler",
-]
+__all__ = ["Index", "ProtocolHandler", "Snapshottable"]

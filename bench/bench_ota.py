@@ -374,7 +374,7 @@ def bench_delta_resume() -> None:
     import warnings
 
     from bb_edge.engine import Engine
-    from bb_edge.engine.ota_delta import make_delta
+    from bb_edge.engine.ota.delta import make_delta
     from bb_edge.wire import envelope as wire
 
     for path in sorted(MLPERF.glob("*_fp32.onnx")):

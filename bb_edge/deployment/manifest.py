@@ -1,4 +1,9 @@
-"""deployment.json: the manifest tying per-node programs, edges and bindings together."""
+"""deployment.json: the manifest tying per-node programs, edges and bindings together.
+
+Why one file: the manifest's dataclasses, its loader and its cross-reference validation describe one
+document; the checks read the same fields the dataclasses name, and a split would leave either side
+without the other's vocabulary.
+"""
 
 from __future__ import annotations
 

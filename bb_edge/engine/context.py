@@ -40,7 +40,7 @@ class Context:
         """Queue a tensor envelope to ``peer`` (``"*"`` broadcasts)."""
         env = Envelope.for_array(array, sender=self.node_id, receiver=self._rid(peer), seq=0,
                                  request_id=request_id, edge=edge, kind=kind, protocol=protocol)
-        self._engine._queue_outbound(peer, env)
+        self._engine.queue_outbound(peer, env)
 
     def send_bytes(self, peer: str, payload: bytes, *, protocol: int, edge: int = 0,
                    request_id: int = 0, kind: int = KIND_DATA, flags: int = 0, response_to: int = 0) -> None:
@@ -48,11 +48,11 @@ class Context:
         env = Envelope.for_bytes(payload, sender=self.node_id, receiver=self._rid(peer), seq=0,
                                  kind=kind, protocol=protocol, edge=edge, request_id=request_id,
                                  flags=flags, response_to=response_to)
-        self._engine._queue_outbound(peer, env)
+        self._engine.queue_outbound(peer, env)
 
     def emit(self, event: Event) -> None:
         """Publish an event on the engine's bus."""
-        self._engine._emit(event)
+        self._engine.emit(event)
 
     def binding(self, name: str) -> Any:
         """The component bound under ``name``."""
@@ -60,7 +60,7 @@ class Context:
 
     def compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Run a program prepared with :meth:`Engine.prepare_compute` synchronously."""
-        return self._engine._compute(key, inputs)
+        return self._engine.compute(key, inputs)
 
     def _rid(self, peer: str) -> int:
         if peer == "*":

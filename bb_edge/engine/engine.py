@@ -53,7 +53,7 @@ from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
 from bb_edge.errors import BBError, WireError
-from bb_edge.roles import Component, ProtocolHandler
+from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
 from bb_edge.wire.framing import StreamDecoder, length_prefix
@@ -150,7 +150,9 @@ class ComputeCommand:
 
 
 @dataclass
-class _Program:
+class InstalledProgram:
+    """A program installed on an engine: its segments, each prepared once, and its wire ports and edges."""
+
     name: str
     model: onnx.ModelProto
     segments: list[Segment]
@@ -164,6 +166,15 @@ class _Program:
     input_types: dict[str, tuple[int, tuple[int, ...]]]
     #: state input name -> its pair (engine/sessions.py); empty for a stateless program
     state: dict[str, StateSpec] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProgramSwap:
+    """What :meth:`Engine.swap_program` replaced: hand it to :meth:`Engine.restore_program` to put it back."""
+
+    name: str
+    previous: InstalledProgram
+    previous_hash: bytes
 
 
 @dataclass
@@ -216,7 +227,7 @@ class Engine:
         # dataflow tensors leave as Envelope objects sharing the tensor's memory (an in-process
         # adapter delivers them with deliver_local); every other envelope is encoded as usual
         self.local_payloads = local_payloads
-        self.programs: dict[str, _Program] = {}
+        self.programs: dict[str, InstalledProgram] = {}
         self.bindings: dict[str, Any] = {}
         # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
         # changed only by PeerDown/PeerUp events an adapter pushes (its failure detector owns the clock)
@@ -228,10 +239,10 @@ class Engine:
         self._up: set[str] = set()
         self.protocols: dict[int, ProtocolHandler] = {}
         self._edge_table: dict[int, tuple[str, str]] = {}  # edge -> (program, "recv"|"input")
-        # an update's epoch switch (engine/ota.py): maps (bound program, request id) to the installed program
+        # an update's epoch switch (engine/ota/node.py): maps (bound program, request id) to the installed program
         # that serves the request, or None to hold its envelopes until release_held()
         self.program_router: Callable[[str, int], str | None] | None = None
-        # a canary (engine/ota.py): called with (program, every value of the request) when a request completes
+        # a canary (engine/ota/node.py): called with (program, every value of the request) when a request completes
         self.mirror: Callable[[str, dict[str, np.ndarray]], None] | None = None
         self.unbound: set[str] = set()  # programs installed with bind=False (an update's variant): not snapshotted
         self._held_data: list[tuple[Any, ...]] = []  # ("data", peer, env, size) or ("input", program, rid, inputs)
@@ -313,7 +324,7 @@ class Engine:
                     input_edges={i.edge_id: i.name for i in deployment.inputs if i.node == stage},
                     output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == stage},
                     state=deployment.state_pairs(stage))
-        eng.program_hash = hashlib.sha256(program.SerializeToString(deterministic=True)).digest()
+        eng.program_hash = program_digest(program)
         return eng
 
     def install(
@@ -347,7 +358,7 @@ class Engine:
             tt = vi.type.tensor_type
             input_types[vi.name] = (tt.elem_type, tuple(d.dim_value if d.HasField("dim_value") else -1
                                                         for d in tt.shape.dim))
-        prog = _Program(
+        prog = InstalledProgram(
             name=name, model=program, segments=segments, prepared=prepared, recv=recv,
             sends=[p for p in ports if p.op == "Send"], local_inputs=[i.name for i in g.input if i.name not in specs],
             input_edges=dict(input_edges or {}),
@@ -362,6 +373,112 @@ class Engine:
         for e in prog.input_edges if bind else ():
             self._edge_table[e] = (name, "input")
         self._emit(ev.ProgramInstalled(name, len(segments)))
+
+    # ------------------------------------------------- program updates (OTA)
+
+    def swap_program(self, name: str, model: onnx.ModelProto) -> ProgramSwap:
+        """Replace the installed program ``name`` with ``model`` on the same input and output edges.
+
+        The caller makes sure no open request refers to ``name`` (an idle point). The new program's hash
+        becomes :attr:`program_hash` (what HELLO announces). If ``model`` cannot be installed, the old
+        program stays and the error is raised.
+        """
+        old = self.programs[name]
+        self._unbind(name)
+        try:
+            self.install(model, name=name, input_edges=old.input_edges, output_edges=old.output_edges)
+        except Exception:
+            self._rebind(old)
+            raise
+        swap = ProgramSwap(name, old, self.program_hash)
+        self.program_hash = program_digest(model)
+        return swap
+
+    def restore_program(self, swap: ProgramSwap) -> None:
+        """Put back what :meth:`swap_program` replaced, and its hash."""
+        if swap.name in self.programs:
+            self._unbind(swap.name)
+        self._rebind(swap.previous)
+        self.program_hash = swap.previous_hash
+
+    def install_variant(self, of: str, name: str, model: onnx.ModelProto) -> None:
+        """Install ``model`` as ``name`` next to program ``of``, with its edges but bound to none.
+
+        Only :attr:`program_router` sends requests to a variant (an update's epoch switch or canary);
+        it is not part of a snapshot.
+        """
+        cur = self.programs[of]
+        self.install(model, name=name, input_edges=cur.input_edges, output_edges=cur.output_edges, bind=False)
+
+    def uninstall(self, name: str) -> None:
+        """Forget program ``name`` and free its edges (no open request may refer to it); absent: nothing."""
+        if name in self.programs:
+            self._unbind(name)
+        self.unbound.discard(name)
+
+    def set_program_hash(self, digest: bytes) -> None:
+        """Announce ``digest`` (SHA-256 of the serving program) in the next HELLOs."""
+        if len(digest) != hello_record.HASH_SIZE:
+            raise EngineError(f"a program hash has {hello_record.HASH_SIZE} bytes, not {len(digest)}")
+        self.program_hash = bytes(digest)
+
+    def open_requests_for(self, program: str) -> int:
+        """Open requests on this node that program ``program`` serves."""
+        return sum(1 for key in self._requests if key[0] == program)
+
+    def evaluate(self, program: str, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Run every segment of ``program`` on ``values`` now, outside any request; every value computed.
+
+        ``values`` must hold the program's graph inputs and received tensors. Nothing is sent, counted
+        or emitted: a canary compares an update's outputs with the running program's this way.
+        """
+        prog = self.programs[program]
+        vals = {k: values[k] for k in set(prog.local_inputs) | {p.tensor for p in prog.recv.values()}}
+        done: set[int] = set()
+        while len(done) < len(prog.segments):
+            ready = [s for s in prog.segments if s.index not in done and all(x in vals for x in s.inputs)]
+            if not ready:
+                raise EngineError(f"a segment of {program!r} never gets its inputs")
+            for seg in ready:
+                vals.update(prog.prepared[seg.index].run({x: vals[x] for x in seg.inputs}))
+                done.add(seg.index)
+        return vals
+
+    @property
+    def edge_bindings(self) -> dict[int, tuple[str, str]]:
+        """Which installed program takes each edge: edge id -> (program, ``"recv"`` or ``"input"``) (a copy)."""
+        return dict(self._edge_table)
+
+    def _unbind(self, name: str) -> None:
+        prog = self.programs.pop(name)
+        for e in list(prog.recv) + list(prog.input_edges):
+            if self._edge_table.get(e, (None,))[0] == name:
+                del self._edge_table[e]
+
+    def _rebind(self, prog: InstalledProgram) -> None:
+        self.programs[prog.name] = prog
+        for e in prog.recv:
+            self._edge_table[e] = (prog.name, "recv")
+        for e in prog.input_edges:
+            self._edge_table[e] = (prog.name, "input")
+
+    # ------------------------------------------------ what protocols may do
+
+    def queue_outbound(self, peer: str, env: wire.Envelope) -> None:
+        """Queue an envelope a protocol built for ``peer``: sequence number, sender and counts are set here."""
+        self._queue_outbound(peer, env)
+
+    def emit(self, event: ev.Event) -> None:
+        """Publish ``event`` on the engine's bus (subscribers, then :meth:`drain_events`)."""
+        self._emit(event)
+
+    def compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Run a model prepared with :meth:`prepare_compute` or :meth:`attach_compute` synchronously."""
+        return self._compute(key, inputs)
+
+    def compute_model(self, key: str) -> PreparedSegment:
+        """The prepared model under ``key`` (to share it with :meth:`attach_compute` on another engine)."""
+        return self._compute_keys[key]
 
     def start_sequence_at(self, base: int) -> None:
         """Number outbound envelopes from above ``base`` (never backwards).
@@ -895,7 +1012,7 @@ class Engine:
             self._held += value.nbytes
             self._dirty[key] = None
 
-    def _program_for_input(self, program: str | None, name: str) -> _Program | None:
+    def _program_for_input(self, program: str | None, name: str) -> InstalledProgram | None:
         if program is not None:
             p = self.programs.get(program)
             return p if p and name in p.local_inputs else None
@@ -979,7 +1096,8 @@ class Engine:
 
     # -------------------------------------------------------------- sessions
 
-    def _session_ok(self, peer: str, prog: _Program, key: tuple[str, int], marker: tuple[int, int] | None) -> bool:
+    def _session_ok(self, peer: str, prog: InstalledProgram, key: tuple[str, int],
+                    marker: tuple[int, int] | None) -> bool:
         """Whether a request's envelope may join it as ``marker`` = (session, step); a typed event if not.
 
         Read only, except that a step 0 opens its session (after every other check passed).
@@ -1031,7 +1149,7 @@ class Engine:
                                      f"{self.node}: {reason}")
         return False
 
-    def _join_session(self, prog: _Program, key: tuple[str, int], req: _Request,
+    def _join_session(self, prog: InstalledProgram, key: tuple[str, int], req: _Request,
                       marker: tuple[int, int] | None) -> None:
         if marker is not None and req.session is None:
             req.session, req.step = (request_owner(key[1]), marker[0]), marker[1]
@@ -1054,7 +1172,7 @@ class Engine:
         req.injected = True
         return True
 
-    def _commit_state(self, prog: _Program, req: _Request) -> None:
+    def _commit_state(self, prog: InstalledProgram, req: _Request) -> None:
         assert req.session is not None
         new: dict[str, np.ndarray] = {}
         for spec in prog.state.values():
@@ -1181,7 +1299,7 @@ class Engine:
     def _compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return self._compute_keys[key].run(inputs)
 
-    def _flush_request(self, key: tuple[str, int], prog: _Program, req: _Request) -> None:
+    def _flush_request(self, key: tuple[str, int], prog: InstalledProgram, req: _Request) -> None:
         for port in prog.sends:
             if port.edge_id not in req.sent and port.tensor in req.values:
                 target = self.route(port.peer)  # the stage, or its standby after a failover
@@ -1362,7 +1480,7 @@ class Engine:
                 ingress.append(["too_large", item[1], item[2]])
         components = {}
         for name, comp in self.bindings.items():
-            if isinstance(comp, Component):
+            if isinstance(comp, Snapshottable):
                 components[name] = [comp.type_id, put(np.frombuffer(comp.snapshot(), dtype=np.uint8))]
         meta: dict[str, Any] = {
             "node": self.node, "node_id": self.node_id, "seq": self._seq, "boot_epoch": self.boot_epoch,
@@ -1498,6 +1616,11 @@ def state_specs(program: onnx.ModelProto, pairs: list[tuple[str, str]]) -> dict[
         shape = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
         specs[inp] = StateSpec(inp, out, tt.elem_type, shape)
     return specs
+
+
+def program_digest(model: onnx.ModelProto) -> bytes:
+    """SHA-256 of a program's deterministic serialisation (the hash HELLO announces)."""
+    return hashlib.sha256(model.SerializeToString(deterministic=True)).digest()
 
 
 def _readonly(value: np.ndarray) -> np.ndarray:

@@ -161,6 +161,7 @@ def _decode_config(value: Any) -> Any:
 class Component:
     """Base of every component: stable ``type_id``, JSON config, state as bytes.
 
+    It is a :class:`bb_edge.roles.Snapshottable`, so an engine snapshot keeps it when bound.
     Subclasses are dataclasses; their ``init=True`` fields are the config,
     ``init=False`` fields are state. Override :meth:`get_state` /
     :meth:`set_state` when the state is not just those fields.

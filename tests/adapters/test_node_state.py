@@ -193,7 +193,7 @@ def test_bindings_and_resend_buffer_survive(squeeze_dep: Deployment, tmp_path: P
     assert restored.detectors[7].intervals == table.detectors[7].intervals
     assert restored.phi(7, 4.0) == pytest.approx(table.phi(7, 4.0))
     assert buf2.get(42) == [("n1", 2, b"abc")] and buf2.get(43) == [("_host", 0, b"defg")]
-    assert fresh.boot_epoch == 9 and fresh._seq == eng._seq
+    assert fresh.boot_epoch == 9 and fresh.seq == eng.seq
     # a component missing at restore is a typed refusal, not a traceback
     with pytest.raises(StateFileError):
         restore_node_state(load_node_state(path), Engine.for_node(dep, node), None)

@@ -107,10 +107,10 @@ def test_a_client_cannot_submit_for_another(fleet: tuple[onnx.ModelProto, Deploy
     out = engs[owner].poll(0.5)
     evs = engs[owner].drain_events()
     assert out == [] and any(isinstance(e, events.Unauthorised) and "owns request" in e.reason for e in evs), evs
-    assert engs[owner].counters["unauthorised"] == 1 and not engs[owner]._requests
+    assert engs[owner].counters["unauthorised"] == 1 and engs[owner].open_requests == 0
     assert engs[owner].snapshot(telemetry=False) == before
     # the same envelope from the owner is served
     env.sender = client_id(1)
     engs[owner].deliver("_client1", wire.encode(env))
     engs[owner].poll(1.1)
-    assert engs[owner]._requests or engs[owner].counters["segments_run"] > 0
+    assert engs[owner].open_requests or engs[owner].counters["segments_run"] > 0

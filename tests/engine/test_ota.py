@@ -1,4 +1,4 @@
-"""Over-the-air program updates (bb_edge/engine/ota.py, adapters/ota_*.py, ``bb-edge deploy``/``keygen``).
+"""Over-the-air program updates (bb_edge/engine/ota/, adapters/ota_*.py, ``bb-edge deploy``/``keygen``).
 
 Unit tests drive the real protocol both ends (an :class:`OtaDeployer` and an
 engine with :class:`OtaNode` and the real ONNX loader) in one process on a
@@ -29,6 +29,7 @@ from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import HOST_ID, Deployment
 from bb_edge.engine import Engine, ota
+from bb_edge.engine import events as ev
 from bb_edge.wire import envelope as wire
 from tests.support.models import monolithic, random_inputs, seeded_squeezenet
 from tests.support.ota_helpers import tamper_last_chunk
@@ -444,7 +445,7 @@ def test_failed_health_check_rolls_back(compiled) -> None:  # type: ignore[no-un
     assert [e.code for e in evs if isinstance(e, ota.OtaRefused)] == [ota.ROLLED_BACK]
     assert d.state == "failed"
     _unchanged(h, old)
-    assert set(h.engine._edge_table) == {e for e, v in Engine.for_node(dep, "n0", old)._edge_table.items()}
+    assert h.engine.edge_bindings == Engine.for_node(dep, "n0", old).edge_bindings
 
 
 # ------------------------------------------------------------------- live fleet over real Mosquitto
@@ -1060,7 +1061,7 @@ class AtomicUpdate(RuleBasedStateMachine):
         for n in self.dep.node_names:
             eng = Engine.for_node(self.dep, n, self.old, inline_compute=True)
             eng.subscribe(lambda e: self.outputs.__setitem__(e.request_id, e.value)  # type: ignore[attr-defined]
-                          if e.name == "y" else None, ota.ev.OutputReady)  # type: ignore[attr-defined]
+                          if e.name == "y" else None, ev.OutputReady)
             h = ota.OtaNode(eng, ota.OnnxLoader(eng), ota.ed25519_verifier(_pub(KEY)))
             eng.register_protocol(h)
             self.engines[n], self.handlers[n] = eng, h

@@ -1,4 +1,4 @@
-"""Weights-only updates as per-tensor deltas (bb_edge/engine/ota_delta.py, OFFER_DELTA in engine/ota.py).
+"""Weights-only updates as per-tensor deltas (bb_edge/engine/ota/delta.py, OFFER_DELTA in engine/ota/node.py).
 
 Real components: ONNX programs compiled by bb_edge, a real engine with the OTA handler and ONNX Runtime,
 the real deployer. Oracles: SHA-256 of the new program (the node must run exactly it) and ORT outputs.
@@ -14,8 +14,10 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.compiler import compile_model
+from bb_edge.engine import events as ev
 from bb_edge.engine import ota
-from bb_edge.engine.ota_delta import DeltaError, apply_delta, make_delta
+from bb_edge.engine.ota.delta import DeltaError, apply_delta, make_delta
+from bb_edge.wire import envelope as wire
 from tests.engine.test_ota import KEY, Harness, _hash
 
 
@@ -70,7 +72,7 @@ def _deploy(h: Harness, u: ota.NodeUpdate, drop: int | None = None) -> ota.OtaDe
     d = ota.OtaDeployer(h.dep.ids(), [u], h.next_seq, 5)
     out = d.start(h.now)
     if drop is not None:  # lose one DATA chunk: a transfer gap
-        datas = [i for i, o in enumerate(out) if ota.wire.decode(o.data, max_payload=len(o.data)).edge == ota.DATA]
+        datas = [i for i, o in enumerate(out) if wire.decode(o.data, max_payload=len(o.data)).edge == ota.DATA]
         out.pop(datas[drop])
     h.send(out)
     h.pump(d, rounds=8)
@@ -97,7 +99,7 @@ def test_last_layer_fine_tune_ships_a_tenth_of_the_program(programs) -> None:  #
     assert h.engine.program_hash == _hash(programs["new"][n])
     x = {"x": np.random.default_rng(3).standard_normal((1, 256)).astype(np.float32)}
     got: dict[str, np.ndarray] = {}
-    h.engine.subscribe(lambda e: got.update({e.name: e.value}), ota.ev.OutputReady)  # type: ignore[attr-defined]
+    h.engine.subscribe(lambda e: got.update({e.name: e.value}), ev.OutputReady)
     h.engine.submit(10**6, x)
     h.pump(rounds=3)
     np.testing.assert_allclose(got["y"], monolithic(fine_tuned(mlp(0)), x)["y"], rtol=1e-5, atol=1e-6)
@@ -162,7 +164,7 @@ def test_an_interrupted_transfer_resumes_where_the_node_stands(programs) -> None
     h.send(d1.start(h.now))
     h.now += 0.01
     for out in h.engine.poll(h.now):  # RESUME 0: d1 streams every chunk, and its process dies after half arrived
-        d1.on_envelope(ota.wire.decode(out.data, max_payload=len(out.data)))
+        d1.on_envelope(wire.decode(out.data, max_payload=len(out.data)))
     chunks = d1.take()
     assert d1.resumed == {n: 0} and len(chunks) > 4
     half = len(chunks) // 2
@@ -281,7 +283,7 @@ def test_a_restarted_node_resumes_the_transfer_it_kept(programs, tmp_path) -> No
     h.send(d1.start(h.now))
     h.now += 0.01
     for out in h.engine.poll(h.now):
-        d1.on_envelope(ota.wire.decode(out.data, max_payload=len(out.data)))
+        d1.on_envelope(wire.decode(out.data, max_payload=len(out.data)))
     chunks = d1.take()
     half = len(chunks) // 2
     h.send(chunks[:half])

@@ -1,4 +1,4 @@
-"""Staged rollouts gated on model health (``bb-edge deploy --stages``; engine/ota.py SHADOW/CANARY).
+"""Staged rollouts gated on model health (``bb-edge deploy --stages``; engine/ota/node.py SHADOW/CANARY).
 
 A live 3-node fleet over Mosquitto serves a running host's continuous traffic. A deliberately drifting update
 (every weight x1.25) staged as ``n2,100%`` is judged on n2's shadow runs and aborted; the fleet keeps the old

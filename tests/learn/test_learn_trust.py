@@ -99,7 +99,7 @@ def _engines(mod: Any) -> dict[str, Engine]:
             first = e
         else:
             for key in mod.compute():
-                e.attach_compute(key, first._compute_keys[key])
+                e.attach_compute(key, first.compute_model(key))
         mod.install(e, name)
         engines[name] = e
     return engines

@@ -357,3 +357,122 @@ def test_tests_mirror_the_stages() -> None:
     loose = [p.name for p in here.glob("test_*.py")]
     folders = {p.parent.name for p in here.glob("*/test_*.py")}
     assert loose == [] and folders <= TEST_STAGES, (loose, folders - TEST_STAGES)
+
+
+# ----------------------------------------------- engine privates stay in engine.py
+
+ENGINE_MODULE = "bb_edge/engine/engine.py"
+ENGINE_SCAN = ("bb_edge", "tests", "bench", "examples")
+# names that hold an engine by convention (eng, engine, engines[...], self._engine, host_engine ...)
+ENGINE_NAME = re.compile(r"^_?(eng|engs|engine|engines)$|^_?\w+_engines?$|^_?engines?_\w+$")
+
+
+def engine_privates(source: str) -> set[str]:
+    """Private attributes and methods class Engine defines (``self._x = ...``, ``def _x``)."""
+    out: set[str] = set()
+    for cls in ast.walk(ast.parse(source)):
+        if not (isinstance(cls, ast.ClassDef) and cls.name == "Engine"):
+            continue
+        for node in ast.walk(cls):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                out.add(node.name)
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                  and isinstance(node.value, ast.Name) and node.value.id == "self"):
+                out.add(node.attr)
+    return {n for n in out if n.startswith("_") and not n.startswith("__")}
+
+
+def _annotation_is_engine(ann: ast.expr | None) -> bool:
+    return ann is not None and re.search(r"\bEngine\b", ast.unparse(ann)) is not None
+
+
+def _is_engine(expr: ast.expr, names: set[str]) -> bool:
+    """Whether ``expr`` evidently holds an Engine: a name bound to one, an ``.engine`` attribute,
+    ``engines[...]``, or ``Engine(...)`` / ``Engine.for_node(...)`` itself."""
+    if isinstance(expr, ast.Name):
+        return expr.id in names or ENGINE_NAME.match(expr.id) is not None
+    if isinstance(expr, ast.Attribute):
+        return ENGINE_NAME.match(expr.attr) is not None
+    if isinstance(expr, ast.Subscript):
+        return _is_engine(expr.value, names)
+    if isinstance(expr, ast.Call):
+        f = expr.func
+        return (isinstance(f, ast.Name) and f.id == "Engine") or (
+            isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "Engine")
+    return False
+
+
+def _engine_names(tree: ast.AST) -> set[str]:
+    """Names bound to an engine anywhere in a module: annotated ``Engine``, assigned one, or iterated
+    from a collection of engines (``for name, e in engines.items()``); to a fixed point for aliases."""
+    names: set[str] = set()
+    while True:
+        before = len(names)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.arg) and _annotation_is_engine(node.annotation):
+                names.add(node.arg)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and (
+                    _annotation_is_engine(node.annotation)
+                    or (node.value is not None and _is_engine(node.value, names))):
+                names.add(node.target.id)
+            elif isinstance(node, ast.Assign) and _is_engine(node.value, names):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.For | ast.comprehension):
+                it = node.iter
+                if (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute)
+                        and it.func.attr in ("values", "items") and _is_engine(it.func.value, names)):
+                    target = node.target
+                    if isinstance(target, ast.Tuple) and target.elts:
+                        target = target.elts[-1]
+                    if isinstance(target, ast.Name):
+                        names.add(target.id)
+        if len(names) == before:
+            return names
+
+
+def engine_private_access(root: Path) -> list[str]:
+    """``file:line: expr`` for every access to a private attribute of Engine on an engine held outside
+    bb_edge/engine/engine.py (a protocol handler, an adapter or a test uses the engine's public methods)."""
+    privates = engine_privates((root / ENGINE_MODULE).read_text())
+    out = []
+    for top in ENGINE_SCAN:
+        for path in sorted((root / top).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if rel == ENGINE_MODULE:
+                continue
+            tree = ast.parse(path.read_text(), filename=rel)
+            names = _engine_names(tree)
+            hits = sorted((node.lineno, ast.unparse(node)) for node in ast.walk(tree)
+                          if isinstance(node, ast.Attribute) and node.attr in privates
+                          and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+                          and _is_engine(node.value, names))
+            out += [f"{rel}:{line}: {text}" for line, text in hits]
+    return out
+
+
+def test_no_engine_private_access_outside_the_engine() -> None:
+    assert engine_private_access(ROOT) == []
+
+
+def test_the_engine_private_check_finds_each_form(tmp_path: Path) -> None:
+    (tmp_path / "bb_edge" / "engine").mkdir(parents=True)
+    (tmp_path / "bb_edge" / "engine" / "engine.py").write_text(
+        "class Engine:\n    def __init__(self):\n        self._table = {}\n        self.public = 1\n"
+        "    def _emit(self, e):\n        self._table[e] = 1\n")
+    (tmp_path / "bb_edge" / "engine" / "ota.py").write_text(
+        "from bb_edge.engine.engine import Engine\n"
+        "class Loader:\n"
+        "    def __init__(self, engine: Engine):\n        self.engine = engine\n"
+        "    def swap(self):\n        self.engine._table.pop(1)\n"          # line 6
+        "def ctx(c):\n    c._engine._emit(1)\n"                              # line 8
+        "def f(x: Engine):\n    return x._table\n"                           # line 10
+        "def g():\n    fresh = Engine.for_node()\n    first = fresh\n    return first._table\n"  # 14
+        "def h(engines):\n    for name, e in engines.items():\n        e._emit(name)\n"  # line 17
+        "def fine(self, dev, eng):\n    self._table = dev._table\n    return eng.public\n")
+    for top in ("tests", "bench", "examples"):
+        (tmp_path / top).mkdir()
+    (tmp_path / "tests" / "t.py").write_text("def t(h):\n    assert Engine()._emit and h.engine.public\n")
+    assert engine_private_access(tmp_path) == [
+        "bb_edge/engine/ota.py:6: self.engine._table", "bb_edge/engine/ota.py:8: c._engine._emit",
+        "bb_edge/engine/ota.py:10: x._table", "bb_edge/engine/ota.py:14: first._table",
+        "bb_edge/engine/ota.py:17: e._emit", "tests/t.py:2: Engine()._emit"]

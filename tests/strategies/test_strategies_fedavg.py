@@ -77,7 +77,7 @@ def _fleet(clients: int, **cfg):
         e.prepare_compute("train", setup.program.model) if name == "server" else None
         engines[name] = e
     for name, e in engines.items():
-        e.attach_compute("train", engines["server"]._compute_keys["train"])
+        e.attach_compute("train", engines["server"].compute_model("train"))
         mod.install(e, name)
     return mod, engines
 

@@ -116,7 +116,7 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
     Raises :class:`~bb_edge.engine.ota.OtaError` (UNKNOWN_NODE, CONTRACT_MISMATCH, BAD_MESSAGE,
     NO_KEY) before anything is sent. Nodes whose program bytes did not change are left out. With
     ``delta``, an ONNX node whose new program changes only initializer values gets a per-tensor delta
-    (:mod:`bb_edge.engine.ota_delta`) when it is under half the full image.
+    (:mod:`bb_edge.engine.ota.delta`) when it is under half the full image.
     """
     bundles = bundles or {}
     current_bundles = current_bundles or {}
@@ -165,7 +165,7 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
         size = min(chunk or 32 << 10, limit - ota.DATA_HEADER)
         upd = ota.NodeUpdate(spec.name, image, target, node_signer, node_kind, size, previous)
         if delta and target == ota.TARGET_ONNX and previous is not None:
-            from bb_edge.engine.ota_delta import make_delta
+            from bb_edge.engine.ota.delta import make_delta
 
             made = make_delta(previous, image)
             if made is not None and len(made[0]) < len(image) // 2:

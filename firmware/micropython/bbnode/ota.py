@@ -1,6 +1,6 @@
 """Over-the-air program updates, the node end (docs/wire.md "Program updates", protocol 24).
 
-The same state machine as bb_edge/engine/ota.py's ``OtaNode`` and firmware/src/bbrt_ota.c, message for
+The same state machine as bb_edge/engine/ota/node.py's ``OtaNode`` and firmware/src/bbrt_ota.c, message for
 message and NACK code for NACK code, without I/O: :meth:`OtaNode.message` takes one OTA message (sender,
 type, payload bytes, ``now`` in ms) and :meth:`OtaNode.poll` takes ``now`` and whether the node is idle;
 both return the replies to send to the deployer as ``(type, payload)`` pairs. Program bytes go to an
@@ -21,7 +21,7 @@ again; every ABORT is answered with a NACK, and an ABORT of the update last swit
 program back first (docs/wire.md "Atomic fleet update").
 
 Why one file: on the device every module costs import RAM, and the node end of the protocol, its HMAC,
-slot stores and loader check are used only together. It mirrors bb_edge/engine/ota.py's OtaNode.
+slot stores and loader check are used only together. It mirrors bb_edge/engine/ota/node.py's OtaNode.
 """
 import hashlib
 import struct
@@ -41,7 +41,7 @@ MAX_SIGNATURE = 256
 MAX_REASON = 200
 STAGE_TIMEOUT_MS = 60000
 
-# NACK codes (on the wire: the same numbers as bb_edge/engine/ota.py)
+# NACK codes (on the wire: the same numbers as bb_edge/engine/ota/messages.py)
 BAD_MESSAGE = 1
 BUSY = 2
 TOO_LARGE = 3
@@ -113,7 +113,7 @@ def signed_message(node, target, size, sha256):
 
 
 def signed_manifest(deployment, node, target, size, version, uid, sha256):
-    """What the deployer signs in an OFFER2 (bb_edge/engine/ota.py ``signed_manifest``)."""
+    """What the deployer signs in an OFFER2 (bb_edge/engine/ota/messages.py ``signed_manifest``)."""
     return (b"bb-edge/ota/2\0" + deployment.encode() + b"\0" + node.encode() + b"\0"
             + struct.pack("<BIQI", target, size, version, uid) + sha256)
 
@@ -414,7 +414,7 @@ class OtaNode:
         self.stage_timeout_ms = stage_timeout_ms
         self.current = None
         self.switched = []  # update ids switched to, oldest first (a repeated COMMIT is then no error)
-        self.finished = {}  # update id -> RUNNING or the code that ended it (the last 16; bb_edge/engine/ota.py)
+        self.finished = {}  # update id -> RUNNING or the code that ended it (the last 16; bb_edge/engine/ota/node.py)
         self.order = []
         self.revertible = None  # (update id, restore token) of the last switch, until another update stages
         self.revert_pending = None  # an ABORT of the running update, applied at the idle point
