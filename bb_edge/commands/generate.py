@@ -44,7 +44,7 @@ def llm_section(dep: Any) -> dict[str, Any]:
     return llm
 
 
-def load_tokenizer(dep: Any, llm: dict[str, Any]) -> Any | None:
+def load_tokenizer(dep: Any, llm: dict[str, Any]) -> Any:
     """The deployment's tokenizer (tokenizer.json beside deployment.json), None when it has none."""
     name = llm.get("tokenizer")
     if not name or dep.directory is None:
