@@ -219,8 +219,9 @@ POSIX_MQTT_SOURCES = ("src/bbrt_base.c", "src/bbrt_wire.c", "src/bbrt_program.c"
                       "src/bbrt_ota.c", "src/bbrt_node_ota.c", "ports/posix-mqtt/main.c")
 SYSTEM_REQUIREMENTS = "system-requirements.txt"  # a host-mqtt bundle's device packages (libmosquitto)
 POSIX_MQTT_HEADERS = ("include/bbrt.h", "include/bbrt_base.h", "include/bbrt_link.h", "include/bbrt_ota.h",
-                      "src/bbrt_internal.h", "src/bbrt_kernels.h", "ports/common/posix_epoch.h",
-                      "ports/common/posix_io.h", "ports/common/posix_creds.h")
+                      "src/bbrt_internal.h", "src/bbrt_kernels.h", "src/bbrt_resolver_table.h",
+                      "ports/common/posix_epoch.h",
+                      "ports/common/posix_io.h", "ports/common/posix_creds.h", "ports/common/posix_mqtt.h")
 
 
 def _posix_mqtt_sources(out_dir: Path, resolver: Path, *, max_payload: int, arena: int) -> dict[str, str]:

@@ -152,6 +152,15 @@ bbrt_status_t bbrt_env_encode_header(const bbrt_envelope_t *env, uint8_t *out, s
 /* Encode a full envelope (header, dims, env->data payload). */
 bbrt_status_t bbrt_env_encode(const bbrt_envelope_t *env, uint8_t *out, size_t cap,
                               size_t *written);
+/* The routing fields of an envelope's fixed header (docs/wire.md: sender, receiver), read from its
+ * first len bytes without validating the rest: what a packet transport needs before it decodes
+ * (publish to the receiver's topic, check the sender against the topic). BBRT_E_TRUNCATED when len
+ * cannot hold them; nothing else is checked (bbrt_env_decode validates); either out pointer may be 0. */
+bbrt_status_t bbrt_env_route(const uint8_t *buf, size_t len, uint32_t *sender, uint32_t *receiver);
+/* A control envelope (kind CONTROL, rank-1 UINT8 payload of len bytes at payload) of protocol with
+ * message code to receiver; every other field 0 (the caller sets flags, response_to, request_id). */
+void bbrt_env_control(bbrt_envelope_t *env, uint16_t protocol, uint32_t code, uint32_t receiver,
+                      const uint8_t *payload, uint32_t len);
 
 /* ---------------------------------------------------------------- framing */
 /* CRC-32 of the frames: bbrt_crc32_update (bbrt_base.h) */
@@ -285,6 +294,10 @@ typedef bbrt_status_t (*bbrt_check_fn)(const bbrt_program_t *prog, const bbrt_op
 /* The op resolver: generated per program (only used kernels are linked). */
 extern const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT];
 
+/* The total size a .bbrt program or learning image declares in its header (docs/bbrt.md: u32 at 8),
+ * at most cap (the flash or partition that holds it); 0 when cap cannot hold the field. What a port
+ * passes as the size to bbrt_program_load / bbrt_learn_image_parse, which validate the rest. */
+size_t bbrt_blob_size(const uint8_t *blob, size_t cap);
 /* Validate a program completely and bind it to the caller's arena.
  * blob must be 8-byte aligned and stay valid while the program is used. */
 bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *blob, size_t size,

@@ -160,20 +160,12 @@ static void send_control(bbrt_learn_node_t *n, uint32_t code, uint32_t receiver,
                          const char *text) {
     bbrt_envelope_t env;
     uint32_t len = 0;
-    bbrt_memset(&env, 0, sizeof(env));
     while (text && text[len] && len < 120u) len++;
     n->seq = (n->seq + 1u) & 0xFFFFFFFFu;
-    env.kind = BBRT_KIND_CONTROL;
-    env.protocol = BBRT_PROTO_CONTROL;
+    bbrt_env_control(&env, BBRT_PROTO_CONTROL, code, receiver, (const uint8_t *)text, len);
     env.sender = n->img.node_id;
-    env.receiver = receiver;
     /* control envelopes use their own sequence space (high bit of n set) apart from the client's */
     env.seq = ((uint64_t)n->client.boot_epoch << 32) | 0x80000000u | n->seq;
-    env.edge = code;
-    env.dtype = BBRT_DT_UINT8;
-    env.rank = 1;
-    env.dims[0] = len;
-    env.payload_len = len;
     if (code == BBRT_CTRL_PONG) {
         env.flags = BBRT_FLAG_RESPONSE;
         env.response_to = response_to;

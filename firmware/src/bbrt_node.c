@@ -324,16 +324,8 @@ static void send_control(bbrt_node_t *node, uint32_t code, uint32_t receiver, ui
                          uint64_t request_id, const char *text) {
     bbrt_envelope_t env;
     uint32_t len = 0;
-    bbrt_memset(&env, 0, sizeof(env));
     while (text && text[len] && len < 200u) len++;
-    env.kind = BBRT_KIND_CONTROL;
-    env.protocol = BBRT_PROTO_CONTROL;
-    env.receiver = receiver;
-    env.edge = code;
-    env.dtype = BBRT_DT_UINT8;
-    env.rank = 1;
-    env.dims[0] = len;
-    env.payload_len = len;
+    bbrt_env_control(&env, BBRT_PROTO_CONTROL, code, receiver, (const uint8_t *)text, len);
     env.request_id = request_id;
     if (code == BBRT_CTRL_PONG) {
         env.flags = BBRT_FLAG_RESPONSE;

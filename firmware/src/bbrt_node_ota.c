@@ -25,15 +25,9 @@ static int is_finite_f32(const uint8_t *p) {
 
 static void send_ota(bbrt_node_t *node, uint16_t type, const uint8_t *payload, size_t n) {
     bbrt_envelope_t env;
-    bbrt_memset(&env, 0, sizeof(env));
-    env.kind = BBRT_KIND_CONTROL;
-    env.protocol = BBRT_OTA_PROTO;
-    env.receiver = ((const bbrt_node_ota_t *)node->ota)->reply_to; /* the host or bb-edge deploy */
-    env.edge = type;
-    env.dtype = BBRT_DT_UINT8;
-    env.rank = 1u;
-    env.dims[0] = (uint32_t)n;
-    env.payload_len = (uint32_t)n;
+    /* to the host or bb-edge deploy */
+    bbrt_env_control(&env, BBRT_OTA_PROTO, type, ((const bbrt_node_ota_t *)node->ota)->reply_to, payload,
+                     (uint32_t)n);
     bbrt_node_send(node, &env, payload);
 }
 
@@ -79,19 +73,11 @@ static void ota_hello(bbrt_node_t *node, uint32_t receiver, uint64_t response_to
     h.name_len = (uint16_t)i;
     for (i = 0; i < 32u; i++) h.program_hash[i] = o->hash[i];
     if (bbrt_hello_encode(&h, rec, sizeof(rec), &len) != BBRT_HELLO_OK) return;
-    bbrt_memset(&env, 0, sizeof(env));
-    env.kind = BBRT_KIND_CONTROL;
-    env.protocol = BBRT_PROTO_CONTROL;
-    env.receiver = receiver;
-    env.edge = BBRT_CTRL_HELLO;
+    bbrt_env_control(&env, BBRT_PROTO_CONTROL, BBRT_CTRL_HELLO, receiver, rec, (uint32_t)len);
     if (receiver != BBRT_BROADCAST) {
         env.flags = BBRT_FLAG_RESPONSE;
         env.response_to = response_to;
     }
-    env.dtype = BBRT_DT_UINT8;
-    env.rank = 1u;
-    env.dims[0] = (uint32_t)len;
-    env.payload_len = (uint32_t)len;
     bbrt_node_send(node, &env, rec);
 }
 

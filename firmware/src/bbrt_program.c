@@ -117,6 +117,13 @@ static bbrt_status_t check_edge(const bbrt_program_t *prog, uint32_t i) {
     return BBRT_OK;
 }
 
+size_t bbrt_blob_size(const uint8_t *blob, size_t cap) {
+    size_t total;
+    if (blob == 0 || cap < 12u) return 0u;
+    total = (size_t)bbrt_rd_u32(blob + 8);
+    return total < cap ? total : cap;
+}
+
 bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *b, size_t size,
                                 uint8_t *arena, size_t arena_size) {
     uint32_t i, total, crc, n;

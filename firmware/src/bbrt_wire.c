@@ -9,6 +9,27 @@ static int scale_ok(uint32_t bits) { return bits != 0u && bits < 0x7F800000u; }
 
 uint32_t bbrt_env_data_offset(uint32_t rank) { return 64u + 8u * ((rank + 1u) / 2u); }
 
+bbrt_status_t bbrt_env_route(const uint8_t *b, size_t len, uint32_t *sender, uint32_t *receiver) {
+    if (b == 0 || len < 16u) return BBRT_E_TRUNCATED; /* sender at 8, receiver at 12 (docs/wire.md) */
+    if (sender != 0) *sender = bbrt_rd_u32(b + 8);
+    if (receiver != 0) *receiver = bbrt_rd_u32(b + 12);
+    return BBRT_OK;
+}
+
+void bbrt_env_control(bbrt_envelope_t *e, uint16_t protocol, uint32_t code, uint32_t receiver,
+                      const uint8_t *payload, uint32_t len) {
+    bbrt_memset(e, 0, sizeof(*e));
+    e->kind = BBRT_KIND_CONTROL;
+    e->protocol = protocol;
+    e->receiver = receiver;
+    e->edge = code;
+    e->dtype = BBRT_DT_UINT8;
+    e->rank = 1u;
+    e->dims[0] = len;
+    e->payload_len = len;
+    e->data = payload;
+}
+
 /* The envelope of `len` bytes of which the first `avail` are in b (avail == len: all of it). Every
  * rule of docs/wire.md is checked on the header alone (the payload's bytes are never read), so a
  * streaming receiver validates the header before any payload byte lands (bbrt_env_decode_header). */

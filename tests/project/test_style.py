@@ -476,3 +476,43 @@ def test_the_engine_private_check_finds_each_form(tmp_path: Path) -> None:
         "bb_edge/engine/ota.py:6: self.engine._table", "bb_edge/engine/ota.py:8: c._engine._emit",
         "bb_edge/engine/ota.py:10: x._table", "bb_edge/engine/ota.py:14: first._table",
         "bb_edge/engine/ota.py:17: e._emit", "tests/t.py:2: Engine()._emit"]
+# ----------------------------------------------------------- C lives in C files
+
+#: a C preprocessor include or a C function definition (a return type, a name, a parameter list, a body)
+C_SOURCE = re.compile(r'#\s*include\s*[<"]|'
+                      r"\b(?:void|char|int|unsigned|float|double|size_t|u?int(?:8|16|32|64)_t|bbrt_\w+_t)"
+                      r"\s+\**\w+\s*\([^;{}()]*\)\s*\{")
+#: the one module that writes generated C headers: checked #define lines and the firmware header that reads them
+C_CONFIG_WRITER = "bb_edge/bbrt/cconfig.py"
+
+
+def c_source_in_strings(root: Path) -> list[str]:
+    """``path:line`` of every Python string literal under ``root/bb_edge`` that holds C source (an ``#include`` or
+    a function definition): the C of a port belongs in firmware/ as a real file, its build facts in a header
+    written by bb_edge/bbrt/cconfig.py."""
+    out = []
+    for path in sorted((root / "bb_edge").rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[1] == "_firmware" or rel.as_posix() == C_CONFIG_WRITER:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and C_SOURCE.search(node.value):
+                out.append(f"{rel}:{node.lineno}")
+    return out
+
+
+def test_no_c_source_in_python_strings() -> None:
+    assert c_source_in_strings(ROOT) == []
+
+
+def test_the_c_string_check_finds_includes_and_functions(tmp_path: Path) -> None:
+    (tmp_path / "bb_edge" / "bbrt").mkdir(parents=True)
+    (tmp_path / "bb_edge" / "bbrt" / "gen.py").write_text(
+        'MAIN = """#include <string.h>\nint x;\n"""\n'
+        'BODY = (\n    "static uint32_t le32(const uint8_t *p) {\\n"\n    "    return p[0];\\n}\\n")\n'
+        "HEAD = f'#include \"{name}.h\"'\n"
+        'OK = "#define LIBMOSQUITTO_MAJOR (\\\\d+)"  # a pattern that reads a header, not C source\n'
+        'DOC = "int main(void) is where a C program starts"\n')
+    (tmp_path / "bb_edge" / "bbrt" / "cconfig.py").write_text('X = "#include \\"bbrt.h\\""\n')
+    assert c_source_in_strings(tmp_path) == ["bb_edge/bbrt/gen.py:1", "bb_edge/bbrt/gen.py:5",
+                                             "bb_edge/bbrt/gen.py:7"]

@@ -16,16 +16,8 @@ static size_t error_frame(bbrt_status_t st, uint8_t *fr, size_t cap) {
     const char *msg = bbrt_status_name(st);
     uint32_t len = 0;
     while (msg[len]) len++;
-    bbrt_memset(&e, 0, sizeof(e));
-    e.kind = BBRT_KIND_CONTROL;
-    e.protocol = BBRT_PROTO_CONTROL;
+    bbrt_env_control(&e, BBRT_PROTO_CONTROL, BBRT_CTRL_ERROR, 0u, (const uint8_t *)msg, len);
     e.flags = BBRT_FLAG_ERROR;
-    e.edge = BBRT_CTRL_ERROR;
-    e.dtype = BBRT_DT_UINT8;
-    e.rank = 1;
-    e.dims[0] = len;
-    e.payload_len = len;
-    e.data = (const uint8_t *)msg;
     if (bbrt_env_encode(&e, env, sizeof(env), &n) != BBRT_OK || bbrt_frame_encode(env, n, fr, cap, &m) != BBRT_OK)
         return 0u;
     return m;

@@ -107,8 +107,7 @@ int main(void) {
     prog = port_program();
     max = port_program_max();
     /* total_size from the header, bounded by the region; the loader validates the rest */
-    size = (size_t)prog[8] | ((size_t)prog[9] << 8) | ((size_t)prog[10] << 16) | ((size_t)prog[11] << 24);
-    if (size > max) size = max;
+    size = bbrt_blob_size(prog, max);
 #ifdef BBRT_OTA_KEY_HEX
     ota_flash.read = flash_read;
     ota_flash.write = flash_write;

@@ -28,5 +28,12 @@ uint32_t port_semihost_epoch(void);
 int port_flash_open(void);
 int port_flash_read(uint32_t off, uint8_t *buf, uint32_t n);
 int port_flash_write(uint32_t off, const uint8_t *buf, uint32_t n);
+/* word k (0-based) of the semihosting command line, 0 when absent (semihost.c) */
+const char *port_cmdline_word(unsigned k);
+/* the host file at path read into buf: its length, 0 when it is missing, empty or larger than cap */
+size_t port_file_read(const char *path, void *buf, size_t cap);
+/* head then body written to tmp, then renamed over path (a cut mid-write keeps the old file): 0 when done */
+int port_file_replace(const char *tmp, const char *path, const void *head, uint32_t nhead, const void *body,
+                      uint32_t nbody);
 
 #endif

@@ -14,6 +14,9 @@
 #define SYS_CLOSE 0x02u
 #define SYS_WRITE 0x05u
 #define SYS_READ 0x06u
+#define SYS_FLEN 0x0Cu
+#define SYS_REMOVE 0x0Eu
+#define SYS_RENAME 0x0Fu
 #define SYS_GET_CMDLINE 0x15u
 #define SYS_SEEK 0x0Au
 #define MODE_RPLUS_B 3u /* "r+b": the flash file exists */
@@ -55,6 +58,72 @@ static const char *cmdline_word(unsigned k) {
 
 /* the epoch file name: the second word of the command line */
 static const char *epoch_path(void) { return cmdline_word(1u); }
+
+const char *port_cmdline_word(unsigned k) { return cmdline_word(k); }
+
+static int32_t sh_open(const char *path, uint32_t mode) {
+    uint32_t args[3];
+    args[0] = (uint32_t)(uintptr_t)path;
+    args[1] = mode;
+    args[2] = text_len(path);
+    return port_semihost(SYS_OPEN, args);
+}
+
+static void sh_close(int32_t h) {
+    uint32_t args[1];
+    args[0] = (uint32_t)h;
+    (void)port_semihost(SYS_CLOSE, args);
+}
+
+/* 0 when all n bytes were written (the host returns the bytes NOT written) */
+static int32_t sh_write(int32_t h, const void *p, uint32_t n) {
+    uint32_t args[3];
+    args[0] = (uint32_t)h;
+    args[1] = (uint32_t)(uintptr_t)p;
+    args[2] = n;
+    return port_semihost(SYS_WRITE, args);
+}
+
+/* the bytes NOT read (the host's answer) of up to n bytes into p */
+static uint32_t sh_read(int32_t h, void *p, uint32_t n) {
+    uint32_t args[3];
+    args[0] = (uint32_t)h;
+    args[1] = (uint32_t)(uintptr_t)p;
+    args[2] = n;
+    return (uint32_t)port_semihost(SYS_READ, args);
+}
+
+size_t port_file_read(const char *path, void *buf, size_t cap) {
+    uint32_t args[1];
+    int32_t h, len;
+    if (path == 0 || !path[0]) return 0u;
+    h = sh_open(path, MODE_R);
+    if (h < 0) return 0u;
+    args[0] = (uint32_t)h;
+    len = port_semihost(SYS_FLEN, args);
+    if (len <= 0 || (uint32_t)len > cap || sh_read(h, buf, (uint32_t)len) != 0u) len = 0;
+    sh_close(h);
+    return (size_t)len;
+}
+
+int port_file_replace(const char *tmp, const char *path, const void *head, uint32_t nhead, const void *body,
+                      uint32_t nbody) {
+    uint32_t args[4];
+    int32_t h = sh_open(tmp, MODE_W);
+    int bad;
+    if (h < 0) return 1;
+    bad = sh_write(h, head, nhead) != 0 || sh_write(h, body, nbody) != 0;
+    sh_close(h);
+    if (bad) return 1;
+    args[0] = (uint32_t)(uintptr_t)path; /* semihosting's rename does not replace: remove the old file first */
+    args[1] = text_len(path);
+    (void)port_semihost(SYS_REMOVE, args);
+    args[0] = (uint32_t)(uintptr_t)tmp;
+    args[1] = text_len(tmp);
+    args[2] = (uint32_t)(uintptr_t)path;
+    args[3] = text_len(path);
+    return port_semihost(SYS_RENAME, args) != 0;
+}
 
 /* The OTA flash area (bbrt_ota.h boot record and program slots) in the host file named by the third
  * word of the command line: QEMU's emulated flash is lost when it exits, this file is not, and a
@@ -113,26 +182,18 @@ int port_flash_write(uint32_t off, const uint8_t *buf, uint32_t n) {
 
 uint32_t port_semihost_epoch(void) {
     const char *path = epoch_path();
-    uint32_t args[3], e = 0;
+    uint32_t e = 0;
     int32_t h;
     char text[16];
-    uint32_t i, n, len;
+    uint32_t i, n;
     if (!path) return 0u;
-    len = text_len(path);
-    args[0] = (uint32_t)(uintptr_t)path;
-    args[1] = MODE_R;
-    args[2] = len;
-    h = port_semihost(SYS_OPEN, args);
+    h = sh_open(path, MODE_R);
     if (h >= 0) {
-        args[0] = (uint32_t)h;
-        args[1] = (uint32_t)(uintptr_t)text;
-        args[2] = sizeof(text) - 1u;
-        n = sizeof(text) - 1u - (uint32_t)port_semihost(SYS_READ, args); /* returns bytes NOT read */
+        n = sizeof(text) - 1u - sh_read(h, text, sizeof(text) - 1u);
         if (n > sizeof(text) - 1u) n = 0u;
         for (i = 0; i < n && text[i] >= '0' && text[i] <= '9' && e < 400000000u; i++)
             e = e * 10u + (uint32_t)(text[i] - '0');
-        args[0] = (uint32_t)h;
-        (void)port_semihost(SYS_CLOSE, args);
+        sh_close(h);
     }
     e += 1u; /* a missing or unreadable file starts at epoch 1 */
     n = 0;
@@ -143,16 +204,9 @@ uint32_t port_semihost_epoch(void) {
         while (k) text[n++] = rev[--k];
         text[n++] = '\n';
     }
-    args[0] = (uint32_t)(uintptr_t)path;
-    args[1] = MODE_W;
-    args[2] = len;
-    h = port_semihost(SYS_OPEN, args);
+    h = sh_open(path, MODE_W);
     if (h < 0) return 0u;
-    args[0] = (uint32_t)h;
-    args[1] = (uint32_t)(uintptr_t)text;
-    args[2] = n;
-    if (port_semihost(SYS_WRITE, args) != 0) e = 0u; /* returns bytes NOT written */
-    args[0] = (uint32_t)h;
-    (void)port_semihost(SYS_CLOSE, args);
+    if (sh_write(h, text, n) != 0) e = 0u;
+    sh_close(h);
     return e;
 }

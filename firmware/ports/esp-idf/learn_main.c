@@ -45,29 +45,8 @@ static bbrt_learn_node_t node;
 static nvs_handle_t store;
 static uint8_t store_open;
 
-/* the link's clock: FreeRTOS ticks (sdkconfig.defaults sets 1000 Hz) */
-static uint32_t now_ms(void *ctx) {
-    (void)ctx;
-    return (uint32_t)(xTaskGetTickCount() * portTICK_PERIOD_MS);
-}
-
-/* up to cap bytes: the first within wait_ms, then whatever the UART already holds (uart_read_bytes
- * alone would wait for all cap bytes) */
-static size_t read_wait(void *ctx, uint8_t *buf, size_t cap, uint32_t wait_ms) {
-    size_t avail = 0;
-    int n;
-    (void)ctx;
-    if (cap == 0u || uart_read_bytes(BBRT_UART_NUM, buf, 1u, pdMS_TO_TICKS(wait_ms)) <= 0) return 0u;
-    if (uart_get_buffered_data_len(BBRT_UART_NUM, &avail) != ESP_OK || avail == 0u) return 1u;
-    if (avail > cap - 1u) avail = cap - 1u;
-    n = uart_read_bytes(BBRT_UART_NUM, buf + 1, (uint32_t)avail, 0);
-    return 1u + (n > 0 ? (size_t)n : 0u);
-}
-
-static void put(void *ctx, const uint8_t *p, size_t n) {
-    (void)ctx;
-    (void)uart_write_bytes(BBRT_UART_NUM, (const char *)p, n);
-}
+#define BBRT_LINK_UART BBRT_UART_NUM
+#include "uart_link.h" /* put, now_ms, read_wait: the link on the UART (shared with main.c) */
 
 /* the round record: one NVS blob (rec + model) written in a single set_blob + commit */
 static int save_record(void *ctx, const bbrt_learn_record_t *rec, const float *model, uint32_t n) {
@@ -137,15 +116,13 @@ void app_main(void) {
         return;
     }
 #endif
-    part = esp_partition_find_first(ESP_PARTITION_TYPE_DATA, BBRT_LEARN_PARTITION_SUBTYPE, "bblearn");
+    part = esp_partition_find_first(ESP_PARTITION_TYPE_DATA, (esp_partition_subtype_t)BBRT_LEARN_PARTITION_SUBTYPE, "bblearn");
     if (part == NULL || esp_partition_mmap(part, 0, part->size, ESP_PARTITION_MMAP_DATA, &map, &handle) != ESP_OK) {
         ESP_LOGE(TAG, "no bblearn data partition: flash learn.bin to it (README.md)");
         return;
     }
     img = (const uint8_t *)map;
-    if (part->size < 12u) return;
-    size = (size_t)img[8] | ((size_t)img[9] << 8) | ((size_t)img[10] << 16) | ((size_t)img[11] << 24);
-    if (size > part->size) size = part->size; /* bbrt_learn_image_parse refuses a truncated image */
+    size = bbrt_blob_size(img, part->size); /* bbrt_learn_image_parse refuses a truncated image */
     ESP_ERROR_CHECK(uart_driver_install(BBRT_UART_NUM, 4096, 4096, 0, NULL, 0));
     {
         uart_config_t cfg = {.baud_rate = BBRT_UART_BAUD, .data_bits = UART_DATA_8_BITS,

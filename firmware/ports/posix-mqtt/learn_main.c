@@ -47,6 +47,7 @@
 #include "posix_creds.h"
 #include "posix_epoch.h"
 #include "posix_io.h"
+#include "posix_mqtt.h"
 
 #ifndef BBRT_HOST_IMAGE_MAX
 #define BBRT_HOST_IMAGE_MAX (16u << 20)
@@ -57,7 +58,6 @@
 #define MAX_PARAMS (BBRT_MAX_PAYLOAD / 4u)
 #define MAX_SAMPLES 65535u
 #define MAX_BATCH_FLOATS (1u << 18)
-#define NAME_MAX_LEN 64u
 #define TOPIC_MAX 320u
 #define SECRET_MAX 256u
 
@@ -83,36 +83,16 @@ static char tmp_path[4096];
 static double drop_rate;
 static uint32_t drop_seed;
 
-static volatile sig_atomic_t stop_signal;
-static int running = 1, connected, refused_rc = -1;
 static struct {
     unsigned long long bytes_out, update_bytes;
     unsigned connects, sent, received, spoofed, foreign, bad_envelopes, not_for_me, dropped_rounds,
         publish_errors;
 } st;
 
-static void on_signal(int sig) {
-    (void)sig;
-    stop_signal = 1;
-}
-
-static void safe_segment(char *dst, size_t cap, const char *src) {
-    size_t i = 0;
-    for (; src[i] && i + 1u < cap; i++) dst[i] = strchr("/+#\t\n\v\f\r ", src[i]) ? '_' : src[i];
-    if (i == 0u && cap > 1u) dst[i++] = '_';
-    dst[i] = 0;
-}
-
 static uint32_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ------------------------------------------------------------- trainer (bbrt_train.h's step) */
@@ -190,21 +170,12 @@ static int drops_round(uint32_t round) {
     return drop_rate > 0.0 && (double)h / 4294967296.0 < drop_rate;
 }
 
-static uint32_t le32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 /* ------------------------------------------------------------- MQTT callbacks */
 static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const mosquitto_property *props) {
     (void)ud;
     (void)flags;
     (void)props;
-    if (rc != 0) {
-        refused_rc = rc;
-        fprintf(stderr, "bbrt-learn-mqtt: %s: the broker refused the connection: %s (%d)\n", me,
-                mosquitto_connack_string(rc), rc);
-        return;
-    }
+    if (pm_refused("bbrt-learn-mqtt", me, rc)) return;
     st.connects++;
     connected = 1;
     mosquitto_subscribe(m, NULL, t_inbox, 1); /* before "up": the server answers a JOIN at once */
@@ -212,16 +183,10 @@ static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const m
     mosquitto_publish(m, NULL, t_presence, 2, "up", 1, true);
 }
 
-static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
-    (void)m;
-    (void)ud;
-    (void)rc;
-    connected = 0;
-}
-
 static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
     bbrt_envelope_t env;
-    size_t len = (size_t)msg->payloadlen;
+    size_t len = msg->payloadlen > 0 ? (size_t)msg->payloadlen : 0u;
+    uint32_t sender = 0;
     (void)m;
     (void)ud;
     if (strcmp(msg->topic, t_ctl) == 0) {
@@ -233,7 +198,7 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
         return;
     }
     /* validation first: the header's sender must be the server the topic names, the envelope must fit */
-    if (msg->payloadlen < 16 || le32((const uint8_t *)msg->payload + 8) != img.server_id) {
+    if (bbrt_env_route((const uint8_t *)msg->payload, len, &sender, NULL) != BBRT_OK || sender != img.server_id) {
         st.spoofed++;
         return;
     }
@@ -256,23 +221,6 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
         return;
     }
     (void)bbrt_learn_handle(&client, &env, now_ms());
-}
-
-static long parse_num(const char *text, long lo, long hi) {
-    char *end;
-    long v;
-    errno = 0;
-    v = strtol(text, &end, 10);
-    if (errno != 0 || end == text || *end != 0 || v < lo || v > hi) return -1;
-    return v;
-}
-
-static int parse_real(const char *text, double lo, double hi, double *out) {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end != 0 || !(v >= lo && v <= hi)) return -1;
-    *out = v;
-    return 0;
 }
 
 static int usage(const char *argv0) {
@@ -307,43 +255,33 @@ static void write_progress(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    const char *host = "127.0.0.1", *prefix = "bb", *deployment = NULL, *name = NULL, *user = NULL;
-    const char *password_file = NULL, *creds = NULL, *epoch_file = NULL, *start_file = NULL, *progress = NULL;
+    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 30, 60.0};
+    const char *start_file = NULL, *progress = NULL;
     const char *server_name = "server";
     static char password[SECRET_MAX];
     static char text[65536];
     static char dep_seg[NAME_MAX_LEN], base[2u * NAME_MAX_LEN + 8u];
-    int port = 1883, keepalive = 30, have_password = 0, said_up = 0, started = 0, i, rc;
-    double connect_timeout = 60.0, backoff = 0.05, t0, last_start_check = -1.0;
+    int have_password = 0, said_up = 0, started = 0, i, rc;
+    double backoff = 0.05, t0, last_start_check = -1.0;
     uint32_t epoch;
     size_t len = 0, have = 0;
     bbrt_learn_config_t cfg;
     bbrt_learn_trainer_t tr;
     bbrt_status_t bst;
-    struct sigaction sa;
 
     if (argc < 2) return usage(argv[0]);
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
         long v;
         if (i + 1 >= argc) return usage(argv[0]);
-        if (strcmp(a, "--host") == 0) host = argv[++i];
-        else if (strcmp(a, "--port") == 0) port = (int)parse_num(argv[++i], 1, 65535);
-        else if (strcmp(a, "--prefix") == 0) prefix = argv[++i];
-        else if (strcmp(a, "--deployment") == 0) deployment = argv[++i];
-        else if (strcmp(a, "--name") == 0) name = argv[++i];
-        else if (strcmp(a, "--server") == 0) server_name = argv[++i];
-        else if (strcmp(a, "--user") == 0) user = argv[++i];
-        else if (strcmp(a, "--password-file") == 0) password_file = argv[++i];
-        else if (strcmp(a, "--creds") == 0) creds = argv[++i];
-        else if (strcmp(a, "--keepalive") == 0) keepalive = (int)parse_num(argv[++i], 0, 65535);
-        else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
+        rc = pm_take_option(&o, argv, &i);
+        if (rc < 0) return usage(argv[0]);
+        if (rc > 0) continue;
+        if (strcmp(a, "--server") == 0) server_name = argv[++i];
         else if (strcmp(a, "--state-file") == 0) state_path = argv[++i];
         else if (strcmp(a, "--start-file") == 0) start_file = argv[++i];
         else if (strcmp(a, "--progress") == 0) progress = argv[++i];
-        else if (strcmp(a, "--connect-timeout") == 0) {
-            if (parse_real(argv[++i], 0.0, 1e6, &connect_timeout) != 0) return usage(argv[0]);
-        } else if (strcmp(a, "--drop") == 0) {
+        else if (strcmp(a, "--drop") == 0) {
             if (parse_real(argv[++i], 0.0, 1.0, &drop_rate) != 0) return usage(argv[0]);
         } else if (strcmp(a, "--drop-seed") == 0) {
             v = parse_num(argv[++i], 0, 0x7FFFFFFFL);
@@ -351,28 +289,26 @@ int main(int argc, char **argv) {
             drop_seed = (uint32_t)v;
         } else return usage(argv[0]);
     }
-    if (keepalive > 0 && keepalive < 5) keepalive = 5; /* libmosquitto 2.0 refuses less (0: off) */
-    if (name == NULL || deployment == NULL || port <= 0 || keepalive < 0 || strlen(name) >= NAME_MAX_LEN ||
-        strlen(deployment) >= NAME_MAX_LEN || strlen(prefix) >= NAME_MAX_LEN || strlen(server_name) >= NAME_MAX_LEN)
+    if (!pm_opts_ok(&o) || strlen(server_name) >= NAME_MAX_LEN)
         return usage(argv[0]);
     if (state_path && (size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", state_path) >= sizeof(tmp_path)) {
         fprintf(stderr, "bbrt-learn-mqtt: state file path too long\n");
         return 2;
     }
-    safe_segment(me, sizeof(me), name);
+    safe_segment(me, sizeof(me), o.name);
     safe_segment(server, sizeof(server), server_name);
-    safe_segment(dep_seg, sizeof(dep_seg), deployment);
-    snprintf(base, sizeof(base), "%s/%s", prefix, dep_seg);
+    safe_segment(dep_seg, sizeof(dep_seg), o.deployment);
+    snprintf(base, sizeof(base), "%s/%s", o.prefix, dep_seg);
     snprintf(t_inbox, sizeof(t_inbox), "%s/in/%s/+", base, me);
     snprintf(t_from_server, sizeof(t_from_server), "%s/in/%s/%s", base, me, server);
     snprintf(t_to_server, sizeof(t_to_server), "%s/in/%s/%s", base, server, me);
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
     snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
 
-    have_password = creds_password("bbrt-learn-mqtt", password_file, creds, name, password, sizeof(password), text,
+    have_password = creds_password("bbrt-learn-mqtt", o.password_file, o.creds, o.name, password, sizeof(password), text,
                                    sizeof(text));
     if (have_password < 0) return 2;
-    if (have_password && user == NULL) user = me;
+    if (have_password && o.user == NULL) o.user = me;
 
     /* the image, its training program, the shapes: all validated before anything runs */
     if (posix_read_file(argv[1], image, sizeof(image), &len) != 0 || len == 0u) {
@@ -390,15 +326,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bbrt-learn-mqtt: image refused: %s (%d)\n", bbrt_status_name(bst), (int)bst);
         return 3;
     }
-    if (epoch_file != NULL) {
-        epoch = bump_epoch(epoch_file);
-        if (epoch == 0u) {
-            fprintf(stderr, "bbrt-learn-mqtt: cannot update the boot epoch in %s: %s\n", epoch_file, strerror(errno));
-            return 2;
-        }
-    } else {
-        epoch = (uint32_t)time(NULL); /* wall-clock seconds: grows across restarts unless the clock goes back */
-    }
+    epoch = pm_boot_epoch("bbrt-learn-mqtt", o.epoch_file);
+    if (epoch == 0u) return 2;
     memset(&cfg, 0, sizeof(cfg));
     cfg.node_id = img.node_id;
     cfg.server_id = img.server_id;
@@ -423,27 +352,15 @@ int main(int argc, char **argv) {
         (void)bbrt_learn_restore(&client, (const bbrt_learn_record_t *)(const void *)saved,
                                  (const float *)(const void *)((const uint8_t *)saved + sizeof(bbrt_learn_record_t)));
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-
-    mosquitto_lib_init();
-    mosq = mosquitto_new(me, false, NULL); /* persistent session under the node's name */
-    if (mosq == NULL) {
-        fprintf(stderr, "bbrt-learn-mqtt: mosquitto_new failed: %s\n", strerror(errno));
-        return 2;
-    }
-    mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
-    mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);
-    if (user != NULL && mosquitto_username_pw_set(mosq, user, have_password ? password : NULL) != 0) return 2;
-    mosquitto_will_set(mosq, t_presence, 4, "down", 1, true);
+    pm_catch_signals();
+    mosq = pm_session("bbrt-learn-mqtt", me, o.user, have_password ? password : NULL, t_presence);
+    if (mosq == NULL) return 2;
     mosquitto_connect_v5_callback_set(mosq, on_connect);
     mosquitto_disconnect_callback_set(mosq, on_disconnect);
     mosquitto_message_callback_set(mosq, on_message);
 
     t0 = now_s();
-    rc = mosquitto_connect(mosq, host, port, keepalive);
+    rc = mosquitto_connect(mosq, o.host, o.port, o.keepalive);
     while (running && !stop_signal) {
         if (rc == MOSQ_ERR_SUCCESS) rc = mosquitto_loop(mosq, 50, 1);
         if (refused_rc >= 0) break;
@@ -451,7 +368,7 @@ int main(int argc, char **argv) {
             if (connected && !said_up) {
                 said_up = 1;
                 printf("node %s (id %u) of '%s' on %s:%d (bbrt-learn-mqtt, %u parameters, %u samples)\n", me,
-                       (unsigned)img.node_id, deployment, host, port, (unsigned)train.param_count,
+                       (unsigned)img.node_id, o.deployment, o.host, o.port, (unsigned)train.param_count,
                        (unsigned)img.n_samples);
                 fflush(stdout);
             }
@@ -462,38 +379,20 @@ int main(int argc, char **argv) {
             }
             bbrt_learn_tick(&client, now_ms(), connected && started);
             if (connected) backoff = 0.05;
-            else if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
+            else if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
             continue;
         }
-        if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
+        if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
         connected = 0;
-        {
-            struct timespec ts;
-            ts.tv_sec = 0;
-            ts.tv_nsec = (long)(backoff * 1e9);
-            nanosleep(&ts, NULL);
-        }
-        backoff = backoff * 2.0 > 0.8 ? 0.8 : backoff * 2.0; /* capped back-off */
+        pm_backoff(&backoff, 0.8);
         rc = mosquitto_reconnect(mosq);
     }
-    if (connected) { /* a clean stop: "down" (the will is for a vanished client), then leave */
-        mosquitto_publish(mosq, NULL, t_presence, 4, "down", 1, true);
-        for (i = 0; i < 10; i++) mosquitto_loop(mosq, 20, 1);
-        mosquitto_disconnect(mosq);
-        mosquitto_loop(mosq, 20, 1);
-    }
+    if (connected) pm_leave(mosq, t_presence, 20);
     write_progress(progress);
     fprintf(stderr, "bbrt-learn-mqtt: %s: models=%u rounds=%u updates=%u joins=%u heartbeats=%u dropped=%u "
                     "sent=%u received=%u spoofed=%u foreign=%u bad=%u epoch=%u\n",
             me, (unsigned)client.stats.models_taken, (unsigned)client.stats.rounds_trained,
             (unsigned)client.stats.updates_sent, (unsigned)client.stats.joins, (unsigned)client.stats.heartbeats,
             st.dropped_rounds, st.sent, st.received, st.spoofed, st.foreign, st.bad_envelopes, (unsigned)epoch);
-    mosquitto_destroy(mosq);
-    mosquitto_lib_cleanup();
-    if (refused_rc >= 0) return 4;
-    if (st.connects == 0u && !stop_signal && running) {
-        fprintf(stderr, "bbrt-learn-mqtt: %s: no connection to %s:%d within %.0f s\n", me, host, port, connect_timeout);
-        return 5;
-    }
-    return 0;
+    return pm_finish("bbrt-learn-mqtt", mosq, me, &o, st.connects);
 }

@@ -53,6 +53,7 @@
 #include "posix_epoch.h"
 #include "posix_io.h"
 #include "posix_creds.h"
+#include "posix_mqtt.h"
 
 #ifndef BBRT_HOST_PROGRAM_MAX
 #define BBRT_HOST_PROGRAM_MAX (4u << 20)
@@ -61,7 +62,6 @@
 #define BBRT_HOST_ARENA (8u << 20)
 #endif
 #define MAX_PEERS 64u
-#define NAME_MAX_LEN 64u
 #define TOPIC_MAX 320u
 #define SECRET_MAX 256u
 
@@ -100,10 +100,6 @@ static char program_name[2u * NAME_MAX_LEN];    /* the deployment's name (--depl
 static char program_version[2u * NAME_MAX_LEN]; /* its program_version (--program-version; "": none) */
 static double started;                          /* monotonic seconds at start (the record's uptime_s) */
 
-static volatile sig_atomic_t stop_signal;
-static int running = 1;
-static int connected;
-static int refused_rc = -1;
 static int hello_sent;
 
 static struct {
@@ -111,19 +107,6 @@ static struct {
         publish_errors, oversize;
 } st;
 
-static void on_signal(int sig) {
-    (void)sig;
-    stop_signal = 1;
-}
-
-/* a topic segment as adapters/mqtt_topics.safe_segment makes it: "/+#", NUL and blanks become "_" */
-static void safe_segment(char *dst, size_t cap, const char *src) {
-    size_t i = 0;
-    for (; src[i] && i + 1u < cap; i++)
-        dst[i] = strchr("/+#\t\n\v\f\r ", src[i]) ? '_' : src[i];
-    if (i == 0u && cap > 1u) dst[i++] = '_';
-    dst[i] = 0;
-}
 
 static char client_names[BBRT_MAX_CLIENTS + 1u][16];
 
@@ -161,10 +144,6 @@ static long peer_id(const char *name) {
     return strcmp(name, "_host") == 0 ? 0 : -1;
 }
 
-static uint32_t le32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 static struct mosquitto *mosq;
 
 /* the node's output: chunks of one envelope, then put(0, 0); published to the receiver's inbox */
@@ -182,13 +161,12 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
         }
         return;
     }
-    if (tx_overflow || txlen < 16u) {
+    if (tx_overflow || bbrt_env_route(txbuf, txlen, NULL, &receiver) != BBRT_OK) {
         st.oversize++;
         txlen = 0;
         tx_overflow = 0;
         return;
     }
-    receiver = le32(txbuf + 12);
     if (receiver == BBRT_BROADCAST) {
         snprintf(topic, sizeof(topic), "%s", t_bcast_me);
     } else {
@@ -210,12 +188,7 @@ static void put(void *ctx, const uint8_t *p, size_t n) {
 static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const mosquitto_property *props) {
     (void)ud;
     (void)props;
-    if (rc != 0) {
-        refused_rc = rc;
-        fprintf(stderr, "bbrt-mqtt: %s: the broker refused the connection: %s (%d)\n", me,
-                mosquitto_connack_string(rc), rc);
-        return;
-    }
+    if (pm_refused("bbrt-mqtt", me, rc)) return;
     st.connects++;
     if (st.connects > 1u) {
         st.reconnects++;
@@ -239,18 +212,11 @@ static void on_connect(struct mosquitto *m, void *ud, int rc, int flags, const m
     }
 }
 
-static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
-    (void)m;
-    (void)ud;
-    (void)rc;
-    connected = 0;
-}
-
-static double now_s(void);
 
 static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_message *msg) {
     const char *src;
     long want;
+    uint32_t sender = 0;
     (void)m;
     (void)ud;
     if (strcmp(msg->topic, t_ctl) == 0) {
@@ -269,7 +235,9 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
     /* validation first: the header's sender must be the node the topic names (the broker's ACL pins
      * who may write that topic), and the envelope must fit the aligned receive buffer */
     want = peer_id(src);
-    if (msg->payloadlen < 16 || want < 0 || le32((const uint8_t *)msg->payload + 8) != (uint32_t)want) {
+    if (want < 0 || msg->payloadlen < 0 ||
+        bbrt_env_route((const uint8_t *)msg->payload, (size_t)msg->payloadlen, &sender, NULL) != BBRT_OK ||
+        sender != (uint32_t)want) {
         st.spoofed++;
         return;
     }
@@ -324,19 +292,6 @@ static void publish_status(uint32_t epoch) {
     mosquitto_publish(mosq, NULL, t_status, n, rec, 1, true);
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_s(double s) {
-    struct timespec ts;
-    ts.tv_sec = (time_t)s;
-    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-    nanosleep(&ts, NULL);
-}
-
 static int add_peer(const char *spec) {
     const char *eq = strchr(spec, '=');
     char *end;
@@ -355,16 +310,6 @@ static int add_peer(const char *spec) {
     peers[i].id = (uint32_t)id;
     safe_segment(peers[i].name, sizeof(peers[i].name), eq + 1);
     return 0;
-}
-
-/* a whole decimal number in [lo, hi], else -1 (atoi would read "abc" as 0) */
-static long parse_num(const char *text, long lo, long hi) {
-    char *end;
-    long v;
-    errno = 0;
-    v = strtol(text, &end, 10);
-    if (errno != 0 || end == text || *end != 0 || v < lo || v > hi) return -1;
-    return v;
 }
 
 /* src as a JSON string body: '"', '\\' and control characters become '_' (names and versions need no escapes) */
@@ -386,19 +331,18 @@ static int usage(const char *argv0) {
 }
 
 int main(int argc, char **argv) {
-    const char *host = "127.0.0.1", *prefix = "bb", *deployment = NULL, *name = NULL, *user = NULL;
-    const char *password_file = NULL, *creds = NULL, *ca = NULL, *epoch_file = NULL, *ota_key_file = NULL;
+    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 10, 30.0};
+    const char *ca = NULL, *ota_key_file = NULL;
     const char *program_version_arg = "";
     double status_interval = 2.0, last_status = 0.0;
     static char password[SECRET_MAX];
     static char text[65536];
     static char dep_seg[NAME_MAX_LEN];
-    int port = 1883, keepalive = 10, insecure = 0, have_password = 0, said_why = 0, i, rc;
-    double connect_timeout = 30.0, backoff = 0.05, t0;
+    int insecure = 0, have_password = 0, said_why = 0, i, rc;
+    double backoff = 0.05, t0;
     uint32_t epoch = 0;
     size_t len = 0;
     bbrt_status_t bst;
-    struct sigaction sa;
 
     if (argc < 2) return usage(argv[0]);
     for (i = 2; i < argc; i++) {
@@ -408,28 +352,16 @@ int main(int argc, char **argv) {
             continue;
         }
         if (i + 1 >= argc) return usage(argv[0]);
-        if (strcmp(a, "--host") == 0) host = argv[++i];
-        else if (strcmp(a, "--port") == 0) port = (int)parse_num(argv[++i], 1, 65535);
-        else if (strcmp(a, "--prefix") == 0) prefix = argv[++i];
-        else if (strcmp(a, "--deployment") == 0) deployment = argv[++i];
-        else if (strcmp(a, "--name") == 0) name = argv[++i];
-        else if (strcmp(a, "--user") == 0) user = argv[++i];
-        else if (strcmp(a, "--password-file") == 0) password_file = argv[++i];
-        else if (strcmp(a, "--creds") == 0) creds = argv[++i];
-        else if (strcmp(a, "--ca") == 0) ca = argv[++i];
-        else if (strcmp(a, "--keepalive") == 0) keepalive = (int)parse_num(argv[++i], 0, 65535);
-        else if (strcmp(a, "--epoch-file") == 0) epoch_file = argv[++i];
+        rc = pm_take_option(&o, argv, &i);
+        if (rc < 0) return usage(argv[0]);
+        if (rc > 0) continue;
+        if (strcmp(a, "--ca") == 0) ca = argv[++i];
         else if (strcmp(a, "--ota-key") == 0) ota_key_file = argv[++i];
         else if (strcmp(a, "--program-version") == 0) program_version_arg = argv[++i];
         else if (strcmp(a, "--status-interval") == 0) {
             char *end;
             status_interval = strtod(argv[++i], &end);
             if (end == argv[i] || *end != 0 || !(status_interval >= 0.0)) return usage(argv[0]);
-        }
-        else if (strcmp(a, "--connect-timeout") == 0) {
-            char *end;
-            connect_timeout = strtod(argv[++i], &end);
-            if (end == argv[i] || *end != 0 || !(connect_timeout >= 0.0)) return usage(argv[0]);
         }
         else if (strcmp(a, "--peer") == 0) {
             if (add_peer(argv[++i]) != 0) {
@@ -438,19 +370,15 @@ int main(int argc, char **argv) {
             }
         } else return usage(argv[0]);
     }
-    /* libmosquitto 2.0 refuses a keepalive below 5 s (0 turns keepalive off) */
-    if (keepalive > 0 && keepalive < 5) keepalive = 5;
-    if (name == NULL || deployment == NULL || port <= 0 || port > 65535 || keepalive < 0 ||
-        strlen(name) >= NAME_MAX_LEN || strlen(deployment) >= NAME_MAX_LEN || strlen(prefix) >= NAME_MAX_LEN)
-        return usage(argv[0]);
+    if (!pm_opts_ok(&o)) return usage(argv[0]);
     if (strlen(program_version_arg) >= sizeof(program_version)) return usage(argv[0]);
-    safe_segment(me, sizeof(me), name);
-    safe_segment(dep_seg, sizeof(dep_seg), deployment);
+    safe_segment(me, sizeof(me), o.name);
+    safe_segment(dep_seg, sizeof(dep_seg), o.deployment);
     /* shown in the status record as JSON strings: safe_segment leaves no quote or control character to escape */
-    json_safe(program_name, sizeof(program_name), deployment);
+    json_safe(program_name, sizeof(program_name), o.deployment);
     json_safe(program_version, sizeof(program_version), program_version_arg);
     started = now_s();
-    snprintf(base, sizeof(base), "%s/%s", prefix, dep_seg);
+    snprintf(base, sizeof(base), "%s/%s", o.prefix, dep_seg);
     snprintf(t_inbox, sizeof(t_inbox), "%s/in/%s/+", base, me);
     snprintf(t_inbox_prefix, sizeof(t_inbox_prefix), "%s/in/%s/", base, me);
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
@@ -461,10 +389,10 @@ int main(int argc, char **argv) {
     snprintf(t_status, sizeof(t_status), "%s/status/%s", base, me);
 
     /* the password: a file holding it, the broker's credentials.json, or the environment */
-    have_password = creds_password("bbrt-mqtt", password_file, creds, name, password, sizeof(password), text,
+    have_password = creds_password("bbrt-mqtt", o.password_file, o.creds, o.name, password, sizeof(password), text,
                                    sizeof(text));
     if (have_password < 0) return 2;
-    if (have_password && user == NULL) user = me;
+    if (have_password && o.user == NULL) o.user = me;
 
     if (posix_read_file(argv[1], program, sizeof(program), &len) != 0) {
         perror(argv[1]);
@@ -483,39 +411,19 @@ int main(int argc, char **argv) {
     }
     if (bbrt_node_ota_attach(&node, &ota, me, (uint8_t *)program, (uint8_t *)program_b, sizeof(program), len,
                              (uint8_t *)arena, sizeof(arena), ota_key_len ? ota_key : NULL, ota_key_len) != 0 ||
-        bbrt_node_ota_persist(&ota, NULL, NULL, deployment) != 0) { /* manifests must name this deployment */
+        bbrt_node_ota_persist(&ota, NULL, NULL, o.deployment) != 0) { /* manifests must name this deployment */
         fprintf(stderr, "bbrt-mqtt: cannot attach the update handler\n");
         return 2;
     }
     /* a boot epoch per start (docs/wire.md): a restarted node's seq never repeats an earlier one */
-    if (epoch_file != NULL) {
-        epoch = bump_epoch(epoch_file);
-        if (epoch == 0u) {
-            fprintf(stderr, "bbrt-mqtt: cannot update the boot epoch in %s: %s\n", epoch_file, strerror(errno));
-            return 2;
-        }
-    } else {
-        epoch = (uint32_t)time(NULL); /* wall-clock seconds: grows across restarts unless the clock goes back */
-    }
+    epoch = pm_boot_epoch("bbrt-mqtt", o.epoch_file);
+    if (epoch == 0u) return 2;
     node.boot_epoch = epoch;
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-
-    mosquitto_lib_init();
-    /* persistent session: clean_session=false under a stable client id (the node name; the generated
-     * broker also forces client id = user name) */
-    mosq = mosquitto_new(me, false, NULL);
-    if (mosq == NULL) {
-        fprintf(stderr, "bbrt-mqtt: mosquitto_new failed: %s\n", strerror(errno));
-        return 2;
-    }
-    mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
-    /* one envelope per packet, answered at once: Nagle would hold each answer for the peer's delayed ACK */
-    mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);
-    if (user != NULL && mosquitto_username_pw_set(mosq, user, have_password ? password : NULL) != 0) return 2;
+    pm_catch_signals();
+    /* persistent session under the node's name, its last will "down" (ports/common/posix_mqtt.h) */
+    mosq = pm_session("bbrt-mqtt", me, o.user, have_password ? password : NULL, t_presence);
+    if (mosq == NULL) return 2;
     if (ca != NULL) {
         rc = mosquitto_tls_set(mosq, ca, NULL, NULL, NULL, NULL);
         if (rc == MOSQ_ERR_SUCCESS && insecure) rc = mosquitto_tls_insecure_set(mosq, true);
@@ -524,15 +432,13 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    /* the last will: the broker publishes retained "down" when this node vanishes */
-    mosquitto_will_set(mosq, t_presence, 4, "down", 1, true);
     mosquitto_connect_v5_callback_set(mosq, on_connect);
     mosquitto_disconnect_callback_set(mosq, on_disconnect);
     mosquitto_message_callback_set(mosq, on_message);
     mosquitto_max_inflight_messages_set(mosq, 100);
 
     t0 = now_s();
-    rc = mosquitto_connect(mosq, host, port, keepalive);
+    rc = mosquitto_connect(mosq, o.host, o.port, o.keepalive);
     while (running && !stop_signal) {
         if (rc == MOSQ_ERR_SUCCESS) rc = mosquitto_loop(mosq, 200, 1);
         if (refused_rc >= 0) break;
@@ -542,28 +448,21 @@ int main(int argc, char **argv) {
                 publish_status(epoch);
             }
             if (connected) backoff = 0.05;
-            else if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
+            else if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
             continue;
         }
         /* connection lost or not made: reconnect with capped exponential back-off */
         if (connected || (st.connects == 0u && !said_why)) {
             said_why = 1;
-            fprintf(stderr, "bbrt-mqtt: %s: %s:%d: %s; retrying\n", me, host, port,
+            fprintf(stderr, "bbrt-mqtt: %s: %s:%d: %s; retrying\n", me, o.host, o.port,
                     rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
         }
         connected = 0;
-        if (st.connects == 0u && now_s() - t0 > connect_timeout) break;
-        sleep_s(backoff);
-        backoff = backoff * 2.0 > 2.0 ? 2.0 : backoff * 2.0;
+        if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
+        pm_backoff(&backoff, 2.0);
         rc = mosquitto_reconnect(mosq);
     }
-    if (connected) {
-        /* a clean stop: announce "down" (the will is only for a vanished node) and let it leave */
-        mosquitto_publish(mosq, NULL, t_presence, 4, "down", 1, true);
-        for (i = 0; i < 10; i++) mosquitto_loop(mosq, 50, 1);
-        mosquitto_disconnect(mosq);
-        mosquitto_loop(mosq, 50, 1);
-    }
+    if (connected) pm_leave(mosq, t_presence, 50);
     fprintf(stderr,
             "bbrt-mqtt: connects=%u reconnects=%u session_resumed=%u session_resets=%u sent=%u received=%u "
             "spoofed=%u foreign=%u publish_errors=%u oversize=%u epoch=%u\n",
@@ -578,12 +477,5 @@ int main(int argc, char **argv) {
             (unsigned)node.stats.run_errors, (unsigned)node.stats.pings, (unsigned)node.stats.evicted,
             (unsigned)node.stats.duplicates, (unsigned)node.stats.stale_epoch, (unsigned)node.stats.unauthorised,
             (unsigned)ota.ota.switches, (unsigned)ota.ota.refusals, (unsigned)ota.rollbacks);
-    mosquitto_destroy(mosq);
-    mosquitto_lib_cleanup();
-    if (refused_rc >= 0) return 4;
-    if (st.connects == 0u && !stop_signal && running) {
-        fprintf(stderr, "bbrt-mqtt: %s: no connection to %s:%d within %.0f s\n", me, host, port, connect_timeout);
-        return 5;
-    }
-    return 0;
+    return pm_finish("bbrt-mqtt", mosq, me, &o, st.connects);
 }

@@ -43,9 +43,8 @@ static uint32_t rd(const uint8_t *p) {
 int main(void) {
     const uint8_t *blob = (const uint8_t *)PROG_ADDR;
     const uint8_t *data = (const uint8_t *)DATA_ADDR;
-    uint32_t size = rd(blob + 8), steps, batch, feat, s, i;
+    uint32_t size = (uint32_t)bbrt_blob_size(blob, DATA_ADDR - PROG_ADDR), steps, batch, feat, s, i;
     bbrt_status_t st;
-    if (size > DATA_ADDR - PROG_ADDR) size = DATA_ADDR - PROG_ADDR;
     st = bbrt_train_load(&tr, blob, size, (uint8_t *)arena, sizeof(arena));
     say_u32("load ", (uint32_t)st);
     steps = rd(data + 4);

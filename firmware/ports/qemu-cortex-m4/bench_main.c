@@ -27,11 +27,9 @@ static bbrt_program_t prog;
 
 int main(void) {
     const uint8_t *blob = (const uint8_t *)0x00100000u;
-    uint32_t size = (uint32_t)blob[8] | ((uint32_t)blob[9] << 8) | ((uint32_t)blob[10] << 16) |
-                    ((uint32_t)blob[11] << 24);
+    uint32_t size = (uint32_t)bbrt_blob_size(blob, 1u << 20);
     uint32_t i, t0, t1, seed = 12345u;
     bbrt_status_t st;
-    if (size > (1u << 20)) size = 1u << 20;
     st = bbrt_program_load(&prog, blob, size, (uint8_t *)arena, sizeof(arena));
     say_u32("load ", (uint32_t)st);
     if (st == BBRT_OK) {

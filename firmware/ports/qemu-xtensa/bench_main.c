@@ -38,11 +38,9 @@ static void say(const char *s) {
 
 int main(void) {
     const uint8_t *blob = port_program();
-    uint32_t size = (uint32_t)blob[8] | ((uint32_t)blob[9] << 8) | ((uint32_t)blob[10] << 16) |
-                    ((uint32_t)blob[11] << 24);
+    uint32_t size = (uint32_t)bbrt_blob_size(blob, port_program_max());
     uint32_t i, t0, t1, seed = 12345u, n = CAL_ITERS;
     bbrt_status_t st;
-    if (size > port_program_max()) size = (uint32_t)port_program_max();
     t0 = ccount();
     __asm__ __volatile__("1: addi %0, %0, -1\n bnez %0, 1b" : "+a"(n));
     t1 = ccount();

@@ -1,0 +1,200 @@
+/* What the two libmosquitto mains of the posix ports share - posix-mqtt/main.c (the inference node) and
+ * posix-mqtt/learn_main.c (the FedAvg client): the broker options of their command lines, topic segments
+ * (adapters/mqtt_topics.safe_segment), the clock, the signals that stop them, the session (persistent,
+ * client id = node name, the retained last will "down" on the presence topic), the capped reconnect
+ * back-off, the clean leave and the exit codes. Static functions: included once, by the main that uses them. */
+#ifndef BBRT_POSIX_MQTT_H
+#define BBRT_POSIX_MQTT_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <stdint.h>
+
+#include <mosquitto.h>
+
+#include "posix_epoch.h"
+
+/* names and topic segments: node, deployment, prefix (bytes, with the NUL) */
+#define NAME_MAX_LEN 64u
+
+/* the broker options both mains take (callers set their own defaults before pm_take_option) */
+typedef struct {
+    const char *host, *prefix, *deployment, *name, *user, *password_file, *creds, *epoch_file;
+    int port, keepalive;
+    double connect_timeout;
+} pm_opts_t;
+
+static volatile sig_atomic_t stop_signal;
+/* the session's state, kept by the callbacks: running (0 after "stop" on the control topic), connected,
+ * refused_rc (the broker's CONNACK refusal, -1 while none) */
+static int running = 1, connected, refused_rc = -1;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_signal = 1;
+}
+
+/* SIGTERM and SIGINT end the main loop (a clean leave: "down", then disconnect) */
+static void pm_catch_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* a topic segment as adapters/mqtt_topics.safe_segment makes it: "/+#", NUL and blanks become "_" */
+static void safe_segment(char *dst, size_t cap, const char *src) {
+    size_t i = 0;
+    for (; src[i] && i + 1u < cap; i++) dst[i] = strchr("/+#\t\n\v\f\r ", src[i]) ? '_' : src[i];
+    if (i == 0u && cap > 1u) dst[i++] = '_';
+    dst[i] = 0;
+}
+
+/* a whole decimal number in [lo, hi], else -1 (atoi would read "abc" as 0) */
+static long parse_num(const char *text, long lo, long hi) {
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != 0 || v < lo || v > hi) return -1;
+    return v;
+}
+
+/* a whole real number in [lo, hi] into *out: 0, else -1 */
+static int parse_real(const char *text, double lo, double hi, double *out) {
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end != 0 || !(v >= lo && v <= hi)) return -1;
+    *out = v;
+    return 0;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)s;
+    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+    nanosleep(&ts, NULL);
+}
+
+/* argv[*i] with its value argv[*i + 1]: 1 when it is a broker option (taken, *i on its value), 0 when it
+ * is not one, -1 when its value is bad (the caller prints its usage) */
+static int pm_take_option(pm_opts_t *o, char **argv, int *i) {
+    const char *a = argv[*i], *v = argv[*i + 1];
+    if (strcmp(a, "--host") == 0) o->host = v;
+    else if (strcmp(a, "--port") == 0) o->port = (int)parse_num(v, 1, 65535);
+    else if (strcmp(a, "--prefix") == 0) o->prefix = v;
+    else if (strcmp(a, "--deployment") == 0) o->deployment = v;
+    else if (strcmp(a, "--name") == 0) o->name = v;
+    else if (strcmp(a, "--user") == 0) o->user = v;
+    else if (strcmp(a, "--password-file") == 0) o->password_file = v;
+    else if (strcmp(a, "--creds") == 0) o->creds = v;
+    else if (strcmp(a, "--keepalive") == 0) o->keepalive = (int)parse_num(v, 0, 65535);
+    else if (strcmp(a, "--epoch-file") == 0) o->epoch_file = v;
+    else if (strcmp(a, "--connect-timeout") == 0) {
+        if (parse_real(v, 0.0, 1e6, &o->connect_timeout) != 0) return -1;
+    } else return 0;
+    *i += 1;
+    return 1;
+}
+
+/* after the command line: 1 when name and deployment are given and every name fits a topic segment */
+static int pm_opts_ok(pm_opts_t *o) {
+    if (o->keepalive > 0 && o->keepalive < 5) o->keepalive = 5; /* libmosquitto 2.0 refuses less (0: off) */
+    return o->name != NULL && o->deployment != NULL && o->port > 0 && o->keepalive >= 0 &&
+           strlen(o->name) < NAME_MAX_LEN && strlen(o->deployment) < NAME_MAX_LEN && strlen(o->prefix) < NAME_MAX_LEN;
+}
+
+/* The session: clean_session off under a stable client id (the node name; the generated broker also forces
+ * client id = user name), MQTT 3.1.1, no Nagle (one envelope per packet, answered at once), the user's
+ * password, and the last will: the broker publishes retained "down" when this node vanishes. NULL (said on
+ * stderr) when libmosquitto cannot make it; the caller sets TLS and its callbacks, then connects. */
+static struct mosquitto *pm_session(const char *tool, const char *me, const char *user, const char *password,
+                                    const char *t_presence) {
+    struct mosquitto *m;
+    mosquitto_lib_init();
+    m = mosquitto_new(me, false, NULL);
+    if (m == NULL) {
+        fprintf(stderr, "%s: mosquitto_new failed: %s\n", tool, strerror(errno));
+        return NULL;
+    }
+    mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+    mosquitto_int_option(m, MOSQ_OPT_TCP_NODELAY, 1);
+    if (user != NULL && mosquitto_username_pw_set(m, user, password) != 0) {
+        fprintf(stderr, "%s: the user name or password cannot be used\n", tool);
+        mosquitto_destroy(m);
+        return NULL;
+    }
+    mosquitto_will_set(m, t_presence, 4, "down", 1, true);
+    return m;
+}
+
+/* the on_connect callback's first step: 1 when the broker refused the connection (said on stderr, kept in
+ * refused_rc: the main loop stops), else 0 */
+static int pm_refused(const char *tool, const char *me, int rc) {
+    if (rc == 0) return 0;
+    refused_rc = rc;
+    fprintf(stderr, "%s: %s: the broker refused the connection: %s (%d)\n", tool, me, mosquitto_connack_string(rc), rc);
+    return 1;
+}
+
+/* the disconnect callback: the main loop reconnects */
+static void on_disconnect(struct mosquitto *m, void *ud, int rc) {
+    (void)m;
+    (void)ud;
+    (void)rc;
+    connected = 0;
+}
+
+/* a boot epoch per start (docs/wire.md: a restarted node's seq never repeats an earlier one): the number in
+ * epoch_file + 1 (posix_epoch.h), or without one the wall clock's seconds (grows across restarts unless the
+ * clock goes back); 0 (said on stderr) when the file cannot be updated */
+static uint32_t pm_boot_epoch(const char *tool, const char *epoch_file) {
+    uint32_t epoch;
+    if (epoch_file == NULL) return (uint32_t)time(NULL);
+    epoch = bump_epoch(epoch_file);
+    if (epoch == 0u) fprintf(stderr, "%s: cannot update the boot epoch in %s: %s\n", tool, epoch_file, strerror(errno));
+    return epoch;
+}
+
+/* sleep the back-off, then double it up to cap (reconnects after a lost or refused connection) */
+static void pm_backoff(double *backoff, double cap) {
+    sleep_s(*backoff);
+    *backoff = *backoff * 2.0 > cap ? cap : *backoff * 2.0;
+}
+
+/* a clean stop: announce "down" (the will is only for a vanished node), let it go out, disconnect */
+static void pm_leave(struct mosquitto *m, const char *t_presence, int loop_ms) {
+    int i;
+    mosquitto_publish(m, NULL, t_presence, 4, "down", 1, true);
+    for (i = 0; i < 10; i++) mosquitto_loop(m, loop_ms, 1);
+    mosquitto_disconnect(m);
+    mosquitto_loop(m, loop_ms, 1);
+}
+
+/* the session's end: the exit code - 4 the broker refused us, 5 no connection within the timeout (and not
+ * stopped), else 0 */
+static int pm_finish(const char *tool, struct mosquitto *m, const char *me, const pm_opts_t *o, unsigned connects) {
+    mosquitto_destroy(m);
+    mosquitto_lib_cleanup();
+    if (refused_rc >= 0) return 4;
+    if (connects == 0u && !stop_signal && running) {
+        fprintf(stderr, "%s: %s: no connection to %s:%d within %.0f s\n", tool, me, o->host, o->port,
+                o->connect_timeout);
+        return 5;
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,376 @@
+/* The int8 dot products of FC and im2col convs with SXTB16/SMLAD (dot2_i8, the blocked mm_* kernels).
+ * Part of bbrt_kernels.c's Cortex-M DSP build (BBRT_KERNELS_DSP, docs/bbrt.md): the SIMD variants live in
+ * firmware/src/dsp/ apart from the portable kernels, as TFLite Micro keeps kernels/cmsis_nn/ apart. Included
+ * once, by bbrt_kernels.c, at the place its definitions belong (what it uses is defined above it there);
+ * not a header of its own: it defines static functions. */
+#ifndef BBRT_KERNELS_DSP
+#error "dsp/bbrt_dot_dsp.h is part of the BBRT_KERNELS_DSP build of bbrt_kernels.c"
+#endif
+
+/* a[0] += x . w0, a[1] += x . w1 over K elements */
+BBRT_NOINLINE static void dot2_i8(int32_t *a, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w0,
+                                  const int8_t *BBRT_RESTRICT w1, uint32_t K) {
+    int32_t s0 = a[0], s1 = a[1];
+    uint32_t k = 0;
+    for (; k + 4u <= K; k += 4u) {
+        uint32_t xv = dsp_read4(x + k), v0 = dsp_read4(w0 + k), v1 = dsp_read4(w1 + k);
+        uint32_t xe = dsp_sxtb16(xv), xo = dsp_sxtb16_ror8(xv);
+        s0 = dsp_smlad(xe, dsp_sxtb16(v0), s0);
+        s0 = dsp_smlad(xo, dsp_sxtb16_ror8(v0), s0);
+        s1 = dsp_smlad(xe, dsp_sxtb16(v1), s1);
+        s1 = dsp_smlad(xo, dsp_sxtb16_ror8(v1), s1);
+    }
+    for (; k < K; k++) {
+        s0 += (int32_t)x[k] * w0[k];
+        s1 += (int32_t)x[k] * w1[k];
+    }
+    a[0] = s0;
+    a[1] = s1;
+}
+
+static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t s = 0;
+    uint32_t k = 0;
+    for (; k + 4u <= K; k += 4u) {
+        uint32_t xv = dsp_read4(x + k), v = dsp_read4(w + k);
+        s = dsp_smlad(dsp_sxtb16(xv), dsp_sxtb16(v), s);
+        s = dsp_smlad(dsp_sxtb16_ror8(xv), dsp_sxtb16_ror8(v), s);
+    }
+    for (; k < K; k++) s += (int32_t)x[k] * w[k];
+    return s;
+}
+
+/* Blocked kernels of the DSP build (mm_*): each unpacked x word feeds the SMLADs of several weight
+ * rows, and in convs each unpacked weight word those of two pixels (CMSIS-NN's 2 x 2 block, on
+ * int8 columns: SXTB16 / SXTB16 ROR 8 split both operands into the same (0, 2) (1, 3) pairs, so
+ * neither the weights nor the patch need reordering). The loops count down, so a step costs two
+ * instructions of overhead at -Os. */
+
+/* s[0] += x0 . w0, s[1] += x1 . w0, s[2] += x0 . w1, s[3] += x1 . w1 over K elements, where
+ * x1 = x0 + K and w1 = w0 + K: 2 pixels x 2 output channels, 16 MACs per 4 loads and 8 SMLAD */
+BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                       uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    /* the loop below in 22 instructions per 16 MACs: at -Os the C version needs 14 registers and
+     * spills 5 of them in the loop */
+    if (n) {
+        uint32_t t0, t1, t2, t3, t4, t5;
+        __asm__("1:\n\t"
+                "ldr %[t1], [%[w], %[K]]\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t3], %[t1]\n\t"
+                "sxtb16 %[t1], %[t1], ror #8\n\t"
+                "sxtb16 %[t2], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "ldr %[t5], [%[x], %[K]]\n\t"
+                "sxtb16 %[t4], %[t5]\n\t"
+                "sxtb16 %[t5], %[t5], ror #8\n\t"
+                "smlad %[s10], %[t4], %[t2], %[s10]\n\t"
+                "smlad %[s11], %[t4], %[t3], %[s11]\n\t"
+                "smlad %[s10], %[t5], %[t0], %[s10]\n\t"
+                "smlad %[s11], %[t5], %[t1], %[s11]\n\t"
+                "ldr %[t5], [%[x]], #4\n\t"
+                "sxtb16 %[t4], %[t5]\n\t"
+                "sxtb16 %[t5], %[t5], ror #8\n\t"
+                "smlad %[s00], %[t4], %[t2], %[s00]\n\t"
+                "smlad %[s01], %[t4], %[t3], %[s01]\n\t"
+                "smlad %[s00], %[t5], %[t0], %[s00]\n\t"
+                "smlad %[s01], %[t5], %[t1], %[s01]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+                  [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+                  [t5] "=&r"(t5)
+                : [K] "r"(K)
+                : "cc", "memory");
+    }
+#else
+    while (n--) {
+        uint32_t a = dsp_read4(x), b = dsp_read4(x + K), v = dsp_read4(w);
+        uint32_t ae = dsp_sxtb16(a), ao = dsp_sxtb16_ror8(a), be = dsp_sxtb16(b), bo = dsp_sxtb16_ror8(b);
+        uint32_t ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        s00 = dsp_smlad(ae, ve, s00);
+        s00 = dsp_smlad(ao, vo, s00);
+        s10 = dsp_smlad(be, ve, s10);
+        s10 = dsp_smlad(bo, vo, s10);
+        v = dsp_read4(w + K);
+        ve = dsp_sxtb16(v);
+        vo = dsp_sxtb16_ror8(v);
+        s01 = dsp_smlad(ae, ve, s01);
+        s01 = dsp_smlad(ao, vo, s01);
+        s11 = dsp_smlad(be, ve, s11);
+        s11 = dsp_smlad(bo, vo, s11);
+        x += 4;
+        w += 4;
+    }
+#endif
+    for (n = K & 3u; n; n--, x++, w++) {
+        int32_t a = x[0], b = x[K], v0 = w[0], v1 = w[K];
+        s00 += a * v0;
+        s10 += b * v0;
+        s01 += a * v1;
+        s11 += b * v1;
+    }
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* sum of K int8: the bytes biased to unsigned (XOR 0x80) and summed 4 at a time by USADA8, the bias
+ * (128 per byte) taken off at the end */
+static int32_t mm_sum_i8(const int8_t *w, uint32_t K) {
+    uint32_t u = 0, n;
+    int32_t s = 0;
+    for (n = K >> 2; n; n--, w += 4) u = mm_usada8(dsp_read4(w) ^ 0x80808080u, u);
+    for (n = K & 3u; n; n--) s += *w++;
+    return s + (int32_t)(u - 128u * (K & ~3u));
+}
+
+/* Two pixels' patches widened once to 16-bit pairs, then reused by every output channel: per 4
+ * elements e the words SXTB16(a_e), SXTB16 ROR 8(a_e), SXTB16(b_e), SXTB16 ROR 8(b_e) of pixels a, b
+ * (a last group of K % 4 elements padded with zeros). lane 0 writes pixel a's words, lane 2 pixel b's. */
+static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT col, uint32_t K, uint32_t lane) {
+    uint32_t g, v, j;
+    wd += lane;
+    for (g = K >> 2; g; g--, col += 4, wd += 4) {
+        v = dsp_read4(col);
+        wd[0] = dsp_sxtb16(v);
+        wd[1] = dsp_sxtb16_ror8(v);
+    }
+    if (K & 3u) {
+        for (v = 0, j = 0; j < (K & 3u); j++) v |= (uint32_t)(uint8_t)col[j] << (8u * j);
+        wd[0] = dsp_sxtb16(v);
+        wd[1] = dsp_sxtb16_ror8(v);
+    }
+}
+
+/* mm_widen_i8 of two adjacent pixels a, b = a + 1 of a 1x1 conv straight from the input (channel
+ * stride sC, K % 4 == 0): one halfword holds (a, b) of a channel, two of them channels (k, k + 2),
+ * whose SXTB16 is (a_k, a_k+2) and SXTB16 ROR 8 (b_k, b_k+2); no patch is gathered */
+static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC, uint32_t K) {
+    uint32_t g;
+    for (g = K >> 2; g; g--, x += 4u * sC, wd += 4) {
+        uint32_t v02 = mm_read2(x) | mm_read2(x + 2u * sC) << 16, v13 = mm_read2(x + sC) | mm_read2(x + 3u * sC) << 16;
+        wd[0] = dsp_sxtb16(v02);
+        wd[1] = dsp_sxtb16(v13);
+        wd[2] = dsp_sxtb16_ror8(v02);
+        wd[3] = dsp_sxtb16_ror8(v13);
+    }
+}
+
+/* s[0] += a . w0, s[1] += b . w0 over the last K % 4 elements of a widened pair: x is the pair's last
+ * group, w0 the row's tail */
+static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K) {
+    const int32_t a[3] = {(int16_t)(uint16_t)x[0], (int16_t)(uint16_t)x[1], (int16_t)(uint16_t)(x[0] >> 16)};
+    const int32_t b[3] = {(int16_t)(uint16_t)x[2], (int16_t)(uint16_t)x[3], (int16_t)(uint16_t)(x[2] >> 16)};
+    uint32_t j;
+    for (j = 0; j < (K & 3u); j++) {
+        s[0] += a[j] * w0[j];
+        s[1] += b[j] * w0[j];
+    }
+}
+
+/* mm_dot2x2_i8 on a widened pair of patches (mm_widen_i8): s[0] += a . w0, s[1] += b . w0,
+ * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K. A last partial group runs in the loop (its padding x = 0),
+ * so the rows are read up to 3 bytes past w1's end: the caller has rows after w1 (else mm_dot1x2w_i8).
+ * Only the weights are unpacked in the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's
+ * s8 x s16 kernel, whose weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
+BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                        uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = (K + 3u) >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    const int8_t *w1 = w + K;
+    if (n) {
+        uint32_t ae, ao, be, bo, t0, t1;
+        __asm__("1:\n\t"
+                "ldrd %[be], %[bo], [%[x], #8]\n\t"
+                "ldrd %[ae], %[ao], [%[x]], #16\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s00], %[ae], %[t1], %[s00]\n\t"
+                "smlad %[s10], %[be], %[t1], %[s10]\n\t"
+                "smlad %[s00], %[ao], %[t0], %[s00]\n\t"
+                "smlad %[s10], %[bo], %[t0], %[s10]\n\t"
+                "ldr %[t0], [%[w1]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s01], %[ae], %[t1], %[s01]\n\t"
+                "smlad %[s11], %[be], %[t1], %[s11]\n\t"
+                "smlad %[s01], %[ao], %[t0], %[s01]\n\t"
+                "smlad %[s11], %[bo], %[t0], %[s11]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+                  [w1] "+r"(w1), [n] "+r"(n), [ae] "=&r"(ae), [ao] "=&r"(ao), [be] "=&r"(be), [bo] "=&r"(bo),
+                  [t0] "=&r"(t0), [t1] "=&r"(t1)
+                :
+                : "cc", "memory");
+    }
+#else
+    for (; n; n--, x += 4, w += 4) {
+        uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        s00 = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, s00));
+        s10 = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, s10));
+        v = dsp_read4(w + K);
+        ve = dsp_sxtb16(v);
+        vo = dsp_sxtb16_ror8(v);
+        s01 = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, s01));
+        s11 = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, s11));
+    }
+#endif
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* s[0] += a . w, s[1] += b . w on a widened pair (the last of an odd number of channels) */
+static void mm_dot1x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t sa = s[0], sb = s[1];
+    uint32_t n;
+    for (n = K >> 2; n; n--, x += 4, w += 4) {
+        uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
+        sa = dsp_smlad(x[1], vo, dsp_smlad(x[0], ve, sa));
+        sb = dsp_smlad(x[3], vo, dsp_smlad(x[2], ve, sb));
+    }
+    s[0] = sa;
+    s[1] = sb;
+    if (K & 3u) mm_tail2w_i8(s, x, w, K);
+}
+
+/* s[j] += x . w_j for the 4 rows w_j = w + j K: the FC's matrix-vector block, each unpacked x word
+ * shared by 4 rows */
+BBRT_NOINLINE static void mm_dot4_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                     uint32_t K) {
+    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    const int8_t *w2 = w + 2u * K;
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    /* 25 instructions per 16 MACs (29 for the C loop at -Os) */
+    if (n) {
+        uint32_t xe, xo, t0, t1;
+        __asm__("1:\n\t"
+                "ldr %[xo], [%[x]], #4\n\t"
+                "sxtb16 %[xe], %[xo]\n\t"
+                "sxtb16 %[xo], %[xo], ror #8\n\t"
+                "ldr %[t0], [%[w], %[K]]\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s1], %[xe], %[t1], %[s1]\n\t"
+                "smlad %[s1], %[xo], %[t0], %[s1]\n\t"
+                "ldr %[t0], [%[w]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s0], %[xe], %[t1], %[s0]\n\t"
+                "smlad %[s0], %[xo], %[t0], %[s0]\n\t"
+                "ldr %[t0], [%[w2], %[K]]\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s3], %[xe], %[t1], %[s3]\n\t"
+                "smlad %[s3], %[xo], %[t0], %[s3]\n\t"
+                "ldr %[t0], [%[w2]], #4\n\t"
+                "sxtb16 %[t1], %[t0]\n\t"
+                "sxtb16 %[t0], %[t0], ror #8\n\t"
+                "smlad %[s2], %[xe], %[t1], %[s2]\n\t"
+                "smlad %[s2], %[xo], %[t0], %[s2]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x), [w] "+r"(w),
+                  [w2] "+r"(w2), [n] "+r"(n), [xe] "=&r"(xe), [xo] "=&r"(xo), [t0] "=&r"(t0), [t1] "=&r"(t1)
+                : [K] "r"(K)
+                : "cc", "memory");
+    }
+#else
+    while (n--) {
+        uint32_t a = dsp_read4(x), xe = dsp_sxtb16(a), xo = dsp_sxtb16_ror8(a), v;
+        v = dsp_read4(w);
+        s0 = dsp_smlad(xe, dsp_sxtb16(v), s0);
+        s0 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s0);
+        v = dsp_read4(w + K);
+        s1 = dsp_smlad(xe, dsp_sxtb16(v), s1);
+        s1 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s1);
+        v = dsp_read4(w2);
+        s2 = dsp_smlad(xe, dsp_sxtb16(v), s2);
+        s2 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s2);
+        v = dsp_read4(w2 + K);
+        s3 = dsp_smlad(xe, dsp_sxtb16(v), s3);
+        s3 = dsp_smlad(xo, dsp_sxtb16_ror8(v), s3);
+        x += 4;
+        w += 4;
+        w2 += 4;
+    }
+#endif
+    for (n = K & 3u; n; n--, x++, w++, w2++) {
+        int32_t a = x[0];
+        s0 += a * w[0];
+        s1 += a * w[K];
+        s2 += a * w2[0];
+        s3 += a * w2[K];
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MM_INLINE __attribute__((always_inline)) inline
+#else
+#define MM_INLINE inline
+#endif
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi) for a right shift by 33 or more, shift in [-31, -2] (every
+ * conv/FC of the models but zero-multiplier channels: real multipliers < 0.25), in 32 bits with
+ * t = -shift - 1: (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only
+ * adds a fraction below 1 to an integer numerator), and |result| < 2^30 needs no clamp */
+static MM_INLINE int8_t mm_rq8f(int32_t acc, int32_t m, int32_t t, int32_t zy, int32_t lo, int32_t hi) {
+    int32_t h = (int32_t)(((int64_t)acc * m) >> 32);
+    return sat8(((h + (1 << (t - 1))) >> t) + zy, lo, hi);
+}
+
+/* sat8(mbqm(acc, m, shift) + zy, lo, hi): mm_rq8f when the shift allows it */
+static int8_t mm_rq8(int32_t acc, int32_t m, int32_t shift, int32_t zy, int32_t lo, int32_t hi) {
+    if (shift <= -2 && shift >= -31) return mm_rq8f(acc, m, -shift - 1, zy, lo, hi);
+    return sat8(mbqm(acc, m, shift) + zy, lo, hi);
+}
+
+/* mm_rq8f inline with the channel's precomputed (m, t) when the block is fast, else mm_rq8 on rq */
+static MM_INLINE int8_t mm_rqb(int fast, int32_t acc, int32_t m, int32_t t, const int32_t *rq, int32_t zy,
+                               int32_t lo, int32_t hi) {
+    return fast ? mm_rq8f(acc, m, t, zy, lo, hi) : mm_rq8(acc, rq[0], rq[1], zy, lo, hi);
+}
+
+/* one block's per-channel constants, for mm_pairs2x2w_i8 */
+typedef struct {
+    const int32_t *base, *qm;
+    const int8_t *qt;
+    int32_t zy, lo, hi;
+    uint32_t OHW, P;
+} mm_blk_t;
+
+/* channel pairs 0 .. npair-1 of a block (weights from w) against a widened pixel pair, every channel
+ * with mm_rq8f constants: the outputs of channel i at o + i OHW, o + i OHW + 1. The block loop in a
+ * function of its own keeps its few values in registers across the dot products. */
+BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, const int8_t *w, int8_t *o,
+                                          uint32_t npair) {
+    const int32_t *base = k->base, *qm = k->qm;
+    const int8_t *qt = k->qt;
+    const int32_t zy = k->zy, lo = k->lo, hi = k->hi;
+    const uint32_t OHW = k->OHW, P = k->P;
+    uint32_t i;
+    for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
+        int32_t s[4];
+        s[0] = s[1] = base[i];
+        s[2] = s[3] = base[i + 1u];
+        mm_dot2x2w_i8(s, x, w, P);
+        o[0] = mm_rq8f(s[0], qm[i], qt[i], zy, lo, hi);
+        o[1] = mm_rq8f(s[1], qm[i], qt[i], zy, lo, hi);
+        o[OHW] = mm_rq8f(s[2], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+        o[OHW + 1u] = mm_rq8f(s[3], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+    }
+}
