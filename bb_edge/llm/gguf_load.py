@@ -204,8 +204,8 @@ def load_gguf(path: str | Path) -> LlamaGGUF:
         raise CorruptGGUFError(f"{path}: {len(missing)} tensors missing, first {missing[0]!r}")
     for i in range(cfg.n_layers):
         for what, heads in (("attn_q", cfg.n_heads), ("attn_k", cfg.n_kv_heads)):
-            t = tensors[f"blk.{i}.{what}.weight"]
-            t.raw = reverse_permute_rows(t.raw.reshape(t.shape[0], -1), heads)
+            qk = tensors[f"blk.{i}.{what}.weight"]
+            qk.raw = reverse_permute_rows(qk.raw.reshape(qk.shape[0], -1), heads)
     meta = {k: reader.fields[k].contents() for k in ("general.name", "tokenizer.ggml.model", "tokenizer.ggml.pre")
             if k in reader.fields}
     return LlamaGGUF(path, cfg, tensors, meta)
