@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import Any
 
 import numpy as np
 import onnx
@@ -54,7 +55,8 @@ class _Graph:
         self.accuracy_level = accuracy_level
         self._block_sums: dict[str, str] = {}
 
-    def node(self, op: str, inputs: list[str], name: str, n_out: int = 1, domain: str = "", **attrs: object) -> list[str]:
+    def node(self, op: str, inputs: list[str], name: str, n_out: int = 1, domain: str = "",
+             **attrs: Any) -> list[str]:
         outs = [f"{name}/output_{j}" if n_out > 1 else f"{name}/output" for j in range(n_out)]
         self.nodes.append(helper.make_node(op, inputs, outs, name=name, domain=domain, **attrs))
         return outs
@@ -122,8 +124,8 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
     ctx = max_context or cfg.context_length
     g = _Graph(weights, accuracy_level)
     f32 = TensorProto.FLOAT
-    kv_shape = ["batch_size", cfg.n_kv_heads, "past_sequence_length", cfg.head_dim]
-    present_shape = ["batch_size", cfg.n_kv_heads, "total_sequence_length", cfg.head_dim]
+    kv_shape: list[str | int] = ["batch_size", cfg.n_kv_heads, "past_sequence_length", cfg.head_dim]
+    present_shape: list[str | int] = ["batch_size", cfg.n_kv_heads, "total_sequence_length", cfg.head_dim]
     inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "sequence_length"]),
               helper.make_tensor_value_info("attention_mask", TensorProto.INT64,
                                             ["batch_size", "total_sequence_length"])]
