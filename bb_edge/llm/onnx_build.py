@@ -1,7 +1,7 @@
 """Write a llama decoder as one ONNX graph with per-layer KV state, from a loaded GGUF.
 
-The graph is the one onnxruntime-genai's model builder writes for llama on CPU, with the same op set
-(ONNX Runtime's SimplifiedLayerNormalization, GroupQueryAttention with rotary embedding, MatMulNBits) and
+The graph follows what onnxruntime-genai's model builder writes for llama on CPU (ONNX Runtime's
+GroupQueryAttention with rotary embedding, MatMulNBits), with opset 23's standard RMSNormalization and
 optimum's tensor names: inputs ``input_ids``, ``attention_mask``, ``past_key_values.{i}.key/value``
 ([batch, kv_heads, past, head_dim]); outputs ``logits``, ``present.{i}.key/value``. Built node by node
 with onnx.helper so the GGUF's quantized blocks go in unchanged (see :mod:`bb_edge.llm.quant_blocks`),
@@ -100,7 +100,7 @@ class _Graph:
 
     def rms_norm(self, x: str, t: QuantTensor, eps: float, name: str) -> str:
         w = self.init(f"{name}.weight", t.dequantize().reshape(-1))
-        return self.node("SimplifiedLayerNormalization", [x, w], name, axis=-1, epsilon=eps, stash_type=1)[0]
+        return self.node("RMSNormalization", [x, w], name, axis=-1, epsilon=eps, stash_type=1)[0]
 
 
 def rope_cache(cfg: LlamaConfig, max_len: int) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +113,7 @@ def rope_cache(cfg: LlamaConfig, max_len: int) -> tuple[np.ndarray, np.ndarray]:
 
 def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: int = 4,
                   max_context: int | None = None) -> onnx.ModelProto:
-    """The whole decoder as one ONNX model (opset 21 + com.microsoft), weights in format ``weights``.
+    """The whole decoder as one ONNX model (opset 23 + com.microsoft), weights in format ``weights``.
 
     ``accuracy_level`` is MatMulNBits' (4: int8 activations in the dot products, as llama.cpp does for its
     quantized types; 0: float). ``max_context`` sizes the rotary caches (default the model's context).
@@ -183,9 +183,9 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
     g.nodes.append(helper.make_node("Identity", [logits], ["logits"], name="/lm_head/logits"))
 
     graph = helper.make_graph(g.nodes, "llama_decoder", inputs, outputs, g.inits)
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)],
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23), helper.make_opsetid("com.microsoft", 1)],
                           producer_name="bb-edge")
-    m.ir_version = 10
+    m.ir_version = 11
     meta = {"config": asdict(cfg), "weights": weights, "max_context": ctx, "embed_output": EMBED_OUT,
             "layer_outputs": [layer_output(i) for i in range(cfg.n_layers)], "source": model.path.name}
     helper.set_model_props(m, {META_KEY: json.dumps(meta)})

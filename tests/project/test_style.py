@@ -273,7 +273,7 @@ def test_the_header_offset_check_finds_one(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------- tests layout
 
-TEST_STAGES = {"ir", "deployment", "wire", "compiler", "lowering", "bundle", "engine", "learn", "adapters",
+TEST_STAGES = {"ir", "deployment", "wire", "compiler", "lowering", "bundle", "engine", "learn", "adapters", "llm",
                "firmware", "micropython", "commands", "project"}
 
 
