@@ -22,7 +22,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.llm.gguf_load import LlamaConfig, LlamaGGUF, QuantTensor
-from bb_edge.llm.quant_blocks import NBits, from_gguf, requantize
+from bb_edge.llm.quant_blocks import NBits, concat_nbits, from_gguf, requantize
 
 WEIGHTS = ("int4", "int8", "fp16", "fp32")
 #: metadata_props key holding the decoder's description (JSON): config, layer boundaries, weights format
@@ -48,7 +48,8 @@ def present_names(i: int) -> tuple[str, str]:
 class _Graph:
     """Nodes and initializers being collected, with a per-input cache of Q4_1's block sums."""
 
-    def __init__(self, weights: str, accuracy_level: int) -> None:
+    def __init__(self, weights: str, accuracy_level: int, exact_q4_1: bool = True) -> None:
+        self.exact_q4_1 = exact_q4_1
         self.nodes: list[onnx.NodeProto] = []
         self.inits: list[onnx.TensorProto] = []
         self.weights = weights
@@ -74,19 +75,23 @@ class _Graph:
             self._block_sums[x] = self.node("ReduceSum", [r, axes], f"{x}/block_sums", keepdims=0)[0]
         return self._block_sums[x]
 
-    def linear(self, x: str, t: QuantTensor, name: str) -> str:
-        """x @ t^T in the chosen weights format."""
-        n, k = t.shape
+    def linear(self, x: str, t: QuantTensor | list[QuantTensor], name: str) -> str:
+        """x @ t^T in the chosen weights format; a list of weights is one op on their rows stacked (fused QKV)."""
+        ts = t if isinstance(t, list) else [t]
+        k = ts[0].shape[1]
+        n = sum(w.shape[0] for w in ts)
         if self.weights in ("fp32", "fp16"):
-            w = t.dequantize().T
+            w = np.concatenate([w.dequantize() for w in ts]).T
             if self.weights == "fp16":
                 w16 = self.init(f"{name}.weight_fp16", w.astype(np.float16))
                 wname = self.node("Cast", [w16], f"{name}/cast_weight", to=TensorProto.FLOAT)[0]
             else:
                 wname = self.init(f"{name}.weight", w)
             return self.node("MatMul", [x, wname], f"{name}/MatMul")[0]
-        bits = 4 if self.weights == "int4" else 8
-        q: NBits = from_gguf(t, bits) if bits == 4 or t.kind == "Q8_0" else requantize(t.dequantize(), 8)
+        parts = [self._nbits(w) for w in ts]
+        q = concat_nbits(parts)
+        if q is None:  # different block formats (e.g. Q8_0 next to Q4_1): requantize the stack
+            q = requantize(np.concatenate([p.dequantize() for p in parts]), parts[0].bits)
         ins = [x, self.init(f"{name}.qweight", q.b), self.init(f"{name}.scales", q.scales)]
         if q.zero_points is not None:
             ins.append(self.init(f"{name}.qzeros", q.zero_points))
@@ -97,6 +102,11 @@ class _Graph:
         mins = self.init(f"{name}.block_mins", q.block_mins)
         extra = self.node("MatMul", [self.block_sums(x, k), mins], f"{name}/block_mins_MatMul")[0]
         return self.node("Add", [y, extra], f"{name}/add_block_mins")[0]
+
+    def _nbits(self, t: QuantTensor) -> NBits:
+        if self.weights == "int4" or t.kind == "Q8_0":
+            return from_gguf(t, 4 if self.weights == "int4" else 8, exact_q4_1=self.exact_q4_1)
+        return requantize(t.dequantize(), 8)
 
     def rms_norm(self, x: str, t: QuantTensor, eps: float, name: str) -> str:
         w = self.init(f"{name}.weight", t.dequantize().reshape(-1))
@@ -112,17 +122,18 @@ def rope_cache(cfg: LlamaConfig, max_len: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: int = 4,
-                  max_context: int | None = None) -> onnx.ModelProto:
+                  max_context: int | None = None, exact_q4_1: bool = True) -> onnx.ModelProto:
     """The whole decoder as one ONNX model (opset 23 + com.microsoft), weights in format ``weights``.
 
     ``accuracy_level`` is MatMulNBits' (4: int8 activations in the dot products, as llama.cpp does for its
     quantized types; 0: float). ``max_context`` sizes the rotary caches (default the model's context).
+    ``exact_q4_1=False`` requantizes Q4_1 weights to MatMulNBits' integer zero points (lossy, fewer ops).
     """
     if weights not in WEIGHTS:
         raise ValueError(f"weights must be one of {WEIGHTS}, not {weights!r}")
     cfg = model.config
     ctx = max_context or cfg.context_length
-    g = _Graph(weights, accuracy_level)
+    g = _Graph(weights, accuracy_level, exact_q4_1)
     f32 = TensorProto.FLOAT
     kv_shape: list[str | int] = ["batch_size", cfg.n_kv_heads, "past_sequence_length", cfg.head_dim]
     present_shape: list[str | int] = ["batch_size", cfg.n_kv_heads, "total_sequence_length", cfg.head_dim]
@@ -152,16 +163,15 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
         table = g.init("model.embed_tokens.weight", emb)
         g.nodes.append(helper.make_node("Gather", [table, "input_ids"], [EMBED_OUT], name="/model/embed_tokens"))
     h = EMBED_OUT
+    ff_split = g.init("/model/ff_split", np.array([cfg.intermediate, cfg.intermediate], np.int64))
     for i in range(cfg.n_layers):
         p = f"/model/layers.{i}"
         x = g.rms_norm(h, model.layer(i, "attn_norm"), cfg.rms_eps, f"{p}/input_layernorm")
-        q = g.linear(x, model.layer(i, "attn_q"), f"{p}/attn/q_proj")
-        k = g.linear(x, model.layer(i, "attn_k"), f"{p}/attn/k_proj")
-        v = g.linear(x, model.layer(i, "attn_v"), f"{p}/attn/v_proj")
+        qkv = g.linear(x, [model.layer(i, w) for w in ("attn_q", "attn_k", "attn_v")], f"{p}/attn/qkv_proj")
         pk, pv = past_names(i)
         ok, ov = present_names(i)
         g.nodes.append(helper.make_node(
-            "GroupQueryAttention", [q, k, v, pk, pv, seqlens, total, cos_name, sin_name],
+            "GroupQueryAttention", [qkv, "", "", pk, pv, seqlens, total, cos_name, sin_name],
             [f"{p}/attn/GroupQueryAttention/output_0", ok, ov], name=f"{p}/attn/GroupQueryAttention",
             domain="com.microsoft", num_heads=cfg.n_heads, kv_num_heads=cfg.n_kv_heads,
             scale=float(1.0 / np.sqrt(cfg.head_dim)), do_rotary=1, rotary_interleaved=0))
@@ -170,8 +180,8 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
         o = g.linear(f"{p}/attn/GroupQueryAttention/output_0", model.layer(i, "attn_output"), f"{p}/attn/o_proj")
         h = g.node("Add", [h, o], f"{p}/residual_add_attn")[0]
         x = g.rms_norm(h, model.layer(i, "ffn_norm"), cfg.rms_eps, f"{p}/post_attention_layernorm")
-        gate = g.linear(x, model.layer(i, "ffn_gate"), f"{p}/mlp/gate_proj")
-        up = g.linear(x, model.layer(i, "ffn_up"), f"{p}/mlp/up_proj")
+        gate_up = g.linear(x, [model.layer(i, "ffn_gate"), model.layer(i, "ffn_up")], f"{p}/mlp/gate_up_proj")
+        gate, up = g.node("Split", [gate_up, ff_split], f"{p}/mlp/Split", n_out=2, axis=-1)
         sig = g.node("Sigmoid", [gate], f"{p}/mlp/act_fn/Sigmoid")[0]
         act = g.node("Mul", [gate, sig], f"{p}/mlp/act_fn/Mul")[0]
         prod = g.node("Mul", [act, up], f"{p}/mlp/Mul")[0]
@@ -186,7 +196,8 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23), helper.make_opsetid("com.microsoft", 1)],
                           producer_name="bb-edge")
     m.ir_version = 11
-    meta = {"config": asdict(cfg), "weights": weights, "max_context": ctx, "embed_output": EMBED_OUT,
+    meta = {"config": asdict(cfg), "weights": weights, "exact_q4_1": exact_q4_1, "max_context": ctx,
+            "embed_output": EMBED_OUT,
             "layer_outputs": [layer_output(i) for i in range(cfg.n_layers)], "source": model.path.name}
     helper.set_model_props(m, {META_KEY: json.dumps(meta)})
     return m

@@ -66,13 +66,16 @@ def _halves(raw: np.ndarray, n: int, nb: int, size: int) -> tuple[np.ndarray, np
     return blocks, blocks[..., :2].copy().view(np.float16)[..., 0].astype(np.float32)
 
 
-def from_gguf(t: QuantTensor, bits: int) -> NBits:
-    """MatMulNBits operands for GGUF weight ``t`` (rows N = out features, cols K) at ``bits`` (4 or 8)."""
+def from_gguf(t: QuantTensor, bits: int, *, exact_q4_1: bool = True) -> NBits:
+    """MatMulNBits operands for GGUF weight ``t`` (rows N = out features, cols K) at ``bits`` (4 or 8).
+
+    ``exact_q4_1=False`` requantizes Q4_1 to integer zero points (no extra MatMul; not the GGUF's numbers).
+    """
     n, k = t.shape
     if k % BLOCK:
         raise ValueError(f"{t.name}: K={k} is not a multiple of {BLOCK}")
     nb = k // BLOCK
-    if bits == 4 and t.kind == "Q4_1":
+    if bits == 4 and t.kind == "Q4_1" and exact_q4_1:
         blocks, d = _halves(t.raw, n, nb, 20)
         m = blocks[..., 2:4].copy().view(np.float16)[..., 0].astype(np.float32)
         qs = blocks[..., 4:]
@@ -111,3 +114,20 @@ def requantize(w: np.ndarray, bits: int) -> NBits:
     for j in range(nb):
         zpp[:, j // 2] |= (zp[:, j] << (4 * (j % 2))).astype(np.uint8)
     return NBits(4, n, k, _pack4(q), scale.reshape(-1), zpp)
+
+
+def concat_nbits(parts: list[NBits]) -> NBits | None:
+    """One NBits with the rows of ``parts`` stacked (fused projections); None when their formats differ."""
+    first = parts[0]
+    same = all(p.bits == first.bits and p.k == first.k and (p.zero_points is None) == (first.zero_points is None)
+               and (p.block_mins is None) == (first.block_mins is None) for p in parts)
+    if not same:
+        return None
+    if len(parts) == 1:
+        return first
+    zp = None if first.zero_points is None else np.concatenate(
+        [p.zero_points for p in parts if p.zero_points is not None])
+    mins = None if first.block_mins is None else np.concatenate(
+        [p.block_mins for p in parts if p.block_mins is not None], axis=1)
+    return NBits(first.bits, sum(p.n for p in parts), first.k, np.concatenate([p.b for p in parts]),
+                 np.concatenate([p.scales for p in parts]), zp, mins)

@@ -60,13 +60,17 @@ class Decoder:
     def __init__(self, model: onnx.ModelProto | str | Path, threads: int = 1) -> None:
         self.stage = _Stateful(make_session(model, threads))
 
+    def reset(self) -> None:
+        """Forget the KV cache (a new sequence)."""
+        self.stage.reset()
+
     def step(self, ids: Sequence[int], seen: int) -> np.ndarray:
         """Feed ``ids`` after ``seen`` cached tokens; the last position's logits."""
         return self.stage.run(_feeds(ids, seen))["logits"][0, -1]
 
     def generate(self, prompt: Sequence[int], max_new_tokens: int, eos: int | None = None) -> list[int]:
         """Greedy tokens after ``prompt`` (stops early at ``eos``)."""
-        self.stage.reset()
+        self.reset()
         return _greedy(self.step, prompt, max_new_tokens, eos)
 
 
@@ -76,6 +80,11 @@ class StageChain:
     def __init__(self, stages: Sequence[onnx.ModelProto | str | Path], threads: int = 1) -> None:
         self.stages = [_Stateful(make_session(s, threads)) for s in stages]
         self.hops: list[tuple[str, int]] = []  # (tensor, bytes) of the last step's hand-offs
+
+    def reset(self) -> None:
+        """Forget every stage's KV cache (a new sequence)."""
+        for st in self.stages:
+            st.reset()
 
     def step(self, ids: Sequence[int], seen: int) -> np.ndarray:
         """Feed ``ids`` through every stage; the last position's logits."""
@@ -92,8 +101,7 @@ class StageChain:
 
     def generate(self, prompt: Sequence[int], max_new_tokens: int, eos: int | None = None) -> list[int]:
         """Greedy tokens after ``prompt`` (stops early at ``eos``)."""
-        for st in self.stages:
-            st.reset()
+        self.reset()
         return _greedy(self.step, prompt, max_new_tokens, eos)
 
     def kv_bytes(self) -> list[int]:
