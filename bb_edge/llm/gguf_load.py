@@ -212,18 +212,25 @@ def load_gguf(path: str | Path) -> LlamaGGUF:
 
 
 def write_tokenizer(gguf_path: str | Path, out_dir: str | Path) -> Path:
-    """Convert the GGUF's tokenizer with transformers into ``out_dir``/tokenizer.json; return that path.
+    """Convert the GGUF's tokenizer into ``out_dir``/tokenizer.json; return that path.
 
-    The result loads with ``tokenizers.Tokenizer.from_file`` alone (no network, no transformers).
+    The metadata is read with the `gguf` package and converted by transformers' GGUF tokenizer converter
+    (the one ``AutoTokenizer.from_pretrained(gguf_file=...)`` uses, minus its torch-only file reader). The
+    result loads with ``tokenizers.Tokenizer.from_file`` alone (no network, no transformers).
     """
-    from transformers import AutoTokenizer
+    from gguf import GGUFReader
+    from transformers.integrations.gguf.gguf_tokenizer_mapping import GGUF_TOKENIZER_MAPPING, convert_gguf_tokenizer
 
     gguf_path = Path(gguf_path)
     try:
-        tok = AutoTokenizer.from_pretrained(str(gguf_path.parent), gguf_file=gguf_path.name)
-    except Exception as e:
+        reader = GGUFReader(gguf_path, "r")
+        fields = reader.fields
+        spec = {name: fields[f"tokenizer.{key}"].contents() for key, name in GGUF_TOKENIZER_MAPPING["tokenizer"].items()
+                if f"tokenizer.{key}" in fields}
+        tok, _ = convert_gguf_tokenizer(str(fields["general.architecture"].contents()), spec)
+    except Exception as e:  # the converter raises KeyError/ValueError/... on a tokenizer it does not know
         raise GGUFError(f"{gguf_path}: its tokenizer could not be converted ({type(e).__name__}: {e})") from e
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tok.save_pretrained(str(out))
+    tok.save(str(out / "tokenizer.json"))
     return out / "tokenizer.json"
