@@ -32,12 +32,13 @@ CACHE = Path.home() / ".cache" / "bb-edge" / "llm"
 PROMPT = [504, 3575, 282, 4649, 314]  # "The capital of France is" in SmolLM2's tokenizer
 
 
-def decoder_path(weights: str) -> Path:
+def decoder_path(weights: str, exact_q4_1: bool = True) -> Path:
     """The SmolLM2 decoder ONNX in ``weights`` format, built once into the cache."""
-    path = CACHE / f"smollm2-{weights}.onnx"
+    path = CACHE / f"smollm2-{weights}{'' if exact_q4_1 else '-requant'}.onnx"
     if not path.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
-        onnx.save(build_decoder(load_gguf(smollm2_path()), weights, max_context=2048), str(path))
+        model = build_decoder(load_gguf(smollm2_path()), weights, max_context=2048, exact_q4_1=exact_q4_1)
+        onnx.save(model, str(path))
     return path
 
 
@@ -87,6 +88,9 @@ def main() -> None:
     dec = Decoder(path, a.threads)
     ttft, rate = time_decode(dec, a.tokens, a.reps)
     rows.append((f"bb-edge ORT single ({a.weights})", rate, ttft))
+    if a.weights == "int4":
+        ttft_r, rate_r = time_decode(Decoder(decoder_path(a.weights, False), a.threads), a.tokens, a.reps)
+        rows.append(("bb-edge ORT single (int4, Q4_1 requantized)", rate_r, ttft_r))
     chain = StageChain([s.model for s in split_decoder(onnx.load(str(path)), 3)], a.threads)
     ttft3, rate3 = time_decode(chain, a.tokens, a.reps)
     rows.append((f"bb-edge ORT 3 stages in process ({a.weights})", rate3, ttft3))
