@@ -103,6 +103,13 @@ class _Graph:
         extra = self.node("MatMul", [self.block_sums(x, k), mins], f"{name}/block_mins_MatMul")[0]
         return self.node("Add", [y, extra], f"{name}/add_block_mins")[0]
 
+    def embedding_nbits(self, t: QuantTensor) -> NBits | None:
+        """8-bit symmetric blocks for the embedding table in the int formats, None for a float table."""
+        if self.weights not in ("int4", "int8"):
+            return None
+        q = self._nbits(t) if t.kind == "Q8_0" or self.weights == "int8" else None
+        return q if q is not None and q.bits == 8 and q.zero_points is None and q.block_mins is None else None
+
     def _nbits(self, t: QuantTensor) -> NBits:
         if self.weights == "int4" or t.kind == "Q8_0":
             return from_gguf(t, 4 if self.weights == "int4" else 8, exact_q4_1=self.exact_q4_1)
@@ -154,13 +161,21 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
     cos, sin = rope_cache(cfg, ctx)
     cos_name, sin_name = g.init("cos_cache", cos), g.init("sin_cache", sin)
 
-    emb = model.embedding.dequantize()
-    if weights == "fp16":
-        table = g.init("model.embed_tokens.weight_fp16", emb.astype(np.float16))
+    emb_q = g.embedding_nbits(model.embedding)
+    if emb_q is not None:
+        # 8-bit blocks gathered as stored (Q8_0 exactly): a quarter of a float32 table's memory
+        nb = emb_q.k // 32
+        g.nodes.append(helper.make_node(
+            "GatherBlockQuantized", [g.init("model.embed_tokens.qweight", emb_q.b.reshape(emb_q.n, emb_q.k)),
+                                     "input_ids", g.init("model.embed_tokens.scales", emb_q.scales.reshape(-1, nb))],
+            [EMBED_OUT], name="/model/embed_tokens", domain="com.microsoft", bits=8, block_size=32, gather_axis=0,
+            quantize_axis=1))
+    elif weights == "fp16":
+        table = g.init("model.embed_tokens.weight_fp16", model.embedding.dequantize().astype(np.float16))
         h16 = g.node("Gather", [table, "input_ids"], "/model/embed_tokens/Gather")[0]
         g.nodes.append(helper.make_node("Cast", [h16], [EMBED_OUT], name="/model/embed_tokens", to=f32))
     else:
-        table = g.init("model.embed_tokens.weight", emb)
+        table = g.init("model.embed_tokens.weight", model.embedding.dequantize())
         g.nodes.append(helper.make_node("Gather", [table, "input_ids"], [EMBED_OUT], name="/model/embed_tokens"))
     h = EMBED_OUT
     ff_split = g.init("/model/ff_split", np.array([cfg.intermediate, cfg.intermediate], np.int64))
