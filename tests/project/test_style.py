@@ -169,7 +169,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("deployment", ("bb_edge.deployment",)),
     ("wire", ("bb_edge.wire",)),
     ("components", ("bb_edge.learn",)),
-    ("compiler", ("bb_edge.compiler", "bb_edge.tflite", "bb_edge.viz")),
+    ("compiler", ("bb_edge.compiler", "bb_edge.tflite", "bb_edge.llm", "bb_edge.viz")),
     ("training", ("bb_edge.training",)),
     ("lowering", ("bb_edge.quant", "bb_edge.convert", "bb_edge.bbrt", "bb_edge.mpy")),
     ("bundle", ("bb_edge.bundle", "bb_edge.templates")),
@@ -348,7 +348,7 @@ def test_the_header_offset_check_finds_one(tmp_path: Path) -> None:
 # tests still take helpers from (they move once those helpers live in tests/support)
 TEST_STAGES = {"ir", "deployment", "wire", "compiler", "training", "lowering", "bbrt", "convert", "bundle", "engine",
                "strategies", "learn", "adapters", "firmware", "micropython", "commands", "project",
-               "tflite"}
+               "tflite", "llm"}
 
 
 def test_tests_mirror_the_stages() -> None:

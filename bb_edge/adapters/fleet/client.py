@@ -35,6 +35,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -178,6 +179,27 @@ class Client:
         """Async iteration: each request's outputs in input order, at most ``window`` requests in flight."""
         for rid in self._in_order(inputs, window):
             yield await asyncio.to_thread(self.wait, rid, timeout, retry_after)
+
+    async def generate(self, prompt: list[int], max_tokens: int = 64, *, sampling: Any = None,
+                       session: int | None = None, timeout: float = 120.0) -> AsyncIterator[int]:
+        """Generate with a language-model deployment (``bb-edge compile model.gguf``): each token as it comes.
+
+        ``prompt`` is token ids; ``sampling`` an :class:`~bb_edge.engine.generation.Sampling` (greedy by
+        default). The session (a fresh id unless given) is this client's: other clients cannot touch it.
+        """
+        from bb_edge.adapters.fleet.generation import EndpointStepper, generate_many
+        from bb_edge.engine.generation import Generation, Sampling
+
+        llm = self.dep.extra.get("llm") or {}
+        gen = Generation(list(prompt), max_tokens, int(llm.get("context", 2048)),
+                         frozenset(int(x) for x in llm.get("eos", [])), sampling or Sampling())
+        sid = session or (time.time_ns() & 0xFFFFFFFF) | 1
+        tokens = generate_many(EndpointStepper(self.endpoint), {sid: gen}, timeout=timeout)
+        while True:
+            ev = await asyncio.to_thread(next, tokens, None)
+            if ev is None:
+                return
+            yield ev.token
 
     def close(self, timeout: float = 10.0) -> int:
         """Flush and close the connection; envelopes left unconfirmed."""

@@ -1,0 +1,234 @@
+"""Drive :class:`~bb_edge.engine.generation.Generation` s over a fleet: in process, over a broker or serial.
+
+A *stepper* sends one session step and waits for its outputs; :func:`generate_many` keeps several sessions
+going at once, their steps interleaved (every live session has one step in flight), and yields each token
+as it arrives. :func:`open_stepper` starts the fleet the same way ``bb-edge run`` does (``inproc``,
+``mqtt://`` with node threads or ``--processes``, ``serial://pty``) and stops it by pid at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from bb_edge.deployment.manifest import Deployment
+from bb_edge.engine import events
+from bb_edge.engine.generation import Generation
+from bb_edge.errors import BBError
+
+
+class Stepper(Protocol):
+    """Sends session steps to a fleet and collects their graph outputs."""
+
+    def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
+        """Send one step; a handle for :meth:`wait`."""
+
+    def wait(self, handle: int, timeout: float) -> dict[str, np.ndarray]:
+        """The step's graph outputs (BBError if a node refused or failed it, or on timeout)."""
+
+    def close_session(self, session: int) -> None:
+        """End a session at every stage."""
+
+
+@dataclass
+class TokenEvent:
+    """One generated token of session ``session`` and when it arrived (``time.perf_counter``)."""
+
+    session: int
+    token: int
+    at: float
+
+
+class InprocStepper:
+    """Steps through an :class:`~bb_edge.adapters.transports.inproc.InProcFleet` (this process)."""
+
+    def __init__(self, fleet: Any) -> None:
+        self.fleet = fleet
+        self._rid = itertools.count(1)
+        self._results: dict[int, dict[str, np.ndarray]] = {}
+        self._want = {o.name for o in fleet.deployment.outputs}
+
+    def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
+        """Hand the step's inputs to the nodes that own them."""
+        rid = next(self._rid)
+        by_node: dict[str, dict[str, np.ndarray]] = {}
+        for spec in self.fleet.deployment.inputs:
+            by_node.setdefault(spec.node, {})[spec.name] = inputs[spec.name]
+        for node, values in by_node.items():
+            self.fleet.engines[node].submit(rid, values, session=(session, step))
+        self._results[rid] = {}
+        return rid
+
+    def wait(self, handle: int, timeout: float) -> dict[str, np.ndarray]:
+        """Step the fleet until the step's outputs are out; BBError naming what a node refused if it stalls."""
+        deadline = time.monotonic() + timeout
+        while not self._want <= set(self._results[handle]):
+            mark = len(self.fleet.events)
+            moved = self.fleet.step()
+            for node, e in self.fleet.events[mark:]:
+                if isinstance(e, events.OutputReady) and e.request_id in self._results:
+                    self._results[e.request_id][e.name] = e.value
+                elif isinstance(e, events.SessionRefused | events.SessionEnded | events.ComputeFailed):
+                    rid = getattr(e, "request_id", None)
+                    if rid in (None, handle) and not isinstance(e, events.SessionEnded):
+                        raise BBError(f"{type(e).__name__} at {node}: {getattr(e, 'reason', '')}"
+                                      f"{getattr(e, 'error', '')}")
+            if not moved and not self.fleet.advance():
+                raise BBError(f"the fleet stalled before step {handle} answered")
+            if time.monotonic() > deadline:
+                raise BBError(f"step {handle} did not answer within {timeout} s")
+        return self._results.pop(handle)
+
+    def close_session(self, session: int) -> None:
+        """Close at the input nodes (they pass it on) and let it travel."""
+        for node in dict.fromkeys(spec.node for spec in self.fleet.deployment.inputs):
+            self.fleet.engines[node].close_session(session)
+        while self.fleet.step():
+            pass
+
+
+class EndpointStepper:
+    """Steps through a host or client endpoint (:class:`~bb_edge.adapters.fleet.hostloop.HostEndpoint`)."""
+
+    def __init__(self, endpoint: Any) -> None:
+        self.endpoint = endpoint
+        self._n = time.time_ns() // 1000  # request ids above any an earlier run of this endpoint used
+
+    def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
+        """Send the step's inputs to their owners."""
+        self._n += 1
+        rid = int(self.endpoint.session.request_id(self._n))
+        self.endpoint.submit(rid, inputs, (session, step))
+        return rid
+
+    def wait(self, handle: int, timeout: float) -> dict[str, np.ndarray]:
+        """The step's outputs; BBError with the node's reason on a refusal or failure."""
+        return dict(self.endpoint.wait(handle, timeout))
+
+    def close_session(self, session: int) -> None:
+        """Send the close to the input nodes."""
+        self.endpoint.close_session(session)
+
+
+@dataclass
+class GenerationStats:
+    """What ``bb-edge generate`` prints: time to first token and decode speed per session."""
+
+    started: float = 0.0
+    first: dict[int, float] = field(default_factory=dict)
+    last: dict[int, float] = field(default_factory=dict)
+    tokens: dict[int, int] = field(default_factory=dict)
+
+    def ttft(self, session: int) -> float:
+        """Seconds from the start to the session's first token."""
+        return self.first[session] - self.started
+
+    def decode_rate(self, session: int) -> float:
+        """Tokens per second after the first token (the decode phase)."""
+        n = self.tokens.get(session, 0) - 1
+        span = self.last.get(session, 0.0) - self.first.get(session, 0.0)
+        return n / span if n > 0 and span > 0 else 0.0
+
+
+def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float = 120.0,
+                  stats: GenerationStats | None = None, close: bool = True) -> Iterator[TokenEvent]:
+    """Run every generation (session id -> Generation) to its end, steps interleaved; yield each token.
+
+    Every live session has one step in flight: all are sent, then each answer is taken in turn and the
+    session's next step sent at once, so the stages of a split model work on several sessions together.
+    """
+    stats = stats or GenerationStats()
+    stats.started = stats.started or time.perf_counter()
+    inflight: dict[int, int] = {}
+    try:
+        for sid, gen in gens.items():
+            inflight[sid] = stepper.submit(gen.next_step(), sid, gen.step)
+        while inflight:
+            for sid in list(inflight):
+                outs = stepper.wait(inflight.pop(sid), timeout)
+                gen = gens[sid]
+                token = gen.accept(outs)
+                now = time.perf_counter()
+                stats.first.setdefault(sid, now)
+                stats.last[sid] = now
+                stats.tokens[sid] = stats.tokens.get(sid, 0) + 1
+                yield TokenEvent(sid, token, now)
+                if gen.finished is None:
+                    inflight[sid] = stepper.submit(gen.next_step(), sid, gen.step)
+    finally:
+        if close:
+            for sid in gens:
+                with contextlib.suppress(Exception):  # a fleet already gone cannot close; its state is gone too
+                    stepper.close_session(sid)
+
+
+@contextlib.contextmanager
+def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort",
+                 processes: bool = False, up_timeout: float = 120.0) -> Iterator[Stepper]:
+    """A stepper on a fleet of ``dep`` started here over ``transport`` (stopped, by pid, on exit)."""
+    scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
+    if scheme == "inproc":
+        if processes:
+            raise BBError("--processes needs a network transport such as mqtt://HOST:PORT")
+        from bb_edge.adapters.transports.inproc import InProcFleet
+
+        with InProcFleet(dep, backend=backend, zero_copy=True) as local:
+            yield InprocStepper(local)
+        return
+    if scheme in ("mqtt", "mqtts"):
+        from bb_edge.adapters.fleet.mqtt_fleet import MqttFleet, host_endpoint, spawn_node, stop_process
+
+        host = host_endpoint(dep, transport)
+        fleet: MqttFleet | None = None
+        procs: list[subprocess.Popen[bytes]] = []
+        try:
+            if processes:
+                if dep.directory is None:
+                    raise BBError("--processes needs a deployment loaded from a directory")
+                procs = [spawn_node(dep.directory, n, transport, backend, stdout=subprocess.DEVNULL)
+                         for n in dep.node_names]
+            else:
+                fleet = MqttFleet(dep, transport, backend=backend)
+                fleet.start()
+            _wait_up(host, dep, procs, up_timeout)
+            yield EndpointStepper(host)
+        finally:
+            if fleet is not None:
+                fleet.stop()
+            for p in procs:
+                stop_process(p)
+            host.close()
+        return
+    if scheme == "serial":
+        from bb_edge.adapters.fleet.serial_fleet import PtyFleet, PtyFleetOptions
+
+        pty = PtyFleet(dep, PtyFleetOptions.parse(transport), backend)
+        phost = pty.host()
+        try:
+            pty.start_processes() if processes else pty.start_threads()
+            pty.wait_up(phost, up_timeout)
+            yield EndpointStepper(phost)
+        finally:
+            pty.stop()
+        return
+    raise BBError(f"unknown transport {transport!r}; use inproc, mqtt://HOST:PORT or serial://pty")
+
+
+def _wait_up(host: Any, dep: Deployment, procs: list[subprocess.Popen[bytes]], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            host.wait_for_peers(dep.node_names, 0.5)
+            return
+        except BBError:
+            dead = [p for p in procs if p.poll() is not None]
+            if dead or time.monotonic() > deadline:
+                raise BBError(f"nodes did not come up: {sorted(set(dep.node_names) - host.up)}"
+                              + (f"; {len(dead)} node process(es) exited" if dead else "")) from None

@@ -1,0 +1,293 @@
+"""A decoder made ready for a fleet, and compiled into a stateful deployment (``bb-edge compile model.gguf``).
+
+Three rewrites make a split decoder cost one small envelope per hop per token:
+
+- **No mask on the wire.** Every layer derives GroupQueryAttention's lengths from its own KV cache (tokens
+  already held) and the length of the hidden state it receives, so ``attention_mask`` is gone and no stage
+  needs anything from the host but its first stage's token ids.
+- **fp16 between layers.** The residual stream is rounded to float16 after every layer and widened again
+  before the next (compute stays float32). A cut between any two layers then carries ``2 x hidden`` bytes
+  per token, and because the unsplit model rounds at the same places, every split computes exactly what the
+  unsplit model computes: 1, 2 or 3 stages give the same tokens as one ONNX Runtime session of this model.
+- **Top candidates out.** The last stage returns the ``top_k`` best next tokens of the last position
+  (``top_ids``, ``top_logits``, best first; ties keep the lower id, as argmax does), not the whole vocabulary.
+
+Then :func:`compile_decoder` places whole layers on each node (embedding with the first, final norm and head
+with the last), declares each layer's ``present.*`` -> ``past_key_values.*`` pair as node state (kept per
+session on the node, never on the wire) and writes ``llm`` (tokenizer, context, end-of-sequence ids) into
+deployment.json.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from bb_edge.errors import PlacementError
+from bb_edge.llm.onnx_build import EMBED_OUT, decoder_meta, layer_output, past_names, present_names
+from bb_edge.llm.split import even_ranges
+
+#: candidates the last stage returns (greedy needs 1; sampling draws among these)
+DEFAULT_TOP_K = 64
+_LAYER = re.compile(r"^/model/layers\.(\d+)/")
+
+
+def to_wire(i: int) -> str:
+    """The float16 residual stream after layer ``i``: what crosses a cut there."""
+    return f"{layer_output(i)}/fp16"
+
+
+def fleet_decoder(dec: onnx.ModelProto, top_k: int = DEFAULT_TOP_K) -> onnx.ModelProto:
+    """``dec`` (from :func:`bb_edge.llm.onnx_build.build_decoder`) rewritten as the module docstring says."""
+    meta = decoder_meta(dec)
+    n_layers = int(meta["config"]["n_layers"])
+    vocab = int(meta["config"]["vocab"])
+    k = min(top_k, vocab)
+    m = onnx.ModelProto()
+    m.CopyFrom(dec)
+    g = m.graph
+    nodes = [n for n in g.node if not n.name.startswith("/model/attn_mask_reformat/")]
+    new: list[onnx.NodeProto] = []
+    inits = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in (
+        ("/fleet/idx1", [1]), ("/fleet/idx2", [2]), ("/fleet/last", [-1]), ("/fleet/end", [np.iinfo(np.int64).max]),
+        ("/fleet/k", [k]))] + [numpy_helper.from_array(np.array(1, np.int32), "/fleet/one_i32")]
+    # a layer's lengths from its own cache and its input: total = held + new tokens; seqlens_k = total - 1
+    for i in range(n_layers):
+        p = f"/model/layers.{i}/lengths"
+        h_in = EMBED_OUT if i == 0 else f"{layer_output(i - 1)}/fp32"
+        pk = past_names(i)[0]
+        new += [helper.make_node("Shape", [pk], [f"{p}/past_shape"], name=f"{p}/past_shape"),
+                helper.make_node("Gather", [f"{p}/past_shape", "/fleet/idx2"], [f"{p}/held"], name=f"{p}/held"),
+                helper.make_node("Shape", [h_in], [f"{p}/in_shape"], name=f"{p}/in_shape"),
+                helper.make_node("Gather", [f"{p}/in_shape", "/fleet/idx1"], [f"{p}/new"], name=f"{p}/new"),
+                helper.make_node("Add", [f"{p}/held", f"{p}/new"], [f"{p}/total64"], name=f"{p}/total64"),
+                helper.make_node("Cast", [f"{p}/total64"], [f"{p}/total1"], name=f"{p}/total1",
+                                 to=TensorProto.INT32),
+                helper.make_node("Squeeze", [f"{p}/total1"], [f"{p}/total"], name=f"{p}/total"),
+                helper.make_node("Sub", [f"{p}/total1", "/fleet/one_i32"], [f"{p}/seqlens_k"],
+                                 name=f"{p}/seqlens_k")]
+    for n in nodes:
+        if n.op_type == "GroupQueryAttention" and n.domain == "com.microsoft":
+            i = int(_LAYER.match(n.name).group(1))  # type: ignore[union-attr]
+            n.input[5] = f"/model/layers.{i}/lengths/seqlens_k"
+            n.input[6] = f"/model/layers.{i}/lengths/total"
+    # fp16 between layers: consumers of layer i's output read it back from float16
+    for i in range(n_layers - 1):
+        out, wire, back = layer_output(i), to_wire(i), f"{layer_output(i)}/fp32"
+        for n in nodes:
+            for j, x in enumerate(n.input):
+                if x == out:
+                    n.input[j] = back
+        new += [helper.make_node("Cast", [out], [wire], name=f"/model/layers.{i}/to_wire", to=TensorProto.FLOAT16),
+                helper.make_node("Cast", [wire], [back], name=f"/model/layers.{i + 1}/from_wire",
+                                 to=TensorProto.FLOAT)]
+    # the last position's best candidates
+    new += [helper.make_node("Slice", ["logits", "/fleet/last", "/fleet/end", "/fleet/idx1"], ["/lm_head/last"],
+                             name="/lm_head/last"),
+            helper.make_node("Reshape", ["/lm_head/last", "/fleet/flat_v"], ["/lm_head/last2d"],
+                             name="/lm_head/last2d"),
+            helper.make_node("TopK", ["/lm_head/last2d", "/fleet/k"], ["top_logits", "top_ids"], name="/lm_head/topk",
+                             axis=-1, largest=1, sorted=1)]
+    inits.append(numpy_helper.from_array(np.array([1, vocab], np.int64), "/fleet/flat_v"))
+    del g.node[:]
+    g.node.extend(nodes + new)
+    used = {x for n in g.node for x in n.input}
+    kept_inits = [t for t in list(g.initializer) + inits if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(kept_inits)
+    keep_in = [x for x in g.input if x.name != "attention_mask"]
+    del g.input[:]
+    g.input.extend(keep_in)
+    keep_out = [x for x in g.output if x.name != "logits"]
+    del g.output[:]
+    g.output.extend(keep_out + [helper.make_tensor_value_info("top_logits", TensorProto.FLOAT, [1, k]),
+                                helper.make_tensor_value_info("top_ids", TensorProto.INT64, [1, k])])
+    # batch 1: a session is one sequence (static dims let every stage's contract be checked)
+    for vi in list(g.input) + list(g.output):
+        dims = vi.type.tensor_type.shape.dim
+        if dims and dims[0].dim_param == "batch_size":
+            dims[0].Clear()
+            dims[0].dim_value = 1
+    _sort_topologically(g)
+    return m
+
+
+def _sort_topologically(g: onnx.GraphProto) -> None:
+    """Reorder ``g``'s nodes so every input is produced earlier (the rewrites appended producers last)."""
+    ready = {i.name for i in g.input} | {t.name for t in g.initializer} | {""}
+    pending = list(g.node)
+    ordered: list[onnx.NodeProto] = []
+    while pending:
+        rest = []
+        for n in pending:
+            if all(x in ready for x in n.input):
+                ordered.append(n)
+                ready.update(n.output)
+            else:
+                rest.append(n)
+        if len(rest) == len(pending):
+            raise PlacementError(f"decoder graph has a cycle or a missing tensor near {rest[0].name!r}")
+        pending = rest
+    del g.node[:]
+    g.node.extend(ordered)
+
+
+def layer_placement(m: onnx.ModelProto, names: Sequence[str], layer_ranges: Sequence[range]) -> dict[str, str]:
+    """Op name -> node: each layer's ops on its range's node, the embedding first, the head last."""
+    stage_of = {i: names[k] for k, r in enumerate(layer_ranges) for i in r}
+    out: dict[str, str] = {}
+    for n in m.graph.node:
+        hit = _LAYER.match(n.name)
+        if hit:
+            out[n.name] = stage_of[int(hit.group(1))]
+        elif n.name.startswith("/model/embed_tokens"):
+            out[n.name] = names[0]
+        elif n.name.startswith(("/model/norm", "/lm_head")):
+            out[n.name] = names[-1]
+        else:
+            raise PlacementError(f"decoder op {n.name!r} belongs to no layer, the embedding or the head")
+    return out
+
+
+def state_pairs(layers: range) -> list[dict[str, str]]:
+    """The deployment's state entries of a node running ``layers``: present -> past, key and value."""
+    out = []
+    for i in layers:
+        for present, past in zip(present_names(i), past_names(i)):
+            out.append({"output": present, "input": past})
+    return out
+
+
+def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: int = 1,
+                    node_names: Sequence[str] | None = None, context: int | None = None,
+                    top_k: int = DEFAULT_TOP_K, llm: dict[str, Any] | None = None,
+                    max_sessions: int = 4) -> tuple[Any, dict[str, onnx.ModelProto]]:
+    """A deployment of ``dec`` split by layers over ``nodes`` nodes, KV caches as node state.
+
+    Each node's limits hold ``max_sessions`` sessions of its layers' KV cache at ``context`` tokens
+    (``state_budget``) and one such session (``session_bytes``); the fit report (``placement.nodes``) lists
+    weight and KV bytes per node.
+    """
+    from bb_edge.compiler.compile import default_names, write_deployment
+    from bb_edge.compiler.partition import partition
+    from bb_edge.deployment.manifest import InvalidDeploymentError, validate_manifest
+    from bb_edge.names import check_name
+
+    meta = decoder_meta(dec)
+    cfg = meta["config"]
+    ctx = int(context or meta.get("max_context") or cfg["context_length"])
+    names = list(node_names) if node_names else default_names(nodes)
+    for n in names:
+        check_name(n, "node")
+    ranges = even_ranges(int(cfg["n_layers"]), len(names))
+    model = fleet_decoder(dec, top_k)
+    # the decoder is ours and uses ONNX Runtime's contrib ops (GroupQueryAttention, MatMulNBits), which the
+    # generic loader refuses for portability: it is partitioned as built, its crossing tensors typed here
+    model.graph.value_info.extend(
+        helper.make_tensor_value_info(to_wire(r.stop - 1), TensorProto.FLOAT16, [1, "sequence_length", cfg["hidden"]])
+        for r in ranges[:-1])
+    name = re.sub(r"[^A-Za-z0-9_]", "_", Path(str(meta.get("source", "llm"))).stem)
+    dep, programs = partition(model, layer_placement(model, names, ranges), name=name, node_order=names,
+                              allow_cycles=False)
+    dep.extra["pipeline"] = True
+    dep.extra["backend"] = "ort"  # contrib ops: ONNX Runtime runs every stage
+    state = {name: state_pairs(r) for name, r in zip(names, ranges)}
+    state_names = {e[k] for pairs in state.values() for e in pairs for k in ("output", "input")}
+    dep.inputs = [i for i in dep.inputs if i.name not in state_names]
+    dep.outputs = [o for o in dep.outputs if o.name not in state_names]
+    for spec in dep.nodes:
+        spec.inputs = [x for x in spec.inputs if x not in state_names]
+        spec.outputs = [x for x in spec.outputs if x not in state_names]
+    dep.extra["state"] = state
+    kv_per_token = 2 * int(cfg["n_kv_heads"]) * (int(cfg["hidden"]) // int(cfg["n_heads"])) * 4
+    report = {}
+    for spec, r in zip(dep.nodes, ranges):
+        kv = len(r) * kv_per_token * ctx
+        wbytes = sum(len(t.raw_data) or numpy_helper.to_array(t).nbytes for t in programs[spec.name].graph.initializer)
+        spec.limits = {**spec.limits, "state_budget": max_sessions * kv, "session_bytes": kv,
+                       "max_sessions": max_sessions}
+        report[spec.name] = {"layers": [r.start, r.stop], "weight_bytes": wbytes, "kv_bytes_at_context": kv,
+                             "kv_bytes_per_token": len(r) * kv_per_token}
+    dep.extra["placement"] = {"method": "layers", "context": ctx, "nodes": report}
+    dep.extra["llm"] = {"context": ctx, "vocab": int(cfg["vocab"]), "top_k": min(top_k, int(cfg["vocab"])),
+                        "weights": meta.get("weights"), "source": meta.get("source"), **(llm or {})}
+    problems = validate_manifest(dep.to_json())
+    if problems:
+        raise InvalidDeploymentError(f"the deployment compiled from {name}", problems)
+    if out_dir is not None:
+        write_deployment(dep, programs, Path(out_dir))
+    return dep, programs
+
+
+class FleetReference:
+    """One ONNX Runtime session of the whole (unsplit) fleet decoder, its KV cache fed back by hand.
+
+    The oracle of the split fleet: a greedy generation of a split deployment must give its tokens exactly.
+    """
+
+    def __init__(self, model: onnx.ModelProto, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+        self._past = [i for i in self.session.get_inputs() if i.name.startswith("past_key_values.")]
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the cache (a new sequence)."""
+        self.cache = {i.name: np.zeros([0 if not isinstance(d, int) else d for d in i.shape], np.float32)
+                      for i in self._past}
+
+    def step(self, ids: Sequence[int]) -> dict[str, np.ndarray]:
+        """Run ``ids`` after what the cache holds; the step's ``top_ids``/``top_logits``."""
+        feeds = {"input_ids": np.asarray([list(ids)], np.int64), **self.cache}
+        names = [o.name for o in self.session.get_outputs()]
+        outs = dict(zip(names, self.session.run(names, feeds)))
+        self.cache = {n: outs[n.replace("past_key_values.", "present.")] for n in self.cache}
+        return {"top_ids": outs["top_ids"], "top_logits": outs["top_logits"]}
+
+    def generate(self, prompt: Sequence[int], max_new_tokens: int) -> list[int]:
+        """Greedy tokens after ``prompt``."""
+        self.reset()
+        out: list[int] = []
+        ids = list(prompt)
+        for _ in range(max_new_tokens):
+            out.append(int(self.step(ids)["top_ids"][0, 0]))
+            ids = [out[-1]]
+        return out
+
+
+def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_names: Sequence[str] | None = None,
+                 weights: str = "int4", context: int | None = None, top_k: int = DEFAULT_TOP_K,
+                 max_sessions: int = 4) -> tuple[Any, dict[str, onnx.ModelProto]]:
+    """``bb-edge compile model.gguf``: the decoder (gguf package + ONNX Runtime ops) split by layers over
+    ``nodes`` nodes into ``out_dir``, with the GGUF's tokenizer (tokenizer.json) beside deployment.json."""
+    from bb_edge.llm.gguf_load import load_gguf, write_tokenizer
+    from bb_edge.llm.onnx_build import WEIGHTS, build_decoder
+
+    if weights not in WEIGHTS:
+        raise PlacementError(f"--weights {weights!r}: give one of {', '.join(WEIGHTS)}")
+    model = load_gguf(path)
+    cfg = model.config
+    ctx = context or cfg.context_length
+    if not 1 <= ctx <= cfg.context_length:
+        raise PlacementError(f"--context {ctx}: the model was trained for at most {cfg.context_length} tokens")
+    if nodes > cfg.n_layers:
+        raise PlacementError(f"--nodes {nodes}: the model has only {cfg.n_layers} decoder layers to split")
+    dec = build_decoder(model, weights, max_context=ctx)
+    out = Path(out_dir)
+    write_tokenizer(path, out)
+    eos = [cfg.eos_token_id] if cfg.eos_token_id is not None else []
+    llm = {"tokenizer": "tokenizer.json", "eos": eos, "bos": cfg.bos_token_id,
+           "add_bos": bool(model.metadata.get("tokenizer.ggml.add_bos_token", False)),
+           "architecture": "llama", "layers": cfg.n_layers, "hidden": cfg.hidden}
+    return compile_decoder(dec, out, nodes=nodes, node_names=node_names, context=ctx, top_k=top_k, llm=llm,
+                           max_sessions=max_sessions)
