@@ -13,7 +13,6 @@ from bb_edge.compiler.cost import tensor_bytes
 from bb_edge.compiler.freeze import InputValues
 from bb_edge.compiler.load import InputShapes, dynamic_inputs, load_model
 from bb_edge.compiler.partition import partition
-from bb_edge.compiler.state import StatePair, check_fit, check_pairs, spans, state_budget
 from bb_edge.compiler.placement import (
     BALANCE_CAP,
     annotation,
@@ -23,6 +22,7 @@ from bb_edge.compiler.placement import (
     place_by_cuts,
     place_by_map,
 )
+from bb_edge.compiler.state import StatePair, check_fit, check_pairs, spans, state_budget
 from bb_edge.deployment.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.errors import PlacementError
 from bb_edge.names import check_name

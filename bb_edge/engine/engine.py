@@ -1041,9 +1041,12 @@ class Engine:
         if req.session is None:
             return False
         live = self.sessions.get(req.session)
-        if live is None:  # ended while this step waited
+        if live is None:  # ended while this step waited: refused, so its owner reads why (docs/wire.md "Sessions")
             why = self._ended.get(req.session, "closed")
-            self._fail(key, req, "session", BBError(f"session {req.session[1]} ended ({why})"))
+            req.failed = True
+            self._close(key)
+            self._session_refused(HOST_NAME, req.session[0], (req.session[1], req.step),
+                                  f"session is not open ({why})", key[1])
             return False
         if live.busy or live.next_step != req.step:
             return False

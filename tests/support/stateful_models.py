@@ -99,7 +99,7 @@ def ort_loop(model: onnx.ModelProto, steps: dict[str, np.ndarray], pairs: list[t
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     ins = {i.name: i for i in model.graph.input}
     state = {}
-    for out, inp in pairs:
+    for _, inp in pairs:
         dims = [d.dim_value if d.HasField("dim_value") else 0 for d in ins[inp].type.tensor_type.shape.dim]
         state[inp] = np.zeros(dims, np.float32)
     n = len(next(iter(steps.values())))

@@ -473,11 +473,12 @@ class InProcFleet:
             pass
 
     def run(self, requests: Sequence[dict[str, np.ndarray]], window: int = 4,
-            real_timeout: float = 60.0, session: int | None = None) -> list[dict[str, np.ndarray]]:
+            real_timeout: float = 60.0, session: int | None = None,
+            first_step: int = 0) -> list[dict[str, np.ndarray]]:
         """Run many requests (at most ``window`` in flight); outputs in request order.
 
         With ``zero_copy`` the input arrays are read in place: leave them alone
-        until this returns. ``session``: request k is step k of the host's session ``session`` (the steps
+        until this returns. ``session``: request k is step ``first_step + k`` of the host's session ``session`` (the steps
         may be in flight together: each stage runs them in step order). A request a node reports failed
         raises :class:`RequestFailedError`, or :class:`~bb_edge.errors.SessionError` when the node refused
         or ended its session.
@@ -492,7 +493,7 @@ class InProcFleet:
         while done < len(requests):
             while next_req < len(requests) and next_req - done < window:
                 self.submit(base + next_req, requests[next_req], copy=not self.zero_copy,
-                            session=(session, next_req) if session is not None else None)
+                            session=(session, first_step + next_req) if session is not None else None)
                 results[base + next_req] = {}
                 next_req += 1
             if self._occupancy is not None:
@@ -508,7 +509,7 @@ class InProcFleet:
                            and not want <= set(results[r])), None)
             if failed is not None:
                 why = self.failures[failed]
-                what = f"step {failed - base}" if session is not None else f"request {failed - base}"
+                what = f"step {first_step + failed - base}" if session is not None else f"request {failed - base}"
                 kind = SessionError if why.startswith(("SessionEnded:", "SessionRefused:")) else RequestFailedError
                 raise kind(f"{what} failed: {why}")
             if moved or done >= len(requests):
