@@ -92,7 +92,8 @@ def reshaping() -> onnx.ModelProto:
          helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, 4])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1]),
          helper.make_tensor_value_info("h_next", TensorProto.FLOAT, [1, None])],
-        [helper.make_tensor("zero", TensorProto.INT64, [1], [0]), helper.make_tensor("one", TensorProto.INT64, [1], [1])])
+        [helper.make_tensor("zero", TensorProto.INT64, [1], [0]),
+         helper.make_tensor("one", TensorProto.INT64, [1], [1])])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 

@@ -478,10 +478,10 @@ class InProcFleet:
         """Run many requests (at most ``window`` in flight); outputs in request order.
 
         With ``zero_copy`` the input arrays are read in place: leave them alone
-        until this returns. ``session``: request k is step ``first_step + k`` of the host's session ``session`` (the steps
-        may be in flight together: each stage runs them in step order). A request a node reports failed
-        raises :class:`RequestFailedError`, or :class:`~bb_edge.errors.SessionError` when the node refused
-        or ended its session.
+        until this returns. ``session``: request k is step ``first_step + k`` of the host's session
+        ``session`` (the steps may be in flight together: each stage runs them in step order). A request a
+        node reports failed raises :class:`RequestFailedError`, or :class:`~bb_edge.errors.SessionError`
+        when the node refused or ended its session.
         """
         want = {o.name for o in self.deployment.outputs}
         results: dict[int, dict[str, np.ndarray]] = {}
