@@ -92,10 +92,10 @@ def _inproc_run(fleet: Any, requests: list[dict[str, np.ndarray]], session: int 
 
 
 def new_session_id() -> int:
-    """A session id for one ``run --session``: clock-derived, so runs against a long-lived fleet do not meet."""
-    import time
+    """A session id for one ``run --session``: random, so runs against a long-lived fleet do not meet."""
+    import secrets
 
-    return (time.time_ns() // 1000) % (2**63 - 1) + 1
+    return secrets.randbelow(2**63 - 1) + 1
 
 
 def _telemetry(otlp: str, dep: Deployment, engines: dict[str, Any]) -> list[Any]:

@@ -1,4 +1,8 @@
-"""deployment.json: the manifest tying per-node programs, edges and bindings together."""
+"""deployment.json: the manifest tying per-node programs, edges and bindings together.
+
+Why one file: the dataclasses, loading and the cross-reference checks describe one document; every later
+stage reads deployment.json through them, and each check follows the structure the dataclasses define.
+"""
 
 from __future__ import annotations
 

@@ -20,6 +20,10 @@ model (bench/bench_pipeline.py, docs/engine.md):
   read-only views; nothing is encoded, decoded or copied, and every check of
   the receiving engine still applies. Envelopes to device nodes and to the host
   are encoded as before.
+
+Why one file: routing, the virtual clock, the compute workers and the run loop all read and write one
+fleet's state (its heap of deliveries, its engines, its results and failures); split, each part would
+reach into the others' internals.
 """
 
 from __future__ import annotations
