@@ -129,3 +129,39 @@ def test_a_session_continued_after_close_or_eviction_is_refused(tmp_path: Path) 
         got = fleet.run(xs[1:2], session=2, first_step=1)
     want = ort_loop(rnn2(), {"x": np.stack([x["x"] for x in xs[:2]])}, RNN2_STATE, ["y"])
     np.testing.assert_allclose(got[0]["y"], want[1]["y"], rtol=1e-6, atol=1e-7)
+
+
+def test_clients_own_their_sessions_over_mqtt_node_processes(tmp_path: Path) -> None:
+    """Client 2 naming client 1's session id reaches only its own (never opened) session: refused, and client 1's
+    state is untouched; a step after the owner's close is refused (the close of a client, whose id no deployment
+    lists, reaches the engine). Real Mosquitto, one process per node."""
+    from bb_edge.adapters.fleet.client import Client, RequestFailedError
+    from bb_edge.adapters.fleet.mqtt_fleet import spawn_node, stop_process
+
+    d = compiled(tmp_path, "rnn2", 2)
+    dep = load_deployment(d)
+    files = write_broker_files(tmp_path / "broker", dep)
+    url = files.url()
+    xs = [{"x": x} for x in steps_for(rnn2(), 5, seed=2)]
+    want = ort_loop(rnn2(), {"x": np.stack([x["x"] for x in xs])}, RNN2_STATE, ["y"])
+    with Broker(files):
+        nodes = [spawn_node(d, n, url, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in dep.node_names]
+        try:
+            with Client(d, url, client=1) as c1, Client(d, url, client=2) as c2:
+                c1.wait_for_nodes(60)
+                c2.wait_for_nodes(60)
+                got = [c1.wait(c1.submit(xs[t], session=(5, t)), timeout=30) for t in range(2)]
+                with pytest.raises(RequestFailedError, match=r"SessionRefused.*session is not open \(it was never "
+                                                             r"opened here\)"):
+                    c2.wait(c2.submit(xs[2], session=(5, 2)), timeout=30, retries=0)
+                c2.close_session(5)  # closes client 2's own session 5 (none): client 1's stays
+                got += [c1.wait(c1.submit(xs[t], session=(5, t)), timeout=30) for t in (2, 3)]
+                for t, g in enumerate(got):
+                    np.testing.assert_allclose(g["y"], want[t]["y"], rtol=1e-6, atol=1e-7, err_msg=f"step {t}")
+                c1.close_session(5)
+                with pytest.raises(RequestFailedError, match=r"SessionRefused.*session is not open \(closed by its "
+                                                             r"owner\)"):
+                    c1.wait(c1.submit(xs[4], session=(5, 4)), timeout=30, retries=0)
+        finally:
+            for p in nodes:
+                stop_process(p)
