@@ -41,7 +41,7 @@ import numpy as np
 import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
-from bb_edge.deployment.clients import may_submit, reply_to, request_owner, slot_of_id
+from bb_edge.deployment.clients import client_name, may_submit, reply_to, request_owner, slot_of_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
@@ -831,6 +831,8 @@ class Engine:
             # a shared broker, but knows only its server): not for this node, changes nothing, not a refusal
             self._count("foreign_hellos")
             return
+        if sender is None and env.edge == CTRL_SESSION_CLOSE and (slot := slot_of_id(env.sender)) is not None:
+            sender = client_name(slot)  # a client ends its own session (deployment ids name no clients)
         if sender is None:
             self._refuse(peer, env, f"control message from node id {env.sender}, which is not in the deployment")
             return
@@ -1159,9 +1161,12 @@ class Engine:
         if req.session is None:
             return False
         live = self.sessions.get(req.session)
-        if live is None:  # ended while this step waited
+        if live is None:  # ended while this step waited: refused, so its owner reads why (docs/wire.md "Sessions")
             why = self._ended.get(req.session, "closed")
-            self._fail(key, req, "session", BBError(f"session {req.session[1]} ended ({why})"))
+            req.failed = True
+            self._close(key)
+            self._session_refused(HOST_NAME, req.session[0], (req.session[1], req.step),
+                                  f"session is not open ({why})", key[1])
             return False
         if live.busy or live.next_step != req.step:
             return False
