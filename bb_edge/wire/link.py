@@ -759,9 +759,11 @@ class Link:
         acked = [f for s, f in self._inflight.items() if s <= cum or (mask >> (s - cum - 1)) & 1]
         if not acked:
             return True
-        # loss detection needs to know what was delivered after what: only a frame sent once says so
-        # (the ACK of a resent frame may answer its first transmission)
-        newest_tx = max((f.tx for f in acked if f.tries == 1), default=0)
+        # what was delivered after what: a frame sent before the latest transmission of a frame acked now and
+        # still unacked was lost (or refused, e.g. a fragment ORDER): a line does not reorder. If the ACK
+        # answered an earlier transmission of a resent frame, the resend is at worst a duplicate, while
+        # waiting for the RTO after every repaired loss stalled noisy lines (issue 40)
+        newest_tx = max((f.tx for f in acked), default=0)
         sample: _Out | None = None
         clean = 0
         gen = self._fgen

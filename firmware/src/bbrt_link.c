@@ -547,9 +547,9 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         d = s->lseq - cum - 1u;
         if (!(s->lseq <= cum || (d < 32u && ((mask >> d) & 1u)))) continue;
         any = 1;
-        /* what was delivered after what: only a frame sent once says so (the ACK of a resent frame
-         * may answer its first transmission) */
-        if (s->tries == 1u && s->tx > newest_tx) newest_tx = s->tx;
+        /* what was delivered after what: a frame sent before the latest transmission of a frame acked
+         * now was lost or refused (a line does not reorder; at worst the resend is a duplicate), link.py */
+        if (s->tx > newest_tx) newest_tx = s->tx;
         /* Karn's rule: only a frame sent once gives an RTT sample; the newest such frame gives it */
         if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) {
             sample = s;

@@ -805,9 +805,9 @@ class Link:
                 if d >= 32 or not body[8 + (d >> 3)] >> (d & 7) & 1:
                     continue
             acked = True
-            # loss detection needs to know what was delivered after what: only a frame sent once says so
-            # (the ACK of a resent frame may answer its first transmission)
-            if self.s_tries[i] == 1 and self.s_txo[i] > newest:
+            # what was delivered after what: a frame sent before the latest transmission of a frame acked now
+            # was lost or refused (a line does not reorder; at worst the resend is a duplicate), as link.py
+            if self.s_txo[i] > newest:
                 newest = self.s_txo[i]
             if self.s_tries[i] == 1 and (sample < 0 or v > self.s_lseq[sample]):  # Karn: sent once only
                 sample = i

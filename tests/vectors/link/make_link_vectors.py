@@ -424,7 +424,9 @@ def sessions() -> list[dict[str, Any]]:
         "as clean. A 1200-byte envelope: four clean 256-byte frames double it, its last fragment is cut at "
         "512 and times out: 256 again. A third envelope's whole window times out at once: one halving (a "
         "burst is one loss: its frames were cut in one size generation), 128, and its rest is cut at 128; "
-        "two clean 128-byte frames double it back to 256 (the next envelope's frames).",
+        "two clean 128-byte frames double it back to 256 (the next envelope's frames). Its lseq 21 is lost (resent at "
+        "once, 128 again); the ACK of that resend shows lseq 23 and 24 missing, sent before it: resent at once "
+        "too (a line does not reorder), without waiting for their RTO.",
         hub8, acfg,
         [(0.0, "start", b""),
          (0.010, "receive", L.encode_hello(n1k)),
@@ -440,8 +442,10 @@ def sessions() -> list[dict[str, Any]]:
          (1.500, "poll", b""),
          (1.600, "receive", L.encode_ack(17, 0)),
          (1.610, "receive", L.encode_ack(20, 0)),
-         (1.620, "send", a1)],
-        [[], ["LinkUp"], [], [], [], [], [], [], [], [], [], [], [], [], []]))
+         (1.620, "send", a1),
+         (1.630, "receive", L.encode_ack(20, 0b10)),
+         (1.640, "receive", L.encode_ack(22, 0))],
+        [[], ["LinkUp"], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]))
     return out
 
 
