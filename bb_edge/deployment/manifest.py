@@ -6,13 +6,15 @@ import functools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
-from onnx import helper
 
 from bb_edge.errors import DeploymentError
+from bb_edge.wire.dtypes import CODE_TO_NUMPY
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) is loaded when a program is: a learning client never does
+    import onnx
 
 FORMAT = "bb-edge/deployment"
 VERSION = 1
@@ -161,6 +163,8 @@ class Deployment:
         path = self.directory / self.node(name).program
         if not path.is_file():
             raise DeploymentError(f"program {path} is missing; re-run `bb-edge compile`")
+        import onnx
+
         return onnx.load(str(path))
 
     def to_json(self) -> dict[str, Any]:
@@ -447,6 +451,10 @@ def _dupes(values: list[Any]) -> list[Any]:
 
 
 def _dtype_of(elem_type: int) -> str | None:
+    if elem_type in CODE_TO_NUMPY:  # the wire's types: no onnx import for them
+        return str(CODE_TO_NUMPY[elem_type])
+    from onnx import helper
+
     try:
         return str(np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)))
     except (KeyError, TypeError, ValueError):
