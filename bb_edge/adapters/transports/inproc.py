@@ -161,7 +161,8 @@ class StageOccupancy:
 
 
 def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None],
-                    finished: queue.SimpleQueue[str], occupancy: StageOccupancy | None = None) -> None:
+                    finished: queue.SimpleQueue[str], occupancy: StageOccupancy | None = None,
+                    busy: dict[str, float] | None = None) -> None:
     """One node's compute thread: run each command, hand the result back through the engine's ingress.
 
     It holds no reference to the fleet, so a fleet nobody keeps is collected and its
@@ -172,10 +173,13 @@ def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | Non
         if cmd is None:
             return
         result: dict[str, np.ndarray] | BaseException
+        t0 = time.perf_counter()
         try:
             result = engine.run_command(cmd)
         except Exception as exc:  # the engine turns it into ComputeFailed for that request
             result = exc
+        if busy is not None:  # only this worker writes its node's entry
+            busy[engine.node] = busy.get(engine.node, 0.0) + time.perf_counter() - t0
         if occupancy is None:
             engine.complete(cmd.cmd_id, result)
             finished.put(engine.node)
@@ -256,6 +260,8 @@ class InProcFleet:
         self._computing = 0  # commands handed to workers and not yet reported finished
         self._done_tokens: list[str] = []  # finished commands taken from the queue, not yet counted
         self._finalizer: weakref.finalize | None = None
+        #: seconds each node's compute worker spent running commands (concurrent fleets; benches read it)
+        self.busy: dict[str, float] = {}
 
     # ------------------------------------------------------------- workers
 
@@ -265,7 +271,7 @@ class InProcFleet:
         if work is None:
             work = self._work[name] = queue.SimpleQueue()
             threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished,
-                                                           self._occupancy),
+                                                           self._occupancy, self.busy),
                              name=f"bb-edge-compute-{name}", daemon=True).start()
             if self._finalizer is not None:
                 self._finalizer.detach()
