@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bb_edge.errors import DeploymentError
-from bb_edge.wire.dtypes import CODE_TO_NUMPY
 
-if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) is loaded when a program is: a learning client never does
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s CPU) is imported where a program is loaded or checked
     import onnx
 
 FORMAT = "bb-edge/deployment"
@@ -163,8 +162,7 @@ class Deployment:
         path = self.directory / self.node(name).program
         if not path.is_file():
             raise DeploymentError(f"program {path} is missing; re-run `bb-edge compile`")
-        import onnx
-
+        import onnx  # here, not at the top: a node that loads no program (a learning client) skips onnx
         return onnx.load(str(path))
 
     def to_json(self) -> dict[str, Any]:
@@ -451,10 +449,7 @@ def _dupes(values: list[Any]) -> list[Any]:
 
 
 def _dtype_of(elem_type: int) -> str | None:
-    if elem_type in CODE_TO_NUMPY:  # the wire's types: no onnx import for them
-        return str(CODE_TO_NUMPY[elem_type])
     from onnx import helper
-
     try:
         return str(np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)))
     except (KeyError, TypeError, ValueError):

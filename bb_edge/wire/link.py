@@ -760,10 +760,12 @@ class Link:
         if not acked:
             return True
         # what was delivered after what: a frame sent before the latest transmission of a frame acked now and
-        # still unacked was lost (or refused, e.g. a fragment ORDER): a line does not reorder. If the ACK
-        # answered an earlier transmission of a resent frame, the resend is at worst a duplicate, while
-        # waiting for the RTO after every repaired loss stalled noisy lines (issue 40)
-        newest_tx = max((f.tx for f in acked), default=0)
+        # still unacked was lost (or refused, e.g. a fragment ORDER): a line does not reorder. A resent frame
+        # says so only if the ACK came at least SRTT/2 after its resend (sooner, it answers an earlier
+        # transmission); waiting for the RTO after every repaired loss stalled noisy lines (issue 40)
+        srtt = self.srtt
+        newest_tx = max((f.tx for f in acked if f.tries == 1 or (srtt is not None and 2 * (now - f.sent_at) >= srtt)),
+                        default=0)
         sample: _Out | None = None
         clean = 0
         gen = self._fgen

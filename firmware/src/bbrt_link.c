@@ -548,8 +548,11 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         if (!(s->lseq <= cum || (d < 32u && ((mask >> d) & 1u)))) continue;
         any = 1;
         /* what was delivered after what: a frame sent before the latest transmission of a frame acked
-         * now was lost or refused (a line does not reorder; at worst the resend is a duplicate), link.py */
-        if (s->tx > newest_tx) newest_tx = s->tx;
+         * now was lost or refused (a line does not reorder); a resent frame says so only if the ACK came
+         * at least SRTT/2 after its resend (sooner, it answers an earlier transmission), as link.py */
+        if (s->tx > newest_tx &&
+            (s->tries == 1u || (l->have_rtt && (uint64_t)(now - s->sent_at) * 16u >= (uint64_t)l->srtt8)))
+            newest_tx = s->tx;
         /* Karn's rule: only a frame sent once gives an RTT sample; the newest such frame gives it */
         if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) {
             sample = s;

@@ -806,8 +806,10 @@ class Link:
                     continue
             acked = True
             # what was delivered after what: a frame sent before the latest transmission of a frame acked now
-            # was lost or refused (a line does not reorder; at worst the resend is a duplicate), as link.py
-            if self.s_txo[i] > newest:
+            # was lost or refused (a line does not reorder); a resent frame says so only if the ACK came at
+            # least SRTT/2 after its resend (sooner, it answers an earlier transmission), as link.py
+            if self.s_txo[i] > newest and (self.s_tries[i] == 1 or (
+                    self.srtt >= 0 and (now - self.s_sent[i]) * 128 >= self.srtt)):
                 newest = self.s_txo[i]
             if self.s_tries[i] == 1 and (sample < 0 or v > self.s_lseq[sample]):  # Karn: sent once only
                 sample = i
