@@ -53,6 +53,9 @@ _MASK32 = 0xFFFFFFFF
 START_FRAME = 256
 #: ... never shrinks below this (or the cap, if lower) ...
 FRAME_FLOOR = 64
+#: ... except an envelope's first frame, at least this (or the cap): its chunk holds the whole envelope header
+#: (64 + 8 per two dims), which a streaming receiver (the C node) validates from the first fragment alone
+FIRST_FRAME = 128
 #: ... and doubled after this many clean full-size DATA frames in a row (LinkConfig.grow_after)
 GROW_AFTER = 8
 
@@ -823,6 +826,10 @@ class Link:
         cap = self._frame_cap()
         return cap if self._fsize > cap or not self.config.grow_after else self._fsize
 
+    def _first_limit(self) -> int:
+        """The size of an envelope's first frame: the frame size, at least FIRST_FRAME (under the cap)."""
+        return max(self._frame_limit(), min(self._frame_cap(), FIRST_FRAME))
+
     @property
     def frame_size(self) -> int:
         """The DATA frame size new frames are cut at now (0: no peer yet)."""
@@ -881,7 +888,7 @@ class Link:
     def _start(self, env: bytes) -> _Msg | None:
         """Begin cutting ``env``: whole if it fits the frame size now, else fragmented (or TOO_LARGE)."""
         m = _Msg(env)
-        if HEADER_SIZE + len(env) > self._frame_limit():
+        if HEADER_SIZE + len(env) > self._first_limit():
             if not (self.peer is not None and self.peer.caps & CAP_FRAG and self.local.caps & CAP_FRAG):
                 self.counters.given_up += 1
                 self._events.append(GaveUp(env, "TOO_LARGE"))
@@ -901,8 +908,8 @@ class Link:
             m.cut = len(env)
             f = _Out(m, 0, env, gen=self._fgen)
         else:
-            step = self._frame_limit() - HEADER_SIZE - FRAG_HEADER_SIZE
             off = m.cut
+            step = (self._first_limit() if off == 0 else self._frame_limit()) - HEADER_SIZE - FRAG_HEADER_SIZE
             m.cut = min(off + step, len(env))
             payload = b"".join((_FRAG.pack(m.msg_id, off, len(env)), memoryview(env)[off:m.cut]))
             f = _Out(m, F_FRAG, payload, gen=self._fgen)

@@ -50,7 +50,8 @@ extern "C" {
 #define BBRT_HELLO_MAX_NAME 64u
 #define BBRT_HELLO_MAX_BODY (BBRT_LINK_HEADER + BBRT_HELLO_RECORD + BBRT_HELLO_MAX_NAME)
 #define BBRT_LINK_START_FRAME 256u /* adaptive frame size: where a link starts (link.py START_FRAME) */
-#define BBRT_LINK_FRAME_FLOOR 64u  /* ... and never below (link.py FRAME_FLOOR) */
+#define BBRT_LINK_FRAME_FLOOR 64u  /* ... and never below (link.py FRAME_FLOOR) ... */
+#define BBRT_LINK_FIRST_FRAME 128u /* ... but an envelope's first frame (its header) is this (FIRST_FRAME) */
 #define BBRT_LINK_GROW_AFTER 8u    /* default grow_after (link.py GROW_AFTER) */
 #define BBRT_LINK_VERSION_MIN 1u
 #define BBRT_LINK_VERSION_MAX 1u

@@ -349,7 +349,7 @@ static void give_up_msg(bbrt_link_t *l, uint32_t i, uint32_t code);
 static void pump(bbrt_link_t *l, uint32_t now) {
     if (!l->up) return;
     for (;;) {
-        uint32_t mi = next_to_cut(l), k, cap = frame_limit(l);
+        uint32_t mi = next_to_cut(l), k, cap = frame_limit(l), fc = frame_cap(l);
         bbrt_link_msg_t *m;
         bbrt_link_slot_t *s = 0;
         if (mi == BBRT_LINK_MAX_MSGS) return;
@@ -358,6 +358,9 @@ static void pump(bbrt_link_t *l, uint32_t now) {
             if (!l->slots[k].used) s = &l->slots[k];
         if (!s) return;
         m = &l->msgs[mi];
+        /* an envelope's first frame holds its whole header (link.py FIRST_FRAME) */
+        if (m->frames == 0u && cap < (fc < BBRT_LINK_FIRST_FRAME ? fc : BBRT_LINK_FIRST_FRAME))
+            cap = fc < BBRT_LINK_FIRST_FRAME ? fc : BBRT_LINK_FIRST_FRAME;
         if (m->frames == 0u) { /* first frame: whole, or the start of a fragmented message */
             if (BBRT_LINK_HEADER + m->len > cap) {
                 if (!((l->peer.caps & BBRT_CAP_FRAG) && (l->local.caps & BBRT_CAP_FRAG))) {

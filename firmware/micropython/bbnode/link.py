@@ -43,7 +43,8 @@ MAX_NAME = 64
 MAX_HELLO = HDR + RECORD + MAX_NAME  # 124: a HELLO is always accepted, whatever max_frame says
 MIN_FRAME = 64
 START_FRAME = 256  # adaptive frame size (docs/wire.md "Frame size"): where a link starts ...
-FRAME_FLOOR = 64  # ... never below ...
+FRAME_FLOOR = 64  # ... never below (but an envelope's first frame, holding its header, is FIRST_FRAME) ...
+FIRST_FRAME = 128
 GROW_AFTER = 8  # ... doubled after this many clean full-size frames in a row (grow_after 0: always the cap)
 OWN_MIN_VERSION = 1
 OWN_MAX_VERSION = 1
@@ -444,6 +445,11 @@ class Link:
             if self.next_lseq > self._low() + window - 1:
                 return
             limit = self._flimit()
+            if self.f_off == 0:  # an envelope's first frame holds its whole header (link.py FIRST_FRAME)
+                cap = self._limit()
+                f1 = cap if cap < FIRST_FRAME else FIRST_FRAME
+                if limit < f1:
+                    limit = f1
             first = self.f_off == 0 and not self.f_msg  # whole or fragmented: decided at the first cut
             whole = first and HDR + n <= limit
             if first and not whole:

@@ -307,8 +307,9 @@ def sessions() -> list[dict[str, Any]]:
         "handshake_data_loss_retransmit",
         "Handshake; a whole envelope and a 3-fragment one to a peer with max_frame 128; an ACK shows lseq 2 lost "
         "(lseq 3 acked): lseq 2 is resent at once; its ACK gives no RTT sample (Karn). Inbound DATA out of "
-        "order, then a duplicate (acked again, not handed up). Losing lseq 2 halved the frame size (128 -> 64), so "
-        "the next envelope goes in two fragments (lseq 5, 6); a timeout resends both with the backed-off RTO.",
+        "order, then a duplicate (acked again, not handed up). Losing lseq 2 halved the frame size (128 -> 64), "
+        "yet the next 80-byte envelope goes whole (an envelope's first frame is at least 128 bytes: it holds the "
+        "envelope header). A timeout resends lseq 5 with the backed-off RTO.",
         hub, cfg,
         [(0.0, "start", b""),
          (0.010, "receive", L.encode_hello(n1)),
@@ -324,7 +325,7 @@ def sessions() -> list[dict[str, Any]]:
          (0.110, "poll", b""),
          (0.300, "poll", b""),
          (0.400, "receive", L.encode_ack(5, 0)),
-         (0.410, "receive", L.encode_ack(7, 0))],
+         (0.410, "receive", L.encode_ack(6, 0))],
         [[], ["LinkUp"], [], [], [], [], ["EnvelopeReceived"], ["EnvelopeReceived"], ["EnvelopeReceived"], [],
          [], [], [], [], ["AckUnknown"]]))
     n1b = HelloRecord(1, 1, CAPS, 2, 1, 128, 4, "n1")
