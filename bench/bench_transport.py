@@ -481,7 +481,7 @@ def main() -> None:
         m = bench_mqtt(args.quick)
         rows += [("MQTT adapter / raw paho, 1 KiB", ">= 0.95", m[1024], None),
                  ("MQTT adapter / raw paho, 64 KiB", ">= 0.95", m[65536], None)]
-    if not args.link_only:
+    if not (args.link_only or args.mqtt_only):
         s1, f1 = bench_serial(args.quick, args.runs)
         s2, f2 = bench_serial(args.quick, args.runs, processes=True)
         rows += [("serial goodput / raw pty, 64 KiB, clean, one process", ">= 0.8", s1, f1),
