@@ -10,13 +10,14 @@ import functools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
-from onnx import helper
 
 from bb_edge.errors import DeploymentError
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s CPU) is imported where a program is loaded or checked
+    import onnx
 
 FORMAT = "bb-edge/deployment"
 VERSION = 1
@@ -178,6 +179,7 @@ class Deployment:
         path = self.directory / self.node(name).program
         if not path.is_file():
             raise DeploymentError(f"program {path} is missing; re-run `bb-edge compile`")
+        import onnx  # here, not at the top: a node that loads no program (a learning client) skips onnx
         return onnx.load(str(path))
 
     def to_json(self) -> dict[str, Any]:
@@ -500,6 +502,7 @@ def _dupes(values: list[Any]) -> list[Any]:
 
 
 def _dtype_of(elem_type: int) -> str | None:
+    from onnx import helper
     try:
         return str(np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)))
     except (KeyError, TypeError, ValueError):

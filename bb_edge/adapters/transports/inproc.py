@@ -170,8 +170,8 @@ class StageOccupancy:
         self.unrouted[node] -= 1
 
 
-def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None],
-                    finished: queue.SimpleQueue[str], occupancy: StageOccupancy | None = None) -> None:
+def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None], finished: queue.SimpleQueue[str],
+                    busy: dict[str, float], occupancy: StageOccupancy | None = None) -> None:
     """One node's compute thread: run each command, hand the result back through the engine's ingress.
 
     It holds no reference to the fleet, so a fleet nobody keeps is collected and its
@@ -182,10 +182,12 @@ def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | Non
         if cmd is None:
             return
         result: dict[str, np.ndarray] | BaseException
+        t0 = time.perf_counter()
         try:
             result = engine.run_command(cmd)
         except Exception as exc:  # the engine turns it into ComputeFailed for that request
             result = exc
+        busy[engine.node] = busy.get(engine.node, 0.0) + time.perf_counter() - t0  # only this worker writes it
         if occupancy is None:
             engine.complete(cmd.cmd_id, result)
             finished.put(engine.node)
@@ -268,6 +270,7 @@ class InProcFleet:
         self._computing = 0  # commands handed to workers and not yet reported finished
         self._done_tokens: list[str] = []  # finished commands taken from the queue, not yet counted
         self._finalizer: weakref.finalize | None = None
+        self.busy: dict[str, float] = {}  # seconds each node's compute worker spent running commands
 
     # ------------------------------------------------------------- workers
 
@@ -276,7 +279,7 @@ class InProcFleet:
         work = self._work.get(name)
         if work is None:
             work = self._work[name] = queue.SimpleQueue()
-            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished,
+            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished, self.busy,
                                                            self._occupancy),
                              name=f"bb-edge-compute-{name}", daemon=True).start()
             if self._finalizer is not None:
