@@ -387,18 +387,20 @@ class OtaNode:
     def _verify(self, st: _Staging, ctx: Context) -> None:
         data = bytes(st.buf)
         try:
-            if st.offer.delta_size:
-                data = self._rebuild(st.offer, data)
-            if hashlib.sha256(data).digest() != st.offer.sha256:
-                if st.offer.delta_size:
-                    raise OtaError(DELTA_MISMATCH, "the image rebuilt from the delta is not the signed one")
-                raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
+            # the signed manifest (size and SHA-256 of the full image) is checked first: an unsigned delta is
+            # refused before one byte of it is decompressed, and a signed one unpacks to at most its size
             assert st.offer.version is not None  # checked at OFFER
             msg = signed_manifest(self.deployment, self.engine.node, st.offer.target, st.offer.size,
                                   st.offer.version, st.offer.update_id, st.offer.sha256)
             assert self.verifier is not None  # checked at OFFER
             if not self.verifier(msg, st.offer.signature):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
+            if st.offer.delta_size:
+                data = self._rebuild(st.offer, data)
+            if hashlib.sha256(data).digest() != st.offer.sha256:
+                if st.offer.delta_size:
+                    raise OtaError(DELTA_MISMATCH, "the image rebuilt from the delta is not the signed one")
+                raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
             staged = self.loader.validate(data)
         except OtaError:
             self.current = None
@@ -414,15 +416,15 @@ class OtaNode:
 
     def _rebuild(self, offer: Offer, delta: bytes) -> bytes:
         """The full image a delta makes of the running program (BAD_DELTA_BASE when it is another one)."""
-        from bb_edge.engine.ota.delta import DeltaError, apply_delta, base_hash
+        from bb_edge.engine.ota import delta as deltas
 
         base = self.engine.programs[self.loader.program].model  # type: ignore[attr-defined]
-        if base_hash(base) != offer.base:
+        if deltas.base_hash(base) != offer.base:
             raise OtaError(BAD_DELTA_BASE, f"the delta applies to {offer.base.hex()[:16]}, this node runs "
-                                           f"{base_hash(base).hex()[:16]}")
+                                           f"{deltas.base_hash(base).hex()[:16]}")
         try:
-            return apply_delta(base, delta, self.max_program)
-        except DeltaError as exc:
+            return deltas.apply_delta(base, delta, self.max_program, total=offer.size)
+        except deltas.DeltaError as exc:
             raise OtaError(BAD_DELTA_BASE, f"the delta does not apply: {exc}"[:MAX_REASON]) from None
 
     def _commit(self, uid: int, peer: str, ctx: Context) -> None:
