@@ -19,6 +19,7 @@ from bb_edge.engine.ota.deployer import (
     DEFAULT_RETRY_S,
     CanaryLimits,
     NodeUpdate,
+    OtaAbort,
     OtaDeployer,
     Outgoing,
 )
@@ -160,6 +161,7 @@ __all__ = [
     "OFFER_DELTA",
     "Offer",
     "OnnxLoader",
+    "OtaAbort",
     "OtaDeployer",
     "OtaError",
     "OtaNode",

@@ -9,6 +9,7 @@ rollout runs canaries in shadow first (:class:`CanaryLimits`). Adapters move its
 from __future__ import annotations
 
 import hashlib
+import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -99,13 +100,23 @@ class CanaryLimits:
     max_latency_ratio: float = 3.0  # p95 of the update / p95 of the running program
     min_requests: int = 1  # mirrored requests a stage needs before it can pass
 
+    def __post_init__(self) -> None:
+        # every comparison against nan is false, so a nan limit would pass any figure: finite and >= 0 only
+        # (the window must also be above 0: a rollout that never ends leaves every node busy)
+        for name in ("window_s", "max_drift", "max_nonfinite", "max_error_rate", "max_latency_ratio", "min_requests"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 \
+                    or (name == "window_s" and v == 0):
+                raise OtaError(BAD_MESSAGE, f"canary limit {name} = {v!r}: give a finite number "
+                                            f"{'above' if name == 'window_s' else 'at or above'} 0")
+
     def problem(self, s: CanaryStats) -> str | None:
         """Why these figures fail the stage, or None."""
         if s.requests < self.min_requests:
             return f"{s.requests} mirrored requests in the window, at least {self.min_requests} needed"
         if s.nonfinite > self.max_nonfinite:
             return f"{s.nonfinite} outputs not finite (limit {self.max_nonfinite})"
-        if s.errors / s.requests > self.max_error_rate:
+        if s.requests and s.errors / s.requests > self.max_error_rate:
             return f"error rate {s.errors}/{s.requests} above {self.max_error_rate}"
         if s.max_drift > self.max_drift:
             return f"output drift {s.max_drift:.4g} above {self.max_drift:.4g}"
@@ -433,6 +444,11 @@ class OtaDeployer:
                 self._resend = now + self.retry_s
                 for node in sorted(self.canaries - self.off):
                     self._send(node, SHADOW, U32.pack(self.update_id))
+                for node in sorted(set(self.updates) - self.canaries - self.off):
+                    # the nodes waiting with a verified stage: the same OFFER again (they answer READY) keeps
+                    # their idle timeout from dropping it during a window longer than the stage timeout
+                    offer = self.offer_for(self.updates[node])
+                    self._send(node, self._offer_kind(offer), offer.encode())
         if self.state == "preparing":
             if not self.failures and now > self._deadline:
                 for n in sorted(self.epoch_nodes - set(self.held)):
@@ -476,3 +492,60 @@ class OtaDeployer:
                 for node in pending:
                     self._send(node, ABORT, U32.pack(self.update_id))
         return self.take()
+
+
+class OtaAbort:
+    """The operator's ABORT of an update by its id (``bb-edge deploy --abort UPDATE_ID``), sans-IO.
+
+    For an update whose deployer is gone (it died after READY, or during a canary window): ABORT to every
+    node every ``retry_s`` until each answers a NACK (``aborted``, or the code that ended the update there)
+    or ``timeout_s`` passes. A node that staged it drops it; one that switched to it puts its previous
+    program back (docs/wire.md "Program updates"). ``answered``: node -> NACK code; ``state``: ``done`` when
+    every node answered, ``failed`` at the timeout.
+    """
+
+    def __init__(self, ids: dict[str, int], nodes: list[str], update_id: int, next_seq: Callable[[], int],
+                 timeout_s: float = 60.0, retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID) -> None:
+        self.ids, self.nodes, self.update_id = ids, sorted(nodes), update_id & 0xFFFFFFFF
+        self.names = {v: k for k, v in ids.items()}
+        self.next_seq, self.timeout_s, self.retry_s, self.sender = next_seq, timeout_s, retry_s, sender
+        self.answered: dict[str, int] = {}
+        self.state = "new"
+        self._deadline = self._resend = 0.0
+
+    def start(self, now: float) -> list[Outgoing]:
+        """ABORT to every node."""
+        self.state, self._deadline = "aborting", now + self.timeout_s
+        self._resend = now
+        return self.poll(now)
+
+    def on_envelope(self, env: wire.Envelope) -> None:
+        """A node's NACK for this update id (anything else is ignored)."""
+        node = self.names.get(env.sender)
+        if env.protocol != PROTO_OTA or env.edge != NACK or node not in self.nodes:
+            return
+        try:
+            uid, code, _ = decode_nack(bytes(env.payload_bytes()))
+        except OtaError:
+            return
+        if uid == self.update_id:
+            self.answered.setdefault(node, code)
+
+    def poll(self, now: float) -> list[Outgoing]:
+        """ABORT again to whoever has not answered; the state."""
+        out: list[Outgoing] = []
+        if self.state != "aborting":
+            return out
+        pending = [n for n in self.nodes if n not in self.answered]
+        if not pending:
+            self.state = "done"
+        elif now > self._deadline:
+            self.state = "failed"
+        elif now >= self._resend:
+            self._resend = now + self.retry_s
+            for node in pending:
+                env = wire.Envelope.for_bytes(U32.pack(self.update_id), sender=self.sender, receiver=self.ids[node],
+                                              seq=self.next_seq(), kind=wire.KIND_CONTROL, protocol=PROTO_OTA,
+                                              edge=ABORT)
+                out.append(Outgoing(node, self.ids[node], wire.encode(env, max_payload=4)))
+        return out

@@ -114,6 +114,7 @@ class _Staging:
     ready: bool = False
     commit: bool = False
     restored: bool = False  # reloaded after a restart: its stage timeout starts at the first tick
+    touched: float = 0.0  # the deployer's last message about it: a verified stage idle this long is dropped
 
 
 @dataclass
@@ -243,6 +244,8 @@ class OtaNode:
                          reply=False)
             return
         peer = deployer  # replies go to the endpoint that sent it
+        if self._current is not None and self._current.offer.update_id == uid:
+            self._current.touched = ctx.now  # the deployer still drives this update
         try:
             if env.edge == OFFER2:
                 self._offer(Offer.decode2(payload), peer, ctx)
@@ -290,6 +293,15 @@ class OtaNode:
             return
         if st.restored:
             st.restored, st.started = False, now
+        if st.ready and not st.commit and now - max(st.touched, st.started) > self.stage_timeout_s:
+            # verified, then the deployer went silent (it died after READY): free the node for later updates
+            self.current = None
+            self.store.discard()
+            self._finish(st.offer.update_id, ABORTED)  # a late COMMIT of it is refused
+            self._nack(ctx, st.peer, st.offer.update_id, ABORTED,
+                       f"no word from the deployer {self.stage_timeout_s:.0f}s after READY: dropped")
+            ctx.emit(OtaRefused(st.peer, st.offer.update_id, ABORTED, "idle verified stage dropped"))
+            return
         if not st.ready and now - st.started > self.stage_timeout_s:
             self.current = None
             self.store.discard()
@@ -567,6 +579,8 @@ class OtaNode:
             if not e.reverted:
                 self._send_switched(peer, uid, ctx)
             return
+        if e.shadow:  # a canary switches only after PREPARE (it then holds like every node): never alone
+            raise OtaError(BAD_MESSAGE, f"update {uid} runs in shadow here; SWITCH_AT needs PREPARE first")
         low = [s for s, m in e.marks.items() if boundary.get(s, 0) <= m]
         if low:  # requests at or past the switch point already ran the previous program here
             raise OtaError(BAD_MESSAGE, f"switch point at or below request ids this node served (slots {low})")
