@@ -147,8 +147,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds per canary stage")
     p.add_argument("--max-drift", type=non_negative_float, default=0.05,
                    help="largest relative output drift of the update vs the running program (default 0.05)")
-    p.add_argument("--max-nonfinite", type=non_negative_int, default=0, help="mirrored outputs with NaN/inf allowed (default 0)")
-    p.add_argument("--max-error-rate", type=non_negative_float, default=0.0, help="update errors per mirrored request (default 0)")
+    p.add_argument("--max-nonfinite", type=non_negative_int, default=0,
+                   help="mirrored outputs with NaN/inf allowed (default 0)")
+    p.add_argument("--max-error-rate", type=non_negative_float, default=0.0,
+                   help="update errors per mirrored request (default 0)")
     p.add_argument("--max-latency-ratio", type=non_negative_float, default=3.0,
                    help="p95 latency of the update / of the running program (default 3)")
     p.add_argument("--min-requests", type=non_negative_int, default=1,
