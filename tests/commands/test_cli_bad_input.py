@@ -138,7 +138,6 @@ CASES: list[tuple[str, str, str, int]] = [
     ("target-json-nested-build", "build {dep} --target n1={t}/nested.json -o {t}/d", "TargetProfileError", 1),
     ("target-json-nested-compile", "compile {model} --nodes 2 --target {t}/nested.json -o {t}/c",
      "TargetProfileError", 1),
-    ("target-json-nested-run", "run {dep} --target n1={t}/nested.json", "TargetProfileError", 1),
     ("target-node-repeated-compile", "compile {model} --nodes 2 --target n0=host --target n0=jetson -o {t}/c",
      "UsageError", 2),
     ("target-node-repeated-build", "build {dep} --target n1=host --target n1=jetson -o {t}/d", "UsageError", 2),
