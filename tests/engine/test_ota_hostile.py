@@ -29,7 +29,8 @@ def compiled() -> dict[str, tuple[Deployment, dict[str, onnx.ModelProto]]]:
     old = small_cnn()
     with warnings.catch_warnings():  # the placement warning (one conv dominates) is expected here
         warnings.simplefilter("ignore")
-        return {k: compile_model(m, nodes=3) for k, m in (("old", old), ("new", _scaled(old, 1.25)))}
+        return {k: compile_model(m, nodes=3) for k, m in (("old", old), ("new", _scaled(old, 1.25)),
+                                                          ("good", _scaled(old, 1.001)))}
 
 
 def _hash(programs: dict, node: str = "n0") -> bytes:  # type: ignore[type-arg]
@@ -149,3 +150,31 @@ def test_a_fresh_node_takes_the_bundles_program_version_as_its_floor(compiled, t
     h.pump(d, rounds=8)
     assert d.state == "done", (d.state, d.failures)
     assert HOST_ID == 0
+
+
+@pytest.mark.parametrize("node", ["n0", "n1"])
+def test_one_lying_canary_cannot_push_an_update_alone(compiled, monkeypatch, node: str) -> None:  # type: ignore[no-untyped-def]
+    """Finding 8: a canary that reports drift 0 for an update whose outputs drift by 25% (every weight x1.25)
+    does not pass its stage: the deployer recomputes both programs itself on requests of the node's contract
+    (probe_verifier, what ``bb-edge deploy --stages`` uses) and judges its own figures by the same limits. An
+    honest small change (x1.001) still passes. Oracle: the x1.25 scale itself (drift 0.25 > 0.05)."""
+    from bb_edge.adapters.ops.ota_deploy import probe_verifier
+    from bb_edge.engine.ota import node as ota_node
+
+    dep, old = compiled["old"]
+    monkeypatch.setattr(ota_node._Epoch, "stats",  # noqa: SLF001 - the compromised canary's report
+                        lambda self: ota.CanaryStats(self.st.offer.update_id, 100, 0, 0, 0.0, 1.0, 1.0))
+    for which, want in (("new", "failed"), ("good", "done")):
+        _, new = compiled[which]
+        h = Harness(dep, old, node)
+        upd = ota.NodeUpdate(node, new[node].SerializeToString(), ota.TARGET_ONNX, ota.ed25519_signer(KEY),
+                             chunk=1024, previous=old[node].SerializeToString())
+        d = ota.OtaDeployer(dep.ids(), [upd], h.next_seq, 8, stages=[[node], [node]],
+                            canary=ota.CanaryLimits(window_s=0.05), verify=probe_verifier(dep, [upd]))
+        h.send(d.start(0.0))
+        h.pump(d, rounds=20)
+        assert d.state == want, (which, d.state, d.failures)
+        if want == "failed":
+            code, why = d.failures[node]
+            assert code == ota.CANARY_FAILED and "deployer's own run" in why and "drift" in why, why
+            assert h.engine.program_hash == _hash(old, node)

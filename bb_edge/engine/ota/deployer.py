@@ -8,6 +8,7 @@ rollout runs canaries in shadow first (:class:`CanaryLimits`). Adapters move its
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import struct
@@ -161,8 +162,12 @@ class OtaDeployer:
                  update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
                  retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID, version: int | None = None,
                  deployment: str = "", stages: list[list[str]] | None = None,
-                 canary: CanaryLimits | None = None, resume: bool = False) -> None:
+                 canary: CanaryLimits | None = None, resume: bool = False,
+                 verify: Callable[[str], CanaryStats | None] | None = None) -> None:
         self.ids = ids
+        # the deployer's own figures for a canary (recomputed on requests it runs itself, both programs): a
+        # canary's figures are its own word, so a stage passes only when these pass the same limits too
+        self.verify = verify
         # the program version every node of this update is offered (ONNX nodes: OFFER2, anti-rollback)
         self.version = version if version is not None else self.update_id_of(update_id)
         self.deployment = deployment
@@ -422,6 +427,13 @@ class OtaDeployer:
             if not self.failures and now >= self._window_end:
                 for n in sorted(self.stages[self.stage]):
                     why = self.canary.problem(self.canary_stats.get(n, CanaryStats(self.update_id)))
+                    own = self.verify(n) if why is None and self.verify is not None else None
+                    if own is not None:
+                        # the same limits (latency is the node's alone to measure: own figures carry none)
+                        check = dataclasses.replace(self.canary, min_requests=min(1, own.requests))
+                        if (mine := check.problem(own)) is not None:
+                            why = f"the deployer's own run of {own.requests} requests disagrees with {n}'s " \
+                                  f"figures: {mine}"
                     if why is not None:
                         self.failures[n] = (CANARY_FAILED, why)
                 s = self.canary_stats
