@@ -49,7 +49,8 @@ def mqtt_url(text: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bb_edge.adapters.ops.ota_deploy import abort_on_fleet, deploy_to_fleet
+    from bb_edge.adapters.ops.ota_abort import abort_on_fleet
+    from bb_edge.adapters.ops.ota_deploy import deploy_to_fleet
     from bb_edge.engine import ota
     from bb_edge.errors import UsageError
 

@@ -43,9 +43,9 @@ def embed_public_key(directory: str | Path, public_hex: str) -> Path:
     ota["public_key"] = public_hex
     # the version of the programs this deployment ships, on bb-edge deploy's scale (wall-clock ms): a node
     # installed from it refuses any older signed update (the anti-rollback floor before its first update)
-    import time
+    from bb_edge.adapters.ops.ota_store import version_now
 
-    ota.setdefault("program_version", int(time.time() * 1000))
+    ota.setdefault("program_version", version_now())
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(raw, indent=2) + "\n")
     os.replace(tmp, path)

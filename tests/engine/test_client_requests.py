@@ -159,8 +159,9 @@ def test_one_client_flooding_cannot_evict_the_hosts_requests(tmp_path) -> None: 
     zero = np.zeros((1, 4), np.float32)
     for n in range(200):
         feed("_client1", flood.submit(flood.request_id(n), {"x": zero, "z": zero})[:1])
-    owners = [request_owner(k[1]) for k in eng._requests]  # noqa: SLF001 (the oracle: what the node holds)
-    assert owners.count(0) == 2 and owners.count(1) <= 4, owners
+    evicted = [e.request_id for e in eng.drain_events() if isinstance(e, events.RequestEvicted)]
+    assert len(evicted) == 200 - 4 and {request_owner(r) for r in evicted} == {1}, evicted[:5]
+    assert eng.open_requests == 2 + 4  # the host's two, and the client's budget
     for rid, v in xs.items():
         for peer, data in feed(HOST_NAME, rest[rid]):
             if peer == HOST_NAME:

@@ -228,7 +228,10 @@ def test_cli_deploy_resumes_a_transfer_cut_off_over_mosquitto(tmp_path) -> None:
             seq[0] += 1
             return seq[0]
 
-        d = ota.OtaDeployer(dep.ids(), [upd], next_seq, 7, resume=True, version=1, sender=DEPLOY_ID,
+        from bb_edge.adapters.ops.ota_store import version_now
+
+        # a version above the node's floor (the bundle's ota.program_version, written by keygen)
+        d = ota.OtaDeployer(dep.ids(), [upd], next_seq, 7, resume=True, version=version_now(), sender=DEPLOY_ID,
                             deployment=dep.name)
         for o in d.start(0.0):
             tap.send(o.peer, o.receiver, o.data)

@@ -158,7 +158,7 @@ def test_one_lying_canary_cannot_push_an_update_alone(compiled, monkeypatch, nod
     does not pass its stage: the deployer recomputes both programs itself on requests of the node's contract
     (probe_verifier, what ``bb-edge deploy --stages`` uses) and judges its own figures by the same limits. An
     honest small change (x1.001) still passes. Oracle: the x1.25 scale itself (drift 0.25 > 0.05)."""
-    from bb_edge.adapters.ops.ota_deploy import probe_verifier
+    from bb_edge.adapters.ops.ota_verify import probe_verifier
     from bb_edge.engine.ota import node as ota_node
 
     dep, old = compiled["old"]

@@ -174,70 +174,6 @@ def plan_update(current: Deployment, new: Deployment, signer: ota.Signer, sig_ki
     return updates
 
 
-def probe_verifier(current: Deployment, updates: list[ota.NodeUpdate], count: int = 8,
-                   seed: int = 0) -> Callable[[str], ota.CanaryStats | None]:
-    """The deployer's own check of a canary's claim (``OtaDeployer(verify=...)``): it runs the node's running
-    program and the update side by side on ``count`` seeded requests of the node's contract (graph inputs and
-    received tensors) through the engine's own :meth:`~bb_edge.engine.Engine.evaluate`, and reports the same
-    figures a canary does. A node that lies about its drift cannot push an update alone: the stage passes
-    only when these figures pass the limits too. None for a node it cannot run (not ONNX, no running program).
-    """
-    import numpy as np
-    import onnx
-
-    from bb_edge.deployment.ports import wire_ports
-    from bb_edge.engine import Engine
-    from bb_edge.wire.dtypes import CODE_TO_NUMPY
-
-    by_node = {u.node: u for u in updates}
-    cache: dict[str, ota.CanaryStats | None] = {}
-
-    def verify(node: str) -> ota.CanaryStats | None:
-        u = by_node.get(node)
-        if u is None or u.target != ota.TARGET_ONNX or u.previous is None:
-            return None
-        if node in cache:
-            return cache[node]
-        old, new = onnx.load_from_string(u.previous), onnx.load_from_string(u.image)
-        eng = Engine.for_node(current, node, {node: old}, inline_compute=True)
-        eng.install_variant(node, f"{node}@verify", new)
-        inits = {i.name for i in old.graph.initializer}
-        feeds = [(vi.name, vi.type.tensor_type.elem_type,
-                  tuple(d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else 1
-                        for d in vi.type.tensor_type.shape.dim)) for vi in old.graph.input if vi.name not in inits]
-        feeds += [(p.tensor, onnx.TensorProto.FLOAT if p.quant else p.elem_type,
-                   tuple(d if d > 0 else 1 for d in p.shape)) for p in wire_ports(old) if p.op == "Recv"]
-        prog = eng.programs[node]
-        names = [p.tensor for p in prog.sends] + list(prog.outputs)
-        rng = np.random.default_rng(seed)
-        drift, nonfinite, errors = 0.0, 0, 0
-        for _ in range(count):
-            values = {}
-            for name, code, shape in feeds:
-                dt = np.dtype(CODE_TO_NUMPY[code])
-                values[name] = (rng.standard_normal(shape).astype(dt) if np.issubdtype(dt, np.floating)
-                                else rng.integers(0, 2, shape).astype(dt))
-            try:
-                a, b = eng.evaluate(node, values), eng.evaluate(f"{node}@verify", values)
-            except Exception:  # noqa: BLE001 - the update failing on a request is what is counted
-                errors += 1
-                continue
-            for name in names:
-                x, y = np.asarray(a.get(name)), np.asarray(b.get(name))
-                if x.shape != y.shape:
-                    errors += 1
-                elif np.issubdtype(y.dtype, np.floating) and not np.all(np.isfinite(y)):
-                    nonfinite += 1
-                elif x.size:
-                    scale = float(np.max(np.abs(x)))
-                    diff = float(np.max(np.abs(x.astype(np.float64) - y.astype(np.float64))))
-                    drift = max(drift, diff / scale if scale > 0 else diff)
-        cache[node] = ota.CanaryStats(0, count, nonfinite, errors, drift)
-        return cache[node]
-
-    return verify
-
-
 class OtaTap:
     """Wraps a host transport: OTA replies and HELLOs go to the deployer, everything else on to the host."""
 
@@ -500,6 +436,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
     """``bb-edge deploy``: connect as ``_deploy`` to the broker at ``url`` (or the serial line of a ``serial:``
     URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
     from bb_edge.adapters.fleet.hostloop import sequence_base
+    from bb_edge.adapters.ops.ota_verify import probe_verifier
     from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
 
     if url.startswith("serial:"):
@@ -536,42 +473,3 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
         tap.inner.close()
 
 
-
-def abort_on_fleet(current: str | Path, url: str, update_id: int,
-                   timeout_s: float = 60.0) -> tuple[dict[str, int], list[str]]:
-    """``bb-edge deploy --abort UPDATE_ID``: as ``_deploy``, ABORT ``update_id`` on every node of the running
-    deployment until each answers (:class:`~bb_edge.engine.ota.OtaAbort`); ``(node -> NACK code, nodes)``."""
-    from bb_edge.adapters.fleet.hostloop import sequence_base
-    from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
-
-    if url.startswith("serial:"):
-        raise ota.OtaError(ota.BAD_MESSAGE, "--abort speaks to a fleet's broker (mqtt://), not a serial line")
-    cur = load_deployment(current)
-    ids = cur.ids()
-    if DEPLOY_NAME not in ids:
-        raise ota.OtaError(ota.NO_KEY, f"the running deployment {cur.name!r} has no 'ota' section: nothing to abort")
-    tap = OtaTap(MqttTransport(MqttConfig.from_url(url), cur.name, DEPLOY_NAME, ids))
-    tap.open(lambda peer, data, ack=None: None)
-    seq = [sequence_base()]
-
-    def next_seq() -> int:
-        seq[0] += 1
-        return seq[0]
-
-    nodes = list(cur.node_names)
-    job = ota.OtaAbort(ids, nodes, update_id, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID)
-    try:
-        tap.inner.wait_connected(20.0)
-        out = job.start(time.monotonic())
-        while True:
-            for o in out:
-                tap.send(o.peer, o.receiver, o.data)
-            while tap.inbox:
-                job.on_envelope(tap.inbox.popleft())
-            out = job.poll(time.monotonic())
-            if job.state != "aborting":
-                return dict(job.answered), nodes
-            time.sleep(0.02)
-    finally:
-        tap.inner.flush(10.0)
-        tap.inner.close()

@@ -129,6 +129,11 @@ def ota_settings(dep: Deployment) -> dict[str, object]:
     return raw
 
 
+def version_now() -> int:
+    """A program version on ``bb-edge deploy``'s scale: wall-clock milliseconds (every later deploy is newer)."""
+    return int(time.time() * 1000)
+
+
 def program_version(dep: Deployment) -> int:
     """``ota.program_version``: the version of the programs this deployment ships (0: none recorded).
 

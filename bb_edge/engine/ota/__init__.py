@@ -15,11 +15,11 @@ A protocol package on the engine's public API, one module per job:
 The names below are re-exported so ``from bb_edge.engine import ota`` gives the whole protocol.
 """
 
+from bb_edge.engine.ota.abort import OtaAbort
 from bb_edge.engine.ota.deployer import (
     DEFAULT_RETRY_S,
     CanaryLimits,
     NodeUpdate,
-    OtaAbort,
     OtaDeployer,
     Outgoing,
 )
