@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from bb_edge.commands._args import byte_size, byte_sizes, name_list, positive_int
+from bb_edge.commands._args import TargetAppend, byte_size, byte_sizes, name_list, positive_int, target_spec
 from bb_edge.errors import InputFileError, UsageError
 from bb_edge.names import cli_name, is_name
 from bb_edge.paths import check_input_path, check_output_dir
@@ -194,7 +194,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--names", type=name_list, help="comma-separated distinct node names (default n0,n1,...)")
     p.add_argument("--memory-limit", type=byte_sizes,
                    help="per-node memory limit in bytes, e.g. 65536 or 256KiB (one value or one per node)")
-    p.add_argument("--target", action="append", metavar="[NODE=]TARGET",
+    p.add_argument("--target", action=TargetAppend, type=target_spec, metavar="[NODE=]TARGET",
                    help="with --nodes: place by target profiles' RAM and flash (a profile name, family or .json "
                         "file; NODE=TARGET for one node, a bare TARGET for the others; repeatable); each node "
                         "keeps its target for `bb-edge build`")

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from rich.console import Console
 
-from bb_edge.commands._args import fleet_transport, fraction, non_negative_float, non_negative_int, positive_int
+from bb_edge.commands._args import (
+    TargetAppend,
+    fleet_transport,
+    fraction,
+    non_negative_float,
+    non_negative_int,
+    positive_int,
+    target_spec,
+)
 from bb_edge.errors import BBError, SessionError, UsageError
 from bb_edge.paths import check_output_dir, check_output_file, check_parent_exists
 
@@ -231,7 +239,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS|local",
                        help="train the virtual clients on a Ray cluster at HOST:PORT, or one started here (local; "
                             "the default when the flag has no value); pip install bb-edge[ray]")
-    learn.add_argument("--target", action="append", metavar="NODE=TARGET", default=None,
+    learn.add_argument("--target", action=TargetAppend, type=target_spec, metavar="NODE=TARGET", default=None,
                        help="with --processes: build NODE's learning bundle for TARGET and run it in the fleet "
                             "(qemu-cortex-m3 / qemu-rv32 / host under QEMU or on a pty, esp32-micropython's main.py "
                             "on a pty, each behind a serial bridge); repeatable")

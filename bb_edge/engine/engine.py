@@ -32,7 +32,7 @@ import itertools
 import json
 import math
 import struct
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,6 +88,11 @@ class Limits:
     per_source_bytes: int = 256 * 1024 * 1024
     ingress_budget: int = 512 * 1024 * 1024
     max_open_requests: int = 4096
+    #: per request client (owner slot 1..255, docs/wire.md "Clients"): open requests and held bytes one client
+    #: may have at a node; past them its own oldest goes, and when the node is full the largest owner's oldest
+    #: goes, so one client flooding cannot evict the host's (or another client's) requests
+    client_requests: int = 1024
+    client_bytes: int = 128 * 1024 * 1024
     dedup_window: int = 1 << 16
     dedup_epochs: int = 4
     max_senders: int = 4096
@@ -253,6 +258,8 @@ class Engine:
         # the only structure other threads touch: deque.append/popleft are atomic in CPython
         self._ingress: deque[tuple[Any, ...]] = deque()
         self._held = 0  # payload bytes held by open requests
+        self._owner_open: Counter[int] = Counter()  # owner slot -> open requests (per-client budgets)
+        self._owner_held: Counter[int] = Counter()  # owner slot -> payload bytes its open requests hold
         self._events: deque[ev.Event] = deque()
         self._events_dropped = 0
         self._subscribers: list[tuple[type, Callable[[ev.Event], None]]] = []
@@ -973,6 +980,7 @@ class Engine:
         req.values[tensor] = value if quant is None else dequantize_edge(value, quant)
         req.held += size  # a zero-copy view keeps the whole envelope alive
         self._held += size
+        self._owner_held[request_owner(key[1])] += size
         self._dirty[key] = None
 
     def release_held(self) -> None:
@@ -985,14 +993,27 @@ class Engine:
                 self._on_input(*args)  # (program, request id, inputs, session)
 
     def _make_room(self, size: int, keep: tuple[str, int]) -> bool:
-        """Evict the oldest open requests until ``size`` more bytes fit the ingress budget."""
+        """Evict open requests until ``size`` more bytes fit: a client's own oldest past its budget, then the
+        largest owner's oldest past the node's ingress budget (one client cannot starve the others)."""
+        owner = request_owner(keep[1])
+        if owner:
+            while self._owner_held[owner] + size > self.limits.client_bytes:
+                victim = self._oldest_of(owner, keep)
+                if victim is None:
+                    return False
+                self._evict(victim, "client byte budget")
         budget = self.limits.ingress_budget
         while self._held + size > budget:
-            victim = next((k for k in self._requests if k != keep), None)
+            largest = max(self._owner_held, key=self._owner_held.__getitem__) if self._owner_held else 0
+            victim = self._oldest_of(largest, keep) or next((k for k in self._requests if k != keep), None)
             if victim is None:
                 return False
             self._evict(victim, "ingress byte budget")
         return True
+
+    def _oldest_of(self, owner: int, keep: tuple[str, int] | None = None) -> tuple[str, int] | None:
+        """The oldest open request of ``owner`` (not ``keep``), or None."""
+        return next((k for k in self._requests if k != keep and request_owner(k[1]) == owner), None)
 
     def _on_input(self, program: str | None, request_id: int, inputs: dict[str, np.ndarray],
                   session: tuple[int, int] | None = None) -> None:
@@ -1019,6 +1040,7 @@ class Engine:
             req.values[name] = value
             req.held += value.nbytes
             self._held += value.nbytes
+            self._owner_held[request_owner(key[1])] += value.nbytes
             self._dirty[key] = None
 
     def _program_for_input(self, program: str | None, name: str) -> InstalledProgram | None:
@@ -1030,9 +1052,14 @@ class Engine:
     def _request(self, key: tuple[str, int]) -> _Request:
         req = self._requests.get(key)
         if req is None:
+            owner = request_owner(key[1])
+            while owner and self._owner_open[owner] >= self.limits.client_requests:
+                self._evict(self._oldest_of(owner) or next(iter(self._requests)), "client open request budget")
             while len(self._requests) >= self.limits.max_open_requests:
-                self._evict(next(iter(self._requests)), "open request limit")
+                largest = max(self._owner_open, key=self._owner_open.__getitem__)
+                self._evict(self._oldest_of(largest) or next(iter(self._requests)), "open request limit")
             req = self._requests[key] = _Request(created=self.now, touched=self.now)
+            self._owner_open[owner] += 1
             self._emit(ev.RequestOpened(key[1], key[0]))
             self._next_deadline = min(self._next_deadline, self.now + min(self.deadline_s, self.hop_budget_s))
         return req
@@ -1048,6 +1075,11 @@ class Engine:
         self._dirty.pop(key, None)
         if req is not None:
             self._held -= req.held
+            owner = request_owner(key[1])
+            self._owner_held[owner] -= req.held
+            self._owner_open[owner] -= 1
+            if not self._owner_open[owner]:
+                del self._owner_open[owner], self._owner_held[owner]
             if req.injected and req.session is not None:  # a step that took the state did not finish
                 self.sessions.release(req.session)
                 self._wake(req.session)
@@ -1659,6 +1691,7 @@ class Engine:
         self._version_refused = set(meta.get("version_refused", []))
         self._requests = {}
         self._held = 0
+        self._owner_open, self._owner_held = Counter(), Counter()
         self._dirty = {}
         self._inflight = {}
         self._commands = []
@@ -1672,6 +1705,8 @@ class Engine:
             self._held += req.held
             key = (r["program"], r["request_id"])
             self._requests[key] = req
+            self._owner_open[request_owner(key[1])] += 1
+            self._owner_held[request_owner(key[1])] += req.held
             prog = self.programs[key[0]]
             if prog.state:  # a step in flight runs again from the session's committed state
                 for name in prog.state:

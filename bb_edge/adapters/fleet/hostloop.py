@@ -73,7 +73,7 @@ from bb_edge.engine.node_state import (
     encode_node_state,
     engine_digest,
 )
-from bb_edge.engine.retransmit import RetransmitBuffer, parse_control
+from bb_edge.engine.retransmit import RetransmitBuffer, control_from, parse_control
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 
@@ -295,10 +295,10 @@ class HostLoop:
         self._inbox.append(("event", event))
         self._wake.set()
 
-    def _control(self, payload: bytes) -> None:
-        parsed = parse_control(payload)
+    def _control(self, payload: bytes, writer: str = "") -> None:
+        parsed = control_from(payload, writer)
         if parsed is None:
-            return  # garbage on the control topic changes nothing
+            return  # garbage, or a writer that may not ask this, changes nothing
         if parsed[0] == "stop":
             self.request_stop()
             return

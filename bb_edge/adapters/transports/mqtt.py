@@ -307,7 +307,7 @@ class MqttTransport:
                 self._on_event(SessionReset(self.node, detail))
         qos = self.cfg.qos
         client.subscribe([(self.topics.inbox_filter(self.node), qos), (self.topics.presence("+"), 1),
-                          (self.topics.broadcast("+"), qos), (self.topics.control(), 1)])
+                          (self.topics.broadcast("+"), qos), (self.topics.control("+"), 1)])
         self.publish(self.topics.presence(self.node), PRESENCE_UP, qos=1, retain=True)
         self._connected.set()
 
@@ -365,7 +365,7 @@ class MqttTransport:
                 if self._on_peer is not None:
                     self._on_peer(name, up, "" if up else "last will / offline")
         elif parsed[0] == "ctl" and self._on_control is not None:
-            self._on_control(bytes(payload))
+            self._on_control(bytes(payload), parsed[1])  # the writer the ACL pinned to this topic
         if msg.qos > 0:
             client.ack(msg.mid, msg.qos)
 
@@ -447,8 +447,9 @@ class MqttTransport:
             self.publish(self.topics.status(self.node), payload, qos=1, retain=True)
 
     def control(self, payload: bytes) -> None:
-        """Publish on the fleet control topic (only ``_host`` may: the ACL drops it for nodes)."""
-        self.publish(self.topics.control(), payload, qos=1)
+        """Publish on this identity's own control topic (only ``_host`` and clients may: the ACL drops it
+        for nodes; a node obeys ``stop`` only from ``_host``)."""
+        self.publish(self.topics.control(self.node), payload, qos=1)
 
     def stop_inbound(self) -> None:
         """Stop delivering (and acknowledging) inbound envelopes."""

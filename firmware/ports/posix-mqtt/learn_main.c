@@ -303,7 +303,7 @@ int main(int argc, char **argv) {
     snprintf(t_from_server, sizeof(t_from_server), "%s/in/%s/%s", base, me, server);
     snprintf(t_to_server, sizeof(t_to_server), "%s/in/%s/%s", base, server, me);
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
-    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
+    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl/_host", base); /* only the host may stop a node (its own ctl topic, ACL) */
 
     have_password = creds_password("bbrt-learn-mqtt", o.password_file, o.creds, o.name, password, sizeof(password), text,
                                    sizeof(text));

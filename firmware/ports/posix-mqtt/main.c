@@ -382,7 +382,7 @@ int main(int argc, char **argv) {
     snprintf(t_inbox, sizeof(t_inbox), "%s/in/%s/+", base, me);
     snprintf(t_inbox_prefix, sizeof(t_inbox_prefix), "%s/in/%s/", base, me);
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
-    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
+    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl/_host", base); /* only the host may stop a node (its own ctl topic, ACL) */
     snprintf(t_bcast_me, sizeof(t_bcast_me), "%s/bcast/%s", base, me);
     snprintf(t_bcast_all, sizeof(t_bcast_all), "%s/bcast/+", base);
     snprintf(t_bcast_prefix, sizeof(t_bcast_prefix), "%s/bcast/", base);
