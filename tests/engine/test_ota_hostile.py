@@ -20,17 +20,17 @@ from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import HOST_ID, Deployment
 from bb_edge.engine import Engine, ota
 from bb_edge.wire import envelope as wire
-from tests.engine.test_ota import KEY, Harness, _image, _ota_env, _pub, _scaled, small_cnn
+from tests.support.ota_helpers import KEY, Harness, ota_cnn, ota_envelope, program_image, public_key, scaled_model
 
 
 @pytest.fixture(scope="module")
 def compiled() -> dict[str, tuple[Deployment, dict[str, onnx.ModelProto]]]:
     """A small CNN and the same with every weight x1.25, compiled for the same 3 nodes."""
-    old = small_cnn()
+    old = ota_cnn()
     with warnings.catch_warnings():  # the placement warning (one conv dominates) is expected here
         warnings.simplefilter("ignore")
-        return {k: compile_model(m, nodes=3) for k, m in (("old", old), ("new", _scaled(old, 1.25)),
-                                                          ("good", _scaled(old, 1.001)))}
+        return {k: compile_model(m, nodes=3) for k, m in (("old", old), ("new", scaled_model(old, 1.25)),
+                                                          ("good", scaled_model(old, 1.001)))}
 
 
 def _hash(programs: dict, node: str = "n0") -> bytes:  # type: ignore[type-arg]
@@ -43,7 +43,7 @@ def test_a_verified_stage_frees_the_node_when_the_deployer_dies(compiled) -> Non
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h = Harness(dep, old)
-    d = h.deployer(_image(new), uid=1, commit_gate=lambda: False)  # it never gets past READY
+    d = h.deployer(program_image(new), uid=1, commit_gate=lambda: False)  # it never gets past READY
     h.send(d.start(0.0))
     h.pump(d, rounds=4)
     assert "n0" in d.ready  # then the deployer dies: nothing more comes
@@ -51,10 +51,10 @@ def test_a_verified_stage_frees_the_node_when_the_deployer_dies(compiled) -> Non
     h.pump()
     assert h.handler.current is None
     assert h.nacks and h.nacks[-1][:2] == (1, ota.ABORTED), h.nacks
-    h.send([ota.Outgoing("n0", h.engine.node_id, _ota_env(h, ota.COMMIT, ota.U32.pack(1)))])
+    h.send([ota.Outgoing("n0", h.engine.node_id, ota_envelope(h, ota.COMMIT, ota.U32.pack(1)))])
     h.pump()
     assert h.engine.program_hash == _hash(old)
-    d2 = h.deployer(_image(new), uid=2, version=10)
+    d2 = h.deployer(program_image(new), uid=2, version=10)
     h.send(d2.start(h.now))
     h.pump(d2, rounds=8)
     assert d2.state == "done", (d2.state, d2.failures)
@@ -67,7 +67,7 @@ def test_a_waiting_node_stays_staged_through_a_long_canary_window(compiled) -> N
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h = Harness(dep, old)
-    d = h.deployer(_image(new), uid=3, stages=[["n0"], ["n0"]],
+    d = h.deployer(program_image(new), uid=3, stages=[["n0"], ["n0"]],
                    canary=ota.CanaryLimits(window_s=3 * ota.DEFAULT_STAGE_TIMEOUT_S, min_requests=0))
     h.send(d.start(0.0))
     h.pump(d, rounds=4)
@@ -85,7 +85,7 @@ def test_the_operator_aborts_an_update_by_its_id(compiled) -> None:  # type: ign
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h = Harness(dep, old)
-    d = h.deployer(_image(new), uid=4, commit_gate=lambda: False)
+    d = h.deployer(program_image(new), uid=4, commit_gate=lambda: False)
     h.send(d.start(0.0))
     h.pump(d, rounds=4)
     assert h.handler.current is not None and h.handler.current.ready
@@ -115,12 +115,12 @@ def test_switch_at_is_refused_while_the_canary_is_in_shadow(compiled) -> None:  
     dep, old = compiled["old"]
     _, new = compiled["new"]
     h = Harness(dep, old)
-    d = h.deployer(_image(new), uid=5, version=50, stages=[["n0"], ["n0"]],
+    d = h.deployer(program_image(new), uid=5, version=50, stages=[["n0"], ["n0"]],
                    canary=ota.CanaryLimits(window_s=1e6))
     h.send(d.start(0.0))
     h.pump(d, rounds=6)
     assert h.handler.epoch is not None and h.handler.epoch.shadow
-    h.send([ota.Outgoing("n0", h.engine.node_id, _ota_env(h, ota.SWITCH_AT, ota.encode_marks(5, {0: 1 << 40})))])
+    h.send([ota.Outgoing("n0", h.engine.node_id, ota_envelope(h, ota.SWITCH_AT, ota.encode_marks(5, {0: 1 << 40})))])
     h.pump()
     assert h.nacks and h.nacks[-1][:2] == (5, ota.BAD_MESSAGE), h.nacks
     assert h.engine.program_hash == _hash(old)
@@ -136,16 +136,16 @@ def test_a_fresh_node_takes_the_bundles_program_version_as_its_floor(compiled, t
     dep, old = compiled["old"]
     _, new = compiled["new"]
     dep = copy.deepcopy(dep)
-    dep.extra["ota"] = {"public_key": _pub(KEY).hex(), "program_version": 1000}
+    dep.extra["ota"] = {"public_key": public_key(KEY).hex(), "program_version": 1000}
     h = Harness(dep, old)
     h.engine = Engine.for_node(dep, "n0", old, inline_compute=True)
     h.handler = attach_ota(h.engine, dep, "n0", tmp_path)
-    d = h.deployer(_image(new), uid=6, version=999, deployment=dep.name)
+    d = h.deployer(program_image(new), uid=6, version=999, deployment=dep.name)
     h.send(d.start(0.0))
     h.pump(d, rounds=6)
     assert d.state == "failed" and d.failures["n0"][0] == ota.STALE_VERSION, (d.state, d.failures)
     assert h.engine.program_hash == _hash(old)
-    d = h.deployer(_image(new), uid=7, version=1001, deployment=dep.name)
+    d = h.deployer(program_image(new), uid=7, version=1001, deployment=dep.name)
     h.send(d.start(h.now))
     h.pump(d, rounds=8)
     assert d.state == "done", (d.state, d.failures)
