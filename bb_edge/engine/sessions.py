@@ -145,14 +145,7 @@ class SessionStore:
         s.state, s.nbytes = state, size
         s.next_step += 1
         self._sessions.move_to_end(key)
-        ended: list[tuple[Session, str]] = []
-        while self.nbytes > self.limits.state_budget:
-            victim = self._lru_idle(exclude=key)
-            if victim is None:
-                break
-            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
-                                                  f"{self.limits.state_budget} bytes"))
-        return ended
+        return self._within_budget(key)
 
     def replace(self, key: SessionKey, state: dict[str, np.ndarray], next_step: int, now: float,
                 request_id: int) -> tuple[Session | None, list[tuple[Session, str]]]:
@@ -173,13 +166,7 @@ class SessionStore:
         self.nbytes += size - s.nbytes
         s.state, s.nbytes, s.next_step, s.last_used, s.last_request = state, size, next_step, now, request_id
         self._sessions.move_to_end(key)
-        while self.nbytes > self.limits.state_budget:
-            victim = self._lru_idle(exclude=key)
-            if victim is None:
-                break
-            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
-                                                  f"{self.limits.state_budget} bytes"))
-        return s, ended
+        return s, ended + self._within_budget(key)
 
     def release(self, key: SessionKey) -> None:
         """A step that took the state did not finish (failed, evicted): the state stays as it was."""
@@ -210,6 +197,17 @@ class SessionStore:
         for s in sessions:
             s.busy = 0
         self.nbytes = sum(s.nbytes for s in sessions)
+
+    def _within_budget(self, keep: SessionKey) -> list[tuple[Session, str]]:
+        """End least recently used idle sessions (never ``keep``) until the state fits the budget."""
+        ended: list[tuple[Session, str]] = []
+        while self.nbytes > self.limits.state_budget:
+            victim = self._lru_idle(exclude=keep)
+            if victim is None:
+                break
+            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
+                                                  f"{self.limits.state_budget} bytes"))
+        return ended
 
     def _lru_idle(self, exclude: SessionKey) -> Session | None:
         return next((s for k, s in self._sessions.items() if k != exclude and not s.busy), None)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -183,28 +182,10 @@ def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort
             yield InprocStepper(local)
         return
     if scheme in ("mqtt", "mqtts"):
-        from bb_edge.adapters.fleet.mqtt_fleet import MqttFleet, host_endpoint, spawn_node, stop_process
+        from bb_edge.adapters.fleet.mqtt_fleet import running_fleet
 
-        host = host_endpoint(dep, transport)
-        fleet: MqttFleet | None = None
-        procs: list[subprocess.Popen[bytes]] = []
-        try:
-            if processes:
-                if dep.directory is None:
-                    raise BBError("--processes needs a deployment loaded from a directory")
-                procs = [spawn_node(dep.directory, n, transport, backend, stdout=subprocess.DEVNULL)
-                         for n in dep.node_names]
-            else:
-                fleet = MqttFleet(dep, transport, backend=backend)
-                fleet.start()
-            _wait_up(host, dep, procs, up_timeout)
+        with running_fleet(dep, transport, backend, processes, up_timeout) as host:
             yield EndpointStepper(host)
-        finally:
-            if fleet is not None:
-                fleet.stop()
-            for p in procs:
-                stop_process(p)
-            host.close()
         return
     if scheme == "serial":
         from bb_edge.adapters.fleet.serial_fleet import PtyFleet, PtyFleetOptions
@@ -219,16 +200,3 @@ def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort
             pty.stop()
         return
     raise BBError(f"unknown transport {transport!r}; use inproc, mqtt://HOST:PORT or serial://pty")
-
-
-def _wait_up(host: Any, dep: Deployment, procs: list[subprocess.Popen[bytes]], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            host.wait_for_peers(dep.node_names, 0.5)
-            return
-        except BBError:
-            dead = [p for p in procs if p.poll() is not None]
-            if dead or time.monotonic() > deadline:
-                raise BBError(f"nodes did not come up: {sorted(set(dep.node_names) - host.up)}"
-                              + (f"; {len(dead)} node process(es) exited" if dead else "")) from None
