@@ -84,7 +84,7 @@ def test_acl_probes_hold_on_the_cluster(squeeze_dep: Deployment, cluster: Rabbit
     pw = cluster.files.passwords
     p = [m.port for m in cluster.files.members]
     host = MqttUser(p[0], HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
-    tail = MqttUser(p[1], last, pw[last], (t.inbox_filter(last), t.control()))
+    tail = MqttUser(p[1], last, pw[last], (t.inbox_filter(last), t.control("+")))  # as a node subscribes
     mid = MqttUser(p[2], middle, pw[middle])
     opened = [host, tail, mid]
     try:
