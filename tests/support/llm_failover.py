@@ -74,6 +74,12 @@ class LlmFleet:
             self.spawn(name)
         self.host = host_endpoint(self.dep, self.url)
         self.wait_up(self.dep.node_names, timeout)
+        # every node has written its first --state snapshot: a node killed at once can still be restarted from it
+        deadline = time.monotonic() + timeout
+        while not all(n.state.exists() for n in self.nodes.values()):
+            if time.monotonic() > deadline:
+                raise BBError(f"no --state snapshot from {[n.name for n in self.nodes.values() if not n.state.exists()]}")
+            time.sleep(0.05)
         return self
 
     def spawn(self, name: str) -> NodeProc:
@@ -239,6 +245,7 @@ def status_counters(fleet: LlmFleet, wait: float = 3.0) -> dict[str, dict[str, A
 
 def describe(run: Run, fleet: LlmFleet, what: str) -> str:
     """A failure message: what was done, the run's error, and the tail of each node's log."""
-    tails = {n: fleet.log(n).strip().splitlines()[-4:] for n in fleet.nodes}
+    keys = ("RouteChanged", "SessionRefused", "SessionEnded", "PeerDown", "restored", "Failed", "rror")
+    tails = {n: [ln for ln in fleet.log(n).splitlines() if any(k in ln for k in keys)][-6:] for n in fleet.nodes}
     return (f"{what}: {run.error}; marks {run.mark_token}; node log tails: "
             f"{json.dumps(tails)[:3000]}")
