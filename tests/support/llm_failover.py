@@ -78,7 +78,8 @@ class LlmFleet:
         deadline = time.monotonic() + timeout
         while not all(n.state.exists() for n in self.nodes.values()):
             if time.monotonic() > deadline:
-                raise BBError(f"no --state snapshot from {[n.name for n in self.nodes.values() if not n.state.exists()]}")
+                late = [n.name for n in self.nodes.values() if not n.state.exists()]
+                raise BBError(f"no --state snapshot from {late}")
             time.sleep(0.05)
         return self
 
