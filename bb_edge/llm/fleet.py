@@ -210,7 +210,7 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
         spec.outputs = [x for x in spec.outputs if x not in state_names]
     dep.extra["state"] = state
     kv_per_token = 2 * int(cfg["n_kv_heads"]) * (int(cfg["hidden"]) // int(cfg["n_heads"])) * 4
-    report = {}
+    report: dict[str, dict[str, Any]] = {}
     for spec, r in zip(dep.nodes, ranges):
         kv = len(r) * kv_per_token * ctx
         wbytes = sum(len(t.raw_data) or numpy_helper.to_array(t).nbytes for t in programs[spec.name].graph.initializer)
