@@ -227,18 +227,18 @@ def broker_outage_at(fleet: LlmFleet, token: int, down_for: float) -> Callable[[
 
 
 def status_counters(fleet: LlmFleet, wait: float = 3.0) -> dict[str, dict[str, Any]]:
-    """Each node's engine counters from its latest status record (retained on the status topic)."""
+    """Each node's ``bytes_*`` and ``envelopes_*`` counters from its latest status record (retained)."""
     from bb_edge.adapters.ops.status_view import StatusClient, StatusModel
 
     model = StatusModel()
-    client = StatusClient(fleet.broker.files.url("_status"), model)
+    client = StatusClient(fleet.url, model)
     client.start()
     try:
         time.sleep(wait)
         out = {}
         for (dep, name), st in model.nodes.items():
             if dep == fleet.dep.name and st.record:
-                out[name] = dict(st.record.get("counters") or {})
+                out[name] = {k: v for k, v in st.record.items() if k.startswith(("bytes_", "envelopes_"))}
         return out
     finally:
         client.stop()
