@@ -102,7 +102,8 @@ def _run(args: argparse.Namespace) -> int:
             source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
             node_names=names, memory_limits=limits, out_dir=args.output, name=args.name, targets=args.target,
             allow_cycles=not args.pipeline, input_shapes=dict(args.input_shape or []) or None,
-            input_values=dict(args.input_value or []) or None,
+            input_values=dict(args.input_value or []) or None, state=args.state,
+            state_budget_bytes=args.state_budget, context=args.context,
             **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
     if args.standby:
@@ -122,6 +123,11 @@ def _run(args: argparse.Namespace) -> int:
             c.print(f"  {node} on {est['target']}: program ~{est['program_estimate']} of {est['flash_budget']} B "
                     f"flash, arena + tx ~{est['arena_estimate'] + est['tx_estimate']} of {est['ram_budget']} B RAM"
                     f"{' (first stages in bands)' if est['patch_assumed'] else ''} (estimates; build checks)")
+    for node, pairs in (dep.extra.get("state") or {}).items():
+        shown = ", ".join(f"{p['output']}->{p['input']}" for p in pairs)
+        budget = dep.node(node).limits.get("state_budget")
+        c.print(f"  {node} keeps state {shown}: {sum(p['bytes'] for p in pairs)} B per session at context "
+                f"{dep.extra.get('context', 1)}" + (f" (budget {budget} B)" if budget else ""))
     for stage, nodes in dep.standby.items():
         c.print(f"  standby for {stage}: {', '.join(nodes)} (same program, own node ids)")
     for w in (dep.extra.get("placement") or {}).get("warnings", []):
@@ -166,6 +172,15 @@ def _compile_gguf(args: argparse.Namespace) -> int:
     for e in dep.edges:
         c.print(f"  {e.src} -> {e.dst}: {e.tensor} {e.dtype} {[d if d >= 0 else 'tokens' for d in e.shape]}")
     return 0
+
+
+def state_pair(text: str) -> tuple[str, str]:
+    """argparse type of ``--state OUTPUT=INPUT`` (whether the names exist is the compiler's check)."""
+    out, sep, inp = text.partition("=")
+    if not sep or not out or not inp:
+        raise argparse.ArgumentTypeError(f"{text!r}: give OUTPUT=INPUT, e.g. hn=h0 (the tensor computed at one step "
+                                         f"and the graph input it feeds at the next)")
+    return out, inp
 
 
 def standby_pair(text: str) -> tuple[str, str]:
@@ -214,10 +229,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--standby", type=standby_pair, action="append", metavar="STAGE=NODE",
                    help="declare NODE a standby of stage node STAGE: it runs STAGE's program under its own id, "
                         "and upstream nodes re-route to it when STAGE is down (repeatable)")
+    p.add_argument("--state", type=state_pair, action="append", metavar="OUTPUT=INPUT",
+                   help="a state pair (repeatable): OUTPUT computed at one step feeds graph input INPUT at the next; "
+                        "both stay on one node, kept per session and never sent (run it with `bb-edge run "
+                        "--session`)")
+    p.add_argument("--state-budget", type=byte_size, metavar="BYTES",
+                   help="bytes of session state each stateful node may hold (limits.state_budget; default: the "
+                        "target profile's state_budget_bytes or a quarter of its RAM, else 256MiB)")
+    p.add_argument("--context", type=positive_int, metavar="N",
+                   help="steps a growing state (a dynamic dim, e.g. a KV cache) is counted at (default 1; for a GGUF: "
+                        "the tokens of KV cache each session may hold, default the model's context)")
     llm = p.add_argument_group("language models (MODEL.gguf)")
     llm.add_argument("--weights", default="int4", choices=["int4", "int8", "fp16", "fp32"],
                      help="weight format of a GGUF's linear layers (default int4: ONNX Runtime's MatMulNBits)")
-    llm.add_argument("--context", type=positive_int, default=None,
-                     help="tokens of KV cache each session may hold (default: the model's context)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.set_defaults(func=_run)

@@ -66,6 +66,8 @@ class Session:
     last_request: int = 0
     #: the request id of the step running now (its state taken), 0 when idle
     busy: int = 0
+    #: what the last step sent on (sends, then graph outputs): a retry of that step is answered from here
+    last_outputs: list[np.ndarray] = field(default_factory=list)
 
     @property
     def key(self) -> SessionKey:
@@ -151,6 +153,33 @@ class SessionStore:
             ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
                                                   f"{self.limits.state_budget} bytes"))
         return ended
+
+    def replace(self, key: SessionKey, state: dict[str, np.ndarray], next_step: int, now: float,
+                request_id: int) -> tuple[Session | None, list[tuple[Session, str]]]:
+        """Set session ``key``'s state as of ``next_step`` (a replica kept current by its primary).
+
+        Opens the session when it is not live here; the sessions ended to make room are returned. None when
+        the state alone exceeds the per-session limit or no idle session can make room.
+        """
+        size = sum(int(v.nbytes) for v in state.values())
+        if size > min(self.limits.session_bytes, self.limits.state_budget):
+            return None, []
+        s = self._sessions.get(key)
+        ended: list[tuple[Session, str]] = []
+        if s is None:
+            s, ended = self.open(key, now, request_id)
+            if s is None:
+                return None, ended
+        self.nbytes += size - s.nbytes
+        s.state, s.nbytes, s.next_step, s.last_used, s.last_request = state, size, next_step, now, request_id
+        self._sessions.move_to_end(key)
+        while self.nbytes > self.limits.state_budget:
+            victim = self._lru_idle(exclude=key)
+            if victim is None:
+                break
+            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
+                                                  f"{self.limits.state_budget} bytes"))
+        return s, ended
 
     def release(self, key: SessionKey) -> None:
         """A step that took the state did not finish (failed, evicted): the state stays as it was."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 _UNSAFE = re.compile(r"[/+#\x00\s]")
 
@@ -32,9 +33,9 @@ class Topics:
     deployment: str
     prefix: str = "bb"
 
-    @property
+    @cached_property
     def base(self) -> str:
-        """``{prefix}/{deployment}``."""
+        """``{prefix}/{deployment}`` (computed once: every topic built or parsed starts with it)."""
         return f"{self.prefix}/{safe_segment(self.deployment)}"
 
     def inbox(self, dst: str, src: str) -> str:

@@ -140,8 +140,11 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: str,
                    backend: str = "ort", processes: bool = False, window: int = 4,
-                   timeout: float = 120.0, retry_after: float = 5.0) -> list[dict[str, np.ndarray]]:
+                   timeout: float = 120.0, retry_after: float = 5.0,
+                   session: int | None = None) -> list[dict[str, np.ndarray]]:
     """Run every request through the fleet over the broker at ``url``; graph outputs per request.
+
+    ``session``: the requests are the steps of the host's session ``session``, closed at the end.
 
     Raises :class:`~bb_edge.adapters.fleet.hostloop.RunIncomplete` (with the outputs
     that arrived) when a request fails at a node or misses ``timeout``.
@@ -168,7 +171,11 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: 
                 if dead or time.monotonic() > deadline:
                     raise BBError(f"nodes did not come up: {sorted(set(dep.node_names) - host.up)}"
                                   + (f"; {len(dead)} node process(es) exited" if dead else "")) from None
-        return host.run(requests, window=window, timeout=timeout, retry_after=retry_after)
+        try:
+            return host.run(requests, window=window, timeout=timeout, retry_after=retry_after, session=session)
+        finally:
+            if session is not None:
+                host.close_session(session)  # its state is freed on every stage at once
     finally:
         if fleet is not None:
             fleet.stop()

@@ -254,6 +254,7 @@ class MqttTransport:
         self._pending = 0
         self._closed = False
         self._topic_cache: dict[str, str] = {}
+        self._parsed: dict[str, tuple[str, str, str] | None] = {}  # inbound topic -> Topics.parse (a few per peer)
         c = paho.Client(CallbackAPIVersion.VERSION2, client_id=node, clean_session=self.cfg.clean,
                         protocol=paho.MQTTv311, manual_ack=True)
         self.cfg.secure(c)
@@ -339,7 +340,13 @@ class MqttTransport:
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         if not self._inbound:
             return  # unacknowledged: the broker keeps it for the next session
-        parsed = self.topics.parse(msg.topic)
+        topic = msg.topic
+        try:
+            parsed = self._parsed[topic]
+        except KeyError:
+            parsed = self.topics.parse(topic)
+            if len(self._parsed) < 4096:  # foreign topics cannot grow it without bound
+                self._parsed[topic] = parsed
         payload = msg.payload
         if parsed is None:
             self.stats.foreign += 1
