@@ -216,13 +216,18 @@ def kill_at(fleet: LlmFleet, node: str, token: int, label: str = "kill") -> Call
 
 
 def broker_outage_at(fleet: LlmFleet, token: int, down_for: float) -> Callable[[Run, TokenEvent], None]:
-    """An ``on_token`` that stops the broker (by pid) after ``token`` tokens and restarts it ``down_for`` s
-    later on the same port, in a thread (the generation waits meanwhile)."""
+    """An ``on_token`` that stops the broker (by pid) after ``token`` tokens and, from a thread, starts it
+    again ``down_for`` s later on the same port (the generation waits meanwhile)."""
+    def back() -> None:
+        time.sleep(down_for)
+        fleet.broker.start()
+
     def hook(run: Run, ev: TokenEvent) -> None:
         if len(run.events) == token:
+            fleet.broker.stop(sig=signal.SIGKILL)  # no goodbye: as a broker host losing power
             run.marks["outage"] = time.perf_counter()
             run.mark_token["outage"] = token
-            threading.Thread(target=fleet.broker.restart, args=(down_for,), daemon=True).start()
+            threading.Thread(target=back, daemon=True).start()
     return hook
 
 
