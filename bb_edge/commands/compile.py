@@ -137,22 +137,38 @@ def _run(args: argparse.Namespace) -> int:
 
 def _compile_gguf(args: argparse.Namespace) -> int:
     """A llama-family GGUF: the decoder split by layers, KV caches kept on the nodes (bb_edge/llm/fleet.py)."""
-    if args.cut or args.place or args.target or args.standby:
-        raise UsageError("a GGUF model is split by decoder layers: give --nodes N (and --names), not --cut, "
-                         "--place, --target or --standby")
+    if args.cut or args.place or args.target:
+        raise UsageError("a GGUF model is split by decoder layers: give --nodes N (and --names, --standby), not "
+                         "--cut, --place or --target")
     check_input_path(args.model, "MODEL")
+    from bb_edge.compiler.compile import default_names
     from bb_edge.llm.fleet import compile_gguf
 
+    standby: dict[str, list[str]] = {}
+    for stage, node in args.standby or []:
+        standby.setdefault(stage, []).append(node)
+    stages = args.names or default_names(args.nodes or 1)
+    every = stages + [n for sbs in standby.values() for n in sbs]
+    limits = args.memory_limit or []
+    if len(limits) not in (0, 1, len(stages), len(every)):
+        raise UsageError(f"--memory-limit has {len(limits)} values; give one (every node), one per stage "
+                         f"({len(stages)}) or one per stage then per standby ({len(every)})")
+    per_node = dict(zip(every, limits * len(every) if len(limits) == 1 else limits))
+    if len(limits) == len(stages) and standby:  # a standby holds what its stage holds
+        per_node.update({sb: per_node[st] for st, sbs in standby.items() if st in per_node for sb in sbs})
     c = Console()
     with c.status(f"converting {args.model} (weights {args.weights}) and splitting it over {args.nodes or 1} nodes"):
         dep, _ = compile_gguf(args.model, args.output, nodes=args.nodes or 1, node_names=args.names,
-                              weights=args.weights, context=args.context)
+                              weights=args.weights, context=args.context, standby=standby or None,
+                              memory_limits=per_node or None)
     llm = dep.extra["llm"]
     c.print(f"[green]compiled[/] {dep.name}: {llm['layers']} decoder layers over {len(dep.nodes)} nodes, weights "
             f"{args.weights}, context {llm['context']} tokens -> {args.output}")
     for node, est in dep.extra["placement"]["nodes"].items():
+        role = f" (standby of {est['standby_of']}: replicas of its sessions)" if "standby_of" in est else ""
         c.print(f"  {node}: layers {est['layers'][0]}..{est['layers'][1] - 1}, weights {est['weight_bytes'] / 1e6:.1f} "
-                f"MB, KV cache {est['kv_bytes_at_context'] / 1e6:.1f} MB at {llm['context']} tokens")
+                f"MB, KV cache {est['kv_bytes_at_context'] / 1e6:.1f} MB at {llm['context']} tokens, "
+                f"{est['kv_budget_bytes'] / 1e6:.1f} MB for {dep.extra['placement']['max_sessions']} sessions{role}")
     for e in dep.edges:
         c.print(f"  {e.src} -> {e.dst}: {e.tensor} {e.dtype} {[d if d >= 0 else 'tokens' for d in e.shape]}")
     return 0

@@ -110,6 +110,10 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
             for other in list(peers.get(stage, ())):
                 peers[sb].add(other)
                 peers[other].add(sb)
+        # a stateful stage's group (the stage and its standbys) streams state deltas to each other
+        group = [stage, *nodes]
+        for a in group:
+            peers[a].update(b for b in group if b != a)
     # program updates (bb-edge deploy, docs/wire.md): with an ota key the host reaches every node and back
     if "ota" in dep.extra:
         for n in dep.node_names:
