@@ -94,10 +94,17 @@ class InprocStepper:
 
 
 class EndpointStepper:
-    """Steps through a host or client endpoint (:class:`~bb_edge.adapters.fleet.hostloop.HostEndpoint`)."""
+    """Steps through a host or client endpoint (:class:`~bb_edge.adapters.fleet.hostloop.HostEndpoint`).
 
-    def __init__(self, endpoint: Any) -> None:
+    A step whose outputs are late is retried every ``retry_after`` s (``retry`` on the control topic: the
+    nodes resend what they kept, a stage that already took the step answers it again from its session), so
+    a step lost with a broker that died survives; a step that answered is ``done`` at once, so the nodes
+    keep nothing for it.
+    """
+
+    def __init__(self, endpoint: Any, retry_after: float = 2.0) -> None:
         self.endpoint = endpoint
+        self.retry_after = retry_after
         self._n = time.time_ns() // 1000  # request ids above any an earlier run of this endpoint used
 
     def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
@@ -108,8 +115,19 @@ class EndpointStepper:
         return rid
 
     def wait(self, handle: int, timeout: float) -> dict[str, np.ndarray]:
-        """The step's outputs; BBError with the node's reason on a refusal or failure."""
-        return dict(self.endpoint.wait(handle, timeout))
+        """The step's outputs; BBError with the node's reason on a refusal or failure, or after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                out = dict(self.endpoint.wait(handle, max(0.01, min(self.retry_after, left))))
+            except BBError:
+                if self.endpoint.failure(handle) is not None or time.monotonic() >= deadline:
+                    raise
+                self.endpoint.retry([handle])
+                continue
+            self.endpoint.finished([handle])
+            return out
 
     def close_session(self, session: int) -> None:
         """Send the close to the input nodes."""
