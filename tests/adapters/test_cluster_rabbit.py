@@ -7,6 +7,9 @@
 - A member SIGKILLed under a 3-stage pipeline's traffic (the member every client starts on), brought back,
   then another one: every request completes exactly once, bit-identical to the in-process fleet.
   Oracle: the in-process outputs and the host's count of accepted outputs.
+- The C posix-mqtt node (``host-mqtt`` bundle, the middle stage) on the cluster's member list: its member
+  SIGKILLed under traffic, it hands over to the next with its session; every request once. Oracle: the
+  in-process float fleet (the fp32 C stage within float rounding) and the host's count of outputs.
 - The multi-member URL: an unreachable member is skipped, a cluster where no member answers and wrong
   credentials are one-line MqttErrors, and ``bb-edge node`` on an unreachable cluster exits with one line.
 
@@ -28,10 +31,12 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from bb_edge.adapters.fleet.c_mqtt_node import parse_counters, spawn_c_mqtt_node
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
 from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
+from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.wire.topics import Topics
 from tests.adapters.test_security_broker import Client
@@ -53,6 +58,39 @@ def cluster(squeeze_dep: Deployment, tmp_path_factory: pytest.TempPathFactory) -
         yield c
     finally:
         c.stop()
+
+
+def _kill_twice_under_traffic(cluster: RabbitCluster, host: object, requests: list, reference: list,  # type: ignore[type-arg]
+                              ) -> tuple[list[dict[str, np.ndarray]], list[dict[str, np.ndarray]], list[str]]:
+    """SIGKILL member 1 (where every client starts), restart it, then member 2, while the host sends batches:
+    ``(outputs, expected outputs, what happened when)``."""
+    got: list[dict[str, np.ndarray]] = []
+    want: list[dict[str, np.ndarray]] = []
+    log: list[str] = []
+    done = threading.Event()
+
+    def killer() -> None:
+        for victim in (0, 1):
+            time.sleep(2.0)
+            log.append(f"SIGKILL member {victim + 1} at {len(got)} outputs")
+            cluster.kill(victim)
+            time.sleep(DOWN)
+            cluster.start_member(victim)
+            log.append(f"member {victim + 1} back at {len(got)} outputs")
+        done.set()
+
+    th = threading.Thread(target=killer, daemon=True)
+    th.start()
+    try:
+        k = 0
+        while not done.is_set() or len(got) < 3 * BATCH:
+            reqs = [requests[(k + i) % len(requests)] for i in range(BATCH)]
+            want += [reference[(k + i) % len(reference)] for i in range(BATCH)]
+            k += BATCH
+            got += host.run(reqs, window=4, timeout=180, retry_after=3.0)  # type: ignore[attr-defined]
+    finally:
+        th.join(300)
+    return got, want, log
 
 
 def _refused(c: Client) -> bool:
@@ -130,33 +168,10 @@ def test_member_killed_under_pipeline_traffic(squeeze_dir: Path, squeeze_dep: De
     procs = {n: spawn_node(squeeze_dir, n, url, stdout=subprocess.DEVNULL) for n in squeeze_dep.node_names}
     host = host_endpoint(squeeze_dep, url)
     assert isinstance(host.transport, MqttTransport)
-    got: list[dict[str, np.ndarray]] = []
-    want: list[dict[str, np.ndarray]] = []
-    log: list[str] = []
-    done = threading.Event()
-
-    def killer() -> None:
-        for victim in (0, 1):
-            time.sleep(2.0)
-            log.append(f"SIGKILL member {victim + 1} at {len(got)} outputs")
-            cluster.kill(victim)
-            time.sleep(DOWN)
-            cluster.start_member(victim)
-            log.append(f"member {victim + 1} back at {len(got)} outputs")
-        done.set()
-
-    th = threading.Thread(target=killer, daemon=True)
     try:
         host.wait_for_peers(squeeze_dep.node_names, 60)
-        th.start()
-        k = 0
-        while not done.is_set() or len(got) < 3 * BATCH:
-            reqs = [squeeze_requests[(k + i) % len(squeeze_requests)] for i in range(BATCH)]
-            want += [squeeze_reference[(k + i) % len(squeeze_reference)] for i in range(BATCH)]
-            k += BATCH
-            got += host.run(reqs, window=4, timeout=180, retry_after=3.0)
+        got, want, log = _kill_twice_under_traffic(cluster, host, squeeze_requests, squeeze_reference)
     finally:
-        th.join(300)
         codes = {n: stop_process(p) for n, p in procs.items()}
         host.close()
     print(f"cluster kill: {len(got)} requests, {host.stats.retries} retries, {host.stats.duplicates} duplicate "
@@ -166,6 +181,51 @@ def test_member_killed_under_pipeline_traffic(squeeze_dir: Path, squeeze_dep: De
     assert host.stats.outputs == len(want), host.stats  # every output accepted exactly once
     assert host.transport.stats.connects >= 2  # the host itself failed over
     assert set(codes.values()) <= {0, 3}, codes
+
+
+@pytest.fixture(scope="module")
+def c_middle(squeeze_dir: Path, squeeze_dep: Deployment, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The middle node as a ``host-mqtt`` bundle (bbrt-mqtt, fp32: the deployment is unchanged)."""
+    dist = tmp_path_factory.mktemp("cdist")
+    (res,) = build_all(squeeze_dir, [f"{squeeze_dep.node_names[1]}=host-mqtt"], dist, options={"precision": "fp32"})
+    assert res.deployment_dir in (None, squeeze_dir), res.deployment_dir
+    return dist / squeeze_dep.node_names[1]
+
+
+def test_c_node_hands_over_to_the_next_member(squeeze_dir: Path, squeeze_dep: Deployment, cluster: RabbitCluster,
+                                              squeeze_requests: list, squeeze_reference: list,
+                                              c_middle: Path) -> None:
+    """The C node's member (member 1) SIGKILLed, then member 2: it reconnects to the next member with its
+    session each time; every request answered once, each equal to the in-process float fleet (fp32 C stage:
+    within float rounding)."""
+    first, middle, last = squeeze_dep.node_names
+    url = cluster.files.url()
+    procs = {n: spawn_node(squeeze_dir, n, url, stdout=subprocess.DEVNULL) for n in (first, last)}
+    cnode = spawn_c_mqtt_node(c_middle, url, keepalive=5, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    host = host_endpoint(squeeze_dep, url)
+    err = ""
+    try:
+        host.wait_for_peers(squeeze_dep.node_names, 60)
+        got, want, log = _kill_twice_under_traffic(cluster, host, squeeze_requests, squeeze_reference)
+    finally:
+        code = stop_process(cnode, timeout=10)
+        err = cnode.stderr.read().decode(errors="replace") if cnode.stderr is not None else ""
+        for p in procs.values():
+            stop_process(p)
+        host.close()
+    c = parse_counters(err)
+    print(f"C node on the cluster: {len(got)} requests, {host.stats.retries} retries; {log}; {err[-600:]}")
+    assert len(log) == 4, log
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):  # each request got its own answer (the seeded inputs all differ)
+        assert set(g) == set(w) and all(np.allclose(g[k], w[k], rtol=1e-3, atol=1e-5) for k in w)
+    assert host.stats.outputs == len(want), host.stats  # every output accepted exactly once
+    assert code == 0, err
+    # the C node lost its member once (member 1, where it started; the kill of member 2 finds it elsewhere or
+    # there) and found its persistent session on the next member every time
+    assert c["reconnects"] >= 1 and c["session_resumed"] == c["reconnects"] and c["session_resets"] == 0, err
+    assert c["handovers"] >= 1, err  # it moved to another member (not only back to its own once restarted)
+    assert c["inferences"] >= len(want) and c["spoofed"] == c["publish_errors"] == c["run_errors"] == 0, err
 
 
 def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep: Deployment,
