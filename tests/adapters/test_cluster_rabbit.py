@@ -10,6 +10,10 @@
 - The C posix-mqtt node (``host-mqtt`` bundle, the middle stage) on the cluster's member list: its member
   SIGKILLed under traffic, it hands over to the next with its session; every request once. Oracle: the
   in-process float fleet (the fp32 C stage within float rounding) and the host's count of outputs.
+- A FedAvg federation (Python server and clients, ``bb-edge node`` processes) across a SIGKILL of the member
+  every node starts on: every round completes or aborts by FedAvg's rules, and the server's final model
+  equals FedAvg recomputed outside the runtime (ONNX Runtime per client over its own batch order) over the
+  completed rounds, each with the clients that trained in it (a lost or doubled update breaks the equality).
 - The multi-member URL: an unreachable member is skipped, a cluster where no member answers and wrong
   credentials are one-line MqttErrors, and ``bb-edge node`` on an unreachable cluster exits with one line.
 
@@ -18,6 +22,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -25,6 +30,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import paho.mqtt.client as paho
@@ -33,11 +39,16 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from bb_edge.adapters.fleet.c_mqtt_node import parse_counters, spawn_c_mqtt_node
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+from bb_edge.adapters.learn.fleet import run_learning_fleet
+from bb_edge.adapters.learn.mcu_fleet import reference_update
+from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
 from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
 from bb_edge.bundle.build import build_all
-from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.deployment.manifest import HOST_NAME, Deployment, load_deployment
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.topics import Topics
 from tests.adapters.test_security_broker import Client
 from tests.support.transport_helpers import assert_same_outputs, wait_until
@@ -45,6 +56,7 @@ from tests.support.transport_helpers import assert_same_outputs, wait_until
 pytest_plugins = ["tests.support.transport_fixtures"]
 
 DOWN = float(os.environ.get("BB_CLUSTER_DOWN", "5"))
+FED_CLIENTS, FED_ROUNDS = 12, 12
 TIMEOUT = 30.0
 BATCH = 8
 
@@ -100,8 +112,6 @@ def _refused(c: Client) -> bool:
 
 def test_cluster_files_hold_the_acl(squeeze_dep: Deployment, cluster: RabbitCluster) -> None:
     """Every identity of the Mosquitto ACL has a user; a node's topic permissions name only its own topics."""
-    import json
-
     files = cluster.files
     assert files.definitions is not None
     defs = json.loads(files.definitions.read_text())
@@ -226,6 +236,91 @@ def test_c_node_hands_over_to_the_next_member(squeeze_dir: Path, squeeze_dep: De
     assert c["reconnects"] >= 1 and c["session_resumed"] == c["reconnects"] and c["session_resets"] == 0, err
     assert c["handovers"] >= 1, err  # it moved to another member (not only back to its own once restarted)
     assert c["inferences"] >= len(want) and c["spoofed"] == c["publish_errors"] == c["run_errors"] == 0, err
+
+
+def _fedavg_oracle(module: Any, rounds: list[int], trained: dict[int, set[str]]) -> np.ndarray:
+    """FedAvg recomputed with ORT: for each completed round r the sample-weighted mean of the deltas of the
+    clients that trained in r (FedAvgClient's batch order: default_rng([seed, id, r]) per epoch)."""
+    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
+    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
+    vec = prog.layout.flatten(prog.initial_params)
+    for r in rounds:
+        deltas, weights = [], []
+        for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            if name not in trained[r]:
+                continue
+            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
+            rng = np.random.default_rng([seed, ids[name], r])
+            batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
+            deltas.append(reference_update(prog, vec, x, y, batches))
+            weights.append(n)
+        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    return vec
+
+
+def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> None:
+    """FedAvg (server + FED_CLIENTS clients) on the cluster; member 1 SIGKILLed at round 2, back after DOWN s:
+    rounds complete or abort by the rules, the final model is FedAvg over the completed rounds."""
+    learning = {"strategy": "fedavg", "clients": FED_CLIENTS, "rounds": FED_ROUNDS, "epochs": 1, "seed": 5,
+                "batch_size": 16, "round_timeout": 30.0, "heartbeat": 0.5,
+                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
+    d = tmp_path / "fed"
+    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
+    dep = load_deployment(d)
+    module = load_module(dep.extra["learning"], d)
+    creds = cluster.add_deployment(dep)
+    url = ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
+    url = f"mqtt://{url}?creds={creds}"
+    work = tmp_path / "work"
+    log: list[str] = []
+    at_kill: list[int] = []
+    stop = threading.Event()
+
+    def rounds_done() -> int:
+        server = work / "server.progress.jsonl"
+        lines = server.read_text().splitlines() if server.exists() else []
+        return sum(1 for ln in lines[:-1] if json.loads(ln).get("kind") == "round")  # the last may be partial
+
+    def killer() -> None:
+        while not stop.is_set() and rounds_done() < 2:
+            time.sleep(0.05)
+        if stop.is_set():
+            return
+        at_kill.append(rounds_done())
+        log.append(f"SIGKILL member 1 after {at_kill[0]} rounds")
+        cluster.kill(0)
+        time.sleep(DOWN)
+        at_kill.append(rounds_done())  # before the restart: rounds made while member 1 was down
+        cluster.start_member(0)
+        log.append(f"member 1 back after {at_kill[1]} rounds")
+
+    th = threading.Thread(target=killer, daemon=True)
+    th.start()
+    try:
+        res = run_learning_fleet(dep, url, workdir=work, timeout=600)
+    finally:
+        stop.set()
+        th.join(300)
+    server_log = (work / "server.log").read_text(errors="replace").splitlines()
+    completed = [int(ln.split(" round=")[1].split()[0]) for ln in server_log if ln.startswith("event RoundCompleted ")]
+    aborted = [int(ln.split(" round=")[1].split()[0]) for ln in server_log if ln.startswith("event RoundAborted ")]
+    trained: dict[int, set[str]] = {r: set() for r in completed}
+    for name in module.clients():
+        for ln in (work / f"{name}.log").read_text(errors="replace").splitlines():
+            if ln.startswith("event LocalTrainingDone "):
+                r = int(ln.split(" round=")[1].split()[0])
+                trained.setdefault(r, set()).add(name)
+    print(f"FedAvg on the cluster: {len(completed)} rounds completed, aborted {aborted}; {log}; "
+          f"{res.final_accuracy=:.3f}")
+    assert len(log) == 2, log  # the kill happened mid-run and the member came back
+    assert at_kill[1] > at_kill[0], log  # the federation went on on the other members while member 1 was down
+    assert len(completed) == FED_ROUNDS and not res.rejections, (completed, aborted, res.rejections)
+    assert sorted(set(completed) | set(aborted)) == list(range(1, max(completed + aborted) + 1))  # none skipped
+    accepted = {int(ln.split(" round=")[1].split()[0]): int(ln.split(" accepted=")[1].split()[0])
+                for ln in server_log if ln.startswith("event RoundCompleted ")}
+    assert all(accepted[r] == len(trained[r]) for r in completed), (accepted, trained)
+    np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, completed, trained),
+                               atol=1e-4, rtol=0)
 
 
 def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep: Deployment,

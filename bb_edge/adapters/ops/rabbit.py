@@ -347,6 +347,32 @@ class RabbitCluster:
         self._launch(i)
         self._wait([i], timeout)
 
+    def add_deployment(self, dep: Deployment, prefix: str = "bb", timeout: float = 120.0) -> Path:
+        """Let another deployment's nodes use this running cluster: its users, permissions and topic
+        permissions (fresh passwords) are imported through a live member (``rabbitmqctl
+        import_definitions``; the cluster's database replicates them to every member, a restarted one
+        included). Returns its ``credentials-<deployment>.json`` (0600) for the URL's ``?creds=``."""
+        check_name(dep.name, "deployment")
+        topics = Topics(dep.name, prefix)
+        pw = {u: secrets.token_urlsafe(18) for u in cluster_rules(dep, topics)}
+        d = self.files.directory
+        defs, creds = d / f"definitions-{dep.name}.json", d / f"credentials-{dep.name}.json"
+        for path, text in ((defs, json.dumps(definitions(dep, topics, pw, QueueLimits.for_deployment(dep)))),
+                           (creds, json.dumps(pw, indent=1) + "\n")):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(text)
+        live = [i for i in range(len(self.files.members)) if self.pid(i) is not None]
+        if not live:
+            raise ClusterError(f"no member of {d} runs: start the cluster before adding {dep.name}")
+        m = self.files.members[live[0]]
+        r = subprocess.run([rabbit_script("rabbitmqctl"), "-n", m.node, "import_definitions", str(defs)],
+                           env=self._env(m), capture_output=True, text=True, timeout=timeout)
+        if r.returncode != 0:
+            last = (r.stderr.strip() or r.stdout.strip() or "no output").splitlines()[-1]
+            raise ClusterError(f"importing {dep.name}'s users into {m.node} failed: {last}")
+        return creds
+
     def rss_kib(self) -> list[int]:
         """Resident set size of each running member's VM, KiB (0 for a member that is down)."""
         out = []
