@@ -14,6 +14,9 @@
   every node starts on: every round completes or aborts by FedAvg's rules, and the server's final model
   equals FedAvg recomputed outside the runtime (ONNX Runtime per client over its own batch order) over the
   completed rounds, each with the clients that trained in it (a lost or doubled update breaks the equality).
+- ``bb-edge status`` across members (each keeps its own retained messages): nodes spread over the members,
+  one stopped cleanly (its retained ``down`` is on its member only): the view on the cluster URL lists every
+  node with its state whichever member the URL names first, while one member alone lacks the stopped node.
 - The multi-member URL: an unreachable member is skipped, a cluster where no member answers and wrong
   credentials are one-line MqttErrors, and ``bb-edge node`` on an unreachable cluster exits with one line.
 
@@ -44,6 +47,7 @@ from bb_edge.adapters.learn.mcu_fleet import reference_update
 from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
+from bb_edge.adapters.ops.status_view import StatusClient, StatusModel, _clear
 from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
 from bb_edge.bundle.build import build_all
 from bb_edge.deployment.manifest import HOST_NAME, Deployment, load_deployment
@@ -321,6 +325,57 @@ def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> 
     assert all(accepted[r] == len(trained[r]) for r in completed), (accepted, trained)
     np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, completed, trained),
                                atol=1e-4, rtol=0)
+
+
+def _states(url: str, dep: Deployment, settle: float = 1.0) -> dict[str, str]:
+    """Node -> state in a status view on ``url`` (told the deployment's names) after ``settle`` seconds."""
+    model = StatusModel()
+    view = StatusClient(url, model, names={dep.name: dep.node_names})
+    view.start(30)
+    try:
+        time.sleep(settle)
+        return {r["node"]: r["state"] for r in model.rows(time.monotonic()) if r["deployment"] == dep.name}
+    finally:
+        view.stop()
+
+
+def test_status_shows_the_whole_fleet_from_any_member(squeeze_dir: Path, squeeze_dep: Deployment,
+                                                      cluster: RabbitCluster) -> None:
+    """Node k starts on member k; the last is stopped (``down`` retained on member 3 only): the cluster view
+    lists all three right whichever member comes first in its URL; member 1 alone never saw the last node."""
+    files = cluster.files
+    hosts = [f"{files.host}:{m.port}" for m in files.members]
+
+    def url_from(i: int) -> str:
+        return f"mqtt://{','.join(hosts[i:] + hosts[:i])}?creds={files.credentials}"
+
+    names = squeeze_dep.node_names
+    t = Topics(squeeze_dep.name)
+    for i in range(len(hosts)):  # earlier tests' retained records of these names, on every member
+        for n in names:
+            _clear(MqttConfig.from_url(files.member_url(i)).for_node(n), n, [t.presence(n), t.status(n)])
+    procs = {n: spawn_node(squeeze_dir, n, url_from(k), stdout=subprocess.DEVNULL) for k, n in enumerate(names)}
+    try:
+        seen: list[dict[str, str]] = []
+        wait_until(lambda: seen.append(_states(url_from(0), squeeze_dep, 0.5))
+                   or seen[-1] == dict.fromkeys(names, "up"), 90, "every node up")
+        assert stop_process(procs.pop(names[2])) == 0  # a clean stop: "down", retained where it was
+        views = [_states(url_from(i), squeeze_dep) for i in range(len(hosts))]
+        alone = _states(files.member_url(0), squeeze_dep)
+        cli = subprocess.run([sys.executable, "-m", "bb_edge.cli", "status", url_from(1), "--once", "1.5",
+                              "--deployment", str(squeeze_dir)],
+                             capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    finally:
+        for p in procs.values():
+            stop_process(p)
+    want = {names[0]: "up", names[1]: "up", names[2]: "down"}
+    print(f"status views: first up {seen[-1]}, {views}; member 1 alone {alone}")
+    assert all(v == want for v in views), views
+    assert names[2] not in alone, alone  # the retained records are per member: one alone lacks the node
+    assert cli.returncode == 0, cli.stderr
+    rows = {ln.split()[1]: ln for ln in cli.stdout.splitlines() if len(ln.split()) > 2 and ln.split()[1] in names}
+    assert set(rows) == set(names) and " down " in f" {rows[names[2]]} ", cli.stdout
 
 
 def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep: Deployment,

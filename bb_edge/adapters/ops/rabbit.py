@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bb_edge.adapters.ops.broker import BrokerError, QueueLimits, Rule, acl_rules, free_port
+from bb_edge.adapters.ops.broker import STATUS_USER, BrokerError, QueueLimits, Rule, acl_rules, free_port
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.names import check_name, config_value
 from bb_edge.wire.topics import Topics
@@ -117,11 +117,15 @@ def definitions(dep: Deployment, topics: Topics, passwords: Mapping[str, str], l
         users.append({"name": user, "password_hash": rabbit_password_hash(passwords[user]),
                       "hashing_algorithm": "rabbit_password_hashing_sha256", "tags": ""})
         own = f"mqtt-subscription-{re.escape(user)}qos[01]"
+        if user == STATUS_USER:  # the read-only view: one clean session per member, "_status-<hex>-<k>"
+            own = f"mqtt-subscription-{re.escape(user)}(-[0-9a-f]+)*qos[01]"
         # declare, bind and consume only its own session queues; publish only through amq.topic, whose
         # topic permissions below are the ACL proper
         perms.append({"user": user, "vhost": "/", "configure": f"^{own}$",
                       "write": f"^(amq\\.topic|{own})$", "read": f"^(amq\\.topic|{own})$"})
         write, read = topic_permissions(user_rules)
+        if user == STATUS_USER:  # RabbitMQ sends retained messages to exact filters only: one node's records
+            read += f"|^{re.escape(topics.prefix)}\\.[^.*#]+\\.(presence|status)\\.[^.*#]+$"
         tperms.append({"user": user, "vhost": "/", "exchange": "amq.topic", "write": write, "read": read})
     policy = {"vhost": "/", "name": "bb-session-limits", "pattern": "^mqtt-subscription-", "apply-to": "queues",
               "priority": 0, "definition": {"max-length": limits.max_queued_messages,
