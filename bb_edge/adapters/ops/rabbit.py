@@ -265,6 +265,9 @@ class RabbitCluster:
         self.dist_ports = [free_port() for _ in files.members]
         self.epmd: subprocess.Popen[bytes] | None = None
         self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        # users known to the running cluster: topic permissions (write, read) and passwords (add_deployment)
+        self._granted: dict[str, tuple[str, str]] = {}
+        self._passwords: dict[str, str] = {}
 
     def _env(self, m: Member) -> dict[str, str]:
         d = self.files.directory
@@ -353,16 +356,26 @@ class RabbitCluster:
 
     def add_deployment(self, dep: Deployment, prefix: str = "bb", timeout: float = 120.0) -> Path:
         """Let another deployment's nodes use this running cluster: its users, permissions and topic
-        permissions (fresh passwords) are imported through a live member (``rabbitmqctl
-        import_definitions``; the cluster's database replicates them to every member, a restarted one
-        included). Returns its ``credentials-<deployment>.json`` (0600) for the URL's ``?creds=``."""
+        permissions are imported through a live member (``rabbitmqctl import_definitions``; the cluster's
+        database replicates them to every member, a restarted one included). New users get fresh passwords;
+        identities the cluster already has (``_host``, ``_status`` ...) keep theirs and get the union of
+        both deployments' topic permissions. Returns ``credentials-<deployment>.json`` (0600) for ``?creds=``.
+        """
         check_name(dep.name, "deployment")
         topics = Topics(dep.name, prefix)
-        pw = {u: secrets.token_urlsafe(18) for u in cluster_rules(dep, topics)}
+        if not self._granted and self.files.definitions is not None:
+            base = json.loads(self.files.definitions.read_text())
+            self._granted = {t["user"]: (t["write"], t["read"]) for t in base["topic_permissions"]}
+            self._passwords = dict(self.files.passwords)
+        pw = {u: self._passwords.get(u) or secrets.token_urlsafe(18) for u in cluster_rules(dep, topics)}
+        defs_obj = definitions(dep, topics, pw, QueueLimits.for_deployment(dep))
+        for t in defs_obj["topic_permissions"]:
+            if t["user"] in self._granted:  # a shared identity: what it had, or what this deployment gives
+                old_w, old_r = self._granted[t["user"]]
+                t["write"], t["read"] = f"(?:{old_w})|(?:{t['write']})", f"(?:{old_r})|(?:{t['read']})"
         d = self.files.directory
         defs, creds = d / f"definitions-{dep.name}.json", d / f"credentials-{dep.name}.json"
-        for path, text in ((defs, json.dumps(definitions(dep, topics, pw, QueueLimits.for_deployment(dep)))),
-                           (creds, json.dumps(pw, indent=1) + "\n")):
+        for path, text in ((defs, json.dumps(defs_obj)), (creds, json.dumps(pw, indent=1) + "\n")):
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as fh:
                 fh.write(text)
@@ -375,6 +388,8 @@ class RabbitCluster:
         if r.returncode != 0:
             last = (r.stderr.strip() or r.stdout.strip() or "no output").splitlines()[-1]
             raise ClusterError(f"importing {dep.name}'s users into {m.node} failed: {last}")
+        self._granted.update({t["user"]: (t["write"], t["read"]) for t in defs_obj["topic_permissions"]})
+        self._passwords.update(pw)
         return creds
 
     def rss_kib(self) -> list[int]:
