@@ -114,11 +114,12 @@ class StormWatch:
 
         cfg = MqttConfig.from_url(url).for_node("_status")
         self.names, self.seen, self.t0, self.done_at = names, set(), 0.0, None  # type: ignore[var-annotated]
-        self.armed = False
+        self.armed, self.dep = False, dep
         c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"_status-{os.getpid():x}-9", clean_session=True,
                         protocol=paho.MQTTv311)
         cfg.secure(c)
-        c.on_connect = lambda cl, u, f, rc, pr: cl.subscribe(f"{cfg.prefix}/{dep}/presence/+", 1)
+        # the filter _status may read (its topic permission is the ACL's bb/+/presence/+, not one deployment's)
+        c.on_connect = lambda cl, u, f, rc, pr: cl.subscribe(f"{cfg.prefix}/+/presence/+", 1)
         c.on_message = self._on_message
         host, port = cfg.members[-1]  # the last member: not the one killed
         c.connect(host, port, 10)
@@ -126,8 +127,12 @@ class StormWatch:
         self.c = c
 
     def _on_message(self, client, userdata, msg) -> None:  # type: ignore[no-untyped-def]
-        name = msg.topic.rsplit("/", 1)[1]
-        if self.armed and not msg.retain and msg.payload == b"up" and name in self.names:
+        _, dep, _, name = msg.topic.split("/", 3)
+        if dep != self.dep:
+            return
+        # RabbitMQ never sends retained messages to a wildcard filter: all of these are live (it may still
+        # mark a live message retained), so every "up" after arm() is a client (re)connecting
+        if self.armed and msg.payload == b"up" and name in self.names:
             self.seen.add(name)
             if self.done_at is None and self.seen >= self.names:
                 self.done_at = time.monotonic() - self.t0

@@ -399,7 +399,7 @@ class StatusClient:
             if not msg.payload:
                 return  # a retained record deleted (--prune)
             held = member if msg.retain else None  # a member's own retained snapshot, or live news
-            if member is not None and not msg.retain:
+            if member is not None:  # (RabbitMQ may mark a live message retained: learn from any)
                 self._learn(dep, name)
             if kind == "presence":
                 self.model.on_presence(dep, name, bytes(msg.payload), now, member=held)

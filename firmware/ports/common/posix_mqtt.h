@@ -3,7 +3,8 @@
  * (adapters/mqtt_topics.safe_segment), the clock, the signals that stop them, the session (persistent,
  * client id = node name, the retained last will "down" on the presence topic), the members of a clustered
  * broker (--host H1:P1,H2:P2,...: a lost or unavailable member hands over to the next, same session), the
- * capped reconnect back-off, the clean leave and the exit codes. Static functions: included once, by the main that uses them. */
+ * capped reconnect back-off, the clean leave and the exit codes. Static functions: included once, by the
+ * main that uses them. */
 #ifndef BBRT_POSIX_MQTT_H
 #define BBRT_POSIX_MQTT_H
 

@@ -227,7 +227,8 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
 
 static int usage(const char *argv0) {
     fprintf(stderr,
-            "usage: %s IMAGE --name NODE --deployment DEP [--server NAME] [--host H[:P][,H:P...]] [--port P] [--prefix bb]\n"
+            "usage: %s IMAGE --name NODE --deployment DEP [--server NAME] [--host H[:P][,H:P...]] [--port P]\n"
+            "       [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--keepalive S]\n"
             "       [--epoch-file F] [--state-file F] [--start-file F] [--progress F]\n"
             "       [--connect-timeout S] [--drop RATE --drop-seed S]\n",
@@ -370,7 +371,8 @@ int main(int argc, char **argv) {
             if (connected && !said_up) {
                 said_up = 1;
                 printf("node %s (id %u) of '%s' on %s:%d (bbrt-learn-mqtt, %u parameters, %u samples)\n", me,
-                       (unsigned)img.node_id, o.deployment, pm_member(&o)->host, pm_member(&o)->port, (unsigned)train.param_count,
+                       (unsigned)img.node_id, o.deployment, pm_member(&o)->host, pm_member(&o)->port,
+                       (unsigned)train.param_count,
                        (unsigned)img.n_samples);
                 fflush(stdout);
             }
