@@ -171,8 +171,12 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
 
 @contextlib.contextmanager
 def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort",
-                 processes: bool = False, up_timeout: float = 120.0) -> Iterator[Stepper]:
-    """A stepper on a fleet of ``dep`` started here over ``transport`` (stopped, by pid, on exit)."""
+                 processes: bool = False, up_timeout: float = 120.0,
+                 node_args: list[str] | None = None) -> Iterator[Stepper]:
+    """A stepper on a fleet of ``dep`` started here over ``transport`` (stopped, by pid, on exit).
+
+    ``node_args``: extra ``bb-edge node`` arguments of each MQTT node process (e.g. ``["--threads", "1"]``).
+    """
     scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
     if scheme == "inproc":
         if processes:
@@ -192,7 +196,7 @@ def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort
             if processes:
                 if dep.directory is None:
                     raise BBError("--processes needs a deployment loaded from a directory")
-                procs = [spawn_node(dep.directory, n, transport, backend, stdout=subprocess.DEVNULL)
+                procs = [spawn_node(dep.directory, n, transport, backend, node_args, stdout=subprocess.DEVNULL)
                          for n in dep.node_names]
             else:
                 fleet = MqttFleet(dep, transport, backend=backend)
