@@ -21,7 +21,8 @@ per hop, peak RSS per process, split/single ratio. Bytes per hop are measured on
 TCP bytes and data segments each node process sends to the broker during decode (the kernel's ``ss -ti``
 counters of its connection: the MQTT PUBLISH of the hidden state plus any acknowledgement or control
 packet), beside the envelope size of the hidden edge; for llama.cpp the TCP bytes each rpc-server sends and
-receives per decoded token (difference of two decode lengths, so weight upload and prefill cancel). Peak RSS: ``VmHWM`` of each process before it stops
+receives per decoded token (difference of two decode lengths, so weight upload and prefill cancel).
+Peak RSS: ``VmHWM`` of each process before it stops
 (llama-bench: ``wait4``'s ru_maxrss).
 """
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import re
@@ -217,13 +219,16 @@ def bb_split(nodes: int, prompt: list[int], tokens: int, context: int, reps: int
 
 def llama_bench(args: list[str]) -> tuple[list[dict[str, Any]], float]:
     """Run llama-bench (JSON out); its rows and its peak RSS in MB (wait4's ru_maxrss)."""
-    p = subprocess.Popen([str(LLAMACPP_BIN / "llama-bench"), *args, "-o", "json"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    stdout, stderr = p.communicate()
-    _, status, usage = os.wait4(p.pid, 0) if p.returncode is None else (0, 0, None)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([str(LLAMACPP_BIN / "llama-bench"), *args, "-o", "json"], stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)  # reaped here: its own rusage (peak RSS)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
     if p.returncode:
         raise RuntimeError(f"llama-bench {' '.join(args)} failed: {stderr.strip()[-400:]}")
-    rss = usage.ru_maxrss / 1024 if usage is not None else float("nan")
+    rss = usage.ru_maxrss / 1024
     return json.loads(stdout), rss
 
 
@@ -315,9 +320,9 @@ def llamacpp_rows(prompt_len: int, tokens: int, reps: int, gguf: Path) -> tuple[
             # cancels the weight upload and the prefill
             totals = []
             for n_gen in (8, 8 + tokens):
-                seen = poll_sockets({p.pid for p, _ in procs}, lambda args=[
+                seen = poll_sockets({p.pid for p, _ in procs}, functools.partial(llama_bench, [
                     "-m", str(gguf), "-t", "1", "-r", "1", "--rpc", addrs, "-ngl", "99", "-ts",
-                    "/".join(["1"] * n), "-p", "0", "-n", str(n_gen), "--no-warmup"]: llama_bench(args))
+                    "/".join(["1"] * n), "-p", "0", "-n", str(n_gen), "--no-warmup"]))
                 totals.append([(sum(v[0] for k, v in seen.items() if k[0] == p.pid),
                                 sum(v[1] for k, v in seen.items() if k[0] == p.pid)) for p, _ in procs])
             per = [((totals[1][i][0] - totals[0][i][0]) / tokens, (totals[1][i][1] - totals[0][i][1]) / tokens)
