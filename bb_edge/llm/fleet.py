@@ -279,9 +279,11 @@ def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_
     cfg = model.config
     ctx = context or cfg.context_length
     if not 1 <= ctx <= cfg.context_length:
-        raise PlacementError(f"--context {ctx}: the model was trained for at most {cfg.context_length} tokens")
+        raise PlacementError(f"--context {ctx}: the model was trained for at most {cfg.context_length} tokens; "
+                             f"give --context 1..{cfg.context_length}")
     if nodes > cfg.n_layers:
-        raise PlacementError(f"--nodes {nodes}: the model has only {cfg.n_layers} decoder layers to split")
+        raise PlacementError(f"--nodes {nodes}: the model has only {cfg.n_layers} decoder layers to split; "
+                             f"give --nodes 1..{cfg.n_layers} (whole layers per node)")
     dec = build_decoder(model, weights, max_context=ctx)
     out = Path(out_dir)
     write_tokenizer(path, out)
