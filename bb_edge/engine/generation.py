@@ -1,8 +1,8 @@
 """Token-by-token generation over a stateful deployment, as a sans-IO state machine.
 
 A language-model deployment (``llm`` in deployment.json, written by ``bb-edge compile model.gguf``) takes
-token ids and answers each step with the top candidates of the next token (``top_ids``, ``top_logits``, best
-first, computed on the last stage so that one small envelope crosses the last hop). A :class:`Generation`
+token ids and answers each step with the top candidates of the next token (``top``: their logits and ids,
+best first, computed on the last stage so that one small envelope crosses the last hop). A :class:`Generation`
 turns a prompt into the steps of one session: step 0 carries the whole prompt (the prefill), every later
 step the token chosen last; the stages keep the KV cache. It owns no clock, thread or socket: a driver
 (in-process fleet, MQTT host endpoint, client) sends :meth:`Generation.next_step` and hands the outputs
@@ -47,6 +47,16 @@ class Sampling:
             raise GenerationError(f"--top-k {self.top_k}: give 0 (all candidates) or a positive count")
 
 
+def top_candidates(outputs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids int64, logits float32) of one step, best first: from ``top`` (float32 [1, 2, k]: logits, then
+    the ids as float32, one envelope on the last hop) or from ``top_ids`` and ``top_logits``."""
+    if "top" in outputs:
+        top = np.asarray(outputs["top"], dtype=np.float32).reshape(2, -1)
+        return top[1].astype(np.int64), top[0]
+    return (np.asarray(outputs["top_ids"]).reshape(-1).astype(np.int64),
+            np.asarray(outputs["top_logits"], dtype=np.float32).reshape(-1))
+
+
 @dataclass
 class Generation:
     """One generation: the prompt's ids, then each chosen token (module docstring)."""
@@ -89,8 +99,8 @@ class Generation:
 
     def accept(self, outputs: dict[str, np.ndarray]) -> int:
         """Choose the next token from one step's outputs; record it and whether the generation ends."""
-        ids = np.asarray(outputs["top_ids"]).reshape(-1)
-        logits = np.asarray(outputs["top_logits"], dtype=np.float64).reshape(-1)
+        ids, logits32 = top_candidates(outputs)
+        logits = logits32.astype(np.float64)
         token = int(ids[0]) if self.sampling.temperature == 0 else self._sample(ids, logits)
         self.tokens.append(token)
         if token in self.eos:
