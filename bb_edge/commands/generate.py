@@ -138,6 +138,7 @@ def _run(args: argparse.Namespace) -> int:
         if sid != 1:
             body = " ".join(map(str, gen.tokens)) if show_ids else tok.decode(gen.tokens, skip_special_tokens=True)
             sys.stdout.write(f"[session {sid}] {body}\n")
+    sys.stdout.flush()  # the text before the figures when both go to one file
     n = len(gens[1].tokens)
     hops = ", ".join(f"{name} {b} B" for name, b in hop_bytes(dep)) or "none (one node)"
     err.print(f"prompt {len(ids)} tokens; generated {n} tokens in {args.sessions} session(s) "

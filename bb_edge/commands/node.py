@@ -15,7 +15,7 @@ import sys
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from bb_edge.commands._args import node_transport, non_negative_float
+from bb_edge.commands._args import node_transport, non_negative_float, non_negative_int
 from bb_edge.errors import BBError, DeploymentError, UsageError
 from bb_edge.names import cli_name
 
@@ -93,7 +93,12 @@ def _run(args: argparse.Namespace) -> int:
     elif args.node not in dep.node_names:
         raise DeploymentError(f"--node {args.node}: no such node in {args.dir}; nodes: {', '.join(dep.node_names)}")
     else:
-        engine = Engine.for_node(dep, args.node, backend=args.backend,
+        backend: Any = args.backend
+        if args.threads and args.backend == "ort":
+            from bb_edge.backends.ort import OrtBackend
+
+            backend = OrtBackend(intra_op_threads=args.threads)
+        engine = Engine.for_node(dep, args.node, backend=backend,
                                  outputs_to_host=not args.no_outputs_to_host)
         from bb_edge.adapters.ops.ota_store import attach_ota
 
@@ -235,6 +240,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", default="ort", choices=["ort", "reference", "executorch"],
                    help="ort: ONNX Runtime (default); reference: onnx.reference; executorch: every segment "
                         "exported to a .pte and run by ExecuTorch (pip install bb-edge[executorch])")
+    p.add_argument("--threads", type=non_negative_int, default=0,
+                   help="ONNX Runtime intra-op threads per segment (default 0: ORT's choice, the cores)")
     p.add_argument("--no-outputs-to-host", action="store_true",
                    help="keep graph outputs local instead of sending them to the host endpoint")
     p.add_argument("--flush-timeout", type=non_negative_float, default=10.0,

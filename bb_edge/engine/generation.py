@@ -1,8 +1,8 @@
 """Token-by-token generation over a stateful deployment, as a sans-IO state machine.
 
 A language-model deployment (``llm`` in deployment.json, written by ``bb-edge compile model.gguf``) takes
-token ids and answers each step with the top candidates of the next token (``top_ids``, ``top_logits``, best
-first, computed on the last stage so that one small envelope crosses the last hop). A :class:`Generation`
+token ids and answers each step with the top candidates of the next token (``top``: their logits and ids,
+best first, computed on the last stage so that one small envelope crosses the last hop). A :class:`Generation`
 turns a prompt into the steps of one session: step 0 carries the whole prompt (the prefill), every later
 step the token chosen last; the stages keep the KV cache. It owns no clock, thread or socket: a driver
 (in-process fleet, MQTT host endpoint, client) sends :meth:`Generation.next_step` and hands the outputs
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bb_edge.deployment.candidates import top_candidates
 from bb_edge.errors import BBError
 
 
@@ -89,8 +90,8 @@ class Generation:
 
     def accept(self, outputs: dict[str, np.ndarray]) -> int:
         """Choose the next token from one step's outputs; record it and whether the generation ends."""
-        ids = np.asarray(outputs["top_ids"]).reshape(-1)
-        logits = np.asarray(outputs["top_logits"], dtype=np.float64).reshape(-1)
+        ids, logits32 = top_candidates(outputs)
+        logits = logits32.astype(np.float64)
         token = int(ids[0]) if self.sampling.temperature == 0 else self._sample(ids, logits)
         self.tokens.append(token)
         if token in self.eos:

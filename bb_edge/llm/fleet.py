@@ -10,7 +10,9 @@ Three rewrites make a split decoder cost one small envelope per hop per token:
   per token, and because the unsplit model rounds at the same places, every split computes exactly what the
   unsplit model computes: 1, 2 or 3 stages give the same tokens as one ONNX Runtime session of this model.
 - **Top candidates out.** The last stage returns the ``top_k`` best next tokens of the last position
-  (``top_ids``, ``top_logits``, best first; ties keep the lower id, as argmax does), not the whole vocabulary.
+  (best first; ties keep the lower id, as argmax does), not the whole vocabulary, as *one* tensor ``top``
+  (float32 ``[1, 2, k]``: the logits, then the ids as float32, exact below 2^24) so that the last hop is one
+  envelope per token like every other (:func:`bb_edge.engine.generation.top_candidates` reads it back).
 
 Then :func:`compile_decoder` places whole layers on each node (embedding with the first, final norm and head
 with the last), declares each layer's ``present.*`` -> ``past_key_values.*`` pair as node state (kept per
@@ -29,12 +31,14 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from bb_edge.deployment.candidates import TOP, top_candidates
 from bb_edge.errors import PlacementError
 from bb_edge.llm.onnx_build import EMBED_OUT, decoder_meta, layer_output, past_names, present_names
 from bb_edge.llm.split import even_ranges
 
 #: candidates the last stage returns (greedy needs 1; sampling draws among these)
 DEFAULT_TOP_K = 64
+
 _LAYER = re.compile(r"^/model/layers\.(\d+)/")
 
 
@@ -48,6 +52,8 @@ def fleet_decoder(dec: onnx.ModelProto, top_k: int = DEFAULT_TOP_K) -> onnx.Mode
     meta = decoder_meta(dec)
     n_layers = int(meta["config"]["n_layers"])
     vocab = int(meta["config"]["vocab"])
+    if vocab >= 2**24:
+        raise PlacementError(f"a vocabulary of {vocab} ids does not fit float32's exact integers (2^24)")
     k = min(top_k, vocab)
     m = onnx.ModelProto()
     m.CopyFrom(dec)
@@ -92,8 +98,14 @@ def fleet_decoder(dec: onnx.ModelProto, top_k: int = DEFAULT_TOP_K) -> onnx.Mode
                              name="/lm_head/last"),
             helper.make_node("Reshape", ["/lm_head/last", "/fleet/flat_v"], ["/lm_head/last2d"],
                              name="/lm_head/last2d"),
-            helper.make_node("TopK", ["/lm_head/last2d", "/fleet/k"], ["top_logits", "top_ids"], name="/lm_head/topk",
-                             axis=-1, largest=1, sorted=1)]
+            helper.make_node("TopK", ["/lm_head/last2d", "/fleet/k"], ["/lm_head/top_logits", "/lm_head/top_ids"],
+                             name="/lm_head/topk", axis=-1, largest=1, sorted=1),
+            helper.make_node("Cast", ["/lm_head/top_ids"], ["/lm_head/top_ids_f"], name="/lm_head/top_ids_f",
+                             to=TensorProto.FLOAT),
+            helper.make_node("Concat", ["/lm_head/top_logits", "/lm_head/top_ids_f"], ["/lm_head/top2d"],
+                             name="/lm_head/top2d", axis=0),
+            helper.make_node("Unsqueeze", ["/lm_head/top2d", "/fleet/axis0"], [TOP], name="/lm_head/top")]
+    inits.append(numpy_helper.from_array(np.array([0], np.int64), "/fleet/axis0"))
     inits.append(numpy_helper.from_array(np.array([1, vocab], np.int64), "/fleet/flat_v"))
     del g.node[:]
     g.node.extend(nodes + new)
@@ -106,8 +118,7 @@ def fleet_decoder(dec: onnx.ModelProto, top_k: int = DEFAULT_TOP_K) -> onnx.Mode
     g.input.extend(keep_in)
     keep_out = [x for x in g.output if x.name != "logits"]
     del g.output[:]
-    g.output.extend(keep_out + [helper.make_tensor_value_info("top_logits", TensorProto.FLOAT, [1, k]),
-                                helper.make_tensor_value_info("top_ids", TensorProto.INT64, [1, k])])
+    g.output.extend(keep_out + [helper.make_tensor_value_info(TOP, TensorProto.FLOAT, [1, 2, k])])
     # batch 1: a session is one sequence (static dims let every stage's contract be checked)
     for vi in list(g.input) + list(g.output):
         dims = vi.type.tensor_type.shape.dim
@@ -281,12 +292,14 @@ class FleetReference:
                       for i in self._past}
 
     def step(self, ids: Sequence[int]) -> dict[str, np.ndarray]:
-        """Run ``ids`` after what the cache holds; the step's ``top_ids``/``top_logits``."""
+        """Run ``ids`` after what the cache holds; the step's ``top`` and, read from it, ``top_ids`` and
+        ``top_logits`` ([1, k] each)."""
         feeds = {"input_ids": np.asarray([list(ids)], np.int64), **self.cache}
         names = [o.name for o in self.session.get_outputs()]
         outs = dict(zip(names, self.session.run(names, feeds)))
         self.cache = {n: outs[n.replace("past_key_values.", "present.")] for n in self.cache}
-        return {"top_ids": outs["top_ids"], "top_logits": outs["top_logits"]}
+        top_ids, top_logits = top_candidates(outs)
+        return {TOP: outs[TOP], "top_ids": top_ids[None], "top_logits": top_logits[None]}
 
     def generate(self, prompt: Sequence[int], max_new_tokens: int) -> list[int]:
         """Greedy tokens after ``prompt``."""
@@ -315,9 +328,11 @@ def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_
     cfg = model.config
     ctx = context or cfg.context_length
     if not 1 <= ctx <= cfg.context_length:
-        raise PlacementError(f"--context {ctx}: the model was trained for at most {cfg.context_length} tokens")
+        raise PlacementError(f"--context {ctx}: the model was trained for at most {cfg.context_length} tokens; "
+                             f"give --context 1..{cfg.context_length}")
     if nodes > cfg.n_layers:
-        raise PlacementError(f"--nodes {nodes}: the model has only {cfg.n_layers} decoder layers to split")
+        raise PlacementError(f"--nodes {nodes}: the model has only {cfg.n_layers} decoder layers to split; "
+                             f"give --nodes 1..{cfg.n_layers} (whole layers per node)")
     dec = build_decoder(model, weights, max_context=ctx)
     out = Path(out_dir)
     write_tokenizer(path, out)

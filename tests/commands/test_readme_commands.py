@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 MARKER = re.compile(r"<!--\s*(run|file:\s*(?P<name>[\w./-]+))\s*-->")
 HARDWARE = "# hardware"
-TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "420"))  # the learning block adds ~80 s
+TIMEOUT = float(os.environ.get("BB_README_TIMEOUT", "540"))  # the learning block adds ~80 s, the LLM one ~90 s
 
 
 class ReadmeFormatError(ValueError):
@@ -213,7 +213,8 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
     # what the commands said they would leave behind
     for f in ["demo/digits.onnx", "build/deployment.json", "build-cut/deployment.json", "build-place/deployment.json",
               "build-net/deployment.json", "partition.png", "dist/n0/manifest.json", "dist/n1/manifest.json",
-              "dist/n2/program.bbrt", "dist-mpy/n2/main.py", "dist-esp/n2/esp-idf/partitions.csv", "memory.png"]:
+              "dist/n2/program.bbrt", "dist-mpy/n2/main.py", "dist-esp/n2/esp-idf/partitions.csv", "memory.png",
+              "llm3/deployment.json", "llm3/tokenizer.json", "llm3/broker/credentials.json"]:
         assert (tmp_path / f).exists(), f
     # outputs against an independent ORT session on the trained model
     xs = np.load(tmp_path / "demo" / "inputs.npz")["pixels"]
@@ -223,6 +224,10 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
         got = np.load(tmp_path / out)["probabilities"].reshape(-1, 10)
         np.testing.assert_allclose(got, want, atol=1e-5, err_msg=out)
     assert "top-1 agreement with float" in log  # the hil run reported on its QEMU devices
+    # the language model block: both generations (in process, then over the broker) answer the prompt; that
+    # they equal the unsplit ORT session token for token is tests/llm/test_llm_fleet.py's job
+    assert log.count("Paris") >= 2, log[-3000:]
+    assert log.count("bytes per token per hop: n0->n1") >= 2, log[-3000:]
     check_learning_fleets(tmp_path)
     check_stateful(tmp_path)
 

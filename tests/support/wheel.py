@@ -49,16 +49,29 @@ def build_wheel(base: Path) -> Path:
     return wheels[0]
 
 
-def install_from_wheelhouse(python: str, wheel: Path, cwd: Path, env: dict[str, str], timeout: float) -> None:
+def install_from_wheelhouse(python: str, wheel: Path, cwd: Path, env: dict[str, str], timeout: float,
+                            extras: str = "") -> None:
     """``pip install wheel`` into ``python``'s environment from the wheelhouse only (``--no-index``); on the first
     run on a machine, or when a dependency is missing from it, fill the wheelhouse once through pip's configured
-    index, then install offline."""
+    index, then install offline. ``extras`` (e.g. ``"llm"``) installs the wheel with those extras."""
     pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    offline = run_cmd([*pip, "--no-index", "--find-links", str(WHEELHOUSE), str(wheel)], cwd, env, timeout)
+    req = f"{wheel}[{extras}]" if extras else str(wheel)
+    offline = run_cmd([*pip, "--no-index", "--find-links", str(WHEELHOUSE), req], cwd, env, timeout)
     if offline.returncode != 0:
         WHEELHOUSE.mkdir(parents=True, exist_ok=True)
         check_ok(run_cmd([sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--wheel-dir",
-                          str(WHEELHOUSE), str(wheel)], cwd, dict(os.environ), 900))
+                          str(WHEELHOUSE), req], cwd, dict(os.environ), 900))
         for stale in WHEELHOUSE.glob("bb_edge-*.whl"):
             stale.unlink()  # the project itself always comes from the freshly built wheel
-        check_ok(run_cmd([*pip, "--no-index", "--find-links", str(WHEELHOUSE), str(wheel)], cwd, env, timeout))
+        check_ok(run_cmd([*pip, "--no-index", "--find-links", str(WHEELHOUSE), req], cwd, env, timeout))
+
+
+def install_no_deps(python: str, package: str, cwd: Path, env: dict[str, str], timeout: float) -> None:
+    """``pip install --no-deps package`` into ``python``'s environment from the wheelhouse (downloaded into it
+    once through pip's configured index when missing)."""
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps"]
+    if run_cmd([*pip, "--no-index", "--find-links", str(WHEELHOUSE), package], cwd, env, timeout).returncode != 0:
+        WHEELHOUSE.mkdir(parents=True, exist_ok=True)
+        check_ok(run_cmd([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
+                          "-d", str(WHEELHOUSE), package], cwd, dict(os.environ), 900))
+        check_ok(run_cmd([*pip, "--no-index", "--find-links", str(WHEELHOUSE), package], cwd, env, timeout))

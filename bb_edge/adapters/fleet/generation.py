@@ -188,8 +188,12 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
 
 @contextlib.contextmanager
 def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort",
-                 processes: bool = False, up_timeout: float = 120.0) -> Iterator[Stepper]:
-    """A stepper on a fleet of ``dep`` started here over ``transport`` (stopped, by pid, on exit)."""
+                 processes: bool = False, up_timeout: float = 120.0,
+                 node_args: list[str] | None = None) -> Iterator[Stepper]:
+    """A stepper on a fleet of ``dep`` started here over ``transport`` (stopped, by pid, on exit).
+
+    ``node_args``: extra ``bb-edge node`` arguments of each MQTT node process (e.g. ``["--threads", "1"]``).
+    """
     scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
     if scheme == "inproc":
         if processes:
@@ -202,7 +206,7 @@ def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort
     if scheme in ("mqtt", "mqtts"):
         from bb_edge.adapters.fleet.mqtt_fleet import running_fleet
 
-        with running_fleet(dep, transport, backend, processes, up_timeout) as host:
+        with running_fleet(dep, transport, backend, processes, up_timeout, node_args) as host:
             yield EndpointStepper(host)
         return
     if scheme == "serial":

@@ -141,9 +141,10 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
 
 @contextlib.contextmanager
 def running_fleet(dep: Deployment, url: str, backend: str = "ort", processes: bool = False,
-                  up_timeout: float = 120.0) -> Iterator[HostEndpoint]:
+                  up_timeout: float = 120.0, node_args: list[str] | None = None) -> Iterator[HostEndpoint]:
     """The host endpoint of ``dep``'s fleet started on the broker at ``url`` (node threads here, or one
-    ``bb-edge node`` process per node), every node up; nodes stopped (by pid) and the host closed on exit."""
+    ``bb-edge node`` process per node, with ``node_args``), every node up; nodes stopped (by pid) and the
+    host closed on exit."""
     host = host_endpoint(dep, url)
     fleet: MqttFleet | None = None
     procs: list[subprocess.Popen[bytes]] = []
@@ -151,7 +152,7 @@ def running_fleet(dep: Deployment, url: str, backend: str = "ort", processes: bo
         if processes:
             if dep.directory is None:
                 raise BBError("--processes needs a deployment loaded from a directory")
-            procs = [spawn_node(dep.directory, n, url, backend, stdout=subprocess.DEVNULL)
+            procs = [spawn_node(dep.directory, n, url, backend, node_args, stdout=subprocess.DEVNULL)
                      for n in dep.node_names]
         else:
             fleet = MqttFleet(dep, url, backend=backend)

