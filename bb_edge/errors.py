@@ -116,6 +116,13 @@ class UsageError(BBError):
     """The command line itself is wrong (unknown option, bad option value, values that contradict each other)."""
 
 
+class SessionError(BBError):
+    """A step of a session was refused or its session ended at a node (docs/wire.md "Sessions"): evicted, idle,
+    closed, over its state limit, a state whose shape changed, a step not the caller's."""
+
+    fix = "start a new session (its state is gone); raise limits.state_budget or session_idle_s if it was evicted"
+
+
 class BuildError(BBError):
     """A bundle or a lowering could not be built; the message says why and how to fix it."""
 

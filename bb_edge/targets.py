@@ -131,6 +131,9 @@ def _read_profile(path: Path) -> dict[str, Any]:
     """The profile's JSON object, with the keys every builder relies on checked."""
     try:
         raw = json.loads(path.read_text())
+    except RecursionError:  # nested deeper than the parser's stack: no profile is
+        raise TargetProfileError(f"target file {path}: JSON nested too deeply to be a target profile; fix the "
+                                 f"file (see docs/targets.md for the keys)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TargetProfileError(f"target file {path}: not readable JSON ({exc}); fix the file "
                                  f"(see docs/targets.md for the keys)") from None

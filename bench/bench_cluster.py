@@ -1,4 +1,4 @@
-"""A 3-member RabbitMQ cluster against one Mosquitto, in one run (issue 35, Build 3 and 4, pipeline part).
+"""A 3-member RabbitMQ cluster against one Mosquitto, in one run (issue 35, Build 3 and 4).
 
 The same 3-stage squeezenet pipeline (three ``bb-edge node`` processes, the host in this process) runs on
 one Mosquitto and then on the cluster (``bb-edge broker --kind rabbitmq``), both on loopback, sharing this
@@ -7,8 +7,14 @@ machine's cores. Printed in one table: requests/s through the pipeline on each, 
 the host's reconnect time, the longest gap between two outputs, and requests lost / outputs accepted twice
 (the host's exactly-once count).
 
-    python bench/bench_cluster.py                 # CI size: 60 requests, the member down 5 s
-    BB_BENCH_CLUSTER_LONG=1 python bench/bench_cluster.py   # 600 requests, the member down 60 s
+Then a FedAvg federation of C learning clients (``bbrt-learn-mqtt``, firmware/ports/posix-mqtt/learn_main.c;
+the Python server as a ``bb-edge node`` process): seconds per round on one Mosquitto and on the cluster, and
+on the cluster with the member every client starts on SIGKILLed at round 2 (brought back after the down
+time): the reconnect storm (seconds from the kill until every client has re-announced ``up`` on another
+member, seen live by a ``_status`` watcher) and the rounds completed / aborted.
+
+    python bench/bench_cluster.py                 # CI size: 60 requests, 20 C clients x 6 rounds, down 5 s
+    BB_BENCH_CLUSTER_LONG=1 python bench/bench_cluster.py   # 600 requests, 1,000 C clients, down 60 s
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ LONG = os.environ.get("BB_BENCH_CLUSTER_LONG") == "1"
 REQUESTS = 600 if LONG else 60
 DOWN = 60.0 if LONG else 5.0
 WINDOW = 8
+FED_CLIENTS = 1000 if LONG else 20
+FED_ROUNDS = 6
 
 
 def pipeline(dep: Deployment, url: str, requests: list, kill=None) -> dict[str, float]:  # type: ignore[no-untyped-def,type-arg]
@@ -83,6 +91,112 @@ def pipeline(dep: Deployment, url: str, requests: list, kill=None) -> dict[str, 
     return out
 
 
+def learning_dep(root: Path) -> Deployment:
+    """A FedAvg digits deployment for FED_CLIENTS C clients (batch 1 at 1,000: a shard holds ~2 samples)."""
+    from bb_edge.training.models import mlp
+    from bb_edge.training.setup import write_learning_deployment
+
+    learning = {"strategy": "fedavg", "clients": FED_CLIENTS, "rounds": FED_ROUNDS, "epochs": 1, "seed": 5,
+                "batch_size": 16 if FED_CLIENTS <= 50 else 1, "round_timeout": 120.0, "heartbeat": 2.0,
+                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
+    write_learning_deployment(root, learning, model=mlp([64, 10], seed=5))
+    return load_deployment(root)
+
+
+class StormWatch:
+    """Counts the clients that announce ``up`` live after :meth:`arm` (a ``_status`` subscriber on ``url``)."""
+
+    def __init__(self, url: str, dep: str, names: set[str]) -> None:
+        import paho.mqtt.client as paho
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        from bb_edge.adapters.transports.mqtt import MqttConfig
+
+        cfg = MqttConfig.from_url(url).for_node("_status")
+        self.names, self.seen, self.t0, self.done_at = names, set(), 0.0, None  # type: ignore[var-annotated]
+        self.armed, self.dep = False, dep
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"_status-{os.getpid():x}-9", clean_session=True,
+                        protocol=paho.MQTTv311)
+        cfg.secure(c)
+        # the filter _status may read (its topic permission is the ACL's bb/+/presence/+, not one deployment's)
+        c.on_connect = lambda cl, u, f, rc, pr: cl.subscribe(f"{cfg.prefix}/+/presence/+", 1)
+        c.on_message = self._on_message
+        host, port = cfg.members[-1]  # the last member: not the one killed
+        c.connect(host, port, 10)
+        c.loop_start()
+        self.c = c
+
+    def _on_message(self, client, userdata, msg) -> None:  # type: ignore[no-untyped-def]
+        _, dep, _, name = msg.topic.split("/", 3)
+        if dep != self.dep:
+            return
+        # RabbitMQ never sends retained messages to a wildcard filter: all of these are live (it may still
+        # mark a live message retained), so every "up" after arm() is a client (re)connecting
+        if self.armed and msg.payload == b"up" and name in self.names:
+            self.seen.add(name)
+            if self.done_at is None and self.seen >= self.names:
+                self.done_at = time.monotonic() - self.t0
+
+    def arm(self) -> None:
+        """From now on, count re-announcements."""
+        self.t0, self.armed = time.monotonic(), True
+
+    def stop(self) -> None:
+        """Disconnect."""
+        self.c.disconnect()
+        self.c.loop_stop()
+
+
+def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], work: Path,
+               kill=None, watch_url: str | None = None) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """FedAvg with the C clients on ``url``: seconds per round; with ``kill``, run at round 2, the storm."""
+    import json
+
+    from bb_edge.adapters.learn.c_mqtt import client_argv
+    from bb_edge.adapters.learn.fleet import run_learning_fleet
+
+    assert dep.directory is not None
+    cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start") for n in images}
+    out: dict[str, float] = {}
+    watch = StormWatch(watch_url, dep.name, set(images)) if watch_url else None
+
+    def killer() -> None:
+        server = work / "server.progress.jsonl"
+        while not done.is_set():
+            lines = server.read_text().splitlines() if server.exists() else []
+            if sum(1 for ln in lines[:-1] if json.loads(ln).get("kind") == "round") >= 2:
+                break
+            time.sleep(0.05)
+        else:
+            return
+        assert watch is not None and kill is not None
+        watch.arm()
+        kill()
+
+    done = threading.Event()
+    th = threading.Thread(target=killer, daemon=True)
+    if kill is not None:
+        th.start()
+    try:
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600, connect_timeout=600)
+    finally:
+        done.set()
+        if kill is not None:
+            th.join(900)
+        if watch is not None:
+            watch.stop()
+    summary = res.summary()
+    rounds = summary["round_seconds"]
+    out["s_per_round"] = float(sorted(rounds)[len(rounds) // 2]) if rounds else float("nan")  # the median
+    out["worst_round_s"] = float(max(rounds)) if rounds else float("nan")
+    out["completed"] = float(res.counts.get("RoundCompleted", 0))
+    out["aborted"] = float(res.counts.get("RoundAborted", 0))
+    if watch is not None:
+        out["storm_s"] = watch.done_at if watch.done_at is not None else float("nan")
+        out["reconnected"] = float(len(watch.seen))
+    return out
+
+
 def main() -> None:
     """Mosquitto, then the cluster, then the cluster with a member killed: one table."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,6 +205,12 @@ def main() -> None:
                         "-o", str(d)], check=True, capture_output=True)
         dep = load_deployment(d)
         requests = load_requests(dep, None, count=REQUESTS, seed=1)
+        from bb_edge.adapters.learn.c_mqtt import build_client, write_client_images
+
+        fdep = learning_dep(Path(tmp) / "fed")
+        exe = build_client(Path(tmp) / "cbuild")
+        names = [f"c{i}" for i in range(FED_CLIENTS)]
+        images = write_client_images(fdep.directory, names, Path(tmp) / "images")  # type: ignore[arg-type]
         broker = Broker(write_broker_files(Path(tmp) / "mosq", dep)).start()
         try:
             mosq = pipeline(dep, broker.files.url(), requests)
@@ -98,6 +218,11 @@ def main() -> None:
             mosq_rss = rss_kib(broker.pid)
         finally:
             broker.stop()
+        fbroker = Broker(write_broker_files(Path(tmp) / "fmosq", fdep)).start()
+        try:
+            fed_mosq = federation(fdep, fbroker.files.url(), exe, images, Path(tmp) / "w-mosq")
+        finally:
+            fbroker.stop()
         t0 = time.monotonic()
         cluster = RabbitCluster(write_cluster_files(Path(tmp) / "cluster", dep, members=3)).start()
         started = time.monotonic() - t0
@@ -112,6 +237,11 @@ def main() -> None:
                 cluster.start_member(0)
 
             killed = pipeline(dep, url, requests, kill=kill)
+            creds = cluster.add_deployment(fdep)
+            furl = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
+            furl += f"?creds={creds}"
+            fed_clu = federation(fdep, furl, exe, images, Path(tmp) / "w-clu")
+            fed_kill = federation(fdep, furl, exe, images, Path(tmp) / "w-kill", kill=kill, watch_url=furl)
         finally:
             cluster.stop()
     print(f"{REQUESTS} requests, window {WINDOW}, 3 node processes, light squeezenet; cluster started in "
@@ -126,6 +256,14 @@ def main() -> None:
     print(f"{'rabbitmq, member 1 SIGKILLed':34s} {killed['rps']:7.1f} {killed['rps'] / mosq['rps']:6.2f} "
           f"{'':>16s} {killed.get('reconnect_s', float('nan')):11.2f} {killed['max_gap_s']:9.2f} "
           f"{killed['lost']:4.0f} {killed['twice']:5.0f}")
+    print(f"\nFedAvg, {FED_CLIENTS} C clients (bbrt-learn-mqtt) + the Python server, {FED_ROUNDS} rounds, digits mlp")
+    print(f"{'broker':34s} {'s/round':>8s} {'ratio':>6s} {'worst s':>8s} {'done':>5s} {'aborted':>7s} "
+          f"{'storm s':>8s} {'back':>5s}")
+    for label, f in (("mosquitto (1 process)", fed_mosq), ("rabbitmq 3 members", fed_clu),
+                     ("rabbitmq, member 1 SIGKILLed", fed_kill)):
+        print(f"{label:34s} {f['s_per_round']:8.3f} {f['s_per_round'] / fed_mosq['s_per_round']:6.2f} "
+              f"{f['worst_round_s']:8.2f} {f['completed']:5.0f} {f['aborted']:7.0f} "
+              f"{f.get('storm_s', float('nan')):8.2f} {f.get('reconnected', float('nan')):5.0f}")
 
 
 if __name__ == "__main__":

@@ -90,6 +90,7 @@ def bench_pipeline(model_name: str, batch: int, requests: int, rounds: int = 7) 
         for key in (("mono", "split", "sequential") if r % 2 == 0 else ("sequential", "split", "mono")):
             t[key].append(best_of(fns[key], 1))
     fleet.close()
+    busy = dict(fleet.busy)
     ratios = [m / s for m, s in zip(t["mono"], t["split"])]
     seq_ratios = [m / s for m, s in zip(t["mono"], t["sequential"])]
     ratio = statistics.median(ratios)
@@ -104,6 +105,10 @@ def bench_pipeline(model_name: str, batch: int, requests: int, rounds: int = 7) 
           f"(min {min(seq_ratios):.3f}, max {max(seq_ratios):.3f})")
     print(f"  throughput ratio split/monolithic = {ratio:.3f}  (min {min(ratios):.3f}, max {max(ratios):.3f}; "
           f"goal >= 0.95)")
+    wall = sum(t["split"])
+    print("  per-stage busy time (concurrent split, all rounds): " + ", ".join(
+        f"{n} {b:.2f} s = {b / wall:.0%} of {wall:.2f} s" for n, b in sorted(busy.items()))
+        + f"; one session {sum(t['mono']):.2f} s; load {os.getloadavg()[0]:.1f}")
     return ratio
 
 

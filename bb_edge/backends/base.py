@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
-import onnx
 
 from bb_edge.errors import BBError
 from bb_edge.wire.envelope import Envelope
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) only where a model is prepared: not in every node process
+    import onnx
 
 
 @runtime_checkable

@@ -169,3 +169,32 @@ def node_backend(text: str) -> tuple[str, str]:
     if backend.strip() not in NODE_BACKENDS:
         raise argparse.ArgumentTypeError(f"backend {backend!r}: expected one of {', '.join(NODE_BACKENDS)}")
     return node.strip(), backend.strip()
+
+
+def target_spec(text: str) -> str:
+    """argparse type: ``[NODE=]TARGET`` (a node name, then a non-empty profile name, family or .json path)."""
+    node, eq, profile = text.partition("=")
+    if not eq:
+        node, profile = "", text
+    elif not is_name(node):
+        raise argparse.ArgumentTypeError(f"{text!r}: {node!r} before '=' is not a node name; use NODE=TARGET "
+                                         f"(or a bare TARGET for every node)")
+    if not profile.strip() or "=" in profile:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one target profile, family or .json file "
+                                         f"(NODE=TARGET or TARGET)")
+    return text
+
+
+class TargetAppend(argparse.Action):
+    """``--target`` repeated: each ``[NODE=]TARGET`` once per node (and one bare default), so a second
+    ``--target n0=...`` is a usage error instead of silently replacing the first."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        have = list(getattr(namespace, self.dest, None) or [])
+        key = str(values).partition("=")[0] if "=" in str(values) else ""
+        if any((v.partition("=")[0] if "=" in v else "") == key for v in have):
+            raise argparse.ArgumentError(self, f"{values!r}: " + (f"node {key!r} already has a target"
+                                                                   if key else "a default target is already given")
+                                         + "; give each node one --target")
+        setattr(namespace, self.dest, have + [values])

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from bb_edge.bundle import BuildResult
 from bb_edge.bundle.build import build_all
-from bb_edge.commands._args import bundle_transport, node_backend, non_negative_float
+from bb_edge.commands._args import TargetAppend, bundle_transport, node_backend, non_negative_float, target_spec
 from bb_edge.paths import check_output_dir
 
 
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``build`` subcommand."""
     p = sub.add_parser("build", help="build per-node bundles for target profiles")
     p.add_argument("dir", help="a compiled deployment directory")
-    p.add_argument("--target", action="append", default=[], metavar="[NODE=]TARGET",
+    p.add_argument("--target", action=TargetAppend, type=target_spec, default=[], metavar="[NODE=]TARGET",
                    help="target profile, family (jetson, esp32, ros2, android, linux-vm, qemu, host: its "
                         "default profile) or profile .json file, for every node, or NODE=TARGET for one node "
                         "(repeatable; `bb-edge targets` lists them)")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from bb_edge.commands._args import byte_size, byte_sizes, name_list, positive_int
+from bb_edge.commands._args import TargetAppend, byte_size, byte_sizes, name_list, positive_int, target_spec
 from bb_edge.errors import InputFileError, UsageError
 from bb_edge.names import cli_name, is_name
 from bb_edge.paths import check_input_path, check_output_dir
@@ -102,7 +102,8 @@ def _run(args: argparse.Namespace) -> int:
             source, nodes=args.nodes, cuts=args.cut.split(",") if args.cut else None, place=place,
             node_names=names, memory_limits=limits, out_dir=args.output, name=args.name, targets=args.target,
             allow_cycles=not args.pipeline, input_shapes=dict(args.input_shape or []) or None,
-            input_values=dict(args.input_value or []) or None,
+            input_values=dict(args.input_value or []) or None, state=args.state,
+            state_budget_bytes=args.state_budget, context=args.context,
             **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
     if args.standby:
@@ -122,6 +123,11 @@ def _run(args: argparse.Namespace) -> int:
             c.print(f"  {node} on {est['target']}: program ~{est['program_estimate']} of {est['flash_budget']} B "
                     f"flash, arena + tx ~{est['arena_estimate'] + est['tx_estimate']} of {est['ram_budget']} B RAM"
                     f"{' (first stages in bands)' if est['patch_assumed'] else ''} (estimates; build checks)")
+    for node, pairs in (dep.extra.get("state") or {}).items():
+        shown = ", ".join(f"{p['output']}->{p['input']}" for p in pairs)
+        budget = dep.node(node).limits.get("state_budget")
+        c.print(f"  {node} keeps state {shown}: {sum(p['bytes'] for p in pairs)} B per session at context "
+                f"{dep.extra.get('context', 1)}" + (f" (budget {budget} B)" if budget else ""))
     for stage, nodes in dep.standby.items():
         c.print(f"  standby for {stage}: {', '.join(nodes)} (same program, own node ids)")
     for w in (dep.extra.get("placement") or {}).get("warnings", []):
@@ -131,25 +137,50 @@ def _run(args: argparse.Namespace) -> int:
 
 def _compile_gguf(args: argparse.Namespace) -> int:
     """A llama-family GGUF: the decoder split by layers, KV caches kept on the nodes (bb_edge/llm/fleet.py)."""
-    if args.cut or args.place or args.target or args.standby:
-        raise UsageError("a GGUF model is split by decoder layers: give --nodes N (and --names), not --cut, "
-                         "--place, --target or --standby")
+    if args.cut or args.place or args.target:
+        raise UsageError("a GGUF model is split by decoder layers: give --nodes N (and --names, --standby), not "
+                         "--cut, --place or --target")
     check_input_path(args.model, "MODEL")
+    from bb_edge.compiler.compile import default_names
     from bb_edge.llm.fleet import compile_gguf
 
+    standby: dict[str, list[str]] = {}
+    for stage, node in args.standby or []:
+        standby.setdefault(stage, []).append(node)
+    stages = args.names or default_names(args.nodes or 1)
+    every = stages + [n for sbs in standby.values() for n in sbs]
+    limits = args.memory_limit or []
+    if len(limits) not in (0, 1, len(stages), len(every)):
+        raise UsageError(f"--memory-limit has {len(limits)} values; give one (every node), one per stage "
+                         f"({len(stages)}) or one per stage then per standby ({len(every)})")
+    per_node = dict(zip(every, limits * len(every) if len(limits) == 1 else limits))
+    if len(limits) == len(stages) and standby:  # a standby holds what its stage holds
+        per_node.update({sb: per_node[st] for st, sbs in standby.items() if st in per_node for sb in sbs})
     c = Console()
     with c.status(f"converting {args.model} (weights {args.weights}) and splitting it over {args.nodes or 1} nodes"):
         dep, _ = compile_gguf(args.model, args.output, nodes=args.nodes or 1, node_names=args.names,
-                              weights=args.weights, context=args.context)
+                              weights=args.weights, context=args.context, standby=standby or None,
+                              memory_limits=per_node or None)
     llm = dep.extra["llm"]
     c.print(f"[green]compiled[/] {dep.name}: {llm['layers']} decoder layers over {len(dep.nodes)} nodes, weights "
             f"{args.weights}, context {llm['context']} tokens -> {args.output}")
     for node, est in dep.extra["placement"]["nodes"].items():
+        role = f" (standby of {est['standby_of']}: replicas of its sessions)" if "standby_of" in est else ""
         c.print(f"  {node}: layers {est['layers'][0]}..{est['layers'][1] - 1}, weights {est['weight_bytes'] / 1e6:.1f} "
-                f"MB, KV cache {est['kv_bytes_at_context'] / 1e6:.1f} MB at {llm['context']} tokens")
+                f"MB, KV cache {est['kv_bytes_at_context'] / 1e6:.1f} MB at {llm['context']} tokens, "
+                f"{est['kv_budget_bytes'] / 1e6:.1f} MB for {dep.extra['placement']['max_sessions']} sessions{role}")
     for e in dep.edges:
         c.print(f"  {e.src} -> {e.dst}: {e.tensor} {e.dtype} {[d if d >= 0 else 'tokens' for d in e.shape]}")
     return 0
+
+
+def state_pair(text: str) -> tuple[str, str]:
+    """argparse type of ``--state OUTPUT=INPUT`` (whether the names exist is the compiler's check)."""
+    out, sep, inp = text.partition("=")
+    if not sep or not out or not inp:
+        raise argparse.ArgumentTypeError(f"{text!r}: give OUTPUT=INPUT, e.g. hn=h0 (the tensor computed at one step "
+                                         f"and the graph input it feeds at the next)")
+    return out, inp
 
 
 def standby_pair(text: str) -> tuple[str, str]:
@@ -179,7 +210,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--names", type=name_list, help="comma-separated distinct node names (default n0,n1,...)")
     p.add_argument("--memory-limit", type=byte_sizes,
                    help="per-node memory limit in bytes, e.g. 65536 or 256KiB (one value or one per node)")
-    p.add_argument("--target", action="append", metavar="[NODE=]TARGET",
+    p.add_argument("--target", action=TargetAppend, type=target_spec, metavar="[NODE=]TARGET",
                    help="with --nodes: place by target profiles' RAM and flash (a profile name, family or .json "
                         "file; NODE=TARGET for one node, a bare TARGET for the others; repeatable); each node "
                         "keeps its target for `bb-edge build`")
@@ -198,10 +229,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--standby", type=standby_pair, action="append", metavar="STAGE=NODE",
                    help="declare NODE a standby of stage node STAGE: it runs STAGE's program under its own id, "
                         "and upstream nodes re-route to it when STAGE is down (repeatable)")
+    p.add_argument("--state", type=state_pair, action="append", metavar="OUTPUT=INPUT",
+                   help="a state pair (repeatable): OUTPUT computed at one step feeds graph input INPUT at the next; "
+                        "both stay on one node, kept per session and never sent (run it with `bb-edge run "
+                        "--session`)")
+    p.add_argument("--state-budget", type=byte_size, metavar="BYTES",
+                   help="bytes of session state each stateful node may hold (limits.state_budget; default: the "
+                        "target profile's state_budget_bytes or a quarter of its RAM, else 256MiB)")
+    p.add_argument("--context", type=positive_int, metavar="N",
+                   help="steps a growing state (a dynamic dim, e.g. a KV cache) is counted at (default 1; for a GGUF: "
+                        "the tokens of KV cache each session may hold, default the model's context)")
     llm = p.add_argument_group("language models (MODEL.gguf)")
     llm.add_argument("--weights", default="int4", choices=["int4", "int8", "fp16", "fp32"],
                      help="weight format of a GGUF's linear layers (default int4: ONNX Runtime's MatMulNBits)")
-    llm.add_argument("--context", type=positive_int, default=None,
-                     help="tokens of KV cache each session may hold (default: the model's context)")
     p.add_argument("-o", "--output", required=True, help="output directory")
     p.set_defaults(func=_run)

@@ -21,7 +21,26 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bb_edge.commands._args import _check_url, positive_int
+from bb_edge.commands._args import _check_url, non_negative_float, non_negative_int, positive_int
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number above 0 (the canary window: 0 would judge no request)."""
+    value = non_negative_float(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0")
+    return value
+
+
+def update_id(text: str) -> int:
+    """argparse type: an update id (0..2**32-1, as `bb-edge deploy` prints it)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an update id; give a number 0..4294967295") from None
+    if not 0 <= value <= 0xFFFFFFFF:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an update id; give a number 0..4294967295")
+    return value
 
 
 def mqtt_url(text: str) -> str:
@@ -30,9 +49,22 @@ def mqtt_url(text: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from bb_edge.adapters.ops.ota_abort import abort_on_fleet
     from bb_edge.adapters.ops.ota_deploy import deploy_to_fleet
     from bb_edge.engine import ota
     from bb_edge.errors import UsageError
+
+    if args.abort is not None:  # the operator frees nodes a dead deployer left with a staged update
+        answered, nodes = abort_on_fleet(args.current, args.fleet, args.abort, timeout_s=args.timeout)
+        for node in nodes:
+            code = answered.get(node)
+            print(f"{node}: " + (f"{ota.CODE_NAMES.get(code, code)}: does not run update {args.abort}"
+                                 if code is not None else "no answer to the ABORT"))
+        print(f"abort of update {args.abort} {'done' if len(answered) == len(nodes) else 'incomplete'} "
+              f"({len(answered)} of {len(nodes)} nodes answered)")
+        return 0 if len(answered) == len(nodes) else 4
+    if args.dist is None:
+        raise UsageError("give the deployment directory with the new programs (or --abort UPDATE_ID)")
 
     signer: ota.Signer
     if args.key is None:
@@ -92,7 +124,8 @@ def _run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``deploy`` subcommand."""
     p = sub.add_parser("deploy", help="push new per-node programs to a live fleet (signed, A/B, all-or-none)")
-    p.add_argument("dist", help="compiled deployment directory with the new programs")
+    p.add_argument("dist", nargs="?", default=None,
+                   help="compiled deployment directory with the new programs (not with --abort)")
     p.add_argument("--current", required=True, help="the deployment directory the fleet runs now")
     p.add_argument("--fleet", required=True, type=mqtt_url,
                    help="mqtt://HOST:PORT[?creds=FILE], or serial:PORT for the one node on a serial line")
@@ -108,13 +141,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stages", default=None, metavar="S1,S2,...",
                    help="staged rollout: e.g. 10%%,50%%,100%% or n2,n1+n2,100%%; every stage but the last runs the "
                         "update in shadow on its nodes for --canary-window s, judged by the limits below")
-    p.add_argument("--canary-window", type=float, default=10.0, metavar="S", help="seconds per canary stage")
-    p.add_argument("--max-drift", type=float, default=0.05,
+    p.add_argument("--abort", type=update_id, default=None, metavar="UPDATE_ID",
+                   help="send ABORT for this update id to every node of --current and wait for their answers "
+                        "(frees nodes a deployer that died left with a staged update or a shadow canary)")
+    p.add_argument("--canary-window", type=positive_float, default=10.0, metavar="S",
+                   help="seconds per canary stage")
+    p.add_argument("--max-drift", type=non_negative_float, default=0.05,
                    help="largest relative output drift of the update vs the running program (default 0.05)")
-    p.add_argument("--max-nonfinite", type=int, default=0, help="mirrored outputs with NaN/inf allowed (default 0)")
-    p.add_argument("--max-error-rate", type=float, default=0.0, help="update errors per mirrored request (default 0)")
-    p.add_argument("--max-latency-ratio", type=float, default=3.0,
+    p.add_argument("--max-nonfinite", type=non_negative_int, default=0,
+                   help="mirrored outputs with NaN/inf allowed (default 0)")
+    p.add_argument("--max-error-rate", type=non_negative_float, default=0.0,
+                   help="update errors per mirrored request (default 0)")
+    p.add_argument("--max-latency-ratio", type=non_negative_float, default=3.0,
                    help="p95 latency of the update / of the running program (default 3)")
-    p.add_argument("--min-requests", type=int, default=1,
+    p.add_argument("--min-requests", type=non_negative_int, default=1,
                    help="mirrored requests a stage needs to pass (default 1)")
     p.set_defaults(func=_run)

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from bb_edge.commands._args import positive_int
 from bb_edge.errors import InputFileError
 from bb_edge.paths import check_output_file
 
@@ -42,8 +43,23 @@ def inspect_model(path: Path, console: Console, show_tensors: bool) -> None:
         console.print(t)
 
 
-def inspect_deployment(directory: Path, console: Console, png: str | None) -> None:
-    """Tables of nodes and cuts, plus the partition picture."""
+def state_rows(dep: object, context: int | None) -> list[tuple[str, str, int, int, int | None]]:
+    """Per stateful node: (node, pairs, state bytes per session at ``context`` (default the deployment's),
+    bytes per step of growing states, state budget or None)."""
+    extra = getattr(dep, "extra", {})
+    n_ctx = context or int(extra.get("context", 1))
+    rows = []
+    for node, pairs in (extra.get("state") or {}).items():
+        fixed = sum(p.get("bytes", 0) for p in pairs if "bytes_per_step" not in p)
+        per_step = sum(p["bytes_per_step"] for p in pairs if "bytes_per_step" in p)
+        budget = dep.node(node).limits.get("state_budget")  # type: ignore[attr-defined]
+        rows.append((node, ", ".join(f"{p['output']}->{p['input']}" for p in pairs), fixed + per_step * n_ctx,
+                     per_step, budget))
+    return rows
+
+
+def inspect_deployment(directory: Path, console: Console, png: str | None, context: int | None = None) -> None:
+    """Tables of nodes and cuts, plus the partition picture; session state per node at ``context`` steps."""
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.viz.partition import draw_partition, human_bytes
 
@@ -69,6 +85,17 @@ def inspect_deployment(directory: Path, console: Console, png: str | None) -> No
     console.print(c)
     console.print(f"total bytes crossing cuts per inference: "
                   f"{human_bytes(sum(e.bytes_per_inference for e in dep.edges))}")
+    rows = state_rows(dep, context)
+    if rows:
+        n_ctx = context or dep.extra.get("context", 1)
+        s = Table(title=f"session state (kept on the node, never on the wire) at context {n_ctx}")
+        for col in ("node", "state pairs", "params", "state/session", "per step", "state budget", "sessions fit"):
+            s.add_column(col)
+        for node, pairs, nbytes, per_step, budget in rows:
+            s.add_row(node, pairs, human_bytes(dep.node(node).param_bytes), human_bytes(nbytes),
+                      human_bytes(per_step) if per_step else "-", human_bytes(budget) if budget else "default",
+                      str(budget // nbytes) if budget and nbytes else "-")
+        console.print(s)
     if png:
         console.print(f"partition picture: {draw_partition(dep, png)}")
 
@@ -113,7 +140,7 @@ def _run(args: argparse.Namespace) -> int:
     if bbrt is not None and hasattr(bbrt, "is_mcu_build") and bbrt.is_mcu_build(path):
         bbrt.print_report(path, console, args.png)
         return 0
-    inspect_deployment(path, console, args.png)
+    inspect_deployment(path, console, args.png, args.context)
     return 0
 
 
@@ -125,5 +152,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tensors", action="store_true", help="with MODEL.onnx: list every tensor")
     p.add_argument("--train-batch", type=int, default=0, metavar="N",
                    help="with MODEL.onnx: the bbrt training step's footprint per target at batch N")
+    p.add_argument("--context", type=positive_int, metavar="N",
+                   help="with a deployment: count growing session state (a dynamic dim) at N steps")
     p.add_argument("--train-target", metavar="TARGET", help="with --train-batch: refuse (FitError) if it does not fit")
     p.set_defaults(func=_run)

@@ -30,7 +30,8 @@ def _write_secret(path: Path, text: str) -> None:
 
 
 def embed_public_key(directory: str | Path, public_hex: str) -> Path:
-    """Set ``ota.public_key`` in ``DIR/deployment.json`` (rewritten atomically)."""
+    """Set ``ota.public_key`` (and ``ota.program_version`` when absent) in ``DIR/deployment.json`` (rewritten
+    atomically)."""
     path = Path(directory) / "deployment.json"
     try:
         raw = json.loads(path.read_text())
@@ -40,6 +41,11 @@ def embed_public_key(directory: str | Path, public_hex: str) -> Path:
     if not isinstance(ota, dict):
         raise DeploymentError(f"{path}: 'ota' must be an object")
     ota["public_key"] = public_hex
+    # the version of the programs this deployment ships, on bb-edge deploy's scale (wall-clock ms): a node
+    # installed from it refuses any older signed update (the anti-rollback floor before its first update)
+    from bb_edge.adapters.ops.ota_store import version_now
+
+    ota.setdefault("program_version", version_now())
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(raw, indent=2) + "\n")
     os.replace(tmp, path)

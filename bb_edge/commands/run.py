@@ -1,4 +1,4 @@
-"""``bb-edge run DIR --inputs IN.npz --outputs OUT.npz [--backend] [--transport]``."""
+"""``bb-edge run DIR --inputs IN.npz | --session STEPS.npz --outputs OUT.npz [--backend] [--transport]``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from rich.console import Console
 
-from bb_edge.commands._args import fleet_transport, fraction, non_negative_float, non_negative_int, positive_int
-from bb_edge.errors import BBError, UsageError
+from bb_edge.commands._args import (
+    TargetAppend,
+    fleet_transport,
+    fraction,
+    non_negative_float,
+    non_negative_int,
+    positive_int,
+    target_spec,
+)
+from bb_edge.errors import BBError, SessionError, UsageError
 from bb_edge.paths import check_output_dir, check_output_file, check_parent_exists
 
 if TYPE_CHECKING:  # the compiler (onnx) is imported when a command runs, not when the CLI parses
@@ -25,7 +33,7 @@ FLEETS = {"mqtt": "bb_edge.adapters.fleet.mqtt_fleet", "mqtts": "bb_edge.adapter
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], transport: str = "inproc",
                    backend: str = "ort", processes: bool = False,
-                   otlp: str | None = None) -> list[dict[str, np.ndarray]]:
+                   otlp: str | None = None, session: int | None = None) -> list[dict[str, np.ndarray]]:
     """Run every request through the fleet over ``transport``; graph outputs per request.
 
     ``inproc`` runs all engines in this process; any other URL scheme is
@@ -33,6 +41,9 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
     ``otlp`` (an OTLP/HTTP endpoint or ``console``) exports every node's spans and
     metrics: in-process engines from this process, node processes (``processes``)
     each their own (they inherit ``OTEL_EXPORTER_OTLP_ENDPOINT``).
+    ``session`` (an id 1..2**64-1): the requests are the steps of one session of the host, in order, and
+    every stateful stage keeps its state between them (docs/wire.md "Sessions"); the session is closed at
+    the end. A refused step or an ended session is a SessionError.
     """
     scheme = transport.split(":", 1)[0] if transport != "inproc" else "inproc"
     if scheme == "inproc":
@@ -44,10 +55,10 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
         # as the sequential, encoded fleet (tests/adapters/test_inproc_pipeline.py), at a single session's speed
         with InProcFleet(dep, backend=backend, concurrent=len(requests) > 1, zero_copy=True) as fleet:
             if not otlp:
-                return fleet.run(requests)
+                return _inproc_run(fleet, requests, session)
             providers = _telemetry(otlp, dep, fleet.engines)
             try:
-                return fleet.run(requests)
+                return _inproc_run(fleet, requests, session)
             finally:
                 for provider in providers:
                     provider.shutdown()  # exports what is buffered
@@ -62,9 +73,37 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], trans
     if mod_name is None:
         raise BBError(f"unknown transport {transport!r}; use inproc, mqtt://HOST:PORT or serial://pty")
     mod = importlib.import_module(mod_name)
-    result: list[dict[str, np.ndarray]] = mod.run_deployment(dep, requests, transport, backend=backend,
-                                                             processes=processes)
+    kw = {"session": session} if session is not None else {}
+    try:
+        result: list[dict[str, np.ndarray]] = mod.run_deployment(dep, requests, transport, backend=backend,
+                                                                 processes=processes, **kw)
+    except BBError as exc:
+        missing = getattr(exc, "missing", None) or {}
+        why = next((w for w in missing.values() if w.startswith(("SessionEnded", "SessionRefused"))), None)
+        if session is not None and why is not None:  # the first step a node refused, and why
+            step = min(k for k, w in missing.items() if w == why)
+            err = SessionError(f"step {step} failed: {why}")
+            err.outputs = getattr(exc, "outputs", None)  # type: ignore[attr-defined]
+            raise err from exc
+        raise
     return result
+
+
+def _inproc_run(fleet: Any, requests: list[dict[str, np.ndarray]], session: int | None) -> list[dict[str, np.ndarray]]:
+    """Run ``requests`` on an in-process fleet, as the steps of ``session`` if given (closed at the end)."""
+    if session is None:
+        return list(fleet.run(requests))
+    try:
+        return list(fleet.run(requests, session=session))
+    finally:
+        fleet.close_session(session)
+
+
+def new_session_id() -> int:
+    """A session id for one ``run --session``: random, so runs against a long-lived fleet do not meet."""
+    import secrets
+
+    return secrets.randbelow(2**63 - 1) + 1
 
 
 def _telemetry(otlp: str, dep: Deployment, engines: dict[str, Any]) -> list[Any]:
@@ -127,12 +166,23 @@ def _run(args: argparse.Namespace) -> int:
         from bb_edge.adapters.learn.simulator import run_learning  # type: ignore[import-not-found]
 
         return int(run_learning(dep, args))
-    requests = load_requests(dep, args.inputs, count=args.count)
+    session = None
+    if args.session:
+        if args.inputs:
+            raise UsageError("give --inputs (independent requests) or --session (the steps of one session), not both")
+        requests = load_requests(dep, args.session, option="--session")
+        session = new_session_id()
+    elif dep.stateful:
+        raise UsageError(f"{args.dir} keeps session state ({', '.join(dep.extra['state'])}): run its steps with "
+                         f"--session STEPS.npz (arrays stacked on a leading step axis, one key per graph input)")
+    else:
+        requests = load_requests(dep, args.inputs, count=args.count)
     console = Console()
+    what = f"{len(requests)} step(s) of one session" if session else f"{len(requests)} request(s)"
     try:
-        with console.status(f"running {len(requests)} request(s) through {len(dep.nodes)} nodes over "
-                            f"{args.transport}"):
-            outs = run_deployment(dep, requests, args.transport, args.backend, args.processes, otlp=args.otlp)
+        with console.status(f"running {what} through {len(dep.nodes)} nodes over {args.transport}"):
+            outs = run_deployment(dep, requests, args.transport, args.backend, args.processes, otlp=args.otlp,
+                                  session=session)
     except BBError as exc:
         partial = getattr(exc, "outputs", None)  # RunIncomplete: keep what did arrive
         if args.outputs and partial:
@@ -142,7 +192,12 @@ def _run(args: argparse.Namespace) -> int:
         raise
     if args.outputs:
         save_outputs(Path(args.outputs), outs)
-        console.print(f"wrote {len(outs)} request(s) of outputs {sorted(outs[0])} to {args.outputs}")
+        console.print(f"wrote {len(outs)} {'step' if session else 'request'}(s) of outputs {sorted(outs[0])} to "
+                      f"{args.outputs}" + (" (stacked on a leading step axis)" if session and len(outs) > 1 else ""))
+    elif session:
+        for t, out in enumerate(outs):
+            for k, v in out.items():
+                console.print(f"step {t} {k}: shape {list(v.shape)} {v.dtype}, first values {v.ravel()[:5]}")
     else:
         for k, v in outs[0].items():
             console.print(f"{k}: shape {list(v.shape)} {v.dtype}, first values {v.ravel()[:5]}")
@@ -154,6 +209,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run a compiled deployment (whole fleet)")
     p.add_argument("dir", help="compiled deployment directory")
     p.add_argument("--inputs", help=".npz keyed by graph input name (random if omitted)")
+    p.add_argument("--session", metavar="STEPS.npz",
+                   help="run the steps of one session: arrays stacked on a leading step axis, one key per graph "
+                        "input; stateful nodes (compile --state) keep their state between steps")
     p.add_argument("--outputs", help=".npz to write the graph outputs to")
     p.add_argument("--backend", default="ort", choices=["ort", "reference", "executorch"],
                    help="ort: ONNX Runtime (default); reference: onnx.reference; executorch: every segment "
@@ -181,7 +239,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS|local",
                        help="train the virtual clients on a Ray cluster at HOST:PORT, or one started here (local; "
                             "the default when the flag has no value); pip install bb-edge[ray]")
-    learn.add_argument("--target", action="append", metavar="NODE=TARGET", default=None,
+    learn.add_argument("--target", action=TargetAppend, type=target_spec, metavar="NODE=TARGET", default=None,
                        help="with --processes: build NODE's learning bundle for TARGET and run it in the fleet "
                             "(qemu-cortex-m3 / qemu-rv32 / host under QEMU or on a pty, esp32-micropython's main.py "
                             "on a pty, each behind a serial bridge); repeatable")

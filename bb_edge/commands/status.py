@@ -8,7 +8,9 @@ phi-accrual detector over its status records reaches the threshold
 (bb_edge/adapters/ops/status_view.py). Refreshes until Ctrl-C; ``--once S`` prints one
 table after S seconds and exits. Rows are nodes (``_host`` and clients are not), each with its program
 (deployment name, ``program_version``, hash); a retained record of a node long gone shows ``gone``,
-and ``--prune DIR`` deletes those of names not in DIR's deployment.
+and ``--prune DIR`` deletes those of names not in DIR's deployment. On a cluster's
+``mqtt://H1:P1,H2:P2,...`` it reads every member; ``--deployment DIR`` names the nodes whose retained
+records it asks each member for (RabbitMQ sends retained messages to exact topics only).
 """
 
 from __future__ import annotations
@@ -34,9 +36,15 @@ def _run(args: argparse.Namespace) -> int:
               + (f": {', '.join(gone)}" if gone else ""))
         return 0
 
+    names: dict[str, list[str]] = {}
+    for d in args.deployment or []:
+        from bb_edge.deployment.manifest import load_deployment
+
+        dep = load_deployment(d)
+        names.setdefault(dep.name, []).extend(dep.node_names)
     # the clock, the MQTT client and the redraw loop live in the adapter (bb_edge/ stays sans-IO)
     return run_view(args.url, interval=args.interval, threshold=args.threshold, refresh=args.refresh,
-                    once=args.once, connect_timeout=args.connect_timeout)
+                    once=args.once, connect_timeout=args.connect_timeout, names=names)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print one table after S seconds and exit (no live view)")
     p.add_argument("--connect-timeout", type=non_negative_float, default=10.0,
                    help="seconds to wait for the broker connection")
+    p.add_argument("--deployment", metavar="DIR", action="append",
+                   help="on a clustered broker (mqtt://H1:P1,H2:P2,...), also list DIR's nodes that are not "
+                        "publishing now (RabbitMQ keeps retained records per member, for exact topics only)")
     p.add_argument("--prune", metavar="DIR",
                    help="delete the retained records of names not in DIR's deployment (old runs, renamed nodes)")
     p.set_defaults(func=_run)

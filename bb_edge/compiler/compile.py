@@ -22,6 +22,7 @@ from bb_edge.compiler.placement import (
     place_by_cuts,
     place_by_map,
 )
+from bb_edge.compiler.state import StatePair, check_fit, check_pairs, spans, state_budget
 from bb_edge.deployment.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.errors import PlacementError
 from bb_edge.names import check_name
@@ -35,6 +36,9 @@ class PlacementWarning(UserWarning):
 class EdgeTooLargeError(PlacementError):
     """A cross-node edge (or graph input) carries more bytes per inference than its receiver accepts."""
 
+
+#: the engine's per-session state limit when deployment.json sets none (bb_edge.engine.engine.Limits)
+SESSION_BYTES_DEFAULT = 64 * 1024 * 1024
 
 #: ops before a model's first compute op that leave patch-based execution possible
 _LAYOUT_OPS = ("QuantizeLinear", "DequantizeLinear", "Transpose", "Reshape", "Cast")
@@ -55,6 +59,9 @@ def compile_model(
     max_payload: int = DEFAULT_MAX_PAYLOAD,
     targets: Sequence[str] | None = None,
     input_values: InputValues | None = None,
+    state: Sequence[tuple[str, str]] | None = None,
+    state_budget_bytes: int | None = None,
+    context: int | None = None,
 ) -> tuple[Deployment, dict[str, onnx.ModelProto]]:
     """Compile a model into per-node programs and a manifest (written to ``out_dir`` if given).
 
@@ -73,6 +80,13 @@ def compile_model(
     instead of ``memory_limits``, records the estimates in the manifest's
     ``placement.nodes`` and each node's target, and raises FitError (by how many
     bytes, suggesting more nodes) when no split fits.
+
+    ``state`` pairs ``(output, input)`` (``--state OUTPUT=INPUT``): the output at one step feeds the input
+    at the next and both stay on one node (bb_edge.compiler.state); deployment.json lists them under
+    ``state``. Each node keeping state gets ``limits.state_budget``: ``state_budget_bytes`` if given, else its
+    target profile's (``state_budget_bytes``, else a quarter of its RAM). A growing state (a dynamic dim)
+    counts at ``context`` steps (default 1). FitError when one session's state passes the budget, or the
+    node's weights + state its target's RAM.
     """
     chosen = sum(x is not None for x in (nodes, cuts, place))
     if chosen > 1:
@@ -91,7 +105,10 @@ def compile_model(
         if memory_limits:
             raise PlacementError("give --target or --memory-limit, not both: a target's profile sets its limits")
         node_targets = assign(list(node_names) if node_names else default_names(nodes), targets)
+    if context is not None and context < 1:
+        raise PlacementError(f"--context must be a positive number of steps, not {context}")
     model = load_model(source, input_shapes, input_values)
+    pairs = check_pairs(model, list(state or []))
     report: dict[str, object] = {}
     kept: dict[str, str] = {}
     if nodes is not None:
@@ -100,7 +117,7 @@ def compile_model(
         lead = next((n.op_type for n in model.graph.node if n.op_type not in _LAYOUT_OPS), "")
         budgets = [budget(n, node_targets[n], patchable=(k == 0 and lead == "Conv")) if n in node_targets else None
                    for k, n in enumerate(names)] if node_targets else None
-        auto = place_auto_report(model, nodes, names, memory_limits, budgets)
+        auto = place_auto_report(model, nodes, names, memory_limits, budgets, together=spans(model, pairs))
         kept = {b.node: b.spec for b in budgets or [] if b is not None}
         placement = auto.placement
         report = {"method": "auto", "balance_cap": BALANCE_CAP, "max_share": round(auto.cap, 6),
@@ -123,15 +140,18 @@ def compile_model(
     if name is None:
         name = Path(str(source)).stem if not isinstance(source, onnx.ModelProto) else (model.graph.name or "model")
     order = list(node_names) if node_names else None
-    dep, programs = partition(model, placement, name=_safe(name), node_order=order, allow_cycles=allow_cycles)
+    dep, programs = partition(model, placement, name=_safe(name), node_order=order, allow_cycles=allow_cycles,
+                              state=pairs)
     for spec in dep.nodes:
         check_name(spec.name, "node")  # annotations and --names: the name rule (docs/architecture.md, Names)
         spec.limits = {**spec.limits, "max_payload": int(max_payload)}
         if spec.name in kept:  # `bb-edge build DIR` builds each node for the target it was placed by
             spec.target = kept[spec.name]
+    if pairs:
+        _place_state(dep, pairs, node_targets, state_budget_bytes, context or 1)
     _check_payloads(dep)
     dep.extra["pipeline"] = not allow_cycles
-    dyn = dynamic_inputs(model)
+    dyn = {k: v for k, v in dynamic_inputs(model).items() if k not in {p.input for p in pairs}}  # host inputs only
     if dyn:
         dep.extra["dynamic_inputs"] = dyn
     if report:
@@ -153,6 +173,31 @@ def write_deployment(dep: Deployment, programs: dict[str, onnx.ModelProto], out_
     for spec in dep.nodes:
         onnx.save(programs[spec.name], str(out_dir / spec.program))
     dep.save(out_dir)
+
+
+def _place_state(dep: Deployment, pairs: list[StatePair], node_targets: dict[str, str], budget_bytes: int | None,
+                 context: int) -> None:
+    """Each stateful node's state bytes (at ``context``), its ``limits.state_budget``, and the fit check."""
+    from bb_edge.targets import load_target
+
+    by_input = {p.input: p for p in pairs}
+    for node, entries in dep.extra["state"].items():
+        mine = [by_input[e["input"]] for e in entries]
+        for e, p in zip(entries, mine, strict=True):
+            e["bytes"] = p.nbytes(context)
+            if p.grows:
+                e["bytes_per_step"] = p.bytes_per_step
+        total = sum(p.nbytes(context) for p in mine)
+        spec = dep.node(node)
+        prof = load_target(node_targets[node]) if node in node_targets else None
+        budget_n = budget_bytes if budget_bytes is not None else (state_budget(prof) if prof else None)
+        if budget_n is not None:
+            spec.limits = {**spec.limits, "state_budget": int(budget_n)}
+        if total > SESSION_BYTES_DEFAULT:  # one session of this size must not end at its limit
+            spec.limits = {**spec.limits, "session_bytes": int(min(total, budget_n) if budget_n else total)}
+        weights = spec.param_bytes if prof is not None and prof.builder != "mcu-bbrt" else 0  # MCU: weights in flash
+        check_fit(node, prof.name if prof else "-", total, budget_n, weights, prof.ram_bytes if prof else 0, context)
+    dep.extra["context"] = context
 
 
 def _check_payloads(dep: Deployment) -> None:

@@ -9,6 +9,7 @@ from onnx import helper
 from bb_edge.compiler.cost import op_costs, tensor_bytes
 from bb_edge.compiler.load import tensor_types, unknown_rank
 from bb_edge.compiler.placement import Placement, check_no_cross_node_cycle
+from bb_edge.compiler.state import StatePair, homes
 from bb_edge.deployment.manifest import Deployment, EdgeSpec, IOSpec, NodeSpec
 from bb_edge.deployment.ports import WIRE_DOMAIN, WIRE_VERSION, node_reads, value_info
 from bb_edge.errors import PlacementError
@@ -27,13 +28,17 @@ def partition(
     name: str = "deployment",
     node_order: list[str] | None = None,
     allow_cycles: bool = True,
+    state: list[StatePair] | None = None,
 ) -> tuple[Deployment, dict[str, onnx.ModelProto]]:
     """Split ``model`` by ``placement`` into per-node programs and a Deployment.
 
     Every tensor produced on one node and consumed on another becomes an edge
     with a Send on the producer and a Recv on the consumer, both stamped with
     the edge's (elem_type, shape) contract. With ``allow_cycles=False`` a
-    placement whose data flows around a cycle of nodes is refused.
+    placement whose data flows around a cycle of nodes is refused. ``state``
+    pairs (bb_edge.compiler.state) stay on the node that computes them: their
+    input and output are that node's program's graph input and output but no
+    host input or output; deployment.json lists them under ``state``.
     """
     g = model.graph
     missing = [n.name for n in g.node if n.name not in placement]
@@ -63,6 +68,10 @@ def partition(
         for x in node_reads(node):
             if x in input_names and x not in producer:
                 producer[x] = placement[node.name]
+    pairs = list(state or [])
+    home = homes(model, placement, pairs)  # StateSplitError when a pair's ops sit on several nodes
+    producer.update(home)
+    state_outs = {p.output for p in pairs}
     for i in input_names:
         if i not in producer:
             producer[i] = nodes[0]  # unused input: owned by the first node
@@ -98,11 +107,15 @@ def partition(
     next_id = len(edges) + 1
     inputs: list[IOSpec] = []
     for vi in g.input:
+        if vi.name in home:  # a state input is fed by the node itself, never by the host
+            continue
         et, shp = types[vi.name]
         inputs.append(IOSpec(vi.name, et, _dtype_name(et), list(shp), producer[vi.name], next_id))
         next_id += 1
     outputs: list[IOSpec] = []
     for vo in g.output:
+        if vo.name in state_outs:  # kept on its node for the next step, never sent to the host
+            continue
         et, shp = types[vo.name]
         outputs.append(IOSpec(vo.name, et, _dtype_name(et), list(shp), producer[vo.name], next_id))
         next_id += 1
@@ -111,8 +124,9 @@ def partition(
     programs: dict[str, onnx.ModelProto] = {}
     specs: list[NodeSpec] = []
     for n in nodes:
-        owned = {i.name for i in inputs if i.node == n}
-        prog = _program(model, placement, n, edges, types, name, owned)
+        owned = {i.name for i in inputs if i.node == n} | {i for i, h in home.items() if h == n}
+        kept = [p.output for p in pairs if home[p.input] == n]
+        prog = _program(model, placement, n, edges, types, name, owned, kept)
         programs[n] = prog
         my_ops = [op for op in g.node if placement[op.name] == n]
         used_inits = {x for op in my_ops for x in node_reads(op) if x in inits}
@@ -126,12 +140,16 @@ def partition(
         ))
     dep = Deployment(name=name, nodes=specs, edges=edges, inputs=inputs, outputs=outputs,
                      bindings={n: {} for n in nodes})
+    if pairs:
+        dep.extra["state"] = {n: [{"output": p.output, "input": p.input} for p in pairs if home[p.input] == n]
+                              for n in nodes if n in home.values()}
     return dep, programs
 
 
 def _program(
     model: onnx.ModelProto, placement: Placement, node: str, edges: list[EdgeSpec],
     types: dict[str, tuple[int, tuple[int, ...]]], dep_name: str, owned_inputs: set[str],
+    state_outputs: list[str] | None = None,
 ) -> onnx.ModelProto:
     g = model.graph
     my_ops = [op for op in g.node if placement[op.name] == node]
@@ -145,6 +163,9 @@ def _program(
     # every graph input this node owns stays part of its interface, even if unused here
     graph_inputs = [vi for vi in g.input if vi.name in owned_inputs and vi.name not in recv_names]
     graph_outputs = [vo for vo in g.output if vo.name in produced]
+    declared = {vo.name for vo in graph_outputs}
+    # a state output the source model computes but does not output: this program outputs it for the engine
+    graph_outputs += [value_info(t, *types[t]) for t in state_outputs or [] if t not in declared and t in types]
     inits = [i for i in g.initializer if i.name in used]
     # tensors made here keep the source model's inferred type (which may leave the rank open); Recv
     # outputs take the edge contract

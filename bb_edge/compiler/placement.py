@@ -179,6 +179,7 @@ def place_auto_report(
     node_names: Sequence[str] | None = None,
     memory_limits: Sequence[int] | None = None,
     budgets: Sequence[NodeBudget | None] | None = None,
+    together: Sequence[tuple[int, int]] = (),
 ) -> AutoPlacement:
     """Split the op sequence into ``n_nodes`` contiguous stages, balanced in compute.
 
@@ -196,6 +197,8 @@ def place_auto_report(
     budget and its arena estimate + transmit buffer its RAM budget; a split
     that cannot fit is a FitError saying by how many bytes the best split is
     over, on which node.
+
+    ``together``: op index ranges ``(first, last)`` never cut (a state pair's ops, bb_edge.compiler.state).
     """
     g = model.graph
     L = len(g.node)
@@ -211,6 +214,8 @@ def place_auto_report(
     cum_load = np.concatenate([[0.0], np.cumsum(share)])
     cum_params = np.concatenate([[0.0], np.cumsum(params)])
     cross, live, forbidden = _interval_bytes(model)
+    for first, last in together:
+        forbidden[first:last] = True
     cross_raw = cross.copy()
     limits = list(memory_limits) if memory_limits else [0] * n_nodes
     fit = StageFit(model, budgets, params, live, cross_raw) if budgets and any(budgets) else None
@@ -231,7 +236,7 @@ def place_auto_report(
     best = _min_bottleneck(blocks, n_nodes)
     warnings: list[str] = []
     if best > documented + 1e-12:
-        warnings.append(_why_unbalanced(g, share, blocks, best, documented, n_nodes))
+        warnings.append(_why_unbalanced(g, share, blocks, best, documented, n_nodes, together))
     cap = max(documented, best) * (1 + 1e-9)
     cross_n = cross / max(cross.max(), 1.0)
     cuts = None
@@ -301,7 +306,7 @@ def _min_bottleneck(blocks: list[tuple[int, int, float]], n: int) -> float:
 
 
 def _why_unbalanced(g: onnx.GraphProto, share: np.ndarray, blocks: list[tuple[int, int, float]],
-                    best: float, documented: float, n: int) -> str:
+                    best: float, documented: float, n: int, together: Sequence[tuple[int, int]] = ()) -> str:
     """One sentence on why no split meets the documented cap."""
     head = (f"automatic placement cannot keep every node within {BALANCE_CAP:.0%} of an even split "
             f"({documented:.1%} of the compute each for {n} nodes)")
@@ -312,9 +317,10 @@ def _why_unbalanced(g: onnx.GraphProto, share: np.ndarray, blocks: list[tuple[in
                 f"on one node; the busiest node gets {best:.1%}. Use fewer nodes or place by hand (--place)")
     first, last, b = max(blocks, key=lambda t: t[2])
     if b > documented:
-        return (f"{head}: ops {g.node[first].name!r}..{g.node[last].name!r} ({b:.1%} of the compute) pass a "
-                f"tensor that cannot cross nodes (unknown rank or a dtype the wire cannot carry), so they stay "
-                f"together; use fewer nodes or place by hand (--place)")
+        why = ("keep a state pair (--state) on one node" if any(a < last and b_ > first for a, b_ in together)
+               else "pass a tensor that cannot cross nodes (unknown rank or a dtype the wire cannot carry)")
+        return (f"{head}: ops {g.node[first].name!r}..{g.node[last].name!r} ({b:.1%} of the compute) {why}, "
+                f"so they stay together; use fewer nodes or place by hand (--place)")
     return (f"{head}: the ops are too coarse for {n} contiguous stages, the best split puts {best:.1%} on "
             f"one node. Use fewer nodes or a cut list (--cut)")
 

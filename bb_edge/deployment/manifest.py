@@ -1,8 +1,7 @@
 """deployment.json: the manifest tying per-node programs, edges and bindings together.
 
-Why one file: the manifest's dataclasses, its loader and its cross-reference validation describe one
-document; the checks read the same fields the dataclasses name, and a split would leave either side
-without the other's vocabulary.
+Why one file: the dataclasses, loading and the cross-reference checks describe one document; every later
+stage reads deployment.json through them, and each check follows the structure the dataclasses define.
 """
 
 from __future__ import annotations
@@ -11,13 +10,14 @@ import functools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
-from onnx import helper
 
 from bb_edge.errors import DeploymentError
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s CPU) is imported where a program is loaded or checked
+    import onnx
 
 FORMAT = "bb-edge/deployment"
 VERSION = 1
@@ -179,6 +179,7 @@ class Deployment:
         path = self.directory / self.node(name).program
         if not path.is_file():
             raise DeploymentError(f"program {path} is missing; re-run `bb-edge compile`")
+        import onnx  # here, not at the top: a node that loads no program (a learning client) skips onnx
         return onnx.load(str(path))
 
     def to_json(self) -> dict[str, Any]:
@@ -407,6 +408,8 @@ def _cross_references(raw: dict[str, Any], directory: Path | None) -> list[str]:
     raw_standby = raw.get("standby")
     standby: dict[str, Any] = raw_standby if isinstance(raw_standby, dict) else {}
     problems += _standby_problems(standby, nodes, edges, ins + outs, known)
+    raw_state = raw.get("state")
+    problems += _state_problems(raw_state if isinstance(raw_state, dict) else {}, edges, ins, outs, known, standby)
     # a stage and its standbys share one program; any other sharing is a mistake
     stage_of: dict[Any, str] = {sb: stage for stage, sbs in standby.items() if isinstance(sbs, list)
                                 for sb in sbs if isinstance(sb, str)}
@@ -456,6 +459,40 @@ def _standby_problems(standby: dict[str, Any], nodes: list[dict[str, Any]], edge
     return problems
 
 
+def _state_problems(state: dict[str, Any], edges: list[dict[str, Any]], ins: list[dict[str, Any]],
+                    outs: list[dict[str, Any]], known: set[Any], standby: dict[str, Any]) -> list[str]:
+    """Cross references of the ``state`` map: a known stage node, each name in one pair, neither end on the host
+    side (not a graph input/output, no edge into the node carries the input). That both are graph input and
+    output of the node's program is checked when an engine installs it (nothing is read here)."""
+    problems: list[str] = []
+    host_in = {x.get("name") for x in ins if isinstance(x.get("name"), str)}  # others: the schema reports them
+    host_out = {x.get("name") for x in outs if isinstance(x.get("name"), str)}
+    standbys = {sb for sbs in standby.values() if isinstance(sbs, list) for sb in sbs if isinstance(sb, str)}
+    seen_in: dict[str, str] = {}
+    seen_out: dict[str, str] = {}
+    for node, pairs in state.items():
+        if node not in known:
+            problems.append(f"state names unknown node {node!r}")
+            continue
+        if node in standbys:
+            problems.append(f"state of {node!r}: a standby keeps its stage's state pairs, not its own")
+        for p in pairs if isinstance(pairs, list) else []:
+            if not isinstance(p, dict) or not isinstance(p.get("input"), str) or not isinstance(p.get("output"), str):
+                continue  # the schema reports it
+            i, o = p["input"], p["output"]
+            for name, seen, role in ((i, seen_in, "input"), (o, seen_out, "output")):
+                if name in seen:
+                    problems.append(f"state {role} {name!r} is in two pairs ({seen[name]!r} and {node!r})")
+                seen[name] = node
+            if i in host_in:
+                problems.append(f"state input {i!r} of {node!r} is also a graph input: the host would feed it")
+            if o in host_out:
+                problems.append(f"state output {o!r} of {node!r} is also a graph output: it would go on the wire")
+            if any(e.get("tensor") == i and e.get("dst") == node for e in edges):
+                problems.append(f"state input {i!r} of {node!r} arrives on an edge: it must be the node's own")
+    return problems
+
+
 def _dupes(values: list[Any]) -> list[Any]:
     seen: dict[Any, int] = {}
     for v in values:
@@ -465,6 +502,7 @@ def _dupes(values: list[Any]) -> list[Any]:
 
 
 def _dtype_of(elem_type: int) -> str | None:
+    from onnx import helper
     try:
         return str(np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)))
     except (KeyError, TypeError, ValueError):

@@ -32,7 +32,7 @@ import itertools
 import json
 import math
 import struct
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +41,7 @@ import numpy as np
 import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
-from bb_edge.deployment.clients import may_submit, reply_to, request_owner, slot_of_id
+from bb_edge.deployment.clients import client_name, may_submit, reply_to, request_owner, slot_of_id
 from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
 from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
@@ -50,6 +50,7 @@ from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
+from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
 from bb_edge.errors import BBError, WireError
@@ -60,6 +61,7 @@ from bb_edge.wire.framing import StreamDecoder, length_prefix
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
 CTRL_SESSION_CLOSE = 6  # the owner ends a session at every stage (docs/wire.md "Sessions")
+CTRL_STATE_DELTA = 7  # a stateful stage's committed step, for the other members of its stage group
 #: how far ahead of a session's next step a step may arrive and wait (steps sent without waiting for outputs)
 SESSION_AHEAD = 64
 SNAPSHOT_MAGIC = b"BBSNAP1\n"
@@ -86,6 +88,11 @@ class Limits:
     per_source_bytes: int = 256 * 1024 * 1024
     ingress_budget: int = 512 * 1024 * 1024
     max_open_requests: int = 4096
+    #: per request client (owner slot 1..255, docs/wire.md "Clients"): open requests and held bytes one client
+    #: may have at a node; past them its own oldest goes, and when the node is full the largest owner's oldest
+    #: goes, so one client flooding cannot evict the host's (or another client's) requests
+    client_requests: int = 1024
+    client_bytes: int = 128 * 1024 * 1024
     dedup_window: int = 1 << 16
     dedup_epochs: int = 4
     max_senders: int = 4096
@@ -191,6 +198,7 @@ class _Request:
     session: SessionKey | None = None  # (owner, session id) of a session step
     step: int = 0
     injected: bool = False  # the session's state is in ``values`` (the store marks the session busy)
+    committed: bool = False  # its new state is in the session store (and replicated): its sends may go
 
 
 class Engine:
@@ -250,6 +258,8 @@ class Engine:
         # the only structure other threads touch: deque.append/popleft are atomic in CPython
         self._ingress: deque[tuple[Any, ...]] = deque()
         self._held = 0  # payload bytes held by open requests
+        self._owner_open: Counter[int] = Counter()  # owner slot -> open requests (per-client budgets)
+        self._owner_held: Counter[int] = Counter()  # owner slot -> payload bytes its open requests hold
         self._events: deque[ev.Event] = deque()
         self._events_dropped = 0
         self._subscribers: list[tuple[type, Callable[[ev.Event], None]]] = []
@@ -677,6 +687,7 @@ class Engine:
             self._down.discard(event.peer)
             self._up.add(event.peer)
             reason = f"{event.peer} up"
+            self._catch_up(event.peer)
         else:
             return
         for stage, nodes in self.standby.items():
@@ -831,6 +842,8 @@ class Engine:
             # a shared broker, but knows only its server): not for this node, changes nothing, not a refusal
             self._count("foreign_hellos")
             return
+        if sender is None and env.edge == CTRL_SESSION_CLOSE and (slot := slot_of_id(env.sender)) is not None:
+            sender = client_name(slot)  # a client ends its own session (deployment ids name no clients)
         if sender is None:
             self._refuse(peer, env, f"control message from node id {env.sender}, which is not in the deployment")
             return
@@ -841,6 +854,9 @@ class Engine:
             return
         if env.edge == CTRL_SESSION_CLOSE:
             self._on_session_close(peer, sender, env)
+            return
+        if env.edge == CTRL_STATE_DELTA:
+            self._on_state_delta(peer, sender, env)
             return
         self._accepted(env)
         payload = env.payload_bytes()
@@ -964,6 +980,7 @@ class Engine:
         req.values[tensor] = value if quant is None else dequantize_edge(value, quant)
         req.held += size  # a zero-copy view keeps the whole envelope alive
         self._held += size
+        self._owner_held[request_owner(key[1])] += size
         self._dirty[key] = None
 
     def release_held(self) -> None:
@@ -976,14 +993,27 @@ class Engine:
                 self._on_input(*args)  # (program, request id, inputs, session)
 
     def _make_room(self, size: int, keep: tuple[str, int]) -> bool:
-        """Evict the oldest open requests until ``size`` more bytes fit the ingress budget."""
+        """Evict open requests until ``size`` more bytes fit: a client's own oldest past its budget, then the
+        largest owner's oldest past the node's ingress budget (one client cannot starve the others)."""
+        owner = request_owner(keep[1])
+        if owner:
+            while self._owner_held[owner] + size > self.limits.client_bytes:
+                victim = self._oldest_of(owner, keep)
+                if victim is None:
+                    return False
+                self._evict(victim, "client byte budget")
         budget = self.limits.ingress_budget
         while self._held + size > budget:
-            victim = next((k for k in self._requests if k != keep), None)
+            largest = max(self._owner_held, key=self._owner_held.__getitem__) if self._owner_held else 0
+            victim = self._oldest_of(largest, keep) or next((k for k in self._requests if k != keep), None)
             if victim is None:
                 return False
             self._evict(victim, "ingress byte budget")
         return True
+
+    def _oldest_of(self, owner: int, keep: tuple[str, int] | None = None) -> tuple[str, int] | None:
+        """The oldest open request of ``owner`` (not ``keep``), or None."""
+        return next((k for k in self._requests if k != keep and request_owner(k[1]) == owner), None)
 
     def _on_input(self, program: str | None, request_id: int, inputs: dict[str, np.ndarray],
                   session: tuple[int, int] | None = None) -> None:
@@ -1010,6 +1040,7 @@ class Engine:
             req.values[name] = value
             req.held += value.nbytes
             self._held += value.nbytes
+            self._owner_held[request_owner(key[1])] += value.nbytes
             self._dirty[key] = None
 
     def _program_for_input(self, program: str | None, name: str) -> InstalledProgram | None:
@@ -1021,9 +1052,14 @@ class Engine:
     def _request(self, key: tuple[str, int]) -> _Request:
         req = self._requests.get(key)
         if req is None:
+            owner = request_owner(key[1])
+            while owner and self._owner_open[owner] >= self.limits.client_requests:
+                self._evict(self._oldest_of(owner) or next(iter(self._requests)), "client open request budget")
             while len(self._requests) >= self.limits.max_open_requests:
-                self._evict(next(iter(self._requests)), "open request limit")
+                largest = max(self._owner_open, key=self._owner_open.__getitem__)
+                self._evict(self._oldest_of(largest) or next(iter(self._requests)), "open request limit")
             req = self._requests[key] = _Request(created=self.now, touched=self.now)
+            self._owner_open[owner] += 1
             self._emit(ev.RequestOpened(key[1], key[0]))
             self._next_deadline = min(self._next_deadline, self.now + min(self.deadline_s, self.hop_budget_s))
         return req
@@ -1039,6 +1075,11 @@ class Engine:
         self._dirty.pop(key, None)
         if req is not None:
             self._held -= req.held
+            owner = request_owner(key[1])
+            self._owner_held[owner] -= req.held
+            self._owner_open[owner] -= 1
+            if not self._owner_open[owner]:
+                del self._owner_open[owner], self._owner_held[owner]
             if req.injected and req.session is not None:  # a step that took the state did not finish
                 self.sessions.release(req.session)
                 self._wake(req.session)
@@ -1131,6 +1172,14 @@ class Engine:
             self._ended.pop(skey, None)
             self._emit(ev.SessionOpened(owner, marker[0]))
             return True
+        if step == live.next_step - 1 and not live.busy and live.last_outputs and live.last_request == key[1]:
+            self._reemit(prog, key, live)  # a retry of the step just done (or done by the primary before it died)
+            return False
+        stage = next((st for st, nodes in self.standby.items() if self.node in nodes), None)  # when a standby
+        if step > live.next_step and stage is not None and stage in self._down:
+            return self._session_refused(peer, owner, marker, f"the replica here holds steps up to {live.next_step - 1}"
+                                                              f" and {stage} is down: step {step} cannot be served "
+                                                              f"from complete state", key[1])
         if step < live.next_step or (step == live.next_step and live.busy):
             return self._session_refused(peer, owner, marker, f"step {step} is done or running "
                                                               f"(next step {live.next_step})", key[1])
@@ -1159,9 +1208,12 @@ class Engine:
         if req.session is None:
             return False
         live = self.sessions.get(req.session)
-        if live is None:  # ended while this step waited
+        if live is None:  # ended while this step waited: refused, so its owner reads why (docs/wire.md "Sessions")
             why = self._ended.get(req.session, "closed")
-            self._fail(key, req, "session", BBError(f"session {req.session[1]} ended ({why})"))
+            req.failed = True
+            self._close(key)
+            self._session_refused(HOST_NAME, req.session[0], (req.session[1], req.step),
+                                  f"session is not open ({why})", key[1])
             return False
         if live.busy or live.next_step != req.step:
             return False
@@ -1186,6 +1238,12 @@ class Engine:
         req.injected = False
         for s, why in self.sessions.commit(req.session, new, self.now):
             self._session_ended(s, why)
+        live = self.sessions.get(req.session)
+        if live is not None:
+            outputs = self._step_outputs(prog, req.values)
+            live.last_outputs = outputs
+            old = {spec.input: req.values[spec.input] for spec in prog.state.values()}
+            self._replicate(prog, live, old, outputs, req.step)
         self._wake(req.session)
 
     def _wake(self, skey: SessionKey) -> None:
@@ -1216,6 +1274,105 @@ class Engine:
         for key, r in list(self._requests.items()):  # steps waiting for it can never run
             if r.session == live.key and not r.injected:
                 self._dirty[key] = None
+
+    # ----------------------------------------------------------- replication
+
+    def stage_group(self) -> list[str]:
+        """The other members of this node's stage group: its stage and that stage's standbys, but itself."""
+        stage = next((st for st, nodes in self.standby.items() if self.node in nodes), self.node)
+        return [n for n in [stage, *self.standby.get(stage, [])] if n != self.node and n in self.peers]
+
+    def _stateful_program(self) -> InstalledProgram | None:
+        return next((p for name, p in self.programs.items() if p.state and name not in self.unbound), None)
+
+    @staticmethod
+    def _specs(prog: InstalledProgram) -> list[StateSpec]:
+        return [prog.state[k] for k in sorted(prog.state)]
+
+    @staticmethod
+    def _step_outputs(prog: InstalledProgram, values: dict[str, np.ndarray]) -> list[np.ndarray]:
+        return [values[p.tensor] for p in prog.sends] + [values[n] for n in prog.outputs]
+
+    def _replicate(self, prog: InstalledProgram, live: Session, old: dict[str, np.ndarray],
+                   outputs: list[np.ndarray], step: int, to: list[str] | None = None, full: bool = False) -> None:
+        """Send the step's state delta (a full copy with ``full``) to the other members of the stage group."""
+        members = self.stage_group() if to is None else to
+        if not members:
+            return
+        payload = encode_delta(self._specs(prog), old, live.state, outputs, self.node_id, full=full)
+        for member in members:
+            env = wire.Envelope.for_bytes(payload, sender=self.node_id, receiver=self.peers[member], seq=0,
+                                          edge=CTRL_STATE_DELTA, request_id=live.last_request)
+            self._queue_outbound(member, env.in_session(live.session, step))
+            self._count("state_deltas_out")
+            self._count("state_delta_bytes_out", len(payload))
+
+    def _catch_up(self, member: str) -> None:
+        """A member of the stage group came (back) up: a full copy of every idle session, one message each."""
+        prog = self._stateful_program()
+        if prog is None or member not in self.stage_group():
+            return
+        for live in self.sessions:
+            if not live.busy and live.next_step > 0:
+                self._replicate(prog, live, {}, live.last_outputs, live.next_step - 1, to=[member], full=True)
+
+    def _on_state_delta(self, peer: str, sender: str, env: wire.Envelope) -> None:
+        """A CTRL_STATE_DELTA from another member of the stage group: applied whole or not at all."""
+        owner = request_owner(env.request_id)
+        prog = self._stateful_program()
+
+        def refuse(reason: str) -> None:
+            self._emit(ev.StateDeltaRefused(peer, owner, env.session, env.step, reason))
+            self._count("state_deltas_refused")
+
+        if prog is None or not env.flags & wire.FLAG_SESSION:
+            refuse("this node keeps no session state" if prog is None else "a state delta without a session")
+            return
+        if sender not in self.stage_group():
+            refuse(f"{sender!r} is not a member of this node's stage group {self.stage_group()}")
+            return
+        n_out = len(prog.sends) + len(prog.outputs)
+        delta = decode_delta(env.payload_bytes(), self._specs(prog), n_out, self.limits.max_payload)
+        if isinstance(delta, str):
+            refuse(delta)
+            return
+        skey = (owner, env.session)
+        live = self.sessions.get(skey)
+        if live is not None and live.busy:
+            refuse(f"session {env.session} is mid-step on this node")
+            return
+        expected = live.next_step if live is not None else 0
+        if delta.full:
+            if live is not None and env.step + 1 < live.next_step:
+                refuse(f"a copy of step {env.step} is older than this node's step {live.next_step - 1}")
+                return
+        elif env.step != expected:
+            refuse(f"{'replayed' if env.step < expected else 'skipping'} delta: step {env.step}, "
+                   f"this node's next step is {expected}")
+            return
+        new = apply_delta(self._specs(prog), live.state if live is not None and not delta.full else {}, delta)
+        if isinstance(new, str):
+            refuse(new)
+            return
+        self._accepted(env)
+        kept, ended = self.sessions.replace(skey, new, env.step + 1, self.now, env.request_id)
+        for s, why in ended:
+            self._session_ended(s, why)
+        if kept is None:
+            refuse(f"the replica does not fit this node's state budget ({self.limits.state_budget} bytes)")
+            return
+        self._ended.pop(skey, None)
+        kept.last_outputs = [delta.outputs[j] for j in range(n_out)] if len(delta.outputs) == n_out else []
+        self._count("state_deltas_in")
+        self._wake(skey)
+
+    def _reemit(self, prog: InstalledProgram, key: tuple[str, int], live: Session) -> None:
+        """Answer a retry of the session's last step with what that step sent (the same values)."""
+        outputs = dict(zip([p.tensor for p in prog.sends] + list(prog.outputs), live.last_outputs))
+        req = _Request(values=outputs, session=live.key, step=live.next_step - 1, committed=True,
+                       done=set(range(len(prog.segments))))
+        self._flush_request(key, prog, req)
+        self._count("steps_reemitted")
 
     def _on_session_close(self, peer: str, sender: str, env: wire.Envelope) -> None:
         """A CTRL_SESSION_CLOSE: from the session's owner (its request id's slot) or an earlier stage."""
@@ -1300,6 +1457,13 @@ class Engine:
         return self._compute_keys[key].run(inputs)
 
     def _flush_request(self, key: tuple[str, int], prog: InstalledProgram, req: _Request) -> None:
+        if prog.state and req.session is not None and not req.committed:
+            # the state (and its deltas to the standbys) first, then the outputs: a standby that takes over
+            # never lags behind what the next stage or the owner has seen
+            if len(req.done) < len(prog.segments):
+                return
+            req.committed = True
+            self._commit_state(prog, req)
         for port in prog.sends:
             if port.edge_id not in req.sent and port.tensor in req.values:
                 target = self.route(port.peer)  # the stage, or its standby after a failover
@@ -1330,8 +1494,6 @@ class Engine:
                 and len(req.emitted) == len(prog.outputs)):
             if self.mirror is not None:
                 self.mirror(prog.name, req.values)
-            if prog.state and req.session is not None:
-                self._commit_state(prog, req)
             self._close(key)
             self._count("requests_completed")
             self._emit(ev.RequestCompleted(key[1]))
@@ -1459,7 +1621,8 @@ class Engine:
                 "held": req.held, "session": list(req.session) if req.session else None, "step": req.step,
             })
         sessions = [{"owner": x.owner, "session": x.session, "next_step": x.next_step, "last_used": x.last_used,
-                     "last_request": x.last_request, "state": {k: put(v) for k, v in x.state.items()}}
+                     "last_request": x.last_request, "state": {k: put(v) for k, v in x.state.items()},
+                     "last_outputs": [put(v) for v in x.last_outputs]}
                     for x in self.sessions]
         ingress: list[Any] = []
         for item in list(self._ingress):  # one C-level copy: adapter threads may append meanwhile
@@ -1528,6 +1691,7 @@ class Engine:
         self._version_refused = set(meta.get("version_refused", []))
         self._requests = {}
         self._held = 0
+        self._owner_open, self._owner_held = Counter(), Counter()
         self._dirty = {}
         self._inflight = {}
         self._commands = []
@@ -1541,6 +1705,8 @@ class Engine:
             self._held += req.held
             key = (r["program"], r["request_id"])
             self._requests[key] = req
+            self._owner_open[request_owner(key[1])] += 1
+            self._owner_held[request_owner(key[1])] += req.held
             prog = self.programs[key[0]]
             if prog.state:  # a step in flight runs again from the session's committed state
                 for name in prog.state:
@@ -1569,7 +1735,8 @@ class Engine:
         self.sessions.restore([Session(x["owner"], x["session"], x["next_step"],
                                        {k: tensors[i] for k, i in x["state"].items()},
                                        sum(int(tensors[i].nbytes) for i in x["state"].values()), x["last_used"],
-                                       x["last_request"]) for x in meta.get("sessions", [])])
+                                       x["last_request"], 0, [tensors[i] for i in x.get("last_outputs", [])])
+                               for x in meta.get("sessions", [])])
         self._ended = {(o, sid): why for o, sid, why in meta.get("ended_sessions", [])}
         for name, (type_id, idx) in meta["components"].items():
             comp = self.bindings.get(name)

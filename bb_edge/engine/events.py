@@ -313,6 +313,17 @@ class SessionEnded(InfraEvent):
 
 
 @dataclass(frozen=True)
+class StateDeltaRefused(InfraEvent):
+    """A state delta for session ``session`` (owner slot ``owner``) was refused; the replica is unchanged."""
+
+    peer: str
+    owner: int
+    session: int
+    step: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class SessionOpened(AppEvent):
     """Session ``session`` of owner slot ``owner`` opened at this node (its step 0 arrived)."""
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bb_edge.deployment.candidates import top_candidates
 from bb_edge.errors import BBError
 
 
@@ -45,16 +46,6 @@ class Sampling:
             raise GenerationError(f"--top-p {self.top_p}: give a number in (0, 1]")
         if self.top_k < 0:
             raise GenerationError(f"--top-k {self.top_k}: give 0 (all candidates) or a positive count")
-
-
-def top_candidates(outputs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(ids int64, logits float32) of one step, best first: from ``top`` (float32 [1, 2, k]: logits, then
-    the ids as float32, one envelope on the last hop) or from ``top_ids`` and ``top_logits``."""
-    if "top" in outputs:
-        top = np.asarray(outputs["top"], dtype=np.float32).reshape(2, -1)
-        return top[1].astype(np.int64), top[0]
-    return (np.asarray(outputs["top_ids"]).reshape(-1).astype(np.int64),
-            np.asarray(outputs["top_logits"], dtype=np.float32).reshape(-1))
 
 
 @dataclass

@@ -69,3 +69,33 @@ def parse_control(payload: bytes) -> tuple[str, list[int]] | None:
     if any(not 0 <= i < 2**64 for i in ids):
         return None
     return parts[0], ids
+
+
+def control_from(payload: bytes, writer: str) -> tuple[str, list[int]] | None:
+    """:func:`parse_control` of a message ``writer`` sent, reduced to what ``writer`` may ask; None if nothing.
+
+    Least privilege (docs/transports.md, "Control"): ``stop`` only from the host (``_host``); ``retry`` and
+    ``done`` only for the request ids ``writer`` owns (the owner slot in a request id's top byte: 0 the
+    host, k ``_client<k>``), so a client can neither amplify nor erase another owner's retries. An unknown
+    writer (a link that cannot tell) asks nothing.
+    """
+    from bb_edge.deployment.clients import ClientIdentityError, request_owner, slot_of_name
+    from bb_edge.deployment.manifest import HOST_NAME
+
+    parsed = parse_control(payload)
+    if parsed is None:
+        return None
+    if writer == HOST_NAME:
+        slot = 0
+    else:
+        try:
+            slot = slot_of_name(writer) if writer.startswith("_client") else -1
+        except ClientIdentityError:
+            return None
+        if slot < 0:
+            return None
+    verb, ids = parsed
+    if verb == "stop":
+        return parsed if slot == 0 else None
+    own = [i for i in ids if request_owner(i) == slot]
+    return (verb, own) if own else None

@@ -66,6 +66,8 @@ class Session:
     last_request: int = 0
     #: the request id of the step running now (its state taken), 0 when idle
     busy: int = 0
+    #: what the last step sent on (sends, then graph outputs): a retry of that step is answered from here
+    last_outputs: list[np.ndarray] = field(default_factory=list)
 
     @property
     def key(self) -> SessionKey:
@@ -143,14 +145,28 @@ class SessionStore:
         s.state, s.nbytes = state, size
         s.next_step += 1
         self._sessions.move_to_end(key)
+        return self._within_budget(key)
+
+    def replace(self, key: SessionKey, state: dict[str, np.ndarray], next_step: int, now: float,
+                request_id: int) -> tuple[Session | None, list[tuple[Session, str]]]:
+        """Set session ``key``'s state as of ``next_step`` (a replica kept current by its primary).
+
+        Opens the session when it is not live here; the sessions ended to make room are returned. None when
+        the state alone exceeds the per-session limit or no idle session can make room.
+        """
+        size = sum(int(v.nbytes) for v in state.values())
+        if size > min(self.limits.session_bytes, self.limits.state_budget):
+            return None, []
+        s = self._sessions.get(key)
         ended: list[tuple[Session, str]] = []
-        while self.nbytes > self.limits.state_budget:
-            victim = self._lru_idle(exclude=key)
-            if victim is None:
-                break
-            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
-                                                  f"{self.limits.state_budget} bytes"))
-        return ended
+        if s is None:
+            s, ended = self.open(key, now, request_id)
+            if s is None:
+                return None, ended
+        self.nbytes += size - s.nbytes
+        s.state, s.nbytes, s.next_step, s.last_used, s.last_request = state, size, next_step, now, request_id
+        self._sessions.move_to_end(key)
+        return s, ended + self._within_budget(key)
 
     def release(self, key: SessionKey) -> None:
         """A step that took the state did not finish (failed, evicted): the state stays as it was."""
@@ -181,6 +197,17 @@ class SessionStore:
         for s in sessions:
             s.busy = 0
         self.nbytes = sum(s.nbytes for s in sessions)
+
+    def _within_budget(self, keep: SessionKey) -> list[tuple[Session, str]]:
+        """End least recently used idle sessions (never ``keep``) until the state fits the budget."""
+        ended: list[tuple[Session, str]] = []
+        while self.nbytes > self.limits.state_budget:
+            victim = self._lru_idle(exclude=keep)
+            if victim is None:
+                break
+            ended.append((self._drop(victim.key), f"evicted: the node's state budget is "
+                                                  f"{self.limits.state_budget} bytes"))
+        return ended
 
     def _lru_idle(self, exclude: SessionKey) -> Session | None:
         return next((s for k, s in self._sessions.items() if k != exclude and not s.busy), None)

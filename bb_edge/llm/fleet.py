@@ -23,7 +23,7 @@ deployment.json.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +31,14 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from bb_edge.engine.generation import top_candidates
+from bb_edge.deployment.candidates import TOP, top_candidates
 from bb_edge.errors import PlacementError
 from bb_edge.llm.onnx_build import EMBED_OUT, decoder_meta, layer_output, past_names, present_names
 from bb_edge.llm.split import even_ranges
 
 #: candidates the last stage returns (greedy needs 1; sampling draws among these)
 DEFAULT_TOP_K = 64
-#: the last stage's one output: float32 [1, 2, k], logits then ids (module docstring)
-TOP = "top"
+
 _LAYER = re.compile(r"^/model/layers\.(\d+)/")
 
 
@@ -179,12 +178,16 @@ def state_pairs(layers: range) -> list[dict[str, str]]:
 def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: int = 1,
                     node_names: Sequence[str] | None = None, context: int | None = None,
                     top_k: int = DEFAULT_TOP_K, llm: dict[str, Any] | None = None,
-                    max_sessions: int = 4) -> tuple[Any, dict[str, onnx.ModelProto]]:
+                    max_sessions: int = 4, standby: Mapping[str, str | Sequence[str]] | None = None,
+                    memory_limits: Mapping[str, int] | None = None) -> tuple[Any, dict[str, onnx.ModelProto]]:
     """A deployment of ``dec`` split by layers over ``nodes`` nodes, KV caches as node state.
 
     Each node's limits hold ``max_sessions`` sessions of its layers' KV cache at ``context`` tokens
     (``state_budget``) and one such session (``session_bytes``); the fit report (``placement.nodes``) lists
-    weight and KV bytes per node.
+    weight and KV bytes per node. ``standby`` (stage -> standby node(s)) adds nodes that run a stage's
+    program and keep a replica of every session of it (docs/failover.md): each counts the replicated KV of
+    the ``max_sessions`` sessions it would inherit in its own budget. ``memory_limits`` (node -> bytes) refuses
+    a node, stage or standby, whose weights plus KV budget do not fit, with the bytes.
     """
     from bb_edge.compiler.compile import default_names, write_deployment
     from bb_edge.compiler.partition import partition
@@ -218,7 +221,7 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
         spec.outputs = [x for x in spec.outputs if x not in state_names]
     dep.extra["state"] = state
     kv_per_token = 2 * int(cfg["n_kv_heads"]) * (int(cfg["hidden"]) // int(cfg["n_heads"])) * 4
-    report = {}
+    report: dict[str, dict[str, Any]] = {}
     for spec, r in zip(dep.nodes, ranges):
         kv = len(r) * kv_per_token * ctx
         wbytes = sum(len(t.raw_data) or numpy_helper.to_array(t).nbytes for t in programs[spec.name].graph.initializer)
@@ -226,7 +229,21 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
                        "max_sessions": max_sessions}
         report[spec.name] = {"layers": [r.start, r.stop], "weight_bytes": wbytes, "kv_bytes_at_context": kv,
                              "kv_bytes_per_token": len(r) * kv_per_token}
-    dep.extra["placement"] = {"method": "layers", "context": ctx, "nodes": report}
+    for stage, sbs in (standby or {}).items():
+        if stage not in report:
+            raise PlacementError(f"--standby {stage}=...: {stage!r} is not a stage; stages: {', '.join(names)}")
+        for sb in [sbs] if isinstance(sbs, str) else sbs:
+            dep.add_standby(stage, sb)  # same program and limits: the stage's sessions fit it as they fit the stage
+            programs[sb] = programs[stage]  # one file, <stage>.onnx, named by both
+            own = report[stage]
+            report[sb] = {**own, "standby_of": stage, "replica_bytes": max_sessions * own["kv_bytes_at_context"]}
+    for node, est in report.items():
+        est["kv_budget_bytes"] = max_sessions * est["kv_bytes_at_context"]
+        _check_fit(node, est, max_sessions, ctx, (memory_limits or {}).get(node))
+    unknown = sorted(set(memory_limits or {}) - set(report))
+    if unknown:
+        raise PlacementError(f"--memory-limit for {', '.join(unknown)}: no such node; nodes: {', '.join(report)}")
+    dep.extra["placement"] = {"method": "layers", "context": ctx, "max_sessions": max_sessions, "nodes": report}
     dep.extra["llm"] = {"context": ctx, "vocab": int(cfg["vocab"]), "top_k": min(top_k, int(cfg["vocab"])),
                         "weights": meta.get("weights"), "source": meta.get("source"), **(llm or {})}
     problems = validate_manifest(dep.to_json())
@@ -235,6 +252,22 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
     if out_dir is not None:
         write_deployment(dep, programs, Path(out_dir))
     return dep, programs
+
+
+def _check_fit(node: str, est: dict[str, Any], max_sessions: int, ctx: int, limit: int | None) -> None:
+    """PlacementError with the bytes when ``node``'s weights and KV budget pass its memory limit.
+
+    A standby is held to the sessions it would inherit (its replicas), so a fleet whose standby cannot take
+    over is refused here, not at failover.
+    """
+    need = int(est["weight_bytes"]) + int(est["kv_budget_bytes"])
+    if limit is None or need <= limit:
+        return
+    role = f"standby {node} of {est['standby_of']}" if "standby_of" in est else f"node {node}"
+    held = "replicas of the sessions it would inherit" if "standby_of" in est else "sessions"
+    raise PlacementError(f"{role} does not fit its memory limit: {est['weight_bytes']} bytes of weights + "
+                         f"{max_sessions} x {est['kv_bytes_at_context']} bytes of KV ({held} at {ctx} tokens) = "
+                         f"{need} bytes > {limit} bytes; give it more memory, fewer sessions or a shorter context")
 
 
 class FleetReference:
@@ -281,9 +314,11 @@ class FleetReference:
 
 def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_names: Sequence[str] | None = None,
                  weights: str = "int4", context: int | None = None, top_k: int = DEFAULT_TOP_K,
-                 max_sessions: int = 4) -> tuple[Any, dict[str, onnx.ModelProto]]:
+                 max_sessions: int = 4, standby: Mapping[str, str | Sequence[str]] | None = None,
+                 memory_limits: Mapping[str, int] | None = None) -> tuple[Any, dict[str, onnx.ModelProto]]:
     """``bb-edge compile model.gguf``: the decoder (gguf package + ONNX Runtime ops) split by layers over
-    ``nodes`` nodes into ``out_dir``, with the GGUF's tokenizer (tokenizer.json) beside deployment.json."""
+    ``nodes`` nodes into ``out_dir``, with the GGUF's tokenizer (tokenizer.json) beside deployment.json;
+    ``standby`` and ``memory_limits`` as :func:`compile_decoder`."""
     from bb_edge.llm.gguf_load import load_gguf, write_tokenizer
     from bb_edge.llm.onnx_build import WEIGHTS, build_decoder
 
@@ -306,4 +341,4 @@ def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_
            "add_bos": bool(model.metadata.get("tokenizer.ggml.add_bos_token", False)),
            "architecture": "llama", "layers": cfg.n_layers, "hidden": cfg.hidden}
     return compile_decoder(dec, out, nodes=nodes, node_names=node_names, context=ctx, top_k=top_k, llm=llm,
-                           max_sessions=max_sessions)
+                           max_sessions=max_sessions, standby=standby, memory_limits=memory_limits)

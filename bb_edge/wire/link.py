@@ -47,6 +47,17 @@ _FRAG = struct.Struct("<III")
 _U32 = struct.Struct("<I")
 PRESENCE = struct.Struct("<IB")  # node id, 1 up / 0 down: one HEARTBEAT presence record
 _MASK32 = 0xFFFFFFFF
+#: adaptive frame size (docs/wire.md, "Frame size"): a link starts at this size (or the cap, if lower) and
+#: grows from there, because a frame already sent is never re-cut: a first window of 16 KiB frames on a line
+#: with 5e-4 byte errors would each need ~3700 transmissions ...
+START_FRAME = 256
+#: ... never shrinks below this (or the cap, if lower) ...
+FRAME_FLOOR = 64
+#: ... except an envelope's first frame, at least this (or the cap): its chunk holds the whole envelope header
+#: (64 + 8 per two dims), which a streaming receiver (the C node) validates from the first fragment alone
+FIRST_FRAME = 128
+#: ... and doubled after this many clean full-size DATA frames in a row (LinkConfig.grow_after)
+GROW_AFTER = 8
 
 # ------------------------------------------------------------------ events
 
@@ -298,8 +309,10 @@ class LinkConfig:
     """Timers (seconds) and limits of one link end.
 
     ``mtu`` (0: none) caps the DATA frames this end sends below the peer's
-    ``max_frame`` (small frames survive a noisy line); ``karn`` exists so a
-    test can show what Karn's rule prevents -- leave it on.
+    ``max_frame``; under that cap the frame size adapts to the line
+    (docs/wire.md, "Frame size"): halved on a loss, doubled after
+    ``grow_after`` clean full-size frames (0: no adaptation, always the cap).
+    ``karn`` exists so a test can show what Karn's rule prevents -- leave it on.
     """
 
     rto_initial: float = 0.2
@@ -313,6 +326,7 @@ class LinkConfig:
     reassembly_timeout: float = 30.0
     mtu: int = 0
     karn: bool = True
+    grow_after: int = GROW_AFTER
 
 
 @dataclass
@@ -334,15 +348,24 @@ class LinkCounters:
     rtt_samples: int = 0
     rejected: int = 0
     given_up: int = 0
+    shrinks: int = 0
+    grows: int = 0
 
 
 @dataclass(eq=False)
 class _Msg:
-    """One outbound envelope and how many of its frames are still unacknowledged."""
+    """One outbound envelope: bytes cut into frames so far, frames made and acknowledged."""
 
     envelope: bytes
     frames: int = 0
     acked: int = 0
+    cut: int = 0  # bytes already in frames (frames are cut one at a time, at the frame size of the moment)
+    msg_id: int = 0  # FRAG message id, 0: sent whole
+
+    @property
+    def done(self) -> bool:
+        """Every byte is in a frame and every frame is acknowledged."""
+        return self.cut >= len(self.envelope) and self.acked == self.frames
 
 
 @dataclass(eq=False)
@@ -359,6 +382,7 @@ class _Out:
     tx: int = 0  # order of the latest transmission (loss detection: sent before something acked)
     fast: bool = False  # resent because later frames got through: on a short timer of its own (see _transmit)
     fast_n: int = 0  # fast resends in a row (each doubles that timer, up to the RTO)
+    gen: int = 0  # frame-size generation it was cut in (a loss shrinks the size once per generation)
 
 
 @dataclass(eq=False)
@@ -401,7 +425,10 @@ class Link:
         self.rto = self.config.rto_initial
         # outbound
         self._pending: deque[bytes] = deque()
-        self._unsent: deque[_Out] = deque()
+        self._cutting: _Msg | None = None  # the envelope being cut into frames
+        self._fsize = START_FRAME  # adaptive DATA frame size (under the cap)
+        self._fgen = 0  # bumped at every size change
+        self._clean = 0  # clean full-size frames acked in a row
         self._inflight: dict[int, _Out] = {}  # lseq -> frame, insertion order == lseq order
         self._msgs: dict[int, _Msg] = {}  # id() -> message, submission order
         self._next_lseq = 1
@@ -609,7 +636,7 @@ class Link:
         again = [m.envelope for m in self._msgs.values()]
         self._msgs.clear()
         self._inflight.clear()
-        self._unsent.clear()
+        self._cutting = None
         self._pending.extendleft(reversed(again))
         self._next_lseq = 1
         self._next_msg = 1
@@ -621,6 +648,8 @@ class Link:
         for e in self._pending:
             self._events.append(GaveUp(e, "RETRIES"))
         self.counters.given_up += len(self._msgs) + len(self._pending)
+        self._fsize = min(self._fsize, START_FRAME)  # frames cut too big may be why: start small again
+        self._fgen += 1
         self._msgs.clear()
         self._pending.clear()
         self._new_session()
@@ -733,18 +762,26 @@ class Link:
         acked = [f for s, f in self._inflight.items() if s <= cum or (mask >> (s - cum - 1)) & 1]
         if not acked:
             return True
-        # loss detection needs to know what was delivered after what: only a frame sent once says so
-        # (the ACK of a resent frame may answer its first transmission)
-        newest_tx = max((f.tx for f in acked if f.tries == 1), default=0)
+        # what was delivered after what: a frame sent before the latest transmission of a frame acked now and
+        # still unacked was lost (or refused, e.g. a fragment ORDER): a line does not reorder. A resent frame
+        # says so only if the ACK came at least SRTT/2 after its resend (sooner, it answers an earlier
+        # transmission); waiting for the RTO after every repaired loss stalled noisy lines (issue 40)
+        srtt = self.srtt
+        newest_tx = max((f.tx for f in acked if f.tries == 1 or (srtt is not None and 2 * (now - f.sent_at) >= srtt)),
+                        default=0)
         sample: _Out | None = None
+        clean = 0
+        gen = self._fgen
         for f in acked:
             del self._inflight[f.lseq]
             m = f.msg
             m.acked += 1
-            if m.acked == m.frames:  # every frame of it was made at once, so all were sent and acked
+            if m.done:
                 self._msgs.pop(id(m), None)
             if (f.tries == 1 or not self.config.karn) and (sample is None or f.lseq > sample.lseq):
                 sample = f
+            if f.tries == 1 and self._full_size(f):
+                clean += 1
         if sample is not None:
             self._rtt_sample(now - sample.sent_at)
         # a frame sent before one that is now acknowledged and still unacked was lost: resend it now
@@ -752,6 +789,8 @@ class Link:
         for f in list(self._inflight.values()):
             if f.tx < newest_tx:
                 self._transmit(f, now, retransmit=True, fast=True)
+        if clean and gen == self._fgen:  # counted after the losses this ACK shows (they may shrink the size)
+            self._clean_frames(clean)
         return True
 
     def _rtt_sample(self, r: float) -> None:
@@ -774,7 +813,7 @@ class Link:
 
     # DATA out
 
-    def _frame_limit(self) -> int:
+    def _frame_cap(self) -> int:
         """Largest DATA frame body to send: the peer's max_frame, under our own mtu if set."""
         assert self.peer is not None
         lim = self.peer.max_frame
@@ -782,48 +821,101 @@ class Link:
             lim = min(lim, self.config.mtu)
         return max(lim, HEADER_SIZE + FRAG_HEADER_SIZE + 1)
 
+    def _frame_limit(self) -> int:
+        """The DATA frame size of the moment: the adaptive size, under the cap (docs/wire.md, "Frame size")."""
+        cap = self._frame_cap()
+        return cap if self._fsize > cap or not self.config.grow_after else self._fsize
+
+    def _first_limit(self) -> int:
+        """The size of an envelope's first frame: the frame size, at least FIRST_FRAME (under the cap)."""
+        return max(self._frame_limit(), min(self._frame_cap(), FIRST_FRAME))
+
+    @property
+    def frame_size(self) -> int:
+        """The DATA frame size new frames are cut at now (0: no peer yet)."""
+        return self._frame_limit() if self.peer is not None else 0
+
+    def _resize(self, size: int) -> None:
+        if size != self._frame_limit():
+            if size < self._frame_limit():
+                self.counters.shrinks += 1
+            else:
+                self.counters.grows += 1
+            self._fsize = size
+            self._fgen += 1
+        self._clean = 0
+
+    def _lost_frame(self, f: _Out) -> None:
+        """A DATA frame is sent again: halve the size, once per size generation (a burst is one loss)."""
+        self._clean = 0
+        if self.config.grow_after and self.peer is not None and f.gen == self._fgen:
+            cap = self._frame_cap()
+            self._resize(max(self._frame_limit() // 2, min(cap, FRAME_FLOOR)))
+
+    def _full_size(self, f: _Out) -> bool:
+        """A frame cut at the size of the moment and more than half of it (a small one says nothing)."""
+        return bool(self.config.grow_after) and f.gen == self._fgen and \
+            2 * (HEADER_SIZE + len(f.payload)) > self._frame_limit()
+
+    def _clean_frames(self, n: int) -> None:
+        """``n`` full-size frames acked at their first try: after grow_after in a row, double the size."""
+        self._clean += n
+        if self._clean >= self.config.grow_after:
+            self._resize(min(2 * self._frame_limit(), self._frame_cap()))
+
     def _pump(self, now: float) -> None:
-        """Move queued envelopes into frames and send what the window allows."""
+        """Cut frames from queued envelopes, one at a time at the frame size of the moment, as the window allows."""
         if self.version is None or self.peer is None:
             return
         window = min(self.local.window, self.peer.window)
-        limit = self._frame_limit()
         while True:
-            if not self._unsent:
-                if not self._pending:
-                    return
-                self._fragment(self._pending.popleft(), limit)
-                continue
             low = next(iter(self._inflight)) if self._inflight else self._next_lseq
             if self._next_lseq > low + window - 1:
                 return
-            f = self._unsent.popleft()
+            m = self._cutting
+            if m is None:
+                if not self._pending:
+                    return
+                m = self._start(self._pending.popleft())
+                if m is None:
+                    continue
+            f = self._cut(m)
             f.lseq = self._next_lseq
             self._next_lseq += 1
             self._inflight[f.lseq] = f
             self._transmit(f, now, retransmit=False)
 
-    def _fragment(self, env: bytes, limit: int) -> None:
+    def _start(self, env: bytes) -> _Msg | None:
+        """Begin cutting ``env``: whole if it fits the frame size now, else fragmented (or TOO_LARGE)."""
         m = _Msg(env)
-        if HEADER_SIZE + len(env) <= limit:
-            m.frames = 1
-            self._unsent.append(_Out(m, 0, env))
-        elif not (self.peer is not None and self.peer.caps & CAP_FRAG and self.local.caps & CAP_FRAG):
-            self.counters.given_up += 1
-            self._events.append(GaveUp(env, "TOO_LARGE"))
-            return
-        else:
-            step = limit - HEADER_SIZE - FRAG_HEADER_SIZE
-            mid = self._next_msg
+        if HEADER_SIZE + len(env) > self._first_limit():
+            if not (self.peer is not None and self.peer.caps & CAP_FRAG and self.local.caps & CAP_FRAG):
+                self.counters.given_up += 1
+                self._events.append(GaveUp(env, "TOO_LARGE"))
+                return None
+            m.msg_id = self._next_msg
             self._next_msg = self._next_msg % _MASK32 + 1
-            total = len(env)
-            view = memoryview(env)
-            for off in range(0, total, step):
-                hdr = _FRAG.pack(mid, off, total)
-                self._unsent.append(_Out(m, F_FRAG, b"".join((hdr, view[off:off + step]))))
-                m.frames += 1
         self._msgs[id(m)] = m
+        self._cutting = m
         self.counters.envelopes_out += 1
+        return m
+
+    def _cut(self, m: _Msg) -> _Out:
+        """The next frame of ``m``; a fragment takes what the frame size of the moment leaves for the chunk."""
+        env = m.envelope
+        m.frames += 1
+        if not m.msg_id:
+            m.cut = len(env)
+            f = _Out(m, 0, env, gen=self._fgen)
+        else:
+            off = m.cut
+            step = (self._first_limit() if off == 0 else self._frame_limit()) - HEADER_SIZE - FRAG_HEADER_SIZE
+            m.cut = min(off + step, len(env))
+            payload = b"".join((_FRAG.pack(m.msg_id, off, len(env)), memoryview(env)[off:m.cut]))
+            f = _Out(m, F_FRAG, payload, gen=self._fgen)
+        if m.cut >= len(env):
+            self._cutting = None
+        return f
 
     def _transmit(self, f: _Out, now: float, retransmit: bool, fast: bool = False) -> None:
         """Put one DATA frame out; its timer is the RTO, or for a loss-detected resend 2 SRTT (doubling
@@ -841,6 +933,7 @@ class Link:
         f.deadline = now + rto
         if retransmit:
             self.counters.retransmits += 1
+            self._lost_frame(f)
         self.counters.data_out += 1
         self._emit(b"".join((_HEADER.pack(LINK_MAGIC, T_DATA, f.flags, f.lseq), f.payload)), now)
 

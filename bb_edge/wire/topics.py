@@ -3,7 +3,10 @@
     {prefix}/{deployment}/in/{dst}/{src}     one envelope per message, QoS 1; dst reads, src writes
     {prefix}/{deployment}/bcast/{src}        broadcast envelopes (receiver 0xFFFFFFFF); all read
     {prefix}/{deployment}/presence/{name}    retained b"up" / b"down" (last will); all read
-    {prefix}/{deployment}/ctl                control for the fleet (b"stop"); host writes, all read
+    {prefix}/{deployment}/ctl/{writer}       control (b"stop", b"retry 7", b"done 7"); only ``writer`` writes it
+                                             (``_host`` or a ``_client<k>``, the broker's ACL), nodes read
+                                             ``ctl/+``: a node obeys ``stop`` only from ``ctl/_host`` and a
+                                             retry/done only for request ids ``writer`` owns
     {prefix}/{deployment}/status/{name}      retained JSON status record (adapters/ops/telemetry.py); name writes,
                                              all read (and the read-only ``_status`` user of ``bb-edge status``)
 
@@ -16,6 +19,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
+
+#: the only writer whose ``stop`` a node obeys (the host endpoint's name, bb_edge.deployment.manifest.HOST_NAME)
+CONTROL_HOST = "_host"
 
 _UNSAFE = re.compile(r"[/+#\x00\s]")
 
@@ -32,9 +39,9 @@ class Topics:
     deployment: str
     prefix: str = "bb"
 
-    @property
+    @cached_property
     def base(self) -> str:
-        """``{prefix}/{deployment}``."""
+        """``{prefix}/{deployment}`` (computed once: every topic built or parsed starts with it)."""
         return f"{self.prefix}/{safe_segment(self.deployment)}"
 
     def inbox(self, dst: str, src: str) -> str:
@@ -57,13 +64,13 @@ class Topics:
         """Retained status record of ``name`` (``+`` for the filter)."""
         return f"{self.base}/status/{name}"
 
-    def control(self) -> str:
-        """Fleet control topic."""
-        return f"{self.base}/ctl"
+    def control(self, writer: str = CONTROL_HOST) -> str:
+        """The control topic ``writer`` publishes on (``+`` for the nodes' filter); the host's by default."""
+        return f"{self.base}/ctl/{writer}"
 
     def parse(self, topic: str) -> tuple[str, str, str] | None:
         """``(kind, a, b)`` for a topic of this layout: ``("in", dst, src)``,
-        ``("bcast", src, "")``, ``("presence", name, "")``, ``("status", name, "")``, ``("ctl", "", "")``;
+        ``("bcast", src, "")``, ``("presence", name, "")``, ``("status", name, "")``, ``("ctl", writer, "")``;
         None otherwise."""
         base = self.base + "/"
         if not topic.startswith(base):
@@ -73,6 +80,6 @@ class Topics:
             return "in", parts[1], parts[2]
         if parts[0] in ("bcast", "presence", "status") and len(parts) == 2:
             return parts[0], parts[1], ""
-        if parts == ["ctl"]:
-            return "ctl", "", ""
+        if parts[0] == "ctl" and len(parts) == 2:
+            return "ctl", parts[1], ""
         return None

@@ -49,6 +49,10 @@ extern "C" {
 #define BBRT_HELLO_RECORD 52u
 #define BBRT_HELLO_MAX_NAME 64u
 #define BBRT_HELLO_MAX_BODY (BBRT_LINK_HEADER + BBRT_HELLO_RECORD + BBRT_HELLO_MAX_NAME)
+#define BBRT_LINK_START_FRAME 256u /* adaptive frame size: where a link starts (link.py START_FRAME) */
+#define BBRT_LINK_FRAME_FLOOR 64u  /* ... and never below (link.py FRAME_FLOOR) ... */
+#define BBRT_LINK_FIRST_FRAME 128u /* ... but an envelope's first frame (its header) is this (FIRST_FRAME) */
+#define BBRT_LINK_GROW_AFTER 8u    /* default grow_after (link.py GROW_AFTER) */
 #define BBRT_LINK_VERSION_MIN 1u
 #define BBRT_LINK_VERSION_MAX 1u
 
@@ -125,6 +129,9 @@ typedef struct {
     uint32_t max_retries; /* transmissions of one frame before the session is given up */
     uint32_t hb_interval, dead_after;
     uint32_t reassembly_timeout;
+    /* adaptive DATA frame size (docs/wire.md "Frame size"): doubled after this many clean full-size
+     * frames in a row, halved on a resend; 0: always the cap (the peer's max_frame, under BBRT_LINK_MTU) */
+    uint32_t grow_after;
 } bbrt_link_config_t;
 void bbrt_link_default_config(bbrt_link_config_t *cfg);
 
@@ -164,6 +171,7 @@ typedef struct {
     uint8_t used, frag;
     uint8_t fast; /* resent because later frames got through: its timer is 2 SRTT, no RTO back-off */
     uint8_t fast_n; /* fast resends of it in a row: each doubles that timer, up to the RTO (as link.py) */
+    uint32_t gen;   /* frame-size generation it was cut in: a loss halves the size once per generation */
 } bbrt_link_slot_t;
 
 typedef struct {
@@ -180,7 +188,7 @@ typedef struct {
 
 typedef struct {
     uint32_t frames_in, frames_out, data_in, data_out, retransmits, acks_in, acks_out, delivered,
-        duplicates, rtt_samples, heartbeats_out;
+        duplicates, rtt_samples, heartbeats_out, shrinks, grows;
     uint32_t events[BBRT_LEV__COUNT];
 } bbrt_link_stats_t;
 
@@ -204,6 +212,7 @@ typedef struct bbrt_link_s {
     /* outbound */
     uint32_t next_lseq, next_order, next_msg_id, tx;
     uint32_t srtt8, rttvar4, rto; /* RFC 6298 in ms: srtt x8, rttvar x4 */
+    uint32_t fsize, fgen, clean;  /* adaptive frame size, its generation, clean full-size frames in a row */
     uint8_t have_rtt;
     uint32_t last_sent, last_heard, hello_due;
     uint8_t *txbuf;
@@ -247,6 +256,8 @@ uint32_t bbrt_link_unacked(const bbrt_link_t *l);
 void bbrt_link_poll(bbrt_link_t *l, uint32_t now_ms);
 /* Milliseconds until the next timer is due (0: now). */
 uint32_t bbrt_link_next_deadline(const bbrt_link_t *l, uint32_t now_ms);
+/* The DATA frame size new frames are cut at now (0: no peer yet). */
+uint32_t bbrt_link_frame_size(const bbrt_link_t *l);
 /* Encode the link HELLO frame body (8-byte header + record) into out. */
 size_t bbrt_link_hello_body(const bbrt_hello_t *h, int reply, uint8_t *out, size_t cap);
 

@@ -28,6 +28,7 @@ void bbrt_link_default_config(bbrt_link_config_t *cfg) {
     cfg->hb_interval = 500u;
     cfg->dead_after = 2000u;
     cfg->reassembly_timeout = 30000u;
+    cfg->grow_after = BBRT_LINK_GROW_AFTER;
 }
 
 /* ------------------------------------------------------------ hello record */
@@ -182,6 +183,50 @@ static uint32_t frame_cap(const bbrt_link_t *l) {
     return cap;
 }
 
+/* The adaptive DATA frame size (docs/wire.md "Frame size", link.py _frame_limit): under the cap. */
+static uint32_t frame_limit(const bbrt_link_t *l) {
+    uint32_t cap = frame_cap(l);
+    return (!l->cfg.grow_after || l->fsize > cap) ? cap : l->fsize;
+}
+
+uint32_t bbrt_link_frame_size(const bbrt_link_t *l) { return l->have_peer ? frame_limit(l) : 0u; }
+
+static void resize(bbrt_link_t *l, uint32_t size) {
+    uint32_t cur = frame_limit(l);
+    if (size != cur) {
+        if (size < cur) l->stats.shrinks++;
+        else l->stats.grows++;
+        l->fsize = size;
+        l->fgen++;
+    }
+    l->clean = 0u;
+}
+
+/* a DATA frame is sent again: halve the size, once per size generation (a burst is one loss) */
+static void lost_frame(bbrt_link_t *l, const bbrt_link_slot_t *s) {
+    l->clean = 0u;
+    if (l->cfg.grow_after && l->have_peer && s->gen == l->fgen) {
+        uint32_t cap = frame_cap(l), floor = cap < BBRT_LINK_FRAME_FLOOR ? cap : BBRT_LINK_FRAME_FLOOR;
+        uint32_t half = frame_limit(l) / 2u;
+        resize(l, half > floor ? half : floor);
+    }
+}
+
+/* a frame cut at the size of the moment and more than half of it (a small one says nothing) */
+static int full_size(const bbrt_link_t *l, const bbrt_link_slot_t *s) {
+    uint32_t body = BBRT_LINK_HEADER + (s->frag ? BBRT_LINK_FRAG_HEADER : 0u) + s->len;
+    return l->cfg.grow_after && s->gen == l->fgen && 2u * body > frame_limit(l);
+}
+
+/* n full-size frames acked at their first try: after grow_after in a row, double the size */
+static void clean_frames(bbrt_link_t *l, uint32_t n) {
+    l->clean += n;
+    if (l->clean >= l->cfg.grow_after) {
+        uint32_t cap = frame_cap(l), twice = 2u * frame_limit(l);
+        resize(l, twice < cap ? twice : cap);
+    }
+}
+
 /* a streamed message that will not complete: its owner hears so (its input is never marked ready) */
 static void rasm_abort(bbrt_link_t *l, bbrt_link_rasm_t *r) {
     if (l->frag && r->used && !r->discard) (void)l->frag(l->ctx, BBRT_LFRAG_ABORT, 0u, r->total, 0, 0u);
@@ -229,6 +274,7 @@ void bbrt_link_init(bbrt_link_t *l, const bbrt_hello_t *local, const bbrt_link_c
     l->next_order = 1u;
     l->next_msg_id = 1u;
     l->rto = l->cfg.rto_initial;
+    l->fsize = BBRT_LINK_START_FRAME;
 }
 
 void bbrt_link_start(bbrt_link_t *l, uint32_t now_ms) {
@@ -261,7 +307,10 @@ static void transmit(bbrt_link_t *l, bbrt_link_slot_t *s, uint32_t now, int retr
         if (two_srtt <= (rto >> shift)) rto = two_srtt << shift;
     }
     s->deadline = now + rto;
-    if (retransmit) l->stats.retransmits++;
+    if (retransmit) {
+        l->stats.retransmits++;
+        lost_frame(l, s);
+    }
     l->stats.data_out++;
     wr_header(hdr, BBRT_LINK_DATA, s->frag ? (uint8_t)BBRT_LINK_FLAG_FRAG : 0u, s->lseq);
     if (s->frag) {
@@ -300,7 +349,7 @@ static void give_up_msg(bbrt_link_t *l, uint32_t i, uint32_t code);
 static void pump(bbrt_link_t *l, uint32_t now) {
     if (!l->up) return;
     for (;;) {
-        uint32_t mi = next_to_cut(l), k, cap = frame_cap(l);
+        uint32_t mi = next_to_cut(l), k, cap = frame_limit(l), fc = frame_cap(l);
         bbrt_link_msg_t *m;
         bbrt_link_slot_t *s = 0;
         if (mi == BBRT_LINK_MAX_MSGS) return;
@@ -309,6 +358,9 @@ static void pump(bbrt_link_t *l, uint32_t now) {
             if (!l->slots[k].used) s = &l->slots[k];
         if (!s) return;
         m = &l->msgs[mi];
+        /* an envelope's first frame holds its whole header (link.py FIRST_FRAME) */
+        if (m->frames == 0u && cap < (fc < BBRT_LINK_FIRST_FRAME ? fc : BBRT_LINK_FIRST_FRAME))
+            cap = fc < BBRT_LINK_FIRST_FRAME ? fc : BBRT_LINK_FIRST_FRAME;
         if (m->frames == 0u) { /* first frame: whole, or the start of a fragmented message */
             if (BBRT_LINK_HEADER + m->len > cap) {
                 if (!((l->peer.caps & BBRT_CAP_FRAG) && (l->local.caps & BBRT_CAP_FRAG))) {
@@ -325,6 +377,7 @@ static void pump(bbrt_link_t *l, uint32_t now) {
         s->used = 1u;
         s->msg = mi;
         s->frag = m->msg_id != 0u;
+        s->gen = l->fgen;
         s->off = m->cut;
         if (s->frag) {
             uint32_t chunk = cap - (BBRT_LINK_HEADER + BBRT_LINK_FRAG_HEADER);
@@ -395,6 +448,8 @@ static void abandon(bbrt_link_t *l, uint32_t now) {
     }
     bbrt_memset(l->msgs, 0, sizeof(l->msgs));
     new_session(l);
+    if (l->fsize > BBRT_LINK_START_FRAME) l->fsize = BBRT_LINK_START_FRAME; /* frames cut too big may be why */
+    l->fgen++;
     {
         uint32_t next = l->local.boot_epoch + 1u ? l->local.boot_epoch + 1u : 1u;
         uint32_t stored = l->next_epoch ? l->next_epoch(l->ctx) : 0u;
@@ -478,7 +533,7 @@ static int bit_length(uint32_t m) {
 static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
     uint32_t highest = l->up ? l->next_lseq - 1u : 0u, i, newest_tx = 0u;
     bbrt_link_slot_t *sample = 0;
-    uint32_t sample_sent = 0u;
+    uint32_t sample_sent = 0u, clean = 0u, gen = l->fgen;
     int any = 0;
     /* an ACK that claims a frame never sent in this session changes nothing */
     if ((uint64_t)cum + (uint64_t)bit_length(mask) > (uint64_t)highest) {
@@ -495,14 +550,18 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         d = s->lseq - cum - 1u;
         if (!(s->lseq <= cum || (d < 32u && ((mask >> d) & 1u)))) continue;
         any = 1;
-        /* what was delivered after what: only a frame sent once says so (the ACK of a resent frame
-         * may answer its first transmission) */
-        if (s->tries == 1u && s->tx > newest_tx) newest_tx = s->tx;
+        /* what was delivered after what: a frame sent before the latest transmission of a frame acked
+         * now was lost or refused (a line does not reorder); a resent frame says so only if the ACK came
+         * at least SRTT/2 after its resend (sooner, it answers an earlier transmission), as link.py */
+        if (s->tx > newest_tx &&
+            (s->tries == 1u || (l->have_rtt && (uint64_t)(now - s->sent_at) * 16u >= (uint64_t)l->srtt8)))
+            newest_tx = s->tx;
         /* Karn's rule: only a frame sent once gives an RTT sample; the newest such frame gives it */
         if (s->tries == 1u && (!sample || s->lseq > sample->lseq)) {
             sample = s;
             sample_sent = s->sent_at;
         }
+        if (s->tries == 1u && full_size(l, s)) clean++;
         s->used = 0u;
         m = &l->msgs[s->msg];
         m->acked++;
@@ -535,6 +594,8 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         if (!next) break;
         transmit(l, next, now, 1, 1); /* its tx becomes the newest: not picked again */
     }
+    /* counted after the losses this ACK shows (they may shrink the size) */
+    if (clean && gen == l->fgen) clean_frames(l, clean);
     return 1;
 }
 

@@ -42,14 +42,14 @@ def test_bridge_config_text(squeeze_dir: Path, squeeze_dep: Deployment, tmp_path
     core = _broker_cli(squeeze_dir, tmp_path / "core", 1884, "--accept-bridge", "east=n1")
     assert "_bridge_east" in json.loads(Path(core.credentials).read_text())  # type: ignore[arg-type]
     acl = Path(core.acl).read_text()  # type: ignore[arg-type]
-    assert f"topic readwrite {base}/#" not in acl and f"topic read {base}/ctl\n" in acl
+    assert f"topic readwrite {base}/#" not in acl and f"topic read {base}/ctl/+\n" in acl
     site = _broker_cli(squeeze_dir, tmp_path / "site", 1885, "--site", "east", "--site-nodes", "n1", "--bridge-to",
                        f"mqtt://127.0.0.1:1884?creds={core.credentials}")
     conf = site.conf.read_text()
     pw = json.loads(Path(core.credentials).read_text())["_bridge_east"]  # type: ignore[arg-type]
     for line in ("connection bb-east", "address 127.0.0.1:1884", "remote_username _bridge_east",
                  f"remote_password {pw}", f"topic {base}/in/n1/+ in 1", f"topic {base}/in/n2/n1 out 1",
-                 f"topic {base}/ctl in 1", "cleansession false", "local_cleansession false"):
+                 f"topic {base}/ctl/+ in 1", "cleansession false", "local_cleansession false"):
         assert line + "\n" in conf + "\n", line
     assert f"topic {base}/# both" not in conf and f"{base}/ctl out" not in conf and f"{base}/ctl both" not in conf
     assert site.conf.stat().st_mode & 0o077 == 0  # holds a password

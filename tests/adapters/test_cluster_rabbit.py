@@ -7,6 +7,16 @@
 - A member SIGKILLed under a 3-stage pipeline's traffic (the member every client starts on), brought back,
   then another one: every request completes exactly once, bit-identical to the in-process fleet.
   Oracle: the in-process outputs and the host's count of accepted outputs.
+- The C posix-mqtt node (``host-mqtt`` bundle, the middle stage) on the cluster's member list: its member
+  SIGKILLed under traffic, it hands over to the next with its session; every request once. Oracle: the
+  in-process float fleet (the fp32 C stage within float rounding) and the host's count of outputs.
+- A FedAvg federation (Python server and clients, ``bb-edge node`` processes) across a SIGKILL of the member
+  every node starts on: every round completes or aborts by FedAvg's rules, and the server's final model
+  equals FedAvg recomputed outside the runtime (ONNX Runtime per client over its own batch order) over the
+  completed rounds, each with the clients that trained in it (a lost or doubled update breaks the equality).
+- ``bb-edge status`` across members (each keeps its own retained messages): nodes spread over the members,
+  one stopped cleanly (its retained ``down`` is on its member only): the view on the cluster URL lists every
+  node with its state whichever member the URL names first, while one member alone lacks the stopped node.
 - The multi-member URL: an unreachable member is skipped, a cluster where no member answers and wrong
   credentials are one-line MqttErrors, and ``bb-edge node`` on an unreachable cluster exits with one line.
 
@@ -15,6 +25,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -22,17 +33,26 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from bb_edge.adapters.fleet.c_mqtt_node import parse_counters, spawn_c_mqtt_node
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
+from bb_edge.adapters.learn.fleet import run_learning_fleet
+from bb_edge.adapters.learn.mcu_fleet import reference_update
+from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
+from bb_edge.adapters.ops.status_view import StatusClient, StatusModel, _clear
 from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
-from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.bundle.build import build_all
+from bb_edge.deployment.manifest import HOST_NAME, Deployment, load_deployment
+from bb_edge.training.models import mlp
+from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.topics import Topics
 from tests.support.broker import MqttUser
 from tests.support.transport_helpers import assert_same_outputs, wait_until
@@ -40,6 +60,7 @@ from tests.support.transport_helpers import assert_same_outputs, wait_until
 pytest_plugins = ["tests.support.transport_fixtures"]
 
 DOWN = float(os.environ.get("BB_CLUSTER_DOWN", "5"))
+FED_CLIENTS, FED_ROUNDS = 12, 12
 TIMEOUT = 30.0
 BATCH = 8
 
@@ -55,6 +76,39 @@ def cluster(squeeze_dep: Deployment, tmp_path_factory: pytest.TempPathFactory) -
         c.stop()
 
 
+def _kill_twice_under_traffic(cluster: RabbitCluster, host: object, requests: list, reference: list,  # type: ignore[type-arg]
+                              ) -> tuple[list[dict[str, np.ndarray]], list[dict[str, np.ndarray]], list[str]]:
+    """SIGKILL member 1 (where every client starts), restart it, then member 2, while the host sends batches:
+    ``(outputs, expected outputs, what happened when)``."""
+    got: list[dict[str, np.ndarray]] = []
+    want: list[dict[str, np.ndarray]] = []
+    log: list[str] = []
+    done = threading.Event()
+
+    def killer() -> None:
+        for victim in (0, 1):
+            time.sleep(2.0)
+            log.append(f"SIGKILL member {victim + 1} at {len(got)} outputs")
+            cluster.kill(victim)
+            time.sleep(DOWN)
+            cluster.start_member(victim)
+            log.append(f"member {victim + 1} back at {len(got)} outputs")
+        done.set()
+
+    th = threading.Thread(target=killer, daemon=True)
+    th.start()
+    try:
+        k = 0
+        while not done.is_set() or len(got) < 3 * BATCH:
+            reqs = [requests[(k + i) % len(requests)] for i in range(BATCH)]
+            want += [reference[(k + i) % len(reference)] for i in range(BATCH)]
+            k += BATCH
+            got += host.run(reqs, window=4, timeout=180, retry_after=3.0)  # type: ignore[attr-defined]
+    finally:
+        th.join(300)
+    return got, want, log
+
+
 def _refused(c: MqttUser) -> bool:
     """Whether the broker closed ``c``'s connection (RabbitMQ closes on a denied publish or subscribe)."""
     return not c.c.is_connected()
@@ -62,8 +116,6 @@ def _refused(c: MqttUser) -> bool:
 
 def test_cluster_files_hold_the_acl(squeeze_dep: Deployment, cluster: RabbitCluster) -> None:
     """Every identity of the Mosquitto ACL has a user; a node's topic permissions name only its own topics."""
-    import json
-
     files = cluster.files
     assert files.definitions is not None
     defs = json.loads(files.definitions.read_text())
@@ -84,7 +136,7 @@ def test_acl_probes_hold_on_the_cluster(squeeze_dep: Deployment, cluster: Rabbit
     pw = cluster.files.passwords
     p = [m.port for m in cluster.files.members]
     host = MqttUser(p[0], HOST_NAME, pw[HOST_NAME], (t.inbox_filter(HOST_NAME),))
-    tail = MqttUser(p[1], last, pw[last], (t.inbox_filter(last), t.control()))
+    tail = MqttUser(p[1], last, pw[last], (t.inbox_filter(last), t.control("+")))  # as a node subscribes
     mid = MqttUser(p[2], middle, pw[middle])
     opened = [host, tail, mid]
     try:
@@ -130,33 +182,10 @@ def test_member_killed_under_pipeline_traffic(squeeze_dir: Path, squeeze_dep: De
     procs = {n: spawn_node(squeeze_dir, n, url, stdout=subprocess.DEVNULL) for n in squeeze_dep.node_names}
     host = host_endpoint(squeeze_dep, url)
     assert isinstance(host.transport, MqttTransport)
-    got: list[dict[str, np.ndarray]] = []
-    want: list[dict[str, np.ndarray]] = []
-    log: list[str] = []
-    done = threading.Event()
-
-    def killer() -> None:
-        for victim in (0, 1):
-            time.sleep(2.0)
-            log.append(f"SIGKILL member {victim + 1} at {len(got)} outputs")
-            cluster.kill(victim)
-            time.sleep(DOWN)
-            cluster.start_member(victim)
-            log.append(f"member {victim + 1} back at {len(got)} outputs")
-        done.set()
-
-    th = threading.Thread(target=killer, daemon=True)
     try:
         host.wait_for_peers(squeeze_dep.node_names, 60)
-        th.start()
-        k = 0
-        while not done.is_set() or len(got) < 3 * BATCH:
-            reqs = [squeeze_requests[(k + i) % len(squeeze_requests)] for i in range(BATCH)]
-            want += [squeeze_reference[(k + i) % len(squeeze_reference)] for i in range(BATCH)]
-            k += BATCH
-            got += host.run(reqs, window=4, timeout=180, retry_after=3.0)
+        got, want, log = _kill_twice_under_traffic(cluster, host, squeeze_requests, squeeze_reference)
     finally:
-        th.join(300)
         codes = {n: stop_process(p) for n, p in procs.items()}
         host.close()
     print(f"cluster kill: {len(got)} requests, {host.stats.retries} retries, {host.stats.duplicates} duplicate "
@@ -166,6 +195,187 @@ def test_member_killed_under_pipeline_traffic(squeeze_dir: Path, squeeze_dep: De
     assert host.stats.outputs == len(want), host.stats  # every output accepted exactly once
     assert host.transport.stats.connects >= 2  # the host itself failed over
     assert set(codes.values()) <= {0, 3}, codes
+
+
+@pytest.fixture(scope="module")
+def c_middle(squeeze_dir: Path, squeeze_dep: Deployment, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The middle node as a ``host-mqtt`` bundle (bbrt-mqtt, fp32: the deployment is unchanged)."""
+    dist = tmp_path_factory.mktemp("cdist")
+    (res,) = build_all(squeeze_dir, [f"{squeeze_dep.node_names[1]}=host-mqtt"], dist, options={"precision": "fp32"})
+    assert res.deployment_dir in (None, squeeze_dir), res.deployment_dir
+    return dist / squeeze_dep.node_names[1]
+
+
+def test_c_node_hands_over_to_the_next_member(squeeze_dir: Path, squeeze_dep: Deployment, cluster: RabbitCluster,
+                                              squeeze_requests: list, squeeze_reference: list,
+                                              c_middle: Path) -> None:
+    """The C node's member (member 1) SIGKILLed, then member 2: it reconnects to the next member with its
+    session each time; every request answered once, each equal to the in-process float fleet (fp32 C stage:
+    within float rounding)."""
+    first, middle, last = squeeze_dep.node_names
+    url = cluster.files.url()
+    procs = {n: spawn_node(squeeze_dir, n, url, stdout=subprocess.DEVNULL) for n in (first, last)}
+    cnode = spawn_c_mqtt_node(c_middle, url, keepalive=5, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    host = host_endpoint(squeeze_dep, url)
+    err = ""
+    try:
+        host.wait_for_peers(squeeze_dep.node_names, 60)
+        got, want, log = _kill_twice_under_traffic(cluster, host, squeeze_requests, squeeze_reference)
+    finally:
+        code = stop_process(cnode, timeout=10)
+        err = cnode.stderr.read().decode(errors="replace") if cnode.stderr is not None else ""
+        for p in procs.values():
+            stop_process(p)
+        host.close()
+    c = parse_counters(err)
+    print(f"C node on the cluster: {len(got)} requests, {host.stats.retries} retries; {log}; {err[-600:]}")
+    assert len(log) == 4, log
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):  # each request got its own answer (the seeded inputs all differ)
+        assert set(g) == set(w) and all(np.allclose(g[k], w[k], rtol=1e-3, atol=1e-5) for k in w)
+    assert host.stats.outputs == len(want), host.stats  # every output accepted exactly once
+    assert code == 0, err
+    # the C node lost its member once (member 1, where it started; the kill of member 2 finds it elsewhere or
+    # there) and found its persistent session on the next member every time
+    assert c["reconnects"] >= 1 and c["session_resumed"] == c["reconnects"] and c["session_resets"] == 0, err
+    assert c["handovers"] >= 1, err  # it moved to another member (not only back to its own once restarted)
+    assert c["inferences"] >= len(want) and c["spoofed"] == c["publish_errors"] == c["run_errors"] == 0, err
+
+
+def _fedavg_oracle(module: Any, rounds: list[int], trained: dict[int, set[str]]) -> np.ndarray:
+    """FedAvg recomputed with ORT: for each completed round r the sample-weighted mean of the deltas of the
+    clients that trained in r (FedAvgClient's batch order: default_rng([seed, id, r]) per epoch)."""
+    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
+    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
+    vec = prog.layout.flatten(prog.initial_params)
+    for r in rounds:
+        deltas, weights = [], []
+        for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            if name not in trained[r]:
+                continue
+            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
+            rng = np.random.default_rng([seed, ids[name], r])
+            batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
+            deltas.append(reference_update(prog, vec, x, y, batches))
+            weights.append(n)
+        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
+    return vec
+
+
+def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> None:
+    """FedAvg (server + FED_CLIENTS clients) on the cluster; member 1 SIGKILLed at round 2, back after DOWN s:
+    rounds complete or abort by the rules, the final model is FedAvg over the completed rounds."""
+    learning = {"strategy": "fedavg", "clients": FED_CLIENTS, "rounds": FED_ROUNDS, "epochs": 1, "seed": 5,
+                "batch_size": 16, "round_timeout": 30.0, "heartbeat": 0.5,
+                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
+    d = tmp_path / "fed"
+    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
+    dep = load_deployment(d)
+    module = load_module(dep.extra["learning"], d)
+    creds = cluster.add_deployment(dep)
+    url = ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
+    url = f"mqtt://{url}?creds={creds}"
+    work = tmp_path / "work"
+    log: list[str] = []
+    at_kill: list[int] = []
+    stop = threading.Event()
+
+    def rounds_done() -> int:
+        server = work / "server.progress.jsonl"
+        lines = server.read_text().splitlines() if server.exists() else []
+        return sum(1 for ln in lines[:-1] if json.loads(ln).get("kind") == "round")  # the last may be partial
+
+    def killer() -> None:
+        while not stop.is_set() and rounds_done() < 2:
+            time.sleep(0.05)
+        if stop.is_set():
+            return
+        at_kill.append(rounds_done())
+        log.append(f"SIGKILL member 1 after {at_kill[0]} rounds")
+        cluster.kill(0)
+        time.sleep(DOWN)
+        at_kill.append(rounds_done())  # before the restart: rounds made while member 1 was down
+        cluster.start_member(0)
+        log.append(f"member 1 back after {at_kill[1]} rounds")
+
+    th = threading.Thread(target=killer, daemon=True)
+    th.start()
+    try:
+        res = run_learning_fleet(dep, url, workdir=work, timeout=600)
+    finally:
+        stop.set()
+        th.join(300)
+    server_log = (work / "server.log").read_text(errors="replace").splitlines()
+    completed = [int(ln.split(" round=")[1].split()[0]) for ln in server_log if ln.startswith("event RoundCompleted ")]
+    aborted = [int(ln.split(" round=")[1].split()[0]) for ln in server_log if ln.startswith("event RoundAborted ")]
+    trained: dict[int, set[str]] = {r: set() for r in completed}
+    for name in module.clients():
+        for ln in (work / f"{name}.log").read_text(errors="replace").splitlines():
+            if ln.startswith("event LocalTrainingDone "):
+                r = int(ln.split(" round=")[1].split()[0])
+                trained.setdefault(r, set()).add(name)
+    print(f"FedAvg on the cluster: {len(completed)} rounds completed, aborted {aborted}; {log}; "
+          f"{res.final_accuracy=:.3f}")
+    assert len(log) == 2, log  # the kill happened mid-run and the member came back
+    assert at_kill[1] > at_kill[0], log  # the federation went on on the other members while member 1 was down
+    assert len(completed) == FED_ROUNDS and not res.rejections, (completed, aborted, res.rejections)
+    assert sorted(set(completed) | set(aborted)) == list(range(1, max(completed + aborted) + 1))  # none skipped
+    accepted = {int(ln.split(" round=")[1].split()[0]): int(ln.split(" accepted=")[1].split()[0])
+                for ln in server_log if ln.startswith("event RoundCompleted ")}
+    assert all(accepted[r] == len(trained[r]) for r in completed), (accepted, trained)
+    np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, completed, trained),
+                               atol=1e-4, rtol=0)
+
+
+def _states(url: str, dep: Deployment, settle: float = 1.0) -> dict[str, str]:
+    """Node -> state in a status view on ``url`` (told the deployment's names) after ``settle`` seconds."""
+    model = StatusModel()
+    view = StatusClient(url, model, names={dep.name: dep.node_names})
+    view.start(30)
+    try:
+        time.sleep(settle)
+        return {r["node"]: r["state"] for r in model.rows(time.monotonic()) if r["deployment"] == dep.name}
+    finally:
+        view.stop()
+
+
+def test_status_shows_the_whole_fleet_from_any_member(squeeze_dir: Path, squeeze_dep: Deployment,
+                                                      cluster: RabbitCluster) -> None:
+    """Node k starts on member k; the last is stopped (``down`` retained on member 3 only): the cluster view
+    lists all three right whichever member comes first in its URL; member 1 alone never saw the last node."""
+    files = cluster.files
+    hosts = [f"{files.host}:{m.port}" for m in files.members]
+
+    def url_from(i: int) -> str:
+        return f"mqtt://{','.join(hosts[i:] + hosts[:i])}?creds={files.credentials}"
+
+    names = squeeze_dep.node_names
+    t = Topics(squeeze_dep.name)
+    for i in range(len(hosts)):  # earlier tests' retained records of these names, on every member
+        for n in names:
+            _clear(MqttConfig.from_url(files.member_url(i)).for_node(n), n, [t.presence(n), t.status(n)])
+    procs = {n: spawn_node(squeeze_dir, n, url_from(k), stdout=subprocess.DEVNULL) for k, n in enumerate(names)}
+    try:
+        seen: list[dict[str, str]] = []
+        wait_until(lambda: seen.append(_states(url_from(0), squeeze_dep, 0.5))
+                   or seen[-1] == dict.fromkeys(names, "up"), 90, "every node up")
+        assert stop_process(procs.pop(names[2])) == 0  # a clean stop: "down", retained where it was
+        views = [_states(url_from(i), squeeze_dep) for i in range(len(hosts))]
+        alone = _states(files.member_url(0), squeeze_dep)
+        cli = subprocess.run([sys.executable, "-m", "bb_edge.cli", "status", url_from(1), "--once", "1.5",
+                              "--deployment", str(squeeze_dir)],
+                             capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    finally:
+        for p in procs.values():
+            stop_process(p)
+    want = {names[0]: "up", names[1]: "up", names[2]: "down"}
+    print(f"status views: first up {seen[-1]}, {views}; member 1 alone {alone}")
+    assert all(v == want for v in views), views
+    assert names[2] not in alone, alone  # the retained records are per member: one alone lacks the node
+    assert cli.returncode == 0, cli.stderr
+    rows = {ln.split()[1]: ln for ln in cli.stdout.splitlines() if len(ln.split()) > 2 and ln.split()[1] in names}
+    assert set(rows) == set(names) and " down " in f" {rows[names[2]]} ", cli.stdout
 
 
 def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep: Deployment,

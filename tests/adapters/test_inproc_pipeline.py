@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 import pytest
 
-from bb_edge.adapters.transports.inproc import FleetStalled, InProcFleet
+from bb_edge.adapters.transports.inproc import InProcFleet, RequestFailedError
 from bb_edge.backends.ort import OrtBackend
 from bb_edge.compiler import compile_model, load_model
 from bb_edge.engine import Engine, events
@@ -189,13 +189,14 @@ def test_concurrent_backend_failure_is_a_typed_event_not_a_hang(squeeze) -> None
     (x_name,) = reqs[0]
     be = Recording(fail_request_input=reqs[1][x_name])
     with InProcFleet(dep, programs, backend=be, concurrent=True, zero_copy=True) as fleet:
-        with pytest.raises(FleetStalled):
+        # the node's error result ends the run at once with a typed error naming it (not a stall)
+        with pytest.raises(RequestFailedError, match="request 1 failed: ComputeFailed: request 2 at n0.*injected"):
             fleet.run(reqs, window=2, real_timeout=120)
         failed = [(n, e) for n, e in fleet.events if isinstance(e, events.ComputeFailed)]
         ready = {e.request_id for _, e in fleet.events if isinstance(e, events.OutputReady)}
-    # request ids start at 1: the second request failed at its first stage, the first went through
+    # request ids start at 1: the second request failed at its first stage; the first was never failed
     assert [(n, e.request_id, "injected" in e.error) for n, e in failed] == [("n0", 2, True)]
-    assert ready == {1}
+    assert ready <= {1}
 
 
 def _edge_into(dep: Any, node: str) -> Any:

@@ -190,3 +190,67 @@ def test_site_credentials_cannot_forge_or_stop_and_the_bridge_session_persists( 
         finally:
             for c in (host, tail, head, mid):
                 c.close()
+
+
+def _ctl_node(dep: Deployment, files: object, node: str) -> object:
+    """A real node loop (engine + MQTT transport with the generated credentials), its buffer pre-seeded."""
+    from bb_edge.adapters.fleet.hostloop import HostLoop
+    from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
+    from bb_edge.engine import Engine
+
+    url = files.url()  # type: ignore[attr-defined]
+    tr = MqttTransport(MqttConfig.from_url(url), dep.name, node, dep.ids())
+    return HostLoop(Engine.for_node(dep, node), tr)
+
+
+def test_a_client_cannot_stop_the_fleet_nor_retry_or_forget_others_requests(squeeze_dep: Deployment,
+                                                                              tmp_path: Path) -> None:
+    """Issue 37, findings 1 and 2: control is per identity (``{base}/ctl/<writer>``, enforced by the ACL) and
+    a node obeys ``stop`` only from ``_host`` and ``retry``/``done`` only for request ids its writer owns.
+
+    Oracle: the node keeps running after every forged stop, resends nothing for another owner's ids and
+    still holds them after a forged ``done``; the allowed paths (the client's own ids, the host's stop)
+    work on the same clients and broker, so each refusal is the rule's, not a dead link."""
+    from bb_edge.deployment.clients import owned_request_id
+    from bb_edge.wire.topics import Topics as T
+
+    dep = squeeze_dep
+    node = dep.node_names[0]
+    files = write_broker_files(tmp_path / "b", dep)
+    assert files.acl is not None
+    acl = files.acl.read_text()
+    t = T(dep.name)
+    # before any node runs: the generated ACL gives no client a write on the fleet's control
+    assert sorted(re.findall(rf"^topic (?:read)?write {re.escape(t.base)}/ctl.*$", acl, re.M)) == \
+        sorted(f"topic write {t.base}/ctl/{who}" for who in [HOST_NAME] + [f"_client{k}" for k in range(1, 5)])
+    host_rid, mine, theirs = 7, owned_request_id(1, 7), owned_request_id(2, 7)
+    with Broker(files):
+        loop = _ctl_node(dep, files, node)
+        for rid in (host_rid, mine, theirs):
+            loop.retransmit.keep(rid, node, 1, b"x" * 64)  # type: ignore[attr-defined]
+        th = loop.start_thread()  # type: ignore[attr-defined]
+        loop.transport.wait_connected(10)  # type: ignore[attr-defined]
+        client = MqttUser(files.port, "_client1", files.passwords["_client1"])
+        host = MqttUser(files.port, HOST_NAME, files.passwords[HOST_NAME])
+        try:
+            for topic in (f"{t.base}/ctl", t.control(HOST_NAME), t.control("_client1")):
+                client.publish(topic, b"stop")  # the fleet topic, the host's and its own
+            client.publish(t.control("_client1"), f"retry {host_rid} {theirs}".encode())
+            client.publish(t.control("_client1"), f"done {host_rid} {theirs}".encode())
+            client.publish(t.control(HOST_NAME), f"done {host_rid} {theirs}".encode())  # ACL: not the client's
+            client.publish(t.control("_client1"), f"retry {mine}".encode())  # allowed: its own request
+            wait_until(lambda: loop.resent >= 1, TIMEOUT, "the client's own retry")  # type: ignore[attr-defined]
+            time.sleep(0.5)  # the forged messages went first on the same connection
+            assert not loop.stopping and th.is_alive()  # type: ignore[attr-defined]
+            assert loop.resent == 1  # type: ignore[attr-defined]
+            assert loop.retransmit.get(host_rid) and loop.retransmit.get(theirs)  # type: ignore[attr-defined]
+            client.publish(t.control("_client1"), f"done {mine}".encode())
+            wait_until(lambda: not loop.retransmit.get(mine), TIMEOUT, "the client's own done")  # type: ignore[attr-defined]
+            host.publish(t.control(HOST_NAME), b"stop")
+            th.join(TIMEOUT)
+            assert not th.is_alive()
+        finally:
+            client.close()
+            host.close()
+            loop.request_stop()  # type: ignore[attr-defined]
+            th.join(TIMEOUT)

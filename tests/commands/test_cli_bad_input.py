@@ -72,6 +72,7 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (root / "nobuilder.json").write_text('{"name": "mine", "ram_bytes": 1048576}')
     (root / "notjson.json").write_text("{builder: ")
     (root / "place.json").write_text("[1, 2]")
+    (root / "nested.json").write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)  # RecursionError in json
     (root / "boom.py").write_text("raise RuntimeError('a bug in the user module')\n")
     ro = _unwritable_dir(root)
     return {"t": str(root), "model": str(model), "dep": str(root / "dep"), "file": str(root / "afile"),
@@ -122,6 +123,31 @@ CASES: list[tuple[str, str, str, int]] = [
     ("target-json-not-json", "build {dep} --target n1={t}/notjson.json -o {t}/d", "TargetProfileError", 1),
     ("target-unknown", "build {dep} --target n1=no-such-board -o {t}/d", "UnknownTargetError", 1),
     ("target-unknown-node", "build {dep} --target n9=host -o {t}/d", "BuildError", 1),
+    # issue 37, finding 10: a deeply nested profile, a repeated node, an empty node or profile
+    ("target-json-nested-build", "build {dep} --target n1={t}/nested.json -o {t}/d", "TargetProfileError", 1),
+    ("target-json-nested-compile", "compile {model} --nodes 2 --target {t}/nested.json -o {t}/c",
+     "TargetProfileError", 1),
+    ("target-node-repeated-compile", "compile {model} --nodes 2 --target n0=host --target n0=jetson -o {t}/c",
+     "UsageError", 2),
+    ("target-node-repeated-build", "build {dep} --target n1=host --target n1=jetson -o {t}/d", "UsageError", 2),
+    ("target-empty-node", "build {dep} --target =host -o {t}/d", "UsageError", 2),
+    ("target-empty-profile", "build {dep} --target n1= -o {t}/d", "UsageError", 2),
+    ("target-two-equals", "build {dep} --target n1=host=x -o {t}/d", "UsageError", 2),
+    ("target-bad-node-name", "build {dep} --target n/1=host -o {t}/d", "UsageError", 2),
+    # issue 37, finding 5: canary limits and --abort are checked by argparse (nan passes every comparison)
+    ("deploy-max-drift-nan", "deploy {dep} --current {dep} --fleet mqtt://127.0.0.1:1 --max-drift nan",
+     "UsageError", 2),
+    ("deploy-canary-window-nan", "deploy {dep} --current {dep} --fleet mqtt://127.0.0.1:1 --canary-window nan",
+     "UsageError", 2),
+    ("deploy-canary-window-inf", "deploy {dep} --current {dep} --fleet mqtt://127.0.0.1:1 --canary-window inf",
+     "UsageError", 2),
+    ("deploy-error-rate-negative", "deploy {dep} --current {dep} --fleet mqtt://127.0.0.1:1 --max-error-rate -1",
+     "UsageError", 2),
+    ("deploy-latency-ratio-inf", "deploy {dep} --current {dep} --fleet mqtt://127.0.0.1:1 --max-latency-ratio inf",
+     "UsageError", 2),
+    ("deploy-min-requests-negative", "deploy {dep} --current {dep} --fleet mqtt://127.0.0.1:1 --min-requests -1",
+     "UsageError", 2),
+    ("deploy-abort-not-an-id", "deploy --current {dep} --fleet mqtt://127.0.0.1:1 --abort x", "UsageError", 2),
     # option values: argparse type= validators, exit 2
     ("memory-limit-not-a-size", "compile {model} --nodes 2 --memory-limit abc -o {t}/c", "UsageError", 2),
     ("nodes-zero", "compile {model} --nodes 0 -o {t}/c", "UsageError", 2),

@@ -229,6 +229,18 @@ def test_readme_commands_run_verbatim(tmp_path: Path) -> None:
     assert log.count("Paris") >= 2, log[-3000:]
     assert log.count("bytes per token per hop: n0->n1") >= 2, log[-3000:]
     check_learning_fleets(tmp_path)
+    check_stateful(tmp_path)
+
+
+def check_stateful(here: Path) -> None:
+    """The stateful block: run --session equals one ORT session of gru.onnx looping with the state fed back."""
+    sess = ort.InferenceSession(str(here / "gru.onnx"), providers=["CPUExecutionProvider"])
+    h1 = h2 = np.zeros((1, 1, 8), np.float32)
+    want = []
+    for x in np.load(here / "steps.npz")["x"]:
+        y, h1, h2 = sess.run(["scores", "g1_h", "g2_h"], {"x": x, "h1": h1, "h2": h2})
+        want.append(y)
+    np.testing.assert_allclose(np.load(here / "gru-out.npz")["scores"], np.stack(want), rtol=1e-5, atol=1e-6)
 
 
 def check_learning_fleets(here: Path) -> None:

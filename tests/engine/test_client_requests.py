@@ -114,3 +114,57 @@ def test_a_client_cannot_submit_for_another(fleet: tuple[onnx.ModelProto, Deploy
     engs[owner].deliver("_client1", wire.encode(env))
     engs[owner].poll(1.1)
     assert engs[owner].open_requests or engs[owner].counters["segments_run"] > 0
+
+
+def test_one_client_flooding_cannot_evict_the_hosts_requests(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 37, finding 9: per-client budgets at the node. A client floods partial requests (one of two
+    inputs each); it may keep at most ``client_requests`` of them open, evicting only its own, and the
+    host's partial requests opened before the flood stay open and complete. Oracle: ONNX Runtime (via
+    :func:`monolithic`) on the host's whole requests, and the node's open-request count per owner."""
+    from onnx import TensorProto, helper
+
+    from bb_edge.engine.engine import Limits
+
+    g = helper.make_graph([helper.make_node("Add", ["x", "z"], ["y"])], "add2",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4]),
+                           helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    onnx.save(model, str(tmp_path / "add2.onnx"))
+    compile_model(str(tmp_path / "add2.onnx"), nodes=1, out_dir=tmp_path / "c")
+    dep = load_deployment(tmp_path / "c")
+    node = dep.node_names[0]
+    eng = Engine.for_node(dep, node, outputs_to_host=True,
+                          limits=Limits(max_open_requests=16, client_requests=4, client_bytes=1 << 20))
+    host, flood = HostSession(dep, 1 << 32), HostSession(dep, 2 << 32, client=1)
+    rng = np.random.default_rng(5)
+    t = [1.0]
+
+    def feed(sender: str, sends: list[tuple[str, int, bytes]]) -> list[tuple[str, bytes]]:
+        out = []
+        for _, _, data in sends:
+            eng.deliver(sender, data)
+            t[0] += 0.001
+            out += [(o.peer, o.data) for o in eng.poll(t[0])]
+        return out
+
+    xs = {rid: {"x": rng.standard_normal((1, 4)).astype(np.float32),
+                "z": rng.standard_normal((1, 4)).astype(np.float32)} for rid in (11, 12)}
+    rest = {}
+    for rid, v in xs.items():
+        sends = host.submit(rid, v)
+        assert len(sends) == 2
+        feed(HOST_NAME, sends[:1])  # half a request each: open at the node
+        rest[rid] = sends[1:]
+    zero = np.zeros((1, 4), np.float32)
+    for n in range(200):
+        feed("_client1", flood.submit(flood.request_id(n), {"x": zero, "z": zero})[:1])
+    evicted = [e.request_id for e in eng.drain_events() if isinstance(e, events.RequestEvicted)]
+    assert len(evicted) == 200 - 4 and {request_owner(r) for r in evicted} == {1}, evicted[:5]
+    assert eng.open_requests == 2 + 4  # the host's two, and the client's budget
+    for rid, v in xs.items():
+        for peer, data in feed(HOST_NAME, rest[rid]):
+            if peer == HOST_NAME:
+                host.receive(node, data)
+        assert host.done(rid), rid
+        np.testing.assert_allclose(host.take(rid)["y"], monolithic(model, v)["y"], rtol=1e-6)

@@ -228,7 +228,10 @@ def test_cli_deploy_resumes_a_transfer_cut_off_over_mosquitto(tmp_path) -> None:
             seq[0] += 1
             return seq[0]
 
-        d = ota.OtaDeployer(dep.ids(), [upd], next_seq, 7, resume=True, version=1, sender=DEPLOY_ID,
+        from bb_edge.adapters.ops.ota_store import version_now
+
+        # a version above the node's floor (the bundle's ota.program_version, written by keygen)
+        d = ota.OtaDeployer(dep.ids(), [upd], next_seq, 7, resume=True, version=version_now(), sender=DEPLOY_ID,
                             deployment=dep.name)
         for o in d.start(0.0):
             tap.send(o.peer, o.receiver, o.data)
@@ -298,3 +301,90 @@ def test_a_restarted_node_resumes_the_transfer_it_kept(programs, tmp_path) -> No
     assert d2.resumed == {n: half * 4096} and d2.streamed[n] == len(image) - half * 4096
     assert h.engine.program_hash == model_hash(programs["new"][n])
     assert not (tmp_path / "slots" / "partial_data").exists()
+
+
+def _packed_tensor(name: str, nbytes: int) -> bytes:
+    """One delta entry: tensor ``name`` of ``nbytes`` zero bytes, lzma-packed (a few KB on the wire)."""
+    import lzma
+    import struct
+
+    raw = numpy_helper.from_array(np.zeros(nbytes // 4, np.float32), name).SerializeToString()
+    packed = lzma.compress(raw)
+    nb = name.encode()
+    return struct.pack("<H", len(nb)) + nb + struct.pack("<BI", 2, len(packed)) + packed
+
+
+def test_a_delta_is_bounded_by_the_signed_size_before_it_unpacks(programs) -> None:  # type: ignore[no-untyped-def]
+    """Issue 37, finding 3: the total a delta may unpack is the signed full size, checked while unpacking,
+    so a few KB cannot balloon a node. Oracle: tracemalloc's peak stays near the bound, not the 2 x 24 MiB
+    the entries would unpack to; a rebuild past protobuf's 2 GiB limit (here lowered) is a DeltaError."""
+    import struct
+    import tracemalloc
+
+    from bb_edge.engine.ota import delta as delta_mod
+
+    base = programs["old"][programs["node"]]
+    bomb = struct.pack("<4sH", b"BBD1", 2) + _packed_tensor("w1", 24 << 20) + _packed_tensor("w2", 24 << 20)
+    assert len(bomb) < 16 << 10
+    tracemalloc.start()
+    try:
+        with pytest.raises(DeltaError, match="signed size"):
+            apply_delta(base, bomb, 64 << 20, total=1 << 20)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20, peak  # the bound (1 MiB) plus lzma's own 8 MiB dictionary; unbounded: 2 x 24 MiB
+    # within the per-tensor bound and the total, but past what protobuf can serialize (limit lowered here)
+    n = programs["node"]
+    delta, rebuilt, _ = make_delta(base.SerializeToString(), programs["new"][n].SerializeToString())  # type: ignore[misc]
+    old_limit = delta_mod.PROTOBUF_LIMIT
+    delta_mod.PROTOBUF_LIMIT = len(rebuilt) // 2
+    try:
+        with pytest.raises(DeltaError, match="2 GiB"):
+            apply_delta(base, delta, 64 << 20, total=len(rebuilt))
+    finally:
+        delta_mod.PROTOBUF_LIMIT = old_limit
+
+
+def test_an_unsigned_delta_is_refused_before_it_is_unpacked(programs, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 37, finding 3: a delta whose manifest does not verify (another key) is refused bad_signature
+    before one byte is decompressed. Oracle: apply_delta is never called (spied)."""
+    from bb_edge.engine.ota import delta as delta_mod
+
+    n = programs["node"]
+    delta, rebuilt, base = make_delta(programs["old"][n].SerializeToString(),  # type: ignore[misc]
+                                      programs["new"][n].SerializeToString())
+    calls: list[int] = []
+    real = delta_mod.apply_delta
+    monkeypatch.setattr(delta_mod, "apply_delta", lambda *a, **k: calls.append(1) or real(*a, **k))
+    h = Harness(programs["dep"], programs["old"], n)
+    u = _update(programs, delta, rebuilt, base)
+    u.signer = ota.ed25519_signer(b"\x01" * 32)  # not the node's key
+    d = _deploy(h, u)
+    assert d.state == "failed" and d.failures[n][0] == ota.BAD_SIGNATURE, d.failures
+    assert calls == []
+    assert h.engine.program_hash == model_hash(programs["old"][n])
+
+
+def test_a_signed_delta_that_changes_an_output_shape_is_rolled_back(programs) -> None:  # type: ignore[no-untyped-def]
+    """Issue 37, finding 7: new weights that make the graph output [1, 20] against the declared [1, 10]
+    fail the update's health check (the contract's output shapes): rolled_back, the old program runs."""
+    n = programs["node"]
+    wide = onnx.ModelProto()
+    wide.CopyFrom(programs["old"][n])
+    rng = np.random.default_rng(3)
+    for init in wide.graph.initializer:
+        a = numpy_helper.to_array(init)
+        if a.ndim == 2 and a.shape[1] == 10:
+            init.CopyFrom(numpy_helper.from_array(rng.standard_normal((a.shape[0], 20)).astype(np.float32),
+                                                  init.name))
+        elif a.shape == (10,):
+            init.CopyFrom(numpy_helper.from_array(rng.standard_normal(20).astype(np.float32), init.name))
+    made = make_delta(programs["old"][n].SerializeToString(), wide.SerializeToString())
+    assert made is not None  # initializer values only: a delta
+    delta, rebuilt, base = made
+    h = Harness(programs["dep"], programs["old"], n)
+    d = _deploy(h, _update(programs, delta, rebuilt, base))
+    assert d.state == "failed" and d.failures[n][0] == ota.ROLLED_BACK, (d.state, d.failures)
+    assert "shape" in d.failures[n][1]
+    assert h.engine.program_hash == model_hash(programs["old"][n])

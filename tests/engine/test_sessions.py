@@ -3,43 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-import onnx
-import onnxruntime as ort
-from onnx import TensorProto, helper
+from onnx import helper
 
 from bb_edge.deployment.clients import client_id, owned_request_id
 from bb_edge.engine import events as ev
 from bb_edge.engine.engine import CTRL_SESSION_CLOSE, Engine, Limits
 from bb_edge.wire import envelope as wire
+from tests.support.stateful import oracle, rnn_cell, xs
 
 X_EDGE, Y_EDGE = 100, 101
-
-
-def rnn_cell() -> onnx.ModelProto:
-    """h' = tanh(W x + U h); y = 2 h'. ``h`` is the state (h' feeds h at the next step)."""
-    rng = np.random.default_rng(0)
-    w = helper.make_tensor("W", TensorProto.FLOAT, [3, 4], rng.normal(size=12).astype(np.float32).tolist())
-    u = helper.make_tensor("U", TensorProto.FLOAT, [4, 4], rng.normal(size=16).astype(np.float32).tolist())
-    two = helper.make_tensor("two", TensorProto.FLOAT, [], [2.0])
-    nodes = [helper.make_node("MatMul", ["x", "W"], ["wx"]), helper.make_node("MatMul", ["h", "U"], ["uh"]),
-             helper.make_node("Add", ["wx", "uh"], ["pre"]), helper.make_node("Tanh", ["pre"], ["h_next"]),
-             helper.make_node("Mul", ["h_next", "two"], ["y"])]
-    g = helper.make_graph(nodes, "cell", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3]),
-                                           helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, 4])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4]),
-                           helper.make_tensor_value_info("h_next", TensorProto.FLOAT, [1, 4])], [w, u, two])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-
-
-def oracle(xs: list[np.ndarray]) -> list[np.ndarray]:
-    """One ORT session looping over the steps with the state fed back by hand."""
-    sess = ort.InferenceSession(rnn_cell().SerializeToString(), providers=["CPUExecutionProvider"])
-    h = np.zeros((1, 4), np.float32)
-    out = []
-    for x in xs:
-        y, h = sess.run(["y", "h_next"], {"x": x, "h": h})
-        out.append(y)
-    return out
 
 
 def engine(**limits: int) -> Engine:
@@ -76,11 +48,6 @@ class Sender:
 
 def outputs(eng: Engine, now: float = 0.0) -> list[wire.Envelope]:
     return [wire.decode(o.data) for o in eng.poll(now) if o.kind == wire.KIND_DATA]
-
-
-def xs(n: int, seed: int = 1) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return [rng.normal(size=(1, 3)).astype(np.float32) for _ in range(n)]
 
 
 def test_a_session_keeps_its_state_and_equals_ort_looping_by_hand() -> None:

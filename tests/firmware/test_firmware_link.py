@@ -489,6 +489,70 @@ def test_python_and_c_links_deliver_exactly_once_over_a_lossy_simulated_line(see
     assert sorted(got_py) == sorted(to_py) and len(got_py) == len(to_py), f"Py got {len(got_py)}/{len(to_py)}"
 
 
+def test_c_frame_size_adapts_down_on_a_noisy_line_and_back_up_on_a_clean_one() -> None:
+    """The C end's DATA frame size (docs/wire.md "Frame size"): on a simulated line where each byte is
+    corrupted with probability 0.2% (a frame of n framed bytes is lost with 1 - 0.998**n, as the CRC
+    would drop it) it falls from the start size to 64-128 bytes, and every 1.5 KB envelope it sends
+    still arrives exactly once; on a clean line it grows back to the cap (the Python peer's max_frame
+    2048, under the build's BBRT_LINK_MTU)."""
+    import random
+
+    from bb_edge.wire.framing import frame
+    from bb_edge.wire.hello import HelloRecord
+    from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig
+
+    rnd = random.Random(7)
+    cfg_s = {"rto_initial": 0.05, "rto_min": 0.01, "rto_max": 0.2, "granularity": 0.001, "max_retries": 10000,
+             "hb_interval": 0.1, "dead_after": 5.0, "reassembly_budget": 8192, "reassembly_timeout": 60.0}
+    c = CLink(HelloRecord(1, 1, 3, 9, 5, 4096, 16, "c").encode(), cfg_s)
+    py = Link(HelloRecord(1, 1, 3, 4, 0, 2048, 32, "py"),
+              LinkConfig(rto_initial=0.05, rto_min=0.01, rto_max=0.2, max_retries=10000, hb_interval=0.1,
+                         dead_after=5.0))
+    p_byte = [0.002]
+    line: list[tuple[int, str, bytes]] = []
+    got: list[bytes] = []
+    sizes: list[int] = []
+
+    def carry(frames: list[str] | list[bytes], to: str, now: int) -> None:
+        for f in frames:
+            body = bytes.fromhex(f) if isinstance(f, str) else f
+            if rnd.random() < 1.0 - (1.0 - p_byte[0]) ** len(frame(body)):
+                continue  # a byte error: the receiver's CRC check drops the frame
+            line.append((now + 2, to, body))
+
+    def run(envs: list[bytes], start: int) -> int:
+        now, backlog, want = start, list(envs), len(got) + len(envs)
+        while now < start + 600_000 and len(got) < want:
+            now += 1
+            due = [x for x in line if x[0] <= now]
+            line[:] = [x for x in line if x[0] > now]
+            for _, to, body in due:
+                if to == "c":
+                    carry(c.step("receive", now, body)[0], "py", now)
+                else:
+                    py.receive(body, now / 1000)
+            while backlog and c.lib.bbrtpy_link_send(backlog[0], len(backlog[0]), now) == 0:
+                backlog.pop(0)
+            carry(c.step("poll", now)[0], "py", now)
+            py.poll(now / 1000)
+            carry(py.take_frames(), "c", now)
+            got.extend(e.envelope for e in py.take_events() if isinstance(e, EnvelopeReceived))
+            sizes.append(c.frame_size())
+        return now
+
+    carry(c.step("start", 0)[0], "py", 0)
+    py.start(0.0)
+    carry(py.take_frames(), "c", 0)
+    noisy = [b"\xbb\xe1" + i.to_bytes(4, "little") + bytes(rnd.randrange(256) for _ in range(1500)) for i in range(20)]
+    now = run(noisy, 0)
+    assert sorted(got) == sorted(noisy), f"{len(got)}/{len(noisy)} envelopes"
+    assert sizes[0] in (0, 256) and 64 <= c.frame_size() <= 128 and min(s for s in sizes if s) == 64, sizes[-1]
+    p_byte[0] = 0.0
+    clean = [b"\xbb\xe1" + i.to_bytes(4, "little") + bytes(2000) for i in range(100, 160)]
+    run(clean, now)
+    assert sorted(got) == sorted(noisy + clean) and c.frame_size() == 2048
+
+
 def test_karn_no_rtt_sample_from_a_retransmitted_frame() -> None:
     """A frame sent twice and then acknowledged gives the C link no RTT sample (Karn's rule)."""
     v = link_vectors()

@@ -18,8 +18,9 @@ import pytest
 
 from bb_edge.adapters.fleet.generation import generate_many, open_stepper
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
+from bb_edge.deployment.candidates import top_candidates
 from bb_edge.deployment.manifest import Deployment, load_deployment
-from bb_edge.engine.generation import Generation, GenerationError, Sampling, top_candidates
+from bb_edge.engine.generation import Generation, GenerationError, Sampling
 from bb_edge.errors import BBError
 from bb_edge.llm.fleet import FleetReference, compile_decoder, compile_gguf, fleet_decoder
 from bb_edge.llm.gguf_load import UnknownArchitectureError, load_gguf, smollm2_path
@@ -204,3 +205,28 @@ def test_smollm2_split_three_ways_answers_paris_with_the_unsplit_tokens(smollm2_
         finally:
             if broker is not None:
                 broker.stop()
+
+
+def test_a_snapshot_mid_generation_restores_every_stage_and_the_tokens_go_on(tiny_dec, tiny_dirs) -> None:  # type: ignore[no-untyped-def]
+    import itertools
+
+    from bb_edge.adapters.fleet.generation import InprocStepper
+    from bb_edge.adapters.transports.inproc import InProcFleet
+
+    dep = load_deployment(tiny_dirs[3])
+    want = reference_run(tiny_dec, PROMPT, 24, Sampling())[0]
+    gen = Generation(PROMPT, 24, CONTEXT)
+    with InProcFleet(dep) as fleet:
+        stepper = InprocStepper(fleet)
+        for _ in range(10):
+            gen.accept(stepper.wait(stepper.submit(gen.next_step(), 9, gen.step), 60))
+        blobs = {n: e.snapshot() for n, e in fleet.engines.items()}
+    assert all(len(e.sessions) == 1 for e in fleet.engines.values())
+    with InProcFleet(dep) as fresh:  # every node restarted from its --state
+        for n, e in fresh.engines.items():
+            e.restore(blobs[n])
+        stepper = InprocStepper(fresh)
+        stepper._rid = itertools.count(1000)  # request ids never reused within a fleet's life
+        while gen.finished is None:
+            gen.accept(stepper.wait(stepper.submit(gen.next_step(), 9, gen.step), 60))
+    assert gen.tokens == want

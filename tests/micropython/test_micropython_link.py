@@ -116,7 +116,7 @@ def make(setup_hello, cfg, log):
                 rto_max=ms('rto_max'), granularity=ms('granularity'), max_retries=cfg['max_retries'],
                 hb_interval=ms('hb_interval'), dead_after=ms('dead_after'),
                 reassembly_budget=cfg['reassembly_budget'], reassembly_timeout=ms('reassembly_timeout'),
-                mtu=cfg['mtu'])
+                mtu=cfg['mtu'], grow_after=cfg.get('grow_after', 8))
     return lk
 def events(lk):
     out = []
@@ -205,6 +205,76 @@ def test_link_golden_vectors_in_vm(vm: tuple[Path, Path], tmp_path: Path) -> Non
             assert got["out"] == want["out"], (s["name"], i, want["op"], want["t"])
             assert [_norm_event(e) for e in got["events"]] == [_norm_event(e) for e in want["events"]], \
                 (s["name"], i, want["op"], want["t"])
+
+
+ADAPT_VM = r"""
+import json
+from bbnode import link as L
+seed = [12345]
+def rnd():  # an LCG: the same stream on every run
+    seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed[0] / 2147483648.0
+p_byte = [0.002]
+line = []  # (arrival ms, to, body)
+got = []
+now = [0]
+def carry(to):
+    def write(mv):
+        n = len(mv) + 6  # COBS + CRC-32 + delimiter, about
+        if rnd() < 1.0 - (1.0 - p_byte[0]) ** n:
+            return  # a byte error: the receiver's CRC check drops the frame
+        line.append((now[0] + 2, to, bytes(mv)))
+    return write
+def deliver_b(mv, bare):
+    got.append(bytes(mv))
+cfg = dict(rto_initial=50, rto_min=10, rto_max=200, max_retries=10000, hb_interval=100, dead_after=5000,
+           reassembly_budget=8192)
+a = L.Link(L.Hello(boot_epoch=3, node_id=1, max_frame=4096, window=16, name=b'a'), carry('b'),
+           lambda mv, bare: None, **cfg)
+b = L.Link(L.Hello(boot_epoch=4, node_id=2, max_frame=2048, window=16, name=b'b'), carry('a'), deliver_b, **cfg)
+sizes = []
+def run(envs):
+    backlog = list(envs)
+    want = len(got) + len(envs)
+    end = now[0] + 600000
+    while now[0] < end and len(got) < want:
+        now[0] += 1
+        due = [x for x in line if x[0] <= now[0]]
+        line[:] = [x for x in line if x[0] > now[0]]
+        for _, to, body in due:
+            (a if to == 'a' else b).receive(body, now[0])
+        while backlog and a.send(backlog[0], now[0]):
+            backlog.pop(0)
+        a.poll(now[0])
+        b.poll(now[0])
+        a.take_events()
+        b.take_events()
+        sizes.append(a.frame_size())
+a.start(0)
+b.start(0)
+noisy = [b'\xbb\xe1' + bytes([i]) * 1500 for i in range(20)]
+run(noisy)
+res = {'noisy_ok': sorted(got) == sorted(noisy), 'n': len(got), 'noisy_size': a.frame_size(),
+       'noisy_min': min(s for s in sizes if s), 'first': [s for s in sizes if s][0], 'shrinks': a.shrinks}
+p_byte[0] = 0.0
+clean = [b'\xbb\xe1' + bytes([100 + i]) * 2000 for i in range(60)]
+run(clean)
+res.update({'clean_ok': sorted(got) == sorted(noisy + clean), 'clean_size': a.frame_size(), 'grows': a.grows})
+print(json.dumps(res))
+"""
+
+
+def test_frame_size_adapts_in_vm(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """docs/wire.md "Frame size" in the MicroPython link: between two VM links on a simulated line with
+    0.2% byte errors (a frame of n bytes lost with 1 - 0.998**n), the sender's DATA frame size falls from
+    the start size (256) to 64-128 bytes and every 1.5 KB envelope arrives exactly once; on a clean line it
+    grows back to the cap (the peer's max_frame 2048)."""
+    driver, lib = vm
+    res = _last_json(run_vm(driver, lib, tmp_path, ADAPT_VM))
+    assert res["noisy_ok"] and res["n"] == 20, res
+    assert res["first"] == 256 and 64 <= res["noisy_size"] <= 128 and res["noisy_min"] == 64, res
+    assert res["shrinks"] >= 2, res
+    assert res["clean_ok"] and res["clean_size"] == 2048, res
 
 
 # ----------------------------------------------------- lossy link, Python <-> VM

@@ -197,6 +197,6 @@ print('TOPICS', Topics('my/dep+#').inbox('n1', '+'), Topics('x').control(), safe
     assert "USER n1 n1" in out
     assert "WILL (('bb/my_dep__/presence/n1', b'down'), {'qos': 1, 'retain': True})" in out or \
         "WILL (('bb/my_dep__/presence/n1', b'down'), {'retain': True, 'qos': 1})" in out
-    assert "TOPICS bb/my_dep__/in/n1/+ bb/x/ctl a_b_c" in out
+    assert "TOPICS bb/my_dep__/in/n1/+ bb/x/ctl/_host a_b_c" in out
     t = Topics("my/dep+#")
     assert t.inbox("n2", "n1") == "bb/my_dep__/in/n2/n1" and t.broadcast("n1") == "bb/my_dep__/bcast/n1"

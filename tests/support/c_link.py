@@ -49,7 +49,8 @@ class CLink:
         ms = [round(config[k] * 1000) for k in ("rto_initial", "rto_min", "rto_max", "granularity")]
         ms += [int(config["max_retries"])]
         ms += [round(config[k] * 1000) for k in ("hb_interval", "dead_after", "reassembly_timeout")]
-        cfg = (ctypes.c_uint32 * 8)(*ms)
+        ms += [int(config.get("grow_after", 8))]
+        cfg = (ctypes.c_uint32 * 9)(*ms)
         self.out = ctypes.create_string_buffer(1 << 18)
         lib.bbrtpy_link_out(self.out, len(self.out))
         st = lib.bbrtpy_link_init(record, len(record), cfg, int(config["reassembly_budget"]))
@@ -102,6 +103,11 @@ class CLink:
         out = (ctypes.c_uint32 * 10)()
         self.lib.bbrtpy_link_state(out)
         return list(out)
+
+    def frame_size(self) -> int:
+        """The DATA frame size the C end cuts new frames at now (docs/wire.md "Frame size")."""
+        self.lib.bbrtpy_link_frame_size.restype = ctypes.c_uint32
+        return int(self.lib.bbrtpy_link_frame_size())
 
 
 def describe(name: str, a: int, b: int) -> dict[str, Any]:

@@ -222,3 +222,18 @@ def c_request(blob: bytes) -> tuple[Callable[[int], bytes], bytes]:
     ref = CNode(blob, prog.arena_size)
     ref.send(request((1 << 32) | 1))
     return request, bytes(wire.decode(ref.receive()[-1]).payload_bytes())
+
+
+def program_image(programs: dict[str, onnx.ModelProto], node: str = "n0") -> bytes:
+    """The update image of ``node``'s program (its serialised ONNX)."""
+    return programs[node].SerializeToString()
+
+
+def ota_envelope(h: Harness, edge: int, payload: bytes, sender: int = 0) -> bytes:
+    """An OTA message (protocol 24, ``edge`` = its id) to the harness's node, encoded, in the harness's seq series."""
+    from bb_edge.engine import ota
+    from bb_edge.wire import envelope as wire
+
+    env = wire.Envelope.for_bytes(payload, sender=sender, receiver=h.engine.node_id, seq=h.next_seq(),
+                                  kind=wire.KIND_CONTROL, protocol=ota.PROTO_OTA, edge=edge)
+    return wire.encode(env, max_payload=max(1, len(payload)))

@@ -74,7 +74,8 @@ def _state(link: L.Link) -> tuple[Any, ...]:
     return (link.peer, link.version, link.mismatch, link.cum, link.mask, link._ack_due,
             {k: (r.total_len, list(r.offsets), r.received) for k, r in link._reasm.items()}, link._reasm_bytes,
             [(s, f.tries, f.deadline) for s, f in link._inflight.items()], link._next_lseq, link.srtt, link.rto,
-            link._last_heard, link._monitored, link.peer_down, list(link._pending), len(link._unsent))
+            link._last_heard, link._monitored, link.peer_down, list(link._pending), link._cutting, link._fsize,
+            link._fgen, link._clean)
 
 
 @pytest.mark.parametrize("name", sorted(DATA["invalid"]))
@@ -308,8 +309,9 @@ def test_exactly_once_under_loss_corruption_reordering(seed: int, loss: float, c
 
 def test_16k_envelopes_fragment_over_4k_frames() -> None:
     """A 16 KiB envelope to a peer with max_frame 4096 goes as 5 FRAG frames, none above 4096 bytes, and
-    is reassembled byte-identical."""
+    is reassembled byte-identical (grow_after 0: the frame size is the cap from the start)."""
     a, b = _pair()
+    a.config.grow_after = 0
     line = Line(a, b)
     line.start()
     line.run(0.1)
@@ -502,3 +504,80 @@ def test_hostile_frames_change_nothing_mid_session() -> None:
         assert [type(e).__name__ for e in evs] == [event], what
         assert b.take_frames() == [], what
         assert _state(b) == before, what
+
+
+def test_frame_size_adapts_down_on_a_noisy_line_and_back_up_on_a_clean_one() -> None:
+    """docs/wire.md "Frame size": on a line corrupting 0.2% of bytes the sender's DATA frame size falls from
+    the start size (256) to 64-128 bytes (frames that small mostly get through), with fragments of
+    one envelope cut at different sizes; every envelope still arrives exactly once, byte-identical. On a
+    clean line the size climbs back to the cap; ``grow_after=0`` keeps the cap whatever the line does."""
+    a, b = _pair(max_frame_b=16384)
+    line = Line(a, b, seed=5, corrupt=0.002)
+    line.start()
+    line.run(0.5)
+    assert a.frame_size == L.START_FRAME
+    seen_sizes: dict[int, set[int]] = {}
+    take = a.take_frames
+
+    def spy() -> list[bytes]:
+        out = take()
+        for body in out:
+            fr = L.parse_frame(body)
+            if fr.frag:
+                seen_sizes.setdefault(fr.msg_id, set()).add(len(fr.envelope))
+        return out
+
+    a.take_frames = spy  # type: ignore[method-assign]
+    noisy = [_envelope(i, 16384) for i in range(12)]
+    line.run(900.0, lambda: a.unacked == 0, [(0.5 + 0.001 * i, a, e) for i, e in enumerate(noisy)])
+    assert a.unacked == 0 and sorted(line.got[id(b)]) == sorted(noisy)
+    assert 64 <= a.frame_size <= 128, a.frame_size
+    assert a.counters.shrinks >= 2
+    # some envelope's full-size fragments (all but its last) were cut at more than one size
+    assert any(len(s) > 2 for s in seen_sizes.values()), seen_sizes
+    assert not [e for e in line.events[id(a)] if isinstance(e, L.GaveUp)]
+    line.corrupt = 0.0
+    clean = [_envelope(100 + i, 16384) for i in range(12)]
+    t0 = line.now
+    line.run(t0 + 900.0, lambda: a.unacked == 0, [(t0 + 0.001 * i, a, e) for i, e in enumerate(clean)])
+    assert sorted(line.got[id(b)]) == sorted(noisy + clean)
+    assert a.frame_size == 16384
+
+    fixed = L.LinkConfig(rto_initial=0.05, rto_min=0.01, rto_max=0.5, max_retries=1000, hb_interval=0.2,
+                         dead_after=5.0, reassembly_timeout=60.0, grow_after=0)
+    a, b = _pair(cfg=fixed)
+    line = Line(a, b, seed=5, corrupt=0.0002)
+    line.start()
+    envs = [_envelope(i, 16384) for i in range(3)]
+    line.run(900.0, lambda: a.unacked == 0, [(0.5 + 0.001 * i, a, e) for i, e in enumerate(envs)])
+    assert sorted(line.got[id(b)]) == sorted(envs) and a.frame_size == 4096
+    assert a.counters.retransmits > 0 and a.counters.shrinks == 0
+
+
+def test_lying_peer_frames_are_refused_or_reassembled() -> None:
+    """A peer that advertised max_frame 64 and then sends frames up to this end's own max_frame is
+    reassembled (the limit a receiver enforces is its own); above it, TOO_LARGE, nothing acked; a HELLO
+    advertising max_frame below 64 is BadHello BAD_FIELD and brings no session up."""
+    me = L.Link(rec(1, max_frame=1024, name="me"))
+    me.start(0.0)
+    me.take_frames()
+    raw = bytearray(L.encode_hello(rec(2, max_frame=64, name="liar")))
+    me.receive(bytes(raw), 0.0)
+    assert [type(e).__name__ for e in me.take_events()] == ["LinkUp"]
+    me.take_frames()
+    env = _envelope(1, 1500)
+    me.receive(L.encode_fragment(1, 9, 0, len(env), env[:1000]), 0.1)  # 1020 bytes: over 64, under 1024
+    me.receive(L.encode_fragment(2, 9, 1000, len(env), env[1000:]), 0.1)
+    assert [e.envelope for e in me.take_events() if isinstance(e, L.EnvelopeReceived)] == [env]
+    me.take_frames()
+    me.receive(L.encode_data(3, _envelope(2, 1100)), 0.2)
+    evs = me.take_events()
+    assert len(evs) == 1 and isinstance(evs[0], L.BadLinkFrame) and evs[0].code == "TOO_LARGE"
+    assert me.take_frames() == [] and me.cum == 2
+    small = bytearray(L.encode_hello(rec(3, epoch=2, max_frame=64, name="tiny")))
+    struct.pack_into("<I", small, 8 + 12, 20)  # max_frame 20: below a link header plus fragment header
+    fresh = L.Link(rec(1, max_frame=1024, name="me"))
+    fresh.start(0.0)
+    fresh.receive(bytes(small), 0.0)
+    evs = fresh.take_events()
+    assert len(evs) == 1 and isinstance(evs[0], L.BadHello) and evs[0].code == "BAD_FIELD" and not fresh.up

@@ -5,8 +5,9 @@
 ``program.bbrt`` and ``run.sh`` (node name, deployment and peer ids baked in).
 :func:`spawn_c_mqtt_node` starts that ``run.sh`` against the broker of a transport
 URL (the same ``mqtt://`` / ``mqtts://`` URLs as ``bb-edge node``; docs/transports.md):
-host, port and TLS CA become arguments, the node's password (from ``creds=`` or the
-URL) goes in the environment (``BBRT_MQTT_PASSWORD``), never on the command line.
+host, port (every member of a cluster's ``mqtt://H1:P1,H2:P2`` URL) and TLS CA become
+arguments, the node's password (from ``creds=`` or the URL) goes in the environment
+(``BBRT_MQTT_PASSWORD``), never on the command line.
 
 Stop the process by pid with :func:`bb_edge.adapters.fleet.mqtt_fleet.stop_process`
 (SIGTERM: it announces ``down`` and prints its counters on stderr), or publish
@@ -37,6 +38,14 @@ EXIT_NO_CONNECTION = 5
 _COUNTER = re.compile(r"(\w+)=(\d+)")
 
 
+def member_args(cfg: MqttConfig) -> list[str]:
+    """``--host``/``--port`` of the C MQTT mains: one broker, or a cluster's members as ``--host H1:P1,H2:P2``
+    (ports/common/posix_mqtt.h: a lost member hands over to the next with the same session)."""
+    if len(cfg.members) <= 1:
+        return ["--host", cfg.host, "--port", str(cfg.port)]
+    return ["--host", ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in cfg.members)]
+
+
 def c_node_args(url: str, node: str, *, epoch_file: str | Path | None = None,
                 keepalive: int | None = None, connect_timeout: float | None = None,
                 status_interval: float | None = None) -> tuple[list[str], dict[str, str]]:
@@ -48,7 +57,7 @@ def c_node_args(url: str, node: str, *, epoch_file: str | Path | None = None,
     cfg = MqttConfig.from_url(url).for_node(node)
     if cfg.cert or cfg.key:
         raise MqttError("the C MQTT node does not take a client certificate (cert=/key=); use a password")
-    args = ["--host", cfg.host, "--port", str(cfg.port), "--prefix", cfg.prefix,
+    args = [*member_args(cfg), "--prefix", cfg.prefix,
             "--keepalive", str(keepalive if keepalive is not None else cfg.keepalive),
             "--connect-timeout", str(connect_timeout if connect_timeout is not None else cfg.connect_timeout)]
     if cfg.username is not None:

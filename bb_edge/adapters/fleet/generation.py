@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -95,10 +94,17 @@ class InprocStepper:
 
 
 class EndpointStepper:
-    """Steps through a host or client endpoint (:class:`~bb_edge.adapters.fleet.hostloop.HostEndpoint`)."""
+    """Steps through a host or client endpoint (:class:`~bb_edge.adapters.fleet.hostloop.HostEndpoint`).
 
-    def __init__(self, endpoint: Any) -> None:
+    A step whose outputs are late is retried every ``retry_after`` s (``retry`` on the control topic: the
+    nodes resend what they kept, a stage that already took the step answers it again from its session), so
+    a step lost with a broker that died survives; a step that answered is ``done`` at once, so the nodes
+    keep nothing for it.
+    """
+
+    def __init__(self, endpoint: Any, retry_after: float = 2.0) -> None:
         self.endpoint = endpoint
+        self.retry_after = retry_after
         self._n = time.time_ns() // 1000  # request ids above any an earlier run of this endpoint used
 
     def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
@@ -109,8 +115,19 @@ class EndpointStepper:
         return rid
 
     def wait(self, handle: int, timeout: float) -> dict[str, np.ndarray]:
-        """The step's outputs; BBError with the node's reason on a refusal or failure."""
-        return dict(self.endpoint.wait(handle, timeout))
+        """The step's outputs; BBError with the node's reason on a refusal or failure, or after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                out = dict(self.endpoint.wait(handle, max(0.01, min(self.retry_after, left))))
+            except BBError:
+                if self.endpoint.failure(handle) is not None or time.monotonic() >= deadline:
+                    raise
+                self.endpoint.retry([handle])
+                continue
+            self.endpoint.finished([handle])
+            return out
 
     def close_session(self, session: int) -> None:
         """Send the close to the input nodes."""
@@ -187,28 +204,10 @@ def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort
             yield InprocStepper(local)
         return
     if scheme in ("mqtt", "mqtts"):
-        from bb_edge.adapters.fleet.mqtt_fleet import MqttFleet, host_endpoint, spawn_node, stop_process
+        from bb_edge.adapters.fleet.mqtt_fleet import running_fleet
 
-        host = host_endpoint(dep, transport)
-        fleet: MqttFleet | None = None
-        procs: list[subprocess.Popen[bytes]] = []
-        try:
-            if processes:
-                if dep.directory is None:
-                    raise BBError("--processes needs a deployment loaded from a directory")
-                procs = [spawn_node(dep.directory, n, transport, backend, node_args, stdout=subprocess.DEVNULL)
-                         for n in dep.node_names]
-            else:
-                fleet = MqttFleet(dep, transport, backend=backend)
-                fleet.start()
-            _wait_up(host, dep, procs, up_timeout)
+        with running_fleet(dep, transport, backend, processes, up_timeout, node_args) as host:
             yield EndpointStepper(host)
-        finally:
-            if fleet is not None:
-                fleet.stop()
-            for p in procs:
-                stop_process(p)
-            host.close()
         return
     if scheme == "serial":
         from bb_edge.adapters.fleet.serial_fleet import PtyFleet, PtyFleetOptions
@@ -223,16 +222,3 @@ def open_stepper(dep: Deployment, transport: str = "inproc", backend: str = "ort
             pty.stop()
         return
     raise BBError(f"unknown transport {transport!r}; use inproc, mqtt://HOST:PORT or serial://pty")
-
-
-def _wait_up(host: Any, dep: Deployment, procs: list[subprocess.Popen[bytes]], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            host.wait_for_peers(dep.node_names, 0.5)
-            return
-        except BBError:
-            dead = [p for p in procs if p.poll() is not None]
-            if dead or time.monotonic() > deadline:
-                raise BBError(f"nodes did not come up: {sorted(set(dep.node_names) - host.up)}"
-                              + (f"; {len(dead)} node process(es) exited" if dead else "")) from None

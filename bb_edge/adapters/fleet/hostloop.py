@@ -73,7 +73,7 @@ from bb_edge.engine.node_state import (
     encode_node_state,
     engine_digest,
 )
-from bb_edge.engine.retransmit import RetransmitBuffer, parse_control
+from bb_edge.engine.retransmit import RetransmitBuffer, control_from, parse_control
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 
@@ -295,10 +295,10 @@ class HostLoop:
         self._inbox.append(("event", event))
         self._wake.set()
 
-    def _control(self, payload: bytes) -> None:
-        parsed = parse_control(payload)
+    def _control(self, payload: bytes, writer: str = "") -> None:
+        parsed = control_from(payload, writer)
         if parsed is None:
-            return  # garbage on the control topic changes nothing
+            return  # garbage, or a writer that may not ask this, changes nothing
         if parsed[0] == "stop":
             self.request_stop()
             return
@@ -707,7 +707,7 @@ class HostEndpoint:
 
     def run(self, requests: list[dict[str, np.ndarray]], window: int = 4, timeout: float = 120.0,
             request_base: int | None = None, retry_after: float = 5.0,
-            max_retry_interval: float = 30.0) -> list[dict[str, np.ndarray]]:
+            max_retry_interval: float = 30.0, session: int | None = None) -> list[dict[str, np.ndarray]]:
         """Run requests (at most ``window`` in flight); outputs in request order.
 
         A request without all its outputs ``retry_after`` s after it was sent
@@ -717,7 +717,8 @@ class HostEndpoint:
         :class:`RunIncomplete` carries every output that did arrive and the
         reason per missing request. Request ids start at a clock-derived base
         so long-running nodes never mistake a new run's requests for
-        completed ones of an earlier run.
+        completed ones of an earlier run. ``session``: request k is step k of
+        this endpoint's session ``session`` (docs/wire.md "Sessions").
         """
         base = self.session.request_id(time.time_ns() // 1000) if request_base is None else request_base
         outputs: list[dict[str, np.ndarray] | None] = [None] * len(requests)
@@ -730,7 +731,7 @@ class HostEndpoint:
         while finished < len(requests):
             now = time.monotonic()
             while nxt < len(requests) and len(inflight) < window:
-                self.submit(base + nxt, requests[nxt])
+                self.submit(base + nxt, requests[nxt], (session, nxt) if session is not None else None)
                 inflight[nxt] = [now, now + retry_after, retry_after]
                 nxt += 1
             due: list[int] = []

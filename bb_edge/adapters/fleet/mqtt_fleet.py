@@ -16,13 +16,14 @@ carrying every output that did arrive (docs/transports.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,14 +139,12 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> int:
     return int(proc.returncode)
 
 
-def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: str,
-                   backend: str = "ort", processes: bool = False, window: int = 4,
-                   timeout: float = 120.0, retry_after: float = 5.0) -> list[dict[str, np.ndarray]]:
-    """Run every request through the fleet over the broker at ``url``; graph outputs per request.
-
-    Raises :class:`~bb_edge.adapters.fleet.hostloop.RunIncomplete` (with the outputs
-    that arrived) when a request fails at a node or misses ``timeout``.
-    """
+@contextlib.contextmanager
+def running_fleet(dep: Deployment, url: str, backend: str = "ort", processes: bool = False,
+                  up_timeout: float = 120.0, node_args: list[str] | None = None) -> Iterator[HostEndpoint]:
+    """The host endpoint of ``dep``'s fleet started on the broker at ``url`` (node threads here, or one
+    ``bb-edge node`` process per node, with ``node_args``), every node up; nodes stopped (by pid) and the
+    host closed on exit."""
     host = host_endpoint(dep, url)
     fleet: MqttFleet | None = None
     procs: list[subprocess.Popen[bytes]] = []
@@ -153,12 +152,12 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: 
         if processes:
             if dep.directory is None:
                 raise BBError("--processes needs a deployment loaded from a directory")
-            procs = [spawn_node(dep.directory, n, url, backend, stdout=subprocess.DEVNULL)
+            procs = [spawn_node(dep.directory, n, url, backend, node_args, stdout=subprocess.DEVNULL)
                      for n in dep.node_names]
         else:
             fleet = MqttFleet(dep, url, backend=backend)
             fleet.start()
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + up_timeout
         while True:
             try:
                 host.wait_for_peers(dep.node_names, 0.5)
@@ -168,10 +167,29 @@ def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: 
                 if dead or time.monotonic() > deadline:
                     raise BBError(f"nodes did not come up: {sorted(set(dep.node_names) - host.up)}"
                                   + (f"; {len(dead)} node process(es) exited" if dead else "")) from None
-        return host.run(requests, window=window, timeout=timeout, retry_after=retry_after)
+        yield host
     finally:
         if fleet is not None:
             fleet.stop()
         for p in procs:
             stop_process(p)
         host.close()
+
+
+def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: str,
+                   backend: str = "ort", processes: bool = False, window: int = 4,
+                   timeout: float = 120.0, retry_after: float = 5.0,
+                   session: int | None = None) -> list[dict[str, np.ndarray]]:
+    """Run every request through the fleet over the broker at ``url``; graph outputs per request.
+
+    ``session``: the requests are the steps of the host's session ``session``, closed at the end.
+
+    Raises :class:`~bb_edge.adapters.fleet.hostloop.RunIncomplete` (with the outputs
+    that arrived) when a request fails at a node or misses ``timeout``.
+    """
+    with running_fleet(dep, url, backend, processes, up_timeout=timeout) as host:
+        try:
+            return host.run(requests, window=window, timeout=timeout, retry_after=retry_after, session=session)
+        finally:
+            if session is not None:
+                host.close_session(session)  # its state is freed on every stage at once

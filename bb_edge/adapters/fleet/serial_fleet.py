@@ -223,13 +223,14 @@ class PtyFleet:
 
 def run_deployment(dep: Deployment, requests: list[dict[str, np.ndarray]], url: str,
                    backend: str = "ort", processes: bool = False, window: int = 4,
-                   timeout: float = 120.0) -> list[dict[str, np.ndarray]]:
-    """Run every request over a pty-wired serial fleet; graph outputs per request."""
+                   timeout: float = 120.0, session: int | None = None) -> list[dict[str, np.ndarray]]:
+    """Run every request over a pty-wired serial fleet; graph outputs per request (``session``: as the steps
+    of the host's session ``session``)."""
     fleet = PtyFleet(dep, PtyFleetOptions.parse(url), backend)
     host = fleet.host()
     try:
         fleet.start_processes() if processes else fleet.start_threads()
         fleet.wait_up(host)
-        return host.run(requests, window=window, timeout=timeout)
+        return host.run(requests, window=window, timeout=timeout, session=session)
     finally:
         fleet.stop()

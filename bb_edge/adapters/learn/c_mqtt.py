@@ -82,14 +82,19 @@ def write_client_images(deployment_dir: str | Path, names: Sequence[str], out_di
 def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, url: str, *,
                 start_file: str | Path | None = None, progress: str | Path | None = None,
                 state_dir: str | Path | None = None, drop: float = 0.0, drop_seed: int = 0) -> list[str]:
-    """The command line of one C client process on the broker of ``url`` (``mqtt://HOST:PORT[?creds=F]``)."""
+    """The command line of one C client process on the broker of ``url`` (``mqtt://HOST:PORT[?creds=F]``;
+    a cluster's ``mqtt://H1:P1,H2:P2,H3:P3[?creds=F]``: the client hands over to the next member when its own
+    goes away)."""
+    from bb_edge.adapters.fleet.c_mqtt_node import member_args
+    from bb_edge.adapters.transports.mqtt import MqttConfig
+
     u = urlsplit(url)
     query = parse_qs(u.query)
-    if u.scheme != "mqtt" or u.hostname is None or set(query) - {"creds"}:
-        raise BBError(f"{url!r}: the C MQTT client takes mqtt://HOST:PORT[?creds=credentials.json] "
+    if u.scheme != "mqtt" or set(query) - {"creds"}:
+        raise BBError(f"{url!r}: the C MQTT client takes mqtt://HOST:PORT[,HOST:PORT...][?creds=credentials.json] "
                       "(no TLS in this build; put the broker on loopback or a trusted link)")
-    argv = [str(exe), str(image), "--name", node, "--deployment", deployment, "--host", u.hostname,
-            "--port", str(u.port or 1883)]
+    cfg = MqttConfig.from_url(url)  # its MqttError is a BBError: one line
+    argv = [str(exe), str(image), "--name", node, "--deployment", deployment, *member_args(cfg)]
     if "creds" in query:  # the broker's credentials.json (bb-edge broker): the client reads its own entry
         argv += ["--creds", query["creds"][0]]
     if start_file is not None:

@@ -110,6 +110,10 @@ def deployment_peers(dep: Deployment) -> dict[str, set[str]]:
             for other in list(peers.get(stage, ())):
                 peers[sb].add(other)
                 peers[other].add(sb)
+        # a stateful stage's group (the stage and its standbys) streams state deltas to each other
+        group = [stage, *nodes]
+        for a in group:
+            peers[a].update(b for b in group if b != a)
     # program updates (bb-edge deploy, docs/wire.md): with an ota key the host reaches every node and back
     if "ota" in dep.extra:
         for n in dep.node_names:
@@ -127,8 +131,10 @@ def node_rules(me: str, allowed: set[str], topics: Topics) -> list[Rule]:
     rules: list[Rule] = [("write", topics.inbox(dst, me)) for dst in sorted(allowed)]
     rules += [("read", topics.inbox_filter(me)), ("write", topics.presence(me)), ("read", topics.presence("+")),
               ("write", topics.broadcast(me)), ("read", topics.broadcast("+")),
-              # the host and request clients send retry/done for their own requests
-              ("readwrite" if me.startswith((HOST_NAME, "_client")) else "read", topics.control()),
+              # control is per writer: the host and each request client write only their own ctl topic (a
+              # node obeys stop only from ctl/_host, retry/done only for ids the writer owns); all read ctl/+
+              ("read", topics.control("+")),
+              *([("write", topics.control(me))] if me.startswith((HOST_NAME, "_client")) else []),
               ("write", topics.status(me)), ("read", topics.status("+"))]
     return rules
 
@@ -169,7 +175,8 @@ def bridge_rules(dep: Deployment, topics: Topics, nodes: Sequence[str]) -> list[
     for me in nodes:
         rules += [(a, t) for a, t in node_rules(me, peers[me], topics)
                   if a == "write" or t != topics.status("+")]
-    return [(("read" if t == topics.control() else a), t) for a, t in rules]
+    # control never comes through a bridge: it only reads ctl/+
+    return [(a, t) for a, t in rules if a == "read" or not t.startswith(topics.control(""))]
 
 
 def acl_rules(dep: Deployment, topics: Topics, only: Sequence[str] | None = None,
@@ -440,7 +447,7 @@ def bridge_topics(dep: Deployment, topics: Topics, nodes: Sequence[str]) -> list
         out += [(topics.inbox(dst, me), "out") for dst in sorted(peers[me] - local)]
         out += [(topics.presence(me), "out"), (topics.broadcast(me), "out"), (topics.status(me), "out"),
                 (topics.inbox_filter(me), "in")]
-    return out + [(topics.presence("+"), "in"), (topics.broadcast("+"), "in"), (topics.control(), "in")]
+    return out + [(topics.presence("+"), "in"), (topics.broadcast("+"), "in"), (topics.control("+"), "in")]
 
 
 def bridge_text(url: str, topics: Topics, site: str, dep: Deployment, nodes: Sequence[str]) -> str:

@@ -248,7 +248,8 @@ class Deploy:
                  commit_gate: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
                  update_id: int | None = None, sender: int = HOST_ID, deployment: str = "",
                  version: int | None = None, stages: list[list[str]] | None = None,
-                 canary: ota.CanaryLimits | None = None, resume: bool = False) -> None:
+                 canary: ota.CanaryLimits | None = None, resume: bool = False,
+                 verify: Callable[[str], ota.CanaryStats | None] | None = None) -> None:
         self.tap = tap
         self.clock = clock
         uid = update_id if update_id is not None else int(time.time() * 1000) & 0xFFFFFFFF
@@ -256,7 +257,7 @@ class Deploy:
         version = version if version is not None else int(time.time() * 1000)
         self.deployer = ota.OtaDeployer(ids, updates, next_seq, uid, timeout_s=timeout_s, commit_gate=commit_gate,
                                         sender=sender, version=version, deployment=deployment, stages=stages,
-                                        canary=canary, resume=resume)
+                                        canary=canary, resume=resume, verify=verify)
         self.t0 = clock()
 
     def _ship(self, out: list[ota.Outgoing]) -> None:
@@ -435,6 +436,7 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
     """``bb-edge deploy``: connect as ``_deploy`` to the broker at ``url`` (or the serial line of a ``serial:``
     URL) and update every changed node; ``bundles``/``current_bundles``: the C nodes' builds (new, running)."""
     from bb_edge.adapters.fleet.hostloop import sequence_base
+    from bb_edge.adapters.ops.ota_verify import probe_verifier
     from bb_edge.adapters.transports.mqtt import MqttConfig, MqttTransport
 
     if url.startswith("serial:"):
@@ -464,8 +466,10 @@ def deploy_to_fleet(dist: str | Path, current: str | Path, url: str, signer: ota
     try:
         tap.inner.wait_connected(20.0)
         return Deploy(tap, ids, updates, next_seq, timeout_s=timeout_s, sender=DEPLOY_ID, deployment=cur.name,
-                      stages=plan, canary=canary, resume=True).run()
+                      stages=plan, canary=canary, resume=True,
+                      verify=probe_verifier(cur, updates) if plan else None).run()
     finally:
         tap.inner.flush(10.0)
         tap.inner.close()
+
 

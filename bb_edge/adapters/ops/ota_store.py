@@ -129,6 +129,22 @@ def ota_settings(dep: Deployment) -> dict[str, object]:
     return raw
 
 
+def version_now() -> int:
+    """A program version on ``bb-edge deploy``'s scale: wall-clock milliseconds (every later deploy is newer)."""
+    return int(time.time() * 1000)
+
+
+def program_version(dep: Deployment) -> int:
+    """``ota.program_version``: the version of the programs this deployment ships (0: none recorded).
+
+    ``bb-edge keygen --deployment`` records it (wall-clock milliseconds, the scale ``bb-edge deploy`` versions
+    updates on); a node installed from the bundle refuses any update at or below it."""
+    raw = ota_settings(dep).get("program_version", 0)
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < 1 << 63:
+        raise DeploymentError(f"deployment.json: ota.program_version {raw!r} is not a version (0..2**63-1)")
+    return raw
+
+
 def verifier_for(dep: Deployment, node: str, hmac_key_file: str | Path | None = None) -> tuple[
         ota.Verifier | None, int]:
     """The node's signature verifier and kind: HMAC with a provisioned key file, else Ed25519, else None."""
@@ -167,6 +183,9 @@ def attach_ota(engine: Engine, dep: Deployment, node: str, directory: str | Path
         except ota.OtaError as exc:  # a slot that no longer loads: run the compiled program
             print(f"ota: active slot of {node} refused at start ({exc}); running the deployment's program",
                   flush=True)
+    floor = program_version(dep)
+    if floor:  # the bundle's own version is the anti-rollback floor of a fresh node (MCUboot's image header)
+        slots.accept_version(floor)
     verifier, kind = verifier_for(dep, node, hmac_key_file)
     handler = ota.OtaNode(engine, loader, verifier, sig_kind=kind, store=slots, deployment=dep.name,
                           clock=time.perf_counter)

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bb_edge.adapters.ops.broker import BrokerError, QueueLimits, Rule, acl_rules, free_port
+from bb_edge.adapters.ops.broker import STATUS_USER, BrokerError, QueueLimits, Rule, acl_rules, free_port
 from bb_edge.deployment.manifest import HOST_NAME, Deployment
 from bb_edge.names import check_name, config_value
 from bb_edge.wire.topics import Topics
@@ -117,11 +117,15 @@ def definitions(dep: Deployment, topics: Topics, passwords: Mapping[str, str], l
         users.append({"name": user, "password_hash": rabbit_password_hash(passwords[user]),
                       "hashing_algorithm": "rabbit_password_hashing_sha256", "tags": ""})
         own = f"mqtt-subscription-{re.escape(user)}qos[01]"
+        if user == STATUS_USER:  # the read-only view: one clean session per member, "_status-<hex>-<k>"
+            own = f"mqtt-subscription-{re.escape(user)}(-[0-9a-f]+)*qos[01]"
         # declare, bind and consume only its own session queues; publish only through amq.topic, whose
         # topic permissions below are the ACL proper
         perms.append({"user": user, "vhost": "/", "configure": f"^{own}$",
                       "write": f"^(amq\\.topic|{own})$", "read": f"^(amq\\.topic|{own})$"})
         write, read = topic_permissions(user_rules)
+        if user == STATUS_USER:  # RabbitMQ sends retained messages to exact filters only: one node's records
+            read += f"|^{re.escape(topics.prefix)}\\.[^.*#]+\\.(presence|status)\\.[^.*#]+$"
         tperms.append({"user": user, "vhost": "/", "exchange": "amq.topic", "write": write, "read": read})
     policy = {"vhost": "/", "name": "bb-session-limits", "pattern": "^mqtt-subscription-", "apply-to": "queues",
               "priority": 0, "definition": {"max-length": limits.max_queued_messages,
@@ -261,6 +265,9 @@ class RabbitCluster:
         self.dist_ports = [free_port() for _ in files.members]
         self.epmd: subprocess.Popen[bytes] | None = None
         self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        # users known to the running cluster: topic permissions (write, read) and passwords (add_deployment)
+        self._granted: dict[str, tuple[str, str]] = {}
+        self._passwords: dict[str, str] = {}
 
     def _env(self, m: Member) -> dict[str, str]:
         d = self.files.directory
@@ -346,6 +353,44 @@ class RabbitCluster:
         """Start member ``i`` again (it rejoins the cluster from its own data directory)."""
         self._launch(i)
         self._wait([i], timeout)
+
+    def add_deployment(self, dep: Deployment, prefix: str = "bb", timeout: float = 120.0) -> Path:
+        """Let another deployment's nodes use this running cluster: its users, permissions and topic
+        permissions are imported through a live member (``rabbitmqctl import_definitions``; the cluster's
+        database replicates them to every member, a restarted one included). New users get fresh passwords;
+        identities the cluster already has (``_host``, ``_status`` ...) keep theirs and get the union of
+        both deployments' topic permissions. Returns ``credentials-<deployment>.json`` (0600) for ``?creds=``.
+        """
+        check_name(dep.name, "deployment")
+        topics = Topics(dep.name, prefix)
+        if not self._granted and self.files.definitions is not None:
+            base = json.loads(self.files.definitions.read_text())
+            self._granted = {t["user"]: (t["write"], t["read"]) for t in base["topic_permissions"]}
+            self._passwords = dict(self.files.passwords)
+        pw = {u: self._passwords.get(u) or secrets.token_urlsafe(18) for u in cluster_rules(dep, topics)}
+        defs_obj = definitions(dep, topics, pw, QueueLimits.for_deployment(dep))
+        for t in defs_obj["topic_permissions"]:
+            if t["user"] in self._granted:  # a shared identity: what it had, or what this deployment gives
+                old_w, old_r = self._granted[t["user"]]
+                t["write"], t["read"] = f"(?:{old_w})|(?:{t['write']})", f"(?:{old_r})|(?:{t['read']})"
+        d = self.files.directory
+        defs, creds = d / f"definitions-{dep.name}.json", d / f"credentials-{dep.name}.json"
+        for path, text in ((defs, json.dumps(defs_obj)), (creds, json.dumps(pw, indent=1) + "\n")):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(text)
+        live = [i for i in range(len(self.files.members)) if self.pid(i) is not None]
+        if not live:
+            raise ClusterError(f"no member of {d} runs: start the cluster before adding {dep.name}")
+        m = self.files.members[live[0]]
+        r = subprocess.run([rabbit_script("rabbitmqctl"), "-n", m.node, "import_definitions", str(defs)],
+                           env=self._env(m), capture_output=True, text=True, timeout=timeout)
+        if r.returncode != 0:
+            last = (r.stderr.strip() or r.stdout.strip() or "no output").splitlines()[-1]
+            raise ClusterError(f"importing {dep.name}'s users into {m.node} failed: {last}")
+        self._granted.update({t["user"]: (t["write"], t["read"]) for t in defs_obj["topic_permissions"]})
+        self._passwords.update(pw)
+        return creds
 
     def rss_kib(self) -> list[int]:
         """Resident set size of each running member's VM, KiB (0 for a member that is down)."""

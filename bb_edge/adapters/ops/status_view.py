@@ -1,5 +1,8 @@
 """The live fleet view of ``bb-edge status mqtt://HOST:PORT``: presence + status records -> a rich table.
 
+Why one file: the model, its MQTT feed (one broker or every member of a cluster), the table and the
+retained-record pruning are one view's parts and share the record format.
+
 :class:`StatusModel` is the state of the view and has no I/O: it is fed the
 retained presence (``up``/``down``, the broker's last will) and the status
 records nodes publish every ``status_interval`` seconds (bb_edge/adapters/ops/telemetry.py),
@@ -33,6 +36,17 @@ publishes ends the view.
 :class:`StatusClient` subscribes to ``{prefix}/+/presence/+`` and
 ``{prefix}/+/status/+`` (the read-only ``_status`` user of the generated ACL;
 ``?creds=FILE`` supplies its password) and :func:`render` draws the table.
+
+A clustered broker (``mqtt://H1:P1,H2:P2,H3:P3``, ``bb-edge broker --kind rabbitmq``) keeps retained
+messages per member (rabbitmq-server #8096): each member holds the presence and last record a node
+published while connected *there*, and sends retained messages only to exact topic filters, never to
+wildcards. The view therefore subscribes on every member of the URL, to the wildcards (live messages) and
+to the exact presence and status topics of every node it knows (``names``: ``bb-edge status --deployment
+DIR``, plus every node heard live), and merges:
+live messages (not retained) are delivered by every member and win; of the retained ones, the status
+record with the newest own ``time`` is kept (an older one from another member is neither the record nor a
+heartbeat), and a node's retained presence is the one held by the member that also holds that newest
+record (where the node was connected last), else ``up`` if any member holds ``up``.
 """
 
 from __future__ import annotations
@@ -69,6 +83,11 @@ class NodeStatus:
     invalid: bool = False
     #: the latest record was retained and older than the detector's bound when it arrived
     expired: bool = False
+    #: a clustered broker: the retained presence each member holds, the member holding the kept record
+    #: (None: a live record), and whether a live presence message has been seen (it beats retained ones)
+    member_presence: dict[int, str] = field(default_factory=dict)
+    record_member: int | None = None
+    live_presence: bool = False
 
 
 class StatusModel:
@@ -94,23 +113,37 @@ class StatusModel:
             n = self.nodes[key] = NodeStatus(deployment, name, detector=det)
         return n
 
-    def on_presence(self, deployment: str, name: str, payload: bytes, now: float) -> bool:
-        """Record a presence message; False (and nothing changes) unless it is ``up`` or ``down``."""
+    def on_presence(self, deployment: str, name: str, payload: bytes, now: float, member: int | None = None) -> bool:
+        """Record a presence message; False (and nothing changes) unless it is ``up`` or ``down``.
+
+        ``member``: the index of the cluster member that delivered it as a retained message (None: live, or
+        a single broker): see the module docstring.
+        """
         if payload not in (b"up", b"down"):
             self.refused += 1
             return False
         with self._lock:
             n = self._node(deployment, name)
-            n.presence = payload.decode()
+            if member is None:
+                n.live_presence = True
+                n.presence = payload.decode()
+            else:
+                n.member_presence[member] = payload.decode()
+                if n.live_presence:
+                    return True  # a live message already said where the node stands
+                n.presence = _retained_presence(n)
             if payload == b"up":
                 n.detector.heartbeat(max(now, n.detector.last or now))
         return True
 
-    def on_status(self, deployment: str, name: str, payload: bytes, now: float, wall: float | None = None) -> bool:
+    def on_status(self, deployment: str, name: str, payload: bytes, now: float, wall: float | None = None,
+                  member: int | None = None) -> bool:
         """Record a status record (a heartbeat too); False if it is malformed (the row shows ``invalid record``).
 
         ``wall`` (seconds since 1970 when it arrived) against the record's own ``time`` tells a retained
-        record of a node that is long gone: it is kept but is no heartbeat.
+        record of a node that is long gone: it is kept but is no heartbeat. ``member``: the cluster member
+        that delivered it as a retained message (None: live, or a single broker); a retained record older
+        than the one kept is dropped.
         """
         record = parse_record(name, payload)
         if record is None:
@@ -122,6 +155,12 @@ class StatusModel:
         old = (wall is not None and isinstance(stamped, (int, float)) and wall - stamped > self.bound())
         with self._lock:
             n = self._node(deployment, name)
+            if member is not None and n.record is not None and isinstance(stamped, (int, float)) \
+                    and stamped < float(n.record.get("time", 0.0)):
+                return True  # another member's older snapshot of this node: not news
+            n.record_member = member
+            if member is not None and not n.live_presence:
+                n.presence = _retained_presence(n)
             n.record = record
             n.invalid = False
             n.expired = bool(old)
@@ -186,6 +225,15 @@ class StatusModel:
                     "phi": n.detector.phi(now),
                 })
         return out
+
+
+def _retained_presence(n: NodeStatus) -> str | None:
+    """The retained presence of a node on a cluster: the member holding its newest record decides, else
+    ``up`` if any member holds ``up``; a single broker's is its one retained message."""
+    if n.record_member is not None and n.record_member in n.member_presence:
+        return n.member_presence[n.record_member]
+    held = set(n.member_presence.values())
+    return "up" if "up" in held else ("down" if held else None)
 
 
 def parse_record(name: str, payload: bytes) -> dict[str, Any] | None:
@@ -281,11 +329,12 @@ def render(model: StatusModel, now: float, title: str = "bb-edge fleet", width: 
 
 
 class StatusClient:
-    """An MQTT subscriber feeding a :class:`StatusModel` (presence + status topics of every deployment)."""
+    """MQTT subscribers feeding a :class:`StatusModel` (presence + status topics of every deployment): one per
+    member of a clustered broker's URL, whose retained snapshots differ (see the module docstring)."""
 
-    def __init__(self, url: str, model: StatusModel, user: str = "_status") -> None:
-        import paho.mqtt.client as paho
-        from paho.mqtt.enums import CallbackAPIVersion
+    def __init__(self, url: str, model: StatusModel, user: str = "_status",
+                 names: dict[str, list[str]] | None = None) -> None:
+        from dataclasses import replace
 
         from bb_edge.adapters.transports.mqtt import MqttConfig
 
@@ -296,22 +345,51 @@ class StatusClient:
         self.prefix = self.cfg.prefix
         self.connected = threading.Event()
         self.refused: list[str] = []
-        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"{user}-{id(self):x}", clean_session=True,
-                        protocol=paho.MQTTv311)
-        self.cfg.secure(c)
-        c.on_connect = self._on_connect
-        c.on_message = self._on_message
-        c.reconnect_delay_set(1, 2)
-        self.client = c
+        members = self.cfg.members or [(self.cfg.host, self.cfg.port)]
+        self.configs = [replace(self.cfg, host=h, port=p) for h, p in members]
+        self.clients = [self._client(user, i) for i in range(len(self.configs))]
+        self.client = self.clients[0]
+        self._up: set[int] = set()
+        #: (deployment, node) whose exact topics every member is asked for (retained snapshots)
+        self.known: set[tuple[str, str]] = {(d, n) for d, ns in (names or {}).items() for n in ns}
+        self._lock = threading.Lock()
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+    def _exact(self, pairs: set[tuple[str, str]]) -> list[tuple[str, int]]:
+        return [(f"{self.prefix}/{d}/{k}/{n}", 1) for d, n in sorted(pairs) for k in ("presence", "status")]
+
+    def _learn(self, dep: str, name: str) -> None:
+        """A node heard live: ask every member for its exact topics (their retained snapshots)."""
+        with self._lock:
+            if (dep, name) in self.known:
+                return
+            self.known.add((dep, name))
+        for i in sorted(self._up):
+            self.clients[i].subscribe(self._exact({(dep, name)}))
+
+    def _client(self, user: str, i: int) -> Any:
+        import paho.mqtt.client as paho
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        cluster = len(self.configs) > 1
+        c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"{user}-{id(self):x}-{i}", clean_session=True,
+                        protocol=paho.MQTTv311)
+        self.configs[i].secure(c)
+        c.on_connect = lambda client, u, f, rc, pr: self._on_connect(client, u, f, rc, pr, i)
+        c.on_message = lambda client, u, msg: self._on_message(client, u, msg, i if cluster else None)
+        c.reconnect_delay_set(1, 2)
+        return c
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, rc: Any, props: Any, i: int = 0) -> None:
         if rc.is_failure:
             self.refused.append(str(rc))
             return
-        client.subscribe([(f"{self.prefix}/+/presence/+", 1), (f"{self.prefix}/+/status/+", 1)])
+        with self._lock:
+            exact = self._exact(self.known) if len(self.configs) > 1 else []
+        client.subscribe([(f"{self.prefix}/+/presence/+", 1), (f"{self.prefix}/+/status/+", 1), *exact])
+        self._up.add(i)
         self.connected.set()
 
-    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+    def _on_message(self, client: Any, userdata: Any, msg: Any, member: int | None = None) -> None:
         try:
             parts = msg.topic.split("/")
             if len(parts) != 4 or parts[0] != self.prefix:
@@ -320,44 +398,55 @@ class StatusClient:
             now = time.monotonic()
             if not msg.payload:
                 return  # a retained record deleted (--prune)
+            held = member if msg.retain else None  # a member's own retained snapshot, or live news
+            if member is not None:  # (RabbitMQ may mark a live message retained: learn from any)
+                self._learn(dep, name)
             if kind == "presence":
-                self.model.on_presence(dep, name, bytes(msg.payload), now)
+                self.model.on_presence(dep, name, bytes(msg.payload), now, member=held)
             elif kind == "status":
-                self.model.on_status(dep, name, bytes(msg.payload), now, wall=time.time())
+                self.model.on_status(dep, name, bytes(msg.payload), now, wall=time.time(), member=held)
         except Exception:  # nothing a node publishes ends the view
             self.model.refused += 1
 
     def start(self, timeout: float = 10.0) -> None:
-        """Connect and start the network thread; BBError if refused or not connected within ``timeout``."""
+        """Connect (every member) and start the network threads; BBError if refused or no member connected
+        within ``timeout``. On a cluster it waits up to ``timeout`` for the other members' snapshots too."""
         from bb_edge.errors import BBError
 
-        self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=10)
-        self.client.loop_start()
+        for c, cfg in zip(self.clients, self.configs, strict=True):
+            c.connect_async(cfg.host, cfg.port, keepalive=10)
+            c.loop_start()
         deadline = time.monotonic() + timeout
         while not self.connected.wait(0.05):
-            if self.refused:
+            if len(self.refused) >= len(self.clients):
                 self.stop()
                 raise BBError(f"broker refused the status view: {self.refused[-1]}")
             if time.monotonic() > deadline:
                 self.stop()
-                raise BBError(f"no connection to {self.cfg.host}:{self.cfg.port} in {timeout}s")
+                where = ",".join(f"{c.host}:{c.port}" for c in self.configs)
+                raise BBError(f"no connection to {where} in {timeout}s")
+        while len(self._up) + len(self.refused) < len(self.clients) and time.monotonic() < deadline:
+            time.sleep(0.05)  # a member that is down is skipped; its snapshot comes when it returns
 
     def stop(self) -> None:
-        """Disconnect and stop the network thread."""
-        self.client.disconnect()
-        self.client.loop_stop()
+        """Disconnect and stop the network threads."""
+        for c in self.clients:
+            c.disconnect()
+            c.loop_stop()
 
 
 def run_view(url: str, interval: float = 1.0, threshold: float = 8.0, refresh: float = 0.25,
-             once: float | None = None, connect_timeout: float = 10.0) -> int:
-    """``bb-edge status``: a live rich view until SIGINT/SIGTERM, or one table after ``once`` seconds."""
+             once: float | None = None, connect_timeout: float = 10.0,
+             names: dict[str, list[str]] | None = None) -> int:
+    """``bb-edge status``: a live rich view until SIGINT/SIGTERM, or one table after ``once`` seconds;
+    ``names`` (deployment -> nodes) are looked up on every member of a cluster (see the module docstring)."""
     import signal
 
     from rich.console import Console
     from rich.live import Live
 
     model = StatusModel(interval=interval, threshold=threshold)
-    client = StatusClient(url, model)
+    client = StatusClient(url, model, names=names)
     client.start(connect_timeout)
     title = f"bb-edge fleet on {url.split('?')[0]}"
     console = Console()

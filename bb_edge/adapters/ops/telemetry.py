@@ -361,6 +361,7 @@ class Telemetry:
             "rtt_ms": {k: round(v, 3) for k, v in sorted(self.rtt_ms.items())},
             "drops": sum(self.drops.values()), "drops_by_reason": dict(sorted(self.drops.items())),
             "requests": c.get("requests_completed", 0), "envelopes_in": c.get("envelopes_in", 0),
-            "envelopes_out": c.get("envelopes_out", 0), "open_requests": self.engine.open_requests,
+            "envelopes_out": c.get("envelopes_out", 0), "bytes_in": c.get("bytes_in", 0),
+            "bytes_out": c.get("bytes_out", 0), "open_requests": self.engine.open_requests,
             "time": time.time(),
         }

@@ -20,6 +20,10 @@ model (bench/bench_pipeline.py, docs/engine.md):
   read-only views; nothing is encoded, decoded or copied, and every check of
   the receiving engine still applies. Envelopes to device nodes and to the host
   are encoded as before.
+
+Why one file: routing, the virtual clock, the compute workers and the run loop all read and write one
+fleet's state (its heap of deliveries, its engines, its results and failures); split, each part would
+reach into the others' internals.
 """
 
 from __future__ import annotations
@@ -45,8 +49,8 @@ from bb_edge.engine.edgequant import quant_of, to_wire
 from bb_edge.engine.events import OutputRefused
 from bb_edge.engine.host_session import output_contracts, output_problem, output_value
 from bb_edge.engine.local import local_size
-from bb_edge.errors import BBError
-from bb_edge.wire.envelope import BROADCAST, Envelope, decode, encode
+from bb_edge.errors import BBError, SessionError
+from bb_edge.wire.envelope import BROADCAST, FLAG_ERROR, Envelope, decode, encode
 
 # what travels on a simulated link: encoded bytes, or an envelope object between local engines (zero_copy)
 Payload = bytes | Envelope
@@ -56,6 +60,12 @@ class FleetStalled(BBError):
     """The fleet stopped making progress before every output arrived."""
 
     fix = 'check that every node is running and reachable (docs/transports.md)'
+
+
+class RequestFailedError(BBError):
+    """A node reported a request failed (an error result, docs/wire.md "Error results"); the message is its text."""
+
+    fix = "see the node's reason; `bb-edge run --debug` shows where"
 
 
 class ExternalNode(Protocol):
@@ -160,8 +170,8 @@ class StageOccupancy:
         self.unrouted[node] -= 1
 
 
-def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None],
-                    finished: queue.SimpleQueue[str], occupancy: StageOccupancy | None = None) -> None:
+def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | None], finished: queue.SimpleQueue[str],
+                    busy: dict[str, float], occupancy: StageOccupancy | None = None) -> None:
     """One node's compute thread: run each command, hand the result back through the engine's ingress.
 
     It holds no reference to the fleet, so a fleet nobody keeps is collected and its
@@ -172,10 +182,12 @@ def _compute_worker(engine: Engine, work: queue.SimpleQueue[ComputeCommand | Non
         if cmd is None:
             return
         result: dict[str, np.ndarray] | BaseException
+        t0 = time.perf_counter()
         try:
             result = engine.run_command(cmd)
         except Exception as exc:  # the engine turns it into ComputeFailed for that request
             result = exc
+        busy[engine.node] = busy.get(engine.node, 0.0) + time.perf_counter() - t0  # only this worker writes it
         if occupancy is None:
             engine.complete(cmd.cmd_id, result)
             finished.put(engine.node)
@@ -249,6 +261,8 @@ class InProcFleet:
         self.stats = LinkStats()
         self.events: list[tuple[str, events.Event]] = []
         self._next_request = 1  # request ids are never reused within a fleet
+        #: request id -> the first error result a node sent for it (its text and the node)
+        self.failures: dict[int, str] = {}
         self._host_seq = 0
         self._outputs = output_contracts(deployment)
         self._work: dict[str, queue.SimpleQueue[ComputeCommand | None]] = {}
@@ -256,6 +270,7 @@ class InProcFleet:
         self._computing = 0  # commands handed to workers and not yet reported finished
         self._done_tokens: list[str] = []  # finished commands taken from the queue, not yet counted
         self._finalizer: weakref.finalize | None = None
+        self.busy: dict[str, float] = {}  # seconds each node's compute worker spent running commands
 
     # ------------------------------------------------------------- workers
 
@@ -264,7 +279,7 @@ class InProcFleet:
         work = self._work.get(name)
         if work is None:
             work = self._work[name] = queue.SimpleQueue()
-            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished,
+            threading.Thread(target=_compute_worker, args=(self.engines[name], work, self._finished, self.busy,
                                                            self._occupancy),
                              name=f"bb-edge-compute-{name}", daemon=True).start()
             if self._finalizer is not None:
@@ -347,6 +362,11 @@ class InProcFleet:
             env = decode(data)
         except BBError:
             return
+        if env.flags & FLAG_ERROR:  # an error result for a request (a refused session step, a failed compute)
+            text = bytes(env.payload_bytes()[:1024]).decode("utf-8", errors="replace").strip()
+            self.failures.setdefault(env.request_id, f"{text} (from {sender})")
+            self.events.append((sender, events.RequestFailed(sender, env.request_id, text)))
+            return
         spec = self._outputs.get(env.edge)
         if spec is None or env.kind != 0:
             return
@@ -422,8 +442,13 @@ class InProcFleet:
 
     # ---------------------------------------------------------------- runs
 
-    def submit(self, request_id: int, inputs: dict[str, np.ndarray], copy: bool = True) -> None:
-        """Hand graph inputs to the nodes that own them (copied unless ``copy=False``: see Engine.submit)."""
+    def submit(self, request_id: int, inputs: dict[str, np.ndarray], copy: bool = True,
+               session: tuple[int, int] | None = None) -> None:
+        """Hand graph inputs to the nodes that own them (copied unless ``copy=False``: see Engine.submit).
+
+        ``session`` = ``(session id, step)``: the request is that step of one of the host's sessions
+        (docs/wire.md "Sessions"); stateful stages keep the session's state between steps.
+        """
         by_node: dict[str, dict[str, np.ndarray]] = {}
         for spec in self.deployment.inputs:
             if spec.name not in inputs:
@@ -440,16 +465,30 @@ class InProcFleet:
                     arr, q = to_wire(value, quant[name])
                     env = Envelope.for_array(arr, sender=0, receiver=self.ids[node], quant=q,
                                              seq=self._host_seq, request_id=request_id, edge=edge_of[name])
+                    if session is not None:
+                        env.in_session(*session)
                     self._route(HOST_NAME, node, self.ids[node], encode(env))
                 continue
-            self.engines[node].submit(request_id, values, copy=copy)
+            self.engines[node].submit(request_id, values, copy=copy, session=session)
+
+    def close_session(self, session: int) -> None:
+        """End the host's session ``session`` at every stage: the nodes owning graph inputs pass it on."""
+        for node in dict.fromkeys(i.node for i in self.deployment.inputs):
+            if node in self.engines:
+                self.engines[node].close_session(session, owner=0)
+        while self.step():
+            pass
 
     def run(self, requests: Sequence[dict[str, np.ndarray]], window: int = 4,
-            real_timeout: float = 60.0) -> list[dict[str, np.ndarray]]:
+            real_timeout: float = 60.0, session: int | None = None,
+            first_step: int = 0) -> list[dict[str, np.ndarray]]:
         """Run many requests (at most ``window`` in flight); outputs in request order.
 
         With ``zero_copy`` the input arrays are read in place: leave them alone
-        until this returns.
+        until this returns. ``session``: request k is step ``first_step + k`` of the host's session
+        ``session`` (the steps may be in flight together: each stage runs them in step order). A request a
+        node reports failed raises :class:`RequestFailedError`, or :class:`~bb_edge.errors.SessionError`
+        when the node refused or ended its session.
         """
         want = {o.name for o in self.deployment.outputs}
         results: dict[int, dict[str, np.ndarray]] = {}
@@ -460,7 +499,8 @@ class InProcFleet:
         start = time.monotonic()
         while done < len(requests):
             while next_req < len(requests) and next_req - done < window:
-                self.submit(base + next_req, requests[next_req], copy=not self.zero_copy)
+                self.submit(base + next_req, requests[next_req], copy=not self.zero_copy,
+                            session=(session, first_step + next_req) if session is not None else None)
                 results[base + next_req] = {}
                 next_req += 1
             if self._occupancy is not None:
@@ -472,6 +512,13 @@ class InProcFleet:
                 if isinstance(e, events.OutputReady) and e.request_id in results:
                     results[e.request_id][e.name] = e.value
             done = sum(1 for r in range(base, base + next_req) if want <= set(results[r]))
+            failed = next((r for r in range(base, base + next_req) if r in self.failures
+                           and not want <= set(results[r])), None)
+            if failed is not None:
+                why = self.failures[failed]
+                what = f"step {first_step + failed - base}" if session is not None else f"request {failed - base}"
+                kind = SessionError if why.startswith(("SessionEnded:", "SessionRefused:")) else RequestFailedError
+                raise kind(f"{what} failed: {why}")
             if moved or done >= len(requests):
                 continue
             if self._computing:

@@ -267,6 +267,7 @@ class MqttTransport:
         self._pending = 0
         self._closed = False
         self._topic_cache: dict[str, str] = {}
+        self._parsed: dict[str, tuple[str, str, str] | None] = {}  # inbound topic -> Topics.parse (a few per peer)
         c = paho.Client(CallbackAPIVersion.VERSION2, client_id=node, clean_session=self.cfg.clean,
                         protocol=paho.MQTTv311, manual_ack=True)
         self.cfg.secure(c)
@@ -320,7 +321,7 @@ class MqttTransport:
                 self._on_event(SessionReset(self.node, detail))
         qos = self.cfg.qos
         client.subscribe([(self.topics.inbox_filter(self.node), qos), (self.topics.presence("+"), 1),
-                          (self.topics.broadcast("+"), qos), (self.topics.control(), 1)])
+                          (self.topics.broadcast("+"), qos), (self.topics.control("+"), 1)])
         self.publish(self.topics.presence(self.node), PRESENCE_UP, qos=1, retain=True)
         self._connected.set()
 
@@ -353,7 +354,13 @@ class MqttTransport:
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         if not self._inbound:
             return  # unacknowledged: the broker keeps it for the next session
-        parsed = self.topics.parse(msg.topic)
+        topic = msg.topic
+        try:
+            parsed = self._parsed[topic]
+        except KeyError:
+            parsed = self.topics.parse(topic)
+            if len(self._parsed) < 4096:  # foreign topics cannot grow it without bound
+                self._parsed[topic] = parsed
         payload = msg.payload
         if parsed is None:
             self.stats.foreign += 1
@@ -372,7 +379,7 @@ class MqttTransport:
                 if self._on_peer is not None:
                     self._on_peer(name, up, "" if up else "last will / offline")
         elif parsed[0] == "ctl" and self._on_control is not None:
-            self._on_control(bytes(payload))
+            self._on_control(bytes(payload), parsed[1])  # the writer the ACL pinned to this topic
         if msg.qos > 0:
             client.ack(msg.mid, msg.qos)
 
@@ -454,8 +461,9 @@ class MqttTransport:
             self.publish(self.topics.status(self.node), payload, qos=1, retain=True)
 
     def control(self, payload: bytes) -> None:
-        """Publish on the fleet control topic (only ``_host`` may: the ACL drops it for nodes)."""
-        self.publish(self.topics.control(), payload, qos=1)
+        """Publish on this identity's own control topic (only ``_host`` and clients may: the ACL drops it
+        for nodes; a node obeys ``stop`` only from ``_host``)."""
+        self.publish(self.topics.control(self.node), payload, qos=1)
 
     def stop_inbound(self) -> None:
         """Stop delivering (and acknowledging) inbound envelopes."""

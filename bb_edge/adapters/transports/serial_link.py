@@ -11,9 +11,10 @@ where ``<port>`` is
 retransmission timeout before the first RTT sample; ``retries`` the
 transmissions of one frame before the link session is given up; ``hb`` the
 heartbeat interval and ``miss`` the heartbeats missed before the peer is down;
-``mtu`` caps the DATA frames this end sends (default :data:`DEFAULT_SERIAL_MTU`, 256 bytes: small
-frames survive a noisy line, where one 16 KiB frame at 5e-4 byte errors almost never does; ``mtu=0``
-lifts the cap to the peer's ``max_frame``, for clean lines only);
+``mtu`` caps the DATA frames this end sends (default :data:`DEFAULT_SERIAL_MTU`, 0: no cap but the
+peer's ``max_frame``); under the cap the link sizes its frames to the line (docs/wire.md, "Frame
+size": from 256 bytes, halved on a loss, doubled after 8 clean full-size frames), so a clean UART or
+pty gets large frames and a noisy one small frames that get through;
 ``window`` the unacknowledged frames this end accepts (1..32).
 
 Everything the line protocol decides -- handshake and boot epochs, ACKs,
@@ -76,9 +77,10 @@ log = logging.getLogger("bb_edge.serial")
 WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
 READ_SIZE = 1 << 16  # bytes asked for per read on a descriptor (os.read allocates this much first)
 DEFAULT_MAX_FRAME = 1 << 18  # largest DATA frame body a Python end accepts (bigger envelopes are fragmented)
-#: the DATA frames a serial (UART, pty) end sends by default: at 5e-4 byte errors a 256-byte frame gets
-#: through ~88% of the time, a 16 KiB one ~0.03% (so an unfragmented large envelope ends GaveUp)
-DEFAULT_SERIAL_MTU = 256
+#: the cap on DATA frames a serial (UART, pty) end sends by default: none (0) -- the link layer adapts the
+#: frame size to the line under the peer's max_frame (docs/wire.md, "Frame size"); a fixed 256 cost a clean
+#: line nine tenths of its throughput
+DEFAULT_SERIAL_MTU = 0
 _DELIM = b"\x00"
 CTRL_HELLO = 1
 _last_epoch = 0
@@ -349,6 +351,9 @@ class LinkStats:
     downs: int = 0
     ups: int = 0
     rtt_samples: int = 0
+    frame_size: int = 0  # the DATA frame size the link cuts at now (docs/wire.md, "Frame size")
+    shrinks: int = 0
+    grows: int = 0
 
 
 class SerialLink:
@@ -644,7 +649,8 @@ class SerialLink:
                          envelopes_in=w.envelopes_in, acks_in=c.acks_in, acks_out=c.acks_out,
                          retransmits=c.retransmits, duplicates=c.duplicates, not_envelopes=w.not_envelopes,
                          given_up=c.given_up, heartbeats_in=c.heartbeats_in, heartbeats_out=c.heartbeats_out,
-                         downs=w.downs, ups=w.ups, rtt_samples=c.rtt_samples)
+                         downs=w.downs, ups=w.ups, rtt_samples=c.rtt_samples, frame_size=self.link.frame_size,
+                         shrinks=c.shrinks, grows=c.grows)
 
     @property
     def srtt(self) -> float | None:

@@ -42,8 +42,10 @@ class Transport(Protocol):
     """What a host loop needs from a link (MQTT client, serial port ...)."""
 
     def open(self, deliver: DeliverFn, on_peer: PeerFn | None = None,
-             on_control: Callable[[bytes], None] | None = None) -> None:
-        """Start I/O; call ``deliver(peer, envelope[, ack])`` for each inbound envelope (any thread)."""
+             on_control: Callable[[bytes, str], None] | None = None) -> None:
+        """Start I/O; call ``deliver(peer, envelope[, ack])`` for each inbound envelope (any thread) and
+        ``on_control(payload, writer)`` for each control message, ``writer`` the identity the link
+        authenticated for it (MQTT: the topic's writer segment, which the broker's ACL pins)."""
         ...
 
     def send(self, peer: str, receiver: int, data: bytes) -> None:

@@ -15,6 +15,7 @@ A protocol package on the engine's public API, one module per job:
 The names below are re-exported so ``from bb_edge.engine import ota`` gives the whole protocol.
 """
 
+from bb_edge.engine.ota.abort import OtaAbort
 from bb_edge.engine.ota.deployer import (
     DEFAULT_RETRY_S,
     CanaryLimits,
@@ -160,6 +161,7 @@ __all__ = [
     "OFFER_DELTA",
     "Offer",
     "OnnxLoader",
+    "OtaAbort",
     "OtaDeployer",
     "OtaError",
     "OtaNode",

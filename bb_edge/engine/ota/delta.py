@@ -28,6 +28,8 @@ ZLIB, LZMA = 1, 2
 _HEAD = struct.Struct("<4sH")
 _NAME = struct.Struct("<H")
 _PACK = struct.Struct("<BI")
+#: the largest message protobuf serializes (2 GiB - 1): a rebuild past it is refused, typed, before it is tried
+PROTOBUF_LIMIT = (1 << 31) - 1
 
 
 class DeltaError(BBError):
@@ -39,14 +41,26 @@ def base_hash(model: onnx.ModelProto) -> bytes:
     return hashlib.sha256(model.SerializeToString(deterministic=True)).digest()
 
 
-def _rebuild(base: onnx.ModelProto, tensors: dict[str, onnx.TensorProto]) -> bytes:
+def _rebuild(base: onnx.ModelProto, tensors: dict[str, onnx.TensorProto], limit: int = PROTOBUF_LIMIT) -> bytes:
+    """``base`` with ``tensors`` in place of its initializers; DeltaError when the image would pass ``limit``
+    (or protobuf's 2 GiB) bytes, estimated from the sizes before anything is copied or serialized."""
+    old = {i.name: i.ByteSize() for i in base.graph.initializer if i.name in tensors}
+    # each replaced initializer's bytes change by the difference (its length prefix by at most 5 bytes)
+    estimate = base.ByteSize() + sum(t.ByteSize() - old.get(n, 0) + 5 for n, t in tensors.items())
+    cap = min(limit, PROTOBUF_LIMIT)
+    if estimate - 5 * len(tensors) > cap:
+        raise DeltaError(f"the rebuilt image would be about {estimate} bytes, past "
+                         f"{'the signed size' if cap == limit else 'protobuf' + chr(39) + 's 2 GiB limit'} ({cap})")
     m = onnx.ModelProto()
     m.CopyFrom(base)
     for init in m.graph.initializer:
         t = tensors.get(init.name)
         if t is not None:
             init.CopyFrom(t)
-    return m.SerializeToString(deterministic=True)
+    try:
+        return m.SerializeToString(deterministic=True)
+    except ValueError as exc:  # protobuf refuses a message past 2 GiB
+        raise DeltaError(f"the rebuilt image is past protobuf's 2 GiB limit: {exc}") from None
 
 
 def make_delta(old_image: bytes, new_image: bytes) -> tuple[bytes, bytes, bytes] | None:
@@ -78,9 +92,12 @@ def make_delta(old_image: bytes, new_image: bytes) -> tuple[bytes, bytes, bytes]
     return b"".join(out), rebuilt, base_hash(old)
 
 
-def apply_delta(base: onnx.ModelProto, delta: bytes, max_size: int) -> bytes:
+def apply_delta(base: onnx.ModelProto, delta: bytes, max_size: int, total: int | None = None) -> bytes:
     """The full image ``delta`` rebuilds from ``base``; DeltaError when malformed, when a tensor is not
-    in the base or when a tensor unpacks past ``max_size`` bytes. The caller checks the image's hash."""
+    in the base, when a tensor unpacks past ``max_size`` bytes, or when all of them together unpack past
+    ``total`` (the signed full size: every unpacked tensor is part of the image) or the rebuilt image would.
+    Nothing is decompressed beyond what the bound still allows. The caller checks the image's hash."""
+    budget = max_size if total is None else min(max_size, total)
     if len(delta) < _HEAD.size:
         raise DeltaError(f"delta of {len(delta)} bytes")
     magic, count = _HEAD.unpack_from(delta)
@@ -108,16 +125,20 @@ def apply_delta(base: onnx.ModelProto, delta: bytes, max_size: int) -> bytes:
             raise DeltaError(f"tensor {name!r}: codec {codec} or length {size} invalid")
         packed = delta[pos:pos + size]
         pos += size
+        room = min(max_size, budget)  # what this tensor may still unpack to
         try:
             if codec == ZLIB:
                 d = zlib.decompressobj()
-                raw = d.decompress(packed, max_size + 1)
+                raw = d.decompress(packed, room + 1)
             else:
-                raw = lzma.LZMADecompressor().decompress(packed, max_size + 1)
+                raw = lzma.LZMADecompressor().decompress(packed, room + 1)
         except (zlib.error, lzma.LZMAError) as exc:
             raise DeltaError(f"tensor {name!r} does not decompress: {exc}") from None
-        if len(raw) > max_size:
+        if len(raw) > room:
+            if room < max_size:
+                raise DeltaError(f"the delta unpacks past the signed size ({total} bytes) at tensor {name!r}")
             raise DeltaError(f"tensor {name!r} unpacks past {max_size} bytes")
+        budget -= len(raw)
         t = onnx.TensorProto()
         try:
             t.ParseFromString(raw)
@@ -128,4 +149,4 @@ def apply_delta(base: onnx.ModelProto, delta: bytes, max_size: int) -> bytes:
         tensors[name] = t
     if pos != len(delta):
         raise DeltaError(f"{len(delta) - pos} bytes after the last tensor")
-    return _rebuild(base, tensors)
+    return _rebuild(base, tensors, PROTOBUF_LIMIT if total is None else total)

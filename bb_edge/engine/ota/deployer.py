@@ -4,11 +4,16 @@ It stages every node, commits only when all of them answered READY and sends ABO
 first refusal or timeout; ONNX nodes switch at one request boundary (the epoch switch) and a staged
 rollout runs canaries in shadow first (:class:`CanaryLimits`). Adapters move its bytes
 (bb_edge/adapters/ops/ota_deploy.py); ``bb-edge deploy`` drives it.
+
+Why one file: staging, the canary stages, the epoch switch, the commit and the revert are states of one
+machine over the same fields (ready, held, boundary, failures); :class:`CanaryLimits` is its canary judgment.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -99,13 +104,23 @@ class CanaryLimits:
     max_latency_ratio: float = 3.0  # p95 of the update / p95 of the running program
     min_requests: int = 1  # mirrored requests a stage needs before it can pass
 
+    def __post_init__(self) -> None:
+        # every comparison against nan is false, so a nan limit would pass any figure: finite and >= 0 only
+        # (the window must also be above 0: a rollout that never ends leaves every node busy)
+        for name in ("window_s", "max_drift", "max_nonfinite", "max_error_rate", "max_latency_ratio", "min_requests"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 \
+                    or (name == "window_s" and v == 0):
+                raise OtaError(BAD_MESSAGE, f"canary limit {name} = {v!r}: give a finite number "
+                                            f"{'above' if name == 'window_s' else 'at or above'} 0")
+
     def problem(self, s: CanaryStats) -> str | None:
         """Why these figures fail the stage, or None."""
         if s.requests < self.min_requests:
             return f"{s.requests} mirrored requests in the window, at least {self.min_requests} needed"
         if s.nonfinite > self.max_nonfinite:
             return f"{s.nonfinite} outputs not finite (limit {self.max_nonfinite})"
-        if s.errors / s.requests > self.max_error_rate:
+        if s.requests and s.errors / s.requests > self.max_error_rate:
             return f"error rate {s.errors}/{s.requests} above {self.max_error_rate}"
         if s.max_drift > self.max_drift:
             return f"output drift {s.max_drift:.4g} above {self.max_drift:.4g}"
@@ -150,8 +165,12 @@ class OtaDeployer:
                  update_id: int, timeout_s: float = 60.0, commit_gate: Callable[[], bool] | None = None,
                  retry_s: float = DEFAULT_RETRY_S, sender: int = HOST_ID, version: int | None = None,
                  deployment: str = "", stages: list[list[str]] | None = None,
-                 canary: CanaryLimits | None = None, resume: bool = False) -> None:
+                 canary: CanaryLimits | None = None, resume: bool = False,
+                 verify: Callable[[str], CanaryStats | None] | None = None) -> None:
         self.ids = ids
+        # the deployer's own figures for a canary (recomputed on requests it runs itself, both programs): a
+        # canary's figures are its own word, so a stage passes only when these pass the same limits too
+        self.verify = verify
         # the program version every node of this update is offered (ONNX nodes: OFFER2, anti-rollback)
         self.version = version if version is not None else self.update_id_of(update_id)
         self.deployment = deployment
@@ -411,6 +430,13 @@ class OtaDeployer:
             if not self.failures and now >= self._window_end:
                 for n in sorted(self.stages[self.stage]):
                     why = self.canary.problem(self.canary_stats.get(n, CanaryStats(self.update_id)))
+                    own = self.verify(n) if why is None and self.verify is not None else None
+                    if own is not None:
+                        # the same limits (latency is the node's alone to measure: own figures carry none)
+                        check = dataclasses.replace(self.canary, min_requests=min(1, own.requests))
+                        if (mine := check.problem(own)) is not None:
+                            why = f"the deployer's own run of {own.requests} requests disagrees with {n}'s " \
+                                  f"figures: {mine}"
                     if why is not None:
                         self.failures[n] = (CANARY_FAILED, why)
                 s = self.canary_stats
@@ -433,6 +459,11 @@ class OtaDeployer:
                 self._resend = now + self.retry_s
                 for node in sorted(self.canaries - self.off):
                     self._send(node, SHADOW, U32.pack(self.update_id))
+                for node in sorted(set(self.updates) - self.canaries - self.off):
+                    # the nodes waiting with a verified stage: the same OFFER again (they answer READY) keeps
+                    # their idle timeout from dropping it during a window longer than the stage timeout
+                    offer = self.offer_for(self.updates[node])
+                    self._send(node, self._offer_kind(offer), offer.encode())
         if self.state == "preparing":
             if not self.failures and now > self._deadline:
                 for n in sorted(self.epoch_nodes - set(self.held)):
@@ -476,3 +507,4 @@ class OtaDeployer:
                 for node in pending:
                     self._send(node, ABORT, U32.pack(self.update_id))
         return self.take()
+

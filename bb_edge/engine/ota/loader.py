@@ -128,7 +128,18 @@ class OnnxLoader:
                 dims = [d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else 1 for d in tt.shape.dim]
                 feeds[vi.name] = np.zeros(dims, dtype=CODE_TO_NUMPY[tt.elem_type])
             out = prepared.run(feeds)
+            # the contract's shapes: new weights can make an output wider than declared (a delta changes
+            # values, never the declared shapes), which the host and peers would then refuse at run time
+            declared = {vi.name: [d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else None
+                                  for d in vi.type.tensor_type.shape.dim] for vi in seg.model.graph.output
+                        if vi.type.tensor_type.HasField("shape")}
             for name, value in out.items():
+                shape = list(np.shape(value))
+                want = declared.get(name)
+                if want is not None and (len(want) != len(shape)
+                                         or any(w is not None and w != g for w, g in zip(want, shape))):
+                    raise OtaError(ROLLED_BACK, f"segment {seg.key} output {name} has shape {shape}, the "
+                                                f"contract declares {['?' if w is None else w for w in want]}")
                 if np.issubdtype(np.asarray(value).dtype, np.floating) and not np.all(np.isfinite(value)):
                     raise OtaError(ROLLED_BACK, f"segment {seg.key} output {name} is not finite")
 

@@ -114,6 +114,7 @@ class _Staging:
     ready: bool = False
     commit: bool = False
     restored: bool = False  # reloaded after a restart: its stage timeout starts at the first tick
+    touched: float = 0.0  # the deployer's last message about it: a verified stage idle this long is dropped
 
 
 @dataclass
@@ -243,6 +244,8 @@ class OtaNode:
                          reply=False)
             return
         peer = deployer  # replies go to the endpoint that sent it
+        if self._current is not None and self._current.offer.update_id == uid:
+            self._current.touched = ctx.now  # the deployer still drives this update
         try:
             if env.edge == OFFER2:
                 self._offer(Offer.decode2(payload), peer, ctx)
@@ -290,6 +293,15 @@ class OtaNode:
             return
         if st.restored:
             st.restored, st.started = False, now
+        if st.ready and not st.commit and now - max(st.touched, st.started) > self.stage_timeout_s:
+            # verified, then the deployer went silent (it died after READY): free the node for later updates
+            self.current = None
+            self.store.discard()
+            self._finish(st.offer.update_id, ABORTED)  # a late COMMIT of it is refused
+            self._nack(ctx, st.peer, st.offer.update_id, ABORTED,
+                       f"no word from the deployer {self.stage_timeout_s:.0f}s after READY: dropped")
+            ctx.emit(OtaRefused(st.peer, st.offer.update_id, ABORTED, "idle verified stage dropped"))
+            return
         if not st.ready and now - st.started > self.stage_timeout_s:
             self.current = None
             self.store.discard()
@@ -387,18 +399,20 @@ class OtaNode:
     def _verify(self, st: _Staging, ctx: Context) -> None:
         data = bytes(st.buf)
         try:
-            if st.offer.delta_size:
-                data = self._rebuild(st.offer, data)
-            if hashlib.sha256(data).digest() != st.offer.sha256:
-                if st.offer.delta_size:
-                    raise OtaError(DELTA_MISMATCH, "the image rebuilt from the delta is not the signed one")
-                raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
+            # the signed manifest (size and SHA-256 of the full image) is checked first: an unsigned delta is
+            # refused before one byte of it is decompressed, and a signed one unpacks to at most its size
             assert st.offer.version is not None  # checked at OFFER
             msg = signed_manifest(self.deployment, self.engine.node, st.offer.target, st.offer.size,
                                   st.offer.version, st.offer.update_id, st.offer.sha256)
             assert self.verifier is not None  # checked at OFFER
             if not self.verifier(msg, st.offer.signature):
                 raise OtaError(BAD_SIGNATURE, "the signature does not verify with this node's key")
+            if st.offer.delta_size:
+                data = self._rebuild(st.offer, data)
+            if hashlib.sha256(data).digest() != st.offer.sha256:
+                if st.offer.delta_size:
+                    raise OtaError(DELTA_MISMATCH, "the image rebuilt from the delta is not the signed one")
+                raise OtaError(CORRUPT, "SHA-256 of the received image differs from the offer's")
             staged = self.loader.validate(data)
         except OtaError:
             self.current = None
@@ -414,15 +428,15 @@ class OtaNode:
 
     def _rebuild(self, offer: Offer, delta: bytes) -> bytes:
         """The full image a delta makes of the running program (BAD_DELTA_BASE when it is another one)."""
-        from bb_edge.engine.ota.delta import DeltaError, apply_delta, base_hash
+        from bb_edge.engine.ota import delta as deltas
 
         base = self.engine.programs[self.loader.program].model  # type: ignore[attr-defined]
-        if base_hash(base) != offer.base:
+        if deltas.base_hash(base) != offer.base:
             raise OtaError(BAD_DELTA_BASE, f"the delta applies to {offer.base.hex()[:16]}, this node runs "
-                                           f"{base_hash(base).hex()[:16]}")
+                                           f"{deltas.base_hash(base).hex()[:16]}")
         try:
-            return apply_delta(base, delta, self.max_program)
-        except DeltaError as exc:
+            return deltas.apply_delta(base, delta, self.max_program, total=offer.size)
+        except deltas.DeltaError as exc:
             raise OtaError(BAD_DELTA_BASE, f"the delta does not apply: {exc}"[:MAX_REASON]) from None
 
     def _commit(self, uid: int, peer: str, ctx: Context) -> None:
@@ -565,6 +579,8 @@ class OtaNode:
             if not e.reverted:
                 self._send_switched(peer, uid, ctx)
             return
+        if e.shadow:  # a canary switches only after PREPARE (it then holds like every node): never alone
+            raise OtaError(BAD_MESSAGE, f"update {uid} runs in shadow here; SWITCH_AT needs PREPARE first")
         low = [s for s, m in e.marks.items() if boundary.get(s, 0) <= m]
         if low:  # requests at or past the switch point already ran the previous program here
             raise OtaError(BAD_MESSAGE, f"switch point at or below request ids this node served (slots {low})")

@@ -42,6 +42,10 @@ RECORD = 52  # the hello record before its name
 MAX_NAME = 64
 MAX_HELLO = HDR + RECORD + MAX_NAME  # 124: a HELLO is always accepted, whatever max_frame says
 MIN_FRAME = 64
+START_FRAME = 256  # adaptive frame size (docs/wire.md "Frame size"): where a link starts ...
+FRAME_FLOOR = 64  # ... never below (but an envelope's first frame, holding its header, is FIRST_FRAME) ...
+FIRST_FRAME = 128
+GROW_AFTER = 8  # ... doubled after this many clean full-size frames in a row (grow_after 0: always the cap)
 OWN_MIN_VERSION = 1
 OWN_MAX_VERSION = 1
 
@@ -225,7 +229,8 @@ class Link:
 
     def __init__(self, hello, write, deliver, rto_initial=200, rto_min=20, rto_max=2000, granularity=1,
                  max_retries=100, hb_interval=500, dead_after=2000, reassembly_budget=65536,
-                 reassembly_timeout=30000, mtu=0, queue_bytes=0, max_msgs=4, max_chunks=128):
+                 reassembly_timeout=30000, mtu=0, queue_bytes=0, max_msgs=4, max_chunks=128,
+                 grow_after=GROW_AFTER):
         self.hello = hello
         self.write = write
         self.deliver = deliver
@@ -238,6 +243,12 @@ class Link:
         self.dead_after = dead_after
         self.budget = reassembly_budget
         self.reassembly_timeout = reassembly_timeout
+        self.grow_after = grow_after
+        self.fsize = START_FRAME  # adaptive DATA frame size (under the cap), its generation, clean frames
+        self.fgen = 0
+        self.clean = 0
+        self.shrinks = 0
+        self.grows = 0
         self.events = []
         fb = hello.max_frame if not mtu or mtu > hello.max_frame else mtu
         self.fbytes = fb if fb > FRAG_HDR + 1 else FRAG_HDR + 1
@@ -253,6 +264,7 @@ class Link:
         self.s_fast = [0] * w  # resent because later frames got through: on a short timer of its own
         self.s_fast_n = [0] * w  # fast resends of it in a row (each doubles that timer, up to the RTO)
         self.s_entry = [0] * w  # queue position of the envelope the frame belongs to
+        self.s_gen = [0] * w  # frame-size generation it was cut in (a loss halves the size once per generation)
         self.ctl = bytearray(MAX_HELLO)  # HELLO, ACK, HEARTBEAT
         self.cmv = memoryview(self.ctl)
         self.q = bytearray(queue_bytes or (2 * reassembly_budget + 4 * _QH))
@@ -372,6 +384,43 @@ class Link:
             lim = self.fbytes
         return lim if lim > FRAG_HDR + 1 else FRAG_HDR + 1
 
+    def _flimit(self):
+        """The DATA frame size of the moment: the adaptive size, under the cap (link.py _frame_limit)."""
+        cap = self._limit()
+        return cap if not self.grow_after or self.fsize > cap else self.fsize
+
+    def frame_size(self):
+        """The DATA frame size new frames are cut at now (0: no peer yet)."""
+        return self._flimit() if self.peer is not None else 0
+
+    def _resize(self, size):
+        cur = self._flimit()
+        if size != cur:
+            if size < cur:
+                self.shrinks += 1
+            else:
+                self.grows += 1
+            self.fsize = size
+            self.fgen += 1
+        self.clean = 0
+
+    def _lost(self, i):
+        """Slot ``i`` is sent again: halve the size, once per size generation (a burst is one loss)."""
+        self.clean = 0
+        if self.grow_after and self.peer is not None and self.s_gen[i] == self.fgen:
+            cap = self._limit()
+            fl = cap if cap < FRAME_FLOOR else FRAME_FLOOR
+            half = self._flimit() // 2
+            self._resize(half if half > fl else fl)
+
+    def _clean_frames(self, n):
+        """``n`` full-size frames acked at their first try: after grow_after in a row, double the size."""
+        self.clean += n
+        if self.clean >= self.grow_after:
+            cap = self._limit()
+            t = 2 * self._flimit()
+            self._resize(t if t < cap else cap)
+
     def _low(self):
         low = 0
         for v in self.s_lseq:
@@ -385,7 +434,6 @@ class Link:
             return
         pw = self.peer.window
         window = pw if pw < self.hello.window else self.hello.window
-        limit = self._limit()
         q = self.q
         while self.f_pos < self.q_end:
             p = self.f_pos
@@ -394,18 +442,24 @@ class Link:
                 self.f_pos = p + _QH + n
                 self.f_off = 0
                 continue
-            whole = self.f_off == 0 and HDR + n <= limit
-            if self.f_off == 0 and not whole:
+            if self.next_lseq > self._low() + window - 1:
+                return
+            limit = self._flimit()
+            if self.f_off == 0:  # an envelope's first frame holds its whole header (link.py FIRST_FRAME)
+                cap = self._limit()
+                f1 = cap if cap < FIRST_FRAME else FIRST_FRAME
+                if limit < f1:
+                    limit = f1
+            first = self.f_off == 0 and not self.f_msg  # whole or fragmented: decided at the first cut
+            whole = first and HDR + n <= limit
+            if first and not whole:
                 if not (self.peer.caps & CAP_FRAG and self.hello.caps & CAP_FRAG):
                     struct.pack_into("<I", q, p + 8, _FRAMED | _DONE)
                     self._event("GaveUp", {"envelope": bytes(self.qmv[p + _QH:p + _QH + n]), "code": "TOO_LARGE"})
                     self._trim()
                     continue
-                if not self.f_msg:
-                    self.f_msg = self.next_msg
-                    self.next_msg = self.next_msg % 0xFFFFFFFF + 1
-            if self.next_lseq > self._low() + window - 1:
-                return
+                self.f_msg = self.next_msg
+                self.next_msg = self.next_msg % 0xFFFFFFFF + 1
             slot = self.s_lseq.index(0)
             so = slot * self.fbytes
             s = self.slots
@@ -439,6 +493,7 @@ class Link:
             self.s_entry[slot] = p
             self.s_tries[slot] = 0
             self.s_fast_n[slot] = 0
+            self.s_gen[slot] = self.fgen
             self._transmit(slot, now, False)
 
     def _transmit(self, i, now, retransmit, fast=False):
@@ -461,6 +516,7 @@ class Link:
         self.s_dead[i] = now + rto
         if retransmit:
             self.retransmits += 1
+            self._lost(i)
         so = i * self.fbytes
         self._emit(self.smv[so:so + self.s_len[i]], now)
 
@@ -584,6 +640,9 @@ class Link:
             p += _QH + n
         self.q_start = self.q_end = 0
         self._new_session()
+        if self.fsize > START_FRAME:  # frames cut too big may be why: start small again
+            self.fsize = START_FRAME
+        self.fgen += 1
         self.hello.boot_epoch = (self.hello.boot_epoch + 1) & 0xFFFFFFFF or 1  # the peer must start over too
         self.peer = None
         self.up = False
@@ -738,6 +797,9 @@ class Link:
         newest = 0
         sample = -1
         acked = False
+        clean = 0
+        gen = self.fgen
+        flim = self._flimit()
         w = len(self.s_lseq)
         q = self.q
         for i in range(w):
@@ -749,12 +811,16 @@ class Link:
                 if d >= 32 or not body[8 + (d >> 3)] >> (d & 7) & 1:
                     continue
             acked = True
-            # loss detection needs to know what was delivered after what: only a frame sent once says so
-            # (the ACK of a resent frame may answer its first transmission)
-            if self.s_tries[i] == 1 and self.s_txo[i] > newest:
+            # what was delivered after what: a frame sent before the latest transmission of a frame acked now
+            # was lost or refused (a line does not reorder); a resent frame says so only if the ACK came at
+            # least SRTT/2 after its resend (sooner, it answers an earlier transmission), as link.py
+            if self.s_txo[i] > newest and (self.s_tries[i] == 1 or (
+                    self.srtt >= 0 and (now - self.s_sent[i]) * 128 >= self.srtt)):
                 newest = self.s_txo[i]
             if self.s_tries[i] == 1 and (sample < 0 or v > self.s_lseq[sample]):  # Karn: sent once only
                 sample = i
+            if self.grow_after and self.s_tries[i] == 1 and self.s_gen[i] == gen and 2 * self.s_len[i] > flim:
+                clean += 1  # a full-size frame (a small one says nothing about full-size ones)
             p = self.s_entry[i]
             n, fr, ak, st = struct.unpack_from("<IHHI", q, p)
             ak += 1
@@ -777,6 +843,8 @@ class Link:
                     if self.s_txo[i] < newest:
                         self._transmit(i, now, True, True)
                     break
+        if clean and gen == self.fgen:  # counted after the losses this ACK shows (they may shrink the size)
+            self._clean_frames(clean)
         return True
 
     def _rtt_sample(self, r):

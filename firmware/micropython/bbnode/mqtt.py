@@ -5,7 +5,7 @@ Topic layout of bb_edge/wire/topics.py (docs/transports.md), names from config.j
     {prefix}/{deployment}/in/{dst}/{src}     one envelope per message, QoS 1
     {prefix}/{deployment}/bcast/{src}        broadcast envelopes
     {prefix}/{deployment}/presence/{name}    retained b"up" / b"down" (last will)
-    {prefix}/{deployment}/ctl                fleet control (b"stop")
+    {prefix}/{deployment}/ctl/_host          fleet control (b"stop"): only the host's topic (its own, ACL)
     {prefix}/{deployment}/status/{name}      retained status record (bbnode/status.py), every status_interval s
 
 Like bb_edge/adapters/transports/mqtt.py: persistent session (clean_session=False; the broker forces client id =
@@ -51,8 +51,8 @@ class Topics:
         return "%s/presence/%s" % (self.base, name)
 
     def control(self):
-        """Fleet control topic."""
-        return self.base + "/ctl"
+        """The host's control topic: the only one whose ``stop`` a node obeys (clients write their own)."""
+        return self.base + "/ctl/_host"
 
     def status(self, name):
         """Retained status record of ``name`` (bb-edge status)."""

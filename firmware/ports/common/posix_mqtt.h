@@ -1,8 +1,10 @@
 /* What the two libmosquitto mains of the posix ports share - posix-mqtt/main.c (the inference node) and
  * posix-mqtt/learn_main.c (the FedAvg client): the broker options of their command lines, topic segments
  * (adapters/mqtt_topics.safe_segment), the clock, the signals that stop them, the session (persistent,
- * client id = node name, the retained last will "down" on the presence topic), the capped reconnect
- * back-off, the clean leave and the exit codes. Static functions: included once, by the main that uses them. */
+ * client id = node name, the retained last will "down" on the presence topic), the members of a clustered
+ * broker (--host H1:P1,H2:P2,...: a lost or unavailable member hands over to the next, same session), the
+ * capped reconnect back-off, the clean leave and the exit codes. Static functions: included once, by the
+ * main that uses them. */
 #ifndef BBRT_POSIX_MQTT_H
 #define BBRT_POSIX_MQTT_H
 
@@ -22,17 +24,34 @@
 /* names and topic segments: node, deployment, prefix (bytes, with the NUL) */
 #define NAME_MAX_LEN 64u
 
-/* the broker options both mains take (callers set their own defaults before pm_take_option) */
+/* a clustered broker's members (bb-edge broker --kind rabbitmq --members N) */
+#define PM_MAX_MEMBERS 8u
+#define PM_HOST_MAX 256u
+
+typedef struct {
+    char host[PM_HOST_MAX];
+    int port;
+} pm_member_t;
+
+/* the broker options both mains take (callers set their own defaults before pm_take_option); members and
+ * member are filled by pm_opts_ok from host and port */
 typedef struct {
     const char *host, *prefix, *deployment, *name, *user, *password_file, *creds, *epoch_file;
     int port, keepalive;
     double connect_timeout;
+    pm_member_t members[PM_MAX_MEMBERS];
+    unsigned n_members, member;
 } pm_opts_t;
 
 static volatile sig_atomic_t stop_signal;
 /* the session's state, kept by the callbacks: running (0 after "stop" on the control topic), connected,
  * refused_rc (the broker's CONNACK refusal, -1 while none) */
 static int running = 1, connected, refused_rc = -1;
+/* how many members --host named (pm_opts_ok): with several, a member that answers "server unavailable" (a
+ * RabbitMQ member without its cluster's majority) is passed over, not the end of the session */
+static unsigned pm_n_members = 1u;
+/* connection attempts that moved to another member (printed with the exit counters as handovers=) */
+static unsigned pm_handovers;
 
 static void on_signal(int sig) {
     (void)sig;
@@ -109,11 +128,70 @@ static int pm_take_option(pm_opts_t *o, char **argv, int *i) {
     return 1;
 }
 
-/* after the command line: 1 when name and deployment are given and every name fits a topic segment */
+/* --host as the members of a broker: "H[:P],H[:P],..." (the host list of the Python transport's
+ * mqtt://H1:P1,H2:P2 URLs; a member without ":P" takes --port, "[V6]:P" writes an IPv6 literal): 0, else -1
+ * (an empty member, a bad port, a host too long, more than PM_MAX_MEMBERS) */
+static int pm_parse_members(pm_opts_t *o) {
+    const char *s = o->host;
+    o->n_members = 0u;
+    o->member = 0u;
+    for (;;) {
+        const char *end = strchr(s, ',');
+        size_t n = end != NULL ? (size_t)(end - s) : strlen(s);
+        char item[PM_HOST_MAX + 8u], *host = item, *colon;
+        long port = o->port;
+        if (n == 0u || n >= sizeof(item) || o->n_members >= PM_MAX_MEMBERS) return -1;
+        memcpy(item, s, n);
+        item[n] = 0;
+        if (item[0] == '[') { /* [V6] or [V6]:P */
+            char *close = strchr(item, ']');
+            if (close == NULL) return -1;
+            *close = 0;
+            host = item + 1;
+            if (close[1] == ':') port = parse_num(close + 2, 1, 65535);
+            else if (close[1] != 0) return -1;
+        } else if ((colon = strchr(item, ':')) != NULL && strchr(colon + 1, ':') == NULL) {
+            *colon = 0; /* H:P (a bare IPv6 literal has several colons and no port) */
+            port = parse_num(colon + 1, 1, 65535);
+        }
+        if (port < 1 || host[0] == 0 || strlen(host) >= PM_HOST_MAX) return -1;
+        memcpy(o->members[o->n_members].host, host, strlen(host) + 1u);
+        o->members[o->n_members].port = (int)port;
+        o->n_members++;
+        if (end == NULL) return 0;
+        s = end + 1;
+    }
+}
+
+/* after the command line: 1 when name and deployment are given, every name fits a topic segment and --host
+ * is a list of members */
 static int pm_opts_ok(pm_opts_t *o) {
     if (o->keepalive > 0 && o->keepalive < 5) o->keepalive = 5; /* libmosquitto 2.0 refuses less (0: off) */
     return o->name != NULL && o->deployment != NULL && o->port > 0 && o->keepalive >= 0 &&
-           strlen(o->name) < NAME_MAX_LEN && strlen(o->deployment) < NAME_MAX_LEN && strlen(o->prefix) < NAME_MAX_LEN;
+           strlen(o->name) < NAME_MAX_LEN && strlen(o->deployment) < NAME_MAX_LEN &&
+           strlen(o->prefix) < NAME_MAX_LEN && pm_parse_members(o) == 0 && (pm_n_members = o->n_members) > 0u;
+}
+
+/* the member this client is (or will next be) connected to */
+static const pm_member_t *pm_member(const pm_opts_t *o) {
+    return &o->members[o->member];
+}
+
+/* Connect to the current member (the first attempt), or after a lost or failed connection: with one member
+ * reconnect to it, with several hand over to the next one. The same handle keeps the client id, the
+ * persistent session and the QoS 1 messages not yet acknowledged (libmosquitto resends them on the new
+ * connection); a member that restarts later is reached again in turn. */
+static int pm_connect(struct mosquitto *m, pm_opts_t *o, int first) {
+    const pm_member_t *at;
+    if (first || o->n_members > 1u) {
+        if (!first) {
+            o->member = (o->member + 1u) % o->n_members;
+            pm_handovers++;
+        }
+        at = pm_member(o);
+        return mosquitto_connect(m, at->host, at->port, o->keepalive);
+    }
+    return mosquitto_reconnect(m);
 }
 
 /* The session: clean_session off under a stable client id (the node name; the generated broker also forces
@@ -141,9 +219,15 @@ static struct mosquitto *pm_session(const char *tool, const char *me, const char
 }
 
 /* the on_connect callback's first step: 1 when the broker refused the connection (said on stderr, kept in
- * refused_rc: the main loop stops), else 0 */
+ * refused_rc: the main loop stops, unless one member of several is unavailable: the loop tries the next),
+ * else 0 */
 static int pm_refused(const char *tool, const char *me, int rc) {
     if (rc == 0) return 0;
+    if (rc == 3 && pm_n_members > 1u) { /* CONNACK 3: server unavailable */
+        fprintf(stderr, "%s: %s: a member is unavailable (%s); trying the next\n", tool, me,
+                mosquitto_connack_string(rc));
+        return 1;
+    }
     refused_rc = rc;
     fprintf(stderr, "%s: %s: the broker refused the connection: %s (%d)\n", tool, me, mosquitto_connack_string(rc), rc);
     return 1;
@@ -186,12 +270,15 @@ static void pm_leave(struct mosquitto *m, const char *t_presence, int loop_ms) {
 /* the session's end: the exit code - 4 the broker refused us, 5 no connection within the timeout (and not
  * stopped), else 0 */
 static int pm_finish(const char *tool, struct mosquitto *m, const char *me, const pm_opts_t *o, unsigned connects) {
+    unsigned i;
     mosquitto_destroy(m);
     mosquitto_lib_cleanup();
     if (refused_rc >= 0) return 4;
     if (connects == 0u && !stop_signal && running) {
-        fprintf(stderr, "%s: %s: no connection to %s:%d within %.0f s\n", tool, me, o->host, o->port,
-                o->connect_timeout);
+        fprintf(stderr, "%s: %s: no connection to ", tool, me);
+        for (i = 0; i < o->n_members; i++)
+            fprintf(stderr, "%s%s:%d", i ? "," : "", o->members[i].host, o->members[i].port);
+        fprintf(stderr, " within %.0f s\n", o->connect_timeout);
         return 5;
     }
     return 0;

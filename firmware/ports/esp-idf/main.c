@@ -72,7 +72,7 @@ static void open_store(void) {
 #if CONFIG_BBRT_TRANSPORT_MQTT
 /* Topics of bb_edge/wire/topics.py (docs/transports.md), as firmware/ports/posix-mqtt/main.c:
  *   {prefix}/{dep}/in/{dst}/{src}  one envelope per message, QoS 1; {prefix}/{dep}/bcast/{src}
- *   {prefix}/{dep}/presence/{name} retained "up" / "down" (the last will); {prefix}/{dep}/ctl */
+ *   {prefix}/{dep}/presence/{name} retained "up" / "down" (the last will); {prefix}/{dep}/ctl/_host */
 #define BBRT_TOPIC(suffix) BBRT_MQTT_PREFIX "/" BBRT_DEPLOYMENT suffix
 static const char T_INBOX[] = BBRT_TOPIC("/in/" BBRT_NODE_NAME "/+");
 static const char T_INBOX_PREFIX[] = BBRT_TOPIC("/in/" BBRT_NODE_NAME "/");
@@ -80,7 +80,7 @@ static const char T_BCAST[] = BBRT_TOPIC("/bcast/+");
 static const char T_BCAST_PREFIX[] = BBRT_TOPIC("/bcast/");
 static const char T_BCAST_ME[] = BBRT_TOPIC("/bcast/" BBRT_NODE_NAME);
 static const char T_PRESENCE[] = BBRT_TOPIC("/presence/" BBRT_NODE_NAME);
-static const char T_CTL[] = BBRT_TOPIC("/ctl");
+static const char T_CTL[] = BBRT_TOPIC("/ctl/_host"); /* the host writes only its own ctl topic (ACL) */
 extern const char ca_pem_start[] asm("_binary_ca_pem_start"); /* main/ca.pem (EMBED_TXTFILES) */
 
 static uint64_t rxbuf[(BBRT_RX_BUFFER_SIZE + 7u) / 8u]; /* whole envelopes (one per MQTT message) */

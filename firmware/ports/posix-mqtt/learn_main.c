@@ -1,6 +1,7 @@
 /* posix-mqtt port of the C FedAvg client (include/bbrt_learn.h) on an MQTT broker, with libmosquitto:
  *
- *   bbrt-learn-mqtt IMAGE --name NODE --deployment DEP [--server NAME] [--host H] [--port P] [--prefix bb]
+ *   bbrt-learn-mqtt IMAGE --name NODE --deployment DEP [--server NAME] [--host H[:P][,H:P...]] [--port P]
+ *                   [--prefix bb]
  *                   [--user U] [--password-file F | --creds credentials.json] [--keepalive S]
  *                   [--epoch-file F] [--state-file F] [--start-file F] [--progress F]
  *                   [--connect-timeout S] [--drop RATE --drop-seed S]
@@ -14,7 +15,8 @@
  * One bare envelope per message (no link layer: MQTT is the reliable hop). It reads no broadcast topic:
  * a training client talks to its server only, so other clients' HELLOs never reach it.
  * The credentials and session are those of ports/posix-mqtt/main.c (client id = user = NODE, persistent
- * session, password from --password-file, --creds or $BBRT_MQTT_PASSWORD).
+ * session, password from --password-file, --creds or $BBRT_MQTT_PASSWORD; --host H1:P1,H2:P2 names the members
+ * of a clustered broker, a lost connection hands over to the next one with the same session).
  *
  * --start-file F: the fleet's common start (bb_edge/adapters/learn/fleet.py): no JOIN before F exists.
  * --state-file F: the round record (written to F.tmp, fsynced, renamed), given back at the next start.
@@ -225,7 +227,8 @@ static void on_message(struct mosquitto *m, void *ud, const struct mosquitto_mes
 
 static int usage(const char *argv0) {
     fprintf(stderr,
-            "usage: %s IMAGE --name NODE --deployment DEP [--server NAME] [--host H] [--port P] [--prefix bb]\n"
+            "usage: %s IMAGE --name NODE --deployment DEP [--server NAME] [--host H[:P][,H:P...]] [--port P]\n"
+            "       [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--keepalive S]\n"
             "       [--epoch-file F] [--state-file F] [--start-file F] [--progress F]\n"
             "       [--connect-timeout S] [--drop RATE --drop-seed S]\n",
@@ -255,7 +258,7 @@ static void write_progress(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 30, 60.0};
+    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 30, 60.0, {{{0}, 0}}, 0u, 0u};
     const char *start_file = NULL, *progress = NULL;
     const char *server_name = "server";
     static char password[SECRET_MAX];
@@ -303,7 +306,7 @@ int main(int argc, char **argv) {
     snprintf(t_from_server, sizeof(t_from_server), "%s/in/%s/%s", base, me, server);
     snprintf(t_to_server, sizeof(t_to_server), "%s/in/%s/%s", base, server, me);
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
-    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
+    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl/_host", base); /* only the host may stop a node (its own ctl topic, ACL) */
 
     have_password = creds_password("bbrt-learn-mqtt", o.password_file, o.creds, o.name, password, sizeof(password), text,
                                    sizeof(text));
@@ -360,7 +363,7 @@ int main(int argc, char **argv) {
     mosquitto_message_callback_set(mosq, on_message);
 
     t0 = now_s();
-    rc = mosquitto_connect(mosq, o.host, o.port, o.keepalive);
+    rc = pm_connect(mosq, &o, 1);
     while (running && !stop_signal) {
         if (rc == MOSQ_ERR_SUCCESS) rc = mosquitto_loop(mosq, 50, 1);
         if (refused_rc >= 0) break;
@@ -368,7 +371,8 @@ int main(int argc, char **argv) {
             if (connected && !said_up) {
                 said_up = 1;
                 printf("node %s (id %u) of '%s' on %s:%d (bbrt-learn-mqtt, %u parameters, %u samples)\n", me,
-                       (unsigned)img.node_id, o.deployment, o.host, o.port, (unsigned)train.param_count,
+                       (unsigned)img.node_id, o.deployment, pm_member(&o)->host, pm_member(&o)->port,
+                       (unsigned)train.param_count,
                        (unsigned)img.n_samples);
                 fflush(stdout);
             }
@@ -385,14 +389,15 @@ int main(int argc, char **argv) {
         if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
         connected = 0;
         pm_backoff(&backoff, 0.8);
-        rc = mosquitto_reconnect(mosq);
+        rc = pm_connect(mosq, &o, 0);
     }
     if (connected) pm_leave(mosq, t_presence, 20);
     write_progress(progress);
     fprintf(stderr, "bbrt-learn-mqtt: %s: models=%u rounds=%u updates=%u joins=%u heartbeats=%u dropped=%u "
-                    "sent=%u received=%u spoofed=%u foreign=%u bad=%u epoch=%u\n",
+                    "sent=%u received=%u spoofed=%u foreign=%u bad=%u epoch=%u connects=%u handovers=%u\n",
             me, (unsigned)client.stats.models_taken, (unsigned)client.stats.rounds_trained,
             (unsigned)client.stats.updates_sent, (unsigned)client.stats.joins, (unsigned)client.stats.heartbeats,
-            st.dropped_rounds, st.sent, st.received, st.spoofed, st.foreign, st.bad_envelopes, (unsigned)epoch);
+            st.dropped_rounds, st.sent, st.received, st.spoofed, st.foreign, st.bad_envelopes, (unsigned)epoch,
+            st.connects, pm_handovers);
     return pm_finish("bbrt-learn-mqtt", mosq, me, &o, st.connects);
 }

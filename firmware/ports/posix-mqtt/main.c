@@ -1,6 +1,6 @@
 /* posix-mqtt port: the bbrt node loop (src/bbrt_node.c, unchanged) on an MQTT broker, with libmosquitto.
  *
- *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]
+ *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H[:P][,H:P...]] [--port P] [--prefix bb]
  *             [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]
  *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]
  *             [--status-interval S] [--program-version V]
@@ -23,7 +23,9 @@
  * requests it owns, and their outputs go to in/_client<k>/{me} (src/bbrt_node.c bbrt_reply_to), not to _host.
  * Behaviour of firmware/micropython/bbnode/mqtt.py and bb_edge/adapters/transports/mqtt.py: persistent session
  * (clean_session=false, client id = user = node name), QoS 1 both ways, retained last will "down",
- * subscribe before announcing "up", reconnect with capped back-off. The password comes from
+ * subscribe before announcing "up", reconnect with capped back-off. --host may name the members of a
+ * clustered broker (H1:P1,H2:P2,H3:P3, as the transport URL mqtt://H1:P1,H2:P2,H3:P3): a lost connection
+ * hands over to the next member with the same session (ports/common/posix_mqtt.h pm_connect). The password comes from
  * --password-file, --creds (the broker's credentials.json, entry NODE) or $BBRT_MQTT_PASSWORD.
  *
  * The node, its program, arena and receive buffer are static: the runtime never allocates.
@@ -322,7 +324,7 @@ static void json_safe(char *dst, size_t cap, const char *src) {
 
 static int usage(const char *argv0) {
     fprintf(stderr,
-            "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H] [--port P] [--prefix bb]\n"
+            "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H[:P][,H:P...]] [--port P] [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]\n"
             "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]\n"
             "       [--status-interval S] [--program-version V]\n",
@@ -331,7 +333,7 @@ static int usage(const char *argv0) {
 }
 
 int main(int argc, char **argv) {
-    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 10, 30.0};
+    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 10, 30.0, {{{0}, 0}}, 0u, 0u};
     const char *ca = NULL, *ota_key_file = NULL;
     const char *program_version_arg = "";
     double status_interval = 2.0, last_status = 0.0;
@@ -382,7 +384,7 @@ int main(int argc, char **argv) {
     snprintf(t_inbox, sizeof(t_inbox), "%s/in/%s/+", base, me);
     snprintf(t_inbox_prefix, sizeof(t_inbox_prefix), "%s/in/%s/", base, me);
     snprintf(t_presence, sizeof(t_presence), "%s/presence/%s", base, me);
-    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl", base);
+    snprintf(t_ctl, sizeof(t_ctl), "%s/ctl/_host", base); /* only the host may stop a node (its own ctl topic, ACL) */
     snprintf(t_bcast_me, sizeof(t_bcast_me), "%s/bcast/%s", base, me);
     snprintf(t_bcast_all, sizeof(t_bcast_all), "%s/bcast/+", base);
     snprintf(t_bcast_prefix, sizeof(t_bcast_prefix), "%s/bcast/", base);
@@ -438,7 +440,7 @@ int main(int argc, char **argv) {
     mosquitto_max_inflight_messages_set(mosq, 100);
 
     t0 = now_s();
-    rc = mosquitto_connect(mosq, o.host, o.port, o.keepalive);
+    rc = pm_connect(mosq, &o, 1);
     while (running && !stop_signal) {
         if (rc == MOSQ_ERR_SUCCESS) rc = mosquitto_loop(mosq, 200, 1);
         if (refused_rc >= 0) break;
@@ -454,20 +456,20 @@ int main(int argc, char **argv) {
         /* connection lost or not made: reconnect with capped exponential back-off */
         if (connected || (st.connects == 0u && !said_why)) {
             said_why = 1;
-            fprintf(stderr, "bbrt-mqtt: %s: %s:%d: %s; retrying\n", me, o.host, o.port,
+            fprintf(stderr, "bbrt-mqtt: %s: %s:%d: %s; retrying\n", me, pm_member(&o)->host, pm_member(&o)->port,
                     rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
         }
         connected = 0;
         if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
         pm_backoff(&backoff, 2.0);
-        rc = mosquitto_reconnect(mosq);
+        rc = pm_connect(mosq, &o, 0);
     }
     if (connected) pm_leave(mosq, t_presence, 50);
     fprintf(stderr,
             "bbrt-mqtt: connects=%u reconnects=%u session_resumed=%u session_resets=%u sent=%u received=%u "
-            "spoofed=%u foreign=%u publish_errors=%u oversize=%u epoch=%u\n",
+            "spoofed=%u foreign=%u publish_errors=%u oversize=%u epoch=%u handovers=%u\n",
             st.connects, st.reconnects, st.session_resumed, st.session_resets, st.sent, st.received, st.spoofed,
-            st.foreign, st.publish_errors, st.oversize, (unsigned)epoch);
+            st.foreign, st.publish_errors, st.oversize, (unsigned)epoch, pm_handovers);
     fprintf(stderr,
             "bbrt: frames_ok=%u bad_frames=%u bad_envelopes=%u unknown_edge=%u edge_mismatch=%u "
             "inferences=%u run_errors=%u pings=%u evicted=%u duplicates=%u stale_epoch=%u unauthorised=%u "

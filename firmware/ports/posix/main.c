@@ -261,12 +261,13 @@ int main(int argc, char **argv) {
     if (node.link) {
         unsigned k;
         fprintf(stderr, "bbrt-link: frames_in=%u frames_out=%u data_in=%u data_out=%u retransmits=%u "
-                        "delivered=%u rtt_samples=%u srtt_ms=%u rto_ms=%u",
+                        "delivered=%u rtt_samples=%u srtt_ms=%u rto_ms=%u frame_size=%u shrinks=%u grows=%u",
                 (unsigned)link_state.stats.frames_in, (unsigned)link_state.stats.frames_out,
                 (unsigned)link_state.stats.data_in, (unsigned)link_state.stats.data_out,
                 (unsigned)link_state.stats.retransmits, (unsigned)link_state.stats.delivered,
                 (unsigned)link_state.stats.rtt_samples, (unsigned)(link_state.srtt8 / 8u),
-                (unsigned)link_state.rto);
+                (unsigned)link_state.rto, (unsigned)bbrt_link_frame_size(&link_state),
+                (unsigned)link_state.stats.shrinks, (unsigned)link_state.stats.grows);
         for (k = 1; k < BBRT_LEV__COUNT; k++)
             fprintf(stderr, " %s=%u", bbrt_link_event_name((bbrt_link_event_t)k),
                     (unsigned)link_state.stats.events[k]);

@@ -98,7 +98,7 @@ void bbrtpy_link_out(uint8_t *out, size_t cap) {
 long bbrtpy_link_out_len(void) { return py_loverflow ? -1L : (long)py_llen; }
 
 /* local hello from its record bytes; cfg: rto_initial, rto_min, rto_max, granularity, max_retries,
- * hb_interval, dead_after, reassembly_timeout (ms); rasm_cap: reassembly budget (<= 128 KiB) */
+ * hb_interval, dead_after, reassembly_timeout (ms), grow_after; rasm_cap: reassembly budget (<= 128 KiB) */
 int bbrtpy_link_init(const uint8_t *record, size_t n, const uint32_t *cfg, size_t rasm_cap) {
     bbrt_hello_t h;
     bbrt_link_config_t c;
@@ -107,6 +107,7 @@ int bbrtpy_link_init(const uint8_t *record, size_t n, const uint32_t *cfg, size_
     if (rasm_cap > sizeof(py_rasm)) return 100;
     c.rto_initial = cfg[0]; c.rto_min = cfg[1]; c.rto_max = cfg[2]; c.granularity = cfg[3];
     c.max_retries = cfg[4]; c.hb_interval = cfg[5]; c.dead_after = cfg[6]; c.reassembly_timeout = cfg[7];
+    c.grow_after = cfg[8];
     bbrt_link_init(&py_link, &h, &c, (uint8_t *)py_txbuf, sizeof(py_txbuf), (uint8_t *)py_rasm, rasm_cap, py_lemit,
                    py_ldeliver, py_levent, 0);
     return 0;
@@ -117,6 +118,7 @@ int bbrtpy_link_send(const uint8_t *env, size_t n, uint32_t now) {
     return (int)bbrt_link_send(&py_link, env, n, 0, 0u, now);
 }
 void bbrtpy_link_poll(uint32_t now) { bbrt_link_poll(&py_link, now); }
+uint32_t bbrtpy_link_frame_size(void) { return bbrt_link_frame_size(&py_link); }
 uint32_t bbrtpy_link_next_deadline(uint32_t now) { return bbrt_link_next_deadline(&py_link, now); }
 /* state: [up, version, rx_cum, rx_mask, next_lseq, rto, srtt_ms, unacked envelopes, peer epoch, rtt_samples] */
 void bbrtpy_link_state(uint32_t *out10) {

