@@ -16,6 +16,10 @@ ONNX Runtime's MatMulNBits on bb-edge's side, ggml's Q4_1 on llama.cpp's), one t
 - **llama.cpp RPC 2 / 3**: the same llama-bench with ``--rpc`` over 2 and 3 ``ggml-rpc-server -t 1``
   processes on loopback, all layers offloaded (``-ngl 99``), split evenly (``-ts 1/1[/1]``).
 
+Measured in turns: every round takes one generation of each bb-edge system (both fleets stay up) and one
+``llama-bench -r 1`` of each llama.cpp system (both server groups stay up); medians over ``--reps`` rounds,
+because the shared machine's load moves by 2x within minutes and a ratio must compare like with like.
+
 Columns: decode tokens/s, TTFT (prefill of the prompt to the first token), time per token, bytes per token
 per hop, peak RSS per process, split/single ratio. Bytes per hop are measured on the wire: for bb-edge the
 TCP bytes and data segments each node process sends to the broker during decode (the kernel's ``ss -ti``
@@ -166,53 +170,86 @@ def node_pids(dep_dir: Path) -> dict[str, int]:
     return out
 
 
-def bb_split(nodes: int, prompt: list[int], tokens: int, context: int, reps: int,
-             work: Path) -> tuple[Row, dict[str, Any]]:
-    """bb-edge split over ``nodes`` node processes (one ORT thread each) on a real Mosquitto; row and detail."""
+def bb_interleaved(prompt: list[int], tokens: int, context: int, reps: int,
+                   work: Path) -> tuple[list[Row], dict[str, Any]]:
+    """bb-edge single, 2 and 3 nodes measured in turns, ``reps`` rounds, medians.
+
+    Why in turns: the machine's load moves by 2x within minutes, so systems measured one after the other
+    see different machines; taking one generation of each in every round puts each ratio on the same load.
+    Both fleets (one ``bb-edge node --threads 1`` process per node, each fleet on its own Mosquitto) stay up
+    while the single ORT session (one thread, in this process) takes its turns.
+    """
+    import onnx
+
     from bb_edge.adapters.fleet.generation import GenerationStats, generate_many, open_stepper
     from bb_edge.adapters.ops.broker import Broker, write_broker_files
     from bb_edge.commands.generate import hop_bytes
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.engine.generation import Generation
-    from bb_edge.llm.fleet import compile_gguf
+    from bb_edge.llm.fleet import FleetReference, compile_gguf
     from bb_edge.llm.gguf_load import smollm2_path
 
-    out = work / f"llm{nodes}"
-    compile_gguf(smollm2_path(), out, nodes=nodes, weights="int4", context=context)
-    dep = load_deployment(out)
-    broker = Broker(write_broker_files(work / f"broker{nodes}", dep)).start()
-    rates, ttfts, wire = [], [], []
-    try:
-        with open_stepper(dep, broker.files.url(), processes=True, node_args=["--threads", "1"]) as stepper:
-            pids = node_pids(out)
-            list(generate_many(stepper, {1: Generation(prompt, 4, context)}))  # warm-up session
-            for rep in range(reps):
+    deps, brokers = {}, {}
+    for n in (2, 3):
+        compile_gguf(smollm2_path(), work / f"llm{n}", nodes=n, weights="int4", context=context)
+        deps[n] = load_deployment(work / f"llm{n}")
+    rates: dict[str, list[float]] = {k: [] for k in ("single", "2", "3")}
+    ttfts: dict[str, list[float]] = {k: [] for k in rates}
+    wire: dict[int, list[dict[str, tuple[float, float]]]] = {2: [], 3: []}
+    rss: dict[int, dict[str, float]] = {}
+    ref = FleetReference(onnx.load(str(work / "single.onnx")), 1)
+    with contextlib.ExitStack() as stack:
+        steppers, pids = {}, {}
+        for n in (2, 3):
+            brokers[n] = Broker(write_broker_files(work / f"broker{n}", deps[n])).start()
+            stack.callback(brokers[n].stop)
+            steppers[n] = stack.enter_context(open_stepper(deps[n], brokers[n].files.url(), processes=True,
+                                                           node_args=["--threads", "1"]))
+            pids[n] = node_pids(work / f"llm{n}")
+            list(generate_many(steppers[n], {1: Generation(prompt, 4, context)}))  # warm-up session
+        ref.generate(prompt, 4)
+        for rep in range(reps):
+            ref.reset()
+            t0 = time.perf_counter()
+            tok = int(ref.step(prompt)["top_ids"][0, 0])
+            t1 = time.perf_counter()
+            for _ in range(tokens - 1):
+                tok = int(ref.step([tok])["top_ids"][0, 0])
+            rates["single"].append((tokens - 1) / (time.perf_counter() - t1))
+            ttfts["single"].append(t1 - t0)
+            for n in (2, 3):
                 stats = GenerationStats()
                 gen = Generation(prompt, tokens, context)  # no eos: always ``tokens`` tokens
+                sid = 10 + rep
                 before: dict[str, tuple[int, int, int]] = {}
                 after: dict[str, tuple[int, int, int]] = {}
-                for _ in generate_many(stepper, {2 + rep: gen}, stats=stats):
+                for _ in generate_many(steppers[n], {sid: gen}, stats=stats):
                     if len(gen.tokens) == 1:  # decode starts: count from here
-                        before = {n: tcp_of(pid) for n, pid in pids.items()}
+                        before = {k: tcp_of(pid) for k, pid in pids[n].items()}
                     if len(gen.tokens) == tokens:  # before the session's close travels
-                        after = {n: tcp_of(pid) for n, pid in pids.items()}
-                rates.append(stats.decode_rate(2 + rep))
-                ttfts.append(stats.ttft(2 + rep))
-                wire.append({n: ((after[n][0] - before[n][0]) / (tokens - 1),
-                                 (after[n][2] - before[n][2]) / (tokens - 1)) for n in pids})
-            rss = {n: vm_hwm_mb(pid) for n, pid in pids.items()}
-    finally:
-        broker.stop()
-    per = {n: (statistics.median(w[n][0] for w in wire), statistics.median(w[n][1] for w in wire)) for n in pids}
-    env = dict(hop_bytes(dep))
-    hops = " ".join(f"{env[f'{e.src}->{e.dst}']}/{per[e.src][0]:.0f}/{per[e.src][1]:.1f}" for e in dep.edges)
-    fit = dep.extra["placement"]["nodes"]
-    detail = {n: {"rss_mb": rss[n], "weights_mb": fit[n]["weight_bytes"] / 2**20,
-                  "kv_budget_mb": next(s.limits["state_budget"] for s in dep.nodes if s.name == n) / 2**20,
-                  "tcp_bytes_per_token": per[n][0], "tcp_segments_per_token": per[n][1]} for n in dep.node_names}
-    row = Row(f"bb-edge {nodes} nodes, MQTT processes", statistics.median(rates), statistics.median(ttfts),
-              hops, [rss[n] for n in dep.node_names])
-    return row, detail
+                        after = {k: tcp_of(pid) for k, pid in pids[n].items()}
+                rates[str(n)].append(stats.decode_rate(sid))
+                ttfts[str(n)].append(stats.ttft(sid))
+                wire[n].append({k: ((after[k][0] - before[k][0]) / (tokens - 1),
+                                    (after[k][2] - before[k][2]) / (tokens - 1)) for k in pids[n]})
+        for n in (2, 3):
+            rss[n] = {k: vm_hwm_mb(pid) for k, pid in pids[n].items()}
+    rows = [Row("bb-edge single ORT (int4)", statistics.median(rates["single"]), statistics.median(ttfts["single"]))]
+    detail: dict[str, Any] = {"rates": rates}
+    for n in (2, 3):
+        dep = deps[n]
+        per = {k: (statistics.median(w[k][0] for w in wire[n]), statistics.median(w[k][1] for w in wire[n]))
+               for k in dep.node_names}
+        env = dict(hop_bytes(dep))
+        hops = " ".join(f"{env[f'{e.src}->{e.dst}']}/{per[e.src][0]:.0f}/{per[e.src][1]:.1f}" for e in dep.edges)
+        fit = dep.extra["placement"]["nodes"]
+        detail[f"bb{n}"] = {k: {"rss_mb": rss[n][k], "weights_mb": fit[k]["weight_bytes"] / 2**20,
+                                "kv_budget_mb": dep.node(k).limits["state_budget"] / 2**20,
+                                "tcp_bytes_per_token": per[k][0], "tcp_segments_per_token": per[k][1]}
+                            for k in dep.node_names}
+        rows.append(Row(f"bb-edge {n} nodes, MQTT processes", statistics.median(rates[str(n)]),
+                        statistics.median(ttfts[str(n)]), hops, [rss[n][k] for k in dep.node_names]))
+    return rows, detail
 
 
 # ---- llama.cpp ----
@@ -300,24 +337,36 @@ def rpc_servers(n: int) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
 
 
 def llamacpp_rows(prompt_len: int, tokens: int, reps: int, gguf: Path) -> tuple[list[Row], dict[str, Any]]:
-    """llama.cpp local and over 2 and 3 rpc-servers: rows and detail."""
-    base = ["-m", str(gguf), "-t", "1", "-r", str(reps)]
-    rows, detail = [], {}
-    js, rss = llama_bench([*base, "-p", str(prompt_len), "-n", str(tokens)])
-    by = {("tg" if r["n_gen"] else "pp"): float(r["avg_ts"]) for r in js}
-    rows.append(Row("llama.cpp local (Q4_1)", by["tg"], prompt_len / by["pp"], "-", [rss]))
+    """llama.cpp local and over 2 and 3 rpc-servers, in turns (one ``llama-bench -r 1`` of each per round,
+    ``reps`` rounds, medians; both server groups stay up): rows and detail."""
+    base = ["-m", str(gguf), "-t", "1", "-r", "1", "-p", str(prompt_len), "-n", str(tokens)]
     if rpc_server_binary() is None:
-        detail["rpc"] = "this llama.cpp build has no rpc-server"
-        return rows, detail
-    for n in (2, 3):
-        with rpc_servers(n) as procs:
-            addrs = ",".join(a for _, a in procs)
-            rpc = [*base, "--rpc", addrs, "-ngl", "99", "-ts", "/".join(["1"] * n)]
-            js, host_rss = llama_bench([*rpc, "-p", str(prompt_len), "-n", str(tokens)])
-            by = {("tg" if r["n_gen"] else "pp"): float(r["avg_ts"]) for r in js}
+        js, rss = llama_bench(base)
+        by = {("tg" if r["n_gen"] else "pp"): float(r["avg_ts"]) for r in js}
+        return [Row("llama.cpp local (Q4_1)", by["tg"], prompt_len / by["pp"], "-", [rss])], \
+            {"rpc": "this llama.cpp build has no rpc-server"}
+    tg: dict[int, list[float]] = {1: [], 2: [], 3: []}
+    pp: dict[int, list[float]] = {1: [], 2: [], 3: []}
+    host_rss: dict[int, float] = {}
+    detail: dict[str, Any] = {}
+    with rpc_servers(2) as g2, rpc_servers(3) as g3:
+        groups = {2: g2, 3: g3}
+        args = {1: base}
+        for n, procs in groups.items():
+            args[n] = [*base, "--rpc", ",".join(a for _, a in procs), "-ngl", "99", "-ts", "/".join(["1"] * n)]
+        for _ in range(reps):
+            for n in (1, 2, 3):
+                js, rss = llama_bench(args[n])
+                by = {("tg" if r["n_gen"] else "pp"): float(r["avg_ts"]) for r in js}
+                tg[n].append(by["tg"])
+                pp[n].append(by["pp"])
+                host_rss[n] = max(host_rss.get(n, 0.0), rss)
+        per: dict[int, list[tuple[float, float]]] = {}
+        for n, procs in groups.items():
             # bytes per decoded token on the wire: two decode lengths, one warm-up-free run each (the sockets'
             # counters polled while llama-bench runs: its connections close when it exits); the difference
             # cancels the weight upload and the prefill
+            addrs = ",".join(a for _, a in procs)
             totals = []
             for n_gen in (8, 8 + tokens):
                 seen = poll_sockets({p.pid for p, _ in procs}, functools.partial(llama_bench, [
@@ -325,13 +374,17 @@ def llamacpp_rows(prompt_len: int, tokens: int, reps: int, gguf: Path) -> tuple[
                     "/".join(["1"] * n), "-p", "0", "-n", str(n_gen), "--no-warmup"]))
                 totals.append([(sum(v[0] for k, v in seen.items() if k[0] == p.pid),
                                 sum(v[1] for k, v in seen.items() if k[0] == p.pid)) for p, _ in procs])
-            per = [((totals[1][i][0] - totals[0][i][0]) / tokens, (totals[1][i][1] - totals[0][i][1]) / tokens)
-                   for i in range(n)]
-            rss = [vm_hwm_mb(p.pid) for p, _ in procs]
-        hops = " ".join(f"{w:.0f}w/{r:.0f}r" for w, r in per)
-        rows.append(Row(f"llama.cpp RPC {n} servers", by["tg"], prompt_len / by["pp"], hops, [host_rss, *rss],
-                        "RSS: llama-bench host, then each rpc-server"))
-        detail[f"rpc{n}"] = {"bytes_per_token_per_server_written_read": per}
+            per[n] = [((totals[1][i][0] - totals[0][i][0]) / tokens, (totals[1][i][1] - totals[0][i][1]) / tokens)
+                      for i in range(n)]
+            detail[f"rpc{n}"] = {"bytes_per_token_per_server_sent_received": per[n]}
+        server_rss = {n: [vm_hwm_mb(p.pid) for p, _ in procs] for n, procs in groups.items()}
+    detail["rates"] = tg
+    rows = [Row("llama.cpp local (Q4_1)", statistics.median(tg[1]), prompt_len / statistics.median(pp[1]), "-",
+                [host_rss[1]])]
+    for n in (2, 3):
+        hops = " ".join(f"{w:.0f}s/{r:.0f}r" for w, r in per[n])
+        rows.append(Row(f"llama.cpp RPC {n} servers", statistics.median(tg[n]), prompt_len / statistics.median(pp[n]),
+                        hops, [host_rss[n], *server_rss[n]], "RSS: llama-bench host, then each rpc-server"))
     return rows, detail
 
 
@@ -339,7 +392,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tokens", type=int, default=128 if LONG else 32, help="new tokens per generation")
     ap.add_argument("--context", type=int, default=512, help="KV context compiled into the deployment")
-    ap.add_argument("--reps", type=int, default=3, help="repetitions per system (medians)")
+    ap.add_argument("--reps", type=int, default=5, help="rounds; each system once per round (medians)")
     ap.add_argument("--no-llamacpp", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the rows and details here")
     ap.add_argument("--single-child", help=argparse.SUPPRESS)
@@ -356,11 +409,10 @@ def main() -> None:
         write_tokenizer(gguf, work)
         prompt = prompt_ids(work / "tokenizer.json", LONG_PROMPT if LONG else SHORT_PROMPT)
         load = os.getloadavg()
-        rows: list[Row] = [bb_single(prompt, a.tokens, a.context, a.reps, work)]
-        details: dict[str, Any] = {}
-        for n in (2, 3):
-            row, details[f"bb{n}"] = bb_split(n, prompt, a.tokens, a.context, a.reps, work)
-            rows.append(row)
+        alone = bb_single(prompt, a.tokens, a.context, 1, work)  # its own process: its peak RSS
+        rows, details = bb_interleaved(prompt, a.tokens, a.context, a.reps, work)
+        rows[0].rss_mb = alone.rss_mb
+        details["single_alone"] = {"rate": alone.rate, "ttft": alone.ttft}
         if not a.no_llamacpp:
             if not (LLAMACPP_BIN / "llama-bench").exists():
                 subprocess.run(["bash", str(ROOT / "bench" / "llamacpp" / "build.sh")], check=True)
@@ -392,7 +444,8 @@ def report(rows: list[Row], details: dict[str, Any], prompt: list[int], a: argpa
     print("bb-edge bytes/token/hop: envelope bytes of the hidden edge / TCP bytes the sending node sent to the "
           "broker per token / its TCP data segments per token (kernel counters; the MQTT PUBLISH of the hidden "
           "state + the PUBACK of the step it received)")
-    print("llama.cpp RPC bytes/token/hop: each rpc-server's written/read bytes per decoded token")
+    print("llama.cpp RPC bytes/token/hop: each rpc-server's TCP bytes sent (s) / received (r) per decoded token; "
+          "RSS: the llama-bench host process, then each rpc-server")
     print("goals:")
     by = {r.system: r for r in rows}
     b3 = by.get("bb-edge 3 nodes, MQTT processes")

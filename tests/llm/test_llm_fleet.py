@@ -102,7 +102,8 @@ def test_over_mqtt_processes_and_serial_the_tokens_are_the_same(tiny_dec, tiny_d
     broker = Broker(write_broker_files(tmp_path / "broker", dep)).start()
     try:
         gens = {1: Generation(PROMPT, 32, CONTEXT), 2: Generation(PROMPT[:4], 32, CONTEXT)}
-        with open_stepper(dep, broker.files.url(), processes=True) as stepper:
+        # one ORT thread per node process (bb-edge node --threads, as bench/bench_llm_split.py runs them)
+        with open_stepper(dep, broker.files.url(), processes=True, node_args=["--threads", "1"]) as stepper:
             list(generate_many(stepper, gens))
         assert gens[1].tokens == want
         assert gens[2].tokens == reference_run(tiny_dec, PROMPT[:4], 32, Sampling())[0]
