@@ -60,7 +60,8 @@ from tests.support.transport_helpers import assert_same_outputs, wait_until
 pytest_plugins = ["tests.support.transport_fixtures"]
 
 DOWN = float(os.environ.get("BB_CLUSTER_DOWN", "5"))
-FED_CLIENTS, FED_ROUNDS = 12, 12
+# CI: 6 client processes, 6 rounds; BB_EDGE_LONG=1: 12 and 12
+FED_CLIENTS, FED_ROUNDS = (12, 12) if os.environ.get("BB_EDGE_LONG") == "1" else (6, 6)
 TIMEOUT = 30.0
 BATCH = 8
 

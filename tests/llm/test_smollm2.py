@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import onnx
@@ -22,7 +23,9 @@ def test_smollm2_answers_and_splits_exactly(tmp_path: Path) -> None:
     assert tok.decode(want).startswith(" Paris")
     assert StageChain([tmp_path / r.path for r in reports]).generate(prompt, 32) == want
     decoder = onnx.load(str(tmp_path / "decoder.onnx"))
-    for n in (1, 2):
+    # CI checks the 3-stage chain (and tests/llm/test_llm_fleet.py the 3-node fleet on every transport);
+    # BB_EDGE_LONG=1 adds the 1- and 2-stage chains
+    for n in (1, 2) if os.environ.get("BB_EDGE_LONG") == "1" else ():
         assert StageChain([s.model for s in split_decoder(decoder, n)]).generate(prompt, 32) == want, n
     assert [r.layers for r in reports] == [(0, 10), (10, 20), (20, 30)]
     assert [r.kv_bytes for r in reports] == [10 * 2 * 3 * 512 * 64 * 4] * 3  # 3 KV heads of 64, float32
