@@ -31,6 +31,20 @@ public final class BbWireTest {
                 n++;
             }
         }
+        // the session field rules (docs/wire.md, "Validation"): refused as BAD_FIELD, like C and Python
+        for (String name : new String[] {"step_without_session.bin", "session_with_response.bin", "session_zero_id.bin"}) {
+            Path bad = dir.resolve("invalid").resolve(name);
+            try {
+                BbWire.header(Files.readAllBytes(bad), 1L << 26);
+                throw new AssertionError("invalid session envelope accepted " + bad);
+            } catch (IllegalArgumentException expected) {
+                if (!expected.getMessage().contains("BAD_FIELD")) throw new AssertionError(bad + ": " + expected.getMessage());
+            }
+        }
+        long[] s = BbWire.header(Files.readAllBytes(dir.resolve("session_step.bin")), 1L << 26);
+        if ((s[BbWire.FLAGS] & BbWire.FLAG_SESSION) == 0 || s[BbWire.RESPONSE_TO] == 0)
+            throw new AssertionError("session_step.bin: no session marker");
+        System.out.println("session step " + s[BbWire.STEP] + " of session " + s[BbWire.RESPONSE_TO]);
         int links = 0;
         Path linkDir = dir.resolve("link");
         if (Files.isDirectory(linkDir)) {

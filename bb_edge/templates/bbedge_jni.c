@@ -54,7 +54,9 @@ JNIEXPORT jbyteArray JNICALL Java_org_bbedge_BbWire_unframe(JNIEnv *env, jclass 
 }
 
 /* [kind, dtype, rank, flags, protocol, sender, receiver, seq, request_id, response_to, edge,
- *  payload_len, data_offset, dims...] */
+ *  payload_len, data_offset, step, dims...]; step (offset 60) is carried so a session envelope re-encodes
+ *  byte for byte (docs/wire.md, flag SESSION) */
+#define BBJ_HDR 14
 JNIEXPORT jlongArray JNICALL Java_org_bbedge_BbWire_header(JNIEnv *env, jclass cls, jbyteArray envelope, jlong maxPayload) {
     (void)cls;
     jsize n = (*env)->GetArrayLength(env, envelope);
@@ -63,13 +65,14 @@ JNIEXPORT jlongArray JNICALL Java_org_bbedge_BbWire_header(JNIEnv *env, jclass c
     bbrt_status_t st = bbrt_env_decode((const uint8_t *)in, (size_t)n, (size_t)maxPayload, &e);
     (*env)->ReleaseByteArrayElements(env, envelope, in, JNI_ABORT);
     if (st != BBRT_OK) { throw_status(env, st, "decode"); return NULL; }
-    jlong h[13 + BBRT_MAX_RANK];
+    jlong h[BBJ_HDR + BBRT_MAX_RANK];
     h[0] = e.kind; h[1] = e.dtype; h[2] = e.rank; h[3] = e.flags; h[4] = e.protocol;
     h[5] = e.sender; h[6] = e.receiver; h[7] = (jlong)e.seq; h[8] = (jlong)e.request_id;
     h[9] = (jlong)e.response_to; h[10] = e.edge; h[11] = e.payload_len; h[12] = bbrt_env_data_offset(e.rank);
-    for (uint32_t i = 0; i < e.rank; i++) h[13 + i] = e.dims[i];
-    jlongArray out = (*env)->NewLongArray(env, (jsize)(13 + e.rank));
-    if (out) (*env)->SetLongArrayRegion(env, out, 0, (jsize)(13 + e.rank), h);
+    h[13] = (jlong)e.step;
+    for (uint32_t i = 0; i < e.rank; i++) h[BBJ_HDR + i] = e.dims[i];
+    jlongArray out = (*env)->NewLongArray(env, (jsize)(BBJ_HDR + e.rank));
+    if (out) (*env)->SetLongArrayRegion(env, out, 0, (jsize)(BBJ_HDR + e.rank), h);
     return out;
 }
 
@@ -77,16 +80,16 @@ JNIEXPORT jbyteArray JNICALL Java_org_bbedge_BbWire_encode(JNIEnv *env, jclass c
                                                           jfloat scale, jint zeroPoint, jbyteArray payload) {
     (void)cls;
     jsize hn = (*env)->GetArrayLength(env, header);
-    jlong h[13 + BBRT_MAX_RANK];
-    if (hn < 13 || hn > (jsize)(13 + BBRT_MAX_RANK)) { throw_status(env, BBRT_E_BAD_RANK, "encode header"); return NULL; }
+    jlong h[BBJ_HDR + BBRT_MAX_RANK];
+    if (hn < BBJ_HDR || hn > (jsize)(BBJ_HDR + BBRT_MAX_RANK)) { throw_status(env, BBRT_E_BAD_RANK, "encode header"); return NULL; }
     (*env)->GetLongArrayRegion(env, header, 0, hn, h);
     bbrt_envelope_t e;
     memset(&e, 0, sizeof e);
     e.kind = (uint8_t)h[0]; e.dtype = (uint8_t)h[1]; e.rank = (uint8_t)h[2]; e.flags = (uint16_t)h[3];
     e.protocol = (uint16_t)h[4]; e.sender = (uint32_t)h[5]; e.receiver = (uint32_t)h[6];
     e.seq = (uint64_t)h[7]; e.request_id = (uint64_t)h[8]; e.response_to = (uint64_t)h[9];
-    e.edge = (uint32_t)h[10]; e.scale = scale; e.zero_point = zeroPoint;
-    for (int i = 0; i < e.rank && 13 + i < hn; i++) e.dims[i] = (uint32_t)h[13 + i];
+    e.edge = (uint32_t)h[10]; e.step = (uint32_t)h[13]; e.scale = scale; e.zero_point = zeroPoint;
+    for (int i = 0; i < e.rank && BBJ_HDR + i < hn; i++) e.dims[i] = (uint32_t)h[BBJ_HDR + i];
     jsize pn = (*env)->GetArrayLength(env, payload);
     e.payload_len = (uint32_t)pn;
     jbyte *p = (*env)->GetByteArrayElements(env, payload, NULL);
