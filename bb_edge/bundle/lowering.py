@@ -122,6 +122,11 @@ class BuildLowering:
                        free: set[str]) -> tuple[bool, dict[str, Quant]]:
             fuse_pool, float_ops = lowering_options(str(profiles[node].builder), self.options)
             qdq = is_qdq(program)
+            specs = [s for s in list(at.inputs) + list(at.outputs) if s.node == node]
+            planned = {s.name for s in specs if s.quant is not None}
+            if qdq:  # its graph boundary's parameters are its own: the plan's range guesses are not asked of it
+                for s in specs:
+                    set_io(s, None)
             L = self._lower(at, node, program, "int8", fuse_pool, float_ops, None if qdq else free)
             params = dict(L.wire_quant if qdq else L.qparams)
             # the contract this lowering stands for: its free sends as it quantized them (a QDQ model: its
@@ -130,8 +135,8 @@ class BuildLowering:
             for e in at.edges:
                 if e.src == node and e.tensor in free and not qdq:
                     set_edge(e, params.get(e.tensor))
-            for s in list(at.inputs) + list(at.outputs):
-                if s.node == node and ((s.name in free and not qdq) or (qdq and s.quant is not None)):
+            for s in specs:
+                if (s.name in free and not qdq) or (qdq and s.name in planned):
                     set_io(s, params.get(s.name))
             program = float_program(program)
             stamp_program(program, by_id)

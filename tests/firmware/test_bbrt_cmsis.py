@@ -231,9 +231,14 @@ def mbqm(x: int, m: int, shift: int) -> int:
 
 def mbqm_smaller_than_one(x: int, m: int, shift: int) -> int:
     """TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp (its int8 ADD): a rounding doubling high
-    multiply (round half up), then RoundingDivideByPOT (round half away from zero)."""
-    h = (x * m + (1 << 30)) >> 31
-    e = -shift
+    multiply (round half up), then RoundingDivideByPOT (round half away from zero). A positive shift (a
+    multiplier >= 1, e.g. the output of an Add + Relu whose calibration is all zero: a degenerate output
+    scale) multiplies x by 2^shift first, saturated to int32, as TFLite's MultiplyByQuantizedMultiplier
+    (bbrt's add_rq); a shift below -31 divides by 2^31."""
+    e = min(31, -shift) if shift < 0 else 0
+    if shift > 0:
+        x = max(-(2**31), min(2**31 - 1, x << min(30, shift)))
+    h = min(2**31 - 1, (x * m + (1 << 30)) >> 31)
     return h if e == 0 else (h + (1 << (e - 1)) - (h < 0)) >> e
 
 
