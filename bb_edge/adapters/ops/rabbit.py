@@ -106,6 +106,11 @@ def cluster_rules(dep: Deployment, topics: Topics) -> dict[str, list[Rule]]:
     for me in endpoints:  # the host and request clients run the same engine and answer HELLOs too
         have = set(rules[me])
         rules[me] = rules[me] + [r for n in nodes if n != me and (r := ("write", topics.inbox(n, me))) not in have]
+    # RabbitMQ checks a subscription's filter as a literal routing key: a C or MicroPython node subscribes to
+    # ctl/_host alone (it obeys only the host), so whoever may read ctl/+ may also name that one topic
+    for me, user_rules in rules.items():
+        if ("read", topics.control("+")) in user_rules and ("read", topics.control(HOST_NAME)) not in user_rules:
+            rules[me] = user_rules + [("read", topics.control(HOST_NAME))]
     return rules
 
 
