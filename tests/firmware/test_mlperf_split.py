@@ -92,6 +92,9 @@ def test_three_cortex_m4_nodes_over_serial_equal_tflite(split: tuple[Path, Path,
 
     with dev("n0") as a, dev("n1") as b, dev("n2") as c:
         fleet = InProcFleet(dep, external={"n0": a, "n1": b, "n2": c})
-        outs = [np.asarray(fleet.infer({name_in: x[k:k + 1]})[name_out]) for k in range(N_INPUTS)]
+        # real_timeout 240 s: the first request over three QEMU links resends most DATA frames before the
+        # first RTT sample (42 s measured on a quiet machine; the link's open problem, docs/wire.md "Frame size")
+        outs = [np.asarray(fleet.run([{name_in: x[k:k + 1]}], window=1, real_timeout=240)[0][name_out])
+                for k in range(N_INPUTS)]
         assert not (a.errors or b.errors or c.errors)
     np.testing.assert_array_equal(np.stack(outs).reshape(N_INPUTS, -1), y[:N_INPUTS].reshape(N_INPUTS, -1))
