@@ -57,11 +57,7 @@ class InprocStepper:
     def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
         """Hand the step's inputs to the nodes that own them."""
         rid = next(self._rid)
-        by_node: dict[str, dict[str, np.ndarray]] = {}
-        for spec in self.fleet.deployment.inputs:
-            by_node.setdefault(spec.node, {})[spec.name] = inputs[spec.name]
-        for node, values in by_node.items():
-            self.fleet.engines[node].submit(rid, values, session=(session, step))
+        self.fleet.submit(rid, inputs, session=(session, step))
         self._results[rid] = {}
         return rid
 
@@ -87,10 +83,7 @@ class InprocStepper:
 
     def close_session(self, session: int) -> None:
         """Close at the input nodes (they pass it on) and let it travel."""
-        for node in dict.fromkeys(spec.node for spec in self.fleet.deployment.inputs):
-            self.fleet.engines[node].close_session(session)
-        while self.fleet.step():
-            pass
+        self.fleet.close_session(session)
 
 
 class EndpointStepper:
