@@ -1175,7 +1175,7 @@ class Engine:
         if step == live.next_step - 1 and not live.busy and live.last_outputs and live.last_request == key[1]:
             self._reemit(prog, key, live)  # a retry of the step just done (or done by the primary before it died)
             return False
-        stage = next((st for st, nodes in self.standby.items() if self.node in nodes), None)  # when a standby
+        stage = self._stage_served()  # when a standby
         if step > live.next_step and stage is not None and stage in self._down:
             return self._session_refused(peer, owner, marker, f"the replica here holds steps up to {live.next_step - 1}"
                                                               f" and {stage} is down: step {step} cannot be served "
@@ -1279,8 +1279,12 @@ class Engine:
 
     def stage_group(self) -> list[str]:
         """The other members of this node's stage group: its stage and that stage's standbys, but itself."""
-        stage = next((st for st, nodes in self.standby.items() if self.node in nodes), self.node)
+        stage = self._stage_served() or self.node
         return [n for n in [stage, *self.standby.get(stage, [])] if n != self.node and n in self.peers]
+
+    def _stage_served(self) -> str | None:
+        """The stage this node stands by for; None when it is a stage itself."""
+        return next((st for st, nodes in self.standby.items() if self.node in nodes), None)
 
     def _stateful_program(self) -> InstalledProgram | None:
         return next((p for name, p in self.programs.items() if p.state and name not in self.unbound), None)
