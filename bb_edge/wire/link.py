@@ -784,6 +784,13 @@ class Link:
                 clean += 1
         if sample is not None:
             self._rtt_sample(now - sample.sent_at)
+        # RFC 6298 5.3: an ACK of new data restarts the timer of what is still in flight. Per-frame timers that
+        # ran from each frame's own send time fired for the back of every window on a slow line (a QEMU UART
+        # carries ~2 KB/s: 16 frames queue for seconds) and the resends buried the line (issue 40)
+        restart = now + self.rto
+        for f in self._inflight.values():
+            if not f.fast and f.deadline < restart:
+                f.deadline = restart
         # a frame sent before one that is now acknowledged and still unacked was lost: resend it now
         # (sender policy, not wire format: a line does not reorder)
         for f in list(self._inflight.values()):

@@ -584,6 +584,12 @@ static int on_ack(bbrt_link_t *l, uint32_t cum, uint32_t mask, uint32_t now) {
         }
         l->rto = computed_rto(l);
     }
+    /* RFC 6298 5.3: an ACK of new data restarts the timer of what is still in flight (as link.py: per-frame
+     * timers fired for the back of every window on a slow line) */
+    for (i = 0; i < BBRT_LINK_WINDOW; i++) {
+        bbrt_link_slot_t *s = &l->slots[i];
+        if (s->used && !s->fast && !time_reached(s->deadline, now + l->rto)) s->deadline = now + l->rto;
+    }
     /* a frame sent before one now acknowledged and still in flight was lost: resend it now, in lseq order */
     for (;;) {
         bbrt_link_slot_t *next = 0;

@@ -836,6 +836,11 @@ class Link:
             if v and (v <= cum or (v - cum - 1 < 32 and body[8 + ((v - cum - 1) >> 3)] >> ((v - cum - 1) & 7) & 1)):
                 self.s_lseq[i] = 0
         self._trim()
+        # RFC 6298 5.3: an ACK of new data restarts the timer of what is still in flight (as link.py)
+        restart = now + self.rto
+        for i in range(w):
+            if self.s_lseq[i] and not self.s_fast[i] and self.s_dead[i] < restart:
+                self.s_dead[i] = restart
         # a frame sent before one now acknowledged and still unacked was lost: resend it now, in lseq order
         for v in range(self._low(), self.next_lseq):
             for i in range(w):

@@ -447,6 +447,26 @@ def sessions() -> list[dict[str, Any]]:
          (1.630, "receive", L.encode_ack(20, 0b10)),
          (1.640, "receive", L.encode_ack(22, 0))],
         [[], ["LinkUp"], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]))
+    out.append(_session(
+        "slow_line_ack_restarts_timer",
+        "A slow line (RFC 6298 5.3): three envelopes go out at once; each ACK of new data restarts the timer "
+        "of the frames still in flight, so the back of the window is not resent while ACKs keep coming (its "
+        "own timer, from its send time, would have fired at 0.22 s and 0.75 s). When the ACKs stop, lseq 3 is "
+        "resent once the restarted RTO has run out.",
+        hub, cfg,
+        [(0.0, "start", b""),
+         (0.010, "receive", L.encode_hello(n1)),
+         (0.020, "send", e1),
+         (0.021, "send", e6),
+         (0.022, "send", e3),
+         (0.150, "receive", L.encode_ack(1, 0)),
+         (0.300, "poll", b""),
+         (0.450, "receive", L.encode_ack(2, 0)),
+         (0.900, "poll", b""),
+         (1.200, "poll", b"")],
+        [[], ["LinkUp"], [], [], [], [], [], [], [], []]))
+    slow = out[-1]["steps"]
+    assert slow[6]["out"] == [] and slow[8]["out"] == [] and len(slow[9]["out"]) == 1, slow
     return out
 
 
