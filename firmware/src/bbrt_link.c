@@ -643,7 +643,25 @@ static uint32_t frag_accept(bbrt_link_t *l, uint32_t lseq, uint32_t msg, uint32_
         uint32_t take;
         if (lseq != l->cum + 1u) return BBRT_FRAG_ORDER;
         if (in_use) return BBRT_FRAG_BUDGET; /* one streamed message at a time */
-        if (off != 0u) return BBRT_FRAG_ORDER; /* its header fragment went before (e.g. timed out) */
+        if (off != 0u) {
+            /* every earlier lseq arrived, so its head did and was dropped (its reassembly timed out on a slow
+             * line): refusing the rest would pin the window until the sender gives the session up. Take the
+             * rest, acknowledged, into a discarding record (the part before `off` counted as held); the
+             * message is never handed up, as the timed-out one was not */
+            r = &l->rx[0];
+            bbrt_memset(r, 0, sizeof(*r));
+            r->used = 1u;
+            r->discard = 1u;
+            r->msg_id = msg;
+            r->total = total;
+            r->first_at = now;
+            r->have = off + len;
+            r->n = 1u;
+            r->iv[0].off = 0u;
+            r->iv[0].len = off + len;
+            if (r->have == r->total) *done = r;
+            return 0u;
+        }
         take = l->frag(l->ctx, BBRT_LFRAG_BEGIN, 0u, total, chunk, len);
         if (take != BBRT_LFRAG_TAKE && take != BBRT_LFRAG_DISCARD) return take;
         r = &l->rx[0];

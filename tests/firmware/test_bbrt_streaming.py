@@ -180,6 +180,81 @@ def test_truncated_refused_and_corrupt_fragmented_messages_leave_the_node_servin
     assert st["ReassemblyTimeout"] == 1, err  # the cut message was dropped by the node's own timer
 
 
+def test_rest_of_a_timed_out_message_is_taken_and_dropped_not_refused_forever(tmp_path: Path) -> None:
+    """A slow line: a 16 KiB request's head reaches the posix node, the rest is held back past the node's
+    reassembly timeout (300 ms) and then arrives. The node acknowledges and drops the rest (it never runs
+    the half-received request) instead of refusing it forever, which pinned the window until the host
+    link gave the whole session up; the host link gives nothing up and the next request runs once."""
+    from bb_edge.adapters.devices.serial_devices import PtyHostDevice
+    from bb_edge.bbrt.native import host_executable
+    from bb_edge.wire import Envelope, decode, encode
+    from bb_edge.wire.framing import cobs_decode_py
+    from bb_edge.wire.link import GaveUp, LinkConfig
+
+    n = 4096
+    prog = tmp_path / "echo.bbrt"
+    prog.write_bytes(echo_program(5, n))
+    held: list[bytes] = []
+    hold = {"total": 0, "until": 0.0}
+
+    class Slow(PtyHostDevice):
+        def write(self, data: bytes) -> None:
+            out = bytearray()
+            for raw in data.split(b"\x00"):
+                if not raw:
+                    continue
+                body = cobs_decode_py(raw)[:-4]
+                frag = len(body) > 20 and body[2] == 2 and body[3] & 1
+                if frag and int.from_bytes(body[16:20], "little") == hold["total"] \
+                        and int.from_bytes(body[12:16], "little") > 0 and time.monotonic() < hold["until"]:
+                    held.append(raw + b"\x00")  # the rest of the held message waits in the "line"
+                    continue
+                if held and time.monotonic() >= hold["until"]:
+                    out += b"".join(held)
+                    held.clear()
+                out += raw + b"\x00"
+            if out:
+                super().write(bytes(out))
+
+    cfg = LinkConfig(rto_initial=0.02, rto_min=0.005, rto_max=0.05, max_retries=40, hb_interval=0.1,
+                     dead_after=10.0)
+    dev = Slow(host_executable(), prog, 5, epoch_file=tmp_path / "epoch", config=cfg,
+               c_timers=(20, 5, 50, 1000, 100, 10000, 300))
+    rng = np.random.default_rng(11)
+    x_slow, x_ok = (rng.standard_normal((1, n)).astype(np.float32) for _ in range(2))
+
+    def env(x: Any, seq: int) -> bytes:
+        return encode(Envelope.for_array(x, sender=0, receiver=5, seq=(4 << 32) | seq, request_id=seq, edge=1))
+
+    outs: list[bytes] = []
+    try:
+        dev.start(20)
+        assert dev.link is not None and dev.link.peer is not None
+        slow = env(x_slow, 1)
+        assert dev.link.peer.max_frame - 20 < len(slow) // 3, "not fragmented"
+        hold["total"], hold["until"] = len(slow), time.monotonic() + 0.8
+        dev.send(slow)
+        end = time.monotonic() + 4
+        while (dev.link.unacked or time.monotonic() < hold["until"] + 0.2) and time.monotonic() < end:
+            dev._pump(0.02)
+            if held and time.monotonic() >= hold["until"]:
+                dev.write(b"")  # release what the line held
+            outs += dev.receive()
+        assert held == [] and dev.link.unacked == 0, "the rest of the timed-out message was never taken"
+        dev.send(env(x_ok, 2))
+        outs += dev.wait_data(1, 20)
+        dev.pump_for(0.3)
+        outs += dev.receive()
+        gave_up = [e for e in dev.link_events if isinstance(e, GaveUp)]
+    finally:
+        err = dev.stop()
+    st = c_stats(err)
+    assert not gave_up, f"the host link gave up {len(gave_up)} envelopes: the node refused the rest forever"
+    assert st["ReassemblyTimeout"] == 1, err  # the head was dropped by the node's own timer
+    assert [decode(e).request_id for e in outs] == [2] and st["inferences"] == 1, err
+    np.testing.assert_array_equal(decode(outs[0]).array(), np.maximum(x_ok, 0))
+
+
 # ------------------------------------------------------------ fast-resend timer, C vs Python
 
 
