@@ -278,6 +278,14 @@ def main() -> None:
           f"{sum(t['before_match_reference'] for t in tr)}/{len(tr)}; trials with tokens after the kill "
           f"{sum(t['tokens_after_kill'] > 0 for t in tr)}/{len(tr)}; generations completed "
           f"{sum(t['tokens_before_kill'] + t['tokens_after_kill'] == a.tokens for t in tr)}/{len(tr)}")
+    by: dict[str, dict[str, int]] = {}
+    for t in tr:
+        pos = ("first" if t["killed_server"] == 0 else "last" if t["killed_server"] == t["servers"] - 1
+               else "middle")
+        by.setdefault(pos, {})
+        by[pos][t["outcome"]] = by[pos].get(t["outcome"], 0) + 1
+    print("by server killed: " + "; ".join(f"{pos} {', '.join(f'{k} {v}x' for k, v in sorted(o.items()))}"
+                                          for pos, o in sorted(by.items())))
     if a.json:
         a.json.write_text(json.dumps(res, indent=1, default=str))
 
