@@ -276,7 +276,8 @@ def main() -> None:
     print(f"summary: {len(tr)} trials; host {', '.join(f'{k} {v}x' for k, v in sorted(outcomes.items()))}; "
           f"kill to exit {span}; tokens before the kill equal to the uninterrupted run in "
           f"{sum(t['before_match_reference'] for t in tr)}/{len(tr)}; trials with tokens after the kill "
-          f"{sum(t['tokens_after_kill'] > 0 for t in tr)}/{len(tr)}; generations completed "
+          f"{sum(t['tokens_after_kill'] > 0 for t in tr)}/{len(tr)} (equal to it: "
+          f"{sum(t['tokens_after_kill'] > 0 and t['after_match_reference'] for t in tr)}); generations completed "
           f"{sum(t['tokens_before_kill'] + t['tokens_after_kill'] == a.tokens for t in tr)}/{len(tr)}")
     by: dict[str, dict[str, int]] = {}
     for t in tr:
