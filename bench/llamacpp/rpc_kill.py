@@ -39,6 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from bb_edge.errors import BBError  # noqa: E402
 from bb_edge.llm.gguf_load import smollm2_path  # noqa: E402
 
 VERSION = os.environ.get("LLAMA_CPP_PYTHON_VERSION", "0.3.36")
@@ -254,7 +255,10 @@ def main() -> None:
     a = ap.parse_args()
     if a.tokens < 10 or a.trials < 1 or any(n < 1 for n in a.servers):
         raise SystemExit("error: --tokens >= 10, --trials >= 1 and --servers >= 1 each")
-    res = rpc_kill(tuple(a.servers), a.trials, a.tokens, a.seed, a.timeout, a.backtrace)
+    try:
+        res = rpc_kill(tuple(a.servers), a.trials, a.tokens, a.seed, a.timeout, a.backtrace)
+    except (BBError, RuntimeError, subprocess.CalledProcessError) as e:
+        raise SystemExit(f"error: {type(e).__name__}: {e}") from None
     print(f"llama.cpp {VERSION} RPC split, SmolLM2-135M Q4_1, greedy, {a.tokens} new tokens, "
           f"prompt {PROMPT!r}; SIGKILL of one rpc-server at a random token")
     for n, ref in res["reference"].items():
