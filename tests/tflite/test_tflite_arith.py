@@ -8,6 +8,8 @@ both. Unary ops see all 256 input values at once; scales include ones that satur
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from bb_edge.bbrt.format import RECV, SEND
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
+from tests.support.mlperf import qemu_arm_run
 from tests.support.tflite_build import M, O, T, act, build
 from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs
 
@@ -125,3 +128,24 @@ def test_mean(xs: tuple[int, ...], axes: list[int], keep: bool, sx: float, zx: i
     data = build(M(tens, [O("MEAN", [0, 1], [2], ("ReducerOptions", {"KeepDims": keep}))], [0], [2]))
     x = np.random.default_rng(6).integers(-128, 128, (4, *xs[1:])).astype(np.int8)
     np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+
+
+def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
+    """HARD_SWISH -> MUL by a constant -> SUB of two activations -> LEAKY_RELU -> MEAN over H, W -> LOGISTIC
+    on QEMU Cortex-M4: every output byte equals BUILTIN_REF's (the new kernel paths built for the M4)."""
+    c = np.array([-3, 90, 127, -128, 1, 40, -77, 8], np.int8)
+    tens = [act("x", (1, 6, 6, 8), 0.05, -10), act("h", (1, 6, 6, 8), 0.03, -50),
+            T("c", (8,), "INT8", c, [0.02], [-1]), act("m", (1, 6, 6, 8), 0.04, 7),
+            act("d", (1, 6, 6, 8), 0.06, 0), act("l", (1, 6, 6, 8), 0.05, 30),
+            T("ax", (2,), "INT32", np.array([1, 2], np.int32)), act("g", (1, 8), 0.02, 5),
+            act("y", (1, 8), 1 / 256, -128)]
+    data = build(M(tens, [O("HARD_SWISH", [0], [1], None), O("MUL", [1, 2], [3], ("MulOptions", {})),
+                          O("SUB", [3, 1], [4], ("SubOptions", {})),
+                          O("LEAKY_RELU", [4], [5], ("LeakyReluOptions", {"Alpha": 0.2})),
+                          O("MEAN", [5, 6], [7], ("ReducerOptions", {"KeepDims": False})),
+                          O("LOGISTIC", [7], [8], None)], [0], [8]))
+    x = np.random.default_rng(7).integers(-128, 128, (3, 6, 6, 8)).astype(np.int8)
+    want = interpreter_outputs(data, x, reference=True)
+    L = lower(tflite_to_onnx(data), io_edges=None)
+    got, _, _ = qemu_arm_run(L, x, tmp_path, kind="cortex-m4")
+    np.testing.assert_array_equal(got.reshape(want.shape), want)
