@@ -416,16 +416,14 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             B.op(Op.CONV_I8, ins, [new_q(out, sy, zy)], conv_geo(p, wq.shape[2], wq.shape[3]) + [lo, hi] + layout,
                  p.name)
             return
-        if t == "Add" and p.input[0] in deq and p.input[1] in deq:
-            xa, xb = src(p.input[0], p), src(p.input[1], p)
-            sa, sb = L.qparams[xa][0], L.qparams[xb][0]
+        if t == "Add" and all(i in deq or (i in cq and cq[i][0].dtype == np.int8) for i in p.input[:2]):
+            (ia, sa, _), (ib, sb, _) = operand(p.input[0], p), operand(p.input[1], p)  # an int8 constant too
             ls = 20
             twice = 2.0 * max(sa, sb)
             ma, sha = quantize_multiplier(sa / twice)
             mb, shb = quantize_multiplier(sb / twice)
             mo, sho = quantize_multiplier(twice / ((1 << ls) * sy))
-            B.op(Op.ADD_I8, [qidx[xa], qidx[xb]], [new_q(out, sy, zy)], [ls, ma, sha, mb, shb, mo, sho, lo, hi],
-                 p.name)
+            B.op(Op.ADD_I8, [ia, ib], [new_q(out, sy, zy)], [ls, ma, sha, mb, shb, mo, sho, lo, hi], p.name)
             return
         if t in VIEW_OPS and act is None and p.input[0] in deq:  # DQ -> Flatten -> Q, the same parameters
             x = src(p.input[0], p)

@@ -7,7 +7,8 @@
 - Mul [+ Relu/Clip] -> MUL_I8 with p4 = 1 (MultiplyByQuantizedMultiplier with two roundings), broadcast
 - Sub [+ Relu/Clip] -> ADD_I8 with p9 = 1 (ADD's left shift 20 and three multipliers, the second term
   subtracted), broadcast
-- ReduceMean over the trailing axes -> GAP_I8 with p0 = 1 (QuantizedMeanOrSum: one multiplier, 1/n folded in)
+- ReduceMean, ReduceSum over the trailing axes -> GAP_I8 with p0 = 1 (QuantizedMeanOrSum: one multiplier of
+  s_x / s_y, for the mean with 1/n folded in)
 
 An operand of Mul or Sub may be a constant int8 tensor (per-tensor parameters), kept as a program constant.
 """
@@ -27,7 +28,7 @@ from bb_edge.bbrt.quant import quantize_multiplier
 from bb_edge.bbrt.tflite_ref import float_table, hard_swish_table, leaky_relu_table, mean_multiplier
 
 #: ONNX ops this module lowers between a DequantizeLinear and a QuantizeLinear
-ARITH_OPS = frozenset({"Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "Mul", "Sub", "ReduceMean"})
+ARITH_OPS = frozenset({"Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "Mul", "Sub", "ReduceMean", "ReduceSum"})
 #: an operand: its program tensor index and (scale, zero point)
 Operand = Callable[[str, onnx.NodeProto], tuple[int, float, int]]
 
@@ -57,10 +58,15 @@ def lower_arith(c: MoveCtx, p: onnx.NodeProto, act: onnx.NodeProto | None, out: 
     if act is not None:
         raise c.refuse(p, "a fused activation after this op (TFLite fuses none here)")
     x, sx, zx = operand(p.input[0], p)
-    if t == "ReduceMean":
+    if t in ("ReduceMean", "ReduceSum"):
         xs = tuple(c.shape_of(p.input[0]))
         a = _attrs(p)
-        axes = sorted({int(v) % len(xs) for v in a.get("axes", range(len(xs)))})
+        ax = a.get("axes", range(len(xs)))
+        if len(p.input) > 1 and p.input[1]:  # ReduceSum (opset 13+): the axes as a constant input
+            if p.input[1] not in c.init:
+                raise c.refuse(p, "run-time axes (a constant only)")
+            ax = [int(v) for v in np.asarray(c.init[p.input[1]]).reshape(-1)]
+        axes = sorted({int(v) % len(xs) for v in ax})
         if axes != list(range(len(xs) - len(axes), len(xs))):
             raise c.refuse(p, f"a mean over axes {axes} of {list(xs)}: the trailing axes only")
         n = math.prod(xs[axes[0]:])
@@ -72,7 +78,7 @@ def lower_arith(c: MoveCtx, p: onnx.NodeProto, act: onnx.NodeProto | None, out: 
                                zero_point=int(zx)))
             c.B.op(Op.COPY, [x], [v], [], f"{p.name}__rows")
             x = v
-        m, sh = mean_multiplier(sx, sy, n)
+        m, sh = mean_multiplier(sx, sy, n) if t == "ReduceMean" else quantize_multiplier(float(sx) / float(sy))
         c.B.op(Op.GAP_I8, [x], [c.new_q(out, sy, zy)], [1, m, sh], p.name)
         return
     if t == "Sigmoid":

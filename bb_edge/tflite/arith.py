@@ -8,7 +8,7 @@ parameters; the int8 lowering (bb_edge/bbrt/lower_qdq_arith.py) applies TFLite's
   tensor; a fused RELU/RELU6/RELU_N1_TO_1 is the output clamp
 - LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, and RELU, RELU6, RELU_N1_TO_1 as ops of their own (a requantization
   and a clamp): one 256-byte table each
-- MEAN over any axes: reduced over the trailing axes of a value in TFLite's own layout (a 4-D input reduced
+- MEAN and SUM over any axes: reduced over the trailing axes of a value in TFLite's own layout (a 4-D input reduced
   over H and W reads the NCHW value directly: global average pooling), then viewed to the output's shape
 """
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bb_edge.tflite.to_onnx import _Builder
 
 #: ops this module translates
-ARITH = ("ADD", "SUB", "MUL", "MEAN", "LOGISTIC", "TANH", "HARD_SWISH", "LEAKY_RELU", "RELU", "RELU6",
+ARITH = ("ADD", "SUB", "MUL", "MEAN", "SUM", "LOGISTIC", "TANH", "HARD_SWISH", "LEAKY_RELU", "RELU", "RELU6",
          "RELU_N1_TO_1")
 _UNARY = {"LOGISTIC": "Sigmoid", "TANH": "Tanh", "HARD_SWISH": "HardSwish", "LEAKY_RELU": "LeakyRelu"}
 _ACT_OPS = {"RELU": ACT_RELU, "RELU6": ACT_RELU6, "RELU_N1_TO_1": ACT_RELU_N1_TO_1}
@@ -80,6 +80,8 @@ def _unary(b: _Builder, op: TflOp) -> None:
 def _mean(b: _Builder, op: TflOp) -> None:
     xt, yt = b.g.tensors[op.inputs[0]], b.g.tensors[op.outputs[0]]
     b.int8(xt, op)
+    if xt.data is not None:
+        raise TfliteUnsupportedError(op.op, op.index, f"input {xt.name!r} is a constant (fold it in the model)")
     r = len(xt.shape)
     axes = sorted({int(a) + (r if a < 0 else 0) for a in _const_ints(b, op, 1, "axis")})
     if not axes or axes[0] < 0 or axes[-1] >= r:
@@ -95,12 +97,16 @@ def _mean(b: _Builder, op: TflOp) -> None:
         red = list(range(len(kept), r))
     s, z = b.qparams(xt, op)
     x = b.node("DequantizeLinear", [v, *b.scale_zp(f"{v}_{op.index}", s, z)], f"{v}_mdq")
-    f = b.node("ReduceMean", [x], f"{b.names[op.outputs[0]]}_mean", axes=red, keepdims=0)
+    if op.op == "SUM":  # opset 13+: ReduceSum takes its axes as an input
+        f = b.node("ReduceSum", [x, b.init(f"{b.names[op.outputs[0]]}_axes", np.array(red, np.int64))],
+                   f"{b.names[op.outputs[0]]}_sum", keepdims=0)
+    else:
+        f = b.node("ReduceMean", [x], f"{b.names[op.outputs[0]]}_mean", axes=red, keepdims=0)
     b.quantize_out(f, op.outputs[0], op, ACT_NONE)
     if kept_shape != tuple(yt.shape):  # keep_dims (or a 4-D output): a view of the reduced values
         out = op.outputs[0]
         b.value[out] = b.view(b.value[out], kept_shape, yt.shape, f"{b.names[out]}_keep")
 
 
-ARITH_HANDLERS = {"ADD": _binary, "SUB": _binary, "MUL": _binary, "MEAN": _mean,
+ARITH_HANDLERS = {"ADD": _binary, "SUB": _binary, "MUL": _binary, "MEAN": _mean, "SUM": _mean,
                   **{k: _unary for k in (*_UNARY, *_ACT_OPS)}}

@@ -311,6 +311,7 @@ OPTION_FIELDS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "MUL": ("MulOptions", _f("FusedActivationFunction")),
     "LEAKY_RELU": ("LeakyReluOptions", _f("Alpha")),
     "MEAN": ("ReducerOptions", _f("KeepDims")),
+    "SUM": ("ReducerOptions", _f("KeepDims")),
     "AVERAGE_POOL_2D": ("Pool2DOptions", _f("Padding", "StrideW", "StrideH", "FilterWidth", "FilterHeight",
                                             "FusedActivationFunction")),
     "MAX_POOL_2D": ("Pool2DOptions", _f("Padding", "StrideW", "StrideH", "FilterWidth", "FilterHeight",

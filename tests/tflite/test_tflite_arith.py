@@ -103,13 +103,12 @@ def test_binary_broadcast(op: str, k: int) -> None:
     two_inputs(data, rng.integers(-128, 128, sa_).astype(np.int8), rng.integers(-128, 128, sb_).astype(np.int8))
 
 
-@pytest.mark.parametrize("op", ["MUL", "SUB"])
+@pytest.mark.parametrize("op", ["MUL", "SUB", "ADD"])
 def test_binary_with_a_constant(op: str) -> None:
     """x op c with c a per-channel-shaped int8 constant (a folded scale or offset)."""
     c = np.array([-128, 5, 127], np.int8)
     tens = [act("x", (1, 4, 8, 3), 0.06, -4), T("c", (3,), "INT8", c, [0.03], [2]), act("y", (1, 4, 8, 3), 0.05, 1)]
-    opts = "MulOptions" if op == "MUL" else "SubOptions"
-    data = build(M(tens, [O(op, [0, 1], [2], (opts, {}))], [0], [2]))
+    data = build(M(tens, [O(op, [0, 1], [2], (f"{op.title()}Options", {}))], [0], [2]))
     x = np.random.default_rng(5).integers(-128, 128, (3, 4, 8, 3)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
 
@@ -149,3 +148,15 @@ def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
     L = lower(tflite_to_onnx(data), io_edges=None)
     got, _, _ = qemu_arm_run(L, x, tmp_path, kind="cortex-m4")
     np.testing.assert_array_equal(got.reshape(want.shape), want)
+
+
+@pytest.mark.parametrize("xs,axes,keep", [((1, 5, 7, 3), [1, 2], True), ((1, 6, 10), [2], False)])
+def test_sum(xs: tuple[int, ...], axes: list[int], keep: bool) -> None:
+    """SUM against the default resolver, whose int8 SUM computes TFLM's QuantizedMeanOrSum (BUILTIN_REF's int8
+    SUM in ai-edge-litert 2.3.0 gives other values, e.g. -1 where the sum saturates at 127)."""
+    ys = tuple(1 if k in axes else d for k, d in enumerate(xs)) if keep else \
+        tuple(d for k, d in enumerate(xs) if k not in axes)
+    tens = [act("x", xs, 0.03, -9), T("ax", (len(axes),), "INT32", np.array(axes, np.int32)), act("y", ys, 0.9, 11)]
+    data = build(M(tens, [O("SUM", [0, 1], [2], ("ReducerOptions", {"KeepDims": keep}))], [0], [2]))
+    x = np.random.default_rng(8).integers(-128, 128, (4, *xs[1:])).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x))
