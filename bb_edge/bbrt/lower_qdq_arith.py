@@ -86,7 +86,10 @@ def lower_arith(c: MoveCtx, p: onnx.NodeProto, act: onnx.NodeProto | None, out: 
     elif t == "Tanh":
         tab = float_table("tanh", sx, zx, sy, zy)
     elif t == "HardSwish":
-        tab = hard_swish_table(sx, zx, sy, zy)
+        try:
+            tab = hard_swish_table(sx, zx, sy, zy)
+        except ValueError as e:
+            raise c.refuse(p, f"int8 hard swish: {e}") from e
     else:
         tab = leaky_relu_table(float(_attrs(p).get("alpha", 0.01)), sx, zx, sy, zy)
     c.B.op(Op.LUT_I8, [x, c.B.const(f"{p.name}__lut", tab, DT_INT8, 1.0, 0)], [c.new_q(out, sy, zy)], [], p.name)

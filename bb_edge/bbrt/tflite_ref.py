@@ -79,6 +79,8 @@ def hard_swish_table(sx: float, zx: int, sy: float, zy: int) -> np.ndarray:
     hires = _f32(_f32(1.0 / 128.0) * _f32(sx))
     om, oe = quantize_multiplier(float(_f32(hires / _f32(sy))))
     rm, re_ = quantize_multiplier(float(_f32(hires / _f32(3.0 / 32768.0))))
+    if oe > 0:  # TFLite's Prepare refuses it too (TF_LITE_ENSURE(output_multiplier_exponent <= 0))
+        raise ValueError(f"input scale {sx} over 128x the output scale {sy}")
     om16, rm16 = _down16(om), _down16(rm)
     out = []
     for v in range(-128, 128):
