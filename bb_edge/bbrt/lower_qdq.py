@@ -16,6 +16,8 @@ Groups it knows (the five MLPerf Tiny models use only these):
 - Add of two int8 activations [+ Relu/Clip] -> ADD_I8 (TFLite's left shift 20 and multipliers)
 - AveragePool with equal input/output parameters -> AVGPOOL_I8 in TFLite's integer mode (p9 = 1)
 - Softmax on the last axis -> SOFTMAX_I8 with TFLite's float exp table (a constant input)
+- Mul, Sub, ReduceMean, Sigmoid, Tanh, HardSwish, LeakyRelu -> MUL_I8, ADD_I8, GAP_I8, LUT_I8
+  (:mod:`bb_edge.bbrt.lower_qdq_arith`, TFLite's reference arithmetic)
 - Reshape/Flatten/Squeeze/Unsqueeze of an int8 tensor, or between a DequantizeLinear and a QuantizeLinear
   with the same parameters (ONNX Runtime's quantizer) -> COPY (an alias, no bytes moved)
 - Transpose, Concat, Pad, Slice, Gather, Split, MaxPool of int8 tensors, or between a DequantizeLinear and a
@@ -51,6 +53,7 @@ from onnx import numpy_helper, shape_inference
 from bb_edge.bbrt import planner
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, RECV, SEND, STORE_ARENA, EdgeRecord, Op, Program, Tensor
+from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, lower_arith
 from bb_edge.bbrt.lower_qdq_move import MOVE_OPS, MoveCtx, data_inputs, lower_move, requant_table
 from bb_edge.bbrt.qdq_uint8 import int8_from_uint8
 from bb_edge.bbrt.quant import quantize_multiplier
@@ -58,7 +61,7 @@ from bb_edge.bbrt.quant import quantize_multiplier
 QDQ_OPS = {"QuantizeLinear", "DequantizeLinear"}
 VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
 #: float ops a QuantizeLinear ends a group of (lowered when that QuantizeLinear is met)
-GROUP_OPS = {"Conv", "MatMul", "Gemm", "Add", "Relu", "Clip", "AveragePool", "Softmax"}
+GROUP_OPS = {"Conv", "MatMul", "Gemm", "Add", "Relu", "Clip", "AveragePool", "Softmax"} | ARITH_OPS
 
 
 class UnsupportedQuantPattern(BbrtError):
@@ -240,6 +243,18 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
                                           f"not from a DequantizeLinear")
         return deq[name]
 
+    def operand(name: str, node: onnx.NodeProto) -> tuple[int, float, int]:
+        """An int8 activation's tensor, or a constant int8 tensor (per-tensor) as a program constant."""
+        if name in deq:
+            s, z = L.qparams[deq[name]]
+            return qidx[deq[name]], s, z
+        if name in cq and cq[name][0].dtype == np.int8 and cq[name][1].size == 1:
+            q, s_a, z_a, _ = cq[name]
+            s, z = float(np.float32(s_a.reshape(-1)[0])), int(z_a.reshape(-1)[0])
+            return B.const(f"{node.name}__{name}", np.ascontiguousarray(q), DT_INT8, s, z), s, z
+        raise UnsupportedQuantPattern(node.name, node.op_type, f"input {name!r} is neither an int8 activation "
+                                      f"nor a per-tensor int8 constant")
+
     def const(name: str, node: onnx.NodeProto) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         if name not in cq:
             raise UnsupportedQuantPattern(node.name, node.op_type, f"{name!r} is not a quantized constant")
@@ -373,7 +388,7 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         if t == "DequantizeLinear":  # int8 -> int8: TFLite's Requantize [and clamp] as a 256-byte table
             x = src(p.output[0], p)
             s_in, z_in = L.qparams[x]
-            tab = requant_table(s_in, z_in, sy, zy, lo, hi)
+            tab = requant_table(s_in, z_in, sy, zy, lo, hi, f32_ratio=act is not None)  # TFLite's ReluX
             B.op(Op.LUT_I8, [qidx[x], B.const(f"{qn.name}__lut", tab, DT_INT8, 1.0, 0)], [new_q(out, sy, zy)], [],
                  qn.name)
             return
@@ -401,16 +416,14 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             B.op(Op.CONV_I8, ins, [new_q(out, sy, zy)], conv_geo(p, wq.shape[2], wq.shape[3]) + [lo, hi] + layout,
                  p.name)
             return
-        if t == "Add" and p.input[0] in deq and p.input[1] in deq:
-            xa, xb = src(p.input[0], p), src(p.input[1], p)
-            sa, sb = L.qparams[xa][0], L.qparams[xb][0]
+        if t == "Add" and all(i in deq or (i in cq and cq[i][0].dtype == np.int8) for i in p.input[:2]):
+            (ia, sa, _), (ib, sb, _) = operand(p.input[0], p), operand(p.input[1], p)  # an int8 constant too
             ls = 20
             twice = 2.0 * max(sa, sb)
             ma, sha = quantize_multiplier(sa / twice)
             mb, shb = quantize_multiplier(sb / twice)
             mo, sho = quantize_multiplier(twice / ((1 << ls) * sy))
-            B.op(Op.ADD_I8, [qidx[xa], qidx[xb]], [new_q(out, sy, zy)], [ls, ma, sha, mb, shb, mo, sho, lo, hi],
-                 p.name)
+            B.op(Op.ADD_I8, [ia, ib], [new_q(out, sy, zy)], [ls, ma, sha, mb, shb, mo, sho, lo, hi], p.name)
             return
         if t in VIEW_OPS and act is None and p.input[0] in deq:  # DQ -> Flatten -> Q, the same parameters
             x = src(p.input[0], p)
@@ -478,6 +491,9 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
                 raise UnsupportedQuantPattern(p.name, t, "int8 softmax on the last axis only")
             tab = B.const(f"{p.name}__exp", softmax_table(L.qparams[x][0]), DT_FLOAT)
             B.op(Op.SOFTMAX_I8, [qidx[x], tab], [new_q(out, sy, zy)], [], p.name)
+            return
+        if t in ARITH_OPS:  # Mul, Sub, ReduceMean, Sigmoid, Tanh, HardSwish, LeakyRelu (lower_qdq_arith)
+            lower_arith(mctx, p, act, out, (sy, zy, lo, hi), operand)
             return
         raise UnsupportedQuantPattern(p.name, t, "no int8 kernel for this op between DequantizeLinear and "
                                       "QuantizeLinear")

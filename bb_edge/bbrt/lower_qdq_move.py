@@ -82,9 +82,14 @@ def mbqm_tflite(x: int, m: int, shift: int) -> int:
     return rdpot(srdhm(v, m), right)
 
 
-def requant_table(s_in: float, z_in: int, s_out: float, z_out: int, lo: int = -128, hi: int = 127) -> np.ndarray:
-    """LUT_I8's 256 bytes for TFLite's int8 Requantize (s_in -> s_out) and a clamp to [lo, hi]."""
-    m, sh = quantize_multiplier(float(s_in) / float(s_out))
+def requant_table(s_in: float, z_in: int, s_out: float, z_out: int, lo: int = -128, hi: int = 127,
+                  f32_ratio: bool = False) -> np.ndarray:
+    """LUT_I8's 256 bytes for TFLite's int8 Requantize (s_in -> s_out) and a clamp to [lo, hi].
+
+    ``f32_ratio``: the ratio s_in / s_out divided in float32, as TFLite's RELU/RELU6/RELU_N1_TO_1 prepare it
+    (QUANTIZE divides in double)."""
+    ratio = float(np.float32(np.float32(s_in) / np.float32(s_out))) if f32_ratio else float(s_in) / float(s_out)
+    m, sh = quantize_multiplier(ratio)
     vals = [min(hi, max(lo, mbqm_tflite(x - z_in, m, sh) + z_out)) for x in range(-128, 128)]
     return np.array(vals, np.int8)
 

@@ -4,8 +4,8 @@ TFLite's kernels for these ops copy bytes: the output keeps the input's scale an
 whose output parameters differ is refused, :class:`TfliteQuantError`), so every one is exact in int8 and
 no DequantizeLinear/QuantizeLinear surrounds it. The int8 lowering (bb_edge/bbrt/lower_qdq_move.py) runs
 Transpose as TRANSPOSE, Concat as CONCAT, Pad/Slice/Gather/Split as GATHER_AXES (one index table per
-axis) and MaxPool as MAXPOOL_I8 (a fused activation as a LUT_I8 clamp, built in the lowering from the
-ONNX Clip that follows).
+axis; RESIZE_NEAREST_NEIGHBOR is a constant-index Gather along H and W) and MaxPool as MAXPOOL_I8 (a fused
+activation as a LUT_I8 clamp, built in the lowering from the ONNX Clip that follows).
 
 Layout: a 4-D value is NCHW inside the ONNX graph (bb_edge/tflite/to_onnx.py). Per-axis ops map their
 axes (TFLite axis a of a 4-D tensor is ONNX axis ``NCHW_AXIS[a]``); ops that change the rank (GATHER with
@@ -30,7 +30,7 @@ SAME, VALID = 0, 1
 ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
 #: ops this module translates
 MOVES = ("TRANSPOSE", "CONCATENATION", "PAD", "PADV2", "STRIDED_SLICE", "GATHER", "SPLIT", "PACK", "UNPACK",
-         "MAX_POOL_2D")
+         "MAX_POOL_2D", "RESIZE_NEAREST_NEIGHBOR")
 
 
 def onnx_axis(rank: int, a: int) -> int:
@@ -266,6 +266,35 @@ def _maxpool(b: _Builder, op: TflOp) -> None:
     b.value[out] = v
 
 
+def nearest_indices(n_in: int, n_out: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
+    """TFLite's ``GetNearestNeighbor`` for each output index, in float32 as its reference kernel computes."""
+    f = np.float32
+    scale = f(n_in - 1) / f(n_out - 1) if align_corners and n_out > 1 else f(n_in) / f(n_out)
+    off = f(0.5) if half_pixel else f(0.0)
+    v = (np.arange(n_out, dtype=np.float32) + off) * scale
+    idx = np.trunc(np.abs(v) + f(0.5)) * np.sign(v) if align_corners else np.floor(v)  # TfLiteRound: half away
+    idx = np.minimum(idx.astype(np.int64), n_in - 1)
+    return np.maximum(idx, 0) if half_pixel else idx
+
+
+def _resize_nearest(b: _Builder, op: TflOp) -> None:
+    xt, yt, out = b.g.tensors[op.inputs[0]], b.g.tensors[op.outputs[0]], op.outputs[0]
+    _same_params(b, op, op.inputs[0], out)
+    if len(xt.shape) != 4:
+        raise TfliteUnsupportedError(op.op, op.index, f"input shape {list(xt.shape)}: 4-D NHWC only")
+    size = _const_ints(b, op, 1, "size")
+    if size.shape != (2,) or tuple(int(v) for v in size) != tuple(yt.shape[1:3]) or min(size) < 1:
+        raise TfliteFormatError(f"operator {op.index} ({op.op}): size {size.tolist()} for output "
+                                f"{list(yt.shape)}")
+    ac, hp = bool(op.options.get("align_corners", False)), bool(op.options.get("half_pixel_centers", False))
+    v = b.value[op.inputs[0]]
+    for k, axis in ((1, 2), (2, 3)):  # H, W of the NCHW value: one constant-index gather each (a copy)
+        idx = nearest_indices(xt.shape[k], int(size[k - 1]), ac, hp)
+        if idx.size != xt.shape[k] or np.any(idx != np.arange(idx.size)):
+            v = b.node("Gather", [v, b.init(f"{b.names[out]}_idx{k}", idx)], f"{b.names[out]}_rs{k}", axis=axis)
+    b.value[out] = v
+
+
 MOVE_HANDLERS = {"TRANSPOSE": _transpose, "CONCATENATION": _concat, "PAD": _pad, "PADV2": _pad,
                  "STRIDED_SLICE": _strided_slice, "GATHER": _gather, "SPLIT": _split, "PACK": _pack,
-                 "UNPACK": _unpack, "MAX_POOL_2D": _maxpool}
+                 "UNPACK": _unpack, "MAX_POOL_2D": _maxpool, "RESIZE_NEAREST_NEIGHBOR": _resize_nearest}

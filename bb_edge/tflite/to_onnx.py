@@ -15,10 +15,11 @@ graph; a 4-D graph input stays NHWC and is transposed once (the lowering folds t
 first convs, which read NHWC in place), and a reshape between layouts transposes only when the move is
 not a pure reinterpretation (as tf2onnx's optimiser leaves it).
 
-Ops translated: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, SOFTMAX (beta 1),
+Ops translated: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D, SOFTMAX (beta 1),
 RESHAPE, SQUEEZE, EXPAND_DIMS, QUANTIZE (of a float graph input, or int8 -> int8), DEQUANTIZE (to a float graph
-output), and the data-movement ops of :mod:`bb_edge.tflite.moves` (TRANSPOSE, CONCATENATION, PAD, PADV2,
-STRIDED_SLICE, GATHER, SPLIT, PACK, UNPACK) and MAX_POOL_2D.
+output), the arithmetic of :mod:`bb_edge.tflite.arith` (ADD, SUB, MUL with broadcast, MEAN, LOGISTIC, TANH,
+HARD_SWISH, LEAKY_RELU, RELU, RELU6, RELU_N1_TO_1), and the data-movement ops of :mod:`bb_edge.tflite.moves`
+(TRANSPOSE, CONCATENATION, PAD, PADV2, STRIDED_SLICE, GATHER, SPLIT, PACK, UNPACK) and MAX_POOL_2D.
 Anything else, float ops and int16 activations (16x8) included, is a :class:`TfliteUnsupportedError`
 naming the op: the int8 lowering has no exact kernel for it.
 """
@@ -33,14 +34,15 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from bb_edge.tflite.arith import ARITH, ARITH_HANDLERS
 from bb_edge.tflite.errors import TfliteError, TfliteFormatError, TfliteQuantError, TfliteUnsupportedError
 from bb_edge.tflite.moves import MOVE_HANDLERS, MOVES
 from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
 
 OPSET = 17
 #: TFLite ops this module translates (docs/bbrt.md, "Compiling a .tflite")
-SUPPORTED = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "AVERAGE_POOL_2D", "SOFTMAX", "RESHAPE",
-             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *MOVES)
+SUPPORTED = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "SOFTMAX", "RESHAPE",
+             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES)
 VIEWS = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
 ACT_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
@@ -287,16 +289,6 @@ def _fully_connected(b: _Builder, op: TflOp) -> None:
     b.value[op.outputs[0]] = b.view(b.value[op.outputs[0]], (flat[0], n), yt.shape, f"{b.names[op.outputs[0]]}_keep")
 
 
-def _add(b: _Builder, op: TflOp) -> None:
-    g = b.g
-    a, c = g.tensors[op.inputs[0]], g.tensors[op.inputs[1]]
-    if a.shape != c.shape:
-        raise TfliteUnsupportedError(op.op, op.index, f"broadcast of {list(a.shape)} and {list(c.shape)}: "
-                                     f"equal shapes only")
-    f = b.node("Add", [b.act_in(op.inputs[0], op), b.act_in(op.inputs[1], op)], f"{b.names[op.outputs[0]]}_add")
-    b.quantize_out(f, op.outputs[0], op, int(op.options.get("fused_activation_function", 0)))
-
-
 def _avgpool(b: _Builder, op: TflOp) -> None:
     xt, o = b.g.tensors[op.inputs[0]], op.options
     if len(xt.shape) != 4:
@@ -360,9 +352,10 @@ def _dequantize(b: _Builder, op: TflOp) -> None:
     b.value[op.outputs[0]] = b.act_in(op.inputs[0], op)
 
 
-HANDLERS = {"CONV_2D": _conv, "DEPTHWISE_CONV_2D": _conv, "FULLY_CONNECTED": _fully_connected, "ADD": _add,
+HANDLERS = {"CONV_2D": _conv, "DEPTHWISE_CONV_2D": _conv, "FULLY_CONNECTED": _fully_connected,
             "AVERAGE_POOL_2D": _avgpool, "SOFTMAX": _softmax, "RESHAPE": _view, "SQUEEZE": _view,
-            "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize, **MOVE_HANDLERS}
+            "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize, **MOVE_HANDLERS,
+            **ARITH_HANDLERS}
 MULTI_OUTPUT = ("SPLIT", "UNPACK")
 
 

@@ -178,6 +178,8 @@ static bbrt_status_t check_gap(const bbrt_program_t *pr, const bbrt_op_t *op, in
     if ((uint64_t)x.dims[0] * x.dims[1] != y.count || y.count == 0u || x.count / y.count == 0u)
         FAIL_SHAPE;
     if (x.count / y.count > (1u << 23)) FAIL_SHAPE;
+    if (q && (op->p[0] < 0 || op->p[0] > 1 || (op->p[0] == 1 && (op->p[1] < 0 || op->p[2] > 30 || op->p[2] < -31))))
+        FAIL_PARAM;
     return BBRT_OK;
 }
 
@@ -202,7 +204,8 @@ static bbrt_status_t check_binary(const bbrt_program_t *pr, const bbrt_op_t *op,
     if (q) {
         int lo = (op->opcode == BBRT_OP_ADD_I8) ? 7 : 2;
         if (op->p[lo] < -128 || op->p[lo + 1] > 127 || op->p[lo] > op->p[lo + 1]) FAIL_PARAM;
-        if (op->opcode == BBRT_OP_ADD_I8 && (op->p[0] < 0 || op->p[0] > 20)) FAIL_PARAM;
+        if (op->opcode == BBRT_OP_ADD_I8 && (op->p[0] < 0 || op->p[0] > 20 || op->p[9] < 0 || op->p[9] > 1)) FAIL_PARAM;
+        if (op->opcode == BBRT_OP_MUL_I8 && (op->p[4] < 0 || op->p[4] > 1)) FAIL_PARAM;
     }
     return BBRT_OK;
 }

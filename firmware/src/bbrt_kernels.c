@@ -1180,6 +1180,8 @@ bbrt_status_t bbrt_k_gap_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
     return BBRT_OK;
 }
 
+static int32_t add_rq(int32_t x, int32_t m, int32_t shift);
+
 bbrt_status_t bbrt_k_gap_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[1], y;
     uint32_t c, i, hw;
@@ -1189,7 +1191,10 @@ bbrt_status_t bbrt_k_gap_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
         const int8_t *xp = (const int8_t *)t[0].data + (size_t)c * hw;
         int32_t s = 0;
         for (i = 0; i < hw; i++) s += (int32_t)xp[i] - t[0].zero_point;
-        ((int8_t *)y.data)[c] = quant8((float)s * t[0].scale / (float)hw, y.scale, y.zero_point);
+        if (op->p[0] == 1) /* TFLite's int8 MEAN: one multiplier with 1/hw folded in (QuantizedMeanOrSum) */
+            ((int8_t *)y.data)[c] = sat8(add_rq(s, op->p[1], op->p[2]) + y.zero_point, -128, 127);
+        else
+            ((int8_t *)y.data)[c] = quant8((float)s * t[0].scale / (float)hw, y.scale, y.zero_point);
     }
     return BBRT_OK;
 }
@@ -1382,7 +1387,7 @@ static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
     uint32_t i;
     add_i8_t k;
     add_i8_init(op, a, b, y, &k);
-    if (k.fast) {
+    if (k.fast && op->p[9] == 0) {
         if (sa == 0u && sb != 0u) { /* a + b = b + a: the same integers, operands swapped */
             add_i8_t s = k;
             s.qa = k.qb; s.qb = k.qa; s.za = k.zb; s.zb = k.za;
@@ -1395,7 +1400,9 @@ static void add_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
     for (i = 0; i < n; i++) {
         int32_t va = ((int32_t)pa[i * sa] - k.za) * (1 << k.ls);
         int32_t vb = ((int32_t)pb[i * sb] - k.zb) * (1 << k.ls);
-        int64_t s = (int64_t)add_rq(va, k.qa.m, k.qa.shift) + add_rq(vb, k.qb.m, k.qb.shift);
+        int64_t rb = add_rq(vb, k.qb.m, k.qb.shift);
+        /* p9 = 1: TFLite's int8 SUB (ADD's arithmetic, the second term subtracted) */
+        int64_t s = (int64_t)add_rq(va, k.qa.m, k.qa.shift) + (op->p[9] == 1 ? -rb : rb);
         s = s > 2147483647 ? 2147483647 : (s < -2147483647 - 1 ? -2147483647 - 1 : s);
         py[i] = sat8(add_rq((int32_t)s, k.qy.m, k.qy.shift) + k.zy, k.lo, k.hi);
     }
@@ -1408,7 +1415,9 @@ static void mul_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_t
     uint32_t i;
     for (i = 0; i < n; i++) {
         int32_t p = ((int32_t)pa[i * sa] - a->zero_point) * ((int32_t)pb[i * sb] - b->zero_point);
-        py[i] = sat8(mbqm(p, op->p[0], op->p[1]) + y->zero_point, op->p[2], op->p[3]);
+        /* p4 = 1: TFLite's reference MUL (MultiplyByQuantizedMultiplier with two roundings, add_rq) */
+        int32_t r = op->p[4] == 1 ? add_rq(p, op->p[0], op->p[1]) : mbqm(p, op->p[0], op->p[1]);
+        py[i] = sat8(r + y->zero_point, op->p[2], op->p[3]);
     }
 }
 

@@ -111,6 +111,14 @@ def test_max_pool_2d(padding: int, k: int, stride: int, activation: int) -> None
         "FusedActivationFunction": activation}))], [0], [1])))
 
 
+@pytest.mark.parametrize("hw,ac,hp", [((8, 6), False, False), ((10, 3), True, False), ((7, 12), False, True),
+                                      ((2, 9), True, True)])
+def test_resize_nearest_neighbor(hw: tuple[int, int], ac: bool, hp: bool) -> None:
+    """Up- and down-sampling (from 5x7), align_corners and half_pixel_centers."""
+    check(one("RESIZE_NEAREST_NEIGHBOR", (1, 5, 7, 3), (1, *hw, 3), [i32("size", list(hw))],
+              ("ResizeNearestNeighborOptions", {"AlignCorners": ac, "HalfPixelCenters": hp})))
+
+
 @pytest.mark.parametrize("s_out,z_out", [(0.05, 3), (0.3, -128), (0.07, -5), (0.01, 100)])
 def test_quantize_int8_to_int8(s_out: float, z_out: int) -> None:
     """QUANTIZE of an int8 tensor (a requantization), all 256 input values at once, against the reference
