@@ -1,8 +1,8 @@
 """What a learning client process loads: `bb-edge node` must not pull in what other commands or nodes need.
 
 Issue 40: a FedAvg client process had grown to 146 MB and 1.75 CPU seconds, mostly at start-up, because
-the CLI imported every command module (demo: onnx, ORT, matplotlib; build: rich) and every client built the
-server's held-out evaluator. The test builds a client exactly as ``bb-edge node LEARN_DIR --node c0`` does,
+the CLI imported every command module (demo: onnx, ORT, matplotlib; build: rich), every client built the
+server's held-out evaluator and loaded secure aggregation (cryptography) in runs without it. The test builds a client exactly as ``bb-edge node LEARN_DIR --node c0`` does,
 in a fresh interpreter, and lists its modules; the oracle is a fixed list of what a client never uses.
 No timings: the cost lives in bench/bench_learning_mqtt.py.
 """
@@ -19,7 +19,7 @@ from bb_edge.training.setup import write_learning_deployment
 #: top-level packages (or bb_edge modules) a learning client never needs; each one came back at least once
 NEVER = ("matplotlib", "PIL", "rich", "opentelemetry", "torch", "executorch", "tensorflow", "bb_edge.viz",
          "bb_edge.commands.demo", "bb_edge.commands.build", "bb_edge.commands.compile", "bb_edge.commands.run",
-         "bb_edge.compiler", "bb_edge.bundle")
+         "bb_edge.compiler", "bb_edge.bundle", "bb_edge.strategies.secagg", "cryptography")
 
 #: run in a fresh interpreter: the command line of one fleet client, parsed and built as `bb-edge node` does
 CLIENT = """
