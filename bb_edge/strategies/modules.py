@@ -17,7 +17,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
 
 from bb_edge.deployment.learning import learning_clients, learning_roster
 from bb_edge.engine import Engine
@@ -35,6 +34,8 @@ from bb_edge.strategies.pushsum import PushSumNode
 from bb_edge.strategies.split import SplitClient, SplitServer
 
 if TYPE_CHECKING:  # the setup and its programs are built by the build wing (bb_edge.training) and handed in
+    import onnx
+
     from bb_edge.training.setup import LearningSetup
     from bb_edge.training.split import SplitPrograms
 

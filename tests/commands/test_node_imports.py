@@ -2,8 +2,11 @@
 
 Issue 40: a FedAvg client process had grown to 146 MB and 1.75 CPU seconds, mostly at start-up, because
 the CLI imported every command module (demo: onnx, ORT, matplotlib; build: rich), every client built the
-server's held-out evaluator and loaded secure aggregation (cryptography) in runs without it. The test builds a client exactly as ``bb-edge node LEARN_DIR --node c0`` does,
-in a fresh interpreter, and lists its modules; the oracle is a fixed list of what a client never uses.
+server's held-out evaluator, loaded secure aggregation (cryptography) in runs without it, and built its own
+training program, which loads onnx (~0.6 s with ml_dtypes) where the fleet driver had built it already
+(``--program-cache``, bb_edge/training/cache.py). The test builds a client exactly as ``bb-edge node LEARN_DIR
+--node c0 --program-cache FILE`` does, in a fresh interpreter, and lists its modules; the oracle is a fixed
+list of what a client never uses.
 No timings: the cost lives in bench/bench_learning_mqtt.py.
 """
 
@@ -14,12 +17,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bb_edge.training.setup import write_learning_deployment
+from bb_edge.adapters.learn.node import load_module
+from bb_edge.deployment.manifest import load_deployment
+from bb_edge.training.cache import save_program
+from bb_edge.training.setup import cache_key, write_learning_deployment
 
 #: top-level packages (or bb_edge modules) a learning client never needs; each one came back at least once
 NEVER = ("matplotlib", "PIL", "rich", "opentelemetry", "torch", "executorch", "tensorflow", "bb_edge.viz",
          "bb_edge.commands.demo", "bb_edge.commands.build", "bb_edge.commands.compile", "bb_edge.commands.run",
-         "bb_edge.compiler", "bb_edge.bundle", "bb_edge.strategies.secagg", "cryptography")
+         "bb_edge.compiler", "bb_edge.bundle", "bb_edge.strategies.secagg", "cryptography", "onnx", "ml_dtypes",
+         "bb_edge.training.step", "bb_edge.training.vjp")
 
 #: run in a fresh interpreter: the command line of one fleet client, parsed and built as `bb-edge node` does
 CLIENT = """
@@ -27,18 +34,25 @@ import json, sys
 from bb_edge.cli import build_parser
 from bb_edge.commands.node import _learning_node
 from bb_edge.deployment.manifest import load_deployment
-argv = ["node", sys.argv[1], "--node", "c0", "--transport", "mqtt://127.0.0.1:1883", "--learning", "{}"]
+argv = ["node", sys.argv[1], "--node", "c0", "--transport", "mqtt://127.0.0.1:1883", "--learning", "{}",
+        "--program-cache", sys.argv[2]]
 args = build_parser(argv).parse_args(argv)
 learn = _learning_node(load_deployment(args.dir), args)
 print(json.dumps({"modules": sorted(sys.modules), "command": args.command,
-                  "evaluator_built": "runner" in vars(learn.module.setup)}))
+                  "evaluator_built": "runner" in vars(learn.module.setup),
+                  "program_bytes": len(learn.module.setup.program.model.SerializeToString())}))
 """
 
 
 def _client_modules(tmp_path: Path) -> dict[str, object]:
-    write_learning_deployment(tmp_path / "dep", {"strategy": "fedavg", "clients": 3, "rounds": 2, "seed": 0})
-    r = subprocess.run([sys.executable, "-c", CLIENT, str(tmp_path / "dep")], capture_output=True, text=True,
-                       timeout=120, check=False)
+    d = tmp_path / "dep"
+    write_learning_deployment(d, {"strategy": "fedavg", "clients": 3, "rounds": 2, "seed": 0})
+    module = load_module(load_deployment(d).extra["learning"], d)  # what `bb-edge run --processes` saves
+    key = cache_key(module.cfg, d)
+    assert key is not None
+    save_program(tmp_path / "program.npz", module.setup.program, key)
+    r = subprocess.run([sys.executable, "-c", CLIENT, str(d), str(tmp_path / "program.npz")], capture_output=True,
+                       text=True, timeout=120, check=False)
     assert r.returncode == 0, r.stderr
     out: dict[str, object] = json.loads(r.stdout.strip().splitlines()[-1])
     return out
@@ -54,6 +68,7 @@ def test_learning_client_loads_only_what_it_runs(tmp_path: Path) -> None:
     heavy = sorted({n for n in NEVER for m in modules if m == n or m.startswith(n + ".")})
     assert heavy == [], f"a learning client imports {heavy}; load them lazily where they are used"
     assert got["evaluator_built"] is False  # the held-out ORT session belongs to the server
+    assert isinstance(got["program_bytes"], int) and got["program_bytes"] > 1000  # it runs the cached program
 
 
 def test_cli_loads_every_command_only_when_none_is_named() -> None:
