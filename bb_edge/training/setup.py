@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # the builders need onnx (~0.6 s with ml_dtypes): a node with
     from bb_edge.training.split import SplitPrograms
 
 __all__ = ["write_learning_deployment", "optimizer", "LearningSetup", "build_setup", "load_data",
-           "DEFAULTS"]
+           "load_forward", "cache_key", "DEFAULTS"]
 
 DEFAULTS: dict[str, Any] = {
     "model": "model.onnx", "cut": "h0", "clients": 10, "rounds": 10, "epochs": 1, "local_steps": 0,
