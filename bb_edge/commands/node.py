@@ -196,7 +196,7 @@ def _learning_node(dep: Any, args: argparse.Namespace) -> Any:
         raise UsageError("--learning must be a JSON object of learning settings, e.g. '{\"rounds\": 5}'")
     try:
         return LearningNode.load(dep, args.node, overrides=overrides, backend=args.backend, late=args.late,
-                                 origin=args.clock_origin)
+                                 origin=args.clock_origin, program_cache=args.program_cache)
     except BBError:
         raise  # typed already (ConfigError says the fix)
     except (ValueError, TypeError, KeyError) as exc:  # a setting of the wrong type: one line, not a traceback
@@ -280,6 +280,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--start-file", default=None, metavar="FILE",
                        help="once connected, wait until FILE exists and take the clock origin from it "
                             "(how bb-edge run starts every node of a learning fleet at once)")
+    learn.add_argument("--program-cache", default=None, metavar="FILE",
+                       help="run the training program saved in FILE by `bb-edge run --processes` instead of "
+                            "building it (a program built from another model or optimizer is ignored)")
     learn.add_argument("--progress", default=None, metavar="FILE",
                        help="append JSON lines about this node's rounds, bytes and final model to FILE")
     p.set_defaults(func=_run)

@@ -10,12 +10,15 @@ input becomes a graph output.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import onnx
-from onnx import helper
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
+    import onnx
 
 WIRE_DOMAIN = "bb.wire"
 WIRE_VERSION = 1
+FLOAT = 1  # onnx.TensorProto.FLOAT
+_GRAPH, _GRAPHS = 5, 10  # onnx.AttributeProto.GRAPH, GRAPHS
 
 
 @dataclass(frozen=True)
@@ -39,12 +42,14 @@ class WirePort:
     @property
     def compute_elem_type(self) -> int:
         """The tensor's type inside the node's compute model (float32 for a quantized edge)."""
-        return onnx.TensorProto.FLOAT if self.scale is not None else self.elem_type
+        return FLOAT if self.scale is not None else self.elem_type
 
 
 def _attr(node: onnx.NodeProto, name: str) -> object:
     for a in node.attribute:
         if a.name == name:
+            from onnx import helper
+
             return helper.get_attribute_value(a)
     raise KeyError(f"{node.op_type} {node.name!r} has no attribute {name!r}")
 
@@ -52,6 +57,8 @@ def _attr(node: onnx.NodeProto, name: str) -> object:
 def _opt_attr(node: onnx.NodeProto, name: str) -> object:
     for a in node.attribute:
         if a.name == name:
+            from onnx import helper
+
             return helper.get_attribute_value(a)
     return None
 
@@ -108,9 +115,9 @@ def node_reads(node: onnx.NodeProto) -> list[str]:
     """
     names = [x for x in node.input if x]
     for a in node.attribute:
-        if a.type == onnx.AttributeProto.GRAPH:
+        if a.type == _GRAPH:
             names.extend(outer_reads(a.g))
-        elif a.type == onnx.AttributeProto.GRAPHS:
+        elif a.type == _GRAPHS:
             for sub in a.graphs:
                 names.extend(outer_reads(sub))
     return list(dict.fromkeys(names))
@@ -118,12 +125,16 @@ def node_reads(node: onnx.NodeProto) -> list[str]:
 
 def value_info(name: str, elem_type: int, shape: tuple[int, ...]) -> onnx.ValueInfoProto:
     """A ValueInfoProto for a contract shape, -1 dims becoming symbolic."""
+    from onnx import helper
+
     dims: list[int | str] = [d if d >= 0 else f"{name}_d{i}" for i, d in enumerate(shape)]
     return helper.make_tensor_value_info(name, elem_type, dims)
 
 
 def compute_model(model: onnx.ModelProto) -> onnx.ModelProto:
     """A standard-ONNX copy of a node program: Recv outputs -> inputs, Send inputs -> outputs."""
+    import onnx
+
     out = onnx.ModelProto()
     out.CopyFrom(model)
     g = out.graph

@@ -35,10 +35,9 @@ import struct
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
 from bb_edge.deployment.clients import client_name, may_submit, reply_to, request_owner, slot_of_id
@@ -58,6 +57,9 @@ from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
 from bb_edge.wire.framing import StreamDecoder, length_prefix
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
+    import onnx
 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
 CTRL_SESSION_CLOSE = 6  # the owner ends a session at every stage (docs/wire.md "Sessions")

@@ -12,9 +12,10 @@ including what an If/Loop/Scan's subgraphs read from the program's scope.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import onnx
-from onnx import helper
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
+    import onnx
 
 from bb_edge.deployment.ports import WIRE_DOMAIN, node_reads, value_info, wire_ports
 
@@ -39,6 +40,8 @@ def split_segments(program: onnx.ModelProto, held: frozenset[str] = frozenset())
     sources, so a decoder stage whose every layer reads its own KV cache stays one segment instead of one
     per layer. (The price: what reads state waits for every source of the request.)
     """
+    from onnx import helper
+
     g = program.graph
     ports = wire_ports(program)
     inits = {i.name for i in g.initializer}
@@ -98,6 +101,8 @@ def _typed(name: str, declared: dict[str, onnx.ValueInfoProto],
            types: dict[str, tuple[int, tuple[int, ...]]]) -> onnx.ValueInfoProto:
     """The program's own declaration of ``name`` (it may leave the rank open), else one from its contract."""
     if name in declared:
+        import onnx
+
         vi = onnx.ValueInfoProto()
         vi.CopyFrom(declared[name])
         return vi
@@ -105,6 +110,8 @@ def _typed(name: str, declared: dict[str, onnx.ValueInfoProto],
 
 
 def _copy(op: onnx.NodeProto) -> onnx.NodeProto:
+    import onnx
+
     c = onnx.NodeProto()
     c.CopyFrom(op)
     return c

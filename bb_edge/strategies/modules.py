@@ -17,7 +17,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
 
 from bb_edge.deployment.learning import learning_clients, learning_roster
 from bb_edge.engine import Engine
@@ -32,10 +31,11 @@ from bb_edge.strategies.base import ModelState, install_handler
 from bb_edge.strategies.fedavg import Collusion, DiLoCoServer, DiLoCoWorker, FedAvgClient, FedAvgServer
 from bb_edge.strategies.gossip import GossipNode
 from bb_edge.strategies.pushsum import PushSumNode
-from bb_edge.strategies.secagg import SecAggFedClient, SecAggServer, check_secagg_config
 from bb_edge.strategies.split import SplitClient, SplitServer
 
 if TYPE_CHECKING:  # the setup and its programs are built by the build wing (bb_edge.training) and handed in
+    import onnx
+
     from bb_edge.training.setup import LearningSetup
     from bb_edge.training.split import SplitPrograms
 
@@ -195,6 +195,8 @@ class FedAvgModule(StrategyModule):
             server_cls: type[FedAvgServer] = self.server_cls
             skw: dict[str, Any] = {}
             if sa is not None:
+                from bb_edge.strategies.secagg import SecAggServer
+
                 server_cls, skw = SecAggServer, {"threshold": sa["threshold"], "frac_bits": sa["frac_bits"]}
             if blocked or sharing:
                 ids = dict(self.nodes())
@@ -222,6 +224,8 @@ class FedAvgModule(StrategyModule):
         kw: dict[str, Any] = {"local_steps": int(cfg["local_steps"])} if cfg.get("local_steps") else {}
         client_cls: type[FedAvgClient] = self.client_cls
         if sa is not None:
+            from bb_edge.strategies.secagg import SecAggFedClient
+
             client_cls = SecAggFedClient
             kw.update(threshold=sa["threshold"], frac_bits=sa["frac_bits"], withhold=name in sa["withhold"],
                       garble=name in sa["garble"])
@@ -246,6 +250,9 @@ class FedAvgModule(StrategyModule):
             return None
         if self.name != "fedavg":
             raise ConfigError(f"secagg runs with the fedavg strategy, not {self.name}")
+        # imported here: secure aggregation (and cryptography, ~5 MB a process) loads only in runs that use it
+        from bb_edge.strategies.secagg import check_secagg_config
+
         sa = check_secagg_config(spec, len(self.roster().clients), self.cfg.get("aggregator"))
         for key in ("withhold", "garble"):
             unknown = set(sa[key]) - self.roster().client_set

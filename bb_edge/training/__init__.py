@@ -46,6 +46,9 @@ drives the programs built here; it never imports this package at run time.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from bb_edge.training.optim import OptimizerSpec
 from bb_edge.training.program import (
     MSE,
@@ -57,8 +60,22 @@ from bb_edge.training.program import (
     TrainingProgram,
 )
 from bb_edge.training.runtime import ForwardRunner, Session, Trainer, make_session
-from bb_edge.training.step import build_training_step, parameterized_forward, with_params
-from bb_edge.training.vjp import SUPPORTED_OPS
+
+if TYPE_CHECKING:
+    from bb_edge.training.step import build_training_step, parameterized_forward, with_params
+    from bb_edge.training.vjp import SUPPORTED_OPS
+
+#: the builder's names load on first use: the builder needs onnx (~0.6 s with ml_dtypes), a node running a
+#: cached program (bb_edge.training.cache) does not
+_LAZY = {"build_training_step": "step", "parameterized_forward": "step", "with_params": "step",
+         "SUPPORTED_OPS": "vjp"}
+
+
+def __getattr__(name: str) -> Any:
+    """The builder's names (:mod:`.step`, :mod:`.vjp`), imported when first asked for."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"bb_edge.training.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "SoftmaxCrossEntropy",

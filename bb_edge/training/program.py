@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import onnx
 
 from bb_edge.errors import ModelError
 from bb_edge.training.optim import OptimizerSpec, init_state
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
+    import onnx
 
 OPSET = 17
 Shape = tuple[int | None, ...]

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
-import onnx
 
 from bb_edge.training.program import ParamLayout, TrainingProgram
-from bb_edge.training.step import parameterized_forward
+
+if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built: not in a learning client
+    import onnx
 
 
 class Session(Protocol):
@@ -128,6 +129,8 @@ class ForwardRunner:
         backend: Literal["ort", "reference"] = "ort",
         output: str | None = None,
     ) -> None:
+        from bb_edge.training.step import parameterized_forward
+
         self.model, self.specs = parameterized_forward(forward, list(params) if params is not None else None)
         self.layout = ParamLayout(self.specs)
         self.session = make_session(self.model, backend)

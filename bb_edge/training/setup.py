@@ -39,26 +39,29 @@ Component specs are ``{"type": <type_id>, **config}`` (nested components as
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnx
 
 from bb_edge.deployment.manifest import Deployment
 from bb_edge.learn.data import Subset, load_arrays, load_client_shard, partition_from_spec, train_test_split
 from bb_edge.learn.roles import ConfigError
-from bb_edge.training.models import mlp
+from bb_edge.training.cache import load_program, program_key
 from bb_edge.training.optim import SGD, Adam
 from bb_edge.training.program import SoftmaxCrossEntropy, TrainingProgram
 from bb_edge.training.runtime import ForwardRunner
-from bb_edge.training.split import SplitPrograms
-from bb_edge.training.step import build_training_step
+
+if TYPE_CHECKING:  # the builders need onnx (~0.6 s with ml_dtypes): a node with a cached program never loads them
+    import onnx
+
+    from bb_edge.training.split import SplitPrograms
 
 __all__ = ["write_learning_deployment", "optimizer", "LearningSetup", "build_setup", "load_data",
-           "DEFAULTS"]
+           "load_forward", "cache_key", "DEFAULTS"]
 
 DEFAULTS: dict[str, Any] = {
     "model": "model.onnx", "cut": "h0", "clients": 10, "rounds": 10, "epochs": 1, "local_steps": 0,
@@ -78,6 +81,10 @@ def write_learning_deployment(directory: str | Path, learning: dict[str, Any],
     if "strategy" not in cfg:
         raise ConfigError("a learning deployment needs a 'strategy'")
     cfg.setdefault("model", "model.onnx")
+    import onnx
+
+    from bb_edge.training.models import mlp
+
     onnx.save(model if model is not None else mlp([64, 32, 10], seed=int(cfg.get("seed", 0))), str(d / cfg["model"]))
     dep = Deployment(name=name, nodes=[], edges=[], inputs=[], outputs=[], extra={"learning": cfg})
     return dep.save(d)
@@ -99,14 +106,25 @@ class LearningSetup:
     """Everything a learning run shares: config, forward model, training program, data, evaluator."""
 
     cfg: dict[str, Any]
-    forward: onnx.ModelProto
     program: TrainingProgram
     parts: list[Subset]
     x_test: np.ndarray
     y_test: np.ndarray
-    runner: ForwardRunner
     #: the three programs of a ``split`` / ``splitfed`` run (client forward, client step, server step)
     split: SplitPrograms | None = None
+    #: the forward model's file (``learning.model``); a built-in 64-32-10 MLP when there is none
+    model_path: Path | None = None
+
+    @functools.cached_property
+    def forward(self) -> onnx.ModelProto:
+        """The forward model, read on first use (a node running a cached program never needs it)."""
+        return load_forward(self.model_path, int(self.cfg["seed"]))
+
+    @functools.cached_property
+    def runner(self) -> ForwardRunner:
+        """The held-out evaluator, built on first use: only a node that evaluates (a server, a gossip peer)
+        pays for its ONNX Runtime session (about 9 MB in each FedAvg client process, issue 40)."""
+        return ForwardRunner(self.forward)
 
     def accuracy(self, params: np.ndarray | dict[str, np.ndarray]) -> float:
         """Held-out accuracy of a parameter vector (or dict) of the forward model."""
@@ -114,11 +132,15 @@ class LearningSetup:
 
 
 def build_setup(learning: dict[str, Any], directory: str | Path | None = None, clients: int | None = None,
-                seed: int | None = None, only_client: int | None = None) -> LearningSetup:
+                seed: int | None = None, only_client: int | None = None,
+                program_cache: str | Path | None = None) -> LearningSetup:
     """Resolve defaults, load the model, build the training program and partition the data.
 
     ``only_client`` (with ``data.shards``): read only that client's shard
     file, the other clients' subsets are empty (a real node's view).
+    ``program_cache``: a training program saved by :func:`bb_edge.training.cache.save_program`, used
+    instead of building one when it was built from this model, loss and optimizer (split strategies
+    always build: their three programs are cut from the forward model).
     """
     cfg = {**DEFAULTS, **learning}
     if clients is not None:
@@ -126,12 +148,45 @@ def build_setup(learning: dict[str, Any], directory: str | Path | None = None, c
     if seed is not None:
         cfg["seed"] = int(seed)
     path = Path(directory or ".") / cfg["model"]
-    forward = onnx.load(str(path)) if path.is_file() else mlp([64, 32, 10], seed=int(cfg["seed"]))
-    program = build_training_step(forward, None, SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
-    split = (SplitPrograms(forward, str(cfg["cut"]), SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
-             if cfg["strategy"] in ("split", "splitfed") else None)
+    key = cache_key(cfg, directory) if program_cache is not None else None
+    program = load_program(program_cache, key) if program_cache is not None and key is not None else None
+    forward = None
+    if program is None:
+        from bb_edge.training.step import build_training_step
+
+        forward = load_forward(path, int(cfg["seed"]))
+        program = build_training_step(forward, None, SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
+    split = None
+    if cfg["strategy"] in ("split", "splitfed"):
+        from bb_edge.training.split import SplitPrograms
+
+        assert forward is not None  # split strategies are never cached (cache_key)
+        split = SplitPrograms(forward, str(cfg["cut"]), SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
     parts, xte, yte = load_data(cfg, directory, only_client=only_client)
-    return LearningSetup(cfg, forward, program, parts, xte, yte, ForwardRunner(forward), split)
+    setup = LearningSetup(cfg, program, parts, xte, yte, split, path)
+    if forward is not None:
+        setup.__dict__["forward"] = forward  # read already: the cached property keeps it
+    return setup
+
+
+def load_forward(path: Path | None, seed: int) -> onnx.ModelProto:
+    """The forward model at ``path``, or the built-in 64-32-10 MLP (seeded) when there is no such file."""
+    import onnx
+
+    from bb_edge.training.models import mlp
+
+    if path is not None and path.is_file():
+        return onnx.load(str(path))
+    return mlp([64, 32, 10], seed=seed)
+
+
+def cache_key(cfg: dict[str, Any], directory: str | Path | None = None) -> str | None:
+    """The :func:`~bb_edge.training.cache.program_key` of a resolved config's training program; ``None``
+    when it cannot be cached (no model file, or a split strategy)."""
+    path = Path(directory or ".") / cfg["model"]
+    if cfg["strategy"] in ("split", "splitfed") or not path.is_file():
+        return None
+    return program_key(path.read_bytes(), SoftmaxCrossEntropy(), optimizer(cfg["optimizer"]))
 
 
 def load_data(cfg: dict[str, Any], directory: str | Path | None = None,

@@ -63,6 +63,8 @@ from bb_edge.deployment.manifest import Deployment
 from bb_edge.errors import BBError
 from bb_edge.strategies.base import ModelState
 from bb_edge.strategies.modules import StrategyModule
+from bb_edge.training.cache import save_program
+from bb_edge.training.setup import cache_key
 
 __all__ = ["FleetResult", "FleetRunError", "LearningFleet", "device_commands", "device_targets", "is_serial_fleet",
            "node_argv", "run_learning_fleet", "run_learning_processes", "serial_hub"]
@@ -326,6 +328,11 @@ def run_learning_fleet(dep: Deployment, url: str, *, rounds: int | None = None, 
     wd = Path(workdir)
     wd.mkdir(parents=True, exist_ok=True)
     fleet = LearningFleet(dep, url, ov, wd, commands=dict(commands or {}))
+    key = cache_key(module.cfg, dep.directory)
+    if key is not None:  # every node runs the program built here: no node builds its own (nor loads onnx)
+        cache = save_program(wd / "training-program.npz", module.setup.program, key)
+        for n, _ in module.nodes():
+            fleet.extra[n] = ["--program-cache", str(cache), *fleet.extra.get(n, [])]
     hub = serial_hub(module, dep.name, url) if is_serial_fleet(url) else None
     if hub is not None:
         fleet.urls = {n: hub.node_url(n) for n, _ in module.nodes()}

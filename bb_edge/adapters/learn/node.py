@@ -53,13 +53,16 @@ __all__ = ["ChurnPlan", "LearningNode", "ProgressLog", "build_engine", "churn_pl
 
 def load_module(learning: Mapping[str, Any], directory: str | Path | None = None, *,
                 overrides: Mapping[str, Any] | None = None, clients: int | None = None,
-                seed: int | None = None, only_client: int | None = None) -> StrategyModule:
+                seed: int | None = None, only_client: int | None = None,
+                program_cache: str | Path | None = None) -> StrategyModule:
     """The strategy module of a ``learning`` object with ``overrides`` (e.g. ``rounds``) merged over it.
 
     ``only_client`` (per-client ``data.shards``): this process is that client and reads only its shard.
+    ``program_cache``: a training program saved by the fleet driver (:mod:`bb_edge.training.cache`).
     """
     cfg = {**dict(learning), **dict(overrides or {})}
-    setup = build_setup(cfg, directory, clients=clients, seed=seed, only_client=only_client)
+    setup = build_setup(cfg, directory, clients=clients, seed=seed, only_client=only_client,
+                        program_cache=program_cache)
     return module_for(setup)
 
 
@@ -208,15 +211,21 @@ class LearningNode:
 
     @classmethod
     def load(cls, dep: Deployment, name: str, *, overrides: Mapping[str, Any] | None = None,
-             backend: str = "ort", late: bool = False, origin: float | None = None) -> LearningNode:
-        """Build node ``name`` of the learning deployment ``dep`` (``overrides`` merged over its config)."""
+             backend: str = "ort", late: bool = False, origin: float | None = None,
+             program_cache: str | Path | None = None) -> LearningNode:
+        """Build node ``name`` of the learning deployment ``dep`` (``overrides`` merged over its config).
+
+        ``program_cache`` (ONNX Runtime only): run the training program the fleet driver saved there
+        (:mod:`bb_edge.training.cache`) instead of building it, when it was built from the same model.
+        """
         learning = dep.extra["learning"]
         only = None
         shards = isinstance(learning.get("data"), dict) and learning["data"].get("shards") is not None
         m = re.fullmatch(r"[cn](\d+)", name)
         if shards and m:  # a client node of a sharded data set reads only its own shard file
             only = int(m.group(1))
-        module = load_module(learning, dep.directory, overrides=overrides, only_client=only)
+        module = load_module(learning, dep.directory, overrides=overrides, only_client=only,
+                             program_cache=program_cache if backend == "ort" else None)
         be = get_backend(backend)
         eng = build_engine(module, name, prepare_programs(module, be), be, late=late)
         return cls(module, name, eng, wire_deployment(module, dep.name),
