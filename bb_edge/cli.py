@@ -38,17 +38,21 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}; see `{self.prog} --help`")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with every discovered subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with every discovered subcommand, or with command ``only`` alone when it is one.
+
+    Why ``only``: each command module imports what its parser needs, and some (demo, build) pull in the
+    compiler and matplotlib; a ``bb-edge node`` process would carry them for its whole life (about 45 MB of
+    its resident memory, beside a few MB of weights on a small stage).
+    """
     parser = Parser(prog="bb-edge", description="Run one ML workload across a mixed edge fleet.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("--debug", action="store_true",
                         help="on an error, also print the traceback (accepted anywhere on the command line)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for info in sorted(pkgutil.iter_modules(bb_edge.commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        mod = importlib.import_module(f"bb_edge.commands.{info.name}")
+    found = [m.name for m in pkgutil.iter_modules(bb_edge.commands.__path__) if not m.name.startswith("_")]
+    for name in sorted([only] if only in found else found):
+        mod = importlib.import_module(f"bb_edge.commands.{name}")
         mod.register(sub)
     return parser
 
@@ -145,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args_list: list[str]) -> tuple[int, BaseException | None]:
     """Parse and run one command: (exit code, the error that ended it or None)."""
     try:
-        parser = build_parser()
+        # the command's own module only (every module for --help, --version or an unknown command)
+        parser = build_parser(args_list[0] if args_list and not args_list[0].startswith("-") else None)
         args = parser.parse_args(args_list)
         if args.version:
             from bb_edge import __version__
