@@ -269,16 +269,18 @@ def write_programs(dep: Any, programs: Mapping[str, onnx.ModelProto], out_dir: P
     digests: dict[str, str] = {}
     written: dict[str, str] = {}
     for spec in dep.nodes:
-        digests[spec.name] = written.get(spec.program) or program_digest(programs[spec.name]).hex()
         if spec.program in written:  # a standby names its stage's file
+            digests[spec.name] = written[spec.program]
             continue
-        written[spec.program] = digests[spec.name]
         data = out_dir / f"{Path(spec.program).name}.data"
         data.unlink(missing_ok=True)  # onnx appends to an existing data file: a recompile would grow it
         copy = onnx.ModelProto()
         copy.CopyFrom(programs[spec.name])  # saving as external data rewrites the model it is given
         onnx.save(copy, str(out_dir / spec.program), save_as_external_data=True, all_tensors_to_one_file=True,
                   location=data.name, size_threshold=1024)
+        # the digest of the program as every reader loads it back (onnx.load marks each tensor's data location,
+        # which the compiled proto leaves unset: the two serialise differently)
+        written[spec.program] = digests[spec.name] = program_digest(onnx.load(str(out_dir / spec.program))).hex()
     dep.extra["program_sha256"] = digests
     dep.save(out_dir)
 
