@@ -263,7 +263,7 @@ def write_programs(dep: Any, programs: Mapping[str, onnx.ModelProto], out_dir: P
     node holds its weights once, as the memory goal (weights + KV budget + 80 MB) counts them. Every other
     reader (``onnx.load``) gets the program whole, equal to the one compiled.
     """
-    from bb_edge.engine.engine import program_digest
+    import hashlib
 
     out_dir.mkdir(parents=True, exist_ok=True)
     digests: dict[str, str] = {}
@@ -280,7 +280,10 @@ def write_programs(dep: Any, programs: Mapping[str, onnx.ModelProto], out_dir: P
                   location=data.name, size_threshold=1024)
         # the digest of the program as every reader loads it back (onnx.load marks each tensor's data location,
         # which the compiled proto leaves unset: the two serialise differently)
-        written[spec.program] = digests[spec.name] = program_digest(onnx.load(str(out_dir / spec.program))).hex()
+        # (bb_edge.engine.engine.program_digest's rule, which the compiler may not import)
+        whole = onnx.load(str(out_dir / spec.program))
+        digest = hashlib.sha256(whole.SerializeToString(deterministic=True)).hexdigest()
+        written[spec.program] = digests[spec.name] = digest
     dep.extra["program_sha256"] = digests
     dep.save(out_dir)
 
