@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import onnxruntime as ort
 
+from bb_edge.deployment.manifest import weights_dir
 from bb_edge.wire.envelope import Envelope
 
 if TYPE_CHECKING:  # ORT takes the model's bytes: onnx (~0.6 s with ml_dtypes) is not loaded to run one
@@ -31,6 +32,8 @@ class OrtBackend:
     """Default backend on onnxruntime's CPU (or a preferred provider list)."""
 
     name = "ort"
+    #: takes programs whose weights stay in their external data file (ONNX Runtime maps the file)
+    external_weights = True
 
     def __init__(self, providers: list[str] | None = None, intra_op_threads: int = 0,
                  optimization: str = "all", spin: bool = False) -> None:
@@ -54,7 +57,16 @@ class OrtBackend:
         # thread pools that spin-wait steal the cores the next session needs (measured: a
         # 3-node split ran at 0.5x a single session with spinning, 0.97x without)
         so.add_session_config_entry("session.intra_op.allow_spinning", "1" if self.spin else "0")
+        wdir = weights_dir(model)
+        if wdir is not None:  # external weights: ONNX Runtime maps their file rather than copying them in
+            so.add_session_config_entry("session.model_external_initializers_file_folder_path", wdir)
         sess = ort.InferenceSession(model.SerializeToString(), so, providers=self.providers)
+        # the Python wrapper keeps the serialised model for as long as the session lives (its own comment:
+        # "TODO: This is bad as we're holding the memory indefinitely"), a second copy of every weight the
+        # session already holds; it reads it again only to rebuild a session on a fallback provider list
+        if len(self.providers) == 1 and getattr(sess, "_model_bytes", None) is not None:
+            sess.disable_fallback()  # one provider: nothing to fall back to, so nothing needs the bytes again
+            sess._model_bytes = None
         return OrtSegment(sess)
 
     def materialize_from_wire(self, env: Envelope) -> np.ndarray:

@@ -170,8 +170,14 @@ class Deployment:
         """Seconds a request may wait at one node for its next input (``hop_budget_s``), if set."""
         return _positive(self.extra.get("hop_budget_s"))
 
-    def program(self, name: str, programs: dict[str, onnx.ModelProto] | None = None) -> onnx.ModelProto:
-        """Load a node's program (from ``programs`` if given, else from the directory)."""
+    def program(self, name: str, programs: dict[str, onnx.ModelProto] | None = None,
+                weights: bool = True) -> onnx.ModelProto:
+        """Load a node's program (from ``programs`` if given, else from the directory).
+
+        A program saved with its weights in a side file (ONNX external data, as ``bb-edge compile model.gguf``
+        writes them) comes back whole unless ``weights=False``: then its initializers still point at the
+        file, for a backend that maps it instead of copying it (:func:`weights_dir`).
+        """
         if programs is not None and name in programs:
             return programs[name]
         if self.directory is None:
@@ -180,7 +186,10 @@ class Deployment:
         if not path.is_file():
             raise DeploymentError(f"program {path} is missing; re-run `bb-edge compile`")
         import onnx  # here, not at the top: a node that loads no program (a learning client) skips onnx
-        return onnx.load(str(path))
+        model = onnx.load(str(path), load_external_data=weights)
+        if not weights and has_external_weights(model):
+            set_weights_dir(model, path.parent)
+        return model
 
     def to_json(self) -> dict[str, Any]:
         """The manifest as a JSON-ready dict."""
@@ -551,3 +560,45 @@ def _node_cycle(edges: list[dict[str, Any]]) -> list[str] | None:
                 path.append(v)
                 stack.append((v, sorted(graph.get(v, ()))))
     return None
+
+
+#: metadata key of a program whose weights stay in their side file: the directory the file's location is relative to
+WEIGHTS_DIR_KEY = "bb_edge.weights_dir"
+
+
+def has_external_weights(model: onnx.ModelProto) -> bool:
+    """Whether some initializer of ``model`` keeps its bytes in an external data file (not loaded)."""
+    from onnx import TensorProto
+
+    return any(t.data_location == TensorProto.EXTERNAL for t in model.graph.initializer)
+
+
+def set_weights_dir(model: onnx.ModelProto, directory: Path | str) -> None:
+    """Record where ``model``'s external weights live (a runtime mark: never saved with the program)."""
+    for p in model.metadata_props:
+        if p.key == WEIGHTS_DIR_KEY:
+            p.value = str(directory)
+            return
+    model.metadata_props.add(key=WEIGHTS_DIR_KEY, value=str(directory))
+
+
+def weights_dir(model: onnx.ModelProto) -> str | None:
+    """The directory :func:`set_weights_dir` recorded, or None (weights inside the model)."""
+    return next((p.value for p in model.metadata_props if p.key == WEIGHTS_DIR_KEY), None)
+
+
+def with_weights(model: onnx.ModelProto) -> onnx.ModelProto:
+    """``model`` whole: a copy with its external weights read in (``model`` itself when it has none)."""
+    d = weights_dir(model)
+    if d is None or not has_external_weights(model):
+        return model
+    import onnx
+    from onnx.external_data_helper import load_external_data_for_model
+
+    full = onnx.ModelProto()
+    full.CopyFrom(model)
+    load_external_data_for_model(full, d)
+    keep = [p for p in full.metadata_props if p.key != WEIGHTS_DIR_KEY]
+    del full.metadata_props[:]
+    full.metadata_props.extend(keep)
+    return full

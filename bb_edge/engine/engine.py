@@ -41,7 +41,15 @@ import numpy as np
 
 from bb_edge.backends.base import Backend, PreparedSegment, get_backend
 from bb_edge.deployment.clients import client_name, may_submit, reply_to, request_owner, slot_of_id
-from bb_edge.deployment.manifest import HOST_ID, HOST_NAME, Deployment
+from bb_edge.deployment.manifest import (
+    HOST_ID,
+    HOST_NAME,
+    Deployment,
+    has_external_weights,
+    set_weights_dir,
+    weights_dir,
+    with_weights,
+)
 from bb_edge.deployment.ports import WirePort, wire_ports
 from bb_edge.engine import events as ev
 from bb_edge.engine.admission import contract_problem, decode_checked, producer_ok, stale_event
@@ -331,12 +339,18 @@ class Engine:
         eng.io_quant = {s.name: q for s in list(deployment.inputs) + list(deployment.outputs)
                         if (q := quant_of(s)) is not None}
         stage = deployment.stage_of(node)  # a standby takes its stage's graph inputs and outputs
-        program = deployment.program(node, programs)
+        # weights in a side file stay there when the backend maps them (ONNX Runtime): the node then holds
+        # one copy of them, the backend's, instead of the program's, each segment's and the session's
+        recorded = deployment.extra.get("program_sha256", {}).get(node)
+        lean = getattr(eng.backend, "external_weights", False) and recorded is not None
+        program = deployment.program(node, programs, weights=not lean)
         eng.install(program, name=node,
                     input_edges={i.edge_id: i.name for i in deployment.inputs if i.node == stage},
                     output_edges={o.name: o.edge_id for o in deployment.outputs if o.node == stage},
                     state=deployment.state_pairs(stage))
-        eng.program_hash = program_digest(program)
+        # the digest of the program whole (what an OTA deployer computes from the same file): recorded at compile
+        # time for a program whose weights were left in their file, so that they are not read in to hash them
+        eng.program_hash = bytes.fromhex(recorded) if has_external_weights(program) else program_digest(program)
         return eng
 
     def install(
@@ -359,6 +373,15 @@ class Engine:
         ports = wire_ports(program)
         specs = state_specs(program, state or [])
         segments = split_segments(program, frozenset(specs))
+        wdir = weights_dir(program)
+        for s in segments:
+            if wdir is not None and has_external_weights(s.model):
+                if getattr(self.backend, "external_weights", False):
+                    set_weights_dir(s.model, wdir)  # the backend reads (maps) them from there
+                else:
+                    from onnx.external_data_helper import load_external_data_for_model
+
+                    load_external_data_for_model(s.model, wdir)
         prepared = [self.backend.prepare(s.model, f"{name}.{s.key}") for s in segments]
         recv = {p.edge_id: p for p in ports if p.op == "Recv"}
         for e in list(recv) + list((input_edges or {}).keys()) if bind else []:
@@ -427,6 +450,10 @@ class Engine:
         if name in self.programs:
             self._unbind(name)
         self.unbound.discard(name)
+
+    def program_model(self, name: str) -> onnx.ModelProto:
+        """Installed program ``name`` whole, its weights included (read from their file if it left them there)."""
+        return with_weights(self.programs[name].model)
 
     def set_program_hash(self, digest: bytes) -> None:
         """Announce ``digest`` (SHA-256 of the serving program) in the next HELLOs."""

@@ -189,7 +189,7 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
     the ``max_sessions`` sessions it would inherit in its own budget. ``memory_limits`` (node -> bytes) refuses
     a node, stage or standby, whose weights plus KV budget do not fit, with the bytes.
     """
-    from bb_edge.compiler.compile import default_names, write_deployment
+    from bb_edge.compiler.compile import default_names
     from bb_edge.compiler.partition import partition
     from bb_edge.deployment.manifest import InvalidDeploymentError, validate_manifest
     from bb_edge.names import check_name
@@ -250,8 +250,42 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
     if problems:
         raise InvalidDeploymentError(f"the deployment compiled from {name}", problems)
     if out_dir is not None:
-        write_deployment(dep, programs, Path(out_dir))
+        write_programs(dep, programs, Path(out_dir))
     return dep, programs
+
+
+def write_programs(dep: Any, programs: Mapping[str, onnx.ModelProto], out_dir: Path) -> None:
+    """``<node>.onnx`` with its weights beside it in ``<node>.onnx.data`` (ONNX external data), and
+    deployment.json with each program's digest (``program_sha256``, of the program whole).
+
+    Why external data: a node's ONNX Runtime session then maps the weights file instead of copying every
+    weight out of the program (the engine loads the program without them, :meth:`Deployment.program`), so a
+    node holds its weights once, as the memory goal (weights + KV budget + 80 MB) counts them. Every other
+    reader (``onnx.load``) gets the program whole, equal to the one compiled.
+    """
+    import hashlib
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    digests: dict[str, str] = {}
+    written: dict[str, str] = {}
+    for spec in dep.nodes:
+        if spec.program in written:  # a standby names its stage's file
+            digests[spec.name] = written[spec.program]
+            continue
+        data = out_dir / f"{Path(spec.program).name}.data"
+        data.unlink(missing_ok=True)  # onnx appends to an existing data file: a recompile would grow it
+        copy = onnx.ModelProto()
+        copy.CopyFrom(programs[spec.name])  # saving as external data rewrites the model it is given
+        onnx.save(copy, str(out_dir / spec.program), save_as_external_data=True, all_tensors_to_one_file=True,
+                  location=data.name, size_threshold=1024)
+        # the digest of the program as every reader loads it back (onnx.load marks each tensor's data location,
+        # which the compiled proto leaves unset: the two serialise differently)
+        # (bb_edge.engine.engine.program_digest's rule, which the compiler may not import)
+        whole = onnx.load(str(out_dir / spec.program))
+        digest = hashlib.sha256(whole.SerializeToString(deterministic=True)).hexdigest()
+        written[spec.program] = digests[spec.name] = digest
+    dep.extra["program_sha256"] = digests
+    dep.save(out_dir)
 
 
 def _check_fit(node: str, est: dict[str, Any], max_sessions: int, ctx: int, limit: int | None) -> None:

@@ -430,7 +430,7 @@ class OtaNode:
         """The full image a delta makes of the running program (BAD_DELTA_BASE when it is another one)."""
         from bb_edge.engine.ota import delta as deltas
 
-        base = self.engine.programs[self.loader.program].model  # type: ignore[attr-defined]
+        base = self.engine.program_model(self.loader.program)  # type: ignore[attr-defined]
         if deltas.base_hash(base) != offer.base:
             raise OtaError(BAD_DELTA_BASE, f"the delta applies to {offer.base.hex()[:16]}, this node runs "
                                            f"{deltas.base_hash(base).hex()[:16]}")
