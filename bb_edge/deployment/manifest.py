@@ -583,8 +583,12 @@ def set_weights_dir(model: onnx.ModelProto, directory: Path | str) -> None:
 
 
 def weights_dir(model: onnx.ModelProto) -> str | None:
-    """The directory :func:`set_weights_dir` recorded, or None (weights inside the model)."""
-    return next((p.value for p in model.metadata_props if p.key == WEIGHTS_DIR_KEY), None)
+    """The directory :func:`set_weights_dir` recorded, or None (weights inside the model).
+
+    A stand-in that holds only serialised bytes (a learning client's cached training program) has no
+    metadata and so no external weights."""
+    props = getattr(model, "metadata_props", ())
+    return next((p.value for p in props if p.key == WEIGHTS_DIR_KEY), None)
 
 
 def with_weights(model: onnx.ModelProto) -> onnx.ModelProto:

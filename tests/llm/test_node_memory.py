@@ -7,8 +7,6 @@ it announces and the program an OTA delta applies to must stay those of the prog
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -65,14 +63,3 @@ def test_a_node_maps_its_weights_file_and_computes_hashes_and_rebuilds_the_whole
         assert got.keys() == want.keys()
         for k in got:
             np.testing.assert_array_equal(got[k], want[k])
-
-
-def test_a_node_process_imports_only_its_own_command() -> None:
-    """``bb-edge node`` parses its arguments without the other commands' imports (demo's matplotlib, the
-    compiler): tens of MB of a small stage's memory."""
-    code = ("import sys; from bb_edge.cli import build_parser; "
-            "build_parser('node').parse_args(['node', 'd', '--node', 'n0', '--transport', 'mqtt://h:1']); "
-            "print(sorted(m for m in ('matplotlib', 'bb_edge.compiler', 'bb_edge.commands.demo') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[2]).stdout
-    assert out.strip() == "[]"
