@@ -293,6 +293,9 @@ def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
             t = torch.index_select(t, ax % t.dim(), torch.from_numpy(idx))
             continue
         n = t.shape[ax]
+        if isinstance(n, torch.SymInt):  # a dynamic dim: torch's slice clamps (Python min() would add guards)
+            index[ax % t.dim()] = slice(st, None if en >= 2**62 else en, sp)
+            continue
         st = max(0, min(n, st + n if st < 0 else st))
         en = max(0, min(n, en + n if en < 0 else en))
         index[ax % t.dim()] = slice(st, en, sp)
