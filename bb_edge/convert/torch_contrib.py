@@ -36,7 +36,8 @@ def _unpack(b: Tensor, bits: int) -> Tensor:
     b = b.to(torch.int32)
     if bits == 8:
         return b
-    return torch.stack([b & 0xF, b >> 4], -1).reshape(*b.shape[:-1], b.shape[-1] * 2)
+    hi = torch.div(b, 16, rounding_mode="floor")  # not >>/&: shifts are outside the core ATen opset ExecuTorch takes
+    return torch.stack([b - hi * 16, hi], -1).reshape(*b.shape[:-1], b.shape[-1] * 2)
 
 
 def matmul_nbits(x: list[Any], a: dict[str, Any]) -> list[Tensor]:

@@ -1,0 +1,51 @@
+"""A decoder stage on ExecuTorch: a split fleet with one stage exported to a .pte gives the unsplit tokens.
+
+The tiny random-weight llama is split over 3 nodes in process; the middle stage (a whole decoder layer:
+GroupQueryAttention with its KV cache kept per session on the node, RMSNormalization, the MLP) runs on the
+ExecuTorch backend, exported once with dynamic sequence and past lengths; the others on ONNX Runtime. The
+oracle is one ONNX Runtime session of the whole unsplit decoder (:class:`~bb_edge.llm.fleet.FleetReference`):
+greedy tokens equal for 16 new tokens over 3 prompts, and every step's top logits within float rounding
+(ExecuTorch's kernels sum in another order than ONNX Runtime's, so not bit for bit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bb_edge.adapters.fleet.generation import InprocStepper
+from bb_edge.adapters.transports.inproc import InProcFleet
+from bb_edge.deployment.candidates import top_candidates
+from bb_edge.engine.engine import Engine
+from bb_edge.engine.generation import Generation
+from bb_edge.llm.fleet import FleetReference, compile_decoder, fleet_decoder
+from bb_edge.llm.gguf_load import LlamaGGUF
+from bb_edge.llm.onnx_build import build_decoder
+
+CONTEXT = 256
+PROMPTS = [[1, 5, 9, 3, 17, 40, 2], [7, 8], [100, 200, 30, 4, 250, 6]]
+
+
+@pytest.mark.parametrize("weights", ["fp32", "fp16"])
+def test_a_stage_on_executorch_gives_the_unsplit_sessions_tokens(tiny: LlamaGGUF, weights: str) -> None:
+    dec = build_decoder(tiny, weights, max_context=CONTEXT)
+    dep, programs = compile_decoder(dec, None, nodes=3, llm={"eos": []})
+    ref = FleetReference(fleet_decoder(dec))
+    et = Engine.for_node(dep, "n1", programs, backend="executorch")
+    assert type(et.backend).__name__ == "ExecuTorchBackend"
+    with InProcFleet(dep, programs, engines={"n1": et}) as fleet:
+        stepper = InprocStepper(fleet)
+        for s, prompt in enumerate(PROMPTS):
+            gen = Generation(prompt, 16, CONTEXT)
+            ref.reset()
+            while gen.finished is None:
+                step = gen.next_step()
+                want = ref.step(step["input_ids"][0].tolist())
+                out = stepper.wait(stepper.submit(step, s + 1, gen.step), 120)
+                np.testing.assert_allclose(top_candidates(out)[1][None][:, :8], want["top_logits"][:, :8],
+                                           rtol=1e-3, atol=1e-3)
+                gen.accept(out)
+            assert gen.tokens == ref.generate(prompt, 16)
+        # the ExecuTorch stage kept each session's cache on its node: its prompt and 15 fed-back tokens
+        held = {x.session: x.state["past_key_values.2.key"].shape for x in fleet.engines["n1"].sessions}
+        assert held == {s + 1: (1, 2, len(p) + 15, 16) for s, p in enumerate(PROMPTS)}
