@@ -7,9 +7,9 @@ semantics (docs/ContribOperators.md) for the forms those graphs use, and refuses
   exactly the tokens before this step), ``seqlens_k`` (valid tokens - 1 per row) and rotary inside
   (half-split or interleaved, positions ``seqlens_k + 1 - S + i``), causal over the present K/V.
   Refused: ``local_window_size``, ``softcap``, ``smooth_softmax``, ``position_ids``, ``attention_bias``.
-- ``MatMulNBits``: 4- or 8-bit blocks dequantized as ``(q - zero_point) * scale`` then one float matmul
-  (ONNX Runtime's ``accuracy_level`` 0; at level 4 it rounds the activations to int8 first, so its numbers
-  differ from these by that rounding).
+- ``MatMulNBits``: 4- or 8-bit blocks dequantized as ``(q - zero_point) * scale`` then one float matmul;
+  at ``accuracy_level`` 4 the activations are first rounded to int8 per block as ONNX Runtime's CPU int8
+  path (MLAS) does, which leaves the two apart only by float summation order.
 - ``GatherBlockQuantized``: 4- or 8-bit rows gathered, then dequantized the same way.
 
 Lengths are derived from tensor *values* (``seqlens_k``), never read back to Python, so one exported
@@ -40,6 +40,16 @@ def _unpack(b: Tensor, bits: int) -> Tensor:
     return torch.stack([b - hi * 16, hi], -1).reshape(*b.shape[:-1], b.shape[-1] * 2)
 
 
+def _int8_blocks(t: Tensor, bs: int) -> Tensor:
+    """``t`` [..., K] rounded as ONNX Runtime's int8 path (accuracy_level 4) quantizes the activations: per
+    block of ``bs`` along K, symmetric, scale ``max|t| / 127``, to nearest even (a zero block stays zero)."""
+    blocks = t.reshape(*t.shape[:-1], t.shape[-1] // bs, bs)
+    scale = torch.amax(torch.abs(blocks), -1, keepdim=True) / 127.0
+    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
+    q = torch.where(scale > 0, torch.round(blocks / safe), torch.zeros_like(blocks))
+    return (q * scale).reshape(t.shape)
+
+
 def matmul_nbits(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     """ORT MatMulNBits: ``A @ dequant(B)^T (+ bias)``, B [N, K/block, block*bits/8] uint8."""
     bits, bs, k, n = int(a["bits"]), int(a["block_size"]), int(a["K"]), int(a["N"])
@@ -58,7 +68,10 @@ def matmul_nbits(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
     else:  # float zero points: dequantized as (q - zp) * scale too
         zp = zp_in.to(torch.float32).reshape(n, nb, 1)
     w = ((q - zp) * scales).reshape(n, nb * bs)[:, :k]
-    y = torch.matmul(x[0].to(torch.float32), w.t())
+    a_in = x[0].to(torch.float32)
+    if int(a.get("accuracy_level", 0)) == 4 and k % bs == 0:
+        a_in = _int8_blocks(a_in, bs)
+    y = torch.matmul(a_in, w.t())
     if len(x) > 5 and x[5] is not None:
         y = y + x[5].to(torch.float32)
     return [y.to(x[0].dtype)]

@@ -3,7 +3,7 @@
 Each op is one small graph run by ORT's CPU kernels and by :func:`bb_edge.convert.onnx_torch.to_torch`
 (eager torch): GroupQueryAttention over a prefill, a continued prompt and single-token steps, rotary
 half-split and interleaved, packed and separate Q/K/V; MatMulNBits 4/8-bit with and without zero points
-(accuracy_level 0: ORT's float path); GatherBlockQuantized 8-bit as the decoder's embedding uses it.
+(accuracy_level 0, ORT's float path, and 4, its int8 activations); GatherBlockQuantized 8-bit as the decoder's embedding uses it.
 """
 
 from __future__ import annotations
@@ -68,9 +68,10 @@ def test_group_query_attention_equals_onnx_runtime_over_a_growing_cache(packed: 
         pk, pv = want[1], want[2]
 
 
-@pytest.mark.parametrize("bits,zero_points,bias", [(4, True, True), (4, False, False), (8, False, False),
-                                                   (8, True, False)])
-def test_matmul_nbits_equals_onnx_runtime(bits: int, zero_points: bool, bias: bool) -> None:
+@pytest.mark.parametrize("bits,zero_points,bias,level", [(4, True, True, 0), (4, False, False, 0), (8, False, False, 0),
+                                                         (8, True, False, 0), (4, True, False, 4), (8, False, False, 4)])
+def test_matmul_nbits_equals_onnx_runtime(bits: int, zero_points: bool, bias: bool, level: int) -> None:
+    """accuracy_level 0 is ORT's float path, 4 its int8 activations (the decoder's): both to float rounding."""
     rng = np.random.default_rng(bits)
     k, n, bs = 64, 24, 32
     nb = k // bs
@@ -86,7 +87,7 @@ def test_matmul_nbits_equals_onnx_runtime(bits: int, zero_points: bool, bias: bo
         names += ["", "bias"] if zero_points else ["", "", "bias"]
         inits.append(numpy_helper.from_array(rng.standard_normal(n).astype(np.float32), "bias"))
     node = helper.make_node("MatMulNBits", names, ["Y"], domain="com.microsoft", K=k, N=n, bits=bits,
-                            block_size=bs, accuracy_level=0)
+                            block_size=bs, accuracy_level=level)
     m = _model(node, [helper.make_tensor_value_info("A", F32, [2, 3, k])], ["Y"], inits)
     want, got = _both(m, {"A": rng.standard_normal((2, 3, k)).astype(np.float32)})
     np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-4)
