@@ -156,7 +156,7 @@ def group_query_attention(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
         q, k = _rotate(q, cos, sin, inter), _rotate(k, cos, sin, inter)
     past_k, past_v = (x[3], x[4]) if len(x) > 4 else (None, None)
     # a static empty past (a prefill-only program) adds nothing; a symbolic one (maybe 0 at run time) is joined
-    if past_k is not None and not (isinstance(past_k.shape[2], int) and past_k.shape[2] == 0):
+    if past_k is not None and past_v is not None and not (isinstance(past_k.shape[2], int) and past_k.shape[2] == 0):
         k = torch.cat([past_k.to(torch.float32), k], 2)
         v = torch.cat([past_v.to(torch.float32), v], 2)
     t = k.shape[2]

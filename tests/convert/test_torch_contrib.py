@@ -1,9 +1,10 @@
 """The converter's ONNX Runtime contrib ops against ONNX Runtime itself, on random inputs (the oracle).
 
 Each op is one small graph run by ORT's CPU kernels and by :func:`bb_edge.convert.onnx_torch.to_torch`
-(eager torch): GroupQueryAttention over a prefill, a continued prompt and single-token steps, rotary
-half-split and interleaved, packed and separate Q/K/V; MatMulNBits 4/8-bit with and without zero points
-(accuracy_level 0, ORT's float path, and 4, its int8 activations); GatherBlockQuantized 8-bit as the decoder's embedding uses it.
+(eager torch): GroupQueryAttention over a prefill, a continued prompt and single-token steps,
+rotary half-split and interleaved, packed and separate Q/K/V; MatMulNBits 4/8-bit with and without zero points
+(accuracy_level 0, ORT's float path, and 4, its int8 activations); GatherBlockQuantized 8-bit as the
+decoder's embedding uses it.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def test_group_query_attention_equals_onnx_runtime_over_a_growing_cache(packed: 
     ins += [helper.make_tensor_value_info(n, F32, [1, kvh, "p", d]) for n in ("pk", "pv")]
     ins += [helper.make_tensor_value_info("seqlens_k", TensorProto.INT32, [1]),
             helper.make_tensor_value_info("total", TensorProto.INT32, [])]
-    m = _model(node, ins, ["out", "ok", "ov"], [numpy_helper.from_array(cos, "cos"), numpy_helper.from_array(sin, "sin")])
+    trig = [numpy_helper.from_array(cos, "cos"), numpy_helper.from_array(sin, "sin")]
+    m = _model(node, ins, ["out", "ok", "ov"], trig)
     pk = pv = np.zeros((1, kvh, 0, d), np.float32)
     for s in (5, 3, 1, 1, 1):  # a prefill, a continued prompt, then token by token
         total = pk.shape[2] + s
@@ -68,8 +70,9 @@ def test_group_query_attention_equals_onnx_runtime_over_a_growing_cache(packed: 
         pk, pv = want[1], want[2]
 
 
-@pytest.mark.parametrize("bits,zero_points,bias,level", [(4, True, True, 0), (4, False, False, 0), (8, False, False, 0),
-                                                         (8, True, False, 0), (4, True, False, 4), (8, False, False, 4)])
+@pytest.mark.parametrize("bits,zero_points,bias,level", [
+    (4, True, True, 0), (4, False, False, 0), (8, False, False, 0), (8, True, False, 0), (4, True, False, 4),
+    (8, False, False, 4)])
 def test_matmul_nbits_equals_onnx_runtime(bits: int, zero_points: bool, bias: bool, level: int) -> None:
     """accuracy_level 0 is ORT's float path, 4 its int8 activations (the decoder's): both to float rounding."""
     rng = np.random.default_rng(bits)

@@ -1,8 +1,9 @@
 """A decoder stage on ExecuTorch: a split fleet with one stage exported to a .pte gives the unsplit tokens.
 
-The tiny random-weight llama is split over 3 nodes in process; the middle stage (a whole decoder layer:
-GroupQueryAttention with its KV cache kept per session on the node, RMSNormalization, the MLP) runs on the
-ExecuTorch backend, exported once with dynamic sequence and past lengths; the others on ONNX Runtime. The
+The tiny random-weight llama is split in process; one stage (whole decoder layers: GroupQueryAttention with
+its KV cache kept per session on the node, RMSNormalization, the MLP; the embedding or the head and its top
+candidates) runs on the ExecuTorch backend, exported once with dynamic sequence and past lengths; the others
+on ONNX Runtime. The
 oracle is one ONNX Runtime session of the whole unsplit decoder (:class:`~bb_edge.llm.fleet.FleetReference`):
 greedy tokens equal for 16 new tokens over 3 prompts, and every step's top logits within float rounding
 (ExecuTorch's kernels sum in another order than ONNX Runtime's, so not bit for bit).
@@ -26,14 +27,17 @@ CONTEXT = 256
 PROMPTS = [[1, 5, 9, 3, 17, 40, 2], [7, 8], [100, 200, 30, 4, 250, 6]]
 
 
-@pytest.mark.parametrize("weights", ["fp32", "fp16"])
-def test_a_stage_on_executorch_gives_the_unsplit_sessions_tokens(tiny: LlamaGGUF, weights: str) -> None:
+@pytest.mark.parametrize("weights,nodes,stage", [("fp32", 4, "n0"), ("fp16", 3, "n2")])
+def test_a_stage_on_executorch_gives_the_unsplit_sessions_tokens(tiny: LlamaGGUF, weights: str, nodes: int,
+                                                                 stage: str) -> None:
+    """fp32: the first stage (embedding, layer 0) of 4; fp16: the last (layer 3, norm, head, top candidates)."""
     dec = build_decoder(tiny, weights, max_context=CONTEXT)
-    dep, programs = compile_decoder(dec, None, nodes=3, llm={"eos": []})
+    dep, programs = compile_decoder(dec, None, nodes=nodes, llm={"eos": []})
+    layer = dep.extra["placement"]["nodes"][stage]["layers"][0]
     ref = FleetReference(fleet_decoder(dec))
-    et = Engine.for_node(dep, "n1", programs, backend="executorch")
+    et = Engine.for_node(dep, stage, programs, backend="executorch")
     assert type(et.backend).__name__ == "ExecuTorchBackend"
-    with InProcFleet(dep, programs, engines={"n1": et}) as fleet:
+    with InProcFleet(dep, programs, engines={stage: et}) as fleet:
         stepper = InprocStepper(fleet)
         for s, prompt in enumerate(PROMPTS):
             gen = Generation(prompt, 16, CONTEXT)
@@ -47,5 +51,5 @@ def test_a_stage_on_executorch_gives_the_unsplit_sessions_tokens(tiny: LlamaGGUF
                 gen.accept(out)
             assert gen.tokens == ref.generate(prompt, 16)
         # the ExecuTorch stage kept each session's cache on its node: its prompt and 15 fed-back tokens
-        held = {x.session: x.state["past_key_values.2.key"].shape for x in fleet.engines["n1"].sessions}
+        held = {x.session: x.state[f"present.{layer}.key"].shape for x in fleet.engines[stage].sessions}
         assert held == {s + 1: (1, 2, len(p) + 15, 16) for s, p in enumerate(PROMPTS)}
