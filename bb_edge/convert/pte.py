@@ -4,6 +4,9 @@ Route: ONNX -> :mod:`bb_edge.convert.onnx_torch` (torch only, no torchvision)
 -> ``torch.export`` -> optional PT2E int8 (XNNPACKQuantizer, calibrated on the
 node's samples) -> ``to_edge_transform_and_lower`` with the XNNPACK
 partitioner -> ``.pte`` bytes. Needs ``pip install bb-edge[executorch]``.
+
+A decoder stage (ONNX Runtime's GroupQueryAttention, :mod:`bb_edge.convert.torch_contrib`) exports with its
+symbolic input dims dynamic (sequence and past lengths), so one program serves every step of a session.
 """
 
 from __future__ import annotations
