@@ -41,15 +41,21 @@ class PteSegment:
         """Load a .pte file whose forward takes ``input_names`` in order."""
         return cls(Path(path).read_bytes(), input_names, output_names)
 
+    def _tensor(self, a: Any) -> Any:
+        """A contiguous torch tensor of ``a``. A zero-size value (a session's empty KV cache at its first step)
+        is made by torch: numpy gives it strides ExecuTorch refuses (0 where torch puts the row length)."""
+        arr = np.asarray(a)
+        if arr.size == 0:
+            return self._torch.from_numpy(np.zeros(1, arr.dtype)).reshape(-1)[:0].reshape(arr.shape).contiguous()
+        # reshape: ascontiguousarray alone turns a 0-d input into shape [1]
+        return self._torch.from_numpy(np.ascontiguousarray(arr).reshape(arr.shape))
+
     def run(self, inputs: dict[str, Any]) -> dict[str, Any]:
         """Execute the method; outputs by name as numpy arrays (a sequence as a list of them, see ProgramIO)."""
         if self.io is not None:
-            outs_io: Any = self.method.execute([self._torch.from_numpy(np.ascontiguousarray(a).reshape(np.shape(a)))
-                                                for a in self.io.feed(inputs)])
+            outs_io: Any = self.method.execute([self._tensor(a) for a in self.io.feed(inputs)])
             return self.io.results(list(outs_io))
-        # reshape: ascontiguousarray alone turns a 0-d input into shape [1]
-        args = [self._torch.from_numpy(np.ascontiguousarray(inputs[n]).reshape(np.shape(inputs[n])))
-                for n in self.input_names]
+        args = [self._tensor(inputs[n]) for n in self.input_names]
         outs: Any = self.method.execute(args)
         return {n: np.asarray(o.detach().numpy() if hasattr(o, "detach") else o)
                 for n, o in zip(self.output_names, outs)}

@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
+from bb_edge.convert.torch_contrib import CONTRIB, CONTRIB_OPS, has_dynamic_attention, shape
 from bb_edge.convert.torch_control import (
     CONTROL_OPS,
     control_module,
@@ -292,6 +293,9 @@ def _slice(x: list[Any], a: dict[str, Any]) -> list[Tensor]:
             t = torch.index_select(t, ax % t.dim(), torch.from_numpy(idx))
             continue
         n = t.shape[ax]
+        if isinstance(n, torch.SymInt):  # a dynamic dim: torch's slice clamps (Python min() would add guards)
+            index[ax % t.dim()] = slice(st, None if en >= 2**62 else en, sp)
+            continue
         st = max(0, min(n, st + n if st < 0 else st))
         en = max(0, min(n, en + n if en < 0 else en))
         index[ax % t.dim()] = slice(st, en, sp)
@@ -461,6 +465,9 @@ _SIMPLE: dict[str, OpFn] = {
 }
 _SIMPLE.update(EXTRA)
 _SIMPLE.update(SEQ_OPS)
+_SIMPLE.update(CONTRIB)
+#: (domain, op) pairs outside the default domain the converter takes
+_DOMAIN_OPS = ML_OPS | CONTRIB_OPS
 SUPPORTED_OPS = frozenset(_SIMPLE) | {"Softmax", "Constant", "Split", SEQ_MAP} | CONTROL_OPS
 # inputs read as Python values at conversion time (shapes/axes/pads), not traced tensors
 _STATIC_INPUTS = {"Reshape": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "ReduceSum": {1},
@@ -680,11 +687,13 @@ def unsupported_ops(model: onnx.ModelProto) -> list[tuple[str, str]]:
     types = value_types(model) if control else {}
     values = constant_values(model.graph) if control else {}
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
+    dyn_shapes = has_dynamic_attention(model)  # a decoder stage exports with dynamic lengths: Shape is traced
     out = []
     for n in model.graph.node:
         static = _STATIC_INPUTS.get(n.op_type, set())
         dynamic = [x for i, x in enumerate(n.input) if i in static and x and x not in consts]
-        if n.op_type not in SUPPORTED_OPS or (n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in ML_OPS):
+        if not (n.op_type in SUPPORTED_OPS or n.op_type == "Shape" and dyn_shapes) or (
+                n.domain not in ("", "ai.onnx") and (n.domain, n.op_type) not in _DOMAIN_OPS):
             out.append((n.op_type, n.name))
         elif n.op_type in CONTROL_OPS and (why := structural_refusal(n, consts, opset)):
             out.append((why, n.name))
@@ -926,6 +935,8 @@ class OnnxModule(torch.nn.Module):
             return _softmax(args, attrs, self.opset)
         if op == "Split":
             return _split(args, attrs, n_out)
+        if op == "Shape":
+            return shape(args, attrs)
         return _SIMPLE[op](args, attrs)
 
     def forward(self, *inputs: Tensor) -> tuple[Tensor, ...]:

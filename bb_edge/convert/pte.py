@@ -4,9 +4,14 @@ Route: ONNX -> :mod:`bb_edge.convert.onnx_torch` (torch only, no torchvision)
 -> ``torch.export`` -> optional PT2E int8 (XNNPACKQuantizer, calibrated on the
 node's samples) -> ``to_edge_transform_and_lower`` with the XNNPACK
 partitioner -> ``.pte`` bytes. Needs ``pip install bb-edge[executorch]``.
+
+A decoder stage (ONNX Runtime's GroupQueryAttention, :mod:`bb_edge.convert.torch_contrib`) exports with its
+symbolic input dims dynamic (sequence and past lengths), so one program serves every step of a session.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import onnx
@@ -19,13 +24,18 @@ class PteExportError(BuildError):
 
 
 def example_inputs(model: onnx.ModelProto) -> list[np.ndarray]:
-    """Zero arrays of the program's inputs (symbolic dims = 1; see :class:`~bb_edge.convert.onnx_torch.ProgramIO`:
+    """Zero arrays of the program's inputs (symbolic dims = 1, a decoder stage's dynamic dims 2, 3, ...; see
+    :class:`~bb_edge.convert.onnx_torch.ProgramIO`:
     no zero-size inputs, unsigned 16/32/64-bit as the wider signed type, a sequence as its pinned elements)."""
     from bb_edge.convert.onnx_torch import ProgramIO
+    from bb_edge.convert.torch_contrib import dynamic_dims
     from bb_edge.convert.torch_exact import to_program
 
     io = ProgramIO(model)
     taken = set(io.inputs)
+    # a dynamic dim's example is >= 2 and differs from every other's (torch.export specializes 0/1 and may
+    # take two dims of one size for one)
+    sizes = {name: 2 + k for k, name in enumerate(dynamic_dims(model))}
     out = []
     for i in model.graph.input:
         if i.name not in taken:
@@ -33,7 +43,8 @@ def example_inputs(model: onnx.ModelProto) -> list[np.ndarray]:
         if i.name in io.sequences:  # a pinned sequence: one array per element
             out += [to_program(np.zeros(s, d)) for d, s in io.sequences[i.name]]
             continue
-        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in i.type.tensor_type.shape.dim]
+        dims = [d.dim_value if d.HasField("dim_value") else sizes.get(d.dim_param, 1)
+                for d in i.type.tensor_type.shape.dim]
         out.append(to_program(np.zeros(dims, dtype=onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type))))
     return out
 
@@ -69,7 +80,7 @@ def export_pte(compute: onnx.ModelProto, int8: bool = False,
             module_q = convert_pt2e(prepared)
             ep = torch.export.export(module_q, ex)
         else:
-            ep = torch.export.export(module, ex)
+            ep = torch.export.export(module, ex, dynamic_shapes=_dynamic_shapes(compute, module.input_names))
         # XNNPACK takes tensors of rank <= 6 and fails at load on more: such programs run on portable kernels
         parts = [] if _max_rank(compute) > 6 else [XnnpackPartitioner()]
         prog = to_edge_transform_and_lower(ep, partitioner=parts).to_executorch()
@@ -81,6 +92,23 @@ def export_pte(compute: onnx.ModelProto, int8: bool = False,
         raise PteExportError(f"ExecuTorch export failed{at}: {type(exc).__name__}: {first}; "
                              f"build this node for an ONNX Runtime target (or run with --backend ort)") from exc
     return bytes(prog.buffer)
+
+
+def _dynamic_shapes(model: onnx.ModelProto, names: list[str]) -> tuple[tuple[dict[int, object], ...]] | None:
+    """torch.export's dynamic_shapes for a decoder stage (one ``Dim`` per symbolic dim name, shared by every
+    input naming it), None for a static program."""
+    from torch.export import Dim
+
+    from bb_edge.convert.torch_contrib import dynamic_dims
+
+    ranges = dynamic_dims(model)
+    if not ranges:
+        return None
+    dims = {n: Dim(f"d{k}_" + re.sub(r"\W", "_", n), min=lo, max=hi) for k, (n, (lo, hi)) in enumerate(ranges.items())}
+    by_name = {i.name: i for i in model.graph.input}
+    # forward(*inputs): one entry, the tuple of every input's dims
+    return (tuple({ax: dims[d.dim_param] for ax, d in enumerate(by_name[n].type.tensor_type.shape.dim)
+                   if d.dim_param in dims} for n in names),)
 
 
 def _max_rank(model: onnx.ModelProto) -> int:

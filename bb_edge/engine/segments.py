@@ -60,6 +60,20 @@ def split_segments(program: onnx.ModelProto, held: frozenset[str] = frozenset())
             groups[d] = []
             order.append(d)
         groups[d].append(op)
+    # ops that read only initializers (a float16 weight cast to float32) run in every segment that needs
+    # them: as a segment of their own they would have no sources and outputs typed by nothing
+    consts = groups.pop(frozenset(), [])
+    if consts:
+        order.remove(frozenset())
+        for key, grp in groups.items():
+            need = {x for op in grp for x in node_reads(op)}
+            pre: list[onnx.NodeProto] = []
+            for op in reversed(consts):
+                if any(o in need for o in op.output):
+                    pre.insert(0, op)
+                    need |= set(node_reads(op))
+            groups[key] = pre + grp
+    const_outs = {o for op in consts for o in op.output}
     # order groups so that a group runs after every group it consumes from
     first_seen = {k: i for i, k in enumerate(order)}
     order.sort(key=lambda s: (len(s), first_seen[s]))
@@ -74,7 +88,7 @@ def split_segments(program: onnx.ModelProto, held: frozenset[str] = frozenset())
         consumed = [x for op in grp for x in node_reads(op) if x and x not in inits]
         inputs = list(dict.fromkeys(x for x in consumed if x not in produced))
         consumers_elsewhere = {x for k, other in groups.items() if k != key
-                               for op in other for x in node_reads(op)}
+                               for op in other for x in node_reads(op)} - const_outs
         outputs = [o for op in grp for o in op.output
                    if o and (o in needed_outside or o in consumers_elsewhere)]
         if not outputs:

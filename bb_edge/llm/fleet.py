@@ -211,7 +211,7 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
     dep, programs = partition(model, layer_placement(model, names, ranges), name=name, node_order=names,
                               allow_cycles=False)
     dep.extra["pipeline"] = True
-    dep.extra["backend"] = "ort"  # contrib ops: ONNX Runtime runs every stage
+    dep.extra["backend"] = "ort"  # contrib ops: ONNX Runtime by default; ExecuTorch converts them too (docs/llm.md)
     state = {name: state_pairs(r) for name, r in zip(names, ranges)}
     state_names = {e[k] for pairs in state.values() for e in pairs for k in ("output", "input")}
     dep.inputs = [i for i in dep.inputs if i.name not in state_names]
