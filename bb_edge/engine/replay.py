@@ -1,0 +1,124 @@
+"""Replay: how a stateful stage's standby rebuilds a session's state from the stage's own inputs.
+
+The other rebuild way of a deployment with standbys (deployment.json ``rebuild``: ``replay``; the default,
+``replicate``, is bb_edge/engine/replication.py). Under replay the primary sends its standby nothing: the
+node *upstream* of the stage (the one that sends the stage its session steps) keeps what it sent, per
+session, as a :class:`ReplayLog`. When that node re-routes the stage to its standby (RouteChanged), it sends
+the standby one ``CTRL_STATE_REPLAY`` control envelope per live session, then the session's newest step
+again as a normal data envelope. The replay's payload is a sequence of length-prefixed envelopes (the
+wire's own codec), one per tensor the stage receives (``edge`` = its data edge id): every step but the
+newest, concatenated along the tensor's one growing axis. The standby runs them through its program in
+one prefill from an empty state and keeps the state as of the session's newest step, so the newest step
+itself then runs as a normal step (its outputs are computed exactly as the primary would have).
+
+The log is bounded per session (``replay_bytes``): a session whose kept inputs pass it, or whose log does
+not start at step 0 (this node took over in the middle of the session), cannot be replayed and is ended
+with a typed event at failover, never rebuilt from partial inputs. Pure data and codec: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bb_edge.errors import WireError
+from bb_edge.wire import envelope as wire
+from bb_edge.wire.framing import StreamDecoder, length_prefix
+
+SessionKey = tuple[int, int]
+Steps = list[tuple[int, int, dict[int, np.ndarray]]]
+"""Kept steps of one session: (step, request id, tensors by edge id)."""
+
+
+@dataclass
+class Kept:
+    """The inputs one session sent a stage so far: per step, its request id and its tensors by edge id."""
+
+    steps: Steps = field(default_factory=list)
+    nbytes: int = 0
+    last_request: int = 0  # the newest step's request id: where the owner is told if the session ends
+    #: why the session cannot be replayed any more (its inputs passed the bound), or None
+    lost: str | None = None
+
+
+class ReplayLog:
+    """What this node sent each stage with a standby, per session, bounded by ``max_bytes`` per session."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._kept: dict[tuple[str, SessionKey], Kept] = {}
+
+    def record(self, stage: str, skey: SessionKey, step: int, request_id: int, edge: int,
+               value: np.ndarray) -> None:
+        """Keep ``value``, sent to ``stage`` on ``edge`` as step ``step`` of session ``skey``."""
+        kept = self._kept.setdefault((stage, skey), Kept())
+        kept.last_request = max(kept.last_request, request_id) if kept.steps else request_id
+        if kept.lost is not None:
+            return
+        if kept.steps and kept.steps[-1][0] == step:
+            kept.steps[-1][2].setdefault(edge, value)
+        elif kept.steps and kept.steps[-1][0] > step:
+            return  # a resend of an older step: kept already
+        else:
+            kept.steps.append((step, request_id, {edge: value}))
+        kept.nbytes += int(value.nbytes)
+        if kept.nbytes > self.max_bytes:
+            kept.steps, kept.lost = [], (f"its inputs to {stage} passed the replay bound of {self.max_bytes} bytes "
+                                         f"(the context) at step {step}")
+
+    def sessions(self, stage: str) -> list[tuple[SessionKey, Kept]]:
+        """Every session with inputs kept for ``stage``."""
+        return [(k[1], v) for k, v in self._kept.items() if k[0] == stage]
+
+    def forget(self, skey: SessionKey) -> None:
+        """The session ended here: nothing of it is kept any more."""
+        for k in [k for k in self._kept if k[1] == skey]:
+            del self._kept[k]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes kept for every session."""
+        return sum(k.nbytes for k in self._kept.values())
+
+
+def concat_steps(steps: Steps, axes: dict[int, int]) -> dict[int, np.ndarray] | str:
+    """Each edge's tensors of ``steps`` joined along its growing axis (``axes``), or why they cannot be."""
+    if not steps or steps[0][0] != 0:
+        return "its inputs are not kept from step 0 (this node took the session over mid-way)"
+    if [s for s, _, _ in steps] != list(range(len(steps))):
+        return "a step of its inputs is missing"
+    out: dict[int, np.ndarray] = {}
+    for edge, ax in axes.items():
+        parts = [values.get(edge) for _, _, values in steps]
+        if any(p is None for p in parts):
+            return f"edge {edge} is missing from a kept step"
+        out[edge] = np.ascontiguousarray(np.concatenate([np.asarray(p) for p in parts], axis=ax))
+    return out
+
+
+def encode_replay(tensors: dict[int, np.ndarray], sender: int) -> bytes:
+    """The payload of a CTRL_STATE_REPLAY: one length-prefixed envelope per edge."""
+    parts = []
+    for edge in sorted(tensors):
+        arr = tensors[edge]
+        env = wire.Envelope.for_array(arr, sender=sender, receiver=sender, seq=0, edge=edge)
+        parts.append(length_prefix(wire.encode(env, max_payload=max(arr.nbytes, 1))))
+    return b"".join(parts)
+
+
+def decode_replay(payload: bytes, max_bytes: int) -> dict[int, np.ndarray] | str:
+    """The replayed tensors by edge id, or why the payload is refused."""
+    out: dict[int, np.ndarray] = {}
+    try:
+        envs = StreamDecoder(max_envelope=max_bytes).feed(payload)
+        if sum(len(e) + 4 for e in envs) != len(payload):
+            return "trailing bytes after the last tensor"
+        for raw in envs:
+            env = wire.decode(raw, max_payload=max_bytes)
+            if env.edge in out:
+                return f"edge {env.edge} repeated"
+            out[env.edge] = np.array(env.array())
+    except (WireError, ValueError) as exc:
+        return f"malformed replay: {exc}"
+    return out

@@ -1,0 +1,89 @@
+"""Rebuild by replay (issue 39, way (a)): the stage before a standby's stage keeps each session's inputs to it.
+
+Same harness as tests/llm/test_llm_failover.py (tiny random-weight decoder, one ``bb-edge node`` process per
+node on a real Mosquitto, four greedy sessions at once), compiled with ``--rebuild replay``: the middle
+stage is SIGKILLed at a random token; its standby rebuilds every session from n0's kept hidden states in
+one prefill and the tokens must equal the unsplit ONNX Runtime decoder's. No state delta crosses the wire
+at any time (node status counters). A session whose kept inputs passed their bound ends with a typed
+SessionEnded, never a wrong token.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bb_edge.deployment.manifest import load_deployment
+from bb_edge.errors import PlacementError
+from bb_edge.llm.fleet import compile_gguf
+from tests.llm.test_llm_failover import CONTEXT, PROMPTS, SEED, TOKENS, check_same, gens, reference  # noqa: F401
+from tests.support.llm_failover import LlmFleet, describe, kill_at, run_generations, status_counters
+
+
+@pytest.fixture(scope="module")
+def replay_dir(tiny_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 3-stage tiny decoder, n1 with standby n1b, rebuilt by replay."""
+    out = tmp_path_factory.mktemp("replay")
+    compile_gguf(tiny_gguf, out, nodes=3, context=CONTEXT, standby={"n1": "n1b"}, rebuild="replay")
+    return out
+
+
+def test_compile_records_the_rebuild_way(replay_dir: Path, tiny_gguf: Path, tmp_path: Path) -> None:
+    dep = load_deployment(replay_dir)
+    assert dep.extra["rebuild"] == "replay" and dep.standby == {"n1": ["n1b"]}
+    hidden = int(dep.extra["llm"]["hidden"])
+    keep = dep.node("n0").limits["replay_bytes"]
+    assert keep >= CONTEXT * 2 * hidden  # the context's fp16 hidden states into n1
+    assert dep.extra["placement"]["nodes"]["n0"]["replay_log_bytes"] == 4 * keep  # counted in n0's budget
+    with pytest.raises(PlacementError, match="first stage"):
+        compile_gguf(tiny_gguf, tmp_path / "first", nodes=3, context=CONTEXT, standby={"n0": "n0b"}, rebuild="replay")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "compile", str(tiny_gguf), "--nodes", "3", "--context",
+                        str(CONTEXT), "--standby", "n2=n2b", "--rebuild", "replay", "-o", str(tmp_path / "cli")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "cli" / "deployment.json").read_text())["rebuild"] == "replay"
+    assert "rebuilt by replay" in r.stdout
+
+
+def test_kill_the_middle_stage_replay_rebuilds_every_session_with_the_same_tokens(
+        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:  # noqa: F811
+    rng = random.Random(SEED + 31)
+    token = rng.randrange(8, len(PROMPTS) * TOKENS - 20)
+    what = f"replay: kill -9 n1 (standby n1b) after token {token} (BB_EDGE_FAILOVER_SEED={SEED})"
+    with LlmFleet(replay_dir, tmp_path) as fleet:
+        run = run_generations(fleet, gens(), kill_at(fleet, "n1", token))
+        print(f"{what}: pause {run.pause('kill')} s, worst session gap {run.session_pause('kill')} s")
+        check_same(run, reference, fleet, what)
+        counters = status_counters(fleet, 2.5)
+    assert not fleet.nodes["n1"].alive()
+    # no state delta ever crossed (steady state nor failover); n0 replayed the sessions to n1b once
+    assert {n: c.get("state_delta_bytes_out", 0) for n, c in counters.items()} == dict.fromkeys(counters, 0), counters
+    assert counters["n0"]["replay_bytes_out"] > 0, counters
+
+
+def test_a_session_whose_kept_inputs_passed_their_bound_ends_typed_never_a_wrong_token(
+        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:  # noqa: F811
+    small = tmp_path / "dep"
+    shutil.copytree(replay_dir, small)
+    manifest = json.loads((small / "deployment.json").read_text())
+    n0 = next(n for n in manifest["nodes"] if n["name"] == "n0")
+    n0["limits"]["replay_bytes"] = 64  # less than one token's hidden state: no session can be replayed
+    (small / "deployment.json").write_text(json.dumps(manifest))
+    token = random.Random(SEED + 37).randrange(8, 40)
+    what = f"replay past its bound: kill -9 n1 after token {token} (BB_EDGE_FAILOVER_SEED={SEED})"
+    with LlmFleet(small, tmp_path / "run") as fleet:
+        run = run_generations(fleet, gens(), kill_at(fleet, "n1", token), timeout=30)
+    # n0 ended each session (SessionEnded to its last step, or SessionRefused to the step that came next),
+    # naming why: the typed reason reaches the owner, not a token from a state that was never rebuilt
+    assert run.error is not None and "cannot rebuild it after n1 went down" in run.error \
+        and "replay bound" in run.error, describe(run, fleet, what)
+    for s, toks in run.tokens.items():  # every token served before the end is the right one
+        assert toks == reference[s][:len(toks)], f"{what}: session {s} got a wrong token"
