@@ -21,10 +21,35 @@ from pathlib import Path
 import pytest
 
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.engine.generation import Generation
 from bb_edge.errors import PlacementError
-from bb_edge.llm.fleet import compile_gguf
-from tests.llm.test_llm_failover import CONTEXT, PROMPTS, SEED, TOKENS, check_same, gens, reference  # noqa: F401
-from tests.support.llm_failover import LlmFleet, describe, kill_at, run_generations, status_counters
+from bb_edge.llm.fleet import FleetReference, compile_gguf, fleet_decoder
+from bb_edge.llm.gguf_load import load_gguf
+from bb_edge.llm.onnx_build import build_decoder
+from tests.support.llm_failover import LlmFleet, Run, describe, kill_at, run_generations, status_counters
+
+CONTEXT = 256
+TOKENS = 40  # per session
+PROMPTS = {1: [1, 5, 9, 3, 17, 40, 2], 2: [7, 7, 100, 3], 3: [200, 11, 4, 4, 9, 60], 4: [33, 2]}
+SEED = int(os.environ.get("BB_EDGE_FAILOVER_SEED", str(random.SystemRandom().randrange(1 << 30))))
+
+
+@pytest.fixture(scope="module")
+def reference(tiny_gguf: Path) -> dict[int, list[int]]:
+    """Each prompt's greedy tokens from one ORT session of the unsplit decoder: the oracle."""
+    ref = FleetReference(fleet_decoder(build_decoder(load_gguf(tiny_gguf), "int4", max_context=CONTEXT)))
+    return {s: ref.generate(p, TOKENS) for s, p in PROMPTS.items()}
+
+
+def gens() -> dict[int, Generation]:
+    return {s: Generation(p, TOKENS, CONTEXT) for s, p in PROMPTS.items()}
+
+
+def check_same(run: Run, reference: dict[int, list[int]], fleet: LlmFleet, what: str) -> None:
+    assert run.error is None, describe(run, fleet, what)
+    assert run.tokens == reference, f"{what}: tokens differ from the uninterrupted run"
+    per_session = {s: sum(1 for e in run.events if e.session == s) for s in PROMPTS}
+    assert per_session == {s: TOKENS for s in PROMPTS}, f"{what}: a token lost or repeated: {per_session}"
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +79,7 @@ def test_compile_records_the_rebuild_way(replay_dir: Path, tiny_gguf: Path, tmp_
 
 
 def test_kill_the_middle_stage_replay_rebuilds_every_session_with_the_same_tokens(
-        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:  # noqa: F811
+        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:
     rng = random.Random(SEED + 31)
     token = rng.randrange(8, len(PROMPTS) * TOKENS - 20)
     what = f"replay: kill -9 n1 (standby n1b) after token {token} (BB_EDGE_FAILOVER_SEED={SEED})"
@@ -70,7 +95,7 @@ def test_kill_the_middle_stage_replay_rebuilds_every_session_with_the_same_token
 
 
 def test_a_session_whose_kept_inputs_passed_their_bound_ends_typed_never_a_wrong_token(
-        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:  # noqa: F811
+        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:
     small = tmp_path / "dep"
     shutil.copytree(replay_dir, small)
     manifest = json.loads((small / "deployment.json").read_text())
