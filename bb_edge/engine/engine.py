@@ -50,7 +50,7 @@ from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
-from bb_edge.engine.replay import ReplayLog, concat_steps, decode_replay, encode_replay
+from bb_edge.engine.replay import ReplayLog, decode_replay, encode_replay, replay_problem
 from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
@@ -252,7 +252,7 @@ class Engine:
         # "replay" (this node keeps the session inputs it sends such a stage and replays them at failover)
         self.rebuild = "replicate"
         self.replay_log = ReplayLog(self.limits.replay_bytes)
-        self._rebuilding: set[SessionKey] = set()  # sessions whose replay prefill runs here
+        self._rebuilding: dict[SessionKey, int] = {}  # sessions replayed here -> the step they will be at
         # graph inputs/outputs the host carries as int8 (deployment.json ``quant``): name -> (scale, zero point)
         self.io_quant: dict[str, tuple[float, int]] = {}
         self.routes: dict[str, str] = {}
@@ -858,8 +858,9 @@ class Engine:
             # a shared broker, but knows only its server): not for this node, changes nothing, not a refusal
             self._count("foreign_hellos")
             return
-        if sender is None and env.edge == CTRL_SESSION_CLOSE and (slot := slot_of_id(env.sender)) is not None:
-            sender = client_name(slot)  # a client ends its own session (deployment ids name no clients)
+        if sender is None and env.edge in (CTRL_SESSION_CLOSE, CTRL_STATE_REPLAY) \
+                and (slot := slot_of_id(env.sender)) is not None:
+            sender = client_name(slot)  # a client ends (or replays) its own session (deployment ids name no clients)
         if sender is None:
             self._refuse(peer, env, f"control message from node id {env.sender}, which is not in the deployment")
             return
@@ -1202,7 +1203,7 @@ class Engine:
         if step < live.next_step or (step == live.next_step and live.busy):
             return self._session_refused(peer, owner, marker, f"step {step} is done or running "
                                                               f"(next step {live.next_step})", key[1])
-        if step > live.next_step + SESSION_AHEAD:
+        if step > live.next_step + SESSION_AHEAD and self._rebuilding.get(skey) != step:
             return self._session_refused(peer, owner, marker, f"step {step} is more than {SESSION_AHEAD} ahead of "
                                                               f"the next step {live.next_step}", key[1])
         return True
@@ -1258,7 +1259,8 @@ class Engine:
         for s, why in self.sessions.commit(req.session, new, self.now):
             self._session_ended(s, why)
         live = self.sessions.get(req.session)
-        self._rebuilding.discard(req.session)
+        if live is None or live.next_step >= self._rebuilding.get(req.session, 0):
+            self._rebuilding.pop(req.session, None)
         if live is not None and req.replay:  # a replay's outputs are every replayed row: never re-sent
             live.last_outputs = []
         elif live is not None:
@@ -1403,20 +1405,15 @@ class Engine:
         ports = [p for prog in self.programs.values() for p in prog.sends if p.peer == stage]
         if not ports:
             return
-        axes = {p.edge_id: next((a for a, d in enumerate(p.shape) if d < 0), -1) for p in ports}
-        flat = [p.edge_id for p in ports if sum(1 for d in p.shape if d < 0) != 1]
+        edges = {p.edge_id for p in ports}
         for skey, kept in self.replay_log.sessions(stage):
-            why = kept.lost or (f"edge {flat[0]} has no single growing axis to join its steps along" if flat else None)
-            tensors: dict[int, np.ndarray] | str = {}
-            if why is None and len(kept.steps) > 1:
-                tensors = concat_steps(kept.steps[:-1], axes)
-                why = tensors if isinstance(tensors, str) else None
-            if why is not None or isinstance(tensors, str) or not kept.steps:
-                self._unreplayable(skey, stage, via, why or "no step of it is kept", kept.last_request)
+            why = kept.lost or replay_problem(kept.steps, edges)
+            if why is not None:
+                self._unreplayable(skey, stage, via, why, kept.last_request)
                 continue
             step, rid, values = kept.steps[-1]
-            if tensors:
-                payload = encode_replay(tensors, self.node_id)
+            if step > 0:
+                payload = encode_replay(kept.steps[:-1], self.node_id)
                 env = wire.Envelope.for_bytes(payload, sender=self.node_id, receiver=self.peers[via], seq=0,
                                               edge=CTRL_STATE_REPLAY, request_id=kept.steps[-2][1])
                 self._queue_outbound(via, env.in_session(skey[1], step))
@@ -1453,34 +1450,41 @@ class Engine:
             return
         upstream = {p.peer for p in prog.recv.values()}
         upstream |= {n for st in list(upstream) for n in self.standby.get(st, ())}
-        if sender not in upstream:
-            refuse(f"{sender!r} does not send this stage its inputs (that is {sorted(upstream)})")
+        # a first stage's inputs are the owner's graph inputs: the owner replays them (the host, or the client
+        # its request id names); any later stage's come from the stage before it (or that stage's standby)
+        contracts: dict[int, tuple[str, int, tuple[int, ...], Any]] = (
+            {e: (p.tensor, p.elem_type, p.shape, p.quant) for e, p in prog.recv.items()} if prog.recv else
+            {e: (n, *prog.input_types[n], self.io_quant.get(n)) for e, n in prog.input_edges.items()})
+        if not (sender in upstream if prog.recv else may_submit(env.sender, env.request_id)):
+            refuse(f"{sender!r} does not send this stage its inputs")
             return
-        tensors = decode_replay(env.payload_bytes(), self.limits.max_payload)
-        if isinstance(tensors, str):
-            refuse(tensors)
+        steps = decode_replay(env.payload_bytes(), set(contracts), self.limits.max_payload)
+        if isinstance(steps, str):
+            refuse(steps)
             return
-        if set(tensors) != set(prog.recv):
-            refuse(f"the replay carries edges {sorted(tensors)}, this stage receives {sorted(prog.recv)}")
-            return
-        values: dict[str, np.ndarray] = {}
-        for edge, arr in tensors.items():
-            port = prog.recv[edge]
-            want = INT8 if port.quant is not None else port.elem_type
-            if (arr.dtype != CODE_TO_NUMPY[want] or arr.ndim != len(port.shape)
-                    or any(d >= 0 and d != v for d, v in zip(port.shape, arr.shape))):
-                refuse(f"edge {edge}: {arr.dtype} {list(arr.shape)} is not its contract {list(port.shape)}")
+        chunks: list[tuple[int, dict[str, np.ndarray]]] = []
+        for step, rid, tensors in steps:
+            values: dict[str, np.ndarray] = {}
+            for edge, arr in tensors.items():
+                name, elem_type, shape, quant = contracts[edge]
+                want = INT8 if quant is not None else elem_type
+                if (arr.dtype != CODE_TO_NUMPY[want] or arr.ndim != len(shape)
+                        or any(d >= 0 and d != v for d, v in zip(shape, arr.shape))):
+                    refuse(f"step {step} edge {edge}: {arr.dtype} {list(arr.shape)} is not its contract {list(shape)}")
+                    return
+                values[name] = arr if quant is None else dequantize_edge(arr, quant)
+            if request_owner(rid) != owner or (prog.name, rid) in self._requests \
+                    or (prog.name, rid) in self._completed_set:
+                refuse(f"step {step}: request {rid} is another owner's, open or done here")
                 return
-            values[port.tensor] = arr if port.quant is None else dequantize_edge(arr, port.quant)
-        skey, n = (owner, env.session), env.step
+            chunks.append((rid, values))
+        skey, n = (owner, env.session), len(steps)
         live = self.sessions.get(skey)
-        key = (prog.name, env.request_id)
-        if n < 1 or (live is not None and (live.busy or live.next_step >= n)) or key in self._requests \
-                or key in self._completed_set:
-            refuse(f"a replay up to step {n}: the session here is at step "
-                   f"{live.next_step if live else 0}{' and busy' if live and live.busy else ''}, or replayed already")
+        if env.step != n or (live is not None and (live.busy or live.next_step >= n)):
+            refuse(f"a replay of steps 0..{n - 1} (envelope step {env.step}): the session here is at step "
+                   f"{live.next_step if live else 0}{' and busy' if live and live.busy else ''}")
             return
-        kept, ended = self.sessions.replace(skey, {}, n - 1, self.now, env.request_id)
+        kept, ended = self.sessions.replace(skey, {}, 0, self.now, env.request_id)
         for s, why in ended:
             self._session_ended(s, why)
         if kept is None:
@@ -1490,10 +1494,12 @@ class Engine:
         self._ended.pop(skey, None)
         if live is None:
             self._emit(ev.SessionOpened(owner, env.session))
-        req = self._request(key)
-        req.session, req.step, req.replay, req.values = skey, n - 1, True, values
-        self._rebuilding.add(skey)
-        self._dirty[key] = None
+        for step, (rid, values) in enumerate(chunks):  # each step as the primary ran it: the same state, bit for bit
+            key = (prog.name, rid)
+            req = self._request(key)
+            req.session, req.step, req.replay, req.values = skey, step, True, values
+            self._dirty[key] = None
+        self._rebuilding[skey] = n
         self._count("replays_in")
 
     def _reemit(self, prog: InstalledProgram, key: tuple[str, int], live: Session) -> None:
@@ -1582,7 +1588,7 @@ class Engine:
         self._emit(ev.ComputeFailed(key[1], segment, error))
         self._close(key)
         if req.replay and req.session is not None:  # never serve the session from a state not rebuilt
-            self._rebuilding.discard(req.session)
+            self._rebuilding.pop(req.session, None)
             self._close_session(req.session, f"its replay failed: {error}")
         self._report(key[1], f"ComputeFailed: request {key[1]} at {self.node}, segment {segment}: {error}")
 

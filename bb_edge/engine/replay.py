@@ -6,10 +6,13 @@ node *upstream* of the stage (the one that sends the stage its session steps) ke
 session, as a :class:`ReplayLog`. When that node re-routes the stage to its standby (RouteChanged), it sends
 the standby one ``CTRL_STATE_REPLAY`` control envelope per live session, then the session's newest step
 again as a normal data envelope. The replay's payload is a sequence of length-prefixed envelopes (the
-wire's own codec), one per tensor the stage receives (``edge`` = its data edge id): every step but the
-newest, concatenated along the tensor's one growing axis. The standby runs them through its program in
-one prefill from an empty state and keeps the state as of the session's newest step, so the newest step
-itself then runs as a normal step (its outputs are computed exactly as the primary would have).
+wire's own codec): every step but the newest, one envelope per tensor the stage receives (``edge`` = its
+data edge id, ``seq`` = the step, ``request_id`` = the step's). The standby runs them through its program
+from an empty state *in the steps the primary ran* (a language model: the prompt in one prefill, then one
+run per decoded token, none of them sending anything) and so holds the very state the primary held, bit
+for bit; the newest step then runs as a normal step. Why not all the rows in one prefill: ONNX Runtime's
+attention and 4-bit MatMul round differently for one row than for many, and a cache rebuilt that way gave
+a different token in one of three SmolLM2 trials (docs/llm.md "Failover").
 
 The log is bounded per session (``replay_bytes``): a session whose kept inputs pass it, or whose log does
 not start at step 0 (this node took over in the middle of the session), cannot be replayed and is ended
@@ -82,43 +85,46 @@ class ReplayLog:
         return sum(k.nbytes for k in self._kept.values())
 
 
-def concat_steps(steps: Steps, axes: dict[int, int]) -> dict[int, np.ndarray] | str:
-    """Each edge's tensors of ``steps`` joined along its growing axis (``axes``), or why they cannot be."""
+def replay_problem(steps: Steps, edges: set[int]) -> str | None:
+    """Why ``steps`` cannot be replayed (not kept from step 0, a gap, an edge missing), or None."""
     if not steps or steps[0][0] != 0:
         return "its inputs are not kept from step 0 (this node took the session over mid-way)"
     if [s for s, _, _ in steps] != list(range(len(steps))):
         return "a step of its inputs is missing"
-    out: dict[int, np.ndarray] = {}
-    for edge, ax in axes.items():
-        parts = [values.get(edge) for _, _, values in steps]
-        if any(p is None for p in parts):
-            return f"edge {edge} is missing from a kept step"
-        out[edge] = np.ascontiguousarray(np.concatenate([np.asarray(p) for p in parts], axis=ax))
-    return out
+    if any(set(values) != edges for _, _, values in steps):
+        return "a kept step lacks one of the stage's edges"
+    return None
 
 
-def encode_replay(tensors: dict[int, np.ndarray], sender: int) -> bytes:
-    """The payload of a CTRL_STATE_REPLAY: one length-prefixed envelope per edge."""
+def encode_replay(steps: Steps, sender: int) -> bytes:
+    """The payload of a CTRL_STATE_REPLAY: per step, one length-prefixed envelope per edge (``edge`` = the
+    edge id, ``seq`` = the step, ``request_id`` = the step's request id)."""
     parts = []
-    for edge in sorted(tensors):
-        arr = tensors[edge]
-        env = wire.Envelope.for_array(arr, sender=sender, receiver=sender, seq=0, edge=edge)
-        parts.append(length_prefix(wire.encode(env, max_payload=max(arr.nbytes, 1))))
+    for step, rid, values in steps:
+        for edge in sorted(values):
+            arr = np.ascontiguousarray(values[edge])
+            env = wire.Envelope.for_array(arr, sender=sender, receiver=sender, seq=step, edge=edge, request_id=rid)
+            parts.append(length_prefix(wire.encode(env, max_payload=max(arr.nbytes, 1))))
     return b"".join(parts)
 
 
-def decode_replay(payload: bytes, max_bytes: int) -> dict[int, np.ndarray] | str:
-    """The replayed tensors by edge id, or why the payload is refused."""
-    out: dict[int, np.ndarray] = {}
+def decode_replay(payload: bytes, edges: set[int], max_bytes: int) -> Steps | str:
+    """The replayed steps (0, 1, ... in order, each with every one of ``edges``), or why they are refused."""
+    steps: Steps = []
     try:
         envs = StreamDecoder(max_envelope=max_bytes).feed(payload)
         if sum(len(e) + 4 for e in envs) != len(payload):
             return "trailing bytes after the last tensor"
         for raw in envs:
             env = wire.decode(raw, max_payload=max_bytes)
-            if env.edge in out:
-                return f"edge {env.edge} repeated"
-            out[env.edge] = np.array(env.array())
+            if env.edge not in edges:
+                return f"edge {env.edge} is not one this stage receives ({sorted(edges)})"
+            if not steps or steps[-1][0] != env.seq:
+                steps.append((env.seq, env.request_id, {}))
+            step, rid, values = steps[-1]
+            if env.edge in values or env.request_id != rid:
+                return f"step {step}: edge {env.edge} repeated, or two request ids"
+            values[env.edge] = np.array(env.array())
     except (WireError, ValueError) as exc:
         return f"malformed replay: {exc}"
-    return out
+    return replay_problem(steps, edges) or steps

@@ -1,9 +1,10 @@
 """Rebuild by replay (issue 39, way (a)): the stage before a standby's stage keeps each session's inputs to it.
 
 Same harness as tests/llm/test_llm_failover.py (tiny random-weight decoder, one ``bb-edge node`` process per
-node on a real Mosquitto, four greedy sessions at once), compiled with ``--rebuild replay``: the middle
-stage is SIGKILLed at a random token; its standby rebuilds every session from n0's kept hidden states in
-one prefill and the tokens must equal the unsplit ONNX Runtime decoder's. No state delta crosses the wire
+node on a real Mosquitto, four greedy sessions at once), compiled with ``--rebuild replay`` and standbys
+for the first and the middle stage: the middle stage is SIGKILLed at a random token (n1b rebuilds every
+session from n0's kept hidden states in one prefill), then the first (n0b rebuilds them from the token ids
+the owner kept); the tokens must equal the unsplit ONNX Runtime decoder's. No state delta crosses the wire
 at any time (node status counters). A session whose kept inputs passed their bound ends with a typed
 SessionEnded, never a wrong token.
 """
@@ -54,21 +55,21 @@ def check_same(run: Run, reference: dict[int, list[int]], fleet: LlmFleet, what:
 
 @pytest.fixture(scope="module")
 def replay_dir(tiny_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The 3-stage tiny decoder, n1 with standby n1b, rebuilt by replay."""
+    """The 3-stage tiny decoder, n0 and n1 with standbys n0b and n1b, rebuilt by replay."""
     out = tmp_path_factory.mktemp("replay")
-    compile_gguf(tiny_gguf, out, nodes=3, context=CONTEXT, standby={"n1": "n1b"}, rebuild="replay")
+    compile_gguf(tiny_gguf, out, nodes=3, context=CONTEXT, standby={"n0": "n0b", "n1": "n1b"}, rebuild="replay")
     return out
 
 
 def test_compile_records_the_rebuild_way(replay_dir: Path, tiny_gguf: Path, tmp_path: Path) -> None:
     dep = load_deployment(replay_dir)
-    assert dep.extra["rebuild"] == "replay" and dep.standby == {"n1": ["n1b"]}
+    assert dep.extra["rebuild"] == "replay" and dep.standby == {"n0": ["n0b"], "n1": ["n1b"]}
     hidden = int(dep.extra["llm"]["hidden"])
     keep = dep.node("n0").limits["replay_bytes"]
     assert keep >= CONTEXT * 2 * hidden  # the context's fp16 hidden states into n1
     assert dep.extra["placement"]["nodes"]["n0"]["replay_log_bytes"] == 4 * keep  # counted in n0's budget
-    with pytest.raises(PlacementError, match="first stage"):
-        compile_gguf(tiny_gguf, tmp_path / "first", nodes=3, context=CONTEXT, standby={"n0": "n0b"}, rebuild="replay")
+    with pytest.raises(PlacementError, match="--rebuild 'copy'"):
+        compile_gguf(tiny_gguf, tmp_path / "bad", nodes=3, context=CONTEXT, standby={"n1": "n1b"}, rebuild="copy")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "compile", str(tiny_gguf), "--nodes", "3", "--context",
                         str(CONTEXT), "--standby", "n2=n2b", "--rebuild", "replay", "-o", str(tmp_path / "cli")],
@@ -78,20 +79,29 @@ def test_compile_records_the_rebuild_way(replay_dir: Path, tiny_gguf: Path, tmp_
     assert "rebuilt by replay" in r.stdout
 
 
-def test_kill_the_middle_stage_replay_rebuilds_every_session_with_the_same_tokens(
+def test_kill_the_middle_then_the_first_stage_replay_rebuilds_every_session_with_the_same_tokens(
         replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:
     rng = random.Random(SEED + 31)
-    token = rng.randrange(8, len(PROMPTS) * TOKENS - 20)
-    what = f"replay: kill -9 n1 (standby n1b) after token {token} (BB_EDGE_FAILOVER_SEED={SEED})"
+    total = len(PROMPTS) * TOKENS
+    middle = rng.randrange(8, total // 2)
+    first = rng.randrange(middle + 8, total - 12)
+    what = (f"replay: kill -9 n1 (standby n1b) after token {middle}, then n0 (standby n0b) after token {first} "
+            f"(BB_EDGE_FAILOVER_SEED={SEED})")
     with LlmFleet(replay_dir, tmp_path) as fleet:
-        run = run_generations(fleet, gens(), kill_at(fleet, "n1", token))
-        print(f"{what}: pause {run.pause('kill')} s, worst session gap {run.session_pause('kill')} s")
+        kill_middle, kill_first = kill_at(fleet, "n1", middle, "middle"), kill_at(fleet, "n0", first, "first")
+
+        def hook(run: Run, ev: object) -> None:
+            kill_middle(run, ev)  # type: ignore[arg-type]
+            kill_first(run, ev)  # type: ignore[arg-type]
+
+        run = run_generations(fleet, gens(), hook)
+        print(f"{what}: pauses {run.pause('middle')} s, {run.pause('first')} s")
         check_same(run, reference, fleet, what)
         counters = status_counters(fleet, 2.5)
-    assert not fleet.nodes["n1"].alive()
-    # no state delta ever crossed (steady state nor failover); n0 replayed the sessions to n1b once
+    assert not fleet.nodes["n1"].alive() and not fleet.nodes["n0"].alive()
+    # no state delta ever crossed (steady state nor failover); both standbys rebuilt sessions from replays
     assert {n: c.get("state_delta_bytes_out", 0) for n, c in counters.items()} == dict.fromkeys(counters, 0), counters
-    assert counters["n0"]["replay_bytes_out"] > 0, counters
+    assert counters["n1b"]["replays_in"] > 0 and counters["n0b"]["replays_in"] > 0, counters
 
 
 def test_a_session_whose_kept_inputs_passed_their_bound_ends_typed_never_a_wrong_token(

@@ -243,7 +243,7 @@ def status_counters(fleet: LlmFleet, wait: float = 3.0) -> dict[str, dict[str, A
         out = {}
         for (dep, name), st in model.nodes.items():
             if dep == fleet.dep.name and st.record:
-                keys = ("bytes_", "envelopes_", "state_delta", "replay_")
+                keys = ("bytes_", "envelopes_", "state_delta", "replay")
                 out[name] = {k: v for k, v in st.record.items() if k.startswith(keys)}
         return out
     finally:
