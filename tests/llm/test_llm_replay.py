@@ -19,9 +19,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bb_edge.adapters.fleet.generation import InprocStepper
+from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.engine import events as ev
 from bb_edge.engine.generation import Generation
 from bb_edge.errors import PlacementError
 from bb_edge.llm.fleet import FleetReference, compile_gguf, fleet_decoder
@@ -77,6 +81,40 @@ def test_compile_records_the_rebuild_way(replay_dir: Path, tiny_gguf: Path, tmp_
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "cli" / "deployment.json").read_text())["rebuild"] == "replay"
     assert "rebuilt by replay" in r.stdout
+
+
+def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
+        replay_dir: Path, reference: dict[int, list[int]]) -> None:
+    """n1 (an engine of an in-process fleet) goes silent after 10 tokens of each session: n1b's caches after
+    the replay must equal n1's, every tensor bit for bit (a replay that recomputed decoded tokens' rows in
+    one prefill would not), and the generations finish with the reference's tokens."""
+    with InProcFleet(load_deployment(replay_dir)) as fleet:
+        stepper, gs = InprocStepper(fleet), gens()
+
+        def advance(s: int, n: int) -> None:
+            for _ in range(n):
+                gs[s].accept(stepper.wait(stepper.submit(gs[s].next_step(), s, gs[s].step), 60))
+
+        for s in gs:
+            advance(s, 10)
+        held = {live.key: {k: v.copy() for k, v in live.state.items()} for live in fleet.engines["n1"].sessions}
+        assert len(held) == len(gs)
+        fleet.engines.pop("n1")  # silent from now on: what is sent to it is lost
+        for node in ("n0", "n2"):
+            fleet.engines[node].push_event(ev.PeerDown("n1", "test"))
+        while fleet.step() or fleet.advance():
+            pass
+        standby = fleet.engines["n1b"]
+        for key, state in held.items():
+            live = standby.sessions.get(key)
+            assert live is not None and live.next_step == 10, f"session {key} not rebuilt on n1b"
+            assert state.keys() == live.state.keys()
+            for name, value in state.items():
+                np.testing.assert_array_equal(live.state[name], value, err_msg=f"session {key} {name}")
+        assert standby.counters["replays_in"] == len(gs) and fleet.engines["n0"].counters["replays_out"] == len(gs)
+        for s in gs:
+            advance(s, TOKENS - 10)
+    assert {s: g.tokens for s, g in gs.items()} == reference
 
 
 def test_kill_the_middle_then_the_first_stage_replay_rebuilds_every_session_with_the_same_tokens(
