@@ -718,7 +718,7 @@ class Engine:
                 else:
                     self.routes[stage] = want
                 self._emit(ev.RouteChanged(stage, want, reason))
-                if want != stage and self.rebuild == "replay":
+                if self.rebuild == "replay":  # to a standby, or back to the stage: it rebuilds what it lacks
                     self._replay_to(stage, want)
 
     def take_commands(self) -> list[ComputeCommand]:
@@ -1473,9 +1473,8 @@ class Engine:
                     refuse(f"step {step} edge {edge}: {arr.dtype} {list(arr.shape)} is not its contract {list(shape)}")
                     return
                 values[name] = arr if quant is None else dequantize_edge(arr, quant)
-            if request_owner(rid) != owner or (prog.name, rid) in self._requests \
-                    or (prog.name, rid) in self._completed_set:
-                refuse(f"step {step}: request {rid} is another owner's, open or done here")
+            if request_owner(rid) != owner or (prog.name, rid) in self._requests:
+                refuse(f"step {step}: request {rid} is another owner's, or open here")
                 return
             chunks.append((rid, values))
         skey, n = (owner, env.session), len(steps)
@@ -1496,6 +1495,7 @@ class Engine:
             self._emit(ev.SessionOpened(owner, env.session))
         for step, (rid, values) in enumerate(chunks):  # each step as the primary ran it: the same state, bit for bit
             key = (prog.name, rid)
+            self._completed_set.discard(key)  # a stage the route comes back to ran these steps once already
             req = self._request(key)
             req.session, req.step, req.replay, req.values = skey, step, True, values
             self._dirty[key] = None
@@ -1604,6 +1604,12 @@ class Engine:
             req.committed = True
             self._commit_state(prog, req)
         if req.replay:  # the state is rebuilt; the replayed steps' outputs went on long ago
+            if self.rebuild == "replay" and req.session is not None:  # but they are this node's log too
+                for port in prog.sends:
+                    if self.standby.get(port.peer) and port.tensor in req.values:
+                        value = req.values[port.tensor]
+                        value = value if port.quant is None else quantize_edge(value, port.quant)
+                        self.replay_log.record(port.peer, req.session, req.step, key[1], port.edge_id, value)
             self._close(key)
             self._count("replays_done")
             return

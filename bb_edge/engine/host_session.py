@@ -249,23 +249,26 @@ class HostSession:
 
     def peer_changed(self, name: str, up: bool, reason: str) -> list[Send]:
         """Liveness news about ``name``; the inputs to resend now when a stage owning graph inputs went down."""
+        was_down = name not in self.up and any(n == name and not u for n, u, _ in self.stats.peer_events)
         self.stats.peer_events.append((name, up, reason))
         (self.up.add if up else self.up.discard)(name)
-        if up or name not in self.dep.standby or not any(i.node == name for i in self.dep.inputs):
+        if name not in self.dep.standby or not any(i.node == name for i in self.dep.inputs):
+            return []
+        if up:  # the stage is back and takes its steps again: under replay it rebuilds what it missed
+            return self._replays(name, name) if was_down else []
+        target = self._serving(name)
+        if target == name:  # no standby is up: nothing to rebuild on yet (the next retry finds one)
             return []
         # its standby gets the inputs of every open request now (same seq), not only at the next retry
         pending = [rid for rid in self._kept if not self.done(rid)]
-        return self._replays(name) + [routed for rid in pending for e in self._kept.get(rid, ())
+        return self._replays(name, target) + [routed for rid in pending for e in self._kept.get(rid, ())
                                       if (routed := self.routed(*e))[0] != e[0]]
 
-    def _replays(self, stage: str) -> list[Send]:
-        """Rebuild by replay: per session, its inputs to ``stage`` but the newest step to the standby that
-        serves it now, then the newest step again (bb_edge/engine/replay.py); a session that cannot be
+    def _replays(self, stage: str, target: str) -> list[Send]:
+        """Rebuild by replay: per session, its inputs to ``stage`` but the newest step to ``target`` (the node
+        that serves it now), then the newest step again (bb_edge/engine/replay.py); a session that cannot be
         replayed fails its newest step here with the reason (SessionEnded), never a wrong token."""
         if self._replay is None:
-            return []
-        target = self._serving(stage)
-        if target == stage:  # no standby is up: nothing to rebuild on yet (the next retry finds one)
             return []
         specs = [i for i in self.dep.inputs if i.node == stage]
         out: list[Send] = []

@@ -2,20 +2,23 @@
 
 The other rebuild way of a deployment with standbys (deployment.json ``rebuild``: ``replay``; the default,
 ``replicate``, is bb_edge/engine/replication.py). Under replay the primary sends its standby nothing: the
-node *upstream* of the stage (the one that sends the stage its session steps) keeps what it sent, per
-session, as a :class:`ReplayLog`. When that node re-routes the stage to its standby (RouteChanged), it sends
-the standby one ``CTRL_STATE_REPLAY`` control envelope per live session, then the session's newest step
-again as a normal data envelope. The replay's payload is a sequence of length-prefixed envelopes (the
+node *upstream* of the stage (the one that sends the stage its session steps; for a first stage, the
+session's owner, engine/host_session.py) keeps what it sent, per session, as a :class:`ReplayLog`; a
+standby that rebuilt a session by replay logs what its replayed steps computed for the next stage (the
+very bytes its primary sent), so a later failover further down can be replayed too. When that node
+re-routes the stage to its standby, or back to the stage (RouteChanged), it sends the new target one
+``CTRL_STATE_REPLAY`` control envelope per live session, then the session's newest step again as a normal
+data envelope. The replay's payload is a sequence of length-prefixed envelopes (the
 wire's own codec): every step but the newest, one envelope per tensor the stage receives (``edge`` = its
 data edge id, ``seq`` = the step, ``request_id`` = the step's). The standby runs them through its program
 from an empty state *in the steps the primary ran* (a language model: the prompt in one prefill, then one
 run per decoded token, none of them sending anything) and so holds the very state the primary held, bit
 for bit; the newest step then runs as a normal step. Why not all the rows in one prefill: ONNX Runtime's
-attention and 4-bit MatMul round differently for one row than for many, and a cache rebuilt that way gave
-a different token in one of three SmolLM2 trials (docs/llm.md "Failover").
+attention and 4-bit MatMul round differently for one row than for many, so the rebuilt cache would differ
+from the primary's, and the tokens may too (docs/llm.md "Failover").
 
 The log is bounded per session (``replay_bytes``): a session whose kept inputs pass it, or whose log does
-not start at step 0 (this node took over in the middle of the session), cannot be replayed and is ended
+not start at step 0 (this node was restarted, or took the session over by replication), cannot be replayed and is ended
 with a typed event at failover, never rebuilt from partial inputs. Pure data and codec: no clock, no I/O.
 """
 
@@ -59,10 +62,10 @@ class ReplayLog:
         kept.last_request = max(kept.last_request, request_id) if kept.steps else request_id
         if kept.lost is not None:
             return
+        if kept.steps and (kept.steps[-1][0] > step or (kept.steps[-1][0] == step and edge in kept.steps[-1][2])):
+            return  # a resend of a step: kept already
         if kept.steps and kept.steps[-1][0] == step:
-            kept.steps[-1][2].setdefault(edge, value)
-        elif kept.steps and kept.steps[-1][0] > step:
-            return  # a resend of an older step: kept already
+            kept.steps[-1][2][edge] = value
         else:
             kept.steps.append((step, request_id, {edge: value}))
         kept.nbytes += int(value.nbytes)
