@@ -86,13 +86,13 @@ def wire_bytes_per_token(directory: Path, ps: dict[int, list[int]], tokens: int,
 
 
 def trial(directory: Path, ps: dict[int, list[int]], want: dict[int, list[int]], tokens: int, context: int,
-          rng: random.Random, stage: str) -> tuple[str, int, bool, float | None, str | None]:
-    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error)."""
+          rng: random.Random, stage: str) -> tuple[str, int, bool, float | None, str | None, float | None]:
+    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error, worst session gap s)."""
     at = rng.randrange(SESSIONS, SESSIONS * tokens - SESSIONS)
     with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
         gens = {s: Generation(p, tokens, context) for s, p in ps.items()}
         run = run_generations(fleet, gens, kill_at(fleet, stage, at), timeout=120)
-    return stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error
+    return stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error, run.session_pause("kill")
 
 
 def free_port() -> int:
@@ -159,36 +159,38 @@ def main() -> None:
     ref = FleetReference(model)  # type: ignore[arg-type]
     want = {s: ref.generate(p, args.tokens) for s, p in ps.items()}
     rng = random.Random(args.seed)
-    rows: dict[str, list[tuple[str, int, bool, float | None, str | None]]] = {w: [] for w in ways}
+    rows: dict[str, list[tuple[str, int, bool, float | None, str | None, float | None]]] = {w: [] for w in ways}
     for i in range(args.trials):
         for way in ways:  # in turns, so that both ways see the same load of this shared machine
             stages = sorted(STANDBY[way])
             r = trial(dirs[way], ps, want, args.tokens, args.context, rng, stages[i % len(stages)])
             rows[way].append(r)
             print(f"{way} trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
-                  f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}{'' if r[4] is None else '; ' + r[4][:160]}",
+                  f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
+                  f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'}{'' if r[4] is None else '; ' + r[4][:160]}",
                   flush=True)
     bpt_plain, _ = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)
     bpt = {w: wire_bytes_per_token(dirs[w], ps, args.tokens, args.context) for w in ways}
     llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(args.tokens)
 
-    def q(way: str, p: float) -> str:
-        pauses = sorted(r[3] for r in rows[way] if r[3] is not None and r[2])
+    def q(way: str, p: float, col: int = 3) -> str:
+        pauses = sorted(r[col] for r in rows[way] if r[col] is not None and r[2])  # type: ignore[misc]
         return f"{pauses[min(len(pauses) - 1, int(p * len(pauses)))] * 1000:.0f} ms" if pauses else "-"
 
     print(f"\nSmolLM2-135M int4, 3 stages, {SESSIONS} sessions x {args.tokens} tokens, context {args.context} "
           f"(prompts {len(ps[1])}..{len(ps[SESSIONS])} tokens), kill -9 of each stage with a standby in turn at a "
           f"random token; wire bytes per generated token over all nodes (no standby: {bpt_plain:.0f})")
-    print("| system | standbys | trials | identical tokens | pause p50 | pause p99 | wire bytes/token | "
-          "of which state deltas | after the kill |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| system | standbys | trials | identical tokens | pause p50 | pause p99 | worst session gap p50 / p99 | "
+          "wire bytes/token | of which state deltas | after the kill |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for way in ways:
         rs, (total, deltas) = rows[way], bpt[way]
         print(f"| bb-edge, rebuild {way} | {', '.join(sorted(STANDBY[way].values()))} | {len(rs)} | "
-              f"{sum(r[2] for r in rs)}/{len(rs)} | {q(way, 0.5)} | {q(way, 0.99)} | {total:.0f} "
+              f"{sum(r[2] for r in rs)}/{len(rs)} | {q(way, 0.5)} | {q(way, 0.99)} | {q(way, 0.5, 5)} / "
+              f"{q(way, 0.99, 5)} | {total:.0f} "
               f"(+{total - bpt_plain:.0f}) | {deltas:.0f} | "
               f"{'generation goes on' if rs and all(r[2] for r in rs) else 'see trials above'} |")
-    print(f"| llama.cpp RPC (2 rpc-servers) | - | 1 | - | - | - | - | - | {llama} |")
+    print(f"| llama.cpp RPC (2 rpc-servers) | - | 1 | - | - | - | - | - | - | {llama} |")
     for way in ways:
         by_stage = {st: [r for r in rows[way] if r[0] == st] for st in sorted(STANDBY[way])}
         print(f"{way} per stage: " + ", ".join(f"{st} {sum(r[2] for r in v)}/{len(v)}" for st, v in by_stage.items()))
