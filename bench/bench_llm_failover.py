@@ -43,7 +43,7 @@ from bb_edge.engine.generation import Generation  # noqa: E402
 from bb_edge.llm.fleet import FleetReference, compile_decoder, fleet_decoder  # noqa: E402
 from bb_edge.llm.gguf_load import load_gguf, smollm2_path  # noqa: E402
 from bb_edge.llm.onnx_build import build_decoder  # noqa: E402
-from tests.support.llm_failover import LlmFleet, kill_at, run_generations, status_counters  # noqa: E402
+from tests.support.llm_failover import LlmFleet, Run, kill_at, run_generations, status_counters  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "bb-edge" / "llm"
 SESSIONS = 4
@@ -73,16 +73,25 @@ def prompts(context: int, tokens: int, vocab: int, seed: int) -> dict[int, list[
 
 
 def wire_bytes_per_token(directory: Path, ps: dict[int, list[int]], tokens: int,
-                         context: int) -> tuple[float, float]:
-    """(bytes_out of every node, of which state deltas) over one uninterrupted run, per generated token."""
-    with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
-        before = status_counters(fleet, 2.5)
-        run_generations(fleet, {s: Generation(p, tokens, context) for s, p in ps.items()}, timeout=300)
-        after = status_counters(fleet, 2.5)
+                         context: int) -> tuple[float, float, float]:
+    """Steady state: (bytes_out of every node, of which state deltas, of which replays) per decoded token,
+    from the moment every session has its first token (its prefill done) to the end of one run."""
+    before: dict[str, dict[str, object]] = {}
 
-    def grew(key: str) -> int:
-        return sum(int(c.get(key, 0)) - int(before.get(n, {}).get(key, 0)) for n, c in after.items())
-    return grew("bytes_out") / (tokens * len(ps)), grew("state_delta_bytes_out") / (tokens * len(ps))
+    def after_prefill(run: Run, ev: object) -> None:
+        if len(run.events) == len(ps):  # the generation waits meanwhile: no timing is taken here
+            before.update(status_counters(fleet, 2.5))
+
+    with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
+        run_generations(fleet, {s: Generation(p, tokens, context) for s, p in ps.items()}, after_prefill,
+                        timeout=300)
+        after = status_counters(fleet, 2.5)
+    n = (tokens - 1) * len(ps)
+
+    def grew(key: str) -> float:
+        return sum(int(c.get(key, 0)) - int(before.get(name, {}).get(key, 0))  # type: ignore[call-overload]
+                   for name, c in after.items()) / n
+    return grew("bytes_out"), grew("state_delta_bytes_out"), grew("replay_bytes_out")
 
 
 def trial(directory: Path, ps: dict[int, list[int]], want: dict[int, list[int]], tokens: int, context: int,
@@ -169,26 +178,27 @@ def main() -> None:
                   f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
                   f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'}{'' if r[4] is None else '; ' + r[4][:160]}",
                   flush=True)
-    bpt_plain, _ = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)
+    bpt_plain = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)[0]
     bpt = {w: wire_bytes_per_token(dirs[w], ps, args.tokens, args.context) for w in ways}
     llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(args.tokens)
 
-    def q(way: str, p: float, col: int = 3) -> str:
-        pauses = sorted(r[col] for r in rows[way] if r[col] is not None and r[2])  # type: ignore[misc]
+    def q(way: str, p: float, worst: bool = False) -> str:
+        pauses = sorted(x for r in rows[way] if (x := r[5] if worst else r[3]) is not None and r[2])
         return f"{pauses[min(len(pauses) - 1, int(p * len(pauses)))] * 1000:.0f} ms" if pauses else "-"
 
     print(f"\nSmolLM2-135M int4, 3 stages, {SESSIONS} sessions x {args.tokens} tokens, context {args.context} "
           f"(prompts {len(ps[1])}..{len(ps[SESSIONS])} tokens), kill -9 of each stage with a standby in turn at a "
-          f"random token; wire bytes per generated token over all nodes (no standby: {bpt_plain:.0f})")
+          f"random token; wire bytes per decoded token after the prefill, over all nodes (no standby: "
+          f"{bpt_plain:.0f})")
     print("| system | standbys | trials | identical tokens | pause p50 | pause p99 | worst session gap p50 / p99 | "
-          "wire bytes/token | of which state deltas | after the kill |")
+          "wire bytes/token | of which state deltas / replays | after the kill |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for way in ways:
-        rs, (total, deltas) = rows[way], bpt[way]
+        rs, (total, deltas, replays) = rows[way], bpt[way]
         print(f"| bb-edge, rebuild {way} | {', '.join(sorted(STANDBY[way].values()))} | {len(rs)} | "
-              f"{sum(r[2] for r in rs)}/{len(rs)} | {q(way, 0.5)} | {q(way, 0.99)} | {q(way, 0.5, 5)} / "
-              f"{q(way, 0.99, 5)} | {total:.0f} "
-              f"(+{total - bpt_plain:.0f}) | {deltas:.0f} | "
+              f"{sum(r[2] for r in rs)}/{len(rs)} | {q(way, 0.5)} | {q(way, 0.99)} | {q(way, 0.5, True)} / "
+              f"{q(way, 0.99, True)} | {total:.0f} "
+              f"(+{total - bpt_plain:.0f}) | {deltas:.0f} / {replays:.0f} | "
               f"{'generation goes on' if rs and all(r[2] for r in rs) else 'see trials above'} |")
     print(f"| llama.cpp RPC (2 rpc-servers) | - | 1 | - | - | - | - | - | - | {llama} |")
     for way in ways:
