@@ -1291,6 +1291,7 @@ class Engine:
 
     def _session_ended(self, live: Session, reason: str) -> None:
         self.replay_log.forget(live.key)
+        self._rebuilding.pop(live.key, None)
         self._ended[live.key] = reason
         while len(self._ended) > 4 * self.limits.max_sessions:
             del self._ended[next(iter(self._ended))]
