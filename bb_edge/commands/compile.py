@@ -106,9 +106,12 @@ def _run(args: argparse.Namespace) -> int:
             state_budget_bytes=args.state_budget, context=args.context,
             **({"max_payload": args.max_payload} if args.max_payload else {}),
         )
+    if args.rebuild and not args.standby:
+        raise UsageError(f"--rebuild {args.rebuild} chooses how a standby rebuilds sessions: give --standby too")
     if args.standby:
         for stage, node in args.standby:
             dep.add_standby(stage, node)  # DeploymentError (one line) for an unknown stage or a taken name
+        dep.extra["rebuild"] = args.rebuild or "replicate"
         dep.save(Path(args.output))
     c.print(f"[green]compiled[/] {dep.name}: {len(dep.nodes)} nodes, {len(dep.edges)} cross-node edges "
             f"-> {args.output}")
@@ -160,12 +163,16 @@ def _compile_gguf(args: argparse.Namespace) -> int:
     with c.status(f"converting {args.model} (weights {args.weights}) and splitting it over {args.nodes or 1} nodes"):
         dep, _ = compile_gguf(args.model, args.output, nodes=args.nodes or 1, node_names=args.names,
                               weights=args.weights, context=args.context, standby=standby or None,
-                              memory_limits=per_node or None)
+                              memory_limits=per_node or None, rebuild=args.rebuild or "replicate")
     llm = dep.extra["llm"]
     c.print(f"[green]compiled[/] {dep.name}: {llm['layers']} decoder layers over {len(dep.nodes)} nodes, weights "
             f"{args.weights}, context {llm['context']} tokens -> {args.output}")
     for node, est in dep.extra["placement"]["nodes"].items():
-        role = f" (standby of {est['standby_of']}: replicas of its sessions)" if "standby_of" in est else ""
+        role = (f" (standby of {est['standby_of']}: "
+                f"{'rebuilt by replay' if dep.extra.get('rebuild') == 'replay' else 'replicas of its sessions'})"
+                if "standby_of" in est else "")
+        if est.get("replay_log_bytes"):
+            role += f", keeps {est['replay_log_bytes'] / 1e6:.1f} MB of inputs to replay"
         c.print(f"  {node}: layers {est['layers'][0]}..{est['layers'][1] - 1}, weights {est['weight_bytes'] / 1e6:.1f} "
                 f"MB, KV cache {est['kv_bytes_at_context'] / 1e6:.1f} MB at {llm['context']} tokens, "
                 f"{est['kv_budget_bytes'] / 1e6:.1f} MB for {dep.extra['placement']['max_sessions']} sessions{role}")
@@ -229,6 +236,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--standby", type=standby_pair, action="append", metavar="STAGE=NODE",
                    help="declare NODE a standby of stage node STAGE: it runs STAGE's program under its own id, "
                         "and upstream nodes re-route to it when STAGE is down (repeatable)")
+    p.add_argument("--rebuild", choices=("replicate", "replay"), default=None,
+                   help="how a standby of a stateful stage rebuilds its sessions at failover: replicate (the "
+                        "primary streams each step's state delta; default) or replay (the node upstream keeps "
+                        "the session's inputs and replays them in one prefill; no standby traffic until then)")
     p.add_argument("--state", type=state_pair, action="append", metavar="OUTPUT=INPUT",
                    help="a state pair (repeatable): OUTPUT computed at one step feeds graph input INPUT at the next; "
                         "both stay on one node, kept per session and never sent (run it with `bb-edge run "

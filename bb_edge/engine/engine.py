@@ -57,6 +57,7 @@ from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
 from bb_edge.engine.local import check_local, local_size
+from bb_edge.engine.replay import ReplayLog, decode_replay, encode_replay, replay_problem
 from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
 from bb_edge.engine.segments import Segment, split_segments
 from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
@@ -64,6 +65,7 @@ from bb_edge.errors import BBError, WireError
 from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
 from bb_edge.wire import hello as hello_record
+from bb_edge.wire.dtypes import CODE_TO_NUMPY
 from bb_edge.wire.framing import StreamDecoder, length_prefix
 
 if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
@@ -72,6 +74,9 @@ if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built 
 CTRL_HELLO, CTRL_PING, CTRL_PONG, CTRL_BYE, CTRL_ERROR = 1, 2, 3, 4, 5
 CTRL_SESSION_CLOSE = 6  # the owner ends a session at every stage (docs/wire.md "Sessions")
 CTRL_STATE_DELTA = 7  # a stateful stage's committed step, for the other members of its stage group
+CTRL_STATE_REPLAY = 8  # a session's inputs to a stage, replayed to its standby at failover (engine/replay.py)
+#: how a stateful stage's standby rebuilds its sessions (deployment.json ``rebuild``)
+REBUILD_WAYS = ("replicate", "replay")
 #: how far ahead of a session's next step a step may arrive and wait (steps sent without waiting for outputs)
 SESSION_AHEAD = 64
 SNAPSHOT_MAGIC = b"BBSNAP1\n"
@@ -113,6 +118,8 @@ class Limits:
     session_bytes: int = 64 * 1024 * 1024
     max_sessions: int = 64
     session_idle_s: int = 600
+    #: rebuild by replay: bytes of one session's inputs kept for a stage with a standby (engine/replay.py)
+    replay_bytes: int = 64 * 1024 * 1024
 
     def sessions(self) -> SessionLimits:
         """The bounds of the node's session store."""
@@ -209,6 +216,7 @@ class _Request:
     step: int = 0
     injected: bool = False  # the session's state is in ``values`` (the store marks the session busy)
     committed: bool = False  # its new state is in the session store (and replicated): its sends may go
+    replay: bool = False  # a replay prefill (engine/replay.py): rebuilds the session's state, sends nothing
 
 
 class Engine:
@@ -250,6 +258,11 @@ class Engine:
         # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
         # changed only by PeerDown/PeerUp events an adapter pushes (its failure detector owns the clock)
         self.standby: dict[str, list[str]] = {}
+        # how a standby rebuilds a stateful stage's sessions: "replicate" (state deltas from the primary) or
+        # "replay" (this node keeps the session inputs it sends such a stage and replays them at failover)
+        self.rebuild = "replicate"
+        self.replay_log = ReplayLog(self.limits.replay_bytes)
+        self._rebuilding: dict[SessionKey, int] = {}  # sessions replayed here -> the step they will be at
         # graph inputs/outputs the host carries as int8 (deployment.json ``quant``): name -> (scale, zero point)
         self.io_quant: dict[str, tuple[float, int]] = {}
         self.routes: dict[str, str] = {}
@@ -336,6 +349,7 @@ class Engine:
         eng = cls(node, spec.id, deployment.ids(), backend=backend, limits=limits, deadline_s=deadline_s,
                   hop_budget_s=hop_budget_s, **kwargs)
         eng.standby = deployment.standby
+        eng.rebuild = str(deployment.extra.get("rebuild", "replicate"))
         eng.io_quant = {s.name: q for s in list(deployment.inputs) + list(deployment.outputs)
                         if (q := quant_of(s)) is not None}
         stage = deployment.stage_of(node)  # a standby takes its stage's graph inputs and outputs
@@ -733,6 +747,8 @@ class Engine:
                 else:
                     self.routes[stage] = want
                 self._emit(ev.RouteChanged(stage, want, reason))
+                if self.rebuild == "replay":  # to a standby, or back to the stage: it rebuilds what it lacks
+                    self._replay_to(stage, want)
 
     def take_commands(self) -> list[ComputeCommand]:
         """Compute commands issued since the last call (only with ``inline_compute=False``)."""
@@ -871,8 +887,9 @@ class Engine:
             # a shared broker, but knows only its server): not for this node, changes nothing, not a refusal
             self._count("foreign_hellos")
             return
-        if sender is None and env.edge == CTRL_SESSION_CLOSE and (slot := slot_of_id(env.sender)) is not None:
-            sender = client_name(slot)  # a client ends its own session (deployment ids name no clients)
+        if sender is None and env.edge in (CTRL_SESSION_CLOSE, CTRL_STATE_REPLAY) \
+                and (slot := slot_of_id(env.sender)) is not None:
+            sender = client_name(slot)  # a client ends (or replays) its own session (deployment ids name no clients)
         if sender is None:
             self._refuse(peer, env, f"control message from node id {env.sender}, which is not in the deployment")
             return
@@ -886,6 +903,9 @@ class Engine:
             return
         if env.edge == CTRL_STATE_DELTA:
             self._on_state_delta(peer, sender, env)
+            return
+        if env.edge == CTRL_STATE_REPLAY:
+            self._on_state_replay(peer, sender, env)
             return
         self._accepted(env)
         payload = env.payload_bytes()
@@ -1205,14 +1225,14 @@ class Engine:
             self._reemit(prog, key, live)  # a retry of the step just done (or done by the primary before it died)
             return False
         stage = self._stage_served()  # when a standby
-        if step > live.next_step and stage is not None and stage in self._down:
+        if step > live.next_step and stage is not None and stage in self._down and self.rebuild != "replay":
             return self._session_refused(peer, owner, marker, f"the replica here holds steps up to {live.next_step - 1}"
                                                               f" and {stage} is down: step {step} cannot be served "
                                                               f"from complete state", key[1])
         if step < live.next_step or (step == live.next_step and live.busy):
             return self._session_refused(peer, owner, marker, f"step {step} is done or running "
                                                               f"(next step {live.next_step})", key[1])
-        if step > live.next_step + SESSION_AHEAD:
+        if step > live.next_step + SESSION_AHEAD and self._rebuilding.get(skey) != step:
             return self._session_refused(peer, owner, marker, f"step {step} is more than {SESSION_AHEAD} ahead of "
                                                               f"the next step {live.next_step}", key[1])
         return True
@@ -1268,7 +1288,11 @@ class Engine:
         for s, why in self.sessions.commit(req.session, new, self.now):
             self._session_ended(s, why)
         live = self.sessions.get(req.session)
-        if live is not None:
+        if live is None or live.next_step >= self._rebuilding.get(req.session, 0):
+            self._rebuilding.pop(req.session, None)
+        if live is not None and req.replay:  # a replay's outputs are every replayed row: never re-sent
+            live.last_outputs = []
+        elif live is not None:
             outputs = self._step_outputs(prog, req.values)
             live.last_outputs = outputs
             old = {spec.input: req.values[spec.input] for spec in prog.state.values()}
@@ -1282,6 +1306,7 @@ class Engine:
                 self._dirty[key] = None
 
     def _close_session(self, skey: SessionKey, reason: str, forward: bool = False) -> None:
+        self.replay_log.forget(skey)
         live = self.sessions.close(skey)
         if live is not None:
             self._session_ended(live, reason)
@@ -1294,6 +1319,8 @@ class Engine:
                 self._queue_outbound(dest, env.in_session(skey[1], 0))
 
     def _session_ended(self, live: Session, reason: str) -> None:
+        self.replay_log.forget(live.key)
+        self._rebuilding.pop(live.key, None)
         self._ended[live.key] = reason
         while len(self._ended) > 4 * self.limits.max_sessions:
             del self._ended[next(iter(self._ended))]
@@ -1330,7 +1357,7 @@ class Engine:
                    outputs: list[np.ndarray], step: int, to: list[str] | None = None, full: bool = False) -> None:
         """Send the step's state delta (a full copy with ``full``) to the other members of the stage group."""
         members = self.stage_group() if to is None else to
-        if not members:
+        if not members or self.rebuild == "replay":  # replay: the standby rebuilds from upstream's inputs
             return
         payload = encode_delta(self._specs(prog), old, live.state, outputs, self.node_id, full=full)
         for member in members:
@@ -1398,6 +1425,112 @@ class Engine:
         kept.last_outputs = [delta.outputs[j] for j in range(n_out)] if len(delta.outputs) == n_out else []
         self._count("state_deltas_in")
         self._wake(skey)
+
+    # ----------------------------------------------------------------- replay
+
+    def _replay_to(self, stage: str, via: str) -> None:
+        """``stage`` is down and ``via`` serves it now: replay each session's kept inputs to ``via`` (one
+        CTRL_STATE_REPLAY of every step but the newest), then send the newest step again; a session that
+        cannot be replayed ends here, with a typed event to its owner (engine/replay.py)."""
+        ports = [p for prog in self.programs.values() for p in prog.sends if p.peer == stage]
+        if not ports:
+            return
+        edges = {p.edge_id for p in ports}
+        for skey, kept in self.replay_log.sessions(stage):
+            why = kept.lost or replay_problem(kept.steps, edges)
+            if why is not None:
+                self._unreplayable(skey, stage, via, why, kept.last_request)
+                continue
+            step, rid, values = kept.steps[-1]
+            if step > 0:
+                payload = encode_replay(kept.steps[:-1], self.node_id)
+                env = wire.Envelope.for_bytes(payload, sender=self.node_id, receiver=self.peers[via], seq=0,
+                                              edge=CTRL_STATE_REPLAY, request_id=kept.steps[-2][1])
+                self._queue_outbound(via, env.in_session(skey[1], step))
+                self._count("replays_out")
+                self._count("replay_bytes_out", len(payload))
+            for p in ports:  # the newest step again: the standby runs it as the primary would have
+                data = wire.Envelope.for_array(values[p.edge_id], sender=self.node_id, receiver=self.peers[via],
+                                               seq=0, request_id=rid, edge=p.edge_id, quant=p.quant)
+                self._queue_outbound(via, data.in_session(skey[1], step))
+
+    def _unreplayable(self, skey: SessionKey, stage: str, via: str, why: str, last_request: int) -> None:
+        """End session ``skey`` (here and downstream) because ``via`` cannot rebuild it; tell its owner."""
+        reason = f"{via} cannot rebuild it after {stage} went down: {why}"
+        self._count("replays_impossible")
+        live = self.sessions.get(skey) is not None
+        self._close_session(skey, reason, forward=True)  # when live here: SessionEnded, reported to the owner
+        if live:
+            return
+        self._emit(ev.SessionEnded(skey[0], skey[1], 0, reason))
+        if last_request:
+            self._report(last_request, f"SessionEnded: session {skey[1]} at {self.node}: {reason}")
+
+    def _on_state_replay(self, peer: str, sender: str, env: wire.Envelope) -> None:
+        """A CTRL_STATE_REPLAY from the node upstream of this stage: rebuild the session in one prefill."""
+        owner = request_owner(env.request_id)
+        prog = self._stateful_program()
+
+        def refuse(reason: str) -> None:
+            self._emit(ev.StateReplayRefused(peer, owner, env.session, env.step, reason))
+            self._count("replays_refused")
+
+        if prog is None or not env.flags & wire.FLAG_SESSION:
+            refuse("this node keeps no session state" if prog is None else "a replay without a session")
+            return
+        upstream = {p.peer for p in prog.recv.values()}
+        upstream |= {n for st in list(upstream) for n in self.standby.get(st, ())}
+        # a first stage's inputs are the owner's graph inputs: the owner replays them (the host, or the client
+        # its request id names); any later stage's come from the stage before it (or that stage's standby)
+        contracts: dict[int, tuple[str, int, tuple[int, ...], Any]] = (
+            {e: (p.tensor, p.elem_type, p.shape, p.quant) for e, p in prog.recv.items()} if prog.recv else
+            {e: (n, *prog.input_types[n], self.io_quant.get(n)) for e, n in prog.input_edges.items()})
+        if not (sender in upstream if prog.recv else may_submit(env.sender, env.request_id)):
+            refuse(f"{sender!r} does not send this stage its inputs")
+            return
+        steps = decode_replay(env.payload_bytes(), set(contracts), self.limits.max_payload)
+        if isinstance(steps, str):
+            refuse(steps)
+            return
+        chunks: list[tuple[int, dict[str, np.ndarray]]] = []
+        for step, rid, tensors in steps:
+            values: dict[str, np.ndarray] = {}
+            for edge, arr in tensors.items():
+                name, elem_type, shape, quant = contracts[edge]
+                want = INT8 if quant is not None else elem_type
+                if (arr.dtype != CODE_TO_NUMPY[want] or arr.ndim != len(shape)
+                        or any(d >= 0 and d != v for d, v in zip(shape, arr.shape))):
+                    refuse(f"step {step} edge {edge}: {arr.dtype} {list(arr.shape)} is not its contract {list(shape)}")
+                    return
+                values[name] = arr if quant is None else dequantize_edge(arr, quant)
+            if request_owner(rid) != owner or (prog.name, rid) in self._requests:
+                refuse(f"step {step}: request {rid} is another owner's, or open here")
+                return
+            chunks.append((rid, values))
+        skey, n = (owner, env.session), len(steps)
+        live = self.sessions.get(skey)
+        if env.step != n or (live is not None and (live.busy or live.next_step >= n)):
+            refuse(f"a replay of steps 0..{n - 1} (envelope step {env.step}): the session here is at step "
+                   f"{live.next_step if live else 0}{' and busy' if live and live.busy else ''}")
+            return
+        kept, ended = self.sessions.replace(skey, {}, 0, self.now, env.request_id)
+        for s, why in ended:
+            self._session_ended(s, why)
+        if kept is None:
+            refuse(f"no room for the session: the node holds {self.limits.max_sessions} sessions, every one mid-step")
+            return
+        self._accepted(env)
+        self._ended.pop(skey, None)
+        if live is None:
+            self._emit(ev.SessionOpened(owner, env.session))
+        for step, (rid, values) in enumerate(chunks):  # each step as the primary ran it: the same state, bit for bit
+            key = (prog.name, rid)
+            self._completed_set.discard(key)  # a stage the route comes back to ran these steps once already
+            req = self._request(key)
+            req.session, req.step, req.replay, req.values = skey, step, True, values
+            self._dirty[key] = None
+        self._rebuilding[skey] = n
+        self._count("replays_in")
 
     def _reemit(self, prog: InstalledProgram, key: tuple[str, int], live: Session) -> None:
         """Answer a retry of the session's last step with what that step sent (the same values)."""
@@ -1484,6 +1617,9 @@ class Engine:
         error = f"{type(exc).__name__}: {exc}"
         self._emit(ev.ComputeFailed(key[1], segment, error))
         self._close(key)
+        if req.replay and req.session is not None:  # never serve the session from a state not rebuilt
+            self._rebuilding.pop(req.session, None)
+            self._close_session(req.session, f"its replay failed: {error}")
         self._report(key[1], f"ComputeFailed: request {key[1]} at {self.node}, segment {segment}: {error}")
 
     def _compute(self, key: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -1497,6 +1633,16 @@ class Engine:
                 return
             req.committed = True
             self._commit_state(prog, req)
+        if req.replay:  # the state is rebuilt; the replayed steps' outputs went on long ago
+            if self.rebuild == "replay" and req.session is not None:  # but they are this node's log too
+                for port in prog.sends:
+                    if self.standby.get(port.peer) and port.tensor in req.values:
+                        value = req.values[port.tensor]
+                        value = value if port.quant is None else quantize_edge(value, port.quant)
+                        self.replay_log.record(port.peer, req.session, req.step, key[1], port.edge_id, value)
+            self._close(key)
+            self._count("replays_done")
+            return
         for port in prog.sends:
             if port.edge_id not in req.sent and port.tensor in req.values:
                 target = self.route(port.peer)  # the stage, or its standby after a failover
@@ -1508,6 +1654,8 @@ class Engine:
                                               request_id=key[1], edge=port.edge_id, quant=port.quant)
                 if req.session is not None:  # a session step stays one: the next stage keeps its state too
                     env.in_session(req.session[1], req.step)
+                    if self.rebuild == "replay" and self.standby.get(port.peer):
+                        self.replay_log.record(port.peer, req.session, req.step, key[1], port.edge_id, value)
                 self._queue_outbound(target, env)
                 req.sent.add(port.edge_id)
         for name in prog.outputs:

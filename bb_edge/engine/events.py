@@ -313,6 +313,17 @@ class SessionEnded(InfraEvent):
 
 
 @dataclass(frozen=True)
+class StateReplayRefused(InfraEvent):
+    """A replay of session ``session``'s inputs (owner slot ``owner``) was refused; nothing changed here."""
+
+    peer: str
+    owner: int
+    session: int
+    step: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class StateDeltaRefused(InfraEvent):
     """A state delta for session ``session`` (owner slot ``owner``) was refused; the replica is unchanged."""
 

@@ -31,11 +31,15 @@ from bb_edge.engine import events
 from bb_edge.engine.admission import contract_problem, producer_ok, stale_event
 from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, to_wire
+from bb_edge.engine.replay import ReplayLog, encode_replay, replay_problem
 from bb_edge.errors import BBError, WireError
 from bb_edge.wire import envelope as wire
 
 CTRL_ERROR = 5  # core control code of an error result (docs/wire.md)
 CTRL_SESSION_CLOSE = 6  # the owner ends a session (docs/wire.md "Sessions")
+CTRL_STATE_REPLAY = 8  # a session's inputs replayed to a first stage's standby (bb_edge/engine/replay.py)
+#: the owner's bound on one session's kept inputs (token ids: 8 bytes a token; the context bounds them first)
+OWNER_REPLAY_BYTES = 16 * 1024 * 1024
 
 Send = tuple[str, int, bytes]
 """One envelope to ship: ``(peer name, receiver id, encoded envelope)``."""
@@ -124,6 +128,8 @@ class HostSession:
         self._results: dict[int, dict[str, np.ndarray]] = {}
         self._failed: dict[int, str] = {}
         self._kept: dict[int, list[Send]] = {}
+        # rebuild by replay: the owner keeps each session's inputs to a first stage with a standby
+        self._replay = ReplayLog(OWNER_REPLAY_BYTES) if deployment.extra.get("rebuild") == "replay" else None
         # a wide window: a node's retried output keeps its first seq, however many envelopes came since
         self._dedup = SeqFilter(window=window, max_senders=max(4096, 2 * len(self.ids)))
         self.events: deque[events.Event] = deque(maxlen=max_events)
@@ -196,6 +202,9 @@ class HostSession:
                                           request_id=request_id, edge=spec.edge_id)
             if session is not None:
                 env.in_session(*session)
+                if self._replay is not None and self.dep.standby.get(spec.node):
+                    self._replay.record(spec.node, (self.client, session[0]), session[1], request_id, spec.edge_id,
+                                        arr)
             envs.append((spec.node, self.ids[spec.node], wire.encode(env)))
         self._seq = seq  # only once every input encoded: a refused request uses no sequence numbers
         envs = [self.routed(*e) for e in envs]
@@ -210,6 +219,8 @@ class HostSession:
         if not 0 < session < 2**64:
             raise BBError(f"session id {session} is not in 1..2**64-1")
         out: list[Send] = []
+        if self._replay is not None:
+            self._replay.forget((self.client, session))
         for node in dict.fromkeys(spec.node for spec in self.dep.inputs):
             self._seq += 1
             env = wire.Envelope.for_bytes(b"", sender=self.own_id, receiver=self.ids[node], seq=self._seq,
@@ -229,8 +240,7 @@ class HostSession:
         nodes = self.dep.standby.get(stage)
         if not nodes:
             return peer, receiver, data
-        down = {name for name, up, _ in self.stats.peer_events if not up} - self.up
-        target = stage if stage not in down else next((n for n in nodes if n in self.up), stage)
+        target = self._serving(stage)
         if target == peer:
             return peer, receiver, data
         env = wire.decode(data)
@@ -239,13 +249,56 @@ class HostSession:
 
     def peer_changed(self, name: str, up: bool, reason: str) -> list[Send]:
         """Liveness news about ``name``; the inputs to resend now when a stage owning graph inputs went down."""
+        was_down = name not in self.up and any(n == name and not u for n, u, _ in self.stats.peer_events)
         self.stats.peer_events.append((name, up, reason))
         (self.up.add if up else self.up.discard)(name)
-        if up or name not in self.dep.standby or not any(i.node == name for i in self.dep.inputs):
+        if name not in self.dep.standby or not any(i.node == name for i in self.dep.inputs):
+            return []
+        if up:  # the stage is back and takes its steps again: under replay it rebuilds what it missed
+            return self._replays(name, name) if was_down else []
+        target = self._serving(name)
+        if target == name:  # no standby is up: nothing to rebuild on yet (the next retry finds one)
             return []
         # its standby gets the inputs of every open request now (same seq), not only at the next retry
         pending = [rid for rid in self._kept if not self.done(rid)]
-        return [routed for rid in pending for e in self._kept.get(rid, ()) if (routed := self.routed(*e))[0] != e[0]]
+        return self._replays(name, target) + [routed for rid in pending for e in self._kept.get(rid, ())
+                                      if (routed := self.routed(*e))[0] != e[0]]
+
+    def _replays(self, stage: str, target: str) -> list[Send]:
+        """Rebuild by replay: per session, its inputs to ``stage`` but the newest step to ``target`` (the node
+        that serves it now), then the newest step again (bb_edge/engine/replay.py); a session that cannot be
+        replayed fails its newest step here with the reason (SessionEnded), never a wrong token."""
+        if self._replay is None:
+            return []
+        specs = [i for i in self.dep.inputs if i.node == stage]
+        out: list[Send] = []
+        for skey, kept in self._replay.sessions(stage):
+            why = kept.lost or replay_problem(kept.steps, {i.edge_id for i in specs})
+            if why is not None:
+                if kept.last_request in self._results:  # the step in flight fails with the reason
+                    self._failed[kept.last_request] = (f"SessionEnded: session {skey[1]} at {self.name}: "
+                                                       f"{target} cannot rebuild it after {stage} went down: {why}")
+                self.events.append(events.SessionEnded(skey[0], skey[1], 0, f"cannot be replayed: {why}"))
+                out += self.close_session(skey[1])  # the later stages free its caches
+                continue
+            step, rid, values = kept.steps[-1]
+            if step > 0:
+                self._seq += 1
+                env = wire.Envelope.for_bytes(encode_replay(kept.steps[:-1], self.own_id), sender=self.own_id,
+                                              receiver=self.ids[target], seq=self._seq, edge=CTRL_STATE_REPLAY,
+                                              request_id=kept.steps[-2][1])
+                out.append((target, self.ids[target], wire.encode(env.in_session(skey[1], step))))
+            for spec in specs:  # the newest step again, after the replay on the same link
+                self._seq += 1
+                env = wire.Envelope.for_array(values[spec.edge_id], sender=self.own_id, receiver=self.ids[target],
+                                              seq=self._seq, request_id=rid, edge=spec.edge_id, quant=quant_of(spec))
+                out.append((target, self.ids[target], wire.encode(env.in_session(skey[1], step))))
+        return out
+
+    def _serving(self, stage: str) -> str:
+        """The node that serves ``stage`` now: the stage, or its first live standby once it is down."""
+        down = {name for name, up, _ in self.stats.peer_events if not up} - self.up
+        return stage if stage not in down else next((n for n in self.dep.standby.get(stage, ()) if n in self.up), stage)
 
     # ------------------------------------------------------------ ingress
 

@@ -9,7 +9,8 @@ Three rewrites make a split decoder cost one small envelope per hop per token:
   before the next (compute stays float32). A cut between any two layers then carries ``2 x hidden`` bytes
   per token, and because the unsplit model rounds at the same places, every split computes exactly what the
   unsplit model computes: 1, 2 or 3 stages give the same tokens as one ONNX Runtime session of this model.
-- **Top candidates out.** The last stage returns the ``top_k`` best next tokens of the last position
+- **Top candidates out.** The final norm and the head run on the last position only, and the last stage
+  returns the ``top_k`` best next tokens of that position
   (best first; ties keep the lower id, as argmax does), not the whole vocabulary, as *one* tensor ``top``
   (float32 ``[1, 2, k]``: the logits, then the ids as float32, exact below 2^24) so that the last hop is one
   envelope per token like every other (:func:`bb_edge.engine.generation.top_candidates` reads it back).
@@ -93,6 +94,17 @@ def fleet_decoder(dec: onnx.ModelProto, top_k: int = DEFAULT_TOP_K) -> onnx.Mode
         new += [helper.make_node("Cast", [out], [wire], name=f"/model/layers.{i}/to_wire", to=TensorProto.FLOAT16),
                 helper.make_node("Cast", [wire], [back], name=f"/model/layers.{i + 1}/from_wire",
                                  to=TensorProto.FLOAT)]
+    # the head runs on the last position only: a prefill (a prompt, or a standby's replay) of n tokens then
+    # costs one row of the vocabulary-wide MatMul instead of n (measured: a replay of 480 tokens through the
+    # last stage of SmolLM2 took seconds, nearly all of it in logits no one reads)
+    last_h = layer_output(n_layers - 1)
+    for n in nodes:
+        if n.name.startswith("/model/norm"):
+            for j, x in enumerate(n.input):
+                if x == last_h:
+                    n.input[j] = "/model/norm/last_position"
+    new.append(helper.make_node("Slice", [last_h, "/fleet/last", "/fleet/end", "/fleet/idx1"],
+                                ["/model/norm/last_position"], name="/model/norm/last_position"))
     # the last position's best candidates
     new += [helper.make_node("Slice", ["logits", "/fleet/last", "/fleet/end", "/fleet/idx1"], ["/lm_head/last"],
                              name="/lm_head/last"),
@@ -179,7 +191,8 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
                     node_names: Sequence[str] | None = None, context: int | None = None,
                     top_k: int = DEFAULT_TOP_K, llm: dict[str, Any] | None = None,
                     max_sessions: int = 4, standby: Mapping[str, str | Sequence[str]] | None = None,
-                    memory_limits: Mapping[str, int] | None = None) -> tuple[Any, dict[str, onnx.ModelProto]]:
+                    memory_limits: Mapping[str, int] | None = None,
+                    rebuild: str = "replicate") -> tuple[Any, dict[str, onnx.ModelProto]]:
     """A deployment of ``dec`` split by layers over ``nodes`` nodes, KV caches as node state.
 
     Each node's limits hold ``max_sessions`` sessions of its layers' KV cache at ``context`` tokens
@@ -187,7 +200,10 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
     weight and KV bytes per node. ``standby`` (stage -> standby node(s)) adds nodes that run a stage's
     program and keep a replica of every session of it (docs/failover.md): each counts the replicated KV of
     the ``max_sessions`` sessions it would inherit in its own budget. ``memory_limits`` (node -> bytes) refuses
-    a node, stage or standby, whose weights plus KV budget do not fit, with the bytes.
+    a node, stage or standby, whose weights plus KV budget do not fit, with the bytes. ``rebuild`` is how a
+    standby rebuilds its sessions (docs/llm.md "Failover"): ``replicate`` (state deltas from the primary) or
+    ``replay``: the stage before a standby's stage keeps each session's inputs to it (``replay_bytes``: the
+    hidden states of ``context`` tokens) and counts them in its budget.
     """
     from bb_edge.compiler.compile import default_names
     from bb_edge.compiler.partition import partition
@@ -229,21 +245,32 @@ def compile_decoder(dec: onnx.ModelProto, out_dir: str | Path | None, *, nodes: 
                        "max_sessions": max_sessions}
         report[spec.name] = {"layers": [r.start, r.stop], "weight_bytes": wbytes, "kv_bytes_at_context": kv,
                              "kv_bytes_per_token": len(r) * kv_per_token}
+    if rebuild not in ("replicate", "replay"):
+        raise PlacementError(f"--rebuild {rebuild!r}: give replicate or replay")
     for stage, sbs in (standby or {}).items():
         if stage not in report:
             raise PlacementError(f"--standby {stage}=...: {stage!r} is not a stage; stages: {', '.join(names)}")
+        if rebuild == "replay" and stage != names[0]:  # the previous stage keeps the hidden states into this one
+            # (the first stage's inputs are token ids, which the session's owner keeps)
+            up = names[names.index(stage) - 1]
+            keep = ctx * 2 * int(cfg["hidden"]) + 4096  # fp16 rows of the context, and room for the last step
+            spec_up = dep.node(up)
+            spec_up.limits = {**spec_up.limits, "replay_bytes": keep}
+            report[up]["replay_log_bytes"] = max_sessions * keep
         for sb in [sbs] if isinstance(sbs, str) else sbs:
             dep.add_standby(stage, sb)  # same program and limits: the stage's sessions fit it as they fit the stage
             programs[sb] = programs[stage]  # one file, <stage>.onnx, named by both
             own = report[stage]
             report[sb] = {**own, "standby_of": stage, "replica_bytes": max_sessions * own["kv_bytes_at_context"]}
     for node, est in report.items():
-        est["kv_budget_bytes"] = max_sessions * est["kv_bytes_at_context"]
+        est["kv_budget_bytes"] = max_sessions * est["kv_bytes_at_context"] + est.get("replay_log_bytes", 0)
         _check_fit(node, est, max_sessions, ctx, (memory_limits or {}).get(node))
     unknown = sorted(set(memory_limits or {}) - set(report))
     if unknown:
         raise PlacementError(f"--memory-limit for {', '.join(unknown)}: no such node; nodes: {', '.join(report)}")
     dep.extra["placement"] = {"method": "layers", "context": ctx, "max_sessions": max_sessions, "nodes": report}
+    if standby:
+        dep.extra["rebuild"] = rebuild
     dep.extra["llm"] = {"context": ctx, "vocab": int(cfg["vocab"]), "top_k": min(top_k, int(cfg["vocab"])),
                         "weights": meta.get("weights"), "source": meta.get("source"), **(llm or {})}
     problems = validate_manifest(dep.to_json())
@@ -349,10 +376,11 @@ class FleetReference:
 def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_names: Sequence[str] | None = None,
                  weights: str = "int4", context: int | None = None, top_k: int = DEFAULT_TOP_K,
                  max_sessions: int = 4, standby: Mapping[str, str | Sequence[str]] | None = None,
-                 memory_limits: Mapping[str, int] | None = None) -> tuple[Any, dict[str, onnx.ModelProto]]:
+                 memory_limits: Mapping[str, int] | None = None,
+                 rebuild: str = "replicate") -> tuple[Any, dict[str, onnx.ModelProto]]:
     """``bb-edge compile model.gguf``: the decoder (gguf package + ONNX Runtime ops) split by layers over
     ``nodes`` nodes into ``out_dir``, with the GGUF's tokenizer (tokenizer.json) beside deployment.json;
-    ``standby`` and ``memory_limits`` as :func:`compile_decoder`."""
+    ``standby``, ``memory_limits`` and ``rebuild`` as :func:`compile_decoder`."""
     from bb_edge.llm.gguf_load import load_gguf, write_tokenizer
     from bb_edge.llm.onnx_build import WEIGHTS, build_decoder
 
@@ -375,4 +403,5 @@ def compile_gguf(path: str | Path, out_dir: str | Path, *, nodes: int = 1, node_
            "add_bos": bool(model.metadata.get("tokenizer.ggml.add_bos_token", False)),
            "architecture": "llama", "layers": cfg.n_layers, "hidden": cfg.hidden}
     return compile_decoder(dec, out, nodes=nodes, node_names=node_names, context=ctx, top_k=top_k, llm=llm,
-                           max_sessions=max_sessions, standby=standby, memory_limits=memory_limits)
+                           max_sessions=max_sessions, standby=standby, memory_limits=memory_limits,
+                           rebuild=rebuild)

@@ -232,7 +232,7 @@ def broker_outage_at(fleet: LlmFleet, token: int, down_for: float) -> Callable[[
 
 
 def status_counters(fleet: LlmFleet, wait: float = 3.0) -> dict[str, dict[str, Any]]:
-    """Each node's ``bytes_*`` and ``envelopes_*`` counters from its latest status record (retained)."""
+    """Each node's ``bytes_*``, ``envelopes_*``, state delta and replay counters from its latest status record."""
     from bb_edge.adapters.ops.status_view import StatusClient, StatusModel
 
     model = StatusModel()
@@ -243,7 +243,8 @@ def status_counters(fleet: LlmFleet, wait: float = 3.0) -> dict[str, dict[str, A
         out = {}
         for (dep, name), st in model.nodes.items():
             if dep == fleet.dep.name and st.record:
-                out[name] = {k: v for k, v in st.record.items() if k.startswith(("bytes_", "envelopes_"))}
+                keys = ("bytes_", "envelopes_", "state_delta", "replay")
+                out[name] = {k: v for k, v in st.record.items() if k.startswith(keys)}
         return out
     finally:
         client.stop()

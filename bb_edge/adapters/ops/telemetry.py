@@ -363,5 +363,8 @@ class Telemetry:
             "requests": c.get("requests_completed", 0), "envelopes_in": c.get("envelopes_in", 0),
             "envelopes_out": c.get("envelopes_out", 0), "bytes_in": c.get("bytes_in", 0),
             "bytes_out": c.get("bytes_out", 0), "open_requests": self.engine.open_requests,
+            # what keeping a stateful stage's standby current costs (state deltas) or cost at failover (replays)
+            "state_delta_bytes_out": c.get("state_delta_bytes_out", 0),
+            "replay_bytes_out": c.get("replay_bytes_out", 0), "replays_in": c.get("replays_in", 0),
             "time": time.time(),
         }
