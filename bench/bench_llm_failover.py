@@ -14,8 +14,9 @@ the last token before the kill to the next token after it. Steady-state bytes on
 node's ``bytes_out`` (status records) over one uninterrupted generation, for no standby and for each way;
 ``state_delta_bytes_out`` is the part that keeps standbys current.
 
-llama.cpp side: ``llama-completion`` over two ``ggml-rpc-server`` processes (bench/llamacpp/build.sh); one
-rpc-server is SIGKILLed once the first tokens are out, and what happens to the generation is reported.
+llama.cpp side (bench/llamacpp/rpc_kill.py, the pinned build of bench/llamacpp/build.sh): ``llama-completion``
+over three ``ggml-rpc-server`` processes; one rpc-server is SIGKILLed at a random token, first, middle and last
+in turn, and what happens to the generation is reported.
 
     python bench/bench_llm_failover.py [--trials N] [--ways replicate,replay]
     BB_EDGE_LONG=1 python bench/bench_llm_failover.py  (100 trials per way: the issue's run;
@@ -28,18 +29,17 @@ import argparse
 import os
 import random
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bb_edge.engine.generation import Generation  # noqa: E402
+from bb_edge.errors import BBError  # noqa: E402
 from bb_edge.llm.fleet import FleetReference, compile_decoder, fleet_decoder  # noqa: E402
 from bb_edge.llm.gguf_load import load_gguf, smollm2_path  # noqa: E402
 from bb_edge.llm.onnx_build import build_decoder  # noqa: E402
@@ -110,42 +110,24 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def llamacpp_rpc_kill(tokens: int) -> str:
-    """What happens to llama.cpp's generation when one of its two rpc-servers is SIGKILLed mid-generation."""
-    bins = Path(os.environ.get("BB_EDGE_LLAMACPP_DIR", Path.home() / ".cache" / "bb-edge" / "llamacpp"))
-    rpc = next(iter(sorted(bins.glob("build-*/bin/ggml-rpc-server")) + sorted(bins.glob("build-*/bin/rpc-server"))),
-               None)
-    cli = next(iter(sorted(bins.glob("build-*/bin/llama-completion"))), None)
-    if rpc is None or cli is None:
-        return "not run: rpc-server / llama-completion not built (bash bench/llamacpp/build.sh)"
-    ports = [free_port(), free_port()]
-    servers = [subprocess.Popen([str(rpc), "-H", "127.0.0.1", "-p", str(p)], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True) for p in ports]
+def llamacpp_rpc_kill(trials: int, tokens: int) -> str:
+    """What happens to llama.cpp's generation when one of its three rpc-servers is SIGKILLed at a random
+    token (bench/llamacpp/rpc_kill.py, ``trials`` kills, first, middle and last server in turn)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "llamacpp"))
+    from rpc_kill import rpc_kill  # type: ignore[import-not-found]
+
     try:
-        time.sleep(1.0)
-        proc = subprocess.Popen([str(cli), "-m", str(smollm2_path()), "-p", "The capital of France is", "-n",
-                                 str(tokens), "--temp", "0", "-ngl", "99", "--rpc",
-                                 ",".join(f"127.0.0.1:{p}" for p in ports), "-no-cnv"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        time.sleep(3.0)  # past load and the first tokens
-        os.kill(servers[1].pid, signal.SIGKILL)
-        t0 = time.monotonic()
-        try:
-            out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-            return "host process hung > 60 s after the kill (killed)"
-        dt = time.monotonic() - t0
-        last = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
-        how = "aborted" if proc.returncode < 0 or proc.returncode == 134 else f"exited {proc.returncode}"
-        return (f"host process {how} {dt:.2f} s after the kill; {len(out.split())} words out; "
-                f"last stderr line: {last[0][:100]}")
-    finally:
-        for s in servers:
-            if s.poll() is None:
-                os.kill(s.pid, signal.SIGKILL)
-            s.wait()
+        res = rpc_kill(servers=(3,), trials=trials, tokens=max(tokens, 16))
+    except (BBError, RuntimeError, OSError, subprocess.CalledProcessError) as e:
+        return f"not run: {type(e).__name__}: {str(e)[:120]} (bash bench/llamacpp/build.sh)"
+    tr = res["trials"]
+    outcomes: dict[str, int] = {}
+    for t in tr:
+        outcomes[t["outcome"]] = outcomes.get(t["outcome"], 0) + 1
+    ms = sorted(1e3 * t["kill_to_exit_s"] for t in tr if t["kill_to_exit_s"] is not None)
+    done = sum(t["tokens_before_kill"] + t["tokens_after_kill"] >= res["tokens"] for t in tr)
+    return (f"{len(tr)} kills: host {', '.join(f'{k} {v}x' for k, v in sorted(outcomes.items()))}"
+            f"{f', {ms[0]:.0f}-{ms[-1]:.0f} ms after the kill' if ms else ''}; generations completed {done}/{len(tr)}")
 
 
 def main() -> None:
@@ -180,7 +162,8 @@ def main() -> None:
                   flush=True)
     bpt_plain = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)[0]
     bpt = {w: wire_bytes_per_token(dirs[w], ps, args.tokens, args.context) for w in ways}
-    llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(args.tokens)
+    llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(max(3, min(args.trials, 6)),
+                                                                                    args.tokens)
 
     def q(way: str, p: float, worst: bool = False) -> str:
         pauses = sorted(x for r in rows[way] if (x := r[5] if worst else r[3]) is not None and r[2])
@@ -200,7 +183,7 @@ def main() -> None:
               f"{q(way, 0.99, True)} | {total:.0f} "
               f"(+{total - bpt_plain:.0f}) | {deltas:.0f} / {replays:.0f} | "
               f"{'generation goes on' if rs and all(r[2] for r in rs) else 'see trials above'} |")
-    print(f"| llama.cpp RPC (2 rpc-servers) | - | 1 | - | - | - | - | - | - | {llama} |")
+    print(f"| llama.cpp RPC (3 rpc-servers) | - | - | 0 generations go on | - | - | - | - | - | {llama} |")
     for way in ways:
         by_stage = {st: [r for r in rows[way] if r[0] == st] for st in sorted(STANDBY[way])}
         print(f"{way} per stage: " + ", ".join(f"{st} {sum(r[2] for r in v)}/{len(v)}" for st, v in by_stage.items()))
