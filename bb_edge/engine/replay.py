@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bb_edge.engine.replication import pack_tensor, unpack_tensors
 from bb_edge.errors import WireError
-from bb_edge.wire import envelope as wire
-from bb_edge.wire.framing import StreamDecoder, length_prefix
 
 SessionKey = tuple[int, int]
 Steps = list[tuple[int, int, dict[int, np.ndarray]]]
@@ -102,24 +101,18 @@ def replay_problem(steps: Steps, edges: set[int]) -> str | None:
 def encode_replay(steps: Steps, sender: int) -> bytes:
     """The payload of a CTRL_STATE_REPLAY: per step, one length-prefixed envelope per edge (``edge`` = the
     edge id, ``seq`` = the step, ``request_id`` = the step's request id)."""
-    parts = []
-    for step, rid, values in steps:
-        for edge in sorted(values):
-            arr = np.ascontiguousarray(values[edge])
-            env = wire.Envelope.for_array(arr, sender=sender, receiver=sender, seq=step, edge=edge, request_id=rid)
-            parts.append(length_prefix(wire.encode(env, max_payload=max(arr.nbytes, 1))))
-    return b"".join(parts)
+    return b"".join(pack_tensor(values[edge], sender, step, edge, request_id=rid)
+                    for step, rid, values in steps for edge in sorted(values))
 
 
 def decode_replay(payload: bytes, edges: set[int], max_bytes: int) -> Steps | str:
     """The replayed steps (0, 1, ... in order, each with every one of ``edges``), or why they are refused."""
     steps: Steps = []
     try:
-        envs = StreamDecoder(max_envelope=max_bytes).feed(payload)
-        if sum(len(e) + 4 for e in envs) != len(payload):
-            return "trailing bytes after the last tensor"
-        for raw in envs:
-            env = wire.decode(raw, max_payload=max_bytes)
+        envs = unpack_tensors(payload, max_bytes)
+        if isinstance(envs, str):
+            return envs
+        for env in envs:
             if env.edge not in edges:
                 return f"edge {env.edge} is not one this stage receives ({sorted(edges)})"
             if not steps or steps[-1][0] != env.seq:

@@ -37,6 +37,22 @@ from bb_edge.wire.framing import StreamDecoder, length_prefix
 OUTPUT_BASE = 1 << 16
 
 
+def pack_tensor(value: np.ndarray, sender: int, seq: int, edge: int, request_id: int = 0) -> bytes:
+    """One tensor as a length-prefixed envelope: the inner codec of STATE_DELTA and STATE_REPLAY payloads."""
+    arr = np.ascontiguousarray(value)
+    env = wire.Envelope.for_array(arr, sender=sender, receiver=sender, seq=seq, edge=edge, request_id=request_id)
+    return length_prefix(wire.encode(env, max_payload=max(arr.nbytes, 1)))
+
+
+def unpack_tensors(payload: bytes, max_bytes: int) -> list[wire.Envelope] | str:
+    """The inner envelopes of a packed payload, each decoded within ``max_bytes``, or why the payload is not
+    one; a malformed inner envelope raises WireError or ValueError."""
+    envs = StreamDecoder(max_envelope=max_bytes).feed(payload)
+    if sum(len(e) + 4 for e in envs) != len(payload):
+        return "trailing bytes after the last tensor"
+    return [wire.decode(raw, max_payload=max_bytes) for raw in envs]
+
+
 @dataclass
 class Delta:
     """A decoded, not yet applied, state delta: tensors by state index, and the step's outputs."""
@@ -72,18 +88,12 @@ def encode_delta(specs: list[StateSpec], old: dict[str, np.ndarray], new: dict[s
         before = old.get(spec.input)
         ax = None if full or before is None else grown_axis(before, value)
         if ax is None:
-            env = wire.Envelope.for_array(value, sender=sender, receiver=sender, seq=0, edge=i)
+            parts.append(pack_tensor(value, sender, 0, i))
         else:
             assert before is not None
-            rows = np.ascontiguousarray(value[tuple(slice(before.shape[ax], None) if a == ax else slice(None)
-                                                    for a in range(value.ndim))])
-            env = wire.Envelope.for_array(rows, sender=sender, receiver=sender, seq=ax + 1, edge=i,
-                                          request_id=int(before.shape[ax]))
-        parts.append(length_prefix(wire.encode(env, max_payload=max(len(env.data), 1))))
-    for j, value in enumerate(outputs):
-        arr = np.ascontiguousarray(value)
-        env = wire.Envelope.for_array(arr, sender=sender, receiver=sender, seq=0, edge=OUTPUT_BASE + j)
-        parts.append(length_prefix(wire.encode(env, max_payload=max(arr.nbytes, 1))))
+            rows = value[tuple(slice(before.shape[ax], None) if a == ax else slice(None) for a in range(value.ndim))]
+            parts.append(pack_tensor(rows, sender, ax + 1, i, request_id=int(before.shape[ax])))
+    parts.extend(pack_tensor(value, sender, 0, OUTPUT_BASE + j) for j, value in enumerate(outputs))
     return b"".join(parts)
 
 
@@ -91,11 +101,10 @@ def decode_delta(payload: bytes, specs: list[StateSpec], n_outputs: int, max_byt
     """The delta in ``payload``, or why it is refused (a malformed or out-of-contract inner envelope)."""
     out = Delta({}, {}, {})
     try:
-        envs = StreamDecoder(max_envelope=max_bytes).feed(payload)
-        if sum(len(e) + 4 for e in envs) != len(payload):
-            return "trailing bytes after the last tensor"
-        for raw in envs:
-            env = wire.decode(raw, max_payload=max_bytes)
+        envs = unpack_tensors(payload, max_bytes)
+        if isinstance(envs, str):
+            return envs
+        for env in envs:
             arr = np.array(env.array())
             if env.edge >= OUTPUT_BASE:
                 j = env.edge - OUTPUT_BASE
