@@ -20,33 +20,25 @@ from pathlib import Path
 import pytest
 
 from bb_edge.deployment.manifest import load_deployment
-from bb_edge.engine.generation import Generation
 from bb_edge.errors import PlacementError
-from bb_edge.llm.fleet import FleetReference, compile_gguf, fleet_decoder
-from bb_edge.llm.gguf_load import load_gguf
-from bb_edge.llm.onnx_build import build_decoder
+from bb_edge.llm.fleet import compile_gguf
 from tests.support.llm_failover import (
+    CONTEXT,
+    PROMPTS,
+    TOKENS,
     LlmFleet,
     Run,
     broker_outage_at,
-    describe,
+    check_same,
+    gens,
     kill_at,
     run_generations,
 )
 
-CONTEXT = 256
-TOKENS = 40  # per session
-PROMPTS = {1: [1, 5, 9, 3, 17, 40, 2], 2: [7, 7, 100, 3], 3: [200, 11, 4, 4, 9, 60], 4: [33, 2]}
 #: seconds the broker stays down mid-generation: the issue's 30 with BB_EDGE_LONG=1 (CI keeps it short)
 OUTAGE_S = float(os.environ.get("BB_EDGE_BROKER_OUTAGE_S", "30" if os.environ.get("BB_EDGE_LONG") else "5"))
 SEED = int(os.environ.get("BB_EDGE_FAILOVER_SEED", str(random.SystemRandom().randrange(1 << 30))))
 
-
-@pytest.fixture(scope="module")
-def reference(tiny_gguf: Path) -> dict[int, list[int]]:
-    """Each prompt's greedy tokens from one ORT session of the unsplit decoder: the oracle."""
-    ref = FleetReference(fleet_decoder(build_decoder(load_gguf(tiny_gguf), "int4", max_context=CONTEXT)))
-    return {s: ref.generate(p, TOKENS) for s, p in PROMPTS.items()}
 
 
 @pytest.fixture(scope="module")
@@ -59,15 +51,6 @@ def standby_dirs(tiny_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     return out
 
 
-def gens() -> dict[int, Generation]:
-    return {s: Generation(p, TOKENS, CONTEXT) for s, p in PROMPTS.items()}
-
-
-def check_same(run: Run, reference: dict[int, list[int]], fleet: LlmFleet, what: str) -> None:
-    assert run.error is None, describe(run, fleet, what)
-    assert run.tokens == reference, f"{what}: tokens differ from the uninterrupted run"
-    per_session = {s: sum(1 for e in run.events if e.session == s) for s in PROMPTS}
-    assert per_session == {s: TOKENS for s in PROMPTS}, f"{what}: a token lost or repeated: {per_session}"
 
 
 # ------------------------------------------------------------------------------------------------ compile
@@ -118,19 +101,19 @@ def test_cli_compile_gguf_with_standby(tiny_gguf: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("stage", ["n0", "n1", "n2"], ids=["first", "middle", "last"])
 def test_kill_a_stage_mid_generation_every_session_gets_the_same_tokens(
-        stage: str, standby_dirs: dict[str, Path], reference: dict[int, list[int]], tmp_path: Path) -> None:
+        stage: str, standby_dirs: dict[str, Path], kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
     rng = random.Random(SEED + ord(stage[-1]))
     token = rng.randrange(8, len(PROMPTS) * TOKENS - 20)
     what = f"kill -9 {stage} (standby {stage}b) after token {token} (BB_EDGE_FAILOVER_SEED={SEED})"
     with LlmFleet(standby_dirs[stage], tmp_path) as fleet:
         run = run_generations(fleet, gens(), kill_at(fleet, stage, token))
         print(f"{what}: pause {run.pause('kill')} s, worst session gap {run.session_pause('kill')} s")
-        check_same(run, reference, fleet, what)
+        check_same(run, kill_reference, fleet, what)
         assert not fleet.nodes[stage].alive()
 
 
 def test_killed_node_restarted_from_its_state_rejoins_as_the_standby(
-        standby_dirs: dict[str, Path], reference: dict[int, list[int]], tmp_path: Path) -> None:
+        standby_dirs: dict[str, Path], kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
     """n1 dies, n1b takes over; n1 restarted from ``--state`` must come back as n1b's standby: when n1b
     dies in turn, n1 carries on every session. No session lost or duplicated at any point."""
     rng = random.Random(SEED + 99)
@@ -151,19 +134,19 @@ def test_killed_node_restarted_from_its_state_rejoins_as_the_standby(
             kill2(run, ev)  # type: ignore[arg-type]
 
         run = run_generations(fleet, gens(), hook)
-        check_same(run, reference, fleet, what)
+        check_same(run, kill_reference, fleet, what)
         assert "restored" in fleet.log("n1"), fleet.log("n1")[-2000:]
 
 
 def test_a_broker_outage_mid_generation_pauses_then_resumes_every_session(
-        standby_dirs: dict[str, Path], reference: dict[int, list[int]], tmp_path: Path) -> None:
+        standby_dirs: dict[str, Path], kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
     rng = random.Random(SEED + 7)
     token = rng.randrange(8, len(PROMPTS) * TOKENS - 20)
     what = f"broker down {OUTAGE_S:g} s after token {token} (BB_EDGE_FAILOVER_SEED={SEED})"
     with LlmFleet(standby_dirs["n1"], tmp_path) as fleet:
         run = run_generations(fleet, gens(), broker_outage_at(fleet, token, OUTAGE_S), timeout=OUTAGE_S + 60)
         print(f"{what}: pause {run.pause('outage')} s")
-        check_same(run, reference, fleet, what)
+        check_same(run, kill_reference, fleet, what)
         times = [run.marks["outage"]] + [e.at for e in run.events if e.at > run.marks["outage"]]  # from the kill on
         gap = max((b - a for a, b in zip(times, times[1:])), default=0.0)
         assert gap >= OUTAGE_S * 0.9, f"{what}: no pause as long as the outage (longest gap {gap:.2f} s)"

@@ -26,35 +26,26 @@ from bb_edge.adapters.fleet.generation import InprocStepper
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import events as ev
-from bb_edge.engine.generation import Generation
 from bb_edge.errors import PlacementError
-from bb_edge.llm.fleet import FleetReference, compile_gguf, fleet_decoder
-from bb_edge.llm.gguf_load import load_gguf
-from bb_edge.llm.onnx_build import build_decoder
-from tests.support.llm_failover import LlmFleet, Run, describe, kill_at, run_generations, status_counters
+from bb_edge.llm.fleet import compile_gguf
+from tests.support.llm_failover import (
+    CONTEXT,
+    PROMPTS,
+    TOKENS,
+    LlmFleet,
+    Run,
+    check_same,
+    describe,
+    gens,
+    kill_at,
+    run_generations,
+    status_counters,
+)
 
-CONTEXT = 256
-TOKENS = 40  # per session
-PROMPTS = {1: [1, 5, 9, 3, 17, 40, 2], 2: [7, 7, 100, 3], 3: [200, 11, 4, 4, 9, 60], 4: [33, 2]}
 SEED = int(os.environ.get("BB_EDGE_FAILOVER_SEED", str(random.SystemRandom().randrange(1 << 30))))
 
 
-@pytest.fixture(scope="module")
-def reference(tiny_gguf: Path) -> dict[int, list[int]]:
-    """Each prompt's greedy tokens from one ORT session of the unsplit decoder: the oracle."""
-    ref = FleetReference(fleet_decoder(build_decoder(load_gguf(tiny_gguf), "int4", max_context=CONTEXT)))
-    return {s: ref.generate(p, TOKENS) for s, p in PROMPTS.items()}
 
-
-def gens() -> dict[int, Generation]:
-    return {s: Generation(p, TOKENS, CONTEXT) for s, p in PROMPTS.items()}
-
-
-def check_same(run: Run, reference: dict[int, list[int]], fleet: LlmFleet, what: str) -> None:
-    assert run.error is None, describe(run, fleet, what)
-    assert run.tokens == reference, f"{what}: tokens differ from the uninterrupted run"
-    per_session = {s: sum(1 for e in run.events if e.session == s) for s in PROMPTS}
-    assert per_session == {s: TOKENS for s in PROMPTS}, f"{what}: a token lost or repeated: {per_session}"
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +75,7 @@ def test_compile_records_the_rebuild_way(replay_dir: Path, tiny_gguf: Path, tmp_
 
 
 def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
-        tiny_gguf: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:
+        tiny_gguf: Path, kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
     """n1 (an engine of an in-process fleet) goes silent after 10 tokens of each session: n1b's caches after
     the replay must equal n1's, every tensor bit for bit, and the generations finish with the reference's
     tokens. Two stages, so that n1 runs two layers: a replay that recomputed the decoded tokens' rows in one
@@ -115,11 +106,11 @@ def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
         assert standby.counters["replays_in"] == len(gs) and fleet.engines["n0"].counters["replays_out"] == len(gs)
         for s in gs:
             advance(s, TOKENS - 10)
-    assert {s: g.tokens for s, g in gs.items()} == reference
+    assert {s: g.tokens for s, g in gs.items()} == kill_reference
 
 
 def test_kill_the_middle_then_the_first_stage_replay_rebuilds_every_session_with_the_same_tokens(
-        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:
+        replay_dir: Path, kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
     rng = random.Random(SEED + 31)
     total = len(PROMPTS) * TOKENS
     middle = rng.randrange(8, total // 2)
@@ -135,7 +126,7 @@ def test_kill_the_middle_then_the_first_stage_replay_rebuilds_every_session_with
 
         run = run_generations(fleet, gens(), hook)
         print(f"{what}: pauses {run.pause('middle')} s, {run.pause('first')} s")
-        check_same(run, reference, fleet, what)
+        check_same(run, kill_reference, fleet, what)
         counters = status_counters(fleet, 2.5)
     assert not fleet.nodes["n1"].alive() and not fleet.nodes["n0"].alive()
     # no state delta ever crossed (steady state nor failover); both standbys rebuilt sessions from replays
@@ -144,7 +135,7 @@ def test_kill_the_middle_then_the_first_stage_replay_rebuilds_every_session_with
 
 
 def test_a_session_whose_kept_inputs_passed_their_bound_ends_typed_never_a_wrong_token(
-        replay_dir: Path, reference: dict[int, list[int]], tmp_path: Path) -> None:
+        replay_dir: Path, kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
     small = tmp_path / "dep"
     shutil.copytree(replay_dir, small)
     manifest = json.loads((small / "deployment.json").read_text())
@@ -160,4 +151,4 @@ def test_a_session_whose_kept_inputs_passed_their_bound_ends_typed_never_a_wrong
     assert run.error is not None and "cannot rebuild it after n1 went down" in run.error \
         and "replay bound" in run.error, describe(run, fleet, what)
     for s, toks in run.tokens.items():  # every token served before the end is the right one
-        assert toks == reference[s][:len(toks)], f"{what}: session {s} got a wrong token"
+        assert toks == kill_reference[s][:len(toks)], f"{what}: session {s} got a wrong token"

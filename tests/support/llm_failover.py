@@ -256,3 +256,24 @@ def describe(run: Run, fleet: LlmFleet, what: str) -> str:
     tails = {n: [ln for ln in fleet.log(n).splitlines() if any(k in ln for k in keys)][-6:] for n in fleet.nodes}
     return (f"{what}: {run.error}; marks {run.mark_token}; node log tails: "
             f"{json.dumps(tails)[:3000]}")
+
+
+# ------------------------------------------------------------------ the kill tests' workload and check
+
+#: the kill tests' workload on the tiny decoder: four sessions at once, 40 greedy tokens each
+CONTEXT = 256
+TOKENS = 40  # per session
+PROMPTS = {1: [1, 5, 9, 3, 17, 40, 2], 2: [7, 7, 100, 3], 3: [200, 11, 4, 4, 9, 60], 4: [33, 2]}
+
+
+def gens() -> dict[int, Generation]:
+    """A fresh generation per session of :data:`PROMPTS`."""
+    return {s: Generation(p, TOKENS, CONTEXT) for s, p in PROMPTS.items()}
+
+
+def check_same(run: Run, reference: dict[int, list[int]], fleet: LlmFleet, what: str) -> None:
+    """Every session finished with the reference's tokens, none lost or repeated."""
+    assert run.error is None, describe(run, fleet, what)
+    assert run.tokens == reference, f"{what}: tokens differ from the uninterrupted run"
+    per_session = {s: sum(1 for e in run.events if e.session == s) for s in PROMPTS}
+    assert per_session == {s: TOKENS for s in PROMPTS}, f"{what}: a token lost or repeated: {per_session}"
