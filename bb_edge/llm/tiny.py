@@ -101,3 +101,16 @@ def write_tiny_gguf(path: str | Path, *, n_layers: int = 4, hidden: int = 64, n_
     w.write_tensors_to_file()
     w.close()
     return path
+
+
+def write_foreign_gguf(path: str | Path, architecture: str) -> Path:
+    """A GGUF of another ``architecture`` with one block and no tensors: what the loader must refuse by name."""
+    import gguf
+
+    w = gguf.GGUFWriter(str(path), architecture)
+    w.add_block_count(1)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return Path(path)

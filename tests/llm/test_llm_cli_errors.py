@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bb_edge.llm.fleet import compile_gguf
+from bb_edge.llm.tiny import write_foreign_gguf
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,15 +55,7 @@ def test_a_corrupt_or_truncated_gguf_is_one_line(damaged: dict[str, Path], which
 
 
 def test_an_unknown_architecture_is_one_line(tmp_path: Path) -> None:
-    import gguf
-
-    path = tmp_path / "mamba.gguf"
-    w = gguf.GGUFWriter(str(path), "mamba")
-    w.add_block_count(1)
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
+    path = write_foreign_gguf(tmp_path / "mamba.gguf", "mamba")
     one_line_error(cli("compile", str(path), "-o", str(tmp_path / "o")), "UnknownArchitectureError", "'mamba'", "llama")
 
 

@@ -25,6 +25,7 @@ from bb_edge.errors import BBError
 from bb_edge.llm.fleet import FleetReference, compile_decoder, compile_gguf, fleet_decoder
 from bb_edge.llm.gguf_load import UnknownArchitectureError, load_gguf, smollm2_path
 from bb_edge.llm.onnx_build import build_decoder
+from bb_edge.llm.tiny import write_foreign_gguf
 
 PROMPT = [1, 5, 9, 3, 17, 40, 2]
 
@@ -162,15 +163,7 @@ def test_bad_generations_are_one_typed_error(tiny_dirs, tmp_path: Path) -> None:
 
 
 def test_an_unknown_architecture_is_refused(tmp_path: Path) -> None:
-    import gguf
-
-    path = tmp_path / "m.gguf"
-    w = gguf.GGUFWriter(str(path), "mamba")
-    w.add_block_count(1)
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
+    path = write_foreign_gguf(tmp_path / "m.gguf", "mamba")
     with pytest.raises(UnknownArchitectureError, match="mamba"):
         load_gguf(path)
 
