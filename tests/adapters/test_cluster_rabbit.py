@@ -33,7 +33,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import paho.mqtt.client as paho
@@ -43,7 +42,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bb_edge.adapters.fleet.c_mqtt_node import parse_counters, spawn_c_mqtt_node
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
 from bb_edge.adapters.learn.fleet import run_learning_fleet
-from bb_edge.adapters.learn.mcu_fleet import reference_update
 from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
@@ -55,6 +53,7 @@ from bb_edge.training.models import mlp
 from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.topics import Topics
 from tests.support.broker import MqttUser
+from tests.support.fedavg_oracle import fedavg_rounds
 from tests.support.transport_helpers import assert_same_outputs, wait_until
 
 pytest_plugins = ["tests.support.transport_fixtures"]
@@ -243,26 +242,6 @@ def test_c_node_hands_over_to_the_next_member(squeeze_dir: Path, squeeze_dep: De
     assert c["inferences"] >= len(want) and c["spoofed"] == c["publish_errors"] == c["run_errors"] == 0, err
 
 
-def _fedavg_oracle(module: Any, rounds: list[int], trained: dict[int, set[str]]) -> np.ndarray:
-    """FedAvg recomputed with ORT: for each completed round r the sample-weighted mean of the deltas of the
-    clients that trained in r (FedAvgClient's batch order: default_rng([seed, id, r]) per epoch)."""
-    prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
-    b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
-    vec = prog.layout.flatten(prog.initial_params)
-    for r in rounds:
-        deltas, weights = [], []
-        for name, part in zip(module.clients(), module.setup.parts, strict=True):
-            if name not in trained[r]:
-                continue
-            x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
-            rng = np.random.default_rng([seed, ids[name], r])
-            batches = [o[i:i + b] for o in (rng.permutation(n) for _ in range(e)) for i in range(0, n, b)]
-            deltas.append(reference_update(prog, vec, x, y, batches))
-            weights.append(n)
-        vec = (vec + np.average(np.stack(deltas), axis=0, weights=weights)).astype(np.float32)
-    return vec
-
-
 def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> None:
     """FedAvg (server + FED_CLIENTS clients) on the cluster; member 1 SIGKILLed at round 2, back after DOWN s:
     rounds complete or abort by the rules, the final model is FedAvg over the completed rounds."""
@@ -324,7 +303,7 @@ def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> 
     accepted = {int(ln.split(" round=")[1].split()[0]): int(ln.split(" accepted=")[1].split()[0])
                 for ln in server_log if ln.startswith("event RoundCompleted ")}
     assert all(accepted[r] == len(trained[r]) for r in completed), (accepted, trained)
-    np.testing.assert_allclose(res.final_models["server"], _fedavg_oracle(module, completed, trained),
+    np.testing.assert_allclose(res.final_models["server"], fedavg_rounds(module, {}, completed, trained),
                                atol=1e-4, rtol=0)
 
 

@@ -32,15 +32,19 @@ def fedavg_recomputed(directory: Path, kinds: dict[str, str]) -> np.ndarray:
     return fedavg_rounds(module, kinds, module.rounds)
 
 
-def fedavg_rounds(module: Any, kinds: dict[str, str], rounds: int) -> np.ndarray:
-    """The global model after ``rounds`` rounds of the loaded learning ``module``'s fleet, ``kinds`` as for
-    :func:`fedavg_recomputed`."""
+def fedavg_rounds(module: Any, kinds: dict[str, str], rounds: int | list[int],
+                  trained: dict[int, set[str]] | None = None) -> np.ndarray:
+    """The global model after ``rounds`` rounds (1..rounds, or the listed rounds: those that completed) of the
+    loaded learning ``module``'s fleet, ``kinds`` as for :func:`fedavg_recomputed`; ``trained`` names, per
+    round, the clients whose deltas it averaged (default: every client)."""
     prog, cfg, ids = module.setup.program, module.cfg, dict(module.nodes())
     b, e, seed = int(cfg["batch_size"]), int(cfg["epochs"]), int(cfg["seed"])
     vec = prog.layout.flatten(prog.initial_params)
-    for r in range(1, rounds + 1):
+    for r in range(1, rounds + 1) if isinstance(rounds, int) else rounds:
         deltas, weights = [], []
         for name, part in zip(module.clients(), module.setup.parts, strict=True):
+            if trained is not None and name not in trained[r]:
+                continue
             x, y, n = part.x.reshape(len(part.x), -1), part.y, len(part.x)
             if kinds.get(name) == "mcu":  # xorshift32 Fisher-Yates, full batches (bbrt_learn_batch_order)
                 batches = round_batches(n, b, e, 0, seed, ids[name], r)
