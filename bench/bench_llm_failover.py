@@ -29,7 +29,6 @@ import argparse
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -102,12 +101,6 @@ def trial(directory: Path, ps: dict[int, list[int]], want: dict[int, list[int]],
         gens = {s: Generation(p, tokens, context) for s, p in ps.items()}
         run = run_generations(fleet, gens, kill_at(fleet, stage, at), timeout=120)
     return stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error, run.session_pause("kill")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def llamacpp_rpc_kill(trials: int, tokens: int) -> str:

@@ -39,20 +39,21 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench" / "llamacpp"))
+
+import rpc_kill as _rpc_kill  # noqa: E402  (bench/llamacpp/rpc_kill.py)
 
 LONG = os.environ.get("BB_EDGE_BENCH_LONG") == "1"
 LLAMACPP_BIN = Path(os.environ.get("BB_EDGE_LLAMACPP_DIR", Path.home() / ".cache" / "bb-edge" / "llamacpp")) \
@@ -116,6 +117,17 @@ def prompt_ids(tokenizer_json: Path, text: str) -> list[int]:
 
 # ---- bb-edge single process (own process: its RSS is its own) ----
 
+def timed_greedy(ref: Any, prompt: list[int], tokens: int) -> tuple[float, float]:
+    """One greedy generation of ``tokens`` by a FleetReference from an empty cache: (TTFT s, decode tokens/s)."""
+    ref.reset()
+    t0 = time.perf_counter()
+    tok = int(ref.step(prompt)["top_ids"][0, 0])
+    t1 = time.perf_counter()
+    for _ in range(tokens - 1):
+        tok = int(ref.step([tok])["top_ids"][0, 0])
+    return t1 - t0, (tokens - 1) / (time.perf_counter() - t1)
+
+
 def single_child(model: str, prompt: list[int], tokens: int, reps: int) -> None:
     """In a child process: load the int4 fleet decoder, decode greedily ``reps`` times, print JSON medians."""
     import onnx
@@ -126,15 +138,9 @@ def single_child(model: str, prompt: list[int], tokens: int, reps: int) -> None:
     ref.generate(prompt, 4)  # warm-up (first-run allocations), as the split's warm-up generation
     ttfts, rates = [], []
     for _ in range(reps):
-        ref.reset()
-        t0 = time.perf_counter()
-        tok = int(ref.step(prompt)["top_ids"][0, 0])
-        t1 = time.perf_counter()
-        for _ in range(tokens - 1):
-            tok = int(ref.step([tok])["top_ids"][0, 0])
-        t2 = time.perf_counter()
-        ttfts.append(t1 - t0)
-        rates.append((tokens - 1) / (t2 - t1))
+        ttft, rate = timed_greedy(ref, prompt, tokens)
+        ttfts.append(ttft)
+        rates.append(rate)
     print(json.dumps({"ttft": statistics.median(ttfts), "rate": statistics.median(rates),
                       "rss": vm_hwm_mb(os.getpid())}))
 
@@ -209,14 +215,9 @@ def bb_interleaved(prompt: list[int], tokens: int, context: int, reps: int,
             list(generate_many(steppers[n], {1: Generation(prompt, 4, context)}))  # warm-up session
         ref.generate(prompt, 4)
         for rep in range(reps):
-            ref.reset()
-            t0 = time.perf_counter()
-            tok = int(ref.step(prompt)["top_ids"][0, 0])
-            t1 = time.perf_counter()
-            for _ in range(tokens - 1):
-                tok = int(ref.step([tok])["top_ids"][0, 0])
-            rates["single"].append((tokens - 1) / (time.perf_counter() - t1))
-            ttfts["single"].append(t1 - t0)
+            ttft, rate = timed_greedy(ref, prompt, tokens)
+            rates["single"].append(rate)
+            ttfts["single"].append(ttft)
             for n in (2, 3):
                 stats = GenerationStats()
                 gen = Generation(prompt, tokens, context)  # no eos: always ``tokens`` tokens
@@ -289,12 +290,6 @@ def poll_sockets(pids: set[int], run: Any) -> dict[tuple[int, str, str], tuple[i
     return seen
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def rpc_server_binary() -> Path | None:
     """ggml-rpc-server (or rpc-server in older trees) of the build, None without one."""
     for name in ("ggml-rpc-server", "rpc-server"):
@@ -303,37 +298,12 @@ def rpc_server_binary() -> Path | None:
     return None
 
 
-@contextlib.contextmanager
-def rpc_servers(n: int) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    """``n`` rpc-server processes of one thread each on loopback; stopped by pid."""
+def rpc_servers(n: int) -> contextlib.AbstractContextManager[list[tuple[subprocess.Popen[bytes], str]]]:
+    """``n`` rpc-server processes of one thread each on loopback, listening when entered; stopped by pid
+    (bench/llamacpp/rpc_kill.py's, the one copy)."""
     exe = rpc_server_binary()
     assert exe is not None
-    procs = []
-    try:
-        for _ in range(n):
-            port = _free_port()
-            p = subprocess.Popen([str(exe), "-H", "127.0.0.1", "-p", str(port), "-t", "1"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-            procs.append((p, f"127.0.0.1:{port}"))
-        for p, addr in procs:
-            host, port = addr.split(":")
-            deadline = time.monotonic() + 30
-            while True:
-                with contextlib.suppress(OSError), socket.create_connection((host, int(port)), 1):
-                    break
-                if p.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"rpc-server on {addr} did not start")
-                time.sleep(0.2)
-        yield procs
-    finally:
-        for p, _ in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+    return _rpc_kill.rpc_servers(exe, n)
 
 
 def llamacpp_rows(prompt_len: int, tokens: int, reps: int, gguf: Path) -> tuple[list[Row], dict[str, Any]]:
