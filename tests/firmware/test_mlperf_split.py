@@ -96,8 +96,12 @@ def test_three_cortex_m4_nodes_over_serial_equal_tflite(split: tuple[Path, Path,
         outs = [np.asarray(fleet.run([{name_in: x[k:k + 1]}], window=1, real_timeout=90)[0][name_out])
                 for k in range(N_INPUTS)]
         assert not (a.errors or b.errors or c.errors)
-        # the 27 KiB image crosses a ~2 KB/s line: the back of each window waits seconds, and resending it
-        # (per-frame timers without the RFC 6298 restart) buried the line; docs/wire.md "Frame size"
+        # the 27 KiB image crosses a ~2 KB/s line to n0: the back of each window waits seconds, and resending
+        # it (per-frame timers without the RFC 6298 restart) buried the line; docs/wire.md "Frame size". n1
+        # and n2 acknowledge an input's last frames only after running it (docs/wire.md: the ACK follows the
+        # envelope's handling), so their links resend those while the MCU computes: bounded by their timers
+        # and never given up, but not a fraction of the line
+        assert a.link is not None and a.link.counters.retransmits <= 0.25 * a.link.counters.data_out
         for d in (a, b, c):
-            assert d.link is not None and d.link.counters.retransmits <= 0.25 * d.link.counters.data_out
+            assert d.link is not None and d.link.counters.given_up == 0
     np.testing.assert_array_equal(np.stack(outs).reshape(N_INPUTS, -1), y[:N_INPUTS].reshape(N_INPUTS, -1))
