@@ -19,6 +19,7 @@ import numpy as np
 from bb_edge.adapters.learn.mcu_fleet import reference_update, round_batches
 from bb_edge.adapters.learn.node import build_engine, load_module, prepare_programs
 from bb_edge.deployment.manifest import load_deployment
+from bb_edge.learn.aggregators import Mean
 from bb_edge.mpy import train as mpy_train
 from bb_edge.strategies.base import PROTO_FEDAVG_CLIENT, PROTO_FEDAVG_SERVER, Msg
 from bb_edge.training.setup import build_setup
@@ -76,6 +77,22 @@ def plain_updates(cfg: dict[str, Any], names: list[str], start: np.ndarray, rnd:
         assert len(upd) == 1
         out[n] = np.array(upd[0].array(), dtype=np.float64)
     return out
+
+
+def fedavg_server_rounds(cfg: dict[str, Any], names: list[str], rounds: list[int]) -> np.ndarray:
+    """The server's global model after the listed completed ``rounds`` of the whole cohort ``names``, in the
+    server's own arithmetic: a float32 model plus the float32 step of the ``mean`` aggregator over the
+    updates in node-id order (as FedAvgServer closes a round), so the fleet's model can be held to it exactly
+    rather than to a float64 replay whose drift grows with the round numbers' training trajectories."""
+    ids = dict(load_module({k: v for k, v in cfg.items() if k not in ("secagg", "codec")}).nodes())
+    sizes = client_sizes(cfg)
+    order = sorted(names, key=lambda n: ids[n])
+    model = initial_params(cfg).astype(np.float32)
+    for rnd in rounds:
+        ups = plain_updates(cfg, order, model.astype(np.float64), rnd)
+        step = Mean().aggregate([ups[n].astype(np.float32) for n in order], [float(sizes[n]) for n in order])
+        model = model + np.asarray(step, dtype=np.float32)
+    return model.astype(np.float64)
 
 
 def weighted_mean(updates: dict[str, np.ndarray], sizes: dict[str, int]) -> np.ndarray:

@@ -26,7 +26,7 @@ from bb_edge.adapters.learn.fleet import LearningFleet
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.training.setup import write_learning_deployment
-from tests.support.fedavg_oracle import client_sizes, initial_params, plain_updates, weighted_mean
+from tests.support.fedavg_oracle import fedavg_server_rounds
 from tests.support.transport_helpers import wait_until
 
 
@@ -127,9 +127,5 @@ def run_partitions(tmp: Path, outage: float, partition: float, clients: int = 3,
     finals = [r for r in fleet.records("server") if r["kind"] == "final"]
     if len(finals) == 1:
         run.final = np.asarray(finals[0]["model"], dtype=np.float64)
-    model = initial_params(cfg)
-    everyone = [f"c{i}" for i in range(clients)]
-    for rnd in run.completed:
-        model = model + weighted_mean(plain_updates(cfg, everyone, model, rnd), client_sizes(cfg))
-    run.expected = model
+    run.expected = fedavg_server_rounds(cfg, [f"c{i}" for i in range(clients)], run.completed)
     return run
