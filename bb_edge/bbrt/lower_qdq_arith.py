@@ -9,6 +9,12 @@
   subtracted), broadcast
 - ReduceMean, ReduceSum over the trailing axes -> GAP_I8 with p0 = 1 (QuantizedMeanOrSum: one multiplier of
   s_x / s_y, for the mean with 1/n folded in)
+- Max, Min of two operands sharing one scale and zero point -> MAXMIN_I8 (TFLite compares the raw bytes),
+  broadcast
+- PRelu -> PRELU_I8 (TFLite's two multipliers, computed from float32 scale ratios as its Prepare does), the
+  slope broadcast to X (per channel)
+- Resize (mode linear; asymmetric, align_corners or half_pixel) with equal parameters -> RESIZE_BILINEAR_I8
+  with TFLite's 10-bit source coordinates as a table (:func:`bb_edge.bbrt.tflite_ref.bilinear_table`)
 
 An operand of Mul or Sub may be a constant int8 tensor (per-tensor parameters), kept as a program constant.
 """
@@ -22,13 +28,21 @@ from typing import Any
 import numpy as np
 import onnx
 
-from bb_edge.bbrt.format import DT_INT8, STORE_ARENA, Op, Tensor
+from bb_edge.bbrt.format import DT_INT8, DT_INT32, STORE_ARENA, Op, Tensor
 from bb_edge.bbrt.lower_qdq_move import MoveCtx
 from bb_edge.bbrt.quant import quantize_multiplier
-from bb_edge.bbrt.tflite_ref import float_table, hard_swish_table, leaky_relu_table, mean_multiplier
+from bb_edge.bbrt.tflite_ref import (
+    bilinear_table,
+    float_table,
+    hard_swish_table,
+    leaky_relu_table,
+    mean_multiplier,
+    prelu_multipliers,
+)
 
 #: ONNX ops this module lowers between a DequantizeLinear and a QuantizeLinear
-ARITH_OPS = frozenset({"Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "Mul", "Sub", "ReduceMean", "ReduceSum"})
+ARITH_OPS = frozenset({"Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "Mul", "Sub", "ReduceMean", "ReduceSum",
+                       "Max", "Min", "PRelu", "Resize"})
 #: an operand: its program tensor index and (scale, zero point)
 Operand = Callable[[str, onnx.NodeProto], tuple[int, float, int]]
 
@@ -57,6 +71,9 @@ def lower_arith(c: MoveCtx, p: onnx.NodeProto, act: onnx.NodeProto | None, out: 
         return
     if act is not None:
         raise c.refuse(p, "a fused activation after this op (TFLite fuses none here)")
+    if t in ("Max", "Min", "PRelu", "Resize"):
+        _lower_tfl(c, p, out, sy, zy, operand)
+        return
     x, sx, zx = operand(p.input[0], p)
     if t in ("ReduceMean", "ReduceSum"):
         xs = tuple(c.shape_of(p.input[0]))
@@ -93,3 +110,45 @@ def lower_arith(c: MoveCtx, p: onnx.NodeProto, act: onnx.NodeProto | None, out: 
     else:
         tab = leaky_relu_table(float(_attrs(p).get("alpha", 0.01)), sx, zx, sy, zy)
     c.B.op(Op.LUT_I8, [x, c.B.const(f"{p.name}__lut", tab, DT_INT8, 1.0, 0)], [c.new_q(out, sy, zy)], [], p.name)
+
+
+def _lower_tfl(c: MoveCtx, p: onnx.NodeProto, out: str, sy: float, zy: int, operand: Operand) -> None:
+    """Max/Min, PRelu, Resize (linear) between DequantizeLinear and QuantizeLinear (no activation after)."""
+    t = p.op_type
+    y32 = (float(np.float32(sy)), int(zy))
+    if t in ("Max", "Min"):
+        if len(p.input) != 2:
+            raise c.refuse(p, f"{len(p.input)} operands (two only)")
+        (ia, sa, za), (ib, sb, zb) = operand(p.input[0], p), operand(p.input[1], p)
+        if {(float(np.float32(sa)), za), (float(np.float32(sb)), zb)} != {y32}:
+            raise c.refuse(p, f"operands ({sa}, {za}), ({sb}, {zb}) and output ({sy}, {zy}) differ: TFLite's int8 "
+                              f"{t.upper()}IMUM compares raw bytes of one scale and zero point")
+        c.B.op(Op.MAXMIN_I8, [ia, ib], [c.new_q(out, sy, zy)], [0 if t == "Max" else 1], p.name)
+        return
+    if t == "PRelu":
+        (ix, sx, _zx), (ia, sa, _za) = operand(p.input[0], p), operand(p.input[1], p)
+        if tuple(c.shape_of(p.input[0])) != tuple(c.shape_of(out)):
+            raise c.refuse(p, "the slope must broadcast to X (the output has X's shape)")
+        m1, s1, m2, s2 = prelu_multipliers(sx, sa, sy)
+        c.B.op(Op.PRELU_I8, [ix, ia], [c.new_q(out, sy, zy)], [m1, s1, m2, s2], p.name)
+        return
+    a = _attrs(p)
+    mode = a.get("mode", b"nearest")
+    ctm = a.get("coordinate_transformation_mode", b"half_pixel")
+    mode, ctm = (v.decode() if isinstance(v, bytes) else str(v) for v in (mode, ctm))
+    if mode != "linear" or ctm not in ("asymmetric", "align_corners", "half_pixel"):
+        raise c.refuse(p, f"int8 Resize mode {mode!r}, coordinates {ctm!r} (linear with asymmetric, "
+                          f"align_corners or half_pixel only)")
+    ix, sx, zx = operand(p.input[0], p)
+    if (float(np.float32(sx)), int(zx)) != y32:
+        raise c.refuse(p, "an int8 bilinear resize keeps its input's scale and zero point (TFLite interpolates "
+                          "the bytes); this one requantizes")
+    xs, ys = tuple(c.shape_of(p.input[0])), tuple(c.shape_of(out))
+    if len(xs) != 4 or xs[:2] != ys[:2]:
+        raise c.refuse(p, f"resize of {list(xs)} to {list(ys)}: 4-D NCHW over H and W only")
+    try:
+        tab = bilinear_table(xs[2], xs[3], ys[2], ys[3], ctm == "align_corners", ctm == "half_pixel")
+    except ValueError as e:
+        raise c.refuse(p, f"bilinear resize {list(xs)} -> {list(ys)}: {e}") from e
+    c.B.op(Op.RESIZE_BILINEAR_I8, [ix, c.B.const(f"{p.name}__bilinear", tab, DT_INT32)],
+           [c.new_q(out, sy, zy)], [], p.name)

@@ -8,6 +8,8 @@ interpreter's kernel computes, so that the C runtime only looks a value up or ap
 - HARD_SWISH: the reference kernel's int16 fixed point (``reference_ops::HardSwish``), value by value.
 - LEAKY_RELU: the reference kernel (``QuantizeLeakyRelu``): two MultiplyByQuantizedMultiplier, one per sign.
 - MEAN: ``QuantizedMeanOrSum``'s multiplier with the 1/n folded in (``mean_multiplier``).
+- PRELU: the two multipliers of its Prepare, from float32 scale ratios (``prelu_multipliers``).
+- RESIZE_BILINEAR: ``ResizeBilinearInteger``'s 10-bit source rows and columns (``bilinear_table``).
 
 Every unary op is a function of one int8 value, so a 256-byte table (LUT_I8) holds it exactly.
 """
@@ -133,4 +135,45 @@ def mean_ref(x_minus_z_sum: int, m: int, sh: int, zy: int) -> int:
     return min(127, max(-128, mbqm_tflite(x_minus_z_sum, m, sh) + zy))
 
 
-__all__ = ["float_table", "hard_swish_table", "leaky_relu_table", "mean_multiplier", "mean_ref", "srdhm"]
+def prelu_multipliers(sx: float, sa: float, sy: float) -> tuple[int, int, int, int]:
+    """TFLite's PRELU Prepare: QuantizeMultiplier of s_x / s_y and of s_x * s_alpha / s_y, each ratio computed
+    in float32 (the interpreter's ``input->params.scale * alpha->params.scale / output->params.scale``)."""
+    m1, s1 = quantize_multiplier(float(_f32(_f32(sx) / _f32(sy))))
+    m2, s2 = quantize_multiplier(float(_f32(_f32(_f32(sx) * _f32(sa)) / _f32(sy))))
+    return m1, s1, m2, s2
+
+
+def _bilinear_axis(n_in: int, n_out: int, align: bool, half: bool) -> list[tuple[int, int, int, int]]:
+    """(lower, upper, lower weight, upper weight) per output index, weights in 1/1024 (TFLite's
+    ``ComputeInterpolationValuesInteger`` with its ``scale_10``; C's truncating division)."""
+    def cdiv(a: int, b: int) -> int:
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b > 0) else -q
+
+    scale = cdiv((1 << 10) * n_in + n_out // 2, n_out)
+    if align and n_out > 1:
+        scale = cdiv((1 << 10) * (n_in - 1) + (n_out - 1) // 2, n_out - 1)
+    rows = []
+    for v in range(n_out):
+        sv = v * scale + scale // 2 - (1 << 9) if half else v * scale
+        lo = max(cdiv(sv, 1 << 10), 0)
+        hi = min(cdiv(sv + (1 << 10) - 1, 1 << 10), n_in - 1)
+        if not (0 <= lo < n_in and 0 <= hi < n_in):  # TFLite would read outside the input here
+            raise ValueError(f"output index {v} maps to input rows {lo}, {hi} of {n_in}")
+        d = sv - (1 << 10) * lo
+        rows.append((lo, hi, (1 << 10) - d, d))
+    return rows
+
+
+def bilinear_table(h: int, w: int, oh: int, ow: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
+    """RESIZE_BILINEAR_I8's int32 table: (y0, y1, wy0, wy1) per output row, then (x0, x1, wx0, wx1) per column."""
+    if min(h, w, oh, ow) < 1:
+        raise ValueError("empty input or output")
+    if align_corners and half_pixel:
+        raise ValueError("align_corners and half_pixel_centers together (TFLite refuses it)")
+    t = _bilinear_axis(h, oh, align_corners, half_pixel) + _bilinear_axis(w, ow, align_corners, half_pixel)
+    return np.array(t, np.int32).reshape(-1)
+
+
+__all__ = ["bilinear_table", "prelu_multipliers",
+           "float_table", "hard_swish_table", "leaky_relu_table", "mean_multiplier", "mean_ref", "srdhm"]

@@ -201,7 +201,7 @@ static bbrt_status_t check_binary(const bbrt_program_t *pr, const bbrt_op_t *op,
         if ((da != d && da != 1u) || (db != d && db != 1u)) FAIL_SHAPE;
         if ((da == 1u && db == 1u) && d != 1u) FAIL_SHAPE;
     }
-    if (q) {
+    if (q && (op->opcode == BBRT_OP_ADD_I8 || op->opcode == BBRT_OP_MUL_I8)) { /* their activation range */
         int lo = (op->opcode == BBRT_OP_ADD_I8) ? 7 : 2;
         if (op->p[lo] < -128 || op->p[lo + 1] > 127 || op->p[lo] > op->p[lo + 1]) FAIL_PARAM;
         if (op->opcode == BBRT_OP_ADD_I8 && (op->p[0] < 0 || op->p[0] > 20 || op->p[9] < 0 || op->p[9] > 1)) FAIL_PARAM;
@@ -568,4 +568,70 @@ bbrt_status_t bbrt_c_gather(const bbrt_program_t *pr, const bbrt_op_t *op) {
         if (y.dims[k - 1u + ind.rank] != x.dims[k]) FAIL_SHAPE;
     if (overlaps(&x, &y) || overlaps(&ind, &y)) FAIL_SHAPE;
     return BBRT_OK;
+}
+
+/* ------------------------------------------------------- int8 kernels of TFLite builtins */
+static bbrt_status_t zero_params(const bbrt_op_t *op, uint32_t from) {
+    uint32_t k;
+    for (k = from; k < BBRT_OP_PARAMS; k++)
+        if (op->p[k] != 0) FAIL_PARAM;
+    return BBRT_OK;
+}
+
+/* a multiplier and shift as TFLite's QuantizeMultiplier gives them: m in [0, 2^31), shift in [-31, 30] */
+static int rq_ok(int32_t m, int32_t shift) { return m >= 0 && shift >= -31 && shift <= 30; }
+
+/* MAXMIN_I8: A, B int8 (numpy broadcasting), Y; all three one scale and zero point (raw bytes compared);
+ * p0 = 0 maximum, 1 minimum */
+bbrt_status_t bbrt_c_maxmin_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t a, b, y;
+    if (check_binary(pr, op, 1) != BBRT_OK) FAIL_SHAPE;
+    T(pr, op->in[0], &a);
+    T(pr, op->in[1], &b);
+    T(pr, op->out[0], &y);
+    if (!same_type(&a, &y) || !same_type(&b, &y)) FAIL_SHAPE;
+    if (op->p[0] < 0 || op->p[0] > 1) FAIL_PARAM;
+    return zero_params(op, 1u);
+}
+
+/* PRELU_I8: X, alpha (int8, broadcast to X), Y of X's shape; p0, p1 the identity multiplier and shift,
+ * p2, p3 the alpha product's */
+bbrt_status_t bbrt_c_prelu_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, y;
+    uint32_t k;
+    if (check_binary(pr, op, 1) != BBRT_OK) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->out[0], &y);
+    if (x.rank != y.rank) FAIL_SHAPE;
+    for (k = 0; k < x.rank; k++)
+        if (x.dims[k] != y.dims[k]) FAIL_SHAPE;
+    if (!rq_ok(op->p[0], op->p[1]) || !rq_ok(op->p[2], op->p[3])) FAIL_PARAM;
+    return zero_params(op, 4u);
+}
+
+/* RESIZE_BILINEAR_I8: X [N,C,H,W] int8, table const int32 [4 * (OH + OW)], Y [N,C,OH,OW] with X's scale and
+ * zero point; rows (y0, y1, wy0, wy1) with y0, y1 < H, columns (x0, x1, wx0, wx1) with x0, x1 < W, every
+ * weight in [-4096, 4096] (the kernel's sums stay in int64 far from overflow); no params */
+bbrt_status_t bbrt_c_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, t, y;
+    const int32_t *tab;
+    uint32_t i, n;
+    if (op->n_in != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &t);
+    T(pr, op->out[0], &y);
+    if (!is_q(&x) || !same_type(&x, &y) || x.rank != 4u || y.rank != 4u) FAIL_SHAPE;
+    if (x.dims[0] != y.dims[0] || x.dims[1] != y.dims[1] || x.count == 0u) FAIL_SHAPE;
+    if (t.dtype != BBRT_DT_INT32 || t.storage != BBRT_STORE_CONST) FAIL_SHAPE;
+    n = y.dims[2] + y.dims[3]; /* each < 2^28 */
+    if (t.count != 4u * n) FAIL_SHAPE;
+    tab = (const int32_t *)(const void *)t.data;
+    for (i = 0; i < n; i++) {
+        const int32_t *e = tab + 4u * i;
+        uint32_t lim = i < y.dims[2] ? x.dims[2] : x.dims[3];
+        if (e[0] < 0 || e[1] < 0 || (uint32_t)e[0] >= lim || (uint32_t)e[1] >= lim) FAIL_PARAM;
+        if (e[2] < -4096 || e[2] > 4096 || e[3] < -4096 || e[3] > 4096) FAIL_PARAM;
+    }
+    if (overlaps(&x, &y)) FAIL_SHAPE;
+    return zero_params(op, 0u);
 }

@@ -1843,3 +1843,75 @@ bbrt_status_t bbrt_k_gather(const bbrt_program_t *pr, const bbrt_op_t *op) {
         }
     return BBRT_OK;
 }
+
+/* ------------------------------------------------------- int8 kernels of TFLite builtins */
+/* MAXIMUM / MINIMUM (p0 = 0 / 1): TFLite's int8 kernels compare the raw bytes (A, B and Y share one scale
+ * and zero point, bbrt_c_maxmin_i8), with numpy broadcasting */
+static void maxmin_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                          uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const int8_t *pa = (const int8_t *)a->data + ia, *pb = (const int8_t *)b->data + ib;
+    int8_t *py = (int8_t *)y->data + iy;
+    uint32_t i;
+    if (op->p[0] == 0) {
+        for (i = 0; i < n; i++) py[i] = pa[i * sa] > pb[i * sb] ? pa[i * sa] : pb[i * sb];
+    } else {
+        for (i = 0; i < n; i++) py[i] = pa[i * sa] < pb[i * sb] ? pa[i * sa] : pb[i * sb];
+    }
+}
+BINARY_KERNEL(bbrt_k_maxmin_i8, maxmin_i8_run)
+
+/* PRELU_I8: TFLite's int8 PRELU (reference_ops::BroadcastPrelu4DSlow): d = x - zx; d >= 0:
+ * MultiplyByQuantizedMultiplier(d, p0, p1), else MultiplyByQuantizedMultiplier(d * (alpha - za), p2, p3)
+ * (both two roundings, add_rq); + zy, saturated. Alpha broadcasts to X (a per-channel slope). */
+static void prelu_i8_run(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_tensor_t *b, bbrt_tensor_t *y,
+                         uint32_t ia, uint32_t ib, uint32_t iy, uint32_t n, uint32_t sa, uint32_t sb) {
+    const int8_t *pa = (const int8_t *)a->data + ia, *pb = (const int8_t *)b->data + ib;
+    int8_t *py = (int8_t *)y->data + iy;
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        int32_t d = (int32_t)pa[i * sa] - a->zero_point, r;
+        if (d >= 0)
+            r = add_rq(d, op->p[0], op->p[1]);
+        else
+            r = add_rq(d * ((int32_t)pb[i * sb] - b->zero_point), op->p[2], op->p[3]); /* |d * alpha| <= 2^16 */
+        py[i] = sat8(r + y->zero_point, -128, 127);
+    }
+}
+BINARY_KERNEL(bbrt_k_prelu_i8, prelu_i8_run)
+
+/* RESIZE_BILINEAR_I8: TFLite's ResizeBilinearInteger on NCHW. The lowering computes TFLite's 10-bit source
+ * coordinates (align_corners, half_pixel_centers) into a table: per output row (y0, y1, wy0, wy1), then per
+ * output column (x0, x1, wx0, wx1), weights in 1/1024; y = (sum x * wy * wx + sign * 2^19) / 2^20 (C's
+ * division: rounded half away from zero), as the reference kernel rounds. Entries checked by the loader. */
+bbrt_status_t bbrt_k_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    const int32_t *rows, *cols;
+    uint32_t nc, plane, H, W, OH, OW, k, oy, ox;
+    TN(0); TN(1); TOUT;
+    H = t[0].dims[2];
+    W = t[0].dims[3];
+    OH = y.dims[2];
+    OW = y.dims[3];
+    nc = y.dims[0] * y.dims[1];
+    plane = H * W;
+    rows = (const int32_t *)(const void *)t[1].data;
+    cols = rows + 4u * OH;
+    (void)op;
+    for (k = 0; k < nc; k++) {
+        const int8_t *xp = (const int8_t *)t[0].data + (size_t)k * plane;
+        int8_t *yp = (int8_t *)y.data + (size_t)k * OH * OW;
+        for (oy = 0; oy < OH; oy++) {
+            const int32_t *ry = rows + 4u * oy;
+            const int8_t *r0 = xp + (uint32_t)ry[0] * W, *r1 = xp + (uint32_t)ry[1] * W;
+            for (ox = 0; ox < OW; ox++) {
+                const int32_t *cx = cols + 4u * ox;
+                int64_t top = (int64_t)r0[cx[0]] * cx[2] + (int64_t)r0[cx[1]] * cx[3];
+                int64_t bot = (int64_t)r1[cx[0]] * cx[2] + (int64_t)r1[cx[1]] * cx[3];
+                int64_t v = top * ry[2] + bot * ry[3];
+                v = (v + (v > 0 ? ((int64_t)1 << 19) : -((int64_t)1 << 19))) / ((int64_t)1 << 20);
+                yp[oy * OW + ox] = sat8((int32_t)v, -128, 127);
+            }
+        }
+    }
+    return BBRT_OK;
+}

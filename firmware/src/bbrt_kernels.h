@@ -41,6 +41,9 @@ bbrt_status_t bbrt_k_prelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_gather(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_maxmin_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_prelu_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 /* the largest rank TRANSPOSE and GATHER_AXES take */
 #define BBRT_MOVE_MAX_RANK 6u
 
@@ -82,6 +85,9 @@ bbrt_status_t bbrt_c_prelu_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_lstm_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_gru_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_gather(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_maxmin_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_prelu_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 /* bbrt_op_checks, the resolver's table of these, is declared in bbrt_internal.h (the loader reads it) */
 
 #endif

@@ -41,6 +41,9 @@ const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
     [BBRT_OP_LSTM_F32] = bbrt_k_lstm_f32,
     [BBRT_OP_GRU_F32] = bbrt_k_gru_f32,
     [BBRT_OP_GATHER] = bbrt_k_gather,
+    [BBRT_OP_MAXMIN_I8] = bbrt_k_maxmin_i8,
+    [BBRT_OP_PRELU_I8] = bbrt_k_prelu_i8,
+    [BBRT_OP_RESIZE_BILINEAR_I8] = bbrt_k_resize_bilinear_i8,
 #ifdef BBRT_TRAIN
     [BBRT_OP_GEMM_F32] = bbrt_k_gemm_f32,
     [BBRT_OP_BINARY_F32] = bbrt_k_binary_f32,
@@ -90,6 +93,9 @@ const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT] = {
     [BBRT_OP_LSTM_F32] = bbrt_c_lstm_f32,
     [BBRT_OP_GRU_F32] = bbrt_c_gru_f32,
     [BBRT_OP_GATHER] = bbrt_c_gather,
+    [BBRT_OP_MAXMIN_I8] = bbrt_c_maxmin_i8,
+    [BBRT_OP_PRELU_I8] = bbrt_c_prelu_i8,
+    [BBRT_OP_RESIZE_BILINEAR_I8] = bbrt_c_resize_bilinear_i8,
 #ifdef BBRT_TRAIN
     [BBRT_OP_GEMM_F32] = bbrt_c_gemm_f32,
     [BBRT_OP_BINARY_F32] = bbrt_c_binary_f32,

@@ -1,0 +1,94 @@
+"""MAXIMUM/MINIMUM, PRELU and RESIZE_BILINEAR against the TFLite interpreter's reference kernels (BUILTIN_REF).
+
+Each test writes a small int8 .tflite with the schema package's builder (tests/support/tflite_build.py), runs
+it through bb-edge (translation, lowering, the host build of bbrt) and checks every output byte equals the
+interpreter's. The kernels: MAXMIN_I8 (raw bytes compared), PRELU_I8 (TFLite's two multipliers, two roundings
+each), RESIZE_BILINEAR_I8 (TFLite's 10-bit source coordinates, rounded half away from zero).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.support.tflite_build import M, O, T, act, build
+from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs
+from tests.tflite.test_tflite_arith import two_inputs
+
+S, Z = 0.06, -9
+
+
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
+@pytest.mark.parametrize("sa,sb", [((1, 4, 5, 3), (1, 4, 5, 3)), ((1, 4, 5, 3), (1, 1, 1, 3)),
+                                   ((1, 4, 5, 3), (1, 4, 1, 1)), ((2, 6), (6,))])
+def test_maximum_minimum_broadcast(op: str, sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
+    """Two activations, the second broadcast (per channel, per row, a lower rank)."""
+    rng = np.random.default_rng(sum(sa) + len(sb))
+    ys = tuple(max(a, b) for a, b in zip(sa, (1,) * (len(sa) - len(sb)) + sb, strict=True))
+    tens = [act("a", sa, S, Z), act("b", sb, S, Z), act("y", ys, S, Z)]
+    data = build(M(tens, [O(op, [0, 1], [2], None)], [0, 1], [2]))
+    two_inputs(data, rng.integers(-128, 128, sa).astype(np.int8), rng.integers(-128, 128, sb).astype(np.int8))
+
+
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
+def test_maximum_minimum_with_a_constant(op: str) -> None:
+    """max(x, c) / min(x, c) with a per-channel constant (a clamp a converter did not fold)."""
+    c = np.array([-128, 0, 40, 127], np.int8)
+    tens = [act("x", (1, 5, 6, 4), S, Z), T("c", (4,), "INT8", c, [S], [Z]), act("y", (1, 5, 6, 4), S, Z)]
+    data = build(M(tens, [O(op, [0, 1], [2], None)], [0], [2]))
+    x = np.random.default_rng(3).integers(-128, 128, (3, 5, 6, 4)).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+
+
+def test_maximum_of_differing_parameters_is_refused() -> None:
+    from bb_edge.tflite import tflite_to_onnx
+    from bb_edge.tflite.errors import TfliteUnsupportedError
+
+    tens = [act("a", (1, 8), S, Z), act("b", (1, 8), 0.1, Z), act("y", (1, 8), S, Z)]
+    with pytest.raises(TfliteUnsupportedError, match="MAXIMUM"):
+        tflite_to_onnx(build(M(tens, [O("MAXIMUM", [0, 1], [2], None)], [0, 1], [2])))
+
+
+PRELU = [  # (x shape, alpha shape, s_x, z_x, s_alpha, z_alpha, s_y, z_y)
+    ((1, 6, 7, 5), (1, 1, 5), 0.05, -3, 0.01, 0, 0.04, 10),  # per-channel slope (Keras' shared H, W axes)
+    ((1, 6, 7, 5), (5,), 0.2, 100, 0.004, -20, 0.03, -128),  # saturates
+    ((1, 4, 3, 6), (1, 4, 3, 6), 0.03, 0, 0.02, 5, 0.05, -1),  # a slope per element
+    ((1, 2, 10), (10,), 0.07, -50, 0.03, 60, 0.09, 3),  # 3-D
+]
+
+
+@pytest.mark.parametrize("k", range(len(PRELU)))
+def test_prelu(k: int) -> None:
+    xs, als, sx, zx, sa, za, sy, zy = PRELU[k]
+    rng = np.random.default_rng(20 + k)
+    alpha = rng.integers(-128, 128, als).astype(np.int8)
+    tens = [act("x", xs, sx, zx), T("alpha", als, "INT8", alpha, [sa], [za]), act("y", xs, sy, zy)]
+    data = build(M(tens, [O("PRELU", [0, 1], [2], None)], [0], [2]))
+    x = rng.integers(-128, 128, (3, *xs[1:])).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+
+
+def test_prelu_alpha_an_activation() -> None:
+    """The slope a second graph input (broadcast per channel)."""
+    tens = [act("a", (1, 4, 5, 3), 0.05, 7), act("b", (1, 1, 1, 3), 0.02, -4), act("y", (1, 4, 5, 3), 0.03, 2)]
+    data = build(M(tens, [O("PRELU", [0, 1], [2], None)], [0, 1], [2]))
+    rng = np.random.default_rng(9)
+    two_inputs(data, rng.integers(-128, 128, (1, 4, 5, 3)).astype(np.int8),
+               rng.integers(-128, 128, (1, 1, 1, 3)).astype(np.int8))
+
+
+@pytest.mark.parametrize("hw,size,ac,hp", [
+    ((4, 5), (8, 10), False, False),  # 2x up
+    ((4, 5), (7, 9), True, False),  # align_corners
+    ((4, 5), (9, 11), False, True),  # half_pixel_centers (extrapolates at the edges)
+    ((6, 8), (3, 5), False, False),  # down
+    ((6, 8), (4, 3), False, True),
+    ((3, 3), (1, 6), True, False),  # one output row with align_corners
+])
+def test_resize_bilinear(hw: tuple[int, int], size: tuple[int, int], ac: bool, hp: bool) -> None:
+    tens = [act("x", (1, *hw, 3), S, Z), T("size", (2,), "INT32", np.array(size, np.int32)),
+            act("y", (1, *size, 3), S, Z)]
+    opts = ("ResizeBilinearOptions", {"AlignCorners": ac, "HalfPixelCenters": hp})
+    data = build(M(tens, [O("RESIZE_BILINEAR", [0, 1], [2], opts)], [0], [2]))
+    x = np.random.default_rng(hw[0] * 7 + size[1]).integers(-128, 128, (4, *hw, 3)).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
