@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from bb_edge.bbrt.format import RECV, SEND
+from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
 from tests.support.mlperf import run_host
@@ -45,3 +47,29 @@ def random_input(data: bytes, n: int, seed: int = 0) -> np.ndarray:
 
     shape = Interpreter(model_content=data).get_input_details()[0]["shape"]
     return np.random.default_rng(seed).integers(-128, 128, (n, *shape[1:])).astype(np.int8)
+
+
+def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
+    """Both operands activations: every output byte of the host build equals BUILTIN_REF's."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    ia, ib = it.get_input_details()
+    it.set_tensor(ia["index"], xa)
+    it.set_tensor(ib["index"], xb)
+    it.invoke()
+    want = it.get_tensor(it.get_output_details()[0]["index"])
+    m = tflite_to_onnx(data, nchw_outputs=True)
+    L = lower(m, io_edges=None)
+    hp = HostProgram(L.blob, L.program)
+    recv = {L.program.tensors[e.tensor].name: e.tensor for e in L.program.edges if e.direction == RECV}
+    feeds = {}
+    for n, v in (("a", xa), ("b", xb)):
+        key = n if n in recv else f"{n}_nchw"
+        feeds[recv[key]] = np.transpose(v, L.input_perm[n]) if n in L.input_perm else v
+    hp.run(feeds)
+    got = hp.view(next(e.tensor for e in L.program.edges if e.direction == SEND)).copy()
+    if want.ndim == 4:
+        got = got.reshape(want.shape[0], want.shape[3], want.shape[1], want.shape[2]).transpose(0, 2, 3, 1)
+    np.testing.assert_array_equal(got.reshape(want.shape), want)

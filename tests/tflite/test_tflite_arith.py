@@ -13,13 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bb_edge.bbrt.format import RECV, SEND
-from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
 from tests.support.mlperf import qemu_arm_run
 from tests.support.tflite_build import M, O, T, act, build
-from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs
+from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, two_inputs
 
 ALL = np.arange(-128, 128, dtype=np.int8).reshape(1, 4, 8, 8)  # every int8 value, as a 4-D NHWC tensor
 PARAMS = [(0.05, 3, 0.04, -7), (0.2, -100, 0.01, 20), (0.011, 120, 0.3, -128)]  # (s_x, z_x, s_y, z_y)
@@ -55,32 +53,6 @@ def test_leaky_relu(alpha: float, p: tuple[float, int, float, int]) -> None:
 def test_relu_ops(op: str) -> None:
     for p in PARAMS[:2]:
         check_unary(op, *p)
-
-
-def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
-    """Both operands activations: every output byte of the host build equals BUILTIN_REF's."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-
-    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    ia, ib = it.get_input_details()
-    it.set_tensor(ia["index"], xa)
-    it.set_tensor(ib["index"], xb)
-    it.invoke()
-    want = it.get_tensor(it.get_output_details()[0]["index"])
-    m = tflite_to_onnx(data, nchw_outputs=True)
-    L = lower(m, io_edges=None)
-    hp = HostProgram(L.blob, L.program)
-    recv = {L.program.tensors[e.tensor].name: e.tensor for e in L.program.edges if e.direction == RECV}
-    feeds = {}
-    for n, v in (("a", xa), ("b", xb)):
-        key = n if n in recv else f"{n}_nchw"
-        feeds[recv[key]] = np.transpose(v, L.input_perm[n]) if n in L.input_perm else v
-    hp.run(feeds)
-    got = hp.view(next(e.tensor for e in L.program.edges if e.direction == SEND)).copy()
-    if want.ndim == 4:
-        got = got.reshape(want.shape[0], want.shape[3], want.shape[1], want.shape[2]).transpose(0, 2, 3, 1)
-    np.testing.assert_array_equal(got.reshape(want.shape), want)
 
 
 BCAST = [((1, 4, 5, 3), (1, 4, 5, 3)), ((1, 4, 5, 3), (1, 1, 1, 3)), ((1, 4, 5, 3), (1, 4, 1, 1)),

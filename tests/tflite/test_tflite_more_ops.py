@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from tests.support.tflite_build import M, O, T, act, build
-from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs
-from tests.tflite.test_tflite_arith import two_inputs
+from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, two_inputs
 
 S, Z = 0.06, -9
 
