@@ -8,9 +8,16 @@ each), RESIZE_BILINEAR_I8 (TFLite's 10-bit source coordinates, rounded half away
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.lower import lower
+from bb_edge.tflite import tflite_to_onnx
+from bb_edge.tflite.errors import TfliteUnsupportedError
+from tests.support.mlperf import qemu_arm_run
 from tests.support.tflite_build import M, O, T, act, build
 from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, two_inputs
 
@@ -40,9 +47,6 @@ def test_maximum_minimum_with_a_constant(op: str) -> None:
 
 
 def test_maximum_of_differing_parameters_is_refused() -> None:
-    from bb_edge.tflite import tflite_to_onnx
-    from bb_edge.tflite.errors import TfliteUnsupportedError
-
     tens = [act("a", (1, 8), S, Z), act("b", (1, 8), 0.1, Z), act("y", (1, 8), S, Z)]
     with pytest.raises(TfliteUnsupportedError, match="MAXIMUM"):
         tflite_to_onnx(build(M(tens, [O("MAXIMUM", [0, 1], [2], None)], [0, 1], [2])))
@@ -91,3 +95,25 @@ def test_resize_bilinear(hw: tuple[int, int], size: tuple[int, int], ac: bool, h
     data = build(M(tens, [O("RESIZE_BILINEAR", [0, 1], [2], opts)], [0], [2]))
     x = np.random.default_rng(hw[0] * 7 + size[1]).integers(-128, 128, (4, *hw, 3)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+
+
+def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
+    """PRELU (per-channel slope) -> MAXIMUM with a constant -> RESIZE_BILINEAR (half_pixel_centers) ->
+    MINIMUM with the PRELU output's resize on QEMU Cortex-M4: every byte equals BUILTIN_REF's (the three
+    kernels and their loader checks built for the M4 with -Werror)."""
+    alpha = np.array([-100, 3, 60, 127, -128], np.int8)
+    c = np.array([-20, 5, -128, 0, 30], np.int8)
+    tens = [act("x", (1, 4, 6, 5), 0.05, -3), T("alpha", (1, 1, 5), "INT8", alpha, [0.01], [2]),
+            act("p", (1, 4, 6, 5), 0.04, 6), T("c", (5,), "INT8", c, [0.04], [6]), act("m", (1, 4, 6, 5), 0.04, 6),
+            T("size", (2,), "INT32", np.array([7, 9], np.int32)), act("r", (1, 7, 9, 5), 0.04, 6),
+            act("q", (1, 7, 9, 5), 0.04, 6), act("y", (1, 7, 9, 5), 0.04, 6)]
+    rs = ("ResizeBilinearOptions", {"AlignCorners": False, "HalfPixelCenters": True})
+    data = build(M(tens, [O("PRELU", [0, 1], [2], None), O("MAXIMUM", [2, 3], [4], None),
+                          O("RESIZE_BILINEAR", [4, 5], [6], rs), O("RESIZE_BILINEAR", [2, 5], [7], rs),
+                          O("MINIMUM", [6, 7], [8], None)], [0], [8]))
+    x = np.random.default_rng(11).integers(-128, 128, (3, 4, 6, 5)).astype(np.int8)
+    want = interpreter_outputs(data, x, reference=True)
+    L = lower(tflite_to_onnx(data), io_edges=None)
+    assert {Op.PRELU_I8, Op.MAXMIN_I8, Op.RESIZE_BILINEAR_I8} <= L.ops_used
+    got, _, _ = qemu_arm_run(L, x, tmp_path, kind="cortex-m4")
+    np.testing.assert_array_equal(got.reshape(want.shape), want)
