@@ -16,7 +16,8 @@ Groups it knows (the five MLPerf Tiny models use only these):
 - Add of two int8 activations [+ Relu/Clip] -> ADD_I8 (TFLite's left shift 20 and multipliers)
 - AveragePool with equal input/output parameters -> AVGPOOL_I8 in TFLite's integer mode (p9 = 1)
 - Softmax on the last axis -> SOFTMAX_I8 with TFLite's float exp table (a constant input)
-- Mul, Sub, ReduceMean, Sigmoid, Tanh, HardSwish, LeakyRelu -> MUL_I8, ADD_I8, GAP_I8, LUT_I8
+- Mul, Sub, ReduceMean, Sigmoid, Tanh, HardSwish, LeakyRelu, Max, Min, PRelu, Resize (linear) -> MUL_I8, ADD_I8,
+  GAP_I8, LUT_I8, MAXMIN_I8, PRELU_I8, RESIZE_BILINEAR_I8
   (:mod:`bb_edge.bbrt.lower_qdq_arith`, TFLite's reference arithmetic)
 - Reshape/Flatten/Squeeze/Unsqueeze of an int8 tensor, or between a DequantizeLinear and a QuantizeLinear
   with the same parameters (ONNX Runtime's quantizer) -> COPY (an alias, no bytes moved)

@@ -17,8 +17,8 @@ not a pure reinterpretation (as tf2onnx's optimiser leaves it).
 
 Ops translated: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D, SOFTMAX (beta 1),
 RESHAPE, SQUEEZE, EXPAND_DIMS, QUANTIZE (of a float graph input, or int8 -> int8), DEQUANTIZE (to a float graph
-output), the arithmetic of :mod:`bb_edge.tflite.arith` (ADD, SUB, MUL with broadcast, MEAN, LOGISTIC, TANH,
-HARD_SWISH, LEAKY_RELU, RELU, RELU6, RELU_N1_TO_1), and the data-movement ops of :mod:`bb_edge.tflite.moves`
+output), the arithmetic of :mod:`bb_edge.tflite.arith` (ADD, SUB, MUL, MAXIMUM, MINIMUM with broadcast, MEAN,
+SUM, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, PRELU, RELU, RELU6, RELU_N1_TO_1, RESIZE_BILINEAR), and the data-movement ops of :mod:`bb_edge.tflite.moves`
 (TRANSPOSE, CONCATENATION, PAD, PADV2, STRIDED_SLICE, GATHER, SPLIT, PACK, UNPACK) and MAX_POOL_2D.
 Anything else, float ops and int16 activations (16x8) included, is a :class:`TfliteUnsupportedError`
 naming the op: the int8 lowering has no exact kernel for it.
