@@ -12,6 +12,8 @@ which is the C runtime's ``mbqm``), so the C runtime's outputs equal TFLite's bi
 Groups it knows (the five MLPerf Tiny models use only these):
 
 - Conv (per-channel or per-tensor int8 weights, int32 bias) [+ Relu/Clip] -> CONV_I8
+- ConvTranspose (group 1) -> GATHER_AXES (the stride-1 conv's input) + CONV_I8 p11 = 1 (TFLite's two-rounding
+  TRANSPOSE_CONV requantization)
 - MatMul [+ Add of an int32 bias] [+ Relu/Clip], Gemm (alpha = beta = 1, no transA) -> FC_I8
 - Add of two int8 activations [+ Relu/Clip] -> ADD_I8 (TFLite's left shift 20 and multipliers)
 - AveragePool with equal input/output parameters -> AVGPOOL_I8 in TFLite's integer mode (p9 = 1)
@@ -55,14 +57,22 @@ from bb_edge.bbrt import planner
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, RECV, SEND, STORE_ARENA, EdgeRecord, Op, Program, Tensor
 from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, lower_arith
-from bb_edge.bbrt.lower_qdq_move import MOVE_OPS, MoveCtx, data_inputs, lower_move, requant_table
+from bb_edge.bbrt.lower_qdq_move import (
+    MOVE_OPS,
+    MoveCtx,
+    data_inputs,
+    gathered,
+    lower_move,
+    requant_table,
+    tconv_tables,
+)
 from bb_edge.bbrt.qdq_uint8 import int8_from_uint8
 from bb_edge.bbrt.quant import quantize_multiplier
 
 QDQ_OPS = {"QuantizeLinear", "DequantizeLinear"}
 VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
 #: float ops a QuantizeLinear ends a group of (lowered when that QuantizeLinear is met)
-GROUP_OPS = {"Conv", "MatMul", "Gemm", "Add", "Relu", "Clip", "AveragePool", "Softmax"} | ARITH_OPS
+GROUP_OPS = {"Conv", "ConvTranspose", "MatMul", "Gemm", "Add", "Relu", "Clip", "AveragePool", "Softmax"} | ARITH_OPS
 
 
 class UnsupportedQuantPattern(BbrtError):
@@ -416,6 +426,30 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             layout = [0, 0, 0, 0, 1] if x in nhwc else []  # p15 = 1: the input is NHWC
             B.op(Op.CONV_I8, ins, [new_q(out, sy, zy)], conv_geo(p, wq.shape[2], wq.shape[3]) + [lo, hi] + layout,
                  p.name)
+            return
+        if t == "ConvTranspose":  # the input gathered into a stride-1 conv's (zero-point filled), flipped kernel
+            x = src(p.input[0], p)
+            sx, zx = L.qparams[x]
+            a = _attrs(p)
+            n_out = int(const(p.input[1], p)[0].shape[1])
+            if int(a.get("group", 1)) != 1 or any(int(v) != 1 for v in a.get("dilations", [1, 1])) \
+                    or "output_shape" in a or a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+                raise UnsupportedQuantPattern(p.name, t, "group 1, dilation 1 and explicit pads only")
+            wq, ws = weights(p, p.input[1], n_out, 1)
+            w = np.ascontiguousarray(wq.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1])  # [O, I, KH, KW], flipped
+            bq = bias(p, p.input[2] if len(p.input) > 2 else None, n_out)
+            rq = requant(sx, ws, sy)
+            bq = fit_bias(bq, w.reshape(n_out, -1), rq, zy, lo, hi, (p.name, t))
+            L.weights[p.name] = {"w": w, "w_scale": ws, "b": bq, "axis": np.array(0)}
+            st = [int(v) for v in a.get("strides", [1, 1])]
+            pads = [int(v) for v in a.get("pads", [0, 0, 0, 0])]
+            ys = shape_of(out)
+            xg = gathered(mctx, p, x, tconv_tables(shape_of(p.input[0]), (w.shape[2], w.shape[3]), (st[0], st[1]),
+                                                   (pads[0], pads[1]), (ys[2], ys[3])), zx)
+            ins = [xg, B.const(f"{p.name}__w", w, DT_INT8, 1.0, 0), B.const(f"{p.name}__bias", bq, DT_INT32),
+                   B.const(f"{p.name}__rq", rq, DT_INT32)]
+            # p11 = 1: TFLite's reference TRANSPOSE_CONV requantizes with two roundings
+            B.op(Op.CONV_I8, ins, [new_q(out, sy, zy)], [1, 1, 0, 0, 0, 0, 1, 1, 1, lo, hi, 1], p.name)
             return
         if t == "Add" and all(i in deq or (i in cq and cq[i][0].dtype == np.int8) for i in p.input[:2]):
             (ia, sa, _), (ib, sb, _) = operand(p.input[0], p), operand(p.input[1], p)  # an int8 constant too

@@ -206,3 +206,27 @@ def _tables(c: MoveCtx, node: onnx.NodeProto, a: dict[str, Any], xsh: tuple[int,
         raise c.refuse(node, f"index out of range for axis {axis} of size {xsh[axis]}")
     tables[axis] = idx
     return tables
+
+
+def tconv_tables(xs: tuple[int, ...], k: tuple[int, int], strides: tuple[int, int], pads_begin: tuple[int, int],
+                 out_hw: tuple[int, int]) -> list[np.ndarray]:
+    """GATHER_AXES tables of a ConvTranspose's input as a stride-1 convolution's (flipped kernel, no padding):
+    padded row ``p`` holds input row ``i`` when ``p - (k - 1 - pad_begin) = i * stride``, the fill (the input's
+    zero point, adding nothing) elsewhere; ``out + k - 1`` rows, so the convolution gives ``out`` rows."""
+    tabs = [np.arange(xs[0]), np.arange(xs[1])]
+    for a in range(2):
+        p = np.arange(out_hw[a] + k[a] - 1) - (k[a] - 1 - pads_begin[a])
+        i = p // strides[a]
+        ok = (p >= 0) & (p % strides[a] == 0) & (i < xs[2 + a])
+        tabs.append(np.where(ok, i, -1))
+    return tabs
+
+
+def gathered(c: MoveCtx, node: onnx.NodeProto, x: str, tables: list[np.ndarray], fill: int) -> int:
+    """A new int8 tensor (``x``'s parameters) filled by GATHER_AXES with ``tables``: its program index."""
+    s, z = c.L.qparams[x]
+    y = c.B.add(Tensor(f"{node.name}__gathered", DT_INT8, tuple(len(t) for t in tables), STORE_ARENA,
+                       scale=float(np.float32(s)), zero_point=int(z)))
+    tab = c.B.const(f"{node.name}__gather_tab", gather_table(tables), DT_INT32)
+    c.B.op(Op.GATHER_AXES, [c.qidx[x], tab], [y], [int(fill)], f"{node.name}__gather")
+    return int(y)

@@ -18,8 +18,9 @@ not a pure reinterpretation (as tf2onnx's optimiser leaves it).
 Ops translated: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D, SOFTMAX (beta 1),
 RESHAPE, SQUEEZE, EXPAND_DIMS, QUANTIZE (of a float graph input, or int8 -> int8), DEQUANTIZE (to a float graph
 output), the arithmetic of :mod:`bb_edge.tflite.arith` (ADD, SUB, MUL, MAXIMUM, MINIMUM with broadcast, MEAN,
-SUM, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, PRELU, RELU, RELU6, RELU_N1_TO_1, RESIZE_BILINEAR), and the data-movement ops of :mod:`bb_edge.tflite.moves`
-(TRANSPOSE, CONCATENATION, PAD, PADV2, STRIDED_SLICE, GATHER, SPLIT, PACK, UNPACK) and MAX_POOL_2D.
+SUM, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, PRELU, RELU, RELU6, RELU_N1_TO_1, RESIZE_BILINEAR), the data-movement
+ops of :mod:`bb_edge.tflite.moves` (TRANSPOSE, CONCATENATION, PAD, PADV2, STRIDED_SLICE, GATHER, SPLIT, PACK,
+UNPACK, RESIZE_NEAREST_NEIGHBOR) and MAX_POOL_2D, and TRANSPOSE_CONV (:mod:`bb_edge.tflite.convs`).
 Anything else, float ops and int16 activations (16x8) included, is a :class:`TfliteUnsupportedError`
 naming the op: the int8 lowering has no exact kernel for it.
 """
@@ -35,6 +36,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.tflite.arith import ARITH, ARITH_HANDLERS
+from bb_edge.tflite.convs import CONV_HANDLERS, CONVS
 from bb_edge.tflite.errors import TfliteError, TfliteFormatError, TfliteQuantError, TfliteUnsupportedError
 from bb_edge.tflite.moves import MOVE_HANDLERS, MOVES
 from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
@@ -42,7 +44,7 @@ from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
 OPSET = 17
 #: TFLite ops this module translates (docs/bbrt.md, "Compiling a .tflite")
 SUPPORTED = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "SOFTMAX", "RESHAPE",
-             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES)
+             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES, *CONVS)
 VIEWS = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
 ACT_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
@@ -355,7 +357,7 @@ def _dequantize(b: _Builder, op: TflOp) -> None:
 HANDLERS = {"CONV_2D": _conv, "DEPTHWISE_CONV_2D": _conv, "FULLY_CONNECTED": _fully_connected,
             "AVERAGE_POOL_2D": _avgpool, "SOFTMAX": _softmax, "RESHAPE": _view, "SQUEEZE": _view,
             "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize, **MOVE_HANDLERS,
-            **ARITH_HANDLERS}
+            **ARITH_HANDLERS, **CONV_HANDLERS}
 MULTI_OUTPUT = ("SPLIT", "UNPACK")
 
 

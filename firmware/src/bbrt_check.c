@@ -89,6 +89,9 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
         oh = (int64_t)((uint32_t)(oh - op->p[11]) / (uint32_t)op->p[13]) + 1;
         ow = (int64_t)((uint32_t)(ow - op->p[12]) / (uint32_t)op->p[14]) + 1;
     }
+    else if (q) { /* CONV_I8 p11 = 1: TFLite's two-rounding requantization (TRANSPOSE_CONV); p12..p14 unused */
+        if (op->p[11] < 0 || op->p[11] > 1 || op->p[12] != 0 || op->p[13] != 0 || op->p[14] != 0) FAIL_PARAM;
+    }
     if ((uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
     if (op->n_in >= 3u) {
         T(pr, op->in[2], &b);

@@ -57,6 +57,9 @@ static int32_t mbqm(int32_t x, int32_t m, int32_t shift) {
     return (int32_t)r;
 }
 
+/* TFLite's two-rounding MultiplyByQuantizedMultiplier (ADD_I8's requantization; defined with it below) */
+static int32_t add_rq(int32_t x, int32_t m, int32_t shift);
+
 static int8_t sat8(int32_t v, int32_t lo, int32_t hi) {
     if (v < lo) v = lo;
     if (v > hi) v = hi;
@@ -350,13 +353,15 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     int8_t *o;
     int32_t acc[BBRT_CONV_CHUNK];
     uint32_t n, oc, oy;
+    int two;
     TOUT;
     conv_i8_setup(pr, op, &y, &c, y.dims[2], y.dims[3]);
     o = (int8_t *)y.data;
-    if (c.g.G > 1u && c.g.Cg == 1u && c.g.Mg == 1u && conv_dw_i8(&c, o)) return BBRT_OK;
+    two = op->p[11] == 1; /* TFLite's reference TRANSPOSE_CONV requantization: the row loop, add_rq */
+    if (!two && c.g.G > 1u && c.g.Cg == 1u && c.g.Mg == 1u && conv_dw_i8(&c, o)) return BBRT_OK;
     /* other depthwise convs stay on the row loop: a 9-byte patch per dot product costs more to gather
      * than it saves */
-    if (!(c.g.G > 1u && c.g.Cg == 1u) && (uint64_t)c.g.Cg * c.g.KH * c.g.KW <= BBRT_IM2COL_MAX) {
+    if (!two && !(c.g.G > 1u && c.g.Cg == 1u) && (uint64_t)c.g.Cg * c.g.KH * c.g.KW <= BBRT_IM2COL_MAX) {
         conv_im2col_i8(&c, o);
         return BBRT_OK;
     }
@@ -370,7 +375,9 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                     int32_t c1 = c0 + (int32_t)BBRT_CONV_CHUNK, j;
                     if (c1 > (int32_t)c.g.OW) c1 = (int32_t)c.g.OW;
                     conv_i8_row(&c, n, oc, oy, c0, c1, acc);
-                    for (j = 0; j < c1 - c0; j++) orow[c0 + j] = sat8(mbqm(acc[j], mult, shift) + c.zy, c.amin, c.amax);
+                    for (j = 0; j < c1 - c0; j++)
+                        orow[c0 + j] = sat8((two ? add_rq(acc[j], mult, shift) : mbqm(acc[j], mult, shift)) + c.zy,
+                                            c.amin, c.amax);
                 }
             }
         }

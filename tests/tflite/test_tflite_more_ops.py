@@ -117,3 +117,40 @@ def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
     assert {Op.PRELU_I8, Op.MAXMIN_I8, Op.RESIZE_BILINEAR_I8} <= L.ops_used
     got, _, _ = qemu_arm_run(L, x, tmp_path, kind="cortex-m4")
     np.testing.assert_array_equal(got.reshape(want.shape), want)
+
+
+def tconv_model(hw: tuple[int, int], k: tuple[int, int], s: int, padding: int, out_hw: tuple[int, int] | None = None,
+                activation: int = 0, per_channel: bool = True, bias: bool = True, cin: int = 3, cout: int = 4,
+                seed: int = 0) -> bytes:
+    """TRANSPOSE_CONV of an int8 NHWC input: weights [O, KH, KW, I], output_shape, an int32 bias."""
+    rng = np.random.default_rng(seed)
+    h, w = hw
+    oh, ow = out_hw or ((h * s, w * s) if padding == 0 else ((h - 1) * s + k[0], (w - 1) * s + k[1]))
+    wq = rng.integers(-127, 128, (cout, *k, cin)).astype(np.int8)
+    ws = (rng.uniform(0.002, 0.01, cout) if per_channel else np.array([0.005])).astype(np.float32)
+    sx = 0.05
+    bs = (np.float64(sx) * np.broadcast_to(ws, (cout,))).astype(np.float32)
+    tens = [T("os", (4,), "INT32", np.array([1, oh, ow, cout], np.int32)),
+            T("w", wq.shape, "INT8", wq, ws.tolist(), [0] * ws.size, 0), act("x", (1, h, w, cin), sx, 3),
+            T("b", (cout,), "INT32", rng.integers(-2000, 2000, cout).astype(np.int32), bs.tolist(), [0] * cout, 0),
+            act("y", (1, oh, ow, cout), 0.08, -5)]
+    opts = ("TransposeConvOptions", {"Padding": padding, "StrideW": s, "StrideH": s,
+                                     "FusedActivationFunction": activation})
+    return build(M(tens, [O("TRANSPOSE_CONV", [0, 1, 2, 3 if bias else -1], [4], opts)], [2], [4]))
+
+
+@pytest.mark.parametrize("hw,k,s,padding,kw", [
+    ((4, 5), (3, 3), 2, 0, {}),  # SAME, the usual 2x decoder upsampling
+    ((4, 5), (3, 3), 2, 1, {"activation": 1}),  # VALID, fused RELU
+    ((3, 3), (2, 2), 2, 1, {"per_channel": False}),
+    ((4, 4), (3, 3), 1, 0, {"bias": False, "activation": 3}),  # stride 1, RELU6, no bias
+    ((3, 4), (4, 2), 2, 0, {}),  # a non-square kernel
+    ((5, 5), (5, 5), 3, 0, {"cin": 2, "cout": 6}),
+    ((4, 3), (3, 3), 2, 1, {"out_hw": (10, 8)}),  # an output a row and a column past VALID's (bias only there)
+])
+def test_transpose_conv(hw: tuple[int, int], k: tuple[int, int], s: int, padding: int, kw: dict) -> None:
+    """Bit-exact with BUILTIN_REF (two roundings; the default resolver's kernel rounds once and differs by one
+    LSB on 1-7 of these outputs)."""
+    data = tconv_model(hw, k, s, padding, **kw)
+    x = np.random.default_rng(hw[0] + 10 * k[1]).integers(-128, 128, (4, *hw, kw.get("cin", 3))).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))

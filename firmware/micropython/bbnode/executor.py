@@ -371,7 +371,7 @@ class ConvI8(K):
         x, w, b, rq = self.ti[0], self.ti[1], self.ti[2], self.ti[3]
         y = self.ty
         p = self.p
-        if p[15] not in (0, 1):
+        if p[15] not in (0, 1) or p[11] != 0:  # p11 = 1 (two roundings, TRANSPOSE_CONV): the C kernel only
             raise ProgramError("PROG_PARAM")
         N, C, H, W = x.dims
         if p[15]:  # an NHWC input (a model's NHWC graph input) read in place, as the C kernel's p15 = 1
