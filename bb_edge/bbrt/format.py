@@ -87,10 +87,11 @@ class Op(IntEnum):
     GRU_F32 = 43
     # Gather with run-time indices (an int32/int64 tensor: a graph input or edge keeps the ONNX dtype)
     GATHER = 44
-    # int8 kernels of TFLite builtins (bb_edge/tflite): MAXIMUM/MINIMUM, PRELU, RESIZE_BILINEAR
+    # int8 kernels of TFLite builtins (bb_edge/tflite): MAXIMUM/MINIMUM, PRELU, RESIZE_BILINEAR, BATCH_MATMUL
     MAXMIN_I8 = 45
     PRELU_I8 = 46
     RESIZE_BILINEAR_I8 = 47
+    BATCH_MATMUL_I8 = 48
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)

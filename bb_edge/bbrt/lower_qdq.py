@@ -12,6 +12,7 @@ which is the C runtime's ``mbqm``), so the C runtime's outputs equal TFLite's bi
 Groups it knows (the five MLPerf Tiny models use only these):
 
 - Conv (per-channel or per-tensor int8 weights, int32 bias) [+ Relu/Clip] -> CONV_I8
+- MatMul of two activations, QLinearMatMul -> BATCH_MATMUL_I8 (:mod:`bb_edge.bbrt.lower_qdq_arith`)
 - ConvTranspose (group 1) -> GATHER_AXES (the stride-1 conv's input) + CONV_I8 p11 = 1 (TFLite's two-rounding
   TRANSPOSE_CONV requantization)
 - MatMul [+ Add of an int32 bias] [+ Relu/Clip], Gemm (alpha = beta = 1, no transA) -> FC_I8
@@ -56,7 +57,7 @@ from onnx import numpy_helper, shape_inference
 from bb_edge.bbrt import planner
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, RECV, SEND, STORE_ARENA, EdgeRecord, Op, Program, Tensor
-from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, lower_arith
+from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, batch_matmul, lower_arith, lower_qlinear_matmul
 from bb_edge.bbrt.lower_qdq_move import (
     MOVE_OPS,
     MoveCtx,
@@ -483,6 +484,12 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             single_use(mm)
             used.add(mm.name)
             bname, p, t = b_in[0], mm, "MatMul"
+        if t == "MatMul" and p.input[1] in deq:  # two activations: TFLite's BATCH_MATMUL arithmetic
+            try:
+                batch_matmul(mctx, p.name, operand(p.input[0], p), operand(p.input[1], p), out, (sy, zy, lo, hi))
+            except BbrtError as e:
+                raise UnsupportedQuantPattern(p.name, t, str(e)) from e
+            return
         if t in ("MatMul", "Gemm"):
             x = src(p.input[0], p)
             sx, zx = L.qparams[x]
@@ -563,6 +570,10 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             continue
         if t == "QuantizeLinear":
             _group(node)
+            continue
+        if t == "QLinearMatMul":  # int8 in and out (the TFLite translator's BATCH_MATMUL)
+            lower_qlinear_matmul(mctx, node)
+            used.add(node.name)
             continue
         if t in GROUP_OPS or t in VIEW_OPS or t in MOVE_OPS:
             continue  # taken by the QuantizeLinear that ends its group (checked below)

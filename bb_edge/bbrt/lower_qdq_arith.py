@@ -15,6 +15,8 @@
   slope broadcast to X (per channel)
 - Resize (mode linear; asymmetric, align_corners or half_pixel) with equal parameters -> RESIZE_BILINEAR_I8
   with TFLite's 10-bit source coordinates as a table (:func:`bb_edge.bbrt.tflite_ref.bilinear_table`)
+- MatMul of two activations, and QLinearMatMul (the TFLite translator's BATCH_MATMUL, an operand may be a
+  constant) -> BATCH_MATMUL_I8 (TFLite's BATCH_MATMUL: one multiplier of s_a s_b / s_y, two roundings)
 
 An operand of Mul or Sub may be a constant int8 tensor (per-tensor parameters), kept as a program constant.
 """
@@ -28,6 +30,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_INT8, DT_INT32, STORE_ARENA, Op, Tensor
 from bb_edge.bbrt.lower_qdq_move import MoveCtx
 from bb_edge.bbrt.quant import quantize_multiplier
@@ -152,3 +155,45 @@ def _lower_tfl(c: MoveCtx, p: onnx.NodeProto, out: str, sy: float, zy: int, oper
         raise c.refuse(p, f"bilinear resize {list(xs)} -> {list(ys)}: {e}") from e
     c.B.op(Op.RESIZE_BILINEAR_I8, [ix, c.B.const(f"{p.name}__bilinear", tab, DT_INT32)],
            [c.new_q(out, sy, zy)], [], p.name)
+
+
+def batch_matmul(c: MoveCtx, name: str, a: tuple[int, float, int], b: tuple[int, float, int], out: str,
+                 q: tuple[float, int, int, int]) -> None:
+    """BATCH_MATMUL_I8 of int8 operands ``a``, ``b`` ((tensor, scale, zero point), one rank) into ``out``."""
+    sy, zy, lo, hi = q
+    ra, rb, ry = (len(c.B.tensors[a[0]].shape), len(c.B.tensors[b[0]].shape), len(c.shape_of(out)))
+    if not ra == rb == ry >= 2:
+        raise BbrtError(f"node {name!r} (MatMul): operands of rank {ra} and {rb} for an output of rank {ry}: "
+                        f"bbrt's int8 batch matmul takes operands of the output's rank (2 or more)")
+    m, sh = quantize_multiplier(float(a[1]) * float(b[1]) / float(sy))
+    c.B.op(Op.BATCH_MATMUL_I8, [a[0], b[0]], [c.new_q(out, sy, zy)], [m, sh, lo, hi], name)
+
+
+def lower_qlinear_matmul(c: MoveCtx, node: onnx.NodeProto) -> None:
+    """QLinearMatMul (int8 in, int8 out; per-tensor parameters; an operand may be an int8 constant)."""
+    def param(k: int) -> float | int:
+        if node.input[k] not in c.init or np.asarray(c.init[node.input[k]]).size != 1:
+            raise c.refuse(node, f"input {k} must be one constant (per-tensor parameters)")
+        v = np.asarray(c.init[node.input[k]]).reshape(-1)[0]
+        return float(np.float32(v)) if k in (1, 4, 6) else int(v)
+
+    ops = []
+    for k in (0, 3):
+        s, z = param(k + 1), int(param(k + 2))
+        name = node.input[k]
+        if name in c.qidx:
+            if c.L.qparams[name] != (s, z):
+                raise c.refuse(node, f"{name!r} has parameters {c.L.qparams[name]}, the node says {(s, z)}")
+            ops.append((c.qidx[name], float(s), z))
+        elif name in c.init and np.asarray(c.init[name]).dtype == np.int8:
+            ops.append((c.B.const(f"{node.name}__{name}", np.ascontiguousarray(c.init[name]), DT_INT8, s, z),
+                        float(s), z))
+        else:
+            raise c.refuse(node, f"input {name!r} is neither an int8 tensor of the program nor an int8 constant")
+    zy = int(param(7))
+    if np.asarray(c.init[node.input[7]]).dtype != np.int8:
+        raise c.refuse(node, "a uint8 output (bbrt keeps int8)")
+    try:
+        batch_matmul(c, node.name, ops[0], ops[1], node.output[0], (float(param(6)), zy, -128, 127))
+    except BbrtError as e:
+        raise c.refuse(node, str(e)) from e

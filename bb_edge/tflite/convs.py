@@ -1,4 +1,6 @@
-"""TFLite's int8 TRANSPOSE_CONV as an ONNX QDQ ``DequantizeLinear -> ConvTranspose -> QuantizeLinear`` group.
+"""TFLite's int8 TRANSPOSE_CONV and BATCH_MATMUL as ONNX ops the int8 lowering keeps exact.
+
+TRANSPOSE_CONV becomes a ``DequantizeLinear -> ConvTranspose -> QuantizeLinear`` group.
 
 TFLite scatters ``(x - z_x) * w`` into an int32 accumulator per output pixel, adds the bias and requantizes
 per output channel with CONV_2D's multipliers (``s_x * s_w[c] / s_y`` in double;
@@ -9,6 +11,11 @@ the end is what makes ONNX's output size equal TFLite's (``output_padding`` when
 int8 lowering (bb_edge/bbrt/lower_qdq.py) gathers the input into the stride-1 convolution's padded,
 zero-point-filled form (GATHER_AXES) and runs CONV_I8 with the flipped kernel and TFLite's two-rounding
 requantization (p11 = 1).
+
+BATCH_MATMUL becomes a QLinearMatMul of its int8 operands in TFLite's layout (adj_x / adj_y as int8 transposes,
+a lower-rank operand given leading 1s: the batch dims broadcast), each with its own scale and zero point; the
+lowering runs BATCH_MATMUL_I8 (``sum (a - z_a)(b - z_b)``, TFLite's multiplier of ``s_a s_b / s_y`` with two
+roundings). Either operand may be a constant int8 tensor (per-tensor parameters).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ if TYPE_CHECKING:
     from bb_edge.tflite.to_onnx import _Builder
 
 #: ops this module translates
-CONVS = ("TRANSPOSE_CONV",)
+CONVS = ("TRANSPOSE_CONV", "BATCH_MATMUL")
 SAME = 0
 
 
@@ -69,4 +76,54 @@ def _transpose_conv(b: _Builder, op: TflOp) -> None:
     b.quantize_out(f, op.outputs[0], op, int(o.get("fused_activation_function", 0)))
 
 
-CONV_HANDLERS = {"TRANSPOSE_CONV": _transpose_conv}
+def _mm_operand(b: _Builder, op: TflOp, i: int, rank: int, adj: bool) -> str:
+    """Operand ``i`` in TFLite's layout, its last two axes swapped when ``adj``, with leading 1s to ``rank``."""
+    from bb_edge.tflite.moves import _tfl_value
+
+    t = b.g.tensors[i]
+    b.int8(t, op)
+    b.qparams(t, op)  # per-tensor parameters, or a typed error
+    shape = list(t.shape)
+    if len(shape) < 2:
+        raise TfliteUnsupportedError(op.op, op.index, f"operand {t.name!r} of rank {len(shape)} (2 or more)")
+    if adj:
+        shape[-2], shape[-1] = shape[-1], shape[-2]
+    full = [1] * (rank - len(shape)) + shape
+    base = f"{b.names[i]}_{op.index}"
+    if t.data is not None:
+        arr = np.asarray(t.data).astype(np.int8)
+        return b.init(base, np.ascontiguousarray(np.swapaxes(arr, -1, -2) if adj else arr).reshape(full))
+    v = _tfl_value(b, i)
+    if adj:
+        perm = list(range(len(t.shape)))
+        perm[-2], perm[-1] = perm[-1], perm[-2]
+        v = b.node("Transpose", [v], f"{base}_adj", perm=perm)
+    if len(full) != len(shape):
+        v = b.node("Reshape", [v, b.init(f"{base}_rank", np.array(full, np.int64))], f"{base}_rank")
+    return v
+
+
+def _batch_matmul(b: _Builder, op: TflOp) -> None:
+    from bb_edge.tflite.moves import _put_tfl
+
+    o = op.options
+    if o.get("asymmetric_quantize_inputs"):
+        raise TfliteUnsupportedError(op.op, op.index, "hybrid quantization (float inputs)")
+    if len(op.inputs) < 2 or min(op.inputs[:2]) < 0:
+        raise TfliteFormatError(f"operator {op.index} ({op.op}): {len(op.inputs)} inputs")
+    at, bt, yt = (b.g.tensors[i] for i in (*op.inputs[:2], op.outputs[0]))
+    if at.data is not None and bt.data is not None:
+        raise TfliteUnsupportedError(op.op, op.index, "both operands are constants (fold them in the model)")
+    b.int8(yt, op)
+    r = len(yt.shape)
+    va = _mm_operand(b, op, op.inputs[0], r, bool(o.get("adj_x", False)))
+    vb = _mm_operand(b, op, op.inputs[1], r, bool(o.get("adj_y", False)))
+    ins = []
+    for v, t in ((va, at), (vb, bt), (None, yt)):
+        s, z = b.qparams(t, op)
+        ins += ([v] if v else []) + list(b.scale_zp(f"{b.names[op.outputs[0]]}_{t.index}", s, z))
+    y = b.node("QLinearMatMul", ins, f"{b.names[op.outputs[0]]}_bmm")
+    _put_tfl(b, op.outputs[0], y)
+
+
+CONV_HANDLERS = {"TRANSPOSE_CONV": _transpose_conv, "BATCH_MATMUL": _batch_matmul}

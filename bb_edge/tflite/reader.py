@@ -313,6 +313,7 @@ OPTION_FIELDS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "MEAN": ("ReducerOptions", _f("KeepDims")),
     "SUM": ("ReducerOptions", _f("KeepDims")),
     "RESIZE_NEAREST_NEIGHBOR": ("ResizeNearestNeighborOptions", _f("AlignCorners", "HalfPixelCenters")),
+    "BATCH_MATMUL": ("BatchMatMulOptions", _f("AdjX", "AdjY", "AsymmetricQuantizeInputs")),
     "TRANSPOSE_CONV": ("TransposeConvOptions", _f("Padding", "StrideW", "StrideH", "FusedActivationFunction")),
     "RESIZE_BILINEAR": ("ResizeBilinearOptions", _f("AlignCorners", "HalfPixelCenters")),
     "AVERAGE_POOL_2D": ("Pool2DOptions", _f("Padding", "StrideW", "StrideH", "FilterWidth", "FilterHeight",

@@ -260,9 +260,10 @@ typedef enum {
     BBRT_OP_ELU_F32 = 39, BBRT_OP_LEAKYRELU_F32 = 40, BBRT_OP_PRELU_F32 = 41,
     BBRT_OP_LSTM_F32 = 42, BBRT_OP_GRU_F32 = 43,
     BBRT_OP_GATHER = 44, /* Gather with run-time int32/int64 indices (an int64 edge stays int64) */
-    /* int8 kernels of TFLite builtins (bb_edge/tflite): MAXIMUM/MINIMUM, PRELU, RESIZE_BILINEAR */
+    /* int8 kernels of TFLite builtins (bb_edge/tflite): MAXIMUM/MINIMUM, PRELU, RESIZE_BILINEAR, BATCH_MATMUL */
     BBRT_OP_MAXMIN_I8 = 45, BBRT_OP_PRELU_I8 = 46, BBRT_OP_RESIZE_BILINEAR_I8 = 47,
-    BBRT_OP__COUNT = 48
+    BBRT_OP_BATCH_MATMUL_I8 = 48, /* int8 A [..., M, K] x B [..., K, N], batch dims broadcast (BATCH_MATMUL) */
+    BBRT_OP__COUNT = 49
 } bbrt_opcode_t;
 
 typedef struct {

@@ -638,3 +638,26 @@ bbrt_status_t bbrt_c_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_
     if (overlaps(&x, &y)) FAIL_SHAPE;
     return zero_params(op, 0u);
 }
+
+/* BATCH_MATMUL_I8: A [..., M, K], B [..., K, N], Y [..., M, N] int8 of one rank (2..8), each batch dim of A and
+ * B 1 or Y's; K <= 32768 (int32 sums); p0, p1 the multiplier of s_a s_b / s_y, p2, p3 the output range */
+bbrt_status_t bbrt_c_batch_matmul_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t a, b, y;
+    uint32_t r, k;
+    if (op->n_in != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &a);
+    T(pr, op->in[1], &b);
+    T(pr, op->out[0], &y);
+    if (!is_q(&a) || !is_q(&b) || !is_q(&y)) FAIL_SHAPE;
+    r = y.rank;
+    if (r < 2u || a.rank != r || b.rank != r) FAIL_SHAPE;
+    if (a.dims[r - 2u] != y.dims[r - 2u] || b.dims[r - 1u] != y.dims[r - 1u] || a.dims[r - 1u] != b.dims[r - 2u])
+        FAIL_SHAPE;
+    if (a.dims[r - 1u] > 32768u) FAIL_SHAPE;
+    for (k = 0; k + 2u < r; k++)
+        if ((a.dims[k] != y.dims[k] && a.dims[k] != 1u) || (b.dims[k] != y.dims[k] && b.dims[k] != 1u))
+            FAIL_SHAPE;
+    if (overlaps(&a, &y) || overlaps(&b, &y)) FAIL_SHAPE;
+    if (!rq_ok(op->p[0], op->p[1]) || op->p[2] < -128 || op->p[3] > 127 || op->p[2] > op->p[3]) FAIL_PARAM;
+    return zero_params(op, 4u);
+}

@@ -1922,3 +1922,49 @@ bbrt_status_t bbrt_k_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_
     }
     return BBRT_OK;
 }
+
+/* BATCH_MATMUL_I8: TFLite's int8 BATCH_MATMUL (reference_ops::BatchMatMul): per batch, Y[i][j] =
+ * sat8(MultiplyByQuantizedMultiplier(sum_k (A[i][k] - za)(B[k][j] - zb), p0, p1) + zy) clamped to [p2, p3],
+ * two roundings (add_rq). A, B and Y have one rank; the batch dims broadcast (a 1 repeats). The loader
+ * bounds K by 32768, so the int32 sum of products |255 * 255| cannot overflow. */
+bbrt_status_t bbrt_k_batch_matmul_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[2], y;
+    uint32_t r, M, K, N, k, nb = 1u, bi, i, j, q;
+    uint32_t idx[BBRT_MAX_RANK], sa[BBRT_MAX_RANK], sb[BBRT_MAX_RANK], oa = 0u, ob = 0u, stA = 1u, stB = 1u;
+    TN(0); TN(1); TOUT;
+    r = y.rank;
+    M = y.dims[r - 2u];
+    N = y.dims[r - 1u];
+    K = t[0].dims[r - 1u];
+    /* batch strides, in matrices: 0 where an operand's batch dim is 1 (broadcast) */
+    for (k = r - 2u; k-- > 0u;) {
+        sa[k] = t[0].dims[k] == 1u ? 0u : stA;
+        sb[k] = t[1].dims[k] == 1u ? 0u : stB;
+        stA *= t[0].dims[k];
+        stB *= t[1].dims[k];
+        idx[k] = 0u;
+        nb *= y.dims[k];
+    }
+    for (bi = 0; bi < nb; bi++) {
+        const int8_t *a = (const int8_t *)t[0].data + (size_t)oa * M * K;
+        const int8_t *b = (const int8_t *)t[1].data + (size_t)ob * K * N;
+        int8_t *o = (int8_t *)y.data + (size_t)bi * M * N;
+        for (i = 0; i < M; i++)
+            for (j = 0; j < N; j++) {
+                int32_t acc = 0;
+                for (q = 0; q < K; q++)
+                    acc += ((int32_t)a[i * K + q] - t[0].zero_point) * ((int32_t)b[q * N + j] - t[1].zero_point);
+                o[i * N + j] = sat8(add_rq(acc, op->p[0], op->p[1]) + y.zero_point, op->p[2], op->p[3]);
+            }
+        for (k = r - 2u; k-- > 0u;) { /* the odometer over the batch dims */
+            idx[k]++;
+            oa += sa[k];
+            ob += sb[k];
+            if (idx[k] < y.dims[k]) break;
+            oa -= sa[k] * idx[k];
+            ob -= sb[k] * idx[k];
+            idx[k] = 0u;
+        }
+    }
+    return BBRT_OK;
+}

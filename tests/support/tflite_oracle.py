@@ -63,11 +63,10 @@ def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
     m = tflite_to_onnx(data, nchw_outputs=True)
     L = lower(m, io_edges=None)
     hp = HostProgram(L.blob, L.program)
-    recv = {L.program.tensors[e.tensor].name: e.tensor for e in L.program.edges if e.direction == RECV}
+    recv = [e.tensor for e in L.program.edges if e.direction == RECV]  # in graph-input order: a, b
     feeds = {}
-    for n, v in (("a", xa), ("b", xb)):
-        key = n if n in recv else f"{n}_nchw"
-        feeds[recv[key]] = np.transpose(v, L.input_perm[n]) if n in L.input_perm else v
+    for k, (n, v) in enumerate((("a", xa), ("b", xb))):  # a layout move of an input is the host's (input_perm)
+        feeds[recv[k]] = np.transpose(v, L.input_perm[n]) if n in L.input_perm else v
     hp.run(feeds)
     got = hp.view(next(e.tensor for e in L.program.edges if e.direction == SEND)).copy()
     if want.ndim == 4:

@@ -154,3 +154,39 @@ def test_transpose_conv(hw: tuple[int, int], k: tuple[int, int], s: int, padding
     data = tconv_model(hw, k, s, padding, **kw)
     x = np.random.default_rng(hw[0] + 10 * k[1]).integers(-128, 128, (4, *hw, kw.get("cin", 3))).astype(np.int8)
     np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+
+
+BMM = [  # (a shape, b shape, adj_x, adj_y, b constant)
+    ((1, 24, 16), (1, 16, 30), False, False, False),
+    ((1, 16, 24), (1, 30, 16), True, True, False),  # adj_x, adj_y
+    ((1, 24, 16), (16, 30), False, False, True),  # constant weights of a lower rank (broadcast over the batch)
+    ((1, 3, 12, 16), (1, 3, 16, 20), False, False, False),  # 4-D (attention heads)
+    ((1, 2, 12, 7), (1, 1, 20, 7), False, True, False),  # a broadcast batch dim, adj_y
+]
+
+
+@pytest.mark.parametrize("k", range(len(BMM)))
+def test_batch_matmul(k: int) -> None:
+    """Operands and output with their own scales and zero points; the last case's output saturates."""
+    xa, xb, adj_x, adj_y, const = BMM[k]
+    rng = np.random.default_rng(40 + k)
+    ea, eb = list(xa), list(xb)
+    if adj_x:
+        ea[-2], ea[-1] = ea[-1], ea[-2]
+    if adj_y:
+        eb[-2], eb[-1] = eb[-1], eb[-2]
+    r = max(len(xa), len(xb))
+    fa, fb = [1] * (r - len(ea)) + ea, [1] * (r - len(eb)) + eb
+    ys = tuple(max(p, q) for p, q in zip(fa[:-2], fb[:-2], strict=True)) + (ea[-2], eb[-1])
+    wb = rng.integers(-128, 128, xb).astype(np.int8)
+    tb = T("b", xb, "INT8", wb, [0.02], [-7]) if const else act("b", xb, 0.02, -7)
+    tens = [act("a", xa, 0.05, 12), tb, act("y", ys, 0.01 if k == 4 else 0.3, -3)]
+    opts = ("BatchMatMulOptions", {"AdjX": adj_x, "AdjY": adj_y})
+    xa_v = rng.integers(-128, 128, xa).astype(np.int8)
+    if const:
+        data = build(M(tens, [O("BATCH_MATMUL", [0, 1], [2], opts)], [0], [2]))
+        x = rng.integers(-128, 128, (3, *xa[1:])).astype(np.int8)
+        np.testing.assert_array_equal(bbrt_outputs(data, x), interpreter_outputs(data, x, reference=True))
+    else:
+        data = build(M(tens, [O("BATCH_MATMUL", [0, 1], [2], opts)], [0, 1], [2]))
+        two_inputs(data, xa_v, rng.integers(-128, 128, xb).astype(np.int8))
