@@ -49,8 +49,8 @@ def random_input(data: bytes, n: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(-128, 128, (n, *shape[1:])).astype(np.int8)
 
 
-def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
-    """Both operands activations: every output byte of the host build equals BUILTIN_REF's."""
+def interpreter_two(data: bytes, xa: np.ndarray, xb: np.ndarray) -> np.ndarray:
+    """BUILTIN_REF's output of a model with two inputs (a, b), in TFLite's layout."""
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
     it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
@@ -59,7 +59,12 @@ def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
     it.set_tensor(ia["index"], xa)
     it.set_tensor(ib["index"], xb)
     it.invoke()
-    want = it.get_tensor(it.get_output_details()[0]["index"])
+    return it.get_tensor(it.get_output_details()[0]["index"])
+
+
+def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
+    """Both operands activations: every output byte of the host build equals BUILTIN_REF's."""
+    want = interpreter_two(data, xa, xb)
     m = tflite_to_onnx(data, nchw_outputs=True)
     L = lower(m, io_edges=None)
     hp = HostProgram(L.blob, L.program)

@@ -11,15 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper
 
-from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.format import RECV, SEND, Op
+from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
 from tests.support.mlperf import qemu_arm_run
 from tests.support.tflite_build import M, O, T, act, build
-from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, two_inputs
+from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, interpreter_two, two_inputs
 
 S, Z = 0.06, -9
 
@@ -99,24 +102,38 @@ def test_resize_bilinear(hw: tuple[int, int], size: tuple[int, int], ac: bool, h
 
 def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
     """PRELU (per-channel slope) -> MAXIMUM with a constant -> RESIZE_BILINEAR (half_pixel_centers) ->
-    MINIMUM with the PRELU output's resize on QEMU Cortex-M4: every byte equals BUILTIN_REF's (the three
-    kernels and their loader checks built for the M4 with -Werror)."""
+    MINIMUM with the PRELU output's resize -> TRANSPOSE_CONV (stride 2) -> BATCH_MATMUL by a constant on QEMU
+    Cortex-M4: every byte equals BUILTIN_REF's (the new kernels, CONV_I8's two-rounding path and their loader
+    checks built for the M4 with -Werror)."""
+    rng = np.random.default_rng(12)
     alpha = np.array([-100, 3, 60, 127, -128], np.int8)
     c = np.array([-20, 5, -128, 0, 30], np.int8)
+    w = rng.integers(-127, 128, (4, 3, 3, 5)).astype(np.int8)
+    ws = rng.uniform(0.002, 0.01, 4).astype(np.float32)
+    bias = rng.integers(-2000, 2000, 4).astype(np.int32)
+    rhs = rng.integers(-128, 128, (4, 3)).astype(np.int8)
     tens = [act("x", (1, 4, 6, 5), 0.05, -3), T("alpha", (1, 1, 5), "INT8", alpha, [0.01], [2]),
             act("p", (1, 4, 6, 5), 0.04, 6), T("c", (5,), "INT8", c, [0.04], [6]), act("m", (1, 4, 6, 5), 0.04, 6),
             T("size", (2,), "INT32", np.array([7, 9], np.int32)), act("r", (1, 7, 9, 5), 0.04, 6),
-            act("q", (1, 7, 9, 5), 0.04, 6), act("y", (1, 7, 9, 5), 0.04, 6)]
+            act("q", (1, 7, 9, 5), 0.04, 6), act("n", (1, 7, 9, 5), 0.04, 6),
+            T("os", (4,), "INT32", np.array([1, 14, 18, 4], np.int32)),
+            T("w", w.shape, "INT8", w, ws.tolist(), [0] * 4, 0),
+            T("b", (4,), "INT32", bias, (np.float64(0.04) * ws).astype(np.float32).tolist(), [0] * 4, 0),
+            act("t", (1, 14, 18, 4), 0.1, -2), T("rhs", (4, 3), "INT8", rhs, [0.02], [3]),
+            act("y", (1, 14, 18, 3), 0.3, 1)]
     rs = ("ResizeBilinearOptions", {"AlignCorners": False, "HalfPixelCenters": True})
+    tc = ("TransposeConvOptions", {"Padding": 0, "StrideW": 2, "StrideH": 2, "FusedActivationFunction": 1})
     data = build(M(tens, [O("PRELU", [0, 1], [2], None), O("MAXIMUM", [2, 3], [4], None),
                           O("RESIZE_BILINEAR", [4, 5], [6], rs), O("RESIZE_BILINEAR", [2, 5], [7], rs),
-                          O("MINIMUM", [6, 7], [8], None)], [0], [8]))
-    x = np.random.default_rng(11).integers(-128, 128, (3, 4, 6, 5)).astype(np.int8)
+                          O("MINIMUM", [6, 7], [8], None), O("TRANSPOSE_CONV", [9, 10, 8, 11], [12], tc),
+                          O("BATCH_MATMUL", [12, 13], [14], None)], [0], [14]))
+    x = rng.integers(-128, 128, (3, 4, 6, 5)).astype(np.int8)
     want = interpreter_outputs(data, x, reference=True)
     L = lower(tflite_to_onnx(data), io_edges=None)
-    assert {Op.PRELU_I8, Op.MAXMIN_I8, Op.RESIZE_BILINEAR_I8} <= L.ops_used
+    assert {Op.PRELU_I8, Op.MAXMIN_I8, Op.RESIZE_BILINEAR_I8, Op.CONV_I8, Op.BATCH_MATMUL_I8} <= L.ops_used
     got, _, _ = qemu_arm_run(L, x, tmp_path, kind="cortex-m4")
     np.testing.assert_array_equal(got.reshape(want.shape), want)
+    assert len(np.unique(want)) > 50  # not a saturated constant
 
 
 def tconv_model(hw: tuple[int, int], k: tuple[int, int], s: int, padding: int, out_hw: tuple[int, int] | None = None,
@@ -190,3 +207,32 @@ def test_batch_matmul(k: int) -> None:
     else:
         data = build(M(tens, [O("BATCH_MATMUL", [0, 1], [2], opts)], [0, 1], [2]))
         two_inputs(data, xa_v, rng.integers(-128, 128, xb).astype(np.int8))
+
+
+def test_qdq_matmul_of_two_activations_equals_batch_matmul() -> None:
+    """An ONNX QDQ model's DQ -> MatMul -> Q of two int8 activations (a QDQ converter's attention product)
+    lowers to BATCH_MATMUL_I8: its bytes equal the TFLite interpreter's BATCH_MATMUL with the same parameters."""
+    (sa, za), (sb, zb), (sy, zy) = (0.05, 12), (0.02, -7), (0.3, -3)
+    inits = [helper.make_tensor(n, TensorProto.FLOAT, [], [v]) for n, v in (("sa", sa), ("sb", sb), ("sy", sy))]
+    inits += [helper.make_tensor(n, TensorProto.INT8, [], [v]) for n, v in (("za", za), ("zb", zb), ("zy", zy))]
+    g = helper.make_graph([helper.make_node("DequantizeLinear", ["a", "sa", "za"], ["af"], name="dqa"),
+                           helper.make_node("DequantizeLinear", ["b", "sb", "zb"], ["bf"], name="dqb"),
+                           helper.make_node("MatMul", ["af", "bf"], ["yf"], name="mm"),
+                           helper.make_node("QuantizeLinear", ["yf", "sy", "zy"], ["y"], name="q")], "qdq_mm",
+                          [helper.make_tensor_value_info("a", TensorProto.INT8, [2, 24, 16]),
+                           helper.make_tensor_value_info("b", TensorProto.INT8, [2, 16, 30])],
+                          [helper.make_tensor_value_info("y", TensorProto.INT8, [2, 24, 30])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    L = lower(m, io_edges=None)
+    assert Op.BATCH_MATMUL_I8 in L.ops_used
+    rng = np.random.default_rng(50)
+    xa, xb = rng.integers(-128, 128, (2, 24, 16)).astype(np.int8), rng.integers(-128, 128, (2, 16, 30)).astype(np.int8)
+    hp = HostProgram(L.blob, L.program)
+    recv = [e.tensor for e in L.program.edges if e.direction == RECV]
+    hp.run({recv[0]: xa, recv[1]: xb})
+    got = hp.view(next(e.tensor for e in L.program.edges if e.direction == SEND)).reshape(2, 24, 30)
+    data = build(M([act("a", (2, 24, 16), sa, za), act("b", (2, 16, 30), sb, zb), act("y", (2, 24, 30), sy, zy)],
+                   [O("BATCH_MATMUL", [0, 1], [2], None)], [0, 1], [2]))
+    np.testing.assert_array_equal(got, interpreter_two(data, xa, xb))
