@@ -196,3 +196,30 @@ def conv_model(depthwise: bool = False, padding: int = 0, stride: int = 1, activ
     name = "DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"
     return build(M(tens, [O(name, [0, 1, 2], [3], ("DepthwiseConv2DOptions" if depthwise else "Conv2DOptions", opts))],
                    [0], [3]))
+
+
+def int8_ops_chain() -> bytes:
+    """PRELU -> MAXIMUM -> RESIZE_BILINEAR (x2) -> MINIMUM -> TRANSPOSE_CONV -> BATCH_MATMUL of a [1, 4, 6, 5] int8
+    input (the QEMU test of those ops, and a seed of the program-loader fuzzer)."""
+    rng = np.random.default_rng(12)
+    alpha = np.array([-100, 3, 60, 127, -128], np.int8)
+    c = np.array([-20, 5, -128, 0, 30], np.int8)
+    w = rng.integers(-127, 128, (4, 3, 3, 5)).astype(np.int8)
+    ws = rng.uniform(0.002, 0.01, 4).astype(np.float32)
+    bias = rng.integers(-2000, 2000, 4).astype(np.int32)
+    rhs = rng.integers(-128, 128, (4, 3)).astype(np.int8)
+    tens = [act("x", (1, 4, 6, 5), 0.05, -3), T("alpha", (1, 1, 5), "INT8", alpha, [0.01], [2]),
+            act("p", (1, 4, 6, 5), 0.04, 6), T("c", (5,), "INT8", c, [0.04], [6]), act("m", (1, 4, 6, 5), 0.04, 6),
+            T("size", (2,), "INT32", np.array([7, 9], np.int32)), act("r", (1, 7, 9, 5), 0.04, 6),
+            act("q", (1, 7, 9, 5), 0.04, 6), act("n", (1, 7, 9, 5), 0.04, 6),
+            T("os", (4,), "INT32", np.array([1, 14, 18, 4], np.int32)),
+            T("w", w.shape, "INT8", w, ws.tolist(), [0] * 4, 0),
+            T("b", (4,), "INT32", bias, (np.float64(0.04) * ws).astype(np.float32).tolist(), [0] * 4, 0),
+            act("t", (1, 14, 18, 4), 0.1, -2), T("rhs", (4, 3), "INT8", rhs, [0.02], [3]),
+            act("y", (1, 14, 18, 3), 0.3, 1)]
+    rs = ("ResizeBilinearOptions", {"AlignCorners": False, "HalfPixelCenters": True})
+    tc = ("TransposeConvOptions", {"Padding": 0, "StrideW": 2, "StrideH": 2, "FusedActivationFunction": 1})
+    return build(M(tens, [O("PRELU", [0, 1], [2], None), O("MAXIMUM", [2, 3], [4], None),
+                          O("RESIZE_BILINEAR", [4, 5], [6], rs), O("RESIZE_BILINEAR", [2, 5], [7], rs),
+                          O("MINIMUM", [6, 7], [8], None), O("TRANSPOSE_CONV", [9, 10, 8, 11], [12], tc),
+                          O("BATCH_MATMUL", [12, 13], [14], None)], [0], [14]))

@@ -21,7 +21,7 @@ from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
 from tests.support.mlperf import qemu_arm_run
-from tests.support.tflite_build import M, O, T, act, build
+from tests.support.tflite_build import M, O, T, act, build, int8_ops_chain
 from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, interpreter_two, two_inputs
 
 S, Z = 0.06, -9
@@ -105,29 +105,8 @@ def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
     MINIMUM with the PRELU output's resize -> TRANSPOSE_CONV (stride 2) -> BATCH_MATMUL by a constant on QEMU
     Cortex-M4: every byte equals BUILTIN_REF's (the new kernels, CONV_I8's two-rounding path and their loader
     checks built for the M4 with -Werror)."""
-    rng = np.random.default_rng(12)
-    alpha = np.array([-100, 3, 60, 127, -128], np.int8)
-    c = np.array([-20, 5, -128, 0, 30], np.int8)
-    w = rng.integers(-127, 128, (4, 3, 3, 5)).astype(np.int8)
-    ws = rng.uniform(0.002, 0.01, 4).astype(np.float32)
-    bias = rng.integers(-2000, 2000, 4).astype(np.int32)
-    rhs = rng.integers(-128, 128, (4, 3)).astype(np.int8)
-    tens = [act("x", (1, 4, 6, 5), 0.05, -3), T("alpha", (1, 1, 5), "INT8", alpha, [0.01], [2]),
-            act("p", (1, 4, 6, 5), 0.04, 6), T("c", (5,), "INT8", c, [0.04], [6]), act("m", (1, 4, 6, 5), 0.04, 6),
-            T("size", (2,), "INT32", np.array([7, 9], np.int32)), act("r", (1, 7, 9, 5), 0.04, 6),
-            act("q", (1, 7, 9, 5), 0.04, 6), act("n", (1, 7, 9, 5), 0.04, 6),
-            T("os", (4,), "INT32", np.array([1, 14, 18, 4], np.int32)),
-            T("w", w.shape, "INT8", w, ws.tolist(), [0] * 4, 0),
-            T("b", (4,), "INT32", bias, (np.float64(0.04) * ws).astype(np.float32).tolist(), [0] * 4, 0),
-            act("t", (1, 14, 18, 4), 0.1, -2), T("rhs", (4, 3), "INT8", rhs, [0.02], [3]),
-            act("y", (1, 14, 18, 3), 0.3, 1)]
-    rs = ("ResizeBilinearOptions", {"AlignCorners": False, "HalfPixelCenters": True})
-    tc = ("TransposeConvOptions", {"Padding": 0, "StrideW": 2, "StrideH": 2, "FusedActivationFunction": 1})
-    data = build(M(tens, [O("PRELU", [0, 1], [2], None), O("MAXIMUM", [2, 3], [4], None),
-                          O("RESIZE_BILINEAR", [4, 5], [6], rs), O("RESIZE_BILINEAR", [2, 5], [7], rs),
-                          O("MINIMUM", [6, 7], [8], None), O("TRANSPOSE_CONV", [9, 10, 8, 11], [12], tc),
-                          O("BATCH_MATMUL", [12, 13], [14], None)], [0], [14]))
-    x = rng.integers(-128, 128, (3, 4, 6, 5)).astype(np.int8)
+    data = int8_ops_chain()
+    x = np.random.default_rng(12).integers(-128, 128, (3, 4, 6, 5)).astype(np.int8)
     want = interpreter_outputs(data, x, reference=True)
     L = lower(tflite_to_onnx(data), io_edges=None)
     assert {Op.PRELU_I8, Op.MAXMIN_I8, Op.RESIZE_BILINEAR_I8, Op.CONV_I8, Op.BATCH_MATMUL_I8} <= L.ops_used
