@@ -405,6 +405,10 @@ class SerialLink:
         self._lock = threading.Condition()  # guards the link; the timer thread waits on it
         self._wq: queue.SimpleQueue[list[bytes] | None] = queue.SimpleQueue()
         self._queued = 0  # frames handed to the writer and not yet written (under _lock)
+        # flush() calls waiting (under _lock): only they need a wake-up when the queue drains. Why: the timer
+        # thread waits on the same Condition, and waking it at every frame written or received (a receiver's
+        # link is always "all acked") cost a thread switch per frame
+        self._flushers = 0
         self._sleep_until = 0.0  # when the timer thread wakes up by itself (0: it is not asleep)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -438,9 +442,12 @@ class SerialLink:
         if frames:
             self._queued += len(frames)
             self._wq.put(frames)
-        dl = self.link.next_deadline()
-        if self.link.unacked == 0 or (dl is not None and dl < self._sleep_until):
-            self._lock.notify_all()  # flush() waiters, or the timer: its next deadline moved earlier
+        if self._flushers and self.link.unacked == 0:
+            self._lock.notify_all()  # flush() waiters
+        elif self._sleep_until:
+            dl = self.link.next_deadline()
+            if dl is not None and dl < self._sleep_until:
+                self._lock.notify_all()  # the timer: its next deadline moved earlier
         return self.link.take_events()
 
     def _dispatch(self, evs: list[L.LinkEvent]) -> None:
@@ -535,7 +542,8 @@ class SerialLink:
             st.bytes_out += len(data)
             with self._lock:
                 self._queued -= len(bodies)
-                self._lock.notify_all()
+                if self._flushers:
+                    self._lock.notify_all()
             if stop:
                 return
 
@@ -672,11 +680,15 @@ class SerialLink:
         """Wait until everything is written (and acked with the link layer); return envelopes still pending."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while self._queued > 0 or (self.arq and self.link.unacked):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._lock.wait(min(left, 0.05))
+            self._flushers += 1
+            try:
+                while self._queued > 0 or (self.arq and self.link.unacked):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._lock.wait(min(left, 0.05))
+            finally:
+                self._flushers -= 1
             return self.link.unacked if self.arq else max(self._queued, 0)
 
     def close(self) -> None:
