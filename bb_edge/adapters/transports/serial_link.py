@@ -76,6 +76,10 @@ log = logging.getLogger("bb_edge.serial")
 
 WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
 READ_SIZE = 1 << 16  # bytes asked for per read on a descriptor (os.read allocates this much first)
+#: bytes read back to back while the descriptor stays readable before they go to the link in one call: a pty
+#: hands out at most 4 KiB per read, and a frame deframed, checked and acknowledged per read cost a lock, an
+#: ACK and thread switches at both ends
+READ_BATCH = 1 << 18
 DEFAULT_MAX_FRAME = 1 << 18  # largest DATA frame body a Python end accepts (bigger envelopes are fragmented)
 #: the cap on DATA frames a serial (UART, pty) end sends by default: none (0) -- the link layer adapts the
 #: frame size to the line under the peer's max_frame (docs/wire.md, "Frame size"); a fixed 256 cost a clean
@@ -608,25 +612,37 @@ class SerialLink:
             self._dispatch(evs)
 
     def _read_fd(self, fd: int) -> None:
-        """Read the port's descriptor directly: one poll and one read per chunk, no staging copies."""
+        """Read the port's descriptor directly: poll, then read while it stays readable (up to READ_BATCH
+        bytes, nothing waited for) and hand that to the link at once."""
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         while not self._stop.is_set():
             if not poller.poll(50):
                 continue
-            try:
-                data = os.read(fd, READ_SIZE)
-            except BlockingIOError:
-                continue
-            except OSError:  # other side closed (EIO on a pty), port closed under us
+            chunks: list[bytes] = []
+            size = 0
+            failed = False
+            while size < READ_BATCH:
+                try:
+                    data = os.read(fd, READ_SIZE)
+                except BlockingIOError:
+                    break
+                except OSError:  # other side closed (EIO on a pty), port closed under us
+                    failed = True
+                    break
+                if not data:
+                    failed = True
+                    break
+                chunks.append(data)
+                size += len(data)
+                if not poller.poll(0):
+                    break
+            if chunks:
+                self._got(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+            if failed:
                 if self._stop.is_set():
                     return
                 time.sleep(0.05)
-                continue
-            if not data:
-                time.sleep(0.05)
-                continue
-            self._got(data)
 
     def _read_port(self) -> None:
         port = self.port
