@@ -41,6 +41,10 @@ duplicate an envelope: the engine's ``(sender, seq)`` filter drops it
 named in its topic is counted (``stats.spoofed``), reported as an
 :class:`~bb_edge.adapters.transports.types.Impostor` event, logged once per
 topic sender and dropped (acknowledged) here.
+
+Why one file: the URL options above are the transport's whole configuration; MqttConfig parses them and
+MqttTransport is the one paho client they configure (callbacks, acks, publish accounting), so a reader
+finds every knob next to what it changes.
 """
 
 from __future__ import annotations
