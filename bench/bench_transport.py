@@ -58,7 +58,7 @@ def envelopes(size: int, n: int, sender: int = 1, receiver: int = 2) -> list[byt
 
 
 def raw_paho(port: int, size: int, n: int, tag: str) -> float:
-    """Messages/s between two plain paho clients (QoS 1)."""
+    """Messages/s between two plain paho clients (QoS 1), publishing the same ``n`` envelopes as the adapter."""
     done = threading.Event()
     count = [0]
 
@@ -83,9 +83,11 @@ def raw_paho(port: int, size: int, n: int, tag: str) -> float:
     pub.connect("127.0.0.1", port)
     pub.loop_start()
     subscribed.wait(10)
-    payload = envelopes(size, 1)[0]
+    # n distinct payloads, as the adapter sends: one payload sent n times stays in the CPU cache
+    # (measured at 64 KiB: ~25 us per message cheaper than distinct ones, same code)
+    payloads = envelopes(size, n)
     t0 = time.perf_counter()
-    for _ in range(n):
+    for payload in payloads:
         pub.publish(f"raw/{tag}", payload, qos=1)
     done.wait(120)
     dt = time.perf_counter() - t0

@@ -33,6 +33,7 @@ DEFAULT_MAX_PAYLOAD = 64 * 1024 * 1024
 # reserved1
 _HEADER = struct.Struct("<2sBBHHIIQQQIBBHfiII")
 assert _HEADER.size == HEADER_SIZE
+_SENDER = struct.Struct("<8xI")  # the u32 sender field of _HEADER, read alone (peek_sender)
 
 _U32_MAX = 0xFFFFFFFF
 _U64_MAX = 0xFFFFFFFFFFFFFFFF
@@ -282,6 +283,19 @@ def peek(buf: bytes | bytearray | memoryview) -> Header | None:
     (_magic, _version, kind, flags, protocol, sender, receiver, seq, request_id, response_to,
      edge, dtype, rank, _res0, _scale, _zp, plen, _res1) = _HEADER.unpack_from(buf, 0)
     return Header(kind, flags, protocol, sender, receiver, seq, request_id, response_to, edge, dtype, rank, plen)
+
+
+def peek_sender(buf: bytes | bytearray | memoryview) -> int:
+    """The header's ``sender`` read in place (not validated); -1 if ``buf`` is too short for a header.
+
+    Why not :func:`peek`: a transport checks the sender of every inbound message, and building the
+    12-field :class:`Header` costs several microseconds per message (measured: 7.5 us of ~90 us per 1 KiB
+    MQTT message).
+    """
+    if len(buf) < HEADER_SIZE:
+        return -1
+    sender: int = _SENDER.unpack_from(buf, 0)[0]
+    return sender
 
 
 def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_PAYLOAD) -> Envelope:

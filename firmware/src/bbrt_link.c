@@ -756,8 +756,10 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
         raise_ev(l, BBRT_LEV_BAD_LINK_FRAME, BBRT_LF_OUT_OF_WINDOW, lseq);
         return 0;
     }
-    /* record lseq (set its bit, slide cum over the received prefix) and owe an ACK: it goes out
-     * before anything the envelope's handling sends, after the envelope was handed up and applied */
+    /* record lseq (set its bit, slide cum over the received prefix) and send the ACK at once, before the
+     * envelope is handed up: a handler that computes for seconds (an MCU running a model) would otherwise
+     * hold the ACK that long and the sender resend the frame meanwhile (as link.py and the MicroPython
+     * port do; the frames out keep their order: the ACK still precedes whatever the handling sends) */
     if (!frag && stream_open(l)) return 0; /* not acked: sent again once the open message is done */
     if (!frag) {
         l->mask |= 1u << (lseq - l->cum - 1u);
@@ -766,6 +768,7 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
             l->cum++;
         }
         l->ack_due = 1u;
+        flush_ack(l);
         l->stats.delivered++;
         if (l->deliver) l->deliver(l->ctx, body + BBRT_LINK_HEADER, n - BBRT_LINK_HEADER);
     } else {
@@ -783,6 +786,7 @@ static int on_data(bbrt_link_t *l, const uint8_t *body, size_t n, uint32_t now) 
         }
         l->ack_due = 1u;
         if (done) {
+            flush_ack(l);
             /* freed before it is handed up: the envelope stays intact in the buffer until the next
              * fragment is accepted, which cannot happen during the (synchronous) delivery */
             done->used = 0u;

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 from bb_edge.bbrt.native import load_host_library
+from tests.support.c_link import ECHO_N, HELLO_CODES, CLink, c_stats, echo_program, hello_record, link_vectors
 from tests.support.transport_helpers import rules_program
-from tests.support.c_link import CLink, ECHO_N, HELLO_CODES, c_stats, echo_program, hello_record, link_vectors
 
 VEC = Path(__file__).resolve().parents[1] / "vectors"
 LINK = VEC / "link"
@@ -358,12 +358,12 @@ def test_qemu_cortex_m3_reset_mid_stream(tmp_path: Path) -> None:
     import onnxruntime as ort
 
     from bb_edge.adapters.devices.serial_devices import QemuDevice
-    from tests.support.examples import sample_inputs, small_cnn
     from bb_edge.bbrt.lower import lower
     from bb_edge.bbrt.native import cached_build
     from bb_edge.engine.dedup import DUPLICATE, SeqFilter
     from bb_edge.wire import Envelope, decode, encode
     from bb_edge.wire.link import PeerRestarted
+    from tests.support.examples import sample_inputs, small_cnn
 
     assert shutil.which("qemu-system-arm"), "qemu-system-arm missing: bash .ci/test.sh installs it"
     model = small_cnn(size=8)
@@ -600,11 +600,11 @@ def test_qemu_cortex_m3_reset_inside_a_fleet(tmp_path: Path) -> None:
 
     from bb_edge.adapters.devices.serial_devices import QemuDevice
     from bb_edge.adapters.transports.inproc import InProcFleet
-    from tests.support.examples import sample_inputs, small_cnn
     from bb_edge.bundle.build import build_all
     from bb_edge.compiler.compile import compile_model
     from bb_edge.deployment.manifest import load_deployment
     from bb_edge.engine import events
+    from tests.support.examples import sample_inputs, small_cnn
 
     d, dist = tmp_path / "dep", tmp_path / "dist"
     compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
@@ -632,3 +632,38 @@ def test_qemu_cortex_m3_reset_inside_a_fleet(tmp_path: Path) -> None:
     assert not dups, f"after the reset: {dups[:3]}"
     for s, out in zip(samples[:3] + samples[5:], before + after, strict=True):
         assert np.abs(out["prob"] - ref.run(None, s)[0]).max() <= 0.05
+
+
+def _in_order(link: CLink, t_ms: int, body: bytes) -> list[str]:
+    """One receive step of the C link: what it did, in order ("ACK", "DATA", "deliver", or an event name)."""
+    link.lib.bbrtpy_link_receive(body, len(body), t_ms)
+    n = link.lib.bbrtpy_link_out_len()
+    raw = link.out.raw[:n]
+    link.lib.bbrtpy_link_out(link.out, len(link.out))
+    out, i = [], 0
+    while i < len(raw):
+        kind, ln = raw[i], struct.unpack_from("<I", raw, i + 1)[0]
+        data = raw[i + 5:i + 5 + ln]
+        i += 5 + ln
+        if kind == 1:
+            out.append({2: "DATA", 3: "ACK"}.get(data[2], "frame"))
+        else:
+            out.append("deliver" if kind == 2 else "event")
+    return out
+
+
+def test_c_acks_a_data_frame_before_handing_its_envelope_up() -> None:
+    """The C end puts the ACK of a DATA frame out before it hands the envelope up (whole, or the last
+    fragment of a message): a handler that computes for seconds (an MCU running a model) must not hold
+    the ACK meanwhile, or the sender resends the frame while the node computes. link.py and the
+    MicroPython port do the same; the frames out keep their order (ACK first)."""
+    from bb_edge.wire.link import encode_data, encode_fragment
+
+    v = link_vectors()
+    link = established(v)
+    env = bytes.fromhex(v["valid"]["data_whole"]["envelope_hex"])
+    assert _in_order(link, 10, encode_data(1, env)) == ["ACK", "deliver"]
+    big = env + bytes(range(200))
+    assert _in_order(link, 20, encode_fragment(2, 1, 0, len(big), big[:150])) == ["ACK"]
+    assert _in_order(link, 30, encode_fragment(3, 1, 150, len(big), big[150:])) == ["ACK", "deliver"]
+    assert link.state()[2] == 3  # cum: all three frames taken

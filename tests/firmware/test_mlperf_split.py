@@ -98,9 +98,8 @@ def test_three_cortex_m4_nodes_over_serial_equal_tflite(split: tuple[Path, Path,
         assert not (a.errors or b.errors or c.errors)
         # the 27 KiB image crosses a ~2 KB/s line to n0: the back of each window waits seconds, and resending
         # it (per-frame timers without the RFC 6298 restart) buried the line; docs/wire.md "Frame size". n1
-        # and n2 acknowledge an input's last frames only after running it (docs/wire.md: the ACK follows the
-        # envelope's handling), so their links resend those while the MCU computes: bounded by their timers
-        # and never given up, but not a fraction of the line
+        # and n2 acknowledge an input's frames on receipt, before running it (docs/wire.md, "ACK"), so the
+        # MCU's compute time does not make their peers resend; none of the links gives up
         assert a.link is not None and a.link.counters.retransmits <= 0.25 * a.link.counters.data_out
         for d in (a, b, c):
             assert d.link is not None and d.link.counters.given_up == 0

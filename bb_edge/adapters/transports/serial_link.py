@@ -76,6 +76,10 @@ log = logging.getLogger("bb_edge.serial")
 
 WRITE_COALESCE = 1 << 20  # bytes of queued frames joined into one write
 READ_SIZE = 1 << 16  # bytes asked for per read on a descriptor (os.read allocates this much first)
+#: bytes read back to back while the descriptor stays readable before they go to the link in one call: a pty
+#: hands out at most 4 KiB per read, and a frame deframed, checked and acknowledged per read cost a lock, an
+#: ACK and thread switches at both ends
+READ_BATCH = 1 << 18
 DEFAULT_MAX_FRAME = 1 << 18  # largest DATA frame body a Python end accepts (bigger envelopes are fragmented)
 #: the cap on DATA frames a serial (UART, pty) end sends by default: none (0) -- the link layer adapts the
 #: frame size to the line under the peer's max_frame (docs/wire.md, "Frame size"); a fixed 256 cost a clean
@@ -405,6 +409,10 @@ class SerialLink:
         self._lock = threading.Condition()  # guards the link; the timer thread waits on it
         self._wq: queue.SimpleQueue[list[bytes] | None] = queue.SimpleQueue()
         self._queued = 0  # frames handed to the writer and not yet written (under _lock)
+        # flush() calls waiting (under _lock): only they need a wake-up when the queue drains. Why: the timer
+        # thread waits on the same Condition, and waking it at every frame written or received (a receiver's
+        # link is always "all acked") cost a thread switch per frame
+        self._flushers = 0
         self._sleep_until = 0.0  # when the timer thread wakes up by itself (0: it is not asleep)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -438,9 +446,12 @@ class SerialLink:
         if frames:
             self._queued += len(frames)
             self._wq.put(frames)
-        dl = self.link.next_deadline()
-        if self.link.unacked == 0 or (dl is not None and dl < self._sleep_until):
-            self._lock.notify_all()  # flush() waiters, or the timer: its next deadline moved earlier
+        if self._flushers and self.link.unacked == 0:
+            self._lock.notify_all()  # flush() waiters
+        elif self._sleep_until:
+            dl = self.link.next_deadline()
+            if dl is not None and dl < self._sleep_until:
+                self._lock.notify_all()  # the timer: its next deadline moved earlier
         return self.link.take_events()
 
     def _dispatch(self, evs: list[L.LinkEvent]) -> None:
@@ -535,7 +546,8 @@ class SerialLink:
             st.bytes_out += len(data)
             with self._lock:
                 self._queued -= len(bodies)
-                self._lock.notify_all()
+                if self._flushers:
+                    self._lock.notify_all()
             if stop:
                 return
 
@@ -600,25 +612,37 @@ class SerialLink:
             self._dispatch(evs)
 
     def _read_fd(self, fd: int) -> None:
-        """Read the port's descriptor directly: one poll and one read per chunk, no staging copies."""
+        """Read the port's descriptor directly: poll, then read while it stays readable (up to READ_BATCH
+        bytes, nothing waited for) and hand that to the link at once."""
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         while not self._stop.is_set():
             if not poller.poll(50):
                 continue
-            try:
-                data = os.read(fd, READ_SIZE)
-            except BlockingIOError:
-                continue
-            except OSError:  # other side closed (EIO on a pty), port closed under us
+            chunks: list[bytes] = []
+            size = 0
+            failed = False
+            while size < READ_BATCH:
+                try:
+                    data = os.read(fd, READ_SIZE)
+                except BlockingIOError:
+                    break
+                except OSError:  # other side closed (EIO on a pty), port closed under us
+                    failed = True
+                    break
+                if not data:
+                    failed = True
+                    break
+                chunks.append(data)
+                size += len(data)
+                if not poller.poll(0):
+                    break
+            if chunks:
+                self._got(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+            if failed:
                 if self._stop.is_set():
                     return
                 time.sleep(0.05)
-                continue
-            if not data:
-                time.sleep(0.05)
-                continue
-            self._got(data)
 
     def _read_port(self) -> None:
         port = self.port
@@ -672,11 +696,15 @@ class SerialLink:
         """Wait until everything is written (and acked with the link layer); return envelopes still pending."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while self._queued > 0 or (self.arq and self.link.unacked):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._lock.wait(min(left, 0.05))
+            self._flushers += 1
+            try:
+                while self._queued > 0 or (self.arq and self.link.unacked):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._lock.wait(min(left, 0.05))
+            finally:
+                self._flushers -= 1
             return self.link.unacked if self.arq else max(self._queued, 0)
 
     def close(self) -> None:
