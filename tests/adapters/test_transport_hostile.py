@@ -271,7 +271,7 @@ def test_node_acks_only_after_apply(squeeze_dep: Deployment, broker: Broker, bro
     first.transport(owner).wait_connected(10)
     try:
         host.submit(11, squeeze_requests[0])
-        wait_until(lambda: first.transport(owner).stats.received == 1, 10, f"{owner} to receive the input")
+        wait_until(lambda: first.transport(owner).stats.received == 1, 30, f"{owner} to receive the input")
         time.sleep(0.3)
         assert loop.acked == 0
     finally:
