@@ -81,8 +81,8 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
     extra = {} if dsp else {"cortex-m4": {"M4_KERNELS": ""}, "cortex-m55": {"M55_MVE": "0"}}.get(kind, {})
     edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
-    build = make(goal, d / f"build-{kind}{'' if dsp else '-portable'}", RESOLVER=str(res), OPT=opt, ARENA=str(max(8, L.program.arena_size)),
-                 MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
+    build = make(goal, d / f"build-{kind}{'' if dsp else '-portable'}", RESOLVER=str(res), OPT=opt,
+                 ARENA=str(max(8, L.program.arena_size)), MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
     elf = build / "bench.elf"
     out = subprocess.run(["qemu-system-arm", "-M", machine, "-cpu", kind, "-display", "none", "-monitor", "none",
                           "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
