@@ -1,0 +1,197 @@
+/* Helium (M-profile Vector Extension, Cortex-M55/M85) inner loops of the int8 kernels. Included once, by
+ * bbrt_kernels.c, when the compiler targets MVE (__ARM_FEATURE_MVE, e.g. -mcpu=cortex-m55) and the DSP
+ * kernels are not selected; the kernels call these where the portable build runs its scalar loops.
+ *
+ * Every function returns the portable loop's integers bit for bit: the sums are int32 additions of the same
+ * products (exact in any order), and the requantizations are the portable ones rewritten with exact
+ * identities (below). Tails run with lane predication (VCTP), so no load reads past the data.
+ *
+ * mbqm(x, m, shift) = floor((x * m + 2^(t-1)) / 2^t), t = 31 - shift. For t = 32 + s, s >= 1 (shift <= -2):
+ * with x * m = H * 2^32 + L (0 <= L < 2^32), x * m + 2^(t-1) = (H + 2^(s-1)) * 2^32 + L, so the result is
+ * (H + 2^(s-1)) >> s: VMULH (H) then VRSHL by -s (a rounding right shift adds exactly 2^(s-1)). |H| < 2^30,
+ * so the result never reaches mbqm's +-(2^30 - 1) clamp. Channels with shift > -2 take the scalar path. */
+#ifndef BBRT_MVE_H
+#define BBRT_MVE_H
+
+#include <arm_mve.h>
+
+/* sum_k x[k] * w[k] for k < K: 16 products per VMLADAVA */
+static int32_t mve_dot_i8(const int8_t *x, const int8_t *w, uint32_t K) {
+    int32_t s = 0, k = (int32_t)K;
+    while (k > 0) {
+        mve_pred16_t p = vctp8q((uint32_t)k);
+        s = vmladavaq_p_s8(s, vldrbq_z_s8(x, p), vldrbq_z_s8(w, p), p);
+        x += 16;
+        w += 16;
+        k -= 16;
+    }
+    return s;
+}
+
+/* sum_k w[k] for k < K */
+static int32_t mve_sum_i8(const int8_t *w, uint32_t K) {
+    int32_t s = 0, k = (int32_t)K;
+    while (k > 0) {
+        mve_pred16_t p = vctp8q((uint32_t)k);
+        s = vaddvaq_p_s8(s, vldrbq_z_s8(w, p), p);
+        w += 16;
+        k -= 16;
+    }
+    return s;
+}
+
+/* s[r] += sum_k x[k] * w[r * K + k] for r < 4: four weight rows against one x vector loaded once */
+static void mve_dot4_i8(int32_t *s, const int8_t *x, const int8_t *w, uint32_t K) {
+    const int8_t *w1 = w + K, *w2 = w1 + K, *w3 = w2 + K;
+    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], k = (int32_t)K;
+    while (k > 0) {
+        mve_pred16_t p = vctp8q((uint32_t)k);
+        int8x16_t xv = vldrbq_z_s8(x, p);
+        a0 = vmladavaq_p_s8(a0, xv, vldrbq_z_s8(w, p), p);
+        a1 = vmladavaq_p_s8(a1, xv, vldrbq_z_s8(w1, p), p);
+        a2 = vmladavaq_p_s8(a2, xv, vldrbq_z_s8(w2, p), p);
+        a3 = vmladavaq_p_s8(a3, xv, vldrbq_z_s8(w3, p), p);
+        x += 16;
+        w += 16;
+        w1 += 16;
+        w2 += 16;
+        w3 += 16;
+        k -= 16;
+    }
+    s[0] = a0;
+    s[1] = a1;
+    s[2] = a2;
+    s[3] = a3;
+}
+
+/* 1 when every channel of the 4 (rq: multiplier, shift pairs) has shift <= -2 (the VMULH form above) */
+static int mve_rq_ok4(const int32_t *rq) {
+    return rq[1] <= -2 && rq[3] <= -2 && rq[5] <= -2 && rq[7] <= -2;
+}
+
+/* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (mve_rq_ok4(rq)) */
+static int32x4_t mve_rq4(int32x4_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
+    int32x4x2_t ms = vld2q_s32(rq); /* val[0]: multipliers, val[1]: shifts */
+    int32x4_t neg = vaddq_n_s32(vmaxq_s32(ms.val[1], vdupq_n_s32(-31)), 1); /* -s, s = min(-shift, 31) - 1 */
+    int32x4_t r = vaddq_n_s32(vrshlq_s32(vmulhq_s32(acc, ms.val[0]), neg), zy);
+    return vminq_s32(vmaxq_s32(r, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+
+/* The im2col conv's channel loop for one patch: o[oc * OHW] for oc in [oc0, oc1), 4 channels per pass
+ * (mve_dot4_i8, mve_rq4), the remainder and channels with shift > -2 one at a time as the portable loop.
+ * base[oc - oc0]: the channel's bias with the input zero point folded in. */
+static void mve_im2col_channels(const int8_t *col, const int8_t *w, uint32_t P, const int32_t *base,
+                                const int32_t *rq, uint32_t oc0, uint32_t oc1, int8_t *op, uint32_t OHW, int32_t zy,
+                                int32_t lo, int32_t hi) {
+    uint32_t oc = oc0;
+    for (; oc + 4u <= oc1; oc += 4u) {
+        int32_t s[4];
+        const int32_t *q = rq + 2u * oc;
+        s[0] = base[oc - oc0];
+        s[1] = base[oc - oc0 + 1u];
+        s[2] = base[oc - oc0 + 2u];
+        s[3] = base[oc - oc0 + 3u];
+        mve_dot4_i8(s, col, w + (size_t)oc * P, P);
+        if (mve_rq_ok4(q)) {
+            int32x4_t r = mve_rq4(vldrwq_s32(s), q, zy, lo, hi);
+            op[(size_t)oc * OHW] = (int8_t)vgetq_lane_s32(r, 0);
+            op[(size_t)(oc + 1u) * OHW] = (int8_t)vgetq_lane_s32(r, 1);
+            op[(size_t)(oc + 2u) * OHW] = (int8_t)vgetq_lane_s32(r, 2);
+            op[(size_t)(oc + 3u) * OHW] = (int8_t)vgetq_lane_s32(r, 3);
+        } else {
+            uint32_t j;
+            for (j = 0; j < 4u; j++)
+                op[(size_t)(oc + j) * OHW] = sat8(mbqm(s[j], q[2u * j], q[2u * j + 1u]) + zy, lo, hi);
+        }
+    }
+    for (; oc < oc1; oc++) {
+        int32_t a = base[oc - oc0] + mve_dot_i8(col, w + (size_t)oc * P, P);
+        op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + zy, lo, hi);
+    }
+}
+
+/* One input row of the fully connected layer: o[n] for n < Nn (4 rows per pass), bias b, weights w (Nn x K).
+ * `folded` = 0 with zx != 0: an old program, the zero point term subtracted per output (as the portable loop). */
+static void mve_fc_row(const int8_t *x, const int8_t *w, const int32_t *b, const int32_t *rq, uint32_t Nn, uint32_t K,
+                       int32_t zx, int32_t folded, int32_t zy, int32_t lo, int32_t hi, int8_t *o) {
+    uint32_t n = 0, j;
+    for (; n + 4u <= Nn; n += 4u, o += 4) {
+        int32_t s[4];
+        s[0] = b[n];
+        s[1] = b[n + 1u];
+        s[2] = b[n + 2u];
+        s[3] = b[n + 3u];
+        mve_dot4_i8(s, x, w + (size_t)n * K, K);
+        if (!folded && zx != 0)
+            for (j = 0; j < 4u; j++) s[j] -= zx * mve_sum_i8(w + (size_t)(n + j) * K, K);
+        if (mve_rq_ok4(rq + 2u * n)) {
+            vstrbq_s32(o, mve_rq4(vldrwq_s32(s), rq + 2u * n, zy, lo, hi));
+        } else {
+            for (j = 0; j < 4u; j++) o[j] = sat8(mbqm(s[j], rq[2u * (n + j)], rq[2u * (n + j) + 1u]) + zy, lo, hi);
+        }
+    }
+    for (; n < Nn; n++) {
+        int32_t a = b[n] + mve_dot_i8(x, w + (size_t)n * K, K);
+        if (!folded && zx != 0) a -= zx * mve_sum_i8(w + (size_t)n * K, K);
+        *o++ = sat8(mbqm(a, rq[2u * n], rq[2u * n + 1u]) + zy, lo, hi);
+    }
+}
+
+/* Depthwise rows, 4 output columns per pass (int32 lanes, one VMLA per tap). Columns ox * sw + k * dw of
+ * row r: a contiguous load at stride 1, a byte gather (offsets 0, sw, 2 sw, 3 sw) otherwise. */
+static inline int32x4_t mve_ld4(const int8_t *r, uint32_t sw, uint32x4_t offs, mve_pred16_t p) {
+    return sw == 1u ? vldrbq_z_s32(r, p) : vldrbq_gather_offset_z_s32(r, offs, p);
+}
+
+/* acc[ox] = base + the 9 taps of rows r0, r0 + rs, r0 + 2 rs at columns ox * sw .. ox * sw + 2, ox < n */
+static void mve_dw_3x3(int32_t *acc, uint32_t n, const int8_t *r0, uint32_t rs, uint32_t sw, const int8_t *w,
+                       int32_t base) {
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw);
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    int32_t k = (int32_t)n;
+    for (; k > 0; k -= 4, acc += 4, r0 += 4u * sw) {
+        mve_pred16_t p = vctp32q((uint32_t)k);
+        const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
+        int32x4_t a = vdupq_n_s32(base);
+        a = vmlaq_n_s32(a, mve_ld4(r0, sw, offs, p), w0);
+        a = vmlaq_n_s32(a, mve_ld4(r0 + 1, sw, offs, p), w1);
+        a = vmlaq_n_s32(a, mve_ld4(r0 + 2, sw, offs, p), w2);
+        a = vmlaq_n_s32(a, mve_ld4(r1, sw, offs, p), w3);
+        a = vmlaq_n_s32(a, mve_ld4(r1 + 1, sw, offs, p), w4);
+        a = vmlaq_n_s32(a, mve_ld4(r1 + 2, sw, offs, p), w5);
+        a = vmlaq_n_s32(a, mve_ld4(r2, sw, offs, p), w6);
+        a = vmlaq_n_s32(a, mve_ld4(r2 + 1, sw, offs, p), w7);
+        a = vmlaq_n_s32(a, mve_ld4(r2 + 2, sw, offs, p), w8);
+        vstrwq_p_s32(acc, a, p);
+    }
+}
+
+/* acc[ox] += sum_k r[ox * sw + k * dw] w[k] for ox < n, k < K (any kernel row) */
+static void mve_dw_row(int32_t *acc, uint32_t n, const int8_t *r, uint32_t sw, uint32_t dw, const int8_t *w,
+                       uint32_t K) {
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw);
+    int32_t k = (int32_t)n;
+    uint32_t t;
+    for (; k > 0; k -= 4, acc += 4, r += 4u * sw) {
+        mve_pred16_t p = vctp32q((uint32_t)k);
+        int32x4_t a = vldrwq_z_s32(acc, p);
+        for (t = 0; t < K; t++) a = vmlaq_n_s32(a, mve_ld4(r + t * dw, sw, offs, p), w[t]);
+        vstrwq_p_s32(acc, a, p);
+    }
+}
+
+/* o[j] = clamp(dw_rq(acc[j]) + zy, lo, hi) for j < n, contiguous outputs, the fast form (m >= 0, total =
+ * 32 + s, s >= 0): s = 0 is VRMULH ((x * m + 2^31) >> 32), s >= 1 the VMULH + VRSHL identity above */
+static void mve_dw_requant(int8_t *o, const int32_t *acc, uint32_t n, int32_t m, int32_t s, int32_t zy, int32_t lo,
+                           int32_t hi) {
+    const int32x4_t mv = vdupq_n_s32(m), neg = vdupq_n_s32(-s), lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    int32_t k = (int32_t)n;
+    for (; k > 0; k -= 4, acc += 4, o += 4) {
+        mve_pred16_t p = vctp32q((uint32_t)k);
+        int32x4_t a = vldrwq_z_s32(acc, p);
+        int32x4_t h = s == 0 ? vrmulhq_s32(a, mv) : vrshlq_s32(vmulhq_s32(a, mv), neg);
+        vstrbq_p_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(h, zy), lov), hiv), p);
+    }
+}
+
+#endif /* BBRT_MVE_H */
