@@ -68,10 +68,23 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     """Outputs under QEMU (``kind``: cortex-m3, cortex-m4 or cortex-m55), instructions per inference (-icount),
     and the build's files (elf, program, inputs) with instructions per opcode (per_op). ``dsp=False``: the
     portable kernels (M4: no SMLAD kernels; M55: built +nomve, no Helium)."""
-    machine, goal, prog_addr, inputs_addr = QEMU_ARM[kind]
+    goal = QEMU_ARM[kind][1]
     d.mkdir(parents=True, exist_ok=True)
     res = d / "resolver.c"
     res.write_text(resolver_source(L.ops_used))
+    extra = {} if dsp else {"cortex-m4": {"M4_KERNELS": ""}, "cortex-m55": {"M55_MVE": "0"}}.get(kind, {})
+    edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
+    build = make(goal, d / f"build-{kind}{'' if dsp else '-portable'}", RESOLVER=str(res), OPT=opt,
+                 ARENA=str(max(8, L.program.arena_size)), MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
+    return harness_run(L, inputs, d, kind, build / "bench.elf")
+
+
+def harness_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str,
+                elf: Path) -> tuple[np.ndarray, float, dict[str, Any]]:
+    """Run a built harness ``elf`` (make goal ``<kind>-bench``, its arena large enough) on ``L`` and ``inputs``
+    under QEMU: outputs, instructions per inference, files and per-op instructions (as :func:`qemu_arm_run`)."""
+    machine, _, prog_addr, inputs_addr = QEMU_ARM[kind]
+    d.mkdir(parents=True, exist_ok=True)
     prog = d / "p.bbrt"
     prog.write_bytes(L.blob)
     rdt = NP_OF[L.program.tensors[next(e.tensor for e in L.program.edges if e.direction == RECV)].dtype]
@@ -79,11 +92,6 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     blob = b"".join(device_input(L, inputs[k:k + 1]).astype(rdt).tobytes() for k in range(len(inputs)))
     inp = d / "inputs.bin"
     inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
-    extra = {} if dsp else {"cortex-m4": {"M4_KERNELS": ""}, "cortex-m55": {"M55_MVE": "0"}}.get(kind, {})
-    edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
-    build = make(goal, d / f"build-{kind}{'' if dsp else '-portable'}", RESOLVER=str(res), OPT=opt,
-                 ARENA=str(max(8, L.program.arena_size)), MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
-    elf = build / "bench.elf"
     out = subprocess.run(["qemu-system-arm", "-M", machine, "-cpu", kind, "-display", "none", "-monitor", "none",
                           "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
                           "-device", f"loader,file={prog},addr=0x{prog_addr:08x}",
