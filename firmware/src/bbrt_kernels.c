@@ -528,10 +528,8 @@ BBRT_NOINLINE static void dw_requant(int8_t *o, uint32_t os, const int32_t *acc,
     const int64_t rnd = q->rnd;
     uint32_t j;
 #if defined(BBRT_KERNELS_MVE)
-    if (os == 1u) {
-        mve_dw_requant(o, acc, n, m, s, zy, lo, hi);
-        return;
-    }
+    mve_dw_requant(o, os, acc, n, m, s, zy, lo, hi);
+    return;
 #endif
     if (lo == -128 && hi == 127) {
 #if defined(BBRT_KERNELS_DSP)

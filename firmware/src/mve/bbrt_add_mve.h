@@ -6,10 +6,22 @@
 #ifndef BBRT_ADD_MVE_H
 #define BBRT_ADD_MVE_H
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O2") /* as bbrt_mve.h */
+#endif
+
 static inline int32x4_t mve_add_round(int32x4_t h, const add_rq_t *q) {
     int32x4_t t = vaddq_s32(vaddq_n_s32(h, q->r2), vandq_s32(vshrq_n_s32(h, 31), vdupq_n_s32(q->nm)));
     return vshlq_s32(t, vdupq_n_s32(-q->e));
 }
+
+/* the 4 lanes' outputs of int8 operands xa, xb (full or tail vectors, see bbrt_mve.h) */
+#define MVE_ADD4(xa, xb)                                                                                          \
+    vminq_s32(vmaxq_s32(vaddq_n_s32(mve_add_round(vrmulhq_s32(vmulq_n_s32(vaddq_s32(                               \
+                                        mve_add_round(vrmulhq_s32(vmulq_n_s32(vsubq_n_s32(xa, za), f), ma), qa),   \
+                                        mve_add_round(vrmulhq_s32(vmulq_n_s32(vsubq_n_s32(xb, zb), f), mb), qb)),  \
+                                                                             2), my), qy), zy), lov), hiv)
 
 /* py[i] = ADD(pa[i], pb[i]) for i < n; py may be pa or pb (each lane is read before it is written) */
 static void mve_add_i8(const add_rq_t *qa, const add_rq_t *qb, const add_rq_t *qy, int32_t za, int32_t zb, int32_t f,
@@ -17,14 +29,16 @@ static void mve_add_i8(const add_rq_t *qa, const add_rq_t *qb, const add_rq_t *q
                        uint32_t n) {
     const int32x4_t ma = vdupq_n_s32(qa->m), mb = vdupq_n_s32(qb->m), my = vdupq_n_s32(qy->m);
     const int32x4_t lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
-    int32_t k = (int32_t)n;
-    for (; k > 0; k -= 4, pa += 4, pb += 4, py += 4) {
-        mve_pred16_t p = vctp32q((uint32_t)k);
-        int32x4_t ta = mve_add_round(vrmulhq_s32(vmulq_n_s32(vsubq_n_s32(vldrbq_z_s32(pa, p), za), f), ma), qa);
-        int32x4_t tb = mve_add_round(vrmulhq_s32(vmulq_n_s32(vsubq_n_s32(vldrbq_z_s32(pb, p), zb), f), mb), qb);
-        int32x4_t v = vaddq_n_s32(mve_add_round(vrmulhq_s32(vmulq_n_s32(vaddq_s32(ta, tb), 2), my), qy), zy);
-        vstrbq_p_s32(py, vminq_s32(vmaxq_s32(v, lov), hiv), p);
+    uint32_t i;
+    for (i = n >> 2; i; i--, pa += 4, pb += 4, py += 4) vstrbq_s32(py, MVE_ADD4(vldrbq_s32(pa), vldrbq_s32(pb)));
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
+        vstrbq_p_s32(py, MVE_ADD4(vldrbq_z_s32(pa, p), vldrbq_z_s32(pb, p)), p);
     }
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 #endif /* BBRT_ADD_MVE_H */

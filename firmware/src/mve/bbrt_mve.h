@@ -13,50 +13,64 @@
 #ifndef BBRT_MVE_H
 #define BBRT_MVE_H
 
+/* The vector loops at -O2 whatever the build's OPT: GCC's -Os keeps the row pointers of mve_dot4_i8 on the
+ * stack and recomputes them each pass (29 instructions per 64 MACs instead of 10 with post-increment loads
+ * and a low-overhead loop, measured on the KWS build). Only these functions; popped at the end. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O2")
+#endif
+
 #include <arm_mve.h>
+
+/* Full vectors run unpredicated (a VPST before each predicated instruction would double the loop); the
+ * tail of n % lanes elements runs once with zeroing loads (VCTP), so nothing past the data is read. */
 
 /* sum_k x[k] * w[k] for k < K: 16 products per VMLADAVA */
 static int32_t mve_dot_i8(const int8_t *x, const int8_t *w, uint32_t K) {
-    int32_t s = 0, k = (int32_t)K;
-    while (k > 0) {
-        mve_pred16_t p = vctp8q((uint32_t)k);
-        s = vmladavaq_p_s8(s, vldrbq_z_s8(x, p), vldrbq_z_s8(w, p), p);
-        x += 16;
-        w += 16;
-        k -= 16;
+    int32_t s = 0;
+    uint32_t i;
+    for (i = K >> 4; i; i--, x += 16, w += 16) s = vmladavaq_s8(s, vld1q_s8(x), vld1q_s8(w));
+    if (K & 15u) {
+        mve_pred16_t p = vctp8q(K & 15u);
+        s = vmladavaq_s8(s, vldrbq_z_s8(x, p), vldrbq_z_s8(w, p)); /* zeroed lanes add 0 */
     }
     return s;
 }
 
 /* sum_k w[k] for k < K */
 static int32_t mve_sum_i8(const int8_t *w, uint32_t K) {
-    int32_t s = 0, k = (int32_t)K;
-    while (k > 0) {
-        mve_pred16_t p = vctp8q((uint32_t)k);
-        s = vaddvaq_p_s8(s, vldrbq_z_s8(w, p), p);
-        w += 16;
-        k -= 16;
-    }
+    int32_t s = 0;
+    uint32_t i;
+    for (i = K >> 4; i; i--, w += 16) s = vaddvaq_s8(s, vld1q_s8(w));
+    if (K & 15u) s = vaddvaq_s8(s, vldrbq_z_s8(w, vctp8q(K & 15u)));
     return s;
 }
 
 /* s[r] += sum_k x[k] * w[r * K + k] for r < 4: four weight rows against one x vector loaded once */
 static void mve_dot4_i8(int32_t *s, const int8_t *x, const int8_t *w, uint32_t K) {
     const int8_t *w1 = w + K, *w2 = w1 + K, *w3 = w2 + K;
-    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], k = (int32_t)K;
-    while (k > 0) {
-        mve_pred16_t p = vctp8q((uint32_t)k);
-        int8x16_t xv = vldrbq_z_s8(x, p);
-        a0 = vmladavaq_p_s8(a0, xv, vldrbq_z_s8(w, p), p);
-        a1 = vmladavaq_p_s8(a1, xv, vldrbq_z_s8(w1, p), p);
-        a2 = vmladavaq_p_s8(a2, xv, vldrbq_z_s8(w2, p), p);
-        a3 = vmladavaq_p_s8(a3, xv, vldrbq_z_s8(w3, p), p);
+    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
+    uint32_t i;
+    for (i = K >> 4; i; i--) {
+        int8x16_t xv = vld1q_s8(x);
+        a0 = vmladavaq_s8(a0, xv, vld1q_s8(w));
+        a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1));
+        a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2));
+        a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3));
         x += 16;
         w += 16;
         w1 += 16;
         w2 += 16;
         w3 += 16;
-        k -= 16;
+    }
+    if (K & 15u) {
+        mve_pred16_t p = vctp8q(K & 15u);
+        int8x16_t xv = vldrbq_z_s8(x, p);
+        a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w, p));
+        a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1, p));
+        a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2, p));
+        a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3, p));
     }
     s[0] = a0;
     s[1] = a1;
@@ -138,30 +152,36 @@ static void mve_fc_row(const int8_t *x, const int8_t *w, const int32_t *b, const
 }
 
 /* Depthwise rows, 4 output columns per pass (int32 lanes, one VMLA per tap). Columns ox * sw + k * dw of
- * row r: a contiguous load at stride 1, a byte gather (offsets 0, sw, 2 sw, 3 sw) otherwise. */
-static inline int32x4_t mve_ld4(const int8_t *r, uint32_t sw, uint32x4_t offs, mve_pred16_t p) {
-    return sw == 1u ? vldrbq_z_s32(r, p) : vldrbq_gather_offset_z_s32(r, offs, p);
-}
+ * row r: a contiguous load at stride 1, a byte gather (offsets 0, sw, 2 sw, 3 sw) otherwise. LD4 is the
+ * full-vector load, LD4Z the tail's (lanes past n zeroed, not read). */
+#define MVE_LD4(r) (sw == 1u ? vldrbq_s32(r) : vldrbq_gather_offset_s32((r), offs))
+#define MVE_LD4Z(r) (sw == 1u ? vldrbq_z_s32((r), p) : vldrbq_gather_offset_z_s32((r), offs, p))
+#define MVE_DW9(LD)                                                                                               \
+    a = vdupq_n_s32(base);                                                                                        \
+    a = vmlaq_n_s32(a, LD(r0), w0);                                                                               \
+    a = vmlaq_n_s32(a, LD(r0 + 1), w1);                                                                           \
+    a = vmlaq_n_s32(a, LD(r0 + 2), w2);                                                                           \
+    a = vmlaq_n_s32(a, LD(r0 + rs), w3);                                                                          \
+    a = vmlaq_n_s32(a, LD(r0 + rs + 1), w4);                                                                      \
+    a = vmlaq_n_s32(a, LD(r0 + rs + 2), w5);                                                                      \
+    a = vmlaq_n_s32(a, LD(r0 + 2u * rs), w6);                                                                     \
+    a = vmlaq_n_s32(a, LD(r0 + 2u * rs + 1), w7);                                                                 \
+    a = vmlaq_n_s32(a, LD(r0 + 2u * rs + 2), w8)
 
 /* acc[ox] = base + the 9 taps of rows r0, r0 + rs, r0 + 2 rs at columns ox * sw .. ox * sw + 2, ox < n */
 static void mve_dw_3x3(int32_t *acc, uint32_t n, const int8_t *r0, uint32_t rs, uint32_t sw, const int8_t *w,
                        int32_t base) {
     const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw);
     const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
-    int32_t k = (int32_t)n;
-    for (; k > 0; k -= 4, acc += 4, r0 += 4u * sw) {
-        mve_pred16_t p = vctp32q((uint32_t)k);
-        const int8_t *r1 = r0 + rs, *r2 = r1 + rs;
-        int32x4_t a = vdupq_n_s32(base);
-        a = vmlaq_n_s32(a, mve_ld4(r0, sw, offs, p), w0);
-        a = vmlaq_n_s32(a, mve_ld4(r0 + 1, sw, offs, p), w1);
-        a = vmlaq_n_s32(a, mve_ld4(r0 + 2, sw, offs, p), w2);
-        a = vmlaq_n_s32(a, mve_ld4(r1, sw, offs, p), w3);
-        a = vmlaq_n_s32(a, mve_ld4(r1 + 1, sw, offs, p), w4);
-        a = vmlaq_n_s32(a, mve_ld4(r1 + 2, sw, offs, p), w5);
-        a = vmlaq_n_s32(a, mve_ld4(r2, sw, offs, p), w6);
-        a = vmlaq_n_s32(a, mve_ld4(r2 + 1, sw, offs, p), w7);
-        a = vmlaq_n_s32(a, mve_ld4(r2 + 2, sw, offs, p), w8);
+    int32x4_t a;
+    uint32_t i;
+    for (i = n >> 2; i; i--, acc += 4, r0 += 4u * sw) {
+        MVE_DW9(MVE_LD4);
+        vst1q_s32(acc, a);
+    }
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
+        MVE_DW9(MVE_LD4Z);
         vstrwq_p_s32(acc, a, p);
     }
 }
@@ -170,28 +190,43 @@ static void mve_dw_3x3(int32_t *acc, uint32_t n, const int8_t *r0, uint32_t rs, 
 static void mve_dw_row(int32_t *acc, uint32_t n, const int8_t *r, uint32_t sw, uint32_t dw, const int8_t *w,
                        uint32_t K) {
     const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw);
-    int32_t k = (int32_t)n;
-    uint32_t t;
-    for (; k > 0; k -= 4, acc += 4, r += 4u * sw) {
-        mve_pred16_t p = vctp32q((uint32_t)k);
+    uint32_t i, t;
+    for (i = n >> 2; i; i--, acc += 4, r += 4u * sw) {
+        int32x4_t a = vld1q_s32(acc);
+        for (t = 0; t < K; t++) a = vmlaq_n_s32(a, MVE_LD4(r + t * dw), w[t]);
+        vst1q_s32(acc, a);
+    }
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
         int32x4_t a = vldrwq_z_s32(acc, p);
-        for (t = 0; t < K; t++) a = vmlaq_n_s32(a, mve_ld4(r + t * dw, sw, offs, p), w[t]);
+        for (t = 0; t < K; t++) a = vmlaq_n_s32(a, MVE_LD4Z(r + t * dw), w[t]);
         vstrwq_p_s32(acc, a, p);
     }
 }
 
-/* o[j] = clamp(dw_rq(acc[j]) + zy, lo, hi) for j < n, contiguous outputs, the fast form (m >= 0, total =
- * 32 + s, s >= 0): s = 0 is VRMULH ((x * m + 2^31) >> 32), s >= 1 the VMULH + VRSHL identity above */
-static void mve_dw_requant(int8_t *o, const int32_t *acc, uint32_t n, int32_t m, int32_t s, int32_t zy, int32_t lo,
-                           int32_t hi) {
+/* o[j * os] = clamp(dw_rq(acc[j]) + zy, lo, hi) for j < n (os > 1: a transposed plane, byte scatters), the
+ * fast form (m >= 0, total = 32 + s, s >= 0): s = 0 is VRMULH ((x * m + 2^31) >> 32), s >= 1 the VMULH +
+ * VRSHL identity above */
+#define MVE_DWRQ(a) \
+    vminq_s32(vmaxq_s32(vaddq_n_s32(s == 0 ? vrmulhq_s32(a, mv) : vrshlq_s32(vmulhq_s32(a, mv), neg), zy), lov), hiv)
+static void mve_dw_requant(int8_t *o, uint32_t os, const int32_t *acc, uint32_t n, int32_t m, int32_t s, int32_t zy,
+                           int32_t lo, int32_t hi) {
     const int32x4_t mv = vdupq_n_s32(m), neg = vdupq_n_s32(-s), lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
-    int32_t k = (int32_t)n;
-    for (; k > 0; k -= 4, acc += 4, o += 4) {
-        mve_pred16_t p = vctp32q((uint32_t)k);
-        int32x4_t a = vldrwq_z_s32(acc, p);
-        int32x4_t h = s == 0 ? vrmulhq_s32(a, mv) : vrshlq_s32(vmulhq_s32(a, mv), neg);
-        vstrbq_p_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(h, zy), lov), hiv), p);
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), os);
+    uint32_t i;
+    if (os == 1u) {
+        for (i = n >> 2; i; i--, acc += 4, o += 4) vstrbq_s32(o, MVE_DWRQ(vld1q_s32(acc)));
+    } else {
+        for (i = n >> 2; i; i--, acc += 4, o += 4u * os) vstrbq_scatter_offset_s32(o, offs, MVE_DWRQ(vld1q_s32(acc)));
+    }
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
+        vstrbq_scatter_offset_p_s32(o, offs, MVE_DWRQ(vldrwq_z_s32(acc, p)), p);
     }
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 #endif /* BBRT_MVE_H */
