@@ -771,6 +771,9 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
     uint32_t ic, ky, kx;
     if (KH * KW == 1u && iy0 >= 0 && iy0 < (int32_t)H && ix0 >= 0 && ix0 < (int32_t)W) {
         const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
+#if defined(BBRT_KERNELS_MVE)
+        if (mve_gather_col(cp, xp, sC, Cg)) return; /* byte gathers (mve/bbrt_mve.h) */
+#endif
         for (ic = 0; ic < Cg; ic++) cp[ic] = xp[(size_t)ic * sC]; /* 1x1: a column */
         return;
     }

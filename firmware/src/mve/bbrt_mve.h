@@ -78,6 +78,21 @@ static void mve_dot4_i8(int32_t *s, const int8_t *x, const int8_t *w, uint32_t K
     s[3] = a3;
 }
 
+/* cp[k] = xp[k * sC] for k < n (a 1x1 conv's patch: one pixel across channels), 8 bytes per byte gather
+ * (16-bit offsets: 7 * sC must fit); 0 when sC is too large (the caller's loop runs) */
+static int mve_gather_col(int8_t *cp, const int8_t *xp, uint32_t sC, uint32_t n) {
+    uint16x8_t offs;
+    uint32_t i;
+    if (sC > 65535u / 7u) return 0;
+    offs = vmulq_n_u16(vidupq_n_u16(0u, 1), (uint16_t)sC);
+    for (i = n >> 3; i; i--, cp += 8, xp += 8u * sC) vstrbq_s16(cp, vldrbq_gather_offset_s16(xp, offs));
+    if (n & 7u) {
+        mve_pred16_t p = vctp16q(n & 7u);
+        vstrbq_p_s16(cp, vldrbq_gather_offset_z_s16(xp, offs, p), p);
+    }
+    return 1;
+}
+
 /* 1 when every channel of the 4 (rq: multiplier, shift pairs) has shift <= -2 (the VMULH form above) */
 static int mve_rq_ok4(const int32_t *rq) {
     return rq[1] <= -2 && rq[3] <= -2 && rq[5] <= -2 && rq[7] <= -2;
