@@ -646,6 +646,13 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 3u];
+#if defined(BBRT_KERNELS_MVE)
+    if (k33 && jb->q.fast) { /* taps, requantization and stores in one pass (mve/bbrt_mve.h) */
+        mve_dw_strip33(o, g->ors, g->ocs, nrows, band, rs, step, g->sw, OW, jb->w, jb->base, jb->q.m, jb->q.s, jb->zy,
+                       jb->lo, jb->hi);
+        return;
+    }
+#endif
     for (r = 0; r < nrows; r++, band += step, o += g->ors) {
         if (k33) {
 #if defined(BBRT_KERNELS_DSP)

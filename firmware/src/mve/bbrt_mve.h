@@ -240,6 +240,36 @@ static void mve_dw_requant(int8_t *o, uint32_t os, const int32_t *acc, uint32_t 
     }
 }
 
+/* A depthwise strip, 3x3 taps, the fast requantization (m >= 0, s >= 0 as mve_dw_requant), in one pass:
+ * output row r (band rows r * step / rs ..., columns ox * sw ...) is computed 4 columns at a time, requantized
+ * and stored (o + r * ors + ox * ocs; ocs > 1 by byte scatters) without a row of accumulators in between, so
+ * a small plane pays its setup once per strip instead of twice per row. */
+static void mve_dw_strip33(int8_t *o, uint32_t ors, uint32_t ocs, uint32_t nrows, const int8_t *band, uint32_t rs,
+                           uint32_t step, uint32_t sw, uint32_t OW, const int8_t *w, int32_t base, int32_t m,
+                           int32_t s, int32_t zy, int32_t lo, int32_t hi) {
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw), oo = vmulq_n_u32(vidupq_n_u32(0u, 1), ocs);
+    const int32x4_t mv = vdupq_n_s32(m), neg = vdupq_n_s32(-s), lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    uint32_t r, i;
+    for (r = 0; r < nrows; r++, band += step, o += ors) {
+        const int8_t *r0 = band;
+        int8_t *q = o;
+        int32x4_t a;
+        for (i = OW >> 2; i; i--, r0 += 4u * sw, q += 4u * ocs) {
+            MVE_DW9(MVE_LD4);
+            if (ocs == 1u)
+                vstrbq_s32(q, MVE_DWRQ(a));
+            else
+                vstrbq_scatter_offset_s32(q, oo, MVE_DWRQ(a));
+        }
+        if (OW & 3u) {
+            mve_pred16_t p = vctp32q(OW & 3u);
+            MVE_DW9(MVE_LD4Z);
+            vstrbq_scatter_offset_p_s32(q, oo, MVE_DWRQ(a), p);
+        }
+    }
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
