@@ -21,9 +21,10 @@ PROGRAMS: tuple[tuple[str, str, str], ...] = (
      "apt-get install make gcc"),
     ("cc", "demo (C runtime stage), build --target host|linux-* (posix C node), hil --device NODE=host",
      "apt-get install gcc"),
-    ("arm-none-eabi-gcc", "build --target qemu-cortex-m3|qemu-cortex-m4, hil --device NODE=qemu:cortex-m3",
+    ("arm-none-eabi-gcc", "build --target qemu-cortex-m3|qemu-cortex-m4|qemu-cortex-m55, "
+     "hil --device NODE=qemu:cortex-m3",
      "apt-get install gcc-arm-none-eabi"),
-    ("qemu-system-arm", "hil --device NODE=qemu:cortex-m3|qemu:cortex-m4, MCU learning clients in QEMU",
+    ("qemu-system-arm", "hil --device NODE=qemu:cortex-m3|qemu:cortex-m4|qemu:cortex-m55, MCU learning clients in QEMU",
      "apt-get install qemu-system-arm"),
     ("riscv64-unknown-elf-gcc", "build --target qemu-rv32|esp32c3, hil --device NODE=qemu:rv32",
      "apt-get install gcc-riscv64-unknown-elf"),

@@ -41,7 +41,12 @@ KWS in ~5.2 M cycles, VWW 10.7 M, ResNet-8 19.8 M and the anomaly autoencoder 0.
 (Cortex-M3), bbrt's portable kernels against TFLM's reference kernels (the same pinned tree built without
 ``OPTIMIZED_KERNEL_DIR``, the same single-rounding defines and optimisation levels), outputs checked the same way.
 
-Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick] [--tflm-sources DIR] [--m3]
+``--m55`` adds a Cortex-M55 table (QEMU mps3-an547, Helium): bbrt's portable kernels with their MVE inner loops
+(firmware/src/mve/) and the same build for a Cortex-M55 without MVE (``-mcpu=cortex-m55+nomve``), outputs checked
+the same way; instructions = SysTick ticks x 31.25 (32 MHz) under -icount shift=0. TFLM+CMSIS-NN's MVE kernels
+are not built yet (no baseline column).
+
+Run: PYTHONPATH=. python bench/bench_mlperf_tiny.py [--models ad,kws] [--quick] [--tflm-sources DIR] [--m3] [--m55]
 """
 
 from __future__ import annotations
@@ -209,6 +214,36 @@ def table_m3(res: dict[str, tuple[dict[str, float], baseline.Figures | None]]) -
           f"both bit-exact with tflite_output on every input run.")
 
 
+def measure_m55(name: str, d: Path, quick: bool) -> dict[str, float]:
+    """bbrt on QEMU mps3-an547 (Cortex-M55) with and without MVE, outputs checked against TFLite first."""
+    _, x, y = reference(name)
+    L = lowered(name)
+    n = 1 if quick else len(x)
+    want = y[:n].reshape(n, -1)
+    out, mve, info = qemu_arm_run(L, x[:n], d / "mve", kind="cortex-m55", opt="-Os")
+    out2, scalar, info2 = qemu_arm_run(L, x[:n], d / "nomve", kind="cortex-m55", opt="-Os", dsp=False)
+    if not (np.array_equal(out, want) and np.array_equal(out2, want)):
+        raise SystemExit(f"{name}: bbrt's Cortex-M55 outputs differ from tflite_output; no figure reported")
+    sizes, sizes2 = elf_sizes(Path(info["elf"]), "arm-none-eabi-"), elf_sizes(Path(info2["elf"]), "arm-none-eabi-")
+    return {"mve": mve, "nomve": scalar, "code": float(sizes["text"]), "code_nomve": float(sizes2["text"]),
+            "arena": float(L.program.arena_size)}
+
+
+def table_m55(res: dict[str, dict[str, float]], m4: dict[str, dict[str, object]]) -> None:
+    """The Cortex-M55 table: instructions with MVE, without, their ratio, the Cortex-M4 SMLAD build's."""
+    print("\n| model (Cortex-M55) | instructions, MVE | without MVE | MVE gain | Cortex-M4 SMLAD | M55 MVE / M4 "
+          "| arena | code MVE / without | published best M4 (cycles) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, r in res.items():
+        m4i = float(m4[name]["insns"]) if name in m4 else 0.0  # type: ignore[arg-type]
+        pub = PUBLISHED.get(name)
+        m4c, ratio = (f"{m4i:,.0f}", f"{r['mve'] / m4i:.2f}") if m4i else ("-", "-")
+        print(f"| {name} | {r['mve']:,.0f} | {r['nomve']:,.0f} | {r['nomve'] / r['mve']:.2f}x | {m4c} | {ratio} "
+              f"| {r['arena']:,.0f} | {r['code']:,.0f} / {r['code_nomve']:,.0f} | {f'{pub:,.0f}' if pub else '-'} |")
+    print("\nCortex-M55 (QEMU mps3-an547, -icount shift=0, -mcpu=cortex-m55 -mfloat-abi=hard -Os, MVE loops "
+          "at -O2); both builds bit-exact with tflite_output on every input run. TFLM+CMSIS-NN (MVE) not built.")
+
+
 def main() -> None:
     """Measure the selected models and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -218,6 +253,8 @@ def main() -> None:
                     help="directory of the baseline's git repositories (module docstring); without it, no TFLM columns")
     ap.add_argument("--m3", action="store_true",
                     help="also the Cortex-M3 table: bbrt vs TFLM's reference kernels (mps2-an385)")
+    ap.add_argument("--m55", action="store_true",
+                    help="also the Cortex-M55 table: bbrt with and without Helium (mps3-an547)")
     args = ap.parse_args()
     res: dict[str, dict[str, object]] = {}
     tflm: dict[str, baseline.Figures] = {}
@@ -234,6 +271,9 @@ def main() -> None:
                 tflm[name] = measure_tflm(name, tree, Path(tmp) / f"tflm-{name}", args.quick)
                 print(f"{name}: TFLM+CMSIS-NN {tflm[name].insns:,.0f} instructions", file=sys.stderr)
     table(res, tflm)
+    if args.m55:
+        with tempfile.TemporaryDirectory() as tmp:
+            table_m55({name: measure_m55(name, Path(tmp) / name, args.quick) for name in args.models.split(",")}, res)
     if args.m3:
         with tempfile.TemporaryDirectory() as tmp:
             table_m3({name: measure_m3(name, tree, Path(tmp) / name, args.quick) for name in args.models.split(",")})

@@ -35,6 +35,7 @@ KINDS = {
     "qemu-cortex-m3": ("cortex-m3", "arm-none-eabi-"),
     "qemu-rv32": ("rv32", "riscv64-unknown-elf-"),
     "qemu-cortex-m4": ("cortex-m4", "arm-none-eabi-"),  # CMSIS-style SMLAD kernels (BBRT_KERNELS_DSP)
+    "qemu-cortex-m55": ("cortex-m55", "arm-none-eabi-"),  # Helium (MVE) inner loops (firmware/src/mve)
     "qemu-xtensa": ("xtensa", "xtensa-lx106-elf-"),  # LX106 (ESP8266 core) under QEMU sim
     "host": ("host", ""),
     "host-mqtt": ("host-mqtt", ""),  # the posix node on MQTT (firmware/ports/posix-mqtt, links libmosquitto)

@@ -11,6 +11,8 @@ QEMU = {
     "cortex-m3": ("qemu-system-arm", ["-M", "mps2-an385", "-cpu", "cortex-m3"], 0x00100000),
     # Cortex-M4 (DSP extension) with the AN385 memory map: the M4 build runs the SMLAD kernels
     "cortex-m4": ("qemu-system-arm", ["-M", "mps2-an386", "-cpu", "cortex-m4"], 0x00100000),
+    # Cortex-M55 with Helium (MVE) on the SSE-300 board: the program region is SRAM 2 (ports/qemu-cortex-m55)
+    "cortex-m55": ("qemu-system-arm", ["-M", "mps3-an547", "-cpu", "cortex-m55"], 0x21000000),
     "rv32": ("qemu-system-riscv32", ["-M", "virt", "-bios", "none"], 0x80800000),
     # the ESP8266 core on QEMU's sim board: serial = the simulator console (firmware/ports/qemu-xtensa)
     "xtensa": ("qemu-system-xtensa", ["-M", "sim", "-cpu", "lx106"], 0x3FF40000),

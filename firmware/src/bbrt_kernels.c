@@ -228,6 +228,13 @@ static void conv_tap_i8(int32_t *BBRT_RESTRICT ap, const int8_t *BBRT_RESTRICT x
 #include "dsp/bbrt_simd.h" /* dsp_sxtb16, dsp_smlad, mm_usada8, dsp_read4 */
 #endif /* BBRT_KERNELS_DSP */
 
+/* Helium (MVE: Cortex-M55/M85) inner loops for the portable kernels' FC, im2col conv, depthwise and ADD
+ * (mve/); BBRT_NO_MVE keeps the scalar loops on an MVE build */
+#if defined(__ARM_FEATURE_MVE) && !defined(BBRT_KERNELS_DSP) && !defined(BBRT_NO_MVE)
+#define BBRT_KERNELS_MVE 1
+#include "mve/bbrt_mve.h"
+#endif
+
 /* acc[k] += sum_kx (x[k + kx] - zx) * w[kx], kx < 3: a 3-wide kernel row, stride 1 */
 #if defined(BBRT_KERNELS_DSP)
 #include "dsp/bbrt_conv_row_dsp.h" /* conv_row3_i8 */
@@ -464,6 +471,8 @@ bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op) {
  * it with the portable loop, bit for bit: integer sums in any order are exact). */
 #if defined(BBRT_KERNELS_DSP)
 #include "dsp/bbrt_dot_dsp.h" /* dot2_i8, mm_dot4_i8, mm_dot2x2w_i8, ... */
+#elif defined(BBRT_KERNELS_MVE)
+#define dot_i8 mve_dot_i8 /* Helium: 16 products per VMLADAV (mve/bbrt_mve.h) */
 #else
 /* portable: 8 products per step (loads and multiply-accumulates only; -Os does not unroll) */
 BBRT_NOINLINE static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w, uint32_t K) {
@@ -525,6 +534,10 @@ BBRT_NOINLINE static void dw_requant(int8_t *o, uint32_t os, const int32_t *acc,
     const int32_t m = q->m, s = q->s;
     const int64_t rnd = q->rnd;
     uint32_t j;
+#if defined(BBRT_KERNELS_MVE)
+    mve_dw_requant(o, os, acc, n, m, s, zy, lo, hi);
+    return;
+#endif
     if (lo == -128 && hi == 127) {
 #if defined(BBRT_KERNELS_DSP)
         if (os == 1u) {
@@ -569,6 +582,9 @@ static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
  * ox .. ox + 2, for ox < n */
 #if defined(BBRT_KERNELS_DSP)
 #include "dsp/bbrt_dw_dsp.h" /* dw_3x3s1, dw_3x3sn, dw_pack_row, ... */
+#elif defined(BBRT_KERNELS_MVE)
+#define dw_3x3s1(acc, n, r0, rs, w, base) mve_dw_3x3(acc, n, r0, rs, 1u, w, base)
+#define dw_3x3sn mve_dw_3x3
 #else
 static inline void dw_3x3s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r0, uint32_t rs, const int8_t *w,
                             int32_t base) {
@@ -596,6 +612,10 @@ static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t
 static void dw_row(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw, uint32_t dw,
                    const int8_t *BBRT_RESTRICT w, uint32_t K) {
     uint32_t ox, k;
+#if defined(BBRT_KERNELS_MVE)
+    mve_dw_row(acc, n, r, sw, dw, w, K);
+    return;
+#endif
     for (ox = 0; ox < n; ox++, r += sw) {
         int32_t s0 = 0;
         for (k = 0; k < K; k++) s0 += (int32_t)r[k * dw] * w[k];
@@ -633,6 +653,13 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 3u];
+#if defined(BBRT_KERNELS_MVE)
+    if (k33 && jb->q.fast) { /* taps, requantization and stores in one pass (mve/bbrt_mve.h) */
+        mve_dw_strip33(o, g->ors, g->ocs, nrows, band, rs, step, g->sw, OW, jb->w, jb->base, jb->q.m, jb->q.s, jb->zy,
+                       jb->lo, jb->hi);
+        return;
+    }
+#endif
     for (r = 0; r < nrows; r++, band += step, o += g->ors) {
         if (k33) {
 #if defined(BBRT_KERNELS_DSP)
@@ -758,6 +785,9 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
     uint32_t ic, ky, kx;
     if (KH * KW == 1u && iy0 >= 0 && iy0 < (int32_t)H && ix0 >= 0 && ix0 < (int32_t)W) {
         const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
+#if defined(BBRT_KERNELS_MVE)
+        if (mve_gather_col(cp, xp, sC, Cg)) return; /* byte gathers (mve/bbrt_mve.h) */
+#endif
         for (ic = 0; ic < Cg; ic++) cp[ic] = xp[(size_t)ic * sC]; /* 1x1: a column */
         return;
     }
@@ -942,6 +972,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                                            amax);
                         }
                     }
+#elif defined(BBRT_KERNELS_MVE)
+                    im2col_patch(c, xg, p / OW, p % OW, col);
+                    mve_im2col_channels(col, c->w, P, base, rq, oc0, oc1, op, OHW, zy, amin, amax);
 #else
                     im2col_patch(c, xg, p / OW, p % OW, col);
                     for (oc = oc0; oc < oc1; oc++) {
@@ -973,6 +1006,11 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     K = t[1].dims[1];
     rows = t[0].count / K;
     for (r = 0; r < rows; r++, x += K) {
+#if defined(BBRT_KERNELS_MVE)
+        mve_fc_row(x, w, b, rq, Nn, K, zx, folded, zy, lo, hi, o); /* 4 rows per pass (mve/bbrt_mve.h) */
+        o += Nn;
+        continue;
+#endif
         for (n = 0; n < Nn; n++) {
             const int8_t *wr = w + (size_t)n * K;
             int32_t acc[4];
@@ -1335,6 +1373,10 @@ static void add_i8_init(const bbrt_op_t *op, const bbrt_tensor_t *a, const bbrt_
               k->zb >= -128 && k->zb <= 127;
 }
 
+#if defined(BBRT_KERNELS_MVE)
+#include "mve/bbrt_add_mve.h" /* mve_add_i8 */
+#endif
+
 /* t[i] (+)= add_rq_fast(x[i] * f, ...) for i < n: one input's term, its zero point in kc */
 BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, uint32_t n, int32_t f,
                                    const add_rq_t *q, int64_t kc, int acc) {
@@ -1364,6 +1406,12 @@ static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, i
         }
         return;
     }
+#if defined(BBRT_KERNELS_MVE)
+    if (sa == 1u && sb == 1u) { /* same shape: 4 lanes per pass (mve/bbrt_add_mve.h) */
+        mve_add_i8(qa, qb, qy, k->za, k->zb, f, zy, lo, hi, pa, pb, py, n);
+        return;
+    }
+#endif
     if (sa == 1u && sb == 1u) { /* same shape: three passes over chunks, each with few live values */
         int32_t t[BBRT_ADD_CHUNK];
         uint32_t i0, c;

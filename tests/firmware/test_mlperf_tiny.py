@@ -4,7 +4,8 @@ The oracle is the TFLite interpreter's own output stored beside the models
 (``../shared/models/mlperf-tiny/reference/*.npz``, ``tflite_output``): the QDQ ONNX models lower with
 their own scales and zero points (bb_edge/bbrt/lower_qdq.py) and requantize with TFLite's integer
 arithmetic, so every int8 output byte must be equal: on the host build for all 8 inputs, under QEMU
-Cortex-M4 (DSP kernels) for all 8 inputs, and on Cortex-M3 for one input. A float op between a
+Cortex-M4 (DSP kernels) and Cortex-M55 (mps3-an547, Helium kernels) for all 8 inputs, and on Cortex-M3
+and the M55 without MVE for one input. A float op between a
 DequantizeLinear and the next QuantizeLinear is a typed UnsupportedQuantPattern.
 """
 
@@ -41,6 +42,21 @@ def test_cortex_m4_equals_tflite_on_all_inputs(name: str, tmp_path: Path) -> Non
     out, insns, _ = qemu_arm_run(lowered(name), x, tmp_path, kind="cortex-m4", opt=ONE_RUN)
     np.testing.assert_array_equal(out, y.reshape(len(y), -1))
     assert insns > 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_cortex_m55_helium_equals_tflite_on_all_inputs(name: str, tmp_path: Path) -> None:
+    _, x, y = reference(name)
+    out, insns, _ = qemu_arm_run(lowered(name), x, tmp_path, kind="cortex-m55", opt=ONE_RUN)
+    np.testing.assert_array_equal(out, y.reshape(len(y), -1))
+    assert insns > 0
+
+
+@pytest.mark.parametrize("name", ["kws", "ic"])
+def test_cortex_m55_without_mve_equals_tflite_on_one_input(name: str, tmp_path: Path) -> None:
+    _, x, y = reference(name)
+    out, _, _ = qemu_arm_run(lowered(name), x[:1], tmp_path, kind="cortex-m55", opt=ONE_RUN, dsp=False)
+    np.testing.assert_array_equal(out, y[:1].reshape(1, -1))
 
 
 @pytest.mark.parametrize("name", ["ad", "kws", "ic"])

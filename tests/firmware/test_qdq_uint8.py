@@ -127,15 +127,16 @@ def test_uint8_graph_io_is_an_int8_edge_shifted_by_128(qdq: Path, tmp_path: Path
     np.testing.assert_array_equal(got, want)
 
 
-def test_compile_build_and_qemu_cortex_m4_over_serial_equal_ort(qdq: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("core", ["cortex-m4", "cortex-m55"])  # M55: the Helium build on mps3-an547
+def test_compile_build_and_qemu_cortex_m_over_serial_equal_ort(qdq: Path, tmp_path: Path, core: str) -> None:
     compile_model(qdq, nodes=1, out_dir=tmp_path / "dep")
-    build_all(tmp_path / "dep", ["n0=qemu-cortex-m4"], tmp_path / "dist")
+    build_all(tmp_path / "dep", [f"n0=qemu-{core}"], tmp_path / "dist")
     dep = load_deployment(tmp_path / "dist" / "_deployment")
     assert dep.inputs[0].quant is not None and dep.outputs[0].quant is not None  # int8 on the wire
     sess = ort.InferenceSession(str(qdq), providers=["CPUExecutionProvider"])
     xs = _inputs(3, seed=11)
     n0 = tmp_path / "dist" / "n0"
-    with QemuDevice("cortex-m4", n0 / "bbrt.elf", n0 / "program.bbrt", dep.ids()["n0"],
+    with QemuDevice(core, n0 / "bbrt.elf", n0 / "program.bbrt", dep.ids()["n0"],
                     epoch_file=tmp_path / "n0.epoch") as dev:
         fleet = InProcFleet(dep, external={"n0": dev})
         outs = [np.asarray(fleet.infer({"x": x})["y"]) for x in xs]

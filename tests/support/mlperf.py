@@ -28,8 +28,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / ".." / "shared" / "models" / "mlperf-tiny"
 #: the five int8 models (README of MODELS)
 NAMES = ("ad", "kws", "ic", "vww", "strww")
-INPUTS_ADDR = 0x00300000  # the harness's inputs region (bench_main.c)
-QEMU_ARM = {"cortex-m3": ("mps2-an385", "cortex-m3-bench"), "cortex-m4": ("mps2-an386", "cortex-m4-bench")}
+#: kind -> (QEMU machine, make goal, program address, inputs address) of the harness (bench_main.c)
+QEMU_ARM = {"cortex-m3": ("mps2-an385", "cortex-m3-bench", 0x00100000, 0x00300000),
+            "cortex-m4": ("mps2-an386", "cortex-m4-bench", 0x00100000, 0x00300000),
+            "cortex-m55": ("mps3-an547", "cortex-m55-bench", 0x21000000, 0x21200000)}
 
 
 def reference(name: str) -> tuple[onnx.ModelProto, np.ndarray, np.ndarray]:
@@ -63,12 +65,26 @@ def run_host(L: Lowered, inputs: np.ndarray) -> np.ndarray:
 
 def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4",
                  opt: str = "-Os", dsp: bool = True) -> tuple[np.ndarray, float, dict[str, Any]]:
-    """Outputs under QEMU (``kind``: cortex-m3 or cortex-m4), instructions per inference (-icount),
-    and the build's files (elf, program, inputs) with instructions per opcode (per_op)."""
-    machine, goal = QEMU_ARM[kind]
+    """Outputs under QEMU (``kind``: cortex-m3, cortex-m4 or cortex-m55), instructions per inference (-icount),
+    and the build's files (elf, program, inputs) with instructions per opcode (per_op). ``dsp=False``: the
+    portable kernels (M4: no SMLAD kernels; M55: built +nomve, no Helium)."""
+    goal = QEMU_ARM[kind][1]
     d.mkdir(parents=True, exist_ok=True)
     res = d / "resolver.c"
     res.write_text(resolver_source(L.ops_used))
+    extra = {} if dsp else {"cortex-m4": {"M4_KERNELS": ""}, "cortex-m55": {"M55_MVE": "0"}}.get(kind, {})
+    edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
+    build = make(goal, d / f"build-{kind}{'' if dsp else '-portable'}", RESOLVER=str(res), OPT=opt,
+                 ARENA=str(max(8, L.program.arena_size)), MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
+    return harness_run(L, inputs, d, kind, build / "bench.elf")
+
+
+def harness_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str,
+                elf: Path) -> tuple[np.ndarray, float, dict[str, Any]]:
+    """Run a built harness ``elf`` (make goal ``<kind>-bench``, its arena large enough) on ``L`` and ``inputs``
+    under QEMU: outputs, instructions per inference, files and per-op instructions (as :func:`qemu_arm_run`)."""
+    machine, _, prog_addr, inputs_addr = QEMU_ARM[kind]
+    d.mkdir(parents=True, exist_ok=True)
     prog = d / "p.bbrt"
     prog.write_bytes(L.blob)
     rdt = NP_OF[L.program.tensors[next(e.tensor for e in L.program.edges if e.direction == RECV)].dtype]
@@ -76,15 +92,10 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     blob = b"".join(device_input(L, inputs[k:k + 1]).astype(rdt).tobytes() for k in range(len(inputs)))
     inp = d / "inputs.bin"
     inp.write_bytes(b"BBIN" + struct.pack("<I", len(inputs)) + blob)
-    extra = {} if dsp or kind != "cortex-m4" else {"M4_KERNELS": ""}
-    edge_bytes = max(L.program.tensors[e.tensor].nbytes for e in L.program.edges)
-    build = make(goal, d / f"build-{kind}", RESOLVER=str(res), OPT=opt, ARENA=str(max(8, L.program.arena_size)),
-                 MAX_PAYLOAD=str(max(4096, edge_bytes)), **extra)
-    elf = build / "bench.elf"
     out = subprocess.run(["qemu-system-arm", "-M", machine, "-cpu", kind, "-display", "none", "-monitor", "none",
                           "-serial", "null", "-icount", "shift=0", "-kernel", str(elf),
-                          "-device", f"loader,file={prog},addr=0x00100000",
-                          "-device", f"loader,file={inp},addr=0x{INPUTS_ADDR:08x}",
+                          "-device", f"loader,file={prog},addr=0x{prog_addr:08x}",
+                          "-device", f"loader,file={inp},addr=0x{inputs_addr:08x}",
                           "-semihosting-config", "enable=on,target=native"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600).stdout
     if "load 0" not in out:
@@ -95,12 +106,14 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     outs = np.stack([np.frombuffer(bytes.fromhex(h), sdt) for h in re.findall(r"^out ([0-9a-f]*)", out, re.M)])
     ticks = int(re.search(r"ticks (\d+)", out).group(1))  # type: ignore[union-attr]
     nruns = int(re.search(r"runs (\d+)", out).group(1))  # type: ignore[union-attr]
+    hz = re.search(r"^hz (\d+)", out, re.M)
+    per_tick = 1e9 / int(hz.group(1)) if hz else 40.0  # -icount shift=0: 1 instruction per ns of virtual time
     per_op: dict[str, float] = {}
     ops: list[float] = []  # instructions of each op, in program order
     for code, t in zip(re.findall(r"^op (\d+)", out, re.M), re.findall(r"^opticks (\d+)", out, re.M), strict=True):
-        per_op[Op(int(code)).name] = per_op.get(Op(int(code)).name, 0.0) + int(t) * 40 / nruns
-        ops.append(int(t) * 40 / nruns)
-    return outs, ticks * 40 / nruns, {"elf": elf, "program": prog, "inputs": inp, "per_op": per_op, "ops": ops}
+        per_op[Op(int(code)).name] = per_op.get(Op(int(code)).name, 0.0) + int(t) * per_tick / nruns
+        ops.append(int(t) * per_tick / nruns)
+    return outs, ticks * per_tick / nruns, {"elf": elf, "program": prog, "inputs": inp, "per_op": per_op, "ops": ops}
 
 
 def m4_profile(path: Path, ram: int, flash: int) -> Path:

@@ -11,7 +11,10 @@ void systick_handler(void) { ticks_ms++; }
 #define CM_SYSTICK_HANDLER systick_handler
 #include "cm_boot.h"
 
-#define UART0 0x40004000u
+#ifndef CM_UART0
+#define CM_UART0 0x40004000u /* mps2-an385 UART0 (the M55 port includes this file with its own) */
+#endif
+#define UART0 CM_UART0
 #define UART_DATA (*(volatile uint32_t *)(UART0 + 0x00u))
 #define UART_STATE (*(volatile uint32_t *)(UART0 + 0x04u))
 #define UART_CTRL (*(volatile uint32_t *)(UART0 + 0x08u))
@@ -20,7 +23,10 @@ void systick_handler(void) { ticks_ms++; }
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
 #define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
 #define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
-#define CPU_HZ 25000000u /* mps2-an385 system clock */
+#ifndef CM_CPU_HZ
+#define CM_CPU_HZ 25000000u /* mps2-an385 system clock */
+#endif
+#define CPU_HZ CM_CPU_HZ
 
 void port_init(void) {
     UART_BAUDDIV = 16u;

@@ -17,6 +17,16 @@
 #ifndef BENCH_RUNS
 #define BENCH_RUNS 4u
 #endif
+/* the board's regions (the M55 build, mps3-an547, gives its own): program, inputs, SysTick clock */
+#ifndef BENCH_PROGRAM_ADDR
+#define BENCH_PROGRAM_ADDR 0x00100000u
+#endif
+#ifndef BENCH_INPUTS_ADDR
+#define BENCH_INPUTS_ADDR 0x00300000u
+#endif
+#ifndef BENCH_CPU_HZ
+#define BENCH_CPU_HZ 25000000u
+#endif
 
 #include "cm_harness.h"
 
@@ -26,7 +36,7 @@ static bbrt_program_t prog;
 #include "bench_say.h"
 
 int main(void) {
-    const uint8_t *blob = (const uint8_t *)0x00100000u;
+    const uint8_t *blob = (const uint8_t *)BENCH_PROGRAM_ADDR;
     uint32_t size = (uint32_t)bbrt_blob_size(blob, 1u << 20);
     uint32_t i, t0, t1, seed = 12345u;
     bbrt_status_t st;
@@ -48,7 +58,7 @@ int main(void) {
                 for (k = 3; k < t.nbytes; k += 4) t.data[k] = (uint8_t)(0x3eu | (t.data[k] & 0x80u));
         }
         {
-            const uint8_t *in = (const uint8_t *)0x00300000u;
+            const uint8_t *in = (const uint8_t *)BENCH_INPUTS_ADDR;
             uint32_t n = (uint32_t)in[4] | ((uint32_t)in[5] << 8) | ((uint32_t)in[6] << 16) |
                          ((uint32_t)in[7] << 24);
             bbrt_tensor_t tin, tout;
@@ -91,6 +101,7 @@ int main(void) {
                 t1 = SYST_CVR;
                 total += (t0 - t1) & 0x00FFFFFFu;
             }
+            say_u32("hz ", BENCH_CPU_HZ);
             say_u32("runs ", BENCH_RUNS);
             say_u32("ticks ", total);
         }

@@ -1,0 +1,277 @@
+/* Helium (M-profile Vector Extension, Cortex-M55/M85) inner loops of the int8 kernels. Included once, by
+ * bbrt_kernels.c, when the compiler targets MVE (__ARM_FEATURE_MVE, e.g. -mcpu=cortex-m55) and the DSP
+ * kernels are not selected; the kernels call these where the portable build runs its scalar loops.
+ *
+ * Every function returns the portable loop's integers bit for bit: the sums are int32 additions of the same
+ * products (exact in any order), and the requantizations are the portable ones rewritten with exact
+ * identities (below). Tails run with lane predication (VCTP), so no load reads past the data.
+ *
+ * mbqm(x, m, shift) = floor((x * m + 2^(t-1)) / 2^t), t = 31 - shift. For t = 32 + s, s >= 1 (shift <= -2):
+ * with x * m = H * 2^32 + L (0 <= L < 2^32), x * m + 2^(t-1) = (H + 2^(s-1)) * 2^32 + L, so the result is
+ * (H + 2^(s-1)) >> s: VMULH (H) then VRSHL by -s (a rounding right shift adds exactly 2^(s-1)). |H| < 2^30,
+ * so the result never reaches mbqm's +-(2^30 - 1) clamp. Channels with shift > -2 take the scalar path. */
+#ifndef BBRT_MVE_H
+#define BBRT_MVE_H
+
+/* The vector loops at -O2 whatever the build's OPT: GCC's -Os keeps the row pointers of mve_dot4_i8 on the
+ * stack and recomputes them each pass (29 instructions per 64 MACs instead of 10 with post-increment loads
+ * and a low-overhead loop, measured on the KWS build). Only these functions; popped at the end. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O2")
+#endif
+
+#include <arm_mve.h>
+
+/* Full vectors run unpredicated (a VPST before each predicated instruction would double the loop); the
+ * tail of n % lanes elements runs once with zeroing loads (VCTP), so nothing past the data is read. */
+
+/* sum_k x[k] * w[k] for k < K: 16 products per VMLADAVA */
+static int32_t mve_dot_i8(const int8_t *x, const int8_t *w, uint32_t K) {
+    int32_t s = 0;
+    uint32_t i;
+    for (i = K >> 4; i; i--, x += 16, w += 16) s = vmladavaq_s8(s, vld1q_s8(x), vld1q_s8(w));
+    if (K & 15u) {
+        mve_pred16_t p = vctp8q(K & 15u);
+        s = vmladavaq_s8(s, vldrbq_z_s8(x, p), vldrbq_z_s8(w, p)); /* zeroed lanes add 0 */
+    }
+    return s;
+}
+
+/* sum_k w[k] for k < K */
+static int32_t mve_sum_i8(const int8_t *w, uint32_t K) {
+    int32_t s = 0;
+    uint32_t i;
+    for (i = K >> 4; i; i--, w += 16) s = vaddvaq_s8(s, vld1q_s8(w));
+    if (K & 15u) s = vaddvaq_s8(s, vldrbq_z_s8(w, vctp8q(K & 15u)));
+    return s;
+}
+
+/* s[r] += sum_k x[k] * w[r * K + k] for r < 4: four weight rows against one x vector loaded once */
+static void mve_dot4_i8(int32_t *s, const int8_t *x, const int8_t *w, uint32_t K) {
+    const int8_t *w1 = w + K, *w2 = w1 + K, *w3 = w2 + K;
+    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
+    uint32_t i;
+    for (i = K >> 4; i; i--) {
+        int8x16_t xv = vld1q_s8(x);
+        a0 = vmladavaq_s8(a0, xv, vld1q_s8(w));
+        a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1));
+        a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2));
+        a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3));
+        x += 16;
+        w += 16;
+        w1 += 16;
+        w2 += 16;
+        w3 += 16;
+    }
+    if (K & 15u) {
+        mve_pred16_t p = vctp8q(K & 15u);
+        int8x16_t xv = vldrbq_z_s8(x, p);
+        a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w, p));
+        a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1, p));
+        a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2, p));
+        a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3, p));
+    }
+    s[0] = a0;
+    s[1] = a1;
+    s[2] = a2;
+    s[3] = a3;
+}
+
+/* cp[k] = xp[k * sC] for k < n (a 1x1 conv's patch: one pixel across channels), 8 bytes per byte gather
+ * (16-bit offsets: 7 * sC must fit); 0 when sC is too large (the caller's loop runs) */
+static int mve_gather_col(int8_t *cp, const int8_t *xp, uint32_t sC, uint32_t n) {
+    uint16x8_t offs;
+    uint32_t i;
+    if (sC > 65535u / 7u) return 0;
+    offs = vmulq_n_u16(vidupq_n_u16(0u, 1), (uint16_t)sC);
+    for (i = n >> 3; i; i--, cp += 8, xp += 8u * sC) vstrbq_s16(cp, vldrbq_gather_offset_s16(xp, offs));
+    if (n & 7u) {
+        mve_pred16_t p = vctp16q(n & 7u);
+        vstrbq_p_s16(cp, vldrbq_gather_offset_z_s16(xp, offs, p), p);
+    }
+    return 1;
+}
+
+/* 1 when every channel of the 4 (rq: multiplier, shift pairs) has shift <= -2 (the VMULH form above) */
+static int mve_rq_ok4(const int32_t *rq) {
+    return rq[1] <= -2 && rq[3] <= -2 && rq[5] <= -2 && rq[7] <= -2;
+}
+
+/* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (mve_rq_ok4(rq)) */
+static int32x4_t mve_rq4(int32x4_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
+    int32x4x2_t ms = vld2q_s32(rq); /* val[0]: multipliers, val[1]: shifts */
+    int32x4_t neg = vaddq_n_s32(vmaxq_s32(ms.val[1], vdupq_n_s32(-31)), 1); /* -s, s = min(-shift, 31) - 1 */
+    int32x4_t r = vaddq_n_s32(vrshlq_s32(vmulhq_s32(acc, ms.val[0]), neg), zy);
+    return vminq_s32(vmaxq_s32(r, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+
+/* The im2col conv's channel loop for one patch: o[oc * OHW] for oc in [oc0, oc1), 4 channels per pass
+ * (mve_dot4_i8, mve_rq4), the remainder and channels with shift > -2 one at a time as the portable loop.
+ * base[oc - oc0]: the channel's bias with the input zero point folded in. */
+static void mve_im2col_channels(const int8_t *col, const int8_t *w, uint32_t P, const int32_t *base,
+                                const int32_t *rq, uint32_t oc0, uint32_t oc1, int8_t *op, uint32_t OHW, int32_t zy,
+                                int32_t lo, int32_t hi) {
+    uint32_t oc = oc0;
+    for (; oc + 4u <= oc1; oc += 4u) {
+        int32_t s[4];
+        const int32_t *q = rq + 2u * oc;
+        s[0] = base[oc - oc0];
+        s[1] = base[oc - oc0 + 1u];
+        s[2] = base[oc - oc0 + 2u];
+        s[3] = base[oc - oc0 + 3u];
+        mve_dot4_i8(s, col, w + (size_t)oc * P, P);
+        if (mve_rq_ok4(q)) {
+            int32x4_t r = mve_rq4(vldrwq_s32(s), q, zy, lo, hi);
+            op[(size_t)oc * OHW] = (int8_t)vgetq_lane_s32(r, 0);
+            op[(size_t)(oc + 1u) * OHW] = (int8_t)vgetq_lane_s32(r, 1);
+            op[(size_t)(oc + 2u) * OHW] = (int8_t)vgetq_lane_s32(r, 2);
+            op[(size_t)(oc + 3u) * OHW] = (int8_t)vgetq_lane_s32(r, 3);
+        } else {
+            uint32_t j;
+            for (j = 0; j < 4u; j++)
+                op[(size_t)(oc + j) * OHW] = sat8(mbqm(s[j], q[2u * j], q[2u * j + 1u]) + zy, lo, hi);
+        }
+    }
+    for (; oc < oc1; oc++) {
+        int32_t a = base[oc - oc0] + mve_dot_i8(col, w + (size_t)oc * P, P);
+        op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + zy, lo, hi);
+    }
+}
+
+/* One input row of the fully connected layer: o[n] for n < Nn (4 rows per pass), bias b, weights w (Nn x K).
+ * `folded` = 0 with zx != 0: an old program, the zero point term subtracted per output (as the portable loop). */
+static void mve_fc_row(const int8_t *x, const int8_t *w, const int32_t *b, const int32_t *rq, uint32_t Nn, uint32_t K,
+                       int32_t zx, int32_t folded, int32_t zy, int32_t lo, int32_t hi, int8_t *o) {
+    uint32_t n = 0, j;
+    for (; n + 4u <= Nn; n += 4u, o += 4) {
+        int32_t s[4];
+        s[0] = b[n];
+        s[1] = b[n + 1u];
+        s[2] = b[n + 2u];
+        s[3] = b[n + 3u];
+        mve_dot4_i8(s, x, w + (size_t)n * K, K);
+        if (!folded && zx != 0)
+            for (j = 0; j < 4u; j++) s[j] -= zx * mve_sum_i8(w + (size_t)(n + j) * K, K);
+        if (mve_rq_ok4(rq + 2u * n)) {
+            vstrbq_s32(o, mve_rq4(vldrwq_s32(s), rq + 2u * n, zy, lo, hi));
+        } else {
+            for (j = 0; j < 4u; j++) o[j] = sat8(mbqm(s[j], rq[2u * (n + j)], rq[2u * (n + j) + 1u]) + zy, lo, hi);
+        }
+    }
+    for (; n < Nn; n++) {
+        int32_t a = b[n] + mve_dot_i8(x, w + (size_t)n * K, K);
+        if (!folded && zx != 0) a -= zx * mve_sum_i8(w + (size_t)n * K, K);
+        *o++ = sat8(mbqm(a, rq[2u * n], rq[2u * n + 1u]) + zy, lo, hi);
+    }
+}
+
+/* Depthwise rows, 4 output columns per pass (int32 lanes, one VMLA per tap). Columns ox * sw + k * dw of
+ * row r: a contiguous load at stride 1, a byte gather (offsets 0, sw, 2 sw, 3 sw) otherwise. LD4 is the
+ * full-vector load, LD4Z the tail's (lanes past n zeroed, not read). */
+#define MVE_LD4(r) (sw == 1u ? vldrbq_s32(r) : vldrbq_gather_offset_s32((r), offs))
+#define MVE_LD4Z(r) (sw == 1u ? vldrbq_z_s32((r), p) : vldrbq_gather_offset_z_s32((r), offs, p))
+#define MVE_DW9(LD)                                                                                               \
+    a = vdupq_n_s32(base);                                                                                        \
+    a = vmlaq_n_s32(a, LD(r0), w0);                                                                               \
+    a = vmlaq_n_s32(a, LD(r0 + 1), w1);                                                                           \
+    a = vmlaq_n_s32(a, LD(r0 + 2), w2);                                                                           \
+    a = vmlaq_n_s32(a, LD(r0 + rs), w3);                                                                          \
+    a = vmlaq_n_s32(a, LD(r0 + rs + 1), w4);                                                                      \
+    a = vmlaq_n_s32(a, LD(r0 + rs + 2), w5);                                                                      \
+    a = vmlaq_n_s32(a, LD(r0 + 2u * rs), w6);                                                                     \
+    a = vmlaq_n_s32(a, LD(r0 + 2u * rs + 1), w7);                                                                 \
+    a = vmlaq_n_s32(a, LD(r0 + 2u * rs + 2), w8)
+
+/* acc[ox] = base + the 9 taps of rows r0, r0 + rs, r0 + 2 rs at columns ox * sw .. ox * sw + 2, ox < n */
+static void mve_dw_3x3(int32_t *acc, uint32_t n, const int8_t *r0, uint32_t rs, uint32_t sw, const int8_t *w,
+                       int32_t base) {
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw);
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    int32x4_t a;
+    uint32_t i;
+    for (i = n >> 2; i; i--, acc += 4, r0 += 4u * sw) {
+        MVE_DW9(MVE_LD4);
+        vst1q_s32(acc, a);
+    }
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
+        MVE_DW9(MVE_LD4Z);
+        vstrwq_p_s32(acc, a, p);
+    }
+}
+
+/* acc[ox] += sum_k r[ox * sw + k * dw] w[k] for ox < n, k < K (any kernel row) */
+static void mve_dw_row(int32_t *acc, uint32_t n, const int8_t *r, uint32_t sw, uint32_t dw, const int8_t *w,
+                       uint32_t K) {
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw);
+    uint32_t i, t;
+    for (i = n >> 2; i; i--, acc += 4, r += 4u * sw) {
+        int32x4_t a = vld1q_s32(acc);
+        for (t = 0; t < K; t++) a = vmlaq_n_s32(a, MVE_LD4(r + t * dw), w[t]);
+        vst1q_s32(acc, a);
+    }
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
+        int32x4_t a = vldrwq_z_s32(acc, p);
+        for (t = 0; t < K; t++) a = vmlaq_n_s32(a, MVE_LD4Z(r + t * dw), w[t]);
+        vstrwq_p_s32(acc, a, p);
+    }
+}
+
+/* o[j * os] = clamp(dw_rq(acc[j]) + zy, lo, hi) for j < n (os > 1: a transposed plane, byte scatters), the
+ * fast form (m >= 0, total = 32 + s, s >= 0): s = 0 is VRMULH ((x * m + 2^31) >> 32), s >= 1 the VMULH +
+ * VRSHL identity above */
+#define MVE_DWRQ(a) \
+    vminq_s32(vmaxq_s32(vaddq_n_s32(s == 0 ? vrmulhq_s32(a, mv) : vrshlq_s32(vmulhq_s32(a, mv), neg), zy), lov), hiv)
+static void mve_dw_requant(int8_t *o, uint32_t os, const int32_t *acc, uint32_t n, int32_t m, int32_t s, int32_t zy,
+                           int32_t lo, int32_t hi) {
+    const int32x4_t mv = vdupq_n_s32(m), neg = vdupq_n_s32(-s), lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), os);
+    uint32_t i;
+    if (os == 1u) {
+        for (i = n >> 2; i; i--, acc += 4, o += 4) vstrbq_s32(o, MVE_DWRQ(vld1q_s32(acc)));
+    } else {
+        for (i = n >> 2; i; i--, acc += 4, o += 4u * os) vstrbq_scatter_offset_s32(o, offs, MVE_DWRQ(vld1q_s32(acc)));
+    }
+    if (n & 3u) {
+        mve_pred16_t p = vctp32q(n & 3u);
+        vstrbq_scatter_offset_p_s32(o, offs, MVE_DWRQ(vldrwq_z_s32(acc, p)), p);
+    }
+}
+
+/* A depthwise strip, 3x3 taps, the fast requantization (m >= 0, s >= 0 as mve_dw_requant), in one pass:
+ * output row r (band rows r * step / rs ..., columns ox * sw ...) is computed 4 columns at a time, requantized
+ * and stored (o + r * ors + ox * ocs; ocs > 1 by byte scatters) without a row of accumulators in between, so
+ * a small plane pays its setup once per strip instead of twice per row. */
+static void mve_dw_strip33(int8_t *o, uint32_t ors, uint32_t ocs, uint32_t nrows, const int8_t *band, uint32_t rs,
+                           uint32_t step, uint32_t sw, uint32_t OW, const int8_t *w, int32_t base, int32_t m,
+                           int32_t s, int32_t zy, int32_t lo, int32_t hi) {
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), sw), oo = vmulq_n_u32(vidupq_n_u32(0u, 1), ocs);
+    const int32x4_t mv = vdupq_n_s32(m), neg = vdupq_n_s32(-s), lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
+    uint32_t r, i;
+    for (r = 0; r < nrows; r++, band += step, o += ors) {
+        const int8_t *r0 = band;
+        int8_t *q = o;
+        int32x4_t a;
+        for (i = OW >> 2; i; i--, r0 += 4u * sw, q += 4u * ocs) {
+            MVE_DW9(MVE_LD4);
+            if (ocs == 1u)
+                vstrbq_s32(q, MVE_DWRQ(a));
+            else
+                vstrbq_scatter_offset_s32(q, oo, MVE_DWRQ(a));
+        }
+        if (OW & 3u) {
+            mve_pred16_t p = vctp32q(OW & 3u);
+            MVE_DW9(MVE_LD4Z);
+            vstrbq_scatter_offset_p_s32(q, oo, MVE_DWRQ(a), p);
+        }
+    }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+#endif /* BBRT_MVE_H */
