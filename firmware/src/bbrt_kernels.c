@@ -947,6 +947,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
         }
 }
 
+#ifndef BBRT_FC_WIDE_MAX
+#define BBRT_FC_WIDE_MAX 768u /* DSP build: the longest FC row whose x is widened once (stack: 2 bytes each) */
+#endif
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
     const int8_t *x, *w;
@@ -954,6 +957,10 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     int8_t *o;
     uint32_t rows, K, Nn, r, n;
     int32_t zx, zy, lo = op->p[0], hi = op->p[1], folded = op->p[2];
+#if defined(BBRT_KERNELS_DSP)
+    uint32_t xw[BBRT_FC_WIDE_MAX / 2u]; /* x widened (mm_widen1_i8) */
+    int wide;
+#endif
     TN(0); TN(1); TN(2); TN(3); TOUT;
     x = (const int8_t *)t[0].data;
     w = (const int8_t *)t[1].data;
@@ -965,7 +972,18 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     Nn = t[1].dims[0];
     K = t[1].dims[1];
     rows = t[0].count / K;
+#if defined(BBRT_KERNELS_DSP)
+    wide = K >= 8u && K <= BBRT_FC_WIDE_MAX;
+#endif
     for (r = 0; r < rows; r++, x += K) {
+#if defined(BBRT_KERNELS_DSP)
+        if (folded || zx == 0) {
+            if (wide) mm_widen1_i8(xw, x, K); /* once per row, for every block of 4 output rows */
+            mm_fc_row(o, x, wide ? xw : NULL, w, b, rq, K, Nn, zy, lo, hi);
+            o += Nn;
+            continue;
+        }
+#endif
         for (n = 0; n < Nn; n++) {
             const int8_t *wr = w + (size_t)n * K;
             int32_t acc[4];
