@@ -800,6 +800,21 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
     }
 }
 
+#if defined(BBRT_KERNELS_DSP)
+#define BBRT_IM2COL_KK 16u /* kernels of up to this many taps (KH x KW) widen interior pairs directly */
+/* output pixels p and p + 1 in one output row, both windows inside the image: 1, and *ia = the offset of
+ * pixel p's window corner in the group's input */
+static int conv_pair_inside(const conv_geo_t *g, uint32_t p, uint32_t *ia) {
+    const uint32_t oy = p / g->OW, ox = p % g->OW;
+    const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
+    if (ox + 1u >= g->OW || iy0 < 0 || ix0 < 0 || iy0 + (int32_t)(g->KH - 1u) * g->dh >= (int32_t)g->H ||
+        ix0 + g->sw + (int32_t)(g->KW - 1u) * g->dw >= (int32_t)g->W)
+        return 0;
+    *ia = (uint32_t)iy0 * g->sH + (uint32_t)ix0 * g->sW;
+    return 1;
+}
+#endif
+
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
  * b + sum over the taps inside the image of (x - zx) * w. The DSP build gathers two pixels' patches
  * and runs 2 pixels x 2 channels per dot product: widened to 16-bit pairs once (mm_dot2x2w_i8) when
@@ -813,6 +828,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
     uint32_t n, gi, oc0, oc, p, np;
     uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the patches (int8), or the widened pair + a staging patch */
+#if defined(BBRT_KERNELS_DSP)
+    uint32_t ia;
+#endif
     int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
 #if defined(BBRT_KERNELS_DSP)
@@ -824,6 +842,11 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const int dense = wide && KK == 1u && P % 4u == 0u && g->sW == 1u && g->sh == 1 && g->sw == 1 && g->pt == 0 &&
                       g->pl == 0 && g->OH == g->H && g->OW == g->W;
     int8_t *stage = (int8_t *)(buf + P4);
+    /* interior pixel pairs widened straight from the input (mm_widen2_i8): the offsets of the taps of 4
+     * input channels from a pixel's window corner; pixel b = a + 1 is d bytes after a */
+    uint32_t off[4u * BBRT_IM2COL_KK];
+    const int direct = wide && !dense && KK <= BBRT_IM2COL_KK;
+    const uint32_t d = (uint32_t)g->sw * g->sW, s4C = 4u * g->sC;
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
@@ -836,6 +859,13 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     blk.hi = amax;
     blk.OHW = OHW;
     blk.P = P;
+    if (direct) {
+        uint32_t t;
+        for (t = 0; t < 4u * KK; t++) {
+            const uint32_t r = t % KK;
+            off[t] = t / KK * g->sC + r / g->KW * (uint32_t)g->dh * g->sH + r % g->KW * (uint32_t)g->dw * g->sW;
+        }
+    }
 #endif
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
@@ -868,6 +898,10 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                     if (p + 1u < OHW && pairs) np = 2u;
                     if (np == 2u && dense) {
                         mm_widen1x1_i8(buf, xg + p, g->sC, P);
+                    } else if (np == 2u && direct && conv_pair_inside(g, p, &ia)) {
+                        const int8_t *a = xg + ia;
+                        mm_widen2_i8(buf, a, off, KK, s4C, P >> 2, d);
+                        if (P & 3u) mm_widen2_tail_i8(buf + 4u * (P >> 2), a, off, KK, s4C, P, d);
                     } else if (np == 2u && wide) {
                         im2col_patch(c, xg, p / OW, p % OW, stage);
                         mm_widen_i8(buf, stage, P, 0u);

@@ -161,6 +161,55 @@ static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRI
     }
 }
 
+/* mm_widen_i8 of an interior pixel pair straight from the input, no patch gathered: tap t of pixel a
+ * at a + off[t], of pixel b = a + d at a + off[t] + d. off holds the taps of 4 input channels (KK
+ * groups of 4); the next 4 channels repeat them s4C bytes further. Writes the G full groups (the
+ * last P % 4 taps are mm_widen2_tail_i8's). With d == 1 (stride 1, NCHW) one halfword load reads a
+ * tap of both pixels: (a_t, b_t), so SXTB16 of (a_t0 b_t0 a_t2 b_t2) is (a_t0, a_t2) and ROR 8 (b_t0, b_t2). */
+BBRT_NOINLINE static void mm_widen2_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *a, const uint32_t *BBRT_RESTRICT off,
+                                       uint32_t KK, uint32_t s4C, uint32_t G, uint32_t d) {
+    const int8_t *b = a + d;
+    while (G) {
+        const uint32_t *o = off;
+        uint32_t n = G < KK ? G : KK;
+        G -= n;
+        if (d == 1u) {
+            for (; n; n--, o += 4, wd += 4) {
+                uint32_t v02 = mm_read2(a + o[0]) | mm_read2(a + o[2]) << 16;
+                uint32_t v13 = mm_read2(a + o[1]) | mm_read2(a + o[3]) << 16;
+                wd[0] = dsp_sxtb16(v02);
+                wd[1] = dsp_sxtb16(v13);
+                wd[2] = dsp_sxtb16_ror8(v02);
+                wd[3] = dsp_sxtb16_ror8(v13);
+            }
+        } else {
+            for (; n; n--, o += 4, wd += 4) {
+                wd[0] = dsp_sxtb16((uint32_t)(uint8_t)a[o[0]] | (uint32_t)(uint8_t)a[o[2]] << 16);
+                wd[1] = dsp_sxtb16((uint32_t)(uint8_t)a[o[1]] | (uint32_t)(uint8_t)a[o[3]] << 16);
+                wd[2] = dsp_sxtb16((uint32_t)(uint8_t)b[o[0]] | (uint32_t)(uint8_t)b[o[2]] << 16);
+                wd[3] = dsp_sxtb16((uint32_t)(uint8_t)b[o[1]] | (uint32_t)(uint8_t)b[o[3]] << 16);
+            }
+        }
+        a += s4C;
+        b += s4C;
+    }
+}
+
+/* the last group of mm_widen2_i8 when P % 4 != 0: its P % 4 taps, zeros after them (wd: that group) */
+static void mm_widen2_tail_i8(uint32_t *wd, const int8_t *a, const uint32_t *off, uint32_t KK, uint32_t s4C,
+                              uint32_t P, uint32_t d) {
+    uint32_t va = 0, vb = 0, j, t;
+    for (j = 0, t = P & ~3u; t < P; j++, t++) {
+        const int8_t *q = a + off[t % (4u * KK)] + t / (4u * KK) * s4C;
+        va |= (uint32_t)(uint8_t)q[0] << (8u * j);
+        vb |= (uint32_t)(uint8_t)q[d] << (8u * j);
+    }
+    wd[0] = dsp_sxtb16(va);
+    wd[1] = dsp_sxtb16_ror8(va);
+    wd[2] = dsp_sxtb16(vb);
+    wd[3] = dsp_sxtb16_ror8(vb);
+}
+
 /* s[0] += a . w0, s[1] += b . w0 over the last K % 4 elements of a widened pair: x is the pair's last
  * group, w0 the row's tail */
 static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32_t K) {
