@@ -640,19 +640,21 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
                 dw_3x3sn(acc, OW, band, rs, g->sw, jb->w, jb->base);
 #endif
         } else {
-            for (j = 0; j < OW; j++) acc[j] = jb->base;
-            for (ky = 0; ky < KH; ky++) {
-                const int8_t *rp = band + ky * g->dh * rs;
 #if defined(BBRT_KERNELS_DSP)
-                if (jb->G && g->dw == 1u) {
+            if (jb->G && g->dw == 1u) { /* the first kernel row sets the accumulators to base + its taps */
+                for (ky = 0; ky < KH; ky++) {
+                    const int8_t *rp = band + ky * g->dh * rs;
                     if (g->sw == 1u)
-                        dw_row_s1(acc, OW, rp, jb->pw + 3u * jb->G * ky, jb->G);
+                        dw_row_s1(acc, OW, rp, jb->pw + 3u * jb->G * ky, jb->G, jb->base, ky == 0u);
                     else
-                        dw_row_sn(acc, OW, rp, g->sw, jb->pw + 3u * jb->G * ky, jb->G);
-                    continue;
+                        dw_row_sn(acc, OW, rp, g->sw, jb->pw + 3u * jb->G * ky, jb->G, jb->base, ky == 0u);
                 }
+            } else
 #endif
-                dw_row(acc, OW, rp, g->sw, g->dw, jb->w + ky * KW, KW);
+            {
+                for (j = 0; j < OW; j++) acc[j] = jb->base;
+                for (ky = 0; ky < KH; ky++)
+                    dw_row(acc, OW, band + ky * g->dh * rs, g->sw, g->dw, jb->w + ky * KW, KW);
             }
         }
         if (jb->q.fast) {
@@ -671,7 +673,8 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     dw_geo_t g;
     dw_job_t jb;
     uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
-    int8_t band[BBRT_DW_BAND], wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
+    uint32_t bandw[(BBRT_DW_BAND + 3u) / 4u];
+    int8_t *band = (int8_t *)bandw, wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
 #if defined(BBRT_KERNELS_DSP)
     uint32_t pw[BBRT_DW_WORDS], ky;
 #endif
@@ -693,7 +696,7 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     nmax = (BBRT_DW_BAND / rs - R) / g.sh + 1u; /* output rows per strip */
     /* image columns per band row; every other byte holds the zero point from here on */
     cols = (uint32_t)g.pl >= rs ? 0u : (g.W < rs - (uint32_t)g.pl ? g.W : rs - (uint32_t)g.pl);
-    for (j = 0; j < (BBRT_DW_BAND / rs) * rs; j++) band[j] = zx8;
+    for (j = 0; j < (BBRT_DW_BAND + 3u) / 4u; j++) bandw[j] = 0x01010101u * (uint8_t)zx8; /* the zero point, a word at a time */
     jb.g = &g;
     jb.rs = rs;
     jb.pw = 0;
@@ -718,7 +721,11 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                 jb.w = wt;
             }
             jb.base = c->b[ch];
+#if defined(BBRT_KERNELS_DSP)
+            jb.base -= c->zx * mm_sum_i8(jb.w, g.KH * g.KW);
+#else
             for (j = 0; j < g.KH * g.KW; j++) jb.base -= c->zx * jb.w[j];
+#endif
             dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
 #if defined(BBRT_KERNELS_DSP)
             if (jb.G)

@@ -124,7 +124,13 @@ BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x
 static int32_t mm_sum_i8(const int8_t *w, uint32_t K) {
     uint32_t u = 0, n;
     int32_t s = 0;
-    for (n = K >> 2; n; n--, w += 4) u = mm_usada8(dsp_read4(w) ^ 0x80808080u, u);
+    for (n = K >> 4; n; n--, w += 16) { /* 16 bytes per step: 14 instructions */
+        u = mm_usada8(dsp_read4(w) ^ 0x80808080u, u);
+        u = mm_usada8(dsp_read4(w + 4) ^ 0x80808080u, u);
+        u = mm_usada8(dsp_read4(w + 8) ^ 0x80808080u, u);
+        u = mm_usada8(dsp_read4(w + 12) ^ 0x80808080u, u);
+    }
+    for (n = (K >> 2) & 3u; n; n--, w += 4) u = mm_usada8(dsp_read4(w) ^ 0x80808080u, u);
     for (n = K & 3u; n; n--) s += *w++;
     return s + (int32_t)(u - 128u * (K & ~3u));
 }
