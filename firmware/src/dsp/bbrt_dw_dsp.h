@@ -84,6 +84,35 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
         const int8_t *rp = r + ox;
         const uint32_t *p = pw;
         uint32_t v = dsp_read4(rp), e0 = dsp_sxtb16(v), d0 = dsp_sxtb16_ror8(v);
+#if defined(__ARM_FEATURE_DSP)
+        /* 17 instructions per group (the C loop spills at -Os) */
+        uint32_t we, wd, e1, d1;
+        g = G4;
+        if (g) /* 0 when a channel's weights are all zero */
+            __asm__("1:\n\t"
+                "ldrd %[we], %[wd], [%[p]], #12\n\t"
+                "ldr %[e1], [%[rp], #2]\n\t"
+                "sxtb16 %[d1], %[e1], ror #8\n\t"
+                "sxtb16 %[e1], %[e1]\n\t"
+                "smlad %[s0], %[e0], %[we], %[s0]\n\t"
+                "smlad %[s0], %[d0], %[wd], %[s0]\n\t"
+                "smlad %[s1], %[d0], %[we], %[s1]\n\t"
+                "smlad %[s1], %[e1], %[wd], %[s1]\n\t"
+                "smlad %[s2], %[e1], %[we], %[s2]\n\t"
+                "smlad %[s2], %[d1], %[wd], %[s2]\n\t"
+                "ldr %[e0], [%[rp], #4]!\n\t"
+                "sxtb16 %[d0], %[e0], ror #8\n\t"
+                "sxtb16 %[e0], %[e0]\n\t"
+                "smlad %[s3], %[d1], %[we], %[s3]\n\t"
+                "smlad %[s3], %[e0], %[wd], %[s3]\n\t"
+                "subs %[g], %[g], #1\n\t"
+                "bne 1b"
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [e0] "+r"(e0), [d0] "+r"(d0),
+                  [rp] "+r"(rp), [p] "+r"(p), [g] "+r"(g), [we] "=&r"(we), [wd] "=&r"(wd), [e1] "=&r"(e1),
+                  [d1] "=&r"(d1)
+                :
+                : "cc", "memory");
+#else
         for (g = 0; g < G4; g++, rp += 4, p += 3) {
             const uint32_t we = p[0], wd = p[1];
             uint32_t e1, d1;
@@ -98,6 +127,7 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
             d0 = dsp_sxtb16_ror8(v);
             s3 = dsp_smlad(e0, wd, dsp_smlad(d1, we, s3));
         }
+#endif
         acc[ox] = s0;
         acc[ox + 1u] = s1;
         acc[ox + 2u] = s2;
