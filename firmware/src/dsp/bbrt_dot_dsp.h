@@ -228,6 +228,33 @@ static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32
     }
 }
 
+#if defined(__ARM_FEATURE_DSP)
+/* one group of 4 elements of mm_dot2x2w_i8: the pair's 4 words by LDRD, each weight word unpacked once */
+#define MM_DOT2X2W_GROUP                                                                                      \
+    "ldrd %[be], %[bo], [%[x], #8]\n\t"                                                                       \
+    "ldrd %[ae], %[ao], [%[x]], #16\n\t"                                                                      \
+    "ldr %[t0], [%[w]], #4\n\t"                                                                               \
+    "sxtb16 %[t1], %[t0]\n\t"                                                                                 \
+    "sxtb16 %[t0], %[t0], ror #8\n\t"                                                                         \
+    "smlad %[s00], %[ae], %[t1], %[s00]\n\t"                                                                  \
+    "smlad %[s10], %[be], %[t1], %[s10]\n\t"                                                                  \
+    "smlad %[s00], %[ao], %[t0], %[s00]\n\t"                                                                  \
+    "smlad %[s10], %[bo], %[t0], %[s10]\n\t"                                                                  \
+    "ldr %[t0], [%[w1]], #4\n\t"                                                                              \
+    "sxtb16 %[t1], %[t0]\n\t"                                                                                 \
+    "sxtb16 %[t0], %[t0], ror #8\n\t"                                                                         \
+    "smlad %[s01], %[ae], %[t1], %[s01]\n\t"                                                                  \
+    "smlad %[s11], %[be], %[t1], %[s11]\n\t"                                                                  \
+    "smlad %[s01], %[ao], %[t0], %[s01]\n\t"                                                                  \
+    "smlad %[s11], %[bo], %[t0], %[s11]\n\t"
+#define MM_DOT2X2W_OPERANDS(cnt)                                                                              \
+    : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),             \
+      [w1] "+r"(w1), [n] "+r"(cnt), [ae] "=&r"(ae), [ao] "=&r"(ao), [be] "=&r"(be), [bo] "=&r"(bo),             \
+      [t0] "=&r"(t0), [t1] "=&r"(t1)                                                                          \
+    :                                                                                                         \
+    : "cc", "memory"
+#endif
+
 /* mm_dot2x2_i8 on a widened pair of patches (mm_widen_i8): s[0] += a . w0, s[1] += b . w0,
  * s[2] += a . w1, s[3] += b . w1, w1 = w0 + K. A last partial group runs in the loop (its padding x = 0),
  * so the rows are read up to 3 bytes past w1's end: the caller has rows after w1 (else mm_dot1x2w_i8).
@@ -239,33 +266,11 @@ BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRIC
     uint32_t n = (K + 3u) >> 2;
 #if defined(__ARM_FEATURE_DSP)
     const int8_t *w1 = w + K;
-    if (n) {
-        uint32_t ae, ao, be, bo, t0, t1;
-        __asm__("1:\n\t"
-                "ldrd %[be], %[bo], [%[x], #8]\n\t"
-                "ldrd %[ae], %[ao], [%[x]], #16\n\t"
-                "ldr %[t0], [%[w]], #4\n\t"
-                "sxtb16 %[t1], %[t0]\n\t"
-                "sxtb16 %[t0], %[t0], ror #8\n\t"
-                "smlad %[s00], %[ae], %[t1], %[s00]\n\t"
-                "smlad %[s10], %[be], %[t1], %[s10]\n\t"
-                "smlad %[s00], %[ao], %[t0], %[s00]\n\t"
-                "smlad %[s10], %[bo], %[t0], %[s10]\n\t"
-                "ldr %[t0], [%[w1]], #4\n\t"
-                "sxtb16 %[t1], %[t0]\n\t"
-                "sxtb16 %[t0], %[t0], ror #8\n\t"
-                "smlad %[s01], %[ae], %[t1], %[s01]\n\t"
-                "smlad %[s11], %[be], %[t1], %[s11]\n\t"
-                "smlad %[s01], %[ao], %[t0], %[s01]\n\t"
-                "smlad %[s11], %[bo], %[t0], %[s11]\n\t"
-                "subs %[n], %[n], #1\n\t"
-                "bne 1b"
-                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
-                  [w1] "+r"(w1), [n] "+r"(n), [ae] "=&r"(ae), [ao] "=&r"(ao), [be] "=&r"(be), [bo] "=&r"(bo),
-                  [t0] "=&r"(t0), [t1] "=&r"(t1)
-                :
-                : "cc", "memory");
-    }
+    uint32_t ae, ao, be, bo, t0, t1, m = n >> 1;
+    /* two groups per step (17 instructions per group), then the odd one */
+    if (m) __asm__("1:\n\t" MM_DOT2X2W_GROUP MM_DOT2X2W_GROUP "subs %[n], %[n], #1\n\t"
+                   "bne 1b" MM_DOT2X2W_OPERANDS(m));
+    if (n & 1u) __asm__(MM_DOT2X2W_GROUP MM_DOT2X2W_OPERANDS(n));
 #else
     for (; n; n--, x += 4, w += 4) {
         uint32_t v = dsp_read4(w), ve = dsp_sxtb16(v), vo = dsp_sxtb16_ror8(v);
