@@ -1398,6 +1398,39 @@ BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, ui
         for (i = 0; i < n; i++) t[i] = add_rq_fast((int32_t)x[i] * f, m, kc, e, r2, nm);
 }
 
+/* An input's term add_rq_fast(x * f, ...) depends on its int8 x alone: on long same-shape runs both
+ * terms come from 256-entry tables (the same integers, computed once per run), leaving the output's
+ * requantization per element. */
+#define BBRT_ADD_LUT_MIN 1024u /* elements from which the tables (2 KiB of stack) pay for themselves */
+BBRT_NOINLINE static void add_i8_lut(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n,
+                                     int64_t ca, int64_t cb) {
+    const add_rq_t *qa = &k->qa, *qb = &k->qb, *qy = &k->qy;
+    const int32_t f = 1 << (k->ls + 1), zy = k->zy, lo = k->lo, hi = k->hi;
+    const int32_t m = qy->m, e = qy->e, r2 = qy->r2, nm = qy->nm;
+    const int64_t rnd = (int64_t)1 << 31;
+    int32_t ta[256], tb[256], x; /* 2 * the term of x + 128 */
+    const int32_t *tac = ta + 128, *tbc = tb + 128;
+    const int8_t *end = pa + n;
+    for (x = -128; x < 128; x++) {
+        ta[x + 128] = 2 * add_rq_fast(x * f, qa->m, ca, qa->e, qa->r2, qa->nm);
+        tb[x + 128] = 2 * add_rq_fast(x * f, qb->m, cb, qb->e, qb->r2, qb->nm);
+    }
+    /* element i of a and b is read before y[i] is written (in place) */
+#if defined(BBRT_KERNELS_DSP)
+    if (lo == -128 && hi == 127 && e > 0) { /* SMMULR is the hi word with + 2^31; SSAT the clamp */
+        for (; pa != end; pa++, pb++, py++) {
+            const int32_t h = dsp_smmulr(tac[*pa] + tbc[*pb], m);
+            *py = (int8_t)dw_ssat8(((h + r2 + (h >> 31)) >> e) + zy);
+        }
+        return;
+    }
+#endif
+    for (; pa != end; pa++, pb++, py++) {
+        int32_t v = add_rq_fast(tac[*pa] + tbc[*pb], m, rnd, e, r2, nm) + zy;
+        *py = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+    }
+}
+
 /* y[i] = a[i * sa] + b[i * sb] for i < n; y may be a or b (element i is read before it is written) */
 static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n, uint32_t sa,
                         uint32_t sb) {
@@ -1414,6 +1447,10 @@ static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, i
                                     qy->m, rnd, qy->e, qy->r2, qy->nm) + zy;
             py[i] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
         }
+        return;
+    }
+    if (sa == 1u && sb == 1u && n >= BBRT_ADD_LUT_MIN) { /* same shape, long: each input's term from a table */
+        add_i8_lut(k, pa, pb, py, n, ca, cb);
         return;
     }
     if (sa == 1u && sb == 1u) { /* same shape: three passes over chunks, each with few live values */
