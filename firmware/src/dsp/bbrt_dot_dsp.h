@@ -541,6 +541,25 @@ BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, 
     const int32_t zy = k->zy, lo = k->lo, hi = k->hi;
     const uint32_t OHW = k->OHW, P = k->P;
     uint32_t i;
+    if (lo == -128 && hi == 127) { /* no activation clamp (the models' convs): SSAT, a channel's rounding once */
+        for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
+            int32_t s[4], m, t, r;
+            s[0] = s[1] = base[i];
+            s[2] = s[3] = base[i + 1u];
+            mm_dot2x2w_i8(s, x, w, P);
+            m = qm[i];
+            t = qt[i];
+            r = 1 << (t - 1);
+            o[0] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[0] * m) >> 32) + r) >> t) + zy);
+            o[1] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[1] * m) >> 32) + r) >> t) + zy);
+            m = qm[i + 1u];
+            t = qt[i + 1u];
+            r = 1 << (t - 1);
+            o[OHW] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[2] * m) >> 32) + r) >> t) + zy);
+            o[OHW + 1u] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[3] * m) >> 32) + r) >> t) + zy);
+        }
+        return;
+    }
     for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
         int32_t s[4];
         s[0] = s[1] = base[i];
