@@ -484,12 +484,22 @@ static MM_INLINE int8_t mm_rq8i(int32_t acc, int32_t m, int32_t shift, int32_t z
     return sat8(mbqm(acc, m, shift) + zy, lo, hi);
 }
 
+/* mm_rq8i without an activation clamp (lo -128, hi 127): SSAT */
+static MM_INLINE int8_t mm_rq8s(int32_t acc, int32_t m, int32_t shift, int32_t zy) {
+    if ((uint32_t)(shift + 31) <= 29u) {
+        const int32_t t = -shift - 1;
+        return (int8_t)dsp_ssat8((((int32_t)(((int64_t)acc * m) >> 32) + (1 << (t - 1))) >> t) + zy);
+    }
+    return sat8(mbqm(acc, m, shift) + zy, -128, 127);
+}
+
 /* one row of an FC whose input zero point is folded into the bias: o[n] = rq(b[n] + x . w_n) for the
  * Nn rows of w, blocks of 4 rows against x (widened in xw when xw is not NULL), requantized inline: the
  * loop in a function of its own keeps its values in registers (about 15 instructions per output) */
 BBRT_NOINLINE static void mm_fc_row(int8_t *o, const int8_t *x, const uint32_t *xw, const int8_t *w,
                                     const int32_t *b, const int32_t *rq, uint32_t K, uint32_t Nn, int32_t zy,
                                     int32_t lo, int32_t hi) {
+    const int full = lo == -128 && hi == 127;
     uint32_t n, j;
     int32_t s[4];
     for (n = 0; n + 4u <= Nn; n += 4u, w += 4u * K, b += 4, rq += 8) {
@@ -501,7 +511,10 @@ BBRT_NOINLINE static void mm_fc_row(int8_t *o, const int8_t *x, const uint32_t *
             mm_dot4w_i8(s, xw, x, w, K);
         else
             mm_dot4_i8(s, x, w, K);
-        for (j = 0; j < 4u; j++) *o++ = mm_rq8i(s[j], rq[2u * j], rq[2u * j + 1u], zy, lo, hi);
+        if (full)
+            for (j = 0; j < 4u; j++) *o++ = mm_rq8s(s[j], rq[2u * j], rq[2u * j + 1u], zy);
+        else
+            for (j = 0; j < 4u; j++) *o++ = mm_rq8i(s[j], rq[2u * j], rq[2u * j + 1u], zy, lo, hi);
     }
     if (n + 2u <= Nn) {
         s[0] = b[0];
