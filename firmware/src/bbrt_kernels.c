@@ -696,7 +696,8 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     nmax = (BBRT_DW_BAND / rs - R) / g.sh + 1u; /* output rows per strip */
     /* image columns per band row; every other byte holds the zero point from here on */
     cols = (uint32_t)g.pl >= rs ? 0u : (g.W < rs - (uint32_t)g.pl ? g.W : rs - (uint32_t)g.pl);
-    for (j = 0; j < (BBRT_DW_BAND + 3u) / 4u; j++) bandw[j] = 0x01010101u * (uint8_t)zx8; /* the zero point, a word at a time */
+    for (j = 0; j < (BBRT_DW_BAND + 3u) / 4u; j++) /* the zero point, a word at a time */
+        bandw[j] = 0x01010101u * (uint8_t)zx8;
     jb.g = &g;
     jb.rs = rs;
     jb.pw = 0;

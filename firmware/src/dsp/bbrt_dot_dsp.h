@@ -46,6 +46,37 @@ static int32_t dot_i8(const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT
  * neither the weights nor the patch need reordering). The loops count down, so a step costs two
  * instructions of overhead at -Os. */
 
+#if defined(__ARM_FEATURE_DSP)
+/* one group of 4 elements of mm_dot2x2_i8 */
+#define MM_DOT2X2_GROUP \
+    "ldr %[t1], [%[w], %[K]]\n\t" \
+    "ldr %[t0], [%[w]], #4\n\t" \
+    "sxtb16 %[t3], %[t1]\n\t" \
+    "sxtb16 %[t1], %[t1], ror #8\n\t" \
+    "sxtb16 %[t2], %[t0]\n\t" \
+    "sxtb16 %[t0], %[t0], ror #8\n\t" \
+    "ldr %[t5], [%[x], %[K]]\n\t" \
+    "sxtb16 %[t4], %[t5]\n\t" \
+    "sxtb16 %[t5], %[t5], ror #8\n\t" \
+    "smlad %[s10], %[t4], %[t2], %[s10]\n\t" \
+    "smlad %[s11], %[t4], %[t3], %[s11]\n\t" \
+    "smlad %[s10], %[t5], %[t0], %[s10]\n\t" \
+    "smlad %[s11], %[t5], %[t1], %[s11]\n\t" \
+    "ldr %[t5], [%[x]], #4\n\t" \
+    "sxtb16 %[t4], %[t5]\n\t" \
+    "sxtb16 %[t5], %[t5], ror #8\n\t" \
+    "smlad %[s00], %[t4], %[t2], %[s00]\n\t" \
+    "smlad %[s01], %[t4], %[t3], %[s01]\n\t" \
+    "smlad %[s00], %[t5], %[t0], %[s00]\n\t" \
+    "smlad %[s01], %[t5], %[t1], %[s01]\n\t"
+#define MM_DOT2X2_OPERANDS(cnt) \
+    : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w), \
+      [n] "+r"(cnt), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), \
+      [t5] "=&r"(t5) \
+    : [K] "r"(K) \
+    : "cc", "memory"
+#endif
+
 /* s[0] += x0 . w0, s[1] += x1 . w0, s[2] += x0 . w1, s[3] += x1 . w1 over K elements, where
  * x1 = x0 + K and w1 = w0 + K: 2 pixels x 2 output channels, 16 MACs per 4 loads and 8 SMLAD */
 BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
@@ -53,39 +84,12 @@ BBRT_NOINLINE static void mm_dot2x2_i8(int32_t *s, const int8_t *BBRT_RESTRICT x
     int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
     uint32_t n = K >> 2;
 #if defined(__ARM_FEATURE_DSP)
-    /* the loop below in 22 instructions per 16 MACs: at -Os the C version needs 14 registers and
-     * spills 5 of them in the loop */
-    if (n) {
-        uint32_t t0, t1, t2, t3, t4, t5;
-        __asm__("1:\n\t"
-                "ldr %[t1], [%[w], %[K]]\n\t"
-                "ldr %[t0], [%[w]], #4\n\t"
-                "sxtb16 %[t3], %[t1]\n\t"
-                "sxtb16 %[t1], %[t1], ror #8\n\t"
-                "sxtb16 %[t2], %[t0]\n\t"
-                "sxtb16 %[t0], %[t0], ror #8\n\t"
-                "ldr %[t5], [%[x], %[K]]\n\t"
-                "sxtb16 %[t4], %[t5]\n\t"
-                "sxtb16 %[t5], %[t5], ror #8\n\t"
-                "smlad %[s10], %[t4], %[t2], %[s10]\n\t"
-                "smlad %[s11], %[t4], %[t3], %[s11]\n\t"
-                "smlad %[s10], %[t5], %[t0], %[s10]\n\t"
-                "smlad %[s11], %[t5], %[t1], %[s11]\n\t"
-                "ldr %[t5], [%[x]], #4\n\t"
-                "sxtb16 %[t4], %[t5]\n\t"
-                "sxtb16 %[t5], %[t5], ror #8\n\t"
-                "smlad %[s00], %[t4], %[t2], %[s00]\n\t"
-                "smlad %[s01], %[t4], %[t3], %[s01]\n\t"
-                "smlad %[s00], %[t5], %[t0], %[s00]\n\t"
-                "smlad %[s01], %[t5], %[t1], %[s01]\n\t"
-                "subs %[n], %[n], #1\n\t"
-                "bne 1b"
-                : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
-                  [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-                  [t5] "=&r"(t5)
-                : [K] "r"(K)
-                : "cc", "memory");
-    }
+    /* 20 instructions per group of 16 MACs, two groups per step, then the odd one: at -Os the C
+     * version needs 14 registers and spills 5 of them in the loop */
+    uint32_t t0, t1, t2, t3, t4, t5, m = n >> 1;
+    if (m) __asm__("1:\n\t" MM_DOT2X2_GROUP MM_DOT2X2_GROUP "subs %[n], %[n], #1\n\t"
+                   "bne 1b" MM_DOT2X2_OPERANDS(m));
+    if (n & 1u) __asm__(MM_DOT2X2_GROUP MM_DOT2X2_OPERANDS(n));
 #else
     while (n--) {
         uint32_t a = dsp_read4(x), b = dsp_read4(x + K), v = dsp_read4(w);

@@ -159,7 +159,8 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
     }
 }
 
-/* any stride: acc[ox] = (first ? base : acc[ox]) + sum_k r[ox * sw + k] w[k], one output per step; reads up to r[(n-1) sw + 4G - 1] */
+/* any stride: acc[ox] = (first ? base : acc[ox]) + sum_k r[ox * sw + k] w[k], one output per step; reads up
+ * to r[(n-1) sw + 4G - 1] */
 BBRT_NOINLINE static void dw_row_sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw,
                                     const uint32_t *BBRT_RESTRICT pw, uint32_t G, int32_t base, int first) {
     uint32_t ox, g;
