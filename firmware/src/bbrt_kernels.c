@@ -674,19 +674,21 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
                 dw_3x3sn(acc, OW, band, rs, g->sw, jb->w, jb->base);
 #endif
         } else {
-            for (j = 0; j < OW; j++) acc[j] = jb->base;
-            for (ky = 0; ky < KH; ky++) {
-                const int8_t *rp = band + ky * g->dh * rs;
 #if defined(BBRT_KERNELS_DSP)
-                if (jb->G && g->dw == 1u) {
+            if (jb->G && g->dw == 1u) { /* the first kernel row sets the accumulators to base + its taps */
+                for (ky = 0; ky < KH; ky++) {
+                    const int8_t *rp = band + ky * g->dh * rs;
                     if (g->sw == 1u)
-                        dw_row_s1(acc, OW, rp, jb->pw + 3u * jb->G * ky, jb->G);
+                        dw_row_s1(acc, OW, rp, jb->pw + 3u * jb->G * ky, jb->G, jb->base, ky == 0u);
                     else
-                        dw_row_sn(acc, OW, rp, g->sw, jb->pw + 3u * jb->G * ky, jb->G);
-                    continue;
+                        dw_row_sn(acc, OW, rp, g->sw, jb->pw + 3u * jb->G * ky, jb->G, jb->base, ky == 0u);
                 }
+            } else
 #endif
-                dw_row(acc, OW, rp, g->sw, g->dw, jb->w + ky * KW, KW);
+            {
+                for (j = 0; j < OW; j++) acc[j] = jb->base;
+                for (ky = 0; ky < KH; ky++)
+                    dw_row(acc, OW, band + ky * g->dh * rs, g->sw, g->dw, jb->w + ky * KW, KW);
             }
         }
         if (jb->q.fast) {
@@ -705,7 +707,8 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     dw_geo_t g;
     dw_job_t jb;
     uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
-    int8_t band[BBRT_DW_BAND], wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
+    uint32_t bandw[(BBRT_DW_BAND + 3u) / 4u];
+    int8_t *band = (int8_t *)bandw, wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
 #if defined(BBRT_KERNELS_DSP)
     uint32_t pw[BBRT_DW_WORDS], ky;
 #endif
@@ -727,7 +730,8 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     nmax = (BBRT_DW_BAND / rs - R) / g.sh + 1u; /* output rows per strip */
     /* image columns per band row; every other byte holds the zero point from here on */
     cols = (uint32_t)g.pl >= rs ? 0u : (g.W < rs - (uint32_t)g.pl ? g.W : rs - (uint32_t)g.pl);
-    for (j = 0; j < (BBRT_DW_BAND / rs) * rs; j++) band[j] = zx8;
+    for (j = 0; j < (BBRT_DW_BAND + 3u) / 4u; j++) /* the zero point, a word at a time */
+        bandw[j] = 0x01010101u * (uint8_t)zx8;
     jb.g = &g;
     jb.rs = rs;
     jb.pw = 0;
@@ -752,7 +756,11 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                 jb.w = wt;
             }
             jb.base = c->b[ch];
+#if defined(BBRT_KERNELS_DSP)
+            jb.base -= c->zx * mm_sum_i8(jb.w, g.KH * g.KW);
+#else
             for (j = 0; j < g.KH * g.KW; j++) jb.base -= c->zx * jb.w[j];
+#endif
             dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
 #if defined(BBRT_KERNELS_DSP)
             if (jb.G)
@@ -837,6 +845,21 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
     }
 }
 
+#if defined(BBRT_KERNELS_DSP)
+#define BBRT_IM2COL_KK 16u /* kernels of up to this many taps (KH x KW) widen interior pairs directly */
+/* output pixels p and p + 1 in one output row, both windows inside the image: 1, and *ia = the offset of
+ * pixel p's window corner in the group's input */
+static int conv_pair_inside(const conv_geo_t *g, uint32_t p, uint32_t *ia) {
+    const uint32_t oy = p / g->OW, ox = p % g->OW;
+    const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
+    if (ox + 1u >= g->OW || iy0 < 0 || ix0 < 0 || iy0 + (int32_t)(g->KH - 1u) * g->dh >= (int32_t)g->H ||
+        ix0 + g->sw + (int32_t)(g->KW - 1u) * g->dw >= (int32_t)g->W)
+        return 0;
+    *ia = (uint32_t)iy0 * g->sH + (uint32_t)ix0 * g->sW;
+    return 1;
+}
+#endif
+
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
  * b + sum over the taps inside the image of (x - zx) * w. The DSP build gathers two pixels' patches
  * and runs 2 pixels x 2 channels per dot product: widened to 16-bit pairs once (mm_dot2x2w_i8) when
@@ -850,6 +873,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
     uint32_t n, gi, oc0, oc, p, np;
     uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the patches (int8), or the widened pair + a staging patch */
+#if defined(BBRT_KERNELS_DSP)
+    uint32_t ia;
+#endif
     int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
 #if defined(BBRT_KERNELS_DSP)
@@ -861,6 +887,11 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const int dense = wide && KK == 1u && P % 4u == 0u && g->sW == 1u && g->sh == 1 && g->sw == 1 && g->pt == 0 &&
                       g->pl == 0 && g->OH == g->H && g->OW == g->W;
     int8_t *stage = (int8_t *)(buf + P4);
+    /* interior pixel pairs widened straight from the input (mm_widen2_i8): the offsets of the taps of 4
+     * input channels from a pixel's window corner; pixel b = a + 1 is d bytes after a */
+    uint32_t off[4u * BBRT_IM2COL_KK];
+    const int direct = wide && !dense && KK <= BBRT_IM2COL_KK;
+    const uint32_t d = (uint32_t)g->sw * g->sW, s4C = 4u * g->sC;
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
@@ -873,6 +904,13 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     blk.hi = amax;
     blk.OHW = OHW;
     blk.P = P;
+    if (direct) {
+        uint32_t t;
+        for (t = 0; t < 4u * KK; t++) {
+            const uint32_t r = t % KK;
+            off[t] = t / KK * g->sC + r / g->KW * (uint32_t)g->dh * g->sH + r % g->KW * (uint32_t)g->dw * g->sW;
+        }
+    }
 #endif
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
@@ -905,6 +943,10 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                     if (p + 1u < OHW && pairs) np = 2u;
                     if (np == 2u && dense) {
                         mm_widen1x1_i8(buf, xg + p, g->sC, P);
+                    } else if (np == 2u && direct && conv_pair_inside(g, p, &ia)) {
+                        const int8_t *a = xg + ia;
+                        mm_widen2_i8(buf, a, off, KK, s4C, P >> 2, d);
+                        if (P & 3u) mm_widen2_tail_i8(buf + 4u * (P >> 2), a, off, KK, s4C, P, d);
                     } else if (np == 2u && wide) {
                         im2col_patch(c, xg, p / OW, p % OW, stage);
                         mm_widen_i8(buf, stage, P, 0u);
@@ -987,6 +1029,9 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
         }
 }
 
+#ifndef BBRT_FC_WIDE_MAX
+#define BBRT_FC_WIDE_MAX 768u /* DSP build: the longest FC row whose x is widened once (stack: 2 bytes each) */
+#endif
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
     const int8_t *x, *w;
@@ -994,6 +1039,10 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     int8_t *o;
     uint32_t rows, K, Nn, r, n;
     int32_t zx, zy, lo = op->p[0], hi = op->p[1], folded = op->p[2];
+#if defined(BBRT_KERNELS_DSP)
+    uint32_t xw[BBRT_FC_WIDE_MAX / 2u]; /* x widened (mm_widen1_i8) */
+    int wide;
+#endif
     TN(0); TN(1); TN(2); TN(3); TOUT;
     x = (const int8_t *)t[0].data;
     w = (const int8_t *)t[1].data;
@@ -1005,11 +1054,21 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     Nn = t[1].dims[0];
     K = t[1].dims[1];
     rows = t[0].count / K;
+#if defined(BBRT_KERNELS_DSP)
+    wide = K >= 8u && K <= BBRT_FC_WIDE_MAX;
+#endif
     for (r = 0; r < rows; r++, x += K) {
 #if defined(BBRT_KERNELS_MVE)
         mve_fc_row(x, w, b, rq, Nn, K, zx, folded, zy, lo, hi, o); /* 4 rows per pass (mve/bbrt_mve.h) */
         o += Nn;
         continue;
+#elif defined(BBRT_KERNELS_DSP)
+        if (folded || zx == 0) {
+            if (wide) mm_widen1_i8(xw, x, K); /* once per row, for every block of 4 output rows */
+            mm_fc_row(o, x, wide ? xw : NULL, w, b, rq, K, Nn, zy, lo, hi);
+            o += Nn;
+            continue;
+        }
 #endif
         for (n = 0; n < Nn; n++) {
             const int8_t *wr = w + (size_t)n * K;
@@ -1388,6 +1447,39 @@ BBRT_NOINLINE static void add_term(int32_t *BBRT_RESTRICT t, const int8_t *x, ui
         for (i = 0; i < n; i++) t[i] = add_rq_fast((int32_t)x[i] * f, m, kc, e, r2, nm);
 }
 
+/* An input's term add_rq_fast(x * f, ...) depends on its int8 x alone: on long same-shape runs both
+ * terms come from 256-entry tables (the same integers, computed once per run), leaving the output's
+ * requantization per element. */
+#define BBRT_ADD_LUT_MIN 1024u /* elements from which the tables (2 KiB of stack) pay for themselves */
+BBRT_NOINLINE static void add_i8_lut(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n,
+                                     int64_t ca, int64_t cb) {
+    const add_rq_t *qa = &k->qa, *qb = &k->qb, *qy = &k->qy;
+    const int32_t f = 1 << (k->ls + 1), zy = k->zy, lo = k->lo, hi = k->hi;
+    const int32_t m = qy->m, e = qy->e, r2 = qy->r2, nm = qy->nm;
+    const int64_t rnd = (int64_t)1 << 31;
+    int32_t ta[256], tb[256], x; /* 2 * the term of x + 128 */
+    const int32_t *tac = ta + 128, *tbc = tb + 128;
+    const int8_t *end = pa + n;
+    for (x = -128; x < 128; x++) {
+        ta[x + 128] = 2 * add_rq_fast(x * f, qa->m, ca, qa->e, qa->r2, qa->nm);
+        tb[x + 128] = 2 * add_rq_fast(x * f, qb->m, cb, qb->e, qb->r2, qb->nm);
+    }
+    /* element i of a and b is read before y[i] is written (in place) */
+#if defined(BBRT_KERNELS_DSP)
+    if (lo == -128 && hi == 127 && e > 0) { /* SMMULR is the hi word with + 2^31; SSAT the clamp */
+        for (; pa != end; pa++, pb++, py++) {
+            const int32_t h = dsp_smmulr(tac[*pa] + tbc[*pb], m);
+            *py = (int8_t)dw_ssat8(((h + r2 + (h >> 31)) >> e) + zy);
+        }
+        return;
+    }
+#endif
+    for (; pa != end; pa++, pb++, py++) {
+        int32_t v = add_rq_fast(tac[*pa] + tbc[*pb], m, rnd, e, r2, nm) + zy;
+        *py = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+    }
+}
+
 /* y[i] = a[i * sa] + b[i * sb] for i < n; y may be a or b (element i is read before it is written) */
 static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, int8_t *py, uint32_t n, uint32_t sa,
                         uint32_t sb) {
@@ -1412,6 +1504,10 @@ static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, i
         return;
     }
 #endif
+    if (sa == 1u && sb == 1u && n >= BBRT_ADD_LUT_MIN) { /* same shape, long: each input's term from a table */
+        add_i8_lut(k, pa, pb, py, n, ca, cb);
+        return;
+    }
     if (sa == 1u && sb == 1u) { /* same shape: three passes over chunks, each with few live values */
         int32_t t[BBRT_ADD_CHUNK];
         uint32_t i0, c;

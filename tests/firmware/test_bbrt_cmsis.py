@@ -390,6 +390,17 @@ def test_add_i8_dsp_and_portable_equal_the_reference_also_in_place(c: int, h: in
                                                                    seed: int, shift: float, scale: float) -> None:
     """ADD_I8's flat same-shape loop and broadcast runs, both builds, equal TFLite's integer add; also with
     the output placed over an input (the in-place residual add: each element read before it is written)."""
+    check_add(c, h, w, kind, alias, seed, shift, scale)
+
+
+@pytest.mark.parametrize("alias,seed,shift,scale", [(False, 1, 0.5, 1.0), (True, 2, -1.0, 7.0), (True, 3, 1.5, 0.1)])
+def test_add_i8_long_same_shape_runs_equal_the_reference(alias: bool, seed: int, shift: float, scale: float) -> None:
+    """Same-shape runs of 1024 elements and more, whose input terms come from 256-entry tables, both builds."""
+    check_add(16, 8, 9, "same", alias, seed, shift, scale)
+
+
+def check_add(c: int, h: int, w: int, kind: str, alias: bool, seed: int, shift: float, scale: float) -> None:
+    """One ADD_I8 program on random inputs: the portable and the DSP host builds equal add_i8_reference."""
     full, chan = [1, c, h, w], [1, c, 1, 1]
     a_shape, b_shape = {"same": (full, full), "b per channel": (full, chan), "a per channel": (chan, full),
                         "b scalar": (full, [1])}[kind]

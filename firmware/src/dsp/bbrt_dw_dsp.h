@@ -56,26 +56,85 @@ static inline void dw_3x3sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t
  * d[g] = (w[4g+1], w[4g+3]) and, for the next output of a stride-1 row (its taps one column to the
  * right), f[g] = (w[4g-1], w[4g+1]); taps outside [0, K) are 0. Layout per group: e, d, f. */
 static void dw_pack_row(uint32_t *pw, const int8_t *w, uint32_t K, uint32_t G) {
-    int32_t t[BBRT_DW_WORDS / 3u * 4u + 2u]; /* t[1 + k] = w[k], 0 around */
+    uint32_t t[BBRT_DW_WORDS / 3u + 2u]; /* as bytes: byte 2 + k = w[k], 0 around */
+    int8_t *tb = (int8_t *)t;
     uint32_t g, k;
-    t[0] = 0;
-    for (k = 0; k < K; k++) t[1u + k] = w[k];
-    for (k = K + 1u; k < 4u * G + 2u; k++) t[k] = 0;
+    for (k = 0; k < G + 2u; k++) t[k] = 0;
+    for (k = 0; k < K; k++) tb[2u + k] = w[k];
     for (g = 0; g < G; g++) {
-        const int32_t *u = t + 4u * g;
-        pw[3u * g] = dw_pack(u[1], u[3]);
-        pw[3u * g + 1u] = dw_pack(u[2], u[4]);
-        pw[3u * g + 2u] = dw_pack(u[0], u[2]);
+        const uint32_t v = dsp_read4(tb + 4u * g + 2u); /* w[4g .. 4g + 3] */
+        pw[3u * g] = dsp_sxtb16(v);
+        pw[3u * g + 1u] = dsp_sxtb16_ror8(v);
+        pw[3u * g + 2u] = dsp_sxtb16(dsp_read4(tb + 4u * g + 1u)); /* (w[4g - 1], w[4g + 1]) */
     }
 }
 
-/* stride 1: acc[ox] += sum_k r[ox + k] w[k], two outputs per step; reads r[0 .. n + 4G - 2] (the band
- * row's slack covers the bytes past the taps, which meet zero weights) */
+/* stride 1: acc[ox] = (first ? base : acc[ox]) + sum_k r[ox + k] w[k]. Four outputs per step on the
+ * (e, d) words of each group: with v = r[ox + 4g ..], SXTB16 of r[ox + 4g + 2 ..] gives (x2, x4), (x3, x5),
+ * so each output's taps pair up with the same two weight words and every x word is unpacked once for
+ * 8 SMLADs; the remaining outputs two per step (e, d, f). Reads r[0 .. n + 4G - 1]: the caller's G
+ * covers the taps (the band row's slack holds the bytes past them, which meet zero weights) */
 BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r,
-                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G) {
+                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G, int32_t base, int first) {
     uint32_t ox, g;
-    for (ox = 0; ox + 2u <= n; ox += 2u) {
-        int32_t s0 = acc[ox], s1 = acc[ox + 1u];
+    const uint32_t G4 = G - 1u + (pw[3u * (G - 1u)] | pw[3u * (G - 1u) + 1u] ? 1u : 0u); /* groups with taps */
+    for (ox = 0; ox + 4u <= n; ox += 4u) {
+        int32_t s0 = first ? base : acc[ox], s1 = first ? base : acc[ox + 1u], s2 = first ? base : acc[ox + 2u],
+                s3 = first ? base : acc[ox + 3u];
+        const int8_t *rp = r + ox;
+        const uint32_t *p = pw;
+        uint32_t v = dsp_read4(rp), e0 = dsp_sxtb16(v), d0 = dsp_sxtb16_ror8(v);
+#if defined(__ARM_FEATURE_DSP)
+        /* 17 instructions per group (the C loop spills at -Os) */
+        uint32_t we, wd, e1, d1;
+        g = G4;
+        if (g) /* 0 when a channel's weights are all zero */
+            __asm__("1:\n\t"
+                "ldrd %[we], %[wd], [%[p]], #12\n\t"
+                "ldr %[e1], [%[rp], #2]\n\t"
+                "sxtb16 %[d1], %[e1], ror #8\n\t"
+                "sxtb16 %[e1], %[e1]\n\t"
+                "smlad %[s0], %[e0], %[we], %[s0]\n\t"
+                "smlad %[s0], %[d0], %[wd], %[s0]\n\t"
+                "smlad %[s1], %[d0], %[we], %[s1]\n\t"
+                "smlad %[s1], %[e1], %[wd], %[s1]\n\t"
+                "smlad %[s2], %[e1], %[we], %[s2]\n\t"
+                "smlad %[s2], %[d1], %[wd], %[s2]\n\t"
+                "ldr %[e0], [%[rp], #4]!\n\t"
+                "sxtb16 %[d0], %[e0], ror #8\n\t"
+                "sxtb16 %[e0], %[e0]\n\t"
+                "smlad %[s3], %[d1], %[we], %[s3]\n\t"
+                "smlad %[s3], %[e0], %[wd], %[s3]\n\t"
+                "subs %[g], %[g], #1\n\t"
+                "bne 1b"
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [e0] "+r"(e0), [d0] "+r"(d0),
+                  [rp] "+r"(rp), [p] "+r"(p), [g] "+r"(g), [we] "=&r"(we), [wd] "=&r"(wd), [e1] "=&r"(e1),
+                  [d1] "=&r"(d1)
+                :
+                : "cc", "memory");
+#else
+        for (g = 0; g < G4; g++, rp += 4, p += 3) {
+            const uint32_t we = p[0], wd = p[1];
+            uint32_t e1, d1;
+            v = dsp_read4(rp + 2);
+            e1 = dsp_sxtb16(v);
+            d1 = dsp_sxtb16_ror8(v);
+            s0 = dsp_smlad(d0, wd, dsp_smlad(e0, we, s0));
+            s1 = dsp_smlad(e1, wd, dsp_smlad(d0, we, s1));
+            s2 = dsp_smlad(d1, wd, dsp_smlad(e1, we, s2));
+            v = dsp_read4(rp + 4);
+            e0 = dsp_sxtb16(v);
+            d0 = dsp_sxtb16_ror8(v);
+            s3 = dsp_smlad(e0, wd, dsp_smlad(d1, we, s3));
+        }
+#endif
+        acc[ox] = s0;
+        acc[ox + 1u] = s1;
+        acc[ox + 2u] = s2;
+        acc[ox + 3u] = s3;
+    }
+    for (; ox + 2u <= n; ox += 2u) {
+        int32_t s0 = first ? base : acc[ox], s1 = first ? base : acc[ox + 1u];
         const int8_t *rp = r + ox;
         const uint32_t *p = pw;
         for (g = 0; g < G; g++, rp += 4, p += 3) {
@@ -89,7 +148,7 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
         acc[ox + 1u] = s1;
     }
     if (ox < n) {
-        int32_t s0 = acc[ox];
+        int32_t s0 = first ? base : acc[ox];
         const int8_t *rp = r + ox;
         for (g = 0; g < G; g++, rp += 4) {
             uint32_t v = dsp_read4(rp);
@@ -100,12 +159,13 @@ BBRT_NOINLINE static void dw_row_s1(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
     }
 }
 
-/* any stride: acc[ox] += sum_k r[ox * sw + k] w[k], one output per step; reads up to r[(n-1) sw + 4G - 1] */
+/* any stride: acc[ox] = (first ? base : acc[ox]) + sum_k r[ox * sw + k] w[k], one output per step; reads up
+ * to r[(n-1) sw + 4G - 1] */
 BBRT_NOINLINE static void dw_row_sn(int32_t *BBRT_RESTRICT acc, uint32_t n, const int8_t *r, uint32_t sw,
-                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G) {
+                                    const uint32_t *BBRT_RESTRICT pw, uint32_t G, int32_t base, int first) {
     uint32_t ox, g;
     for (ox = 0; ox < n; ox++, r += sw) {
-        int32_t s0 = acc[ox];
+        int32_t s0 = first ? base : acc[ox];
         const int8_t *rp = r;
         const uint32_t *p = pw;
         for (g = 0; g < G; g++, rp += 4, p += 3) {

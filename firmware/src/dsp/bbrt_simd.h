@@ -23,6 +23,18 @@ static inline int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* v clamped to [-128, 127] */
+static inline int32_t dsp_ssat8(int32_t v) {
+    int32_t r;
+    __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+/* (a * b + 2^31) >> 32: the rounded high word of the product */
+static inline int32_t dsp_smmulr(int32_t a, int32_t b) {
+    int32_t r;
+    __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
 /* 2 bytes at any address, little-endian (LDRH) */
 static inline uint32_t mm_read2(const int8_t *p) {
     uint16_t v;
@@ -51,6 +63,8 @@ static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
     int32_t hi = (int32_t)(int16_t)(uint16_t)(a >> 16) * (int32_t)(int16_t)(uint16_t)(b >> 16);
     return (int32_t)((uint32_t)acc + (uint32_t)lo + (uint32_t)hi);
 }
+static int32_t dsp_ssat8(int32_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
+static int32_t dsp_smmulr(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b + ((int64_t)1 << 31)) >> 32); }
 static uint32_t mm_read2(const int8_t *p) { return (uint32_t)(uint8_t)p[0] | (uint32_t)(uint8_t)p[1] << 8; }
 static uint32_t mm_usada8(uint32_t v, uint32_t acc) {
     return acc + (v & 0xFFu) + ((v >> 8) & 0xFFu) + ((v >> 16) & 0xFFu) + (v >> 24);
