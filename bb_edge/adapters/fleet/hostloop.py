@@ -2,8 +2,8 @@
 
 A :class:`HostLoop` takes inbound bytes from a :class:`Transport` through a
 queue (transports call ``deliver`` on their own threads; one thread at a time
-steps the engine: the loop thread, or with ``inline`` (MQTT) the transport
-thread that received the envelope), calls ``poll`` with the current time, ships every
+steps the engine: the loop thread, or with ``inline`` (``bb-edge node`` over
+MQTT) the transport thread that received the envelope), calls ``poll`` with the current time, ships every
 outbound envelope, confirms inbound messages to the link once the engine has
 applied them, runs timers and dispatches engine events. On SIGINT/SIGTERM (or
 :meth:`HostLoop.request_stop`) it shuts down in order:
@@ -262,7 +262,7 @@ class HostLoop:
         on_events: Callable[[list[events.Event]], None] | None = None,
         flush_timeout: float = 10.0,
         retransmit: RetransmitBuffer | None = None,
-        inline: bool | None = None,
+        inline: bool = False,
     ) -> None:
         self.engine = engine
         self.transport = transport
@@ -282,8 +282,11 @@ class HostLoop:
         # envelope. Why inline: handing each envelope to the loop thread costs two thread wake-ups per hop
         # (transport -> loop, loop -> the transport's writer); on 2 loaded cores they were most of a hop.
         self._step_lock = threading.Lock()
-        self.inline = bool(getattr(transport, "deliver_inline", False)) if inline is None else inline
+        # (only for a transport that allows it, ``deliver_inline``; `bb-edge node` asks for it, in-process fleets
+        # keep every engine event on their loop threads)
+        self.inline = inline and bool(getattr(transport, "deliver_inline", False))
         self.inline_steps = 0
+        self._running = False
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._timers: list[_Timer] = []
@@ -294,8 +297,9 @@ class HostLoop:
     def _deliver(self, peer: str, data: bytes, ack: AckFn | None = None) -> None:
         self._inbox.append(("env", peer, bytes(data), ack))
         # inline: run the step here, on the transport's thread, unless the loop thread is stepping (then it
-        # takes this envelope in order with the rest of the inbox) or a stop began (shutdown drains it)
-        if self.inline and not self._stop.is_set() and self._step_lock.acquire(blocking=False):
+        # takes this envelope in order with the rest of the inbox), before run() (nothing applies what arrives
+        # before the loop runs) or once a stop began (shutdown drains it)
+        if self._running and self.inline and not self._stop.is_set() and self._step_lock.acquire(blocking=False):
             try:
                 self._step(timers=False)
                 self.inline_steps += 1
@@ -464,6 +468,8 @@ class HostLoop:
     def run(self) -> ShutdownReport:
         """Loop until a stop is requested, then shut down cleanly and return the report."""
         self.open()
+        self._running = True
+        self._wake.set()  # a step at once: what arrived before the loop ran is applied now
         while not self._stop.is_set():
             if not self._inbox:
                 self._wake.wait(self._timeout())
