@@ -87,7 +87,6 @@ class _Graph:
         """
         ts = t if isinstance(t, list) else [t]
         k = ts[0].shape[1]
-        n = sum(w.shape[0] for w in ts)
         if self.weights in ("fp32", "fp16"):
             w = np.concatenate([w.dequantize() for w in ts]).T
             if self.weights == "fp16":
