@@ -353,6 +353,11 @@ class HostLoop:
         self._wake.set()
 
     @property
+    def stepping(self) -> bool:
+        """True while a step runs (on the loop thread or, inline, on a transport thread)."""
+        return self._step_lock.locked()
+
+    @property
     def stopping(self) -> bool:
         """True once a stop was requested."""
         return self._stop.is_set()
