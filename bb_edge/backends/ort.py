@@ -67,11 +67,56 @@ class OrtBackend:
         if len(self.providers) == 1 and getattr(sess, "_model_bytes", None) is not None:
             sess.disable_fallback()  # one provider: nothing to fall back to, so nothing needs the bytes again
             sess._model_bytes = None
+        if wdir is not None:
+            release_clean_pages(wdir)
         return OrtSegment(sess)
 
     def materialize_from_wire(self, env: Envelope) -> np.ndarray:
         """Zero-copy view of the payload (ORT copies into its own buffers as needed)."""
         return env.array()
+
+
+def release_clean_pages(folder: str) -> int:
+    """Give back the resident pages of ``folder``'s weight files that ONNX Runtime mapped and never wrote; bytes.
+
+    Why: ONNX Runtime maps each external initializer and repacks most of them into its own buffers at load;
+    the mapped pages it read stay resident although the session reads few of them again (measured on the last
+    of 3 SmolLM2 nodes: 8.7 MB, mostly the head's and layers' scales). A mapping with no dirty page holds only
+    the file's bytes, so ``MADV_DONTNEED`` is exact: a later read faults the same bytes in again from the file.
+    A mapping with any written page is left alone. Linux only (elsewhere: 0, nothing done).
+    """
+    import ctypes
+    import os
+
+    try:
+        with open("/proc/self/smaps") as f:
+            smaps = f.read().splitlines()
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return 0
+    root = os.path.realpath(folder) + os.sep
+    ranges: list[list[int]] = []  # [start, end, resident KB, dirty KB] of each weight-file mapping
+    cur: list[int] | None = None
+    for line in smaps:
+        head = line.split(None, 5)
+        if "-" in head[0] and not head[0].endswith(":"):
+            path = head[5] if len(head) > 5 else ""
+            a, b = (int(x, 16) for x in head[0].split("-"))
+            cur = [a, b, 0, 0] if path.startswith(root) and path.endswith(".data") else None
+            if cur is not None:
+                ranges.append(cur)
+        elif cur is not None and head[0] in ("Rss:", "Private_Dirty:", "Anonymous:"):
+            kb = int(head[1])
+            if head[0] == "Rss:":
+                cur[2] = kb
+            else:
+                cur[3] += kb
+    freed = 0
+    madv_dontneed = 4
+    for a, b, rss, dirty in ranges:
+        if rss and not dirty and libc.madvise(ctypes.c_void_p(a), ctypes.c_size_t(b - a), madv_dontneed) == 0:
+            freed += rss * 1024
+    return freed
 
 
 class WideningOrtSegment(OrtSegment):

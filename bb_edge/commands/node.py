@@ -123,7 +123,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.reconnect_backoff is not None and url.split(":", 1)[0] in ("mqtt", "mqtts"):
         url += ("&" if "?" in url else "?") + f"reconnect={args.reconnect_backoff[0]},{args.reconnect_backoff[1]}"
     transport = transport_for(url, dep, args.node)
-    loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout,
+    # inline: an envelope is applied on the transport's thread that received it (fewer thread wake-ups per hop);
+    # not for learning nodes, whose training steps may outlast the transport's keepalive
+    loop = HostLoop(engine, transport, on_events=show, flush_timeout=args.flush_timeout, inline=learn is None,
                     **({"clock": learn.clock} if learn is not None else {}))
     if state is not None:
         # restore before the HELLO: it must announce the restored (or next) epoch

@@ -22,11 +22,13 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.llm.gguf_load import LlamaConfig, LlamaGGUF, QuantTensor
-from bb_edge.llm.quant_blocks import NBits, concat_nbits, from_gguf, requantize
+from bb_edge.llm.quant_blocks import NBits, concat_nbits, from_gguf, requantize, row_chunks
 
 WEIGHTS = ("int4", "int8", "fp16", "fp32")
 #: metadata_props key holding the decoder's description (JSON): config, layer boundaries, weights format
 META_KEY = "bb_edge.llm"
+#: MatMulNBits ops the head is cut into (``_Graph.linear``'s ``chunks``: the last node's load-time peak)
+HEAD_CHUNKS = 8
 EMBED_OUT = "/model/embed_tokens/output"
 
 
@@ -75,11 +77,16 @@ class _Graph:
             self._block_sums[x] = self.node("ReduceSum", [r, axes], f"{x}/block_sums", keepdims=0)[0]
         return self._block_sums[x]
 
-    def linear(self, x: str, t: QuantTensor | list[QuantTensor], name: str) -> str:
-        """x @ t^T in the chosen weights format; a list of weights is one op on their rows stacked (fused QKV)."""
+    def linear(self, x: str, t: QuantTensor | list[QuantTensor], name: str, chunks: int = 1) -> str:
+        """x @ t^T in the chosen weights format; a list of weights is one op on their rows stacked (fused QKV).
+
+        ``chunks`` > 1 cuts a MatMulNBits into that many ops on consecutive rows, their outputs concatenated
+        (each output column is the same dot product either way). Why: ONNX Runtime repacks a MatMulNBits'
+        weight when the session loads, holding the mapped original and the packed copy at once; for the
+        vocabulary-wide head that peak was 27 MB of the last node's RSS, in chunks it is an eighth of it.
+        """
         ts = t if isinstance(t, list) else [t]
         k = ts[0].shape[1]
-        n = sum(w.shape[0] for w in ts)
         if self.weights in ("fp32", "fp16"):
             w = np.concatenate([w.dequantize() for w in ts]).T
             if self.weights == "fp16":
@@ -92,16 +99,23 @@ class _Graph:
         q = concat_nbits(parts)
         if q is None:  # different block formats (e.g. Q8_0 next to Q4_1): requantize the stack
             q = requantize(np.concatenate([p.dequantize() for p in parts]), parts[0].bits)
-        ins = [x, self.init(f"{name}.qweight", q.b), self.init(f"{name}.scales", q.scales)]
-        if q.zero_points is not None:
-            ins.append(self.init(f"{name}.qzeros", q.zero_points))
-        y = self.node("MatMulNBits", ins, f"{name}/MatMulNBits", domain="com.microsoft", K=k, N=n, bits=q.bits,
-                      block_size=32, accuracy_level=self.accuracy_level)[0]
+        if chunks > 1:
+            ys = [self._matmul_nbits(x, part, f"{name}/chunk{c}") for c, part in enumerate(row_chunks(q, chunks))]
+            y = self.node("Concat", ys, f"{name}/chunks", axis=-1)[0]
+        else:
+            y = self._matmul_nbits(x, q, name)
         if q.block_mins is None:
             return y
         mins = self.init(f"{name}.block_mins", q.block_mins)
         extra = self.node("MatMul", [self.block_sums(x, k), mins], f"{name}/block_mins_MatMul")[0]
         return self.node("Add", [y, extra], f"{name}/add_block_mins")[0]
+
+    def _matmul_nbits(self, x: str, q: NBits, name: str) -> str:
+        ins = [x, self.init(f"{name}.qweight", q.b), self.init(f"{name}.scales", q.scales)]
+        if q.zero_points is not None:
+            ins.append(self.init(f"{name}.qzeros", q.zero_points))
+        return self.node("MatMulNBits", ins, f"{name}/MatMulNBits", domain="com.microsoft", K=q.k, N=q.n,
+                         bits=q.bits, block_size=32, accuracy_level=self.accuracy_level)[0]
 
     def embedding_nbits(self, t: QuantTensor) -> NBits | None:
         """8-bit symmetric blocks for the embedding table in the int formats, None for a float table."""
@@ -204,7 +218,7 @@ def build_decoder(model: LlamaGGUF, weights: str = "int4", *, accuracy_level: in
         g.nodes.append(helper.make_node("Add", [h, down], [layer_output(i)], name=f"{p}/residual_add_mlp"))
         h = layer_output(i)
     x = g.rms_norm(h, model.tensors["output_norm.weight"], cfg.rms_eps, "/model/norm")
-    logits = g.linear(x, model.lm_head, "/lm_head")
+    logits = g.linear(x, model.lm_head, "/lm_head", chunks=HEAD_CHUNKS)
     g.nodes.append(helper.make_node("Identity", [logits], ["logits"], name="/lm_head/logits"))
 
     graph = helper.make_graph(g.nodes, "llama_decoder", inputs, outputs, g.inits)

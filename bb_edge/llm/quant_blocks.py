@@ -116,6 +116,19 @@ def requantize(w: np.ndarray, bits: int) -> NBits:
     return NBits(4, n, k, _pack4(q), scale.reshape(-1), zpp)
 
 
+def row_chunks(q: NBits, chunks: int) -> list[NBits]:
+    """``q`` cut into ``chunks`` (at most one per row) NBits of consecutive rows, sizes differing by at most one."""
+    nb = q.k // BLOCK
+    cuts = np.linspace(0, q.n, min(chunks, q.n) + 1).round().astype(int)
+    zp = None if q.zero_points is None else q.zero_points.reshape(q.n, -1)
+    out = []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        out.append(NBits(q.bits, int(b - a), q.k, q.b[a:b], q.scales.reshape(q.n, nb)[a:b].reshape(-1),
+                         None if zp is None else zp[a:b].reshape(-1),
+                         None if q.block_mins is None else q.block_mins[:, a:b]))
+    return out
+
+
 def concat_nbits(parts: list[NBits]) -> NBits | None:
     """One NBits with the rows of ``parts`` stacked (fused projections); None when their formats differ."""
     first = parts[0]

@@ -22,6 +22,7 @@ import pytest
 
 from bb_edge.adapters.fleet.hostloop import (
     HostEndpoint,
+    HostLoop,
     Impostor,
     OutputRefused,
     RunIncomplete,
@@ -390,6 +391,37 @@ def test_engine_events_only_on_the_loop_thread(squeeze_dep: Deployment, broker: 
         fleet.stop()
         host.close()
     assert {t for _, t in seen} == {f"hostloop-{owner}"}, seen
+
+
+def test_an_inline_node_applies_each_envelope_on_the_receiving_thread_and_acks_it_after(
+        squeeze_dep: Deployment, broker: Broker, broker_files: BrokerFiles, squeeze_requests: list,
+        squeeze_reference: list) -> None:
+    """``HostLoop(inline=True)`` (``bb-edge node``): the envelope is applied, computed and acknowledged on
+    paho's network thread, one step at a time under the loop's step lock, never while the loop thread steps;
+    the outputs are the reference's."""
+    fleet = MqttFleet(squeeze_dep, broker_files.url())
+    seen: list[tuple[str, str, bool]] = []
+    loops = []
+    for name in squeeze_dep.node_names:
+        plain = fleet.loops[name]
+        loop = fleet.loops[name] = HostLoop(plain.engine, plain.transport, on_events=plain.on_events, inline=True)
+        loops.append(loop)
+        loop.engine.subscribe(lambda e, lp=loop: seen.append(  # type: ignore[misc]
+            (type(e).__name__, threading.current_thread().name, lp.stepping)))
+    fleet.start()
+    host, tr = _host(squeeze_dep, broker_files.url())
+    try:
+        host.wait_for_peers(squeeze_dep.node_names, TIMEOUT)
+        got = host.run(squeeze_requests[:3], window=1, timeout=TIMEOUT)
+    finally:
+        fleet.stop()
+        host.close()
+    assert_same_outputs(got, squeeze_reference[:3])
+    assert all(lp.inline_steps >= 3 and lp.acked >= 3 for lp in loops), [(lp.inline_steps, lp.acked) for lp in loops]
+    done = [(t, held) for k, t, held in seen if k == "RequestCompleted"]
+    assert done and all(held for _, held in done), done  # every step ran under the step lock
+    assert all(t.startswith(("paho-mqtt-client-", "hostloop-")) for t, _ in done), done
+    assert any(t.startswith("paho-mqtt-client-") for t, _ in done), done  # applied where it was received
 
 
 # ------------------------------------------------------------ fail fast

@@ -33,7 +33,7 @@ def _feeds(model: onnx.ModelProto, rng: np.random.Generator) -> dict[str, np.nda
         elif vi.name == "input_ids":
             feeds[vi.name] = rng.integers(0, 50, [1, 3]).astype(np.int64)
         else:
-            feeds[vi.name] = rng.standard_normal([1, 3, dims[-1]]).astype(CODE_TO_NUMPY[tt.elem_type])
+            feeds[vi.name] = rng.standard_normal([3 if d < 0 else d for d in dims]).astype(CODE_TO_NUMPY[tt.elem_type])
     return feeds
 
 

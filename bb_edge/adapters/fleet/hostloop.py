@@ -1,8 +1,9 @@
 """The host loop: the I/O driver that owns one sans-IO Engine.
 
 A :class:`HostLoop` takes inbound bytes from a :class:`Transport` through a
-queue (transports call ``deliver`` on their own threads; only the loop thread
-touches the engine), calls ``poll`` with the current time, ships every
+queue (transports call ``deliver`` on their own threads; one thread at a time
+steps the engine: the loop thread, or with ``inline`` (``bb-edge node`` over
+MQTT) the transport thread that received the envelope), calls ``poll`` with the current time, ships every
 outbound envelope, confirms inbound messages to the link once the engine has
 applied them, runs timers and dispatches engine events. On SIGINT/SIGTERM (or
 :meth:`HostLoop.request_stop`) it shuts down in order:
@@ -261,6 +262,7 @@ class HostLoop:
         on_events: Callable[[list[events.Event]], None] | None = None,
         flush_timeout: float = 10.0,
         retransmit: RetransmitBuffer | None = None,
+        inline: bool = False,
     ) -> None:
         self.engine = engine
         self.transport = transport
@@ -274,8 +276,17 @@ class HostLoop:
         self.failover_resent = 0
         self.acked = 0
         self.report: ShutdownReport | None = None
-        # everything from transport threads comes through here; only the loop thread drains it
+        # everything from transport threads comes through here; whoever holds _step_lock drains it
         self._inbox: deque[tuple[Any, ...]] = deque()
+        # the engine's owner for one step: the loop thread, or (inline) the transport thread that received an
+        # envelope. Why inline: handing each envelope to the loop thread costs two thread wake-ups per hop
+        # (transport -> loop, loop -> the transport's writer); on 2 loaded cores they were most of a hop.
+        self._step_lock = threading.Lock()
+        # (only for a transport that allows it, ``deliver_inline``; `bb-edge node` asks for it, in-process fleets
+        # keep every engine event on their loop threads)
+        self.inline = inline and bool(getattr(transport, "deliver_inline", False))
+        self.inline_steps = 0
+        self._running = False
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._timers: list[_Timer] = []
@@ -285,6 +296,16 @@ class HostLoop:
 
     def _deliver(self, peer: str, data: bytes, ack: AckFn | None = None) -> None:
         self._inbox.append(("env", peer, bytes(data), ack))
+        # inline: run the step here, on the transport's thread, unless the loop thread is stepping (then it
+        # takes this envelope in order with the rest of the inbox), before run() (nothing applies what arrives
+        # before the loop runs) or once a stop began (shutdown drains it)
+        if self._running and self.inline and not self._stop.is_set() and self._step_lock.acquire(blocking=False):
+            try:
+                self._step(timers=False)
+                self.inline_steps += 1
+            finally:
+                self._step_lock.release()
+            return
         self._wake.set()
 
     def _peer(self, name: str, up: bool, reason: str) -> None:
@@ -330,6 +351,11 @@ class HostLoop:
         """Ask :meth:`run` to shut down cleanly (thread- and signal-safe)."""
         self._stop.set()
         self._wake.set()
+
+    @property
+    def stepping(self) -> bool:
+        """True while a step runs (on the loop thread or, inline, on a transport thread)."""
+        return self._step_lock.locked()
 
     @property
     def stopping(self) -> bool:
@@ -408,11 +434,16 @@ class HostLoop:
 
     def step(self) -> int:
         """Run due timers, apply inbound, poll the engine once, ship its output; return envelopes shipped."""
+        with self._step_lock:
+            return self._step(timers=True)
+
+    def _step(self, timers: bool) -> int:
         now = self.clock()
-        for t in self._timers:
-            if now >= t.due:
-                t.due = now + t.interval
-                t.fn(now)
+        if timers:
+            for t in self._timers:
+                if now >= t.due:
+                    t.due = now + t.interval
+                    t.fn(now)
         acks = self._drain_inbox()
         out = self.engine.poll(now)
         out += self.engine.flush_outbound()
@@ -442,6 +473,8 @@ class HostLoop:
     def run(self) -> ShutdownReport:
         """Loop until a stop is requested, then shut down cleanly and return the report."""
         self.open()
+        self._running = True
+        self._wake.set()  # a step at once: what arrived before the loop ran is applied now
         while not self._stop.is_set():
             if not self._inbox:
                 self._wake.wait(self._timeout())

@@ -31,8 +31,9 @@ Topics are laid out by :class:`bb_edge.wire.topics.Topics`. The session is
 persistent (``clean_session=False``, client id = node name), so a node that
 reconnects, or restarts, receives what the broker queued for it. Inbound
 messages are acknowledged by hand (paho ``manual_ack``): the transport passes
-an ``ack`` to ``deliver`` and the host loop calls it on its own thread after
-the engine's ``poll`` applied the envelope (an ack from an earlier connection
+an ``ack`` to ``deliver`` and the host loop calls it after the engine's
+``poll`` applied the envelope (``deliver_inline``: the host loop runs that step
+on paho's network thread, inside ``on_message``; an ack from an earlier connection
 is not sent: the broker redelivers that message anyway). After
 :meth:`MqttTransport.stop_inbound` messages are left unacknowledged and the
 broker redelivers them to the node's next session. QoS-1 redelivery can
@@ -249,6 +250,10 @@ def _no_delay(client: paho.Client, userdata: Any, sock: Any) -> None:
 
 class MqttTransport:
     """One node's MQTT client (implements :class:`bb_edge.adapters.fleet.hostloop.Transport`)."""
+
+    #: a host loop may step its engine inside ``deliver`` (paho's network thread): what the step publishes
+    #: and acknowledges is written by the same thread once ``on_message`` returns, with no wake-up of another
+    deliver_inline = True
 
     def __init__(self, config: MqttConfig, deployment: str, node: str, ids: dict[str, int]) -> None:
         self.cfg = config.for_node(node)

@@ -16,7 +16,7 @@ from bb_edge.engine import events
 from bb_edge.engine.events import OutputRefused, RequestFailed
 
 AckFn = Callable[[], None]
-"""Confirms one inbound message to its link (MQTT PUBACK); called once, on the loop thread."""
+"""Confirms one inbound message to its link (MQTT PUBACK); called once, by the thread that stepped the engine."""
 
 PeerFn = Callable[[str, bool, str], None]
 """``on_peer(name, up, reason)``: liveness news from a transport."""
