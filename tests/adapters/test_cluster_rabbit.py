@@ -26,6 +26,9 @@
 - The multi-member URL: an unreachable member is skipped, a cluster where no member answers and wrong
   credentials are one-line MqttErrors, and ``bb-edge node`` on an unreachable cluster exits with one line.
 
+Why one file: every test here runs on the one 3-member cluster this module starts (about 40 s on two cores);
+split, each file would start its own.
+
 ``BB_CLUSTER_DOWN`` (default 5) is how many seconds a killed member stays down (the issue's 60 in bench).
 """
 
