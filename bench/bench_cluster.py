@@ -213,6 +213,12 @@ def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], wo
     return out
 
 
+def progress(label: str, figures: dict[str, float]) -> None:
+    """One measurement as it is made (stderr: a long run killed midway keeps what it measured)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {label}: " + ", ".join(f"{k}={v:.3f}" for k, v in figures.items()),
+          file=sys.stderr, flush=True)
+
+
 def main() -> None:
     """Mosquitto, then the cluster, then the cluster with a member killed: one table."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -230,6 +236,7 @@ def main() -> None:
         broker = Broker(write_broker_files(Path(tmp) / "mosq", dep)).start()
         try:
             mosq = pipeline(dep, broker.files.url(), requests)
+            progress("pipeline, mosquitto", mosq)
             assert broker.pid is not None
             mosq_rss = rss_kib(broker.pid)
         finally:
@@ -237,6 +244,7 @@ def main() -> None:
         fbroker = Broker(write_broker_files(Path(tmp) / "fmosq", fdep)).start()
         try:
             fed_mosq = federation(fdep, fbroker.files.url(), exe, images, Path(tmp) / "w-mosq")
+            progress("FedAvg, mosquitto", fed_mosq)
         finally:
             fbroker.stop()
         t0 = time.monotonic()
@@ -245,6 +253,7 @@ def main() -> None:
         try:
             url = cluster.files.url()
             clu = pipeline(dep, url, requests)
+            progress("pipeline, cluster", clu)
             rss = cluster.rss_kib()
 
             def kill() -> None:
@@ -253,10 +262,12 @@ def main() -> None:
                 cluster.start_member(0)
 
             killed = pipeline(dep, url, requests, kill=kill)
+            progress("pipeline, cluster, member killed", killed)
             creds = cluster.add_deployment(fdep)
             furl = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
             furl += f"?creds={creds}"
             fed_clu = federation(fdep, furl, exe, images, Path(tmp) / "w-clu")
+            progress("FedAvg, cluster", fed_clu)
             fed_kill = federation(fdep, furl, exe, images, Path(tmp) / "w-kill", kill=kill, watch_url=furl)
         finally:
             cluster.stop()
