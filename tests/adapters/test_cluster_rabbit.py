@@ -50,6 +50,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bb_edge.adapters.fleet.c_mqtt_node import parse_counters, spawn_c_mqtt_node
+from bb_edge.adapters.fleet.hostloop import RunIncomplete
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
 from bb_edge.adapters.learn.fleet import run_learning_fleet
 from bb_edge.adapters.learn.node import load_module
@@ -349,7 +350,7 @@ class _KillingTap(OtaTap):
 
 def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> None:
     """The deployer (``_deploy``, as ``bb-edge deploy`` runs it) moves 3 node processes from seed 0 to seed 1;
-    member 1 is SIGKILLed mid-transfer (half the DATA sent) and comes back after DOWN s: the deploy completes,
+    member 1 is SIGKILLed mid-transfer (half the DATA sent) and stays down until the end: the deploy completes,
     every node runs the new program, none is left busy (a second deploy by the CLI is taken by all)."""
     models = {"old": seeded_squeezenet(0), "new": seeded_squeezenet(1)}
     dirs = {k: tmp_path / k for k in models}
@@ -377,10 +378,12 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
     host = host_endpoint(dep, url)
     tap = _KillingTap(MqttTransport(MqttConfig.from_url(url), dep.name, DEPLOY_NAME, ids), cluster, 0, chunks // 2)
     seq = [1 << 20]
-    restarter: threading.Thread | None = None
 
     def outputs() -> list[str]:  # which model's outputs the fleet computes now, per input
-        got = [o[SQZ_OUT] for o in host.run(x, timeout=TIMEOUT)]
+        try:
+            got = [o[SQZ_OUT] for o in host.run(x, timeout=120, retry_after=3.0)]
+        except RunIncomplete as exc:
+            raise AssertionError(f"{exc}\n{_node_logs(tmp_path, dep)}") from None
         return [next((k for k in want if np.allclose(g, want[k][i], rtol=1e-4, atol=1e-5)), "mixed")
                 for i, g in enumerate(got)]
 
@@ -400,8 +403,6 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
         assert tap.killed_at is not None, ("the transfer ended before the kill", tap.data_sent, report.failures,
                                            _node_logs(tmp_path, dep))
         took = time.monotonic() - tap.killed_at
-        restarter = threading.Thread(target=_restart_after, args=(cluster, 0, DOWN - took), daemon=True)
-        restarter.start()
         print(f"deploy across a member kill: {report.state} in {report.seconds:.1f} s ({took:.1f} s after the "
               f"kill), {chunks} chunks, resumed {report.resumed}, streamed {report.streamed}, "
               f"deployer reconnects {tap.inner.stats.connects - 1}, host reconnects "
@@ -428,9 +429,7 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
         for f in logs.values():
             f.close()
         host.close()
-        if restarter is not None:
-            restarter.join(180)
-        elif cluster.pid(0) is None:
+        if cluster.pid(0) is None:  # back only now: the checks above all ran with member 1 down
             cluster.start_member(0)
     assert before == ["old", "old"] and after == ["new", "new"], (before, after)
     assert cli.returncode == 0 and cli.stdout.count("switched to") == 3, (cli.stdout, cli.stderr)
@@ -438,15 +437,11 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
     assert cluster.pid(0) is not None
 
 
-def _restart_after(cluster: RabbitCluster, i: int, wait: float) -> None:
-    """Start member ``i`` again after ``wait`` seconds (it was down DOWN s in all)."""
-    time.sleep(max(0.0, wait))
-    cluster.start_member(i)
-
-
 def _node_logs(directory: Path, dep: Deployment) -> str:
     """The node processes' output (for a failure message)."""
-    return "\n".join(f"--- {n}\n" + (directory / f"{n}.log").read_text(errors="replace")[-2000:]
+    noise = ("DuplicateDropped", "RequestCompleted", "OutputReady")
+    return "\n".join(f"--- {n}\n" + "\n".join([ln for ln in (directory / f"{n}.log").read_text(errors="replace")
+                                                .splitlines() if not ln.startswith(noise, 6)][-40:])
                      for n in dep.node_names)
 
 
