@@ -307,8 +307,11 @@ class RabbitCluster:
     def _launch(self, i: int) -> None:
         m = self.files.members[i]
         log = open(m.directory / "server.out", "ab")
+        # cwd: the Erlang VM writes its crash dumps (MnesiaCore.*, erl_crash.dump) where it was started,
+        # so a member starts in its own directory rather than the caller's working tree
         self.procs[i] = subprocess.Popen([rabbit_script()], env=self._env(m), stdin=subprocess.DEVNULL,
-                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                         cwd=m.directory)
         log.close()
 
     def _wait(self, idx: list[int], timeout: float) -> None:
