@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bb_edge.adapters.ops.broker import STATUS_USER, BrokerError, QueueLimits, Rule, acl_rules, free_port
-from bb_edge.deployment.manifest import HOST_NAME, Deployment
+from bb_edge.deployment.manifest import DEPLOY_NAME, HOST_NAME, Deployment
 from bb_edge.names import check_name, config_value
 from bb_edge.wire.topics import Topics
 
@@ -92,7 +92,8 @@ def node_names(dep: Deployment) -> list[str]:
 
 
 def cluster_rules(dep: Deployment, topics: Topics) -> dict[str, list[Rule]]:
-    """The Mosquitto ACL (:func:`acl_rules`), plus each node's HELLO answers to any other node.
+    """The Mosquitto ACL (:func:`acl_rules`), plus each node's HELLO answers to any other node and the
+    deployer's reads of presence and control.
 
     Mosquitto drops a denied publish silently; RabbitMQ closes the publisher's connection, and the client
     resends the unconfirmed publish on reconnect, so one denied envelope would cut a node off for good. An
@@ -101,6 +102,13 @@ def cluster_rules(dep: Deployment, topics: Topics) -> dict[str, list[Rule]]:
     nobody) and reads only its own inbox.
     """
     rules = acl_rules(dep, topics)
+    if DEPLOY_NAME in rules:
+        # the deployer's transport subscribes to presence and control like every endpoint's: a filter it may
+        # not read makes RabbitMQ close the connection (Mosquitto drops the subscription), so it reads them
+        # (it still writes only the nodes' inboxes and its own presence)
+        rules[DEPLOY_NAME] = rules[DEPLOY_NAME] + [r for r in (("read", topics.presence("+")),
+                                                               ("read", topics.control("+")))
+                                                   if r not in rules[DEPLOY_NAME]]
     nodes = node_names(dep)
     endpoints = [u for u in rules if u in nodes or u == HOST_NAME or u.startswith("_client")]
     for me in endpoints:  # the host and request clients run the same engine and answer HELLOs too
@@ -299,8 +307,11 @@ class RabbitCluster:
     def _launch(self, i: int) -> None:
         m = self.files.members[i]
         log = open(m.directory / "server.out", "ab")
+        # cwd: the Erlang VM writes its crash dumps (MnesiaCore.*, erl_crash.dump) where it was started,
+        # so a member starts in its own directory rather than the caller's working tree
         self.procs[i] = subprocess.Popen([rabbit_script()], env=self._env(m), stdin=subprocess.DEVNULL,
-                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                         cwd=m.directory)
         log.close()
 
     def _wait(self, idx: list[int], timeout: float) -> None:
