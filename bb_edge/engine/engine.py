@@ -1835,6 +1835,8 @@ class Engine:
             "ingress": ingress, "components": components, "sessions": sessions,
             "ended_sessions": [[k[0], k[1], why] for k, why in self._ended.items()],
             "seen_peers": sorted(self._seen_peers), "now": self.now,
+            # the inputs kept for a replay (rebuild by replay): a restarted node can still replay them
+            "replay_log": self.replay_log.snapshot(put),
         }
         if telemetry:
             meta["counters"] = self.counters
@@ -1859,6 +1861,9 @@ class Engine:
                               f"this engine is {self.node!r} with {sorted(self.programs)}")
         tensors = [np.array(wire.decode(raw, max_payload=len(raw)).array())
                    for raw in StreamDecoder(max_envelope=len(data)).feed(data[off + 4 + n:])]
+        # checked before anything changes: a refused replay log leaves this engine as it was
+        replay_log = ReplayLog.from_snapshot(self.limits.replay_bytes, meta.get("replay_log", []), tensors,
+                                             set(self.peers) - {self.node})
         self._seq = meta["seq"]
         self.boot_epoch = meta.get("boot_epoch", self._seq >> 32)
         self._dedup = SeqFilter(self.limits.dedup_window, self.limits.dedup_epochs, self.limits.max_senders)
@@ -1929,6 +1934,7 @@ class Engine:
             self._refusals_logged = set(meta.get("refusals_logged", []))
         self._seen_peers = set(meta["seen_peers"])
         self.now = meta["now"]
+        self.replay_log = replay_log
 
     def shift_clock(self, delta: float) -> None:
         """Move every poll-clock time by ``delta`` s (a restored snapshot taken on another clock).

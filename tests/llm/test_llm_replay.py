@@ -11,6 +11,7 @@ SessionEnded, never a wrong token.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -23,9 +24,13 @@ import numpy as np
 import pytest
 
 from bb_edge.adapters.fleet.generation import InprocStepper
+from bb_edge.adapters.fleet.hostloop import StateFileError, restore_node_state
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import events as ev
+from bb_edge.engine.engine import Engine, Limits
+from bb_edge.engine.node_state import decode_node_state, encode_node_state
+from bb_edge.engine.replay import ReplaySnapshotError
 from bb_edge.errors import PlacementError
 from bb_edge.llm.fleet import compile_gguf
 from tests.support.llm_failover import (
@@ -107,6 +112,95 @@ def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
         for s in gs:
             advance(s, TOKENS - 10)
     assert {s: g.tokens for s, g in gs.items()} == kill_reference
+
+
+def test_the_stage_before_restarted_from_its_state_still_replays_with_the_same_tokens(
+        tiny_gguf: Path, kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
+    """n0 (the stage before n1, which has the standby n1b) is stopped after 10 tokens of each session and
+    restarted from its node state (the ``--state`` codec: encode, decode, restore into a new engine); 5
+    tokens later n1 goes silent. n1b rebuilds every session from the hidden states n0 kept *before and
+    after* its restart: the tokens equal the reference's. With the replay log left out of the snapshot
+    the restarted n0 keeps its inputs from step 10 only and ends every session at the failover (checked:
+    this test then fails)."""
+    compile_gguf(tiny_gguf, tmp_path, nodes=2, context=CONTEXT, standby={"n1": "n1b"}, rebuild="replay")
+    dep = load_deployment(tmp_path)
+    with InProcFleet(dep) as fleet:
+        stepper, gs = InprocStepper(fleet), gens()
+
+        def advance(s: int, n: int) -> None:
+            for _ in range(n):
+                gs[s].accept(stepper.wait(stepper.submit(gs[s].next_step(), s, gs[s].step), 60))
+
+        for s in gs:
+            advance(s, 10)
+        old = fleet.engines["n0"]
+        kept = old.replay_log.nbytes
+        assert kept > 0 and len(old.replay_log.sessions("n1")) == len(gs)
+        state = decode_node_state(encode_node_state(old, clean=True, deployment=dep.name))
+        new = Engine.for_node(dep, "n0", backend="ort")
+        restore_node_state(state, new, deployment=dep.name)
+        assert new.replay_log.nbytes == kept  # restored whole, within the bound
+        fleet.engines["n0"] = new
+        for s in gs:
+            advance(s, 5)
+        fleet.engines.pop("n1")  # silent from now on: what is sent to it is lost
+        new.push_event(ev.PeerDown("n1", "test"))
+        while fleet.step() or fleet.advance():
+            pass
+        assert new.counters.get("replays_impossible", 0) == 0, [e for _, e in fleet.events
+                                                                 if isinstance(e, ev.SessionEnded)]
+        assert fleet.engines["n1b"].counters["replays_in"] == len(gs)
+        for s in gs:
+            advance(s, TOKENS - 15)
+    assert {s: g.tokens for s, g in gs.items()} == kill_reference
+
+
+def test_a_corrupt_or_oversize_replay_log_in_a_snapshot_is_a_typed_error_nothing_restored(
+        tiny_gguf: Path, tmp_path: Path) -> None:
+    compile_gguf(tiny_gguf, tmp_path, nodes=2, context=CONTEXT, standby={"n1": "n1b"}, rebuild="replay")
+    dep = load_deployment(tmp_path)
+    with InProcFleet(dep) as fleet:
+        stepper, gs = InprocStepper(fleet), gens()
+        for s in gs:
+            for _ in range(3):
+                gs[s].accept(stepper.wait(stepper.submit(gs[s].next_step(), s, gs[s].step), 60))
+        blob = fleet.engines["n0"].snapshot()
+    off = len(blob.split(b"\n", 1)[0]) + 1
+    (n,) = np.frombuffer(blob[off: off + 4], dtype="<u4")
+    meta = json.loads(blob[off + 4: off + 4 + int(n)])
+    assert len(meta["replay_log"]) == len(gs)
+
+    def with_log(log: object) -> bytes:
+        head = json.dumps({**meta, "replay_log": log}, sort_keys=True).encode()
+        return blob[:off] + np.uint32(len(head)).tobytes() + head + blob[off + 4 + int(n):]
+
+    first = meta["replay_log"][0]
+    bad = {
+        "not a list": {"x": 1},
+        "unknown stage": [{**first, "stage": "n9"}],
+        "session logged twice": [first, first],
+        "steps out of order": [{**first, "steps": first["steps"][::-1]}],
+        "tensor index out of range": [{**first, "steps": [[0, 1, {"1": 10 ** 6}]]}],
+        "negative owner": [{**first, "owner": -1}],
+    }
+    for why, log in bad.items():
+        eng = Engine.for_node(dep, "n0", backend="ort")
+        seq = eng._seq
+        with pytest.raises(ReplaySnapshotError):
+            eng.restore(with_log(log))
+        assert eng._seq == seq and eng.replay_log.nbytes == 0 and not list(eng.sessions), why
+    # the bound: a node whose replay_bytes is now below what a session kept refuses the snapshot
+    small = Engine.for_node(dep, "n0", backend="ort",
+                            limits=dataclasses.replace(Limits.from_manifest(dep.limits_for("n0")), replay_bytes=16))
+    with pytest.raises(ReplaySnapshotError, match="replay bound"):
+        small.restore(blob)
+    assert not list(small.sessions)
+    # through the node state codec it is the state file's typed error
+    eng = Engine.for_node(dep, "n0", backend="ort")
+    state = decode_node_state(encode_node_state(fleet.engines["n0"], clean=True, deployment=dep.name))
+    state.engine = with_log([{**first, "stage": "n9"}])
+    with pytest.raises(StateFileError, match="ReplaySnapshotError"):
+        restore_node_state(state, eng, deployment=dep.name)
 
 
 def test_kill_the_middle_then_the_first_stage_replay_rebuilds_every_session_with_the_same_tokens(
