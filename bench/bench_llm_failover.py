@@ -144,15 +144,22 @@ def main() -> None:
     want = {s: ref.generate(p, args.tokens) for s, p in ps.items()}
     rng = random.Random(args.seed)
     rows: dict[str, list[tuple[str, int, bool, float | None, str | None, float | None]]] = {w: [] for w in ways}
-    for i in range(args.trials):
-        for way in ways:  # in turns, so that both ways see the same load of this shared machine
-            stages = sorted(STANDBY[way])
-            r = trial(dirs[way], ps, want, args.tokens, args.context, rng, stages[i % len(stages)])
-            rows[way].append(r)
-            print(f"{way} trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
-                  f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
-                  f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'}{'' if r[4] is None else '; ' + r[4][:160]}",
-                  flush=True)
+    loads: list[float] = []  # the 1-minute load average after each trial: the machine is shared
+    stopped = ""
+    try:
+        for i in range(args.trials):
+            for way in ways:  # in turns, so that both ways see the same load of this shared machine
+                stages = sorted(STANDBY[way])
+                r = trial(dirs[way], ps, want, args.tokens, args.context, rng, stages[i % len(stages)])
+                rows[way].append(r)
+                loads.append(os.getloadavg()[0])
+                print(f"{way} trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
+                      f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
+                      f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'}, load {loads[-1]:.1f}"
+                      f"{'' if r[4] is None else '; ' + r[4][:160]}", flush=True)
+    except KeyboardInterrupt:  # SIGINT (of this pid) ends the trials early: the table has the ones completed
+        stopped = f"; stopped by SIGINT after {sum(map(len, rows.values()))} trials (the trial running then dropped)"
+        print(stopped[2:], flush=True)
     bpt_plain = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)[0]
     bpt = {w: wire_bytes_per_token(dirs[w], ps, args.tokens, args.context) for w in ways}
     llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(max(3, min(args.trials, 6)),
@@ -165,7 +172,8 @@ def main() -> None:
     print(f"\nSmolLM2-135M int4, 3 stages, {SESSIONS} sessions x {args.tokens} tokens, context {args.context} "
           f"(prompts {len(ps[1])}..{len(ps[SESSIONS])} tokens), kill -9 of each stage with a standby in turn at a "
           f"random token; wire bytes per decoded token after the prefill, over all nodes (no standby: "
-          f"{bpt_plain:.0f})")
+          f"{bpt_plain:.0f}); 1-min load average after the trials {min(loads, default=0):.1f}-"
+          f"{max(loads, default=0):.1f} (median {sorted(loads)[len(loads) // 2] if loads else 0:.1f}){stopped}")
     print("| system | standbys | trials | identical tokens | pause p50 | pause p99 | worst session gap p50 / p99 | "
           "wire bytes/token | of which state deltas / replays | after the kill |")
     print("|---|---|---|---|---|---|---|---|---|---|")
