@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -99,9 +100,21 @@ def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
         assert len(held) == len(gs)
         fleet.engines.pop("n1")  # silent from now on: what is sent to it is lost
         fleet.engines["n0"].push_event(ev.PeerDown("n1", "test"))
+        standby, polled = fleet.engines["n1b"], []
+        poll = standby.poll
+
+        def recording_poll(now: float) -> list[Any]:
+            out = poll(now)
+            polled.append((standby.counters.get("replays_in", 0), standby.counters.get("requests_completed", 0)))
+            return out
+
+        standby.poll = recording_poll  # type: ignore[method-assign]
         while fleet.step() or fleet.advance():
             pass
-        standby = fleet.engines["n1b"]
+        # each session resumes as soon as its own state is rebuilt: the poll that completes the first rebuilt
+        # session's step returns before the other sessions' replays ran (before: all of them in one poll)
+        first_out = next(replays for replays, done in polled if done)
+        assert first_out == 1 and standby.counters["replay_yields"] == len(gs) - 1, polled
         for key, state in held.items():
             live = standby.sessions.get(key)
             assert live is not None and live.next_step == 10, f"session {key} not rebuilt on n1b"

@@ -269,6 +269,7 @@ class HostLoop:
         self.on_events = on_events
         self.flush_timeout = flush_timeout
         self.retransmit = retransmit if retransmit is not None else RetransmitBuffer()
+        self._unacked: list[AckFn] = []  # drained envelopes a poll left in the engine's ingress (step())
         self.sent = 0
         self.resent = 0
         self.failover_resent = 0
@@ -426,10 +427,15 @@ class HostLoop:
             if isinstance(e, events.RouteChanged):
                 self._failover(e.stage, e.via)
         # confirm to the link only now: poll applied (or refused) every envelope drained above, and
-        # what it produced is handed to the transport, so a crash before this line loses nothing
-        for ack in acks:
-            ack()
-        self.acked += len(acks)
+        # what it produced is handed to the transport, so a crash before this line loses nothing; a poll
+        # that left part of its batch for the next one (a replayed session resumed first) is confirmed
+        # once a poll has applied all of it
+        self._unacked.extend(acks)
+        if not self.engine.pending_ingress:
+            acks, self._unacked = self._unacked, []
+            for ack in acks:
+                ack()
+            self.acked += len(acks)
         if evs and self.on_events is not None:
             self.on_events(evs)
         return len(out) + len(acks)
@@ -443,7 +449,7 @@ class HostLoop:
         """Loop until a stop is requested, then shut down cleanly and return the report."""
         self.open()
         while not self._stop.is_set():
-            if not self._inbox:
+            if not self._inbox and not self.engine.pending_ingress:  # a poll may leave work for the next
                 self._wake.wait(self._timeout())
             self._wake.clear()
             self.step()
