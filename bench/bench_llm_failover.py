@@ -47,6 +47,8 @@ from tests.support.llm_failover import LlmFleet, Run, kill_at, run_generations, 
 CACHE = Path.home() / ".cache" / "bb-edge" / "llm"
 SESSIONS = 4
 #: rebuild way -> the standbys of its deployment
+#: one trial: (stage killed, token, identical, pause s, error, worst session gap s, every session's gap s)
+Trial = tuple[str, int, bool, float | None, str | None, float | None, list[float]]
 STANDBY = {"replicate": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}, "replay": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}}
 
 
@@ -94,13 +96,15 @@ def wire_bytes_per_token(directory: Path, ps: dict[int, list[int]], tokens: int,
 
 
 def trial(directory: Path, ps: dict[int, list[int]], want: dict[int, list[int]], tokens: int, context: int,
-          rng: random.Random, stage: str) -> tuple[str, int, bool, float | None, str | None, float | None]:
-    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error, worst session gap s)."""
+          rng: random.Random, stage: str) -> Trial:
+    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error, worst session gap s,
+    every session's gap s)."""
     at = rng.randrange(SESSIONS, SESSIONS * tokens - SESSIONS)
     with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
         gens = {s: Generation(p, tokens, context) for s, p in ps.items()}
         run = run_generations(fleet, gens, kill_at(fleet, stage, at), timeout=120)
-    return stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error, run.session_pause("kill")
+    return (stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error,
+            run.session_pause("kill"), run.session_gaps("kill"))
 
 
 def llamacpp_rpc_kill(trials: int, tokens: int) -> str:
@@ -143,7 +147,7 @@ def main() -> None:
     ref = FleetReference(model)  # type: ignore[arg-type]
     want = {s: ref.generate(p, args.tokens) for s, p in ps.items()}
     rng = random.Random(args.seed)
-    rows: dict[str, list[tuple[str, int, bool, float | None, str | None, float | None]]] = {w: [] for w in ways}
+    rows: dict[str, list[Trial]] = {w: [] for w in ways}
     loads: list[float] = []  # the 1-minute load average after each trial: the machine is shared
     stopped = ""
     try:
@@ -155,7 +159,8 @@ def main() -> None:
                 loads.append(os.getloadavg()[0])
                 print(f"{way} trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
                       f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
-                      f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'}, load {loads[-1]:.1f}"
+                      f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'} (every session: "
+                      f"{'/'.join(f'{g * 1000:.0f}' for g in r[6]) or '-'} ms), load {loads[-1]:.1f}"
                       f"{'' if r[4] is None else '; ' + r[4][:160]}", flush=True)
     except KeyboardInterrupt:  # SIGINT (of this pid) ends the trials early: the table has the ones completed
         stopped = f"; stopped by SIGINT after {sum(map(len, rows.values()))} trials (the trial running then dropped)"
@@ -188,6 +193,10 @@ def main() -> None:
     for way in ways:
         by_stage = {st: [r for r in rows[way] if r[0] == st] for st in sorted(STANDBY[way])}
         print(f"{way} per stage: " + ", ".join(f"{st} {sum(r[2] for r in v)}/{len(v)}" for st, v in by_stage.items()))
+        gaps = sorted(g for r in rows[way] if r[2] for g in r[6])
+        if gaps:
+            print(f"{way}: every session's gap across the kill, p50 {gaps[len(gaps) // 2] * 1000:.0f} ms, "
+                  f"p99 {gaps[min(len(gaps) - 1, int(0.99 * len(gaps)))] * 1000:.0f} ms ({len(gaps)} gaps)")
 
 if __name__ == "__main__":
     main()

@@ -198,10 +198,10 @@ def test_a_corrupt_or_oversize_replay_log_in_a_snapshot_is_a_typed_error_nothing
     }
     for why, log in bad.items():
         eng = Engine.for_node(dep, "n0", backend="ort")
-        seq = eng._seq
+        seq = eng.seq
         with pytest.raises(ReplaySnapshotError):
             eng.restore(with_log(log))
-        assert eng._seq == seq and eng.replay_log.nbytes == 0 and not list(eng.sessions), why
+        assert eng.seq == seq and eng.replay_log.nbytes == 0 and not list(eng.sessions), why
     # the bound: a node whose replay_bytes is now below what a session kept refuses the snapshot
     small = Engine.for_node(dep, "n0", backend="ort",
                             limits=dataclasses.replace(Limits.from_manifest(dep.limits_for("n0")), replay_bytes=16))
