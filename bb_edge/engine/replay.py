@@ -159,7 +159,8 @@ class ReplayLog:
 def replay_problem(steps: Steps, edges: set[int]) -> str | None:
     """Why ``steps`` cannot be replayed (not kept from step 0, a gap, an edge missing), or None."""
     if not steps or steps[0][0] != 0:
-        return "its inputs are not kept from step 0 (this node took the session over mid-way)"
+        return ("its inputs are not kept from step 0 (this node took the session over mid-way, or was restarted "
+                "from a state without them)")
     if [s for s, _, _ in steps] != list(range(len(steps))):
         return "a step of its inputs is missing"
     if any(set(values) != edges for _, _, values in steps):

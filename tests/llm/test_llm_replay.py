@@ -26,6 +26,7 @@ import pytest
 
 from bb_edge.adapters.fleet.generation import InprocStepper
 from bb_edge.adapters.fleet.hostloop import StateFileError, restore_node_state
+from bb_edge.adapters.fleet.mqtt_fleet import stop_process
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.engine import events as ev
@@ -166,6 +167,36 @@ def test_the_stage_before_restarted_from_its_state_still_replays_with_the_same_t
         for s in gs:
             advance(s, TOKENS - 15)
     assert {s: g.tokens for s, g in gs.items()} == kill_reference
+
+
+def test_over_processes_the_stage_before_restarted_from_its_state_file_then_the_stage_killed_same_tokens(
+        tiny_gguf: Path, kill_reference: dict[int, list[int]], tmp_path: Path) -> None:
+    """``bb-edge node`` processes, standby n1b for n1 only: n0 is stopped (SIGTERM: its clean --state file)
+    and restarted from that file mid-generation, then n1 is SIGKILLed; n1b rebuilds every session from what
+    n0 kept before and after its restart, and every token equals the reference's (with the replay log left
+    out of the snapshot, n0 ends every session at the failover: checked)."""
+    compile_gguf(tiny_gguf, tmp_path / "dep", nodes=3, context=CONTEXT, standby={"n1": "n1b"}, rebuild="replay")
+    rng = random.Random(SEED + 41)
+    total = len(PROMPTS) * TOKENS
+    restart = rng.randrange(8, total // 2)
+    kill = rng.randrange(restart + 8, total - 12)
+    what = (f"replay: stop n0 and restart it from --state after token {restart}, kill -9 n1 (standby n1b) after "
+            f"token {kill} (BB_EDGE_FAILOVER_SEED={SEED})")
+    with LlmFleet(tmp_path / "dep", tmp_path / "run") as fleet:
+        kill_n1 = kill_at(fleet, "n1", kill)
+
+        def hook(run: Run, event: object) -> None:
+            if len(run.events) == restart:
+                stop_process(fleet.nodes["n0"].proc)  # clean: the node writes its --state file as it stops
+                fleet.spawn("n0")
+                fleet.wait_up(["n0"], 120)  # blocks the generation: the restart happens between two tokens
+            kill_n1(run, event)  # type: ignore[arg-type]
+
+        run = run_generations(fleet, gens(), hook, timeout=120)
+        check_same(run, kill_reference, fleet, what)
+        counters = status_counters(fleet, 2.5)
+    assert "restored" in fleet.log("n0"), fleet.log("n0")[-2000:]
+    assert counters["n1b"]["replays_in"] > 0 and counters["n0"]["replay_bytes_out"] > 0, counters
 
 
 def test_a_corrupt_or_oversize_replay_log_in_a_snapshot_is_a_typed_error_nothing_restored(
