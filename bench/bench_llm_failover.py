@@ -21,6 +21,7 @@ in turn, and what happens to the generation is reported.
     python bench/bench_llm_failover.py [--trials N] [--ways replicate,replay]
     BB_EDGE_LONG=1 python bench/bench_llm_failover.py  (100 trials per way: the issue's run;
                                                        BB_EDGE_LLM_FAILOVER_TRIALS=N sets another count)
+    kill -TERM PID (or -INT) ends the trials early; the table then has the trials done
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -127,7 +129,14 @@ def llamacpp_rpc_kill(trials: int, tokens: int) -> str:
             f"{f', {ms[0]:.0f}-{ms[-1]:.0f} ms after the kill' if ms else ''}; generations completed {done}/{len(tr)}")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGINT/SIGTERM: end the trials (a background job starts with SIGINT ignored, so both are set here)."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     long = os.environ.get("BB_EDGE_LONG") == "1"
     ap.add_argument("--trials", type=int, help="trials per rebuild way (default 4; 100 with BB_EDGE_LONG=1)",
@@ -162,8 +171,10 @@ def main() -> None:
                       f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'} (every session: "
                       f"{'/'.join(f'{g * 1000:.0f}' for g in r[6]) or '-'} ms), load {loads[-1]:.1f}"
                       f"{'' if r[4] is None else '; ' + r[4][:160]}", flush=True)
-    except KeyboardInterrupt:  # SIGINT (of this pid) ends the trials early: the table has the ones completed
-        stopped = f"; stopped by SIGINT after {sum(map(len, rows.values()))} trials (the trial running then dropped)"
+    except KeyboardInterrupt:  # SIGINT/SIGTERM of this pid ends the trials early: the table has the ones done
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # once: the fleet of the dropped trial is being stopped
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stopped = f"; stopped by a signal after {sum(map(len, rows.values()))} trials (the trial running then dropped)"
         print(stopped[2:], flush=True)
     bpt_plain = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)[0]
     bpt = {w: wire_bytes_per_token(dirs[w], ps, args.tokens, args.context) for w in ways}

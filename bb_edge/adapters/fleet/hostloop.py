@@ -700,6 +700,20 @@ class HostEndpoint:
         with self._cond:
             return self.session.failure(request_id)
 
+    def wait_any(self, request_ids: list[int], timeout: float) -> int | None:
+        """The first of ``request_ids`` (in their order) whose outputs all arrived or that failed, waiting up
+        to ``timeout`` s for one; None if none did by then."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for rid in request_ids:
+                    if self.session.done(rid) or self.session.failure(rid) is not None:
+                        return rid
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+
     def wait(self, request_id: int, timeout: float) -> dict[str, np.ndarray]:
         """Block until every graph output of ``request_id`` arrived; BBError on failure or after ``timeout``."""
         deadline = time.monotonic() + timeout
