@@ -21,6 +21,7 @@ in turn, and what happens to the generation is reported.
     python bench/bench_llm_failover.py [--trials N] [--ways replicate,replay]
     BB_EDGE_LONG=1 python bench/bench_llm_failover.py  (100 trials per way: the issue's run;
                                                        BB_EDGE_LLM_FAILOVER_TRIALS=N sets another count)
+    kill -TERM PID (or -INT) ends the trials early; the table then has the trials done
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,8 @@ from tests.support.llm_failover import LlmFleet, Run, kill_at, run_generations, 
 CACHE = Path.home() / ".cache" / "bb-edge" / "llm"
 SESSIONS = 4
 #: rebuild way -> the standbys of its deployment
+#: one trial: (stage killed, token, identical, pause s, error, worst session gap s, every session's gap s)
+Trial = tuple[str, int, bool, float | None, str | None, float | None, list[float]]
 STANDBY = {"replicate": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}, "replay": {"n0": "n0b", "n1": "n1b", "n2": "n2b"}}
 
 
@@ -94,13 +98,15 @@ def wire_bytes_per_token(directory: Path, ps: dict[int, list[int]], tokens: int,
 
 
 def trial(directory: Path, ps: dict[int, list[int]], want: dict[int, list[int]], tokens: int, context: int,
-          rng: random.Random, stage: str) -> tuple[str, int, bool, float | None, str | None, float | None]:
-    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error, worst session gap s)."""
+          rng: random.Random, stage: str) -> Trial:
+    """One kill of ``stage`` at a random token: (stage, token, identical, pause s, error, worst session gap s,
+    every session's gap s)."""
     at = rng.randrange(SESSIONS, SESSIONS * tokens - SESSIONS)
     with tempfile.TemporaryDirectory() as tmp, LlmFleet(directory, Path(tmp)) as fleet:
         gens = {s: Generation(p, tokens, context) for s, p in ps.items()}
         run = run_generations(fleet, gens, kill_at(fleet, stage, at), timeout=120)
-    return stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error, run.session_pause("kill")
+    return (stage, at, run.error is None and run.tokens == want, run.pause("kill"), run.error,
+            run.session_pause("kill"), run.session_gaps("kill"))
 
 
 def llamacpp_rpc_kill(trials: int, tokens: int) -> str:
@@ -123,7 +129,14 @@ def llamacpp_rpc_kill(trials: int, tokens: int) -> str:
             f"{f', {ms[0]:.0f}-{ms[-1]:.0f} ms after the kill' if ms else ''}; generations completed {done}/{len(tr)}")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGINT/SIGTERM: end the trials (a background job starts with SIGINT ignored, so both are set here)."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     long = os.environ.get("BB_EDGE_LONG") == "1"
     ap.add_argument("--trials", type=int, help="trials per rebuild way (default 4; 100 with BB_EDGE_LONG=1)",
@@ -143,16 +156,26 @@ def main() -> None:
     ref = FleetReference(model)  # type: ignore[arg-type]
     want = {s: ref.generate(p, args.tokens) for s, p in ps.items()}
     rng = random.Random(args.seed)
-    rows: dict[str, list[tuple[str, int, bool, float | None, str | None, float | None]]] = {w: [] for w in ways}
-    for i in range(args.trials):
-        for way in ways:  # in turns, so that both ways see the same load of this shared machine
-            stages = sorted(STANDBY[way])
-            r = trial(dirs[way], ps, want, args.tokens, args.context, rng, stages[i % len(stages)])
-            rows[way].append(r)
-            print(f"{way} trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
-                  f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
-                  f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'}{'' if r[4] is None else '; ' + r[4][:160]}",
-                  flush=True)
+    rows: dict[str, list[Trial]] = {w: [] for w in ways}
+    loads: list[float] = []  # the 1-minute load average after each trial: the machine is shared
+    stopped = ""
+    try:
+        for i in range(args.trials):
+            for way in ways:  # in turns, so that both ways see the same load of this shared machine
+                stages = sorted(STANDBY[way])
+                r = trial(dirs[way], ps, want, args.tokens, args.context, rng, stages[i % len(stages)])
+                rows[way].append(r)
+                loads.append(os.getloadavg()[0])
+                print(f"{way} trial {i + 1}/{args.trials}: kill -9 {r[0]} at token {r[1]}: identical {r[2]}, pause "
+                      f"{'-' if r[3] is None else f'{r[3] * 1000:.0f} ms'}, worst session gap "
+                      f"{'-' if r[5] is None else f'{r[5] * 1000:.0f} ms'} (every session: "
+                      f"{'/'.join(f'{g * 1000:.0f}' for g in r[6]) or '-'} ms), load {loads[-1]:.1f}"
+                      f"{'' if r[4] is None else '; ' + r[4][:160]}", flush=True)
+    except KeyboardInterrupt:  # SIGINT/SIGTERM of this pid ends the trials early: the table has the ones done
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # once: the fleet of the dropped trial is being stopped
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stopped = f"; stopped by a signal after {sum(map(len, rows.values()))} trials (the trial running then dropped)"
+        print(stopped[2:], flush=True)
     bpt_plain = wire_bytes_per_token(dirs["plain"], ps, args.tokens, args.context)[0]
     bpt = {w: wire_bytes_per_token(dirs[w], ps, args.tokens, args.context) for w in ways}
     llama = "skipped (--no-llamacpp)" if args.no_llamacpp else llamacpp_rpc_kill(max(3, min(args.trials, 6)),
@@ -165,7 +188,8 @@ def main() -> None:
     print(f"\nSmolLM2-135M int4, 3 stages, {SESSIONS} sessions x {args.tokens} tokens, context {args.context} "
           f"(prompts {len(ps[1])}..{len(ps[SESSIONS])} tokens), kill -9 of each stage with a standby in turn at a "
           f"random token; wire bytes per decoded token after the prefill, over all nodes (no standby: "
-          f"{bpt_plain:.0f})")
+          f"{bpt_plain:.0f}); 1-min load average after the trials {min(loads, default=0):.1f}-"
+          f"{max(loads, default=0):.1f} (median {sorted(loads)[len(loads) // 2] if loads else 0:.1f}){stopped}")
     print("| system | standbys | trials | identical tokens | pause p50 | pause p99 | worst session gap p50 / p99 | "
           "wire bytes/token | of which state deltas / replays | after the kill |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -180,6 +204,10 @@ def main() -> None:
     for way in ways:
         by_stage = {st: [r for r in rows[way] if r[0] == st] for st in sorted(STANDBY[way])}
         print(f"{way} per stage: " + ", ".join(f"{st} {sum(r[2] for r in v)}/{len(v)}" for st, v in by_stage.items()))
+        gaps = sorted(g for r in rows[way] if r[2] for g in r[6])
+        if gaps:
+            print(f"{way}: every session's gap across the kill, p50 {gaps[len(gaps) // 2] * 1000:.0f} ms, "
+                  f"p99 {gaps[min(len(gaps) - 1, int(0.99 * len(gaps)))] * 1000:.0f} ms ({len(gaps)} gaps)")
 
 if __name__ == "__main__":
     main()

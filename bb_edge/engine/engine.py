@@ -263,6 +263,10 @@ class Engine:
         self.rebuild = "replicate"
         self.replay_log = ReplayLog(self.limits.replay_bytes)
         self._rebuilding: dict[SessionKey, int] = {}  # sessions replayed here -> the step they will be at
+        # sessions whose replay completed and whose next step has not sent yet; _resumed: one such step sent
+        # during this poll (poll then returns its output before it runs the next session's replay)
+        self._rebuilt: set[SessionKey] = set()
+        self._resumed = False
         # graph inputs/outputs the host carries as int8 (deployment.json ``quant``): name -> (scale, zero point)
         self.io_quant: dict[str, tuple[float, int]] = {}
         self.routes: dict[str, str] = {}
@@ -654,7 +658,16 @@ class Engine:
         """
         self.now = now
         batch = [self._ingress.popleft() for _ in range(len(self._ingress))]
-        for item in self._admit(batch):
+        self._resumed = False
+        admitted = self._admit(batch)
+        for i, item in enumerate(admitted):
+            if self._resumed:
+                # a session was rebuilt by replay and its step's output is out: return it now, before
+                # the next session's replay runs, so each session resumes as soon as its own state is
+                # complete (the rest of the batch is the next poll's, in the same order)
+                self._ingress.extendleft(reversed(admitted[i:]))
+                self._count("replay_yields")
+                break
             tag = item[0]
             if tag == "env":
                 self._on_envelope_guarded(item[1], item[2])
@@ -1289,7 +1302,8 @@ class Engine:
             self._session_ended(s, why)
         live = self.sessions.get(req.session)
         if live is None or live.next_step >= self._rebuilding.get(req.session, 0):
-            self._rebuilding.pop(req.session, None)
+            if self._rebuilding.pop(req.session, None) is not None:
+                self._rebuilt.add(req.session)
         if live is not None and req.replay:  # a replay's outputs are every replayed row: never re-sent
             live.last_outputs = []
         elif live is not None:
@@ -1322,6 +1336,7 @@ class Engine:
         self.replay_log.forget(live.key)
         self._rebuilding.pop(live.key, None)
         self._ended[live.key] = reason
+        self._rebuilt.discard(live.key)
         while len(self._ended) > 4 * self.limits.max_sessions:
             del self._ended[next(iter(self._ended))]
         self._emit(ev.SessionEnded(live.owner, live.session, live.next_step, reason))
@@ -1671,6 +1686,9 @@ class Engine:
                     if req.session is not None:
                         env.in_session(req.session[1], req.step)
                     self._queue_outbound(dest, env)
+        if req.session in self._rebuilt and (req.sent or req.emitted):  # its first step since the replay
+            self._rebuilt.discard(req.session)
+            self._resumed = True
         if (len(req.done) == len(prog.segments) and len(req.sent) == len(prog.sends)
                 and len(req.emitted) == len(prog.outputs)):
             if self.mirror is not None:
@@ -1835,6 +1853,8 @@ class Engine:
             "ingress": ingress, "components": components, "sessions": sessions,
             "ended_sessions": [[k[0], k[1], why] for k, why in self._ended.items()],
             "seen_peers": sorted(self._seen_peers), "now": self.now,
+            # the inputs kept for a replay (rebuild by replay): a restarted node can still replay them
+            "replay_log": self.replay_log.snapshot(put),
         }
         if telemetry:
             meta["counters"] = self.counters
@@ -1859,6 +1879,9 @@ class Engine:
                               f"this engine is {self.node!r} with {sorted(self.programs)}")
         tensors = [np.array(wire.decode(raw, max_payload=len(raw)).array())
                    for raw in StreamDecoder(max_envelope=len(data)).feed(data[off + 4 + n:])]
+        # checked before anything changes: a refused replay log leaves this engine as it was
+        replay_log = ReplayLog.from_snapshot(self.limits.replay_bytes, meta.get("replay_log", []), tensors,
+                                             set(self.peers) - {self.node})
         self._seq = meta["seq"]
         self.boot_epoch = meta.get("boot_epoch", self._seq >> 32)
         self._dedup = SeqFilter(self.limits.dedup_window, self.limits.dedup_epochs, self.limits.max_senders)
@@ -1929,6 +1952,7 @@ class Engine:
             self._refusals_logged = set(meta.get("refusals_logged", []))
         self._seen_peers = set(meta["seen_peers"])
         self.now = meta["now"]
+        self.replay_log = replay_log
 
     def shift_clock(self, delta: float) -> None:
         """Move every poll-clock time by ``delta`` s (a restored snapshot taken on another clock).

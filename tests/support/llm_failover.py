@@ -173,16 +173,19 @@ class Run:
 
     def session_pause(self, label: str) -> float | None:
         """The longest gap between two consecutive tokens of one session that spans mark ``label``."""
+        return max(self.session_gaps(label), default=None)
+
+    def session_gaps(self, label: str) -> list[float]:
+        """Each session's gap between its two consecutive tokens that span mark ``label`` (sessions whose
+        tokens span it), shortest first."""
         at = self.marks.get(label)
         if at is None:
-            return None
-        worst: float | None = None
+            return []
+        gaps = []
         for sid in self.gens:
             times = [e.at for e in self.events if e.session == sid]
-            for a, b in zip(times, times[1:]):
-                if a <= at < b:
-                    worst = max(worst or 0.0, b - a)
-        return worst
+            gaps += [b - a for a, b in zip(times, times[1:]) if a <= at < b]
+        return sorted(gaps)
 
 
 def run_generations(fleet: LlmFleet, gens: dict[int, Generation],

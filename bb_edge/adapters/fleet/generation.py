@@ -128,6 +128,18 @@ class EndpointStepper:
                 self.flush_done()
             return out
 
+    def wait_any(self, handles: list[int], timeout: float) -> int:
+        """The first of ``handles`` that answered (or failed), waiting up to ``timeout`` s; the first handle is
+        retried every ``retry_after`` s meanwhile, as :meth:`wait` retries the one it waits on. After
+        ``timeout`` the first handle (its :meth:`wait` then raises the typed timeout)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            ready = self.endpoint.wait_any(handles, max(0.01, min(self.retry_after, left)))
+            if ready is not None or time.monotonic() >= deadline:
+                return handles[0] if ready is None else int(ready)
+            self.endpoint.retry(handles[:1])
+
     def flush_done(self) -> None:
         """Tell the nodes every answered step is done (one control message)."""
         if self._answered:
@@ -164,8 +176,11 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
                   stats: GenerationStats | None = None, close: bool = True) -> Iterator[TokenEvent]:
     """Run every generation (session id -> Generation) to its end, steps interleaved; yield each token.
 
-    Every live session has one step in flight: all are sent, then each answer is taken in turn and the
-    session's next step sent at once, so the stages of a split model work on several sessions together.
+    Every live session has one step in flight: all are sent, then each answer is taken and the session's
+    next step sent at once, so the stages of a split model work on several sessions together. A stepper
+    with ``wait_any`` (a host or client endpoint) has its answers taken as they arrive, so a session that
+    answers early (the first one a standby rebuilt after a failover) is not held behind a slower one; the
+    others take them in turn.
     """
     stats = stats or GenerationStats()
     stats.started = stats.started or time.perf_counter()
@@ -173,8 +188,13 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
     try:
         for sid, gen in gens.items():
             inflight[sid] = stepper.submit(gen.next_step(), sid, gen.step)
+        wait_any = getattr(stepper, "wait_any", None)
         while inflight:
-            for sid in list(inflight):
+            turn = list(inflight)
+            if wait_any is not None:
+                first = wait_any([inflight[s] for s in turn], timeout)
+                turn = [next((s for s in turn if inflight[s] == first), turn[0])]
+            for sid in turn:
                 outs = stepper.wait(inflight.pop(sid), timeout)
                 gen = gens[sid]
                 token = gen.accept(outs)

@@ -271,6 +271,7 @@ class HostLoop:
         self.on_events = on_events
         self.flush_timeout = flush_timeout
         self.retransmit = retransmit if retransmit is not None else RetransmitBuffer()
+        self._unacked: list[AckFn] = []  # drained envelopes a poll left in the engine's ingress (step())
         self.sent = 0
         self.resent = 0
         self.failover_resent = 0
@@ -457,10 +458,15 @@ class HostLoop:
             if isinstance(e, events.RouteChanged):
                 self._failover(e.stage, e.via)
         # confirm to the link only now: poll applied (or refused) every envelope drained above, and
-        # what it produced is handed to the transport, so a crash before this line loses nothing
-        for ack in acks:
-            ack()
-        self.acked += len(acks)
+        # what it produced is handed to the transport, so a crash before this line loses nothing; a poll
+        # that left part of its batch for the next one (a replayed session resumed first) is confirmed
+        # once a poll has applied all of it
+        self._unacked.extend(acks)
+        if not self.engine.pending_ingress:
+            acks, self._unacked = self._unacked, []
+            for ack in acks:
+                ack()
+            self.acked += len(acks)
         if evs and self.on_events is not None:
             self.on_events(evs)
         return len(out) + len(acks)
@@ -476,7 +482,7 @@ class HostLoop:
         self._running = True
         self._wake.set()  # a step at once: what arrived before the loop ran is applied now
         while not self._stop.is_set():
-            if not self._inbox:
+            if not self._inbox and not self.engine.pending_ingress:  # a poll may leave work for the next
                 self._wake.wait(self._timeout())
             self._wake.clear()
             self.step()
@@ -726,6 +732,20 @@ class HostEndpoint:
         """The reason a node gave for failing ``request_id`` (ERROR envelope), if any."""
         with self._cond:
             return self.session.failure(request_id)
+
+    def wait_any(self, request_ids: list[int], timeout: float) -> int | None:
+        """The first of ``request_ids`` (in their order) whose outputs all arrived or that failed, waiting up
+        to ``timeout`` s for one; None if none did by then."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for rid in request_ids:
+                    if self.session.done(rid) or self.session.failure(rid) is not None:
+                        return rid
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
 
     def wait(self, request_id: int, timeout: float) -> dict[str, np.ndarray]:
         """Block until every graph output of ``request_id`` arrived; BBError on failure or after ``timeout``."""
