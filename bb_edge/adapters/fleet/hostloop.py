@@ -306,7 +306,10 @@ class HostLoop:
                 self.inline_steps += 1
             finally:
                 self._step_lock.release()
-            return
+            if not self.engine.pending_ingress:
+                return
+            # the step left part of its batch for the next poll (a standby resuming replayed sessions one
+            # by one): the loop thread takes it now, not at its next timer
         self._wake.set()
 
     def _peer(self, name: str, up: bool, reason: str) -> None:
