@@ -30,6 +30,7 @@ class T:
     zero_point: list[int] | None = None
     axis: int = 0
     buffer_offset: tuple[int, int] | None = None  # (offset, size) into the file instead of inline data
+    variable: bool = False  # is_variable: state an op keeps across invocations (SVDF's activation state)
 
 
 @dataclass
@@ -98,6 +99,8 @@ def build(m: M) -> bytes:
         tflite.TensorAddName(b, name)
         if q is not None:
             tflite.TensorAddQuantization(b, q)
+        if t.variable:
+            tflite.TensorAddIsVariable(b, True)
         tens.append(tflite.TensorEnd(b))
     names = []
     for o in m.ops:

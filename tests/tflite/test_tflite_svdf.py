@@ -1,0 +1,95 @@
+"""SVDF int8 (TFLM's keyword models) against the TFLite interpreter's reference kernel, step after step.
+
+TFLite keeps SVDF's int16 activation state in a variable tensor across invocations; bbrt keeps it as a
+STATE pair (SVDF_I8 reads the state input, writes the next state; the node copies it back into the
+session's slot). Each test invokes the interpreter (BUILTIN_REF) and the host build the same number of
+times, in order, copying the next state into the state input between runs as the node's session does,
+and checks every output byte of every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bb_edge.bbrt.format import RECV, SEND, STATE, Op
+from bb_edge.bbrt.host import HostProgram
+from bb_edge.bbrt.lower import lower
+from bb_edge.tflite import tflite_to_onnx
+from bb_edge.tflite.errors import TfliteUnsupportedError
+from tests.support.tflite_build import M, O, T, act, build
+
+CASES = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
+    (1, 16, 8, 1, 5, 0.05, 3, 0.004, 3.0, -128),
+    (1, 20, 12, 2, 8, 0.1, -20, 0.002, 15.0, -128),  # rank 2: two filters per unit
+    (2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128),  # batch 2; the state saturates int16
+    (1, 12, 4, 1, 3, 0.07, 11, 0.01, 3.0, 7),  # an output zero point not -128 (no RELU clamp in TFLite's kernel)
+]
+STEPS = 12
+
+
+def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0) -> bytes:
+    """One SVDF of CASES[k] with random int8 feature weights, int16 time weights and int32 bias."""
+    nb, ni, nf, rank, nm, sx, zx, ss, sy, zy = CASES[k]
+    rng = np.random.default_rng(60 + k)
+    wf = rng.integers(-128, 128, (nf, ni)).astype(np.int8)
+    wt = rng.integers(-32768, 32768, (nf, nm)).astype(np.int16)
+    b = rng.integers(-5000, 5000, nf // rank).astype(np.int32)
+    tens = [act("x", (nb, ni), sx, zx), T("wf", (nf, ni), "INT8", wf, [0.01], [0]),
+            T("wt", (nf, nm), "INT16", wt, [0.0003], [0]), T("b", (nf // rank,), "INT32", b, [sx * 0.01], [0]),
+            T("state", (nb, nf * nm), "INT16", None, [ss], [state_zp], variable=True), act("y", (nb, nf // rank), sy, zy)]
+    opts = ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": act_fn})
+    return build(M(tens, [O("SVDF", [0, 1, 2, 3 if bias else -1, 4], [5], opts)], [0], [5]))
+
+
+def interpreter_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
+    """BUILTIN_REF's outputs of one interpreter invoked once per step (its variable state carried)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    i, o = it.get_input_details()[0], it.get_output_details()[0]
+    ys = []
+    for x in xs:
+        it.set_tensor(i["index"], x)
+        it.invoke()
+        ys.append(it.get_tensor(o["index"]).copy())
+    return np.stack(ys)
+
+
+def bbrt_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
+    """The host build's outputs, one run per step; between runs the next state goes to the state input."""
+    L = lower(tflite_to_onnx(data), io_edges=None)
+    assert Op.SVDF_I8 in L.ops_used
+    hp = HostProgram(L.blob, L.program)
+    edges = L.program.edges
+    recv = next(e.tensor for e in edges if e.direction == RECV)
+    send = next(e.tensor for e in edges if e.direction == SEND)
+    (st,) = [e for e in edges if e.direction == STATE]
+    hp.view(st.tensor)[...] = 0  # a session's first step starts from zeros (bbrt_node.c), as TFLite's variable
+    ys = []
+    for x in xs:
+        hp.run({recv: x})
+        ys.append(hp.view(send).copy())
+        hp.view(st.tensor)[...] = hp.view(st.peer)  # what the node's session_copy does after a step
+    return np.stack(ys)
+
+
+@pytest.mark.parametrize("k", range(len(CASES)))
+def test_svdf_steps_equal_the_interpreter(k: int) -> None:
+    data = svdf_model(k)
+    nb, ni = CASES[k][:2]
+    xs = np.random.default_rng(80 + k).integers(-128, 128, (STEPS, nb, ni)).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
+
+
+def test_svdf_without_bias() -> None:
+    data = svdf_model(1, bias=False)
+    xs = np.random.default_rng(90).integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
+
+
+@pytest.mark.parametrize("kw,why", [({"act_fn": 0}, "RELU"), ({"state_zp": 5}, "zero point 5")])
+def test_svdf_outside_tflite_integer_kernel_is_refused(kw: dict[str, int], why: str) -> None:
+    with pytest.raises(TfliteUnsupportedError, match=why):
+        tflite_to_onnx(svdf_model(0, **kw))
