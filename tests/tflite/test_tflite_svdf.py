@@ -28,15 +28,17 @@ CASES = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
 STEPS = 12
 
 
-def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0) -> bytes:
-    """One SVDF of CASES[k] with random int8 feature weights, int16 time weights and int32 bias."""
-    nb, ni, nf, rank, nm, sx, zx, ss, sy, zy = CASES[k]
+def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0, case: tuple | None = None,
+               swf: float = 0.01, swt: float = 0.0003, wt_max: int = 32768,
+               b_max: int = 5000) -> bytes:
+    """One SVDF of CASES[k] (or ``case``) with random int8 feature weights, int16 time weights, int32 bias."""
+    nb, ni, nf, rank, nm, sx, zx, ss, sy, zy = case or CASES[k]
     rng = np.random.default_rng(60 + k)
     wf = rng.integers(-128, 128, (nf, ni)).astype(np.int8)
-    wt = rng.integers(-32768, 32768, (nf, nm)).astype(np.int16)
-    b = rng.integers(-5000, 5000, nf // rank).astype(np.int32)
-    tens = [act("x", (nb, ni), sx, zx), T("wf", (nf, ni), "INT8", wf, [0.01], [0]),
-            T("wt", (nf, nm), "INT16", wt, [0.0003], [0]), T("b", (nf // rank,), "INT32", b, [sx * 0.01], [0]),
+    wt = rng.integers(-wt_max, wt_max, (nf, nm)).astype(np.int16)
+    b = rng.integers(-b_max, b_max, nf // rank).astype(np.int32)
+    tens = [act("x", (nb, ni), sx, zx), T("wf", (nf, ni), "INT8", wf, [swf], [0]),
+            T("wt", (nf, nm), "INT16", wt, [swt], [0]), T("b", (nf // rank,), "INT32", b, [sx * swf], [0]),
             T("state", (nb, nf * nm), "INT16", None, [ss], [state_zp], variable=True), act("y", (nb, nf // rank), sy, zy)]
     opts = ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": act_fn})
     return build(M(tens, [O("SVDF", [0, 1, 2, 3 if bias else -1, 4], [5], opts)], [0], [5]))
@@ -80,6 +82,16 @@ def test_svdf_steps_equal_the_interpreter(k: int) -> None:
     data = svdf_model(k)
     nb, ni = CASES[k][:2]
     xs = np.random.default_rng(80 + k).integers(-128, 128, (STEPS, nb, ni)).astype(np.int8)
+    np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
+
+
+def test_svdf_rounds_ties_away_from_zero() -> None:
+    """Both multipliers exactly 1/4 (s_x s_wf / s_state and s_state s_wt / s_y), small inputs and time weights so
+    a state step of 1 shows in the output: a quarter of the negative sums fall on a half, which TFLite's two
+    roundings (MultiplyByQuantizedMultiplier) send away from zero and a single rounding sends up."""
+    case = (1, 4, 16, 2, 4, 2.0**-4, 5, 2.0**-10, 2.0**-16, 0)
+    data = svdf_model(0, case=case, swf=2.0**-8, swt=2.0**-8, wt_max=3, b_max=40)
+    xs = np.random.default_rng(91).integers(2, 9, (STEPS, 1, 4)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
 
 
