@@ -9,26 +9,34 @@ and checks every output byte of every step.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from bb_edge.adapters.devices.serial_devices import HostDevice, SerialDevice
+from bb_edge.bbrt.firmware import build_firmware
 from bb_edge.bbrt.format import RECV, SEND, STATE, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
+from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
+from bb_edge.wire import Envelope, decode, encode
 from tests.support.tflite_build import M, O, T, act, build
 
-CASES = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
+Case = tuple[int, int, int, int, int, float, int, float, float, int]
+CASES: list[Case] = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
     (1, 16, 8, 1, 5, 0.05, 3, 0.004, 3.0, -128),
     (1, 20, 12, 2, 8, 0.1, -20, 0.002, 15.0, -128),  # rank 2: two filters per unit
     (2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128),  # batch 2; the state saturates int16
     (1, 12, 4, 1, 3, 0.07, 11, 0.01, 3.0, 7),  # an output zero point not -128 (no RELU clamp in TFLite's kernel)
 ]
 STEPS = 12
+NODE, X_EDGE, Y_EDGE = 5, 1000, 1001
 
 
-def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0, case: tuple | None = None,
+def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0, case: Case | None = None,
                swf: float = 0.01, swt: float = 0.0003, wt_max: int = 32768,
                b_max: int = 5000) -> bytes:
     """One SVDF of CASES[k] (or ``case``) with random int8 feature weights, int16 time weights, int32 bias."""
@@ -39,7 +47,8 @@ def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0, ca
     b = rng.integers(-b_max, b_max, nf // rank).astype(np.int32)
     tens = [act("x", (nb, ni), sx, zx), T("wf", (nf, ni), "INT8", wf, [swf], [0]),
             T("wt", (nf, nm), "INT16", wt, [swt], [0]), T("b", (nf // rank,), "INT32", b, [sx * swf], [0]),
-            T("state", (nb, nf * nm), "INT16", None, [ss], [state_zp], variable=True), act("y", (nb, nf // rank), sy, zy)]
+            T("state", (nb, nf * nm), "INT16", None, [ss], [state_zp], variable=True),
+            act("y", (nb, nf // rank), sy, zy)]
     opts = ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": act_fn})
     return build(M(tens, [O("SVDF", [0, 1, 2, 3 if bias else -1, 4], [5], opts)], [0], [5]))
 
@@ -89,7 +98,7 @@ def test_svdf_rounds_ties_away_from_zero() -> None:
     """Both multipliers exactly 1/4 (s_x s_wf / s_state and s_state s_wt / s_y), small inputs and time weights so
     a state step of 1 shows in the output: a quarter of the negative sums fall on a half, which TFLite's two
     roundings (MultiplyByQuantizedMultiplier) send away from zero and a single rounding sends up."""
-    case = (1, 4, 16, 2, 4, 2.0**-4, 5, 2.0**-10, 2.0**-16, 0)
+    case: Case = (1, 4, 16, 2, 4, 2.0**-4, 5, 2.0**-10, 2.0**-16, 0)
     data = svdf_model(0, case=case, swf=2.0**-8, swt=2.0**-8, wt_max=3, b_max=40)
     xs = np.random.default_rng(91).integers(2, 9, (STEPS, 1, 4)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
@@ -101,7 +110,45 @@ def test_svdf_without_bias() -> None:
     np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
 
 
-@pytest.mark.parametrize("kw,why", [({"act_fn": 0}, "RELU"), ({"state_zp": 5}, "zero point 5")])
-def test_svdf_outside_tflite_integer_kernel_is_refused(kw: dict[str, int], why: str) -> None:
-    with pytest.raises(TfliteUnsupportedError, match=why):
-        tflite_to_onnx(svdf_model(0, **kw))
+@pytest.mark.parametrize("act_fn,state_zp,why", [(0, 0, "RELU"), (1, 5, "zero point 5")])
+def test_svdf_outside_tflite_integer_kernel_is_refused(act_fn: int, state_zp: int, why: str) -> None:
+    with pytest.raises(TfliteUnsupportedError, match=f"SVDF.*{why}"):
+        tflite_to_onnx(svdf_model(0, act_fn=act_fn, state_zp=state_zp))
+
+
+def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Each session's steps sent interleaved (session id -> its step inputs), its outputs in step order."""
+    out: dict[int, list[np.ndarray]] = {}
+    seq = 0
+    n = min(len(v) for v in runs.values())
+    for k in range(n):
+        for sid, xs in runs.items():
+            seq += 1
+            env = Envelope.for_array(xs[k], sender=0, receiver=NODE, seq=(1 << 32) | seq,
+                                     request_id=sid * 1000 + k, edge=X_EDGE).in_session(sid, k)
+            dev.send(encode(env))
+    got = dev.wait_data(n * len(runs), 60.0)
+    assert len(got) == n * len(runs), dev.errors
+    by_id = {decode(raw).request_id: decode(raw).array().copy() for raw in got}
+    for sid in runs:
+        out[sid] = [by_id[sid * 1000 + k] for k in range(n)]
+    return {sid: np.stack(v) for sid, v in out.items()}
+
+
+def test_svdf_state_lives_in_the_node_session_slots(tmp_path: Path) -> None:
+    """The host build of the node (bbrt_node.c): two sessions interleaved, each keeping its own int16 state in
+    its session slot, each equal to its own interpreter invoked step by step."""
+    data = svdf_model(1)
+    L = lower(tflite_to_onnx(data), node_id=NODE, io_edges={"x": X_EDGE, "y": Y_EDGE})
+    facts = build_firmware(L, "host", tmp_path / "svdf", node="svdf", profile=load_target("host"))
+    assert facts["session_bytes"] == facts["session_slots"] * 2 * 12 * 8  # int16 [1, F*M] a slot
+    rng = np.random.default_rng(95)
+    runs = {5: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8),
+            6: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)}
+    dev = HostDevice(tmp_path / "svdf" / "bbrt-host", tmp_path / "svdf" / "program.bbrt", NODE).start()
+    try:
+        got = _session_outputs(dev, runs)
+    finally:
+        dev.stop()
+    for sid, xs in runs.items():
+        np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
