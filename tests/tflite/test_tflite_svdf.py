@@ -23,9 +23,8 @@ from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
 from bb_edge.wire import Envelope, decode, encode
-from tests.support.tflite_build import M, O, T, act, build
+from tests.support.tflite_build import Case, svdf_model
 
-Case = tuple[int, int, int, int, int, float, int, float, float, int]
 CASES: list[Case] = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
     (1, 16, 8, 1, 5, 0.05, 3, 0.004, 3.0, -128),
     (1, 20, 12, 2, 8, 0.1, -20, 0.002, 15.0, -128),  # rank 2: two filters per unit
@@ -34,23 +33,6 @@ CASES: list[Case] = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_stat
 ]
 STEPS = 12
 NODE, X_EDGE, Y_EDGE = 5, 1000, 1001
-
-
-def svdf_model(k: int, bias: bool = True, act_fn: int = 1, state_zp: int = 0, case: Case | None = None,
-               swf: float = 0.01, swt: float = 0.0003, wt_max: int = 32768,
-               b_max: int = 5000) -> bytes:
-    """One SVDF of CASES[k] (or ``case``) with random int8 feature weights, int16 time weights, int32 bias."""
-    nb, ni, nf, rank, nm, sx, zx, ss, sy, zy = case or CASES[k]
-    rng = np.random.default_rng(60 + k)
-    wf = rng.integers(-128, 128, (nf, ni)).astype(np.int8)
-    wt = rng.integers(-wt_max, wt_max, (nf, nm)).astype(np.int16)
-    b = rng.integers(-b_max, b_max, nf // rank).astype(np.int32)
-    tens = [act("x", (nb, ni), sx, zx), T("wf", (nf, ni), "INT8", wf, [swf], [0]),
-            T("wt", (nf, nm), "INT16", wt, [swt], [0]), T("b", (nf // rank,), "INT32", b, [sx * swf], [0]),
-            T("state", (nb, nf * nm), "INT16", None, [ss], [state_zp], variable=True),
-            act("y", (nb, nf // rank), sy, zy)]
-    opts = ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": act_fn})
-    return build(M(tens, [O("SVDF", [0, 1, 2, 3 if bias else -1, 4], [5], opts)], [0], [5]))
 
 
 def interpreter_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
@@ -88,7 +70,7 @@ def bbrt_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("k", range(len(CASES)))
 def test_svdf_steps_equal_the_interpreter(k: int) -> None:
-    data = svdf_model(k)
+    data = svdf_model(CASES[k])
     nb, ni = CASES[k][:2]
     xs = np.random.default_rng(80 + k).integers(-128, 128, (STEPS, nb, ni)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
@@ -99,13 +81,13 @@ def test_svdf_rounds_ties_away_from_zero() -> None:
     a state step of 1 shows in the output: a quarter of the negative sums fall on a half, which TFLite's two
     roundings (MultiplyByQuantizedMultiplier) send away from zero and a single rounding sends up."""
     case: Case = (1, 4, 16, 2, 4, 2.0**-4, 5, 2.0**-10, 2.0**-16, 0)
-    data = svdf_model(0, case=case, swf=2.0**-8, swt=2.0**-8, wt_max=3, b_max=40)
+    data = svdf_model(case, swf=2.0**-8, swt=2.0**-8, wt_max=3, b_max=40)
     xs = np.random.default_rng(91).integers(2, 9, (STEPS, 1, 4)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
 
 
 def test_svdf_without_bias() -> None:
-    data = svdf_model(1, bias=False)
+    data = svdf_model(CASES[1], bias=False)
     xs = np.random.default_rng(90).integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)
     np.testing.assert_array_equal(bbrt_steps(data, xs), interpreter_steps(data, xs))
 
@@ -113,7 +95,7 @@ def test_svdf_without_bias() -> None:
 @pytest.mark.parametrize("act_fn,state_zp,why", [(0, 0, "RELU"), (1, 5, "zero point 5")])
 def test_svdf_outside_tflite_integer_kernel_is_refused(act_fn: int, state_zp: int, why: str) -> None:
     with pytest.raises(TfliteUnsupportedError, match=f"SVDF.*{why}"):
-        tflite_to_onnx(svdf_model(0, act_fn=act_fn, state_zp=state_zp))
+        tflite_to_onnx(svdf_model(CASES[0], act_fn=act_fn, state_zp=state_zp))
 
 
 def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
@@ -138,7 +120,7 @@ def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int
 def test_svdf_state_lives_in_the_node_session_slots(tmp_path: Path) -> None:
     """The host build of the node (bbrt_node.c): two sessions interleaved, each keeping its own int16 state in
     its session slot, each equal to its own interpreter invoked step by step."""
-    data = svdf_model(1)
+    data = svdf_model(CASES[1])
     L = lower(tflite_to_onnx(data), node_id=NODE, io_edges={"x": X_EDGE, "y": Y_EDGE})
     facts = build_firmware(L, "host", tmp_path / "svdf", node="svdf", profile=load_target("host"))
     assert facts["session_bytes"] == facts["session_slots"] * 2 * 12 * 8  # int16 [1, F*M] a slot
