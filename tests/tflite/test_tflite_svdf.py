@@ -4,7 +4,7 @@ TFLite keeps SVDF's int16 activation state in a variable tensor across invocatio
 STATE pair (SVDF_I8 reads the state input, writes the next state; the node copies it back into the
 session's slot). Each test invokes the interpreter (BUILTIN_REF) and the host build the same number of
 times, in order, copying the next state into the state input between runs as the node's session does,
-and checks every output byte of every step.
+and checks every output byte of every step; the node itself (its session slots) runs on QEMU Cortex-M4.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bb_edge.adapters.devices.serial_devices import HostDevice, SerialDevice
+from bb_edge.adapters.devices.serial_devices import QemuDevice, SerialDevice
 from bb_edge.bbrt.firmware import build_firmware
 from bb_edge.bbrt.format import RECV, SEND, STATE, Op
 from bb_edge.bbrt.host import HostProgram
@@ -99,8 +99,9 @@ def test_svdf_outside_tflite_integer_kernel_is_refused(act_fn: int, state_zp: in
 
 
 def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Each session's steps sent interleaved (session id -> its step inputs), its outputs in step order."""
-    out: dict[int, list[np.ndarray]] = {}
+    """Each session's steps interleaved (session id -> its step inputs), step k of every session sent before
+    any step k + 1, as a client waits for a step's result; the outputs in step order."""
+    by_id: dict[int, np.ndarray] = {}
     seq = 0
     n = min(len(v) for v in runs.values())
     for k in range(n):
@@ -109,28 +110,26 @@ def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int
             env = Envelope.for_array(xs[k], sender=0, receiver=NODE, seq=(1 << 32) | seq,
                                      request_id=sid * 1000 + k, edge=X_EDGE).in_session(sid, k)
             dev.send(encode(env))
-    got = dev.wait_data(n * len(runs), 60.0)
-    assert len(got) == n * len(runs), dev.errors
-    by_id = {decode(raw).request_id: decode(raw).array().copy() for raw in got}
-    for sid in runs:
-        out[sid] = [by_id[sid * 1000 + k] for k in range(n)]
-    return {sid: np.stack(v) for sid, v in out.items()}
+        got = dev.wait_data(len(runs), 30.0)
+        assert len(got) == len(runs), dev.errors
+        for raw in got:
+            e = decode(raw)
+            by_id[e.request_id] = e.array().copy()
+    return {sid: np.stack([by_id[sid * 1000 + k] for k in range(n)]) for sid in runs}
 
 
-def test_svdf_state_lives_in_the_node_session_slots(tmp_path: Path) -> None:
-    """The host build of the node (bbrt_node.c): two sessions interleaved, each keeping its own int16 state in
-    its session slot, each equal to its own interpreter invoked step by step."""
+def test_svdf_state_lives_in_the_node_session_slots_on_qemu_cortex_m4(tmp_path: Path) -> None:
+    """The node on QEMU Cortex-M4 (bbrt_node.c, the generated resolver): two sessions interleaved, each keeping its
+    own int16 state in its session slot, each equal to its own interpreter invoked step by step."""
     data = svdf_model(CASES[1])
     L = lower(tflite_to_onnx(data), node_id=NODE, io_edges={"x": X_EDGE, "y": Y_EDGE})
-    facts = build_firmware(L, "host", tmp_path / "svdf", node="svdf", profile=load_target("host"))
+    out = tmp_path / "m4"
+    facts = build_firmware(L, "qemu-cortex-m4", out, node="svdf", profile=load_target("qemu-cortex-m4"))
     assert facts["session_bytes"] == facts["session_slots"] * 2 * 12 * 8  # int16 [1, F*M] a slot
     rng = np.random.default_rng(95)
     runs = {5: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8),
             6: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)}
-    dev = HostDevice(tmp_path / "svdf" / "bbrt-host", tmp_path / "svdf" / "program.bbrt", NODE).start()
-    try:
+    with QemuDevice("cortex-m4", out / "bbrt.elf", out / "program.bbrt", NODE) as dev:
         got = _session_outputs(dev, runs)
-    finally:
-        dev.stop()
     for sid, xs in runs.items():
         np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
