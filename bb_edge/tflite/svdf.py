@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bb_edge.tflite.to_onnx import _Builder
 
 #: the ONNX domain of the translator's own ops
-DOMAIN = "ai.bb_edge.tflite"
+DOMAIN = "bb.tflite"  # bb_edge/compiler/load.py takes "bb." domains as the kit's own
 #: input index of TFLite SVDF's activation state
 STATE_INPUT = 4
 ACT_RELU = 1

@@ -19,6 +19,7 @@ from bb_edge.bbrt.firmware import build_firmware
 from bb_edge.bbrt.format import RECV, SEND, STATE, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
+from bb_edge.compiler.load import check_ops
 from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
@@ -133,3 +134,10 @@ def test_svdf_state_lives_in_the_node_session_slots_on_qemu_cortex_m4(tmp_path: 
         got = _session_outputs(dev, runs)
     for sid, xs in runs.items():
         np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
+
+
+def test_svdf_model_passes_the_compile_op_check() -> None:
+    """`bb-edge compile` takes the translator's bb.tflite::Svdf as the kit's own op (a "bb." domain)."""
+    m = tflite_to_onnx(svdf_model(CASES[0]))
+    assert [(n.domain, n.op_type) for n in m.graph.node if n.domain] == [("bb.tflite", "Svdf")]
+    check_ops(m)
