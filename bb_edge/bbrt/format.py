@@ -92,6 +92,8 @@ class Op(IntEnum):
     PRELU_I8 = 46
     RESIZE_BILINEAR_I8 = 47
     BATCH_MATMUL_I8 = 48
+    # TFLite's int8 SVDF: the int16 activation state is a STATE pair (the node's session slot keeps it)
+    SVDF_I8 = 49
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)
@@ -101,10 +103,10 @@ KERNEL_NAME = {op: op.name.lower() for op in Op}
 TRAIN_OPS = frozenset({Op.GEMM_F32, Op.BINARY_F32, Op.UNARY_F32, Op.LOGSOFTMAX_F32, Op.ONEHOT_F32, Op.REDUCE_F32,
                        Op.TRANSPOSE_F32, Op.GREATER_F32, Op.WHERE_F32})
 
-DT_FLOAT, DT_UINT8, DT_INT8, DT_INT32, DT_INT64 = 1, 2, 3, 6, 7
+DT_FLOAT, DT_UINT8, DT_INT8, DT_INT16, DT_INT32, DT_INT64 = 1, 2, 3, 5, 6, 7
 NP_OF: dict[int, np.dtype] = {
-    DT_FLOAT: np.dtype("<f4"), DT_UINT8: np.dtype("u1"), DT_INT8: np.dtype("i1"), DT_INT32: np.dtype("<i4"),
-    DT_INT64: np.dtype("<i8"),
+    DT_FLOAT: np.dtype("<f4"), DT_UINT8: np.dtype("u1"), DT_INT8: np.dtype("i1"), DT_INT16: np.dtype("<i2"),
+    DT_INT32: np.dtype("<i4"), DT_INT64: np.dtype("<i8"),
 }
 #: integer tensors a program holds unquantized (run-time indices and their reshapes)
 INDEX_DTYPES = frozenset({DT_INT32, DT_INT64})

@@ -142,6 +142,8 @@ class _Builder:
         self.L = lowered
         self.tensors: list[Tensor] = []
         self.ops: list[OpRecord] = []
+        # (state input, next state, name) of int8 ops that keep state (SVDF_I8): STATE edges of the program
+        self.state_pairs: list[tuple[int, int, str]] = []
 
     def add(self, t: Tensor) -> int:
         self.tensors.append(t)

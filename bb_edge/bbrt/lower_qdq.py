@@ -56,8 +56,21 @@ from onnx import numpy_helper, shape_inference
 
 from bb_edge.bbrt import planner
 from bb_edge.bbrt.errors import BbrtError
-from bb_edge.bbrt.format import DT_FLOAT, DT_INT8, DT_INT32, RECV, SEND, STORE_ARENA, EdgeRecord, Op, Program, Tensor
-from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, batch_matmul, lower_arith, lower_qlinear_matmul
+from bb_edge.bbrt.format import (
+    DT_FLOAT,
+    DT_INT8,
+    DT_INT16,
+    DT_INT32,
+    RECV,
+    SEND,
+    STATE,
+    STORE_ARENA,
+    EdgeRecord,
+    Op,
+    Program,
+    Tensor,
+)
+from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, batch_matmul, lower_arith, lower_qlinear_matmul, lower_svdf
 from bb_edge.bbrt.lower_qdq_move import (
     MOVE_OPS,
     MoveCtx,
@@ -69,6 +82,7 @@ from bb_edge.bbrt.lower_qdq_move import (
 )
 from bb_edge.bbrt.qdq_uint8 import int8_from_uint8
 from bb_edge.bbrt.quant import quantize_multiplier
+from bb_edge.tflite.svdf import DOMAIN as SVDF_DOMAIN
 
 QDQ_OPS = {"QuantizeLinear", "DequantizeLinear"}
 VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
@@ -571,6 +585,10 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
         if t == "QuantizeLinear":
             _group(node)
             continue
+        if t == "Svdf" and node.domain == SVDF_DOMAIN:  # the TFLite translator's SVDF (its state: STATE pair)
+            lower_svdf(mctx, node)
+            used.add(node.name)
+            continue
         if t == "QLinearMatMul":  # int8 in and out (the TFLite translator's BATCH_MATMUL)
             lower_qlinear_matmul(mctx, node)
             used.add(node.name)
@@ -604,7 +622,12 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             raise UnsupportedQuantPattern(name, "output", f"graph output {name!r} is not an int8 tensor")
         live_out.add(qidx[name])
         send_edges.append(EdgeRecord(edge, peer, SEND, DT_INT8, qidx[name], peer_name))
-    prog = Program(L.program.node_id, B.tensors, B.ops, recv_edges + send_edges)
+    state_edges = []
+    for s_in, s_out, sname in B.state_pairs:  # the node keeps these in its session slots between steps
+        live_in.add(s_in)
+        live_out.add(s_out)
+        state_edges.append(EdgeRecord(0, s_out, STATE, DT_INT16, s_in, sname))
+    prog = Program(L.program.node_id, B.tensors, B.ops, recv_edges + send_edges + state_edges)
     planner.assign(prog, live_in, live_out)
     # the ONNX graph's own bound would count a DQ -> op -> Q group's int8 input as dead at its
     # DequantizeLinear; the program's bound (int8 tensors alive at each kernel) is the true one here

@@ -17,6 +17,7 @@
   with TFLite's 10-bit source coordinates as a table (:func:`bb_edge.bbrt.tflite_ref.bilinear_table`)
 - MatMul of two activations, and QLinearMatMul (the TFLite translator's BATCH_MATMUL, an operand may be a
   constant) -> BATCH_MATMUL_I8 (TFLite's BATCH_MATMUL: one multiplier of s_a s_b / s_y, two roundings)
+- the TFLite translator's Svdf -> SVDF_I8, its int16 activation state a STATE pair (:func:`lower_svdf`)
 
 An operand of Mul or Sub may be a constant int8 tensor (per-tensor parameters), kept as a program constant.
 """
@@ -31,7 +32,7 @@ import numpy as np
 import onnx
 
 from bb_edge.bbrt.errors import BbrtError
-from bb_edge.bbrt.format import DT_INT8, DT_INT32, STORE_ARENA, Op, Tensor
+from bb_edge.bbrt.format import DT_INT8, DT_INT16, DT_INT32, STORE_ARENA, Op, Tensor
 from bb_edge.bbrt.lower_qdq_move import MoveCtx
 from bb_edge.bbrt.quant import quantize_multiplier
 from bb_edge.bbrt.tflite_ref import (
@@ -197,3 +198,44 @@ def lower_qlinear_matmul(c: MoveCtx, node: onnx.NodeProto) -> None:
         batch_matmul(c, node.name, ops[0], ops[1], node.output[0], (float(param(6)), zy, -128, 127))
     except BbrtError as e:
         raise c.refuse(node, str(e)) from e
+
+
+def lower_svdf(c: MoveCtx, node: onnx.NodeProto) -> None:
+    """The TFLite translator's ``Svdf`` (:mod:`bb_edge.tflite.svdf`) -> SVDF_I8 with an int16 STATE pair.
+
+    The state input and its next value are two int16 arena tensors of the program, recorded in
+    ``c.B.state_pairs``; lower_qdq makes them a STATE edge, so the node copies the session's state in before
+    a step and the next state back after it. TFLite's multipliers come from its float products of the scales
+    (``s_x * s_wf / s_state`` and ``s_state * s_wt / s_y`` in float32, then QuantizeMultiplier in double).
+    """
+    a = {x.name: onnx.helper.get_attribute_value(x) for x in node.attribute}
+    x = node.input[0]
+    if x not in c.qidx:
+        raise c.refuse(node, f"input {x!r} is not an int8 tensor of the program")
+    f32 = np.float32
+    if c.L.qparams[x] != (float(f32(a["x_scale"])), int(a["x_zero_point"])):
+        raise c.refuse(node, f"{x!r} has parameters {c.L.qparams[x]}, the node says "
+                       f"{(a['x_scale'], a['x_zero_point'])}")
+    try:
+        wf, wt, bias = (np.asarray(c.init[n]) for n in node.input[1:4])
+    except KeyError as e:
+        raise c.refuse(node, f"weights and bias must be constants ({e})") from e
+    if wf.dtype != np.int8 or wt.dtype != np.int16 or bias.dtype != np.int32 or wf.ndim != 2 or wt.ndim != 2:
+        raise c.refuse(node, "weights_feature int8 [F, I], weights_time int16 [F, M], bias int32 [U]")
+    rank, (n_f, n_m) = int(a["rank"]), wt.shape
+    xs = c.B.tensors[c.qidx[x]].shape
+    if len(xs) != 2 or rank < 1 or n_f % rank or wf.shape != (n_f, xs[1]) or bias.shape != (n_f // rank,):
+        raise c.refuse(node, f"rank {rank}, input {list(xs)}, weights {list(wf.shape)} and {list(wt.shape)}, bias "
+                       f"{list(bias.shape)}")
+    ss = f32(a["state_scale"])
+    m1 = quantize_multiplier(float(f32(f32(a["x_scale"]) * f32(a["wf_scale"])) / ss))
+    m2 = quantize_multiplier(float(f32(ss * f32(a["wt_scale"])) / f32(a["y_scale"])))
+    name, sh = node.name, (int(xs[0]), n_f * n_m)
+    s_in = c.B.add(Tensor(f"{name}__state", DT_INT16, sh, STORE_ARENA, scale=float(ss), zero_point=0))
+    s_out = c.B.add(Tensor(f"{name}__state_next", DT_INT16, sh, STORE_ARENA, scale=float(ss), zero_point=0))
+    ins = [c.qidx[x], c.B.const(f"{name}__wf", np.ascontiguousarray(wf), DT_INT8, float(f32(a["wf_scale"]))),
+           c.B.const(f"{name}__wt", np.ascontiguousarray(wt), DT_INT16, float(f32(a["wt_scale"]))),
+           c.B.const(f"{name}__bias", np.ascontiguousarray(bias), DT_INT32), s_in]
+    y = c.new_q(node.output[0], float(a["y_scale"]), int(a["y_zero_point"]), (int(xs[0]), n_f // rank))
+    c.B.op(Op.SVDF_I8, ins, [y, s_out], [*m1, *m2, rank], name)
+    c.B.state_pairs.append((s_in, s_out, f"{name}__state"))

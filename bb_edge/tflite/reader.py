@@ -61,6 +61,7 @@ class TflTensor:
     data: np.ndarray | None
     quant: Quant | None
     buffer: int
+    variable: bool = False  # TFLite's is_variable: state an op keeps across invocations (SVDF's)
 
 
 @dataclass
@@ -205,7 +206,7 @@ class _Reader:
             raise TfliteFormatError(f"tensor {k} ({name!r}): buffer index {b} out of range (the file has {n_buf} "
                                     f"buffers)")
         return TflTensor(k, name, dtype, shape, self.data(m, b, name, dtype, shape), self.quant(t, name, dtype, shape),
-                         b)
+                         b, bool(t.IsVariable()))
 
     def data(self, m: Any, b: int, name: str, dtype: str, shape: tuple[int, ...]) -> np.ndarray | None:
         buf = m.Buffers(b)
@@ -313,6 +314,7 @@ OPTION_FIELDS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "MEAN": ("ReducerOptions", _f("KeepDims")),
     "SUM": ("ReducerOptions", _f("KeepDims")),
     "RESIZE_NEAREST_NEIGHBOR": ("ResizeNearestNeighborOptions", _f("AlignCorners", "HalfPixelCenters")),
+    "SVDF": ("SVDFOptions", _f("Rank", "FusedActivationFunction", "AsymmetricQuantizeInputs")),
     "BATCH_MATMUL": ("BatchMatMulOptions", _f("AdjX", "AdjY", "AsymmetricQuantizeInputs")),
     "TRANSPOSE_CONV": ("TransposeConvOptions", _f("Padding", "StrideW", "StrideH", "FusedActivationFunction")),
     "RESIZE_BILINEAR": ("ResizeBilinearOptions", _f("AlignCorners", "HalfPixelCenters")),

@@ -20,7 +20,8 @@ RESHAPE, SQUEEZE, EXPAND_DIMS, QUANTIZE (of a float graph input, or int8 -> int8
 output), the arithmetic of :mod:`bb_edge.tflite.arith` (ADD, SUB, MUL, MAXIMUM, MINIMUM with broadcast, MEAN,
 SUM, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, PRELU, RELU, RELU6, RELU_N1_TO_1, RESIZE_BILINEAR), the data-movement
 ops of :mod:`bb_edge.tflite.moves` (TRANSPOSE, CONCATENATION, PAD, PADV2, STRIDED_SLICE, GATHER, SPLIT, PACK,
-UNPACK, RESIZE_NEAREST_NEIGHBOR) and MAX_POOL_2D, and TRANSPOSE_CONV (:mod:`bb_edge.tflite.convs`).
+UNPACK, RESIZE_NEAREST_NEIGHBOR) and MAX_POOL_2D, TRANSPOSE_CONV and BATCH_MATMUL (:mod:`bb_edge.tflite.convs`),
+SVDF (:mod:`bb_edge.tflite.svdf`).
 Anything else, float ops and int16 activations (16x8) included, is a :class:`TfliteUnsupportedError`
 naming the op: the int8 lowering has no exact kernel for it.
 """
@@ -40,11 +41,12 @@ from bb_edge.tflite.convs import CONV_HANDLERS, CONVS
 from bb_edge.tflite.errors import TfliteError, TfliteFormatError, TfliteQuantError, TfliteUnsupportedError
 from bb_edge.tflite.moves import MOVE_HANDLERS, MOVES
 from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
+from bb_edge.tflite.svdf import DOMAIN, STATE_INPUT, SVDF_HANDLERS
 
 OPSET = 17
 #: TFLite ops this module translates (docs/bbrt.md, "Compiling a .tflite")
 SUPPORTED = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "SOFTMAX", "RESHAPE",
-             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES, *CONVS)
+             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES, *CONVS, "SVDF")
 VIEWS = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
 ACT_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
@@ -81,6 +83,7 @@ class _Builder:
             self.names[t.index] = n
         self.value: dict[int, str] = {}  # tensor index -> the ONNX value (NCHW when 4-D)
         self.dq: dict[int, str] = {}  # tensor index -> its DequantizeLinear output
+        self.value_info: list[onnx.ValueInfoProto] = []  # outputs of the translator's own ops (no ONNX inference)
 
     def fresh(self, base: str) -> str:
         n, k = base, 0
@@ -357,7 +360,7 @@ def _dequantize(b: _Builder, op: TflOp) -> None:
 HANDLERS = {"CONV_2D": _conv, "DEPTHWISE_CONV_2D": _conv, "FULLY_CONNECTED": _fully_connected,
             "AVERAGE_POOL_2D": _avgpool, "SOFTMAX": _softmax, "RESHAPE": _view, "SQUEEZE": _view,
             "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize, **MOVE_HANDLERS,
-            **ARITH_HANDLERS, **CONV_HANDLERS}
+            **ARITH_HANDLERS, **CONV_HANDLERS, **SVDF_HANDLERS}
 MULTI_OUTPUT = ("SPLIT", "UNPACK")
 
 
@@ -382,7 +385,9 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
         if op.op not in HANDLERS:
             raise TfliteUnsupportedError(op.op, op.index, f"no exact int8 translation (bb-edge translates "
                                          f"{', '.join(SUPPORTED)})")
-        for i in (*op.inputs, *op.outputs):
+        for pos, i in enumerate((*op.inputs, *op.outputs)):
+            if op.op == "SVDF" and pos == STATE_INPUT:
+                continue  # its int16 activation state (the op's own, kept by the node: bb_edge/tflite/svdf.py)
             if i >= 0 and g.tensors[i].dtype == "INT16" and g.tensors[i].data is None:
                 raise TfliteUnsupportedError(op.op, op.index, f"tensor {g.tensors[i].name!r} is int16 (16x8 "
                                              f"quantization): bbrt's lowering keeps int8 activations only")
@@ -402,7 +407,9 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
         if op.inputs[0] not in b.value and g.tensors[op.inputs[0]].data is None:
             raise TfliteFormatError(f"operator {op.index} ({op.op}): input {g.tensors[op.inputs[0]].name!r} is read "
                                     f"before any op writes it (ops must be in execution order)")
-        for i in op.inputs[1:]:
+        for pos, i in enumerate(op.inputs[1:], 1):
+            if op.op == "SVDF" and pos == STATE_INPUT:
+                continue
             if i >= 0 and g.tensors[i].data is None and i not in b.value:
                 t = g.tensors[i]
                 raise TfliteFormatError(f"operator {op.index} ({op.op}): input {t.name!r} is read before any op "
@@ -429,7 +436,7 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
         if v != b.names[i]:
             b.nodes.append(helper.make_node("Identity", [v], [b.names[i]], name=b.fresh(f"{b.names[i]}_out")))
         outputs.append(_value_info(b.names[i], t.dtype, shape))
-    graph = helper.make_graph(b.nodes, name, inputs, outputs, b.inits)
+    graph = helper.make_graph(b.nodes, name, inputs, outputs, b.inits, value_info=b.value_info)
     for i in g.inputs:  # an int8 input's parameters, also when no DequantizeLinear reads it (data movement only)
         t = g.tensors[i]
         if t.dtype == "INT8" and t.quant is not None and t.quant.per_tensor:
@@ -440,7 +447,8 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             for k, v in (("SCALE_TENSOR", sn), ("ZERO_POINT_TENSOR", zn)):
                 e = ann.quant_parameter_tensor_names.add()
                 e.key, e.value = k, v
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="bb-edge",
+    opsets = [helper.make_opsetid("", OPSET)] + ([helper.make_opsetid(DOMAIN, 1)] if b.value_info else [])
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="bb-edge",
                               producer_version="tflite")
     model.ir_version = 8
     return model

@@ -263,7 +263,8 @@ typedef enum {
     /* int8 kernels of TFLite builtins (bb_edge/tflite): MAXIMUM/MINIMUM, PRELU, RESIZE_BILINEAR, BATCH_MATMUL */
     BBRT_OP_MAXMIN_I8 = 45, BBRT_OP_PRELU_I8 = 46, BBRT_OP_RESIZE_BILINEAR_I8 = 47,
     BBRT_OP_BATCH_MATMUL_I8 = 48, /* int8 A [..., M, K] x B [..., K, N], batch dims broadcast (BATCH_MATMUL) */
-    BBRT_OP__COUNT = 49
+    BBRT_OP_SVDF_I8 = 49, /* TFLite's int8 SVDF: int16 activation state in, its next value out (a STATE pair) */
+    BBRT_OP__COUNT = 50
 } bbrt_opcode_t;
 
 typedef struct {

@@ -661,3 +661,44 @@ bbrt_status_t bbrt_c_batch_matmul_i8(const bbrt_program_t *pr, const bbrt_op_t *
     if (!rq_ok(op->p[0], op->p[1]) || op->p[2] < -128 || op->p[3] > 127 || op->p[2] > op->p[3]) FAIL_PARAM;
     return zero_params(op, 4u);
 }
+
+/* SVDF_I8: X [B, I] int8, Wf [F, I] int8 constant, Wt [F, M] int16 constant, bias [U] int32 constant
+ * (U = F / rank), S_in [B, F*M] int16 (arena); Y [B, U] int8 and S_out (S_in's shape, another arena tensor,
+ * overlapping nothing the step reads). p0, p1 the multiplier of s_x s_wf / s_state, p2, p3 of
+ * s_state s_wt / s_y, p4 the rank. The state is symmetric (zero point 0, as TFLite assumes); I <= 32768
+ * keeps the feature dot in int32. */
+bbrt_status_t bbrt_c_svdf_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, wf, wt, b, si, y, so;
+    uint32_t F, M, R;
+    if (op->n_in != 5u || op->n_out != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &wf);
+    T(pr, op->in[2], &wt);
+    T(pr, op->in[3], &b);
+    T(pr, op->in[4], &si);
+    T(pr, op->out[0], &y);
+    T(pr, op->out[1], &so);
+    if (!is_q(&x) || !is_q(&wf) || !is_q(&y) || wt.dtype != BBRT_DT_INT16 || b.dtype != BBRT_DT_INT32 ||
+        si.dtype != BBRT_DT_INT16 || so.dtype != BBRT_DT_INT16)
+        FAIL_SHAPE;
+    if (x.rank != 2u || wf.rank != 2u || wt.rank != 2u || b.rank != 1u || si.rank != 2u || so.rank != 2u ||
+        y.rank != 2u)
+        FAIL_SHAPE;
+    if (wf.storage != BBRT_STORE_CONST || wt.storage != BBRT_STORE_CONST || b.storage != BBRT_STORE_CONST ||
+        si.storage != BBRT_STORE_ARENA || so.storage != BBRT_STORE_ARENA)
+        FAIL_SHAPE;
+    if (op->p[4] < 1) FAIL_PARAM;
+    F = wf.dims[0];
+    M = wt.dims[1];
+    R = (uint32_t)op->p[4];
+    if (F == 0u || M == 0u || F % R != 0u || wt.dims[0] != F || wf.dims[1] != x.dims[1] || x.dims[1] > 32768u)
+        FAIL_SHAPE;
+    if (b.dims[0] != F / R || y.dims[0] != x.dims[0] || y.dims[1] != F / R) FAIL_SHAPE;
+    if ((uint64_t)F * M > 0xFFFFFFFFu || si.dims[0] != x.dims[0] || si.dims[1] != F * M) FAIL_SHAPE;
+    if (so.dims[0] != si.dims[0] || so.dims[1] != si.dims[1]) FAIL_SHAPE;
+    if (overlaps(&so, &si) || overlaps(&so, &x) || overlaps(&y, &x) || overlaps(&y, &si) || overlaps(&y, &so))
+        FAIL_SHAPE;
+    if (si.zero_point != 0 || so.zero_point != 0 || wt.zero_point != 0 || wf.zero_point != 0) FAIL_PARAM;
+    if (!rq_ok(op->p[0], op->p[1]) || !rq_ok(op->p[2], op->p[3])) FAIL_PARAM;
+    return zero_params(op, 5u);
+}

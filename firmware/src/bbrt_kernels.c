@@ -2112,3 +2112,46 @@ bbrt_status_t bbrt_k_batch_matmul_i8(const bbrt_program_t *pr, const bbrt_op_t *
     }
     return BBRT_OK;
 }
+
+/* SVDF_I8: TFLite's int8 SVDF (reference_ops::EvalIntegerSVDF) for one step. X [B, I] int8, Wf [F, I] int8,
+ * Wt [F, M] int16, bias [U] int32 (U = F / rank), S_in [B, F*M] int16 the previous state; outputs Y [B, U]
+ * int8 and S_out (S_in's shape), the state this step leaves (the node keeps it as a STATE pair). Per filter
+ * f, S_out's row is S_in's shifted left by one with the newest column sat16(MBQM(sum_i Wf[f][i] (X[i] - zx),
+ * p0, p1)) last (TFLite shifts after the step and writes the column first: the same rows at the time dot).
+ * Y[u] = sat8(MBQM(bias[u] + sum over u's rank filters of Wt[f] . S_out[f], p2, p3) + zy): TFLite's integer
+ * kernel clamps to int8 only (its fused RELU lives in the output parameters). The time sums wrap as
+ * TFLite's int32 sums do (unsigned arithmetic here: defined in C). */
+bbrt_status_t bbrt_k_svdf_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[5], y, so;
+    uint32_t B, I, F, M, U, R, b, f, i, k, u;
+    TN(0); TN(1); TN(2); TN(3); TN(4); TOUT;
+    bbrt_program_tensor(pr, op->out[1], &so);
+    B = t[0].dims[0];
+    I = t[0].dims[1];
+    F = t[1].dims[0];
+    M = t[2].dims[1];
+    R = (uint32_t)op->p[4];
+    U = F / R;
+    for (b = 0; b < B; b++) {
+        const int8_t *x = (const int8_t *)t[0].data + (size_t)b * I;
+        const int16_t *s0 = (const int16_t *)(const void *)t[4].data + (size_t)b * F * M;
+        int16_t *s1 = (int16_t *)(void *)so.data + (size_t)b * F * M;
+        for (f = 0; f < F; f++) {
+            const int8_t *w = (const int8_t *)t[1].data + (size_t)f * I;
+            int32_t dot = 0, v;
+            for (k = 0; k + 1u < M; k++) s1[f * M + k] = s0[f * M + k + 1u];
+            for (i = 0; i < I; i++) dot += (int32_t)w[i] * ((int32_t)x[i] - t[0].zero_point);
+            v = add_rq(dot, op->p[0], op->p[1]);
+            s1[f * M + M - 1u] = (int16_t)(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
+        }
+        for (u = 0; u < U; u++) {
+            uint32_t acc = (uint32_t)((const int32_t *)(const void *)t[3].data)[u];
+            for (f = u * R; f < (u + 1u) * R; f++) {
+                const int16_t *wt = (const int16_t *)(const void *)t[2].data + (size_t)f * M;
+                for (k = 0; k < M; k++) acc += (uint32_t)((int32_t)wt[k] * (int32_t)s1[f * M + k]);
+            }
+            ((int8_t *)y.data)[b * U + u] = sat8(add_rq((int32_t)acc, op->p[2], op->p[3]) + y.zero_point, -128, 127);
+        }
+    }
+    return BBRT_OK;
+}

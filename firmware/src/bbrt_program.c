@@ -62,7 +62,8 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
     uint32_t scale;
     int32_t zp;
     if (dtype != BBRT_DT_FLOAT && dtype != BBRT_DT_INT8 && dtype != BBRT_DT_UINT8 &&
-        dtype != BBRT_DT_INT32 && dtype != BBRT_DT_INT64) /* INT64: run-time indices (GATHER), copies */
+        dtype != BBRT_DT_INT32 && dtype != BBRT_DT_INT64 && /* INT64: run-time indices (GATHER), copies */
+        dtype != BBRT_DT_INT16) /* INT16: symmetric quantized data (SVDF_I8's time weights and state) */
         return BBRT_E_PROG_TENSOR;
     if (rank > BBRT_MAX_RANK || storage > BBRT_STORE_CONST || r[3] != 0u) return BBRT_E_PROG_TENSOR;
     isz = bbrt_dtype_size(dtype);
@@ -90,6 +91,8 @@ static bbrt_status_t check_tensor(const bbrt_program_t *prog, uint32_t i) {
         if (scale == 0u || scale > 0x7F61B1E6u || zp < -128 || zp > 127) return BBRT_E_PROG_TENSOR;
     } else if (dtype == BBRT_DT_UINT8) {
         if (scale == 0u || scale > 0x7F61B1E6u || zp < 0 || zp > 255) return BBRT_E_PROG_TENSOR;
+    } else if (dtype == BBRT_DT_INT16) {
+        if (scale == 0u || scale > 0x7F61B1E6u || zp != 0) return BBRT_E_PROG_TENSOR;
     } else if (dtype == BBRT_DT_INT64) {
         if (scale != 0u || zp != 0) return BBRT_E_PROG_TENSOR; /* indices are not quantized */
     }
@@ -202,7 +205,9 @@ bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *b, size_t s
         bbrt_program_op(prog, i, &op);
         if (op.opcode == 0u || op.opcode >= BBRT_OP__COUNT) return BBRT_E_PROG_OPCODE;
         if (bbrt_op_kernels[op.opcode] == 0) return BBRT_E_PROG_UNSUPPORTED;
-        if (op.n_in < 1u || op.n_in > BBRT_MAX_OP_IN || op.n_out != 1u) return BBRT_E_PROG_SHAPE;
+        /* one output, but SVDF_I8's second: the next state of its STATE pair */
+        if (op.n_in < 1u || op.n_in > BBRT_MAX_OP_IN || op.n_out != (op.opcode == BBRT_OP_SVDF_I8 ? 2u : 1u))
+            return BBRT_E_PROG_SHAPE;
         if (bbrt_rd_u32(r + 24) != 0u || bbrt_rd_u32(r + 28) != 0u) return BBRT_E_PROG_PARAM;
         for (k = 0; k < op.n_in; k++)
             if (op.in[k] >= prog->n_tensors) return BBRT_E_PROG_BOUNDS;

@@ -17,7 +17,7 @@ from bb_edge.bbrt.native import cached_build
 from tests.support.graphs import every_new_op
 from bb_edge.tflite import tflite_to_onnx
 from tests.support.examples import small_cnn
-from tests.support.tflite_build import int8_ops_chain
+from tests.support.tflite_build import int8_ops_chain, svdf_model
 
 BUDGET_S = 60 if os.environ.get("BB_EDGE_LONG") == "1" else 10  # seconds of libFuzzer per target (CI: 10)
 VEC = Path(__file__).resolve().parents[1] / "vectors"
@@ -47,6 +47,8 @@ def test_fuzz_program_loader(fuzzers: Path, tmp_path: Path) -> None:
         (corpus / f"more_ops_{p}.bbrt").write_bytes(lower(every_new_op(), precision=p).blob)
     # MAXMIN_I8, PRELU_I8, RESIZE_BILINEAR_I8, CONV_I8 p11 = 1, BATCH_MATMUL_I8 (opcodes 45-48, a .tflite's ops)
     (corpus / "tflite_ops_int8.bbrt").write_bytes(lower(tflite_to_onnx(int8_ops_chain()), io_edges=None).blob)
+    svdf = svdf_model((2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128))  # SVDF_I8: two outputs, an int16 STATE pair
+    (corpus / "tflite_svdf.bbrt").write_bytes(lower(tflite_to_onnx(svdf), io_edges=None).blob)
     run(fuzzers / "fuzz_program", corpus, tmp_path)
 
 

@@ -30,6 +30,7 @@ class T:
     zero_point: list[int] | None = None
     axis: int = 0
     buffer_offset: tuple[int, int] | None = None  # (offset, size) into the file instead of inline data
+    variable: bool = False  # is_variable: state an op keeps across invocations (SVDF's activation state)
 
 
 @dataclass
@@ -98,6 +99,8 @@ def build(m: M) -> bytes:
         tflite.TensorAddName(b, name)
         if q is not None:
             tflite.TensorAddQuantization(b, q)
+        if t.variable:
+            tflite.TensorAddIsVariable(b, True)
         tens.append(tflite.TensorEnd(b))
     names = []
     for o in m.ops:
@@ -165,6 +168,27 @@ def build(m: M) -> bytes:
         tflite.ModelAddSignatureDefs(b, sigs)
     b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
     return bytes(b.Output())
+
+
+#: an SVDF test case: (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
+Case = tuple[int, int, int, int, int, float, int, float, float, int]
+
+
+def svdf_model(case: Case, bias: bool = True, act_fn: int = 1, state_zp: int = 0, swf: float = 0.01,
+               swt: float = 0.0003, wt_max: int = 32768, b_max: int = 5000) -> bytes:
+    """One int8 SVDF (TFLM's keyword models): ``case`` (batch, inputs, filters, rank, memory, s_x, z_x, s_state,
+    s_y, z_y), random int8 feature weights, int16 time weights, int32 bias, an int16 variable state."""
+    nb, ni, nf, rank, nm, sx, zx, ss, sy, zy = case
+    rng = np.random.default_rng(60 + nf + ni)
+    wf = rng.integers(-128, 128, (nf, ni)).astype(np.int8)
+    wt = rng.integers(-wt_max, wt_max, (nf, nm)).astype(np.int16)
+    b = rng.integers(-b_max, b_max, nf // rank).astype(np.int32)
+    tens = [act("x", (nb, ni), sx, zx), T("wf", (nf, ni), "INT8", wf, [swf], [0]),
+            T("wt", (nf, nm), "INT16", wt, [swt], [0]), T("b", (nf // rank,), "INT32", b, [sx * swf], [0]),
+            T("state", (nb, nf * nm), "INT16", None, [ss], [state_zp], variable=True),
+            act("y", (nb, nf // rank), sy, zy)]
+    opts = ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": act_fn})
+    return build(M(tens, [O("SVDF", [0, 1, 2, 3 if bias else -1, 4], [5], opts)], [0], [5]))
 
 
 def act(name: str, shape: tuple[int, ...], scale: float, zp: int, dtype: str = "INT8") -> T:
