@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -365,6 +366,9 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
     ids = dep.ids()
     creds = cluster.add_deployment(dep)
     files = cluster.files
+    assert files.definitions is not None  # what a restarted member applies at boot holds this deployment too
+    boot = {t["user"]: t["read"] for t in json.loads(files.definitions.read_text())["topic_permissions"]}
+    assert all(re.escape(f"bb.{dep.name}.ctl") in boot[n] for n in dep.node_names), boot
     url = "mqtt://" + ",".join(f"{files.host}:{m.port}" for m in files.members) + f"?creds={creds}"
     updates = plan_update(dep, load_deployment(dirs["new"]), ota.ed25519_signer(bytes.fromhex(priv)))
     chunks = sum(-(-len(u.delta or u.image) // u.chunk) for u in updates)
