@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -56,7 +57,7 @@ from bb_edge.adapters.learn.fleet import run_learning_fleet
 from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.ota_deploy import Deploy, OtaTap, plan_update
-from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, write_cluster_files
+from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, rabbit_script, write_cluster_files
 from bb_edge.adapters.ops.status_view import StatusClient, StatusModel, _clear
 from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
 from bb_edge.bundle.build import build_all
@@ -350,8 +351,8 @@ class _KillingTap(OtaTap):
 
 def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> None:
     """The deployer (``_deploy``, as ``bb-edge deploy`` runs it) moves 3 node processes from seed 0 to seed 1;
-    member 1 is SIGKILLed mid-transfer (half the DATA sent) and stays down until the end: the deploy completes,
-    every node runs the new program, none is left busy (a second deploy by the CLI is taken by all)."""
+    member 1 is SIGKILLed mid-transfer (half the DATA sent): the deploy completes, every node runs the new
+    program; member 1 is restarted and none is left busy (a second deploy by the CLI is taken by all)."""
     models = {"old": seeded_squeezenet(0), "new": seeded_squeezenet(1)}
     dirs = {k: tmp_path / k for k in models}
     with warnings.catch_warnings():  # the placement warning of squeezenet's 3-way split is expected
@@ -365,6 +366,9 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
     ids = dep.ids()
     creds = cluster.add_deployment(dep)
     files = cluster.files
+    assert files.definitions is not None  # what a restarted member applies at boot holds this deployment too
+    boot = {t["user"]: t["read"] for t in json.loads(files.definitions.read_text())["topic_permissions"]}
+    assert all(re.escape(f"bb.{dep.name}.ctl") in boot[n] for n in dep.node_names), boot
     url = "mqtt://" + ",".join(f"{files.host}:{m.port}" for m in files.members) + f"?creds={creds}"
     updates = plan_update(dep, load_deployment(dirs["new"]), ota.ed25519_signer(bytes.fromhex(priv)))
     chunks = sum(-(-len(u.delta or u.image) // u.chunk) for u in updates)
@@ -417,11 +421,15 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
         after = outputs()
         tap.inner.flush(5.0)
         tap.inner.close()
+        # the killed member comes back before the second deploy: it applies definitions.json again at boot,
+        # which must hold this deployment's permissions too (add_deployment), or every node is refused
+        cluster.start_member(0)
         # a second update, by the CLI: a node left staging the first (busy) would refuse it
         keyfile = tmp_path / "keys" / "ota_ed25519.key"
         cli = subprocess.run([sys.executable, "-m", "bb_edge.cli", "deploy", str(dirs["old"]), "--current",
                               str(dirs["new"]), "--fleet", url, "--key", str(keyfile), "--timeout", "60"],
                              capture_output=True, text=True, timeout=120, env=env)
+        diag = "" if cli.returncode == 0 else _queues(cluster)
         back = outputs()
     finally:
         for p in procs.values():
@@ -429,12 +437,26 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
         for f in logs.values():
             f.close()
         host.close()
-        if cluster.pid(0) is None:  # back only now: the checks above all ran with member 1 down
+        if cluster.pid(0) is None:  # a failure before the restart: leave the module's cluster whole
             cluster.start_member(0)
     assert before == ["old", "old"] and after == ["new", "new"], (before, after)
-    assert cli.returncode == 0 and cli.stdout.count("switched to") == 3, (cli.stdout, cli.stderr)
+    assert cli.returncode == 0 and cli.stdout.count("switched to") == 3, (cli.stdout, cli.stderr, diag)
     assert back == ["old", "old"], back
     assert cluster.pid(0) is not None
+
+
+def _queues(cluster: RabbitCluster) -> str:
+    """The session queues as a live member lists them (leader, members, counts) and the MQTT connections."""
+    out = []
+    for i, m in enumerate(cluster.files.members):
+        if cluster.pid(i) is None:
+            continue
+        for args in (["list_queues", "name", "leader", "online", "messages_ready", "messages_unacknowledged",
+                      "consumers"], ["list_mqtt_connections", "client_id", "conn_name"]):
+            r = subprocess.run([rabbit_script("rabbitmqctl"), "-n", m.node, "-q", *args], env=cluster._env(m),
+                               capture_output=True, text=True, timeout=60)
+            out.append(f"member {i + 1} {args[0]}:\n{r.stdout}{r.stderr}")
+    return "\n".join(out)
 
 
 def _node_logs(directory: Path, dep: Deployment) -> str:

@@ -373,7 +373,8 @@ class RabbitCluster:
     def add_deployment(self, dep: Deployment, prefix: str = "bb", timeout: float = 120.0) -> Path:
         """Let another deployment's nodes use this running cluster: its users, permissions and topic
         permissions are imported through a live member (``rabbitmqctl import_definitions``; the cluster's
-        database replicates them to every member, a restarted one included). New users get fresh passwords;
+        database replicates them to every member) and merged into ``definitions.json``, which a restarted
+        member applies again at boot. New users get fresh passwords;
         identities the cluster already has (``_host``, ``_status`` ...) keep theirs and get the union of
         both deployments' topic permissions. Returns ``credentials-<deployment>.json`` (0600) for ``?creds=``.
         """
@@ -406,7 +407,34 @@ class RabbitCluster:
             raise ClusterError(f"importing {dep.name}'s users into {m.node} failed: {last}")
         self._granted.update({t["user"]: (t["write"], t["read"]) for t in defs_obj["topic_permissions"]})
         self._passwords.update(pw)
+        self._fold_into_boot_definitions(defs_obj)
         return creds
+
+    def _fold_into_boot_definitions(self, added: dict) -> None:
+        """Merge ``added`` (definitions just imported) into the file every member loads at boot.
+
+        Why: a member applies ``load_definitions`` each time it starts, and the import overwrites the
+        cluster-wide entries it names. Without this, a member restarted after :meth:`add_deployment` put
+        back the first deployment's topic permissions of every shared identity (``n0``, ``_host`` ...):
+        their next subscription or publish on the added deployment's topics was refused and RabbitMQ closed
+        the connection, on every member, for good (issue 35: a deploy after a member's restart got no
+        RESUME and the fleet answered nothing). Users, permissions and topic permissions are keyed by
+        user, policies by name; what was added last wins, as it did in the running cluster.
+        """
+        path = self.files.definitions
+        if path is None:
+            return
+        merged = json.loads(path.read_text())
+        for section, key in (("users", ("name",)), ("permissions", ("user", "vhost")),
+                             ("topic_permissions", ("user", "vhost", "exchange")), ("policies", ("vhost", "name"))):
+            table = {tuple(e[k] for k in key): e for e in merged.get(section, [])}
+            table.update({tuple(e[k] for k in key): e for e in added.get(section, [])})
+            merged[section] = list(table.values())
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(json.dumps(merged, indent=1) + "\n")
+        os.replace(tmp, path)  # a member booting now reads the old file or the new one, never half of it
 
     def rss_kib(self) -> list[int]:
         """Resident set size of each running member's VM, KiB (0 for a member that is down)."""
