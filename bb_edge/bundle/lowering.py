@@ -25,7 +25,7 @@ from bb_edge.bbrt.lower_node import lower_node
 from bb_edge.bbrt.lower_qdq import is_qdq
 from bb_edge.deployment.int8 import Quant
 from bb_edge.deployment.manifest import Deployment, load_deployment
-from bb_edge.quant.calib import fleet_tensors, load_calibration, random_calibration
+from bb_edge.quant.calib import fleet_tensors, load_calibration, quantized_already, random_calibration
 from bb_edge.quant.edges import (
     INT8_NODE,
     apply_int8_edges,
@@ -89,8 +89,9 @@ class BuildLowering:
         """The float fleet's tensors over the samples, run once per fleet of compute models."""
         key = hashlib.sha256(b"".join(float_program(dep.program(n)).SerializeToString(deterministic=True)
                                       for n in dep.node_names)).hexdigest()
-        if key not in self._values:
-            self._values[key] = fleet_tensors(dep, self.samples(dep))
+        if key not in self._values:  # every node quantized already (a .tflite): no float fleet to run
+            self._values[key] = [] if all(quantized_already(dep.program(n)) for n in dep.node_names) else \
+                fleet_tensors(dep, self.samples(dep))
         return self._values[key]
 
     def _lower(self, dep: Deployment, node: str, program: onnx.ModelProto, precision: str, fuse_pool: bool,

@@ -166,6 +166,11 @@ def _program(
     declared = {vo.name for vo in graph_outputs}
     # a state output the source model computes but does not output: this program outputs it for the engine
     graph_outputs += [value_info(t, *types[t]) for t in state_outputs or [] if t not in declared and t in types]
+    # a pre-quantized model's parameters of tensors this program holds (a .tflite's int8 input read by no
+    # QuantizeLinear: bb_edge.bbrt.lower_qdq.is_qdq), with the scale/zero-point initializers they name
+    held = {vi.name for vi in graph_inputs} | produced | recv_names
+    annotations = [a for a in g.quantization_annotation if a.tensor_name in held]
+    used |= {e.value for a in annotations for e in a.quant_parameter_tensor_names}
     inits = [i for i in g.initializer if i.name in used]
     # tensors made here keep the source model's inferred type (which may leave the rank open); Recv
     # outputs take the edge contract
@@ -176,6 +181,7 @@ def _program(
         wire_nodes_in + [_copy(op) for op in my_ops] + wire_nodes_out,
         f"{dep_name}.{node}", list(graph_inputs), list(graph_outputs), initializer=inits, value_info=vinfo,
     )
+    graph.quantization_annotation.extend(annotations)
     imports = [o for o in model.opset_import if o.domain != WIRE_DOMAIN]
     prog = helper.make_model(graph, opset_imports=[*imports, helper.make_opsetid(WIRE_DOMAIN, WIRE_VERSION)],
                              ir_version=model.ir_version, producer_name="bb-edge")

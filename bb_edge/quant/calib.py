@@ -83,6 +83,21 @@ def random_calibration(dep: Deployment, count: int = 8, seed: int = 0) -> list[S
     return out
 
 
+def quantized_already(program: onnx.ModelProto) -> bool:
+    """True when a node program carries its own quantization (QDQ, or a .tflite's annotated int8 graph) and
+    takes and gives no float tensor: nothing of it needs calibrating, and its ops may be ones ONNX Runtime has
+    no kernel for (the TFLite translator's ``bb.tflite::Svdf``), so the float fleet is not run for it."""
+    from bb_edge.bbrt.lower_qdq import is_qdq  # the bbrt lowering imports this module
+
+    cm = compute_model(program)
+    return is_qdq(cm) and all(v.type.tensor_type.elem_type not in _FLOAT_TYPES
+                              for v in list(cm.graph.input) + list(cm.graph.output))
+
+
+#: ONNX float element types (FLOAT, FLOAT16, DOUBLE, BFLOAT16)
+_FLOAT_TYPES = frozenset({1, 10, 11, 16})
+
+
 def _session(model: onnx.ModelProto) -> ort.InferenceSession:
     so = ort.SessionOptions()
     so.log_severity_level = 3

@@ -9,6 +9,7 @@ and checks every output byte of every step; the node itself (its session slots) 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +17,10 @@ import pytest
 
 from bb_edge.adapters.devices.serial_devices import QemuDevice, SerialDevice
 from bb_edge.bbrt.firmware import build_firmware
-from bb_edge.bbrt.format import RECV, SEND, STATE, Op
+from bb_edge.bbrt.format import RECV, SEND, STATE, Op, Program, parse
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
+from bb_edge.cli import main
 from bb_edge.compiler.load import check_ops
 from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
@@ -55,8 +57,13 @@ def bbrt_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
     """The host build's outputs, one run per step; between runs the next state goes to the state input."""
     L = lower(tflite_to_onnx(data), io_edges=None)
     assert Op.SVDF_I8 in L.ops_used
-    hp = HostProgram(L.blob, L.program)
-    edges = L.program.edges
+    return program_steps(L.blob, L.program, xs)
+
+
+def program_steps(blob: bytes, program: Program, xs: np.ndarray) -> np.ndarray:
+    """``program`` run by the C loader once per step, the next state copied to the state input between runs."""
+    hp = HostProgram(blob, program)
+    edges = program.edges
     recv = next(e.tensor for e in edges if e.direction == RECV)
     send = next(e.tensor for e in edges if e.direction == SEND)
     (st,) = [e for e in edges if e.direction == STATE]
@@ -141,3 +148,19 @@ def test_svdf_model_passes_the_compile_op_check() -> None:
     m = tflite_to_onnx(svdf_model(CASES[0]))
     assert [(n.domain, n.op_type) for n in m.graph.node if n.domain] == [("bb.tflite", "Svdf")]
     check_ops(m)
+
+
+def test_cli_compile_then_build_gives_the_host_bundle(tmp_path: Path) -> None:
+    """`bb-edge compile S.tflite --nodes 1` then `bb-edge build --target host`: the node program keeps the file's
+    int8 input parameters through the partition (a QDQ program again), the build runs no float calibration
+    (ONNX Runtime has no kernel for bb.tflite::Svdf) and its program.bbrt, stepped 12 times, equals the
+    interpreter."""
+    data = svdf_model(CASES[1])
+    (tmp_path / "s.tflite").write_bytes(data)
+    assert main(["compile", str(tmp_path / "s.tflite"), "--nodes", "1", "-o", str(tmp_path / "d")]) == 0
+    assert main(["build", str(tmp_path / "d"), "--target", "host", "-o", str(tmp_path / "b")]) == 0
+    facts = json.loads((tmp_path / "b" / "n0" / "bbrt-build.json").read_text())
+    assert "SVDF_I8" in facts["ops"] and facts["session_bytes"] == facts["session_slots"] * 2 * 12 * 8
+    blob = (tmp_path / "b" / "n0" / "program.bbrt").read_bytes()
+    xs = np.random.default_rng(97).integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)
+    np.testing.assert_array_equal(program_steps(blob, parse(blob), xs), interpreter_steps(data, xs))
