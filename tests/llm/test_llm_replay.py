@@ -41,6 +41,7 @@ from tests.support.llm_failover import (
     TOKENS,
     LlmFleet,
     Run,
+    advance,
     check_same,
     describe,
     gens,
@@ -91,12 +92,8 @@ def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
     with InProcFleet(load_deployment(tmp_path)) as fleet:
         stepper, gs = InprocStepper(fleet), gens()
 
-        def advance(s: int, n: int) -> None:
-            for _ in range(n):
-                gs[s].accept(stepper.wait(stepper.submit(gs[s].next_step(), s, gs[s].step), 60))
-
         for s in gs:
-            advance(s, 10)
+            advance(stepper, gs, s, 10)
         held = {live.key: {k: v.copy() for k, v in live.state.items()} for live in fleet.engines["n1"].sessions}
         assert len(held) == len(gs)
         fleet.engines.pop("n1")  # silent from now on: what is sent to it is lost
@@ -124,7 +121,7 @@ def test_in_process_the_standby_rebuilds_the_primarys_cache_bit_for_bit(
                 np.testing.assert_array_equal(live.state[name], value, err_msg=f"session {key} {name}")
         assert standby.counters["replays_in"] == len(gs) and fleet.engines["n0"].counters["replays_out"] == len(gs)
         for s in gs:
-            advance(s, TOKENS - 10)
+            advance(stepper, gs, s, TOKENS - 10)
     assert {s: g.tokens for s, g in gs.items()} == kill_reference
 
 
@@ -141,12 +138,8 @@ def test_the_stage_before_restarted_from_its_state_still_replays_with_the_same_t
     with InProcFleet(dep) as fleet:
         stepper, gs = InprocStepper(fleet), gens()
 
-        def advance(s: int, n: int) -> None:
-            for _ in range(n):
-                gs[s].accept(stepper.wait(stepper.submit(gs[s].next_step(), s, gs[s].step), 60))
-
         for s in gs:
-            advance(s, 10)
+            advance(stepper, gs, s, 10)
         old = fleet.engines["n0"]
         kept = old.replay_log.nbytes
         assert kept > 0 and len(old.replay_log.sessions("n1")) == len(gs)
@@ -156,7 +149,7 @@ def test_the_stage_before_restarted_from_its_state_still_replays_with_the_same_t
         assert new.replay_log.nbytes == kept  # restored whole, within the bound
         fleet.engines["n0"] = new
         for s in gs:
-            advance(s, 5)
+            advance(stepper, gs, s, 5)
         fleet.engines.pop("n1")  # silent from now on: what is sent to it is lost
         new.push_event(ev.PeerDown("n1", "test"))
         while fleet.step() or fleet.advance():
@@ -165,7 +158,7 @@ def test_the_stage_before_restarted_from_its_state_still_replays_with_the_same_t
                                                                  if isinstance(e, ev.SessionEnded)]
         assert fleet.engines["n1b"].counters["replays_in"] == len(gs)
         for s in gs:
-            advance(s, TOKENS - 15)
+            advance(stepper, gs, s, TOKENS - 15)
     assert {s: g.tokens for s, g in gs.items()} == kill_reference
 
 

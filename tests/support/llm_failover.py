@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bb_edge.adapters.fleet.generation import EndpointStepper, TokenEvent, generate_many
+from bb_edge.adapters.fleet.generation import EndpointStepper, InprocStepper, TokenEvent, generate_many
 from bb_edge.adapters.fleet.hostloop import HostEndpoint
 from bb_edge.adapters.fleet.mqtt_fleet import host_endpoint, spawn_node, stop_process
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
@@ -272,6 +272,13 @@ PROMPTS = {1: [1, 5, 9, 3, 17, 40, 2], 2: [7, 7, 100, 3], 3: [200, 11, 4, 4, 9, 
 def gens() -> dict[int, Generation]:
     """A fresh generation per session of :data:`PROMPTS`."""
     return {s: Generation(p, TOKENS, CONTEXT) for s, p in PROMPTS.items()}
+
+
+def advance(stepper: InprocStepper, gens: dict[int, Generation], session: int, steps: int) -> None:
+    """Decode ``steps`` more tokens of ``session`` through an in-process fleet, one step after the other."""
+    g = gens[session]
+    for _ in range(steps):
+        g.accept(stepper.wait(stepper.submit(g.next_step(), session, g.step), 60))
 
 
 def check_same(run: Run, reference: dict[int, list[int]], fleet: LlmFleet, what: str) -> None:
