@@ -36,18 +36,11 @@ def test_host_build_equals_tflite_on_all_inputs(name: str) -> None:
     np.testing.assert_array_equal(out, y.reshape(len(y), -1))
 
 
+@pytest.mark.parametrize("kind", ["cortex-m4", "cortex-m55"])  # the M4's DSP kernels, the M55's Helium ones
 @pytest.mark.parametrize("name", NAMES)
-def test_cortex_m4_equals_tflite_on_all_inputs(name: str, tmp_path: Path) -> None:
+def test_cortex_m_equals_tflite_on_all_inputs(name: str, kind: str, tmp_path: Path) -> None:
     _, x, y = reference(name)
-    out, insns, _ = qemu_arm_run(lowered(name), x, tmp_path, kind="cortex-m4", opt=ONE_RUN)
-    np.testing.assert_array_equal(out, y.reshape(len(y), -1))
-    assert insns > 0
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_cortex_m55_helium_equals_tflite_on_all_inputs(name: str, tmp_path: Path) -> None:
-    _, x, y = reference(name)
-    out, insns, _ = qemu_arm_run(lowered(name), x, tmp_path, kind="cortex-m55", opt=ONE_RUN)
+    out, insns, _ = qemu_arm_run(lowered(name), x, tmp_path, kind=kind, opt=ONE_RUN)
     np.testing.assert_array_equal(out, y.reshape(len(y), -1))
     assert insns > 0
 
