@@ -199,9 +199,9 @@ def svdf_model(case: Case, bias: bool = True, act_fn: int = 1, state_zp: int = 0
 LstmCase = tuple[int, int, int, int, bool]  # (steps, batch, inputs, cells, time_major)
 
 
-def lstm_model(case: LstmCase, sx: float = 0.05, zx: int = 3, sy: float = 0.02, zy: int = -2, hz: tuple[float, int] | None = None,
-               cell_log2: int = -11, act_fn: int = 4, cell_clip: float = 0.0, w_scale: float = 0.004, peephole: bool = False,
-               projection: bool = False, seed: int = 0) -> bytes:
+def lstm_model(case: LstmCase, sx: float = 0.05, zx: int = 3, sy: float = 0.02, zy: int = -2,
+               hz: tuple[float, int] | None = None, cell_log2: int = -11, act_fn: int = 4, cell_clip: float = 0.0,
+               w_scale: float = 0.004, peephole: bool = False, projection: bool = False, seed: int = 0) -> bytes:
     """One int8 UNIDIRECTIONAL_SEQUENCE_LSTM (8x8->16, as the converter writes a Keras LSTM): int8 input and
     output, per-tensor int8 weights, int32 biases, an int8 output state and int16 cell state (variables), the
     five intermediates (four gate scales 2^-12, the hidden scale and zero point ``hz``, default the output's)."""
@@ -219,7 +219,8 @@ def lstm_model(case: LstmCase, sx: float = 0.05, zx: int = 3, sy: float = 0.02, 
              T("c", (nb, nc), "INT16", None, [2.0 ** cell_log2], [0], variable=True),
              act("y", (nt, nb, nc) if tm else (nb, nt, nc), sy, zy)]
     hs, hzp = hz if hz is not None else (sy, zy)
-    tens += [T(f"g{k}", (), "INT16", None, [2.0 ** -12], [0]) for k in range(4)] + [T("hid", (), "INT8", None, [hs], [hzp])]
+    tens += [T(f"g{k}", (), "INT16", None, [2.0 ** -12], [0]) for k in range(4)]
+    tens.append(T("hid", (), "INT8", None, [hs], [hzp]))
     ins = [0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, 9, 10, 11, 12, -1, -1, 13, 14, -1, -1, -1, -1]
     if peephole:
         tens.append(T("p", (nc,), "INT16", rng.integers(-100, 100, nc).astype(np.int16), [0.001], [0]))
