@@ -4,10 +4,11 @@ node the int8 lowering runs as LSTM_I8.
 ONNX's LSTM is a float op with other gate arithmetic, so the translator writes a node of its own domain
 (:data:`bb_edge.tflite.svdf.DOMAIN`, op ``Lstm``): the int8 input [T, B, I] (time-major) or [B, T, I], and as
 initializers the four gates' input and recurrent weights stacked [4, C, I] and [4, C, C] (input, forget,
-cell, output), the effective biases [2, 4, C] and the integer parameters ``q`` [23] that TFLite's
-``PopulateQuantizedLstmParams8x8_16`` derives once per model (float32 products of the scales, then
-QuantizeMultiplier). TFLite's effective biases carry the zero points: ``bias - z_x * row sums`` on the input
-side, ``-z_h * row sums`` on the recurrent side, so the kernel multiplies raw int8 values.
+cell, output) and the effective biases [2, 4, C]; the scales and zero points as attributes, from which the
+lowering (:mod:`bb_edge.bbrt.lower_qdq_lstm`) derives the multipliers as TFLite's
+``PopulateQuantizedLstmParams8x8_16`` does. TFLite's effective biases carry the zero points:
+``bias - z_x * row sums`` on the input side, ``-z_h * row sums`` on the recurrent side, so the kernel
+multiplies raw int8 values.
 
 The output state h and cell state c (TFLite's variable inputs 18 and 19) live only within one invocation:
 both start from TFLite's reset values (h at its zero point, c at 0) and carry from step to step inside the
@@ -21,12 +22,11 @@ by name: CIFG (no input gate), peephole, projection, layer normalization, hybrid
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from onnx import TensorProto, helper
 
-from bb_edge.bbrt.quant import quantize_multiplier
 from bb_edge.tflite.errors import TfliteFormatError, TfliteUnsupportedError
 from bb_edge.tflite.svdf import DOMAIN
 
@@ -40,9 +40,6 @@ ACT_TANH = 4
 X_W, H_W, BIAS = (1, 2, 3, 4), (5, 6, 7, 8), (12, 13, 14, 15)  # gates input, forget, cell, output
 FEATURES = {"CIFG (no input gate)": (1, 5, 12), "peephole": (9, 10, 11), "projection": (16, 17),
             "layer normalization": (20, 21, 22, 23)}
-#: Q index: hidden multiplier, hidden zero point, log2 cell scale, cell clip, time-major, output state zero point
-Q_HIDDEN, Q_HZP, Q_CELL, Q_CLIP, Q_TIME_MAJOR, Q_HZERO, Q_LEN = 16, 18, 19, 20, 21, 22, 23
-GATE_SCALE = np.float32(2.0**-12)  # Q3.12: the gates without layer norm (TFLite's intermediate_scale 0-3)
 
 
 def _weights(op: TflOp, t: TflTensor, shape: tuple[int, int]) -> tuple[np.ndarray, np.float32]:
@@ -86,42 +83,37 @@ def _cell_log2(op: TflOp, t: TflTensor) -> int:
     return e
 
 
-def lstm_params(b: _Builder, op: TflOp) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(Wx [4, C, I], Wh [4, C, C], effective biases [2, 4, C], q [23]) as TFLite's Prepare derives them."""
+def lstm_params(b: _Builder, op: TflOp) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    """(Wx [4, C, I], Wh [4, C, C], effective biases [2, 4, C], the node's scale attributes)."""
     g = b.g
     xt, ht, ct = g.tensors[op.inputs[0]], g.tensors[op.inputs[18]], g.tensors[op.inputs[19]]
     n_in = int(xt.shape[-1])
     n_cell = int(g.tensors[op.inputs[X_W[3]]].shape[0])
-    sx, zx = b.qparams(xt, op)
+    _, zx = b.qparams(xt, op)
     sh, zh = b.qparams(ht, op)
-    hid = g.tensors[op.intermediates[4]]
-    sy_h, zy_h = b.qparams(hid, op)
-    wx, wh, bias, q = [], [], [], np.zeros(Q_LEN, np.int64)
+    s_hid, z_hid = b.qparams(g.tensors[op.intermediates[4]], op)
+    wx, wh, bx, bh, swx, swh = [], [], [], [], [], []
     for k in range(4):
         w, s = _weights(op, g.tensors[op.inputs[X_W[k]]], (n_cell, n_in))
         r, s_r = _weights(op, g.tensors[op.inputs[H_W[k]]], (n_cell, n_cell))
         bt = g.tensors[op.inputs[BIAS[k]]]
         if bt.data is None or bt.dtype != "INT32" or tuple(bt.shape) != (n_cell,):
             raise TfliteUnsupportedError(op.op, op.index, f"gate bias {bt.name!r} must be a constant int32 [{n_cell}]")
-        bv = np.asarray(bt.data, np.int64)
         wx.append(w)
         wh.append(r)
-        # TFLite's PrecomputeZeroPointTimesWeightWithBias: int32 sums (wrapping as the kernel's do)
-        bias.append(((bv - zx * w.astype(np.int64).sum(1) + 2**31) % 2**32 - 2**31, (-zh * r.astype(np.int64).sum(1)
-                                                                                    + 2**31) % 2**32 - 2**31))
-        q[2 * k: 2 * k + 2] = quantize_multiplier(float(np.float32(s * np.float32(sx)) / GATE_SCALE))
-        q[8 + 2 * k: 10 + 2 * k] = quantize_multiplier(float(np.float32(s_r * np.float32(sh)) / GATE_SCALE))
-    q[Q_HIDDEN: Q_HIDDEN + 2] = quantize_multiplier(float(np.float32(2.0**-15 / float(np.float32(sy_h)) * 2.0**-15)))
-    q[Q_HZP] = zy_h
-    q[Q_CELL] = _cell_log2(op, ct)
+        swx.append(float(s))
+        swh.append(float(s_r))
+        # TFLite's PrecomputeZeroPointTimesWeightWithBias, in int32 (wrapping as the kernel's sums do)
+        bx.append(np.asarray(bt.data, np.int64) - zx * w.astype(np.int64).sum(1))
+        bh.append(-zh * r.astype(np.int64).sum(1))
+    bias = ((np.array([bx, bh], np.int64) + 2**31) % 2**32 - 2**31).astype(np.int32)
     clip = float(op.options.get("cell_clip", 0.0))
-    if clip > 0:  # TFLite: static_cast<int16_t>(min(max(cell_clip / scale, -32768), 32767)), in float
-        v = float(np.float32(clip) / np.float32(2.0 ** int(q[Q_CELL])))
-        q[Q_CLIP] = int(min(max(v, -32768.0), 32767.0))
-    q[Q_TIME_MAJOR] = int(bool(op.options.get("time_major", True)))
-    q[Q_HZERO] = zh
-    bias_arr = np.array([[x for x, _ in bias], [y for _, y in bias]], np.int32)
-    return np.stack(wx), np.stack(wh), bias_arr, q.astype(np.int32)
+    log2 = _cell_log2(op, ct)
+    q_clip = int(min(max(float(np.float32(clip) / np.float32(2.0**log2)), -32768.0), 32767.0)) if clip > 0 else 0
+    attrs: dict[str, Any] = {"wx_scales": swx, "wh_scales": swh, "h_scale": sh, "h_zero_point": zh,
+                                "hidden_scale": s_hid, "hidden_zero_point": z_hid, "cell_log2": log2,
+                                "cell_clip": q_clip, "time_major": int(bool(op.options.get("time_major", True)))}
+    return np.stack(wx), np.stack(wh), bias, attrs
 
 
 def _lstm(b: _Builder, op: TflOp) -> None:
@@ -133,7 +125,7 @@ def _lstm(b: _Builder, op: TflOp) -> None:
     if len(xt.shape) != 3 or xt.data is not None:
         raise TfliteUnsupportedError(op.op, op.index, f"input {xt.name!r} {list(xt.shape)}: an activation [T, B, I] "
                                      f"or [B, T, I]")
-    wx, wh, bias, q = lstm_params(b, op)
+    wx, wh, bias, attrs = lstm_params(b, op)
     n_cell = wx.shape[1]
     if tuple(yt.shape) != (*xt.shape[:2], n_cell):
         raise TfliteFormatError(f"operator {op.index} ({op.op}): output {list(yt.shape)}, expected "
@@ -141,11 +133,10 @@ def _lstm(b: _Builder, op: TflOp) -> None:
     sx, zx = b.qparams(xt, op)
     sy, zy = b.qparams(yt, op)
     base = b.names[op.outputs[0]]
-    ins = [b.value[op.inputs[0]], b.init(f"{base}_wx", wx), b.init(f"{base}_wh", wh), b.init(f"{base}_bias", bias),
-           b.init(f"{base}_q", q)]
+    ins = [b.value[op.inputs[0]], b.init(f"{base}_wx", wx), b.init(f"{base}_wh", wh), b.init(f"{base}_bias", bias)]
     out = b.fresh(f"{base}_lstm")
     b.nodes.append(helper.make_node("Lstm", ins, [out], name=b.fresh(f"{base}_Lstm"), domain=DOMAIN, x_scale=sx,
-                                    x_zero_point=zx, y_scale=sy, y_zero_point=zy))
+                                    x_zero_point=zx, y_scale=sy, y_zero_point=zy, **attrs))
     b.value_info.append(helper.make_tensor_value_info(out, TensorProto.INT8, list(yt.shape)))
     b.value[op.outputs[0]] = out
 
