@@ -9,6 +9,7 @@ host build, and on QEMU Cortex-M4). Every output byte of every step must be equa
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -16,8 +17,9 @@ import numpy as np
 import pytest
 
 from bb_edge.bbrt.format import RECV, SEND, Op, parse
-from bb_edge.bbrt.host import HostProgram
+from bb_edge.bbrt.host import HostProgram, aligned
 from bb_edge.bbrt.lower import lower
+from bb_edge.bbrt.native import STATUS_NAMES, load_host_library
 from bb_edge.cli import main
 from bb_edge.compiler.load import check_ops
 from bb_edge.tflite import tflite_to_onnx
@@ -90,6 +92,40 @@ def test_lstm_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
     want = np.stack([interpreter_output(data, x) for x in xs])
     np.testing.assert_array_equal(got.reshape(want.shape), want)
     assert len(np.unique(want)) > 30  # not a saturated constant (the clip bounds |h| to 18 steps here)
+
+
+def _load(blob: bytes) -> str:
+    """The C loader's status for ``blob`` (host library), with a 64 KiB arena."""
+    lib = load_host_library()
+    buf = aligned(len(blob))
+    buf[:] = np.frombuffer(blob, np.uint8)
+    arena = aligned(1 << 16)
+    return str(STATUS_NAMES[lib.bbrtpy_load(buf.ctypes.data, len(blob), arena.ctypes.data, 1 << 16)])
+
+
+# (Q index or "scratch", value, status): Q[19] log2 cell scale, Q[21] time-major, Q[1] a shift, Q[18] hidden zp
+BAD_LOADS = [(19, -8, "PROG_PARAM"), (19, -16, "PROG_PARAM"), (21, 2, "PROG_PARAM"), (1, 31, "PROG_PARAM"),
+             (0, -1, "PROG_PARAM"), (18, 128, "PROG_PARAM"), (20, -1, "PROG_PARAM"), ("scratch", -1, "PROG_SHAPE")]
+
+
+@pytest.mark.parametrize("k", range(len(BAD_LOADS)))
+def test_lstm_program_with_bad_parameters_is_refused_at_load(k: int) -> None:
+    """The loader's LSTM_I8 check (bbrt_check.c) refuses a parameter vector the kernel cannot run and a scratch
+    one value short; the unchanged program loads."""
+    L = lower(tflite_to_onnx(lstm_model((3, 2, 4, 3, True))), io_edges=None)
+    assert _load(L.program.to_bytes()) == "OK"
+    prog = copy.deepcopy(L.program)
+    op = next(o for o in prog.ops if o.opcode == Op.LSTM_I8)
+    where, value, status = BAD_LOADS[k]
+    if where == "scratch":
+        s = prog.tensors[op.outputs[1]]
+        s.shape = (s.count - 1,)
+    else:
+        q = prog.tensors[op.inputs[4]]
+        assert q.data is not None
+        q.data = q.data.copy()
+        q.data[int(where)] = value
+    assert _load(prog.to_bytes()) == status
 
 
 @pytest.mark.parametrize("kw,why", [({"peephole": True}, "peephole"), ({"projection": True}, "projection"),
