@@ -64,7 +64,7 @@ def _check_features(b: _Builder, op: TflOp) -> None:
                                          f"standard integer LSTM: no CIFG, peephole, projection or layer norm)")
     o = op.options
     if o.get("asymmetric_quantize_inputs") or b.g.tensors[ins[0]].dtype == "FLOAT32":
-        raise TfliteUnsupportedError(op.op, op.index, "hybrid quantization (float input)")
+        raise TfliteUnsupportedError(op.op, op.index, "a float input (a float or hybrid-quantized LSTM)")
     if int(o.get("fused_activation_function", 0)) != ACT_TANH:
         raise TfliteUnsupportedError(op.op, op.index, "the cell activation must be TANH (TFLite's integer LSTM)")
     if len(op.intermediates) < 5 or op.intermediates[4] < 0:
