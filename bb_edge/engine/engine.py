@@ -1976,7 +1976,7 @@ def _runnable(model: onnx.ModelProto) -> onnx.ModelProto:
     """``model`` with the TFLite translator's own ops (``bb.tflite``, which no backend has) as standard ONNX ops."""
     if not any(n.domain == "bb.tflite" for n in model.graph.node):
         return model
-    from bb_edge.tflite.svdf_exec import expand_svdf  # exact integer SVDF (only a translated .tflite needs it)
+    from bb_edge.backends.tflite_ops import expand_svdf  # exact integer SVDF (only a translated .tflite needs it)
 
     return expand_svdf(model)
 

@@ -112,7 +112,7 @@ def expose_state(model: onnx.ModelProto) -> onnx.ModelProto:
     The node gains a fifth input (the int16 state, a graph input named after TFLite's variable tensor) and a
     second output (the next state, a graph output ``<state>_next``); :data:`STATE_META` lists the pairs, so
     ``bb-edge compile`` declares them without ``--state`` and every engine (the Python ones through
-    :mod:`bb_edge.tflite.svdf_exec`, bbrt through :func:`internal_state`) keeps the state per session.
+    :mod:`bb_edge.backends.tflite_ops`, bbrt through :func:`internal_state`) keeps the state per session.
     """
     g = model.graph
     taken = {v.name for v in (*g.input, *g.output, *g.value_info)} | {i.name for i in g.initializer}

@@ -77,3 +77,18 @@ def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
     if want.ndim == 4:
         got = got.reshape(want.shape[0], want.shape[3], want.shape[1], want.shape[2]).transpose(0, 2, 3, 1)
     np.testing.assert_array_equal(got.reshape(want.shape), want)
+
+
+def interpreter_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
+    """BUILTIN_REF's outputs of one interpreter invoked once per step (its variable state carried)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    i, o = it.get_input_details()[0], it.get_output_details()[0]
+    ys = []
+    for x in xs:
+        it.set_tensor(i["index"], x)
+        it.invoke()
+        ys.append(it.get_tensor(o["index"]).copy())
+    return np.stack(ys)

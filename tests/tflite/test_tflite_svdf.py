@@ -26,31 +26,12 @@ from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
 from bb_edge.wire import Envelope, decode, encode
+from tests.support.tflite_build import SVDF_CASES as CASES
 from tests.support.tflite_build import Case, svdf_model
+from tests.support.tflite_oracle import interpreter_steps
 
-CASES: list[Case] = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
-    (1, 16, 8, 1, 5, 0.05, 3, 0.004, 3.0, -128),
-    (1, 20, 12, 2, 8, 0.1, -20, 0.002, 15.0, -128),  # rank 2: two filters per unit
-    (2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128),  # batch 2; the state saturates int16
-    (1, 12, 4, 1, 3, 0.07, 11, 0.01, 3.0, 7),  # an output zero point not -128 (no RELU clamp in TFLite's kernel)
-]
 STEPS = 12
 NODE, X_EDGE, Y_EDGE = 5, 1000, 1001
-
-
-def interpreter_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
-    """BUILTIN_REF's outputs of one interpreter invoked once per step (its variable state carried)."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-
-    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    i, o = it.get_input_details()[0], it.get_output_details()[0]
-    ys = []
-    for x in xs:
-        it.set_tensor(i["index"], x)
-        it.invoke()
-        ys.append(it.get_tensor(o["index"]).copy())
-    return np.stack(ys)
 
 
 def bbrt_steps(data: bytes, xs: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The TFLite translator's ``Svdf`` for the Python engines: standard ONNX integer ops, bit-exact with TFLite.
+"""The TFLite translator's ``Svdf`` for the Python backends: standard ONNX integer ops, bit-exact with TFLite.
 
 ONNX Runtime, onnx's reference evaluator and ExecuTorch have no SVDF, so before a backend prepares a
 segment the engine replaces every ``bb.tflite::Svdf`` whose state is a graph input/output pair
@@ -13,6 +13,8 @@ of TFLite's float32 scale products).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import onnx
@@ -42,7 +44,7 @@ class _G:
         self.inits.append(numpy_helper.from_array(np.asarray(value, np.int64), n))
         return n
 
-    def op(self, op: str, ins: list[str], what: str = "", out: str | None = None, **attrs: object) -> str:
+    def op(self, op: str, ins: list[str], what: str = "", out: str | None = None, **attrs: Any) -> str:
         o = out or self.name(what or op.lower())
         self.nodes.append(helper.make_node(op, ins, [o], name=self.name(op), **attrs))
         return o
@@ -84,7 +86,7 @@ class _G:
         return self.op("Min", [self.op("Max", [v, self.c(lo)]), self.c(hi)])
 
 
-def _attrs(node: onnx.NodeProto) -> dict[str, object]:
+def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
     return {a.name: helper.get_attribute_value(a) for a in node.attribute}
 
 
@@ -95,13 +97,13 @@ def _svdf_nodes(node: onnx.NodeProto, inits: dict[str, np.ndarray]) -> tuple[lis
     y, s_out = node.output
     wf, wt, bias = inits[wf_n].astype(np.int64), inits[wt_n].astype(np.int64), inits[b_n].astype(np.int64)
     n_f, n_m = wt.shape
-    rank = int(a["rank"])  # type: ignore[call-overload]
+    rank = int(a["rank"])
     f32 = np.float32
     ss = f32(a["state_scale"])  # the lowering's float32 products (bb_edge/bbrt/lower_qdq_arith.lower_svdf)
     m1 = quantize_multiplier(float(f32(f32(a["x_scale"]) * f32(a["wf_scale"])) / ss))
     m2 = quantize_multiplier(float(f32(ss * f32(a["wt_scale"])) / f32(a["y_scale"])))
     g = _G(node.name or y)
-    xi = g.op("Sub", [g.op("Cast", [x], to=I64), g.c(int(a["x_zero_point"]))])  # type: ignore[call-overload]
+    xi = g.op("Sub", [g.op("Cast", [x], to=I64), g.c(int(a["x_zero_point"]))])
     dot = g.op("MatMul", [xi, g.c(np.ascontiguousarray(wf.T), "wf")])  # [B, F]
     col = g.clamp(g.mbqm(dot, *m1), -32768, 32767)
     s3 = g.op("Reshape", [g.op("Cast", [s_in], to=I64), g.c([0, n_f, n_m])])  # [B, F, M]
@@ -110,7 +112,7 @@ def _svdf_nodes(node: onnx.NodeProto, inits: dict[str, np.ndarray]) -> tuple[lis
     t = g.op("ReduceSum", [g.op("Mul", [new3, g.c(wt, "wt")]), g.c([2])], keepdims=0)  # [B, F]
     r = g.op("ReduceSum", [g.op("Reshape", [t, g.c([0, n_f // rank, rank])]), g.c([2])], keepdims=0)
     acc = g.wrap32(g.op("Add", [r, g.c(bias, "bias")]))
-    out = g.op("Add", [g.mbqm(acc, *m2), g.c(int(a["y_zero_point"]))])  # type: ignore[call-overload]
+    out = g.op("Add", [g.mbqm(acc, *m2), g.c(int(a["y_zero_point"]))])
     g.op("Cast", [g.clamp(out, -128, 127)], out=y, to=TensorProto.INT8)
     g.op("Cast", [g.op("Reshape", [new3, g.c([0, n_f * n_m])])], out=s_out, to=TensorProto.INT16)
     return g.nodes, g.inits
