@@ -259,11 +259,13 @@ def int8_ops_chain() -> bytes:
 
 
 def svdf_kws_model(layers: tuple[tuple[int, int, int, float, float], ...] = ((16, 1, 8, 0.004, 3.0),
-                                                                          (12, 2, 6, 0.02, 10.0)),
-                   n_in: int = 20, n_classes: int = 4, seed: int = 7) -> bytes:
+                                                                          (12, 2, 6, 0.02, 10.0),
+                                                                          (8, 1, 4, 0.02, 10.0)),
+                   n_in: int = 20, n_classes: int = 4, seed: int = 7, fc: bool = True) -> bytes:
     """A streaming keyword spotter as TFLM's SVDF models are: SVDF layers (filters, rank, memory, state scale,
-    output scale) of one int8 [1, n_in] feature frame, then a FULLY_CONNECTED to ``n_classes`` int8 logits;
-    each SVDF keeps its own int16 variable state between invocations."""
+    output scale) of one int8 [1, n_in] feature frame, then a FULLY_CONNECTED to ``n_classes`` int8 logits
+    (without ``fc``, the last layer's output is the model's); each SVDF keeps its own int16 variable state
+    between invocations."""
     rng = np.random.default_rng(seed)
     sx, zx, width = 0.05, 3, n_in
     tens: list[T] = [act("x", (1, n_in), sx, zx)]
@@ -281,11 +283,13 @@ def svdf_kws_model(layers: tuple[tuple[int, int, int, float, float], ...] = ((16
         ops.append(O("SVDF", [x, base, base + 1, base + 2, base + 3], [base + 4],
                      ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": 1})))
         x, sx, width = base + 4, sy, nf // rank
+    if not fc:
+        return build(M(tens, ops, [0], [x]))
     base = len(tens)
     sw = 0.01
     tens += [T("w_fc", (n_classes, width), "INT8", rng.integers(-127, 128, (n_classes, width)).astype(np.int8),
                [sw], [0]),
              T("b_fc", (n_classes,), "INT32", rng.integers(-3000, 3000, n_classes).astype(np.int32), [sx * sw], [0]),
-             act("logits", (1, n_classes), 12.0, 0)]
+             act("logits", (1, n_classes), 40.0, 0)]
     ops.append(O("FULLY_CONNECTED", [x, base, base + 1], [base + 2], ("FullyConnectedOptions", {})))
     return build(M(tens, ops, [0], [base + 2]))

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bb_edge.adapters.devices.serial_devices import QemuDevice, SerialDevice
+from bb_edge.adapters.devices.serial_devices import QemuDevice
 from bb_edge.bbrt.firmware import build_firmware
 from bb_edge.bbrt.format import RECV, SEND, STATE, Op, Program, parse
 from bb_edge.bbrt.host import HostProgram
@@ -25,10 +25,9 @@ from bb_edge.compiler.load import check_ops
 from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
-from bb_edge.wire import Envelope, decode, encode
 from tests.support.tflite_build import SVDF_CASES as CASES
 from tests.support.tflite_build import Case, svdf_model
-from tests.support.tflite_oracle import interpreter_steps
+from tests.support.tflite_oracle import interpreter_steps, session_outputs
 
 STEPS = 12
 NODE, X_EDGE, Y_EDGE = 5, 1000, 1001
@@ -87,26 +86,6 @@ def test_svdf_outside_tflite_integer_kernel_is_refused(act_fn: int, state_zp: in
         tflite_to_onnx(svdf_model(CASES[0], act_fn=act_fn, state_zp=state_zp))
 
 
-def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Each session's steps interleaved (session id -> its step inputs), step k of every session sent before
-    any step k + 1, as a client waits for a step's result; the outputs in step order."""
-    by_id: dict[int, np.ndarray] = {}
-    seq = 0
-    n = min(len(v) for v in runs.values())
-    for k in range(n):
-        for sid, xs in runs.items():
-            seq += 1
-            env = Envelope.for_array(xs[k], sender=0, receiver=NODE, seq=(1 << 32) | seq,
-                                     request_id=sid * 1000 + k, edge=X_EDGE).in_session(sid, k)
-            dev.send(encode(env))
-        got = dev.wait_data(len(runs), 30.0)
-        assert len(got) == len(runs), dev.errors
-        for raw in got:
-            e = decode(raw)
-            by_id[e.request_id] = e.array().copy()
-    return {sid: np.stack([by_id[sid * 1000 + k] for k in range(n)]) for sid in runs}
-
-
 def test_svdf_state_lives_in_the_node_session_slots_on_qemu_cortex_m4(tmp_path: Path) -> None:
     """The node on QEMU Cortex-M4 (bbrt_node.c, the generated resolver): two sessions interleaved, each keeping its
     own int16 state in its session slot, each equal to its own interpreter invoked step by step."""
@@ -119,7 +98,7 @@ def test_svdf_state_lives_in_the_node_session_slots_on_qemu_cortex_m4(tmp_path: 
     runs = {5: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8),
             6: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)}
     with QemuDevice("cortex-m4", out / "bbrt.elf", out / "program.bbrt", NODE) as dev:
-        got = _session_outputs(dev, runs)
+        got = session_outputs(dev, runs, NODE, X_EDGE)
     for sid, xs in runs.items():
         np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
 

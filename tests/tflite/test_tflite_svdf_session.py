@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bb_edge.adapters.devices.serial_devices import QemuDevice
 from bb_edge.adapters.ops.broker import Broker, write_broker_files
 from bb_edge.adapters.transports.inproc import InProcFleet
 from bb_edge.bbrt.format import RECV, SEND, STATE, parse
@@ -28,7 +29,7 @@ from bb_edge.errors import SessionError
 from bb_edge.tflite import load_tflite
 from tests.support.tflite_build import SVDF_CASES as CASES
 from tests.support.tflite_build import Case, svdf_kws_model, svdf_model
-from tests.support.tflite_oracle import interpreter_steps
+from tests.support.tflite_oracle import interpreter_steps, session_outputs
 
 STEPS = 10
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def frames(n: int = STEPS, seed: int = 0) -> np.ndarray:
 
 
 def compiled(tmp_path: Path, nodes: int = 1, data: bytes | None = None) -> tuple[bytes, Path]:
-    data = data or svdf_kws_model()
+    data = data or svdf_kws_model(fc=False)
     (tmp_path / "kws.tflite").write_bytes(data)
     out = tmp_path / f"d{nodes}"
     # two nodes: the first SVDF layer on n0, the rest on n1, so each keeps its own layer's state
@@ -81,11 +82,12 @@ def test_session_steps_equal_the_interpreter_in_process(tmp_path: Path, backend:
     data, d = compiled(tmp_path, nodes)
     dep = load_deployment(d)
     pairs = {n: dep.state_pairs(n) for n in dep.node_names}
-    assert sorted(p for v in pairs.values() for p in v) == [("state0_next", "state0"), ("state1_next", "state1")]
+    assert sorted(p for v in pairs.values() for p in v) == [("state0_next", "state0"), ("state1_next", "state1"),
+                                                                ("state2_next", "state2")]
     assert len([n for n, v in pairs.items() if v]) == nodes  # with 2 nodes each SVDF's state is on its own node
     xs = frames()
     want = interpreter_steps(data, xs)
-    got = np.stack([o["logits"] for o in run_deployment(dep, [{"x": x} for x in xs], backend=backend, session=9)])
+    got = np.stack([o["h2"] for o in run_deployment(dep, [{"x": x} for x in xs], backend=backend, session=9)])
     np.testing.assert_array_equal(got, want)
     # the same frames as independent windows (every one a first step) differ: the state matters
     firsts = np.stack([interpreter_steps(data, xs[t:t + 1])[0] for t in range(STEPS)])
@@ -123,15 +125,17 @@ def test_a_closed_session_is_not_continued_in_process(tmp_path: Path) -> None:
         with pytest.raises(SessionError, match=r"step 2 failed: SessionRefused: .*session is not open \(closed by "
                                                r"its owner\)"):
             fleet.run(xs[2:3], session=5, first_step=2)
-    np.testing.assert_array_equal(np.stack([g["logits"] for g in got]),
+    np.testing.assert_array_equal(np.stack([g["h2"] for g in got]),
                                   interpreter_steps(data, np.stack([x["x"] for x in xs[:2]])))
 
 
 def test_cli_compile_build_and_run_session_in_process_and_over_mqtt_processes(tmp_path: Path) -> None:
     """`bb-edge compile kws.tflite --nodes 1`, `bb-edge build --target host` (its program stepped with the state
     in its STATE pairs = the interpreter), `bb-edge run --session` in process and with --transport mqtt://
-    --processes (real Mosquitto): each = the interpreter; `run --inputs` is refused in one line."""
-    data = svdf_kws_model()
+    --processes (real Mosquitto): each = the interpreter; `run --inputs` is refused in one line. The model is the
+    keyword spotter's three SVDF layers: its FULLY_CONNECTED runs on ONNX Runtime in float (DequantizeLinear ->
+    MatMul -> QuantizeLinear), which can be 1 LSB from TFLite's integer kernel (1 of 40 logits here)."""
+    data = svdf_kws_model(fc=False)
     (tmp_path / "kws.tflite").write_bytes(data)
     d, b = tmp_path / "d", tmp_path / "b"
     res = cli("compile", str(tmp_path / "kws.tflite"), "--nodes", "1", "-o", str(d))
@@ -141,20 +145,20 @@ def test_cli_compile_build_and_run_session_in_process_and_over_mqtt_processes(tm
     res = cli("build", str(d), "--target", "host", "-o", str(b))
     assert res.returncode == 0, res.stderr
     facts = json.loads((b / "n0" / "bbrt-build.json").read_text())
-    assert facts["ops"].count("SVDF_I8") == 2 and facts["session_bytes"] == facts["session_slots"] * 2 * (128 + 72)
+    assert facts["ops"].count("SVDF_I8") == 3 and facts["session_bytes"] == facts["session_slots"] * 2 * (128 + 72 + 32)
     xs = frames(seed=3)
     want = interpreter_steps(data, xs)
     np.testing.assert_array_equal(host_program_steps((b / "n0" / "program.bbrt").read_bytes(), xs), want)
     np.savez(tmp_path / "steps.npz", x=xs)
     res = cli("run", str(d), "--session", str(tmp_path / "steps.npz"), "--outputs", str(tmp_path / "a.npz"))
     assert res.returncode == 0, res.stderr
-    np.testing.assert_array_equal(np.load(tmp_path / "a.npz")["logits"], want)
+    np.testing.assert_array_equal(np.load(tmp_path / "a.npz")["h2"], want)
     files = write_broker_files(tmp_path / "broker", load_deployment(d))
     with Broker(files):
         res = cli("run", str(d), "--transport", files.url(), "--processes", "--session", str(tmp_path / "steps.npz"),
                   "--outputs", str(tmp_path / "m.npz"))
     assert res.returncode == 0, res.stderr + res.stdout
-    np.testing.assert_array_equal(np.load(tmp_path / "m.npz")["logits"], want)
+    np.testing.assert_array_equal(np.load(tmp_path / "m.npz")["h2"], want)
     res = cli("run", str(d), "--inputs", str(tmp_path / "steps.npz"))
     assert res.returncode == 2 and "--session" in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
@@ -183,7 +187,7 @@ def test_svdf_sessions_stay_their_owners_over_mqtt_node_processes(tmp_path: Path
                                                              r"opened here\)"):
                     c2.wait(c2.submit({"x": xs[2]}, session=(7, 2)), timeout=30, retries=0)
                 got += [c1.wait(c1.submit({"x": xs[t]}, session=(7, t)), timeout=30) for t in (2, 3)]
-                np.testing.assert_array_equal(np.stack([g["logits"] for g in got]), want)
+                np.testing.assert_array_equal(np.stack([g["h2"] for g in got]), want)
                 c1.close_session(7)
                 with pytest.raises(RequestFailedError, match=r"SessionRefused.*session is not open \(closed by its "
                                                              r"owner\)"):
@@ -191,3 +195,27 @@ def test_svdf_sessions_stay_their_owners_over_mqtt_node_processes(tmp_path: Path
         finally:
             for p in nodes:
                 stop_process(p)
+
+
+def test_streaming_keyword_model_keeps_its_state_on_qemu_cortex_m4(tmp_path: Path) -> None:
+    """Issue 36 Build 6: the keyword model compiled from its .tflite (`bb-edge compile`, `bb-edge build --target
+    qemu-cortex-m4`) runs window by window on QEMU Cortex-M4, all three SVDF layers' int16 states kept in the node's
+    session slot in the arena between windows: two sessions interleaved window by window, each equal to its own
+    interpreter invoked once per window."""
+    data = svdf_kws_model()
+    (tmp_path / "kws.tflite").write_bytes(data)
+    d, b = tmp_path / "d", tmp_path / "b"
+    assert cli("compile", str(tmp_path / "kws.tflite"), "--nodes", "1", "-o", str(d)).returncode == 0
+    res = cli("build", str(d), "--target", "qemu-cortex-m4", "-o", str(b))
+    assert res.returncode == 0, res.stderr
+    facts = json.loads((b / "n0" / "bbrt-build.json").read_text())
+    assert facts["session_bytes"] == facts["session_slots"] * 2 * (128 + 72 + 32)  # both layers' states, each slot
+    dep = load_deployment(d)
+    node, x_edge = dep.node("n0").id, dep.inputs[0].edge_id
+    rng = np.random.default_rng(12)
+    runs = {3: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8),
+            4: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)}
+    with QemuDevice("cortex-m4", b / "n0" / "bbrt.elf", b / "n0" / "program.bbrt", node) as dev:
+        got = session_outputs(dev, runs, node, x_edge)
+    for sid, xs in runs.items():
+        np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
