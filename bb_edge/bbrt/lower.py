@@ -45,6 +45,7 @@ from bb_edge.bbrt.quant import intermediate_values, per_channel_weights, quantiz
 from bb_edge.deployment.int8 import affine_params, dequantize, quantize
 from bb_edge.deployment.ports import compute_model, wire_ports
 from bb_edge.quant.calib import ranges
+from bb_edge.tflite.svdf import internal_state
 
 CONV_POOL_MAX_W = 64  # firmware/src/bbrt_kernels.h BBRT_CONV_POOL_MAX_W: the conv output's widest row
 NEG_INF_BITS = int(np.array([-np.inf], np.float32).view(np.int32)[0])
@@ -227,7 +228,8 @@ def lower(
     float_ops = set(float_ops or ())
     ports = wire_ports(program)
     cm = compute_model(program)
-    state = list(state or ())
+    # a TFLite SVDF's int16 state pair is SVDF_I8's own STATE record (bb_edge/tflite/svdf.py internal_state)
+    cm, state = internal_state(cm, list(state or ()))
     _check_state(cm, state)
     state_in = {i for _o, i in state}
     state_out = {o for o, _i in state}

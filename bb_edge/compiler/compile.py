@@ -22,7 +22,7 @@ from bb_edge.compiler.placement import (
     place_by_cuts,
     place_by_map,
 )
-from bb_edge.compiler.state import StatePair, check_fit, check_pairs, spans, state_budget
+from bb_edge.compiler.state import StatePair, check_fit, check_pairs, declared_pairs, spans, state_budget
 from bb_edge.deployment.manifest import Deployment, InvalidDeploymentError, validate_manifest
 from bb_edge.errors import PlacementError
 from bb_edge.names import check_name
@@ -108,7 +108,7 @@ def compile_model(
     if context is not None and context < 1:
         raise PlacementError(f"--context must be a positive number of steps, not {context}")
     model = load_model(source, input_shapes, input_values)
-    pairs = check_pairs(model, list(state or []))
+    pairs = check_pairs(model, declared_pairs(model, list(state or [])))  # --state and the model's own
     report: dict[str, object] = {}
     kept: dict[str, str] = {}
     if nodes is not None:

@@ -69,6 +69,23 @@ class StatePair:
         return n * elem_size(self.elem_type)
 
 
+#: model metadata key of the state pairs a model declares itself (a .tflite SVDF's: bb_edge/tflite/svdf.py)
+STATE_META = "bb.state"
+
+
+def declared_pairs(model: onnx.ModelProto, given: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """``given`` (``--state``) plus the pairs the model's :data:`STATE_META` metadata names (``OUT=IN,...``),
+    each once: a translated model's own state needs no ``--state``."""
+    out = list(given)
+    for p in model.metadata_props:
+        if p.key == STATE_META:
+            for item in filter(None, p.value.split(",")):
+                o, _, i = item.partition("=")
+                if (o, i) not in out:
+                    out.append((o, i))
+    return out
+
+
 def check_pairs(model: onnx.ModelProto, pairs: Sequence[tuple[str, str]]) -> list[StatePair]:
     """Validate ``(output, input)`` pairs against a normalised model; StatePairError names the first problem."""
     g = model.graph

@@ -400,7 +400,7 @@ class Engine:
                     from onnx.external_data_helper import load_external_data_for_model
 
                     load_external_data_for_model(s.model, wdir)
-        prepared = [self.backend.prepare(s.model, f"{name}.{s.key}") for s in segments]
+        prepared = [self.backend.prepare(_runnable(s.model), f"{name}.{s.key}") for s in segments]
         recv = {p.edge_id: p for p in ports if p.op == "Recv"}
         for e in list(recv) + list((input_edges or {}).keys()) if bind else []:
             if e in self._edge_table:
@@ -1970,6 +1970,15 @@ class Engine:
         for live in self.sessions:
             live.last_used += delta
         self._next_deadline = -math.inf  # the next poll recomputes it
+
+
+def _runnable(model: onnx.ModelProto) -> onnx.ModelProto:
+    """``model`` with the TFLite translator's own ops (``bb.tflite``, which no backend has) as standard ONNX ops."""
+    if not any(n.domain == "bb.tflite" for n in model.graph.node):
+        return model
+    from bb_edge.backends.tflite_ops import expand_svdf  # exact integer SVDF (only a translated .tflite needs it)
+
+    return expand_svdf(model)
 
 
 def state_specs(program: onnx.ModelProto, pairs: list[tuple[str, str]]) -> dict[str, StateSpec]:

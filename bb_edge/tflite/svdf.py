@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import onnx
 from onnx import TensorProto, helper
 
+from bb_edge.compiler.state import STATE_META  # the model's own state pairs, read by bb-edge compile
 from bb_edge.tflite.errors import TfliteFormatError, TfliteUnsupportedError
 
 if TYPE_CHECKING:
@@ -91,9 +93,86 @@ def _svdf(b: _Builder, op: TflOp) -> None:
     out = b.fresh(f"{base}_svdf")
     b.nodes.append(helper.make_node("Svdf", ins, [out], name=b.fresh(f"{base}_Svdf"), domain=DOMAIN, rank=rank,
                                     x_scale=sx, x_zero_point=zx, wf_scale=_sym(b, op, ft), wt_scale=_sym(b, op, tt),
-                                    state_scale=_sym(b, op, st), y_scale=sy, y_zero_point=zy))
+                                    state_scale=_sym(b, op, st), y_scale=sy, y_zero_point=zy,
+                                    state=b.names[op.inputs[STATE_INPUT]]))
     b.value_info.append(helper.make_tensor_value_info(out, TensorProto.INT8, [xt.shape[0], n_u]))
     b.value[op.outputs[0]] = out
 
 
 SVDF_HANDLERS = {"SVDF": _svdf}
+
+
+def _is_svdf(n: onnx.NodeProto) -> bool:
+    return n.op_type == "Svdf" and n.domain == DOMAIN
+
+
+def expose_state(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Each ``Svdf``'s activation state as a session state pair of the model, as a KV cache is one.
+
+    The node gains a fifth input (the int16 state, a graph input named after TFLite's variable tensor) and a
+    second output (the next state, a graph output ``<state>_next``); :data:`STATE_META` lists the pairs, so
+    ``bb-edge compile`` declares them without ``--state`` and every engine (the Python ones through
+    :mod:`bb_edge.backends.tflite_ops`, bbrt through :func:`internal_state`) keeps the state per session.
+    """
+    g = model.graph
+    taken = {v.name for v in (*g.input, *g.output, *g.value_info)} | {i.name for i in g.initializer}
+    taken |= {o for n in g.node for o in n.output}
+    pairs: list[str] = []
+    for n in g.node:
+        if not _is_svdf(n) or len(n.input) != 4:
+            continue
+        a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
+        base = a["state"].decode() if isinstance(a.get("state"), bytes) else f"{n.output[0]}_state"
+        s_in = base
+        while s_in in taken:
+            s_in += "_"
+        s_out = f"{s_in}_next"
+        while s_out in taken:
+            s_out += "_"
+        taken |= {s_in, s_out}
+        wt = next(i for i in g.initializer if i.name == n.input[2])
+        y_info = next(v for v in g.value_info if v.name == n.output[0])  # [B, U], written by _svdf
+        batch = y_info.type.tensor_type.shape.dim[0].dim_value
+        shape = [batch, int(wt.dims[0]) * int(wt.dims[1])]
+        n.input.append(s_in)
+        n.output.append(s_out)
+        g.input.append(helper.make_tensor_value_info(s_in, TensorProto.INT16, shape))
+        g.output.append(helper.make_tensor_value_info(s_out, TensorProto.INT16, shape))
+        pairs.append(f"{s_out}={s_in}")
+    if pairs:
+        onnx.helper.set_model_props(model, {**{p.key: p.value for p in model.metadata_props},
+                                            STATE_META: ",".join(pairs)})
+    return model
+
+
+def internal_state(model: onnx.ModelProto, state: list[tuple[str, str]]) -> tuple[onnx.ModelProto,
+                                                                                  list[tuple[str, str]]]:
+    """bbrt's view of a program whose ``Svdf`` state is a graph input/output pair (:func:`expose_state`).
+
+    SVDF_I8 keeps its int16 state as a STATE pair of its own (the node's session slot), so the pair leaves the
+    graph's interface: the node is back to four inputs and one output, and ``state`` loses the pair. A
+    program without such a node is returned as it is.
+    """
+    g = model.graph
+    ins, outs = {v.name for v in g.input}, {v.name for v in g.output}
+    own = [n for n in g.node if _is_svdf(n) and len(n.input) == 5 and n.input[4] in ins and len(n.output) == 2
+           and n.output[1] in outs]
+    if not own:
+        return model, state
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    drop_in: set[str] = set()
+    drop_out: set[str] = set()
+    for n in m.graph.node:
+        if _is_svdf(n) and len(n.input) == 5 and n.input[4] in ins and len(n.output) == 2 and n.output[1] in outs:
+            drop_in.add(n.input[4])
+            drop_out.add(n.output[1])
+            del n.input[4]
+            del n.output[1]
+    kept_in = [v for v in m.graph.input if v.name not in drop_in]
+    kept_out = [v for v in m.graph.output if v.name not in drop_out]
+    del m.graph.input[:]
+    m.graph.input.extend(kept_in)
+    del m.graph.output[:]
+    m.graph.output.extend(kept_out)
+    return m, [(o, i) for o, i in state if i not in drop_in]

@@ -42,7 +42,7 @@ from bb_edge.tflite.errors import TfliteError, TfliteFormatError, TfliteQuantErr
 from bb_edge.tflite.lstm import LSTM_HANDLERS, STATE_INPUTS
 from bb_edge.tflite.moves import MOVE_HANDLERS, MOVES
 from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
-from bb_edge.tflite.svdf import DOMAIN, STATE_INPUT, SVDF_HANDLERS
+from bb_edge.tflite.svdf import DOMAIN, STATE_INPUT, SVDF_HANDLERS, expose_state
 
 OPSET = 17
 #: TFLite ops this module translates (docs/bbrt.md, "Compiling a .tflite")
@@ -476,7 +476,7 @@ def _to_nhwc(b: _Builder, v: str, shape: tuple[int, ...]) -> str:
 
 def tflite_to_onnx(data: bytes, name: str = "model", subgraph: int = 0, nchw_outputs: bool = False) -> onnx.ModelProto:
     """Read a .tflite file's bytes and translate subgraph ``subgraph`` to ONNX QDQ (typed errors only)."""
-    return graph_to_onnx(read_tflite(data, subgraph), name, nchw_outputs)
+    return expose_state(graph_to_onnx(read_tflite(data, subgraph), name, nchw_outputs))  # SVDF's state: a pair
 
 
 def load_tflite(path: str | Path, subgraph: int = 0) -> onnx.ModelProto:

@@ -179,6 +179,15 @@ def build(m: M) -> bytes:
 Case = tuple[int, int, int, int, int, float, int, float, float, int]
 
 
+#: SVDF cases of the tests: (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
+SVDF_CASES: list[Case] = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
+    (1, 16, 8, 1, 5, 0.05, 3, 0.004, 3.0, -128),
+    (1, 20, 12, 2, 8, 0.1, -20, 0.002, 15.0, -128),  # rank 2: two filters per unit
+    (2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128),  # batch 2; the state saturates int16
+    (1, 12, 4, 1, 3, 0.07, 11, 0.01, 3.0, 7),  # an output zero point not -128 (no RELU clamp in TFLite's kernel)
+]
+
+
 def svdf_model(case: Case, bias: bool = True, act_fn: int = 1, state_zp: int = 0, swf: float = 0.01,
                swt: float = 0.0003, wt_max: int = 32768, b_max: int = 5000) -> bytes:
     """One int8 SVDF (TFLM's keyword models): ``case`` (batch, inputs, filters, rank, memory, s_x, z_x, s_state,
@@ -290,3 +299,40 @@ def int8_ops_chain() -> bytes:
                           O("RESIZE_BILINEAR", [4, 5], [6], rs), O("RESIZE_BILINEAR", [2, 5], [7], rs),
                           O("MINIMUM", [6, 7], [8], None), O("TRANSPOSE_CONV", [9, 10, 8, 11], [12], tc),
                           O("BATCH_MATMUL", [12, 13], [14], None)], [0], [14]))
+
+
+def svdf_kws_model(layers: tuple[tuple[int, int, int, float, float], ...] = ((16, 1, 8, 0.004, 3.0),
+                                                                          (12, 2, 6, 0.02, 10.0),
+                                                                          (8, 1, 4, 0.02, 10.0)),
+                   n_in: int = 20, n_classes: int = 4, seed: int = 7, fc: bool = True) -> bytes:
+    """A streaming keyword spotter as TFLM's SVDF models are: SVDF layers (filters, rank, memory, state scale,
+    output scale) of one int8 [1, n_in] feature frame, then a FULLY_CONNECTED to ``n_classes`` int8 logits
+    (without ``fc``, the last layer's output is the model's); each SVDF keeps its own int16 variable state
+    between invocations."""
+    rng = np.random.default_rng(seed)
+    sx, zx, width = 0.05, 3, n_in
+    tens: list[T] = [act("x", (1, n_in), sx, zx)]
+    ops: list[O] = []
+    x = 0
+    for k, (nf, rank, nm, ss, sy) in enumerate(layers):
+        swf, swt = 0.01, 0.0003
+        base = len(tens)
+        tens += [T(f"wf{k}", (nf, width), "INT8", rng.integers(-128, 128, (nf, width)).astype(np.int8), [swf], [0]),
+                 T(f"wt{k}", (nf, nm), "INT16", rng.integers(-32768, 32768, (nf, nm)).astype(np.int16), [swt], [0]),
+                 T(f"b{k}", (nf // rank,), "INT32", rng.integers(-5000, 5000, nf // rank).astype(np.int32),
+                   [sx * swf], [0]),
+                 T(f"state{k}", (1, nf * nm), "INT16", None, [ss], [0], variable=True),
+                 act(f"h{k}", (1, nf // rank), sy, -128)]
+        ops.append(O("SVDF", [x, base, base + 1, base + 2, base + 3], [base + 4],
+                     ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": 1})))
+        x, sx, width = base + 4, sy, nf // rank
+    if not fc:
+        return build(M(tens, ops, [0], [x]))
+    base = len(tens)
+    sw = 0.01
+    tens += [T("w_fc", (n_classes, width), "INT8", rng.integers(-127, 128, (n_classes, width)).astype(np.int8),
+               [sw], [0]),
+             T("b_fc", (n_classes,), "INT32", rng.integers(-3000, 3000, n_classes).astype(np.int32), [sx * sw], [0]),
+             act("logits", (1, n_classes), 40.0, 0)]
+    ops.append(O("FULLY_CONNECTED", [x, base, base + 1], [base + 2], ("FullyConnectedOptions", {})))
+    return build(M(tens, ops, [0], [base + 2]))

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from bb_edge.bbrt.format import RECV, SEND
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
+from bb_edge.wire import Envelope, decode, encode
 from tests.support.mlperf import run_host
+
+if TYPE_CHECKING:
+    from bb_edge.adapters.devices.serial_devices import SerialDevice
 
 
 def interpreter_outputs(data: bytes, x: np.ndarray, reference: bool = False) -> np.ndarray:
@@ -77,3 +83,38 @@ def two_inputs(data: bytes, xa: np.ndarray, xb: np.ndarray) -> None:
     if want.ndim == 4:
         got = got.reshape(want.shape[0], want.shape[3], want.shape[1], want.shape[2]).transpose(0, 2, 3, 1)
     np.testing.assert_array_equal(got.reshape(want.shape), want)
+
+
+def interpreter_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
+    """BUILTIN_REF's outputs of one interpreter invoked once per step (its variable state carried)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    i, o = it.get_input_details()[0], it.get_output_details()[0]
+    ys = []
+    for x in xs:
+        it.set_tensor(i["index"], x)
+        it.invoke()
+        ys.append(it.get_tensor(o["index"]).copy())
+    return np.stack(ys)
+
+
+def session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray], node: int, edge: int) -> dict[int, np.ndarray]:
+    """Each session's steps interleaved (session id -> its step inputs), step k of every session sent before
+    any step k + 1, as a client waits for a step's result; the outputs in step order."""
+    by_id: dict[int, np.ndarray] = {}
+    seq = 0
+    n = min(len(v) for v in runs.values())
+    for k in range(n):
+        for sid, xs in runs.items():
+            seq += 1
+            env = Envelope.for_array(xs[k], sender=0, receiver=node, seq=(1 << 32) | seq,
+                                     request_id=sid * 1000 + k, edge=edge).in_session(sid, k)
+            dev.send(encode(env))
+        got = dev.wait_data(len(runs), 30.0)
+        assert len(got) == len(runs), dev.errors
+        for raw in got:
+            e = decode(raw)
+            by_id[e.request_id] = e.array().copy()
+    return {sid: np.stack([by_id[sid * 1000 + k] for k in range(n)]) for sid in runs}

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bb_edge.adapters.devices.serial_devices import QemuDevice, SerialDevice
+from bb_edge.adapters.devices.serial_devices import QemuDevice
 from bb_edge.bbrt.firmware import build_firmware
 from bb_edge.bbrt.format import RECV, SEND, STATE, Op, Program, parse
 from bb_edge.bbrt.host import HostProgram
@@ -25,32 +25,12 @@ from bb_edge.compiler.load import check_ops
 from bb_edge.targets import load_target
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
-from bb_edge.wire import Envelope, decode, encode
+from tests.support.tflite_build import SVDF_CASES as CASES
 from tests.support.tflite_build import Case, svdf_model
+from tests.support.tflite_oracle import interpreter_steps, session_outputs
 
-CASES: list[Case] = [  # (batch, inputs, filters, rank, memory, s_x, z_x, s_state, s_y, z_y)
-    (1, 16, 8, 1, 5, 0.05, 3, 0.004, 3.0, -128),
-    (1, 20, 12, 2, 8, 0.1, -20, 0.002, 15.0, -128),  # rank 2: two filters per unit
-    (2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128),  # batch 2; the state saturates int16
-    (1, 12, 4, 1, 3, 0.07, 11, 0.01, 3.0, 7),  # an output zero point not -128 (no RELU clamp in TFLite's kernel)
-]
 STEPS = 12
 NODE, X_EDGE, Y_EDGE = 5, 1000, 1001
-
-
-def interpreter_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
-    """BUILTIN_REF's outputs of one interpreter invoked once per step (its variable state carried)."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-
-    it = Interpreter(model_content=data, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    i, o = it.get_input_details()[0], it.get_output_details()[0]
-    ys = []
-    for x in xs:
-        it.set_tensor(i["index"], x)
-        it.invoke()
-        ys.append(it.get_tensor(o["index"]).copy())
-    return np.stack(ys)
 
 
 def bbrt_steps(data: bytes, xs: np.ndarray) -> np.ndarray:
@@ -106,26 +86,6 @@ def test_svdf_outside_tflite_integer_kernel_is_refused(act_fn: int, state_zp: in
         tflite_to_onnx(svdf_model(CASES[0], act_fn=act_fn, state_zp=state_zp))
 
 
-def _session_outputs(dev: SerialDevice, runs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Each session's steps interleaved (session id -> its step inputs), step k of every session sent before
-    any step k + 1, as a client waits for a step's result; the outputs in step order."""
-    by_id: dict[int, np.ndarray] = {}
-    seq = 0
-    n = min(len(v) for v in runs.values())
-    for k in range(n):
-        for sid, xs in runs.items():
-            seq += 1
-            env = Envelope.for_array(xs[k], sender=0, receiver=NODE, seq=(1 << 32) | seq,
-                                     request_id=sid * 1000 + k, edge=X_EDGE).in_session(sid, k)
-            dev.send(encode(env))
-        got = dev.wait_data(len(runs), 30.0)
-        assert len(got) == len(runs), dev.errors
-        for raw in got:
-            e = decode(raw)
-            by_id[e.request_id] = e.array().copy()
-    return {sid: np.stack([by_id[sid * 1000 + k] for k in range(n)]) for sid in runs}
-
-
 def test_svdf_state_lives_in_the_node_session_slots_on_qemu_cortex_m4(tmp_path: Path) -> None:
     """The node on QEMU Cortex-M4 (bbrt_node.c, the generated resolver): two sessions interleaved, each keeping its
     own int16 state in its session slot, each equal to its own interpreter invoked step by step."""
@@ -138,7 +98,7 @@ def test_svdf_state_lives_in_the_node_session_slots_on_qemu_cortex_m4(tmp_path: 
     runs = {5: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8),
             6: rng.integers(-128, 128, (STEPS, 1, 20)).astype(np.int8)}
     with QemuDevice("cortex-m4", out / "bbrt.elf", out / "program.bbrt", NODE) as dev:
-        got = _session_outputs(dev, runs)
+        got = session_outputs(dev, runs, NODE, X_EDGE)
     for sid, xs in runs.items():
         np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
 
