@@ -212,7 +212,7 @@ class Gather(K):
         if t3 < 0x40:
             v = low | (t3 << 24)
         elif t3 >= 0xC0:
-            v = (low | ((t3 - 0xC0) << 24)) - (1 << 30)
+            v = (low | ((t3 - 0xC0) << 24)) - MAXV - 1  # no 2**30 (not a small int)
         else:  # |v| >= 2^30: outside any axis
             return -1
         n = self.geo[1]
