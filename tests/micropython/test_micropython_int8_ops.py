@@ -231,8 +231,7 @@ def measure(run):  # a function: new module globals would grow the globals dict 
 def feed(P, k, s, tag):
     for t in spec[k]['recv']:
         P.write_bytes(t, open('c%d_%s%d_%d.bin' % (k, tag, s, t), 'rb').read())
-for k in range(len(spec)):
-    c = spec[k]
+def run_case(k, c):
     P = Program(open('c%d.bbrt' % k, 'rb').read())
     for s in range(c['n']):
         feed(P, k, s, 's')
@@ -255,8 +254,12 @@ for k in range(len(spec)):
         feed(P, k, 0, 's')
         P.run()
         r['alloc'] = measure(P.run)
-    res[c['name']] = r
-    P = None
+    return r
+for k in range(len(spec)):
+    try:
+        res[spec[k]['name']] = run_case(k, spec[k])
+    except Exception as exc:  # one broken kernel fails its case, not the session
+        res[spec[k]['name']] = {'error': repr(exc)}
     gc.collect()
 print('RES ' + json.dumps(res))
 """
@@ -302,8 +305,9 @@ def test_the_cases_cover_every_new_kernel() -> None:
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_vm_equals_host_build_and_oracle(vm_run: tuple[list[Case], Path, dict], name: str) -> None:
     """The VM's Send bytes equal the C host build's, and the interpreter's (or ORT's) where it has them."""
-    cases, d, _ = vm_run
+    cases, d, res = vm_run
     k, c = next((k, c) for k, c in enumerate(cases) if c.name == name)
+    assert "error" not in res[name], res[name]
     for s, f in enumerate(c.feeds):
         ref = host_bytes(c.L, f)
         assert (d / "out" / f"c{k}_{s}.bin").read_bytes() == ref, f"{name} sample {s}: VM != host build"
@@ -314,8 +318,9 @@ def test_vm_equals_host_build_and_oracle(vm_run: tuple[list[Case], Path, dict], 
 
 def test_int8_programs_allocate_nothing_per_inference(vm_run: tuple[list[Case], Path, dict]) -> None:
     cases, _, res = vm_run
-    measured = {c.name: res[c.name]["alloc"] for c in cases if "alloc" in res[c.name]}
+    measured = {c.name: res[c.name].get("alloc") for c in cases if c.L.ops_used <= ALLOC_FREE}
     assert {"chain", "maximum0", "prelu0", "resize0", "bmm0", "transpose0", "tconv0"} <= set(measured)
+    assert None not in measured.values(), measured
     grew = {k: v for k, v in measured.items() if v}
     assert not grew, f"bytes allocated in 3 inferences: {grew}"
 
@@ -325,7 +330,7 @@ def test_out_of_range_gather_index_is_run_index_before_anything_is_written(
     cases, _, res = vm_run
     for c in cases:
         if c.bad:
-            assert res[c.name]["bad"] == ["RUN_INDEX untouched"] * len(c.bad), (c.name, res[c.name])
+            assert res[c.name].get("bad") == ["RUN_INDEX untouched"] * len(c.bad), (c.name, res[c.name])
             for f in c.bad:  # the C kernel refuses the same samples
                 with pytest.raises(Exception, match="RUN_INDEX"):
                     host_bytes(c.L, f)
