@@ -23,22 +23,9 @@ from bb_edge.bbrt.errors import BbrtError, UnsupportedNode
 from bb_edge.bbrt.format import DT_INT8, DT_INT32, DT_INT64, RECV, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from tests.support.op_models import gather_model
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-ONNX_INT = {np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32}
-I64 = np.dtype(np.int64)
-
-
-def gather_model(xshape: list[int], ishape: list[int], axis: int, table: np.ndarray | None,
-                 idt: np.dtype = I64) -> onnx.ModelProto:
-    """y = Gather(x, ids, axis): x a float input, or the constant ``table`` (an embedding)."""
-    ins = [helper.make_tensor_value_info("ids", ONNX_INT[idt], ishape)]
-    if table is None:
-        ins.insert(0, helper.make_tensor_value_info("x", TensorProto.FLOAT, xshape))
-    g = helper.make_graph([helper.make_node("Gather", ["x", "ids"], ["y"], name="embed", axis=axis)], "m", ins,
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                          [] if table is None else [numpy_helper.from_array(table, "x")])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def ort_run(m: onnx.ModelProto, feed: dict[str, np.ndarray]) -> np.ndarray:

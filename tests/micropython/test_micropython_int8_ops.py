@@ -25,10 +25,10 @@ from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bundle.builders.micropython import MPY_OPCODES
 from bb_edge.tflite import tflite_to_onnx
-from tests.bbrt.test_bbrt_gather_runtime import gather_model, ort_run
+from tests.support.graphs import ort_run
 from tests.support.mpy_vm import prepare_vm, run_vm
+from tests.support.op_models import gather_model, tconv_model
 from tests.support.tflite_build import M, O, T, act, build, int8_ops_chain
-from tests.tflite.test_tflite_more_ops import tconv_model
 
 NEW = {Op.TRANSPOSE, Op.GATHER, Op.MAXMIN_I8, Op.PRELU_I8, Op.RESIZE_BILINEAR_I8, Op.BATCH_MATMUL_I8}
 # ops whose MicroPython kernels allocate nothing per inference (the int8 programs here use only these)

@@ -10,9 +10,25 @@ TFLite's two-rounding requantization (``add_rq``, 64-bit products) runs at load 
 gets a 256-entry threshold table (``out >= q`` iff ``acc >= thr[q]``, exact because the requantization is
 monotone in its integer input), so the inference loops are small-int compares and allocate nothing.
 SVDF_I8 (49) is not here: its state is a STATE pair kept in the node's session slot, which this node has not.
+
+Why one file: on the device each module costs import RAM, and these kernels share the loader checks and
+the requantization helpers; executor.py stays the core every program needs.
 """
-from bbnode.executor import (_SZ, DT_INT8, DT_INT32, DT_INT64, KERNELS, MAXV, MINV, STORE_CONST, Binary, K,
-                             ProgramError, sat, zeros)
+from bbnode.executor import (
+    _SZ,
+    DT_INT8,
+    DT_INT32,
+    DT_INT64,
+    KERNELS,
+    MAXV,
+    MINV,
+    STORE_CONST,
+    Binary,
+    K,
+    ProgramError,
+    sat,
+    zeros,
+)
 
 MOVE_MAX_RANK = 6
 _I32 = 2147483647
@@ -92,6 +108,7 @@ class Transpose(K):
     """TRANSPOSE: the output in order; the input offset an odometer over the output's dims (byte copies)."""
 
     def prepare(self, pr, op):
+        """Check as bbrt_c_transpose; input byte steps per output axis."""
         x, y, p = self.ti[0], self.ty, self.p
         r = y.rank
         if len(self.ti) != 1 or not _same_type(x, y) or x.rank != r or r < 1 or r > MOVE_MAX_RANK:
@@ -144,7 +161,7 @@ class Transpose(K):
                     s += ls
                 o += inner
             else:
-                for j in range(inner):
+                for _j in range(inner):
                     for c in range(isz):
                         yb[o + c] = xb[s + c]
                     o += isz
@@ -165,6 +182,7 @@ class Gather(K):
     first, so an index outside the axis raises RunError('RUN_INDEX') before a byte is written."""
 
     def prepare(self, pr, op):
+        """Check as bbrt_c_gather; the copy geometry."""
         x, ind, y, p = self.ti[0], self.ti[1], self.ty, self.p
         if len(self.ti) != 2:
             raise ProgramError("PROG_SHAPE")
@@ -262,6 +280,7 @@ class MaxMinI8(Binary):
     """MAXMIN_I8: the raw bytes compared (A, B and Y share one scale and zero point); p0 = 1: minimum."""
 
     def prep2(self, pr):
+        """Check as bbrt_c_maxmin_i8."""
         _check_binary_i8(self)
         if not _same_type(self.ti[0], self.ty) or not _same_type(self.ti[1], self.ty):
             raise ProgramError("PROG_SHAPE")
@@ -295,6 +314,7 @@ class PreluI8(Binary):
     (x - zx)(alpha - za) in [-65025, 65025] through thresholds of add_rq(., p2, p3) + zy."""
 
     def prep2(self, pr):
+        """Check as bbrt_c_prelu_i8; the table and the thresholds."""
         _check_binary_i8(self)
         x, y, p = self.ti[0], self.ty, self.p
         if x.rank != y.rank or tuple(x.dims) != tuple(y.dims):
@@ -344,6 +364,7 @@ class ResizeBilinearI8(K):
     columns: index 0, index 1, weight 0, weight 1); the sum rounded half away from zero over 2^20."""
 
     def prepare(self, pr, op):
+        """Check as bbrt_c_resize_bilinear_i8 (every table entry)."""
         x, t, y = self.ti[0], self.ti[1], self.ty
         if len(self.ti) != 2:
             raise ProgramError("PROG_SHAPE")
@@ -411,6 +432,7 @@ class BatchMatMulI8(K):
     of sat(add_rq(acc, p0, p1) + zy, p2, p3) over acc in [-K * 65025, K * 65025] (K <= 32768: int32)."""
 
     def prepare(self, pr, op):
+        """Check as bbrt_c_batch_matmul_i8; batch offsets and the threshold table."""
         a, b, y, p = self.ti[0], self.ti[1], self.ty, self.p
         if len(self.ti) != 2 or a.dtype != DT_INT8 or b.dtype != DT_INT8 or y.dtype != DT_INT8:
             raise ProgramError("PROG_SHAPE")
