@@ -53,34 +53,61 @@ def add_rq(x, m, shift):
     return (h + (1 << (e - 1)) - (1 if h < 0 else 0)) >> e
 
 
-def thr_mono(out, base, fn, smin, smax, klo, khi):
+def _least(fn, q, a, b, est):
+    """The least s in (a, b] with fn(s) >= q, given fn(a) < q <= fn(b): galloping out from the estimate
+    ``est`` to a bracket, then bisection (a few calls of fn when est is close, about 2 log2(b - a) if not)."""
+    s = a + 1 if est <= a else (b if est > b else est)
+    d = 1
+    if fn(s) >= q:
+        b = s
+        while b - d > a and fn(b - d) >= q:
+            b -= d
+            d <<= 1
+        if b - d > a:
+            a = b - d
+    else:
+        a = s
+        while a + d < b and fn(a + d) < q:
+            a += d
+            d <<= 1
+        if a + d < b:
+            b = a + d
+    while b - a > 1:  # fn(a) < q <= fn(b)
+        mid = (a + b) // 2
+        if fn(mid) >= q:
+            b = mid
+        else:
+            a = mid
+    return b
+
+
+def thr_mono(out, base, fn, smin, smax, klo, khi, est=None):
     """out[base + k] = the least s in [smin, smax] with fn(s) >= k - 128 for klo < k <= khi (fn monotone
-    non-decreasing; smax + 1 when none), smin for the codes below. A search over lo = klo .. khi
-    (``thr[mid] <= s``) then gives fn(s) clamped to [klo - 128, khi - 128]."""
+    non-decreasing; smax + 1 when none), smin for the codes below; ``est(q)``, if given, guesses it. A
+    search over lo = klo .. khi (``thr[mid] <= s``) then gives fn(s) clamped to [klo - 128, khi - 128]."""
+    f0 = fn(smin)
+    f1 = fn(smax)
     for k in range(256):
         q = k - 128
-        if k <= klo or fn(smin) >= q:
+        if k <= klo or f0 >= q:
             out[base + k] = smin
-            continue
-        if k > khi or fn(smax) < q:
+        elif k > khi or f1 < q:
             out[base + k] = smax + 1
-            continue
-        a, b = smin, smax  # fn(a) < q <= fn(b)
-        while b - a > 1:
-            mid = (a + b) // 2
-            if fn(mid) >= q:
-                b = mid
-            else:
-                a = mid
-        out[base + k] = b
+        else:
+            out[base + k] = _least(fn, q, smin, smax, est(q) if est else (smin + smax) // 2)
+
+
+def _rq_est(m, shift, zy):
+    """A guess of the least acc with add_rq(acc, m, shift) + zy >= q: (q - zy) 2^(31 - shift) / m."""
+    sh = 31 - (30 if shift > 30 else (-31 if shift < -31 else shift))
+    return (lambda q: ((q - zy) << sh) // m) if m > 0 else None
 
 
 def thr_two(out, base, m, shift, zy, lo, hi):
     """executor.thr_affine's contract for sat(add_rq(acc, m, shift) + zy, lo, hi) (CONV_I8 p11 = 1)."""
-    thr_mono(out, base, lambda s: add_rq(s, m, shift) + zy, MINV, MAXV, lo + 128, hi + 128)
+    thr_mono(out, base, lambda s: add_rq(s, m, shift) + zy, MINV, MAXV, lo + 128, hi + 128, _rq_est(m, shift, zy))
     for k in range(256):
         out[base + k] = sat(out[base + k], MINV, MAXV)
-    out[base] = MINV
 
 
 def _same_type(x, y):
@@ -327,7 +354,7 @@ class PreluI8(Binary):
         for q in range(-128, 128):
             self.pos[q + 128] = sat(add_rq(q - x.zp, p[0], p[1]) + zy, -128, 127)
         self.thr = zeros("i", 256)
-        thr_mono(self.thr, 0, lambda s: add_rq(s, p[2], p[3]) + zy, -65025, 65025, 0, 255)
+        thr_mono(self.thr, 0, lambda s: add_rq(s, p[2], p[3]) + zy, -65025, 65025, 0, 255, _rq_est(p[2], p[3], zy))
 
     def row(self, ia, ib, iy, n, sa, sb):
         """One run of n outputs."""
@@ -475,7 +502,8 @@ class BatchMatMulI8(K):
         lim = Kk * 65025
         self.thr = zeros("i", 256)
         zy = y.zp
-        thr_mono(self.thr, 0, lambda s: add_rq(s, p[0], p[1]) + zy, -lim, lim, p[2] + 128, p[3] + 128)
+        thr_mono(self.thr, 0, lambda s: add_rq(s, p[0], p[1]) + zy, -lim, lim, p[2] + 128, p[3] + 128,
+                 _rq_est(p[0], p[1], zy))
         self.kr = (p[2] + 128, p[3] + 128)
 
     def run(self):
