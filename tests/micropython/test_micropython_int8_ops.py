@@ -6,21 +6,25 @@ shapes drawn from a seeded generator) translated and lowered as `bb-edge compile
 models with run-time int64/int32 indices. Every one runs in one VM session (the VM starts slowly); each
 output must equal the C host build's bytes (HostProgram) and the independent oracle: the TFLite
 interpreter's reference kernels (BUILTIN_REF) for the .tflite files, ONNX Runtime for Gather. The int8
-programs' inference loops must allocate nothing, and an out-of-range index must fail as RUN_INDEX before
-anything is written, as in the C kernel.
+programs' inference loops must allocate nothing, an out-of-range index must fail as RUN_INDEX before
+anything is written, as in the C kernel, and a record the C loader refuses (one edited per case) must be
+refused by the executor's load with the same status.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bb_edge.bbrt.format import RECV, SEND, Op
+from bb_edge.bbrt.errors import BbrtError
+from bb_edge.bbrt.format import RECV, SEND, Op, Program
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bundle.builders.micropython import MPY_OPCODES
@@ -207,6 +211,45 @@ def all_cases() -> list[Case]:
     return cases
 
 
+def _edit(case: str, opcode: Op, how: str) -> tuple[str, bytes, Program]:
+    """A copy of ``case``'s program with one record of ``opcode`` made invalid (``how``)."""
+    prog = copy.deepcopy(next(c.L.program for c in all_cases() if c.name == case))
+    op = next(o for o in prog.ops if o.opcode == opcode)
+    op.params = [*op.params, *[0] * (16 - len(op.params))]  # the record holds 16; the list may stop early
+    if how == "repeat_axis":  # TRANSPOSE: not a permutation
+        op.params[1] = op.params[0]
+    elif how == "axis":  # GATHER: an axis past the rank
+        op.params[0] = 7
+    elif how == "p0":  # MAXMIN_I8: neither max nor min
+        op.params[0] = 2
+    elif how == "stray_param":
+        op.params[15] = 1
+    elif how == "range":  # BATCH_MATMUL_I8: an empty output range
+        op.params[2], op.params[3] = 5, 4
+    elif how == "table":  # RESIZE_BILINEAR_I8: a source row past the input
+        tab = prog.tensors[op.inputs[1]]
+        assert tab.data is not None
+        tab.data = tab.data.copy()
+        tab.data.reshape(-1)[0] = 1000
+    elif how == "p11":  # CONV_I8: p11 only 0 or 1
+        op.params[11] = 2
+    elif how == "shape":  # the output's dims reversed: the same bytes, not the shape the op makes
+        t = prog.tensors[op.outputs[0]]
+        assert t.shape != t.shape[::-1]
+        t.shape = t.shape[::-1]
+    return f"{opcode.name}:{how}", prog.to_bytes(), prog
+
+
+def corrupt_programs() -> list[tuple[str, bytes, Program]]:
+    """Programs the C loader refuses, one record of a kernels_ext opcode (or CONV_I8 p11) edited in each."""
+    return [_edit("transpose0", Op.TRANSPOSE, "repeat_axis"), _edit("transpose0", Op.TRANSPOSE, "stray_param"),
+            _edit("gather0", Op.GATHER, "axis"), _edit("gather1", Op.GATHER, "shape"),
+            _edit("maximum0", Op.MAXMIN_I8, "p0"), _edit("prelu0", Op.PRELU_I8, "stray_param"),
+            _edit("prelu0", Op.PRELU_I8, "shape"), _edit("resize0", Op.RESIZE_BILINEAR_I8, "table"),
+            _edit("resize0", Op.RESIZE_BILINEAR_I8, "stray_param"), _edit("bmm0", Op.BATCH_MATMUL_I8, "range"),
+            _edit("bmm0", Op.BATCH_MATMUL_I8, "shape"), _edit("tconv0", Op.CONV_I8, "p11")]
+
+
 def host_bytes(L: Lowered, feeds: dict[int, np.ndarray]) -> bytes:
     hp = HostProgram(L.blob, L.program)
     hp.run(feeds)
@@ -261,6 +304,14 @@ for k in range(len(spec)):
     except Exception as exc:  # one broken kernel fails its case, not the session
         res[spec[k]['name']] = {'error': repr(exc)}
     gc.collect()
+ref = {}
+for name in json.load(open('corrupt.json')):
+    try:
+        Program(open('bad_%s.bbrt' % name.replace(':', '_'), 'rb').read())
+        ref[name] = 'LOADED'
+    except ValueError as exc:
+        ref[name] = str(exc)
+res['_corrupt'] = ref
 print('RES ' + json.dumps(res))
 """
 
@@ -283,6 +334,10 @@ def vm_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], Path, 
                      "send": [e.tensor for e in c.L.program.edges if e.direction == SEND],
                      "alloc": c.L.ops_used <= ALLOC_FREE})
     (d / "spec.json").write_text(json.dumps(spec))
+    bad = corrupt_programs()
+    for name, blob, _ in bad:
+        (d / f"bad_{name.replace(':', '_')}.bbrt").write_bytes(blob)
+    (d / "corrupt.json").write_text(json.dumps([n for n, _, _ in bad]))
     out = run_vm(driver, lib, d, VM_SCRIPT, timeout=600)
     res = json.loads(next(s for s in out.splitlines() if s.startswith("RES "))[4:])
     return cases, d, res
@@ -334,3 +389,15 @@ def test_out_of_range_gather_index_is_run_index_before_anything_is_written(
             for f in c.bad:  # the C kernel refuses the same samples
                 with pytest.raises(Exception, match="RUN_INDEX"):
                     host_bytes(c.L, f)
+
+
+def test_corrupted_records_are_refused_at_load_as_the_c_loader_refuses_them(
+        vm_run: tuple[list[Case], Path, dict]) -> None:
+    """Each edited record: the C loader's status (PROG_PARAM or PROG_SHAPE) is the VM executor's error."""
+    _, _, res = vm_run
+    for name, blob, prog in corrupt_programs():
+        with pytest.raises(BbrtError, match="PROG_") as e:
+            HostProgram(blob, prog)
+        want = re.search(r"PROG_[A-Z]+", str(e.value))
+        assert want is not None and want.group(0) in ("PROG_PARAM", "PROG_SHAPE"), (name, str(e.value))
+        assert res["_corrupt"][name] == want.group(0), (name, res["_corrupt"][name], str(e.value))
