@@ -317,9 +317,14 @@ print('RES ' + json.dumps(res))
 
 
 @pytest.fixture(scope="module")
-def vm_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], Path, dict]:
+def vm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return prepare_vm(tmp_path_factory.mktemp("mpylib"))
+
+
+@pytest.fixture(scope="module")
+def vm_run(vm: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], Path, dict]:
     """Every case run once in one VM session: (cases, directory of the outputs, per-case results)."""
-    driver, lib = prepare_vm(tmp_path_factory.mktemp("mpylib"))
+    driver, lib = vm
     d = tmp_path_factory.mktemp("ops")
     cases = all_cases()
     spec = []
@@ -401,3 +406,58 @@ def test_corrupted_records_are_refused_at_load_as_the_c_loader_refuses_them(
         want = re.search(r"PROG_[A-Z]+", str(e.value))
         assert want is not None and want.group(0) in ("PROG_PARAM", "PROG_SHAPE"), (name, str(e.value))
         assert res["_corrupt"][name] == want.group(0), (name, res["_corrupt"][name], str(e.value))
+
+
+def test_node_with_int64_ids_answers_frame_for_frame_as_the_c_node(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """An embedding node (int8 table, GATHER by int64 ids from the wire) under bbnode's node loop: the frames
+    it sends for two requests equal the C node's (bbrtpy_node_feed), the ids arriving as an INT64 envelope."""
+    import ctypes
+
+    from bb_edge.bbrt.host import aligned
+    from bb_edge.bbrt.native import load_host_library
+    from bb_edge.wire.envelope import Envelope, encode
+    from bb_edge.wire.envelope import decode as decode_envelope
+    from bb_edge.wire.framing import FrameDecoder, frame
+
+    rng = np.random.default_rng(5)
+    m = gather_model([20, 8], [2, 3], 0, rng.standard_normal((20, 8)).astype(np.float32))
+    ids = [rng.integers(-20, 20, (2, 3)).astype(np.int64) for _ in range(2)]
+    L = lower(m, precision="int8", calib=[{"ids": i} for i in ids], node_id=3)
+    assert Op.GATHER in L.ops_used
+    recv = next(e for e in L.program.edges if e.direction == RECV)
+    assert L.program.tensors[recv.tensor].dtype == 7  # INT64 on the wire
+    stream = b""
+    for k, i in enumerate(ids):
+        env = Envelope(kind=0, protocol=0, sender=0, receiver=3, seq=10 + k, request_id=100 + k, edge=recv.edge_id,
+                       dtype=7, dims=(2, 3), data=i.astype("<i8").tobytes())
+        stream += frame(encode(env))
+    lib_c = load_host_library()
+    blob = aligned(len(L.blob))
+    blob[:] = np.frombuffer(L.blob, np.uint8)
+    arena = aligned(max(8, L.program.arena_size))
+    assert lib_c.bbrtpy_node_init(blob.ctypes.data, len(L.blob), arena.ctypes.data, len(arena)) == 0
+    outbuf = ctypes.create_string_buffer(1 << 20)
+    n = lib_c.bbrtpy_node_feed(stream, len(stream), outbuf, len(outbuf))
+    assert n > 0
+    ref = outbuf.raw[:n]
+    assert len(FrameDecoder().feed(ref)) == 2  # one output per request
+    epoch = decode_envelope(FrameDecoder().feed(ref)[0]).seq >> 32
+    (tmp_path / "prog.bbrt").write_bytes(L.blob)
+    (tmp_path / "stream.bin").write_bytes(stream)
+    driver, lib = vm
+    run_vm(driver, lib, tmp_path, """
+import os
+from bbnode.executor import Program
+from bbnode.node import Node
+class Uart:
+    def __init__(self):
+        self.out = bytearray()
+    def write(self, b):
+        self.out.extend(b)
+u = Uart()
+n = Node(Program(open('prog.bbrt', 'rb').read()), u, max_payload=65536, boot_epoch=EPOCH)
+n.feed(open('stream.bin', 'rb').read())
+os.mkdir('out')
+open('out/frames.bin', 'wb').write(u.out)
+""".replace("EPOCH", str(epoch)))
+    assert (tmp_path / "out" / "frames.bin").read_bytes() == ref
