@@ -94,6 +94,8 @@ class Op(IntEnum):
     BATCH_MATMUL_I8 = 48
     # TFLite's int8 SVDF: the int16 activation state is a STATE pair (the node's session slot keeps it)
     SVDF_I8 = 49
+    # TFLite's integer UNIDIRECTIONAL_SEQUENCE_LSTM (8x8->16): a second output, its int16 scratch
+    LSTM_I8 = 50
 
 
 #: C function name of each opcode's kernel (bbrt_k_<name>)

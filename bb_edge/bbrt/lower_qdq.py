@@ -71,6 +71,7 @@ from bb_edge.bbrt.format import (
     Tensor,
 )
 from bb_edge.bbrt.lower_qdq_arith import ARITH_OPS, batch_matmul, lower_arith, lower_qlinear_matmul, lower_svdf
+from bb_edge.bbrt.lower_qdq_lstm import lower_lstm
 from bb_edge.bbrt.lower_qdq_move import (
     MOVE_OPS,
     MoveCtx,
@@ -587,6 +588,10 @@ def lower_qdq(program: onnx.ModelProto, cm: onnx.ModelProto, lowered: Any, build
             continue
         if t == "Svdf" and node.domain == SVDF_DOMAIN:  # the TFLite translator's SVDF (its state: STATE pair)
             lower_svdf(mctx, node)
+            used.add(node.name)
+            continue
+        if t == "Lstm" and node.domain == SVDF_DOMAIN:  # the TFLite translator's integer LSTM
+            lower_lstm(mctx, node)
             used.add(node.name)
             continue
         if t == "QLinearMatMul":  # int8 in and out (the TFLite translator's BATCH_MATMUL)

@@ -74,6 +74,7 @@ class TflOp:
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    intermediates: tuple[int, ...] = ()  # the integer LSTM's scale-carrying intermediate tensors
 
 
 @dataclass
@@ -267,7 +268,10 @@ class _Reader:
                            n_t, f"operator {k} ({name}) inputs")
         outs = self.indices(o.OutputsAsNumpy() if self.count(o.OutputsLength(), 4, f"operator {k} outputs") else [],
                             n_t, f"operator {k} ({name}) outputs")
-        op = TflOp(k, name, custom if name == "CUSTOM" else None, ins, outs, self.options(o, k, name))
+        mids = self.indices(o.IntermediatesAsNumpy() if self.count(o.IntermediatesLength(), 4,
+                                                                    f"operator {k} intermediates") else [],
+                            n_t, f"operator {k} ({name}) intermediates")
+        op = TflOp(k, name, custom if name == "CUSTOM" else None, ins, outs, self.options(o, k, name), mids)
         for key in ("then_subgraph_index", "else_subgraph_index", "cond_subgraph_index", "body_subgraph_index",
                     "init_subgraph_index", "subgraph"):
             v = op.options.get(key)
@@ -315,6 +319,8 @@ OPTION_FIELDS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "SUM": ("ReducerOptions", _f("KeepDims")),
     "RESIZE_NEAREST_NEIGHBOR": ("ResizeNearestNeighborOptions", _f("AlignCorners", "HalfPixelCenters")),
     "SVDF": ("SVDFOptions", _f("Rank", "FusedActivationFunction", "AsymmetricQuantizeInputs")),
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": ("UnidirectionalSequenceLSTMOptions", _f(
+        "FusedActivationFunction", "CellClip", "ProjClip", "TimeMajor", "AsymmetricQuantizeInputs")),
     "BATCH_MATMUL": ("BatchMatMulOptions", _f("AdjX", "AdjY", "AsymmetricQuantizeInputs")),
     "TRANSPOSE_CONV": ("TransposeConvOptions", _f("Padding", "StrideW", "StrideH", "FusedActivationFunction")),
     "RESIZE_BILINEAR": ("ResizeBilinearOptions", _f("AlignCorners", "HalfPixelCenters")),

@@ -21,7 +21,7 @@ output), the arithmetic of :mod:`bb_edge.tflite.arith` (ADD, SUB, MUL, MAXIMUM, 
 SUM, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, PRELU, RELU, RELU6, RELU_N1_TO_1, RESIZE_BILINEAR), the data-movement
 ops of :mod:`bb_edge.tflite.moves` (TRANSPOSE, CONCATENATION, PAD, PADV2, STRIDED_SLICE, GATHER, SPLIT, PACK,
 UNPACK, RESIZE_NEAREST_NEIGHBOR) and MAX_POOL_2D, TRANSPOSE_CONV and BATCH_MATMUL (:mod:`bb_edge.tflite.convs`),
-SVDF (:mod:`bb_edge.tflite.svdf`).
+SVDF (:mod:`bb_edge.tflite.svdf`), UNIDIRECTIONAL_SEQUENCE_LSTM (:mod:`bb_edge.tflite.lstm`).
 Anything else, float ops and int16 activations (16x8) included, is a :class:`TfliteUnsupportedError`
 naming the op: the int8 lowering has no exact kernel for it.
 """
@@ -39,6 +39,7 @@ from onnx import TensorProto, helper, numpy_helper
 from bb_edge.tflite.arith import ARITH, ARITH_HANDLERS
 from bb_edge.tflite.convs import CONV_HANDLERS, CONVS
 from bb_edge.tflite.errors import TfliteError, TfliteFormatError, TfliteQuantError, TfliteUnsupportedError
+from bb_edge.tflite.lstm import LSTM_HANDLERS, STATE_INPUTS
 from bb_edge.tflite.moves import MOVE_HANDLERS, MOVES
 from bb_edge.tflite.reader import TflGraph, TflOp, TflTensor, read_tflite
 from bb_edge.tflite.svdf import DOMAIN, STATE_INPUT, SVDF_HANDLERS
@@ -46,7 +47,8 @@ from bb_edge.tflite.svdf import DOMAIN, STATE_INPUT, SVDF_HANDLERS
 OPSET = 17
 #: TFLite ops this module translates (docs/bbrt.md, "Compiling a .tflite")
 SUPPORTED = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "SOFTMAX", "RESHAPE",
-             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES, *CONVS, "SVDF")
+             "SQUEEZE", "EXPAND_DIMS", "QUANTIZE", "DEQUANTIZE", *ARITH, *MOVES, *CONVS, "SVDF",
+             "UNIDIRECTIONAL_SEQUENCE_LSTM")
 VIEWS = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
 ACT_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
@@ -360,7 +362,9 @@ def _dequantize(b: _Builder, op: TflOp) -> None:
 HANDLERS = {"CONV_2D": _conv, "DEPTHWISE_CONV_2D": _conv, "FULLY_CONNECTED": _fully_connected,
             "AVERAGE_POOL_2D": _avgpool, "SOFTMAX": _softmax, "RESHAPE": _view, "SQUEEZE": _view,
             "EXPAND_DIMS": _view, "QUANTIZE": _quantize, "DEQUANTIZE": _dequantize, **MOVE_HANDLERS,
-            **ARITH_HANDLERS, **CONV_HANDLERS, **SVDF_HANDLERS}
+            **ARITH_HANDLERS, **CONV_HANDLERS, **SVDF_HANDLERS, **LSTM_HANDLERS}
+#: input positions that are an op's own state (TFLite variables the op reads and writes), not graph values
+OWN_STATE = {"SVDF": (STATE_INPUT,), "UNIDIRECTIONAL_SEQUENCE_LSTM": STATE_INPUTS}
 MULTI_OUTPUT = ("SPLIT", "UNPACK")
 
 
@@ -386,8 +390,8 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             raise TfliteUnsupportedError(op.op, op.index, f"no exact int8 translation (bb-edge translates "
                                          f"{', '.join(SUPPORTED)})")
         for pos, i in enumerate((*op.inputs, *op.outputs)):
-            if op.op == "SVDF" and pos == STATE_INPUT:
-                continue  # its int16 activation state (the op's own, kept by the node: bb_edge/tflite/svdf.py)
+            if pos in OWN_STATE.get(op.op, ()):
+                continue  # its int16 state (the op's own: bb_edge/tflite/svdf.py, bb_edge/tflite/lstm.py)
             if i >= 0 and g.tensors[i].dtype == "INT16" and g.tensors[i].data is None:
                 raise TfliteUnsupportedError(op.op, op.index, f"tensor {g.tensors[i].name!r} is int16 (16x8 "
                                              f"quantization): bbrt's lowering keeps int8 activations only")
@@ -408,7 +412,7 @@ def graph_to_onnx(g: TflGraph, name: str = "model", nchw_outputs: bool = False) 
             raise TfliteFormatError(f"operator {op.index} ({op.op}): input {g.tensors[op.inputs[0]].name!r} is read "
                                     f"before any op writes it (ops must be in execution order)")
         for pos, i in enumerate(op.inputs[1:], 1):
-            if op.op == "SVDF" and pos == STATE_INPUT:
+            if pos in OWN_STATE.get(op.op, ()):
                 continue
             if i >= 0 and g.tensors[i].data is None and i not in b.value:
                 t = g.tensors[i]

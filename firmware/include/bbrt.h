@@ -264,7 +264,8 @@ typedef enum {
     BBRT_OP_MAXMIN_I8 = 45, BBRT_OP_PRELU_I8 = 46, BBRT_OP_RESIZE_BILINEAR_I8 = 47,
     BBRT_OP_BATCH_MATMUL_I8 = 48, /* int8 A [..., M, K] x B [..., K, N], batch dims broadcast (BATCH_MATMUL) */
     BBRT_OP_SVDF_I8 = 49, /* TFLite's int8 SVDF: int16 activation state in, its next value out (a STATE pair) */
-    BBRT_OP__COUNT = 50
+    BBRT_OP_LSTM_I8 = 50, /* TFLite's integer UNIDIRECTIONAL_SEQUENCE_LSTM (8x8->16); its second output: scratch */
+    BBRT_OP__COUNT = 51
 } bbrt_opcode_t;
 
 typedef struct {

@@ -702,3 +702,46 @@ bbrt_status_t bbrt_c_svdf_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     if (!rq_ok(op->p[0], op->p[1]) || !rq_ok(op->p[2], op->p[3])) FAIL_PARAM;
     return zero_params(op, 5u);
 }
+
+/* LSTM_I8 (bbrt_kernels.c): X [T, B, I] or [B, T, I] int8, Wx [4, C, I] and Wh [4, C, C] int8 constants,
+ * bias [2, 4, C] and Q [23] int32 constants; Y int8 (X's dims, C last), S int16 arena scratch of at least
+ * 5 B C + ceil(B C / 2) values. X, Y and S share no byte. Q's multipliers are TFLite's QuantizeMultiplier
+ * pairs, the hidden zero point and the output state's are int8, the cell scale is 2^-15..2^-9 (TFLite's
+ * integer tanh of the cell state takes 0..6 integer bits), the clip fits int16, time-major is 0 or 1. */
+bbrt_status_t bbrt_c_lstm_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t x, wx, wh, b, qt, y, s;
+    const int32_t *q;
+    uint32_t B, C, k;
+    if (op->n_in != 5u || op->n_out != 2u) FAIL_SHAPE;
+    T(pr, op->in[0], &x);
+    T(pr, op->in[1], &wx);
+    T(pr, op->in[2], &wh);
+    T(pr, op->in[3], &b);
+    T(pr, op->in[4], &qt);
+    T(pr, op->out[0], &y);
+    T(pr, op->out[1], &s);
+    if (!is_q(&x) || !is_q(&wx) || !is_q(&wh) || !is_q(&y) || b.dtype != BBRT_DT_INT32 ||
+        qt.dtype != BBRT_DT_INT32 || s.dtype != BBRT_DT_INT16)
+        FAIL_SHAPE;
+    if (x.rank != 3u || wx.rank != 3u || wh.rank != 3u || b.rank != 3u || qt.rank != 1u || y.rank != 3u)
+        FAIL_SHAPE;
+    if (wx.storage != BBRT_STORE_CONST || wh.storage != BBRT_STORE_CONST || b.storage != BBRT_STORE_CONST ||
+        qt.storage != BBRT_STORE_CONST || s.storage != BBRT_STORE_ARENA)
+        FAIL_SHAPE;
+    if (qt.dims[0] != 23u) FAIL_SHAPE;
+    q = (const int32_t *)(const void *)qt.data;
+    C = wx.dims[1];
+    if (C == 0u || wx.dims[0] != 4u || wx.dims[2] != x.dims[2] || x.dims[2] > 65536u || C > 65536u) FAIL_SHAPE;
+    if (wh.dims[0] != 4u || wh.dims[1] != C || wh.dims[2] != C) FAIL_SHAPE;
+    if (b.dims[0] != 2u || b.dims[1] != 4u || b.dims[2] != C) FAIL_SHAPE;
+    if (y.dims[0] != x.dims[0] || y.dims[1] != x.dims[1] || y.dims[2] != C) FAIL_SHAPE;
+    if (q[21] != 0 && q[21] != 1) FAIL_PARAM;
+    B = q[21] ? x.dims[1] : x.dims[0];
+    if ((uint64_t)B * C * 5u + ((uint64_t)B * C + 1u) / 2u > s.count) FAIL_SHAPE;
+    if (overlaps(&y, &x) || overlaps(&s, &x) || overlaps(&s, &y)) FAIL_SHAPE;
+    for (k = 0; k < 9u; k++)
+        if (!rq_ok(q[2u * k], q[2u * k + 1u])) FAIL_PARAM;
+    if (q[18] < -128 || q[18] > 127 || q[22] < -128 || q[22] > 127) FAIL_PARAM;
+    if (q[19] < -15 || q[19] > -9 || q[20] < 0 || q[20] > 32767) FAIL_PARAM;
+    return zero_params(op, 0u);
+}

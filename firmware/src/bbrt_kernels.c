@@ -2155,3 +2155,149 @@ bbrt_status_t bbrt_k_svdf_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     }
     return BBRT_OK;
 }
+
+/* ------------------------------------------------ LSTM_I8: TFLite's integer LSTM (8x8->16) */
+/* gemmlowp's int16 fixed-point arithmetic, as TFLite's integer LSTM runs it (PortableApplySigmoid and
+ * PortableApplyTanh on FixedPoint<int16_t, N>): the same operations in the same order, int16 wrap-around
+ * where gemmlowp's int16 adds and negations wrap, so every raw value equals TFLite's. */
+static int32_t fx_w16(int32_t v) { /* int16 wrap-around (gemmlowp's non-saturating int16 add/sub/neg) */
+    uint32_t u = (uint32_t)v & 0xFFFFu;
+    return u & 0x8000u ? (int32_t)u - 65536 : (int32_t)u;
+}
+
+static int32_t fx_mul(int32_t a, int32_t b) { /* SaturatingRoundingDoublingHighMul, int16 */
+    int32_t ab = a * b, q;
+    if (a == -32768 && b == -32768) return 32767;
+    q = ab >= 0 ? (ab + 16384) / 32768 : (ab + 1 - 16384) / 32768; /* C division truncates, as gemmlowp's */
+    return fx_w16(q);
+}
+
+static int32_t fx_rdiv(int32_t x, int32_t e) { /* RoundingDivideByPOT (int16 or int32 values), e in [0, 31] */
+    int32_t mask = (int32_t)(((uint32_t)1 << e) - 1u), rem = x & mask, th = (mask >> 1) + (x < 0);
+    return (x >> e) + (rem > th);
+}
+
+static int32_t fx_pot(int32_t x, int32_t e) { /* SaturatingRoundingMultiplyByPOT<e>, int16 */
+    int32_t th;
+    if (e == 0) return x;
+    if (e < 0) return fx_rdiv(x, -e);
+    th = (1 << (15 - e)) - 1;
+    return x > th ? 32767 : (x < -th ? -32768 : x * (1 << e));
+}
+
+/* exp(a) for a in [-1/4, 0), Q0.15 */
+static int32_t fx_exp_quarter(int32_t a) {
+    const int32_t k = 28918, third = 10923; /* exp(-1/8), 1/3 */
+    int32_t x = fx_w16(a + 4096), x2 = fx_mul(x, x), x3 = fx_mul(x2, x), x4 = fx_mul(x2, x2), s;
+    s = fx_pot(fx_w16(fx_mul(fx_w16(fx_pot(x4, -2) + x3), third) + x2), -1);
+    s = k + fx_mul(k, fx_w16(x + s));
+    return s > 32767 ? 32767 : (s < -32768 ? -32768 : s);
+}
+
+/* exp(a) for a <= 0 in Q(ib).(15 - ib), Q0.15 out (gemmlowp's exp_on_negative_values) */
+static int32_t fx_exp_neg(int32_t a, int32_t ib) {
+    static const int32_t mult[7] = {25520, 19875, 12055, 4435, 600, 11, 0}; /* exp(-2^e), e = -2..4 */
+    int32_t fb = 15 - ib, quarter = 1 << (fb - 2), amq = fx_w16((a & (quarter - 1)) - quarter), rem, e, r;
+    r = fx_exp_quarter(fx_pot(amq, ib));
+    rem = fx_w16(amq - a);
+    for (e = -2; e <= 4; e++)
+        if (ib > e && (rem & (1 << (fb + e)))) r = fx_mul(r, mult[e + 2]);
+    if (ib > 5 && a < fx_rdiv(-(1 << (36 - ib)), 16)) r = 0;
+    return a == 0 ? 32767 : r;
+}
+
+/* Newton-Raphson 1 / (1 + a) for a in (0, 1): Q2.13 (gemmlowp's two reciprocal helpers share it) */
+static int32_t fx_recip(int32_t a) {
+    int32_t s = a + 32767, hd = (s + (s >= 0 ? 1 : -1)) / 2, x, i;
+    x = fx_w16(23130 + fx_mul(hd, -15420)); /* 48/17 - 32/17 d */
+    for (i = 0; i < 3; i++) x = fx_w16(x + fx_pot(fx_mul(x, fx_w16(8192 - fx_mul(hd, x))), 2));
+    return x;
+}
+
+static int16_t fx_sigmoid(int32_t a) { /* gemmlowp::logistic, Q3.12 in, Q0.15 out */
+    int32_t abs_a = a > 0 ? a : fx_w16(-a), r;
+    if (a == 0) return 16384;
+    r = fx_pot(fx_recip(fx_exp_neg(fx_w16(-abs_a), 3)), 1);
+    return (int16_t)(a > 0 ? r : fx_w16(32767 - r));
+}
+
+static int16_t fx_tanh(int32_t a, int32_t ib) { /* gemmlowp::tanh, Q(ib).(15 - ib) in, Q0.15 out */
+    int32_t n = a < 0 ? a : fx_w16(-a), t;
+    if (a == 0) return 0;
+    t = fx_pot(fx_w16(fx_recip(fx_exp_neg(n, ib + 1)) - 8192), 2);
+    return (int16_t)(a < 0 ? fx_w16(-t) : t);
+}
+
+static int16_t sat16(int32_t v) { return (int16_t)(v < -32768 ? -32768 : (v > 32767 ? 32767 : v)); }
+
+/* LSTM_I8: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM, integer 8x8->16 (lstm_eval's EvalInteger8x8_16 without
+ * CIFG, peephole, projection or layer norm). X [T, B, I] (Q[21] = 1, time-major) or [B, T, I] int8; Wx
+ * [4, C, I] and Wh [4, C, C] int8 (gates input, forget, cell, output); bias [2, 4, C] int32, the effective
+ * biases (gate bias - z_x row sums, - z_h row sums: TFLite's precomputed zero-point terms); Q int32: the
+ * gates' multipliers (Q[2g], Q[2g+1] input side, Q[8+2g], Q[9+2g] recurrent side), the hidden multiplier
+ * Q[16], Q[17], hidden zero point Q[18], log2 of the cell scale Q[19], quantized cell clip Q[20] (0 none),
+ * Q[21] time-major, Q[22] the output state's zero point (TFLite resets an int8 variable to it). Outputs Y
+ * (X's layout, C last) and S, int16 scratch: the cell state, the four gates, then the int8 hidden state.
+ * Per step: gate = act(sat16(MBQM(Wh h + bh) + sat16(MBQM(Wx x + bx)))) with act sigmoid on Q3.12 (tanh for
+ * the cell gate); c = sat16(rdiv(f c, 15) + rdiv(i g, 30 + log2 s_c)), clipped; h = sat8(MBQM(o tanh(c)) +
+ * z_hidden), tanh on Q(15 + log2 s_c). Sums wrap as TFLite's int32 sums (unsigned arithmetic here). */
+bbrt_status_t bbrt_k_lstm_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
+    bbrt_tensor_t t[5], y, s;
+    const int32_t *q, *bias;
+    const int8_t *wx, *wh;
+    int16_t *cell, *gate;
+    int8_t *h;
+    uint32_t T_, B, I, C, tt, b, g, r, k, tm;
+    int32_t cl, clip;
+    TN(0); TN(1); TN(2); TN(3); TN(4); TOUT;
+    bbrt_program_tensor(pr, op->out[1], &s);
+    q = (const int32_t *)(const void *)t[4].data;
+    bias = (const int32_t *)(const void *)t[3].data;
+    wx = (const int8_t *)t[1].data;
+    wh = (const int8_t *)t[2].data;
+    tm = (uint32_t)q[21];
+    T_ = tm ? t[0].dims[0] : t[0].dims[1];
+    B = tm ? t[0].dims[1] : t[0].dims[0];
+    I = t[0].dims[2];
+    C = t[1].dims[1];
+    cl = q[19];
+    clip = q[20];
+    cell = (int16_t *)(void *)s.data;
+    gate = cell + (size_t)B * C;
+    h = (int8_t *)(void *)(gate + (size_t)4u * B * C);
+    for (k = 0; k < B * C; k++) {
+        cell[k] = 0;
+        h[k] = (int8_t)q[22];
+    }
+    for (tt = 0; tt < T_; tt++) {
+        for (b = 0; b < B; b++) {
+            const int8_t *x = (const int8_t *)t[0].data + (size_t)(tm ? tt * B + b : b * T_ + tt) * I;
+            int8_t *yo = (int8_t *)y.data + (size_t)(tm ? tt * B + b : b * T_ + tt) * C;
+            for (g = 0; g < 4u; g++) {
+                int16_t *gg = gate + ((size_t)g * B + b) * C;
+                for (r = 0; r < C; r++) {
+                    const int8_t *wxr = wx + ((size_t)g * C + r) * I, *whr = wh + ((size_t)g * C + r) * C;
+                    uint32_t ax = (uint32_t)bias[g * C + r], ah = (uint32_t)bias[(4u + g) * C + r];
+                    int32_t v;
+                    for (k = 0; k < I; k++) ax += (uint32_t)((int32_t)x[k] * (int32_t)wxr[k]);
+                    for (k = 0; k < C; k++) ah += (uint32_t)((int32_t)h[b * C + k] * (int32_t)whr[k]);
+                    v = sat16(add_rq((int32_t)ax, q[2u * g], q[2u * g + 1u]));
+                    v = sat16(add_rq((int32_t)ah, q[8u + 2u * g], q[9u + 2u * g]) + v);
+                    gg[r] = g == 2u ? fx_tanh(v, 3) : fx_sigmoid(v);
+                }
+            }
+            for (r = 0; r < C; r++) {
+                const int16_t *gi = gate + (size_t)b * C, *gf = gi + (size_t)B * C, *gc = gf + (size_t)B * C,
+                              *go = gc + (size_t)B * C;
+                int32_t c = fx_w16(fx_rdiv((int32_t)gf[r] * cell[b * C + r], 15)), v;
+                c = sat16(c + fx_w16(fx_rdiv((int32_t)gi[r] * gc[r], 30 + cl)));
+                if (clip > 0) c = c > clip ? clip : (c < -clip ? -clip : c);
+                cell[b * C + r] = (int16_t)c;
+                v = add_rq((int32_t)go[r] * fx_tanh(c, 15 + cl), q[16], q[17]) + q[18];
+                h[b * C + r] = sat8(v, -128, 127);
+            }
+            for (r = 0; r < C; r++) yo[r] = h[b * C + r];
+        }
+    }
+    return BBRT_OK;
+}

@@ -46,6 +46,7 @@ bbrt_status_t bbrt_k_prelu_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_batch_matmul_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_svdf_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_k_lstm_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 /* the largest rank TRANSPOSE and GATHER_AXES take */
 #define BBRT_MOVE_MAX_RANK 6u
 
@@ -92,6 +93,7 @@ bbrt_status_t bbrt_c_prelu_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_resize_bilinear_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_batch_matmul_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_c_svdf_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
+bbrt_status_t bbrt_c_lstm_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 /* bbrt_op_checks, the resolver's table of these, is declared in bbrt_internal.h (the loader reads it) */
 
 #endif

@@ -205,8 +205,9 @@ bbrt_status_t bbrt_program_load(bbrt_program_t *prog, const uint8_t *b, size_t s
         bbrt_program_op(prog, i, &op);
         if (op.opcode == 0u || op.opcode >= BBRT_OP__COUNT) return BBRT_E_PROG_OPCODE;
         if (bbrt_op_kernels[op.opcode] == 0) return BBRT_E_PROG_UNSUPPORTED;
-        /* one output, but SVDF_I8's second: the next state of its STATE pair */
-        if (op.n_in < 1u || op.n_in > BBRT_MAX_OP_IN || op.n_out != (op.opcode == BBRT_OP_SVDF_I8 ? 2u : 1u))
+        /* one output, but SVDF_I8's second: the next state of its STATE pair; LSTM_I8's: its scratch */
+        if (op.n_in < 1u || op.n_in > BBRT_MAX_OP_IN ||
+            op.n_out != (op.opcode == BBRT_OP_SVDF_I8 || op.opcode == BBRT_OP_LSTM_I8 ? 2u : 1u))
             return BBRT_E_PROG_SHAPE;
         if (bbrt_rd_u32(r + 24) != 0u || bbrt_rd_u32(r + 28) != 0u) return BBRT_E_PROG_PARAM;
         for (k = 0; k < op.n_in; k++)

@@ -46,6 +46,7 @@ const bbrt_kernel_fn bbrt_op_kernels[BBRT_OP__COUNT] = {
     [BBRT_OP_RESIZE_BILINEAR_I8] = bbrt_k_resize_bilinear_i8,
     [BBRT_OP_BATCH_MATMUL_I8] = bbrt_k_batch_matmul_i8,
     [BBRT_OP_SVDF_I8] = bbrt_k_svdf_i8,
+    [BBRT_OP_LSTM_I8] = bbrt_k_lstm_i8,
 #ifdef BBRT_TRAIN
     [BBRT_OP_GEMM_F32] = bbrt_k_gemm_f32,
     [BBRT_OP_BINARY_F32] = bbrt_k_binary_f32,
@@ -100,6 +101,7 @@ const bbrt_check_fn bbrt_op_checks[BBRT_OP__COUNT] = {
     [BBRT_OP_RESIZE_BILINEAR_I8] = bbrt_c_resize_bilinear_i8,
     [BBRT_OP_BATCH_MATMUL_I8] = bbrt_c_batch_matmul_i8,
     [BBRT_OP_SVDF_I8] = bbrt_c_svdf_i8,
+    [BBRT_OP_LSTM_I8] = bbrt_c_lstm_i8,
 #ifdef BBRT_TRAIN
     [BBRT_OP_GEMM_F32] = bbrt_c_gemm_f32,
     [BBRT_OP_BINARY_F32] = bbrt_c_binary_f32,

@@ -17,7 +17,7 @@ from bb_edge.bbrt.native import cached_build
 from tests.support.graphs import every_new_op
 from bb_edge.tflite import tflite_to_onnx
 from tests.support.examples import small_cnn
-from tests.support.tflite_build import int8_ops_chain, svdf_model
+from tests.support.tflite_build import int8_ops_chain, lstm_model, svdf_model
 
 BUDGET_S = 60 if os.environ.get("BB_EDGE_LONG") == "1" else 10  # seconds of libFuzzer per target (CI: 10)
 VEC = Path(__file__).resolve().parents[1] / "vectors"
@@ -49,6 +49,8 @@ def test_fuzz_program_loader(fuzzers: Path, tmp_path: Path) -> None:
     (corpus / "tflite_ops_int8.bbrt").write_bytes(lower(tflite_to_onnx(int8_ops_chain()), io_edges=None).blob)
     svdf = svdf_model((2, 10, 6, 3, 4, 0.04, 0, 0.0002, 1.0, -128))  # SVDF_I8: two outputs, an int16 STATE pair
     (corpus / "tflite_svdf.bbrt").write_bytes(lower(tflite_to_onnx(svdf), io_edges=None).blob)
+    lstm = lstm_model((3, 2, 4, 3, True), cell_clip=0.5)  # LSTM_I8: a Q vector, an int16 scratch output
+    (corpus / "tflite_lstm.bbrt").write_bytes(lower(tflite_to_onnx(lstm), io_edges=None).blob)
     run(fuzzers / "fuzz_program", corpus, tmp_path)
 
 

@@ -42,6 +42,7 @@ class O:  # noqa: E742 - short on purpose: the tests write many
     outputs: list[int]
     options: tuple[str, dict[str, Any]] | None = None
     custom: str | None = None
+    intermediates: list[int] | None = None  # the op's intermediate tensors (the integer LSTM's scales)
 
 
 @dataclass
@@ -121,6 +122,8 @@ def build(m: M) -> bytes:
     for o in m.ops:
         iv = _vec(b, tflite.OperatorStartInputsVector, o.inputs, "Int32")
         ov = _vec(b, tflite.OperatorStartOutputsVector, o.outputs, "Int32")
+        mv = None if o.intermediates is None else _vec(b, tflite.OperatorStartIntermediatesVector, o.intermediates,
+                                                       "Int32")
         opt = None
         if o.options is not None:
             cls, fields = o.options
@@ -132,6 +135,8 @@ def build(m: M) -> bytes:
         tflite.OperatorAddOpcodeIndex(b, names.index((o.op, o.custom)))
         tflite.OperatorAddInputs(b, iv)
         tflite.OperatorAddOutputs(b, ov)
+        if mv is not None:
+            tflite.OperatorAddIntermediates(b, mv)
         if opt is not None:
             tflite.OperatorAddBuiltinOptionsType(b, getattr(tflite.BuiltinOptions, o.options[0]))  # type: ignore[index]
             tflite.OperatorAddBuiltinOptions(b, opt)
@@ -189,6 +194,44 @@ def svdf_model(case: Case, bias: bool = True, act_fn: int = 1, state_zp: int = 0
             act("y", (nb, nf // rank), sy, zy)]
     opts = ("SVDFOptions", {"Rank": rank, "FusedActivationFunction": act_fn})
     return build(M(tens, [O("SVDF", [0, 1, 2, 3 if bias else -1, 4], [5], opts)], [0], [5]))
+
+
+LstmCase = tuple[int, int, int, int, bool]  # (steps, batch, inputs, cells, time_major)
+
+
+def lstm_model(case: LstmCase, sx: float = 0.05, zx: int = 3, sy: float = 0.02, zy: int = -2,
+               hz: tuple[float, int] | None = None, cell_log2: int = -11, act_fn: int = 4, cell_clip: float = 0.0,
+               w_scale: float = 0.004, peephole: bool = False, projection: bool = False, seed: int = 0) -> bytes:
+    """One int8 UNIDIRECTIONAL_SEQUENCE_LSTM (8x8->16, as the converter writes a Keras LSTM): int8 input and
+    output, per-tensor int8 weights, int32 biases, an int8 output state and int16 cell state (variables), the
+    five intermediates (four gate scales 2^-12, the hidden scale and zero point ``hz``, default the output's)."""
+    nt, nb, ni, nc, tm = case
+    rng = np.random.default_rng(40 + seed + ni + nc)
+    ws = [w_scale * (1 + 0.25 * k) for k in range(8)]
+    tens = [act("x", (nt, nb, ni) if tm else (nb, nt, ni), sx, zx)]
+    for k in range(4):
+        tens.append(T(f"wx{k}", (nc, ni), "INT8", rng.integers(-127, 128, (nc, ni)).astype(np.int8), [ws[k]], [0]))
+    for k in range(4):
+        tens.append(T(f"wh{k}", (nc, nc), "INT8", rng.integers(-127, 128, (nc, nc)).astype(np.int8), [ws[4 + k]], [0]))
+    for k in range(4):
+        tens.append(T(f"b{k}", (nc,), "INT32", rng.integers(-3000, 3000, nc).astype(np.int32), [sx * ws[k]], [0]))
+    tens += [T("h", (nb, nc), "INT8", None, [sy], [zy], variable=True),
+             T("c", (nb, nc), "INT16", None, [2.0 ** cell_log2], [0], variable=True),
+             act("y", (nt, nb, nc) if tm else (nb, nt, nc), sy, zy)]
+    hs, hzp = hz if hz is not None else (sy, zy)
+    tens += [T(f"g{k}", (), "INT16", None, [2.0 ** -12], [0]) for k in range(4)]
+    tens.append(T("hid", (), "INT8", None, [hs], [hzp]))
+    ins = [0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, 9, 10, 11, 12, -1, -1, 13, 14, -1, -1, -1, -1]
+    if peephole:
+        tens.append(T("p", (nc,), "INT16", rng.integers(-100, 100, nc).astype(np.int16), [0.001], [0]))
+        ins[9:12] = [len(tens) - 1] * 3
+    if projection:
+        tens.append(T("pw", (nc, nc), "INT8", rng.integers(-127, 128, (nc, nc)).astype(np.int8), [0.004], [0]))
+        ins[16] = len(tens) - 1
+    opts = ("UnidirectionalSequenceLSTMOptions", {"FusedActivationFunction": act_fn, "CellClip": cell_clip,
+                                                  "TimeMajor": tm})
+    return build(M(tens, [O("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [15], opts, intermediates=[16, 17, 18, 19, 20])],
+                   [0], [15]))
 
 
 def act(name: str, shape: tuple[int, ...], scale: float, zp: int, dtype: str = "INT8") -> T:
