@@ -3,8 +3,8 @@
 Oracle: ONNX Runtime on the same model. The indices are a graph input of the ONNX dtype (int64 or int32):
 the program holds them unquantized, the edge keeps that dtype. float32: bit-exact (the kernel copies
 rows); int8: the table stored int8 with its own scale, within half a step of it. An out-of-range index is
-the typed run status RUN_INDEX before any byte is written; the C loader refuses corrupted GATHER records,
-and the MicroPython build refuses the opcode by name.
+the typed run status RUN_INDEX before any byte is written; the C loader refuses corrupted GATHER records;
+a MicroPython build ships the kernel (bbnode/kernels_ext.py).
 """
 
 from __future__ import annotations
@@ -23,22 +23,9 @@ from bb_edge.bbrt.errors import BbrtError, UnsupportedNode
 from bb_edge.bbrt.format import DT_INT8, DT_INT32, DT_INT64, RECV, Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from tests.support.op_models import gather_model
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-ONNX_INT = {np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32}
-I64 = np.dtype(np.int64)
-
-
-def gather_model(xshape: list[int], ishape: list[int], axis: int, table: np.ndarray | None,
-                 idt: np.dtype = I64) -> onnx.ModelProto:
-    """y = Gather(x, ids, axis): x a float input, or the constant ``table`` (an embedding)."""
-    ins = [helper.make_tensor_value_info("ids", ONNX_INT[idt], ishape)]
-    if table is None:
-        ins.insert(0, helper.make_tensor_value_info("x", TensorProto.FLOAT, xshape))
-    g = helper.make_graph([helper.make_node("Gather", ["x", "ids"], ["y"], name="embed", axis=axis)], "m", ins,
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                          [] if table is None else [numpy_helper.from_array(table, "x")])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def ort_run(m: onnx.ModelProto, feed: dict[str, np.ndarray]) -> np.ndarray:
@@ -154,13 +141,16 @@ def test_an_integer_tensor_read_by_another_op_is_refused_naming_it() -> None:
     assert (e.value.node, e.value.op) == ("cat", "Concat")
 
 
-def test_a_micropython_build_of_a_gather_node_is_refused_at_build_time(tmp_path: Path) -> None:
-    """The MicroPython executor has no GATHER kernel: `build` names the node and opcode, the device never loads it."""
+def test_a_micropython_build_of_a_gather_node_ships_the_kernel(tmp_path: Path) -> None:
+    """The MicroPython executor runs GATHER (bbnode/kernels_ext.py, in the VM: tests/micropython/
+    test_micropython_int8_ops.py): `build` accepts the node and its bundle holds that module's .mpy."""
+    import json
+
     from bb_edge.bundle.build import build_all
     from bb_edge.compiler import compile_model
-    from bb_edge.errors import BuildError
     from tests.support.zoo_models import embed_mlp
 
     compile_model(embed_mlp(), cuts=["e2"], out_dir=tmp_path / "c")
-    with pytest.raises(BuildError, match=r"embed \(GATHER\)"):
-        build_all(tmp_path / "c", ["n0=esp32-micropython"], tmp_path / "dist")
+    build_all(tmp_path / "c", ["n0=esp32-micropython"], tmp_path / "dist")
+    facts = json.loads(next((tmp_path / "dist").rglob("build.json")).read_text())
+    assert facts["builder"] == "micropython" and "lib/bbnode/kernels_ext.mpy" in facts["files"]

@@ -21,6 +21,7 @@ from bb_edge.bbrt.lower import lower
 from bb_edge.tflite import tflite_to_onnx
 from bb_edge.tflite.errors import TfliteUnsupportedError
 from tests.support.mlperf import qemu_arm_run
+from tests.support.op_models import tconv_model
 from tests.support.tflite_build import M, O, T, act, build, int8_ops_chain
 from tests.support.tflite_oracle import bbrt_outputs, interpreter_outputs, interpreter_two, two_inputs
 
@@ -113,26 +114,6 @@ def test_chain_on_qemu_cortex_m4_equals_the_interpreter(tmp_path: Path) -> None:
     got, _, _ = qemu_arm_run(L, x, tmp_path, kind="cortex-m4")
     np.testing.assert_array_equal(got.reshape(want.shape), want)
     assert len(np.unique(want)) > 50  # not a saturated constant
-
-
-def tconv_model(hw: tuple[int, int], k: tuple[int, int], s: int, padding: int, out_hw: tuple[int, int] | None = None,
-                activation: int = 0, per_channel: bool = True, bias: bool = True, cin: int = 3, cout: int = 4,
-                seed: int = 0) -> bytes:
-    """TRANSPOSE_CONV of an int8 NHWC input: weights [O, KH, KW, I], output_shape, an int32 bias."""
-    rng = np.random.default_rng(seed)
-    h, w = hw
-    oh, ow = out_hw or ((h * s, w * s) if padding == 0 else ((h - 1) * s + k[0], (w - 1) * s + k[1]))
-    wq = rng.integers(-127, 128, (cout, *k, cin)).astype(np.int8)
-    ws = (rng.uniform(0.002, 0.01, cout) if per_channel else np.array([0.005])).astype(np.float32)
-    sx = 0.05
-    bs = (np.float64(sx) * np.broadcast_to(ws, (cout,))).astype(np.float32)
-    tens = [T("os", (4,), "INT32", np.array([1, oh, ow, cout], np.int32)),
-            T("w", wq.shape, "INT8", wq, ws.tolist(), [0] * ws.size, 0), act("x", (1, h, w, cin), sx, 3),
-            T("b", (cout,), "INT32", rng.integers(-2000, 2000, cout).astype(np.int32), bs.tolist(), [0] * cout, 0),
-            act("y", (1, oh, ow, cout), 0.08, -5)]
-    opts = ("TransposeConvOptions", {"Padding": padding, "StrideW": s, "StrideH": s,
-                                     "FusedActivationFunction": activation})
-    return build(M(tens, [O("TRANSPOSE_CONV", [0, 1, 2, 3 if bias else -1], [4], opts)], [2], [4]))
 
 
 @pytest.mark.parametrize("hw,k,s,padding,kw", [

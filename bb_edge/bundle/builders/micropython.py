@@ -23,8 +23,10 @@ from bb_edge.bundle import BuildError, BuildRequest, BuildResult, lower_request
 from bb_edge.mpy.cross import MARCH, compile_package, runtime_dir
 
 BUILD_JSON = "build.json"
-#: opcodes the MicroPython executor implements (firmware/micropython/bbnode/executor.py ``KERNELS``)
-MPY_OPCODES = frozenset(range(1, 27)) | {Op.GATHER_AXES}
+#: opcodes the MicroPython executor implements (firmware/micropython/bbnode/executor.py ``KERNELS``, and
+#: bbnode/kernels_ext.py's; CONV_I8's p11 too). Not SVDF_I8: its state needs a session slot the node has not.
+MPY_OPCODES = frozenset(range(1, 27)) | {Op.TRANSPOSE, Op.GATHER_AXES, Op.GATHER, Op.MAXMIN_I8, Op.PRELU_I8,
+                                         Op.RESIZE_BILINEAR_I8, Op.BATCH_MATMUL_I8}
 
 
 def node_config(request: BuildRequest, node_id: int, peers: dict[int, str], deployment: str) -> dict[str, Any]:

@@ -32,11 +32,12 @@ except ImportError:  # CPython (host-side debugging)
 MPY = sys.implementation.name == "micropython"
 MINV = -(1 << 30)
 MAXV = (1 << 30) - 1
-DT_FLOAT, DT_UINT8, DT_INT8, DT_INT32 = 1, 2, 3, 6
+DT_FLOAT, DT_UINT8, DT_INT8, DT_INT16, DT_INT32, DT_INT64 = 1, 2, 3, 5, 6, 7
 STORE_CONST = 1
 RECV, SEND = 0, 1
-_TC = {DT_FLOAT: "f", DT_INT8: "b", DT_UINT8: "B", DT_INT32: "i"}
-_SZ = {DT_FLOAT: 4, DT_INT8: 1, DT_UINT8: 1, DT_INT32: 4}
+# INT64 constants are kept as bytes ("B": no 64-bit array on every port); their kernels read the bytes
+_TC = {DT_FLOAT: "f", DT_INT8: "b", DT_UINT8: "B", DT_INT16: "h", DT_INT32: "i", DT_INT64: "B"}
+_SZ = {DT_FLOAT: 4, DT_INT8: 1, DT_UINT8: 1, DT_INT16: 2, DT_INT32: 4, DT_INT64: 8}
 _HEADER = "<IHHIIIHHHHIIIIIIIII"
 _F = array.array("f", [0.0])
 
@@ -173,7 +174,7 @@ def thr_bisect(out, base, fn, smin, smax):
         out[base + k] = sat(b, MINV, MAXV)
 
 
-def thr_channels(rq, n, zy, lo, hi):
+def thr_channels(rq, n, zy, lo, hi, fill=thr_affine):
     """Threshold tables of ``n`` output channels with requantization pairs ``rq`` (m, shift per channel).
 
     Returns (tables, tbase, b0, step): output code k (q = k - 128) of channel c, with j = tbase[c] >> 8
@@ -195,7 +196,7 @@ def thr_channels(rq, n, zy, lo, hi):
     tmp = zeros("i", 256)  # one table at a time: loading never holds the full int32 form of a compact layer
     lim = 1 << 29
     for (m, sh), j in slot.items():
-        thr_affine(tmp, 0, m, sh, zy, lo, hi)
+        fill(tmp, 0, m, sh, zy, lo, hi)
         t = tmp[klo + 1:khi + 1]
         if len(t) == 0 or min(t) <= MINV + 256 or max(t) >= MAXV:
             tables = None
@@ -212,7 +213,7 @@ def thr_channels(rq, n, zy, lo, hi):
     if tables is None:  # full int32 tables: b0 = step = 0
         tables = zeros("i", 256 * len(slot))
         for (m, sh), j in slot.items():
-            thr_affine(tables, j << 8, m, sh, zy, lo, hi)
+            fill(tables, j << 8, m, sh, zy, lo, hi)
             b0[j] = 0
             st[j] = 0
     tbase = zeros("i", n)
@@ -313,6 +314,8 @@ class Program:
                 t.buf, t.base, t.bytes, t.byte_base = self.arena_f, t.offset // 4, self.arena_fb, t.offset
             elif t.dtype == DT_INT8:
                 t.buf, t.base, t.bytes, t.byte_base = self.arena_b, t.offset, self.arena_bb, t.offset
+            elif t.dtype in (DT_INT16, DT_INT32, DT_INT64):  # bytes only (GATHER's run-time indices, COPY)
+                t.buf, t.base, t.bytes, t.byte_base = None, 0, self.arena_bb, t.offset
             else:
                 raise ProgramError("PROG_TENSOR")
         self.tensors = tensors
@@ -325,6 +328,9 @@ class Program:
             f = struct.unpack_from("<HBB8H2HII16i", blob, o_off + i * 96)
             op = Op(f[0], f[3:3 + f[1]], f[11:11 + f[2]], f[15:31])
             cls = KERNELS.get(op.opcode)
+            if cls is None and op.opcode in EXT_OPCODES:
+                import bbnode.kernels_ext  # noqa: F401 - registers its kernels into KERNELS
+                cls = KERNELS.get(op.opcode)
             if cls is None:
                 raise ProgramError("PROG_UNSUPPORTED")
             self.kernels.append(cls(self, op))
@@ -371,8 +377,11 @@ class ConvI8(K):
         x, w, b, rq = self.ti[0], self.ti[1], self.ti[2], self.ti[3]
         y = self.ty
         p = self.p
-        if p[15] not in (0, 1) or p[11] != 0:  # p11 = 1 (two roundings, TRANSPOSE_CONV): the C kernel only
+        if p[15] not in (0, 1) or p[11] not in (0, 1) or p[12] or p[13] or p[14]:
             raise ProgramError("PROG_PARAM")
+        fill = thr_affine
+        if p[11]:  # TFLite's two-rounding requantization (TRANSPOSE_CONV): same accumulators, other thresholds
+            from bbnode.kernels_ext import thr_two as fill
         N, C, H, W = x.dims
         if p[15]:  # an NHWC input (a model's NHWC graph input) read in place, as the C kernel's p15 = 1
             N, H, W, C = x.dims
@@ -399,7 +408,7 @@ class ConvI8(K):
         G = p[8]
         self.geo = (N, C, H, W, M, KH, KW, y.dims[2], y.dims[3], G, C // G, M // G, p[0], p[1], p[2], p[3], p[6],
                     p[7])
-        self.thr, self.tbase, self.tb0, self.tstep = thr_channels(rq.buf, M, y.zp, p[9], p[10])
+        self.thr, self.tbase, self.tb0, self.tstep = thr_channels(rq.buf, M, y.zp, p[9], p[10], fill)
         self.kr = (p[9] + 128, p[10] + 128)
 
     def run(self):
@@ -1602,3 +1611,5 @@ KERNELS = {1: ConvF32, 2: ConvI8, 3: FcF32, 4: FcI8, 5: MaxPoolF32, 6: MaxPoolI8
            9: GapF32, 10: GapI8, 11: AddF32, 12: AddI8, 13: MulF32, 14: MulI8, 15: Unary, 16: Unary, 17: Unary,
            18: Unary, 19: LutI8, 20: SoftmaxF32, 21: SoftmaxI8, 22: Copy, 23: Concat, 24: Quantize,
            25: Dequantize, 26: MatMulF32, 38: GatherAxes}
+# opcodes of bbnode/kernels_ext.py (imported by the loader the first time a program uses one)
+EXT_OPCODES = (37, 44, 45, 46, 47, 48)
