@@ -12,10 +12,12 @@ frame size each serial case settled on (docs/wire.md, "Frame size"). Prints figu
 
 Serial is CPU-bound in this process: both links (sender and receiver) share
 one GIL with the framing (C COBS from the ``cobs`` package: ~39 us encode,
-~27 us decode per 64 KiB, plus CRC-32), while the raw figure is one
+~21 us decode per 64 KiB, plus CRC-32 from ISA-L, ~1.3 us), while the raw figure is one
 os.write/os.read pair per chunk. On a 2-CPU machine the ratio varies run to
 run (0.55-0.8 measured); ``--runs``
-prints every run, and the figure reported is best adapter run / best raw run.
+prints every run, and the figure reported is best adapter run / best raw run. The CPU time per envelope
+of both ends (raw / link, least of the runs) is printed too: it moves far less with the machine's load.
+bench_link_sim.py runs the noisy-line cases on a simulated line, free of load.
 """
 
 from __future__ import annotations
