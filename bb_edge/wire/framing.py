@@ -17,6 +17,12 @@ try:  # C COBS codec (PyPI ``cobs``); the pure-Python functions below are the re
 except ImportError:  # pragma: no cover - exercised only without the extension
     _cobs_ext = None
 
+try:  # ISA-L's CRC-32 (PyPI ``isal``): the same CRC as zlib.crc32, ~10x faster (PCLMUL; 1.3 us per 64 KiB
+    # here against zlib's 15.6 us, and a serial link computes one per frame at each end)
+    from isal.isal_zlib import crc32 as _crc32
+except ImportError:  # pragma: no cover - exercised only without the extension
+    _crc32 = zlib.crc32
+
 DEFAULT_MAX_ENVELOPE = 64 * 1024 * 1024 + 96
 _CRC = struct.Struct("<I")
 
@@ -124,7 +130,7 @@ def frame(envelope: bytes | bytearray | memoryview) -> bytes:
 
 def frame_body(envelope: bytes | bytearray | memoryview) -> bytes:
     """COBS(envelope || crc32_le), without the 0x00 delimiter."""
-    crc = zlib.crc32(envelope) & 0xFFFFFFFF
+    crc = _crc32(envelope) & 0xFFFFFFFF
     return cobs_encode(b"".join((envelope, _CRC.pack(crc))))
 
 
@@ -212,7 +218,7 @@ class FrameDecoder:
         if len(raw) < 5:
             self.stats.too_short += 1
             return None
-        if zlib.crc32(memoryview(raw)[:-4]) & 0xFFFFFFFF != _CRC.unpack_from(raw, len(raw) - 4)[0]:
+        if _crc32(memoryview(raw)[:-4]) & 0xFFFFFFFF != _CRC.unpack_from(raw, len(raw) - 4)[0]:
             self.stats.bad_crc += 1
             return None
         self.stats.frames_ok += 1
