@@ -400,7 +400,7 @@ class Engine:
                     from onnx.external_data_helper import load_external_data_for_model
 
                     load_external_data_for_model(s.model, wdir)
-        prepared = [self.backend.prepare(_runnable(s.model), f"{name}.{s.key}") for s in segments]
+        prepared = [self.backend.prepare(runnable_model(s.model), f"{name}.{s.key}") for s in segments]
         recv = {p.edge_id: p for p in ports if p.op == "Recv"}
         for e in list(recv) + list((input_edges or {}).keys()) if bind else []:
             if e in self._edge_table:
@@ -439,12 +439,16 @@ class Engine:
         old = self.programs[name]
         self._unbind(name)
         try:
-            self.install(model, name=name, input_edges=old.input_edges, output_edges=old.output_edges)
+            self.install(model, name=name, input_edges=old.input_edges, output_edges=old.output_edges,
+                         state=_pairs(old))
         except Exception:
             self._rebind(old)
             raise
         swap = ProgramSwap(name, old, self.program_hash)
         self.program_hash = program_digest(model)
+        if old.state:  # a session's state was computed by the old program: its owner is told, never a mix
+            for live in list(self.sessions):
+                self._close_session(live.key, "the program was updated")
         return swap
 
     def restore_program(self, swap: ProgramSwap) -> None:
@@ -461,7 +465,8 @@ class Engine:
         it is not part of a snapshot.
         """
         cur = self.programs[of]
-        self.install(model, name=name, input_edges=cur.input_edges, output_edges=cur.output_edges, bind=False)
+        self.install(model, name=name, input_edges=cur.input_edges, output_edges=cur.output_edges, bind=False,
+                     state=_pairs(cur))
 
     def uninstall(self, name: str) -> None:
         """Forget program ``name`` and free its edges (no open request may refer to it); absent: nothing."""
@@ -1972,7 +1977,12 @@ class Engine:
         self._next_deadline = -math.inf  # the next poll recomputes it
 
 
-def _runnable(model: onnx.ModelProto) -> onnx.ModelProto:
+def _pairs(prog: InstalledProgram) -> list[tuple[str, str]]:
+    """The ``(output, input)`` state pairs ``prog`` was installed with."""
+    return [(spec.output, spec.input) for spec in prog.state.values()]
+
+
+def runnable_model(model: onnx.ModelProto) -> onnx.ModelProto:
     """``model`` with the TFLite translator's own ops (``bb.tflite``, which no backend has) as standard ONNX ops."""
     if not any(n.domain == "bb.tflite" for n in model.graph.node):
         return model

@@ -220,3 +220,29 @@ def test_streaming_keyword_model_keeps_its_state_on_qemu_cortex_m4(tmp_path: Pat
         got = session_outputs(dev, runs, node, x_edge)
     for sid, xs in runs.items():
         np.testing.assert_array_equal(got[sid], interpreter_steps(data, xs))
+
+
+def test_an_ota_update_of_an_svdf_program_is_validated_and_runs(tmp_path: Path) -> None:
+    """A node's OTA loader prepares a new SVDF program as install does (its ``bb.tflite`` op expanded): the
+    update validates, switches, and the next session's steps equal the interpreter on the new model."""
+    from bb_edge.engine import ota
+
+    case = CASES[0]
+    old, new = svdf_model(case), svdf_model(case, swf=0.02)
+    _, d = compiled(tmp_path, 1, old)
+    (tmp_path / "new.tflite").write_bytes(new)
+    _, programs = compile_model(load_tflite(tmp_path / "new.tflite"), out_dir=tmp_path / "dn", nodes=1)
+    nb, ni = case[:2]
+    xs = np.random.default_rng(5).integers(-128, 128, (STEPS, nb, ni)).astype(np.int8)
+    want_new = interpreter_steps(new, xs)
+    assert (want_new != interpreter_steps(old, xs)).any()  # the update is visible
+    with InProcFleet(load_deployment(d)) as fleet:
+        fleet.run([{"x": x} for x in xs[:2]], session=5)  # a session open across the update
+        for name, eng in fleet.engines.items():
+            loader = ota.OnnxLoader(eng)
+            loader.switch(loader.validate(programs[name].SerializeToString()))
+        got = fleet.run([{"x": x} for x in xs], session=6)
+        # its state came from the old program: the session ends, typed, rather than mixing the two
+        with pytest.raises(SessionError, match="the program was updated"):
+            fleet.run([{"x": xs[2]}], session=5, first_step=2)
+    np.testing.assert_array_equal(np.stack([g["y"] for g in got]), want_new)

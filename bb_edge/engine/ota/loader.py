@@ -93,10 +93,11 @@ class OnnxLoader:
         if problem is not None:
             raise OtaError(CONTRACT_MISMATCH, problem[:MAX_REASON])
         try:  # the backend must accept every segment (ORT session creation) before READY
+            from bb_edge.engine.engine import runnable_model
             from bb_edge.engine.segments import split_segments
 
-            for seg in split_segments(model):
-                self.engine.backend.prepare(seg.model, f"{self.program}.ota.{seg.key}")
+            for seg in split_segments(model):  # as install does: a translated .tflite's own ops expanded
+                self.engine.backend.prepare(runnable_model(seg.model), f"{self.program}.ota.{seg.key}")
         except Exception as exc:
             reason = f"the backend refused it: {type(exc).__name__}: {exc}"
             raise OtaError(INVALID_PROGRAM, reason[:MAX_REASON]) from None
