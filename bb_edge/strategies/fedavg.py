@@ -123,6 +123,10 @@ class Collusion(Component):
         return {}, {}
 
 
+#: seconds in which a server answers one client's retried JOINs (same boot) once
+REJOIN_QUIET = 1.0
+
+
 @dataclass
 class FedAvgServer(HandlerState):
     """Server target of FedAvg: cohorts, deadlines, validation, (robust) aggregation."""
@@ -221,9 +225,14 @@ class FedAvgServer(HandlerState):
             samples = self._join_samples(env, ctx)
             if samples is None:
                 return
-            if not self._repeated_join(env):  # a retried JOIN is answered again but joins once
-                ctx.emit(lev.PeerJoined(self.strategy, env.sender, samples))
+            repeated = self._repeated_join(env)
             self.clients[env.sender] = samples
+            answered: dict[int, float] = self.__dict__.setdefault("_join_answered", {})
+            if repeated and ctx.now - answered.get(env.sender, -math.inf) < REJOIN_QUIET:
+                return  # the retries a stalled server finds queued: the first one's answer is on its way
+            answered[env.sender] = ctx.now
+            if not repeated:  # a retried JOIN is answered again but joins once
+                ctx.emit(lev.PeerJoined(self.strategy, env.sender, samples))
             model: ModelState = ctx.binding("model")
             assert model.vector is not None
             send_vector(ctx, peer, model.vector, protocol=self.client_protocol, msg=Msg.MODEL_FULL,
