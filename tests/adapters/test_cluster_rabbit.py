@@ -351,7 +351,8 @@ def test_c_clients_join_through_a_server_stall(cluster: RabbitCluster, tmp_path:
 
     Oracle: the clients sent more during the stall than that old bound and the prefetch hold, and every
     client joined once (the server's PeerJoined events, one per client) and its update counted in round 1 (its
-    cohort and accepted count: nothing any client sent was lost). The clients' JOIN retries are exercised too:
+    cohort and accepted count: nothing any client sent was lost); the server's queue carries its own bound
+    (32 per writer, bb-session-limits-server). The clients' JOIN retries are exercised too:
     unanswered during the stall, each client re-sends its JOIN as its heartbeat.
     """
     from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_client_images
@@ -404,6 +405,14 @@ def test_c_clients_join_through_a_server_stall(cluster: RabbitCluster, tmp_path:
     assert len(joined) == len(set(joined)) == JOIN_CLIENTS, (len(joined), len(set(joined)))
     assert done and f"accepted={JOIN_CLIENTS} cohort={JOIN_CLIENTS}" in done[0], done
     assert res.counts.get("RoundCompleted") == 1, res.counts
+    # the server's queue is bounded for its 120 writers (32 each), not by the 1,000 of every other queue
+    m = cluster.files.members[-1]
+    r = subprocess.run([rabbit_script("rabbitmqctl"), "-n", m.node, "-q", "list_queues", "name", "policy"],
+                       env=cluster._env(m), capture_output=True, text=True, timeout=60)
+    assert "mqtt-subscription-serverqos1\tbb-session-limits-server" in r.stdout, r.stdout
+    policy = [p for p in json.loads(cluster.files.definitions.read_text())["policies"]  # type: ignore[union-attr]
+              if p["name"] == "bb-session-limits-server"]
+    assert policy and policy[0]["definition"]["max-length"] == 32 * JOIN_CLIENTS, policy
 
 
 class _KillingTap(OtaTap):
