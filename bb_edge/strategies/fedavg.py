@@ -123,6 +123,10 @@ class Collusion(Component):
         return {}, {}
 
 
+#: seconds in which a server answers one client's retried JOINs (same boot) once
+REJOIN_QUIET = 1.0
+
+
 @dataclass
 class FedAvgServer(HandlerState):
     """Server target of FedAvg: cohorts, deadlines, validation, (robust) aggregation."""
@@ -221,14 +225,33 @@ class FedAvgServer(HandlerState):
             samples = self._join_samples(env, ctx)
             if samples is None:
                 return
+            repeated = self._repeated_join(env)
             self.clients[env.sender] = samples
-            ctx.emit(lev.PeerJoined(self.strategy, env.sender, samples))
+            answered: dict[int, float] = self.__dict__.setdefault("_join_answered", {})
+            if repeated and ctx.now - answered.get(env.sender, -math.inf) < REJOIN_QUIET:
+                return  # the retries a stalled server finds queued: the first one's answer is on its way
+            answered[env.sender] = ctx.now
+            if not repeated:  # a retried JOIN is answered again but joins once
+                ctx.emit(lev.PeerJoined(self.strategy, env.sender, samples))
             model: ModelState = ctx.binding("model")
             assert model.vector is not None
             send_vector(ctx, peer, model.vector, protocol=self.client_protocol, msg=Msg.MODEL_FULL,
                         request_id=self.round if self.open else model.round)
         elif env.edge == Msg.UPDATE:
             self._on_update(env, ctx)
+
+    def _repeated_join(self, env: Envelope) -> bool:
+        """Whether ``env`` (a JOIN) repeats one this client already sent in the same boot (its seq's epoch).
+
+        A client re-sends its JOIN until it gets an answer (the C client: issue 35, where a broker queue past
+        its bound dropped JOINs); a rebooted client's JOIN (a new epoch) is a new join. Kept outside the
+        dataclass fields, so not snapshotted: after a server restart the first JOIN of each boot counts again.
+        """
+        epochs: dict[int, int] = self.__dict__.setdefault("_join_epochs", {})
+        epoch = env.seq >> 32
+        seen = env.sender in self.clients and epochs.get(env.sender) == epoch
+        epochs[env.sender] = epoch
+        return seen
 
     def _refusal(self, ctx: Context, sender: int) -> RejectReason | None:
         """The receiver-side sharing rule (bound ``peers``): ``BLOCKED``, ``SHARING_MODE`` (a leech) or ``None``."""

@@ -24,7 +24,8 @@
  * non-volatile storage keeps the latest record and gives it back to bbrt_learn_restore() at boot.
  * A client that rebooted after taking round r's model and before answering trains round r again
  * from the stored model (the same order, so the same update) and sends it; it JOINs again at
- * every boot (the server answers with MODEL_FULL).
+ * every boot (the server answers with MODEL_FULL). Until the server answered (a MODEL or MODEL_FULL),
+ * each heartbeat is the JOIN again: a lost JOIN (a broker queue that dropped it) is re-sent.
  *
  * No heap: the model, the round's global model and the order buffer are the caller's.
  */
@@ -133,7 +134,7 @@ typedef struct {
     uint16_t *order; /* n_samples: one pass's sample order */
     uint32_t boot_epoch, seq;
     uint32_t answered_round, model_round, pending_round;
-    uint8_t joined, resume_due;
+    uint8_t joined, resume_due; /* joined: 0 no JOIN yet, 1 JOIN unanswered, 2 answered by the server */
     uint32_t last_sent;
     bbrt_seqwin_t senders[2];
     uint32_t seq_clock;
@@ -151,7 +152,8 @@ bbrt_status_t bbrt_learn_init(bbrt_learn_t *c, const bbrt_learn_config_t *cfg, c
 bbrt_status_t bbrt_learn_restore(bbrt_learn_t *c, const bbrt_learn_record_t *rec, const float *model);
 /* One decoded envelope addressed to this node (the port answers PING itself). */
 bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *env, uint32_t now_ms);
-/* JOIN (once per boot, when the link is up: up != 0), a resumed round, heartbeats. */
+/* JOIN (once per boot when the link is up: up != 0; repeated as the heartbeat until answered), a resumed
+ * round, heartbeats. */
 void bbrt_learn_tick(bbrt_learn_t *c, uint32_t now_ms, int up);
 /* Only the heartbeat of bbrt_learn_tick (safe while a round trains: the trainer's idle hook). */
 void bbrt_learn_heartbeat(bbrt_learn_t *c, uint32_t now_ms);

@@ -1,6 +1,10 @@
 /* FedAvg client of the no-heap C runtime: see include/bbrt_learn.h. Sans-IO, no heap. */
 #include "bbrt_learn.h"
 
+/* bbrt_learn_t.joined */
+#define JOIN_SENT 1u
+#define JOIN_ANSWERED 2u
+
 static const char *const refusal_names[BBRT_LREF__COUNT] = {
     "NONE", "WRONG_SENDER", "WRONG_DTYPE", "WRONG_SHAPE", "STALE_ROUND", "NOT_FINITE", "DUPLICATE",
     "TRAIN_FAILED", "UNKNOWN_MSG"};
@@ -203,6 +207,7 @@ bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *e
     fresh = bbrt_seqwin_check(c->senders, 2u, env->sender, env->seq);
     if (fresh != BBRT_OK) return refuse(c, BBRT_LREF_DUPLICATE, round);
     bbrt_seqwin_commit(c->senders, 2u, env->sender, env->seq, &c->seq_clock);
+    if (c->joined) c->joined = JOIN_ANSWERED; /* the server knows this client: no more JOINs this boot */
     if (env->edge == BBRT_LMSG_MODEL_FULL) {
         if (c->pending_round) return BBRT_LREF_NONE; /* mid-round: the round's own model wins */
         bbrt_memcpy(c->model, env->data, (size_t)k->n_params * 4u);
@@ -224,16 +229,21 @@ bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *e
     return BBRT_LREF_NONE;
 }
 
+/* JOIN: the sample count as int64 LE. joined: 0 none sent yet, JOIN_SENT unanswered, JOIN_ANSWERED */
+static void send_join(bbrt_learn_t *c, uint32_t now_ms) {
+    uint8_t samples[8];
+    uint32_t i, v = c->cfg.n_samples;
+    for (i = 0; i < 8u; i++) samples[i] = (uint8_t)(i < 4u ? (v >> (8u * i)) & 0xFFu : 0u);
+    send(c, BBRT_LMSG_JOIN, BBRT_DT_INT64, 1u, 0u, samples, 8u, now_ms);
+    c->stats.joins++;
+}
+
 void bbrt_learn_tick(bbrt_learn_t *c, uint32_t now_ms, int up) {
     if (!up) return;
     if (!c->joined) {
-        uint8_t samples[8];
-        uint32_t i, v = c->cfg.n_samples;
-        for (i = 0; i < 8u; i++) samples[i] = (uint8_t)(i < 4u ? (v >> (8u * i)) & 0xFFu : 0u); /* int64 LE */
-        send(c, BBRT_LMSG_JOIN, BBRT_DT_INT64, 1u, 0u, samples, 8u, now_ms);
-        c->joined = 1u;
-        c->stats.joins++;
-        emit(c, BBRT_LEARN_EV_JOINED, v, 0u);
+        send_join(c, now_ms);
+        c->joined = JOIN_SENT;
+        emit(c, BBRT_LEARN_EV_JOINED, c->cfg.n_samples, 0u);
     }
     if (c->resume_due && c->pending_round) {
         c->resume_due = 0u;
@@ -245,8 +255,14 @@ void bbrt_learn_tick(bbrt_learn_t *c, uint32_t now_ms, int up) {
 }
 
 void bbrt_learn_heartbeat(bbrt_learn_t *c, uint32_t now_ms) {
-    if (c->joined && (uint32_t)(now_ms - c->last_sent) >= c->cfg.heartbeat_ms) {
-        send(c, BBRT_LMSG_HEARTBEAT, BBRT_DT_UINT8, 0u, 0u, 0, 0u, now_ms);
-        c->stats.heartbeats++;
+    if (!c->joined || (uint32_t)(now_ms - c->last_sent) < c->cfg.heartbeat_ms) return;
+    /* until the server answered (a MODEL or MODEL_FULL), the heartbeat is the JOIN again: a JOIN lost on the
+     * way (a broker queue past its bound drops its oldest message, issue 35) would leave this client out of
+     * every round while it still looked alive; the server answers a repeated JOIN and counts it once */
+    if (c->joined == JOIN_SENT) {
+        send_join(c, now_ms);
+        return;
     }
+    send(c, BBRT_LMSG_HEARTBEAT, BBRT_DT_UINT8, 0u, 0u, 0, 0u, now_ms);
+    c->stats.heartbeats++;
 }

@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -324,6 +325,94 @@ def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> 
     assert all(accepted[r] == len(trained[r]) for r in completed), (accepted, trained)
     np.testing.assert_allclose(res.final_models["server"], fedavg_rounds(module, {}, completed, trained),
                                atol=1e-4, rtol=0)
+
+
+JOIN_CLIENTS = 120  # more than the prefetch (100): some JOINs wait in the server's queue, past what it holds
+
+
+def _server_pids(work: Path) -> list[int]:
+    """Pids of the ``bb-edge node ... --node server`` process whose command line names ``work``."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        try:
+            argv = (d / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--node" in argv and argv[argv.index(b"--node") + 1] == b"server" and any(
+                str(work).encode() in a for a in argv):
+            pids.append(int(d.name))
+    return pids
+
+
+def test_c_clients_join_through_a_server_stall(cluster: RabbitCluster, tmp_path: Path) -> None:
+    """Issue 35: JOIN_CLIENTS C learning clients JOIN at once while the FedAvg server is stalled (SIGSTOP), so
+    its session queue grows past the 1,000 messages every queue used to be bounded by (drop-head: the oldest
+    messages, already acknowledged to their publishers, were dropped: 41 of 150 JOINs arrived after a 25 s stall).
+
+    Oracle: the clients sent more during the stall than that old bound and the prefetch hold, and every
+    client joined once (the server's PeerJoined events, one per client) and its update counted in round 1 (its
+    cohort and accepted count: nothing any client sent was lost); the server's queue carries its own bound
+    (32 per writer, bb-session-limits-server). The clients' JOIN retries are exercised too:
+    unanswered during the stall, each client re-sends its JOIN as its heartbeat.
+    """
+    from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_client_images
+
+    learning = {"strategy": "fedavg", "clients": JOIN_CLIENTS, "rounds": 1, "epochs": 1, "seed": 5,
+                "batch_size": 1, "round_timeout": 60.0, "heartbeat": 0.5,
+                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
+    d = tmp_path / "fed"
+    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
+    dep = load_deployment(d)
+    creds = cluster.add_deployment(dep)
+    url = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members) + f"?creds={creds}"
+    exe = build_client(tmp_path / "cbuild")
+    names = [f"c{i}" for i in range(JOIN_CLIENTS)]
+    images = write_client_images(d, names, tmp_path / "images")
+    work = tmp_path / "work"
+    cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start",
+                           progress=tmp_path / f"{n}.progress") for n in names}
+
+    def stall() -> None:  # from the fleet's start: the server reads nothing while every client JOINs
+        while not (work / "start").exists():
+            time.sleep(0.005)
+        pids = _server_pids(work)
+        assert pids, "no server process"
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(8.0)  # 120 clients x 2 messages/s: ~1,900 messages
+        finally:
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
+
+    th = threading.Thread(target=stall, daemon=True)
+    th.start()
+    try:
+        # start_after = connect_timeout: a round that waited for lost JOINs starts at 60 s with fewer clients
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=300, connect_timeout=60)
+    finally:
+        th.join(120)
+    server_log = (work / "server.log").read_text(errors="replace").splitlines()
+    joined = [ln.split(" peer=")[1].split()[0] for ln in server_log if ln.startswith("event PeerJoined ")]
+    done = [ln for ln in server_log if ln.startswith("event RoundCompleted ")]
+    joins_sent = [json.loads((tmp_path / f"{n}.progress").read_text().splitlines()[-1])["events"]["JoinSent"]
+                  for n in names]
+    print(f"{sum(joins_sent)} JOINs sent, at most {max(joins_sent)} by one client; {len(set(joined))} clients "
+          f"joined; {done}")
+    # the re-sent JOINs alone (sent while the server read nothing but its prefetch of 100) are more than the
+    # old bound held (1,000 ready + 100 unacknowledged): that configuration would have dropped some
+    assert sum(joins_sent) - JOIN_CLIENTS > 1100, joins_sent
+    assert len(joined) == len(set(joined)) == JOIN_CLIENTS, (len(joined), len(set(joined)))
+    assert done and f"accepted={JOIN_CLIENTS} cohort={JOIN_CLIENTS}" in done[0], done
+    assert res.counts.get("RoundCompleted") == 1, res.counts
+    # the server's queue is bounded for its 120 writers (32 each), not by the 1,000 of every other queue
+    m = cluster.files.members[-1]
+    r = subprocess.run([rabbit_script("rabbitmqctl"), "-n", m.node, "-q", "list_queues", "name", "policy"],
+                       env=cluster._env(m), capture_output=True, text=True, timeout=60)
+    assert "mqtt-subscription-serverqos1\tbb-session-limits-server" in r.stdout, r.stdout
+    policy = [p for p in json.loads(cluster.files.definitions.read_text())["policies"]  # type: ignore[union-attr]
+              if p["name"] == "bb-session-limits-server"]
+    assert policy and policy[0]["definition"]["max-length"] == 32 * JOIN_CLIENTS, policy
 
 
 class _KillingTap(OtaTap):

@@ -14,7 +14,8 @@ member and has no per-topic ACL tied to the MQTT username's inbox in one generat
   :func:`bb_edge.adapters.ops.broker.acl_rules` (SHA-256 salted hashes, RabbitMQ's own format), its
   queue permissions (only its own ``mqtt-subscription-<user>qos0/1`` queues and ``amq.topic``) and its
   topic permissions: exactly the Mosquitto ACL's topics, as anchored alternations; and a policy bounding
-  every subscriber queue (``max-length`` / ``max-length-bytes`` from :class:`QueueLimits`, oldest dropped);
+  every subscriber queue (``max-length`` / ``max-length-bytes`` from :class:`QueueLimits`, oldest dropped;
+  a node many others write to, such as a FedAvg server, gets a bound that grows with them: :func:`fan_in_bounds`);
 - ``memberN/rabbitmq.conf``: MQTT listener only (no AMQP), no anonymous login, quorum durable queues,
   ``max_message_size`` from the deployment, retained messages on disk, the members for peer discovery;
 - ``home/.erlang.cookie`` (0400) and ``credentials.json`` (0600) for ``?creds=`` in the transport URL.
@@ -140,11 +141,44 @@ def definitions(dep: Deployment, topics: Topics, passwords: Mapping[str, str], l
         if user == STATUS_USER:  # RabbitMQ sends retained messages to exact filters only: one node's records
             read += f"|^{re.escape(topics.prefix)}\\.[^.*#]+\\.(presence|status)\\.[^.*#]+$"
         tperms.append({"user": user, "vhost": "/", "exchange": "amq.topic", "write": write, "read": read})
-    policy = {"vhost": "/", "name": "bb-session-limits", "pattern": "^mqtt-subscription-", "apply-to": "queues",
-              "priority": 0, "definition": {"max-length": limits.max_queued_messages,
-                                             "max-length-bytes": limits.max_queued_bytes, "overflow": "drop-head"}}
+    policies = [{"vhost": "/", "name": "bb-session-limits", "pattern": "^mqtt-subscription-", "apply-to": "queues",
+                 "priority": 0, "definition": {"max-length": limits.max_queued_messages,
+                                                "max-length-bytes": limits.max_queued_bytes, "overflow": "drop-head"}}]
+    for name, bound in sorted(fan_in_bounds(dep, limits).items()):
+        policies.append({"vhost": "/", "name": f"bb-session-limits-{name}", "apply-to": "queues", "priority": 1,
+                         "pattern": f"^mqtt-subscription-{re.escape(name)}qos[01]$",
+                         "definition": {"max-length": bound, "max-length-bytes": limits.max_queued_bytes,
+                                        "overflow": "drop-head"}})
     return {"rabbit_version": "3.10.8", "users": users, "vhosts": [{"name": "/"}], "permissions": perms,
-            "topic_permissions": tperms, "policies": [policy], "queues": [], "exchanges": [], "bindings": []}
+            "topic_permissions": tperms, "policies": policies, "queues": [], "exchanges": [], "bindings": []}
+
+
+#: messages one writer may have waiting in a node's session queue: a JOIN, an UPDATE and the heartbeats of a
+#: stall of its reader (tens of seconds at a 1-2 s heartbeat)
+PER_WRITER = 32
+
+
+def fan_in_bounds(dep: Deployment, limits: QueueLimits) -> dict[str, int]:
+    """The session-queue bound (messages) of each node that more writers send to than the default holds.
+
+    Why: a full queue drops its *oldest* messages (``drop-head``), which RabbitMQ had already acknowledged
+    (PUBACK) to their publishers: they are lost for good. One bound for every queue (``max_queued_messages``,
+    1,000) is far too small for a FedAvg server with hundreds of clients: behind their heartbeats its queue
+    reached 1,000 within seconds of a stall, and JOINs and UPDATEs were dropped (issue 35: 41 of 150 JOINs
+    arrived after a 25 s stall, 477 of 500 at full load). So a node's queue holds ``PER_WRITER`` messages per
+    node that sends to it. (``overflow: reject-publish`` would refuse instead of drop, but RabbitMQ 3.10's MQTT
+    plugin answers a refused publish by crashing the publisher's connection: 120 clients reconnected up to 49
+    times each and the round aborted.)
+    """
+    if "learning" not in dep.extra:
+        return {}
+    from bb_edge.deployment.learning import learning_peers
+
+    writers: dict[str, int] = {}
+    for sends_to in learning_peers(dict(dep.extra["learning"])).values():
+        for n in sends_to:
+            writers[n] = writers.get(n, 0) + 1
+    return {n: PER_WRITER * k for n, k in writers.items() if PER_WRITER * k > limits.max_queued_messages}
 
 
 @dataclass
