@@ -917,6 +917,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
             uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
 #if defined(BBRT_KERNELS_DSP)
             fast = 1;
+            blk.fold = 1;
 #endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
@@ -926,6 +927,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                 qt[oc - oc0] = (int8_t)(-rq[2u * oc + 1u] - 1); /* 1..30 when fast */
                 if (rq[2u * oc] == 0) qt[oc - oc0] = 1; /* a zero multiplier: 0 with any shift */
                 else if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
+                if (qt[oc - oc0] > 22) blk.fold = 0;
 #else
                 int32_t sw = 0;
                 uint32_t k;
