@@ -166,7 +166,8 @@ static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT 
 /* mm_widen_i8 of two adjacent pixels a, b = a + 1 of a 1x1 conv straight from the input (channel
  * stride sC, K % 4 == 0): one halfword holds (a, b) of a channel, two of them channels (k, k + 2),
  * whose SXTB16 is (a_k, a_k+2) and SXTB16 ROR 8 (b_k, b_k+2); no patch is gathered */
-static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC, uint32_t K) {
+BBRT_NOINLINE static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC,
+                                         uint32_t K) { /* a function of its own: inlined, its loop spilled */
     uint32_t g;
     for (g = K >> 2; g; g--, x += 4u * sC, wd += 4) {
         uint32_t v02 = mm_read2(x) | mm_read2(x + 2u * sC) << 16, v13 = mm_read2(x + sC) | mm_read2(x + 3u * sC) << 16;
