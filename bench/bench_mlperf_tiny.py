@@ -8,7 +8,8 @@ that the outputs equal ``tflite_output`` before it reports a figure. Columns:
 - instructions: per inference on the Cortex-M4 (SysTick ticks x 40 under -icount), and with the
   portable kernels (M4_KERNELS=) for the DSP kernels' gain, both measured here;
 - arena: the planned arena; bound: the activation lower bound of the ONNX graph (int8, 1 byte each);
-- static RAM: .data + .bss of the inference app (loader, kernels, arena), -Os;
+- static RAM: .data + .bss of the inference app (loader, kernels, arena); bbrt's M4 build: kernels -O2 (the
+  Makefile's KERNEL_OPT, as TFLM ships its kernels), the rest -Os;
 - code: .text of that app (weights are not in it); flash: code + the .bbrt program (weights included);
 - slowest op: the opcode taking most instructions, and its share;
 - bbrt patched (vww, ic): the same program with its first stages run in bands (bb_edge/bbrt/patch.py,
@@ -169,7 +170,7 @@ def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) 
     print("\nBoth runtimes bit-exact with tflite_output on every input run (checked before each row); "
           f"TFLM {sources.TFLM_COMMIT}, CMSIS-NN {sources.THIRD_PARTY[-1].commit[:9]}, "
           f"arm-none-eabi-gcc, TFLM's shipped levels: core {baseline.OPT}, kernels and CMSIS-NN "
-          f"{baseline.KERNEL_OPT}.")
+          f"{baseline.KERNEL_OPT}; bbrt on the M4: kernels -O2, the rest -Os.")
 
 
 def measure_m3(name: str, tree: Path | None, d: Path, quick: bool) -> tuple[dict[str, float], baseline.Figures | None]:

@@ -799,48 +799,46 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
         for (ic = 0; ic < Cg; ic++) cp[ic] = xp[(size_t)ic * sC]; /* 1x1: a column */
         return;
     }
-    /* every column inside the image: the kernel rows are copies without bounds checks */
-    const int inside = ix0 >= 0 && ix0 + (int32_t)(KW - 1u) * dw < (int32_t)W;
-    const uint32_t step = (uint32_t)dw * sW;
-    if (inside && iy0 >= 0 && iy0 + (int32_t)(KH - 1u) * dh < (int32_t)H) { /* the whole window inside */
-        const int8_t *xp = xg + (size_t)iy0 * sH + (size_t)ix0 * sW;
-        const size_t rs = (size_t)dh * sH;
-        for (ic = 0; ic < Cg; ic++, xp += sC) {
-            const int8_t *r = xp;
-            for (ky = 0; ky < KH; ky++, r += rs) {
-                if (step == 1u && KW == 3u) {
-                    cp[0] = r[0];
-                    cp[1] = r[1];
-                    cp[2] = r[2];
-                    cp += 3;
-                } else {
-                    const int8_t *q = r;
-                    for (kx = 0; kx < KW; kx++, q += step) *cp++ = *q;
-                }
+    /* the taps inside the image: kernel rows [kyl, kyh) and columns [kxl, kxh) (contiguous: the offsets grow
+     * with the tap), found once per patch; the rest is padding */
+    uint32_t kyl = 0, kyh = KH, kxl = 0, kxh = KW;
+    while (kyl < KH && iy0 + (int32_t)kyl * dh < 0) kyl++;
+    while (kyh > kyl && iy0 + (int32_t)(kyh - 1u) * dh >= (int32_t)H) kyh--;
+    while (kxl < KW && ix0 + (int32_t)kxl * dw < 0) kxl++;
+    while (kxh > kxl && ix0 + (int32_t)(kxh - 1u) * dw >= (int32_t)W) kxh--;
+    const uint32_t step = (uint32_t)dw * sW, nx = kxh - kxl;
+    const size_t rs = (size_t)dh * sH;
+    if (kyl == kyh || nx == 0u) { /* the whole window in the padding */
+        for (ic = 0; ic < Cg * KH * KW; ic++) cp[ic] = zx8;
+        return;
+    }
+    /* the first tap inside: row iy0 + kyl dh, column ix0 + kxl dw (no pointer outside the image) */
+    const int8_t *x0 = xg + (size_t)(iy0 + (int32_t)kyl * dh) * sH + (size_t)(ix0 + (int32_t)kxl * dw) * sW;
+    if (kyl == 0u && kyh == KH && nx == KW && step == 1u && KW == 3u) { /* the whole 3-wide window inside */
+        for (ic = 0; ic < Cg; ic++, x0 += sC) {
+            const int8_t *r = x0;
+            for (ky = 0; ky < KH; ky++, r += rs, cp += 3) {
+                cp[0] = r[0];
+                cp[1] = r[1];
+                cp[2] = r[2];
             }
         }
         return;
     }
-    for (ic = 0; ic < Cg; ic++) {
-        const int8_t *xp = xg + (size_t)ic * sC;
+    for (ic = 0; ic < Cg; ic++, x0 += sC) {
+        const int8_t *r = x0;
         for (ky = 0; ky < KH; ky++) {
-            int32_t iy = iy0 + (int32_t)ky * dh, ix = ix0;
-            const int8_t *xr;
-            if (iy < 0 || iy >= (int32_t)H) { /* a padding row: no pointer into it */
+            if (ky < kyl || ky >= kyh) { /* a padding row */
                 for (kx = 0; kx < KW; kx++) *cp++ = zx8;
                 continue;
             }
-            xr = xp + (size_t)iy * sH;
-            if (inside) {
-                xr += (size_t)ix0 * sW;
-                if (step == 1u)
-                    for (kx = 0; kx < KW; kx++) *cp++ = xr[kx];
-                else
-                    for (kx = 0; kx < KW; kx++, xr += step) *cp++ = *xr;
-                continue;
-            }
-            for (kx = 0; kx < KW; kx++, ix += dw)
-                *cp++ = (ix >= 0 && ix < (int32_t)W) ? xr[(size_t)ix * sW] : zx8;
+            for (kx = 0; kx < kxl; kx++) *cp++ = zx8;
+            if (step == 1u)
+                for (kx = 0; kx < nx; kx++) *cp++ = r[kx];
+            else
+                for (kx = 0; kx < nx; kx++) *cp++ = r[(size_t)kx * step];
+            for (kx = kxh; kx < KW; kx++) *cp++ = zx8;
+            if (ky + 1u < kyh) r += rs; /* no pointer past the image */
         }
     }
 }
@@ -917,6 +915,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
             uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
 #if defined(BBRT_KERNELS_DSP)
             fast = 1;
+            blk.fold = 1;
 #endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
@@ -926,6 +925,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                 qt[oc - oc0] = (int8_t)(-rq[2u * oc + 1u] - 1); /* 1..30 when fast */
                 if (rq[2u * oc] == 0) qt[oc - oc0] = 1; /* a zero multiplier: 0 with any shift */
                 else if (rq[2u * oc + 1u] > -2 || rq[2u * oc + 1u] < -31) fast = 0;
+                if (qt[oc - oc0] > 22) blk.fold = 0;
 #else
                 int32_t sw = 0;
                 uint32_t k;

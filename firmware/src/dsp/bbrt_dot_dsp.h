@@ -7,6 +7,12 @@
 #error "dsp/bbrt_dot_dsp.h is part of the BBRT_KERNELS_DSP build of bbrt_kernels.c"
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define MM_INLINE __attribute__((always_inline)) inline
+#else
+#define MM_INLINE inline
+#endif
+
 /* a[0] += x . w0, a[1] += x . w1 over K elements */
 BBRT_NOINLINE static void dot2_i8(int32_t *a, const int8_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w0,
                                   const int8_t *BBRT_RESTRICT w1, uint32_t K) {
@@ -160,7 +166,8 @@ static void mm_widen_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT 
 /* mm_widen_i8 of two adjacent pixels a, b = a + 1 of a 1x1 conv straight from the input (channel
  * stride sC, K % 4 == 0): one halfword holds (a, b) of a channel, two of them channels (k, k + 2),
  * whose SXTB16 is (a_k, a_k+2) and SXTB16 ROR 8 (b_k, b_k+2); no patch is gathered */
-static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC, uint32_t K) {
+BBRT_NOINLINE static void mm_widen1x1_i8(uint32_t *BBRT_RESTRICT wd, const int8_t *BBRT_RESTRICT x, uint32_t sC,
+                                         uint32_t K) { /* a function of its own: inlined, its loop spilled */
     uint32_t g;
     for (g = K >> 2; g; g--, x += 4u * sC, wd += 4) {
         uint32_t v02 = mm_read2(x) | mm_read2(x + 2u * sC) << 16, v13 = mm_read2(x + sC) | mm_read2(x + 3u * sC) << 16;
@@ -264,8 +271,8 @@ static void mm_tail2w_i8(int32_t *s, const uint32_t *x, const int8_t *w0, uint32
  * so the rows are read up to 3 bytes past w1's end: the caller has rows after w1 (else mm_dot1x2w_i8).
  * Only the weights are unpacked in the loop: 18 instructions per 16 MACs on the Cortex-M4 (CMSIS-NN's
  * s8 x s16 kernel, whose weights it reorders; SXTB16 pairs both operands the same way, so ours are not) */
-BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
-                                        uint32_t K) {
+static MM_INLINE void mm_dot2x2w_core(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                       uint32_t K) {
     int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
     uint32_t n = (K + 3u) >> 2;
 #if defined(__ARM_FEATURE_DSP)
@@ -291,6 +298,10 @@ BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRIC
     s[1] = s10;
     s[2] = s01;
     s[3] = s11;
+}
+BBRT_NOINLINE static void mm_dot2x2w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT x, const int8_t *BBRT_RESTRICT w,
+                                        uint32_t K) {
+    mm_dot2x2w_core(s, x, w, K);
 }
 
 /* s[0] += a . w, s[1] += b . w on a widened pair (the last of an odd number of channels) */
@@ -461,12 +472,6 @@ BBRT_NOINLINE static void mm_dot4w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT 
     s[3] = s3;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define MM_INLINE __attribute__((always_inline)) inline
-#else
-#define MM_INLINE inline
-#endif
-
 /* sat8(mbqm(acc, m, shift) + zy, lo, hi) for a right shift by 33 or more, shift in [-31, -2] (every
  * conv/FC of the models but zero-multiplier channels: real multipliers < 0.25), in 32 bits with
  * t = -shift - 1: (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only
@@ -546,7 +551,37 @@ typedef struct {
     const int8_t *qt;
     int32_t zy, lo, hi;
     uint32_t OHW, P;
+    int fold; /* every channel's t <= 22: zy folds into SMMLA's addend (mm_pairs_fold) */
 } mm_blk_t;
+
+/* the channel pairs of mm_pairs2x2w_i8 without an activation clamp when every channel's t <= 22 (k->fold):
+ * ((h + 2^(t-1)) >> t) + zy, h the high word of acc * m, is (h + c) >> t with c = (2 zy + 1) 2^(t-1) (zy 2^t
+ * is a multiple of 2^t), and h + c = SMMLA(acc, m, c), exact as |h| < 2^30 and |c| < 2^30. The dot product is
+ * inlined: its sums stay in registers. */
+static MM_INLINE void mm_pairs_fold(const mm_blk_t *k, const uint32_t *x, const int8_t *w, int8_t *o,
+                                    uint32_t npair) {
+    const int32_t *base = k->base, *qm = k->qm;
+    const int8_t *qt = k->qt;
+    const int32_t z1 = 2 * k->zy + 1;
+    const uint32_t OHW = k->OHW, P = k->P;
+    uint32_t i;
+    for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
+        int32_t s[4], m, t, c;
+        s[0] = s[1] = base[i];
+        s[2] = s[3] = base[i + 1u];
+        mm_dot2x2w_core(s, x, w, P);
+        m = qm[i];
+        t = qt[i];
+        c = z1 * (1 << (t - 1)); /* z1 may be negative: no left shift of it */
+        o[0] = (int8_t)dsp_ssat8(dsp_smmla(s[0], m, c) >> t);
+        o[1] = (int8_t)dsp_ssat8(dsp_smmla(s[1], m, c) >> t);
+        m = qm[i + 1u];
+        t = qt[i + 1u];
+        c = z1 * (1 << (t - 1)); /* z1 may be negative: no left shift of it */
+        o[OHW] = (int8_t)dsp_ssat8(dsp_smmla(s[2], m, c) >> t);
+        o[OHW + 1u] = (int8_t)dsp_ssat8(dsp_smmla(s[3], m, c) >> t);
+    }
+}
 
 /* channel pairs 0 .. npair-1 of a block (weights from w) against a widened pixel pair, every channel
  * with mm_rq8f constants: the outputs of channel i at o + i OHW, o + i OHW + 1. The block loop in a
@@ -558,7 +593,11 @@ BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, 
     const int32_t zy = k->zy, lo = k->lo, hi = k->hi;
     const uint32_t OHW = k->OHW, P = k->P;
     uint32_t i;
-    if (lo == -128 && hi == 127) { /* no activation clamp (the models' convs): SSAT, a channel's rounding once */
+    if (lo == -128 && hi == 127 && k->fold) { /* no activation clamp (the models' convs), small shifts */
+        mm_pairs_fold(k, x, w, o, npair);
+        return;
+    }
+    if (lo == -128 && hi == 127) { /* no activation clamp: SSAT, a channel's rounding once */
         for (i = 0; i < 2u * npair; i += 2u, w += 2u * P, o += 2u * OHW) {
             int32_t s[4], m, t, r;
             s[0] = s[1] = base[i];

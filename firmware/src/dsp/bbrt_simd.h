@@ -35,6 +35,12 @@ static inline int32_t dsp_smmulr(int32_t a, int32_t b) {
     __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
+/* (a * b >> 32) + c: the high word of the product plus c (SMMLA; c joins above the low word, so exact) */
+static inline int32_t dsp_smmla(int32_t a, int32_t b, int32_t c) {
+    int32_t r;
+    __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
 /* 2 bytes at any address, little-endian (LDRH) */
 static inline uint32_t mm_read2(const int8_t *p) {
     uint16_t v;
@@ -65,6 +71,9 @@ static int32_t dsp_smlad(uint32_t a, uint32_t b, int32_t acc) {
 }
 static int32_t dsp_ssat8(int32_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
 static int32_t dsp_smmulr(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b + ((int64_t)1 << 31)) >> 32); }
+static int32_t dsp_smmla(int32_t a, int32_t b, int32_t c) {
+    return (int32_t)(uint32_t)((uint64_t)(((int64_t)a * b) >> 32) + (uint32_t)c);
+}
 static uint32_t mm_read2(const int8_t *p) { return (uint32_t)(uint8_t)p[0] | (uint32_t)(uint8_t)p[1] << 8; }
 static uint32_t mm_usada8(uint32_t v, uint32_t acc) {
     return acc + (v & 0xFFu) + ((v >> 8) & 0xFFu) + ((v >> 16) & 0xFFu) + (v >> 24);
