@@ -149,6 +149,16 @@ def install() -> None:
         _recs.append(("waited", t, _now(), "", handle, 0))
         return out
 
+    orig_take = getattr(generation.EndpointStepper, "take", None)
+    if orig_take is not None:  # chained steps (the host's next step on its network thread) take, not wait
+
+        def take(self: Any, handle: int) -> Any:
+            t = _now()
+            out = orig_take(self, handle)
+            _recs.append(("waited", t, _now(), "", handle, 0))
+            return out
+
+        generation.EndpointStepper.take = take  # type: ignore[attr-defined]
     generation.EndpointStepper.submit = submit  # type: ignore[method-assign]
     generation.EndpointStepper.wait = wait  # type: ignore[method-assign]
     atexit.register(_dump)
