@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -114,7 +115,11 @@ def test_over_mqtt_processes_and_serial_the_tokens_are_the_same(tiny_dec, tiny_d
                 return submit(*a)  # type: ignore[arg-type]
 
             stepper.submit = recorded  # type: ignore[method-assign]
-            list(generate_many(stepper, gens))
+            events = []
+            for ev in generate_many(stepper, gens):
+                events.append(ev)
+                time.sleep(0.02)  # a slow consumer: the sessions run ahead of it, every token still comes
+        assert sorted(e.session for e in events) == [1] * 32 + [2] * 32
         # each session's first step is sent here, every later one from the host's network thread that
         # received the answer before it (chained: no hand-over to this thread and back per token)
         assert threads[:2] == [threading.current_thread().name] * 2, threads[:3]

@@ -255,7 +255,9 @@ def _generate_chained(stepper: Any, gens: dict[int, Generation], timeout: float,
     late (every ``retry_after`` s, as :meth:`EndpointStepper.wait` does) or gives up after ``timeout``.
     Once this generator ends (or is closed), no continuation sends another step.
     """
-    got: queue.SimpleQueue[TokenEvent | BaseException] = queue.SimpleQueue()
+    # (token, whether it was its session's last): the session's Generation runs ahead on the network thread,
+    # so its ``finished`` read here may already be a later token's
+    got: queue.SimpleQueue[tuple[TokenEvent, bool] | BaseException] = queue.SimpleQueue()
     lock = threading.Lock()
     inflight: dict[int, list[float]] = {}  # session -> [handle, sent, sent or last retried] (monotonic)
     stopped = threading.Event()
@@ -270,12 +272,13 @@ def _generate_chained(stepper: Any, gens: dict[int, Generation], timeout: float,
         try:
             token = gens[sid].accept(stepper.take(handle))
             event = TokenEvent(sid, token, time.perf_counter())
+            last = gens[sid].finished is not None
             nxt = None
             with lock:
                 inflight.pop(sid, None)
-                if gens[sid].finished is None and not stopped.is_set():
+                if not last and not stopped.is_set():
                     nxt = send(sid)
-            got.put(event)
+            got.put((event, last))
             if nxt is not None:
                 stepper.when_done(nxt, functools.partial(answered, sid, nxt))
         except BaseException as exc:  # the caller's thread raises it
@@ -289,7 +292,8 @@ def _generate_chained(stepper: Any, gens: dict[int, Generation], timeout: float,
         live = len(gens)
         while live:
             try:
-                item: TokenEvent | BaseException | None = got.get(timeout=max(0.01, float(stepper.retry_after)))
+                item: tuple[TokenEvent, bool] | BaseException | None = got.get(
+                    timeout=max(0.01, float(stepper.retry_after)))
             except queue.Empty:
                 item = None
             now = time.monotonic()
@@ -298,20 +302,22 @@ def _generate_chained(stepper: Any, gens: dict[int, Generation], timeout: float,
                 for v in late:
                     v[2] = now
                 stuck = [int(v[0]) for v in inflight.values() if now - v[1] > timeout]
+                if late and not stuck:
+                    # under the lock: a retry goes out before the session's next step (a continuation sends
+                    # that under this lock too, after it took the answer), never after it
+                    stepper.retry([int(v[0]) for v in late])
             if stuck:
                 raise BBError(f"step {stuck[0]} did not answer within {timeout} s")
-            if late:
-                stepper.retry([int(v[0]) for v in late])
             if item is None:
                 continue
             if isinstance(item, BaseException):
                 raise item
-            stats.first.setdefault(item.session, item.at)
-            stats.last[item.session] = item.at
-            stats.tokens[item.session] = stats.tokens.get(item.session, 0) + 1
-            if gens[item.session].finished is not None:
-                live -= 1
-            yield item
+            event, last = item
+            stats.first.setdefault(event.session, event.at)
+            stats.last[event.session] = event.at
+            stats.tokens[event.session] = stats.tokens.get(event.session, 0) + 1
+            live -= last
+            yield event
     finally:
         with lock:
             stopped.set()
