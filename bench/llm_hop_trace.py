@@ -20,8 +20,8 @@ Stages of a hop from sender S to receiver R:
 - ``R msg->poll``: ``on_message`` up to the engine's ``poll`` (the transport's checks, deliver, the inbox);
 - ``R poll``: the engine's ``poll`` (ONNX Runtime's compute of the stage and the engine around it);
 - ``R poll->pub``: ``poll`` returned -> the output's ``publish()`` called.
-At the host: ``host msg->waited`` (on_message on paho's thread -> the outputs taken, by the generate loop or a chained step) and
-``host waited->submit->pub`` (the next step built and published).
+At the host: ``host msg->waited`` (on_message on paho's thread -> the outputs taken, by the generate loop or
+a chained step) and ``host waited->pub(next)`` (the next step built and published).
 """
 
 from __future__ import annotations
