@@ -211,7 +211,8 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
     next step sent at once, so the stages of a split model work on several sessions together. A stepper
     with ``wait_any`` (a host or client endpoint) has its answers taken as they arrive, so a session that
     answers early (the first one a standby rebuilt after a failover) is not held behind a slower one; the
-    others take them in turn.
+    others take them in turn. A stepper that ``chains`` (an endpoint over MQTT) sends each next step from the
+    thread that received the answer (:func:`_generate_chained`): the sessions do not wait for the caller.
     """
     stats = stats or GenerationStats()
     stats.started = stats.started or time.perf_counter()
