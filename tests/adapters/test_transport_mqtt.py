@@ -207,6 +207,46 @@ def test_node_killed_and_restarted(squeeze_dir: Path, squeeze_dep: Deployment, b
     assert host.stats.outputs == 3 and host.stats.duplicates >= 0
 
 
+def test_publish_inside_on_message_is_written_before_it_returns(squeeze_dep: Deployment, broker: Broker,
+                                                                 broker_files: BrokerFiles) -> None:
+    """An inline step publishes from inside ``on_message`` (paho's network thread): the transport writes it
+    to the socket there, not once the callback returns. n0's callback sends to n1 and then waits, inside the
+    callback, for n1 to have it; paho alone would write it only after the wait."""
+    ids = squeeze_dep.ids()
+    url = broker_files.url()
+    tr = {n: MqttTransport(MqttConfig.from_url(url), squeeze_dep.name, n, ids) for n in ("n0", "n1")}
+    n1_got = threading.Event()
+    seen_inside: list[bool] = []
+
+    def env(sender: str, receiver: str, seq: int) -> bytes:
+        return encode(Envelope.for_bytes(b"x", sender=ids[sender], receiver=ids[receiver], seq=seq, edge=99))
+
+    def n0_deliver(peer: str, data: bytes, ack: object) -> None:
+        tr["n0"].send("n1", ids["n1"], env("n0", "n1", 1))
+        seen_inside.append(n1_got.wait(20))  # still inside on_message
+        if callable(ack):
+            ack()
+
+    def n1_deliver(peer: str, data: bytes, ack: object) -> None:
+        n1_got.set()
+        if callable(ack):
+            ack()
+
+    tr["n0"].open(n0_deliver)
+    tr["n1"].open(n1_deliver)
+    try:
+        for t in tr.values():
+            t.wait_connected(10)
+        wait_until(lambda: tr["n1"].peers_up.get("n0") is True, 10, "n0 up at n1")
+        tr["n1"].send("n0", ids["n0"], env("n1", "n0", 1))
+        wait_until(lambda: bool(seen_inside), 30, "n0's callback")
+        assert seen_inside == [True]
+        assert tr["n0"].flush(10) == 0 and tr["n1"].flush(10) == 0
+    finally:
+        for t in tr.values():
+            t.close()
+
+
 def host_submit(host, rid: int, inputs: dict) -> int:  # type: ignore[no-untyped-def]
     host.submit(rid, inputs)
     return rid

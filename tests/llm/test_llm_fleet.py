@@ -11,6 +11,8 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -105,7 +107,23 @@ def test_over_mqtt_processes_and_serial_the_tokens_are_the_same(tiny_dec, tiny_d
         gens = {1: Generation(PROMPT, 32, CONTEXT), 2: Generation(PROMPT[:4], 32, CONTEXT)}
         # one ORT thread per node process (bb-edge node --threads, as bench/bench_llm_split.py runs them)
         with open_stepper(dep, broker.files.url(), processes=True, node_args=["--threads", "1"]) as stepper:
-            list(generate_many(stepper, gens))
+            threads: list[str] = []
+            submit = stepper.submit
+
+            def recorded(*a: object) -> int:
+                threads.append(threading.current_thread().name)
+                return submit(*a)  # type: ignore[arg-type]
+
+            stepper.submit = recorded  # type: ignore[method-assign]
+            events = []
+            for ev in generate_many(stepper, gens):
+                events.append(ev)
+                time.sleep(0.02)  # a slow consumer: the sessions run ahead of it, every token still comes
+        assert sorted(e.session for e in events) == [1] * 32 + [2] * 32
+        # each session's first step is sent here, every later one from the host's network thread that
+        # received the answer before it (chained: no hand-over to this thread and back per token)
+        assert threads[:2] == [threading.current_thread().name] * 2, threads[:3]
+        assert set(threads[2:]) == {"paho-mqtt-client-_host"} and len(threads) == 64, set(threads)
         assert gens[1].tokens == want
         assert gens[2].tokens == reference_run(tiny_dec, PROMPT[:4], 32, Sampling())[0]
     finally:

@@ -9,7 +9,10 @@ as it arrives. :func:`open_stepper` starts the fleet the same way ``bb-edge run`
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
+import queue
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -102,7 +105,36 @@ class EndpointStepper:
         self.retry_after = retry_after
         self.done_every = done_every
         self._answered: list[int] = []
+        self._answered_lock = threading.Lock()  # steps are taken on the caller's or (chained) the transport's thread
         self._n = time.time_ns() // 1000  # request ids above any an earlier run of this endpoint used
+
+    @property
+    def chains(self) -> bool:
+        """Whether a step's answer can start the next step on the transport's thread (:meth:`when_done`): an
+        endpoint that offers it over a transport that delivers on its network thread (MQTT)."""
+        return callable(getattr(self.endpoint, "when_done", None)) and \
+            bool(getattr(getattr(self.endpoint, "transport", None), "deliver_inline", False))
+
+    def when_done(self, handle: int, fn: Any) -> None:
+        """Call ``fn()`` once the step answered or failed (on the thread that received the answer)."""
+        self.endpoint.when_done(handle, fn)
+
+    def take(self, handle: int) -> dict[str, np.ndarray]:
+        """The outputs of a step that answered; BBError with the node's reason if it failed."""
+        out = dict(self.endpoint.wait(handle, 0.0))
+        self._done(handle)
+        return out
+
+    def retry(self, handles: list[int]) -> None:
+        """Ask for late steps again (the nodes resend what they kept; same sequence numbers)."""
+        self.endpoint.retry(handles)
+
+    def _done(self, handle: int) -> None:
+        with self._answered_lock:
+            self._answered.append(handle)
+            full = len(self._answered) >= self.done_every
+        if full:
+            self.flush_done()
 
     def submit(self, inputs: dict[str, np.ndarray], session: int, step: int) -> int:
         """Send the step's inputs to their owners."""
@@ -123,9 +155,7 @@ class EndpointStepper:
                     raise
                 self.endpoint.retry([handle])
                 continue
-            self._answered.append(handle)
-            if len(self._answered) >= self.done_every:
-                self.flush_done()
+            self._done(handle)
             return out
 
     def wait_any(self, handles: list[int], timeout: float) -> int:
@@ -142,9 +172,10 @@ class EndpointStepper:
 
     def flush_done(self) -> None:
         """Tell the nodes every answered step is done (one control message)."""
-        if self._answered:
-            self.endpoint.finished(self._answered)
-            self._answered = []
+        with self._answered_lock:
+            done, self._answered = self._answered, []
+        if done:
+            self.endpoint.finished(done)
 
     def close_session(self, session: int) -> None:
         """Send the close to the input nodes (and the pending ``done``)."""
@@ -180,10 +211,14 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
     next step sent at once, so the stages of a split model work on several sessions together. A stepper
     with ``wait_any`` (a host or client endpoint) has its answers taken as they arrive, so a session that
     answers early (the first one a standby rebuilt after a failover) is not held behind a slower one; the
-    others take them in turn.
+    others take them in turn. A stepper that ``chains`` (an endpoint over MQTT) sends each next step from the
+    thread that received the answer (:func:`_generate_chained`): the sessions do not wait for the caller.
     """
     stats = stats or GenerationStats()
     stats.started = stats.started or time.perf_counter()
+    if getattr(stepper, "chains", False):
+        yield from _generate_chained(stepper, gens, timeout, stats, close)
+        return
     inflight: dict[int, int] = {}
     try:
         for sid, gen in gens.items():
@@ -209,6 +244,87 @@ def generate_many(stepper: Stepper, gens: dict[int, Generation], timeout: float 
         if close:
             for sid in gens:
                 with contextlib.suppress(Exception):  # a fleet already gone cannot close; its state is gone too
+                    stepper.close_session(sid)
+
+
+def _generate_chained(stepper: Any, gens: dict[int, Generation], timeout: float, stats: GenerationStats,
+                      close: bool) -> Iterator[TokenEvent]:
+    """:func:`generate_many` with each session's next step sent from the thread that received its answer.
+
+    The answer's token is accepted and the next step submitted by a continuation (``when_done``) on the
+    transport's network thread; this thread only yields the tokens from a queue, and retries steps that are
+    late (every ``retry_after`` s, as :meth:`EndpointStepper.wait` does) or gives up after ``timeout``.
+    Once this generator ends (or is closed), no continuation sends another step.
+    """
+    # (token, whether it was its session's last): the session's Generation runs ahead on the network thread,
+    # so its ``finished`` read here may already be a later token's
+    got: queue.SimpleQueue[tuple[TokenEvent, bool] | BaseException] = queue.SimpleQueue()
+    lock = threading.Lock()
+    inflight: dict[int, list[float]] = {}  # session -> [handle, sent, sent or last retried] (monotonic)
+    stopped = threading.Event()
+
+    def send(sid: int) -> int:  # under ``lock``
+        gen = gens[sid]
+        handle = stepper.submit(gen.next_step(), sid, gen.step)
+        inflight[sid] = [handle, time.monotonic(), time.monotonic()]
+        return int(handle)
+
+    def answered(sid: int, handle: int) -> None:
+        try:
+            token = gens[sid].accept(stepper.take(handle))
+            event = TokenEvent(sid, token, time.perf_counter())
+            last = gens[sid].finished is not None
+            nxt = None
+            with lock:
+                inflight.pop(sid, None)
+                if not last and not stopped.is_set():
+                    nxt = send(sid)
+            got.put((event, last))
+            if nxt is not None:
+                stepper.when_done(nxt, functools.partial(answered, sid, nxt))
+        except BaseException as exc:  # the caller's thread raises it
+            got.put(exc)
+
+    try:
+        with lock:
+            first = {sid: send(sid) for sid in gens}
+        for sid, handle in first.items():
+            stepper.when_done(handle, functools.partial(answered, sid, handle))
+        live = len(gens)
+        while live:
+            try:
+                item: tuple[TokenEvent, bool] | BaseException | None = got.get(
+                    timeout=max(0.01, float(stepper.retry_after)))
+            except queue.Empty:
+                item = None
+            now = time.monotonic()
+            with lock:  # late steps (of any session: the others may keep answering meanwhile)
+                late = [v for v in inflight.values() if now - v[2] >= stepper.retry_after]
+                for v in late:
+                    v[2] = now
+                stuck = [int(v[0]) for v in inflight.values() if now - v[1] > timeout]
+                if late and not stuck:
+                    # under the lock: a retry goes out before the session's next step (a continuation sends
+                    # that under this lock too, after it took the answer), never after it
+                    stepper.retry([int(v[0]) for v in late])
+            if stuck:
+                raise BBError(f"step {stuck[0]} did not answer within {timeout} s")
+            if item is None:
+                continue
+            if isinstance(item, BaseException):
+                raise item
+            event, last = item
+            stats.first.setdefault(event.session, event.at)
+            stats.last[event.session] = event.at
+            stats.tokens[event.session] = stats.tokens.get(event.session, 0) + 1
+            live -= last
+            yield event
+    finally:
+        with lock:
+            stopped.set()
+        if close:
+            for sid in gens:
+                with contextlib.suppress(Exception):
                     stepper.close_session(sid)
 
 

@@ -606,6 +606,7 @@ class HostEndpoint:
         self._cond = threading.Condition()
         self._logged: set[tuple[str, int, str]] = set()
         self.failover_resent = 0
+        self._when_done: dict[int, Callable[[], None]] = {}  # request id -> its continuation (when_done)
 
     @property
     def events(self) -> deque[events.Event]:
@@ -656,7 +657,10 @@ class HostEndpoint:
                 self.session.receive(peer, bytes(data))
                 if self.stats.refused > refused:
                     self._log_refusal(self.events[-1])
+                ready = [self._when_done.pop(rid) for rid in [r for r in self._when_done if self._settled(r)]]
                 self._cond.notify_all()
+            for fn in ready:  # outside the lock, before the ack: the next step leaves first
+                fn()
         except Exception as exc:  # never let a peer's bytes kill the transport thread (and its ack)
             self.stats.rejected += 1
             log.exception("host: unexpected %s handling an envelope from %s", type(exc).__name__, peer)
@@ -735,6 +739,24 @@ class HostEndpoint:
         """The reason a node gave for failing ``request_id`` (ERROR envelope), if any."""
         with self._cond:
             return self.session.failure(request_id)
+
+    def _settled(self, request_id: int) -> bool:
+        return self.session.done(request_id) or self.session.failure(request_id) is not None
+
+    def when_done(self, request_id: int, fn: Callable[[], None]) -> None:
+        """Call ``fn()`` once every output of ``request_id`` arrived or it failed: on the transport's thread
+        that received the last of them, or here at once if that already happened.
+
+        Why: a generation's next step is one token away from the answer; built and sent on the thread that
+        received the answer (the network thread, where the MQTT transport writes it at once) it skips two
+        thread wake-ups per token (answer -> the caller's thread -> the network thread). ``fn`` must not
+        block; whatever it raises is its own to report.
+        """
+        with self._cond:
+            if not self._settled(request_id):
+                self._when_done[request_id] = fn
+                return
+        fn()
 
     def wait_any(self, request_ids: list[int], timeout: float) -> int | None:
         """The first of ``request_ids`` (in their order) whose outputs all arrived or that failed, waiting up
