@@ -1,7 +1,8 @@
 """Build and run the TFLite Micro + CMSIS-NN baseline on QEMU Cortex-M (bench/bench_mlperf_tiny.py).
 
 The library: TFLM's own Makefile (``microlite`` goal, ``TARGET=cortex_m_generic``,
-``OPTIMIZED_KERNEL_DIR=cmsis_nn`` for the Cortex-M4; TFLM's reference kernels for the Cortex-M3), from the
+``OPTIMIZED_KERNEL_DIR=cmsis_nn`` for the Cortex-M4 and the Cortex-M55, where ``TARGET_ARCH=cortex-m55`` gives
+CMSIS-NN's MVE kernels; TFLM's reference kernels for the Cortex-M3), from the
 tree :mod:`sources` prepares, with the machine's ``arm-none-eabi-gcc`` (the compiler bbrt's images use) and
 TFLM's own shipped optimisation levels (its Makefile's defaults: ``CORE_OPTIMIZATION_LEVEL`` -Os,
 ``KERNEL_OPTIMIZATION_LEVEL`` and ``THIRD_PARTY_KERNEL_OPTIMIZATION_LEVEL`` -O2, so the kernels and CMSIS-NN
@@ -11,6 +12,8 @@ The app: ``harness/main.cc`` with the model's bytes as a const array in flash (s
 to what the interpreter reports it used (two builds: measure, then size), newlib-nano for the C++ runtime
 (Debian: libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev and libstdc++-arm-none-eabi-newlib, which
 holds the ``-lstdc++_nano`` the link takes).
+Each core's board (:data:`CORES`) gives the QEMU machine, the app's flags and link script (the M55's:
+``harness/link-m55.ld``, ports/qemu-cortex-m55's map) and the SysTick clock the instruction count divides by.
 It runs under ``qemu-system-arm -icount shift=0`` with the same inputs file and output protocol as bbrt's
 instruction-count harness, so both runtimes are timed the same way.
 """
