@@ -28,6 +28,11 @@ void bench_exit(void) { (void)bench_semihost(0x18u, (void *)(uintptr_t)0x20026u)
 void reset_handler(void) {
     uint32_t *s = &__data_load, *d = &__data_start;
     void (**f)(void);
+#if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
+    /* hard-float/MVE builds (Cortex-M55): CP10/CP11 full access before any FP or vector instruction */
+    *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
     while (d < &__data_end) *d++ = *s++;
     for (d = &__bss_start; d < &__bss_end; d++) *d = 0u;
     for (f = __init_array_start; f < __init_array_end; f++) (*f)();

@@ -1,7 +1,8 @@
 // TFLM baseline harness (bench/bench_mlperf_tiny.py): the same protocol as bbrt's instruction counter
-// (firmware/ports/qemu-cortex-m4/bench_main.c). Inputs at 0x00300000 ("BBIN", u32 n, n inputs of the
+// (firmware/ports/qemu-cortex-m4/bench_main.c). Inputs at INPUTS_ADDR ("BBIN", u32 n, n inputs of the
 // model's input size) are run once each and the output printed in hex ("out " + bytes); then BENCH_RUNS
-// timed runs of the last input (SysTick ticks; instructions = ticks * 40 under -icount shift=0).
+// timed runs of the last input (SysTick ticks at CPU_HZ, printed as "hz"; instructions = ticks * 1e9 / hz
+// under -icount shift=0). The addresses are the board's (bench/tflm/baseline.py's CORES).
 // The interpreter and resolver live in static storage so .bss counts them, as bbrt's program struct.
 #include <stdint.h>
 #include <string.h>
@@ -16,6 +17,15 @@
 
 #ifndef ARENA_SIZE
 #define ARENA_SIZE (1024 * 1024)
+#endif
+#ifndef INPUTS_ADDR
+#define INPUTS_ADDR 0x00300000u
+#endif
+#ifndef PROBE_ADDR
+#define PROBE_ADDR 0x002FFF00u
+#endif
+#ifndef CPU_HZ
+#define CPU_HZ 25000000u
 #endif
 #ifndef BENCH_RUNS
 #define BENCH_RUNS 4u
@@ -48,9 +58,9 @@ static uint32_t u32_at(const uint8_t *p) {
 }
 
 int main(void) {
-    // optional arena probe at 0x002FFF00: "ARNA", u32 arena bytes to hand the interpreter (<= ARENA_SIZE);
+    // optional arena probe at PROBE_ADDR: "ARNA", u32 arena bytes to hand the interpreter (<= ARENA_SIZE);
     // the bench searches the smallest arena AllocateTensors accepts, then builds with exactly that size
-    const uint8_t *probe = (const uint8_t *)0x002FFF00u;
+    const uint8_t *probe = (const uint8_t *)PROBE_ADDR;
     uint32_t limit = ARENA_SIZE;
     int load_only = 0;
     if (probe[0] == 'A' && probe[1] == 'R' && probe[2] == 'N' && probe[3] == 'A' && u32_at(probe + 4) <= ARENA_SIZE) {
@@ -67,7 +77,7 @@ int main(void) {
     say_u32("arena_used ", (uint32_t)interp->arena_used_bytes());
     TfLiteTensor *in = interp->input(0);
     TfLiteTensor *out = interp->output(0);
-    const uint8_t *src = (const uint8_t *)0x00300000u;
+    const uint8_t *src = (const uint8_t *)INPUTS_ADDR;
     uint32_t n = u32_at(src + 4);
     if (src[0] == 'B' && src[1] == 'B' && src[2] == 'I' && src[3] == 'N' && n <= 64u) {
         for (uint32_t i = 0; i < n; i++) {
@@ -101,5 +111,6 @@ int main(void) {
     }
     say_u32("runs ", BENCH_RUNS);
     say_u32("ticks ", total);
+    say_u32("hz ", CPU_HZ);
     return 0;
 }
