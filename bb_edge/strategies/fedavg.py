@@ -421,15 +421,10 @@ class FedAvgClient(HandlerState):
     rounds_trained: int = field(default=0, init=False)
 
     def on_tick(self, now: float, ctx: Context) -> None:
-        """Join once, heartbeat while idle, release a colluding update when ready."""
+        """Join, heartbeat while idle (the JOIN again until the server answered it), release a colluding update."""
         if not self.joined:
-            x, _ = ctx.binding("data").arrays()
-            samples = len(x)
-            attack = _opt(ctx, "attack")
-            if attack is not None and hasattr(attack, "claim_samples"):  # simulated sample-count liar
-                samples = int(attack.claim_samples(samples))
-            ctx.send_array(self.server, np.array([samples], dtype=np.int64), protocol=self.server_protocol,
-                           edge=int(Msg.JOIN))
+            self._send_join(ctx)
+            self.__dict__["_join_unanswered"] = True
             self.joined, self.last_sent = True, now
         if self.pending is not None:
             rnd, own, since = self.pending
@@ -437,8 +432,29 @@ class FedAvgClient(HandlerState):
             if coll is None or coll.ready(rnd) or now - since >= self.collusion_patience:
                 self._send_update(ctx, rnd, own, coll.honest(rnd) if coll is not None else [own])
         if now - self.last_sent >= self.heartbeat_interval:
-            ctx.send_bytes(self.server, b"", protocol=self.server_protocol, edge=int(Msg.HEARTBEAT))
+            # until the server answered (a MODEL_FULL or MODEL), the heartbeat is the JOIN again: a JOIN lost on
+            # the way (a broker queue past its bound drops messages it acknowledged, issue 35) would leave this
+            # client out of every round while it still looked alive; the server answers a repeated JOIN of the
+            # same boot epoch and counts it once (as the C client, firmware/src/bbrt_learn.c)
+            if self.__dict__.get("_join_unanswered"):
+                self._send_join(ctx)
+            else:
+                ctx.send_bytes(self.server, b"", protocol=self.server_protocol, edge=int(Msg.HEARTBEAT))
             self.last_sent = now
+
+    def _send_join(self, ctx: Context) -> None:
+        """The JOIN: this client's sample count (what a simulated sample-count liar claims instead) as int64.
+
+        Whether it is still unanswered is kept outside the dataclass fields, so not snapshotted (old snapshots
+        restore as they are): a client restored with ``joined`` set sends heartbeats, as it did before.
+        """
+        x, _ = ctx.binding("data").arrays()
+        samples = len(x)
+        attack = _opt(ctx, "attack")
+        if attack is not None and hasattr(attack, "claim_samples"):  # simulated sample-count liar
+            samples = int(attack.claim_samples(samples))
+        ctx.send_array(self.server, np.array([samples], dtype=np.int64), protocol=self.server_protocol,
+                       edge=int(Msg.JOIN))
 
     def _train_local(self, ctx: Context, start: np.ndarray, x: np.ndarray, y: np.ndarray, rnd: int,
                      model: ModelState) -> np.ndarray:
@@ -465,6 +481,7 @@ class FedAvgClient(HandlerState):
         if env.edge == Msg.MODEL_FULL:
             vec, _ = read_vector(env)
             if vec is not None and vec.dtype == np.float32 and vec.size == self.program.layout.size:
+                self.__dict__["_join_unanswered"] = False  # the server knows this client: no more JOINs
                 if not model.pinned:
                     model.set(vec.reshape(-1), env.request_id)
                 if env.request_id > 0:
@@ -475,6 +492,7 @@ class FedAvgClient(HandlerState):
         vec, _ = read_vector(env, _opt(ctx, "codec"))
         if vec is None or vec.size != self.program.layout.size or not np.isfinite(vec).all():
             return
+        self.__dict__["_join_unanswered"] = False
         start = vec.reshape(-1).astype(np.float32)
         x, y = ctx.binding("data").arrays()
         attack = _opt(ctx, "attack")

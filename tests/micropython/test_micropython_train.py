@@ -196,6 +196,56 @@ def test_vm_refuses_bad_models_and_keeps_its_model(vm: tuple[Path, Path], tmp_pa
     assert len(sent) == 1 and sent[0].request_id == 2 and sent[0].dims == (n,)
 
 
+JOIN_SCRIPT = """
+import json, os
+from bbnode.train import Trainer
+from bbnode.learn_client import FedAvgClient, Shard
+T = Trainer(open('t.bbt', 'rb').read())
+S = Shard(open('s.bbs', 'rb').read())
+sent = []
+c = FedAvgClient(T, S, %(node)d, %(server)d, send=sent.append, boot_epoch=3, heartbeat_ms=1000)
+os.mkdir('out')
+res = {'after': [], 'status': []}
+# (time in ms, envelope file to hand the client first or None): ticks 1 s apart; a refused model (wrong shape)
+# at 2.5 s answers nothing, the server's MODEL_FULL at 4.5 s answers the JOIN
+plan = [(0, None), (500, None), (1000, None), (2000, None), (2500, 'm0.bin'), (3000, None), (4500, 'm1.bin'),
+        (5000, None), (5500, None), (6000, None)]
+for now, f in plan:
+    if f:
+        res['status'].append(c.handle(open(f, 'rb').read()))
+    c.tick(now)
+    res['after'].append(len(sent))
+res['joins'] = c.joins
+for i, b in enumerate(sent):
+    open('out/sent%%d.bin' %% i, 'wb').write(b)
+print('RESULT ' + json.dumps(res))
+"""
+
+
+def test_vm_client_resends_its_join_until_the_server_answers(vm: tuple[Path, Path], tmp_path: Path) -> None:
+    """Issue 35, the C client's rule (firmware/src/bbrt_learn.c): until a valid model from the server answers
+    it, the client's heartbeat is its JOIN again (a broker queue past its bound may drop the first one); a
+    refused model is no answer; once answered, plain HEARTBEATs. Every JOIN is the same boot epoch's and carries
+    the shard size, so the server (bb_edge/strategies/fedavg.py) counts the repeats as one join."""
+    prog, fwd = _program("softmax")
+    x, y = _digits(16)
+    good = prog.layout.flatten(prog.initial_params)
+    envs = [_model_env(good[:-1], 0, 1, edge=6), _model_env(good, 0, 2, edge=6)]  # MODEL_FULL, bad then good
+    res, sent = _run_client(vm, tmp_path, export_description(prog, fwd), export_shard(x, y), envs, epochs=1,
+                            seed=0, script=JOIN_SCRIPT)
+    assert res["status"] == ["wrong_shape", "OK"]
+    # an envelope at 0, 1, 2 and 3 s (none at 0.5 and 2.5 s: under heartbeat_ms since the last), then at 4.5 s
+    # (the answer came just before) and 5.5 s
+    assert res["after"] == [1, 1, 2, 3, 3, 4, 5, 5, 6, 6], res["after"]
+    edges = [e.edge for e in sent]
+    assert edges == [1, 1, 1, 1, 4, 4], edges  # JOIN at 0, 1, 2, 3 s; HEARTBEAT at 4.5, 5.5 s
+    assert res["joins"] == 4
+    joins = [e for e in sent if e.edge == 1]
+    assert {e.seq >> 32 for e in sent} == {3} and len({e.seq for e in sent}) == len(sent)
+    assert all(e.protocol == 16 and e.receiver == SERVER_ID and e.request_id == 0 for e in sent)
+    assert all(np.array_equal(e.array(), np.array([16], np.int64)) for e in joins), [e.array() for e in joins]
+
+
 def test_vm_refuses_bad_descriptions_and_shards(vm: tuple[Path, Path], tmp_path: Path) -> None:
     """Malformed BBT1/BBS1 files are TrainError codes on the device, never a traceback or a huge allocation."""
     prog, fwd = _program("mlp")

@@ -3,7 +3,8 @@
 The Python server (protocol 16) and this client (protocol 17) exchange envelopes whose ``edge`` is the
 message code and whose ``request_id`` is the round:
 
-    client -> server   JOIN       int64 [samples]          once, answered by MODEL_FULL
+    client -> server   JOIN       int64 [samples]          at start, then in place of each HEARTBEAT until
+                                                            the server answers (a MODEL_FULL or MODEL)
     server -> client   MODEL      float32 [size], round r   train E local epochs, answer UPDATE
     client -> server   UPDATE     float32 [size], round r   the delta (trained - received), its weight is
                                                             the JOIN's sample count
@@ -118,6 +119,8 @@ class FedAvgClient:
         self.seq = 0
         self.round = 0  # the last round trained: a MODEL must be newer (the model's version)
         self.joined = False
+        self.join_answered = False  # a valid model came from the server: no more JOINs this boot
+        self.joins = 0  # JOINs sent (the first and the retries), as the C client's stats.joins
         self.last_tx = None
         self.events = []
         self.rounds_trained = 0
@@ -156,8 +159,8 @@ class FedAvgClient:
         self._send(bytes(out))
 
     def tick(self, now_ms):
-        """A round resumed from the record first, then JOIN once; a HEARTBEAT after ``heartbeat_ms`` without
-        output."""
+        """A round resumed from the record first, then JOIN; a HEARTBEAT after ``heartbeat_ms`` without output,
+        the JOIN again instead until the server answered it."""
         if self.pending:
             rnd = self.pending
             self.pending = 0
@@ -165,13 +168,24 @@ class FedAvgClient:
             self._train_and_answer(rnd)
             self.last_tx = now_ms
         if not self.joined:
-            self._emit(E.KIND_DATA, PROTO_SERVER, JOIN, INT64, (1,), 0, struct.pack("<q", self.shard.n))
+            self._join()
             self.joined = True
             self.last_tx = now_ms
             return
         if now_ms - self.last_tx >= self.heartbeat_ms:
-            self._emit(E.KIND_DATA, PROTO_SERVER, HEARTBEAT, UINT8, (0,), 0, b"")
+            # unanswered, the heartbeat is the JOIN again: a JOIN lost on the way (a broker queue past its bound
+            # drops messages it acknowledged, issue 35) would leave this client out of every round while it
+            # still looked alive; the server counts a repeated JOIN of the same boot epoch once (the C client's
+            # rule, firmware/src/bbrt_learn.c)
+            if self.join_answered:
+                self._emit(E.KIND_DATA, PROTO_SERVER, HEARTBEAT, UINT8, (0,), 0, b"")
+            else:
+                self._join()
             self.last_tx = now_ms
+
+    def _join(self):
+        self._emit(E.KIND_DATA, PROTO_SERVER, JOIN, INT64, (1,), 0, struct.pack("<q", self.shard.n))
+        self.joins += 1
 
     # ------------------------------------------------------------------- input
     def _refuse(self, reason, rnd, detail):
@@ -233,6 +247,7 @@ class FedAvgClient:
         except TrainError as exc:
             return self._refuse("norm_too_large", env.request_id, str(exc))
         # validated and taken: from here on the model has changed
+        self.join_answered = True
         P = self.trainer.params_f32()
         if env.edge == MODEL_FULL:
             self.events.append(("ModelFetched", {"round": env.request_id}))
