@@ -1286,16 +1286,21 @@ class Engine:
             return False
         prog = self.programs[key[0]]
         state = self.sessions.take(req.session, key[1], self.now)
+        values = req.values
         for name, spec in prog.state.items():
-            req.values[name] = state.get(spec.output, spec.initial()) if state else spec.initial()
+            value = state.get(spec.output)  # the zeros only at the first step (20 states a step for a decoder)
+            values[name] = spec.initial() if value is None else value
         req.injected = True
         return True
 
     def _commit_state(self, prog: InstalledProgram, req: _Request) -> None:
         assert req.session is not None
         new: dict[str, np.ndarray] = {}
+        values = req.values
         for spec in prog.state.values():
-            value = np.asarray(req.values[spec.output])
+            value = values[spec.output]
+            if type(value) is not np.ndarray:
+                value = np.asarray(value)
             problem = spec.problem(value)
             if problem is not None:  # never carry a state the next step cannot take: the session ends
                 req.injected = False
@@ -1312,10 +1317,11 @@ class Engine:
         if live is not None and req.replay:  # a replay's outputs are every replayed row: never re-sent
             live.last_outputs = []
         elif live is not None:
-            outputs = self._step_outputs(prog, req.values)
+            outputs = self._step_outputs(prog, values)
             live.last_outputs = outputs
-            old = {spec.input: req.values[spec.input] for spec in prog.state.values()}
-            self._replicate(prog, live, old, outputs, req.step)
+            if self.standby and self.rebuild != "replay":  # else there is no stage group to send a delta to
+                old = {spec.input: values[spec.input] for spec in prog.state.values()}
+                self._replicate(prog, live, old, outputs, req.step)
         self._wake(req.session)
 
     def _wake(self, skey: SessionKey) -> None:

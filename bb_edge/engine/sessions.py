@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -37,19 +38,40 @@ class StateSpec:
     elem_type: int
     shape: tuple[int, ...]
 
+    @cached_property
+    def _dtype(self) -> np.dtype:
+        return np.dtype(CODE_TO_NUMPY[self.elem_type])
+
+    @cached_property
+    def _static(self) -> tuple[tuple[int, int], ...]:
+        """``(axis, size)`` of every static dim: what :meth:`problem` checks (once per state per step)."""
+        return tuple((i, d) for i, d in enumerate(self.shape) if d >= 0)
+
+    @cached_property
+    def _initial(self) -> np.ndarray:
+        zeros = np.zeros(tuple(0 if d < 0 else d for d in self.shape), dtype=self._dtype)
+        zeros.flags.writeable = False  # shared by every session's first step: nothing may write to it
+        return zeros
+
     def initial(self) -> np.ndarray:
-        """The state before the first step: zeros, dynamic dims 0."""
-        return np.zeros(tuple(0 if d < 0 else d for d in self.shape), dtype=CODE_TO_NUMPY[self.elem_type])
+        """The state before the first step: zeros, dynamic dims 0 (one read-only array, built once)."""
+        return self._initial
 
     def problem(self, value: np.ndarray) -> str | None:
         """Why ``value`` cannot be this state's next input (dtype, rank, a static dim), or None."""
-        want = CODE_TO_NUMPY[self.elem_type]
-        if value.dtype != want:
+        want = self._dtype
+        dtype = value.dtype
+        if dtype is not want and dtype != want:  # ``is``: numpy's builtin dtypes are singletons, the usual case
             return f"state {self.output!r} -> {self.input!r} is {value.dtype}, the input takes {want}"
-        if value.ndim != len(self.shape) or any(d >= 0 and d != v for d, v in zip(self.shape, value.shape)):
-            return (f"state {self.output!r} has shape {list(value.shape)}; {self.input!r} takes "
-                    f"{[d if d >= 0 else '?' for d in self.shape]}")
-        return None
+        shape = value.shape
+        if len(shape) == len(self.shape):
+            for i, d in self._static:  # a plain loop: this runs for every state of every step
+                if shape[i] != d:
+                    break
+            else:
+                return None
+        return (f"state {self.output!r} has shape {list(value.shape)}; {self.input!r} takes "
+                f"{[d if d >= 0 else '?' for d in self.shape]}")
 
 
 @dataclass
