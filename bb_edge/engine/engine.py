@@ -60,7 +60,7 @@ from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.replay import ReplayLog, decode_replay, encode_replay, replay_problem
 from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
 from bb_edge.engine.segments import Segment, split_segments
-from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
+from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec, next_state
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
@@ -1295,20 +1295,15 @@ class Engine:
 
     def _commit_state(self, prog: InstalledProgram, req: _Request) -> None:
         assert req.session is not None
-        new: dict[str, np.ndarray] = {}
         values = req.values
-        for spec in prog.state.values():
-            value = values[spec.output]
-            if type(value) is not np.ndarray:
-                value = np.asarray(value)
-            problem = spec.problem(value)
-            if problem is not None:  # never carry a state the next step cannot take: the session ends
-                req.injected = False
-                self._close_session(req.session, f"bad state: {problem}")
-                return
-            new[spec.output] = value
+        checked = next_state(prog.state.values(), values)
+        if isinstance(checked, str):  # never carry a state the next step cannot take: the session ends
+            req.injected = False
+            self._close_session(req.session, f"bad state: {checked}")
+            return
+        new, size = checked
         req.injected = False
-        for s, why in self.sessions.commit(req.session, new, self.now):
+        for s, why in self.sessions.commit(req.session, new, self.now, size):
             self._session_ended(s, why)
         live = self.sessions.get(req.session)
         if live is None or live.next_step >= self._rebuilding.get(req.session, 0):

@@ -14,6 +14,7 @@ Pure data structure: no clock (``now`` is an argument), no I/O.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -72,6 +73,35 @@ class StateSpec:
                 return None
         return (f"state {self.output!r} has shape {list(value.shape)}; {self.input!r} takes "
                 f"{[d if d >= 0 else '?' for d in self.shape]}")
+
+
+def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int] | str:
+    """The state a finished step carries to the next (output name -> tensor) and its bytes, or why one of the
+    state outputs in ``values`` cannot be its input (:meth:`StateSpec.problem`).
+
+    Why one loop here: it runs for every state of every step (20 for a 10-layer stage), right after the
+    backend ran, so the usual case (the dtype object itself, every static dim equal) stays inline.
+    """
+    new: dict[str, np.ndarray] = {}
+    size = 0
+    for spec in specs:
+        value = values[spec.output]
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        shape = value.shape
+        ok = value.dtype is spec._dtype and len(shape) == len(spec.shape)
+        if ok:
+            for i, d in spec._static:
+                if shape[i] != d:
+                    ok = False
+                    break
+        if not ok:
+            problem = spec.problem(value)
+            if problem is not None:
+                return problem
+        new[spec.output] = value
+        size += value.nbytes
+    return new, size
 
 
 @dataclass
@@ -150,13 +180,15 @@ class SessionStore:
         self._sessions.move_to_end(key)
         return dict(s.state)
 
-    def commit(self, key: SessionKey, state: dict[str, np.ndarray], now: float) -> list[tuple[Session, str]]:
+    def commit(self, key: SessionKey, state: dict[str, np.ndarray], now: float,
+               nbytes: int | None = None) -> list[tuple[Session, str]]:
         """Store the state a finished step produced, advance the step; the sessions ended by the budget.
 
-        The session itself ends (listed first) when its state alone passes the per-session limit.
+        The session itself ends (listed first) when its state alone passes the per-session limit. ``nbytes``:
+        the state's size when the caller already summed it (the engine does, as it checks each tensor).
         """
         s = self._sessions[key]
-        size = sum(int(v.nbytes) for v in state.values())
+        size = sum(int(v.nbytes) for v in state.values()) if nbytes is None else nbytes
         s.busy = 0
         s.last_used = now
         if size > self.limits.session_bytes or size > self.limits.state_budget:
