@@ -60,7 +60,7 @@ from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.replay import ReplayLog, decode_replay, encode_replay, replay_problem
 from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
 from bb_edge.engine.segments import Segment, split_segments
-from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec
+from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec, next_state
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
@@ -1286,24 +1286,24 @@ class Engine:
             return False
         prog = self.programs[key[0]]
         state = self.sessions.take(req.session, key[1], self.now)
+        values = req.values
         for name, spec in prog.state.items():
-            req.values[name] = state.get(spec.output, spec.initial()) if state else spec.initial()
+            value = state.get(spec.output)  # the zeros only at the first step (20 states a step for a decoder)
+            values[name] = spec.initial() if value is None else value
         req.injected = True
         return True
 
     def _commit_state(self, prog: InstalledProgram, req: _Request) -> None:
         assert req.session is not None
-        new: dict[str, np.ndarray] = {}
-        for spec in prog.state.values():
-            value = np.asarray(req.values[spec.output])
-            problem = spec.problem(value)
-            if problem is not None:  # never carry a state the next step cannot take: the session ends
-                req.injected = False
-                self._close_session(req.session, f"bad state: {problem}")
-                return
-            new[spec.output] = value
+        values = req.values
+        checked = next_state(prog.state.values(), values)
+        if isinstance(checked, str):  # never carry a state the next step cannot take: the session ends
+            req.injected = False
+            self._close_session(req.session, f"bad state: {checked}")
+            return
+        new, size = checked
         req.injected = False
-        for s, why in self.sessions.commit(req.session, new, self.now):
+        for s, why in self.sessions.commit(req.session, new, self.now, size):
             self._session_ended(s, why)
         live = self.sessions.get(req.session)
         if live is None or live.next_step >= self._rebuilding.get(req.session, 0):
@@ -1312,10 +1312,11 @@ class Engine:
         if live is not None and req.replay:  # a replay's outputs are every replayed row: never re-sent
             live.last_outputs = []
         elif live is not None:
-            outputs = self._step_outputs(prog, req.values)
+            outputs = self._step_outputs(prog, values)
             live.last_outputs = outputs
-            old = {spec.input: req.values[spec.input] for spec in prog.state.values()}
-            self._replicate(prog, live, old, outputs, req.step)
+            if self.standby and self.rebuild != "replay":  # else there is no stage group to send a delta to
+                old = {spec.input: values[spec.input] for spec in prog.state.values()}
+                self._replicate(prog, live, old, outputs, req.step)
         self._wake(req.session)
 
     def _wake(self, skey: SessionKey) -> None:

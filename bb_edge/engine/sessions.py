@@ -14,7 +14,9 @@ Pure data structure: no clock (``now`` is an argument), no I/O.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -37,19 +39,69 @@ class StateSpec:
     elem_type: int
     shape: tuple[int, ...]
 
+    @cached_property
+    def _dtype(self) -> np.dtype:
+        return np.dtype(CODE_TO_NUMPY[self.elem_type])
+
+    @cached_property
+    def _static(self) -> tuple[tuple[int, int], ...]:
+        """``(axis, size)`` of every static dim: what :meth:`problem` checks (once per state per step)."""
+        return tuple((i, d) for i, d in enumerate(self.shape) if d >= 0)
+
+    @cached_property
+    def _initial(self) -> np.ndarray:
+        zeros = np.zeros(tuple(0 if d < 0 else d for d in self.shape), dtype=self._dtype)
+        zeros.flags.writeable = False  # shared by every session's first step: nothing may write to it
+        return zeros
+
     def initial(self) -> np.ndarray:
-        """The state before the first step: zeros, dynamic dims 0."""
-        return np.zeros(tuple(0 if d < 0 else d for d in self.shape), dtype=CODE_TO_NUMPY[self.elem_type])
+        """The state before the first step: zeros, dynamic dims 0 (one read-only array, built once)."""
+        return self._initial
 
     def problem(self, value: np.ndarray) -> str | None:
         """Why ``value`` cannot be this state's next input (dtype, rank, a static dim), or None."""
-        want = CODE_TO_NUMPY[self.elem_type]
-        if value.dtype != want:
+        want = self._dtype
+        dtype = value.dtype
+        if dtype is not want and dtype != want:  # ``is``: numpy's builtin dtypes are singletons, the usual case
             return f"state {self.output!r} -> {self.input!r} is {value.dtype}, the input takes {want}"
-        if value.ndim != len(self.shape) or any(d >= 0 and d != v for d, v in zip(self.shape, value.shape)):
-            return (f"state {self.output!r} has shape {list(value.shape)}; {self.input!r} takes "
-                    f"{[d if d >= 0 else '?' for d in self.shape]}")
-        return None
+        shape = value.shape
+        if len(shape) == len(self.shape):
+            for i, d in self._static:  # a plain loop: this runs for every state of every step
+                if shape[i] != d:
+                    break
+            else:
+                return None
+        return (f"state {self.output!r} has shape {list(value.shape)}; {self.input!r} takes "
+                f"{[d if d >= 0 else '?' for d in self.shape]}")
+
+
+def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int] | str:
+    """The state a finished step carries to the next (output name -> tensor) and its bytes, or why one of the
+    state outputs in ``values`` cannot be its input (:meth:`StateSpec.problem`).
+
+    Why one loop here: it runs for every state of every step (20 for a 10-layer stage), right after the
+    backend ran, so the usual case (the dtype object itself, every static dim equal) stays inline.
+    """
+    new: dict[str, np.ndarray] = {}
+    size = 0
+    for spec in specs:
+        value = values[spec.output]
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        shape = value.shape
+        ok = value.dtype is spec._dtype and len(shape) == len(spec.shape)
+        if ok:
+            for i, d in spec._static:
+                if shape[i] != d:
+                    ok = False
+                    break
+        if not ok:
+            problem = spec.problem(value)
+            if problem is not None:
+                return problem
+        new[spec.output] = value
+        size += value.nbytes
+    return new, size
 
 
 @dataclass
@@ -128,13 +180,15 @@ class SessionStore:
         self._sessions.move_to_end(key)
         return dict(s.state)
 
-    def commit(self, key: SessionKey, state: dict[str, np.ndarray], now: float) -> list[tuple[Session, str]]:
+    def commit(self, key: SessionKey, state: dict[str, np.ndarray], now: float,
+               nbytes: int | None = None) -> list[tuple[Session, str]]:
         """Store the state a finished step produced, advance the step; the sessions ended by the budget.
 
-        The session itself ends (listed first) when its state alone passes the per-session limit.
+        The session itself ends (listed first) when its state alone passes the per-session limit. ``nbytes``:
+        the state's size when the caller already summed it (the engine does, as it checks each tensor).
         """
         s = self._sessions[key]
-        size = sum(int(v.nbytes) for v in state.values())
+        size = sum(int(v.nbytes) for v in state.values()) if nbytes is None else nbytes
         s.busy = 0
         s.last_used = now
         if size > self.limits.session_bytes or size > self.limits.state_budget:

@@ -27,6 +27,9 @@ FLOAT, UINT8, INT8, INT64 = 1, 2, 3, 7
 
 def code_of(dtype: np.dtype | type) -> int:
     """Return the wire dtype code of a numpy dtype; raise KeyError if it has none."""
+    code = NUMPY_TO_CODE.get(dtype)  # type: ignore[arg-type]  # a little-endian dtype: every envelope
+    if code is not None:
+        return code
     dt = np.dtype(dtype).newbyteorder("<") if np.dtype(dtype).itemsize > 1 else np.dtype(dtype)
     return NUMPY_TO_CODE[dt]
 

@@ -97,7 +97,10 @@ class Envelope:
     ) -> Envelope:
         """Build a data envelope around a numpy array (C-contiguous copy if needed)."""
         # ascontiguousarray turns a 0-d array into shape (1,): keep the rank (scalar edges, e.g. If's cond)
-        arr = np.ascontiguousarray(array).reshape(np.shape(array))
+        if type(array) is np.ndarray and array.flags.c_contiguous:  # a tensor a backend made: no view needed
+            arr = array
+        else:
+            arr = np.ascontiguousarray(array).reshape(np.shape(array))
         if arr.dtype.byteorder == ">":
             arr = arr.astype(arr.dtype.newbyteorder("<"))
         flags = 0
