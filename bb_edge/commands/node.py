@@ -11,6 +11,7 @@ are printed one per line as ``event <Type> key=value ...``.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
@@ -170,6 +171,10 @@ def _run(args: argparse.Namespace) -> int:
     if learn is not None and args.start_file:
         learn.wait_start(args.start_file, lambda: loop.stopping)  # the fleet's common start (bb-edge run)
     progress = _learning_progress(learn, loop, show, args)
+    # what start-up built (the program, its sessions, the imports) lives as long as the node: moved out of the
+    # collector's reach, a full collection no longer walks it (measured in an LLM stage: ~7 ms every ~200 tokens)
+    gc.collect()
+    gc.freeze()
     report = loop.run()
     if progress is not None:
         progress.final()
