@@ -33,7 +33,7 @@ import onnx
 
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_INT8, DT_INT16, DT_INT32, STORE_ARENA, Op, Tensor
-from bb_edge.bbrt.lower_qdq_move import MoveCtx
+from bb_edge.bbrt.lower_qdq_move import MoveCtx, tflite_operands
 from bb_edge.bbrt.quant import quantize_multiplier
 from bb_edge.bbrt.tflite_ref import (
     bilinear_table,
@@ -208,18 +208,8 @@ def lower_svdf(c: MoveCtx, node: onnx.NodeProto) -> None:
     a step and the next state back after it. TFLite's multipliers come from its float products of the scales
     (``s_x * s_wf / s_state`` and ``s_state * s_wt / s_y`` in float32, then QuantizeMultiplier in double).
     """
-    a = {x.name: onnx.helper.get_attribute_value(x) for x in node.attribute}
-    x = node.input[0]
-    if x not in c.qidx:
-        raise c.refuse(node, f"input {x!r} is not an int8 tensor of the program")
+    a, x, (wf, wt, bias) = tflite_operands(c, node, "weights and bias")
     f32 = np.float32
-    if c.L.qparams[x] != (float(f32(a["x_scale"])), int(a["x_zero_point"])):
-        raise c.refuse(node, f"{x!r} has parameters {c.L.qparams[x]}, the node says "
-                       f"{(a['x_scale'], a['x_zero_point'])}")
-    try:
-        wf, wt, bias = (np.asarray(c.init[n]) for n in node.input[1:4])
-    except KeyError as e:
-        raise c.refuse(node, f"weights and bias must be constants ({e})") from e
     if wf.dtype != np.int8 or wt.dtype != np.int16 or bias.dtype != np.int32 or wf.ndim != 2 or wt.ndim != 2:
         raise c.refuse(node, "weights_feature int8 [F, I], weights_time int16 [F, M], bias int32 [U]")
     rank, (n_f, n_m) = int(a["rank"]), wt.shape

@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 
 from bb_edge.bbrt.format import DT_INT8, DT_INT16, DT_INT32, STORE_ARENA, Op, Tensor
-from bb_edge.bbrt.lower_qdq_move import MoveCtx
+from bb_edge.bbrt.lower_qdq_move import MoveCtx, tflite_operands
 from bb_edge.bbrt.quant import quantize_multiplier
 
 #: LSTM_I8's parameter vector Q (firmware/src/bbrt_kernels.c): 8 gate multipliers, then these
@@ -48,18 +48,7 @@ def scratch_values(batch: int, cells: int) -> int:
 
 def lower_lstm(c: MoveCtx, node: onnx.NodeProto) -> None:
     """``Lstm`` -> one LSTM_I8 op (inputs X, Wx, Wh, bias, Q; outputs Y and the scratch)."""
-    a = {x.name: onnx.helper.get_attribute_value(x) for x in node.attribute}
-    x = node.input[0]
-    if x not in c.qidx:
-        raise c.refuse(node, f"input {x!r} is not an int8 tensor of the program")
-    f32 = np.float32
-    if c.L.qparams[x] != (float(f32(a["x_scale"])), int(a["x_zero_point"])):
-        raise c.refuse(node, f"{x!r} has parameters {c.L.qparams[x]}, the node says "
-                       f"{(a['x_scale'], a['x_zero_point'])}")
-    try:
-        wx, wh, bias = (np.asarray(c.init[n]) for n in node.input[1:4])
-    except KeyError as e:
-        raise c.refuse(node, f"weights and biases must be constants ({e})") from e
+    a, x, (wx, wh, bias) = tflite_operands(c, node, "weights and biases")
     q = lstm_q(a)
     xs = tuple(int(d) for d in c.B.tensors[c.qidx[x]].shape)
     if wx.dtype != np.int8 or wh.dtype != np.int8 or bias.dtype != np.int32:

@@ -230,3 +230,21 @@ def gathered(c: MoveCtx, node: onnx.NodeProto, x: str, tables: list[np.ndarray],
     tab = c.B.const(f"{node.name}__gather_tab", gather_table(tables), DT_INT32)
     c.B.op(Op.GATHER_AXES, [c.qidx[x], tab], [y], [int(fill)], f"{node.name}__gather")
     return int(y)
+
+
+def tflite_operands(c: MoveCtx, node: onnx.NodeProto,
+                    constants: str) -> tuple[dict[str, Any], str, tuple[np.ndarray, ...]]:
+    """A TFLite translator node's (``bb.tflite``: Svdf, Lstm) attributes, its int8 input ``X`` checked against
+    the program's parameters for it, and its inputs 1-3 as constants (``constants`` names them in the refusal)."""
+    a = {x.name: onnx.helper.get_attribute_value(x) for x in node.attribute}
+    x = node.input[0]
+    if x not in c.qidx:
+        raise c.refuse(node, f"input {x!r} is not an int8 tensor of the program")
+    if c.L.qparams[x] != (float(np.float32(a["x_scale"])), int(a["x_zero_point"])):
+        raise c.refuse(node, f"{x!r} has parameters {c.L.qparams[x]}, the node says "
+                       f"{(a['x_scale'], a['x_zero_point'])}")
+    try:
+        arrays = tuple(np.asarray(c.init[n]) for n in node.input[1:4])
+    except KeyError as e:
+        raise c.refuse(node, f"{constants} must be constants ({e})") from e
+    return a, x, arrays
