@@ -493,7 +493,9 @@ class MqttTransport:
         or a lost connection is left to paho's loop, which handles it outside any callback.
         """
         c = self.client
-        out = c._out_packet  # paho 2.x's queue of outbound packets
+        out = getattr(c, "_out_packet", None)  # paho 2.x's queue of outbound packets
+        if out is None or not hasattr(c, "_sock_send"):  # another paho: its own loop writes it, as before
+            return
         written = False
         while out:
             packet = out[0]
