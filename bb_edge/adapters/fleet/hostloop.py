@@ -741,6 +741,7 @@ class HostEndpoint:
             return self.session.failure(request_id)
 
     def _settled(self, request_id: int) -> bool:
+        """Whether every output of ``request_id`` arrived or it failed (the caller holds ``_cond``)."""
         return self.session.done(request_id) or self.session.failure(request_id) is not None
 
     def when_done(self, request_id: int, fn: Callable[[], None]) -> None:
@@ -765,7 +766,7 @@ class HostEndpoint:
         with self._cond:
             while True:
                 for rid in request_ids:
-                    if self.session.done(rid) or self.session.failure(rid) is not None:
+                    if self._settled(rid):
                         return rid
                 left = deadline - time.monotonic()
                 if left <= 0:
