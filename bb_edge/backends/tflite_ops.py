@@ -8,7 +8,7 @@ doubling high multiply, then rounding divide by a power of two: two roundings, t
 int16 saturation into the newest state column, the state shift, the int16 time dot, the rank reduction
 and bias with int32 wrap-around, the output requantization and the int8 clamp. Every division is of a
 multiple of its power of two (floor division spelled as ``(v - Mod(v, 2^k)) / 2^k``), exact in any
-backend; the multipliers are those of the bbrt lowering (:func:`bb_edge.bbrt.quant.quantize_multiplier`
+backend; the multipliers are those of the bbrt lowering (:func:`bb_edge.bbrt.quant.svdf_multipliers`
 of TFLite's float32 scale products).
 """
 
@@ -20,8 +20,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from bb_edge.bbrt.quant import quantize_multiplier
-from bb_edge.tflite.svdf import DOMAIN
+from bb_edge.bbrt.quant import svdf_multipliers
+from bb_edge.tflite.svdf import DOMAIN, is_svdf
 
 I64 = TensorProto.INT64
 
@@ -98,10 +98,7 @@ def _svdf_nodes(node: onnx.NodeProto, inits: dict[str, np.ndarray]) -> tuple[lis
     wf, wt, bias = inits[wf_n].astype(np.int64), inits[wt_n].astype(np.int64), inits[b_n].astype(np.int64)
     n_f, n_m = wt.shape
     rank = int(a["rank"])
-    f32 = np.float32
-    ss = f32(a["state_scale"])  # the lowering's float32 products (bb_edge/bbrt/lower_qdq_arith.lower_svdf)
-    m1 = quantize_multiplier(float(f32(f32(a["x_scale"]) * f32(a["wf_scale"])) / ss))
-    m2 = quantize_multiplier(float(f32(ss * f32(a["wt_scale"])) / f32(a["y_scale"])))
+    m1, m2 = svdf_multipliers(a)  # the bbrt lowering's (bb_edge/bbrt/lower_qdq_arith.lower_svdf)
     g = _G(node.name or y)
     xi = g.op("Sub", [g.op("Cast", [x], to=I64), g.c(int(a["x_zero_point"]))])
     dot = g.op("MatMul", [xi, g.c(np.ascontiguousarray(wf.T), "wf")])  # [B, F]
@@ -120,7 +117,7 @@ def _svdf_nodes(node: onnx.NodeProto, inits: dict[str, np.ndarray]) -> tuple[lis
 
 def has_svdf(model: onnx.ModelProto) -> bool:
     """Whether ``model`` holds a translator ``Svdf`` node."""
-    return any(n.op_type == "Svdf" and n.domain == DOMAIN for n in model.graph.node)
+    return any(is_svdf(n) for n in model.graph.node)
 
 
 def expand_svdf(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -135,7 +132,7 @@ def expand_svdf(model: onnx.ModelProto) -> onnx.ModelProto:
     nodes: list[onnx.NodeProto] = []
     replaced: set[str] = set()
     for n in g.node:
-        if n.op_type == "Svdf" and n.domain == DOMAIN and len(n.input) == 5 and len(n.output) == 2:
+        if is_svdf(n) and len(n.input) == 5 and len(n.output) == 2:
             ns, cs = _svdf_nodes(n, inits)
             nodes.extend(ns)
             g.initializer.extend(cs)

@@ -34,7 +34,7 @@ import onnx
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.format import DT_INT8, DT_INT16, DT_INT32, STORE_ARENA, Op, Tensor
 from bb_edge.bbrt.lower_qdq_move import MoveCtx, tflite_operands
-from bb_edge.bbrt.quant import quantize_multiplier
+from bb_edge.bbrt.quant import quantize_multiplier, svdf_multipliers
 from bb_edge.bbrt.tflite_ref import (
     bilinear_table,
     float_table,
@@ -218,8 +218,7 @@ def lower_svdf(c: MoveCtx, node: onnx.NodeProto) -> None:
         raise c.refuse(node, f"rank {rank}, input {list(xs)}, weights {list(wf.shape)} and {list(wt.shape)}, bias "
                        f"{list(bias.shape)}")
     ss = f32(a["state_scale"])
-    m1 = quantize_multiplier(float(f32(f32(a["x_scale"]) * f32(a["wf_scale"])) / ss))
-    m2 = quantize_multiplier(float(f32(ss * f32(a["wt_scale"])) / f32(a["y_scale"])))
+    m1, m2 = svdf_multipliers(a)
     name, sh = node.name, (int(xs[0]), n_f * n_m)
     s_in = c.B.add(Tensor(f"{name}__state", DT_INT16, sh, STORE_ARENA, scale=float(ss), zero_point=0))
     s_out = c.B.add(Tensor(f"{name}__state_next", DT_INT16, sh, STORE_ARENA, scale=float(ss), zero_point=0))

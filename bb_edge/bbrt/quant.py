@@ -30,6 +30,15 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     return m, exp
 
 
+
+def svdf_multipliers(attrs: dict[str, float]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """TFLite's two SVDF multipliers from the translator's ``Svdf`` scales: ``s_x * s_wf / s_state`` and
+    ``s_state * s_wt / s_y``, each product in float32 as TFLite forms it, then :func:`quantize_multiplier`."""
+    f32 = np.float32
+    ss = f32(attrs["state_scale"])
+    return (quantize_multiplier(float(f32(f32(attrs["x_scale"]) * f32(attrs["wf_scale"])) / ss)),
+            quantize_multiplier(float(f32(ss * f32(attrs["wt_scale"])) / f32(attrs["y_scale"]))))
+
 def per_channel_weights(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric per-channel int8 weights: (int8 weights, float32 scales along axis)."""
     w = np.asarray(w, np.float32)

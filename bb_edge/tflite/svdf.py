@@ -102,7 +102,8 @@ def _svdf(b: _Builder, op: TflOp) -> None:
 SVDF_HANDLERS = {"SVDF": _svdf}
 
 
-def _is_svdf(n: onnx.NodeProto) -> bool:
+def is_svdf(n: onnx.NodeProto) -> bool:
+    """Whether ``n`` is the translator's ``Svdf`` (domain :data:`DOMAIN`)."""
     return n.op_type == "Svdf" and n.domain == DOMAIN
 
 
@@ -119,7 +120,7 @@ def expose_state(model: onnx.ModelProto) -> onnx.ModelProto:
     taken |= {o for n in g.node for o in n.output}
     pairs: list[str] = []
     for n in g.node:
-        if not _is_svdf(n) or len(n.input) != 4:
+        if not is_svdf(n) or len(n.input) != 4:
             continue
         a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
         base = a["state"].decode() if isinstance(a.get("state"), bytes) else f"{n.output[0]}_state"
@@ -155,16 +156,18 @@ def internal_state(model: onnx.ModelProto, state: list[tuple[str, str]]) -> tupl
     """
     g = model.graph
     ins, outs = {v.name for v in g.input}, {v.name for v in g.output}
-    own = [n for n in g.node if _is_svdf(n) and len(n.input) == 5 and n.input[4] in ins and len(n.output) == 2
-           and n.output[1] in outs]
-    if not own:
+
+    def exposed(n: onnx.NodeProto) -> bool:  # an Svdf with its state as a graph input/output pair
+        return is_svdf(n) and len(n.input) == 5 and n.input[4] in ins and len(n.output) == 2 and n.output[1] in outs
+
+    if not any(exposed(n) for n in g.node):
         return model, state
     m = onnx.ModelProto()
     m.CopyFrom(model)
     drop_in: set[str] = set()
     drop_out: set[str] = set()
     for n in m.graph.node:
-        if _is_svdf(n) and len(n.input) == 5 and n.input[4] in ins and len(n.output) == 2 and n.output[1] in outs:
+        if exposed(n):
             drop_in.add(n.input[4])
             drop_out.add(n.output[1])
             del n.input[4]
