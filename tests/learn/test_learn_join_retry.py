@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -26,11 +24,10 @@ from pathlib import Path
 import pytest
 
 from bb_edge.adapters.learn.fleet import run_learning_fleet
-from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 from bb_edge.deployment.manifest import load_deployment
 from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire.topics import Topics
-from tests.support.broker import stop_broker
+from tests.support.broker import start_broker, stop_broker
 from tests.support.processes import node_pid
 
 CLIENTS = 6
@@ -67,22 +64,9 @@ class _Filler:
 @pytest.fixture
 def small_queue_url(tmp_path: Path) -> Iterator[str]:
     """A real Mosquitto (anonymous, loopback) holding INFLIGHT messages in flight and QUEUE queued per client."""
-    port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                    f"max_inflight_messages {INFLIGHT}\nmax_queued_messages {QUEUE}\n")
-    proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc, url = start_broker(tmp_path, f"max_inflight_messages {INFLIGHT}\nmax_queued_messages {QUEUE}\n")
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "mosquitto did not start"
-                time.sleep(0.05)
-        yield f"mqtt://127.0.0.1:{port}"
+        yield url
     finally:
         stop_broker(proc)
 

@@ -18,12 +18,13 @@ import pytest
 from bb_edge.adapters.ops.broker import free_port, mosquitto_binary
 
 
-def start_broker(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """A real Mosquitto (anonymous, loopback, a free port) and its URL; the caller stops it by pid."""
+def start_broker(directory: Path, extra: str = "") -> tuple[subprocess.Popen[bytes], str]:
+    """A real Mosquitto (anonymous, loopback, a free port; ``extra``: more mosquitto.conf lines) and its URL;
+    the caller stops it by pid."""
     port = free_port()
     directory.mkdir(parents=True, exist_ok=True)
     conf = directory / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n{extra}")
     proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
