@@ -158,7 +158,7 @@ def table(res: dict[str, dict[str, object]], tflm: dict[str, baseline.Figures]) 
         else:
             print(f"| {name} | TFLM+CMSIS-NN (core {baseline.OPT}, kernels {baseline.KERNEL_OPT}) | {t.insns:,.0f} "
                   f"| {t.arena:,} | {t.ram:,} | {t.code:,} | {t.flash:,} | |")
-        print(f"| {name} | bbrt (SMLAD -Os; portable {r['portable']:,.0f}) | {r['insns']:,.0f} "
+        print(f"| {name} | bbrt (SMLAD, kernels -O2; portable {r['portable']:,.0f}) | {r['insns']:,.0f} "
               f"| {r['arena']:,} (bound {r['bound']:,}) | {r['ram']:,} | {r['code']:,} | {r['flash']:,} "
               f"| {r['slow']} ({r['slow_share']:.0%}) |")
         if isinstance(p, dict):
