@@ -52,6 +52,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench" / "llamacpp"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import rpc_kill as _rpc_kill  # noqa: E402  (bench/llamacpp/rpc_kill.py)
 
@@ -388,10 +389,27 @@ def main() -> None:
                 subprocess.run(["bash", str(ROOT / "bench" / "llamacpp" / "build.sh")], check=True)
             more, details["llamacpp"] = llamacpp_rows(len(prompt), a.tokens, a.reps, gguf)
             rows += more
+        details["floor"] = transport_floor()
         load_end = os.getloadavg()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(rows, details, prompt, a, load, load_end)
+
+
+def transport_floor(rounds: int = 300) -> dict[str, float]:
+    """Median ms of one token's ring of hops with plain paho and no compute (bench/llm_hop_floor.py), 2 and 3
+    nodes: what any paho-over-Mosquitto split spends per token before its stages compute."""
+    import statistics
+
+    from llm_hop_floor import ring
+
+    from bb_edge.adapters.ops.broker import Broker, write_broker_files
+
+    out = {}
+    with tempfile.TemporaryDirectory() as d, Broker(write_broker_files(d, None, persistence=False)) as broker:
+        for n in (2, 3):
+            out[str(n)] = 1e3 * statistics.median(ring(broker.port, n, rounds, 1224, 1))
+    return out
 
 
 def report(rows: list[Row], details: dict[str, Any], prompt: list[int], a: argparse.Namespace,
@@ -416,6 +434,12 @@ def report(rows: list[Row], details: dict[str, Any], prompt: list[int], a: argpa
           "state + the PUBACK of the step it received)")
     print("llama.cpp RPC bytes/token/hop: each rpc-server's TCP bytes sent (s) / received (r) per decoded token; "
           "RSS: the llama-bench host process, then each rpc-server")
+    floor = details.get("floor", {})
+    for n, ms in sorted(floor.items()):
+        # the stages' compute is about the single session's (measured: equal within 3% in one process)
+        best = (1000 / rows[0].rate) / (1000 / rows[0].rate + ms)
+        print(f"transport floor, {n} nodes: a plain paho ring of {int(n) + 1} hops of 1224 bytes, no compute, "
+              f"{ms:.2f} ms per token: a split at single's compute + this floor would be {best:.2f}x")
     print("goals:")
     by = {r.system: r for r in rows}
     b3 = by.get("bb-edge 3 nodes, MQTT processes")

@@ -125,12 +125,23 @@ def install() -> None:
         _recs.append(("poll", t, _now(), "", len(out), 0))
         return out
 
+    from bb_edge.backends import ort as bbort
+
+    orig_run = bbort.OrtSegment.run
+
+    def ort_run(self: Any, inputs: Any) -> Any:
+        t, c = _now(), time.thread_time_ns()
+        out = orig_run(self, inputs)
+        _recs.append(("ort", t, _now(), "", time.thread_time_ns() - c, 0))
+        return out
+
     pc.Client._sock_send = _sock_send  # type: ignore[method-assign]
     pc.Client._sock_recv = _sock_recv  # type: ignore[method-assign]
     pc.Client.publish = publish  # type: ignore[method-assign]
     pc.select = _Sel()  # type: ignore[attr-defined]
     bbmqtt.MqttTransport._on_message = _on_message  # type: ignore[method-assign]
     Engine.poll = poll  # type: ignore[method-assign]
+    bbort.OrtSegment.run = ort_run  # type: ignore[method-assign]
 
     from bb_edge.adapters.fleet import generation
 

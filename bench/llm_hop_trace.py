@@ -173,6 +173,11 @@ def main() -> None:
     print(f"{a.nodes} nodes, {a.tokens} tokens x {a.reps}, {len(rids)} decode steps; load average "
           f"{load0[0]:.1f} -> {load1[0]:.1f} ({os.cpu_count()} cores); decode tok/s per rep "
           f"{', '.join(f'{r:.1f}' for r in rates)}; ms/token median {1000 / statistics.median(rates):.2f}")
+    for proc in dep.node_names:  # ONNX Runtime's run alone: wall vs the thread's CPU (the gap is waiting for a core)
+        runs = [r for r in recs.get(proc, []) if r[0] == "ort"][-len(rids):]
+        if runs:
+            st[f"{proc} ORT run wall"] = [(int(r[2]) - int(r[1])) / 1e3 for r in runs]
+            st[f"{proc} ORT run thread CPU"] = [int(r[4]) / 1e3 for r in runs]
     print(f"{'stage':40s} {'median us':>10s} {'p90 us':>9s} {'n':>5s}")
     for k, v in st.items():
         v = sorted(v)
