@@ -843,6 +843,10 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
     }
 }
 
+#if defined(BBRT_KERNELS_MVE)
+#include "mve/bbrt_conv_mve.h" /* mve_conv_im2col */
+#endif
+
 #if defined(BBRT_KERNELS_DSP)
 #define BBRT_IM2COL_KK 16u /* kernels of up to this many taps (KH x KW) widen interior pairs directly */
 /* output pixels p and p + 1 in one output row, both windows inside the image: 1, and *ia = the offset of
@@ -876,6 +880,10 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #endif
     int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
+#if defined(BBRT_KERNELS_MVE)
+    mve_conv_im2col(c, o); /* mve/bbrt_conv_mve.h */
+    return;
+#endif
 #if defined(BBRT_KERNELS_DSP)
     const uint32_t P4 = (P + 3u) & ~3u; /* words of a widened pair */
     const int wide = 5u * P4 <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
@@ -1014,9 +1022,6 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                                            amax);
                         }
                     }
-#elif defined(BBRT_KERNELS_MVE)
-                    im2col_patch(c, xg, p / OW, p % OW, col);
-                    mve_im2col_channels(col, c->w, P, base, rq, oc0, oc1, op, OHW, zy, amin, amax);
 #else
                     im2col_patch(c, xg, p / OW, p % OW, col);
                     for (oc = oc0; oc < oc1; oc++) {

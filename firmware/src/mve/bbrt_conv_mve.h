@@ -1,0 +1,131 @@
+/* Helium form of the im2col conv (conv_im2col_i8): included by bbrt_kernels.c after im2col_patch (MVE
+ * builds, see bbrt_mve.h), which calls mve_conv_im2col instead of its portable loops.
+ *
+ * Per block of up to BBRT_IM2COL_OC output channels the per-channel constants are computed once: the bias
+ * with the input zero point folded in, and the requantization as three vectors (multiplier, a left shift
+ * and a rounding right shift; mve_rq_split). Per output pixel the patch is gathered once (im2col_patch),
+ * then every 4 channels are one pass of 4 VMLADAVs per 16 patch bytes (the weight rows are contiguous),
+ * requantized as a vector and stored with one byte scatter (NCHW output: channels OHW bytes apart).
+ *
+ * The requantization, for mbqm(x, m, sh) (sh clamped to [-31, 30], t = 31 - sh) and m >= 0:
+ *   r = VRSHL(VQDMULH(VQSHL(x, L), m), R), L = max(sh + 1, 0), R = min(sh, -1).
+ * sh <= -1 (L = 0, R = sh): VQDMULH = floor(x m / 2^31) (it saturates only for m = -2^31), and a rounding
+ * right shift by -sh of a floor is floor((x m + 2^(30 - sh)) / 2^(31 - sh)) = mbqm (nested floors of
+ * power-of-two divisions compose). sh >= 0 (L = sh + 1, R = -1): with x' = x 2^(sh+1) exact, the same
+ * identity gives (x' m + 2^31) >> 32 = (x m + 2^(30 - sh)) >> (31 - sh) = mbqm. When VQSHL saturates,
+ * |x 2^(sh+1)| >= 2^31 - 1, so |mbqm| >= m / 4 - 1 and the vector result (about m / 2) have the same sign
+ * and both reach +-127 after + zy for m >= 2^9 (mve_rq_ok1): the int8 bytes agree. |r| <= 2^30, so + zy
+ * never overflows and mbqm's +-(2^30 - 1) clamp never shows through the int8 clamp. Blocks with a
+ * channel mve_rq_ok1 refuses (m < 0, or 0 < m < 2^9 with sh >= 0) run the scalar mbqm. */
+#ifndef BBRT_CONV_MVE_H
+#define BBRT_CONV_MVE_H
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O2") /* as bbrt_mve.h */
+#endif
+
+/* the VQSHL / VRSHL amounts of one channel (see above) */
+static void mve_rq_split(int32_t shift, int32_t *L, int32_t *R) {
+    int32_t sh = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+    *L = sh + 1 > 0 ? sh + 1 : 0;
+    *R = sh < -1 ? sh : -1;
+}
+
+/* per-channel constants of one block: bias (zero point folded), multiplier, VQSHL and VRSHL amounts */
+typedef struct {
+    int32_t base[BBRT_IM2COL_OC], m[BBRT_IM2COL_OC], L[BBRT_IM2COL_OC], R[BBRT_IM2COL_OC];
+    uint8_t ok[BBRT_IM2COL_OC / 4u]; /* every channel of the 4-block passes mve_rq_ok1 */
+} mve_blk_t;
+
+/* o[j * OHW] for the nb 4-channel blocks of one patch (weights w: 4 nb rows of P bytes) */
+BBRT_NOINLINE static void mve_conv_px(const mve_blk_t *bk, const int8_t *col, const int8_t *w, uint32_t P, uint32_t nb,
+                                      const int32_t *rq, int8_t *op, uint32_t OHW, int32_t zy, int32_t lo,
+                                      int32_t hi) {
+    const uint32x4_t oo = vmulq_n_u32(vidupq_n_u32(0u, 1), OHW);
+    const mve_pred16_t pt = vctp8q(P & 15u);
+    const int32x4_t lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    uint32_t b, i;
+    for (b = 0; b < nb; b++, w += 4u * P, op += 4u * OHW, rq += 8) {
+        const int8_t *x = col, *w0 = w, *w1 = w + P, *w2 = w1 + P, *w3 = w2 + P;
+        const uint32_t j = 4u * b;
+        int32_t a0 = bk->base[j], a1 = bk->base[j + 1u], a2 = bk->base[j + 2u], a3 = bk->base[j + 3u];
+        for (i = P >> 4; i; i--) {
+            int8x16_t xv = vld1q_s8(x);
+            a0 = vmladavaq_s8(a0, xv, vld1q_s8(w0));
+            a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1));
+            a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2));
+            a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3));
+            x += 16;
+            w0 += 16;
+            w1 += 16;
+            w2 += 16;
+            w3 += 16;
+        }
+        if (P & 15u) { /* zeroing loads: nothing past the rows is read, zero lanes add 0 */
+            int8x16_t xv = vldrbq_z_s8(x, pt);
+            a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w0, pt));
+            a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1, pt));
+            a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2, pt));
+            a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3, pt));
+        }
+        if (bk->ok[b]) {
+            int32x4_t v = vdupq_n_s32(a0);
+            v = vsetq_lane_s32(a1, v, 1);
+            v = vsetq_lane_s32(a2, v, 2);
+            v = vsetq_lane_s32(a3, v, 3);
+            v = vrshlq_s32(vqdmulhq_s32(vqshlq_s32(v, vld1q_s32(bk->L + j)), vld1q_s32(bk->m + j)),
+                           vld1q_s32(bk->R + j));
+            v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), lov), hiv);
+            vstrbq_scatter_offset_s32(op, oo, v);
+        } else {
+            op[0] = sat8(mbqm(a0, rq[0], rq[1]) + zy, lo, hi);
+            op[OHW] = sat8(mbqm(a1, rq[2], rq[3]) + zy, lo, hi);
+            op[2u * OHW] = sat8(mbqm(a2, rq[4], rq[5]) + zy, lo, hi);
+            op[3u * OHW] = sat8(mbqm(a3, rq[6], rq[7]) + zy, lo, hi);
+        }
+    }
+}
+
+/* conv_im2col_i8 with the Helium channel loop (the same integers, see above) */
+static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    const uint32_t P = g->Cg * g->KH * g->KW, OHW = g->OH * g->OW, OW = g->OW;
+    const int32_t *rq = c->rq;
+    uint32_t buf[BBRT_IM2COL_MAX / 4u];
+    int8_t *col = (int8_t *)buf;
+    mve_blk_t bk;
+    uint32_t n, gi, oc0, oc, p;
+    for (gi = 0; gi < g->G; gi++)
+        for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
+            const uint32_t oc1 = oc0 + BBRT_IM2COL_OC < (gi + 1u) * g->Mg ? oc0 + BBRT_IM2COL_OC : (gi + 1u) * g->Mg;
+            const uint32_t nb = (oc1 - oc0) / 4u;
+            for (oc = oc0; oc < oc1; oc++) {
+                const uint32_t i = oc - oc0;
+                bk.base[i] = c->b[oc] - c->zx * mve_sum_i8(c->w + (size_t)oc * P, P);
+                bk.m[i] = rq[2u * oc];
+                mve_rq_split(rq[2u * oc + 1u], &bk.L[i], &bk.R[i]);
+            }
+            for (oc = 0; oc < nb; oc++) bk.ok[oc] = (uint8_t)mve_rq_ok4(rq + 2u * (oc0 + 4u * oc));
+            for (n = 0; n < g->N; n++) {
+                const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
+                int8_t *on = o + (size_t)n * g->M * OHW;
+                for (p = 0; p < OHW; p++) {
+                    int8_t *op = on + p;
+                    im2col_patch(c, xg, p / OW, p % OW, col);
+                    mve_conv_px(&bk, col, c->w + (size_t)oc0 * P, P, nb, rq + 2u * oc0, op + (size_t)oc0 * OHW, OHW,
+                                c->zy, c->amin, c->amax);
+                    for (oc = oc0 + 4u * nb; oc < oc1; oc++) {
+                        int32_t a = bk.base[oc - oc0] + mve_dot_i8(col, c->w + (size_t)oc * P, P);
+                        op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + c->zy, c->amin, c->amax);
+                    }
+                }
+            }
+        }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+#endif /* BBRT_CONV_MVE_H */
