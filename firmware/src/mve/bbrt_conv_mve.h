@@ -87,6 +87,34 @@ BBRT_NOINLINE static void mve_conv_px(const mve_blk_t *bk, const int8_t *col, co
     }
 }
 
+#define BBRT_MVE_TAPS 768u /* patches of up to this many bytes take gathered patches (stack: 2 bytes each) */
+
+/* cp[t] = xp[off[t]] for t < P: a patch whose window is inside the image, 8 bytes per byte gather */
+static void mve_patch_gather(int8_t *cp, const int8_t *xp, const uint16_t *off, uint32_t P) {
+    uint32_t i;
+    for (i = P >> 3; i; i--, cp += 8, off += 8) vstrbq_s16(cp, vldrbq_gather_offset_s16(xp, vld1q_u16(off)));
+    if (P & 7u) {
+        mve_pred16_t p = vctp16q(P & 7u);
+        vstrbq_p_s16(cp, vldrbq_gather_offset_z_s16(xp, vldrhq_z_u16(off, p), p), p);
+    }
+}
+
+/* off[t] = the offset of patch element t (ic, ky, kx) from the window's corner; 0 when the patch is longer
+ * than BBRT_MVE_TAPS or an offset does not fit 16 bits (im2col_patch then) */
+static int mve_patch_offsets(const conv_geo_t *g, uint16_t *off) {
+    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK;
+    uint32_t t;
+    if (P > BBRT_MVE_TAPS ||
+        (uint64_t)(g->Cg - 1u) * g->sC + (uint64_t)(g->KH - 1u) * (uint32_t)g->dh * g->sH +
+                (uint64_t)(g->KW - 1u) * (uint32_t)g->dw * g->sW > 65535u)
+        return 0;
+    for (t = 0; t < P; t++) {
+        const uint32_t r = t % KK;
+        off[t] = (uint16_t)(t / KK * g->sC + r / g->KW * (uint32_t)g->dh * g->sH + r % g->KW * (uint32_t)g->dw * g->sW);
+    }
+    return 1;
+}
+
 /* conv_im2col_i8 with the Helium channel loop (the same integers, see above) */
 static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
@@ -94,6 +122,8 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
     const int32_t *rq = c->rq;
     uint32_t buf[BBRT_IM2COL_MAX / 4u];
     int8_t *col = (int8_t *)buf;
+    uint16_t off[BBRT_MVE_TAPS];
+    const int gather = mve_patch_offsets(g, off);
     mve_blk_t bk;
     uint32_t n, gi, oc0, oc, p;
     for (gi = 0; gi < g->G; gi++)
@@ -112,7 +142,13 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
                 int8_t *on = o + (size_t)n * g->M * OHW;
                 for (p = 0; p < OHW; p++) {
                     int8_t *op = on + p;
-                    im2col_patch(c, xg, p / OW, p % OW, col);
+                    const uint32_t oy = p / OW, ox = p % OW;
+                    const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
+                    if (gather && iy0 >= 0 && ix0 >= 0 && iy0 + (int32_t)(g->KH - 1u) * g->dh < (int32_t)g->H &&
+                        ix0 + (int32_t)(g->KW - 1u) * g->dw < (int32_t)g->W)
+                        mve_patch_gather(col, xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW, off, P);
+                    else
+                        im2col_patch(c, xg, oy, ox, col);
                     mve_conv_px(&bk, col, c->w + (size_t)oc0 * P, P, nb, rq + 2u * oc0, op + (size_t)oc0 * OHW, OHW,
                                 c->zy, c->amin, c->amax);
                     for (oc = oc0 + 4u * nb; oc < oc1; oc++) {
