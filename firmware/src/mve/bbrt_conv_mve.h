@@ -36,6 +36,7 @@ static void mve_rq_split(int32_t shift, int32_t *L, int32_t *R) {
 typedef struct {
     int32_t base[BBRT_IM2COL_OC], m[BBRT_IM2COL_OC], L[BBRT_IM2COL_OC], R[BBRT_IM2COL_OC];
     uint8_t ok[BBRT_IM2COL_OC / 4u]; /* every channel of the 4-block passes mve_rq_ok1 */
+    uint8_t okc[BBRT_IM2COL_OC];     /* the channel passes mve_rq_ok1 */
 } mve_blk_t;
 
 /* o[j * OHW] for the nb 4-channel blocks of one patch (weights w: 4 nb rows of P bytes) */
@@ -87,7 +88,90 @@ BBRT_NOINLINE static void mve_conv_px(const mve_blk_t *bk, const int8_t *col, co
     }
 }
 
+/* o[0..3] = the requantized a0..a3 of channel j (4 adjacent output pixels: contiguous in NCHW) */
+static inline void mve_rq_px4(int8_t *o, int32_t a0, int32_t a1, int32_t a2, int32_t a3, const mve_blk_t *bk, uint32_t j,
+                              const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
+    if (bk->okc[j]) {
+        int32x4_t v = vdupq_n_s32(a0);
+        v = vsetq_lane_s32(a1, v, 1);
+        v = vsetq_lane_s32(a2, v, 2);
+        v = vsetq_lane_s32(a3, v, 3);
+        v = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(v, bk->L[j]), bk->m[j]), bk->R[j]);
+        vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), vdupq_n_s32(lo)), vdupq_n_s32(hi)));
+    } else {
+        const int32_t m = rq[2u * j], sh = rq[2u * j + 1u];
+        o[0] = sat8(mbqm(a0, m, sh) + zy, lo, hi);
+        o[1] = sat8(mbqm(a1, m, sh) + zy, lo, hi);
+        o[2] = sat8(mbqm(a2, m, sh) + zy, lo, hi);
+        o[3] = sat8(mbqm(a3, m, sh) + zy, lo, hi);
+    }
+}
+
+/* 4 adjacent output pixels at once: col holds their patches interleaved 16 bytes at a time (bytes 16 k ..
+ * 16 k + 15 of patch i at 64 k + 16 i), so one pointer with immediate offsets reads all four; channels in
+ * pairs, 8 VMLADAVs per 2 weight and 4 patch loads (one channel at a time measured 8% more instructions
+ * on ResNet-8). o: the first channel's 4 outputs, channel j at j OHW. */
+BBRT_NOINLINE static void mve_conv_quad(const mve_blk_t *bk, const int8_t *col, const int8_t *w, uint32_t P,
+                                        uint32_t noc, const int32_t *rq, int8_t *o, uint32_t OHW, int32_t zy,
+                                        int32_t lo, int32_t hi) {
+    const mve_pred16_t pt = vctp8q(P & 15u);
+    uint32_t j, i;
+    for (j = 0; j + 2u <= noc; j += 2u, w += 2u * P, o += 2u * OHW) {
+        const int8_t *x = col, *w0 = w, *w1 = w + P;
+        int32_t a0 = bk->base[j], a1 = a0, a2 = a0, a3 = a0;
+        int32_t b0 = bk->base[j + 1u], b1 = b0, b2 = b0, b3 = b0;
+        for (i = P >> 4; i; i--, x += 64, w0 += 16, w1 += 16) {
+            int8x16_t u = vld1q_s8(w0), v = vld1q_s8(w1), x0 = vld1q_s8(x), x1 = vld1q_s8(x + 16);
+            a0 = vmladavaq_s8(a0, x0, u);
+            b0 = vmladavaq_s8(b0, x0, v);
+            a1 = vmladavaq_s8(a1, x1, u);
+            b1 = vmladavaq_s8(b1, x1, v);
+            x0 = vld1q_s8(x + 32);
+            x1 = vld1q_s8(x + 48);
+            a2 = vmladavaq_s8(a2, x0, u);
+            b2 = vmladavaq_s8(b2, x0, v);
+            a3 = vmladavaq_s8(a3, x1, u);
+            b3 = vmladavaq_s8(b3, x1, v);
+        }
+        if (P & 15u) { /* zeroing weight loads: the patch lanes past P (any bytes) multiply 0 */
+            int8x16_t u = vldrbq_z_s8(w0, pt), v = vldrbq_z_s8(w1, pt), x0 = vld1q_s8(x), x1 = vld1q_s8(x + 16);
+            a0 = vmladavaq_s8(a0, x0, u);
+            b0 = vmladavaq_s8(b0, x0, v);
+            a1 = vmladavaq_s8(a1, x1, u);
+            b1 = vmladavaq_s8(b1, x1, v);
+            x0 = vld1q_s8(x + 32);
+            x1 = vld1q_s8(x + 48);
+            a2 = vmladavaq_s8(a2, x0, u);
+            b2 = vmladavaq_s8(b2, x0, v);
+            a3 = vmladavaq_s8(a3, x1, u);
+            b3 = vmladavaq_s8(b3, x1, v);
+        }
+        mve_rq_px4(o, a0, a1, a2, a3, bk, j, rq, zy, lo, hi);
+        mve_rq_px4(o + OHW, b0, b1, b2, b3, bk, j + 1u, rq, zy, lo, hi);
+    }
+    if (j < noc) {
+        const int8_t *x = col, *w0 = w;
+        int32_t a0 = bk->base[j], a1 = a0, a2 = a0, a3 = a0;
+        for (i = P >> 4; i; i--, x += 64, w0 += 16) {
+            int8x16_t u = vld1q_s8(w0);
+            a0 = vmladavaq_s8(a0, vld1q_s8(x), u);
+            a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), u);
+            a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), u);
+            a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), u);
+        }
+        if (P & 15u) {
+            int8x16_t u = vldrbq_z_s8(w0, pt);
+            a0 = vmladavaq_s8(a0, vld1q_s8(x), u);
+            a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), u);
+            a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), u);
+            a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), u);
+        }
+        mve_rq_px4(o, a0, a1, a2, a3, bk, j, rq, zy, lo, hi);
+    }
+}
+
 #define BBRT_MVE_TAPS 768u /* patches of up to this many bytes take gathered patches (stack: 2 bytes each) */
+#define BBRT_MVE_COL4 2560u /* bytes of 4 interleaved patches (stack): patches up to 640 bytes run 4 pixels at once */
 
 /* cp[t] = xp[off[t]] for t < P: a patch whose window is inside the image, 8 bytes per byte gather */
 static void mve_patch_gather(int8_t *cp, const int8_t *xp, const uint16_t *off, uint32_t P) {
@@ -96,6 +180,23 @@ static void mve_patch_gather(int8_t *cp, const int8_t *xp, const uint16_t *off, 
     if (P & 7u) {
         mve_pred16_t p = vctp16q(P & 7u);
         vstrbq_p_s16(cp, vldrbq_gather_offset_z_s16(xp, vldrhq_z_u16(off, p), p), p);
+    }
+}
+
+/* mve_patch_gather into an interleaved slot (cp + 64 k: bytes 16 k .. 16 k + 15, see mve_conv_quad) */
+static void mve_patch_gather4(int8_t *cp, const int8_t *xp, const uint16_t *off, uint32_t P) {
+    uint32_t i, r = P & 15u;
+    for (i = P >> 4; i; i--, cp += 64, off += 16) {
+        vstrbq_s16(cp, vldrbq_gather_offset_s16(xp, vld1q_u16(off)));
+        vstrbq_s16(cp + 8, vldrbq_gather_offset_s16(xp, vld1q_u16(off + 8)));
+    }
+    if (r) {
+        mve_pred16_t p = vctp16q(r);
+        vstrbq_p_s16(cp, vldrbq_gather_offset_z_s16(xp, vldrhq_z_u16(off, p), p), p);
+        if (r > 8u) {
+            p = vctp16q(r - 8u);
+            vstrbq_p_s16(cp + 8, vldrbq_gather_offset_z_s16(xp, vldrhq_z_u16(off + 8, p), p), p);
+        }
     }
 }
 
@@ -124,6 +225,9 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
     int8_t *col = (int8_t *)buf;
     uint16_t off[BBRT_MVE_TAPS];
     const int gather = mve_patch_offsets(g, off);
+    uint32_t buf4[BBRT_MVE_COL4 / 4u];
+    int8_t *col4 = (int8_t *)buf4;
+    const int quad = 4u * ((P + 15u) & ~15u) <= BBRT_MVE_COL4;
     mve_blk_t bk;
     uint32_t n, gi, oc0, oc, p;
     for (gi = 0; gi < g->G; gi++)
@@ -135,12 +239,32 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
                 bk.base[i] = c->b[oc] - c->zx * mve_sum_i8(c->w + (size_t)oc * P, P);
                 bk.m[i] = rq[2u * oc];
                 mve_rq_split(rq[2u * oc + 1u], &bk.L[i], &bk.R[i]);
+                bk.okc[i] = (uint8_t)mve_rq_ok1(rq[2u * oc], rq[2u * oc + 1u]);
             }
             for (oc = 0; oc < nb; oc++) bk.ok[oc] = (uint8_t)mve_rq_ok4(rq + 2u * (oc0 + 4u * oc));
             for (n = 0; n < g->N; n++) {
                 const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
                 int8_t *on = o + (size_t)n * g->M * OHW;
-                for (p = 0; p < OHW; p++) {
+                p = 0;
+                if (quad)
+                    for (; p + 4u <= OHW; p += 4u) {
+                        uint32_t i, k;
+                        for (i = 0; i < 4u; i++) {
+                            const uint32_t oy = (p + i) / OW, ox = (p + i) % OW;
+                            const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
+                            int8_t *slot = col4 + 16u * i;
+                            if (gather && iy0 >= 0 && ix0 >= 0 && iy0 + (int32_t)(g->KH - 1u) * g->dh < (int32_t)g->H &&
+                                ix0 + (int32_t)(g->KW - 1u) * g->dw < (int32_t)g->W) {
+                                mve_patch_gather4(slot, xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW, off, P);
+                            } else {
+                                im2col_patch(c, xg, oy, ox, col);
+                                for (k = 0; k < P; k += 16u) vst1q_s8(slot + 4u * k, vld1q_s8(col + k));
+                            }
+                        }
+                        mve_conv_quad(&bk, col4, c->w + (size_t)oc0 * P, P, oc1 - oc0, rq + 2u * oc0,
+                                      on + p + (size_t)oc0 * OHW, OHW, c->zy, c->amin, c->amax);
+                    }
+                for (; p < OHW; p++) {
                     int8_t *op = on + p;
                     const uint32_t oy = p / OW, ox = p % OW;
                     const int32_t iy0 = (int32_t)oy * g->sh - g->pt, ix0 = (int32_t)ox * g->sw - g->pl;
