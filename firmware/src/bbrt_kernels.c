@@ -699,10 +699,17 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     }
 }
 
+#if defined(BBRT_KERNELS_MVE)
+#include "mve/bbrt_dw_mve.h" /* mve_conv_dw */
+#endif
+
 /* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
  * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
  * Returns 0 (nothing written) when not even one output row fits. */
 static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+#if defined(BBRT_KERNELS_MVE)
+    if (mve_conv_dw(c, o)) return 1; /* stride 1 (mve/bbrt_dw_mve.h) */
+#endif
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;
     dw_job_t jb;

@@ -25,13 +25,6 @@
 #pragma GCC optimize("O2") /* as bbrt_mve.h */
 #endif
 
-/* the VQSHL / VRSHL amounts of one channel (see above) */
-static void mve_rq_split(int32_t shift, int32_t *L, int32_t *R) {
-    int32_t sh = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
-    *L = sh + 1 > 0 ? sh + 1 : 0;
-    *R = sh < -1 ? sh : -1;
-}
-
 /* per-channel constants of one block: bias (zero point folded), multiplier, VQSHL and VRSHL amounts */
 typedef struct {
     int32_t base[BBRT_IM2COL_OC], m[BBRT_IM2COL_OC], L[BBRT_IM2COL_OC], R[BBRT_IM2COL_OC];

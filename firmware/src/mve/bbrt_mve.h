@@ -103,6 +103,13 @@ static int mve_rq_ok4(const int32_t *rq) {
            mve_rq_ok1(rq[6], rq[7]);
 }
 
+/* the VQSHL / VRSHL amounts of one channel (mve_rq4; the identity: mve/bbrt_conv_mve.h) */
+static void mve_rq_split(int32_t shift, int32_t *L, int32_t *R) {
+    int32_t sh = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+    *L = sh + 1 > 0 ? sh + 1 : 0;
+    *R = sh < -1 ? sh : -1;
+}
+
 /* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (mve_rq_ok4(rq)), every shift: VQSHL,
  * VQDMULH, VRSHL (the identity and its bounds: mve/bbrt_conv_mve.h) */
 static int32x4_t mve_rq4(int32x4_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
