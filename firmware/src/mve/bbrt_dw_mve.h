@@ -97,6 +97,17 @@ static void mve_copy(int8_t *d, const int8_t *s, uint32_t n) {
     }
 }
 
+/* rows r < nr of n bytes from s + r ss to d + r ds (rows of at most 16 bytes: one predicated pass each) */
+static void mve_copy_rows(int8_t *d, uint32_t ds, const int8_t *s, uint32_t ss, uint32_t n, uint32_t nr) {
+    uint32_t r;
+    if (n <= 16u) {
+        const mve_pred16_t p = vctp8q(n);
+        for (r = 0; r < nr; r++, d += ds, s += ss) vstrbq_p_s8(d, vldrbq_z_s8(s, p), p);
+    } else {
+        for (r = 0; r < nr; r++, d += ds, s += ss) mve_copy(d, s, n);
+    }
+}
+
 /* the depthwise conv (G = C = M groups, one channel each) at stride 1, dilation 1, NCHW input: 1 when done */
 static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
@@ -106,15 +117,16 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     int8_t *band = (int8_t *)bandw;
     int32_t wt[BBRT_MVE_DW_TAPS];
     const int8x16_t zx16 = vdupq_n_s8((int8_t)c->zx);
-    uint32_t n, ch, t, r, cols;
+    uint32_t n, ch, t, cols, ny;
     mve_dwq_t q;
     if (g->sh != 1 || g->sw != 1 || g->dh != 1 || g->dw != 1 || g->sW != 1u || g->sH != W || T != 9u || KW != 3u ||
-        (uint64_t)HP * rs > BBRT_MVE_DW_BAND || g->pt < 0 || g->pl < 0 ||
+        (uint64_t)HP * rs > BBRT_MVE_DW_BAND || (uint32_t)g->pt >= HP || g->pt < 0 || g->pl < 0 ||
         (uint32_t)g->pl >= rs)
         return 0;
     for (ch = 0; ch < g->M; ch++)
         if (!mve_rq_ok1(c->rq[2u * ch], c->rq[2u * ch + 1u])) return 0;
     cols = W < rs - (uint32_t)g->pl ? W : rs - (uint32_t)g->pl;
+    ny = H < HP - (uint32_t)g->pt ? H : HP - (uint32_t)g->pt; /* input rows inside the band */
     for (t = 0; t < T; t++) off[t] = t / KW * rs + t % KW;
     q.zy = c->zy;
     q.lo = c->amin;
@@ -125,10 +137,7 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
             int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
             const uint32_t F = (OH - 1u) * rs + OW; /* flat outputs */
             for (t = 0; t < HP * rs; t += 16u) vstrbq_p_s8(band + t, zx16, vctp8q(HP * rs - t)); /* the padding */
-            for (r = 0; r < HP; r++) { /* the image rows (input row r - pt) */
-                const int32_t iy = (int32_t)r - g->pt;
-                if (iy >= 0 && iy < (int32_t)H) mve_copy(band + r * rs + (uint32_t)g->pl, xp + (size_t)iy * W, cols);
-            }
+            mve_copy_rows(band + (uint32_t)g->pt * rs + (uint32_t)g->pl, rs, xp, W, cols, ny); /* the image rows */
             q.base = c->b[ch];
             for (t = 0; t < T; t++) {
                 wt[t] = wc[t];
@@ -145,7 +154,7 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
             if (rs == OW) /* KW = 1: the flat outputs are the rows */
                 mve_copy(oc, band, F);
             else
-                for (r = 0; r < OH; r++) mve_copy(oc + (size_t)r * OW, band + r * rs, OW);
+                mve_copy_rows(oc, OW, band, rs, OW, OH);
         }
     return 1;
 }
