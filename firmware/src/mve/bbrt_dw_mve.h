@@ -73,18 +73,26 @@ typedef struct {
 MVE_DW_FLAT33(mve_dw_flat33, MVE_SHL0)
 MVE_DW_FLAT33(mve_dw_flat33s, MVE_SHLL)
 
-/* mve_dw_flat33 for any taps: offsets off[t], weights w[t], t < T */
-BBRT_NOINLINE static void mve_dw_flat(int8_t *band, uint32_t F, const uint32_t *off, const int32_t *w, uint32_t T,
-                                      const mve_dwq_t *q) {
-    const int32x4_t lov = vdupq_n_s32(q->lo), hiv = vdupq_n_s32(q->hi);
+/* mve_dw_flat33 for any taps (offsets off[t], weights w[t], t < T), from src to dst (dst <= src: in place) */
+#define MVE_DWT(LD)                                                                                       \
+    a = vbase;                                                                                             \
+    for (t = 0; t < T; t++) a = vmlaq_n_s32(a, LD(src + off[t]), w[t]);                                   \
+    a = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(a, L), m), R);                                           \
+    a = vminq_s32(vmaxq_s32(vaddq_n_s32(a, zy), lov), hiv)
+BBRT_NOINLINE static void mve_dw_flat(int8_t *dst, const int8_t *src, uint32_t F, const uint32_t *off, const int32_t *w,
+                                      uint32_t T, const mve_dwq_t *q) {
+    const int32x4_t lov = vdupq_n_s32(q->lo), hiv = vdupq_n_s32(q->hi), vbase = vdupq_n_s32(q->base);
     const int32_t m = q->m, L = q->L, R = q->R, zy = q->zy;
-    uint32_t k, t;
-    for (k = 0; k < F; k += 4u, band += 4) {
-        mve_pred16_t p = vctp32q(F - k); /* all lanes but in the last pass */
-        int32x4_t a = vdupq_n_s32(q->base);
-        for (t = 0; t < T; t++) a = vmlaq_n_s32(a, vldrbq_z_s32(band + off[t], p), w[t]);
-        a = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(a, L), m), R);
-        vstrbq_p_s32(band, vminq_s32(vmaxq_s32(vaddq_n_s32(a, zy), lov), hiv), p);
+    int32x4_t a;
+    uint32_t i, t;
+    for (i = F >> 2; i; i--, src += 4, dst += 4) {
+        MVE_DWT(MVE_LDF);
+        vstrbq_s32(dst, a);
+    }
+    if (F & 3u) {
+        mve_pred16_t p = vctp32q(F & 3u);
+        MVE_DWT(MVE_LDT);
+        vstrbq_p_s32(dst, a, p);
     }
 }
 
@@ -118,8 +126,10 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     int32_t wt[BBRT_MVE_DW_TAPS];
     const int8x16_t zx16 = vdupq_n_s8((int8_t)c->zx);
     uint32_t n, ch, t, cols, ny;
+    const int k33 = T == 9u && KW == 3u; /* mve_dw_flat33: in place, so never on the input itself */
+    const int direct = !k33 && g->pt == 0 && g->pl == 0 && rs == W && HP <= H;
     mve_dwq_t q;
-    if (g->sh != 1 || g->sw != 1 || g->dh != 1 || g->dw != 1 || g->sW != 1u || g->sH != W || T != 9u || KW != 3u ||
+    if (g->sh != 1 || g->sw != 1 || g->dh != 1 || g->dw != 1 || g->sW != 1u || g->sH != W || T > BBRT_MVE_DW_TAPS ||
         (uint64_t)HP * rs > BBRT_MVE_DW_BAND || (uint32_t)g->pt >= HP || g->pt < 0 || g->pl < 0 ||
         (uint32_t)g->pl >= rs)
         return 0;
@@ -136,8 +146,11 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
             const int8_t *xp = c->x + (size_t)n * g->C * H * W + (size_t)ch * g->sC, *wc = c->w + (size_t)ch * T;
             int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
             const uint32_t F = (OH - 1u) * rs + OW; /* flat outputs */
-            for (t = 0; t < HP * rs; t += 16u) vstrbq_p_s8(band + t, zx16, vctp8q(HP * rs - t)); /* the padding */
-            mve_copy_rows(band + (uint32_t)g->pt * rs + (uint32_t)g->pl, rs, xp, W, cols, ny); /* the image rows */
+            const int8_t *src = direct ? xp : band; /* no padding, rows as wide as the image's: the plane */
+            if (!direct) {
+                for (t = 0; t < HP * rs; t += 16u) vstrbq_p_s8(band + t, zx16, vctp8q(HP * rs - t)); /* padding */
+                mve_copy_rows(band + (uint32_t)g->pt * rs + (uint32_t)g->pl, rs, xp, W, cols, ny); /* image rows */
+            }
             q.base = c->b[ch];
             for (t = 0; t < T; t++) {
                 wt[t] = wc[t];
@@ -145,16 +158,15 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
             }
             q.m = c->rq[2u * ch];
             mve_rq_split(c->rq[2u * ch + 1u], &q.L, &q.R);
-            if (T == 9u && KW == 3u && q.L == 0)
-                mve_dw_flat33(band, F, rs, wt, &q);
-            else if (T == 9u && KW == 3u)
-                mve_dw_flat33s(band, F, rs, wt, &q);
-            else
-                mve_dw_flat(band, F, off, wt, T, &q);
-            if (rs == OW) /* KW = 1: the flat outputs are the rows */
-                mve_copy(oc, band, F);
-            else
-                mve_copy_rows(oc, OW, band, rs, OW, OH);
+            if (k33) {
+                if (q.L == 0)
+                    mve_dw_flat33(band, F, rs, wt, &q);
+                else
+                    mve_dw_flat33s(band, F, rs, wt, &q);
+            } else {
+                mve_dw_flat(rs == OW ? oc : band, src, F, off, wt, T, &q); /* KW = 1: the flat outputs are the rows */
+            }
+            if (rs != OW) mve_copy_rows(oc, OW, band, rs, OW, OH);
         }
     return 1;
 }
