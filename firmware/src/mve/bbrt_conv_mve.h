@@ -193,18 +193,39 @@ static void mve_patch_gather4(int8_t *cp, const int8_t *xp, const uint16_t *off,
     }
 }
 
+/* mve_patch_gather4 for a window that crosses the image's edge: element t (offset off[t], kernel row and
+ * column offsets ky[t], kx[t]) is read where iy0 + ky[t] and ix0 + kx[t] are inside the image and is the
+ * zero point zx elsewhere. Lanes outside are predicated off (nothing read); the offsets from the image's
+ * start wrap modulo 2^16 on those lanes only (mve_patch_offsets bounds the others). */
+static void mve_patch_edge4(int8_t *cp, const int8_t *xg, const uint16_t *off, const uint8_t *ky, const uint8_t *kx,
+                            uint32_t P, int32_t iy0, int32_t ix0, uint32_t H, uint32_t W, uint32_t corner, int8_t zx) {
+    const uint16x8_t hv = vdupq_n_u16((uint16_t)H), wv = vdupq_n_u16((uint16_t)W);
+    const int16x8_t zv = vdupq_n_s16(zx);
+    uint32_t t;
+    for (t = 0; t < P; t += 8u, off += 8, ky += 8, kx += 8) {
+        mve_pred16_t p = vctp16q(P - t);
+        uint16x8_t iy = vaddq_n_u16(vldrbq_z_u16(ky, p), (uint16_t)iy0), ix = vaddq_n_u16(vldrbq_z_u16(kx, p), (uint16_t)ix0);
+        mve_pred16_t in = vcmphiq_m_u16(wv, ix, vcmphiq_m_u16(hv, iy, p)); /* unsigned: negative rows wrap high */
+        int16x8_t v = vldrbq_gather_offset_z_s16(xg, vaddq_n_u16(vldrhq_z_u16(off, p), (uint16_t)corner), in);
+        vstrbq_p_s16(cp + (t >> 4) * 64u + (t & 15u), vpselq_s16(v, zv, in), p);
+    }
+}
+
 /* off[t] = the offset of patch element t (ic, ky, kx) from the window's corner; 0 when the patch is longer
  * than BBRT_MVE_TAPS or an offset does not fit 16 bits (im2col_patch then) */
-static int mve_patch_offsets(const conv_geo_t *g, uint16_t *off) {
+static int mve_patch_offsets(const conv_geo_t *g, uint16_t *off, uint8_t *ky, uint8_t *kx) {
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK;
     uint32_t t;
-    if (P > BBRT_MVE_TAPS ||
-        (uint64_t)(g->Cg - 1u) * g->sC + (uint64_t)(g->KH - 1u) * (uint32_t)g->dh * g->sH +
-                (uint64_t)(g->KW - 1u) * (uint32_t)g->dw * g->sW > 65535u)
+    /* every in-image element's offset from the image's start fits 16 bits, rows and columns fit int16 */
+    if (P > BBRT_MVE_TAPS || (g->KH - 1u) * (uint32_t)g->dh > 255u || (g->KW - 1u) * (uint32_t)g->dw > 255u ||
+        g->H > 32767u || g->W > 32767u ||
+        (uint64_t)(g->Cg - 1u) * g->sC + (uint64_t)(g->H - 1u) * g->sH + (uint64_t)(g->W - 1u) * g->sW > 65535u)
         return 0;
     for (t = 0; t < P; t++) {
         const uint32_t r = t % KK;
-        off[t] = (uint16_t)(t / KK * g->sC + r / g->KW * (uint32_t)g->dh * g->sH + r % g->KW * (uint32_t)g->dw * g->sW);
+        ky[t] = (uint8_t)(r / g->KW * (uint32_t)g->dh);
+        kx[t] = (uint8_t)(r % g->KW * (uint32_t)g->dw);
+        off[t] = (uint16_t)(t / KK * g->sC + ky[t] * g->sH + kx[t] * g->sW);
     }
     return 1;
 }
@@ -217,7 +238,8 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
     uint32_t buf[BBRT_IM2COL_MAX / 4u];
     int8_t *col = (int8_t *)buf;
     uint16_t off[BBRT_MVE_TAPS];
-    const int gather = mve_patch_offsets(g, off);
+    uint8_t ky[BBRT_MVE_TAPS], kx[BBRT_MVE_TAPS];
+    const int gather = mve_patch_offsets(g, off, ky, kx);
     uint32_t buf4[BBRT_MVE_COL4 / 4u];
     int8_t *col4 = (int8_t *)buf4;
     const int quad = 4u * ((P + 15u) & ~15u) <= BBRT_MVE_COL4;
@@ -249,6 +271,9 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
                             if (gather && iy0 >= 0 && ix0 >= 0 && iy0 + (int32_t)(g->KH - 1u) * g->dh < (int32_t)g->H &&
                                 ix0 + (int32_t)(g->KW - 1u) * g->dw < (int32_t)g->W) {
                                 mve_patch_gather4(slot, xg + (size_t)iy0 * g->sH + (size_t)ix0 * g->sW, off, P);
+                            } else if (gather) {
+                                mve_patch_edge4(slot, xg, off, ky, kx, P, iy0, ix0, g->H, g->W,
+                                                (uint32_t)(iy0 * (int32_t)g->sH + ix0 * (int32_t)g->sW), (int8_t)c->zx);
                             } else {
                                 im2col_patch(c, xg, oy, ox, col);
                                 for (k = 0; k < P; k += 16u) vst1q_s8(slot + 4u * k, vld1q_s8(col + k));
