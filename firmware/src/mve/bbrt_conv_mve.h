@@ -3,9 +3,11 @@
  *
  * Per block of up to BBRT_IM2COL_OC output channels the per-channel constants are computed once: the bias
  * with the input zero point folded in, and the requantization as three vectors (multiplier, a left shift
- * and a rounding right shift; mve_rq_split). Per output pixel the patch is gathered once (im2col_patch),
- * then every 4 channels are one pass of 4 VMLADAVs per 16 patch bytes (the weight rows are contiguous),
- * requantized as a vector and stored with one byte scatter (NCHW output: channels OHW bytes apart).
+ * and a rounding right shift; mve_rq_split). Output pixels go 4 at a time: their patches are gathered
+ * (16-bit offsets from a per-conv table; at the image's edge predicated, the zero point elsewhere) into one
+ * interleaved buffer, then every 2 channels are one pass of 8 VMLADAVs per 16 patch bytes (mve_conv_quad),
+ * requantized per channel as a vector and stored as 4 contiguous bytes (NCHW). The last OHW % 4 pixels run
+ * one at a time, 4 channels per pass, stored with one byte scatter (channels OHW bytes apart).
  *
  * The requantization, for mbqm(x, m, sh) (sh clamped to [-31, 30], t = 31 - sh) and m >= 0:
  *   r = VRSHL(VQDMULH(VQSHL(x, L), m), R), L = max(sh + 1, 0), R = min(sh, -1).
