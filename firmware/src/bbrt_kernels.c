@@ -699,10 +699,17 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     }
 }
 
+#if defined(BBRT_KERNELS_MVE)
+#include "mve/bbrt_dw_mve.h" /* mve_conv_dw */
+#endif
+
 /* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
  * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
  * Returns 0 (nothing written) when not even one output row fits. */
 static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+#if defined(BBRT_KERNELS_MVE)
+    if (mve_conv_dw(c, o)) return 1; /* stride 1 (mve/bbrt_dw_mve.h) */
+#endif
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;
     dw_job_t jb;
@@ -843,6 +850,10 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
     }
 }
 
+#if defined(BBRT_KERNELS_MVE)
+#include "mve/bbrt_conv_mve.h" /* mve_conv_im2col */
+#endif
+
 #if defined(BBRT_KERNELS_DSP)
 #define BBRT_IM2COL_KK 16u /* kernels of up to this many taps (KH x KW) widen interior pairs directly */
 /* output pixels p and p + 1 in one output row, both windows inside the image: 1, and *ia = the offset of
@@ -876,6 +887,10 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #endif
     int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
+#if defined(BBRT_KERNELS_MVE)
+    mve_conv_im2col(c, o); /* mve/bbrt_conv_mve.h */
+    return;
+#endif
 #if defined(BBRT_KERNELS_DSP)
     const uint32_t P4 = (P + 3u) & ~3u; /* words of a widened pair */
     const int wide = 5u * P4 <= BBRT_IM2COL_MAX, pairs = 2u * P <= BBRT_IM2COL_MAX;
@@ -1014,9 +1029,6 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                                            amax);
                         }
                     }
-#elif defined(BBRT_KERNELS_MVE)
-                    im2col_patch(c, xg, p / OW, p % OW, col);
-                    mve_im2col_channels(col, c->w, P, base, rq, oc0, oc1, op, OHW, zy, amin, amax);
 #else
                     im2col_patch(c, xg, p / OW, p % OW, col);
                     for (oc = oc0; oc < oc1; oc++) {

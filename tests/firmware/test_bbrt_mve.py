@@ -4,9 +4,11 @@ Random int8 layers (hypothesis: shapes, kernels, strides, padding, groups, input
 every requantization multiplier and shift) are lowered and run by one Cortex-M55 harness ELF (every kernel,
 built once and cached, firmware/src/mve/ compiled in) under QEMU mps3-an547, and by the host library (the
 portable C loops); every output byte must be equal. The layers cover the four MVE paths: FC (4 rows per
-pass, tails, the unfolded zero point), im2col convs (4 channels per pass, the VMULH requantization and the
-scalar one for shifts above -2), depthwise (3x3 at stride 1 and 2, other kernels, the transposed short-row
-plane, the vector requantization) and ADD (same-shape, 4 lanes). The oracle is independent of the device
+pass, tails, the unfolded zero point), im2col convs (4 pixels x 2 channels per pass on interleaved patches,
+1 pixel x 4 channels for the last pixels, gathered interior and edge patches, the VQSHL/VQDMULH/VRSHL
+requantization for every shift and the scalar one for the multipliers it refuses), depthwise (stride 1 over
+the flattened padded plane, 3x3 and other kernels; stride 2 and the transposed short-row plane) and ADD
+(same-shape, 4 lanes). The oracle is independent of the device
 code: the host library is built without MVE.
 """
 
@@ -61,9 +63,9 @@ def assert_m55_equals_host(L: Lowered, xs: np.ndarray, d: Path, opcode: Op) -> N
 
 
 def scramble_rq(L: Lowered, seed: int) -> Lowered:
-    """Every CONV_I8/FC_I8 requantization redrawn: shifts from -34 to +1, half of them at the edges (the MVE
-    form takes <= -2, VRMULH -1 in depthwise, mbqm the rest; below -31 clamps), multipliers from 2^12 up, some
-    zero."""
+    """Every CONV_I8/FC_I8 requantization redrawn: shifts from -34 to +3, half of them at the edges (the MVE
+    forms split at -1 and 0, below -31 and above 30 clamp), multipliers from 2^12 up, some zero and some
+    below 2^9 (the MVE kernels take those with shifts >= 0 on the scalar path)."""
     rng = np.random.default_rng(seed)
     prog = L.program
     for op in prog.ops:
@@ -73,9 +75,10 @@ def scramble_rq(L: Lowered, seed: int) -> Lowered:
             rq = t.data.reshape(-1, 2).copy()
             # log-uniform multipliers: small ones keep results of the extreme shifts off the int8 rails
             m = np.minimum(np.exp2(rng.uniform(12, 31, len(rq))), 2**31 - 1).astype(np.int64)
+            m = np.where(rng.random(len(rq)) < 0.05, rng.integers(1, 512, len(rq)), m)
             rq[:, 0] = m * (rng.random(len(rq)) > 0.1)
-            edge = rng.choice([-34, -32, -31, -30, -3, -2, -1, 0, 1], len(rq))
-            rq[:, 1] = np.where(rng.random(len(rq)) < 0.5, edge, rng.integers(-34, 2, len(rq)))
+            edge = rng.choice([-34, -32, -31, -30, -3, -2, -1, 0, 1, 2, 3], len(rq))
+            rq[:, 1] = np.where(rng.random(len(rq)) < 0.5, edge, rng.integers(-34, 4, len(rq)))
             t.data = rq.reshape(t.data.shape).astype(np.int32)
     return Lowered(program=prog, blob=prog.to_bytes(), precision=L.precision)
 

@@ -9,7 +9,7 @@
  * mbqm(x, m, shift) = floor((x * m + 2^(t-1)) / 2^t), t = 31 - shift. For t = 32 + s, s >= 1 (shift <= -2):
  * with x * m = H * 2^32 + L (0 <= L < 2^32), x * m + 2^(t-1) = (H + 2^(s-1)) * 2^32 + L, so the result is
  * (H + 2^(s-1)) >> s: VMULH (H) then VRSHL by -s (a rounding right shift adds exactly 2^(s-1)). |H| < 2^30,
- * so the result never reaches mbqm's +-(2^30 - 1) clamp. Channels with shift > -2 take the scalar path. */
+ * so the result never reaches mbqm's +-(2^30 - 1) clamp. Shifts >= -1 are mve_rq4's second form. */
 #ifndef BBRT_MVE_H
 #define BBRT_MVE_H
 
@@ -93,50 +93,31 @@ static int mve_gather_col(int8_t *cp, const int8_t *xp, uint32_t sC, uint32_t n)
     return 1;
 }
 
-/* 1 when every channel of the 4 (rq: multiplier, shift pairs) has shift <= -2 (the VMULH form above) */
+/* 1 when the 4 channels (rq: multiplier, shift pairs) take mve_rq4: m >= 0, and for shift >= 0 (the
+ * saturating left shift below) m == 0 or m >= 2^9 */
+static int mve_rq_ok1(int32_t m, int32_t shift) {
+    return m >= 0 && (shift < 0 || m == 0 || m >= 512);
+}
 static int mve_rq_ok4(const int32_t *rq) {
-    return rq[1] <= -2 && rq[3] <= -2 && rq[5] <= -2 && rq[7] <= -2;
+    return mve_rq_ok1(rq[0], rq[1]) && mve_rq_ok1(rq[2], rq[3]) && mve_rq_ok1(rq[4], rq[5]) &&
+           mve_rq_ok1(rq[6], rq[7]);
 }
 
-/* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (mve_rq_ok4(rq)) */
+/* the VQSHL / VRSHL amounts of one channel (mve_rq4; the identity: mve/bbrt_conv_mve.h) */
+static void mve_rq_split(int32_t shift, int32_t *L, int32_t *R) {
+    int32_t sh = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+    *L = sh + 1 > 0 ? sh + 1 : 0;
+    *R = sh < -1 ? sh : -1;
+}
+
+/* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (mve_rq_ok4(rq)), every shift: VQSHL,
+ * VQDMULH, VRSHL (the identity and its bounds: mve/bbrt_conv_mve.h) */
 static int32x4_t mve_rq4(int32x4_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
     int32x4x2_t ms = vld2q_s32(rq); /* val[0]: multipliers, val[1]: shifts */
-    int32x4_t neg = vaddq_n_s32(vmaxq_s32(ms.val[1], vdupq_n_s32(-31)), 1); /* -s, s = min(-shift, 31) - 1 */
-    int32x4_t r = vaddq_n_s32(vrshlq_s32(vmulhq_s32(acc, ms.val[0]), neg), zy);
-    return vminq_s32(vmaxq_s32(r, vdupq_n_s32(lo)), vdupq_n_s32(hi));
-}
-
-/* The im2col conv's channel loop for one patch: o[oc * OHW] for oc in [oc0, oc1), 4 channels per pass
- * (mve_dot4_i8, mve_rq4), the remainder and channels with shift > -2 one at a time as the portable loop.
- * base[oc - oc0]: the channel's bias with the input zero point folded in. */
-static void mve_im2col_channels(const int8_t *col, const int8_t *w, uint32_t P, const int32_t *base,
-                                const int32_t *rq, uint32_t oc0, uint32_t oc1, int8_t *op, uint32_t OHW, int32_t zy,
-                                int32_t lo, int32_t hi) {
-    uint32_t oc = oc0;
-    for (; oc + 4u <= oc1; oc += 4u) {
-        int32_t s[4];
-        const int32_t *q = rq + 2u * oc;
-        s[0] = base[oc - oc0];
-        s[1] = base[oc - oc0 + 1u];
-        s[2] = base[oc - oc0 + 2u];
-        s[3] = base[oc - oc0 + 3u];
-        mve_dot4_i8(s, col, w + (size_t)oc * P, P);
-        if (mve_rq_ok4(q)) {
-            int32x4_t r = mve_rq4(vldrwq_s32(s), q, zy, lo, hi);
-            op[(size_t)oc * OHW] = (int8_t)vgetq_lane_s32(r, 0);
-            op[(size_t)(oc + 1u) * OHW] = (int8_t)vgetq_lane_s32(r, 1);
-            op[(size_t)(oc + 2u) * OHW] = (int8_t)vgetq_lane_s32(r, 2);
-            op[(size_t)(oc + 3u) * OHW] = (int8_t)vgetq_lane_s32(r, 3);
-        } else {
-            uint32_t j;
-            for (j = 0; j < 4u; j++)
-                op[(size_t)(oc + j) * OHW] = sat8(mbqm(s[j], q[2u * j], q[2u * j + 1u]) + zy, lo, hi);
-        }
-    }
-    for (; oc < oc1; oc++) {
-        int32_t a = base[oc - oc0] + mve_dot_i8(col, w + (size_t)oc * P, P);
-        op[(size_t)oc * OHW] = sat8(mbqm(a, rq[2u * oc], rq[2u * oc + 1u]) + zy, lo, hi);
-    }
+    int32x4_t sh = vminq_s32(vmaxq_s32(ms.val[1], vdupq_n_s32(-31)), vdupq_n_s32(30));
+    int32x4_t l = vmaxq_s32(vaddq_n_s32(sh, 1), vdupq_n_s32(0)), r = vminq_s32(sh, vdupq_n_s32(-1));
+    int32x4_t v = vaddq_n_s32(vrshlq_s32(vqdmulhq_s32(vqshlq_s32(acc, l), ms.val[0]), r), zy);
+    return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
 }
 
 /* One input row of the fully connected layer: o[n] for n < Nn (4 rows per pass), bias b, weights w (Nn x K).

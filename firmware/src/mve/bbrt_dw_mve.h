@@ -1,0 +1,178 @@
+/* Helium form of the stride-1 depthwise conv: included by bbrt_kernels.c before conv_dw_i8 (MVE builds, see
+ * bbrt_mve.h), which tries mve_conv_dw first.
+ *
+ * NCHW keeps a channel's plane contiguous, and MLPerf Tiny's planes are small (KWS 25 x 5, VWW down to 3 x 3),
+ * so per-row loops spend their time in setup. Here a channel's padded plane (the band: rows of rs = OW + KW - 1
+ * bytes, the padding holding the input zero point) is one flat array, and output k = oy rs + ox reads band
+ * bytes k + ky rs + kx: one run of 4-lane int32 multiply-accumulates over the whole plane, written over the
+ * band as it goes, the KW - 1 columns past each row's end computed and dropped when the rows are copied out.
+ *
+ * acc = (b - zx sum(w)) + sum(band w): the portable integer (as conv_dw_i8). Requantization as mve_rq4 (the
+ * identity in bbrt_conv_mve.h) with the channel's constants as scalars; a conv with a channel mve_rq_ok1
+ * refuses, or whose band does not fit, is left to conv_dw_i8 (returns 0). */
+#ifndef BBRT_DW_MVE_H
+#define BBRT_DW_MVE_H
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("O2") /* as bbrt_mve.h */
+#endif
+
+#define BBRT_MVE_DW_BAND 3072u /* padded plane bytes (stack) */
+#define BBRT_MVE_DW_TAPS 32u   /* kernel taps */
+
+typedef struct {
+    int32_t base, m, L, R, zy, lo, hi;
+} mve_dwq_t;
+
+/* The 9 taps of one 4-lane pass and its requantization: LD(ptr) is the pass's load (unpredicated in the
+ * full passes, zeroing in the tail). The outputs are written over band bytes k .. k + 3 once read: later
+ * passes read only bytes past k + 3, so the band becomes the flat outputs. Register budget (GCC 12, -O2):
+ * 3 row pointers, 9 weights and the multiplier in r0-r12, 7 of the 8 Q registers; the VQSHL amount (a
+ * shift >= 0, rare) is a second function so the common one keeps that budget. */
+#define MVE_DW33(LD, SHL)                                                                                 \
+    a = vmlaq_n_s32(vbase, LD(r0), w0);                                                                    \
+    a = vmlaq_n_s32(a, LD(r0 + 1), w1);                                                                    \
+    a = vmlaq_n_s32(a, LD(r0 + 2), w2);                                                                    \
+    a = vmlaq_n_s32(a, LD(r1), w3);                                                                        \
+    a = vmlaq_n_s32(a, LD(r1 + 1), w4);                                                                    \
+    a = vmlaq_n_s32(a, LD(r1 + 2), w5);                                                                    \
+    a = vmlaq_n_s32(a, LD(r2), w6);                                                                        \
+    a = vmlaq_n_s32(a, LD(r2 + 1), w7);                                                                    \
+    a = vmlaq_n_s32(a, LD(r2 + 2), w8);                                                                    \
+    a = vminq_s32(vmaxq_s32(vaddq_s32(vrshlq_s32(vqdmulhq_n_s32(SHL(a), m), vR), vzy), vlo), vhi)
+#define MVE_LDF(ptr) vldrbq_s32(ptr)
+#define MVE_LDT(ptr) vldrbq_z_s32((ptr), p)
+#define MVE_SHL0(a) (a)
+#define MVE_SHLL(a) vqshlq_r_s32((a), q->L)
+
+/* band[k] = the requantized base + sum of the 3 x 3 taps at band[k + ky rs + kx], k < F (in place) */
+#define MVE_DW_FLAT33(NAME, SHL)                                                                          \
+    BBRT_NOINLINE static void NAME(int8_t *band, uint32_t F, uint32_t rs, const int32_t *w, const mve_dwq_t *q) { \
+        const int32x4_t vbase = vdupq_n_s32(q->base), vR = vdupq_n_s32(q->R), vzy = vdupq_n_s32(q->zy);       \
+        const int32x4_t vlo = vdupq_n_s32(q->lo), vhi = vdupq_n_s32(q->hi);                                   \
+        const int32_t m = q->m, w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6];  \
+        const int32_t w7 = w[7], w8 = w[8];                                                                   \
+        const int8_t *r1 = band + rs, *r2 = r1 + rs;                                                          \
+        int8_t *r0 = band;                                                                                    \
+        int32x4_t a;                                                                                          \
+        uint32_t i;                                                                                           \
+        for (i = F >> 2; i; i--) {                                                                            \
+            MVE_DW33(MVE_LDF, SHL);                                                                           \
+            vstrbq_s32(r0, a);                                                                                \
+            r0 += 4;                                                                                          \
+            r1 += 4;                                                                                          \
+            r2 += 4;                                                                                          \
+        }                                                                                                     \
+        if (F & 3u) {                                                                                         \
+            mve_pred16_t p = vctp32q(F & 3u);                                                                 \
+            MVE_DW33(MVE_LDT, SHL);                                                                           \
+            vstrbq_p_s32(r0, a, p);                                                                           \
+        }                                                                                                     \
+    }
+MVE_DW_FLAT33(mve_dw_flat33, MVE_SHL0)
+MVE_DW_FLAT33(mve_dw_flat33s, MVE_SHLL)
+
+/* mve_dw_flat33 for any taps (offsets off[t], weights w[t], t < T), from src to dst (dst <= src: in place) */
+#define MVE_DWT(LD)                                                                                       \
+    a = vbase;                                                                                             \
+    for (t = 0; t < T; t++) a = vmlaq_n_s32(a, LD(src + off[t]), w[t]);                                   \
+    a = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(a, L), m), R);                                           \
+    a = vminq_s32(vmaxq_s32(vaddq_n_s32(a, zy), lov), hiv)
+BBRT_NOINLINE static void mve_dw_flat(int8_t *dst, const int8_t *src, uint32_t F, const uint32_t *off, const int32_t *w,
+                                      uint32_t T, const mve_dwq_t *q) {
+    const int32x4_t lov = vdupq_n_s32(q->lo), hiv = vdupq_n_s32(q->hi), vbase = vdupq_n_s32(q->base);
+    const int32_t m = q->m, L = q->L, R = q->R, zy = q->zy;
+    int32x4_t a;
+    uint32_t i, t;
+    for (i = F >> 2; i; i--, src += 4, dst += 4) {
+        MVE_DWT(MVE_LDF);
+        vstrbq_s32(dst, a);
+    }
+    if (F & 3u) {
+        mve_pred16_t p = vctp32q(F & 3u);
+        MVE_DWT(MVE_LDT);
+        vstrbq_p_s32(dst, a, p);
+    }
+}
+
+/* d[i] = s[i] for i < n, 16 bytes per predicated pass */
+static void mve_copy(int8_t *d, const int8_t *s, uint32_t n) {
+    uint32_t i;
+    for (i = 0; i < n; i += 16u, d += 16, s += 16) {
+        mve_pred16_t p = vctp8q(n - i);
+        vstrbq_p_s8(d, vldrbq_z_s8(s, p), p);
+    }
+}
+
+/* rows r < nr of n bytes from s + r ss to d + r ds (rows of at most 16 bytes: one predicated pass each) */
+static void mve_copy_rows(int8_t *d, uint32_t ds, const int8_t *s, uint32_t ss, uint32_t n, uint32_t nr) {
+    uint32_t r;
+    if (n <= 16u) {
+        const mve_pred16_t p = vctp8q(n);
+        for (r = 0; r < nr; r++, d += ds, s += ss) vstrbq_p_s8(d, vldrbq_z_s8(s, p), p);
+    } else {
+        for (r = 0; r < nr; r++, d += ds, s += ss) mve_copy(d, s, n);
+    }
+}
+
+/* the depthwise conv (G = C = M groups, one channel each) at stride 1, dilation 1, NCHW input: 1 when done */
+static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    const uint32_t KH = g->KH, KW = g->KW, T = KH * KW, OH = g->OH, OW = g->OW, W = g->W, H = g->H;
+    const uint32_t rs = OW + KW - 1u, HP = OH + KH - 1u;
+    uint32_t bandw[BBRT_MVE_DW_BAND / 4u], off[BBRT_MVE_DW_TAPS];
+    int8_t *band = (int8_t *)bandw;
+    int32_t wt[BBRT_MVE_DW_TAPS];
+    const int8x16_t zx16 = vdupq_n_s8((int8_t)c->zx);
+    uint32_t n, ch, t, cols, ny;
+    const int k33 = T == 9u && KW == 3u; /* mve_dw_flat33: in place, so never on the input itself */
+    const int direct = !k33 && g->pt == 0 && g->pl == 0 && rs == W && HP <= H;
+    mve_dwq_t q;
+    if (g->sh != 1 || g->sw != 1 || g->dh != 1 || g->dw != 1 || g->sW != 1u || g->sH != W || T > BBRT_MVE_DW_TAPS ||
+        (uint64_t)HP * rs > BBRT_MVE_DW_BAND || (uint32_t)g->pt >= HP || g->pt < 0 || g->pl < 0 ||
+        (uint32_t)g->pl >= rs)
+        return 0;
+    for (ch = 0; ch < g->M; ch++)
+        if (!mve_rq_ok1(c->rq[2u * ch], c->rq[2u * ch + 1u])) return 0;
+    cols = W < rs - (uint32_t)g->pl ? W : rs - (uint32_t)g->pl;
+    ny = H < HP - (uint32_t)g->pt ? H : HP - (uint32_t)g->pt; /* input rows inside the band */
+    for (t = 0; t < T; t++) off[t] = t / KW * rs + t % KW;
+    q.zy = c->zy;
+    q.lo = c->amin;
+    q.hi = c->amax;
+    for (n = 0; n < g->N; n++)
+        for (ch = 0; ch < g->M; ch++) {
+            const int8_t *xp = c->x + (size_t)n * g->C * H * W + (size_t)ch * g->sC, *wc = c->w + (size_t)ch * T;
+            int8_t *oc = o + ((size_t)n * g->M + ch) * OH * OW;
+            const uint32_t F = (OH - 1u) * rs + OW; /* flat outputs */
+            const int8_t *src = direct ? xp : band; /* no padding, rows as wide as the image's: the plane */
+            if (!direct) {
+                for (t = 0; t < HP * rs; t += 16u) vstrbq_p_s8(band + t, zx16, vctp8q(HP * rs - t)); /* padding */
+                mve_copy_rows(band + (uint32_t)g->pt * rs + (uint32_t)g->pl, rs, xp, W, cols, ny); /* image rows */
+            }
+            q.base = c->b[ch];
+            for (t = 0; t < T; t++) {
+                wt[t] = wc[t];
+                q.base -= c->zx * wc[t];
+            }
+            q.m = c->rq[2u * ch];
+            mve_rq_split(c->rq[2u * ch + 1u], &q.L, &q.R);
+            if (k33) {
+                if (q.L == 0)
+                    mve_dw_flat33(band, F, rs, wt, &q);
+                else
+                    mve_dw_flat33s(band, F, rs, wt, &q);
+            } else {
+                mve_dw_flat(rs == OW ? oc : band, src, F, off, wt, T, &q); /* KW = 1: the flat outputs are the rows */
+            }
+            if (rs != OW) mve_copy_rows(oc, OW, band, rs, OW, OH);
+        }
+    return 1;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+#endif /* BBRT_DW_MVE_H */
