@@ -27,7 +27,9 @@ or ``"FILE.py:function"`` (called with ``x, y, n_clients``); ``data.shards``
 (``"shards/client{client}.npz"``) per-client files, each node reading only its
 own. Paths are relative to the deployment directory. ``sample_cap``
 (``"partition"``, the default, or an integer) bounds the sample count a
-FedAvg client may claim. FedAvg also takes ``"blocked": [client, ...]`` and
+FedAvg client may claim. FedAvg also takes ``"reask"`` (seconds into a round at which the server
+sends its MODEL again to silent cohort clients; default half the
+``round_timeout``, 0 never), ``"blocked": [client, ...]`` and
 ``"sharing": {client: "rw" | "ro" | "wo" | "off"}`` (the server refuses a
 blocked client's JOIN and a leech's updates) and ``"secagg": {"threshold": t,
 "frac_bits": 24}`` (secure aggregation with dropout recovery,
