@@ -200,7 +200,8 @@ def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], wo
     if kill is not None:
         th.start()
     try:
-        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600, connect_timeout=600)
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600,
+                                 connect_timeout=900 if LONG else 600)
     finally:
         done.set()
         if kill is not None:
