@@ -273,7 +273,8 @@ def main() -> None:
             def kill() -> None:
                 cluster.kill(0)
                 time.sleep(DOWN)
-                cluster.start_member(0)
+                # a member recovering 1,000 clients' quorum queues on a loaded machine takes minutes to listen
+                cluster.start_member(0, timeout=900.0 if LONG else 120.0)
 
             if "pipeline" in PARTS:
                 clu = pipeline(dep, url, requests)

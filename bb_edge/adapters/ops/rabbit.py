@@ -348,7 +348,8 @@ class RabbitCluster:
                                          cwd=m.directory)
         log.close()
 
-    def _wait(self, idx: list[int], timeout: float) -> None:
+    def _wait(self, idx: list[int], timeout: float, whole: bool = True) -> None:
+        """Until members ``idx`` listen; past ``timeout`` stop the cluster (``whole``) or only those members."""
         deadline = time.monotonic() + timeout
         left = list(idx)
         while left:
@@ -362,7 +363,11 @@ class RabbitCluster:
                 except OSError:
                     pass
             if left and time.monotonic() > deadline:
-                self.stop()
+                if whole:
+                    self.stop()
+                else:  # a restarted member that did not come back: the others keep serving
+                    for i in left:
+                        self.kill(i, signal.SIGTERM)
                 raise ClusterError(f"members {', '.join(self.files.members[i].node for i in left)} did not listen "
                                   f"within {timeout:.0f}s (logs under {self.files.directory})")
             time.sleep(0.1)
@@ -400,9 +405,10 @@ class RabbitCluster:
                 p.wait(10)
 
     def start_member(self, i: int, timeout: float = 120.0) -> None:
-        """Start member ``i`` again (it rejoins the cluster from its own data directory)."""
+        """Start member ``i`` again (it rejoins the cluster from its own data directory); past ``timeout`` it is
+        stopped again, and the others keep serving."""
         self._launch(i)
-        self._wait([i], timeout)
+        self._wait([i], timeout, whole=False)
 
     def add_deployment(self, dep: Deployment, prefix: str = "bb", timeout: float = 120.0) -> Path:
         """Let another deployment's nodes use this running cluster: its users, permissions and topic
