@@ -14,6 +14,9 @@
   every node starts on: every round completes or aborts by FedAvg's rules, and the server's final model
   equals FedAvg recomputed outside the runtime (ONNX Runtime per client over its own batch order) over the
   completed rounds, each with the clients that trained in it (a lost or doubled update breaks the equality).
+- Lost updates re-asked across a member kill: 6 C clients, member 1 SIGKILLed as round 2 opens, two clients'
+  round-2 UPDATEs lost (``--lose-update``): the server re-asks them, every round aggregates 6 of 6 and the final
+  model equals FedAvg recomputed outside the runtime.
 - ``bb-edge deploy`` across a member kill: squeezenet's 3 ``bb-edge node`` processes move from seed 0 to seed
   1 while member 1 (where the deployer, the host and every node are connected) is SIGKILLed with half of the
   DATA chunks sent; every client fails over, each node's RESUME names the bytes it holds and the deploy ends
