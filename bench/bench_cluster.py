@@ -17,6 +17,10 @@ member, seen live by a ``_status`` watcher) and the rounds completed / aborted.
     python bench/bench_cluster.py                 # CI size: 60 requests, 20 C clients x 6 rounds, down 5 s
     BB_BENCH_CLUSTER_LONG=1 python bench/bench_cluster.py   # 600 requests, 1,000 C clients, down 60 s
     BB_BENCH_CLUSTER_CLIENTS=300 ...              # another number of C clients (a machine too small for 1,000)
+    BB_BENCH_CLUSTER_PARTS=fed-kill ...           # only some rows: pipeline, fed-mosquitto, fed-cluster, fed-kill
+
+The FedAvg rows also count the updates a round lost: its cohort minus the updates it accepted (the server's
+``RoundCompleted`` events), summed over the run.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ DOWN = 60.0 if LONG else 5.0
 WINDOW = 8
 FED_CLIENTS = int(os.environ.get("BB_BENCH_CLUSTER_CLIENTS", "1000" if LONG else "20"))
 FED_ROUNDS = 6
+PARTS = set(os.environ.get("BB_BENCH_CLUSTER_PARTS", "pipeline,fed-mosquitto,fed-cluster,fed-kill").split(","))
+NAN = float("nan")
 
 
 def pipeline(dep: Deployment, url: str, requests: list, kill=None) -> dict[str, float]:  # type: ignore[no-untyped-def,type-arg]
@@ -194,7 +200,8 @@ def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], wo
     if kill is not None:
         th.start()
     try:
-        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600, connect_timeout=600)
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600,
+                                 connect_timeout=900 if LONG else 600)
     finally:
         done.set()
         if kill is not None:
@@ -206,6 +213,10 @@ def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], wo
     out["s_per_round"] = float(sorted(rounds)[len(rounds) // 2]) if rounds else float("nan")  # the median
     out["worst_round_s"] = float(max(rounds)) if rounds else float("nan")
     out["completed"] = float(res.counts.get("RoundCompleted", 0))
+    log = (work / "server.log").read_text(errors="replace").splitlines() if (work / "server.log").exists() else []
+    fields = [dict(kv.split("=", 1) for kv in ln.split()[2:] if "=" in kv)
+              for ln in log if ln.startswith("event RoundCompleted ")]
+    out["lost"] = float(sum(int(f["cohort"]) - int(f["accepted"]) for f in fields))
     out["aborted"] = float(res.counts.get("RoundAborted", 0))
     if watch is not None:
         out["storm_s"] = watch.done_at if watch.done_at is not None else float("nan")
@@ -233,42 +244,53 @@ def main() -> None:
         exe = build_client(Path(tmp) / "cbuild")
         names = [f"c{i}" for i in range(FED_CLIENTS)]
         images = write_client_images(fdep.directory, names, Path(tmp) / "images")  # type: ignore[arg-type]
-        broker = Broker(write_broker_files(Path(tmp) / "mosq", dep)).start()
-        try:
-            mosq = pipeline(dep, broker.files.url(), requests)
-            progress("pipeline, mosquitto", mosq)
-            assert broker.pid is not None
-            mosq_rss = rss_kib(broker.pid)
-        finally:
-            broker.stop()
-        fbroker = Broker(write_broker_files(Path(tmp) / "fmosq", fdep)).start()
-        try:
-            fed_mosq = federation(fdep, fbroker.files.url(), exe, images, Path(tmp) / "w-mosq")
-            progress("FedAvg, mosquitto", fed_mosq)
-        finally:
-            fbroker.stop()
+        none = {"rps": NAN, "lost": NAN, "twice": NAN, "max_gap_s": NAN, "p99_gap_s": NAN, "gaps": NAN}
+        mosq, clu, killed, rss, mosq_rss = dict(none), dict(none), dict(none), [0, 0, 0], 0
+        fnone = {"s_per_round": NAN, "worst_round_s": NAN, "completed": NAN, "aborted": NAN, "lost": NAN}
+        fed_mosq, fed_clu, fed_kill = dict(fnone), dict(fnone), dict(fnone)
+        if "pipeline" in PARTS:
+            broker = Broker(write_broker_files(Path(tmp) / "mosq", dep)).start()
+            try:
+                mosq = pipeline(dep, broker.files.url(), requests)
+                progress("pipeline, mosquitto", mosq)
+                assert broker.pid is not None
+                mosq_rss = rss_kib(broker.pid)
+            finally:
+                broker.stop()
+        if "fed-mosquitto" in PARTS:
+            fbroker = Broker(write_broker_files(Path(tmp) / "fmosq", fdep)).start()
+            try:
+                fed_mosq = federation(fdep, fbroker.files.url(), exe, images, Path(tmp) / "w-mosq")
+                progress("FedAvg, mosquitto", fed_mosq)
+            finally:
+                fbroker.stop()
         t0 = time.monotonic()
         cluster = RabbitCluster(write_cluster_files(Path(tmp) / "cluster", dep, members=3)).start()
         started = time.monotonic() - t0
         try:
             url = cluster.files.url()
-            clu = pipeline(dep, url, requests)
-            progress("pipeline, cluster", clu)
-            rss = cluster.rss_kib()
 
             def kill() -> None:
                 cluster.kill(0)
                 time.sleep(DOWN)
-                cluster.start_member(0)
+                # a member recovering 1,000 clients' quorum queues on a loaded machine takes minutes to listen
+                cluster.start_member(0, timeout=900.0 if LONG else 120.0)
 
-            killed = pipeline(dep, url, requests, kill=kill)
-            progress("pipeline, cluster, member killed", killed)
+            if "pipeline" in PARTS:
+                clu = pipeline(dep, url, requests)
+                progress("pipeline, cluster", clu)
+                rss = cluster.rss_kib()
+                killed = pipeline(dep, url, requests, kill=kill)
+                progress("pipeline, cluster, member killed", killed)
             creds = cluster.add_deployment(fdep)
             furl = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
             furl += f"?creds={creds}"
-            fed_clu = federation(fdep, furl, exe, images, Path(tmp) / "w-clu")
-            progress("FedAvg, cluster", fed_clu)
-            fed_kill = federation(fdep, furl, exe, images, Path(tmp) / "w-kill", kill=kill, watch_url=furl)
+            if "fed-cluster" in PARTS:
+                fed_clu = federation(fdep, furl, exe, images, Path(tmp) / "w-clu")
+                progress("FedAvg, cluster", fed_clu)
+            if "fed-kill" in PARTS:
+                fed_kill = federation(fdep, furl, exe, images, Path(tmp) / "w-kill", kill=kill, watch_url=furl)
+                progress("FedAvg, cluster, member killed", fed_kill)
         finally:
             cluster.stop()
     print(f"{REQUESTS} requests, window {WINDOW}, 3 node processes, light squeezenet; cluster started in "
@@ -287,12 +309,12 @@ def main() -> None:
           f"window, from the kill until the member was back or the run ended; goal <= 2 s)")
     print(f"\nFedAvg, {FED_CLIENTS} C clients (bbrt-learn-mqtt) + the Python server, {FED_ROUNDS} rounds, digits mlp")
     print(f"{'broker':34s} {'s/round':>8s} {'ratio':>6s} {'worst s':>8s} {'done':>5s} {'aborted':>7s} "
-          f"{'storm s':>8s} {'back':>5s}")
+          f"{'storm s':>8s} {'back':>5s} {'lost':>5s}")
     for label, f in (("mosquitto (1 process)", fed_mosq), ("rabbitmq 3 members", fed_clu),
                      ("rabbitmq, member 1 SIGKILLed", fed_kill)):
         print(f"{label:34s} {f['s_per_round']:8.3f} {f['s_per_round'] / fed_mosq['s_per_round']:6.2f} "
               f"{f['worst_round_s']:8.2f} {f['completed']:5.0f} {f['aborted']:7.0f} "
-              f"{f.get('storm_s', float('nan')):8.2f} {f.get('reconnected', float('nan')):5.0f}")
+              f"{f.get('storm_s', float('nan')):8.2f} {f.get('reconnected', float('nan')):5.0f} {f['lost']:5.0f}")
 
 
 if __name__ == "__main__":

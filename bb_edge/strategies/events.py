@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bb_edge.engine.events import AppEvent, InfraEvent, NodeEvent
 
 __all__ = [
-    "RoundStarted", "RoundCompleted", "RoundAborted", "UpdateRejected", "ModelFetched",
+    "RoundStarted", "RoundReasked", "RoundCompleted", "RoundAborted", "UpdateRejected", "ModelFetched",
     "PeerJoined", "PeerSuspected", "LocalTrainingDone", "ModelMerged", "TrainingFinished",
     "SecAggRecovered", "SecAggWithheld",
 ]
@@ -26,6 +26,15 @@ class RoundStarted(AppEvent):
     round: int
     cohort: int
     deadline: float
+
+
+@dataclass(frozen=True)
+class RoundReasked(AppEvent):
+    """A server sent round ``round``'s MODEL again to ``clients`` cohort clients that had not answered."""
+
+    strategy: str
+    round: int
+    clients: int
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,14 @@ aggregation weight) is validated and clamped to the client's cap
 :class:`~bb_edge.strategies.events.UpdateRejected` and never reach the
 aggregator. The round closes when the whole cohort answered, or at the
 deadline with a partial aggregate if at least ``min_clients`` did, otherwise
-with :class:`~bb_edge.strategies.events.RoundAborted`.
+with :class:`~bb_edge.strategies.events.RoundAborted`. ``reask`` seconds into
+a round (default: half the round's timeout), the server sends the round's
+``MODEL`` again to each cohort client that has not answered and is not
+suspected: a MODEL or an UPDATE lost on the way (a broker member killed, a
+queue past its bound) would otherwise shrink the round in silence. A client
+answers a MODEL of the round it last answered by training it again (the same
+model and seeded batch order, so the same update) and re-sending the UPDATE;
+one that arrives twice is refused as a duplicate and counted once.
 
 Sharing modes (a ``peers`` :class:`~bb_edge.learn.peers.PeerSelector` bound
 on the server, from the config's ``blocked`` and ``sharing``): the server
@@ -146,6 +153,7 @@ class FedAvgServer(HandlerState):
     sample_caps: dict[int, int] = field(default_factory=dict)
     strategy: str = "fedavg"
     rounds_count: str = "started"  # what ``rounds`` counts: rounds started, or rounds completed (outages)
+    reask: float = -1.0  # seconds into a round to re-send MODEL to silent clients; < 0: half the timeout, 0: never
     protocol_id: int = PROTO_FEDAVG_SERVER
     client_protocol: int = PROTO_FEDAVG_CLIENT
     round: int = field(default=0, init=False)
@@ -315,6 +323,8 @@ class FedAvgServer(HandlerState):
         if self.open:
             if now >= self.deadline:
                 self._close(ctx)
+            elif self.__dict__.get("_reask_at", math.inf) <= now:
+                self._reask(ctx)
             return
         if (self.completed if self.rounds_count == "completed" else self.round) >= self.rounds:
             self.finished = True
@@ -350,6 +360,16 @@ class FedAvgServer(HandlerState):
         self.received = {}
         self.open = True
         self.deadline = ctx.now + self.round_timeout
+        after = self.round_timeout / 2 if self.reask < 0 else self.reask
+        # not a dataclass field (snapshots stay as they were): a restored open round is not re-asked
+        self.__dict__["_reask_at"] = ctx.now + after if 0 < after < self.round_timeout else math.inf
+        peers = _opt(ctx, "peers")
+        leeches = [c for c in self.clients if peers is not None and c not in self.cohort and peers.mode(c) == "ro"]
+        self._send_model(ctx, sorted(self.cohort) + sorted(leeches))  # a leech (ro) reads every round's model too
+        ctx.emit(lev.RoundStarted(self.strategy, self.round, len(self.cohort), self.deadline))
+
+    def _send_model(self, ctx: Context, ids: list[int]) -> None:
+        """The open round's MODEL to ``ids`` (the codec's encoding when it applies to models)."""
         model: ModelState = ctx.binding("model")
         assert model.vector is not None
         names = {v: k for k, v in ctx.peers.items()}
@@ -357,13 +377,17 @@ class FedAvgServer(HandlerState):
         codec = _opt(ctx, "codec")
         if codec is not None and not getattr(codec, "applies_to_model", True):
             codec = None  # an update-only codec (DP noise) never touches the broadcast model
-        payload_vec = model.vector
-        peers = _opt(ctx, "peers")
-        leeches = [c for c in self.clients if peers is not None and c not in self.cohort and peers.mode(c) == "ro"]
-        for c in sorted(self.cohort) + sorted(leeches):  # a leech (ro) reads every round's model too
-            send_vector(ctx, names[c], payload_vec, protocol=self.client_protocol, msg=Msg.MODEL,
+        for c in ids:
+            send_vector(ctx, names[c], model.vector, protocol=self.client_protocol, msg=Msg.MODEL,
                         request_id=self.round, codec=codec)
-        ctx.emit(lev.RoundStarted(self.strategy, self.round, len(self.cohort), self.deadline))
+
+    def _reask(self, ctx: Context) -> None:
+        """Send the round's MODEL again to the cohort clients that have not answered and are not suspected."""
+        self.__dict__["_reask_at"] = math.inf  # once per round: a second loss is the deadline's
+        silent = [c for c in sorted(self.cohort) if c not in self.received and c not in self.suspected]
+        if silent:
+            self._send_model(ctx, silent)
+            ctx.emit(lev.RoundReasked(self.strategy, self.round, len(silent)))
 
     def _close(self, ctx: Context) -> None:
         self.open = False

@@ -197,7 +197,10 @@ class FedAvgModule(StrategyModule):
             if sa is not None:
                 from bb_edge.strategies.secagg import SecAggServer
 
-                server_cls, skw = SecAggServer, {"threshold": sa["threshold"], "frac_bits": sa["frac_bits"]}
+                # no MODEL re-ask: a re-sent MODEL would restart a client's key phase; SecAgg's own dropout
+                # recovery (the unmask phase) covers a client that went silent
+                server_cls, skw = SecAggServer, {"threshold": sa["threshold"], "frac_bits": sa["frac_bits"],
+                                                 "reask": 0.0}
             if blocked or sharing:
                 ids = dict(self.nodes())
                 sel = PeerSelector(nodes=[i for _, i in self.nodes()], topology="full", seed=int(cfg["seed"]))
@@ -213,7 +216,7 @@ class FedAvgModule(StrategyModule):
                 clients_per_round=int(cfg["clients_per_round"]), round_timeout=float(cfg["round_timeout"]),
                 start_clients=max(start, 1), start_after=float(cfg.get("start_after", 2 * hb)),
                 max_norm=cfg.get("max_norm"), seed=int(cfg["seed"]), rounds_count=self._rounds_count(),
-                **self._sample_caps(), **skw))
+                **{"reask": float(cfg.get("reask", -1.0)), **self._sample_caps(), **skw}))
             return
         engine.bind("data", self._data(name))
         if name in self.malicious:

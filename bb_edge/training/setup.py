@@ -27,7 +27,12 @@ or ``"FILE.py:function"`` (called with ``x, y, n_clients``); ``data.shards``
 (``"shards/client{client}.npz"``) per-client files, each node reading only its
 own. Paths are relative to the deployment directory. ``sample_cap``
 (``"partition"``, the default, or an integer) bounds the sample count a
-FedAvg client may claim. FedAvg also takes ``"blocked": [client, ...]`` and
+FedAvg client may claim. ``heartbeat`` is the shortest interval
+between a client's heartbeats: a fleet sends its server at most
+``heartbeat_rate`` heartbeats/s (default 100), so 1,000 clients beat every 10 s
+(:func:`fleet_heartbeat`). FedAvg also takes ``"reask"`` (seconds into a round at which the server
+sends its MODEL again to silent cohort clients; default half the
+``round_timeout``, 0 never), ``"blocked": [client, ...]`` and
 ``"sharing": {client: "rw" | "ro" | "wo" | "off"}`` (the server refuses a
 blocked client's JOIN and a leech's updates) and ``"secagg": {"threshold": t,
 "frac_bits": 24}`` (secure aggregation with dropout recovery,
@@ -60,8 +65,8 @@ if TYPE_CHECKING:  # the builders need onnx (~0.6 s with ml_dtypes): a node with
 
     from bb_edge.training.split import SplitPrograms
 
-__all__ = ["write_learning_deployment", "optimizer", "LearningSetup", "build_setup", "load_data",
-           "load_forward", "cache_key", "DEFAULTS"]
+__all__ = ["write_learning_deployment", "fleet_heartbeat", "HEARTBEAT_RATE", "optimizer", "LearningSetup",
+           "build_setup", "load_data", "load_forward", "cache_key", "DEFAULTS"]
 
 DEFAULTS: dict[str, Any] = {
     "model": "model.onnx", "cut": "h0", "clients": 10, "rounds": 10, "epochs": 1, "local_steps": 0,
@@ -70,6 +75,25 @@ DEFAULTS: dict[str, Any] = {
     "aggregator": {"type": "mean"}, "codec": None, "attack": None, "min_clients": 1, "clients_per_round": 0,
     "round_timeout": 5.0, "heartbeat": 1.0, "period": 1.0, "churn": {}, "seed": 0,
 }
+
+
+#: heartbeats per second the whole fleet sends its server at most, unless ``heartbeat_rate`` says otherwise
+HEARTBEAT_RATE = 100.0
+
+
+def fleet_heartbeat(cfg: dict[str, Any]) -> float:
+    """The seconds between two heartbeats of each client: ``heartbeat``, stretched to ``clients / heartbeat_rate``.
+
+    Why: the server and its broker read every heartbeat (and an unanswered client's JOIN retries ride on it).
+    1,000 clients at 2 s sent a clustered broker 500 messages/s, each a write replicated to three members,
+    and the rounds' MODEL and UPDATE traffic queued behind them (issue 35). Every client and the server's
+    liveness detector take this one value from the deployment, so all three clients (Python, C, MicroPython)
+    follow it without anything new on the wire.
+    """
+    rate = float(cfg.get("heartbeat_rate", HEARTBEAT_RATE))
+    if not rate > 0:
+        raise ConfigError(f"heartbeat_rate must be > 0 heartbeats/s, not {cfg.get('heartbeat_rate')!r}")
+    return max(float(cfg["heartbeat"]), int(cfg["clients"]) / rate)
 
 
 def write_learning_deployment(directory: str | Path, learning: dict[str, Any],
@@ -147,6 +171,7 @@ def build_setup(learning: dict[str, Any], directory: str | Path | None = None, c
         cfg["clients"] = int(clients)
     if seed is not None:
         cfg["seed"] = int(seed)
+    cfg["heartbeat"] = fleet_heartbeat(cfg)  # what every client is built with and the server's liveness expects
     path = Path(directory or ".") / cfg["model"]
     key = cache_key(cfg, directory) if program_cache is not None else None
     program = load_program(program_cache, key) if program_cache is not None and key is not None else None

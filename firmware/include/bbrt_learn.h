@@ -25,7 +25,9 @@
  * A client that rebooted after taking round r's model and before answering trains round r again
  * from the stored model (the same order, so the same update) and sends it; it JOINs again at
  * every boot (the server answers with MODEL_FULL). Until the server answered (a MODEL or MODEL_FULL),
- * each heartbeat is the JOIN again: a lost JOIN (a broker queue that dropped it) is re-sent.
+ * each heartbeat is the JOIN again: a lost JOIN (a broker queue that dropped it) is re-sent. A MODEL of
+ * the round last answered is the server asking again for an UPDATE that did not arrive: the client trains
+ * that round again (the same model, the same order: the same update) and re-sends it; older rounds are stale.
  *
  * No heap: the model, the round's global model and the order buffer are the caller's.
  */

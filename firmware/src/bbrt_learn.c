@@ -94,7 +94,7 @@ bbrt_status_t bbrt_learn_restore(bbrt_learn_t *c, const bbrt_learn_record_t *rec
     uint32_t n = c->cfg.n_params;
     if (!rec || !model || rec->magic != BBRT_LEARN_RECORD_MAGIC || rec->version != BBRT_LEARN_RECORD_VERSION ||
         rec->node_id != c->cfg.node_id || rec->n_params != n || bbrt_learn_record_crc(rec, model, n) != rec->crc ||
-        (rec->pending_round != 0u && rec->pending_round <= rec->answered_round))
+        (rec->pending_round != 0u && rec->pending_round < rec->answered_round))
         return BBRT_E_BAD_FIELD;
     c->answered_round = rec->answered_round;
     c->model_round = rec->model_round;
@@ -199,8 +199,10 @@ bbrt_learn_refusal_t bbrt_learn_handle(bbrt_learn_t *c, const bbrt_envelope_t *e
     if (env->dtype != BBRT_DT_FLOAT || env->rank != 1u) return refuse(c, BBRT_LREF_WRONG_DTYPE, round);
     if (env->dims[0] != k->n_params || env->payload_len != k->n_params * 4u)
         return refuse(c, BBRT_LREF_WRONG_SHAPE, round);
+    /* a MODEL of the round last answered is the server asking again (the UPDATE did not arrive): trained again
+     * below from the same model in the same seeded order, so the same UPDATE is re-sent; an older round is stale */
     if (round > 0xFFFFFFFFu || (env->edge == BBRT_LMSG_MODEL &&
-                                (round == 0u || round <= c->answered_round || round == c->pending_round)) ||
+                                (round == 0u || round < c->answered_round || round == c->pending_round)) ||
         (env->edge == BBRT_LMSG_MODEL_FULL && round < c->model_round))
         return refuse(c, BBRT_LREF_STALE_ROUND, round);
     if (!all_finite(env->data, k->n_params)) return refuse(c, BBRT_LREF_NOT_FINITE, round);

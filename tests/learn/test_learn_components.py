@@ -345,3 +345,26 @@ def test_registry_and_snapshot_format():
         unpack_state(blob[:-3])
     with pytest.raises(ConfigError):
         Int8Codec().restore(TopKCodec().snapshot())
+
+
+def test_liveness_table_suspected_equals_testing_every_detector():
+    """The heap of suspicion instants answers as phi tested on every detector does, heartbeat by heartbeat
+    (jittered intervals, peers that stop, come back, are forgotten; a query at an earlier time too)."""
+    rng = np.random.default_rng(3)
+    for threshold in (0.1, 1.0, 3.0, 8.0):
+        tab = LivenessTable(threshold=threshold, min_std=0.05)
+        t, asked = 0.0, 0
+        quiet = {int(p): float(rng.uniform(2, 12)) for p in range(12)}  # each peer stops beating for a while
+        for _ in range(1500):
+            t += float(rng.exponential(0.02))
+            p = int(rng.integers(0, 12))
+            if not quiet[p] <= t < quiet[p] + 3.0:
+                tab.heartbeat(p, t + float(rng.uniform(0, 0.01)) if tab.detectors.get(p) is None else
+                              max(t, tab.detectors[p].last or 0.0))
+            if rng.random() < 0.01:
+                tab.forget(int(rng.integers(0, 12)))
+            q = t - float(rng.uniform(0, 0.5)) if rng.random() < 0.05 else t
+            brute = sorted(k for k, d in tab.detectors.items() if not d.is_available(q))
+            assert tab.suspected(q) == brute, (threshold, q)
+            asked += len(brute)
+        assert asked > 100, asked  # the schedule does make peers suspected

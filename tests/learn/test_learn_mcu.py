@@ -123,9 +123,13 @@ def test_m3_client_refuses_bad_models_and_matches_the_reference(built: tuple[Pat
         magic, _v, node_id, count, answered, model_round, pending, _crc = struct.unpack_from("<8I", rec)
         assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
         np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + got, atol=1e-6)
-        dev.send(model_env(start, nid, 1, 8))  # round 1 again (a fresh seq): stale
-        _, texts = wait_reports(dev, "ModelRefused")
-        assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+        # round 1 again (a fresh seq): the server re-asks for an UPDATE that did not arrive; the device trains the
+        # round again (same model, same order) and re-sends the same update
+        dev.send(model_env(start, nid, 1, 8))
+        envs, _ = wait_reports(dev, None, 0.0)
+        resent = wait_learn(dev, 3, 60, [e for e in envs if e.seq != upd[0].seq])
+        assert resent and resent[0].request_id == 1 and resent[0].seq != upd[0].seq
+        assert bytes(resent[0].data) == bytes(upd[0].data)
         dev.send(model_env(start, nid, 2, 7))  # the seq of the applied round-1 model: a duplicate, whatever it carries
         _, texts = wait_reports(dev, "ModelRefused")
         assert texts[-1] == "ModelRefused DUPLICATE round=2", texts
@@ -248,12 +252,20 @@ if LONG:  # collected only in the long setting (a second firmware build): RV32 r
 
     def test_posix_client_keeps_its_round_in_a_file(built: tuple[Path, Path], tmp_path: Path) -> None:
         """The posix build (``--target c0=host``) on a pty: a round's update equals ORT, and after a restart the
-        round record from its --state-file makes the same round stale."""
+        round record from its --state-file makes an older model stale; the answered round, asked again, is
+        trained again and its update re-sent (ORT's again)."""
         dev, start, c0 = _device_round_matches_reference(built[0], "host", tmp_path, 3, 30.0, 60)
         try:
             dev.restart()
-            dev.send(model_env(start, c0, 1, 2))
+            dev.send(model_env(start, c0, 0, 2, edge=6))  # a MODEL_FULL of round 0: older than the kept round 1
             _, texts = wait_reports(dev, "ModelRefused")
-            assert texts[-1] == "ModelRefused STALE_ROUND round=1", texts
+            assert texts[-1] == "ModelRefused STALE_ROUND round=0", texts
+            dev.send(model_env(start, c0, 1, 3))  # round 1 again: the server re-asks its UPDATE
+            envs, _ = wait_reports(dev, None, 0.0)
+            again = wait_learn(dev, 3, 60, envs)
+            assert again and again[0].request_id == 1
+            module, x, y, _ = client_shard(built[0], "c0")
+            np.testing.assert_allclose(np.asarray(again[0].array()), reference_round(module, x, y, c0, 1, start),
+                                       atol=1e-4, rtol=0)
         finally:
             dev.stop()  # type: ignore[attr-defined]

@@ -168,7 +168,9 @@ def test_vm_update_equals_ort(vm: tuple[Path, Path], tmp_path: Path, kind: str, 
 
 
 def test_vm_refuses_bad_models_and_keeps_its_model(vm: tuple[Path, Path], tmp_path: Path) -> None:
-    """Wrong shape, dtype, sender, a stale round and NaN are typed refusals; the model stays as it was."""
+    """Wrong shape, dtype, sender, a stale round and NaN are typed refusals; the model stays as it was. The round
+    last trained, sent again (the server re-asking for an UPDATE that did not arrive), is trained again: the
+    same update, bit for bit."""
     prog, fwd = _program("softmax")
     x, y = _digits(16)
     n = prog.layout.size
@@ -181,19 +183,20 @@ def test_vm_refuses_bad_models_and_keeps_its_model(vm: tuple[Path, Path], tmp_pa
         _model_env(good, 1, 3, sender=7),  # not the server
         _model_env(nan, 1, 4),  # not finite
         _model_env(good, 2, 5),  # trained: round 2
-        _model_env(good + 1, 2, 6),  # round 2 again: stale
+        _model_env(good, 2, 6),  # round 2 again (a fresh seq): the server re-asks, trained again
         _model_env(good + 1, 1, 7),  # older: stale
         b"\xbb\xe1\x01" + bytes(40),  # not an envelope
     ]
     res, sent = _run_client(vm, tmp_path, export_description(prog, fwd), export_shard(x, y), envs, epochs=1, seed=0)
-    assert res["status"] == ["wrong_shape", "wrong_dtype", "unknown_peer", "non_finite", "TRAINED", "stale_round",
+    assert res["status"] == ["wrong_shape", "wrong_dtype", "unknown_peer", "non_finite", "TRAINED", "TRAINED",
                              "stale_round", "bad_envelope"]
-    # every refusal left the model as it was (the trained round changed it)
+    # every refusal left the model as it was (the trained round changed it; the re-asked round ends where it did)
     assert res["unchanged"] == [True, True, True, True, False, True, True, True]
     refused = [e for e in res["events"] if e[0] == "ModelRefused"]
     assert [e[1] for e in refused] == ["wrong_shape", "wrong_dtype", "unknown_peer", "non_finite", "stale_round",
-                                       "stale_round", "bad_envelope"]
-    assert len(sent) == 1 and sent[0].request_id == 2 and sent[0].dims == (n,)
+                                       "bad_envelope"]
+    assert len(sent) == 2 and [u.request_id for u in sent] == [2, 2] and sent[0].dims == (n,)
+    assert bytes(sent[0].data) == bytes(sent[1].data) and sent[0].seq != sent[1].seq  # the same update, re-sent
 
 
 JOIN_SCRIPT = """

@@ -81,8 +81,9 @@ def test_serial_bundle_config(built: tuple[Path, Path]) -> None:
 
 
 def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path, Path], tmp_path: Path) -> None:
-    """On a pty: PONG, JOIN with the shard size, MODEL_FULL taken, a round's update equals ORT within 1e-4, a
-    stale round is a typed refusal reported over the line and answered by nothing."""
+    """On a pty: PONG, JOIN with the shard size, MODEL_FULL taken, a round's update equals ORT within 1e-4, the
+    same round asked again re-sends the same update bytes, an older round is a typed refusal reported over the
+    line and answered by nothing."""
     d, bundle = built
     module = load_module(load_deployment(d).extra["learning"], d)
     nid = dict(module.nodes())[MPY]
@@ -112,7 +113,10 @@ def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path,
         assert (magic, node_id, count, answered, model_round, pending) == (0x4E4C4242, nid, n, 1, 1, 0)
         assert crc == zlib.crc32(rec[:28] + rec[32:])
         np.testing.assert_allclose(np.frombuffer(rec[32:], "<f4"), start + ref, atol=1e-4)
-        dev.send(model(start, 1, 3))  # round 1 again: stale
+        dev.send(model(start, 1, 3))  # round 1 again: the server re-asks; the round is trained again, the same bytes
+        again = wait_learn(dev, 3, 60)
+        assert again and again[0].request_id == 1 and bytes(again[0].data) == bytes(upd[0].data)
+        dev.send(model(start, 0, 4))  # a MODEL of a round older than the one trained: stale
         texts: list[str] = []
         late: list[Any] = []
         deadline = time.monotonic() + 10
@@ -120,7 +124,7 @@ def test_serial_client_on_a_pty_matches_ort_and_refuses_stale(built: tuple[Path,
             late += [decode(e) for e in dev.wait_data(1, 0.1)]
             texts += [bytes(c.data).decode() for c in dev.control if c.edge == 5]
             dev.control.clear()
-        assert "ModelRefused stale_round round=1" in texts, texts
+        assert "ModelRefused stale_round round=0" in texts, texts
         assert not [e for e in late if e.edge == 3]
     finally:
         dev.stop()  # type: ignore[attr-defined]

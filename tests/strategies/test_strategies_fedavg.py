@@ -158,3 +158,42 @@ def test_cohort_below_minimum_ends_with_an_event_instead_of_hanging():
     assert "only 1 live clients" in aborted[2].reason  # by then phi-accrual suspects c1
     assert [e.peer for e in evs if isinstance(e, lev.PeerSuspected)] == [3]
     assert not any(isinstance(e, lev.RoundCompleted) for e in evs)
+
+
+def _run_losing_first_update(reask: float):
+    """3 clients, round 1; c1's first UPDATE is lost on the way. Returns (events, the lost update, aggregated)."""
+    mod, engines = _fleet(3, round_timeout=4.0, reask=reask)
+    Recorder.seen = []
+    engines["server"].bind("aggregator", Recorder())
+    srv = next(h for h in engines["server"].protocols.values())
+    lost: list[np.ndarray] = []
+    now, evs = 0.0, []
+    while not srv.finished and now < 30:
+        for name, e in list(engines.items()):
+            for o in e.poll(now):
+                env = wire.decode(o.data)
+                if name == "c1" and env.edge == Msg.UPDATE and not lost:
+                    lost.append(np.array(env.array()))  # dropped: a broker member died with it
+                    continue
+                for t in ([n for n in engines if n != name] if o.peer == "*" else [o.peer]):
+                    engines[t].deliver(name, o.data)
+        evs += [ev for e in engines.values() for ev in e.drain_events()]
+        now += 0.25
+    return evs, lost, Recorder.seen
+
+
+def test_lost_update_is_reasked_and_the_round_keeps_its_cohort():
+    """Half-way to the deadline the server sends round 1's MODEL again to the client it has no update from; the
+    client trains again and its re-sent update is the lost one, bit for bit: the round aggregates all three.
+    Without the re-ask (reask 0) the same loss shrinks the round to 2 of 3 at the deadline."""
+    evs, lost, seen = _run_losing_first_update(reask=-1.0)
+    assert len(lost) == 1
+    asked = [e for e in evs if isinstance(e, lev.RoundReasked)]
+    assert [(a.round, a.clients) for a in asked] == [(1, 1)]
+    done = [e for e in evs if isinstance(e, lev.RoundCompleted)]
+    assert [(d.accepted, d.cohort, d.partial) for d in done] == [(3, 3, False)]
+    assert len(seen) == 1 and any(np.array_equal(u, lost[0]) for u in seen[0])
+    assert not [e for e in evs if isinstance(e, lev.UpdateRejected)]
+    evs, lost, seen = _run_losing_first_update(reask=0.0)
+    assert len(lost) == 1 and not [e for e in evs if isinstance(e, lev.RoundReasked)]
+    assert [(d.accepted, d.cohort) for d in evs if isinstance(d, lev.RoundCompleted)] == [(2, 3)]

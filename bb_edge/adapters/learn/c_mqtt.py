@@ -81,7 +81,8 @@ def write_client_images(deployment_dir: str | Path, names: Sequence[str], out_di
 
 def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, url: str, *,
                 start_file: str | Path | None = None, progress: str | Path | None = None,
-                state_dir: str | Path | None = None, drop: float = 0.0, drop_seed: int = 0) -> list[str]:
+                state_dir: str | Path | None = None, drop: float = 0.0, drop_seed: int = 0,
+                lose_update: int = 0) -> list[str]:
     """The command line of one C client process on the broker of ``url`` (``mqtt://HOST:PORT[?creds=F]``;
     a cluster's ``mqtt://H1:P1,H2:P2,H3:P3[?creds=F]``: the client hands over to the next member when its own
     goes away)."""
@@ -107,4 +108,6 @@ def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, 
                  "--state-file", str(Path(state_dir) / f"{node}.round")]
     if drop > 0.0:
         argv += ["--drop", repr(float(drop)), "--drop-seed", str(int(drop_seed))]
+    if lose_update > 0:  # fault injection (tests): round lose_update's first UPDATE is never published
+        argv += ["--lose-update", str(int(lose_update))]
     return argv

@@ -24,6 +24,9 @@ member and has no per-topic ACL tied to the MQTT username's inbox in one generat
 port, member 1 first (it forms the cluster), then the others (they join it), each with its own node name,
 data and log directories, all stopped by pid. Retained messages are kept per member (rabbitmq-server
 #8096): clients re-publish their retained presence on every (re)connect (docs/transports.md).
+
+Why one file: the configuration writer and the runner share one member layout (ports, node names, data
+directories, cookie); ``bb-edge broker --start``, the tests and the bench use them together.
 """
 
 from __future__ import annotations
@@ -348,7 +351,8 @@ class RabbitCluster:
                                          cwd=m.directory)
         log.close()
 
-    def _wait(self, idx: list[int], timeout: float) -> None:
+    def _wait(self, idx: list[int], timeout: float, whole: bool = True) -> None:
+        """Until members ``idx`` listen; past ``timeout`` stop the cluster (``whole``) or only those members."""
         deadline = time.monotonic() + timeout
         left = list(idx)
         while left:
@@ -362,7 +366,10 @@ class RabbitCluster:
                 except OSError:
                     pass
             if left and time.monotonic() > deadline:
-                self.stop()
+                for i in left:  # a restarted member that did not come back stops alone; the others serve
+                    self.kill(i, signal.SIGTERM)
+                if whole:
+                    self.stop()
                 raise ClusterError(f"members {', '.join(self.files.members[i].node for i in left)} did not listen "
                                   f"within {timeout:.0f}s (logs under {self.files.directory})")
             time.sleep(0.1)
@@ -400,9 +407,9 @@ class RabbitCluster:
                 p.wait(10)
 
     def start_member(self, i: int, timeout: float = 120.0) -> None:
-        """Start member ``i`` again (it rejoins the cluster from its own data directory)."""
+        """Start member ``i`` again (it rejoins from its own data directory; past ``timeout`` it stops alone)."""
         self._launch(i)
-        self._wait([i], timeout)
+        self._wait([i], timeout, whole=False)
 
     def add_deployment(self, dep: Deployment, prefix: str = "bb", timeout: float = 120.0) -> Path:
         """Let another deployment's nodes use this running cluster: its users, permissions and topic

@@ -5,14 +5,15 @@ message code and whose ``request_id`` is the round:
 
     client -> server   JOIN       int64 [samples]          at start, then in place of each HEARTBEAT until
                                                             the server answers (a MODEL_FULL or MODEL)
-    server -> client   MODEL      float32 [size], round r   train E local epochs, answer UPDATE
+    server -> client   MODEL      float32 [size], round r   train E local epochs, answer UPDATE (r again:
+                                                            the server re-asks a lost UPDATE: train, re-send)
     client -> server   UPDATE     float32 [size], round r   the delta (trained - received), its weight is
                                                             the JOIN's sample count
     client -> server   HEARTBEAT  uint8 [0]                 while idle (the server's phi-accrual detector)
     server -> client   MODEL_FULL float32 [size]            the current model (taken, not trained)
 
 Every model is validated before anything changes (sender is the server, protocol, float32, shape
-``(size,)``, a round newer than the last one trained, every value finite); a refusal is a typed event
+``(size,)``, a round not older than the last one trained, every value finite); a refusal is a typed event
 ``("ModelRefused", {"reason": ..., "round": ..., "detail": ...})`` in :attr:`FedAvgClient.events` (reasons
 are bb_edge/learn/validation.py's ``RejectReason`` values) and the client keeps its model. With the int
 trainer (bbnode/train_int.py, float32 in small ints) a value at or beyond 2**64 is ``norm_too_large``.
@@ -237,7 +238,9 @@ class FedAvgClient:
             return self._refuse("wrong_dtype", env.request_id, "dtype %d, want float32" % env.dtype)
         if len(env.dims) != 1 or env.dims[0] != self.trainer.size:
             return self._refuse("wrong_shape", env.request_id, "dims %r, want (%d,)" % (env.dims, self.trainer.size))
-        if env.edge == MODEL and env.request_id <= self.round:
+        # a MODEL of the round last trained is the server asking again (its UPDATE did not arrive): trained again
+        # (the same model, the same seeded order: the same update) and re-sent; an older round is stale
+        if env.edge == MODEL and env.request_id < self.round:
             return self._refuse("stale_round", env.request_id, "round %d, last trained %d" % (env.request_id,
                                                                                               self.round))
         if not self._load(env.payload):

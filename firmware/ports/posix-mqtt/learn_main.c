@@ -4,7 +4,7 @@
  *                   [--prefix bb]
  *                   [--user U] [--password-file F | --creds credentials.json] [--keepalive S]
  *                   [--epoch-file F] [--state-file F] [--start-file F] [--progress F]
- *                   [--connect-timeout S] [--drop RATE --drop-seed S]
+ *                   [--connect-timeout S] [--drop RATE --drop-seed S] [--lose-update ROUND]
  *
  * IMAGE is the learning image of bb_edge/bundle/learning/mcu.py (shard, settings, .bbrt training step).
  * The client speaks what a Python FedAvgClient speaks, on the topics of bb_edge/wire/topics.py:
@@ -23,6 +23,8 @@
  * --progress F: one JSON line at exit ({"kind": "final", ...}: bytes sent, the client's counters).
  * --drop RATE: fault injection for benches: the client leaves a round's MODEL unanswered when
  *   hash(seed, node id, round) / 2^32 < RATE (a client that drops out of that round; it stays connected).
+ * --lose-update ROUND: fault injection for tests: the first UPDATE of round ROUND is never published (as if a
+ *   broker lost it); the one the client sends when the server asks again goes out.
  *
  * Once connected it prints "node NODE (id N) ..." (what LearningFleet.wait_up waits for).
  * The client, its image, arena and buffers are static: the runtime never allocates; libmosquitto does.
@@ -84,11 +86,12 @@ static const char *state_path;
 static char tmp_path[4096];
 static double drop_rate;
 static uint32_t drop_seed;
+static long lose_round = -1; /* --lose-update: the round whose first UPDATE is not published (-1: none) */
 
 static struct {
     unsigned long long bytes_out, update_bytes;
     unsigned connects, sent, received, spoofed, foreign, bad_envelopes, not_for_me, dropped_rounds,
-        publish_errors;
+        publish_errors, lost_updates;
 } st;
 
 static uint32_t now_ms(void) {
@@ -132,6 +135,11 @@ static void send_env(void *io, bbrt_envelope_t *env, const uint8_t *payload) {
         return;
     }
     if (env->payload_len) memcpy(txbuf + hn, payload, env->payload_len);
+    if (env->edge == BBRT_LMSG_UPDATE && lose_round >= 0 && env->request_id == (uint64_t)lose_round &&
+        st.lost_updates == 0u) {
+        st.lost_updates++; /* --lose-update: this one never reaches the broker */
+        return;
+    }
     /* QoS 1: libmosquitto keeps the message until its PUBACK and resends it after a reconnect */
     rc = mosquitto_publish(mosq, NULL, t_to_server, (int)(hn + env->payload_len), txbuf, 1, false);
     if (rc != MOSQ_ERR_SUCCESS && rc != MOSQ_ERR_NO_CONN) {
@@ -231,7 +239,7 @@ static int usage(const char *argv0) {
             "       [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--keepalive S]\n"
             "       [--epoch-file F] [--state-file F] [--start-file F] [--progress F]\n"
-            "       [--connect-timeout S] [--drop RATE --drop-seed S]\n",
+            "       [--connect-timeout S] [--drop RATE --drop-seed S] [--lose-update ROUND]\n",
             argv0);
     return 2;
 }
@@ -248,11 +256,12 @@ static void write_progress(const char *path) {
     fprintf(f,
             "{\"kind\": \"final\", \"node\": \"%s\", \"wall\": %.3f, \"bytes_out\": %llu, \"update_bytes\": %llu, "
             "\"events\": {\"UpdateSent\": %u, \"ModelTaken\": %u, \"JoinSent\": %u, \"HeartbeatSent\": %u, "
-            "\"ModelRefused\": %u, \"RoundDropped\": %u}, \"envelopes_in\": %u, \"spoofed\": %u, "
+            "\"ModelRefused\": %u, \"RoundDropped\": %u, \"UpdateLost\": %u}, \"envelopes_in\": %u, \"spoofed\": %u, "
             "\"foreign\": %u, \"bad_envelopes\": %u, \"publish_errors\": %u, \"model_round\": %u, \"model\": null}\n",
             me, (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9, st.bytes_out, st.update_bytes,
             (unsigned)client.stats.updates_sent, (unsigned)client.stats.models_taken, (unsigned)client.stats.joins,
-            (unsigned)client.stats.heartbeats, refused, st.dropped_rounds, st.received, st.spoofed, st.foreign,
+            (unsigned)client.stats.heartbeats, refused, st.dropped_rounds, st.lost_updates, st.received, st.spoofed,
+            st.foreign,
             st.bad_envelopes, st.publish_errors, (unsigned)client.model_round);
     fclose(f);
 }
@@ -290,6 +299,9 @@ int main(int argc, char **argv) {
             v = parse_num(argv[++i], 0, 0x7FFFFFFFL);
             if (v < 0) return usage(argv[0]);
             drop_seed = (uint32_t)v;
+        } else if (strcmp(a, "--lose-update") == 0) {
+            lose_round = parse_num(argv[++i], 1, 0x7FFFFFFFL);
+            if (lose_round < 0) return usage(argv[0]);
         } else return usage(argv[0]);
     }
     if (!pm_opts_ok(&o) || strlen(server_name) >= NAME_MAX_LEN)
