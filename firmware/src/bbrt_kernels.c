@@ -645,6 +645,10 @@ typedef struct {
     uint32_t rs, G;
     int32_t base, zy, lo, hi;
     dw_rq_t q;
+#if defined(BBRT_KERNELS_DSP)
+    dw_fold_t f;
+    int fold; /* 3x3 taps with the requantization folded in (dw_3x3s1_fold) */
+#endif
 } dw_job_t;
 
 BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows, const int8_t *band) {
@@ -653,6 +657,15 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 3u];
+#if defined(BBRT_KERNELS_DSP)
+    if (k33 && jb->fold) {
+        if (g->sw == 1u)
+            dw_3x3s1_fold(o, g->ors, g->ocs, nrows, band, rs, step, OW, jb->pw, jb->base, &jb->f);
+        else
+            dw_3x3sn_fold(o, g->ors, g->ocs, nrows, band, rs, step, g->sw, OW, jb->pw, jb->base, &jb->f);
+        return;
+    }
+#endif
 #if defined(BBRT_KERNELS_MVE)
     if (k33 && jb->q.fast) { /* taps, requantization and stores in one pass (mve/bbrt_mve.h) */
         mve_dw_strip33(o, g->ors, g->ocs, nrows, band, rs, step, g->sw, OW, jb->w, jb->base, jb->q.m, jb->q.s, jb->zy,
@@ -763,6 +776,13 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
 #endif
             dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
 #if defined(BBRT_KERNELS_DSP)
+            { /* the fold's constants (dw_fold_t): no clamp, m >= 0, t in [1, 22]; a zero multiplier gives zy */
+                const int32_t m = c->rq[2u * ch], sh = c->rq[2u * ch + 1u];
+                jb.fold = jb.lo == -128 && jb.hi == 127 && m >= 0 && ((sh <= -2 && sh >= -23) || m == 0);
+                jb.f.m = m;
+                jb.f.t = m == 0 ? 1 : -sh - 1;
+                jb.f.c = (2 * jb.zy + 1) * (1 << (jb.f.t - 1)); /* 2 zy + 1 may be negative: no left shift of it */
+            }
             if (jb.G)
                 for (ky = 0; ky < g.KH; ky++) dw_pack_row(pw + 3u * jb.G * ky, jb.w + ky * g.KW, g.KW, jb.G);
 #endif
