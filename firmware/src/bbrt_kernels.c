@@ -568,7 +568,10 @@ static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
     uint32_t k;
     if (sW == 1u) {
 #if defined(__ARM_FEATURE_UNALIGNED) /* word loads and stores at any address (Cortex-M3/M4/M7) */
-        for (k = 0; k + 4u <= n; k += 4u) __builtin_memcpy(row + k, xr + k, 4);
+        const int8_t *s = xr, *e = xr + (n & ~3u);
+        int8_t *d = row;
+        for (; s != e; s += 4, d += 4) __builtin_memcpy(d, s, 4); /* pointer steps: 4 instructions a word */
+        k = n & ~3u;
 #else
         k = 0;
 #endif
@@ -783,7 +786,14 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
                 jb.f.t = m == 0 ? 1 : -sh - 1;
                 jb.f.c = (2 * jb.zy + 1) * (1 << (jb.f.t - 1)); /* 2 zy + 1 may be negative: no left shift of it */
             }
-            if (jb.G)
+            if (jb.G && g.KW == 3u) /* (w0, w2), (w1, 0), (0, w1) per row: dw_pack_row's words, built directly */
+                for (ky = 0; ky < g.KH; ky++) {
+                    const int8_t *wr = jb.w + 3u * ky;
+                    pw[3u * ky] = dw_pack(wr[0], wr[2]);
+                    pw[3u * ky + 1u] = dw_pack(wr[1], 0);
+                    pw[3u * ky + 2u] = dw_pack(0, wr[1]);
+                }
+            else if (jb.G)
                 for (ky = 0; ky < g.KH; ky++) dw_pack_row(pw + 3u * jb.G * ky, jb.w + ky * g.KW, g.KW, jb.G);
 #endif
             for (oy = 0; oy < g.OH; oy += nmax) {
