@@ -661,7 +661,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 3u];
 #if defined(BBRT_KERNELS_DSP)
-    if (k33 && jb->fold) {
+    if (k33 && jb->fold && g->sw <= 3u) { /* strides to 3: dw_3x3sn_fold's pair reads stay in the row's slack */
         if (g->sw == 1u)
             dw_3x3s1_fold(o, g->ors, g->ocs, nrows, band, rs, step, OW, jb->pw, jb->base, &jb->f);
         else

@@ -237,6 +237,19 @@ static inline void dw_quad33(int32_t *s0p, int32_t *s1p, int32_t *s2p, int32_t *
     *s3p = s3;
 }
 
+/* one pair of dw_3x3s1 (outputs ox, ox + 1): the first half of each kernel row of dw_quad33 */
+static inline void dw_pair33(int32_t *s0p, int32_t *s1p, const int8_t *r, uint32_t rs, const uint32_t *BBRT_RESTRICT pw) {
+    int32_t s0 = *s0p, s1 = *s1p;
+    uint32_t k;
+    for (k = 0; k < 3u; k++, r += rs, pw += 3) {
+        const uint32_t wa = pw[0], v = dsp_read4(r), e = dsp_sxtb16(v), d = dsp_sxtb16_ror8(v);
+        s0 = dsp_smlad(d, pw[1], dsp_smlad(e, wa, s0));
+        s1 = dsp_smlad(d, wa, dsp_smlad(e, pw[2], s1));
+    }
+    *s0p = s0;
+    *s1p = s1;
+}
+
 /* stride 1: nrows output rows of OW outputs (row stride ors, column stride ocs) from the band rows
  * (stride rs, step between output rows `step`), four outputs per step as dw_3x3s1 (the last step stores
  * only those inside the row; its reads stay in the band row's slack) */
@@ -251,6 +264,12 @@ BBRT_NOINLINE static void dw_3x3s1_fold(int8_t *o, uint32_t ors, uint32_t ocs, u
         uint32_t left = OW;
         while (left) {
             int32_t s0 = base, s1 = base, s2 = base, s3 = base;
+            if (left <= 2u) { /* the row's last one or two outputs: a pair */
+                dw_pair33(&s0, &s1, rp, rs, pw);
+                op[0] = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
+                if (left == 2u) op[ocs] = (int8_t)dw_ssat8(dsp_smmla(s1, m, c) >> t);
+                break;
+            }
             dw_quad33(&s0, &s1, &s2, &s3, rp, rs, pw);
             rp += 4;
             op[0] = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
@@ -269,7 +288,21 @@ BBRT_NOINLINE static void dw_3x3s1_fold(int8_t *o, uint32_t ors, uint32_t ocs, u
     }
 }
 
-/* stride sw > 1: one output per step as dw_3x3sn, requantized in place */
+/* stride sw > 1: two outputs per step (each kernel row's weight pair loaded once for both), then the odd
+ * one, requantized in place as dw_3x3s1_fold */
+#if defined(__ARM_FEATURE_DSP)
+#define DW_SN_ROW(ld, wo)                                                                                      \
+    "ldrd %[wa], %[wb], [%[pw], #" wo "]\n\t"                                                                 \
+    ld "sxtb16 %[d], %[e], ror #8\n\t"                                                                       \
+    "sxtb16 %[e], %[e]\n\t"                                                                                  \
+    "smlad %[s0], %[e], %[wa], %[s0]\n\t"                                                                    \
+    "smlad %[s0], %[d], %[wb], %[s0]\n\t"                                                                    \
+    "ldr %[e], [%[q], %[sw]]\n\t"                                                                            \
+    "sxtb16 %[d], %[e], ror #8\n\t"                                                                          \
+    "sxtb16 %[e], %[e]\n\t"                                                                                  \
+    "smlad %[s1], %[e], %[wa], %[s1]\n\t"                                                                    \
+    "smlad %[s1], %[d], %[wb], %[s1]\n\t"
+#endif
 BBRT_NOINLINE static void dw_3x3sn_fold(int8_t *o, uint32_t ors, uint32_t ocs, uint32_t nrows, const int8_t *band,
                                         uint32_t rs, uint32_t step, uint32_t sw, uint32_t OW,
                                         const uint32_t *BBRT_RESTRICT pw, int32_t base, const dw_fold_t *f) {
@@ -278,41 +311,35 @@ BBRT_NOINLINE static void dw_3x3sn_fold(int8_t *o, uint32_t ors, uint32_t ocs, u
     for (r = 0; r < nrows; r++, band += step, o += ors) {
         const int8_t *rp = band;
         int8_t *op = o;
-        for (ox = 0; ox < OW; ox++, rp += sw, op += ocs) {
-            int32_t s0 = base;
+        for (ox = 0; ox < OW; ox += 2u, rp += 2u * sw) {
+            int32_t s0 = base, s1 = base;
 #if defined(__ARM_FEATURE_DSP)
             uint32_t e, d, wa, wb;
             const int8_t *q = rp;
-            __asm__("ldr %[e], [%[q]]\n\t"
-                    "ldrd %[wa], %[wb], [%[pw]]\n\t"
-                    "sxtb16 %[d], %[e], ror #8\n\t"
-                    "sxtb16 %[e], %[e]\n\t"
-                    "smlad %[s0], %[e], %[wa], %[s0]\n\t"
-                    "smlad %[s0], %[d], %[wb], %[s0]\n\t"
+            /* the second output of an odd last pair reads up to byte OW sw + 3 of the row: inside its slack
+             * (rs = (OW - 1) sw + 7) for sw <= 3, the only strides dw_strip gives this function */
+            __asm__(DW_SN_ROW("ldr %[e], [%[q]]\n\t", "0")
                     "add %[q], %[q], %[rs]\n\t"
-                    "ldr %[e], [%[q]]\n\t"
-                    "ldrd %[wa], %[wb], [%[pw], #12]\n\t"
-                    "sxtb16 %[d], %[e], ror #8\n\t"
-                    "sxtb16 %[e], %[e]\n\t"
-                    "smlad %[s0], %[e], %[wa], %[s0]\n\t"
-                    "smlad %[s0], %[d], %[wb], %[s0]\n\t"
-                    "ldr %[e], [%[q], %[rs]]\n\t"
-                    "ldrd %[wa], %[wb], [%[pw], #24]\n\t"
-                    "sxtb16 %[d], %[e], ror #8\n\t"
-                    "sxtb16 %[e], %[e]\n\t"
-                    "smlad %[s0], %[e], %[wa], %[s0]\n\t"
-                    "smlad %[s0], %[d], %[wb], %[s0]\n\t"
-                    : [s0] "+r"(s0), [q] "+r"(q), [e] "=&r"(e), [d] "=&r"(d), [wa] "=&r"(wa), [wb] "=&r"(wb)
-                    : [rs] "r"(rs), [pw] "r"(pw)
+                    DW_SN_ROW("ldr %[e], [%[q]]\n\t", "12")
+                    "add %[q], %[q], %[rs]\n\t"
+                    DW_SN_ROW("ldr %[e], [%[q]]\n\t", "24")
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [q] "+r"(q), [e] "=&r"(e), [d] "=&r"(d), [wa] "=&r"(wa),
+                      [wb] "=&r"(wb)
+                    : [rs] "r"(rs), [pw] "r"(pw), [sw] "r"(sw)
                     : "memory");
 #else
             uint32_t k;
             for (k = 0; k < 3u; k++) {
-                const uint32_t v = dsp_read4(rp + k * rs);
+                const uint32_t v = dsp_read4(rp + k * rs), u = dsp_read4(rp + k * rs + sw);
                 s0 = dsp_smlad(dsp_sxtb16_ror8(v), pw[3u * k + 1u], dsp_smlad(dsp_sxtb16(v), pw[3u * k], s0));
+                s1 = dsp_smlad(dsp_sxtb16_ror8(u), pw[3u * k + 1u], dsp_smlad(dsp_sxtb16(u), pw[3u * k], s1));
             }
 #endif
-            *op = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
+            op[0] = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
+            if (ox + 1u < OW) {
+                op[ocs] = (int8_t)dw_ssat8(dsp_smmla(s1, m, c) >> t);
+                op += 2u * ocs;
+            }
         }
     }
 }
