@@ -875,6 +875,7 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
 
 #if defined(BBRT_KERNELS_DSP)
 #define BBRT_IM2COL_KK 16u /* kernels of up to this many taps (KH x KW) widen interior pairs directly */
+#define BBRT_IM2COL_TAIL 128u /* bytes (stack): the last channel pair's rows with slack, patches up to 62 */
 /* output pixels p and p + 1 in one output row, both windows inside the image: 1, and *ia = the offset of
  * pixel p's window corner in the group's input */
 static int conv_pair_inside(const conv_geo_t *g, uint32_t p, uint32_t *ia) {
@@ -922,6 +923,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const uint32_t d = (uint32_t)g->sw * g->sW, s4C = 4u * g->sC;
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
+    uint32_t wtail[BBRT_IM2COL_TAIL / 4u], tail_oc; /* the last channel pair's rows with slack */
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
     mm_blk_t blk;
     blk.base = base;
@@ -946,6 +948,20 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_DSP)
             fast = 1;
             blk.fold = 1;
+            /* the first channel pair whose rows the 2x2 dot may not over-read: its two rows copied once per block
+             * into wtail with 3 zero bytes after them (they meet the widened pair's zero padding), so it runs
+             * through mm_dot2x2w_i8 as the others do */
+            tail_oc = 0xffffffffu;
+            if (wide && (P & 3u) && 2u * P + 4u <= sizeof wtail) {
+                uint32_t t = oc0, j;
+                while (t + 1u < oc1 && t + over <= M) t += 2u;
+                if (t + 1u < oc1) {
+                    int8_t *wb = (int8_t *)wtail;
+                    for (j = 0; j < 2u * P; j++) wb[j] = c->w[(size_t)t * P + j];
+                    for (; j < 2u * P + 4u; j++) wb[j] = 0;
+                    tail_oc = t;
+                }
+            }
 #endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
@@ -1003,6 +1019,8 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                             s[2] = s[3] = base[i + 1u];
                             if (wide && ((P & 3u) == 0u || oc + over <= M)) {
                                 mm_dot2x2w_i8(s, buf, wr, P);
+                            } else if (wide && oc == tail_oc) { /* the last rows, copied with slack: one call */
+                                mm_dot2x2w_i8(s, buf, (const int8_t *)wtail, P);
                             } else if (wide) { /* the weights' last rows: no over-read */
                                 mm_dot1x2w_i8(s, buf, wr, P);
                                 mm_dot1x2w_i8(s + 2, buf, wr + P, P);
