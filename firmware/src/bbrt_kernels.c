@@ -568,7 +568,10 @@ static void dw_copy(int8_t *row, const int8_t *xr, uint32_t sW, uint32_t n) {
     uint32_t k;
     if (sW == 1u) {
 #if defined(__ARM_FEATURE_UNALIGNED) /* word loads and stores at any address (Cortex-M3/M4/M7) */
-        for (k = 0; k + 4u <= n; k += 4u) __builtin_memcpy(row + k, xr + k, 4);
+        const int8_t *s = xr, *e = xr + (n & ~3u);
+        int8_t *d = row;
+        for (; s != e; s += 4, d += 4) __builtin_memcpy(d, s, 4); /* pointer steps: 4 instructions a word */
+        k = n & ~3u;
 #else
         k = 0;
 #endif
@@ -645,6 +648,10 @@ typedef struct {
     uint32_t rs, G;
     int32_t base, zy, lo, hi;
     dw_rq_t q;
+#if defined(BBRT_KERNELS_DSP)
+    dw_fold_t f;
+    int fold; /* 3x3 taps with the requantization folded in (dw_3x3s1_fold) */
+#endif
 } dw_job_t;
 
 BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows, const int8_t *band) {
@@ -653,6 +660,15 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
     const int k33 = KH == 3u && KW == 3u && g->dw == 1u && g->dh == 1u;
     uint32_t r, ky, j;
     int32_t acc[BBRT_DW_MAXW + 3u];
+#if defined(BBRT_KERNELS_DSP)
+    if (k33 && jb->fold && g->sw <= 3u) { /* strides to 3: dw_3x3sn_fold's pair reads stay in the row's slack */
+        if (g->sw == 1u)
+            dw_3x3s1_fold(o, g->ors, g->ocs, nrows, band, rs, step, OW, jb->pw, jb->base, &jb->f);
+        else
+            dw_3x3sn_fold(o, g->ors, g->ocs, nrows, band, rs, step, g->sw, OW, jb->pw, jb->base, &jb->f);
+        return;
+    }
+#endif
 #if defined(BBRT_KERNELS_MVE)
     if (k33 && jb->q.fast) { /* taps, requantization and stores in one pass (mve/bbrt_mve.h) */
         mve_dw_strip33(o, g->ors, g->ocs, nrows, band, rs, step, g->sw, OW, jb->w, jb->base, jb->q.m, jb->q.s, jb->zy,
@@ -770,7 +786,21 @@ static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
 #endif
             dw_rq_init(&jb.q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
 #if defined(BBRT_KERNELS_DSP)
-            if (jb.G)
+            { /* the fold's constants (dw_fold_t): no clamp, m >= 0, t in [1, 22]; a zero multiplier gives zy */
+                const int32_t m = c->rq[2u * ch], sh = c->rq[2u * ch + 1u];
+                jb.fold = jb.lo == -128 && jb.hi == 127 && m >= 0 && ((sh <= -2 && sh >= -23) || m == 0);
+                jb.f.m = m;
+                jb.f.t = m == 0 ? 1 : -sh - 1;
+                jb.f.c = (2 * jb.zy + 1) * (1 << (jb.f.t - 1)); /* 2 zy + 1 may be negative: no left shift of it */
+            }
+            if (jb.G && g.KW == 3u) /* (w0, w2), (w1, 0), (0, w1) per row: dw_pack_row's words, built directly */
+                for (ky = 0; ky < g.KH; ky++) {
+                    const int8_t *wr = jb.w + 3u * ky;
+                    pw[3u * ky] = dw_pack(wr[0], wr[2]);
+                    pw[3u * ky + 1u] = dw_pack(wr[1], 0);
+                    pw[3u * ky + 2u] = dw_pack(0, wr[1]);
+                }
+            else if (jb.G)
                 for (ky = 0; ky < g.KH; ky++) dw_pack_row(pw + 3u * jb.G * ky, jb.w + ky * g.KW, g.KW, jb.G);
 #endif
             for (oy = 0; oy < g.OH; oy += nmax) {
@@ -856,6 +886,7 @@ static void im2col_patch(const conv_i8_t *c, const int8_t *BBRT_RESTRICT xg, uin
 
 #if defined(BBRT_KERNELS_DSP)
 #define BBRT_IM2COL_KK 16u /* kernels of up to this many taps (KH x KW) widen interior pairs directly */
+#define BBRT_IM2COL_TAIL 128u /* bytes (stack): the last channel pair's rows with slack, patches up to 62 */
 /* output pixels p and p + 1 in one output row, both windows inside the image: 1, and *ia = the offset of
  * pixel p's window corner in the group's input */
 static int conv_pair_inside(const conv_geo_t *g, uint32_t p, uint32_t *ia) {
@@ -907,6 +938,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const uint32_t d = (uint32_t)g->sw * g->sW, s4C = 4u * g->sC;
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
+    uint32_t wtail[BBRT_IM2COL_TAIL / 4u], tail_oc; /* the last channel pair's rows with slack */
     int fast; /* every channel of the block has its mm_rq8f constants in qm, qt */
     mm_blk_t blk;
     blk.base = base;
@@ -931,6 +963,20 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_DSP)
             fast = 1;
             blk.fold = 1;
+            /* the first channel pair whose rows the 2x2 dot may not over-read: its two rows copied once per block
+             * into wtail with 3 zero bytes after them (they meet the widened pair's zero padding), so it runs
+             * through mm_dot2x2w_i8 as the others do */
+            tail_oc = 0xffffffffu;
+            if (wide && (P & 3u) && 2u * P + 4u <= sizeof wtail) {
+                uint32_t t = oc0, j;
+                while (t + 1u < oc1 && t + over <= M) t += 2u;
+                if (t + 1u < oc1) {
+                    int8_t *wb = (int8_t *)wtail;
+                    for (j = 0; j < 2u * P; j++) wb[j] = c->w[(size_t)t * P + j];
+                    for (; j < 2u * P + 4u; j++) wb[j] = 0;
+                    tail_oc = t;
+                }
+            }
 #endif
             for (oc = oc0; oc < oc1; oc++) {
                 const int8_t *wr = c->w + (size_t)oc * P;
@@ -988,6 +1034,8 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                             s[2] = s[3] = base[i + 1u];
                             if (wide && ((P & 3u) == 0u || oc + over <= M)) {
                                 mm_dot2x2w_i8(s, buf, wr, P);
+                            } else if (wide && oc == tail_oc) { /* the last rows, copied with slack: one call */
+                                mm_dot2x2w_i8(s, buf, (const int8_t *)wtail, P);
                             } else if (wide) { /* the weights' last rows: no over-read */
                                 mm_dot1x2w_i8(s, buf, wr, P);
                                 mm_dot1x2w_i8(s + 2, buf, wr + P, P);

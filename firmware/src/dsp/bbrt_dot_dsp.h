@@ -602,17 +602,18 @@ BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, 
             int32_t s[4], m, t, r;
             s[0] = s[1] = base[i];
             s[2] = s[3] = base[i + 1u];
-            mm_dot2x2w_i8(s, x, w, P);
+            mm_dot2x2w_core(s, x, w, P); /* inlined: the sums stay in registers */
             m = qm[i];
             t = qt[i];
             r = 1 << (t - 1);
-            o[0] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[0] * m) >> 32) + r) >> t) + zy);
-            o[1] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[1] * m) >> 32) + r) >> t) + zy);
+            /* the high word of acc * m plus r is SMMLA(acc, m, r) (exact: r joins above the low word) */
+            o[0] = (int8_t)dsp_ssat8((dsp_smmla(s[0], m, r) >> t) + zy);
+            o[1] = (int8_t)dsp_ssat8((dsp_smmla(s[1], m, r) >> t) + zy);
             m = qm[i + 1u];
             t = qt[i + 1u];
             r = 1 << (t - 1);
-            o[OHW] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[2] * m) >> 32) + r) >> t) + zy);
-            o[OHW + 1u] = (int8_t)dsp_ssat8((((int32_t)(((int64_t)s[3] * m) >> 32) + r) >> t) + zy);
+            o[OHW] = (int8_t)dsp_ssat8((dsp_smmla(s[2], m, r) >> t) + zy);
+            o[OHW + 1u] = (int8_t)dsp_ssat8((dsp_smmla(s[3], m, r) >> t) + zy);
         }
         return;
     }

@@ -176,3 +176,170 @@ BBRT_NOINLINE static void dw_row_sn(int32_t *BBRT_RESTRICT acc, uint32_t n, cons
         acc[ox] = s0;
     }
 }
+
+/* 3x3 taps with the requantization folded in (the conv's fold, as mm_pairs_fold): for a channel without an
+ * activation clamp whose multiplier m >= 0 has t = -shift - 1 in [1, 22], sat8(mbqm(acc) + zy) is
+ * SSAT8(SMMLA(acc, m, c) >> t) with c = (2 zy + 1) 2^(t-1), exact as |acc m / 2^32| < 2^30 and |c| < 2^30.
+ * The accumulators never leave registers: no int32 row is stored and read back by a second pass. */
+typedef struct {
+    int32_t m, t, c;
+} dw_fold_t;
+/* one quad of dw_3x3s1: s[0..3] += the 9 taps of outputs ox .. ox + 3 from rows r, r + rs, r + 2 rs (packed
+ * weights pw as dw_3x3s1's): 16 instructions per kernel row (at -O2 the C macro spills the unpacked words) */
+#if defined(__ARM_FEATURE_DSP)
+#define DW_Q_ROW(ld0, ld2, wo)                                                                                 \
+    "ldrd %[wa], %[wb], [%[pw], #" wo "]\n\t"                                                                 \
+    "ldr %[wc], [%[pw], #" wo "+8]\n\t"                                                                      \
+    ld0 "sxtb16 %[d], %[e], ror #8\n\t"                                                                      \
+    "sxtb16 %[e], %[e]\n\t"                                                                                  \
+    "smlad %[s0], %[e], %[wa], %[s0]\n\t"                                                                    \
+    "smlad %[s0], %[d], %[wb], %[s0]\n\t"                                                                    \
+    "smlad %[s1], %[e], %[wc], %[s1]\n\t"                                                                    \
+    "smlad %[s1], %[d], %[wa], %[s1]\n\t"                                                                    \
+    ld2 "sxtb16 %[d], %[e], ror #8\n\t"                                                                      \
+    "sxtb16 %[e], %[e]\n\t"                                                                                  \
+    "smlad %[s2], %[e], %[wa], %[s2]\n\t"                                                                    \
+    "smlad %[s2], %[d], %[wb], %[s2]\n\t"                                                                    \
+    "smlad %[s3], %[e], %[wc], %[s3]\n\t"                                                                    \
+    "smlad %[s3], %[d], %[wa], %[s3]\n\t"
+#endif
+static inline void dw_quad33(int32_t *s0p, int32_t *s1p, int32_t *s2p, int32_t *s3p, const int8_t *r, uint32_t rs,
+                             const uint32_t *BBRT_RESTRICT pw) {
+    int32_t s0 = *s0p, s1 = *s1p, s2 = *s2p, s3 = *s3p;
+#if defined(__ARM_FEATURE_DSP)
+    uint32_t e, d, wa, wb, wc;
+    __asm__(DW_Q_ROW("ldr %[e], [%[r]]\n\t", "ldr %[e], [%[r], #2]\n\t", "0")
+            "add %[r], %[r], %[rs]\n\t"
+            DW_Q_ROW("ldr %[e], [%[r]]\n\t", "ldr %[e], [%[r], #2]\n\t", "12")
+            "add %[r], %[r], %[rs]\n\t"
+            DW_Q_ROW("ldr %[e], [%[r]]\n\t", "ldr %[e], [%[r], #2]\n\t", "24")
+            : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [r] "+r"(r), [e] "=&r"(e), [d] "=&r"(d),
+              [wa] "=&r"(wa), [wb] "=&r"(wb), [wc] "=&r"(wc)
+            : [rs] "r"(rs), [pw] "r"(pw)
+            : "memory");
+#else
+    uint32_t k;
+    for (k = 0; k < 3u; k++, r += rs, pw += 3) {
+        const uint32_t wa = pw[0], wb = pw[1], wc = pw[2];
+        uint32_t v = dsp_read4(r), e = dsp_sxtb16(v), d = dsp_sxtb16_ror8(v);
+        s0 = dsp_smlad(d, wb, dsp_smlad(e, wa, s0));
+        s1 = dsp_smlad(d, wa, dsp_smlad(e, wc, s1));
+        v = dsp_read4(r + 2);
+        e = dsp_sxtb16(v);
+        d = dsp_sxtb16_ror8(v);
+        s2 = dsp_smlad(d, wb, dsp_smlad(e, wa, s2));
+        s3 = dsp_smlad(d, wa, dsp_smlad(e, wc, s3));
+    }
+#endif
+    *s0p = s0;
+    *s1p = s1;
+    *s2p = s2;
+    *s3p = s3;
+}
+
+/* one pair of dw_3x3s1 (outputs ox, ox + 1): the first half of each kernel row of dw_quad33 */
+static inline void dw_pair33(int32_t *s0p, int32_t *s1p, const int8_t *r, uint32_t rs, const uint32_t *BBRT_RESTRICT pw) {
+    int32_t s0 = *s0p, s1 = *s1p;
+    uint32_t k;
+    for (k = 0; k < 3u; k++, r += rs, pw += 3) {
+        const uint32_t wa = pw[0], v = dsp_read4(r), e = dsp_sxtb16(v), d = dsp_sxtb16_ror8(v);
+        s0 = dsp_smlad(d, pw[1], dsp_smlad(e, wa, s0));
+        s1 = dsp_smlad(d, wa, dsp_smlad(e, pw[2], s1));
+    }
+    *s0p = s0;
+    *s1p = s1;
+}
+
+/* stride 1: nrows output rows of OW outputs (row stride ors, column stride ocs) from the band rows
+ * (stride rs, step between output rows `step`), four outputs per step as dw_3x3s1 (the last step stores
+ * only those inside the row; its reads stay in the band row's slack) */
+BBRT_NOINLINE static void dw_3x3s1_fold(int8_t *o, uint32_t ors, uint32_t ocs, uint32_t nrows, const int8_t *band,
+                                        uint32_t rs, uint32_t step, uint32_t OW, const uint32_t *BBRT_RESTRICT pw,
+                                        int32_t base, const dw_fold_t *f) {
+    const int32_t m = f->m, t = f->t, c = f->c;
+    uint32_t r;
+    for (r = 0; r < nrows; r++, band += step, o += ors) {
+        const int8_t *rp = band;
+        int8_t *op = o;
+        uint32_t left = OW;
+        while (left) {
+            int32_t s0 = base, s1 = base, s2 = base, s3 = base;
+            if (left <= 2u) { /* the row's last one or two outputs: a pair */
+                dw_pair33(&s0, &s1, rp, rs, pw);
+                op[0] = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
+                if (left == 2u) op[ocs] = (int8_t)dw_ssat8(dsp_smmla(s1, m, c) >> t);
+                break;
+            }
+            dw_quad33(&s0, &s1, &s2, &s3, rp, rs, pw);
+            rp += 4;
+            op[0] = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
+            if (left >= 4u) {
+                op[ocs] = (int8_t)dw_ssat8(dsp_smmla(s1, m, c) >> t);
+                op[2u * ocs] = (int8_t)dw_ssat8(dsp_smmla(s2, m, c) >> t);
+                op[3u * ocs] = (int8_t)dw_ssat8(dsp_smmla(s3, m, c) >> t);
+                op += 4u * ocs;
+                left -= 4u;
+                continue;
+            }
+            if (left > 1u) op[ocs] = (int8_t)dw_ssat8(dsp_smmla(s1, m, c) >> t);
+            if (left > 2u) op[2u * ocs] = (int8_t)dw_ssat8(dsp_smmla(s2, m, c) >> t);
+            left = 0;
+        }
+    }
+}
+
+/* stride sw > 1: two outputs per step (each kernel row's weight pair loaded once for both), then the odd
+ * one, requantized in place as dw_3x3s1_fold */
+#if defined(__ARM_FEATURE_DSP)
+#define DW_SN_ROW(ld, wo)                                                                                      \
+    "ldrd %[wa], %[wb], [%[pw], #" wo "]\n\t"                                                                 \
+    ld "sxtb16 %[d], %[e], ror #8\n\t"                                                                       \
+    "sxtb16 %[e], %[e]\n\t"                                                                                  \
+    "smlad %[s0], %[e], %[wa], %[s0]\n\t"                                                                    \
+    "smlad %[s0], %[d], %[wb], %[s0]\n\t"                                                                    \
+    "ldr %[e], [%[q], %[sw]]\n\t"                                                                            \
+    "sxtb16 %[d], %[e], ror #8\n\t"                                                                          \
+    "sxtb16 %[e], %[e]\n\t"                                                                                  \
+    "smlad %[s1], %[e], %[wa], %[s1]\n\t"                                                                    \
+    "smlad %[s1], %[d], %[wb], %[s1]\n\t"
+#endif
+BBRT_NOINLINE static void dw_3x3sn_fold(int8_t *o, uint32_t ors, uint32_t ocs, uint32_t nrows, const int8_t *band,
+                                        uint32_t rs, uint32_t step, uint32_t sw, uint32_t OW,
+                                        const uint32_t *BBRT_RESTRICT pw, int32_t base, const dw_fold_t *f) {
+    const int32_t m = f->m, t = f->t, c = f->c;
+    uint32_t r, ox;
+    for (r = 0; r < nrows; r++, band += step, o += ors) {
+        const int8_t *rp = band;
+        int8_t *op = o;
+        for (ox = 0; ox < OW; ox += 2u, rp += 2u * sw) {
+            int32_t s0 = base, s1 = base;
+#if defined(__ARM_FEATURE_DSP)
+            uint32_t e, d, wa, wb;
+            const int8_t *q = rp;
+            /* the second output of an odd last pair reads up to byte OW sw + 3 of the row: inside its slack
+             * (rs = (OW - 1) sw + 7) for sw <= 3, the only strides dw_strip gives this function */
+            __asm__(DW_SN_ROW("ldr %[e], [%[q]]\n\t", "0")
+                    "add %[q], %[q], %[rs]\n\t"
+                    DW_SN_ROW("ldr %[e], [%[q]]\n\t", "12")
+                    "add %[q], %[q], %[rs]\n\t"
+                    DW_SN_ROW("ldr %[e], [%[q]]\n\t", "24")
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [q] "+r"(q), [e] "=&r"(e), [d] "=&r"(d), [wa] "=&r"(wa),
+                      [wb] "=&r"(wb)
+                    : [rs] "r"(rs), [pw] "r"(pw), [sw] "r"(sw)
+                    : "memory");
+#else
+            uint32_t k;
+            for (k = 0; k < 3u; k++) {
+                const uint32_t v = dsp_read4(rp + k * rs), u = dsp_read4(rp + k * rs + sw);
+                s0 = dsp_smlad(dsp_sxtb16_ror8(v), pw[3u * k + 1u], dsp_smlad(dsp_sxtb16(v), pw[3u * k], s0));
+                s1 = dsp_smlad(dsp_sxtb16_ror8(u), pw[3u * k + 1u], dsp_smlad(dsp_sxtb16(u), pw[3u * k], s1));
+            }
+#endif
+            op[0] = (int8_t)dw_ssat8(dsp_smmla(s0, m, c) >> t);
+            if (ox + 1u < OW) {
+                op[ocs] = (int8_t)dw_ssat8(dsp_smmla(s1, m, c) >> t);
+                op += 2u * ocs;
+            }
+        }
+    }
+}
