@@ -120,9 +120,9 @@ def install() -> None:
                       getattr(_tl, "cmd", 0)))
 
     def poll(self: Any, now: float) -> Any:
-        t = _now()
+        t, c = _now(), time.thread_time_ns()
         out = orig_poll(self, now)
-        _recs.append(("poll", t, _now(), "", len(out), 0))
+        _recs.append(("poll", t, _now(), "", len(out), time.thread_time_ns() - c))
         return out
 
     from bb_edge.backends import ort as bbort

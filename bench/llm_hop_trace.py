@@ -178,6 +178,23 @@ def main() -> None:
         if runs:
             st[f"{proc} ORT run wall"] = [(int(r[2]) - int(r[1])) / 1e3 for r in runs]
             st[f"{proc} ORT run thread CPU"] = [int(r[4]) / 1e3 for r in runs]
+            # the engine's own CPU in a poll that ran the stage: the poll's thread CPU minus its ORT run's
+            polls = [r for r in recs[proc] if r[0] == "poll"]
+            ends = sorted((int(r[2]), int(r[4])) for r in runs)
+            spans = sorted((int(r[1]), int(r[2])) for r in runs)
+            own, pre, post = [], [], []
+            for p in polls:
+                a, b = int(p[1]), int(p[2])
+                inside = [c for e, c in ends if a <= e <= b]
+                if inside:
+                    own.append((int(p[5]) - sum(inside)) / 1e3)
+                    first = next(sp for sp in spans if a <= sp[0] <= b)
+                    last = [sp for sp in spans if a <= sp[1] <= b][-1]
+                    pre.append((first[0] - a) / 1e3)  # the poll's start -> ORT's run (decode, admit, inject)
+                    post.append((b - last[1]) / 1e3)  # ORT's end -> the poll's end (state, outputs, encode)
+            st[f"{proc} engine CPU in those polls"] = own[-len(rids):]
+            st[f"{proc} poll before ORT (wall)"] = pre[-len(rids):]
+            st[f"{proc} poll after ORT (wall)"] = post[-len(rids):]
     print(f"{'stage':40s} {'median us':>10s} {'p90 us':>9s} {'n':>5s}")
     for k, v in st.items():
         v = sorted(v)

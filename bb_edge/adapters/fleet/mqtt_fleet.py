@@ -152,8 +152,9 @@ def running_fleet(dep: Deployment, url: str, backend: str = "ort", processes: bo
         if processes:
             if dep.directory is None:
                 raise BBError("--processes needs a deployment loaded from a directory")
-            procs = [spawn_node(dep.directory, n, url, backend, node_args, stdout=subprocess.DEVNULL)
-                     for n in dep.node_names]
+            # their output goes nowhere: --quiet spares each node formatting every request's events for it
+            procs = [spawn_node(dep.directory, n, url, backend, ["--quiet", *(node_args or [])],
+                                stdout=subprocess.DEVNULL) for n in dep.node_names]
         else:
             fleet = MqttFleet(dep, url, backend=backend)
             fleet.start()
