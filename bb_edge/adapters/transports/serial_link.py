@@ -69,7 +69,7 @@ from bb_edge.deployment.manifest import HOST_NAME
 from bb_edge.errors import BBError
 from bb_edge.wire import link as L
 from bb_edge.wire.envelope import BROADCAST, KIND_CONTROL, PROTO_CONTROL, peek
-from bb_edge.wire.framing import FrameDecoder, frame_body
+from bb_edge.wire.framing import FrameDecoder, frame_parts
 from bb_edge.wire.hello import CAP_ARQ, CAP_FRAG, OWN_MAX_VERSION, OWN_MIN_VERSION, HelloRecord
 
 log = logging.getLogger("bb_edge.serial")
@@ -346,7 +346,7 @@ class SerialSpec:
 # ------------------------------------------------------------------- link
 
 
-def _writev_all(fd: int, parts: list[bytes]) -> None:
+def _writev_all(fd: int, parts: list[bytes | memoryview]) -> None:
     """Write every byte of ``parts`` to a blocking descriptor, in as few os.writev calls as it takes."""
     i = 0
     while i < len(parts):
@@ -432,7 +432,7 @@ class SerialLink:
         self._inbound = True
         self._lock = threading.Condition()  # guards the link; the timer thread waits on it
         # framed bytes (0x00, then COBS(body || crc) 0x00 per frame) and their frame count, in line order
-        self._wq: queue.SimpleQueue[tuple[list[bytes], int] | None] = queue.SimpleQueue()
+        self._wq: queue.SimpleQueue[tuple[list[bytes | memoryview], int] | None] = queue.SimpleQueue()
         self._queued = 0  # frames handed to the writer and not yet written (under _lock)
         # flush() calls waiting (under _lock): only they need a wake-up when the queue drains. Why: the timer
         # thread waits on the same Condition, and waking it at every frame written or received (a receiver's
@@ -473,9 +473,9 @@ class SerialLink:
         COBS encoding of the next frames runs on the thread that made them while the line carries the last
         ones; encoding in the writer left the line idle for every batch's encoding (~40 us per 64 KiB).
         """
-        parts = [_DELIM]
+        parts: list[bytes | memoryview] = [_DELIM]
         for b in bodies:
-            parts.append(frame_body(b))
+            parts.extend(frame_parts(b))
             parts.append(_DELIM)
         self._queued += len(bodies)
         self._wq.put((parts, len(bodies)))
@@ -628,7 +628,8 @@ class SerialLink:
 
     def _got(self, data: bytes) -> None:
         """Deframe ``data`` and hand every frame body to the link (one lock, one ACK for the chunk)."""
-        bodies = self.decoder.feed(data)
+        # views of the decoded frames: the link copies each envelope out of its frame once
+        bodies = self.decoder.feed_views(data)
         if not bodies:
             return
         if not self.arq:
@@ -636,7 +637,7 @@ class SerialLink:
                 if b[:2] == MAGIC_ENVELOPE and self._inbound:
                     self._w.envelopes_in += 1
                     if self._on_envelope is not None:
-                        self._on_envelope(b)
+                        self._on_envelope(bytes(b))
                 else:
                     self._w.not_envelopes += 1
             return
