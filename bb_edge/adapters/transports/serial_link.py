@@ -653,16 +653,7 @@ class SerialLink:
 
     def _read_fd(self, fd: int) -> None:
         """Read the port's descriptor directly: poll, then read while it stays readable (up to READ_BATCH
-        bytes, nothing waited for) and hand that to the link at once.
-
-        A non-blocking descriptor (pyserial opens its ports so) is read until it has nothing more, without
-        a poll after each read: a pty hands out about 4 KiB per read, and that poll was a second system
-        call per 4 KiB. A blocking one (a pty master in an FdPort) keeps the poll: its flags are the
-        caller's, and its writes must block."""
-        try:
-            check = os.get_blocking(fd)
-        except OSError:
-            check = True
+        bytes, nothing waited for) and hand that to the link at once."""
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         while not self._stop.is_set():
@@ -680,15 +671,11 @@ class SerialLink:
                     failed = True
                     break
                 if not data:
-                    # a tty with VMIN 0 (pyserial's) reads nothing, not EAGAIN, when it has nothing: that is
-                    # the end of this batch, not a hang-up (which polls readable and reads nothing)
-                    if not check and chunks and not poller.poll(0):
-                        break
                     failed = True
                     break
                 chunks.append(data)
                 size += len(data)
-                if check and not poller.poll(0):
+                if not poller.poll(0):
                     break
             if chunks:
                 self._got(chunks[0] if len(chunks) == 1 else b"".join(chunks))
