@@ -388,9 +388,10 @@ class SerialLink:
     """One end of a serial line: drives a :class:`bb_edge.wire.link.Link` with a port, threads and a clock.
 
     The reader thread deframes what arrives and hands each frame body to the
-    link; the timer thread calls ``poll`` at the link's next deadline; the
-    writer thread frames and writes what the link puts out (joining whatever
-    is queued into one write). Every call into the link holds one lock;
+    link; the timer thread calls ``poll`` at the link's next deadline; what
+    the link puts out is framed by the thread that made it (under the lock, so
+    in order) and the writer thread writes it (whatever is queued in one
+    write). Every call into the link holds one lock;
     callbacks run outside it, on the thread that produced the event.
 
     Callbacks: ``on_envelope`` (given to :meth:`start`) gets each inbound
