@@ -11,8 +11,8 @@ frame size each serial case settled on (docs/wire.md, "Frame size"). Prints figu
     python bench/bench_transport.py [--quick] [--serial-only | --link-only | --mqtt-only] [--runs N]
 
 Serial is CPU-bound in this process: both links (sender and receiver) share
-one GIL with the framing (C COBS from the ``cobs`` package: ~39 us encode,
-~21 us decode per 64 KiB, plus CRC-32 from ISA-L, ~1.3 us), while the raw figure is one
+one GIL with the framing (COBS encoding from the ``cobs`` package, ~39 us per 64 KiB, decoding from
+``corncobs``, ~7.6 us, plus CRC-32 from ISA-L, ~1.3 us), while the raw figure is one
 os.write/os.read pair per chunk. On a 2-CPU machine the ratio varies run to
 run (0.55-0.8 measured); ``--runs``
 prints every run, and the figure reported is best adapter run / best raw run. The CPU time per envelope

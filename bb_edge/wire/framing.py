@@ -17,6 +17,14 @@ try:  # C COBS codec (PyPI ``cobs``); the pure-Python functions below are the re
 except ImportError:  # pragma: no cover - exercised only without the extension
     _cobs_ext = None
 
+try:  # Rust COBS decoder (PyPI ``corncobs``): ~3x faster than ``cobs``'s C decoder (7.6 against 21 us per
+    # 64 KiB; the receiving end of a link decodes every frame); it accepts and refuses exactly like the
+    # reference (tests/wire/test_wire.py). Given bytes only: a memoryview goes through a slow generic path
+    from corncobs import DecodeError as _CornError
+    from corncobs import decode as _corn_decode
+except ImportError:  # pragma: no cover - exercised only without the extension
+    _corn_decode = None
+
 try:  # ISA-L's CRC-32 (PyPI ``isal``): the same CRC as zlib.crc32, ~10x faster (PCLMUL; 1.3 us per 64 KiB
     # here against zlib's 15.6 us, and a serial link computes one per frame at each end)
     from isal.isal_zlib import crc32 as _crc32
@@ -107,11 +115,18 @@ if _cobs_ext is not None:
             out += b"\x01"
         return out
 
-    def _decode_block(buf: bytes | bytearray) -> bytes:
-        try:
-            return _ext_decode(buf)
-        except _ExtError as exc:
-            raise WireError("BAD_FRAME", f"bad COBS block: {exc}") from None
+    if _corn_decode is not None:
+        def _decode_block(buf: bytes | bytearray) -> bytes:
+            try:
+                return _corn_decode(buf)
+            except _CornError as exc:
+                raise WireError("BAD_FRAME", f"bad COBS block: {exc}") from None
+    else:  # pragma: no cover - exercised only without corncobs
+        def _decode_block(buf: bytes | bytearray) -> bytes:
+            try:
+                return _ext_decode(buf)
+            except _ExtError as exc:
+                raise WireError("BAD_FRAME", f"bad COBS block: {exc}") from None
 
     def cobs_decode(data: bytes | bytearray | memoryview) -> bytes:
         """Decode one COBS block (without its 0x00 delimiter); raise WireError if malformed."""
@@ -132,6 +147,28 @@ def frame_body(envelope: bytes | bytearray | memoryview) -> bytes:
     """COBS(envelope || crc32_le), without the 0x00 delimiter."""
     crc = _crc32(envelope) & 0xFFFFFFFF
     return cobs_encode(b"".join((envelope, _CRC.pack(crc))))
+
+
+#: longest run of non-zero bytes at the end of a frame body that :func:`frame_parts` re-encodes with the CRC
+_TAIL_MAX = 1024
+
+
+def frame_parts(body: bytes) -> tuple[bytes | memoryview, ...]:
+    """COBS(body || crc32_le), without the 0x00 delimiter, as buffers to write one after the other.
+
+    The same bytes as :func:`frame_body`, without copying ``body`` to append its CRC: COBS encodes each
+    zero-delimited segment on its own, so COBS(body || crc) is COBS(body) with the encoding of its last
+    segment (after the last zero) replaced by the encoding of that segment followed by the CRC. A body
+    whose last segment is long (or that has no zero) is framed whole, as frame_body does.
+    """
+    crc = _CRC.pack(_crc32(body) & 0xFFFFFFFF)
+    z = body.rfind(_ZERO)
+    tail = len(body) - z - 1
+    if z < 0 or tail > _TAIL_MAX:
+        return (cobs_encode(b"".join((body, crc))),)
+    enc = cobs_encode(body)
+    keep = len(enc) - (tail + tail // 254 + 1)  # the last segment's encoding: t bytes, one code per 254
+    return (memoryview(enc)[:keep], cobs_encode(body[z + 1:] + crc))
 
 
 def length_prefix(envelope: bytes) -> bytes:
@@ -171,6 +208,15 @@ class FrameDecoder:
         from it (no staging copy); only a frame split across calls is
         accumulated in the internal buffer.
         """
+        return [raw[:-4] for raw in self._frames(data)]
+
+    def feed_views(self, data: bytes | bytearray | memoryview) -> list[memoryview]:
+        """As :meth:`feed`, but each envelope is a read-only view of its decoded frame (CRC cut off without
+        copying it): for a consumer that copies what it keeps anyway (the link layer's frame parser)."""
+        return [memoryview(raw)[:-4] for raw in self._frames(data)]
+
+    def _frames(self, data: bytes | bytearray | memoryview) -> list[bytes]:
+        """Every complete, valid frame in ``data`` (and what came before it), decoded, its CRC still on."""
         out: list[bytes] = []
         view = data if isinstance(data, bytes) else bytes(data)
         size = len(view)
@@ -198,15 +244,15 @@ class FrameDecoder:
                 body = view[start:idx] if (start or idx != size) else view
             start = idx + 1
             if body:
-                env = self._decode(body)
-                if env is not None:
-                    out.append(env)
+                raw = self._decode(body)
+                if raw is not None:
+                    out.append(raw)
             if body is self._buf:
                 self._buf = bytearray()
         return out
 
     def _decode(self, body: bytes | bytearray) -> bytes | None:
-        """The envelope of one zero-free frame body, or None (counted) if it is bad."""
+        """One zero-free frame body decoded (CRC-32 checked, still on), or None (counted) if it is bad."""
         if len(body) > self.max_frame:
             self.stats.too_long += 1
             return None
@@ -222,7 +268,7 @@ class FrameDecoder:
             self.stats.bad_crc += 1
             return None
         self.stats.frames_ok += 1
-        return raw[:-4]
+        return raw
 
     @property
     def dropped(self) -> int:

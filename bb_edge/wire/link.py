@@ -247,9 +247,10 @@ def parse_frame(body: bytes | bytearray | memoryview, max_frame: int = 0) -> Lin
     Rules that need link state (session, window, reassembly) are the
     :class:`Link`'s.
     """
-    b = body if isinstance(body, bytes) else bytes(body)  # no copy of a (large) frame that is bytes already
+    # no copy of a (large) frame that is bytes or a view already: the envelope or chunk is copied out once
+    b = body if isinstance(body, (bytes, memoryview)) else bytes(body)
     if b[:2] == ENVELOPE_MAGIC:
-        return LinkFrame(type=T_DATA, envelope=b, bare=True)
+        return LinkFrame(type=T_DATA, envelope=bytes(b), bare=True)
     if len(b) < HEADER_SIZE:
         raise LinkFrameError("BadLinkFrame", "TRUNCATED", f"frame body of {len(b)} bytes, shorter than the header")
     magic, ftype, flags, lseq = _HEADER.unpack_from(b, 0)
@@ -275,11 +276,11 @@ def parse_frame(body: bytes | bytearray | memoryview, max_frame: int = 0) -> Lin
         if not flags & F_FRAG:
             if len(b) == HEADER_SIZE:
                 raise LinkFrameError("BadLinkFrame", "BAD_LENGTH", "DATA frame without an envelope")
-            return LinkFrame(type=T_DATA, lseq=lseq, envelope=b[HEADER_SIZE:])
+            return LinkFrame(type=T_DATA, lseq=lseq, envelope=bytes(b[HEADER_SIZE:]))
         if len(b) <= HEADER_SIZE + FRAG_HEADER_SIZE:
             raise LinkFrameError("BadLinkFrame", "BAD_LENGTH", "FRAG frame without fragment header and chunk")
         msg_id, offset, total = _FRAG.unpack_from(b, HEADER_SIZE)
-        return LinkFrame(type=T_DATA, flags=flags, lseq=lseq, envelope=b[HEADER_SIZE + FRAG_HEADER_SIZE:],
+        return LinkFrame(type=T_DATA, flags=flags, lseq=lseq, envelope=bytes(b[HEADER_SIZE + FRAG_HEADER_SIZE:]),
                          msg_id=msg_id, offset=offset, total_len=total)
     if flags:
         raise LinkFrameError("BadLinkFrame", "BAD_FIELD", f"flags 0x{flags:02x} on frame type {ftype}")

@@ -667,3 +667,60 @@ def test_c_acks_a_data_frame_before_handing_its_envelope_up() -> None:
     assert _in_order(link, 20, encode_fragment(2, 1, 0, len(big), big[:150])) == ["ACK"]
     assert _in_order(link, 30, encode_fragment(3, 1, 150, len(big), big[150:])) == ["ACK", "deliver"]
     assert link.state()[2] == 3  # cum: all three frames taken
+
+
+def test_c_resends_a_corrupted_frame_when_the_ack_shows_the_gap_not_by_its_timer() -> None:
+    """Fast resend in the C link: it sends lseq 1..4 to a Python link, lseq 2 arrives corrupted (the
+    Python deframer's CRC drops it), the Python end acks 1, 3 and 4 (cum 1, mask 0b11) and the C end
+    resends lseq 2 in its answer to that ACK. The C end is never polled, so no timer of its can fire; every
+    envelope arrives exactly once."""
+    from bb_edge.wire.framing import FrameDecoder, frame
+    from bb_edge.wire.hello import HelloRecord
+    from bb_edge.wire.link import EnvelopeReceived, Link, LinkConfig
+
+    cfg_s = {"rto_initial": 0.05, "rto_min": 0.01, "rto_max": 0.2, "granularity": 0.001, "max_retries": 100,
+             "hb_interval": 0.0, "dead_after": 0.0, "reassembly_budget": 8192, "reassembly_timeout": 60.0}
+    c = CLink(HelloRecord(1, 1, 3, 9, 5, 4096, 16, "c").encode(), cfg_s)
+    py = Link(HelloRecord(1, 1, 3, 4, 0, 4096, 16, "py"),
+              LinkConfig(rto_initial=0.05, rto_min=0.01, rto_max=0.2, hb_interval=0.0, dead_after=0.0))
+    dec = FrameDecoder(8192)
+    got: list[bytes] = []
+    sent_lseq: list[int] = []
+
+    def to_py(frames: list[str], now: int, hit: int = 0) -> None:
+        for f in frames:
+            body = bytes.fromhex(f)
+            wire = bytearray(frame(body))
+            if body[2] == 2:
+                lseq = int.from_bytes(body[4:8], "little")
+                sent_lseq.append(lseq)
+                if lseq == hit:
+                    wire[len(wire) // 2] ^= 0x5A  # a byte error mid-frame
+            for out in dec.feed(bytes(wire)):
+                py.receive(out, now / 1000)
+        got.extend(e.envelope for e in py.take_events() if isinstance(e, EnvelopeReceived))
+
+    def to_c(now: int) -> list[str]:
+        frames: list[str] = []
+        for body in py.take_frames():
+            frames += c.step("receive", now, body)[0]
+        return frames
+
+    frames, _ = c.step("start", 0)
+    py.start(0.0)
+    to_py(frames, 0)
+    to_py(to_c(0), 0)
+    to_c(0)
+    assert c.state()[0] == 1 and py.up
+    envs = [b"\xbb\xe1" + bytes([i]) * 100 for i in range(1, 5)]
+    frames = []
+    for e in envs:
+        frames += c.step("send", 1, e)[0]
+    to_py(frames, 1, hit=2)
+    assert dec.dropped == 1 and sorted(got) == sorted(envs[:1] + envs[2:])
+    again = to_c(3)  # the ACK (cum 1, mask 0b11), 3 ms after the send: the RTO is 50 ms
+    to_py(again, 4)
+    assert sent_lseq == [1, 2, 3, 4, 2], sent_lseq
+    assert sorted(got) == sorted(envs) and len(got) == 4
+    to_c(5)
+    assert c.state()[7] == 0  # nothing unacknowledged

@@ -277,6 +277,75 @@ def test_frame_size_adapts_in_vm(vm: tuple[Path, Path], tmp_path: Path) -> None:
     assert res["clean_ok"] and res["clean_size"] == 2048, res
 
 
+FAST_RESEND_VM = r"""
+import json
+from bbnode import link as L, framing as F
+MTU = 2048
+line = []  # (to, framed bytes), in line order
+hit = [0]  # the lseq of the DATA frame to corrupt on its first transmission
+sent = []  # lseq of every DATA frame a writes
+fb = bytearray(MTU + 4)
+fr = bytearray(F.max_frame(MTU) + 1)
+def carry(to):
+    def write(mv):
+        n = len(mv)
+        fb[:n] = mv
+        m = F.frame_into(fb, n, fr)
+        w = bytearray(fr[:m])
+        if to == 'b' and n > 8 and mv[2] == 2:
+            lseq = int.from_bytes(bytes(mv[4:8]), 'little')
+            sent.append(lseq)
+            if lseq == hit[0]:
+                w[m // 2] ^= 0x5A  # a byte error mid-frame: the deframer's CRC check drops it
+                hit[0] = 0
+        line.append((to, bytes(w)))
+    return write
+got = []
+cfg = dict(rto_initial=50, rto_min=10, rto_max=200, max_retries=100, hb_interval=0, dead_after=0)
+a = L.Link(L.Hello(boot_epoch=3, node_id=1, max_frame=MTU, window=16, name=b'a'), carry('b'),
+           lambda mv, bare: None, **cfg)
+b = L.Link(L.Hello(boot_epoch=4, node_id=2, max_frame=MTU, window=16, name=b'b'), carry('a'),
+           lambda mv, bare: got.append(bytes(mv)), **cfg)
+dec = {'a': F.Deframer(MTU), 'b': F.Deframer(MTU)}
+def deliver(now):
+    items = line[:]
+    line[:] = []
+    for to, w in items:
+        end = a if to == 'a' else b
+        dec[to].feed(w, lambda mv: end.receive(mv, now))
+a.start(0)
+b.start(0)
+for _ in range(4):
+    deliver(0)
+envs = [b'\xbb\xe1' + bytes([i]) * 100 for i in range(1, 5)]
+hit[0] = 2
+for e in envs:
+    a.send(e, 1)
+retx0 = a.retransmits
+deliver(2)  # lseq 1..4 to b, lseq 2 corrupted; b acks 1, 3, 4 at once
+after_data = sorted(got)
+deliver(3)  # the ACK to a: a resends lseq 2 in its answer; a is never polled, so no timer fires
+deliver(4)
+deliver(5)
+print(json.dumps({'up': a.version > 0, 'sent': sent, 'retx': a.retransmits - retx0,
+                  'first': len(after_data), 'ok': sorted(got) == sorted(envs) and len(got) == 4,
+                  'unacked': a.unacked()}))
+"""
+
+
+def test_corrupted_frame_is_resent_on_the_ack_not_by_the_timer_in_vm(vm: tuple[Path, Path],
+                                                                     tmp_path: Path) -> None:
+    """Fast resend in the MicroPython link: two VM links on a line through the real framing; lseq 2 of
+    four DATA frames arrives with a byte error (the deframer's CRC drops it), the receiver acks 1, 3 and
+    4 at once and the sender resends lseq 2 in its answer to that ACK. The sender is never polled, so
+    no timer fires; every envelope arrives exactly once."""
+    driver, lib = vm
+    res = _last_json(run_vm(driver, lib, tmp_path, FAST_RESEND_VM))
+    assert res["up"] and res["first"] == 3, res
+    assert res["sent"] == [1, 2, 3, 4, 2] and res["retx"] == 1, res
+    assert res["ok"] and res["unacked"] == 0, res
+
+
 # ----------------------------------------------------- lossy link, Python <-> VM
 
 LONG = os.environ.get("BB_EDGE_LONG") == "1"

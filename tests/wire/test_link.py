@@ -581,3 +581,63 @@ def test_lying_peer_frames_are_refused_or_reassembled() -> None:
     fresh.receive(bytes(small), 0.0)
     evs = fresh.take_events()
     assert len(evs) == 1 and isinstance(evs[0], L.BadHello) and evs[0].code == "BAD_FIELD" and not fresh.up
+
+
+def test_corrupted_frame_is_resent_when_the_ack_shows_the_gap_not_by_its_timer() -> None:
+    """Fast resend (docs/wire.md, ACK): the receiver acks the frames after a corrupted one at once, its
+    mask showing the gap, and the sender resends the missing frame on that ACK. No ``poll`` is ever
+    called, so no timer can fire: the CRC drops the corrupted frame and the envelope arrives anyway,
+    long before the sender's RTO; a corrupted *last* frame (no later frame to show the gap) waits for it."""
+    from bb_edge.adapters.transports.serial_link import FaultyPort
+
+    cfg = L.LinkConfig(rto_initial=0.05, rto_min=0.01, rto_max=0.5, max_retries=1000, hb_interval=0.2,
+                       dead_after=5.0, reassembly_timeout=60.0, grow_after=0)  # whole envelopes: 1 frame each
+    a, b = _pair(cfg, max_frame_b=65536)
+    decoders = {id(a): FrameDecoder(1 << 17), id(b): FrameDecoder(1 << 17)}
+    damage = FaultyPort(port=None, frame_every=2, seed=1)  # type: ignore[arg-type]  # damage() only
+    got: list[bytes] = []
+    now = 0.0
+
+    def carry(src: L.Link, dst: L.Link, hit: int = 0) -> int:
+        """Frame src's output, corrupting DATA frame ``hit`` (lseq) on the way; feed dst. Frames carried."""
+        frames = src.take_frames()
+        for body in frames:
+            wire = frame(body)
+            if hit and body[2] == L.T_DATA and int.from_bytes(body[4:8], "little") == hit:
+                damage.writes = 1  # the next damage() call is the 2nd write: frame_every=2 hits it
+                wire = damage.damage(wire)
+            for out in decoders[id(dst)].feed(wire):
+                dst.receive(out, now)
+        got.extend(e.envelope for e in b.take_events() if isinstance(e, L.EnvelopeReceived))
+        return len(frames)
+
+    a.start(now)
+    b.start(now)
+    while carry(a, b) + carry(b, a):
+        pass
+    assert a.up and b.up
+    envs = [_envelope(i, 3000) for i in range(1, 5)]
+    for e in envs:
+        a.send(e, now)
+    now = 0.001
+    carry(a, b, hit=2)  # lseq 1..4 go out; lseq 2 arrives corrupted
+    assert decoders[id(b)].dropped == 1 and sorted(got) == sorted(envs[:1] + envs[2:])
+    deadline = min(f.deadline for f in a._inflight.values())
+    now = 0.002
+    carry(b, a)  # the ACK: cum 1, mask 0b11 -- a resends lseq 2 at once
+    assert a.counters.retransmits == 1
+    now = 0.003
+    carry(a, b)
+    carry(b, a)
+    assert sorted(got) == sorted(envs) and a.unacked == 0 and now < deadline
+    assert b.counters.duplicates == 0
+    # the last frame of a burst corrupted: nothing after it shows the gap, so only the timer resends it
+    a.send(_envelope(9, 3000), now)
+    carry(a, b, hit=5)
+    carry(b, a)
+    assert a.counters.retransmits == 1 and a.unacked == 1
+    now = max(f.deadline for f in a._inflight.values())
+    a.poll(now)
+    carry(a, b)
+    carry(b, a)
+    assert a.counters.retransmits == 2 and a.unacked == 0 and len(got) == 5

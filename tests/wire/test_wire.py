@@ -221,6 +221,8 @@ def test_cobs_encoder_is_byte_identical_to_the_reference(data: bytes) -> None:
     assert cobs_encode(bytearray(data)) == ref and cobs_encode(memoryview(data)) == ref
     assert cobs_decode(ref) == data == cobs_decode_py(ref)
     assert framing.frame(data) == cobs_encode_py(data + struct.pack("<I", zlib.crc32(data))) + b"\x00"
+    # what a serial link writes: the same frame as buffers, the CRC appended without copying the body
+    assert b"".join(framing.frame_parts(data)) == framing.frame_body(data)
 
 
 @settings(max_examples=3000, deadline=None)
@@ -246,5 +248,7 @@ def test_cobs_block_edges_keep_the_final_code_byte() -> None:
 
 
 def test_c_cobs_extension_is_in_use() -> None:
-    """The base dependency ``cobs`` is installed, so framing uses the C codec (the pure Python is fallback)."""
+    """The base dependencies ``cobs`` and ``corncobs`` are installed, so framing uses their native codecs
+    (``corncobs`` decodes; the pure Python is the fallback)."""
     assert framing._cobs_ext is not None
+    assert framing._corn_decode is not None
