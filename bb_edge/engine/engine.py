@@ -60,7 +60,15 @@ from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.replay import ReplayLog, decode_replay, encode_replay, replay_problem
 from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
 from bb_edge.engine.segments import Segment, split_segments
-from bb_edge.engine.sessions import Session, SessionKey, SessionLimits, SessionStore, StateSpec, next_state
+from bb_edge.engine.sessions import (
+    Session,
+    SessionKey,
+    SessionLimits,
+    SessionStore,
+    StateSpec,
+    next_state,
+    state_checks,
+)
 from bb_edge.errors import BBError, WireError
 from bb_edge.roles import ProtocolHandler, Snapshottable
 from bb_edge.wire import envelope as wire
@@ -191,6 +199,13 @@ class InstalledProgram:
     #: state input name -> its pair (engine/sessions.py); empty for a stateless program
     state: dict[str, StateSpec] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # a session step's plan, computed once: which inputs are state (and the outputs that feed them) and the
+        # state checks of sessions.next_state as plain tuples, so a step walks tuples instead of rebuilding them
+        self.state_io: tuple[tuple[str, str, StateSpec], ...] = tuple(
+            (name, spec.output, spec) for name, spec in self.state.items())
+        self.state_checks = state_checks(self.state.values())
+
 
 @dataclass(frozen=True)
 class ProgramSwap:
@@ -201,7 +216,7 @@ class ProgramSwap:
     previous_hash: bytes
 
 
-@dataclass
+@dataclass(slots=True)  # one per request per node: slots make it cheaper to build and to read
 class _Request:
     values: dict[str, np.ndarray] = field(default_factory=dict)
     done: set[int] = field(default_factory=set)
@@ -998,8 +1013,9 @@ class Engine:
         prog = self.programs[prog_name]
         if role == "recv":
             port = prog.recv[env.edge]
-            if not producer_ok(env.sender, self.peers.get(port.peer),
-                               (self.peers.get(n) for n in self.standby.get(port.peer, ()))):
+            producer = self.peers.get(port.peer)
+            if env.sender != producer and not producer_ok(
+                    env.sender, producer, (self.peers.get(n) for n in self.standby.get(port.peer, ()))):
                 self._refuse(peer, env, f"edge {env.edge} is produced by {port.peer!r} "
                                         f"(id {self.peers.get(port.peer)}), not by node id {env.sender}")
                 return
@@ -1242,7 +1258,8 @@ class Engine:
         if step == live.next_step - 1 and not live.busy and live.last_outputs and live.last_request == key[1]:
             self._reemit(prog, key, live)  # a retry of the step just done (or done by the primary before it died)
             return False
-        stage = self._stage_served()  # when a standby
+        # when a standby (looked up only for a step ahead of the session's next)
+        stage = self._stage_served() if step > live.next_step else None
         if step > live.next_step and stage is not None and stage in self._down and self.rebuild != "replay":
             return self._session_refused(peer, owner, marker, f"the replica here holds steps up to {live.next_step - 1}"
                                                               f" and {stage} is down: step {step} cannot be served "
@@ -1287,8 +1304,9 @@ class Engine:
         prog = self.programs[key[0]]
         state = self.sessions.take(req.session, key[1], self.now)
         values = req.values
-        for name, spec in prog.state.items():
-            value = state.get(spec.output)  # the zeros only at the first step (20 states a step for a decoder)
+        get = state.get
+        for name, output, spec in prog.state_io:
+            value = get(output)  # the zeros only at the first step (20 states a step for a decoder)
             values[name] = spec.initial() if value is None else value
         req.injected = True
         return True
@@ -1296,7 +1314,7 @@ class Engine:
     def _commit_state(self, prog: InstalledProgram, req: _Request) -> None:
         assert req.session is not None
         values = req.values
-        checked = next_state(prog.state.values(), values)
+        checked = next_state(prog.state.values(), values, prog.state_checks)
         if isinstance(checked, str):  # never carry a state the next step cannot take: the session ends
             req.injected = False
             self._close_session(req.session, f"bad state: {checked}")
@@ -1592,8 +1610,12 @@ class Engine:
                 for seg in prog.segments:
                     if seg.index in req.done or seg.index in req.running:
                         continue
-                    if all(x in req.values for x in seg.inputs):
-                        inputs = {x: req.values[x] for x in seg.inputs}
+                    values = req.values
+                    try:  # the segment runs once every input is in (one pass: the inputs it takes)
+                        inputs = {x: values[x] for x in seg.inputs}
+                    except KeyError:
+                        inputs = None
+                    if inputs is not None:
                         if self.inline_compute:
                             try:
                                 outs = prog.prepared[seg.index].run(inputs)

@@ -75,22 +75,43 @@ class StateSpec:
                 f"{[d if d >= 0 else '?' for d in self.shape]}")
 
 
-def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], int] | str:
+def state_checks(specs: Iterable[StateSpec]) -> tuple[tuple[str, np.dtype, int, tuple[tuple[int, int], ...],
+                                                                StateSpec], ...]:
+    """The per-state checks of :func:`next_state` as plain tuples ``(output, dtype, rank, static dims, spec)``: a
+    program computes them once at install, so a step reads no descriptor or cached property per state."""
+    return tuple((spec.output, spec._dtype, len(spec.shape), spec._static, spec) for spec in specs)
+
+
+def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray],
+               checks: tuple[tuple[str, np.dtype, int, tuple[tuple[int, int], ...], StateSpec], ...] | None = None,
+               ) -> tuple[dict[str, np.ndarray], int] | str:
     """The state a finished step carries to the next (output name -> tensor) and its bytes, or why one of the
     state outputs in ``values`` cannot be its input (:meth:`StateSpec.problem`).
 
     One pass checks and sums every state of a step (20 for a 10-layer decoder stage), right after the backend ran.
+    ``checks`` (:func:`state_checks` of ``specs``, computed once) makes the pass cheaper: the same checks, inline;
+    only a refused state goes through :meth:`StateSpec.problem` for its message.
     """
     new: dict[str, np.ndarray] = {}
     size = 0
-    for spec in specs:
-        value = values[spec.output]
-        if type(value) is not np.ndarray:
+    ndarray = np.ndarray
+    for output, want, rank, static, spec in checks if checks is not None else state_checks(specs):
+        value = values[output]
+        if type(value) is not ndarray:
             value = np.asarray(value)
-        problem = spec.problem(value)
-        if problem is not None:
-            return problem
-        new[spec.output] = value
+        dtype = value.dtype
+        shape = value.shape
+        ok = (dtype is want or dtype == want) and len(shape) == rank
+        if ok:
+            for i, d in static:  # a plain loop: this runs for every state of every step
+                if shape[i] != d:
+                    ok = False
+                    break
+        if not ok:
+            problem = spec.problem(value)
+            if problem is not None:
+                return problem
+        new[output] = value
         size += value.nbytes
     return new, size
 
@@ -163,13 +184,17 @@ class SessionStore:
         return s, ended
 
     def take(self, key: SessionKey, request_id: int, now: float) -> dict[str, np.ndarray]:
-        """Mark the session busy with ``request_id`` and return its state tensors (read-only views)."""
+        """Mark the session busy with ``request_id`` and return its state tensors (read-only views).
+
+        The dict returned is the session's own (no copy per step): the caller reads it and never changes it;
+        a commit replaces it whole.
+        """
         s = self._sessions[key]
         s.busy = request_id
         s.last_request = request_id
         s.last_used = now
         self._sessions.move_to_end(key)
-        return dict(s.state)
+        return s.state
 
     def commit(self, key: SessionKey, state: dict[str, np.ndarray], now: float,
                nbytes: int | None = None) -> list[tuple[Session, str]]:

@@ -37,6 +37,10 @@ _SENDER = struct.Struct("<8xI")  # the u32 sender field of _HEADER, read alone (
 
 _U32_MAX = 0xFFFFFFFF
 _U64_MAX = 0xFFFFFFFFFFFFFFFF
+# the dims of each rank with their zero padding to 8 bytes (built once: no format string per envelope)
+_DIMS = [struct.Struct(f"<{r}I{'4x' if r % 2 else ''}") for r in range(MAX_RANK + 1)]
+_DIMS_BARE = [struct.Struct(f"<{r}I") for r in range(MAX_RANK + 1)]
+_ZERO8 = bytes(8)
 
 
 def data_offset(rank: int) -> int:
@@ -219,6 +223,37 @@ def _check_header_fields(env: Envelope) -> None:
 def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
     """Encode an envelope to bytes; raise WireError if it breaks a rule of v1."""
     _check_header_fields(env)
+    # every field in range (the usual case) in one expression; otherwise the loop below names the first bad one
+    if not (0 <= env.sender <= _U32_MAX and 0 <= env.receiver <= _U32_MAX and 0 <= env.edge <= _U32_MAX
+            and 0 <= env.seq <= _U64_MAX and 0 <= env.request_id <= _U64_MAX and 0 <= env.response_to <= _U64_MAX
+            and 0 <= env.protocol <= 0xFFFF):
+        _check_ranges(env)
+    dims = env.dims
+    rank = len(dims)
+    for d in dims:
+        if d < 0 or d > _U32_MAX:
+            raise WireError("BAD_FIELD", f"dims {env.dims} out of u32 range")
+    n = len(env.data)
+    if n > max_payload:
+        raise WireError("TOO_LARGE", f"payload {n} bytes exceeds the maximum {max_payload}")
+    expected = CODE_TO_NUMPY[env.dtype].itemsize
+    for d in dims:
+        expected *= d
+    if expected != n:
+        raise WireError("BAD_LENGTH", f"payload is {n} bytes but dims {env.dims} need {expected}")
+    flags = env.flags
+    header = _HEADER.pack(
+        MAGIC, VERSION, env.kind, flags, env.protocol, env.sender, env.receiver,
+        env.seq, env.request_id, env.response_to, env.edge, env.dtype, rank, 0,
+        env.scale if flags & FLAG_QUANT else 0.0,
+        env.zero_point if flags & FLAG_QUANT else 0, n, env.step if flags & FLAG_SESSION else 0,
+    )
+    # one copy of the payload, done by join
+    return b"".join((header, _DIMS[rank].pack(*dims), env.data))
+
+
+def _check_ranges(env: Envelope) -> None:
+    """WireError ``BAD_FIELD`` naming the first header field of ``env`` out of its range."""
     for value, name, limit in (
         (env.sender, "sender", _U32_MAX),
         (env.receiver, "receiver", _U32_MAX),
@@ -230,26 +265,6 @@ def encode(env: Envelope, max_payload: int = DEFAULT_MAX_PAYLOAD) -> bytes:
     ):
         if not 0 <= value <= limit:
             raise WireError("BAD_FIELD", f"{name}={value} out of range")
-    if any(d < 0 or d > _U32_MAX for d in env.dims):
-        raise WireError("BAD_FIELD", f"dims {env.dims} out of u32 range")
-    n = len(env.data)
-    if n > max_payload:
-        raise WireError("TOO_LARGE", f"payload {n} bytes exceeds the maximum {max_payload}")
-    expected = CODE_TO_NUMPY[env.dtype].itemsize
-    for d in env.dims:
-        expected *= d
-    if expected != n:
-        raise WireError("BAD_LENGTH", f"payload is {n} bytes but dims {env.dims} need {expected}")
-    rank = len(env.dims)
-    header = _HEADER.pack(
-        MAGIC, VERSION, env.kind, env.flags, env.protocol, env.sender, env.receiver,
-        env.seq, env.request_id, env.response_to, env.edge, env.dtype, rank, 0,
-        env.scale if env.flags & FLAG_QUANT else 0.0,
-        env.zero_point if env.flags & FLAG_QUANT else 0, n, env.step if env.flags & FLAG_SESSION else 0,
-    )
-    dims = struct.pack(f"<{rank}I", *env.dims) + (b"\x00\x00\x00\x00" if rank % 2 else b"")
-    # one copy of the payload, done by join
-    return b"".join((header, dims, env.data))
 
 
 @dataclass(frozen=True)
@@ -331,7 +346,7 @@ def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_P
     if flags & FLAG_QUANT:
         if not (math.isfinite(scale) and scale > 0.0):
             raise WireError("BAD_FIELD", f"quantization scale {scale} must be finite and > 0")
-    elif mv[48:56] != b"\x00" * 8:
+    elif mv[48:56] != _ZERO8:
         raise WireError("BAD_FIELD", "scale/zero_point must be 0 without the QUANT flag")
     if plen > max_payload:
         raise WireError("TOO_LARGE", f"payload {plen} bytes exceeds the maximum {max_payload}")
@@ -341,7 +356,7 @@ def decode(buf: bytes | bytearray | memoryview, max_payload: int = DEFAULT_MAX_P
         raise WireError("TRUNCATED", f"{len(mv)} bytes but the envelope declares {total}")
     if len(mv) > total:
         raise WireError("BAD_LENGTH", f"{len(mv) - total} trailing bytes after the payload")
-    dims = struct.unpack_from(f"<{rank}I", mv, HEADER_SIZE)
+    dims = _DIMS_BARE[rank].unpack_from(mv, HEADER_SIZE)
     if rank % 2 and mv[HEADER_SIZE + 4 * rank: off] != b"\x00\x00\x00\x00":
         raise WireError("BAD_FIELD", "dims padding must be zero")
     expected = CODE_TO_NUMPY[dtype].itemsize
