@@ -1995,8 +1995,7 @@ class Engine:
         for req in self._requests.values():
             req.created += delta
             req.touched += delta
-        for live in self.sessions:
-            live.last_used += delta
+        self.sessions.shift(delta)
         self._next_deadline = -math.inf  # the next poll recomputes it
 
 

@@ -13,10 +13,12 @@ Pure data structure: no clock (``now`` is an argument), no I/O.
 
 from __future__ import annotations
 
+import operator
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -75,16 +77,27 @@ class StateSpec:
                 f"{[d if d >= 0 else '?' for d in self.shape]}")
 
 
-def state_checks(specs: Iterable[StateSpec]) -> tuple[tuple[str, np.dtype, int, tuple[tuple[int, int], ...],
-                                                                StateSpec], ...]:
+StateCheck = tuple[str, np.dtype, int, "tuple[Callable[[Any], Any], tuple[int, ...]] | None", StateSpec]
+"""One state's check: ``(output, dtype, rank, static dims' getter and sizes, spec)`` (:func:`state_checks`)."""
+
+
+def state_checks(specs: Iterable[StateSpec]) -> tuple[StateCheck, ...]:
     """The per-state checks of :func:`next_state` as plain tuples ``(output, dtype, rank, static dims, spec)``: a
     program computes them once at install, so a step reads no descriptor or cached property per state."""
-    return tuple((spec.output, spec._dtype, len(spec.shape), spec._static, spec) for spec in specs)
+    return tuple((spec.output, spec._dtype, len(spec.shape), _static_getter(spec._static), spec) for spec in specs)
+
+
+def _static_getter(static: tuple[tuple[int, int], ...]) -> tuple[Callable[[Any], Any], tuple[int, ...]] | None:
+    """``(getter, sizes)``: ``getter(shape) == sizes`` when every static dim has its size (one C call and one
+    tuple comparison per state, no Python loop); None when no dim is static."""
+    if not static:
+        return None
+    axes = [i for i, _ in static]
+    return operator.itemgetter(*axes, *axes), tuple(d for _, d in static) * 2
 
 
 def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray],
-               checks: tuple[tuple[str, np.dtype, int, tuple[tuple[int, int], ...], StateSpec], ...] | None = None,
-               ) -> tuple[dict[str, np.ndarray], int] | str:
+               checks: tuple[StateCheck, ...] | None = None) -> tuple[dict[str, np.ndarray], int] | str:
     """The state a finished step carries to the next (output name -> tensor) and its bytes, or why one of the
     state outputs in ``values`` cannot be its input (:meth:`StateSpec.problem`).
 
@@ -101,13 +114,9 @@ def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray],
             value = np.asarray(value)
         dtype = value.dtype
         shape = value.shape
-        ok = (dtype is want or dtype == want) and len(shape) == rank
-        if ok:
-            for i, d in static:  # a plain loop: this runs for every state of every step
-                if shape[i] != d:
-                    ok = False
-                    break
-        if not ok:
+        # the getter names every static axis twice, so it returns a tuple even for one axis
+        if not ((dtype is want or dtype == want) and len(shape) == rank
+                and (static is None or static[0](shape) == static[1])):
             problem = spec.problem(value)
             if problem is not None:
                 return problem
@@ -156,6 +165,9 @@ class SessionStore:
         self.limits = limits or SessionLimits()
         self._sessions: OrderedDict[SessionKey, Session] = OrderedDict()
         self.nbytes = 0
+        # no later than the earliest idle expiry (a lower bound, so that no step walks every session): lowered
+        # when a session goes idle, made exact again by expire(), which walks them anyway
+        self._due = float("inf")
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -181,6 +193,7 @@ class SessionStore:
                                                   f"sessions"))
         s = Session(key[0], key[1], last_used=now, last_request=request_id)
         self._sessions[key] = s
+        self._idle_at(now)
         return s, ended
 
     def take(self, key: SessionKey, request_id: int, now: float) -> dict[str, np.ndarray]:
@@ -207,6 +220,7 @@ class SessionStore:
         size = sum(int(v.nbytes) for v in state.values()) if nbytes is None else nbytes
         s.busy = 0
         s.last_used = now
+        self._idle_at(now)
         if size > self.limits.session_bytes or size > self.limits.state_budget:
             limit = min(self.limits.session_bytes, self.limits.state_budget)
             return [(self._drop(key), f"state limit: {size} bytes of state after step {s.next_step}, "
@@ -235,6 +249,8 @@ class SessionStore:
                 return None, ended
         self.nbytes += size - s.nbytes
         s.state, s.nbytes, s.next_step, s.last_used, s.last_request = state, size, next_step, now, request_id
+        if not s.busy:
+            self._idle_at(now)
         self._sessions.move_to_end(key)
         return s, ended + self._within_budget(key)
 
@@ -243,6 +259,7 @@ class SessionStore:
         s = self._sessions.get(key)
         if s is not None:
             s.busy = 0
+            self._idle_at(s.last_used)
 
     def close(self, key: SessionKey) -> Session | None:
         """End session ``key`` on its owner's request; the session, or None if it was not live."""
@@ -254,12 +271,31 @@ class SessionStore:
         for s in list(self._sessions.values()):
             if not s.busy and now - s.last_used > self.limits.idle_s:
                 out.append((self._drop(s.key), f"idle for more than {self.limits.idle_s:g} s"))
+        self._recompute_due()
         return out
 
     def next_due(self) -> float:
-        """The earliest time a session could go idle-expired (inf when none)."""
-        return min((s.last_used + self.limits.idle_s for s in self._sessions.values() if not s.busy),
-                   default=float("inf"))
+        """No later than the earliest time a session could go idle-expired (inf when none).
+
+        A lower bound kept as sessions go idle (a poll asks every time): past it, :meth:`expire` ends what is
+        due and makes it exact again.
+        """
+        return self._due
+
+    def shift(self, delta: float) -> None:
+        """Move every session's last use by ``delta`` s (a restored snapshot taken on another clock)."""
+        for s in self._sessions.values():
+            s.last_used += delta
+        self._recompute_due()
+
+    def _idle_at(self, last_used: float) -> None:
+        due = last_used + self.limits.idle_s
+        if due < self._due:
+            self._due = due
+
+    def _recompute_due(self) -> None:
+        self._due = min((s.last_used + self.limits.idle_s for s in self._sessions.values() if not s.busy),
+                        default=float("inf"))
 
     def restore(self, sessions: list[Session]) -> None:
         """Replace every session (a snapshot being restored); steps in flight are retried, so none is busy."""
@@ -267,6 +303,7 @@ class SessionStore:
         for s in sessions:
             s.busy = 0
         self.nbytes = sum(s.nbytes for s in sessions)
+        self._recompute_due()
 
     def _within_budget(self, keep: SessionKey) -> list[tuple[Session, str]]:
         """End least recently used idle sessions (never ``keep``) until the state fits the budget."""

@@ -122,7 +122,7 @@ class Envelope:
             protocol=protocol,
             flags=flags,
             dtype=code_of(arr.dtype),
-            dims=tuple(map(int, arr.shape)),
+            dims=arr.shape,  # an ndarray's shape is a tuple of Python ints already
             scale=scale,
             zero_point=zp,
             data=memoryview(arr).cast("B") if arr.size else b"",  # type: ignore[arg-type]
