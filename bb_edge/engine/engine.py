@@ -1063,7 +1063,8 @@ class Engine:
         req.values[tensor] = value if quant is None else dequantize_edge(value, quant)
         req.held += size  # a zero-copy view keeps the whole envelope alive
         self._held += size
-        self._owner_held[request_owner(key[1])] += size
+        held, owner = self._owner_held, request_owner(key[1])
+        held[owner] = held.get(owner, 0) + size  # dict.get: Counter's missing-key path is Python code
         self._dirty[key] = None
 
     def release_held(self) -> None:
@@ -1080,7 +1081,7 @@ class Engine:
         largest owner's oldest past the node's ingress budget (one client cannot starve the others)."""
         owner = request_owner(keep[1])
         if owner:
-            while self._owner_held[owner] + size > self.limits.client_bytes:
+            while self._owner_held.get(owner, 0) + size > self.limits.client_bytes:
                 victim = self._oldest_of(owner, keep)
                 if victim is None:
                     return False
@@ -1136,13 +1137,13 @@ class Engine:
         req = self._requests.get(key)
         if req is None:
             owner = request_owner(key[1])
-            while owner and self._owner_open[owner] >= self.limits.client_requests:
+            while owner and self._owner_open.get(owner, 0) >= self.limits.client_requests:
                 self._evict(self._oldest_of(owner) or next(iter(self._requests)), "client open request budget")
             while len(self._requests) >= self.limits.max_open_requests:
                 largest = max(self._owner_open, key=self._owner_open.__getitem__)
                 self._evict(self._oldest_of(largest) or next(iter(self._requests)), "open request limit")
             req = self._requests[key] = _Request(created=self.now, touched=self.now)
-            self._owner_open[owner] += 1
+            self._owner_open[owner] = self._owner_open.get(owner, 0) + 1
             self._emit(ev.RequestOpened(key[1], key[0]))
             self._next_deadline = min(self._next_deadline, self.now + min(self.deadline_s, self.hop_budget_s))
         return req
@@ -1161,8 +1162,9 @@ class Engine:
             owner = request_owner(key[1])
             self._owner_held[owner] -= req.held
             self._owner_open[owner] -= 1
-            if not self._owner_open[owner]:
-                del self._owner_open[owner], self._owner_held[owner]
+            if not self._owner_open[owner]:  # dict.pop, not Counter's Python-level __delitem__
+                self._owner_open.pop(owner, None)
+                self._owner_held.pop(owner, None)
             if req.injected and req.session is not None:  # a step that took the state did not finish
                 self.sessions.release(req.session)
                 self._wake(req.session)
