@@ -102,6 +102,8 @@ class _Window:
         """Move ``top`` up to ``n``: the slots of numbers that leave the window are cleared for reuse."""
         if n - self.top >= self.size:
             self.ring = bytearray()  # every slot leaves the window
+        elif n == self.top + 1:
+            pass  # the next number (the usual case): the one slot to clear is n's own, which _set sets below
         else:
             self._clear_run(self.top + 1, n - self.top)
         self.top = n

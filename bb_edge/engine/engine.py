@@ -819,6 +819,12 @@ class Engine:
     def _count(self, key: str, n: int = 1) -> None:
         self.counters[key] = self.counters.get(key, 0) + n
 
+    def _count2(self, key: str, key2: str, n2: int) -> None:
+        """``key`` += 1 and ``key2`` += ``n2`` in one call (an envelope in or out and its bytes: every step)."""
+        c = self.counters
+        c[key] = c.get(key, 0) + 1
+        c[key2] = c.get(key2, 0) + n2
+
     # --------------------------------------------------------------- ingress
 
     def _on_envelope_guarded(self, peer: str, payload: bytes) -> None:
@@ -848,8 +854,7 @@ class Engine:
             self._count("dropped")
 
     def _on_envelope(self, peer: str, payload: bytes) -> None:
-        self._count("envelopes_in")
-        self._count("bytes_in", len(payload))
+        self._count2("envelopes_in", "bytes_in", len(payload))
         try:
             env = decode_checked(payload, self.limits.max_payload)
         except WireError as exc:
@@ -1751,8 +1756,7 @@ class Engine:
                                            env.request_id, env.seq, envelope=env))
             return
         data = wire.encode(env, max_payload=max(self.limits.max_payload, len(env.data)))
-        self._count("envelopes_out")
-        self._count("bytes_out", len(data))
+        self._count2("envelopes_out", "bytes_out", len(data))
         self._outbound.append(Outbound(peer, env.receiver, data, env.kind, env.protocol, env.edge,
                                        env.request_id, env.seq))
 
