@@ -77,23 +77,33 @@ class StateSpec:
                 f"{[d if d >= 0 else '?' for d in self.shape]}")
 
 
-StateCheck = tuple[str, np.dtype, int, "tuple[Callable[[Any], Any], tuple[int, ...]] | None", StateSpec]
-"""One state's check: ``(output, dtype, rank, static dims' getter and sizes, spec)`` (:func:`state_checks`)."""
+StateCheck = tuple[tuple[str, ...], tuple[StateSpec, ...], np.dtype, int, "Callable[[Any], Any] | None",
+                   tuple[int, ...]]
+"""The check of a run of states that take the same dtype, rank and static dims (a decoder stage's 20 KV tensors
+are one): ``(outputs, specs, dtype, rank, static dims' getter or None, their sizes)`` (:func:`state_checks`)."""
 
 
 def state_checks(specs: Iterable[StateSpec]) -> tuple[StateCheck, ...]:
-    """The per-state checks of :func:`next_state` as plain tuples ``(output, dtype, rank, static dims, spec)``: a
-    program computes them once at install, so a step reads no descriptor or cached property per state."""
-    return tuple((spec.output, spec._dtype, len(spec.shape), _static_getter(spec._static), spec) for spec in specs)
+    """The checks of :func:`next_state` as plain tuples, computed once when a program is installed: a step reads
+    no descriptor or cached property per state, and consecutive states with the same contract share one check.
 
-
-def _static_getter(static: tuple[tuple[int, int], ...]) -> tuple[Callable[[Any], Any], tuple[int, ...]] | None:
-    """``(getter, sizes)``: ``getter(shape) == sizes`` when every static dim has its size (one C call and one
-    tuple comparison per state, no Python loop); None when no dim is static."""
-    if not static:
-        return None
-    axes = [i for i, _ in static]
-    return operator.itemgetter(*axes, *axes), tuple(d for _, d in static) * 2
+    The static dims are read with one ``itemgetter`` that names every static axis twice (so it returns a tuple
+    even for one axis) and compared with their sizes in one tuple comparison: no Python loop per dim.
+    """
+    runs: list[tuple[tuple[np.dtype, int, tuple[tuple[int, int], ...]], list[StateSpec]]] = []
+    for spec in specs:
+        key = (spec._dtype, len(spec.shape), spec._static)
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append(spec)
+        else:
+            runs.append((key, [spec]))
+    out = []
+    for (dtype, rank, static), members in runs:
+        axes = [i for i, _ in static]
+        getter = operator.itemgetter(*axes, *axes) if axes else None
+        out.append((tuple(m.output for m in members), tuple(members), dtype, rank, getter,
+                    tuple(d for _, d in static) * 2))
+    return tuple(out)
 
 
 def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray],
@@ -108,20 +118,20 @@ def next_state(specs: Iterable[StateSpec], values: dict[str, np.ndarray],
     new: dict[str, np.ndarray] = {}
     size = 0
     ndarray = np.ndarray
-    for output, want, rank, static, spec in checks if checks is not None else state_checks(specs):
-        value = values[output]
-        if type(value) is not ndarray:
-            value = np.asarray(value)
-        dtype = value.dtype
-        shape = value.shape
-        # the getter names every static axis twice, so it returns a tuple even for one axis
-        if not ((dtype is want or dtype == want) and len(shape) == rank
-                and (static is None or static[0](shape) == static[1])):
-            problem = spec.problem(value)
-            if problem is not None:
-                return problem
-        new[output] = value
-        size += value.nbytes
+    for outputs, members, want, rank, static, sizes in checks if checks is not None else state_checks(specs):
+        for output, spec in zip(outputs, members):
+            value = values[output]
+            if type(value) is not ndarray:
+                value = np.asarray(value)
+            dtype = value.dtype
+            shape = value.shape
+            if not ((dtype is want or dtype == want) and len(shape) == rank
+                    and (static is None or static(shape) == sizes)):
+                problem = spec.problem(value)
+                if problem is not None:
+                    return problem
+            new[output] = value
+            size += value.nbytes
     return new, size
 
 
