@@ -21,19 +21,10 @@ class OrtSegment:
     def __init__(self, session: ort.InferenceSession) -> None:
         self.session = session
         self.output_names = [o.name for o in session.get_outputs()]
-        # InferenceSession.run checks in Python, on every call, that each input the model needs is fed (a
-        # property read per graph input: ~5 us a run for a 21-input decoder stage, on every token's path);
-        # the native session checks the same feeds again (names, types, shapes). A session that cannot fall
-        # back to another provider list gets only those native checks; one that can keeps the wrapper's retry.
-        native = getattr(session, "_sess", None)
-        self._native = native if native is not None and not getattr(session, "_enable_fallback", True) else None
 
     def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Run the session; outputs by name."""
-        if self._native is not None:
-            values = self._native.run(self.output_names, inputs, None)
-        else:
-            values = self.session.run(self.output_names, inputs)
+        values = self.session.run(self.output_names, inputs)
         return dict(zip(self.output_names, values))
 
 
