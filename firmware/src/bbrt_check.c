@@ -121,6 +121,17 @@ static bbrt_status_t check_fc(const bbrt_program_t *pr, const bbrt_op_t *op, int
     T(pr, op->in[0], &x);
     T(pr, op->in[1], &w);
     T(pr, op->out[0], &y);
+    if (q && op->p[3] == 1) { /* weights widened for the DSP kernels (bb_edge/bbrt/widen.py): that build only */
+#if defined(BBRT_KERNELS_DSP)
+        if (w.dtype != BBRT_DT_INT16 || w.rank != 2u || w.dims[1] % 4u != 0u || w.dims[1] > BBRT_FC_WIDE_MAX ||
+            ((uintptr_t)w.data & 3u) != 0u || (op->p[2] != 1 && x.zero_point != 0))
+            FAIL_PARAM;
+        w.dtype = BBRT_DT_INT8; /* checked as the int8 weights it holds */
+#else
+        FAIL_PARAM;
+#endif
+    } else if (q && op->p[3] != 0)
+        FAIL_PARAM;
     if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
     if (w.rank != 2u || x.rank < 1u || y.rank < 1u || w.storage != BBRT_STORE_CONST) FAIL_SHAPE;
     n = w.dims[0];

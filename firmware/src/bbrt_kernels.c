@@ -1089,9 +1089,6 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
         }
 }
 
-#ifndef BBRT_FC_WIDE_MAX
-#define BBRT_FC_WIDE_MAX 768u /* DSP build: the longest FC row whose x is widened once (stack: 2 bytes each) */
-#endif
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
     const int8_t *x, *w;
@@ -1118,6 +1115,14 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     wide = K >= 8u && K <= BBRT_FC_WIDE_MAX;
 #endif
     for (r = 0; r < rows; r++, x += K) {
+#if defined(BBRT_KERNELS_DSP)
+        if (op->p[3] == 1) { /* widened weights (checked: K % 4 == 0, K <= BBRT_FC_WIDE_MAX, folded or zx 0) */
+            mm_widen1_i8(xw, x, K);
+            mm_fc_row16(o, xw, (const uint32_t *)(const void *)w, b, rq, K, Nn, zy, lo, hi);
+            o += Nn;
+            continue;
+        }
+#endif
 #if defined(BBRT_KERNELS_MVE)
         mve_fc_row(x, w, b, rq, Nn, K, zx, folded, zy, lo, hi, o); /* 4 rows per pass (mve/bbrt_mve.h) */
         o += Nn;

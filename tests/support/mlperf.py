@@ -7,6 +7,7 @@ Cortex-M instruction-count harness (firmware/ports/qemu-cortex-m4/bench_main.c, 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import struct
@@ -22,6 +23,7 @@ from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import make
 from bb_edge.bbrt.resolver import resolver_source
+from bb_edge.bbrt.widen import widen_for_dsp
 from bb_edge.resources import package_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +45,12 @@ def reference(name: str) -> tuple[onnx.ModelProto, np.ndarray, np.ndarray]:
 def lowered(name: str) -> Lowered:
     """The model lowered as one int8 node (its own scales and zero points)."""
     return lower(reference(name)[0], io_edges=None)
+
+
+def widened(L: Lowered) -> Lowered:
+    """``L`` for a DSP target (Cortex-M4/M7): its weights widened where the kernels take them so."""
+    prog = widen_for_dsp(L.program)
+    return dataclasses.replace(L, program=prog, blob=prog.to_bytes())
 
 
 def device_input(L: Lowered, x: np.ndarray) -> np.ndarray:
@@ -69,6 +77,8 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     and the build's files (elf, program, inputs) with instructions per opcode (per_op). ``dsp=False``: the
     portable kernels (M4: no SMLAD kernels; M55: built +nomve, no Helium)."""
     goal = QEMU_ARM[kind][1]
+    if kind == "cortex-m4" and dsp:  # the DSP kernels take their weights widened (bb_edge/bbrt/widen.py)
+        L = widened(L)
     d.mkdir(parents=True, exist_ok=True)
     res = d / "resolver.c"
     res.write_text(resolver_source(L.ops_used))

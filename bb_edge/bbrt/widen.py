@@ -1,0 +1,65 @@
+"""Weights widened to 16-bit at compile time for the Cortex-M4/M7 DSP kernels (BBRT_KERNELS_DSP only).
+
+The DSP build's FC inner loop unpacks every int8 weight word with two SXTB16 before its SMLADs; stored as
+the int16 pairs SMLAD takes, a weight word pair is one LDRD and the unpacking is gone (13 instructions per
+16 MACs instead of 21), for twice the weights' flash. CMSIS-NN does not do this for s8; it costs flash only.
+:func:`widen_for_dsp` rewrites a lowered program for a DSP target: each FC_I8 it can widen gets int16
+weights in the kernel's order and ``p[3] = 1``. The portable and Helium builds refuse such an op (the
+loader's check), so a widened program is built for DSP targets only.
+
+Layout of an FC's widened weights (K % 4 == 0): rows in blocks of 4 (the last Nn % 4 rows one by one), per
+group of 4 elements k..k+3 each row of the block in turn as (w[k], w[k+2], w[k+1], w[k+3]): the pairs of
+SXTB16(x) and SXTB16 ROR 8(x).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from bb_edge.bbrt.format import DT_INT8, DT_INT16, Op, OpRecord, Program, Tensor
+
+#: BBRT_FC_WIDE_MAX (firmware/src/bbrt_kernels.h): the longest FC row whose x the kernel widens on the stack
+FC_WIDE_MAX = 768
+
+
+def fc_layout(w: np.ndarray) -> np.ndarray:
+    """An FC's int8 weights (Nn, K), K % 4 == 0, as the widened kernel reads them: int16, same shape."""
+    n, k = w.shape
+    g = w.astype(np.int16).reshape(n, k // 4, 4)[:, :, [0, 2, 1, 3]]  # (row, group, pair order)
+    full = n // 4 * 4
+    blocks = g[:full].reshape(full // 4, 4, k // 4, 4).transpose(0, 2, 1, 3)  # (block, group, row, 4)
+    return np.concatenate([blocks.reshape(-1), g[full:].reshape(-1)]).reshape(n, k)
+
+
+def _fc_widenable(prog: Program, op: OpRecord) -> bool:
+    x, w = prog.tensors[op.inputs[0]], prog.tensors[op.inputs[1]]
+    if sum(o.inputs.count(op.inputs[1]) for o in prog.ops) != 1:
+        return False  # a weight tensor another op reads too stays int8
+    k = w.shape[1]
+    folded = len(op.params) > 2 and op.params[2] == 1
+    return (w.dtype == DT_INT8 and w.data is not None and k % 4 == 0 and 8 <= k <= FC_WIDE_MAX
+            and (folded or x.zero_point == 0))
+
+
+def widen_for_dsp(prog: Program) -> Program:
+    """A copy of ``prog`` with the FC_I8 weights that the DSP kernel can take widened (int16, p[3] = 1)."""
+    tensors = list(prog.tensors)
+    ops = []
+    for op in prog.ops:
+        if op.opcode == Op.FC_I8 and _fc_widenable(prog, op):
+            w = tensors[op.inputs[1]]
+            assert w.data is not None
+            tensors[op.inputs[1]] = dataclasses.replace(w, dtype=DT_INT16, data=fc_layout(w.data))
+            params = list(op.params) + [0] * (4 - len(op.params))
+            params[3] = 1
+            op = dataclasses.replace(op, params=params)
+        ops.append(op)
+    return dataclasses.replace(prog, tensors=tensors, ops=ops)
+
+
+def widened_tensors(prog: Program) -> list[Tensor]:
+    """The int16 weight tensors of widened ops (for the flash cost)."""
+    return [prog.tensors[op.inputs[1]] for op in prog.ops
+            if op.opcode == Op.FC_I8 and len(op.params) > 3 and op.params[3] == 1]
