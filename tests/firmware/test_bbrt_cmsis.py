@@ -25,8 +25,10 @@ from onnx import TensorProto, helper, numpy_helper
 from bb_edge.bbrt import host as host_mod
 from bb_edge.bbrt import native
 from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from tests.support.mlperf import widened
 from tests.support.models import gemm_relu, unfold_fc
 
 EXAMPLES = 60 if os.environ.get("BB_EDGE_LONG_TESTS") else 15
@@ -72,6 +74,15 @@ def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int,
     assert run(unfold_fc(L), x) == portable
     S = scramble_rq(L, seed)  # every requantization shift, the DSP build's 32-bit path and mbqm
     assert run(S, x, dsp_library()) == run(S, x)
+    # weights widened to int16 pairs (FC_I8 p[3] = 1) where K % 4 == 0, on a fresh lowering (unfold_fc
+    # changed L's program), with every requantization shift
+    S = scramble_rq(lower(m, precision="int8", calib=calib), seed)
+    W = widened(S)
+    assert [op.params[3:4] == [1] for op in W.program.ops if op.opcode == Op.FC_I8] == [k % 4 == 0 and k >= 8]
+    assert run(W, x, dsp_library()) == run(S, x)
+    if k % 4 == 0 and k >= 8:  # the portable build refuses widened weights
+        with pytest.raises(BbrtError, match="PARAM"):
+            run(W, x)
 
 
 def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:
