@@ -1,10 +1,11 @@
 """Weights widened to 16-bit at compile time for the Cortex-M4/M7 DSP kernels (BBRT_KERNELS_DSP only).
 
-The DSP build's FC inner loop unpacks every int8 weight word with two SXTB16 before its SMLADs; stored as
-the int16 pairs SMLAD takes, a weight word pair is one LDRD and the unpacking is gone (13 instructions per
-16 MACs instead of 21), for twice the weights' flash. CMSIS-NN does not do this for s8; it costs flash only.
-:func:`widen_for_dsp` rewrites a lowered program for a DSP target: each FC_I8 it can widen gets int16
-weights in the kernel's order and ``p[3] = 1``. The portable and Helium builds refuse such an op (the
+The DSP build's FC and im2col conv inner loops unpack every int8 weight word with two SXTB16 before its
+SMLADs; stored as the int16 pairs SMLAD takes, a weight word pair is one LDRD and the unpacking is gone (FC
+13 instructions per 16 MACs instead of 21, conv 12 instead of 17), for twice the weights' flash. CMSIS-NN
+does not do this for s8; it costs flash only. :func:`widen_for_dsp` rewrites a lowered program for a DSP
+target: each FC_I8 it can widen gets int16 weights in the kernel's order and ``p[3] = 1``, each CONV_I8
+(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_MAX, mm_rq8f shifts) ``p[12] = 1``. The portable and Helium builds refuse such an op (the
 loader's check), so a widened program is built for DSP targets only.
 
 Layout of an FC's widened weights (K % 4 == 0): rows in blocks of 4 (the last Nn % 4 rows one by one), per
@@ -22,6 +23,8 @@ from bb_edge.bbrt.format import DT_INT8, DT_INT16, Op, OpRecord, Program, Tensor
 
 #: BBRT_FC_WIDE_MAX (firmware/src/bbrt_kernels.h): the longest FC row whose x the kernel widens on the stack
 FC_WIDE_MAX = 768
+#: BBRT_IM2COL_MAX (firmware/src/bbrt_kernels.h): a widened conv's pixel pair and staging patch, 5 P bytes
+IM2COL_MAX = 1536
 
 
 def fc_layout(w: np.ndarray) -> np.ndarray:
@@ -31,6 +34,27 @@ def fc_layout(w: np.ndarray) -> np.ndarray:
     full = n // 4 * 4
     blocks = g[:full].reshape(full // 4, 4, k // 4, 4).transpose(0, 2, 1, 3)  # (block, group, row, 4)
     return np.concatenate([blocks.reshape(-1), g[full:].reshape(-1)]).reshape(n, k)
+
+
+def conv_layout(w: np.ndarray) -> np.ndarray:
+    """A conv's int8 weights (M, Cg, KH, KW), M even, P = Cg KH KW with P % 4 == 0, as the widened kernel
+    reads them: int16, same shape; per channel pair and group of 4 elements channel oc's pairs, then oc + 1's."""
+    m = w.shape[0]
+    g = w.astype(np.int16).reshape(m // 2, 2, -1, 4)[:, :, :, [0, 2, 1, 3]]  # (pair, channel, group, 4)
+    return np.ascontiguousarray(g.transpose(0, 2, 1, 3)).reshape(w.shape)
+
+
+def _conv_widenable(prog: Program, op: OpRecord) -> bool:
+    w, y, rq = prog.tensors[op.inputs[1]], prog.tensors[op.outputs[0]], prog.tensors[op.inputs[3]]
+    p = list(op.params) + [0] * (16 - len(op.params))
+    if sum(o.inputs.count(op.inputs[1]) for o in prog.ops) != 1:
+        return False
+    m, pk = w.shape[0], int(np.prod(w.shape[1:]))
+    assert rq.data is not None
+    r = rq.data.reshape(-1, 2).astype(np.int64)
+    fast = bool(np.all((r[:, 0] == 0) | ((r[:, 1] >= -31) & (r[:, 1] <= -2))))  # mm_rq8f on every channel
+    return (w.dtype == DT_INT8 and w.data is not None and p[8] == 1 and p[11] == 0 and p[12] == 0
+            and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
 
 
 def _fc_widenable(prog: Program, op: OpRecord) -> bool:
@@ -55,6 +79,13 @@ def widen_for_dsp(prog: Program) -> Program:
             params = list(op.params) + [0] * (4 - len(op.params))
             params[3] = 1
             op = dataclasses.replace(op, params=params)
+        elif op.opcode == Op.CONV_I8 and _conv_widenable(prog, op):
+            w = tensors[op.inputs[1]]
+            assert w.data is not None
+            tensors[op.inputs[1]] = dataclasses.replace(w, dtype=DT_INT16, data=conv_layout(w.data))
+            params = list(op.params) + [0] * (13 - len(op.params))
+            params[12] = 1
+            op = dataclasses.replace(op, params=params)
         ops.append(op)
     return dataclasses.replace(prog, tensors=tensors, ops=ops)
 
@@ -62,4 +93,4 @@ def widen_for_dsp(prog: Program) -> Program:
 def widened_tensors(prog: Program) -> list[Tensor]:
     """The int16 weight tensors of widened ops (for the flash cost)."""
     return [prog.tensors[op.inputs[1]] for op in prog.ops
-            if op.opcode == Op.FC_I8 and len(op.params) > 3 and op.params[3] == 1]
+            if (op.opcode == Op.FC_I8 and op.params[3:4] == [1]) or (op.opcode == Op.CONV_I8 and op.params[12:13] == [1])]
