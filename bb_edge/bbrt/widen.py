@@ -5,7 +5,7 @@ SMLADs; stored as the int16 pairs SMLAD takes, a weight word pair is one LDRD an
 13 instructions per 16 MACs instead of 21, conv 12 instead of 17), for twice the weights' flash. CMSIS-NN
 does not do this for s8; it costs flash only. :func:`widen_for_dsp` rewrites a lowered program for a DSP
 target: each FC_I8 it can widen gets int16 weights in the kernel's order and ``p[3] = 1``, each CONV_I8
-(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_MAX, mm_rq8f shifts) ``p[12] = 1``. The portable and Helium builds refuse such an op (the
+(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_W16_MAX, mm_rq8f shifts) ``p[12] = 1``. The portable and Helium builds refuse such an op (the
 loader's check), so a widened program is built for DSP targets only.
 
 Layout of an FC's widened weights (K % 4 == 0): rows in blocks of 4 (the last Nn % 4 rows one by one), per
@@ -23,8 +23,8 @@ from bb_edge.bbrt.format import DT_INT8, DT_INT16, Op, OpRecord, Program, Tensor
 
 #: BBRT_FC_WIDE_MAX (firmware/src/bbrt_kernels.h): the longest FC row whose x the kernel widens on the stack
 FC_WIDE_MAX = 768
-#: BBRT_IM2COL_MAX (firmware/src/bbrt_kernels.h): a widened conv's pixel pair and staging patch, 5 P bytes
-IM2COL_MAX = 1536
+#: BBRT_IM2COL_W16_MAX (firmware/src/bbrt_kernels.h): a widened conv's pixel pair and staging patch, 5 P bytes
+IM2COL_W16_MAX = 3072
 
 
 def fc_layout(w: np.ndarray) -> np.ndarray:
@@ -54,7 +54,7 @@ def _conv_widenable(prog: Program, op: OpRecord) -> bool:
     r = rq.data.reshape(-1, 2).astype(np.int64)
     fast = bool(np.all((r[:, 0] == 0) | ((r[:, 1] >= -31) & (r[:, 1] <= -2))))  # mm_rq8f on every channel
     return (w.dtype == DT_INT8 and w.data is not None and p[8] == 1 and p[11] == 0 and p[12] == 0
-            and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
+            and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_W16_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
 
 
 def _fc_widenable(prog: Program, op: OpRecord) -> bool:

@@ -946,7 +946,7 @@ static void conv_widen_pair(const conv_i8_t *c, const int8_t *xg, uint32_t p, ui
 
 /* conv_im2col_i8 on widened weights (CONV_I8 p[12] = 1, bb_edge/bbrt/widen.py: per channel pair and group of 4
  * elements the pairs of channel oc, then oc + 1). The loader checked: one group, M even, P % 4 == 0, a widened
- * pair and a staging patch fit BBRT_IM2COL_MAX, at least 2 output pixels, every channel with mm_rq8f
+ * pair and a staging patch fit BBRT_IM2COL_W16_MAX, at least 2 output pixels, every channel with mm_rq8f
  * constants. Every pixel pair against every channel pair (mm_pairs2x2ww_i8); with an odd pixel count the
  * last pixel pairs with the one before it, which is computed twice (the same bytes written again). */
 static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
@@ -954,7 +954,7 @@ static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, M = g->M;
     const uint32_t *w16 = (const uint32_t *)(const void *)c->w;
     const int dense = conv_dense(g), direct = !dense && KK <= BBRT_IM2COL_KK;
-    uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the widened pair (P words), then a staging patch */
+    uint32_t buf[BBRT_IM2COL_W16_MAX / 4u]; /* the widened pair (P words), then a staging patch */
     uint32_t off[4u * BBRT_IM2COL_KK];
     int32_t base[BBRT_IM2COL_OC], qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
