@@ -5,7 +5,8 @@ SMLADs; stored as the int16 pairs SMLAD takes, a weight word pair is one LDRD an
 13 instructions per 16 MACs instead of 21, conv 12 instead of 17), for twice the weights' flash. CMSIS-NN
 does not do this for s8; it costs flash only. :func:`widen_for_dsp` rewrites a lowered program for a DSP
 target: each FC_I8 it can widen gets int16 weights in the kernel's order and ``p[3] = 1``, each CONV_I8
-(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_W16_MAX, mm_rq8f shifts) ``p[12] = 1``. The portable and Helium builds refuse such an op (the
+(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_W16_MAX, mm_rq8f shifts) ``p[12] = 1``
+and its bias with -zx * sum(w) folded in (exact: the im2col patch pads with zx). The portable and Helium builds refuse such an op (the
 loader's check), so a widened program is built for DSP targets only.
 
 Layout of an FC's widened weights (K % 4 == 0): rows in blocks of 4 (the last Nn % 4 rows one by one), per
@@ -53,7 +54,13 @@ def _conv_widenable(prog: Program, op: OpRecord) -> bool:
     assert rq.data is not None
     r = rq.data.reshape(-1, 2).astype(np.int64)
     fast = bool(np.all((r[:, 0] == 0) | ((r[:, 1] >= -31) & (r[:, 1] <= -2))))  # mm_rq8f on every channel
-    return (w.dtype == DT_INT8 and w.data is not None and p[8] == 1 and p[11] == 0 and p[12] == 0
+    b, zx = prog.tensors[op.inputs[2]], prog.tensors[op.inputs[0]].zero_point
+    if sum(o.inputs.count(op.inputs[2]) for o in prog.ops) != 1 or b.data is None or w.data is None:
+        return False
+    folded = b.data.astype(np.int64) - zx * w.data.reshape(m, -1).astype(np.int64).sum(axis=1)
+    if np.abs(folded).max() > 2**30:  # the loader's accumulator bound on the bias
+        return False
+    return (w.dtype == DT_INT8 and p[8] == 1 and p[11] == 0 and p[12] == 0
             and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_W16_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
 
 
@@ -82,7 +89,11 @@ def widen_for_dsp(prog: Program) -> Program:
         elif op.opcode == Op.CONV_I8 and _conv_widenable(prog, op):
             w = tensors[op.inputs[1]]
             assert w.data is not None
+            b, zx = tensors[op.inputs[2]], tensors[op.inputs[0]].zero_point
+            assert b.data is not None
             tensors[op.inputs[1]] = dataclasses.replace(w, dtype=DT_INT16, data=conv_layout(w.data))
+            wsum = w.data.reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
+            tensors[op.inputs[2]] = dataclasses.replace(b, data=(b.data - zx * wsum).astype(np.int32))
             params = list(op.params) + [0] * (13 - len(op.params))
             params[12] = 1
             op = dataclasses.replace(op, params=params)

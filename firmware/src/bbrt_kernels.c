@@ -945,7 +945,7 @@ static void conv_widen_pair(const conv_i8_t *c, const int8_t *xg, uint32_t p, ui
 }
 
 /* conv_im2col_i8 on widened weights (CONV_I8 p[12] = 1, bb_edge/bbrt/widen.py: per channel pair and group of 4
- * elements the pairs of channel oc, then oc + 1). The loader checked: one group, M even, P % 4 == 0, a widened
+ * elements the pairs of channel oc, then oc + 1; the bias holds -zx * sum(w)). The loader checked: one group, M even, P % 4 == 0, a widened
  * pair and a staging patch fit BBRT_IM2COL_W16_MAX, at least 2 output pixels, every channel with mm_rq8f
  * constants. Every pixel pair against every channel pair (mm_pairs2x2ww_i8); with an odd pixel count the
  * last pixel pairs with the one before it, which is computed twice (the same bytes written again). */
@@ -958,7 +958,7 @@ static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
     uint32_t off[4u * BBRT_IM2COL_KK];
     int32_t base[BBRT_IM2COL_OC], qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
-    uint32_t n, oc0, oc, p, k;
+    uint32_t n, oc0, oc, p;
     mm_blk_t blk;
     blk.base = base;
     blk.qm = qm;
@@ -973,10 +973,8 @@ static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
         const uint32_t oc1 = oc0 + BBRT_IM2COL_OC < M ? oc0 + BBRT_IM2COL_OC : M;
         blk.fold = 1;
         for (oc = oc0; oc < oc1; oc++) {
-            const uint32_t i = oc - oc0, *wp = w16 + (size_t)(oc / 2u) * P + (oc & 1u) * 2u;
-            int32_t sw = 0;
-            for (k = P >> 2; k; k--, wp += 4) sw = dsp_smlad(wp[1], 0x00010001u, dsp_smlad(wp[0], 0x00010001u, sw));
-            base[i] = c->b[oc] - c->zx * sw;
+            const uint32_t i = oc - oc0;
+            base[i] = c->b[oc]; /* -zx * sum(w) folded in by the lowering */
             qm[i] = c->rq[2u * oc];
             qt[i] = qm[i] == 0 ? 1 : (int8_t)(-c->rq[2u * oc + 1u] - 1); /* 1..30 (checked) */
             if (qt[i] > 22) blk.fold = 0;
