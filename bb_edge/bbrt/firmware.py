@@ -28,6 +28,7 @@ from bb_edge.bbrt.format import RECV, REQUEST_SLOTS, SEND, SESSION_SLOTS
 from bb_edge.bbrt.lower import Lowered
 from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.bbrt.resolver import resolver_source
+from bb_edge.bbrt.widen import widen_lowered
 from bb_edge.targets import TargetProfile
 
 #: builder target kind -> (make goal, nm/size tool prefix)
@@ -40,6 +41,8 @@ KINDS = {
     "host": ("host", ""),
     "host-mqtt": ("host-mqtt", ""),  # the posix node on MQTT (firmware/ports/posix-mqtt, links libmosquitto)
 }
+#: kinds built with the DSP kernels (BBRT_KERNELS_DSP): their programs carry widened weights (bbrt/widen.py)
+DSP_KINDS = {"qemu-cortex-m4"}
 #: executables of the posix kinds (every other kind builds bbrt.elf)
 EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
@@ -109,6 +112,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     ``program_version`` (deployment.json's): a ``host-mqtt`` node's run.sh passes it, so its status record
     shows it (``bb-edge status``) next to the program's name (the deployment's) and hash.
     """
+    if kind in DSP_KINDS:  # the SMLAD kernels take FC and conv weights widened to int16 pairs
+        L = widen_lowered(L)
     out_dir.mkdir(parents=True, exist_ok=True)
     prog_path = out_dir / "program.bbrt"
     prog_path.write_bytes(L.blob)

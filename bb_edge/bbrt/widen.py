@@ -6,8 +6,8 @@ SMLADs; stored as the int16 pairs SMLAD takes, a weight word pair is one LDRD an
 does not do this for s8; it costs flash only. :func:`widen_for_dsp` rewrites a lowered program for a DSP
 target: each FC_I8 it can widen gets int16 weights in the kernel's order and ``p[3] = 1``, each CONV_I8
 (one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_W16_MAX, mm_rq8f shifts) ``p[12] = 1``
-and its bias with -zx * sum(w) folded in (exact: the im2col patch pads with zx). The portable and Helium builds refuse such an op (the
-loader's check), so a widened program is built for DSP targets only.
+and its bias with -zx * sum(w) folded in (exact: the im2col patch pads with zx). The portable and Helium
+builds refuse such an op (the loader's check), so a widened program is built for DSP targets only.
 
 Layout of an FC's widened weights (K % 4 == 0): rows in blocks of 4 (the last Nn % 4 rows one by one), per
 group of 4 elements k..k+3 each row of the block in turn as (w[k], w[k+2], w[k+1], w[k+3]): the pairs of
@@ -20,7 +20,8 @@ import dataclasses
 
 import numpy as np
 
-from bb_edge.bbrt.format import DT_INT8, DT_INT16, Op, OpRecord, Program, Tensor
+from bb_edge.bbrt.format import DT_INT8, DT_INT16, Op, OpRecord, Program
+from bb_edge.bbrt.lower import Lowered
 
 #: BBRT_FC_WIDE_MAX (firmware/src/bbrt_kernels.h): the longest FC row whose x the kernel widens on the stack
 FC_WIDE_MAX = 768
@@ -101,7 +102,7 @@ def widen_for_dsp(prog: Program) -> Program:
     return dataclasses.replace(prog, tensors=tensors, ops=ops)
 
 
-def widened_tensors(prog: Program) -> list[Tensor]:
-    """The int16 weight tensors of widened ops (for the flash cost)."""
-    return [prog.tensors[op.inputs[1]] for op in prog.ops
-            if (op.opcode == Op.FC_I8 and op.params[3:4] == [1]) or (op.opcode == Op.CONV_I8 and op.params[12:13] == [1])]
+def widen_lowered(L: Lowered) -> Lowered:
+    """``L`` for a DSP target (Cortex-M4/M7): :func:`widen_for_dsp` of its program, re-serialized."""
+    prog = widen_for_dsp(L.program)
+    return dataclasses.replace(L, program=prog, blob=prog.to_bytes())

@@ -29,7 +29,7 @@ from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
-from tests.support.mlperf import widened
+from bb_edge.bbrt.widen import widen_lowered as widened
 from tests.support.models import gemm_relu, unfold_fc
 
 EXAMPLES = 60 if os.environ.get("BB_EDGE_LONG_TESTS") else 15

@@ -7,7 +7,6 @@ Cortex-M instruction-count harness (firmware/ports/qemu-cortex-m4/bench_main.c, 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import struct
@@ -23,7 +22,7 @@ from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import make
 from bb_edge.bbrt.resolver import resolver_source
-from bb_edge.bbrt.widen import widen_for_dsp
+from bb_edge.bbrt.widen import widen_lowered as widened
 from bb_edge.resources import package_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,12 +44,6 @@ def reference(name: str) -> tuple[onnx.ModelProto, np.ndarray, np.ndarray]:
 def lowered(name: str) -> Lowered:
     """The model lowered as one int8 node (its own scales and zero points)."""
     return lower(reference(name)[0], io_edges=None)
-
-
-def widened(L: Lowered) -> Lowered:
-    """``L`` for a DSP target (Cortex-M4/M7): its weights widened where the kernels take them so."""
-    prog = widen_for_dsp(L.program)
-    return dataclasses.replace(L, program=prog, blob=prog.to_bytes())
 
 
 def device_input(L: Lowered, x: np.ndarray) -> np.ndarray:
