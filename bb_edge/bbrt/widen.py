@@ -5,7 +5,7 @@ SMLADs; stored as the int16 pairs SMLAD takes, a weight word pair is one LDRD an
 13 instructions per 16 MACs instead of 21, conv 12 instead of 17), for twice the weights' flash. CMSIS-NN
 does not do this for s8; it costs flash only. :func:`widen_for_dsp` rewrites a lowered program for a DSP
 target: each FC_I8 it can widen gets int16 weights in the kernel's order and ``p[3] = 1``, each CONV_I8
-(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_W16_MAX, mm_rq8f shifts) ``p[12] = 1``
+(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_MAX, mm_rq8f shifts) ``p[12] = 1``
 and its bias with -zx * sum(w) folded in (exact: the im2col patch pads with zx). The portable and Helium
 builds refuse such an op (the loader's check), so a widened program is built for DSP targets only.
 
@@ -25,8 +25,8 @@ from bb_edge.bbrt.lower import Lowered
 
 #: BBRT_FC_WIDE_MAX (firmware/src/bbrt_kernels.h): the longest FC row whose x the kernel widens on the stack
 FC_WIDE_MAX = 768
-#: BBRT_IM2COL_W16_MAX (firmware/src/bbrt_kernels.h): a widened conv's pixel pair and staging patch, 5 P bytes
-IM2COL_W16_MAX = 3072
+#: BBRT_IM2COL_MAX (firmware/src/bbrt_kernels.h): a widened conv's pixel pair and staging patch, 5 P bytes
+IM2COL_MAX = 1536
 
 
 def fc_layout(w: np.ndarray) -> np.ndarray:
@@ -62,7 +62,7 @@ def _conv_widenable(prog: Program, op: OpRecord) -> bool:
     if np.abs(folded).max() > 2**30:  # the loader's accumulator bound on the bias
         return False
     return (w.dtype == DT_INT8 and p[8] == 1 and p[11] == 0 and p[12] == 0
-            and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_W16_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
+            and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
 
 
 def _fc_widenable(prog: Program, op: OpRecord) -> bool:

@@ -343,16 +343,17 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
  * input patch (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered
  * once, then every output channel is one dot product (2 pixels x 2 channels with SMLAD in the DSP build). */
 #define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
-static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+/* each with its patch buffer in a frame of its own (not inlined: CONV_I8 holds one of them at a time) */
+BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 #if defined(BBRT_KERNELS_DSP)
-static void conv_im2col_w16(const conv_i8_t *c, int8_t *o);
+BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o);
 #endif
 /* depthwise convs (one input and one output channel per group): per channel, strips of output rows whose
  * input rows are copied into a band padded with the input zero point, so the taps run without bounds checks */
 #ifndef BBRT_DW_BAND
 #define BBRT_DW_BAND 1024u /* band bytes (stack) */
 #endif
-static int conv_dw_i8(const conv_i8_t *c, int8_t *o);
+BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o);
 
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t y;
@@ -728,7 +729,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
 /* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
  * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
  * Returns 0 (nothing written) when not even one output row fits. */
-static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_MVE)
     if (mve_conv_dw(c, o)) return 1; /* stride 1 (mve/bbrt_dw_mve.h) */
 #endif
@@ -946,15 +947,15 @@ static void conv_widen_pair(const conv_i8_t *c, const int8_t *xg, uint32_t p, ui
 
 /* conv_im2col_i8 on widened weights (CONV_I8 p[12] = 1, bb_edge/bbrt/widen.py: per channel pair and group of 4
  * elements the pairs of channel oc, then oc + 1; the bias holds -zx * sum(w)). The loader checked: one group, M even, P % 4 == 0, a widened
- * pair and a staging patch fit BBRT_IM2COL_W16_MAX, at least 2 output pixels, every channel with mm_rq8f
+ * pair and a staging patch fit BBRT_IM2COL_MAX, at least 2 output pixels, every channel with mm_rq8f
  * constants. Every pixel pair against every channel pair (mm_pairs2x2ww_i8); with an odd pixel count the
  * last pixel pairs with the one before it, which is computed twice (the same bytes written again). */
-static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
+BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, M = g->M;
     const uint32_t *w16 = (const uint32_t *)(const void *)c->w;
     const int dense = conv_dense(g), direct = !dense && KK <= BBRT_IM2COL_KK;
-    uint32_t buf[BBRT_IM2COL_W16_MAX / 4u]; /* the widened pair (P words), then a staging patch */
+    uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the widened pair (P words), then a staging patch */
     uint32_t off[4u * BBRT_IM2COL_KK];
     int32_t base[BBRT_IM2COL_OC], qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
@@ -998,7 +999,7 @@ static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
  * 5 patches (rounded up to 4 elements) fit BBRT_IM2COL_MAX, else on the int8 patches
  * (mm_dot2x2_i8) when 2 fit; requantized by mm_rq8f with per-channel constants when every channel
  * of the block allows it. The portable build: one pixel and one channel (dot_i8), mbqm. */
-static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
+BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
     const int32_t *rq = c->rq;
