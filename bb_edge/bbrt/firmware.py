@@ -111,9 +111,28 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
 
     ``program_version`` (deployment.json's): a ``host-mqtt`` node's run.sh passes it, so its status record
     shows it (``bb-edge status``) next to the program's name (the deployment's) and hash.
+
+    A :data:`DSP_KINDS` node gets its program with widened weights (bb_edge/bbrt/widen.py) when that fits the
+    target's flash, else the int8 program.
     """
-    if kind in DSP_KINDS:  # the SMLAD kernels take FC and conv weights widened to int16 pairs
-        L = widen_lowered(L)
+    if kind in DSP_KINDS:  # the SMLAD kernels run faster on weights widened to int16 pairs (2 bytes each)
+        W = widen_lowered(L)
+        if W.blob != L.blob:
+            try:
+                return _build(W, kind, out_dir, node=node, profile=profile, deployment=deployment, peers=peers,
+                              transport=transport, ota=ota, program_version=program_version)
+            except FitError as exc:
+                if exc.resource != "flash":
+                    raise  # not the widening's doing: the int8 program would not fit either
+            # the widened weights overflow the flash: the int8 program (the same outputs, more instructions)
+    return _build(L, kind, out_dir, node=node, profile=profile, deployment=deployment, peers=peers,
+                  transport=transport, ota=ota, program_version=program_version)
+
+
+def _build(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile, deployment: str,
+           peers: dict[int, str] | None, transport: str | None, ota: bool,
+           program_version: str | None) -> dict[str, Any]:
+    """:func:`build_firmware` of the program as given."""
     out_dir.mkdir(parents=True, exist_ok=True)
     prog_path = out_dir / "program.bbrt"
     prog_path.write_bytes(L.blob)

@@ -48,55 +48,74 @@ def conv_layout(w: np.ndarray) -> np.ndarray:
 
 def _conv_widenable(prog: Program, op: OpRecord) -> bool:
     w, y, rq = prog.tensors[op.inputs[1]], prog.tensors[op.outputs[0]], prog.tensors[op.inputs[3]]
+    b, zx = prog.tensors[op.inputs[2]], prog.tensors[op.inputs[0]].zero_point
     p = list(op.params) + [0] * (16 - len(op.params))
-    if sum(o.inputs.count(op.inputs[1]) for o in prog.ops) != 1:
+    if w.dtype != DT_INT8 or w.data is None or b.data is None or rq.data is None:
         return False
     m, pk = w.shape[0], int(np.prod(w.shape[1:]))
-    assert rq.data is not None
     r = rq.data.reshape(-1, 2).astype(np.int64)
     fast = bool(np.all((r[:, 0] == 0) | ((r[:, 1] >= -31) & (r[:, 1] <= -2))))  # mm_rq8f on every channel
-    b, zx = prog.tensors[op.inputs[2]], prog.tensors[op.inputs[0]].zero_point
-    if sum(o.inputs.count(op.inputs[2]) for o in prog.ops) != 1 or b.data is None or w.data is None:
-        return False
     folded = b.data.astype(np.int64) - zx * w.data.reshape(m, -1).astype(np.int64).sum(axis=1)
-    if np.abs(folded).max() > 2**30:  # the loader's accumulator bound on the bias
-        return False
-    return (w.dtype == DT_INT8 and p[8] == 1 and p[11] == 0 and p[12] == 0
-            and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_MAX and y.shape[2] * y.shape[3] >= 2 and fast)
+    return (p[8] == 1 and p[11] == 0 and p[12] == 0 and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_MAX
+            and y.shape[2] * y.shape[3] >= 2 and fast and np.abs(folded).max() <= 2**30)  # the loader's bias bound
 
 
 def _fc_widenable(prog: Program, op: OpRecord) -> bool:
     x, w = prog.tensors[op.inputs[0]], prog.tensors[op.inputs[1]]
-    if sum(o.inputs.count(op.inputs[1]) for o in prog.ops) != 1:
-        return False  # a weight tensor another op reads too stays int8
     k = w.shape[1]
     folded = len(op.params) > 2 and op.params[2] == 1
     return (w.dtype == DT_INT8 and w.data is not None and k % 4 == 0 and 8 <= k <= FC_WIDE_MAX
             and (folded or x.zero_point == 0))
 
 
+def _readers(prog: Program, t: int) -> list[OpRecord]:
+    return [o for o in prog.ops if t in o.inputs]
+
+
+def _group_widenable(prog: Program, group: list[OpRecord]) -> bool:
+    """Every op reading a weight tensor can take it widened (the bands of a patched program share one), and
+    for convs they share one bias (folded once) that nothing else reads, with one input zero point."""
+    code = group[0].opcode
+    w = group[0].inputs[1]
+    if any(o.opcode != code or o.inputs.index(w) != 1 for o in group) or len(_readers(prog, w)) != len(group):
+        return False
+    if code == Op.FC_I8:
+        return all(_fc_widenable(prog, o) for o in group)
+    b = group[0].inputs[2]
+    return (all(o.inputs[2] == b and _conv_widenable(prog, o) for o in group) and len(_readers(prog, b)) == len(group)
+            and len({prog.tensors[o.inputs[0]].zero_point for o in group}) == 1)
+
+
 def widen_for_dsp(prog: Program) -> Program:
-    """A copy of ``prog`` with the FC_I8 weights that the DSP kernel can take widened (int16, p[3] = 1)."""
+    """A copy of ``prog`` with the FC_I8 and CONV_I8 weights that the DSP kernels can take widened (int16,
+    FC p[3] = 1, conv p[12] = 1 with the bias folded)."""
     tensors = list(prog.tensors)
+    groups: dict[int, list[OpRecord]] = {}
+    for op in prog.ops:
+        if op.opcode in (Op.FC_I8, Op.CONV_I8):
+            groups.setdefault(op.inputs[1], []).append(op)
+    flag: dict[int, int] = {}  # id(op) -> the param index to set
+    for wi, group in groups.items():
+        if not _group_widenable(prog, group):
+            continue
+        w = tensors[wi]
+        assert w.data is not None
+        if group[0].opcode == Op.FC_I8:
+            tensors[wi] = dataclasses.replace(w, dtype=DT_INT16, data=fc_layout(w.data))
+        else:
+            bi, zx = group[0].inputs[2], tensors[group[0].inputs[0]].zero_point
+            b = tensors[bi]
+            assert b.data is not None
+            tensors[wi] = dataclasses.replace(w, dtype=DT_INT16, data=conv_layout(w.data))
+            wsum = w.data.reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
+            tensors[bi] = dataclasses.replace(b, data=(b.data - zx * wsum).astype(np.int32))
+        for o in group:
+            flag[id(o)] = 3 if o.opcode == Op.FC_I8 else 12
     ops = []
     for op in prog.ops:
-        if op.opcode == Op.FC_I8 and _fc_widenable(prog, op):
-            w = tensors[op.inputs[1]]
-            assert w.data is not None
-            tensors[op.inputs[1]] = dataclasses.replace(w, dtype=DT_INT16, data=fc_layout(w.data))
-            params = list(op.params) + [0] * (4 - len(op.params))
-            params[3] = 1
-            op = dataclasses.replace(op, params=params)
-        elif op.opcode == Op.CONV_I8 and _conv_widenable(prog, op):
-            w = tensors[op.inputs[1]]
-            assert w.data is not None
-            b, zx = tensors[op.inputs[2]], tensors[op.inputs[0]].zero_point
-            assert b.data is not None
-            tensors[op.inputs[1]] = dataclasses.replace(w, dtype=DT_INT16, data=conv_layout(w.data))
-            wsum = w.data.reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
-            tensors[op.inputs[2]] = dataclasses.replace(b, data=(b.data - zx * wsum).astype(np.int32))
-            params = list(op.params) + [0] * (13 - len(op.params))
-            params[12] = 1
+        if id(op) in flag:
+            params = list(op.params) + [0] * (flag[id(op)] + 1 - len(op.params))
+            params[flag[id(op)]] = 1
             op = dataclasses.replace(op, params=params)
         ops.append(op)
     return dataclasses.replace(prog, tensors=tensors, ops=ops)
