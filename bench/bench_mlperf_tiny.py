@@ -10,7 +10,9 @@ that the outputs equal ``tflite_output`` before it reports a figure. Columns:
 - arena: the planned arena; bound: the activation lower bound of the ONNX graph (int8, 1 byte each);
 - static RAM: .data + .bss of the inference app (loader, kernels, arena); bbrt's M4 build: kernels -O2 (the
   Makefile's KERNEL_OPT, as TFLM ships its kernels), the rest -Os;
-- code: .text of that app (weights are not in it); flash: code + the .bbrt program (weights included);
+- code: .text of that app (weights are not in it); flash: code + the .bbrt program (weights included) as the
+  M4 runs it: its FC and conv weights widened to int16 pairs where the DSP kernels take them so
+  (bb_edge/bbrt/widen.py, 2 bytes per weight);
 - slowest op: the opcode taking most instructions, and its share;
 - bbrt patched (vww, ic): the same program with its first stages run in bands (bb_edge/bbrt/patch.py,
   as MCUNetV2), patched to at most 0.8x the unpatched program's arena lower bound with the fewest extra
@@ -65,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bb_edge.bbrt.firmware import elf_sizes  # noqa: E402
 from bb_edge.bbrt.patch import patch_lowered  # noqa: E402
+from bb_edge.bbrt.widen import widen_lowered  # noqa: E402
 from tests.support.mlperf import MODELS, NAMES, lowered, qemu_arm_run, reference  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tflm"))
@@ -90,7 +93,7 @@ def measure_patched(name: str, d: Path, n: int) -> dict[str, object] | None:
         raise SystemExit(f"{name}: the patched program's outputs differ from tflite_output; no figure reported")
     sizes = elf_sizes(Path(info["elf"]), "arm-none-eabi-")
     return {"insns": insns, "arena": P.program.arena_size, "bound": bound, "ram": sizes["data"] + sizes["bss"],
-            "code": sizes["text"], "flash": sizes["text"] + len(P.blob), "bands": P.patch["bands"],
+            "code": sizes["text"], "flash": sizes["text"] + len(widen_lowered(P).blob), "bands": P.patch["bands"],
             "stage": P.patch["stage_ops"], "macs": P.patch["macs"] / P.patch["unpatched_macs"] - 1}
 
 
@@ -120,8 +123,9 @@ def measure(name: str, d: Path, quick: bool) -> dict[str, object]:
         acc[1] += macs
     slow = max(per_op, key=lambda k: per_op[k])
     patched = measure_patched(name, d / "patched", n) if name in PATCHED else None
+    flash = sizes["text"] + len(widen_lowered(L).blob)  # the program the M4 ran
     return {"insns": insns, "portable": portable, "arena": L.program.arena_size, "bound": L.model_lower_bound,
-            "ram": sizes["data"] + sizes["bss"], "code": sizes["text"], "flash": sizes["text"] + len(L.blob),
+            "ram": sizes["data"] + sizes["bss"], "code": sizes["text"], "flash": flash,
             "weights": L.program.const_bytes(), "slow": slow, "slow_share": per_op[slow] / sum(per_op.values()),
             "inputs": n, "per_op": per_op, "patched": patched,
             "convs": {k: f"{v[0]:,.0f} insns / {v[1]:,.0f} MACs = {v[0] / max(v[1], 1):.1f}" for k, v in kinds.items()}}

@@ -28,6 +28,7 @@ from bb_edge.bbrt.format import RECV, REQUEST_SLOTS, SEND, SESSION_SLOTS
 from bb_edge.bbrt.lower import Lowered
 from bb_edge.bbrt.qemu import qemu_command
 from bb_edge.bbrt.resolver import resolver_source
+from bb_edge.bbrt.widen import widen_lowered
 from bb_edge.targets import TargetProfile
 
 #: builder target kind -> (make goal, nm/size tool prefix)
@@ -40,6 +41,8 @@ KINDS = {
     "host": ("host", ""),
     "host-mqtt": ("host-mqtt", ""),  # the posix node on MQTT (firmware/ports/posix-mqtt, links libmosquitto)
 }
+#: kinds built with the DSP kernels (BBRT_KERNELS_DSP): their programs carry widened weights (bbrt/widen.py)
+DSP_KINDS = {"qemu-cortex-m4"}
 #: executables of the posix kinds (every other kind builds bbrt.elf)
 EXECUTABLES = {"host": "bbrt-host", "host-mqtt": "bbrt-mqtt"}
 STACK_RESERVE = 4096
@@ -108,7 +111,28 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
 
     ``program_version`` (deployment.json's): a ``host-mqtt`` node's run.sh passes it, so its status record
     shows it (``bb-edge status``) next to the program's name (the deployment's) and hash.
+
+    A :data:`DSP_KINDS` node gets its program with widened weights (bb_edge/bbrt/widen.py) when that fits the
+    target's flash, else the int8 program.
     """
+    if kind in DSP_KINDS:  # the SMLAD kernels run faster on weights widened to int16 pairs (2 bytes each)
+        W = widen_lowered(L)
+        if W.blob != L.blob:
+            try:
+                return _build(W, kind, out_dir, node=node, profile=profile, deployment=deployment, peers=peers,
+                              transport=transport, ota=ota, program_version=program_version)
+            except FitError as exc:
+                if exc.resource != "flash":
+                    raise  # not the widening's doing: the int8 program would not fit either
+            # the widened weights overflow the flash: the int8 program (the same outputs, more instructions)
+    return _build(L, kind, out_dir, node=node, profile=profile, deployment=deployment, peers=peers,
+                  transport=transport, ota=ota, program_version=program_version)
+
+
+def _build(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile, deployment: str,
+           peers: dict[int, str] | None, transport: str | None, ota: bool,
+           program_version: str | None) -> dict[str, Any]:
+    """:func:`build_firmware` of the program as given."""
     out_dir.mkdir(parents=True, exist_ok=True)
     prog_path = out_dir / "program.bbrt"
     prog_path.write_bytes(L.blob)

@@ -57,10 +57,15 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
     bbrt_tensor_t x, w, b, y, rq;
     int32_t g = op->p[8];
     int64_t oh, ow;
+    const int w16 = q && !pool && op->p[12] == 1; /* CONV_I8 p[12] = 1: widened weights */
     if (q ? op->n_in != 4u : (op->n_in != 2u && op->n_in != 3u)) FAIL_SHAPE;
     T(pr, op->in[0], &x);
     T(pr, op->in[1], &w);
     T(pr, op->out[0], &y);
+    if (w16) { /* weights widened for the DSP kernels (bb_edge/bbrt/widen.py), checked below */
+        if (w.dtype != BBRT_DT_INT16) FAIL_SHAPE;
+        w.dtype = BBRT_DT_INT8; /* checked as the int8 weights it holds */
+    }
     if (check_window(op->p, 1) != BBRT_OK) FAIL_PARAM;
     if (x.rank != 4u || w.rank != 4u || y.rank != 4u) FAIL_SHAPE;
     if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
@@ -90,7 +95,8 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
         ow = (int64_t)((uint32_t)(ow - op->p[12]) / (uint32_t)op->p[14]) + 1;
     }
     else if (q) { /* CONV_I8 p11 = 1: TFLite's two-rounding requantization (TRANSPOSE_CONV); p12..p14 unused */
-        if (op->p[11] < 0 || op->p[11] > 1 || op->p[12] != 0 || op->p[13] != 0 || op->p[14] != 0) FAIL_PARAM;
+        if (op->p[11] < 0 || op->p[11] > 1 || (op->p[12] != 0 && !w16) || op->p[13] != 0 || op->p[14] != 0)
+            FAIL_PARAM;
     }
     if ((uint64_t)oh != y.dims[2] || (uint64_t)ow != y.dims[3]) FAIL_SHAPE;
     if (op->n_in >= 3u) {
@@ -109,6 +115,20 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
             for (i = 0; i < w.dims[0]; i++)
                 if (((const int32_t *)(const void *)rq.data)[2u * i] < 0) FAIL_PARAM;
         }
+        if (w16) { /* the DSP build's widened im2col path takes it whole (conv_im2col_w16) */
+#if defined(BBRT_KERNELS_DSP)
+            const int32_t *r = (const int32_t *)(const void *)rq.data;
+            const uint64_t P = (uint64_t)w.dims[1] * w.dims[2] * w.dims[3];
+            uint32_t i;
+            if (g != 1 || op->p[11] != 0 || w.dims[0] % 2u != 0u || P % 4u != 0u || 5u * P > BBRT_IM2COL_MAX ||
+                oh * ow < 2 || ((uintptr_t)w.data & 3u) != 0u)
+                FAIL_PARAM;
+            for (i = 0; i < w.dims[0]; i++) /* mm_rq8f's shifts (or a zero multiplier) on every channel */
+                if (r[2u * i] != 0 && (r[2u * i + 1u] > -2 || r[2u * i + 1u] < -31)) FAIL_PARAM;
+#else
+            FAIL_PARAM;
+#endif
+        }
         return check_acc(&b, (uint64_t)w.dims[1] * w.dims[2] * w.dims[3]);
     }
     return BBRT_OK;
@@ -121,6 +141,17 @@ static bbrt_status_t check_fc(const bbrt_program_t *pr, const bbrt_op_t *op, int
     T(pr, op->in[0], &x);
     T(pr, op->in[1], &w);
     T(pr, op->out[0], &y);
+    if (q && op->p[3] == 1) { /* weights widened for the DSP kernels (bb_edge/bbrt/widen.py): that build only */
+#if defined(BBRT_KERNELS_DSP)
+        if (w.dtype != BBRT_DT_INT16 || w.rank != 2u || w.dims[1] % 4u != 0u || w.dims[1] > BBRT_FC_WIDE_MAX ||
+            ((uintptr_t)w.data & 3u) != 0u || (op->p[2] != 1 && x.zero_point != 0))
+            FAIL_PARAM;
+        w.dtype = BBRT_DT_INT8; /* checked as the int8 weights it holds */
+#else
+        FAIL_PARAM;
+#endif
+    } else if (q && op->p[3] != 0)
+        FAIL_PARAM;
     if (q ? !(is_q(&x) && is_q(&w) && is_q(&y)) : !(is_f(&x) && is_f(&w) && is_f(&y))) FAIL_SHAPE;
     if (w.rank != 2u || x.rank < 1u || y.rank < 1u || w.storage != BBRT_STORE_CONST) FAIL_SHAPE;
     n = w.dims[0];

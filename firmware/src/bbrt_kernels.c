@@ -342,17 +342,18 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 /* convs as a matrix product (im2col): per output pixel (a pair of them in the DSP build) and group, the
  * input patch (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered
  * once, then every output channel is one dot product (2 pixels x 2 channels with SMLAD in the DSP build). */
-#ifndef BBRT_IM2COL_MAX
-#define BBRT_IM2COL_MAX 1536u /* patch bytes (stack): one patch; DSP build: two, or five (a widened pair) */
-#endif
 #define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
-static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+/* each with its patch buffer in a frame of its own (not inlined: CONV_I8 holds one of them at a time) */
+BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
+#if defined(BBRT_KERNELS_DSP)
+BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o);
+#endif
 /* depthwise convs (one input and one output channel per group): per channel, strips of output rows whose
  * input rows are copied into a band padded with the input zero point, so the taps run without bounds checks */
 #ifndef BBRT_DW_BAND
 #define BBRT_DW_BAND 1024u /* band bytes (stack) */
 #endif
-static int conv_dw_i8(const conv_i8_t *c, int8_t *o);
+BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o);
 
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t y;
@@ -368,6 +369,12 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     if (!two && c.g.G > 1u && c.g.Cg == 1u && c.g.Mg == 1u && conv_dw_i8(&c, o)) return BBRT_OK;
     /* other depthwise convs stay on the row loop: a 9-byte patch per dot product costs more to gather
      * than it saves */
+#if defined(BBRT_KERNELS_DSP)
+    if (op->p[12] == 1) { /* widened weights (bb_edge/bbrt/widen.py; the loader checked what the path needs) */
+        conv_im2col_w16(&c, o);
+        return BBRT_OK;
+    }
+#endif
     if (!two && !(c.g.G > 1u && c.g.Cg == 1u) && (uint64_t)c.g.Cg * c.g.KH * c.g.KW <= BBRT_IM2COL_MAX) {
         conv_im2col_i8(&c, o);
         return BBRT_OK;
@@ -722,7 +729,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
 /* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
  * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
  * Returns 0 (nothing written) when not even one output row fits. */
-static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
+BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_MVE)
     if (mve_conv_dw(c, o)) return 1; /* stride 1 (mve/bbrt_dw_mve.h) */
 #endif
@@ -898,6 +905,92 @@ static int conv_pair_inside(const conv_geo_t *g, uint32_t p, uint32_t *ia) {
     *ia = (uint32_t)iy0 * g->sH + (uint32_t)ix0 * g->sW;
     return 1;
 }
+
+/* a 1x1 conv, stride 1, no padding, NCHW, P % 4 == 0: output pixel p reads input pixel p, pixels adjacent */
+static int conv_dense(const conv_geo_t *g) {
+    return g->KH * g->KW == 1u && g->Cg % 4u == 0u && g->sW == 1u && g->sh == 1 && g->sw == 1 && g->pt == 0 &&
+           g->pl == 0 && g->OH == g->H && g->OW == g->W;
+}
+
+/* the offsets of the taps of 4 input channels from a pixel's window corner (mm_widen2_i8's off) */
+static void conv_tap_offsets(const conv_geo_t *g, uint32_t *off) {
+    const uint32_t KK = g->KH * g->KW;
+    uint32_t t;
+    for (t = 0; t < 4u * KK; t++) {
+        const uint32_t r = t % KK;
+        off[t] = t / KK * g->sC + r / g->KW * (uint32_t)g->dh * g->sH + r % g->KW * (uint32_t)g->dw * g->sW;
+    }
+}
+
+/* output pixels p and p + 1 of a group (input xg) widened into buf (mm_widen_i8's layout): straight from the
+ * input when the conv is dense or the pair interior (direct: off from conv_tap_offsets), else through the
+ * staging patch */
+static void conv_widen_pair(const conv_i8_t *c, const int8_t *xg, uint32_t p, uint32_t *buf, int8_t *stage,
+                            const uint32_t *off, int dense, int direct) {
+    const conv_geo_t *g = &c->g;
+    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OW = g->OW, s4C = 4u * g->sC;
+    uint32_t ia;
+    if (dense) {
+        mm_widen1x1_i8(buf, xg + p, g->sC, P);
+    } else if (direct && conv_pair_inside(g, p, &ia)) {
+        const int8_t *a = xg + ia;
+        const uint32_t d = (uint32_t)g->sw * g->sW;
+        mm_widen2_i8(buf, a, off, KK, s4C, P >> 2, d);
+        if (P & 3u) mm_widen2_tail_i8(buf + 4u * (P >> 2), a, off, KK, s4C, P, d);
+    } else {
+        im2col_patch(c, xg, p / OW, p % OW, stage);
+        mm_widen_i8(buf, stage, P, 0u);
+        im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, stage);
+        mm_widen_i8(buf, stage, P, 2u);
+    }
+}
+
+/* conv_im2col_i8 on widened weights (CONV_I8 p[12] = 1, bb_edge/bbrt/widen.py: per channel pair and group of 4
+ * elements the pairs of channel oc, then oc + 1; the bias holds -zx * sum(w)). The loader checked: one group, M even, P % 4 == 0, a widened
+ * pair and a staging patch fit BBRT_IM2COL_MAX, at least 2 output pixels, every channel with mm_rq8f
+ * constants. Every pixel pair against every channel pair (mm_pairs2x2ww_i8); with an odd pixel count the
+ * last pixel pairs with the one before it, which is computed twice (the same bytes written again). */
+BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g = &c->g;
+    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, M = g->M;
+    const uint32_t *w16 = (const uint32_t *)(const void *)c->w;
+    const int dense = conv_dense(g), direct = !dense && KK <= BBRT_IM2COL_KK;
+    uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the widened pair (P words), then a staging patch */
+    uint32_t off[4u * BBRT_IM2COL_KK];
+    int32_t base[BBRT_IM2COL_OC], qm[BBRT_IM2COL_OC];
+    int8_t qt[BBRT_IM2COL_OC];
+    uint32_t n, oc0, oc, p;
+    mm_blk_t blk;
+    blk.base = base;
+    blk.qm = qm;
+    blk.qt = qt;
+    blk.zy = c->zy;
+    blk.lo = c->amin;
+    blk.hi = c->amax;
+    blk.OHW = OHW;
+    blk.P = P;
+    if (direct) conv_tap_offsets(g, off);
+    for (oc0 = 0; oc0 < M; oc0 += BBRT_IM2COL_OC) {
+        const uint32_t oc1 = oc0 + BBRT_IM2COL_OC < M ? oc0 + BBRT_IM2COL_OC : M;
+        blk.fold = 1;
+        for (oc = oc0; oc < oc1; oc++) {
+            const uint32_t i = oc - oc0;
+            base[i] = c->b[oc]; /* -zx * sum(w) folded in by the lowering */
+            qm[i] = c->rq[2u * oc];
+            qt[i] = qm[i] == 0 ? 1 : (int8_t)(-c->rq[2u * oc + 1u] - 1); /* 1..30 (checked) */
+            if (qt[i] > 22) blk.fold = 0;
+        }
+        for (n = 0; n < g->N; n++) {
+            const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W;
+            int8_t *on = o + (size_t)n * M * OHW + (size_t)oc0 * OHW;
+            for (p = 0; p < OHW; p += 2u) {
+                const uint32_t q = p + 1u < OHW ? p : OHW - 2u;
+                conv_widen_pair(c, xg, q, buf, (int8_t *)(buf + P), off, dense, direct);
+                mm_pairs2x2ww_i8(&blk, buf, w16 + (size_t)(oc0 / 2u) * P, on + q, (oc1 - oc0) / 2u);
+            }
+        }
+    }
+}
 #endif
 
 /* acc = (b - zx * sum(w)) + sum(patch * w), padding = zx: the same integer as the row loop's
@@ -906,16 +999,13 @@ static int conv_pair_inside(const conv_geo_t *g, uint32_t p, uint32_t *ia) {
  * 5 patches (rounded up to 4 elements) fit BBRT_IM2COL_MAX, else on the int8 patches
  * (mm_dot2x2_i8) when 2 fit; requantized by mm_rq8f with per-channel constants when every channel
  * of the block allows it. The portable build: one pixel and one channel (dot_i8), mbqm. */
-static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
+BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, OW = g->OW;
     const int32_t *rq = c->rq;
     const int32_t zy = c->zy, amin = c->amin, amax = c->amax;
     uint32_t n, gi, oc0, oc, p, np;
     uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the patches (int8), or the widened pair + a staging patch */
-#if defined(BBRT_KERNELS_DSP)
-    uint32_t ia;
-#endif
     int8_t *col = (int8_t *)buf;
     int32_t base[BBRT_IM2COL_OC];
 #if defined(BBRT_KERNELS_MVE)
@@ -928,14 +1018,12 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     /* channel pairs (oc, oc + 1) with oc + over <= M may read 3 bytes past row oc + 1: rows follow it */
     const uint32_t over = 2u + (3u + P - 1u) / P, M = g->M;
     /* a 1x1 conv, stride 1, no padding, NCHW: output pixel p reads input pixel p, pixels are adjacent */
-    const int dense = wide && KK == 1u && P % 4u == 0u && g->sW == 1u && g->sh == 1 && g->sw == 1 && g->pt == 0 &&
-                      g->pl == 0 && g->OH == g->H && g->OW == g->W;
+    const int dense = wide && conv_dense(g);
     int8_t *stage = (int8_t *)(buf + P4);
     /* interior pixel pairs widened straight from the input (mm_widen2_i8): the offsets of the taps of 4
      * input channels from a pixel's window corner; pixel b = a + 1 is d bytes after a */
     uint32_t off[4u * BBRT_IM2COL_KK];
     const int direct = wide && !dense && KK <= BBRT_IM2COL_KK;
-    const uint32_t d = (uint32_t)g->sw * g->sW, s4C = 4u * g->sC;
     int32_t qm[BBRT_IM2COL_OC];
     int8_t qt[BBRT_IM2COL_OC];
     uint32_t wtail[BBRT_IM2COL_TAIL / 4u], tail_oc; /* the last channel pair's rows with slack */
@@ -949,13 +1037,7 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
     blk.hi = amax;
     blk.OHW = OHW;
     blk.P = P;
-    if (direct) {
-        uint32_t t;
-        for (t = 0; t < 4u * KK; t++) {
-            const uint32_t r = t % KK;
-            off[t] = t / KK * g->sC + r / g->KW * (uint32_t)g->dh * g->sH + r % g->KW * (uint32_t)g->dw * g->sW;
-        }
-    }
+    if (direct) conv_tap_offsets(g, off);
 #endif
     for (gi = 0; gi < g->G; gi++)
         for (oc0 = gi * g->Mg; oc0 < (gi + 1u) * g->Mg; oc0 += BBRT_IM2COL_OC) {
@@ -1002,17 +1084,8 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
                     np = 1u;
 #if defined(BBRT_KERNELS_DSP)
                     if (p + 1u < OHW && pairs) np = 2u;
-                    if (np == 2u && dense) {
-                        mm_widen1x1_i8(buf, xg + p, g->sC, P);
-                    } else if (np == 2u && direct && conv_pair_inside(g, p, &ia)) {
-                        const int8_t *a = xg + ia;
-                        mm_widen2_i8(buf, a, off, KK, s4C, P >> 2, d);
-                        if (P & 3u) mm_widen2_tail_i8(buf + 4u * (P >> 2), a, off, KK, s4C, P, d);
-                    } else if (np == 2u && wide) {
-                        im2col_patch(c, xg, p / OW, p % OW, stage);
-                        mm_widen_i8(buf, stage, P, 0u);
-                        im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, stage);
-                        mm_widen_i8(buf, stage, P, 2u);
+                    if (np == 2u && wide) {
+                        conv_widen_pair(c, xg, p, buf, stage, off, dense, direct);
                     } else {
                         im2col_patch(c, xg, p / OW, p % OW, col);
                         if (np == 2u) im2col_patch(c, xg, (p + 1u) / OW, (p + 1u) % OW, col + P);
@@ -1089,9 +1162,6 @@ static void conv_im2col_i8(const conv_i8_t *c, int8_t *o) {
         }
 }
 
-#ifndef BBRT_FC_WIDE_MAX
-#define BBRT_FC_WIDE_MAX 768u /* DSP build: the longest FC row whose x is widened once (stack: 2 bytes each) */
-#endif
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     bbrt_tensor_t t[4], y;
     const int8_t *x, *w;
@@ -1118,6 +1188,14 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     wide = K >= 8u && K <= BBRT_FC_WIDE_MAX;
 #endif
     for (r = 0; r < rows; r++, x += K) {
+#if defined(BBRT_KERNELS_DSP)
+        if (op->p[3] == 1) { /* widened weights (checked: K % 4 == 0, K <= BBRT_FC_WIDE_MAX, folded or zx 0) */
+            mm_widen1_i8(xw, x, K);
+            mm_fc_row16(o, xw, (const uint32_t *)(const void *)w, b, rq, K, Nn, zy, lo, hi);
+            o += Nn;
+            continue;
+        }
+#endif
 #if defined(BBRT_KERNELS_MVE)
         mve_fc_row(x, w, b, rq, Nn, K, zx, folded, zy, lo, hi, o); /* 4 rows per pass (mve/bbrt_mve.h) */
         o += Nn;

@@ -8,6 +8,16 @@ bbrt_status_t bbrt_k_conv_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 /* CONV_I8 + max pool in one pass; the conv output is at most this wide (a row of accumulators on the stack) */
 #define BBRT_CONV_POOL_MAX_W 64u
+/* patch bytes (stack): one patch; DSP build: two, or five (a widened pair and a staging patch; a widened-weight
+ * CONV_I8, p[12] = 1, is refused above it) */
+#ifndef BBRT_IM2COL_MAX
+#define BBRT_IM2COL_MAX 1536u
+#endif
+/* DSP build: the longest FC row whose x is widened once (stack: 2 bytes each); a widened-weight FC_I8
+ * (p[3] = 1, bb_edge/bbrt/widen.py FC_WIDE_MAX) is refused above it */
+#ifndef BBRT_FC_WIDE_MAX
+#define BBRT_FC_WIDE_MAX 768u
+#endif
 bbrt_status_t bbrt_k_conv_pool_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_fc_f32(const bbrt_program_t *pr, const bbrt_op_t *op);
 bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op);

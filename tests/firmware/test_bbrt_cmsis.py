@@ -2,7 +2,8 @@
 
 On the host the DSP code path runs with C versions of SXTB16/SMLAD (the same source the
 Cortex-M4 build compiles with the real instructions); it must be bit-exact with the portable
-kernel on random shapes (hypothesis), and so must an FC program whose input zero point is not
+kernel on random shapes (hypothesis), with int8 weights and with the weights widened to int16 pairs
+(bb_edge/bbrt/widen.py, the DSP targets' programs), and so must an FC program whose input zero point is not
 folded into the bias (the kernel's run-time correction). Under QEMU mps2-an386 the Cortex-M4
 build runs the CNN's FC node bit-exact with the host build, and its ELF contains SMLAD.
 """
@@ -25,8 +26,10 @@ from onnx import TensorProto, helper, numpy_helper
 from bb_edge.bbrt import host as host_mod
 from bb_edge.bbrt import native
 from bb_edge.bbrt.format import Op
+from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from bb_edge.bbrt.widen import widen_lowered as widened
 from tests.support.models import gemm_relu, unfold_fc
 
 EXAMPLES = 60 if os.environ.get("BB_EDGE_LONG_TESTS") else 15
@@ -72,6 +75,15 @@ def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int,
     assert run(unfold_fc(L), x) == portable
     S = scramble_rq(L, seed)  # every requantization shift, the DSP build's 32-bit path and mbqm
     assert run(S, x, dsp_library()) == run(S, x)
+    # weights widened to int16 pairs (FC_I8 p[3] = 1) where K % 4 == 0, on a fresh lowering (unfold_fc
+    # changed L's program), with every requantization shift
+    S = scramble_rq(lower(m, precision="int8", calib=calib), seed)
+    W = widened(S)
+    assert [op.params[3:4] == [1] for op in W.program.ops if op.opcode == Op.FC_I8] == [k % 4 == 0 and k >= 8]
+    assert run(W, x, dsp_library()) == run(S, x)
+    if k % 4 == 0 and k >= 8:  # the portable build refuses widened weights
+        with pytest.raises(BbrtError, match="PARAM"):
+            run(W, x)
 
 
 def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:
@@ -154,6 +166,34 @@ def test_dsp_blocked_conv_is_bit_exact_with_portable(cg: int, mg: int, groups: i
         L = scramble_rq(L, seed)
     x = calib[0]["x"]
     assert run(L, x, dsp_library()) == run(L, x)
+    assert run(widened(L), x, dsp_library()) == run(L, x)  # the convs it can take widened (p[12] = 1)
+
+
+@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cg=st.sampled_from([4, 8, 12, 16, 36, 100]), mg=st.sampled_from([2, 4, 6, 10, 66]), kh=st.integers(1, 3),
+       kw=st.integers(1, 4), h=st.integers(3, 8), w=st.integers(4, 9), stride=st.integers(1, 2),
+       pad=st.integers(0, 1), seed=st.integers(0, 2**16), shift=st.floats(-1.0, 1.0))
+def test_dsp_widened_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, kw: int, h: int, w: int,
+                                                     stride: int, pad: int, seed: int, shift: float) -> None:
+    """A conv with widened weights (CONV_I8 p[12] = 1: int16 pairs, the bias folded; 1x1 convs straight from the
+    input, interior pairs, padded edges through the staging patch, odd pixel counts, more than 64 channels)
+    equals the portable build on the int8 program, which refuses the widened one."""
+    model = conv_model(cg, mg, 1, kh, kw, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    W = widened(L)
+    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    y = W.program.tensors[conv.outputs[0]].shape
+    rq = W.program.tensors[conv.inputs[3]].data
+    assert rq is not None
+    fast = all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2))
+    assert (conv.params[12:13] == [1]) == (5 * cg * kh * kw <= 1536 and y[2] * y[3] >= 2 and fast)
+    x = calib[0]["x"]
+    assert run(W, x, dsp_library()) == run(L, x)
+    if conv.params[12:13] == [1]:
+        with pytest.raises(BbrtError, match="PARAM"):
+            run(W, x)
 
 
 @pytest.mark.parametrize("cg,kh,mg,pad", [(64, 1, 7, 1), (64, 1, 7, 0), (12, 1, 5, 0), (30, 3, 5, 1), (40, 3, 4, 1),

@@ -22,6 +22,7 @@ from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.native import make
 from bb_edge.bbrt.resolver import resolver_source
+from bb_edge.bbrt.widen import widen_lowered as widened
 from bb_edge.resources import package_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,8 @@ def qemu_arm_run(L: Lowered, inputs: np.ndarray, d: Path, kind: str = "cortex-m4
     and the build's files (elf, program, inputs) with instructions per opcode (per_op). ``dsp=False``: the
     portable kernels (M4: no SMLAD kernels; M55: built +nomve, no Helium)."""
     goal = QEMU_ARM[kind][1]
+    if kind == "cortex-m4" and dsp:  # the DSP kernels take their weights widened (bb_edge/bbrt/widen.py)
+        L = widened(L)
     d.mkdir(parents=True, exist_ok=True)
     res = d / "resolver.c"
     res.write_text(resolver_source(L.ops_used))

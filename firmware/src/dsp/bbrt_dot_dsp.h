@@ -472,6 +472,63 @@ BBRT_NOINLINE static void mm_dot4w_i8(int32_t *s, const uint32_t *BBRT_RESTRICT 
     s[3] = s3;
 }
 
+#if defined(__ARM_FEATURE_DSP)
+/* one group of 4 elements of mm_dot4ww_i8: the widened x pair and each row's widened pair by LDRD */
+#define MM_DOT4WW_GROUP                                                                                       \
+    "ldrd %[xe], %[xo], [%[x]], #8\n\t"                                                                       \
+    "ldrd %[t0], %[t1], [%[w]], #8\n\t"                                                                       \
+    "smlad %[s0], %[xe], %[t0], %[s0]\n\t"                                                                    \
+    "smlad %[s0], %[xo], %[t1], %[s0]\n\t"                                                                    \
+    "ldrd %[t0], %[t1], [%[w]], #8\n\t"                                                                       \
+    "smlad %[s1], %[xe], %[t0], %[s1]\n\t"                                                                    \
+    "smlad %[s1], %[xo], %[t1], %[s1]\n\t"                                                                    \
+    "ldrd %[t0], %[t1], [%[w]], #8\n\t"                                                                       \
+    "smlad %[s2], %[xe], %[t0], %[s2]\n\t"                                                                    \
+    "smlad %[s2], %[xo], %[t1], %[s2]\n\t"                                                                    \
+    "ldrd %[t0], %[t1], [%[w]], #8\n\t"                                                                       \
+    "smlad %[s3], %[xe], %[t0], %[s3]\n\t"                                                                    \
+    "smlad %[s3], %[xo], %[t1], %[s3]\n\t"
+#define MM_DOT4WW_OPERANDS(cnt)                                                                               \
+    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w), [n] "+r"(cnt),     \
+      [xe] "=&r"(xe), [xo] "=&r"(xo), [t0] "=&r"(t0), [t1] "=&r"(t1)                                          \
+    :                                                                                                         \
+    : "cc", "memory"
+#endif
+
+/* s[j] += x . w_j for a block of 4 rows of widened weights (bb_edge/bbrt/widen.py: per group of 4
+ * elements each row's pairs in turn) against x widened by mm_widen1_i8, K % 4 == 0: no unpacking at all,
+ * 13 instructions per 16 MACs on the Cortex-M4 (21 for mm_dot4w_i8 on int8 weights) */
+BBRT_NOINLINE static void mm_dot4ww_i8(int32_t *s, const uint32_t *BBRT_RESTRICT xw, const uint32_t *BBRT_RESTRICT w,
+                                       uint32_t K) {
+    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    uint32_t n = K >> 3;
+#if defined(__ARM_FEATURE_DSP)
+    uint32_t xe, xo, t0, t1;
+    if (n) __asm__("1:\n\t" MM_DOT4WW_GROUP MM_DOT4WW_GROUP "subs %[n], %[n], #1\n\t"
+                   "bne 1b" MM_DOT4WW_OPERANDS(n));
+    if (K & 4u) __asm__(MM_DOT4WW_GROUP MM_DOT4WW_OPERANDS(n));
+#else
+    for (n = K >> 2; n; n--, xw += 2, w += 8) {
+        s0 = dsp_smlad(xw[1], w[1], dsp_smlad(xw[0], w[0], s0));
+        s1 = dsp_smlad(xw[1], w[3], dsp_smlad(xw[0], w[2], s1));
+        s2 = dsp_smlad(xw[1], w[5], dsp_smlad(xw[0], w[4], s2));
+        s3 = dsp_smlad(xw[1], w[7], dsp_smlad(xw[0], w[6], s3));
+    }
+#endif
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+}
+
+/* x . w for one row of widened weights (the last Nn % 4 rows of a widened FC), K % 4 == 0 */
+static int32_t mm_dot1ww_i8(const uint32_t *BBRT_RESTRICT xw, const uint32_t *BBRT_RESTRICT w, uint32_t K) {
+    int32_t s = 0;
+    uint32_t n;
+    for (n = K >> 2; n; n--, xw += 2, w += 2) s = dsp_smlad(xw[1], w[1], dsp_smlad(xw[0], w[0], s));
+    return s;
+}
+
 /* sat8(mbqm(acc, m, shift) + zy, lo, hi) for a right shift by 33 or more, shift in [-31, -2] (every
  * conv/FC of the models but zero-multiplier channels: real multipliers < 0.25), in 32 bits with
  * t = -shift - 1: (p + 2^(t+31)) >> (t+32) = ((p >> 32) + 2^(t-1)) >> t exactly (the low word only
@@ -537,6 +594,26 @@ BBRT_NOINLINE static void mm_fc_row(int8_t *o, const int8_t *x, const uint32_t *
         rq += 4;
     }
     if (n < Nn) *o = mm_rq8i(b[0] + dot_i8(x, w, K), rq[0], rq[1], zy, lo, hi);
+}
+
+/* mm_fc_row on widened weights (FC_I8 p[3] = 1, bb_edge/bbrt/widen.py) and x widened in xw, K % 4 == 0 */
+BBRT_NOINLINE static void mm_fc_row16(int8_t *o, const uint32_t *xw, const uint32_t *w, const int32_t *b,
+                                      const int32_t *rq, uint32_t K, uint32_t Nn, int32_t zy, int32_t lo, int32_t hi) {
+    const int full = lo == -128 && hi == 127;
+    uint32_t n, j;
+    int32_t s[4];
+    for (n = 0; n + 4u <= Nn; n += 4u, w += 2u * K, b += 4, rq += 8) {
+        s[0] = b[0];
+        s[1] = b[1];
+        s[2] = b[2];
+        s[3] = b[3];
+        mm_dot4ww_i8(s, xw, w, K);
+        if (full)
+            for (j = 0; j < 4u; j++) *o++ = mm_rq8s(s[j], rq[2u * j], rq[2u * j + 1u], zy);
+        else
+            for (j = 0; j < 4u; j++) *o++ = mm_rq8i(s[j], rq[2u * j], rq[2u * j + 1u], zy, lo, hi);
+    }
+    for (; n < Nn; n++, w += K / 2u, b++, rq += 2) *o++ = mm_rq8i(b[0] + mm_dot1ww_i8(xw, w, K), rq[0], rq[1], zy, lo, hi);
 }
 
 /* mm_rq8f inline with the channel's precomputed (m, t) when the block is fast, else mm_rq8 on rq */
@@ -622,6 +699,96 @@ BBRT_NOINLINE static void mm_pairs2x2w_i8(const mm_blk_t *k, const uint32_t *x, 
         s[0] = s[1] = base[i];
         s[2] = s[3] = base[i + 1u];
         mm_dot2x2w_i8(s, x, w, P);
+        o[0] = mm_rq8f(s[0], qm[i], qt[i], zy, lo, hi);
+        o[1] = mm_rq8f(s[1], qm[i], qt[i], zy, lo, hi);
+        o[OHW] = mm_rq8f(s[2], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+        o[OHW + 1u] = mm_rq8f(s[3], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+    }
+}
+
+#if defined(__ARM_FEATURE_DSP)
+/* one group of 4 elements of mm_dot2x2ww_core: the widened pixel pair and the channel pair's widened
+ * weights, all by LDRD: 4 loads and 8 SMLAD per 16 MACs */
+#define MM_DOT2X2WW_GROUP                                                                                     \
+    "ldrd %[ae], %[ao], [%[x]], #8\n\t"                                                                       \
+    "ldrd %[be], %[bo], [%[x]], #8\n\t"                                                                       \
+    "ldrd %[t0], %[t1], [%[w]], #8\n\t"                                                                       \
+    "smlad %[s00], %[ae], %[t0], %[s00]\n\t"                                                                  \
+    "smlad %[s10], %[be], %[t0], %[s10]\n\t"                                                                  \
+    "smlad %[s00], %[ao], %[t1], %[s00]\n\t"                                                                  \
+    "smlad %[s10], %[bo], %[t1], %[s10]\n\t"                                                                  \
+    "ldrd %[t0], %[t1], [%[w]], #8\n\t"                                                                       \
+    "smlad %[s01], %[ae], %[t0], %[s01]\n\t"                                                                  \
+    "smlad %[s11], %[be], %[t0], %[s11]\n\t"                                                                  \
+    "smlad %[s01], %[ao], %[t1], %[s01]\n\t"                                                                  \
+    "smlad %[s11], %[bo], %[t1], %[s11]\n\t"
+#define MM_DOT2X2WW_OPERANDS(cnt)                                                                             \
+    : [s00] "+r"(s00), [s10] "+r"(s10), [s01] "+r"(s01), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),             \
+      [n] "+r"(cnt), [ae] "=&r"(ae), [ao] "=&r"(ao), [be] "=&r"(be), [bo] "=&r"(bo), [t0] "=&r"(t0),           \
+      [t1] "=&r"(t1)                                                                                          \
+    :                                                                                                         \
+    : "cc", "memory"
+#endif
+
+/* mm_dot2x2w_core on a channel pair's widened weights (CONV_I8 p[12] = 1, bb_edge/bbrt/widen.py: per group of
+ * 4 elements channel oc's pairs, then oc + 1's), K % 4 == 0: s[0] += a . w0, s[1] += b . w0, s[2] += a . w1,
+ * s[3] += b . w1, 12 instructions per 16 MACs on the Cortex-M4 (17 on int8 weights) */
+static MM_INLINE void mm_dot2x2ww_core(int32_t *s, const uint32_t *BBRT_RESTRICT x, const uint32_t *BBRT_RESTRICT w,
+                                       uint32_t K) {
+    int32_t s00 = s[0], s10 = s[1], s01 = s[2], s11 = s[3];
+    uint32_t n = K >> 2;
+#if defined(__ARM_FEATURE_DSP)
+    uint32_t ae, ao, be, bo, t0, t1, m = n >> 1;
+    if (m) __asm__("1:\n\t" MM_DOT2X2WW_GROUP MM_DOT2X2WW_GROUP "subs %[n], %[n], #1\n\t"
+                   "bne 1b" MM_DOT2X2WW_OPERANDS(m));
+    if (n & 1u) __asm__(MM_DOT2X2WW_GROUP MM_DOT2X2WW_OPERANDS(n));
+#else
+    for (; n; n--, x += 4, w += 4) {
+        s00 = dsp_smlad(x[1], w[1], dsp_smlad(x[0], w[0], s00));
+        s10 = dsp_smlad(x[3], w[1], dsp_smlad(x[2], w[0], s10));
+        s01 = dsp_smlad(x[1], w[3], dsp_smlad(x[0], w[2], s01));
+        s11 = dsp_smlad(x[3], w[3], dsp_smlad(x[2], w[2], s11));
+    }
+#endif
+    s[0] = s00;
+    s[1] = s10;
+    s[2] = s01;
+    s[3] = s11;
+}
+
+/* mm_pairs2x2w_i8 on widened weights (w: the block's first channel pair, 2 P halfwords per channel pair),
+ * P % 4 == 0, every channel with mm_rq8f constants */
+BBRT_NOINLINE static void mm_pairs2x2ww_i8(const mm_blk_t *k, const uint32_t *x, const uint32_t *w, int8_t *o,
+                                           uint32_t npair) {
+    const int32_t *base = k->base, *qm = k->qm;
+    const int8_t *qt = k->qt;
+    const int32_t zy = k->zy, lo = k->lo, hi = k->hi, z1 = 2 * zy + 1;
+    const uint32_t OHW = k->OHW, P = k->P;
+    uint32_t i;
+    if (lo == -128 && hi == 127 && k->fold) { /* as mm_pairs_fold */
+        for (i = 0; i < 2u * npair; i += 2u, w += P, o += 2u * OHW) {
+            int32_t s[4], m, t, c;
+            s[0] = s[1] = base[i];
+            s[2] = s[3] = base[i + 1u];
+            mm_dot2x2ww_core(s, x, w, P);
+            m = qm[i];
+            t = qt[i];
+            c = z1 * (1 << (t - 1)); /* z1 may be negative: no left shift of it */
+            o[0] = (int8_t)dsp_ssat8(dsp_smmla(s[0], m, c) >> t);
+            o[1] = (int8_t)dsp_ssat8(dsp_smmla(s[1], m, c) >> t);
+            m = qm[i + 1u];
+            t = qt[i + 1u];
+            c = z1 * (1 << (t - 1));
+            o[OHW] = (int8_t)dsp_ssat8(dsp_smmla(s[2], m, c) >> t);
+            o[OHW + 1u] = (int8_t)dsp_ssat8(dsp_smmla(s[3], m, c) >> t);
+        }
+        return;
+    }
+    for (i = 0; i < 2u * npair; i += 2u, w += P, o += 2u * OHW) {
+        int32_t s[4];
+        s[0] = s[1] = base[i];
+        s[2] = s[3] = base[i + 1u];
+        mm_dot2x2ww_core(s, x, w, P);
         o[0] = mm_rq8f(s[0], qm[i], qt[i], zy, lo, hi);
         o[1] = mm_rq8f(s[1], qm[i], qt[i], zy, lo, hi);
         o[OHW] = mm_rq8f(s[2], qm[i + 1u], qt[i + 1u], zy, lo, hi);

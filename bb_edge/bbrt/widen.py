@@ -1,0 +1,127 @@
+"""Weights widened to 16-bit at compile time for the Cortex-M4/M7 DSP kernels (BBRT_KERNELS_DSP only).
+
+The DSP build's FC and im2col conv inner loops unpack every int8 weight word with two SXTB16 before its
+SMLADs; stored as the int16 pairs SMLAD takes, a weight word pair is one LDRD and the unpacking is gone (FC
+13 instructions per 16 MACs instead of 21, conv 12 instead of 17), for twice the weights' flash. CMSIS-NN
+does not do this for s8; it costs flash only. :func:`widen_for_dsp` rewrites a lowered program for a DSP
+target: each FC_I8 it can widen gets int16 weights in the kernel's order and ``p[3] = 1``, each CONV_I8
+(one group, even M, P = Cg KH KW a multiple of 4 with 5 P <= IM2COL_MAX, mm_rq8f shifts) ``p[12] = 1``
+and its bias with -zx * sum(w) folded in (exact: the im2col patch pads with zx). The portable and Helium
+builds refuse such an op (the loader's check), so a widened program is built for DSP targets only.
+
+Layout of an FC's widened weights (K % 4 == 0): rows in blocks of 4 (the last Nn % 4 rows one by one), per
+group of 4 elements k..k+3 each row of the block in turn as (w[k], w[k+2], w[k+1], w[k+3]): the pairs of
+SXTB16(x) and SXTB16 ROR 8(x).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from bb_edge.bbrt.format import DT_INT8, DT_INT16, Op, OpRecord, Program
+from bb_edge.bbrt.lower import Lowered
+
+#: BBRT_FC_WIDE_MAX (firmware/src/bbrt_kernels.h): the longest FC row whose x the kernel widens on the stack
+FC_WIDE_MAX = 768
+#: BBRT_IM2COL_MAX (firmware/src/bbrt_kernels.h): a widened conv's pixel pair and staging patch, 5 P bytes
+IM2COL_MAX = 1536
+
+
+def fc_layout(w: np.ndarray) -> np.ndarray:
+    """An FC's int8 weights (Nn, K), K % 4 == 0, as the widened kernel reads them: int16, same shape."""
+    n, k = w.shape
+    g = w.astype(np.int16).reshape(n, k // 4, 4)[:, :, [0, 2, 1, 3]]  # (row, group, pair order)
+    full = n // 4 * 4
+    blocks = g[:full].reshape(full // 4, 4, k // 4, 4).transpose(0, 2, 1, 3)  # (block, group, row, 4)
+    return np.concatenate([blocks.reshape(-1), g[full:].reshape(-1)]).reshape(n, k)
+
+
+def conv_layout(w: np.ndarray) -> np.ndarray:
+    """A conv's int8 weights (M, Cg, KH, KW), M even, P = Cg KH KW with P % 4 == 0, as the widened kernel
+    reads them: int16, same shape; per channel pair and group of 4 elements channel oc's pairs, then oc + 1's."""
+    m = w.shape[0]
+    g = w.astype(np.int16).reshape(m // 2, 2, -1, 4)[:, :, :, [0, 2, 1, 3]]  # (pair, channel, group, 4)
+    return np.ascontiguousarray(g.transpose(0, 2, 1, 3)).reshape(w.shape)
+
+
+def _conv_widenable(prog: Program, op: OpRecord) -> bool:
+    w, y, rq = prog.tensors[op.inputs[1]], prog.tensors[op.outputs[0]], prog.tensors[op.inputs[3]]
+    b, zx = prog.tensors[op.inputs[2]], prog.tensors[op.inputs[0]].zero_point
+    p = list(op.params) + [0] * (16 - len(op.params))
+    if w.dtype != DT_INT8 or w.data is None or b.data is None or rq.data is None:
+        return False
+    m, pk = w.shape[0], int(np.prod(w.shape[1:]))
+    r = rq.data.reshape(-1, 2).astype(np.int64)
+    fast = bool(np.all((r[:, 0] == 0) | ((r[:, 1] >= -31) & (r[:, 1] <= -2))))  # mm_rq8f on every channel
+    folded = b.data.astype(np.int64) - zx * w.data.reshape(m, -1).astype(np.int64).sum(axis=1)
+    return (p[8] == 1 and p[11] == 0 and p[12] == 0 and m % 2 == 0 and pk % 4 == 0 and 5 * pk <= IM2COL_MAX
+            and y.shape[2] * y.shape[3] >= 2 and fast and np.abs(folded).max() <= 2**30)  # the loader's bias bound
+
+
+def _fc_widenable(prog: Program, op: OpRecord) -> bool:
+    x, w = prog.tensors[op.inputs[0]], prog.tensors[op.inputs[1]]
+    k = w.shape[1]
+    folded = len(op.params) > 2 and op.params[2] == 1
+    return (w.dtype == DT_INT8 and w.data is not None and k % 4 == 0 and 8 <= k <= FC_WIDE_MAX
+            and (folded or x.zero_point == 0))
+
+
+def _readers(prog: Program, t: int) -> list[OpRecord]:
+    return [o for o in prog.ops if t in o.inputs]
+
+
+def _group_widenable(prog: Program, group: list[OpRecord]) -> bool:
+    """Every op reading a weight tensor can take it widened (the bands of a patched program share one), and
+    for convs they share one bias (folded once) that nothing else reads, with one input zero point."""
+    code = group[0].opcode
+    w = group[0].inputs[1]
+    if any(o.opcode != code or o.inputs.index(w) != 1 for o in group) or len(_readers(prog, w)) != len(group):
+        return False
+    if code == Op.FC_I8:
+        return all(_fc_widenable(prog, o) for o in group)
+    b = group[0].inputs[2]
+    return (all(o.inputs[2] == b and _conv_widenable(prog, o) for o in group) and len(_readers(prog, b)) == len(group)
+            and len({prog.tensors[o.inputs[0]].zero_point for o in group}) == 1)
+
+
+def widen_for_dsp(prog: Program) -> Program:
+    """A copy of ``prog`` with the FC_I8 and CONV_I8 weights that the DSP kernels can take widened (int16,
+    FC p[3] = 1, conv p[12] = 1 with the bias folded)."""
+    tensors = list(prog.tensors)
+    groups: dict[int, list[OpRecord]] = {}
+    for op in prog.ops:
+        if op.opcode in (Op.FC_I8, Op.CONV_I8):
+            groups.setdefault(op.inputs[1], []).append(op)
+    flag: dict[int, int] = {}  # id(op) -> the param index to set
+    for wi, group in groups.items():
+        if not _group_widenable(prog, group):
+            continue
+        w = tensors[wi]
+        assert w.data is not None
+        if group[0].opcode == Op.FC_I8:
+            tensors[wi] = dataclasses.replace(w, dtype=DT_INT16, data=fc_layout(w.data))
+        else:
+            bi, zx = group[0].inputs[2], tensors[group[0].inputs[0]].zero_point
+            b = tensors[bi]
+            assert b.data is not None
+            tensors[wi] = dataclasses.replace(w, dtype=DT_INT16, data=conv_layout(w.data))
+            wsum = w.data.reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
+            tensors[bi] = dataclasses.replace(b, data=(b.data - zx * wsum).astype(np.int32))
+        for o in group:
+            flag[id(o)] = 3 if o.opcode == Op.FC_I8 else 12
+    ops = []
+    for op in prog.ops:
+        if id(op) in flag:
+            params = list(op.params) + [0] * (flag[id(op)] + 1 - len(op.params))
+            params[flag[id(op)]] = 1
+            op = dataclasses.replace(op, params=params)
+        ops.append(op)
+    return dataclasses.replace(prog, tensors=tensors, ops=ops)
+
+
+def widen_lowered(L: Lowered) -> Lowered:
+    """``L`` for a DSP target (Cortex-M4/M7): :func:`widen_for_dsp` of its program, re-serialized."""
+    prog = widen_for_dsp(L.program)
+    return dataclasses.replace(L, program=prog, blob=prog.to_bytes())
