@@ -18,12 +18,16 @@ from bb_edge.adapters.learn.simulator import simulate
 from bb_edge.backends.base import get_backend
 from bb_edge.deployment.manifest import HOST_NAME
 
-# (config, simulate kwargs, sha256 of model bytes + figures) recorded before the change (commit 833a923)
+# (config, simulate kwargs, sha256 of model bytes + figures) recorded before the change (commit 833a923);
+# "fedavg" without the server's re-ask of silent clients (``reask: 0``, the rule added later), so the pin still
+# says nothing else moved; "fedavg-reask" the same run with the default re-ask, recorded when it was added
+FEDAVG = {"strategy": "fedavg", "clients": 12, "rounds": 3, "epochs": 1, "batch_size": 16,
+          "data": {"partition": {"type": "partition.iid"}}}
 PINNED = {
-    "fedavg": ({"strategy": "fedavg", "clients": 12, "rounds": 3, "epochs": 1, "batch_size": 16,
-                "data": {"partition": {"type": "partition.iid"}}},
-               {"latency": 0.01, "jitter": 0.02, "churn": 0.2},
+    "fedavg": ({**FEDAVG, "reask": 0}, {"latency": 0.01, "jitter": 0.02, "churn": 0.2},
                "048ef3adbb9c3806f1a41a3410af0e89308d85ccb52da449d1866d970f1aea66"),
+    "fedavg-reask": (FEDAVG, {"latency": 0.01, "jitter": 0.02, "churn": 0.2},
+                     "c99ae877de2f937cd0c576e4516e0532e4390975a7a7a2744902e0286cd36b57"),
     "gossip": ({"strategy": "gossip", "clients": 8, "rounds": 3, "epochs": 1, "batch_size": 16},
                {"latency": 0.01, "jitter": 0.01},
                "78c486a53fd06e8ec3bdaee0bf866c9700bad5c1f3af4d53c3ee2a671e017e25"),
