@@ -84,6 +84,25 @@ BBRT_NOINLINE static void mve_conv_px(const mve_blk_t *bk, const int8_t *col, co
 }
 
 /* o[0..3] = the requantized a0..a3 of channel j (4 adjacent output pixels: contiguous in NCHW) */
+
+/* 16 patch bytes of 4 adjacent pixels (x, x + 16, x + 32, x + 48) times one 16-byte row of the weights of two
+ * output channels (u, v) into the accumulators a0..a3 (channel j) and b0..b3 (channel j + 1) of the caller;
+ * the whole-row loop and the predicated tail differ only in how they load u and v */
+#define MVE_PX4_PAIR(load_u, load_v)                                                                            \
+    do {                                                                                                        \
+        int8x16_t u = (load_u), v = (load_v), x0 = vld1q_s8(x), x1 = vld1q_s8(x + 16);                          \
+        a0 = vmladavaq_s8(a0, x0, u);                                                                           \
+        b0 = vmladavaq_s8(b0, x0, v);                                                                           \
+        a1 = vmladavaq_s8(a1, x1, u);                                                                           \
+        b1 = vmladavaq_s8(b1, x1, v);                                                                           \
+        x0 = vld1q_s8(x + 32);                                                                                  \
+        x1 = vld1q_s8(x + 48);                                                                                  \
+        a2 = vmladavaq_s8(a2, x0, u);                                                                           \
+        b2 = vmladavaq_s8(b2, x0, v);                                                                           \
+        a3 = vmladavaq_s8(a3, x1, u);                                                                           \
+        b3 = vmladavaq_s8(b3, x1, v);                                                                           \
+    } while (0)
+
 static inline void mve_rq_px4(int8_t *o, int32_t a0, int32_t a1, int32_t a2, int32_t a3, const mve_blk_t *bk, uint32_t j,
                               const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
     if (bk->okc[j]) {
@@ -116,30 +135,10 @@ BBRT_NOINLINE static void mve_conv_quad(const mve_blk_t *bk, const int8_t *col, 
         int32_t a0 = bk->base[j], a1 = a0, a2 = a0, a3 = a0;
         int32_t b0 = bk->base[j + 1u], b1 = b0, b2 = b0, b3 = b0;
         for (i = P >> 4; i; i--, x += 64, w0 += 16, w1 += 16) {
-            int8x16_t u = vld1q_s8(w0), v = vld1q_s8(w1), x0 = vld1q_s8(x), x1 = vld1q_s8(x + 16);
-            a0 = vmladavaq_s8(a0, x0, u);
-            b0 = vmladavaq_s8(b0, x0, v);
-            a1 = vmladavaq_s8(a1, x1, u);
-            b1 = vmladavaq_s8(b1, x1, v);
-            x0 = vld1q_s8(x + 32);
-            x1 = vld1q_s8(x + 48);
-            a2 = vmladavaq_s8(a2, x0, u);
-            b2 = vmladavaq_s8(b2, x0, v);
-            a3 = vmladavaq_s8(a3, x1, u);
-            b3 = vmladavaq_s8(b3, x1, v);
+            MVE_PX4_PAIR(vld1q_s8(w0), vld1q_s8(w1));
         }
         if (P & 15u) { /* zeroing weight loads: the patch lanes past P (any bytes) multiply 0 */
-            int8x16_t u = vldrbq_z_s8(w0, pt), v = vldrbq_z_s8(w1, pt), x0 = vld1q_s8(x), x1 = vld1q_s8(x + 16);
-            a0 = vmladavaq_s8(a0, x0, u);
-            b0 = vmladavaq_s8(b0, x0, v);
-            a1 = vmladavaq_s8(a1, x1, u);
-            b1 = vmladavaq_s8(b1, x1, v);
-            x0 = vld1q_s8(x + 32);
-            x1 = vld1q_s8(x + 48);
-            a2 = vmladavaq_s8(a2, x0, u);
-            b2 = vmladavaq_s8(b2, x0, v);
-            a3 = vmladavaq_s8(a3, x1, u);
-            b3 = vmladavaq_s8(b3, x1, v);
+            MVE_PX4_PAIR(vldrbq_z_s8(w0, pt), vldrbq_z_s8(w1, pt));
         }
         mve_rq_px4(o, a0, a1, a2, a3, bk, j, rq, zy, lo, hi);
         mve_rq_px4(o + OHW, b0, b1, b2, b3, bk, j + 1u, rq, zy, lo, hi);
