@@ -17,13 +17,18 @@ try:  # C COBS codec (PyPI ``cobs``); the pure-Python functions below are the re
 except ImportError:  # pragma: no cover - exercised only without the extension
     _cobs_ext = None
 
-try:  # Rust COBS decoder (PyPI ``corncobs``): ~3x faster than ``cobs``'s C decoder (7.6 against 21 us per
-    # 64 KiB; the receiving end of a link decodes every frame); it accepts and refuses exactly like the
-    # reference (tests/wire/test_wire.py). Given bytes only: a memoryview goes through a slow generic path
+try:  # Rust COBS codec (PyPI ``corncobs``): decodes ~3x faster than ``cobs``'s C decoder (7.6 against 21 us
+    # per 64 KiB; the receiving end of a link decodes every frame) and encodes as fast as its encoder, and both
+    # run with the GIL released: a link encoding a 64 KiB frame (~40 us) no longer holds up the reader thread
+    # of its own process (or the other end's, both ends in one process) -- measured by py-spy --gil, the
+    # sender's COBS encoding was the largest GIL holder of a one-process link. It accepts, refuses and encodes
+    # exactly like the reference (tests/wire/test_wire.py). Given bytes only: a memoryview takes a slow path
     from corncobs import DecodeError as _CornError
     from corncobs import decode as _corn_decode
+    from corncobs import encode as _corn_encode
 except ImportError:  # pragma: no cover - exercised only without the extension
     _corn_decode = None
+    _corn_encode = None
 
 try:  # ISA-L's CRC-32 (PyPI ``isal``): the same CRC as zlib.crc32, ~10x faster (PCLMUL; 1.3 us per 64 KiB
     # here against zlib's 15.6 us, and a serial link computes one per frame at each end)
@@ -97,14 +102,14 @@ def _tail_run(data: bytes | bytearray) -> int:
 
 
 if _cobs_ext is not None:
-    _ext_encode = _cobs_ext.encode
+    _ext_encode = _corn_encode if _corn_encode is not None else _cobs_ext.encode
     _ext_decode = _cobs_ext.decode
     _ExtError = _cobs_ext.DecodeError
 
     def cobs_encode(data: bytes | bytearray | memoryview) -> bytes:
-        """COBS-encode ``data`` (C extension): byte-identical to :func:`cobs_encode_py`.
+        """COBS-encode ``data`` (native codec): byte-identical to :func:`cobs_encode_py`.
 
-        The one difference of the extension: data ending in a non-zero run whose
+        The one difference of both extensions: data ending in a non-zero run whose
         length is a positive multiple of 254 gets no final 0x01 code byte there;
         docs/wire.md (and the C runtime) has it, so it is appended.
         """
@@ -153,15 +158,28 @@ def frame_body(envelope: bytes | bytearray | memoryview) -> bytes:
 _TAIL_MAX = 1024
 
 
-def frame_parts(body: bytes) -> tuple[bytes | memoryview, ...]:
-    """COBS(body || crc32_le), without the 0x00 delimiter, as buffers to write one after the other.
+def frame_parts(body: bytes, payload: bytes | None = None) -> tuple[bytes | memoryview, ...]:
+    """COBS(body || payload || crc32_le), without the 0x00 delimiter, as buffers to write one after the other.
 
-    The same bytes as :func:`frame_body`, without copying ``body`` to append its CRC: COBS encodes each
-    zero-delimited segment on its own, so COBS(body || crc) is COBS(body) with the encoding of its last
-    segment (after the last zero) replaced by the encoding of that segment followed by the CRC. A body
-    whose last segment is long (or that has no zero) is framed whole, as frame_body does.
+    The same bytes as :func:`frame_body` of ``body + payload``, without copying ``body`` (or ``payload``) to
+    append the CRC: COBS encodes each zero-delimited segment on its own, so COBS(body || crc) is COBS(body)
+    with the encoding of its last segment (after the last zero) replaced by the encoding of that segment
+    followed by the CRC. A body whose last segment is long (or that has no zero) is framed whole, as
+    frame_body does. With ``payload`` (a link header as ``body``, the envelope as ``payload``), a ``body``
+    that ends in a zero byte is encoded on its own (its segments end there) and the payload is not joined
+    to it: one copy of a 64 KiB frame fewer per frame sent.
     """
-    crc = _CRC.pack(_crc32(body) & 0xFFFFFFFF)
+    if payload is None or not body.endswith(_ZERO):
+        if payload is not None:
+            body = b"".join((body, payload))
+        return _with_crc(body, _CRC.pack(_crc32(body) & 0xFFFFFFFF))
+    crc = _CRC.pack(_crc32(payload, _crc32(body)) & 0xFFFFFFFF)
+    head = cobs_encode(body)  # ends in 0x01, the code of the empty segment after the final zero: dropped
+    return (memoryview(head)[:-1], *_with_crc(payload, crc))
+
+
+def _with_crc(body: bytes, crc: bytes) -> tuple[bytes | memoryview, ...]:
+    """COBS(body || crc) as buffers (see :func:`frame_parts`)."""
     z = body.rfind(_ZERO)
     tail = len(body) - z - 1
     if z < 0 or tail > _TAIL_MAX:

@@ -223,6 +223,9 @@ def test_cobs_encoder_is_byte_identical_to_the_reference(data: bytes) -> None:
     assert framing.frame(data) == cobs_encode_py(data + struct.pack("<I", zlib.crc32(data))) + b"\x00"
     # what a serial link writes: the same frame as buffers, the CRC appended without copying the body
     assert b"".join(framing.frame_parts(data)) == framing.frame_body(data)
+    # and a link header and its payload framed one after the other, unjoined (any split point)
+    for cut in {0, 1, len(data) // 2, len(data)}:
+        assert b"".join(framing.frame_parts(data[:cut], data[cut:])) == framing.frame_body(data)
 
 
 @settings(max_examples=3000, deadline=None)
@@ -249,6 +252,8 @@ def test_cobs_block_edges_keep_the_final_code_byte() -> None:
 
 def test_c_cobs_extension_is_in_use() -> None:
     """The base dependencies ``cobs`` and ``corncobs`` are installed, so framing uses their native codecs
-    (``corncobs`` decodes; the pure Python is the fallback)."""
+    (``corncobs`` encodes and decodes; the pure Python is the fallback)."""
     assert framing._cobs_ext is not None
     assert framing._corn_decode is not None
+    # corncobs encodes too: it releases the GIL while it does (the reader thread of a link keeps reading)
+    assert framing._ext_encode is framing._corn_encode is not None
