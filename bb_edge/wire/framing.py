@@ -165,19 +165,28 @@ def frame_parts(body: bytes, payload: bytes | None = None) -> tuple[bytes | memo
     followed by the CRC. A body whose last segment is long (or that has no zero) is framed whole, as
     frame_body does. With ``payload`` (a link header as ``body``, the envelope as ``payload``), a ``body``
     that ends in a zero byte is encoded on its own (its segments end there) and the payload is not joined
-    to it: one copy of a 64 KiB frame fewer per frame sent.
+    to it: one copy of a 64 KiB frame fewer per frame sent. A frame under :data:`_SPLIT_MIN` bytes is
+    copied once and encoded in one call instead.
     """
-    if payload is None or not body.endswith(_ZERO):
-        if payload is not None:
-            body = b"".join((body, payload))
-        return _with_crc(body, _CRC.pack(_crc32(body) & 0xFFFFFFFF))
-    crc = _CRC.pack(_crc32(payload, _crc32(body)) & 0xFFFFFFFF)
-    head = cobs_encode(body)  # ends in 0x01, the code of the empty segment after the final zero: dropped
-    return (memoryview(head)[:-1], *_with_crc(payload, crc))
+    if payload is not None:
+        if len(payload) >= _SPLIT_MIN and body.endswith(_ZERO):
+            crc = _CRC.pack(_crc32(payload, _crc32(body)) & 0xFFFFFFFF)
+            # ends in 0x01, the code of the empty segment after the final zero: dropped
+            head = cobs_encode(body)
+            return (memoryview(head)[:-1], *_with_crc(payload, crc))
+        body = b"".join((body, payload))
+    return _with_crc(body, _CRC.pack(_crc32(body) & 0xFFFFFFFF))
+
+
+#: below this many bytes a frame is copied once and encoded in one call: cheaper than the encoder calls the
+#: zero-copy split costs (a lossy line runs on 64-256 byte frames; frames grow from 256 bytes)
+_SPLIT_MIN = 4096
 
 
 def _with_crc(body: bytes, crc: bytes) -> tuple[bytes | memoryview, ...]:
     """COBS(body || crc) as buffers (see :func:`frame_parts`)."""
+    if len(body) < _SPLIT_MIN:
+        return (cobs_encode(body + crc),)
     z = body.rfind(_ZERO)
     tail = len(body) - z - 1
     if z < 0 or tail > _TAIL_MAX:
