@@ -326,6 +326,32 @@ def test_16k_envelopes_fragment_over_4k_frames() -> None:
     assert [e.envelope for e in b.take_events() if isinstance(e, L.EnvelopeReceived)] == [env]
 
 
+def test_data_frames_as_parts_frame_to_the_same_bytes() -> None:
+    """take_frame_parts hands a DATA frame out as (link header, payload), unjoined; framed with
+    frame_parts it is byte for byte the frame of take_frames' joined body, and the far end gets the
+    envelopes (whole and fragmented)."""
+    from bb_edge.wire.framing import frame_parts
+    a, b = _pair()
+    a.config.grow_after = 0
+    line = Line(a, b)
+    line.start()
+    line.run(0.1)
+    envs = [_envelope(7, 16384), _envelope(8, 100)]
+    for e in envs:
+        a.send(e, line.now)
+    parts = a.take_frame_parts()
+    assert len(parts) == 6 and all(isinstance(p, tuple) and len(p[0]) == L.HEADER_SIZE for p in parts)
+    dec = FrameDecoder(1 << 20)
+    for p in parts:
+        assert isinstance(p, tuple)
+        body = b"".join(p)
+        raw = b"".join(frame_parts(*p)) + b"\x00"
+        assert raw == frame(body)
+        for got in dec.feed(raw):
+            b.receive(got, line.now)
+    assert [e.envelope for e in b.take_events() if isinstance(e, L.EnvelopeReceived)] == envs
+
+
 def test_reassembly_budget_and_timeout() -> None:
     """The budget bounds the bytes held by messages in reassembly (a refused fragment is not acked and is
     retried later, so nothing is lost once room frees up); an abandoned message times out."""

@@ -223,6 +223,27 @@ def test_cobs_encoder_is_byte_identical_to_the_reference(data: bytes) -> None:
     assert framing.frame(data) == cobs_encode_py(data + struct.pack("<I", zlib.crc32(data))) + b"\x00"
     # what a serial link writes: the same frame as buffers, the CRC appended without copying the body
     assert b"".join(framing.frame_parts(data)) == framing.frame_body(data)
+    # and a link header and its payload framed one after the other, unjoined (any split point)
+    for cut in {0, 1, len(data) // 2, len(data)}:
+        assert b"".join(framing.frame_parts(data[:cut], data[cut:])) == framing.frame_body(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(4096, 9000), st.sampled_from([0.0, 0.004, 0.5]),
+       st.one_of(st.just(b""), _runs(), _runs().map(lambda b: b + b"\x00")),
+       st.sampled_from([b"\xbb\xa1\x02\x00\x05\x00\x00\x00", b"\xbb\xa1\x02\x00\x05\x00\x00\x01", b""]))
+def test_large_frames_framed_unjoined_are_byte_identical(seed: int, size: int, zeros: float, tail: bytes,
+                                                         header: bytes) -> None:
+    """A link header and a payload of 4 KiB or more (framed unjoined, each encoded on its own) give the bytes
+    of the reference frame of the joined body, whatever the payload ends with; a header that does not end
+    in a zero byte (lseq >= 2**24) is joined."""
+    rng = np.random.default_rng(seed)
+    bulk = rng.integers(1, 256, size, dtype=np.uint8)
+    bulk[rng.random(size) < zeros] = 0
+    payload = bulk.tobytes() + tail
+    ref = cobs_encode_py(header + payload + struct.pack("<I", zlib.crc32(header + payload)))
+    assert b"".join(framing.frame_parts(header, payload)) == ref
+    assert b"".join(framing.frame_parts(header + payload)) == ref
 
 
 @settings(max_examples=3000, deadline=None)

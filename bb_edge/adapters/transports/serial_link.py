@@ -466,7 +466,7 @@ class SerialLink:
 
     # ------------------------------------------------------------ the link
 
-    def _put_frames(self, bodies: list[bytes]) -> None:
+    def _put_frames(self, bodies: list[bytes] | list[bytes | tuple[bytes, bytes]]) -> None:
         """Frame ``bodies`` and queue them for the writer (caller holds the lock, so the line order is the
         order the link emitted them in).
 
@@ -476,14 +476,14 @@ class SerialLink:
         """
         parts: list[bytes | memoryview] = [_DELIM]
         for b in bodies:
-            parts.extend(frame_parts(b))
+            parts.extend(frame_parts(b) if isinstance(b, bytes) else frame_parts(*b))
             parts.append(_DELIM)
         self._queued += len(bodies)
         self._wq.put((parts, len(bodies)))
 
     def _flush_link(self) -> list[L.LinkEvent]:
         """Hand the link's frames to the writer and return its events (caller holds the lock)."""
-        frames = self.link.take_frames()
+        frames = self.link.take_frame_parts()
         if frames:
             self._put_frames(frames)
         if self._flushers and self.link.unacked == 0:
