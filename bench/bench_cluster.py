@@ -10,17 +10,31 @@ kill window (from the kill until the member is back; goal <= 2 s) and requests l
 
 Then a FedAvg federation of C learning clients (``bbrt-learn-mqtt``, firmware/ports/posix-mqtt/learn_main.c;
 the Python server as a ``bb-edge node`` process): seconds per round on one Mosquitto and on the cluster, and
-on the cluster with the member every client starts on SIGKILLed at round 2 (brought back after the down
-time): the reconnect storm (seconds from the kill until every client has re-announced ``up`` on another
-member, seen live by a ``_status`` watcher) and the rounds completed / aborted.
+on the cluster with two member kills (KILL_ROUNDS rounds): member 1 (with the server) SIGKILLed as round 2
+opens and brought back after the down time, then member 2 the same once member 1 is back and another round
+closed. For each kill: the connections the member held, and the seconds from the kill until each client
+re-announced ``up`` (seen live by a ``_status`` watcher on member 3); the rounds completed / aborted, and the
+final model against FedAvg recomputed outside the runtime (tests/support/fedavg_oracle.py, ORT per client
+over its own batch order) over the completed rounds.
 
     python bench/bench_cluster.py                 # CI size: 60 requests, 20 C clients x 6 rounds, down 5 s
     BB_BENCH_CLUSTER_LONG=1 python bench/bench_cluster.py   # 600 requests, 1,000 C clients, down 60 s
     BB_BENCH_CLUSTER_CLIENTS=300 ...              # another number of C clients (a machine too small for 1,000)
     BB_BENCH_CLUSTER_PARTS=fed-kill ...           # only some rows: pipeline, fed-mosquitto, fed-cluster, fed-kill
+    BB_BENCH_CLUSTER_KILL_ROUNDS=80 ...           # rounds of the member-kill row (12; 60 at full size)
 
 The FedAvg rows also count the updates a round lost: its cohort minus the updates it accepted (the server's
-``RoundCompleted`` events), summed over the run.
+``RoundCompleted`` events), summed over the run, and the connect storm: seconds from the fleet's launch until
+every client was connected (``conn s``) and until the server had every client's JOIN (``join s``), and the
+connections the clients made beyond one each (``extra``, from their exit counters: reconnects, handovers).
+
+On the cluster the clients are paced (issue 35's connect storm, docs/transports.md): client ``ci`` starts on
+member ``i mod 3`` (``client_argv(first_member=i)``), its first connection waits a random 0..S s with
+S = clients / CONNECT_RATE, and its reconnect back-off is jittered and capped at BACKOFF_MAX s.
+``BB_BENCH_CLUSTER_PACING=0`` runs them as before (all on member 1, no spread, 2 s cap) for a paired
+comparison. The member-kill row then reports, for the clients that were on the killed member: how many
+connections it held at the kill (``on``), how many clients re-announced ``up`` after it (``back``) and the
+p50 / max of their seconds from the kill to that re-announcement (goal: all within 30 s).
 """
 
 from __future__ import annotations
@@ -51,6 +65,12 @@ DOWN = 60.0 if LONG else 5.0
 WINDOW = 8
 FED_CLIENTS = int(os.environ.get("BB_BENCH_CLUSTER_CLIENTS", "1000" if LONG else "20"))
 FED_ROUNDS = 6
+#: the member-kill row's rounds: room for two kills, each member down DOWN s and restarted
+KILL_ROUNDS = int(os.environ.get("BB_BENCH_CLUSTER_KILL_ROUNDS", "60" if LONG else "12"))
+PACING = os.environ.get("BB_BENCH_CLUSTER_PACING", "1") == "1"
+#: first connections per second the fleet is spread over (clients / CONNECT_RATE seconds)
+CONNECT_RATE = float(os.environ.get("BB_BENCH_CLUSTER_CONNECT_RATE", "25"))
+BACKOFF_MAX = 8.0 if FED_CLIENTS >= 500 else 2.0
 PARTS = set(os.environ.get("BB_BENCH_CLUSTER_PARTS", "pipeline,fed-mosquitto,fed-cluster,fed-kill").split(","))
 NAN = float("nan")
 
@@ -136,6 +156,8 @@ class StormWatch:
 
         cfg = MqttConfig.from_url(url).for_node("_status")
         self.names, self.seen, self.t0, self.done_at = names, set(), 0.0, None  # type: ignore[var-annotated]
+        self.back: dict[str, float] = {}  # client -> seconds from arm() to its first "up" after it
+        self.kills: list[dict[str, float]] = []  # each arm()'s back
         self.armed, self.dep = False, dep
         c = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"_status-{os.getpid():x}-9", clean_session=True,
                         protocol=paho.MQTTv311)
@@ -156,11 +178,14 @@ class StormWatch:
         # mark a live message retained), so every "up" after arm() is a client (re)connecting
         if self.armed and msg.payload == b"up" and name in self.names:
             self.seen.add(name)
+            self.back.setdefault(name, time.monotonic() - self.t0)
             if self.done_at is None and self.seen >= self.names:
                 self.done_at = time.monotonic() - self.t0
 
     def arm(self) -> None:
-        """From now on, count re-announcements."""
+        """From now on, count re-announcements (each arm starts a new ``back`` in ``kills``)."""
+        self.back = {}
+        self.kills.append(self.back)
         self.t0, self.armed = time.monotonic(), True
 
     def stop(self) -> None:
@@ -169,45 +194,113 @@ class StormWatch:
         self.c.loop_stop()
 
 
+def established(port: int) -> int:
+    """TCP connections established to local ``port`` (the server side: the clients of a member)."""
+    n = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for ln in lines:
+            f = ln.split()
+            if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:  # state 01: ESTABLISHED
+                n += 1
+    return n
+
+
+def exit_counters(work: Path, names: list[str]) -> tuple[int, int]:
+    """``(connects, handovers)`` summed over the C clients' exit lines in their logs."""
+    import re
+
+    connects = handovers = 0
+    for n in names:
+        text = (work / f"{n}.log").read_text(errors="replace") if (work / f"{n}.log").exists() else ""
+        m = re.findall(r"connects=(\d+) handovers=(\d+)", text)
+        if m:
+            connects += int(m[-1][0])
+            handovers += int(m[-1][1])
+    return connects, handovers
+
+
 def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], work: Path,
-               kill=None, watch_url: str | None = None) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    """FedAvg with the C clients on ``url``: seconds per round; with ``kill``, run at round 2, the storm."""
+               cluster: RabbitCluster | None = None, victims: tuple[int, ...] = (), paced: bool = False,
+               rounds: int | None = None) -> dict[str, float]:
+    """FedAvg with the C clients on ``url``: seconds per round, the connect storm; with ``victims``, those
+    members of ``cluster`` SIGKILLed in turn (the first as round 2 opens, each next one once the previous is
+    back and another round has closed; each down DOWN s), the reconnect times of the clients each one held,
+    and whether the final model equals the FedAvg oracle (when every round took its whole cohort)."""
     import json
 
     from bb_edge.adapters.learn.c_mqtt import client_argv
     from bb_edge.adapters.learn.fleet import run_learning_fleet
 
     assert dep.directory is not None
-    cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start") for n in images}
+    names = sorted(images, key=lambda n: int(n[1:]))
+    pace: dict[str, float] = {}
+    if paced:
+        pace = {"backoff_max": BACKOFF_MAX, "connect_spread": len(names) / CONNECT_RATE}
+    cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start",
+                           first_member=i if paced else 0, **pace) for i, n in enumerate(names)}
     out: dict[str, float] = {}
-    watch = StormWatch(watch_url, dep.name, set(images)) if watch_url else None
+    watch = StormWatch(url, dep.name, set(images)) if victims else None
+    launched = time.monotonic()
+    joins: dict[str, float] = {}
+
+    def joiner() -> None:  # the connect storm: every client connected (the start file), every JOIN taken
+        log = work / "server.log"
+        while not done.is_set() and "joined" not in joins:
+            if "connected" not in joins and (work / "start").exists():
+                joins["connected"] = time.monotonic() - launched
+            text = log.read_text(errors="replace") if log.exists() else ""
+            if text.count("event PeerJoined ") >= len(names):
+                joins["joined"] = time.monotonic() - launched
+            time.sleep(0.5)
+
+    def rounds_done() -> int:
+        server = work / "server.progress.jsonl"
+        lines = server.read_text().splitlines() if server.exists() else []
+        return sum(1 for ln in lines[:-1] if json.loads(ln).get("kind") == "round")  # the last may be partial
 
     def killer() -> None:
-        server = work / "server.progress.jsonl"
-        while not done.is_set():
-            lines = server.read_text().splitlines() if server.exists() else []
-            if sum(1 for ln in lines[:-1] if json.loads(ln).get("kind") == "round") >= 2:
-                break
-            time.sleep(0.05)
-        else:
-            return
-        assert watch is not None and kill is not None
-        watch.arm()
-        kill()
+        assert watch is not None and cluster is not None
+        at = 2
+        for k, victim in enumerate(victims):
+            while not done.is_set() and rounds_done() < at:
+                time.sleep(0.05)
+            if done.is_set():
+                return
+            # its clients (and the server, on member 1) at the kill
+            out[f"on_{k + 1}"] = float(established(cluster.files.members[victim].port))
+            out[f"member_{k + 1}"] = float(victim + 1)
+            watch.arm()
+            cluster.kill(victim)
+            time.sleep(DOWN)
+            # a member recovering 1,000 clients' quorum queues on a loaded machine takes minutes to listen
+            cluster.start_member(victim, timeout=900.0 if LONG else 120.0)
+            at = rounds_done() + 1
 
     done = threading.Event()
     th = threading.Thread(target=killer, daemon=True)
-    if kill is not None:
+    jt = threading.Thread(target=joiner, daemon=True)
+    jt.start()
+    if victims:
         th.start()
     try:
-        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600,
+        res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=3600, rounds=rounds,
                                  connect_timeout=900 if LONG else 600)
     finally:
         done.set()
-        if kill is not None:
-            th.join(900)
+        jt.join(60)
+        if victims:
+            th.join(1800)
         if watch is not None:
             watch.stop()
+    out["connected_s"] = joins.get("connected", NAN)
+    out["joined_s"] = joins.get("joined", NAN)
+    connects, handovers = exit_counters(work, names)
+    out["extra_connects"] = float(connects - len(names))
+    out["handovers"] = float(handovers)
     summary = res.summary()
     rounds = summary["round_seconds"]
     out["s_per_round"] = float(sorted(rounds)[len(rounds) // 2]) if rounds else float("nan")  # the median
@@ -219,9 +312,28 @@ def federation(dep: Deployment, url: str, exe: Path, images: dict[str, Path], wo
     out["lost"] = float(sum(int(f["cohort"]) - int(f["accepted"]) for f in fields))
     out["aborted"] = float(res.counts.get("RoundAborted", 0))
     if watch is not None:
-        out["storm_s"] = watch.done_at if watch.done_at is not None else float("nan")
-        out["reconnected"] = float(len(watch.seen))
+        for k, back_k in enumerate(watch.kills):
+            back = sorted(back_k.values())
+            out[f"back_{k + 1}"] = float(len(back))
+            out[f"back_p50_{k + 1}_s"] = float(np.percentile(back, 50)) if back else NAN
+            out[f"back_max_{k + 1}_s"] = back[-1] if back else NAN
+        out["model_diff"] = oracle_diff(dep, res.final_models.get("server"), fields, names)
     return out
+
+
+def oracle_diff(dep: Deployment, model, completed: list[dict[str, str]], names: list[str]) -> float:  # type: ignore[no-untyped-def]
+    """max |server's final model - FedAvg recomputed outside the runtime| over the completed rounds (every
+    client a C one: its own batch order, ORT per client); NaN when a round took less than the whole fleet
+    (which clients trained would then be needed) or the server left no model."""
+    from bb_edge.adapters.learn.node import load_module
+    from tests.support.fedavg_oracle import fedavg_rounds
+
+    if model is None or not completed or any(int(f["accepted"]) != len(names) for f in completed):
+        return NAN
+    assert dep.directory is not None
+    module = load_module(dep.extra["learning"], dep.directory)
+    want = fedavg_rounds(module, dict.fromkeys(names, "mcu"), [int(f["round"]) for f in completed])
+    return float(np.max(np.abs(np.asarray(model, dtype=np.float64).reshape(-1) - want)))
 
 
 def progress(label: str, figures: dict[str, float]) -> None:
@@ -246,7 +358,8 @@ def main() -> None:
         images = write_client_images(fdep.directory, names, Path(tmp) / "images")  # type: ignore[arg-type]
         none = {"rps": NAN, "lost": NAN, "twice": NAN, "max_gap_s": NAN, "p99_gap_s": NAN, "gaps": NAN}
         mosq, clu, killed, rss, mosq_rss = dict(none), dict(none), dict(none), [0, 0, 0], 0
-        fnone = {"s_per_round": NAN, "worst_round_s": NAN, "completed": NAN, "aborted": NAN, "lost": NAN}
+        fnone = {"s_per_round": NAN, "worst_round_s": NAN, "completed": NAN, "aborted": NAN, "lost": NAN,
+                 "connected_s": NAN, "joined_s": NAN, "extra_connects": NAN}
         fed_mosq, fed_clu, fed_kill = dict(fnone), dict(fnone), dict(fnone)
         if "pipeline" in PARTS:
             broker = Broker(write_broker_files(Path(tmp) / "mosq", dep)).start()
@@ -273,7 +386,6 @@ def main() -> None:
             def kill() -> None:
                 cluster.kill(0)
                 time.sleep(DOWN)
-                # a member recovering 1,000 clients' quorum queues on a loaded machine takes minutes to listen
                 cluster.start_member(0, timeout=900.0 if LONG else 120.0)
 
             if "pipeline" in PARTS:
@@ -286,10 +398,11 @@ def main() -> None:
             furl = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
             furl += f"?creds={creds}"
             if "fed-cluster" in PARTS:
-                fed_clu = federation(fdep, furl, exe, images, Path(tmp) / "w-clu")
+                fed_clu = federation(fdep, furl, exe, images, Path(tmp) / "w-clu", paced=PACING)
                 progress("FedAvg, cluster", fed_clu)
             if "fed-kill" in PARTS:
-                fed_kill = federation(fdep, furl, exe, images, Path(tmp) / "w-kill", kill=kill, watch_url=furl)
+                fed_kill = federation(fdep, furl, exe, images, Path(tmp) / "w-kill", cluster=cluster,
+                                      victims=(0, 1), paced=PACING, rounds=KILL_ROUNDS)
                 progress("FedAvg, cluster, member killed", fed_kill)
         finally:
             cluster.stop()
@@ -307,14 +420,24 @@ def main() -> None:
           f"{killed['p99_gap_s']:9.2f} {killed['lost']:4.0f} {killed['twice']:5.0f}")
     print(f"(p99 gap: over all gaps between outputs; SIGKILLed row: over the {killed['gaps']:.0f} gaps in the kill "
           f"window, from the kill until the member was back or the run ended; goal <= 2 s)")
-    print(f"\nFedAvg, {FED_CLIENTS} C clients (bbrt-learn-mqtt) + the Python server, {FED_ROUNDS} rounds, digits mlp")
-    print(f"{'broker':34s} {'s/round':>8s} {'ratio':>6s} {'worst s':>8s} {'done':>5s} {'aborted':>7s} "
-          f"{'storm s':>8s} {'back':>5s} {'lost':>5s}")
+    pacing = (f"paced: start member i mod 3, first connect spread over {FED_CLIENTS / CONNECT_RATE:.0f} s, "
+              f"back-off cap {BACKOFF_MAX:g} s" if PACING else "unpaced: every client starts on member 1")
+    print(f"\nFedAvg, {FED_CLIENTS} C clients (bbrt-learn-mqtt) + the Python server, {FED_ROUNDS} rounds, digits mlp; "
+          f"cluster rows {pacing}")
+    print(f"{'broker':34s} {'s/round':>8s} {'ratio':>6s} {'worst s':>8s} {'done':>5s} {'aborted':>7s} {'lost':>5s} "
+          f"{'conn s':>7s} {'join s':>7s} {'extra':>6s}")
     for label, f in (("mosquitto (1 process)", fed_mosq), ("rabbitmq 3 members", fed_clu),
                      ("rabbitmq, member 1 SIGKILLed", fed_kill)):
         print(f"{label:34s} {f['s_per_round']:8.3f} {f['s_per_round'] / fed_mosq['s_per_round']:6.2f} "
-              f"{f['worst_round_s']:8.2f} {f['completed']:5.0f} {f['aborted']:7.0f} "
-              f"{f.get('storm_s', float('nan')):8.2f} {f.get('reconnected', float('nan')):5.0f} {f['lost']:5.0f}")
+              f"{f['worst_round_s']:8.2f} {f['completed']:5.0f} {f['aborted']:7.0f} {f['lost']:5.0f} "
+              f"{f.get('connected_s', NAN):7.1f} {f.get('joined_s', NAN):7.1f} {f.get('extra_connects', NAN):6.0f}")
+    for k in (1, 2):
+        print(f"kill {k} (member {fed_kill.get(f'member_{k}', NAN):.0f}): {fed_kill.get(f'on_{k}', NAN):.0f} "
+              f"connections on it; {fed_kill.get(f'back_{k}', NAN):.0f} clients re-announced up after it, "
+              f"p50 {fed_kill.get(f'back_p50_{k}_s', NAN):.2f} s, max {fed_kill.get(f'back_max_{k}_s', NAN):.2f} s "
+              f"(goal: the killed member's within 30 s)")
+    print(f"member-kill row ({KILL_ROUNDS} rounds): final model vs FedAvg recomputed over the completed rounds, "
+          f"max |diff| {fed_kill.get('model_diff', NAN):.2e} (NaN: not every round took the whole fleet)")
 
 
 if __name__ == "__main__":

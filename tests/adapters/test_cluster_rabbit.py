@@ -46,7 +46,6 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +60,7 @@ from bb_edge.adapters.learn.fleet import run_learning_fleet
 from bb_edge.adapters.learn.node import load_module
 from bb_edge.adapters.ops.broker import free_port
 from bb_edge.adapters.ops.ota_deploy import Deploy, OtaTap, plan_update
-from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, rabbit_script, write_cluster_files
+from bb_edge.adapters.ops.rabbit import ClusterFiles, RabbitCluster, rabbit_script
 from bb_edge.adapters.ops.status_view import StatusClient, StatusModel, _clear
 from bb_edge.adapters.transports.mqtt import MqttConfig, MqttError, MqttTransport
 from bb_edge.bundle.build import build_all
@@ -69,16 +68,15 @@ from bb_edge.commands.keygen import embed_public_key, make_keys
 from bb_edge.compiler import compile_model
 from bb_edge.deployment.manifest import DEPLOY_ID, DEPLOY_NAME, HOST_NAME, Deployment, load_deployment
 from bb_edge.engine import ota
-from bb_edge.training.models import mlp
-from bb_edge.training.setup import write_learning_deployment
 from bb_edge.wire import envelope as wire
 from bb_edge.wire.topics import Topics
 from tests.support.broker import MqttUser
+from tests.support.cluster import MemberKill, c_client_commands, cli_env, cluster_url, fedavg_on_cluster, server_events
 from tests.support.fedavg_oracle import fedavg_rounds
 from tests.support.models import monolithic, random_inputs, seeded_squeezenet
 from tests.support.transport_helpers import assert_same_outputs, wait_until
 
-pytest_plugins = ["tests.support.transport_fixtures"]
+pytest_plugins = ["tests.support.transport_fixtures", "tests.support.cluster_fixtures"]
 
 DOWN = float(os.environ.get("BB_CLUSTER_DOWN", "5"))
 # CI: 6 client processes, 6 rounds; BB_EDGE_LONG=1: 12 and 12
@@ -86,17 +84,6 @@ FED_CLIENTS, FED_ROUNDS = (12, 12) if os.environ.get("BB_EDGE_LONG") == "1" else
 TIMEOUT = 30.0
 BATCH = 8
 SQZ_OUT = "softmaxout_1"
-
-
-@pytest.fixture(scope="module")
-def cluster(squeeze_dep: Deployment, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RabbitCluster]:
-    """Three members on loopback ports, own data dirs and node names, stopped by pid afterwards."""
-    files = write_cluster_files(tmp_path_factory.mktemp("cluster"), squeeze_dep, members=3)
-    c = RabbitCluster(files).start()
-    try:
-        yield c
-    finally:
-        c.stop()
 
 
 def _kill_twice_under_traffic(cluster: RabbitCluster, host: object, requests: list, reference: list,  # type: ignore[type-arg]
@@ -268,49 +255,22 @@ def test_c_node_hands_over_to_the_next_member(squeeze_dir: Path, squeeze_dep: De
 def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> None:
     """FedAvg (server + FED_CLIENTS clients) on the cluster; member 1 SIGKILLed at round 2, back after DOWN s:
     rounds complete or abort by the rules, the final model is FedAvg over the completed rounds."""
-    learning = {"strategy": "fedavg", "clients": FED_CLIENTS, "rounds": FED_ROUNDS, "epochs": 1, "seed": 5,
-                "batch_size": 16, "round_timeout": 30.0, "heartbeat": 0.5,
-                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
-    d = tmp_path / "fed"
-    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
-    dep = load_deployment(d)
-    module = load_module(dep.extra["learning"], d)
-    creds = cluster.add_deployment(dep)
-    url = ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members)
-    url = f"mqtt://{url}?creds={creds}"
+    dep, url = fedavg_on_cluster(cluster, tmp_path, clients=FED_CLIENTS, rounds=FED_ROUNDS, batch_size=16,
+                                 round_timeout=30.0, heartbeat=0.5)
+    assert dep.directory is not None
+    module = load_module(dep.extra["learning"], dep.directory)
     work = tmp_path / "work"
-    log: list[str] = []
-    at_kill: list[int] = []
-    stop = threading.Event()
 
     def rounds_done() -> int:
         server = work / "server.progress.jsonl"
         lines = server.read_text().splitlines() if server.exists() else []
         return sum(1 for ln in lines[:-1] if json.loads(ln).get("kind") == "round")  # the last may be partial
 
-    def killer() -> None:
-        while not stop.is_set() and rounds_done() < 2:
-            time.sleep(0.05)
-        if stop.is_set():
-            return
-        at_kill.append(rounds_done())
-        log.append(f"SIGKILL member 1 after {at_kill[0]} rounds")
-        cluster.kill(0)
-        time.sleep(DOWN)
-        at_kill.append(rounds_done())  # before the restart: rounds made while member 1 was down
-        cluster.start_member(0)
-        log.append(f"member 1 back after {at_kill[1]} rounds")
-
-    th = threading.Thread(target=killer, daemon=True)
-    th.start()
-    try:
+    with MemberKill(cluster, lambda: rounds_done() >= 2, DOWN, note=rounds_done) as kill:
         res = run_learning_fleet(dep, url, workdir=work, timeout=600)
-    finally:
-        stop.set()
-        th.join(300)
-    server_log = (work / "server.log").read_text(errors="replace").splitlines()
-    completed = [int(ln.split(" round=")[1].split()[0]) for ln in server_log if ln.startswith("event RoundCompleted ")]
-    aborted = [int(ln.split(" round=")[1].split()[0]) for ln in server_log if ln.startswith("event RoundAborted ")]
+    log, at_kill = kill.log, kill.notes
+    completed = [int(e["round"]) for e in server_events(work, "RoundCompleted")]
+    aborted = [int(e["round"]) for e in server_events(work, "RoundAborted")]
     trained: dict[int, set[str]] = {r: set() for r in completed}
     for name in module.clients():
         for ln in (work / f"{name}.log").read_text(errors="replace").splitlines():
@@ -323,8 +283,7 @@ def test_fedavg_across_a_member_kill(cluster: RabbitCluster, tmp_path: Path) -> 
     assert at_kill[1] > at_kill[0], log  # the federation went on on the other members while member 1 was down
     assert len(completed) == FED_ROUNDS and not res.rejections, (completed, aborted, res.rejections)
     assert sorted(set(completed) | set(aborted)) == list(range(1, max(completed + aborted) + 1))  # none skipped
-    accepted = {int(ln.split(" round=")[1].split()[0]): int(ln.split(" accepted=")[1].split()[0])
-                for ln in server_log if ln.startswith("event RoundCompleted ")}
+    accepted = {int(e["round"]): int(e["accepted"]) for e in server_events(work, "RoundCompleted")}
     assert all(accepted[r] == len(trained[r]) for r in completed), (accepted, trained)
     np.testing.assert_allclose(res.final_models["server"], fedavg_rounds(module, {}, completed, trained),
                                atol=1e-4, rtol=0)
@@ -358,22 +317,11 @@ def test_c_clients_join_through_a_server_stall(cluster: RabbitCluster, tmp_path:
     (32 per writer, bb-session-limits-server). The clients' JOIN retries are exercised too:
     unanswered during the stall, each client re-sends its JOIN as its heartbeat.
     """
-    from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_client_images
-
-    learning = {"strategy": "fedavg", "clients": JOIN_CLIENTS, "rounds": 1, "epochs": 1, "seed": 5,
-                "batch_size": 1, "round_timeout": 60.0, "heartbeat": 0.5, "heartbeat_rate": 1000.0,
-                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
-    d = tmp_path / "fed"
-    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
-    dep = load_deployment(d)
-    creds = cluster.add_deployment(dep)
-    url = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members) + f"?creds={creds}"
-    exe = build_client(tmp_path / "cbuild")
+    dep, url = fedavg_on_cluster(cluster, tmp_path, clients=JOIN_CLIENTS, rounds=1, batch_size=1, round_timeout=60.0,
+                                 heartbeat=0.5, heartbeat_rate=1000.0)
     names = [f"c{i}" for i in range(JOIN_CLIENTS)]
-    images = write_client_images(d, names, tmp_path / "images")
     work = tmp_path / "work"
-    cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start",
-                           progress=tmp_path / f"{n}.progress") for n in names}
+    cmds = c_client_commands(tmp_path, dep, url, names, work)
 
     def stall() -> None:  # from the fleet's start: the server reads nothing while every client JOINs
         while not (work / "start").exists():
@@ -395,9 +343,8 @@ def test_c_clients_join_through_a_server_stall(cluster: RabbitCluster, tmp_path:
         res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=300, connect_timeout=60)
     finally:
         th.join(120)
-    server_log = (work / "server.log").read_text(errors="replace").splitlines()
-    joined = [ln.split(" peer=")[1].split()[0] for ln in server_log if ln.startswith("event PeerJoined ")]
-    done = [ln for ln in server_log if ln.startswith("event RoundCompleted ")]
+    joined = [e["peer"] for e in server_events(work, "PeerJoined")]
+    done = server_events(work, "RoundCompleted")
     joins_sent = [json.loads((tmp_path / f"{n}.progress").read_text().splitlines()[-1])["events"]["JoinSent"]
                   for n in names]
     print(f"{sum(joins_sent)} JOINs sent, at most {max(joins_sent)} by one client; {len(set(joined))} clients "
@@ -406,7 +353,7 @@ def test_c_clients_join_through_a_server_stall(cluster: RabbitCluster, tmp_path:
     # old bound held (1,000 ready + 100 unacknowledged): that configuration would have dropped some
     assert sum(joins_sent) - JOIN_CLIENTS > 1100, joins_sent
     assert len(joined) == len(set(joined)) == JOIN_CLIENTS, (len(joined), len(set(joined)))
-    assert done and f"accepted={JOIN_CLIENTS} cohort={JOIN_CLIENTS}" in done[0], done
+    assert done and (done[0]["accepted"], done[0]["cohort"]) == (str(JOIN_CLIENTS), str(JOIN_CLIENTS)), done
     assert res.counts.get("RoundCompleted") == 1, res.counts
     # the server's queue is bounded for its 120 writers (32 each), not by the 1,000 of every other queue
     m = cluster.files.members[-1]
@@ -431,57 +378,29 @@ def test_lost_updates_are_reasked_across_a_member_kill(cluster: RabbitCluster, t
     outside the runtime (ORT per client over its own batch order) over 3 full rounds: an update missing or
     counted twice breaks the equality. Without the re-ask the same loss leaves round 2 at 4 of 6
     (tests/strategies/test_strategies_fedavg.py shows that rule in process)."""
-    from bb_edge.adapters.learn.c_mqtt import build_client, client_argv, write_client_images
-
-    learning = {"strategy": "fedavg", "clients": 6, "rounds": 3, "epochs": 1, "seed": 5, "batch_size": 16,
-                "round_timeout": 60.0, "reask": 12.0, "heartbeat": 0.5,
-                "data": {"source": "digits", "partition": {"type": "partition.iid"}}}
-    d = tmp_path / "fed"
-    write_learning_deployment(d, learning, model=mlp([64, 10], seed=5))
-    dep = load_deployment(d)
-    module = load_module(dep.extra["learning"], d)
-    creds = cluster.add_deployment(dep)
-    url = "mqtt://" + ",".join(f"{cluster.files.host}:{m.port}" for m in cluster.files.members) + f"?creds={creds}"
-    exe = build_client(tmp_path / "cbuild")
+    dep, url = fedavg_on_cluster(cluster, tmp_path, clients=6, rounds=3, batch_size=16, round_timeout=60.0,
+                                 reask=12.0, heartbeat=0.5)
+    assert dep.directory is not None
+    module = load_module(dep.extra["learning"], dep.directory)
     names = list(module.clients())
-    images = write_client_images(d, names, tmp_path / "images")
     work = tmp_path / "work"
-    cmds = {n: client_argv(exe, images[n], n, dep.name, url, start_file=work / "start",
-                           progress=tmp_path / f"{n}.progress", lose_update=2 if n in LOSE else 0) for n in names}
-    log: list[str] = []
-    stop = threading.Event()
+    cmds = c_client_commands(tmp_path, dep, url, names, work, lose_update=lambda n: 2 if n in LOSE else 0)
 
-    def killer() -> None:  # member 1 dies as round 2 opens
-        server = work / "server.log"
-        while not stop.is_set():
-            text = server.read_text(errors="replace") if server.exists() else ""
-            if "event RoundStarted strategy=fedavg round=2 " in text:
-                break
-            time.sleep(0.02)
-        else:
-            return
-        cluster.kill(0)
-        log.append("SIGKILL member 1 at round 2")
-        time.sleep(DOWN)
-        cluster.start_member(0)
-        log.append("member 1 back")
+    def round_2_open() -> bool:  # member 1 dies as round 2 opens
+        return any(e["round"] == "2" for e in server_events(work, "RoundStarted")) if (work / "server.log").exists() \
+            else False
 
-    th = threading.Thread(target=killer, daemon=True)
-    th.start()
-    try:
+    with MemberKill(cluster, round_2_open, DOWN) as kill:
         res = run_learning_fleet(dep, url, workdir=work, commands=cmds, timeout=600, connect_timeout=60)
-    finally:
-        stop.set()
-        th.join(300)
-    server_log = (work / "server.log").read_text(errors="replace").splitlines()
-    done = [ln for ln in server_log if ln.startswith("event RoundCompleted ")]
-    asked = [ln for ln in server_log if ln.startswith("event RoundReasked ")]
+    log = kill.log
+    done = server_events(work, "RoundCompleted")
+    asked = server_events(work, "RoundReasked")
     final = {n: json.loads((tmp_path / f"{n}.progress").read_text().splitlines()[-1])["events"] for n in names}
     print(f"{log}; {done}; {asked}; lost {[final[n]['UpdateLost'] for n in names]}, "
           f"sent {[final[n]['UpdateSent'] for n in names]}")
-    assert log == ["SIGKILL member 1 at round 2", "member 1 back"], log
-    assert [f"round={r} accepted=6 cohort=6" in ln for r, ln in zip((1, 2, 3), done, strict=False)] == [True] * 3, done
-    assert asked and all(" round=2 " in a for a in asked), asked
+    assert log == ["SIGKILL member 1", "member 1 back"], log
+    assert [(e["round"], e["accepted"], e["cohort"]) for e in done] == [(r, "6", "6") for r in "123"], done
+    assert asked and all(a["round"] == "2" for a in asked), asked
     for n in names:
         assert final[n]["UpdateLost"] == (1 if n in LOSE else 0), (n, final[n])
         assert final[n]["UpdateSent"] >= 3 + (1 if n in LOSE else 0), (n, final[n])
@@ -532,13 +451,13 @@ def test_deploy_completes_across_a_member_kill(cluster: RabbitCluster, tmp_path:
     assert files.definitions is not None  # what a restarted member applies at boot holds this deployment too
     boot = {t["user"]: t["read"] for t in json.loads(files.definitions.read_text())["topic_permissions"]}
     assert all(re.escape(f"bb.{dep.name}.ctl") in boot[n] for n in dep.node_names), boot
-    url = "mqtt://" + ",".join(f"{files.host}:{m.port}" for m in files.members) + f"?creds={creds}"
+    url = cluster_url(cluster, creds)
     updates = plan_update(dep, load_deployment(dirs["new"]), ota.ed25519_signer(bytes.fromhex(priv)))
     chunks = sum(-(-len(u.delta or u.image) // u.chunk) for u in updates)
     assert sorted(u.node for u in updates) == dep.node_names and chunks >= 6, chunks
     x = [random_inputs(models["old"], s) for s in range(2)]
     want = {k: [monolithic(m, xi)[SQZ_OUT] for xi in x] for k, m in models.items()}
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = cli_env()
     logs = {n: open(tmp_path / f"{n}.log", "wb") for n in dep.node_names}  # noqa: SIM115 (closed below)
     procs = {n: spawn_node(dirs["old"], n, url, extra=["--status-interval", "0"], stdout=logs[n],
                            stderr=subprocess.STDOUT) for n in dep.node_names}
@@ -668,7 +587,7 @@ def test_status_shows_the_whole_fleet_from_any_member(squeeze_dir: Path, squeeze
         cli = subprocess.run([sys.executable, "-m", "bb_edge.cli", "status", url_from(1), "--once", "1.5",
                               "--deployment", str(squeeze_dir)],
                              capture_output=True, text=True, timeout=60,
-                             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+                             env=cli_env())
     finally:
         for p in procs.values():
             stop_process(p)
@@ -717,14 +636,14 @@ def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep
     r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "node", str(squeeze_dir), "--node", node,
                         "--transport", f"mqtt://127.0.0.1:{dead},127.0.0.1:{dead}?creds={files.credentials}"
                         "&connect_timeout=2"], capture_output=True, text=True, timeout=60,
-                       env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+                       env=cli_env())
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     assert "no connection to" in r.stderr, r.stderr
 
 
 def test_broker_command_writes_the_cluster(squeeze_dir: Path, tmp_path: Path) -> None:
     """``bb-edge broker --kind rabbitmq`` prints the members and the URL; a bad --members is one line."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = cli_env()
     port = free_port()
     r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "broker", str(squeeze_dir), "--kind", "rabbitmq",
                         "--members", "3", "--port", str(port), "-o", str(tmp_path / "c")],

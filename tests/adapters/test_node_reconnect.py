@@ -197,3 +197,25 @@ def test_backoff_setting_is_parsed_strictly(dep: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "bb_edge.cli", "node", str(dep), "--node", "n0", "--transport",
                         "mqtt://127.0.0.1:1", "--reconnect-backoff", "2,1"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stderr.startswith("error: UsageError: ") and "MIN <= MAX" in r.stderr, r.stderr
+
+
+def test_backoff_doubles_after_short_lived_connections() -> None:
+    """Issue 35's connect storm: a connection closed within STABLE_S of its CONNACK (RabbitMQ's duplicate-id
+    kick) doubles the next wait (jittered: a random half to whole of it, never under MIN) up to MAX; one that
+    held restarts from MIN. Hand case over paho's own reconnect minimum."""
+    from bb_edge.adapters.transports.mqtt import STABLE_S, MqttConfig, MqttTransport
+
+    tr = MqttTransport(MqttConfig.from_url("mqtt://127.0.0.1:1?reconnect=0.1,1"), "dep", "n0", {"n0": 1})
+    try:
+        waits = []
+        for _ in range(6):
+            tr._up_at = time.monotonic()  # kicked right after its CONNACK
+            tr._on_disconnect(tr.client, None, None, None, None)
+            waits.append((tr._backoff, tr.client._reconnect_min_delay))
+        assert [b for b, _ in waits] == [0.2, 0.4, 0.8, 1.0, 1.0, 1.0]
+        assert all(max(0.1, b / 2) <= w <= b for b, w in waits), waits
+        tr._up_at = time.monotonic() - STABLE_S - 1  # a connection that held
+        tr._on_disconnect(tr.client, None, None, None, None)
+        assert (tr._backoff, tr.client._reconnect_min_delay) == (0.1, 0.1)
+    finally:
+        tr.close()

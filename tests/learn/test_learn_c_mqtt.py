@@ -142,6 +142,30 @@ def test_images_are_refused_before_a_process_starts(tmp_path: Path) -> None:
             client_argv("x", "y", "c0", "dep", url)
 
 
+def test_fleet_pacing_options(exe: Path, tmp_path: Path) -> None:
+    """Issue 35's connect storm: ``first_member`` rotates a cluster's member list (client k starts on member
+    k mod n), ``backoff_max`` / ``connect_spread`` reach the client, which takes them (it then fails only to
+    connect: exit 5) and refuses values out of range (usage: exit 2)."""
+    d = tmp_path / "dep"
+    write_learning_deployment(d, LEARNING, model=mlp([64, 10], seed=5))
+    (image,) = write_client_images(d, ["c0"], tmp_path / "i").values()
+    dead = [free_port() for _ in range(3)]
+    url = "mqtt://" + ",".join(f"127.0.0.1:{p}" for p in dead)
+    for k in range(4):
+        argv = client_argv(exe, image, "c0", "dep", url, first_member=k)
+        hosts = argv[argv.index("--host") + 1].split(",")
+        assert hosts == [f"127.0.0.1:{dead[(k + i) % 3]}" for i in range(3)], (k, hosts)
+    argv = client_argv(exe, image, "c0", "dep", url, backoff_max=0.2, connect_spread=0.2)
+    assert argv[argv.index("--backoff-max") + 1] == "0.2" and argv[argv.index("--connect-spread") + 1] == "0.2"
+    r = subprocess.run([*argv, "--connect-timeout", "0.5"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 5 and "no connection to" in r.stderr, r.stderr
+    for opt, bad in (("--backoff-max", "0"), ("--backoff-max", "x"), ("--connect-spread", "-1"),
+                     ("--connect-spread", "99999")):
+        r = subprocess.run([str(exe), str(image), "--name", "c0", "--deployment", "dep", opt, bad],
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 2 and "usage:" in r.stderr, (opt, bad, r.stderr)
+
+
 def test_client_calls_no_allocator(exe: Path) -> None:
     """The client and its runtime import no heap function: every allocation is inside libmosquitto.so."""
     out = subprocess.run(["nm", "-D", "--undefined-only", str(exe)], capture_output=True, text=True, check=True,

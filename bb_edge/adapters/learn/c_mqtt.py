@@ -82,10 +82,16 @@ def write_client_images(deployment_dir: str | Path, names: Sequence[str], out_di
 def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, url: str, *,
                 start_file: str | Path | None = None, progress: str | Path | None = None,
                 state_dir: str | Path | None = None, drop: float = 0.0, drop_seed: int = 0,
-                lose_update: int = 0) -> list[str]:
+                lose_update: int = 0, first_member: int = 0, backoff_max: float = 0.0,
+                connect_spread: float = 0.0) -> list[str]:
     """The command line of one C client process on the broker of ``url`` (``mqtt://HOST:PORT[?creds=F]``;
     a cluster's ``mqtt://H1:P1,H2:P2,H3:P3[?creds=F]``: the client hands over to the next member when its own
-    goes away)."""
+    goes away).
+
+    A fleet on a cluster: ``first_member`` (e.g. the client's index) rotates the member list so that clients
+    start spread over the members, not all on the first; ``backoff_max`` caps its reconnect back-off (seconds;
+    0: the client's 2); ``connect_spread`` makes its first connection wait a random 0..S seconds.
+    """
     from bb_edge.adapters.fleet.c_mqtt_node import member_args
     from bb_edge.adapters.transports.mqtt import MqttConfig
 
@@ -95,6 +101,9 @@ def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, 
         raise BBError(f"{url!r}: the C MQTT client takes mqtt://HOST:PORT[,HOST:PORT...][?creds=credentials.json] "
                       "(no TLS in this build; put the broker on loopback or a trusted link)")
     cfg = MqttConfig.from_url(url)  # its MqttError is a BBError: one line
+    if len(cfg.members) > 1:
+        k = first_member % len(cfg.members)
+        cfg.members = cfg.members[k:] + cfg.members[:k]
     argv = [str(exe), str(image), "--name", node, "--deployment", deployment, *member_args(cfg)]
     if "creds" in query:  # the broker's credentials.json (bb-edge broker): the client reads its own entry
         argv += ["--creds", query["creds"][0]]
@@ -108,6 +117,10 @@ def client_argv(exe: str | Path, image: str | Path, node: str, deployment: str, 
                  "--state-file", str(Path(state_dir) / f"{node}.round")]
     if drop > 0.0:
         argv += ["--drop", repr(float(drop)), "--drop-seed", str(int(drop_seed))]
+    if backoff_max > 0.0:
+        argv += ["--backoff-max", repr(float(backoff_max))]
+    if connect_spread > 0.0:
+        argv += ["--connect-spread", repr(float(connect_spread))]
     if lose_update > 0:  # fault injection (tests): round lose_update's first UPDATE is never published
         argv += ["--lose-update", str(int(lose_update))]
     return argv

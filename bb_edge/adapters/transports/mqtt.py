@@ -24,7 +24,11 @@ for it is delivered there (a redelivered envelope is dropped by the engine's
 ``reconnect=A,B``   back-off between connection attempts, seconds: the first
                     retry after A, doubling up to B (default 0.05,2; the very
                     first attempt is immediate); ``bb-edge node
-                    --reconnect-backoff A,B`` sets it
+                    --reconnect-backoff A,B`` sets it. Each wait is jittered
+                    (a random half to whole of it), and a connection lost
+                    within ``STABLE_S`` of its CONNACK (e.g. RabbitMQ closing
+                    it for a duplicate client id) starts the next wait from
+                    double the last one, not from A
 ==================  ==========================================================
 
 Topics are laid out by :class:`bb_edge.wire.topics.Topics`. The session is
@@ -54,6 +58,7 @@ import contextlib
 import inspect
 import json
 import logging
+import random
 import socket
 import ssl
 import threading
@@ -74,6 +79,10 @@ from bb_edge.wire.topics import Topics
 PRESENCE_UP = b"up"
 _PUBLISH, _DISCONNECT = 0x30, 0xE0  # MQTT packet types (high nibble of the first byte)
 PRESENCE_DOWN = b"down"
+#: seconds a connection must stay up before its loss restarts the reconnect back-off from its minimum (why:
+#: RabbitMQ registers each CONNECT's client id in one cluster-wide Raft log; a registration applied late
+#: closes the newer connection, and a client that reconnects at once after each such kick feeds the log more)
+STABLE_S = 5.0
 
 log = logging.getLogger("bb_edge.mqtt")
 
@@ -288,7 +297,10 @@ class MqttTransport:
                         protocol=paho.MQTTv311, manual_ack=True)
         self.cfg.secure(c)
         c.will_set(self.topics.presence(node), PRESENCE_DOWN, qos=1, retain=True)
-        c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)  # type: ignore[arg-type]
+        self._rng = random.Random()  # jitter: seeded from the OS, so clients that lost a member together differ
+        self._backoff = self.cfg.reconnect_min
+        self._up_at: float | None = None  # monotonic time of the last CONNACK accepted
+        c.reconnect_delay_set(self._jittered(self._backoff), self.cfg.reconnect_max)  # type: ignore[arg-type]
         c.max_inflight_messages_set(self.cfg.inflight)
         c.max_queued_messages_set(0)
         self._member = 0  # index into cfg.members of the member this client connects to
@@ -315,6 +327,10 @@ class MqttTransport:
             self._member = (self._member + 1) % len(members)
             self.client._host, self.client._port = members[self._member]  # type: ignore[attr-defined]
 
+    def _jittered(self, delay: float) -> float:
+        """A random half to whole of ``delay`` (never below the URL's minimum)."""
+        return max(self.cfg.reconnect_min, delay * (0.5 + 0.5 * self._rng.random()))
+
     @property
     def member(self) -> tuple[str, int]:
         """``(host, port)`` of the member this client is (or will next be) connected to."""
@@ -327,6 +343,7 @@ class MqttTransport:
             return
         self.stats.connects += 1
         self._generation += 1
+        self._up_at = time.monotonic()
         if self.stats.connects > 1 and not self.cfg.clean and not getattr(flags, "session_present", True):
             # our persistent session vanished while we were away (a clean-session connect with our
             # credentials, or a broker that lost its database): say so, the host's retry recovers the queue
@@ -345,6 +362,12 @@ class MqttTransport:
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         self.stats.disconnects += 1
         self._connected.clear()
+        # paho restarts its back-off at its minimum after every CONNACK: this client sets that minimum, from
+        # the floor after a connection that held, doubling after one closed within seconds
+        lived = time.monotonic() - self._up_at if self._up_at is not None else 0.0
+        self._backoff = (self.cfg.reconnect_min if lived >= STABLE_S
+                         else min(self._backoff * 2.0, self.cfg.reconnect_max))
+        client.reconnect_delay_set(self._jittered(self._backoff), self.cfg.reconnect_max)  # type: ignore[arg-type]
         self._next_member()  # its member went away: the next one holds the same session (quorum queues)
 
     def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:

@@ -3,7 +3,8 @@
  * (adapters/mqtt_topics.safe_segment), the clock, the signals that stop them, the session (persistent,
  * client id = node name, the retained last will "down" on the presence topic), the members of a clustered
  * broker (--host H1:P1,H2:P2,...: a lost or unavailable member hands over to the next, same session), the
- * capped reconnect back-off, the clean leave and the exit codes. Static functions: included once, by the
+ * jittered, capped reconnect back-off (pm_backoff), the fleet's connect pacing (--connect-spread), the clean
+ * leave and the exit codes. Static functions: included once, by the
  * main that uses them. */
 #ifndef BBRT_POSIX_MQTT_H
 #define BBRT_POSIX_MQTT_H
@@ -39,6 +40,9 @@ typedef struct {
     const char *host, *prefix, *deployment, *name, *user, *password_file, *creds, *epoch_file;
     int port, keepalive;
     double connect_timeout;
+    /* --backoff-max S: the reconnect back-off's cap (0: the main's own); --connect-spread S: the first
+     * connection waits a random 0..S s (a fleet started at once reaches the broker spread over S) */
+    double backoff_max, connect_spread;
     pm_member_t members[PM_MAX_MEMBERS];
     unsigned n_members, member;
 } pm_opts_t;
@@ -52,7 +56,19 @@ static int running = 1, connected, refused_rc = -1;
 static unsigned pm_n_members = 1u;
 /* connection attempts that moved to another member (printed with the exit counters as handovers=) */
 static unsigned pm_handovers;
+/* when the broker last accepted us (now_s), -1 before: a connection counts as stable PM_STABLE_S after it */
+static double pm_connected_at = -1.0;
+/* the jitter's generator (xorshift32), seeded per client by pm_seed: never 0 */
+static uint32_t pm_rng = 2463534242u;
 
+/* the back-off's floor, seconds, and how long a connection must stay up before a loss restarts from it.
+ * Why: RabbitMQ's MQTT plugin registers every CONNECT's client id in one cluster-wide Raft log (5 s timeout,
+ * then it registers again); a registration applied late closes the newer connection of the same id
+ * ("duplicate id"). A client that reconnects at the floor after each such kick adds one more registration
+ * every time, and at 1,000 clients the log never catches up; one whose short-lived connections keep
+ * doubling its back-off gives it room. */
+#define PM_BACKOFF_MIN 0.05
+#define PM_STABLE_S 5.0
 static void on_signal(int sig) {
     (void)sig;
     stop_signal = 1;
@@ -123,6 +139,10 @@ static int pm_take_option(pm_opts_t *o, char **argv, int *i) {
     else if (strcmp(a, "--epoch-file") == 0) o->epoch_file = v;
     else if (strcmp(a, "--connect-timeout") == 0) {
         if (parse_real(v, 0.0, 1e6, &o->connect_timeout) != 0) return -1;
+    } else if (strcmp(a, "--backoff-max") == 0) {
+        if (parse_real(v, PM_BACKOFF_MIN, 3600.0, &o->backoff_max) != 0) return -1;
+    } else if (strcmp(a, "--connect-spread") == 0) {
+        if (parse_real(v, 0.0, 3600.0, &o->connect_spread) != 0) return -1;
     } else return 0;
     *i += 1;
     return 1;
@@ -170,6 +190,25 @@ static int pm_opts_ok(pm_opts_t *o) {
     return o->name != NULL && o->deployment != NULL && o->port > 0 && o->keepalive >= 0 &&
            strlen(o->name) < NAME_MAX_LEN && strlen(o->deployment) < NAME_MAX_LEN &&
            strlen(o->prefix) < NAME_MAX_LEN && pm_parse_members(o) == 0 && (pm_n_members = o->n_members) > 0u;
+}
+
+/* seed the jitter from the client's name (unique in a fleet) and the clock (a restarted client differs) */
+static void pm_seed(const char *name) {
+    struct timespec ts;
+    uint32_t h = 2166136261u; /* FNV-1a */
+    size_t i;
+    for (i = 0; name[i]; i++) h = (h ^ (uint8_t)name[i]) * 16777619u;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    h ^= (uint32_t)ts.tv_nsec ^ ((uint32_t)ts.tv_sec << 7);
+    pm_rng = h != 0u ? h : 2463534242u;
+}
+
+/* a uniform number in [0, 1) */
+static double pm_uniform(void) {
+    pm_rng ^= pm_rng << 13;
+    pm_rng ^= pm_rng >> 17;
+    pm_rng ^= pm_rng << 5;
+    return (double)pm_rng / 4294967296.0;
 }
 
 /* the member this client is (or will next be) connected to */
@@ -222,7 +261,10 @@ static struct mosquitto *pm_session(const char *tool, const char *me, const char
  * refused_rc: the main loop stops, unless one member of several is unavailable: the loop tries the next),
  * else 0 */
 static int pm_refused(const char *tool, const char *me, int rc) {
-    if (rc == 0) return 0;
+    if (rc == 0) {
+        pm_connected_at = now_s();
+        return 0;
+    }
     if (rc == 3 && pm_n_members > 1u) { /* CONNACK 3: server unavailable */
         fprintf(stderr, "%s: %s: a member is unavailable (%s); trying the next\n", tool, me,
                 mosquitto_connack_string(rc));
@@ -252,10 +294,23 @@ static uint32_t pm_boot_epoch(const char *tool, const char *epoch_file) {
     return epoch;
 }
 
-/* sleep the back-off, then double it up to cap (reconnects after a lost or refused connection) */
+/* sleep the back-off with jitter (a random half to whole of it: clients that lost their member together do not
+ * come back together), then double it up to cap (reconnects after a lost or refused connection) */
 static void pm_backoff(double *backoff, double cap) {
-    sleep_s(*backoff);
+    sleep_s(*backoff * (0.5 + 0.5 * pm_uniform()));
     *backoff = *backoff * 2.0 > cap ? cap : *backoff * 2.0;
+}
+
+/* the back-off for the next loss: the floor once the connection has been up PM_STABLE_S, else unchanged (a
+ * connection the broker closes within seconds, e.g. a duplicate-id kick, keeps doubling it) */
+static void pm_backoff_settle(double *backoff) {
+    if (connected && pm_connected_at >= 0.0 && now_s() - pm_connected_at >= PM_STABLE_S) *backoff = PM_BACKOFF_MIN;
+}
+
+/* the first connection's pacing (--connect-spread S): wait a random 0..S s, unless stopped */
+static void pm_spread(const pm_opts_t *o) {
+    double until = now_s() + o->connect_spread * pm_uniform();
+    while (!stop_signal && now_s() < until) sleep_s(0.05);
 }
 
 /* a clean stop: announce "down" (the will is only for a vanished node), let it go out, disconnect */

@@ -4,7 +4,8 @@
  *                   [--prefix bb]
  *                   [--user U] [--password-file F | --creds credentials.json] [--keepalive S]
  *                   [--epoch-file F] [--state-file F] [--start-file F] [--progress F]
- *                   [--connect-timeout S] [--drop RATE --drop-seed S] [--lose-update ROUND]
+ *                   [--connect-timeout S] [--backoff-max S] [--connect-spread S]
+ *                   [--drop RATE --drop-seed S] [--lose-update ROUND]
  *
  * IMAGE is the learning image of bb_edge/bundle/learning/mcu.py (shard, settings, .bbrt training step).
  * The client speaks what a Python FedAvgClient speaks, on the topics of bb_edge/wire/topics.py:
@@ -23,6 +24,9 @@
  * --progress F: one JSON line at exit ({"kind": "final", ...}: bytes sent, the client's counters).
  * --drop RATE: fault injection for benches: the client leaves a round's MODEL unanswered when
  *   hash(seed, node id, round) / 2^32 < RATE (a client that drops out of that round; it stays connected).
+ * --backoff-max S: the reconnect back-off's cap (default 2; jittered, doubling while connections last under 5 s).
+ * --connect-spread S: the first connection waits a random 0..S s (a large fleet started at once: RabbitMQ
+ *   registers every client id in one Raft log, docs/transports.md).
  * --lose-update ROUND: fault injection for tests: the first UPDATE of round ROUND is never published (as if a
  *   broker lost it); the one the client sends when the server asks again goes out.
  *
@@ -239,7 +243,8 @@ static int usage(const char *argv0) {
             "       [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--keepalive S]\n"
             "       [--epoch-file F] [--state-file F] [--start-file F] [--progress F]\n"
-            "       [--connect-timeout S] [--drop RATE --drop-seed S] [--lose-update ROUND]\n",
+            "       [--connect-timeout S] [--backoff-max S] [--connect-spread S]\n"
+            "       [--drop RATE --drop-seed S] [--lose-update ROUND]\n",
             argv0);
     return 2;
 }
@@ -267,7 +272,7 @@ static void write_progress(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 30, 60.0, {{{0}, 0}}, 0u, 0u};
+    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 30, 60.0, 0.0, 0.0, {{{0}, 0}}, 0u, 0u};
     const char *start_file = NULL, *progress = NULL;
     const char *server_name = "server";
     static char password[SECRET_MAX];
@@ -374,6 +379,8 @@ int main(int argc, char **argv) {
     mosquitto_disconnect_callback_set(mosq, on_disconnect);
     mosquitto_message_callback_set(mosq, on_message);
 
+    pm_seed(me);
+    pm_spread(&o);
     t0 = now_s();
     rc = pm_connect(mosq, &o, 1);
     while (running && !stop_signal) {
@@ -394,13 +401,13 @@ int main(int argc, char **argv) {
                 started = start_file == NULL || stat(start_file, &sb) == 0;
             }
             bbrt_learn_tick(&client, now_ms(), connected && started);
-            if (connected) backoff = 0.05;
-            else if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
+            pm_backoff_settle(&backoff);
+            if (!connected && st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
             continue;
         }
         if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
         connected = 0;
-        pm_backoff(&backoff, 0.8);
+        pm_backoff(&backoff, o.backoff_max > 0.0 ? o.backoff_max : 2.0);
         rc = pm_connect(mosq, &o, 0);
     }
     if (connected) pm_leave(mosq, t_presence, 20);

@@ -3,7 +3,7 @@
  *   bbrt-mqtt PROGRAM.bbrt --name NODE --deployment DEP [--host H[:P][,H:P...]] [--port P] [--prefix bb]
  *             [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]
  *             [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]
- *             [--status-interval S] [--program-version V]
+ *             [--status-interval S] [--program-version V] [--backoff-max S] [--connect-spread S]
  *
  * --ota-key F: the node's HMAC-SHA-256 update key (hex, 16..64 bytes), written into the bundle at build
  * time; with it the node accepts signed program updates (docs/wire.md "Program updates"), without it
@@ -327,13 +327,14 @@ static int usage(const char *argv0) {
             "usage: %s PROGRAM.bbrt --name NODE --deployment DEP [--host H[:P][,H:P...]] [--port P] [--prefix bb]\n"
             "       [--user U] [--password-file F | --creds credentials.json] [--ca CA.pem [--insecure]]\n"
             "       [--keepalive S] [--epoch-file F] [--peer ID=NAME]... [--connect-timeout S] [--ota-key F]\n"
+            "       [--backoff-max S] [--connect-spread S]\n"
             "       [--status-interval S] [--program-version V]\n",
             argv0);
     return 2;
 }
 
 int main(int argc, char **argv) {
-    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 10, 30.0, {{{0}, 0}}, 0u, 0u};
+    pm_opts_t o = {"127.0.0.1", "bb", NULL, NULL, NULL, NULL, NULL, NULL, 1883, 10, 30.0, 0.0, 0.0, {{{0}, 0}}, 0u, 0u};
     const char *ca = NULL, *ota_key_file = NULL;
     const char *program_version_arg = "";
     double status_interval = 2.0, last_status = 0.0;
@@ -439,6 +440,8 @@ int main(int argc, char **argv) {
     mosquitto_message_callback_set(mosq, on_message);
     mosquitto_max_inflight_messages_set(mosq, 100);
 
+    pm_seed(me);
+    pm_spread(&o);
     t0 = now_s();
     rc = pm_connect(mosq, &o, 1);
     while (running && !stop_signal) {
@@ -449,8 +452,8 @@ int main(int argc, char **argv) {
                 last_status = now_s(); /* a stale record is worse than none: only while connected */
                 publish_status(epoch);
             }
-            if (connected) backoff = 0.05;
-            else if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
+            pm_backoff_settle(&backoff);
+            if (!connected && st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
             continue;
         }
         /* connection lost or not made: reconnect with capped exponential back-off */
@@ -461,7 +464,7 @@ int main(int argc, char **argv) {
         }
         connected = 0;
         if (st.connects == 0u && now_s() - t0 > o.connect_timeout) break;
-        pm_backoff(&backoff, 2.0);
+        pm_backoff(&backoff, o.backoff_max > 0.0 ? o.backoff_max : 2.0);
         rc = pm_connect(mosq, &o, 0);
     }
     if (connected) pm_leave(mosq, t_presence, 50);
