@@ -591,13 +591,16 @@ def test_status_shows_the_whole_fleet_from_any_member(squeeze_dir: Path, squeeze
     finally:
         for p in procs.values():
             stop_process(p)
-    want = {names[0]: "up", names[1]: "up", names[2]: "down"}
+    # "gone" is "down" whose last record is older than the detector's bound: under load the third view can
+    # come that late after the stop, and either says the stopped node is not serving
+    stopped = {"down", "gone"}
     print(f"status views: first up {seen[-1]}, {views}; member 1 alone {alone}")
-    assert all(v == want for v in views), views
+    assert all(set(v) == set(names) and v[names[0]] == v[names[1]] == "up" and v[names[2]] in stopped
+               for v in views), views
     assert names[2] not in alone, alone  # the retained records are per member: one alone lacks the node
     assert cli.returncode == 0, cli.stderr
     rows = {ln.split()[1]: ln for ln in cli.stdout.splitlines() if len(ln.split()) > 2 and ln.split()[1] in names}
-    assert set(rows) == set(names) and " down " in f" {rows[names[2]]} ", cli.stdout
+    assert set(rows) == set(names) and any(f" {w} " in f" {rows[names[2]]} " for w in stopped), cli.stdout
 
 
 def test_multi_member_url_failover_and_bad_inputs(squeeze_dir: Path, squeeze_dep: Deployment,
