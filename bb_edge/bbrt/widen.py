@@ -46,13 +46,26 @@ def conv_layout(w: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(g.transpose(0, 2, 1, 3)).reshape(w.shape)
 
 
+def kw_pad(shape: tuple[int, ...], params: list[int]) -> int:
+    """Zero kernel columns that make a conv's patch P = Cg KH KW a multiple of 4 (0 if it is one; -1 if the
+    conv cannot take them: a dilated row). Appended on the right with as much more right padding (params[5]),
+    they leave the output shape alone and add nothing: their taps read the image or its padding (zx) times 0,
+    and the folded bias -zx * sum(w) is unchanged. The widened kernel then runs P + Cg KH e as 16-bit pairs."""
+    cg, kh, kw = shape[1], shape[2], shape[3]
+    e = next(e for e in range(4) if cg * kh * (kw + e) % 4 == 0)
+    return e if e == 0 or params[7] == 1 else -1
+
+
 def _conv_widenable(prog: Program, op: OpRecord) -> bool:
     w, y, rq = prog.tensors[op.inputs[1]], prog.tensors[op.outputs[0]], prog.tensors[op.inputs[3]]
     b, zx = prog.tensors[op.inputs[2]], prog.tensors[op.inputs[0]].zero_point
     p = list(op.params) + [0] * (16 - len(op.params))
     if w.dtype != DT_INT8 or w.data is None or b.data is None or rq.data is None:
         return False
-    m, pk = w.shape[0], int(np.prod(w.shape[1:]))
+    e = kw_pad(w.shape, p)
+    if e < 0 or p[5] + e > 65535:  # the loader's pad bound
+        return False
+    m, pk = w.shape[0], int(np.prod(w.shape[1:3])) * (w.shape[3] + e)
     r = rq.data.reshape(-1, 2).astype(np.int64)
     fast = bool(np.all((r[:, 0] == 0) | ((r[:, 1] >= -31) & (r[:, 1] <= -2))))  # mm_rq8f on every channel
     folded = b.data.astype(np.int64) - zx * w.data.reshape(m, -1).astype(np.int64).sum(axis=1)
@@ -95,6 +108,7 @@ def widen_for_dsp(prog: Program) -> Program:
         if op.opcode in (Op.FC_I8, Op.CONV_I8):
             groups.setdefault(op.inputs[1], []).append(op)
     flag: dict[int, int] = {}  # id(op) -> the param index to set
+    pads: dict[int, int] = {}  # id(op) -> zero kernel columns added (kw_pad): as much more right padding
     for wi, group in groups.items():
         if not _group_widenable(prog, group):
             continue
@@ -106,7 +120,11 @@ def widen_for_dsp(prog: Program) -> Program:
             bi, zx = group[0].inputs[2], tensors[group[0].inputs[0]].zero_point
             b = tensors[bi]
             assert b.data is not None
-            tensors[wi] = dataclasses.replace(w, dtype=DT_INT16, data=conv_layout(w.data))
+            e = kw_pad(w.shape, list(group[0].params) + [0] * 16)
+            wp = np.pad(w.data, ((0, 0), (0, 0), (0, 0), (0, e)))  # zero columns (kw_pad)
+            tensors[wi] = dataclasses.replace(w, dtype=DT_INT16, shape=wp.shape, data=conv_layout(wp))
+            for o in group:
+                pads[id(o)] = e
             wsum = w.data.reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
             tensors[bi] = dataclasses.replace(b, data=(b.data - zx * wsum).astype(np.int32))
         for o in group:
@@ -116,6 +134,8 @@ def widen_for_dsp(prog: Program) -> Program:
         if id(op) in flag:
             params = list(op.params) + [0] * (flag[id(op)] + 1 - len(op.params))
             params[flag[id(op)]] = 1
+            if id(op) in pads:
+                params[5] += pads[id(op)]
             op = dataclasses.replace(op, params=params)
         ops.append(op)
     return dataclasses.replace(prog, tensors=tensors, ops=ops)

@@ -29,6 +29,7 @@ from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from bb_edge.bbrt.widen import kw_pad
 from bb_edge.bbrt.widen import widen_lowered as widened
 from tests.support.models import gemm_relu, unfold_fc
 
@@ -194,6 +195,37 @@ def test_dsp_widened_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, 
     if conv.params[12:13] == [1]:
         with pytest.raises(BbrtError, match="PARAM"):
             run(W, x)
+
+
+@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cg=st.sampled_from([1, 2, 3, 5, 6, 7, 9]), mg=st.sampled_from([2, 4, 8, 10]), kh=st.integers(1, 3),
+       kw=st.integers(1, 4), h=st.integers(3, 8), w=st.integers(4, 9), stride=st.integers(1, 2),
+       pad=st.integers(0, 1), seed=st.integers(0, 2**16), scramble=st.booleans())
+def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, kw: int, h: int, w: int,
+                                                               stride: int, pad: int, seed: int,
+                                                               scramble: bool) -> None:
+    """A conv whose patch P = Cg KH KW is not a multiple of 4 (an RGB stem: 3 x 3 x 3) is widened with zero kernel
+    columns and as much more right padding (widen.kw_pad); with redrawn requantizations some channels shift by more
+    than 22 (the SSAT path, no folded zero point). It equals the portable build on the int8 program."""
+    model = conv_model(cg, mg, 1, kh, kw, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    if scramble:
+        L = scramble_rq(L, seed)
+    W = widened(L)
+    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    orig = next(op for op in L.program.ops if op.opcode == Op.CONV_I8)
+    e = kw_pad((mg, cg, kh, kw), list(orig.params))
+    rq = W.program.tensors[conv.inputs[3]].data
+    assert rq is not None
+    fast = all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2))
+    y = W.program.tensors[conv.outputs[0]].shape
+    if fast and y[2] * y[3] >= 2:
+        assert conv.params[12] == 1 and conv.params[5] == orig.params[5] + e
+        assert W.program.tensors[conv.inputs[1]].shape == (mg, cg, kh, kw + e) and cg * kh * (kw + e) % 4 == 0
+    x = calib[0]["x"]
+    assert run(W, x, dsp_library()) == run(L, x)
 
 
 @pytest.mark.parametrize("cg,kh,mg,pad", [(64, 1, 7, 1), (64, 1, 7, 0), (12, 1, 5, 0), (30, 3, 5, 1), (40, 3, 4, 1),
