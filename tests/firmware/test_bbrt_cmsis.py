@@ -29,7 +29,7 @@ from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
-from bb_edge.bbrt.widen import kw_pad
+from bb_edge.bbrt.widen import kw_pad, w16_chunk
 from bb_edge.bbrt.widen import widen_lowered as widened
 from tests.support.models import gemm_relu, unfold_fc
 
@@ -189,7 +189,7 @@ def test_dsp_widened_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, 
     rq = W.program.tensors[conv.inputs[3]].data
     assert rq is not None
     fast = all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2))
-    assert (conv.params[12:13] == [1]) == (5 * cg * kh * kw <= 1536 and y[2] * y[3] >= 2 and fast)
+    assert (conv.params[12:13] == [1]) == (w16_chunk(cg, kh * kw, mg) > 0 and y[2] * y[3] >= 2 and fast)
     x = calib[0]["x"]
     assert run(W, x, dsp_library()) == run(L, x)
     if conv.params[12:13] == [1]:
@@ -224,6 +224,37 @@ def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int,
     if fast and y[2] * y[3] >= 2:
         assert conv.params[12] == 1 and conv.params[5] == orig.params[5] + e
         assert W.program.tensors[conv.inputs[1]].shape == (mg, cg, kh, kw + e) and cg * kh * (kw + e) % 4 == 0
+    x = calib[0]["x"]
+    assert run(W, x, dsp_library()) == run(L, x)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cg=st.sampled_from([60, 64, 65, 96, 130, 320, 512]), k=st.sampled_from([1, 3]), mg=st.sampled_from([2, 6, 66, 70]),
+       h=st.integers(2, 6), w=st.integers(2, 7), stride=st.integers(1, 2), pad=st.integers(0, 1),
+       seed=st.integers(0, 2**16), scramble=st.booleans())
+def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: int, h: int, w: int, stride: int,
+                                                           pad: int, seed: int, scramble: bool) -> None:
+    """A widened conv whose pixel pair does not fit the patch buffer whole (ResNet-8's 64 x 3 x 3) runs its
+    reduction in chunks of input channels (widen.w16_chunk, the sums added up in the buffer; 1x1 and 3x3,
+    odd patches padded, borders through the staging patch, more than 64 output channels, redrawn shifts) and
+    equals the portable build on the int8 program."""
+    if (h + 2 * pad - k) // stride + 1 < 1 or (w + 2 * pad - k) // stride + 1 < 1:
+        return
+    model = conv_model(cg, mg, 1, k, k, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    if scramble:
+        L = scramble_rq(L, seed)
+    W = widened(L)
+    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    wt = W.program.tensors[conv.inputs[1]]
+    rq = W.program.tensors[conv.inputs[3]].data
+    assert rq is not None
+    y = W.program.tensors[conv.outputs[0]].shape
+    if all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2)) and y[2] * y[3] >= 2:
+        kk = wt.shape[2] * wt.shape[3]
+        assert conv.params[12] == 1 and (w16_chunk(cg, kk, mg) < cg) == (5 * cg * kk > 1536)  # split when too long
     x = calib[0]["x"]
     assert run(W, x, dsp_library()) == run(L, x)
 
