@@ -324,6 +324,41 @@ def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -
         assert np.array_equal(a, b)
 
 
+def test_widening_is_an_opt_out_of_the_build_and_the_profile(tmp_path: Path) -> None:
+    """A Cortex-M4 node's weights are widened to int16 pairs by default; `bb-edge build --no-widen` (option widen
+    False) and a profile with "widen_weights": false keep the int8 program (the same bytes as the lowering's),
+    and a non-boolean widen_weights is refused when the profile is loaded."""
+    import json
+
+    from bb_edge.bbrt.format import DT_INT16, parse
+    from bb_edge.bundle.build import build_all
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.resources import package_data
+    from bb_edge.targets import TargetProfileError, load_target
+    from tests.support.examples import sample_inputs, small_cnn
+
+    d = tmp_path / "dep"
+    compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
+    prof = json.loads((package_data("target_profiles") / "qemu-cortex-m4.json").read_text())
+    narrow = tmp_path / "m4-int8.json"
+    narrow.write_text(json.dumps({**prof, "widen_weights": False}))
+
+    def program(out: Path, spec: str, options: dict[str, object] | None = None) -> bytes:
+        build_all(d, [f"n3={spec}"], out, calib=d / "calib.npz", options=options)
+        return (out / "n3" / "program.bbrt").read_bytes()
+
+    wide = program(tmp_path / "wide", "qemu-cortex-m4")
+    assert any(t.dtype == DT_INT16 for t in parse(wide).tensors)  # the FC's weights, widened
+    by_option = program(tmp_path / "opt", "qemu-cortex-m4", {"widen": False})
+    by_profile = program(tmp_path / "prof", str(narrow))
+    assert by_option == by_profile != wide
+    assert not any(t.dtype == DT_INT16 for t in parse(by_option).tensors)
+    narrow.write_text(json.dumps({**prof, "widen_weights": "no"}))
+    with pytest.raises(TargetProfileError, match="widen_weights"):
+        load_target(str(narrow))
+
+
 # ---------------------------------------------------------------- depthwise conv and residual add (int8)
 def mbqm(x: int, m: int, shift: int) -> int:
     """TFLite's single-rounding fixed-point multiply (the kernels' mbqm), in Python integers."""
