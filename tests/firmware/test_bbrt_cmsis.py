@@ -229,7 +229,7 @@ def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int,
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cg=st.sampled_from([60, 64, 65, 96, 130, 320, 512]), k=st.sampled_from([1, 3]), mg=st.sampled_from([2, 6, 66, 70]),
+@given(cg=st.sampled_from([60, 64, 65, 96, 130, 320, 384]), k=st.sampled_from([1, 3]), mg=st.sampled_from([2, 6, 66, 70]),
        h=st.integers(2, 6), w=st.integers(2, 7), stride=st.integers(1, 2), pad=st.integers(0, 1),
        seed=st.integers(0, 2**16), scramble=st.booleans())
 def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: int, h: int, w: int, stride: int,
@@ -237,7 +237,8 @@ def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: 
     """A widened conv whose pixel pair does not fit the patch buffer whole (ResNet-8's 64 x 3 x 3) runs its
     reduction in chunks of input channels (widen.w16_chunk, the sums added up in the buffer; 1x1 and 3x3,
     odd patches padded, borders through the staging patch, more than 64 output channels, redrawn shifts) and
-    equals the portable build on the int8 program."""
+    equals the portable build on the int8 program. (The float input stays within the host library's 64 KiB
+    payload: Cg <= 384 at 42 pixels.)"""
     if (h + 2 * pad - k) // stride + 1 < 1 or (w + 2 * pad - k) // stride + 1 < 1:
         return
     model = conv_model(cg, mg, 1, k, k, h, w, stride, pad, seed)
