@@ -725,6 +725,32 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
 #include "mve/bbrt_dw_mve.h" /* mve_conv_dw */
 #endif
 
+#if defined(BBRT_KERNELS_DSP)
+/* one output per channel whose window is its whole NCHW plane (the streaming model's 15x1 kernel over its 15x1
+ * map): a dot product of contiguous bytes, b - zx sum(w) + x . w, no band (whose per-channel setup costs ~40
+ * instructions per MAC here); 0 (nothing written) for any other conv. A function of its own: conv_dw_i8's
+ * registers stay as they were. */
+BBRT_NOINLINE static int dw_whole_plane(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g0 = &c->g;
+    const uint32_t K = g0->KH * g0->KW;
+    uint32_t n, ch;
+    if (!(g0->OH == 1u && g0->OW == 1u && g0->KH == g0->H && g0->KW == g0->W && g0->pt == 0 && g0->pl == 0 &&
+          g0->dh == 1 && g0->dw == 1 && g0->sW == 1u && g0->sH == g0->W))
+        return 0;
+    for (n = 0; n < g0->N; n++)
+        for (ch = 0; ch < g0->M; ch++) {
+            const int8_t *w = c->w + (size_t)ch * K;
+            const int32_t acc = c->b[ch] - c->zx * mm_sum_i8(w, K) +
+                                dot_i8(c->x + (size_t)n * g0->C * g0->H * g0->W + (size_t)ch * g0->sC, w, K);
+            dw_rq_t q;
+            dw_rq_init(&q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
+            o[(size_t)n * g0->M + ch] =
+                sat8((q.fast ? dw_rq(acc, q.m, q.rnd, q.s) : mbqm(acc, q.m, q.shift)) + c->zy, c->amin, c->amax);
+        }
+    return 1;
+}
+#endif
+
 /* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
  * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
  * Returns 0 (nothing written) when not even one output row fits. */
@@ -735,6 +761,9 @@ BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;
     dw_job_t jb;
+#if defined(BBRT_KERNELS_DSP)
+    if (dw_whole_plane(c, o)) return 1;
+#endif
     uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
     uint32_t bandw[(BBRT_DW_BAND + 3u) / 4u];
     int8_t *band = (int8_t *)bandw, wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;

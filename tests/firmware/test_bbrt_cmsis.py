@@ -464,6 +464,24 @@ def test_depthwise_dsp_and_portable_equal_the_integer_reference(c: int, h: int, 
     assert run(L, x, dsp_library()) == ref
 
 
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 9), h=st.integers(1, 17), w=st.integers(1, 5), pad=st.integers(0, 1), relu6=st.booleans(),
+       seed=st.integers(0, 2**16), shift=st.floats(-1.0, 1.0))
+def test_depthwise_over_the_whole_plane_equals_the_integer_reference(c: int, h: int, w: int, pad: int, relu6: bool,
+                                                                     seed: int, shift: float) -> None:
+    """A depthwise kernel as large as its plane (the streaming model's 15x1 over 15x1): without padding the DSP
+    build takes one dot product per channel (dw_whole_plane, odd lengths, short tails), with padding the band;
+    portable and DSP builds both equal the integer reference."""
+    model = depthwise(c, h, w, (h, w), 1, (pad, pad), 1, relu6, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    x = calib[0]["x"]
+    ref = conv_i8_reference(L, x)
+    assert run(L, x) == ref
+    assert run(L, x, dsp_library()) == ref
+
+
 @pytest.mark.parametrize("shape", [(1, 5, 3, 1), (1, 3, 7, 1), (1, 4, 9, 9), (1, 64, 25, 5)])
 def test_depthwise_hx1_and_model_shapes_equal_the_integer_reference(shape: tuple[int, int, int, int]) -> None:
     """The streaming model's Hx1 maps (kernel Kx1) and KWS's 25x5 map, both builds."""
