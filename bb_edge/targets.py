@@ -15,6 +15,8 @@ A profile is ``targets/<name>.json``. Adding a board is adding a file. Keys:
 - ``family`` (``jetson``, ``esp32``, ``ros2``, ``android``, ``linux-vm``,
   ``qemu``, ``host``) and ``family_default`` (true on exactly one profile of
   each family): ``--target jetson`` means that family's default profile.
+- ``widen_weights`` (``mcu-bbrt`` Cortex-M4 targets; default true): false keeps conv/FC weights int8 in flash
+  instead of widened to int16 pairs for the DSP kernels (bb_edge/bbrt/widen.py; ``bb-edge build --no-widen``).
 """
 
 from __future__ import annotations
@@ -150,9 +152,10 @@ def _read_profile(path: Path) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise TargetProfileError(f"target file {path}: {key!r} must be a whole number of bytes >= 0, "
                                      f"not {value!r}; fix the file")
-    if "family_default" in raw and not isinstance(raw["family_default"], bool):
-        raise TargetProfileError(f"target file {path}: 'family_default' must be true or false, not "
-                                 f"{raw['family_default']!r}; fix the file")
+    for key in ("family_default", "widen_weights"):
+        if key in raw and not isinstance(raw[key], bool):
+            raise TargetProfileError(f"target file {path}: {key!r} must be true or false, not {raw[key]!r}; "
+                                     f"fix the file")
     for key in ("name", "summary", "runtime", "arch", "precision", "family"):
         if key in raw and not isinstance(raw[key], str):
             raise TargetProfileError(f"target file {path}: {key!r} must be a string, not {raw[key]!r}; fix the file")

@@ -100,7 +100,7 @@ def elf_sizes(elf: Path, prefix: str) -> dict[str, int]:
 def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile,
                    deployment: str = "", peers: dict[int, str] | None = None,
                    transport: str | None = None, ota: bool = False,
-                   program_version: str | None = None) -> dict[str, Any]:
+                   program_version: str | None = None, widen: bool = True) -> dict[str, Any]:
     """Build the node for ``kind`` into ``out_dir``; check it fits; return the build facts.
 
     ``ota`` (``bb-edge build --ota``): an MCU kind of :data:`OTA_MCU_KINDS` gets a compiled-in update key
@@ -113,9 +113,10 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
     shows it (``bb-edge status``) next to the program's name (the deployment's) and hash.
 
     A :data:`DSP_KINDS` node gets its program with widened weights (bb_edge/bbrt/widen.py) when that fits the
-    target's flash, else the int8 program.
+    target's flash, else the int8 program; ``widen=False`` (``bb-edge build --no-widen``, a profile's
+    ``"widen_weights": false``) keeps the int8 program anyway: half the weights' flash, more instructions.
     """
-    if kind in DSP_KINDS:  # the SMLAD kernels run faster on weights widened to int16 pairs (2 bytes each)
+    if kind in DSP_KINDS and widen:  # the SMLAD kernels run faster on weights widened to int16 pairs (2 bytes each)
         W = widen_lowered(L)
         if W.blob != L.blob:
             try:

@@ -38,6 +38,7 @@ def _run(args: argparse.Namespace) -> int:
                         {"max_accuracy_drop": args.max_accuracy_drop, "precision": args.precision,
                          "transport": args.transport, "accept_inaccurate": args.accept_inaccurate,
                          "float_edges": args.float_edges, "ota": args.ota, "train_arith": args.train_arith,
+                         "widen": not args.no_widen,
                          "node_backend": dict(args.node_backend)})
     console = Console()
     if not args.no_report:
@@ -63,6 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ota", action="store_true",
                    help="MCU targets (qemu-cortex-m3): compile in an update key and A/B program slots in RAM "
                         "(two program copies; posix host builds always take updates)")
+    p.add_argument("--no-widen", action="store_true",
+                   help="Cortex-M4 (DSP kernel) targets: keep conv/FC weights int8 in flash instead of widened "
+                        "to int16 pairs (half the weights' flash, more instructions; profile key widen_weights)")
     p.add_argument("--calib", help="calibration inputs (.npz keyed by graph input / tensor name)")
     p.add_argument("--precision", choices=["fp32", "fp16", "int8", "int8-dynamic"],
                    help="override the profile's precision (the target must support it); a precision named "

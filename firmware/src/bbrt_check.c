@@ -118,10 +118,10 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
         if (w16) { /* the DSP build's widened im2col path takes it whole (conv_im2col_w16) */
 #if defined(BBRT_KERNELS_DSP)
             const int32_t *r = (const int32_t *)(const void *)rq.data;
-            const uint64_t P = (uint64_t)w.dims[1] * w.dims[2] * w.dims[3];
             uint32_t i;
-            if (g != 1 || op->p[11] != 0 || w.dims[0] % 2u != 0u || P % 4u != 0u || 5u * P > BBRT_IM2COL_MAX ||
-                oh * ow < 2 || ((uintptr_t)w.data & 3u) != 0u)
+            if (g != 1 || op->p[11] != 0 || w.dims[0] % 2u != 0u ||
+                bbrt_conv_w16_chunk(w.dims[1], w.dims[2] * w.dims[3], w.dims[0]) == 0u || oh * ow < 2 ||
+                ((uintptr_t)w.data & 3u) != 0u)
                 FAIL_PARAM;
             for (i = 0; i < w.dims[0]; i++) /* mm_rq8f's shifts (or a zero multiplier) on every channel */
                 if (r[2u * i] != 0 && (r[2u * i + 1u] > -2 || r[2u * i + 1u] < -31)) FAIL_PARAM;

@@ -342,11 +342,10 @@ static void conv_i8_row(const conv_i8_t *c, uint32_t n, uint32_t oc, uint32_t oy
 /* convs as a matrix product (im2col): per output pixel (a pair of them in the DSP build) and group, the
  * input patch (Cg x KH x KW, in the weights' order, padding filled with the input zero point) is gathered
  * once, then every output channel is one dot product (2 pixels x 2 channels with SMLAD in the DSP build). */
-#define BBRT_IM2COL_OC 64u /* output channels whose zero-point terms are held at once */
 /* each with its patch buffer in a frame of its own (not inlined: CONV_I8 holds one of them at a time) */
 BBRT_NOINLINE static void conv_im2col_i8(const conv_i8_t *c, int8_t *o);
 #if defined(BBRT_KERNELS_DSP)
-BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o);
+BBRT_NOINLINE static void conv_im2col_w16(conv_i8_t *c, int8_t *o);
 #endif
 /* depthwise convs (one input and one output channel per group): per channel, strips of output rows whose
  * input rows are copied into a band padded with the input zero point, so the taps run without bounds checks */
@@ -726,6 +725,32 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
 #include "mve/bbrt_dw_mve.h" /* mve_conv_dw */
 #endif
 
+#if defined(BBRT_KERNELS_DSP)
+/* one output per channel whose window is its whole NCHW plane (the streaming model's 15x1 kernel over its 15x1
+ * map): a dot product of contiguous bytes, b - zx sum(w) + x . w, no band (whose per-channel setup costs ~40
+ * instructions per MAC here); 0 (nothing written) for any other conv. A function of its own: conv_dw_i8's
+ * registers stay as they were. */
+BBRT_NOINLINE static int dw_whole_plane(const conv_i8_t *c, int8_t *o) {
+    const conv_geo_t *g0 = &c->g;
+    const uint32_t K = g0->KH * g0->KW;
+    uint32_t n, ch;
+    if (!(g0->OH == 1u && g0->OW == 1u && g0->KH == g0->H && g0->KW == g0->W && g0->pt == 0 && g0->pl == 0 &&
+          g0->dh == 1 && g0->dw == 1 && g0->sW == 1u && g0->sH == g0->W))
+        return 0;
+    for (n = 0; n < g0->N; n++)
+        for (ch = 0; ch < g0->M; ch++) {
+            const int8_t *w = c->w + (size_t)ch * K;
+            const int32_t acc = c->b[ch] - c->zx * mm_sum_i8(w, K) +
+                                dot_i8(c->x + (size_t)n * g0->C * g0->H * g0->W + (size_t)ch * g0->sC, w, K);
+            dw_rq_t q;
+            dw_rq_init(&q, c->rq[2u * ch], c->rq[2u * ch + 1u]);
+            o[(size_t)n * g0->M + ch] =
+                sat8((q.fast ? dw_rq(acc, q.m, q.rnd, q.s) : mbqm(acc, q.m, q.shift)) + c->zy, c->amin, c->amax);
+        }
+    return 1;
+}
+#endif
+
 /* acc = (b - zx * sum(w)) + sum(band * w), padding = zx: the row loop's integer (as im2col below).
  * Per channel, strips of output rows whose input rows fit the band (the whole plane when it fits).
  * Returns 0 (nothing written) when not even one output row fits. */
@@ -736,6 +761,9 @@ BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;
     dw_job_t jb;
+#if defined(BBRT_KERNELS_DSP)
+    if (dw_whole_plane(c, o)) return 1;
+#endif
     uint32_t R, span, rs, n, ch, oy, j, nmax, cols;
     uint32_t bandw[(BBRT_DW_BAND + 3u) / 4u];
     int8_t *band = (int8_t *)bandw, wt[BBRT_DW_TAPS], zx8 = (int8_t)c->zx;
@@ -946,13 +974,32 @@ static void conv_widen_pair(const conv_i8_t *c, const int8_t *xg, uint32_t p, ui
 }
 
 /* conv_im2col_i8 on widened weights (CONV_I8 p[12] = 1, bb_edge/bbrt/widen.py: per channel pair and group of 4
- * elements the pairs of channel oc, then oc + 1; the bias holds -zx * sum(w)). The loader checked: one group, M even, P % 4 == 0, a widened
- * pair and a staging patch fit BBRT_IM2COL_MAX, at least 2 output pixels, every channel with mm_rq8f
+ * elements the pairs of channel oc, then oc + 1; the bias holds -zx * sum(w)). The loader checked: one group, M
+ * even, a reduction chunk (bbrt_conv_w16_chunk), at least 2 output pixels, every channel with mm_rq8f
  * constants. Every pixel pair against every channel pair (mm_pairs2x2ww_i8); with an odd pixel count the
- * last pixel pairs with the one before it, which is computed twice (the same bytes written again). */
-BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
+ * last pixel pairs with the one before it, which is computed twice (the same bytes written again). A patch
+ * too long to widen whole (ResNet-8's 64 x 3 x 3) runs in chunks of cc input channels: each chunk is the conv
+ * of those channels (c->g.Cg set to cc while its pair is widened), its sums added up in the buffer's tail
+ * (mm_pairs2x2ww_acc_i8) and requantized after the last (mm_pairs_out). */
+BBRT_NOINLINE static void conv_w16_chunks(conv_i8_t *c, const int8_t *xg, uint32_t q, uint32_t *buf,
+                                          const uint32_t *off, int dense, int direct, const mm_blk_t *blk,
+                                          const uint32_t *w, int8_t *o, uint32_t npair, uint32_t cc) {
+    const uint32_t Cg = c->g.Cg, KK = c->g.KH * c->g.KW, Pc = cc * KK;
+    int32_t *acc = (int32_t *)(void *)(buf + Pc + Pc / 4u); /* after the pair (Pc words) and its staging patch */
+    uint32_t c0;
+    for (c0 = 0; c0 < Cg; c0 += cc) {
+        c->g.Cg = cc; /* the conv of input channels c0 .. c0 + cc - 1 */
+        conv_widen_pair(c, xg + (size_t)c0 * c->g.sC, q, buf, (int8_t *)(buf + Pc), off, dense, direct);
+        c->g.Cg = Cg;
+        mm_pairs2x2ww_acc_i8(blk, buf, w + (size_t)c0 * KK, acc, npair, Pc, Cg * KK, c0 == 0u);
+    }
+    mm_pairs_out(blk, acc, o, npair);
+}
+
+BBRT_NOINLINE static void conv_im2col_w16(conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
-    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, M = g->M;
+    const uint32_t KK = g->KH * g->KW, P = g->Cg * KK, OHW = g->OH * g->OW, M = g->M, Cg = g->Cg;
+    const uint32_t cc = bbrt_conv_w16_chunk(Cg, KK, M);
     const uint32_t *w16 = (const uint32_t *)(const void *)c->w;
     const int dense = conv_dense(g), direct = !dense && KK <= BBRT_IM2COL_KK;
     uint32_t buf[BBRT_IM2COL_MAX / 4u]; /* the widened pair (P words), then a staging patch */
@@ -985,8 +1032,13 @@ BBRT_NOINLINE static void conv_im2col_w16(const conv_i8_t *c, int8_t *o) {
             int8_t *on = o + (size_t)n * M * OHW + (size_t)oc0 * OHW;
             for (p = 0; p < OHW; p += 2u) {
                 const uint32_t q = p + 1u < OHW ? p : OHW - 2u;
-                conv_widen_pair(c, xg, q, buf, (int8_t *)(buf + P), off, dense, direct);
-                mm_pairs2x2ww_i8(&blk, buf, w16 + (size_t)(oc0 / 2u) * P, on + q, (oc1 - oc0) / 2u);
+                if (cc == Cg) {
+                    conv_widen_pair(c, xg, q, buf, (int8_t *)(buf + P), off, dense, direct);
+                    mm_pairs2x2ww_i8(&blk, buf, w16 + (size_t)(oc0 / 2u) * P, on + q, (oc1 - oc0) / 2u);
+                } else {
+                    conv_w16_chunks(c, xg, q, buf, off, dense, direct, &blk, w16 + (size_t)(oc0 / 2u) * P, on + q,
+                                    (oc1 - oc0) / 2u, cc);
+                }
             }
         }
     }

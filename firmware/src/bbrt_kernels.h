@@ -13,6 +13,22 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 #ifndef BBRT_IM2COL_MAX
 #define BBRT_IM2COL_MAX 1536u
 #endif
+/* output channels whose zero-point terms (and, split, whose sums) the im2col blocks hold at once */
+#define BBRT_IM2COL_OC 64u
+/* DSP build: input channels per reduction chunk of a widened-weight CONV_I8 (p[12] = 1, bb_edge/bbrt/widen.py
+ * w16_chunk), its patch P = Cg KK, M output channels: Cg when a widened pixel pair and a staging patch fit
+ * BBRT_IM2COL_MAX whole (5 P bytes, P % 4 == 0); else the largest divisor cc of Cg whose chunk (cc KK % 4 == 0)
+ * fits with the block's sums (5 cc KK + 8 min(M, BBRT_IM2COL_OC) bytes: no more stack than a whole pair);
+ * 0: none, the loader refuses the op */
+static inline uint32_t bbrt_conv_w16_chunk(uint32_t Cg, uint32_t KK, uint32_t M) {
+    const uint64_t oc = M < BBRT_IM2COL_OC ? M : BBRT_IM2COL_OC;
+    uint32_t cc;
+    if ((uint64_t)Cg * KK % 4u == 0u && 5u * (uint64_t)Cg * KK <= BBRT_IM2COL_MAX) return Cg;
+    for (cc = Cg / 2u < BBRT_IM2COL_MAX / 5u ? Cg / 2u : BBRT_IM2COL_MAX / 5u; cc >= 1u; cc--)
+        if (Cg % cc == 0u && (uint64_t)cc * KK % 4u == 0u && 5u * (uint64_t)cc * KK + 8u * oc <= BBRT_IM2COL_MAX)
+            return cc;
+    return 0u;
+}
 /* DSP build: the longest FC row whose x is widened once (stack: 2 bytes each); a widened-weight FC_I8
  * (p[3] = 1, bb_edge/bbrt/widen.py FC_WIDE_MAX) is refused above it */
 #ifndef BBRT_FC_WIDE_MAX

@@ -29,6 +29,7 @@ from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.errors import BbrtError
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
+from bb_edge.bbrt.widen import kw_pad, w16_chunk
 from bb_edge.bbrt.widen import widen_lowered as widened
 from tests.support.models import gemm_relu, unfold_fc
 
@@ -188,12 +189,75 @@ def test_dsp_widened_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, 
     rq = W.program.tensors[conv.inputs[3]].data
     assert rq is not None
     fast = all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2))
-    assert (conv.params[12:13] == [1]) == (5 * cg * kh * kw <= 1536 and y[2] * y[3] >= 2 and fast)
+    assert (conv.params[12:13] == [1]) == (w16_chunk(cg, kh * kw, mg) > 0 and y[2] * y[3] >= 2 and fast)
     x = calib[0]["x"]
     assert run(W, x, dsp_library()) == run(L, x)
     if conv.params[12:13] == [1]:
         with pytest.raises(BbrtError, match="PARAM"):
             run(W, x)
+
+
+@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cg=st.sampled_from([1, 2, 3, 5, 6, 7, 9]), mg=st.sampled_from([2, 4, 8, 10]), kh=st.integers(1, 3),
+       kw=st.integers(1, 4), h=st.integers(3, 8), w=st.integers(4, 9), stride=st.integers(1, 2),
+       pad=st.integers(0, 1), seed=st.integers(0, 2**16), scramble=st.booleans())
+def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, kw: int, h: int, w: int,
+                                                               stride: int, pad: int, seed: int,
+                                                               scramble: bool) -> None:
+    """A conv whose patch P = Cg KH KW is not a multiple of 4 (an RGB stem: 3 x 3 x 3) is widened with zero kernel
+    columns and as much more right padding (widen.kw_pad); with redrawn requantizations some channels shift by more
+    than 22 (the SSAT path, no folded zero point). It equals the portable build on the int8 program."""
+    model = conv_model(cg, mg, 1, kh, kw, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    if scramble:
+        L = scramble_rq(L, seed)
+    W = widened(L)
+    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    orig = next(op for op in L.program.ops if op.opcode == Op.CONV_I8)
+    e = kw_pad((mg, cg, kh, kw), list(orig.params))
+    rq = W.program.tensors[conv.inputs[3]].data
+    assert rq is not None
+    fast = all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2))
+    y = W.program.tensors[conv.outputs[0]].shape
+    if fast and y[2] * y[3] >= 2:
+        assert conv.params[12] == 1 and conv.params[5] == orig.params[5] + e
+        assert W.program.tensors[conv.inputs[1]].shape == (mg, cg, kh, kw + e) and cg * kh * (kw + e) % 4 == 0
+    x = calib[0]["x"]
+    assert run(W, x, dsp_library()) == run(L, x)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cg=st.sampled_from([60, 64, 65, 96, 130, 320, 384]), k=st.sampled_from([1, 3]), mg=st.sampled_from([2, 6, 66, 70]),
+       h=st.integers(2, 6), w=st.integers(2, 7), stride=st.integers(1, 2), pad=st.integers(0, 1),
+       seed=st.integers(0, 2**16), scramble=st.booleans())
+def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: int, h: int, w: int, stride: int,
+                                                           pad: int, seed: int, scramble: bool) -> None:
+    """A widened conv whose pixel pair does not fit the patch buffer whole (ResNet-8's 64 x 3 x 3) runs its
+    reduction in chunks of input channels (widen.w16_chunk, the sums added up in the buffer; 1x1 and 3x3,
+    odd patches padded, borders through the staging patch, more than 64 output channels, redrawn shifts) and
+    equals the portable build on the int8 program. (The float input stays within the host library's 64 KiB
+    payload: Cg <= 384 at 42 pixels.)"""
+    if (h + 2 * pad - k) // stride + 1 < 1 or (w + 2 * pad - k) // stride + 1 < 1:
+        return
+    model = conv_model(cg, mg, 1, k, k, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    if scramble:
+        L = scramble_rq(L, seed)
+    W = widened(L)
+    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    wt = W.program.tensors[conv.inputs[1]]
+    rq = W.program.tensors[conv.inputs[3]].data
+    assert rq is not None
+    y = W.program.tensors[conv.outputs[0]].shape
+    if all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2)) and y[2] * y[3] >= 2:
+        kk = wt.shape[2] * wt.shape[3]
+        assert conv.params[12] == 1 and (w16_chunk(cg, kk, mg) < cg) == (5 * cg * kk > 1536)  # split when too long
+    x = calib[0]["x"]
+    assert run(W, x, dsp_library()) == run(L, x)
 
 
 @pytest.mark.parametrize("cg,kh,mg,pad", [(64, 1, 7, 1), (64, 1, 7, 0), (12, 1, 5, 0), (30, 3, 5, 1), (40, 3, 4, 1),
@@ -259,6 +323,41 @@ def test_cortex_m4_build_runs_dsp_kernels_bit_exact_under_qemu(tmp_path: Path) -
         on_host = [fleet.infer(s)["prob"] for s in samples]
     for a, b in zip(on_m4, on_host):
         assert np.array_equal(a, b)
+
+
+def test_widening_is_an_opt_out_of_the_build_and_the_profile(tmp_path: Path) -> None:
+    """A Cortex-M4 node's weights are widened to int16 pairs by default; `bb-edge build --no-widen` (option widen
+    False) and a profile with "widen_weights": false keep the int8 program (the same bytes as the lowering's),
+    and a non-boolean widen_weights is refused when the profile is loaded."""
+    import json
+
+    from bb_edge.bbrt.format import DT_INT16, parse
+    from bb_edge.bundle.build import build_all
+    from bb_edge.compiler.compile import compile_model
+    from bb_edge.resources import package_data
+    from bb_edge.targets import TargetProfileError, load_target
+    from tests.support.examples import sample_inputs, small_cnn
+
+    d = tmp_path / "dep"
+    compile_model(small_cnn(), cuts=["p1", "r3", "g"], node_names=["n0", "n1", "n2", "n3"], out_dir=d)
+    np.savez(d / "calib.npz", x=np.concatenate([s["x"] for s in sample_inputs(16, seed=7)]))
+    prof = json.loads((package_data("target_profiles") / "qemu-cortex-m4.json").read_text())
+    narrow = tmp_path / "m4-int8.json"
+    narrow.write_text(json.dumps({**prof, "widen_weights": False}))
+
+    def program(out: Path, spec: str, options: dict[str, object] | None = None) -> bytes:
+        build_all(d, [f"n3={spec}"], out, calib=d / "calib.npz", options=options)
+        return (out / "n3" / "program.bbrt").read_bytes()
+
+    wide = program(tmp_path / "wide", "qemu-cortex-m4")
+    assert any(t.dtype == DT_INT16 for t in parse(wide).tensors)  # the FC's weights, widened
+    by_option = program(tmp_path / "opt", "qemu-cortex-m4", {"widen": False})
+    by_profile = program(tmp_path / "prof", str(narrow))
+    assert by_option == by_profile != wide
+    assert not any(t.dtype == DT_INT16 for t in parse(by_option).tensors)
+    narrow.write_text(json.dumps({**prof, "widen_weights": "no"}))
+    with pytest.raises(TargetProfileError, match="widen_weights"):
+        load_target(str(narrow))
 
 
 # ---------------------------------------------------------------- depthwise conv and residual add (int8)
@@ -359,6 +458,24 @@ def test_depthwise_dsp_and_portable_equal_the_integer_reference(c: int, h: int, 
     L = lower(model, precision="int8", calib=calib)
     (conv,) = [op for op in L.program.ops if op.opcode == Op.CONV_I8]
     assert conv.params[8] == c  # depthwise: one group per channel
+    x = calib[0]["x"]
+    ref = conv_i8_reference(L, x)
+    assert run(L, x) == ref
+    assert run(L, x, dsp_library()) == ref
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(c=st.integers(1, 9), h=st.integers(1, 17), w=st.integers(1, 5), pad=st.integers(0, 1), relu6=st.booleans(),
+       seed=st.integers(0, 2**16), shift=st.floats(-1.0, 1.0))
+def test_depthwise_over_the_whole_plane_equals_the_integer_reference(c: int, h: int, w: int, pad: int, relu6: bool,
+                                                                     seed: int, shift: float) -> None:
+    """A depthwise kernel as large as its plane (the streaming model's 15x1 over 15x1): without padding the DSP
+    build takes one dot product per channel (dw_whole_plane, odd lengths, short tails), with padding the band;
+    portable and DSP builds both equal the integer reference."""
+    model = depthwise(c, h, w, (h, w), 1, (pad, pad), 1, relu6, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) + shift).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
     x = calib[0]["x"]
     ref = conv_i8_reference(L, x)
     assert run(L, x) == ref

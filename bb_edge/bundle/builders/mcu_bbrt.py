@@ -38,13 +38,16 @@ def build(request: BuildRequest) -> BuildResult:
     kind = str(prof.get("kind", KIND_OF.get(prof.name, "esp-idf")))
     peers = {n.id: n.name for n in dep.nodes}
     url = str(request.options.get("transport") or "")
+    # DSP targets' weights widened to int16 pairs unless the build (--no-widen) or the profile opts out (flash)
+    widen = request.options.get("widen", True) is not False and prof.get("widen_weights", True) is not False
 
     def firmware(lowered: Lowered) -> dict[str, Any]:
         return build_firmware(lowered, kind, Path(request.out_dir), node=request.node, profile=prof,
                               deployment=dep.name, peers=peers,
                               transport=url if url.startswith(("mqtt://", "mqtts://")) else None,
                               ota=bool(request.options.get("ota")),
-                              program_version=_program_version(dep.extra.get("program_version")))
+                              program_version=_program_version(dep.extra.get("program_version")),
+                              widen=widen)
 
     try:
         facts = firmware(L)

@@ -756,6 +756,34 @@ static MM_INLINE void mm_dot2x2ww_core(int32_t *s, const uint32_t *BBRT_RESTRICT
     s[3] = s11;
 }
 
+/* mm_pairs2x2ww_i8's channel pairs without an activation clamp when some channel's t > 22 (no mm_pairs_fold):
+ * SSAT, zy added after the shift. A function of its own: the folded loop keeps its registers. */
+BBRT_NOINLINE static void mm_pairs2x2ww_ssat_i8(const mm_blk_t *k, const uint32_t *x, const uint32_t *w, int8_t *o,
+                                                uint32_t npair) {
+    const int32_t *base = k->base, *qm = k->qm;
+    const int8_t *qt = k->qt;
+    const int32_t zy = k->zy;
+    const uint32_t OHW = k->OHW, P = k->P;
+    uint32_t i;
+    for (i = 0; i < 2u * npair; i += 2u, w += P, o += 2u * OHW) {
+        int32_t s[4], m, t, r;
+        s[0] = s[1] = base[i];
+        s[2] = s[3] = base[i + 1u];
+        mm_dot2x2ww_core(s, x, w, P);
+        m = qm[i];
+        t = qt[i];
+        r = 1 << (t - 1);
+        /* the high word of acc * m plus r is SMMLA(acc, m, r) (exact: r joins above the low word) */
+        o[0] = (int8_t)dsp_ssat8((dsp_smmla(s[0], m, r) >> t) + zy);
+        o[1] = (int8_t)dsp_ssat8((dsp_smmla(s[1], m, r) >> t) + zy);
+        m = qm[i + 1u];
+        t = qt[i + 1u];
+        r = 1 << (t - 1);
+        o[OHW] = (int8_t)dsp_ssat8((dsp_smmla(s[2], m, r) >> t) + zy);
+        o[OHW + 1u] = (int8_t)dsp_ssat8((dsp_smmla(s[3], m, r) >> t) + zy);
+    }
+}
+
 /* mm_pairs2x2w_i8 on widened weights (w: the block's first channel pair, 2 P halfwords per channel pair),
  * P % 4 == 0, every channel with mm_rq8f constants */
 BBRT_NOINLINE static void mm_pairs2x2ww_i8(const mm_blk_t *k, const uint32_t *x, const uint32_t *w, int8_t *o,
@@ -784,6 +812,10 @@ BBRT_NOINLINE static void mm_pairs2x2ww_i8(const mm_blk_t *k, const uint32_t *x,
         }
         return;
     }
+    if (lo == -128 && hi == 127) {
+        mm_pairs2x2ww_ssat_i8(k, x, w, o, npair);
+        return;
+    }
     for (i = 0; i < 2u * npair; i += 2u, w += P, o += 2u * OHW) {
         int32_t s[4];
         s[0] = s[1] = base[i];
@@ -793,5 +825,43 @@ BBRT_NOINLINE static void mm_pairs2x2ww_i8(const mm_blk_t *k, const uint32_t *x,
         o[1] = mm_rq8f(s[1], qm[i], qt[i], zy, lo, hi);
         o[OHW] = mm_rq8f(s[2], qm[i + 1u], qt[i + 1u], zy, lo, hi);
         o[OHW + 1u] = mm_rq8f(s[3], qm[i + 1u], qt[i + 1u], zy, lo, hi);
+    }
+}
+
+/* one reduction chunk of mm_pairs2x2ww_i8 (conv_im2col_w16's split patches): the chunk's Pc elements of each
+ * channel pair (its widened weights wstride words after the previous pair's) against the widened pixel pair,
+ * added to acc (4 sums per channel pair, as mm_dot2x2ww_core's s), which the first chunk starts at the bases */
+BBRT_NOINLINE static void mm_pairs2x2ww_acc_i8(const mm_blk_t *k, const uint32_t *x, const uint32_t *w, int32_t *acc,
+                                               uint32_t npair, uint32_t Pc, uint32_t wstride, int first) {
+    const int32_t *base = k->base;
+    uint32_t i;
+    for (i = 0; i < npair; i++, w += wstride, acc += 4) {
+        int32_t s[4];
+        if (first) {
+            s[0] = s[1] = base[2u * i];
+            s[2] = s[3] = base[2u * i + 1u];
+        } else {
+            s[0] = acc[0];
+            s[1] = acc[1];
+            s[2] = acc[2];
+            s[3] = acc[3];
+        }
+        mm_dot2x2ww_core(s, x, w, Pc);
+        acc[0] = s[0];
+        acc[1] = s[1];
+        acc[2] = s[2];
+        acc[3] = s[3];
+    }
+}
+
+/* the sums of mm_pairs2x2ww_acc_i8 requantized (mm_rq8f): channel pair i's at o + 2 i OHW (+ 1), + OHW (+ 1) */
+BBRT_NOINLINE static void mm_pairs_out(const mm_blk_t *k, const int32_t *acc, int8_t *o, uint32_t npair) {
+    const uint32_t OHW = k->OHW;
+    uint32_t i;
+    for (i = 0; i < 2u * npair; i += 2u, acc += 4, o += 2u * OHW) {
+        o[0] = mm_rq8f(acc[0], k->qm[i], k->qt[i], k->zy, k->lo, k->hi);
+        o[1] = mm_rq8f(acc[1], k->qm[i], k->qt[i], k->zy, k->lo, k->hi);
+        o[OHW] = mm_rq8f(acc[2], k->qm[i + 1u], k->qt[i + 1u], k->zy, k->lo, k->hi);
+        o[OHW + 1u] = mm_rq8f(acc[3], k->qm[i + 1u], k->qt[i + 1u], k->zy, k->lo, k->hi);
     }
 }
