@@ -452,8 +452,8 @@ def report(rows: list[Row], details: dict[str, Any], prompt: list[int], a: argpa
         if f"bb{n}" in details:
             per_node = {k: d["cpu_ms_per_token"] for k, d in details[f"bb{n}"].items()}
             text = " ".join(f"{k} {v:.2f}" for k, v in per_node.items())
-            print(f"bb-edge {n} nodes, CPU per decoded token per node process (ms, every thread, schedstat; holds at "
-                  f"any load): {text}, sum {sum(per_node.values()):.2f}")
+            print(f"bb-edge {n} nodes, CPU per decoded token per node process (ms, every thread, schedstat; CPU time, "
+                  f"less moved by the load than tokens/s, not immune to it): {text}, sum {sum(per_node.values()):.2f}")
     print("llama.cpp RPC bytes/token/hop: each rpc-server's TCP bytes sent (s) / received (r) per decoded token; "
           "RSS: the llama-bench host process, then each rpc-server")
     floor = details.get("floor", {})
