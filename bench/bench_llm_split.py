@@ -109,6 +109,15 @@ def tcp_of(pid: int) -> tuple[int, int, int]:
     return sum(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows)
 
 
+def cpu_ns(pid: int) -> int:
+    """CPU time of every thread of ``pid`` so far, ns (``/proc/PID/task/*/schedstat``: exact, not in ticks)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+    return total
+
+
 def prompt_ids(tokenizer_json: Path, text: str) -> list[int]:
     """``text`` in the model's tokenizer (as ``bb-edge generate --prompt`` tokenizes it)."""
     from tokenizers import Tokenizer
@@ -203,6 +212,7 @@ def bb_interleaved(prompt: list[int], tokens: int, context: int, reps: int,
     rates: dict[str, list[float]] = {k: [] for k in ("single", "2", "3")}
     ttfts: dict[str, list[float]] = {k: [] for k in rates}
     wire: dict[int, list[dict[str, tuple[float, float]]]] = {2: [], 3: []}
+    cpu: dict[int, list[dict[str, float]]] = {2: [], 3: []}  # ms of CPU per decoded token, per node process
     rss: dict[int, dict[str, float]] = {}
     ref = FleetReference(onnx.load(str(work / "single.onnx")), 1)
     with contextlib.ExitStack() as stack:
@@ -225,11 +235,16 @@ def bb_interleaved(prompt: list[int], tokens: int, context: int, reps: int,
                 sid = 10 + rep
                 before: dict[str, tuple[int, int, int]] = {}
                 after: dict[str, tuple[int, int, int]] = {}
+                cpu0: dict[str, int] = {}
+                cpu1: dict[str, int] = {}
                 for _ in generate_many(steppers[n], {sid: gen}, stats=stats):
                     if len(gen.tokens) == 1:  # decode starts: count from here
                         before = {k: tcp_of(pid) for k, pid in pids[n].items()}
+                        cpu0 = {k: cpu_ns(pid) for k, pid in pids[n].items()}
                     if len(gen.tokens) == tokens:  # before the session's close travels
+                        cpu1 = {k: cpu_ns(pid) for k, pid in pids[n].items()}
                         after = {k: tcp_of(pid) for k, pid in pids[n].items()}
+                cpu[n].append({k: (cpu1[k] - cpu0[k]) / (tokens - 1) / 1e6 for k in pids[n]})
                 rates[str(n)].append(stats.decode_rate(sid))
                 ttfts[str(n)].append(stats.ttft(sid))
                 wire[n].append({k: ((after[k][0] - before[k][0]) / (tokens - 1),
@@ -247,7 +262,8 @@ def bb_interleaved(prompt: list[int], tokens: int, context: int, reps: int,
         fit = dep.extra["placement"]["nodes"]
         detail[f"bb{n}"] = {k: {"rss_mb": rss[n][k], "weights_mb": fit[k]["weight_bytes"] / 2**20,
                                 "kv_budget_mb": dep.node(k).limits["state_budget"] / 2**20,
-                                "tcp_bytes_per_token": per[k][0], "tcp_segments_per_token": per[k][1]}
+                                "tcp_bytes_per_token": per[k][0], "tcp_segments_per_token": per[k][1],
+                                "cpu_ms_per_token": statistics.median(c[k] for c in cpu[n])}
                             for k in dep.node_names}
         rows.append(Row(f"bb-edge {n} nodes, MQTT processes", statistics.median(rates[str(n)]),
                         statistics.median(ttfts[str(n)]), hops, [rss[n][k] for k in dep.node_names]))
@@ -432,6 +448,12 @@ def report(rows: list[Row], details: dict[str, Any], prompt: list[int], a: argpa
     print("bb-edge bytes/token/hop: envelope bytes of the hidden edge / TCP bytes the sending node sent to the "
           "broker per token / its TCP data segments per token (kernel counters; the MQTT PUBLISH of the hidden "
           "state + the PUBACK of the step it received)")
+    for n in (2, 3):
+        if f"bb{n}" in details:
+            per_node = {k: d["cpu_ms_per_token"] for k, d in details[f"bb{n}"].items()}
+            text = " ".join(f"{k} {v:.2f}" for k, v in per_node.items())
+            print(f"bb-edge {n} nodes, CPU per decoded token per node process (ms, every thread, schedstat; CPU time, "
+                  f"less moved by the load than tokens/s, not immune to it): {text}, sum {sum(per_node.values()):.2f}")
     print("llama.cpp RPC bytes/token/hop: each rpc-server's TCP bytes sent (s) / received (r) per decoded token; "
           "RSS: the llama-bench host process, then each rpc-server")
     floor = details.get("floor", {})

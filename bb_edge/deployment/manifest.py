@@ -12,8 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from bb_edge.deployment import onnx_proto
 from bb_edge.errors import DeploymentError
 
 if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s CPU) is imported where a program is loaded or checked
@@ -185,8 +184,12 @@ class Deployment:
         path = self.directory / self.node(name).program
         if not path.is_file():
             raise DeploymentError(f"program {path} is missing; re-run `bb-edge compile`")
-        import onnx  # here, not at the top: a node that loads no program (a learning client) skips onnx
-        model = onnx.load(str(path), load_external_data=weights)
+        if weights:
+            import onnx  # here, not at the top: a node that loads no program (a learning client) skips onnx
+
+            model = onnx.load(str(path))
+        else:  # a serving node: parsed by the message classes alone, without onnx's ~15 MB (onnx_proto.py)
+            model = onnx_proto.load(path)
         if not weights and has_external_weights(model):
             set_weights_dir(model, path.parent)
         return model
@@ -510,12 +513,14 @@ def _dupes(values: list[Any]) -> list[Any]:
     return [v for v, c in seen.items() if c > 1]
 
 
+#: numpy dtype names of the ONNX element types a manifest may name (schema.json ``elemType``)
+_ELEM_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 9: "bool",
+                10: "float16", 11: "float64", 12: "uint32", 13: "uint64"}
+
+
 def _dtype_of(elem_type: int) -> str | None:
-    from onnx import helper
-    try:
-        return str(np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)))
-    except (KeyError, TypeError, ValueError):
-        return None
+    """The numpy dtype name of an ONNX element type (a table: a serving node does not import onnx for it)."""
+    return _ELEM_DTYPES.get(elem_type)
 
 
 def _program_path_problem(prog: str, directory: Path | None) -> str | None:
@@ -568,9 +573,7 @@ WEIGHTS_DIR_KEY = "bb_edge.weights_dir"
 
 def has_external_weights(model: onnx.ModelProto) -> bool:
     """Whether some initializer of ``model`` keeps its bytes in an external data file (not loaded)."""
-    from onnx import TensorProto
-
-    return any(t.data_location == TensorProto.EXTERNAL for t in model.graph.initializer)
+    return any(t.data_location == onnx_proto.EXTERNAL for t in model.graph.initializer)
 
 
 def set_weights_dir(model: onnx.ModelProto, directory: Path | str) -> None:

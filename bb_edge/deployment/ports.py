@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bb_edge.deployment.onnx_proto import get_attribute_value, make_tensor_value_info
+
 if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
     import onnx
 
@@ -48,18 +50,14 @@ class WirePort:
 def _attr(node: onnx.NodeProto, name: str) -> object:
     for a in node.attribute:
         if a.name == name:
-            from onnx import helper
-
-            return helper.get_attribute_value(a)
+            return get_attribute_value(a)
     raise KeyError(f"{node.op_type} {node.name!r} has no attribute {name!r}")
 
 
 def _opt_attr(node: onnx.NodeProto, name: str) -> object:
     for a in node.attribute:
         if a.name == name:
-            from onnx import helper
-
-            return helper.get_attribute_value(a)
+            return get_attribute_value(a)
     return None
 
 
@@ -125,10 +123,8 @@ def node_reads(node: onnx.NodeProto) -> list[str]:
 
 def value_info(name: str, elem_type: int, shape: tuple[int, ...]) -> onnx.ValueInfoProto:
     """A ValueInfoProto for a contract shape, -1 dims becoming symbolic."""
-    from onnx import helper
-
     dims: list[int | str] = [d if d >= 0 else f"{name}_d{i}" for i, d in enumerate(shape)]
-    return helper.make_tensor_value_info(name, elem_type, dims)
+    return make_tensor_value_info(name, elem_type, dims)
 
 
 def compute_model(model: onnx.ModelProto) -> onnx.ModelProto:

@@ -56,6 +56,7 @@ from bb_edge.engine.admission import contract_problem, decode_checked, producer_
 from bb_edge.engine.context import Context
 from bb_edge.engine.dedup import SeqFilter
 from bb_edge.engine.edgequant import INT8, dequantize_edge, quant_of, quantize_edge, to_wire
+from bb_edge.engine.fast_step import FastStep, has_fast_path
 from bb_edge.engine.local import check_local, local_size
 from bb_edge.engine.replay import ReplayLog, decode_replay, encode_replay, replay_problem
 from bb_edge.engine.replication import apply_delta, decode_delta, encode_delta
@@ -205,6 +206,7 @@ class InstalledProgram:
         self.state_io: tuple[tuple[str, str, StateSpec], ...] = tuple(
             (name, spec.output, spec) for name, spec in self.state.items())
         self.state_checks = state_checks(self.state.values())
+        self.fast = has_fast_path(self)  # its steps may take engine/fast_step.py
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ class _Request:
     replay: bool = False  # a replay prefill (engine/replay.py): rebuilds the session's state, sends nothing
 
 
-class Engine:
+class Engine(FastStep):
     """The sans-IO state machine of one node (see the module docstring)."""
 
     def __init__(
@@ -268,6 +270,8 @@ class Engine:
         # dataflow tensors leave as Envelope objects sharing the tensor's memory (an in-process
         # adapter delivers them with deliver_local); every other envelope is encoded as usual
         self.local_payloads = local_payloads
+        #: a plain session step takes engine/fast_step.py (same checks, events and state; a test turns it off)
+        self.fast_steps = True
         self.programs: dict[str, InstalledProgram] = {}
         self.bindings: dict[str, Any] = {}
         # stage failover: stage -> standby nodes (deployment.json ``standby``) and the live route table,
@@ -830,7 +834,8 @@ class Engine:
     def _on_envelope_guarded(self, peer: str, payload: bytes) -> None:
         """Wire input never raises out of poll; an engine bug shows up as EnvelopeRejected ``INTERNAL``."""
         try:
-            self._on_envelope(peer, payload)
+            if not (self.fast_steps and self._fast_step(peer, payload)):  # a plain session step, or the rules
+                self._on_envelope(peer, payload)
         except Exception as exc:  # the tests assert this never happens; a deployed node must keep serving
             self._emit(ev.EnvelopeRejected(peer, "INTERNAL", f"{type(exc).__name__}: {exc}"))
             self._count("dropped")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # onnx (with ml_dtypes, ~0.6 s) loads where a model is built or read: not in a learning client
     import onnx
 
+from bb_edge.deployment.onnx_proto import make_graph, make_model, pb
 from bb_edge.deployment.ports import WIRE_DOMAIN, node_reads, value_info, wire_ports
 
 
@@ -40,8 +41,6 @@ def split_segments(program: onnx.ModelProto, held: frozenset[str] = frozenset())
     sources, so a decoder stage whose every layer reads its own KV cache stays one segment instead of one
     per layer. (The price: what reads state waits for every source of the request.)
     """
-    from onnx import helper
-
     g = program.graph
     ports = wire_ports(program)
     inits = {i.name for i in g.initializer}
@@ -97,13 +96,13 @@ def split_segments(program: onnx.ModelProto, held: frozenset[str] = frozenset())
             if x in produced_in and order.index(produced_in[x]) > idx:
                 raise AssertionError("segment order violates a dependency")  # cannot happen: subset rule
         used_inits = [i for i in g.initializer if i.name in {x for op in grp for x in node_reads(op)}]
-        graph = helper.make_graph(
+        graph = make_graph(
             [_copy(op) for op in grp], f"{g.name}.seg{idx}",
             [_typed(x, declared, types) for x in inputs],
             [_typed(o, declared, types) for o in outputs],
             initializer=used_inits,
         )
-        model = helper.make_model(
+        model = make_model(
             graph, opset_imports=[o for o in program.opset_import if o.domain != WIRE_DOMAIN],
             ir_version=program.ir_version,
         )
@@ -115,18 +114,14 @@ def _typed(name: str, declared: dict[str, onnx.ValueInfoProto],
            types: dict[str, tuple[int, tuple[int, ...]]]) -> onnx.ValueInfoProto:
     """The program's own declaration of ``name`` (it may leave the rank open), else one from its contract."""
     if name in declared:
-        import onnx
-
-        vi = onnx.ValueInfoProto()
+        vi = pb().ValueInfoProto()
         vi.CopyFrom(declared[name])
         return vi
     return value_info(name, *types[name])
 
 
 def _copy(op: onnx.NodeProto) -> onnx.NodeProto:
-    import onnx
-
-    c = onnx.NodeProto()
+    c = pb().NodeProto()
     c.CopyFrom(op)
     return c
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-import onnx
-
 from bb_edge.deployment.ports import wire_ports
 from bb_edge.engine.ota.messages import (
     CONTRACT_MISMATCH,
@@ -20,7 +18,9 @@ from bb_edge.engine.ota.messages import (
     OtaError,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # onnx loads when an update is offered: a serving node does not pay ~15 MB for it before
+    import onnx
+
     from bb_edge.engine.engine import Engine, ProgramSwap
 
 class ProgramLoader(Protocol):
@@ -84,6 +84,8 @@ class OnnxLoader:
     def validate(self, data: bytes) -> onnx.ModelProto:
         """Parse, check and prepare ``data``; the running program is untouched."""
         try:
+            import onnx
+
             model = onnx.load_from_string(data)
             onnx.checker.check_model(model)
         except Exception as exc:  # protobuf and checker errors alike: the image is refused, never raised
