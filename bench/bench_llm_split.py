@@ -176,13 +176,27 @@ def bb_single(prompt: list[int], tokens: int, context: int, reps: int, work: Pat
 
 def node_pids(dep_dir: Path) -> dict[str, int]:
     """The ``bb-edge node`` child processes of this process serving ``dep_dir``: node name -> pid."""
-    import psutil
-
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:  # the field after the parenthesised command name is the state, then the parent pid
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+            except (OSError, ValueError):
+                continue  # exited while we looked
+    ours, grew = {os.getpid()}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in ours} - ours
+        ours |= more
+        grew = bool(more)
     out = {}
-    for p in psutil.Process().children(recursive=True):
-        cmd = p.cmdline()
+    for pid in ours - {os.getpid()}:
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
         if "node" in cmd and str(dep_dir) in cmd and "--node" in cmd:
-            out[cmd[cmd.index("--node") + 1]] = p.pid
+            out[cmd[cmd.index("--node") + 1]] = pid
     return out
 
 
