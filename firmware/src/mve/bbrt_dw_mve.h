@@ -6,6 +6,8 @@
  * bytes, the padding holding the input zero point) is one flat array, and output k = oy rs + ox reads band
  * bytes k + ky rs + kx: one run of 4-lane int32 multiply-accumulates over the whole plane, written over the
  * band as it goes, the KW - 1 columns past each row's end computed and dropped when the rows are copied out.
+ * Up to 16 taps whose offsets fit a byte (every MLPerf Tiny depthwise at stride 1) run one byte gather and
+ * one VMLADAV per output (mve_dw_gat); the others 4-lane multiply-accumulates per tap (mve_dw_flat33/_flat).
  *
  * acc = (b - zx sum(w)) + sum(band w): the portable integer (as conv_dw_i8). Requantization as mve_rq4 (the
  * identity in bbrt_conv_mve.h) with the channel's constants as scalars; a conv with a channel mve_rq_ok1
@@ -96,6 +98,69 @@ BBRT_NOINLINE static void mve_dw_flat(int8_t *dst, const int8_t *src, uint32_t F
     }
 }
 
+#define BBRT_MVE_DW_CHUNK 64u /* sums held between the gathers and the requantization (stack) */
+
+/* mve_dw_flat as one dot product per output, for T <= 16 taps whose offsets fit 8 bits: the taps of output k
+ * (src bytes k + off[t]) are one byte gather and one VMLADAV against the channel's weights (lanes past T
+ * gather src[k + i] and meet weight 0), 4 outputs per step from one pointer (offset vectors off + 0 .. 3):
+ * 12 instructions per 4 outputs with the stores, where 4-lane multiply-accumulates take a load and a VMLA
+ * per tap and output. The bias is added with the requantization. The sums
+ * of a chunk are stored, then requantized 4 lanes at a time (as mve_dw_flat) into dst + k: dst == src in
+ * place (a chunk is written after its last read; later chunks read only past it). */
+BBRT_NOINLINE static void mve_dw_gat(int8_t *dst, const int8_t *src, uint32_t F, const uint8_t *off16,
+                                     const int8_t *w16, const mve_dwq_t *q) {
+    const uint8x16_t o0 = vld1q_u8(off16), o1 = vaddq_n_u8(o0, 1), o2 = vaddq_n_u8(o0, 2), o3 = vaddq_n_u8(o0, 3);
+    const int8x16_t wv = vld1q_s8(w16);
+    const int32_t base = q->base;
+    int32_t acc[BBRT_MVE_DW_CHUNK];
+    uint32_t k0, i;
+    for (k0 = 0; k0 < F; k0 += BBRT_MVE_DW_CHUNK) {
+        const uint32_t n = F - k0 < BBRT_MVE_DW_CHUNK ? F - k0 : BBRT_MVE_DW_CHUNK;
+        const int8_t *p = src + k0;
+        int32_t *a = acc;
+        if (n >> 2) { /* hand-written: GCC 12 moved the base into each accumulator and stored one word at a time */
+            register int32_t a0 __asm__("r0"), a1 __asm__("r2"), a2 __asm__("r4"), a3 __asm__("r6");
+            register const int8_t *pp __asm__("r1") = p;
+            register int32_t *pa __asm__("r3") = a;
+            register uint32_t cnt __asm__("lr") = n >> 2;
+            __asm__ volatile("1:\n\t"
+                             "vldrb.u8 q0, [%[pp], %q[o0]]\n\t"
+                             "vldrb.u8 q1, [%[pp], %q[o1]]\n\t"
+                             "vmladav.s8 %[a0], q0, %q[wv]\n\t"
+                             "vmladav.s8 %[a1], q1, %q[wv]\n\t"
+                             "vldrb.u8 q0, [%[pp], %q[o2]]\n\t"
+                             "vldrb.u8 q1, [%[pp], %q[o3]]\n\t"
+                             "vmladav.s8 %[a2], q0, %q[wv]\n\t"
+                             "adds %[pp], #4\n\t"
+                             "vmladav.s8 %[a3], q1, %q[wv]\n\t"
+                             "strd %[a0], %[a1], [%[pa]], #8\n\t"
+                             "strd %[a2], %[a3], [%[pa]], #8\n\t"
+                             "le lr, 1b\n\t"
+                             : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [pp] "+r"(pp), [pa] "+r"(pa),
+                               [cnt] "+r"(cnt)
+                             : [o0] "w"(o0), [o1] "w"(o1), [o2] "w"(o2), [o3] "w"(o3), [wv] "w"(wv)
+                             : "q0", "q1", "memory", "cc");
+            p = pp;
+            a = pa;
+        }
+        for (i = n & 3u; i; i--, p++, a++) *a = vmladavq_s8(vldrbq_gather_offset_s8(p, o0), wv);
+        {
+            const int32x4_t lov = vdupq_n_s32(q->lo), hiv = vdupq_n_s32(q->hi);
+            const int32_t m = q->m, L = q->L, R = q->R, zy = q->zy;
+            int8_t *d = dst + k0;
+            int32x4_t v;
+            for (a = acc, i = n >> 2; i; i--, a += 4, d += 4) {
+                v = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(vaddq_n_s32(vld1q_s32(a), base), L), m), R);
+                vstrbq_s32(d, vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), lov), hiv));
+            }
+            if (n & 3u) { /* lanes past n: stale sums, not stored */
+                v = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(vaddq_n_s32(vld1q_s32(a), base), L), m), R);
+                vstrbq_p_s32(d, vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), lov), hiv), vctp32q(n & 3u));
+            }
+        }
+    }
+}
+
 /* d[i] = s[i] for i < n, 16 bytes per predicated pass */
 static void mve_copy(int8_t *d, const int8_t *s, uint32_t n) {
     uint32_t i;
@@ -126,8 +191,12 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     int32_t wt[BBRT_MVE_DW_TAPS];
     const int8x16_t zx16 = vdupq_n_s8((int8_t)c->zx);
     uint32_t n, ch, t, cols, ny;
-    const int k33 = T == 9u && KW == 3u; /* mve_dw_flat33: in place, so never on the input itself */
+    /* mve_dw_gat: up to 16 taps, offsets within 8 bits (checked with the geometry below) */
+    const int gat = T <= 16u && (uint64_t)(KH - 1u) * rs + KW - 1u <= 255u;
+    const int k33 = !gat && T == 9u && KW == 3u; /* mve_dw_flat33: in place, so never on the input itself */
     const int direct = !k33 && g->pt == 0 && g->pl == 0 && rs == W && HP <= H;
+    uint8_t o16[16];
+    int8_t w16[16];
     mve_dwq_t q;
     if (g->sh != 1 || g->sw != 1 || g->dh != 1 || g->dw != 1 || g->sW != 1u || g->sH != W || T > BBRT_MVE_DW_TAPS ||
         (uint64_t)HP * rs > BBRT_MVE_DW_BAND || (uint32_t)g->pt >= HP || g->pt < 0 || g->pl < 0 ||
@@ -138,6 +207,10 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     cols = W < rs - (uint32_t)g->pl ? W : rs - (uint32_t)g->pl;
     ny = H < HP - (uint32_t)g->pt ? H : HP - (uint32_t)g->pt; /* input rows inside the band */
     for (t = 0; t < T; t++) off[t] = t / KW * rs + t % KW;
+    for (t = 0; t < 16u; t++) {
+        o16[t] = (uint8_t)(gat && t < T ? off[t] : 0u);
+        w16[t] = 0;
+    }
     q.zy = c->zy;
     q.lo = c->amin;
     q.hi = c->amax;
@@ -158,7 +231,10 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
             }
             q.m = c->rq[2u * ch];
             mve_rq_split(c->rq[2u * ch + 1u], &q.L, &q.R);
-            if (k33) {
+            if (gat) {
+                for (t = 0; t < T; t++) w16[t] = wc[t];
+                mve_dw_gat(rs == OW ? oc : band, src, F, o16, w16, &q); /* KW = 1: the flat outputs are the rows */
+            } else if (k33) {
                 if (q.L == 0)
                     mve_dw_flat33(band, F, rs, wt, &q);
                 else
