@@ -1362,6 +1362,8 @@ static int32_t pool_sum_i8(const int8_t *x, uint32_t n) {
         s = dsp_smlad(dsp_sxtb16(v), 0x00010001u, s);
         s = dsp_smlad(dsp_sxtb16_ror8(v), 0x00010001u, s);
     }
+#elif defined(BBRT_KERNELS_MVE)
+    return mve_sum_i8(x, n); /* 16 bytes per VADDVA (mve/bbrt_mve.h) */
 #endif
     for (; k < n; k++) s += x[k];
     return s;
@@ -1394,7 +1396,9 @@ bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                 CLIPWIN
                 cin = (y1 - y0) * (x1 - x0);
                 if (!incl) cnt = cin;
-                if (x1 > x0)
+                if (x1 > x0 && x1 - x0 == (int32_t)g.W) /* whole rows: one run (a global pool) */
+                    q = pool_sum_i8(xp + y0 * (int32_t)g.W, (uint32_t)((y1 - y0) * (int32_t)g.W));
+                else if (x1 > x0)
                     for (iy = y0; iy < y1; iy++) q += pool_sum_i8(xp + iy * (int32_t)g.W + x0, (uint32_t)(x1 - x0));
                 if (tfl) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
                     q = q > 0 ? (q + cnt / 2) / cnt : (q - cnt / 2) / cnt;

@@ -7,8 +7,8 @@ portable C loops); every output byte must be equal. The layers cover the four MV
 pass, tails, the unfolded zero point), im2col convs (4 pixels x 2 channels per pass on interleaved patches,
 1 pixel x 4 channels for the last pixels, gathered interior and edge patches, the VQSHL/VQDMULH/VRSHL
 requantization for every shift and the scalar one for the multipliers it refuses), depthwise (stride 1 over
-the flattened padded plane, 3x3 and other kernels; stride 2 and the transposed short-row plane) and ADD
-(same-shape, 4 lanes). The oracle is independent of the device
+the flattened padded plane, 3x3 and other kernels; stride 2 and the transposed short-row plane), ADD
+(same-shape, 4 lanes) and AVGPOOL's window sums. The oracle is independent of the device
 code: the host library is built without MVE.
 """
 
@@ -179,6 +179,29 @@ def test_mve_add_is_bit_exact_with_portable(c: int, h: int, w: int, seed: int, o
     if scramble:
         L = scramble_add(L, seed)
     assert_m55_equals_host(L, xs, tmp_path_factory.mktemp("mve"), Op.ADD_I8)
+
+
+@SETTINGS
+@given(c=st.integers(1, 4), h=st.integers(1, 9), w=st.integers(1, 37), k=st.integers(1, 6), s=st.integers(1, 3),
+       pad=st.integers(0, 2), include=st.booleans(), glob=st.booleans(), seed=st.integers(0, 2**16))
+def test_mve_avgpool_is_bit_exact_with_portable(c: int, h: int, w: int, k: int, s: int, pad: int, include: bool,
+                                                glob: bool, seed: int,
+                                                tmp_path_factory: pytest.TempPathFactory) -> None:
+    """AVGPOOL_I8's window sums (16 bytes per VADDVA; a window of whole rows summed as one run, as a global
+    pool), clipped windows and both counts."""
+    k = min(k, h, w)
+    kh, kw = (h, w) if glob else (k, k)
+    pad = 0 if glob else min(pad, k - 1)
+    g = helper.make_graph(
+        [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[kh, kw], strides=[s, s],
+                          pads=[pad] * 4, count_include_pad=int(include))],
+        "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    rng = np.random.default_rng(seed)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) * 3 + 1).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert_m55_equals_host(L, np.concatenate([d["x"] for d in calib]), tmp_path_factory.mktemp("mve"), Op.AVGPOOL_I8)
 
 
 def test_m55_harness_elf_has_helium_instructions() -> None:
