@@ -731,7 +731,7 @@ BBRT_NOINLINE static void dw_strip(const dw_job_t *jb, int8_t *o, uint32_t nrows
  * Returns 0 (nothing written) when not even one output row fits. */
 BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_MVE)
-    if (mve_conv_dw(c, o)) return 1; /* stride 1 (mve/bbrt_dw_mve.h) */
+    if (mve_conv_dw(c, o)) return 1; /* stride 1, and 2 up to 16 taps (mve/bbrt_dw_mve.h) */
 #endif
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;

@@ -169,6 +169,19 @@ def test_mve_depthwise_is_bit_exact_with_portable(ch: int, kh: int, kw: int, h: 
     assert_m55_equals_host(L, xs, tmp_path_factory.mktemp("mve"), Op.CONV_I8)
 
 
+@pytest.mark.parametrize(("ch", "h", "w", "stride", "pad"), [
+    (5, 12, 12, 2, 1),   # stride 2 (vww's shape): row by row, the band's padding kept from channel to channel
+    (3, 13, 11, 2, 0),   # stride 2, no padding, odd sizes
+    (2, 8, 123, 1, 1),   # stride 1, rows of 125 bytes: the last gather offsets reach 255 exactly
+    (2, 8, 124, 1, 1),   # rows of 126: past a byte, the 4-lane multiply-accumulate path
+])
+def test_mve_depthwise_gather_edges_are_bit_exact(ch: int, h: int, w: int, stride: int, pad: int,
+                                                  tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The gathered depthwise (one byte gather and VMLADAV per output) at its limits, scrambled requantizations."""
+    L, xs = lowered_conv(conv_model(1, 1, ch, 3, 3, h, w, (stride, stride), pad, 7), (1, ch, h, w), 7, 0.3)
+    assert_m55_equals_host(scramble_rq(L, 7), xs, tmp_path_factory.mktemp("mve"), Op.CONV_I8)
+
+
 @SETTINGS
 @given(c=st.integers(1, 6), h=st.integers(1, 9), w=st.integers(1, 13), seed=st.integers(0, 2**16),
        off=st.floats(-1.0, 1.0), scramble=st.booleans())
