@@ -1641,6 +1641,10 @@ static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, i
         return;
     }
 #if defined(BBRT_KERNELS_MVE)
+    if (sa == 1u && sb == 1u && n >= BBRT_ADD_LUT_MIN) { /* same shape, long: tables, 4 lanes (mve/bbrt_add_mve.h) */
+        mve_add_lut(k, pa, pb, py, n, ca, cb);
+        return;
+    }
     if (sa == 1u && sb == 1u) { /* same shape: 4 lanes per pass (mve/bbrt_add_mve.h) */
         mve_add_i8(qa, qb, qy, k->za, k->zb, f, zy, lo, hi, pa, pb, py, n);
         return;

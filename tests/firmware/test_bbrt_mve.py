@@ -217,6 +217,17 @@ def test_mve_avgpool_is_bit_exact_with_portable(c: int, h: int, w: int, k: int, 
     assert_m55_equals_host(L, np.concatenate([d["x"] for d in calib]), tmp_path_factory.mktemp("mve"), Op.AVGPOOL_I8)
 
 
+@pytest.mark.parametrize(("h", "w", "seed"), [(32, 32, -1), (13, 79, 1), (37, 29, 2), (32, 33, 3), (32, 32, 4)])
+def test_mve_add_tables_are_bit_exact_with_portable(h: int, w: int, seed: int,
+                                                    tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A same-shape residual ADD of at least 1,024 elements (the per-input tables, word gathers; tails of 0, 3
+    and 1), as lowered (seed -1) and with its roundings scrambled (every shift 0 to -3: ties in most elements)."""
+    L, xs = lowered_conv(conv_model(1, 1, 1, 1, 1, h, w, (1, 1), 0, 11, residual=True), (1, 1, h, w), 11, -0.3)
+    if seed >= 0:
+        L = scramble_add(L, seed)
+    assert_m55_equals_host(L, xs, tmp_path_factory.mktemp("mve"), Op.ADD_I8)
+
+
 def test_m55_harness_elf_has_helium_instructions() -> None:
     """The ELF the tests run really contains MVE code (VMLADAV, shown as vmlav, and VRMULH): the comparison is
     not portable against portable."""
