@@ -255,20 +255,24 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
                     for (t = 0; t < HP * rs; t += 16u) vst1q_s8(band + t, zx16); /* padding (band size: 16 k) */
                 mve_copy_rows(band + (uint32_t)g->pt * rs + (uint32_t)g->pl, rs, xp, W, cols, ny); /* image rows */
             }
-            q.base = c->b[ch];
-            for (t = 0; t < T; t++) {
-                wt[t] = wc[t];
-                q.base -= c->zx * wc[t];
+            if (gat) { /* the taps as one zero-padded vector (read with T lanes), their sum by VADDV */
+                const int8x16_t wv = vldrbq_z_s8(wc, vctp8q(T));
+                vst1q_s8(w16, wv);
+                q.base = c->b[ch] - c->zx * vaddvq_s8(wv);
+            } else {
+                q.base = c->b[ch];
+                for (t = 0; t < T; t++) {
+                    wt[t] = wc[t];
+                    q.base -= c->zx * wc[t];
+                }
             }
             q.m = c->rq[2u * ch];
             mve_rq_split(c->rq[2u * ch + 1u], &q.L, &q.R);
             if (rows) {
-                for (t = 0; t < T; t++) w16[t] = wc[t];
                 mve_dw_gat(oc, src, OH, OW, s * rs, s, o16, w16, &q);
                 continue;
             }
             if (gat) {
-                for (t = 0; t < T; t++) w16[t] = wc[t];
                 mve_dw_gat(rs == OW ? oc : band, src, 1u, F, 0u, 1u, o16, w16, &q); /* KW = 1: flat = the rows */
             } else if (k33) {
                 if (q.L == 0)
