@@ -172,7 +172,8 @@ def test_mve_depthwise_is_bit_exact_with_portable(ch: int, kh: int, kw: int, h: 
 @pytest.mark.parametrize(("ch", "h", "w", "stride", "pad"), [
     (5, 12, 12, 2, 1),   # stride 2 (vww's shape): row by row, the band's padding kept from channel to channel
     (3, 13, 11, 2, 0),   # stride 2, no padding, odd sizes
-    (2, 8, 123, 1, 1),   # stride 1, rows of 125 bytes: the last gather offsets reach 255 exactly
+    (3, 9, 12, 1, 1),    # stride 1, rows under BBRT_MVE_DW_ROWW: the flat plane, copied out
+    (2, 8, 123, 1, 1),   # stride 1, row by row, rows of 125 bytes: the last gather offsets reach 255 exactly
     (2, 8, 124, 1, 1),   # rows of 126: past a byte, the 4-lane multiply-accumulate path
 ])
 def test_mve_depthwise_gather_edges_are_bit_exact(ch: int, h: int, w: int, stride: int, pad: int,

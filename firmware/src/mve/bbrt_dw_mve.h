@@ -22,6 +22,9 @@
 
 #define BBRT_MVE_DW_BAND 3072u /* padded plane bytes (stack) */
 #define BBRT_MVE_DW_TAPS 32u   /* kernel taps */
+#ifndef BBRT_MVE_DW_ROWW
+#define BBRT_MVE_DW_ROWW 16u /* gathered outputs rows this wide or wider run row by row at stride 1 too (vww: 16 of 8, 16, 32) */
+#endif
 
 typedef struct {
     int32_t base, m, L, R, zy, lo, hi;
@@ -207,8 +210,10 @@ static void mve_copy_rows(int8_t *d, uint32_t ds, const int8_t *s, uint32_t ss, 
 }
 
 /* the depthwise conv (G = C = M groups, one channel each), dilation 1, NCHW input: 1 when done. Stride 1:
- * any taps (the flat plane); stride 2: mve_dw_gat's taps, row by row over the band straight into the output,
- * whose padding then stays in the band from one channel to the next (filled once). */
+ * any taps (the flat plane, copied out when its rows are padded); stride 2, and stride 1 with mve_dw_gat's
+ * taps and output rows of BBRT_MVE_DW_ROWW or more: row by row over the band straight into the output, whose
+ * padding then stays in the band from one channel to the next (filled once; short rows pay more per row than
+ * the flat plane's copy-out). */
 static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     const conv_geo_t *g = &c->g;
     const uint32_t KH = g->KH, KW = g->KW, T = KH * KW, OH = g->OH, OW = g->OW, W = g->W, H = g->H;
@@ -222,7 +227,7 @@ static int mve_conv_dw(const conv_i8_t *c, int8_t *o) {
     const int gat = T <= 16u && (uint64_t)(KH - 1u) * rs + KW - 1u + 3u * s <= 255u;
     const int k33 = !gat && T == 9u && KW == 3u; /* mve_dw_flat33: in place, so never on the input itself */
     const int direct = !k33 && g->pt == 0 && g->pl == 0 && rs == W && HP <= H;
-    const int rows = s != 1u; /* stride 2: row by row into the output, the band's padding kept */
+    const int rows = s != 1u || (gat && OW >= BBRT_MVE_DW_ROWW); /* row by row into the output, padding kept */
     uint8_t o16[16];
     int8_t w16[16];
     mve_dwq_t q;
