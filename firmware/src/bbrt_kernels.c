@@ -756,7 +756,7 @@ BBRT_NOINLINE static int dw_whole_plane(const conv_i8_t *c, int8_t *o) {
  * Returns 0 (nothing written) when not even one output row fits. */
 BBRT_NOINLINE static int conv_dw_i8(const conv_i8_t *c, int8_t *o) {
 #if defined(BBRT_KERNELS_MVE)
-    if (mve_conv_dw(c, o)) return 1; /* stride 1 (mve/bbrt_dw_mve.h) */
+    if (mve_conv_dw(c, o)) return 1; /* stride 1, and 2 up to 16 taps (mve/bbrt_dw_mve.h) */
 #endif
     const conv_geo_t *g0 = &c->g;
     dw_geo_t g;
@@ -1414,6 +1414,8 @@ static int32_t pool_sum_i8(const int8_t *x, uint32_t n) {
         s = dsp_smlad(dsp_sxtb16(v), 0x00010001u, s);
         s = dsp_smlad(dsp_sxtb16_ror8(v), 0x00010001u, s);
     }
+#elif defined(BBRT_KERNELS_MVE)
+    return mve_sum_i8(x, n); /* 16 bytes per VADDVA (mve/bbrt_mve.h) */
 #endif
     for (; k < n; k++) s += x[k];
     return s;
@@ -1446,7 +1448,9 @@ bbrt_status_t bbrt_k_avgpool_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
                 CLIPWIN
                 cin = (y1 - y0) * (x1 - x0);
                 if (!incl) cnt = cin;
-                if (x1 > x0)
+                if (x1 > x0 && x1 - x0 == (int32_t)g.W) /* whole rows: one run (a global pool) */
+                    q = pool_sum_i8(xp + y0 * (int32_t)g.W, (uint32_t)((y1 - y0) * (int32_t)g.W));
+                else if (x1 > x0)
                     for (iy = y0; iy < y1; iy++) q += pool_sum_i8(xp + iy * (int32_t)g.W + x0, (uint32_t)(x1 - x0));
                 if (tfl) { /* TFLite: same parameters in and out, sum of q / count, half away from 0 */
                     q = q > 0 ? (q + cnt / 2) / cnt : (q - cnt / 2) / cnt;
@@ -1689,6 +1693,10 @@ static void add_i8_fast(const add_i8_t *k, const int8_t *pa, const int8_t *pb, i
         return;
     }
 #if defined(BBRT_KERNELS_MVE)
+    if (sa == 1u && sb == 1u && n >= BBRT_ADD_LUT_MIN) { /* same shape, long: tables, 4 lanes (mve/bbrt_add_mve.h) */
+        mve_add_lut(k, pa, pb, py, n, ca, cb);
+        return;
+    }
     if (sa == 1u && sb == 1u) { /* same shape: 4 lanes per pass (mve/bbrt_add_mve.h) */
         mve_add_i8(qa, qb, qy, k->za, k->zb, f, zy, lo, hi, pa, pb, py, n);
         return;

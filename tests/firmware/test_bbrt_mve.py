@@ -7,8 +7,8 @@ portable C loops); every output byte must be equal. The layers cover the four MV
 pass, tails, the unfolded zero point), im2col convs (4 pixels x 2 channels per pass on interleaved patches,
 1 pixel x 4 channels for the last pixels, gathered interior and edge patches, the VQSHL/VQDMULH/VRSHL
 requantization for every shift and the scalar one for the multipliers it refuses), depthwise (stride 1 over
-the flattened padded plane, 3x3 and other kernels; stride 2 and the transposed short-row plane) and ADD
-(same-shape, 4 lanes). The oracle is independent of the device
+the flattened padded plane, 3x3 and other kernels; stride 2 and the transposed short-row plane), ADD
+(same-shape, 4 lanes) and AVGPOOL's window sums. The oracle is independent of the device
 code: the host library is built without MVE.
 """
 
@@ -169,6 +169,20 @@ def test_mve_depthwise_is_bit_exact_with_portable(ch: int, kh: int, kw: int, h: 
     assert_m55_equals_host(L, xs, tmp_path_factory.mktemp("mve"), Op.CONV_I8)
 
 
+@pytest.mark.parametrize(("ch", "h", "w", "stride", "pad"), [
+    (5, 12, 12, 2, 1),   # stride 2 (vww's shape): row by row, the band's padding kept from channel to channel
+    (3, 13, 11, 2, 0),   # stride 2, no padding, odd sizes
+    (3, 9, 12, 1, 1),    # stride 1, rows under BBRT_MVE_DW_ROWW: the flat plane, copied out
+    (2, 8, 123, 1, 1),   # stride 1, row by row, rows of 125 bytes: the last gather offsets reach 255 exactly
+    (2, 8, 124, 1, 1),   # rows of 126: past a byte, the 4-lane multiply-accumulate path
+])
+def test_mve_depthwise_gather_edges_are_bit_exact(ch: int, h: int, w: int, stride: int, pad: int,
+                                                  tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The gathered depthwise (one byte gather and VMLADAV per output) at its limits, scrambled requantizations."""
+    L, xs = lowered_conv(conv_model(1, 1, ch, 3, 3, h, w, (stride, stride), pad, 7), (1, ch, h, w), 7, 0.3)
+    assert_m55_equals_host(scramble_rq(L, 7), xs, tmp_path_factory.mktemp("mve"), Op.CONV_I8)
+
+
 @SETTINGS
 @given(c=st.integers(1, 6), h=st.integers(1, 9), w=st.integers(1, 13), seed=st.integers(0, 2**16),
        off=st.floats(-1.0, 1.0), scramble=st.booleans())
@@ -177,6 +191,40 @@ def test_mve_add_is_bit_exact_with_portable(c: int, h: int, w: int, seed: int, o
     """A residual ADD (Relu(conv(x)) + x): same-shape int8 operands, element counts around the 4-lane pass."""
     L, xs = lowered_conv(conv_model(c, 1, 1, 1, 1, h, w, (1, 1), 0, seed, residual=True), (1, c, h, w), seed, off)
     if scramble:
+        L = scramble_add(L, seed)
+    assert_m55_equals_host(L, xs, tmp_path_factory.mktemp("mve"), Op.ADD_I8)
+
+
+@SETTINGS
+@given(c=st.integers(1, 4), h=st.integers(1, 9), w=st.integers(1, 37), k=st.integers(1, 6), s=st.integers(1, 3),
+       pad=st.integers(0, 2), include=st.booleans(), glob=st.booleans(), seed=st.integers(0, 2**16))
+def test_mve_avgpool_is_bit_exact_with_portable(c: int, h: int, w: int, k: int, s: int, pad: int, include: bool,
+                                                glob: bool, seed: int,
+                                                tmp_path_factory: pytest.TempPathFactory) -> None:
+    """AVGPOOL_I8's window sums (16 bytes per VADDVA; a window of whole rows summed as one run, as a global
+    pool), clipped windows and both counts."""
+    k = min(k, h, w)
+    kh, kw = (h, w) if glob else (k, k)
+    pad = 0 if glob else min(pad, k - 1)
+    g = helper.make_graph(
+        [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[kh, kw], strides=[s, s],
+                          pads=[pad] * 4, count_include_pad=int(include))],
+        "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    rng = np.random.default_rng(seed)
+    calib = [{"x": (rng.standard_normal((1, c, h, w)) * 3 + 1).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    assert_m55_equals_host(L, np.concatenate([d["x"] for d in calib]), tmp_path_factory.mktemp("mve"), Op.AVGPOOL_I8)
+
+
+@pytest.mark.parametrize(("h", "w", "seed"), [(32, 32, -1), (13, 79, 1), (37, 29, 2), (32, 33, 3), (32, 32, 4)])
+def test_mve_add_tables_are_bit_exact_with_portable(h: int, w: int, seed: int,
+                                                    tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A same-shape residual ADD of at least 1,024 elements (the per-input tables, word gathers; tails of 0, 3
+    and 1), as lowered (seed -1) and with its roundings scrambled (every shift 0 to -3: ties in most elements)."""
+    L, xs = lowered_conv(conv_model(1, 1, 1, 1, 1, h, w, (1, 1), 0, 11, residual=True), (1, 1, h, w), 11, -0.3)
+    if seed >= 0:
         L = scramble_add(L, seed)
     assert_m55_equals_host(L, xs, tmp_path_factory.mktemp("mve"), Op.ADD_I8)
 

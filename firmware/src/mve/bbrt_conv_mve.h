@@ -32,6 +32,7 @@ typedef struct {
     int32_t base[BBRT_IM2COL_OC], m[BBRT_IM2COL_OC], L[BBRT_IM2COL_OC], R[BBRT_IM2COL_OC];
     uint8_t ok[BBRT_IM2COL_OC / 4u]; /* every channel of the 4-block passes mve_rq_ok1 */
     uint8_t okc[BBRT_IM2COL_OC];     /* the channel passes mve_rq_ok1 */
+    uint8_t all;                     /* every channel of the block does */
 } mve_blk_t;
 
 /* o[j * OHW] for the nb 4-channel blocks of one patch (weights w: 4 nb rows of P bytes) */
@@ -83,85 +84,115 @@ BBRT_NOINLINE static void mve_conv_px(const mve_blk_t *bk, const int8_t *col, co
     }
 }
 
-/* o[0..3] = the requantized a0..a3 of channel j (4 adjacent output pixels: contiguous in NCHW) */
-
-/* 16 patch bytes of 4 adjacent pixels (x, x + 16, x + 32, x + 48) times one 16-byte row of the weights of two
- * output channels (u, v) into the accumulators a0..a3 (channel j) and b0..b3 (channel j + 1) of the caller;
- * the whole-row loop and the predicated tail differ only in how they load u and v */
-#define MVE_PX4_PAIR(load_u, load_v)                                                                            \
-    do {                                                                                                        \
-        int8x16_t u = (load_u), v = (load_v), x0 = vld1q_s8(x), x1 = vld1q_s8(x + 16);                          \
-        a0 = vmladavaq_s8(a0, x0, u);                                                                           \
-        b0 = vmladavaq_s8(b0, x0, v);                                                                           \
-        a1 = vmladavaq_s8(a1, x1, u);                                                                           \
-        b1 = vmladavaq_s8(b1, x1, v);                                                                           \
-        x0 = vld1q_s8(x + 32);                                                                                  \
-        x1 = vld1q_s8(x + 48);                                                                                  \
-        a2 = vmladavaq_s8(a2, x0, u);                                                                           \
-        b2 = vmladavaq_s8(b2, x0, v);                                                                           \
-        a3 = vmladavaq_s8(a3, x1, u);                                                                           \
-        b3 = vmladavaq_s8(b3, x1, v);                                                                           \
-    } while (0)
-
-static inline void mve_rq_px4(int8_t *o, int32_t a0, int32_t a1, int32_t a2, int32_t a3, const mve_blk_t *bk, uint32_t j,
-                              const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
-    if (bk->okc[j]) {
-        int32x4_t v = vdupq_n_s32(a0);
-        v = vsetq_lane_s32(a1, v, 1);
-        v = vsetq_lane_s32(a2, v, 2);
-        v = vsetq_lane_s32(a3, v, 3);
-        v = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(v, bk->L[j]), bk->m[j]), bk->R[j]);
-        vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), vdupq_n_s32(lo)), vdupq_n_s32(hi)));
-    } else {
-        const int32_t m = rq[2u * j], sh = rq[2u * j + 1u];
-        o[0] = sat8(mbqm(a0, m, sh) + zy, lo, hi);
-        o[1] = sat8(mbqm(a1, m, sh) + zy, lo, hi);
-        o[2] = sat8(mbqm(a2, m, sh) + zy, lo, hi);
-        o[3] = sat8(mbqm(a3, m, sh) + zy, lo, hi);
+/* acc[8 q .. 8 q + 3] = base[2 q] + the dot products of 4 adjacent pixels' patches (col: interleaved 16 bytes
+ * at a time, bytes 16 k .. 16 k + 15 of patch i at 64 k + 16 i) with weight row 2 q, acc[8 q + 4 ..] the same
+ * for row 2 q + 1, q < npairs (dup: the second row is the first again, its sums dropped by the caller; base
+ * is read at 2 q + 1 then too). The pair's 16-byte step is hand-written: 6 loads, 8 VMLADAVAs, an add and the
+ * loop (16 instructions per 128 products). VMLADAVA writes even registers only, so the 8 accumulators take
+ * r0 .. r12 and lr, and the loop counts in r9 with SUBS/BNE (GCC's own loop kept 7 in registers and moved
+ * or spilled the 8th every step: 21 instructions). The tail (P % 16) loads the weights predicated (zero
+ * lanes: the patch bytes past P, any bytes, multiply 0). */
+BBRT_NOINLINE static void mve_quad_acc(int32_t *acc, const int8_t *col, const int8_t *w, uint32_t P, uint32_t npairs,
+                                       const int32_t *base, uint32_t dup) {
+    const uint32_t nf = P >> 4, pt = vctp8q(P & 15u), dv = dup ? 0u : P;
+    uint32_t j;
+    for (j = npairs; j; j--, w += 2u * P, acc += 8, base += 2) {
+        register int32_t a0 __asm__("r0") = base[0], a1 __asm__("r2") = a0, a2 __asm__("r4") = a0, a3 __asm__("r6") = a0;
+        register int32_t b0 __asm__("r8") = base[1], b1 __asm__("r10") = b0, b2 __asm__("r12") = b0, b3 __asm__("lr") = b0;
+        register const int8_t *px __asm__("r1") = col, *pu __asm__("r3") = w, *pv __asm__("r5") = w + dv;
+        register uint32_t cnt __asm__("r9") = nf;
+        if (cnt)
+            __asm__ volatile("1:\n\t"
+                             "vldrb.8 q0, [%[pu]], #16\n\t"
+                             "vldrb.8 q1, [%[pv]], #16\n\t"
+                             "vldrb.8 q2, [%[px]]\n\t"
+                             "vldrb.8 q3, [%[px], #16]\n\t"
+                             "vmladava.s8 %[a0], q2, q0\n\t"
+                             "vmladava.s8 %[b0], q2, q1\n\t"
+                             "vldrb.8 q2, [%[px], #32]\n\t"
+                             "vmladava.s8 %[a1], q3, q0\n\t"
+                             "vmladava.s8 %[b1], q3, q1\n\t"
+                             "vldrb.8 q3, [%[px], #48]\n\t"
+                             "vmladava.s8 %[a2], q2, q0\n\t"
+                             "vmladava.s8 %[b2], q2, q1\n\t"
+                             "adds %[px], #64\n\t"
+                             "vmladava.s8 %[a3], q3, q0\n\t"
+                             "vmladava.s8 %[b3], q3, q1\n\t"
+                             "subs %[cnt], #1\n\t"
+                             "bne 1b\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [b0] "+r"(b0), [b1] "+r"(b1),
+                               [b2] "+r"(b2), [b3] "+r"(b3), [px] "+r"(px), [pu] "+r"(pu), [pv] "+r"(pv), [cnt] "+r"(cnt)
+                             :
+                             : "q0", "q1", "q2", "q3", "memory", "cc");
+        if (P & 15u) {
+            register uint32_t pr __asm__("r9") = pt;
+            __asm__ volatile("vmsr p0, %[pr]\n\t"
+                             "vpstt\n\t"
+                             "vldrbt.8 q0, [%[pu]]\n\t"
+                             "vldrbt.8 q1, [%[pv]]\n\t"
+                             "vldrb.8 q2, [%[px]]\n\t"
+                             "vldrb.8 q3, [%[px], #16]\n\t"
+                             "vmladava.s8 %[a0], q2, q0\n\t"
+                             "vmladava.s8 %[b0], q2, q1\n\t"
+                             "vldrb.8 q2, [%[px], #32]\n\t"
+                             "vmladava.s8 %[a1], q3, q0\n\t"
+                             "vmladava.s8 %[b1], q3, q1\n\t"
+                             "vldrb.8 q3, [%[px], #48]\n\t"
+                             "vmladava.s8 %[a2], q2, q0\n\t"
+                             "vmladava.s8 %[b2], q2, q1\n\t"
+                             "vmladava.s8 %[a3], q3, q0\n\t"
+                             "vmladava.s8 %[b3], q3, q1\n\t"
+                             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [b0] "+r"(b0), [b1] "+r"(b1),
+                               [b2] "+r"(b2), [b3] "+r"(b3)
+                             : [px] "r"(px), [pu] "r"(pu), [pv] "r"(pv), [pr] "r"(pr)
+                             : "q0", "q1", "q2", "q3", "memory");
+        }
+        {
+            register int32_t *ap __asm__("r9") = acc;
+            __asm__ volatile("strd %[a0], %[a1], [%[ap]]\n\t"
+                             "strd %[a2], %[a3], [%[ap], #8]\n\t"
+                             "strd %[b0], %[b1], [%[ap], #16]\n\t"
+                             "strd %[b2], %[b3], [%[ap], #24]\n\t"
+                             :
+                             : [a0] "r"(a0), [a1] "r"(a1), [a2] "r"(a2), [a3] "r"(a3), [b0] "r"(b0), [b1] "r"(b1),
+                               [b2] "r"(b2), [b3] "r"(b3), [ap] "r"(ap)
+                             : "memory");
+        }
     }
 }
 
-/* 4 adjacent output pixels at once: col holds their patches interleaved 16 bytes at a time (bytes 16 k ..
- * 16 k + 15 of patch i at 64 k + 16 i), so one pointer with immediate offsets reads all four; channels in
- * pairs, 8 VMLADAVs per 2 weight and 4 patch loads (one channel at a time measured 8% more instructions
- * on ResNet-8). o: the first channel's 4 outputs, channel j at j OHW. */
-BBRT_NOINLINE static void mve_conv_quad(const mve_blk_t *bk, const int8_t *col, const int8_t *w, uint32_t P,
-                                        uint32_t noc, const int32_t *rq, int8_t *o, uint32_t OHW, int32_t zy,
-                                        int32_t lo, int32_t hi) {
-    const mve_pred16_t pt = vctp8q(P & 15u);
-    uint32_t j, i;
-    for (j = 0; j + 2u <= noc; j += 2u, w += 2u * P, o += 2u * OHW) {
-        const int8_t *x = col, *w0 = w, *w1 = w + P;
-        int32_t a0 = bk->base[j], a1 = a0, a2 = a0, a3 = a0;
-        int32_t b0 = bk->base[j + 1u], b1 = b0, b2 = b0, b3 = b0;
-        for (i = P >> 4; i; i--, x += 64, w0 += 16, w1 += 16) {
-            MVE_PX4_PAIR(vld1q_s8(w0), vld1q_s8(w1));
+/* o[j OHW .. j OHW + 3] = the requantized acc[4 j .. 4 j + 3] (4 adjacent pixels of channel j), j < noc; every
+ * channel by VQSHL/VQDMULH/VRSHL with its scalars when the block allows it (bk->all), else channel by channel */
+BBRT_NOINLINE static void mve_quad_rq(int8_t *o, const int32_t *acc, const mve_blk_t *bk, const int32_t *rq,
+                                      uint32_t noc, uint32_t OHW, int32_t zy, int32_t lo, int32_t hi) {
+    const int32x4_t lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    uint32_t j, k;
+    if (bk->all) {
+        for (j = 0; j < noc; j++, acc += 4, o += OHW) {
+            int32x4_t v = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(vld1q_s32(acc), bk->L[j]), bk->m[j]), bk->R[j]);
+            vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), lov), hiv));
         }
-        if (P & 15u) { /* zeroing weight loads: the patch lanes past P (any bytes) multiply 0 */
-            MVE_PX4_PAIR(vldrbq_z_s8(w0, pt), vldrbq_z_s8(w1, pt));
-        }
-        mve_rq_px4(o, a0, a1, a2, a3, bk, j, rq, zy, lo, hi);
-        mve_rq_px4(o + OHW, b0, b1, b2, b3, bk, j + 1u, rq, zy, lo, hi);
+        return;
     }
-    if (j < noc) {
-        const int8_t *x = col, *w0 = w;
-        int32_t a0 = bk->base[j], a1 = a0, a2 = a0, a3 = a0;
-        for (i = P >> 4; i; i--, x += 64, w0 += 16) {
-            int8x16_t u = vld1q_s8(w0);
-            a0 = vmladavaq_s8(a0, vld1q_s8(x), u);
-            a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), u);
-            a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), u);
-            a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), u);
+    for (j = 0; j < noc; j++, acc += 4, o += OHW) {
+        if (bk->okc[j]) {
+            int32x4_t v = vrshlq_n_s32(vqdmulhq_n_s32(vqshlq_r_s32(vld1q_s32(acc), bk->L[j]), bk->m[j]), bk->R[j]);
+            vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, zy), lov), hiv));
+        } else {
+            for (k = 0; k < 4u; k++) o[k] = sat8(mbqm(acc[k], rq[2u * j], rq[2u * j + 1u]) + zy, lo, hi);
         }
-        if (P & 15u) {
-            int8x16_t u = vldrbq_z_s8(w0, pt);
-            a0 = vmladavaq_s8(a0, vld1q_s8(x), u);
-            a1 = vmladavaq_s8(a1, vld1q_s8(x + 16), u);
-            a2 = vmladavaq_s8(a2, vld1q_s8(x + 32), u);
-            a3 = vmladavaq_s8(a3, vld1q_s8(x + 48), u);
-        }
-        mve_rq_px4(o, a0, a1, a2, a3, bk, j, rq, zy, lo, hi);
     }
+}
+
+/* 4 adjacent output pixels at once: mve_quad_acc into acc (scratch: 4 noc words), then mve_quad_rq. o: the
+ * first channel's 4 outputs, channel j at j OHW. */
+static void mve_conv_quad(const mve_blk_t *bk, const int8_t *col, const int8_t *w, uint32_t P, uint32_t noc,
+                          const int32_t *rq, int8_t *o, uint32_t OHW, int32_t zy, int32_t lo, int32_t hi,
+                          int32_t *acc) {
+    mve_quad_acc(acc, col, w, P, noc >> 1, bk->base, 0); /* pairs as (a0..a3, b0..b3): channel-major already */
+    if (noc & 1u) /* the last channel twice (its second sums dropped) */
+        mve_quad_acc(acc + 4u * (noc - 1u), col, w + (size_t)(noc - 1u) * P, P, 1u, bk->base + noc - 1u, 1u);
+    mve_quad_rq(o, acc, bk, rq, noc, OHW, zy, lo, hi);
 }
 
 #define BBRT_MVE_TAPS 768u /* patches of up to this many bytes take gathered patches (stack: 2 bytes each) */
@@ -258,6 +289,8 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
                 bk.okc[i] = (uint8_t)mve_rq_ok1(rq[2u * oc], rq[2u * oc + 1u]);
             }
             for (oc = 0; oc < nb; oc++) bk.ok[oc] = (uint8_t)mve_rq_ok4(rq + 2u * (oc0 + 4u * oc));
+            bk.all = 1;
+            for (oc = 0; oc < oc1 - oc0; oc++) bk.all &= bk.okc[oc];
             for (n = 0; n < g->N; n++) {
                 const int8_t *xg = c->x + (size_t)n * g->C * g->H * g->W + (size_t)gi * g->Cg * g->sC;
                 int8_t *on = o + (size_t)n * g->M * OHW;
@@ -281,7 +314,7 @@ static void mve_conv_im2col(const conv_i8_t *c, int8_t *o) {
                             }
                         }
                         mve_conv_quad(&bk, col4, c->w + (size_t)oc0 * P, P, oc1 - oc0, rq + 2u * oc0,
-                                      on + p + (size_t)oc0 * OHW, OHW, c->zy, c->amin, c->amax);
+                                      on + p + (size_t)oc0 * OHW, OHW, c->zy, c->amin, c->amax, (int32_t *)buf);
                     }
                 for (; p < OHW; p++) {
                     int8_t *op = on + p;

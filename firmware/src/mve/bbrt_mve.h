@@ -47,37 +47,6 @@ static int32_t mve_sum_i8(const int8_t *w, uint32_t K) {
     return s;
 }
 
-/* s[r] += sum_k x[k] * w[r * K + k] for r < 4: four weight rows against one x vector loaded once */
-static void mve_dot4_i8(int32_t *s, const int8_t *x, const int8_t *w, uint32_t K) {
-    const int8_t *w1 = w + K, *w2 = w1 + K, *w3 = w2 + K;
-    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
-    uint32_t i;
-    for (i = K >> 4; i; i--) {
-        int8x16_t xv = vld1q_s8(x);
-        a0 = vmladavaq_s8(a0, xv, vld1q_s8(w));
-        a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1));
-        a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2));
-        a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3));
-        x += 16;
-        w += 16;
-        w1 += 16;
-        w2 += 16;
-        w3 += 16;
-    }
-    if (K & 15u) {
-        mve_pred16_t p = vctp8q(K & 15u);
-        int8x16_t xv = vldrbq_z_s8(x, p);
-        a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w, p));
-        a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1, p));
-        a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2, p));
-        a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3, p));
-    }
-    s[0] = a0;
-    s[1] = a1;
-    s[2] = a2;
-    s[3] = a3;
-}
-
 /* cp[k] = xp[k * sC] for k < n (a 1x1 conv's patch: one pixel across channels), 8 bytes per byte gather
  * (16-bit offsets: 7 * sC must fit); 0 when sC is too large (the caller's loop runs) */
 static int mve_gather_col(int8_t *cp, const int8_t *xp, uint32_t sC, uint32_t n) {
@@ -110,40 +79,98 @@ static void mve_rq_split(int32_t shift, int32_t *L, int32_t *R) {
     *R = sh < -1 ? sh : -1;
 }
 
-/* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (mve_rq_ok4(rq)), every shift: VQSHL,
- * VQDMULH, VRSHL (the identity and its bounds: mve/bbrt_conv_mve.h) */
-static int32x4_t mve_rq4(int32x4_t acc, const int32_t *rq, int32_t zy, int32_t lo, int32_t hi) {
-    int32x4x2_t ms = vld2q_s32(rq); /* val[0]: multipliers, val[1]: shifts */
+/* clamp(mbqm(acc[i], m_i, shift_i) + zy, lo, hi) for 4 channels (ms = vld2q_s32(rq): val[0] the multipliers,
+ * val[1] the shifts; mve_rq_ok4(rq)), every shift: VQSHL, VQDMULH, VRSHL (the identity and its bounds:
+ * mve/bbrt_conv_mve.h) */
+static int32x4_t mve_rq4(int32x4_t acc, int32x4x2_t ms, int32_t zy, int32_t lo, int32_t hi) {
     int32x4_t sh = vminq_s32(vmaxq_s32(ms.val[1], vdupq_n_s32(-31)), vdupq_n_s32(30));
     int32x4_t l = vmaxq_s32(vaddq_n_s32(sh, 1), vdupq_n_s32(0)), r = vminq_s32(sh, vdupq_n_s32(-1));
     int32x4_t v = vaddq_n_s32(vrshlq_s32(vqdmulhq_s32(vqshlq_s32(acc, l), ms.val[0]), r), zy);
     return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
 }
 
-/* One input row of the fully connected layer: o[n] for n < Nn (4 rows per pass), bias b, weights w (Nn x K).
+/* the int32 vector (a0, a1, a2, a3) */
+static inline int32x4_t mve_vec4(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+    return vsetq_lane_s32(a3, vsetq_lane_s32(a2, vsetq_lane_s32(a1, vdupq_n_s32(a0), 1), 2), 3);
+}
+
+/* s[4 q + r] = sum_k x[k] w[(4 q + r) K + k] for r < 4, q < nq: 4 weight rows per pass against one x vector
+ * (4 accumulators: VMLADAVA writes even registers only, so 4 leave the loop counter and the pointers in
+ * registers; a function of its own so the pass holds nothing else) */
+BBRT_NOINLINE static void mve_fc_acc(int32_t *s, const int8_t *x, const int8_t *w, uint32_t K, uint32_t nq) {
+    const mve_pred16_t pt = vctp8q(K & 15u);
+    uint32_t q, i;
+    for (q = 0; q < nq; q++, s += 4, w += 4u * K) {
+        const int8_t *xp = x, *w0 = w, *w1 = w + K, *w2 = w1 + K, *w3 = w2 + K;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (i = K >> 4; i; i--) {
+            int8x16_t xv = vld1q_s8(xp);
+            a0 = vmladavaq_s8(a0, xv, vld1q_s8(w0));
+            a1 = vmladavaq_s8(a1, xv, vld1q_s8(w1));
+            a2 = vmladavaq_s8(a2, xv, vld1q_s8(w2));
+            a3 = vmladavaq_s8(a3, xv, vld1q_s8(w3));
+            xp += 16;
+            w0 += 16;
+            w1 += 16;
+            w2 += 16;
+            w3 += 16;
+        }
+        if (K & 15u) { /* zeroing loads: nothing past the rows is read, zero lanes add 0 */
+            int8x16_t xv = vldrbq_z_s8(xp, pt);
+            a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w0, pt));
+            a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1, pt));
+            a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2, pt));
+            a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3, pt));
+        }
+        vst1q_s32(s, mve_vec4(a0, a1, a2, a3));
+    }
+}
+
+/* o[j] = clamp(mbqm(s[j] + b[j], rq[2 j], rq[2 j + 1]) + zy, lo, hi) for j < n (n % 4 == 0) by mve_rq4: in one
+ * call-free loop when every multiplier is >= 2^9 (every real one: TFLite's are >= 2^30 or 0; a call in the
+ * loop would cost the Q registers of its constants), else block by block, the scalar mbqm on a block
+ * mve_rq_ok4 refuses */
+BBRT_NOINLINE static void mve_rq_run(int8_t *o, const int32_t *s, const int32_t *b, const int32_t *rq, uint32_t n,
+                                     int32_t zy, int32_t lo, int32_t hi) {
+    int32_t mn = INT32_MAX;
+    uint32_t i, j;
+    for (i = 0; i < n; i += 4u) mn = vminvq_s32(mn, vld2q_s32(rq + 2u * i).val[0]);
+    if (mn >= 512) {
+        for (i = n >> 2; i; i--, o += 4, s += 4, b += 4, rq += 8)
+            vstrbq_s32(o, mve_rq4(vaddq_s32(vld1q_s32(s), vld1q_s32(b)), vld2q_s32(rq), zy, lo, hi));
+        return;
+    }
+    for (i = n >> 2; i; i--, o += 4, s += 4, b += 4, rq += 8) {
+        if (mve_rq_ok4(rq)) {
+            vstrbq_s32(o, mve_rq4(vaddq_s32(vld1q_s32(s), vld1q_s32(b)), vld2q_s32(rq), zy, lo, hi));
+        } else {
+            for (j = 0; j < 4u; j++) o[j] = sat8(mbqm(s[j] + b[j], rq[2u * j], rq[2u * j + 1u]) + zy, lo, hi);
+        }
+    }
+}
+
+#define BBRT_MVE_FC_CHUNK 64u /* accumulators held between the dot products and the requantization (stack) */
+
+/* One input row of the fully connected layer: o[n] for n < Nn, bias b, weights w (Nn x K). Chunks of up to
+ * 64 outputs: the dot products (mve_fc_acc), then the requantization of the chunk (mve_rq_run), each loop
+ * with few live values (one loop doing both kept ~100 instructions of spills per 4 outputs, GCC 12).
  * `folded` = 0 with zx != 0: an old program, the zero point term subtracted per output (as the portable loop). */
 static void mve_fc_row(const int8_t *x, const int8_t *w, const int32_t *b, const int32_t *rq, uint32_t Nn, uint32_t K,
                        int32_t zx, int32_t folded, int32_t zy, int32_t lo, int32_t hi, int8_t *o) {
+    int32_t s[BBRT_MVE_FC_CHUNK];
     uint32_t n = 0, j;
-    for (; n + 4u <= Nn; n += 4u, o += 4) {
-        int32_t s[4];
-        s[0] = b[n];
-        s[1] = b[n + 1u];
-        s[2] = b[n + 2u];
-        s[3] = b[n + 3u];
-        mve_dot4_i8(s, x, w + (size_t)n * K, K);
+    while (n + 4u <= Nn) {
+        const uint32_t c = Nn - n >= BBRT_MVE_FC_CHUNK ? BBRT_MVE_FC_CHUNK : (Nn - n) & ~3u;
+        mve_fc_acc(s, x, w + (size_t)n * K, K, c >> 2);
         if (!folded && zx != 0)
-            for (j = 0; j < 4u; j++) s[j] -= zx * mve_sum_i8(w + (size_t)(n + j) * K, K);
-        if (mve_rq_ok4(rq + 2u * n)) {
-            vstrbq_s32(o, mve_rq4(vldrwq_s32(s), rq + 2u * n, zy, lo, hi));
-        } else {
-            for (j = 0; j < 4u; j++) o[j] = sat8(mbqm(s[j], rq[2u * (n + j)], rq[2u * (n + j) + 1u]) + zy, lo, hi);
-        }
+            for (j = 0; j < c; j++) s[j] -= zx * mve_sum_i8(w + (size_t)(n + j) * K, K);
+        mve_rq_run(o + n, s, b + n, rq + 2u * n, c, zy, lo, hi);
+        n += c;
     }
     for (; n < Nn; n++) {
         int32_t a = b[n] + mve_dot_i8(x, w + (size_t)n * K, K);
         if (!folded && zx != 0) a -= zx * mve_sum_i8(w + (size_t)n * K, K);
-        *o++ = sat8(mbqm(a, rq[2u * n], rq[2u * n + 1u]) + zy, lo, hi);
+        o[n] = sat8(mbqm(a, rq[2u * n], rq[2u * n + 1u]) + zy, lo, hi);
     }
 }
 
