@@ -121,7 +121,7 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
         if W.blob != L.blob:
             try:
                 return _build(W, kind, out_dir, node=node, profile=profile, deployment=deployment, peers=peers,
-                              transport=transport, ota=ota, program_version=program_version)
+                              transport=transport, ota=ota, program_version=program_version, widened=True)
             except FitError as exc:
                 if exc.resource != "flash":
                     raise  # not the widening's doing: the int8 program would not fit either
@@ -132,8 +132,8 @@ def build_firmware(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: 
 
 def _build(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetProfile, deployment: str,
            peers: dict[int, str] | None, transport: str | None, ota: bool,
-           program_version: str | None) -> dict[str, Any]:
-    """:func:`build_firmware` of the program as given."""
+           program_version: str | None, widened: bool = False) -> dict[str, Any]:
+    """:func:`build_firmware` of the program as given (``widened``: it carries widened weights)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     prog_path = out_dir / "program.bbrt"
     prog_path.write_bytes(L.blob)
@@ -173,7 +173,7 @@ def _build(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetPr
     if kind in KINDS:
         goal, prefix = KINDS[kind]
         build = out_dir / "build"
-        ota_vars: dict[str, str] = {}
+        make_vars: dict[str, str] = {}
         if kind in EXECUTABLES or (ota and kind in OTA_MCU_KINDS):
             # the node's HMAC-SHA-256 update key, provisioned now (docs/transports.md "Program updates");
             # a rebuild into the same bundle keeps it, so the deployer's copy stays valid
@@ -183,21 +183,23 @@ def _build(L: Lowered, kind: str, out_dir: Path, *, node: str, profile: TargetPr
                 key.write_text(_kept_key(out_dir.parent / node / OTA_KEY_FILE) or secrets.token_hex(32) + "\n")
             artifacts["ota_key"] = OTA_KEY_FILE
             if kind in OTA_MCU_KINDS:  # compiled in; A/B slots in RAM with room for a program twice this size
-                ota_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node, "OTA_DEPLOYMENT": deployment,
+                make_vars = {"OTA_KEY": key.read_text().strip(), "OTA_NODE": node, "OTA_DEPLOYMENT": deployment,
                             "OTA_SLOT": str(max(8192, (2 * len(L.blob) + 7) // 8 * 8))}
         from bb_edge.tools import missing, which
 
         cc = f"{prefix}gcc" if prefix else "cc"
         if which(cc) is None:  # before make: its "command not found" would bury the fix in a build log
             raise NativeBuildError(f"target kind {kind!r}: {missing(cc)}")
-        if kind not in EXECUTABLES and not ota_vars:  # the transmit buffer holds what the node sends
+        if kind not in EXECUTABLES and not make_vars:  # the transmit buffer holds what the node sends
             tx = min(mp, tx_payload(L))
             if L.program.state_bytes():  # a session refusal or eviction notice names ids in up to 200 bytes
                 tx = max(tx, MCU_CONTROL_PAYLOAD)
-            ota_vars["TX_PAYLOAD"] = str(tx)
-            facts["tx_payload"] = int(ota_vars["TX_PAYLOAD"])
+            make_vars["TX_PAYLOAD"] = str(tx)
+            facts["tx_payload"] = int(make_vars["TX_PAYLOAD"])
+        if kind in DSP_KINDS and not widened:  # the widened-weight kernels left out: flash for the int8 program
+            make_vars["M4_KERNELS"] = "-DBBRT_KERNELS_DSP=1 -DBBRT_NO_WIDENED=1"
         native.make(goal, build, RESOLVER=str(resolver.resolve()), MAX_PAYLOAD=str(mp), ARENA=str(arena), OPT="-Os",
-                    SESSIONS=str(sessions), **ota_vars)
+                    SESSIONS=str(sessions), **make_vars)
         name = EXECUTABLES.get(kind, "bbrt.elf")
         shutil.copy2(build / name, out_dir / name)
         if (build / "bbrt.map").exists():

@@ -116,7 +116,7 @@ static bbrt_status_t check_conv(const bbrt_program_t *pr, const bbrt_op_t *op, i
                 if (((const int32_t *)(const void *)rq.data)[2u * i] < 0) FAIL_PARAM;
         }
         if (w16) { /* the DSP build's widened im2col path takes it whole (conv_im2col_w16) */
-#if defined(BBRT_KERNELS_DSP)
+#if BBRT_WIDENED
             const int32_t *r = (const int32_t *)(const void *)rq.data;
             uint32_t i;
             if (g != 1 || op->p[11] != 0 || w.dims[0] % 2u != 0u ||
@@ -142,7 +142,7 @@ static bbrt_status_t check_fc(const bbrt_program_t *pr, const bbrt_op_t *op, int
     T(pr, op->in[1], &w);
     T(pr, op->out[0], &y);
     if (q && op->p[3] == 1) { /* weights widened for the DSP kernels (bb_edge/bbrt/widen.py): that build only */
-#if defined(BBRT_KERNELS_DSP)
+#if BBRT_WIDENED
         if (w.dtype != BBRT_DT_INT16 || w.rank != 2u || w.dims[1] % 4u != 0u || w.dims[1] > BBRT_FC_WIDE_MAX ||
             ((uintptr_t)w.data & 3u) != 0u || (op->p[2] != 1 && x.zero_point != 0))
             FAIL_PARAM;

@@ -369,7 +369,7 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
     /* other depthwise convs stay on the row loop: a 9-byte patch per dot product costs more to gather
      * than it saves */
 #if defined(BBRT_KERNELS_DSP)
-    if (op->p[12] == 1) { /* widened weights (bb_edge/bbrt/widen.py; the loader checked what the path needs) */
+    if (BBRT_WIDENED && op->p[12] == 1) { /* widened weights (bb_edge/bbrt/widen.py; the loader checked what the path needs) */
         conv_im2col_w16(&c, o);
         return BBRT_OK;
     }
@@ -1241,7 +1241,7 @@ bbrt_status_t bbrt_k_fc_i8(const bbrt_program_t *pr, const bbrt_op_t *op) {
 #endif
     for (r = 0; r < rows; r++, x += K) {
 #if defined(BBRT_KERNELS_DSP)
-        if (op->p[3] == 1) { /* widened weights (checked: K % 4 == 0, K <= BBRT_FC_WIDE_MAX, folded or zx 0) */
+        if (BBRT_WIDENED && op->p[3] == 1) { /* widened weights (checked: K % 4 == 0, K <= BBRT_FC_WIDE_MAX, folded or zx 0) */
             mm_widen1_i8(xw, x, K);
             mm_fc_row16(o, xw, (const uint32_t *)(const void *)w, b, rq, K, Nn, zy, lo, hi);
             o += Nn;

@@ -13,6 +13,15 @@ bbrt_status_t bbrt_k_conv_i8(const bbrt_program_t *pr, const bbrt_op_t *op);
 #ifndef BBRT_IM2COL_MAX
 #define BBRT_IM2COL_MAX 1536u
 #endif
+/* the DSP build's widened-weight paths (CONV_I8 p[12] = 1, FC_I8 p[3] = 1; bb_edge/bbrt/widen.py): 1, unless
+ * BBRT_NO_WIDENED leaves them out of a DSP build whose program has no widened op (bb_edge/bbrt/firmware.py passes
+ * it for the int8 program): the loader then refuses such ops and their kernels are dead code, so the linker
+ * drops them (~KBs of flash for the nodes that fell back to int8 because the widened program did not fit) */
+#if defined(BBRT_KERNELS_DSP) && !defined(BBRT_NO_WIDENED)
+#define BBRT_WIDENED 1
+#else
+#define BBRT_WIDENED 0
+#endif
 /* output channels whose zero-point terms (and, split, whose sums) the im2col blocks hold at once */
 #define BBRT_IM2COL_OC 64u
 /* DSP build: input channels per reduction chunk of a widened-weight CONV_I8 (p[12] = 1, bb_edge/bbrt/widen.py

@@ -25,8 +25,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from bb_edge.bbrt import host as host_mod
 from bb_edge.bbrt import native
-from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.errors import BbrtError
+from bb_edge.bbrt.format import Op
 from bb_edge.bbrt.host import HostProgram
 from bb_edge.bbrt.lower import Lowered, lower
 from bb_edge.bbrt.widen import kw_pad, w16_chunk
@@ -37,10 +37,11 @@ EXAMPLES = 60 if os.environ.get("BB_EDGE_LONG_TESTS") else 15
 SAN = "-fsanitize=undefined -fno-sanitize-recover=all"
 
 
-def dsp_library() -> ctypes.CDLL:
-    """The host library built with BBRT_KERNELS_DSP (C versions of SXTB16/SMLAD), typed like the default one."""
-    lib = ctypes.CDLL(str(native.cached_build("pylib", MAX_PAYLOAD="65536", SAN=SAN + " -DBBRT_KERNELS_DSP=1")
-                          / "libbbrt.so"))
+def dsp_library(widened: bool = True) -> ctypes.CDLL:
+    """The host library built with BBRT_KERNELS_DSP (C versions of SXTB16/SMLAD), typed like the default one;
+    ``widened=False``: with BBRT_NO_WIDENED, as an M4 node whose program has no widened weights."""
+    defs = " -DBBRT_KERNELS_DSP=1" + ("" if widened else " -DBBRT_NO_WIDENED=1")
+    lib = ctypes.CDLL(str(native.cached_build("pylib", MAX_PAYLOAD="65536", SAN=SAN + defs) / "libbbrt.so"))
     lib.bbrtpy_load.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
     return lib
 
@@ -82,9 +83,12 @@ def test_dsp_fc_is_bit_exact_with_portable(rows: int, k: int, n: int, seed: int,
     W = widened(S)
     assert [op.params[3:4] == [1] for op in W.program.ops if op.opcode == Op.FC_I8] == [k % 4 == 0 and k >= 8]
     assert run(W, x, dsp_library()) == run(S, x)
-    if k % 4 == 0 and k >= 8:  # the portable build refuses widened weights
+    if k % 4 == 0 and k >= 8:  # the portable build and a DSP build without them refuse widened weights
         with pytest.raises(BbrtError, match="PARAM"):
             run(W, x)
+        with pytest.raises(BbrtError, match="PARAM"):
+            run(W, x, dsp_library(widened=False))
+        assert run(S, x, dsp_library(widened=False)) == run(S, x)
 
 
 def conv3(c: int, m: int, h: int, w: int, pad: int, seed: int) -> onnx.ModelProto:
@@ -229,7 +233,8 @@ def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int,
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cg=st.sampled_from([60, 64, 65, 96, 130, 320, 384]), k=st.sampled_from([1, 3]), mg=st.sampled_from([2, 6, 66, 70]),
+@given(cg=st.sampled_from([60, 64, 65, 96, 130, 320, 384]), k=st.sampled_from([1, 3]),
+       mg=st.sampled_from([2, 6, 66, 70]),
        h=st.integers(2, 6), w=st.integers(2, 7), stride=st.integers(1, 2), pad=st.integers(0, 1),
        seed=st.integers(0, 2**16), scramble=st.booleans())
 def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: int, h: int, w: int, stride: int,
@@ -355,6 +360,9 @@ def test_widening_is_an_opt_out_of_the_build_and_the_profile(tmp_path: Path) -> 
     by_profile = program(tmp_path / "prof", str(narrow))
     assert by_option == by_profile != wide
     assert not any(t.dtype == DT_INT16 for t in parse(by_option).tensors)
+    # the int8 program's firmware leaves the widened-weight kernels out (BBRT_NO_WIDENED): less code
+    code = {k: json.loads((tmp_path / k / "n3" / "bbrt-build.json").read_text())["code_bytes"] for k in ("wide", "opt")}
+    assert code["opt"] < code["wide"], code  # an FC node: its widened row kernel (~0.9 KB)
     narrow.write_text(json.dumps({**prof, "widen_weights": "no"}))
     with pytest.raises(TargetProfileError, match="widen_weights"):
         load_target(str(narrow))
