@@ -172,10 +172,11 @@ def test_killed_node_is_back_within_its_backoff(dep: Path, tmp_path: Path, max_b
         print(f"\nbroker back -> n1 connected {connected:.2f} s (back-off max {max_backoff} s); "
               f"first request after it {resumed:.2f} s")
         print(f"attempts {len(gaps) + 1}, gaps {[round(g, 2) for g in gaps]}")
-        # doubling from MIN, capped at MAX: the setting is the one in force (the default would reach 2 s)
+        # doubling from MIN, capped at MAX: the setting is the one in force (the default would reach 2 s); each
+        # wait is jittered to a random half to whole of itself (mqtt.py), so the capped ones lie in MAX/2..MAX
         assert len(gaps) >= 5 and gaps[0] < 0.5, gaps
         assert max(gaps) <= max_backoff + 0.5, gaps
-        assert np.median(gaps[-3:]) >= 0.8 * max_backoff, gaps
+        assert np.median(gaps[-3:]) >= 0.45 * max_backoff, gaps
         assert connected <= max_backoff + SLACK, connected
     finally:
         if client is not None:
