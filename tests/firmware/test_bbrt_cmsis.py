@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -201,6 +202,20 @@ def test_dsp_widened_conv_is_bit_exact_with_portable(cg: int, mg: int, kh: int, 
             run(W, x)
 
 
+
+def widened_conv(cg: int, mg: int, kh: int, kw: int, h: int, w: int, stride: int, pad: int, seed: int,
+                 scramble: bool) -> tuple[Lowered, Lowered, Any, np.ndarray]:
+    """One int8 conv lowered from calibration off zero (redrawn requantizations with ``scramble``), its widened
+    program, the widened program's CONV_I8 op and the input to run both on."""
+    model = conv_model(cg, mg, 1, kh, kw, h, w, stride, pad, seed)
+    rng = np.random.default_rng(seed + 1)
+    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
+    L = lower(model, precision="int8", calib=calib)
+    if scramble:
+        L = scramble_rq(L, seed)
+    W = widened(L)
+    return L, W, next(op for op in W.program.ops if op.opcode == Op.CONV_I8), calib[0]["x"]
+
 @settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cg=st.sampled_from([1, 2, 3, 5, 6, 7, 9]), mg=st.sampled_from([2, 4, 8, 10]), kh=st.integers(1, 3),
        kw=st.integers(1, 4), h=st.integers(3, 8), w=st.integers(4, 9), stride=st.integers(1, 2),
@@ -211,14 +226,7 @@ def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int,
     """A conv whose patch P = Cg KH KW is not a multiple of 4 (an RGB stem: 3 x 3 x 3) is widened with zero kernel
     columns and as much more right padding (widen.kw_pad); with redrawn requantizations some channels shift by more
     than 22 (the SSAT path, no folded zero point). It equals the portable build on the int8 program."""
-    model = conv_model(cg, mg, 1, kh, kw, h, w, stride, pad, seed)
-    rng = np.random.default_rng(seed + 1)
-    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
-    L = lower(model, precision="int8", calib=calib)
-    if scramble:
-        L = scramble_rq(L, seed)
-    W = widened(L)
-    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    L, W, conv, x = widened_conv(cg, mg, kh, kw, h, w, stride, pad, seed, scramble)
     orig = next(op for op in L.program.ops if op.opcode == Op.CONV_I8)
     e = kw_pad((mg, cg, kh, kw), list(orig.params))
     rq = W.program.tensors[conv.inputs[3]].data
@@ -228,7 +236,6 @@ def test_dsp_widened_odd_patch_conv_is_bit_exact_with_portable(cg: int, mg: int,
     if fast and y[2] * y[3] >= 2:
         assert conv.params[12] == 1 and conv.params[5] == orig.params[5] + e
         assert W.program.tensors[conv.inputs[1]].shape == (mg, cg, kh, kw + e) and cg * kh * (kw + e) % 4 == 0
-    x = calib[0]["x"]
     assert run(W, x, dsp_library()) == run(L, x)
 
 
@@ -246,14 +253,7 @@ def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: 
     payload: Cg <= 384 at 42 pixels.)"""
     if (h + 2 * pad - k) // stride + 1 < 1 or (w + 2 * pad - k) // stride + 1 < 1:
         return
-    model = conv_model(cg, mg, 1, k, k, h, w, stride, pad, seed)
-    rng = np.random.default_rng(seed + 1)
-    calib = [{"x": (rng.standard_normal((1, cg, h, w)) + 0.3).astype(np.float32)} for _ in range(3)]
-    L = lower(model, precision="int8", calib=calib)
-    if scramble:
-        L = scramble_rq(L, seed)
-    W = widened(L)
-    conv = next(op for op in W.program.ops if op.opcode == Op.CONV_I8)
+    L, W, conv, x = widened_conv(cg, mg, k, k, h, w, stride, pad, seed, scramble)
     wt = W.program.tensors[conv.inputs[1]]
     rq = W.program.tensors[conv.inputs[3]].data
     assert rq is not None
@@ -261,7 +261,6 @@ def test_dsp_widened_split_conv_is_bit_exact_with_portable(cg: int, k: int, mg: 
     if all(m == 0 or -31 <= t <= -2 for m, t in rq.reshape(-1, 2)) and y[2] * y[3] >= 2:
         kk = wt.shape[2] * wt.shape[3]
         assert conv.params[12] == 1 and (w16_chunk(cg, kk, mg) < cg) == (5 * cg * kk > 1536)  # split when too long
-    x = calib[0]["x"]
     assert run(W, x, dsp_library()) == run(L, x)
 
 
